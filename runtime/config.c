@@ -1,0 +1,107 @@
+#include "config.h"
+#include "segment.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void tm_config_defaults(tm_config *c)
+{
+    *c = (tm_config){
+        .nsegments = 4,
+        .segment_size = 16UL << 30, /* the heap limit; fits a 24 GiB machine */
+        .nursery_size = 4UL << 20,
+        .major_min = 64UL << 20,
+        .major_factor = 1.82,
+        .gc_debug_move = false,
+    };
+}
+
+/* A byte count with an optional K/M/G/T suffix (powers of 1024). */
+static int parse_size(const char *s, size_t *out)
+{
+    if (!isdigit((unsigned char)*s))
+        return -1;
+    errno = 0;
+    char *end;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno)
+        return -1;
+    int shift = 0;
+    switch (toupper((unsigned char)*end)) {
+    case 'K': shift = 10; end++; break;
+    case 'M': shift = 20; end++; break;
+    case 'G': shift = 30; end++; break;
+    case 'T': shift = 40; end++; break;
+    }
+    if (*end && !((*end == 'B' || *end == 'b') && !end[1]))
+        return -1;
+    if (shift && v > (UINT64_MAX >> shift))
+        return -1;
+    *out = (size_t)(v << shift);
+    return 0;
+}
+
+int tm_config_from_env(tm_config *c, char *err, size_t errlen)
+{
+    const char *v;
+    if ((v = getenv("TMPY_SEGMENTS"))) {
+        char *end;
+        errno = 0;
+        long n = strtol(v, &end, 10);
+        if (!*v || *end || errno || n < 1 || n > TM_MAX_SEGMENTS) {
+            snprintf(err, errlen, "TMPY_SEGMENTS must be an integer from 1 to %d, got '%s'",
+                     TM_MAX_SEGMENTS, v);
+            return -1;
+        }
+        c->nsegments = (int)n;
+    }
+    if ((v = getenv("TMPY_SEGMENT_SIZE"))) {
+        size_t s;
+        if (parse_size(v, &s) || s % TM_PAGE_SIZE || s < TM_MIN_SEGMENT_SIZE) {
+            snprintf(err, errlen, "TMPY_SEGMENT_SIZE must be a size of at least 64M in whole 4K pages "
+                     "(a number with an optional K, M, G or T suffix), got '%s'", v);
+            return -1;
+        }
+        c->segment_size = s;
+    }
+    if ((v = getenv("TMPY_NURSERY_SIZE"))) {
+        size_t s;
+        if (parse_size(v, &s) || s % TM_PAGE_SIZE || s < (256UL << 10) || s > (1UL << 30)) {
+            snprintf(err, errlen, "TMPY_NURSERY_SIZE must be a size from 256K to 1G in whole 4K pages, got '%s'", v);
+            return -1;
+        }
+        c->nursery_size = s;
+    }
+    if ((v = getenv("TMPY_GC_MAJOR_MIN"))) {
+        size_t s;
+        if (parse_size(v, &s)) {
+            snprintf(err, errlen, "TMPY_GC_MAJOR_MIN must be a size (e.g. 64M), got '%s'", v);
+            return -1;
+        }
+        c->major_min = s;
+    }
+    if ((v = getenv("TMPY_GC_DEBUG")) && *v) {
+        if (strcmp(v, "move") != 0) {
+            snprintf(err, errlen, "TMPY_GC_DEBUG must be 'move' or empty, got '%s'", v);
+            return -1;
+        }
+        c->gc_debug_move = true;
+    }
+    /* The reservation must fit in the address space: (N+1) segments. */
+    if (c->segment_size > TM_MAX_RESERVATION / (size_t)(c->nsegments + 1)) {
+        snprintf(err, errlen, "TMPY_SEGMENT_SIZE of %zu bytes times %d segments (TMPY_SEGMENTS+1) "
+                 "exceeds the %lu TiB address-space limit", c->segment_size, c->nsegments + 1,
+                 TM_MAX_RESERVATION >> 40);
+        return -1;
+    }
+    if (c->nursery_size > c->segment_size / 4) {
+        snprintf(err, errlen, "TMPY_NURSERY_SIZE (%zu) must be at most a quarter of TMPY_SEGMENT_SIZE (%zu)",
+                 c->nursery_size, c->segment_size);
+        return -1;
+    }
+    return 0;
+}

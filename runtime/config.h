@@ -1,0 +1,21 @@
+/* Start-up parameters, read from the environment (documented in README.md). */
+#ifndef TM_CONFIG_H
+#define TM_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct tm_config {
+    int nsegments;          /* TMPY_SEGMENTS */
+    size_t segment_size;    /* TMPY_SEGMENT_SIZE */
+    size_t nursery_size;    /* TMPY_NURSERY_SIZE */
+    size_t major_min;       /* TMPY_GC_MAJOR_MIN: old-space bytes before the first major collection */
+    double major_factor;    /* next major at live * factor */
+    bool gc_debug_move;     /* TMPY_GC_DEBUG=move: a minor collection at every allocation */
+} tm_config;
+
+void tm_config_defaults(tm_config *c);
+/* Overrides defaults from the environment. Returns 0, or -1 with one line in err. */
+int tm_config_from_env(tm_config *c, char *err, size_t errlen);
+
+#endif

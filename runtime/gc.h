@@ -1,0 +1,70 @@
+/* The generational GC (paper 004, section 4.5): bump allocation in a
+ * per-segment nursery, minor collections that move survivors to old space,
+ * and stop-the-world mark-sweep major collections of old space.
+ *
+ * Rule for C code: any call that can allocate, collect, commit or abort can
+ * move every young object. A reference held across such a call must be on
+ * the shadow stack (TM_PUSH_ROOT / TM_POP_ROOT in thread.h); read it back
+ * from there afterwards. TMPY_GC_DEBUG=move makes every allocation collect. */
+#ifndef TM_GC_H
+#define TM_GC_H
+
+#include "object.h"
+#include "segment.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Segment-local data, at a fixed offset in every segment (read through %gs). */
+struct tm_seglocal {
+    uintptr_t nursery_current;
+    /* Allocation takes the slow path once nursery_current would pass this;
+     * lowering it is how another thread asks this one to reach a safe point. */
+    volatile uintptr_t nursery_end;
+};
+#define TM_SEGLOCAL ((struct tm_seglocal __seg_gs *)TM_SEGLOCAL_OFFSET)
+
+/* Bigger objects are allocated in old space directly (still young). */
+#define TM_NURSERY_MAX_OBJECT (64UL << 10)
+
+object_t *tm_allocate_slow(uint16_t tid, size_t size);
+
+/* A zeroed object of `size` bytes (header included) and type `tid`, or NULL
+ * when the heap is exhausted (the interpreter raises MemoryError). May collect. */
+static inline object_t *tm_allocate(uint16_t tid, size_t size)
+{
+    size = tm_round_size(size);
+    uintptr_t cur = TM_SEGLOCAL->nursery_current;
+    if (__builtin_expect(size > TM_NURSERY_MAX_OBJECT || cur + size > TM_SEGLOCAL->nursery_end, 0))
+        return tm_allocate_slow(tid, size);
+    TM_SEGLOCAL->nursery_current = cur + size;
+    object_t *o = (object_t *)cur;
+    o->h.tid = tid; /* flags and overflow are zero: the nursery is zeroed */
+    return o;
+}
+
+/* A varsize object with `nitems` items, its length field set. NULL if too big. */
+object_t *tm_allocate_var(uint16_t tid, uintptr_t nitems);
+
+void tm_write_slowpath(object_t *o);
+
+/* Explicit collections (tests, benchmarks, the interpreter's gc.collect). */
+void tm_collect_minor(void);
+void tm_collect_major(void);
+
+/* A C global that holds a reference; traced by every collection. */
+void tm_add_global_root(object_t **slot);
+
+typedef struct tm_gc_stats {
+    uint64_t minor_collections, major_collections;
+    uint64_t bytes_survived;        /* moved out of nurseries by minor collections */
+    uint64_t minor_ns, major_ns;
+    uint64_t old_bytes_used;        /* old-space bytes in live objects (as of now) */
+    uint64_t old_pages_in_use;
+    uint64_t pages_released;        /* given back to the kernel, in total */
+    uint64_t large_objects;
+} tm_gc_stats;
+
+void tm_gc_get_stats(tm_gc_stats *out);
+
+#endif

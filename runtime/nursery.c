@@ -1,0 +1,219 @@
+/* Nursery allocation and minor collection (paper 004, sections 4.5, 4.7). */
+#include "fatal.h"
+#include "gc_internal.h"
+#include "oldspace.h"
+#include "thread.h"
+
+#include <string.h>
+#include <time.h>
+
+tm_segstate tm_segstates[TM_MAX_SEGMENTS + 1];
+tm_gc_stats tm_stats;
+
+#define NURSERY_POISON 0x5a  /* a poisoned header has type id 0x5a5a: invalid */
+
+uint64_t tm_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static inline bool in_nursery(uintptr_t so)
+{
+    return so - tm_seg.nursery_start < tm_seg.nursery_end - tm_seg.nursery_start;
+}
+
+void tm_gc_init(void)
+{
+    for (int s = 0; s <= tm_seg.nsegments; s++) {
+        struct tm_seglocal *sl = (struct tm_seglocal *)(tm_segment_base(s) + TM_SEGLOCAL_OFFSET);
+        sl->nursery_current = tm_seg.nursery_start;
+        sl->nursery_end = tm_cfg.gc_debug_move ? tm_seg.nursery_start : tm_seg.nursery_end;
+        tm_segstates[s].young_start = tm_seg.nursery_start;
+    }
+}
+
+/* Where a young object lives after this collection; copies it on first sight. */
+static inline object_t *forward(object_t *o, tm_segstate *ss)
+{
+    uintptr_t so = (uintptr_t)o;
+    if (in_nursery(so)) {
+        uintptr_t __seg_gs *words = (uintptr_t __seg_gs *)o;
+        if (o->h.flags & TM_GCFLAG_FORWARDED)
+            return (object_t *)words[1];
+        if (so < ss->young_start || so >= TM_SEGLOCAL->nursery_current)
+            tm_fatal("a reference to SO %#lx, a nursery object freed by an earlier collection "
+                     "(a reference held across an allocation without a root?)", (unsigned long)so);
+        size_t size = tm_object_size(o);
+        uintptr_t n = tm_old_alloc(tm_self.segment, size);
+        if (!n)
+            tm_fatal("old space exhausted during a minor collection");
+        uintptr_t __seg_gs *to = (uintptr_t __seg_gs *)n;
+        for (size_t i = 0; i < size / 8; i++)
+            to[i] = words[i];
+        ((object_t *)n)->h.flags |= TM_GCFLAG_WRITE_BARRIER;
+        o->h.flags = TM_GCFLAG_FORWARDED;
+        words[1] = n;
+        tm_list_push(&ss->to_trace, n);
+        tm_stats.bytes_survived += size;
+        return (object_t *)n;
+    }
+    if (ss->young_outside.count && o && (o->h.flags & TM_GCFLAG_YOUNG_OUTSIDE)) {
+        o->h.flags = (o->h.flags & ~TM_GCFLAG_YOUNG_OUTSIDE) | TM_GCFLAG_WRITE_BARRIER;
+        tm_list_push(&ss->to_trace, so);
+    }
+    return o;
+}
+
+static void fix_slot(object_t *__seg_gs *slot, void *ctx)
+{
+    object_t *o = *slot, *n = forward(o, ctx);
+    if (n != o)
+        *slot = n;
+}
+
+static void fix_root(object_t **slot, void *ctx) { *slot = forward(*slot, ctx); }
+
+void tm_collect_minor(void)
+{
+    int seg = tm_self.segment;
+    TM_ASSERT(seg > 0);
+    tm_segstate *ss = &tm_segstates[seg];
+    uintptr_t used_end = TM_SEGLOCAL->nursery_current;
+    if (used_end == ss->young_start && !ss->remembered.count && !ss->young_outside.count)
+        return;
+    uint64_t t0 = tm_now_ns();
+
+    /* Roots: this thread's shadow stack (a thread that gave the segment up
+     * holds no young reference) and the C globals. */
+    for (object_t **p = tm_self.ss_base; p < tm_self.ss_top; p++)
+        fix_root(p, ss);
+    tm_visit_global_roots(fix_root, ss);
+    /* Old objects written since the last collection. */
+    for (size_t i = 0; i < ss->remembered.count; i++) {
+        object_t *o = (object_t *)ss->remembered.items[i];
+        tm_trace(o, fix_slot, ss);
+        o->h.flags |= TM_GCFLAG_WRITE_BARRIER;
+    }
+    ss->remembered.count = 0;
+    /* Everything reachable from the survivors. */
+    while (ss->to_trace.count)
+        tm_trace((object_t *)tm_list_pop(&ss->to_trace), fix_slot, ss);
+    /* Young objects outside the nursery: reached ones are old now. */
+    for (size_t i = 0; i < ss->young_outside.count; i++) {
+        uintptr_t so = ss->young_outside.items[i];
+        if (((object_t *)so)->h.flags & TM_GCFLAG_YOUNG_OUTSIDE)
+            tm_old_large_free(so);
+        else
+            tm_old_large_promoted(so);
+    }
+    ss->young_outside.count = 0;
+    ss->young_outside_bytes = 0;
+
+    /* Empty the nursery. Move mode poisons what was young and allocates on
+     * past it, so a stale reference finds garbage instead of a new object. */
+    char *young = tm_linear((char __seg_gs *)ss->young_start);
+    tm_compiler_barrier();
+    if (tm_cfg.gc_debug_move) {
+        memset(young, NURSERY_POISON, used_end - ss->young_start);
+        ss->young_start = used_end;
+    } else {
+        memset(young, 0, used_end - ss->young_start);
+        TM_SEGLOCAL->nursery_current = tm_seg.nursery_start;
+    }
+    tm_compiler_barrier();
+    tm_stats.minor_collections++;
+    tm_stats.minor_ns += tm_now_ns() - t0;
+}
+
+static void maybe_collect_major(tm_segstate *ss)
+{
+    if (tm_old_bytes_used + ss->young_outside_bytes >= tm_major_threshold)
+        tm_collect_major();
+}
+
+/* Old space must be able to take every survivor of the nursery we hand out
+ * (size classes round up: twice the nursery, plus a partial page per class). */
+static bool room_for_nursery(tm_segstate *ss)
+{
+    size_t need = 2 * (tm_seg.nursery_end - tm_seg.nursery_start) + (64 << 12);
+    if (tm_old_free_bytes() >= need)
+        return true;
+    tm_collect_major();
+    (void)ss;
+    return tm_old_free_bytes() >= need;
+}
+
+static object_t *allocate_young_outside(uint16_t tid, size_t size)
+{
+    tm_segstate *ss = &tm_segstates[tm_self.segment];
+    if (size > tm_seg.segment_size)
+        return NULL;
+    if (ss->young_outside_bytes + size > tm_seg.nursery_end - tm_seg.nursery_start)
+        tm_collect_minor();
+    maybe_collect_major(ss);
+    uintptr_t so = tm_old_alloc_young_large(size);
+    if (!so) {
+        tm_collect_major();
+        if (!(so = tm_old_alloc_young_large(size)))
+            return NULL;
+    }
+    object_t *o = (object_t *)so;   /* pages come zeroed */
+    o->h.flags = TM_GCFLAG_YOUNG_OUTSIDE;
+    o->h.tid = tid;
+    tm_list_push(&ss->young_outside, so);
+    ss->young_outside_bytes += size;
+    return o;
+}
+
+object_t *tm_allocate_slow(uint16_t tid, size_t size)
+{
+    if (size > TM_NURSERY_MAX_OBJECT)
+        return allocate_young_outside(tid, size);
+    tm_segstate *ss = &tm_segstates[tm_self.segment];
+    tm_collect_minor();
+    maybe_collect_major(ss);
+    if (!room_for_nursery(ss))
+        return NULL;
+    uintptr_t cur = TM_SEGLOCAL->nursery_current;
+    if (tm_cfg.gc_debug_move) {
+        if (cur + size > tm_seg.nursery_end)
+            cur = ss->young_start = tm_seg.nursery_start;   /* wrap around */
+        char *p = tm_linear((char __seg_gs *)cur);
+        tm_compiler_barrier();
+        memset(p, 0, size);
+        tm_compiler_barrier();
+        TM_SEGLOCAL->nursery_end = cur + size;   /* the next allocation collects again */
+    }
+    TM_SEGLOCAL->nursery_current = cur + size;
+    object_t *o = (object_t *)cur;
+    o->h.tid = tid;
+    return o;
+}
+
+object_t *tm_allocate_var(uint16_t tid, uintptr_t nitems)
+{
+    const tm_type *t = &tm_types[tid];
+    if (t->item_size && nitems > (tm_seg.segment_size - t->base_size) / t->item_size)
+        return NULL;
+    object_t *o = tm_allocate(tid, t->base_size + (size_t)t->item_size * nitems);
+    if (o)
+        *(uintptr_t __seg_gs *)((char __seg_gs *)o + t->length_offset) = nitems;
+    return o;
+}
+
+void tm_write_slowpath(object_t *o)
+{
+    o->h.flags &= ~TM_GCFLAG_WRITE_BARRIER;
+    tm_list_push(&tm_segstates[tm_self.segment].remembered, (uintptr_t)o);
+}
+
+void tm_gc_get_stats(tm_gc_stats *out)
+{
+    *out = tm_stats;
+    out->old_bytes_used = tm_old_bytes_used;
+    out->old_pages_in_use = tm_old_pages_in_use;
+    out->pages_released = tm_old_pages_released;
+    out->large_objects = tm_old_large_count;
+}

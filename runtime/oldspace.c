@@ -1,0 +1,348 @@
+#define _GNU_SOURCE
+#include "oldspace.h"
+#include "fatal.h"
+#include "segment.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+/* Size classes: every 16 bytes up to 512, then coarser steps to 2048. */
+static const uint16_t class_size[] = {
+    16,  32,  48,  64,  80,  96,  112, 128, 144, 160, 176, 192, 208, 224, 240, 256,
+    272, 288, 304, 320, 336, 352, 368, 384, 400, 416, 432, 448, 464, 480, 496, 512,
+    640, 768, 1024, 1360, 2048,
+};
+#define NCLASSES (int)(sizeof class_size / sizeof class_size[0])
+static uint8_t class_of[TM_SMALL_MAX / 16 + 1];   /* by size / 16 */
+static uint64_t class_valid[NCLASSES][4];         /* bits of real slots in a page */
+
+typedef struct smallpage {
+    uintptr_t so;
+    uint16_t slot_size, nslots, nfree;
+    uint8_t cls, seg;
+    uint64_t used[4];
+    uint64_t mark[4];
+    struct smallpage *next_partial;   /* in its segment's list for its class */
+} smallpage;
+
+enum { PAGE_FREE, PAGE_SMALL, PAGE_LARGE, PAGE_LARGE_TAIL };
+
+typedef struct pageinfo {
+    uint8_t kind;
+    uint8_t marked;     /* PAGE_LARGE */
+    uint8_t released;   /* PAGE_FREE whose memory went back to the kernel */
+    uint32_t npages;    /* PAGE_LARGE: run length */
+    smallpage *sp;      /* PAGE_SMALL */
+} pageinfo;
+
+typedef struct run { size_t first, n; } run;
+
+static pageinfo *pages;        /* one per old-space page */
+static size_t npages_total;
+static size_t hw;              /* pages at or above hw were never handed out (or were given back) */
+static run *runs;              /* free runs below hw, sorted by address */
+static size_t nruns, capruns, free_in_runs;
+static pthread_mutex_t pages_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static struct segalloc {
+    smallpage *current[NCLASSES];
+    smallpage *partial[NCLASSES];
+} segalloc[TM_MAX_SEGMENTS + 1];
+
+static smallpage **small_pages;   /* every small page in use */
+static size_t nsmall, capsmall;
+static uintptr_t *large_objs;     /* every old large object */
+static size_t nlarge, caplarge;
+
+size_t tm_old_bytes_used, tm_old_pages_in_use, tm_old_large_count;
+uint64_t tm_old_pages_released;
+
+static uintptr_t page_so(size_t i) { return tm_seg.old_start + i * TM_PAGE_SIZE; }
+static size_t page_of(uintptr_t so) { return (so - tm_seg.old_start) / TM_PAGE_SIZE; }
+
+static void *grow(void *arr, size_t *cap, size_t elem)
+{
+    size_t ncap = *cap ? *cap * 2 : 1024;
+    void *p = realloc(arr, ncap * elem);
+    if (!p)
+        tm_fatal("out of C memory for old-space bookkeeping");
+    *cap = ncap;
+    return p;
+}
+
+void tm_oldspace_init(void)
+{
+    npages_total = (tm_seg.segment_size - tm_seg.old_start) / TM_PAGE_SIZE;
+    pages = mmap(NULL, npages_total * sizeof *pages, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (pages == MAP_FAILED)
+        tm_fatal("cannot allocate the old-space page table");
+    for (int c = 0, s = 1; c < NCLASSES; c++) {
+        for (; s <= TM_SMALL_MAX / 16 && s * 16 <= class_size[c]; s++)
+            class_of[s] = (uint8_t)c;
+        unsigned n = TM_PAGE_SIZE / class_size[c];
+        for (unsigned i = 0; i < n; i++)
+            class_valid[c][i / 64] |= 1ULL << (i % 64);
+    }
+}
+
+size_t tm_old_free_bytes(void)
+{
+    return (npages_total - hw + free_in_runs) * TM_PAGE_SIZE;
+}
+
+/* Hand out n contiguous zeroed pages: first fit in the free runs, else above hw. */
+static size_t pages_alloc(size_t n)
+{
+    size_t first = (size_t)-1;
+    pthread_mutex_lock(&pages_lock);
+    for (size_t i = 0; i < nruns; i++) {
+        if (runs[i].n >= n) {
+            first = runs[i].first;
+            runs[i].first += n;
+            runs[i].n -= n;
+            if (runs[i].n == 0)
+                memmove(&runs[i], &runs[i + 1], (--nruns - i) * sizeof *runs);
+            free_in_runs -= n;
+            break;
+        }
+    }
+    if (first == (size_t)-1 && n <= npages_total - hw) {
+        first = hw;
+        hw += n;
+    }
+    if (first != (size_t)-1)
+        tm_old_pages_in_use += n;
+    pthread_mutex_unlock(&pages_lock);
+    return first;
+}
+
+/* Give n pages back to the kernel and to the free runs (coalesced). */
+static void pages_free(size_t first, size_t n)
+{
+    tm_pages_release(page_so(first), n);
+    pthread_mutex_lock(&pages_lock);
+    for (size_t i = first; i < first + n; i++)
+        pages[i] = (pageinfo){.kind = PAGE_FREE, .released = 1};
+    tm_old_pages_in_use -= n;
+    tm_old_pages_released += n;
+    size_t lo = 0, hi = nruns;   /* insertion point: first run after `first` */
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (runs[mid].first < first) lo = mid + 1; else hi = mid;
+    }
+    bool join_prev = lo > 0 && runs[lo - 1].first + runs[lo - 1].n == first;
+    bool join_next = lo < nruns && first + n == runs[lo].first;
+    if (join_prev && join_next) {
+        runs[lo - 1].n += n + runs[lo].n;
+        memmove(&runs[lo], &runs[lo + 1], (--nruns - lo) * sizeof *runs);
+    } else if (join_prev) {
+        runs[lo - 1].n += n;
+    } else if (join_next) {
+        runs[lo].first = first;
+        runs[lo].n += n;
+    } else {
+        if (nruns == capruns)
+            runs = grow(runs, &capruns, sizeof *runs);
+        memmove(&runs[lo + 1], &runs[lo], (nruns - lo) * sizeof *runs);
+        runs[lo] = (run){first, n};
+        nruns++;
+    }
+    free_in_runs += n;
+    /* A free run that reaches hw goes back above it. */
+    if (nruns && runs[nruns - 1].first + runs[nruns - 1].n == hw) {
+        hw = runs[nruns - 1].first;
+        free_in_runs -= runs[--nruns].n;
+    }
+    pthread_mutex_unlock(&pages_lock);
+}
+
+static smallpage *new_small_page(int seg, int c)
+{
+    size_t i = pages_alloc(1);
+    if (i == (size_t)-1)
+        return NULL;
+    smallpage *sp = calloc(1, sizeof *sp);
+    if (!sp)
+        tm_fatal("out of C memory for old-space bookkeeping");
+    sp->so = page_so(i);
+    sp->slot_size = class_size[c];
+    sp->nslots = sp->nfree = (uint16_t)(TM_PAGE_SIZE / class_size[c]);
+    sp->cls = (uint8_t)c;
+    sp->seg = (uint8_t)seg;
+    pthread_mutex_lock(&pages_lock);
+    pages[i] = (pageinfo){.kind = PAGE_SMALL, .sp = sp};
+    if (nsmall == capsmall)
+        small_pages = grow(small_pages, &capsmall, sizeof *small_pages);
+    small_pages[nsmall++] = sp;
+    pthread_mutex_unlock(&pages_lock);
+    return sp;
+}
+
+static uintptr_t alloc_small(int seg, size_t size)
+{
+    int c = class_of[size / 16];
+    struct segalloc *sa = &segalloc[seg];
+    smallpage *sp = sa->current[c];
+    if (!sp || !sp->nfree) {
+        sp = sa->partial[c];
+        if (sp)
+            sa->partial[c] = sp->next_partial;
+        else if (!(sp = new_small_page(seg, c)))
+            return 0;
+        sa->current[c] = sp;
+    }
+    for (int w = 0;; w++) {
+        uint64_t freebits = ~sp->used[w] & class_valid[c][w];
+        if (freebits) {
+            int b = __builtin_ctzll(freebits);
+            sp->used[w] |= 1ULL << b;
+            sp->nfree--;
+            tm_old_bytes_used += sp->slot_size;
+            return sp->so + (uintptr_t)(w * 64 + b) * sp->slot_size;
+        }
+    }
+}
+
+static uintptr_t alloc_large(size_t size)
+{
+    size_t n = (size + TM_PAGE_SIZE - 1) / TM_PAGE_SIZE;
+    size_t i = pages_alloc(n);
+    if (i == (size_t)-1)
+        return 0;
+    pages[i] = (pageinfo){.kind = PAGE_LARGE, .npages = (uint32_t)n};
+    for (size_t j = 1; j < n; j++)
+        pages[i + j] = (pageinfo){.kind = PAGE_LARGE_TAIL};
+    return page_so(i);
+}
+
+void tm_old_large_promoted(uintptr_t so)
+{
+    pthread_mutex_lock(&pages_lock);
+    if (nlarge == caplarge)
+        large_objs = grow(large_objs, &caplarge, sizeof *large_objs);
+    large_objs[nlarge++] = so;
+    tm_old_large_count++;
+    tm_old_bytes_used += pages[page_of(so)].npages * TM_PAGE_SIZE;
+    pthread_mutex_unlock(&pages_lock);
+}
+
+uintptr_t tm_old_alloc(int seg, size_t size)
+{
+    if (size <= TM_SMALL_MAX)
+        return alloc_small(seg, size);
+    uintptr_t so = alloc_large(size);
+    if (so)
+        tm_old_large_promoted(so);
+    return so;
+}
+
+uintptr_t tm_old_alloc_young_large(size_t size) { return alloc_large(size); }
+
+void tm_old_large_free(uintptr_t so)
+{
+    size_t i = page_of(so);
+    pages_free(i, pages[i].npages);
+}
+
+bool tm_old_mark(uintptr_t so)
+{
+    pageinfo *pi = &pages[page_of(so)];
+    if (pi->kind == PAGE_SMALL) {
+        smallpage *sp = pi->sp;
+        unsigned slot = (unsigned)(so - sp->so) / sp->slot_size;
+        uint64_t bit = 1ULL << (slot % 64);
+        if (sp->mark[slot / 64] & bit)
+            return false;
+        sp->mark[slot / 64] |= bit;
+        return true;
+    }
+    if (pi->kind == PAGE_LARGE && so % TM_PAGE_SIZE == 0) {
+        if (pi->marked)
+            return false;
+        pi->marked = 1;
+        return true;
+    }
+    tm_fatal("reference to SO %#lx, which is not an old object (page kind %d)",
+             (unsigned long)so, pi->kind);
+}
+
+void tm_old_sweep(void)
+{
+    size_t used = 0;
+    memset(segalloc, 0, sizeof segalloc);
+    /* Small pages: keep marked slots; empty pages become free. */
+    for (size_t i = nsmall; i-- > 0;) {
+        smallpage *sp = small_pages[i];
+        unsigned live = 0;
+        for (int w = 0; w < 4; w++) {
+            sp->used[w] &= sp->mark[w];
+            sp->mark[w] = 0;
+            live += (unsigned)__builtin_popcountll(sp->used[w]);
+        }
+        if (live == 0) {
+            pages[page_of(sp->so)] = (pageinfo){.kind = PAGE_FREE};
+            small_pages[i] = small_pages[--nsmall];
+            free(sp);
+            continue;
+        }
+        sp->nfree = (uint16_t)(sp->nslots - live);
+        used += (size_t)live * sp->slot_size;
+        if (sp->nfree) {
+            struct segalloc *sa = &segalloc[sp->seg];
+            sp->next_partial = sa->partial[sp->cls];
+            sa->partial[sp->cls] = sp;
+        }
+    }
+    /* Large objects */
+    for (size_t i = nlarge; i-- > 0;) {
+        pageinfo *pi = &pages[page_of(large_objs[i])];
+        if (pi->marked) {
+            pi->marked = 0;
+            used += pi->npages * TM_PAGE_SIZE;
+            continue;
+        }
+        size_t first = page_of(large_objs[i]), n = pi->npages;
+        for (size_t j = 0; j < n; j++)
+            pages[first + j] = (pageinfo){.kind = PAGE_FREE};
+        large_objs[i] = large_objs[--nlarge];
+        tm_old_large_count--;
+    }
+    tm_old_bytes_used = used;
+    /* Rebuild the free runs in address order, giving newly freed pages back. */
+    nruns = 0;
+    free_in_runs = 0;
+    size_t in_use = 0;
+    for (size_t i = 0; i < hw;) {
+        if (pages[i].kind != PAGE_FREE) {
+            in_use++;
+            i++;
+            continue;
+        }
+        size_t j = i;
+        while (j < hw && pages[j].kind == PAGE_FREE) {
+            if (!pages[j].released) {
+                size_t k = j;
+                while (k < hw && pages[k].kind == PAGE_FREE && !pages[k].released)
+                    pages[k++].released = 1;
+                tm_pages_release(page_so(j), k - j);
+                tm_old_pages_released += k - j;
+                j = k;
+            } else {
+                j++;
+            }
+        }
+        if (j == hw) {
+            hw = i;   /* a trailing free run goes back above hw */
+            break;
+        }
+        if (nruns == capruns)
+            runs = grow(runs, &capruns, sizeof *runs);
+        runs[nruns++] = (run){i, j - i};
+        free_in_runs += j - i;
+        i = j;
+    }
+    tm_old_pages_in_use = in_use;
+}

@@ -1,0 +1,39 @@
+/* Old object space (internal to the GC): objects that never move again.
+ * Small objects (<= TM_SMALL_MAX) live in 4K pages of one size class, each
+ * page owned by one segment so threads never share a free list; bigger ones
+ * get a run of whole pages. Mark bits live beside the heap, not in headers. */
+#ifndef TM_OLDSPACE_H
+#define TM_OLDSPACE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define TM_SMALL_MAX 2048
+
+void tm_oldspace_init(void);
+
+/* Space for an object of `size` bytes (rounded), allocated for segment `seg`.
+ * Not zeroed. Returns its SO, or 0 when old space is full. */
+uintptr_t tm_old_alloc(int seg, size_t size);
+/* A run of zeroed pages for a young object too big for the nursery; 0 if full. */
+uintptr_t tm_old_alloc_young_large(size_t size);
+/* The young large object survived its minor collection: it is old now. */
+void tm_old_large_promoted(uintptr_t so);
+/* It did not survive: its pages go back at once. */
+void tm_old_large_free(uintptr_t so);
+
+/* Bytes that can still be handed out (free pages, ignoring fragmentation). */
+size_t tm_old_free_bytes(void);
+/* Bytes in allocated objects (slot and page granular). */
+extern size_t tm_old_bytes_used;
+extern size_t tm_old_pages_in_use;
+extern uint64_t tm_old_pages_released;
+extern size_t tm_old_large_count;
+
+/* Major collection: set the mark bit of an old object; true if it was clear. */
+bool tm_old_mark(uintptr_t so);
+/* Free every unmarked object, clear the marks, give empty pages back. */
+void tm_old_sweep(void);
+
+#endif

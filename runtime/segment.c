@@ -1,0 +1,184 @@
+#define _GNU_SOURCE
+#include "segment.h"
+#include "fatal.h"
+
+#include <asm/prctl.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/falloc.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#ifndef HWCAP2_FSGSBASE
+#define HWCAP2_FSGSBASE (1 << 1)
+#endif
+
+tm_layout tm_seg;
+__thread char *tm_gs_base;
+
+/* One bit per old-space page per segment: is it private in that segment? */
+static uint8_t *private_map[TM_MAX_SEGMENTS + 1];
+static size_t private_count[TM_MAX_SEGMENTS + 1];
+static pthread_mutex_t private_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static uintptr_t align_up(uintptr_t x, uintptr_t a) { return (x + a - 1) & ~(a - 1); }
+
+static int map_fixed(char *addr, size_t len, int prot, int flags, int fd, off_t off)
+{
+    void *p = mmap(addr, len, prot, flags | MAP_FIXED, fd, off);
+    return p == MAP_FAILED ? -1 : 0;
+}
+
+int tm_segments_init(int nsegments, size_t segment_size, size_t nursery_size,
+                     char *err, size_t errlen)
+{
+    if (tm_seg.base)
+        return 0;
+    /* Objects start after the markers, which cover the whole segment at 1/16. */
+    uintptr_t first_object = align_up(segment_size / 16, 1UL << 21);
+    tm_layout L = {
+        .nsegments = nsegments,
+        .segment_size = segment_size,
+        .markers_start = first_object / 16,
+        .markers_end = first_object,
+        .nursery_start = first_object,
+        .nursery_end = first_object + nursery_size,
+        .old_start = align_up(first_object + nursery_size, 1UL << 21),
+        .memfd = -1,
+    };
+    if (L.markers_start < TM_SEGLOCAL_OFFSET + TM_SEGLOCAL_SIZE || L.old_start >= segment_size) {
+        snprintf(err, errlen, "segment size %zu is too small for a nursery of %zu bytes",
+                 segment_size, nursery_size);
+        return -1;
+    }
+    size_t total = (size_t)(nsegments + 1) * segment_size;
+    char *base = mmap(NULL, total, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (base == MAP_FAILED) {
+        snprintf(err, errlen, "cannot reserve %zu bytes of address space for %d segments of %zu bytes: %s",
+                 total, nsegments + 1, segment_size, strerror(errno));
+        return -1;
+    }
+    L.base = base;
+    L.memfd = memfd_create("tmpy-old-space", MFD_CLOEXEC);
+    if (L.memfd < 0 || ftruncate(L.memfd, (off_t)segment_size) != 0) {
+        snprintf(err, errlen, "cannot create the shared object space (memfd of %zu bytes): %s",
+                 segment_size, strerror(errno));
+        munmap(base, total);
+        return -1;
+    }
+    const int rw = PROT_READ | PROT_WRITE;
+    const int priv = MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE;
+    for (int s = 0; s <= nsegments; s++) {
+        char *b = base + (size_t)s * segment_size;
+        if (map_fixed(b + TM_SEGLOCAL_OFFSET, TM_SEGLOCAL_SIZE, rw, priv, -1, 0) ||
+            map_fixed(b + L.markers_start, L.markers_end - L.markers_start, rw, priv, -1, 0) ||
+            map_fixed(b + L.nursery_start, L.nursery_end - L.nursery_start, rw, priv, -1, 0) ||
+            map_fixed(b + L.old_start, segment_size - L.old_start, rw, MAP_SHARED | MAP_NORESERVE,
+                      L.memfd, (off_t)L.old_start)) {
+            snprintf(err, errlen, "cannot map segment %d: %s", s, strerror(errno));
+            munmap(base, total);
+            close(L.memfd);
+            return -1;
+        }
+        size_t bits = (segment_size - L.old_start) / TM_PAGE_SIZE;
+        private_map[s] = mmap(NULL, align_up(bits / 8 + 1, TM_PAGE_SIZE), rw, priv, -1, 0);
+        if (private_map[s] == MAP_FAILED) {
+            snprintf(err, errlen, "cannot allocate the private-page map: %s", strerror(errno));
+            return -1;
+        }
+    }
+    L.fsgsbase = (getauxval(AT_HWCAP2) & HWCAP2_FSGSBASE) && !getenv("TMPY_NO_WRGSBASE");
+    tm_seg = L;
+    return 0;
+}
+
+void tm_set_segment(int seg)
+{
+    char *b = tm_segment_base(seg);
+    if (tm_seg.fsgsbase)
+        __asm__ __volatile__("wrgsbase %0" ::"r"(b) : "memory");
+    else if (syscall(SYS_arch_prctl, ARCH_SET_GS, b) != 0)
+        tm_fatal("arch_prctl(ARCH_SET_GS) failed: %s", strerror(errno));
+    tm_gs_base = b;
+}
+
+static size_t page_index(uintptr_t so) { return (so - tm_seg.old_start) / TM_PAGE_SIZE; }
+
+static void check_range(uintptr_t so, size_t npages)
+{
+    if (so < tm_seg.old_start || so % TM_PAGE_SIZE ||
+        npages > (tm_seg.segment_size - so) / TM_PAGE_SIZE)
+        tm_fatal("page range %#lx+%zu is not in old space", (unsigned long)so, npages);
+}
+
+static void set_private(int seg, uintptr_t so, size_t npages, bool on)
+{
+    pthread_mutex_lock(&private_lock);
+    for (size_t i = page_index(so), e = i + npages; i < e; i++) {
+        uint8_t bit = (uint8_t)(1u << (i & 7));
+        bool was = private_map[seg][i >> 3] & bit;
+        if (was != on) {
+            private_map[seg][i >> 3] ^= bit;
+            private_count[seg] += on ? 1 : (size_t)-1;
+        }
+    }
+    pthread_mutex_unlock(&private_lock);
+}
+
+int tm_pages_privatise(int seg, uintptr_t so, size_t npages)
+{
+    check_range(so, npages);
+    char *dst = tm_segment_base(seg) + so;
+    size_t len = npages * TM_PAGE_SIZE;
+    tm_compiler_barrier();
+    if (map_fixed(dst, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0) != 0)
+        return -1;
+    /* Segment 0 still maps the shared pages: copy them into the private ones. */
+    memcpy(dst, tm_seg.base + so, len);
+    tm_compiler_barrier();
+    set_private(seg, so, npages, true);
+    return 0;
+}
+
+int tm_pages_reshare(int seg, uintptr_t so, size_t npages)
+{
+    check_range(so, npages);
+    tm_compiler_barrier();
+    if (map_fixed(tm_segment_base(seg) + so, npages * TM_PAGE_SIZE, PROT_READ | PROT_WRITE,
+                  MAP_SHARED | MAP_NORESERVE, tm_seg.memfd, (off_t)so) != 0)
+        return -1;
+    set_private(seg, so, npages, false);
+    return 0;
+}
+
+bool tm_page_is_private(int seg, uintptr_t so)
+{
+    size_t i = page_index(so);
+    return private_map[seg][i >> 3] & (1u << (i & 7));
+}
+
+size_t tm_private_page_count(int seg) { return private_count[seg]; }
+
+void tm_pages_release(uintptr_t so, size_t npages)
+{
+    check_range(so, npages);
+    tm_compiler_barrier();
+    if (fallocate(tm_seg.memfd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)so,
+                  (off_t)(npages * TM_PAGE_SIZE)) != 0)
+        tm_fatal("cannot release %zu old-space pages: %s", npages, strerror(errno));
+}
+
+size_t tm_shared_bytes_resident(void)
+{
+    struct stat st;
+    if (fstat(tm_seg.memfd, &st) != 0)
+        return 0;
+    return (size_t)st.st_blocks * 512;
+}

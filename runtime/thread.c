@@ -1,0 +1,120 @@
+#define _GNU_SOURCE
+#include "thread.h"
+#include "fatal.h"
+#include "gc.h"
+#include "segment.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/mman.h>
+
+__thread tm_thread tm_self;
+
+static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
+static tm_thread *threads;
+static int nthreads;
+
+void tm_thread_attach(void)
+{
+    tm_thread *me = &tm_self;
+    TM_ASSERT(!me->attached);
+    size_t bytes = TM_SHADOWSTACK_ENTRIES * sizeof(object_t *);
+    /* A guard page above the shadow stack turns an overflow into a fault at
+     * once instead of silent corruption. */
+    char *m = mmap(NULL, bytes + TM_PAGE_SIZE, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (m == MAP_FAILED || mprotect(m + bytes, TM_PAGE_SIZE, PROT_NONE) != 0)
+        tm_fatal("cannot allocate a shadow stack: %s", strerror(errno));
+    me->ss_base = me->ss_top = (object_t **)m;
+    me->ss_limit = me->ss_base + TM_SHADOWSTACK_ENTRIES;
+    me->segment = 0;
+    pthread_cond_init(&me->granted, NULL);
+    me->attached = true;
+    pthread_mutex_lock(&registry_lock);
+    me->prev = NULL;
+    me->next = threads;
+    if (threads)
+        threads->prev = me;
+    threads = me;
+    nthreads++;
+    pthread_mutex_unlock(&registry_lock);
+    tm_set_segment(1);   /* the one thread segment of the GIL build */
+}
+
+void tm_thread_detach(void)
+{
+    tm_thread *me = &tm_self;
+    TM_ASSERT(me->attached && me->segment == 0);
+    pthread_mutex_lock(&registry_lock);
+    if (me->prev)
+        me->prev->next = me->next;
+    else
+        threads = me->next;
+    if (me->next)
+        me->next->prev = me->prev;
+    nthreads--;
+    pthread_mutex_unlock(&registry_lock);
+    munmap(me->ss_base, TM_SHADOWSTACK_ENTRIES * sizeof(object_t *) + TM_PAGE_SIZE);
+    pthread_cond_destroy(&me->granted);
+    me->attached = false;
+}
+
+int tm_thread_count(void) { return nthreads; }
+
+void tm_threads_visit_roots(void (*visit)(object_t **slot, void *ctx), void *ctx)
+{
+    pthread_mutex_lock(&registry_lock);
+    for (tm_thread *t = threads; t; t = t->next)
+        for (object_t **p = t->ss_base; p < t->ss_top; p++)
+            visit(p, ctx);
+    pthread_mutex_unlock(&registry_lock);
+}
+
+/* The GIL: ownership of segment 1, handed over in FIFO order. */
+static pthread_mutex_t segment_lock = PTHREAD_MUTEX_INITIALIZER;
+static tm_thread *segment_owner, *wait_head, *wait_tail;
+volatile int tm_segment_waiters;
+
+void tm_segment_acquire(void)
+{
+    tm_thread *me = &tm_self;
+    TM_ASSERT(me->attached && me->segment == 0);
+    pthread_mutex_lock(&segment_lock);
+    if (!segment_owner && !wait_head) {
+        segment_owner = me;
+    } else {
+        me->next_waiter = NULL;
+        if (wait_tail)
+            wait_tail->next_waiter = me;
+        else
+            wait_head = me;
+        wait_tail = me;
+        tm_segment_waiters++;
+        while (segment_owner != me)
+            pthread_cond_wait(&me->granted, &segment_lock);
+    }
+    pthread_mutex_unlock(&segment_lock);
+    me->segment = 1;
+    me->acquisitions++;
+}
+
+void tm_segment_release(void)
+{
+    tm_thread *me = &tm_self;
+    TM_ASSERT(me->segment == 1);
+    tm_collect_minor();   /* nothing young outlives the segment */
+    me->segment = 0;
+    pthread_mutex_lock(&segment_lock);
+    tm_thread *next = wait_head;
+    if (next) {
+        wait_head = next->next_waiter;
+        if (!wait_head)
+            wait_tail = NULL;
+        tm_segment_waiters--;
+        segment_owner = next;   /* direct handoff: the releaser cannot barge back in */
+        pthread_cond_signal(&next->granted);
+    } else {
+        segment_owner = NULL;
+    }
+    pthread_mutex_unlock(&segment_lock);
+}

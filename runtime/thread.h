@@ -1,0 +1,55 @@
+/* Threads attached to the runtime, their shadow stacks, and segment ownership.
+ *
+ * In the GIL build there is one thread segment (segment 1) and owning it is
+ * holding the GIL: tm_start_transaction() acquires it, tm_commit_transaction()
+ * runs a minor collection and hands it over. Handoff is FIFO, so a waiting
+ * thread is never overtaken by one that releases and re-acquires at once. */
+#ifndef TM_THREAD_H
+#define TM_THREAD_H
+
+#include "object.h"
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef struct tm_thread {
+    object_t **ss_top;               /* next free shadow-stack slot */
+    object_t **ss_base, **ss_limit;
+    int segment;                     /* segment owned now, 0 if none */
+    bool attached;
+    /* Segment handoff */
+    pthread_cond_t granted;
+    struct tm_thread *next_waiter;
+    uint64_t acquisitions;
+    /* Registry of attached threads */
+    struct tm_thread *next, *prev;
+} tm_thread;
+
+extern __thread tm_thread tm_self;
+
+/* Precise roots. Push every reference that must survive a call that can
+ * allocate or collect; pop it back (it may have moved) in reverse order. */
+#define TM_PUSH_ROOT(p) (*tm_self.ss_top++ = (object_t *)(p))
+#define TM_POP_ROOT(p) ((p) = (__typeof__(p))*--tm_self.ss_top)
+#define TM_SHADOWSTACK_DEPTH() ((size_t)(tm_self.ss_top - tm_self.ss_base))
+
+#define TM_SHADOWSTACK_ENTRIES (1UL << 20)
+
+/* Make the calling thread known to the runtime (allocates its shadow stack). */
+void tm_thread_attach(void);
+/* The thread must not own a segment. */
+void tm_thread_detach(void);
+
+/* Threads waiting for the segment; yield points read it without a lock. */
+extern volatile int tm_segment_waiters;
+
+void tm_segment_acquire(void);
+void tm_segment_release(void);
+
+/* Calls visit(slot, ctx) on every root slot of every attached thread.
+ * Only while the world is stopped (the GIL held, in this build). */
+void tm_threads_visit_roots(void (*visit)(object_t **slot, void *ctx), void *ctx);
+int tm_thread_count(void);
+
+#endif

@@ -1,0 +1,24 @@
+#include "object.h"
+#include "fatal.h"
+
+tm_type tm_types[TM_MAX_TYPES];
+unsigned tm_ntypes = 1; /* id 0 is never a valid type */
+
+uint16_t tm_register_type(const tm_type *t)
+{
+    if (tm_ntypes >= TM_MAX_TYPES)
+        tm_fatal("too many object types (limit %d)", TM_MAX_TYPES);
+    if (t->base_size < sizeof(tm_header) || (t->ref_words & 1) ||
+        (t->ref_words >> 1 && 64 - __builtin_clzll(t->ref_words) > (int)(t->base_size / 8)) ||
+        (t->items_are_refs && t->item_size != 8) ||
+        (t->item_size && t->length_offset + sizeof(uintptr_t) > t->base_size))
+        tm_fatal("bad layout for type '%s'", t->name ? t->name : "?");
+    tm_types[tm_ntypes] = *t;
+    return (uint16_t)tm_ntypes++;
+}
+
+size_t tm_object_size_checked(object_t *o)
+{
+    tm_fatal("object at SO %#lx has a bad type id %u (header %#x): a dangling reference or a missing root",
+             (unsigned long)(uintptr_t)o, (unsigned)o->h.tid, (unsigned)o->h.flags);
+}
