@@ -88,6 +88,11 @@ void tm_oldspace_init(void)
     }
 }
 
+size_t tm_old_retained_pages(void)
+{
+    return 2 * (tm_seg.nursery_end - tm_seg.nursery_start) / TM_PAGE_SIZE + 256;
+}
+
 size_t tm_old_free_bytes(void)
 {
     return (npages_total - hw + free_in_runs) * TM_PAGE_SIZE;
@@ -151,11 +156,6 @@ static void pages_free(size_t first, size_t n)
         nruns++;
     }
     free_in_runs += n;
-    /* A free run that reaches hw goes back above it. */
-    if (nruns && runs[nruns - 1].first + runs[nruns - 1].n == hw) {
-        hw = runs[nruns - 1].first;
-        free_in_runs -= runs[--nruns].n;
-    }
     pthread_mutex_unlock(&pages_lock);
 }
 
@@ -206,12 +206,19 @@ static uintptr_t alloc_small(int seg, size_t size)
     }
 }
 
-static uintptr_t alloc_large(size_t size)
+static uintptr_t alloc_large(size_t size, bool zeroed)
 {
     size_t n = (size + TM_PAGE_SIZE - 1) / TM_PAGE_SIZE;
     size_t i = pages_alloc(n);
     if (i == (size_t)-1)
         return 0;
+    if (zeroed) {   /* released pages and pages above hw read as zero already */
+        tm_compiler_barrier();
+        for (size_t j = i; j < i + n; j++)
+            if (j < hw && pages[j].kind == PAGE_FREE && !pages[j].released)
+                memset(tm_segment_base(0) + page_so(j), 0, TM_PAGE_SIZE);
+        tm_compiler_barrier();
+    }
     pages[i] = (pageinfo){.kind = PAGE_LARGE, .npages = (uint32_t)n};
     for (size_t j = 1; j < n; j++)
         pages[i + j] = (pageinfo){.kind = PAGE_LARGE_TAIL};
@@ -233,13 +240,13 @@ uintptr_t tm_old_alloc(int seg, size_t size)
 {
     if (size <= TM_SMALL_MAX)
         return alloc_small(seg, size);
-    uintptr_t so = alloc_large(size);
+    uintptr_t so = alloc_large(size, false);
     if (so)
         tm_old_large_promoted(so);
     return so;
 }
 
-uintptr_t tm_old_alloc_young_large(size_t size) { return alloc_large(size); }
+uintptr_t tm_old_alloc_young_large(size_t size) { return alloc_large(size, true); }
 
 void tm_old_large_free(uintptr_t so)
 {
@@ -254,6 +261,8 @@ bool tm_old_mark(uintptr_t so)
         smallpage *sp = pi->sp;
         unsigned slot = (unsigned)(so - sp->so) / sp->slot_size;
         uint64_t bit = 1ULL << (slot % 64);
+        if (!(sp->used[slot / 64] & bit) || (so - sp->so) % sp->slot_size)
+            tm_fatal("reference to SO %#lx, which is not an allocated old object", (unsigned long)so);
         if (sp->mark[slot / 64] & bit)
             return false;
         sp->mark[slot / 64] |= bit;
@@ -311,10 +320,12 @@ void tm_old_sweep(void)
         tm_old_large_count--;
     }
     tm_old_bytes_used = used;
-    /* Rebuild the free runs in address order, giving newly freed pages back. */
+    /* Rebuild the free runs in address order. The first free pages stay
+     * mapped (the next minor collections fill them without page faults);
+     * the rest go back to the kernel. */
     nruns = 0;
     free_in_runs = 0;
-    size_t in_use = 0;
+    size_t in_use = 0, kept = 0;
     for (size_t i = 0; i < hw;) {
         if (pages[i].kind != PAGE_FREE) {
             in_use++;
@@ -322,21 +333,19 @@ void tm_old_sweep(void)
             continue;
         }
         size_t j = i;
-        while (j < hw && pages[j].kind == PAGE_FREE) {
-            if (!pages[j].released) {
-                size_t k = j;
-                while (k < hw && pages[k].kind == PAGE_FREE && !pages[k].released)
-                    pages[k++].released = 1;
-                tm_pages_release(page_so(j), k - j);
-                tm_old_pages_released += k - j;
-                j = k;
-            } else {
-                j++;
+        for (; j < hw && pages[j].kind == PAGE_FREE; j++) {
+            if (pages[j].released)
+                continue;
+            if (kept < tm_old_retained_pages()) {
+                kept++;
+                continue;
             }
-        }
-        if (j == hw) {
-            hw = i;   /* a trailing free run goes back above hw */
-            break;
+            size_t k = j;
+            while (k < hw && pages[k].kind == PAGE_FREE && !pages[k].released)
+                pages[k++].released = 1;
+            tm_pages_release(page_so(j), k - j);
+            tm_old_pages_released += k - j;
+            j = k - 1;
         }
         if (nruns == capruns)
             runs = grow(runs, &capruns, sizeof *runs);

@@ -1,7 +1,8 @@
 /* Old object space (internal to the GC): objects that never move again.
  * Small objects (<= TM_SMALL_MAX) live in 4K pages of one size class, each
  * page owned by one segment so threads never share a free list; bigger ones
- * get a run of whole pages. Mark bits live beside the heap, not in headers. */
+ * get a run of whole pages. Mark bits live beside the heap, not in headers.
+ * Pages at or above the high-water mark were never used and read as zero. */
 #ifndef TM_OLDSPACE_H
 #define TM_OLDSPACE_H
 
@@ -23,6 +24,8 @@ void tm_old_large_promoted(uintptr_t so);
 /* It did not survive: its pages go back at once. */
 void tm_old_large_free(uintptr_t so);
 
+/* Free pages a major collection keeps mapped instead of giving back. */
+size_t tm_old_retained_pages(void);
 /* Bytes that can still be handed out (free pages, ignoring fragmentation). */
 size_t tm_old_free_bytes(void);
 /* Bytes in allocated objects (slot and page granular). */

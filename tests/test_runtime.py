@@ -1,0 +1,82 @@
+"""The runtime heap: segments, GC, GIL threads, start-up parameters (C tests)."""
+import shutil
+
+import pytest
+
+from conftest import BUILD, run
+
+MOVE = {"TMPY_GC_DEBUG": "move"}
+ARCH_PRCTL = {"TMPY_NO_WRGSBASE": "1"}
+# valgrind cannot reserve the default 80 GiB, nor run wrgsbase.
+VALGRIND_ENV = {"TMPY_SEGMENT_SIZE": "1G", "TMPY_SEGMENTS": "1", **ARCH_PRCTL}
+
+
+@pytest.mark.parametrize("env", [{}, ARCH_PRCTL], ids=["wrgsbase", "arch_prctl"])
+def test_segments(ctest, env):
+    ctest("test_segment", env=env)
+
+
+@pytest.mark.parametrize("mode", ["graph", "large", "cycles", "release"])
+def test_gc(ctest, mode):
+    p = ctest("test_gc", mode)
+    print(p.stdout)
+
+
+@pytest.mark.parametrize("mode", ["graph", "large", "cycles"])
+def test_gc_move_everything(ctest, mode):
+    p = ctest("test_gc", mode, env=MOVE)
+    assert "move mode" in p.stdout or mode != "graph"
+
+
+def test_gc_exhaustion_gives_null_not_crash(ctest):
+    ctest("test_gc", "exhaust", env={"TMPY_SEGMENT_SIZE": "64M"})
+
+
+def test_gil_threads(ctest):
+    ctest("test_gil_threads")
+
+
+def test_gil_threads_move_everything(ctest):
+    ctest("test_gil_threads", env=MOVE)
+
+
+@pytest.mark.parametrize("env", [
+    {"TMPY_SEGMENTS": "0"},
+    {"TMPY_SEGMENTS": "-3"},
+    {"TMPY_SEGMENTS": "many"},
+    {"TMPY_SEGMENTS": "64"},
+    {"TMPY_SEGMENT_SIZE": "100T"},
+    {"TMPY_SEGMENT_SIZE": "16T"},            # 5 x 16T exceeds the 64 TiB limit
+    {"TMPY_SEGMENT_SIZE": "18446744073709551615"},
+    {"TMPY_SEGMENT_SIZE": "99999999999999999999999"},
+    {"TMPY_SEGMENT_SIZE": "1M"},
+    {"TMPY_SEGMENT_SIZE": "1000001"},
+    {"TMPY_SEGMENT_SIZE": "4Q"},
+    {"TMPY_SEGMENT_SIZE": ""},
+    {"TMPY_NURSERY_SIZE": "1"},
+    {"TMPY_NURSERY_SIZE": "2G", "TMPY_SEGMENT_SIZE": "4G"},
+    {"TMPY_GC_DEBUG": "everything"},
+], ids=lambda e: ",".join(f"{k}={v}" for k, v in e.items()))
+def test_bad_parameter_is_one_clear_line(env):
+    p = run([str(BUILD / "tests" / "test_gc"), "init"], env=env)
+    assert p.returncode == 1, (p.returncode, p.stderr)
+    lines = p.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("tmpy: error: "), p.stderr
+    assert p.stdout == ""
+
+
+@pytest.mark.parametrize("env", [
+    {"TMPY_SEGMENTS": "63", "TMPY_SEGMENT_SIZE": "1T"},    # exactly the 64 TiB limit
+    {"TMPY_SEGMENTS": "1", "TMPY_SEGMENT_SIZE": "64M", "TMPY_NURSERY_SIZE": "256K"},
+])
+def test_extreme_but_valid_parameters(ctest, env):
+    ctest("test_gc", "init", env=env)
+
+
+@pytest.mark.skipif(not shutil.which("valgrind"), reason="valgrind not installed")
+@pytest.mark.parametrize("args", [("test_segment",), ("test_gc", "cycles"), ("test_gc", "large")],
+                         ids=lambda a: "-".join(a))
+def test_valgrind(args):
+    p = run(["valgrind", "-q", "--error-exitcode=9", str(BUILD / "tests" / args[0]), *args[1:]],
+            env=VALGRIND_ENV)
+    assert p.returncode == 0, p.stdout + p.stderr
