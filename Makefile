@@ -1,38 +1,65 @@
-# tmpy: plain Makefile. `make` builds build/libtmrt.a; `make test` runs everything.
-CC      ?= gcc
-CFLAGS  ?= -O2 -g
-CFLAGS  += -std=gnu11 -Wall -Wextra -Werror -pthread -fno-strict-aliasing
+# tmpy: plain Makefile. `make` builds both runtime libraries and the demo;
+# `make test` runs everything.
+CC       ?= gcc
+CFLAGS   ?= -O2 -g
+CFLAGS   += -std=gnu11 -Wall -Wextra -Werror -pthread -fno-strict-aliasing
 CPPFLAGS += -Iruntime
-LDLIBS  += -pthread
+LDLIBS   += -pthread
 
 BUILD   := build
 RT_SRC  := $(wildcard runtime/*.c)
-RT_OBJ  := $(patsubst runtime/%.c,$(BUILD)/runtime/%.o,$(RT_SRC))
 RT_HDR  := $(wildcard runtime/*.h)
-LIB     := $(BUILD)/libtmrt.a
+# One source, two configurations: the GIL build and the STM build.
+GIL_OBJ := $(patsubst runtime/%.c,$(BUILD)/gil/%.o,$(RT_SRC))
+STM_OBJ := $(patsubst runtime/%.c,$(BUILD)/stm/%.o,$(RT_SRC))
+LIB_GIL := $(BUILD)/libtmrt.a
+LIB_STM := $(BUILD)/libtmrt-stm.a
 
-CTESTS  := $(patsubst tests/c/%.c,$(BUILD)/tests/%,$(wildcard tests/c/*.c))
-BENCHES := $(patsubst bench/%.c,$(BUILD)/bench/%,$(wildcard bench/*.c))
-DEMO    := $(BUILD)/bench/tmrt_demo
+# tests/c/test_X.c runs against the GIL build as build/tests/test_X and, if
+# its name is in BOTH_TESTS or starts with test_stm_, against the STM build
+# as build/tests/test_X-stm.
+BOTH_TESTS := test_segment test_gc
+ALL_CTESTS := $(patsubst tests/c/%.c,%,$(wildcard tests/c/test_*.c))
+GIL_TESTS  := $(filter-out test_stm_%,$(ALL_CTESTS))
+STM_TESTS  := $(filter test_stm_%,$(ALL_CTESTS)) $(BOTH_TESTS)
+CTESTS     := $(GIL_TESTS:%=$(BUILD)/tests/%) $(STM_TESTS:%=$(BUILD)/tests/%-stm)
+BENCHES    := $(patsubst bench/%.c,$(BUILD)/bench/%,$(wildcard bench/*.c))
+DEMO       := $(BUILD)/bench/tmrt_demo
 
 .PHONY: all test demo bench check-valgrind clean setup
-all: $(LIB) $(DEMO)
+all: $(LIB_GIL) $(LIB_STM) $(DEMO)
 
-$(BUILD)/runtime/%.o: runtime/%.c $(RT_HDR)
+$(BUILD)/gil/%.o: runtime/%.c $(RT_HDR)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+	$(CC) $(CPPFLAGS) -DTM_STM=0 $(CFLAGS) -c $< -o $@
 
-$(LIB): $(RT_OBJ)
+$(BUILD)/stm/%.o: runtime/%.c $(RT_HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -DTM_STM=1 $(CFLAGS) -c $< -o $@
+
+$(LIB_GIL): $(GIL_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/tests/%: tests/c/%.c tests/c/testutil.h $(LIB)
-	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $< -o $@ $(LIB) $(LDLIBS)
+$(LIB_STM): $(STM_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
 
-$(BUILD)/bench/%: bench/%.c $(LIB)
+$(BUILD)/tests/%-stm: tests/c/%.c tests/c/testutil.h $(LIB_STM)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $< -o $@ $(LIB) $(LDLIBS)
+	$(CC) $(CPPFLAGS) -DTM_STM=1 $(CFLAGS) $< -o $@ $(LIB_STM) $(LDLIBS)
+
+$(BUILD)/tests/%: tests/c/%.c tests/c/testutil.h $(LIB_GIL)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -DTM_STM=0 $(CFLAGS) $< -o $@ $(LIB_GIL) $(LDLIBS)
+
+$(BUILD)/bench/%-stm: bench/%.c $(LIB_STM)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -DTM_STM=1 $(CFLAGS) $< -o $@ $(LIB_STM) $(LDLIBS)
+
+$(BUILD)/bench/%: bench/%.c $(LIB_GIL)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -DTM_STM=0 $(CFLAGS) $< -o $@ $(LIB_GIL) $(LDLIBS)
 
 demo: $(DEMO)
 	./$(DEMO)
@@ -41,14 +68,14 @@ demo: $(DEMO)
 setup:
 	@python3 -c 'import pytest' 2>/dev/null || python3 -m pip install --quiet pytest
 
-test: setup $(LIB) $(DEMO) $(CTESTS)
+test: setup all $(CTESTS)
 	python3 -m pytest -q tests
 
 bench: $(BENCHES)
 	bench/run.sh
 
-check-valgrind: $(CTESTS)
-	TMPY_VALGRIND=1 python3 -m pytest -q tests -k valgrind
+check-valgrind: setup all $(CTESTS)
+	python3 -m pytest -q tests -k valgrind
 
 clean:
 	rm -rf $(BUILD)

@@ -21,7 +21,11 @@ struct tm_seglocal {
     /* Allocation takes the slow path once nursery_current would pass this;
      * lowering it is how another thread asks this one to reach a safe point. */
     volatile uintptr_t nursery_end;
+    uint8_t read_version;     /* STM: this transaction's value in the read markers */
 };
+
+/* nursery_end set to this makes the next allocation (or tm_safepoint) stop. */
+#define TM_NURSERY_END_SIGNAL ((uintptr_t)0)
 #define TM_SEGLOCAL ((struct tm_seglocal __seg_gs *)TM_SEGLOCAL_OFFSET)
 
 /* Bigger objects are allocated in old space directly (still young). */
@@ -63,6 +67,7 @@ typedef struct tm_gc_stats {
     uint64_t old_pages_in_use;
     uint64_t pages_released;        /* given back to the kernel, in total */
     uint64_t large_objects;
+    uint64_t pages_reshared;        /* STM: private pages re-shared by major collections */
 } tm_gc_stats;
 
 void tm_gc_get_stats(tm_gc_stats *out);

@@ -8,17 +8,31 @@
 
 /* Per-segment collector state, in C memory. */
 typedef struct tm_segstate {
+    int seg;                  /* this segment's number */
+    struct tm_thread *thread; /* the thread running in it, if any */
     tm_list remembered;       /* old objects written since the last minor collection */
     tm_list young_outside;    /* young objects too big for the nursery */
     size_t young_outside_bytes;
     tm_list to_trace;         /* minor collection: survivors whose fields need fixing */
     uintptr_t young_start;    /* move mode: first young byte of the nursery */
+    /* STM: the running transaction */
+    tm_list modified;         /* old objects it holds the write lock of */
+    tm_list created;          /* objects it moved out of the nursery: published at commit */
+    uint16_t overflow;        /* marks its objects outside the nursery (never 0 in a transaction) */
 } tm_segstate;
 
 extern tm_segstate tm_segstates[TM_MAX_SEGMENTS + 1];
 extern tm_config tm_cfg;
 extern tm_gc_stats tm_stats;
 extern size_t tm_major_threshold;
+
+struct tm_thread;
+void tm_collect_minor_of(tm_segstate *ss);
+
+/* The STM's side of the GC (stm.c; trivial in the GIL build). */
+bool tm_segment_is_inevitable(int seg);
+/* Set this segment's nursery_end unless a stop request is pending. */
+void tm_set_nursery_end(uintptr_t end);
 
 void tm_visit_global_roots(void (*visit)(object_t **slot, void *ctx), void *ctx);
 void tm_gc_init(void);

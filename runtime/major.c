@@ -1,12 +1,17 @@
 /* Major collection (paper 004, section 4.5): with the world stopped, empty
- * the nursery, mark old space from every root, sweep, return empty pages. In
- * the GIL build the world is stopped by holding the GIL: every other thread
- * is waiting for the segment or blocked outside the heap, and has no young
- * objects (it ran a minor collection when it let the segment go). */
+ * every nursery, mark old space from every root, sweep, return empty pages,
+ * and (STM) re-share private pages that no running transaction writes.
+ *
+ * GIL build: holding the GIL stops the world; every other thread waits for
+ * the segment or is blocked outside the heap, with an empty nursery.
+ * STM build: tm_stop_world parks every other transaction at a safe point;
+ * the collector then works in each segment's view by switching %gs. */
 #include "fatal.h"
 #include "gc_internal.h"
 #include "oldspace.h"
+#include "stm.h"
 #include "thread.h"
+#include "tx.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -23,20 +28,134 @@ static inline void mark(object_t *o)
 static void mark_slot(object_t *__seg_gs *slot, void *ctx) { (void)ctx; mark(*slot); }
 static void mark_root(object_t **slot, void *ctx) { (void)ctx; mark(*slot); }
 
-void tm_collect_major(void)
+/* Trace everything marked so far, as the segment %gs addresses sees it. */
+static void drain(void)
 {
-    TM_ASSERT(tm_self.segment > 0);
-    tm_collect_minor();
-    uint64_t t0 = tm_now_ns();
-    tm_threads_visit_roots(mark_root, NULL);
-    tm_visit_global_roots(mark_root, NULL);
     while (mark_stack.count)
         tm_trace((object_t *)tm_list_pop(&mark_stack), mark_slot, NULL);
+}
+
+/* A thread's roots, seen from its transaction's segment (or the committed
+ * state in segment 0 if it runs none). */
+static void mark_thread(tm_thread *t, void *ctx)
+{
+    (void)ctx;
+    tm_set_segment(TM_STM ? t->segment : 1);
+    for (object_t **p = t->ss_base; p < t->ss_top; p++)
+        mark(*p);
+    drain();
+}
+
+#if TM_STM
+static void minor_of(tm_segstate *ss, void *ctx)
+{
+    (void)ctx;
+    tm_set_segment(ss->seg);
+    tm_collect_minor_of(ss);
+}
+
+/* A transaction's written objects are roots (it holds their write locks),
+ * traced in its view even if marked through another. */
+static void mark_transaction(tm_segstate *ss, void *ctx)
+{
+    (void)ctx;
+    tm_set_segment(ss->seg);
+    for (size_t i = 0; i < ss->modified.count; i++) {
+        object_t *o = (object_t *)ss->modified.items[i];
+        mark(o);
+        tm_trace(o, mark_slot, NULL);
+    }
+    drain();
+}
+
+/* Objects a transaction created and dropped again need no publishing. */
+static void forget_dead_created(tm_segstate *ss, void *ctx)
+{
+    (void)ctx;
+    size_t n = 0;
+    for (size_t i = 0; i < ss->created.count; i++)
+        if (tm_old_is_marked(ss->created.items[i]))
+            ss->created.items[n++] = ss->created.items[i];
+    ss->created.count = n;
+}
+
+static int cmp_uintptr(const void *a, const void *b)
+{
+    uintptr_t x = *(const uintptr_t *)a, y = *(const uintptr_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void add_pages(tm_list *pages, const tm_list *objs, int seg)
+{
+    for (size_t i = 0; i < objs->count; i++) {
+        uintptr_t so = objs->items[i];
+        size_t size = tm_object_size_in(seg, so);
+        for (uintptr_t p = so & ~(TM_PAGE_SIZE - 1); p < so + size; p += TM_PAGE_SIZE)
+            tm_list_push(pages, p);
+    }
+}
+
+static bool page_in(uintptr_t so, void *ctx)
+{
+    tm_list *pages = ctx;
+    return bsearch(&so, pages->items, pages->count, sizeof(uintptr_t), cmp_uintptr) != NULL;
+}
+
+/* Re-share every private page that holds nothing a running transaction
+ * wrote or created: segment 0 has its committed contents. */
+static void reshare_pages(void)
+{
+    static tm_list keep;
+    for (int j = 1; j <= tm_seg.nsegments; j++) {
+        if (!tm_private_page_count(j))
+            continue;
+        tm_segstate *ss = &tm_segstates[j];
+        keep.count = 0;
+        if (ss->thread) {
+            add_pages(&keep, &ss->modified, j);
+            add_pages(&keep, &ss->created, j);
+            qsort(keep.items, keep.count, sizeof(uintptr_t), cmp_uintptr);
+        }
+        tm_stats.pages_reshared += tm_pages_reshare_unless(j, page_in, &keep);
+    }
+}
+#endif
+
+void tm_collect_major(void)
+{
+    int me = tm_self.segment;
+    TM_ASSERT(me > 0);
+#if TM_STM
+    tm_stop_world();
+    tm_foreach_transaction(minor_of, NULL);
+#else
+    tm_collect_minor();
+#endif
+    uint64_t t0 = tm_now_ns();
+    tm_threads_foreach(mark_thread, NULL);
+#if TM_STM
+    tm_foreach_transaction(mark_transaction, NULL);
+    tm_set_segment(0);   /* globals hold only committed objects */
+#else
+    tm_set_segment(me);
+#endif
+    tm_visit_global_roots(mark_root, NULL);
+    drain();
+#if TM_STM
+    tm_foreach_transaction(forget_dead_created, NULL);
+#endif
     tm_old_sweep();
+#if TM_STM
+    reshare_pages();
+#endif
+    tm_set_segment(me);
     size_t next = (size_t)((double)tm_old_bytes_used * tm_cfg.major_factor);
     tm_major_threshold = next > tm_cfg.major_min ? next : tm_cfg.major_min;
     tm_stats.major_collections++;
     tm_stats.major_ns += tm_now_ns() - t0;
+#if TM_STM
+    tm_resume_world();
+#endif
 }
 
 /* Global roots: C variables that hold references. */

@@ -3,6 +3,8 @@
 #include "gc_internal.h"
 #include "oldspace.h"
 #include "thread.h"
+#include "tx.h"
+#include "stm.h"
 
 #include <string.h>
 #include <time.h>
@@ -30,11 +32,15 @@ void tm_gc_init(void)
         struct tm_seglocal *sl = (struct tm_seglocal *)(tm_segment_base(s) + TM_SEGLOCAL_OFFSET);
         sl->nursery_current = tm_seg.nursery_start;
         sl->nursery_end = tm_cfg.gc_debug_move ? tm_seg.nursery_start : tm_seg.nursery_end;
+        sl->read_version = 1;
+        tm_segstates[s].seg = s;
         tm_segstates[s].young_start = tm_seg.nursery_start;
     }
 }
 
-/* Where a young object lives after this collection; copies it on first sight. */
+/* Where a young object lives after this collection; copies it on first sight.
+ * Copies carry the transaction's overflow number (STM), so the write
+ * barrier knows them as its own, and are published at commit. */
 static inline object_t *forward(object_t *o, tm_segstate *ss)
 {
     uintptr_t so = (uintptr_t)o;
@@ -46,22 +52,28 @@ static inline object_t *forward(object_t *o, tm_segstate *ss)
             tm_fatal("a reference to SO %#lx, a nursery object freed by an earlier collection "
                      "(a reference held across an allocation without a root?)", (unsigned long)so);
         size_t size = tm_object_size(o);
-        uintptr_t n = tm_old_alloc(tm_self.segment, size);
+        uintptr_t n = tm_old_alloc(ss->seg, size);
         if (!n)
             tm_fatal("old space exhausted during a minor collection");
         uintptr_t __seg_gs *to = (uintptr_t __seg_gs *)n;
         for (size_t i = 0; i < size / 8; i++)
             to[i] = words[i];
         ((object_t *)n)->h.flags |= TM_GCFLAG_WRITE_BARRIER;
+        ((object_t *)n)->h.overflow = ss->overflow;
         o->h.flags = TM_GCFLAG_FORWARDED;
         words[1] = n;
         tm_list_push(&ss->to_trace, n);
+        if (TM_STM)
+            tm_list_push(&ss->created, n);
         tm_stats.bytes_survived += size;
         return (object_t *)n;
     }
     if (ss->young_outside.count && o && (o->h.flags & TM_GCFLAG_YOUNG_OUTSIDE)) {
         o->h.flags = (o->h.flags & ~TM_GCFLAG_YOUNG_OUTSIDE) | TM_GCFLAG_WRITE_BARRIER;
+        o->h.overflow = ss->overflow;
         tm_list_push(&ss->to_trace, so);
+        if (TM_STM)
+            tm_list_push(&ss->created, so);
     }
     return o;
 }
@@ -75,21 +87,52 @@ static void fix_slot(object_t *__seg_gs *slot, void *ctx)
 
 static void fix_root(object_t **slot, void *ctx) { *slot = forward(*slot, ctx); }
 
-void tm_collect_minor(void)
+/* Empty the nursery of the segment %gs addresses. Move mode poisons what
+ * was young and allocates on past it, so a stale reference finds garbage
+ * instead of a new object. */
+static void empty_nursery(tm_segstate *ss)
 {
-    int seg = tm_self.segment;
-    TM_ASSERT(seg > 0);
-    tm_segstate *ss = &tm_segstates[seg];
+    uintptr_t used_end = TM_SEGLOCAL->nursery_current;
+    char *young = tm_linear((char __seg_gs *)ss->young_start);
+    tm_compiler_barrier();
+    if (tm_cfg.gc_debug_move) {
+        memset(young, NURSERY_POISON, used_end - ss->young_start);
+        ss->young_start = used_end;
+    } else {
+        memset(young, 0, used_end - ss->young_start);
+        TM_SEGLOCAL->nursery_current = tm_seg.nursery_start;
+    }
+    tm_compiler_barrier();
+}
+
+void tm_discard_young(tm_segstate *ss)
+{
+    empty_nursery(ss);
+    for (size_t i = 0; i < ss->young_outside.count; i++)
+        tm_old_large_free(ss->young_outside.items[i]);
+    ss->young_outside.count = 0;
+    ss->young_outside_bytes = 0;
+    ss->remembered.count = 0;
+    ss->to_trace.count = 0;
+}
+
+/* Minor collection of segment ss->seg, whose nursery %gs must address now;
+ * roots are the shadow stack of the thread running there. */
+void tm_collect_minor_of(tm_segstate *ss)
+{
     uintptr_t used_end = TM_SEGLOCAL->nursery_current;
     if (used_end == ss->young_start && !ss->remembered.count && !ss->young_outside.count)
         return;
     uint64_t t0 = tm_now_ns();
 
-    /* Roots: this thread's shadow stack (a thread that gave the segment up
-     * holds no young reference) and the C globals. */
-    for (object_t **p = tm_self.ss_base; p < tm_self.ss_top; p++)
+    /* Roots: the running thread's shadow stack (a thread that gave the
+     * segment up holds no young reference) and the C globals. Under STM a
+     * global is written only by the inevitable transaction (C memory is not
+     * transactional), so only its collection can find young objects there. */
+    for (object_t **p = ss->thread->ss_base; p < ss->thread->ss_top; p++)
         fix_root(p, ss);
-    tm_visit_global_roots(fix_root, ss);
+    if (!TM_STM || tm_segment_is_inevitable(ss->seg))
+        tm_visit_global_roots(fix_root, ss);
     /* Old objects written since the last collection. */
     for (size_t i = 0; i < ss->remembered.count; i++) {
         object_t *o = (object_t *)ss->remembered.items[i];
@@ -111,20 +154,15 @@ void tm_collect_minor(void)
     ss->young_outside.count = 0;
     ss->young_outside_bytes = 0;
 
-    /* Empty the nursery. Move mode poisons what was young and allocates on
-     * past it, so a stale reference finds garbage instead of a new object. */
-    char *young = tm_linear((char __seg_gs *)ss->young_start);
-    tm_compiler_barrier();
-    if (tm_cfg.gc_debug_move) {
-        memset(young, NURSERY_POISON, used_end - ss->young_start);
-        ss->young_start = used_end;
-    } else {
-        memset(young, 0, used_end - ss->young_start);
-        TM_SEGLOCAL->nursery_current = tm_seg.nursery_start;
-    }
-    tm_compiler_barrier();
+    empty_nursery(ss);
     tm_stats.minor_collections++;
     tm_stats.minor_ns += tm_now_ns() - t0;
+}
+
+void tm_collect_minor(void)
+{
+    TM_ASSERT(tm_self.segment > 0);
+    tm_collect_minor_of(&tm_segstates[tm_self.segment]);
 }
 
 static void maybe_collect_major(tm_segstate *ss)
@@ -169,6 +207,10 @@ static object_t *allocate_young_outside(uint16_t tid, size_t size)
 
 object_t *tm_allocate_slow(uint16_t tid, size_t size)
 {
+#if TM_STM
+    if (TM_SEGLOCAL->nursery_end == TM_NURSERY_END_SIGNAL)
+        tm_safepoint_slow();   /* may run our minor collection, or abort us */
+#endif
     if (size > TM_NURSERY_MAX_OBJECT)
         return allocate_young_outside(tid, size);
     tm_segstate *ss = &tm_segstates[tm_self.segment];
@@ -184,7 +226,7 @@ object_t *tm_allocate_slow(uint16_t tid, size_t size)
         tm_compiler_barrier();
         memset(p, 0, size);
         tm_compiler_barrier();
-        TM_SEGLOCAL->nursery_end = cur + size;   /* the next allocation collects again */
+        tm_set_nursery_end(cur + size);   /* the next allocation collects again */
     }
     TM_SEGLOCAL->nursery_current = cur + size;
     object_t *o = (object_t *)cur;
@@ -203,11 +245,13 @@ object_t *tm_allocate_var(uint16_t tid, uintptr_t nitems)
     return o;
 }
 
+#if !TM_STM
 void tm_write_slowpath(object_t *o)
 {
     o->h.flags &= ~TM_GCFLAG_WRITE_BARRIER;
     tm_list_push(&tm_segstates[tm_self.segment].remembered, (uintptr_t)o);
 }
+#endif
 
 void tm_gc_get_stats(tm_gc_stats *out)
 {

@@ -68,17 +68,22 @@ static inline uintptr_t tm_varsize_length(object_t *o, const tm_type *t)
 /* Size of an object with a valid header; a bad type id is a heap corruption. */
 size_t tm_object_size_checked(object_t *o);
 
+static inline size_t tm_type_size(const tm_type *t, uintptr_t length)
+{
+    return tm_round_size(t->base_size + t->item_size * length);
+}
+
 static inline size_t tm_object_size(object_t *o)
 {
     unsigned tid = o->h.tid;
     if (__builtin_expect(tid == 0 || tid >= tm_ntypes, 0))
         return tm_object_size_checked(o);
     const tm_type *t = &tm_types[tid];
-    size_t size = t->base_size;
-    if (t->item_size)
-        size += t->item_size * tm_varsize_length(o, t);
-    return tm_round_size(size);
+    return tm_type_size(t, t->item_size ? tm_varsize_length(o, t) : 0);
 }
+
+/* The same, reading the object as segment `seg` sees it. */
+size_t tm_object_size_in(int seg, uintptr_t so);
 
 /* Call visit(slot) on every reference field of o. Inlined into the GC loops
  * so that visit becomes a direct call. */

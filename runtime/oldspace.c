@@ -278,6 +278,17 @@ bool tm_old_mark(uintptr_t so)
              (unsigned long)so, pi->kind);
 }
 
+bool tm_old_is_marked(uintptr_t so)
+{
+    pageinfo *pi = &pages[page_of(so)];
+    if (pi->kind == PAGE_SMALL) {
+        smallpage *sp = pi->sp;
+        unsigned slot = (unsigned)(so - sp->so) / sp->slot_size;
+        return sp->mark[slot / 64] & (1ULL << (slot % 64));
+    }
+    return pi->kind == PAGE_LARGE && pi->marked;
+}
+
 void tm_old_sweep(void)
 {
     size_t used = 0;

@@ -36,6 +36,7 @@ extern size_t tm_old_large_count;
 
 /* Major collection: set the mark bit of an old object; true if it was clear. */
 bool tm_old_mark(uintptr_t so);
+bool tm_old_is_marked(uintptr_t so);
 /* Free every unmarked object, clear the marks, give empty pages back. */
 void tm_old_sweep(void);
 

@@ -1,6 +1,7 @@
 #include "tmrt.h"
 #include "gc_internal.h"
 #include "oldspace.h"
+#include "stm.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@ int tm_runtime_init(const tm_config *cfg, char *err, size_t errlen)
         return -1;
     tm_oldspace_init();
     tm_gc_init();
+    tm_stm_init();
     tm_major_threshold = cfg->major_min;
     return 0;
 }

@@ -88,7 +88,7 @@ int tm_segments_init(int nsegments, size_t segment_size, size_t nursery_size,
             return -1;
         }
         size_t bits = (segment_size - L.old_start) / TM_PAGE_SIZE;
-        private_map[s] = mmap(NULL, align_up(bits / 8 + 1, TM_PAGE_SIZE), rw, priv, -1, 0);
+        private_map[s] = mmap(NULL, align_up(bits / 8 + 8, TM_PAGE_SIZE), rw, priv, -1, 0);
         if (private_map[s] == MAP_FAILED) {
             snprintf(err, errlen, "cannot allocate the private-page map: %s", strerror(errno));
             return -1;
@@ -162,6 +162,23 @@ bool tm_page_is_private(int seg, uintptr_t so)
 {
     size_t i = page_index(so);
     return private_map[seg][i >> 3] & (1u << (i & 7));
+}
+
+size_t tm_pages_reshare_unless(int seg, bool (*keep)(uintptr_t so, void *ctx), void *ctx)
+{
+    size_t n = 0, npages = (tm_seg.segment_size - tm_seg.old_start) / TM_PAGE_SIZE;
+    uint64_t *words = (uint64_t *)private_map[seg];
+    for (size_t w = 0; w < (npages + 63) / 64 && private_count[seg]; w++) {
+        for (uint64_t bits = words[w]; bits; bits &= bits - 1) {
+            uintptr_t so = tm_seg.old_start + (w * 64 + (size_t)__builtin_ctzll(bits)) * TM_PAGE_SIZE;
+            if (keep(so, ctx))
+                continue;
+            if (tm_pages_reshare(seg, so, 1) != 0)
+                tm_fatal("cannot re-share a page: %s", strerror(errno));
+            n++;
+        }
+    }
+    return n;
 }
 
 size_t tm_private_page_count(int seg) { return private_count[seg]; }

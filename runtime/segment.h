@@ -75,6 +75,9 @@ int tm_pages_privatise(int seg, uintptr_t so, size_t npages);
 /* Map the shared memfd pages back over [so, so+n pages) in segment `seg`. */
 int tm_pages_reshare(int seg, uintptr_t so, size_t npages);
 bool tm_page_is_private(int seg, uintptr_t so);
+/* Re-share every private page of `seg` for which keep(page) is false;
+ * returns how many. */
+size_t tm_pages_reshare_unless(int seg, bool (*keep)(uintptr_t so, void *ctx), void *ctx);
 size_t tm_private_page_count(int seg);
 
 /* Give the physical memory of free old-space pages back to the kernel; they

@@ -2,6 +2,9 @@
 #include "thread.h"
 #include "fatal.h"
 #include "gc.h"
+#include "gc_internal.h"
+#include "stm.h"
+#include "tx.h"
 #include "segment.h"
 
 #include <errno.h>
@@ -38,7 +41,8 @@ void tm_thread_attach(void)
     threads = me;
     nthreads++;
     pthread_mutex_unlock(&registry_lock);
-    tm_set_segment(1);   /* the one thread segment of the GIL build */
+    if (!TM_STM)
+        tm_set_segment(1);   /* the one thread segment of the GIL build */
 }
 
 void tm_thread_detach(void)
@@ -54,6 +58,7 @@ void tm_thread_detach(void)
         me->next->prev = me->prev;
     nthreads--;
     pthread_mutex_unlock(&registry_lock);
+    tm_stm_retire_thread_stats();
     munmap(me->ss_base, TM_SHADOWSTACK_ENTRIES * sizeof(object_t *) + TM_PAGE_SIZE);
     pthread_cond_destroy(&me->granted);
     me->attached = false;
@@ -61,15 +66,15 @@ void tm_thread_detach(void)
 
 int tm_thread_count(void) { return nthreads; }
 
-void tm_threads_visit_roots(void (*visit)(object_t **slot, void *ctx), void *ctx)
+void tm_threads_foreach(void (*fn)(tm_thread *t, void *ctx), void *ctx)
 {
     pthread_mutex_lock(&registry_lock);
     for (tm_thread *t = threads; t; t = t->next)
-        for (object_t **p = t->ss_base; p < t->ss_top; p++)
-            visit(p, ctx);
+        fn(t, ctx);
     pthread_mutex_unlock(&registry_lock);
 }
 
+#if !TM_STM
 /* The GIL: ownership of segment 1, handed over in FIFO order. */
 static pthread_mutex_t segment_lock = PTHREAD_MUTEX_INITIALIZER;
 static tm_thread *segment_owner, *wait_head, *wait_tail;
@@ -96,6 +101,7 @@ void tm_segment_acquire(void)
     pthread_mutex_unlock(&segment_lock);
     me->segment = 1;
     me->acquisitions++;
+    tm_segstates[1].thread = me;
 }
 
 void tm_segment_release(void)
@@ -118,3 +124,6 @@ void tm_segment_release(void)
     }
     pthread_mutex_unlock(&segment_lock);
 }
+
+void tm_stm_get_stats(tm_stm_stats *out) { *out = (tm_stm_stats){0}; }
+#endif

@@ -18,6 +18,12 @@ typedef struct tm_thread {
     object_t **ss_base, **ss_limit;
     int segment;                     /* segment owned now, 0 if none */
     bool attached;
+    /* STM */
+    void *abort_jmp[5];              /* __builtin_setjmp buffer of the running transaction */
+    object_t **ss_at_start;          /* shadow-stack depth at transaction start */
+    int last_segment;                /* preferred at the next start */
+    uint64_t tx_stats[16];           /* per-thread counters, summed by tm_stm_get_stats */
+    int last_abort_cause;            /* enum tm_abort_cause of the last abort */
     /* Segment handoff */
     pthread_cond_t granted;
     struct tm_thread *next_waiter;
@@ -41,15 +47,14 @@ void tm_thread_attach(void);
 /* The thread must not own a segment. */
 void tm_thread_detach(void);
 
-/* Threads waiting for the segment; yield points read it without a lock. */
+/* GIL build: threads waiting for the segment; yield points read it without a lock. */
 extern volatile int tm_segment_waiters;
 
 void tm_segment_acquire(void);
 void tm_segment_release(void);
 
-/* Calls visit(slot, ctx) on every root slot of every attached thread.
- * Only while the world is stopped (the GIL held, in this build). */
-void tm_threads_visit_roots(void (*visit)(object_t **slot, void *ctx), void *ctx);
+/* Calls fn on every attached thread, under the registry lock. */
+void tm_threads_foreach(void (*fn)(tm_thread *t, void *ctx), void *ctx);
 int tm_thread_count(void);
 
 #endif

@@ -1,33 +1,87 @@
 /* The transaction and barrier API the interpreter is written against
- * (paper 004, Listing 1). This is the GIL configuration: the STM halves
- * compile to nothing, a transaction is holding the GIL (the one thread
- * segment), and commit is releasing it after a minor collection. */
+ * (paper 004, Listing 1), in two configurations of one source:
+ *
+ *  - GIL (TM_STM=0, build/libtmrt.a): a transaction is holding the GIL (the
+ *    one thread segment); commit runs a minor collection and hands the
+ *    segment on. The STM halves below compile to nothing.
+ *  - STM (TM_STM=1, build/libtmrt-stm.a): N segments run transactions in
+ *    parallel; read markers, write locks, commit-time conflict detection,
+ *    abort by longjmp back to tm_start_transaction().
+ *
+ * After an abort, execution resumes inside tm_start_transaction() of the
+ * aborted transaction with the shadow stack cut back to its depth there:
+ * locals changed since then must be volatile or re-read from the heap. */
 #ifndef TM_TX_H
 #define TM_TX_H
 
 #include "gc.h"
 #include "thread.h"
 
-#if defined(TM_STM) && TM_STM
-#error "the STM configuration of runtime/ is not built yet (see the STM issue); build without TM_STM"
+#include <setjmp.h>
+
+#ifndef TM_STM
+#define TM_STM 0
 #endif
 
-/* Read barrier: the STM records the read in the segment's read markers. */
-static inline void tm_read(object_t *o) { (void)o; }
+/* Why a transaction aborted (statistics and tests). */
+enum tm_abort_cause {
+    TM_ABORT_NONE,
+    TM_ABORT_READ_WRITE,      /* another transaction committed a write to an object we read */
+    TM_ABORT_WRITE_WRITE,     /* lost a write lock to an older or inevitable transaction */
+    TM_ABORT_INEVITABLE,      /* lost to the inevitable transaction */
+    TM_ABORT_EXPLICIT,        /* tm_abort_transaction() */
+    TM_ABORT_CAUSES
+};
 
-/* Write barrier, before any store into an object (references or not). The
- * GC half remembers old objects that may now point to young ones. */
-static inline void tm_write(object_t *o)
+/* Transaction statistics, summed over all threads (zero in the GIL build). */
+typedef struct tm_stm_stats {
+    uint64_t started, committed, aborted, inevitable;
+    uint64_t aborts_by_cause[TM_ABORT_CAUSES];
+    uint64_t commit_ns, sync_ns, wait_ns;   /* commit, stopping the world, parked */
+    uint64_t pages_privatised;
+} tm_stm_stats;
+void tm_stm_get_stats(tm_stm_stats *out);
+
+#if TM_STM
+
+/* Read barrier (Listing 2): one unconditional byte store. */
+static inline void tm_read(object_t *o)
 {
-    if (__builtin_expect(o->h.flags & TM_GCFLAG_WRITE_BARRIER, 0))
-        tm_write_slowpath(o);
+    *(uint8_t __seg_gs *)((uintptr_t)o >> 4) = TM_SEGLOCAL->read_version;
 }
 
+void tm_start_transaction_after_setjmp(void);
+#define tm_start_transaction() \
+    do { (void)__builtin_setjmp(tm_self.abort_jmp); tm_start_transaction_after_setjmp(); } while (0)
+void tm_commit_transaction(void);
+void tm_become_inevitable(void);
+bool tm_is_inevitable(void);
+__attribute__((noreturn)) void tm_abort_transaction(void);
+
+/* Safe point for loops that do not allocate: another thread asked us to stop. */
+void tm_safepoint_slow(void);
+static inline void tm_safepoint(void)
+{
+    if (__builtin_expect(TM_SEGLOCAL->nursery_end == TM_NURSERY_END_SIGNAL, 0))
+        tm_safepoint_slow();
+}
+
+/* A yield point: end this transaction and start the next. */
+static inline void tm_yield(void)
+{
+    tm_commit_transaction();
+    tm_start_transaction();
+}
+
+#else /* GIL */
+
+static inline void tm_read(object_t *o) { (void)o; }
 static inline void tm_start_transaction(void) { tm_segment_acquire(); }
 static inline void tm_commit_transaction(void) { tm_segment_release(); }
 /* Nothing can abort under the GIL, so every transaction is inevitable. */
 static inline void tm_become_inevitable(void) {}
 static inline bool tm_is_inevitable(void) { return true; }
+static inline void tm_safepoint(void) {}
 
 /* A yield point: let a waiting thread run. */
 static inline void tm_yield(void)
@@ -36,6 +90,17 @@ static inline void tm_yield(void)
         tm_commit_transaction();
         tm_start_transaction();
     }
+}
+
+#endif
+
+/* Write barrier, before any store into an object (references or not). The
+ * GC half remembers old objects that may now point to young ones; the STM
+ * half takes the write lock and privatises the object's pages. */
+static inline void tm_write(object_t *o)
+{
+    if (__builtin_expect(o->h.flags & TM_GCFLAG_WRITE_BARRIER, 0))
+        tm_write_slowpath(o);
 }
 
 #endif

@@ -1,5 +1,6 @@
 #include "object.h"
 #include "fatal.h"
+#include "segment.h"
 
 tm_type tm_types[TM_MAX_TYPES];
 unsigned tm_ntypes = 1; /* id 0 is never a valid type */
@@ -21,4 +22,14 @@ size_t tm_object_size_checked(object_t *o)
 {
     tm_fatal("object at SO %#lx has a bad type id %u (header %#x): a dangling reference or a missing root",
              (unsigned long)(uintptr_t)o, (unsigned)o->h.tid, (unsigned)o->h.flags);
+}
+
+size_t tm_object_size_in(int seg, uintptr_t so)
+{
+    const char *p = tm_segment_base(seg) + so;
+    const tm_header *h = (const tm_header *)p;
+    if (h->tid == 0 || h->tid >= tm_ntypes)
+        tm_fatal("object at SO %#lx in segment %d has a bad type id %u", (unsigned long)so, seg, h->tid);
+    const tm_type *t = &tm_types[h->tid];
+    return tm_type_size(t, t->item_size ? *(const uintptr_t *)(p + t->length_offset) : 0);
 }

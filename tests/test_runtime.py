@@ -11,25 +11,34 @@ ARCH_PRCTL = {"TMPY_NO_WRGSBASE": "1"}
 VALGRIND_ENV = {"TMPY_SEGMENT_SIZE": "1G", "TMPY_SEGMENTS": "1", **ARCH_PRCTL}
 
 
+# Tests that run against both builds: the GIL library and the STM library
+# (where they run as one long inevitable transaction).
+BUILDS = pytest.mark.parametrize("build", ["", "-stm"], ids=["gil", "stm"])
+
+
+@BUILDS
 @pytest.mark.parametrize("env", [{}, ARCH_PRCTL], ids=["wrgsbase", "arch_prctl"])
-def test_segments(ctest, env):
-    ctest("test_segment", env=env)
+def test_segments(ctest, build, env):
+    ctest("test_segment" + build, env=env)
 
 
+@BUILDS
 @pytest.mark.parametrize("mode", ["graph", "large", "cycles", "release"])
-def test_gc(ctest, mode):
-    p = ctest("test_gc", mode)
+def test_gc(ctest, build, mode):
+    p = ctest("test_gc" + build, mode)
     print(p.stdout)
 
 
+@BUILDS
 @pytest.mark.parametrize("mode", ["graph", "large", "cycles"])
-def test_gc_move_everything(ctest, mode):
-    p = ctest("test_gc", mode, env=MOVE)
+def test_gc_move_everything(ctest, build, mode):
+    p = ctest("test_gc" + build, mode, env=MOVE)
     assert "move mode" in p.stdout or mode != "graph"
 
 
-def test_gc_exhaustion_gives_null_not_crash(ctest):
-    ctest("test_gc", "exhaust", env={"TMPY_SEGMENT_SIZE": "64M"})
+@BUILDS
+def test_gc_exhaustion_gives_null_not_crash(ctest, build):
+    ctest("test_gc" + build, "exhaust", env={"TMPY_SEGMENT_SIZE": "64M"})
 
 
 def test_gil_threads(ctest):

@@ -428,7 +428,10 @@ int main(int argc, char **argv)
     tm_runtime_init_from_env();
     register_types();
     tm_thread_attach();
+    /* One long transaction; it writes C globals (index_root, keep[]), which
+     * the STM build allows only in an inevitable transaction. */
     tm_start_transaction();
+    tm_become_inevitable();
     if (!strcmp(mode, "init")) printf("ok init: %d segments of %zu MiB\n", tm_seg.nsegments, tm_seg.segment_size >> 20);
     else if (!strcmp(mode, "graph")) test_graph();
     else if (!strcmp(mode, "large")) test_large();

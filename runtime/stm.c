@@ -1,0 +1,481 @@
+/* The STM (paper 004, sections 4.4-4.11): segment assignment, the write
+ * barrier's STM half, commit with every other transaction at a safe point,
+ * abort, inevitable transactions and contention management.
+ *
+ * Synchronisation: one mutex (sync_lock) and one condition variable guard
+ * every segment's state. A segment is FREE (no transaction), RUNNING, or
+ * PARKED (its transaction waits at a safe point: it touches nothing shared).
+ * A committer (or major collection) becomes the sync requester, asks the
+ * RUNNING segments to stop by setting their nursery_end to
+ * TM_NURSERY_END_SIGNAL, waits until none is RUNNING, does its work, and
+ * wakes everyone. Other segments' nursery_end and must_abort are written
+ * only under sync_lock. */
+#include "tmrt.h"
+#include "fatal.h"
+#include "gc_internal.h"
+#include "stm.h"
+
+#if TM_STM
+
+#include <errno.h>
+#include <string.h>
+#include <sys/mman.h>
+
+enum { SEG_FREE, SEG_RUNNING, SEG_PARKED };
+
+static struct segtx {
+    int state;                 /* SEG_*, under sync_lock */
+    uint64_t start_time;       /* smaller is older */
+    int must_abort;            /* a tm_abort_cause set by another thread, under sync_lock */
+    bool inevitable;
+} segtx[TM_MAX_SEGMENTS + 1];
+
+static pthread_mutex_t sync_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t sync_cond = PTHREAD_COND_INITIALIZER;
+static int sync_requester;       /* segment that stops the world, 0 if none */
+static int inevitable_seg;       /* at most one */
+static uint64_t tx_clock;
+static uint16_t overflow_clock;
+static uint8_t *write_locks;     /* one byte per 16 bytes of segment: owning segment */
+static tm_stm_stats retired;     /* counters of detached threads */
+
+static struct tm_seglocal *seglocal_of(int seg)
+{
+    return (struct tm_seglocal *)(tm_segment_base(seg) + TM_SEGLOCAL_OFFSET);
+}
+
+static uintptr_t nursery_end_value(void)
+{
+    /* Move mode wants the next allocation to collect again. */
+    return tm_cfg.gc_debug_move ? TM_SEGLOCAL->nursery_current : tm_seg.nursery_end;
+}
+
+void tm_stm_init(void)
+{
+    write_locks = mmap(NULL, tm_seg.segment_size / 16, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (write_locks == MAP_FAILED)
+        tm_fatal("cannot allocate the write-lock array: %s", strerror(errno));
+}
+
+bool tm_segment_is_inevitable(int seg) { return segtx[seg].inevitable; }
+
+bool tm_is_inevitable(void) { return tm_self.segment && segtx[tm_self.segment].inevitable; }
+
+#define STAT(name) (tm_self.tx_stats[TM_STAT_##name])
+
+/* ---- Parking ---- */
+
+/* With sync_lock held: park this segment until ready() and no other segment
+ * stops the world; then run again. Returns the abort cause, if any. */
+static int park_until(bool (*ready)(void *), void *arg)
+{
+    int me = tm_self.segment;
+    uint64_t t0 = tm_now_ns();
+    segtx[me].state = SEG_PARKED;
+    pthread_cond_broadcast(&sync_cond);
+    while (!segtx[me].must_abort && (!ready(arg) || (sync_requester && sync_requester != me)))
+        pthread_cond_wait(&sync_cond, &sync_lock);
+    segtx[me].state = SEG_RUNNING;
+    if (!sync_requester)
+        TM_SEGLOCAL->nursery_end = nursery_end_value();
+    STAT(WAIT_NS) += tm_now_ns() - t0;
+    return segtx[me].must_abort;
+}
+
+static bool always(void *arg) { (void)arg; return true; }
+
+static __attribute__((noreturn)) void abort_self(int cause);
+
+void tm_safepoint_slow(void)
+{
+    pthread_mutex_lock(&sync_lock);
+    int cause = park_until(always, NULL);
+    pthread_mutex_unlock(&sync_lock);
+    if (cause)
+        abort_self(cause);
+}
+
+void tm_set_nursery_end(uintptr_t end)
+{
+    pthread_mutex_lock(&sync_lock);
+    if (TM_SEGLOCAL->nursery_end != TM_NURSERY_END_SIGNAL)
+        TM_SEGLOCAL->nursery_end = end;
+    pthread_mutex_unlock(&sync_lock);
+}
+
+/* Ask a running segment to come to a safe point (sync_lock held). */
+static void signal_segment(int seg)
+{
+    if (segtx[seg].state == SEG_RUNNING)
+        seglocal_of(seg)->nursery_end = TM_NURSERY_END_SIGNAL;
+}
+
+static bool world_stopped(void *arg)
+{
+    (void)arg;
+    for (int j = 1; j <= tm_seg.nsegments; j++)
+        if (j != tm_self.segment && segtx[j].state == SEG_RUNNING)
+            return false;
+    return true;
+}
+
+static bool no_requester(void *arg) { (void)arg; return sync_requester == 0; }
+
+/* Become the only segment that runs: every other transaction parks. */
+void tm_stop_world(void)
+{
+    int me = tm_self.segment;
+    uint64_t t0 = tm_now_ns();
+    pthread_mutex_lock(&sync_lock);
+    int cause = sync_requester ? park_until(no_requester, NULL) : segtx[me].must_abort;
+    if (!cause) {
+        sync_requester = me;
+        for (int j = 1; j <= tm_seg.nsegments; j++)
+            if (j != me)
+                signal_segment(j);
+        while (!world_stopped(NULL))
+            pthread_cond_wait(&sync_cond, &sync_lock);
+        cause = segtx[me].must_abort;
+        if (cause) {
+            sync_requester = 0;
+            pthread_cond_broadcast(&sync_cond);
+        }
+    }
+    pthread_mutex_unlock(&sync_lock);
+    STAT(SYNC_NS) += tm_now_ns() - t0;
+    if (cause)
+        abort_self(cause);
+}
+
+void tm_resume_world(void)
+{
+    pthread_mutex_lock(&sync_lock);
+    sync_requester = 0;
+    pthread_cond_broadcast(&sync_cond);
+    pthread_mutex_unlock(&sync_lock);
+}
+
+/* ---- Segments ---- */
+
+static bool segment_available(void *arg)
+{
+    (void)arg;
+    if (sync_requester)
+        return false;
+    for (int j = 1; j <= tm_seg.nsegments; j++)
+        if (segtx[j].state == SEG_FREE)
+            return true;
+    return false;
+}
+
+static void acquire_segment(void)
+{
+    tm_thread *me = &tm_self;
+    pthread_mutex_lock(&sync_lock);
+    while (!segment_available(NULL))
+        pthread_cond_wait(&sync_cond, &sync_lock);
+    int seg = me->last_segment;
+    if (seg < 1 || seg > tm_seg.nsegments || segtx[seg].state != SEG_FREE)
+        for (seg = 1; segtx[seg].state != SEG_FREE; seg++)
+            ;
+    segtx[seg] = (struct segtx){.state = SEG_RUNNING, .start_time = ++tx_clock};
+    tm_segstates[seg].thread = me;
+    me->segment = me->last_segment = seg;
+    uint16_t ov = ++overflow_clock;
+    if (!ov)
+        ov = ++overflow_clock;
+    tm_segstates[seg].overflow = ov;
+    pthread_mutex_unlock(&sync_lock);
+    tm_set_segment(seg);
+    TM_SEGLOCAL->nursery_end = nursery_end_value();
+}
+
+static void release_segment(void)
+{
+    tm_thread *me = &tm_self;
+    int seg = me->segment;
+    pthread_mutex_lock(&sync_lock);
+    if (inevitable_seg == seg)
+        inevitable_seg = 0;
+    segtx[seg] = (struct segtx){.state = SEG_FREE};
+    tm_segstates[seg].thread = NULL;
+    pthread_cond_broadcast(&sync_cond);
+    pthread_mutex_unlock(&sync_lock);
+    me->segment = 0;
+}
+
+/* ---- Transactions ---- */
+
+void tm_start_transaction_after_setjmp(void)
+{
+    tm_thread *me = &tm_self;
+    TM_ASSERT(me->attached && me->segment == 0);
+    acquire_segment();
+    /* A fresh read version; the markers are cleared once every 255. */
+    uint8_t rv = (uint8_t)(TM_SEGLOCAL->read_version + 1);
+    if (rv == 0) {
+        char *m = tm_segment_base(me->segment) + tm_seg.markers_start;
+        if (madvise(m, tm_seg.markers_end - tm_seg.markers_start, MADV_DONTNEED) != 0)
+            tm_fatal("cannot clear read markers: %s", strerror(errno));
+        rv = 1;
+    }
+    TM_SEGLOCAL->read_version = rv;
+    me->ss_at_start = me->ss_top;
+    STAT(STARTED)++;
+}
+
+static bool private_in(int seg, uintptr_t so, size_t size)
+{
+    if (!tm_private_page_count(seg))
+        return false;
+    for (uintptr_t p = so & ~(TM_PAGE_SIZE - 1); p < so + size; p += TM_PAGE_SIZE)
+        if (tm_page_is_private(seg, p))
+            return true;
+    return false;
+}
+
+/* Copy an object from segment `from` into segment `to` (the world is
+ * stopped, or the object is ours). */
+static void copy_object(int from, int to, uintptr_t so, size_t size)
+{
+    tm_compiler_barrier();
+    memcpy(tm_segment_base(to) + so, tm_segment_base(from) + so, size);
+    tm_compiler_barrier();
+}
+
+static void abort_self(int cause)
+{
+    tm_thread *me = &tm_self;
+    int seg = me->segment;
+    tm_segstate *ss = &tm_segstates[seg];
+    TM_ASSERT(!segtx[seg].inevitable);
+    /* Old objects we wrote get segment 0's committed contents back. */
+    for (size_t i = 0; i < ss->modified.count; i++) {
+        uintptr_t so = ss->modified.items[i];
+        size_t size = tm_object_size_in(0, so);
+        copy_object(0, seg, so, size);
+        __atomic_store_n(&write_locks[so >> 4], 0, __ATOMIC_RELEASE);
+    }
+    ss->modified.count = 0;
+    /* Everything it created is garbage: the nursery is emptied, big young
+     * objects freed, overflow objects left to the next major collection. */
+    tm_discard_young(ss);
+    ss->created.count = 0;
+    me->ss_top = me->ss_at_start;
+    STAT(ABORTED) += 1;
+    me->tx_stats[TM_STAT_ABORT_CAUSE + cause]++;
+    me->last_abort_cause = cause;
+    release_segment();
+    __builtin_longjmp(me->abort_jmp, 1);
+}
+
+void tm_abort_transaction(void) { abort_self(TM_ABORT_EXPLICIT); }
+
+/* Every page of every object we publish is copied into segment 0 (if ours
+ * is private) and into every other segment that has it private. */
+static void publish(int seg, uintptr_t so, size_t size, bool to_zero)
+{
+    if (to_zero || private_in(seg, so, size))
+        copy_object(seg, 0, so, size);
+    for (int j = 1; j <= tm_seg.nsegments; j++)
+        if (j != seg && private_in(j, so, size))
+            copy_object(seg, j, so, size);
+}
+
+static bool has_read(int j, uintptr_t so)
+{
+    uint8_t rv = seglocal_of(j)->read_version;
+    return segtx[j].state != SEG_FREE && ((uint8_t *)tm_segment_base(j))[so >> 4] == rv;
+}
+
+void tm_commit_transaction(void)
+{
+    tm_thread *me = &tm_self;
+    int seg = me->segment;
+    tm_segstate *ss = &tm_segstates[seg];
+    tm_collect_minor_of(ss);   /* nothing young outlives the transaction */
+    uint64_t t0 = tm_now_ns();
+    tm_stop_world();
+    /* Read-write conflicts: whoever read what we wrote must not commit. */
+    for (size_t i = 0; i < ss->modified.count; i++) {
+        uintptr_t so = ss->modified.items[i];
+        for (int j = 1; j <= tm_seg.nsegments; j++) {
+            if (j == seg || !has_read(j, so) || segtx[j].must_abort)
+                continue;
+            if (segtx[j].inevitable) {
+                tm_resume_world();
+                abort_self(TM_ABORT_INEVITABLE);
+            }
+            segtx[j].must_abort = TM_ABORT_READ_WRITE;   /* no lock needed: j is parked */
+        }
+    }
+    /* Publish: our writes, then the objects we created. */
+    for (size_t i = 0; i < ss->modified.count; i++) {
+        uintptr_t so = ss->modified.items[i];
+        publish(seg, so, tm_object_size((object_t *)so), true);
+    }
+    for (size_t i = 0; i < ss->created.count; i++) {
+        object_t *o = (object_t *)ss->created.items[i];
+        o->h.overflow = 0;
+        publish(seg, (uintptr_t)o, tm_object_size(o), false);
+    }
+    for (size_t i = 0; i < ss->modified.count; i++)
+        __atomic_store_n(&write_locks[ss->modified.items[i] >> 4], 0, __ATOMIC_RELEASE);
+    ss->modified.count = 0;
+    ss->created.count = 0;
+    tm_resume_world();
+    STAT(COMMITTED)++;
+    STAT(COMMIT_NS) += tm_now_ns() - t0;
+    release_segment();
+}
+
+static bool no_other_inevitable(void *arg) { (void)arg; return inevitable_seg == 0; }
+
+void tm_become_inevitable(void)
+{
+    int seg = tm_self.segment;
+    TM_ASSERT(seg > 0);
+    if (segtx[seg].inevitable)
+        return;
+    pthread_mutex_lock(&sync_lock);
+    int cause = inevitable_seg || sync_requester ? park_until(no_other_inevitable, NULL) : segtx[seg].must_abort;
+    if (!cause) {
+        inevitable_seg = seg;
+        segtx[seg].inevitable = true;
+    }
+    pthread_mutex_unlock(&sync_lock);
+    if (cause)
+        abort_self(cause);
+    STAT(INEVITABLE)++;
+}
+
+/* ---- The write barrier (Listing 4) ---- */
+
+struct lock_wait { uintptr_t idx; uint8_t owner; };
+
+static bool lock_released(void *arg)
+{
+    struct lock_wait *w = arg;
+    return __atomic_load_n(&write_locks[w->idx], __ATOMIC_ACQUIRE) != w->owner;
+}
+
+/* Someone else holds the write lock: the younger transaction loses, and an
+ * inevitable one always wins. */
+static void write_write_contention(uintptr_t idx, uint8_t owner)
+{
+    int me = tm_self.segment;
+    pthread_mutex_lock(&sync_lock);
+    if (__atomic_load_n(&write_locks[idx], __ATOMIC_ACQUIRE) != owner) {
+        pthread_mutex_unlock(&sync_lock);
+        return;   /* released meanwhile: retry */
+    }
+    bool win = segtx[me].inevitable ||
+               (!segtx[owner].inevitable && segtx[me].start_time < segtx[owner].start_time);
+    int cause;
+    if (win) {
+        if (!segtx[owner].must_abort)
+            segtx[owner].must_abort = TM_ABORT_WRITE_WRITE;
+        signal_segment(owner);
+        pthread_cond_broadcast(&sync_cond);
+        struct lock_wait w = {idx, owner};
+        cause = park_until(lock_released, &w);
+    } else {
+        cause = segtx[owner].inevitable ? TM_ABORT_INEVITABLE : TM_ABORT_WRITE_WRITE;
+    }
+    pthread_mutex_unlock(&sync_lock);
+    if (cause)
+        abort_self(cause);
+}
+
+void tm_write_slowpath(object_t *o)
+{
+    int seg = tm_self.segment;
+    tm_segstate *ss = &tm_segstates[seg];
+    uintptr_t so = (uintptr_t)o;
+    /* GC part: o may now point to young objects. */
+    tm_list_push(&ss->remembered, so);
+    if (o->h.overflow == ss->overflow) {   /* created by this transaction */
+        o->h.flags &= ~TM_GCFLAG_WRITE_BARRIER;
+        return;
+    }
+    /* STM part */
+    tm_read(o);
+    uintptr_t idx = so >> 4;
+    for (;;) {
+        uint8_t owner = __atomic_load_n(&write_locks[idx], __ATOMIC_ACQUIRE);
+        if (owner == seg)
+            break;
+        uint8_t zero = 0;
+        if (owner == 0) {
+            if (__atomic_compare_exchange_n(&write_locks[idx], &zero, (uint8_t)seg, false,
+                                            __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+                tm_list_push(&ss->modified, so);
+                size_t size = tm_object_size(o);
+                uintptr_t first = so & ~(TM_PAGE_SIZE - 1);
+                for (uintptr_t p = first; p < so + size; p += TM_PAGE_SIZE) {
+                    if (tm_page_is_private(seg, p))
+                        continue;
+                    if (tm_pages_privatise(seg, p, 1) != 0)
+                        tm_fatal("cannot privatise a page: too many memory mappings");
+                    STAT(PAGES_PRIVATISED)++;
+                }
+                break;
+            }
+            continue;
+        }
+        write_write_contention(idx, owner);
+    }
+    o->h.flags &= ~TM_GCFLAG_WRITE_BARRIER;   /* in our private copy */
+}
+
+/* ---- Major collection support ---- */
+
+void tm_foreach_transaction(void (*fn)(tm_segstate *ss, void *ctx), void *ctx)
+{
+    for (int j = 1; j <= tm_seg.nsegments; j++)
+        if (segtx[j].state != SEG_FREE)
+            fn(&tm_segstates[j], ctx);
+}
+
+/* ---- Statistics ---- */
+
+static void add_stats(tm_stm_stats *s, const uint64_t *c)
+{
+    s->started += c[TM_STAT_STARTED];
+    s->committed += c[TM_STAT_COMMITTED];
+    s->aborted += c[TM_STAT_ABORTED];
+    for (int k = 0; k < TM_ABORT_CAUSES; k++)
+        s->aborts_by_cause[k] += c[TM_STAT_ABORT_CAUSE + k];
+    s->inevitable += c[TM_STAT_INEVITABLE];
+    s->commit_ns += c[TM_STAT_COMMIT_NS];
+    s->sync_ns += c[TM_STAT_SYNC_NS];
+    s->wait_ns += c[TM_STAT_WAIT_NS];
+    s->pages_privatised += c[TM_STAT_PAGES_PRIVATISED];
+}
+
+void tm_stm_retire_thread_stats(void)
+{
+    pthread_mutex_lock(&sync_lock);
+    add_stats(&retired, tm_self.tx_stats);
+    pthread_mutex_unlock(&sync_lock);
+}
+
+static void add_thread(tm_thread *t, void *ctx) { add_stats(ctx, t->tx_stats); }
+
+void tm_stm_get_stats(tm_stm_stats *out)
+{
+    pthread_mutex_lock(&sync_lock);
+    *out = retired;
+    pthread_mutex_unlock(&sync_lock);
+    tm_threads_foreach(add_thread, out);
+}
+
+#else
+
+bool tm_segment_is_inevitable(int seg) { return seg == 1; }
+void tm_set_nursery_end(uintptr_t end) { TM_SEGLOCAL->nursery_end = end; }
+void tm_stm_init(void) {}
+void tm_stm_retire_thread_stats(void) {}
+
+#endif

@@ -1,0 +1,24 @@
+/* The STM's interface to the rest of the runtime (internal). */
+#ifndef TM_STM_H
+#define TM_STM_H
+
+#include "gc_internal.h"
+
+/* Per-thread counters (tm_thread.tx_stats), summed by tm_stm_get_stats. */
+enum {
+    TM_STAT_STARTED, TM_STAT_COMMITTED, TM_STAT_ABORTED, TM_STAT_INEVITABLE,
+    TM_STAT_COMMIT_NS, TM_STAT_SYNC_NS, TM_STAT_WAIT_NS, TM_STAT_PAGES_PRIVATISED,
+    TM_STAT_ABORT_CAUSE,   /* + enum tm_abort_cause */
+};
+
+void tm_stm_init(void);
+void tm_stm_retire_thread_stats(void);
+/* Park every other transaction at a safe point (may abort the caller). */
+void tm_stop_world(void);
+void tm_resume_world(void);
+/* Calls fn for every segment running a transaction (world stopped). */
+void tm_foreach_transaction(void (*fn)(tm_segstate *ss, void *ctx), void *ctx);
+/* Throw away what the segment's transaction allocated since its start. */
+void tm_discard_young(tm_segstate *ss);
+
+#endif
