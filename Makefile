@@ -53,7 +53,8 @@ $(BUILD)/tests/%: tests/c/%.c tests/c/testutil.h $(LIB_GIL)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) -DTM_STM=0 $(CFLAGS) $< -o $@ $(LIB_GIL) $(LDLIBS)
 
-$(BUILD)/bench/%-stm: bench/%.c $(LIB_STM)
+# bench/stm_*.c measure the STM build.
+$(BUILD)/bench/stm_%: bench/stm_%.c $(LIB_STM)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) -DTM_STM=1 $(CFLAGS) $< -o $@ $(LIB_STM) $(LDLIBS)
 

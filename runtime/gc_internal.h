@@ -28,6 +28,9 @@ extern size_t tm_major_threshold;
 
 struct tm_thread;
 void tm_collect_minor_of(tm_segstate *ss);
+/* After a commit's minor collection: a major one if old space has grown
+ * enough (short transactions never reach the allocation slow path). */
+void tm_gc_maybe_collect_major(void);
 
 /* The STM's side of the GC (stm.c; trivial in the GIL build). */
 bool tm_segment_is_inevitable(int seg);

@@ -171,6 +171,11 @@ static void maybe_collect_major(tm_segstate *ss)
         tm_collect_major();
 }
 
+void tm_gc_maybe_collect_major(void)
+{
+    maybe_collect_major(&tm_segstates[tm_self.segment]);
+}
+
 /* Old space must be able to take every survivor of the nursery we hand out
  * (size classes round up: twice the nursery, plus a partial page per class). */
 static bool room_for_nursery(tm_segstate *ss)

@@ -27,6 +27,7 @@ static struct segtx {
     int state;                 /* SEG_*, under sync_lock */
     uint64_t start_time;       /* smaller is older */
     int must_abort;            /* a tm_abort_cause set by another thread, under sync_lock */
+    int winner;                /* the segment that set must_abort for a write-write conflict */
     bool inevitable;
 } segtx[TM_MAX_SEGMENTS + 1];
 
@@ -207,10 +208,26 @@ static void release_segment(void)
 
 /* ---- Transactions ---- */
 
+/* A transaction that lost a conflict to a writer lets the winner finish
+ * before it runs again; retrying at once would only lose again. */
+static void wait_for_winner(tm_thread *me)
+{
+    int w = me->wait_for_seg;
+    me->wait_for_seg = 0;
+    uint64_t t0 = tm_now_ns();
+    pthread_mutex_lock(&sync_lock);
+    while (segtx[w].state != SEG_FREE && segtx[w].start_time == me->wait_for_start)
+        pthread_cond_wait(&sync_cond, &sync_lock);
+    pthread_mutex_unlock(&sync_lock);
+    STAT(WAIT_NS) += tm_now_ns() - t0;
+}
+
 void tm_start_transaction_after_setjmp(void)
 {
     tm_thread *me = &tm_self;
     TM_ASSERT(me->attached && me->segment == 0);
+    if (me->wait_for_seg)
+        wait_for_winner(me);
     acquire_segment();
     /* A fresh read version; the markers are cleared once every 255. */
     uint8_t rv = (uint8_t)(TM_SEGLOCAL->read_version + 1);
@@ -266,6 +283,10 @@ static void abort_self(int cause)
     STAT(ABORTED) += 1;
     me->tx_stats[TM_STAT_ABORT_CAUSE + cause]++;
     me->last_abort_cause = cause;
+    if (segtx[seg].winner && !me->wait_for_seg) {
+        me->wait_for_seg = segtx[seg].winner;
+        me->wait_for_start = segtx[segtx[seg].winner].start_time;
+    }
     release_segment();
     __builtin_longjmp(me->abort_jmp, 1);
 }
@@ -295,6 +316,7 @@ void tm_commit_transaction(void)
     int seg = me->segment;
     tm_segstate *ss = &tm_segstates[seg];
     tm_collect_minor_of(ss);   /* nothing young outlives the transaction */
+    tm_gc_maybe_collect_major();
     uint64_t t0 = tm_now_ns();
     tm_stop_world();
     /* Read-write conflicts: whoever read what we wrote must not commit. */
@@ -304,6 +326,8 @@ void tm_commit_transaction(void)
             if (j == seg || !has_read(j, so) || segtx[j].must_abort)
                 continue;
             if (segtx[j].inevitable) {
+                tm_self.wait_for_seg = j;
+                tm_self.wait_for_start = segtx[j].start_time;
                 tm_resume_world();
                 abort_self(TM_ABORT_INEVITABLE);
             }
@@ -374,14 +398,18 @@ static void write_write_contention(uintptr_t idx, uint8_t owner)
                (!segtx[owner].inevitable && segtx[me].start_time < segtx[owner].start_time);
     int cause;
     if (win) {
-        if (!segtx[owner].must_abort)
+        if (!segtx[owner].must_abort) {
             segtx[owner].must_abort = TM_ABORT_WRITE_WRITE;
+            segtx[owner].winner = me;
+        }
         signal_segment(owner);
         pthread_cond_broadcast(&sync_cond);
         struct lock_wait w = {idx, owner};
         cause = park_until(lock_released, &w);
     } else {
         cause = segtx[owner].inevitable ? TM_ABORT_INEVITABLE : TM_ABORT_WRITE_WRITE;
+        tm_self.wait_for_seg = owner;
+        tm_self.wait_for_start = segtx[owner].start_time;
     }
     pthread_mutex_unlock(&sync_lock);
     if (cause)

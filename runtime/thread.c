@@ -75,30 +75,27 @@ void tm_threads_foreach(void (*fn)(tm_thread *t, void *ctx), void *ctx)
 }
 
 #if !TM_STM
-/* The GIL: ownership of segment 1, handed over in FIFO order. */
+/* The GIL: ownership of segment 1, in ticket order. A thread takes its
+ * ticket with one atomic add before it can block anywhere, so a thread that
+ * releases and re-acquires at once always queues behind every waiter. */
+static uint64_t next_ticket, now_serving;
 static pthread_mutex_t segment_lock = PTHREAD_MUTEX_INITIALIZER;
-static tm_thread *segment_owner, *wait_head, *wait_tail;
+static pthread_cond_t segment_turn = PTHREAD_COND_INITIALIZER;
 volatile int tm_segment_waiters;
 
 void tm_segment_acquire(void)
 {
     tm_thread *me = &tm_self;
     TM_ASSERT(me->attached && me->segment == 0);
-    pthread_mutex_lock(&segment_lock);
-    if (!segment_owner && !wait_head) {
-        segment_owner = me;
-    } else {
-        me->next_waiter = NULL;
-        if (wait_tail)
-            wait_tail->next_waiter = me;
-        else
-            wait_head = me;
-        wait_tail = me;
-        tm_segment_waiters++;
-        while (segment_owner != me)
-            pthread_cond_wait(&me->granted, &segment_lock);
+    uint64_t ticket = __atomic_fetch_add(&next_ticket, 1, __ATOMIC_ACQ_REL);
+    if (__atomic_load_n(&now_serving, __ATOMIC_ACQUIRE) != ticket) {
+        __atomic_add_fetch(&tm_segment_waiters, 1, __ATOMIC_SEQ_CST);
+        pthread_mutex_lock(&segment_lock);
+        while (__atomic_load_n(&now_serving, __ATOMIC_ACQUIRE) != ticket)
+            pthread_cond_wait(&segment_turn, &segment_lock);
+        pthread_mutex_unlock(&segment_lock);
+        __atomic_sub_fetch(&tm_segment_waiters, 1, __ATOMIC_SEQ_CST);
     }
-    pthread_mutex_unlock(&segment_lock);
     me->segment = 1;
     me->acquisitions++;
     tm_segstates[1].thread = me;
@@ -109,19 +106,12 @@ void tm_segment_release(void)
     tm_thread *me = &tm_self;
     TM_ASSERT(me->segment == 1);
     tm_collect_minor();   /* nothing young outlives the segment */
+    tm_gc_maybe_collect_major();
     me->segment = 0;
     pthread_mutex_lock(&segment_lock);
-    tm_thread *next = wait_head;
-    if (next) {
-        wait_head = next->next_waiter;
-        if (!wait_head)
-            wait_tail = NULL;
-        tm_segment_waiters--;
-        segment_owner = next;   /* direct handoff: the releaser cannot barge back in */
-        pthread_cond_signal(&next->granted);
-    } else {
-        segment_owner = NULL;
-    }
+    __atomic_add_fetch(&now_serving, 1, __ATOMIC_ACQ_REL);
+    if (__atomic_load_n(&next_ticket, __ATOMIC_ACQUIRE) != now_serving)
+        pthread_cond_broadcast(&segment_turn);
     pthread_mutex_unlock(&segment_lock);
 }
 

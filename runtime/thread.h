@@ -2,8 +2,12 @@
  *
  * In the GIL build there is one thread segment (segment 1) and owning it is
  * holding the GIL: tm_start_transaction() acquires it, tm_commit_transaction()
- * runs a minor collection and hands it over. Handoff is FIFO, so a waiting
- * thread is never overtaken by one that releases and re-acquires at once. */
+ * runs a minor collection and hands it over. Handoff is in ticket order,
+ * taken before the thread can block, so a waiting thread is never overtaken
+ * by one that releases and re-acquires at once.
+ *
+ * In the STM build a transaction takes any free segment of N (preferring its
+ * last one) and gives it back at commit: see stm.c. */
 #ifndef TM_THREAD_H
 #define TM_THREAD_H
 
@@ -24,6 +28,8 @@ typedef struct tm_thread {
     int last_segment;                /* preferred at the next start */
     uint64_t tx_stats[16];           /* per-thread counters, summed by tm_stm_get_stats */
     int last_abort_cause;            /* enum tm_abort_cause of the last abort */
+    int wait_for_seg;                /* after losing a conflict: the winner's segment... */
+    uint64_t wait_for_start;         /* ...and its transaction, which we let finish first */
     /* Segment handoff */
     pthread_cond_t granted;
     struct tm_thread *next_waiter;

@@ -41,7 +41,8 @@ def test_gc_exhaustion_gives_null_not_crash(ctest, build):
     ctest("test_gc" + build, "exhaust", env={"TMPY_SEGMENT_SIZE": "64M"})
 
 
-def test_gil_threads(ctest):
+@pytest.mark.parametrize("run", range(3))
+def test_gil_threads(ctest, run):
     ctest("test_gil_threads")
 
 

@@ -1,0 +1,433 @@
+/* Deterministic STM conflict tests. Two threads, A and B, run scripted
+ * steps in lockstep (a shared step counter; waiting inside a transaction
+ * polls tm_safepoint so that the other thread's commit can stop us), so each
+ * interleaving is forced, not hoped for. Every case checks who aborted, why,
+ * and that the loser's effects never became visible. */
+#include "tmrt.h"
+#include "testutil.h"
+
+#include <pthread.h>
+#include <sched.h>
+#include <string.h>
+
+typedef __seg_gs struct cell {
+    tm_header h;
+    uintptr_t value;
+    uintptr_t pad;
+} cell_t;
+typedef __seg_gs struct table {
+    tm_header h;
+    uintptr_t len;
+    object_t *items[];
+} table_t;
+
+static uint16_t T_CELL, T_TABLE;
+static object_t *X, *Y;          /* two shared cells (global roots) */
+static object_t *table;          /* many cells, for the abort-restores test */
+static volatile int step;
+
+static void set_step(int n) { __atomic_store_n(&step, n, __ATOMIC_SEQ_CST); }
+
+/* Wait for a step; inside a transaction this is a safe point. */
+static void wait_step(int n, bool in_tx)
+{
+    while (__atomic_load_n(&step, __ATOMIC_SEQ_CST) < n) {
+        if (in_tx)
+            tm_safepoint();
+        else
+            sched_yield();
+    }
+}
+
+static uintptr_t get(object_t *o)
+{
+    tm_read(o);
+    return ((cell_t *)o)->value;
+}
+
+static void put(object_t *o, uintptr_t v)
+{
+    tm_write(o);
+    ((cell_t *)o)->value = v;
+}
+
+static object_t *new_cell(uintptr_t v)
+{
+    object_t *o = tm_allocate(T_CELL, sizeof(struct cell));
+    CHECK(o, "allocation failed");
+    ((cell_t *)o)->value = v;
+    return o;
+}
+
+/* Set X and Y in a committed, inevitable transaction (they are globals). */
+static void reset_cells(uintptr_t x, uintptr_t y)
+{
+    tm_start_transaction();
+    tm_become_inevitable();
+    X = new_cell(x);
+    Y = new_cell(y);
+    tm_commit_transaction();
+    set_step(0);
+}
+
+static uintptr_t committed(object_t **g)
+{
+    tm_start_transaction();
+    uintptr_t v = get(*g);
+    tm_commit_transaction();
+    return v;
+}
+
+typedef struct result {
+    volatile int attempts;
+    int last_cause;
+    uintptr_t seen;
+} result;
+
+static result ra, rb;
+
+/* Aborts of a cause so far, over all threads (the loser waits for the
+ * winner to finish, so the winner watches the counter, not the retries). */
+static uint64_t aborts(int cause)
+{
+    tm_stm_stats st;
+    tm_stm_get_stats(&st);
+    return st.aborts_by_cause[cause];
+}
+
+static void run2(void *(*a)(void *), void *(*b)(void *))
+{
+    pthread_t ta, tb;
+    memset(&ra, 0, sizeof ra);
+    memset(&rb, 0, sizeof rb);
+    pthread_create(&ta, NULL, a, NULL);
+    pthread_create(&tb, NULL, b, NULL);
+    pthread_join(ta, NULL);
+    pthread_join(tb, NULL);
+}
+
+#define THREAD_BEGIN tm_thread_attach()
+#define THREAD_END(r) do { (r)->last_cause = tm_self.last_abort_cause; tm_thread_detach(); return NULL; } while (0)
+
+/* ---- Read-write: A reads X, B commits a write to X: A aborts, and its own
+ * write to Y is never seen. ---- */
+static void *rw_a(void *arg)
+{
+    (void)arg;
+    THREAD_BEGIN;
+    tm_start_transaction();
+    ra.attempts++;
+    put(Y, 7);
+    ra.seen = get(X);
+    if (ra.attempts == 1)
+        set_step(1);
+    wait_step(2, true);
+    tm_commit_transaction();
+    THREAD_END(&ra);
+}
+
+static void *rw_b(void *arg)
+{
+    (void)arg;
+    THREAD_BEGIN;
+    wait_step(1, false);
+    tm_start_transaction();
+    put(X, 42);
+    rb.seen = get(Y);   /* A's uncommitted 7 must not show */
+    tm_commit_transaction();
+    set_step(2);
+    THREAD_END(&rb);
+}
+
+static void test_read_write(void)
+{
+    reset_cells(1, 2);
+    run2(rw_a, rw_b);
+    CHECK(ra.attempts == 2, "A ran %d times, expected an abort and one retry", ra.attempts);
+    CHECK(ra.last_cause == TM_ABORT_READ_WRITE, "A aborted for cause %d", ra.last_cause);
+    CHECK(ra.seen == 42, "A's retry read %lu", ra.seen);
+    CHECK(rb.seen == 2, "B saw A's uncommitted write (%lu)", rb.seen);
+    CHECK(committed(&X) == 42 && committed(&Y) == 7, "final X/Y wrong");
+    printf("ok read-write: the reader aborts, the writer commits, the reader's writes never leak\n");
+}
+
+/* ---- Write-write, younger loses: A (older) writes X; B writes X and
+ * aborts until A commits; then B's increment follows A's. ---- */
+static void *ww_a(void *arg)
+{
+    (void)arg;
+    THREAD_BEGIN;
+    uint64_t lost = aborts(TM_ABORT_WRITE_WRITE);
+    tm_start_transaction();
+    ra.attempts++;
+    put(X, get(X) + 10);
+    set_step(1);
+    while (aborts(TM_ABORT_WRITE_WRITE) == lost)   /* B has lost */
+        tm_safepoint();
+    tm_commit_transaction();
+    THREAD_END(&ra);
+}
+
+static void *ww_b(void *arg)
+{
+    (void)arg;
+    THREAD_BEGIN;
+    wait_step(1, false);
+    tm_start_transaction();
+    rb.attempts++;
+    put(X, get(X) + 1);
+    tm_commit_transaction();
+    THREAD_END(&rb);
+}
+
+static void test_write_write_younger_loses(void)
+{
+    reset_cells(100, 0);
+    run2(ww_a, ww_b);
+    CHECK(ra.attempts == 1, "the older writer aborted (%d attempts)", ra.attempts);
+    CHECK(rb.attempts == 2 && rb.last_cause == TM_ABORT_WRITE_WRITE, "B: %d attempts, cause %d",
+          rb.attempts, rb.last_cause);
+    CHECK(committed(&X) == 111, "X = %lu, expected 111", committed(&X));
+    printf("ok write-write: the younger writer aborts once and retries after the older commits\n");
+}
+
+/* ---- Write-write, older wins: B starts first; A writes X; then B writes X:
+ * A is aborted, B commits, A's retry follows. ---- */
+static void *wo_a(void *arg)
+{
+    (void)arg;
+    THREAD_BEGIN;
+    wait_step(1, false);
+    tm_start_transaction();
+    ra.attempts++;
+    put(X, get(X) + 1);
+    if (ra.attempts == 1)
+        set_step(2);
+    wait_step(3, true);
+    tm_commit_transaction();
+    THREAD_END(&ra);
+}
+
+static void *wo_b(void *arg)
+{
+    (void)arg;
+    THREAD_BEGIN;
+    tm_start_transaction();
+    rb.attempts++;
+    set_step(1);
+    wait_step(2, true);
+    put(X, get(X) + 10);   /* A holds the lock: B is older, so A aborts */
+    tm_commit_transaction();
+    set_step(3);
+    THREAD_END(&rb);
+}
+
+static void test_write_write_older_wins(void)
+{
+    reset_cells(100, 0);
+    run2(wo_a, wo_b);
+    CHECK(rb.attempts == 1, "the older writer aborted (%d attempts)", rb.attempts);
+    CHECK(ra.attempts == 2 && ra.last_cause == TM_ABORT_WRITE_WRITE, "A: %d attempts, cause %d",
+          ra.attempts, ra.last_cause);
+    CHECK(committed(&X) == 111, "X = %lu, expected 111", committed(&X));
+    printf("ok write-write: the older writer takes the lock, the younger holder aborts\n");
+}
+
+/* ---- An inevitable reader beats a committing writer. ---- */
+static void *ir_a(void *arg)
+{
+    (void)arg;
+    THREAD_BEGIN;
+    uint64_t lost = aborts(TM_ABORT_INEVITABLE);
+    tm_start_transaction();
+    ra.attempts++;
+    tm_become_inevitable();
+    ra.seen = get(X);
+    set_step(1);
+    while (aborts(TM_ABORT_INEVITABLE) == lost)
+        tm_safepoint();
+    CHECK(get(X) == ra.seen, "an inevitable transaction saw X change under it");
+    tm_commit_transaction();
+    THREAD_END(&ra);
+}
+
+static void *ir_b(void *arg)
+{
+    (void)arg;
+    THREAD_BEGIN;
+    wait_step(1, false);
+    tm_start_transaction();
+    rb.attempts++;
+    put(X, 5);
+    tm_commit_transaction();
+    THREAD_END(&rb);
+}
+
+static void test_inevitable_reader_wins(void)
+{
+    reset_cells(9, 0);
+    run2(ir_a, ir_b);
+    CHECK(ra.attempts == 1, "the inevitable transaction ran %d times", ra.attempts);
+    CHECK(rb.attempts == 2 && rb.last_cause == TM_ABORT_INEVITABLE, "B: %d attempts, cause %d",
+          rb.attempts, rb.last_cause);
+    CHECK(ra.seen == 9 && committed(&X) == 5, "X history wrong");
+    printf("ok inevitable reader: the writer aborts instead, once, and retries after it\n");
+}
+
+/* ---- An inevitable writer beats an older one; two never at once. ---- */
+static volatile int inevitable_inside;
+
+static void *iw_a(void *arg)
+{
+    (void)arg;
+    THREAD_BEGIN;
+    wait_step(1, false);
+    tm_start_transaction();
+    ra.attempts++;
+    tm_become_inevitable();
+    CHECK(__atomic_add_fetch(&inevitable_inside, 1, __ATOMIC_SEQ_CST) == 1, "two inevitable transactions");
+    put(X, get(X) + 1);   /* B (older) holds X: B must lose */
+    __atomic_sub_fetch(&inevitable_inside, 1, __ATOMIC_SEQ_CST);
+    tm_commit_transaction();
+    set_step(3);
+    THREAD_END(&ra);
+}
+
+static void *iw_b(void *arg)
+{
+    (void)arg;
+    THREAD_BEGIN;
+    tm_start_transaction();
+    rb.attempts++;
+    put(X, get(X) + 10);
+    if (rb.attempts == 1)
+        set_step(1);
+    wait_step(3, true);
+    /* Now try to be inevitable too, after A: never both at once. */
+    tm_become_inevitable();
+    CHECK(__atomic_add_fetch(&inevitable_inside, 1, __ATOMIC_SEQ_CST) == 1, "two inevitable transactions");
+    __atomic_sub_fetch(&inevitable_inside, 1, __ATOMIC_SEQ_CST);
+    tm_commit_transaction();
+    THREAD_END(&rb);
+}
+
+static void test_inevitable_writer_wins(void)
+{
+    reset_cells(100, 0);
+    run2(iw_a, iw_b);
+    CHECK(ra.attempts == 1, "the inevitable transaction ran %d times", ra.attempts);
+    CHECK(rb.attempts == 2 && rb.last_cause == TM_ABORT_WRITE_WRITE, "B: %d attempts, cause %d",
+          rb.attempts, rb.last_cause);
+    CHECK(committed(&X) == 111, "X = %lu", committed(&X));
+    printf("ok inevitable writer: the older lock holder aborts; inevitability is exclusive\n");
+}
+
+/* ---- Abort restores every segment exactly. ---- */
+enum { NCELLS = 6000 };   /* about 48 pages of cells */
+
+static void snapshot(uint8_t **snap, uintptr_t lo, uintptr_t hi)
+{
+    for (int s = 0; s <= tm_seg.nsegments; s++) {
+        snap[s] = malloc(hi - lo);
+        tm_compiler_barrier();
+        memcpy(snap[s], tm_segment_base(s) + lo, hi - lo);
+    }
+}
+
+static void test_abort_restores(void)
+{
+    /* Build the cells, then privatise some of their pages in this segment
+     * by a committed write. */
+    tm_start_transaction();
+    tm_become_inevitable();
+    table = tm_allocate_var(T_TABLE, NCELLS);
+    for (int i = 0; i < NCELLS; i++) {
+        object_t *c = new_cell((uintptr_t)i * 3);
+        tm_write(table);
+        ((table_t *)table)->items[i] = c;
+    }
+    tm_commit_transaction();
+    tm_start_transaction();
+    for (int i = 0; i < NCELLS; i += 500)
+        put(((table_t *)table)->items[i], (uintptr_t)i * 3);
+    tm_commit_transaction();
+
+    tm_start_transaction();
+    uintptr_t lo = UINTPTR_MAX, hi = 0;
+    for (int i = 0; i < NCELLS; i++) {
+        uintptr_t so = (uintptr_t)((table_t *)table)->items[i];
+        lo = so < lo ? so : lo;
+        hi = so + 32 > hi ? so + 32 : hi;
+    }
+    tm_commit_transaction();
+    lo &= ~(TM_PAGE_SIZE - 1);
+    uint8_t *before[TM_MAX_SEGMENTS + 1], *after[TM_MAX_SEGMENTS + 1];
+    snapshot(before, lo, hi);
+    size_t private_before = tm_private_page_count(1);
+
+    static volatile int attempts;
+    attempts = 0;
+    tm_start_transaction();
+    if (++attempts == 1) {
+        for (int i = 0; i < NCELLS; i += 1 + i % 3)
+            put(((table_t *)table)->items[i], 0xdeadbeef);
+        tm_abort_transaction();
+    }
+    tm_commit_transaction();
+    CHECK(attempts == 2, "abort did not restart the transaction");
+    snapshot(after, lo, hi);
+    for (int s = 0; s <= tm_seg.nsegments; s++) {
+        CHECK(memcmp(before[s], after[s], hi - lo) == 0, "segment %d differs after the abort", s);
+        free(before[s]);
+        free(after[s]);
+    }
+    /* Locks were released: a new transaction writes them all. */
+    tm_start_transaction();
+    for (int i = 0; i < NCELLS; i++)
+        put(((table_t *)table)->items[i], (uintptr_t)i);
+    tm_commit_transaction();
+    printf("ok abort: %zu KiB in %d segments identical after an aborted write of %d cells "
+           "(%zu pages were already private)\n", (hi - lo) >> 10, tm_seg.nsegments + 1, NCELLS * 2 / 3,
+           private_before);
+}
+
+/* Read markers are reset every 255 transactions: detection must survive it. */
+static void test_many_transactions_then_conflict(void)
+{
+    for (int i = 0; i < 700; i++) {
+        tm_start_transaction();
+        (void)get(X);
+        tm_commit_transaction();
+    }
+    test_read_write();
+}
+
+int main(void)
+{
+    tm_runtime_init_from_env();
+    T_CELL = tm_register_type(&(tm_type){.name = "cell", .base_size = sizeof(struct cell)});
+    T_TABLE = tm_register_type(&(tm_type){.name = "table", .base_size = sizeof(struct table),
+                                          .item_size = 8, .length_offset = 8, .items_are_refs = true});
+    tm_add_global_root(&X);
+    tm_add_global_root(&Y);
+    tm_add_global_root(&table);
+    tm_thread_attach();
+    int rounds = (int)(3 * test_scale());
+    for (int r = 0; r < rounds; r++) {
+        test_read_write();
+        test_write_write_younger_loses();
+        test_write_write_older_wins();
+        test_inevitable_reader_wins();
+        test_inevitable_writer_wins();
+    }
+    test_abort_restores();
+    test_many_transactions_then_conflict();
+    tm_stm_stats st;
+    tm_stm_get_stats(&st);
+    printf("ok %lu transactions, %lu aborts (read-write %lu, write-write %lu, inevitable %lu, explicit %lu)\n",
+           st.started, st.aborted, st.aborts_by_cause[TM_ABORT_READ_WRITE],
+           st.aborts_by_cause[TM_ABORT_WRITE_WRITE], st.aborts_by_cause[TM_ABORT_INEVITABLE],
+           st.aborts_by_cause[TM_ABORT_EXPLICIT]);
+    tm_thread_detach();
+    return 0;
+}
