@@ -14,6 +14,7 @@ typedef struct tm_segstate {
     tm_list young_outside;    /* young objects too big for the nursery */
     size_t young_outside_bytes;
     tm_list to_trace;         /* minor collection: survivors whose fields need fixing */
+    uint64_t survived;        /* bytes moved by the minor collection under way */
     uintptr_t young_start;    /* move mode: first young byte of the nursery */
     /* STM: the running transaction */
     tm_list modified;         /* old objects it holds the write lock of */

@@ -65,7 +65,7 @@ static inline object_t *forward(object_t *o, tm_segstate *ss)
         tm_list_push(&ss->to_trace, n);
         if (TM_STM)
             tm_list_push(&ss->created, n);
-        tm_stats.bytes_survived += size;
+        ss->survived += size;
         return (object_t *)n;
     }
     if (ss->young_outside.count && o && (o->h.flags & TM_GCFLAG_YOUNG_OUTSIDE)) {
@@ -155,8 +155,11 @@ void tm_collect_minor_of(tm_segstate *ss)
     ss->young_outside_bytes = 0;
 
     empty_nursery(ss);
-    tm_stats.minor_collections++;
-    tm_stats.minor_ns += tm_now_ns() - t0;
+    /* Segments collect in parallel under STM. */
+    __atomic_add_fetch(&tm_stats.bytes_survived, ss->survived, __ATOMIC_RELAXED);
+    ss->survived = 0;
+    __atomic_add_fetch(&tm_stats.minor_collections, 1, __ATOMIC_RELAXED);
+    __atomic_add_fetch(&tm_stats.minor_ns, tm_now_ns() - t0, __ATOMIC_RELAXED);
 }
 
 void tm_collect_minor(void)

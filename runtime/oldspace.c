@@ -200,7 +200,7 @@ static uintptr_t alloc_small(int seg, size_t size)
             int b = __builtin_ctzll(freebits);
             sp->used[w] |= 1ULL << b;
             sp->nfree--;
-            tm_old_bytes_used += sp->slot_size;
+            __atomic_add_fetch(&tm_old_bytes_used, sp->slot_size, __ATOMIC_RELAXED);   /* segments allocate in parallel */
             return sp->so + (uintptr_t)(w * 64 + b) * sp->slot_size;
         }
     }
