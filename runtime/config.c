@@ -91,6 +91,13 @@ int tm_config_from_env(tm_config *c, char *err, size_t errlen)
         }
         c->gc_debug_move = true;
     }
+    if ((v = getenv("TMPY_STM_WAIT_FOR_READERS")) && *v) {
+        if (strcmp(v, "0") != 0 && strcmp(v, "1") != 0) {
+            snprintf(err, errlen, "TMPY_STM_WAIT_FOR_READERS must be 0 or 1, got '%s'", v);
+            return -1;
+        }
+        c->wait_for_readers = *v == '1';
+    }
     /* The reservation must fit in the address space: (N+1) segments. */
     if (c->segment_size > TM_MAX_RESERVATION / (size_t)(c->nsegments + 1)) {
         snprintf(err, errlen, "TMPY_SEGMENT_SIZE of %zu bytes times %d segments (TMPY_SEGMENTS+1) "

@@ -12,6 +12,8 @@ typedef struct tm_config {
     size_t major_min;       /* TMPY_GC_MAJOR_MIN: old-space bytes before the first major collection */
     double major_factor;    /* next major at live * factor */
     bool gc_debug_move;     /* TMPY_GC_DEBUG=move: a minor collection at every allocation */
+    bool wait_for_readers;  /* TMPY_STM_WAIT_FOR_READERS=1: a committer waits for an older or
+                               inevitable reader of what it wrote instead of aborting one of them */
 } tm_config;
 
 void tm_config_defaults(tm_config *c);

@@ -310,21 +310,27 @@ static bool has_read(int j, uintptr_t so)
     return segtx[j].state != SEG_FREE && ((uint8_t *)tm_segment_base(j))[so >> 4] == rv;
 }
 
-void tm_commit_transaction(void)
+struct tx_id { int seg; uint64_t start; };
+
+static bool transaction_ended(void *arg)
 {
-    tm_thread *me = &tm_self;
-    int seg = me->segment;
-    tm_segstate *ss = &tm_segstates[seg];
-    tm_collect_minor_of(ss);   /* nothing young outlives the transaction */
-    tm_gc_maybe_collect_major();
-    uint64_t t0 = tm_now_ns();
-    tm_stop_world();
-    /* Read-write conflicts: whoever read what we wrote must not commit. */
+    struct tx_id *t = arg;
+    return segtx[t->seg].state == SEG_FREE || segtx[t->seg].start_time != t->start;
+}
+
+/* Read-write conflicts, with the world stopped: whoever read what we wrote
+ * must not commit. Returns a reader to wait for (seg 0: none), or aborts us. */
+static struct tx_id check_readers(tm_segstate *ss)
+{
+    int seg = ss->seg;
     for (size_t i = 0; i < ss->modified.count; i++) {
         uintptr_t so = ss->modified.items[i];
         for (int j = 1; j <= tm_seg.nsegments; j++) {
             if (j == seg || !has_read(j, so) || segtx[j].must_abort)
                 continue;
+            bool older = segtx[j].start_time < segtx[seg].start_time;
+            if (tm_cfg.wait_for_readers && (older || segtx[j].inevitable) && !segtx[seg].inevitable)
+                return (struct tx_id){j, segtx[j].start_time};
             if (segtx[j].inevitable) {
                 tm_self.wait_for_seg = j;
                 tm_self.wait_for_start = segtx[j].start_time;
@@ -333,6 +339,32 @@ void tm_commit_transaction(void)
             }
             segtx[j].must_abort = TM_ABORT_READ_WRITE;   /* no lock needed: j is parked */
         }
+    }
+    return (struct tx_id){0, 0};
+}
+
+void tm_commit_transaction(void)
+{
+    tm_thread *me = &tm_self;
+    int seg = me->segment;
+    tm_segstate *ss = &tm_segstates[seg];
+    tm_collect_minor_of(ss);   /* nothing young outlives the transaction */
+    tm_gc_maybe_collect_major();
+    uint64_t t0 = tm_now_ns();
+    for (;;) {
+        tm_stop_world();
+        struct tx_id reader = check_readers(ss);
+        if (!reader.seg)
+            break;
+        /* Let the older (or inevitable) reader commit first, holding our
+         * write locks; then our write serialises after its read. */
+        STAT(READER_WAITS)++;
+        pthread_mutex_lock(&sync_lock);
+        sync_requester = 0;
+        int cause = park_until(transaction_ended, &reader);
+        pthread_mutex_unlock(&sync_lock);
+        if (cause)
+            abort_self(cause);
     }
     /* Publish: our writes, then the objects we created. */
     for (size_t i = 0; i < ss->modified.count; i++) {
@@ -480,6 +512,7 @@ static void add_stats(tm_stm_stats *s, const uint64_t *c)
     s->sync_ns += c[TM_STAT_SYNC_NS];
     s->wait_ns += c[TM_STAT_WAIT_NS];
     s->pages_privatised += c[TM_STAT_PAGES_PRIVATISED];
+    s->reader_waits += c[TM_STAT_READER_WAITS];
 }
 
 void tm_stm_retire_thread_stats(void)

@@ -39,6 +39,7 @@ typedef struct tm_stm_stats {
     uint64_t aborts_by_cause[TM_ABORT_CAUSES];
     uint64_t commit_ns, sync_ns, wait_ns;   /* commit, stopping the world, parked */
     uint64_t pages_privatised;
+    uint64_t reader_waits;                  /* commits that waited for a reader (TMPY_STM_WAIT_FOR_READERS) */
 } tm_stm_stats;
 void tm_stm_get_stats(tm_stm_stats *out);
 

@@ -66,6 +66,7 @@ def test_gil_threads_move_everything(ctest):
     {"TMPY_NURSERY_SIZE": "1"},
     {"TMPY_NURSERY_SIZE": "2G", "TMPY_SEGMENT_SIZE": "4G"},
     {"TMPY_GC_DEBUG": "everything"},
+    {"TMPY_STM_WAIT_FOR_READERS": "yes"},
 ], ids=lambda e: ",".join(f"{k}={v}" for k, v in e.items()))
 def test_bad_parameter_is_one_clear_line(env):
     p = run([str(BUILD / "tests" / "test_gc"), "init"], env=env)

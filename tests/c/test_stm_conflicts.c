@@ -322,6 +322,62 @@ static void test_inevitable_writer_wins(void)
     printf("ok inevitable writer: the older lock holder aborts; inevitability is exclusive\n");
 }
 
+/* ---- TMPY_STM_WAIT_FOR_READERS=1: a writer that conflicts with an older
+ * (or inevitable) reader waits for it to commit; nobody aborts. ---- */
+static volatile int b_committing;
+
+static void *wr_a(void *arg)
+{
+    bool inevitable = arg != NULL;
+    THREAD_BEGIN;
+    tm_start_transaction();
+    ra.attempts++;
+    if (inevitable)
+        tm_become_inevitable();
+    ra.seen = get(X);
+    set_step(1);
+    while (!b_committing)
+        tm_safepoint();
+    for (int i = 0; i < 1000; i++) {   /* give B time to reach its commit (either order is correct) */
+        tm_safepoint();
+        sched_yield();
+    }
+    CHECK(get(X) == ra.seen, "the reader saw X change under it");
+    put(Y, ra.seen + 1);
+    tm_commit_transaction();
+    THREAD_END(&ra);
+}
+
+static void *wr_b(void *arg)
+{
+    (void)arg;
+    THREAD_BEGIN;
+    wait_step(1, false);
+    tm_start_transaction();
+    rb.attempts++;
+    put(X, 42);
+    b_committing = 1;
+    tm_commit_transaction();
+    THREAD_END(&rb);
+}
+
+static void test_writer_waits_for_reader(bool inevitable)
+{
+    reset_cells(9, 0);
+    b_committing = 0;
+    pthread_t ta, tb;
+    memset(&ra, 0, sizeof ra);
+    memset(&rb, 0, sizeof rb);
+    pthread_create(&ta, NULL, wr_a, inevitable ? (void *)1 : NULL);
+    pthread_create(&tb, NULL, wr_b, NULL);
+    pthread_join(ta, NULL);
+    pthread_join(tb, NULL);
+    CHECK(ra.attempts == 1 && rb.attempts == 1, "attempts A %d B %d: nobody should abort", ra.attempts, rb.attempts);
+    CHECK(ra.seen == 9 && committed(&X) == 42 && committed(&Y) == 10, "final X/Y wrong");
+    printf("ok wait for readers: the writer waits for the %s reader, nobody aborts\n",
+           inevitable ? "inevitable" : "older");
+}
+
 /* ---- Abort restores every segment exactly. ---- */
 enum { NCELLS = 6000 };   /* about 48 pages of cells */
 
@@ -414,20 +470,27 @@ int main(void)
     tm_thread_attach();
     int rounds = (int)(3 * test_scale());
     for (int r = 0; r < rounds; r++) {
-        test_read_write();
+        if (tm_cfg.wait_for_readers) {
+            test_writer_waits_for_reader(false);
+            test_writer_waits_for_reader(true);
+        } else {
+            test_read_write();
+            test_inevitable_reader_wins();
+        }
         test_write_write_younger_loses();
         test_write_write_older_wins();
-        test_inevitable_reader_wins();
         test_inevitable_writer_wins();
     }
     test_abort_restores();
-    test_many_transactions_then_conflict();
+    if (!tm_cfg.wait_for_readers)
+        test_many_transactions_then_conflict();
     tm_stm_stats st;
     tm_stm_get_stats(&st);
-    printf("ok %lu transactions, %lu aborts (read-write %lu, write-write %lu, inevitable %lu, explicit %lu)\n",
+    printf("ok %lu transactions, %lu aborts (read-write %lu, write-write %lu, inevitable %lu, explicit %lu), "
+           "%lu commits waited for a reader\n",
            st.started, st.aborted, st.aborts_by_cause[TM_ABORT_READ_WRITE],
            st.aborts_by_cause[TM_ABORT_WRITE_WRITE], st.aborts_by_cause[TM_ABORT_INEVITABLE],
-           st.aborts_by_cause[TM_ABORT_EXPLICIT]);
+           st.aborts_by_cause[TM_ABORT_EXPLICIT], st.reader_waits);
     tm_thread_detach();
     return 0;
 }
