@@ -102,8 +102,9 @@ static bool page_in(uintptr_t so, void *ctx)
 }
 
 /* Re-share every private page that holds nothing a running transaction
- * wrote or created: segment 0 has its committed contents. */
-static void reshare_pages(void)
+ * wrote or created (or holds young): segment 0 has its committed contents.
+ * The world is stopped. */
+void tm_reshare_pages(void)
 {
     static tm_list keep;
     for (int j = 1; j <= tm_seg.nsegments; j++) {
@@ -114,6 +115,7 @@ static void reshare_pages(void)
         if (ss->thread) {
             add_pages(&keep, &ss->modified, j);
             add_pages(&keep, &ss->created, j);
+            add_pages(&keep, &ss->young_outside, j);
             qsort(keep.items, keep.count, sizeof(uintptr_t), cmp_uintptr);
         }
         tm_stats.pages_reshared += tm_pages_reshare_unless(j, page_in, &keep);
@@ -146,7 +148,7 @@ void tm_collect_major(void)
 #endif
     tm_old_sweep();
 #if TM_STM
-    reshare_pages();
+    tm_reshare_pages();
 #endif
     tm_set_segment(me);
     size_t next = (size_t)((double)tm_old_bytes_used * tm_cfg.major_factor);

@@ -27,6 +27,7 @@ __thread char *tm_gs_base;
 static uint8_t *private_map[TM_MAX_SEGMENTS + 1];
 static size_t private_count[TM_MAX_SEGMENTS + 1];
 static pthread_mutex_t private_lock = PTHREAD_MUTEX_INITIALIZER;
+static size_t private_total, private_budget;
 
 static uintptr_t align_up(uintptr_t x, uintptr_t a) { return (x + a - 1) & ~(a - 1); }
 
@@ -95,6 +96,16 @@ int tm_segments_init(int nsegments, size_t segment_size, size_t nursery_size,
         }
     }
     L.fsgsbase = (getauxval(AT_HWCAP2) & HWCAP2_FSGSBASE) && !getenv("TMPY_NO_WRGSBASE");
+    /* An isolated private page costs two kernel mappings; leave room for
+     * everything else the process maps. */
+    size_t max_maps = 65530;
+    FILE *f = fopen("/proc/sys/vm/max_map_count", "r");
+    if (f) {
+        if (fscanf(f, "%zu", &max_maps) != 1)
+            max_maps = 65530;
+        fclose(f);
+    }
+    private_budget = max_maps > 8192 ? (max_maps - 4096) / 2 : max_maps / 4;
     tm_seg = L;
     return 0;
 }
@@ -127,6 +138,7 @@ static void set_private(int seg, uintptr_t so, size_t npages, bool on)
         if (was != on) {
             private_map[seg][i >> 3] ^= bit;
             private_count[seg] += on ? 1 : (size_t)-1;
+            private_total += on ? 1 : (size_t)-1;
         }
     }
     pthread_mutex_unlock(&private_lock);
@@ -164,21 +176,43 @@ bool tm_page_is_private(int seg, uintptr_t so)
     return private_map[seg][i >> 3] & (1u << (i & 7));
 }
 
+/* Re-share in maximal runs (one mmap from a private page to the last
+ * private page before the next kept one; shared pages between are mapped
+ * shared again, which changes nothing): each mmap replaces many mappings by
+ * one, so this works even when the kernel's mapping limit is reached. */
 size_t tm_pages_reshare_unless(int seg, bool (*keep)(uintptr_t so, void *ctx), void *ctx)
 {
-    size_t n = 0, npages = (tm_seg.segment_size - tm_seg.old_start) / TM_PAGE_SIZE;
+    size_t n = 0, run_private = 0, npages = (tm_seg.segment_size - tm_seg.old_start) / TM_PAGE_SIZE;
+    uintptr_t run_start = 0, run_end = 0;
     uint64_t *words = (uint64_t *)private_map[seg];
-    for (size_t w = 0; w < (npages + 63) / 64 && private_count[seg]; w++) {
-        for (uint64_t bits = words[w]; bits; bits &= bits - 1) {
-            uintptr_t so = tm_seg.old_start + (w * 64 + (size_t)__builtin_ctzll(bits)) * TM_PAGE_SIZE;
-            if (keep(so, ctx))
+    for (size_t w = 0; w <= (npages + 63) / 64; w++) {
+        uint64_t bits = w < (npages + 63) / 64 ? words[w] : 0;
+        bool last = w == (npages + 63) / 64;
+        for (; bits || last; bits &= bits - 1) {
+            uintptr_t so = last ? 0 : tm_seg.old_start + (w * 64 + (size_t)__builtin_ctzll(bits)) * TM_PAGE_SIZE;
+            if (last || keep(so, ctx)) {
+                if (run_private) {
+                    if (tm_pages_reshare(seg, run_start, (run_end - run_start) / TM_PAGE_SIZE) != 0)
+                        tm_fatal("cannot re-share pages: %s", strerror(errno));
+                    n += run_private;
+                    run_private = 0;
+                }
+                if (last)
+                    break;
                 continue;
-            if (tm_pages_reshare(seg, so, 1) != 0)
-                tm_fatal("cannot re-share a page: %s", strerror(errno));
-            n++;
+            }
+            if (!run_private)
+                run_start = so;
+            run_end = so + TM_PAGE_SIZE;
+            run_private++;
         }
     }
     return n;
+}
+
+bool tm_private_pages_over_budget(void)
+{
+    return __atomic_load_n(&private_total, __ATOMIC_RELAXED) >= private_budget;
 }
 
 size_t tm_private_page_count(int seg) { return private_count[seg]; }

@@ -79,6 +79,9 @@ bool tm_page_is_private(int seg, uintptr_t so);
  * returns how many. */
 size_t tm_pages_reshare_unless(int seg, bool (*keep)(uintptr_t so, void *ctx), void *ctx);
 size_t tm_private_page_count(int seg);
+/* All segments' private pages come close to the kernel's mapping limit
+ * (vm.max_map_count; an isolated private page costs two mappings). */
+bool tm_private_pages_over_budget(void);
 
 /* Give the physical memory of free old-space pages back to the kernel; they
  * read as zero afterwards. */

@@ -448,6 +448,23 @@ static void write_write_contention(uintptr_t idx, uint8_t owner)
         abort_self(cause);
 }
 
+/* Private pages near the kernel's mapping limit (vm.max_map_count: two per
+ * isolated private page): re-share what no running transaction needs first.
+ * Once the kernel refuses, even re-sharing mmaps fail, so act before. */
+static void privatise_page(int seg, uintptr_t page)
+{
+    if (tm_private_pages_over_budget()) {
+        tm_stop_world();
+        tm_reshare_pages();
+        tm_resume_world();
+        STAT(RESHARE_ON_DEMAND)++;
+    }
+    if (tm_pages_privatise(seg, page, 1) != 0)
+        tm_fatal("cannot privatise another page: the kernel's limit on memory mappings "
+                 "(vm.max_map_count) is reached by pages that running transactions write");
+    STAT(PAGES_PRIVATISED)++;
+}
+
 void tm_write_slowpath(object_t *o)
 {
     int seg = tm_self.segment;
@@ -474,11 +491,8 @@ void tm_write_slowpath(object_t *o)
                 size_t size = tm_object_size(o);
                 uintptr_t first = so & ~(TM_PAGE_SIZE - 1);
                 for (uintptr_t p = first; p < so + size; p += TM_PAGE_SIZE) {
-                    if (tm_page_is_private(seg, p))
-                        continue;
-                    if (tm_pages_privatise(seg, p, 1) != 0)
-                        tm_fatal("cannot privatise a page: too many memory mappings");
-                    STAT(PAGES_PRIVATISED)++;
+                    if (!tm_page_is_private(seg, p))
+                        privatise_page(seg, p);
                 }
                 break;
             }
@@ -513,6 +527,7 @@ static void add_stats(tm_stm_stats *s, const uint64_t *c)
     s->wait_ns += c[TM_STAT_WAIT_NS];
     s->pages_privatised += c[TM_STAT_PAGES_PRIVATISED];
     s->reader_waits += c[TM_STAT_READER_WAITS];
+    s->reshares_on_demand += c[TM_STAT_RESHARE_ON_DEMAND];
 }
 
 void tm_stm_retire_thread_stats(void)

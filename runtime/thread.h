@@ -26,7 +26,7 @@ typedef struct tm_thread {
     void *abort_jmp[5];              /* __builtin_setjmp buffer of the running transaction */
     object_t **ss_at_start;          /* shadow-stack depth at transaction start */
     int last_segment;                /* preferred at the next start */
-    uint64_t tx_stats[16];           /* per-thread counters, summed by tm_stm_get_stats */
+    uint64_t tx_stats[24];           /* per-thread counters, summed by tm_stm_get_stats */
     int last_abort_cause;            /* enum tm_abort_cause of the last abort */
     int wait_for_seg;                /* after losing a conflict: the winner's segment... */
     uint64_t wait_for_start;         /* ...and its transaction, which we let finish first */

@@ -40,6 +40,7 @@ typedef struct tm_stm_stats {
     uint64_t commit_ns, sync_ns, wait_ns;   /* commit, stopping the world, parked */
     uint64_t pages_privatised;
     uint64_t reader_waits;                  /* commits that waited for a reader (TMPY_STM_WAIT_FOR_READERS) */
+    uint64_t reshares_on_demand;            /* the kernel's mapping limit forced a re-share */
 } tm_stm_stats;
 void tm_stm_get_stats(tm_stm_stats *out);
 

@@ -91,3 +91,8 @@ def test_valgrind(args):
     p = run(["valgrind", "-q", "--error-exitcode=9", str(BUILD / "tests" / args[0]), *args[1:]],
             env=VALGRIND_ENV)
     assert p.returncode == 0, p.stdout + p.stderr
+
+
+def test_stm_private_pages_stay_under_the_kernel_mapping_limit(ctest):
+    """50k isolated private pages in two transactions: the first set is re-shared on demand."""
+    ctest("test_stm_mappings-stm")
