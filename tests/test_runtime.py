@@ -85,11 +85,14 @@ def test_extreme_but_valid_parameters(ctest, env):
 
 
 @pytest.mark.skipif(not shutil.which("valgrind"), reason="valgrind not installed")
-@pytest.mark.parametrize("args", [("test_segment",), ("test_gc", "cycles"), ("test_gc", "large")],
+@pytest.mark.parametrize("args", [("test_segment",), ("test_gc", "cycles"), ("test_gc", "large"),
+                                  ("test_gc-stm", "cycles"), ("test_stm_conflicts-stm",)],
                          ids=lambda a: "-".join(a))
 def test_valgrind(args):
-    p = run(["valgrind", "-q", "--error-exitcode=9", str(BUILD / "tests" / args[0]), *args[1:]],
-            env=VALGRIND_ENV)
+    env = dict(VALGRIND_ENV)
+    if args[0] == "test_stm_conflicts-stm":
+        env["TMPY_SEGMENTS"] = "2"   # its two scripted threads run transactions at once
+    p = run(["valgrind", "-q", "--error-exitcode=9", str(BUILD / "tests" / args[0]), *args[1:]], env=env)
     assert p.returncode == 0, p.stdout + p.stderr
 
 
