@@ -54,18 +54,21 @@ static void minor_of(tm_segstate *ss, void *ctx)
     tm_collect_minor_of(ss);
 }
 
-/* A transaction's written objects are roots (it holds their write locks),
- * traced in its view even if marked through another. */
+/* A transaction's written objects are roots (it holds their write locks)
+ * and have two versions: its own, and the committed one in segment 0, which
+ * an abort brings back. Trace both, whichever view marked them first. */
 static void mark_transaction(tm_segstate *ss, void *ctx)
 {
     (void)ctx;
-    tm_set_segment(ss->seg);
-    for (size_t i = 0; i < ss->modified.count; i++) {
-        object_t *o = (object_t *)ss->modified.items[i];
-        mark(o);
-        tm_trace(o, mark_slot, NULL);
+    for (int view = 0; view < 2; view++) {
+        tm_set_segment(view ? ss->seg : 0);
+        for (size_t i = 0; i < ss->modified.count; i++) {
+            object_t *o = (object_t *)ss->modified.items[i];
+            mark(o);
+            tm_trace(o, mark_slot, NULL);
+        }
+        drain();
     }
-    drain();
 }
 
 /* Objects a transaction created and dropped again need no publishing. */
