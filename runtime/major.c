@@ -5,7 +5,10 @@
  * GIL build: holding the GIL stops the world; every other thread waits for
  * the segment or is blocked outside the heap, with an empty nursery.
  * STM build: tm_stop_world parks every other transaction at a safe point;
- * the collector then works in each segment's view by switching %gs. */
+ * the collector then works in each segment's view by switching %gs. It does
+ * not move other transactions' young objects (they may be parked anywhere,
+ * even in a write barrier, with young references in C locals): their
+ * nurseries are parsed in place and everything young in them is a root. */
 #include "fatal.h"
 #include "gc_internal.h"
 #include "oldspace.h"
@@ -21,8 +24,11 @@ static tm_list mark_stack;
 
 static inline void mark(object_t *o)
 {
-    if (o && tm_old_mark((uintptr_t)o))
-        tm_list_push(&mark_stack, (uintptr_t)o);
+    uintptr_t so = (uintptr_t)o;
+    if (so - tm_seg.nursery_start < tm_seg.nursery_end - tm_seg.nursery_start)
+        return;   /* young, of a parked transaction: scanned as a root in place */
+    if (o && tm_old_mark(so))
+        tm_list_push(&mark_stack, so);
 }
 
 static void mark_slot(object_t *__seg_gs *slot, void *ctx) { (void)ctx; mark(*slot); }
@@ -47,11 +53,22 @@ static void mark_thread(tm_thread *t, void *ctx)
 }
 
 #if TM_STM
-static void minor_of(tm_segstate *ss, void *ctx)
+/* Another transaction's young objects, left where they are: every object in
+ * its nursery (bump-allocated, so parseable) and its big young objects. */
+static void mark_young_of(tm_segstate *ss, void *ctx)
 {
-    (void)ctx;
+    int me = *(int *)ctx;
+    if (ss->seg == me)
+        return;
     tm_set_segment(ss->seg);
-    tm_collect_minor_of(ss);
+    for (uintptr_t p = ss->young_start; p < TM_SEGLOCAL->nursery_current;) {
+        object_t *o = (object_t *)p;
+        tm_trace(o, mark_slot, NULL);
+        p += tm_object_size(o);
+    }
+    for (size_t i = 0; i < ss->young_outside.count; i++)
+        tm_trace((object_t *)ss->young_outside.items[i], mark_slot, NULL);
+    drain();
 }
 
 /* A transaction's written objects are roots (it holds their write locks)
@@ -132,13 +149,12 @@ void tm_collect_major(void)
     TM_ASSERT(me > 0);
 #if TM_STM
     tm_stop_world();
-    tm_foreach_transaction(minor_of, NULL);
-#else
-    tm_collect_minor();
 #endif
+    tm_collect_minor();   /* ours: the caller expects its objects to move */
     uint64_t t0 = tm_now_ns();
     tm_threads_foreach(mark_thread, NULL);
 #if TM_STM
+    tm_foreach_transaction(mark_young_of, &me);
     tm_foreach_transaction(mark_transaction, NULL);
     tm_set_segment(0);   /* globals hold only committed objects */
 #else

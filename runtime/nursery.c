@@ -216,8 +216,17 @@ static object_t *allocate_young_outside(uint16_t tid, size_t size)
 object_t *tm_allocate_slow(uint16_t tid, size_t size)
 {
 #if TM_STM
-    if (TM_SEGLOCAL->nursery_end == TM_NURSERY_END_SIGNAL)
+    while (TM_SEGLOCAL->nursery_end == TM_NURSERY_END_SIGNAL) {
         tm_safepoint_slow();   /* may run our minor collection, or abort us */
+        /* It was only a stop: the nursery may have room. */
+        uintptr_t cur = TM_SEGLOCAL->nursery_current;
+        if (size <= TM_NURSERY_MAX_OBJECT && cur + size <= TM_SEGLOCAL->nursery_end) {
+            TM_SEGLOCAL->nursery_current = cur + size;
+            object_t *o = (object_t *)cur;
+            o->h.tid = tid;
+            return o;
+        }
+    }
 #endif
     if (size > TM_NURSERY_MAX_OBJECT)
         return allocate_young_outside(tid, size);

@@ -93,6 +93,11 @@ size_t tm_old_retained_pages(void)
     return 2 * (tm_seg.nursery_end - tm_seg.nursery_start) / TM_PAGE_SIZE + 256;
 }
 
+uintptr_t tm_old_high_water(void)
+{
+    return page_so(__atomic_load_n(&hw, __ATOMIC_RELAXED));
+}
+
 size_t tm_old_free_bytes(void)
 {
     return (npages_total - hw + free_in_runs) * TM_PAGE_SIZE;
@@ -232,6 +237,7 @@ void tm_old_large_promoted(uintptr_t so)
         large_objs = grow(large_objs, &caplarge, sizeof *large_objs);
     large_objs[nlarge++] = so;
     tm_old_large_count++;
+    pages[page_of(so)].marked = 0;   /* a major collection may have marked it while young */
     tm_old_bytes_used += pages[page_of(so)].npages * TM_PAGE_SIZE;
     pthread_mutex_unlock(&pages_lock);
 }

@@ -26,6 +26,8 @@ void tm_old_large_free(uintptr_t so);
 
 /* Free pages a major collection keeps mapped instead of giving back. */
 size_t tm_old_retained_pages(void);
+/* The SO just past every old-space page ever handed out. */
+uintptr_t tm_old_high_water(void);
 /* Bytes that can still be handed out (free pages, ignoring fragmentation). */
 size_t tm_old_free_bytes(void);
 /* Bytes in allocated objects (slot and page granular). */

@@ -20,6 +20,8 @@
 #include <errno.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/sysinfo.h>
+#include "oldspace.h"
 
 enum { SEG_FREE, SEG_RUNNING, SEG_PARKED };
 
@@ -47,6 +49,7 @@ static tm_stm_stats retired;     /* counters of detached threads */
 static uint64_t sync_epoch;
 static int sync_sleepers;
 #define SYNC_SPIN 2000
+static int sync_spin = SYNC_SPIN;   /* short when threads outnumber CPUs: the awaited one needs a core */
 
 static void sync_broadcast(void)   /* sync_lock held */
 {
@@ -59,7 +62,7 @@ static void sync_wait(void)   /* sync_lock held; returns with it held, after som
 {
     uint64_t e = __atomic_load_n(&sync_epoch, __ATOMIC_ACQUIRE);
     pthread_mutex_unlock(&sync_lock);
-    for (int i = 0; i < SYNC_SPIN && __atomic_load_n(&sync_epoch, __ATOMIC_ACQUIRE) == e; i++)
+    for (int i = 0; i < sync_spin && __atomic_load_n(&sync_epoch, __ATOMIC_ACQUIRE) == e; i++)
         __builtin_ia32_pause();
     pthread_mutex_lock(&sync_lock);
     sync_sleepers++;
@@ -77,6 +80,14 @@ static uintptr_t nursery_end_value(void)
 {
     /* Move mode wants the next allocation to collect again. */
     return tm_cfg.gc_debug_move ? TM_SEGLOCAL->nursery_current : tm_seg.nursery_end;
+}
+
+void tm_stm_adjust_spinning(int threads)
+{
+    static int cpus;
+    if (!cpus)
+        cpus = get_nprocs();
+    sync_spin = threads > cpus ? SYNC_SPIN / 20 : SYNC_SPIN;
 }
 
 void tm_stm_init(void)
@@ -260,8 +271,11 @@ void tm_start_transaction_after_setjmp(void)
     /* A fresh read version; the markers are cleared once every 255. */
     uint8_t rv = (uint8_t)(TM_SEGLOCAL->read_version + 1);
     if (rv == 0) {
-        char *m = tm_segment_base(me->segment) + tm_seg.markers_start;
-        if (madvise(m, tm_seg.markers_end - tm_seg.markers_start, MADV_DONTNEED) != 0)
+        /* Only markers of the nursery and of old space up to its high-water
+         * mark can have been written. */
+        uintptr_t lo = (tm_seg.nursery_start >> 4) & ~(TM_PAGE_SIZE - 1);
+        uintptr_t hi = ((tm_old_high_water() >> 4) + TM_PAGE_SIZE - 1) & ~(TM_PAGE_SIZE - 1);
+        if (madvise(tm_segment_base(me->segment) + lo, hi - lo, MADV_DONTNEED) != 0)
             tm_fatal("cannot clear read markers: %s", strerror(errno));
         rv = 1;
     }
@@ -272,8 +286,6 @@ void tm_start_transaction_after_setjmp(void)
 
 static bool private_in(int seg, uintptr_t so, size_t size)
 {
-    if (!tm_private_page_count(seg))
-        return false;
     for (uintptr_t p = so & ~(TM_PAGE_SIZE - 1); p < so + size; p += TM_PAGE_SIZE)
         if (tm_page_is_private(seg, p))
             return true;
@@ -321,21 +333,40 @@ static void abort_self(int cause)
 
 void tm_abort_transaction(void) { abort_self(TM_ABORT_EXPLICIT); }
 
-/* Every page of every object we publish is copied into segment 0 (if ours
- * is private) and into every other segment that has it private. */
-static void publish(int seg, uintptr_t so, size_t size, bool to_zero)
+/* What a commit needs to know about the other segments, gathered once
+ * with the world stopped. */
+typedef struct others {
+    int ntx, tx[TM_MAX_SEGMENTS];          /* segments running a transaction */
+    uint8_t rv[TM_MAX_SEGMENTS];           /* their read versions */
+    int npriv, priv[TM_MAX_SEGMENTS];      /* other segments with private pages */
+    bool self_private;                     /* we have private pages */
+} others;
+
+static void gather_others(int seg, others *o)
 {
-    if (to_zero || private_in(seg, so, size))
-        copy_object(seg, 0, so, size);
-    for (int j = 1; j <= tm_seg.nsegments; j++)
-        if (j != seg && private_in(j, so, size))
-            copy_object(seg, j, so, size);
+    o->ntx = o->npriv = 0;
+    for (int j = 1; j <= tm_seg.nsegments; j++) {
+        if (j == seg)
+            continue;
+        if (segtx[j].state != SEG_FREE) {
+            o->rv[o->ntx] = seglocal_of(j)->read_version;
+            o->tx[o->ntx++] = j;
+        }
+        if (tm_private_page_count(j))
+            o->priv[o->npriv++] = j;
+    }
+    o->self_private = tm_private_page_count(seg) != 0;
 }
 
-static bool has_read(int j, uintptr_t so)
+/* Every page of every object we publish is copied into segment 0 (if ours
+ * is private) and into every other segment that has it private. */
+static void publish(int seg, const others *o, uintptr_t so, size_t size, bool to_zero)
 {
-    uint8_t rv = seglocal_of(j)->read_version;
-    return segtx[j].state != SEG_FREE && ((uint8_t *)tm_segment_base(j))[so >> 4] == rv;
+    if (to_zero || (o->self_private && private_in(seg, so, size)))
+        copy_object(seg, 0, so, size);
+    for (int k = 0; k < o->npriv; k++)
+        if (private_in(o->priv[k], so, size))
+            copy_object(seg, o->priv[k], so, size);
 }
 
 struct tx_id { int seg; uint64_t start; };
@@ -348,13 +379,14 @@ static bool transaction_ended(void *arg)
 
 /* Read-write conflicts, with the world stopped: whoever read what we wrote
  * must not commit. Returns a reader to wait for (seg 0: none), or aborts us. */
-static struct tx_id check_readers(tm_segstate *ss)
+static struct tx_id check_readers(tm_segstate *ss, const others *o)
 {
     int seg = ss->seg;
     for (size_t i = 0; i < ss->modified.count; i++) {
         uintptr_t so = ss->modified.items[i];
-        for (int j = 1; j <= tm_seg.nsegments; j++) {
-            if (j == seg || !has_read(j, so) || segtx[j].must_abort)
+        for (int k = 0; k < o->ntx; k++) {
+            int j = o->tx[k];
+            if (((uint8_t *)tm_segment_base(j))[so >> 4] != o->rv[k] || segtx[j].must_abort)
                 continue;
             bool older = segtx[j].start_time < segtx[seg].start_time;
             if (tm_cfg.wait_for_readers && (older || segtx[j].inevitable) && !segtx[seg].inevitable)
@@ -391,9 +423,11 @@ void tm_commit_transaction(void)
         release_segment();
         return;
     }
+    others o;
     for (;;) {
         tm_stop_world();
-        struct tx_id reader = check_readers(ss);
+        gather_others(seg, &o);
+        struct tx_id reader = check_readers(ss, &o);
         if (!reader.seg)
             break;
         /* Let the older (or inevitable) reader commit first, holding our
@@ -409,12 +443,12 @@ void tm_commit_transaction(void)
     /* Publish: our writes, then the objects we created. */
     for (size_t i = 0; i < ss->modified.count; i++) {
         uintptr_t so = ss->modified.items[i];
-        publish(seg, so, tm_object_size((object_t *)so), true);
+        publish(seg, &o, so, tm_object_size((object_t *)so), true);
     }
     for (size_t i = 0; i < ss->created.count; i++) {
-        object_t *o = (object_t *)ss->created.items[i];
-        o->h.overflow = 0;
-        publish(seg, (uintptr_t)o, tm_object_size(o), false);
+        object_t *obj = (object_t *)ss->created.items[i];
+        obj->h.overflow = 0;
+        publish(seg, &o, (uintptr_t)obj, tm_object_size(obj), false);
     }
     for (size_t i = 0; i < ss->modified.count; i++)
         __atomic_store_n(&write_locks[ss->modified.items[i] >> 4], 0, __ATOMIC_RELEASE);
@@ -448,12 +482,16 @@ void tm_become_inevitable(void)
 
 /* ---- The write barrier (Listing 4) ---- */
 
-struct lock_wait { uintptr_t idx; uint8_t owner; };
+struct lock_wait { uintptr_t idx; uint8_t owner; uint64_t owner_start; };
 
+/* The owning transaction let the lock go. Compare transactions, not only
+ * segments: a new transaction in the same segment may have taken the same
+ * lock again, and must be marked in its turn. */
 static bool lock_released(void *arg)
 {
     struct lock_wait *w = arg;
-    return __atomic_load_n(&write_locks[w->idx], __ATOMIC_ACQUIRE) != w->owner;
+    return __atomic_load_n(&write_locks[w->idx], __ATOMIC_ACQUIRE) != w->owner ||
+           segtx[w->owner].start_time != w->owner_start;
 }
 
 /* Someone else holds the write lock: the younger transaction loses, and an
@@ -476,7 +514,7 @@ static void write_write_contention(uintptr_t idx, uint8_t owner)
         }
         signal_segment(owner);
         sync_broadcast();
-        struct lock_wait w = {idx, owner};
+        struct lock_wait w = {idx, owner, segtx[owner].start_time};
         cause = park_until(lock_released, &w);
     } else {
         cause = segtx[owner].inevitable ? TM_ABORT_INEVITABLE : TM_ABORT_WRITE_WRITE;
@@ -510,9 +548,8 @@ void tm_write_slowpath(object_t *o)
     int seg = tm_self.segment;
     tm_segstate *ss = &tm_segstates[seg];
     uintptr_t so = (uintptr_t)o;
-    /* GC part: o may now point to young objects. */
-    tm_list_push(&ss->remembered, so);
     if (o->h.overflow == ss->overflow) {   /* created by this transaction */
+        tm_list_push(&ss->remembered, so);   /* GC part: o may now point to young objects */
         o->h.flags &= ~TM_GCFLAG_WRITE_BARRIER;
         return;
     }
@@ -540,6 +577,8 @@ void tm_write_slowpath(object_t *o)
         }
         write_write_contention(idx, owner);
     }
+    /* GC part, after the last point where we could have parked. */
+    tm_list_push(&ss->remembered, so);
     o->h.flags &= ~TM_GCFLAG_WRITE_BARRIER;   /* in our private copy */
 }
 
@@ -593,5 +632,6 @@ bool tm_segment_is_inevitable(int seg) { return seg == 1; }
 void tm_set_nursery_end(uintptr_t end) { TM_SEGLOCAL->nursery_end = end; }
 void tm_stm_init(void) {}
 void tm_stm_retire_thread_stats(void) {}
+void tm_stm_adjust_spinning(int threads) { (void)threads; }
 
 #endif

@@ -20,6 +20,8 @@ _Static_assert(TM_STAT_COUNT <= sizeof(((tm_thread *)0)->tx_stats) / sizeof(uint
 
 void tm_stm_init(void);
 void tm_stm_retire_thread_stats(void);
+/* Attached threads changed: spin less while they outnumber the CPUs. */
+void tm_stm_adjust_spinning(int threads);
 /* Park every other transaction at a safe point (may abort the caller). */
 void tm_stop_world(void);
 void tm_resume_world(void);

@@ -40,6 +40,7 @@ void tm_thread_attach(void)
         threads->prev = me;
     threads = me;
     nthreads++;
+    tm_stm_adjust_spinning(nthreads);
     pthread_mutex_unlock(&registry_lock);
     if (!TM_STM)
         tm_set_segment(1);   /* the one thread segment of the GIL build */
@@ -57,6 +58,7 @@ void tm_thread_detach(void)
     if (me->next)
         me->next->prev = me->prev;
     nthreads--;
+    tm_stm_adjust_spinning(nthreads);
     pthread_mutex_unlock(&registry_lock);
     tm_stm_retire_thread_stats();
     munmap(me->ss_base, TM_SHADOWSTACK_ENTRIES * sizeof(object_t *) + TM_PAGE_SIZE);

@@ -1,0 +1,84 @@
+"""The STM build under stress: threads running transactions in parallel (C tests).
+
+tests/c/test_stm_stress.c checks every run against a model: exact counters
+(no lost updates), a bank invariant checked inside every reading transaction
+(opacity), inevitable transactions that never abort and never overlap,
+transactions that overflow the nursery (and abort), and major collections
+run inside transactions while others write. A hang fails the run through the
+program's watchdog (no commit for TMPY_TEST_WATCHDOG seconds)."""
+import pytest
+
+STRESS = "test_stm_stress-stm"
+MOVE = {"TMPY_GC_DEBUG": "move"}
+# TMPY_GC_DEBUG=move collects at every allocation: a smaller run, a smaller nursery.
+MOVE_SMALL = {**MOVE, "TMPY_TEST_SCALE": "0.3", "TMPY_NURSERY_SIZE": "1M"}
+TIMEOUT = 300
+
+
+def stress(ctest, *args, env=None):
+    p = ctest(STRESS, *args, env=env, timeout=TIMEOUT)
+    print(p.stdout)
+    return p
+
+
+@pytest.mark.parametrize("threads", ["2", "4", "8"])   # 8 threads > 4 segments
+def test_lost_update(ctest, threads):
+    p = stress(ctest, "lost_update", threads)
+    assert f"ok lost_update {threads} threads" in p.stdout
+
+
+@pytest.mark.parametrize("threads", ["2", "4", "8"])
+def test_bank_opacity(ctest, threads):
+    p = stress(ctest, "bank", threads)
+    assert f"ok bank {threads} threads" in p.stdout
+
+
+def test_inevitable(ctest):
+    p = stress(ctest, "inevitable")
+    for part in ("(a)", "(b)", "(c)"):
+        assert f"ok inevitable {part}" in p.stdout
+
+
+def test_overflow_and_abort(ctest):
+    p = stress(ctest, "overflow")
+    assert "ok overflow:" in p.stdout and "ok overflow abort:" in p.stdout
+
+
+def test_major_keeps_committed_referents_of_modified_objects(ctest):
+    """Deterministic: a major collection while another transaction holds
+    modified objects, which then aborts."""
+    p = stress(ctest, "major", "pre")
+    assert "ok major pre-phase" in p.stdout
+
+
+def test_major_while_a_transaction_is_parked_in_its_write_barrier(ctest):
+    """Deterministic: the object it writes must keep its write-barrier flag."""
+    p = stress(ctest, "major", "barrier")
+    assert "ok major barrier phase" in p.stdout
+
+
+def test_major_during_transactions(ctest):
+    p = stress(ctest, "major", "stress")
+    assert "ok major:" in p.stdout
+
+
+@pytest.mark.parametrize("args", [("lost_update", "4"), ("bank", "4"), ("inevitable",), ("overflow",),
+                                  ("major", "all")], ids=lambda a: "-".join(a))
+def test_move_everything(ctest, args):
+    p = stress(ctest, *args, env=MOVE_SMALL)
+    assert "move mode" in p.stdout
+
+
+@pytest.mark.parametrize("segments", ["1", "2"])
+@pytest.mark.parametrize("args", [("lost_update", "8"), ("bank", "4")], ids=lambda a: "-".join(a))
+def test_threads_outnumber_segments(ctest, args, segments):
+    p = stress(ctest, *args, env={"TMPY_SEGMENTS": segments})
+    assert f"{segments} segments" in p.stdout
+
+
+@pytest.mark.parametrize("args", [("lost_update", "4"), ("bank", "4"), ("inevitable",)],
+                         ids=lambda a: "-".join(a))
+def test_wait_for_readers(ctest, args):
+    """The contention policy where a committer waits for an older or
+    inevitable reader instead of aborting it."""
+    stress(ctest, *args, env={"TMPY_STM_WAIT_FOR_READERS": "1"})
