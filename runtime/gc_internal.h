@@ -24,7 +24,7 @@ typedef struct tm_segstate {
 
 extern tm_segstate tm_segstates[TM_MAX_SEGMENTS + 1];
 extern tm_config tm_cfg;
-extern tm_gc_stats tm_stats;
+extern tm_gc_stats tm_stats;   /* its *_ns fields count ticks until reported */
 extern size_t tm_major_threshold;
 
 struct tm_thread;
@@ -40,6 +40,9 @@ void tm_set_nursery_end(uintptr_t end);
 
 void tm_visit_global_roots(void (*visit)(object_t **slot, void *ctx), void *ctx);
 void tm_gc_init(void);
-uint64_t tm_now_ns(void);
+/* Cheap timestamps for statistics; tm_ticks_to_ns converts sums of them. */
+static inline uint64_t tm_ticks(void) { return __builtin_ia32_rdtsc(); }
+void tm_ticks_calibrate(void);
+uint64_t tm_ticks_to_ns(uint64_t ticks);
 
 #endif

@@ -151,7 +151,7 @@ void tm_collect_major(void)
     tm_stop_world();
 #endif
     tm_collect_minor();   /* ours: the caller expects its objects to move */
-    uint64_t t0 = tm_now_ns();
+    uint64_t t0 = tm_ticks();
     tm_threads_foreach(mark_thread, NULL);
 #if TM_STM
     tm_foreach_transaction(mark_young_of, &me);
@@ -173,7 +173,7 @@ void tm_collect_major(void)
     size_t next = (size_t)((double)tm_old_bytes_used * tm_cfg.major_factor);
     tm_major_threshold = next > tm_cfg.major_min ? next : tm_cfg.major_min;
     tm_stats.major_collections++;
-    tm_stats.major_ns += tm_now_ns() - t0;
+    tm_stats.major_ns += tm_ticks() - t0;
 #if TM_STM
     tm_resume_world();
 #endif

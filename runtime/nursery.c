@@ -14,11 +14,33 @@ tm_gc_stats tm_stats;
 
 #define NURSERY_POISON 0x5a  /* a poisoned header has type id 0x5a5a: invalid */
 
-uint64_t tm_now_ns(void)
+static uint64_t now_ns(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Statistics count TSC ticks (a few ns to read; clock_gettime costs ~26 ns
+ * here, too much for every commit) and convert when reported, calibrated
+ * against the monotonic clock since start-up. The TSC is invariant on
+ * every x86-64 CPU this runs on. */
+static uint64_t calib_ns, calib_ticks;
+
+void tm_ticks_calibrate(void)
+{
+    calib_ns = now_ns();
+    calib_ticks = tm_ticks();
+}
+
+uint64_t tm_ticks_to_ns(uint64_t ticks)
+{
+    uint64_t dn = now_ns() - calib_ns, dt = tm_ticks() - calib_ticks;
+    while (dn < 1000000) {   /* too soon after start-up to calibrate: wait 1 ms */
+        dn = now_ns() - calib_ns;
+        dt = tm_ticks() - calib_ticks;
+    }
+    return dt ? (uint64_t)((double)ticks * (double)dn / (double)dt) : 0;
 }
 
 static inline bool in_nursery(uintptr_t so)
@@ -123,7 +145,7 @@ void tm_collect_minor_of(tm_segstate *ss)
     uintptr_t used_end = TM_SEGLOCAL->nursery_current;
     if (used_end == ss->young_start && !ss->remembered.count && !ss->young_outside.count)
         return;
-    uint64_t t0 = tm_now_ns();
+    uint64_t t0 = tm_ticks();
 
     /* Roots: the running thread's shadow stack (a thread that gave the
      * segment up holds no young reference) and the C globals. Under STM a
@@ -159,7 +181,7 @@ void tm_collect_minor_of(tm_segstate *ss)
     __atomic_add_fetch(&tm_stats.bytes_survived, ss->survived, __ATOMIC_RELAXED);
     ss->survived = 0;
     __atomic_add_fetch(&tm_stats.minor_collections, 1, __ATOMIC_RELAXED);
-    __atomic_add_fetch(&tm_stats.minor_ns, tm_now_ns() - t0, __ATOMIC_RELAXED);
+    __atomic_add_fetch(&tm_stats.minor_ns, tm_ticks() - t0, __ATOMIC_RELAXED);
 }
 
 void tm_collect_minor(void)
@@ -273,6 +295,8 @@ void tm_write_slowpath(object_t *o)
 void tm_gc_get_stats(tm_gc_stats *out)
 {
     *out = tm_stats;
+    out->minor_ns = tm_ticks_to_ns(tm_stats.minor_ns);
+    out->major_ns = tm_ticks_to_ns(tm_stats.major_ns);
     out->old_bytes_used = tm_old_bytes_used;
     out->old_pages_in_use = tm_old_pages_in_use;
     out->pages_released = tm_old_pages_released;

@@ -11,6 +11,7 @@ tm_config tm_cfg;
 int tm_runtime_init(const tm_config *cfg, char *err, size_t errlen)
 {
     tm_cfg = *cfg;
+    tm_ticks_calibrate();
     if (tm_segments_init(cfg->nsegments, cfg->segment_size, cfg->nursery_size, err, errlen) != 0)
         return -1;
     tm_oldspace_init();

@@ -111,7 +111,7 @@ bool tm_is_inevitable(void) { return tm_self.segment && segtx[tm_self.segment].i
 static int park_until(bool (*ready)(void *), void *arg)
 {
     int me = tm_self.segment;
-    uint64_t t0 = tm_now_ns();
+    uint64_t t0 = tm_ticks();
     segtx[me].state = SEG_PARKED;
     sync_broadcast();
     while (!segtx[me].must_abort && (!ready(arg) || (sync_requester && sync_requester != me)))
@@ -119,7 +119,7 @@ static int park_until(bool (*ready)(void *), void *arg)
     segtx[me].state = SEG_RUNNING;
     if (!sync_requester)
         TM_SEGLOCAL->nursery_end = nursery_end_value();
-    STAT(WAIT_NS) += tm_now_ns() - t0;
+    STAT(WAIT_NS) += tm_ticks() - t0;
     return segtx[me].must_abort;
 }
 
@@ -166,7 +166,7 @@ static bool no_requester(void *arg) { (void)arg; return sync_requester == 0; }
 void tm_stop_world(void)
 {
     int me = tm_self.segment;
-    uint64_t t0 = tm_now_ns();
+    uint64_t t0 = tm_ticks();
     pthread_mutex_lock(&sync_lock);
     int cause = sync_requester ? park_until(no_requester, NULL) : segtx[me].must_abort;
     if (!cause) {
@@ -183,7 +183,7 @@ void tm_stop_world(void)
         }
     }
     pthread_mutex_unlock(&sync_lock);
-    STAT(SYNC_NS) += tm_now_ns() - t0;
+    STAT(SYNC_NS) += tm_ticks() - t0;
     if (cause)
         abort_self(cause);
 }
@@ -253,12 +253,12 @@ static void wait_for_winner(tm_thread *me)
 {
     int w = me->wait_for_seg;
     me->wait_for_seg = 0;
-    uint64_t t0 = tm_now_ns();
+    uint64_t t0 = tm_ticks();
     pthread_mutex_lock(&sync_lock);
     while (segtx[w].state != SEG_FREE && segtx[w].start_time == me->wait_for_start)
         sync_wait();
     pthread_mutex_unlock(&sync_lock);
-    STAT(WAIT_NS) += tm_now_ns() - t0;
+    STAT(WAIT_NS) += tm_ticks() - t0;
 }
 
 void tm_start_transaction_after_setjmp(void)
@@ -410,7 +410,7 @@ void tm_commit_transaction(void)
     tm_segstate *ss = &tm_segstates[seg];
     tm_collect_minor_of(ss);   /* nothing young outlives the transaction */
     tm_gc_maybe_collect_major();
-    uint64_t t0 = tm_now_ns();
+    uint64_t t0 = tm_ticks();
     if (!ss->modified.count && !ss->created.count) {
         /* Wrote and kept nothing: nobody can conflict with it. A parked
          * reader's doom was decided while it was parked, so check ours. */
@@ -456,7 +456,7 @@ void tm_commit_transaction(void)
     ss->created.count = 0;
     tm_resume_world();
     STAT(COMMITTED)++;
-    STAT(COMMIT_NS) += tm_now_ns() - t0;
+    STAT(COMMIT_NS) += tm_ticks() - t0;
     release_segment();
 }
 
@@ -601,7 +601,7 @@ static void add_stats(tm_stm_stats *s, const uint64_t *c)
     for (int k = 0; k < TM_ABORT_CAUSES; k++)
         s->aborts_by_cause[k] += c[TM_STAT_ABORT_CAUSE + k];
     s->inevitable += c[TM_STAT_INEVITABLE];
-    s->commit_ns += c[TM_STAT_COMMIT_NS];
+    s->commit_ns += c[TM_STAT_COMMIT_NS];   /* ticks here, ns once summed */
     s->sync_ns += c[TM_STAT_SYNC_NS];
     s->wait_ns += c[TM_STAT_WAIT_NS];
     s->pages_privatised += c[TM_STAT_PAGES_PRIVATISED];
@@ -624,6 +624,9 @@ void tm_stm_get_stats(tm_stm_stats *out)
     *out = retired;
     pthread_mutex_unlock(&sync_lock);
     tm_threads_foreach(add_thread, out);
+    out->commit_ns = tm_ticks_to_ns(out->commit_ns);
+    out->sync_ns = tm_ticks_to_ns(out->sync_ns);
+    out->wait_ns = tm_ticks_to_ns(out->wait_ns);
 }
 
 #else

@@ -6,7 +6,8 @@
 #include "thread.h"
 #include "tx.h"
 
-/* Per-thread counters (tm_thread.tx_stats), summed by tm_stm_get_stats. */
+/* Per-thread counters (tm_thread.tx_stats), summed by tm_stm_get_stats;
+ * the *_NS ones count TSC ticks (tm_ticks), converted when summed. */
 enum {
     TM_STAT_STARTED, TM_STAT_COMMITTED, TM_STAT_ABORTED, TM_STAT_INEVITABLE,
     TM_STAT_COMMIT_NS, TM_STAT_SYNC_NS, TM_STAT_WAIT_NS, TM_STAT_PAGES_PRIVATISED,
