@@ -24,7 +24,7 @@ GIL_TESTS  := $(filter-out test_stm_%,$(ALL_CTESTS))
 STM_TESTS  := $(filter test_stm_%,$(ALL_CTESTS)) $(BOTH_TESTS)
 CTESTS     := $(GIL_TESTS:%=$(BUILD)/tests/%) $(STM_TESTS:%=$(BUILD)/tests/%-stm)
 BENCHES    := $(patsubst bench/%.c,$(BUILD)/bench/%,$(wildcard bench/*.c))
-DEMO       := $(BUILD)/bench/tmrt_demo
+DEMO       := $(BUILD)/bench/tmrt_demo $(BUILD)/bench/parallel_demo $(BUILD)/bench/parallel_demo-stm
 
 .PHONY: all test demo bench check-valgrind clean setup
 all: $(LIB_GIL) $(LIB_STM) $(DEMO)
@@ -53,6 +53,11 @@ $(BUILD)/tests/%: tests/c/%.c tests/c/testutil.h $(LIB_GIL)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) -DTM_STM=0 $(CFLAGS) $< -o $@ $(LIB_GIL) $(LDLIBS)
 
+# bench/X.c built against the STM library as build/bench/X-stm.
+$(BUILD)/bench/%-stm: bench/%.c $(LIB_STM)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -DTM_STM=1 $(CFLAGS) $< -o $@ $(LIB_STM) $(LDLIBS)
+
 # bench/stm_*.c measure the STM build.
 $(BUILD)/bench/stm_%: bench/stm_%.c $(LIB_STM)
 	@mkdir -p $(dir $@)
@@ -63,7 +68,7 @@ $(BUILD)/bench/%: bench/%.c $(LIB_GIL)
 	$(CC) $(CPPFLAGS) -DTM_STM=0 $(CFLAGS) $< -o $@ $(LIB_GIL) $(LDLIBS)
 
 demo: $(DEMO)
-	./$(DEMO)
+	bench/demo.sh
 
 # Installs what the tests need, once (a fresh machine has gcc, make, python3).
 setup:
