@@ -54,16 +54,16 @@ $(BUILD)/tests/%: tests/c/%.c tests/c/testutil.h $(LIB_GIL)
 	$(CC) $(CPPFLAGS) -DTM_STM=0 $(CFLAGS) $< -o $@ $(LIB_GIL) $(LDLIBS)
 
 # bench/X.c built against the STM library as build/bench/X-stm.
-$(BUILD)/bench/%-stm: bench/%.c $(LIB_STM)
+$(BUILD)/bench/%-stm: bench/%.c bench/benchutil.h $(LIB_STM)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) -DTM_STM=1 $(CFLAGS) $< -o $@ $(LIB_STM) $(LDLIBS)
 
 # bench/stm_*.c measure the STM build.
-$(BUILD)/bench/stm_%: bench/stm_%.c $(LIB_STM)
+$(BUILD)/bench/stm_%: bench/stm_%.c bench/benchutil.h $(LIB_STM)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) -DTM_STM=1 $(CFLAGS) $< -o $@ $(LIB_STM) $(LDLIBS)
 
-$(BUILD)/bench/%: bench/%.c $(LIB_GIL)
+$(BUILD)/bench/%: bench/%.c bench/benchutil.h $(LIB_GIL)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) -DTM_STM=0 $(CFLAGS) $< -o $@ $(LIB_GIL) $(LDLIBS)
 

@@ -11,6 +11,8 @@
  * The runtime's own TMPY_* variables (e.g. TMPY_NURSERY_SIZE) apply as usual. */
 #define _GNU_SOURCE
 #include "tmrt.h"
+#define BENCH_NAME "alloc_bench"
+#include "benchutil.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -74,74 +76,6 @@ static tm_gc_stats stats(void)
     tm_gc_stats s;
     tm_gc_get_stats(&s);
     return s;
-}
-
-static double bench_scale(void)
-{
-    const char *s = getenv("TMPY_BENCH_SCALE");
-    if (!s || !*s)
-        return 1.0;
-    char *end;
-    double v = strtod(s, &end);
-    if (*end || !(v > 0)) {
-        fprintf(stderr, "alloc_bench: TMPY_BENCH_SCALE must be a positive number, got '%s'\n", s);
-        exit(2);
-    }
-    return v;
-}
-
-static size_t scaled(double base, double scale, size_t min)
-{
-    double v = base * scale;
-    return v < (double)min ? min : (size_t)v;
-}
-
-static void die(const char *what)
-{
-    fprintf(stderr, "alloc_bench: %s\n", what);
-    exit(1);
-}
-
-static void *xalloc(size_t n)
-{
-    void *p = calloc(n, 1);
-    if (!p)
-        die("out of C memory");
-    return p;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(const double *v, size_t n)
-{
-    double *c = xalloc(n * sizeof *c);
-    memcpy(c, v, n * sizeof *c);
-    qsort(c, n, sizeof *c, cmp_double);
-    double m = n % 2 ? c[n / 2] : (c[n / 2 - 1] + c[n / 2]) / 2;
-    free(c);
-    return m;
-}
-
-static double minimum(const double *v, size_t n)
-{
-    double m = v[0];
-    for (size_t i = 1; i < n; i++)
-        if (v[i] < m)
-            m = v[i];
-    return m;
-}
-
-static double maximum(const double *v, size_t n)
-{
-    double m = v[0];
-    for (size_t i = 1; i < n; i++)
-        if (v[i] > m)
-            m = v[i];
-    return m;
 }
 
 static size_t nursery_size(void) { return tm_seg.nursery_end - tm_seg.nursery_start; }
