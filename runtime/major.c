@@ -156,7 +156,9 @@ void tm_collect_major(void)
 #if TM_STM
     tm_foreach_transaction(mark_young_of, &me);
     tm_foreach_transaction(mark_transaction, NULL);
-    tm_set_segment(0);   /* globals hold only committed objects */
+    /* Globals are written only by the inevitable transaction: see them as
+     * it does (objects it created may so far exist only in its pages). */
+    tm_set_segment(tm_inevitable_segment());
 #else
     tm_set_segment(me);
 #endif

@@ -100,6 +100,8 @@ void tm_stm_init(void)
 
 bool tm_segment_is_inevitable(int seg) { return segtx[seg].inevitable; }
 
+int tm_inevitable_segment(void) { return inevitable_seg; }
+
 bool tm_is_inevitable(void) { return tm_self.segment && segtx[tm_self.segment].inevitable; }
 
 #define STAT(name) (tm_self.tx_stats[TM_STAT_##name])
@@ -323,10 +325,12 @@ static void abort_self(int cause)
     STAT(ABORTED) += 1;
     me->tx_stats[TM_STAT_ABORT_CAUSE + cause]++;
     me->last_abort_cause = cause;
+    pthread_mutex_lock(&sync_lock);
     if (segtx[seg].winner && !me->wait_for_seg) {
         me->wait_for_seg = segtx[seg].winner;
         me->wait_for_start = segtx[segtx[seg].winner].start_time;
     }
+    pthread_mutex_unlock(&sync_lock);
     release_segment();
     __builtin_longjmp(me->abort_jmp, 1);
 }

@@ -39,10 +39,11 @@
  *                  the structure stays intact, and pages get re-shared.
  *                  Default: all three.
  *
- * Note for STM code: a transaction can park in tm_write() (write-write
- * contention), tm_safepoint() and tm_become_inevitable(), and another
- * thread's major collection then runs its minor collection: young objects
- * held in C locals across those calls must be on the shadow stack too.
+ * The STM contract this relies on: a transaction can park in tm_write()
+ * (write-write contention), tm_safepoint() and tm_become_inevitable(), but
+ * while it is parked no other thread moves its young objects (a major
+ * collection scans its nursery in place), so a young object may be held in
+ * a C local across those calls. The overflow mode does exactly that.
  *
  * TMPY_TEST_SCALE multiplies the iteration counts; TMPY_TEST_SEED changes
  * the random choices (the thread interleaving is not reproducible anyway).
@@ -426,7 +427,7 @@ static void *lu_worker(void *arg)
 static void mode_lost_update(int T)
 {
     CHECK(T >= 1 && T <= MAXT, "thread count %d out of range", T);
-    lu_iters = scaled(60000, 200);
+    lu_iters = scaled(120000, 200);
     uintptr_t n = LU_SHARED + (uintptr_t)T;
     setup_counters(n);
     init_workers(T, n);
@@ -603,7 +604,7 @@ static void mode_bank(int T)
     CHECK(T >= 2 && T <= MAXT, "bank needs 2 to %d threads, got %d", MAXT, T);
     int readers = T >= 6 ? 2 : 1;
     bank_writers = T - readers;
-    bank_transfers = scaled(300000.0 / bank_writers, 100);
+    bank_transfers = scaled(500000.0 / bank_writers, 100);
     setup_accounts();
     init_workers(T, NACC);
     atomic_store(&writers_left, bank_writers);
@@ -777,7 +778,7 @@ static void *inev_b(void *arg)
 
 static void mode_inevitable(void)
 {
-    inev_rounds = scaled(8000, 50);
+    inev_rounds = scaled(15000, 50);
     inev_spin = 2000;
     setup_counters(NI);
     /* Phase A */
@@ -826,7 +827,7 @@ static void mode_inevitable(void)
     CHECK(atomic_load(&max_inside) == 1, "max inside %d", atomic_load(&max_inside));
     CHECK(sb.inevitable >= 3 * (uint64_t)inev_rounds, "only %lu inevitable transactions counted",
           (unsigned long)sb.inevitable);
-    if (inev_rounds >= 2000)   /* long enough that the three must have met */
+    if (inev_rounds >= 2000 && tm_seg.nsegments >= 2)   /* long enough that the three must have met */
         CHECK(atomic_load(&inev_contended) > 0, "phase B: no thread ever tried to become inevitable while "
               "another was: the check proved nothing");
     printf("ok inevitable (b): 3 threads x %ld inevitable transactions, at most %d inevitable at a time "
@@ -1110,11 +1111,24 @@ static void *ov_thread(void *arg)
     return w->tid == 0 ? ov_writer(arg) : ov_reader(arg);
 }
 
+/* Phases where one thread waits inside its transaction for another
+ * thread's transaction need that many segments: skip them with fewer. */
+static bool enough_segments(int n, const char *what)
+{
+    if (tm_seg.nsegments >= n)
+        return true;
+    printf("ok %s: skipped, it needs %d segments running transactions at once (TMPY_SEGMENTS=%d)\n", what, n,
+           tm_seg.nsegments);
+    return false;
+}
+
 static void mode_overflow(void)
 {
+    if (!enough_segments(2, "overflow"))
+        return;
     ov_nodes = 3 * tm_cfg.nursery_size / sizeof(struct node);
-    ov_plain_rounds = scaled(6, 2);
-    ov_abort_rounds = scaled(3, 1);
+    ov_plain_rounds = scaled(8, 2);
+    ov_abort_rounds = scaled(4, 1);
     tm_start_transaction();
     tm_become_inevitable();
     g_root = alloc(T_ROOT, sizeof(struct root));
@@ -1196,12 +1210,10 @@ static uintptr_t mobj_bump(uintptr_t i, const char *where)
     c->ver = v + 1;
     c->chk = child_chk(i, v + 1);
     mobj_t *o = mobj(i);
-    /* The write barrier can park this transaction (write-write contention),
-     * and another thread's major collection then runs our minor collection:
-     * a young object in a C local across tm_write() must be on the shadow stack. */
-    TM_PUSH_ROOT(c);
+    /* The write barrier can park this transaction (write-write contention)
+     * while another thread runs a major collection; `c` (young, in a C
+     * local) must not move meanwhile: that is the runtime's contract. */
     tm_write(as_obj(o));
-    TM_POP_ROOT(c);
     o->value = v + 1;
     o->ver = v + 1;
     o->child = c;
@@ -1418,6 +1430,8 @@ static void *maj_wb_thread(void *arg)
 
 static void maj_barrier_phase(void)
 {
+    if (!enough_segments(3, "major barrier phase"))
+        return;
     wb_x = mp_obj(5);
     atomic_store(&wb_started, 0);
     atomic_store(&wb_locked, 0);
@@ -1450,6 +1464,8 @@ static void maj_barrier_phase(void)
 
 static void maj_pre_phase(void)
 {
+    if (!enough_segments(2, "major pre-phase"))
+        return;
     /* Give the objects committed children first (counted as thread 0's). */
     tm_start_transaction();
     for (int k = 0; k < MP_OBJS; k++)
@@ -1479,8 +1495,8 @@ static void mode_major(const char *which)
     bool barrier = all || !strcmp(which, "barrier");
     bool stress = all || !strcmp(which, "stress");
     CHECK(pre || barrier || stress, "major takes all, pre, barrier or stress, not '%s'", which);
-    maj_rounds = scaled(12000, 100);
-    maj_collections = scaled(100, 10);
+    maj_rounds = scaled(25000, 100);
+    maj_collections = scaled(150, 10);
     maj_spin = 20000;
     tm_start_transaction();
     tm_become_inevitable();
