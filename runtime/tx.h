@@ -68,12 +68,10 @@ static inline void tm_safepoint(void)
         tm_safepoint_slow();
 }
 
-/* A yield point: end this transaction and start the next. */
-static inline void tm_yield(void)
-{
-    tm_commit_transaction();
-    tm_start_transaction();
-}
+/* A yield point: end this transaction and start the next. A macro, not a
+ * function: an abort jumps back into tm_start_transaction's setjmp, whose
+ * frame must still be alive (a function containing setjmp is never inlined). */
+#define tm_yield() do { tm_commit_transaction(); tm_start_transaction(); } while (0)
 
 #else /* GIL */
 

@@ -447,6 +447,32 @@ static void test_abort_restores(void)
            private_before);
 }
 
+/* An abort right after tm_yield() restarts the transaction tm_yield began:
+ * its setjmp must live in a frame that is still there. */
+static void __attribute__((noinline)) yield_then_abort(volatile int *attempts, volatile uintptr_t *seen)
+{
+    tm_start_transaction();
+    put(X, 1);
+    tm_yield();   /* commits X = 1, starts the next transaction here */
+    if (++*attempts == 1) {
+        put(X, 99);
+        tm_abort_transaction();
+    }
+    *seen = get(X);
+    tm_commit_transaction();
+}
+
+static void test_yield_then_abort(void)
+{
+    reset_cells(0, 0);
+    volatile int attempts = 0;
+    volatile uintptr_t seen = 0;
+    yield_then_abort(&attempts, &seen);
+    CHECK(attempts == 2, "the transaction after tm_yield ran %d times", attempts);
+    CHECK(seen == 1 && committed(&X) == 1, "X %lu / %lu after an abort following tm_yield", seen, committed(&X));
+    printf("ok abort after tm_yield restarts the transaction tm_yield started\n");
+}
+
 /* Read markers are reset every 255 transactions: detection must survive it. */
 static void test_many_transactions_then_conflict(void)
 {
@@ -482,6 +508,7 @@ int main(void)
         test_inevitable_writer_wins();
     }
     test_abort_restores();
+    test_yield_then_abort();
     if (!tm_cfg.wait_for_readers)
         test_many_transactions_then_conflict();
     tm_stm_stats st;
