@@ -33,8 +33,14 @@ void tm_collect_minor_of(tm_segstate *ss);
  * enough (short transactions never reach the allocation slow path). */
 void tm_gc_maybe_collect_major(void);
 
+static inline bool tm_in_nursery(uintptr_t so)
+{
+    return so - tm_seg.nursery_start < tm_seg.nursery_end - tm_seg.nursery_start;
+}
+
 /* The STM's side of the GC (stm.c; trivial in the GIL build). */
-bool tm_segment_is_inevitable(int seg);
+/* The segment of the inevitable transaction, 0 if none; 1 in the GIL build. */
+int tm_inevitable_segment(void);
 /* Set this segment's nursery_end unless a stop request is pending. */
 void tm_set_nursery_end(uintptr_t end);
 

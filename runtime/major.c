@@ -25,7 +25,7 @@ static tm_list mark_stack;
 static inline void mark(object_t *o)
 {
     uintptr_t so = (uintptr_t)o;
-    if (so - tm_seg.nursery_start < tm_seg.nursery_end - tm_seg.nursery_start)
+    if (tm_in_nursery(so))
         return;   /* young, of a parked transaction: scanned as a root in place */
     if (o && tm_old_mark(so))
         tm_list_push(&mark_stack, so);

@@ -7,46 +7,11 @@
 #include "stm.h"
 
 #include <string.h>
-#include <time.h>
 
 tm_segstate tm_segstates[TM_MAX_SEGMENTS + 1];
 tm_gc_stats tm_stats;
 
 #define NURSERY_POISON 0x5a  /* a poisoned header has type id 0x5a5a: invalid */
-
-static uint64_t now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-/* Statistics count TSC ticks (a few ns to read; clock_gettime costs ~26 ns
- * here, too much for every commit) and convert when reported, calibrated
- * against the monotonic clock since start-up. The TSC is invariant on
- * every x86-64 CPU this runs on. */
-static uint64_t calib_ns, calib_ticks;
-
-void tm_ticks_calibrate(void)
-{
-    calib_ns = now_ns();
-    calib_ticks = tm_ticks();
-}
-
-uint64_t tm_ticks_to_ns(uint64_t ticks)
-{
-    uint64_t dn = now_ns() - calib_ns, dt = tm_ticks() - calib_ticks;
-    while (dn < 1000000) {   /* too soon after start-up to calibrate: wait 1 ms */
-        dn = now_ns() - calib_ns;
-        dt = tm_ticks() - calib_ticks;
-    }
-    return dt ? (uint64_t)((double)ticks * (double)dn / (double)dt) : 0;
-}
-
-static inline bool in_nursery(uintptr_t so)
-{
-    return so - tm_seg.nursery_start < tm_seg.nursery_end - tm_seg.nursery_start;
-}
 
 void tm_gc_init(void)
 {
@@ -66,7 +31,7 @@ void tm_gc_init(void)
 static inline object_t *forward(object_t *o, tm_segstate *ss)
 {
     uintptr_t so = (uintptr_t)o;
-    if (in_nursery(so)) {
+    if (tm_in_nursery(so)) {
         uintptr_t __seg_gs *words = (uintptr_t __seg_gs *)o;
         if (o->h.flags & TM_GCFLAG_FORWARDED)
             return (object_t *)words[1];
@@ -153,7 +118,7 @@ void tm_collect_minor_of(tm_segstate *ss)
      * transactional), so only its collection can find young objects there. */
     for (object_t **p = ss->thread->ss_base; p < ss->thread->ss_top; p++)
         fix_root(p, ss);
-    if (!TM_STM || tm_segment_is_inevitable(ss->seg))
+    if (tm_inevitable_segment() == ss->seg)   /* always, in the GIL build */
         tm_visit_global_roots(fix_root, ss);
     /* Old objects written since the last collection. */
     for (size_t i = 0; i < ss->remembered.count; i++) {
@@ -190,27 +155,31 @@ void tm_collect_minor(void)
     tm_collect_minor_of(&tm_segstates[tm_self.segment]);
 }
 
-static void maybe_collect_major(tm_segstate *ss)
-{
-    if (tm_old_bytes_used + ss->young_outside_bytes >= tm_major_threshold)
-        tm_collect_major();
-}
-
 void tm_gc_maybe_collect_major(void)
 {
-    maybe_collect_major(&tm_segstates[tm_self.segment]);
+    size_t used = __atomic_load_n(&tm_old_bytes_used, __ATOMIC_RELAXED);
+    if (used + tm_segstates[tm_self.segment].young_outside_bytes >= tm_major_threshold)
+        tm_collect_major();
 }
 
 /* Old space must be able to take every survivor of the nursery we hand out
  * (size classes round up: twice the nursery, plus a partial page per class). */
-static bool room_for_nursery(tm_segstate *ss)
+static bool room_for_nursery(void)
 {
     size_t need = 2 * (tm_seg.nursery_end - tm_seg.nursery_start) + (64 << 12);
     if (tm_old_free_bytes() >= need)
         return true;
     tm_collect_major();
-    (void)ss;
     return tm_old_free_bytes() >= need;
+}
+
+/* Hand out [cur, cur + size) of the nursery (the fast path's bump). */
+static object_t *take(uintptr_t cur, size_t size, uint16_t tid)
+{
+    TM_SEGLOCAL->nursery_current = cur + size;
+    object_t *o = (object_t *)cur;
+    o->h.tid = tid;
+    return o;
 }
 
 static object_t *allocate_young_outside(uint16_t tid, size_t size)
@@ -220,7 +189,7 @@ static object_t *allocate_young_outside(uint16_t tid, size_t size)
         return NULL;
     if (ss->young_outside_bytes + size > tm_seg.nursery_end - tm_seg.nursery_start)
         tm_collect_minor();
-    maybe_collect_major(ss);
+    tm_gc_maybe_collect_major();
     uintptr_t so = tm_old_alloc_young_large(size);
     if (!so) {
         tm_collect_major();
@@ -242,20 +211,16 @@ object_t *tm_allocate_slow(uint16_t tid, size_t size)
         tm_safepoint_slow();   /* may run our minor collection, or abort us */
         /* It was only a stop: the nursery may have room. */
         uintptr_t cur = TM_SEGLOCAL->nursery_current;
-        if (size <= TM_NURSERY_MAX_OBJECT && cur + size <= TM_SEGLOCAL->nursery_end) {
-            TM_SEGLOCAL->nursery_current = cur + size;
-            object_t *o = (object_t *)cur;
-            o->h.tid = tid;
-            return o;
-        }
+        if (size <= TM_NURSERY_MAX_OBJECT && cur + size <= TM_SEGLOCAL->nursery_end)
+            return take(cur, size, tid);
     }
 #endif
     if (size > TM_NURSERY_MAX_OBJECT)
         return allocate_young_outside(tid, size);
     tm_segstate *ss = &tm_segstates[tm_self.segment];
     tm_collect_minor();
-    maybe_collect_major(ss);
-    if (!room_for_nursery(ss))
+    tm_gc_maybe_collect_major();
+    if (!room_for_nursery())
         return NULL;
     uintptr_t cur = TM_SEGLOCAL->nursery_current;
     if (tm_cfg.gc_debug_move) {
@@ -267,10 +232,7 @@ object_t *tm_allocate_slow(uint16_t tid, size_t size)
         tm_compiler_barrier();
         tm_set_nursery_end(cur + size);   /* the next allocation collects again */
     }
-    TM_SEGLOCAL->nursery_current = cur + size;
-    object_t *o = (object_t *)cur;
-    o->h.tid = tid;
-    return o;
+    return take(cur, size, tid);
 }
 
 object_t *tm_allocate_var(uint16_t tid, uintptr_t nitems)

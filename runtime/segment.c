@@ -180,34 +180,37 @@ bool tm_page_is_private(int seg, uintptr_t so)
  * private page before the next kept one; shared pages between are mapped
  * shared again, which changes nothing): each mmap replaces many mappings by
  * one, so this works even when the kernel's mapping limit is reached. */
+/* One run: [start, end) holds `private` private pages to re-share. */
+typedef struct reshare_run { uintptr_t start, end; size_t private; } reshare_run;
+
+static size_t flush_run(int seg, reshare_run *r)
+{
+    size_t n = r->private;
+    if (n && tm_pages_reshare(seg, r->start, (r->end - r->start) / TM_PAGE_SIZE) != 0)
+        tm_fatal("cannot re-share pages: %s", strerror(errno));
+    r->private = 0;
+    return n;
+}
+
 size_t tm_pages_reshare_unless(int seg, bool (*keep)(uintptr_t so, void *ctx), void *ctx)
 {
-    size_t n = 0, run_private = 0, npages = (tm_seg.segment_size - tm_seg.old_start) / TM_PAGE_SIZE;
-    uintptr_t run_start = 0, run_end = 0;
-    uint64_t *words = (uint64_t *)private_map[seg];
-    for (size_t w = 0; w <= (npages + 63) / 64; w++) {
-        uint64_t bits = w < (npages + 63) / 64 ? words[w] : 0;
-        bool last = w == (npages + 63) / 64;
-        for (; bits || last; bits &= bits - 1) {
-            uintptr_t so = last ? 0 : tm_seg.old_start + (w * 64 + (size_t)__builtin_ctzll(bits)) * TM_PAGE_SIZE;
-            if (last || keep(so, ctx)) {
-                if (run_private) {
-                    if (tm_pages_reshare(seg, run_start, (run_end - run_start) / TM_PAGE_SIZE) != 0)
-                        tm_fatal("cannot re-share pages: %s", strerror(errno));
-                    n += run_private;
-                    run_private = 0;
-                }
-                if (last)
-                    break;
+    size_t n = 0, nwords = ((tm_seg.segment_size - tm_seg.old_start) / TM_PAGE_SIZE + 63) / 64;
+    const uint64_t *words = (const uint64_t *)private_map[seg];
+    reshare_run run = {0, 0, 0};
+    for (size_t w = 0; w < nwords; w++) {
+        for (uint64_t bits = words[w]; bits; bits &= bits - 1) {
+            uintptr_t so = tm_seg.old_start + (w * 64 + (size_t)__builtin_ctzll(bits)) * TM_PAGE_SIZE;
+            if (keep(so, ctx)) {
+                n += flush_run(seg, &run);
                 continue;
             }
-            if (!run_private)
-                run_start = so;
-            run_end = so + TM_PAGE_SIZE;
-            run_private++;
+            if (!run.private)
+                run.start = so;
+            run.end = so + TM_PAGE_SIZE;
+            run.private++;
         }
     }
-    return n;
+    return n + flush_run(seg, &run);
 }
 
 bool tm_private_pages_over_budget(void)

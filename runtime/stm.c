@@ -30,13 +30,12 @@ static struct segtx {
     uint64_t start_time;       /* smaller is older */
     int must_abort;            /* a tm_abort_cause set by another thread, under sync_lock */
     int winner;                /* the segment that set must_abort for a write-write conflict */
-    bool inevitable;
 } segtx[TM_MAX_SEGMENTS + 1];
 
 static pthread_mutex_t sync_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t sync_cond = PTHREAD_COND_INITIALIZER;
 static int sync_requester;       /* segment that stops the world, 0 if none */
-static int inevitable_seg;       /* at most one */
+static int inevitable_seg;       /* the one inevitable transaction's segment, 0 if none */
 static uint64_t tx_clock;
 static uint16_t overflow_clock;
 static uint8_t *write_locks;     /* one byte per 16 bytes of segment: owning segment */
@@ -98,11 +97,13 @@ void tm_stm_init(void)
         tm_fatal("cannot allocate the write-lock array: %s", strerror(errno));
 }
 
-bool tm_segment_is_inevitable(int seg) { return segtx[seg].inevitable; }
+/* Read without the lock by the inevitable transaction itself (only it
+ * clears its own value) and by others with the world stopped. */
+int tm_inevitable_segment(void) { return __atomic_load_n(&inevitable_seg, __ATOMIC_RELAXED); }
 
-int tm_inevitable_segment(void) { return inevitable_seg; }
+static bool is_inevitable(int seg) { return seg && tm_inevitable_segment() == seg; }
 
-bool tm_is_inevitable(void) { return tm_self.segment && segtx[tm_self.segment].inevitable; }
+bool tm_is_inevitable(void) { return is_inevitable(tm_self.segment); }
 
 #define STAT(name) (tm_self.tx_stats[TM_STAT_##name])
 
@@ -239,7 +240,7 @@ static void release_segment(void)
     int seg = me->segment;
     pthread_mutex_lock(&sync_lock);
     if (inevitable_seg == seg)
-        inevitable_seg = 0;
+        __atomic_store_n(&inevitable_seg, 0, __ATOMIC_RELAXED);
     segtx[seg] = (struct segtx){.state = SEG_FREE};
     tm_segstates[seg].thread = NULL;
     sync_broadcast();
@@ -249,8 +250,17 @@ static void release_segment(void)
 
 /* ---- Transactions ---- */
 
-/* A transaction that lost a conflict to a writer lets the winner finish
- * before it runs again; retrying at once would only lose again. */
+/* A transaction that lost a conflict lets the winner finish before it runs
+ * again; retrying at once would only lose again. Called under sync_lock or
+ * with the world stopped; wait_for_winner does the waiting at restart. */
+static void lose_to(int winner)
+{
+    if (!tm_self.wait_for_seg) {
+        tm_self.wait_for_seg = winner;
+        tm_self.wait_for_start = segtx[winner].start_time;
+    }
+}
+
 static void wait_for_winner(tm_thread *me)
 {
     int w = me->wait_for_seg;
@@ -308,7 +318,7 @@ static void abort_self(int cause)
     tm_thread *me = &tm_self;
     int seg = me->segment;
     tm_segstate *ss = &tm_segstates[seg];
-    TM_ASSERT(!segtx[seg].inevitable);
+    TM_ASSERT(!is_inevitable(seg));
     /* Old objects we wrote get segment 0's committed contents back. */
     for (size_t i = 0; i < ss->modified.count; i++) {
         uintptr_t so = ss->modified.items[i];
@@ -326,10 +336,8 @@ static void abort_self(int cause)
     me->tx_stats[TM_STAT_ABORT_CAUSE + cause]++;
     me->last_abort_cause = cause;
     pthread_mutex_lock(&sync_lock);
-    if (segtx[seg].winner && !me->wait_for_seg) {
-        me->wait_for_seg = segtx[seg].winner;
-        me->wait_for_start = segtx[segtx[seg].winner].start_time;
-    }
+    if (segtx[seg].winner)
+        lose_to(segtx[seg].winner);
     pthread_mutex_unlock(&sync_lock);
     release_segment();
     __builtin_longjmp(me->abort_jmp, 1);
@@ -393,11 +401,10 @@ static struct tx_id check_readers(tm_segstate *ss, const others *o)
             if (((uint8_t *)tm_segment_base(j))[so >> 4] != o->rv[k] || segtx[j].must_abort)
                 continue;
             bool older = segtx[j].start_time < segtx[seg].start_time;
-            if (tm_cfg.wait_for_readers && (older || segtx[j].inevitable) && !segtx[seg].inevitable)
+            if (tm_cfg.wait_for_readers && (older || is_inevitable(j)) && !is_inevitable(seg))
                 return (struct tx_id){j, segtx[j].start_time};
-            if (segtx[j].inevitable) {
-                tm_self.wait_for_seg = j;
-                tm_self.wait_for_start = segtx[j].start_time;
+            if (is_inevitable(j)) {
+                lose_to(j);
                 tm_resume_world();
                 abort_self(TM_ABORT_INEVITABLE);
             }
@@ -470,14 +477,12 @@ void tm_become_inevitable(void)
 {
     int seg = tm_self.segment;
     TM_ASSERT(seg > 0);
-    if (segtx[seg].inevitable)
+    if (is_inevitable(seg))
         return;
     pthread_mutex_lock(&sync_lock);
     int cause = inevitable_seg || sync_requester ? park_until(no_other_inevitable, NULL) : segtx[seg].must_abort;
-    if (!cause) {
-        inevitable_seg = seg;
-        segtx[seg].inevitable = true;
-    }
+    if (!cause)
+        __atomic_store_n(&inevitable_seg, seg, __ATOMIC_RELAXED);
     pthread_mutex_unlock(&sync_lock);
     if (cause)
         abort_self(cause);
@@ -508,8 +513,8 @@ static void write_write_contention(uintptr_t idx, uint8_t owner)
         pthread_mutex_unlock(&sync_lock);
         return;   /* released meanwhile: retry */
     }
-    bool win = segtx[me].inevitable ||
-               (!segtx[owner].inevitable && segtx[me].start_time < segtx[owner].start_time);
+    bool win = is_inevitable(me) ||
+               (!is_inevitable(owner) && segtx[me].start_time < segtx[owner].start_time);
     int cause;
     if (win) {
         if (!segtx[owner].must_abort) {
@@ -521,9 +526,8 @@ static void write_write_contention(uintptr_t idx, uint8_t owner)
         struct lock_wait w = {idx, owner, segtx[owner].start_time};
         cause = park_until(lock_released, &w);
     } else {
-        cause = segtx[owner].inevitable ? TM_ABORT_INEVITABLE : TM_ABORT_WRITE_WRITE;
-        tm_self.wait_for_seg = owner;
-        tm_self.wait_for_start = segtx[owner].start_time;
+        cause = is_inevitable(owner) ? TM_ABORT_INEVITABLE : TM_ABORT_WRITE_WRITE;
+        lose_to(owner);
     }
     pthread_mutex_unlock(&sync_lock);
     if (cause)
@@ -635,7 +639,7 @@ void tm_stm_get_stats(tm_stm_stats *out)
 
 #else
 
-bool tm_segment_is_inevitable(int seg) { return seg == 1; }
+int tm_inevitable_segment(void) { return 1; }   /* the GIL holder is always inevitable */
 void tm_set_nursery_end(uintptr_t end) { TM_SEGLOCAL->nursery_end = end; }
 void tm_stm_init(void) {}
 void tm_stm_retire_thread_stats(void) {}

@@ -28,8 +28,6 @@ void tm_stop_world(void);
 void tm_resume_world(void);
 /* Calls fn for every segment running a transaction (world stopped). */
 void tm_foreach_transaction(void (*fn)(tm_segstate *ss, void *ctx), void *ctx);
-/* The segment of the inevitable transaction, 0 if none (world stopped). */
-int tm_inevitable_segment(void);
 /* Re-share private pages no running transaction needs (world stopped). */
 void tm_reshare_pages(void);
 /* Throw away what the segment's transaction allocated since its start. */
