@@ -15,6 +15,14 @@ STM_OBJ := $(patsubst runtime/%.c,$(BUILD)/stm/%.o,$(RT_SRC))
 LIB_GIL := $(BUILD)/libtmrt.a
 LIB_STM := $(BUILD)/libtmrt-stm.a
 
+# The interpreter: vm/*.c on the GIL runtime is build/tmpy-gil.
+VM_SRC   := $(wildcard vm/*.c)
+VM_HDR   := $(wildcard vm/*.h)
+VM_GIL_OBJ := $(patsubst vm/%.c,$(BUILD)/vm/%.o,$(VM_SRC))
+TMPY_GIL := $(BUILD)/tmpy-gil
+VM_CPPFLAGS := -Ivm -Iruntime -DTMPY_LIBDIR='"$(CURDIR)/lib"'
+VM_LDLIBS := -lgmp -lm
+
 # tests/c/test_X.c runs against the GIL build as build/tests/test_X and, if
 # its name is in BOTH_TESTS or starts with test_stm_, against the STM build
 # as build/tests/test_X-stm.
@@ -27,7 +35,7 @@ BENCHES    := $(patsubst bench/%.c,$(BUILD)/bench/%,$(wildcard bench/*.c))
 DEMO       := $(BUILD)/bench/tmrt_demo $(BUILD)/bench/parallel_demo $(BUILD)/bench/parallel_demo-stm
 
 .PHONY: all test demo bench check-valgrind clean setup
-all: $(LIB_GIL) $(LIB_STM) $(DEMO)
+all: $(LIB_GIL) $(LIB_STM) $(DEMO) $(TMPY_GIL)
 
 $(BUILD)/gil/%.o: runtime/%.c $(RT_HDR)
 	@mkdir -p $(dir $@)
@@ -40,6 +48,13 @@ $(BUILD)/stm/%.o: runtime/%.c $(RT_HDR)
 $(LIB_GIL): $(GIL_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
+
+$(BUILD)/vm/%.o: vm/%.c $(VM_HDR) $(RT_HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(VM_CPPFLAGS) -DTM_STM=0 $(CFLAGS) -c $< -o $@
+
+$(TMPY_GIL): $(VM_GIL_OBJ) $(LIB_GIL)
+	$(CC) $(CFLAGS) $(VM_GIL_OBJ) -o $@ $(LIB_GIL) $(VM_LDLIBS) $(LDLIBS)
 
 $(LIB_STM): $(STM_OBJ)
 	@rm -f $@
@@ -73,6 +88,8 @@ demo: $(DEMO)
 # Installs what the tests need, once (a fresh machine has gcc, make, python3).
 setup:
 	@python3 -c 'import pytest' 2>/dev/null || python3 -m pip install --quiet pytest
+	@test -f /usr/include/gmp.h -o -f /usr/include/x86_64-linux-gnu/gmp.h || \
+	  { (apt-get update && apt-get install -y libgmp-dev) || (sudo apt-get update && sudo apt-get install -y libgmp-dev); }
 
 test: setup all $(CTESTS)
 	python3 -m pytest -q tests

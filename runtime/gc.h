@@ -47,6 +47,11 @@ static inline object_t *tm_allocate(uint16_t tid, size_t size)
     return o;
 }
 
+/* A zeroed object that never moves (allocated outside the nursery): for
+ * long-lived objects C code keeps raw pointers into (code, types). NULL when
+ * the heap is exhausted. May collect. */
+object_t *tm_allocate_old(uint16_t tid, size_t size);
+
 /* A varsize object with `nitems` items, its length field set. NULL if too big. */
 object_t *tm_allocate_var(uint16_t tid, uintptr_t nitems);
 

@@ -25,6 +25,8 @@ static tm_list mark_stack;
 static inline void mark(object_t *o)
 {
     uintptr_t so = (uintptr_t)o;
+    if (so & TM_IMMEDIATE_TAG)
+        return;   /* a tagged immediate, not a reference */
     if (tm_in_nursery(so))
         return;   /* young, of a parked transaction: scanned as a root in place */
     if (o && tm_old_mark(so))

@@ -31,6 +31,8 @@ void tm_gc_init(void)
 static inline object_t *forward(object_t *o, tm_segstate *ss)
 {
     uintptr_t so = (uintptr_t)o;
+    if (so & TM_IMMEDIATE_TAG)
+        return o;   /* a tagged immediate (e.g. a small int), not a reference */
     if (tm_in_nursery(so)) {
         uintptr_t __seg_gs *words = (uintptr_t __seg_gs *)o;
         if (o->h.flags & TM_GCFLAG_FORWARDED)
@@ -244,6 +246,35 @@ object_t *tm_allocate_var(uint16_t tid, uintptr_t nitems)
     if (o)
         *(uintptr_t __seg_gs *)((char __seg_gs *)o + t->length_offset) = nitems;
     return o;
+}
+
+object_t *tm_allocate_old(uint16_t tid, size_t size)
+{
+    size = tm_round_size(size);
+#if !TM_STM
+    if (size <= TM_SMALL_MAX) {
+        tm_gc_maybe_collect_major();
+        uintptr_t so = tm_old_alloc(tm_self.segment, size);
+        if (!so) {
+            tm_collect_major();
+            if (!(so = tm_old_alloc(tm_self.segment, size)))
+                return NULL;
+        }
+        char *p = tm_linear((char __seg_gs *)so);
+        tm_compiler_barrier();
+        memset(p, 0, size);
+        tm_compiler_barrier();
+        /* Born old but not yet traced: remembered (no WRITE_BARRIER flag) so
+         * that stores made before the next minor collection need no barrier. */
+        object_t *o = (object_t *)so;
+        o->h.tid = tid;
+        tm_list_push(&tm_segstates[tm_self.segment].remembered, so);
+        return o;
+    }
+#endif
+    /* STM (objects created by a transaction must be published at commit)
+     * and big objects: young outside the nursery, which never moves either. */
+    return allocate_young_outside(tid, size);
 }
 
 #if !TM_STM

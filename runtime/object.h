@@ -28,6 +28,10 @@ enum {
 #define TM_LOCK_SHIFT 8             /* the 24-bit lock field is flags >> 8 */
 
 #define TM_MIN_OBJECT_SIZE 16       /* one read marker / write lock per 16 bytes */
+/* A reference word with this bit set is an immediate value (a language's
+ * tagged small integer, say), not a reference: the GC skips it. Objects are
+ * 16-byte aligned, so no real reference has it. */
+#define TM_IMMEDIATE_TAG 1u
 
 typedef void (*tm_ref_visitor)(object_t *__seg_gs *slot, void *ctx);
 

@@ -1,0 +1,208 @@
+/* tmpy bytecode: the contract between compile.c (which emits it) and
+ * eval.c (which runs it).
+ *
+ * An instruction is one uint32_t word: opcode in the low 8 bits, argument in
+ * the high 24 bits (no EXTENDED_ARG). Ops marked [cache] are followed by ONE
+ * extra word: the index of their inline-cache entry (0 .. code->ncaches-1);
+ * the eval loop skips it. Jump targets are absolute instruction-word indexes.
+ * code->lines[i] is the source line of word i.
+ *
+ * Stack effects are written `before -- after`, top of stack rightmost.
+ * "NULL" is an empty stack slot (C NULL), used by the call protocol.
+ *
+ * Frames: slots 0 .. nlocals+ncellvars+nfreevars-1 are "localsplus"
+ * (parameters and locals, then cells created by this code, then free
+ * variables copied from the function's closure), then the value stack. The
+ * eval loop creates the cells at frame entry (a cell var that is also a
+ * parameter starts with the argument: code->cell2arg) and copies the
+ * closure; there are no MAKE_CELL / COPY_FREE_VARS ops.
+ *
+ * Exceptions use a block stack (like CPython 3.10):
+ *   SETUP_FINALLY pushes a try block {handler, stack level}. When an
+ *   exception is raised inside it: blocks are popped until a try block is
+ *   found; the value stack is cut to the block's level; then the PREVIOUS
+ *   handled exception (sys.exc_info(), None if none) and the exception are
+ *   pushed (`prev exc`), an EXCEPT_HANDLER block is pushed at that level, the
+ *   handled exception becomes exc, and execution jumps to the handler.
+ *   If unwinding pops an EXCEPT_HANDLER block (an exception escaped from a
+ *   handler), the handled exception is restored from the `prev` slot at the
+ *   block's level and the stack cut to that level before unwinding further.
+ *
+ * Canonical sequences the compiler emits:
+ *
+ *   try: B  except E as n: H  except: H2  else: L  finally-less:
+ *       SETUP_FINALLY h1
+ *       B
+ *       POP_BLOCK
+ *       L
+ *       JUMP end
+ *   h1: (stack: prev exc)
+ *       DUP_TOP; <E>; JUMP_IF_NOT_EXC_MATCH h2
+ *       STORE n   (or POP_TOP if no name)
+ *       [as-name cleanup: the handler body H is wrapped in SETUP_FINALLY so
+ *        that n is deleted on every exit: n = None; del n  -- as CPython]
+ *       H
+ *       POP_EXCEPT      (pops prev, restores it as the handled exception; pops the EXCEPT_HANDLER block)
+ *       JUMP end
+ *   h2: POP_TOP; H2; POP_EXCEPT; JUMP end   (bare except)
+ *       ... when no bare except: RERAISE   (stack `prev exc`: raises exc again)
+ *   end:
+ *
+ *   try: B  finally: F
+ *       SETUP_FINALLY h
+ *       B
+ *       POP_BLOCK
+ *       F
+ *       JUMP end
+ *   h:  (stack: prev exc)
+ *       F
+ *       RERAISE
+ *   end:
+ *   return/break/continue inside B or a handler first unwind what they leave
+ *   (POP_BLOCK + a copy of F; in a handler: POP_TOP exc if still on the
+ *   stack, POP_EXCEPT; FOR loop iterators: POP_TOP; with: POP_BLOCK +
+ *   CALL_EXIT_NONE), as CPython's compiler_unwind_fblock does.
+ *
+ *   with M as x: B
+ *       <M>
+ *       SETUP_WITH h        (mgr -- exit enter_result; try block level = just above `exit`)
+ *       STORE x  (or POP_TOP)
+ *       B
+ *       POP_BLOCK
+ *       CALL_EXIT_NONE      (exit -- )  exit(None, None, None), result dropped
+ *       JUMP end
+ *   h:  (stack: exit prev exc)
+ *       WITH_EXCEPT_START   (exit prev exc -- exit prev exc res)   res = exit(type(exc), exc, exc.__traceback__)
+ *       POP_JUMP_IF_TRUE s
+ *       RERAISE
+ *   s:  POP_TOP; POP_EXCEPT; POP_TOP; (exc, prev, exit)
+ *   end:
+ *
+ *   Calls: `f(a, b)` is  <f> PUSH_NULL <a> <b> CALL 2
+ *          `o.m(a)` is   <o> LOAD_METHOD m  <a> CALL 1
+ *          `f(a, k=b)`:  <f> PUSH_NULL <a> <b> LOAD_CONST ('k',) CALL_KW 2
+ *          `f(*t, **d)`: <f> PUSH_NULL <build a tuple> <build a dict> CALL_FUNCTION_EX 1
+ *   Comprehensions / generator expressions: a nested code object with one
+ *   parameter `.0` (the iterator): MAKE_FUNCTION, PUSH_NULL, <iterable>,
+ *   GET_ITER, CALL 1.
+ *   Class statement: LOAD_BUILD_CLASS PUSH_NULL <MAKE_FUNCTION body> LOAD_CONST 'Name'
+ *   <bases...> [LOAD_CONST kwnames] CALL/CALL_KW n. The body code has
+ *   CO_CLASSBODY, uses LOAD_NAME/STORE_NAME (LOAD_CLASSDEREF for free vars),
+ *   stores __module__ and __qualname__ first, and, if methods use super() or
+ *   __class__, creates the __class__ cell and stores it as __classcell__
+ *   before returning None.
+ */
+#ifndef TMPY_OPCODES_H
+#define TMPY_OPCODES_H
+
+#define OP_LIST(X) \
+    X(NOP)                   /* -- */ \
+    X(POP_TOP)               /* v -- */ \
+    X(ROT_TWO)               /* a b -- b a */ \
+    X(ROT_THREE)             /* a b c -- c a b */ \
+    X(ROT_FOUR)              /* a b c d -- d a b c */ \
+    X(DUP_TOP)               /* a -- a a */ \
+    X(DUP_TOP_TWO)           /* a b -- a b a b */ \
+    X(COPY)                  /* arg n>=1: ... x (n-1 items) -- ... x ... x   (push stack[-n]) */ \
+    X(SWAP)                  /* arg n>=2: swap TOS and stack[-n] */ \
+    X(PUSH_NULL)             /* -- NULL */ \
+    X(LOAD_CONST)            /* arg: consts index.  -- v */ \
+    X(LOAD_FAST)             /* arg: localsplus index. -- v  (UnboundLocalError if unset) */ \
+    X(STORE_FAST)            /* v -- */ \
+    X(DELETE_FAST)           /* -- */ \
+    X(LOAD_DEREF)            /* arg: localsplus index of a cell/free var. -- cell contents (NameError/UnboundLocalError if empty) */ \
+    X(STORE_DEREF)           /* v -- */ \
+    X(DELETE_DEREF)          /* -- */ \
+    X(LOAD_CLOSURE)          /* -- cell  (the cell object itself, for MAKE_FUNCTION closures) */ \
+    X(LOAD_CLASSDEREF)       /* class body: locals dict first, then the cell. -- v */ \
+    X(LOAD_GLOBAL)           /* [cache] arg: names index. -- v  (globals, then builtins; NameError) */ \
+    X(STORE_GLOBAL)          /* v -- */ \
+    X(DELETE_GLOBAL)         /* -- */ \
+    X(LOAD_NAME)             /* arg: names index. locals dict, globals, builtins. -- v */ \
+    X(STORE_NAME)            /* v -- */ \
+    X(DELETE_NAME)           /* -- */ \
+    X(LOAD_ATTR)             /* [cache] arg: names index. obj -- obj.name */ \
+    X(STORE_ATTR)            /* [cache] v obj -- */ \
+    X(DELETE_ATTR)           /* obj -- */ \
+    X(LOAD_METHOD)           /* [cache] obj -- func obj  (plain function found on the type, not shadowed)  |  obj -- attr NULL */ \
+    X(CALL)                  /* arg n: callable self_or_NULL a1..an -- result  (self non-NULL: called with (self, a1..an)) */ \
+    X(CALL_KW)               /* arg n: callable self_or_NULL a1..an kwnames -- result  (last len(kwnames) of a1..an are keyword values) */ \
+    X(CALL_FUNCTION_EX)      /* arg flags (1: kwargs dict present): callable self_or_NULL argstuple [kwdict] -- result */ \
+    X(RETURN_VALUE)          /* v -- (returns v) */ \
+    X(YIELD_VALUE)           /* v -- sent  (suspends the generator, yielding v) */ \
+    X(GET_YIELD_FROM_ITER)   /* iterable -- iterator  (a generator stays itself) */ \
+    X(YIELD_FROM)            /* receiver v -- result: sends v (None: next) to receiver; if it yields, this frame yields that value and runs YIELD_FROM again with the sent value on resume; on StopIteration pops receiver and pushes its value */ \
+    X(JUMP)                  /* arg target (forward) */ \
+    X(JUMP_BACKWARD)         /* arg target (a loop back-edge: a yield point) */ \
+    X(POP_JUMP_IF_FALSE)     /* v -- */ \
+    X(POP_JUMP_IF_TRUE)      /* v -- */ \
+    X(JUMP_IF_FALSE_OR_POP)  /* v -- v (jumps) | v -- (falls through) */ \
+    X(JUMP_IF_TRUE_OR_POP)   \
+    X(POP_JUMP_IF_NONE)      /* v -- */ \
+    X(POP_JUMP_IF_NOT_NONE)  /* v -- */ \
+    X(GET_ITER)              /* iterable -- iterator */ \
+    X(FOR_ITER)              /* arg target: it -- it next  |  it --  and jump when exhausted */ \
+    X(COMPARE_OP)            /* arg CMP_*: a b -- r */ \
+    X(IS_OP)                 /* arg invert: a b -- bool */ \
+    X(CONTAINS_OP)           /* arg invert: item container -- bool */ \
+    X(BINARY_OP)             /* arg NB_* or NB_INPLACE_BASE+NB_*: a b -- r */ \
+    X(UNARY_OP)              /* arg UN_*: v -- r */ \
+    X(BINARY_SUBSCR)         /* container key -- v */ \
+    X(STORE_SUBSCR)          /* v container key -- */ \
+    X(DELETE_SUBSCR)         /* container key -- */ \
+    X(BUILD_SLICE)           /* arg 2|3: start stop [step] -- slice */ \
+    X(BUILD_TUPLE)           /* arg n: v1..vn -- tuple */ \
+    X(BUILD_LIST)            /* arg n */ \
+    X(BUILD_SET)             /* arg n */ \
+    X(BUILD_MAP)             /* arg n: k1 v1 .. kn vn -- dict */ \
+    X(BUILD_CONST_KEY_MAP)   /* arg n: v1..vn keys_tuple -- dict */ \
+    X(BUILD_STRING)          /* arg n: s1..sn -- s1+..+sn */ \
+    X(LIST_APPEND)           /* arg i: list at stack[-i] after popping v.  v -- */ \
+    X(SET_ADD)               /* arg i */ \
+    X(MAP_ADD)               /* arg i: dict at stack[-i] after popping k v.  k v -- */ \
+    X(LIST_EXTEND)           /* arg i: iterable -- (list at stack[-i] extended) */ \
+    X(SET_UPDATE)            /* arg i */ \
+    X(DICT_UPDATE)           /* arg i: mapping -- ({**a} displays) */ \
+    X(DICT_MERGE)            /* arg i: mapping -- (f(**m): TypeError on duplicate keys "f() got multiple values for keyword argument 'k'", non-mapping, non-str keys) */ \
+    X(LIST_TO_TUPLE)         /* list -- tuple */ \
+    X(UNPACK_SEQUENCE)       /* arg n: seq -- vn .. v1 (v1 on top) */ \
+    X(UNPACK_EX)             /* arg before | (after << 8): seq -- v_last .. list .. v1 */ \
+    X(FORMAT_VALUE)          /* arg: (conv: 0 none, 1 !s, 2 !r, 3 !a) | 4 if a spec is on the stack.  v [spec] -- str */ \
+    X(MAKE_FUNCTION)         /* arg flags 1 defaults, 2 kwdefaults, 8 closure: [defaults_tuple] [kwdefaults_dict] [closure_tuple] code -- function */ \
+    X(LOAD_BUILD_CLASS)      /* -- builtins.__build_class__ */ \
+    X(IMPORT_NAME)           /* arg names index: level fromlist -- module */ \
+    X(IMPORT_FROM)           /* arg names index: module -- module attr (ImportError "cannot import name") */ \
+    X(IMPORT_STAR)           /* module -- (into the locals / globals) */ \
+    X(RAISE_VARARGS)         /* arg 0: re-raise the handled exception; 1: exc --; 2: exc cause -- */ \
+    X(SETUP_FINALLY)         /* arg handler target: push a try block */ \
+    X(SETUP_WITH)            /* arg handler target: mgr -- exit enter_result (try block just above exit) */ \
+    X(POP_BLOCK)             /* pop the innermost block */ \
+    X(POP_EXCEPT)            /* prev -- : pop the EXCEPT_HANDLER block, restore prev as the handled exception */ \
+    X(RERAISE)               /* exc -- : raise exc again, traceback kept */ \
+    X(JUMP_IF_NOT_EXC_MATCH) /* arg target: exc type -- (jump if not isinstance(exc, type/tuple)) */ \
+    X(CALL_EXIT_NONE)        /* exit -- : exit(None, None, None), result dropped */ \
+    X(WITH_EXCEPT_START)     /* exit prev exc -- exit prev exc res */ \
+    X(LOAD_ASSERTION_ERROR)  /* -- AssertionError */ \
+    X(GET_LEN)               /* seq -- seq len (spare) */ \
+    X(OP_COUNT_)
+
+enum {
+#define OP_ENUM(name) OP_##name,
+    OP_LIST(OP_ENUM)
+#undef OP_ENUM
+};
+
+#define INSTR(op, arg) ((uint32_t)(op) | ((uint32_t)(arg) << 8))
+#define INSTR_OP(w) ((w) & 0xffu)
+#define INSTR_ARG(w) ((w) >> 8)
+#define INSTR_ARG_MAX 0xffffffu
+
+/* Ops followed by a cache-index word. */
+#define OP_HAS_CACHE(op) ((op) == OP_LOAD_GLOBAL || (op) == OP_LOAD_ATTR || \
+                          (op) == OP_STORE_ATTR || (op) == OP_LOAD_METHOD)
+/* Bytes per inline-cache entry in code->cache. */
+#define CACHE_ENTRY_SIZE 32
+
+extern const char *const op_names[];   /* eval.c: for disassembly / debugging */
+
+#endif

@@ -1,0 +1,752 @@
+/* tmpy: the interpreter's core header. Every vm/*.c includes it.
+ *
+ * THE RULES (read before writing any C in vm/):
+ *
+ * 1. Values. `Obj` is a reference to a GC object (a segment offset,
+ *    dereferenced through %gs) or a tagged small int (low bit 1, see
+ *    IS_SMALLINT). Never dereference an Obj without knowing it is not a small
+ *    int: use TYPE(v), IS_SMALLINT(v), or the IS_xxx() tests below.
+ *
+ * 2. Moving GC. Any call that can allocate (almost every vm_* / *_new
+ *    function, and anything that runs Python code) may MOVE every young
+ *    object. An Obj held in a C local across such a call is stale afterwards.
+ *    Keep it in a root slot instead:
+ *        Obj *r = vm_roots(2);           // 2 zeroed slots on the shadow stack
+ *        r[0] = arg;                     // r[i] is updated by the GC
+ *        r[1] = list_new(0);             // may move r[0]'s object: fine
+ *        if (!r[1]) { vm_unroots(r); return NULL; }
+ *        ...
+ *        Obj result = r[1];
+ *        vm_unroots(r);                  // pops back to r (LIFO)
+ *        return result;
+ *    Arguments that arrive as `Obj *args` (the vector calling convention)
+ *    already live in root slots: read args[i] again after allocating.
+ *    Plain `Obj` parameters are NOT rooted: root them yourself if you use
+ *    them after an allocation. Objects allocated with tm_allocate_old (code
+ *    objects, type objects) and the singletons (None, True, False, ...) never
+ *    move: a C pointer to them stays valid (they must still be reachable).
+ *
+ * 3. Write barrier. Call VM_WRITE(o) before storing into any field of an
+ *    existing object o, unless o was allocated and nothing that can
+ *    allocate has run since. (GIL build: the generational barrier; STM
+ *    build: also the write lock.) Read barrier VM_READ(o) before reading a
+ *    mutable object's fields (no-op in the GIL build; write it anyway in the
+ *    containers so the STM build works later).
+ *
+ * 4. Errors. CPython style: a function that fails sets the thread's current
+ *    exception (err_set / err_format / ...) and returns NULL (Obj results)
+ *    or -1 (int results). Callers check and propagate. Never print and exit
+ *    for a Python-level error. tm_allocate returning NULL => err_nomemory().
+ *
+ * 5. Recursion. C code that can recurse on user data (repr of nested lists,
+ *    comparisons of nested tuples, the eval loop run from C) calls
+ *    vm_enter_recursive(" while ...") / vm_leave_recursive(): it raises
+ *    RecursionError instead of overflowing the C or shadow stack.
+ *
+ * 6. Strings for C. str_cstr(s) gives a linear `const char *` to a str's
+ *    UTF-8 bytes (NUL-terminated): valid only until the next allocation.
+ */
+#ifndef TMPY_H
+#define TMPY_H
+
+#include "tmrt.h"
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+typedef object_t *Obj;
+
+/* ------------------------------------------------------------------ */
+/* Tagged small ints: (n << 1) | 1, n in [SMALLINT_MIN, SMALLINT_MAX].  */
+/* ------------------------------------------------------------------ */
+#define SMALLINT_MAX ((int64_t)((1ULL << 61) - 1))
+#define SMALLINT_MIN (-SMALLINT_MAX - 1)
+#define IS_SMALLINT(v) (((uintptr_t)(v)) & TM_IMMEDIATE_TAG)
+#define SMALLINT_VAL(v) (((int64_t)(uintptr_t)(v)) >> 1)
+#define MAKE_SMALLINT(n) ((Obj)(uintptr_t)((((uint64_t)(int64_t)(n)) << 1) | 1))
+#define SMALLINT_FITS(n) ((n) >= SMALLINT_MIN && (n) <= SMALLINT_MAX)
+
+/* ------------------------------------------------------------------ */
+/* Barriers and roots                                                 */
+/* ------------------------------------------------------------------ */
+#define VM_WRITE(o) tm_write((object_t *)(o))
+#define VM_READ(o) tm_read((object_t *)(o))
+
+static inline Obj *vm_roots(int n)
+{
+    Obj *r = (Obj *)tm_self.ss_top;
+    for (int i = 0; i < n; i++)
+        r[i] = NULL;
+    tm_self.ss_top += n;
+    return r;
+}
+static inline void vm_unroots(Obj *r) { tm_self.ss_top = (object_t **)r; }
+/* A C global holding an Obj must be registered once (start-up). */
+#define VM_GLOBAL_ROOT(var) tm_add_global_root((object_t **)&(var))
+
+/* Linear address of a GC object's bytes (for memcpy, libc). Valid until the
+ * next allocation (the object may move). */
+#define VM_LINEAR(p) tm_linear((const void __seg_gs *)(p))
+
+/* ------------------------------------------------------------------ */
+/* GC type ids (layouts) of the built-in object shapes.               */
+/* Registered by vm_register_layouts() (objects.c) in this order.     */
+/* Every layout from TID_FIRST_WITH_CLS on has `Obj cls` at offset 8  */
+/* and `Obj dict` at offset 16: its Python type is read from cls.     */
+/* ------------------------------------------------------------------ */
+enum {
+    TID_NONE_ = 0,      /* unused: tid 0 marks a bad header */
+    TID_NONETYPE,       /* None, NotImplemented, Ellipsis: SingletonObj */
+    TID_BOOL,           /* IntObj-free: BoolObj */
+    TID_BIGINT,         /* BigIntObj: sign + GMP limbs */
+    TID_FLOAT,
+    TID_STR,
+    TID_BYTES,
+    TID_BYTEARRAY,
+    TID_TUPLE,
+    TID_LIST,
+    TID_ARRAY,          /* ArrayObj: internal varsize array of Obj (list storage etc.) */
+    TID_RAW,            /* RawObj: internal varsize bytes, no references */
+    TID_DICT,
+    TID_SET,            /* set and frozenset */
+    TID_RANGE,
+    TID_SLICE,
+    TID_CODE,
+    TID_FUNCTION,
+    TID_CELL,
+    TID_METHOD,         /* bound method: MethodObj */
+    TID_BUILTIN,        /* BuiltinObj: a C function, bound (self) or not */
+    TID_GENERATOR,
+    TID_FRAME,          /* FrameObj: a saved frame (generators) */
+    TID_TRACEBACK,
+    TID_MODULE,
+    TID_PROPERTY,
+    TID_STATICMETHOD,
+    TID_CLASSMETHOD,
+    TID_SUPER,
+    TID_ITER,           /* IterObj: built-in iterators and views (see IterObj) */
+    TID_FILE,
+    TID_CAPSULE,        /* internal: wraps C data with up to 4 Obj refs */
+    TID_FIRST_WITH_CLS, /* ---- layouts below carry cls and dict ---- */
+    TID_TYPE = TID_FIRST_WITH_CLS,
+    TID_INSTANCE,       /* instances of user classes (and of `object`) */
+    TID_EXCEPTION,      /* instances of BaseException and subclasses */
+    TID_COUNT
+};
+extern uint16_t vm_tid[TID_COUNT];   /* our enum -> runtime type id (identity if registered in order) */
+
+/* ------------------------------------------------------------------ */
+/* Object layouts. typedef __seg_gs struct X_ X: X * is a segment      */
+/* offset. Reference fields are Obj; words that are not references     */
+/* must not be listed in the layout's ref_words.                       */
+/* ------------------------------------------------------------------ */
+#define VM_STRUCT(name) typedef __seg_gs struct name##_ name; struct name##_
+
+VM_STRUCT(SingletonObj) { tm_header h; const char *cname; };
+VM_STRUCT(BoolObj) { tm_header h; int64_t value; };
+/* Ints outside the small range. Normalised: never fits a small int. */
+VM_STRUCT(BigIntObj) { tm_header h; int64_t size; /* signed limb count: sign of the int */ uint64_t limbs[]; };
+VM_STRUCT(FloatObj) { tm_header h; double value; };
+/* str: UTF-8, NUL-terminated; length in code points; ascii iff length == nbytes. */
+VM_STRUCT(StrObj) { tm_header h; int64_t nbytes; int64_t length; int64_t hash; /* -1: not computed */ char data[]; };
+VM_STRUCT(BytesObj) { tm_header h; int64_t length; int64_t hash; char data[]; /* NUL after */ };
+VM_STRUCT(ByteArrayObj) { tm_header h; int64_t length; Obj raw; /* RawObj, capacity = raw->length */ };
+VM_STRUCT(TupleObj) { tm_header h; int64_t length; int64_t hash; Obj items[]; };
+VM_STRUCT(ArrayObj) { tm_header h; int64_t length; Obj items[]; };
+VM_STRUCT(RawObj) { tm_header h; int64_t length; unsigned char data[]; };
+VM_STRUCT(ListObj) { tm_header h; int64_t length; Obj array; /* ArrayObj, capacity = array->length */ };
+/* dict: layout private to dict.c except `used` and `version`. version is
+ * globally unique (one global counter) and replaced whenever a key is added
+ * or removed or the table is rebuilt, NOT when an existing key's value is
+ * replaced: an entry index cached with a version stays valid while the
+ * version is unchanged (inline caches for globals rely on it). */
+VM_STRUCT(DictObj) { tm_header h; int64_t used; uint64_t version; Obj entries; Obj index; int64_t nentries; int64_t reserved; };
+VM_STRUCT(SetObj) { tm_header h; int64_t used; int64_t fill; int64_t mask; Obj table; int64_t frozen; int64_t hash; };
+VM_STRUCT(RangeObj) { tm_header h; Obj start; Obj stop; Obj step; int64_t length; /* -1: big */ };
+VM_STRUCT(SliceObj) { tm_header h; Obj start; Obj stop; Obj step; };
+VM_STRUCT(CellObj) { tm_header h; Obj ref; /* NULL: empty */ };
+VM_STRUCT(MethodObj) { tm_header h; Obj func; Obj self; };
+VM_STRUCT(ModuleObj) { tm_header h; Obj dict; Obj name; };
+VM_STRUCT(PropertyObj) { tm_header h; Obj fget; Obj fset; Obj fdel; Obj doc; };
+VM_STRUCT(StaticMethodObj) { tm_header h; Obj func; };   /* classmethod too */
+VM_STRUCT(SuperObj) { tm_header h; Obj type; Obj obj; Obj obj_type; };
+VM_STRUCT(CapsuleObj) { tm_header h; Obj refs[4]; void *cdata; int64_t kind; };
+
+/* Traceback entry: one per frame an exception passed through. */
+VM_STRUCT(TracebackObj) { tm_header h; Obj next; Obj code; int64_t lineno; };
+
+/* Layouts with a class: cls at offset 8, dict at 16 (NULL: no dict yet). */
+VM_STRUCT(InstanceObj) { tm_header h; Obj cls; Obj dict; Obj base_value; /* value of a builtin base (list, int, ...) or NULL */ Obj slots[]; };
+VM_STRUCT(ExceptionObj) {
+    tm_header h; Obj cls; Obj dict;
+    Obj args;            /* tuple */
+    Obj traceback;       /* TracebackObj or NULL */
+    Obj cause, context;  /* NULL when unset */
+    int64_t suppress_context;
+    Obj extra;           /* subclass-specific (StopIteration.value, SyntaxError details tuple, ...) */
+};
+
+/* Built-in iterator / view objects share one layout; `kind` says which. */
+VM_STRUCT(IterObj) { tm_header h; Obj cls; Obj a; Obj b; Obj c; int64_t i; int64_t n; int64_t kind; };
+
+/* A C function as a Python object. def->flags: see MethodDef. self: bound
+ * receiver (module functions: the module, or NULL). */
+typedef Obj (*cfunc)(Obj *args, size_t nargs, Obj kwnames);
+typedef struct MethodDef {
+    const char *name;
+    cfunc fn;        /* args[0] is self (or the class for METH_CLASS) unless METH_STATIC / module function */
+    int flags;
+    const char *doc;
+} MethodDef;
+enum {
+    METH_KW = 1,          /* accepts keyword arguments (kwnames may be non-NULL) */
+    METH_STATIC = 2,      /* in a type: a staticmethod (no self) */
+    METH_CLASS = 4,       /* in a type: a classmethod (args[0] = the class) */
+};
+VM_STRUCT(BuiltinObj) { tm_header h; Obj self; Obj name; const MethodDef *def; Obj owner; /* defining type, for unbound methods */ };
+
+/* ------------------------------------------------------------------ */
+/* Code objects (compile.c makes them, eval.c runs them). Pinned.      */
+/* ------------------------------------------------------------------ */
+enum {
+    CO_VARARGS = 1,       /* *args */
+    CO_VARKEYWORDS = 2,   /* **kwargs */
+    CO_GENERATOR = 4,
+    CO_NESTED = 8,
+    CO_CLASSBODY = 16,    /* a class body: names through LOAD_NAME/STORE_NAME */
+    CO_MODULE = 32,       /* module level code */
+    CO_LAMBDA = 64,
+    CO_COMPREHENSION = 128,
+};
+VM_STRUCT(CodeObj) {
+    tm_header h;
+    Obj consts;        /* tuple */
+    Obj names;         /* tuple of str: global/attribute/import names */
+    Obj localsplus;    /* tuple of str: parameters, other locals, then cell vars, then free vars */
+    Obj name;          /* str */
+    Obj qualname;      /* str */
+    Obj filename;      /* str */
+    Obj lines;         /* RawObj: int32 line number per instruction word */
+    Obj exc_unused;    /* reserved */
+    Obj cache;         /* RawObj: inline caches (ncaches * 32 bytes), zeroed */
+    int32_t argcount, posonlyargcount, kwonlyargcount;
+    int32_t nlocals;   /* parameters + other plain locals (first entries of localsplus) */
+    int32_t ncellvars; /* cells created by this code: localsplus[nlocals .. nlocals+ncellvars) */
+    int32_t nfreevars; /* from the closure: localsplus[nlocals+ncellvars ..) */
+    int32_t stacksize; /* max value-stack depth */
+    int32_t flags;     /* CO_* */
+    int32_t firstlineno;
+    int32_t ncaches;
+    int32_t ninstr;    /* instruction words in code[] */
+    int32_t cell2arg_count; /* cell vars that are also parameters: see cell2arg */
+    int16_t cell2arg[16];   /* for cell var i (< 16): index of the parameter it starts from, or -1 */
+    uint32_t code[];   /* instruction words: see opcodes.h */
+};
+/* Pinned (tm_allocate_old): the eval loop keeps a raw pointer to code[]. */
+Obj code_new(int32_t ninstr);
+
+VM_STRUCT(FunctionObj) {
+    tm_header h;
+    Obj code;          /* CodeObj */
+    Obj globals;       /* dict */
+    Obj name, qualname;
+    Obj defaults;      /* tuple or NULL */
+    Obj kwdefaults;    /* dict or NULL */
+    Obj closure;       /* tuple of cells or NULL */
+    Obj dict;          /* function attributes, NULL until set */
+    Obj doc;
+    Obj module;        /* __module__ (str) */
+    Obj builtins;      /* builtins dict at definition time */
+};
+
+/* ------------------------------------------------------------------ */
+/* Type objects (pinned). Slots are C function pointers (non-reference */
+/* words). For user classes, typeobject.c fills slots with wrappers    */
+/* that call the dunder methods found in the MRO.                      */
+/* ------------------------------------------------------------------ */
+typedef Obj (*unaryfunc)(Obj);
+typedef Obj (*binaryfunc)(Obj, Obj);
+typedef Obj (*ternaryfunc)(Obj, Obj, Obj);
+typedef int64_t (*lenfunc)(Obj);               /* -1: error */
+typedef int64_t (*hashfunc)(Obj);              /* -1: error (a real hash of -1 becomes -2) */
+typedef Obj (*richcmpfunc)(Obj, Obj, int op);  /* may return NotImplemented */
+typedef Obj (*getattrofunc)(Obj, Obj name);
+typedef int (*setattrofunc)(Obj, Obj name, Obj value);  /* value NULL: delete */
+typedef Obj (*descrgetfunc)(Obj descr, Obj obj /* NULL: through the class */, Obj type);
+typedef int (*descrsetfunc)(Obj descr, Obj obj, Obj value /* NULL: delete */);
+typedef int (*objobjproc)(Obj, Obj);           /* contains: 1, 0, -1 */
+typedef int (*objobjargproc)(Obj, Obj, Obj);   /* setitem (value NULL: delitem): 0, -1 */
+typedef int (*inquiry)(Obj);                   /* bool: 1, 0, -1 */
+typedef Obj (*vectorcallfunc)(Obj callable, Obj *args, size_t nargs, Obj kwnames);
+typedef Obj (*newfunc)(Obj type, Obj *args, size_t nargs, Obj kwnames);
+typedef int (*initfunc)(Obj self, Obj *args, size_t nargs, Obj kwnames);
+
+/* Comparison ops (CPython order). */
+enum { CMP_LT, CMP_LE, CMP_EQ, CMP_NE, CMP_GT, CMP_GE };
+
+/* Binary number ops: index into TypeObj.nb (and the BINARY_OP arg). The
+ * in-place forms are NB_INPLACE_BASE + op. */
+enum {
+    NB_ADD, NB_SUB, NB_MUL, NB_TRUEDIV, NB_FLOORDIV, NB_MOD, NB_POW,
+    NB_LSHIFT, NB_RSHIFT, NB_AND, NB_OR, NB_XOR, NB_MATMUL, NB_DIVMOD,
+    NB_COUNT,
+    NB_INPLACE_BASE = 16
+};
+/* Unary ops (UNARY_OP arg). */
+enum { UN_NEG, UN_POS, UN_INVERT, UN_NOT };
+
+enum {
+    TPF_BASETYPE = 1,      /* may be subclassed */
+    TPF_HEAPTYPE = 2,      /* a class statement made it */
+    TPF_HAS_DICT = 4,      /* instances have a __dict__ */
+    TPF_ABSTRACT_NEW = 8,  /* cannot be instantiated */
+};
+
+VM_STRUCT(TypeObj) {
+    tm_header h;
+    Obj cls;            /* metatype: `type` */
+    Obj dict;           /* DictObj of attributes */
+    Obj name;           /* str */
+    Obj qualname;       /* str */
+    Obj module;         /* str or NULL */
+    Obj bases;          /* tuple of types */
+    Obj mro;            /* tuple of types, self first */
+    Obj base;           /* first base (NULL for object) */
+    Obj solid;          /* nearest built-in type in the MRO that decides the layout (object for plain classes) */
+    Obj slot_names;     /* tuple of __slots__ names or NULL */
+    Obj subclasses;     /* list of direct subclasses (for version bumps) or NULL */
+    /* ---- not references ---- */
+    uint64_t version;   /* globally unique; replaced by a fresh value (from one global counter) whenever an
+                           attribute of this type or of any base is set or deleted: inline caches key on it */
+    uint32_t flags;     /* TPF_* */
+    uint16_t inst_tid;  /* GC layout of instances (our TID_* enum) */
+    uint16_t nslots;    /* number of __slots__ slots in instances */
+    unaryfunc tp_repr, tp_str;
+    hashfunc tp_hash;
+    richcmpfunc tp_richcompare;
+    unaryfunc tp_iter, tp_iternext;   /* iternext: NULL result without error = exhausted */
+    vectorcallfunc tp_call;
+    getattrofunc tp_getattro;
+    setattrofunc tp_setattro;
+    descrgetfunc tp_descr_get;
+    descrsetfunc tp_descr_set;
+    lenfunc tp_len;
+    binaryfunc tp_getitem;
+    objobjargproc tp_setitem;
+    objobjproc tp_contains;
+    inquiry tp_bool;
+    newfunc tp_new;
+    initfunc tp_init;
+    binaryfunc nb[NB_COUNT];          /* may return NotImplemented; reflected ops handled by vm_binop */
+    binaryfunc nb_inplace[NB_COUNT];  /* NULL: fall back to nb */
+    unaryfunc nb_neg, nb_pos, nb_invert, nb_int, nb_float, nb_index, nb_abs;
+};
+
+/* ------------------------------------------------------------------ */
+/* The built-in types and singletons (never move; global roots).       */
+/* ------------------------------------------------------------------ */
+extern TypeObj *T_object, *T_type, *T_NoneType, *T_NotImplementedType, *T_ellipsis,
+    *T_bool, *T_int, *T_float, *T_str, *T_bytes, *T_bytearray, *T_tuple, *T_list,
+    *T_dict, *T_set, *T_frozenset, *T_range, *T_slice, *T_code, *T_function,
+    *T_cell, *T_method, *T_builtin, *T_generator, *T_frame, *T_traceback,
+    *T_module, *T_property, *T_staticmethod, *T_classmethod, *T_super, *T_file,
+    *T_capsule;
+/* Built-in iterator and view types (all TID_ITER; their cls field says which). */
+extern TypeObj *T_list_iterator, *T_tuple_iterator, *T_str_iterator, *T_range_iterator,
+    *T_dict_keys, *T_dict_values, *T_dict_items, *T_dict_keyiterator,
+    *T_dict_valueiterator, *T_dict_itemiterator, *T_set_iterator, *T_seq_iterator,
+    *T_callable_iterator, *T_enumerate, *T_zip, *T_map, *T_filter, *T_reversed,
+    *T_list_reverseiterator, *T_bytes_iterator;
+
+extern Obj g_None, g_True, g_False, g_NotImplemented, g_Ellipsis;
+extern Obj g_empty_tuple, g_empty_str;
+extern Obj g_builtins;      /* the builtins module's dict */
+extern Obj g_modules;       /* sys.modules dict */
+
+/* Type of any value (small ints included). */
+extern TypeObj *vm_tid_type[TID_COUNT];   /* tid -> type for layouts without cls */
+static inline TypeObj *TYPE(Obj v)
+{
+    if (IS_SMALLINT(v))
+        return T_int;
+    unsigned tid = v->h.tid;
+    if (tid >= TID_FIRST_WITH_CLS)
+        return (TypeObj *)((InstanceObj *)v)->cls;
+    if (tid == TID_ITER)
+        return (TypeObj *)((IterObj *)v)->cls;
+    return vm_tid_type[tid];
+}
+#define TID(v) (IS_SMALLINT(v) ? 0u : (unsigned)(v)->h.tid)
+#define IS_NONE(v) ((v) == g_None)
+#define IS_INT_EXACT(v) (IS_SMALLINT(v) || TID(v) == TID_BIGINT)    /* int, not bool */
+#define IS_FLOAT(v) (TID(v) == TID_FLOAT)
+#define IS_STR(v) (TID(v) == TID_STR)
+#define IS_BYTES(v) (TID(v) == TID_BYTES)
+#define IS_TUPLE(v) (TID(v) == TID_TUPLE)
+#define IS_LIST(v) (TID(v) == TID_LIST)
+#define IS_DICT(v) (TID(v) == TID_DICT)
+#define IS_SET_ANY(v) (TID(v) == TID_SET)        /* set or frozenset */
+#define IS_TYPE(v) (TID(v) == TID_TYPE)
+#define IS_FUNCTION(v) (TID(v) == TID_FUNCTION)
+#define IS_CODE(v) (TID(v) == TID_CODE)
+#define IS_EXCEPTION(v) (TID(v) == TID_EXCEPTION)
+#define IS_INSTANCE(v) (TID(v) == TID_INSTANCE)
+bool vm_isinstance_type(Obj v, TypeObj *t);   /* isinstance(v, t) for one type, via the MRO */
+bool type_is_subtype(TypeObj *a, TypeObj *b); /* b in a.__mro__ */
+/* Instance of a user subclass of a built-in (class L(list)): the built-in value. */
+static inline Obj vm_unwrap(Obj v)
+{
+    if (TID(v) == TID_INSTANCE && ((InstanceObj *)v)->base_value)
+        return ((InstanceObj *)v)->base_value;
+    return v;
+}
+/* isinstance(v, int) including bool and int subclasses (unwrapped first by callers). */
+#define IS_INT(v) (IS_SMALLINT(v) || TID(v) == TID_BIGINT || TID(v) == TID_BOOL)
+static inline Obj vm_bool(int b) { return b ? g_True : g_False; }
+
+/* ------------------------------------------------------------------ */
+/* Per-thread interpreter state (C memory; its Obj fields live in      */
+/* shadow-stack slots so the GC sees them).                            */
+/* ------------------------------------------------------------------ */
+struct Frame;
+typedef struct VMThread {
+    Obj *roots;             /* slots at the base of this thread's shadow stack */
+    int c_depth;            /* nested C recursion (vm_enter_recursive) */
+    int py_depth;           /* Python frames on this thread */
+    struct Frame *frame;    /* the innermost Python frame (eval.c) */
+    void *eval_state;       /* eval.c private */
+} VMThread;
+enum { ROOT_CUR_EXC,        /* the exception being raised (NULL: none) */
+       ROOT_HANDLED_EXC,    /* the exception being handled (sys.exc_info), NULL if none */
+       ROOT_SCRATCH,
+       ROOT_COUNT = 8 };
+extern __thread VMThread vm_ts;
+extern int vm_recursion_limit;   /* sys.getrecursionlimit(), default 1000 */
+
+/* Attach the calling OS thread (allocates its root slots). */
+void vm_thread_init(void);
+
+/* ------------------------------------------------------------------ */
+/* Errors (exceptions.c)                                               */
+/* ------------------------------------------------------------------ */
+extern TypeObj *E_BaseException, *E_Exception, *E_SystemExit, *E_KeyboardInterrupt,
+    *E_GeneratorExit, *E_StopIteration, *E_ArithmeticError, *E_ZeroDivisionError,
+    *E_OverflowError, *E_FloatingPointError, *E_AssertionError, *E_AttributeError,
+    *E_BufferError, *E_EOFError, *E_ImportError, *E_ModuleNotFoundError, *E_LookupError,
+    *E_IndexError, *E_KeyError, *E_MemoryError, *E_NameError, *E_UnboundLocalError,
+    *E_OSError, *E_FileNotFoundError, *E_FileExistsError, *E_PermissionError,
+    *E_IsADirectoryError, *E_NotADirectoryError, *E_TimeoutError, *E_ReferenceError,
+    *E_RuntimeError, *E_NotImplementedError, *E_RecursionError, *E_SyntaxError,
+    *E_IndentationError, *E_TabError, *E_SystemError, *E_TypeError, *E_ValueError,
+    *E_UnicodeError, *E_UnicodeDecodeError, *E_UnicodeEncodeError, *E_Warning,
+    *E_UserWarning, *E_DeprecationWarning, *E_RuntimeWarning, *E_StopAsyncIteration,
+    *E_ConnectionError, *E_BrokenPipeError, *E_ChildProcessError, *E_InterruptedError,
+    *E_ProcessLookupError, *E_BlockingIOError;
+
+Obj err_occurred(void);                            /* current exception or NULL */
+void err_set(TypeObj *type, const char *msg);      /* type(msg) */
+void err_format(TypeObj *type, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void err_set_obj(Obj exc);                         /* an exception instance (or a class: instantiated) */
+void err_set_value(TypeObj *type, Obj arg);        /* type(arg) */
+bool err_matches(TypeObj *type);                   /* current exception is an instance of type */
+bool err_given_matches(Obj exc, Obj type_or_tuple);/* for `except X:` */
+Obj err_fetch(void);                               /* take the current exception (clears it) */
+void err_clear(void);
+Obj err_nomemory(void);                            /* sets MemoryError, returns NULL */
+Obj err_no_attr(Obj obj, Obj name);                /* AttributeError like CPython's; returns NULL */
+/* Type name of a value, as a linear C string (valid until the next allocation). */
+const char *type_name(Obj v);
+const char *type_name_of_type(TypeObj *t);
+/* Make an exception instance: type(*args). */
+Obj exc_new(TypeObj *type, Obj *args, size_t nargs);
+/* StopIteration value helpers. */
+Obj exc_stopiteration_value(Obj exc);
+/* Print `exc` as CPython does for an uncaught exception (traceback, chained
+ * causes/contexts, "Type: message") to stderr (traceback.c). */
+void vm_print_exception(Obj exc);
+/* Add a traceback entry for (code, lineno) to the current exception. */
+void vm_traceback_add(Obj code, int lineno);
+
+/* Recursion guard for C code. */
+int vm_enter_recursive(const char *where);   /* 0, or -1 with RecursionError set */
+void vm_leave_recursive(void);
+
+/* ------------------------------------------------------------------ */
+/* The abstract object API (abstract.c, typeobject.c)                  */
+/* ------------------------------------------------------------------ */
+Obj vm_repr(Obj v);                       /* str */
+Obj vm_str(Obj v);                        /* str */
+Obj vm_ascii(Obj v);
+int64_t vm_hash(Obj v);                   /* -1 on error */
+Obj vm_richcompare(Obj a, Obj b, int op); /* with reflection and the default identity ==/!= */
+int vm_richcompare_bool(Obj a, Obj b, int op);  /* 1, 0, -1; `is` shortcut for EQ/NE */
+int vm_equal(Obj a, Obj b);               /* a is b or a == b: 1, 0, -1 (used by containers) */
+int vm_is_true(Obj v);                    /* 1, 0, -1 */
+Obj vm_binop(Obj a, Obj b, int nb_op);    /* a op b with __rop__ / subclass rules; TypeError "unsupported operand type(s)" */
+Obj vm_inplace_binop(Obj a, Obj b, int nb_op);
+Obj vm_unaryop(Obj v, int un_op);
+Obj vm_getitem(Obj o, Obj key);
+int vm_setitem(Obj o, Obj key, Obj v);
+int vm_delitem(Obj o, Obj key);
+int64_t vm_len(Obj o);                    /* -1 on error */
+int vm_contains(Obj container, Obj item); /* `item in container`: 1, 0, -1 */
+Obj vm_iter(Obj o);                       /* iter(o): __iter__ or the sequence protocol */
+Obj vm_next(Obj it);                      /* next item; NULL without error when exhausted */
+Obj vm_getattr(Obj o, Obj name);          /* name: str */
+Obj vm_getattr_cstr(Obj o, const char *name);
+Obj vm_getattr_opt(Obj o, Obj name);      /* NULL without error on AttributeError */
+int vm_setattr(Obj o, Obj name, Obj v);   /* v NULL: delattr */
+int vm_hasattr(Obj o, Obj name);
+Obj vm_generic_getattr(Obj o, Obj name);  /* object.__getattribute__ */
+int vm_generic_setattr(Obj o, Obj name, Obj v);
+Obj vm_lookup_type(TypeObj *t, Obj name); /* MRO lookup, no binding, no error; NULL if absent */
+Obj vm_lookup_special(Obj v, const char *dunder);  /* type(v) MRO lookup by C name (interned); NULL if absent */
+Obj vm_call(Obj callable, Obj *args, size_t nargs, Obj kwnames);  /* args must be in root slots */
+Obj vm_call0(Obj callable);
+Obj vm_call1(Obj callable, Obj a);
+Obj vm_call2(Obj callable, Obj a, Obj b);
+Obj vm_call3(Obj callable, Obj a, Obj b, Obj c);
+Obj vm_call_method(Obj self, const char *name, Obj *args, size_t nargs);   /* self.name(*args); args rooted */
+Obj vm_call_method1(Obj self, const char *name, Obj a);                  /* self.name(a) */
+Obj vm_call_tuple_dict(Obj callable, Obj args_tuple, Obj kwargs_dict);  /* f(*t, **d) */
+bool vm_callable(Obj v);
+int vm_isinstance(Obj v, Obj cls_or_tuple);     /* isinstance(): 1, 0, -1 */
+int vm_issubclass(Obj cls, Obj cls_or_tuple);
+Obj vm_index(Obj v);                      /* operator.index(v): an int, or TypeError */
+int vm_index_i64(Obj v, int64_t *out);    /* __index__ to a C int64; OverflowError/IndexError-free: -1 with error */
+Obj vm_number_int(Obj v);                 /* int(v) for one argument */
+Obj vm_number_float(Obj v);               /* float(v) for one argument */
+int vm_as_double(Obj v, double *out);     /* int/float/bool/__float__ to double; -1 with TypeError */
+Obj vm_format(Obj v, Obj spec);           /* format(v, spec): __format__ */
+Obj vm_dir(Obj v);
+Obj vm_list_from_iter(Obj iterable);      /* list(iterable) */
+Obj vm_tuple_from_iter(Obj iterable);     /* tuple(iterable) */
+/* Unpack an iterable into exactly n (or with star) root slots. */
+int vm_unpack(Obj iterable, Obj *out, int n);
+
+/* Types and classes (typeobject.c). */
+Obj type_new_builtin(const char *name, TypeObj *base, unsigned inst_tid, unsigned flags);  /* start-up only */
+void type_add_methods(TypeObj *t, const MethodDef *defs);
+void type_add_getset(TypeObj *t, const char *name, cfunc getter, cfunc setter);  /* getter(args=[self]), setter(args=[self, value]) */
+void type_set_attr_cstr(TypeObj *t, const char *name, Obj v);
+void type_ready(TypeObj *t);    /* after slots and methods are set: fills dunder entries from slots, mro, inherits slots */
+Obj type_call(Obj type, Obj *args, size_t nargs, Obj kwnames);  /* calling a class */
+Obj vm_build_class(Obj *args, size_t nargs, Obj kwnames);      /* builtins.__build_class__(func, name, *bases, **kw) */
+Obj instance_new(TypeObj *cls);   /* a bare instance of a user class (object.__new__) */
+int module_add(Obj module, const char *name, Obj v);
+Obj module_new(const char *name);
+void module_add_functions(Obj module, const MethodDef *defs);
+Obj builtin_new(const MethodDef *def, Obj self, Obj owner);
+Obj method_new(Obj func, Obj self);
+
+/* ------------------------------------------------------------------ */
+/* Argument checking (args.c, objects agent)                           */
+/* ------------------------------------------------------------------ */
+/* Bind positional and keyword args of a C function to out[0..nnames)
+ * (NULL for those not given). names: parameter names (NULL-terminated
+ * list); `min` required, `maxpos` that may be positional. `out` must be
+ * root slots. CPython-style TypeError messages ("f() takes at most 2
+ * arguments (3 given)", "f() got an unexpected keyword argument 'x'",
+ * "f() missing required argument 'x' (pos 1)"). Returns 0 or -1. */
+int vm_parse_args(const char *fname, Obj *args, size_t nargs, Obj kwnames,
+                  const char *const *names, int min, int maxpos, Obj *out);
+/* No keyword arguments and min <= nargs <= max, else TypeError. */
+int vm_check_args(const char *fname, size_t nargs, Obj kwnames, int min, int max);
+
+/* ------------------------------------------------------------------ */
+/* Numbers (int.c, float.c)                                            */
+/* ------------------------------------------------------------------ */
+Obj int_from_i64(int64_t v);
+Obj int_from_u64(uint64_t v);
+Obj int_from_double(double d);            /* truncates; OverflowError for inf, ValueError for nan */
+int int_as_i64(Obj v, int64_t *out);      /* int/bool; -1 with OverflowError if too big */
+int int_as_double(Obj v, double *out);    /* -1 with OverflowError */
+Obj int_from_string(const char *s, size_t len, int base);  /* int('...', base) semantics (underscores, sign, spaces); ValueError */
+Obj int_to_string(Obj v, int base);       /* str: decimal or '0x..' style for 16/8/2 (hex/oct/bin) */
+int int_sign(Obj v);                      /* -1, 0, 1 */
+int int_compare(Obj a, Obj b);            /* -1, 0, 1 for ints/bools */
+Obj int_add(Obj a, Obj b);  Obj int_sub(Obj a, Obj b);  Obj int_mul(Obj a, Obj b);
+Obj int_floordiv(Obj a, Obj b);  Obj int_mod(Obj a, Obj b);  Obj int_pow(Obj a, Obj b, Obj mod /* or NULL */);
+int64_t int_hash(Obj v);
+Obj float_new(double d);
+#define FLOAT_VAL(v) (((FloatObj *)(v))->value)
+int64_t float_hash(double d);             /* equal to int_hash for integral values */
+/* Shortest repr that round-trips ('1.0', '0.1', '1e+16', 'inf', 'nan'). buf >= 32 bytes. */
+void float_repr_buf(double d, char *buf);
+Obj float_repr_obj(double d);
+
+/* ------------------------------------------------------------------ */
+/* Strings (str.c, bytes.c, format.c)                                  */
+/* ------------------------------------------------------------------ */
+Obj str_new(const char *utf8, size_t nbytes);        /* assumes valid UTF-8 */
+Obj str_from_cstr(const char *s);
+Obj str_from_format(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+Obj str_intern_cstr(const char *s);                  /* the interned (pinned, never freed) str */
+Obj str_intern(Obj s);                               /* interned equivalent of s */
+#define STR(v) ((StrObj *)(v))
+static inline int64_t str_len(Obj s) { return STR(s)->length; }
+static inline const char *str_cstr(Obj s) { return (const char *)VM_LINEAR(STR(s)->data); }
+bool str_eq(Obj a, Obj b);                           /* both str */
+bool str_eq_cstr(Obj s, const char *c);
+int64_t str_hash(Obj s);
+Obj str_concat(Obj a, Obj b);
+Obj str_from_codepoint(uint32_t cp);
+Obj str_join(Obj sep, Obj iterable);
+int str_compare(Obj a, Obj b);                       /* -1, 0, 1 by code point */
+Obj bytes_new(const char *data, size_t n);
+Obj bytearray_new(const char *data, size_t n);
+/* format.c */
+Obj format_int(Obj v, Obj spec);          /* int.__format__ */
+Obj format_float(double d, Obj spec);     /* float.__format__ */
+Obj format_str(Obj s, Obj spec);          /* str.__format__ */
+Obj str_format_method(Obj *args, size_t nargs, Obj kwnames);   /* str.format */
+Obj str_percent_format(Obj fmt, Obj values);                   /* fmt % values */
+Obj bytes_percent_format(Obj fmt, Obj values);
+
+/* A growable byte buffer in C memory (no GC concerns) for building strings. */
+typedef struct StrBuf { char *p; size_t len, cap; } StrBuf;
+void sb_init(StrBuf *b);
+void sb_add(StrBuf *b, const char *s, size_t n);
+void sb_adds(StrBuf *b, const char *s);
+void sb_addc(StrBuf *b, char c);
+void sb_add_str(StrBuf *b, Obj s);        /* append a str's UTF-8 */
+void sb_add_codepoint(StrBuf *b, uint32_t cp);
+void sb_printf(StrBuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+Obj sb_finish(StrBuf *b);                 /* a str; frees the buffer; NULL (MemoryError) on failure */
+void sb_free(StrBuf *b);
+
+/* ------------------------------------------------------------------ */
+/* Containers (tuple.c, list.c, dict.c, set.c, range.c, slice.c)       */
+/* ------------------------------------------------------------------ */
+Obj tuple_new(int64_t n);                 /* items NULL: fill with TUPLE_ITEMS(t)[i] = v before use */
+Obj tuple_pack(int n, ...);               /* tuple of n Obj values (copied to root slots before allocating) */
+Obj tuple_from_array(Obj *items, int64_t n);   /* items in root slots */
+#define TUPLE(v) ((TupleObj *)(v))
+#define TUPLE_LEN(v) (TUPLE(v)->length)
+#define TUPLE_ITEMS(v) (TUPLE(v)->items)
+Obj list_new(int64_t n);                  /* length n, items None */
+Obj list_new_capacity(int64_t cap);       /* length 0 */
+int list_append(Obj list, Obj v);
+Obj list_from_array(Obj *items, int64_t n);    /* items in root slots */
+int list_sort(Obj list, Obj key, bool reverse);
+#define LIST(v) ((ListObj *)(v))
+#define LIST_LEN(v) (LIST(v)->length)
+#define LIST_ITEMS(v) (((ArrayObj *)LIST(v)->array)->items)
+Obj array_new(int64_t n);                 /* ArrayObj */
+Obj raw_new(int64_t n);                   /* RawObj, zeroed */
+
+Obj dict_new(void);
+Obj dict_new_presized(int64_t n);
+Obj dict_getitem(Obj d, Obj key);         /* borrowed value, or NULL: missing (no error) or error (err_occurred) */
+Obj dict_getitem_str(Obj d, Obj key);     /* key: an exact str (fast path, never raises) */
+Obj dict_getitem_cstr(Obj d, const char *key);
+/* Entry index of an exact-str key (-1 if absent; never raises) and the value
+ * at an entry index (for inline caches validated by DictObj.version). */
+int64_t dict_lookup_str_index(Obj d, Obj key);
+Obj dict_value_at(Obj d, int64_t ix);
+int dict_setitem(Obj d, Obj key, Obj v);
+int dict_setitem_cstr(Obj d, const char *key, Obj v);
+int dict_delitem(Obj d, Obj key);         /* KeyError if missing */
+int dict_pop(Obj d, Obj key, Obj *out);   /* 1 found (removed; *out is the value), 0 missing, -1 error */
+int64_t dict_len(Obj d);
+/* Iterate: pos starts at 0; returns false at the end. k/v may be NULL. */
+bool dict_next(Obj d, int64_t *pos, Obj *k, Obj *v);
+Obj dict_copy(Obj d);
+int dict_update(Obj d, Obj other);        /* dict.update(other) for a mapping or iterable of pairs */
+int dict_merge_kwargs(Obj d, Obj mapping);/* for f(**m): TypeError on non-str keys */
+Obj dict_keys_list(Obj d);
+Obj dict_items_list(Obj d);
+Obj dict_values_list(Obj d);
+void dict_clear(Obj d);
+
+Obj set_new(Obj iterable /* or NULL */);
+Obj frozenset_new(Obj iterable /* or NULL */);
+int set_add(Obj s, Obj key);
+int set_contains(Obj s, Obj key);
+int set_discard(Obj s, Obj key);          /* 1 removed, 0 absent, -1 error */
+bool set_next(Obj s, int64_t *pos, Obj *key);
+int64_t set_len(Obj s);
+
+Obj range_new(Obj start, Obj stop, Obj step);
+Obj slice_new(Obj start, Obj stop, Obj step);
+/* Resolve a slice against a length: CPython's PySlice_GetIndicesEx. Returns slice length or -1. */
+int64_t slice_indices(Obj slice, int64_t length, int64_t *start, int64_t *stop, int64_t *step);
+/* Sequence helpers */
+int64_t vm_normalize_index(int64_t i, int64_t len);   /* i < 0 ? i + len : i (no bound check) */
+Obj seqiter_new(Obj seq);                 /* iterator over __getitem__ 0, 1, ... */
+
+/* ------------------------------------------------------------------ */
+/* Functions, frames, generators, evaluation (eval.c and friends)      */
+/* ------------------------------------------------------------------ */
+Obj function_new(Obj code, Obj globals, Obj qualname);
+Obj cell_new(Obj v);
+/* Run module-level code: returns the result (None) or NULL with an exception. */
+Obj vm_eval_code(Obj code, Obj globals, Obj locals);
+/* Run a class body function with `ns` as its locals (for __build_class__).
+ * Returns the body's result (None) or NULL on error. A body that needs the
+ * __class__ cell (zero-arg super) stores the cell in ns['__classcell__'];
+ * vm_build_class removes it and sets the cell to the new class. */
+Obj vm_run_class_body(Obj func, Obj ns);
+/* The innermost Python frame's globals dict / code / (self, __class__) for super(). */
+Obj vm_current_globals(void);
+Obj vm_current_locals(void);              /* locals() */
+int vm_current_super_args(Obj *type_out, Obj *obj_out);
+int vm_current_lineno(void);
+/* The generator protocol for yield from / send / throw, used by builtins too. */
+Obj gen_send(Obj gen, Obj value);          /* NULL+StopIteration(value) at the end */
+Obj gen_throw(Obj gen, Obj exc);
+Obj gen_close(Obj gen);
+
+/* ------------------------------------------------------------------ */
+/* Compiler (compile.c, parser front end)                              */
+/* ------------------------------------------------------------------ */
+enum { COMPILE_EXEC, COMPILE_EVAL, COMPILE_SINGLE };
+/* Source text to a code object, or NULL with SyntaxError (msg, filename,
+ * lineno, offset, text: as CPython's SyntaxError attributes) set. */
+Obj vm_compile(const char *src, size_t len, const char *filename, int mode);
+
+/* ------------------------------------------------------------------ */
+/* Modules, import, start-up (import.c, builtins.c, main.c)            */
+/* ------------------------------------------------------------------ */
+Obj vm_import(Obj name, Obj globals, Obj fromlist, int level);   /* __import__ */
+Obj vm_import_cstr(const char *name);     /* import a module by dotted name; returns it */
+/* C modules: called on first import; returns the module or NULL. */
+typedef Obj (*module_init_fn)(void);
+void vm_register_builtin_module(const char *name, module_init_fn init);
+extern const char *vm_libdir;              /* lib/ of the source tree or install */
+extern Obj g_sys_path;                     /* list of str */
+extern Obj g_sys_stdout, g_sys_stderr, g_sys_stdin;   /* file objects */
+/* Write to sys.stdout / sys.stderr (print uses these). */
+int file_write_str(Obj file, Obj s);
+int file_flush(Obj file);
+Obj file_open(Obj path, const char *mode, int buffering);
+Obj file_from_fd(int fd, const char *mode, const char *name);
+
+/* Start-up: layouts, types, singletons, builtins, sys. */
+void vm_register_layouts(void);           /* objects.c: registers TID_* with the runtime */
+void vm_init_types(void);                 /* calls each *_init_type below in order */
+void object_init_types(void);   /* typeobject.c: object, type, NoneType, ..., property, super, module, builtin, method */
+void exceptions_init(void);     /* exceptions.c */
+void int_init_type(void);       /* int.c: int, bool */
+void float_init_type(void);
+void str_init_type(void);
+void bytes_init_type(void);
+void tuple_init_type(void);
+void list_init_type(void);
+void dict_init_type(void);
+void set_init_type(void);
+void range_init_type(void);     /* range, slice */
+void func_init_types(void);     /* eval side: function, code, cell, generator, frame, traceback */
+void iter_init_types(void);     /* builtins.c: enumerate, zip, map, filter, reversed, callable_iterator */
+void file_init_type(void);
+Obj builtins_init(void);        /* the builtins module */
+Obj sys_init(Obj argv_list);
+
+#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+#define likely(x) __builtin_expect(!!(x), 1)
+#define unlikely(x) __builtin_expect(!!(x), 0)
+
+#endif
