@@ -1,4 +1,4 @@
-/* tmpy: the interpreter's core header. Every vm/*.c includes it.
+/* tmpy: the interpreter's core header. Every file in vm/ includes it.
  *
  * THE RULES (read before writing any C in vm/):
  *
@@ -136,7 +136,10 @@ enum {
     TID_EXCEPTION,      /* instances of BaseException and subclasses */
     TID_COUNT
 };
-extern uint16_t vm_tid[TID_COUNT];   /* our enum -> runtime type id (identity if registered in order) */
+/* vm_register_layouts() registers the layouts in enum order, so TID_X is
+ * the runtime type id itself: tm_allocate(TID_FLOAT, sizeof(struct FloatObj_)).
+ * str and bytes layouts count one byte more than their length (the NUL).
+ * TID_GENERATOR and TID_FRAME layouts come from eval_fill_layouts() (eval.h). */
 
 /* ------------------------------------------------------------------ */
 /* Object layouts. typedef __seg_gs struct X_ X: X * is a segment      */
@@ -148,7 +151,7 @@ extern uint16_t vm_tid[TID_COUNT];   /* our enum -> runtime type id (identity if
 VM_STRUCT(SingletonObj) { tm_header h; const char *cname; };
 VM_STRUCT(BoolObj) { tm_header h; int64_t value; };
 /* Ints outside the small range. Normalised: never fits a small int. */
-VM_STRUCT(BigIntObj) { tm_header h; int64_t size; /* signed limb count: sign of the int */ uint64_t limbs[]; };
+VM_STRUCT(BigIntObj) { tm_header h; uint64_t nlimbs; /* limbs used (allocated: the same) */ int64_t sign; /* -1 or 1 */ uint64_t limbs[]; };
 VM_STRUCT(FloatObj) { tm_header h; double value; };
 /* str: UTF-8, NUL-terminated; length in code points; ascii iff length == nbytes. */
 VM_STRUCT(StrObj) { tm_header h; int64_t nbytes; int64_t length; int64_t hash; /* -1: not computed */ char data[]; };
@@ -174,12 +177,16 @@ VM_STRUCT(PropertyObj) { tm_header h; Obj fget; Obj fset; Obj fdel; Obj doc; };
 VM_STRUCT(StaticMethodObj) { tm_header h; Obj func; };   /* classmethod too */
 VM_STRUCT(SuperObj) { tm_header h; Obj type; Obj obj; Obj obj_type; };
 VM_STRUCT(CapsuleObj) { tm_header h; Obj refs[4]; void *cdata; int64_t kind; };
+/* Files (fileobject.c). The write buffer is C memory (freed at close). */
+VM_STRUCT(FileObj) { tm_header h; Obj name; Obj mode; Obj rbuf; /* RawObj read buffer */ Obj encoding;
+                     int64_t fd; int64_t flags; int64_t rpos; int64_t rlen; char *wbuf; int64_t wlen; int64_t wcap; };
 
 /* Traceback entry: one per frame an exception passed through. */
 VM_STRUCT(TracebackObj) { tm_header h; Obj next; Obj code; int64_t lineno; };
 
 /* Layouts with a class: cls at offset 8, dict at 16 (NULL: no dict yet). */
-VM_STRUCT(InstanceObj) { tm_header h; Obj cls; Obj dict; Obj base_value; /* value of a builtin base (list, int, ...) or NULL */ Obj slots[]; };
+/* __slots__ attributes live in the dict too (setattr refuses other names). */
+VM_STRUCT(InstanceObj) { tm_header h; Obj cls; Obj dict; Obj base_value; /* value of a builtin base (list, int, ...) or NULL */ };
 VM_STRUCT(ExceptionObj) {
     tm_header h; Obj cls; Obj dict;
     Obj args;            /* tuple */
@@ -240,7 +247,8 @@ VM_STRUCT(CodeObj) {
     int32_t flags;     /* CO_* */
     int32_t firstlineno;
     int32_t ncaches;
-    int32_t ninstr;    /* instruction words in code[] */
+    int32_t reserved_;
+    uint64_t ninstr;   /* instruction words in code[] (the layout's varsize length) */
     int32_t cell2arg_count; /* cell vars that are also parameters: see cell2arg */
     int16_t cell2arg[16];   /* for cell var i (< 16): index of the parameter it starts from, or -1 */
     uint32_t code[];   /* instruction words: see opcodes.h */
