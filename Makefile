@@ -94,8 +94,9 @@ setup:
 test: setup all $(CTESTS)
 	python3 -m pytest -q tests
 
-bench: $(BENCHES)
+bench: $(BENCHES) $(TMPY_GIL)
 	bench/run.sh
+	bench/py_single.py
 
 check-valgrind: setup all $(CTESTS)
 	python3 -m pytest -q tests -k valgrind

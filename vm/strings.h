@@ -1,0 +1,131 @@
+/* strings area: str, bytes, bytearray, StrBuf, formatting (str.c, strbuf.c,
+ * bytes.c, format.c, unicodedb.c). What tmpy.h declares is not repeated. */
+/* vm/ is on the include path, so this name shadows the C library's
+ * <strings.h> (which <string.h> includes): pull that one in first. */
+#include_next <strings.h>
+
+#ifndef TMPY_STRINGS_H
+#define TMPY_STRINGS_H
+
+#include "tmpy.h"
+
+/* ---- str internals ---- */
+static inline bool str_is_ascii(Obj s) { return STR(s)->length == STR(s)->nbytes; }
+/* A str of nbytes bytes and `length` code points whose data the caller fills
+ * right away (through VM_LINEAR(STR(s)->data)); NUL already in place. */
+Obj str_alloc(int64_t nbytes, int64_t length);
+/* Byte offset of code point index i (0 <= i <= length). O(1) for ASCII; for
+ * other strings a per-thread cursor makes sequential access O(1) amortised. */
+int64_t str_byte_offset(Obj s, int64_t i);
+/* s[start:stop] in code points (0 <= start <= stop <= length). */
+Obj str_substr(Obj s, int64_t start, int64_t stop);
+/* s[i] for 0 <= i < length (no checks): a one-char str. */
+Obj str_char_at(Obj s, int64_t i);
+/* isinstance(v, str): the str value (unwrapped from a subclass instance) or NULL. */
+static inline Obj str_value(Obj v)
+{
+    if (IS_STR(v))
+        return v;
+    v = vm_unwrap(v);
+    return IS_STR(v) ? v : NULL;
+}
+Obj str_repr(Obj s);                      /* repr(s) */
+Obj str_ascii_escape(Obj repr);           /* ascii(): non-ASCII of a repr as \x.. \u.... \U........ */
+Obj str_iter_new(Obj s);
+Obj str_mul(Obj s, int64_t n);
+bool str_isidentifier(Obj s);             /* str.isidentifier() */
+/* The type's slots (eval loop fast paths may call them directly). */
+Obj str_getitem(Obj s, Obj key);
+int str_contains(Obj s, Obj sub);
+Obj str_richcompare(Obj a, Obj b, int op);
+Obj str_add(Obj a, Obj b);
+
+/* ---- UTF-8 ---- */
+/* Decode one code point of valid (internal) UTF-8 at p; *len gets its byte length. */
+static inline uint32_t utf8_decode(const unsigned char *p, int *len)
+{
+    unsigned c = p[0];
+    if (c < 0x80) { *len = 1; return c; }
+    if (c < 0xe0) { *len = 2; return ((c & 0x1f) << 6) | (p[1] & 0x3f); }
+    if (c < 0xf0) { *len = 3; return ((c & 0x0f) << 12) | ((p[1] & 0x3f) << 6) | (p[2] & 0x3f); }
+    *len = 4;
+    return ((c & 0x07) << 18) | ((p[1] & 0x3f) << 12) | ((p[2] & 0x3f) << 6) | (p[3] & 0x3f);
+}
+/* Encode cp (surrogates allowed: str may hold them) into out; returns 1..4. */
+static inline int utf8_encode(uint32_t cp, char *out)
+{
+    if (cp < 0x80) { out[0] = (char)cp; return 1; }
+    if (cp < 0x800) { out[0] = (char)(0xc0 | (cp >> 6)); out[1] = (char)(0x80 | (cp & 0x3f)); return 2; }
+    if (cp < 0x10000) {
+        out[0] = (char)(0xe0 | (cp >> 12)); out[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
+        out[2] = (char)(0x80 | (cp & 0x3f)); return 3;
+    }
+    out[0] = (char)(0xf0 | (cp >> 18)); out[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
+    out[2] = (char)(0x80 | ((cp >> 6) & 0x3f)); out[3] = (char)(0x80 | (cp & 0x3f)); return 4;
+}
+static inline int utf8_lead_len(unsigned char c)
+{
+    return c < 0x80 ? 1 : c < 0xe0 ? 2 : c < 0xf0 ? 3 : 4;
+}
+/* Code points in n bytes of valid UTF-8. */
+int64_t utf8_count(const char *p, size_t n);
+/* Length of the longest valid strict UTF-8 prefix of p[0..n) (no surrogates);
+ * == n when all of it is valid. */
+size_t utf8_valid_prefix(const char *p, size_t n);
+
+/* ---- Unicode database (unicodedb.c, generated) ---- */
+bool uni_isalpha(uint32_t cp);
+bool uni_isdecimal(uint32_t cp);
+bool uni_isdigit(uint32_t cp);
+bool uni_isnumeric(uint32_t cp);
+bool uni_isspace(uint32_t cp);
+bool uni_isprintable(uint32_t cp);
+bool uni_isupper(uint32_t cp);
+bool uni_islower(uint32_t cp);
+bool uni_istitle(uint32_t cp);
+bool uni_iscased(uint32_t cp);
+bool uni_iscaseignorable(uint32_t cp);
+bool uni_isxidstart(uint32_t cp);
+bool uni_isxidcontinue(uint32_t cp);
+int uni_decimal_value(uint32_t cp);       /* 0..9 for category Nd, else -1 (int('٣') etc.) */
+/* Full case mappings: write 1..3 code points to out, return how many. */
+int uni_tolower(uint32_t cp, uint32_t out[3]);
+int uni_toupper(uint32_t cp, uint32_t out[3]);
+int uni_totitle(uint32_t cp, uint32_t out[3]);
+int uni_tocasefold(uint32_t cp, uint32_t out[3]);
+/* Python's whitespace (str.split() / strip()), fast for ASCII. */
+static inline bool str_isspace_cp(uint32_t cp)
+{
+    if (cp < 128)
+        return cp == ' ' || (cp >= 9 && cp <= 13) || (cp >= 28 && cp <= 31);
+    return uni_isspace(cp);
+}
+
+/* ---- bytes / bytearray (bytes.c) ---- */
+#define BYTES(v) ((BytesObj *)(v))
+#define BYTEARRAY(v) ((ByteArrayObj *)(v))
+/* Data pointer of a bytearray (segment pointer; the RawObj may be NULL when empty). */
+static inline unsigned char __seg_gs *bytearray_data(Obj ba)
+{
+    Obj raw = BYTEARRAY(ba)->raw;
+    return raw ? ((RawObj *)raw)->data : (unsigned char __seg_gs *)0;
+}
+Obj bytes_alloc(int64_t n);               /* zeroed bytes of length n */
+Obj bytes_repr(Obj b);                    /* b'...' */
+Obj bytearray_repr(Obj b);                /* bytearray(b'...') */
+Obj bytes_iter_new(Obj b);
+/* bytes-like (bytes or bytearray, subclasses unwrapped): data and length in
+ * *p and *n (linear, valid until the next allocation); false if v is not one. */
+bool bytes_like(Obj v, const char **p, int64_t *n);
+/* str.encode / bytes.decode (encoding, errors: C strings, NULL = defaults). */
+Obj str_encode(Obj s, const char *encoding, const char *errors);
+Obj bytes_decode(Obj b, const char *encoding, const char *errors);   /* b: bytes or bytearray */
+Obj str_from_bytes_args(Obj b, Obj encoding, Obj errors);            /* str(b, encoding, errors) */
+
+/* ---- formatting (format.c) ---- */
+/* format(v, spec) for the built-in types whose __format__ is ours. */
+Obj format_str_cspec(Obj s, const char *spec, size_t n);
+/* str.format_map(mapping). */
+Obj str_format_map(Obj fmt, Obj mapping);
+
+#endif
