@@ -20,10 +20,11 @@ typedef struct SyntaxErrorInfo {
     int end_lineno;       /* 0 if unknown */
     int end_col_offset;   /* 1-based, in characters, exclusive; 0 if unknown */
     char text[512];       /* the source line (with its '\n' if it has one), "" if unknown */
-    int kind;             /* 0 SyntaxError, 1 IndentationError, 2 TabError */
+    int kind;             /* SYNERR_*: 0 SyntaxError, 1 IndentationError, 2 TabError, 3 out of memory */
 } SyntaxErrorInfo;
 
-enum { SYNERR_SYNTAX = 0, SYNERR_INDENTATION = 1, SYNERR_TAB = 2 };
+enum { SYNERR_SYNTAX = 0, SYNERR_INDENTATION = 1, SYNERR_TAB = 2,
+       SYNERR_NOMEMORY = 3 /* not a SyntaxError: out of memory while parsing (raise MemoryError) */ };
 
 /* Parse mode: the values of COMPILE_EXEC / COMPILE_EVAL / COMPILE_SINGLE in
  * tmpy.h (repeated here so that the parser does not need tmpy.h). */
@@ -33,8 +34,8 @@ enum { PARSE_EXEC = 0, PARSE_EVAL = 1, PARSE_SINGLE = 2 };
  * mode EXEC: Module; EVAL: Expression (leading spaces/tabs allowed, one
  * expression list); SINGLE: Interactive (one statement or compound
  * statement). Returns the tree (allocated in arena, valid until
- * arena_free), or NULL with *err filled (out of memory: msg "out of
- * memory", kind 0 -- the caller may want MemoryError instead).
+ * arena_free), or NULL with *err filled (out of memory: kind
+ * SYNERR_NOMEMORY, msg "out of memory": raise MemoryError).
  * filename is only used for messages that mention it (none so far). */
 mod_ty parse_source(Arena *arena, const char *src, size_t len, const char *filename, int mode,
                     SyntaxErrorInfo *err);

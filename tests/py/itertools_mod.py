@@ -1,0 +1,10 @@
+import itertools as it
+print(list(it.islice(it.count(10, 5), 4)), list(it.islice(it.cycle("ab"), 5)), list(it.repeat("x", 3)))
+print(list(it.chain([1, 2], "ab")), list(it.chain.from_iterable([[1], [2, 3]])), list(it.accumulate([1, 2, 3, 4])))
+print(list(it.permutations("abc", 2)), list(it.combinations(range(4), 3)))
+print(list(it.product("ab", [0, 1])), list(it.product(range(2), repeat=2)), list(it.combinations_with_replacement("ab", 2)))
+print([(k, list(g)) for k, g in it.groupby("aaabccdd")], list(it.takewhile(lambda x: x < 3, [1, 2, 5, 1])))
+print(list(it.dropwhile(lambda x: x < 3, [1, 2, 5, 1])), list(it.compress("abcd", [1, 0, 1, 0])), list(it.starmap(max, [(1, 5), (7, 2)])))
+print(list(it.zip_longest("abc", [1], fillvalue="-")), list(it.filterfalse(lambda x: x % 2, range(6))), list(it.pairwise([1, 2, 3])))
+a, b = it.tee([1, 2, 3]); print(list(a), list(b))
+print(list(it.islice(range(100), 10, 20, 3)), list(it.accumulate([3, 1, 4], max)))

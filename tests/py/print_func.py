@@ -1,0 +1,13 @@
+import sys
+print("a", "b", "c")
+print("a", "b", sep="-")
+print("no newline", end="")
+print(" continued")
+print()
+print(1, 2.0, None, True, [1, "a"], {"k": (1,)}, sep=" | ", end=" <end>\n")
+print("to stderr", file=sys.stderr)
+sys.stdout.write("written\n")
+print(*range(5))
+print(*"abc", sep="")
+print("flush", flush=True)
+print("x" * 3, 3 * "y")

@@ -1,0 +1,13 @@
+print("%d %i %s %r %f %.1f %e %g %%" % (1, 2, "s", "r", 1.5, 2.25, 12345.6789, 0.00001))
+print("%5d|%-5d|%05d|%+d|% d" % (42, 42, 42, 42, 42))
+print("%(a)s and %(b)d" % {"a": "x", "b": 2}, "%s" % (1,), "%s" % [1, 2], "%c%c" % ("a", 98))
+print("%.3s|%10.4f|%-10s|" % ("abcdef", 3.14159265, "left"), "%x %X %#x %o %#o" % (255, 255, 255, 8, 8))
+print("{0} {1} {0}".format("a", "b"), "{:10}|{:<10}|{:>10}|{:^10}|".format("x", "y", "z", "w"))
+print("{:.3}".format(3.14159), "{:.3}".format("abcdef"), "{:+.2e}".format(12345.678), "{!r}".format("q"))
+print("{0[0]} {0[1]} {1[k]}".format([1, 2], {"k": "v"}), "{.real}".format(5), "{:*^11}".format("mid"))
+print("{:#b} {:#o} {:#x} {:#X}".format(5, 8, 255, 255), "{:,} {:_}".format(10**9, 10**6), "{:.2%}".format(0.1234))
+print("{:e} {:E} {:g} {:G} {:n}".format(1.5, 1.5, 1e20, 1e-20, 42), "{:5.1f}|{:<7.2f}|".format(2.25, 3.5))
+print("{} {}".format(True, None), "{:d}".format(True), "{:>5}".format(True), format(True), format(1.0))
+print("{:c}".format(65), "{:=+8d}".format(42), "{:08.2f}".format(-3.5), "{:x<4d}".format(7))
+for v in [0.0, 1.0, 0.1, 1e16, 1.5e-7, 123.456, 1e22, 2.5e-5, float("inf"), -0.0]:
+    print(repr(v), str(v), "{}".format(v), "{:g}".format(v), "%s" % v, "%.2f" % v)

@@ -1,0 +1,241 @@
+/* containers area: tuple, list, dict, set/frozenset, range, slice and their
+ * iterators and views (tuple.c, list.c, listsort.c, dict.c, set.c, range.c,
+ * containeriter.c). What tmpy.h declares is not repeated here. */
+#ifndef TMPY_CONTAINERS_H
+#define TMPY_CONTAINERS_H
+
+#include "tmpy.h"
+
+#define ARRAY(v) ((ArrayObj *)(v))
+#define RAW(v) ((RawObj *)(v))
+#define DICT(v) ((DictObj *)(v))
+#define SETOBJ(v) ((SetObj *)(v))
+#define RANGE(v) ((RangeObj *)(v))
+#define SLICE(v) ((SliceObj *)(v))
+#define ITER(v) ((IterObj *)(v))
+
+/* ------------------------------------------------------------------ */
+/* Iterators (containeriter.c): IterObj with cls set; `kind` says which. */
+/* ------------------------------------------------------------------ */
+enum {
+    ITK_LIST = 1,        /* a = list, i = next index */
+    ITK_LIST_REV,        /* a = list, i = next index (counting down) */
+    ITK_TUPLE,           /* a = tuple, i = next index */
+    ITK_SEQ,             /* a = sequence (NULL when exhausted), i = next index */
+    ITK_RANGE,           /* i = next value, n = items left, a = step (small int) */
+    ITK_LONGRANGE,       /* a = next value, b = step, c = items left (ints) */
+    ITK_DICT_KEYS,       /* a = dict, i = entry position, n = dict size when made, c = items left (small int) */
+    ITK_DICT_VALUES,
+    ITK_DICT_ITEMS,
+    ITK_DICT_REV_KEYS,   /* same fields, i counts down */
+    ITK_DICT_REV_VALUES,
+    ITK_DICT_REV_ITEMS,
+    ITK_SET,             /* a = set, i = table position, n = set size when made */
+    ITK_VIEW_KEYS,       /* dict views: a = dict */
+    ITK_VIEW_VALUES,
+    ITK_VIEW_ITEMS,
+};
+
+/* Extra iterator types (not in tmpy.h). */
+extern TypeObj *T_longrange_iterator, *T_dict_reversekeyiterator, *T_dict_reversevalueiterator,
+    *T_dict_reverseitemiterator;
+
+/* A new IterObj of type cls with a = `a` (may move `a`'s referents: `a` is
+ * rooted inside). NULL + MemoryError. */
+Obj iter_alloc(TypeObj *cls, Obj a, int64_t kind);
+/* A built-in iterator type (TID_ITER) whose __iter__ returns self. */
+TypeObj *iter_make_type(const char *name, unaryfunc next);
+Obj iter_self(Obj it);                     /* tp_iter of every iterator */
+
+/* tp_iternext of the container iterators (NULL without error: exhausted). */
+Obj list_iter_next(Obj it);
+Obj list_reviter_next(Obj it);
+Obj tuple_iter_next(Obj it);
+Obj seq_iter_next(Obj it);
+Obj range_iter_next(Obj it);
+
+/* FOR_ITER fast paths (the eval loop tests TYPE(it) == T_list_iterator etc.). */
+static inline Obj list_iter_next_inline(Obj it)
+{
+    Obj l = ITER(it)->a;
+    if (l) {
+        VM_READ(l);
+        int64_t i = ITER(it)->i;
+        if (i < LIST_LEN(l)) {
+            VM_WRITE(it);
+            ITER(it)->i = i + 1;
+            return LIST_ITEMS(l)[i];
+        }
+        VM_WRITE(it);
+        ITER(it)->a = NULL;   /* exhausted stays exhausted */
+    }
+    return NULL;
+}
+/* Range iterator over small ints (ITK_RANGE). */
+static inline Obj range_iter_next_inline(Obj it)
+{
+    if (ITER(it)->kind == ITK_RANGE) {
+        int64_t n = ITER(it)->n;
+        if (n <= 0)
+            return NULL;
+        int64_t v = ITER(it)->i;
+        VM_WRITE(it);
+        ITER(it)->n = n - 1;
+        ITER(it)->i = v + SMALLINT_VAL(ITER(it)->a);
+        return MAKE_SMALLINT(v);
+    }
+    return range_iter_next(it);
+}
+
+/* repr of recursive containers: CPython's Py_ReprEnter. `slot` is a root
+ * slot holding the container (so it follows moves). Returns 1 if the object
+ * is already being repr'd on this thread ("[...]"), 0 if entered, -1 on
+ * error (RecursionError). Every 0 return is paired with repr_leave(). */
+int repr_enter(Obj *slot);
+void repr_leave(void);
+
+/* Cheap equality for container lookups: 1 equal, 0 not equal, -2 unknown
+ * (call vm_equal). Never runs Python code. */
+static inline int container_fast_eq(Obj a, Obj b)
+{
+    if (a == b)
+        return 1;
+    if (IS_SMALLINT(a)) {
+        if (IS_SMALLINT(b) || b->h.tid == TID_STR || b->h.tid == TID_BIGINT)
+            return 0;
+        return -2;
+    }
+    unsigned ta = a->h.tid;
+    if (ta == TID_STR) {
+        if (IS_SMALLINT(b))
+            return 0;
+        if (b->h.tid == TID_STR) {
+            if (STR(a)->nbytes != STR(b)->nbytes)
+                return 0;
+            return str_eq(a, b);
+        }
+    }
+    return -2;
+}
+
+/* Hash of a small int, as CPython (and int_hash) compute it. */
+static inline int64_t smallint_hash(Obj v)
+{
+    int64_t n = SMALLINT_VAL(v);
+    const int64_t P = (int64_t)((1ULL << 61) - 1);
+    int64_t h = n >= 0 ? n % P : -((-n) % P);
+    return h == -1 ? -2 : h;
+}
+/* vm_hash with inline fast paths for small ints and exact strs. */
+static inline int64_t container_hash(Obj v)
+{
+    if (IS_SMALLINT(v))
+        return smallint_hash(v);
+    if (v->h.tid == TID_STR) {
+        int64_t h = STR(v)->hash;
+        return h != -1 ? h : str_hash(v);
+    }
+    return vm_hash(v);
+}
+
+/* Index argument of a sequence subscript: 1 with *out set, 0 if `key` is not
+ * an integer (no error set), -1 on error (IndexError "cannot fit 'int' into
+ * an index-sized integer" for huge ints). */
+int seq_index_arg(Obj key, int64_t *out);
+
+/* Make the result of tp_new for `type`: the built-in value itself when type
+ * is the built-in type, else an instance of the user subclass wrapping it
+ * (InstanceObj.base_value). */
+Obj container_wrap_for_type(TypeObj *builtin, Obj type, Obj value);
+
+/* ------------------------------------------------------------------ */
+/* tuple.c                                                             */
+/* ------------------------------------------------------------------ */
+int64_t tuple_hash(Obj t);
+Obj tuple_richcompare(Obj a, Obj b, int op);
+Obj tuple_getslice(Obj t, int64_t lo, int64_t hi);   /* clamped to bounds */
+Obj tuple_concat(Obj a, Obj b);                      /* both tuples */
+Obj tuple_getitem(Obj t, Obj key);                   /* the tp_getitem slot */
+Obj tuple_iter_new(Obj t);
+
+/* ------------------------------------------------------------------ */
+/* list.c / listsort.c                                                 */
+/* ------------------------------------------------------------------ */
+int list_extend(Obj list, Obj iterable);             /* list.extend: 0 / -1 */
+int list_insert(Obj list, int64_t i, Obj v);         /* list.insert (i clamped like CPython) */
+Obj list_pop(Obj list, int64_t i);                   /* IndexError "pop index out of range" */
+Obj list_as_tuple(Obj list);                         /* LIST_TO_TUPLE */
+Obj list_getslice(Obj list, int64_t lo, int64_t hi); /* clamped to bounds */
+Obj list_copy(Obj list);
+void list_clear(Obj list);
+void list_reverse(Obj list);
+Obj list_getitem(Obj list, Obj key);                 /* the tp_getitem slot */
+int list_setitem(Obj list, Obj key, Obj v);          /* the tp_setitem slot (v NULL: del) */
+Obj list_richcompare(Obj a, Obj b, int op);
+Obj list_iter_new(Obj list);
+/* list(iterable) as a new exact list (vm_list_from_iter may use it). */
+Obj list_from_iterable(Obj iterable);
+/* Grow capacity to at least n items (length unchanged). */
+int list_reserve(Obj list, int64_t n);
+
+/* ------------------------------------------------------------------ */
+/* dict.c                                                              */
+/* ------------------------------------------------------------------ */
+/* Lookup with the hash already known. Same contract as dict_getitem. */
+Obj dict_getitem_hash(Obj d, Obj key, int64_t hash);
+int dict_setitem_hash(Obj d, Obj key, Obj v, int64_t hash);
+int dict_contains(Obj d, Obj key);                   /* 1, 0, -1 */
+/* d.setdefault(key, dflt): the value now in d (borrowed), NULL on error. */
+Obj dict_setdefault(Obj d, Obj key, Obj dflt);
+/* Like dict_next, also giving the key's hash. */
+bool dict_next_hash(Obj d, int64_t *pos, Obj *k, Obj *v, int64_t *hash);
+/* Merge a mapping (dict: fast path; else keys() + __getitem__) into d.
+ * override 1: d.update(); 0: keep existing keys; 2: KeyError(key) on a duplicate. */
+int dict_merge(Obj d, Obj other, int override);
+/* d[k] = v for every (k, v) pair of an iterable (dict(iterable) rules). */
+int dict_merge_pairs(Obj d, Obj iterable);
+/* dict_merge_kwargs: non-str keys raise TypeError "keywords must be strings";
+ * a non-mapping raises TypeError "'X' object is not a mapping"; a key already
+ * in d raises KeyError(key) (the eval loop turns it into "f() got multiple
+ * values for keyword argument 'k'"). */
+Obj dict_repr(Obj d);
+Obj dict_richcompare(Obj a, Obj b, int op);
+Obj dict_subscript(Obj self, Obj key);               /* tp_getitem (with __missing__) */
+Obj dict_keys_view(Obj d);
+Obj dict_values_view(Obj d);
+Obj dict_items_view(Obj d);
+/* dict_getitem_str may, only when d holds a non-str key whose hash equals
+ * the str's, run that key's __eq__ (and so allocate). */
+
+/* ------------------------------------------------------------------ */
+/* set.c                                                               */
+/* ------------------------------------------------------------------ */
+int set_update(Obj s, Obj iterable);                 /* set.update(iterable) (SET_UPDATE) */
+Obj set_copy(Obj s);                                 /* same kind (set / frozenset) */
+void set_clear(Obj s);
+int set_remove(Obj s, Obj key);                      /* KeyError if absent */
+Obj set_pop(Obj s);
+int64_t frozenset_hash(Obj s);
+Obj set_repr(Obj s);
+Obj set_richcompare(Obj a, Obj b, int op);
+/* set-like operations on two sets (set or frozenset values, not wrapped):
+ * the result has the kind of `a`. */
+Obj set_union2(Obj a, Obj b);
+Obj set_intersection2(Obj a, Obj b);
+Obj set_difference2(Obj a, Obj b);
+Obj set_symmetric_difference2(Obj a, Obj b);
+int set_issubset2(Obj a, Obj b);                     /* 1, 0, -1 */
+Obj set_iter_new(Obj s);
+
+/* ------------------------------------------------------------------ */
+/* range.c (range and slice)                                           */
+/* ------------------------------------------------------------------ */
+Obj range_new_i64(int64_t start, int64_t stop, int64_t step);   /* step != 0 */
+int64_t range_len(Obj r);                            /* -1 + OverflowError if huge */
+Obj range_iter_new(Obj r);
+Obj range_reversed(Obj r);
+/* slice_indices for an unwrapped slice, with a length that may be any
+ * int64: the CPython clamping rules. */
+Obj slice_repr(Obj s);
+
+#endif

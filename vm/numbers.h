@@ -1,0 +1,64 @@
+/* numbers.h: what int.c, float.c and mathmodule.c offer beyond tmpy.h.
+ * (The core int_* / float_* API is declared in tmpy.h.) */
+#ifndef TMPY_NUMBERS_H
+#define TMPY_NUMBERS_H
+
+#include "tmpy.h"
+
+/* ---- int.c ---- */
+
+/* CPython 3.11's limit on decimal str<->int conversions (0: no limit).
+ * sys.set_int_max_str_digits / sys.get_int_max_str_digits use these. */
+extern int64_t int_max_str_digits;
+#define INT_MAX_STR_DIGITS_DEFAULT 4300
+#define INT_MAX_STR_DIGITS_THRESHOLD 640
+int int_set_max_str_digits(int64_t n);     /* -1 + ValueError "maxdigits must be 0 or larger than 640" */
+int64_t int_get_max_str_digits(void);
+
+/* Arithmetic on ints/bools (unwrapped: no user-subclass instances). They
+ * return a new int or NULL with an exception, never NotImplemented. */
+Obj int_neg(Obj v);
+Obj int_abs(Obj v);
+Obj int_invert(Obj v);
+Obj int_truediv(Obj a, Obj b);            /* correctly rounded float */
+Obj int_divmod(Obj a, Obj b);             /* (q, r) tuple */
+Obj int_lshift(Obj a, Obj b);
+Obj int_rshift(Obj a, Obj b);
+Obj int_and(Obj a, Obj b);
+Obj int_or(Obj a, Obj b);
+Obj int_xor(Obj a, Obj b);
+Obj int_gcd(Obj a, Obj b);                /* non-negative */
+Obj int_round(Obj v, Obj ndigits);        /* int.__round__(ndigits), ndigits an int or NULL */
+uint64_t int_bit_length(Obj v);
+bool int_is_zero(Obj v);
+/* int(v) for an int, bool or int-subclass instance: the exact int value. */
+Obj int_exact(Obj v);
+/* Exact comparison of an int with a double: -1, 0, 1, or 2 if d is nan. */
+int int_float_compare(Obj i, double d);
+/* int(obj, base) for a str, bytes or bytearray (user subclasses unwrapped);
+ * CPython's error messages (the literal's repr). base 0 or 2..36. */
+Obj int_parse_object(Obj obj, int base);
+/* Digits of |v| in base 2..36 (lowercase), no sign or prefix, malloc'd and
+ * NUL-terminated (free() it); *len gets the length. NULL + MemoryError.
+ * No max-str-digits check (format.c does its own for base 10). */
+char *int_digits_cstr(Obj v, int base, size_t *len);
+
+/* ---- float.c ---- */
+
+/* Parse a Python float literal (float() syntax: whitespace, sign, inf/nan,
+ * underscores between digits). 0 ok, -1 bad syntax (no exception set). */
+int float_parse(const char *s, size_t len, double *out);
+/* float(obj) for a str, bytes or bytearray: ValueError "could not convert
+ * string to float: ..." like CPython. */
+Obj float_parse_object(Obj obj);
+/* a ** b for doubles with Python's errors (ZeroDivisionError, OverflowError,
+ * ValueError for complex results). */
+Obj float_pow_double(double a, double b);
+/* Python's float floor division and modulo (divmod pieces). err on b == 0. */
+Obj float_floordiv_double(double a, double b);
+Obj float_mod_double(double a, double b);
+
+/* ---- mathmodule.c ---- */
+Obj math_module_init(void);
+
+#endif

@@ -1,0 +1,685 @@
+/* str: immutable Unicode text stored as UTF-8 (NUL-terminated), with its
+ * length in code points and a cached hash. ASCII strings (length == nbytes)
+ * index in O(1); other strings go through a per-thread cursor that makes
+ * sequential indexing O(1) amortised. Also: interning, the one-char cache,
+ * the str type with its slots and methods, and the str iterator. */
+#define _GNU_SOURCE
+#include "strings.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+TypeObj *T_str, *T_str_iterator;
+static TypeObj *T_str_ascii_iterator;
+Obj g_empty_str;
+
+/* ------------------------------------------------------------------ */
+/* UTF-8 helpers                                                       */
+/* ------------------------------------------------------------------ */
+
+int64_t utf8_count(const char *p, size_t n)
+{
+    /* Count the bytes that are not continuation bytes (10xxxxxx), a word at a time. */
+    const unsigned char *s = (const unsigned char *)p;
+    int64_t count = 0;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, s + i, 8);
+        if (!(w & 0x8080808080808080ull)) {
+            count += 8;
+            continue;
+        }
+        /* continuation bytes have bit7 set and bit6 clear */
+        uint64_t cont = w & ~(w << 1) & 0x8080808080808080ull;
+        count += 8 - __builtin_popcountll(cont);
+    }
+    for (; i < n; i++)
+        count += (s[i] & 0xc0) != 0x80;
+    return count;
+}
+
+size_t utf8_valid_prefix(const char *p, size_t n)
+{
+    const unsigned char *s = (const unsigned char *)p;
+    size_t i = 0;
+    while (i < n) {
+        /* ASCII run, a word at a time */
+        while (i + 8 <= n) {
+            uint64_t w;
+            memcpy(&w, s + i, 8);
+            if (w & 0x8080808080808080ull)
+                break;
+            i += 8;
+        }
+        if (i >= n)
+            break;
+        unsigned c = s[i];
+        if (c < 0x80) {
+            i++;
+            continue;
+        }
+        size_t need;
+        uint32_t min;
+        if (c >= 0xc2 && c <= 0xdf)
+            need = 1, min = 0x80;
+        else if (c >= 0xe0 && c <= 0xef)
+            need = 2, min = 0x800;
+        else if (c >= 0xf0 && c <= 0xf4)
+            need = 3, min = 0x10000;
+        else
+            return i;
+        if (i + need >= n)
+            return i;
+        uint32_t cp = c & (0x3f >> need);
+        for (size_t k = 1; k <= need; k++) {
+            if ((s[i + k] & 0xc0) != 0x80)
+                return i;
+            cp = (cp << 6) | (s[i + k] & 0x3f);
+        }
+        if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+            return i;
+        i += need + 1;
+    }
+    return n;
+}
+
+/* ------------------------------------------------------------------ */
+/* Allocation                                                          */
+/* ------------------------------------------------------------------ */
+
+/* Pinned (never moving) str: the caller keeps it reachable. */
+static Obj str_alloc_pinned(const char *utf8, size_t n, int64_t length)
+{
+    size_t size = tm_type_size(&tm_types[TID_STR], n);
+    Obj s = (Obj)tm_allocate_old(TID_STR, size);
+    if (!s)
+        return err_nomemory();
+    STR(s)->nbytes = (int64_t)n;
+    STR(s)->length = length;
+    STR(s)->hash = -1;
+    memcpy(VM_LINEAR(STR(s)->data), utf8, n);
+    return s;
+}
+
+static Obj empty_str(void)
+{
+    if (unlikely(!g_empty_str)) {
+        g_empty_str = str_alloc_pinned("", 0, 0);
+        if (!g_empty_str)
+            return NULL;
+        str_hash(g_empty_str);
+        VM_GLOBAL_ROOT(g_empty_str);
+    }
+    return g_empty_str;
+}
+
+Obj str_alloc(int64_t nbytes, int64_t length)
+{
+    if (nbytes == 0)
+        return empty_str();
+    if (nbytes < 0 || (uint64_t)nbytes > (1ull << 40))
+        return err_nomemory();
+    Obj s = (Obj)tm_allocate_var(TID_STR, (uintptr_t)nbytes);
+    if (!s)
+        return err_nomemory();
+    STR(s)->length = length;
+    STR(s)->hash = -1;
+    return s;
+}
+
+/* Is p inside this thread's GC segment (a linear pointer into an object that
+ * an allocation may move)? */
+static inline bool in_gc_heap(const void *p)
+{
+    return (uintptr_t)((const char *)p - tm_gs_base) < tm_seg.segment_size;
+}
+
+static Obj char_cache[256];   /* the one-char Latin-1 strs, interned */
+static Obj make_char(uint32_t cp);
+
+Obj str_new(const char *utf8, size_t n)
+{
+    if (n == 0)
+        return empty_str();
+    if (n == 1 && (unsigned char)utf8[0] < 0x80) {
+        Obj c = char_cache[(unsigned char)utf8[0]];
+        return c ? c : make_char((unsigned char)utf8[0]);
+    }
+    /* A caller passing bytes of a GC object (str_cstr of another str) would
+     * read freed memory after our allocation moved it: copy them out first. */
+    char small[256];
+    char *tmp = NULL;
+    if (unlikely(in_gc_heap(utf8))) {
+        tmp = n <= sizeof small ? small : malloc(n);
+        if (!tmp)
+            return err_nomemory();
+        memcpy(tmp, utf8, n);
+        utf8 = tmp;
+    }
+    Obj s = str_alloc((int64_t)n, utf8_count(utf8, n));
+    if (s)
+        memcpy(VM_LINEAR(STR(s)->data), utf8, n);
+    if (tmp && tmp != small)
+        free(tmp);
+    return s;
+}
+
+Obj str_from_cstr(const char *s) { return str_new(s, strlen(s)); }
+
+Obj str_from_format(const char *fmt, ...)
+{
+    char small[512];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(small, sizeof small, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return err_nomemory();
+    if ((size_t)n < sizeof small)
+        return str_new(small, (size_t)n);
+    char *big = malloc((size_t)n + 1);
+    if (!big)
+        return err_nomemory();
+    va_start(ap, fmt);
+    vsnprintf(big, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    Obj s = str_new(big, (size_t)n);
+    free(big);
+    return s;
+}
+
+/* ------------------------------------------------------------------ */
+/* Hash, equality, comparison                                          */
+/* ------------------------------------------------------------------ */
+
+static inline uint64_t rotl64(uint64_t x, int r) { return (x << r) | (x >> (64 - r)); }
+
+/* Our own 64-bit hash: two multiply-rotate lanes over 8-byte words, then a
+ * final avalanche. Not CPython's (not randomised). */
+static uint64_t hash_bytes(const unsigned char *p, size_t n)
+{
+    const uint64_t K1 = 0x9e3779b97f4a7c15ull, K2 = 0xc2b2ae3d27d4eb4full, K3 = 0x165667b19e3779f9ull;
+    uint64_t h1 = K3 ^ (n * K1), h2 = K2 + n;
+    size_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        uint64_t a, b;
+        memcpy(&a, p + i, 8);
+        memcpy(&b, p + i + 8, 8);
+        h1 = rotl64(h1 ^ (a * K2), 31) * K1;
+        h2 = rotl64(h2 ^ (b * K1), 29) * K2;
+    }
+    if (i + 8 <= n) {
+        uint64_t a;
+        memcpy(&a, p + i, 8);
+        h1 = rotl64(h1 ^ (a * K2), 31) * K1;
+        i += 8;
+    }
+    if (i < n) {
+        uint64_t a = 0;
+        memcpy(&a, p + i, n - i);
+        h2 = rotl64(h2 ^ (a * K1), 29) * K2;
+    }
+    uint64_t h = h1 ^ rotl64(h2, 17);
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdull;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ull;
+    h ^= h >> 33;
+    return h;
+}
+
+static inline int64_t fix_hash(uint64_t h)
+{
+    int64_t r = (int64_t)h;
+    return r == -1 ? -2 : r;
+}
+
+int64_t str_hash(Obj s)
+{
+    int64_t h = STR(s)->hash;
+    if (likely(h != -1))
+        return h;
+    h = fix_hash(hash_bytes((const unsigned char *)str_cstr(s), (size_t)STR(s)->nbytes));
+    STR(s)->hash = h;   /* a cache in an immutable object: no barrier needed for correctness */
+    return h;
+}
+
+bool str_eq(Obj a, Obj b)
+{
+    if (a == b)
+        return true;
+    int64_t n = STR(a)->nbytes;
+    if (n != STR(b)->nbytes || STR(a)->length != STR(b)->length)
+        return false;
+    int64_t ha = STR(a)->hash, hb = STR(b)->hash;
+    if (ha != -1 && hb != -1 && ha != hb)
+        return false;
+    return memcmp(str_cstr(a), str_cstr(b), (size_t)n) == 0;
+}
+
+bool str_eq_cstr(Obj s, const char *c)
+{
+    size_t n = strlen(c);
+    return (size_t)STR(s)->nbytes == n && memcmp(str_cstr(s), c, n) == 0;
+}
+
+/* UTF-8 byte order is code point order (surrogates included). */
+int str_compare(Obj a, Obj b)
+{
+    if (a == b)
+        return 0;
+    int64_t na = STR(a)->nbytes, nb = STR(b)->nbytes;
+    int c = memcmp(str_cstr(a), str_cstr(b), (size_t)(na < nb ? na : nb));
+    if (c)
+        return c < 0 ? -1 : 1;
+    return na < nb ? -1 : na > nb ? 1 : 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Interning: a C hash table of pinned strs, kept alive by one pinned  */
+/* ArrayObj that is a global root.                                     */
+/* ------------------------------------------------------------------ */
+
+static Obj *itab;              /* open addressing, NULL = empty; entries never move */
+static size_t itab_mask, itab_count;
+static Obj intern_keep;        /* ArrayObj listing every interned str */
+static pthread_mutex_t intern_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static Obj intern_find(const char *p, size_t n, int64_t h)
+{
+    if (!itab)
+        return NULL;
+    for (size_t i = (size_t)h & itab_mask;; i = (i + 1) & itab_mask) {
+        Obj e = itab[i];
+        if (!e)
+            return NULL;
+        if (STR(e)->hash == h && (size_t)STR(e)->nbytes == n && memcmp(str_cstr(e), p, n) == 0)
+            return e;
+    }
+}
+
+static void itab_insert(Obj s)
+{
+    size_t i = (size_t)STR(s)->hash & itab_mask;
+    while (itab[i])
+        i = (i + 1) & itab_mask;
+    itab[i] = s;
+}
+
+/* Room for one more entry in the table and in the keep-alive array. */
+static bool intern_reserve(void)
+{
+    if (!itab || (itab_count + 1) * 2 > itab_mask + 1) {
+        size_t cap = itab ? (itab_mask + 1) * 2 : 4096;
+        Obj *old = itab;
+        size_t oldcap = itab ? itab_mask + 1 : 0;
+        itab = calloc(cap, sizeof(Obj));
+        if (!itab) {
+            itab = old;
+            return false;
+        }
+        itab_mask = cap - 1;
+        for (size_t i = 0; i < oldcap; i++)
+            if (old[i])
+                itab_insert(old[i]);
+        free(old);
+    }
+    int64_t keepcap = intern_keep ? ((ArrayObj *)intern_keep)->length : 0;
+    if ((int64_t)itab_count >= keepcap) {
+        int64_t cap = keepcap ? keepcap * 2 : 2048;
+        Obj a = (Obj)tm_allocate_old(TID_ARRAY, tm_type_size(&tm_types[TID_ARRAY], (uintptr_t)cap));
+        if (!a)
+            return false;
+        ((ArrayObj *)a)->length = cap;
+        for (int64_t i = 0; i < keepcap; i++)
+            ((ArrayObj *)a)->items[i] = ((ArrayObj *)intern_keep)->items[i];
+        if (!intern_keep) {
+            intern_keep = a;
+            VM_GLOBAL_ROOT(intern_keep);
+        } else {
+            intern_keep = a;
+        }
+    }
+    return true;
+}
+
+/* The interned str with these bytes (created pinned if new). */
+static Obj intern_bytes(const char *p, size_t n, int64_t length)
+{
+    int64_t h = fix_hash(hash_bytes((const unsigned char *)p, n));
+    pthread_mutex_lock(&intern_lock);
+    Obj s = intern_find(p, n, h);
+    if (s) {
+        pthread_mutex_unlock(&intern_lock);
+        return s;
+    }
+    /* p may point into a movable object: copy before allocating */
+    char small[256];
+    char *tmp = n <= sizeof small ? small : malloc(n);
+    if (!tmp) {
+        pthread_mutex_unlock(&intern_lock);
+        return err_nomemory();
+    }
+    memcpy(tmp, p, n);
+    if (!intern_reserve()) {
+        if (tmp != small)
+            free(tmp);
+        pthread_mutex_unlock(&intern_lock);
+        return err_nomemory();
+    }
+    s = str_alloc_pinned(tmp, n, length < 0 ? utf8_count(tmp, n) : length);
+    if (tmp != small)
+        free(tmp);
+    if (!s) {
+        pthread_mutex_unlock(&intern_lock);
+        return NULL;
+    }
+    STR(s)->hash = h;
+    VM_WRITE(intern_keep);
+    ((ArrayObj *)intern_keep)->items[itab_count] = s;
+    itab_count++;
+    itab_insert(s);
+    pthread_mutex_unlock(&intern_lock);
+    return s;
+}
+
+Obj str_intern_cstr(const char *s) { return intern_bytes(s, strlen(s), -1); }
+
+Obj str_intern(Obj s)
+{
+    s = vm_unwrap(s);
+    int64_t h = str_hash(s);
+    size_t n = (size_t)STR(s)->nbytes;
+    pthread_mutex_lock(&intern_lock);
+    Obj e = intern_find(str_cstr(s), n, h);
+    pthread_mutex_unlock(&intern_lock);
+    if (e)
+        return e;
+    return intern_bytes(str_cstr(s), n, STR(s)->length);
+}
+
+/* ------------------------------------------------------------------ */
+/* Characters                                                          */
+/* ------------------------------------------------------------------ */
+
+static Obj make_char(uint32_t cp)
+{
+    char buf[4];
+    int n = utf8_encode(cp, buf);
+    Obj s = intern_bytes(buf, (size_t)n, 1);
+    if (s)
+        char_cache[cp] = s;
+    return s;
+}
+
+Obj str_from_codepoint(uint32_t cp)
+{
+    if (cp < 256) {
+        Obj c = char_cache[cp];
+        return c ? c : make_char(cp);
+    }
+    char buf[4];
+    int n = utf8_encode(cp, buf);
+    Obj s = str_alloc(n, 1);
+    if (s)
+        memcpy(VM_LINEAR(STR(s)->data), buf, (size_t)n);
+    return s;
+}
+
+/* ------------------------------------------------------------------ */
+/* Code point index -> byte offset                                     */
+/* ------------------------------------------------------------------ */
+
+/* The last position looked up in a non-ASCII string. Objects move or die
+ * only in a collection, so the entry is trusted only while the collection
+ * count is unchanged. */
+static __thread struct {
+    Obj s;
+    uint64_t stamp;
+    int64_t cp, byte;
+} cursor;
+
+static inline uint64_t gc_stamp(void)
+{
+    tm_gc_stats st;
+    tm_gc_get_stats(&st);
+    return st.minor_collections + st.major_collections;
+}
+
+static int64_t scan_forward(const unsigned char *p, int64_t b, int64_t cp, int64_t target)
+{
+    while (cp < target) {
+        /* skip 8 ASCII bytes at once when we can */
+        if (target - cp >= 8) {
+            uint64_t w;
+            memcpy(&w, p + b, 8);
+            if (!(w & 0x8080808080808080ull)) {
+                b += 8;
+                cp += 8;
+                continue;
+            }
+        }
+        b += utf8_lead_len(p[b]);
+        cp++;
+    }
+    return b;
+}
+
+static int64_t scan_backward(const unsigned char *p, int64_t b, int64_t cp, int64_t target)
+{
+    while (cp > target) {
+        b--;
+        while ((p[b] & 0xc0) == 0x80)
+            b--;
+        cp--;
+    }
+    return b;
+}
+
+int64_t str_byte_offset(Obj s, int64_t i)
+{
+    int64_t n = STR(s)->nbytes, len = STR(s)->length;
+    if (n == len)
+        return i;
+    if (i <= 0)
+        return 0;
+    if (i >= len)
+        return n;
+    const unsigned char *p = (const unsigned char *)str_cstr(s);
+    if (n <= 64)
+        return scan_forward(p, 0, 0, i);
+    int64_t from_cp = 0, from_b = 0, dist = i;
+    if (len - i < dist)
+        from_cp = len, from_b = n, dist = len - i;
+    uint64_t stamp = gc_stamp();
+    if (cursor.s == s && cursor.stamp == stamp) {
+        int64_t d = i > cursor.cp ? i - cursor.cp : cursor.cp - i;
+        if (d < dist)
+            from_cp = cursor.cp, from_b = cursor.byte, dist = d;
+    }
+    int64_t b = from_cp <= i ? scan_forward(p, from_b, from_cp, i) : scan_backward(p, from_b, from_cp, i);
+    cursor.s = s;
+    cursor.stamp = stamp;
+    cursor.cp = i;
+    cursor.byte = b;
+    return b;
+}
+
+/* A str from bytes [b0, b1) of the str in *sp (a root slot); ncp < 0: count. */
+static Obj substr_bytes(Obj *sp, int64_t b0, int64_t b1, int64_t ncp)
+{
+    int64_t n = b1 - b0;
+    Obj s = *sp;
+    if (n <= 0)
+        return empty_str();
+    if (b0 == 0 && n == STR(s)->nbytes)
+        return s;
+    const unsigned char *p = (const unsigned char *)str_cstr(s) + b0;
+    if (ncp < 0)
+        ncp = str_is_ascii(s) ? n : utf8_count((const char *)p, (size_t)n);
+    if (ncp == 1) {
+        int len;
+        uint32_t cp = utf8_decode(p, &len);
+        if (cp < 256)
+            return str_from_codepoint(cp);
+    }
+    Obj r = str_alloc(n, ncp);
+    if (!r)
+        return NULL;
+    memcpy(VM_LINEAR(STR(r)->data), str_cstr(*sp) + b0, (size_t)n);
+    return r;
+}
+
+Obj str_substr(Obj s, int64_t start, int64_t stop)
+{
+    if (start >= stop)
+        return empty_str();
+    if (start == 0 && stop == STR(s)->length)
+        return s;
+    int64_t b0 = str_byte_offset(s, start);
+    int64_t b1 = str_byte_offset(s, stop);
+    Obj *r = vm_roots(1);
+    r[0] = s;
+    Obj res = substr_bytes(&r[0], b0, b1, stop - start);
+    vm_unroots(r);
+    return res;
+}
+
+Obj str_char_at(Obj s, int64_t i)
+{
+    if (str_is_ascii(s))
+        return str_from_codepoint((unsigned char)STR(s)->data[i]);
+    int64_t b = str_byte_offset(s, i);
+    int len;
+    uint32_t cp = utf8_decode((const unsigned char *)str_cstr(s) + b, &len);
+    return str_from_codepoint(cp);
+}
+
+/* ------------------------------------------------------------------ */
+/* Concatenation, repetition, join                                     */
+/* ------------------------------------------------------------------ */
+
+Obj str_concat(Obj a, Obj b)
+{
+    int64_t na = STR(a)->nbytes, nb = STR(b)->nbytes;
+    if (nb == 0)
+        return a;
+    if (na == 0)
+        return b;
+    Obj *r = vm_roots(2);
+    r[0] = a;
+    r[1] = b;
+    Obj s = str_alloc(na + nb, STR(a)->length + STR(b)->length);
+    if (s) {
+        char *d = VM_LINEAR(STR(s)->data);
+        memcpy(d, str_cstr(r[0]), (size_t)na);
+        memcpy(d + na, str_cstr(r[1]), (size_t)nb);
+    }
+    vm_unroots(r);
+    return s;
+}
+
+Obj str_mul(Obj s, int64_t n)
+{
+    int64_t nb = STR(s)->nbytes;
+    if (n <= 0 || nb == 0)
+        return empty_str();
+    if (n == 1)
+        return s;
+    if (nb > INT64_MAX / n || nb * n > (int64_t)1 << 40)
+        return err_nomemory();
+    Obj *r = vm_roots(1);
+    r[0] = s;
+    Obj res = str_alloc(nb * n, STR(s)->length * n);
+    if (res) {
+        char *d = VM_LINEAR(STR(res)->data);
+        memcpy(d, str_cstr(r[0]), (size_t)nb);
+        /* doubling copies */
+        int64_t done = nb, total = nb * n;
+        while (done < total) {
+            int64_t k = done < total - done ? done : total - done;
+            memcpy(d + done, d, (size_t)k);
+            done += k;
+        }
+    }
+    vm_unroots(r);
+    return res;
+}
+
+/* sep.join(items) for items in root slots (a list or tuple's items are
+ * re-read through the container held in *seqp). */
+static Obj join_items(Obj *sepp, Obj *seqp)
+{
+    Obj seq = *seqp;
+    bool is_list = IS_LIST(seq);
+    int64_t n = is_list ? LIST_LEN(seq) : TUPLE_LEN(seq);
+#define ITEM(k) (is_list ? LIST_ITEMS(*seqp)[k] : TUPLE_ITEMS(*seqp)[k])
+    if (n == 0)
+        return empty_str();
+    int64_t nbytes = 0, length = 0;
+    for (int64_t k = 0; k < n; k++) {
+        Obj it = ITEM(k);
+        Obj sv = str_value(it);
+        if (!sv) {
+            err_format(E_TypeError, "sequence item %ld: expected str instance, %s found", (long)k,
+                       type_name(it));
+            return NULL;
+        }
+        nbytes += STR(sv)->nbytes;
+        length += STR(sv)->length;
+    }
+    if (n == 1 && IS_STR(ITEM(0)))
+        return ITEM(0);
+    Obj sep = *sepp;
+    nbytes += STR(sep)->nbytes * (n - 1);
+    length += STR(sep)->length * (n - 1);
+    Obj res = str_alloc(nbytes, length);
+    if (!res)
+        return NULL;
+    char *d = VM_LINEAR(STR(res)->data);
+    sep = *sepp;
+    const char *sp = str_cstr(sep);
+    size_t sn = (size_t)STR(sep)->nbytes;
+    for (int64_t k = 0; k < n; k++) {
+        if (k && sn) {
+            memcpy(d, sp, sn);
+            d += sn;
+        }
+        Obj sv = vm_unwrap(ITEM(k));
+        size_t m = (size_t)STR(sv)->nbytes;
+        memcpy(d, str_cstr(sv), m);
+        d += m;
+    }
+#undef ITEM
+    return res;
+}
+
+Obj str_join(Obj sep, Obj iterable)
+{
+    Obj *r = vm_roots(2);
+    r[0] = vm_unwrap(sep);
+    if (IS_LIST(iterable) || IS_TUPLE(iterable)) {
+        r[1] = iterable;
+    } else {
+        r[1] = iterable;
+        Obj it = vm_iter(iterable);
+        if (!it) {
+            if (err_matches(E_TypeError)) {
+                err_clear();
+                err_set(E_TypeError, "can only join an iterable");
+            }
+            vm_unroots(r);
+            return NULL;
+        }
+        r[1] = vm_list_from_iter(it);
+        if (!r[1]) {
+            vm_unroots(r);
+            return NULL;
+        }
+    }
+    Obj res = join_items(&r[0], &r[1]);
+    vm_unroots(r);
+    return res;
+}
