@@ -142,6 +142,11 @@ static inline int64_t container_hash(Obj v)
  * an integer (no error set), -1 on error (IndexError "cannot fit 'int' into
  * an index-sized integer" for huge ints). */
 int seq_index_arg(Obj key, int64_t *out);
+/* A start/stop argument (list.index, slice bounds): ints clamped to the
+ * int64 range, __index__ honoured; None (when allow_none) leaves *out as is.
+ * TypeError "slice indices must be integers or [None or ]have an __index__
+ * method" otherwise. 0 / -1. */
+int seq_slice_index(Obj v, int64_t *out, bool allow_none);
 
 /* Make the result of tp_new for `type`: the built-in value itself when type
  * is the built-in type, else an instance of the user subclass wrapping it

@@ -683,3 +683,521 @@ Obj str_join(Obj sep, Obj iterable)
     vm_unroots(r);
     return res;
 }
+
+/* ------------------------------------------------------------------ */
+/* repr / ascii                                                        */
+/* ------------------------------------------------------------------ */
+
+static const char hexdigits[] = "0123456789abcdef";
+
+static void sb_add_escape(StrBuf *b, uint32_t cp)
+{
+    char buf[12];
+    int k = 0;
+    buf[k++] = '\\';
+    int nd;
+    if (cp < 0x100)
+        buf[k++] = 'x', nd = 2;
+    else if (cp < 0x10000)
+        buf[k++] = 'u', nd = 4;
+    else
+        buf[k++] = 'U', nd = 8;
+    for (int i = nd - 1; i >= 0; i--)
+        buf[k++] = hexdigits[(cp >> (4 * i)) & 0xf];
+    sb_add(b, buf, (size_t)k);
+}
+
+Obj str_repr(Obj s)
+{
+    s = vm_unwrap(s);
+    const unsigned char *p = (const unsigned char *)str_cstr(s);
+    size_t n = (size_t)STR(s)->nbytes;
+    bool has_sq = memchr(p, '\'', n) != NULL;
+    bool has_dq = has_sq && memchr(p, '"', n) != NULL;
+    char quote = has_sq && !has_dq ? '"' : '\'';
+    /* plain printable ASCII without the quote or a backslash: copy */
+    bool plain = str_is_ascii(s);
+    for (size_t i = 0; plain && i < n; i++) {
+        unsigned c = p[i];
+        if (c < 0x20 || c == 0x7f || c == '\\' || c == (unsigned)quote)
+            plain = false;
+    }
+    if (plain) {
+        Obj *r = vm_roots(1);
+        r[0] = s;
+        Obj res = str_alloc((int64_t)n + 2, (int64_t)n + 2);
+        if (res) {
+            char *d = VM_LINEAR(STR(res)->data);
+            d[0] = quote;
+            memcpy(d + 1, str_cstr(r[0]), n);
+            d[n + 1] = quote;
+        }
+        vm_unroots(r);
+        return res;
+    }
+    StrBuf b;
+    sb_init(&b);
+    sb_addc(&b, quote);
+    for (size_t i = 0; i < n;) {
+        unsigned c = p[i];
+        if (c < 0x80) {
+            i++;
+            if (c == (unsigned)quote || c == '\\') {
+                sb_addc(&b, '\\');
+                sb_addc(&b, (char)c);
+            } else if (c == '\n') {
+                sb_add(&b, "\\n", 2);
+            } else if (c == '\r') {
+                sb_add(&b, "\\r", 2);
+            } else if (c == '\t') {
+                sb_add(&b, "\\t", 2);
+            } else if (c < 0x20 || c == 0x7f) {
+                sb_add_escape(&b, c);
+            } else {
+                sb_addc(&b, (char)c);
+            }
+            continue;
+        }
+        int len;
+        uint32_t cp = utf8_decode(p + i, &len);
+        if (uni_isprintable(cp))
+            sb_add(&b, (const char *)p + i, (size_t)len);
+        else
+            sb_add_escape(&b, cp);
+        i += (size_t)len;
+    }
+    sb_addc(&b, quote);
+    return sb_finish(&b);
+}
+
+Obj str_ascii_escape(Obj s)
+{
+    s = vm_unwrap(s);
+    if (str_is_ascii(s))
+        return s;
+    const unsigned char *p = (const unsigned char *)str_cstr(s);
+    size_t n = (size_t)STR(s)->nbytes;
+    StrBuf b;
+    sb_init(&b);
+    for (size_t i = 0; i < n;) {
+        if (p[i] < 0x80) {
+            sb_addc(&b, (char)p[i++]);
+            continue;
+        }
+        int len;
+        uint32_t cp = utf8_decode(p + i, &len);
+        sb_add_escape(&b, cp);
+        i += (size_t)len;
+    }
+    return sb_finish(&b);
+}
+
+/* ------------------------------------------------------------------ */
+/* Iterator                                                            */
+/* ------------------------------------------------------------------ */
+
+Obj str_iter_new(Obj s)
+{
+    Obj *r = vm_roots(1);
+    r[0] = vm_unwrap(s);
+    IterObj *it = (IterObj *)tm_allocate(TID_ITER, sizeof(IterObj));
+    if (!it) {
+        vm_unroots(r);
+        return err_nomemory();
+    }
+    it->cls = (Obj)(str_is_ascii(r[0]) ? T_str_ascii_iterator : T_str_iterator);
+    it->a = r[0];
+    it->i = 0;   /* byte offset of the next char */
+    it->n = 0;   /* its code point index */
+    vm_unroots(r);
+    return (Obj)it;
+}
+
+static Obj str_iter_next(Obj self)
+{
+    IterObj *it = (IterObj *)self;
+    Obj s = it->a;
+    if (!s)
+        return NULL;
+    int64_t b = it->i;
+    if (b >= STR(s)->nbytes) {
+        VM_WRITE(self);
+        it->a = NULL;
+        return NULL;
+    }
+    int len;
+    uint32_t cp = utf8_decode((const unsigned char *)str_cstr(s) + b, &len);
+    VM_WRITE(self);
+    it->i = b + len;
+    it->n++;
+    return str_from_codepoint(cp);
+}
+
+static Obj iter_self(Obj self) { return self; }
+
+static Obj str_iter_length_hint(Obj *args, size_t nargs, Obj kwnames)
+{
+    (void)nargs;
+    (void)kwnames;
+    IterObj *it = (IterObj *)args[0];
+    Obj s = it->a;
+    return MAKE_SMALLINT(s ? STR(s)->length - it->n : 0);
+}
+
+/* ------------------------------------------------------------------ */
+/* Argument helpers                                                    */
+/* ------------------------------------------------------------------ */
+
+/* self of a str method (a str or an instance of a str subclass). */
+static Obj self_str(Obj v, const char *meth)
+{
+    Obj s = str_value(v);
+    if (!s)
+        err_format(E_TypeError, "descriptor '%s' for 'str' objects doesn't apply to a '%s' object", meth,
+                   type_name(v));
+    return s;
+}
+
+int seq_index_arg(Obj key, int64_t *out)
+{
+    if (IS_SMALLINT(key)) {
+        *out = SMALLINT_VAL(key);
+        return 1;
+    }
+    if (!IS_INT(key) && !TYPE(key)->nb_index)
+        return 0;
+    Obj v = vm_index(key);
+    if (!v)
+        return -1;
+    if (IS_SMALLINT(v)) {
+        *out = SMALLINT_VAL(v);
+        return 1;
+    }
+    if (TID(v) == TID_BOOL) {
+        *out = ((BoolObj *)v)->value;
+        return 1;
+    }
+    if (int_as_i64(v, out) < 0) {
+        err_clear();
+        err_format(E_IndexError, "cannot fit '%s' into an index-sized integer", type_name(key));
+        return -1;
+    }
+    return 1;
+}
+
+/* An integer argument (width, count, ...): __index__, OverflowError if huge. */
+int arg_i64(Obj v, int64_t *out)
+{
+    if (IS_SMALLINT(v)) {
+        *out = SMALLINT_VAL(v);
+        return 0;
+    }
+    return vm_index_i64(v, out);
+}
+
+/* start/end of find() and friends: None or an index, clamped (as slices are). */
+int slice_arg(Obj v, int64_t *out)
+{
+    if (!v || IS_NONE(v))
+        return 0;
+    if (IS_SMALLINT(v)) {
+        *out = SMALLINT_VAL(v);
+        return 0;
+    }
+    if (!IS_INT(v) && !TYPE(v)->nb_index) {
+        err_set(E_TypeError, "slice indices must be integers or None or have an __index__ method");
+        return -1;
+    }
+    Obj i = vm_index(v);
+    if (!i)
+        return -1;
+    if (IS_SMALLINT(i)) {
+        *out = SMALLINT_VAL(i);
+        return 0;
+    }
+    if (TID(i) == TID_BOOL) {
+        *out = ((BoolObj *)i)->value;
+        return 0;
+    }
+    *out = int_sign(i) < 0 ? INT64_MIN / 4 : INT64_MAX / 4;
+    return 0;
+}
+
+/* Python's ADJUST_INDICES: end clamped to [0, len], start made >= 0. */
+void adjust_range(int64_t *start, int64_t *end, int64_t len)
+{
+    if (*end > len)
+        *end = len;
+    else if (*end < 0) {
+        *end += len;
+        if (*end < 0)
+            *end = 0;
+    }
+    if (*start < 0) {
+        *start += len;
+        if (*start < 0)
+            *start = 0;
+    }
+}
+
+/* Last occurrence of needle in hay (NULL if none). */
+const char *mem_rfind(const char *hay, size_t hn, const char *needle, size_t nn)
+{
+    if (nn == 0)
+        return hay + hn;
+    if (nn > hn)
+        return NULL;
+    if (nn == 1)
+        return memrchr(hay, needle[0], hn);
+    size_t lim = hn - nn + 1;   /* candidate starts are [0, lim) */
+    while (lim > 0) {
+        const char *c = memrchr(hay, needle[0], lim);
+        if (!c)
+            return NULL;
+        if (memcmp(c + 1, needle + 1, nn - 1) == 0)
+            return c;
+        lim = (size_t)(c - hay);
+    }
+    return NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* Slots                                                               */
+/* ------------------------------------------------------------------ */
+
+static Obj str_tp_repr(Obj s) { return str_repr(s); }
+
+static Obj str_tp_str(Obj s) { return vm_unwrap(s); }
+
+static int64_t str_tp_hash(Obj s) { return str_hash(vm_unwrap(s)); }
+
+static int64_t str_tp_len(Obj s) { return STR(vm_unwrap(s))->length; }
+
+static int str_tp_bool(Obj s) { return STR(vm_unwrap(s))->nbytes != 0; }
+
+Obj str_richcompare(Obj a, Obj b, int op)
+{
+    a = str_value(a);
+    b = str_value(b);
+    if (!a || !b)
+        return g_NotImplemented;
+    if (op == CMP_EQ)
+        return vm_bool(str_eq(a, b));
+    if (op == CMP_NE)
+        return vm_bool(!str_eq(a, b));
+    int c = str_compare(a, b);
+    switch (op) {
+    case CMP_LT: return vm_bool(c < 0);
+    case CMP_LE: return vm_bool(c <= 0);
+    case CMP_GT: return vm_bool(c > 0);
+    default: return vm_bool(c >= 0);
+    }
+}
+
+/* A step-slice of s: code points start, start+step, ... (count of them). */
+static Obj str_slice_step(Obj s, int64_t start, int64_t step, int64_t count)
+{
+    Obj *r = vm_roots(1);
+    r[0] = s;
+    Obj res;
+    if (str_is_ascii(s)) {
+        res = str_alloc(count, count);
+        if (res) {
+            char *d = VM_LINEAR(STR(res)->data);
+            const char *p = str_cstr(r[0]);
+            for (int64_t k = 0; k < count; k++)
+                d[k] = p[start + k * step];
+        }
+    } else {
+        StrBuf b;
+        sb_init(&b);
+        for (int64_t k = 0; k < count; k++) {
+            int64_t off = str_byte_offset(r[0], start + k * step);
+            const unsigned char *p = (const unsigned char *)str_cstr(r[0]) + off;
+            sb_add(&b, (const char *)p, (size_t)utf8_lead_len(*p));
+        }
+        res = sb_finish(&b);
+    }
+    vm_unroots(r);
+    return res;
+}
+
+Obj str_getitem(Obj s, Obj key)
+{
+    s = vm_unwrap(s);
+    int64_t len = STR(s)->length;
+    if (IS_SMALLINT(key)) {
+        int64_t i = SMALLINT_VAL(key);
+        if (i < 0)
+            i += len;
+        if ((uint64_t)i >= (uint64_t)len) {
+            err_set(E_IndexError, "string index out of range");
+            return NULL;
+        }
+        return str_char_at(s, i);
+    }
+    if (TID(key) == TID_SLICE) {
+        Obj *r = vm_roots(1);
+        r[0] = s;
+        int64_t start, stop, step;
+        int64_t n = slice_indices(key, len, &start, &stop, &step);
+        Obj res = NULL;
+        if (n >= 0) {
+            if (n == 0)
+                res = empty_str();
+            else if (step == 1)
+                res = str_substr(r[0], start, start + n);
+            else
+                res = str_slice_step(r[0], start, step, n);
+        }
+        vm_unroots(r);
+        return res;
+    }
+    Obj *r = vm_roots(1);
+    r[0] = s;
+    int64_t i;
+    int k = seq_index_arg(key, &i);
+    Obj res = NULL;
+    if (k == 0) {
+        err_format(E_TypeError, "string indices must be integers, not '%s'", type_name(key));
+    } else if (k > 0) {
+        len = STR(r[0])->length;
+        if (i < 0)
+            i += len;
+        if ((uint64_t)i >= (uint64_t)len)
+            err_set(E_IndexError, "string index out of range");
+        else
+            res = str_char_at(r[0], i);
+    }
+    vm_unroots(r);
+    return res;
+}
+
+int str_contains(Obj s, Obj sub)
+{
+    s = vm_unwrap(s);
+    Obj t = str_value(sub);
+    if (!t) {
+        err_format(E_TypeError, "'in <string>' requires string as left operand, not %s", type_name(sub));
+        return -1;
+    }
+    size_t tn = (size_t)STR(t)->nbytes;
+    if (tn == 0)
+        return 1;
+    return memmem(str_cstr(s), (size_t)STR(s)->nbytes, str_cstr(t), tn) != NULL;
+}
+
+/* A user class that may take over a binary op through its reflected method. */
+static bool defers_to(Obj other, const char *rname)
+{
+    return (TYPE(other)->flags & TPF_HEAPTYPE) && vm_lookup_special(other, rname) != NULL;
+}
+
+Obj str_add(Obj a, Obj b)
+{
+    Obj x = str_value(a);
+    if (!x)
+        return g_NotImplemented;
+    Obj y = str_value(b);
+    if (!y) {
+        if (defers_to(b, "__radd__"))
+            return g_NotImplemented;
+        err_format(E_TypeError, "can only concatenate str (not \"%s\") to str", type_name(b));
+        return NULL;
+    }
+    return str_concat(x, y);
+}
+
+/* Sequence repetition for str, bytes and bytearray: which operand is the
+ * count; returns 1 with *count set, 0 for NotImplemented, -1 on error. */
+int repeat_count(Obj count, int64_t *out)
+{
+    if (IS_SMALLINT(count)) {
+        *out = SMALLINT_VAL(count);
+        return 1;
+    }
+    if (!IS_INT(count) && !TYPE(count)->nb_index) {
+        if (defers_to(count, "__rmul__"))
+            return 0;
+        err_format(E_TypeError, "can't multiply sequence by non-int of type '%s'", type_name(count));
+        return -1;
+    }
+    Obj v = vm_index(count);
+    if (!v)
+        return -1;
+    if (IS_SMALLINT(v)) {
+        *out = SMALLINT_VAL(v);
+        return 1;
+    }
+    if (TID(v) == TID_BOOL) {
+        *out = ((BoolObj *)v)->value;
+        return 1;
+    }
+    if (int_as_i64(v, out) < 0) {
+        err_clear();
+        err_format(E_OverflowError, "cannot fit '%s' into an index-sized integer", type_name(count));
+        return -1;
+    }
+    return 1;
+}
+
+static Obj str_mul_slot(Obj a, Obj b)
+{
+    Obj s = str_value(a), c = b;
+    if (!s) {
+        s = str_value(b);
+        c = a;
+        if (!s)
+            return g_NotImplemented;
+    }
+    Obj *r = vm_roots(1);
+    r[0] = s;
+    int64_t n;
+    int k = repeat_count(c, &n);
+    Obj res = k < 0 ? NULL : k == 0 ? g_NotImplemented : str_mul(r[0], n);
+    vm_unroots(r);
+    return res;
+}
+
+static Obj str_mod_slot(Obj a, Obj b)
+{
+    Obj s = str_value(a);
+    if (!s)
+        return g_NotImplemented;
+    return str_percent_format(s, b);
+}
+
+/* str(object='', encoding='utf-8', errors='strict') */
+static Obj str_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
+{
+    static const char *const names[] = {"object", "encoding", "errors", NULL};
+    Obj *o = vm_roots(4);
+    Obj res = NULL;
+    if (vm_parse_args("str", args, nargs, kwnames, names, 0, 3, o) < 0)
+        goto out;
+    if (!o[1] && !o[2]) {
+        if (!o[0])
+            res = empty_str();
+        else
+            res = vm_str(o[0]);
+    } else {
+        if (!o[0])
+            res = empty_str();
+        else
+            res = str_from_bytes_args(o[0], o[1], o[2]);
+    }
+    if (res && type != (Obj)T_str) {
+        o[3] = res;
+        Obj inst = instance_new((TypeObj *)type);
+        if (!inst) {
+            res = NULL;
+            goto out;
+        }
+        VM_WRITE(inst);
+        ((InstanceObj *)inst)->base_value = o[3];
+        res = inst;
+    }
+out:
+    vm_unroots(o);
+    return res;
+}

@@ -40,6 +40,21 @@ int str_contains(Obj s, Obj sub);
 Obj str_richcompare(Obj a, Obj b, int op);
 Obj str_add(Obj a, Obj b);
 
+/* ---- argument helpers shared by str.c, bytes.c, format.c ---- */
+/* An index key: 1 with *out set, 0 if key is not an int/__index__ type (no
+ * error set), -1 on error (IndexError "cannot fit 'int' into an index-sized integer"). */
+int seq_index_arg(Obj key, int64_t *out);
+/* An integer argument through __index__ (small-int fast path); 0 or -1. */
+int arg_i64(Obj v, int64_t *out);
+/* start/end arguments of find() & co.: NULL/None keep *out; big ints clamp. 0 or -1. */
+int slice_arg(Obj v, int64_t *out);
+/* end clamped to [0, len], start made >= 0 (start may stay > len). */
+void adjust_range(int64_t *start, int64_t *end, int64_t len);
+/* Last occurrence of needle in hay, or NULL. */
+const char *mem_rfind(const char *hay, size_t hn, const char *needle, size_t nn);
+/* Count operand of seq * n: 1 ok, 0 NotImplemented (a user class with __rmul__), -1 error. */
+int repeat_count(Obj count, int64_t *out);
+
 /* ---- UTF-8 ---- */
 /* Decode one code point of valid (internal) UTF-8 at p; *len gets its byte length. */
 static inline uint32_t utf8_decode(const unsigned char *p, int *len)

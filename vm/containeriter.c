@@ -1,0 +1,289 @@
+/* Built-in iterators shared by the containers: the IterObj allocator, the
+ * list / reversed-list / tuple / sequence-protocol iterators, and small
+ * helpers every container uses (index arguments, repr recursion, subclass
+ * wrapping). Dict, set and range iterators live next to their containers
+ * because they read private table layouts. */
+#include "containers.h"
+
+#include <stdlib.h>
+
+TypeObj *T_list_iterator, *T_list_reverseiterator, *T_tuple_iterator, *T_seq_iterator;
+
+Obj iter_alloc(TypeObj *cls, Obj a, int64_t kind)
+{
+    Obj *r = vm_roots(1);
+    r[0] = a;
+    Obj it = tm_allocate(TID_ITER, sizeof(struct IterObj_));
+    a = r[0];
+    vm_unroots(r);
+    if (!it)
+        return err_nomemory();
+    ITER(it)->cls = (Obj)cls;
+    ITER(it)->a = a;
+    ITER(it)->kind = kind;
+    return it;
+}
+
+Obj iter_self(Obj it)
+{
+    return it;
+}
+
+/* __length_hint__ of the simple iterators (operator.length_hint, list()). */
+static Obj iter_length_hint(Obj *args, size_t nargs, Obj kwnames)
+{
+    (void)kwnames;
+    if (vm_check_args("__length_hint__", nargs - 1, NULL, 0, 0) < 0)
+        return NULL;
+    Obj it = args[0];
+    int64_t n = 0;
+    Obj a = ITER(it)->a;
+    switch (ITER(it)->kind) {
+    case ITK_LIST:
+        if (a && ITER(it)->i < LIST_LEN(a))
+            n = LIST_LEN(a) - ITER(it)->i;
+        break;
+    case ITK_LIST_REV:
+        if (a && ITER(it)->i >= 0 && ITER(it)->i < LIST_LEN(a))
+            n = ITER(it)->i + 1;
+        break;
+    case ITK_TUPLE:
+        if (a && ITER(it)->i < TUPLE_LEN(a))
+            n = TUPLE_LEN(a) - ITER(it)->i;
+        break;
+    case ITK_RANGE:
+        n = ITER(it)->n > 0 ? ITER(it)->n : 0;
+        break;
+    case ITK_LONGRANGE:
+        return ITER(it)->c ? ITER(it)->c : MAKE_SMALLINT(0);
+    default:
+        return g_NotImplemented;
+    }
+    return MAKE_SMALLINT(n);
+}
+
+static const MethodDef iter_methods[] = {
+    {"__length_hint__", iter_length_hint, 0, "Private method returning an estimate of len(list(it))."},
+    {NULL, NULL, 0, NULL},
+};
+
+TypeObj *iter_make_type(const char *name, unaryfunc next)
+{
+    TypeObj *t = (TypeObj *)type_new_builtin(name, T_object, TID_ITER, 0);
+    t->tp_iter = iter_self;
+    t->tp_iternext = next;
+    if (next == list_iter_next || next == list_reviter_next || next == tuple_iter_next ||
+        next == range_iter_next)
+        type_add_methods(t, iter_methods);
+    type_ready(t);
+    return t;
+}
+
+/* ---- list iterators ---- */
+
+Obj list_iter_next(Obj it)
+{
+    return list_iter_next_inline(it);
+}
+
+Obj list_iter_new(Obj list)
+{
+    return iter_alloc(T_list_iterator, list, ITK_LIST);
+}
+
+Obj list_reviter_next(Obj it)
+{
+    Obj l = ITER(it)->a;
+    if (!l)
+        return NULL;
+    VM_READ(l);
+    int64_t i = ITER(it)->i;
+    VM_WRITE(it);
+    if (i >= 0 && i < LIST_LEN(l)) {
+        ITER(it)->i = i - 1;
+        return LIST_ITEMS(l)[i];
+    }
+    ITER(it)->a = NULL;
+    return NULL;
+}
+
+/* ---- tuple iterator ---- */
+
+Obj tuple_iter_next(Obj it)
+{
+    Obj t = ITER(it)->a;
+    if (!t)
+        return NULL;
+    int64_t i = ITER(it)->i;
+    VM_WRITE(it);
+    if (i < TUPLE_LEN(t)) {
+        ITER(it)->i = i + 1;
+        return TUPLE_ITEMS(t)[i];
+    }
+    ITER(it)->a = NULL;
+    return NULL;
+}
+
+Obj tuple_iter_new(Obj t)
+{
+    return iter_alloc(T_tuple_iterator, t, ITK_TUPLE);
+}
+
+/* ---- the sequence protocol: seq[0], seq[1], ... until IndexError ---- */
+
+Obj seq_iter_next(Obj it)
+{
+    if (!ITER(it)->a)
+        return NULL;
+    Obj *r = vm_roots(1);
+    r[0] = it;
+    int64_t i = ITER(it)->i;
+    Obj v = vm_getitem(ITER(it)->a, MAKE_SMALLINT(i));
+    it = r[0];
+    vm_unroots(r);
+    if (!v) {
+        if (err_matches(E_IndexError) || err_matches(E_StopIteration)) {
+            err_clear();
+            VM_WRITE(it);
+            ITER(it)->a = NULL;
+        }
+        return NULL;
+    }
+    VM_WRITE(it);
+    ITER(it)->i = i + 1;
+    return v;
+}
+
+Obj seqiter_new(Obj seq)
+{
+    return iter_alloc(T_seq_iterator, seq, ITK_SEQ);
+}
+
+int64_t vm_normalize_index(int64_t i, int64_t len)
+{
+    return i < 0 ? i + len : i;
+}
+
+/* ---- helpers ---- */
+
+int seq_index_arg(Obj key, int64_t *out)
+{
+    if (IS_SMALLINT(key)) {
+        *out = SMALLINT_VAL(key);
+        return 1;
+    }
+    unsigned tid = key->h.tid;
+    if (tid == TID_BOOL) {
+        *out = ((BoolObj *)key)->value;
+        return 1;
+    }
+    if (tid != TID_BIGINT) {
+        TypeObj *t = TYPE(key);
+        if (!t->nb_index)
+            return 0;
+        key = vm_index(key);
+        if (!key)
+            return -1;
+        if (IS_SMALLINT(key)) {
+            *out = SMALLINT_VAL(key);
+            return 1;
+        }
+        if (TID(key) == TID_BOOL) {
+            *out = ((BoolObj *)key)->value;
+            return 1;
+        }
+    }
+    int64_t v;
+    if (int_as_i64(key, &v) == 0) {
+        *out = v;
+        return 1;
+    }
+    err_clear();
+    err_format(E_IndexError, "cannot fit '%s' into an index-sized integer", type_name(key));
+    return -1;
+}
+
+Obj container_wrap_for_type(TypeObj *builtin, Obj type, Obj value)
+{
+    if (!value || (TypeObj *)type == builtin)
+        return value;
+    Obj *r = vm_roots(1);
+    r[0] = value;
+    Obj inst = instance_new((TypeObj *)type);
+    value = r[0];
+    vm_unroots(r);
+    if (!inst)
+        return NULL;
+    VM_WRITE(inst);
+    ((InstanceObj *)inst)->base_value = value;
+    return inst;
+}
+
+/* ---- repr recursion: the containers being repr'd on this thread ----
+ * Each entry is the root slot that holds the container, so the entry
+ * follows the object when the GC moves it. An STM abort cuts the shadow
+ * stack back below some entries: those are stale and dropped. */
+static __thread Obj **repr_stack;
+static __thread int repr_depth, repr_cap;
+
+static void repr_drop_stale(void)
+{
+    while (repr_depth > 0 && (object_t **)repr_stack[repr_depth - 1] >= tm_self.ss_top)
+        repr_depth--;
+}
+
+int repr_enter(Obj *slot)
+{
+    repr_drop_stale();
+    for (int i = 0; i < repr_depth; i++)
+        if (*repr_stack[i] == *slot)
+            return 1;
+    if (vm_enter_recursive(" while getting the repr of an object") < 0)
+        return -1;
+    if (repr_depth == repr_cap) {
+        int ncap = repr_cap ? repr_cap * 2 : 64;
+        Obj **p = realloc(repr_stack, (size_t)ncap * sizeof *p);
+        if (!p) {
+            vm_leave_recursive();
+            err_nomemory();
+            return -1;
+        }
+        repr_stack = p;
+        repr_cap = ncap;
+    }
+    repr_stack[repr_depth++] = slot;
+    return 0;
+}
+
+void repr_leave(void)
+{
+    if (repr_depth > 0)
+        repr_depth--;
+    vm_leave_recursive();
+}
+
+int seq_slice_index(Obj v, int64_t *out, bool allow_none)
+{
+    if (IS_SMALLINT(v)) {
+        *out = SMALLINT_VAL(v);
+        return 0;
+    }
+    if (allow_none && v == g_None)
+        return 0;
+    if (TID(v) != TID_BIGINT && TID(v) != TID_BOOL) {
+        if (!TYPE(v)->nb_index) {
+            err_set(E_TypeError, allow_none
+                                     ? "slice indices must be integers or None or have an __index__ method"
+                                     : "slice indices must be integers or have an __index__ method");
+            return -1;
+        }
+        v = vm_index(v);
+        if (!v)
+            return -1;
+    }
+    if (int_as_i64(v, out) == 0)
+        return 0;
+    err_clear();
+    *out = int_sign(v) < 0 ? INT64_MIN : INT64_MAX;
+    return 0;
+}

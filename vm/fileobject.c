@@ -1,0 +1,1686 @@
+/* File objects: open(), sys.stdin/stdout/stderr.
+ *
+ * One type serves text and binary files (FileObj in tmpy.h). Reads go
+ * through a pinned read buffer (a RawObj allocated old, so a linear pointer
+ * into it survives allocations); writes collect in a C buffer flushed when
+ * full, at close, at exit, and (stdout) before anything reaches stderr.
+ * Text is UTF-8; reading translates \r\n and \r to \n (universal newlines).
+ *
+ * `f.buffer` of a text file is a binary "view": a FileObj flagged F_VIEW
+ * whose `encoding` field holds the text file, so both share one state (fd,
+ * buffers) and print() and sys.stdout.buffer.write() stay in order. */
+#include "tmpy.h"
+#include "modules.h"
+#include "strings.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+TypeObj *T_file;
+Obj g_sys_stdout, g_sys_stderr, g_sys_stdin;
+
+enum {
+    F_READ = 1 << 0,
+    F_WRITE = 1 << 1,
+    F_BINARY = 1 << 2,
+    F_APPEND = 1 << 3,
+    F_CLOSED = 1 << 4,
+    F_LINEBUF = 1 << 5,     /* flush at every newline written */
+    F_UNBUF = 1 << 6,       /* flush at every write */
+    F_TRANSLATE = 1 << 7,   /* newline=None: \r\n and \r read as \n */
+    F_NL_ANY = 1 << 8,      /* newline='': lines end at \n, \r or \r\n, untranslated */
+    F_CLOSEFD = 1 << 9,
+    F_REGISTERED = 1 << 10, /* in g_open_files (flushed at exit) */
+    F_SKIPLF = 1 << 11,     /* translated a \r last: drop a \n that follows */
+    F_VIEW = 1 << 12,       /* binary view of a text file: state in ->encoding */
+    F_STDIO = 1 << 13,      /* fd 1 or 2: flush sys.stdout before writing */
+    F_EXPLICIT_ENC = 1 << 14,
+};
+
+#define RBUF_SIZE 8192
+#define WBUF_SIZE 8192
+
+static Obj g_open_files;        /* list of writable files not closed yet */
+static Obj g_unsupported_op;    /* io.UnsupportedOperation (made on first use) */
+static Obj g_stdout_view;       /* sys.stdout.buffer */
+static Obj g_stdin_view;        /* sys.stdin.buffer */
+
+#define FO(o) ((FileObj *)(o))
+
+/* The object holding the state (fd, buffers, closed flag). */
+static inline Obj fstate(Obj f)
+{
+    return (FO(f)->flags & F_VIEW) ? FO(f)->encoding : f;
+}
+
+/* ------------------------------------------------------------------ */
+/* Errors                                                              */
+/* ------------------------------------------------------------------ */
+
+static TypeObj *errno_type(int e)
+{
+    switch (e) {
+    case ENOENT: return E_FileNotFoundError;
+    case EEXIST: return E_FileExistsError;
+    case EACCES: case EPERM: return E_PermissionError;
+    case EISDIR: return E_IsADirectoryError;
+    case ENOTDIR: return E_NotADirectoryError;
+    case EPIPE: case ESHUTDOWN: return E_BrokenPipeError;
+    case EINTR: return E_InterruptedError;
+    case ECHILD: return E_ChildProcessError;
+    case ESRCH: return E_ProcessLookupError;
+    case EAGAIN: case EALREADY: case EINPROGRESS: return E_BlockingIOError;
+    case ETIMEDOUT: return E_TimeoutError;
+    case ECONNREFUSED: case ECONNABORTED: case ECONNRESET: return E_ConnectionError;
+    default: return E_OSError;
+    }
+}
+
+Obj err_from_errno2(int err, Obj filename, Obj filename2)
+{
+    /* OSError(errno, strerror[, filename[, winerror, filename2]]) */
+    Obj *r = vm_roots(5);
+    r[2] = filename;
+    r[3] = g_None;
+    r[4] = filename2;
+    r[0] = MAKE_SMALLINT(err);
+    r[1] = str_from_cstr(strerror(err));
+    size_t n = filename2 ? 5 : filename ? 3 : 2;
+    Obj exc = r[1] ? exc_new(errno_type(err), r, n) : NULL;
+    if (exc)
+        err_set_obj(exc);
+    vm_unroots(r);
+    return NULL;
+}
+
+Obj err_from_errno(int err, Obj filename)
+{
+    return err_from_errno2(err, filename, NULL);
+}
+
+/* io.UnsupportedOperation: a subclass of OSError and ValueError. */
+static Obj unsupported_type(void)
+{
+    if (g_unsupported_op)
+        return g_unsupported_op;
+    Obj *r = vm_roots(4);
+    r[0] = str_from_cstr("UnsupportedOperation");
+    r[1] = tuple_pack(2, (Obj)E_OSError, (Obj)E_ValueError);
+    r[2] = dict_new();
+    Obj cls = NULL;
+    if (r[0] && r[1] && r[2] && dict_setitem_cstr(r[2], "__module__", r[3] = str_from_cstr("io")) == 0)
+        cls = vm_call3((Obj)T_type, r[0], r[1], r[2]);
+    vm_unroots(r);
+    if (!cls) {
+        err_clear();
+        return (Obj)E_OSError;
+    }
+    g_unsupported_op = cls;
+    return cls;
+}
+
+static Obj err_unsupported(const char *msg)
+{
+    Obj t = unsupported_type();
+    Obj *r = vm_roots(1);
+    r[0] = str_from_cstr(msg);
+    Obj exc = r[0] ? vm_call1(t, r[0]) : NULL;
+    if (exc)
+        err_set_obj(exc);
+    vm_unroots(r);
+    return NULL;
+}
+
+static Obj err_closed(void)
+{
+    err_set(E_ValueError, "I/O operation on closed file.");
+    return NULL;
+}
+
+/* UnicodeDecodeError for invalid UTF-8 at p[pos]. */
+static Obj err_decode(const unsigned char *p, size_t n, size_t pos)
+{
+    unsigned c = p[pos];
+    const char *why = "invalid start byte";
+    if (c >= 0xc2 && c <= 0xf4) {
+        int need = c < 0xe0 ? 2 : c < 0xf0 ? 3 : 4;
+        why = (pos + (size_t)need > n) ? "unexpected end of data" : "invalid continuation byte";
+        /* a truncated sequence whose present bytes are fine is "unexpected end" */
+        for (size_t k = 1; k < (size_t)need && pos + k < n; k++)
+            if ((p[pos + k] & 0xc0) != 0x80) {
+                why = "invalid continuation byte";
+                break;
+            }
+    }
+    err_format(E_UnicodeDecodeError, "'utf-8' codec can't decode byte 0x%02x in position %zu: %s", c, pos, why);
+    return NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* Creating file objects                                               */
+/* ------------------------------------------------------------------ */
+
+static Obj rbuf_new(void)
+{
+    /* Pinned: a linear pointer into it stays valid across allocations. */
+    Obj raw = (Obj)tm_allocate_old(TID_RAW, sizeof(struct RawObj_) + RBUF_SIZE);
+    if (!raw)
+        return err_nomemory();
+    ((RawObj *)raw)->length = RBUF_SIZE;
+    return raw;
+}
+
+static int register_open_file(Obj f)
+{
+    if (!g_open_files) {
+        Obj l = list_new_capacity(8);
+        if (!l)
+            return -1;
+        g_open_files = l;
+    }
+    Obj *r = vm_roots(1);
+    r[0] = f;
+    int rc = list_append(g_open_files, f);
+    f = r[0];
+    vm_unroots(r);
+    if (rc == 0) {
+        VM_WRITE(f);
+        FO(f)->flags |= F_REGISTERED;
+    }
+    return rc;
+}
+
+static void unregister_open_file(Obj f)
+{
+    if (!(FO(f)->flags & F_REGISTERED) || !g_open_files)
+        return;
+    VM_WRITE(f);
+    FO(f)->flags &= ~F_REGISTERED;
+    Obj l = g_open_files;
+    int64_t n = LIST_LEN(l);
+    for (int64_t i = 0; i < n; i++) {
+        if (LIST_ITEMS(l)[i] == f) {
+            VM_WRITE(l);
+            VM_WRITE(LIST(l)->array);
+            for (int64_t j = i; j + 1 < n; j++)
+                LIST_ITEMS(l)[j] = LIST_ITEMS(l)[j + 1];
+            LIST_ITEMS(l)[n - 1] = g_None;
+            LIST(l)->length = n - 1;
+            return;
+        }
+    }
+}
+
+/* A file object for an open fd. name/mode: rooted by the caller or pinned. */
+static Obj file_alloc(int fd, Obj name, Obj mode, int64_t flags, Obj encoding)
+{
+    Obj *r = vm_roots(4);
+    r[0] = name;
+    r[1] = mode;
+    r[3] = encoding;
+    if (flags & F_READ) {
+        r[2] = rbuf_new();
+        if (!r[2]) {
+            vm_unroots(r);
+            return NULL;
+        }
+    }
+    Obj f = (Obj)tm_allocate(TID_FILE, sizeof(struct FileObj_));
+    if (!f) {
+        vm_unroots(r);
+        return err_nomemory();
+    }
+    FileObj *fo = FO(f);
+    fo->name = r[0];
+    fo->mode = r[1];
+    fo->rbuf = r[2];
+    fo->encoding = r[3];
+    fo->fd = fd;
+    fo->flags = flags;
+    fo->rpos = fo->rlen = 0;
+    fo->wbuf = NULL;
+    fo->wlen = fo->wcap = 0;
+    vm_unroots(r);
+    return f;
+}
+
+static bool valid_fd(int fd) { return fcntl(fd, F_GETFD) != -1 || errno != EBADF; }
+
+Obj file_from_fd(int fd, const char *mode, const char *name)
+{
+    Obj *r = vm_roots(3);
+    r[0] = str_from_cstr(name);
+    r[1] = r[0] ? str_from_cstr(mode) : NULL;
+    r[2] = r[1] ? str_from_cstr("utf-8") : NULL;
+    if (!r[2]) {
+        vm_unroots(r);
+        return NULL;
+    }
+    int64_t flags = F_EXPLICIT_ENC;
+    if (strchr(mode, 'r') || strchr(mode, '+'))
+        flags |= F_READ;
+    if (strchr(mode, 'w') || strchr(mode, 'a') || strchr(mode, '+'))
+        flags |= F_WRITE;
+    if (strchr(mode, 'b'))
+        flags |= F_BINARY;
+    else
+        flags |= F_TRANSLATE;
+    if (fd == 1 || fd == 2)
+        flags |= F_STDIO;
+    if (fd == 2 || ((flags & F_WRITE) && isatty(fd)))
+        flags |= F_LINEBUF;
+    Obj f = file_alloc(fd, r[0], r[1], flags, (flags & F_BINARY) ? NULL : r[2]);
+    vm_unroots(r);
+    (void)valid_fd;
+    return f;
+}
+
+Obj vm_fspath(Obj path)
+{
+    if (IS_STR(path) || IS_BYTES(path))
+        return path;
+    Obj v = vm_unwrap(path);
+    if (IS_STR(v) || IS_BYTES(v))
+        return v;
+    Obj meth = vm_lookup_special(path, "__fspath__");
+    if (!meth) {
+        err_format(E_TypeError, "expected str, bytes or os.PathLike object, not %s", type_name(path));
+        return NULL;
+    }
+    Obj res = vm_call_method(path, "__fspath__", NULL, 0);
+    if (!res)
+        return NULL;
+    Obj u = vm_unwrap(res);
+    if (!IS_STR(u) && !IS_BYTES(u)) {
+        err_format(E_TypeError, "expected %s.__fspath__() to return str or bytes, not %s",
+                   type_name(path), type_name(res));
+        return NULL;
+    }
+    return u;
+}
+
+static bool enc_is_utf8(const char *e)
+{
+    char buf[32];
+    size_t n = 0;
+    for (; *e && n + 1 < sizeof buf; e++)
+        if (*e != '-' && *e != '_')
+            buf[n++] = (char)(*e >= 'A' && *e <= 'Z' ? *e + 32 : *e);
+    buf[n] = 0;
+    return !strcmp(buf, "utf8") || !strcmp(buf, "u8") || !strcmp(buf, "utf") || !strcmp(buf, "cp65001");
+}
+
+Obj file_open_ex(Obj path, const char *mode, int buffering, Obj encoding, Obj newline, bool closefd)
+{
+    /* Parse the mode as CPython's io.open does. */
+    int r_ = 0, w_ = 0, a_ = 0, x_ = 0, plus = 0, b_ = 0, t_ = 0;
+    for (const char *m = mode; *m; m++) {
+        int *slot;
+        switch (*m) {
+        case 'r': slot = &r_; break;
+        case 'w': slot = &w_; break;
+        case 'a': slot = &a_; break;
+        case 'x': slot = &x_; break;
+        case '+': slot = &plus; break;
+        case 'b': slot = &b_; break;
+        case 't': slot = &t_; break;
+        default: slot = NULL;
+        }
+        if (!slot || *slot) {
+            err_format(E_ValueError, "invalid mode: '%s'", mode);
+            return NULL;
+        }
+        *slot = 1;
+    }
+    if (r_ + w_ + a_ + x_ != 1) {
+        err_set(E_ValueError, "must have exactly one of create/read/write/append mode");
+        return NULL;
+    }
+    if (b_ && t_) {
+        err_set(E_ValueError, "can't have text and binary mode at once");
+        return NULL;
+    }
+    if (encoding && IS_NONE(encoding))
+        encoding = NULL;
+    if (newline && IS_NONE(newline))
+        newline = NULL;
+    if (b_ && encoding) {
+        err_set(E_ValueError, "binary mode doesn't take an encoding argument");
+        return NULL;
+    }
+    if (b_ && newline) {
+        err_set(E_ValueError, "binary mode doesn't take a newline argument");
+        return NULL;
+    }
+    if (!b_ && buffering == 0) {
+        err_set(E_ValueError, "can't have unbuffered text I/O");
+        return NULL;
+    }
+    int64_t flags = 0;
+    if (encoding) {
+        if (!IS_STR(encoding)) {
+            err_format(E_TypeError, "open() argument 'encoding' must be str or None, not %s", type_name(encoding));
+            return NULL;
+        }
+        if (!enc_is_utf8(str_cstr(encoding))) {
+            err_format(E_NotImplementedError, "open(): encoding '%s' is not supported yet (only UTF-8)",
+                       str_cstr(encoding));
+            return NULL;
+        }
+        flags |= F_EXPLICIT_ENC;
+    }
+    if (!b_) {
+        if (!newline) {
+            flags |= F_TRANSLATE;
+        } else if (!IS_STR(newline)) {
+            err_format(E_TypeError, "open() argument 'newline' must be str or None, not %s", type_name(newline));
+            return NULL;
+        } else if (str_eq_cstr(newline, "")) {
+            flags |= F_NL_ANY;
+        } else if (str_eq_cstr(newline, "\n")) {
+            /* lines end at \n only, nothing translated */
+        } else if (str_eq_cstr(newline, "\r") || str_eq_cstr(newline, "\r\n")) {
+            err_set(E_NotImplementedError, "open(): newline='\\r' and '\\r\\n' are not supported yet");
+            return NULL;
+        } else {
+            err_format(E_ValueError, "illegal newline value: %s", str_cstr(newline));
+            return NULL;
+        }
+    }
+    int oflags = O_CLOEXEC;
+    if (r_)
+        flags |= F_READ;
+    else
+        flags |= F_WRITE;
+    if (plus)
+        flags |= F_READ | F_WRITE;
+    oflags |= plus ? O_RDWR : r_ ? O_RDONLY : O_WRONLY;
+    if (w_)
+        oflags |= O_CREAT | O_TRUNC;
+    if (a_) {
+        oflags |= O_CREAT | O_APPEND;
+        flags |= F_APPEND;
+    }
+    if (x_)
+        oflags |= O_CREAT | O_EXCL;
+    if (b_)
+        flags |= F_BINARY;
+    if (buffering == 0)
+        flags |= F_UNBUF;
+    else if (buffering == 1 && !b_)
+        flags |= F_LINEBUF;
+
+    Obj *r = vm_roots(4);
+    r[0] = path;
+    int fd;
+    if (IS_INT(path) && TID(path) != TID_BOOL) {
+        int64_t v;
+        if (int_as_i64(path, &v) < 0) {
+            vm_unroots(r);
+            return NULL;
+        }
+        if (v < 0 || v > 0x7fffffff) {
+            err_set(v < 0 ? E_ValueError : E_OverflowError,
+                    v < 0 ? "negative file descriptor" : "signed integer is greater than maximum");
+            vm_unroots(r);
+            return NULL;
+        }
+        fd = (int)v;
+        struct stat st;
+        if (fstat(fd, &st) < 0) {
+            err_from_errno(errno, NULL);
+            vm_unroots(r);
+            return NULL;
+        }
+        if (closefd)
+            flags |= F_CLOSEFD;
+        if (fd == 1 || fd == 2)
+            flags |= F_STDIO;
+    } else {
+        if (!closefd) {
+            err_set(E_ValueError, "Cannot use closefd=False with file name");
+            vm_unroots(r);
+            return NULL;
+        }
+        Obj p = vm_fspath(path);
+        if (!p) {
+            vm_unroots(r);
+            return NULL;
+        }
+        r[0] = p;
+        const char *cpath = IS_STR(p) ? str_cstr(p) : (const char *)VM_LINEAR(((BytesObj *)p)->data);
+        size_t clen = IS_STR(p) ? (size_t)STR(p)->nbytes : (size_t)((BytesObj *)p)->length;
+        if (strlen(cpath) != clen) {
+            err_set(E_ValueError, "embedded null byte");
+            vm_unroots(r);
+            return NULL;
+        }
+        /* blocking: release the GIL here (issue 5) */
+        do
+            fd = open(cpath, oflags, 0666);
+        while (fd < 0 && errno == EINTR);
+        if (fd < 0) {
+            err_from_errno(errno, r[0]);
+            vm_unroots(r);
+            return NULL;
+        }
+        struct stat st;
+        if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+            close(fd);
+            err_from_errno(EISDIR, r[0]);
+            vm_unroots(r);
+            return NULL;
+        }
+        flags |= F_CLOSEFD;
+    }
+    /* The mode string as CPython reports it. */
+    char mbuf[8];
+    if (b_) {
+        snprintf(mbuf, sizeof mbuf, "%s%s", r_ ? "rb" : w_ ? "wb" : a_ ? "ab" : "xb", plus ? "+" : "");
+        if (plus && !r_)
+            snprintf(mbuf, sizeof mbuf, "%s", a_ ? "ab+" : x_ ? "xb+" : "rb+");
+    } else {
+        snprintf(mbuf, sizeof mbuf, "%s", mode);
+    }
+    r[1] = str_from_cstr(mbuf);
+    if (r[1] && !b_)
+        r[2] = encoding ? encoding : str_from_cstr("UTF-8");
+    if (!r[1] || (!b_ && !r[2])) {
+        close(fd);
+        vm_unroots(r);
+        return NULL;
+    }
+    if (!(flags & F_LINEBUF) && (flags & F_WRITE) && buffering < 0 && isatty(fd) && !b_)
+        flags |= F_LINEBUF;
+    Obj f = file_alloc(fd, r[0], r[1], flags, b_ ? NULL : r[2]);
+    if (f && (flags & F_WRITE)) {
+        r[3] = f;
+        if (register_open_file(f) < 0)
+            f = NULL;
+        else
+            f = r[3];
+    }
+    if (!f && (flags & F_CLOSEFD))
+        close(fd);
+    vm_unroots(r);
+    return f;
+}
+
+Obj file_open(Obj path, const char *mode, int buffering)
+{
+    return file_open_ex(path, mode, buffering, NULL, NULL, true);
+}
+
+/* ------------------------------------------------------------------ */
+/* Low-level I/O                                                       */
+/* ------------------------------------------------------------------ */
+
+static int flush_raw(Obj st);
+
+/* Before bytes reach fd 1 or 2 from another file object, sys.stdout's
+ * pending output goes first. Never allocates (callers hold linear pointers). */
+static void flush_stdout_first(Obj st)
+{
+    Obj out = g_sys_stdout;
+    if (out && TID(out) == TID_FILE && out != st && FO(out)->wlen > 0)
+        (void)flush_raw(out);
+}
+
+static int write_all(int fd, const char *p, size_t n)
+{
+    while (n > 0) {
+        /* blocking: release the GIL here (issue 5) */
+        ssize_t w = write(fd, p, n);
+        if (w < 0) {
+            if (errno == EINTR)
+                continue;
+            return -1;
+        }
+        p += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+/* Write the C buffer of a state object: 0 or an errno (nothing raised). */
+static int flush_raw(Obj st)
+{
+    FileObj *f = FO(st);
+    if (f->wlen == 0)
+        return 0;
+    if (f->flags & F_STDIO)
+        flush_stdout_first(st);
+    char *p = f->wbuf;
+    size_t n = (size_t)f->wlen;
+    VM_WRITE(st);
+    f->wlen = 0;   /* dropped even on error: a broken pipe must not fail again at exit */
+    if (write_all((int)f->fd, p, n) < 0)
+        return errno ? errno : EIO;
+    return 0;
+}
+
+static int flush_state(Obj st)
+{
+    int e = flush_raw(st);
+    if (e) {
+        err_from_errno(e, NULL);
+        return -1;
+    }
+    return 0;
+}
+
+/* Unread buffered input of a read/write file is given back before writing. */
+static int drop_read_buffer(Obj st)
+{
+    FileObj *f = FO(st);
+    int64_t unread = f->rlen - f->rpos;
+    if (unread > 0 && lseek((int)f->fd, -unread, SEEK_CUR) < 0) {
+        /* not seekable: the data is simply dropped */
+    }
+    VM_WRITE(st);
+    f->rpos = f->rlen = 0;
+    f->flags &= ~F_SKIPLF;
+    return 0;
+}
+
+/* Append bytes to the state's output. */
+static int write_bytes(Obj st, const char *p, size_t n, bool has_newline)
+{
+    FileObj *f = FO(st);
+    if (f->rlen > f->rpos)
+        drop_read_buffer(st);
+    if (f->flags & F_UNBUF) {
+        if (f->wlen && flush_state(st) < 0)
+            return -1;
+        if (f->flags & F_STDIO)
+            flush_stdout_first(st);
+        if (write_all((int)f->fd, p, n) < 0) {
+            err_from_errno(errno, NULL);
+            return -1;
+        }
+        return 0;
+    }
+    if ((size_t)(f->wcap - f->wlen) < n) {
+        if (f->wlen && flush_state(st) < 0)
+            return -1;
+        if (n >= WBUF_SIZE) {
+            if (f->flags & F_STDIO)
+                flush_stdout_first(st);
+            if (write_all((int)f->fd, p, n) < 0) {
+                err_from_errno(errno, NULL);
+                return -1;
+            }
+            return 0;
+        }
+        if (!f->wbuf) {
+            char *b = malloc(WBUF_SIZE);
+            if (!b) {
+                err_nomemory();
+                return -1;
+            }
+            VM_WRITE(st);
+            f->wbuf = b;
+            f->wcap = WBUF_SIZE;
+        }
+    }
+    memcpy(f->wbuf + f->wlen, p, n);
+    VM_WRITE(st);
+    f->wlen += (int64_t)n;
+    if ((f->flags & F_LINEBUF) && has_newline)
+        return flush_state(st);
+    return 0;
+}
+
+/* Refill the read buffer. 1: data available, 0: EOF, -1: error. */
+static int fill(Obj st)
+{
+    FileObj *f = FO(st);
+    if (f->rpos < f->rlen)
+        return 1;
+    if (f->wlen && flush_state(st) < 0)
+        return -1;
+    if (g_sys_stdout && (f->fd == 0) && TID(g_sys_stdout) == TID_FILE && FO(g_sys_stdout)->wlen)
+        flush_stdout_first(st);   /* an interactive prompt shows before we wait */
+    Obj raw = f->rbuf;
+    VM_WRITE(st);
+    VM_WRITE(raw);
+    f->rpos = f->rlen = 0;
+    ssize_t n;
+    do {
+        /* blocking: release the GIL here (issue 5) */
+        n = read((int)f->fd, VM_LINEAR(((RawObj *)raw)->data), RBUF_SIZE);
+    } while (n < 0 && errno == EINTR);
+    if (n < 0) {
+        err_from_errno(errno, NULL);
+        return -1;
+    }
+    f->rlen = n;
+    return n > 0;
+}
+
+static inline const unsigned char *rdata(Obj st)
+{
+    return (const unsigned char *)VM_LINEAR(((RawObj *)FO(st)->rbuf)->data);
+}
+
+/* Consume a pending \n after a translated \r. 0 ok, -1 error. */
+static int skip_lf(Obj st)
+{
+    FileObj *f = FO(st);
+    if (!(f->flags & F_SKIPLF))
+        return 0;
+    int rc = fill(st);
+    if (rc < 0)
+        return -1;
+    VM_WRITE(st);
+    f->flags &= ~F_SKIPLF;
+    if (rc > 0 && rdata(st)[f->rpos] == '\n')
+        f->rpos++;
+    return 0;
+}
+
+/* Copy text bytes into out, translating \r\n and \r to \n when asked.
+ * Returns the bytes consumed from p. A \r at the very end sets SKIPLF. */
+static void add_translated(Obj st, StrBuf *out, const unsigned char *p, size_t n)
+{
+    if (!(FO(st)->flags & F_TRANSLATE)) {
+        sb_add(out, (const char *)p, n);
+        return;
+    }
+    size_t start = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (p[i] != '\r')
+            continue;
+        sb_add(out, (const char *)p + start, i - start);
+        sb_addc(out, '\n');
+        if (i + 1 < n) {
+            if (p[i + 1] == '\n')
+                i++;
+        } else {
+            VM_WRITE(st);
+            FO(st)->flags |= F_SKIPLF;
+        }
+        start = i + 1;
+    }
+    sb_add(out, (const char *)p + start, n - start);
+}
+
+/* Read everything left (bytes, text untranslated in out). */
+static int read_all_raw(Obj st, StrBuf *out, bool text)
+{
+    FileObj *f = FO(st);
+    if (text && skip_lf(st) < 0)
+        return -1;
+    if (f->rpos < f->rlen) {
+        if (text)
+            add_translated(st, out, rdata(st) + f->rpos, (size_t)(f->rlen - f->rpos));
+        else
+            sb_add(out, (const char *)rdata(st) + f->rpos, (size_t)(f->rlen - f->rpos));
+        VM_WRITE(st);
+        f->rpos = f->rlen = 0;
+    }
+    if (f->wlen && flush_state(st) < 0)
+        return -1;
+    struct stat sb;
+    size_t chunk = 65536;
+    if (fstat((int)f->fd, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0) {
+        off_t pos = lseek((int)f->fd, 0, SEEK_CUR);
+        if (pos >= 0 && sb.st_size > pos)
+            chunk = (size_t)(sb.st_size - pos) + 1;
+    }
+    char *tmp = NULL;
+    size_t tcap = 0;
+    for (;;) {
+        if (tcap < chunk) {
+            free(tmp);
+            tmp = malloc(chunk);
+            if (!tmp) {
+                err_nomemory();
+                return -1;
+            }
+            tcap = chunk;
+        }
+        ssize_t n;
+        do {
+            /* blocking: release the GIL here (issue 5) */
+            n = read((int)f->fd, tmp, tcap);
+        } while (n < 0 && errno == EINTR);
+        if (n < 0) {
+            free(tmp);
+            err_from_errno(errno, NULL);
+            return -1;
+        }
+        if (n == 0)
+            break;
+        if (text) {
+            if (FO(st)->flags & F_SKIPLF) {
+                VM_WRITE(st);
+                FO(st)->flags &= ~F_SKIPLF;
+                if (tmp[0] == '\n') {
+                    add_translated(st, out, (const unsigned char *)tmp + 1, (size_t)n - 1);
+                    continue;
+                }
+            }
+            add_translated(st, out, (const unsigned char *)tmp, (size_t)n);
+        } else {
+            sb_add(out, tmp, (size_t)n);
+        }
+        chunk = 65536;
+    }
+    free(tmp);
+    if (text && (FO(st)->flags & F_SKIPLF)) {
+        VM_WRITE(st);
+        FO(st)->flags &= ~F_SKIPLF;
+    }
+    return 0;
+}
+
+/* Read n bytes (binary) or up to n characters (text). */
+static int read_n(Obj st, StrBuf *out, int64_t n, bool text)
+{
+    int64_t got = 0;
+    while (got < n) {
+        if (text && skip_lf(st) < 0)
+            return -1;
+        int rc = fill(st);
+        if (rc < 0)
+            return -1;
+        if (rc == 0)
+            break;
+        FileObj *f = FO(st);
+        const unsigned char *p = rdata(st) + f->rpos;
+        size_t avail = (size_t)(f->rlen - f->rpos);
+        if (!text) {
+            size_t take = avail < (size_t)(n - got) ? avail : (size_t)(n - got);
+            sb_add(out, (const char *)p, take);
+            VM_WRITE(st);
+            f->rpos += (int64_t)take;
+            got += (int64_t)take;
+            continue;
+        }
+        /* text: one character at a time (lead byte + continuation bytes) */
+        size_t i = 0;
+        while (i < avail && got < n) {
+            size_t len = (size_t)utf8_lead_len(p[i]);
+            if ((p[i] & 0xc0) == 0x80 || p[i] >= 0xf8)
+                len = 1;
+            if (i + len > avail) {
+                if (i == 0) {
+                    /* a split character: gather it byte by byte */
+                    char c[4];
+                    size_t k = 0;
+                    while (k < len) {
+                        int rr = fill(st);
+                        if (rr < 0)
+                            return -1;
+                        if (rr == 0)
+                            break;
+                        c[k++] = (char)rdata(st)[FO(st)->rpos];
+                        VM_WRITE(st);
+                        FO(st)->rpos++;
+                    }
+                    sb_add(out, c, k);
+                    got++;
+                    goto next_chunk;
+                }
+                break;
+            }
+            if (p[i] == '\r' && (f->flags & F_TRANSLATE)) {
+                sb_addc(out, '\n');
+                if (i + 1 < avail) {
+                    if (p[i + 1] == '\n')
+                        i++;
+                } else {
+                    VM_WRITE(st);
+                    f->flags |= F_SKIPLF;
+                }
+            } else {
+                sb_add(out, (const char *)p + i, len);
+            }
+            i += len;
+            got++;
+        }
+        VM_WRITE(st);
+        f->rpos += (int64_t)i;
+    next_chunk:;
+    }
+    return 0;
+}
+
+/* One line into out: up to and including the line end; limit < 0: none. */
+static int read_line(Obj st, StrBuf *out, int64_t limit, bool text)
+{
+    bool any = text && (FO(st)->flags & (F_TRANSLATE | F_NL_ANY));
+    int64_t got = 0;   /* characters (text) or bytes */
+    for (;;) {
+        if (text && skip_lf(st) < 0)
+            return -1;
+        int rc = fill(st);
+        if (rc < 0)
+            return -1;
+        if (rc == 0)
+            return 0;
+        FileObj *f = FO(st);
+        const unsigned char *p = rdata(st) + f->rpos;
+        size_t avail = (size_t)(f->rlen - f->rpos);
+        size_t end = avail;    /* bytes to take */
+        int found = 0;         /* 1: \n, 2: \r */
+        if (!any) {
+            const unsigned char *nl = memchr(p, '\n', avail);
+            if (nl) {
+                end = (size_t)(nl - p) + 1;
+                found = 1;
+            }
+        } else {
+            for (size_t i = 0; i < avail; i++)
+                if (p[i] == '\n' || p[i] == '\r') {
+                    end = i + 1;
+                    found = p[i] == '\n' ? 1 : 2;
+                    break;
+                }
+        }
+        if (limit >= 0) {
+            /* cut at `limit` characters (not inside a UTF-8 sequence) */
+            size_t i = 0;
+            while (i < end && got < limit) {
+                size_t len = text ? (size_t)utf8_lead_len(p[i]) : 1;
+                if (text && ((p[i] & 0xc0) == 0x80 || p[i] >= 0xf8))
+                    len = 1;
+                i += len;
+                got++;
+            }
+            if (i > end)
+                i = end;
+            if (i < end) {
+                end = i;
+                found = 0;
+                if (end == 0) {
+                    return 0;
+                }
+                sb_add(out, (const char *)p, end);
+                VM_WRITE(st);
+                f->rpos += (int64_t)end;
+                return 0;
+            }
+        }
+        if (found == 2) {
+            /* \r: translated (or kept, newline='') and a following \n joins it */
+            if (f->flags & F_TRANSLATE) {
+                sb_add(out, (const char *)p, end - 1);
+                sb_addc(out, '\n');
+            } else {
+                sb_add(out, (const char *)p, end);
+            }
+            VM_WRITE(st);
+            f->rpos += (int64_t)end;
+            if (f->rpos < f->rlen) {
+                if (rdata(st)[f->rpos] == '\n') {
+                    f->rpos++;
+                    if (!(f->flags & F_TRANSLATE))
+                        sb_addc(out, '\n');
+                }
+            } else if (f->flags & F_TRANSLATE) {
+                f->flags |= F_SKIPLF;
+            } else {
+                /* newline='': peek for the \n of a \r\n split by the buffer */
+                int rr = fill(st);
+                if (rr < 0)
+                    return -1;
+                if (rr > 0 && rdata(st)[FO(st)->rpos] == '\n') {
+                    VM_WRITE(st);
+                    FO(st)->rpos++;
+                    sb_addc(out, '\n');
+                }
+            }
+            return 0;
+        }
+        sb_add(out, (const char *)p, end);
+        VM_WRITE(st);
+        f->rpos += (int64_t)end;
+        if (found)
+            return 0;
+    }
+}
+
+/* Turn collected bytes into the result object. */
+static Obj finish(StrBuf *b, bool text)
+{
+    if (!text) {
+        Obj res = bytes_new(b->p ? b->p : "", b->len);
+        sb_free(b);
+        return res;
+    }
+    size_t ok = utf8_valid_prefix(b->p ? b->p : "", b->len);
+    if (ok != b->len) {
+        err_decode((const unsigned char *)b->p, b->len, ok);
+        sb_free(b);
+        return NULL;
+    }
+    if (b->len == 0) {
+        sb_free(b);
+        return g_empty_str;
+    }
+    return sb_finish(b);
+}
+
+/* ------------------------------------------------------------------ */
+/* Checks shared by the methods                                        */
+/* ------------------------------------------------------------------ */
+
+static Obj check_file(Obj self, const char *meth)
+{
+    if (TID(self) != TID_FILE) {
+        err_format(E_TypeError, "descriptor '%s' requires a file object but received '%s'", meth, type_name(self));
+        return NULL;
+    }
+    Obj st = fstate(self);
+    if (FO(st)->flags & F_CLOSED)
+        return err_closed();
+    return st;
+}
+
+static Obj check_readable(Obj self, const char *meth)
+{
+    Obj st = check_file(self, meth);
+    if (st && !(FO(st)->flags & F_READ))
+        return err_unsupported("not readable");
+    return st;
+}
+
+static Obj check_writable(Obj self, const char *meth)
+{
+    Obj st = check_file(self, meth);
+    if (st && !(FO(st)->flags & F_WRITE))
+        return err_unsupported("not writable");
+    return st;
+}
+
+static inline bool is_text(Obj self) { return !(FO(self)->flags & F_BINARY); }
+
+/* An optional size argument: None or an int (-1: all). */
+static int size_arg(Obj v, int64_t *out)
+{
+    if (!v || IS_NONE(v)) {
+        *out = -1;
+        return 0;
+    }
+    if (!IS_INT(vm_unwrap(v))) {
+        err_format(E_TypeError, "argument should be integer or None, not '%s'", type_name(v));
+        return -1;
+    }
+    return vm_index_i64(v, out);
+}
+
+/* ------------------------------------------------------------------ */
+/* Public C API                                                        */
+/* ------------------------------------------------------------------ */
+
+int file_write_cstr(Obj file, const char *s, size_t n)
+{
+    if (TID(file) == TID_FILE) {
+        Obj st = check_writable(file, "write");
+        if (!st)
+            return -1;
+        return write_bytes(st, s, n, memchr(s, '\n', n) != NULL);
+    }
+    Obj *r = vm_roots(1);
+    r[0] = file;
+    Obj str = str_new(s, n);
+    int rc = -1;
+    if (str)
+        rc = file_write_str(r[0], str);
+    vm_unroots(r);
+    return rc;
+}
+
+int file_write_str(Obj file, Obj s)
+{
+    if (likely(TID(file) == TID_FILE && !(FO(file)->flags & F_BINARY))) {
+        Obj st = check_writable(file, "write");
+        if (!st)
+            return -1;
+        if (!IS_STR(s)) {
+            s = vm_unwrap(s);
+            if (!IS_STR(s)) {
+                err_format(E_TypeError, "write() argument must be str, not %s", type_name(s));
+                return -1;
+            }
+        }
+        size_t n = (size_t)STR(s)->nbytes;
+        const char *p = str_cstr(s);
+        bool nl = (FO(st)->flags & F_LINEBUF) && memchr(p, '\n', n) != NULL;
+        return write_bytes(st, p, n, nl);
+    }
+    Obj *r = vm_roots(1);
+    r[0] = s;
+    Obj res = vm_call_method(file, "write", r, 1);
+    vm_unroots(r);
+    return res ? 0 : -1;
+}
+
+int file_flush(Obj file)
+{
+    if (TID(file) == TID_FILE) {
+        Obj st = fstate(file);
+        if (FO(st)->flags & F_CLOSED) {
+            err_closed();
+            return -1;
+        }
+        return flush_state(st);
+    }
+    Obj res = vm_call_method(file, "flush", NULL, 0);
+    return res ? 0 : -1;
+}
+
+Obj file_readline(Obj file)
+{
+    if (TID(file) == TID_FILE) {
+        Obj *r = vm_roots(1);
+        r[0] = file;
+        Obj st = check_readable(file, "readline");
+        Obj res = NULL;
+        if (st) {
+            StrBuf b;
+            sb_init(&b);
+            if (read_line(st, &b, -1, is_text(r[0])) < 0)
+                sb_free(&b);
+            else
+                res = finish(&b, is_text(r[0]));
+        }
+        vm_unroots(r);
+        return res;
+    }
+    return vm_call_method(file, "readline", NULL, 0);
+}
+
+int file_flush_all_at_exit(void)
+{
+    int rc = 0;
+    Obj out = sys_get("stdout");
+    if (out && !IS_NONE(out)) {
+        if (TID(out) == TID_FILE && (FO(fstate(out))->flags & F_CLOSED))
+            ;
+        else if (file_flush(out) < 0) {
+            err_clear();
+            rc = -1;
+        }
+    }
+    if (g_sys_stdout && TID(g_sys_stdout) == TID_FILE && !(FO(g_sys_stdout)->flags & F_CLOSED)) {
+        if (flush_state(g_sys_stdout) < 0) {
+            err_clear();
+            rc = -1;
+        }
+    }
+    Obj err = sys_get("stderr");
+    if (err && !IS_NONE(err) && !(TID(err) == TID_FILE && (FO(fstate(err))->flags & F_CLOSED)))
+        if (file_flush(err) < 0)
+            err_clear();
+    if (g_sys_stderr && TID(g_sys_stderr) == TID_FILE && !(FO(g_sys_stderr)->flags & F_CLOSED))
+        if (flush_state(g_sys_stderr) < 0)
+            err_clear();
+    if (g_open_files) {
+        for (int64_t i = 0; i < LIST_LEN(g_open_files); i++) {
+            Obj f = LIST_ITEMS(g_open_files)[i];
+            if (TID(f) == TID_FILE && !(FO(f)->flags & F_CLOSED) && FO(f)->wlen)
+                if (flush_state(f) < 0)
+                    err_clear();
+        }
+    }
+    return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* Methods                                                             */
+/* ------------------------------------------------------------------ */
+
+static Obj m_read(Obj *args, size_t nargs, Obj kwnames)
+{
+    static const char *const names[] = {"self", "size", NULL};
+    Obj *a = vm_roots(2);
+    Obj res = NULL;
+    int64_t n;
+    if (vm_parse_args("read", args, nargs, kwnames, names, 1, 2, a) < 0 || size_arg(a[1], &n) < 0)
+        goto out;
+    Obj st = check_readable(a[0], "read");
+    if (!st)
+        goto out;
+    bool text = is_text(a[0]);
+    StrBuf b;
+    sb_init(&b);
+    int rc = n < 0 ? read_all_raw(st, &b, text) : read_n(st, &b, n, text);
+    if (rc < 0) {
+        sb_free(&b);
+        goto out;
+    }
+    res = finish(&b, text);
+out:
+    vm_unroots(a);
+    return res;
+}
+
+static Obj m_readline(Obj *args, size_t nargs, Obj kwnames)
+{
+    static const char *const names[] = {"self", "size", NULL};
+    Obj *a = vm_roots(2);
+    Obj res = NULL;
+    int64_t n;
+    if (vm_parse_args("readline", args, nargs, kwnames, names, 1, 2, a) < 0 || size_arg(a[1], &n) < 0)
+        goto out;
+    Obj st = check_readable(a[0], "readline");
+    if (!st)
+        goto out;
+    bool text = is_text(a[0]);
+    StrBuf b;
+    sb_init(&b);
+    if (read_line(st, &b, n, text) < 0) {
+        sb_free(&b);
+        goto out;
+    }
+    res = finish(&b, text);
+out:
+    vm_unroots(a);
+    return res;
+}
+
+static Obj m_readlines(Obj *args, size_t nargs, Obj kwnames)
+{
+    static const char *const names[] = {"self", "hint", NULL};
+    Obj *a = vm_roots(4);
+    Obj res = NULL;
+    int64_t hint;
+    if (vm_parse_args("readlines", args, nargs, kwnames, names, 1, 2, a) < 0 || size_arg(a[1], &hint) < 0)
+        goto out;
+    if (!check_readable(a[0], "readlines"))
+        goto out;
+    a[2] = list_new_capacity(8);
+    if (!a[2])
+        goto out;
+    bool text = is_text(a[0]);
+    int64_t total = 0;
+    for (;;) {
+        Obj st = check_readable(a[0], "readlines");
+        if (!st)
+            goto out;
+        StrBuf b;
+        sb_init(&b);
+        if (read_line(st, &b, -1, text) < 0) {
+            sb_free(&b);
+            goto out;
+        }
+        if (b.len == 0) {
+            sb_free(&b);
+            break;
+        }
+        total += (int64_t)b.len;
+        a[3] = finish(&b, text);
+        if (!a[3] || list_append(a[2], a[3]) < 0)
+            goto out;
+        if (hint > 0 && total >= hint)
+            break;
+    }
+    res = a[2];
+out:
+    vm_unroots(a);
+    return res;
+}
+
+static Obj m_write(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("write", nargs, kwnames, 2, 2) < 0)
+        return NULL;
+    Obj self = args[0];
+    Obj st = check_writable(self, "write");
+    if (!st)
+        return NULL;
+    Obj v = args[1];
+    if (is_text(self)) {
+        Obj s = vm_unwrap(v);
+        if (!IS_STR(s)) {
+            err_format(E_TypeError, "write() argument must be str, not %s", type_name(v));
+            return NULL;
+        }
+        size_t n = (size_t)STR(s)->nbytes;
+        const char *p = str_cstr(s);
+        if (write_bytes(st, p, n, (FO(st)->flags & F_LINEBUF) && memchr(p, '\n', n)) < 0)
+            return NULL;
+        return int_from_i64(str_len(s));
+    }
+    const char *p;
+    int64_t n;
+    if (!bytes_like(v, &p, &n)) {
+        err_format(E_TypeError, "a bytes-like object is required, not '%s'", type_name(v));
+        return NULL;
+    }
+    if (write_bytes(st, p, (size_t)n, (FO(st)->flags & F_LINEBUF) && memchr(p, '\n', (size_t)n)) < 0)
+        return NULL;
+    return int_from_i64(n);
+}
+
+static Obj m_writelines(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("writelines", nargs, kwnames, 2, 2) < 0)
+        return NULL;
+    if (!check_writable(args[0], "writelines"))
+        return NULL;
+    Obj *r = vm_roots(3);
+    Obj res = NULL;
+    r[0] = vm_iter(args[1]);
+    if (!r[0])
+        goto out;
+    for (;;) {
+        r[1] = vm_next(r[0]);
+        if (!r[1]) {
+            if (err_occurred())
+                goto out;
+            break;
+        }
+        Obj *w = vm_roots(2);
+        w[0] = args[0];
+        w[1] = r[1];
+        Obj rc = m_write(w, 2, NULL);
+        vm_unroots(w);
+        if (!rc)
+            goto out;
+    }
+    res = g_None;
+out:
+    vm_unroots(r);
+    return res;
+}
+
+static int close_file(Obj self)
+{
+    Obj st = fstate(self);
+    FileObj *f = FO(st);
+    if (f->flags & F_CLOSED)
+        return 0;
+    int rc = flush_state(st);
+    f = FO(st);
+    VM_WRITE(st);
+    f->flags |= F_CLOSED;
+    if (f->wbuf) {
+        free(f->wbuf);
+        f->wbuf = NULL;
+        f->wcap = f->wlen = 0;
+    }
+    f->rpos = f->rlen = 0;
+    unregister_open_file(st);
+    if (FO(st)->flags & F_CLOSEFD) {
+        if (close((int)FO(st)->fd) < 0 && rc == 0) {
+            err_from_errno(errno, NULL);
+            rc = -1;
+        }
+    }
+    return rc;
+}
+
+static Obj m_close(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("close", nargs, kwnames, 1, 1) < 0)
+        return NULL;
+    if (TID(args[0]) != TID_FILE)
+        return check_file(args[0], "close");
+    return close_file(args[0]) < 0 ? NULL : g_None;
+}
+
+static Obj m_flush(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("flush", nargs, kwnames, 1, 1) < 0)
+        return NULL;
+    Obj st = check_file(args[0], "flush");
+    if (!st)
+        return NULL;
+    return flush_state(st) < 0 ? NULL : g_None;
+}
+
+static Obj m_fileno(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("fileno", nargs, kwnames, 1, 1) < 0)
+        return NULL;
+    Obj st = check_file(args[0], "fileno");
+    return st ? MAKE_SMALLINT(FO(st)->fd) : NULL;
+}
+
+static Obj m_isatty(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("isatty", nargs, kwnames, 1, 1) < 0)
+        return NULL;
+    Obj st = check_file(args[0], "isatty");
+    return st ? vm_bool(isatty((int)FO(st)->fd)) : NULL;
+}
+
+static Obj m_readable(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("readable", nargs, kwnames, 1, 1) < 0)
+        return NULL;
+    Obj st = check_file(args[0], "readable");
+    return st ? vm_bool(FO(st)->flags & F_READ) : NULL;
+}
+
+static Obj m_writable(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("writable", nargs, kwnames, 1, 1) < 0)
+        return NULL;
+    Obj st = check_file(args[0], "writable");
+    return st ? vm_bool(FO(st)->flags & F_WRITE) : NULL;
+}
+
+static Obj m_seekable(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("seekable", nargs, kwnames, 1, 1) < 0)
+        return NULL;
+    Obj st = check_file(args[0], "seekable");
+    return st ? vm_bool(lseek((int)FO(st)->fd, 0, SEEK_CUR) >= 0) : NULL;
+}
+
+static Obj m_tell(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("tell", nargs, kwnames, 1, 1) < 0)
+        return NULL;
+    Obj st = check_file(args[0], "tell");
+    if (!st || flush_state(st) < 0)
+        return NULL;
+    off_t pos = lseek((int)FO(st)->fd, 0, SEEK_CUR);
+    if (pos < 0)
+        return err_from_errno(errno, NULL);
+    pos -= (off_t)(FO(st)->rlen - FO(st)->rpos);
+    return int_from_i64(pos);
+}
+
+static Obj m_seek(Obj *args, size_t nargs, Obj kwnames)
+{
+    static const char *const names[] = {"self", "cookie", "whence", NULL};
+    Obj *a = vm_roots(3);
+    Obj res = NULL;
+    int64_t off, whence = 0;
+    if (vm_parse_args("seek", args, nargs, kwnames, names, 2, 3, a) < 0)
+        goto out;
+    if (vm_index_i64(a[1], &off) < 0 || (a[2] && vm_index_i64(a[2], &whence) < 0))
+        goto out;
+    Obj st = check_file(a[0], "seek");
+    if (!st)
+        goto out;
+    if (whence < 0 || whence > 2) {
+        err_format(E_ValueError, "invalid whence (%ld, should be 0, 1 or 2)", (long)whence);
+        goto out;
+    }
+    if (is_text(a[0])) {
+        if (whence == 1 && off != 0) {
+            err_unsupported("can't do nonzero cur-relative seeks");
+            goto out;
+        }
+        if (whence == 2 && off != 0) {
+            err_unsupported("can't do nonzero end-relative seeks");
+            goto out;
+        }
+        if (whence == 0 && off < 0) {
+            err_format(E_ValueError, "negative seek position %ld", (long)off);
+            goto out;
+        }
+    }
+    if (flush_state(st) < 0)
+        goto out;
+    if (whence == 1)
+        off -= FO(st)->rlen - FO(st)->rpos;
+    VM_WRITE(st);
+    FO(st)->rpos = FO(st)->rlen = 0;
+    FO(st)->flags &= ~F_SKIPLF;
+    off_t pos = lseek((int)FO(st)->fd, (off_t)off, (int)whence);
+    if (pos < 0) {
+        err_from_errno(errno, NULL);
+        goto out;
+    }
+    res = int_from_i64(pos);
+out:
+    vm_unroots(a);
+    return res;
+}
+
+static Obj m_truncate(Obj *args, size_t nargs, Obj kwnames)
+{
+    static const char *const names[] = {"self", "size", NULL};
+    Obj *a = vm_roots(2);
+    Obj res = NULL;
+    int64_t size;
+    if (vm_parse_args("truncate", args, nargs, kwnames, names, 1, 2, a) < 0 || size_arg(a[1], &size) < 0)
+        goto out;
+    Obj st = check_writable(a[0], "truncate");
+    if (!st || flush_state(st) < 0)
+        goto out;
+    if (size < 0) {
+        off_t pos = lseek((int)FO(st)->fd, 0, SEEK_CUR);
+        size = pos - (FO(st)->rlen - FO(st)->rpos);
+    }
+    if (ftruncate((int)FO(st)->fd, (off_t)size) < 0) {
+        err_from_errno(errno, NULL);
+        goto out;
+    }
+    res = int_from_i64(size);
+out:
+    vm_unroots(a);
+    return res;
+}
+
+static Obj m_enter(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("__enter__", nargs, kwnames, 1, 1) < 0)
+        return NULL;
+    if (!check_file(args[0], "__enter__"))
+        return NULL;
+    return args[0];
+}
+
+static Obj m_exit(Obj *args, size_t nargs, Obj kwnames)
+{
+    (void)kwnames;
+    if (nargs < 1 || TID(args[0]) != TID_FILE)
+        return check_file(nargs ? args[0] : g_None, "__exit__");
+    return close_file(args[0]) < 0 ? NULL : g_None;
+}
+
+static Obj m_iter_method(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("__iter__", nargs, kwnames, 1, 1) < 0)
+        return NULL;
+    return check_file(args[0], "__iter__") ? args[0] : NULL;
+}
+
+static Obj file_iter(Obj self)
+{
+    return check_file(self, "__iter__") ? self : NULL;
+}
+
+static Obj file_iternext(Obj self)
+{
+    Obj *r = vm_roots(1);
+    r[0] = self;
+    Obj st = check_readable(self, "__next__");
+    Obj res = NULL;
+    if (st) {
+        StrBuf b;
+        sb_init(&b);
+        if (read_line(st, &b, -1, is_text(r[0])) < 0) {
+            sb_free(&b);
+        } else if (b.len == 0) {
+            sb_free(&b);   /* end: NULL without an error */
+        } else {
+            res = finish(&b, is_text(r[0]));
+        }
+    }
+    vm_unroots(r);
+    return res;
+}
+
+static Obj file_repr(Obj self)
+{
+    FileObj *f = FO(self);
+    Obj *r = vm_roots(3);
+    Obj res = NULL;
+    r[0] = self;
+    if (f->flags & F_VIEW) {
+        r[1] = vm_repr(FO(fstate(self))->name);
+        if (r[1])
+            res = str_from_format("<_io.BufferedWriter name=%s>", str_cstr(r[1]));
+        vm_unroots(r);
+        return res;
+    }
+    r[1] = vm_repr(f->name);
+    if (!r[1])
+        goto out;
+    if (FO(r[0])->flags & F_BINARY) {
+        int64_t fl = FO(r[0])->flags;
+        const char *kind = (fl & F_READ) && (fl & F_WRITE) ? "BufferedRandom"
+                         : (fl & F_READ) ? "BufferedReader" : "BufferedWriter";
+        res = str_from_format("<_io.%s name=%s>", kind, str_cstr(r[1]));
+        goto out;
+    }
+    r[2] = vm_repr(FO(r[0])->mode);
+    if (!r[2])
+        goto out;
+    Obj enc = vm_repr(FO(r[0])->encoding);
+    if (!enc)
+        goto out;
+    res = str_from_format("<_io.TextIOWrapper name=%s mode=%s encoding=%s>", str_cstr(r[1]),
+                          str_cstr(r[2]), str_cstr(enc));
+out:
+    vm_unroots(r);
+    return res;
+}
+
+/* ---- attributes ---- */
+
+static Obj g_closed(Obj *args, size_t nargs, Obj kwnames)
+{
+    (void)nargs; (void)kwnames;
+    return vm_bool(FO(fstate(args[0]))->flags & F_CLOSED);
+}
+
+static Obj g_name(Obj *args, size_t nargs, Obj kwnames)
+{
+    (void)nargs; (void)kwnames;
+    return FO(fstate(args[0]))->name;
+}
+
+static Obj g_mode(Obj *args, size_t nargs, Obj kwnames)
+{
+    (void)nargs; (void)kwnames;
+    Obj self = args[0];
+    if (FO(self)->flags & F_VIEW) {
+        int64_t fl = FO(fstate(self))->flags;
+        return str_from_cstr((fl & F_READ) && (fl & F_WRITE) ? "rb+" : (fl & F_READ) ? "rb" : "wb");
+    }
+    return FO(self)->mode;
+}
+
+static Obj g_encoding(Obj *args, size_t nargs, Obj kwnames)
+{
+    (void)nargs; (void)kwnames;
+    Obj self = args[0];
+    if (FO(self)->flags & F_BINARY) {
+        err_format(E_AttributeError, "'_io.BufferedReader' object has no attribute 'encoding'");
+        return NULL;
+    }
+    return FO(self)->encoding;
+}
+
+static Obj g_errors(Obj *args, size_t nargs, Obj kwnames)
+{
+    (void)args; (void)nargs; (void)kwnames;
+    return str_from_cstr("strict");
+}
+
+static Obj g_newlines(Obj *args, size_t nargs, Obj kwnames)
+{
+    (void)args; (void)nargs; (void)kwnames;
+    return g_None;
+}
+
+static Obj g_line_buffering(Obj *args, size_t nargs, Obj kwnames)
+{
+    (void)nargs; (void)kwnames;
+    return vm_bool(FO(fstate(args[0]))->flags & F_LINEBUF);
+}
+
+static Obj g_buffer(Obj *args, size_t nargs, Obj kwnames)
+{
+    (void)nargs; (void)kwnames;
+    Obj self = args[0];
+    if (FO(self)->flags & F_BINARY) {
+        err_set(E_AttributeError, "'_io.BufferedReader' object has no attribute 'buffer'");
+        return NULL;
+    }
+    if (self == g_sys_stdout && g_stdout_view)
+        return g_stdout_view;
+    if (self == g_sys_stdin && g_stdin_view)
+        return g_stdin_view;
+    Obj *r = vm_roots(1);
+    r[0] = self;
+    int64_t fl = (FO(self)->flags & (F_READ | F_WRITE)) | F_BINARY | F_VIEW;
+    Obj v = file_alloc((int)FO(self)->fd, FO(self)->name, FO(self)->mode, fl, self);
+    if (v) {
+        if (r[0] == g_sys_stdout)
+            g_stdout_view = v;
+        else if (r[0] == g_sys_stdin)
+            g_stdin_view = v;
+    }
+    vm_unroots(r);
+    return v;
+}
+
+static const MethodDef file_methods[] = {
+    {"read", m_read, METH_KW, NULL},
+    {"readline", m_readline, METH_KW, NULL},
+    {"readlines", m_readlines, METH_KW, NULL},
+    {"write", m_write, 0, NULL},
+    {"writelines", m_writelines, 0, NULL},
+    {"close", m_close, 0, NULL},
+    {"flush", m_flush, 0, NULL},
+    {"fileno", m_fileno, 0, NULL},
+    {"isatty", m_isatty, 0, NULL},
+    {"readable", m_readable, 0, NULL},
+    {"writable", m_writable, 0, NULL},
+    {"seekable", m_seekable, 0, NULL},
+    {"seek", m_seek, METH_KW, NULL},
+    {"tell", m_tell, 0, NULL},
+    {"truncate", m_truncate, METH_KW, NULL},
+    {"__enter__", m_enter, 0, NULL},
+    {"__exit__", m_exit, 0, NULL},
+    {"__iter__", m_iter_method, 0, NULL},
+    {NULL, NULL, 0, NULL},
+};
+
+void file_init_type(void)
+{
+    T_file = (TypeObj *)type_new_builtin("TextIOWrapper", T_object, TID_FILE, 0);
+    Obj modname = str_intern_cstr("_io");
+    VM_WRITE(T_file);
+    T_file->module = modname;
+    T_file->tp_repr = file_repr;
+    T_file->tp_iter = file_iter;
+    T_file->tp_iternext = file_iternext;
+    type_add_methods(T_file, file_methods);
+    type_add_getset(T_file, "closed", g_closed, NULL);
+    type_add_getset(T_file, "name", g_name, NULL);
+    type_add_getset(T_file, "mode", g_mode, NULL);
+    type_add_getset(T_file, "encoding", g_encoding, NULL);
+    type_add_getset(T_file, "errors", g_errors, NULL);
+    type_add_getset(T_file, "newlines", g_newlines, NULL);
+    type_add_getset(T_file, "line_buffering", g_line_buffering, NULL);
+    type_add_getset(T_file, "buffer", g_buffer, NULL);
+    type_ready(T_file);
+
+    VM_GLOBAL_ROOT(g_sys_stdout);
+    VM_GLOBAL_ROOT(g_sys_stderr);
+    VM_GLOBAL_ROOT(g_sys_stdin);
+    VM_GLOBAL_ROOT(g_open_files);
+    VM_GLOBAL_ROOT(g_unsupported_op);
+    VM_GLOBAL_ROOT(g_stdout_view);
+    VM_GLOBAL_ROOT(g_stdin_view);
+    g_sys_stdin = file_from_fd(0, "r", "<stdin>");
+    g_sys_stdout = file_from_fd(1, "w", "<stdout>");
+    g_sys_stderr = file_from_fd(2, "w", "<stderr>");
+}

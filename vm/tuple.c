@@ -1,0 +1,545 @@
+/* tuple: an immutable array of references (TupleObj). The hash follows
+ * CPython 3.11's xxHash-based tuple hash, so sets of tuples iterate in
+ * CPython's order. TupleObj.hash caches it (0: not cached) when every item
+ * is of an immutable built-in type. */
+#include "containers.h"
+#include "strings.h"
+
+#include <string.h>
+
+TypeObj *T_tuple;
+
+Obj tuple_new(int64_t n)
+{
+    if (n == 0 && g_empty_tuple)
+        return g_empty_tuple;
+    if (n < 0) {
+        err_set(E_SystemError, "negative tuple size");
+        return NULL;
+    }
+    Obj t = tm_allocate_var(TID_TUPLE, (uintptr_t)n);
+    if (!t)
+        return err_nomemory();
+    return t;
+}
+
+Obj tuple_pack(int n, ...)
+{
+    Obj *r = vm_roots(n);
+    va_list ap;
+    va_start(ap, n);
+    for (int i = 0; i < n; i++)
+        r[i] = va_arg(ap, Obj);
+    va_end(ap);
+    Obj t = tuple_from_array(r, n);
+    vm_unroots(r);
+    return t;
+}
+
+Obj tuple_from_array(Obj *items, int64_t n)
+{
+    Obj t = tuple_new(n);
+    if (!t)
+        return NULL;
+    for (int64_t i = 0; i < n; i++)
+        TUPLE_ITEMS(t)[i] = items[i];
+    return t;
+}
+
+/* ---- hash ---- */
+
+#define XXPRIME_1 11400714785074694791ULL
+#define XXPRIME_2 14029467366897019727ULL
+#define XXPRIME_5 2870177450012600261ULL
+#define XXROTATE(x) (((x) << 31) | ((x) >> 33))
+
+/* Items whose hash can never change: the tuple's hash may be cached. */
+static bool hash_is_stable(Obj v)
+{
+    if (IS_SMALLINT(v))
+        return true;
+    switch (v->h.tid) {
+    case TID_STR: case TID_BIGINT: case TID_FLOAT: case TID_BOOL: case TID_NONETYPE: case TID_BYTES:
+        return true;
+    case TID_TUPLE:
+        return TUPLE(v)->hash != 0;
+    default:
+        return false;
+    }
+}
+
+int64_t tuple_hash(Obj t)
+{
+    t = vm_unwrap(t);
+    int64_t cached = TUPLE(t)->hash;
+    if (cached)
+        return cached;
+    Obj *r = vm_roots(1);
+    r[0] = t;
+    uint64_t acc = XXPRIME_5;
+    int64_t n = TUPLE_LEN(t);
+    bool stable = true;
+    for (int64_t i = 0; i < n; i++) {
+        Obj item = TUPLE_ITEMS(r[0])[i];
+        int64_t h;
+        if (IS_SMALLINT(item) || item->h.tid == TID_STR) {
+            h = container_hash(item);
+        } else {
+            if (vm_enter_recursive(" while hashing a tuple") < 0) {
+                vm_unroots(r);
+                return -1;
+            }
+            h = vm_hash(item);
+            vm_leave_recursive();
+            if (h == -1) {
+                vm_unroots(r);
+                return -1;
+            }
+            item = TUPLE_ITEMS(r[0])[i];
+            stable = stable && hash_is_stable(item);
+        }
+        acc += (uint64_t)h * XXPRIME_2;
+        acc = XXROTATE(acc);
+        acc *= XXPRIME_1;
+    }
+    acc += (uint64_t)n ^ (XXPRIME_5 ^ 3527539ULL);
+    if (acc == (uint64_t)-1)
+        acc = 1546275796;
+    t = r[0];
+    vm_unroots(r);
+    if (stable && acc != 0) {
+        VM_WRITE(t);
+        TUPLE(t)->hash = (int64_t)acc;
+    }
+    return (int64_t)acc;
+}
+
+/* ---- repr ---- */
+
+static Obj tuple_repr(Obj self)
+{
+    Obj t = vm_unwrap(self);
+    int64_t n = TUPLE_LEN(t);
+    if (n == 0)
+        return str_from_cstr("()");
+    Obj *r = vm_roots(1);
+    r[0] = t;
+    int rc = repr_enter(&r[0]);
+    if (rc != 0) {
+        vm_unroots(r);
+        return rc > 0 ? str_from_cstr("(...)") : NULL;
+    }
+    StrBuf b;
+    sb_init(&b);
+    sb_addc(&b, '(');
+    for (int64_t i = 0; i < TUPLE_LEN(r[0]); i++) {
+        if (i)
+            sb_add(&b, ", ", 2);
+        Obj s = vm_repr(TUPLE_ITEMS(r[0])[i]);
+        if (!s) {
+            sb_free(&b);
+            repr_leave();
+            vm_unroots(r);
+            return NULL;
+        }
+        sb_add_str(&b, s);
+    }
+    if (n == 1)
+        sb_addc(&b, ',');
+    sb_addc(&b, ')');
+    repr_leave();
+    vm_unroots(r);
+    return sb_finish(&b);
+}
+
+/* ---- comparison ---- */
+
+/* Lexicographic: the first index whose items differ decides (== uses
+ * identity first); the tuples are held in root slots across user __eq__. */
+Obj tuple_richcompare(Obj a, Obj b, int op)
+{
+    a = vm_unwrap(a);
+    b = vm_unwrap(b);
+    if (!IS_TUPLE(a) || !IS_TUPLE(b))
+        return g_NotImplemented;
+    if (a == b && (op == CMP_EQ || op == CMP_NE))
+        return vm_bool(op == CMP_EQ);
+    int64_t la = TUPLE_LEN(a), lb = TUPLE_LEN(b);
+    if ((op == CMP_EQ || op == CMP_NE) && la != lb)
+        return vm_bool(op == CMP_NE);
+    if (vm_enter_recursive(" in comparison") < 0)
+        return NULL;
+    Obj *r = vm_roots(2);
+    r[0] = a;
+    r[1] = b;
+    int64_t i;
+    for (i = 0; i < la && i < lb; i++) {
+        Obj x = TUPLE_ITEMS(r[0])[i], y = TUPLE_ITEMS(r[1])[i];
+        int eq = container_fast_eq(x, y);
+        if (eq == -2)
+            eq = vm_richcompare_bool(x, y, CMP_EQ);
+        if (eq < 0) {
+            vm_unroots(r);
+            vm_leave_recursive();
+            return NULL;
+        }
+        if (!eq)
+            break;
+    }
+    Obj res;
+    if (i >= la || i >= lb) {
+        bool v;
+        switch (op) {
+        case CMP_LT: v = la < lb; break;
+        case CMP_LE: v = la <= lb; break;
+        case CMP_EQ: v = la == lb; break;
+        case CMP_NE: v = la != lb; break;
+        case CMP_GT: v = la > lb; break;
+        default: v = la >= lb; break;
+        }
+        res = vm_bool(v);
+    } else if (op == CMP_EQ) {
+        res = g_False;
+    } else if (op == CMP_NE) {
+        res = g_True;
+    } else {
+        Obj x = TUPLE_ITEMS(r[0])[i], y = TUPLE_ITEMS(r[1])[i];
+        if (IS_SMALLINT(x) && IS_SMALLINT(y)) {
+            int64_t p = SMALLINT_VAL(x), q = SMALLINT_VAL(y);
+            bool v = op == CMP_LT ? p < q : op == CMP_LE ? p <= q : op == CMP_GT ? p > q : p >= q;
+            res = vm_bool(v);
+        } else {
+            res = vm_richcompare(x, y, op);
+        }
+    }
+    vm_unroots(r);
+    vm_leave_recursive();
+    return res;
+}
+
+/* ---- sequence ---- */
+
+static int64_t tuple_len(Obj self)
+{
+    return TUPLE_LEN(vm_unwrap(self));
+}
+
+Obj tuple_getslice(Obj t, int64_t lo, int64_t hi)
+{
+    int64_t n = TUPLE_LEN(t);
+    if (lo < 0)
+        lo = 0;
+    if (hi > n)
+        hi = n;
+    if (hi <= lo)
+        return tuple_new(0);
+    if (lo == 0 && hi == n && IS_TUPLE(t))
+        return t;
+    Obj *r = vm_roots(1);
+    r[0] = t;
+    Obj res = tuple_new(hi - lo);
+    t = r[0];
+    vm_unroots(r);
+    if (!res)
+        return NULL;
+    for (int64_t i = lo; i < hi; i++)
+        TUPLE_ITEMS(res)[i - lo] = TUPLE_ITEMS(t)[i];
+    return res;
+}
+
+Obj tuple_getitem(Obj self, Obj key)
+{
+    Obj t = vm_unwrap(self);
+    int64_t i;
+    if (IS_SMALLINT(key)) {
+        i = SMALLINT_VAL(key);
+    } else if (TID(key) == TID_SLICE) {
+        int64_t start, stop, step;
+        Obj *r = vm_roots(1);
+        r[0] = t;
+        int64_t n = slice_indices(key, TUPLE_LEN(t), &start, &stop, &step);
+        if (n < 0) {
+            vm_unroots(r);
+            return NULL;
+        }
+        if (step == 1) {
+            Obj res = tuple_getslice(r[0], start, stop);
+            vm_unroots(r);
+            return res;
+        }
+        Obj res = tuple_new(n);
+        t = r[0];
+        vm_unroots(r);
+        if (!res)
+            return NULL;
+        for (int64_t k = 0, j = start; k < n; k++, j += step)
+            TUPLE_ITEMS(res)[k] = TUPLE_ITEMS(t)[j];
+        return res;
+    } else {
+        Obj *r = vm_roots(1);
+        r[0] = t;
+        int rc = seq_index_arg(key, &i);
+        t = r[0];
+        vm_unroots(r);
+        if (rc < 0)
+            return NULL;
+        if (rc == 0) {
+            err_format(E_TypeError, "tuple indices must be integers or slices, not %s", type_name(key));
+            return NULL;
+        }
+    }
+    int64_t n = TUPLE_LEN(t);
+    if (i < 0)
+        i += n;
+    if ((uint64_t)i >= (uint64_t)n) {
+        err_set(E_IndexError, "tuple index out of range");
+        return NULL;
+    }
+    return TUPLE_ITEMS(t)[i];
+}
+
+static int tuple_contains(Obj self, Obj v)
+{
+    Obj *r = vm_roots(2);
+    r[0] = vm_unwrap(self);
+    r[1] = v;
+    for (int64_t i = 0; i < TUPLE_LEN(r[0]); i++) {
+        Obj item = TUPLE_ITEMS(r[0])[i];
+        int eq = container_fast_eq(item, r[1]);
+        if (eq == -2)
+            eq = vm_richcompare_bool(item, r[1], CMP_EQ);
+        if (eq != 0) {
+            vm_unroots(r);
+            return eq;
+        }
+    }
+    vm_unroots(r);
+    return 0;
+}
+
+static Obj tuple_iter(Obj self)
+{
+    return tuple_iter_new(vm_unwrap(self));
+}
+
+Obj tuple_concat(Obj a, Obj b)
+{
+    int64_t la = TUPLE_LEN(a), lb = TUPLE_LEN(b);
+    if (lb == 0 && IS_TUPLE(a))
+        return a;
+    if (la == 0 && IS_TUPLE(b))
+        return b;
+    Obj *r = vm_roots(2);
+    r[0] = a;
+    r[1] = b;
+    Obj t = tuple_new(la + lb);
+    if (t) {
+        for (int64_t i = 0; i < la; i++)
+            TUPLE_ITEMS(t)[i] = TUPLE_ITEMS(r[0])[i];
+        for (int64_t i = 0; i < lb; i++)
+            TUPLE_ITEMS(t)[la + i] = TUPLE_ITEMS(r[1])[i];
+    }
+    vm_unroots(r);
+    return t;
+}
+
+/* The other operand of a sequence op is a user class that may still handle
+ * it through its reflected method: let vm_binop try. */
+static bool reflected_may_handle(Obj other, const char *rdunder)
+{
+    TypeObj *t = TYPE(other);
+    return (t->flags & TPF_HEAPTYPE) && vm_lookup_special(other, rdunder) != NULL;
+}
+
+static Obj tuple_add(Obj a, Obj b)
+{
+    Obj ua = vm_unwrap(a), ub = vm_unwrap(b);
+    if (!IS_TUPLE(ua))
+        return g_NotImplemented;
+    if (!IS_TUPLE(ub)) {
+        if (reflected_may_handle(b, "__radd__"))
+            return g_NotImplemented;
+        err_format(E_TypeError, "can only concatenate tuple (not \"%s\") to tuple", type_name(b));
+        return NULL;
+    }
+    return tuple_concat(ua, ub);
+}
+
+/* Repeat count of `seq * n`: 1 ok, 0 NotImplemented, -1 error. */
+static int repeat_count(Obj a, Obj b, bool seq_is_a, int64_t *n)
+{
+    Obj other = seq_is_a ? b : a;
+    TypeObj *ot = TYPE(other);   /* types never move */
+    int rc = seq_index_arg(other, n);
+    if (rc == 0) {
+        if (seq_is_a && reflected_may_handle(other, "__rmul__"))
+            return 0;
+        err_format(E_TypeError, "can't multiply sequence by non-int of type '%s'", type_name_of_type(ot));
+        return -1;
+    }
+    if (rc < 0 && err_matches(E_IndexError)) {
+        err_clear();
+        err_format(E_OverflowError, "cannot fit '%s' into an index-sized integer", type_name_of_type(ot));
+    }
+    return rc;
+}
+
+static Obj tuple_mul(Obj a, Obj b)
+{
+    bool seq_is_a = IS_TUPLE(vm_unwrap(a));
+    Obj t = vm_unwrap(seq_is_a ? a : b);
+    if (!IS_TUPLE(t))
+        return g_NotImplemented;
+    Obj *r = vm_roots(1);
+    r[0] = t;
+    int64_t n;
+    int rc = repeat_count(a, b, seq_is_a, &n);
+    t = r[0];
+    vm_unroots(r);
+    if (rc <= 0)
+        return rc == 0 ? g_NotImplemented : NULL;
+    int64_t len = TUPLE_LEN(t);
+    if (n <= 0 || len == 0)
+        return tuple_new(0);
+    if (n == 1 && IS_TUPLE(t))
+        return t;
+    if (len > INT64_MAX / 8 / n)
+        return err_nomemory();
+    r = vm_roots(1);
+    r[0] = t;
+    Obj res = tuple_new(len * n);
+    t = r[0];
+    vm_unroots(r);
+    if (!res)
+        return NULL;
+    for (int64_t k = 0; k < n; k++)
+        for (int64_t i = 0; i < len; i++)
+            TUPLE_ITEMS(res)[k * len + i] = TUPLE_ITEMS(t)[i];
+    return res;
+}
+
+/* tuple(iterable) as an exact tuple. */
+static Obj tuple_from_iterable(Obj it)
+{
+    Obj u = vm_unwrap(it);
+    if (IS_TUPLE(u))
+        return u;
+    if (IS_LIST(u))
+        return list_as_tuple(u);
+    Obj l = list_from_iterable(it);
+    if (!l)
+        return NULL;
+    return list_as_tuple(l);
+}
+
+static Obj tuple_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
+{
+    if (kwnames && TUPLE_LEN(kwnames)) {
+        err_set(E_TypeError, "tuple() takes no keyword arguments");
+        return NULL;
+    }
+    if (nargs > 1) {
+        err_format(E_TypeError, "tuple expected at most 1 argument, got %zu", nargs);
+        return NULL;
+    }
+    Obj t = nargs ? tuple_from_iterable(args[0]) : tuple_new(0);
+    return container_wrap_for_type(T_tuple, type, t);
+}
+
+/* ---- methods ---- */
+
+static Obj tuple_index_m(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("index", nargs - 1, kwnames, 1, 3) < 0)
+        return NULL;
+    int64_t start = 0, stop = INT64_MAX;
+    if (nargs > 2 && seq_slice_index(args[2], &start, false) < 0)
+        return NULL;
+    if (nargs > 3 && seq_slice_index(args[3], &stop, false) < 0)
+        return NULL;
+    Obj t = vm_unwrap(args[0]);
+    int64_t n = TUPLE_LEN(t);
+    if (start < 0) {
+        start += n;
+        if (start < 0)
+            start = 0;
+    }
+    if (stop < 0) {
+        stop += n;
+        if (stop < 0)
+            stop = 0;
+    }
+    for (int64_t i = start; i < stop && i < TUPLE_LEN(vm_unwrap(args[0])); i++) {
+        Obj item = TUPLE_ITEMS(vm_unwrap(args[0]))[i];
+        int eq = container_fast_eq(item, args[1]);
+        if (eq == -2)
+            eq = vm_richcompare_bool(item, args[1], CMP_EQ);
+        if (eq < 0)
+            return NULL;
+        if (eq)
+            return MAKE_SMALLINT(i);
+    }
+    err_set(E_ValueError, "tuple.index(x): x not in tuple");
+    return NULL;
+}
+
+static Obj tuple_count_m(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("count", nargs - 1, kwnames, 1, 1) < 0)
+        return NULL;
+    int64_t count = 0;
+    for (int64_t i = 0; i < TUPLE_LEN(vm_unwrap(args[0])); i++) {
+        Obj item = TUPLE_ITEMS(vm_unwrap(args[0]))[i];
+        int eq = container_fast_eq(item, args[1]);
+        if (eq == -2)
+            eq = vm_richcompare_bool(item, args[1], CMP_EQ);
+        if (eq < 0)
+            return NULL;
+        count += eq;
+    }
+    return MAKE_SMALLINT(count);
+}
+
+static Obj tuple_getnewargs_m(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("__getnewargs__", nargs - 1, kwnames, 0, 0) < 0)
+        return NULL;
+    Obj t = tuple_getslice(vm_unwrap(args[0]), 0, INT64_MAX);
+    if (!t)
+        return NULL;
+    return tuple_pack(1, t);
+}
+
+static const MethodDef tuple_methods[] = {
+    {"index", tuple_index_m, 0, "Return first index of value."},
+    {"count", tuple_count_m, 0, "Return number of occurrences of value."},
+    {"__getnewargs__", tuple_getnewargs_m, 0, NULL},
+    {NULL, NULL, 0, NULL},
+};
+
+static int tuple_bool(Obj self)
+{
+    return TUPLE_LEN(vm_unwrap(self)) != 0;
+}
+
+void tuple_init_type(void)
+{
+    T_tuple = (TypeObj *)type_new_builtin("tuple", T_object, TID_TUPLE, TPF_BASETYPE);
+    TypeObj *t = T_tuple;
+    t->tp_repr = tuple_repr;
+    t->tp_hash = tuple_hash;
+    t->tp_richcompare = tuple_richcompare;
+    t->tp_len = tuple_len;
+    t->tp_getitem = tuple_getitem;
+    t->tp_contains = tuple_contains;
+    t->tp_iter = tuple_iter;
+    t->tp_bool = tuple_bool;
+    t->tp_new = tuple_tp_new;
+    t->nb[NB_ADD] = tuple_add;
+    t->nb[NB_MUL] = tuple_mul;
+    type_add_methods(t, tuple_methods);
+    type_ready(t);
+
+    T_tuple_iterator = iter_make_type("tuple_iterator", tuple_iter_next);
+    T_seq_iterator = iter_make_type("iterator", seq_iter_next);
+}
