@@ -23,14 +23,14 @@ def test_segments(ctest, build, env):
 
 
 @BUILDS
-@pytest.mark.parametrize("mode", ["graph", "large", "cycles", "release"])
+@pytest.mark.parametrize("mode", ["graph", "large", "cycles", "release", "old"])
 def test_gc(ctest, build, mode):
     p = ctest("test_gc" + build, mode)
     print(p.stdout)
 
 
 @BUILDS
-@pytest.mark.parametrize("mode", ["graph", "large", "cycles"])
+@pytest.mark.parametrize("mode", ["graph", "large", "cycles", "old"])
 def test_gc_move_everything(ctest, build, mode):
     p = ctest("test_gc" + build, mode, env=MOVE)
     assert "move mode" in p.stdout or mode != "graph"

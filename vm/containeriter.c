@@ -287,3 +287,31 @@ int seq_slice_index(Obj v, int64_t *out, bool allow_none)
     *out = int_sign(v) < 0 ? INT64_MIN : INT64_MAX;
     return 0;
 }
+
+/* The other operand of a sequence op is a user class that may still handle
+ * it through its reflected method: let vm_binop try. */
+bool seq_reflected_may_handle(Obj other, const char *rdunder)
+{
+    TypeObj *t = TYPE(other);
+    return (t->flags & TPF_HEAPTYPE) && vm_lookup_special(other, rdunder) != NULL;
+}
+
+/* Repeat count of `seq * n`: 1 ok, 0 NotImplemented, -1 error. */
+int seq_repeat_count(Obj a, Obj b, bool seq_is_a, int64_t *n)
+{
+    Obj other = seq_is_a ? b : a;
+    TypeObj *ot = TYPE(other);   /* types never move */
+    int rc = seq_index_arg(other, n);
+    if (rc == 0) {
+        if (seq_is_a && seq_reflected_may_handle(other, "__rmul__"))
+            return 0;
+        err_format(E_TypeError, "can't multiply sequence by non-int of type '%s'", type_name_of_type(ot));
+        return -1;
+    }
+    if (rc < 0 && err_matches(E_IndexError)) {
+        err_clear();
+        err_format(E_OverflowError, "cannot fit '%s' into an index-sized integer", type_name_of_type(ot));
+    }
+    return rc;
+}
+

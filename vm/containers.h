@@ -148,6 +148,13 @@ int seq_index_arg(Obj key, int64_t *out);
  * method" otherwise. 0 / -1. */
 int seq_slice_index(Obj v, int64_t *out, bool allow_none);
 
+/* `seq * n` / `n * seq` helpers: the other operand's type is a user class
+ * with the reflected method (return NotImplemented and let vm_binop try);
+ * the repeat count: 1 ok, 0 NotImplemented, -1 error ("can't multiply
+ * sequence by non-int of type 'float'"). */
+bool seq_reflected_may_handle(Obj other, const char *rdunder);
+int seq_repeat_count(Obj a, Obj b, bool seq_is_a, int64_t *n);
+
 /* Make the result of tp_new for `type`: the built-in value itself when type
  * is the built-in type, else an instance of the user subclass wrapping it
  * (InstanceObj.base_value). */

@@ -343,45 +343,18 @@ Obj tuple_concat(Obj a, Obj b)
     return t;
 }
 
-/* The other operand of a sequence op is a user class that may still handle
- * it through its reflected method: let vm_binop try. */
-static bool reflected_may_handle(Obj other, const char *rdunder)
-{
-    TypeObj *t = TYPE(other);
-    return (t->flags & TPF_HEAPTYPE) && vm_lookup_special(other, rdunder) != NULL;
-}
-
 static Obj tuple_add(Obj a, Obj b)
 {
     Obj ua = vm_unwrap(a), ub = vm_unwrap(b);
     if (!IS_TUPLE(ua))
         return g_NotImplemented;
     if (!IS_TUPLE(ub)) {
-        if (reflected_may_handle(b, "__radd__"))
+        if (seq_reflected_may_handle(b, "__radd__"))
             return g_NotImplemented;
         err_format(E_TypeError, "can only concatenate tuple (not \"%s\") to tuple", type_name(b));
         return NULL;
     }
     return tuple_concat(ua, ub);
-}
-
-/* Repeat count of `seq * n`: 1 ok, 0 NotImplemented, -1 error. */
-static int repeat_count(Obj a, Obj b, bool seq_is_a, int64_t *n)
-{
-    Obj other = seq_is_a ? b : a;
-    TypeObj *ot = TYPE(other);   /* types never move */
-    int rc = seq_index_arg(other, n);
-    if (rc == 0) {
-        if (seq_is_a && reflected_may_handle(other, "__rmul__"))
-            return 0;
-        err_format(E_TypeError, "can't multiply sequence by non-int of type '%s'", type_name_of_type(ot));
-        return -1;
-    }
-    if (rc < 0 && err_matches(E_IndexError)) {
-        err_clear();
-        err_format(E_OverflowError, "cannot fit '%s' into an index-sized integer", type_name_of_type(ot));
-    }
-    return rc;
 }
 
 static Obj tuple_mul(Obj a, Obj b)
@@ -393,7 +366,7 @@ static Obj tuple_mul(Obj a, Obj b)
     Obj *r = vm_roots(1);
     r[0] = t;
     int64_t n;
-    int rc = repeat_count(a, b, seq_is_a, &n);
+    int rc = seq_repeat_count(a, b, seq_is_a, &n);
     t = r[0];
     vm_unroots(r);
     if (rc <= 0)

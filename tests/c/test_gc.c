@@ -422,6 +422,51 @@ static void test_exhaust(void)
     printf("ok exhaust: NULL after %zu objects, then %zu more after dropping them\n", count, again);
 }
 
+/* Tagged immediates (low bit set) in reference slots are skipped by the GC,
+ * and tm_allocate_old objects never move yet keep young referents alive. */
+static void test_old_and_immediates(void)
+{
+    enum { N = 2000 };
+    object_t *olds[N];
+    for (int i = 0; i < N; i++) {
+        object_t *o = tm_allocate_old(T_NODE, sizeof(struct node));
+        CHECK(o, "tm_allocate_old failed");
+        node_t *n = (node_t *)o;
+        n->id = (uintptr_t)i;
+        n->ref[1] = (object_t *)(uintptr_t)((2 * i) | 1);   /* an immediate */
+        olds[i] = o;
+        TM_PUSH_ROOT(o);
+    }
+    for (int round = 0; round < 20; round++) {
+        /* Store fresh young objects into the old ones, then collect. */
+        for (int i = 0; i < N; i++) {
+            object_t *y = tm_allocate(T_NODE, sizeof(struct node));
+            CHECK(y, "allocation failed");
+            ((node_t *)y)->id = (uintptr_t)(i * 1000 + round);
+            ((node_t *)y)->ref[0] = (object_t *)(uintptr_t)((7 * i) | 1);
+            object_t *o = tm_self.ss_top[-N + i];
+            tm_write(o);
+            ((node_t *)o)->ref[0] = y;
+        }
+        if (round % 5 == 4)
+            tm_collect_major();
+        else
+            tm_collect_minor();
+        for (int i = 0; i < N; i++) {
+            object_t *o = tm_self.ss_top[-N + i];
+            CHECK(o == olds[i], "an old-allocated object moved");
+            node_t *n = (node_t *)o;
+            CHECK(n->id == (uintptr_t)i, "old object corrupted");
+            CHECK((uintptr_t)n->ref[1] == (uintptr_t)((2 * i) | 1), "immediate changed");
+            node_t *y = (node_t *)n->ref[0];
+            CHECK(y->id == (uintptr_t)(i * 1000 + round), "young referent of an old object lost");
+            CHECK((uintptr_t)y->ref[0] == (uintptr_t)((7 * i) | 1), "immediate in a moved object changed");
+        }
+    }
+    tm_self.ss_top -= N;
+    printf("ok old: %d never-moving objects through 20 collections, immediates kept\n", N);
+}
+
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "graph";
@@ -437,6 +482,7 @@ int main(int argc, char **argv)
     else if (!strcmp(mode, "large")) test_large();
     else if (!strcmp(mode, "cycles")) test_cycles();
     else if (!strcmp(mode, "release")) test_release();
+    else if (!strcmp(mode, "old")) test_old_and_immediates();
     else if (!strcmp(mode, "exhaust")) { tm_add_global_root(&big_list); test_exhaust(); }
     else { fprintf(stderr, "unknown mode %s\n", mode); return 2; }
     tm_commit_transaction();
