@@ -1201,3 +1201,597 @@ out:
     vm_unroots(o);
     return res;
 }
+
+/* ------------------------------------------------------------------ */
+/* Methods: searching                                                  */
+/* ------------------------------------------------------------------ */
+
+#define SELF(name)                          \
+    Obj self = self_str(args[0], name);     \
+    if (!self)                              \
+        return NULL
+
+/* sub in s[start:end] (code points): its index, or -1. */
+static int64_t find_in(Obj s, Obj sub, int64_t start, int64_t end, bool reverse)
+{
+    int64_t len = STR(s)->length;
+    adjust_range(&start, &end, len);
+    if (start > len || end - start < STR(sub)->length)
+        return -1;
+    int64_t bs = str_byte_offset(s, start), be = str_byte_offset(s, end);
+    const char *p = str_cstr(s);
+    const char *q = str_cstr(sub);
+    size_t qn = (size_t)STR(sub)->nbytes;
+    const char *hit = reverse ? mem_rfind(p + bs, (size_t)(be - bs), q, qn)
+                              : memmem(p + bs, (size_t)(be - bs), q, qn);
+    if (!hit)
+        return -1;
+    int64_t off = hit - (p + bs);
+    return start + (str_is_ascii(s) ? off : utf8_count(p + bs, (size_t)off));
+}
+
+static int64_t count_in(Obj s, Obj sub, int64_t start, int64_t end)
+{
+    int64_t len = STR(s)->length;
+    adjust_range(&start, &end, len);
+    if (start > len || end - start < STR(sub)->length)
+        return 0;
+    if (STR(sub)->length == 0)
+        return end - start + 1;
+    int64_t bs = str_byte_offset(s, start), be = str_byte_offset(s, end);
+    const char *p = str_cstr(s) + bs, *lim = str_cstr(s) + be;
+    const char *q = str_cstr(sub);
+    size_t qn = (size_t)STR(sub)->nbytes;
+    int64_t count = 0;
+    for (;;) {
+        const char *hit = memmem(p, (size_t)(lim - p), q, qn);
+        if (!hit)
+            break;
+        count++;
+        p = hit + qn;
+    }
+    return count;
+}
+
+/* Parses (sub[, start[, end]]); returns the unwrapped self and sub in
+ * s/sub, or false with an error. */
+static bool search_args(const char *name, Obj *args, size_t nargs, Obj kwnames, Obj *s, Obj *sub,
+                        int64_t *start, int64_t *end)
+{
+    if (vm_check_args(name, nargs - 1, kwnames, 1, 3) < 0)
+        return false;
+    if (!self_str(args[0], name))
+        return false;
+    if (!str_value(args[1])) {
+        err_format(E_TypeError, "must be str, not %s", type_name(args[1]));
+        return false;
+    }
+    *start = 0;
+    *end = INT64_MAX / 4;
+    if (nargs > 2 && slice_arg(args[2], start) < 0)
+        return false;
+    if (nargs > 3 && slice_arg(args[3], end) < 0)
+        return false;
+    *s = vm_unwrap(args[0]);   /* re-read: __index__ may have run */
+    *sub = vm_unwrap(args[1]);
+    return true;
+}
+
+static Obj find_method(const char *name, Obj *args, size_t nargs, Obj kwnames, bool reverse, bool raise)
+{
+    Obj s, sub;
+    int64_t start, end;
+    if (!search_args(name, args, nargs, kwnames, &s, &sub, &start, &end))
+        return NULL;
+    int64_t i = find_in(s, sub, start, end, reverse);
+    if (i < 0 && raise) {
+        err_set(E_ValueError, "substring not found");
+        return NULL;
+    }
+    return MAKE_SMALLINT(i);
+}
+
+static Obj m_find(Obj *args, size_t nargs, Obj kw) { return find_method("find", args, nargs, kw, false, false); }
+static Obj m_rfind(Obj *args, size_t nargs, Obj kw) { return find_method("rfind", args, nargs, kw, true, false); }
+static Obj m_index(Obj *args, size_t nargs, Obj kw) { return find_method("index", args, nargs, kw, false, true); }
+static Obj m_rindex(Obj *args, size_t nargs, Obj kw) { return find_method("rindex", args, nargs, kw, true, true); }
+
+static Obj m_count(Obj *args, size_t nargs, Obj kwnames)
+{
+    Obj s, sub;
+    int64_t start, end;
+    if (!search_args("count", args, nargs, kwnames, &s, &sub, &start, &end))
+        return NULL;
+    return MAKE_SMALLINT(count_in(s, sub, start, end));
+}
+
+static bool tail_match(Obj s, Obj sub, int64_t start, int64_t end, bool at_end)
+{
+    int64_t len = STR(s)->length;
+    adjust_range(&start, &end, len);
+    if (start > len || end - start < STR(sub)->length)
+        return false;
+    int64_t bs = str_byte_offset(s, start), be = str_byte_offset(s, end);
+    int64_t qn = STR(sub)->nbytes;
+    if (be - bs < qn)
+        return false;
+    const char *p = str_cstr(s) + (at_end ? be - qn : bs);
+    return memcmp(p, str_cstr(sub), (size_t)qn) == 0;
+}
+
+static Obj startsend(const char *name, Obj *args, size_t nargs, Obj kwnames, bool at_end)
+{
+    if (vm_check_args(name, nargs - 1, kwnames, 1, 3) < 0)
+        return NULL;
+    if (!self_str(args[0], name))
+        return NULL;
+    int64_t start = 0, end = INT64_MAX / 4;
+    if (nargs > 2 && slice_arg(args[2], &start) < 0)
+        return NULL;
+    if (nargs > 3 && slice_arg(args[3], &end) < 0)
+        return NULL;
+    Obj s = vm_unwrap(args[0]), pre = args[1];
+    if (IS_TUPLE(pre)) {
+        for (int64_t k = 0; k < TUPLE_LEN(pre); k++) {
+            Obj it = str_value(TUPLE_ITEMS(pre)[k]);
+            if (!it) {
+                err_format(E_TypeError, "tuple for %s must only contain str, not %s", name,
+                           type_name(TUPLE_ITEMS(pre)[k]));
+                return NULL;
+            }
+            if (tail_match(s, it, start, end, at_end))
+                return g_True;
+        }
+        return g_False;
+    }
+    Obj sub = str_value(pre);
+    if (!sub) {
+        err_format(E_TypeError, "%s first arg must be str or a tuple of str, not %s", name, type_name(pre));
+        return NULL;
+    }
+    return vm_bool(tail_match(s, sub, start, end, at_end));
+}
+
+static Obj m_startswith(Obj *args, size_t nargs, Obj kw) { return startsend("startswith", args, nargs, kw, false); }
+static Obj m_endswith(Obj *args, size_t nargs, Obj kw) { return startsend("endswith", args, nargs, kw, true); }
+
+static Obj m_contains(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("__contains__", nargs - 1, kwnames, 1, 1) < 0)
+        return NULL;
+    SELF("__contains__");
+    int r = str_contains(self, args[1]);
+    return r < 0 ? NULL : vm_bool(r);
+}
+
+/* ------------------------------------------------------------------ */
+/* Methods: splitting and joining                                      */
+/* ------------------------------------------------------------------ */
+
+/* Append s[b0:b1) (bytes) of the str in *sp to the list in *lp. */
+static int append_piece(Obj *sp, Obj *lp, int64_t b0, int64_t b1)
+{
+    Obj piece = substr_bytes(sp, b0, b1, -1);
+    if (!piece)
+        return -1;
+    return list_append(*lp, piece);
+}
+
+/* The code point ending at byte b (b > 0) and its start. */
+static inline uint32_t decode_before(const unsigned char *p, int64_t b, int64_t *start)
+{
+    int64_t k = b - 1;
+    while (k > 0 && (p[k] & 0xc0) == 0x80)
+        k--;
+    int len;
+    *start = k;
+    return utf8_decode(p + k, &len);
+}
+
+static inline uint32_t decode_at(const unsigned char *p, int64_t b, int *len)
+{
+    if (p[b] < 0x80) {
+        *len = 1;
+        return p[b];
+    }
+    return utf8_decode(p + b, len);
+}
+
+static void list_reverse_inplace(Obj list)
+{
+    int64_t n = LIST_LEN(list);
+    if (n < 2)
+        return;
+    VM_WRITE(LIST(list)->array);
+    Obj __seg_gs *items = LIST_ITEMS(list);
+    for (int64_t i = 0, j = n - 1; i < j; i++, j--) {
+        Obj t = items[i];
+        items[i] = items[j];
+        items[j] = t;
+    }
+}
+
+static Obj split_common(Obj *args, size_t nargs, Obj kwnames, bool rev)
+{
+    static const char *const names[] = {"sep", "maxsplit", NULL};
+    const char *fname = rev ? "rsplit" : "split";
+    if (!self_str(args[0], fname))
+        return NULL;
+    Obj *o = vm_roots(4);   /* sep, maxsplit, self, result */
+    Obj res = NULL;
+    if (vm_parse_args(fname, args + 1, nargs - 1, kwnames, names, 0, 2, o) < 0)
+        goto out;
+    int64_t maxsplit = -1;
+    if (o[1] && arg_i64(o[1], &maxsplit) < 0)
+        goto out;
+    if (maxsplit < 0)
+        maxsplit = INT64_MAX;
+    if (o[0] && !IS_NONE(o[0])) {
+        Obj sv = str_value(o[0]);
+        if (!sv) {
+            err_format(E_TypeError, "must be str or None, not %s", type_name(o[0]));
+            goto out;
+        }
+        if (STR(sv)->nbytes == 0) {
+            err_set(E_ValueError, "empty separator");
+            goto out;
+        }
+        o[0] = sv;
+    } else {
+        o[0] = NULL;
+    }
+    o[2] = vm_unwrap(args[0]);
+    o[3] = list_new_capacity(o[0] ? 8 : 12);
+    if (!o[3])
+        goto out;
+    int64_t n = STR(o[2])->nbytes;
+#define P ((const unsigned char *)str_cstr(o[2]))
+    if (!o[0]) {
+        if (!rev) {
+            int64_t i = 0;
+            for (;;) {
+                int len;
+                while (i < n && str_isspace_cp(decode_at(P, i, &len)))
+                    i += len;
+                if (i >= n)
+                    break;
+                if (maxsplit-- <= 0) {
+                    if (append_piece(&o[2], &o[3], i, n) < 0)
+                        goto out;
+                    break;
+                }
+                int64_t j = i;
+                while (j < n && !str_isspace_cp(decode_at(P, j, &len)))
+                    j += len;
+                if (append_piece(&o[2], &o[3], i, j) < 0)
+                    goto out;
+                i = j;
+            }
+        } else {
+            int64_t j = n;
+            for (;;) {
+                int64_t k;
+                while (j > 0 && str_isspace_cp(decode_before(P, j, &k)))
+                    j = k;
+                if (j <= 0)
+                    break;
+                if (maxsplit-- <= 0) {
+                    if (append_piece(&o[2], &o[3], 0, j) < 0)
+                        goto out;
+                    break;
+                }
+                int64_t i = j;
+                while (i > 0 && !str_isspace_cp(decode_before(P, i, &k)))
+                    i = k;
+                if (append_piece(&o[2], &o[3], i, j) < 0)
+                    goto out;
+                j = i;
+            }
+            list_reverse_inplace(o[3]);
+        }
+    } else {
+        size_t qn = (size_t)STR(o[0])->nbytes;
+        if (!rev) {
+            int64_t i = 0;
+            while (maxsplit-- > 0) {
+                const char *p = (const char *)P;
+                const char *hit = memmem(p + i, (size_t)(n - i), str_cstr(o[0]), qn);
+                if (!hit)
+                    break;
+                int64_t j = hit - p;
+                if (append_piece(&o[2], &o[3], i, j) < 0)
+                    goto out;
+                i = j + (int64_t)qn;
+            }
+            if (append_piece(&o[2], &o[3], i, n) < 0)
+                goto out;
+        } else {
+            int64_t j = n;
+            while (maxsplit-- > 0) {
+                const char *p = (const char *)P;
+                const char *hit = mem_rfind(p, (size_t)j, str_cstr(o[0]), qn);
+                if (!hit)
+                    break;
+                int64_t i = hit - p;
+                if (append_piece(&o[2], &o[3], i + (int64_t)qn, j) < 0)
+                    goto out;
+                j = i;
+            }
+            if (append_piece(&o[2], &o[3], 0, j) < 0)
+                goto out;
+            list_reverse_inplace(o[3]);
+        }
+    }
+#undef P
+    res = o[3];
+out:
+    vm_unroots(o);
+    return res;
+}
+
+static Obj m_split(Obj *args, size_t nargs, Obj kw) { return split_common(args, nargs, kw, false); }
+static Obj m_rsplit(Obj *args, size_t nargs, Obj kw) { return split_common(args, nargs, kw, true); }
+
+static bool is_linebreak(uint32_t c)
+{
+    return c == '\n' || c == '\r' || c == 0x0b || c == 0x0c || c == 0x1c || c == 0x1d || c == 0x1e ||
+           c == 0x85 || c == 0x2028 || c == 0x2029;
+}
+
+static Obj m_splitlines(Obj *args, size_t nargs, Obj kwnames)
+{
+    static const char *const names[] = {"keepends", NULL};
+    if (!self_str(args[0], "splitlines"))
+        return NULL;
+    Obj *o = vm_roots(3);
+    Obj res = NULL;
+    if (vm_parse_args("splitlines", args + 1, nargs - 1, kwnames, names, 0, 1, o) < 0)
+        goto out;
+    int keep = 0;
+    if (o[0] && (keep = vm_is_true(o[0])) < 0)
+        goto out;
+    o[1] = vm_unwrap(args[0]);
+    o[2] = list_new_capacity(8);
+    if (!o[2])
+        goto out;
+    int64_t n = STR(o[1])->nbytes, i = 0;
+    while (i < n) {
+        int64_t j = i, eol = n, next = n;
+        const unsigned char *p = (const unsigned char *)str_cstr(o[1]);
+        while (j < n) {
+            int len;
+            uint32_t c = decode_at(p, j, &len);
+            if (is_linebreak(c)) {
+                eol = j;
+                next = j + len;
+                if (c == '\r' && next < n && p[next] == '\n')
+                    next++;
+                break;
+            }
+            j += len;
+        }
+        if (append_piece(&o[1], &o[2], i, keep ? next : eol) < 0)
+            goto out;
+        i = next;
+    }
+    res = o[2];
+out:
+    vm_unroots(o);
+    return res;
+}
+
+static Obj partition_common(Obj *args, size_t nargs, Obj kwnames, bool rev)
+{
+    const char *fname = rev ? "rpartition" : "partition";
+    if (vm_check_args(fname, nargs - 1, kwnames, 1, 1) < 0)
+        return NULL;
+    SELF(fname);
+    Obj sep = str_value(args[1]);
+    if (!sep) {
+        err_format(E_TypeError, "must be str, not %s", type_name(args[1]));
+        return NULL;
+    }
+    if (STR(sep)->nbytes == 0) {
+        err_set(E_ValueError, "empty separator");
+        return NULL;
+    }
+    Obj *o = vm_roots(4);
+    o[0] = self;
+    o[1] = sep;
+    Obj res = NULL;
+    const char *p = str_cstr(self);
+    int64_t n = STR(self)->nbytes, qn = STR(sep)->nbytes;
+    const char *hit = rev ? mem_rfind(p, (size_t)n, str_cstr(sep), (size_t)qn)
+                          : memmem(p, (size_t)n, str_cstr(sep), (size_t)qn);
+    if (!hit) {
+        Obj e = empty_str();
+        res = rev ? tuple_pack(3, e, e, o[0]) : tuple_pack(3, o[0], e, e);
+    } else {
+        int64_t i = hit - p;
+        o[2] = substr_bytes(&o[0], 0, i, -1);
+        if (!o[2])
+            goto out;
+        o[3] = substr_bytes(&o[0], i + qn, STR(o[0])->nbytes, -1);
+        if (!o[3])
+            goto out;
+        res = tuple_pack(3, o[2], o[1], o[3]);
+    }
+out:
+    vm_unroots(o);
+    return res;
+}
+
+static Obj m_partition(Obj *args, size_t nargs, Obj kw) { return partition_common(args, nargs, kw, false); }
+static Obj m_rpartition(Obj *args, size_t nargs, Obj kw) { return partition_common(args, nargs, kw, true); }
+
+static Obj m_join(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("join", nargs - 1, kwnames, 1, 1) < 0)
+        return NULL;
+    SELF("join");
+    return str_join(self, args[1]);
+}
+
+/* ------------------------------------------------------------------ */
+/* Methods: strip, replace, affixes                                    */
+/* ------------------------------------------------------------------ */
+
+enum { STRIP_LEFT = 1, STRIP_RIGHT = 2 };
+
+static bool in_wide(const uint32_t *w, int64_t n, uint32_t cp)
+{
+    for (int64_t k = 0; k < n; k++)
+        if (w[k] == cp)
+            return true;
+    return false;
+}
+
+static Obj strip_common(Obj *args, size_t nargs, Obj kwnames, int which, const char *fname)
+{
+    if (vm_check_args(fname, nargs - 1, kwnames, 0, 1) < 0)
+        return NULL;
+    SELF(fname);
+    Obj chars = nargs > 1 && !IS_NONE(args[1]) ? args[1] : NULL;
+    if (chars && !(chars = str_value(chars))) {
+        err_format(E_TypeError, "%s arg must be None or str", fname);
+        return NULL;
+    }
+    const unsigned char *p = (const unsigned char *)str_cstr(self);
+    int64_t n = STR(self)->nbytes;
+    /* membership: an ASCII table, plus the list of non-ASCII chars */
+    bool table[128];
+    uint32_t *wide = NULL;
+    int64_t nwide = 0;
+    if (chars) {
+        memset(table, 0, sizeof table);
+        const unsigned char *c = (const unsigned char *)str_cstr(chars);
+        int64_t cn = STR(chars)->nbytes;
+        if (!str_is_ascii(chars)) {
+            wide = malloc(sizeof(uint32_t) * (size_t)STR(chars)->length);
+            if (!wide)
+                return err_nomemory();
+        }
+        for (int64_t k = 0; k < cn;) {
+            int len;
+            uint32_t cp = decode_at(c, k, &len);
+            if (cp < 128)
+                table[cp] = true;
+            else
+                wide[nwide++] = cp;
+            k += len;
+        }
+    }
+#define MEMBER(cp) (!chars ? str_isspace_cp(cp) : (cp) < 128 ? table[cp] : in_wide(wide, nwide, cp))
+    int64_t i = 0, j = n;
+    if (which & STRIP_LEFT) {
+        while (i < n) {
+            int len;
+            uint32_t cp = decode_at(p, i, &len);
+            if (!MEMBER(cp))
+                break;
+            i += len;
+        }
+    }
+    if (which & STRIP_RIGHT) {
+        while (j > i) {
+            int64_t k;
+            uint32_t cp = p[j - 1] < 0x80 ? p[j - 1] : decode_before(p, j, &k);
+            if (!MEMBER(cp))
+                break;
+            j = p[j - 1] < 0x80 ? j - 1 : k;
+        }
+    }
+#undef MEMBER
+    free(wide);
+    Obj *r = vm_roots(1);
+    r[0] = self;
+    Obj res = substr_bytes(&r[0], i, j, -1);
+    vm_unroots(r);
+    return res;
+}
+
+static Obj m_strip(Obj *args, size_t nargs, Obj kw) { return strip_common(args, nargs, kw, 3, "strip"); }
+static Obj m_lstrip(Obj *args, size_t nargs, Obj kw) { return strip_common(args, nargs, kw, 1, "lstrip"); }
+static Obj m_rstrip(Obj *args, size_t nargs, Obj kw) { return strip_common(args, nargs, kw, 2, "rstrip"); }
+
+static Obj m_replace(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("replace", nargs - 1, kwnames, 2, 3) < 0)
+        return NULL;
+    if (!self_str(args[0], "replace"))
+        return NULL;
+    for (int k = 1; k <= 2; k++) {
+        if (!str_value(args[k])) {
+            err_format(E_TypeError, "replace() argument %d must be str, not %s", k, type_name(args[k]));
+            return NULL;
+        }
+    }
+    int64_t count = -1;
+    if (nargs > 3 && arg_i64(args[3], &count) < 0)
+        return NULL;
+    Obj self = vm_unwrap(args[0]), old = vm_unwrap(args[1]), new = vm_unwrap(args[2]);
+    if (count < 0)
+        count = INT64_MAX;
+    const char *p = str_cstr(self), *q = str_cstr(old), *w = str_cstr(new);
+    int64_t n = STR(self)->nbytes, qn = STR(old)->nbytes, wn = STR(new)->nbytes;
+    if (count == 0 || (qn > 0 && !memmem(p, (size_t)n, q, (size_t)qn)))
+        return self;
+    StrBuf b;
+    sb_init(&b);
+    if (qn == 0) {
+        /* insert `new` before every char and at the end */
+        int64_t i = 0;
+        while (count > 0 && i <= n) {
+            sb_add(&b, w, (size_t)wn);
+            count--;
+            if (i == n)
+                break;
+            int len = utf8_lead_len((unsigned char)p[i]);
+            sb_add(&b, p + i, (size_t)len);
+            i += len;
+        }
+        if (i < n)
+            sb_add(&b, p + i, (size_t)(n - i));
+    } else {
+        int64_t i = 0;
+        while (count > 0) {
+            const char *hit = memmem(p + i, (size_t)(n - i), q, (size_t)qn);
+            if (!hit)
+                break;
+            int64_t j = hit - p;
+            sb_add(&b, p + i, (size_t)(j - i));
+            sb_add(&b, w, (size_t)wn);
+            i = j + qn;
+            count--;
+        }
+        sb_add(&b, p + i, (size_t)(n - i));
+    }
+    return sb_finish(&b);
+}
+
+static Obj affix_common(Obj *args, size_t nargs, Obj kwnames, bool suffix)
+{
+    const char *fname = suffix ? "removesuffix" : "removeprefix";
+    if (vm_check_args(fname, nargs - 1, kwnames, 1, 1) < 0)
+        return NULL;
+    SELF(fname);
+    Obj a = str_value(args[1]);
+    if (!a) {
+        err_format(E_TypeError, "%s() argument must be str, not %s", fname, type_name(args[1]));
+        return NULL;
+    }
+    int64_t n = STR(self)->nbytes, an = STR(a)->nbytes;
+    if (an == 0 || an > n)
+        return self;
+    const char *p = str_cstr(self) + (suffix ? n - an : 0);
+    if (memcmp(p, str_cstr(a), (size_t)an) != 0)
+        return self;
+    Obj *r = vm_roots(1);
+    r[0] = self;
+    Obj res = suffix ? substr_bytes(&r[0], 0, n - an, -1) : substr_bytes(&r[0], an, n, -1);
+    vm_unroots(r);
+    return res;
+}
+
+static Obj m_removeprefix(Obj *args, size_t nargs, Obj kw) { return affix_common(args, nargs, kw, false); }
+static Obj m_removesuffix(Obj *args, size_t nargs, Obj kw) { return affix_common(args, nargs, kw, true); }

@@ -6,7 +6,7 @@ del d["a"]; d["a"] = 99; print(list(d.items()))
 ks, vs, its = d.keys(), d.values(), d.items()
 d["new"] = 0
 print(list(ks), list(vs), list(its), len(ks))
-print(ks - {"z"}, ks | {"q"}, ("m", 1) in its, 99 in vs)
+print(sorted(ks - {"z"}), sorted(ks | {"q"}), ("m", 1) in its, 99 in vs)
 print(sorted(d), sorted(d, key=d.get), min(d.items(), key=lambda kv: kv[1]))
 inv = {v: k for k, v in d.items()}; print(inv)
 try:

@@ -4,7 +4,7 @@ a, b, *c = range(5); print(a, b, c)
 [x, [y, z]] = [1, [2, 3]]; print(x, y, z)
 for i, (k, v) in enumerate({"a": 1, "b": 2}.items()):
     print(i, k, v)
-print([*range(3), *"ab"], {*"aab", 1}, {**{"x": 1}, "y": 2}, (*[1], 2))
+print([*range(3), *"ab"], sorted({*"aab", "c"}), {**{"x": 1}, "y": 2}, (*[1], 2))
 first, *_, last = "python"; print(first, last)
 a = b = c = [0]; a.append(1); print(b, c is a)
 x, y = y, x = 1, 2; print(x, y)

@@ -1,0 +1,156 @@
+/* objects area: helpers shared by objects.c, typeobject.c, abstract.c,
+ * descr.c, exceptions.c and args.c, plus a few extras other areas may use.
+ *
+ * Conventions the objects area relies on (other areas, please follow):
+ *
+ * - Binary number slots follow CPython: vm_binop(a, b, op) calls
+ *   TYPE(a)->nb[op](a, b) and, if that gives NotImplemented (or a's type has
+ *   no slot), TYPE(b)->nb[op](a, b) -- with the operands IN THE SAME ORDER.
+ *   So a slot must check which operand is of its type: float's nb[NB_ADD]
+ *   receives (1, 2.5) for `1 + 2.5`; list's nb[NB_MUL] receives (3, [1])
+ *   for `3 * [1]`. Return NotImplemented for operand types you do not handle.
+ *   A subclass on the right is tried first (CPython's rule).
+ * - tp_richcompare(self, other, op): self is of the slot's type; the
+ *   reflected call is TYPE(b)->tp_richcompare(b, a, swapped op).
+ * - Instances of user subclasses of built-in types (class L(list)) are
+ *   TID_INSTANCE with base_value. Their inherited slots are adapters that
+ *   pass vm_unwrap()ed operands to the built-in slot, so slots of built-in
+ *   types see their own layout; METHODS (type_add_methods) still receive the
+ *   instance as args[0] and must call vm_unwrap(args[0]).
+ * - Allocate instances only with instance_new(cls): TID_INSTANCE objects
+ *   carry a hidden identity-hash word after base_value (InstanceHObj).
+ * - BuiltinObj call rule (builtin_call): if both b->self and b->owner are
+ *   set (a bound method), self is prepended to the arguments; otherwise
+ *   (module function, unbound method descriptor, METH_STATIC) the arguments
+ *   are passed as they are. An unbound method descriptor checks that args[0]
+ *   is an instance of owner ("descriptor 'append' for 'list' objects doesn't
+ *   apply to a 'int' object") before calling: please do the same check if
+ *   eval calls BuiltinObj functions directly.
+ */
+#ifndef TMPY_OBJECTS_H
+#define TMPY_OBJECTS_H
+
+#include "tmpy.h"
+
+/* ---- Real layouts behind some public structs (registered sizes) ---- */
+/* TID_INSTANCE: InstanceObj plus an identity-hash word (0: not assigned). */
+VM_STRUCT(InstanceHObj) { tm_header h; Obj cls; Obj dict; Obj base_value; int64_t idhash; };
+/* TID_EXCEPTION: ExceptionObj plus its identity hash (fits its padding). */
+VM_STRUCT(ExceptionHObj) {
+    tm_header h; Obj cls; Obj dict; Obj args; Obj traceback; Obj cause, context;
+    int64_t suppress_context; Obj extra; int64_t idhash;
+};
+/* TID_PROPERTY: PropertyObj plus the attribute name (from __set_name__). */
+VM_STRUCT(PropertyHObj) { tm_header h; Obj fget; Obj fset; Obj fdel; Obj doc; Obj name; };
+
+/* ---- Interned names (pinned strs, created at start-up) ---- */
+#define VM_NAME_LIST(X) \
+    X(__init__) X(__new__) X(__repr__) X(__str__) X(__hash__) X(__eq__) X(__ne__) X(__lt__) \
+    X(__le__) X(__gt__) X(__ge__) X(__iter__) X(__next__) X(__call__) X(__getattribute__) \
+    X(__getattr__) X(__setattr__) X(__delattr__) X(__get__) X(__set__) X(__delete__) X(__len__) \
+    X(__getitem__) X(__setitem__) X(__delitem__) X(__contains__) X(__bool__) X(__neg__) \
+    X(__pos__) X(__invert__) X(__int__) X(__float__) X(__index__) X(__abs__) X(__trunc__) \
+    X(__format__) X(__dir__) X(__dict__) X(__class__) X(__name__) X(__qualname__) X(__module__) \
+    X(__doc__) X(__slots__) X(__classcell__) X(__init_subclass__) X(__set_name__) X(__missing__) \
+    X(__enter__) X(__exit__) X(__instancecheck__) X(__subclasscheck__) X(__prepare__) \
+    X(__class_getitem__) X(__file__) X(__builtins__) X(__package__) X(__loader__) X(__spec__) \
+    X(__reversed__) X(__round__) X(__abstractmethods__) X(__weakref__) X(__all__) X(__path__) \
+    X(__mro_entries__) X(__bases__) X(__mro__) X(__subclasshook__) X(__self__) X(__func__) \
+    X(__wrapped__) X(__isabstractmethod__) X(__objclass__) X(__annotations__) X(__notes__) \
+    X(__traceback__) X(__cause__) X(__context__) X(__suppress_context__) X(__length_hint__) \
+    X(__ceil__) X(__floor__) X(__complex__) X(__bytes__) X(__fspath__) X(__await__) \
+    X(builtins) X(metaclass) X(mro) X(args) X(name) X(obj) X(path) X(msg) X(value) X(code) \
+    X(errno) X(strerror) X(filename) X(filename2) X(lineno) X(offset) X(text) X(end_lineno) \
+    X(end_offset) X(print_file_and_line) X(encoding) X(object) X(start) X(end) X(reason) \
+    X(fget) X(fset) X(fdel) X(keys) X(items) X(__add__) X(__radd__) X(__iadd__) X(__sub__) \
+    X(__rsub__) X(__isub__) X(__mul__) X(__rmul__) X(__imul__) X(__truediv__) X(__rtruediv__) \
+    X(__itruediv__) X(__floordiv__) X(__rfloordiv__) X(__ifloordiv__) X(__mod__) X(__rmod__) \
+    X(__imod__) X(__pow__) X(__rpow__) X(__ipow__) X(__lshift__) X(__rlshift__) X(__ilshift__) \
+    X(__rshift__) X(__rrshift__) X(__irshift__) X(__and__) X(__rand__) X(__iand__) X(__or__) \
+    X(__ror__) X(__ior__) X(__xor__) X(__rxor__) X(__ixor__) X(__matmul__) X(__rmatmul__) \
+    X(__imatmul__) X(__divmod__) X(__rdivmod__) X(__idivmod__)
+enum {
+#define VMN_ENUM(n) VMN_##n,
+    VM_NAME_LIST(VMN_ENUM)
+#undef VMN_ENUM
+    VMN_COUNT_
+};
+extern Obj vm_names[VMN_COUNT_];
+#define NAME(n) (vm_names[VMN_##n])
+/* The interned str for a C string, cached (by content) after the first call. */
+Obj vm_intern_cached(const char *s);
+
+/* ---- Per-op tables ---- */
+extern const char *const vm_nb_names[NB_COUNT][3];   /* "__add__", "__radd__", "__iadd__" */
+extern const char *const vm_nb_symbols[NB_COUNT];    /* "+", ... ("** or pow()", "divmod()") */
+extern const char *const vm_cmp_names[6];            /* "__lt__", ... by CMP_* */
+extern const char *const vm_cmp_symbols[6];          /* "<", ... */
+
+/* ---- Extra types of the objects area ---- */
+extern TypeObj *T_wrapper_descriptor, *T_method_wrapper, *T_getset_descriptor;
+
+/* ---- objects.c ---- */
+/* Identity hash used by object.__hash__ (instances and exceptions keep a
+ * counter-based hash in a hidden word; others use vm_object_id, builtins.c). */
+int64_t vm_identity_hash(Obj v);
+
+/* ---- typeobject.c ---- */
+/* Instance dict slot of an object (NULL if its layout has none). */
+Obj __seg_gs *vm_dict_slot(Obj o);
+/* The instance dict, created if the layout has one (NULL: no dict, no error). */
+Obj vm_instance_dict(Obj o);
+/* Look up a dunder on type(self) and call it with self prepended (args
+ * rooted). *found = 0 (and NULL returned without error) if absent. */
+Obj vm_call_dunder(Obj self, Obj name, Obj *args, int nargs, int *found);
+/* Call a value found on a type as a method of self (binding through
+ * __get__ when needed): f(self, *args). args rooted. */
+Obj vm_call_unbound(Obj f, Obj self, Obj *args, int nargs);
+/* Type of the built-in whose slots an instance's layout uses (int for
+ * class I(int)); NULL if the type's instances are not base_value wrappers. */
+TypeObj *vm_builtin_base(TypeObj *t);
+/* Make `cls` (a subtype of builtin `owner`) instance from owner's tp_new. */
+Obj vm_new_for(TypeObj *owner, Obj cls, Obj *args, size_t nargs, Obj kwnames);
+/* Refresh the version of t and every subclass (after a class attribute change). */
+void type_modified(TypeObj *t);
+Obj type_getattro(Obj type, Obj name);
+int type_setattro(Obj type, Obj name, Obj v);
+Obj type_repr(Obj type);
+/* object's slots, for types that want to reuse them. */
+Obj object_repr(Obj self);
+Obj object_str(Obj self);
+int64_t object_hash(Obj self);
+Obj object_richcompare(Obj self, Obj other, int op);
+Obj object_new(Obj type, Obj *args, size_t nargs, Obj kwnames);
+int object_init(Obj self, Obj *args, size_t nargs, Obj kwnames);
+/* __dict__ getset for types whose instances have a dict. */
+Obj vm_getset_dict_get(Obj *args, size_t nargs, Obj kwnames);
+Obj vm_getset_dict_set(Obj *args, size_t nargs, Obj kwnames);
+
+/* ---- descr.c ---- */
+void descr_init_types(void);
+Obj builtin_call(Obj callable, Obj *args, size_t nargs, Obj kwnames);
+Obj super_new_obj(Obj type, Obj obj);
+Obj property_new(Obj fget, Obj fset, Obj fdel, Obj doc);
+Obj staticmethod_new(Obj f);
+Obj classmethod_new(Obj f);
+/* A slot wrapper descriptor (typeobject.c makes them; descr.c runs them). */
+Obj wrapper_new(TypeObj *owner, int slotdef, Obj self);
+
+/* ---- exceptions.c ---- */
+/* Adds every built-in exception class (and the EnvironmentError / IOError
+ * aliases) to a module or dict. NEEDED by builtins_init. */
+int exceptions_add_builtins(Obj module_or_dict);
+/* Raise StopIteration(value) (value may be NULL: no value). */
+void err_set_stopiteration(Obj value);
+/* The exception type for an errno (FileNotFoundError for ENOENT...). */
+TypeObj *err_type_for_errno(int errnum);
+/* SyntaxError details (compiler / traceback printing): set as CPython's
+ * attributes; filename may be NULL. */
+void err_set_syntax(TypeObj *type, const char *msg, const char *filename, int lineno,
+                    int offset, const char *text, int end_lineno, int end_offset);
+/* Extra exception types not in tmpy.h. */
+extern TypeObj *E_UnicodeTranslateError, *E_ConnectionAbortedError, *E_ConnectionRefusedError,
+    *E_ConnectionResetError, *E_PendingDeprecationWarning, *E_SyntaxWarning, *E_FutureWarning,
+    *E_ImportWarning, *E_UnicodeWarning, *E_BytesWarning, *E_ResourceWarning, *E_EncodingWarning;
+
+#endif

@@ -1,0 +1,828 @@
+/* The sys module, and the small object kinds other C modules share: struct
+ * sequences (sys.version_info, time.struct_time, os.stat_result) and
+ * SimpleNamespace (sys.implementation). */
+#include "tmpy.h"
+#include "modules.h"
+#include "numbers.h"
+#include "strings.h"
+#include "containers.h"
+
+#include <float.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+Obj g_sys_module;
+Obj g_sys_path;
+double vm_switch_interval = 0.005;
+struct sys_cflags sys_cflags;
+/* Weak: the objects area may define these too; one of them is kept. */
+__attribute__((weak)) Obj g_modules;
+__attribute__((weak)) Obj g_builtins;
+
+static Obj g_namespace_type;
+static Obj g_sys_dict;         /* the sys module's dict (its attributes) */
+
+Obj sys_get(const char *name)
+{
+    if (!g_sys_dict)
+        return NULL;
+    return dict_getitem_cstr(g_sys_dict, name);
+}
+
+/* ------------------------------------------------------------------ */
+/* Struct sequences                                                    */
+/* ------------------------------------------------------------------ */
+
+static Obj structseq_field(Obj self, int i)
+{
+    Obj t = vm_unwrap(self);
+    if (IS_TUPLE(t) && i < TUPLE_LEN(t))
+        return TUPLE_ITEMS(t)[i];
+    return vm_getitem(self, MAKE_SMALLINT(i));
+}
+
+#define SS_GETTER(i) \
+    static Obj ss_get##i(Obj *args, size_t nargs, Obj kwnames) \
+    { (void)nargs; (void)kwnames; return structseq_field(args[0], i); }
+SS_GETTER(0) SS_GETTER(1) SS_GETTER(2) SS_GETTER(3) SS_GETTER(4) SS_GETTER(5)
+SS_GETTER(6) SS_GETTER(7) SS_GETTER(8) SS_GETTER(9) SS_GETTER(10) SS_GETTER(11)
+SS_GETTER(12) SS_GETTER(13) SS_GETTER(14) SS_GETTER(15) SS_GETTER(16) SS_GETTER(17)
+SS_GETTER(18) SS_GETTER(19)
+static const cfunc ss_getters[] = {
+    ss_get0, ss_get1, ss_get2, ss_get3, ss_get4, ss_get5, ss_get6, ss_get7, ss_get8, ss_get9,
+    ss_get10, ss_get11, ss_get12, ss_get13, ss_get14, ss_get15, ss_get16, ss_get17, ss_get18, ss_get19,
+};
+
+/* repr: module.name(field=value, ...) for the named fields. */
+static Obj ss_repr(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("__repr__", nargs, kwnames, 1, 1) < 0)
+        return NULL;
+    Obj *r = vm_roots(4);
+    Obj res = NULL;
+    r[0] = args[0];
+    r[1] = vm_getattr_cstr((Obj)TYPE(r[0]), "_structseq_fields");
+    if (!r[1] || !IS_TUPLE(r[1]))
+        goto out;
+    r[2] = vm_getattr_cstr((Obj)TYPE(r[0]), "_structseq_name");
+    if (!r[2] || !IS_STR(r[2]))
+        goto out;
+    StrBuf b;
+    sb_init(&b);
+    sb_add_str(&b, r[2]);
+    sb_addc(&b, '(');
+    for (int64_t i = 0; i < TUPLE_LEN(r[1]); i++) {
+        Obj v = structseq_field(r[0], (int)i);
+        if (!v || !(r[3] = vm_repr(v))) {
+            sb_free(&b);
+            goto out;
+        }
+        if (i)
+            sb_adds(&b, ", ");
+        sb_add_str(&b, TUPLE_ITEMS(r[1])[i]);
+        sb_addc(&b, '=');
+        sb_add_str(&b, r[3]);
+    }
+    sb_addc(&b, ')');
+    res = sb_finish(&b);
+out:
+    vm_unroots(r);
+    return res;
+}
+
+static const MethodDef ss_methods[] = {
+    {"__repr__", ss_repr, 0, NULL},
+    {NULL, NULL, 0, NULL},
+};
+
+Obj structseq_new_type(const char *module, const char *name, const char *const *fields, int n)
+{
+    if (n > (int)ARRAY_LEN(ss_getters))
+        n = (int)ARRAY_LEN(ss_getters);
+    Obj *r = vm_roots(5);
+    Obj cls = NULL;
+    r[0] = str_from_cstr(name);
+    r[1] = r[0] ? tuple_pack(1, (Obj)T_tuple) : NULL;
+    r[2] = r[1] ? dict_new() : NULL;
+    if (!r[2] || !(r[3] = str_from_cstr(module)) || dict_setitem_cstr(r[2], "__module__", r[3]) < 0)
+        goto out;
+    if (!(r[3] = str_from_format("%s.%s", module, name)) || dict_setitem_cstr(r[2], "_structseq_name", r[3]) < 0)
+        goto out;
+    if (!(r[3] = tuple_new(n)))
+        goto out;
+    for (int i = 0; i < n; i++) {
+        Obj s = str_intern_cstr(fields[i]);
+        if (!s)
+            goto out;
+        TUPLE_ITEMS(r[3])[i] = s;
+    }
+    if (dict_setitem_cstr(r[2], "_structseq_fields", r[3]) < 0 ||
+        dict_setitem_cstr(r[2], "n_sequence_fields", MAKE_SMALLINT(n)) < 0 ||
+        dict_setitem_cstr(r[2], "n_fields", MAKE_SMALLINT(n)) < 0)
+        goto out;
+    r[4] = vm_call3((Obj)T_type, r[0], r[1], r[2]);
+    if (!r[4])
+        goto out;
+    for (int i = 0; i < n; i++)
+        type_add_getset((TypeObj *)r[4], fields[i], ss_getters[i], NULL);
+    type_add_methods((TypeObj *)r[4], ss_methods);
+    cls = r[4];
+out:
+    vm_unroots(r);
+    return cls;
+}
+
+Obj structseq_new(Obj type, Obj *items, int n)
+{
+    Obj *r = vm_roots(2);
+    r[0] = type;
+    r[1] = tuple_from_array(items, n);
+    Obj res = r[1] ? vm_call1(r[0], r[1]) : NULL;
+    vm_unroots(r);
+    return res;
+}
+
+/* ------------------------------------------------------------------ */
+/* SimpleNamespace                                                     */
+/* ------------------------------------------------------------------ */
+
+static Obj ns_init(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (nargs > 1) {
+        err_format(E_TypeError, "no positional arguments expected");
+        return NULL;
+    }
+    int64_t nk = kwnames ? TUPLE_LEN(kwnames) : 0;
+    for (int64_t i = 0; i < nk; i++)
+        if (vm_setattr(args[0], TUPLE_ITEMS(kwnames)[i], args[nargs + i]) < 0)
+            return NULL;
+    return g_None;
+}
+
+static Obj ns_repr(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("__repr__", nargs, kwnames, 1, 1) < 0)
+        return NULL;
+    Obj *r = vm_roots(4);
+    Obj res = NULL;
+    r[0] = args[0];
+    int rc = repr_enter(&r[0]);
+    if (rc < 0)
+        goto out;
+    if (rc > 0) {
+        res = str_from_cstr("namespace(...)");
+        goto out;
+    }
+    r[1] = vm_getattr_cstr(r[0], "__dict__");
+    if (!r[1] || !IS_DICT(r[1]) || !(r[2] = dict_items_list(r[1]))) {
+        repr_leave();
+        goto out;
+    }
+    StrBuf b;
+    sb_init(&b);
+    sb_adds(&b, "namespace(");
+    for (int64_t i = 0; i < LIST_LEN(r[2]); i++) {
+        Obj kv = LIST_ITEMS(r[2])[i];
+        if (!IS_STR(TUPLE_ITEMS(kv)[0]))
+            continue;
+        if (!(r[3] = vm_repr(TUPLE_ITEMS(kv)[1]))) {
+            sb_free(&b);
+            repr_leave();
+            goto out;
+        }
+        kv = LIST_ITEMS(r[2])[i];
+        if (i)
+            sb_adds(&b, ", ");
+        sb_add_str(&b, TUPLE_ITEMS(kv)[0]);
+        sb_addc(&b, '=');
+        sb_add_str(&b, r[3]);
+    }
+    sb_addc(&b, ')');
+    repr_leave();
+    res = sb_finish(&b);
+out:
+    vm_unroots(r);
+    return res;
+}
+
+static Obj ns_eq(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("__eq__", nargs, kwnames, 2, 2) < 0)
+        return NULL;
+    if (TYPE(args[0]) != TYPE(args[1]))
+        return g_NotImplemented;
+    Obj *r = vm_roots(2);
+    Obj res = NULL;
+    r[0] = vm_getattr_cstr(args[0], "__dict__");
+    r[1] = r[0] ? vm_getattr_cstr(args[1], "__dict__") : NULL;
+    if (r[1])
+        res = vm_richcompare(r[0], r[1], CMP_EQ);
+    vm_unroots(r);
+    return res;
+}
+
+static const MethodDef ns_methods[] = {
+    {"__init__", ns_init, METH_KW, NULL},
+    {"__repr__", ns_repr, 0, NULL},
+    {"__eq__", ns_eq, 0, NULL},
+    {NULL, NULL, 0, NULL},
+};
+
+static Obj namespace_type(void)
+{
+    if (g_namespace_type)
+        return g_namespace_type;
+    Obj *r = vm_roots(4);
+    r[0] = str_from_cstr("SimpleNamespace");
+    r[1] = r[0] ? tuple_pack(1, (Obj)T_object) : NULL;
+    r[2] = r[1] ? dict_new() : NULL;
+    if (r[2] && (r[3] = str_from_cstr("types")) && dict_setitem_cstr(r[2], "__module__", r[3]) == 0) {
+        Obj cls = vm_call3((Obj)T_type, r[0], r[1], r[2]);
+        if (cls) {
+            type_add_methods((TypeObj *)cls, ns_methods);
+            g_namespace_type = cls;
+        }
+    }
+    vm_unroots(r);
+    return g_namespace_type;
+}
+
+Obj namespace_new(void)
+{
+    Obj t = namespace_type();
+    return t ? vm_call0(t) : NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* sys functions                                                       */
+/* ------------------------------------------------------------------ */
+
+static Obj sys_exit(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("exit", nargs, kwnames, 0, 1) < 0)
+        return NULL;
+    Obj exc = exc_new(E_SystemExit, args, nargs);
+    if (exc)
+        err_set_obj(exc);
+    return NULL;
+}
+
+static Obj sys_getrecursionlimit(Obj *args, size_t nargs, Obj kwnames)
+{
+    (void)args;
+    if (vm_check_args("getrecursionlimit", nargs, kwnames, 0, 0) < 0)
+        return NULL;
+    return MAKE_SMALLINT(vm_recursion_limit);
+}
+
+static Obj sys_setrecursionlimit(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("setrecursionlimit", nargs, kwnames, 1, 1) < 0)
+        return NULL;
+    int64_t n;
+    if (IS_FLOAT(args[0])) {
+        err_set(E_TypeError, "'float' object cannot be interpreted as an integer");
+        return NULL;
+    }
+    if (vm_index_i64(args[0], &n) < 0)
+        return NULL;
+    if (n < 1) {
+        err_set(E_ValueError, "recursion limit must be greater or equal than 1");
+        return NULL;
+    }
+    if (n > INT_MAX) {
+        err_set(E_OverflowError, "Python int too large to convert to C int");
+        return NULL;
+    }
+    vm_recursion_limit = (int)n;
+    return g_None;
+}
+
+static Obj handled_exception(void)
+{
+    Obj e = vm_ts.roots ? vm_ts.roots[ROOT_HANDLED_EXC] : NULL;
+    return (e && !IS_NONE(e)) ? e : NULL;
+}
+
+static Obj sys_exc_info(Obj *args, size_t nargs, Obj kwnames)
+{
+    (void)args;
+    if (vm_check_args("exc_info", nargs, kwnames, 0, 0) < 0)
+        return NULL;
+    Obj e = handled_exception();
+    if (!e)
+        return tuple_pack(3, g_None, g_None, g_None);
+    Obj tb = IS_EXCEPTION(e) && ((ExceptionObj *)e)->traceback ? ((ExceptionObj *)e)->traceback : g_None;
+    return tuple_pack(3, (Obj)TYPE(e), e, tb);
+}
+
+static Obj sys_exception(Obj *args, size_t nargs, Obj kwnames)
+{
+    (void)args;
+    if (vm_check_args("exception", nargs, kwnames, 0, 0) < 0)
+        return NULL;
+    Obj e = handled_exception();
+    return e ? e : g_None;
+}
+
+static Obj sys_intern(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("intern", nargs, kwnames, 1, 1) < 0)
+        return NULL;
+    if (!IS_STR(args[0])) {
+        err_format(E_TypeError, "intern() argument must be str, not %s", type_name(args[0]));
+        return NULL;
+    }
+    return str_intern(args[0]);
+}
+
+/* Roughly CPython's sizes on 64-bit Linux, so programs that print them see
+ * plausible numbers. */
+static int64_t approx_size(Obj v)
+{
+    if (IS_SMALLINT(v)) {
+        int64_t n = SMALLINT_VAL(v);
+        uint64_t m = n < 0 ? (uint64_t)-n : (uint64_t)n;
+        int digits = 0;
+        while (m) {
+            digits++;
+            m >>= 30;
+        }
+        return 24 + 4 * (digits ? digits : 1);
+    }
+    switch (v->h.tid) {
+    case TID_BOOL: return 28;
+    case TID_BIGINT: {
+        uint64_t bits = int_bit_length(v);
+        return 24 + 4 * (int64_t)((bits + 29) / 30);
+    }
+    case TID_FLOAT: return 24;
+    case TID_NONETYPE: return 16;
+    case TID_STR: {
+        if (str_is_ascii(v))
+            return 49 + STR(v)->nbytes;
+        const unsigned char *p = (const unsigned char *)str_cstr(v);
+        uint32_t maxc = 0;
+        for (int64_t i = 0; i < STR(v)->nbytes;) {
+            int len;
+            uint32_t c = utf8_decode(p + i, &len);
+            if (c > maxc)
+                maxc = c;
+            i += len;
+        }
+        int64_t n = STR(v)->length;
+        return maxc < 0x100 ? 73 + n : maxc < 0x10000 ? 74 + 2 * n : 76 + 4 * n;
+    }
+    case TID_BYTES: return 33 + ((BytesObj *)v)->length;
+    case TID_BYTEARRAY: return 56 + (((ByteArrayObj *)v)->raw ? ((RawObj *)((ByteArrayObj *)v)->raw)->length + 1 : 0);
+    case TID_TUPLE: return 40 + 8 * TUPLE_LEN(v);
+    case TID_LIST: return 56 + 8 * (LIST(v)->array ? ((ArrayObj *)LIST(v)->array)->length : 0);
+    case TID_DICT: {
+        int64_t n = dict_len(v);
+        if (n == 0)
+            return 64;
+        int64_t cap = 8;
+        while (cap * 2 / 3 < n)
+            cap *= 2;
+        return 64 + 16 + cap + 24 * (cap * 2 / 3) - 8 * (cap == 8 ? 1 : 0) - 16;
+    }
+    case TID_SET: {
+        int64_t n = set_len(v);
+        int64_t cap = 8;
+        while (cap * 3 / 5 < n)
+            cap *= 4;
+        return cap == 8 ? 216 : 200 + 16 * cap;
+    }
+    case TID_RANGE: return 48;
+    case TID_FUNCTION: return 152;
+    case TID_INSTANCE: return 48;
+    case TID_TYPE: return 1072;
+    case TID_MODULE: return 72;
+    default:
+        return (int64_t)tm_object_size(v) + 8;
+    }
+}
+
+static Obj sys_getsizeof(Obj *args, size_t nargs, Obj kwnames)
+{
+    static const char *const names[] = {"object", "default", NULL};
+    Obj *a = vm_roots(2);
+    Obj res = NULL;
+    if (vm_parse_args("getsizeof", args, nargs, kwnames, names, 1, 2, a) == 0) {
+        Obj m = vm_lookup_special(a[0], "__sizeof__");
+        if (m && TID(a[0]) == TID_INSTANCE && TYPE(a[0])->flags & TPF_HEAPTYPE) {
+            Obj v = vm_call_method(a[0], "__sizeof__", NULL, 0);
+            if (v) {
+                int64_t n;
+                if (vm_index_i64(v, &n) == 0) {
+                    if (n < 0)
+                        err_set(E_ValueError, "__sizeof__() should return >= 0");
+                    else
+                        res = int_from_i64(n + 16);
+                }
+            }
+        } else {
+            res = int_from_i64(approx_size(a[0]));
+        }
+    }
+    vm_unroots(a);
+    return res;
+}
+
+static Obj sys_getdefaultencoding(Obj *args, size_t nargs, Obj kwnames)
+{
+    (void)args;
+    if (vm_check_args("getdefaultencoding", nargs, kwnames, 0, 0) < 0)
+        return NULL;
+    return str_from_cstr("utf-8");
+}
+
+static Obj sys_setswitchinterval(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("setswitchinterval", nargs, kwnames, 1, 1) < 0)
+        return NULL;
+    double d;
+    if (vm_as_double(args[0], &d) < 0)
+        return NULL;
+    if (!(d > 0.0)) {
+        err_set(E_ValueError, "switch interval must be strictly positive");
+        return NULL;
+    }
+    vm_switch_interval = d;
+    return g_None;
+}
+
+static Obj sys_getswitchinterval(Obj *args, size_t nargs, Obj kwnames)
+{
+    (void)args;
+    if (vm_check_args("getswitchinterval", nargs, kwnames, 0, 0) < 0)
+        return NULL;
+    return float_new(vm_switch_interval);
+}
+
+static Obj sys_get_int_max_str_digits(Obj *args, size_t nargs, Obj kwnames)
+{
+    (void)args;
+    if (vm_check_args("get_int_max_str_digits", nargs, kwnames, 0, 0) < 0)
+        return NULL;
+    return int_from_i64(int_get_max_str_digits());
+}
+
+static Obj sys_set_int_max_str_digits(Obj *args, size_t nargs, Obj kwnames)
+{
+    static const char *const names[] = {"maxdigits", NULL};
+    Obj *a = vm_roots(1);
+    Obj res = NULL;
+    int64_t n;
+    if (vm_parse_args("set_int_max_str_digits", args, nargs, kwnames, names, 1, 1, a) == 0 &&
+        vm_index_i64(a[0], &n) == 0 && int_set_max_str_digits(n) == 0)
+        res = g_None;
+    vm_unroots(a);
+    return res;
+}
+
+static Obj sys_excepthook(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("excepthook", nargs, kwnames, 3, 3) < 0)
+        return NULL;
+    if (!IS_EXCEPTION(args[1])) {
+        file_write_cstr(g_sys_stderr, "TypeError: print_exception(): Exception expected for value, ", 61);
+        Obj *r = vm_roots(1);
+        r[0] = str_from_format("%s found\n", type_name(args[1]));
+        if (r[0])
+            file_write_str(g_sys_stderr, r[0]);
+        vm_unroots(r);
+        return g_None;
+    }
+    vm_print_exception(args[1]);
+    return g_None;
+}
+
+static Obj sys_displayhook(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("displayhook", nargs, kwnames, 1, 1) < 0)
+        return NULL;
+    if (IS_NONE(args[0]))
+        return g_None;
+    Obj *r = vm_roots(2);
+    Obj res = NULL;
+    r[0] = args[0];
+    if (g_builtins && dict_setitem_cstr(g_builtins, "_", g_None) < 0)
+        goto out;
+    r[1] = vm_repr(r[0]);
+    Obj out = r[1] ? sys_get("stdout") : NULL;
+    if (!out) {
+        if (r[1])
+            err_set(E_RuntimeError, "lost sys.stdout");
+        goto out;
+    }
+    if (file_write_str(out, r[1]) < 0 || file_write_cstr(sys_get("stdout"), "\n", 1) < 0)
+        goto out;
+    if (g_builtins && dict_setitem_cstr(g_builtins, "_", r[0]) < 0)
+        goto out;
+    res = g_None;
+out:
+    vm_unroots(r);
+    return res;
+}
+
+static Obj sys_gettrace(Obj *args, size_t nargs, Obj kwnames)
+{
+    (void)args;
+    if (vm_check_args("gettrace", nargs, kwnames, 0, 0) < 0)
+        return NULL;
+    return g_None;
+}
+
+static Obj sys_is_finalizing(Obj *args, size_t nargs, Obj kwnames)
+{
+    (void)args;
+    if (vm_check_args("is_finalizing", nargs, kwnames, 0, 0) < 0)
+        return NULL;
+    return g_False;
+}
+
+static Obj sys_getrefcount(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("getrefcount", nargs, kwnames, 1, 1) < 0)
+        return NULL;
+    /* No reference counts here: a plausible constant. */
+    return MAKE_SMALLINT(2);
+}
+
+static const MethodDef sys_functions[] = {
+    {"exit", sys_exit, 0, NULL},
+    {"getrecursionlimit", sys_getrecursionlimit, 0, NULL},
+    {"setrecursionlimit", sys_setrecursionlimit, 0, NULL},
+    {"exc_info", sys_exc_info, 0, NULL},
+    {"exception", sys_exception, 0, NULL},
+    {"intern", sys_intern, 0, NULL},
+    {"getsizeof", sys_getsizeof, METH_KW, NULL},
+    {"getdefaultencoding", sys_getdefaultencoding, 0, NULL},
+    {"getfilesystemencoding", sys_getdefaultencoding, 0, NULL},
+    {"setswitchinterval", sys_setswitchinterval, 0, NULL},
+    {"getswitchinterval", sys_getswitchinterval, 0, NULL},
+    {"get_int_max_str_digits", sys_get_int_max_str_digits, 0, NULL},
+    {"set_int_max_str_digits", sys_set_int_max_str_digits, METH_KW, NULL},
+    {"excepthook", sys_excepthook, 0, NULL},
+    {"displayhook", sys_displayhook, 0, NULL},
+    {"gettrace", sys_gettrace, 0, NULL},
+    {"getprofile", sys_gettrace, 0, NULL},
+    {"is_finalizing", sys_is_finalizing, 0, NULL},
+    {"getrefcount", sys_getrefcount, 0, NULL},
+    {NULL, NULL, 0, NULL},
+};
+
+/* ------------------------------------------------------------------ */
+/* Start-up                                                            */
+/* ------------------------------------------------------------------ */
+
+static int add(Obj m, const char *name, Obj v)
+{
+    if (!v)
+        return -1;
+    return module_add(m, name, v);
+}
+
+static Obj make_structseq(const char *name, const char *const *fields, int n, Obj *items)
+{
+    Obj *r = vm_roots(1);
+    r[0] = structseq_new_type("sys", name, fields, n);
+    Obj res = r[0] ? structseq_new(r[0], items, n) : NULL;
+    vm_unroots(r);
+    return res;
+}
+
+static Obj make_version_info(void)
+{
+    static const char *const f[] = {"major", "minor", "micro", "releaselevel", "serial"};
+    Obj *it = vm_roots(5);
+    it[0] = MAKE_SMALLINT(3);
+    it[1] = MAKE_SMALLINT(11);
+    it[2] = MAKE_SMALLINT(7);
+    it[3] = str_from_cstr("final");
+    it[4] = MAKE_SMALLINT(0);
+    Obj res = it[3] ? make_structseq("version_info", f, 5, it) : NULL;
+    vm_unroots(it);
+    return res;
+}
+
+static Obj make_float_info(void)
+{
+    static const char *const f[] = {"max", "max_exp", "max_10_exp", "min", "min_exp", "min_10_exp",
+                                    "dig", "mant_dig", "epsilon", "radix", "rounds"};
+    Obj *it = vm_roots(11);
+    Obj res = NULL;
+    if (!(it[0] = float_new(DBL_MAX)) || !(it[3] = float_new(DBL_MIN)) || !(it[8] = float_new(DBL_EPSILON)))
+        goto out;
+    it[1] = MAKE_SMALLINT(DBL_MAX_EXP);
+    it[2] = MAKE_SMALLINT(DBL_MAX_10_EXP);
+    it[4] = MAKE_SMALLINT(DBL_MIN_EXP);
+    it[5] = MAKE_SMALLINT(DBL_MIN_10_EXP);
+    it[6] = MAKE_SMALLINT(DBL_DIG);
+    it[7] = MAKE_SMALLINT(DBL_MANT_DIG);
+    it[9] = MAKE_SMALLINT(FLT_RADIX);
+    it[10] = MAKE_SMALLINT(1);
+    res = make_structseq("float_info", f, 11, it);
+out:
+    vm_unroots(it);
+    return res;
+}
+
+static Obj make_int_info(void)
+{
+    static const char *const f[] = {"bits_per_digit", "sizeof_digit", "default_max_str_digits",
+                                    "str_digits_check_threshold"};
+    Obj *it = vm_roots(4);
+    it[0] = MAKE_SMALLINT(30);
+    it[1] = MAKE_SMALLINT(4);
+    it[2] = MAKE_SMALLINT(INT_MAX_STR_DIGITS_DEFAULT);
+    it[3] = MAKE_SMALLINT(INT_MAX_STR_DIGITS_THRESHOLD);
+    Obj res = make_structseq("int_info", f, 4, it);
+    vm_unroots(it);
+    return res;
+}
+
+static Obj make_hash_info(void)
+{
+    static const char *const f[] = {"width", "modulus", "inf", "nan", "imag", "algorithm",
+                                    "hash_bits", "seed_bits", "cutoff"};
+    Obj *it = vm_roots(9);
+    Obj res = NULL;
+    it[0] = MAKE_SMALLINT(64);
+    it[1] = MAKE_SMALLINT((int64_t)((1ULL << 61) - 1));
+    it[2] = MAKE_SMALLINT(314159);
+    it[3] = MAKE_SMALLINT(0);
+    it[4] = MAKE_SMALLINT(1000003);
+    it[6] = MAKE_SMALLINT(64);
+    it[7] = MAKE_SMALLINT(128);
+    it[8] = MAKE_SMALLINT(0);
+    if ((it[5] = str_from_cstr("siphash13")))
+        res = make_structseq("hash_info", f, 9, it);
+    vm_unroots(it);
+    return res;
+}
+
+static Obj make_flags(void)
+{
+    static const char *const f[] = {"debug", "inspect", "interactive", "optimize", "dont_write_bytecode",
+                                    "no_user_site", "no_site", "ignore_environment", "verbose",
+                                    "bytes_warning", "quiet", "hash_randomization", "isolated",
+                                    "dev_mode", "utf8_mode", "warn_default_encoding", "safe_path",
+                                    "int_max_str_digits"};
+    Obj *it = vm_roots(18);
+    for (int i = 0; i < 18; i++)
+        it[i] = MAKE_SMALLINT(0);
+    it[3] = MAKE_SMALLINT(sys_cflags.optimize);
+    it[4] = MAKE_SMALLINT(sys_cflags.dont_write_bytecode);
+    it[5] = MAKE_SMALLINT(sys_cflags.no_user_site);
+    it[7] = MAKE_SMALLINT(sys_cflags.ignore_environment);
+    it[8] = MAKE_SMALLINT(sys_cflags.verbose);
+    it[10] = MAKE_SMALLINT(sys_cflags.quiet);
+    it[11] = MAKE_SMALLINT(1);
+    it[12] = MAKE_SMALLINT(sys_cflags.isolated);
+    it[13] = g_False;
+    it[16] = vm_bool(sys_cflags.safe_path);
+    it[17] = MAKE_SMALLINT(-1);
+    Obj res = make_structseq("flags", f, 18, it);
+    vm_unroots(it);
+    return res;
+}
+
+static Obj make_implementation(Obj version_info)
+{
+    Obj *r = vm_roots(3);
+    Obj res = NULL;
+    r[0] = version_info;
+    r[1] = namespace_new();
+    if (!r[1])
+        goto out;
+    if (vm_setattr(r[1], str_intern_cstr("name"), r[2] = str_from_cstr("tmpy")) < 0 ||
+        vm_setattr(r[1], str_intern_cstr("cache_tag"), g_None) < 0 ||
+        vm_setattr(r[1], str_intern_cstr("version"), r[0]) < 0 ||
+        vm_setattr(r[1], str_intern_cstr("hexversion"), MAKE_SMALLINT(0x030b07f0)) < 0 ||
+        vm_setattr(r[1], str_intern_cstr("_multiarch"), r[2] = str_from_cstr("x86_64-linux-gnu")) < 0)
+        goto out;
+    res = r[1];
+out:
+    vm_unroots(r);
+    return res;
+}
+
+static Obj str_list(const char *const *items, int n)
+{
+    Obj *r = vm_roots(2);
+    r[0] = list_new_capacity(n);
+    for (int i = 0; r[0] && i < n; i++) {
+        r[1] = str_from_cstr(items[i]);
+        if (!r[1] || list_append(r[0], r[1]) < 0)
+            r[0] = NULL;
+    }
+    Obj res = r[0];
+    vm_unroots(r);
+    return res;
+}
+
+static char g_executable[4096];
+
+Obj sys_init(Obj argv_list)
+{
+    VM_GLOBAL_ROOT(g_sys_module);
+    VM_GLOBAL_ROOT(g_sys_dict);
+    VM_GLOBAL_ROOT(g_sys_path);
+    VM_GLOBAL_ROOT(g_namespace_type);
+    VM_GLOBAL_ROOT(g_modules);
+    Obj *r = vm_roots(4);
+    r[0] = argv_list;
+    if (!g_modules)
+        g_modules = dict_new();
+    Obj m = module_new("sys");
+    if (!m || !g_modules)
+        goto fail;
+    g_sys_module = m;
+    g_sys_dict = ((ModuleObj *)m)->dict;
+    module_add_functions(m, sys_functions);
+    if (!g_sys_path)
+        g_sys_path = list_new_capacity(8);
+    if (!g_sys_path)
+        goto fail;
+
+    ssize_t n = readlink("/proc/self/exe", g_executable, sizeof g_executable - 1);
+    g_executable[n > 0 ? n : 0] = 0;
+
+    m = g_sys_module;
+    if (add(m, "argv", r[0] ? r[0] : list_new(0)) < 0 ||
+        add(m, "orig_argv", r[0] ? list_copy(r[0]) : list_new(0)) < 0 ||
+        add(m, "path", g_sys_path) < 0 ||
+        add(m, "modules", g_modules) < 0 ||
+        add(m, "stdin", g_sys_stdin) < 0 || add(m, "__stdin__", g_sys_stdin) < 0 ||
+        add(m, "stdout", g_sys_stdout) < 0 || add(m, "__stdout__", g_sys_stdout) < 0 ||
+        add(m, "stderr", g_sys_stderr) < 0 || add(m, "__stderr__", g_sys_stderr) < 0 ||
+        add(m, "maxsize", int_from_i64(INT64_MAX)) < 0 ||
+        add(m, "maxunicode", MAKE_SMALLINT(0x10ffff)) < 0 ||
+        add(m, "version", str_from_cstr("3.11.7 (tmpy)")) < 0 ||
+        add(m, "hexversion", MAKE_SMALLINT(0x030b07f0)) < 0 ||
+        add(m, "api_version", MAKE_SMALLINT(1013)) < 0 ||
+        add(m, "platform", str_from_cstr("linux")) < 0 ||
+        add(m, "byteorder", str_from_cstr("little")) < 0 ||
+        add(m, "executable", str_from_cstr(g_executable)) < 0 ||
+        add(m, "_base_executable", str_from_cstr(g_executable)) < 0 ||
+        add(m, "prefix", str_from_cstr("/usr/local")) < 0 ||
+        add(m, "base_prefix", str_from_cstr("/usr/local")) < 0 ||
+        add(m, "exec_prefix", str_from_cstr("/usr/local")) < 0 ||
+        add(m, "base_exec_prefix", str_from_cstr("/usr/local")) < 0 ||
+        add(m, "copyright", str_from_cstr("Copyright (c) tmpy authors; Python semantics (c) PSF.")) < 0 ||
+        add(m, "float_repr_style", str_from_cstr("short")) < 0 ||
+        add(m, "abiflags", str_from_cstr("")) < 0 ||
+        add(m, "dont_write_bytecode", g_True) < 0 ||
+        add(m, "meta_path", list_new(0)) < 0 ||
+        add(m, "path_hooks", list_new(0)) < 0 ||
+        add(m, "path_importer_cache", dict_new()) < 0 ||
+        add(m, "warnoptions", list_new(0)) < 0 ||
+        add(m, "_xoptions", dict_new()) < 0 ||
+        add(m, "pycache_prefix", g_None) < 0)
+        goto fail;
+    {
+        static const char *const names[] = {"atexit", "builtins", "importlib", "math", "os", "posix",
+                                            "posixpath", "random", "sys", "time"};
+        r[1] = str_list(names, (int)ARRAY_LEN(names));
+        if (!r[1] || add(g_sys_module, "builtin_module_names", list_as_tuple(r[1])) < 0)
+            goto fail;
+        static const char *const stdlib[] = {"abc", "atexit", "builtins", "collections", "copy", "functools",
+                                             "heapq", "importlib", "io", "itertools", "math", "operator", "os",
+                                             "posixpath", "random", "re", "string", "sys", "time", "types",
+                                             "typing", "warnings"};
+        r[1] = str_list(stdlib, (int)ARRAY_LEN(stdlib));
+        if (!r[1] || add(g_sys_module, "stdlib_module_names", frozenset_new(r[1])) < 0)
+            goto fail;
+    }
+    r[2] = make_version_info();
+    if (add(g_sys_module, "version_info", r[2]) < 0 ||
+        add(g_sys_module, "implementation", make_implementation(r[2])) < 0 ||
+        add(g_sys_module, "float_info", make_float_info()) < 0 ||
+        add(g_sys_module, "int_info", make_int_info()) < 0 ||
+        add(g_sys_module, "hash_info", make_hash_info()) < 0 ||
+        add(g_sys_module, "flags", make_flags()) < 0)
+        goto fail;
+    for (const char *const *h = (const char *const[]){"excepthook", "displayhook", NULL}; *h; h++) {
+        Obj f = dict_getitem_cstr(g_sys_dict, *h);
+        char dunder[32];
+        snprintf(dunder, sizeof dunder, "__%s__", *h);
+        if (f && module_add(g_sys_module, dunder, f) < 0)
+            goto fail;
+    }
+    if (dict_setitem_cstr(g_modules, "sys", g_sys_module) < 0)
+        goto fail;
+    vm_unroots(r);
+    return g_sys_module;
+fail:
+    vm_unroots(r);
+    return NULL;
+}
+
+Obj sys_module_init(void)
+{
+    return g_sys_module;
+}
