@@ -4,8 +4,8 @@
  * Slots, methods and the ArrayObj/RawObj allocators live here; sorting is
  * in listsort.c. */
 #include "containers.h"
-#include "strings.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 TypeObj *T_list;
@@ -501,16 +501,15 @@ static Obj seq_fast(Obj l, Obj v, const char *msg)
         return list_getslice(l, 0, LIST_LEN(l));
     if (IS_LIST(u) || IS_TUPLE(u))
         return u;
-    Obj *r = vm_roots(1);
-    r[0] = v;
-    TypeObj *vt = TYPE(v);
-    Obj res = NULL;
-    if (!vt->tp_iter && !vm_lookup_special(v, "__getitem__"))
-        err_set(E_TypeError, msg);
-    else
-        res = list_from_iterable(r[0]);
-    vm_unroots(r);
-    return res;
+    Obj it = vm_iter(v);
+    if (!it) {
+        if (err_matches(E_TypeError)) {
+            err_clear();
+            err_set(E_TypeError, msg);
+        }
+        return NULL;
+    }
+    return list_from_iterable(it);
 }
 
 static inline int64_t seq_len(Obj s)
@@ -908,7 +907,7 @@ static int list_tp_init(Obj self, Obj *args, size_t nargs, Obj kwnames)
 
 /* ---- methods ---- */
 
-static int arg_i64(Obj v, int64_t *out)
+static int list_arg_i64(Obj v, int64_t *out)
 {
     if (IS_SMALLINT(v)) {
         *out = SMALLINT_VAL(v);
@@ -940,7 +939,7 @@ static Obj list_insert_m(Obj *args, size_t nargs, Obj kwnames)
     if (vm_check_args("insert", nargs - 1, kwnames, 2, 2) < 0)
         return NULL;
     int64_t i;
-    if (arg_i64(args[1], &i) < 0)
+    if (list_arg_i64(args[1], &i) < 0)
         return NULL;
     if (list_insert(vm_unwrap(args[0]), i, args[2]) < 0)
         return NULL;
@@ -952,7 +951,7 @@ static Obj list_pop_m(Obj *args, size_t nargs, Obj kwnames)
     if (vm_check_args("pop", nargs - 1, kwnames, 0, 1) < 0)
         return NULL;
     int64_t i = -1;
-    if (nargs > 1 && arg_i64(args[1], &i) < 0)
+    if (nargs > 1 && list_arg_i64(args[1], &i) < 0)
         return NULL;
     return list_pop(vm_unwrap(args[0]), i);
 }
@@ -1008,7 +1007,11 @@ static Obj list_index_m(Obj *args, size_t nargs, Obj kwnames)
         Obj s = vm_repr(args[1]);
         if (!s)
             return NULL;
-        err_format(E_ValueError, "%s is not in list", str_cstr(s));
+        char *c = strdup(str_cstr(s));
+        if (!c)
+            return err_nomemory();
+        err_format(E_ValueError, "%s is not in list", c);
+        free(c);
         return NULL;
     }
     return MAKE_SMALLINT(i);
@@ -1069,7 +1072,7 @@ static Obj list_sort_m(Obj *args, size_t nargs, Obj kwnames)
         if (str_eq_cstr(name, "key")) {
             key = val;
         } else if (str_eq_cstr(name, "reverse")) {
-            if (arg_i64(val, &reverse) < 0)
+            if (list_arg_i64(val, &reverse) < 0)
                 return NULL;
         } else {
             err_format(E_TypeError, "'%s' is an invalid keyword argument for sort()", str_cstr(name));

@@ -27,6 +27,12 @@ Obj err_from_errno2(int err, Obj filename, Obj filename2);
 Obj vm_fspath(Obj path);
 
 /* ---- sysmodule.c ---- */
+/* Command-line flags (main.c sets them before start-up; sys.flags shows them). */
+struct sys_cflags {
+    int optimize, dont_write_bytecode, no_user_site, ignore_environment, verbose, quiet;
+    int isolated, safe_path, unbuffered;
+};
+extern struct sys_cflags sys_cflags;
 extern Obj g_sys_module;
 extern double vm_switch_interval;          /* sys.setswitchinterval (seconds) */
 /* sys.<name> as it is now (user code may rebind sys.stdout); NULL if unset (no error). */

@@ -1694,11 +1694,11 @@ static Obj strip_common(Obj *args, size_t nargs, Obj kwnames, int which, const c
     }
     if (which & STRIP_RIGHT) {
         while (j > i) {
-            int64_t k;
+            int64_t k = j - 1;
             uint32_t cp = p[j - 1] < 0x80 ? p[j - 1] : decode_before(p, j, &k);
             if (!MEMBER(cp))
                 break;
-            j = p[j - 1] < 0x80 ? j - 1 : k;
+            j = k;
         }
     }
 #undef MEMBER
@@ -1795,3 +1795,753 @@ static Obj affix_common(Obj *args, size_t nargs, Obj kwnames, bool suffix)
 
 static Obj m_removeprefix(Obj *args, size_t nargs, Obj kw) { return affix_common(args, nargs, kw, false); }
 static Obj m_removesuffix(Obj *args, size_t nargs, Obj kw) { return affix_common(args, nargs, kw, true); }
+
+/* ------------------------------------------------------------------ */
+/* Methods: case                                                       */
+/* ------------------------------------------------------------------ */
+
+enum { CASE_LOWER, CASE_UPPER, CASE_TITLE, CASE_CAPITALIZE, CASE_SWAP, CASE_FOLD };
+
+static inline bool a_lower(unsigned c) { return c >= 'a' && c <= 'z'; }
+static inline bool a_upper(unsigned c) { return c >= 'A' && c <= 'Z'; }
+static inline bool a_alpha(unsigned c) { return a_lower(c) || a_upper(c); }
+static inline bool a_digit(unsigned c) { return c >= '0' && c <= '9'; }
+
+static Obj case_ascii(Obj s, int mode)
+{
+    int64_t n = STR(s)->nbytes;
+    Obj *r = vm_roots(1);
+    r[0] = s;
+    Obj res = str_alloc(n, n);
+    if (res) {
+        const unsigned char *p = (const unsigned char *)str_cstr(r[0]);
+        unsigned char *d = VM_LINEAR(STR(res)->data);
+        bool prev_cased = false;
+        for (int64_t i = 0; i < n; i++) {
+            unsigned c = p[i];
+            switch (mode) {
+            case CASE_LOWER:
+            case CASE_FOLD:
+                if (a_upper(c))
+                    c += 32;
+                break;
+            case CASE_UPPER:
+                if (a_lower(c))
+                    c -= 32;
+                break;
+            case CASE_SWAP:
+                if (a_upper(c))
+                    c += 32;
+                else if (a_lower(c))
+                    c -= 32;
+                break;
+            case CASE_CAPITALIZE:
+                if (i == 0 ? a_lower(c) : false)
+                    c -= 32;
+                else if (i > 0 && a_upper(c))
+                    c += 32;
+                break;
+            case CASE_TITLE: {
+                bool cased = a_alpha(c);
+                if (prev_cased && a_upper(c))
+                    c += 32;
+                else if (!prev_cased && a_lower(c))
+                    c -= 32;
+                prev_cased = cased;
+                break;
+            }
+            }
+            d[i] = (unsigned char)c;
+        }
+    }
+    vm_unroots(r);
+    return res;
+}
+
+/* Lowercase of cps[i], with the Greek final sigma rule. */
+static int lower_at(const uint32_t *cps, int64_t len, int64_t i, uint32_t out[3])
+{
+    uint32_t c = cps[i];
+    if (c == 0x3a3) {
+        int64_t j = i - 1;
+        while (j >= 0 && uni_iscaseignorable(cps[j]))
+            j--;
+        bool before = j >= 0 && uni_iscased(cps[j]);
+        j = i + 1;
+        while (j < len && uni_iscaseignorable(cps[j]))
+            j++;
+        bool after = j < len && uni_iscased(cps[j]);
+        out[0] = before && !after ? 0x3c2 : 0x3c3;
+        return 1;
+    }
+    return uni_tolower(c, out);
+}
+
+/* The code points of s in a malloc'd array (NULL: MemoryError set). */
+static uint32_t *decode_all(Obj s, int64_t *len_out)
+{
+    int64_t len = STR(s)->length;
+    uint32_t *cps = malloc(sizeof(uint32_t) * (size_t)(len ? len : 1));
+    if (!cps) {
+        err_nomemory();
+        return NULL;
+    }
+    const unsigned char *p = (const unsigned char *)str_cstr(s);
+    int64_t b = 0;
+    for (int64_t i = 0; i < len; i++) {
+        int l;
+        cps[i] = decode_at(p, b, &l);
+        b += l;
+    }
+    *len_out = len;
+    return cps;
+}
+
+static Obj case_unicode(Obj s, int mode)
+{
+    int64_t len;
+    uint32_t *cps = decode_all(s, &len);
+    if (!cps)
+        return NULL;
+    StrBuf b;
+    sb_init(&b);
+    bool prev_cased = false;
+    for (int64_t i = 0; i < len; i++) {
+        uint32_t c = cps[i], out[3];
+        int k = 1;
+        out[0] = c;
+        switch (mode) {
+        case CASE_LOWER: k = lower_at(cps, len, i, out); break;
+        case CASE_UPPER: k = uni_toupper(c, out); break;
+        case CASE_FOLD: k = uni_tocasefold(c, out); break;
+        case CASE_SWAP:
+            if (uni_isupper(c))
+                k = lower_at(cps, len, i, out);
+            else if (uni_islower(c))
+                k = uni_toupper(c, out);
+            break;
+        case CASE_CAPITALIZE:
+            k = i == 0 ? uni_totitle(c, out) : lower_at(cps, len, i, out);
+            break;
+        case CASE_TITLE:
+            k = prev_cased ? lower_at(cps, len, i, out) : uni_totitle(c, out);
+            prev_cased = uni_iscased(c);
+            break;
+        }
+        for (int j = 0; j < k; j++)
+            sb_add_codepoint(&b, out[j]);
+    }
+    free(cps);
+    return sb_finish(&b);
+}
+
+static Obj case_method(Obj *args, size_t nargs, Obj kwnames, int mode, const char *fname)
+{
+    if (vm_check_args(fname, nargs - 1, kwnames, 0, 0) < 0)
+        return NULL;
+    SELF(fname);
+    if (STR(self)->nbytes == 0)
+        return self;
+    return str_is_ascii(self) ? case_ascii(self, mode) : case_unicode(self, mode);
+}
+
+static Obj m_lower(Obj *a, size_t n, Obj k) { return case_method(a, n, k, CASE_LOWER, "lower"); }
+static Obj m_upper(Obj *a, size_t n, Obj k) { return case_method(a, n, k, CASE_UPPER, "upper"); }
+static Obj m_title(Obj *a, size_t n, Obj k) { return case_method(a, n, k, CASE_TITLE, "title"); }
+static Obj m_capitalize(Obj *a, size_t n, Obj k) { return case_method(a, n, k, CASE_CAPITALIZE, "capitalize"); }
+static Obj m_swapcase(Obj *a, size_t n, Obj k) { return case_method(a, n, k, CASE_SWAP, "swapcase"); }
+static Obj m_casefold(Obj *a, size_t n, Obj k) { return case_method(a, n, k, CASE_FOLD, "casefold"); }
+
+/* ------------------------------------------------------------------ */
+/* Methods: classification                                             */
+/* ------------------------------------------------------------------ */
+
+enum { IS_ALPHA, IS_ALNUM, IS_DECIMAL, IS_DIGIT, IS_NUMERIC, IS_SPACE, IS_PRINTABLE };
+
+static bool char_is(int what, uint32_t c)
+{
+    if (c < 128) {
+        switch (what) {
+        case IS_ALPHA: return a_alpha(c);
+        case IS_ALNUM: return a_alpha(c) || a_digit(c);
+        case IS_DECIMAL:
+        case IS_DIGIT:
+        case IS_NUMERIC: return a_digit(c);
+        case IS_SPACE: return str_isspace_cp(c);
+        default: return c >= 0x20 && c < 0x7f;
+        }
+    }
+    switch (what) {
+    case IS_ALPHA: return uni_isalpha(c);
+    case IS_ALNUM: return uni_isalpha(c) || uni_isdecimal(c) || uni_isdigit(c) || uni_isnumeric(c);
+    case IS_DECIMAL: return uni_isdecimal(c);
+    case IS_DIGIT: return uni_isdigit(c);
+    case IS_NUMERIC: return uni_isnumeric(c);
+    case IS_SPACE: return uni_isspace(c);
+    default: return uni_isprintable(c);
+    }
+}
+
+static Obj is_method(Obj *args, size_t nargs, Obj kwnames, int what, const char *fname)
+{
+    if (vm_check_args(fname, nargs - 1, kwnames, 0, 0) < 0)
+        return NULL;
+    SELF(fname);
+    int64_t n = STR(self)->nbytes;
+    if (n == 0)
+        return vm_bool(what == IS_PRINTABLE);
+    const unsigned char *p = (const unsigned char *)str_cstr(self);
+    for (int64_t i = 0; i < n;) {
+        int len;
+        uint32_t c = decode_at(p, i, &len);
+        if (!char_is(what, c))
+            return g_False;
+        i += len;
+    }
+    return g_True;
+}
+
+static Obj m_isalpha(Obj *a, size_t n, Obj k) { return is_method(a, n, k, IS_ALPHA, "isalpha"); }
+static Obj m_isalnum(Obj *a, size_t n, Obj k) { return is_method(a, n, k, IS_ALNUM, "isalnum"); }
+static Obj m_isdecimal(Obj *a, size_t n, Obj k) { return is_method(a, n, k, IS_DECIMAL, "isdecimal"); }
+static Obj m_isdigit(Obj *a, size_t n, Obj k) { return is_method(a, n, k, IS_DIGIT, "isdigit"); }
+static Obj m_isnumeric(Obj *a, size_t n, Obj k) { return is_method(a, n, k, IS_NUMERIC, "isnumeric"); }
+static Obj m_isspace(Obj *a, size_t n, Obj k) { return is_method(a, n, k, IS_SPACE, "isspace"); }
+static Obj m_isprintable(Obj *a, size_t n, Obj k) { return is_method(a, n, k, IS_PRINTABLE, "isprintable"); }
+
+static Obj m_isascii(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("isascii", nargs - 1, kwnames, 0, 0) < 0)
+        return NULL;
+    SELF("isascii");
+    return vm_bool(str_is_ascii(self));
+}
+
+static inline bool cp_upper(uint32_t c) { return c < 128 ? a_upper(c) : uni_isupper(c); }
+static inline bool cp_lower(uint32_t c) { return c < 128 ? a_lower(c) : uni_islower(c); }
+static inline bool cp_title(uint32_t c) { return c >= 128 && uni_istitle(c); }
+
+/* islower / isupper: some cased char, none of the other case (nor titlecase). */
+static Obj case_test(Obj *args, size_t nargs, Obj kwnames, bool upper, const char *fname)
+{
+    if (vm_check_args(fname, nargs - 1, kwnames, 0, 0) < 0)
+        return NULL;
+    SELF(fname);
+    const unsigned char *p = (const unsigned char *)str_cstr(self);
+    int64_t n = STR(self)->nbytes;
+    bool cased = false;
+    for (int64_t i = 0; i < n;) {
+        int len;
+        uint32_t c = decode_at(p, i, &len);
+        i += len;
+        if ((upper ? cp_lower(c) : cp_upper(c)) || cp_title(c))
+            return g_False;
+        if (upper ? cp_upper(c) : cp_lower(c))
+            cased = true;
+    }
+    return vm_bool(cased);
+}
+
+static Obj m_islower(Obj *a, size_t n, Obj k) { return case_test(a, n, k, false, "islower"); }
+static Obj m_isupper(Obj *a, size_t n, Obj k) { return case_test(a, n, k, true, "isupper"); }
+
+static Obj m_istitle(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("istitle", nargs - 1, kwnames, 0, 0) < 0)
+        return NULL;
+    SELF("istitle");
+    const unsigned char *p = (const unsigned char *)str_cstr(self);
+    int64_t n = STR(self)->nbytes;
+    bool cased = false, prev_cased = false;
+    for (int64_t i = 0; i < n;) {
+        int len;
+        uint32_t c = decode_at(p, i, &len);
+        i += len;
+        if (cp_upper(c) || cp_title(c)) {
+            if (prev_cased)
+                return g_False;
+            prev_cased = cased = true;
+        } else if (cp_lower(c)) {
+            if (!prev_cased)
+                return g_False;
+            prev_cased = cased = true;
+        } else {
+            prev_cased = false;
+        }
+    }
+    return vm_bool(cased);
+}
+
+bool str_isidentifier(Obj s)
+{
+    s = vm_unwrap(s);
+    const unsigned char *p = (const unsigned char *)str_cstr(s);
+    int64_t n = STR(s)->nbytes;
+    if (n == 0)
+        return false;
+    for (int64_t i = 0; i < n;) {
+        int len;
+        uint32_t c = decode_at(p, i, &len);
+        bool ok;
+        if (c < 128)
+            ok = a_alpha(c) || c == '_' || (i > 0 && a_digit(c));
+        else
+            ok = i == 0 ? uni_isxidstart(c) : uni_isxidcontinue(c);
+        if (!ok)
+            return false;
+        i += len;
+    }
+    return true;
+}
+
+static Obj m_isidentifier(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("isidentifier", nargs - 1, kwnames, 0, 0) < 0)
+        return NULL;
+    SELF("isidentifier");
+    return vm_bool(str_isidentifier(self));
+}
+
+/* ------------------------------------------------------------------ */
+/* Methods: padding and tabs                                           */
+/* ------------------------------------------------------------------ */
+
+static Obj pad(Obj s, int64_t left, int64_t right, uint32_t fill)
+{
+    if (left < 0)
+        left = 0;
+    if (right < 0)
+        right = 0;
+    if (left == 0 && right == 0)
+        return s;
+    char fb[4];
+    int fl = utf8_encode(fill, fb);
+    int64_t n = STR(s)->nbytes;
+    Obj *r = vm_roots(1);
+    r[0] = s;
+    Obj res = str_alloc(n + (left + right) * fl, STR(s)->length + left + right);
+    if (res) {
+        char *d = VM_LINEAR(STR(res)->data);
+        for (int64_t k = 0; k < left; k++, d += fl)
+            memcpy(d, fb, (size_t)fl);
+        memcpy(d, str_cstr(r[0]), (size_t)n);
+        d += n;
+        for (int64_t k = 0; k < right; k++, d += fl)
+            memcpy(d, fb, (size_t)fl);
+    }
+    vm_unroots(r);
+    return res;
+}
+
+enum { JUST_LEFT, JUST_RIGHT, JUST_CENTER };
+
+static Obj just_method(Obj *args, size_t nargs, Obj kwnames, int how, const char *fname)
+{
+    if (vm_check_args(fname, nargs - 1, kwnames, 1, 2) < 0)
+        return NULL;
+    if (!self_str(args[0], fname))
+        return NULL;
+    int64_t width;
+    if (arg_i64(args[1], &width) < 0)
+        return NULL;
+    uint32_t fill = ' ';
+    if (nargs > 2) {
+        Obj f = str_value(args[2]);
+        if (!f) {
+            err_format(E_TypeError, "%s() argument 2 must be str, not %s", fname, type_name(args[2]));
+            return NULL;
+        }
+        if (STR(f)->length != 1) {
+            err_set(E_TypeError, "The fill character must be exactly one character long");
+            return NULL;
+        }
+        int len;
+        fill = utf8_decode((const unsigned char *)str_cstr(f), &len);
+    }
+    Obj self = vm_unwrap(args[0]);
+    int64_t len = STR(self)->length;
+    if (width <= len)
+        return self;
+    int64_t total = width - len;
+    if (how == JUST_LEFT)
+        return pad(self, 0, total, fill);
+    if (how == JUST_RIGHT)
+        return pad(self, total, 0, fill);
+    int64_t left = total / 2 + (total & width & 1);
+    return pad(self, left, total - left, fill);
+}
+
+static Obj m_ljust(Obj *a, size_t n, Obj k) { return just_method(a, n, k, JUST_LEFT, "ljust"); }
+static Obj m_rjust(Obj *a, size_t n, Obj k) { return just_method(a, n, k, JUST_RIGHT, "rjust"); }
+static Obj m_center(Obj *a, size_t n, Obj k) { return just_method(a, n, k, JUST_CENTER, "center"); }
+
+static Obj m_zfill(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("zfill", nargs - 1, kwnames, 1, 1) < 0)
+        return NULL;
+    if (!self_str(args[0], "zfill"))
+        return NULL;
+    int64_t width;
+    if (arg_i64(args[1], &width) < 0)
+        return NULL;
+    Obj self = vm_unwrap(args[0]);
+    int64_t len = STR(self)->length;
+    if (width <= len)
+        return self;
+    int64_t fill = width - len;
+    Obj res = pad(self, fill, 0, '0');
+    if (res) {
+        char *d = VM_LINEAR(STR(res)->data);
+        if (d[fill] == '+' || d[fill] == '-') {
+            d[0] = d[fill];
+            d[fill] = '0';
+        }
+    }
+    return res;
+}
+
+static Obj m_expandtabs(Obj *args, size_t nargs, Obj kwnames)
+{
+    static const char *const names[] = {"tabsize", NULL};
+    if (!self_str(args[0], "expandtabs"))
+        return NULL;
+    Obj *o = vm_roots(1);
+    int64_t tabsize = 8;
+    if (vm_parse_args("expandtabs", args + 1, nargs - 1, kwnames, names, 0, 1, o) < 0 ||
+        (o[0] && arg_i64(o[0], &tabsize) < 0)) {
+        vm_unroots(o);
+        return NULL;
+    }
+    vm_unroots(o);
+    Obj self = vm_unwrap(args[0]);
+    const unsigned char *p = (const unsigned char *)str_cstr(self);
+    int64_t n = STR(self)->nbytes;
+    if (!memchr(p, '\t', (size_t)n))
+        return self;
+    StrBuf b;
+    sb_init(&b);
+    int64_t col = 0;
+    for (int64_t i = 0; i < n;) {
+        int len = utf8_lead_len(p[i]);
+        if (p[i] == '\t') {
+            if (tabsize > 0) {
+                int64_t incr = tabsize - col % tabsize;
+                col += incr;
+                while (incr-- > 0)
+                    sb_addc(&b, ' ');
+            }
+        } else {
+            sb_add(&b, (const char *)p + i, (size_t)len);
+            col = p[i] == '\n' || p[i] == '\r' ? 0 : col + 1;
+        }
+        i += len;
+    }
+    return sb_finish(&b);
+}
+
+/* ------------------------------------------------------------------ */
+/* Methods: translate, encode, format                                  */
+/* ------------------------------------------------------------------ */
+
+static Obj m_maketrans(Obj *args, size_t nargs, Obj kwnames)
+{
+    /* METH_STATIC: no self */
+    if (vm_check_args("maketrans", nargs, kwnames, 1, 3) < 0)
+        return NULL;
+    Obj *r = vm_roots(3);
+    Obj res = NULL;
+    r[0] = dict_new();
+    if (!r[0])
+        goto out;
+    if (nargs == 1) {
+        if (!IS_DICT(args[0])) {
+            err_set(E_TypeError, "if you give only one argument to maketrans it must be a dict");
+            goto out;
+        }
+        int64_t pos = 0;
+        Obj k, v;
+        while (dict_next(args[0], &pos, &k, &v)) {
+            r[1] = v;
+            Obj ks = str_value(k);
+            Obj key;
+            if (ks) {
+                if (STR(ks)->length != 1) {
+                    err_set(E_ValueError, "string keys in translate table must be of length 1");
+                    goto out;
+                }
+                int len;
+                key = MAKE_SMALLINT(utf8_decode((const unsigned char *)str_cstr(ks), &len));
+            } else if (IS_INT(k)) {
+                key = k;
+            } else {
+                err_set(E_TypeError, "keys in translate table must be strings or integers");
+                goto out;
+            }
+            if (dict_setitem(r[0], key, r[1]) < 0)
+                goto out;
+        }
+    } else {
+        for (size_t k = 0; k < nargs; k++) {
+            if (!str_value(args[k])) {
+                err_format(E_TypeError, "maketrans() argument %d must be str, not %s", (int)k + 1,
+                           type_name(args[k]));
+                goto out;
+            }
+        }
+        Obj x = vm_unwrap(args[0]), y = vm_unwrap(args[1]);
+        if (STR(x)->length != STR(y)->length) {
+            err_set(E_ValueError, "the first two maketrans arguments must have equal length");
+            goto out;
+        }
+        int64_t bx = 0, by = 0;
+        for (int64_t i = 0; i < STR(x)->length; i++) {
+            x = vm_unwrap(args[0]);
+            y = vm_unwrap(args[1]);
+            int lx, ly;
+            uint32_t cx = decode_at((const unsigned char *)str_cstr(x), bx, &lx);
+            uint32_t cy = decode_at((const unsigned char *)str_cstr(y), by, &ly);
+            bx += lx;
+            by += ly;
+            if (dict_setitem(r[0], MAKE_SMALLINT(cx), MAKE_SMALLINT(cy)) < 0)
+                goto out;
+        }
+        if (nargs == 3) {
+            int64_t bz = 0;
+            for (int64_t i = 0; i < STR(vm_unwrap(args[2]))->length; i++) {
+                int lz;
+                uint32_t cz = decode_at((const unsigned char *)str_cstr(vm_unwrap(args[2])), bz, &lz);
+                bz += lz;
+                if (dict_setitem(r[0], MAKE_SMALLINT(cz), g_None) < 0)
+                    goto out;
+            }
+        }
+    }
+    res = r[0];
+out:
+    vm_unroots(r);
+    return res;
+}
+
+static Obj m_translate(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("translate", nargs - 1, kwnames, 1, 1) < 0)
+        return NULL;
+    if (!self_str(args[0], "translate"))
+        return NULL;
+    /* outcome cache for ASCII chars: -2 unknown, -1 delete, else a code point */
+    int32_t cache[128];
+    for (int k = 0; k < 128; k++)
+        cache[k] = -2;
+    StrBuf b;
+    sb_init(&b);
+    int64_t i = 0;
+    for (;;) {
+        Obj self = vm_unwrap(args[0]);
+        if (i >= STR(self)->nbytes)
+            break;
+        int len;
+        uint32_t c = decode_at((const unsigned char *)str_cstr(self), i, &len);
+        i += len;
+        if (c < 128 && cache[c] != -2) {
+            if (cache[c] >= 0)
+                sb_add_codepoint(&b, (uint32_t)cache[c]);
+            continue;
+        }
+        Obj v = vm_getitem(args[1], MAKE_SMALLINT(c));
+        if (!v) {
+            if (err_matches(E_LookupError)) {
+                err_clear();
+                sb_add_codepoint(&b, c);
+                if (c < 128)
+                    cache[c] = (int32_t)c;
+                continue;
+            }
+            sb_free(&b);
+            return NULL;
+        }
+        if (IS_NONE(v)) {
+            if (c < 128)
+                cache[c] = -1;
+        } else if (IS_INT(v)) {
+            int64_t m;
+            if (int_as_i64(v, &m) < 0 || m < 0 || m > 0x10ffff) {
+                err_clear();
+                err_set(E_ValueError, "character mapping must be in range(0x110000)");
+                sb_free(&b);
+                return NULL;
+            }
+            sb_add_codepoint(&b, (uint32_t)m);
+            if (c < 128)
+                cache[c] = (int32_t)m;
+        } else if (str_value(v)) {
+            Obj sv = str_value(v);
+            sb_add_str(&b, sv);
+            if (c < 128 && STR(sv)->length == 1) {
+                int l2;
+                cache[c] = (int32_t)utf8_decode((const unsigned char *)str_cstr(sv), &l2);
+            } else if (c < 128 && STR(sv)->length == 0) {
+                cache[c] = -1;
+            }
+        } else {
+            err_set(E_TypeError, "character mapping must return integer, None or str");
+            sb_free(&b);
+            return NULL;
+        }
+    }
+    return sb_finish(&b);
+}
+
+static Obj m_encode(Obj *args, size_t nargs, Obj kwnames)
+{
+    static const char *const names[] = {"encoding", "errors", NULL};
+    if (!self_str(args[0], "encode"))
+        return NULL;
+    Obj *o = vm_roots(2);
+    Obj res = NULL;
+    if (vm_parse_args("encode", args + 1, nargs - 1, kwnames, names, 0, 2, o) < 0)
+        goto out;
+    for (int k = 0; k < 2; k++) {
+        if (o[k] && !str_value(o[k])) {
+            err_format(E_TypeError, "encode() argument '%s' must be str, not %s", names[k], type_name(o[k]));
+            goto out;
+        }
+    }
+    /* copy the names: str_encode allocates */
+    char enc[64] = "utf-8", errs[64] = "strict";
+    if (o[0])
+        snprintf(enc, sizeof enc, "%s", str_cstr(vm_unwrap(o[0])));
+    if (o[1])
+        snprintf(errs, sizeof errs, "%s", str_cstr(vm_unwrap(o[1])));
+    res = str_encode(vm_unwrap(args[0]), enc, errs);
+out:
+    vm_unroots(o);
+    return res;
+}
+
+static Obj m_format_map(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("format_map", nargs - 1, kwnames, 1, 1) < 0)
+        return NULL;
+    SELF("format_map");
+    return str_format_map(self, args[1]);
+}
+
+static Obj m___format__(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("__format__", nargs - 1, kwnames, 1, 1) < 0)
+        return NULL;
+    SELF("__format__");
+    if (!str_value(args[1])) {
+        err_format(E_TypeError, "__format__() argument must be str, not %s", type_name(args[1]));
+        return NULL;
+    }
+    return format_str(self, vm_unwrap(args[1]));
+}
+
+static Obj m___getnewargs__(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("__getnewargs__", nargs - 1, kwnames, 0, 0) < 0)
+        return NULL;
+    SELF("__getnewargs__");
+    return tuple_pack(1, self);
+}
+
+/* ------------------------------------------------------------------ */
+/* The type                                                            */
+/* ------------------------------------------------------------------ */
+
+static const MethodDef str_methods[] = {
+    {"find", m_find, 0, NULL},
+    {"rfind", m_rfind, 0, NULL},
+    {"index", m_index, 0, NULL},
+    {"rindex", m_rindex, 0, NULL},
+    {"count", m_count, 0, NULL},
+    {"startswith", m_startswith, 0, NULL},
+    {"endswith", m_endswith, 0, NULL},
+    {"__contains__", m_contains, 0, NULL},
+    {"split", m_split, METH_KW, NULL},
+    {"rsplit", m_rsplit, METH_KW, NULL},
+    {"splitlines", m_splitlines, METH_KW, NULL},
+    {"partition", m_partition, 0, NULL},
+    {"rpartition", m_rpartition, 0, NULL},
+    {"join", m_join, 0, NULL},
+    {"strip", m_strip, 0, NULL},
+    {"lstrip", m_lstrip, 0, NULL},
+    {"rstrip", m_rstrip, 0, NULL},
+    {"replace", m_replace, 0, NULL},
+    {"removeprefix", m_removeprefix, 0, NULL},
+    {"removesuffix", m_removesuffix, 0, NULL},
+    {"lower", m_lower, 0, NULL},
+    {"upper", m_upper, 0, NULL},
+    {"title", m_title, 0, NULL},
+    {"capitalize", m_capitalize, 0, NULL},
+    {"swapcase", m_swapcase, 0, NULL},
+    {"casefold", m_casefold, 0, NULL},
+    {"isalpha", m_isalpha, 0, NULL},
+    {"isalnum", m_isalnum, 0, NULL},
+    {"isdecimal", m_isdecimal, 0, NULL},
+    {"isdigit", m_isdigit, 0, NULL},
+    {"isnumeric", m_isnumeric, 0, NULL},
+    {"isspace", m_isspace, 0, NULL},
+    {"isprintable", m_isprintable, 0, NULL},
+    {"isascii", m_isascii, 0, NULL},
+    {"islower", m_islower, 0, NULL},
+    {"isupper", m_isupper, 0, NULL},
+    {"istitle", m_istitle, 0, NULL},
+    {"isidentifier", m_isidentifier, 0, NULL},
+    {"ljust", m_ljust, 0, NULL},
+    {"rjust", m_rjust, 0, NULL},
+    {"center", m_center, 0, NULL},
+    {"zfill", m_zfill, 0, NULL},
+    {"expandtabs", m_expandtabs, METH_KW, NULL},
+    {"maketrans", m_maketrans, METH_STATIC, NULL},
+    {"translate", m_translate, 0, NULL},
+    {"encode", m_encode, METH_KW, NULL},
+    {"format", str_format_method, METH_KW, NULL},
+    {"format_map", m_format_map, 0, NULL},
+    {"__format__", m___format__, 0, NULL},
+    {"__getnewargs__", m___getnewargs__, 0, NULL},
+    {NULL, NULL, 0, NULL},
+};
+
+static const MethodDef str_iter_methods[] = {
+    {"__length_hint__", str_iter_length_hint, 0, NULL},
+    {NULL, NULL, 0, NULL},
+};
+
+static TypeObj *make_str_iter_type(const char *name)
+{
+    TypeObj *t = (TypeObj *)type_new_builtin(name, T_object, TID_ITER, 0);
+    t->tp_iter = iter_self;
+    t->tp_iternext = str_iter_next;
+    type_add_methods(t, str_iter_methods);
+    type_ready(t);
+    return t;
+}
+
+void str_init_type(void)
+{
+    empty_str();
+    for (uint32_t c = 0; c < 256; c++)
+        if (!char_cache[c])
+            make_char(c);
+    TypeObj *t = (TypeObj *)type_new_builtin("str", T_object, TID_STR, TPF_BASETYPE);
+    T_str = t;
+    t->tp_repr = str_tp_repr;
+    t->tp_str = str_tp_str;
+    t->tp_hash = str_tp_hash;
+    t->tp_richcompare = str_richcompare;
+    t->tp_len = str_tp_len;
+    t->tp_getitem = str_getitem;
+    t->tp_contains = str_contains;
+    t->tp_iter = str_iter_new;
+    t->tp_bool = str_tp_bool;
+    t->tp_new = str_tp_new;
+    t->nb[NB_ADD] = str_add;
+    t->nb[NB_MUL] = str_mul_slot;
+    t->nb[NB_MOD] = str_mod_slot;
+    type_add_methods(t, str_methods);
+    type_ready(t);
+    T_str_iterator = make_str_iter_type("str_iterator");
+    T_str_ascii_iterator = make_str_iter_type("str_ascii_iterator");
+}

@@ -116,6 +116,7 @@ Obj structseq_new_type(const char *module, const char *name, const char *const *
         Obj s = str_intern_cstr(fields[i]);
         if (!s)
             goto out;
+        VM_WRITE(r[3]);
         TUPLE_ITEMS(r[3])[i] = s;
     }
     if (dict_setitem_cstr(r[2], "_structseq_fields", r[3]) < 0 ||
@@ -380,20 +381,22 @@ static int64_t approx_size(Obj v)
     case TID_TUPLE: return 40 + 8 * TUPLE_LEN(v);
     case TID_LIST: return 56 + 8 * (LIST(v)->array ? ((ArrayObj *)LIST(v)->array)->length : 0);
     case TID_DICT: {
+        /* object + keys header + index bytes + 24-byte entries */
         int64_t n = dict_len(v);
         if (n == 0)
             return 64;
         int64_t cap = 8;
         while (cap * 2 / 3 < n)
             cap *= 2;
-        return 64 + 16 + cap + 24 * (cap * 2 / 3) - 8 * (cap == 8 ? 1 : 0) - 16;
+        int64_t ix = cap <= 128 ? 1 : cap <= 65536 ? 2 : 4;
+        return 64 + 32 + cap * ix + 24 * (cap * 2 / 3);
     }
     case TID_SET: {
         int64_t n = set_len(v);
         int64_t cap = 8;
         while (cap * 3 / 5 < n)
             cap *= 4;
-        return cap == 8 ? 216 : 200 + 16 * cap;
+        return cap == 8 ? 216 : 216 + 16 * cap;
     }
     case TID_RANGE: return 48;
     case TID_FUNCTION: return 152;
@@ -548,7 +551,7 @@ static Obj sys_getrefcount(Obj *args, size_t nargs, Obj kwnames)
 {
     if (vm_check_args("getrefcount", nargs, kwnames, 1, 1) < 0)
         return NULL;
-    /* No reference counts here: a plausible constant. */
+    (void)args;   /* no reference counts here: a plausible constant */
     return MAKE_SMALLINT(2);
 }
 
@@ -699,12 +702,12 @@ static Obj make_implementation(Obj version_info)
     r[1] = namespace_new();
     if (!r[1])
         goto out;
-    if (vm_setattr(r[1], str_intern_cstr("name"), r[2] = str_from_cstr("tmpy")) < 0 ||
-        vm_setattr(r[1], str_intern_cstr("cache_tag"), g_None) < 0 ||
-        vm_setattr(r[1], str_intern_cstr("version"), r[0]) < 0 ||
-        vm_setattr(r[1], str_intern_cstr("hexversion"), MAKE_SMALLINT(0x030b07f0)) < 0 ||
-        vm_setattr(r[1], str_intern_cstr("_multiarch"), r[2] = str_from_cstr("x86_64-linux-gnu")) < 0)
+#define NS_SET(name, expr) (r[2] = (expr), r[2] ? vm_setattr(r[1], str_intern_cstr(name), r[2]) : -1)
+    if (NS_SET("name", str_from_cstr("tmpy")) < 0 || NS_SET("cache_tag", g_None) < 0 ||
+        NS_SET("version", r[0]) < 0 || NS_SET("hexversion", MAKE_SMALLINT(0x030b07f0)) < 0 ||
+        NS_SET("_multiarch", str_from_cstr("x86_64-linux-gnu")) < 0)
         goto out;
+#undef NS_SET
     res = r[1];
 out:
     vm_unroots(r);
@@ -752,59 +755,57 @@ Obj sys_init(Obj argv_list)
     ssize_t n = readlink("/proc/self/exe", g_executable, sizeof g_executable - 1);
     g_executable[n > 0 ? n : 0] = 0;
 
-    m = g_sys_module;
-    if (add(m, "argv", r[0] ? r[0] : list_new(0)) < 0 ||
-        add(m, "orig_argv", r[0] ? list_copy(r[0]) : list_new(0)) < 0 ||
-        add(m, "path", g_sys_path) < 0 ||
-        add(m, "modules", g_modules) < 0 ||
-        add(m, "stdin", g_sys_stdin) < 0 || add(m, "__stdin__", g_sys_stdin) < 0 ||
-        add(m, "stdout", g_sys_stdout) < 0 || add(m, "__stdout__", g_sys_stdout) < 0 ||
-        add(m, "stderr", g_sys_stderr) < 0 || add(m, "__stderr__", g_sys_stderr) < 0 ||
-        add(m, "maxsize", int_from_i64(INT64_MAX)) < 0 ||
-        add(m, "maxunicode", MAKE_SMALLINT(0x10ffff)) < 0 ||
-        add(m, "version", str_from_cstr("3.11.7 (tmpy)")) < 0 ||
-        add(m, "hexversion", MAKE_SMALLINT(0x030b07f0)) < 0 ||
-        add(m, "api_version", MAKE_SMALLINT(1013)) < 0 ||
-        add(m, "platform", str_from_cstr("linux")) < 0 ||
-        add(m, "byteorder", str_from_cstr("little")) < 0 ||
-        add(m, "executable", str_from_cstr(g_executable)) < 0 ||
-        add(m, "_base_executable", str_from_cstr(g_executable)) < 0 ||
-        add(m, "prefix", str_from_cstr("/usr/local")) < 0 ||
-        add(m, "base_prefix", str_from_cstr("/usr/local")) < 0 ||
-        add(m, "exec_prefix", str_from_cstr("/usr/local")) < 0 ||
-        add(m, "base_exec_prefix", str_from_cstr("/usr/local")) < 0 ||
-        add(m, "copyright", str_from_cstr("Copyright (c) tmpy authors; Python semantics (c) PSF.")) < 0 ||
-        add(m, "float_repr_style", str_from_cstr("short")) < 0 ||
-        add(m, "abiflags", str_from_cstr("")) < 0 ||
-        add(m, "dont_write_bytecode", g_True) < 0 ||
-        add(m, "meta_path", list_new(0)) < 0 ||
-        add(m, "path_hooks", list_new(0)) < 0 ||
-        add(m, "path_importer_cache", dict_new()) < 0 ||
-        add(m, "warnoptions", list_new(0)) < 0 ||
-        add(m, "_xoptions", dict_new()) < 0 ||
-        add(m, "pycache_prefix", g_None) < 0)
+    /* ADD evaluates the value before reading g_sys_module (it may move). */
+#define ADD(name, expr) (r[3] = (expr), add(g_sys_module, name, r[3]))
+    if (ADD("argv", r[0] ? r[0] : list_new(0)) < 0 ||
+        ADD("orig_argv", r[0] ? list_copy(r[0]) : list_new(0)) < 0 ||
+        ADD("path", g_sys_path) < 0 ||
+        ADD("modules", g_modules) < 0 ||
+        ADD("stdin", g_sys_stdin) < 0 || ADD("__stdin__", g_sys_stdin) < 0 ||
+        ADD("stdout", g_sys_stdout) < 0 || ADD("__stdout__", g_sys_stdout) < 0 ||
+        ADD("stderr", g_sys_stderr) < 0 || ADD("__stderr__", g_sys_stderr) < 0 ||
+        ADD("maxsize", int_from_i64(INT64_MAX)) < 0 ||
+        ADD("maxunicode", MAKE_SMALLINT(0x10ffff)) < 0 ||
+        ADD("version", str_from_cstr("3.11.7 (tmpy)")) < 0 ||
+        ADD("hexversion", MAKE_SMALLINT(0x030b07f0)) < 0 ||
+        ADD("api_version", MAKE_SMALLINT(1013)) < 0 ||
+        ADD("platform", str_from_cstr("linux")) < 0 ||
+        ADD("byteorder", str_from_cstr("little")) < 0 ||
+        ADD("executable", str_from_cstr(g_executable)) < 0 ||
+        ADD("_base_executable", str_from_cstr(g_executable)) < 0 ||
+        ADD("prefix", str_from_cstr("/usr/local")) < 0 ||
+        ADD("base_prefix", str_from_cstr("/usr/local")) < 0 ||
+        ADD("exec_prefix", str_from_cstr("/usr/local")) < 0 ||
+        ADD("base_exec_prefix", str_from_cstr("/usr/local")) < 0 ||
+        ADD("copyright", str_from_cstr("Copyright (c) tmpy authors; Python semantics (c) PSF.")) < 0 ||
+        ADD("float_repr_style", str_from_cstr("short")) < 0 ||
+        ADD("abiflags", str_from_cstr("")) < 0 ||
+        ADD("dont_write_bytecode", g_True) < 0 ||
+        ADD("meta_path", list_new(0)) < 0 ||
+        ADD("path_hooks", list_new(0)) < 0 ||
+        ADD("path_importer_cache", dict_new()) < 0 ||
+        ADD("warnoptions", list_new(0)) < 0 ||
+        ADD("_xoptions", dict_new()) < 0 ||
+        ADD("pycache_prefix", g_None) < 0)
         goto fail;
     {
         static const char *const names[] = {"atexit", "builtins", "importlib", "math", "os", "posix",
                                             "posixpath", "random", "sys", "time"};
         r[1] = str_list(names, (int)ARRAY_LEN(names));
-        if (!r[1] || add(g_sys_module, "builtin_module_names", list_as_tuple(r[1])) < 0)
+        if (!r[1] || ADD("builtin_module_names", list_as_tuple(r[1])) < 0)
             goto fail;
         static const char *const stdlib[] = {"abc", "atexit", "builtins", "collections", "copy", "functools",
                                              "heapq", "importlib", "io", "itertools", "math", "operator", "os",
                                              "posixpath", "random", "re", "string", "sys", "time", "types",
                                              "typing", "warnings"};
         r[1] = str_list(stdlib, (int)ARRAY_LEN(stdlib));
-        if (!r[1] || add(g_sys_module, "stdlib_module_names", frozenset_new(r[1])) < 0)
+        if (!r[1] || ADD("stdlib_module_names", frozenset_new(r[1])) < 0)
             goto fail;
     }
     r[2] = make_version_info();
-    if (add(g_sys_module, "version_info", r[2]) < 0 ||
-        add(g_sys_module, "implementation", make_implementation(r[2])) < 0 ||
-        add(g_sys_module, "float_info", make_float_info()) < 0 ||
-        add(g_sys_module, "int_info", make_int_info()) < 0 ||
-        add(g_sys_module, "hash_info", make_hash_info()) < 0 ||
-        add(g_sys_module, "flags", make_flags()) < 0)
+    if (ADD("version_info", r[2]) < 0 || ADD("implementation", make_implementation(r[2])) < 0 ||
+        ADD("float_info", make_float_info()) < 0 || ADD("int_info", make_int_info()) < 0 ||
+        ADD("hash_info", make_hash_info()) < 0 || ADD("flags", make_flags()) < 0)
         goto fail;
     for (const char *const *h = (const char *const[]){"excepthook", "displayhook", NULL}; *h; h++) {
         Obj f = dict_getitem_cstr(g_sys_dict, *h);

@@ -3,7 +3,6 @@
  * CPython's order. TupleObj.hash caches it (0: not cached) when every item
  * is of an immutable built-in type. */
 #include "containers.h"
-#include "strings.h"
 
 #include <string.h>
 

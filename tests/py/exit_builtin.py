@@ -1,0 +1,2 @@
+print("using exit()")
+exit(4)

@@ -1,0 +1,43 @@
+/* tmpy: the bytecode compiler (compile.c): AST -> code objects per opcodes.h.
+ *
+ * vm_compile (declared in tmpy.h) is the entry point; code_new (tmpy.h)
+ * allocates a pinned code object. This header adds debugging helpers and
+ * states the parts of the code-object contract that opcodes.h leaves open.
+ *
+ * Contract notes for the eval loop (see also the comment at the top of
+ * compile.c):
+ *  - Function and lambda code (no CO_MODULE / CO_CLASSBODY /
+ *    CO_COMPREHENSION flag): consts[0] is the docstring (a str) or None.
+ *    function_new should set func->doc from it.
+ *  - Cell variables that are parameters come first in the cell list, in
+ *    parameter order: cell i < cell2arg_count starts with the argument
+ *    cell2arg[i]; the others start empty. cell2arg[i] is -1 for cells that
+ *    are not parameters. (At most 16 parameters may be cells.)
+ *  - A class body that needs __class__ has it as its only cell (index 0)
+ *    and ends with LOAD_CLOSURE __class__; STORE_NAME __classcell__;
+ *    LOAD_CONST None; RETURN_VALUE.
+ *  - The runtime block stack (try blocks + EXCEPT_HANDLER blocks) of a
+ *    frame never exceeds COMPILE_MAX_BLOCK_DEPTH entries.
+ *  - COMPILE_SINGLE: an expression statement at top level calls
+ *    sys.displayhook(value) (IMPORT_NAME sys; LOAD_METHOD displayhook).
+ *  - Backward jumps are only ever JUMP_BACKWARD (every loop has one).
+ */
+#ifndef TMPY_COMPILE_H
+#define TMPY_COMPILE_H
+
+#include "tmpy.h"
+
+#include <stdio.h>
+
+/* Upper bound on the block stack depth (SETUP_FINALLY / SETUP_WITH try
+ * blocks plus EXCEPT_HANDLER blocks) any code object can reach. */
+#define COMPILE_MAX_BLOCK_DEPTH 64
+
+/* Op names indexed by opcode (from OP_LIST). */
+extern const char *const compile_op_names[];
+
+/* Print a human-readable listing of a code object and, recursively, of the
+ * code objects among its constants. For debugging. */
+void code_disassemble(Obj code, FILE *out);
+
+#endif

@@ -1,0 +1,162 @@
+/* The eval side of tmpy: frames, generators, the eval loop's internal API
+ * (eval.c, call.c, function.c, generator.c, traceback.c, vmthread.c).
+ *
+ * Frames. A running Python frame is a C struct `Frame` (metadata: code,
+ * ip, block stack) on a per-thread C array, plus a run of shadow-stack slots
+ * the GC sees and updates:
+ *
+ *     localsplus[nlp] | hdr[FRAME_NHDR] | value stack[code->stacksize]
+ *
+ * nlp = nlocals + ncellvars + nfreevars. The frame owns every slot up to
+ * `end` (tm_self.ss_top == end of the innermost frame while the loop runs);
+ * slots above the current sp keep old values, which stay valid roots.
+ * A Python-to-Python call from the loop binds its arguments in place (the
+ * callee's localsplus starts at the caller's first argument slot) when it can.
+ *
+ * Generators keep a saved copy of their slots and block stack in a GenObj
+ * (TID_GENERATOR); resuming copies them back onto the shadow stack and runs
+ * the same loop. */
+#ifndef TMPY_EVAL_H
+#define TMPY_EVAL_H
+
+#include "tmpy.h"
+#include "opcodes.h"
+
+/* objects.c calls this while registering layouts (enum order). */
+void eval_fill_layouts(tm_type *generator_layout, tm_type *frame_layout);
+
+/* Compiler docstring convention (assumed until compile.c says otherwise):
+ * a function's __doc__ is consts[0] when its code has this flag. */
+#define CO_HAS_DOCSTRING 256
+
+#define FRAME_MAX_BLOCKS 20
+
+enum { BLK_TRY = 1, BLK_EXCEPT_HANDLER = 2 };
+typedef struct Block {
+    uint32_t handler : 24;   /* instruction index of the handler (BLK_TRY) */
+    uint32_t type : 8;
+    int32_t level;           /* value-stack depth (slots above stack_base) */
+} Block;
+
+/* Header slots between localsplus and the value stack. */
+enum {
+    HDR_FUNC,       /* FunctionObj, or NULL for module code */
+    HDR_GLOBALS,    /* dict */
+    HDR_BUILTINS,   /* dict */
+    HDR_LOCALS,     /* locals mapping (class bodies, module code) or NULL */
+    HDR_GEN,        /* the GenObj this frame belongs to, or NULL */
+    HDR_PREV_EXC,   /* generator frames: the resumer's handled exception */
+    FRAME_NHDR
+};
+
+/* How a frame hands its result back. */
+enum {
+    FR_CALL,          /* Python call from the loop: push the result in the caller */
+    FR_ENTRY,         /* entered from C: the C loop level returns */
+    FR_GEN_ENTRY,     /* generator resumed from C (gen_send/throw) */
+    FR_GEN_FORITER,   /* generator resumed by FOR_ITER of the caller */
+    FR_GEN_YIELDFROM, /* generator resumed by YIELD_FROM of the caller */
+    FR_INIT,          /* __init__ of a class instantiation from the loop: result is hdr[...] instance */
+};
+
+typedef struct Frame {
+    struct Frame *back;
+    CodeObj *code;                  /* pinned */
+    const uint32_t __seg_gs *ip;    /* after the current (or last) opcode word */
+    Obj *localsplus;
+    Obj *stack_base;
+    Obj *sp;                        /* saved value-stack top while this frame waits for a callee */
+    Obj *end;                       /* end of the frame's slots */
+    int16_t nblocks;
+    uint8_t kind;                   /* FR_* */
+    uint8_t status;                 /* entry frames: RUN_* */
+    Block blocks[FRAME_MAX_BLOCKS];
+} Frame;
+
+#define FRAME_HDR(f) ((f)->stack_base - FRAME_NHDR)
+
+/* How eval_run ended (generators). */
+enum { RUN_RETURNED, RUN_YIELDED, RUN_ERROR };
+
+/* Generator object. The slots are a copy of the frame's shadow-stack slots
+ * (localsplus, hdr, value stack up to sp) while it is suspended. */
+enum { GEN_CREATED, GEN_SUSPENDED, GEN_RUNNING, GEN_FINISHED };
+VM_STRUCT(GenObj) {
+    tm_header h;
+    int64_t nslots;          /* varsize length */
+    Obj code;
+    Obj name, qualname;
+    Obj exc_state;           /* handled exception saved across a yield inside an except block */
+    Obj frame_obj;           /* FrameObj for gi_frame, made on demand */
+    /* ---- not references ---- */
+    int64_t state;           /* GEN_* */
+    int64_t ip;              /* resume instruction index */
+    int64_t sp;              /* value-stack depth */
+    int64_t nblocks;
+    Block blocks[FRAME_MAX_BLOCKS];
+    Obj slots[];
+};
+#define GEN(v) ((GenObj *)(v))
+
+/* Minimal frame object (gi_frame, tb_frame). */
+VM_STRUCT(FrameObj) { tm_header h; Obj code; Obj globals; Obj gen; int64_t lineno; };
+
+/* Per-thread eval state (vmthread.c). */
+extern __thread Frame *vm_frames_base, *vm_frames_limit;
+extern __thread Obj *vm_ss_safe_limit;      /* frames must end below this */
+extern __thread uintptr_t vm_cstack_limit;  /* C stack must stay above this */
+
+static inline bool vm_cstack_low(void)
+{
+    char here;
+    return (uintptr_t)&here < vm_cstack_limit;
+}
+
+/* eval.c */
+/* Run frames from `entry` (already pushed) until it returns, yields (generator
+ * entries) or raises. throwing: the current exception is raised at entry->ip. */
+Obj eval_run(Frame *entry, int throwing, int *status);
+/* Push a frame for func with bound arguments. args must be root slots that
+ * stay alive; the frame's slots start at the current shadow-stack top.
+ * Returns the frame (kind FR_ENTRY) or NULL with an exception.
+ * For a generator function returns NULL and *gen_out = the new generator. */
+Frame *eval_push_function(Obj func, Obj *args, size_t nargs, Obj kwnames, Obj *gen_out);
+/* Call a Python function from C (a new C level). */
+Obj eval_call_function(Obj func, Obj *args, size_t nargs, Obj kwnames);
+/* Line of the instruction a frame is at. */
+int eval_frame_lineno(Frame *f);
+int code_line_at(CodeObj *co, int64_t word_index);
+/* Name of the localsplus slot i of code. */
+static inline Obj code_localname(CodeObj *co, int i) { return TUPLE_ITEMS(co->localsplus)[i]; }
+static inline int code_nlocalsplus(CodeObj *co) { return co->nlocals + co->ncellvars + co->nfreevars; }
+/* Set the current exception to an instance (no chaining, traceback kept). */
+static inline void eval_set_exc(Obj exc) { vm_ts.roots[ROOT_CUR_EXC] = exc; }
+/* __context__ chaining with the handled exception (cycle-safe). */
+void eval_chain_context(Obj exc, Obj handled);
+Obj eval_globals_builtins(Obj globals);
+
+/* call.c */
+/* Bind args to a frame's localsplus (zeroed slots, root). Returns 0 or -1. */
+int call_bind_args(Obj func, CodeObj *co, Obj *args, size_t nargs, Obj kwnames, Obj *lp);
+/* Create cells and copy the closure: localsplus after binding. */
+int call_init_cells(Obj func, CodeObj *co, Obj *lp);
+Obj call_builtin(Obj b, Obj *args, size_t nargs, Obj kwnames);
+/* Qualified name for messages: "f", "C.m" (function qualname). */
+const char *func_display_name(Obj func);
+
+/* generator.c */
+Obj gen_create(Obj func, CodeObj *co, Obj *lp);         /* from a bound frame region */
+Frame *gen_push_frame(Obj gen, Obj sent, bool push_sent); /* NULL on error (recursion) */
+void gen_suspend_frame(Frame *f, Obj *sp);              /* save the running frame; pops it */
+void gen_finish_frame(Frame *f);                        /* generator returned or raised; pops it */
+Obj gen_resume(Obj gen, Obj sent, Obj exc, int *status);
+
+/* traceback.c */
+void traceback_prepend(Obj exc, Obj code, int lineno);
+Obj frameobj_new(Obj code, Obj globals, int lineno);
+
+/* function.c */
+Obj function_get_doc(Obj code);
+bool vm_is_method_descr(Obj v);   /* a built-in method descriptor: call with self first */
+
+#endif
