@@ -183,6 +183,13 @@ bool int_is_zero(Obj v)
     return int_small_value(v, &x) && x == 0;
 }
 
+bool int_is_odd(Obj v)
+{
+    IntView w;
+    int_view(v, &w);
+    return w.n && (w.d[0] & 1);
+}
+
 uint64_t int_bit_length(Obj v)
 {
     IntView w;
@@ -735,12 +742,10 @@ Obj int_pow(Obj a, Obj b, Obj mod)
     int_view(a, &u);
     int_view(b, &w);
     int_view(mod, &m);
-    mpz_t zu, zw, zm, absm, base, r;
+    mpz_t zu, absm, base, r;
     mpz_init(r);
     mpz_init(base);
-    mpz_roinit_n(absm, m.d, m.n);
-    mpz_srcptr mpos = absm;
-    (void)zm;
+    mpz_srcptr mpos = mpz_roinit_n(absm, m.d, m.n);
     if (bs < 0) {
         if (!mpz_invert(base, view_mpz(zu, &u), mpos)) {
             mpz_clear(base);
@@ -756,7 +761,6 @@ Obj int_pow(Obj a, Obj b, Obj mod)
     if (m.sign < 0 && mpz_sgn(r) != 0)
         mpz_sub(r, r, mpos);                      /* the result takes the modulus' sign */
     mpz_clear(base);
-    (void)zw;
     return int_from_mpz_clear(r);
 }
 
@@ -1015,7 +1019,6 @@ static size_t space_len(const unsigned char *p, const unsigned char *end)
 }
 
 /* Strip leading and trailing whitespace: adjusts *s, returns the new length. */
-size_t num_strip(const char **s, size_t len);
 size_t num_strip(const char **s, size_t len)
 {
     const unsigned char *p = (const unsigned char *)*s, *end = p + len;
@@ -1264,7 +1267,7 @@ Obj int_round(Obj v, Obj ndigits)
     if (!(r[4] = int_add(r[3], r[3])))            /* twice the remainder */
         goto done;
     int c = int_compare(r[4], r[1]);
-    if (c > 0 || (c == 0 && int_is_zero(int_and(r[2], MAKE_SMALLINT(1))) == false))
+    if (c > 0 || (c == 0 && int_is_odd(r[2])))
         if (!(r[2] = int_add(r[2], MAKE_SMALLINT(1))))
             goto done;
     res = int_mul(r[2], r[1]);

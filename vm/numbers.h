@@ -31,6 +31,7 @@ Obj int_gcd(Obj a, Obj b);                /* non-negative */
 Obj int_round(Obj v, Obj ndigits);        /* int.__round__(ndigits), ndigits an int or NULL */
 uint64_t int_bit_length(Obj v);
 bool int_is_zero(Obj v);
+bool int_is_odd(Obj v);
 /* int(v) for an int, bool or int-subclass instance: the exact int value. */
 Obj int_exact(Obj v);
 /* Exact comparison of an int with a double: -1, 0, 1, or 2 if d is nan. */
@@ -42,6 +43,10 @@ Obj int_parse_object(Obj obj, int base);
  * NUL-terminated (free() it); *len gets the length. NULL + MemoryError.
  * No max-str-digits check (format.c does its own for base 10). */
 char *int_digits_cstr(Obj v, int base, size_t *len);
+
+/* Strip int()/float() whitespace (ASCII and Unicode spaces) from both ends
+ * of UTF-8 text: advances *s, returns the new length. */
+size_t num_strip(const char **s, size_t len);
 
 /* ---- float.c ---- */
 

@@ -236,6 +236,8 @@ static inline int64_t fix_hash(uint64_t h)
     return r == -1 ? -2 : r;
 }
 
+int64_t hash_data(const void *p, size_t n) { return fix_hash(hash_bytes(p, n)); }
+
 int64_t str_hash(Obj s)
 {
     int64_t h = STR(s)->hash;

@@ -30,6 +30,9 @@ static inline Obj str_value(Obj v)
     return IS_STR(v) ? v : NULL;
 }
 Obj str_repr(Obj s);                      /* repr(s) */
+/* The hash of a byte string (str hashes its UTF-8 this way; bytes too, so
+ * hash(b'ab') == hash('ab') as in CPython). Never -1. */
+int64_t hash_data(const void *p, size_t n);
 Obj str_ascii_escape(Obj repr);           /* ascii(): non-ASCII of a repr as \x.. \u.... \U........ */
 Obj str_iter_new(Obj s);
 Obj str_mul(Obj s, int64_t n);
