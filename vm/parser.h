@@ -31,9 +31,10 @@ enum { SYNERR_SYNTAX = 0, SYNERR_INDENTATION = 1, SYNERR_TAB = 2,
 enum { PARSE_EXEC = 0, PARSE_EVAL = 1, PARSE_SINGLE = 2 };
 
 /* Parse src[0..len) (UTF-8, optional BOM; need not be NUL-terminated).
- * mode EXEC: Module; EVAL: Expression (leading spaces/tabs allowed, one
- * expression list); SINGLE: Interactive (one statement or compound
- * statement). Returns the tree (allocated in arena, valid until
+ * mode EXEC: Module; EVAL: Expression (one expression list; like CPython's
+ * compile(), leading spaces are an "unexpected indent": builtin eval()
+ * strips leading spaces and tabs first); SINGLE: Interactive (one
+ * statement or compound statement). Returns the tree (allocated in arena, valid until
  * arena_free), or NULL with *err filled (out of memory: kind
  * SYNERR_NOMEMORY, msg "out of memory": raise MemoryError).
  * filename is only used for messages that mention it (none so far). */
