@@ -736,11 +736,12 @@ Obj sys_init(Obj argv_list)
     VM_GLOBAL_ROOT(g_sys_dict);
     VM_GLOBAL_ROOT(g_sys_path);
     VM_GLOBAL_ROOT(g_namespace_type);
-    VM_GLOBAL_ROOT(g_modules);
     Obj *r = vm_roots(4);
     r[0] = argv_list;
-    if (!g_modules)
+    if (!g_modules) {
+        VM_GLOBAL_ROOT(g_modules);   /* else builtins_init registered it */
         g_modules = dict_new();
+    }
     Obj m = module_new("sys");
     if (!m || !g_modules)
         goto fail;

@@ -1,0 +1,6 @@
+print(list(enumerate("abc", start=10)), list(zip()), list(zip([1])), list(zip("ab", "cde", "fghi")))
+print(list(map(len, ["a", "bb"])), list(map(lambda a, b: a + b, "ab", "cd")), list(filter(str.isdigit, "a1b2")))
+e = enumerate(["x", "y"]); print(next(e), next(e), next(e, None))
+z = zip(range(3), "ab"); print(list(z), list(z))
+print(dict(zip("ab", range(2))), [i * v for i, v in enumerate([5, 6, 7])], list(reversed(list(enumerate("ab")))))
+print(type(enumerate([])).__name__, type(zip()).__name__, type(map(len, [])).__name__, type(filter(None, [])).__name__)
