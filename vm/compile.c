@@ -897,10 +897,9 @@ static bool emit_make_function(Compiler *c, Unit *child, int flags)
 /* Block stack (fblocks) and unwinding for return / break / continue    */
 /* ------------------------------------------------------------------ */
 
-static bool push_fblock(Compiler *c, FBKind kind, int start, int exit, const void *loc_node_is_stmt,
-                        int lineno, int col, int end_lineno, int end_col)
+static bool push_fblock(Compiler *c, FBKind kind, int start, int exit, int lineno, int col, int end_lineno,
+                        int end_col)
 {
-    (void)loc_node_is_stmt;
     Unit *u = c->u;
     if (u->nfblocks >= MAX_FBLOCKS)
         return cerror(c, CERR_SYNTAX, lineno, col, end_lineno, end_col, "too many statically nested blocks");
@@ -913,7 +912,7 @@ static bool push_fblock(Compiler *c, FBKind kind, int start, int exit, const voi
 }
 
 #define PUSH_FBLOCK(c, kind, start, exit, node)                                                    \
-    push_fblock((c), (kind), (start), (exit), NULL, (node)->lineno, (node)->col_offset, (node)->end_lineno, \
+    push_fblock((c), (kind), (start), (exit), (node)->lineno, (node)->col_offset, (node)->end_lineno, \
                 (node)->end_col_offset)
 
 static void pop_fblock(Compiler *c)
