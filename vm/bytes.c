@@ -1163,3 +1163,1516 @@ static Obj bytes_iter_length_hint(Obj *args, size_t nargs, Obj kwnames)
     bdata(it->a, &n);
     return MAKE_SMALLINT(n > it->i ? n - it->i : 0);
 }
+
+/* ------------------------------------------------------------------ */
+/* Methods shared by bytes and bytearray                               */
+/* ------------------------------------------------------------------ */
+
+static Obj self_bytes(Obj v, const char *meth)
+{
+    Obj b = bytes_value(v);
+    if (!b)
+        err_format(E_TypeError, "descriptor '%s' requires a 'bytes' object but received a '%s'", meth,
+                   type_name(v));
+    return b;
+}
+
+#define SELF(name)                          \
+    Obj self = self_bytes(args[0], name);   \
+    if (!self)                              \
+        return NULL
+
+static inline bool b_space(unsigned c) { return c == ' ' || (c >= 9 && c <= 13); }
+static inline bool b_lower(unsigned c) { return c >= 'a' && c <= 'z'; }
+static inline bool b_upper(unsigned c) { return c >= 'A' && c <= 'Z'; }
+static inline bool b_alpha(unsigned c) { return b_lower(c) || b_upper(c); }
+static inline bool b_digit(unsigned c) { return c >= '0' && c <= '9'; }
+
+/* sub argument of find() & co.: an int (byte) or bytes-like. Validates;
+ * *byte = the byte or -1 for bytes-like. 0 or -1. */
+static int sub_arg(Obj v, int *byte)
+{
+    const char *q;
+    int64_t qn;
+    if (bytes_like(v, &q, &qn)) {
+        *byte = -1;
+        return 0;
+    }
+    if (IS_INT(v) || TYPE(v)->nb_index) {
+        *byte = byte_value(v, "byte must be in range(0, 256)");
+        return *byte < 0 ? -1 : 0;
+    }
+    err_format(E_TypeError, "argument should be integer or bytes-like object, not '%s'", type_name(v));
+    return -1;
+}
+
+/* Parse (sub[, start[, end]]): start/end adjusted; *q and *qn the needle (re-read
+ * after any Python code ran); `one` holds an int needle. */
+static bool bsearch_args(const char *name, Obj *args, size_t nargs, Obj kwnames, char *one, const char **q,
+                         int64_t *qn, int64_t *start, int64_t *end)
+{
+    if (vm_check_args(name, nargs - 1, kwnames, 1, 3) < 0)
+        return false;
+    if (!self_bytes(args[0], name))
+        return false;
+    int byte;
+    if (sub_arg(args[1], &byte) < 0)
+        return false;
+    *start = 0;
+    *end = INT64_MAX / 4;
+    if (nargs > 2 && slice_arg(args[2], start) < 0)
+        return false;
+    if (nargs > 3 && slice_arg(args[3], end) < 0)
+        return false;
+    if (byte >= 0) {
+        one[0] = (char)byte;
+        *q = one;
+        *qn = 1;
+    } else {
+        bytes_like(args[1], q, qn);
+    }
+    return true;
+}
+
+static int64_t bfind(Obj self, const char *q, int64_t qn, int64_t start, int64_t end, bool reverse)
+{
+    int64_t n;
+    const unsigned char *p = bdata(self, &n);
+    adjust_range(&start, &end, n);
+    if (start > n || end - start < qn)
+        return -1;
+    const char *h = (const char *)p + start;
+    const char *hit = reverse ? mem_rfind(h, (size_t)(end - start), q, (size_t)qn)
+                              : memmem(h, (size_t)(end - start), q, (size_t)qn);
+    return hit ? start + (hit - h) : -1;
+}
+
+static Obj bfind_method(const char *name, Obj *args, size_t nargs, Obj kwnames, bool reverse, bool raise)
+{
+    char one[1];
+    const char *q;
+    int64_t qn, start, end;
+    if (!bsearch_args(name, args, nargs, kwnames, one, &q, &qn, &start, &end))
+        return NULL;
+    int64_t i = bfind(vm_unwrap(args[0]), q, qn, start, end, reverse);
+    if (i < 0 && raise) {
+        err_set(E_ValueError, "subsection not found");
+        return NULL;
+    }
+    return MAKE_SMALLINT(i);
+}
+
+static Obj bm_find(Obj *a, size_t n, Obj k) { return bfind_method("find", a, n, k, false, false); }
+static Obj bm_rfind(Obj *a, size_t n, Obj k) { return bfind_method("rfind", a, n, k, true, false); }
+static Obj bm_index(Obj *a, size_t n, Obj k) { return bfind_method("index", a, n, k, false, true); }
+static Obj bm_rindex(Obj *a, size_t n, Obj k) { return bfind_method("rindex", a, n, k, true, true); }
+
+static Obj bm_count(Obj *args, size_t nargs, Obj kwnames)
+{
+    char one[1];
+    const char *q;
+    int64_t qn, start, end;
+    if (!bsearch_args("count", args, nargs, kwnames, one, &q, &qn, &start, &end))
+        return NULL;
+    int64_t n;
+    const unsigned char *p = bdata(vm_unwrap(args[0]), &n);
+    adjust_range(&start, &end, n);
+    if (start > n || end - start < qn)
+        return MAKE_SMALLINT(0);
+    if (qn == 0)
+        return MAKE_SMALLINT(end - start + 1);
+    int64_t count = 0;
+    const char *h = (const char *)p + start, *lim = (const char *)p + end;
+    for (;;) {
+        const char *hit = memmem(h, (size_t)(lim - h), q, (size_t)qn);
+        if (!hit)
+            break;
+        count++;
+        h = hit + qn;
+    }
+    return MAKE_SMALLINT(count);
+}
+
+static bool btail(Obj self, const char *q, int64_t qn, int64_t start, int64_t end, bool at_end)
+{
+    int64_t n;
+    const unsigned char *p = bdata(self, &n);
+    adjust_range(&start, &end, n);
+    if (start > n || end - start < qn)
+        return false;
+    return memcmp(p + (at_end ? end - qn : start), q, (size_t)qn) == 0;
+}
+
+static Obj bstartsend(const char *name, Obj *args, size_t nargs, Obj kwnames, bool at_end)
+{
+    if (vm_check_args(name, nargs - 1, kwnames, 1, 3) < 0)
+        return NULL;
+    if (!self_bytes(args[0], name))
+        return NULL;
+    int64_t start = 0, end = INT64_MAX / 4;
+    if (nargs > 2 && slice_arg(args[2], &start) < 0)
+        return NULL;
+    if (nargs > 3 && slice_arg(args[3], &end) < 0)
+        return NULL;
+    Obj self = vm_unwrap(args[0]), pre = args[1];
+    const char *q;
+    int64_t qn;
+    if (IS_TUPLE(pre)) {
+        for (int64_t k = 0; k < TUPLE_LEN(pre); k++) {
+            if (!bytes_like(TUPLE_ITEMS(pre)[k], &q, &qn)) {
+                err_format(E_TypeError, "a bytes-like object is required, not '%s'", type_name(TUPLE_ITEMS(pre)[k]));
+                return NULL;
+            }
+            if (btail(self, q, qn, start, end, at_end))
+                return g_True;
+        }
+        return g_False;
+    }
+    if (!bytes_like(pre, &q, &qn)) {
+        err_format(E_TypeError, "%s first arg must be bytes or a tuple of bytes, not %s", name, type_name(pre));
+        return NULL;
+    }
+    return vm_bool(btail(self, q, qn, start, end, at_end));
+}
+
+static Obj bm_startswith(Obj *a, size_t n, Obj k) { return bstartsend("startswith", a, n, k, false); }
+static Obj bm_endswith(Obj *a, size_t n, Obj k) { return bstartsend("endswith", a, n, k, true); }
+
+/* Bytes-like argument (TypeError "a bytes-like object is required"). */
+static bool need_bytes(Obj v, const char **q, int64_t *qn)
+{
+    if (bytes_like(v, q, qn))
+        return true;
+    err_format(E_TypeError, "a bytes-like object is required, not '%s'", type_name(v));
+    return false;
+}
+
+static Obj bsplit_common(Obj *args, size_t nargs, Obj kwnames, bool rev)
+{
+    static const char *const names[] = {"sep", "maxsplit", NULL};
+    const char *fname = rev ? "rsplit" : "split";
+    if (!self_bytes(args[0], fname))
+        return NULL;
+    Obj *o = vm_roots(4);
+    Obj res = NULL;
+    const char *q = NULL;
+    int64_t qn = 0;
+    if (vm_parse_args(fname, args + 1, nargs - 1, kwnames, names, 0, 2, o) < 0)
+        goto out;
+    int64_t maxsplit = -1;
+    if (o[1] && arg_i64(o[1], &maxsplit) < 0)
+        goto out;
+    if (maxsplit < 0)
+        maxsplit = INT64_MAX;
+    if (o[0] && IS_NONE(o[0]))
+        o[0] = NULL;
+    if (o[0]) {
+        if (!need_bytes(o[0], &q, &qn))
+            goto out;
+        if (qn == 0) {
+            err_set(E_ValueError, "empty separator");
+            goto out;
+        }
+        o[0] = bytes_value(o[0]);
+    }
+    o[2] = vm_unwrap(args[0]);
+    bool ba = is_ba(o[2]);
+    o[3] = list_new_capacity(8);
+    if (!o[3])
+        goto out;
+    int64_t n;
+    bdata(o[2], &n);
+#define P (bdata(o[2], &n))
+#define PIECE(a, b)                                         \
+    do {                                                    \
+        Obj piece_ = sub_kind(ba, &o[2], (a), (b));         \
+        if (!piece_ || list_append(o[3], piece_) < 0)       \
+            goto out;                                       \
+    } while (0)
+    if (!o[0]) {
+        if (!rev) {
+            int64_t i = 0;
+            for (;;) {
+                while (i < n && b_space(P[i]))
+                    i++;
+                if (i >= n)
+                    break;
+                if (maxsplit-- <= 0) {
+                    PIECE(i, n);
+                    break;
+                }
+                int64_t j = i;
+                while (j < n && !b_space(P[j]))
+                    j++;
+                PIECE(i, j);
+                i = j;
+            }
+        } else {
+            int64_t j = n;
+            for (;;) {
+                while (j > 0 && b_space(P[j - 1]))
+                    j--;
+                if (j <= 0)
+                    break;
+                if (maxsplit-- <= 0) {
+                    PIECE(0, j);
+                    break;
+                }
+                int64_t i = j;
+                while (i > 0 && !b_space(P[i - 1]))
+                    i--;
+                PIECE(i, j);
+                j = i;
+            }
+        }
+    } else {
+        if (!rev) {
+            int64_t i = 0;
+            while (maxsplit-- > 0) {
+                bytes_like(o[0], &q, &qn);
+                const char *p = (const char *)P;
+                const char *hit = memmem(p + i, (size_t)(n - i), q, (size_t)qn);
+                if (!hit)
+                    break;
+                int64_t j = hit - p;
+                PIECE(i, j);
+                i = j + qn;
+            }
+            PIECE(i, n);
+        } else {
+            int64_t j = n;
+            while (maxsplit-- > 0) {
+                bytes_like(o[0], &q, &qn);
+                const char *p = (const char *)P;
+                const char *hit = mem_rfind(p, (size_t)j, q, (size_t)qn);
+                if (!hit)
+                    break;
+                int64_t i = hit - p;
+                PIECE(i + qn, j);
+                j = i;
+            }
+            PIECE(0, j);
+        }
+    }
+    if (rev) {
+        int64_t m = LIST_LEN(o[3]);
+        if (m > 1) {
+            VM_WRITE(LIST(o[3])->array);
+            Obj __seg_gs *items = LIST_ITEMS(o[3]);
+            for (int64_t i = 0, j = m - 1; i < j; i++, j--) {
+                Obj t = items[i];
+                items[i] = items[j];
+                items[j] = t;
+            }
+        }
+    }
+    res = o[3];
+out:
+    vm_unroots(o);
+    return res;
+}
+
+static Obj bm_split(Obj *a, size_t n, Obj k) { return bsplit_common(a, n, k, false); }
+static Obj bm_rsplit(Obj *a, size_t n, Obj k) { return bsplit_common(a, n, k, true); }
+
+static Obj bm_splitlines(Obj *args, size_t nargs, Obj kwnames)
+{
+    static const char *const names[] = {"keepends", NULL};
+    if (!self_bytes(args[0], "splitlines"))
+        return NULL;
+    Obj *o = vm_roots(3);
+    Obj res = NULL;
+    if (vm_parse_args("splitlines", args + 1, nargs - 1, kwnames, names, 0, 1, o) < 0)
+        goto out;
+    int keep = 0;
+    if (o[0] && (keep = vm_is_true(o[0])) < 0)
+        goto out;
+    o[2] = vm_unwrap(args[0]);
+    bool ba = is_ba(o[2]);
+    o[1] = list_new_capacity(8);
+    if (!o[1])
+        goto out;
+    int64_t n, i = 0;
+    bdata(o[2], &n);
+    while (i < n) {
+        const unsigned char *p = bdata(o[2], &n);
+        int64_t j = i;
+        while (j < n && p[j] != '\n' && p[j] != '\r')
+            j++;
+        int64_t next = j;
+        if (j < n) {
+            next = j + 1;
+            if (p[j] == '\r' && next < n && p[next] == '\n')
+                next++;
+        }
+        Obj piece = sub_kind(ba, &o[2], i, keep ? next : j);
+        if (!piece || list_append(o[1], piece) < 0)
+            goto out;
+        i = next;
+    }
+    res = o[1];
+out:
+    vm_unroots(o);
+    return res;
+}
+
+static Obj bpartition(Obj *args, size_t nargs, Obj kwnames, bool rev)
+{
+    const char *fname = rev ? "rpartition" : "partition";
+    if (vm_check_args(fname, nargs - 1, kwnames, 1, 1) < 0)
+        return NULL;
+    SELF(fname);
+    const char *q;
+    int64_t qn, n;
+    if (!need_bytes(args[1], &q, &qn))
+        return NULL;
+    if (qn == 0) {
+        err_set(E_ValueError, "empty separator");
+        return NULL;
+    }
+    Obj *o = vm_roots(5);
+    o[0] = self;
+    o[1] = bytes_value(args[1]);
+    bool ba = is_ba(self);
+    Obj res = NULL;
+    const char *p = (const char *)bdata(self, &n);
+    const char *hit = rev ? mem_rfind(p, (size_t)n, q, (size_t)qn) : memmem(p, (size_t)n, q, (size_t)qn);
+    int64_t i = hit ? hit - p : -1;
+    if (!(o[4] = sub_kind(ba, &o[1], 0, qn)))
+        goto out;
+    if (i < 0) {
+        if (!(o[2] = sub_kind(ba, &o[0], 0, n)) || !(o[3] = new_kind(ba, 0)) || !(o[4] = new_kind(ba, 0)))
+            goto out;
+        res = rev ? tuple_pack(3, o[3], o[4], o[2]) : tuple_pack(3, o[2], o[3], o[4]);
+    } else {
+        if (!(o[2] = sub_kind(ba, &o[0], 0, i)) || !(o[3] = sub_kind(ba, &o[0], i + qn, n)))
+            goto out;
+        res = tuple_pack(3, o[2], o[4], o[3]);
+    }
+out:
+    vm_unroots(o);
+    return res;
+}
+
+static Obj bm_partition(Obj *a, size_t n, Obj k) { return bpartition(a, n, k, false); }
+static Obj bm_rpartition(Obj *a, size_t n, Obj k) { return bpartition(a, n, k, true); }
+
+static Obj bm_join(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("join", nargs - 1, kwnames, 1, 1) < 0)
+        return NULL;
+    SELF("join");
+    Obj *r = vm_roots(2);
+    r[0] = self;
+    Obj res = NULL;
+    if (IS_LIST(args[1]) || IS_TUPLE(args[1])) {
+        r[1] = args[1];
+    } else {
+        r[1] = vm_list_from_iter(args[1]);
+        if (!r[1])
+            goto out;
+    }
+    int64_t cnt = IS_LIST(r[1]) ? LIST_LEN(r[1]) : TUPLE_LEN(r[1]);
+#define ITEM(k) (IS_LIST(r[1]) ? LIST_ITEMS(r[1])[k] : TUPLE_ITEMS(r[1])[k])
+    int64_t total = 0, sn;
+    bdata(r[0], &sn);
+    for (int64_t k = 0; k < cnt; k++) {
+        const char *q;
+        int64_t qn;
+        if (!bytes_like(ITEM(k), &q, &qn)) {
+            err_format(E_TypeError, "sequence item %ld: expected a bytes-like object, %s found", (long)k,
+                       type_name(ITEM(k)));
+            goto out;
+        }
+        total += qn + (k ? sn : 0);
+    }
+    bool ba = is_ba(r[0]);
+    if (!ba && cnt == 1 && IS_BYTES(ITEM(0))) {
+        res = ITEM(0);
+        goto out;
+    }
+    res = new_kind(ba, total);
+    if (!res || !total)
+        goto out;
+    unsigned char *d = kind_data(res);
+    const unsigned char *sp = bdata(r[0], &sn);
+    for (int64_t k = 0; k < cnt; k++) {
+        if (k && sn) {
+            memcpy(d, sp, (size_t)sn);
+            d += sn;
+        }
+        const char *q;
+        int64_t qn;
+        bytes_like(ITEM(k), &q, &qn);
+        memcpy(d, q, (size_t)qn);
+        d += qn;
+    }
+#undef ITEM
+out:
+    vm_unroots(r);
+    return res;
+}
+
+static Obj bstrip(Obj *args, size_t nargs, Obj kwnames, int which, const char *fname)
+{
+    if (vm_check_args(fname, nargs - 1, kwnames, 0, 1) < 0)
+        return NULL;
+    SELF(fname);
+    bool table[256];
+    memset(table, 0, sizeof table);
+    if (nargs > 1 && !IS_NONE(args[1])) {
+        const char *q;
+        int64_t qn;
+        if (!need_bytes(args[1], &q, &qn))
+            return NULL;
+        for (int64_t k = 0; k < qn; k++)
+            table[(unsigned char)q[k]] = true;
+    } else {
+        for (unsigned c = 0; c < 256; c++)
+            table[c] = b_space(c);
+    }
+    int64_t n;
+    const unsigned char *p = bdata(self, &n);
+    int64_t i = 0, j = n;
+    if (which & 1)
+        while (i < n && table[p[i]])
+            i++;
+    if (which & 2)
+        while (j > i && table[p[j - 1]])
+            j--;
+    Obj *r = vm_roots(1);
+    r[0] = self;
+    Obj res = sub_kind(is_ba(self), &r[0], i, j);
+    vm_unroots(r);
+    return res;
+}
+
+static Obj bm_strip(Obj *a, size_t n, Obj k) { return bstrip(a, n, k, 3, "strip"); }
+static Obj bm_lstrip(Obj *a, size_t n, Obj k) { return bstrip(a, n, k, 1, "lstrip"); }
+static Obj bm_rstrip(Obj *a, size_t n, Obj k) { return bstrip(a, n, k, 2, "rstrip"); }
+
+static Obj bm_replace(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("replace", nargs - 1, kwnames, 2, 3) < 0)
+        return NULL;
+    if (!self_bytes(args[0], "replace"))
+        return NULL;
+    const char *q, *w;
+    int64_t qn, wn, n;
+    if (!need_bytes(args[1], &q, &qn) || !need_bytes(args[2], &w, &wn))
+        return NULL;
+    int64_t count = -1;
+    if (nargs > 3 && arg_i64(args[3], &count) < 0)
+        return NULL;
+    Obj self = vm_unwrap(args[0]);
+    bool ba = is_ba(self);
+    bytes_like(args[1], &q, &qn);
+    bytes_like(args[2], &w, &wn);
+    const char *p = (const char *)bdata(self, &n);
+    if (count < 0)
+        count = INT64_MAX;
+    if (!ba && (count == 0 || (qn > 0 && !memmem(p, (size_t)n, q, (size_t)qn))))
+        return self;
+    StrBuf b;
+    sb_init(&b);
+    if (qn == 0) {
+        int64_t i = 0;
+        while (count > 0 && i <= n) {
+            sb_add(&b, w, (size_t)wn);
+            count--;
+            if (i == n)
+                break;
+            sb_addc(&b, p[i++]);
+        }
+        if (i < n)
+            sb_add(&b, p + i, (size_t)(n - i));
+    } else {
+        int64_t i = 0;
+        while (count > 0) {
+            const char *hit = memmem(p + i, (size_t)(n - i), q, (size_t)qn);
+            if (!hit)
+                break;
+            int64_t j = hit - p;
+            sb_add(&b, p + i, (size_t)(j - i));
+            sb_add(&b, w, (size_t)wn);
+            i = j + qn;
+            count--;
+        }
+        sb_add(&b, p + i, (size_t)(n - i));
+    }
+    Obj res = b.cap == SIZE_MAX ? err_nomemory() : from_c(ba, b.p ? b.p : "", b.len);
+    sb_free(&b);
+    return res;
+}
+
+static Obj baffix(Obj *args, size_t nargs, Obj kwnames, bool suffix)
+{
+    const char *fname = suffix ? "removesuffix" : "removeprefix";
+    if (vm_check_args(fname, nargs - 1, kwnames, 1, 1) < 0)
+        return NULL;
+    SELF(fname);
+    const char *q;
+    int64_t qn, n;
+    if (!need_bytes(args[1], &q, &qn))
+        return NULL;
+    const unsigned char *p = bdata(self, &n);
+    int64_t i = 0, j = n;
+    if (qn <= n && memcmp(p + (suffix ? n - qn : 0), q, (size_t)qn) == 0) {
+        if (suffix)
+            j = n - qn;
+        else
+            i = qn;
+    }
+    Obj *r = vm_roots(1);
+    r[0] = self;
+    Obj res = sub_kind(is_ba(self), &r[0], i, j);
+    vm_unroots(r);
+    return res;
+}
+
+static Obj bm_removeprefix(Obj *a, size_t n, Obj k) { return baffix(a, n, k, false); }
+static Obj bm_removesuffix(Obj *a, size_t n, Obj k) { return baffix(a, n, k, true); }
+
+enum { BC_LOWER, BC_UPPER, BC_SWAP, BC_TITLE, BC_CAPITALIZE };
+
+static Obj bcase(Obj *args, size_t nargs, Obj kwnames, int mode, const char *fname)
+{
+    if (vm_check_args(fname, nargs - 1, kwnames, 0, 0) < 0)
+        return NULL;
+    SELF(fname);
+    int64_t n;
+    bdata(self, &n);
+    Obj *r = vm_roots(1);
+    r[0] = self;
+    Obj res = new_kind(is_ba(self), n);
+    if (res && n) {
+        unsigned char *d = kind_data(res);
+        const unsigned char *p = bdata(r[0], &n);
+        bool prev = false;
+        for (int64_t i = 0; i < n; i++) {
+            unsigned c = p[i];
+            switch (mode) {
+            case BC_LOWER: if (b_upper(c)) c += 32; break;
+            case BC_UPPER: if (b_lower(c)) c -= 32; break;
+            case BC_SWAP: if (b_upper(c)) c += 32; else if (b_lower(c)) c -= 32; break;
+            case BC_CAPITALIZE:
+                if (i == 0 && b_lower(c)) c -= 32;
+                else if (i > 0 && b_upper(c)) c += 32;
+                break;
+            case BC_TITLE: {
+                bool cased = b_alpha(c);
+                if (prev && b_upper(c)) c += 32;
+                else if (!prev && b_lower(c)) c -= 32;
+                prev = cased;
+                break;
+            }
+            }
+            d[i] = (unsigned char)c;
+        }
+    }
+    vm_unroots(r);
+    return res;
+}
+
+static Obj bm_lower(Obj *a, size_t n, Obj k) { return bcase(a, n, k, BC_LOWER, "lower"); }
+static Obj bm_upper(Obj *a, size_t n, Obj k) { return bcase(a, n, k, BC_UPPER, "upper"); }
+static Obj bm_swapcase(Obj *a, size_t n, Obj k) { return bcase(a, n, k, BC_SWAP, "swapcase"); }
+static Obj bm_title(Obj *a, size_t n, Obj k) { return bcase(a, n, k, BC_TITLE, "title"); }
+static Obj bm_capitalize(Obj *a, size_t n, Obj k) { return bcase(a, n, k, BC_CAPITALIZE, "capitalize"); }
+
+enum { BI_DIGIT, BI_ALPHA, BI_ALNUM, BI_SPACE, BI_ASCII, BI_LOWER, BI_UPPER, BI_TITLE };
+
+static Obj bis(Obj *args, size_t nargs, Obj kwnames, int what, const char *fname)
+{
+    if (vm_check_args(fname, nargs - 1, kwnames, 0, 0) < 0)
+        return NULL;
+    SELF(fname);
+    int64_t n;
+    const unsigned char *p = bdata(self, &n);
+    if (what == BI_ASCII) {
+        for (int64_t i = 0; i < n; i++)
+            if (p[i] >= 0x80)
+                return g_False;
+        return g_True;
+    }
+    if (what == BI_LOWER || what == BI_UPPER) {
+        bool cased = false;
+        for (int64_t i = 0; i < n; i++) {
+            if (what == BI_LOWER ? b_upper(p[i]) : b_lower(p[i]))
+                return g_False;
+            if (b_alpha(p[i]))
+                cased = true;
+        }
+        return vm_bool(cased);
+    }
+    if (what == BI_TITLE) {
+        bool cased = false, prev = false;
+        for (int64_t i = 0; i < n; i++) {
+            unsigned c = p[i];
+            if (b_upper(c)) {
+                if (prev)
+                    return g_False;
+                prev = cased = true;
+            } else if (b_lower(c)) {
+                if (!prev)
+                    return g_False;
+                prev = cased = true;
+            } else {
+                prev = false;
+            }
+        }
+        return vm_bool(cased);
+    }
+    if (n == 0)
+        return g_False;
+    for (int64_t i = 0; i < n; i++) {
+        unsigned c = p[i];
+        bool ok = what == BI_DIGIT ? b_digit(c) : what == BI_ALPHA ? b_alpha(c)
+                  : what == BI_ALNUM ? b_alpha(c) || b_digit(c) : b_space(c);
+        if (!ok)
+            return g_False;
+    }
+    return g_True;
+}
+
+static Obj bm_isdigit(Obj *a, size_t n, Obj k) { return bis(a, n, k, BI_DIGIT, "isdigit"); }
+static Obj bm_isalpha(Obj *a, size_t n, Obj k) { return bis(a, n, k, BI_ALPHA, "isalpha"); }
+static Obj bm_isalnum(Obj *a, size_t n, Obj k) { return bis(a, n, k, BI_ALNUM, "isalnum"); }
+static Obj bm_isspace(Obj *a, size_t n, Obj k) { return bis(a, n, k, BI_SPACE, "isspace"); }
+static Obj bm_isascii(Obj *a, size_t n, Obj k) { return bis(a, n, k, BI_ASCII, "isascii"); }
+static Obj bm_islower(Obj *a, size_t n, Obj k) { return bis(a, n, k, BI_LOWER, "islower"); }
+static Obj bm_isupper(Obj *a, size_t n, Obj k) { return bis(a, n, k, BI_UPPER, "isupper"); }
+static Obj bm_istitle(Obj *a, size_t n, Obj k) { return bis(a, n, k, BI_TITLE, "istitle"); }
+
+static Obj bjust(Obj *args, size_t nargs, Obj kwnames, int how, const char *fname)
+{
+    if (vm_check_args(fname, nargs - 1, kwnames, 1, 2) < 0)
+        return NULL;
+    if (!self_bytes(args[0], fname))
+        return NULL;
+    int64_t width;
+    if (arg_i64(args[1], &width) < 0)
+        return NULL;
+    char fill = ' ';
+    if (nargs > 2) {
+        const char *q;
+        int64_t qn;
+        if (!bytes_like(args[2], &q, &qn) || qn != 1) {
+            err_format(E_TypeError, "%s() argument 2 must be a byte string of length 1, not %s", fname,
+                       type_name(args[2]));
+            return NULL;
+        }
+        fill = q[0];
+    }
+    Obj self = vm_unwrap(args[0]);
+    bool ba = is_ba(self);
+    int64_t n;
+    bdata(self, &n);
+    if (width <= n && !ba)
+        return self;
+    int64_t total = width > n ? width - n : 0, left;
+    if (how == 0)
+        left = 0;
+    else if (how == 1)
+        left = total;
+    else
+        left = total / 2 + (total & width & 1);
+    Obj *r = vm_roots(1);
+    r[0] = self;
+    Obj res = new_kind(ba, n + total);
+    if (res && n + total) {
+        unsigned char *d = kind_data(res);
+        memset(d, fill, (size_t)left);
+        memcpy(d + left, bdata(r[0], &n), (size_t)n);
+        memset(d + left + n, fill, (size_t)(total - left));
+    }
+    vm_unroots(r);
+    return res;
+}
+
+static Obj bm_ljust(Obj *a, size_t n, Obj k) { return bjust(a, n, k, 0, "ljust"); }
+static Obj bm_rjust(Obj *a, size_t n, Obj k) { return bjust(a, n, k, 1, "rjust"); }
+static Obj bm_center(Obj *a, size_t n, Obj k) { return bjust(a, n, k, 2, "center"); }
+
+static Obj bm_zfill(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("zfill", nargs - 1, kwnames, 1, 1) < 0)
+        return NULL;
+    if (!self_bytes(args[0], "zfill"))
+        return NULL;
+    int64_t width;
+    if (arg_i64(args[1], &width) < 0)
+        return NULL;
+    Obj self = vm_unwrap(args[0]);
+    bool ba = is_ba(self);
+    int64_t n;
+    bdata(self, &n);
+    if (width <= n && !ba)
+        return self;
+    int64_t fill = width > n ? width - n : 0;
+    Obj *r = vm_roots(1);
+    r[0] = self;
+    Obj res = new_kind(ba, n + fill);
+    if (res && n + fill) {
+        unsigned char *d = kind_data(res);
+        memset(d, '0', (size_t)fill);
+        memcpy(d + fill, bdata(r[0], &n), (size_t)n);
+        if (fill && n && (d[fill] == '+' || d[fill] == '-')) {
+            d[0] = d[fill];
+            d[fill] = '0';
+        }
+    }
+    vm_unroots(r);
+    return res;
+}
+
+static Obj bm_expandtabs(Obj *args, size_t nargs, Obj kwnames)
+{
+    static const char *const names[] = {"tabsize", NULL};
+    if (!self_bytes(args[0], "expandtabs"))
+        return NULL;
+    Obj *o = vm_roots(1);
+    int64_t tabsize = 8;
+    if (vm_parse_args("expandtabs", args + 1, nargs - 1, kwnames, names, 0, 1, o) < 0 ||
+        (o[0] && arg_i64(o[0], &tabsize) < 0)) {
+        vm_unroots(o);
+        return NULL;
+    }
+    vm_unroots(o);
+    Obj self = vm_unwrap(args[0]);
+    int64_t n;
+    const unsigned char *p = bdata(self, &n);
+    StrBuf b;
+    sb_init(&b);
+    int64_t col = 0;
+    for (int64_t i = 0; i < n; i++) {
+        if (p[i] == '\t') {
+            if (tabsize > 0) {
+                int64_t incr = tabsize - col % tabsize;
+                col += incr;
+                while (incr-- > 0)
+                    sb_addc(&b, ' ');
+            }
+        } else {
+            sb_addc(&b, (char)p[i]);
+            col = p[i] == '\n' || p[i] == '\r' ? 0 : col + 1;
+        }
+    }
+    Obj res = b.cap == SIZE_MAX ? err_nomemory() : from_c(is_ba(self), b.p ? b.p : "", b.len);
+    sb_free(&b);
+    return res;
+}
+
+static Obj bm_decode(Obj *args, size_t nargs, Obj kwnames)
+{
+    static const char *const names[] = {"encoding", "errors", NULL};
+    if (!self_bytes(args[0], "decode"))
+        return NULL;
+    Obj *o = vm_roots(2);
+    Obj res = NULL;
+    if (vm_parse_args("decode", args + 1, nargs - 1, kwnames, names, 0, 2, o) < 0)
+        goto out;
+    char enc[64] = "utf-8", errs[64] = "strict";
+    for (int k = 0; k < 2; k++) {
+        if (!o[k])
+            continue;
+        if (!str_value(o[k])) {
+            err_format(E_TypeError, "decode() argument '%s' must be str, not %s", names[k], type_name(o[k]));
+            goto out;
+        }
+        snprintf(k ? errs : enc, 64, "%s", str_cstr(vm_unwrap(o[k])));
+    }
+    res = bytes_decode(vm_unwrap(args[0]), enc, errs);
+out:
+    vm_unroots(o);
+    return res;
+}
+
+static Obj bm_hex(Obj *args, size_t nargs, Obj kwnames)
+{
+    static const char *const names[] = {"sep", "bytes_per_sep", NULL};
+    static const char hex[] = "0123456789abcdef";
+    if (!self_bytes(args[0], "hex"))
+        return NULL;
+    Obj *o = vm_roots(2);
+    Obj res = NULL;
+    if (vm_parse_args("hex", args + 1, nargs - 1, kwnames, names, 0, 2, o) < 0)
+        goto out;
+    char sep[8] = "";
+    size_t sepn = 0;
+    int64_t per = 1;
+    if (o[0] && !IS_NONE(o[0])) {
+        const char *q;
+        int64_t qn;
+        Obj sv = str_value(o[0]);
+        if (sv) {
+            q = str_cstr(sv);
+            qn = STR(sv)->nbytes;
+            if (STR(sv)->length != 1 || qn != 1) {
+                err_set(E_ValueError, qn == 1 ? "sep must be length 1." : "sep must be ASCII.");
+                goto out;
+            }
+        } else if (!bytes_like(o[0], &q, &qn)) {
+            err_set(E_TypeError, "sep must be str or bytes.");
+            goto out;
+        } else if (qn != 1) {
+            err_set(E_ValueError, "sep must be length 1.");
+            goto out;
+        }
+        sep[0] = q[0];
+        sepn = 1;
+    }
+    if (o[1] && arg_i64(o[1], &per) < 0)
+        goto out;
+    int64_t n;
+    const unsigned char *p = bdata(vm_unwrap(args[0]), &n);
+    StrBuf b;
+    sb_init(&b);
+    int64_t group = per < 0 ? -per : per;
+    for (int64_t i = 0; i < n; i++) {
+        if (sepn && group && i > 0) {
+            /* positive: groups counted from the right; negative: from the left */
+            int64_t from = per > 0 ? n - i : i;
+            if (from % group == 0)
+                sb_addc(&b, sep[0]);
+        }
+        char h[2] = {hex[p[i] >> 4], hex[p[i] & 15]};
+        sb_add(&b, h, 2);
+    }
+    res = sb_finish(&b);
+out:
+    vm_unroots(o);
+    return res;
+}
+
+static int hexval(unsigned c)
+{
+    if (c >= '0' && c <= '9')
+        return (int)(c - '0');
+    if (c >= 'a' && c <= 'f')
+        return (int)(c - 'a' + 10);
+    if (c >= 'A' && c <= 'F')
+        return (int)(c - 'A' + 10);
+    return -1;
+}
+
+static Obj bm_fromhex(Obj *args, size_t nargs, Obj kwnames)
+{
+    /* METH_CLASS: args[0] is the class */
+    if (vm_check_args("fromhex", nargs - 1, kwnames, 1, 1) < 0)
+        return NULL;
+    Obj s = str_value(args[1]);
+    if (!s) {
+        err_format(E_TypeError, "fromhex() argument must be str, not %s", type_name(args[1]));
+        return NULL;
+    }
+    const unsigned char *p = (const unsigned char *)str_cstr(s);
+    int64_t n = STR(s)->nbytes;
+    StrBuf b;
+    sb_init(&b);
+    int64_t cpi = 0;   /* error positions are in code points */
+    for (int64_t i = 0; i < n;) {
+        if (p[i] == ' ' || (p[i] >= 9 && p[i] <= 13)) {
+            i++;
+            cpi++;
+            continue;
+        }
+        int hi = hexval(p[i]);
+        if (hi < 0) {
+            sb_free(&b);
+            err_format(E_ValueError, "non-hexadecimal number found in fromhex() arg at position %ld", (long)cpi);
+            return NULL;
+        }
+        int lo = i + 1 < n ? hexval(p[i + 1]) : -1;
+        if (lo < 0) {
+            sb_free(&b);
+            err_format(E_ValueError, "non-hexadecimal number found in fromhex() arg at position %ld",
+                       (long)cpi + 1);
+            return NULL;
+        }
+        sb_addc(&b, (char)(hi * 16 + lo));
+        i += 2;
+        cpi += 2;
+    }
+    Obj cls = args[0];
+    bool ba = type_is_subtype((TypeObj *)cls, T_bytearray);
+    Obj res = b.cap == SIZE_MAX ? err_nomemory() : from_c(ba, b.p ? b.p : "", b.len);
+    sb_free(&b);
+    if (res && cls != (Obj)T_bytes && cls != (Obj)T_bytearray)
+        res = vm_call1(cls, res);
+    return res;
+}
+
+static Obj bm_maketrans(Obj *args, size_t nargs, Obj kwnames)
+{
+    /* METH_STATIC */
+    if (vm_check_args("maketrans", nargs, kwnames, 2, 2) < 0)
+        return NULL;
+    const char *f, *t;
+    int64_t fn, tn;
+    if (!need_bytes(args[0], &f, &fn) || !need_bytes(args[1], &t, &tn))
+        return NULL;
+    if (fn != tn) {
+        err_set(E_ValueError, "maketrans arguments must have same length");
+        return NULL;
+    }
+    char table[256];
+    for (int c = 0; c < 256; c++)
+        table[c] = (char)c;
+    for (int64_t k = 0; k < fn; k++)
+        table[(unsigned char)f[k]] = t[k];
+    return bytes_new(table, 256);
+}
+
+static Obj bm_translate(Obj *args, size_t nargs, Obj kwnames)
+{
+    static const char *const names[] = {"table", "delete", NULL};
+    if (!self_bytes(args[0], "translate"))
+        return NULL;
+    Obj *o = vm_roots(2);
+    Obj res = NULL;
+    if (vm_parse_args("translate", args + 1, nargs - 1, kwnames, names, 1, 2, o) < 0)
+        goto out;
+    const char *t = NULL, *d = "";
+    int64_t tn = 0, dn = 0;
+    if (!IS_NONE(o[0])) {
+        if (!need_bytes(o[0], &t, &tn))
+            goto out;
+        if (tn != 256) {
+            err_set(E_ValueError, "translation table must be 256 characters long");
+            goto out;
+        }
+    }
+    if (o[1] && !need_bytes(o[1], &d, &dn))
+        goto out;
+    bool del[256];
+    memset(del, 0, sizeof del);
+    for (int64_t k = 0; k < dn; k++)
+        del[(unsigned char)d[k]] = true;
+    if (!IS_NONE(o[0]))
+        bytes_like(o[0], &t, &tn);
+    Obj self = vm_unwrap(args[0]);
+    int64_t n;
+    const unsigned char *p = bdata(self, &n);
+    StrBuf b;
+    sb_init(&b);
+    for (int64_t i = 0; i < n; i++)
+        if (!del[p[i]])
+            sb_addc(&b, t ? t[p[i]] : (char)p[i]);
+    res = b.cap == SIZE_MAX ? err_nomemory() : from_c(is_ba(self), b.p ? b.p : "", b.len);
+    sb_free(&b);
+out:
+    vm_unroots(o);
+    return res;
+}
+
+static Obj bm___getnewargs__(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("__getnewargs__", nargs - 1, kwnames, 0, 0) < 0)
+        return NULL;
+    SELF("__getnewargs__");
+    Obj *r = vm_roots(1);
+    r[0] = self;
+    int64_t n;
+    bdata(self, &n);
+    Obj b = sub_kind(false, &r[0], 0, n);
+    vm_unroots(r);
+    return b ? tuple_pack(1, b) : NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* bytearray mutation                                                  */
+/* ------------------------------------------------------------------ */
+
+/* Replace bytes [lo, hi) of the bytearray in *bap by data[0..dn) (C memory). */
+static int ba_set_range(Obj *bap, int64_t lo, int64_t hi, const char *data, int64_t dn)
+{
+    int64_t len = BYTEARRAY(*bap)->length;
+    int64_t newlen = len - (hi - lo) + dn;
+    if (newlen > len && ba_reserve(bap, newlen) < 0)
+        return -1;
+    unsigned char *p = ba_write_data(*bap);
+    if (p) {
+        if (hi < len && lo + dn != hi)
+            memmove(p + lo + dn, p + hi, (size_t)(len - hi));
+        if (dn)
+            memcpy(p + lo, data, (size_t)dn);
+    }
+    VM_WRITE(*bap);
+    BYTEARRAY(*bap)->length = newlen;
+    return 0;
+}
+
+/* The bytes an assignment or extend gets from v, in a StrBuf. */
+static int assign_source(Obj v, StrBuf *b, bool for_extend)
+{
+    const char *q;
+    int64_t qn;
+    if (bytes_like(v, &q, &qn)) {
+        sb_add(b, q, (size_t)qn);
+        return 0;
+    }
+    if (for_extend) {
+        if (!TYPE(v)->tp_iter && !TYPE(v)->tp_getitem) {
+            err_format(E_TypeError, "can't extend bytearray with %s", type_name(v));
+            return -1;
+        }
+    } else if (IS_INT(v) || str_value(v) || (!TYPE(v)->tp_iter && !TYPE(v)->tp_getitem)) {
+        err_set(E_TypeError, "can assign only bytes, buffers, or iterables of ints in range(0, 256)");
+        return -1;
+    }
+    return collect_ints(v, b, "byte must be in range(0, 256)");
+}
+
+static int ba_delete_step(Obj ba, int64_t start, int64_t step, int64_t cnt)
+{
+    if (cnt <= 0)
+        return 0;
+    if (step < 0) {
+        start = start + step * (cnt - 1);
+        step = -step;
+    }
+    int64_t len = BYTEARRAY(ba)->length;
+    unsigned char *p = ba_write_data(ba);
+    int64_t w = start, k = 0;
+    for (int64_t i = start; i < len; i++) {
+        if (k < cnt && i == start + k * step) {
+            k++;
+            continue;
+        }
+        p[w++] = p[i];
+    }
+    VM_WRITE(ba);
+    BYTEARRAY(ba)->length = len - cnt;
+    return 0;
+}
+
+static int bytearray_setitem(Obj self, Obj key, Obj value)
+{
+    Obj *r = vm_roots(2);
+    r[0] = vm_unwrap(self);
+    r[1] = value;
+    int rc = -1;
+    if (TID(key) == TID_SLICE) {
+        int64_t start, stop, step, len = BYTEARRAY(r[0])->length;
+        int64_t cnt = slice_indices(key, len, &start, &stop, &step);
+        if (cnt < 0)
+            goto out;
+        if (!value) {
+            if (step == 1)
+                rc = ba_set_range(&r[0], start, start + cnt, "", 0);
+            else
+                rc = ba_delete_step(r[0], start, step, cnt);
+            goto out;
+        }
+        StrBuf b;
+        sb_init(&b);
+        if (assign_source(r[1], &b, false) < 0) {
+            sb_free(&b);
+            goto out;
+        }
+        if (b.cap == SIZE_MAX) {
+            err_nomemory();
+            goto out;
+        }
+        int64_t dn = (int64_t)b.len;
+        if (step == 1) {
+            rc = ba_set_range(&r[0], start, start + cnt, b.p ? b.p : "", dn);
+        } else if (dn != cnt) {
+            err_format(E_ValueError, "attempt to assign bytes of size %ld to extended slice of size %ld", (long)dn,
+                       (long)cnt);
+        } else {
+            unsigned char *p = ba_write_data(r[0]);
+            for (int64_t k = 0; k < cnt; k++)
+                p[start + k * step] = (unsigned char)b.p[k];
+            rc = 0;
+        }
+        sb_free(&b);
+        goto out;
+    }
+    int64_t i;
+    int k = seq_index_arg(key, &i);
+    if (k == 0)
+        err_format(E_TypeError, "bytearray indices must be integers or slices, not %s", type_name(key));
+    if (k <= 0)
+        goto out;
+    int c = 0;
+    if (r[1] && (c = byte_value(r[1], "byte must be in range(0, 256)")) < 0)
+        goto out;
+    int64_t len = BYTEARRAY(r[0])->length;
+    if (i < 0)
+        i += len;
+    if (i < 0 || i >= len) {
+        err_set(E_IndexError, "bytearray index out of range");
+        goto out;
+    }
+    if (!r[1]) {
+        rc = ba_set_range(&r[0], i, i + 1, "", 0);
+    } else {
+        ba_write_data(r[0])[i] = (unsigned char)c;
+        rc = 0;
+    }
+out:
+    vm_unroots(r);
+    return rc;
+}
+
+#define BA_SELF(name)                                                      \
+    Obj self = vm_unwrap(args[0]);                                         \
+    if (!is_ba(self)) {                                                    \
+        err_format(E_TypeError, "descriptor '%s' requires a 'bytearray' object but received a '%s'", name, \
+                   type_name(args[0]));                                    \
+        return NULL;                                                       \
+    }
+
+static Obj ba_append(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("append", nargs - 1, kwnames, 1, 1) < 0)
+        return NULL;
+    BA_SELF("append");
+    (void)self;
+    int c = byte_value(args[1], "byte must be in range(0, 256)");
+    if (c < 0)
+        return NULL;
+    Obj *r = vm_roots(1);
+    r[0] = vm_unwrap(args[0]);
+    char ch = (char)c;
+    int64_t len = BYTEARRAY(r[0])->length;
+    int rc = ba_set_range(&r[0], len, len, &ch, 1);
+    vm_unroots(r);
+    return rc < 0 ? NULL : g_None;
+}
+
+static int ba_extend_obj(Obj *bap, Obj v)
+{
+    StrBuf b;
+    sb_init(&b);
+    if (assign_source(v, &b, true) < 0) {
+        sb_free(&b);
+        return -1;
+    }
+    if (b.cap == SIZE_MAX) {
+        err_nomemory();
+        return -1;
+    }
+    int64_t len = BYTEARRAY(*bap)->length;
+    int rc = ba_set_range(bap, len, len, b.p ? b.p : "", (int64_t)b.len);
+    sb_free(&b);
+    return rc;
+}
+
+static Obj ba_extend(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("extend", nargs - 1, kwnames, 1, 1) < 0)
+        return NULL;
+    BA_SELF("extend");
+    Obj *r = vm_roots(1);
+    r[0] = self;
+    int rc = ba_extend_obj(&r[0], args[1]);
+    vm_unroots(r);
+    return rc < 0 ? NULL : g_None;
+}
+
+static Obj ba_pop(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("pop", nargs - 1, kwnames, 0, 1) < 0)
+        return NULL;
+    BA_SELF("pop");
+    int64_t i = -1;
+    if (nargs > 1 && arg_i64(args[1], &i) < 0)
+        return NULL;
+    self = vm_unwrap(args[0]);
+    int64_t len = BYTEARRAY(self)->length;
+    if (len == 0) {
+        err_set(E_IndexError, "pop from empty bytearray");
+        return NULL;
+    }
+    if (i < 0)
+        i += len;
+    if (i < 0 || i >= len) {
+        err_set(E_IndexError, "pop index out of range");
+        return NULL;
+    }
+    int c = ba_wdata(self)[i];
+    Obj *r = vm_roots(1);
+    r[0] = self;
+    ba_set_range(&r[0], i, i + 1, "", 0);
+    vm_unroots(r);
+    return MAKE_SMALLINT(c);
+}
+
+static Obj ba_insert(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("insert", nargs - 1, kwnames, 2, 2) < 0)
+        return NULL;
+    BA_SELF("insert");
+    (void)self;
+    int64_t i;
+    if (arg_i64(args[1], &i) < 0)
+        return NULL;
+    int c = byte_value(args[2], "byte must be in range(0, 256)");
+    if (c < 0)
+        return NULL;
+    Obj *r = vm_roots(1);
+    r[0] = vm_unwrap(args[0]);
+    int64_t len = BYTEARRAY(r[0])->length;
+    if (i < 0) {
+        i += len;
+        if (i < 0)
+            i = 0;
+    }
+    if (i > len)
+        i = len;
+    char ch = (char)c;
+    int rc = ba_set_range(&r[0], i, i, &ch, 1);
+    vm_unroots(r);
+    return rc < 0 ? NULL : g_None;
+}
+
+static Obj ba_remove(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("remove", nargs - 1, kwnames, 1, 1) < 0)
+        return NULL;
+    BA_SELF("remove");
+    (void)self;
+    int c = byte_value(args[1], "byte must be in range(0, 256)");
+    if (c < 0)
+        return NULL;
+    Obj *r = vm_roots(1);
+    r[0] = vm_unwrap(args[0]);
+    int64_t n;
+    const unsigned char *p = bdata(r[0], &n);
+    const unsigned char *hit = memchr(p, c, (size_t)n);
+    Obj res = g_None;
+    if (!hit) {
+        err_set(E_ValueError, "value not found in bytearray");
+        res = NULL;
+    } else {
+        int64_t i = hit - p;
+        ba_set_range(&r[0], i, i + 1, "", 0);
+    }
+    vm_unroots(r);
+    return res;
+}
+
+static Obj ba_reverse(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("reverse", nargs - 1, kwnames, 0, 0) < 0)
+        return NULL;
+    BA_SELF("reverse");
+    int64_t n = BYTEARRAY(self)->length;
+    if (n > 1) {
+        unsigned char *p = ba_write_data(self);
+        for (int64_t i = 0, j = n - 1; i < j; i++, j--) {
+            unsigned char t = p[i];
+            p[i] = p[j];
+            p[j] = t;
+        }
+    }
+    return g_None;
+}
+
+static Obj ba_clear(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("clear", nargs - 1, kwnames, 0, 0) < 0)
+        return NULL;
+    BA_SELF("clear");
+    VM_WRITE(self);
+    BYTEARRAY(self)->length = 0;
+    BYTEARRAY(self)->raw = NULL;
+    return g_None;
+}
+
+static Obj ba_copy(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("copy", nargs - 1, kwnames, 0, 0) < 0)
+        return NULL;
+    BA_SELF("copy");
+    Obj *r = vm_roots(1);
+    r[0] = self;
+    Obj res = sub_kind(true, &r[0], 0, BYTEARRAY(self)->length);
+    vm_unroots(r);
+    return res;
+}
+
+static Obj ba_inplace_add(Obj a, Obj b)
+{
+    Obj self = vm_unwrap(a);
+    if (!is_ba(self))
+        return g_NotImplemented;
+    if (!bytes_value(b)) {
+        err_format(E_TypeError, "can't concat %s to bytearray", type_name(b));
+        return NULL;
+    }
+    Obj *r = vm_roots(2);
+    r[0] = self;
+    r[1] = a;
+    int rc = ba_extend_obj(&r[0], b);
+    Obj res = rc < 0 ? NULL : r[1];
+    vm_unroots(r);
+    return res;
+}
+
+static Obj ba_inplace_mul(Obj a, Obj b)
+{
+    Obj self = vm_unwrap(a);
+    if (!is_ba(self))
+        return g_NotImplemented;
+    Obj *r = vm_roots(2);
+    r[0] = self;
+    r[1] = a;
+    Obj res = NULL;
+    int64_t count;
+    int k = repeat_count(b, &count);
+    if (k <= 0) {
+        res = k == 0 ? g_NotImplemented : NULL;
+        goto out;
+    }
+    int64_t n = BYTEARRAY(r[0])->length;
+    if (count <= 0 || n == 0) {
+        VM_WRITE(r[0]);
+        BYTEARRAY(r[0])->length = 0;
+        res = r[1];
+        goto out;
+    }
+    if (count > ((int64_t)1 << 40) / n) {
+        res = err_nomemory();
+        goto out;
+    }
+    if (ba_reserve(&r[0], n * count) < 0)
+        goto out;
+    unsigned char *p = ba_write_data(r[0]);
+    for (int64_t k2 = 1; k2 < count; k2++)
+        memcpy(p + k2 * n, p, (size_t)n);
+    VM_WRITE(r[0]);
+    BYTEARRAY(r[0])->length = n * count;
+    res = r[1];
+out:
+    vm_unroots(r);
+    return res;
+}
+
+/* ------------------------------------------------------------------ */
+/* Types                                                               */
+/* ------------------------------------------------------------------ */
+
+#define SHARED_METHODS                                              \
+    {"decode", bm_decode, METH_KW, NULL},                           \
+    {"hex", bm_hex, METH_KW, NULL},                                 \
+    {"fromhex", bm_fromhex, METH_CLASS, NULL},                      \
+    {"maketrans", bm_maketrans, METH_STATIC, NULL},                 \
+    {"translate", bm_translate, METH_KW, NULL},                     \
+    {"join", bm_join, 0, NULL},                                     \
+    {"split", bm_split, METH_KW, NULL},                             \
+    {"rsplit", bm_rsplit, METH_KW, NULL},                           \
+    {"splitlines", bm_splitlines, METH_KW, NULL},                   \
+    {"strip", bm_strip, 0, NULL},                                   \
+    {"lstrip", bm_lstrip, 0, NULL},                                 \
+    {"rstrip", bm_rstrip, 0, NULL},                                 \
+    {"replace", bm_replace, 0, NULL},                               \
+    {"find", bm_find, 0, NULL},                                     \
+    {"rfind", bm_rfind, 0, NULL},                                   \
+    {"index", bm_index, 0, NULL},                                   \
+    {"rindex", bm_rindex, 0, NULL},                                 \
+    {"count", bm_count, 0, NULL},                                   \
+    {"startswith", bm_startswith, 0, NULL},                         \
+    {"endswith", bm_endswith, 0, NULL},                             \
+    {"partition", bm_partition, 0, NULL},                           \
+    {"rpartition", bm_rpartition, 0, NULL},                         \
+    {"removeprefix", bm_removeprefix, 0, NULL},                     \
+    {"removesuffix", bm_removesuffix, 0, NULL},                     \
+    {"lower", bm_lower, 0, NULL},                                   \
+    {"upper", bm_upper, 0, NULL},                                   \
+    {"swapcase", bm_swapcase, 0, NULL},                             \
+    {"title", bm_title, 0, NULL},                                   \
+    {"capitalize", bm_capitalize, 0, NULL},                         \
+    {"isdigit", bm_isdigit, 0, NULL},                               \
+    {"isalpha", bm_isalpha, 0, NULL},                               \
+    {"isalnum", bm_isalnum, 0, NULL},                               \
+    {"isspace", bm_isspace, 0, NULL},                               \
+    {"isascii", bm_isascii, 0, NULL},                               \
+    {"islower", bm_islower, 0, NULL},                               \
+    {"isupper", bm_isupper, 0, NULL},                               \
+    {"istitle", bm_istitle, 0, NULL},                               \
+    {"ljust", bm_ljust, 0, NULL},                                   \
+    {"rjust", bm_rjust, 0, NULL},                                   \
+    {"center", bm_center, 0, NULL},                                 \
+    {"zfill", bm_zfill, 0, NULL},                                   \
+    {"expandtabs", bm_expandtabs, METH_KW, NULL}
+
+static const MethodDef bytes_methods[] = {
+    SHARED_METHODS,
+    {"__getnewargs__", bm___getnewargs__, 0, NULL},
+    {NULL, NULL, 0, NULL},
+};
+
+static const MethodDef bytearray_methods[] = {
+    SHARED_METHODS,
+    {"append", ba_append, 0, NULL},
+    {"extend", ba_extend, 0, NULL},
+    {"pop", ba_pop, 0, NULL},
+    {"insert", ba_insert, 0, NULL},
+    {"remove", ba_remove, 0, NULL},
+    {"reverse", ba_reverse, 0, NULL},
+    {"clear", ba_clear, 0, NULL},
+    {"copy", ba_copy, 0, NULL},
+    {NULL, NULL, 0, NULL},
+};
+
+static const MethodDef bytes_iter_methods[] = {
+    {"__length_hint__", bytes_iter_length_hint, 0, NULL},
+    {NULL, NULL, 0, NULL},
+};
+
+static TypeObj *make_iter_type(const char *name)
+{
+    TypeObj *t = (TypeObj *)type_new_builtin(name, T_object, TID_ITER, 0);
+    t->tp_iter = iter_self;
+    t->tp_iternext = bytes_iter_next;
+    type_add_methods(t, bytes_iter_methods);
+    type_ready(t);
+    return t;
+}
+
+static void set_common_slots(TypeObj *t)
+{
+    t->tp_richcompare = bytes_richcompare;
+    t->tp_len = bytes_tp_len;
+    t->tp_getitem = bytes_getitem;
+    t->tp_contains = bytes_contains;
+    t->tp_iter = bytes_iter_new;
+    t->tp_bool = bytes_tp_bool;
+    t->nb[NB_ADD] = bytes_add;
+    t->nb[NB_MUL] = bytes_mul;
+    t->nb[NB_MOD] = bytes_mod;
+}
+
+void bytes_init_type(void)
+{
+    get_empty_bytes();
+    TypeObj *t = (TypeObj *)type_new_builtin("bytes", T_object, TID_BYTES, TPF_BASETYPE);
+    T_bytes = t;
+    set_common_slots(t);
+    t->tp_repr = bytes_repr;
+    t->tp_str = bytes_repr;
+    t->tp_hash = bytes_tp_hash;
+    t->tp_new = bytes_tp_new;
+    type_add_methods(t, bytes_methods);
+    type_ready(t);
+
+    t = (TypeObj *)type_new_builtin("bytearray", T_object, TID_BYTEARRAY, TPF_BASETYPE);
+    T_bytearray = t;
+    set_common_slots(t);
+    t->tp_repr = bytearray_repr;
+    t->tp_str = bytearray_repr;
+    t->tp_hash = bytearray_tp_hash;
+    t->tp_new = bytearray_tp_new;
+    t->tp_setitem = bytearray_setitem;
+    t->nb_inplace[NB_ADD] = ba_inplace_add;
+    t->nb_inplace[NB_MUL] = ba_inplace_mul;
+    type_add_methods(t, bytearray_methods);
+    type_ready(t);
+
+    T_bytes_iterator = make_iter_type("bytes_iterator");
+    T_bytearray_iterator = make_iter_type("bytearray_iterator");
+}

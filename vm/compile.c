@@ -1003,3 +1003,931 @@ static bool unwind_fblock_stack(Compiler *c, bool preserve_tos, FBlock **loop)
     u->fblocks[u->nfblocks++] = copy;
     return ok;
 }
+
+/* ------------------------------------------------------------------ */
+/* Shared pieces: depth guard, docstrings, targets, conditions          */
+/* ------------------------------------------------------------------ */
+
+static bool enter_nested(Compiler *c, int lineno, int col)
+{
+    if (++c->depth > COMPILER_MAX_NESTING + 50) {
+        c->depth--;
+        return cerror(c, CERR_RECURSION, lineno, col, lineno, col,
+                      "maximum recursion depth exceeded during compilation");
+    }
+    return true;
+}
+
+/* The docstring of a body (first statement a string literal), or NULL. */
+static const constant *docstring_of(const stmt_seq *body)
+{
+    if (body->n == 0)
+        return NULL;
+    stmt_ty s = body->items[0];
+    if (s->kind != Expr_kind || s->v.Expr.value->kind != Constant_kind)
+        return NULL;
+    const constant *v = &s->v.Expr.value->v.Constant.value;
+    return v->kind == CONST_STR ? v : NULL;
+}
+
+static bool compile_store(Compiler *c, expr_ty t);
+
+static bool unpack_and_store(Compiler *c, expr_ty t, expr_seq elts)
+{
+    int n = elts.n, star = -1;
+    for (int i = 0; i < n; i++) {
+        if (elts.items[i]->kind == Starred_kind) {
+            if (star >= 0)
+                return SYNERR(c, t, "multiple starred expressions in assignment");
+            star = i;
+        }
+    }
+    if (star >= 0) {
+        int before = star, after = n - star - 1;
+        if (before >= 256 || after >= (1 << 16))
+            return SYNERR(c, t, "too many expressions in star-unpacking assignment");
+        TRY(emit(c, OP_UNPACK_EX, before | (after << 8)));
+    } else {
+        TRY(emit(c, OP_UNPACK_SEQUENCE, n));
+    }
+    for (int i = 0; i < n; i++) {
+        expr_ty e = elts.items[i];
+        TRY(compile_store(c, e->kind == Starred_kind ? e->v.Starred.value : e));
+    }
+    return true;
+}
+
+/* Store the value on top of the stack into target t. */
+static bool compile_store(Compiler *c, expr_ty t)
+{
+    TRY(enter_nested(c, t->lineno, t->col_offset));
+    int save = c->u->lineno;
+    c->u->lineno = t->lineno;
+    bool ok;
+    switch (t->kind) {
+    case Name_kind:
+        ok = compile_nameop(c, t->v.Name.id, AST_Store, t);
+        break;
+    case Attribute_kind:
+        ok = compile_expr(c, t->v.Attribute.value);
+        c->u->lineno = t->lineno;
+        ok = ok && emit_attr_op(c, OP_STORE_ATTR, t->v.Attribute.attr);
+        break;
+    case Subscript_kind:
+        ok = compile_expr(c, t->v.Subscript.value) && compile_expr(c, t->v.Subscript.slice);
+        c->u->lineno = t->lineno;
+        ok = ok && emit(c, OP_STORE_SUBSCR, 0);
+        break;
+    case Tuple_kind:
+        ok = unpack_and_store(c, t, t->v.Tuple.elts);
+        break;
+    case List_kind:
+        ok = unpack_and_store(c, t, t->v.List.elts);
+        break;
+    case Starred_kind:
+        ok = SYNERR(c, t, "starred assignment target must be in a list or tuple");
+        break;
+    default:
+        ok = SYNERR(c, t, "cannot assign to expression");
+        break;
+    }
+    c->u->lineno = save;
+    c->depth--;
+    return ok;
+}
+
+static bool compile_delete(Compiler *c, expr_ty t)
+{
+    TRY(enter_nested(c, t->lineno, t->col_offset));
+    int save = c->u->lineno;
+    c->u->lineno = t->lineno;
+    bool ok = true;
+    switch (t->kind) {
+    case Name_kind:
+        ok = compile_nameop(c, t->v.Name.id, AST_Del, t);
+        break;
+    case Attribute_kind:
+        ok = compile_expr(c, t->v.Attribute.value);
+        c->u->lineno = t->lineno;
+        ok = ok && emit_attr_op(c, OP_DELETE_ATTR, t->v.Attribute.attr);
+        break;
+    case Subscript_kind:
+        ok = compile_expr(c, t->v.Subscript.value) && compile_expr(c, t->v.Subscript.slice);
+        c->u->lineno = t->lineno;
+        ok = ok && emit(c, OP_DELETE_SUBSCR, 0);
+        break;
+    case Tuple_kind:
+        for (int i = 0; ok && i < t->v.Tuple.elts.n; i++)
+            ok = compile_delete(c, t->v.Tuple.elts.items[i]);
+        break;
+    case List_kind:
+        for (int i = 0; ok && i < t->v.List.elts.n; i++)
+            ok = compile_delete(c, t->v.List.elts.items[i]);
+        break;
+    default:
+        ok = SYNERR(c, t, "cannot delete expression");
+        break;
+    }
+    c->u->lineno = save;
+    c->depth--;
+    return ok;
+}
+
+static bool emit_compare(Compiler *c, cmpop_ty op)
+{
+    switch (op) {
+    case AST_Eq: return emit(c, OP_COMPARE_OP, CMP_EQ);
+    case AST_NotEq: return emit(c, OP_COMPARE_OP, CMP_NE);
+    case AST_Lt: return emit(c, OP_COMPARE_OP, CMP_LT);
+    case AST_LtE: return emit(c, OP_COMPARE_OP, CMP_LE);
+    case AST_Gt: return emit(c, OP_COMPARE_OP, CMP_GT);
+    case AST_GtE: return emit(c, OP_COMPARE_OP, CMP_GE);
+    case AST_Is: return emit(c, OP_IS_OP, 0);
+    case AST_IsNot: return emit(c, OP_IS_OP, 1);
+    case AST_In: return emit(c, OP_CONTAINS_OP, 0);
+    case AST_NotIn: return emit(c, OP_CONTAINS_OP, 1);
+    }
+    return internal_error(c, "bad comparison operator");
+}
+
+static bool is_none_const(expr_ty e)
+{
+    return e->kind == Constant_kind && e->v.Constant.value.kind == CONST_NONE;
+}
+
+/* Evaluate e for its truth and jump to `label` when it equals `cond`;
+ * otherwise fall through. Nothing is left on the stack. */
+static bool jump_if(Compiler *c, expr_ty e, int label, bool cond)
+{
+    TRY(enter_nested(c, e->lineno, e->col_offset));
+    int save = c->u->lineno;
+    c->u->lineno = e->lineno;
+    bool ok = true;
+    switch (e->kind) {
+    case UnaryOp_kind:
+        if (e->v.UnaryOp.op == AST_Not) {
+            ok = jump_if(c, e->v.UnaryOp.operand, label, !cond);
+            goto done;
+        }
+        break;
+    case BoolOp_kind: {
+        expr_seq vals = e->v.BoolOp.values;
+        bool is_or = e->v.BoolOp.op == AST_Or;
+        int n = vals.n;
+        if (cond == is_or) {
+            /* or/true, and/false: any operand decides */
+            for (int i = 0; ok && i < n; i++)
+                ok = jump_if(c, vals.items[i], label, cond);
+        } else {
+            int skip = new_label(c);
+            if (skip < 0) {
+                ok = false;
+                goto done;
+            }
+            for (int i = 0; ok && i < n - 1; i++)
+                ok = jump_if(c, vals.items[i], skip, !cond);
+            ok = ok && jump_if(c, vals.items[n - 1], label, cond);
+            bind_label(c, skip);
+        }
+        goto done;
+    }
+    case IfExp_kind: {
+        int end = new_label(c), next = new_label(c);
+        if (end < 0 || next < 0) {
+            ok = false;
+            goto done;
+        }
+        ok = jump_if(c, e->v.IfExp.test, next, false) && jump_if(c, e->v.IfExp.body, label, cond) &&
+             emit(c, OP_JUMP, end);
+        bind_label(c, next);
+        ok = ok && jump_if(c, e->v.IfExp.orelse, label, cond);
+        bind_label(c, end);
+        goto done;
+    }
+    case Compare_kind: {
+        int n = e->v.Compare.ops.n;
+        expr_seq comps = e->v.Compare.comparators;
+        if (n == 1) {
+            cmpop_ty op = e->v.Compare.ops.items[0];
+            if ((op == AST_Is || op == AST_IsNot) && is_none_const(comps.items[0])) {
+                /* x is None: POP_JUMP_IF_NONE / NOT_NONE */
+                bool jump_on_none = (op == AST_Is) == cond;
+                ok = compile_expr(c, e->v.Compare.left) &&
+                     emit(c, jump_on_none ? OP_POP_JUMP_IF_NONE : OP_POP_JUMP_IF_NOT_NONE, label);
+                goto done;
+            }
+            break;
+        }
+        int cleanup = new_label(c), end = new_label(c);
+        if (cleanup < 0 || end < 0) {
+            ok = false;
+            goto done;
+        }
+        ok = compile_expr(c, e->v.Compare.left);
+        for (int i = 0; ok && i < n - 1; i++) {
+            ok = compile_expr(c, comps.items[i]) && emit(c, OP_DUP_TOP, 0) && emit(c, OP_ROT_THREE, 0) &&
+                 emit_compare(c, e->v.Compare.ops.items[i]) && emit(c, OP_POP_JUMP_IF_FALSE, cleanup);
+        }
+        ok = ok && compile_expr(c, comps.items[n - 1]) && emit_compare(c, e->v.Compare.ops.items[n - 1]) &&
+             emit(c, cond ? OP_POP_JUMP_IF_TRUE : OP_POP_JUMP_IF_FALSE, label) && emit(c, OP_JUMP, end);
+        bind_label(c, cleanup);
+        ok = ok && emit(c, OP_POP_TOP, 0) && (cond || emit(c, OP_JUMP, label));
+        bind_label(c, end);
+        goto done;
+    }
+    default:
+        break;
+    }
+    ok = compile_expr(c, e) && emit(c, cond ? OP_POP_JUMP_IF_TRUE : OP_POP_JUMP_IF_FALSE, label);
+done:
+    c->u->lineno = save;
+    c->depth--;
+    return ok;
+}
+
+/* A literal whose truth is known (for `while True:`): 1 true, 0 false, -1 unknown. */
+static int const_truth(expr_ty e)
+{
+    if (e->kind != Constant_kind)
+        return -1;
+    const constant *v = &e->v.Constant.value;
+    switch (v->kind) {
+    case CONST_NONE: case CONST_FALSE: return 0;
+    case CONST_TRUE: case CONST_ELLIPSIS: return 1;
+    case CONST_INT: return v->fits_i64 ? v->i64 != 0 : 1;
+    case CONST_FLOAT: return v->f != 0.0;
+    case CONST_STR: case CONST_BYTES: return v->len != 0;
+    }
+    return -1;
+}
+
+/* ------------------------------------------------------------------ */
+/* Functions, lambdas, classes                                         */
+/* ------------------------------------------------------------------ */
+
+static bool compile_decorators(Compiler *c, expr_seq decs)
+{
+    for (int i = 0; i < decs.n; i++)
+        TRY(compile_expr(c, decs.items[i]) && emit(c, OP_PUSH_NULL, 0));
+    return true;
+}
+
+static bool apply_decorators(Compiler *c, expr_seq decs)
+{
+    int save = c->u->lineno;
+    for (int i = decs.n - 1; i >= 0; i--) {
+        c->u->lineno = decs.items[i]->lineno;
+        TRY(emit(c, OP_CALL, 1));
+    }
+    c->u->lineno = save;
+    return true;
+}
+
+/* Push the defaults tuple and kw-only defaults dict; returns the
+ * MAKE_FUNCTION flags (1, 2) or -1. */
+static int compile_defaults(Compiler *c, arguments_ty a)
+{
+    int flags = 0;
+    if (a->defaults.n) {
+        bool all_const = true;
+        CConst **items = pool_alloc(c, (size_t)a->defaults.n * sizeof(CConst *));
+        if (!items)
+            return -1;
+        for (int i = 0; all_const && i < a->defaults.n; i++) {
+            expr_ty d = a->defaults.items[i];
+            if (d->kind != Constant_kind && d->kind != Tuple_kind && d->kind != UnaryOp_kind)
+                all_const = false;
+            else if (!(items[i] = fold_const(c, d, 0)))
+                all_const = false;
+        }
+        if (c->err->kind != CERR_NONE)
+            return -1;
+        if (all_const) {
+            CConst *k = const_new(c, K_TUPLE);
+            if (!k)
+                return -1;
+            k->items = items;
+            k->nitems = a->defaults.n;
+            if (!emit_const(c, const_finish(k)))
+                return -1;
+        } else {
+            for (int i = 0; i < a->defaults.n; i++)
+                if (!compile_expr(c, a->defaults.items[i]))
+                    return -1;
+            if (!emit(c, OP_BUILD_TUPLE, a->defaults.n))
+                return -1;
+        }
+        flags |= 1;
+    }
+    int nkw = 0;
+    for (int i = 0; i < a->kw_defaults.n; i++) {
+        expr_ty d = a->kw_defaults.items[i];
+        if (!d)
+            continue;
+        const char *m = mangle(c, a->kwonlyargs.items[i]->arg);
+        if (!m || !emit_str_const(c, m) || !compile_expr(c, d))
+            return -1;
+        nkw++;
+    }
+    if (nkw) {
+        if (!emit(c, OP_BUILD_MAP, nkw))
+            return -1;
+        flags |= 2;
+    }
+    return flags;
+}
+
+static void set_arg_counts(Unit *u, arguments_ty a)
+{
+    u->posonlyargcount = a->posonlyargs.n;
+    u->argcount = a->posonlyargs.n + a->args.n;
+    u->kwonlyargcount = a->kwonlyargs.n;
+}
+
+static bool compile_function(Compiler *c, stmt_ty s)
+{
+    arguments_ty a = s->v.FunctionDef.args;
+    expr_seq decs = s->v.FunctionDef.decorator_list;
+    TRY(compile_decorators(c, decs));
+    c->u->lineno = s->lineno;
+    int flags = compile_defaults(c, a);
+    if (flags < 0)
+        return false;
+    int firstline = decs.n ? decs.items[0]->lineno : s->lineno;
+    TRY(enter_unit(c, symtable_lookup(c->st, s), U_FUNCTION, s->v.FunctionDef.name, firstline));
+    set_arg_counts(c->u, a);
+    const stmt_seq *body = &s->v.FunctionDef.body;
+    const constant *doc = docstring_of(body);
+    /* consts[0]: the docstring or None */
+    if (add_const(c, doc ? const_str(c, doc->s, doc->len) : const_simple(c, K_NONE)) < 0)
+        return false;
+    TRY(compile_stmts(c, body, doc ? 1 : 0));
+    TRY(emit_none(c) && emit(c, OP_RETURN_VALUE, 0));
+    Unit *child = leave_unit(c);
+    if (!child)
+        return false;
+    c->u->lineno = s->lineno;
+    TRY(emit_make_function(c, child, flags));
+    TRY(apply_decorators(c, decs));
+    return compile_nameop(c, s->v.FunctionDef.name, AST_Store, NULL);
+}
+
+static bool compile_lambda(Compiler *c, expr_ty e)
+{
+    arguments_ty a = e->v.Lambda.args;
+    int flags = compile_defaults(c, a);
+    if (flags < 0)
+        return false;
+    Scope *ste = symtable_lookup(c->st, e);
+    TRY(enter_unit(c, ste, U_LAMBDA, "<lambda>", e->lineno));
+    set_arg_counts(c->u, a);
+    /* consts[0] is None: a lambda has no docstring */
+    if (add_const(c, const_simple(c, K_NONE)) < 0)
+        return false;
+    TRY(compile_expr(c, e->v.Lambda.body));
+    if (ste->is_generator)
+        TRY(emit(c, OP_POP_TOP, 0) && emit_none(c));
+    TRY(emit(c, OP_RETURN_VALUE, 0));
+    Unit *child = leave_unit(c);
+    if (!child)
+        return false;
+    return emit_make_function(c, child, flags);
+}
+
+static bool call_helper(Compiler *c, int pushed, expr_seq args, keyword_seq kws);
+
+static bool compile_class(Compiler *c, stmt_ty s)
+{
+    expr_seq decs = s->v.ClassDef.decorator_list;
+    TRY(compile_decorators(c, decs));
+    int firstline = decs.n ? decs.items[0]->lineno : s->lineno;
+    Scope *ste = symtable_lookup(c->st, s);
+    TRY(enter_unit(c, ste, U_CLASS, s->v.ClassDef.name, firstline));
+    Unit *u = c->u;
+    u->lineno = s->lineno;
+    TRY(emit_name_index(c, OP_LOAD_NAME, "__name__") && emit_name_index(c, OP_STORE_NAME, "__module__"));
+    TRY(emit_str_const(c, u->qualname) && emit_name_index(c, OP_STORE_NAME, "__qualname__"));
+    const stmt_seq *body = &s->v.ClassDef.body;
+    const constant *doc = docstring_of(body);
+    if (doc) {
+        u->lineno = body->items[0]->lineno;
+        TRY(emit_const(c, const_str(c, doc->s, doc->len)) && emit_name_index(c, OP_STORE_NAME, "__doc__"));
+    }
+    TRY(compile_stmts(c, body, doc ? 1 : 0));
+    if (ste->needs_class_closure) {
+        int ix = strtab_lookup(&u->cells, "__class__");
+        if (ix < 0)
+            return internal_error(c, "__class__ cell missing");
+        TRY(emit(c, OP_LOAD_CLOSURE, ix) && emit_name_index(c, OP_STORE_NAME, "__classcell__"));
+    }
+    TRY(emit_none(c) && emit(c, OP_RETURN_VALUE, 0));
+    Unit *child = leave_unit(c);
+    if (!child)
+        return false;
+    c->u->lineno = s->lineno;
+    TRY(emit(c, OP_LOAD_BUILD_CLASS, 0) && emit(c, OP_PUSH_NULL, 0));
+    TRY(emit_make_function(c, child, 0));
+    TRY(emit_str_const(c, s->v.ClassDef.name));
+    TRY(call_helper(c, 2, s->v.ClassDef.bases, s->v.ClassDef.keywords));
+    TRY(apply_decorators(c, decs));
+    return compile_nameop(c, s->v.ClassDef.name, AST_Store, NULL);
+}
+
+/* ------------------------------------------------------------------ */
+/* Statements                                                          */
+/* ------------------------------------------------------------------ */
+
+static bool compile_stmt(Compiler *c, stmt_ty s);
+
+static bool compile_stmts(Compiler *c, const stmt_seq *seq, int from)
+{
+    for (int i = from; i < seq->n; i++)
+        TRY(compile_stmt(c, seq->items[i]));
+    return true;
+}
+
+static bool compile_augassign(Compiler *c, stmt_ty s)
+{
+    expr_ty t = s->v.AugAssign.target;
+    int op = NB_INPLACE_BASE;
+    switch (s->v.AugAssign.op) {
+    case AST_Add: op += NB_ADD; break;
+    case AST_Sub: op += NB_SUB; break;
+    case AST_Mult: op += NB_MUL; break;
+    case AST_MatMult: op += NB_MATMUL; break;
+    case AST_Div: op += NB_TRUEDIV; break;
+    case AST_Mod: op += NB_MOD; break;
+    case AST_Pow: op += NB_POW; break;
+    case AST_LShift: op += NB_LSHIFT; break;
+    case AST_RShift: op += NB_RSHIFT; break;
+    case AST_BitOr: op += NB_OR; break;
+    case AST_BitXor: op += NB_XOR; break;
+    case AST_BitAnd: op += NB_AND; break;
+    case AST_FloorDiv: op += NB_FLOORDIV; break;
+    }
+    switch (t->kind) {
+    case Name_kind:
+        TRY(compile_nameop(c, t->v.Name.id, AST_Load, t));
+        TRY(compile_expr(c, s->v.AugAssign.value));
+        c->u->lineno = s->lineno;
+        TRY(emit(c, OP_BINARY_OP, op));
+        return compile_nameop(c, t->v.Name.id, AST_Store, t);
+    case Attribute_kind:
+        TRY(compile_expr(c, t->v.Attribute.value));
+        c->u->lineno = t->lineno;
+        TRY(emit(c, OP_DUP_TOP, 0) && emit_attr_op(c, OP_LOAD_ATTR, t->v.Attribute.attr));
+        TRY(compile_expr(c, s->v.AugAssign.value));
+        c->u->lineno = s->lineno;
+        TRY(emit(c, OP_BINARY_OP, op) && emit(c, OP_ROT_TWO, 0));
+        return emit_attr_op(c, OP_STORE_ATTR, t->v.Attribute.attr);
+    case Subscript_kind:
+        TRY(compile_expr(c, t->v.Subscript.value) && compile_expr(c, t->v.Subscript.slice));
+        c->u->lineno = t->lineno;
+        TRY(emit(c, OP_DUP_TOP_TWO, 0) && emit(c, OP_BINARY_SUBSCR, 0));
+        TRY(compile_expr(c, s->v.AugAssign.value));
+        c->u->lineno = s->lineno;
+        TRY(emit(c, OP_BINARY_OP, op) && emit(c, OP_ROT_THREE, 0));
+        return emit(c, OP_STORE_SUBSCR, 0);
+    default:
+        return SYNERR(c, t, "illegal expression for augmented assignment");
+    }
+}
+
+static bool compile_annassign(Compiler *c, stmt_ty s)
+{
+    expr_ty t = s->v.AnnAssign.target;
+    /* annotations are not evaluated (tmpy keeps no __annotations__) */
+    if (s->v.AnnAssign.value) {
+        TRY(compile_expr(c, s->v.AnnAssign.value));
+        return compile_store(c, t);
+    }
+    if (t->kind == Attribute_kind)
+        return compile_expr(c, t->v.Attribute.value) && emit(c, OP_POP_TOP, 0);
+    if (t->kind == Subscript_kind)
+        return compile_expr(c, t->v.Subscript.value) && emit(c, OP_POP_TOP, 0) &&
+               compile_expr(c, t->v.Subscript.slice) && emit(c, OP_POP_TOP, 0);
+    return true;
+}
+
+static bool compile_for(Compiler *c, stmt_ty s)
+{
+    NEW_LABEL(start);
+    NEW_LABEL(cleanup);
+    NEW_LABEL(end);
+    TRY(compile_expr(c, s->v.For.iter));
+    c->u->lineno = s->lineno;
+    TRY(emit(c, OP_GET_ITER, 0));
+    bind_label(c, start);
+    TRY(emit(c, OP_FOR_ITER, cleanup));
+    TRY(compile_store(c, s->v.For.target));
+    TRY(PUSH_FBLOCK(c, FB_FOR, start, end, s));
+    TRY(compile_stmts(c, &s->v.For.body, 0));
+    pop_fblock(c);
+    c->u->lineno = s->lineno;
+    TRY(emit(c, OP_JUMP, start));
+    bind_label(c, cleanup);
+    TRY(compile_stmts(c, &s->v.For.orelse, 0));
+    bind_label(c, end);
+    return true;
+}
+
+static bool compile_while(Compiler *c, stmt_ty s)
+{
+    NEW_LABEL(start);
+    NEW_LABEL(anchor);
+    NEW_LABEL(end);
+    bind_label(c, start);
+    if (const_truth(s->v.While.test) != 1)
+        TRY(jump_if(c, s->v.While.test, anchor, false));
+    TRY(PUSH_FBLOCK(c, FB_WHILE, start, end, s));
+    TRY(compile_stmts(c, &s->v.While.body, 0));
+    pop_fblock(c);
+    c->u->lineno = s->lineno;
+    TRY(emit(c, OP_JUMP, start));
+    bind_label(c, anchor);
+    TRY(compile_stmts(c, &s->v.While.orelse, 0));
+    bind_label(c, end);
+    return true;
+}
+
+static bool compile_if(Compiler *c, stmt_ty s)
+{
+    NEW_LABEL(end);
+    int next = end;
+    if (s->v.If.orelse.n) {
+        next = new_label(c);
+        if (next < 0)
+            return false;
+    }
+    TRY(jump_if(c, s->v.If.test, next, false));
+    TRY(compile_stmts(c, &s->v.If.body, 0));
+    if (s->v.If.orelse.n) {
+        TRY(emit(c, OP_JUMP, end));
+        bind_label(c, next);
+        TRY(compile_stmts(c, &s->v.If.orelse, 0));
+    }
+    bind_label(c, end);
+    return true;
+}
+
+static bool compile_with(Compiler *c, stmt_ty s, int item)
+{
+    withitem_ty w = s->v.With.items.items[item];
+    NEW_LABEL(handler);
+    NEW_LABEL(suppress);
+    NEW_LABEL(end);
+    TRY(compile_expr(c, w->context_expr));
+    c->u->lineno = s->lineno;
+    TRY(emit(c, OP_SETUP_WITH, handler));
+    TRY(PUSH_FBLOCK(c, FB_WITH, -1, -1, s));
+    if (w->optional_vars)
+        TRY(compile_store(c, w->optional_vars));
+    else
+        TRY(emit(c, OP_POP_TOP, 0));
+    if (item + 1 < s->v.With.items.n)
+        TRY(compile_with(c, s, item + 1));
+    else
+        TRY(compile_stmts(c, &s->v.With.body, 0));
+    pop_fblock(c);
+    c->u->lineno = s->lineno;
+    TRY(emit(c, OP_POP_BLOCK, 0) && emit(c, OP_CALL_EXIT_NONE, 0) && emit(c, OP_JUMP, end));
+    /* exception: stack exit prev exc */
+    bind_label(c, handler);
+    TRY(emit(c, OP_WITH_EXCEPT_START, 0) && emit(c, OP_POP_JUMP_IF_TRUE, suppress) && emit(c, OP_RERAISE, 0));
+    bind_label(c, suppress);
+    TRY(emit(c, OP_POP_TOP, 0) && emit(c, OP_POP_EXCEPT, 0) && emit(c, OP_POP_TOP, 0));
+    bind_label(c, end);
+    return true;
+}
+
+static bool compile_try_except(Compiler *c, stmt_ty s)
+{
+    NEW_LABEL(handlers);
+    NEW_LABEL(end);
+    c->u->lineno = s->lineno;
+    TRY(emit(c, OP_SETUP_FINALLY, handlers));
+    TRY(PUSH_FBLOCK(c, FB_TRY_EXCEPT, -1, -1, s));
+    TRY(compile_stmts(c, &s->v.Try.body, 0));
+    pop_fblock(c);
+    TRY(emit(c, OP_POP_BLOCK, 0));
+    TRY(compile_stmts(c, &s->v.Try.orelse, 0));
+    TRY(emit(c, OP_JUMP, end));
+    /* stack: prev exc */
+    bind_label(c, handlers);
+    int n = s->v.Try.handlers.n;
+    for (int i = 0; i < n; i++) {
+        excepthandler_ty h = s->v.Try.handlers.items[i];
+        c->u->lineno = h->lineno;
+        if (!h->type && i < n - 1)
+            return SYNERR(c, h, "default 'except:' must be last");
+        NEW_LABEL(next);
+        if (h->type) {
+            TRY(emit(c, OP_DUP_TOP, 0) && compile_expr(c, h->type));
+            c->u->lineno = h->lineno;
+            TRY(emit(c, OP_JUMP_IF_NOT_EXC_MATCH, next));
+        }
+        if (h->name) {
+            NEW_LABEL(cleanup);
+            TRY(compile_nameop(c, h->name, AST_Store, NULL));
+            TRY(emit(c, OP_SETUP_FINALLY, cleanup));
+            TRY(push_fblock(c, FB_HANDLER_CLEANUP, -1, -1, h->lineno, h->col_offset, h->end_lineno,
+                            h->end_col_offset));
+            c->u->fblocks[c->u->nfblocks - 1].name = h->name;
+            TRY(compile_stmts(c, &h->body, 0));
+            pop_fblock(c);
+            c->u->lineno = h->lineno;
+            TRY(emit(c, OP_POP_BLOCK, 0) && emit(c, OP_POP_EXCEPT, 0));
+            TRY(emit_none(c) && compile_nameop(c, h->name, AST_Store, NULL) &&
+                compile_nameop(c, h->name, AST_Del, NULL));
+            TRY(emit(c, OP_JUMP, end));
+            /* an exception in the handler body: stack prev prev2 exc2 */
+            bind_label(c, cleanup);
+            TRY(emit_none(c) && compile_nameop(c, h->name, AST_Store, NULL) &&
+                compile_nameop(c, h->name, AST_Del, NULL) && emit(c, OP_RERAISE, 0));
+        } else {
+            TRY(emit(c, OP_POP_TOP, 0));
+            TRY(push_fblock(c, FB_HANDLER_CLEANUP, -1, -1, h->lineno, h->col_offset, h->end_lineno,
+                            h->end_col_offset));
+            TRY(compile_stmts(c, &h->body, 0));
+            pop_fblock(c);
+            c->u->lineno = h->lineno;
+            TRY(emit(c, OP_POP_EXCEPT, 0) && emit(c, OP_JUMP, end));
+        }
+        bind_label(c, next);
+    }
+    if (n == 0 || s->v.Try.handlers.items[n - 1]->type)
+        TRY(emit(c, OP_RERAISE, 0));
+    bind_label(c, end);
+    return true;
+}
+
+static bool compile_try_finally(Compiler *c, stmt_ty s)
+{
+    NEW_LABEL(handler);
+    NEW_LABEL(end);
+    c->u->lineno = s->lineno;
+    TRY(emit(c, OP_SETUP_FINALLY, handler));
+    TRY(PUSH_FBLOCK(c, FB_FINALLY_TRY, -1, -1, s));
+    c->u->fblocks[c->u->nfblocks - 1].finalbody = &s->v.Try.finalbody;
+    if (s->v.Try.handlers.n)
+        TRY(compile_try_except(c, s));
+    else
+        TRY(compile_stmts(c, &s->v.Try.body, 0));
+    pop_fblock(c);
+    TRY(emit(c, OP_POP_BLOCK, 0));
+    TRY(compile_stmts(c, &s->v.Try.finalbody, 0));
+    TRY(emit(c, OP_JUMP, end));
+    /* exception: stack prev exc */
+    bind_label(c, handler);
+    TRY(PUSH_FBLOCK(c, FB_FINALLY_END, -1, -1, s));
+    TRY(compile_stmts(c, &s->v.Try.finalbody, 0));
+    pop_fblock(c);
+    TRY(emit(c, OP_RERAISE, 0));
+    bind_label(c, end);
+    return true;
+}
+
+/* A dotted name's part [from, to) as a string owned by the pool. */
+static const char *pool_strndup(Compiler *c, const char *s, size_t n)
+{
+    char *p = pool_alloc(c, n + 1);
+    if (!p)
+        return NULL;
+    memcpy(p, s, n);
+    p[n] = 0;
+    return p;
+}
+
+static bool compile_import(Compiler *c, stmt_ty s)
+{
+    for (int i = 0; i < s->v.Import.names.n; i++) {
+        alias_ty a = s->v.Import.names.items[i];
+        c->u->lineno = a->lineno;
+        TRY(emit_const(c, const_int(c, 0)) && emit_none(c) && emit_name_index(c, OP_IMPORT_NAME, a->name));
+        const char *dot = strchr(a->name, '.');
+        if (a->asname && dot) {
+            /* import a.b.c as d: walk from a to a.b.c with IMPORT_FROM */
+            const char *comp = dot + 1;
+            for (;;) {
+                const char *next = strchr(comp, '.');
+                const char *part = pool_strndup(c, comp, next ? (size_t)(next - comp) : strlen(comp));
+                if (!part)
+                    return false;
+                TRY(emit_name_index(c, OP_IMPORT_FROM, part));
+                if (!next)
+                    break;
+                TRY(emit(c, OP_SWAP, 2) && emit(c, OP_POP_TOP, 0));
+                comp = next + 1;
+            }
+            TRY(compile_nameop(c, a->asname, AST_Store, NULL) && emit(c, OP_POP_TOP, 0));
+        } else if (a->asname) {
+            TRY(compile_nameop(c, a->asname, AST_Store, NULL));
+        } else {
+            const char *top = dot ? pool_strndup(c, a->name, (size_t)(dot - a->name)) : a->name;
+            if (!top)
+                return false;
+            TRY(compile_nameop(c, top, AST_Store, NULL));
+        }
+    }
+    return true;
+}
+
+static bool compile_future(Compiler *c, stmt_ty s)
+{
+    static const char *const features[] = {
+        "nested_scopes", "generators", "division", "absolute_import", "with_statement",
+        "print_function", "unicode_literals", "barry_as_FLUFL", "generator_stop", "annotations", NULL
+    };
+    for (int i = 0; i < s->v.ImportFrom.names.n; i++) {
+        alias_ty a = s->v.ImportFrom.names.items[i];
+        if (strcmp(a->name, "braces") == 0)
+            return SYNERR(c, s, "not a chance");
+        bool known = false;
+        for (int k = 0; features[k]; k++)
+            known = known || strcmp(a->name, features[k]) == 0;
+        if (!known)
+            return SYNERR(c, s, "future feature %s is not defined", a->name);
+    }
+    return true;
+}
+
+static bool compile_importfrom(Compiler *c, stmt_ty s)
+{
+    const char *module = s->v.ImportFrom.module ? s->v.ImportFrom.module : "";
+    alias_seq names = s->v.ImportFrom.names;
+    if (s->v.ImportFrom.level == 0 && strcmp(module, "__future__") == 0)
+        return compile_future(c, s);
+    CConst *fromlist = const_new(c, K_TUPLE);
+    if (!fromlist)
+        return false;
+    fromlist->nitems = names.n;
+    fromlist->items = pool_alloc(c, (size_t)names.n * sizeof(CConst *) + 1);
+    if (!fromlist->items)
+        return false;
+    for (int i = 0; i < names.n; i++)
+        if (!(fromlist->items[i] = const_str(c, names.items[i]->name, strlen(names.items[i]->name))))
+            return false;
+    TRY(emit_const(c, const_int(c, s->v.ImportFrom.level)) && emit_const(c, const_finish(fromlist)));
+    TRY(emit_name_index(c, OP_IMPORT_NAME, module));
+    if (names.n == 1 && strcmp(names.items[0]->name, "*") == 0)
+        return emit(c, OP_IMPORT_STAR, 0);
+    for (int i = 0; i < names.n; i++) {
+        alias_ty a = names.items[i];
+        c->u->lineno = a->lineno;
+        TRY(emit_name_index(c, OP_IMPORT_FROM, a->name));
+        TRY(compile_nameop(c, a->asname ? a->asname : a->name, AST_Store, NULL));
+    }
+    return emit(c, OP_POP_TOP, 0);
+}
+
+static bool compile_return(Compiler *c, stmt_ty s)
+{
+    if (c->u->ste->type != BLOCK_FUNCTION)
+        return SYNERR(c, s, "'return' outside function");
+    if (s->v.Return.value) {
+        TRY(compile_expr(c, s->v.Return.value));
+        c->u->lineno = s->lineno;
+        TRY(unwind_fblock_stack(c, true, NULL));
+    } else {
+        TRY(unwind_fblock_stack(c, false, NULL));
+        TRY(emit_none(c));
+    }
+    c->u->lineno = s->lineno;
+    return emit(c, OP_RETURN_VALUE, 0);
+}
+
+static bool compile_break_continue(Compiler *c, stmt_ty s, bool is_break)
+{
+    FBlock *loop = NULL;
+    TRY(unwind_fblock_stack(c, false, &loop));
+    if (!loop)
+        return SYNERR(c, s, is_break ? "'break' outside loop" : "'continue' not properly in loop");
+    c->u->lineno = s->lineno;
+    if (is_break) {
+        TRY(unwind_fblock(c, loop, false));
+        return emit(c, OP_JUMP, loop->exit);
+    }
+    return emit(c, OP_JUMP, loop->start);
+}
+
+static bool compile_expr_stmt(Compiler *c, stmt_ty s)
+{
+    expr_ty v = s->v.Expr.value;
+    if (c->interactive && c->u->kind == U_MODULE) {
+        /* the REPL shows the value: sys.displayhook(value) */
+        TRY(emit_const(c, const_int(c, 0)) && emit_none(c) && emit_name_index(c, OP_IMPORT_NAME, "sys"));
+        TRY(emit_name_index(c, OP_LOAD_METHOD, "displayhook"));
+        TRY(compile_expr(c, v));
+        c->u->lineno = s->lineno;
+        return emit(c, OP_CALL, 1) && emit(c, OP_POP_TOP, 0);
+    }
+    if (v->kind == Constant_kind)
+        return true;   /* no effect */
+    TRY(compile_expr(c, v));
+    c->u->lineno = s->lineno;
+    return emit(c, OP_POP_TOP, 0);
+}
+
+static bool compile_stmt(Compiler *c, stmt_ty s)
+{
+    TRY(enter_nested(c, s->lineno, s->col_offset));
+    c->u->lineno = s->lineno;
+    bool ok = true;
+    switch (s->kind) {
+    case FunctionDef_kind:
+        ok = compile_function(c, s);
+        break;
+    case ClassDef_kind:
+        ok = compile_class(c, s);
+        break;
+    case Return_kind:
+        ok = compile_return(c, s);
+        break;
+    case Delete_kind:
+        for (int i = 0; ok && i < s->v.Delete.targets.n; i++)
+            ok = compile_delete(c, s->v.Delete.targets.items[i]);
+        break;
+    case Assign_kind: {
+        expr_seq ts = s->v.Assign.targets;
+        ok = compile_expr(c, s->v.Assign.value);
+        for (int i = 0; ok && i < ts.n; i++) {
+            c->u->lineno = s->lineno;
+            if (i < ts.n - 1)
+                ok = emit(c, OP_DUP_TOP, 0);
+            ok = ok && compile_store(c, ts.items[i]);
+        }
+        break;
+    }
+    case AugAssign_kind:
+        ok = compile_augassign(c, s);
+        break;
+    case AnnAssign_kind:
+        ok = compile_annassign(c, s);
+        break;
+    case For_kind:
+        ok = compile_for(c, s);
+        break;
+    case While_kind:
+        ok = compile_while(c, s);
+        break;
+    case If_kind:
+        ok = compile_if(c, s);
+        break;
+    case With_kind:
+        ok = compile_with(c, s, 0);
+        break;
+    case Raise_kind: {
+        int n = 0;
+        if (s->v.Raise.exc) {
+            ok = compile_expr(c, s->v.Raise.exc);
+            n = 1;
+            if (ok && s->v.Raise.cause) {
+                ok = compile_expr(c, s->v.Raise.cause);
+                n = 2;
+            }
+        }
+        c->u->lineno = s->lineno;
+        ok = ok && emit(c, OP_RAISE_VARARGS, n);
+        break;
+    }
+    case Try_kind:
+        ok = s->v.Try.finalbody.n ? compile_try_finally(c, s) : compile_try_except(c, s);
+        break;
+    case Assert_kind: {
+        int end = new_label(c);
+        ok = end >= 0 && jump_if(c, s->v.Assert.test, end, true);
+        c->u->lineno = s->lineno;
+        ok = ok && emit(c, OP_LOAD_ASSERTION_ERROR, 0);
+        if (ok && s->v.Assert.msg) {
+            ok = emit(c, OP_PUSH_NULL, 0) && compile_expr(c, s->v.Assert.msg);
+            c->u->lineno = s->lineno;
+            ok = ok && emit(c, OP_CALL, 1);
+        }
+        ok = ok && emit(c, OP_RAISE_VARARGS, 1);
+        if (ok)
+            bind_label(c, end);
+        break;
+    }
+    case Import_kind:
+        ok = compile_import(c, s);
+        break;
+    case ImportFrom_kind:
+        ok = compile_importfrom(c, s);
+        break;
+    case Global_kind:
+    case Nonlocal_kind:
+    case Pass_kind:
+        break;
+    case Expr_kind:
+        ok = compile_expr_stmt(c, s);
+        break;
+    case Break_kind:
+        ok = compile_break_continue(c, s, true);
+        break;
+    case Continue_kind:
+        ok = compile_break_continue(c, s, false);
+        break;
+    }
+    c->depth--;
+    return ok;
+}

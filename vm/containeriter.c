@@ -56,6 +56,15 @@ static Obj iter_length_hint(Obj *args, size_t nargs, Obj kwnames)
         break;
     case ITK_LONGRANGE:
         return ITER(it)->c ? ITER(it)->c : MAKE_SMALLINT(0);
+    case ITK_DICT_KEYS: case ITK_DICT_VALUES: case ITK_DICT_ITEMS:
+    case ITK_DICT_REV_KEYS: case ITK_DICT_REV_VALUES: case ITK_DICT_REV_ITEMS:
+        if (a && ITER(it)->n == DICT(a)->used && ITER(it)->c)
+            n = SMALLINT_VAL(ITER(it)->c);
+        break;
+    case ITK_SET:
+        if (a && ITER(it)->n == SETOBJ(a)->used && ITER(it)->c)
+            n = SMALLINT_VAL(ITER(it)->c);
+        break;
     default:
         return g_NotImplemented;
     }
@@ -67,13 +76,12 @@ static const MethodDef iter_methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-TypeObj *iter_make_type(const char *name, unaryfunc next)
+TypeObj *iter_make_type(const char *name, unaryfunc next, bool length_hint)
 {
     TypeObj *t = (TypeObj *)type_new_builtin(name, T_object, TID_ITER, 0);
     t->tp_iter = iter_self;
     t->tp_iternext = next;
-    if (next == list_iter_next || next == list_reviter_next || next == tuple_iter_next ||
-        next == range_iter_next)
+    if (length_hint)
         type_add_methods(t, iter_methods);
     type_ready(t);
     return t;

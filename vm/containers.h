@@ -30,7 +30,7 @@ enum {
     ITK_DICT_REV_KEYS,   /* same fields, i counts down */
     ITK_DICT_REV_VALUES,
     ITK_DICT_REV_ITEMS,
-    ITK_SET,             /* a = set, i = table position, n = set size when made */
+    ITK_SET,             /* a = set, i = table position, n = set size when made, c = items left (small int) */
     ITK_VIEW_KEYS,       /* dict views: a = dict */
     ITK_VIEW_VALUES,
     ITK_VIEW_ITEMS,
@@ -43,8 +43,9 @@ extern TypeObj *T_longrange_iterator, *T_dict_reversekeyiterator, *T_dict_revers
 /* A new IterObj of type cls with a = `a` (may move `a`'s referents: `a` is
  * rooted inside). NULL + MemoryError. */
 Obj iter_alloc(TypeObj *cls, Obj a, int64_t kind);
-/* A built-in iterator type (TID_ITER) whose __iter__ returns self. */
-TypeObj *iter_make_type(const char *name, unaryfunc next);
+/* A built-in iterator type (TID_ITER) whose __iter__ returns self; with
+ * __length_hint__ if asked (list, tuple, range, dict and set kinds). */
+TypeObj *iter_make_type(const char *name, unaryfunc next, bool length_hint);
 Obj iter_self(Obj it);                     /* tp_iter of every iterator */
 
 /* tp_iternext of the container iterators (NULL without error: exhausted). */
@@ -238,6 +239,10 @@ Obj set_difference2(Obj a, Obj b);
 Obj set_symmetric_difference2(Obj a, Obj b);
 int set_issubset2(Obj a, Obj b);                     /* 1, 0, -1 */
 Obj set_iter_new(Obj s);
+/* CPython's set internals that the dict views use (other: any iterable). */
+int set_difference_update(Obj s, Obj other);
+int set_symmetric_difference_update(Obj s, Obj other);
+Obj set_intersection_iter(Obj s, Obj other);          /* new set (kind of s) */
 
 /* ------------------------------------------------------------------ */
 /* range.c (range and slice)                                           */

@@ -354,9 +354,12 @@ Obj dict_getitem(Obj d, Obj key)
     return dict_getitem_hash(d, key, h);
 }
 
-/* Exact str key: pointer equality, then str_eq with the cached hash. */
-int64_t dict_lookup_str_index(Obj d, Obj key)
+/* Exact str key: pointer equality, then str_eq with the cached hash. Only
+ * a non-str key with the same hash takes the general path (and *dp is
+ * refreshed if Python code ran); errors there are swallowed. */
+static int64_t lookup_str(Obj *dp, Obj key)
 {
+    Obj d = *dp;
     VM_READ(d);
     Obj index = DICT(d)->index;
     if (!index)
@@ -381,30 +384,34 @@ int64_t dict_lookup_str_index(Obj d, Obj key)
                 int eq = container_fast_eq(ek, key);
                 if (eq == 1)
                     return ix;
-                if (eq == -2) {
-                    /* a non-str key with the same hash: the general path */
-                    Obj *r = vm_roots(1);
-                    r[0] = err_fetch();
-                    int64_t res = d_lookup(&d, &key, NULL, h, NULL);
-                    if (res < 0) {
-                        err_clear();
-                        res = -1;
-                    }
-                    if (r[0])
-                        err_set_obj(r[0]);
-                    vm_unroots(r);
-                    return res;
-                }
+                if (eq == -2)
+                    break;
             }
         }
         perturb >>= PERTURB_SHIFT;
         i = (i * 5 + perturb + 1) & mask;
     }
+    Obj *r = vm_roots(1);
+    r[0] = err_fetch();
+    int64_t res = d_lookup(dp, &key, NULL, h, NULL);
+    if (res < 0) {
+        err_clear();
+        res = -1;
+    }
+    if (r[0])
+        err_set_obj(r[0]);
+    vm_unroots(r);
+    return res;
+}
+
+int64_t dict_lookup_str_index(Obj d, Obj key)
+{
+    return lookup_str(&d, key);
 }
 
 Obj dict_getitem_str(Obj d, Obj key)
 {
-    int64_t ix = dict_lookup_str_index(d, key);
+    int64_t ix = lookup_str(&d, key);
     if (ix < 0)
         return NULL;
     return ents(d)[3 * ix + 2];
@@ -456,38 +463,41 @@ int dict_setitem_cstr(Obj d, const char *key, Obj v)
     return rc;
 }
 
-int dict_pop(Obj d, Obj key, Obj *out)
+/* Remove *kp (hash h) from *dp: 1 removed (*out = value), 0 absent, -1 error. */
+static int d_pop(Obj *dp, Obj *kp, int64_t h, Obj *out)
 {
-    d = vm_unwrap(d);
-    if (DICT(d)->used == 0) {
-        /* still hash the key: unhashable keys raise */
-        if (!IS_SMALLINT(key) && key->h.tid != TID_STR && vm_hash(key) == -1)
-            return -1;
-        return 0;
-    }
-    int64_t h = key_hash(&key, &d, NULL);
-    if (h == -1)
-        return -1;
     uint64_t slot;
-    int64_t ix = d_lookup(&d, &key, NULL, h, &slot);
+    int64_t ix = d_lookup(dp, kp, NULL, h, &slot);
     if (ix == LOOKUP_ERROR)
         return -1;
     if (ix < 0)
         return 0;
     if (out)
-        *out = ents(d)[3 * ix + 2];
-    d_delete_at(d, ix, slot);
+        *out = ents(*dp)[3 * ix + 2];
+    d_delete_at(*dp, ix, slot);
     return 1;
+}
+
+int dict_pop(Obj d, Obj key, Obj *out)
+{
+    d = vm_unwrap(d);
+    if (DICT(d)->used == 0)
+        return 0;   /* CPython does not even hash the key then */
+    int64_t h = key_hash(&key, &d, NULL);
+    if (h == -1)
+        return -1;
+    return d_pop(&d, &key, h, out);
 }
 
 int dict_delitem(Obj d, Obj key)
 {
-    Obj *r = vm_roots(1);
-    r[0] = key;
-    int rc = dict_pop(d, key, NULL);
+    d = vm_unwrap(d);
+    int64_t h = key_hash(&key, &d, NULL);
+    if (h == -1)
+        return -1;
+    int rc = d_pop(&d, &key, h, NULL);
     if (rc == 0)
-        err_set_value(E_KeyError, r[0]);
-    vm_unroots(r);
+        err_set_value(E_KeyError, key);
     return rc == 1 ? 0 : -1;
 }
 
@@ -671,14 +681,14 @@ int dict_merge(Obj d, Obj other, int override)
         Obj o = r[1];
         if (o == r[0] || DICT(o)->used == 0)
             goto done;
-        if (DICT(r[0])->used == 0 && DICT(r[0])->nentries == 0 && override != 2) {
+        if (DICT(r[0])->used == 0 && override != 2) {
             /* into an empty dict: one table build, no lookups */
             r[2] = DICT(o)->entries;
             rc = d_build(&r[0], size_for(DICT(o)->used), &r[2], DICT(o)->nentries);
             goto done;
         }
         int64_t need = DICT(r[0])->used + DICT(o)->used;
-        if (need > ents_cap(r[0]) - DICT(r[0])->nentries + DICT(r[0])->used &&
+        if (DICT(o)->used > ents_cap(r[0]) - DICT(r[0])->nentries &&
             d_resize(&r[0], NULL, NULL, need) < 0) {
             rc = -1;
             goto done;

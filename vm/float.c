@@ -34,6 +34,120 @@ static bool roundtrips(double d, int prec, char *buf, size_t size)
     return strtod(buf, NULL) == d;
 }
 
+/* Digits and decimal exponent of a "%.*e" string: returns the digit count. */
+static int parse_e_format(const char *e, char *digits, int *x)
+{
+    int nd = 0;
+    const char *p = e;
+    if (*p == '-')
+        p++;
+    for (; *p != 'e'; p++)
+        if (*p != '.')
+            digits[nd++] = *p;
+    *x = atoi(p + 1);
+    return nd;
+}
+
+/* The double nearest to the digits d1.d2d3... * 10**x. */
+static double digits_value(const char *dig, int nd, int x)
+{
+    char b[48];
+    int k = 0;
+    b[k++] = dig[0];
+    b[k++] = '.';
+    memcpy(b + k, dig + 1, (size_t)nd - 1);
+    k += nd - 1;
+    snprintf(b + k, sizeof b - (size_t)k, "e%d", x);
+    return strtod(b, NULL);
+}
+
+/* Round 17 correctly rounded digits to p digits. false when the dropped tail
+ * is exactly half (the exact value could lie on either side). */
+static bool round_digits(const char *d17, int x, int p, char *out, int *xo)
+{
+    bool rest_zero = true;
+    for (int i = p + 1; i < 17; i++)
+        rest_zero &= d17[i] == '0';
+    if (d17[p] == '5' && rest_zero)
+        return false;
+    memcpy(out, d17, (size_t)p);
+    *xo = x;
+    if (d17[p] >= '5') {
+        int i = p - 1;
+        while (i >= 0 && out[i] == '9')
+            out[i--] = '0';
+        if (i < 0) {
+            out[0] = '1';
+            (*xo)++;
+        } else
+            out[i]++;
+    }
+    return true;
+}
+
+/* Shortest round-tripping digits of a finite nonzero d (CPython's repr
+ * digits: fewest digits, the closest to d among those). */
+static int shortest_digits(double d, char *digits, int *x)
+{
+    char e[48];
+    if (fabs(d) < DBL_MIN) {
+        /* subnormal: wide rounding intervals; search the digit count */
+        int lo = 1, hi = 17;
+        while (lo < hi) {
+            int mid = (lo + hi) / 2;
+            if (roundtrips(d, mid, e, sizeof e))
+                hi = mid;
+            else
+                lo = mid + 1;
+        }
+        snprintf(e, sizeof e, "%.*e", lo - 1, d);
+        return parse_e_format(e, digits, x);
+    }
+    /* Normal doubles: 15-digit decimals are spaced wider than the rounding
+     * interval, so if the nearest 15-digit decimal reads back, it is the
+     * shortest one padded with zeros. Otherwise 16 or 17 digits. */
+    char d17[24];
+    int x17;
+    snprintf(e, sizeof e, "%.16e", d);
+    parse_e_format(e, d17, &x17);
+    for (int p = 15; p <= 16; p++) {
+        int xc;
+        if (!round_digits(d17, x17, p, digits, &xc)) {
+            snprintf(e, sizeof e, "%.*e", p - 1, d);
+            parse_e_format(e, digits, &xc);
+        }
+        double v = digits_value(digits, p, xc);
+        if (v == fabs(d)) {
+            *x = xc;
+            return p;
+        }
+        int ex;
+        if (p == 16 && v < fabs(d) && frexp(fabs(d), &ex) == 0.5) {
+            /* a power of two: the interval is wider above d; the next
+             * 16-digit decimal up may read back when the nearest does not */
+            char up[24];
+            int xu = xc;
+            memcpy(up, digits, 16);
+            int i = 15;
+            while (i >= 0 && up[i] == '9')
+                up[i--] = '0';
+            if (i < 0) {
+                up[0] = '1';
+                xu++;
+            } else
+                up[i]++;
+            if (digits_value(up, 16, xu) == fabs(d)) {
+                memcpy(digits, up, 16);
+                *x = xu;
+                return 16;
+            }
+        }
+    }
+    memcpy(digits, d17, 17);
+    *x = x17;
+    return 17;
+}
+
 void float_repr_buf(double d, char *buf)
 {
     if (isnan(d)) {
@@ -52,32 +166,13 @@ void float_repr_buf(double d, char *buf)
         snprintf(buf, 32, "%.0f.0", d);
         return;
     }
-    /* fewest significant digits that round-trip (17 always do) */
-    char e[40];
-    int lo = 1, hi = 17;
-    while (lo < hi) {
-        int mid = (lo + hi) / 2;
-        if (roundtrips(d, mid, e, sizeof e))
-            hi = mid;
-        else
-            lo = mid + 1;
-    }
-    snprintf(e, sizeof e, "%.*e", lo - 1, d);
-    /* e is "[-]d[.ddd]e[+-]xx": collect the digits and the exponent */
     char digits[24];
-    int nd = 0;
-    const char *p = e;
-    bool neg = *p == '-';
-    if (neg)
-        p++;
-    for (; *p != 'e'; p++)
-        if (*p != '.')
-            digits[nd++] = *p;
+    int x;                                        /* exponent of the first digit */
+    int nd = shortest_digits(d, digits, &x);
     while (nd > 1 && digits[nd - 1] == '0')
         nd--;
-    int x = atoi(p + 1);                          /* exponent of the first digit */
     char *o = buf;
-    if (neg)
+    if (d < 0)
         *o++ = '-';
     if (x < -4 || x >= 16) {
         *o++ = digits[0];

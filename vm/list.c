@@ -1135,6 +1135,6 @@ void list_init_type(void)
     type_ready(t);
     type_set_attr_cstr(t, "__hash__", g_None);
 
-    T_list_iterator = iter_make_type("list_iterator", list_iter_next);
-    T_list_reverseiterator = iter_make_type("list_reverseiterator", list_reviter_next);
+    T_list_iterator = iter_make_type("list_iterator", list_iter_next, true);
+    T_list_reverseiterator = iter_make_type("list_reverseiterator", list_reviter_next, true);
 }

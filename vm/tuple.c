@@ -512,6 +512,6 @@ void tuple_init_type(void)
     type_add_methods(t, tuple_methods);
     type_ready(t);
 
-    T_tuple_iterator = iter_make_type("tuple_iterator", tuple_iter_next);
-    T_seq_iterator = iter_make_type("iterator", seq_iter_next);
+    T_tuple_iterator = iter_make_type("tuple_iterator", tuple_iter_next, true);
+    T_seq_iterator = iter_make_type("iterator", seq_iter_next, false);
 }

@@ -1,0 +1,1 @@
+int("not a number")
