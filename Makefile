@@ -82,7 +82,7 @@ $(BUILD)/bench/%: bench/%.c bench/benchutil.h $(LIB_GIL)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) -DTM_STM=0 $(CFLAGS) $< -o $@ $(LIB_GIL) $(LDLIBS)
 
-demo: $(DEMO)
+demo: $(DEMO) $(TMPY_GIL)
 	bench/demo.sh
 
 # Installs what the tests need, once (a fresh machine has gcc, make, python3).

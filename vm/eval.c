@@ -3,6 +3,7 @@
  * through eval_run (a new C level). See eval.h for the frame layout. */
 #include "eval.h"
 
+#include <inttypes.h>
 #include <string.h>
 
 const char *const op_names[] = {
@@ -1229,3 +1230,1444 @@ static inline void yield_point(void)
     tm_yield();
 #endif
 }
+
+/* ------------------------------------------------------------------ */
+/* The loop                                                           */
+/* ------------------------------------------------------------------ */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Woverride-init"
+
+Obj eval_run(Frame *entry, int throwing, int *status)
+{
+#define LABEL(name) [OP_##name] = &&L_##name,
+    static void *const labels[256] = {
+        [0 ... 255] = &&L_bad_opcode,
+        OP_LIST(LABEL)
+    };
+#undef LABEL
+    Frame *f = entry;
+    CodeObj *co;
+    const uint32_t __seg_gs *ip;
+    Obj *sp, *lp;
+    uint32_t word;
+    int status_dummy;
+    if (!status)
+        status = &status_dummy;
+
+#define TARGET(name) L_##name:
+#define ARG (word >> 8)
+#define DISPATCH()                          \
+    do {                                    \
+        word = *ip++;                       \
+        f->ip = ip;                         \
+        goto *labels[INSTR_OP(word)];       \
+    } while (0)
+#define LOAD_FRAME()                        \
+    do {                                    \
+        co = f->code;                       \
+        ip = f->ip;                         \
+        lp = f->localsplus;                 \
+    } while (0)
+#define HDR (f->stack_base - FRAME_NHDR)
+#define NAME(i) (TUPLE_ITEMS(co->names)[i])
+#define JUMP_TO(target) (ip = co->code + (target))
+
+    LOAD_FRAME();
+    sp = f->sp;
+    if (throwing)
+        goto error_tb;
+    DISPATCH();
+
+    TARGET(NOP) { DISPATCH(); }
+    TARGET(POP_TOP) { sp--; DISPATCH(); }
+    TARGET(ROT_TWO) {
+        Obj t = sp[-1];
+        sp[-1] = sp[-2];
+        sp[-2] = t;
+        DISPATCH();
+    }
+    TARGET(ROT_THREE) {
+        Obj t = sp[-1];
+        sp[-1] = sp[-2];
+        sp[-2] = sp[-3];
+        sp[-3] = t;
+        DISPATCH();
+    }
+    TARGET(ROT_FOUR) {
+        Obj t = sp[-1];
+        sp[-1] = sp[-2];
+        sp[-2] = sp[-3];
+        sp[-3] = sp[-4];
+        sp[-4] = t;
+        DISPATCH();
+    }
+    TARGET(DUP_TOP) {
+        sp[0] = sp[-1];
+        sp++;
+        DISPATCH();
+    }
+    TARGET(DUP_TOP_TWO) {
+        sp[0] = sp[-2];
+        sp[1] = sp[-1];
+        sp += 2;
+        DISPATCH();
+    }
+    TARGET(COPY) {
+        sp[0] = sp[-(int)ARG];
+        sp++;
+        DISPATCH();
+    }
+    TARGET(SWAP) {
+        Obj t = sp[-1];
+        sp[-1] = sp[-(int)ARG];
+        sp[-(int)ARG] = t;
+        DISPATCH();
+    }
+    TARGET(PUSH_NULL) { *sp++ = NULL; DISPATCH(); }
+    TARGET(LOAD_CONST) {
+        *sp++ = TUPLE_ITEMS(co->consts)[ARG];
+        DISPATCH();
+    }
+    TARGET(LOAD_FAST) {
+        Obj v = lp[ARG];
+        if (unlikely(!v)) {
+            unbound_local_error(co, ARG);
+            goto error;
+        }
+        *sp++ = v;
+        DISPATCH();
+    }
+    TARGET(STORE_FAST) {
+        lp[ARG] = *--sp;
+        DISPATCH();
+    }
+    TARGET(DELETE_FAST) {
+        if (unlikely(!lp[ARG])) {
+            unbound_local_error(co, ARG);
+            goto error;
+        }
+        lp[ARG] = NULL;
+        DISPATCH();
+    }
+    TARGET(LOAD_DEREF) {
+        Obj v = ((CellObj *)lp[ARG])->ref;
+        if (unlikely(!v)) {
+            deref_error(co, ARG);
+            goto error;
+        }
+        *sp++ = v;
+        DISPATCH();
+    }
+    TARGET(STORE_DEREF) {
+        Obj cell = lp[ARG];
+        VM_WRITE(cell);
+        ((CellObj *)cell)->ref = *--sp;
+        DISPATCH();
+    }
+    TARGET(DELETE_DEREF) {
+        Obj cell = lp[ARG];
+        if (!((CellObj *)cell)->ref) {
+            deref_error(co, ARG);
+            goto error;
+        }
+        VM_WRITE(cell);
+        ((CellObj *)cell)->ref = NULL;
+        DISPATCH();
+    }
+    TARGET(LOAD_CLOSURE) {
+        *sp++ = lp[ARG];
+        DISPATCH();
+    }
+    TARGET(LOAD_CLASSDEREF) {
+        Obj v = load_classderef(f, ARG);
+        if (!v)
+            goto error;
+        *sp++ = v;
+        DISPATCH();
+    }
+    TARGET(LOAD_GLOBAL) {
+        uint32_t cidx = *ip;
+        Obj g = HDR[HDR_GLOBALS];
+        Obj v;
+        GlobalCache *e = GLOBAL_CACHE(co, cidx);
+        if (likely(e->where == GC_GLOBALS && DICT(g)->version == e->gver)) {
+            v = dict_value_at(g, e->index);
+        } else if (e->where == GC_BUILTINS && DICT(g)->version == e->gver &&
+                   DICT(HDR[HDR_BUILTINS])->version == e->bver) {
+            v = dict_value_at(HDR[HDR_BUILTINS], e->index);
+        } else {
+            v = load_global_slow(co, cidx, g, HDR[HDR_BUILTINS], NAME(ARG));
+            if (!v)
+                goto error;
+        }
+        ip++;
+        *sp++ = v;
+        DISPATCH();
+    }
+    TARGET(STORE_GLOBAL) {
+        if (dict_setitem(HDR[HDR_GLOBALS], NAME(ARG), sp[-1]) < 0)
+            goto error;
+        sp--;
+        DISPATCH();
+    }
+    TARGET(DELETE_GLOBAL) {
+        if (dict_delitem(HDR[HDR_GLOBALS], NAME(ARG)) < 0) {
+            if (err_matches(E_KeyError)) {
+                err_clear();
+                name_error(NAME(ARG));
+            }
+            goto error;
+        }
+        DISPATCH();
+    }
+    TARGET(LOAD_NAME) {
+        Obj v = load_name(f, NAME(ARG));
+        if (!v)
+            goto error;
+        *sp++ = v;
+        DISPATCH();
+    }
+    TARGET(STORE_NAME) {
+        if (store_name(f, NAME(ARG), sp[-1]) < 0)
+            goto error;
+        sp--;
+        DISPATCH();
+    }
+    TARGET(DELETE_NAME) {
+        if (delete_name(f, NAME(ARG)) < 0)
+            goto error;
+        DISPATCH();
+    }
+    TARGET(LOAD_ATTR) {
+        Obj obj = sp[-1];
+        Obj name = NAME(ARG);
+        uint32_t cidx = *ip;
+        AttrCache *e = ATTR_CACHE(co, cidx);
+        Obj v;
+        switch (e->kind) {
+        case AC_INSTANCE:
+            if (TYPE(obj)->version == e->tver) {
+                Obj d = instance_dict(obj);
+                if (d && (v = dict_getitem_str(d, name)))
+                    goto load_attr_done;
+            }
+            break;
+        case AC_MODULE:
+            if (TID(obj) == TID_MODULE) {
+                Obj d = ((ModuleObj *)obj)->dict;
+                if (DICT(d)->version == e->tver && (v = dict_value_at(d, e->index)))
+                    goto load_attr_done;
+            }
+            break;
+        case AC_TYPE_ATTR:
+        case AC_METHOD:
+        case AC_DATA_DESCR: {
+            TypeObj *t = TYPE(obj);
+            if (t->version != e->tver)
+                break;
+            if (e->kind != AC_DATA_DESCR) {
+                Obj d = instance_dict(obj);
+                if (d && DICT(d)->used && (v = dict_getitem_str(d, name)))
+                    goto load_attr_done;
+            }
+            Obj od = ((TypeObj *)(uintptr_t)e->owner)->dict;
+            if (DICT(od)->version != e->dver)
+                break;
+            v = dict_value_at(od, e->index);
+            if (!v)
+                break;
+            descrgetfunc get = TYPE(v)->tp_descr_get;
+            if (get) {
+                v = get(v, obj, (Obj)t);
+                if (!v)
+                    goto error;
+            }
+            goto load_attr_done;
+        }
+        default:
+            break;
+        }
+        attr_cache_fill(co, cidx, obj, name, false);
+        v = vm_getattr(obj, name);
+        if (!v)
+            goto error;
+    load_attr_done:
+        ip++;
+        sp[-1] = v;
+        DISPATCH();
+    }
+    TARGET(STORE_ATTR) {
+        Obj obj = sp[-1];
+        Obj name = NAME(ARG);
+        uint32_t cidx = *ip;
+        AttrCache *e = ATTR_CACHE(co, cidx);
+        if (e->kind == AC_STORE_INST && TYPE(obj)->version == e->tver) {
+            Obj d = instance_dict(obj);
+            if (d) {
+                if (dict_setitem(d, name, sp[-2]) < 0)
+                    goto error;
+                goto store_attr_done;
+            }
+        }
+        if (vm_setattr(obj, name, sp[-2]) < 0)
+            goto error;
+        store_attr_cache_fill(co, cidx, sp[-1], NAME(ARG));
+    store_attr_done:
+        ip++;
+        sp -= 2;
+        DISPATCH();
+    }
+    TARGET(DELETE_ATTR) {
+        if (vm_setattr(sp[-1], NAME(ARG), NULL) < 0)
+            goto error;
+        sp--;
+        DISPATCH();
+    }
+    TARGET(LOAD_METHOD) {
+        Obj obj = sp[-1];
+        Obj name = NAME(ARG);
+        uint32_t cidx = *ip;
+        AttrCache *e = ATTR_CACHE(co, cidx);
+        if (e->kind == AC_METHOD) {
+            TypeObj *t = TYPE(obj);
+            if (t->version == e->tver) {
+                Obj d = instance_dict(obj);
+                if (!d || DICT(d)->used == 0 || !dict_getitem_str(d, name)) {
+                    Obj od = ((TypeObj *)(uintptr_t)e->owner)->dict;
+                    if (DICT(od)->version == e->dver) {
+                        Obj m = dict_value_at(od, e->index);
+                        if (m) {
+                            sp[-1] = m;
+                            *sp++ = obj;
+                            ip++;
+                            DISPATCH();
+                        }
+                    }
+                }
+            }
+        } else if (e->kind == AC_MODULE && TID(obj) == TID_MODULE) {
+            Obj d = ((ModuleObj *)obj)->dict;
+            Obj v;
+            if (DICT(d)->version == e->tver && (v = dict_value_at(d, e->index))) {
+                sp[-1] = v;
+                *sp++ = NULL;
+                ip++;
+                DISPATCH();
+            }
+        }
+        if (load_method_slow(co, cidx, sp - 1, name) < 0)
+            goto error;
+        sp++;
+        ip++;
+        DISPATCH();
+    }
+
+    /* ---- calls ---- */
+    TARGET(CALL) {
+        int n = (int)ARG;
+        Obj *base = sp - n - 2;
+        Obj callable = base[0];
+        Obj *args = base + 2;
+        size_t nargs = (size_t)n;
+        if (base[1]) {
+            args--;
+            nargs++;
+        }
+        if (TID(callable) == TID_FUNCTION) {
+        call_python:;
+            f->sp = base;
+            Obj gen = NULL;
+            Frame *nf = push_function_frame(callable, args, nargs, NULL, true, &gen);
+            if (unlikely(!nf)) {
+                sp = base;
+                if (!gen)
+                    goto error;
+                *sp++ = gen;
+                DISPATCH();
+            }
+            f = nf;
+            LOAD_FRAME();
+            sp = f->sp;
+            DISPATCH();
+        }
+        if (TID(callable) == TID_METHOD && !base[1] &&
+            IS_FUNCTION(((MethodObj *)callable)->func)) {
+            base[1] = ((MethodObj *)callable)->self;
+            base[0] = callable = ((MethodObj *)callable)->func;
+            args = base + 1;
+            nargs++;
+            goto call_python;
+        }
+        Obj res = vm_call(callable, args, nargs, NULL);
+        sp = base;
+        if (!res)
+            goto error;
+        *sp++ = res;
+        DISPATCH();
+    }
+    TARGET(CALL_KW) {
+        int n = (int)ARG;
+        Obj kwnames = sp[-1];
+        Obj *base = sp - n - 3;
+        Obj callable = base[0];
+        Obj *args = base + 2;
+        size_t nargs = (size_t)(n - TUPLE_LEN(kwnames));
+        if (base[1]) {
+            args--;
+            nargs++;
+        }
+        if (TID(callable) == TID_METHOD && !base[1] &&
+            IS_FUNCTION(((MethodObj *)callable)->func)) {
+            base[1] = ((MethodObj *)callable)->self;
+            base[0] = callable = ((MethodObj *)callable)->func;
+            args = base + 1;
+            nargs++;
+        }
+        if (TID(callable) == TID_FUNCTION) {
+            f->sp = base;
+            Obj gen = NULL;
+            Frame *nf = push_function_frame(callable, args, nargs, kwnames, false, &gen);
+            if (!nf) {
+                sp = base;
+                if (!gen)
+                    goto error;
+                *sp++ = gen;
+                DISPATCH();
+            }
+            f = nf;
+            LOAD_FRAME();
+            sp = f->sp;
+            DISPATCH();
+        }
+        Obj res = vm_call(callable, args, nargs, kwnames);
+        sp = base;
+        if (!res)
+            goto error;
+        *sp++ = res;
+        DISPATCH();
+    }
+    TARGET(CALL_FUNCTION_EX) {
+        int has_kw = ARG & 1;
+        Obj *base = sp - 3 - has_kw;
+        Obj callable = base[0];
+        Obj self = base[1];
+        if (TID(callable) == TID_METHOD && !self && IS_FUNCTION(((MethodObj *)callable)->func)) {
+            base[1] = self = ((MethodObj *)callable)->self;
+            base[0] = callable = ((MethodObj *)callable)->func;
+        }
+        Obj *saved_top = (Obj *)tm_self.ss_top;
+        size_t nargs;
+        Obj *v = ex_call_args(callable, self, base[2], has_kw ? base[3] : NULL, &nargs);
+        if (!v) {
+            tm_self.ss_top = (object_t **)saved_top;
+            goto error;
+        }
+        callable = base[0];
+        f->sp = base;
+        if (TID(callable) == TID_FUNCTION) {
+            Obj gen = NULL;
+            Frame *nf = push_function_frame(callable, v + 1, nargs, v[0], false, &gen);
+            if (!nf) {
+                tm_self.ss_top = (object_t **)saved_top;
+                sp = base;
+                if (!gen)
+                    goto error;
+                *sp++ = gen;
+                DISPATCH();
+            }
+            f = nf;
+            LOAD_FRAME();
+            sp = f->sp;
+            DISPATCH();
+        }
+        Obj res = vm_call(callable, v + 1, nargs, v[0]);
+        tm_self.ss_top = (object_t **)saved_top;
+        sp = base;
+        if (!res)
+            goto error;
+        *sp++ = res;
+        DISPATCH();
+    }
+    TARGET(RETURN_VALUE) {
+        if (likely(f->kind == FR_CALL)) {
+            Obj v = sp[-1];
+            Frame *caller = f->back;
+            pop_frame(f);
+            f = caller;
+            tm_self.ss_top = (object_t **)f->end;
+            sp = f->sp;
+            *sp++ = v;
+            LOAD_FRAME();
+            yield_point();
+            DISPATCH();
+        }
+        goto return_other;
+    }
+    TARGET(YIELD_VALUE) {
+        Obj v = *--sp;
+        goto do_yield;
+    do_yield:
+        gen_suspend_frame(f, sp);
+        switch (f->kind) {
+        case FR_GEN_FORITER: {
+            f = f->back;
+            tm_self.ss_top = (object_t **)f->end;
+            sp = f->sp;
+            *sp++ = v;
+            LOAD_FRAME();
+            DISPATCH();
+        }
+        case FR_GEN_YIELDFROM: {
+            /* The delegating generator yields the value too and, when
+             * resumed, runs its YIELD_FROM again. */
+            f = f->back;
+            tm_self.ss_top = (object_t **)f->end;
+            sp = f->sp;
+            f->ip--;
+            goto do_yield;
+        }
+        default: /* FR_GEN_ENTRY */
+            tm_self.ss_top = (object_t **)f->localsplus;
+            *status = RUN_YIELDED;
+            return v;
+        }
+    }
+    TARGET(GET_YIELD_FROM_ITER) {
+        Obj v = sp[-1];
+        if (TID(v) != TID_GENERATOR) {
+            v = vm_iter(v);
+            if (!v)
+                goto error;
+            sp[-1] = v;
+        }
+        DISPATCH();
+    }
+    TARGET(YIELD_FROM) {
+        Obj recv = sp[-2];
+        Obj v = sp[-1];
+        if (TID(recv) == TID_GENERATOR && TYPE(recv) == T_generator) {
+            int64_t st = GEN(recv)->state;
+            if (st == GEN_FINISHED) {
+                sp--;
+                sp[-1] = g_None;
+                DISPATCH();
+            }
+            if (st == GEN_RUNNING) {
+                err_set(E_ValueError, "generator already executing");
+                goto error;
+            }
+            if (st == GEN_CREATED && !IS_NONE(v)) {
+                err_set(E_TypeError, "can't send non-None value to a just-started generator");
+                goto error;
+            }
+            sp--;
+            f->sp = sp;
+            Frame *nf = gen_push_frame(recv, v, st != GEN_CREATED);
+            if (!nf)
+                goto error;
+            nf->kind = FR_GEN_YIELDFROM;
+            f = nf;
+            LOAD_FRAME();
+            sp = f->sp;
+            DISPATCH();
+        }
+        Obj r;
+        unaryfunc next = TYPE(recv)->tp_iternext;
+        if (IS_NONE(v) && next)
+            r = next(recv);
+        else
+            r = vm_call_method(recv, "send", sp - 1, 1);
+        if (r) {
+            sp--;
+            f->ip--;
+            v = r;
+            goto do_yield;
+        }
+        Obj value = g_None;
+        if (err_occurred()) {
+            if (!err_matches(E_StopIteration))
+                goto error;
+            Obj exc = err_fetch();
+            value = exc_stopiteration_value(exc);
+            if (!value)
+                value = g_None;
+        }
+        sp--;
+        sp[-1] = value;
+        DISPATCH();
+    }
+
+    /* ---- jumps ---- */
+    TARGET(JUMP) {
+        JUMP_TO(ARG);
+        DISPATCH();
+    }
+    TARGET(JUMP_BACKWARD) {
+        JUMP_TO(ARG);
+        yield_point();
+        DISPATCH();
+    }
+    TARGET(POP_JUMP_IF_FALSE) {
+        Obj v = *--sp;
+        if (v == g_False) {
+            JUMP_TO(ARG);
+        } else if (v != g_True) {
+            int t = vm_is_true(v);
+            if (t < 0)
+                goto error;
+            if (!t)
+                JUMP_TO(ARG);
+        }
+        DISPATCH();
+    }
+    TARGET(POP_JUMP_IF_TRUE) {
+        Obj v = *--sp;
+        if (v == g_True) {
+            JUMP_TO(ARG);
+        } else if (v != g_False) {
+            int t = vm_is_true(v);
+            if (t < 0)
+                goto error;
+            if (t)
+                JUMP_TO(ARG);
+        }
+        DISPATCH();
+    }
+    TARGET(JUMP_IF_FALSE_OR_POP) {
+        Obj v = sp[-1];
+        int t = v == g_True ? 1 : v == g_False ? 0 : vm_is_true(v);
+        if (t < 0)
+            goto error;
+        if (!t)
+            JUMP_TO(ARG);
+        else
+            sp--;
+        DISPATCH();
+    }
+    TARGET(JUMP_IF_TRUE_OR_POP) {
+        Obj v = sp[-1];
+        int t = v == g_True ? 1 : v == g_False ? 0 : vm_is_true(v);
+        if (t < 0)
+            goto error;
+        if (t)
+            JUMP_TO(ARG);
+        else
+            sp--;
+        DISPATCH();
+    }
+    TARGET(POP_JUMP_IF_NONE) {
+        if (IS_NONE(*--sp))
+            JUMP_TO(ARG);
+        DISPATCH();
+    }
+    TARGET(POP_JUMP_IF_NOT_NONE) {
+        if (!IS_NONE(*--sp))
+            JUMP_TO(ARG);
+        DISPATCH();
+    }
+
+    /* ---- iteration ---- */
+    TARGET(GET_ITER) {
+        Obj it = vm_iter(sp[-1]);
+        if (!it)
+            goto error;
+        sp[-1] = it;
+        DISPATCH();
+    }
+    TARGET(FOR_ITER) {
+        Obj it = sp[-1];
+        if (TID(it) == TID_GENERATOR && TYPE(it) == T_generator) {
+            int64_t st = GEN(it)->state;
+            if (st == GEN_FINISHED)
+                goto for_iter_exhausted;
+            if (st == GEN_RUNNING) {
+                err_set(E_ValueError, "generator already executing");
+                goto error;
+            }
+            f->sp = sp;
+            Frame *nf = gen_push_frame(it, g_None, st != GEN_CREATED);
+            if (!nf)
+                goto error;
+            nf->kind = FR_GEN_FORITER;
+            f = nf;
+            LOAD_FRAME();
+            sp = f->sp;
+            DISPATCH();
+        }
+        unaryfunc next = TYPE(it)->tp_iternext;
+        Obj v = likely(next != NULL) ? next(it) : vm_next(it);
+        if (likely(v != NULL)) {
+            *sp++ = v;
+            DISPATCH();
+        }
+        if (err_occurred()) {
+            if (!err_matches(E_StopIteration))
+                goto error;
+            err_clear();
+        }
+    for_iter_exhausted:
+        sp--;
+        JUMP_TO(ARG);
+        DISPATCH();
+    }
+
+    /* ---- operators ---- */
+    TARGET(COMPARE_OP) {
+        Obj b = sp[-1], a = sp[-2];
+        int res;
+        if (IS_SMALLINT(a) && IS_SMALLINT(b)) {
+            int64_t x = (int64_t)(uintptr_t)a, y = (int64_t)(uintptr_t)b;  /* tagging keeps order */
+            switch (ARG) {
+            case CMP_LT: res = x < y; break;
+            case CMP_LE: res = x <= y; break;
+            case CMP_EQ: res = x == y; break;
+            case CMP_NE: res = x != y; break;
+            case CMP_GT: res = x > y; break;
+            default: res = x >= y; break;
+            }
+            goto compare_done;
+        }
+        if (TID(a) == TID_FLOAT && TID(b) == TID_FLOAT) {
+            double x = FLOAT_VAL(a), y = FLOAT_VAL(b);
+            switch (ARG) {
+            case CMP_LT: res = x < y; break;
+            case CMP_LE: res = x <= y; break;
+            case CMP_EQ: res = x == y; break;
+            case CMP_NE: res = x != y; break;
+            case CMP_GT: res = x > y; break;
+            default: res = x >= y; break;
+            }
+            goto compare_done;
+        }
+        if ((ARG == CMP_EQ || ARG == CMP_NE) && TID(a) == TID_STR && TID(b) == TID_STR) {
+            res = (a == b || str_eq(a, b)) == (ARG == CMP_EQ);
+            goto compare_done;
+        }
+        {
+            Obj r = vm_richcompare(a, b, (int)ARG);
+            if (!r)
+                goto error;
+            sp--;
+            sp[-1] = r;
+            DISPATCH();
+        }
+    compare_done: {
+        /* Fused with a following conditional jump. */
+        uint32_t next = *ip;
+        sp -= 2;
+        if (INSTR_OP(next) == OP_POP_JUMP_IF_FALSE) {
+            ip = res ? ip + 1 : co->code + INSTR_ARG(next);
+            DISPATCH();
+        }
+        if (INSTR_OP(next) == OP_POP_JUMP_IF_TRUE) {
+            ip = res ? co->code + INSTR_ARG(next) : ip + 1;
+            DISPATCH();
+        }
+        *sp++ = res ? g_True : g_False;
+        DISPATCH();
+    }
+    }
+    TARGET(IS_OP) {
+        int res = (sp[-2] == sp[-1]) ^ (int)ARG;
+        sp--;
+        sp[-1] = res ? g_True : g_False;
+        DISPATCH();
+    }
+    TARGET(CONTAINS_OP) {
+        int r = vm_contains(sp[-1], sp[-2]);
+        if (r < 0)
+            goto error;
+        sp--;
+        sp[-1] = (r ^ (int)ARG) ? g_True : g_False;
+        DISPATCH();
+    }
+    TARGET(BINARY_OP) {
+        Obj b = sp[-1], a = sp[-2];
+        Obj r;
+        unsigned op = ARG;
+        unsigned bop = op >= NB_INPLACE_BASE ? op - NB_INPLACE_BASE : op;
+        if (IS_SMALLINT(a) && IS_SMALLINT(b)) {
+            int64_t x = SMALLINT_VAL(a), y = SMALLINT_VAL(b), z;
+            switch (bop) {
+            case NB_ADD:
+                z = x + y;
+                if (likely(SMALLINT_FITS(z)))
+                    goto binop_int;
+                break;
+            case NB_SUB:
+                z = x - y;
+                if (likely(SMALLINT_FITS(z)))
+                    goto binop_int;
+                break;
+            case NB_MUL:
+                if (!__builtin_mul_overflow(x, y, &z) && SMALLINT_FITS(z))
+                    goto binop_int;
+                break;
+            case NB_FLOORDIV:
+                if (y != 0) {
+                    z = x / y;
+                    if ((x % y != 0) && ((x < 0) != (y < 0)))
+                        z--;
+                    if (SMALLINT_FITS(z))
+                        goto binop_int;
+                }
+                break;
+            case NB_MOD:
+                if (y != 0) {
+                    z = x % y;
+                    if (z != 0 && ((z < 0) != (y < 0)))
+                        z += y;
+                    goto binop_int;
+                }
+                break;
+            case NB_AND: z = x & y; goto binop_int;
+            case NB_OR: z = x | y; goto binop_int;
+            case NB_XOR: z = x ^ y; goto binop_int;
+            case NB_RSHIFT:
+                if (y >= 0) {
+                    z = y > 63 ? (x < 0 ? -1 : 0) : x >> y;
+                    goto binop_int;
+                }
+                break;
+            case NB_LSHIFT:
+                if (y >= 0 && y < 62) {
+                    z = (int64_t)((uint64_t)x << y);
+                    if ((z >> y) == x && SMALLINT_FITS(z))
+                        goto binop_int;
+                }
+                break;
+            case NB_TRUEDIV:
+                if (y != 0 && x > -(1LL << 53) && x < (1LL << 53) && y > -(1LL << 53) && y < (1LL << 53)) {
+                    r = float_new((double)x / (double)y);
+                    if (!r)
+                        goto error;
+                    goto binop_done;
+                }
+                break;
+            default:
+                break;
+            }
+            goto binop_slow;
+        binop_int:
+            sp--;
+            sp[-1] = MAKE_SMALLINT(z);
+            DISPATCH();
+        }
+        {
+            double x, y;
+            if (TID(a) == TID_FLOAT) {
+                x = FLOAT_VAL(a);
+                if (TID(b) == TID_FLOAT)
+                    y = FLOAT_VAL(b);
+                else if (IS_SMALLINT(b))
+                    y = (double)SMALLINT_VAL(b);
+                else
+                    goto binop_slow;
+            } else if (TID(b) == TID_FLOAT && IS_SMALLINT(a)) {
+                x = (double)SMALLINT_VAL(a);
+                y = FLOAT_VAL(b);
+            } else {
+                goto binop_slow;
+            }
+            double z;
+            switch (bop) {
+            case NB_ADD: z = x + y; break;
+            case NB_SUB: z = x - y; break;
+            case NB_MUL: z = x * y; break;
+            case NB_TRUEDIV:
+                if (y == 0.0)
+                    goto binop_slow;
+                z = x / y;
+                break;
+            default:
+                goto binop_slow;
+            }
+            r = float_new(z);
+            if (!r)
+                goto error;
+            goto binop_done;
+        }
+    binop_slow:
+        if (bop == NB_ADD && TID(a) == TID_STR && TID(b) == TID_STR)
+            r = str_concat(a, b);
+        else if (op >= NB_INPLACE_BASE)
+            r = vm_inplace_binop(a, b, (int)bop);
+        else
+            r = vm_binop(a, b, (int)op);
+        if (!r)
+            goto error;
+    binop_done:
+        sp--;
+        sp[-1] = r;
+        DISPATCH();
+    }
+    TARGET(UNARY_OP) {
+        Obj v = sp[-1];
+        Obj r;
+        switch (ARG) {
+        case UN_NOT: {
+            int t = v == g_True ? 1 : v == g_False ? 0 : vm_is_true(v);
+            if (t < 0)
+                goto error;
+            sp[-1] = t ? g_False : g_True;
+            DISPATCH();
+        }
+        case UN_NEG:
+            if (IS_SMALLINT(v) && SMALLINT_VAL(v) != SMALLINT_MIN) {
+                sp[-1] = MAKE_SMALLINT(-SMALLINT_VAL(v));
+                DISPATCH();
+            }
+            if (TID(v) == TID_FLOAT) {
+                r = float_new(-FLOAT_VAL(v));
+                if (!r)
+                    goto error;
+                sp[-1] = r;
+                DISPATCH();
+            }
+            break;
+        case UN_INVERT:
+            if (IS_SMALLINT(v)) {
+                sp[-1] = MAKE_SMALLINT(~SMALLINT_VAL(v));
+                DISPATCH();
+            }
+            break;
+        default:
+            break;
+        }
+        r = vm_unaryop(v, (int)ARG);
+        if (!r)
+            goto error;
+        sp[-1] = r;
+        DISPATCH();
+    }
+    TARGET(BINARY_SUBSCR) {
+        Obj key = sp[-1], c = sp[-2];
+        Obj r;
+        if (IS_SMALLINT(key)) {
+            int64_t i = SMALLINT_VAL(key);
+            unsigned tid = TID(c);
+            if (tid == TID_LIST) {
+                int64_t n = LIST_LEN(c);
+                if (i < 0)
+                    i += n;
+                if ((uint64_t)i < (uint64_t)n) {
+                    sp--;
+                    sp[-1] = LIST_ITEMS(c)[i];
+                    DISPATCH();
+                }
+            } else if (tid == TID_TUPLE) {
+                int64_t n = TUPLE_LEN(c);
+                if (i < 0)
+                    i += n;
+                if ((uint64_t)i < (uint64_t)n) {
+                    sp--;
+                    sp[-1] = TUPLE_ITEMS(c)[i];
+                    DISPATCH();
+                }
+            }
+        }
+        r = vm_getitem(c, key);
+        if (!r)
+            goto error;
+        sp--;
+        sp[-1] = r;
+        DISPATCH();
+    }
+    TARGET(STORE_SUBSCR) {
+        /* v container key */
+        Obj key = sp[-1], c = sp[-2];
+        if (IS_SMALLINT(key) && TID(c) == TID_LIST) {
+            int64_t i = SMALLINT_VAL(key), n = LIST_LEN(c);
+            if (i < 0)
+                i += n;
+            if ((uint64_t)i < (uint64_t)n) {
+                Obj arr = LIST(c)->array;
+                VM_WRITE(arr);
+                ((ArrayObj *)arr)->items[i] = sp[-3];
+                sp -= 3;
+                DISPATCH();
+            }
+        }
+        if (vm_setitem(c, key, sp[-3]) < 0)
+            goto error;
+        sp -= 3;
+        DISPATCH();
+    }
+    TARGET(DELETE_SUBSCR) {
+        if (vm_delitem(sp[-2], sp[-1]) < 0)
+            goto error;
+        sp -= 2;
+        DISPATCH();
+    }
+
+    /* ---- builders ---- */
+    TARGET(BUILD_SLICE) {
+        Obj r;
+        if (ARG == 3) {
+            r = slice_new(sp[-3], sp[-2], sp[-1]);
+            if (!r)
+                goto error;
+            sp -= 2;
+        } else {
+            r = slice_new(sp[-2], sp[-1], g_None);
+            if (!r)
+                goto error;
+            sp -= 1;
+        }
+        sp[-1] = r;
+        DISPATCH();
+    }
+    TARGET(BUILD_TUPLE) {
+        int n = (int)ARG;
+        Obj r = n == 0 ? g_empty_tuple : tuple_from_array(sp - n, n);
+        if (!r)
+            goto error;
+        sp -= n;
+        *sp++ = r;
+        DISPATCH();
+    }
+    TARGET(BUILD_LIST) {
+        int n = (int)ARG;
+        Obj r = list_from_array(sp - n, n);
+        if (!r)
+            goto error;
+        sp -= n;
+        *sp++ = r;
+        DISPATCH();
+    }
+    TARGET(BUILD_SET) {
+        int n = (int)ARG;
+        Obj r = build_set(sp - n, n);
+        if (!r)
+            goto error;
+        sp -= n;
+        *sp++ = r;
+        DISPATCH();
+    }
+    TARGET(BUILD_MAP) {
+        int n = (int)ARG;
+        Obj r = build_map(sp - 2 * n, n);
+        if (!r)
+            goto error;
+        sp -= 2 * n;
+        *sp++ = r;
+        DISPATCH();
+    }
+    TARGET(BUILD_CONST_KEY_MAP) {
+        int n = (int)ARG;
+        Obj r = build_const_key_map(sp - n - 1, n);
+        if (!r)
+            goto error;
+        sp -= n + 1;
+        *sp++ = r;
+        DISPATCH();
+    }
+    TARGET(BUILD_STRING) {
+        int n = (int)ARG;
+        Obj r = build_string(sp - n, n);
+        if (!r)
+            goto error;
+        sp -= n;
+        *sp++ = r;
+        DISPATCH();
+    }
+    TARGET(LIST_APPEND) {
+        Obj v = sp[-1];
+        if (list_append(sp[-1 - (int)ARG], v) < 0)
+            goto error;
+        sp--;
+        DISPATCH();
+    }
+    TARGET(SET_ADD) {
+        if (set_add(sp[-1 - (int)ARG], sp[-1]) < 0)
+            goto error;
+        sp--;
+        DISPATCH();
+    }
+    TARGET(MAP_ADD) {
+        if (dict_setitem(sp[-2 - (int)ARG], sp[-2], sp[-1]) < 0)
+            goto error;
+        sp -= 2;
+        DISPATCH();
+    }
+    TARGET(LIST_EXTEND) {
+        if (list_extend_iter(sp[-1 - (int)ARG], sp[-1]) < 0)
+            goto error;
+        sp--;
+        DISPATCH();
+    }
+    TARGET(SET_UPDATE) {
+        if (set_update_iter(sp[-1 - (int)ARG], sp[-1]) < 0)
+            goto error;
+        sp--;
+        DISPATCH();
+    }
+    TARGET(DICT_UPDATE) {
+        if (dict_update_mapping(sp[-1 - (int)ARG], sp[-1]) < 0)
+            goto error;
+        sp--;
+        DISPATCH();
+    }
+    TARGET(DICT_MERGE) {
+        /* callable self_or_NULL args_tuple dict ... mapping */
+        int i = (int)ARG;
+        Obj *fslot = sp - 1 - i - 3;
+        Obj func = fslot >= f->stack_base ? *fslot : NULL;
+        if (func && TID(func) == TID_METHOD)
+            func = ((MethodObj *)func)->func;
+        if (func && !IS_FUNCTION(func))
+            func = NULL;
+        if (dict_merge_call(sp[-1 - i], sp[-1], func) < 0)
+            goto error;
+        sp--;
+        DISPATCH();
+    }
+    TARGET(LIST_TO_TUPLE) {
+        Obj r = list_to_tuple(sp - 1);
+        if (!r)
+            goto error;
+        sp[-1] = r;
+        DISPATCH();
+    }
+    TARGET(UNPACK_SEQUENCE) {
+        int n = (int)ARG;
+        Obj seq = sp[-1];
+        unsigned tid = TID(seq);
+        if (tid == TID_TUPLE || tid == TID_LIST) {
+            int64_t len = tid == TID_TUPLE ? TUPLE_LEN(seq) : LIST_LEN(seq);
+            if (len == n) {
+                sp--;
+                if (tid == TID_TUPLE)
+                    for (int i = n - 1; i >= 0; i--)
+                        *sp++ = TUPLE_ITEMS(seq)[i];
+                else
+                    for (int i = n - 1; i >= 0; i--)
+                        *sp++ = LIST_ITEMS(seq)[i];
+                DISPATCH();
+            }
+            if (len < n)
+                err_format(E_ValueError, "not enough values to unpack (expected %d, got %d)", n, (int)len);
+            else
+                err_format(E_ValueError, "too many values to unpack (expected %d)", n);
+            goto error;
+        }
+        {
+            Obj *tmp = vm_roots(n);
+            if (unpack_iterable(seq, tmp, n) < 0) {
+                vm_unroots(tmp);
+                if (err_matches(E_TypeError) && !vm_hasattr(sp[-1], str_intern_cstr("__iter__")) &&
+                    !vm_hasattr(sp[-1], str_intern_cstr("__getitem__"))) {
+                    err_clear();
+                    err_format(E_TypeError, "cannot unpack non-iterable %s object", type_name(sp[-1]));
+                }
+                goto error;
+            }
+            sp--;
+            for (int i = n - 1; i >= 0; i--)
+                *sp++ = tmp[i];
+            vm_unroots(tmp);
+        }
+        DISPATCH();
+    }
+    TARGET(UNPACK_EX) {
+        Obj *nsp = unpack_ex(sp, (int)(ARG & 0xff), (int)(ARG >> 8));
+        if (!nsp)
+            goto error;
+        sp = nsp;
+        DISPATCH();
+    }
+    TARGET(FORMAT_VALUE) {
+        Obj spec = NULL;
+        if (ARG & 4)
+            spec = *--sp;
+        Obj r = format_value(sp[-1], (int)(ARG & 3), spec);
+        if (!r)
+            goto error;
+        sp[-1] = r;
+        DISPATCH();
+    }
+    TARGET(MAKE_FUNCTION) {
+        int fl = (int)ARG;
+        Obj fn = make_function(sp, fl, HDR[HDR_GLOBALS]);
+        if (!fn)
+            goto error;
+        sp -= 1 + !!(fl & 1) + !!(fl & 2) + !!(fl & 8);
+        *sp++ = fn;
+        DISPATCH();
+    }
+    TARGET(LOAD_BUILD_CLASS) {
+        Obj b = HDR[HDR_BUILTINS];
+        Obj v = IS_DICT(b) ? dict_getitem_cstr(b, "__build_class__") : NULL;
+        if (!v) {
+            if (!err_occurred())
+                err_set(E_NameError, "__build_class__ not found");
+            goto error;
+        }
+        *sp++ = v;
+        DISPATCH();
+    }
+    TARGET(IMPORT_NAME) {
+        /* level fromlist -- module */
+        int64_t level = 0;
+        if (IS_SMALLINT(sp[-2]))
+            level = SMALLINT_VAL(sp[-2]);
+        Obj m = vm_import(NAME(ARG), HDR[HDR_GLOBALS], sp[-1], (int)level);
+        if (!m)
+            goto error;
+        sp--;
+        sp[-1] = m;
+        DISPATCH();
+    }
+    TARGET(IMPORT_FROM) {
+        Obj v = import_from(sp[-1], NAME(ARG));
+        if (!v)
+            goto error;
+        *sp++ = v;
+        DISPATCH();
+    }
+    TARGET(IMPORT_STAR) {
+        if (import_star(f, sp[-1]) < 0)
+            goto error;
+        sp--;
+        DISPATCH();
+    }
+
+    /* ---- exceptions ---- */
+    TARGET(RAISE_VARARGS) {
+        int n = (int)ARG;
+        if (n == 0) {
+            Obj h = vm_ts.roots[ROOT_HANDLED_EXC];
+            if (!h) {
+                err_set(E_RuntimeError, "No active exception to reraise");
+                goto error;
+            }
+            eval_set_exc(h);
+            goto unwind;
+        }
+        if (do_raise(sp[-n], n == 2 ? sp[-1] : NULL) < 0)
+            goto error;
+        sp -= n;
+        goto error_tb;
+    }
+    TARGET(SETUP_FINALLY) {
+        if (f->nblocks >= FRAME_MAX_BLOCKS) {
+            err_set(E_SystemError, "too many statically nested blocks");
+            goto error;
+        }
+        Block *b = &f->blocks[f->nblocks++];
+        b->type = BLK_TRY;
+        b->handler = ARG;
+        b->level = (int32_t)(sp - f->stack_base);
+        DISPATCH();
+    }
+    TARGET(SETUP_WITH) {
+        if (f->nblocks >= FRAME_MAX_BLOCKS) {
+            err_set(E_SystemError, "too many statically nested blocks");
+            goto error;
+        }
+        Obj res = setup_with(sp - 1);
+        if (!res)
+            goto error;
+        Block *b = &f->blocks[f->nblocks++];
+        b->type = BLK_TRY;
+        b->handler = ARG;
+        b->level = (int32_t)(sp - f->stack_base);
+        *sp++ = res;
+        DISPATCH();
+    }
+    TARGET(POP_BLOCK) {
+        if (f->nblocks > 0)
+            f->nblocks--;
+        DISPATCH();
+    }
+    TARGET(POP_EXCEPT) {
+        if (f->nblocks <= 0 || f->blocks[f->nblocks - 1].type != BLK_EXCEPT_HANDLER) {
+            err_set(E_SystemError, "popped block is not an except handler");
+            goto error;
+        }
+        f->nblocks--;
+        Obj prev = *--sp;
+        vm_ts.roots[ROOT_HANDLED_EXC] = IS_NONE(prev) ? NULL : prev;
+        DISPATCH();
+    }
+    TARGET(RERAISE) {
+        eval_set_exc(*--sp);
+        goto unwind;
+    }
+    TARGET(JUMP_IF_NOT_EXC_MATCH) {
+        Obj type = sp[-1], exc = sp[-2];
+        if (!valid_exc_class(type)) {
+            err_set(E_TypeError, "catching classes that do not inherit from BaseException is not allowed");
+            goto error;
+        }
+        sp -= 2;
+        if (!err_given_matches(exc, type))
+            JUMP_TO(ARG);
+        DISPATCH();
+    }
+    TARGET(CALL_EXIT_NONE) {
+        Obj *r = vm_roots(3);
+        r[0] = r[1] = r[2] = g_None;
+        Obj res = vm_call(sp[-1], r, 3, NULL);
+        vm_unroots(r);
+        if (!res)
+            goto error;
+        sp--;
+        DISPATCH();
+    }
+    TARGET(WITH_EXCEPT_START) {
+        /* exit prev exc -- exit prev exc res */
+        Obj exc = sp[-1];
+        Obj *r = vm_roots(3);
+        r[0] = (Obj)TYPE(exc);
+        r[1] = exc;
+        Obj tb = IS_EXCEPTION(exc) ? ((ExceptionObj *)exc)->traceback : NULL;
+        r[2] = tb ? tb : g_None;
+        Obj res = vm_call(sp[-3], r, 3, NULL);
+        vm_unroots(r);
+        if (!res)
+            goto error;
+        *sp++ = res;
+        DISPATCH();
+    }
+    TARGET(LOAD_ASSERTION_ERROR) {
+        *sp++ = (Obj)E_AssertionError;
+        DISPATCH();
+    }
+    TARGET(GET_LEN) {
+        int64_t n = vm_len(sp[-1]);
+        if (n < 0)
+            goto error;
+        Obj r = int_from_i64(n);
+        if (!r)
+            goto error;
+        *sp++ = r;
+        DISPATCH();
+    }
+    TARGET(OP_COUNT_) { goto bad_opcode; }
+    L_bad_opcode:
+    bad_opcode:
+        err_format(E_SystemError, "unknown opcode %u", INSTR_OP(word));
+        goto error;
+
+    /* ---- leaving frames ---- */
+return_other: {
+        Obj v = sp[-1];
+        switch (f->kind) {
+        case FR_ENTRY:
+            pop_frame(f);
+            tm_self.ss_top = (object_t **)f->localsplus;
+            *status = RUN_RETURNED;
+            return v;
+        case FR_GEN_ENTRY:
+            gen_finish_frame(f);
+            tm_self.ss_top = (object_t **)f->localsplus;
+            *status = RUN_RETURNED;
+            return v;
+        case FR_GEN_FORITER:
+            gen_finish_frame(f);
+            f = f->back;
+            tm_self.ss_top = (object_t **)f->end;
+            sp = f->sp - 1;            /* pop the exhausted iterator */
+            LOAD_FRAME();
+            JUMP_TO(INSTR_ARG(ip[-1]));  /* the FOR_ITER's exit target */
+            DISPATCH();
+        case FR_GEN_YIELDFROM:
+            gen_finish_frame(f);
+            f = f->back;
+            tm_self.ss_top = (object_t **)f->end;
+            sp = f->sp;
+            sp[-1] = v;                 /* replaces the receiver */
+            LOAD_FRAME();
+            DISPATCH();
+        default: {
+            /* FR_INIT and anything else behave as plain calls. */
+            Frame *caller = f->back;
+            pop_frame(f);
+            f = caller;
+            tm_self.ss_top = (object_t **)f->end;
+            sp = f->sp;
+            *sp++ = v;
+            LOAD_FRAME();
+            DISPATCH();
+        }
+        }
+    }
+
+error: {
+        Obj exc = err_occurred();
+        if (unlikely(!exc)) {
+            err_set(E_SystemError, "error return without exception set");
+            exc = err_occurred();
+        }
+        exc = vm_ts.roots[ROOT_CUR_EXC];
+        if (exc && IS_EXCEPTION(exc) && !((ExceptionObj *)exc)->traceback)
+            eval_chain_context(exc, vm_ts.roots[ROOT_HANDLED_EXC]);
+    }
+error_tb:
+    traceback_prepend(vm_ts.roots[ROOT_CUR_EXC], (Obj)co, code_line_at(co, ip - co->code - 1));
+unwind:
+    while (f->nblocks > 0) {
+        Block *b = &f->blocks[--f->nblocks];
+        Obj *lvl = f->stack_base + b->level;
+        if (b->type == BLK_EXCEPT_HANDLER) {
+            Obj prev = lvl[0];
+            vm_ts.roots[ROOT_HANDLED_EXC] = (!prev || IS_NONE(prev)) ? NULL : prev;
+            sp = lvl;
+            continue;
+        }
+        /* A try block: run its handler with `prev exc` on the stack. */
+        uint32_t handler = b->handler;
+        sp = lvl;
+        b = &f->blocks[f->nblocks++];
+        b->type = BLK_EXCEPT_HANDLER;
+        b->handler = 0;
+        b->level = (int32_t)(sp - f->stack_base);
+        Obj prev = vm_ts.roots[ROOT_HANDLED_EXC];
+        Obj exc = vm_ts.roots[ROOT_CUR_EXC];
+        *sp++ = prev ? prev : g_None;
+        *sp++ = exc;
+        vm_ts.roots[ROOT_HANDLED_EXC] = exc;
+        vm_ts.roots[ROOT_CUR_EXC] = NULL;
+        JUMP_TO(handler);
+        DISPATCH();
+    }
+    /* No handler here: the frame exits with the exception. */
+    switch (f->kind) {
+    case FR_ENTRY:
+        pop_frame(f);
+        tm_self.ss_top = (object_t **)f->localsplus;
+        *status = RUN_ERROR;
+        return NULL;
+    case FR_GEN_ENTRY:
+        gen_finish_frame(f);
+        gen_stopiteration_to_runtime_error();
+        tm_self.ss_top = (object_t **)f->localsplus;
+        *status = RUN_ERROR;
+        return NULL;
+    case FR_GEN_FORITER:
+    case FR_GEN_YIELDFROM:
+        gen_finish_frame(f);
+        gen_stopiteration_to_runtime_error();
+        f = f->back;
+        break;
+    default: {
+        Frame *caller = f->back;
+        pop_frame(f);
+        f = caller;
+        break;
+    }
+    }
+    tm_self.ss_top = (object_t **)f->end;
+    LOAD_FRAME();
+    goto error_tb;
+
+#undef TARGET
+#undef ARG
+#undef DISPATCH
+#undef LOAD_FRAME
+#undef HDR
+#undef NAME
+#undef JUMP_TO
+}
+#pragma GCC diagnostic pop

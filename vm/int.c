@@ -798,7 +798,14 @@ Obj int_lshift(Obj a, Obj b)
         return MAKE_SMALLINT(0);
     int64_t x, s;
     if (!int_small_value(b, &s)) {
-        err_nomemory();
+        /* CPython: a shift of more than 2**63 digits of 30 bits is an
+         * OverflowError, anything smaller fails to allocate */
+        IntView w;
+        int_view(b, &w);
+        if (w.n > 2 || (w.n == 2 && (unsigned __int128)w.d[1] << 64 >= (unsigned __int128)30 << 63))
+            err_set(E_OverflowError, "too many digits in integer");
+        else
+            err_nomemory();
         return NULL;
     }
     if (int_small_value(a, &x) && s < 62) {

@@ -1170,3 +1170,603 @@ static void update_slots_for_name(TypeObj *t, Obj name, int depth)
         for (int64_t i = 0; i < LIST_LEN(subs); i++)
             update_slots_for_name((TypeObj *)LIST_ITEMS(subs)[i], name, depth + 1);
 }
+
+/* ------------------------------------------------------------------ */
+/* Wrapper descriptors: C slots seen as dunders (int.__add__)          */
+/* ------------------------------------------------------------------ */
+Obj wrapper_new(TypeObj *owner, int sdi, Obj self)
+{
+    Obj *r = vm_roots(1);
+    r[0] = self;
+    Obj w = (Obj)tm_allocate(TID_ITER, sizeof(struct IterObj_));
+    self = r[0];
+    vm_unroots(r);
+    if (!w)
+        return err_nomemory();
+    IterObj *it = (IterObj *)w;
+    it->cls = (Obj)(self ? T_method_wrapper : T_wrapper_descriptor);
+    it->a = (Obj)owner;
+    it->b = slotdefs[sdi].iname;
+    it->c = self;
+    it->i = sdi;
+    return w;
+}
+
+static Obj arity_error(size_t expected, size_t got)
+{
+    err_format(E_TypeError, "expected %zu argument%s, got %zu", expected, expected == 1 ? "" : "s", got);
+    return NULL;
+}
+
+static Obj slot_missing(TypeObj *owner, const SlotDef *sd)
+{
+    err_format(E_TypeError, "'%s' has no slot for %s", type_name_of_type(owner), sd->name);
+    return NULL;
+}
+
+static Obj wrapper_call_slot(TypeObj *owner, const SlotDef *sd, Obj *args, size_t nargs, Obj kwnames)
+{
+    const char *oname = type_name_of_type(owner);
+    if (sd->kind == WK_NEW) {
+        if (nargs < 1) {
+            err_format(E_TypeError, "%s.__new__(): not enough arguments", oname);
+            return NULL;
+        }
+        Obj cls = args[0];
+        if (!IS_TYPE(cls)) {
+            err_format(E_TypeError, "%s.__new__(X): X is not a type object (%s)", oname, type_name(cls));
+            return NULL;
+        }
+        if (!type_is_subtype((TypeObj *)cls, owner)) {
+            const char *cn = type_name_of_type((TypeObj *)cls);
+            err_format(E_TypeError, "%s.__new__(%s): %s is not a subtype of %s", oname, cn, cn, oname);
+            return NULL;
+        }
+        return vm_new_for(owner, cls, args + 1, nargs - 1, kwnames);
+    }
+    if (nargs < 1) {
+        err_format(E_TypeError, "descriptor '%s' of '%s' object needs an argument", sd->name, oname);
+        return NULL;
+    }
+    Obj self = args[0];
+    if (!vm_isinstance_type(self, owner)) {
+        err_format(E_TypeError, "descriptor '%s' requires a '%s' object but received a '%s'", sd->name,
+                   oname, type_name(self));
+        return NULL;
+    }
+    size_t nkw = kwnames ? (size_t)TUPLE_LEN(kwnames) : 0;
+    if (nkw && sd->kind != WK_CALL && sd->kind != WK_INIT) {
+        err_format(E_TypeError, "wrapper %s() takes no keyword arguments", sd->name);
+        return NULL;
+    }
+    size_t n = nargs - 1;
+    Obj *a = args + 1;
+    Obj s = self_for(owner, self);
+    bool value = layout_is_value(owner);
+    anyfn fn = slot_get(owner, sd->slot);
+    if (!fn)
+        return slot_missing(owner, sd);
+    switch (sd->kind) {
+    case WK_UNARY:
+        if (n != 0)
+            return arity_error(0, n);
+        return ((unaryfunc)fn)(s);
+    case WK_HASH: {
+        if (n != 0)
+            return arity_error(0, n);
+        int64_t h = ((hashfunc)fn)(s);
+        if (h == -1 && err_occurred())
+            return NULL;
+        return int_from_i64(h);
+    }
+    case WK_CMP:
+        if (n != 1)
+            return arity_error(1, n);
+        return ((richcmpfunc)fn)(s, value ? vm_unwrap(a[0]) : a[0], sd->op);
+    case WK_NEXT: {
+        if (n != 0)
+            return arity_error(0, n);
+        Obj r = ((unaryfunc)fn)(s);
+        if (!r && !err_occurred())
+            err_set_obj((Obj)E_StopIteration);
+        return r;
+    }
+    case WK_CALL:
+        return ((vectorcallfunc)fn)(s, a, n, kwnames);
+    case WK_GETATTR:
+        if (n != 1)
+            return arity_error(1, n);
+        if (!IS_STR(a[0]) && !IS_STR(vm_unwrap(a[0]))) {
+            err_format(E_TypeError, "attribute name must be string, not '%s'", type_name(a[0]));
+            return NULL;
+        }
+        return ((getattrofunc)fn)(s, vm_unwrap(a[0]));
+    case WK_SETATTR:
+    case WK_DELATTR: {
+        size_t want = sd->kind == WK_SETATTR ? 2 : 1;
+        if (n != want)
+            return arity_error(want, n);
+        if (!IS_STR(a[0]) && !IS_STR(vm_unwrap(a[0]))) {
+            err_format(E_TypeError, "attribute name must be string, not '%s'", type_name(a[0]));
+            return NULL;
+        }
+        if (((setattrofunc)fn)(s, vm_unwrap(a[0]), want == 2 ? a[1] : NULL) < 0)
+            return NULL;
+        return g_None;
+    }
+    case WK_GET: {
+        if (n < 1 || n > 2) {
+            err_format(E_TypeError, "expected 1 or 2 arguments, got %zu", n);
+            return NULL;
+        }
+        Obj obj = a[0] == g_None ? NULL : a[0];
+        Obj type = (n == 2 && a[1] != g_None) ? a[1] : NULL;
+        if (!obj && !type) {
+            err_set(E_TypeError, "__get__(None, None) is invalid");
+            return NULL;
+        }
+        return ((descrgetfunc)fn)(s, obj, type ? type : (Obj)TYPE(obj));
+    }
+    case WK_SET:
+    case WK_DELETE: {
+        size_t want = sd->kind == WK_SET ? 2 : 1;
+        if (n != want)
+            return arity_error(want, n);
+        if (((descrsetfunc)fn)(s, a[0], want == 2 ? a[1] : NULL) < 0)
+            return NULL;
+        return g_None;
+    }
+    case WK_LEN: {
+        if (n != 0)
+            return arity_error(0, n);
+        int64_t len = ((lenfunc)fn)(s);
+        if (len < 0)
+            return NULL;
+        return int_from_i64(len);
+    }
+    case WK_GETITEM:
+        if (n != 1)
+            return arity_error(1, n);
+        return ((binaryfunc)fn)(s, a[0]);
+    case WK_SETITEM:
+    case WK_DELITEM: {
+        size_t want = sd->kind == WK_SETITEM ? 2 : 1;
+        if (n != want)
+            return arity_error(want, n);
+        if (((objobjargproc)fn)(s, a[0], want == 2 ? a[1] : NULL) < 0)
+            return NULL;
+        return g_None;
+    }
+    case WK_CONTAINS: {
+        if (n != 1)
+            return arity_error(1, n);
+        int r = ((objobjproc)fn)(s, a[0]);
+        return r < 0 ? NULL : vm_bool(r);
+    }
+    case WK_BOOL: {
+        if (n != 0)
+            return arity_error(0, n);
+        int r = ((inquiry)fn)(s);
+        return r < 0 ? NULL : vm_bool(r);
+    }
+    case WK_INIT:
+        if (((initfunc)fn)(s, a, n, kwnames) < 0)
+            return NULL;
+        return g_None;
+    case WK_BIN:
+        if (sd->op == NB_POW && n == 2) {
+            if (a[1] == g_None)
+                return ((binaryfunc)fn)(s, value ? vm_unwrap(a[0]) : a[0]);
+            Obj x = vm_unwrap(a[0]), m = vm_unwrap(a[1]);
+            if (IS_INT(s) && IS_INT(x) && IS_INT(m))
+                return int_pow(s, x, m);
+            return g_NotImplemented;
+        }
+        if (n != 1)
+            return arity_error(1, n);
+        return ((binaryfunc)fn)(s, value ? vm_unwrap(a[0]) : a[0]);
+    case WK_RBIN:
+        if (sd->op == NB_POW && n == 2) {
+            if (a[1] != g_None)
+                return g_NotImplemented;
+            n = 1;
+        }
+        if (n != 1)
+            return arity_error(1, n);
+        return ((binaryfunc)fn)(value ? vm_unwrap(a[0]) : a[0], s);
+    case WK_IBIN: {
+        if (sd->op == NB_POW && n == 2)
+            n = 1;
+        if (n != 1)
+            return arity_error(1, n);
+        Obj r = ((binaryfunc)fn)(s, a[0]);
+        if (r && r == s && s != args[0])
+            r = args[0];
+        return r;
+    }
+    }
+    return slot_missing(owner, sd);
+}
+
+static Obj wrapperdescr_call(Obj w, Obj *args, size_t nargs, Obj kwnames)
+{
+    IterObj *it = (IterObj *)w;
+    return wrapper_call_slot((TypeObj *)it->a, &slotdefs[it->i], args, nargs, kwnames);
+}
+
+static Obj wrapperdescr_get(Obj w, Obj obj, Obj type)
+{
+    (void)type;
+    IterObj *it = (IterObj *)w;
+    const SlotDef *sd = &slotdefs[it->i];
+    if (!obj || sd->kind == WK_NEW)
+        return w;
+    TypeObj *owner = (TypeObj *)it->a;
+    if (!vm_isinstance_type(obj, owner)) {
+        err_format(E_TypeError, "descriptor '%s' for '%s' objects doesn't apply to a '%s' object", sd->name,
+                   type_name_of_type(owner), type_name(obj));
+        return NULL;
+    }
+    return wrapper_new(owner, (int)it->i, obj);
+}
+
+static Obj sb_finish_or_null(StrBuf *b) { return sb_finish(b); }
+
+static Obj wrapperdescr_repr(Obj w)
+{
+    IterObj *it = (IterObj *)w;
+    const SlotDef *sd = &slotdefs[it->i];
+    if (sd->kind == WK_NEW) {
+        uint64_t addr = vm_object_id(it->a);
+        return str_from_format("<built-in method __new__ of type object at %#lx>", (unsigned long)addr);
+    }
+    StrBuf b;
+    sb_init(&b);
+    sb_printf(&b, "<slot wrapper '%s' of '%s' objects>", sd->name, type_name_of_type((TypeObj *)it->a));
+    return sb_finish_or_null(&b);
+}
+
+static Obj methwrapper_call(Obj w, Obj *args, size_t nargs, Obj kwnames)
+{
+    size_t nkw = kwnames ? (size_t)TUPLE_LEN(kwnames) : 0;
+    Obj *r = vm_roots((int)(nargs + nkw + 2));
+    r[nargs + nkw + 1] = w;
+    r[0] = ((IterObj *)w)->c;
+    for (size_t i = 0; i < nargs + nkw; i++)
+        r[i + 1] = args[i];
+    w = r[nargs + nkw + 1];
+    IterObj *it = (IterObj *)w;
+    Obj res = wrapper_call_slot((TypeObj *)it->a, &slotdefs[it->i], r, nargs + 1, kwnames);
+    vm_unroots(r);
+    return res;
+}
+
+static Obj methwrapper_repr(Obj w)
+{
+    Obj *r = vm_roots(1);
+    r[0] = w;
+    uint64_t addr = vm_object_id(((IterObj *)w)->c);
+    w = r[0];
+    vm_unroots(r);
+    IterObj *it = (IterObj *)w;
+    StrBuf b;
+    sb_init(&b);
+    sb_printf(&b, "<method-wrapper '%s' of %s object at %#lx>", slotdefs[it->i].name, type_name(it->c),
+              (unsigned long)addr);
+    return sb_finish(&b);
+}
+
+static Obj methwrapper_richcompare(Obj a, Obj b, int op)
+{
+    if ((op != CMP_EQ && op != CMP_NE) || TYPE(b) != T_method_wrapper)
+        return g_NotImplemented;
+    IterObj *x = (IterObj *)a, *y = (IterObj *)b;
+    bool eq = x->c == y->c && x->i == y->i && x->a == y->a;
+    return vm_bool(op == CMP_EQ ? eq : !eq);
+}
+
+static int64_t methwrapper_hash(Obj w)
+{
+    Obj *r = vm_roots(1);
+    r[0] = w;
+    int64_t h = vm_identity_hash(((IterObj *)w)->c);
+    w = r[0];
+    vm_unroots(r);
+    h ^= ((IterObj *)w)->i * 1000003;
+    return h == -1 ? -2 : h;
+}
+
+static Obj wrapper_name_get(Obj *args, size_t nargs, Obj kw)
+{
+    (void)nargs, (void)kw;
+    return ((IterObj *)args[0])->b;
+}
+
+static Obj wrapper_qualname_get(Obj *args, size_t nargs, Obj kw)
+{
+    (void)nargs, (void)kw;
+    IterObj *it = (IterObj *)args[0];
+    return str_from_format("%s.%s", type_name_of_type((TypeObj *)it->a), slotdefs[it->i].name);
+}
+
+static Obj wrapper_objclass_get(Obj *args, size_t nargs, Obj kw)
+{
+    (void)nargs, (void)kw;
+    return ((IterObj *)args[0])->a;
+}
+
+static Obj wrapper_self_get(Obj *args, size_t nargs, Obj kw)
+{
+    (void)nargs, (void)kw;
+    return ((IterObj *)args[0])->c;
+}
+
+static Obj none_get(Obj *args, size_t nargs, Obj kw)
+{
+    (void)args, (void)nargs, (void)kw;
+    return g_None;
+}
+
+/* ------------------------------------------------------------------ */
+/* getset descriptors (type_add_getset)                                */
+/* ------------------------------------------------------------------ */
+static Obj getset_get(Obj d, Obj obj, Obj type)
+{
+    (void)type;
+    if (!obj)
+        return d;
+    IterObj *it = (IterObj *)d;
+    TypeObj *owner = (TypeObj *)it->a;
+    if (!vm_isinstance_type(obj, owner)) {
+        err_format(E_TypeError, "descriptor '%s' for '%s' objects doesn't apply to a '%s' object",
+                   str_cstr(it->b), type_name_of_type(owner), type_name(obj));
+        return NULL;
+    }
+    cfunc getter = (cfunc)(uintptr_t)it->i;
+    if (!getter) {
+        err_format(E_AttributeError, "attribute '%s' of '%s' objects is not readable", str_cstr(it->b),
+                   type_name_of_type(owner));
+        return NULL;
+    }
+    Obj *r = vm_roots(1);
+    r[0] = obj;
+    Obj res = getter(r, 1, NULL);
+    vm_unroots(r);
+    return res;
+}
+
+static int getset_set(Obj d, Obj obj, Obj v)
+{
+    IterObj *it = (IterObj *)d;
+    TypeObj *owner = (TypeObj *)it->a;
+    cfunc setter = (cfunc)(uintptr_t)it->n;
+    if (!setter) {
+        err_format(E_AttributeError, "attribute '%s' of '%s' objects is not writable", str_cstr(it->b),
+                   type_name_of_type(owner));
+        return -1;
+    }
+    if (!vm_isinstance_type(obj, owner)) {
+        err_format(E_TypeError, "descriptor '%s' for '%s' objects doesn't apply to a '%s' object",
+                   str_cstr(it->b), type_name_of_type(owner), type_name(obj));
+        return -1;
+    }
+    Obj *r = vm_roots(2);
+    r[0] = obj;
+    r[1] = v;
+    Obj res = setter(r, 2, NULL);
+    vm_unroots(r);
+    return res ? 0 : -1;
+}
+
+static Obj getset_repr(Obj d)
+{
+    IterObj *it = (IterObj *)d;
+    StrBuf b;
+    sb_init(&b);
+    sb_printf(&b, "<attribute '%s' of '%s' objects>", str_cstr(it->b), type_name_of_type((TypeObj *)it->a));
+    return sb_finish(&b);
+}
+
+/* ------------------------------------------------------------------ */
+/* Built-in type creation                                             */
+/* ------------------------------------------------------------------ */
+#define MAX_BUILTIN_TYPES 1024
+static Obj builtin_type_roots[MAX_BUILTIN_TYPES];
+static int n_builtin_types;
+static Obj all_types_list;   /* overflow: a list, itself a global root */
+
+static void fatal_startup(const char *what)
+{
+    fprintf(stderr, "tmpy: fatal: %s at start-up\n", what);
+    exit(1);
+}
+
+static void keep_type_alive(Obj t)
+{
+    if (n_builtin_types < MAX_BUILTIN_TYPES) {
+        builtin_type_roots[n_builtin_types] = t;
+        VM_GLOBAL_ROOT(builtin_type_roots[n_builtin_types]);
+        n_builtin_types++;
+        return;
+    }
+    if (!all_types_list) {
+        all_types_list = list_new(0);
+        if (!all_types_list)
+            fatal_startup("out of memory");
+        VM_GLOBAL_ROOT(all_types_list);
+    }
+    if (list_append(all_types_list, t) < 0)
+        fatal_startup("out of memory");
+}
+
+Obj type_new_builtin(const char *name, TypeObj *base, unsigned inst_tid, unsigned flags)
+{
+    TypeObj *t = (TypeObj *)tm_allocate_old(TID_TYPE, sizeof(struct TypeObj_));
+    if (!t)
+        fatal_startup("out of memory");
+    keep_type_alive((Obj)t);
+    t->cls = (Obj)T_type;
+    t->flags = flags;
+    t->inst_tid = (uint16_t)inst_tid;
+    t->base = (Obj)base;
+    t->version = next_version();
+    const char *dot = strrchr(name, '.');
+    Obj nm = str_intern_cstr(dot ? dot + 1 : name);
+    if (!nm)
+        fatal_startup("out of memory");
+    VM_WRITE(t);
+    t->name = nm;
+    t->qualname = nm;
+    if (dot) {
+        Obj mod = str_new(name, (size_t)(dot - name));
+        if (!mod)
+            fatal_startup("out of memory");
+        mod = str_intern(mod);
+        VM_WRITE(t);
+        t->module = mod;
+    }
+    Obj d = dict_new();
+    if (!d)
+        fatal_startup("out of memory");
+    VM_WRITE(t);
+    t->dict = d;
+    Obj bases = base ? tuple_pack(1, (Obj)base) : g_empty_tuple;
+    if (!bases)
+        fatal_startup("out of memory");
+    VM_WRITE(t);
+    t->bases = bases;
+    if (inst_tid < TID_FIRST_WITH_CLS && inst_tid != TID_ITER && inst_tid != 0 && !vm_tid_type[inst_tid])
+        vm_tid_type[inst_tid] = t;
+    return (Obj)t;
+}
+
+void type_add_methods(TypeObj *t, const MethodDef *defs)
+{
+    for (const MethodDef *m = defs; m->name; m++) {
+        Obj b = builtin_new(m, NULL, (Obj)t);
+        if (!b)
+            fatal_startup("out of memory");
+        Obj *r = vm_roots(1);
+        r[0] = b;
+        Obj key = str_intern_cstr(m->name);
+        if (!key || dict_setitem(t->dict, key, r[0]) < 0)
+            fatal_startup("out of memory");
+        vm_unroots(r);
+    }
+    type_modified(t);
+}
+
+void type_add_getset(TypeObj *t, const char *name, cfunc getter, cfunc setter)
+{
+    Obj key = str_intern_cstr(name);
+    if (!key)
+        fatal_startup("out of memory");
+    Obj *r = vm_roots(1);
+    r[0] = key;
+    Obj g = (Obj)tm_allocate(TID_ITER, sizeof(struct IterObj_));
+    if (!g)
+        fatal_startup("out of memory");
+    IterObj *it = (IterObj *)g;
+    it->cls = (Obj)T_getset_descriptor;
+    it->a = (Obj)t;
+    it->b = r[0];
+    it->i = (int64_t)(uintptr_t)getter;
+    it->n = (int64_t)(uintptr_t)setter;
+    if (dict_setitem(t->dict, r[0], g) < 0)
+        fatal_startup("out of memory");
+    vm_unroots(r);
+    type_modified(t);
+}
+
+void type_set_attr_cstr(TypeObj *t, const char *name, Obj v)
+{
+    Obj *r = vm_roots(1);
+    r[0] = v;
+    Obj key = str_intern_cstr(name);
+    if (!key || dict_setitem(t->dict, key, r[0]) < 0)
+        fatal_startup("out of memory");
+    vm_unroots(r);
+    if ((t->flags & TPF_HEAPTYPE) && name[0] == '_' && name[1] == '_')
+        update_slots_for_name(t, key, 0);
+    type_modified(t);
+}
+
+static void add_subclass(TypeObj *base, TypeObj *t)
+{
+    if (!base->subclasses) {
+        Obj l = list_new(0);
+        if (!l)
+            return;
+        VM_WRITE(base);
+        base->subclasses = l;
+    }
+    list_append(base->subclasses, (Obj)t);
+}
+
+void type_ready(TypeObj *t)
+{
+    if (!t->cls) {
+        VM_WRITE(t);
+        t->cls = (Obj)T_type;
+    }
+    TypeObj *base = (TypeObj *)t->base;
+    /* solid: the built-in whose layout instances have */
+    if (!t->solid) {
+        TypeObj *s = t;
+        if (base && base->inst_tid == t->inst_tid && base != T_object && base->solid)
+            s = (TypeObj *)base->solid;
+        VM_WRITE(t);
+        t->solid = (Obj)s;
+    }
+    /* mro: (t,) + base's mro */
+    if (!t->mro) {
+        int64_t n = 1;
+        for (TypeObj *b = base; b; b = (TypeObj *)b->base)
+            n++;
+        Obj mro = tuple_new(n);
+        if (!mro)
+            fatal_startup("out of memory");
+        int64_t i = 0;
+        for (TypeObj *b = t; b; b = (TypeObj *)b->base)
+            TUPLE_ITEMS(mro)[i++] = (Obj)b;
+        VM_WRITE(t);
+        t->mro = mro;
+    }
+    /* dunders for the slots this type defines itself */
+    bool had_hash = t->tp_hash != NULL, had_cmp = t->tp_richcompare != NULL;
+    for (int i = 0; i < nslotdefs; i++) {
+        const SlotDef *sd = &slotdefs[i];
+        if (!slot_get(t, sd->slot))
+            continue;
+        if (dict_getitem_str(t->dict, sd->iname))
+            continue;
+        Obj w = wrapper_new(t, i, NULL);
+        if (!w || dict_setitem(t->dict, sd->iname, w) < 0)
+            fatal_startup("out of memory");
+    }
+    /* inherit the rest from the base */
+    if (base) {
+        for (int s = 0; s < S_COUNT; s++) {
+            if (slot_get(t, s))
+                continue;
+            if (s == S_HASH || s == S_RICHCMP) {
+                if (had_hash || had_cmp)
+                    continue;
+            }
+            if (s == S_NEW && (base->inst_tid != t->inst_tid || base == T_object))
+                continue;
+            anyfn f = slot_get(base, s);
+            if (f)
+                slot_set(t, s, f);
+        }
+        if (base->flags & TPF_HAS_DICT) {
+            VM_WRITE(t);
+            t->flags |= TPF_HAS_DICT;
+        }
+        add_subclass(base, t);
+    }
+    if (!t->tp_hash && !dict_getitem_str(t->dict, NAME(__hash__)))
+        if (dict_setitem(t->dict, NAME(__hash__), g_None) < 0)
+            fatal_startup("out of memory");
+    type_modified(t);
+}

@@ -1,0 +1,849 @@
+/* The import system: __import__ semantics over sys.modules, the registry of
+ * modules written in C, and source files found on sys.path (packages with
+ * __init__.py, namespace packages, relative imports). No bytecode caches. */
+#include "tmpy.h"
+#include "modules.h"
+#include "objects.h"
+#include "strings.h"
+#include "containers.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#ifndef TMPY_LIBDIR
+#define TMPY_LIBDIR "/usr/local/lib/tmpy"
+#endif
+
+const char *vm_libdir = TMPY_LIBDIR;
+Obj g_main_module;
+
+/* ------------------------------------------------------------------ */
+/* Registry of C modules                                               */
+/* ------------------------------------------------------------------ */
+
+#define MAX_BUILTIN_MODULES 64
+static struct { const char *name; module_init_fn init; } g_registry[MAX_BUILTIN_MODULES];
+static int g_nregistry;
+
+void vm_register_builtin_module(const char *name, module_init_fn init)
+{
+    for (int i = 0; i < g_nregistry; i++)
+        if (!strcmp(g_registry[i].name, name)) {
+            g_registry[i].init = init;
+            return;
+        }
+    if (g_nregistry < MAX_BUILTIN_MODULES) {
+        g_registry[g_nregistry].name = name;
+        g_registry[g_nregistry].init = init;
+        g_nregistry++;
+    }
+}
+
+static module_init_fn find_builtin(Obj name)
+{
+    for (int i = 0; i < g_nregistry; i++)
+        if (str_eq_cstr(name, g_registry[i].name))
+            return g_registry[i].init;
+    return NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* Helpers                                                             */
+/* ------------------------------------------------------------------ */
+
+static Obj err_not_found(Obj name, const char *fmt_extra)
+{
+    Obj *r = vm_roots(3);
+    r[0] = name;
+    r[1] = fmt_extra ? str_from_format("No module named '%s'; %s", str_cstr(name), fmt_extra)
+                     : str_from_format("No module named '%s'", str_cstr(r[0]));
+    if (r[1]) {
+        r[2] = exc_new(E_ModuleNotFoundError, &r[1], 1);
+        if (r[2] && vm_setattr(r[2], NAME(name), r[0]) == 0)
+            err_set_obj(r[2]);
+    }
+    vm_unroots(r);
+    return NULL;
+}
+
+int import_read_file(const char *path, char **out, size_t *len)
+{
+    FILE *fp = fopen(path, "rb");
+    if (!fp) {
+        int e = errno;
+        Obj *r = vm_roots(1);
+        r[0] = str_from_cstr(path);
+        if (r[0])
+            err_from_errno(e, r[0]);
+        vm_unroots(r);
+        return -1;
+    }
+    size_t cap = 65536, n = 0;
+    struct stat st;
+    if (fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode))
+        cap = (size_t)st.st_size + 1;
+    char *buf = malloc(cap);
+    for (;;) {
+        if (!buf) {
+            fclose(fp);
+            err_nomemory();
+            return -1;
+        }
+        /* blocking: release the GIL here (issue 5) */
+        size_t got = fread(buf + n, 1, cap - n, fp);
+        n += got;
+        if (n < cap) {
+            if (ferror(fp)) {
+                int e = errno;
+                free(buf);
+                fclose(fp);
+                err_from_errno(e ? e : EIO, NULL);
+                return -1;
+            }
+            break;
+        }
+        cap *= 2;
+        char *nb = realloc(buf, cap);
+        if (!nb)
+            free(buf);
+        buf = nb;
+    }
+    fclose(fp);
+    buf[n] = 0;
+    *out = buf;
+    *len = n;
+    return 0;
+}
+
+static bool is_file(const char *p)
+{
+    struct stat st;
+    return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static bool is_dir(const char *p)
+{
+    struct stat st;
+    return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* The directory a sys.path entry names ('' is the current directory). */
+static bool entry_dir(Obj entry, char *out, size_t cap)
+{
+    if (!IS_STR(entry))
+        return false;
+    const char *e = str_cstr(entry);
+    if (!*e) {
+        if (!getcwd(out, cap))
+            return false;
+        return true;
+    }
+    size_t n = (size_t)STR(entry)->nbytes;
+    if (n + 1 > cap)
+        return false;
+    memcpy(out, e, n + 1);
+    return true;
+}
+
+/* Where a module's source is. */
+enum { FOUND_NONE, FOUND_MODULE, FOUND_PACKAGE, FOUND_NAMESPACE };
+typedef struct {
+    int kind;
+    char path[PATH_MAX];      /* the .py file (module or __init__.py) */
+    char dir[PATH_MAX];       /* package directory */
+} Found;
+
+/* The current sys.path (user code may rebind it). */
+static Obj current_sys_path(void)
+{
+    Obj p = sys_get("path");
+    return (p && (IS_LIST(p) || IS_TUPLE(p))) ? p : g_sys_path;
+}
+
+/* Find a module by its full name in `search` (the parent's __path__ or
+ * sys.path): a package directory with __init__.py first, then name.py, in
+ * each entry; directories without __init__.py make a namespace package
+ * (their list in *ns_dirs) if nothing else is found. */
+static int find_module(Obj fullname, Obj search, Found *f, Obj *ns_dirs)
+{
+    const char *full = str_cstr(fullname);
+    const char *dot = strrchr(full, '.');
+    char base[NAME_MAX + 1];
+    snprintf(base, sizeof base, "%s", dot ? dot + 1 : full);
+    char dir[PATH_MAX];
+    Obj *r = vm_roots(3);
+    int rc = 0;
+    r[0] = search;
+    f->kind = FOUND_NONE;
+    for (int64_t i = 0; f->kind == FOUND_NONE; i++) {
+        Obj list = r[0];
+        if (!list || !(IS_LIST(list) || IS_TUPLE(list)))
+            break;
+        int64_t n = IS_LIST(list) ? LIST_LEN(list) : TUPLE_LEN(list);
+        if (i >= n)
+            break;
+        Obj entry = IS_LIST(list) ? LIST_ITEMS(list)[i] : TUPLE_ITEMS(list)[i];
+        if (!entry_dir(entry, dir, sizeof dir))
+            continue;
+        int k = snprintf(f->dir, sizeof f->dir, "%s/%s", dir, base);
+        if (k < 0 || (size_t)k >= sizeof f->dir)
+            continue;
+        k = snprintf(f->path, sizeof f->path, "%s/__init__.py", f->dir);
+        if (k > 0 && (size_t)k < sizeof f->path && is_file(f->path)) {
+            f->kind = FOUND_PACKAGE;
+            break;
+        }
+        k = snprintf(f->path, sizeof f->path, "%s/%s.py", dir, base);
+        if (k > 0 && (size_t)k < sizeof f->path && is_file(f->path)) {
+            f->kind = FOUND_MODULE;
+            break;
+        }
+        if (is_dir(f->dir)) {
+            if (!r[1] && !(r[1] = list_new_capacity(2))) {
+                rc = -1;
+                break;
+            }
+            r[2] = str_from_cstr(f->dir);
+            if (!r[2] || list_append(r[1], r[2]) < 0) {
+                rc = -1;
+                break;
+            }
+        }
+    }
+    if (rc == 0 && f->kind == FOUND_NONE && r[1])
+        f->kind = FOUND_NAMESPACE;
+    *ns_dirs = r[1];
+    vm_unroots(r);
+    return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* Loading                                                             */
+/* ------------------------------------------------------------------ */
+
+static Obj parent_name(Obj fullname)
+{
+    const char *s = str_cstr(fullname);
+    const char *dot = strrchr(s, '.');
+    if (!dot)
+        return g_empty_str;
+    return str_new(s, (size_t)(dot - s));
+}
+
+Obj import_run_source_file(Obj mod, Obj path)
+{
+    char *cpath = strdup(str_cstr(path));
+    if (!cpath)
+        return err_nomemory();
+    char *src;
+    size_t len;
+    Obj *r = vm_roots(2);
+    Obj res = NULL;
+    r[0] = mod;
+    if (import_read_file(cpath, &src, &len) == 0) {
+        r[1] = vm_compile(src, len, cpath, COMPILE_EXEC);
+        free(src);
+        if (r[1]) {
+            Obj d = ((ModuleObj *)r[0])->dict;
+            res = vm_eval_code(r[1], d, d);
+        }
+    }
+    free(cpath);
+    vm_unroots(r);
+    return res;
+}
+
+static int set_module_attrs(Obj mod, Obj fullname, Obj file, Obj package, Obj path_list)
+{
+    Obj *r = vm_roots(5);
+    r[0] = mod;
+    r[1] = fullname;
+    r[2] = file;
+    r[3] = package;
+    r[4] = path_list;
+    int rc = -1;
+    if (module_add(r[0], "__name__", r[1]) < 0 ||
+        (r[2] && module_add(r[0], "__file__", r[2]) < 0) ||
+        module_add(r[0], "__package__", r[3]) < 0 ||
+        (r[4] && module_add(r[0], "__path__", r[4]) < 0) ||
+        module_add(r[0], "__spec__", g_None) < 0 ||
+        module_add(r[0], "__loader__", g_None) < 0 ||
+        module_add(r[0], "__builtins__", g_builtins) < 0)
+        goto out;
+    if (!dict_getitem_str(((ModuleObj *)r[0])->dict, NAME(__doc__)) && module_add(r[0], "__doc__", g_None) < 0)
+        goto out;
+    rc = 0;
+out:
+    vm_unroots(r);
+    return rc;
+}
+
+/* Import one module whose parent (if any) is imported; `search` is the
+ * parent's __path__ or sys.path. Returns the module (borrowed from
+ * sys.modules) or NULL. */
+static Obj load_module(Obj fullname, Obj search)
+{
+    Obj *r = vm_roots(6);   /* fullname, search, module, ns dirs, path str, scratch */
+    Obj res = NULL;
+    r[0] = fullname;
+    r[1] = search;
+    module_init_fn init = find_builtin(fullname);
+    if (init) {
+        r[2] = init();
+        if (!r[2])
+            goto out;
+        if (!dict_getitem(g_modules, r[0]) && dict_setitem(g_modules, r[0], r[2]) < 0)
+            goto out;
+        res = dict_getitem(g_modules, r[0]);
+        goto out;
+    }
+    Found *f = malloc(sizeof *f);
+    if (!f) {
+        err_nomemory();
+        goto out;
+    }
+    if (find_module(r[0], r[1], f, &r[3]) < 0) {
+        free(f);
+        goto out;
+    }
+    if (f->kind == FOUND_NONE) {
+        free(f);
+        err_not_found(r[0], NULL);
+        goto out;
+    }
+    char *cname = strdup(str_cstr(r[0]));
+    r[2] = cname ? module_new(cname) : err_nomemory();
+    free(cname);
+    if (!r[2]) {
+        free(f);
+        goto out;
+    }
+    int kind = f->kind;
+    Obj pkg;
+    if (kind == FOUND_NAMESPACE) {
+        free(f);
+        pkg = r[0];
+        if (set_module_attrs(r[2], r[0], NULL, pkg, r[3]) < 0)
+            goto out;
+        if (dict_setitem(g_modules, r[0], r[2]) < 0)
+            goto out;
+        res = r[2];
+        goto out;
+    }
+    r[4] = str_from_cstr(f->path);
+    if (!r[4]) {
+        free(f);
+        goto out;
+    }
+    if (kind == FOUND_PACKAGE) {
+        r[5] = str_from_cstr(f->dir);
+        free(f);
+        if (!r[5] || !(r[3] = list_from_array(&r[5], 1)))
+            goto out;
+        r[5] = r[0];
+    } else {
+        free(f);
+        r[3] = NULL;
+        r[5] = parent_name(r[0]);
+        if (!r[5])
+            goto out;
+    }
+    if (set_module_attrs(r[2], r[0], r[4], r[5], r[3]) < 0)
+        goto out;
+    /* In sys.modules before running: circular imports see the partial module. */
+    if (dict_setitem(g_modules, r[0], r[2]) < 0)
+        goto out;
+    if (!import_run_source_file(r[2], r[4])) {
+        /* a failed import leaves nothing behind in sys.modules */
+        Obj *e = vm_roots(1);
+        e[0] = err_fetch();
+        Obj dummy;
+        if (dict_pop(g_modules, r[0], &dummy) < 0)
+            err_clear();
+        err_set_obj(e[0]);
+        vm_unroots(e);
+        goto out;
+    }
+    /* the module may have replaced itself in sys.modules */
+    res = dict_getitem(g_modules, r[0]);
+    if (!res && !err_occurred())
+        err_format(E_ImportError, "Loaded module %s not found in sys.modules", str_cstr(r[0]));
+out:
+    vm_unroots(r);
+    return res;
+}
+
+/* Import a module by absolute dotted name, its parents first. */
+static Obj import_absolute(Obj absname)
+{
+    Obj m = dict_getitem(g_modules, absname);
+    if (m) {
+        if (IS_NONE(m)) {
+            err_format(E_ModuleNotFoundError, "import of %s halted; None in sys.modules", str_cstr(absname));
+            return NULL;
+        }
+        return m;
+    }
+    if (err_occurred())
+        return NULL;
+    Obj *r = vm_roots(4);   /* absname, parent name, parent module, search path */
+    Obj res = NULL;
+    r[0] = absname;
+    const char *s = str_cstr(absname);
+    const char *dot = strrchr(s, '.');
+    if (dot) {
+        r[1] = str_new(s, (size_t)(dot - s));
+        if (!r[1])
+            goto out;
+        r[2] = import_absolute(r[1]);
+        if (!r[2])
+            goto out;
+        /* importing the parent may have imported us */
+        m = dict_getitem(g_modules, r[0]);
+        if (m) {
+            res = m;
+            goto out;
+        }
+        r[3] = vm_getattr_opt(r[2], NAME(__path__));
+        if (!r[3]) {
+            if (!err_occurred()) {
+                Obj *q = vm_roots(1);
+                q[0] = str_from_format("'%s' is not a package", str_cstr(r[1]));
+                if (q[0]) {
+                    char *msg = strdup(str_cstr(q[0]));
+                    if (msg) {
+                        err_not_found(r[0], msg);
+                        free(msg);
+                    }
+                }
+                vm_unroots(q);
+            }
+            goto out;
+        }
+    } else {
+        r[3] = current_sys_path();
+    }
+    res = load_module(r[0], r[3]);
+    if (res && r[2]) {
+        /* bind the submodule as an attribute of its parent */
+        Obj *q = vm_roots(2);
+        q[0] = res;
+        const char *full = str_cstr(r[0]);
+        q[1] = str_from_cstr(strrchr(full, '.') + 1);
+        if (!q[1] || vm_setattr(r[2], q[1], q[0]) < 0)
+            q[0] = NULL;
+        res = q[0];
+        vm_unroots(q);
+    }
+out:
+    vm_unroots(r);
+    return res;
+}
+
+/* The absolute name for a relative import from the module with `globals`. */
+static Obj resolve_relative(Obj name, Obj globals, int level)
+{
+    Obj *r = vm_roots(3);
+    Obj res = NULL;
+    r[0] = name;
+    r[1] = globals ? dict_getitem_str(globals, NAME(__package__)) : NULL;
+    if (r[1] && IS_NONE(r[1]))
+        r[1] = NULL;
+    if (r[1] && !IS_STR(r[1])) {
+        err_set(E_TypeError, "package must be a string");
+        goto out;
+    }
+    if (!r[1] && globals) {
+        Obj modname = dict_getitem_str(globals, NAME(__name__));
+        if (!modname) {
+            err_set(E_KeyError, "'__name__' not in globals");
+            goto out;
+        }
+        if (!IS_STR(modname)) {
+            err_set(E_TypeError, "__name__ must be a string");
+            goto out;
+        }
+        if (dict_getitem_str(globals, NAME(__path__)))
+            r[1] = modname;
+        else
+            r[1] = parent_name(modname);
+        if (!r[1])
+            goto out;
+    }
+    if (!r[1] || str_len(r[1]) == 0) {
+        err_set(E_ImportError, "attempted relative import with no known parent package");
+        goto out;
+    }
+    /* strip level-1 trailing components */
+    const char *p = str_cstr(r[1]);
+    size_t n = (size_t)STR(r[1])->nbytes;
+    for (int i = 1; i < level; i++) {
+        while (n > 0 && p[n - 1] != '.')
+            n--;
+        if (n == 0) {
+            err_set(E_ImportError, "attempted relative import beyond top-level package");
+            goto out;
+        }
+        n--;   /* the dot */
+    }
+    if (str_len(r[0]) == 0)
+        res = str_new(p, n);
+    else
+        res = str_from_format("%.*s.%s", (int)n, p, str_cstr(r[0]));
+out:
+    vm_unroots(r);
+    return res;
+}
+
+static bool fromlist_empty(Obj fromlist)
+{
+    if (!fromlist || IS_NONE(fromlist))
+        return true;
+    if (IS_TUPLE(fromlist))
+        return TUPLE_LEN(fromlist) == 0;
+    if (IS_LIST(fromlist))
+        return LIST_LEN(fromlist) == 0;
+    return vm_is_true(fromlist) == 0;
+}
+
+/* `from package import a, b`: import submodules that are not attributes. */
+static int handle_fromlist(Obj module, Obj fromlist, bool recursive)
+{
+    Obj *r = vm_roots(6);   /* module, iterator, item, modname, subname, all */
+    int rc = -1;
+    r[0] = module;
+    r[1] = vm_iter(fromlist);
+    if (!r[1])
+        goto out;
+    for (;;) {
+        r[2] = vm_next(r[1]);
+        if (!r[2]) {
+            if (err_occurred())
+                goto out;
+            break;
+        }
+        if (!IS_STR(r[2])) {
+            err_format(E_TypeError, "Item in %s must be str, not %s", recursive ? "Module.__all__" : "``from list''",
+                       type_name(r[2]));
+            goto out;
+        }
+        if (str_eq_cstr(r[2], "*")) {
+            if (!recursive) {
+                r[5] = vm_getattr_opt(r[0], NAME(__all__));
+                if (r[5] && handle_fromlist(r[0], r[5], true) < 0)
+                    goto out;
+                if (!r[5] && err_occurred())
+                    goto out;
+            }
+            continue;
+        }
+        Obj have = vm_getattr_opt(r[0], r[2]);
+        if (have)
+            continue;
+        if (err_occurred())
+            goto out;
+        r[3] = vm_getattr(r[0], NAME(__name__));
+        if (!r[3] || !IS_STR(r[3]))
+            goto out;
+        r[4] = str_from_format("%s.%s", str_cstr(r[3]), str_cstr(r[2]));
+        if (!r[4])
+            goto out;
+        if (!import_absolute(r[4])) {
+            /* a missing submodule is fine: IMPORT_FROM reports the name */
+            if (!err_matches(E_ModuleNotFoundError))
+                goto out;
+            Obj *e = vm_roots(2);
+            e[0] = err_fetch();
+            e[1] = vm_getattr_opt(e[0], NAME(name));
+            bool ours = e[1] && IS_STR(e[1]) && str_eq(e[1], r[4]);
+            if (!ours) {
+                err_clear();
+                err_set_obj(e[0]);
+                vm_unroots(e);
+                goto out;
+            }
+            err_clear();
+            vm_unroots(e);
+        }
+    }
+    rc = 0;
+out:
+    vm_unroots(r);
+    return rc;
+}
+
+Obj vm_import(Obj name, Obj globals, Obj fromlist, int level)
+{
+    if (!IS_STR(name)) {
+        Obj s = str_value(name);
+        if (!s) {
+            err_format(E_TypeError, "module name must be str, not %s", type_name(name));
+            return NULL;
+        }
+        name = s;
+    }
+    /* fast path: `import x` of a loaded top-level module */
+    if (level == 0 && fromlist_empty(fromlist)) {
+        Obj m = dict_getitem(g_modules, name);
+        if (m && !IS_NONE(m) && !memchr(str_cstr(name), '.', (size_t)STR(name)->nbytes))
+            return m;
+    }
+    if (level < 0) {
+        err_set(E_ValueError, "level must be >= 0");
+        return NULL;
+    }
+    Obj *r = vm_roots(5);   /* name, globals, fromlist, absname, module */
+    Obj res = NULL;
+    r[0] = name;
+    r[1] = globals;
+    r[2] = fromlist;
+    if (level > 0) {
+        r[3] = resolve_relative(name, globals, level);
+        if (!r[3])
+            goto out;
+    } else {
+        if (str_len(name) == 0) {
+            err_set(E_ValueError, "Empty module name");
+            goto out;
+        }
+        r[3] = name;
+    }
+    r[4] = import_absolute(r[3]);
+    if (!r[4])
+        goto out;
+    if (fromlist_empty(r[2])) {
+        const char *n = str_cstr(r[0]);
+        const char *dot = strchr(n, '.');
+        if (level == 0) {
+            if (!dot) {
+                res = r[4];
+            } else {
+                Obj top = str_new(n, (size_t)(dot - n));
+                res = top ? dict_getitem(g_modules, top) : NULL;
+                if (!res && !err_occurred())
+                    err_not_found(top, NULL);
+            }
+        } else if (str_len(r[0]) == 0) {
+            res = r[4];
+        } else {
+            /* __import__('a.b', level=1) returns the package of 'a' */
+            size_t cut = (size_t)STR(r[0])->nbytes - (dot ? (size_t)(dot - n) : (size_t)STR(r[0])->nbytes);
+            Obj absn = r[3];
+            Obj top = str_new(str_cstr(absn), (size_t)STR(absn)->nbytes - cut);
+            res = top ? dict_getitem(g_modules, top) : NULL;
+            if (!res && !err_occurred())
+                err_not_found(top, NULL);
+        }
+        goto out;
+    }
+    Obj path = vm_getattr_opt(r[4], NAME(__path__));
+    if (path) {
+        if (handle_fromlist(r[4], r[2], false) < 0)
+            goto out;
+    } else if (err_occurred()) {
+        goto out;
+    }
+    res = r[4];
+out:
+    vm_unroots(r);
+    return res;
+}
+
+Obj vm_import_cstr(const char *name)
+{
+    Obj *r = vm_roots(1);
+    Obj res = NULL;
+    r[0] = str_from_cstr(name);
+    if (r[0])
+        res = import_absolute(r[0]);
+    vm_unroots(r);
+    return res;
+}
+
+Obj import_find_source(Obj fullname, bool *is_pkg)
+{
+    Obj *r = vm_roots(4);
+    Obj res = NULL;
+    r[0] = fullname;
+    const char *s = str_cstr(fullname);
+    const char *dot = strrchr(s, '.');
+    if (dot) {
+        r[1] = str_new(s, (size_t)(dot - s));
+        if (!r[1] || !(r[2] = import_absolute(r[1])))
+            goto out;
+        r[3] = vm_getattr_opt(r[2], NAME(__path__));
+        if (!r[3]) {
+            if (!err_occurred())
+                err_not_found(r[0], NULL);
+            goto out;
+        }
+    } else {
+        r[3] = current_sys_path();
+    }
+    Found *f = malloc(sizeof *f);
+    if (!f) {
+        err_nomemory();
+        goto out;
+    }
+    Obj *q = vm_roots(1);
+    int rc = find_module(r[0], r[3], f, &q[0]);
+    vm_unroots(q);
+    if (rc == 0) {
+        if (f->kind == FOUND_MODULE || f->kind == FOUND_PACKAGE) {
+            *is_pkg = f->kind == FOUND_PACKAGE;
+            res = str_from_cstr(f->path);
+        } else if (f->kind == FOUND_NAMESPACE) {
+            *is_pkg = true;
+            res = g_None;
+        } else {
+            err_not_found(r[0], NULL);
+        }
+    }
+    free(f);
+out:
+    vm_unroots(r);
+    return res;
+}
+
+/* sys.path: the script's directory, PYTHONPATH, then the library. */
+void import_init_paths(bool ignore_env, const char *script_dir)
+{
+    static char libbuf[PATH_MAX + 16];
+    if (!is_dir(vm_libdir)) {
+        char exe[PATH_MAX];
+        ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+        if (n > 0) {
+            exe[n] = 0;
+            char *slash = strrchr(exe, '/');
+            if (slash) {
+                *slash = 0;
+                snprintf(libbuf, sizeof libbuf, "%s/../lib", exe);
+                char real[PATH_MAX];
+                if (realpath(libbuf, real))
+                    snprintf(libbuf, sizeof libbuf, "%s", real);
+                vm_libdir = libbuf;
+            }
+        }
+    }
+    Obj *r = vm_roots(1);
+    if (script_dir) {
+        r[0] = str_from_cstr(script_dir);
+        if (r[0])
+            list_append(g_sys_path, r[0]);
+    }
+    const char *pp = ignore_env ? NULL : getenv("PYTHONPATH");
+    if (pp && *pp) {
+        const char *p = pp;
+        while (*p) {
+            const char *colon = strchr(p, ':');
+            size_t len = colon ? (size_t)(colon - p) : strlen(p);
+            if (len > 0) {
+                char dir[PATH_MAX];
+                snprintf(dir, sizeof dir, "%.*s", (int)len, p);
+                char real[PATH_MAX];
+                const char *use = dir;
+                if (dir[0] != '/' && realpath(dir, real))
+                    use = real;
+                r[0] = str_from_cstr(use);
+                if (r[0])
+                    list_append(g_sys_path, r[0]);
+            }
+            if (!colon)
+                break;
+            p = colon + 1;
+        }
+    }
+    r[0] = str_from_cstr(vm_libdir);
+    if (r[0])
+        list_append(g_sys_path, r[0]);
+    vm_unroots(r);
+    err_clear();
+}
+
+/* ------------------------------------------------------------------ */
+/* importlib (minimal)                                                 */
+/* ------------------------------------------------------------------ */
+
+static Obj il_import_module(Obj *args, size_t nargs, Obj kwnames)
+{
+    static const char *const names[] = {"name", "package", NULL};
+    Obj *a = vm_roots(4);
+    Obj res = NULL;
+    if (vm_parse_args("import_module", args, nargs, kwnames, names, 1, 2, a) < 0)
+        goto out;
+    if (!IS_STR(a[0])) {
+        err_format(E_TypeError, "module name must be str, not %s", type_name(a[0]));
+        goto out;
+    }
+    const char *n = str_cstr(a[0]);
+    int level = 0;
+    while (n[level] == '.')
+        level++;
+    if (level) {
+        if (!a[1] || IS_NONE(a[1])) {
+            err_format(E_TypeError, "the 'package' argument is required to perform a relative import for %s",
+                       str_cstr(a[0]));
+            goto out;
+        }
+        if (!IS_STR(a[1])) {
+            err_set(E_TypeError, "package must be a string");
+            goto out;
+        }
+        a[2] = dict_new();
+        if (!a[2] || dict_setitem(a[2], NAME(__package__), a[1]) < 0)
+            goto out;
+        a[3] = str_from_cstr(str_cstr(a[0]) + level);
+        if (!a[3] || !(a[3] = resolve_relative(a[3], a[2], level)))
+            goto out;
+    } else {
+        a[3] = a[0];
+    }
+    res = import_absolute(a[3]);
+out:
+    vm_unroots(a);
+    return res;
+}
+
+static Obj il_reload(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("reload", nargs, kwnames, 1, 1) < 0)
+        return NULL;
+    if (TID(args[0]) != TID_MODULE) {
+        err_set(E_TypeError, "reload() argument must be a module");
+        return NULL;
+    }
+    Obj file = vm_getattr_opt(args[0], NAME(__file__));
+    if (!file || !IS_STR(file)) {
+        if (!err_occurred())
+            err_set(E_ModuleNotFoundError, "reload(): the module has no source file");
+        return NULL;
+    }
+    return import_run_source_file(args[0], file) ? args[0] : NULL;
+}
+
+static Obj il_invalidate_caches(Obj *args, size_t nargs, Obj kwnames)
+{
+    (void)args;
+    if (vm_check_args("invalidate_caches", nargs, kwnames, 0, 0) < 0)
+        return NULL;
+    return g_None;
+}
+
+static const MethodDef importlib_functions[] = {
+    {"import_module", il_import_module, METH_KW, NULL},
+    {"reload", il_reload, 0, NULL},
+    {"invalidate_caches", il_invalidate_caches, 0, NULL},
+    {NULL, NULL, 0, NULL},
+};
+
+Obj importlib_module_init(void)
+{
+    Obj m = module_new("importlib");
+    if (m)
+        module_add_functions(m, importlib_functions);
+    return m;
+}
