@@ -4,6 +4,7 @@
  * utf-8, ascii, latin-1 with the common error handlers. */
 #define _GNU_SOURCE
 #include "strings.h"
+#include "containers.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -457,29 +458,16 @@ out:
     return res;
 }
 
-static Obj wrap_subclass(Obj type, TypeObj *base, Obj value)
-{
-    if (!value || type == (Obj)base)
-        return value;
-    Obj *r = vm_roots(1);
-    r[0] = value;
-    Obj inst = instance_new((TypeObj *)type);
-    if (inst) {
-        VM_WRITE(inst);
-        ((InstanceObj *)inst)->base_value = r[0];
-    }
-    vm_unroots(r);
-    return inst;
-}
-
 static Obj bytes_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
 {
-    return wrap_subclass(type, T_bytes, new_from_args(false, args, nargs, kwnames));
+    (void)type;   /* vm_new_for wraps the value for a subclass */
+    return new_from_args(false, args, nargs, kwnames);
 }
 
 static Obj bytearray_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
 {
-    return wrap_subclass(type, T_bytearray, new_from_args(true, args, nargs, kwnames));
+    (void)type;
+    return new_from_args(true, args, nargs, kwnames);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1149,8 +1137,6 @@ static Obj bytes_iter_next(Obj self)
     it->i++;
     return v;
 }
-
-static Obj iter_self(Obj self) { return self; }
 
 static Obj bytes_iter_length_hint(Obj *args, size_t nargs, Obj kwnames)
 {

@@ -40,6 +40,16 @@ mod_ty parse_source(Arena *arena, const char *src, size_t len, const char *filen
 #include <stdlib.h>
 #include <string.h>
 
+#if __has_include("eval.h")
+#include "eval.h"
+_Static_assert(FRAME_MAX_BLOCKS >= COMPILE_MAX_BLOCK_DEPTH, "eval's block stack is smaller than the compiler assumes");
+#endif
+
+/* eval.h's convention: a function's __doc__ is consts[0] when this flag is set. */
+#ifndef CO_HAS_DOCSTRING
+#define CO_HAS_DOCSTRING 256
+#endif
+
 const char *const compile_op_names[] = {
 #define OP_NAME_STR(name) #name,
     OP_LIST(OP_NAME_STR)
@@ -147,6 +157,8 @@ typedef struct Compiler {
     PoolBlock *pool;
     int depth;
     bool interactive;
+    const stmt_seq *module_body;  /* for the placement rule of `from __future__ import` */
+    int future_prefix;            /* module_body items [0, future_prefix) may be future imports */
 } Compiler;
 
 /* Every codegen function returns false after recording an error in c->err. */
@@ -1361,6 +1373,8 @@ static bool compile_function(Compiler *c, stmt_ty s)
     /* consts[0]: the docstring or None */
     if (add_const(c, doc ? const_str(c, doc->s, doc->len) : const_simple(c, K_NONE)) < 0)
         return false;
+    if (doc)
+        c->u->flags |= CO_HAS_DOCSTRING;
     TRY(compile_stmts(c, body, doc ? 1 : 0));
     TRY(emit_none(c) && emit(c, OP_RETURN_VALUE, 0));
     Unit *child = leave_unit(c);
@@ -1734,6 +1748,11 @@ static bool compile_import(Compiler *c, stmt_ty s)
 
 static bool compile_future(Compiler *c, stmt_ty s)
 {
+    bool placed = false;
+    for (int i = 0; c->module_body && i < c->future_prefix; i++)
+        placed = placed || c->module_body->items[i] == s;
+    if (!placed)
+        return SYNERR(c, s, "from __future__ imports must occur at the beginning of the file");
     static const char *const features[] = {
         "nested_scopes", "generators", "division", "absolute_import", "with_statement",
         "print_function", "unicode_literals", "barry_as_FLUFL", "generator_stop", "annotations", NULL
@@ -1931,3 +1950,1508 @@ static bool compile_stmt(Compiler *c, stmt_ty s)
     c->depth--;
     return ok;
 }
+
+/* ------------------------------------------------------------------ */
+/* Expressions                                                         */
+/* ------------------------------------------------------------------ */
+
+static bool has_starred(expr_seq elts)
+{
+    for (int i = 0; i < elts.n; i++)
+        if (elts.items[i]->kind == Starred_kind)
+            return true;
+    return false;
+}
+
+enum { SEQ_LIST, SEQ_TUPLE, SEQ_SET };
+
+/* Build a list / tuple / set from elts (which may contain *x), with
+ * `pushed` values already on the stack as its first items. */
+static bool starunpack(Compiler *c, expr_seq elts, int pushed, int kind)
+{
+    int n = elts.n;
+    bool star = has_starred(elts);
+    int build = kind == SEQ_SET ? OP_BUILD_SET : kind == SEQ_TUPLE ? OP_BUILD_TUPLE : OP_BUILD_LIST;
+    if (!star && n + pushed <= STACK_USE_GUIDELINE) {
+        for (int i = 0; i < n; i++)
+            TRY(compile_expr(c, elts.items[i]));
+        return emit(c, build, n + pushed);
+    }
+    int seqbuild = kind == SEQ_SET ? OP_BUILD_SET : OP_BUILD_LIST;
+    int add = kind == SEQ_SET ? OP_SET_ADD : OP_LIST_APPEND;
+    int extend = kind == SEQ_SET ? OP_SET_UPDATE : OP_LIST_EXTEND;
+    bool built = false;
+    int seen = pushed;
+    if (!star) {
+        TRY(emit(c, seqbuild, pushed));
+        built = true;
+    }
+    for (int i = 0; i < n; i++) {
+        expr_ty e = elts.items[i];
+        if (e->kind == Starred_kind) {
+            if (!built) {
+                TRY(emit(c, seqbuild, seen));
+                built = true;
+            }
+            TRY(compile_expr(c, e->v.Starred.value) && emit(c, extend, 1));
+        } else {
+            TRY(compile_expr(c, e));
+            if (built)
+                TRY(emit(c, add, 1));
+            else
+                seen++;
+        }
+    }
+    if (kind == SEQ_TUPLE)
+        TRY(emit(c, OP_LIST_TO_TUPLE, 0));
+    return true;
+}
+
+/* A constant tuple of all the elements, or NULL (no error) when one is not constant. */
+static CConst *fold_elts(Compiler *c, expr_seq elts)
+{
+    for (int i = 0; i < elts.n; i++) {
+        expr_ty x = elts.items[i];
+        if (x->kind != Constant_kind && x->kind != Tuple_kind && x->kind != UnaryOp_kind)
+            return NULL;
+    }
+    CConst **items = pool_alloc(c, (size_t)elts.n * sizeof(CConst *) + 1);
+    if (!items)
+        return NULL;
+    for (int i = 0; i < elts.n; i++)
+        if (!(items[i] = fold_const(c, elts.items[i], 0)))
+            return NULL;
+    CConst *k = const_new(c, K_TUPLE);
+    if (!k)
+        return NULL;
+    k->items = items;
+    k->nitems = elts.n;
+    return const_finish(k);
+}
+
+static bool compile_list(Compiler *c, expr_ty e)
+{
+    expr_seq elts = e->v.List.elts;
+    if (elts.n > 2 && !has_starred(elts)) {
+        CConst *k = fold_elts(c, elts);
+        if (c->err->kind != CERR_NONE)
+            return false;
+        if (k)
+            return emit(c, OP_BUILD_LIST, 0) && emit_const(c, k) && emit(c, OP_LIST_EXTEND, 1);
+    }
+    return starunpack(c, elts, 0, SEQ_LIST);
+}
+
+static bool compile_tuple(Compiler *c, expr_ty e)
+{
+    expr_seq elts = e->v.Tuple.elts;
+    if (!has_starred(elts)) {
+        CConst *k = fold_elts(c, elts);
+        if (c->err->kind != CERR_NONE)
+            return false;
+        if (k)
+            return emit_const(c, k);
+    }
+    return starunpack(c, elts, 0, SEQ_TUPLE);
+}
+
+static bool compile_dict(Compiler *c, expr_ty e)
+{
+    expr_seq keys = e->v.Dict.keys, vals = e->v.Dict.values;
+    int n = keys.n;
+    bool dstar = false;
+    for (int i = 0; i < n; i++)
+        dstar = dstar || !keys.items[i];
+    if (!dstar && n > 1 && n <= STACK_USE_GUIDELINE) {
+        CConst *k = fold_elts(c, keys);
+        if (c->err->kind != CERR_NONE)
+            return false;
+        if (k) {
+            for (int i = 0; i < n; i++)
+                TRY(compile_expr(c, vals.items[i]));
+            return emit_const(c, k) && emit(c, OP_BUILD_CONST_KEY_MAP, n);
+        }
+    }
+    bool have = false;
+    int pending = 0;
+    for (int i = 0; i < n; i++) {
+        if (!keys.items[i]) {
+            if (pending) {
+                TRY(emit(c, OP_BUILD_MAP, pending));
+                if (have)
+                    TRY(emit(c, OP_DICT_UPDATE, 1));
+                have = true;
+                pending = 0;
+            }
+            if (!have) {
+                TRY(emit(c, OP_BUILD_MAP, 0));
+                have = true;
+            }
+            TRY(compile_expr(c, vals.items[i]) && emit(c, OP_DICT_UPDATE, 1));
+        } else {
+            TRY(compile_expr(c, keys.items[i]) && compile_expr(c, vals.items[i]));
+            if (++pending == 16) {
+                TRY(emit(c, OP_BUILD_MAP, pending));
+                if (have)
+                    TRY(emit(c, OP_DICT_UPDATE, 1));
+                have = true;
+                pending = 0;
+            }
+        }
+    }
+    if (pending || !have) {
+        TRY(emit(c, OP_BUILD_MAP, pending));
+        if (have)
+            TRY(emit(c, OP_DICT_UPDATE, 1));
+    }
+    return true;
+}
+
+static bool compile_compare(Compiler *c, expr_ty e)
+{
+    int n = e->v.Compare.ops.n;
+    expr_seq comps = e->v.Compare.comparators;
+    TRY(compile_expr(c, e->v.Compare.left));
+    if (n == 1)
+        return compile_expr(c, comps.items[0]) && emit_compare(c, e->v.Compare.ops.items[0]);
+    NEW_LABEL(cleanup);
+    NEW_LABEL(end);
+    for (int i = 0; i < n - 1; i++) {
+        TRY(compile_expr(c, comps.items[i]) && emit(c, OP_DUP_TOP, 0) && emit(c, OP_ROT_THREE, 0) &&
+            emit_compare(c, e->v.Compare.ops.items[i]) && emit(c, OP_JUMP_IF_FALSE_OR_POP, cleanup));
+    }
+    TRY(compile_expr(c, comps.items[n - 1]) && emit_compare(c, e->v.Compare.ops.items[n - 1]));
+    TRY(emit(c, OP_JUMP, end));
+    bind_label(c, cleanup);
+    TRY(emit(c, OP_ROT_TWO, 0) && emit(c, OP_POP_TOP, 0));
+    bind_label(c, end);
+    return true;
+}
+
+static bool validate_keywords(Compiler *c, keyword_seq kws)
+{
+    for (int i = 0; i < kws.n; i++) {
+        keyword_ty k = kws.items[i];
+        if (!k->arg)
+            continue;
+        if (strcmp(k->arg, "__debug__") == 0)
+            return SYNERR(c, k, "cannot assign to __debug__");
+        for (int j = i + 1; j < kws.n; j++) {
+            keyword_ty o = kws.items[j];
+            if (o->arg && strcmp(k->arg, o->arg) == 0)
+                return SYNERR(c, o, "keyword argument repeated: %s", k->arg);
+        }
+    }
+    return true;
+}
+
+/* Arguments and the call op, the callable (and self or NULL) being on the
+ * stack below `pushed` positional values already pushed. */
+static bool call_helper(Compiler *c, int pushed, expr_seq args, keyword_seq kws)
+{
+    int line = c->u->lineno;
+    TRY(validate_keywords(c, kws));
+    bool dstar = false;
+    for (int i = 0; i < kws.n; i++)
+        dstar = dstar || !kws.items[i]->arg;
+    if (!dstar && !has_starred(args)) {
+        for (int i = 0; i < args.n; i++)
+            TRY(compile_expr(c, args.items[i]));
+        if (!kws.n) {
+            c->u->lineno = line;
+            return emit(c, OP_CALL, pushed + args.n);
+        }
+        CConst *names = const_new(c, K_TUPLE);
+        if (!names)
+            return false;
+        names->nitems = kws.n;
+        names->items = pool_alloc(c, (size_t)kws.n * sizeof(CConst *));
+        if (!names->items)
+            return false;
+        for (int i = 0; i < kws.n; i++) {
+            keyword_ty k = kws.items[i];
+            TRY(compile_expr(c, k->value));
+            if (!(names->items[i] = const_str(c, k->arg, strlen(k->arg))))
+                return false;
+        }
+        c->u->lineno = line;
+        return emit_const(c, const_finish(names)) && emit(c, OP_CALL_KW, pushed + args.n + kws.n);
+    }
+    /* general form: f(*args_tuple, **kwargs_dict) */
+    TRY(starunpack(c, args, pushed, SEQ_TUPLE));
+    if (kws.n) {
+        bool have = false;
+        int pending = 0;
+        for (int i = 0; i < kws.n; i++) {
+            keyword_ty k = kws.items[i];
+            if (!k->arg) {
+                if (pending) {
+                    TRY(emit(c, OP_BUILD_MAP, pending));
+                    if (have)
+                        TRY(emit(c, OP_DICT_MERGE, 1));
+                    have = true;
+                    pending = 0;
+                }
+                if (!have) {
+                    TRY(emit(c, OP_BUILD_MAP, 0));
+                    have = true;
+                }
+                TRY(compile_expr(c, k->value) && emit(c, OP_DICT_MERGE, 1));
+            } else {
+                TRY(emit_str_const(c, k->arg) && compile_expr(c, k->value));
+                pending++;
+            }
+        }
+        if (pending) {
+            TRY(emit(c, OP_BUILD_MAP, pending));
+            if (have)
+                TRY(emit(c, OP_DICT_MERGE, 1));
+        }
+    }
+    c->u->lineno = line;
+    return emit(c, OP_CALL_FUNCTION_EX, kws.n ? 1 : 0);
+}
+
+static bool compile_call(Compiler *c, expr_ty e)
+{
+    expr_ty f = e->v.Call.func;
+    expr_seq args = e->v.Call.args;
+    keyword_seq kws = e->v.Call.keywords;
+    bool dstar = false;
+    for (int i = 0; i < kws.n; i++)
+        dstar = dstar || !kws.items[i]->arg;
+    if (f->kind == Attribute_kind && f->v.Attribute.ctx == AST_Load && !dstar && !has_starred(args)) {
+        /* o.m(...): LOAD_METHOD avoids making a bound method */
+        TRY(compile_expr(c, f->v.Attribute.value));
+        c->u->lineno = f->lineno;
+        TRY(emit_attr_op(c, OP_LOAD_METHOD, f->v.Attribute.attr));
+        c->u->lineno = e->lineno;
+        return call_helper(c, 0, args, kws);
+    }
+    TRY(compile_expr(c, f));
+    c->u->lineno = e->lineno;
+    TRY(emit(c, OP_PUSH_NULL, 0));
+    return call_helper(c, 0, args, kws);
+}
+
+static bool compile_formatted_value(Compiler *c, expr_ty e)
+{
+    TRY(compile_expr(c, e->v.FormattedValue.value));
+    int flags;
+    switch (e->v.FormattedValue.conversion) {
+    case 's': flags = 1; break;
+    case 'r': flags = 2; break;
+    case 'a': flags = 3; break;
+    default: flags = 0; break;
+    }
+    if (e->v.FormattedValue.format_spec) {
+        TRY(compile_expr(c, e->v.FormattedValue.format_spec));
+        flags |= 4;
+    }
+    c->u->lineno = e->lineno;
+    return emit(c, OP_FORMAT_VALUE, flags);
+}
+
+static bool compile_joined_str(Compiler *c, expr_ty e)
+{
+    expr_seq vals = e->v.JoinedStr.values;
+    if (vals.n == 0)
+        return emit_const(c, const_str(c, "", 0));
+    if (vals.n == 1)
+        return compile_expr(c, vals.items[0]);
+    int onstack = 0;
+    for (int i = 0; i < vals.n; i++) {
+        TRY(compile_expr(c, vals.items[i]));
+        if (++onstack == STACK_USE_GUIDELINE) {
+            TRY(emit(c, OP_BUILD_STRING, onstack));
+            onstack = 1;
+        }
+    }
+    if (onstack > 1)
+        TRY(emit(c, OP_BUILD_STRING, onstack));
+    return true;
+}
+
+/* One `for ... in ... if ...` clause of a comprehension and, nested in it,
+ * the following clauses and finally the element. */
+static bool comprehension_generator(Compiler *c, comprehension_seq gens, int gi, expr_ty elt, expr_ty val,
+                                    CompKind kind)
+{
+    comprehension_ty g = gens.items[gi];
+    NEW_LABEL(start);
+    NEW_LABEL(if_cleanup);
+    NEW_LABEL(anchor);
+    if (gi == 0) {
+        TRY(emit(c, OP_LOAD_FAST, 0));   /* .0: the iterator of the outermost iterable */
+    } else {
+        TRY(compile_expr(c, g->iter));
+        c->u->lineno = g->iter->lineno;
+        TRY(emit(c, OP_GET_ITER, 0));
+    }
+    bind_label(c, start);
+    TRY(emit(c, OP_FOR_ITER, anchor));
+    TRY(compile_store(c, g->target));
+    for (int i = 0; i < g->ifs.n; i++)
+        TRY(jump_if(c, g->ifs.items[i], if_cleanup, false));
+    if (gi + 1 < gens.n) {
+        TRY(comprehension_generator(c, gens, gi + 1, elt, val, kind));
+    } else {
+        int depth = gens.n + 1;   /* the collection sits below the iterators */
+        switch (kind) {
+        case COMP_GENEXPR:
+            TRY(compile_expr(c, elt) && emit(c, OP_YIELD_VALUE, 0) && emit(c, OP_POP_TOP, 0));
+            break;
+        case COMP_LIST:
+            TRY(compile_expr(c, elt) && emit(c, OP_LIST_APPEND, depth));
+            break;
+        case COMP_SET:
+            TRY(compile_expr(c, elt) && emit(c, OP_SET_ADD, depth));
+            break;
+        case COMP_DICT:
+            TRY(compile_expr(c, elt) && compile_expr(c, val) && emit(c, OP_MAP_ADD, depth));
+            break;
+        default:
+            return internal_error(c, "bad comprehension kind");
+        }
+    }
+    bind_label(c, if_cleanup);
+    TRY(emit(c, OP_JUMP, start));
+    bind_label(c, anchor);
+    return true;
+}
+
+static bool compile_comprehension(Compiler *c, expr_ty e, CompKind kind, comprehension_seq gens, expr_ty elt,
+                                  expr_ty val)
+{
+    Scope *ste = symtable_lookup(c->st, e);
+    if (!ste)
+        return internal_error(c, "comprehension scope missing");
+    TRY(enter_unit(c, ste, U_COMP, ste->name, e->lineno));
+    c->u->argcount = 1;
+    switch (kind) {
+    case COMP_LIST: TRY(emit(c, OP_BUILD_LIST, 0)); break;
+    case COMP_SET: TRY(emit(c, OP_BUILD_SET, 0)); break;
+    case COMP_DICT: TRY(emit(c, OP_BUILD_MAP, 0)); break;
+    default: break;
+    }
+    TRY(comprehension_generator(c, gens, 0, elt, val, kind));
+    c->u->lineno = e->lineno;
+    if (kind == COMP_GENEXPR)
+        TRY(emit_none(c));
+    TRY(emit(c, OP_RETURN_VALUE, 0));
+    Unit *child = leave_unit(c);
+    if (!child)
+        return false;
+    TRY(emit_make_function(c, child, 0) && emit(c, OP_PUSH_NULL, 0));
+    TRY(compile_expr(c, gens.items[0]->iter));
+    c->u->lineno = e->lineno;
+    return emit(c, OP_GET_ITER, 0) && emit(c, OP_CALL, 1);
+}
+
+static int binop_arg(operator_ty op)
+{
+    switch (op) {
+    case AST_Add: return NB_ADD;
+    case AST_Sub: return NB_SUB;
+    case AST_Mult: return NB_MUL;
+    case AST_MatMult: return NB_MATMUL;
+    case AST_Div: return NB_TRUEDIV;
+    case AST_Mod: return NB_MOD;
+    case AST_Pow: return NB_POW;
+    case AST_LShift: return NB_LSHIFT;
+    case AST_RShift: return NB_RSHIFT;
+    case AST_BitOr: return NB_OR;
+    case AST_BitXor: return NB_XOR;
+    case AST_BitAnd: return NB_AND;
+    case AST_FloorDiv: return NB_FLOORDIV;
+    }
+    return NB_ADD;
+}
+
+static bool compile_expr_inner(Compiler *c, expr_ty e)
+{
+    switch (e->kind) {
+    case BoolOp_kind: {
+        expr_seq vals = e->v.BoolOp.values;
+        int op = e->v.BoolOp.op == AST_And ? OP_JUMP_IF_FALSE_OR_POP : OP_JUMP_IF_TRUE_OR_POP;
+        NEW_LABEL(end);
+        for (int i = 0; i < vals.n - 1; i++) {
+            TRY(compile_expr(c, vals.items[i]));
+            TRY(emit(c, op, end));
+        }
+        TRY(compile_expr(c, vals.items[vals.n - 1]));
+        bind_label(c, end);
+        return true;
+    }
+    case NamedExpr_kind:
+        TRY(compile_expr(c, e->v.NamedExpr.value));
+        c->u->lineno = e->lineno;
+        TRY(emit(c, OP_DUP_TOP, 0));
+        return compile_store(c, e->v.NamedExpr.target);
+    case BinOp_kind:
+        TRY(compile_expr(c, e->v.BinOp.left) && compile_expr(c, e->v.BinOp.right));
+        return emit(c, OP_BINARY_OP, binop_arg(e->v.BinOp.op));
+    case UnaryOp_kind: {
+        CConst *k = fold_const(c, e, 0);
+        if (k)
+            return emit_const(c, k);
+        if (c->err->kind != CERR_NONE)
+            return false;
+        TRY(compile_expr(c, e->v.UnaryOp.operand));
+        int arg = UN_NEG;
+        switch (e->v.UnaryOp.op) {
+        case AST_Invert: arg = UN_INVERT; break;
+        case AST_Not: arg = UN_NOT; break;
+        case AST_UAdd: arg = UN_POS; break;
+        case AST_USub: arg = UN_NEG; break;
+        }
+        return emit(c, OP_UNARY_OP, arg);
+    }
+    case Lambda_kind:
+        return compile_lambda(c, e);
+    case IfExp_kind: {
+        NEW_LABEL(orelse);
+        NEW_LABEL(end);
+        TRY(jump_if(c, e->v.IfExp.test, orelse, false));
+        TRY(compile_expr(c, e->v.IfExp.body) && emit(c, OP_JUMP, end));
+        bind_label(c, orelse);
+        TRY(compile_expr(c, e->v.IfExp.orelse));
+        bind_label(c, end);
+        return true;
+    }
+    case Dict_kind:
+        return compile_dict(c, e);
+    case Set_kind:
+        return starunpack(c, e->v.Set.elts, 0, SEQ_SET);
+    case ListComp_kind:
+        return compile_comprehension(c, e, COMP_LIST, e->v.ListComp.generators, e->v.ListComp.elt, NULL);
+    case SetComp_kind:
+        return compile_comprehension(c, e, COMP_SET, e->v.SetComp.generators, e->v.SetComp.elt, NULL);
+    case DictComp_kind:
+        return compile_comprehension(c, e, COMP_DICT, e->v.DictComp.generators, e->v.DictComp.key,
+                                     e->v.DictComp.value);
+    case GeneratorExp_kind:
+        return compile_comprehension(c, e, COMP_GENEXPR, e->v.GeneratorExp.generators, e->v.GeneratorExp.elt,
+                                     NULL);
+    case Yield_kind:
+        if (c->u->ste->type != BLOCK_FUNCTION)
+            return SYNERR(c, e, "'yield' outside function");
+        if (e->v.Yield.value)
+            TRY(compile_expr(c, e->v.Yield.value));
+        else
+            TRY(emit_none(c));
+        return emit(c, OP_YIELD_VALUE, 0);
+    case YieldFrom_kind:
+        if (c->u->ste->type != BLOCK_FUNCTION)
+            return SYNERR(c, e, "'yield' outside function");
+        TRY(compile_expr(c, e->v.YieldFrom.value));
+        return emit(c, OP_GET_YIELD_FROM_ITER, 0) && emit_none(c) && emit(c, OP_YIELD_FROM, 0);
+    case Compare_kind:
+        return compile_compare(c, e);
+    case Call_kind:
+        return compile_call(c, e);
+    case FormattedValue_kind:
+        return compile_formatted_value(c, e);
+    case JoinedStr_kind:
+        return compile_joined_str(c, e);
+    case Constant_kind:
+        return emit_const(c, const_from_ast(c, &e->v.Constant.value));
+    case Attribute_kind:
+        if (e->v.Attribute.ctx != AST_Load)
+            return internal_error(c, "attribute store in expression context");
+        TRY(compile_expr(c, e->v.Attribute.value));
+        c->u->lineno = e->lineno;
+        return emit_attr_op(c, OP_LOAD_ATTR, e->v.Attribute.attr);
+    case Subscript_kind:
+        if (e->v.Subscript.ctx != AST_Load)
+            return internal_error(c, "subscript store in expression context");
+        TRY(compile_expr(c, e->v.Subscript.value) && compile_expr(c, e->v.Subscript.slice));
+        c->u->lineno = e->lineno;
+        return emit(c, OP_BINARY_SUBSCR, 0);
+    case Starred_kind:
+        return SYNERR(c, e, "can't use starred expression here");
+    case Name_kind:
+        return compile_nameop(c, e->v.Name.id, AST_Load, e);
+    case List_kind:
+        return compile_list(c, e);
+    case Tuple_kind:
+        return compile_tuple(c, e);
+    case Slice_kind: {
+        int n = 2;
+        if (e->v.Slice.lower)
+            TRY(compile_expr(c, e->v.Slice.lower));
+        else
+            TRY(emit_none(c));
+        if (e->v.Slice.upper)
+            TRY(compile_expr(c, e->v.Slice.upper));
+        else
+            TRY(emit_none(c));
+        if (e->v.Slice.step) {
+            TRY(compile_expr(c, e->v.Slice.step));
+            n = 3;
+        }
+        return emit(c, OP_BUILD_SLICE, n);
+    }
+    }
+    return internal_error(c, "unknown expression kind");
+}
+
+static bool compile_expr(Compiler *c, expr_ty e)
+{
+    TRY(enter_nested(c, e->lineno, e->col_offset));
+    int save = c->u->lineno;
+    c->u->lineno = e->lineno;
+    bool ok = compile_expr_inner(c, e);
+    c->u->lineno = save;
+    c->depth--;
+    return ok;
+}
+
+/* ------------------------------------------------------------------ */
+/* Module entry                                                        */
+/* ------------------------------------------------------------------ */
+
+static Unit *compile_mod(Compiler *c, mod_ty mod)
+{
+    if (!enter_unit(c, c->st->top, U_MODULE, "<module>", 1))
+        return NULL;
+    switch (mod->kind) {
+    case Module_kind: {
+        const stmt_seq *body = &mod->v.Module.body;
+        const constant *doc = docstring_of(body);
+        /* future imports may only follow the docstring and other future imports */
+        c->module_body = body;
+        c->future_prefix = doc ? 1 : 0;
+        while (c->future_prefix < body->n) {
+            stmt_ty s = body->items[c->future_prefix];
+            if (s->kind != ImportFrom_kind || !s->v.ImportFrom.module || s->v.ImportFrom.level ||
+                strcmp(s->v.ImportFrom.module, "__future__") != 0)
+                break;
+            c->future_prefix++;
+        }
+        if (doc) {
+            c->u->lineno = body->items[0]->lineno;
+            if (!emit_const(c, const_str(c, doc->s, doc->len)) || !emit_name_index(c, OP_STORE_NAME, "__doc__"))
+                return NULL;
+        }
+        if (!compile_stmts(c, body, doc ? 1 : 0) || !emit_none(c) || !emit(c, OP_RETURN_VALUE, 0))
+            return NULL;
+        break;
+    }
+    case Interactive_kind:
+        c->interactive = true;
+        if (!compile_stmts(c, &mod->v.Interactive.body, 0) || !emit_none(c) || !emit(c, OP_RETURN_VALUE, 0))
+            return NULL;
+        break;
+    case Expression_kind:
+        if (!compile_expr(c, mod->v.Expression.body) || !emit(c, OP_RETURN_VALUE, 0))
+            return NULL;
+        break;
+    }
+    return leave_unit(c);
+}
+
+/* ------------------------------------------------------------------ */
+/* Assembly: stack depth, jump targets, instruction words              */
+/* ------------------------------------------------------------------ */
+
+/* Value-stack effect of an instruction when it falls through (jump 0) or
+ * jumps (jump 1). INT32_MIN: unknown op. */
+static int stack_effect(int op, int arg, int jump)
+{
+    switch (op) {
+    case OP_NOP: case OP_ROT_TWO: case OP_ROT_THREE: case OP_ROT_FOUR: case OP_SWAP:
+    case OP_DELETE_FAST: case OP_DELETE_DEREF: case OP_DELETE_GLOBAL: case OP_DELETE_NAME:
+    case OP_LOAD_ATTR: case OP_YIELD_VALUE: case OP_GET_YIELD_FROM_ITER: case OP_JUMP: case OP_JUMP_BACKWARD:
+    case OP_GET_ITER: case OP_UNARY_OP: case OP_LIST_TO_TUPLE: case OP_POP_BLOCK:
+        return 0;
+    case OP_POP_TOP: case OP_STORE_FAST: case OP_STORE_DEREF: case OP_STORE_GLOBAL: case OP_STORE_NAME:
+    case OP_DELETE_ATTR: case OP_RETURN_VALUE: case OP_YIELD_FROM: case OP_POP_JUMP_IF_FALSE:
+    case OP_POP_JUMP_IF_TRUE: case OP_POP_JUMP_IF_NONE: case OP_POP_JUMP_IF_NOT_NONE: case OP_COMPARE_OP:
+    case OP_IS_OP: case OP_CONTAINS_OP: case OP_BINARY_OP: case OP_BINARY_SUBSCR: case OP_LIST_APPEND:
+    case OP_SET_ADD: case OP_LIST_EXTEND: case OP_SET_UPDATE: case OP_DICT_UPDATE: case OP_DICT_MERGE:
+    case OP_IMPORT_NAME: case OP_IMPORT_STAR: case OP_POP_EXCEPT: case OP_RERAISE: case OP_CALL_EXIT_NONE:
+        return -1;
+    case OP_DUP_TOP: case OP_COPY: case OP_PUSH_NULL: case OP_LOAD_CONST: case OP_LOAD_FAST:
+    case OP_LOAD_DEREF: case OP_LOAD_CLOSURE: case OP_LOAD_CLASSDEREF: case OP_LOAD_GLOBAL: case OP_LOAD_NAME:
+    case OP_LOAD_METHOD: case OP_LOAD_BUILD_CLASS: case OP_IMPORT_FROM: case OP_WITH_EXCEPT_START:
+    case OP_LOAD_ASSERTION_ERROR: case OP_GET_LEN:
+        return 1;
+    case OP_DUP_TOP_TWO:
+        return 2;
+    case OP_STORE_ATTR: case OP_DELETE_SUBSCR: case OP_MAP_ADD: case OP_JUMP_IF_NOT_EXC_MATCH:
+        return -2;
+    case OP_STORE_SUBSCR:
+        return -3;
+    case OP_CALL:
+        return -(arg + 1);
+    case OP_CALL_KW:
+        return -(arg + 2);
+    case OP_CALL_FUNCTION_EX:
+        return (arg & 1) ? -3 : -2;
+    case OP_JUMP_IF_FALSE_OR_POP: case OP_JUMP_IF_TRUE_OR_POP:
+        return jump ? 0 : -1;
+    case OP_FOR_ITER:
+        return jump ? -1 : 1;
+    case OP_SETUP_FINALLY:
+        return jump ? 2 : 0;      /* handler: prev exc pushed */
+    case OP_SETUP_WITH:
+        return jump ? 2 : 1;      /* mgr -> exit enter_result; handler: exit prev exc */
+    case OP_BUILD_SLICE: case OP_BUILD_TUPLE: case OP_BUILD_LIST: case OP_BUILD_SET: case OP_BUILD_STRING:
+        return 1 - arg;
+    case OP_BUILD_MAP:
+        return 1 - 2 * arg;
+    case OP_BUILD_CONST_KEY_MAP:
+        return -arg;
+    case OP_UNPACK_SEQUENCE:
+        return arg - 1;
+    case OP_UNPACK_EX:
+        return (arg & 0xff) + (arg >> 8);
+    case OP_FORMAT_VALUE:
+        return (arg & 4) ? -1 : 0;
+    case OP_MAKE_FUNCTION:
+        return -(((arg & 1) != 0) + ((arg & 2) != 0) + ((arg & 8) != 0));
+    case OP_RAISE_VARARGS:
+        return -arg;
+    default:
+        return INT32_MIN;
+    }
+}
+
+/* Block-stack effect (try blocks and EXCEPT_HANDLER blocks). */
+static int block_effect(int op, int jump)
+{
+    (void)jump;
+    switch (op) {
+    case OP_SETUP_FINALLY: case OP_SETUP_WITH:
+        return 1;   /* fall through: the try block; handler: the EXCEPT_HANDLER block replacing it */
+    case OP_POP_BLOCK: case OP_POP_EXCEPT:
+        return -1;
+    default:
+        return 0;
+    }
+}
+
+static bool is_terminal(int op)
+{
+    return op == OP_RETURN_VALUE || op == OP_RAISE_VARARGS || op == OP_RERAISE || op == OP_JUMP ||
+           op == OP_JUMP_BACKWARD;
+}
+
+/* Propagate depths through every reachable path; checks that every join
+ * point is reached with one stack depth and one block depth. */
+static bool compute_depths(Compiler *c, Unit *u)
+{
+    int n = u->nins;
+    int *depth = malloc((size_t)n * sizeof(int) + 1);
+    int *bdepth = malloc((size_t)n * sizeof(int) + 1);
+    int *work = malloc((size_t)n * sizeof(int) + 1);
+    int nwork = 0, maxd = 0, maxb = 0;
+    bool ok = depth && bdepth && work;
+    if (!ok) {
+        nomem(c);
+        goto out;
+    }
+    for (int i = 0; i < n; i++)
+        depth[i] = bdepth[i] = -1;
+    if (n) {
+        depth[0] = bdepth[0] = 0;
+        work[nwork++] = 0;
+    }
+    while (ok && nwork) {
+        int i = work[--nwork];
+        int d = depth[i], bd = bdepth[i];
+        for (;;) {
+            Instr *in = &u->ins[i];
+            c->u->lineno = in->line;
+            if (is_jump_op(in->op)) {
+                int t = u->labels[in->arg];
+                int td = d + stack_effect(in->op, in->arg, 1), tb = bd + block_effect(in->op, 1);
+                if (t < 0 || t >= n || td < 0 || tb < 0) {
+                    ok = internal_error(c, "bad jump");
+                    break;
+                }
+                if (td > maxd)
+                    maxd = td;
+                if (tb > maxb)
+                    maxb = tb;
+                if (depth[t] < 0) {
+                    depth[t] = td;
+                    bdepth[t] = tb;
+                    work[nwork++] = t;
+                } else if (depth[t] != td || bdepth[t] != tb) {
+                    ok = internal_error(c, "inconsistent stack depth at a jump target");
+                    break;
+                }
+            }
+            int eff = stack_effect(in->op, in->arg, 0);
+            if (eff == INT32_MIN) {
+                ok = internal_error(c, "unknown opcode");
+                break;
+            }
+            int nd = d + eff, nb = bd + block_effect(in->op, 0);
+            if (nd < 0 || nb < 0) {
+                ok = internal_error(c, "stack underflow");
+                break;
+            }
+            if (nd > maxd)
+                maxd = nd;
+            if (nb > maxb)
+                maxb = nb;
+            if (is_terminal(in->op))
+                break;
+            if (++i >= n) {
+                ok = internal_error(c, "code falls off the end");
+                break;
+            }
+            if (depth[i] >= 0) {
+                if (depth[i] != nd || bdepth[i] != nb)
+                    ok = internal_error(c, "inconsistent stack depth");
+                break;
+            }
+            depth[i] = nd;
+            bdepth[i] = nb;
+            d = nd;
+            bd = nb;
+        }
+    }
+    if (ok && maxb > COMPILE_MAX_BLOCK_DEPTH)
+        ok = cerror(c, CERR_SYNTAX, u->firstlineno, 0, u->firstlineno, 0, "too many statically nested blocks");
+    u->stacksize = maxd + 2;   /* small margin */
+out:
+    free(depth);
+    free(bdepth);
+    free(work);
+    return ok;
+}
+
+static bool assemble(Compiler *c, Unit *u)
+{
+    if (u->nins == 0 || !is_terminal(u->ins[u->nins - 1].op))
+        return internal_error(c, "unit does not end with a return");
+    TRY(compute_depths(c, u));
+    int n = u->nins;
+    int *pos = malloc(((size_t)n + 1) * sizeof(int));
+    if (!pos)
+        return nomem(c);
+    int64_t w = 0;
+    for (int i = 0; i < n; i++) {
+        pos[i] = (int)(w > INT32_MAX ? INT32_MAX : w);
+        w += OP_HAS_CACHE(u->ins[i].op) ? 2 : 1;
+    }
+    pos[n] = (int)(w > INT32_MAX ? INT32_MAX : w);
+    if (w > ARG_LIMIT) {
+        free(pos);
+        return cerror(c, CERR_SYNTAX, u->firstlineno, 0, u->firstlineno, 0, "code object too large");
+    }
+    u->ncode = (int)w;
+    u->code = malloc((size_t)w * sizeof(uint32_t) + 1);
+    u->lines = malloc((size_t)w * sizeof(int32_t) + 1);
+    if (!u->code || !u->lines) {
+        free(pos);
+        return nomem(c);
+    }
+    int nlocals = u->varnames.n, cache = 0, k = 0;
+    for (int i = 0; i < n; i++) {
+        Instr *in = &u->ins[i];
+        int op = in->op;
+        int64_t arg = in->arg;
+        if (is_jump_op(op)) {
+            arg = pos[u->labels[in->arg]];
+            if (op == OP_JUMP && arg <= pos[i])
+                op = OP_JUMP_BACKWARD;
+        } else if (is_deref_op(op)) {
+            arg += nlocals;
+        }
+        if (arg < 0 || arg > ARG_LIMIT) {
+            free(pos);
+            return cerror(c, CERR_SYNTAX, in->line, 0, in->line, 0, "instruction argument too large");
+        }
+        u->code[k] = INSTR(op, (uint32_t)arg);
+        u->lines[k++] = in->line;
+        if (OP_HAS_CACHE(op)) {
+            u->code[k] = (uint32_t)cache++;
+            u->lines[k++] = in->line;
+        }
+    }
+    u->ncaches = cache;
+    free(pos);
+    return true;
+}
+
+/* ------------------------------------------------------------------ */
+/* Compile to units (no GC objects yet)                                */
+/* ------------------------------------------------------------------ */
+
+static void compiler_free(Compiler *c)
+{
+    for (int i = 0; i < c->nunits; i++)
+        unit_free(c->units[i]);
+    free(c->units);
+    while (c->pool) {
+        PoolBlock *b = c->pool;
+        c->pool = b->next;
+        free(b);
+    }
+    symtable_free(c->st);
+    memset(c, 0, sizeof *c);
+}
+
+/* The module unit, or NULL with err set. The caller frees c. */
+static Unit *compile_units(Compiler *c, mod_ty mod, CompileError *err)
+{
+    memset(c, 0, sizeof *c);
+    c->err = err;
+    c->st = symtable_build(mod, err);
+    if (!c->st)
+        return NULL;
+    Unit *top = compile_mod(c, mod);
+    if (!top && err->kind == CERR_NONE)
+        internal_error(c, "compilation failed without an error");
+    return top;
+}
+
+/* ------------------------------------------------------------------ */
+/* Debug listing of units (works without the GC: scratch drivers)      */
+/* ------------------------------------------------------------------ */
+
+static void const_print(FILE *out, const CConst *k)
+{
+    switch (k->kind) {
+    case K_NONE: fputs("None", out); break;
+    case K_TRUE: fputs("True", out); break;
+    case K_FALSE: fputs("False", out); break;
+    case K_ELLIPSIS: fputs("Ellipsis", out); break;
+    case K_INT: fprintf(out, "%lld", (long long)k->i); break;
+    case K_BIGINT: fprintf(out, "%sint('%s', %d)", k->neg ? "-" : "", k->s, k->base); break;
+    case K_FLOAT: fprintf(out, "%.17g", k->f); break;
+    case K_STR: fprintf(out, "'%.*s'", (int)k->len, k->s); break;
+    case K_BYTES: fprintf(out, "b'%.*s'", (int)k->len, k->s); break;
+    case K_TUPLE:
+        fputc('(', out);
+        for (int i = 0; i < k->nitems; i++) {
+            if (i)
+                fputs(", ", out);
+            const_print(out, k->items[i]);
+        }
+        fputs(k->nitems == 1 ? ",)" : ")", out);
+        break;
+    case K_CODE: fprintf(out, "<code %s>", k->code->qualname); break;
+    }
+}
+
+static const char *localsplus_name(const Unit *u, int ix)
+{
+    if (ix < u->varnames.n)
+        return u->varnames.items[ix];
+    ix -= u->varnames.n;
+    if (ix < u->cells.n)
+        return u->cells.items[ix];
+    ix -= u->cells.n;
+    return ix < u->frees.n ? u->frees.items[ix] : "?";
+}
+
+static void unit_dump(FILE *out, const Unit *u)
+{
+    fprintf(out, "code %s (qualname %s) line %d flags 0x%x args %d/%d/%d stack %d caches %d\n", u->name,
+            u->qualname, u->firstlineno, u->flags, u->argcount, u->posonlyargcount, u->kwonlyargcount,
+            u->stacksize, u->ncaches);
+    fputs("  localsplus:", out);
+    for (int i = 0; i < u->varnames.n + u->cells.n + u->frees.n; i++)
+        fprintf(out, " %s%s", localsplus_name(u, i),
+                i >= u->varnames.n + u->cells.n ? "(free)" : i >= u->varnames.n ? "(cell)" : "");
+    fputc('\n', out);
+    int lastline = -1;
+    for (int k = 0; k < u->ncode; k++) {
+        uint32_t w = u->code[k];
+        int op = (int)INSTR_OP(w), arg = (int)INSTR_ARG(w);
+        if (u->lines[k] != lastline)
+            fprintf(out, "%4d ", u->lines[k]);
+        else
+            fputs("     ", out);
+        lastline = u->lines[k];
+        fprintf(out, "%5d %-22s %d", k, op < OP_OP_COUNT_ ? compile_op_names[op] : "???", arg);
+        switch (op) {
+        case OP_LOAD_CONST:
+            fputs(" (", out);
+            const_print(out, u->consts[arg]);
+            fputc(')', out);
+            break;
+        case OP_LOAD_GLOBAL: case OP_STORE_GLOBAL: case OP_DELETE_GLOBAL: case OP_LOAD_NAME:
+        case OP_STORE_NAME: case OP_DELETE_NAME: case OP_LOAD_ATTR: case OP_STORE_ATTR: case OP_DELETE_ATTR:
+        case OP_LOAD_METHOD: case OP_IMPORT_NAME: case OP_IMPORT_FROM:
+            fprintf(out, " (%s)", u->names.items[arg]);
+            break;
+        case OP_LOAD_FAST: case OP_STORE_FAST: case OP_DELETE_FAST: case OP_LOAD_DEREF: case OP_STORE_DEREF:
+        case OP_DELETE_DEREF: case OP_LOAD_CLOSURE: case OP_LOAD_CLASSDEREF:
+            fprintf(out, " (%s)", localsplus_name(u, arg));
+            break;
+        default:
+            break;
+        }
+        fputc('\n', out);
+        if (OP_HAS_CACHE(op))
+            k++;
+    }
+    for (int i = 0; i < u->nconsts; i++)
+        if (u->consts[i]->kind == K_CODE) {
+            fputc('\n', out);
+            unit_dump(out, u->consts[i]->code);
+        }
+}
+
+/* For scratch test drivers: compile an AST and print the listing, or the
+ * error. Returns 0 on success, -1 on error. */
+int compile_debug_dump(mod_ty mod, FILE *out);
+int compile_debug_dump(mod_ty mod, FILE *out)
+{
+    Compiler c;
+    CompileError err = { 0 };
+    Unit *top = compile_units(&c, mod, &err);
+    if (top)
+        unit_dump(out, top);
+    else
+        fprintf(out, "error kind %d: %s (line %d col %d - line %d col %d)\n", err.kind, err.msg, err.lineno,
+                err.col_offset, err.end_lineno, err.end_col_offset);
+    compiler_free(&c);
+    return top ? 0 : -1;
+}
+
+#ifdef COMPILE_NO_VM
+/* Test builds only: the units as JSON, for a reference VM in a scratch
+ * directory to run. */
+static void json_str(FILE *out, const char *s, size_t n)
+{
+    fputc('"', out);
+    for (size_t i = 0; i < n; i++) {
+        unsigned char ch = (unsigned char)s[i];
+        if (ch == '"' || ch == '\\')
+            fprintf(out, "\\%c", ch);
+        else if (ch < 32)
+            fprintf(out, "\\u%04x", ch);
+        else
+            fputc(ch, out);
+    }
+    fputc('"', out);
+}
+
+static void unit_json(FILE *out, const Unit *u);
+
+static void const_json(FILE *out, const CConst *k)
+{
+    switch (k->kind) {
+    case K_NONE: fputs("{\"t\":\"none\"}", out); break;
+    case K_TRUE: fputs("{\"t\":\"true\"}", out); break;
+    case K_FALSE: fputs("{\"t\":\"false\"}", out); break;
+    case K_ELLIPSIS: fputs("{\"t\":\"ellipsis\"}", out); break;
+    case K_INT: fprintf(out, "{\"t\":\"int\",\"v\":\"%lld\",\"base\":10}", (long long)k->i); break;
+    case K_BIGINT: fprintf(out, "{\"t\":\"int\",\"v\":\"%s%s\",\"base\":%d}", k->neg ? "-" : "", k->s, k->base); break;
+    case K_FLOAT: fprintf(out, "{\"t\":\"float\",\"v\":\"%a\"}", k->f); break;
+    case K_STR: fputs("{\"t\":\"str\",\"v\":", out); json_str(out, k->s, k->len); fputc('}', out); break;
+    case K_BYTES:
+        fputs("{\"t\":\"bytes\",\"v\":\"", out);
+        for (size_t i = 0; i < k->len; i++)
+            fprintf(out, "%02x", (unsigned char)k->s[i]);
+        fputs("\"}", out);
+        break;
+    case K_TUPLE:
+        fputs("{\"t\":\"tuple\",\"v\":[", out);
+        for (int i = 0; i < k->nitems; i++) {
+            if (i)
+                fputc(',', out);
+            const_json(out, k->items[i]);
+        }
+        fputs("]}", out);
+        break;
+    case K_CODE: fputs("{\"t\":\"code\",\"v\":", out); unit_json(out, k->code); fputc('}', out); break;
+    }
+}
+
+static void strs_json(FILE *out, const StrTab *t)
+{
+    for (int i = 0; i < t->n; i++) {
+        if (i)
+            fputc(',', out);
+        json_str(out, t->items[i], strlen(t->items[i]));
+    }
+}
+
+static void unit_json(FILE *out, const Unit *u)
+{
+    fputs("{\"name\":", out);
+    json_str(out, u->name, strlen(u->name));
+    fputs(",\"qualname\":", out);
+    json_str(out, u->qualname, strlen(u->qualname));
+    fprintf(out, ",\"flags\":%d,\"argcount\":%d,\"posonly\":%d,\"kwonly\":%d,\"nlocals\":%d,\"ncells\":%d,"
+            "\"nfrees\":%d,\"stacksize\":%d,\"ncaches\":%d,\"firstlineno\":%d,\"cell2arg\":[",
+            u->flags, u->argcount, u->posonlyargcount, u->kwonlyargcount, u->varnames.n, u->cells.n, u->frees.n,
+            u->stacksize, u->ncaches, u->firstlineno);
+    for (int i = 0; i < u->nparamcells; i++)
+        fprintf(out, "%s%d", i ? "," : "", strtab_lookup(&u->varnames, u->cells.items[i]));
+    fputs("],\"localsplus\":[", out);
+    strs_json(out, &u->varnames);
+    if (u->varnames.n && u->cells.n)
+        fputc(',', out);
+    strs_json(out, &u->cells);
+    if ((u->varnames.n || u->cells.n) && u->frees.n)
+        fputc(',', out);
+    strs_json(out, &u->frees);
+    fputs("],\"names\":[", out);
+    strs_json(out, &u->names);
+    fputs("],\"code\":[", out);
+    for (int i = 0; i < u->ncode; i++)
+        fprintf(out, "%s%u", i ? "," : "", u->code[i]);
+    fputs("],\"lines\":[", out);
+    for (int i = 0; i < u->ncode; i++)
+        fprintf(out, "%s%d", i ? "," : "", u->lines[i]);
+    fputs("],\"consts\":[", out);
+    for (int i = 0; i < u->nconsts; i++) {
+        if (i)
+            fputc(',', out);
+        const_json(out, u->consts[i]);
+    }
+    fputs("]}", out);
+}
+
+int compile_debug_json(mod_ty mod, FILE *out);
+int compile_debug_json(mod_ty mod, FILE *out)
+{
+    Compiler c;
+    CompileError err = { 0 };
+    Unit *top = compile_units(&c, mod, &err);
+    if (top)
+        unit_json(out, top);
+    else {
+        fprintf(out, "{\"error\":%d,\"msg\":", err.kind);
+        json_str(out, err.msg, strlen(err.msg));
+        fprintf(out, ",\"lineno\":%d,\"offset\":%d,\"end_lineno\":%d,\"end_offset\":%d}", err.lineno,
+                err.col_offset + 1, err.end_lineno, err.end_col_offset + 1);
+    }
+    fputc('\n', out);
+    compiler_free(&c);
+    return top ? 0 : -1;
+}
+#endif /* COMPILE_NO_VM */
+
+/* ================================================================== */
+/* Everything below touches GC objects (the interpreter proper).      */
+/* ================================================================== */
+#ifndef COMPILE_NO_VM
+
+/* ------------------------------------------------------------------ */
+/* Code objects                                                        */
+/* ------------------------------------------------------------------ */
+
+Obj code_new(int32_t ninstr)
+{
+    if (ninstr < 0)
+        ninstr = 0;
+    size_t size = offsetof(struct CodeObj_, code) + (size_t)ninstr * sizeof(uint32_t);
+    Obj o = tm_allocate_old(TID_CODE, size);
+    if (!o)
+        return err_nomemory();
+    CodeObj *co = (CodeObj *)o;
+    co->ninstr = (uint64_t)ninstr;
+    co->consts = g_empty_tuple;
+    co->names = g_empty_tuple;
+    co->localsplus = g_empty_tuple;
+    co->name = g_empty_str;
+    co->qualname = g_empty_str;
+    co->filename = g_empty_str;
+    co->cell2arg_count = 0;
+    for (int i = 0; i < 16; i++)
+        co->cell2arg[i] = -1;
+    return o;
+}
+
+/* Is a str constant worth interning (looks like an identifier)? */
+static bool looks_like_identifier(const char *s, size_t n)
+{
+    if (n == 0 || n > 40)
+        return false;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char ch = (unsigned char)s[i];
+        if (!(ch == '_' || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9')))
+            return false;
+    }
+    return true;
+}
+
+typedef struct Emitter {
+    Compiler *c;
+    Obj filename;   /* interned str (pinned) */
+} Emitter;
+
+static Obj unit_to_code(Emitter *em, Unit *u);
+
+static Obj const_to_obj(Emitter *em, CConst *k)
+{
+    switch (k->kind) {
+    case K_NONE: return g_None;
+    case K_TRUE: return g_True;
+    case K_FALSE: return g_False;
+    case K_ELLIPSIS: return g_Ellipsis;
+    case K_INT: return int_from_i64(k->i);
+    case K_BIGINT: {
+        char *buf = malloc(k->len + 2);
+        if (!buf)
+            return err_nomemory();
+        size_t n = 0;
+        if (k->neg)
+            buf[n++] = '-';
+        memcpy(buf + n, k->s, k->len);
+        n += k->len;
+        buf[n] = 0;
+        Obj v = int_from_string(buf, n, k->base);
+        free(buf);
+        return v;
+    }
+    case K_FLOAT: return float_new(k->f);
+    case K_STR: {
+        if (looks_like_identifier(k->s, k->len)) {
+            char tmp[48];
+            memcpy(tmp, k->s, k->len);
+            tmp[k->len] = 0;
+            return str_intern_cstr(tmp);
+        }
+        return str_new(k->s, k->len);
+    }
+    case K_BYTES: return bytes_new(k->s, k->len);
+    case K_TUPLE: {
+        if (k->nitems == 0)
+            return g_empty_tuple;
+        Obj *r = vm_roots(1);
+        r[0] = tuple_new(k->nitems);
+        if (!r[0]) {
+            vm_unroots(r);
+            return err_nomemory();
+        }
+        for (int i = 0; i < k->nitems; i++)
+            TUPLE_ITEMS(r[0])[i] = g_None;
+        for (int i = 0; i < k->nitems; i++) {
+            Obj v = const_to_obj(em, k->items[i]);
+            if (!v) {
+                vm_unroots(r);
+                return NULL;
+            }
+            VM_WRITE(r[0]);
+            TUPLE_ITEMS(r[0])[i] = v;
+        }
+        Obj t = r[0];
+        vm_unroots(r);
+        return t;
+    }
+    case K_CODE: return unit_to_code(em, k->code);
+    }
+    err_set(E_SystemError, "compiler: bad constant");
+    return NULL;
+}
+
+/* A tuple of interned strs. */
+static Obj names_tuple(const char *const *a, int na, const char *const *b, int nb, const char *const *c3, int nc)
+{
+    int n = na + nb + nc;
+    if (n == 0)
+        return g_empty_tuple;
+    Obj *r = vm_roots(1);
+    r[0] = tuple_new(n);
+    if (!r[0]) {
+        vm_unroots(r);
+        return err_nomemory();
+    }
+    for (int i = 0; i < n; i++)
+        TUPLE_ITEMS(r[0])[i] = g_None;
+    for (int i = 0; i < n; i++) {
+        const char *s = i < na ? a[i] : i < na + nb ? b[i - na] : c3[i - na - nb];
+        Obj v = str_intern_cstr(s);
+        if (!v) {
+            vm_unroots(r);
+            return NULL;
+        }
+        VM_WRITE(r[0]);
+        TUPLE_ITEMS(r[0])[i] = v;
+    }
+    Obj t = r[0];
+    vm_unroots(r);
+    return t;
+}
+
+enum { R_CONSTS, R_NAMES, R_LOCALSPLUS, R_NAME, R_QUALNAME, R_LINES, R_CACHE, R_COUNT };
+
+static Obj unit_to_code(Emitter *em, Unit *u)
+{
+    Obj *r = vm_roots(R_COUNT);
+    Obj result = NULL;
+    if (u->nconsts) {
+        r[R_CONSTS] = tuple_new(u->nconsts);
+        if (!r[R_CONSTS]) {
+            err_nomemory();
+            goto out;
+        }
+        for (int i = 0; i < u->nconsts; i++)
+            TUPLE_ITEMS(r[R_CONSTS])[i] = g_None;
+        for (int i = 0; i < u->nconsts; i++) {
+            Obj v = const_to_obj(em, u->consts[i]);
+            if (!v)
+                goto out;
+            VM_WRITE(r[R_CONSTS]);
+            TUPLE_ITEMS(r[R_CONSTS])[i] = v;
+        }
+    } else {
+        r[R_CONSTS] = g_empty_tuple;
+    }
+    if (!(r[R_NAMES] = names_tuple(u->names.items, u->names.n, NULL, 0, NULL, 0)))
+        goto out;
+    if (!(r[R_LOCALSPLUS] = names_tuple(u->varnames.items, u->varnames.n, u->cells.items, u->cells.n,
+                                        u->frees.items, u->frees.n)))
+        goto out;
+    if (!(r[R_NAME] = str_intern_cstr(u->name)) || !(r[R_QUALNAME] = str_from_cstr(u->qualname)))
+        goto out;
+    if (!(r[R_LINES] = raw_new((int64_t)u->ncode * (int64_t)sizeof(int32_t))))
+        goto out;
+    if (u->ncode)
+        memcpy(VM_LINEAR(((RawObj *)r[R_LINES])->data), u->lines, (size_t)u->ncode * sizeof(int32_t));
+    if (!(r[R_CACHE] = raw_new((int64_t)u->ncaches * CACHE_ENTRY_SIZE)))
+        goto out;
+    Obj code = code_new(u->ncode);
+    if (!code)
+        goto out;
+    /* nothing below allocates */
+    CodeObj *co = (CodeObj *)code;
+    VM_WRITE(code);
+    co->consts = r[R_CONSTS];
+    co->names = r[R_NAMES];
+    co->localsplus = r[R_LOCALSPLUS];
+    co->name = r[R_NAME];
+    co->qualname = r[R_QUALNAME];
+    co->filename = em->filename;
+    co->lines = r[R_LINES];
+    co->exc_unused = NULL;
+    co->cache = r[R_CACHE];
+    co->argcount = u->argcount;
+    co->posonlyargcount = u->posonlyargcount;
+    co->kwonlyargcount = u->kwonlyargcount;
+    co->nlocals = u->varnames.n;
+    co->ncellvars = u->cells.n;
+    co->nfreevars = u->frees.n;
+    co->stacksize = u->stacksize;
+    co->flags = u->flags;
+    co->firstlineno = u->firstlineno;
+    co->ncaches = u->ncaches;
+    co->reserved_ = 0;
+    co->cell2arg_count = u->nparamcells;
+    for (int i = 0; i < 16; i++)
+        co->cell2arg[i] = -1;
+    for (int i = 0; i < u->nparamcells; i++)
+        co->cell2arg[i] = (int16_t)strtab_lookup(&u->varnames, u->cells.items[i]);
+    if (u->ncode)
+        memcpy(VM_LINEAR(co->code), u->code, (size_t)u->ncode * sizeof(uint32_t));
+    result = code;
+out:
+    vm_unroots(r);
+    return result;
+}
+
+/* ------------------------------------------------------------------ */
+/* Errors                                                              */
+/* ------------------------------------------------------------------ */
+
+/* SyntaxError(msg, (filename, lineno, offset, text, end_lineno, end_offset)). */
+static void raise_syntax_error(TypeObj *type, const char *msg, const char *filename, int lineno, int offset,
+                               const char *text, size_t textlen, int end_lineno, int end_offset)
+{
+    Obj *r = vm_roots(8);
+    if (!(r[0] = str_from_cstr(msg)) || !(r[2] = str_from_cstr(filename)))
+        goto out;
+    r[3] = int_from_i64(lineno);
+    r[4] = int_from_i64(offset);
+    if (text) {
+        if (!(r[5] = str_new(text, textlen)))
+            goto out;
+    } else {
+        r[5] = g_None;
+    }
+    r[6] = int_from_i64(end_lineno);
+    r[7] = int_from_i64(end_offset);
+    if (!r[3] || !r[4] || !r[6] || !r[7])
+        goto out;
+    if (!(r[1] = tuple_from_array(&r[2], 6)))
+        goto out;
+    Obj exc = exc_new(type, r, 2);
+    if (exc)
+        err_set_obj(exc);
+out:
+    if (!err_occurred())
+        err_nomemory();
+    vm_unroots(r);
+}
+
+/* The source line `lineno` (1-based) with its newline, for SyntaxError.text. */
+static const char *source_line(const char *src, size_t len, int lineno, size_t *outlen)
+{
+    if (lineno < 1)
+        return NULL;
+    size_t i = 0;
+    for (int l = 1; l < lineno; l++) {
+        const char *nl = memchr(src + i, '\n', len - i);
+        if (!nl)
+            return NULL;
+        i = (size_t)(nl - src) + 1;
+    }
+    if (i >= len)
+        return NULL;
+    const char *nl = memchr(src + i, '\n', len - i);
+    *outlen = nl ? (size_t)(nl - (src + i)) + 1 : len - i;
+    return src + i;
+}
+
+static void raise_compile_error(const CompileError *err, const char *filename, const char *src, size_t len)
+{
+    switch (err->kind) {
+    case CERR_MEMORY:
+        err_nomemory();
+        return;
+    case CERR_RECURSION:
+        err_set(E_RecursionError, err->msg);
+        return;
+    case CERR_NOTIMPL:
+        err_set(E_NotImplementedError, err->msg);
+        return;
+    case CERR_SYSTEM:
+        err_set(E_SystemError, err->msg);
+        return;
+    default:
+        break;
+    }
+    TypeObj *type = err->kind == CERR_INDENT ? E_IndentationError : err->kind == CERR_TAB ? E_TabError
+                                                                                          : E_SyntaxError;
+    /* like CPython: the text is read from the file, so "<string>" & co have none */
+    size_t textlen = 0;
+    const char *text = filename[0] == '<' ? NULL : source_line(src, len, err->lineno, &textlen);
+    raise_syntax_error(type, err->msg, filename, err->lineno, err->col_offset + 1, text, textlen,
+                       err->end_lineno, err->end_col_offset + 1);
+}
+
+/* ------------------------------------------------------------------ */
+/* vm_compile                                                          */
+/* ------------------------------------------------------------------ */
+
+Obj vm_compile(const char *src, size_t len, const char *filename, int mode)
+{
+    if (!filename)
+        filename = "<string>";
+    Arena *arena = arena_new();
+    if (!arena)
+        return err_nomemory();
+    SyntaxErrorInfo se;
+    memset(&se, 0, sizeof se);
+    int pmode = mode == COMPILE_EVAL ? PARSE_EVAL : mode == COMPILE_SINGLE ? PARSE_SINGLE : PARSE_EXEC;
+    mod_ty mod = parse_source(arena, src, len, filename, pmode, &se);
+    if (!mod) {
+        arena_free(arena);
+        if (se.kind == SYNERR_NOMEMORY)
+            return err_nomemory();
+        TypeObj *type = se.kind == SYNERR_INDENTATION ? E_IndentationError
+                        : se.kind == SYNERR_TAB        ? E_TabError
+                                                       : E_SyntaxError;
+        raise_syntax_error(type, se.msg[0] ? se.msg : "invalid syntax", filename, se.lineno, se.col_offset,
+                           se.text[0] ? se.text : NULL, strlen(se.text), se.end_lineno, se.end_col_offset);
+        return NULL;
+    }
+    Compiler c;
+    CompileError err;
+    memset(&err, 0, sizeof err);
+    Obj code = NULL;
+    Unit *top = compile_units(&c, mod, &err);
+    if (top) {
+        Emitter em = { &c, str_intern_cstr(filename) };
+        if (em.filename)
+            code = unit_to_code(&em, top);
+    } else {
+        raise_compile_error(&err, filename, src, len);
+    }
+    compiler_free(&c);
+    arena_free(arena);
+    return code;
+}
+
+/* ------------------------------------------------------------------ */
+/* Disassembler                                                        */
+/* ------------------------------------------------------------------ */
+
+static void print_obj_repr(Obj v, FILE *out)
+{
+    Obj *r = vm_roots(1);
+    r[0] = vm_repr(v);
+    if (r[0] && IS_STR(r[0]))
+        fputs(str_cstr(r[0]), out);
+    else {
+        err_clear();
+        fputs("<?>", out);
+    }
+    vm_unroots(r);
+}
+
+void code_disassemble(Obj code, FILE *out)
+{
+    Obj *r = vm_roots(1);
+    r[0] = code;   /* pinned, but keep it reachable */
+    CodeObj *co = (CodeObj *)code;
+    fprintf(out, "Disassembly of <code object %s, file \"%s\", line %d>:\n", str_cstr(co->name),
+            str_cstr(co->filename), co->firstlineno);
+    fprintf(out, "  qualname %s flags 0x%x args %d posonly %d kwonly %d nlocals %d cells %d frees %d stack %d\n",
+            str_cstr(co->qualname), co->flags, co->argcount, co->posonlyargcount, co->kwonlyargcount,
+            co->nlocals, co->ncellvars, co->nfreevars, co->stacksize);
+    const int32_t __seg_gs *lines = (const int32_t __seg_gs *)((RawObj *)co->lines)->data;
+    int lastline = -1;
+    for (uint64_t k = 0; k < co->ninstr; k++) {
+        uint32_t w = co->code[k];
+        int op = (int)INSTR_OP(w);
+        uint32_t arg = INSTR_ARG(w);
+        int line = lines[k];
+        if (line != lastline)
+            fprintf(out, "%4d ", line);
+        else
+            fputs("     ", out);
+        lastline = line;
+        fprintf(out, "%6llu %-22s %u", (unsigned long long)k, op < OP_OP_COUNT_ ? compile_op_names[op] : "???",
+                arg);
+        switch (op) {
+        case OP_LOAD_CONST:
+            fputs(" (", out);
+            if (arg < (uint32_t)TUPLE_LEN(co->consts))
+                print_obj_repr(TUPLE_ITEMS(co->consts)[arg], out);
+            fputc(')', out);
+            break;
+        case OP_LOAD_GLOBAL: case OP_STORE_GLOBAL: case OP_DELETE_GLOBAL: case OP_LOAD_NAME:
+        case OP_STORE_NAME: case OP_DELETE_NAME: case OP_LOAD_ATTR: case OP_STORE_ATTR: case OP_DELETE_ATTR:
+        case OP_LOAD_METHOD: case OP_IMPORT_NAME: case OP_IMPORT_FROM:
+            if (arg < (uint32_t)TUPLE_LEN(co->names))
+                fprintf(out, " (%s)", str_cstr(TUPLE_ITEMS(co->names)[arg]));
+            break;
+        case OP_LOAD_FAST: case OP_STORE_FAST: case OP_DELETE_FAST: case OP_LOAD_DEREF: case OP_STORE_DEREF:
+        case OP_DELETE_DEREF: case OP_LOAD_CLOSURE: case OP_LOAD_CLASSDEREF:
+            if (arg < (uint32_t)TUPLE_LEN(co->localsplus))
+                fprintf(out, " (%s)", str_cstr(TUPLE_ITEMS(co->localsplus)[arg]));
+            break;
+        default:
+            if (is_jump_op(op) || op == OP_JUMP_BACKWARD)
+                fprintf(out, " (to %u)", arg);
+            break;
+        }
+        fputc('\n', out);
+        if (OP_HAS_CACHE(op) && k + 1 < co->ninstr)
+            k++;
+    }
+    int64_t n = TUPLE_LEN(co->consts);
+    for (int64_t i = 0; i < n; i++) {
+        Obj k = TUPLE_ITEMS(((CodeObj *)r[0])->consts)[i];
+        if (!IS_SMALLINT(k) && IS_CODE(k)) {
+            fputc('\n', out);
+            code_disassemble(k, out);
+        }
+    }
+    vm_unroots(r);
+}
+
+#endif /* COMPILE_NO_VM */

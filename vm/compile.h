@@ -30,8 +30,10 @@
 #include <stdio.h>
 
 /* Upper bound on the block stack depth (SETUP_FINALLY / SETUP_WITH try
- * blocks plus EXCEPT_HANDLER blocks) any code object can reach. */
-#define COMPILE_MAX_BLOCK_DEPTH 64
+ * blocks plus EXCEPT_HANDLER blocks) any code object can reach: the
+ * compiler computes it exactly and raises SyntaxError "too many statically
+ * nested blocks" beyond (eval.h's FRAME_MAX_BLOCKS must be >= this). */
+#define COMPILE_MAX_BLOCK_DEPTH 20
 
 /* Op names indexed by opcode (from OP_LIST). */
 extern const char *const compile_op_names[];

@@ -852,3 +852,872 @@ int dict_merge_kwargs(Obj d, Obj mapping)
     vm_unroots(r);
     return rc;
 }
+
+/* ---- slots ---- */
+
+Obj dict_repr(Obj self)
+{
+    Obj d = vm_unwrap(self);
+    if (DICT(d)->used == 0)
+        return str_from_cstr("{}");
+    Obj *r = vm_roots(2);
+    r[0] = d;
+    int rc = repr_enter(&r[0]);
+    if (rc != 0) {
+        vm_unroots(r);
+        return rc > 0 ? str_from_cstr("{...}") : NULL;
+    }
+    StrBuf b;
+    sb_init(&b);
+    sb_addc(&b, '{');
+    int64_t pos = 0;
+    Obj k, v;
+    bool first = true;
+    while (dict_next(r[0], &pos, &k, &v)) {
+        if (!first)
+            sb_add(&b, ", ", 2);
+        first = false;
+        r[1] = v;
+        Obj s = vm_repr(k);
+        if (s) {
+            sb_add_str(&b, s);
+            sb_add(&b, ": ", 2);
+            s = vm_repr(r[1]);
+        }
+        if (!s) {
+            sb_free(&b);
+            repr_leave();
+            vm_unroots(r);
+            return NULL;
+        }
+        sb_add_str(&b, s);
+    }
+    sb_addc(&b, '}');
+    repr_leave();
+    vm_unroots(r);
+    return sb_finish(&b);
+}
+
+/* a == b for two dicts: 1, 0, -1. */
+static int dict_equal(Obj a, Obj b)
+{
+    if (DICT(a)->used != DICT(b)->used)
+        return 0;
+    Obj *r = vm_roots(4);
+    r[0] = a;
+    r[1] = b;
+    int res = 1;
+    for (int64_t i = 0; i < DICT(r[0])->nentries; i++) {
+        Obj __seg_gs *e = ents(r[0]) + 3 * i;
+        if (!e[1])
+            continue;
+        r[2] = e[1];
+        r[3] = e[2];
+        int64_t h = SMALLINT_VAL(e[0]);
+        Obj bd = r[1];
+        Obj key = r[2];
+        int64_t ix = d_lookup(&bd, &key, NULL, h, NULL);
+        if (ix == LOOKUP_ERROR) {
+            res = -1;
+            break;
+        }
+        if (ix < 0) {
+            res = 0;
+            break;
+        }
+        Obj bval = ents(bd)[3 * ix + 2];
+        int eq = container_fast_eq(r[3], bval);
+        if (eq == -2)
+            eq = vm_richcompare_bool(r[3], bval, CMP_EQ);
+        if (eq <= 0) {
+            res = eq;
+            break;
+        }
+    }
+    vm_unroots(r);
+    return res;
+}
+
+Obj dict_richcompare(Obj a, Obj b, int op)
+{
+    a = vm_unwrap(a);
+    b = vm_unwrap(b);
+    if (!IS_DICT(a) || !IS_DICT(b) || (op != CMP_EQ && op != CMP_NE))
+        return g_NotImplemented;
+    if (vm_enter_recursive(" in comparison") < 0)
+        return NULL;
+    int eq = dict_equal(a, b);
+    vm_leave_recursive();
+    if (eq < 0)
+        return NULL;
+    return vm_bool(op == CMP_EQ ? eq : !eq);
+}
+
+static int64_t dict_len_slot(Obj self)
+{
+    return DICT(vm_unwrap(self))->used;
+}
+
+static int dict_bool_slot(Obj self)
+{
+    return DICT(vm_unwrap(self))->used != 0;
+}
+
+Obj dict_subscript(Obj self, Obj key)
+{
+    Obj d = vm_unwrap(self);
+    if (IS_SMALLINT(key) || key->h.tid == TID_STR) {
+        Obj v = dict_getitem_hash(d, key, container_hash(key));
+        if (v || err_occurred())
+            return v;
+        if (d == self) {
+            err_set_value(E_KeyError, key);
+            return NULL;
+        }
+    }
+    Obj *r = vm_roots(2);
+    r[0] = self;
+    r[1] = key;
+    Obj v = dict_getitem(d, key);
+    if (!v && !err_occurred()) {
+        /* an instance of a dict subclass: __missing__ */
+        Obj m = r[0] != vm_unwrap(r[0]) ? vm_lookup_special(r[0], "__missing__") : NULL;
+        if (m)
+            v = vm_call2(m, r[0], r[1]);
+        else
+            err_set_value(E_KeyError, r[1]);
+    }
+    vm_unroots(r);
+    return v;
+}
+
+static int dict_ass_sub(Obj self, Obj key, Obj v)
+{
+    Obj d = vm_unwrap(self);
+    return v ? dict_setitem(d, key, v) : dict_delitem(d, key);
+}
+
+static int dict_contains_slot(Obj self, Obj key)
+{
+    return dict_contains(vm_unwrap(self), key);
+}
+
+static int64_t dict_unhashable(Obj self)
+{
+    err_format(E_TypeError, "unhashable type: '%s'", type_name(self));
+    return -1;
+}
+
+static Obj dict_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
+{
+    (void)args;
+    (void)nargs;
+    (void)kwnames;
+    return container_wrap_for_type(T_dict, type, dict_new());
+}
+
+/* dict(arg, **kw) / d.update(arg, **kw): args[0..nargs) positional, the
+ * keyword values after them. */
+static int dict_update_common(Obj d, Obj *args, size_t nargs, Obj kwnames, const char *fname)
+{
+    if (nargs > 1) {
+        err_format(E_TypeError, "%s expected at most 1 argument, got %zu", fname, nargs);
+        return -1;
+    }
+    Obj *r = vm_roots(1);
+    r[0] = d;
+    if (nargs == 1 && dict_update(r[0], args[0]) < 0) {
+        vm_unroots(r);
+        return -1;
+    }
+    int64_t nkw = kwnames ? TUPLE_LEN(kwnames) : 0;
+    for (int64_t k = 0; k < nkw; k++) {
+        if (dict_setitem(r[0], TUPLE_ITEMS(kwnames)[k], args[nargs + k]) < 0) {
+            vm_unroots(r);
+            return -1;
+        }
+    }
+    vm_unroots(r);
+    return 0;
+}
+
+static int dict_tp_init(Obj self, Obj *args, size_t nargs, Obj kwnames)
+{
+    return dict_update_common(vm_unwrap(self), args, nargs, kwnames, "dict");
+}
+
+static Obj dict_or(Obj a, Obj b)
+{
+    Obj ua = vm_unwrap(a), ub = vm_unwrap(b);
+    if (!IS_DICT(ua) || !IS_DICT(ub))
+        return g_NotImplemented;
+    Obj *r = vm_roots(2);
+    r[1] = b;
+    r[0] = dict_copy(ua);
+    Obj res = NULL;
+    if (r[0] && dict_update(r[0], r[1]) == 0)
+        res = r[0];
+    vm_unroots(r);
+    return res;
+}
+
+static Obj dict_ior(Obj a, Obj b)
+{
+    Obj ua = vm_unwrap(a);
+    if (!IS_DICT(ua))
+        return g_NotImplemented;
+    Obj *r = vm_roots(1);
+    r[0] = a;
+    int rc = dict_update(ua, b);
+    a = r[0];
+    vm_unroots(r);
+    return rc < 0 ? NULL : a;
+}
+
+/* ---- iterators ---- */
+
+static Obj dictiter_new(Obj d, int kind)
+{
+    TypeObj *t;
+    switch (kind) {
+    case ITK_DICT_KEYS: t = T_dict_keyiterator; break;
+    case ITK_DICT_VALUES: t = T_dict_valueiterator; break;
+    case ITK_DICT_ITEMS: t = T_dict_itemiterator; break;
+    case ITK_DICT_REV_KEYS: t = T_dict_reversekeyiterator; break;
+    case ITK_DICT_REV_VALUES: t = T_dict_reversevalueiterator; break;
+    default: t = T_dict_reverseitemiterator; break;
+    }
+    Obj it = iter_alloc(t, vm_unwrap(d), kind);
+    if (!it)
+        return NULL;
+    d = ITER(it)->a;
+    ITER(it)->n = DICT(d)->used;
+    ITER(it)->c = MAKE_SMALLINT(DICT(d)->used);
+    ITER(it)->i = kind >= ITK_DICT_REV_KEYS ? DICT(d)->nentries - 1 : 0;
+    return it;
+}
+
+static Obj dictiter_next(Obj it)
+{
+    Obj d = ITER(it)->a;
+    if (!d)
+        return NULL;
+    VM_READ(d);
+    if (ITER(it)->n != DICT(d)->used) {
+        err_set(E_RuntimeError, "dictionary changed size during iteration");
+        VM_WRITE(it);
+        ITER(it)->n = -1;   /* sticky */
+        return NULL;
+    }
+    int64_t kind = ITER(it)->kind;
+    int64_t i = ITER(it)->i, n = DICT(d)->nentries, next;
+    Obj k = NULL, v = NULL;
+    if (kind < ITK_DICT_REV_KEYS) {
+        for (; i < n; i++)
+            if ((k = ents(d)[3 * i + 1]))
+                break;
+        if (i >= n)
+            goto exhausted;
+        next = i + 1;
+    } else {
+        if (i >= n)
+            i = n - 1;
+        for (; i >= 0; i--)
+            if ((k = ents(d)[3 * i + 1]))
+                break;
+        if (i < 0)
+            goto exhausted;
+        next = i - 1;
+    }
+    v = ents(d)[3 * i + 2];
+    int64_t left = SMALLINT_VAL(ITER(it)->c);
+    VM_WRITE(it);
+    if (left <= 0) {
+        err_set(E_RuntimeError, "dictionary keys changed during iteration");
+        ITER(it)->a = NULL;
+        return NULL;
+    }
+    ITER(it)->i = next;
+    ITER(it)->c = MAKE_SMALLINT(left - 1);
+    switch (kind) {
+    case ITK_DICT_KEYS: case ITK_DICT_REV_KEYS:
+        return k;
+    case ITK_DICT_VALUES: case ITK_DICT_REV_VALUES:
+        return v;
+    default:
+        return tuple_pack(2, k, v);
+    }
+exhausted:
+    VM_WRITE(it);
+    ITER(it)->a = NULL;
+    return NULL;
+}
+
+static Obj dict_iter_slot(Obj self)
+{
+    return dictiter_new(self, ITK_DICT_KEYS);
+}
+
+/* ---- methods ---- */
+
+static Obj dict_keys_m(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("keys", nargs - 1, kwnames, 0, 0) < 0)
+        return NULL;
+    return dict_keys_view(args[0]);
+}
+
+static Obj dict_values_m(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("values", nargs - 1, kwnames, 0, 0) < 0)
+        return NULL;
+    return dict_values_view(args[0]);
+}
+
+static Obj dict_items_m(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("items", nargs - 1, kwnames, 0, 0) < 0)
+        return NULL;
+    return dict_items_view(args[0]);
+}
+
+static Obj dict_get_m(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("get", nargs - 1, kwnames, 1, 2) < 0)
+        return NULL;
+    Obj v = dict_getitem(vm_unwrap(args[0]), args[1]);
+    if (v)
+        return v;
+    if (err_occurred())
+        return NULL;
+    return nargs > 2 ? args[2] : g_None;
+}
+
+static Obj dict_setdefault_m(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("setdefault", nargs - 1, kwnames, 1, 2) < 0)
+        return NULL;
+    return dict_setdefault(vm_unwrap(args[0]), args[1], nargs > 2 ? args[2] : g_None);
+}
+
+static Obj dict_pop_m(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("pop", nargs - 1, kwnames, 1, 2) < 0)
+        return NULL;
+    Obj v;
+    int rc = dict_pop(vm_unwrap(args[0]), args[1], &v);
+    if (rc < 0)
+        return NULL;
+    if (rc)
+        return v;
+    if (nargs > 2)
+        return args[2];
+    err_set_value(E_KeyError, args[1]);
+    return NULL;
+}
+
+static Obj dict_popitem_m(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("popitem", nargs - 1, kwnames, 0, 0) < 0)
+        return NULL;
+    Obj d = vm_unwrap(args[0]);
+    if (DICT(d)->used == 0) {
+        err_set(E_KeyError, "popitem(): dictionary is empty");
+        return NULL;
+    }
+    int64_t i = DICT(d)->nentries - 1;
+    while (i >= 0 && !ents(d)[3 * i + 1])
+        i--;
+    Obj *r = vm_roots(1);
+    r[0] = d;
+    Obj t = tuple_pack(2, ents(d)[3 * i + 1], ents(d)[3 * i + 2]);
+    d = r[0];
+    vm_unroots(r);
+    if (!t)
+        return NULL;
+    /* the index slot of entry i */
+    Obj index = DICT(d)->index;
+    Obj tag = ents(d)[3 * i];
+    uint64_t mask = ix_size(index) - 1, perturb = probe_seed(tag), j = perturb & mask;
+    while (ix_slots(index)[j] != i) {
+        perturb >>= PERTURB_SHIFT;
+        j = (j * 5 + perturb + 1) & mask;
+    }
+    d_delete_at(d, i, j);
+    DICT(d)->nentries = i;   /* the tail is free again */
+    return t;
+}
+
+static Obj dict_update_m(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (dict_update_common(vm_unwrap(args[0]), args + 1, nargs - 1, kwnames, "update") < 0)
+        return NULL;
+    return g_None;
+}
+
+static Obj dict_fromkeys_m(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("fromkeys", nargs - 1, kwnames, 1, 2) < 0)
+        return NULL;
+    Obj *r = vm_roots(4);
+    r[1] = nargs > 2 ? args[2] : g_None;
+    r[0] = (TypeObj *)args[0] == T_dict ? dict_new() : vm_call0(args[0]);
+    Obj res = NULL;
+    if (!r[0])
+        goto out;
+    r[2] = vm_iter(args[1]);
+    if (!r[2])
+        goto out;
+    bool exact = IS_DICT(r[0]);
+    for (;;) {
+        r[3] = vm_next(r[2]);
+        if (!r[3]) {
+            if (!err_occurred())
+                res = r[0];
+            break;
+        }
+        if ((exact ? dict_setitem(r[0], r[3], r[1]) : vm_setitem(r[0], r[3], r[1])) < 0)
+            break;
+    }
+out:
+    vm_unroots(r);
+    return res;
+}
+
+static Obj dict_copy_m(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("copy", nargs - 1, kwnames, 0, 0) < 0)
+        return NULL;
+    return dict_copy(args[0]);
+}
+
+static Obj dict_clear_m(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("clear", nargs - 1, kwnames, 0, 0) < 0)
+        return NULL;
+    dict_clear(args[0]);
+    return g_None;
+}
+
+static Obj dict_reversed_m(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("__reversed__", nargs - 1, kwnames, 0, 0) < 0)
+        return NULL;
+    return dictiter_new(args[0], ITK_DICT_REV_KEYS);
+}
+
+static const MethodDef dict_methods[] = {
+    {"keys", dict_keys_m, 0, "D.keys() -> a set-like object providing a view on D's keys"},
+    {"values", dict_values_m, 0, "D.values() -> an object providing a view on D's values"},
+    {"items", dict_items_m, 0, "D.items() -> a set-like object providing a view on D's items"},
+    {"get", dict_get_m, 0, "Return the value for key if key is in the dictionary, else default."},
+    {"setdefault", dict_setdefault_m, 0, "Insert key with a value of default if key is not in the dictionary."},
+    {"pop", dict_pop_m, 0, "D.pop(k[,d]) -> v, remove specified key and return the corresponding value."},
+    {"popitem", dict_popitem_m, 0, "Remove and return a (key, value) pair as a 2-tuple."},
+    {"update", dict_update_m, METH_KW, "D.update([E, ]**F) -> None.  Update D from dict/iterable E and F."},
+    {"fromkeys", dict_fromkeys_m, METH_CLASS, "Create a new dictionary with keys from iterable and values set to value."},
+    {"copy", dict_copy_m, 0, "D.copy() -> a shallow copy of D"},
+    {"clear", dict_clear_m, 0, "D.clear() -> None.  Remove all items from D."},
+    {"__reversed__", dict_reversed_m, 0, "Return a reverse iterator over the dict keys."},
+    {NULL, NULL, 0, NULL},
+};
+
+/* ---- views: dict_keys, dict_values, dict_items ---- */
+
+Obj dict_keys_view(Obj d)
+{
+    return iter_alloc(T_dict_keys, vm_unwrap(d), ITK_VIEW_KEYS);
+}
+Obj dict_values_view(Obj d)
+{
+    return iter_alloc(T_dict_values, vm_unwrap(d), ITK_VIEW_VALUES);
+}
+Obj dict_items_view(Obj d)
+{
+    return iter_alloc(T_dict_items, vm_unwrap(d), ITK_VIEW_ITEMS);
+}
+
+static inline bool is_setlike_view(Obj v)
+{
+    if (TID(v) != TID_ITER)
+        return false;
+    int64_t k = ITER(v)->kind;
+    return k == ITK_VIEW_KEYS || k == ITK_VIEW_ITEMS;
+}
+
+static int64_t view_len(Obj self)
+{
+    return DICT(ITER(self)->a)->used;
+}
+
+static Obj view_iter(Obj self)
+{
+    int64_t k = ITER(self)->kind;
+    return dictiter_new(ITER(self)->a, k == ITK_VIEW_KEYS ? ITK_DICT_KEYS
+                                       : k == ITK_VIEW_VALUES ? ITK_DICT_VALUES : ITK_DICT_ITEMS);
+}
+
+static Obj view_reversed_m(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("__reversed__", nargs - 1, kwnames, 0, 0) < 0)
+        return NULL;
+    int64_t k = ITER(args[0])->kind;
+    return dictiter_new(ITER(args[0])->a, k == ITK_VIEW_KEYS ? ITK_DICT_REV_KEYS
+                                          : k == ITK_VIEW_VALUES ? ITK_DICT_REV_VALUES : ITK_DICT_REV_ITEMS);
+}
+
+static int keys_contains(Obj self, Obj key)
+{
+    return dict_contains(ITER(self)->a, key);
+}
+
+static int items_contains(Obj self, Obj item)
+{
+    Obj t = vm_unwrap(item);
+    if (!IS_TUPLE(t) || TUPLE_LEN(t) != 2)
+        return 0;
+    Obj *r = vm_roots(1);
+    r[0] = t;
+    Obj found = dict_getitem(ITER(self)->a, TUPLE_ITEMS(t)[0]);
+    int rc;
+    if (!found)
+        rc = err_occurred() ? -1 : 0;
+    else
+        rc = vm_richcompare_bool(found, TUPLE_ITEMS(r[0])[1], CMP_EQ);
+    vm_unroots(r);
+    return rc;
+}
+
+static Obj view_repr(Obj self)
+{
+    Obj *r = vm_roots(1);
+    r[0] = self;
+    int rc = repr_enter(&r[0]);
+    if (rc != 0) {
+        vm_unroots(r);
+        return rc > 0 ? str_from_cstr("...") : NULL;
+    }
+    Obj res = NULL;
+    Obj l = list_from_iterable(r[0]);
+    Obj s = l ? vm_repr(l) : NULL;
+    if (s)
+        res = str_from_format("%s(%s)", type_name(r[0]), str_cstr(s));
+    repr_leave();
+    vm_unroots(r);
+    return res;
+}
+
+/* Every item of a is in b: 1, 0, -1. */
+static int all_contained_in(Obj a, Obj b)
+{
+    Obj *r = vm_roots(3);
+    r[1] = b;
+    r[0] = vm_iter(a);
+    int res = r[0] ? 1 : -1;
+    while (res == 1) {
+        r[2] = vm_next(r[0]);
+        if (!r[2]) {
+            if (err_occurred())
+                res = -1;
+            break;
+        }
+        res = vm_contains(r[1], r[2]);
+    }
+    vm_unroots(r);
+    return res;
+}
+
+static Obj view_richcompare(Obj self, Obj other, int op)
+{
+    if (!IS_SET_ANY(vm_unwrap(other)) && !is_setlike_view(other))
+        return g_NotImplemented;
+    Obj *r = vm_roots(2);
+    r[0] = self;
+    r[1] = other;
+    int64_t ls = vm_len(self);
+    int64_t lo = ls < 0 ? -1 : vm_len(r[1]);
+    Obj res = NULL;
+    if (ls < 0 || lo < 0)
+        goto out;
+    int ok = 0;
+    switch (op) {
+    case CMP_EQ: case CMP_NE:
+        if (ls == lo)
+            ok = all_contained_in(r[0], r[1]);
+        if (op == CMP_NE && ok >= 0)
+            ok = !ok;
+        break;
+    case CMP_LT:
+        if (ls < lo)
+            ok = all_contained_in(r[0], r[1]);
+        break;
+    case CMP_LE:
+        if (ls <= lo)
+            ok = all_contained_in(r[0], r[1]);
+        break;
+    case CMP_GT:
+        if (ls > lo)
+            ok = all_contained_in(r[1], r[0]);
+        break;
+    default:
+        if (ls >= lo)
+            ok = all_contained_in(r[1], r[0]);
+        break;
+    }
+    if (ok >= 0)
+        res = vm_bool(ok);
+out:
+    vm_unroots(r);
+    return res;
+}
+
+/* set(view): a keys view builds from the dict itself. */
+static Obj view_to_set(Obj v)
+{
+    if (TID(v) == TID_ITER && ITER(v)->kind == ITK_VIEW_KEYS)
+        return set_new(ITER(v)->a);
+    return set_new(v);
+}
+
+static Obj view_sub(Obj a, Obj b)
+{
+    Obj *r = vm_roots(2);
+    r[1] = b;
+    r[0] = view_to_set(a);
+    Obj res = r[0] && set_difference_update(r[0], r[1]) == 0 ? r[0] : NULL;
+    vm_unroots(r);
+    return res;
+}
+
+static Obj view_or(Obj a, Obj b)
+{
+    Obj *r = vm_roots(2);
+    r[1] = b;
+    r[0] = view_to_set(a);
+    Obj res = r[0] && set_update(r[0], r[1]) == 0 ? r[0] : NULL;
+    vm_unroots(r);
+    return res;
+}
+
+static Obj view_and(Obj a, Obj b)
+{
+    /* the view is `self` wherever it is */
+    if (!is_setlike_view(a)) {
+        Obj t = a;
+        a = b;
+        b = t;
+    }
+    Obj *r = vm_roots(4);
+    r[0] = a;
+    r[1] = b;
+    Obj res = NULL;
+    int64_t la = DICT(ITER(a)->a)->used;
+    if (TID(b) == TID_SET && !SETOBJ(b)->frozen) {
+        int64_t lb = set_len(b);
+        if (la <= lb) {
+            res = set_intersection_iter(r[1], r[0]);
+            goto out;
+        }
+    }
+    if (is_setlike_view(b) && DICT(ITER(b)->a)->used > la) {
+        r[0] = b;
+        r[1] = a;
+    }
+    r[2] = set_new(NULL);
+    if (!r[2])
+        goto out;
+    r[3] = vm_iter(r[1]);
+    if (!r[3])
+        goto out;
+    bool keys = ITER(r[0])->kind == ITK_VIEW_KEYS;
+    for (;;) {
+        Obj *q = vm_roots(1);
+        q[0] = vm_next(r[3]);
+        if (!q[0]) {
+            vm_unroots(q);
+            if (!err_occurred())
+                res = r[2];
+            break;
+        }
+        int in = keys ? keys_contains(r[0], q[0]) : items_contains(r[0], q[0]);
+        if (in < 0 || (in && set_add(r[2], q[0]) < 0)) {
+            vm_unroots(q);
+            break;
+        }
+        vm_unroots(q);
+    }
+out:
+    vm_unroots(r);
+    return res;
+}
+
+/* d1.items() ^ d2.items(): CPython's order (pairs of d2 not equal in d1,
+ * then what is left of d1). */
+static Obj items_xor(Obj a, Obj b)
+{
+    Obj *r = vm_roots(6);
+    r[1] = ITER(b)->a;
+    r[0] = dict_copy(ITER(a)->a);
+    Obj res = NULL;
+    if (!r[0] || !(r[2] = set_new(NULL)))
+        goto out;
+    for (int64_t i = 0; i < DICT(r[1])->nentries; i++) {
+        Obj __seg_gs *e = ents(r[1]) + 3 * i;
+        if (!e[1])
+            continue;
+        r[3] = e[1];
+        r[4] = e[2];
+        int64_t h = SMALLINT_VAL(e[0]);
+        Obj v1 = dict_getitem_hash(r[0], r[3], h);
+        int del = 0;
+        if (!v1) {
+            if (err_occurred())
+                goto out;
+        } else {
+            del = vm_richcompare_bool(v1, r[4], CMP_EQ);
+            if (del < 0)
+                goto out;
+        }
+        if (del) {
+            Obj d = r[0], k = r[3];
+            if (d_pop(&d, &k, h, NULL) < 0)
+                goto out;
+        } else {
+            r[5] = tuple_pack(2, r[3], r[4]);
+            if (!r[5] || set_add(r[2], r[5]) < 0)
+                goto out;
+        }
+    }
+    r[3] = dict_items_view(r[0]);
+    if (r[3] && set_update(r[2], r[3]) == 0)
+        res = r[2];
+out:
+    vm_unroots(r);
+    return res;
+}
+
+static Obj view_xor(Obj a, Obj b)
+{
+    if (TID(a) == TID_ITER && ITER(a)->kind == ITK_VIEW_ITEMS && TID(b) == TID_ITER &&
+        ITER(b)->kind == ITK_VIEW_ITEMS)
+        return items_xor(a, b);
+    Obj *r = vm_roots(2);
+    r[1] = b;
+    r[0] = view_to_set(a);
+    Obj res = r[0] && set_symmetric_difference_update(r[0], r[1]) == 0 ? r[0] : NULL;
+    vm_unroots(r);
+    return res;
+}
+
+static Obj view_isdisjoint_m(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("isdisjoint", nargs - 1, kwnames, 1, 1) < 0)
+        return NULL;
+    Obj *r = vm_roots(3);
+    r[0] = args[0];
+    r[1] = args[1];
+    Obj res = NULL;
+    if (r[0] == r[1]) {
+        res = vm_bool(view_len(r[0]) == 0);
+        goto out;
+    }
+    if (IS_SET_ANY(vm_unwrap(r[1])) || is_setlike_view(r[1])) {
+        int64_t lo = vm_len(r[1]);
+        if (lo < 0)
+            goto out;
+        if (lo > view_len(r[0])) {
+            Obj t = r[0];
+            r[0] = r[1];
+            r[1] = t;
+        }
+    }
+    r[2] = vm_iter(r[1]);
+    if (!r[2])
+        goto out;
+    for (;;) {
+        Obj *q = vm_roots(1);
+        q[0] = vm_next(r[2]);
+        if (!q[0]) {
+            vm_unroots(q);
+            if (!err_occurred())
+                res = g_True;
+            break;
+        }
+        int in = vm_contains(r[0], q[0]);
+        vm_unroots(q);
+        if (in < 0)
+            break;
+        if (in) {
+            res = g_False;
+            break;
+        }
+    }
+out:
+    vm_unroots(r);
+    return res;
+}
+
+static const MethodDef setview_methods[] = {
+    {"isdisjoint", view_isdisjoint_m, 0, "Return True if the view and the given iterable have a null intersection."},
+    {"__reversed__", view_reversed_m, 0, "Return a reverse iterator over the dict keys."},
+    {NULL, NULL, 0, NULL},
+};
+static const MethodDef valuesview_methods[] = {
+    {"__reversed__", view_reversed_m, 0, "Return a reverse iterator over the dict values."},
+    {NULL, NULL, 0, NULL},
+};
+
+static TypeObj *make_view_type(const char *name, bool setlike, objobjproc contains)
+{
+    TypeObj *t = (TypeObj *)type_new_builtin(name, T_object, TID_ITER, 0);
+    t->tp_len = view_len;
+    t->tp_iter = view_iter;
+    t->tp_repr = view_repr;
+    t->tp_contains = contains;
+    if (setlike) {
+        t->tp_richcompare = view_richcompare;
+        t->nb[NB_SUB] = view_sub;
+        t->nb[NB_AND] = view_and;
+        t->nb[NB_OR] = view_or;
+        t->nb[NB_XOR] = view_xor;
+        type_add_methods(t, setview_methods);
+    } else {
+        type_add_methods(t, valuesview_methods);
+    }
+    type_ready(t);
+    return t;
+}
+
+void dict_init_type(void)
+{
+    s_keys = str_intern_cstr("keys");
+    VM_GLOBAL_ROOT(s_keys);
+    T_dict = (TypeObj *)type_new_builtin("dict", T_object, TID_DICT, TPF_BASETYPE);
+    TypeObj *t = T_dict;
+    t->tp_repr = dict_repr;
+    t->tp_hash = dict_unhashable;
+    t->tp_richcompare = dict_richcompare;
+    t->tp_len = dict_len_slot;
+    t->tp_bool = dict_bool_slot;
+    t->tp_getitem = dict_subscript;
+    t->tp_setitem = dict_ass_sub;
+    t->tp_contains = dict_contains_slot;
+    t->tp_iter = dict_iter_slot;
+    t->tp_new = dict_tp_new;
+    t->tp_init = dict_tp_init;
+    t->nb[NB_OR] = dict_or;
+    t->nb_inplace[NB_OR] = dict_ior;
+    type_add_methods(t, dict_methods);
+    type_ready(t);
+    type_set_attr_cstr(t, "__hash__", g_None);
+
+    T_dict_keys = make_view_type("dict_keys", true, keys_contains);
+    T_dict_values = make_view_type("dict_values", false, NULL);
+    T_dict_items = make_view_type("dict_items", true, items_contains);
+    T_dict_keyiterator = iter_make_type("dict_keyiterator", dictiter_next, true);
+    T_dict_valueiterator = iter_make_type("dict_valueiterator", dictiter_next, true);
+    T_dict_itemiterator = iter_make_type("dict_itemiterator", dictiter_next, true);
+    T_dict_reversekeyiterator = iter_make_type("dict_reversekeyiterator", dictiter_next, true);
+    T_dict_reversevalueiterator = iter_make_type("dict_reversevalueiterator", dictiter_next, true);
+    T_dict_reverseitemiterator = iter_make_type("dict_reverseitemiterator", dictiter_next, true);
+}

@@ -2,6 +2,7 @@
  * resumption (FOR_ITER, YIELD_FROM) and return; C code re-enters it only
  * through eval_run (a new C level). See eval.h for the frame layout. */
 #include "eval.h"
+#include "containers.h"
 
 #include <inttypes.h>
 #include <string.h>
@@ -55,7 +56,6 @@ _Static_assert(sizeof(struct AttrCache_) <= CACHE_ENTRY_SIZE, "cache entry");
 #define CACHE_BASE(co) ((unsigned char __seg_gs *)((RawObj *)(co)->cache)->data)
 #define GLOBAL_CACHE(co, i) ((GlobalCache *)(CACHE_BASE(co) + (size_t)(i) * CACHE_ENTRY_SIZE))
 #define ATTR_CACHE(co, i) ((AttrCache *)(CACHE_BASE(co) + (size_t)(i) * CACHE_ENTRY_SIZE))
-#define DICT(d) ((DictObj *)(d))
 
 static inline bool cache_usable(CodeObj *co, uint32_t idx)
 {
@@ -321,7 +321,9 @@ static Obj load_global_slow(CodeObj *co, uint32_t cidx, Obj globals, Obj builtin
                 return NULL;
             err_clear();
         }
-        return v ? v : (name_error(name), NULL);
+        if (!v)
+            name_error(name);
+        return v;
     }
     if (!v) {
         name_error(name);
@@ -801,71 +803,6 @@ static int dict_update_mapping(Obj d, Obj m)
     return dict_update(d, m);
 }
 
-/* f(**m): merge m into the kwargs dict d; duplicates are errors. */
-static int dict_merge_call(Obj d, Obj m, Obj func)
-{
-    Obj *r = vm_roots(5);
-    r[0] = d;
-    r[1] = m;
-    r[2] = func;
-    if (!IS_DICT(m)) {
-        if (!vm_hasattr(m, str_intern_cstr("keys"))) {
-            const char *fname = r[2] ? func_display_name(r[2]) : "function";
-            err_format(E_TypeError, "%s argument after ** must be a mapping, not %s", fname, type_name(r[1]));
-            goto fail;
-        }
-        r[3] = vm_call_method(m, "keys", NULL, 0);
-        if (!r[3])
-            goto fail;
-        r[3] = vm_list_from_iter(r[3]);
-        if (!r[3])
-            goto fail;
-        for (int64_t i = 0; i < LIST_LEN(r[3]); i++) {
-            r[4] = LIST_ITEMS(r[3])[i];
-            if (!IS_STR(r[4])) {
-                err_set(E_TypeError, "keywords must be strings");
-                goto fail;
-            }
-            Obj v = vm_getitem(r[1], r[4]);
-            if (!v)
-                goto fail;
-            Obj old = dict_getitem(r[0], r[4]);
-            if (old) {
-                err_format(E_TypeError, "%s got multiple values for keyword argument '%s'",
-                           r[2] ? func_display_name(r[2]) : "function", str_cstr(r[4]));
-                goto fail;
-            }
-            if (dict_setitem(r[0], r[4], v) < 0)
-                goto fail;
-        }
-        vm_unroots(r);
-        return 0;
-    }
-    int64_t pos = 0;
-    Obj k, v;
-    while (dict_next(r[1], &pos, &k, &v)) {
-        if (!IS_STR(k)) {
-            err_set(E_TypeError, "keywords must be strings");
-            goto fail;
-        }
-        if (dict_getitem(r[0], k)) {
-            err_format(E_TypeError, "%s got multiple values for keyword argument '%s'",
-                       r[2] ? func_display_name(r[2]) : "function", str_cstr(k));
-            goto fail;
-        }
-        r[3] = k;
-        r[4] = v;
-        if (dict_setitem(r[0], r[3], r[4]) < 0)
-            goto fail;
-        k = r[3];
-    }
-    vm_unroots(r);
-    return 0;
-fail:
-    vm_unroots(r);
-    return -1;
-}
-
 static Obj import_from(Obj module, Obj name)
 {
     Obj *r = vm_roots(4);
@@ -1132,69 +1069,6 @@ static Obj list_to_tuple(Obj *slot)
     return t;
 }
 
-/* CALL_FUNCTION_EX: build an argument vector on the shadow stack. Returns the
- * vector (v[0] = kwnames or NULL, args from v[1]) or NULL; *nargs_out counts
- * the positional arguments. The caller resets ss_top. */
-static Obj *ex_call_args(Obj func, Obj self, Obj args, Obj kwargs, size_t *nargs_out)
-{
-    Obj *r = vm_roots(4);
-    r[0] = func;
-    r[1] = self;
-    r[2] = args;
-    r[3] = kwargs;
-    if (!IS_TUPLE(r[2])) {
-        Obj t = vm_tuple_from_iter(r[2]);
-        if (!t) {
-            if (err_matches(E_TypeError)) {
-                err_clear();
-                err_format(E_TypeError, "%s argument after * must be an iterable, not %s",
-                           func_display_name(r[0]), type_name(r[2]));
-            }
-            return NULL;
-        }
-        r[2] = t;
-    }
-    if (r[3] && !IS_DICT(r[3])) {
-        Obj d = dict_new();
-        if (!d)
-            return NULL;
-        Obj m = r[3];
-        r[3] = d;
-        Obj *q = vm_roots(1);
-        q[0] = m;
-        if (dict_merge_call(r[3], q[0], r[0]) < 0)
-            return NULL;
-        vm_unroots(q);
-    }
-    int64_t npos = TUPLE_LEN(r[2]) + (r[1] ? 1 : 0);
-    int64_t nkw = r[3] ? dict_len(r[3]) : 0;
-    Obj *v = vm_roots((int)(1 + npos + nkw));
-    int64_t k = 1;
-    if (r[1])
-        v[k++] = r[1];
-    for (int64_t i = 0; i < TUPLE_LEN(r[2]); i++)
-        v[k++] = TUPLE_ITEMS(r[2])[i];
-    if (nkw) {
-        Obj names = tuple_new(nkw);
-        if (!names)
-            return NULL;
-        int64_t pos = 0, j = 0;
-        Obj key, val;
-        while (j < nkw && dict_next(r[3], &pos, &key, &val)) {
-            if (!IS_STR(key)) {
-                err_set(E_TypeError, "keywords must be strings");
-                return NULL;
-            }
-            TUPLE_ITEMS(names)[j] = key;
-            v[k++] = val;
-            j++;
-        }
-        v[0] = names;
-    }
-    *nargs_out = (size_t)npos;
-    return v;
-}
-
 /* Convert StopIteration escaping a generator into RuntimeError (PEP 479). */
 static void gen_stopiteration_to_runtime_error(void)
 {
@@ -1250,6 +1124,7 @@ Obj eval_run(Frame *entry, int throwing, int *status)
     const uint32_t __seg_gs *ip;
     Obj *sp, *lp;
     uint32_t word;
+    Obj yv; /* the value being yielded */
     int status_dummy;
     if (!status)
         status = &status_dummy;
@@ -1275,7 +1150,7 @@ Obj eval_run(Frame *entry, int throwing, int *status)
     LOAD_FRAME();
     sp = f->sp;
     if (throwing)
-        goto error_tb;
+        goto error;
     DISPATCH();
 
     TARGET(NOP) { DISPATCH(); }
@@ -1657,7 +1532,7 @@ Obj eval_run(Frame *entry, int throwing, int *status)
         }
         Obj *saved_top = (Obj *)tm_self.ss_top;
         size_t nargs;
-        Obj *v = ex_call_args(callable, self, base[2], has_kw ? base[3] : NULL, &nargs);
+        Obj *v = call_ex_args(callable, self, base[2], has_kw ? base[3] : NULL, &nargs);
         if (!v) {
             tm_self.ss_top = (object_t **)saved_top;
             goto error;
@@ -1704,8 +1579,7 @@ Obj eval_run(Frame *entry, int throwing, int *status)
         goto return_other;
     }
     TARGET(YIELD_VALUE) {
-        Obj v = *--sp;
-        goto do_yield;
+        yv = *--sp;
     do_yield:
         gen_suspend_frame(f, sp);
         switch (f->kind) {
@@ -1713,7 +1587,7 @@ Obj eval_run(Frame *entry, int throwing, int *status)
             f = f->back;
             tm_self.ss_top = (object_t **)f->end;
             sp = f->sp;
-            *sp++ = v;
+            *sp++ = yv;
             LOAD_FRAME();
             DISPATCH();
         }
@@ -1729,7 +1603,7 @@ Obj eval_run(Frame *entry, int throwing, int *status)
         default: /* FR_GEN_ENTRY */
             tm_self.ss_top = (object_t **)f->localsplus;
             *status = RUN_YIELDED;
-            return v;
+            return yv;
         }
     }
     TARGET(GET_YIELD_FROM_ITER) {
@@ -1780,7 +1654,7 @@ Obj eval_run(Frame *entry, int throwing, int *status)
         if (r) {
             sp--;
             f->ip--;
-            v = r;
+            yv = r;
             goto do_yield;
         }
         Obj value = g_None;
@@ -1894,8 +1768,16 @@ Obj eval_run(Frame *entry, int throwing, int *status)
             sp = f->sp;
             DISPATCH();
         }
-        unaryfunc next = TYPE(it)->tp_iternext;
-        Obj v = likely(next != NULL) ? next(it) : vm_next(it);
+        TypeObj *itt = TYPE(it);
+        Obj v;
+        if (itt == T_list_iterator) {
+            v = list_iter_next_inline(it);
+        } else if (itt == T_range_iterator) {
+            v = range_iter_next_inline(it);
+        } else {
+            unaryfunc next = itt->tp_iternext;
+            v = likely(next != NULL) ? next(it) : vm_next(it);
+        }
         if (likely(v != NULL)) {
             *sp++ = v;
             DISPATCH();
@@ -2317,7 +2199,7 @@ Obj eval_run(Frame *entry, int throwing, int *status)
             func = ((MethodObj *)func)->func;
         if (func && !IS_FUNCTION(func))
             func = NULL;
-        if (dict_merge_call(sp[-1 - i], sp[-1], func) < 0)
+        if (call_merge_kwargs(sp[-1 - i], sp[-1], func) < 0)
             goto error;
         sp--;
         DISPATCH();
@@ -2671,3 +2553,194 @@ unwind:
 #undef JUMP_TO
 }
 #pragma GCC diagnostic pop
+
+/* ------------------------------------------------------------------ */
+/* Entry points from C                                                */
+/* ------------------------------------------------------------------ */
+/* Nested C levels (not the outermost) count against the recursion limit. */
+static inline int enter_c_level(void)
+{
+    if (!vm_ts.frame)
+        return 0;
+    return vm_enter_recursive(" while calling a Python object");
+}
+
+static inline void leave_c_level(bool nested)
+{
+    if (nested)
+        vm_leave_recursive();
+}
+
+Obj eval_call_function(Obj func, Obj *args, size_t nargs, Obj kwnames)
+{
+    bool nested = vm_ts.frame != NULL;
+    if (enter_c_level() < 0)
+        return NULL;
+    Obj gen = NULL;
+    Frame *f = eval_push_function(func, args, nargs, kwnames, &gen);
+    Obj r;
+    if (!f)
+        r = gen;
+    else
+        r = eval_run(f, 0, NULL);
+    leave_c_level(nested);
+    return r;
+}
+
+Obj vm_eval_code(Obj code, Obj globals, Obj locals)
+{
+    if (!IS_CODE(code)) {
+        err_set(E_TypeError, "expected a code object");
+        return NULL;
+    }
+    globals = vm_unwrap(globals);
+    if (!IS_DICT(globals)) {
+        err_set(E_TypeError, "globals must be a dict");
+        return NULL;
+    }
+    bool nested = vm_ts.frame != NULL;
+    if (enter_c_level() < 0)
+        return NULL;
+    Obj *r = vm_roots(3);
+    r[0] = globals;
+    r[1] = locals ? locals : globals;
+    /* Module code without __builtins__ gets the builtins module. */
+    if (!dict_getitem_cstr(r[0], "__builtins__")) {
+        if (err_occurred() || !g_builtins) {
+            vm_unroots(r);
+            leave_c_level(nested);
+            if (!err_occurred())
+                err_set(E_SystemError, "no builtins");
+            return NULL;
+        }
+        Obj bm = dict_getitem_cstr(g_modules, "builtins");
+        if (dict_setitem_cstr(r[0], "__builtins__", bm ? bm : g_builtins) < 0) {
+            vm_unroots(r);
+            leave_c_level(nested);
+            return NULL;
+        }
+    }
+    r[2] = eval_globals_builtins(r[0]);
+    Obj res = NULL;
+    Frame *f = push_code_frame(code, NULL, r[0], r[2], r[1]);
+    if (f) {
+        /* the frame's slots are above r: r must stay until the frame is gone */
+        res = eval_run(f, 0, NULL);
+    }
+    vm_unroots(r);
+    leave_c_level(nested);
+    return res;
+}
+
+Obj vm_run_class_body(Obj func, Obj ns)
+{
+    if (!IS_FUNCTION(func)) {
+        err_set(E_TypeError, "class body must be a function");
+        return NULL;
+    }
+    bool nested = vm_ts.frame != NULL;
+    if (enter_c_level() < 0)
+        return NULL;
+    Obj *r = vm_roots(2);
+    r[0] = func;
+    r[1] = ns;
+    FunctionObj *F = (FunctionObj *)func;
+    Frame *f = push_code_frame(F->code, r[0], F->globals, F->builtins, r[1]);
+    Obj res = f ? eval_run(f, 0, NULL) : NULL;
+    vm_unroots(r);
+    leave_c_level(nested);
+    return res;
+}
+
+Obj vm_current_globals(void)
+{
+    Frame *f = vm_ts.frame;
+    return f ? FRAME_HDR(f)[HDR_GLOBALS] : NULL;
+}
+
+Obj vm_current_locals(void)
+{
+    Frame *f = vm_ts.frame;
+    if (!f) {
+        err_set(E_SystemError, "locals(): no current frame");
+        return NULL;
+    }
+    Obj loc = FRAME_HDR(f)[HDR_LOCALS];
+    if (loc)
+        return loc;
+    CodeObj *co = f->code;
+    Obj *r = vm_roots(1);
+    r[0] = dict_new();
+    if (!r[0])
+        goto fail;
+    int n = code_nlocalsplus(co);
+    for (int i = 0; i < n; i++) {
+        Obj v = f->localsplus[i];
+        if (v && i >= co->nlocals)
+            v = ((CellObj *)v)->ref;
+        if (!v)
+            continue;
+        if (dict_setitem(r[0], code_localname(co, i), v) < 0)
+            goto fail;
+    }
+    Obj d = r[0];
+    vm_unroots(r);
+    return d;
+fail:
+    vm_unroots(r);
+    return NULL;
+}
+
+int vm_current_super_args(Obj *type_out, Obj *obj_out)
+{
+    Frame *f = vm_ts.frame;
+    if (!f) {
+        err_set(E_RuntimeError, "super(): no current frame");
+        return -1;
+    }
+    CodeObj *co = f->code;
+    if (co->argcount == 0 && !(co->flags & CO_VARARGS)) {
+        err_set(E_RuntimeError, "super(): no arguments");
+        return -1;
+    }
+    Obj obj = f->localsplus[0];
+    /* The first argument may live in a cell. */
+    for (int i = 0; i < co->ncellvars && i < 16; i++) {
+        if (co->cell2arg[i] == 0) {
+            Obj cell = f->localsplus[co->nlocals + i];
+            if (cell)
+                obj = ((CellObj *)cell)->ref;
+            break;
+        }
+    }
+    if (!obj) {
+        err_set(E_RuntimeError, "super(): arg[0] deleted");
+        return -1;
+    }
+    int n = code_nlocalsplus(co);
+    for (int i = co->nlocals; i < n; i++) {
+        if (str_eq_cstr(code_localname(co, i), "__class__")) {
+            Obj cell = f->localsplus[i];
+            Obj t = cell ? ((CellObj *)cell)->ref : NULL;
+            if (!t) {
+                err_set(E_RuntimeError, "super(): empty __class__ cell");
+                return -1;
+            }
+            if (!IS_TYPE(t)) {
+                err_format(E_RuntimeError, "super(): __class__ is not a type (%s)", type_name(t));
+                return -1;
+            }
+            *type_out = t;
+            *obj_out = obj;
+            return 0;
+        }
+    }
+    err_set(E_RuntimeError, "super(): __class__ cell not found");
+    return -1;
+}
+
+int vm_current_lineno(void)
+{
+    Frame *f = vm_ts.frame;
+    return f ? eval_frame_lineno(f) : -1;
+}

@@ -141,6 +141,12 @@ int call_bind_args(Obj func, CodeObj *co, Obj *args, size_t nargs, Obj kwnames, 
 /* Create cells and copy the closure: localsplus after binding. */
 int call_init_cells(Obj func, CodeObj *co, Obj *lp);
 Obj call_builtin(Obj b, Obj *args, size_t nargs, Obj kwnames);
+/* f(**m): merge mapping m into the kwargs dict d (duplicates: TypeError). */
+int call_merge_kwargs(Obj d, Obj m, Obj func);
+/* f(*args, **kwargs): an argument vector on the shadow stack (v[0] = kwnames
+ * or NULL, arguments from v[1], self first if given). The caller resets
+ * tm_self.ss_top afterwards (also on error). */
+Obj *call_ex_args(Obj func, Obj self, Obj args, Obj kwargs, size_t *nargs_out);
 /* Qualified name for messages: "f", "C.m" (function qualname). */
 const char *func_display_name(Obj func);
 
@@ -150,10 +156,12 @@ Frame *gen_push_frame(Obj gen, Obj sent, bool push_sent); /* NULL on error (recu
 void gen_suspend_frame(Frame *f, Obj *sp);              /* save the running frame; pops it */
 void gen_finish_frame(Frame *f);                        /* generator returned or raised; pops it */
 Obj gen_resume(Obj gen, Obj sent, Obj exc, int *status);
+void gen_init_type(void);
 
 /* traceback.c */
 void traceback_prepend(Obj exc, Obj code, int lineno);
 Obj frameobj_new(Obj code, Obj globals, int lineno);
+void traceback_init_types(void);   /* T_traceback, T_frame */
 
 /* function.c */
 Obj function_get_doc(Obj code);

@@ -273,6 +273,8 @@ Obj file_from_fd(int fd, const char *mode, const char *name)
         flags |= F_STDIO;
     if (fd == 2 || ((flags & F_WRITE) && isatty(fd)))
         flags |= F_LINEBUF;
+    if ((fd == 1 || fd == 2) && sys_cflags.unbuffered)
+        flags |= F_UNBUF;   /* -u, PYTHONUNBUFFERED */
     Obj f = file_alloc(fd, r[0], r[1], flags, (flags & F_BINARY) ? NULL : r[2]);
     vm_unroots(r);
     (void)valid_fd;

@@ -785,6 +785,121 @@ Obj int_gcd(Obj a, Obj b)
     return int_from_mpz_clear(r);
 }
 
+Obj int_lcm(Obj a, Obj b)
+{
+    IntView u, w;
+    int_view(a, &u);
+    int_view(b, &w);
+    mpz_t zu, zw, r;
+    mpz_init(r);
+    mpz_lcm(r, view_mpz(zu, &u), view_mpz(zw, &w));
+    return int_from_mpz_clear(r);
+}
+
+Obj int_isqrt(Obj v)
+{
+    if (int_sign(v) < 0) {
+        err_set(E_ValueError, "isqrt() argument must be nonnegative");
+        return NULL;
+    }
+    IntView w;
+    int_view(v, &w);
+    if (w.n == 0)
+        return MAKE_SMALLINT(0);
+    LimbTmp t;
+    mp_limb_t *r = tmp_alloc(&t, (size_t)(w.n + 1) / 2);
+    if (!r)
+        return err_nomemory();
+    mpn_sqrtrem(r, NULL, w.d, w.n);
+    Obj res = int_from_cbuf(1, r, (w.n + 1) / 2);
+    tmp_free(&t);
+    return res;
+}
+
+Obj int_factorial(Obj n)
+{
+    if (int_sign(n) < 0) {
+        err_set(E_ValueError, "factorial() not defined for negative values");
+        return NULL;
+    }
+    int64_t k;
+    if (!int_small_value(n, &k) && int_as_i64(n, &k) < 0) {
+        err_clear();
+        err_format(E_OverflowError, "factorial() argument should not exceed %lld", (long long)INT64_MAX);
+        return NULL;
+    }
+    if (k > 100000000) {        /* ~2.7e9 bits: more than we will allocate */
+        err_nomemory();
+        return NULL;
+    }
+    mpz_t r;
+    mpz_init(r);
+    mpz_fac_ui(r, (unsigned long)k);
+    return int_from_mpz_clear(r);
+}
+
+/* n, k >= 0 (checked by the caller). comb: n! / (k! (n-k)!); perm: n! / (n-k)!. */
+static Obj comb_perm(Obj n, Obj k, bool perm)
+{
+    if (int_compare(k, n) > 0)
+        return MAKE_SMALLINT(0);
+    Obj *r = vm_roots(2);
+    r[0] = n;
+    r[1] = k;
+    if (!perm) {
+        Obj nk = int_sub(n, k);               /* comb(n, k) == comb(n, n-k) */
+        if (!nk) {
+            vm_unroots(r);
+            return NULL;
+        }
+        if (int_compare(nk, r[1]) < 0)
+            r[1] = nk;
+    }
+    int64_t kk;
+    Obj res = NULL;
+    if (!int_small_value(r[1], &kk) && int_as_i64(r[1], &kk) < 0) {
+        err_clear();
+        err_format(E_OverflowError, perm ? "k must not exceed %lld" : "min(n - k, k) must not exceed %lld",
+                   (long long)INT64_MAX);
+    } else if ((uint64_t)kk > MAX_RESULT_BITS / (int_bit_length(r[0]) + 1)) {
+        err_nomemory();
+    } else {
+        IntView u;
+        int_view(r[0], &u);
+        mpz_t zn, z;
+        mpz_init(z);
+        mpz_bin_ui(z, view_mpz(zn, &u), (unsigned long)kk);
+        if (perm) {
+            mpz_t f;
+            mpz_init(f);
+            mpz_fac_ui(f, (unsigned long)kk);
+            mpz_mul(z, z, f);
+            mpz_clear(f);
+        }
+        res = int_from_mpz_clear(z);
+    }
+    vm_unroots(r);
+    return res;
+}
+Obj int_comb(Obj n, Obj k) { return comb_perm(n, k, false); }
+Obj int_perm(Obj n, Obj k) { return comb_perm(n, k, true); }
+
+/* v = m * 2**e with m in [0.5, 1) correctly rounded (v > 0). */
+double int_frexp(Obj v, int64_t *e)
+{
+    IntView w;
+    int_view(v, &w);
+    int64_t bits = (int64_t)int_bit_length(v);
+    bool ovf;
+    double m = round_scaled(w.d, w.n, false, -bits, &ovf);
+    if (m == 1.0) {
+        m = 0.5;
+        bits++;
+    }
+    *e = bits;
+    return m;
+}
+
 /* ------------------------------------------------------------------ */
 /* Shifts and bitwise operations (two's complement semantics)          */
 /* ------------------------------------------------------------------ */

@@ -38,8 +38,9 @@ extern double vm_switch_interval;          /* sys.setswitchinterval (seconds) */
 /* sys.<name> as it is now (user code may rebind sys.stdout); NULL if unset (no error). */
 Obj sys_get(const char *name);
 /* Struct sequences (sys.version_info, time.struct_time, os.stat_result):
- * a tuple subclass whose first n fields are also attributes. */
-Obj structseq_new_type(const char *module, const char *name, const char *const *fields, int n);
+ * a tuple subclass of n fields (named in its repr), the first ngetters of
+ * them also attributes; instances have a dict for extra attributes. */
+Obj structseq_new_type(const char *module, const char *name, const char *const *fields, int n, int ngetters);
 Obj structseq_new(Obj type, Obj *items, int n);        /* items in root slots */
 /* types.SimpleNamespace-like object: attributes in its dict, repr namespace(a=1, ...). */
 Obj namespace_new(void);

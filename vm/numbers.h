@@ -28,6 +28,13 @@ Obj int_and(Obj a, Obj b);
 Obj int_or(Obj a, Obj b);
 Obj int_xor(Obj a, Obj b);
 Obj int_gcd(Obj a, Obj b);                /* non-negative */
+Obj int_lcm(Obj a, Obj b);                /* non-negative */
+Obj int_isqrt(Obj v);                     /* ValueError for negatives */
+Obj int_factorial(Obj n);                 /* math.factorial's errors */
+Obj int_comb(Obj n, Obj k);               /* n, k >= 0 */
+Obj int_perm(Obj n, Obj k);               /* n, k >= 0 */
+/* v > 0: v = m * 2**e with m in [0.5, 1) correctly rounded; returns m. */
+double int_frexp(Obj v, int64_t *e);
 Obj int_round(Obj v, Obj ndigits);        /* int.__round__(ndigits), ndigits an int or NULL */
 uint64_t int_bit_length(Obj v);
 bool int_is_zero(Obj v);

@@ -184,8 +184,14 @@ static Obj make_bool(int64_t v)
 static void init_singletons(void)
 {
     g_None = make_singleton("None");
-    g_NotImplemented = make_singleton("NotImplemented");
-    g_Ellipsis = make_singleton("Ellipsis");
+    /* NotImplemented and Ellipsis need types of their own: they are IterObj
+     * (cls set by object_init_types), so TYPE() reads their cls. */
+    g_NotImplemented = (Obj)tm_allocate_old(TID_ITER, sizeof(struct IterObj_));
+    g_Ellipsis = (Obj)tm_allocate_old(TID_ITER, sizeof(struct IterObj_));
+    if (!g_NotImplemented || !g_Ellipsis) {
+        fprintf(stderr, "tmpy: out of memory at start-up\n");
+        exit(1);
+    }
     g_True = make_bool(1);
     g_False = make_bool(0);
     g_empty_tuple = (Obj)tm_allocate_old(TID_TUPLE, offsetof(struct TupleObj_, items));
@@ -303,6 +309,7 @@ void vm_init_types(void)
     set_init_type();
     range_init_type();
     func_init_types();
+    descr_fallback_types();
     iter_init_types();
     file_init_type();
 }

@@ -122,19 +122,26 @@ int64_t object_hash(Obj self);
 Obj object_richcompare(Obj self, Obj other, int op);
 Obj object_new(Obj type, Obj *args, size_t nargs, Obj kwnames);
 int object_init(Obj self, Obj *args, size_t nargs, Obj kwnames);
+/* A slot wrapper descriptor (int.__add__), bound to self if non-NULL. */
+Obj wrapper_new(TypeObj *owner, int slotdef, Obj self);
+/* May instances of t get attribute `name` (a dict, or a __slots__ name)? */
+bool type_allows_attr(TypeObj *t, Obj name);
+/* The members of `int | None` (a tuple), or NULL if u is not a union. */
+Obj type_union_args(Obj u);
+/* type[key]: __class_getitem__ or a generic alias (list[int]). */
+Obj type_subscript(Obj type, Obj key);
 /* __dict__ getset for types whose instances have a dict. */
 Obj vm_getset_dict_get(Obj *args, size_t nargs, Obj kwnames);
 Obj vm_getset_dict_set(Obj *args, size_t nargs, Obj kwnames);
 
 /* ---- descr.c ---- */
 void descr_init_types(void);
+void descr_fallback_types(void);   /* after func_init_types: a bound-method type if eval made none */
 Obj builtin_call(Obj callable, Obj *args, size_t nargs, Obj kwnames);
 Obj super_new_obj(Obj type, Obj obj);
 Obj property_new(Obj fget, Obj fset, Obj fdel, Obj doc);
 Obj staticmethod_new(Obj f);
 Obj classmethod_new(Obj f);
-/* A slot wrapper descriptor (typeobject.c makes them; descr.c runs them). */
-Obj wrapper_new(TypeObj *owner, int slotdef, Obj self);
 
 /* ---- exceptions.c ---- */
 /* Adds every built-in exception class (and the EnvironmentError / IOError

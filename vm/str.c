@@ -5,6 +5,7 @@
  * the str type with its slots and methods, and the str iterator. */
 #define _GNU_SOURCE
 #include "strings.h"
+#include "containers.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -12,7 +13,6 @@
 
 TypeObj *T_str, *T_str_iterator;
 static TypeObj *T_str_ascii_iterator;
-Obj g_empty_str;
 
 /* ------------------------------------------------------------------ */
 /* UTF-8 helpers                                                       */
@@ -835,8 +835,6 @@ static Obj str_iter_next(Obj self)
     return str_from_codepoint(cp);
 }
 
-static Obj iter_self(Obj self) { return self; }
-
 static Obj str_iter_length_hint(Obj *args, size_t nargs, Obj kwnames)
 {
     (void)nargs;
@@ -858,33 +856,6 @@ static Obj self_str(Obj v, const char *meth)
         err_format(E_TypeError, "descriptor '%s' for 'str' objects doesn't apply to a '%s' object", meth,
                    type_name(v));
     return s;
-}
-
-int seq_index_arg(Obj key, int64_t *out)
-{
-    if (IS_SMALLINT(key)) {
-        *out = SMALLINT_VAL(key);
-        return 1;
-    }
-    if (!IS_INT(key) && !TYPE(key)->nb_index)
-        return 0;
-    Obj v = vm_index(key);
-    if (!v)
-        return -1;
-    if (IS_SMALLINT(v)) {
-        *out = SMALLINT_VAL(v);
-        return 1;
-    }
-    if (TID(v) == TID_BOOL) {
-        *out = ((BoolObj *)v)->value;
-        return 1;
-    }
-    if (int_as_i64(v, out) < 0) {
-        err_clear();
-        err_format(E_IndexError, "cannot fit '%s' into an index-sized integer", type_name(key));
-        return -1;
-    }
-    return 1;
 }
 
 /* An integer argument (width, count, ...): __index__, OverflowError if huge. */
@@ -1188,17 +1159,7 @@ static Obj str_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
         else
             res = str_from_bytes_args(o[0], o[1], o[2]);
     }
-    if (res && type != (Obj)T_str) {
-        o[3] = res;
-        Obj inst = instance_new((TypeObj *)type);
-        if (!inst) {
-            res = NULL;
-            goto out;
-        }
-        VM_WRITE(inst);
-        ((InstanceObj *)inst)->base_value = o[3];
-        res = inst;
-    }
+    (void)type;   /* a subclass instance is made around this value by vm_new_for */
 out:
     vm_unroots(o);
     return res;
@@ -1356,15 +1317,6 @@ static Obj startsend(const char *name, Obj *args, size_t nargs, Obj kwnames, boo
 
 static Obj m_startswith(Obj *args, size_t nargs, Obj kw) { return startsend("startswith", args, nargs, kw, false); }
 static Obj m_endswith(Obj *args, size_t nargs, Obj kw) { return startsend("endswith", args, nargs, kw, true); }
-
-static Obj m_contains(Obj *args, size_t nargs, Obj kwnames)
-{
-    if (vm_check_args("__contains__", nargs - 1, kwnames, 1, 1) < 0)
-        return NULL;
-    SELF("__contains__");
-    int r = str_contains(self, args[1]);
-    return r < 0 ? NULL : vm_bool(r);
-}
 
 /* ------------------------------------------------------------------ */
 /* Methods: splitting and joining                                      */
@@ -2460,7 +2412,6 @@ static const MethodDef str_methods[] = {
     {"count", m_count, 0, NULL},
     {"startswith", m_startswith, 0, NULL},
     {"endswith", m_endswith, 0, NULL},
-    {"__contains__", m_contains, 0, NULL},
     {"split", m_split, METH_KW, NULL},
     {"rsplit", m_rsplit, METH_KW, NULL},
     {"splitlines", m_splitlines, METH_KW, NULL},

@@ -44,9 +44,6 @@ Obj str_richcompare(Obj a, Obj b, int op);
 Obj str_add(Obj a, Obj b);
 
 /* ---- argument helpers shared by str.c, bytes.c, format.c ---- */
-/* An index key: 1 with *out set, 0 if key is not an int/__index__ type (no
- * error set), -1 on error (IndexError "cannot fit 'int' into an index-sized integer"). */
-int seq_index_arg(Obj key, int64_t *out);
 /* An integer argument through __index__ (small-int fast path); 0 or -1. */
 int arg_i64(Obj v, int64_t *out);
 /* start/end arguments of find() & co.: NULL/None keep *out; big ints clamp. 0 or -1. */

@@ -97,10 +97,12 @@ static const MethodDef ss_methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-Obj structseq_new_type(const char *module, const char *name, const char *const *fields, int n)
+Obj structseq_new_type(const char *module, const char *name, const char *const *fields, int n, int ngetters)
 {
     if (n > (int)ARRAY_LEN(ss_getters))
         n = (int)ARRAY_LEN(ss_getters);
+    if (ngetters > n)
+        ngetters = n;
     Obj *r = vm_roots(5);
     Obj cls = NULL;
     r[0] = str_from_cstr(name);
@@ -126,7 +128,7 @@ Obj structseq_new_type(const char *module, const char *name, const char *const *
     r[4] = vm_call3((Obj)T_type, r[0], r[1], r[2]);
     if (!r[4])
         goto out;
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < ngetters; i++)
         type_add_getset((TypeObj *)r[4], fields[i], ss_getters[i], NULL);
     type_add_methods((TypeObj *)r[4], ss_methods);
     cls = r[4];
@@ -592,7 +594,7 @@ static int add(Obj m, const char *name, Obj v)
 static Obj make_structseq(const char *name, const char *const *fields, int n, Obj *items)
 {
     Obj *r = vm_roots(1);
-    r[0] = structseq_new_type("sys", name, fields, n);
+    r[0] = structseq_new_type("sys", name, fields, n, n);
     Obj res = r[0] ? structseq_new(r[0], items, n) : NULL;
     vm_unroots(r);
     return res;
@@ -694,6 +696,12 @@ static Obj make_flags(void)
     return res;
 }
 
+static int ns_set(Obj *r, const char *name)
+{
+    Obj key = str_intern_cstr(name);
+    return key ? vm_setattr(r[1], key, r[2]) : -1;
+}
+
 static Obj make_implementation(Obj version_info)
 {
     Obj *r = vm_roots(3);
@@ -702,7 +710,8 @@ static Obj make_implementation(Obj version_info)
     r[1] = namespace_new();
     if (!r[1])
         goto out;
-#define NS_SET(name, expr) (r[2] = (expr), r[2] ? vm_setattr(r[1], str_intern_cstr(name), r[2]) : -1)
+    /* the key is made (and pinned) before r[1] is read: it may move */
+#define NS_SET(name, expr) (r[2] = (expr), !r[2] ? -1 : ns_set(r, name))
     if (NS_SET("name", str_from_cstr("tmpy")) < 0 || NS_SET("cache_tag", g_None) < 0 ||
         NS_SET("version", r[0]) < 0 || NS_SET("hexversion", MAKE_SMALLINT(0x030b07f0)) < 0 ||
         NS_SET("_multiarch", str_from_cstr("x86_64-linux-gnu")) < 0)

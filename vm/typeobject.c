@@ -954,6 +954,9 @@ static int ad_setitem(Obj s, Obj k, Obj v) { UNWRAP_OR(s, -1) return vbase_of(s)
 static int ad_contains(Obj s, Obj k) { UNWRAP_OR(s, -1) return vbase_of(s)->tp_contains(u_s, k); }
 static int ad_bool(Obj s) { UNWRAP_OR(s, -1) return vbase_of(s)->tp_bool(u_s); }
 static int ad_init(Obj s, Obj *args, size_t nargs, Obj kw) { UNWRAP_OR(s, -1) return vbase_of(s)->tp_init(u_s, args, nargs, kw); }
+static Obj ad_dget(Obj s, Obj o, Obj t) { UNWRAP_OR(s, NULL) return vbase_of(s)->tp_descr_get(u_s, o, t); }
+static int ad_dset(Obj s, Obj o, Obj v) { UNWRAP_OR(s, -1) return vbase_of(s)->tp_descr_set(u_s, o, v); }
+static Obj ad_call(Obj s, Obj *args, size_t nargs, Obj kw) { UNWRAP_OR(s, NULL) return vbase_of(s)->tp_call(u_s, args, nargs, kw); }
 static Obj ad_neg(Obj s) { UNWRAP_OR(s, NULL) return vbase_of(s)->nb_neg(u_s); }
 static Obj ad_pos(Obj s) { UNWRAP_OR(s, NULL) return vbase_of(s)->nb_pos(u_s); }
 static Obj ad_invert(Obj s) { UNWRAP_OR(s, NULL) return vbase_of(s)->nb_invert(u_s); }
@@ -1077,6 +1080,9 @@ static anyfn adapter_for(int s)
     case S_RICHCMP: return (anyfn)ad_richcmp;
     case S_ITER: return (anyfn)ad_iter;
     case S_NEXT: return (anyfn)ad_next;
+    case S_DGET: return (anyfn)ad_dget;
+    case S_DSET: return (anyfn)ad_dset;
+    case S_CALL: return (anyfn)ad_call;
     case S_LEN: return (anyfn)ad_len;
     case S_GETITEM: return (anyfn)ad_getitem;
     case S_SETITEM: return (anyfn)ad_setitem;
@@ -1092,7 +1098,7 @@ static anyfn adapter_for(int s)
     case S_INDEX: return (anyfn)ad_index;
     case S_ABS: return (anyfn)ad_abs;
     }
-    return NULL;   /* call, getattr, setattr, descriptors: the instance itself is what they need */
+    return NULL;   /* getattr, setattr: the instance itself is what they need */
 }
 
 /* Fill one slot of a class from what its MRO defines. */
@@ -1691,8 +1697,12 @@ void type_set_attr_cstr(TypeObj *t, const char *name, Obj v)
     type_modified(t);
 }
 
+/* Subclass lists keep classes alive (no weak references): only heap bases,
+ * whose changes must reach their subclasses, and built-in ones at start-up. */
 static void add_subclass(TypeObj *base, TypeObj *t)
 {
+    if (!(base->flags & TPF_HEAPTYPE) && (t->flags & TPF_HEAPTYPE))
+        return;
     if (!base->subclasses) {
         Obj l = list_new(0);
         if (!l)
@@ -1769,4 +1779,1722 @@ void type_ready(TypeObj *t)
         if (dict_setitem(t->dict, NAME(__hash__), g_None) < 0)
             fatal_startup("out of memory");
     type_modified(t);
+}
+
+/* ------------------------------------------------------------------ */
+/* Classes: MRO                                                       */
+/* ------------------------------------------------------------------ */
+static void mro_error(TypeObj ***lists, int *lens, int *pos, int nlists)
+{
+    StrBuf b;
+    sb_init(&b);
+    sb_adds(&b, "Cannot create a consistent method resolution\norder (MRO) for bases ");
+    TypeObj *seen[64];
+    int nseen = 0;
+    for (int i = 0; i < nlists; i++) {
+        if (pos[i] >= lens[i])
+            continue;
+        TypeObj *c = lists[i][pos[i]];
+        bool dup = false;
+        for (int k = 0; k < nseen; k++)
+            dup = dup || seen[k] == c;
+        if (dup || nseen >= 64)
+            continue;
+        if (nseen)
+            sb_adds(&b, ", ");
+        seen[nseen++] = c;
+        sb_add_str(&b, c->name);
+    }
+    Obj msg = sb_finish(&b);
+    if (msg)
+        err_set_value(E_TypeError, msg);
+}
+
+/* C3 linearisation of t with these bases (a tuple of types). */
+static Obj compute_mro(TypeObj *t, Obj bases)
+{
+    int nb = (int)TUPLE_LEN(bases);
+    for (int i = 0; i < nb; i++)
+        for (int j = i + 1; j < nb; j++)
+            if (TUPLE_ITEMS(bases)[i] == TUPLE_ITEMS(bases)[j]) {
+                err_format(E_TypeError, "duplicate base class %s",
+                           type_name_of_type((TypeObj *)TUPLE_ITEMS(bases)[i]));
+                return NULL;
+            }
+    int nlists = nb + 1;
+    TypeObj ***lists = calloc((size_t)nlists, sizeof *lists);
+    int *lens = calloc((size_t)nlists, sizeof *lens), *pos = calloc((size_t)nlists, sizeof *pos);
+    int total = 1;
+    Obj result = NULL;
+    TypeObj **out = NULL;
+    if (!lists || !lens || !pos)
+        goto nomem;
+    for (int i = 0; i < nb; i++) {
+        TypeObj *b = (TypeObj *)TUPLE_ITEMS(bases)[i];
+        Obj m = b->mro;
+        int n = (int)TUPLE_LEN(m);
+        lists[i] = malloc(sizeof(TypeObj *) * (size_t)(n ? n : 1));
+        if (!lists[i])
+            goto nomem;
+        for (int k = 0; k < n; k++)
+            lists[i][k] = (TypeObj *)TUPLE_ITEMS(m)[k];
+        lens[i] = n;
+        total += n;
+    }
+    lists[nb] = malloc(sizeof(TypeObj *) * (size_t)(nb ? nb : 1));
+    if (!lists[nb])
+        goto nomem;
+    for (int i = 0; i < nb; i++)
+        lists[nb][i] = (TypeObj *)TUPLE_ITEMS(bases)[i];
+    lens[nb] = nb;
+    out = malloc(sizeof(TypeObj *) * (size_t)total);
+    if (!out)
+        goto nomem;
+    int nout = 0;
+    out[nout++] = t;
+    for (;;) {
+        bool any = false;
+        TypeObj *found = NULL;
+        for (int i = 0; i < nlists && !found; i++) {
+            if (pos[i] >= lens[i])
+                continue;
+            any = true;
+            TypeObj *cand = lists[i][pos[i]];
+            bool in_tail = false;
+            for (int j = 0; j < nlists && !in_tail; j++)
+                for (int k = pos[j] + 1; k < lens[j]; k++)
+                    if (lists[j][k] == cand) {
+                        in_tail = true;
+                        break;
+                    }
+            if (!in_tail)
+                found = cand;
+        }
+        if (!any)
+            break;
+        if (!found) {
+            mro_error(lists, lens, pos, nlists);
+            goto done;
+        }
+        out[nout++] = found;
+        for (int i = 0; i < nlists; i++)
+            if (pos[i] < lens[i] && lists[i][pos[i]] == found)
+                pos[i]++;
+    }
+    result = tuple_new(nout);
+    if (result)
+        for (int i = 0; i < nout; i++)
+            TUPLE_ITEMS(result)[i] = (Obj)out[i];
+    goto done;
+nomem:
+    err_nomemory();
+done:
+    if (lists)
+        for (int i = 0; i < nlists; i++)
+            free(lists[i]);
+    free(lists);
+    free(lens);
+    free(pos);
+    free(out);
+    return result;
+}
+
+/* ------------------------------------------------------------------ */
+/* Classes: creation                                                  */
+/* ------------------------------------------------------------------ */
+static bool is_type_obj(Obj v) { return TID(v) == TID_TYPE; }
+
+/* The most derived metaclass among meta and the bases' metaclasses. */
+static TypeObj *calculate_metaclass(TypeObj *meta, Obj bases)
+{
+    TypeObj *winner = meta;
+    for (int64_t i = 0; i < TUPLE_LEN(bases); i++) {
+        TypeObj *bt = TYPE(TUPLE_ITEMS(bases)[i]);
+        if (type_is_subtype(winner, bt))
+            continue;
+        if (type_is_subtype(bt, winner)) {
+            winner = bt;
+            continue;
+        }
+        err_set(E_TypeError, "metaclass conflict: the metaclass of a derived class must be a (non-strict) "
+                             "subclass of the metaclasses of all its bases");
+        return NULL;
+    }
+    return winner;
+}
+
+/* The base that decides the instance layout (CPython's best_base). */
+static TypeObj *best_base(Obj bases, TypeObj **solid_out)
+{
+    TypeObj *winner = NULL, *base = NULL;
+    for (int64_t i = 0; i < TUPLE_LEN(bases); i++) {
+        Obj b = TUPLE_ITEMS(bases)[i];
+        if (!is_type_obj(b)) {
+            err_set(E_TypeError, "bases must be types");
+            return NULL;
+        }
+        TypeObj *bt = (TypeObj *)b;
+        if (!(bt->flags & TPF_BASETYPE)) {
+            err_format(E_TypeError, "type '%s' is not an acceptable base type", type_name_of_type(bt));
+            return NULL;
+        }
+        TypeObj *s = bt->solid ? (TypeObj *)bt->solid : bt;
+        if (!winner) {
+            winner = s;
+            base = bt;
+        } else if (type_is_subtype(winner, s)) {
+            /* keep */
+        } else if (type_is_subtype(s, winner)) {
+            winner = s;
+            base = bt;
+        } else {
+            err_set(E_TypeError, "multiple bases have instance lay-out conflict");
+            return NULL;
+        }
+    }
+    *solid_out = winner;
+    return base;
+}
+
+static Obj current_module_name(void)
+{
+    Obj g = vm_current_globals();
+    if (!g || !IS_DICT(g))
+        return NULL;
+    return dict_getitem_str(g, NAME(__name__));
+}
+
+/* __slots__ of a class body: a tuple of names (without __dict__ and
+ * __weakref__); *wants_dict if '__dict__' is listed. */
+static Obj parse_slots(Obj slots, bool *wants_dict)
+{
+    Obj *r = vm_roots(2);
+    if (IS_STR(slots))
+        r[0] = tuple_pack(1, slots);
+    else
+        r[0] = vm_tuple_from_iter(slots);
+    if (!r[0])
+        goto fail;
+    int64_t n = TUPLE_LEN(r[0]);
+    r[1] = list_new(0);
+    if (!r[1])
+        goto fail;
+    for (int64_t i = 0; i < n; i++) {
+        Obj s = TUPLE_ITEMS(r[0])[i];
+        if (!IS_STR(s)) {
+            err_format(E_TypeError, "__slots__ items must be strings, not '%s'", type_name(s));
+            goto fail;
+        }
+        if (str_eq(s, NAME(__dict__))) {
+            *wants_dict = true;
+            continue;
+        }
+        if (str_eq(s, NAME(__weakref__)))
+            continue;
+        Obj is = str_intern(s);
+        if (!is || list_append(r[1], is) < 0)
+            goto fail;
+    }
+    Obj res = vm_tuple_from_iter(r[1]);
+    vm_unroots(r);
+    return res;
+fail:
+    vm_unroots(r);
+    return NULL;
+}
+
+static bool type_has_slot_name(TypeObj *t, Obj name)
+{
+    Obj mro = t->mro;
+    if (!mro)
+        return false;
+    for (int64_t i = 0; i < TUPLE_LEN(mro); i++) {
+        Obj sn = ((TypeObj *)TUPLE_ITEMS(mro)[i])->slot_names;
+        if (!sn)
+            continue;
+        for (int64_t k = 0; k < TUPLE_LEN(sn); k++)
+            if (str_eq(TUPLE_ITEMS(sn)[k], name))
+                return true;
+    }
+    return false;
+}
+
+bool type_allows_attr(TypeObj *t, Obj name)
+{
+    if (t->flags & TPF_HAS_DICT)
+        return true;
+    return IS_STR(name) && type_has_slot_name(t, name);
+}
+
+static int call_set_name(Obj cls)
+{
+    Obj *r = vm_roots(4);
+    r[0] = cls;
+    r[1] = dict_items_list(((TypeObj *)cls)->dict);
+    int rc = -1;
+    if (!r[1])
+        goto out;
+    for (int64_t i = 0; i < LIST_LEN(r[1]); i++) {
+        Obj item = LIST_ITEMS(r[1])[i];
+        Obj v = TUPLE_ITEMS(item)[1];
+        Obj f = vm_lookup_type(TYPE(v), NAME(__set_name__));
+        if (!f)
+            continue;
+        r[2] = r[0];
+        r[3] = TUPLE_ITEMS(item)[0];
+        Obj res = vm_call_unbound(f, v, &r[2], 2);   /* v.__set_name__(cls, name) */
+        if (!res)
+            goto out;
+    }
+    rc = 0;
+out:
+    vm_unroots(r);
+    return rc;
+}
+
+static int call_init_subclass(Obj cls, Obj *kwvals, Obj kwnames)
+{
+    TypeObj *t = (TypeObj *)cls;
+    Obj mro = t->mro;
+    Obj f = NULL;
+    for (int64_t i = 1; i < TUPLE_LEN(mro) && !f; i++)
+        f = dict_getitem_str(((TypeObj *)TUPLE_ITEMS(mro)[i])->dict, NAME(__init_subclass__));
+    if (!f)
+        return 0;
+    size_t nkw = kwnames ? (size_t)TUPLE_LEN(kwnames) : 0;
+    Obj *r = vm_roots((int)nkw + 3);
+    for (size_t i = 0; i < nkw; i++)
+        r[i] = kwvals[i];
+    r[nkw] = cls;
+    r[nkw + 1] = kwnames;
+    r[nkw + 2] = f;
+    descrgetfunc g = TYPE(f)->tp_descr_get;
+    Obj bound = g ? g(f, NULL, cls) : f;
+    Obj res = NULL;
+    if (bound) {
+        r[nkw + 2] = bound;
+        res = vm_call(bound, r, 0, nkw ? r[nkw + 1] : NULL);
+    }
+    vm_unroots(r);
+    return res ? 0 : -1;
+}
+
+/* type.__new__(meta, name, bases, ns, **kw) */
+static Obj type_tp_new(Obj meta, Obj *args, size_t nargs, Obj kwnames)
+{
+    size_t nkw = kwnames ? (size_t)TUPLE_LEN(kwnames) : 0;
+    if (nargs == 1 && !nkw && (TypeObj *)meta == T_type)
+        return (Obj)TYPE(args[0]);
+    if (nargs != 3) {
+        if ((TypeObj *)meta == T_type)
+            err_set(E_TypeError, "type() takes 1 or 3 arguments");
+        else
+            err_format(E_TypeError, "type.__new__() takes exactly 3 arguments (%zu given)", nargs);
+        return NULL;
+    }
+    if (!IS_STR(args[0])) {
+        err_format(E_TypeError, "type.__new__() argument 1 must be str, not %s", type_name(args[0]));
+        return NULL;
+    }
+    if (!IS_TUPLE(args[1])) {
+        err_format(E_TypeError, "type.__new__() argument 2 must be tuple, not %s", type_name(args[1]));
+        return NULL;
+    }
+    if (!IS_DICT(args[2])) {
+        err_format(E_TypeError, "type.__new__() argument 3 must be dict, not %s", type_name(args[2]));
+        return NULL;
+    }
+    /* r: 0 name, 1 bases, 2 dict, 3 qualname, 4 slots, 5 cell, 6 mro, 7 cls, 8 meta, 9 tmp */
+    Obj *r = vm_roots(10);
+    r[0] = args[0];
+    r[1] = args[1];
+    r[8] = meta;
+    TypeObj *winner = calculate_metaclass((TypeObj *)meta, r[1]);
+    if (!winner)
+        goto fail;
+    r[8] = (Obj)winner;
+    if (TUPLE_LEN(r[1]) == 0) {
+        r[1] = tuple_pack(1, (Obj)T_object);
+        if (!r[1])
+            goto fail;
+    }
+    TypeObj *solid = NULL;
+    TypeObj *base = best_base(r[1], &solid);
+    if (!base)
+        goto fail;
+    r[2] = dict_copy(args[2]);
+    if (!r[2])
+        goto fail;
+    /* __qualname__ */
+    Obj q = dict_getitem_str(r[2], NAME(__qualname__));
+    if (q) {
+        if (!IS_STR(q)) {
+            err_format(E_TypeError, "type __qualname__ must be a str, not %s", type_name(q));
+            goto fail;
+        }
+        r[3] = q;
+        if (dict_delitem(r[2], NAME(__qualname__)) < 0)
+            goto fail;
+    } else {
+        r[3] = r[0];
+    }
+    /* __module__ */
+    if (!dict_getitem_str(r[2], NAME(__module__))) {
+        Obj m = current_module_name();
+        if (m && dict_setitem(r[2], NAME(__module__), m) < 0)
+            goto fail;
+    }
+    if (!dict_getitem_str(r[2], NAME(__doc__)) && dict_setitem(r[2], NAME(__doc__), g_None) < 0)
+        goto fail;
+    /* __classcell__ */
+    Obj cell = dict_getitem_str(r[2], NAME(__classcell__));
+    if (cell) {
+        if (TID(cell) != TID_CELL) {
+            err_format(E_TypeError, "__classcell__ must be a nonlocal cell, not %s", type_name(cell));
+            goto fail;
+        }
+        r[5] = cell;
+        if (dict_delitem(r[2], NAME(__classcell__)) < 0)
+            goto fail;
+    }
+    /* __slots__ */
+    bool has_dict = true, wants_dict = false;
+    Obj slots = dict_getitem_str(r[2], NAME(__slots__));
+    if (slots) {
+        r[4] = parse_slots(slots, &wants_dict);
+        if (!r[4])
+            goto fail;
+        has_dict = wants_dict;
+        for (int64_t i = 0; i < TUPLE_LEN(r[1]); i++)
+            if (((TypeObj *)TUPLE_ITEMS(r[1])[i])->flags & TPF_HAS_DICT)
+                has_dict = true;
+        for (int64_t i = 0; i < TUPLE_LEN(r[4]); i++)
+            if (dict_getitem_str(r[2], TUPLE_ITEMS(r[4])[i])) {
+                err_format(E_ValueError, "'%s' in __slots__ conflicts with class variable",
+                           str_cstr(TUPLE_ITEMS(r[4])[i]));
+                goto fail;
+            }
+    }
+    bool base_has_dict = false;
+    for (int64_t i = 0; i < TUPLE_LEN(r[1]); i++)
+        if (((TypeObj *)TUPLE_ITEMS(r[1])[i])->flags & TPF_HAS_DICT)
+            base_has_dict = true;
+    if (solid->inst_tid != TID_INSTANCE && solid->inst_tid != TID_EXCEPTION && !layout_is_value(solid) &&
+        solid->inst_tid != TID_TYPE) {
+        err_format(E_TypeError, "type '%s' is not an acceptable base type", type_name_of_type(solid));
+        goto fail;
+    }
+    /* Special methods that are implicitly static / class methods. */
+    Obj nw = dict_getitem_str(r[2], NAME(__new__));
+    if (nw && IS_FUNCTION(nw)) {
+        r[9] = staticmethod_new(nw);
+        if (!r[9] || dict_setitem(r[2], NAME(__new__), r[9]) < 0)
+            goto fail;
+    }
+    static const int cm_names[2] = {VMN___init_subclass__, VMN___class_getitem__};
+    for (int k = 0; k < 2; k++) {
+        Obj f = dict_getitem_str(r[2], vm_names[cm_names[k]]);
+        if (f && IS_FUNCTION(f)) {
+            r[9] = classmethod_new(f);
+            if (!r[9] || dict_setitem(r[2], vm_names[cm_names[k]], r[9]) < 0)
+                goto fail;
+        }
+    }
+    /* A class that defines __eq__ but not __hash__ is unhashable. */
+    if (dict_getitem_str(r[2], NAME(__eq__)) && !dict_getitem_str(r[2], NAME(__hash__)))
+        if (dict_setitem(r[2], NAME(__hash__), g_None) < 0)
+            goto fail;
+    r[0] = str_intern(r[0]);
+    if (!r[0])
+        goto fail;
+
+    TypeObj *t = (TypeObj *)tm_allocate_old(TID_TYPE, sizeof(struct TypeObj_));
+    if (!t) {
+        err_nomemory();
+        goto fail;
+    }
+    r[7] = (Obj)t;
+    t->cls = r[8];
+    t->dict = r[2];
+    t->name = r[0];
+    t->qualname = r[3];
+    Obj mod = dict_getitem_str(r[2], NAME(__module__));
+    t->module = (mod && IS_STR(mod)) ? mod : NULL;
+    t->bases = r[1];
+    t->base = (Obj)base;
+    t->solid = (Obj)solid;
+    t->slot_names = r[4];
+    t->flags = TPF_HEAPTYPE | TPF_BASETYPE | (has_dict ? TPF_HAS_DICT : 0);
+    t->inst_tid = (uint16_t)(layout_is_value(solid) ? TID_INSTANCE : solid->inst_tid);
+    t->version = next_version();
+    r[6] = compute_mro(t, r[1]);
+    if (!r[6])
+        goto fail;
+    t = (TypeObj *)r[7];
+    VM_WRITE(t);
+    t->mro = r[6];
+    if (has_dict && !base_has_dict && !dict_getitem_str(t->dict, NAME(__dict__))) {
+        /* The class that introduces the instance dict gets a __dict__ descriptor. */
+        Obj g = (Obj)tm_allocate(TID_ITER, sizeof(struct IterObj_));
+        if (!g) {
+            err_nomemory();
+            goto fail;
+        }
+        IterObj *it = (IterObj *)g;
+        it->cls = (Obj)T_getset_descriptor;
+        it->a = r[7];
+        it->b = NAME(__dict__);
+        it->i = (int64_t)(uintptr_t)vm_getset_dict_get;
+        it->n = (int64_t)(uintptr_t)vm_getset_dict_set;
+        if (dict_setitem(((TypeObj *)r[7])->dict, NAME(__dict__), g) < 0)
+            goto fail;
+    }
+    t = (TypeObj *)r[7];
+    for (int64_t i = 0; i < TUPLE_LEN(r[1]); i++)
+        add_subclass((TypeObj *)TUPLE_ITEMS(r[1])[i], t);
+    update_slots(t);
+    Obj am = dict_getitem_str(t->dict, NAME(__abstractmethods__));
+    if (am) {
+        int tr = vm_is_true(am);
+        if (tr < 0)
+            goto fail;
+        if (tr) {
+            t = (TypeObj *)r[7];
+            VM_WRITE(t);
+            t->flags |= TPF_ABSTRACT_NEW;
+        }
+    }
+    if (r[5]) {
+        VM_WRITE(r[5]);
+        ((CellObj *)r[5])->ref = r[7];
+    }
+    if (call_set_name(r[7]) < 0)
+        goto fail;
+    if (call_init_subclass(r[7], args + nargs, kwnames) < 0)
+        goto fail;
+    Obj result = r[7];
+    vm_unroots(r);
+    return result;
+fail:
+    vm_unroots(r);
+    return NULL;
+}
+
+static int type_tp_init(Obj self, Obj *args, size_t nargs, Obj kwnames)
+{
+    (void)self, (void)args;
+    size_t nkw = kwnames ? (size_t)TUPLE_LEN(kwnames) : 0;
+    if (nargs == 1 && nkw) {
+        err_set(E_TypeError, "type.__init__() takes no keyword arguments");
+        return -1;
+    }
+    if (nargs != 1 && nargs != 3) {
+        err_set(E_TypeError, "type.__init__() takes 1 or 3 arguments");
+        return -1;
+    }
+    return 0;
+}
+
+Obj type_call(Obj type, Obj *args, size_t nargs, Obj kwnames)
+{
+    TypeObj *t = (TypeObj *)type;
+    if (unlikely(t == T_type) && nargs == 1 && (!kwnames || TUPLE_LEN(kwnames) == 0))
+        return (Obj)TYPE(args[0]);
+    if (!t->tp_new) {
+        err_format(E_TypeError, "cannot create '%s' instances", type_name_of_type(t));
+        return NULL;
+    }
+    Obj obj = t->tp_new(type, args, nargs, kwnames);
+    if (!obj)
+        return NULL;
+    if (!vm_isinstance_type(obj, t))
+        return obj;
+    TypeObj *ot = TYPE(obj);
+    if (ot->tp_init) {
+        Obj *r = vm_roots(1);
+        r[0] = obj;
+        int rc = ot->tp_init(obj, args, nargs, kwnames);
+        obj = r[0];
+        vm_unroots(r);
+        if (rc < 0)
+            return NULL;
+    }
+    return obj;
+}
+
+Obj vm_build_class(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (nargs < 2) {
+        err_set(E_TypeError, "__build_class__: not enough arguments");
+        return NULL;
+    }
+    if (!IS_FUNCTION(args[0])) {
+        err_set(E_TypeError, "__build_class__: func must be a function");
+        return NULL;
+    }
+    if (!IS_STR(args[1])) {
+        err_set(E_TypeError, "__build_class__: name is not a string");
+        return NULL;
+    }
+    size_t nkw = kwnames ? (size_t)TUPLE_LEN(kwnames) : 0;
+    size_t nbases = nargs - 2;
+    /* r: 0 bases, 1 meta, 2 ns, 3 kwnames without metaclass, 4 cls, 5 cell,
+     * 6 __prepare__; kwv: keyword values; vec: call vector */
+    int nr = 7 + 2 * (int)nkw + 3;
+    Obj *r = vm_roots(nr);
+    Obj *kwv = r + 7, *vec = kwv + nkw;
+    r[0] = tuple_from_array(args + 2, (int64_t)nbases);
+    if (!r[0])
+        goto fail;
+    /* keyword arguments: metaclass= is ours; the rest go to the metaclass */
+    size_t nrest = 0;
+    for (size_t i = 0; i < nkw; i++) {
+        Obj k = TUPLE_ITEMS(kwnames)[i];
+        if (str_eq(k, NAME(metaclass)))
+            r[1] = args[nargs + i];
+        else
+            kwv[nrest++] = args[nargs + i];
+    }
+    if (nrest) {
+        r[3] = tuple_new((int64_t)nrest);
+        if (!r[3])
+            goto fail;
+        size_t j = 0;
+        for (size_t i = 0; i < nkw; i++) {
+            Obj k = TUPLE_ITEMS(kwnames)[i];
+            if (!str_eq(k, NAME(metaclass)))
+                TUPLE_ITEMS(r[3])[j++] = k;
+        }
+    }
+    if (!r[1])
+        r[1] = nbases ? (Obj)TYPE(TUPLE_ITEMS(r[0])[0]) : (Obj)T_type;
+    if (is_type_obj(r[1]) && type_is_subtype((TypeObj *)r[1], T_type)) {
+        TypeObj *w = calculate_metaclass((TypeObj *)r[1], r[0]);
+        if (!w)
+            goto fail;
+        r[1] = (Obj)w;
+    }
+    /* the namespace: __prepare__ (type's own gives a plain dict) */
+    if (r[1] != (Obj)T_type) {
+        r[6] = vm_getattr_opt(r[1], NAME(__prepare__));
+        if (!r[6] && err_occurred())
+            goto fail;
+        if (r[6] && TID(r[6]) == TID_BUILTIN && ((BuiltinObj *)r[6])->owner == (Obj)T_type)
+            r[6] = NULL;
+    }
+    if (r[6]) {
+        vec[0] = args[1];
+        vec[1] = r[0];
+        for (size_t i = 0; i < nrest; i++)
+            vec[2 + i] = kwv[i];
+        r[2] = vm_call(r[6], vec, 2, nrest ? r[3] : NULL);
+        if (!r[2])
+            goto fail;
+    } else {
+        r[2] = dict_new();
+        if (!r[2])
+            goto fail;
+    }
+    Obj body = vm_run_class_body(args[0], r[2]);
+    if (!body)
+        goto fail;
+    if (IS_DICT(r[2]))
+        r[5] = dict_getitem_str(r[2], NAME(__classcell__));
+    vec[0] = args[1];
+    vec[1] = r[0];
+    vec[2] = r[2];
+    for (size_t i = 0; i < nrest; i++)
+        vec[3 + i] = kwv[i];
+    r[4] = vm_call(r[1], vec, 3, nrest ? r[3] : NULL);
+    if (!r[4])
+        goto fail;
+    if (r[5] && TID(r[5]) == TID_CELL && !((CellObj *)r[5])->ref) {
+        VM_WRITE(r[5]);
+        ((CellObj *)r[5])->ref = r[4];
+    }
+    Obj res = r[4];
+    vm_unroots(r);
+    return res;
+fail:
+    vm_unroots(r);
+    return NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* type: attributes                                                   */
+/* ------------------------------------------------------------------ */
+Obj type_getattro(Obj type, Obj name)
+{
+    TypeObj *t = (TypeObj *)type, *meta = TYPE(type);
+    Obj meta_attr = vm_lookup_type(meta, name);
+    descrgetfunc meta_get = NULL;
+    if (meta_attr) {
+        TypeObj *mt = TYPE(meta_attr);
+        meta_get = mt->tp_descr_get;
+        if (meta_get && mt->tp_descr_set)
+            return meta_get(meta_attr, type, (Obj)meta);
+    }
+    Obj attr = vm_lookup_type(t, name);
+    if (attr) {
+        descrgetfunc g = TYPE(attr)->tp_descr_get;
+        return g ? g(attr, NULL, type) : attr;
+    }
+    if (meta_get)
+        return meta_get(meta_attr, type, (Obj)meta);
+    if (meta_attr)
+        return meta_attr;
+    return err_no_attr(type, name);
+}
+
+int type_setattro(Obj type, Obj name, Obj v)
+{
+    TypeObj *t = (TypeObj *)type;
+    if (!IS_STR(name)) {
+        err_format(E_TypeError, "attribute name must be string, not '%s'", type_name(name));
+        return -1;
+    }
+    if (!(t->flags & TPF_HEAPTYPE)) {
+        err_format(E_TypeError, "cannot set '%s' attribute of immutable type '%s'", str_cstr(name),
+                   type_name_of_type(t));
+        return -1;
+    }
+    Obj *r = vm_roots(3);
+    r[0] = type;
+    r[1] = name;
+    r[2] = v;
+    int rc = -1;
+    Obj ma = vm_lookup_type(TYPE(type), name);
+    if (ma && TYPE(ma)->tp_descr_set) {
+        rc = TYPE(ma)->tp_descr_set(ma, type, v);
+        goto out;
+    }
+    r[1] = str_intern(r[1]);
+    if (!r[1])
+        goto out;
+    t = (TypeObj *)r[0];
+    if (r[2]) {
+        if (dict_setitem(t->dict, r[1], r[2]) < 0)
+            goto out;
+    } else {
+        if (dict_delitem(t->dict, r[1]) < 0) {
+            if (err_matches(E_KeyError)) {
+                err_clear();
+                err_no_attr(r[0], r[1]);
+            }
+            goto out;
+        }
+    }
+    t = (TypeObj *)r[0];
+    type_modified(t);
+    const char *cn = str_cstr(r[1]);
+    if (cn[0] == '_' && cn[1] == '_') {
+        update_slots_for_name(t, r[1], 0);
+        if (str_eq(r[1], NAME(__abstractmethods__))) {
+            int tr = r[2] ? vm_is_true(r[2]) : 0;
+            if (tr < 0)
+                goto out;
+            t = (TypeObj *)r[0];
+            VM_WRITE(t);
+            if (tr)
+                t->flags |= TPF_ABSTRACT_NEW;
+            else
+                t->flags &= ~(uint32_t)TPF_ABSTRACT_NEW;
+        }
+    }
+    rc = 0;
+out:
+    vm_unroots(r);
+    return rc;
+}
+
+/* __module__ of a type as a str (NULL: builtins). */
+static Obj type_module(TypeObj *t)
+{
+    if (t->flags & TPF_HEAPTYPE) {
+        Obj m = dict_getitem_str(t->dict, NAME(__module__));
+        return (m && IS_STR(m)) ? m : NULL;
+    }
+    return t->module;
+}
+
+Obj type_repr(Obj type)
+{
+    TypeObj *t = (TypeObj *)type;
+    Obj mod = type_module(t);
+    StrBuf b;
+    sb_init(&b);
+    sb_adds(&b, "<class '");
+    if (mod && !str_eq(mod, NAME(builtins))) {
+        sb_add_str(&b, mod);
+        sb_addc(&b, '.');
+    }
+    sb_add_str(&b, t->qualname ? t->qualname : t->name);
+    sb_adds(&b, "'>");
+    return sb_finish(&b);
+}
+
+static Obj type_name_get(Obj *args, size_t nargs, Obj kw)
+{
+    (void)nargs, (void)kw;
+    return ((TypeObj *)args[0])->name;
+}
+
+static bool check_heap_set(TypeObj *t, const char *attr, Obj v)
+{
+    if (!(t->flags & TPF_HEAPTYPE)) {
+        err_format(E_TypeError, "cannot set '%s' attribute of immutable type '%s'", attr, type_name_of_type(t));
+        return false;
+    }
+    if (!v) {
+        err_format(E_TypeError, "cannot delete '%s' attribute of immutable type '%s'", attr, type_name_of_type(t));
+        return false;
+    }
+    return true;
+}
+
+static Obj type_name_set(Obj *args, size_t nargs, Obj kw)
+{
+    (void)nargs, (void)kw;
+    TypeObj *t = (TypeObj *)args[0];
+    if (!check_heap_set(t, "__name__", args[1]))
+        return NULL;
+    if (!IS_STR(args[1])) {
+        err_format(E_TypeError, "can only assign string to %s.__name__, not '%s'", type_name_of_type(t),
+                   type_name(args[1]));
+        return NULL;
+    }
+    Obj s = str_intern(args[1]);
+    if (!s)
+        return NULL;
+    t = (TypeObj *)args[0];
+    VM_WRITE(t);
+    t->name = s;
+    return g_None;
+}
+
+static Obj type_qualname_get(Obj *args, size_t nargs, Obj kw)
+{
+    (void)nargs, (void)kw;
+    TypeObj *t = (TypeObj *)args[0];
+    return t->qualname ? t->qualname : t->name;
+}
+
+static Obj type_qualname_set(Obj *args, size_t nargs, Obj kw)
+{
+    (void)nargs, (void)kw;
+    TypeObj *t = (TypeObj *)args[0];
+    if (!check_heap_set(t, "__qualname__", args[1]))
+        return NULL;
+    if (!IS_STR(args[1])) {
+        err_format(E_TypeError, "can only assign string to %s.__qualname__, not '%s'", type_name_of_type(t),
+                   type_name(args[1]));
+        return NULL;
+    }
+    VM_WRITE(t);
+    t->qualname = args[1];
+    return g_None;
+}
+
+static Obj type_module_get(Obj *args, size_t nargs, Obj kw)
+{
+    (void)nargs, (void)kw;
+    TypeObj *t = (TypeObj *)args[0];
+    if (t->flags & TPF_HEAPTYPE) {
+        Obj m = dict_getitem_str(t->dict, NAME(__module__));
+        if (!m) {
+            err_set_value(E_AttributeError, NAME(__module__));
+            return NULL;
+        }
+        return m;
+    }
+    return t->module ? t->module : NAME(builtins);
+}
+
+static Obj type_module_set(Obj *args, size_t nargs, Obj kw)
+{
+    (void)nargs, (void)kw;
+    TypeObj *t = (TypeObj *)args[0];
+    if (!check_heap_set(t, "__module__", args[1]))
+        return NULL;
+    if (dict_setitem(t->dict, NAME(__module__), args[1]) < 0)
+        return NULL;
+    t = (TypeObj *)args[0];
+    if (IS_STR(args[1])) {
+        VM_WRITE(t);
+        t->module = args[1];
+    }
+    type_modified(t);
+    return g_None;
+}
+
+static Obj type_bases_get(Obj *args, size_t nargs, Obj kw)
+{
+    (void)nargs, (void)kw;
+    return ((TypeObj *)args[0])->bases;
+}
+
+static Obj type_base_get(Obj *args, size_t nargs, Obj kw)
+{
+    (void)nargs, (void)kw;
+    Obj b = ((TypeObj *)args[0])->base;
+    return b ? b : g_None;
+}
+
+static Obj type_mro_get(Obj *args, size_t nargs, Obj kw)
+{
+    (void)nargs, (void)kw;
+    Obj m = ((TypeObj *)args[0])->mro;
+    return m ? m : g_empty_tuple;
+}
+
+static Obj type_dict_get(Obj *args, size_t nargs, Obj kw)
+{
+    (void)nargs, (void)kw;
+    return dict_copy(((TypeObj *)args[0])->dict);
+}
+
+static Obj type_doc_get(Obj *args, size_t nargs, Obj kw)
+{
+    (void)nargs, (void)kw;
+    TypeObj *t = (TypeObj *)args[0];
+    Obj d = dict_getitem_str(t->dict, NAME(__doc__));
+    if (!d)
+        return g_None;
+    descrgetfunc g = TYPE(d)->tp_descr_get;
+    if (g)
+        return g(d, NULL, args[0]);
+    return d;
+}
+
+static Obj type_doc_set(Obj *args, size_t nargs, Obj kw)
+{
+    (void)nargs, (void)kw;
+    TypeObj *t = (TypeObj *)args[0];
+    if (!check_heap_set(t, "__doc__", args[1]))
+        return NULL;
+    if (dict_setitem(t->dict, NAME(__doc__), args[1]) < 0)
+        return NULL;
+    type_modified((TypeObj *)args[0]);
+    return g_None;
+}
+
+static Obj type_abstract_get(Obj *args, size_t nargs, Obj kw)
+{
+    (void)nargs, (void)kw;
+    TypeObj *t = (TypeObj *)args[0];
+    Obj v = t != T_type ? dict_getitem_str(t->dict, NAME(__abstractmethods__)) : NULL;
+    if (!v) {
+        err_set_value(E_AttributeError, NAME(__abstractmethods__));
+        return NULL;
+    }
+    return v;
+}
+
+static Obj type_abstract_set(Obj *args, size_t nargs, Obj kw)
+{
+    (void)nargs, (void)kw;
+    TypeObj *t = (TypeObj *)args[0];
+    int tr = 0;
+    if (args[1]) {
+        tr = vm_is_true(args[1]);
+        if (tr < 0)
+            return NULL;
+        if (dict_setitem(((TypeObj *)args[0])->dict, NAME(__abstractmethods__), args[1]) < 0)
+            return NULL;
+    } else if (dict_delitem(t->dict, NAME(__abstractmethods__)) < 0) {
+        if (err_matches(E_KeyError)) {
+            err_clear();
+            err_set_value(E_AttributeError, NAME(__abstractmethods__));
+        }
+        return NULL;
+    }
+    t = (TypeObj *)args[0];
+    VM_WRITE(t);
+    if (tr)
+        t->flags |= TPF_ABSTRACT_NEW;
+    else
+        t->flags &= ~(uint32_t)TPF_ABSTRACT_NEW;
+    type_modified(t);
+    return g_None;
+}
+
+static Obj type_annotations_get(Obj *args, size_t nargs, Obj kw)
+{
+    (void)nargs, (void)kw;
+    TypeObj *t = (TypeObj *)args[0];
+    Obj v = dict_getitem_str(t->dict, NAME(__annotations__));
+    if (v)
+        return v;
+    if (!(t->flags & TPF_HEAPTYPE)) {
+        err_format(E_AttributeError, "type object '%s' has no attribute '__annotations__'", type_name_of_type(t));
+        return NULL;
+    }
+    Obj d = dict_new();
+    if (!d || dict_setitem(((TypeObj *)args[0])->dict, NAME(__annotations__), d) < 0)
+        return NULL;
+    type_modified((TypeObj *)args[0]);
+    return d;
+}
+
+static Obj type_annotations_set(Obj *args, size_t nargs, Obj kw)
+{
+    (void)nargs, (void)kw;
+    TypeObj *t = (TypeObj *)args[0];
+    if (!check_heap_set(t, "__annotations__", args[1]))
+        return NULL;
+    if (dict_setitem(t->dict, NAME(__annotations__), args[1]) < 0)
+        return NULL;
+    type_modified((TypeObj *)args[0]);
+    return g_None;
+}
+
+static Obj type_mro_m(Obj *args, size_t nargs, Obj kw)
+{
+    if (vm_check_args("mro", nargs - 1, kw, 0, 0) < 0)
+        return NULL;
+    Obj m = ((TypeObj *)args[0])->mro;
+    return vm_list_from_iter(m ? m : g_empty_tuple);
+}
+
+static Obj type_subclasses_m(Obj *args, size_t nargs, Obj kw)
+{
+    if (vm_check_args("__subclasses__", nargs - 1, kw, 0, 0) < 0)
+        return NULL;
+    Obj s = ((TypeObj *)args[0])->subclasses;
+    return s ? vm_list_from_iter(s) : list_new(0);
+}
+
+static Obj type_instancecheck_m(Obj *args, size_t nargs, Obj kw)
+{
+    if (vm_check_args("__instancecheck__", nargs - 1, kw, 1, 1) < 0)
+        return NULL;
+    return vm_bool(vm_isinstance_type(args[1], (TypeObj *)args[0]));
+}
+
+static Obj type_subclasscheck_m(Obj *args, size_t nargs, Obj kw)
+{
+    if (vm_check_args("__subclasscheck__", nargs - 1, kw, 1, 1) < 0)
+        return NULL;
+    if (!IS_TYPE(args[1])) {
+        err_set(E_TypeError, "issubclass() arg 1 must be a class");
+        return NULL;
+    }
+    return vm_bool(type_is_subtype((TypeObj *)args[1], (TypeObj *)args[0]));
+}
+
+static Obj type_prepare_m(Obj *args, size_t nargs, Obj kw)
+{
+    (void)args, (void)nargs, (void)kw;
+    return dict_new();
+}
+
+static Obj type_dir_m(Obj *args, size_t nargs, Obj kw)
+{
+    if (vm_check_args("__dir__", nargs - 1, kw, 0, 0) < 0)
+        return NULL;
+    Obj *r = vm_roots(1);
+    r[0] = dict_new();
+    Obj res = NULL;
+    if (!r[0])
+        goto out;
+    Obj mro = ((TypeObj *)args[0])->mro;
+    for (int64_t i = 0; mro && i < TUPLE_LEN(mro); i++) {
+        mro = ((TypeObj *)args[0])->mro;
+        if (dict_update(r[0], ((TypeObj *)TUPLE_ITEMS(mro)[i])->dict) < 0)
+            goto out;
+    }
+    res = dict_keys_list(r[0]);
+out:
+    vm_unroots(r);
+    return res;
+}
+
+/* ------------------------------------------------------------------ */
+/* int | None, list[int]                                              */
+/* ------------------------------------------------------------------ */
+static bool union_arg_ok(Obj v)
+{
+    return v == g_None || IS_TYPE(v) || TYPE(v) == T_union || TYPE(v) == T_generic_alias;
+}
+
+Obj type_union_args(Obj u) { return TYPE(u) == T_union ? ((IterObj *)u)->a : NULL; }
+
+static int union_add(Obj list, Obj v)
+{
+    if (v == g_None)
+        v = (Obj)T_NoneType;
+    for (int64_t i = 0; i < LIST_LEN(list); i++)
+        if (LIST_ITEMS(list)[i] == v)
+            return 0;
+    return list_append(list, v);
+}
+
+static Obj type_or(Obj a, Obj b)
+{
+    if (!union_arg_ok(a) || !union_arg_ok(b))
+        return g_NotImplemented;
+    Obj *r = vm_roots(3);
+    r[0] = a;
+    r[1] = b;
+    r[2] = list_new(0);
+    Obj res = NULL;
+    if (!r[2])
+        goto out;
+    for (int k = 0; k < 2; k++) {
+        Obj x = r[k];
+        if (TYPE(x) == T_union) {
+            Obj args = ((IterObj *)x)->a;
+            for (int64_t i = 0; i < TUPLE_LEN(args); i++)
+                if (union_add(r[2], TUPLE_ITEMS(((IterObj *)r[k])->a)[i]) < 0)
+                    goto out;
+        } else if (union_add(r[2], x) < 0) {
+            goto out;
+        }
+    }
+    if (LIST_LEN(r[2]) == 1) {
+        res = LIST_ITEMS(r[2])[0];
+        goto out;
+    }
+    Obj t = vm_tuple_from_iter(r[2]);
+    if (!t)
+        goto out;
+    r[0] = t;
+    Obj u = (Obj)tm_allocate(TID_ITER, sizeof(struct IterObj_));
+    if (!u) {
+        err_nomemory();
+        goto out;
+    }
+    ((IterObj *)u)->cls = (Obj)T_union;
+    ((IterObj *)u)->a = r[0];
+    res = u;
+out:
+    vm_unroots(r);
+    return res;
+}
+
+/* repr of a type argument as typing shows it: int, mod.C, ... */
+static int repr_type_arg(StrBuf *b, Obj v)
+{
+    if (v == g_Ellipsis) {
+        sb_adds(b, "...");
+        return 0;
+    }
+    if (v == (Obj)T_NoneType || v == g_None) {
+        sb_adds(b, "None");
+        return 0;
+    }
+    if (IS_TYPE(v)) {
+        TypeObj *t = (TypeObj *)v;
+        Obj mod = type_module(t);
+        if (mod && !str_eq(mod, NAME(builtins))) {
+            sb_add_str(b, mod);
+            sb_addc(b, '.');
+        }
+        sb_add_str(b, t->qualname ? t->qualname : t->name);
+        return 0;
+    }
+    Obj s = vm_repr(v);
+    if (!s)
+        return -1;
+    sb_add_str(b, s);
+    return 0;
+}
+
+static Obj union_repr(Obj u)
+{
+    Obj *r = vm_roots(1);
+    r[0] = ((IterObj *)u)->a;
+    StrBuf b;
+    sb_init(&b);
+    for (int64_t i = 0; i < TUPLE_LEN(r[0]); i++) {
+        if (i)
+            sb_adds(&b, " | ");
+        if (repr_type_arg(&b, TUPLE_ITEMS(r[0])[i]) < 0) {
+            sb_free(&b);
+            vm_unroots(r);
+            return NULL;
+        }
+    }
+    vm_unroots(r);
+    return sb_finish(&b);
+}
+
+static bool tuple_same_set(Obj a, Obj b)
+{
+    if (TUPLE_LEN(a) != TUPLE_LEN(b))
+        return false;
+    for (int64_t i = 0; i < TUPLE_LEN(a); i++) {
+        bool found = false;
+        for (int64_t j = 0; j < TUPLE_LEN(b) && !found; j++)
+            found = TUPLE_ITEMS(a)[i] == TUPLE_ITEMS(b)[j];
+        if (!found)
+            return false;
+    }
+    return true;
+}
+
+static Obj union_richcompare(Obj a, Obj b, int op)
+{
+    if ((op != CMP_EQ && op != CMP_NE) || TYPE(b) != T_union)
+        return g_NotImplemented;
+    bool eq = tuple_same_set(((IterObj *)a)->a, ((IterObj *)b)->a);
+    return vm_bool(op == CMP_EQ ? eq : !eq);
+}
+
+static int64_t union_hash(Obj u)
+{
+    Obj *r = vm_roots(1);
+    r[0] = u;
+    int64_t h = 0x345678;
+    for (int64_t i = 0; i < TUPLE_LEN(((IterObj *)r[0])->a); i++)
+        h ^= vm_identity_hash(TUPLE_ITEMS(((IterObj *)r[0])->a)[i]);
+    vm_unroots(r);
+    return h == -1 ? -2 : h;
+}
+
+static Obj union_args_get(Obj *args, size_t nargs, Obj kw)
+{
+    (void)nargs, (void)kw;
+    return ((IterObj *)args[0])->a;
+}
+
+static Obj generic_alias_new(Obj origin, Obj key)
+{
+    Obj *r = vm_roots(2);
+    r[0] = origin;
+    r[1] = IS_TUPLE(key) ? key : tuple_pack(1, key);
+    Obj res = NULL;
+    if (!r[1])
+        goto out;
+    Obj g = (Obj)tm_allocate(TID_ITER, sizeof(struct IterObj_));
+    if (!g) {
+        err_nomemory();
+        goto out;
+    }
+    ((IterObj *)g)->cls = (Obj)T_generic_alias;
+    ((IterObj *)g)->a = r[0];
+    ((IterObj *)g)->b = r[1];
+    res = g;
+out:
+    vm_unroots(r);
+    return res;
+}
+
+static Obj generic_alias_repr(Obj g)
+{
+    Obj *r = vm_roots(1);
+    r[0] = g;
+    StrBuf b;
+    sb_init(&b);
+    if (repr_type_arg(&b, ((IterObj *)r[0])->a) < 0)
+        goto fail;
+    sb_addc(&b, '[');
+    Obj args = ((IterObj *)r[0])->b;
+    if (TUPLE_LEN(args) == 0)
+        sb_adds(&b, "()");
+    for (int64_t i = 0; i < TUPLE_LEN(((IterObj *)r[0])->b); i++) {
+        if (i)
+            sb_adds(&b, ", ");
+        if (repr_type_arg(&b, TUPLE_ITEMS(((IterObj *)r[0])->b)[i]) < 0)
+            goto fail;
+    }
+    sb_addc(&b, ']');
+    vm_unroots(r);
+    return sb_finish(&b);
+fail:
+    sb_free(&b);
+    vm_unroots(r);
+    return NULL;
+}
+
+static Obj generic_alias_call(Obj g, Obj *args, size_t nargs, Obj kwnames)
+{
+    return vm_call(((IterObj *)g)->a, args, nargs, kwnames);
+}
+
+static Obj generic_alias_getattro(Obj g, Obj name)
+{
+    if (IS_STR(name)) {
+        if (str_eq_cstr(name, "__origin__"))
+            return ((IterObj *)g)->a;
+        if (str_eq_cstr(name, "__args__"))
+            return ((IterObj *)g)->b;
+        if (str_eq_cstr(name, "__parameters__"))
+            return g_empty_tuple;
+        if (str_eq_cstr(name, "__class__"))
+            return (Obj)T_generic_alias;
+    }
+    return vm_getattr(((IterObj *)g)->a, name);
+}
+
+static Obj generic_alias_richcompare(Obj a, Obj b, int op)
+{
+    if ((op != CMP_EQ && op != CMP_NE) || TYPE(b) != T_generic_alias)
+        return g_NotImplemented;
+    if (((IterObj *)a)->a != ((IterObj *)b)->a) {
+        return vm_bool(op == CMP_NE);
+    }
+    return vm_richcompare(((IterObj *)a)->b, ((IterObj *)b)->b, op);
+}
+
+static int64_t generic_alias_hash(Obj g)
+{
+    Obj *r = vm_roots(1);
+    r[0] = g;
+    int64_t h = vm_hash(((IterObj *)g)->b);
+    if (h != -1)
+        h ^= vm_identity_hash(((IterObj *)r[0])->a);
+    vm_unroots(r);
+    return h == -1 && !err_occurred() ? -2 : h;
+}
+
+/* type[key]: __class_getitem__, or a generic alias for the built-in containers. */
+Obj type_subscript(Obj type, Obj key)
+{
+    Obj *r = vm_roots(2);
+    r[0] = type;
+    r[1] = key;
+    Obj res = NULL;
+    Obj f = vm_lookup_type((TypeObj *)type, NAME(__class_getitem__));
+    if (f) {
+        descrgetfunc g = TYPE(f)->tp_descr_get;
+        Obj bound = g ? g(f, NULL, type) : f;
+        if (bound)
+            res = vm_call1(bound, r[1]);
+        goto out;
+    }
+    TypeObj *t = (TypeObj *)type;
+    if (t == T_list || t == T_dict || t == T_tuple || t == T_set || t == T_frozenset || t == T_type) {
+        res = generic_alias_new(type, key);
+        goto out;
+    }
+    err_format(E_TypeError, "type '%s' is not subscriptable", type_name_of_type(t));
+out:
+    vm_unroots(r);
+    return res;
+}
+
+/* ------------------------------------------------------------------ */
+/* object                                                             */
+/* ------------------------------------------------------------------ */
+Obj object_repr(Obj self)
+{
+    Obj *r = vm_roots(1);
+    r[0] = self;
+    uint64_t addr = vm_object_id(self);
+    self = r[0];
+    vm_unroots(r);
+    TypeObj *t = TYPE(self);
+    Obj mod = type_module(t);
+    StrBuf b;
+    sb_init(&b);
+    sb_addc(&b, '<');
+    if (mod && !str_eq(mod, NAME(builtins))) {
+        sb_add_str(&b, mod);
+        sb_addc(&b, '.');
+    }
+    sb_add_str(&b, t->qualname ? t->qualname : t->name);
+    sb_printf(&b, " object at %#lx>", (unsigned long)addr);
+    return sb_finish(&b);
+}
+
+Obj object_str(Obj self) { return vm_repr(self); }
+
+int64_t object_hash(Obj self) { return vm_identity_hash(self); }
+
+Obj object_richcompare(Obj self, Obj other, int op)
+{
+    if (op == CMP_EQ)
+        return self == other ? g_True : g_NotImplemented;
+    if (op == CMP_NE) {
+        richcmpfunc f = TYPE(self)->tp_richcompare;
+        if (!f)
+            return g_NotImplemented;
+        Obj r = f(self, other, CMP_EQ);
+        if (!r || r == g_NotImplemented)
+            return r;
+        int t = vm_is_true(r);
+        if (t < 0)
+            return NULL;
+        return vm_bool(!t);
+    }
+    return g_NotImplemented;
+}
+
+static bool excess_args(size_t nargs, Obj kwnames)
+{
+    return nargs > 0 || (kwnames && TUPLE_LEN(kwnames) > 0);
+}
+
+static Obj abstract_error(TypeObj *t)
+{
+    Obj *r = vm_roots(2);
+    r[0] = (Obj)t;
+    Obj am = dict_getitem_str(t->dict, NAME(__abstractmethods__));
+    Obj res = NULL;
+    if (am)
+        r[1] = vm_list_from_iter(am);
+    if (r[1] && list_sort(r[1], NULL, false) == 0) {
+        int64_t n = LIST_LEN(r[1]);
+        Obj sep = str_from_cstr(", ");
+        Obj joined = sep ? str_join(sep, r[1]) : NULL;
+        if (joined)
+            err_format(E_TypeError, "Can't instantiate abstract class %s with abstract method%s %s",
+                       type_name_of_type((TypeObj *)r[0]), n == 1 ? "" : "s", str_cstr(joined));
+    } else if (!err_occurred()) {
+        err_format(E_TypeError, "Can't instantiate abstract class %s", type_name_of_type((TypeObj *)r[0]));
+    }
+    vm_unroots(r);
+    return res;
+}
+
+Obj object_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
+{
+    (void)args;
+    TypeObj *t = (TypeObj *)type;
+    if (excess_args(nargs, kwnames)) {
+        if (t->tp_new != object_new) {
+            err_set(E_TypeError, "object.__new__() takes exactly one argument (the type to instantiate)");
+            return NULL;
+        }
+        if (t->tp_init == object_init) {
+            err_format(E_TypeError, "%s() takes no arguments", type_name_of_type(t));
+            return NULL;
+        }
+    }
+    if (unlikely(t->flags & TPF_ABSTRACT_NEW))
+        return abstract_error(t);
+    if (vm_builtin_base(t)) {
+        TypeObj *b = vm_builtin_base(t);
+        err_format(E_TypeError, "object.__new__(%s) is not safe, use %s.__new__()", type_name_of_type(t),
+                   type_name_of_type(b));
+        return NULL;
+    }
+    return instance_new(t);
+}
+
+int object_init(Obj self, Obj *args, size_t nargs, Obj kwnames)
+{
+    (void)args;
+    if (excess_args(nargs, kwnames)) {
+        TypeObj *t = TYPE(self);
+        if (t->tp_init != object_init) {
+            err_set(E_TypeError, "object.__init__() takes exactly one argument (the instance to initialize)");
+            return -1;
+        }
+        if (t->tp_new == object_new) {
+            err_format(E_TypeError, "%s() takes no arguments", type_name_of_type(t));
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static Obj object_class_get(Obj *args, size_t nargs, Obj kw)
+{
+    (void)nargs, (void)kw;
+    return (Obj)TYPE(args[0]);
+}
+
+static Obj object_class_set(Obj *args, size_t nargs, Obj kw)
+{
+    (void)nargs, (void)kw;
+    Obj self = args[0], v = args[1];
+    if (!v) {
+        err_set(E_TypeError, "can't delete __class__ attribute");
+        return NULL;
+    }
+    if (!IS_TYPE(v)) {
+        err_format(E_TypeError, "__class__ must be set to a class, not '%s' object", type_name(v));
+        return NULL;
+    }
+    TypeObj *old = TYPE(self), *nt = (TypeObj *)v;
+    if (TID(self) < TID_FIRST_WITH_CLS || !(old->flags & TPF_HEAPTYPE) || !(nt->flags & TPF_HEAPTYPE)) {
+        err_set(E_TypeError, "__class__ assignment only supported for mutable types or ModuleType subclasses");
+        return NULL;
+    }
+    if (nt->inst_tid != old->inst_tid || nt->solid != old->solid) {
+        err_format(E_TypeError, "__class__ assignment: '%s' object layout differs from '%s'", type_name_of_type(nt),
+                   type_name_of_type(old));
+        return NULL;
+    }
+    VM_WRITE(self);
+    ((InstanceObj *)self)->cls = v;
+    return g_None;
+}
+
+Obj vm_getset_dict_get(Obj *args, size_t nargs, Obj kw)
+{
+    (void)nargs, (void)kw;
+    Obj d = vm_instance_dict(args[0]);
+    if (!d && !err_occurred())
+        err_no_attr(args[0], NAME(__dict__));
+    return d;
+}
+
+Obj vm_getset_dict_set(Obj *args, size_t nargs, Obj kw)
+{
+    (void)nargs, (void)kw;
+    Obj v = args[1];
+    if (!v) {
+        err_set(E_TypeError, "cannot delete __dict__");
+        return NULL;
+    }
+    if (!IS_DICT(v)) {
+        err_format(E_TypeError, "__dict__ must be set to a dictionary, not a '%s'", type_name(v));
+        return NULL;
+    }
+    Obj __seg_gs *slot = vm_dict_slot(args[0]);
+    if (!slot)
+        return err_no_attr(args[0], NAME(__dict__));
+    VM_WRITE(args[0]);
+    *slot = v;
+    return g_None;
+}
+
+static Obj object_format_m(Obj *args, size_t nargs, Obj kw)
+{
+    if (vm_check_args("__format__", nargs - 1, kw, 1, 1) < 0)
+        return NULL;
+    Obj spec = args[1];
+    if (!IS_STR(spec)) {
+        err_format(E_TypeError, "__format__() argument must be str, not %s", type_name(spec));
+        return NULL;
+    }
+    if (str_len(spec) > 0) {
+        err_format(E_TypeError, "unsupported format string passed to %s.__format__", type_name(args[0]));
+        return NULL;
+    }
+    return vm_str(args[0]);
+}
+
+static Obj object_dir_m(Obj *args, size_t nargs, Obj kw)
+{
+    if (vm_check_args("__dir__", nargs - 1, kw, 0, 0) < 0)
+        return NULL;
+    Obj *r = vm_roots(2);
+    Obj res = NULL;
+    r[0] = dict_new();
+    if (!r[0])
+        goto out;
+    Obj __seg_gs *slot = vm_dict_slot(args[0]);
+    if (slot && *slot && IS_DICT(*slot) && dict_update(r[0], *slot) < 0)
+        goto out;
+    r[1] = (Obj)TYPE(args[0]);
+    Obj mro = ((TypeObj *)r[1])->mro;
+    for (int64_t i = 0; mro && i < TUPLE_LEN(mro); i++) {
+        mro = ((TypeObj *)r[1])->mro;
+        if (dict_update(r[0], ((TypeObj *)TUPLE_ITEMS(mro)[i])->dict) < 0)
+            goto out;
+    }
+    res = dict_keys_list(r[0]);
+out:
+    vm_unroots(r);
+    return res;
+}
+
+static Obj object_init_subclass_m(Obj *args, size_t nargs, Obj kw)
+{
+    if (nargs > 1 || (kw && TUPLE_LEN(kw) > 0)) {
+        err_format(E_TypeError, "%s.__init_subclass__() takes no keyword arguments",
+                   IS_TYPE(args[0]) ? type_name_of_type((TypeObj *)args[0]) : "object");
+        return NULL;
+    }
+    return g_None;
+}
+
+static Obj object_subclasshook_m(Obj *args, size_t nargs, Obj kw)
+{
+    (void)args, (void)nargs, (void)kw;
+    return g_NotImplemented;
+}
+
+static Obj object_reduce_ex_m(Obj *args, size_t nargs, Obj kw)
+{
+    (void)args, (void)nargs, (void)kw;
+    err_set(E_NotImplementedError, "object.__reduce_ex__() is not supported yet");
+    return NULL;
+}
+
+static Obj object_sizeof_m(Obj *args, size_t nargs, Obj kw)
+{
+    if (vm_check_args("__sizeof__", nargs - 1, kw, 0, 0) < 0)
+        return NULL;
+    Obj o = args[0];
+    if (IS_SMALLINT(o))
+        return MAKE_SMALLINT(28);
+    return int_from_i64((int64_t)tm_object_size(o));
+}
+
+static const MethodDef object_methods[] = {
+    {"__format__", object_format_m, 0, NULL},
+    {"__dir__", object_dir_m, 0, NULL},
+    {"__init_subclass__", object_init_subclass_m, METH_CLASS | METH_KW, NULL},
+    {"__subclasshook__", object_subclasshook_m, METH_CLASS | METH_KW, NULL},
+    {"__reduce_ex__", object_reduce_ex_m, 0, NULL},
+    {"__sizeof__", object_sizeof_m, 0, NULL},
+    {NULL, NULL, 0, NULL},
+};
+
+static const MethodDef type_methods[] = {
+    {"mro", type_mro_m, 0, NULL},
+    {"__subclasses__", type_subclasses_m, 0, NULL},
+    {"__instancecheck__", type_instancecheck_m, 0, NULL},
+    {"__subclasscheck__", type_subclasscheck_m, 0, NULL},
+    {"__prepare__", type_prepare_m, METH_CLASS | METH_KW, NULL},
+    {"__dir__", type_dir_m, 0, NULL},
+    {NULL, NULL, 0, NULL},
+};
+
+/* ------------------------------------------------------------------ */
+/* None, NotImplemented, Ellipsis                                      */
+/* ------------------------------------------------------------------ */
+static Obj singleton_repr(Obj v)
+{
+    if (v == g_None)
+        return str_from_cstr("None");
+    if (v == g_NotImplemented)
+        return str_from_cstr("NotImplemented");
+    return str_from_cstr("Ellipsis");
+}
+
+static int none_bool(Obj v) { return v != g_None; }
+
+static Obj none_new(Obj type, Obj *args, size_t nargs, Obj kw)
+{
+    (void)args;
+    if (excess_args(nargs, kw)) {
+        err_format(E_TypeError, "%s takes no arguments", type_name_of_type((TypeObj *)type));
+        return NULL;
+    }
+    if ((TypeObj *)type == T_NoneType)
+        return g_None;
+    return (TypeObj *)type == T_ellipsis ? g_Ellipsis : g_NotImplemented;
+}
+
+/* ------------------------------------------------------------------ */
+/* Start-up                                                           */
+/* ------------------------------------------------------------------ */
+static TypeObj *new_type(const char *name, TypeObj *base, unsigned tid, unsigned flags)
+{
+    return (TypeObj *)type_new_builtin(name, base, tid, flags);
+}
+
+void object_init_types(void)
+{
+    init_slotdefs();
+    T_object = new_type("object", NULL, TID_INSTANCE, TPF_BASETYPE);
+    T_type = new_type("type", T_object, TID_TYPE, TPF_BASETYPE);
+    VM_WRITE(T_object);
+    T_object->cls = (Obj)T_type;
+    VM_WRITE(T_type);
+    T_type->cls = (Obj)T_type;
+    T_wrapper_descriptor = new_type("wrapper_descriptor", T_object, TID_ITER, 0);
+    T_method_wrapper = new_type("method-wrapper", T_object, TID_ITER, 0);
+    T_getset_descriptor = new_type("getset_descriptor", T_object, TID_ITER, 0);
+
+    /* object */
+    TypeObj *t = T_object;
+    t->tp_repr = object_repr;
+    t->tp_str = object_str;
+    t->tp_hash = object_hash;
+    t->tp_richcompare = object_richcompare;
+    t->tp_getattro = vm_generic_getattr;
+    t->tp_setattro = vm_generic_setattr;
+    t->tp_new = object_new;
+    t->tp_init = object_init;
+    type_add_methods(t, object_methods);
+    type_add_getset(t, "__class__", object_class_get, object_class_set);
+    type_set_attr_cstr(t, "__doc__", str_from_cstr("The base class of the class hierarchy."));
+    type_ready(t);
+
+    /* type */
+    t = T_type;
+    t->tp_repr = type_repr;
+    t->tp_call = type_call;
+    t->tp_getattro = type_getattro;
+    t->tp_setattro = type_setattro;
+    t->tp_new = type_tp_new;
+    t->tp_init = type_tp_init;
+    t->nb[NB_OR] = type_or;
+    type_add_methods(t, type_methods);
+    type_add_getset(t, "__name__", type_name_get, type_name_set);
+    type_add_getset(t, "__qualname__", type_qualname_get, type_qualname_set);
+    type_add_getset(t, "__module__", type_module_get, type_module_set);
+    type_add_getset(t, "__bases__", type_bases_get, NULL);
+    type_add_getset(t, "__base__", type_base_get, NULL);
+    type_add_getset(t, "__mro__", type_mro_get, NULL);
+    type_add_getset(t, "__dict__", type_dict_get, NULL);
+    type_add_getset(t, "__doc__", type_doc_get, type_doc_set);
+    type_add_getset(t, "__abstractmethods__", type_abstract_get, type_abstract_set);
+    type_add_getset(t, "__annotations__", type_annotations_get, type_annotations_set);
+    type_ready(t);
+
+    /* descriptor helper types */
+    t = T_wrapper_descriptor;
+    t->tp_call = wrapperdescr_call;
+    t->tp_descr_get = wrapperdescr_get;
+    t->tp_repr = wrapperdescr_repr;
+    type_add_getset(t, "__name__", wrapper_name_get, NULL);
+    type_add_getset(t, "__qualname__", wrapper_qualname_get, NULL);
+    type_add_getset(t, "__objclass__", wrapper_objclass_get, NULL);
+    type_add_getset(t, "__doc__", none_get, NULL);
+    type_ready(t);
+    t = T_method_wrapper;
+    t->tp_call = methwrapper_call;
+    t->tp_repr = methwrapper_repr;
+    t->tp_richcompare = methwrapper_richcompare;
+    t->tp_hash = methwrapper_hash;
+    type_add_getset(t, "__name__", wrapper_name_get, NULL);
+    type_add_getset(t, "__qualname__", wrapper_qualname_get, NULL);
+    type_add_getset(t, "__self__", wrapper_self_get, NULL);
+    type_add_getset(t, "__objclass__", wrapper_objclass_get, NULL);
+    type_add_getset(t, "__doc__", none_get, NULL);
+    type_ready(t);
+    t = T_getset_descriptor;
+    t->tp_descr_get = getset_get;
+    t->tp_descr_set = getset_set;
+    t->tp_repr = getset_repr;
+    type_add_getset(t, "__name__", wrapper_name_get, NULL);
+    type_add_getset(t, "__objclass__", wrapper_objclass_get, NULL);
+    type_add_getset(t, "__doc__", none_get, NULL);
+    type_ready(t);
+
+    descr_init_types();
+
+    /* singletons' types */
+    T_NoneType = new_type("NoneType", T_object, TID_NONETYPE, 0);
+    T_NotImplementedType = new_type("NotImplementedType", T_object, TID_ITER, 0);
+    T_ellipsis = new_type("ellipsis", T_object, TID_ITER, 0);
+    TypeObj *st[3] = {T_NoneType, T_NotImplementedType, T_ellipsis};
+    for (int i = 0; i < 3; i++) {
+        st[i]->tp_repr = singleton_repr;
+        st[i]->tp_bool = none_bool;
+        st[i]->tp_new = none_new;
+        type_ready(st[i]);
+    }
+    VM_WRITE(g_NotImplemented);
+    ((IterObj *)g_NotImplemented)->cls = (Obj)T_NotImplementedType;
+    VM_WRITE(g_Ellipsis);
+    ((IterObj *)g_Ellipsis)->cls = (Obj)T_ellipsis;
+
+    T_capsule = new_type("PyCapsule", T_object, TID_CAPSULE, 0);
+    type_ready(T_capsule);
+
+    T_union = new_type("types.UnionType", T_object, TID_ITER, 0);
+    T_union->tp_repr = union_repr;
+    T_union->tp_richcompare = union_richcompare;
+    T_union->tp_hash = union_hash;
+    T_union->nb[NB_OR] = type_or;
+    type_add_getset(T_union, "__args__", union_args_get, NULL);
+    type_ready(T_union);
+
+    T_generic_alias = new_type("types.GenericAlias", T_object, TID_ITER, 0);
+    T_generic_alias->tp_repr = generic_alias_repr;
+    T_generic_alias->tp_call = generic_alias_call;
+    T_generic_alias->tp_getattro = generic_alias_getattro;
+    T_generic_alias->tp_richcompare = generic_alias_richcompare;
+    T_generic_alias->tp_hash = generic_alias_hash;
+    T_generic_alias->nb[NB_OR] = type_or;
+    type_ready(T_generic_alias);
 }

@@ -1,0 +1,611 @@
+/* Function, bound method, cell and code objects, and func_init_types, which
+ * creates every type of the eval side. */
+#include "eval.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+TypeObj *T_function, *T_code, *T_cell, *T_method;
+
+#define FUNC(v) ((FunctionObj *)(v))
+#define METHOD(v) ((MethodObj *)(v))
+#define CODE(v) ((CodeObj *)(v))
+
+/* ------------------------------------------------------------------ */
+/* Functions                                                          */
+/* ------------------------------------------------------------------ */
+Obj function_get_doc(Obj code)
+{
+    CodeObj *co = CODE(code);
+    if ((co->flags & CO_HAS_DOCSTRING) && co->consts && TUPLE_LEN(co->consts) > 0)
+        return TUPLE_ITEMS(co->consts)[0];
+    return g_None;
+}
+
+Obj function_new(Obj code, Obj globals, Obj qualname)
+{
+    if (!IS_CODE(code)) {
+        err_set(E_TypeError, "function() argument 'code' must be code");
+        return NULL;
+    }
+    Obj *r = vm_roots(4);
+    r[0] = globals;
+    r[1] = qualname;
+    r[2] = IS_DICT(globals) ? dict_getitem_cstr(globals, "__name__") : NULL;
+    if (!r[2] && err_occurred())
+        err_clear();
+    r[3] = eval_globals_builtins(r[0]);
+    Obj fn = (Obj)tm_allocate(TID_FUNCTION, sizeof(struct FunctionObj_));
+    if (!fn) {
+        vm_unroots(r);
+        return err_nomemory();
+    }
+    FunctionObj *F = FUNC(fn);
+    F->code = code;
+    F->globals = r[0];
+    F->name = CODE(code)->name;
+    F->qualname = r[1] && IS_STR(r[1]) ? r[1] : CODE(code)->qualname;
+    F->doc = function_get_doc(code);
+    F->module = r[2] ? r[2] : g_None;
+    F->builtins = r[3];
+    vm_unroots(r);
+    return fn;
+}
+
+static Obj function_call(Obj f, Obj *args, size_t nargs, Obj kwnames)
+{
+    return eval_call_function(f, args, nargs, kwnames);
+}
+
+static Obj function_descr_get(Obj f, Obj obj, Obj type)
+{
+    (void)type;
+    if (!obj || IS_NONE(obj))
+        return f;
+    return method_new(f, obj);
+}
+
+static Obj function_repr(Obj f)
+{
+    Obj q = FUNC(f)->qualname;
+    return str_from_format("<function %s at %#lx>", q && IS_STR(q) ? str_cstr(q) : "?",
+                           (unsigned long)(uintptr_t)f);
+}
+
+/* Data descriptors on the type, then the function's __dict__, then the rest. */
+static Obj function_getattro(Obj f, Obj name)
+{
+    TypeObj *t = TYPE(f);
+    Obj d = vm_lookup_type(t, name);
+    if (d) {
+        TypeObj *dt = TYPE(d);
+        if (dt->tp_descr_get && dt->tp_descr_set)
+            return dt->tp_descr_get(d, f, (Obj)t);
+    }
+    Obj fd = FUNC(f)->dict;
+    if (fd) {
+        Obj v = dict_getitem(fd, name);
+        if (v)
+            return v;
+        if (err_occurred())
+            return NULL;
+    }
+    if (d) {
+        descrgetfunc g = TYPE(d)->tp_descr_get;
+        return g ? g(d, f, (Obj)t) : d;
+    }
+    return err_no_attr(f, name);
+}
+
+static int function_setattro(Obj f, Obj name, Obj v)
+{
+    Obj d = vm_lookup_type(TYPE(f), name);
+    if (d && TYPE(d)->tp_descr_set)
+        return TYPE(d)->tp_descr_set(d, f, v);
+    Obj *r = vm_roots(3);
+    r[0] = f;
+    r[1] = name;
+    r[2] = v;
+    int ret = -1;
+    if (!FUNC(r[0])->dict) {
+        if (!v) {
+            err_no_attr(r[0], r[1]);
+            goto done;
+        }
+        Obj nd = dict_new();
+        if (!nd)
+            goto done;
+        VM_WRITE(r[0]);
+        FUNC(r[0])->dict = nd;
+    }
+    if (v) {
+        ret = dict_setitem(FUNC(r[0])->dict, r[1], r[2]);
+    } else {
+        ret = dict_delitem(FUNC(r[0])->dict, r[1]);
+        if (ret < 0 && err_matches(E_KeyError)) {
+            err_clear();
+            err_no_attr(r[0], r[1]);
+        }
+    }
+done:
+    vm_unroots(r);
+    return ret;
+}
+
+#define GETTER(fname) static Obj fname(Obj *args, size_t nargs, Obj kw)
+#define UNUSED_ARGS (void)nargs, (void)kw
+
+static int need_value(Obj v, const char *attr)
+{
+    if (!v) {
+        err_format(E_TypeError, "cannot delete %s", attr);
+        return -1;
+    }
+    return 0;
+}
+
+GETTER(f_get_name) { UNUSED_ARGS; return FUNC(args[0])->name; }
+GETTER(f_set_name)
+{
+    UNUSED_ARGS;
+    if (!args[1] || !IS_STR(args[1])) {
+        err_set(E_TypeError, "__name__ must be set to a string object");
+        return NULL;
+    }
+    VM_WRITE(args[0]);
+    FUNC(args[0])->name = args[1];
+    return g_None;
+}
+GETTER(f_get_qualname) { UNUSED_ARGS; return FUNC(args[0])->qualname; }
+GETTER(f_set_qualname)
+{
+    UNUSED_ARGS;
+    if (!args[1] || !IS_STR(args[1])) {
+        err_set(E_TypeError, "__qualname__ must be set to a string object");
+        return NULL;
+    }
+    VM_WRITE(args[0]);
+    FUNC(args[0])->qualname = args[1];
+    return g_None;
+}
+GETTER(f_get_doc) { UNUSED_ARGS; return FUNC(args[0])->doc ? FUNC(args[0])->doc : g_None; }
+GETTER(f_set_doc)
+{
+    UNUSED_ARGS;
+    VM_WRITE(args[0]);
+    FUNC(args[0])->doc = args[1] ? args[1] : g_None;
+    return g_None;
+}
+GETTER(f_get_module) { UNUSED_ARGS; return FUNC(args[0])->module ? FUNC(args[0])->module : g_None; }
+GETTER(f_set_module)
+{
+    UNUSED_ARGS;
+    VM_WRITE(args[0]);
+    FUNC(args[0])->module = args[1] ? args[1] : g_None;
+    return g_None;
+}
+GETTER(f_get_defaults) { UNUSED_ARGS; return FUNC(args[0])->defaults ? FUNC(args[0])->defaults : g_None; }
+GETTER(f_set_defaults)
+{
+    UNUSED_ARGS;
+    Obj v = args[1];
+    if (v && IS_NONE(v))
+        v = NULL;
+    if (v && !IS_TUPLE(v)) {
+        err_set(E_TypeError, "__defaults__ must be set to a tuple object");
+        return NULL;
+    }
+    VM_WRITE(args[0]);
+    FUNC(args[0])->defaults = v;
+    return g_None;
+}
+GETTER(f_get_kwdefaults) { UNUSED_ARGS; return FUNC(args[0])->kwdefaults ? FUNC(args[0])->kwdefaults : g_None; }
+GETTER(f_set_kwdefaults)
+{
+    UNUSED_ARGS;
+    Obj v = args[1];
+    if (v && IS_NONE(v))
+        v = NULL;
+    if (v && !IS_DICT(v)) {
+        err_set(E_TypeError, "__kwdefaults__ must be set to a dict object");
+        return NULL;
+    }
+    VM_WRITE(args[0]);
+    FUNC(args[0])->kwdefaults = v;
+    return g_None;
+}
+GETTER(f_get_closure) { UNUSED_ARGS; return FUNC(args[0])->closure ? FUNC(args[0])->closure : g_None; }
+GETTER(f_get_code) { UNUSED_ARGS; return FUNC(args[0])->code; }
+GETTER(f_set_code)
+{
+    UNUSED_ARGS;
+    if (need_value(args[1], "__code__") < 0)
+        return NULL;
+    if (!IS_CODE(args[1])) {
+        err_set(E_TypeError, "__code__ must be set to a code object");
+        return NULL;
+    }
+    int64_t nclosure = FUNC(args[0])->closure ? TUPLE_LEN(FUNC(args[0])->closure) : 0;
+    if (CODE(args[1])->nfreevars != nclosure) {
+        err_format(E_ValueError, "%s() requires a code object with %" PRId64 " free vars, not %d",
+                   str_cstr(FUNC(args[0])->name), nclosure, (int)CODE(args[1])->nfreevars);
+        return NULL;
+    }
+    VM_WRITE(args[0]);
+    FUNC(args[0])->code = args[1];
+    return g_None;
+}
+GETTER(f_get_globals) { UNUSED_ARGS; return FUNC(args[0])->globals; }
+GETTER(f_get_builtins) { UNUSED_ARGS; return FUNC(args[0])->builtins; }
+GETTER(f_get_dict)
+{
+    UNUSED_ARGS;
+    if (!FUNC(args[0])->dict) {
+        Obj d = dict_new();
+        if (!d)
+            return NULL;
+        VM_WRITE(args[0]);
+        FUNC(args[0])->dict = d;
+    }
+    return FUNC(args[0])->dict;
+}
+GETTER(f_set_dict)
+{
+    UNUSED_ARGS;
+    if (need_value(args[1], "function __dict__") < 0)
+        return NULL;
+    if (!IS_DICT(args[1])) {
+        err_format(E_TypeError, "__dict__ must be set to a dictionary, not a '%s'", type_name(args[1]));
+        return NULL;
+    }
+    VM_WRITE(args[0]);
+    FUNC(args[0])->dict = args[1];
+    return g_None;
+}
+GETTER(f_get_annotations)
+{
+    UNUSED_ARGS;
+    Obj *r = vm_roots(2);
+    r[0] = args[0];
+    Obj res = NULL;
+    Obj key = str_intern_cstr("__annotations__");
+    if (!FUNC(r[0])->dict) {
+        Obj d = dict_new();
+        if (!d)
+            goto done;
+        VM_WRITE(r[0]);
+        FUNC(r[0])->dict = d;
+    }
+    res = dict_getitem(FUNC(r[0])->dict, key);
+    if (!res && !err_occurred()) {
+        r[1] = dict_new();
+        if (r[1] && dict_setitem(FUNC(r[0])->dict, key, r[1]) == 0)
+            res = r[1];
+    }
+done:
+    vm_unroots(r);
+    return res;
+}
+
+/* ------------------------------------------------------------------ */
+/* Bound methods                                                      */
+/* ------------------------------------------------------------------ */
+Obj method_new(Obj func, Obj self)
+{
+    Obj *r = vm_roots(2);
+    r[0] = func;
+    r[1] = self;
+    Obj m = (Obj)tm_allocate(TID_METHOD, sizeof(struct MethodObj_));
+    if (m) {
+        METHOD(m)->func = r[0];
+        METHOD(m)->self = r[1];
+    }
+    vm_unroots(r);
+    return m ? m : err_nomemory();
+}
+
+static Obj method_call(Obj m, Obj *args, size_t nargs, Obj kwnames)
+{
+    return vm_call(m, args, nargs, kwnames);
+}
+
+static Obj method_repr(Obj m)
+{
+    Obj *r = vm_roots(3);
+    r[0] = m;
+    Obj res = NULL;
+    r[1] = vm_getattr_opt(METHOD(m)->func, str_intern_cstr("__qualname__"));
+    if (!r[1]) {
+        if (err_occurred())
+            goto done;
+        r[1] = vm_getattr_opt(METHOD(r[0])->func, str_intern_cstr("__name__"));
+        if (!r[1] && err_occurred())
+            goto done;
+    }
+    r[2] = vm_repr(METHOD(r[0])->self);
+    if (!r[2])
+        goto done;
+    res = str_from_format("<bound method %s of %s>", r[1] && IS_STR(r[1]) ? str_cstr(r[1]) : "?",
+                          str_cstr(r[2]));
+done:
+    vm_unroots(r);
+    return res;
+}
+
+static Obj method_richcompare(Obj a, Obj b, int op)
+{
+    if ((op != CMP_EQ && op != CMP_NE) || TID(a) != TID_METHOD || TID(b) != TID_METHOD)
+        return g_NotImplemented;
+    bool eq = METHOD(a)->self == METHOD(b)->self;
+    if (eq) {
+        int r = vm_richcompare_bool(METHOD(a)->func, METHOD(b)->func, CMP_EQ);
+        if (r < 0)
+            return NULL;
+        eq = r;
+    }
+    return vm_bool(op == CMP_EQ ? eq : !eq);
+}
+
+static int64_t method_hash(Obj m)
+{
+    return vm_hash(METHOD(m)->func);
+}
+
+static Obj method_descr_get(Obj m, Obj obj, Obj type)
+{
+    (void)obj, (void)type;
+    return m;
+}
+
+static Obj method_getattro(Obj m, Obj name)
+{
+    TypeObj *t = TYPE(m);
+    Obj d = vm_lookup_type(t, name);
+    if (d) {
+        descrgetfunc g = TYPE(d)->tp_descr_get;
+        return g ? g(d, m, (Obj)t) : d;
+    }
+    return vm_getattr(METHOD(m)->func, name);
+}
+
+GETTER(m_get_self) { UNUSED_ARGS; return METHOD(args[0])->self; }
+GETTER(m_get_func) { UNUSED_ARGS; return METHOD(args[0])->func; }
+GETTER(m_get_doc) { UNUSED_ARGS; return vm_getattr_cstr(METHOD(args[0])->func, "__doc__"); }
+
+static Obj m_reduce(Obj *args, size_t nargs, Obj kw)
+{
+    UNUSED_ARGS;
+    (void)args;
+    err_set(E_NotImplementedError, "pickling bound methods is not supported yet");
+    return NULL;
+}
+
+static const MethodDef method_methods[] = {
+    {"__reduce__", m_reduce, 0, NULL},
+    {NULL, NULL, 0, NULL},
+};
+
+/* ------------------------------------------------------------------ */
+/* Cells                                                              */
+/* ------------------------------------------------------------------ */
+Obj cell_new(Obj v)
+{
+    Obj *r = vm_roots(1);
+    r[0] = v;
+    Obj c = (Obj)tm_allocate(TID_CELL, sizeof(struct CellObj_));
+    if (c)
+        ((CellObj *)c)->ref = r[0];
+    vm_unroots(r);
+    return c ? c : err_nomemory();
+}
+
+static Obj cell_repr(Obj c)
+{
+    Obj v = ((CellObj *)c)->ref;
+    if (!v)
+        return str_from_format("<cell at %#lx: empty>", (unsigned long)(uintptr_t)c);
+    return str_from_format("<cell at %#lx: %s object at %#lx>", (unsigned long)(uintptr_t)c, type_name(v),
+                           (unsigned long)(uintptr_t)v);
+}
+
+static Obj cell_richcompare(Obj a, Obj b, int op)
+{
+    if (TID(a) != TID_CELL || TID(b) != TID_CELL)
+        return g_NotImplemented;
+    Obj x = ((CellObj *)a)->ref, y = ((CellObj *)b)->ref;
+    if (x && y)
+        return vm_richcompare(x, y, op);
+    /* empty cells sort first */
+    int c = (x != NULL) - (y != NULL);
+    bool res;
+    switch (op) {
+    case CMP_LT: res = c < 0; break;
+    case CMP_LE: res = c <= 0; break;
+    case CMP_EQ: res = c == 0; break;
+    case CMP_NE: res = c != 0; break;
+    case CMP_GT: res = c > 0; break;
+    default: res = c >= 0; break;
+    }
+    return vm_bool(res);
+}
+
+GETTER(c_get_contents)
+{
+    UNUSED_ARGS;
+    Obj v = ((CellObj *)args[0])->ref;
+    if (!v)
+        err_set(E_ValueError, "Cell is empty");
+    return v;
+}
+GETTER(c_set_contents)
+{
+    UNUSED_ARGS;
+    VM_WRITE(args[0]);
+    ((CellObj *)args[0])->ref = args[1];
+    return g_None;
+}
+
+/* ------------------------------------------------------------------ */
+/* Code objects                                                       */
+/* ------------------------------------------------------------------ */
+static Obj code_repr(Obj c)
+{
+    CodeObj *co = CODE(c);
+    return str_from_format("<code object %s at %#lx, file \"%s\", line %d>", str_cstr(co->name),
+                           (unsigned long)(uintptr_t)c, str_cstr(co->filename), (int)co->firstlineno);
+}
+
+static Obj localsplus_slice(Obj c, int from, int to)
+{
+    if (to <= from)
+        return g_empty_tuple;
+    Obj t = tuple_new(to - from);
+    if (!t)
+        return NULL;
+    for (int i = from; i < to; i++)
+        TUPLE_ITEMS(t)[i - from] = TUPLE_ITEMS(CODE(c)->localsplus)[i];
+    return t;
+}
+
+GETTER(co_get_name) { UNUSED_ARGS; return CODE(args[0])->name; }
+GETTER(co_get_qualname) { UNUSED_ARGS; return CODE(args[0])->qualname; }
+GETTER(co_get_filename) { UNUSED_ARGS; return CODE(args[0])->filename; }
+GETTER(co_get_firstlineno) { UNUSED_ARGS; return MAKE_SMALLINT(CODE(args[0])->firstlineno); }
+GETTER(co_get_argcount) { UNUSED_ARGS; return MAKE_SMALLINT(CODE(args[0])->argcount); }
+GETTER(co_get_posonlyargcount) { UNUSED_ARGS; return MAKE_SMALLINT(CODE(args[0])->posonlyargcount); }
+GETTER(co_get_kwonlyargcount) { UNUSED_ARGS; return MAKE_SMALLINT(CODE(args[0])->kwonlyargcount); }
+GETTER(co_get_nlocals) { UNUSED_ARGS; return MAKE_SMALLINT(CODE(args[0])->nlocals); }
+GETTER(co_get_stacksize) { UNUSED_ARGS; return MAKE_SMALLINT(CODE(args[0])->stacksize); }
+GETTER(co_get_consts) { UNUSED_ARGS; return CODE(args[0])->consts; }
+GETTER(co_get_names) { UNUSED_ARGS; return CODE(args[0])->names; }
+GETTER(co_get_varnames)
+{
+    UNUSED_ARGS;
+    return localsplus_slice(args[0], 0, CODE(args[0])->nlocals);
+}
+GETTER(co_get_cellvars)
+{
+    UNUSED_ARGS;
+    CodeObj *co = CODE(args[0]);
+    return localsplus_slice(args[0], co->nlocals, co->nlocals + co->ncellvars);
+}
+GETTER(co_get_freevars)
+{
+    UNUSED_ARGS;
+    CodeObj *co = CODE(args[0]);
+    return localsplus_slice(args[0], co->nlocals + co->ncellvars, code_nlocalsplus(co));
+}
+/* CPython's flag values, for inspect. */
+GETTER(co_get_flags)
+{
+    UNUSED_ARGS;
+    int fl = CODE(args[0])->flags;
+    int r = 0;
+    if (!(fl & (CO_MODULE | CO_CLASSBODY)))
+        r |= 0x1 | 0x2;          /* OPTIMIZED, NEWLOCALS */
+    if (fl & CO_VARARGS)
+        r |= 0x4;
+    if (fl & CO_VARKEYWORDS)
+        r |= 0x8;
+    if (fl & CO_NESTED)
+        r |= 0x10;
+    if (fl & CO_GENERATOR)
+        r |= 0x20;
+    if (CODE(args[0])->nfreevars == 0 && CODE(args[0])->ncellvars == 0)
+        r |= 0x40;               /* NOFREE */
+    return MAKE_SMALLINT(r);
+}
+
+static Obj code_richcompare(Obj a, Obj b, int op)
+{
+    if ((op != CMP_EQ && op != CMP_NE) || !IS_CODE(a) || !IS_CODE(b))
+        return g_NotImplemented;
+    return vm_bool((a == b) == (op == CMP_EQ));
+}
+
+static int64_t code_hash(Obj c)
+{
+    int64_t h = str_hash(CODE(c)->name) ^ ((int64_t)CODE(c)->firstlineno * 1000003);
+    return h == -1 ? -2 : h;
+}
+
+/* ------------------------------------------------------------------ */
+/* Built-in method descriptors (for LOAD_METHOD and vm_call_method)     */
+/* ------------------------------------------------------------------ */
+bool vm_is_method_descr(Obj v)
+{
+    if (TID(v) != TID_BUILTIN)
+        return false;
+    BuiltinObj *b = (BuiltinObj *)v;
+    return !b->self && b->owner && IS_TYPE(b->owner) && b->def &&
+           !(b->def->flags & (METH_STATIC | METH_CLASS));
+}
+
+/* ------------------------------------------------------------------ */
+/* Types                                                              */
+/* ------------------------------------------------------------------ */
+void func_init_types(void)
+{
+    T_function = (TypeObj *)type_new_builtin("function", T_object, TID_FUNCTION, 0);
+    T_function->tp_call = function_call;
+    T_function->tp_descr_get = function_descr_get;
+    T_function->tp_repr = function_repr;
+    T_function->tp_getattro = function_getattro;
+    T_function->tp_setattro = function_setattro;
+    type_add_getset(T_function, "__name__", f_get_name, f_set_name);
+    type_add_getset(T_function, "__qualname__", f_get_qualname, f_set_qualname);
+    type_add_getset(T_function, "__doc__", f_get_doc, f_set_doc);
+    type_add_getset(T_function, "__module__", f_get_module, f_set_module);
+    type_add_getset(T_function, "__defaults__", f_get_defaults, f_set_defaults);
+    type_add_getset(T_function, "__kwdefaults__", f_get_kwdefaults, f_set_kwdefaults);
+    type_add_getset(T_function, "__closure__", f_get_closure, NULL);
+    type_add_getset(T_function, "__code__", f_get_code, f_set_code);
+    type_add_getset(T_function, "__globals__", f_get_globals, NULL);
+    type_add_getset(T_function, "__builtins__", f_get_builtins, NULL);
+    type_add_getset(T_function, "__dict__", f_get_dict, f_set_dict);
+    type_add_getset(T_function, "__annotations__", f_get_annotations, NULL);
+    type_ready(T_function);
+
+    T_method = (TypeObj *)type_new_builtin("method", T_object, TID_METHOD, 0);
+    T_method->tp_call = method_call;
+    T_method->tp_repr = method_repr;
+    T_method->tp_richcompare = method_richcompare;
+    T_method->tp_hash = method_hash;
+    T_method->tp_descr_get = method_descr_get;
+    T_method->tp_getattro = method_getattro;
+    type_add_methods(T_method, method_methods);
+    type_add_getset(T_method, "__self__", m_get_self, NULL);
+    type_add_getset(T_method, "__func__", m_get_func, NULL);
+    type_add_getset(T_method, "__doc__", m_get_doc, NULL);
+    type_ready(T_method);
+
+    T_cell = (TypeObj *)type_new_builtin("cell", T_object, TID_CELL, 0);
+    T_cell->tp_repr = cell_repr;
+    T_cell->tp_richcompare = cell_richcompare;
+    type_add_getset(T_cell, "cell_contents", c_get_contents, c_set_contents);
+    type_ready(T_cell);
+
+    T_code = (TypeObj *)type_new_builtin("code", T_object, TID_CODE, 0);
+    T_code->tp_repr = code_repr;
+    T_code->tp_richcompare = code_richcompare;
+    T_code->tp_hash = code_hash;
+    type_add_getset(T_code, "co_name", co_get_name, NULL);
+    type_add_getset(T_code, "co_qualname", co_get_qualname, NULL);
+    type_add_getset(T_code, "co_filename", co_get_filename, NULL);
+    type_add_getset(T_code, "co_firstlineno", co_get_firstlineno, NULL);
+    type_add_getset(T_code, "co_argcount", co_get_argcount, NULL);
+    type_add_getset(T_code, "co_posonlyargcount", co_get_posonlyargcount, NULL);
+    type_add_getset(T_code, "co_kwonlyargcount", co_get_kwonlyargcount, NULL);
+    type_add_getset(T_code, "co_nlocals", co_get_nlocals, NULL);
+    type_add_getset(T_code, "co_stacksize", co_get_stacksize, NULL);
+    type_add_getset(T_code, "co_consts", co_get_consts, NULL);
+    type_add_getset(T_code, "co_names", co_get_names, NULL);
+    type_add_getset(T_code, "co_varnames", co_get_varnames, NULL);
+    type_add_getset(T_code, "co_cellvars", co_get_cellvars, NULL);
+    type_add_getset(T_code, "co_freevars", co_get_freevars, NULL);
+    type_add_getset(T_code, "co_flags", co_get_flags, NULL);
+    type_ready(T_code);
+
+    gen_init_type();
+    traceback_init_types();
+}

@@ -1,0 +1,580 @@
+/* Generators. A generator object keeps a copy of its frame's shadow-stack
+ * slots and block stack while suspended; resuming copies them back onto the
+ * shadow stack and runs them in the eval loop (eval.c). FOR_ITER and
+ * YIELD_FROM resume generators inside the loop without C recursion; the C
+ * entry points here (send, throw, close, next) run a new loop level. */
+#include "eval.h"
+
+#include <stddef.h>
+#include <string.h>
+
+TypeObj *T_generator;
+
+#define GEN_REF_WORD(field) (1ULL << (offsetof(struct GenObj_, field) / 8))
+#define FRAME_REF_WORD(field) (1ULL << (offsetof(struct FrameObj_, field) / 8))
+
+void eval_fill_layouts(tm_type *gl, tm_type *fl)
+{
+    memset(gl, 0, sizeof *gl);
+    gl->name = "generator";
+    gl->base_size = offsetof(struct GenObj_, slots);
+    gl->item_size = sizeof(Obj);
+    gl->length_offset = offsetof(struct GenObj_, nslots);
+    gl->ref_words = GEN_REF_WORD(code) | GEN_REF_WORD(name) | GEN_REF_WORD(qualname) |
+                    GEN_REF_WORD(exc_state) | GEN_REF_WORD(frame_obj);
+    gl->items_are_refs = true;
+
+    memset(fl, 0, sizeof *fl);
+    fl->name = "frame";
+    fl->base_size = sizeof(struct FrameObj_);
+    fl->ref_words = FRAME_REF_WORD(code) | FRAME_REF_WORD(globals) | FRAME_REF_WORD(gen);
+}
+
+/* ------------------------------------------------------------------ */
+/* Frames in and out of generator objects                              */
+/* ------------------------------------------------------------------ */
+Obj gen_create(Obj func, CodeObj *co, Obj *lp)
+{
+    int nlp = code_nlocalsplus(co);
+    int64_t nslots = nlp + FRAME_NHDR + co->stacksize;
+    Obj gen = (Obj)tm_allocate_var(TID_GENERATOR, (uintptr_t)nslots);
+    if (!gen)
+        return err_nomemory();
+    func = lp[nlp + HDR_FUNC];
+    GenObj *g = GEN(gen);
+    g->code = (Obj)co;
+    g->name = ((FunctionObj *)func)->name;
+    g->qualname = ((FunctionObj *)func)->qualname;
+    g->state = GEN_CREATED;
+    g->ip = 0;
+    g->sp = 0;
+    g->nblocks = 0;
+    for (int i = 0; i < nlp + FRAME_NHDR; i++)
+        g->slots[i] = lp[i];
+    g->slots[nlp + HDR_GEN] = gen;
+    g->slots[nlp + HDR_PREV_EXC] = NULL;
+    return gen;
+}
+
+Frame *gen_push_frame(Obj gen, Obj sent, bool push_sent)
+{
+    GenObj *g = GEN(gen);
+    CodeObj *co = (CodeObj *)g->code;
+    int nlp = code_nlocalsplus(co);
+    Frame *back = vm_ts.frame;
+    Frame *nf = back ? back + 1 : vm_frames_base;
+    Obj *lp = (Obj *)tm_self.ss_top;
+    Obj *end = lp + g->nslots;
+    if (vm_ts.py_depth + vm_ts.c_depth >= vm_recursion_limit || nf >= vm_frames_limit ||
+        end > vm_ss_safe_limit) {
+        err_set(E_RecursionError, "maximum recursion depth exceeded");
+        return NULL;
+    }
+    int64_t live = nlp + FRAME_NHDR + g->sp;
+    for (int64_t i = 0; i < live; i++)
+        lp[i] = g->slots[i];
+    for (Obj *p = lp + live; p < end; p++)
+        *p = NULL;
+    if (push_sent)
+        lp[live] = sent;
+    tm_self.ss_top = (object_t **)end;
+    Obj *hdr = lp + nlp;
+    hdr[HDR_PREV_EXC] = vm_ts.roots[ROOT_HANDLED_EXC];
+    if (g->exc_state)
+        vm_ts.roots[ROOT_HANDLED_EXC] = g->exc_state;
+    VM_WRITE(gen);
+    g->state = GEN_RUNNING;
+    nf->back = back;
+    nf->code = co;
+    nf->ip = co->code + g->ip;
+    nf->localsplus = lp;
+    nf->stack_base = hdr + FRAME_NHDR;
+    nf->sp = nf->stack_base + g->sp + (push_sent ? 1 : 0);
+    nf->end = end;
+    nf->nblocks = (int16_t)g->nblocks;
+    for (int i = 0; i < g->nblocks; i++)
+        nf->blocks[i] = g->blocks[i];
+    nf->kind = FR_GEN_ENTRY;
+    vm_ts.frame = nf;
+    vm_ts.py_depth++;
+    return nf;
+}
+
+void gen_suspend_frame(Frame *f, Obj *sp)
+{
+    Obj *hdr = FRAME_HDR(f);
+    Obj gen = hdr[HDR_GEN];
+    GenObj *g = GEN(gen);
+    VM_WRITE(gen);
+    int64_t live = sp - f->localsplus;
+    for (int64_t i = 0; i < live; i++)
+        g->slots[i] = f->localsplus[i];
+    int nlp = (int)(hdr - f->localsplus);
+    g->slots[nlp + HDR_PREV_EXC] = NULL;
+    g->sp = sp - f->stack_base;
+    g->ip = f->ip - f->code->code;
+    g->nblocks = f->nblocks;
+    bool in_handler = false;
+    for (int i = 0; i < f->nblocks; i++) {
+        g->blocks[i] = f->blocks[i];
+        if (f->blocks[i].type == BLK_EXCEPT_HANDLER)
+            in_handler = true;
+    }
+    g->exc_state = in_handler ? vm_ts.roots[ROOT_HANDLED_EXC] : NULL;
+    vm_ts.roots[ROOT_HANDLED_EXC] = hdr[HDR_PREV_EXC];
+    g->state = GEN_SUSPENDED;
+    vm_ts.py_depth--;
+    vm_ts.frame = f->back;
+}
+
+void gen_finish_frame(Frame *f)
+{
+    Obj *hdr = FRAME_HDR(f);
+    Obj gen = hdr[HDR_GEN];
+    GenObj *g = GEN(gen);
+    VM_WRITE(gen);
+    g->state = GEN_FINISHED;
+    g->exc_state = NULL;
+    g->nblocks = 0;
+    g->sp = 0;
+    for (int64_t i = 0; i < g->nslots; i++)
+        g->slots[i] = NULL;
+    vm_ts.roots[ROOT_HANDLED_EXC] = hdr[HDR_PREV_EXC];
+    vm_ts.py_depth--;
+    vm_ts.frame = f->back;
+}
+
+static bool gen_at_yield_from(GenObj *g)
+{
+    CodeObj *co = (CodeObj *)g->code;
+    return g->state == GEN_SUSPENDED && (uint64_t)g->ip < co->ninstr &&
+           INSTR_OP(co->code[g->ip]) == OP_YIELD_FROM && g->sp > 0;
+}
+
+static int64_t gen_top_slot(GenObj *g)
+{
+    return code_nlocalsplus((CodeObj *)g->code) + FRAME_NHDR + g->sp - 1;
+}
+
+/* ------------------------------------------------------------------ */
+/* Resuming from C                                                     */
+/* ------------------------------------------------------------------ */
+Obj gen_resume(Obj gen, Obj sent, Obj exc, int *status)
+{
+    *status = RUN_ERROR;
+    GenObj *g = GEN(gen);
+    if (g->state == GEN_RUNNING) {
+        err_set(E_ValueError, "generator already executing");
+        return NULL;
+    }
+    if (g->state == GEN_FINISHED) {
+        if (exc)
+            eval_set_exc(exc);
+        else
+            err_set_obj((Obj)E_StopIteration);
+        return NULL;
+    }
+    bool nested = vm_ts.frame != NULL;
+    if (nested && vm_enter_recursive(" while calling a Python object") < 0)
+        return NULL;
+    Obj *r = vm_roots(3);
+    r[0] = gen;
+    r[1] = sent;
+    r[2] = exc;
+    bool created = g->state == GEN_CREATED;
+    bool at_yf = !created && gen_at_yield_from(g);
+    Frame *nf = gen_push_frame(r[0], r[1], !exc && !created && r[1] != NULL);
+    Obj res = NULL;
+    if (nf) {
+        nf->kind = FR_GEN_ENTRY;
+        if (exc) {
+            eval_set_exc(r[2]);
+            if (at_yf)
+                nf->ip++;   /* raise at the YIELD_FROM itself */
+        }
+        res = eval_run(nf, exc != NULL, status);
+    }
+    vm_unroots(r);
+    if (nested)
+        vm_leave_recursive();
+    return res;
+}
+
+static void set_stopiteration(Obj value)
+{
+    Obj exc;
+    if (!value || IS_NONE(value)) {
+        exc = exc_new(E_StopIteration, NULL, 0);
+    } else {
+        Obj *r = vm_roots(1);
+        r[0] = value;
+        exc = exc_new(E_StopIteration, r, 1);
+        vm_unroots(r);
+    }
+    if (exc)
+        eval_set_exc(exc);
+}
+
+/* Resume with `value` (NULL: nothing pushed). NULL + StopIteration(v) when
+ * the generator returns v. */
+static Obj gen_send_ex(Obj gen, Obj value)
+{
+    int st;
+    Obj r = gen_resume(gen, value, NULL, &st);
+    if (st == RUN_RETURNED) {
+        set_stopiteration(r);
+        return NULL;
+    }
+    return r;
+}
+
+Obj gen_send(Obj gen, Obj value)
+{
+    GenObj *g = GEN(gen);
+    if (g->state == GEN_CREATED && value && !IS_NONE(value)) {
+        err_set(E_TypeError, "can't send non-None value to a just-started generator");
+        return NULL;
+    }
+    return gen_send_ex(gen, value ? value : g_None);
+}
+
+static Obj gen_iternext(Obj gen)
+{
+    GenObj *g = GEN(gen);
+    if (g->state == GEN_FINISHED)
+        return NULL;
+    int st;
+    Obj r = gen_resume(gen, g_None, NULL, &st);
+    if (st == RUN_RETURNED)
+        return NULL;
+    return r;
+}
+
+/* Close a delegate of yield from: 0 or -1. */
+static int close_iter(Obj yf)
+{
+    if (TID(yf) == TID_GENERATOR) {
+        Obj r = gen_close(yf);
+        return r ? 0 : -1;
+    }
+    Obj *rr = vm_roots(1);
+    rr[0] = vm_getattr_opt(yf, str_intern_cstr("close"));
+    int ret = 0;
+    if (rr[0]) {
+        if (!vm_call0(rr[0]))
+            ret = -1;
+    } else if (err_occurred()) {
+        ret = -1;
+    }
+    vm_unroots(rr);
+    return ret;
+}
+
+Obj gen_throw(Obj gen, Obj exc)
+{
+    Obj *r = vm_roots(4);
+    r[0] = gen;
+    r[1] = exc;
+    Obj res = NULL;
+    if (IS_TYPE(r[1]) && type_is_subtype((TypeObj *)r[1], E_BaseException)) {
+        r[1] = vm_call0(r[1]);
+        if (!r[1])
+            goto done;
+    }
+    if (!IS_EXCEPTION(r[1])) {
+        err_format(E_TypeError, "exceptions must be classes or instances deriving from BaseException, not %s",
+                   type_name(r[1]));
+        goto done;
+    }
+    GenObj *g = GEN(r[0]);
+    if (gen_at_yield_from(g)) {
+        r[2] = g->slots[gen_top_slot(g)];   /* the delegate */
+        if (vm_isinstance_type(r[1], E_GeneratorExit)) {
+            VM_WRITE(r[0]);
+            GEN(r[0])->state = GEN_RUNNING;
+            int err = close_iter(r[2]);
+            VM_WRITE(r[0]);
+            GEN(r[0])->state = GEN_SUSPENDED;
+            if (err < 0)
+                r[1] = err_fetch();
+            goto throw_here;
+        }
+        Obj yr;
+        VM_WRITE(r[0]);
+        GEN(r[0])->state = GEN_RUNNING;
+        if (TID(r[2]) == TID_GENERATOR) {
+            yr = gen_throw(r[2], r[1]);
+        } else {
+            r[3] = vm_getattr_opt(r[2], str_intern_cstr("throw"));
+            if (!r[3]) {
+                VM_WRITE(r[0]);
+                GEN(r[0])->state = GEN_SUSPENDED;
+                if (err_occurred())
+                    r[1] = err_fetch();
+                goto throw_here;
+            }
+            yr = vm_call1(r[3], r[1]);
+        }
+        VM_WRITE(r[0]);
+        GEN(r[0])->state = GEN_SUSPENDED;
+        if (yr) {
+            res = yr;   /* the delegate yielded: so do we */
+            goto done;
+        }
+        if (err_matches(E_StopIteration)) {
+            /* The delegate finished: continue after the YIELD_FROM with its value. */
+            Obj stop = err_fetch();
+            Obj value = exc_stopiteration_value(stop);
+            g = GEN(r[0]);
+            VM_WRITE(r[0]);
+            g->slots[gen_top_slot(g)] = value ? value : g_None;
+            g->ip++;
+            res = gen_send_ex(r[0], NULL);
+            goto done;
+        }
+        r[1] = err_fetch();
+    }
+throw_here: {
+        int st;
+        res = gen_resume(r[0], NULL, r[1], &st);
+        if (st == RUN_RETURNED) {
+            set_stopiteration(res);
+            res = NULL;
+        }
+    }
+done:
+    vm_unroots(r);
+    return res;
+}
+
+Obj gen_close(Obj gen)
+{
+    GenObj *g = GEN(gen);
+    if (g->state == GEN_CREATED) {
+        VM_WRITE(gen);
+        g->state = GEN_FINISHED;
+        for (int64_t i = 0; i < g->nslots; i++)
+            g->slots[i] = NULL;
+        return g_None;
+    }
+    if (g->state == GEN_FINISHED)
+        return g_None;
+    if (g->state == GEN_RUNNING) {
+        err_set(E_ValueError, "generator already executing");
+        return NULL;
+    }
+    Obj *r = vm_roots(1);
+    r[0] = gen;
+    Obj exc = exc_new(E_GeneratorExit, NULL, 0);
+    Obj res = NULL;
+    if (exc) {
+        Obj y = gen_throw(r[0], exc);
+        if (y) {
+            err_set(E_RuntimeError, "generator ignored GeneratorExit");
+        } else if (err_matches(E_StopIteration) || err_matches(E_GeneratorExit)) {
+            err_clear();
+            res = g_None;
+        }
+    }
+    vm_unroots(r);
+    return res;
+}
+
+/* ------------------------------------------------------------------ */
+/* The generator type                                                  */
+/* ------------------------------------------------------------------ */
+static Obj gen_repr(Obj gen)
+{
+    Obj q = GEN(gen)->qualname;
+    return str_from_format("<generator object %s at %#lx>", q && IS_STR(q) ? str_cstr(q) : "?",
+                           (unsigned long)(uintptr_t)gen);
+}
+
+static Obj gen_iter(Obj gen)
+{
+    return gen;
+}
+
+static Obj m_send(Obj *args, size_t nargs, Obj kw)
+{
+    if (vm_check_args("send", nargs - 1, kw, 1, 1) < 0)
+        return NULL;
+    return gen_send(args[0], args[1]);
+}
+
+static Obj m_throw(Obj *args, size_t nargs, Obj kw)
+{
+    if (vm_check_args("throw", nargs - 1, kw, 1, 3) < 0)
+        return NULL;
+    Obj typ = args[1];
+    Obj val = nargs > 2 ? args[2] : g_None;
+    Obj *r = vm_roots(1);
+    Obj res = NULL;
+    if (IS_TYPE(typ) && type_is_subtype((TypeObj *)typ, E_BaseException)) {
+        if (IS_NONE(val)) {
+            r[0] = vm_call0(typ);
+        } else if (vm_isinstance_type(val, (TypeObj *)typ)) {
+            r[0] = val;
+        } else if (IS_TUPLE(val)) {
+            r[0] = vm_call_tuple_dict(typ, val, NULL);
+        } else {
+            r[0] = vm_call1(typ, val);
+        }
+        if (!r[0])
+            goto done;
+    } else if (IS_EXCEPTION(typ)) {
+        if (!IS_NONE(val)) {
+            err_set(E_TypeError, "instance exception may not have a separate value");
+            goto done;
+        }
+        r[0] = typ;
+    } else {
+        err_format(E_TypeError, "exceptions must be classes or instances deriving from BaseException, not %s",
+                   type_name(typ));
+        goto done;
+    }
+    if (nargs > 3 && !IS_NONE(args[3])) {
+        if (TID(args[3]) != TID_TRACEBACK) {
+            err_set(E_TypeError, "throw() third argument must be a traceback object");
+            goto done;
+        }
+        VM_WRITE(r[0]);
+        ((ExceptionObj *)r[0])->traceback = args[3];
+    }
+    res = gen_throw(args[0], r[0]);
+done:
+    vm_unroots(r);
+    return res;
+}
+
+static Obj m_close(Obj *args, size_t nargs, Obj kw)
+{
+    if (vm_check_args("close", nargs - 1, kw, 0, 0) < 0)
+        return NULL;
+    return gen_close(args[0]);
+}
+
+static Obj m_next(Obj *args, size_t nargs, Obj kw)
+{
+    if (vm_check_args("__next__", nargs - 1, kw, 0, 0) < 0)
+        return NULL;
+    if (GEN(args[0])->state == GEN_FINISHED) {
+        err_set_obj((Obj)E_StopIteration);
+        return NULL;
+    }
+    return gen_send_ex(args[0], g_None);
+}
+
+static Obj m_iter(Obj *args, size_t nargs, Obj kw)
+{
+    if (vm_check_args("__iter__", nargs - 1, kw, 0, 0) < 0)
+        return NULL;
+    return args[0];
+}
+
+static const MethodDef gen_methods[] = {
+    {"send", m_send, 0, "send(arg) -> send 'arg' into generator,\nreturn next yielded value or raise StopIteration."},
+    {"throw", m_throw, 0, "throw(value)\nthrow(type[,value[,tb]])\n\nRaise exception in generator, return next yielded value or raise\nStopIteration."},
+    {"close", m_close, 0, "close() -> raise GeneratorExit inside generator."},
+    {"__next__", m_next, 0, "Implement next(self)."},
+    {"__iter__", m_iter, 0, "Implement iter(self)."},
+    {NULL, NULL, 0, NULL},
+};
+
+static Obj g_running(Obj *args, size_t nargs, Obj kw)
+{
+    (void)nargs, (void)kw;
+    return vm_bool(GEN(args[0])->state == GEN_RUNNING);
+}
+
+static Obj g_suspended(Obj *args, size_t nargs, Obj kw)
+{
+    (void)nargs, (void)kw;
+    return vm_bool(GEN(args[0])->state == GEN_SUSPENDED);
+}
+
+static Obj g_code(Obj *args, size_t nargs, Obj kw)
+{
+    (void)nargs, (void)kw;
+    return GEN(args[0])->code;
+}
+
+static Obj g_frame(Obj *args, size_t nargs, Obj kw)
+{
+    (void)nargs, (void)kw;
+    GenObj *g = GEN(args[0]);
+    if (g->state == GEN_FINISHED)
+        return g_None;
+    CodeObj *co = (CodeObj *)g->code;
+    int line = g->state == GEN_CREATED ? co->firstlineno : code_line_at(co, g->ip - 1);
+    int nlp = code_nlocalsplus(co);
+    Obj globals = g->slots[nlp + HDR_GLOBALS];
+    Obj fo = frameobj_new(g->code, globals, line);
+    if (fo) {
+        VM_WRITE(fo);
+        ((FrameObj *)fo)->gen = args[0];
+    }
+    return fo;
+}
+
+static Obj g_yieldfrom(Obj *args, size_t nargs, Obj kw)
+{
+    (void)nargs, (void)kw;
+    GenObj *g = GEN(args[0]);
+    if (!gen_at_yield_from(g))
+        return g_None;
+    return g->slots[gen_top_slot(g)];
+}
+
+static Obj g_name(Obj *args, size_t nargs, Obj kw)
+{
+    (void)nargs, (void)kw;
+    return GEN(args[0])->name;
+}
+
+static Obj g_set_name(Obj *args, size_t nargs, Obj kw)
+{
+    (void)nargs, (void)kw;
+    if (!args[1] || !IS_STR(args[1])) {
+        err_set(E_TypeError, "__name__ must be set to a string object");
+        return NULL;
+    }
+    VM_WRITE(args[0]);
+    GEN(args[0])->name = args[1];
+    return g_None;
+}
+
+static Obj g_qualname(Obj *args, size_t nargs, Obj kw)
+{
+    (void)nargs, (void)kw;
+    return GEN(args[0])->qualname;
+}
+
+static Obj g_set_qualname(Obj *args, size_t nargs, Obj kw)
+{
+    (void)nargs, (void)kw;
+    if (!args[1] || !IS_STR(args[1])) {
+        err_set(E_TypeError, "__qualname__ must be set to a string object");
+        return NULL;
+    }
+    VM_WRITE(args[0]);
+    GEN(args[0])->qualname = args[1];
+    return g_None;
+}
+
+void gen_init_type(void)
+{
+    T_generator = (TypeObj *)type_new_builtin("generator", T_object, TID_GENERATOR, 0);
+    T_generator->tp_repr = gen_repr;
+    T_generator->tp_iter = gen_iter;
+    T_generator->tp_iternext = gen_iternext;
+    type_add_methods(T_generator, gen_methods);
+    type_add_getset(T_generator, "gi_running", g_running, NULL);
+    type_add_getset(T_generator, "gi_suspended", g_suspended, NULL);
+    type_add_getset(T_generator, "gi_code", g_code, NULL);
+    type_add_getset(T_generator, "gi_frame", g_frame, NULL);
+    type_add_getset(T_generator, "gi_yieldfrom", g_yieldfrom, NULL);
+    type_add_getset(T_generator, "__name__", g_name, g_set_name);
+    type_add_getset(T_generator, "__qualname__", g_qualname, g_set_qualname);
+    type_ready(T_generator);
+}

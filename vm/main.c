@@ -1,0 +1,726 @@
+/* The command line: tmpy-gil [options] FILE.py | -c CODE | -m MODULE | - [args],
+ * start-up of the runtime and the interpreter, exit status and the atexit
+ * module. */
+#include "tmpy.h"
+#include "modules.h"
+#include "objects.h"
+#include "numbers.h"
+#include "strings.h"
+#include "containers.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const char *g_prog = "tmpy-gil";
+
+/* ------------------------------------------------------------------ */
+/* Messages                                                            */
+/* ------------------------------------------------------------------ */
+
+static void usage_line(void)
+{
+    fprintf(stderr, "usage: %s [option] ... [-c cmd | -m mod | file | -] [arg] ...\n", g_prog);
+    fprintf(stderr, "Try `python -h' for more information.\n");
+}
+
+static void print_help(void)
+{
+    printf("usage: %s [option] ... [-c cmd | -m mod | file | -] [arg] ...\n", g_prog);
+    printf("Options (and corresponding environment variables):\n"
+           "-B     : don't write .pyc files on import (tmpy never writes them)\n"
+           "-c cmd : program passed in as string (terminates option list)\n"
+           "-E     : ignore PYTHON* environment variables (such as PYTHONPATH)\n"
+           "-h     : print this help message and exit (also -? or --help)\n"
+           "-I     : isolate Python from the user's environment (implies -E, -P and -s)\n"
+           "-m mod : run library module as a script (terminates option list)\n"
+           "-O     : remove assert and __debug__-dependent statements\n"
+           "-P     : don't prepend a potentially unsafe path to sys.path\n"
+           "-q     : don't print version and copyright messages on interactive startup\n"
+           "-s     : don't add user site directory to sys.path\n"
+           "-S     : don't imply 'import site' on initialization\n"
+           "-u     : force the stdout and stderr streams to be unbuffered\n"
+           "-v     : verbose (accepted, ignored)\n"
+           "-V     : print the Python version number and exit (also --version)\n"
+           "-W arg : warning control (accepted, ignored)\n"
+           "-X opt : set implementation-specific option (int_max_str_digits=N; others ignored)\n"
+           "file   : program read from script file\n"
+           "-      : program read from stdin (default; interactive mode if a tty)\n"
+           "arg ...: arguments passed to program in sys.argv[1:]\n"
+           "\n"
+           "tmpy environment variables: TMPY_SEGMENTS, TMPY_SEGMENT_SIZE, TMPY_NURSERY_SIZE,\n"
+           "TMPY_GC_MAJOR_MIN, TMPY_GC_DEBUG (see README.md); PYTHONPATH, PYTHONUNBUFFERED,\n"
+           "PYTHONINTMAXSTRDIGITS, PYTHONSAFEPATH as in CPython.\n");
+}
+
+/* A message on sys.stderr (after start-up; stdout's pending output first). */
+static void errmsg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void errmsg(const char *fmt, ...)
+{
+    char buf[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return;
+    if ((size_t)n >= sizeof buf)
+        n = (int)sizeof buf - 1;
+    if (!g_sys_stderr || file_write_cstr(g_sys_stderr, buf, (size_t)n) < 0 || file_flush(g_sys_stderr) < 0) {
+        err_clear();
+        fputs(buf, stderr);
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* atexit                                                              */
+/* ------------------------------------------------------------------ */
+
+static Obj g_atexit;   /* list of (func, args tuple, kwargs dict or None) */
+
+static Obj ax_register(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (nargs < 1) {
+        err_set(E_TypeError, "register() takes at least 1 argument (0 given)");
+        return NULL;
+    }
+    if (!vm_callable(args[0])) {
+        err_set(E_TypeError, "the first argument must be callable");
+        return NULL;
+    }
+    Obj *r = vm_roots(4);
+    Obj res = NULL;
+    r[0] = tuple_from_array(args + 1, (int64_t)nargs - 1);
+    if (!r[0])
+        goto out;
+    r[1] = g_None;
+    int64_t nk = kwnames ? TUPLE_LEN(kwnames) : 0;
+    if (nk) {
+        r[1] = dict_new();
+        for (int64_t i = 0; r[1] && i < nk; i++)
+            if (dict_setitem(r[1], TUPLE_ITEMS(kwnames)[i], args[nargs + i]) < 0)
+                r[1] = NULL;
+        if (!r[1])
+            goto out;
+    }
+    r[2] = tuple_pack(3, args[0], r[0], r[1]);
+    if (!r[2])
+        goto out;
+    if (!g_atexit && !(g_atexit = list_new_capacity(4)))
+        goto out;
+    if (list_append(g_atexit, r[2]) < 0)
+        goto out;
+    res = args[0];
+out:
+    vm_unroots(r);
+    return res;
+}
+
+static Obj ax_unregister(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("unregister", nargs, kwnames, 1, 1) < 0)
+        return NULL;
+    if (!g_atexit)
+        return g_None;
+    for (int64_t i = 0; i < LIST_LEN(g_atexit);) {
+        Obj f = TUPLE_ITEMS(LIST_ITEMS(g_atexit)[i])[0];
+        int eq = vm_equal(f, args[0]);
+        if (eq < 0)
+            return NULL;
+        if (eq) {
+            Obj v = list_pop(g_atexit, i);
+            if (!v)
+                return NULL;
+        } else {
+            i++;
+        }
+    }
+    return g_None;
+}
+
+int atexit_run_callbacks(void)
+{
+    int failed = 0;
+    while (g_atexit && LIST_LEN(g_atexit) > 0) {
+        Obj *r = vm_roots(2);
+        r[0] = list_pop(g_atexit, LIST_LEN(g_atexit) - 1);
+        if (!r[0]) {
+            err_clear();
+            vm_unroots(r);
+            break;
+        }
+        Obj kw = TUPLE_ITEMS(r[0])[2];
+        Obj res = vm_call_tuple_dict(TUPLE_ITEMS(r[0])[0], TUPLE_ITEMS(r[0])[1], IS_NONE(kw) ? NULL : kw);
+        if (!res) {
+            failed = 1;
+            r[1] = err_fetch();
+            Obj rep = vm_repr(TUPLE_ITEMS(r[0])[0]);
+            if (!rep)
+                err_clear();
+            if (file_flush(g_sys_stdout) < 0)
+                err_clear();
+            errmsg("Exception ignored in atexit callback: %s\n", rep ? str_cstr(rep) : "<callback>");
+            if (r[1])
+                vm_print_exception(r[1]);
+        }
+        vm_unroots(r);
+    }
+    return failed ? -1 : 0;
+}
+
+static Obj ax_run_exitfuncs(Obj *args, size_t nargs, Obj kwnames)
+{
+    (void)args;
+    if (vm_check_args("_run_exitfuncs", nargs, kwnames, 0, 0) < 0)
+        return NULL;
+    atexit_run_callbacks();
+    return g_None;
+}
+
+static Obj ax_clear(Obj *args, size_t nargs, Obj kwnames)
+{
+    (void)args;
+    if (vm_check_args("_clear", nargs, kwnames, 0, 0) < 0)
+        return NULL;
+    if (g_atexit)
+        list_clear(g_atexit);
+    return g_None;
+}
+
+static Obj ax_ncallbacks(Obj *args, size_t nargs, Obj kwnames)
+{
+    (void)args;
+    if (vm_check_args("_ncallbacks", nargs, kwnames, 0, 0) < 0)
+        return NULL;
+    return MAKE_SMALLINT(g_atexit ? LIST_LEN(g_atexit) : 0);
+}
+
+static const MethodDef atexit_functions[] = {
+    {"register", ax_register, METH_KW, NULL},
+    {"unregister", ax_unregister, 0, NULL},
+    {"_run_exitfuncs", ax_run_exitfuncs, 0, NULL},
+    {"_clear", ax_clear, 0, NULL},
+    {"_ncallbacks", ax_ncallbacks, 0, NULL},
+    {NULL, NULL, 0, NULL},
+};
+
+Obj atexit_module_init(void)
+{
+    Obj m = module_new("atexit");
+    if (m)
+        module_add_functions(m, atexit_functions);
+    return m;
+}
+
+static Obj builtins_module_init(void) { return g_builtins_module; }
+
+/* ------------------------------------------------------------------ */
+/* Exit status                                                         */
+/* ------------------------------------------------------------------ */
+
+/* Report an uncaught exception; returns the exit status. */
+static int handle_uncaught(Obj exc)
+{
+    Obj *r = vm_roots(3);
+    int status = 1;
+    r[0] = exc;
+    if (vm_isinstance_type(exc, E_SystemExit)) {
+        r[1] = vm_getattr_opt(r[0], NAME(code));
+        if (!r[1]) {
+            err_clear();
+            Obj args = IS_EXCEPTION(r[0]) ? ((ExceptionObj *)r[0])->args : NULL;
+            r[1] = !args || TUPLE_LEN(args) == 0 ? g_None
+                 : TUPLE_LEN(args) == 1 ? TUPLE_ITEMS(args)[0] : args;
+        }
+        if (IS_NONE(r[1])) {
+            status = 0;
+        } else if (IS_INT(r[1])) {
+            int64_t v;
+            if (int_as_i64(r[1], &v) < 0) {
+                err_clear();
+                v = -1;
+            }
+            status = (int)(v & 0xff);
+        } else {
+            /* the code is printed, the status is 1 */
+            if (file_flush(g_sys_stdout) < 0)
+                err_clear();
+            r[2] = vm_str(r[1]);
+            Obj errf = sys_get("stderr");
+            if (!errf || IS_NONE(errf))
+                errf = g_sys_stderr;
+            if (!r[2] || file_write_str(errf, r[2]) < 0 || file_write_cstr(errf, "\n", 1) < 0)
+                err_clear();
+            status = 1;
+        }
+        vm_unroots(r);
+        return status;
+    }
+    if (file_flush(g_sys_stdout) < 0)
+        err_clear();
+    /* a Python-level sys.excepthook replacement is honoured */
+    Obj hook = sys_get("excepthook");
+    Obj orig = sys_get("__excepthook__");
+    if (hook && hook != orig && !IS_NONE(hook)) {
+        r[1] = hook;
+        Obj tb = IS_EXCEPTION(r[0]) && ((ExceptionObj *)r[0])->traceback ? ((ExceptionObj *)r[0])->traceback
+                                                                          : g_None;
+        Obj res = vm_call3(r[1], (Obj)TYPE(r[0]), r[0], tb);
+        if (!res) {
+            Obj e2 = err_fetch();
+            errmsg("Error in sys.excepthook:\n");
+            if (e2)
+                vm_print_exception(e2);
+            errmsg("\nOriginal exception was:\n");
+            vm_print_exception(r[0]);
+        }
+    } else {
+        vm_print_exception(r[0]);
+    }
+    if (vm_isinstance_type(r[0], E_KeyboardInterrupt))
+        status = 130;
+    vm_unroots(r);
+    return status;
+}
+
+/* atexit callbacks, flush the standard streams, exit. */
+__attribute__((noreturn)) static void finish(int status)
+{
+    atexit_run_callbacks();
+    if (file_flush_all_at_exit() < 0 && status == 0)
+        status = 120;
+    fflush(stdout);
+    fflush(stderr);
+    exit(status);
+}
+
+/* ------------------------------------------------------------------ */
+/* Running the main module                                             */
+/* ------------------------------------------------------------------ */
+
+/* A fresh __main__ module in sys.modules. */
+static Obj make_main_module(Obj file, Obj package)
+{
+    Obj *r = vm_roots(3);
+    Obj res = NULL;
+    r[0] = file;
+    r[1] = package;
+    r[2] = module_new("__main__");
+    if (!r[2])
+        goto out;
+    g_main_module = r[2];
+    if (module_add(r[2], "__builtins__", g_builtins_module) < 0 ||
+        (r[0] && module_add(r[2], "__file__", r[0]) < 0) ||
+        module_add(r[2], "__package__", r[1] ? r[1] : g_None) < 0 ||
+        module_add(r[2], "__spec__", g_None) < 0 || module_add(r[2], "__loader__", g_None) < 0 ||
+        module_add(r[2], "__doc__", g_None) < 0 ||
+        dict_setitem_cstr(g_modules, "__main__", r[2]) < 0)
+        goto out;
+    res = r[2];
+out:
+    vm_unroots(r);
+    return res;
+}
+
+/* Compile and run source text as __main__. Returns the exit status. */
+static int run_source(const char *src, size_t len, const char *filename, Obj file, Obj package)
+{
+    Obj *r = vm_roots(2);
+    r[0] = make_main_module(file, package);
+    int status = 0;
+    if (r[0]) {
+        r[1] = vm_compile(src, len, filename, COMPILE_EXEC);
+        if (r[1]) {
+            Obj d = ((ModuleObj *)r[0])->dict;
+            if (vm_eval_code(r[1], d, d))
+                status = 0;
+            else
+                status = -1;
+        } else {
+            status = -1;
+        }
+    } else {
+        status = -1;
+    }
+    if (status < 0) {
+        Obj exc = err_fetch();
+        status = exc ? handle_uncaught(exc) : 1;
+    }
+    vm_unroots(r);
+    return status;
+}
+
+static int run_file(const char *path, Obj file_obj, Obj package)
+{
+    char *src;
+    size_t len;
+    if (import_read_file(path, &src, &len) < 0) {
+        Obj exc = err_fetch();
+        return exc ? handle_uncaught(exc) : 1;
+    }
+    int status = run_source(src, len, path, file_obj, package);
+    free(src);
+    return status;
+}
+
+static char *read_stdin_all(size_t *len)
+{
+    size_t cap = 65536, n = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        /* blocking: release the GIL here (issue 5) */
+        ssize_t got = read(0, buf + n, cap - n - 1);
+        if (got < 0) {
+            if (errno == EINTR)
+                continue;
+            break;
+        }
+        if (got == 0)
+            break;
+        n += (size_t)got;
+        if (cap - n < 2) {
+            char *nb = realloc(buf, cap * 2);
+            if (!nb) {
+                free(buf);
+                return NULL;
+            }
+            buf = nb;
+            cap *= 2;
+        }
+    }
+    if (buf) {
+        buf[n] = 0;
+        *len = n;
+    }
+    return buf;
+}
+
+static int run_module(const char *modname)
+{
+    Obj *r = vm_roots(4);
+    int status = 1;
+    r[0] = str_from_cstr(modname);
+    bool is_pkg = false;
+    r[1] = r[0] ? import_find_source(r[0], &is_pkg) : NULL;
+    if (r[1] && is_pkg) {
+        r[2] = str_from_format("%s.__main__", modname);
+        bool sub_pkg = false;
+        r[1] = r[2] ? import_find_source(r[2], &sub_pkg) : NULL;
+        if (!r[1] || IS_NONE(r[1]) || sub_pkg) {
+            err_clear();
+            if (file_flush(g_sys_stdout) < 0)
+                err_clear();
+            errmsg("%s: No module named %s.__main__; '%s' is a package and cannot be directly executed\n", g_prog,
+                   modname, modname);
+            goto out;
+        }
+        r[0] = r[2];
+    }
+    if (!r[1] || IS_NONE(r[1])) {
+        Obj exc = err_fetch();
+        if (file_flush(g_sys_stdout) < 0)
+            err_clear();
+        if (exc && vm_isinstance_type(exc, E_ModuleNotFoundError) && !strchr(modname, '.')) {
+            errmsg("%s: No module named %s\n", g_prog, modname);
+        } else if (exc) {
+            Obj *q = vm_roots(2);
+            q[0] = exc;
+            q[1] = vm_str(exc);
+            if (!q[1])
+                err_clear();
+            errmsg("%s: Error while finding module specification for '%s' (%s: %s)\n", g_prog, modname,
+                   type_name(q[0]), q[1] ? str_cstr(q[1]) : "");
+            vm_unroots(q);
+        } else {
+            errmsg("%s: No module named %s\n", g_prog, modname);
+        }
+        goto out;
+    }
+    /* sys.argv[0] is the module's file */
+    Obj argv = sys_get("argv");
+    if (argv && IS_LIST(argv) && LIST_LEN(argv) > 0) {
+        VM_WRITE(LIST(argv)->array);
+        LIST_ITEMS(argv)[0] = r[1];
+    }
+    const char *full = str_cstr(r[0]);
+    const char *dot = strrchr(full, '.');
+    r[3] = dot ? str_new(full, (size_t)(dot - full)) : g_empty_str;
+    char *path = r[3] ? strdup(str_cstr(r[1])) : NULL;
+    if (!path) {
+        Obj exc = err_fetch();
+        status = exc ? handle_uncaught(exc) : 1;
+        goto out;
+    }
+    status = run_file(path, r[1], r[3]);
+    free(path);
+out:
+    vm_unroots(r);
+    return status;
+}
+
+/* ------------------------------------------------------------------ */
+/* main                                                                */
+/* ------------------------------------------------------------------ */
+
+enum { RUN_STDIN, RUN_SCRIPT, RUN_COMMAND, RUN_MODULE };
+
+static void fatal_startup(const char *what)
+{
+    Obj exc = err_occurred() ? err_fetch() : NULL;
+    fprintf(stderr, "%s: fatal error during start-up: %s\n", g_prog, what);
+    if (exc)
+        vm_print_exception(exc);
+    fflush(stderr);
+    exit(1);
+}
+
+static void set_int_max_digits(const char *v)
+{
+    char *end;
+    long n = strtol(v, &end, 10);
+    if (*v && !*end)
+        if (int_set_max_str_digits(n) < 0)
+            err_clear();
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 0 && argv[0] && *argv[0])
+        g_prog = argv[0];
+    int mode = RUN_STDIN;
+    const char *arg = NULL;     /* -c command / -m module / script path */
+    const char *xdigits = NULL;
+    bool from_dash = false;
+    int i = 1;
+    while (i < argc) {
+        const char *a = argv[i];
+        if (a[0] != '-' || a[1] == 0)
+            break;
+        if (!strcmp(a, "--")) {
+            i++;
+            break;
+        }
+        if (a[1] == '-') {
+            if (!strcmp(a, "--version")) {
+                printf("Python 3.11.7\n");
+                return 0;
+            }
+            if (!strcmp(a, "--help")) {
+                print_help();
+                return 0;
+            }
+            fprintf(stderr, "unknown option %s\n", a);
+            usage_line();
+            return 2;
+        }
+        for (const char *p = a + 1; *p; p++) {
+            char c = *p;
+            if (c == 'c' || c == 'm' || c == 'X' || c == 'W') {
+                const char *v = p[1] ? p + 1 : (i + 1 < argc ? argv[++i] : NULL);
+                if (!v) {
+                    fprintf(stderr, "Argument expected for the -%c option\n", c);
+                    usage_line();
+                    return 2;
+                }
+                if (c == 'c' || c == 'm') {
+                    mode = c == 'c' ? RUN_COMMAND : RUN_MODULE;
+                    arg = v;
+                    i++;
+                    goto options_done;
+                }
+                if (c == 'X' && !strncmp(v, "int_max_str_digits=", 19))
+                    xdigits = v + 19;
+                break;
+            }
+            switch (c) {
+            case 'u': sys_cflags.unbuffered = 1; break;
+            case 'B': sys_cflags.dont_write_bytecode = 1; break;
+            case 'O': sys_cflags.optimize++; break;
+            case 'E': sys_cflags.ignore_environment = 1; break;
+            case 's': sys_cflags.no_user_site = 1; break;
+            case 'I': sys_cflags.isolated = 1; sys_cflags.ignore_environment = 1;
+                      sys_cflags.no_user_site = 1; sys_cflags.safe_path = 1; break;
+            case 'P': sys_cflags.safe_path = 1; break;
+            case 'q': sys_cflags.quiet = 1; break;
+            case 'v': sys_cflags.verbose++; break;
+            case 'S': case 'b': case 'd': case 'i': case 'R': break;
+            case 'V':
+                printf("Python 3.11.7\n");
+                return 0;
+            case 'h': case '?':
+                print_help();
+                return 0;
+            default:
+                fprintf(stderr, "Unknown option: -%c\n", c);
+                usage_line();
+                return 2;
+            }
+        }
+        i++;
+    }
+options_done:
+    if (mode == RUN_STDIN && i < argc) {
+        if (!strcmp(argv[i], "-")) {
+            from_dash = true;
+        } else {
+            mode = RUN_SCRIPT;
+            arg = argv[i];
+        }
+    }
+    bool ignore_env = sys_cflags.ignore_environment;
+    if (!ignore_env) {
+        const char *u = getenv("PYTHONUNBUFFERED");
+        if (u && *u)
+            sys_cflags.unbuffered = 1;
+        const char *sp = getenv("PYTHONSAFEPATH");
+        if (sp && *sp)
+            sys_cflags.safe_path = 1;
+        if (!xdigits)
+            xdigits = getenv("PYTHONINTMAXSTRDIGITS");
+    }
+
+    /* The script: its absolute path (for __file__ and messages) and the
+     * real directory that becomes sys.path[0]. */
+    char script_abs[PATH_MAX * 2] = "";
+    char script_dir[PATH_MAX] = "";
+    char main_py[PATH_MAX * 2 + 16] = "";
+    if (mode == RUN_SCRIPT) {
+        if (arg[0] == '/') {
+            snprintf(script_abs, sizeof script_abs, "%s", arg);
+        } else {
+            char cwd[PATH_MAX];
+            if (!getcwd(cwd, sizeof cwd))
+                snprintf(cwd, sizeof cwd, ".");
+            snprintf(script_abs, sizeof script_abs, "%s/%s", cwd, arg);
+        }
+        struct stat st;
+        if (stat(script_abs, &st) < 0) {
+            fprintf(stderr, "%s: can't open file '%s': [Errno %d] %s\n", g_prog, script_abs, errno, strerror(errno));
+            return 2;
+        }
+        char real[PATH_MAX];
+        if (S_ISDIR(st.st_mode)) {
+            snprintf(main_py, sizeof main_py, "%s/__main__.py", script_abs);
+            if (stat(main_py, &st) < 0 || !S_ISREG(st.st_mode)) {
+                fprintf(stderr, "%s: can't find '__main__' module in '%s'\n", g_prog, arg);
+                return 1;
+            }
+            if (realpath(script_abs, real))
+                snprintf(script_dir, sizeof script_dir, "%s", real);
+        } else if (realpath(script_abs, real)) {
+            char *slash = strrchr(real, '/');
+            if (slash == real)
+                slash[1] = 0;
+            else if (slash)
+                *slash = 0;
+            snprintf(script_dir, sizeof script_dir, "%s", real);
+        }
+        int fd = open(S_ISDIR(st.st_mode) ? main_py : script_abs, 0);
+        if (fd < 0) {
+            fprintf(stderr, "%s: can't open file '%s': [Errno %d] %s\n", g_prog, script_abs, errno, strerror(errno));
+            return 2;
+        }
+        close(fd);
+    } else if (mode == RUN_STDIN && isatty(0)) {
+        fprintf(stderr, "%s: the interactive prompt (REPL) is not supported yet; "
+                        "run a script (%s FILE.py), -c CODE, or pipe a program into stdin\n", g_prog, g_prog);
+        return 2;
+    }
+
+    /* A broken pipe is an error return (BrokenPipeError), as in CPython. */
+    signal(SIGPIPE, SIG_IGN);
+
+    tm_runtime_init_from_env();
+    tm_thread_attach();
+    tm_start_transaction();
+    vm_thread_init();
+    vm_init_types();
+    if (!builtins_init())
+        fatal_startup("builtins");
+
+    /* sys.argv */
+    Obj *r = vm_roots(2);
+    r[0] = list_new_capacity(argc);
+    if (!r[0])
+        fatal_startup("sys.argv");
+    const char *argv0 = mode == RUN_COMMAND ? "-c" : mode == RUN_MODULE ? "-m" : mode == RUN_SCRIPT ? arg
+                      : from_dash ? "-" : "";
+    r[1] = str_from_cstr(argv0);
+    if (!r[1] || list_append(r[0], r[1]) < 0)
+        fatal_startup("sys.argv");
+    for (int k = (mode == RUN_STDIN && !from_dash) ? i : i + (mode == RUN_SCRIPT || from_dash); k < argc; k++) {
+        r[1] = str_from_cstr(argv[k]);
+        if (!r[1] || list_append(r[0], r[1]) < 0)
+            fatal_startup("sys.argv");
+    }
+    if (!sys_init(r[0]))
+        fatal_startup("sys");
+    vm_unroots(r);
+
+    vm_register_builtin_module("sys", sys_module_init);
+    vm_register_builtin_module("builtins", builtins_module_init);
+    vm_register_builtin_module("time", time_module_init);
+    vm_register_builtin_module("math", math_module_init);
+    vm_register_builtin_module("os", os_module_init);
+    vm_register_builtin_module("posix", os_module_init);
+    vm_register_builtin_module("os.path", posixpath_module_init);
+    vm_register_builtin_module("posixpath", posixpath_module_init);
+    vm_register_builtin_module("random", random_module_init);
+    vm_register_builtin_module("atexit", atexit_module_init);
+    vm_register_builtin_module("importlib", importlib_module_init);
+    VM_GLOBAL_ROOT(g_atexit);
+    VM_GLOBAL_ROOT(g_main_module);
+    if (xdigits)
+        set_int_max_digits(xdigits);
+
+    /* sys.path[0]: the script's directory; '' for -c and stdin; the current
+     * directory for -m. -P / PYTHONSAFEPATH leave it out. */
+    const char *path0 = NULL;
+    char cwd[PATH_MAX];
+    if (!sys_cflags.safe_path) {
+        if (mode == RUN_SCRIPT)
+            path0 = script_dir;
+        else if (mode == RUN_MODULE)
+            path0 = getcwd(cwd, sizeof cwd) ? cwd : "";
+        else
+            path0 = "";
+    }
+    import_init_paths(ignore_env, path0);
+
+    /* Start-up objects become old: the program's first collection is cheaper. */
+    tm_collect_minor();
+
+    int status;
+    if (mode == RUN_COMMAND) {
+        status = run_source(arg, strlen(arg), "<string>", NULL, NULL);
+    } else if (mode == RUN_MODULE) {
+        status = run_module(arg);
+    } else if (mode == RUN_SCRIPT) {
+        Obj *q = vm_roots(1);
+        const char *file = main_py[0] ? main_py : script_abs;
+        q[0] = str_from_cstr(file);
+        if (!q[0])
+            fatal_startup("__file__");
+        status = run_file(file, q[0], NULL);
+        vm_unroots(q);
+    } else {
+        size_t len;
+        char *src = read_stdin_all(&len);
+        if (!src) {
+            fprintf(stderr, "%s: can't read the program from stdin\n", g_prog);
+            finish(1);
+        }
+        Obj *q = vm_roots(1);
+        q[0] = str_from_cstr("<stdin>");
+        status = q[0] ? run_source(src, len, "<stdin>", q[0], NULL) : 1;
+        vm_unroots(q);
+        free(src);
+    }
+    finish(status);
+}

@@ -1,0 +1,1597 @@
+/* set and frozenset (SetObj, `frozen` says which).
+ *
+ * The table follows CPython 3.11's documented scheme so that sets iterate
+ * in the same order as CPython's for ints, tuples and other keys whose
+ * hashes match: a power-of-two table of at least 8 slots, open addressing
+ * that looks at the slot and its LINEAR_PROBES right neighbours before
+ * jumping with the perturbed recurrence i = 5*i + 1 + perturb, a resize to
+ * used*4 (used*2 past 50000) when fill*5 >= mask*3, deleted slots marked with
+ * a dummy key and hash -1, the pop "finger", and the same merge, update,
+ * intersection and difference strategies (they decide insertion order).
+ *
+ * Storage: SetObj.table is an ArrayObj of mask+2 items: keys[0..mask] (NULL:
+ * never used, g_dummy: deleted) and, as the last item, a RawObj holding the
+ * mask+1 int64 hashes (full 64-bit hashes are needed for CPython's probe
+ * order, so they cannot live in tagged words). table is NULL until the
+ * first key (mask is 7 then). For mutable sets SetObj.hash holds the pop
+ * finger; for frozensets the cached hash (-1: not computed). */
+#include "containers.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+TypeObj *T_set, *T_frozenset, *T_set_iterator;
+
+#define MINSIZE 8
+#define LINEAR_PROBES 9
+#define PERTURB_SHIFT 5
+
+static Obj g_dummy;   /* pinned: marks a deleted slot */
+
+static inline Obj __seg_gs *t_keys(Obj table)
+{
+    return ARRAY(table)->items;
+}
+static inline int64_t __seg_gs *t_hashes(Obj table)
+{
+    int64_t n = ARRAY(table)->length - 1;
+    return (int64_t __seg_gs *)RAW(ARRAY(table)->items[n])->data;
+}
+
+static inline bool is_frozen(Obj so)
+{
+    return SETOBJ(so)->frozen != 0;
+}
+
+/* Create the dummy before anything else is live (constructors call it first). */
+static inline bool ensure_dummy(void)
+{
+    if (likely(g_dummy != NULL))
+        return true;
+    Obj d = tm_allocate_old(TID_RAW, sizeof(struct RawObj_));
+    if (!d)
+        return false;
+    g_dummy = d;
+    VM_GLOBAL_ROOT(g_dummy);
+    return true;
+}
+
+static Obj s_new(bool frozen)
+{
+    if (!ensure_dummy())
+        return err_nomemory();
+    Obj so = tm_allocate(TID_SET, sizeof(struct SetObj_));
+    if (!so)
+        return err_nomemory();
+    SETOBJ(so)->mask = MINSIZE - 1;
+    SETOBJ(so)->frozen = frozen;
+    SETOBJ(so)->hash = frozen ? -1 : 0;
+    return so;
+}
+
+/* A zeroed table of `size` slots. */
+static Obj alloc_table(int64_t size)
+{
+    Obj keys = array_new(size + 1);
+    if (!keys)
+        return NULL;
+    Obj *r = vm_roots(1);
+    r[0] = keys;
+    Obj hashes = raw_new(size * 8);
+    keys = r[0];
+    vm_unroots(r);
+    if (!hashes)
+        return NULL;
+    VM_WRITE(keys);
+    ARRAY(keys)->items[size] = hashes;
+    return keys;
+}
+
+/* Insert a key known to be absent into a table without dummies. */
+static void insert_clean(Obj table, uint64_t mask, Obj key, int64_t hash)
+{
+    Obj __seg_gs *keys = t_keys(table);
+    uint64_t perturb = (uint64_t)hash;
+    uint64_t i = (uint64_t)hash & mask;
+    for (;;) {
+        if (!keys[i])
+            goto found;
+        if (i + LINEAR_PROBES <= mask) {
+            for (int j = 0; j < LINEAR_PROBES; j++) {
+                i++;
+                if (!keys[i])
+                    goto found;
+            }
+            i -= LINEAR_PROBES;
+        }
+        perturb >>= PERTURB_SHIFT;
+        i = (i * 5 + 1 + perturb) & mask;
+    }
+found:
+    keys[i] = key;
+    t_hashes(table)[i] = hash;
+}
+
+/* CPython's set_table_resize: a table of the smallest power of two above
+ * minused; active keys are re-inserted in old-table order. */
+static int s_resize(Obj *sp, int64_t minused)
+{
+    int64_t newsize = MINSIZE;
+    while (newsize <= minused)
+        newsize <<= 1;
+    Obj *r = vm_roots(2);
+    r[0] = *sp;
+    r[1] = SETOBJ(*sp)->table;
+    Obj nt = alloc_table(newsize);
+    Obj so = r[0], ot = r[1];
+    *sp = so;
+    vm_unroots(r);
+    if (!nt)
+        return -1;
+    uint64_t newmask = (uint64_t)newsize - 1;
+    if (ot) {
+        Obj __seg_gs *keys = t_keys(ot);
+        int64_t __seg_gs *hashes = t_hashes(ot);
+        int64_t omask = SETOBJ(so)->mask;
+        for (int64_t i = 0; i <= omask; i++) {
+            Obj k = keys[i];
+            if (k && k != g_dummy)
+                insert_clean(nt, newmask, k, hashes[i]);
+        }
+    }
+    VM_WRITE(so);
+    SETOBJ(so)->table = nt;
+    SETOBJ(so)->mask = (int64_t)newmask;
+    SETOBJ(so)->fill = SETOBJ(so)->used;
+    return 0;
+}
+
+static int ensure_table(Obj *sp)
+{
+    if (SETOBJ(*sp)->table)
+        return 0;
+    Obj *r = vm_roots(1);
+    r[0] = *sp;
+    Obj t = alloc_table(SETOBJ(*sp)->mask + 1);
+    *sp = r[0];
+    vm_unroots(r);
+    if (!t)
+        return -1;
+    VM_WRITE(*sp);
+    SETOBJ(*sp)->table = t;
+    return 0;
+}
+
+/* vm_equal(startkey, *kp) with Python code allowed: 1, 0, -1, or 2 when
+ * the set changed under us (restart). */
+static __attribute__((noinline)) int slow_eq(Obj *sp, Obj *kp, int64_t slot, Obj startkey)
+{
+    Obj *r = vm_roots(4);
+    r[0] = *sp;
+    r[1] = *kp;
+    r[2] = SETOBJ(*sp)->table;
+    r[3] = startkey;
+    int eq = vm_equal(startkey, *kp);
+    Obj so = r[0];
+    *sp = so;
+    *kp = r[1];
+    bool changed = SETOBJ(so)->table != r[2] || t_keys(r[2])[slot] != r[3];
+    vm_unroots(r);
+    if (eq < 0)
+        return -1;
+    return changed ? 2 : eq;
+}
+
+/* The slot holding *kp, -1 if absent, -2 on error. */
+static int64_t s_lookup(Obj *sp, Obj *kp, int64_t hash)
+{
+restart:;
+    Obj so = *sp;
+    VM_READ(so);
+    Obj table = SETOBJ(so)->table;
+    if (!table)
+        return -1;
+    Obj key = *kp;
+    uint64_t mask = (uint64_t)SETOBJ(so)->mask;
+    uint64_t perturb = (uint64_t)hash;
+    uint64_t i = (uint64_t)hash & mask;
+    for (;;) {
+        uint64_t j = i;
+        int probes = (i + LINEAR_PROBES <= mask) ? LINEAR_PROBES : 0;
+        do {
+            Obj ek = t_keys(table)[j];
+            if (!ek)
+                return -1;
+            if (t_hashes(table)[j] == hash) {
+                if (ek == key)
+                    return (int64_t)j;
+                int eq = container_fast_eq(ek, key);
+                if (eq == -2) {
+                    eq = slow_eq(sp, kp, (int64_t)j, ek);
+                    if (eq < 0)
+                        return -2;
+                    if (eq == 2)
+                        goto restart;
+                    so = *sp;
+                    key = *kp;
+                    table = SETOBJ(so)->table;
+                }
+                if (eq)
+                    return (int64_t)j;
+            }
+            j++;
+        } while (probes--);
+        perturb >>= PERTURB_SHIFT;
+        i = (i * 5 + 1 + perturb) & mask;
+    }
+}
+
+/* CPython's set_add_entry. */
+static int s_add(Obj *sp, Obj *kp, int64_t hash)
+{
+    if (ensure_table(sp) < 0)
+        return -1;
+restart:;
+    Obj so = *sp;
+    Obj table = SETOBJ(so)->table;
+    Obj key = *kp;
+    uint64_t mask = (uint64_t)SETOBJ(so)->mask;
+    uint64_t perturb = (uint64_t)hash;
+    uint64_t i = (uint64_t)hash & mask;
+    int64_t freeslot = -1;
+    uint64_t j;
+    for (;;) {
+        j = i;
+        int probes = (i + LINEAR_PROBES <= mask) ? LINEAR_PROBES : 0;
+        do {
+            Obj ek = t_keys(table)[j];
+            if (!ek)
+                goto found_unused_or_dummy;
+            int64_t eh = t_hashes(table)[j];
+            if (eh == hash) {
+                if (ek == key)
+                    return 0;
+                int eq = container_fast_eq(ek, key);
+                if (eq == -2) {
+                    eq = slow_eq(sp, kp, (int64_t)j, ek);
+                    if (eq < 0)
+                        return -1;
+                    if (eq == 2)
+                        goto restart;
+                    so = *sp;
+                    key = *kp;
+                    table = SETOBJ(so)->table;
+                    mask = (uint64_t)SETOBJ(so)->mask;
+                }
+                if (eq)
+                    return 0;
+            } else if (eh == -1 && freeslot < 0) {
+                freeslot = (int64_t)j;
+            }
+            j++;
+        } while (probes--);
+        perturb >>= PERTURB_SHIFT;
+        i = (i * 5 + 1 + perturb) & mask;
+    }
+found_unused_or_dummy:
+    VM_WRITE(table);
+    VM_WRITE(ARRAY(table)->items[ARRAY(table)->length - 1]);
+    VM_WRITE(so);
+    if (freeslot >= 0) {
+        t_keys(table)[freeslot] = key;
+        t_hashes(table)[freeslot] = hash;
+        SETOBJ(so)->used++;
+        return 0;
+    }
+    t_keys(table)[j] = key;
+    t_hashes(table)[j] = hash;
+    SETOBJ(so)->fill++;
+    SETOBJ(so)->used++;
+    if ((uint64_t)SETOBJ(so)->fill * 5 < mask * 3)
+        return 0;
+    int64_t used = SETOBJ(so)->used;
+    return s_resize(sp, used > 50000 ? used * 2 : used * 4);
+}
+
+/* Remove *kp: 1 removed, 0 absent, -1 error. */
+static int s_discard(Obj *sp, Obj *kp, int64_t hash)
+{
+    int64_t slot = s_lookup(sp, kp, hash);
+    if (slot == -2)
+        return -1;
+    if (slot < 0)
+        return 0;
+    Obj so = *sp;
+    Obj table = SETOBJ(so)->table;
+    VM_WRITE(table);
+    VM_WRITE(ARRAY(table)->items[ARRAY(table)->length - 1]);
+    t_keys(table)[slot] = g_dummy;
+    t_hashes(table)[slot] = -1;
+    VM_WRITE(so);
+    SETOBJ(so)->used--;
+    return 1;
+}
+
+/* Hash of *kp (refreshed); *sp refreshed too. */
+static inline int64_t s_hash(Obj *kp, Obj *sp)
+{
+    Obj k = *kp;
+    if (IS_SMALLINT(k) || k->h.tid == TID_STR)
+        return container_hash(k);
+    Obj *r = vm_roots(2);
+    r[0] = k;
+    r[1] = sp ? *sp : NULL;
+    int64_t h = vm_hash(k);
+    *kp = r[0];
+    if (sp)
+        *sp = r[1];
+    vm_unroots(r);
+    return h;
+}
+
+/* Next active slot from *pos: key and hash. */
+static inline bool s_next(Obj so, int64_t *pos, Obj *key, int64_t *hash)
+{
+    Obj table = SETOBJ(so)->table;
+    if (!table)
+        return false;
+    int64_t mask = SETOBJ(so)->mask;
+    for (int64_t i = *pos; i <= mask; i++) {
+        Obj k = t_keys(table)[i];
+        if (k && k != g_dummy) {
+            *key = k;
+            if (hash)
+                *hash = t_hashes(table)[i];
+            *pos = i + 1;
+            return true;
+        }
+    }
+    *pos = mask + 1;
+    return false;
+}
+
+static void s_clear(Obj so)
+{
+    VM_WRITE(so);
+    SETOBJ(so)->table = NULL;
+    SETOBJ(so)->mask = MINSIZE - 1;
+    SETOBJ(so)->used = 0;
+    SETOBJ(so)->fill = 0;
+    if (is_frozen(so))
+        SETOBJ(so)->hash = -1;
+}
+
+/* CPython's set_merge: add every key of the set `*op` to *sp. */
+static int s_merge(Obj *sp, Obj *op)
+{
+    Obj so = *sp, other = *op;
+    if (so == other || SETOBJ(other)->used == 0)
+        return 0;
+    if ((SETOBJ(so)->fill + SETOBJ(other)->used) * 5 >= SETOBJ(so)->mask * 3) {
+        Obj *r = vm_roots(1);
+        r[0] = other;
+        int rc = s_resize(sp, (SETOBJ(so)->used + SETOBJ(other)->used) * 2);
+        *op = r[0];
+        vm_unroots(r);
+        if (rc < 0)
+            return -1;
+    }
+    if (!SETOBJ(*sp)->table) {
+        Obj *r = vm_roots(1);
+        r[0] = *op;
+        int rc = ensure_table(sp);
+        *op = r[0];
+        vm_unroots(r);
+        if (rc < 0)
+            return -1;
+    }
+    so = *sp;
+    other = *op;
+    Obj st = SETOBJ(so)->table, ot = SETOBJ(other)->table;
+    int64_t omask = SETOBJ(other)->mask;
+    if (SETOBJ(so)->fill == 0 && SETOBJ(so)->mask == omask && SETOBJ(other)->fill == SETOBJ(other)->used) {
+        /* same size, no dummies: copy slot by slot */
+        VM_WRITE(st);
+        VM_WRITE(ARRAY(st)->items[ARRAY(st)->length - 1]);
+        for (int64_t i = 0; i <= omask; i++) {
+            Obj k = t_keys(ot)[i];
+            if (k) {
+                t_keys(st)[i] = k;
+                t_hashes(st)[i] = t_hashes(ot)[i];
+            }
+        }
+        VM_WRITE(so);
+        SETOBJ(so)->fill = SETOBJ(other)->fill;
+        SETOBJ(so)->used = SETOBJ(other)->used;
+        return 0;
+    }
+    if (SETOBJ(so)->fill == 0) {
+        VM_WRITE(st);
+        VM_WRITE(ARRAY(st)->items[ARRAY(st)->length - 1]);
+        uint64_t mask = (uint64_t)SETOBJ(so)->mask;
+        for (int64_t i = 0; i <= omask; i++) {
+            Obj k = t_keys(ot)[i];
+            if (k && k != g_dummy)
+                insert_clean(st, mask, k, t_hashes(ot)[i]);
+        }
+        VM_WRITE(so);
+        SETOBJ(so)->fill = SETOBJ(other)->used;
+        SETOBJ(so)->used = SETOBJ(other)->used;
+        return 0;
+    }
+    /* general case: normal insertions (may run __eq__) */
+    Obj *r = vm_roots(2);
+    r[0] = *op;
+    int rc = 0;
+    for (int64_t i = 0; i <= SETOBJ(r[0])->mask; i++) {
+        Obj ot2 = SETOBJ(r[0])->table;
+        if (!ot2)
+            break;
+        Obj k = t_keys(ot2)[i];
+        if (!k || k == g_dummy)
+            continue;
+        r[1] = k;
+        if (s_add(sp, &r[1], t_hashes(ot2)[i]) < 0) {
+            rc = -1;
+            break;
+        }
+    }
+    *op = r[0];
+    vm_unroots(r);
+    return rc;
+}
+
+/* CPython's set_update_internal: any iterable. */
+static int s_update(Obj *sp, Obj other)
+{
+    Obj *r = vm_roots(3);
+    r[0] = other;
+    int rc = 0;
+    Obj uo = vm_unwrap(other);
+    if (IS_SET_ANY(uo)) {
+        r[0] = uo;
+        rc = s_merge(sp, &r[0]);
+    } else if (IS_DICT(other)) {
+        int64_t dictsize = DICT(other)->used;
+        Obj so = *sp;
+        if ((SETOBJ(so)->fill + dictsize) * 5 >= SETOBJ(so)->mask * 3)
+            rc = s_resize(sp, (SETOBJ(so)->used + dictsize) * 2);
+        int64_t pos = 0;
+        Obj k;
+        while (rc == 0 && dict_next(r[0], &pos, &k, NULL)) {
+            r[1] = k;
+            int64_t h = s_hash(&r[1], sp);
+            if (h == -1 || s_add(sp, &r[1], h) < 0)
+                rc = -1;
+        }
+    } else {
+        r[1] = vm_iter(r[0]);
+        if (!r[1]) {
+            vm_unroots(r);
+            return -1;
+        }
+        for (;;) {
+            r[2] = vm_next(r[1]);
+            if (!r[2]) {
+                if (err_occurred())
+                    rc = -1;
+                break;
+            }
+            int64_t h = s_hash(&r[2], sp);
+            if (h == -1 || s_add(sp, &r[2], h) < 0) {
+                rc = -1;
+                break;
+            }
+        }
+    }
+    vm_unroots(r);
+    return rc;
+}
+
+static Obj s_new_from(bool frozen, Obj iterable)
+{
+    Obj *r = vm_roots(2);
+    r[1] = iterable;
+    r[0] = s_new(frozen);
+    Obj res = NULL;
+    if (r[0] && (!r[1] || s_update(&r[0], r[1]) == 0))
+        res = r[0];
+    vm_unroots(r);
+    return res;
+}
+
+Obj set_new(Obj iterable)
+{
+    return s_new_from(false, iterable);
+}
+
+Obj frozenset_new(Obj iterable)
+{
+    return s_new_from(true, iterable);
+}
+
+/* ---- keys that are sets: looked up as frozensets ---- */
+
+/* The hash of *kp for lookups; a set key becomes a frozenset (CPython's
+ * set_contains / remove / discard). -1 on error. */
+static int64_t lookup_hash(Obj *kp, Obj *sp)
+{
+    int64_t h = s_hash(kp, sp);
+    if (h != -1 || !err_matches(E_TypeError))
+        return h;
+    Obj uk = vm_unwrap(*kp);
+    if (!IS_SET_ANY(uk) || is_frozen(uk) || !vm_isinstance_type(*kp, T_set))
+        return -1;
+    err_clear();
+    Obj *r = vm_roots(1);
+    r[0] = sp ? *sp : NULL;
+    Obj fs = frozenset_new(uk);
+    if (sp)
+        *sp = r[0];
+    vm_unroots(r);
+    if (!fs)
+        return -1;
+    *kp = fs;
+    return frozenset_hash(fs);
+}
+
+/* ---- the public API ---- */
+
+int set_add(Obj s, Obj key)
+{
+    s = vm_unwrap(s);
+    int64_t h = s_hash(&key, &s);
+    if (h == -1)
+        return -1;
+    return s_add(&s, &key, h);
+}
+
+int set_contains(Obj s, Obj key)
+{
+    s = vm_unwrap(s);
+    int64_t h = lookup_hash(&key, &s);
+    if (h == -1)
+        return -1;
+    int64_t slot = s_lookup(&s, &key, h);
+    return slot == -2 ? -1 : slot >= 0;
+}
+
+int set_discard(Obj s, Obj key)
+{
+    s = vm_unwrap(s);
+    int64_t h = lookup_hash(&key, &s);
+    if (h == -1)
+        return -1;
+    return s_discard(&s, &key, h);
+}
+
+int set_remove(Obj s, Obj key)
+{
+    s = vm_unwrap(s);
+    Obj *r = vm_roots(1);
+    r[0] = key;
+    int64_t h = lookup_hash(&key, &s);
+    int rc = h == -1 ? -1 : s_discard(&s, &key, h);
+    if (rc == 0)
+        err_set_value(E_KeyError, r[0]);
+    vm_unroots(r);
+    return rc == 1 ? 0 : -1;
+}
+
+bool set_next(Obj s, int64_t *pos, Obj *key)
+{
+    return s_next(vm_unwrap(s), pos, key, NULL);
+}
+
+int64_t set_len(Obj s)
+{
+    return SETOBJ(vm_unwrap(s))->used;
+}
+
+int set_update(Obj s, Obj iterable)
+{
+    s = vm_unwrap(s);
+    return s_update(&s, iterable);
+}
+
+void set_clear(Obj s)
+{
+    s_clear(vm_unwrap(s));
+}
+
+/* A new set of the same kind with the same keys (make_new_set_basetype). */
+static Obj s_copy_kind(Obj so, bool frozen)
+{
+    Obj *r = vm_roots(2);
+    r[1] = so;
+    r[0] = s_new(frozen);
+    Obj res = NULL;
+    if (r[0] && s_merge(&r[0], &r[1]) == 0)
+        res = r[0];
+    vm_unroots(r);
+    return res;
+}
+
+Obj set_copy(Obj s)
+{
+    s = vm_unwrap(s);
+    return s_copy_kind(s, is_frozen(s));
+}
+
+Obj set_pop(Obj s)
+{
+    Obj so = vm_unwrap(s);
+    if (SETOBJ(so)->used == 0) {
+        err_set(E_KeyError, "pop from an empty set");
+        return NULL;
+    }
+    Obj table = SETOBJ(so)->table;
+    int64_t mask = SETOBJ(so)->mask;
+    int64_t i = SETOBJ(so)->hash & mask;
+    for (;;) {
+        Obj k = t_keys(table)[i];
+        if (k && k != g_dummy)
+            break;
+        i++;
+        if (i > mask)
+            i = 0;
+    }
+    Obj key = t_keys(table)[i];
+    VM_WRITE(table);
+    VM_WRITE(ARRAY(table)->items[ARRAY(table)->length - 1]);
+    t_keys(table)[i] = g_dummy;
+    t_hashes(table)[i] = -1;
+    VM_WRITE(so);
+    SETOBJ(so)->used--;
+    SETOBJ(so)->hash = i + 1;   /* the finger: next place to start */
+    return key;
+}
+
+static uint64_t shuffle_bits(uint64_t h)
+{
+    return ((h ^ 89869747ULL) ^ (h << 16)) * 3644798167ULL;
+}
+
+int64_t frozenset_hash(Obj s)
+{
+    Obj so = vm_unwrap(s);
+    if (!is_frozen(so)) {
+        err_format(E_TypeError, "unhashable type: '%s'", type_name(s));
+        return -1;
+    }
+    if (SETOBJ(so)->hash != -1)
+        return SETOBJ(so)->hash;
+    /* xor of shuffled hashes of the active entries (order-independent) */
+    uint64_t hash = 0;
+    int64_t pos = 0, h;
+    Obj k;
+    while (s_next(so, &pos, &k, &h))
+        hash ^= shuffle_bits((uint64_t)h);
+    hash ^= ((uint64_t)SETOBJ(so)->used + 1) * 1927868237ULL;
+    hash ^= (hash >> 11) ^ (hash >> 25);
+    hash = hash * 69069U + 907133923ULL;
+    if (hash == (uint64_t)-1)
+        hash = 590923713ULL;
+    VM_WRITE(so);
+    SETOBJ(so)->hash = (int64_t)hash;
+    return (int64_t)hash;
+}
+
+/* ---- CPython's set algebra (they fix the result's insertion order) ---- */
+
+static bool is_anyset(Obj v)
+{
+    return IS_SET_ANY(vm_unwrap(v));
+}
+
+/* set_contains_entry with a known hash. */
+static int contains_entry(Obj *sp, Obj *kp, int64_t hash)
+{
+    int64_t slot = s_lookup(sp, kp, hash);
+    return slot == -2 ? -1 : slot >= 0;
+}
+
+/* CPython's set_intersection(so, other): a new set of so's kind. */
+static Obj s_intersection(Obj so, Obj other)
+{
+    so = vm_unwrap(so);
+    bool frozen = is_frozen(so);
+    if (vm_unwrap(other) == so)
+        return s_copy_kind(so, frozen);
+    Obj *r = vm_roots(6);
+    r[0] = so;
+    r[1] = other;
+    r[2] = s_new(frozen);
+    Obj res = NULL;
+    if (!r[2])
+        goto out;
+    if (is_anyset(r[1])) {
+        r[1] = vm_unwrap(r[1]);
+        if (SETOBJ(r[1])->used > SETOBJ(r[0])->used) {
+            Obj t = r[0];
+            r[0] = r[1];
+            r[1] = t;
+        }
+        int64_t pos = 0, h;
+        Obj k;
+        while (s_next(r[1], &pos, &k, &h)) {
+            r[3] = k;
+            int rv = contains_entry(&r[0], &r[3], h);
+            if (rv < 0 || (rv && s_add(&r[2], &r[3], h) < 0))
+                goto out;
+        }
+        res = r[2];
+        goto out;
+    }
+    r[4] = vm_iter(r[1]);
+    if (!r[4])
+        goto out;
+    for (;;) {
+        r[3] = vm_next(r[4]);
+        if (!r[3]) {
+            if (!err_occurred())
+                res = r[2];
+            break;
+        }
+        int64_t h = s_hash(&r[3], NULL);
+        if (h == -1)
+            break;
+        int rv = contains_entry(&r[0], &r[3], h);
+        if (rv < 0 || (rv && s_add(&r[2], &r[3], h) < 0))
+            break;
+    }
+out:
+    vm_unroots(r);
+    return res;
+}
+
+Obj set_intersection_iter(Obj s, Obj other)
+{
+    return s_intersection(s, other);
+}
+
+/* CPython's set_difference_update_internal. */
+static int s_difference_update(Obj *sp, Obj other)
+{
+    Obj *r = vm_roots(4);
+    r[0] = other;
+    int rc = 0;
+    if (vm_unwrap(r[0]) == *sp) {
+        s_clear(*sp);
+        vm_unroots(r);
+        return 0;
+    }
+    if (is_anyset(r[0])) {
+        r[0] = vm_unwrap(r[0]);
+        if ((SETOBJ(r[0])->used >> 3) > SETOBJ(*sp)->used) {
+            r[0] = s_intersection(*sp, r[0]);
+            if (!r[0]) {
+                vm_unroots(r);
+                return -1;
+            }
+        }
+        int64_t pos = 0, h;
+        Obj k;
+        while (s_next(r[0], &pos, &k, &h)) {
+            r[1] = k;
+            if (s_discard(sp, &r[1], h) < 0) {
+                rc = -1;
+                break;
+            }
+        }
+    } else {
+        r[2] = vm_iter(r[0]);
+        if (!r[2]) {
+            vm_unroots(r);
+            return -1;
+        }
+        for (;;) {
+            r[1] = vm_next(r[2]);
+            if (!r[1]) {
+                if (err_occurred())
+                    rc = -1;
+                break;
+            }
+            int64_t h = s_hash(&r[1], sp);
+            if (h == -1 || s_discard(sp, &r[1], h) < 0) {
+                rc = -1;
+                break;
+            }
+        }
+    }
+    vm_unroots(r);
+    if (rc < 0)
+        return -1;
+    Obj so = *sp;
+    /* more than 1/4 dummies: resize them away */
+    if ((uint64_t)(SETOBJ(so)->fill - SETOBJ(so)->used) <= (uint64_t)SETOBJ(so)->mask / 4)
+        return 0;
+    int64_t used = SETOBJ(so)->used;
+    return s_resize(sp, used > 50000 ? used * 2 : used * 4);
+}
+
+int set_difference_update(Obj s, Obj other)
+{
+    s = vm_unwrap(s);
+    return s_difference_update(&s, other);
+}
+
+/* CPython's set_copy_and_difference. */
+static Obj s_copy_and_difference(Obj so, Obj other)
+{
+    Obj *r = vm_roots(2);
+    r[1] = other;
+    r[0] = s_copy_kind(so, is_frozen(so));
+    Obj res = r[0] && s_difference_update(&r[0], r[1]) == 0 ? r[0] : NULL;
+    vm_unroots(r);
+    return res;
+}
+
+/* CPython's set_difference(so, other). */
+static Obj s_difference(Obj so, Obj other)
+{
+    so = vm_unwrap(so);
+    int64_t other_size;
+    Obj uo = vm_unwrap(other);
+    if (IS_SET_ANY(uo))
+        other_size = SETOBJ(uo)->used;
+    else if (IS_DICT(other))
+        other_size = DICT(other)->used;
+    else
+        return s_copy_and_difference(so, other);
+    if ((SETOBJ(so)->used >> 2) > other_size)
+        return s_copy_and_difference(so, other);
+    Obj *r = vm_roots(4);
+    r[0] = so;
+    r[1] = IS_SET_ANY(uo) ? uo : other;
+    r[2] = s_new(is_frozen(so));
+    Obj res = NULL;
+    if (!r[2])
+        goto out;
+    int64_t pos = 0, h;
+    Obj k;
+    while (s_next(r[0], &pos, &k, &h)) {
+        r[3] = k;
+        int rv;
+        if (IS_DICT(r[1])) {
+            rv = dict_contains(r[1], r[3]);
+        } else {
+            rv = contains_entry(&r[1], &r[3], h);
+        }
+        if (rv < 0)
+            goto out;
+        if (!rv && s_add(&r[2], &r[3], h) < 0)
+            goto out;
+    }
+    res = r[2];
+out:
+    vm_unroots(r);
+    return res;
+}
+
+/* CPython's set_symmetric_difference_update. */
+static int s_symmetric_difference_update(Obj *sp, Obj other)
+{
+    Obj *r = vm_roots(3);
+    r[0] = other;
+    int rc = 0;
+    if (vm_unwrap(r[0]) == *sp) {
+        s_clear(*sp);
+        vm_unroots(r);
+        return 0;
+    }
+    if (IS_DICT(r[0])) {
+        int64_t pos = 0;
+        Obj k;
+        while (dict_next(r[0], &pos, &k, NULL)) {
+            r[1] = k;
+            int64_t h = s_hash(&r[1], sp);
+            int rv = h == -1 ? -1 : s_discard(sp, &r[1], h);
+            if (rv < 0 || (rv == 0 && s_add(sp, &r[1], h) < 0)) {
+                rc = -1;
+                break;
+            }
+        }
+        vm_unroots(r);
+        return rc;
+    }
+    if (is_anyset(r[0]))
+        r[0] = vm_unwrap(r[0]);
+    else if (!(r[0] = s_new_from(is_frozen(*sp), r[0]))) {
+        vm_unroots(r);
+        return -1;
+    }
+    int64_t pos = 0, h;
+    Obj k;
+    while (s_next(r[0], &pos, &k, &h)) {
+        r[1] = k;
+        int rv = s_discard(sp, &r[1], h);
+        if (rv < 0 || (rv == 0 && s_add(sp, &r[1], h) < 0)) {
+            rc = -1;
+            break;
+        }
+    }
+    vm_unroots(r);
+    return rc;
+}
+
+int set_symmetric_difference_update(Obj s, Obj other)
+{
+    s = vm_unwrap(s);
+    return s_symmetric_difference_update(&s, other);
+}
+
+/* CPython's set_symmetric_difference: set(other) ^= so. */
+static Obj s_symmetric_difference(Obj so, Obj other)
+{
+    so = vm_unwrap(so);
+    Obj *r = vm_roots(2);
+    r[1] = so;
+    r[0] = s_new_from(is_frozen(so), other);
+    Obj res = r[0] && s_symmetric_difference_update(&r[0], r[1]) == 0 ? r[0] : NULL;
+    vm_unroots(r);
+    return res;
+}
+
+/* CPython's set_issubset(so, other). */
+static int s_issubset(Obj so, Obj other)
+{
+    Obj *r = vm_roots(3);
+    r[0] = vm_unwrap(so);
+    r[1] = other;
+    int res = -1;
+    if (!is_anyset(r[1])) {
+        r[1] = set_new(r[1]);
+        if (!r[1])
+            goto out;
+    }
+    r[1] = vm_unwrap(r[1]);
+    if (SETOBJ(r[0])->used > SETOBJ(r[1])->used) {
+        res = 0;
+        goto out;
+    }
+    int64_t pos = 0, h;
+    Obj k;
+    res = 1;
+    while (s_next(r[0], &pos, &k, &h)) {
+        r[2] = k;
+        int rv = contains_entry(&r[1], &r[2], h);
+        if (rv <= 0) {
+            res = rv;
+            break;
+        }
+    }
+out:
+    vm_unroots(r);
+    return res;
+}
+
+/* CPython's set_issuperset(so, other). */
+static int s_issuperset(Obj so, Obj other)
+{
+    if (is_anyset(other))
+        return s_issubset(other, so);
+    Obj *r = vm_roots(3);
+    r[0] = vm_unwrap(so);
+    r[1] = vm_iter(other);
+    int res = -1;
+    if (!r[1])
+        goto out;
+    for (;;) {
+        r[2] = vm_next(r[1]);
+        if (!r[2]) {
+            res = err_occurred() ? -1 : 1;
+            break;
+        }
+        int64_t h = s_hash(&r[2], NULL);
+        int rv = h == -1 ? -1 : contains_entry(&r[0], &r[2], h);
+        if (rv <= 0) {
+            res = rv;
+            break;
+        }
+    }
+out:
+    vm_unroots(r);
+    return res;
+}
+
+/* CPython's set_isdisjoint(so, other). */
+static int s_isdisjoint(Obj so, Obj other)
+{
+    Obj *r = vm_roots(3);
+    r[0] = vm_unwrap(so);
+    r[1] = other;
+    int res = -1;
+    if (vm_unwrap(r[1]) == r[0]) {
+        res = SETOBJ(r[0])->used == 0;
+        goto out;
+    }
+    if (IS_SET_ANY(r[1])) {
+        if (SETOBJ(r[1])->used > SETOBJ(r[0])->used) {
+            Obj t = r[0];
+            r[0] = r[1];
+            r[1] = t;
+        }
+        int64_t pos = 0, h;
+        Obj k;
+        res = 1;
+        while (s_next(r[1], &pos, &k, &h)) {
+            r[2] = k;
+            int rv = contains_entry(&r[0], &r[2], h);
+            if (rv != 0) {
+                res = rv < 0 ? -1 : 0;
+                break;
+            }
+        }
+        goto out;
+    }
+    r[1] = vm_iter(r[1]);
+    if (!r[1])
+        goto out;
+    for (;;) {
+        r[2] = vm_next(r[1]);
+        if (!r[2]) {
+            res = err_occurred() ? -1 : 1;
+            break;
+        }
+        int64_t h = s_hash(&r[2], NULL);
+        int rv = h == -1 ? -1 : contains_entry(&r[0], &r[2], h);
+        if (rv != 0) {
+            res = rv < 0 ? -1 : 0;
+            break;
+        }
+    }
+out:
+    vm_unroots(r);
+    return res;
+}
+
+/* Result of set.union(*others) etc. for two set values. */
+Obj set_union2(Obj a, Obj b)
+{
+    Obj *r = vm_roots(2);
+    r[1] = b;
+    r[0] = set_copy(a);
+    Obj res = r[0] && s_update(&r[0], r[1]) == 0 ? r[0] : NULL;
+    vm_unroots(r);
+    return res;
+}
+Obj set_intersection2(Obj a, Obj b) { return s_intersection(a, b); }
+Obj set_difference2(Obj a, Obj b) { return s_difference(a, b); }
+Obj set_symmetric_difference2(Obj a, Obj b) { return s_symmetric_difference(a, b); }
+int set_issubset2(Obj a, Obj b) { return s_issubset(a, b); }
+
+/* ---- iterator ---- */
+
+static Obj setiter_next(Obj it)
+{
+    Obj so = ITER(it)->a;
+    if (!so)
+        return NULL;
+    VM_READ(so);
+    if (ITER(it)->n != SETOBJ(so)->used) {
+        err_set(E_RuntimeError, "Set changed size during iteration");
+        VM_WRITE(it);
+        ITER(it)->n = -1;   /* sticky */
+        return NULL;
+    }
+    int64_t pos = ITER(it)->i;
+    Obj k;
+    VM_WRITE(it);
+    if (!s_next(so, &pos, &k, NULL)) {
+        ITER(it)->a = NULL;
+        return NULL;
+    }
+    ITER(it)->i = pos;
+    ITER(it)->c = MAKE_SMALLINT(SMALLINT_VAL(ITER(it)->c) - 1);
+    return k;
+}
+
+Obj set_iter_new(Obj s)
+{
+    Obj it = iter_alloc(T_set_iterator, vm_unwrap(s), ITK_SET);
+    if (it) {
+        Obj so = ITER(it)->a;
+        ITER(it)->n = SETOBJ(so)->used;
+        ITER(it)->c = MAKE_SMALLINT(SETOBJ(so)->used);
+    }
+    return it;
+}
+
+/* ---- slots ---- */
+
+static const char *kind_name(Obj self, Obj so)
+{
+    if (self != so)
+        return type_name(self);
+    return is_frozen(so) ? "frozenset" : "set";
+}
+
+Obj set_repr(Obj self)
+{
+    Obj so = vm_unwrap(self);
+    Obj *r = vm_roots(2);
+    r[0] = so;
+    r[1] = self;
+    int rc = repr_enter(&r[0]);
+    if (rc != 0) {
+        Obj res = rc > 0 ? str_from_format("%s(...)", kind_name(r[1], r[0])) : NULL;
+        vm_unroots(r);
+        return res;
+    }
+    if (SETOBJ(r[0])->used == 0) {
+        repr_leave();
+        Obj res = str_from_format("%s()", kind_name(r[1], r[0]));
+        vm_unroots(r);
+        return res;
+    }
+    StrBuf b;
+    sb_init(&b);
+    bool exact = r[1] == r[0] && !is_frozen(r[0]);
+    if (!exact) {
+        sb_adds(&b, kind_name(r[1], r[0]));
+        sb_addc(&b, '(');
+    }
+    sb_addc(&b, '{');
+    int64_t pos = 0;
+    Obj k;
+    bool first = true;
+    while (s_next(r[0], &pos, &k, NULL)) {
+        if (!first)
+            sb_add(&b, ", ", 2);
+        first = false;
+        Obj s = vm_repr(k);
+        if (!s) {
+            sb_free(&b);
+            repr_leave();
+            vm_unroots(r);
+            return NULL;
+        }
+        sb_add_str(&b, s);
+    }
+    sb_addc(&b, '}');
+    if (!exact)
+        sb_addc(&b, ')');
+    repr_leave();
+    vm_unroots(r);
+    return sb_finish(&b);
+}
+
+Obj set_richcompare(Obj a, Obj b, int op)
+{
+    Obj v = vm_unwrap(a), w = vm_unwrap(b);
+    if (!IS_SET_ANY(v) || !IS_SET_ANY(w))
+        return g_NotImplemented;
+    int rc;
+    switch (op) {
+    case CMP_EQ:
+    case CMP_NE:
+        if (SETOBJ(v)->used != SETOBJ(w)->used) {
+            rc = 0;
+        } else if (is_frozen(v) && is_frozen(w) && SETOBJ(v)->hash != -1 && SETOBJ(w)->hash != -1 &&
+                   SETOBJ(v)->hash != SETOBJ(w)->hash) {
+            rc = 0;
+        } else {
+            rc = s_issubset(v, w);
+        }
+        if (rc >= 0 && op == CMP_NE)
+            rc = !rc;
+        break;
+    case CMP_LE:
+        rc = s_issubset(v, w);
+        break;
+    case CMP_GE:
+        rc = s_issuperset(v, w);
+        break;
+    case CMP_LT:
+        rc = SETOBJ(v)->used >= SETOBJ(w)->used ? 0 : s_issubset(v, w);
+        break;
+    default:
+        rc = SETOBJ(v)->used <= SETOBJ(w)->used ? 0 : s_issuperset(v, w);
+        break;
+    }
+    return rc < 0 ? NULL : vm_bool(rc);
+}
+
+static int64_t set_hash_slot(Obj self)
+{
+    return frozenset_hash(self);
+}
+
+static int64_t set_len_slot(Obj self)
+{
+    return SETOBJ(vm_unwrap(self))->used;
+}
+
+static int set_bool_slot(Obj self)
+{
+    return SETOBJ(vm_unwrap(self))->used != 0;
+}
+
+static int set_contains_slot(Obj self, Obj key)
+{
+    return set_contains(self, key);
+}
+
+static Obj set_iter_slot(Obj self)
+{
+    return set_iter_new(self);
+}
+
+static Obj set_or(Obj a, Obj b)
+{
+    if (!is_anyset(a) || !is_anyset(b))
+        return g_NotImplemented;
+    return set_union2(vm_unwrap(a), vm_unwrap(b));
+}
+
+static Obj set_and(Obj a, Obj b)
+{
+    if (!is_anyset(a) || !is_anyset(b))
+        return g_NotImplemented;
+    return s_intersection(vm_unwrap(a), vm_unwrap(b));
+}
+
+static Obj set_sub(Obj a, Obj b)
+{
+    if (!is_anyset(a) || !is_anyset(b))
+        return g_NotImplemented;
+    return s_difference(vm_unwrap(a), vm_unwrap(b));
+}
+
+static Obj set_xor(Obj a, Obj b)
+{
+    if (!is_anyset(a) || !is_anyset(b))
+        return g_NotImplemented;
+    return s_symmetric_difference(vm_unwrap(a), vm_unwrap(b));
+}
+
+/* so takes over tmp's table (intersection_update). */
+static void swap_bodies(Obj so, Obj tmp)
+{
+    VM_WRITE(so);
+    SETOBJ(so)->table = SETOBJ(tmp)->table;
+    SETOBJ(so)->mask = SETOBJ(tmp)->mask;
+    SETOBJ(so)->used = SETOBJ(tmp)->used;
+    SETOBJ(so)->fill = SETOBJ(tmp)->fill;
+}
+
+static Obj set_inplace(Obj a, Obj b, int op)
+{
+    if (!is_anyset(a) || !is_anyset(b))
+        return g_NotImplemented;
+    Obj so = vm_unwrap(a);
+    if (is_frozen(so)) {
+        switch (op) {
+        case NB_OR: return set_or(a, b);
+        case NB_AND: return set_and(a, b);
+        case NB_SUB: return set_sub(a, b);
+        default: return set_xor(a, b);
+        }
+    }
+    Obj *r = vm_roots(2);
+    r[0] = a;
+    r[1] = so;
+    int rc;
+    switch (op) {
+    case NB_OR:
+        rc = s_update(&r[1], b);
+        break;
+    case NB_AND: {
+        Obj tmp = s_intersection(so, b);
+        rc = tmp ? 0 : -1;
+        if (tmp)
+            swap_bodies(vm_unwrap(r[0]), tmp);
+        break;
+    }
+    case NB_SUB:
+        rc = s_difference_update(&r[1], b);
+        break;
+    default:
+        rc = s_symmetric_difference_update(&r[1], b);
+        break;
+    }
+    a = r[0];
+    vm_unroots(r);
+    return rc < 0 ? NULL : a;
+}
+
+static Obj set_ior(Obj a, Obj b) { return set_inplace(a, b, NB_OR); }
+static Obj set_iand(Obj a, Obj b) { return set_inplace(a, b, NB_AND); }
+static Obj set_isub(Obj a, Obj b) { return set_inplace(a, b, NB_SUB); }
+static Obj set_ixor(Obj a, Obj b) { return set_inplace(a, b, NB_XOR); }
+
+static Obj set_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
+{
+    (void)args;
+    (void)nargs;
+    if ((TypeObj *)type == T_set && kwnames && TUPLE_LEN(kwnames)) {
+        err_set(E_TypeError, "set() takes no keyword arguments");
+        return NULL;
+    }
+    return container_wrap_for_type(T_set, type, s_new(false));
+}
+
+static int set_tp_init(Obj self, Obj *args, size_t nargs, Obj kwnames)
+{
+    if (kwnames && TUPLE_LEN(kwnames)) {
+        err_set(E_TypeError, "set() takes no keyword arguments");
+        return -1;
+    }
+    if (nargs > 1) {
+        err_format(E_TypeError, "set expected at most 1 argument, got %zu", nargs);
+        return -1;
+    }
+    Obj so = vm_unwrap(self);
+    if (SETOBJ(so)->used)
+        s_clear(so);
+    return nargs ? s_update(&so, args[0]) : 0;
+}
+
+static Obj frozenset_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
+{
+    if (kwnames && TUPLE_LEN(kwnames)) {
+        err_set(E_TypeError, "frozenset() takes no keyword arguments");
+        return NULL;
+    }
+    if (nargs > 1) {
+        err_format(E_TypeError, "frozenset expected at most 1 argument, got %zu", nargs);
+        return NULL;
+    }
+    if ((TypeObj *)type == T_frozenset && nargs == 1 && IS_SET_ANY(args[0]) && is_frozen(args[0]))
+        return args[0];
+    Obj fs = frozenset_new(nargs ? args[0] : NULL);
+    return container_wrap_for_type(T_frozenset, type, fs);
+}
+
+/* ---- methods ---- */
+
+/* Mutating methods are looked up on frozensets too while TYPE() maps every
+ * TID_SET object to `set`: refuse them as a missing attribute. */
+static bool refuse_frozen(Obj self, const char *name)
+{
+    if (!is_frozen(vm_unwrap(self)))
+        return false;
+    err_format(E_AttributeError, "'%s' object has no attribute '%s'", type_name(self), name);
+    return true;
+}
+
+static Obj set_add_m(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("add", nargs - 1, kwnames, 1, 1) < 0 || refuse_frozen(args[0], "add"))
+        return NULL;
+    return set_add(args[0], args[1]) < 0 ? NULL : g_None;
+}
+
+static Obj set_clear_m(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("clear", nargs - 1, kwnames, 0, 0) < 0 || refuse_frozen(args[0], "clear"))
+        return NULL;
+    set_clear(args[0]);
+    return g_None;
+}
+
+static Obj set_copy_m(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("copy", nargs - 1, kwnames, 0, 0) < 0)
+        return NULL;
+    if (IS_SET_ANY(args[0]) && is_frozen(args[0]))
+        return args[0];
+    return set_copy(args[0]);
+}
+
+static Obj set_discard_m(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("discard", nargs - 1, kwnames, 1, 1) < 0 || refuse_frozen(args[0], "discard"))
+        return NULL;
+    return set_discard(args[0], args[1]) < 0 ? NULL : g_None;
+}
+
+static Obj set_remove_m(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("remove", nargs - 1, kwnames, 1, 1) < 0 || refuse_frozen(args[0], "remove"))
+        return NULL;
+    return set_remove(args[0], args[1]) < 0 ? NULL : g_None;
+}
+
+static Obj set_pop_m(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("pop", nargs - 1, kwnames, 0, 0) < 0 || refuse_frozen(args[0], "pop"))
+        return NULL;
+    return set_pop(args[0]);
+}
+
+static Obj set_update_m(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("update", 0, kwnames, 0, 0) < 0 || refuse_frozen(args[0], "update"))
+        return NULL;
+    for (size_t i = 1; i < nargs; i++)
+        if (set_update(args[0], args[i]) < 0)
+            return NULL;
+    return g_None;
+}
+
+static Obj set_union_m(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("union", 0, kwnames, 0, 0) < 0)
+        return NULL;
+    Obj *r = vm_roots(1);
+    r[0] = set_copy(args[0]);
+    for (size_t i = 1; r[0] && i < nargs; i++) {
+        if (vm_unwrap(args[i]) == vm_unwrap(args[0]))
+            continue;
+        if (s_update(&r[0], args[i]) < 0)
+            r[0] = NULL;
+    }
+    Obj res = r[0];
+    vm_unroots(r);
+    return res;
+}
+
+static Obj intersection_multi(Obj *args, size_t nargs)
+{
+    if (nargs == 1)
+        return set_copy(args[0]);
+    Obj *r = vm_roots(1);
+    r[0] = vm_unwrap(args[0]);
+    for (size_t i = 1; r[0] && i < nargs; i++)
+        r[0] = s_intersection(r[0], args[i]);
+    Obj res = r[0];
+    vm_unroots(r);
+    return res;
+}
+
+static Obj set_intersection_m(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("intersection", 0, kwnames, 0, 0) < 0)
+        return NULL;
+    return intersection_multi(args, nargs);
+}
+
+static Obj set_intersection_update_m(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("intersection_update", 0, kwnames, 0, 0) < 0 ||
+        refuse_frozen(args[0], "intersection_update"))
+        return NULL;
+    Obj tmp = intersection_multi(args, nargs);
+    if (!tmp)
+        return NULL;
+    swap_bodies(vm_unwrap(args[0]), tmp);
+    return g_None;
+}
+
+static Obj set_difference_m(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("difference", 0, kwnames, 0, 0) < 0)
+        return NULL;
+    if (nargs == 1)
+        return set_copy(args[0]);
+    Obj *r = vm_roots(1);
+    r[0] = s_difference(vm_unwrap(args[0]), args[1]);
+    for (size_t i = 2; r[0] && i < nargs; i++)
+        if (s_difference_update(&r[0], args[i]) < 0)
+            r[0] = NULL;
+    Obj res = r[0];
+    vm_unroots(r);
+    return res;
+}
+
+static Obj set_difference_update_m(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("difference_update", 0, kwnames, 0, 0) < 0 ||
+        refuse_frozen(args[0], "difference_update"))
+        return NULL;
+    for (size_t i = 1; i < nargs; i++)
+        if (set_difference_update(args[0], args[i]) < 0)
+            return NULL;
+    return g_None;
+}
+
+static Obj set_symmetric_difference_m(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("symmetric_difference", nargs - 1, kwnames, 1, 1) < 0)
+        return NULL;
+    return s_symmetric_difference(args[0], args[1]);
+}
+
+static Obj set_symmetric_difference_update_m(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("symmetric_difference_update", nargs - 1, kwnames, 1, 1) < 0 ||
+        refuse_frozen(args[0], "symmetric_difference_update"))
+        return NULL;
+    return set_symmetric_difference_update(args[0], args[1]) < 0 ? NULL : g_None;
+}
+
+static Obj set_issubset_m(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("issubset", nargs - 1, kwnames, 1, 1) < 0)
+        return NULL;
+    int rc = s_issubset(args[0], args[1]);
+    return rc < 0 ? NULL : vm_bool(rc);
+}
+
+static Obj set_issuperset_m(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("issuperset", nargs - 1, kwnames, 1, 1) < 0)
+        return NULL;
+    int rc = s_issuperset(args[0], args[1]);
+    return rc < 0 ? NULL : vm_bool(rc);
+}
+
+static Obj set_isdisjoint_m(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("isdisjoint", nargs - 1, kwnames, 1, 1) < 0)
+        return NULL;
+    int rc = s_isdisjoint(args[0], args[1]);
+    return rc < 0 ? NULL : vm_bool(rc);
+}
+
+#define SHARED_SET_METHODS \
+    {"copy", set_copy_m, 0, "Return a shallow copy of a set."}, \
+    {"difference", set_difference_m, 0, "Return the difference of two or more sets as a new set."}, \
+    {"intersection", set_intersection_m, 0, "Return the intersection of two sets as a new set."}, \
+    {"isdisjoint", set_isdisjoint_m, 0, "Return True if two sets have a null intersection."}, \
+    {"issubset", set_issubset_m, 0, "Report whether another set contains this set."}, \
+    {"issuperset", set_issuperset_m, 0, "Report whether this set contains another set."}, \
+    {"symmetric_difference", set_symmetric_difference_m, 0, "Return the symmetric difference of two sets as a new set."}, \
+    {"union", set_union_m, 0, "Return the union of sets as a new set."},
+
+static const MethodDef set_methods[] = {
+    SHARED_SET_METHODS
+    {"add", set_add_m, 0, "Add an element to a set."},
+    {"clear", set_clear_m, 0, "Remove all elements from this set."},
+    {"discard", set_discard_m, 0, "Remove an element from a set if it is a member."},
+    {"remove", set_remove_m, 0, "Remove an element from a set; it must be a member."},
+    {"pop", set_pop_m, 0, "Remove and return an arbitrary set element."},
+    {"update", set_update_m, 0, "Update a set with the union of itself and others."},
+    {"intersection_update", set_intersection_update_m, 0, "Update a set with the intersection of itself and another."},
+    {"difference_update", set_difference_update_m, 0, "Remove all elements of another set from this set."},
+    {"symmetric_difference_update", set_symmetric_difference_update_m, 0, "Update a set with the symmetric difference of itself and another."},
+    {NULL, NULL, 0, NULL},
+};
+
+static const MethodDef frozenset_methods[] = {
+    SHARED_SET_METHODS
+    {NULL, NULL, 0, NULL},
+};
+
+static void set_common_slots(TypeObj *t)
+{
+    t->tp_repr = set_repr;
+    t->tp_richcompare = set_richcompare;
+    t->tp_len = set_len_slot;
+    t->tp_bool = set_bool_slot;
+    t->tp_contains = set_contains_slot;
+    t->tp_iter = set_iter_slot;
+    t->tp_hash = set_hash_slot;
+    t->nb[NB_OR] = set_or;
+    t->nb[NB_AND] = set_and;
+    t->nb[NB_SUB] = set_sub;
+    t->nb[NB_XOR] = set_xor;
+}
+
+void set_init_type(void)
+{
+    ensure_dummy();
+    T_set = (TypeObj *)type_new_builtin("set", T_object, TID_SET, TPF_BASETYPE);
+    set_common_slots(T_set);
+    T_set->tp_new = set_tp_new;
+    T_set->tp_init = set_tp_init;
+    T_set->nb_inplace[NB_OR] = set_ior;
+    T_set->nb_inplace[NB_AND] = set_iand;
+    T_set->nb_inplace[NB_SUB] = set_isub;
+    T_set->nb_inplace[NB_XOR] = set_ixor;
+    type_add_methods(T_set, set_methods);
+    type_ready(T_set);
+    type_set_attr_cstr(T_set, "__hash__", g_None);
+
+    T_frozenset = (TypeObj *)type_new_builtin("frozenset", T_object, TID_SET, TPF_BASETYPE);
+    set_common_slots(T_frozenset);
+    T_frozenset->tp_new = frozenset_tp_new;
+    type_add_methods(T_frozenset, frozenset_methods);
+    type_ready(T_frozenset);
+    /* both share TID_SET: plain values read their type from the table */
+    vm_tid_type[TID_SET] = T_set;
+
+    T_set_iterator = iter_make_type("set_iterator", setiter_next, true);
+}

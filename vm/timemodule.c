@@ -1,0 +1,395 @@
+/* The time module: clocks, sleep, struct_time conversions. */
+#include "tmpy.h"
+#include "modules.h"
+#include "numbers.h"
+#include "strings.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static Obj g_struct_time;   /* time.struct_time */
+
+static const char *const st_fields[] = {"tm_year", "tm_mon", "tm_mday", "tm_hour", "tm_min",
+                                        "tm_sec", "tm_wday", "tm_yday", "tm_isdst"};
+
+static int64_t clock_ns(clockid_t id)
+{
+    struct timespec ts;
+    clock_gettime(id, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static double clock_s(clockid_t id)
+{
+    struct timespec ts;
+    clock_gettime(id, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+#define CLOCK_FN(pyname, id)                                                   \
+    static Obj t_##pyname(Obj *args, size_t nargs, Obj kwnames)                \
+    {                                                                          \
+        (void)args;                                                            \
+        if (vm_check_args(#pyname, nargs, kwnames, 0, 0) < 0)                  \
+            return NULL;                                                       \
+        return float_new(clock_s(id));                                         \
+    }                                                                          \
+    static Obj t_##pyname##_ns(Obj *args, size_t nargs, Obj kwnames)           \
+    {                                                                          \
+        (void)args;                                                            \
+        if (vm_check_args(#pyname "_ns", nargs, kwnames, 0, 0) < 0)            \
+            return NULL;                                                       \
+        return int_from_i64(clock_ns(id));                                     \
+    }
+CLOCK_FN(time, CLOCK_REALTIME)
+CLOCK_FN(perf_counter, CLOCK_MONOTONIC)
+CLOCK_FN(monotonic, CLOCK_MONOTONIC)
+CLOCK_FN(process_time, CLOCK_PROCESS_CPUTIME_ID)
+CLOCK_FN(thread_time, CLOCK_THREAD_CPUTIME_ID)
+
+static Obj t_sleep(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("sleep", nargs, kwnames, 1, 1) < 0)
+        return NULL;
+    double secs;
+    Obj v = args[0];
+    if (IS_FLOAT(v)) {
+        secs = FLOAT_VAL(v);
+    } else {
+        if (!IS_INT(vm_unwrap(v)) && !vm_lookup_special(v, "__float__")) {
+            err_format(E_TypeError, "'%s' object cannot be interpreted as an integer", type_name(v));
+            return NULL;
+        }
+        if (vm_as_double(v, &secs) < 0)
+            return NULL;
+    }
+    if (isnan(secs)) {
+        err_set(E_ValueError, "Invalid value NaN (not a number)");
+        return NULL;
+    }
+    if (secs < 0) {
+        err_set(E_ValueError, "sleep length must be non-negative");
+        return NULL;
+    }
+    if (secs > 1e18) {
+        err_set(E_OverflowError, "sleep length is too large");
+        return NULL;
+    }
+    struct timespec ts;
+    ts.tv_sec = (time_t)secs;
+    ts.tv_nsec = (long)((secs - (double)ts.tv_sec) * 1e9);
+    if (ts.tv_nsec >= 1000000000)
+        ts.tv_nsec = 999999999;
+    /* blocking: release the GIL here (issue 5) */
+    while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+        ;
+    return g_None;
+}
+
+/* ---- struct_time ---- */
+
+static Obj tm_to_struct(const struct tm *t)
+{
+    Obj *it = vm_roots(11);
+    Obj res = NULL;
+    it[0] = int_from_i64(t->tm_year + 1900);
+    it[1] = MAKE_SMALLINT(t->tm_mon + 1);
+    it[2] = MAKE_SMALLINT(t->tm_mday);
+    it[3] = MAKE_SMALLINT(t->tm_hour);
+    it[4] = MAKE_SMALLINT(t->tm_min);
+    it[5] = MAKE_SMALLINT(t->tm_sec);
+    it[6] = MAKE_SMALLINT((t->tm_wday + 6) % 7);
+    it[7] = MAKE_SMALLINT(t->tm_yday + 1);
+    it[8] = MAKE_SMALLINT(t->tm_isdst);
+    if (!it[0])
+        goto out;
+    it[9] = structseq_new(g_struct_time, it, 9);
+    if (!it[9])
+        goto out;
+    it[10] = str_from_cstr(t->tm_zone ? t->tm_zone : "");
+    Obj k_zone = it[10] ? str_intern_cstr("tm_zone") : NULL;   /* pinned */
+    if (!k_zone || vm_setattr(it[9], k_zone, it[10]) < 0)
+        goto out;
+    it[10] = int_from_i64(t->tm_gmtoff);
+    Obj k_off = it[10] ? str_intern_cstr("tm_gmtoff") : NULL;
+    if (!k_off || vm_setattr(it[9], k_off, it[10]) < 0)
+        goto out;
+    res = it[9];
+out:
+    vm_unroots(it);
+    return res;
+}
+
+/* The seconds argument of gmtime/localtime/ctime (None: now). */
+static int secs_arg(Obj *args, size_t nargs, time_t *out)
+{
+    if (nargs == 0 || IS_NONE(args[0])) {
+        *out = time(NULL);
+        return 0;
+    }
+    Obj v = args[0];
+    if (IS_FLOAT(v)) {
+        double d = FLOAT_VAL(v);
+        if (isnan(d)) {
+            err_set(E_ValueError, "Invalid value NaN (not a number)");
+            return -1;
+        }
+        if (d >= 9.2e18 || d <= -9.2e18) {
+            err_set(E_OverflowError, "timestamp out of range for platform time_t");
+            return -1;
+        }
+        *out = (time_t)d;   /* truncates toward zero, as CPython */
+        return 0;
+    }
+    int64_t n;
+    if (vm_index_i64(v, &n) < 0)
+        return -1;
+    *out = (time_t)n;
+    return 0;
+}
+
+static Obj t_gmtime(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("gmtime", nargs, kwnames, 0, 1) < 0)
+        return NULL;
+    time_t t;
+    if (secs_arg(args, nargs, &t) < 0)
+        return NULL;
+    struct tm tmv;
+    if (!gmtime_r(&t, &tmv)) {
+        err_set(E_OverflowError, "timestamp out of range for platform time_t");
+        return NULL;
+    }
+    return tm_to_struct(&tmv);
+}
+
+static Obj t_localtime(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("localtime", nargs, kwnames, 0, 1) < 0)
+        return NULL;
+    time_t t;
+    if (secs_arg(args, nargs, &t) < 0)
+        return NULL;
+    struct tm tmv;
+    if (!localtime_r(&t, &tmv)) {
+        err_set(E_OverflowError, "timestamp out of range for platform time_t");
+        return NULL;
+    }
+    return tm_to_struct(&tmv);
+}
+
+/* A struct_time or 9-tuple to struct tm. */
+static int tuple_to_tm(Obj v, struct tm *out, const char *fname)
+{
+    Obj t = vm_unwrap(v);
+    if (!IS_TUPLE(t) || TUPLE_LEN(t) != 9) {
+        if (IS_TUPLE(t))
+            err_format(E_TypeError, "%s(): illegal time tuple argument", fname);
+        else
+            err_format(E_TypeError, "Tuple or struct_time argument required");
+        return -1;
+    }
+    int64_t f[9];
+    for (int i = 0; i < 9; i++) {
+        Obj x = TUPLE_ITEMS(t)[i];
+        if (vm_index_i64(x, &f[i]) < 0)
+            return -1;
+        t = vm_unwrap(v);
+    }
+    memset(out, 0, sizeof *out);
+    out->tm_year = (int)(f[0] - 1900);
+    out->tm_mon = (int)f[1] - 1;
+    out->tm_mday = (int)f[2];
+    out->tm_hour = (int)f[3];
+    out->tm_min = (int)f[4];
+    out->tm_sec = (int)f[5];
+    out->tm_wday = (int)((f[6] + 1) % 7);
+    out->tm_yday = (int)f[7] - 1;
+    out->tm_isdst = (int)f[8];
+    /* CPython's checks and defaults (0 fields become 1) */
+    if (out->tm_mon == -1)
+        out->tm_mon = 0;
+    else if (out->tm_mon < 0 || out->tm_mon > 11) {
+        err_set(E_ValueError, "month out of range");
+        return -1;
+    }
+    if (out->tm_mday == 0)
+        out->tm_mday = 1;
+    else if (out->tm_mday < 0 || out->tm_mday > 31) {
+        err_set(E_ValueError, "day of month out of range");
+        return -1;
+    }
+    if (out->tm_hour < 0 || out->tm_hour > 23) {
+        err_set(E_ValueError, "hour out of range");
+        return -1;
+    }
+    if (out->tm_min < 0 || out->tm_min > 59) {
+        err_set(E_ValueError, "minute out of range");
+        return -1;
+    }
+    if (out->tm_sec < 0 || out->tm_sec > 61) {
+        err_set(E_ValueError, "seconds out of range");
+        return -1;
+    }
+    if (out->tm_wday < 0) {
+        err_set(E_ValueError, "day of week out of range");
+        return -1;
+    }
+    if (out->tm_yday == -1)
+        out->tm_yday = 0;
+    else if (out->tm_yday < 0 || out->tm_yday > 365) {
+        err_set(E_ValueError, "day of year out of range");
+        return -1;
+    }
+    return 0;
+}
+
+static int tm_arg(Obj *args, size_t nargs, size_t idx, struct tm *out, const char *fname)
+{
+    if (nargs <= idx || IS_NONE(args[idx])) {
+        time_t now = time(NULL);
+        localtime_r(&now, out);
+        return 0;
+    }
+    return tuple_to_tm(args[idx], out, fname);
+}
+
+static Obj t_mktime(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("mktime", nargs, kwnames, 1, 1) < 0)
+        return NULL;
+    struct tm tmv;
+    if (tuple_to_tm(args[0], &tmv, "mktime") < 0)
+        return NULL;
+    tmv.tm_wday = -1;
+    time_t t = mktime(&tmv);
+    if (t == (time_t)-1 && tmv.tm_wday == -1) {
+        err_set(E_OverflowError, "mktime argument out of range");
+        return NULL;
+    }
+    return float_new((double)t);
+}
+
+static Obj t_strftime(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("strftime", nargs, kwnames, 1, 2) < 0)
+        return NULL;
+    Obj fmt = args[0];
+    if (!IS_STR(fmt)) {
+        err_format(E_TypeError, "strftime() argument 1 must be str, not %s", type_name(fmt));
+        return NULL;
+    }
+    struct tm tmv;
+    if (tm_arg(args, nargs, 1, &tmv, "strftime") < 0)
+        return NULL;
+    char *cfmt = strdup(str_cstr(args[0]));
+    if (!cfmt)
+        return err_nomemory();
+    size_t cap = 256 + strlen(cfmt) * 4;
+    Obj res = NULL;
+    for (int tries = 0; tries < 8; tries++, cap *= 4) {
+        char *buf = malloc(cap);
+        if (!buf) {
+            res = err_nomemory();
+            break;
+        }
+        size_t n = strftime(buf, cap, cfmt, &tmv);
+        if (n > 0 || !*cfmt || tries == 7) {
+            res = str_new(buf, n);
+            free(buf);
+            break;
+        }
+        free(buf);
+    }
+    free(cfmt);
+    return res;
+}
+
+static Obj format_asctime(const struct tm *t)
+{
+    static const char wd[7][4] = {"Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"};
+    static const char mo[12][4] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+                                   "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+    return str_from_format("%s %s%3d %.2d:%.2d:%.2d %d", wd[(t->tm_wday % 7 + 7) % 7], mo[t->tm_mon % 12],
+                           t->tm_mday, t->tm_hour, t->tm_min, t->tm_sec, 1900 + t->tm_year);
+}
+
+static Obj t_asctime(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("asctime", nargs, kwnames, 0, 1) < 0)
+        return NULL;
+    struct tm tmv;
+    if (tm_arg(args, nargs, 0, &tmv, "asctime") < 0)
+        return NULL;
+    return format_asctime(&tmv);
+}
+
+static Obj t_ctime(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("ctime", nargs, kwnames, 0, 1) < 0)
+        return NULL;
+    time_t t;
+    if (secs_arg(args, nargs, &t) < 0)
+        return NULL;
+    struct tm tmv;
+    if (!localtime_r(&t, &tmv)) {
+        err_set(E_OverflowError, "timestamp out of range for platform time_t");
+        return NULL;
+    }
+    return format_asctime(&tmv);
+}
+
+static const MethodDef time_functions[] = {
+    {"time", t_time, 0, NULL},
+    {"time_ns", t_time_ns, 0, NULL},
+    {"perf_counter", t_perf_counter, 0, NULL},
+    {"perf_counter_ns", t_perf_counter_ns, 0, NULL},
+    {"monotonic", t_monotonic, 0, NULL},
+    {"monotonic_ns", t_monotonic_ns, 0, NULL},
+    {"process_time", t_process_time, 0, NULL},
+    {"process_time_ns", t_process_time_ns, 0, NULL},
+    {"thread_time", t_thread_time, 0, NULL},
+    {"thread_time_ns", t_thread_time_ns, 0, NULL},
+    {"sleep", t_sleep, 0, NULL},
+    {"gmtime", t_gmtime, 0, NULL},
+    {"localtime", t_localtime, 0, NULL},
+    {"mktime", t_mktime, 0, NULL},
+    {"strftime", t_strftime, 0, NULL},
+    {"asctime", t_asctime, 0, NULL},
+    {"ctime", t_ctime, 0, NULL},
+    {NULL, NULL, 0, NULL},
+};
+
+Obj time_module_init(void)
+{
+    if (!g_struct_time) {
+        VM_GLOBAL_ROOT(g_struct_time);
+        g_struct_time = structseq_new_type("time", "struct_time", st_fields, 9, 9);
+        if (!g_struct_time)
+            return NULL;
+    }
+    tzset();
+    Obj *r = vm_roots(3);
+    Obj res = NULL;
+    r[0] = module_new("time");
+    if (!r[0])
+        goto out;
+    module_add_functions(r[0], time_functions);
+    if (module_add(r[0], "struct_time", g_struct_time) < 0)
+        goto out;
+    r[1] = str_from_cstr(tzname[0]);
+    r[2] = r[1] ? str_from_cstr(tzname[1]) : NULL;
+    if (!r[2] || !(r[1] = tuple_pack(2, r[1], r[2])) || module_add(r[0], "tzname", r[1]) < 0)
+        goto out;
+    if ((r[1] = int_from_i64(timezone), !r[1]) || module_add(r[0], "timezone", r[1]) < 0 ||
+        (r[1] = int_from_i64(daylight ? timezone - 3600 : timezone), !r[1]) ||
+        module_add(r[0], "altzone", r[1]) < 0 || module_add(r[0], "daylight", MAKE_SMALLINT(daylight != 0)) < 0)
+        goto out;
+    res = r[0];
+out:
+    vm_unroots(r);
+    return res;
+}

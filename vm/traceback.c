@@ -1,0 +1,573 @@
+/* Tracebacks: the traceback and frame types, traceback entries as an
+ * exception passes through frames, and printing an uncaught exception
+ * exactly as CPython 3.11 does (chains, repeated lines, SyntaxError). */
+#include "eval.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+TypeObj *T_traceback, *T_frame;
+
+#define TB(v) ((TracebackObj *)(v))
+#define EXC(v) ((ExceptionObj *)(v))
+
+/* ------------------------------------------------------------------ */
+/* Entries                                                            */
+/* ------------------------------------------------------------------ */
+void traceback_prepend(Obj exc, Obj code, int lineno)
+{
+    if (!exc || !IS_EXCEPTION(exc))
+        return;
+    Obj *r = vm_roots(2);
+    r[0] = exc;
+    r[1] = code;
+    Obj tb = (Obj)tm_allocate(TID_TRACEBACK, sizeof(struct TracebackObj_));
+    if (tb) {
+        TB(tb)->next = EXC(r[0])->traceback;
+        TB(tb)->code = r[1];
+        TB(tb)->lineno = lineno;
+        VM_WRITE(r[0]);
+        EXC(r[0])->traceback = tb;
+    }
+    vm_unroots(r);
+}
+
+void vm_traceback_add(Obj code, int lineno)
+{
+    traceback_prepend(err_occurred(), code, lineno);
+}
+
+Obj frameobj_new(Obj code, Obj globals, int lineno)
+{
+    Obj *r = vm_roots(2);
+    r[0] = code;
+    r[1] = globals;
+    Obj f = (Obj)tm_allocate(TID_FRAME, sizeof(struct FrameObj_));
+    if (f) {
+        ((FrameObj *)f)->code = r[0];
+        ((FrameObj *)f)->globals = r[1];
+        ((FrameObj *)f)->lineno = lineno;
+    }
+    vm_unroots(r);
+    return f ? f : err_nomemory();
+}
+
+/* ------------------------------------------------------------------ */
+/* Types                                                              */
+/* ------------------------------------------------------------------ */
+#define GETTER(fname) static Obj fname(Obj *args, size_t nargs, Obj kw)
+#define UNUSED_ARGS (void)nargs, (void)kw
+
+GETTER(tb_get_next) { UNUSED_ARGS; return TB(args[0])->next ? TB(args[0])->next : g_None; }
+GETTER(tb_set_next)
+{
+    UNUSED_ARGS;
+    Obj v = args[1];
+    if (!v || IS_NONE(v)) {
+        v = NULL;
+    } else if (TID(v) != TID_TRACEBACK) {
+        err_format(E_TypeError, "expected traceback object or None, got '%s'", type_name(v));
+        return NULL;
+    }
+    for (Obj t = v; t; t = TB(t)->next)
+        if (t == args[0]) {
+            err_set(E_ValueError, "traceback loop detected");
+            return NULL;
+        }
+    VM_WRITE(args[0]);
+    TB(args[0])->next = v;
+    return g_None;
+}
+GETTER(tb_get_lineno) { UNUSED_ARGS; return MAKE_SMALLINT(TB(args[0])->lineno); }
+GETTER(tb_get_lasti) { UNUSED_ARGS; (void)args; return MAKE_SMALLINT(0); }
+GETTER(tb_get_frame)
+{
+    UNUSED_ARGS;
+    return frameobj_new(TB(args[0])->code, g_None, (int)TB(args[0])->lineno);
+}
+
+GETTER(fr_get_code) { UNUSED_ARGS; return ((FrameObj *)args[0])->code; }
+GETTER(fr_get_lineno) { UNUSED_ARGS; return MAKE_SMALLINT(((FrameObj *)args[0])->lineno); }
+GETTER(fr_get_globals)
+{
+    UNUSED_ARGS;
+    Obj g = ((FrameObj *)args[0])->globals;
+    return g ? g : g_None;
+}
+GETTER(fr_get_none) { UNUSED_ARGS; (void)args; return g_None; }
+GETTER(fr_get_locals) { UNUSED_ARGS; (void)args; return dict_new(); }
+GETTER(fr_get_lasti) { UNUSED_ARGS; (void)args; return MAKE_SMALLINT(0); }
+
+static Obj frame_repr(Obj f)
+{
+    FrameObj *fo = (FrameObj *)f;
+    CodeObj *co = (CodeObj *)fo->code;
+    return str_from_format("<frame at %#lx, file '%s', line %d, code %s>", (unsigned long)(uintptr_t)f,
+                           str_cstr(co->filename), (int)fo->lineno, str_cstr(co->name));
+}
+
+void traceback_init_types(void)
+{
+    T_traceback = (TypeObj *)type_new_builtin("traceback", T_object, TID_TRACEBACK, 0);
+    type_add_getset(T_traceback, "tb_next", tb_get_next, tb_set_next);
+    type_add_getset(T_traceback, "tb_lineno", tb_get_lineno, NULL);
+    type_add_getset(T_traceback, "tb_lasti", tb_get_lasti, NULL);
+    type_add_getset(T_traceback, "tb_frame", tb_get_frame, NULL);
+    type_ready(T_traceback);
+
+    T_frame = (TypeObj *)type_new_builtin("frame", T_object, TID_FRAME, 0);
+    T_frame->tp_repr = frame_repr;
+    type_add_getset(T_frame, "f_code", fr_get_code, NULL);
+    type_add_getset(T_frame, "f_lineno", fr_get_lineno, NULL);
+    type_add_getset(T_frame, "f_globals", fr_get_globals, NULL);
+    type_add_getset(T_frame, "f_back", fr_get_none, NULL);
+    type_add_getset(T_frame, "f_locals", fr_get_locals, NULL);
+    type_add_getset(T_frame, "f_lasti", fr_get_lasti, NULL);
+    type_ready(T_frame);
+}
+
+/* ------------------------------------------------------------------ */
+/* Source lines                                                       */
+/* ------------------------------------------------------------------ */
+static char *src_cache_name;
+static char *src_cache_data;
+static size_t src_cache_len;
+
+static const char *file_text(const char *filename, size_t *len)
+{
+    if (src_cache_name && strcmp(src_cache_name, filename) == 0) {
+        *len = src_cache_len;
+        return src_cache_data;
+    }
+    if (filename[0] == '<')
+        return NULL;
+    FILE *fp = fopen(filename, "rb");
+    if (!fp)
+        return NULL;
+    size_t cap = 1 << 16, n = 0;
+    char *data = malloc(cap);
+    if (!data) {
+        fclose(fp);
+        return NULL;
+    }
+    for (;;) {
+        if (n == cap) {
+            char *nd = realloc(data, cap * 2);
+            if (!nd) {
+                free(data);
+                fclose(fp);
+                return NULL;
+            }
+            data = nd;
+            cap *= 2;
+        }
+        size_t got = fread(data + n, 1, cap - n, fp);
+        if (got == 0)
+            break;
+        n += got;
+    }
+    fclose(fp);
+    free(src_cache_name);
+    free(src_cache_data);
+    src_cache_name = strdup(filename);
+    src_cache_data = data;
+    src_cache_len = n;
+    *len = n;
+    return data;
+}
+
+/* Line `lineno` (1-based) of a file, without its newline; NULL if absent.
+ * Returns a pointer into the cache and its length. */
+static const char *file_line(const char *filename, int lineno, size_t *len)
+{
+    size_t n;
+    const char *data = file_text(filename, &n);
+    if (!data || lineno < 1)
+        return NULL;
+    const char *p = data, *end = data + n;
+    for (int l = 1; l < lineno; l++) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        if (!nl)
+            return NULL;
+        p = nl + 1;
+    }
+    if (p >= end)
+        return NULL;
+    const char *e = memchr(p, '\n', (size_t)(end - p));
+    if (!e)
+        e = end;
+    if (e > p && e[-1] == '\r')
+        e--;
+    *len = (size_t)(e - p);
+    return p;
+}
+
+static bool is_ws(char c)
+{
+    return c == ' ' || c == '\t' || c == '\f' || c == '\v' || c == '\r' || c == '\n';
+}
+
+static void add_source_line(StrBuf *b, const char *filename, int lineno)
+{
+    size_t len;
+    const char *p = file_line(filename, lineno, &len);
+    if (!p)
+        return;
+    while (len > 0 && is_ws(*p)) {
+        p++;
+        len--;
+    }
+    while (len > 0 && is_ws(p[len - 1]))
+        len--;
+    if (len == 0)
+        return;
+    sb_adds(b, "    ");
+    sb_add(b, p, len);
+    sb_addc(b, '\n');
+}
+
+/* ------------------------------------------------------------------ */
+/* Printing                                                           */
+/* ------------------------------------------------------------------ */
+#define TB_RECURSIVE_CUTOFF 3
+#define TB_LIMIT 1000
+
+static void add_repeated(StrBuf *b, long cnt)
+{
+    cnt -= TB_RECURSIVE_CUTOFF;
+    sb_printf(b, "  [Previous line repeated %ld more time%s]\n", cnt, cnt > 1 ? "s" : "");
+}
+
+static void print_tb(StrBuf *b, Obj tb)
+{
+    long depth = 0;
+    for (Obj t = tb; t; t = TB(t)->next)
+        depth++;
+    while (depth > TB_LIMIT) {
+        depth--;
+        tb = TB(tb)->next;
+    }
+    Obj last_file = NULL, last_name = NULL;
+    int64_t last_line = -1;
+    long cnt = 0;
+    for (Obj t = tb; t; t = TB(t)->next) {
+        CodeObj *co = (CodeObj *)TB(t)->code;
+        Obj file = co->filename, name = co->name;
+        int64_t line = TB(t)->lineno;
+        if (!last_file || line != last_line || !str_eq(file, last_file) || !str_eq(name, last_name)) {
+            if (cnt > TB_RECURSIVE_CUTOFF)
+                add_repeated(b, cnt);
+            last_file = file;
+            last_name = name;
+            last_line = line;
+            cnt = 0;
+        }
+        cnt++;
+        if (cnt > TB_RECURSIVE_CUTOFF)
+            continue;
+        sb_adds(b, "  File \"");
+        sb_add_str(b, file);
+        sb_printf(b, "\", line %d, in ", (int)line);
+        sb_add_str(b, name);
+        sb_addc(b, '\n');
+        add_source_line(b, str_cstr(file), (int)line);
+    }
+    if (cnt > TB_RECURSIVE_CUTOFF)
+        add_repeated(b, cnt);
+}
+
+/* Attribute as a C int64 (NULL / None / non-int: false). */
+static bool attr_i64(Obj o, const char *name, int64_t *out)
+{
+    Obj v = vm_getattr_opt(o, str_intern_cstr(name));
+    if (!v) {
+        if (err_occurred())
+            err_clear();
+        return false;
+    }
+    if (!IS_INT(v))
+        return false;
+    if (int_as_i64(v, out) < 0) {
+        err_clear();
+        return false;
+    }
+    return true;
+}
+
+/* Attribute as a malloc'd C string (NULL if absent or not a str). */
+static char *attr_cstr(Obj o, const char *name)
+{
+    Obj v = vm_getattr_opt(o, str_intern_cstr(name));
+    if (!v) {
+        if (err_occurred())
+            err_clear();
+        return NULL;
+    }
+    if (!IS_STR(v))
+        return NULL;
+    return strdup(str_cstr(v));
+}
+
+/* The source line and caret marker of a SyntaxError. */
+static void print_error_text(StrBuf *b, int64_t offset, int64_t end_offset, bool same_line, const char *text)
+{
+    offset--; /* 0-based */
+    int64_t end0 = end_offset - 1;
+    while (*text == ' ' || *text == '\t' || *text == '\f') {
+        text++;
+        offset--;
+        end0--;
+    }
+    int64_t len = (int64_t)strlen(text);
+    if (len > 0 && text[len - 1] == '\n')
+        len--;
+    if (offset > len)
+        offset = len;
+    /* Skip lines before the one the offset is in. */
+    for (;;) {
+        const char *nl = memchr(text, '\n', (size_t)len);
+        if (!nl)
+            break;
+        int64_t inl = nl - text;
+        if (inl >= offset)
+            break;
+        inl++;
+        text += inl;
+        len -= inl;
+        offset -= inl;
+        end0 -= inl;
+    }
+    const char *nl = memchr(text, '\n', (size_t)len);
+    int64_t linelen = nl ? nl - text : len;
+    sb_adds(b, "    ");
+    sb_add(b, text, (size_t)linelen);
+    sb_addc(b, '\n');
+    if (offset < 0)
+        return;
+    int64_t carets = 1;
+    if (same_line && end0 > offset)
+        carets = end0 - offset;
+    else if (!same_line && linelen > offset)
+        carets = linelen - offset;
+    if (offset + carets > linelen && linelen > offset)
+        carets = linelen - offset;
+    if (carets < 1)
+        carets = 1;
+    sb_adds(b, "    ");
+    for (int64_t i = 0; i < offset; i++)
+        sb_addc(b, ' ');
+    for (int64_t i = 0; i < carets; i++)
+        sb_addc(b, '^');
+    sb_addc(b, '\n');
+}
+
+static void print_syntax_error_location(StrBuf *b, Obj exc)
+{
+    char *filename = attr_cstr(exc, "filename");
+    int64_t lineno = 0, offset = 0, end_lineno = 0, end_offset = 0;
+    bool has_line = attr_i64(exc, "lineno", &lineno);
+    bool has_off = attr_i64(exc, "offset", &offset);
+    bool has_end_line = attr_i64(exc, "end_lineno", &end_lineno);
+    bool has_end_off = attr_i64(exc, "end_offset", &end_offset);
+    char *text = attr_cstr(exc, "text");
+    if (!has_line) {
+        free(filename);
+        free(text);
+        return;
+    }
+    sb_printf(b, "  File \"%s\", line %" PRId64 "\n", filename ? filename : "<string>", lineno);
+    if (!text && filename) {
+        size_t len;
+        const char *p = file_line(filename, (int)lineno, &len);
+        if (p) {
+            text = malloc(len + 2);
+            if (text) {
+                memcpy(text, p, len);
+                text[len] = '\n';
+                text[len + 1] = 0;
+            }
+        }
+    }
+    if (text) {
+        if (has_off)
+            print_error_text(b, offset, has_end_off ? end_offset : 0,
+                             !has_end_line || end_lineno == lineno, text);
+        else
+            print_error_text(b, 0, 0, true, text);
+    }
+    free(filename);
+    free(text);
+}
+
+static void print_exception_line(StrBuf *b, Obj *slot)
+{
+    Obj exc = *slot;
+    TypeObj *t = TYPE(exc);
+    Obj mod = NULL;
+    if (t->dict && IS_DICT(t->dict)) {
+        mod = dict_getitem_cstr(t->dict, "__module__");
+        if (!mod && err_occurred())
+            err_clear();
+    }
+    t = TYPE(*slot);
+    if (!mod)
+        mod = t->module;
+    if (mod && IS_STR(mod) && !str_eq_cstr(mod, "builtins") && !str_eq_cstr(mod, "__main__")) {
+        sb_add_str(b, mod);
+        sb_addc(b, '.');
+    }
+    Obj qn = t->qualname && IS_STR(t->qualname) ? t->qualname : t->name;
+    sb_add_str(b, qn);
+    bool syntax = vm_isinstance_type(*slot, E_SyntaxError);
+    Obj s = NULL;
+    if (syntax) {
+        s = vm_getattr_opt(*slot, str_intern_cstr("msg"));
+        if (!s || !IS_STR(s)) {
+            if (err_occurred())
+                err_clear();
+            s = NULL;
+        }
+    }
+    if (!s)
+        s = vm_str(*slot);
+    if (!s || !IS_STR(s)) {
+        if (err_occurred())
+            err_clear();
+        sb_adds(b, ": <exception str() failed>");
+    } else if (str_len(s) > 0) {
+        sb_adds(b, ": ");
+        sb_add_str(b, s);
+    }
+    sb_addc(b, '\n');
+    /* PEP 678 notes */
+    Obj notes = vm_getattr_opt(*slot, str_intern_cstr("__notes__"));
+    if (!notes) {
+        if (err_occurred())
+            err_clear();
+        return;
+    }
+    Obj *r = vm_roots(1);
+    r[0] = notes;
+    if (IS_LIST(r[0]) || IS_TUPLE(r[0])) {
+        for (int64_t i = 0;; i++) {
+            int64_t n = IS_LIST(r[0]) ? LIST_LEN(r[0]) : TUPLE_LEN(r[0]);
+            if (i >= n)
+                break;
+            Obj note = IS_LIST(r[0]) ? LIST_ITEMS(r[0])[i] : TUPLE_ITEMS(r[0])[i];
+            if (IS_STR(note)) {
+                sb_add_str(b, note);
+            } else {
+                Obj ns = vm_str(note);
+                if (ns && IS_STR(ns)) {
+                    sb_add_str(b, ns);
+                } else {
+                    if (err_occurred())
+                        err_clear();
+                    sb_adds(b, "<note str() failed>");
+                }
+            }
+            sb_addc(b, '\n');
+        }
+    } else {
+        Obj ns = vm_repr(r[0]);
+        if (ns && IS_STR(ns)) {
+            sb_add_str(b, ns);
+        } else {
+            if (err_occurred())
+                err_clear();
+            sb_adds(b, "<__notes__ repr() failed>");
+        }
+        sb_addc(b, '\n');
+    }
+    vm_unroots(r);
+}
+
+static void print_one(StrBuf *b, Obj *slot)
+{
+    Obj exc = *slot;
+    if (!IS_EXCEPTION(exc)) {
+        sb_printf(b, "TypeError: print_exception(): Exception expected for value, %s found\n", type_name(exc));
+        return;
+    }
+    Obj tb = EXC(exc)->traceback;
+    if (tb && TID(tb) == TID_TRACEBACK) {
+        sb_adds(b, "Traceback (most recent call last):\n");
+        print_tb(b, tb);
+    }
+    if (vm_isinstance_type(*slot, E_SyntaxError))
+        print_syntax_error_location(b, *slot);
+    print_exception_line(b, slot);
+}
+
+#define MAX_CHAIN 64
+
+void vm_print_exception(Obj exc)
+{
+    Obj *r = vm_roots(MAX_CHAIN + 1);
+    r[MAX_CHAIN] = err_fetch();   /* keep a pending exception aside */
+    int link[MAX_CHAIN];           /* 1: cause, 2: context from r[i] to r[i+1] */
+    int n = 0;
+    r[n++] = exc;
+    while (n < MAX_CHAIN && IS_EXCEPTION(r[n - 1])) {
+        ExceptionObj *e = EXC(r[n - 1]);
+        Obj next = NULL;
+        int kind = 0;
+        if (e->cause) {
+            next = e->cause;
+            kind = 1;
+        } else if (e->context && !e->suppress_context) {
+            next = e->context;
+            kind = 2;
+        }
+        if (!next)
+            break;
+        bool seen = false;
+        for (int i = 0; i < n; i++)
+            if (r[i] == next)
+                seen = true;
+        if (seen)
+            break;
+        link[n - 1] = kind;
+        r[n++] = next;
+    }
+    if (g_sys_stdout) {
+        if (file_flush(g_sys_stdout) < 0)
+            err_clear();
+    } else {
+        fflush(stdout);
+    }
+    StrBuf b;
+    sb_init(&b);
+    for (int i = n - 1; i >= 0; i--) {
+        print_one(&b, &r[i]);
+        if (i > 0) {
+            if (link[i - 1] == 1)
+                sb_adds(&b, "\nThe above exception was the direct cause of the following exception:\n\n");
+            else
+                sb_adds(&b, "\nDuring handling of the above exception, another exception occurred:\n\n");
+        }
+    }
+    bool written = false;
+    if (g_sys_stderr) {
+        Obj s = sb_finish(&b);
+        if (s) {
+            written = file_write_str(g_sys_stderr, s) >= 0 && file_flush(g_sys_stderr) >= 0;
+            if (!written) {
+                err_clear();
+                fputs(str_cstr(s), stderr);
+                written = true;
+            }
+        } else {
+            err_clear();
+        }
+    } else {
+        fwrite(b.p ? b.p : "", 1, b.len, stderr);
+        sb_free(&b);
+        written = true;
+    }
+    fflush(stderr);
+    if (r[MAX_CHAIN])
+        eval_set_exc(r[MAX_CHAIN]);
+    vm_unroots(r);
+}
