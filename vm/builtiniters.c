@@ -20,12 +20,15 @@ static Obj iter_repr(Obj self)
     return res;
 }
 
-/* The value for `type` (a subclass gets a wrapping instance). */
+/* The iterator made for `type`: an instance of a user subclass is the same
+ * IterObj with its cls set to the subclass (TID_ITER layouts carry cls). */
 static Obj wrap(TypeObj *builtin, Obj type, Obj it)
 {
-    if (!it || type == (Obj)builtin)
-        return it;
-    return container_wrap_for_type(builtin, type, it);
+    if (it && type != (Obj)builtin && IS_TYPE(type)) {
+        VM_WRITE(it);
+        ITER(it)->cls = type;
+    }
+    return it;
 }
 
 static int no_kw(const char *name, Obj kwnames)

@@ -488,6 +488,25 @@ static void function_str(StrBuf *b, Obj func)
     }
 }
 
+void call_star_arg_error(Obj func, Obj arg)
+{
+    if (vm_hasattr(arg, str_intern_cstr("__iter__")) || vm_hasattr(arg, str_intern_cstr("__getitem__")))
+        return;
+    if (err_occurred())
+        err_clear();
+    Obj *r = vm_roots(2);
+    r[0] = func;
+    r[1] = arg;
+    if (TID(r[0]) == TID_METHOD)
+        r[0] = ((MethodObj *)r[0])->func;
+    StrBuf b;
+    sb_init(&b);
+    function_str(&b, r[0]);
+    sb_printf(&b, " argument after * must be an iterable, not %s", type_name(r[1]));
+    raise_buf(E_TypeError, &b);
+    vm_unroots(r);
+}
+
 int call_merge_kwargs(Obj d, Obj m, Obj func)
 {
     Obj *r = vm_roots(5);

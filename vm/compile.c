@@ -814,9 +814,14 @@ static bool enter_unit(Compiler *c, Scope *ste, UnitKind kind, const char *name,
             return false;
         }
     free(sorted);
-    if (u->nparamcells > 16)
-        return cerror(c, CERR_NOTIMPL, firstlineno, 0, firstlineno, 0,
-                      "more than 16 parameters captured by inner functions are not supported yet");
+    /* cell2arg covers 16 parameter cells; the others are filled by a prologue */
+    for (int i = 16; i < u->nparamcells; i++) {
+        int arg = strtab_lookup(&u->varnames, u->cells.items[i]);
+        if (arg < 0)
+            return internal_error(c, "parameter cell without a parameter");
+        if (!emit(c, OP_LOAD_FAST, arg) || !emit(c, OP_STORE_DEREF, i))
+            return false;
+    }
 
     switch (kind) {
     case U_MODULE: u->flags = CO_MODULE; break;
@@ -1760,12 +1765,13 @@ static bool compile_future(Compiler *c, stmt_ty s)
     for (int i = 0; i < s->v.ImportFrom.names.n; i++) {
         alias_ty a = s->v.ImportFrom.names.items[i];
         if (strcmp(a->name, "braces") == 0)
-            return SYNERR(c, s, "not a chance");
+            return cerror(c, CERR_SYNTAX, s->lineno, s->col_offset, s->lineno, -1, "not a chance");
         bool known = false;
         for (int k = 0; features[k]; k++)
             known = known || strcmp(a->name, features[k]) == 0;
-        if (!known)
-            return SYNERR(c, s, "future feature %s is not defined", a->name);
+        if (!known)   /* end_col_offset -1: CPython gives no end offset here */
+            return cerror(c, CERR_SYNTAX, s->lineno, s->col_offset, s->lineno, -1,
+                          "future feature %s is not defined", a->name);
     }
     return true;
 }
@@ -2154,7 +2160,8 @@ static bool call_helper(Compiler *c, int pushed, expr_seq args, keyword_seq kws)
     bool dstar = false;
     for (int i = 0; i < kws.n; i++)
         dstar = dstar || !kws.items[i]->arg;
-    if (!dstar && !has_starred(args)) {
+    /* small calls push every argument; big ones build a tuple (and dict) incrementally */
+    if (!dstar && !has_starred(args) && args.n + pushed <= STACK_USE_GUIDELINE && kws.n <= STACK_USE_GUIDELINE) {
         for (int i = 0; i < args.n; i++)
             TRY(compile_expr(c, args.items[i]));
         if (!kws.n) {
@@ -2199,13 +2206,14 @@ static bool call_helper(Compiler *c, int pushed, expr_seq args, keyword_seq kws)
                 TRY(compile_expr(c, k->value) && emit(c, OP_DICT_MERGE, 1));
             } else {
                 TRY(emit_str_const(c, k->arg) && compile_expr(c, k->value));
-                pending++;
+                if (++pending == 16 || i == kws.n - 1) {
+                    TRY(emit(c, OP_BUILD_MAP, pending));
+                    if (have)
+                        TRY(emit(c, OP_DICT_MERGE, 1));
+                    have = true;
+                    pending = 0;
+                }
             }
-        }
-        if (pending) {
-            TRY(emit(c, OP_BUILD_MAP, pending));
-            if (have)
-                TRY(emit(c, OP_DICT_MERGE, 1));
         }
     }
     c->u->lineno = line;
@@ -2986,7 +2994,7 @@ static void unit_json(FILE *out, const Unit *u)
             "\"nfrees\":%d,\"stacksize\":%d,\"ncaches\":%d,\"firstlineno\":%d,\"cell2arg\":[",
             u->flags, u->argcount, u->posonlyargcount, u->kwonlyargcount, u->varnames.n, u->cells.n, u->frees.n,
             u->stacksize, u->ncaches, u->firstlineno);
-    for (int i = 0; i < u->nparamcells; i++)
+    for (int i = 0; i < u->nparamcells && i < 16; i++)
         fprintf(out, "%s%d", i ? "," : "", strtab_lookup(&u->varnames, u->cells.items[i]));
     fputs("],\"localsplus\":[", out);
     strs_json(out, &u->varnames);
@@ -3239,10 +3247,10 @@ static Obj unit_to_code(Emitter *em, Unit *u)
     co->firstlineno = u->firstlineno;
     co->ncaches = u->ncaches;
     co->reserved_ = 0;
-    co->cell2arg_count = u->nparamcells;
+    co->cell2arg_count = u->nparamcells < 16 ? u->nparamcells : 16;
     for (int i = 0; i < 16; i++)
         co->cell2arg[i] = -1;
-    for (int i = 0; i < u->nparamcells; i++)
+    for (int i = 0; i < co->cell2arg_count; i++)
         co->cell2arg[i] = (int16_t)strtab_lookup(&u->varnames, u->cells.items[i]);
     if (u->ncode)
         memcpy(VM_LINEAR(co->code), u->code, (size_t)u->ncode * sizeof(uint32_t));
@@ -3260,6 +3268,7 @@ out:
 static void raise_syntax_error(TypeObj *type, const char *msg, const char *filename, int lineno, int offset,
                                const char *text, size_t textlen, int end_lineno, int end_offset)
 {
+    /* end_offset <= 0: unknown (None) */
     Obj *r = vm_roots(8);
     if (!(r[0] = str_from_cstr(msg)) || !(r[2] = str_from_cstr(filename)))
         goto out;
@@ -3272,7 +3281,7 @@ static void raise_syntax_error(TypeObj *type, const char *msg, const char *filen
         r[5] = g_None;
     }
     r[6] = int_from_i64(end_lineno);
-    r[7] = int_from_i64(end_offset);
+    r[7] = end_offset > 0 ? int_from_i64(end_offset) : g_None;
     if (!r[3] || !r[4] || !r[6] || !r[7])
         goto out;
     if (!(r[1] = tuple_from_array(&r[2], 6)))

@@ -12,7 +12,8 @@
  *  - Cell variables that are parameters come first in the cell list, in
  *    parameter order: cell i < cell2arg_count starts with the argument
  *    cell2arg[i]; the others start empty. cell2arg[i] is -1 for cells that
- *    are not parameters. (At most 16 parameters may be cells.)
+ *    are not parameters. cell2arg_count <= 16: further parameter cells
+ *    start empty and the code begins with LOAD_FAST p; STORE_DEREF cell.
  *  - A class body that needs __class__ has it as its only cell (index 0)
  *    and ends with LOAD_CLOSURE __class__; STORE_NAME __classcell__;
  *    LOAD_CONST None; RETURN_VALUE.

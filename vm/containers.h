@@ -124,8 +124,10 @@ static inline int64_t smallint_hash(Obj v)
 {
     int64_t n = SMALLINT_VAL(v);
     const int64_t P = (int64_t)((1ULL << 61) - 1);
-    int64_t h = n >= 0 ? n % P : -((-n) % P);
-    return h == -1 ? -2 : h;
+    /* |n| < P except at the two ends of the small range: no division */
+    if (unlikely(n <= -P || n >= P))
+        n = n >= P ? n - P : (n == -P ? 0 : -1);   /* 2**61-1 -> 0; -(2**61-1) -> 0; -2**61 -> -1 */
+    return n == -1 ? -2 : n;
 }
 /* vm_hash with inline fast paths for small ints and exact strs. */
 static inline int64_t container_hash(Obj v)

@@ -45,7 +45,7 @@ static inline uint64_t next_version(void)
     return __atomic_add_fetch(&version_counter, 1, __ATOMIC_RELAXED);
 }
 
-static Obj s_keys;   /* interned "keys" */
+static Obj s_keys, s_iter;   /* interned "keys", "__iter__" */
 
 static inline int32_t __seg_gs *ix_slots(Obj index)
 {
@@ -645,11 +645,7 @@ static bool is_plain_dict_source(Obj other)
     TypeObj *t = TYPE(other);
     if (t->tp_iter == dict_iter_slot)
         return true;
-    Obj *r = vm_roots(1);
-    r[0] = str_intern_cstr("__iter__");
-    bool same = r[0] && vm_lookup_type(t, r[0]) == vm_lookup_type(T_dict, r[0]);
-    vm_unroots(r);
-    return same;
+    return vm_lookup_type(t, s_iter) == vm_lookup_type(T_dict, s_iter);
 }
 
 /* Insert per the override mode; *kp / *vp rooted by the caller's slots. */
@@ -966,14 +962,14 @@ static int dict_bool_slot(Obj self)
 Obj dict_subscript(Obj self, Obj key)
 {
     Obj d = vm_unwrap(self);
-    if (IS_SMALLINT(key) || key->h.tid == TID_STR) {
-        Obj v = dict_getitem_hash(d, key, container_hash(key));
-        if (v || err_occurred())
-            return v;
-        if (d == self) {
+    if ((IS_SMALLINT(key) || key->h.tid == TID_STR) && d == self) {
+        /* d_lookup refreshes d and key if a colliding key's __eq__ ran */
+        int64_t ix = d_lookup(&d, &key, NULL, container_hash(key), NULL);
+        if (ix >= 0)
+            return ents(d)[3 * ix + 2];
+        if (ix == IX_EMPTY)
             err_set_value(E_KeyError, key);
-            return NULL;
-        }
+        return NULL;
     }
     Obj *r = vm_roots(2);
     r[0] = self;
@@ -1692,6 +1688,8 @@ void dict_init_type(void)
 {
     s_keys = str_intern_cstr("keys");
     VM_GLOBAL_ROOT(s_keys);
+    s_iter = str_intern_cstr("__iter__");
+    VM_GLOBAL_ROOT(s_iter);
     T_dict = (TypeObj *)type_new_builtin("dict", T_object, TID_DICT, TPF_BASETYPE);
     TypeObj *t = T_dict;
     t->tp_repr = dict_repr;

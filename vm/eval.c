@@ -188,6 +188,10 @@ static inline Frame *push_function_frame(Obj func, Obj *args, size_t nargs, Obj 
         }
         for (Obj *p = lp + nargs; p < end; p++)
             *p = NULL;
+        /* Never shrink below the caller's slots: they must stay scanned by
+         * the GC, or they would hold stale references when exposed again. */
+        if (end < old_top)
+            end = old_top;
         tm_self.ss_top = (object_t **)end;
     } else {
         lp = old_top;
@@ -1098,7 +1102,7 @@ static inline void yield_point(void)
 {
 #if TM_STM
     /* Transactions break only at the outermost C level (see ARCHITECTURE.md). */
-    if (vm_ts.c_depth == 0)
+    if (vm_eval_levels == 1)
         tm_yield();
 #else
     tm_yield();
@@ -1473,7 +1477,13 @@ Obj eval_run(Frame *entry, int throwing, int *status)
             nargs++;
             goto call_python;
         }
+        if (unlikely(++vm_ts.c_depth + vm_ts.py_depth > vm_recursion_limit)) {
+            vm_ts.c_depth--;
+            err_set(E_RecursionError, "maximum recursion depth exceeded while calling a Python object");
+            goto error;
+        }
         Obj res = vm_call(callable, args, nargs, NULL);
+        vm_ts.c_depth--;
         sp = base;
         if (!res)
             goto error;
@@ -1514,7 +1524,13 @@ Obj eval_run(Frame *entry, int throwing, int *status)
             sp = f->sp;
             DISPATCH();
         }
+        if (unlikely(++vm_ts.c_depth + vm_ts.py_depth > vm_recursion_limit)) {
+            vm_ts.c_depth--;
+            err_set(E_RecursionError, "maximum recursion depth exceeded while calling a Python object");
+            goto error;
+        }
         Obj res = vm_call(callable, args, nargs, kwnames);
+        vm_ts.c_depth--;
         sp = base;
         if (!res)
             goto error;
@@ -2173,8 +2189,14 @@ Obj eval_run(Frame *entry, int throwing, int *status)
         DISPATCH();
     }
     TARGET(LIST_EXTEND) {
-        if (list_extend_iter(sp[-1 - (int)ARG], sp[-1]) < 0)
+        /* arg bit 16 (compiler's choice): the list is a call's argument
+         * list, for CPython's "f() argument after * ..." message. */
+        int i = (int)(ARG & 0xffff);
+        if (list_extend_iter(sp[-1 - i], sp[-1]) < 0) {
+            if ((ARG >> 16) && err_matches(E_TypeError) && sp - 1 - i - 2 >= f->stack_base)
+                call_star_arg_error(sp[-1 - i - 2], sp[-1]);
             goto error;
+        }
         sp--;
         DISPATCH();
     }
@@ -2557,24 +2579,11 @@ unwind:
 /* ------------------------------------------------------------------ */
 /* Entry points from C                                                */
 /* ------------------------------------------------------------------ */
-/* Nested C levels (not the outermost) count against the recursion limit. */
-static inline int enter_c_level(void)
-{
-    if (!vm_ts.frame)
-        return 0;
-    return vm_enter_recursive(" while calling a Python object");
-}
-
-static inline void leave_c_level(bool nested)
-{
-    if (nested)
-        vm_leave_recursive();
-}
+__thread int vm_eval_levels;
 
 Obj eval_call_function(Obj func, Obj *args, size_t nargs, Obj kwnames)
 {
-    bool nested = vm_ts.frame != NULL;
-    if (enter_c_level() < 0)
+    if (eval_enter_level() < 0)
         return NULL;
     Obj gen = NULL;
     Frame *f = eval_push_function(func, args, nargs, kwnames, &gen);
@@ -2583,7 +2592,7 @@ Obj eval_call_function(Obj func, Obj *args, size_t nargs, Obj kwnames)
         r = gen;
     else
         r = eval_run(f, 0, NULL);
-    leave_c_level(nested);
+    eval_leave_level();
     return r;
 }
 
@@ -2598,8 +2607,7 @@ Obj vm_eval_code(Obj code, Obj globals, Obj locals)
         err_set(E_TypeError, "globals must be a dict");
         return NULL;
     }
-    bool nested = vm_ts.frame != NULL;
-    if (enter_c_level() < 0)
+    if (eval_enter_level() < 0)
         return NULL;
     Obj *r = vm_roots(3);
     r[0] = globals;
@@ -2608,7 +2616,7 @@ Obj vm_eval_code(Obj code, Obj globals, Obj locals)
     if (!dict_getitem_cstr(r[0], "__builtins__")) {
         if (err_occurred() || !g_builtins) {
             vm_unroots(r);
-            leave_c_level(nested);
+            eval_leave_level();
             if (!err_occurred())
                 err_set(E_SystemError, "no builtins");
             return NULL;
@@ -2616,7 +2624,7 @@ Obj vm_eval_code(Obj code, Obj globals, Obj locals)
         Obj bm = dict_getitem_cstr(g_modules, "builtins");
         if (dict_setitem_cstr(r[0], "__builtins__", bm ? bm : g_builtins) < 0) {
             vm_unroots(r);
-            leave_c_level(nested);
+            eval_leave_level();
             return NULL;
         }
     }
@@ -2628,7 +2636,7 @@ Obj vm_eval_code(Obj code, Obj globals, Obj locals)
         res = eval_run(f, 0, NULL);
     }
     vm_unroots(r);
-    leave_c_level(nested);
+    eval_leave_level();
     return res;
 }
 
@@ -2638,8 +2646,7 @@ Obj vm_run_class_body(Obj func, Obj ns)
         err_set(E_TypeError, "class body must be a function");
         return NULL;
     }
-    bool nested = vm_ts.frame != NULL;
-    if (enter_c_level() < 0)
+    if (eval_enter_level() < 0)
         return NULL;
     Obj *r = vm_roots(2);
     r[0] = func;
@@ -2648,7 +2655,7 @@ Obj vm_run_class_body(Obj func, Obj ns)
     Frame *f = push_code_frame(F->code, r[0], F->globals, F->builtins, r[1]);
     Obj res = f ? eval_run(f, 0, NULL) : NULL;
     vm_unroots(r);
-    leave_c_level(nested);
+    eval_leave_level();
     return res;
 }
 

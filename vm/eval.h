@@ -112,6 +112,20 @@ static inline bool vm_cstack_low(void)
     return (uintptr_t)&here < vm_cstack_limit;
 }
 
+/* Nesting of eval_run levels on this thread (C code running Python). Only
+ * the C stack limits it: Python frames count against the recursion limit. */
+extern __thread int vm_eval_levels;
+static inline int eval_enter_level(void)
+{
+    if (unlikely(vm_cstack_low())) {
+        err_set(E_RecursionError, "maximum recursion depth exceeded while calling a Python object");
+        return -1;
+    }
+    vm_eval_levels++;
+    return 0;
+}
+static inline void eval_leave_level(void) { vm_eval_levels--; }
+
 /* eval.c */
 /* Run frames from `entry` (already pushed) until it returns, yields (generator
  * entries) or raises. throwing: the current exception is raised at entry->ip. */
@@ -143,6 +157,8 @@ int call_init_cells(Obj func, CodeObj *co, Obj *lp);
 Obj call_builtin(Obj b, Obj *args, size_t nargs, Obj kwnames);
 /* f(**m): merge mapping m into the kwargs dict d (duplicates: TypeError). */
 int call_merge_kwargs(Obj d, Obj m, Obj func);
+/* f(*x) with x not iterable: CPython's message (replaces a TypeError). */
+void call_star_arg_error(Obj func, Obj arg);
 /* f(*args, **kwargs): an argument vector on the shadow stack (v[0] = kwnames
  * or NULL, arguments from v[1], self first if given). The caller resets
  * tm_self.ss_top afterwards (also on error). */

@@ -1657,10 +1657,8 @@ static const MethodDef file_methods[] = {
 
 void file_init_type(void)
 {
-    T_file = (TypeObj *)type_new_builtin("TextIOWrapper", T_object, TID_FILE, 0);
-    Obj modname = str_intern_cstr("_io");
+    T_file = (TypeObj *)type_new_builtin("_io.TextIOWrapper", T_object, TID_FILE, 0);
     VM_WRITE(T_file);
-    T_file->module = modname;
     T_file->tp_repr = file_repr;
     T_file->tp_iter = file_iter;
     T_file->tp_iternext = file_iternext;

@@ -284,26 +284,46 @@ static char *float_body(double a, const Spec *sp)
     }
     int prec = sp->prec < 0 ? 6 : (int)(sp->prec > 100000 ? 100000 : sp->prec);
     switch (t) {
-    case 0:
+    case 0: {
         if (sp->prec < 0) {
-            body = malloc(40);
-            if (body)
+            /* repr; '#' only makes sure there is a decimal point */
+            body = malloc(48);
+            if (body) {
                 float_repr_buf(a, body);
+                if (sp->alt && !strchr(body, '.')) {
+                    char *e = strchr(body, 'e');
+                    size_t at = e ? (size_t)(e - body) : strlen(body);
+                    memmove(body + at + 1, body + at, strlen(body + at) + 1);
+                    body[at] = '.';
+                }
+            }
             return body;
         }
-        if (prec == 0) {
-            /* one significant digit; fixed only for exponents -4..-1 */
-            char tmp[40];
-            snprintf(tmp, sizeof tmp, "%.0e", a);
-            int x = atoi(strchr(tmp, 'e') + 1);
-            if (x < -4 || x >= 0)
-                body = fmt_double(sp->alt ? "%#.*e" : "%.*e", 0, a);
-            else
-                body = fmt_double("%.*f", -x, a);
-            return body;
+        /* like 'g' with P significant digits, but fixed notation keeps
+         * room for the ".0" it always shows: exponent when X >= P - 1 */
+        int P = prec > 0 ? prec : 1;
+        char tmp[48];
+        snprintf(tmp, sizeof tmp, "%.*e", P - 1 > 30 ? 30 : P - 1, a);
+        int x = atoi(strchr(tmp, 'e') + 1);
+        bool expo = x < -4 || x >= P - 1;
+        body = expo ? fmt_double(sp->alt ? "%#.*e" : "%.*e", P - 1, a)
+                    : fmt_double(sp->alt ? "%#.*f" : "%.*f", P - 1 - x, a);
+        if (!body)
+            return NULL;
+        if (!sp->alt) {
+            /* drop trailing zeros of the mantissa (and a bare point) */
+            char *e = strchr(body, 'e');
+            size_t m = e ? (size_t)(e - body) : strlen(body);
+            if (memchr(body, '.', m)) {
+                size_t k = m;
+                while (k > 0 && body[k - 1] == '0')
+                    k--;
+                if (k > 0 && body[k - 1] == '.')
+                    k--;
+                memmove(body + k, body + m, strlen(body + m) + 1);
+            }
         }
-        body = fmt_double(sp->alt ? "%#.*g" : "%.*g", prec, a);
-        if (body && !strpbrk(body, ".e")) {
+        if (!expo && !strchr(body, '.')) {
             size_t l = strlen(body);
             char *nb = realloc(body, l + 3);
             if (nb) {
@@ -312,6 +332,7 @@ static char *float_body(double a, const Spec *sp)
             }
         }
         return body;
+    }
     case 'f':
     case 'F':
         return fmt_double(sp->alt ? "%#.*f" : "%.*f", prec, a);

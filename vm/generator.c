@@ -174,8 +174,7 @@ Obj gen_resume(Obj gen, Obj sent, Obj exc, int *status)
             err_set_obj((Obj)E_StopIteration);
         return NULL;
     }
-    bool nested = vm_ts.frame != NULL;
-    if (nested && vm_enter_recursive(" while calling a Python object") < 0)
+    if (eval_enter_level() < 0)
         return NULL;
     Obj *r = vm_roots(3);
     r[0] = gen;
@@ -195,8 +194,7 @@ Obj gen_resume(Obj gen, Obj sent, Obj exc, int *status)
         res = eval_run(nf, exc != NULL, status);
     }
     vm_unroots(r);
-    if (nested)
-        vm_leave_recursive();
+    eval_leave_level();
     return res;
 }
 

@@ -51,7 +51,7 @@ extern const char *const token_text[T_COUNT_];   /* "(", "if", "name", ... */
 
 typedef struct Token {
     int type;                 /* T_* */
-    int level;                /* bracket nesting level before this token */
+    int level;                /* bracket nesting level after this token (as CPython's) */
     const char *start, *end;  /* the token's bytes in the source */
     int lineno, col;          /* 1-based line, 0-based byte column of the start */
     int end_lineno, end_col;  /* just past the end */

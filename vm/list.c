@@ -121,10 +121,14 @@ static int list_realloc(Obj *lp, int64_t cap)
     return 0;
 }
 
+/* x1.5 for small lists; x2 once the storage is a large object (its pages
+ * come fresh from the kernel, so fewer, bigger steps cost less). */
 static int64_t grow_capacity(int64_t need)
 {
     if (need > INT64_MAX / 16)
         return -1;
+    if (need > 8192)
+        return need * 2;
     return need + (need >> 1) + 4;
 }
 
@@ -768,9 +772,10 @@ static Obj list_add(Obj a, Obj b)
     if (!IS_LIST(ua))
         return g_NotImplemented;
     if (!IS_LIST(ub)) {
+        TypeObj *tb = TYPE(b);   /* types never move */
         if (seq_reflected_may_handle(b, "__radd__"))
             return g_NotImplemented;
-        err_format(E_TypeError, "can only concatenate list (not \"%s\") to list", type_name(b));
+        err_format(E_TypeError, "can only concatenate list (not \"%s\") to list", type_name_of_type(tb));
         return NULL;
     }
     int64_t la = LIST_LEN(ua), lb = LIST_LEN(ub);

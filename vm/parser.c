@@ -2285,7 +2285,7 @@ static stmt_ty parse_with(Parser *p)
         /* `with (a as b, c):` (the parenthesized form) or an expression in
          * parentheses: try the first when ':' follows the matching ')'. */
         int lv = cur(p)->level, j = p->pos + 1;
-        while (j < p->ntoks - 1 && !(p->toks[j].level == lv + 1 && p->toks[j].type == T_RPAR))
+        while (j < p->ntoks - 1 && !(p->toks[j].level == lv - 1 && p->toks[j].type == T_RPAR))
             j++;
         if (j + 1 < p->ntoks && p->toks[j + 1].type == T_COLON) {
             Mark m;
@@ -3120,6 +3120,50 @@ static int check_utf8(const char *s, size_t n, SyntaxErrorInfo *err)
     return 0;
 }
 
+/* The encoding named by a `# -*- coding: NAME -*-` comment on line 1 or 2
+ * (PEP 263), lowercased with '_' as '-', in out; 0 if there is none. */
+static int coding_declaration(const char *s, size_t n, char *out, size_t outsz)
+{
+    const char *end = s + n;
+    for (int line = 1; line <= 2 && s < end; line++) {
+        const char *eol = memchr(s, '\n', (size_t)(end - s));
+        if (!eol)
+            eol = end;
+        const char *q = s;
+        while (q < eol && (*q == ' ' || *q == '\t' || *q == '\f'))
+            q++;
+        if (q < eol && *q == '#') {
+            for (const char *c = q; c + 6 < eol; c++) {
+                if (memcmp(c, "coding", 6) == 0 && (c[6] == ':' || c[6] == '=')) {
+                    const char *v = c + 7;
+                    while (v < eol && (*v == ' ' || *v == '\t'))
+                        v++;
+                    size_t k = 0;
+                    while (v < eol && k + 1 < outsz &&
+                           ((*v >= 'a' && *v <= 'z') || (*v >= 'A' && *v <= 'Z') || (*v >= '0' && *v <= '9') ||
+                            *v == '-' || *v == '_' || *v == '.')) {
+                        char ch = *v++;
+                        if (ch >= 'A' && ch <= 'Z')
+                            ch = (char)(ch - 'A' + 'a');
+                        out[k++] = ch == '_' ? '-' : ch;
+                    }
+                    out[k] = 0;
+                    return k > 0;
+                }
+            }
+        } else if (q < eol)
+            return 0;   /* line 1 is code: no declaration on line 2 */
+        s = eol + 1;
+    }
+    return 0;
+}
+
+static int name_is(const char *enc, const char *base)
+{
+    size_t n = strlen(base);
+    return strncmp(enc, base, n) == 0 && (enc[n] == 0 || enc[n] == '-');
+}
+
 mod_ty parse_source(Arena *arena, const char *src, size_t len, const char *filename, int mode, SyntaxErrorInfo *err)
 {
     (void)filename;
@@ -3128,9 +3172,49 @@ mod_ty parse_source(Arena *arena, const char *src, size_t len, const char *filen
         lex_set_error(err, SYNERR_SYNTAX, 0, 0, 0, 0, "source code cannot contain null bytes");
         return NULL;
     }
+    int bom = 0;
     if (len >= 3 && memcmp(src, "\xef\xbb\xbf", 3) == 0) {
         src += 3;
         len -= 3;
+        bom = 1;
+    }
+    char enc[64];
+    if (coding_declaration(src, len, enc, sizeof enc) && !name_is(enc, "utf-8") && !name_is(enc, "utf8")) {
+        int latin1 = name_is(enc, "latin-1") || name_is(enc, "iso-8859-1") || name_is(enc, "iso8859-1") ||
+                     name_is(enc, "latin1") || name_is(enc, "iso-latin-1") || strcmp(enc, "l1") == 0;
+        if (bom) {
+            lex_set_error(err, SYNERR_SYNTAX, 0, 0, 0, 0, "encoding problem: %s with BOM", enc);
+            return NULL;
+        }
+        int ascii = 1;
+        for (size_t i = 0; i < len; i++)
+            if ((unsigned char)src[i] >= 0x80) {
+                ascii = 0;
+                break;
+            }
+        if (!ascii && latin1) {
+            /* Latin-1 to UTF-8. */
+            char *u = arena_alloc(arena, len * 2 + 1);
+            if (!u) {
+                lex_set_error(err, SYNERR_NOMEMORY, 0, 0, 0, 0, "out of memory");
+                return NULL;
+            }
+            size_t k = 0;
+            for (size_t i = 0; i < len; i++) {
+                unsigned char c = (unsigned char)src[i];
+                if (c < 0x80)
+                    u[k++] = (char)c;
+                else {
+                    u[k++] = (char)(0xc0 | (c >> 6));
+                    u[k++] = (char)(0x80 | (c & 0x3f));
+                }
+            }
+            src = u;
+            len = k;
+        } else if (!ascii) {
+            lex_set_error(err, SYNERR_SYNTAX, 0, 0, 0, 0, "source encoding '%s' is not supported yet", enc);
+            return NULL;
+        }
     }
     if (check_utf8(src, len, err) < 0)
         return NULL;

@@ -146,14 +146,18 @@ static int s_resize(Obj *sp, int64_t minused)
     return 0;
 }
 
-static int ensure_table(Obj *sp)
+/* Allocate the first table; *kp (may be NULL) is refreshed too. */
+static int ensure_table(Obj *sp, Obj *kp)
 {
     if (SETOBJ(*sp)->table)
         return 0;
-    Obj *r = vm_roots(1);
+    Obj *r = vm_roots(2);
     r[0] = *sp;
+    r[1] = kp ? *kp : NULL;
     Obj t = alloc_table(SETOBJ(*sp)->mask + 1);
     *sp = r[0];
+    if (kp)
+        *kp = r[1];
     vm_unroots(r);
     if (!t)
         return -1;
@@ -229,7 +233,7 @@ restart:;
 /* CPython's set_add_entry. */
 static int s_add(Obj *sp, Obj *kp, int64_t hash)
 {
-    if (ensure_table(sp) < 0)
+    if (ensure_table(sp, kp) < 0)
         return -1;
 restart:;
     Obj so = *sp;
@@ -265,8 +269,8 @@ restart:;
                 }
                 if (eq)
                     return 0;
-            } else if (eh == -1 && freeslot < 0) {
-                freeslot = (int64_t)j;
+            } else if (eh == -1) {
+                freeslot = (int64_t)j;   /* CPython 3.11 keeps the last dummy seen */
             }
             j++;
         } while (probes--);
@@ -377,12 +381,7 @@ static int s_merge(Obj *sp, Obj *op)
             return -1;
     }
     if (!SETOBJ(*sp)->table) {
-        Obj *r = vm_roots(1);
-        r[0] = *op;
-        int rc = ensure_table(sp);
-        *op = r[0];
-        vm_unroots(r);
-        if (rc < 0)
+        if (ensure_table(sp, op) < 0)
             return -1;
     }
     so = *sp;

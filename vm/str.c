@@ -1095,6 +1095,8 @@ int repeat_count(Obj count, int64_t *out)
         err_format(E_TypeError, "can't multiply sequence by non-int of type '%s'", type_name(count));
         return -1;
     }
+    char tname[64];   /* count may move: keep its type name */
+    snprintf(tname, sizeof tname, "%s", type_name(count));
     Obj v = vm_index(count);
     if (!v)
         return -1;
@@ -1108,7 +1110,7 @@ int repeat_count(Obj count, int64_t *out)
     }
     if (int_as_i64(v, out) < 0) {
         err_clear();
-        err_format(E_OverflowError, "cannot fit '%s' into an index-sized integer", type_name(count));
+        err_format(E_OverflowError, "cannot fit '%s' into an index-sized integer", tname);
         return -1;
     }
     return 1;

@@ -263,7 +263,7 @@ static bool add_def_in(Builder *b, Scope *s, const char *name, int flag, int lin
         return set_error(b->err, CERR_SYNTAX, lineno, col, end_lineno, end_col,
                          "duplicate argument '%s' in function definition", name);
     sym->flags |= flag;
-    if (flag & (DEF_GLOBAL | DEF_NONLOCAL)) {
+    if ((flag & (DEF_GLOBAL | DEF_NONLOCAL)) && !sym->dir_lineno) {
         sym->dir_lineno = lineno;
         sym->dir_col = col;
         sym->dir_end_lineno = end_lineno;
@@ -478,7 +478,7 @@ static bool visit_stmt(Builder *b, stmt_ty s)
             alias_ty a = names.items[i];
             if (strcmp(a->name, "*") == 0) {
                 if (b->cur->type != BLOCK_MODULE)
-                    return ERR_AT(b, s, "import * only allowed at module level");
+                    return ERR_AT(b, a, "import * only allowed at module level");
                 continue;
             }
             const char *store = a->asname;

@@ -4,6 +4,7 @@
 #include "tmpy.h"
 #include "modules.h"
 #include "numbers.h"
+#include "objects.h"
 #include "strings.h"
 #include "containers.h"
 
@@ -97,6 +98,21 @@ static const MethodDef ss_methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
+/* Method descriptors (bound on access, checked against `owner`) into a
+ * class namespace dict. */
+static int add_method_defs(Obj ns, const MethodDef *defs, TypeObj *owner)
+{
+    Obj *r = vm_roots(2);
+    int rc = 0;
+    r[0] = ns;
+    for (const MethodDef *d = defs; d->name && rc == 0; d++) {
+        r[1] = builtin_new(d, NULL, (Obj)owner);
+        rc = r[1] ? dict_setitem_cstr(r[0], d->name, r[1]) : -1;
+    }
+    vm_unroots(r);
+    return rc;
+}
+
 Obj structseq_new_type(const char *module, const char *name, const char *const *fields, int n, int ngetters)
 {
     if (n > (int)ARRAY_LEN(ss_getters))
@@ -125,12 +141,14 @@ Obj structseq_new_type(const char *module, const char *name, const char *const *
         dict_setitem_cstr(r[2], "n_sequence_fields", MAKE_SMALLINT(n)) < 0 ||
         dict_setitem_cstr(r[2], "n_fields", MAKE_SMALLINT(n)) < 0)
         goto out;
+    /* methods go in the namespace so the class's slots use them */
+    if (add_method_defs(r[2], ss_methods, T_tuple) < 0)
+        goto out;
     r[4] = vm_call3((Obj)T_type, r[0], r[1], r[2]);
     if (!r[4])
         goto out;
     for (int i = 0; i < ngetters; i++)
         type_add_getset((TypeObj *)r[4], fields[i], ss_getters[i], NULL);
-    type_add_methods((TypeObj *)r[4], ss_methods);
     cls = r[4];
 out:
     vm_unroots(r);
@@ -241,12 +259,11 @@ static Obj namespace_type(void)
     r[0] = str_from_cstr("SimpleNamespace");
     r[1] = r[0] ? tuple_pack(1, (Obj)T_object) : NULL;
     r[2] = r[1] ? dict_new() : NULL;
-    if (r[2] && (r[3] = str_from_cstr("types")) && dict_setitem_cstr(r[2], "__module__", r[3]) == 0) {
+    if (r[2] && (r[3] = str_from_cstr("types")) && dict_setitem_cstr(r[2], "__module__", r[3]) == 0 &&
+        add_method_defs(r[2], ns_methods, T_object) == 0) {
         Obj cls = vm_call3((Obj)T_type, r[0], r[1], r[2]);
-        if (cls) {
-            type_add_methods((TypeObj *)cls, ns_methods);
+        if (cls)
             g_namespace_type = cls;
-        }
     }
     vm_unroots(r);
     return g_namespace_type;

@@ -348,9 +348,10 @@ static Obj tuple_add(Obj a, Obj b)
     if (!IS_TUPLE(ua))
         return g_NotImplemented;
     if (!IS_TUPLE(ub)) {
+        TypeObj *tb = TYPE(b);   /* types never move */
         if (seq_reflected_may_handle(b, "__radd__"))
             return g_NotImplemented;
-        err_format(E_TypeError, "can only concatenate tuple (not \"%s\") to tuple", type_name(b));
+        err_format(E_TypeError, "can only concatenate tuple (not \"%s\") to tuple", type_name_of_type(tb));
         return NULL;
     }
     return tuple_concat(ua, ub);

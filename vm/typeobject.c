@@ -1386,8 +1386,8 @@ static Obj wrapper_call_slot(TypeObj *owner, const SlotDef *sd, Obj *args, size_
         if (n != 1)
             return arity_error(1, n);
         Obj r = ((binaryfunc)fn)(s, a[0]);
-        if (r && r == s && s != args[0])
-            r = args[0];
+        if (r && value && r == vm_unwrap(args[0]))
+            r = args[0];   /* `l += x` on a list subclass keeps the instance */
         return r;
     }
     }
@@ -1750,6 +1750,10 @@ void type_ready(TypeObj *t)
             continue;
         if (dict_getitem_str(t->dict, sd->iname))
             continue;
+        /* tp_str == tp_repr is only a shortcut (int, float): like CPython, no
+         * __str__ of its own, so a subclass's __repr__ shows in str() too. */
+        if (sd->slot == S_STR && t->tp_str == t->tp_repr)
+            continue;
         Obj w = wrapper_new(t, i, NULL);
         if (!w || dict_setitem(t->dict, sd->iname, w) < 0)
             fatal_startup("out of memory");
@@ -2104,8 +2108,9 @@ static Obj type_tp_new(Obj meta, Obj *args, size_t nargs, Obj kwnames)
         err_format(E_TypeError, "type.__new__() argument 3 must be dict, not %s", type_name(args[2]));
         return NULL;
     }
-    /* r: 0 name, 1 bases, 2 dict, 3 qualname, 4 slots, 5 cell, 6 mro, 7 cls, 8 meta, 9 tmp */
-    Obj *r = vm_roots(10);
+    /* r: 0 name, 1 bases, 2 dict, 3 qualname, 4 slots, 5 cell, 6 mro, 7 cls, 8 meta, 9 tmp, 10 kwnames */
+    Obj *r = vm_roots(11);
+    r[10] = kwnames;
     r[0] = args[0];
     r[1] = args[1];
     r[8] = meta;
@@ -2270,7 +2275,7 @@ static Obj type_tp_new(Obj meta, Obj *args, size_t nargs, Obj kwnames)
     }
     if (call_set_name(r[7]) < 0)
         goto fail;
-    if (call_init_subclass(r[7], args + nargs, kwnames) < 0)
+    if (call_init_subclass(r[7], args + nargs, r[10]) < 0)
         goto fail;
     Obj result = r[7];
     vm_unroots(r);
@@ -2304,21 +2309,34 @@ Obj type_call(Obj type, Obj *args, size_t nargs, Obj kwnames)
         err_format(E_TypeError, "cannot create '%s' instances", type_name_of_type(t));
         return NULL;
     }
-    Obj obj = t->tp_new(type, args, nargs, kwnames);
-    if (!obj)
-        return NULL;
-    if (!vm_isinstance_type(obj, t))
+    if (likely(!kwnames)) {
+        Obj obj = t->tp_new(type, args, nargs, NULL);
+        if (!obj || !vm_isinstance_type(obj, t))
+            return obj;
+        initfunc init = TYPE(obj)->tp_init;
+        if (init) {
+            Obj *r = vm_roots(1);
+            r[0] = obj;
+            int rc = init(obj, args, nargs, NULL);
+            obj = r[0];
+            vm_unroots(r);
+            if (rc < 0)
+                return NULL;
+        }
         return obj;
-    TypeObj *ot = TYPE(obj);
-    if (ot->tp_init) {
-        Obj *r = vm_roots(1);
-        r[0] = obj;
-        int rc = ot->tp_init(obj, args, nargs, kwnames);
-        obj = r[0];
-        vm_unroots(r);
-        if (rc < 0)
-            return NULL;
     }
+    Obj *r = vm_roots(2);
+    r[1] = kwnames;   /* may move while tp_new allocates */
+    Obj obj = t->tp_new(type, args, nargs, kwnames);
+    if (obj && vm_isinstance_type(obj, t)) {
+        initfunc init = TYPE(obj)->tp_init;
+        if (init) {
+            r[0] = obj;
+            int rc = init(obj, args, nargs, r[1]);
+            obj = rc < 0 ? NULL : r[0];
+        }
+    }
+    vm_unroots(r);
     return obj;
 }
 
@@ -2340,10 +2358,12 @@ Obj vm_build_class(Obj *args, size_t nargs, Obj kwnames)
     size_t nbases = nargs - 2;
     /* r: 0 bases, 1 meta, 2 ns, 3 kwnames without metaclass, 4 cls, 5 cell,
      * 6 __prepare__; kwv: keyword values; vec: call vector */
-    int nr = 7 + 2 * (int)nkw + 3;
+    int nr = 8 + 2 * (int)nkw + 3;
     Obj *r = vm_roots(nr);
-    Obj *kwv = r + 7, *vec = kwv + nkw;
+    Obj *kwv = r + 8, *vec = kwv + nkw;
+    r[7] = kwnames;
     r[0] = tuple_from_array(args + 2, (int64_t)nbases);
+    kwnames = r[7];
     if (!r[0])
         goto fail;
     /* keyword arguments: metaclass= is ours; the rest go to the metaclass */
