@@ -43,9 +43,10 @@ Obj bytes_alloc(int64_t n)
         return get_empty_bytes();
     if (n < 0 || (uint64_t)n > (1ull << 40))
         return err_nomemory();
-    Obj b = (Obj)tm_allocate_var(TID_BYTES, (uintptr_t)n);
+    Obj b = (Obj)tm_allocate(TID_BYTES, tm_types[TID_BYTES].base_size + (size_t)n);
     if (!b)
         return err_nomemory();
+    BYTES(b)->length = n;
     BYTES(b)->hash = -1;
     return b;
 }

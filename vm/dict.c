@@ -262,6 +262,47 @@ restart:;
     }
 }
 
+/* The common case, inlined: a small int or exact str key, whose equality
+ * never runs Python code. Returns the entry number, IX_EMPTY, or
+ * NEED_SLOW when a colliding key needs vm_equal (then use d_lookup). */
+enum { NEED_SLOW = -4 };
+static inline __attribute__((always_inline)) int64_t d_probe_fast(Obj d, Obj key, int64_t hash)
+{
+    VM_READ(d);
+    Obj index = DICT(d)->index;
+    if (!index)
+        return IX_EMPTY;
+    Obj tag = MAKE_SMALLINT(hash);
+    uint64_t mask = ix_size(index) - 1;
+    uint64_t perturb = probe_seed(tag);
+    uint64_t i = perturb & mask;
+    Obj __seg_gs *e = ents(d);
+    for (;;) {
+        int32_t ix = ix_slots(index)[i];
+        if (ix == IX_EMPTY)
+            return IX_EMPTY;
+        if (ix >= 0) {
+            Obj ek = e[3 * ix + 1];
+            if (ek == key)
+                return ix;
+            if (e[3 * ix] == tag) {
+                int eq = container_fast_eq(ek, key);
+                if (eq == 1)
+                    return ix;
+                if (eq == -2)
+                    return NEED_SLOW;
+            }
+        }
+        perturb >>= PERTURB_SHIFT;
+        i = (i * 5 + perturb + 1) & mask;
+    }
+}
+
+static inline bool simple_key(Obj k)
+{
+    return IS_SMALLINT(k) || k->h.tid == TID_STR;
+}
+
 /* Hash of a key; root-safe: *kp is refreshed. -1 on error. */
 static inline int64_t key_hash(Obj *kp, Obj *dp, Obj *vp)
 {
@@ -348,6 +389,13 @@ Obj dict_getitem_hash(Obj d, Obj key, int64_t hash)
 Obj dict_getitem(Obj d, Obj key)
 {
     d = vm_unwrap(d);
+    if (simple_key(key)) {
+        int64_t ix = d_probe_fast(d, key, container_hash(key));
+        if (ix >= 0)
+            return ents(d)[3 * ix + 2];
+        if (ix == IX_EMPTY)
+            return NULL;
+    }
     int64_t h = key_hash(&key, &d, NULL);
     if (h == -1)
         return NULL;
@@ -359,41 +407,15 @@ Obj dict_getitem(Obj d, Obj key)
  * refreshed if Python code ran); errors there are swallowed. */
 static int64_t lookup_str(Obj *dp, Obj key)
 {
-    Obj d = *dp;
-    VM_READ(d);
-    Obj index = DICT(d)->index;
-    if (!index)
-        return -1;
     int64_t h = STR(key)->hash;
     if (h == -1)
         h = str_hash(key);
-    Obj tag = MAKE_SMALLINT(h);
-    uint64_t mask = ix_size(index) - 1;
-    uint64_t perturb = probe_seed(tag);
-    uint64_t i = perturb & mask;
-    Obj __seg_gs *e = ents(d);
-    for (;;) {
-        int32_t ix = ix_slots(index)[i];
-        if (ix == IX_EMPTY)
-            return -1;
-        if (ix >= 0) {
-            Obj ek = e[3 * ix + 1];
-            if (ek == key)
-                return ix;
-            if (e[3 * ix] == tag) {
-                int eq = container_fast_eq(ek, key);
-                if (eq == 1)
-                    return ix;
-                if (eq == -2)
-                    break;
-            }
-        }
-        perturb >>= PERTURB_SHIFT;
-        i = (i * 5 + perturb + 1) & mask;
-    }
+    int64_t res = d_probe_fast(*dp, key, h);
+    if (likely(res != NEED_SLOW))
+        return res >= 0 ? res : -1;
     Obj *r = vm_roots(1);
     r[0] = err_fetch();
-    int64_t res = d_lookup(dp, &key, NULL, h, NULL);
+    res = d_lookup(dp, &key, NULL, h, NULL);
     if (res < 0) {
         err_clear();
         res = -1;
@@ -446,6 +468,18 @@ int dict_setitem_hash(Obj d, Obj key, Obj v, int64_t hash)
 int dict_setitem(Obj d, Obj key, Obj v)
 {
     d = vm_unwrap(d);
+    if (simple_key(key)) {
+        int64_t h = container_hash(key);
+        int64_t ix = d_probe_fast(d, key, h);
+        if (ix >= 0) {
+            /* replacing a value: the version stays */
+            Obj e = DICT(d)->entries;
+            VM_WRITE(e);
+            ARRAY(e)->items[3 * ix + 2] = v;
+            return 0;
+        }
+        return d_insert(&d, &key, &v, h);
+    }
     int64_t h = key_hash(&key, &d, &v);
     if (h == -1)
         return -1;
@@ -504,6 +538,11 @@ int dict_delitem(Obj d, Obj key)
 int dict_contains(Obj d, Obj key)
 {
     d = vm_unwrap(d);
+    if (simple_key(key)) {
+        int64_t ix = d_probe_fast(d, key, container_hash(key));
+        if (ix != NEED_SLOW)
+            return ix >= 0;
+    }
     int64_t h = key_hash(&key, &d, NULL);
     if (h == -1)
         return -1;
@@ -962,9 +1001,14 @@ static int dict_bool_slot(Obj self)
 Obj dict_subscript(Obj self, Obj key)
 {
     Obj d = vm_unwrap(self);
-    if ((IS_SMALLINT(key) || key->h.tid == TID_STR) && d == self) {
+    if (simple_key(key) && d == self) {
+        int64_t h = container_hash(key);
+        int64_t ix = d_probe_fast(d, key, h);
+        if (ix >= 0)
+            return ents(d)[3 * ix + 2];
         /* d_lookup refreshes d and key if a colliding key's __eq__ ran */
-        int64_t ix = d_lookup(&d, &key, NULL, container_hash(key), NULL);
+        if (ix == NEED_SLOW)
+            ix = d_lookup(&d, &key, NULL, h, NULL);
         if (ix >= 0)
             return ents(d)[3 * ix + 2];
         if (ix == IX_EMPTY)

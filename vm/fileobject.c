@@ -156,7 +156,18 @@ static Obj err_decode(const unsigned char *p, size_t n, size_t pos)
                 break;
             }
     }
-    err_format(E_UnicodeDecodeError, "'utf-8' codec can't decode byte 0x%02x in position %zu: %s", c, pos, why);
+    /* UnicodeDecodeError(encoding, object, start, end, reason) */
+    size_t end = why[0] == 'u' ? n : pos + 1;
+    Obj *r = vm_roots(5);
+    r[0] = str_from_cstr("utf-8");
+    r[1] = r[0] ? bytes_new((const char *)p, n) : NULL;
+    r[2] = int_from_i64((int64_t)pos);
+    r[3] = int_from_i64((int64_t)end);
+    r[4] = r[1] ? str_from_cstr(why) : NULL;
+    Obj exc = r[4] ? exc_new(E_UnicodeDecodeError, r, 5) : NULL;
+    if (exc)
+        err_set_obj(exc);
+    vm_unroots(r);
     return NULL;
 }
 

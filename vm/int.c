@@ -1691,6 +1691,10 @@ static Obj int_m_to_bytes(Obj *args, size_t nargs, Obj kwnames)
     int_view(r[0], &w);
     mpz_t z, t;
     mpz_init(t);
+    if (sign < 0 && nbits == 0 && int_compare(r[0], MAKE_SMALLINT(-1)) == 0) {
+        res = bytes_new("", 0);                   /* CPython quirk: (-1).to_bytes(0, signed=True) == b'' */
+        goto done;
+    }
     if (sign < 0) {
         /* two's complement: 2**nbits - |v|, must keep its top bit */
         mpz_setbit(t, nbits);

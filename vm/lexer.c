@@ -700,7 +700,7 @@ static int verify_end_of_number(Lexer *lx, const char *numstart, const char *kin
             return 0;
     }
     (void)numstart;
-    return lex_error_at(lx, lx->cur, 0, "invalid %s literal", kind);
+    return lex_error_at(lx, lx->cur - 1, 0, "invalid %s literal", kind);
 }
 
 /* Digits of one base with single underscores between them. Returns the
@@ -741,7 +741,7 @@ static int lex_exponent_and_imag(Lexer *lx, const char *start)
             lx->cur++;
             c = peekc(lx, 0);
             if (!is_digit(c))
-                return lex_error_at(lx, lx->cur, 0, "invalid decimal literal");
+                return lex_error_at(lx, lx->cur - 1, 0, "invalid decimal literal");
         } else if (!is_digit(c)) {
             /* `1else`: the number ends before the e. */
             lx->cur = e;
@@ -785,7 +785,7 @@ static int lex_number(Lexer *lx)
             if (n == 0) {
                 if (isd != is_hex && is_digit(d))
                     return lex_error_at(lx, lx->cur, 0, "invalid digit '%c' in %s literal", d, kind);
-                return lex_error_at(lx, lx->cur, 0, "invalid %s literal", kind);
+                return lex_error_at(lx, lx->cur - 1, 0, "invalid %s literal", kind);
             }
             if (isd != is_hex && is_digit(d))
                 return lex_error_at(lx, lx->cur, 0, "invalid digit '%c' in %s literal", d, kind);
@@ -856,10 +856,13 @@ static int lex_string_body(Lexer *lx, const char *tok_start)
     for (;;) {
         if (lx->cur >= lx->end) {
             lx->err->kind = 0;
+            int at_line = lx->lineno;
+            if (lx->cur > tok_start && lx->cur[-1] == '\n')
+                at_line--;   /* the final newline does not start a line */
             snprintf(lx->err->msg, sizeof lx->err->msg,
                      triple ? "unterminated triple-quoted string literal (detected at line %d)"
                             : "unterminated string literal (detected at line %d)",
-                     real_line(lx, lx->lineno));
+                     real_line(lx, at_line));
             lx->err->lineno = real_line(lx, sline);
             lx->err->col_offset = real_col(lx, sline, tok_start, sls);
             lx->err->end_lineno = lx->err->lineno;
@@ -1109,6 +1112,8 @@ static int last_type(Lexer *lx)
     return lx->out->n ? lx->out->items[lx->out->n - 1].type : -1;
 }
 
+static int lex_run(Lexer *lx);
+
 int lex_tokenize(Arena *arena, const char *src, size_t len, int line_offset, int first_col, int fstring_expr,
                  TokenArray *out, SyntaxErrorInfo *err)
 {
@@ -1129,7 +1134,24 @@ int lex_tokenize(Arena *arena, const char *src, size_t len, int line_offset, int
     lx->out = out;
     lx->err = err;
     out->n = 0;
+    out->unclosed = 0;
+    if (lex_run(lx) == 0)
+        return 0;
+    if (err->kind != SYNERR_NOMEMORY) {
+        /* The parser raises the error when it reaches this token. */
+        SyntaxErrorInfo saved = *err;
+        Token *t = push_token(lx, T_LEXERROR, lx->cur, lx->lineno, lx->line_start);
+        *err = saved;
+        if (t) {
+            t->lineno = t->end_lineno = err->lineno;
+            t->col = t->end_col = err->col_offset;
+        }
+    }
+    return -1;
+}
 
+static int lex_run(Lexer *lx)
+{
     for (;;) {
         int blank = 0;
         if (lx->atbol) {
@@ -1169,15 +1191,14 @@ int lex_tokenize(Arena *arena, const char *src, size_t len, int line_offset, int
 
         if (c == -1) {
             if (lx->level > 0 && !lx->fexpr) {
+                /* Not an error yet: the parser reports it if it fails at the end. */
                 int i = lx->level - 1;
-                lx->err->kind = 0;
-                snprintf(lx->err->msg, sizeof lx->err->msg, "'%c' was never closed", lx->parens[i]);
-                lx->err->lineno = lx->paren_line[i];
-                lx->err->col_offset = lx->paren_col[i];
-                lx->err->end_lineno = lx->paren_line[i];
-                lx->err->end_col_offset = lx->paren_col[i] + 1;
-                lx->err->text[0] = 0;
-                return -1;
+                lx->out->unclosed = lx->parens[i];
+                lx->out->unclosed_line = lx->paren_line[i];
+                lx->out->unclosed_col = lx->paren_col[i];
+                lx->out->outer_line = lx->paren_line[0];
+                lx->out->outer_col = lx->paren_col[0];
+                return push_token(lx, T_ENDMARKER, lx->cur, lx->lineno, lx->line_start) ? 0 : -1;
             }
             if (!lx->fexpr) {
                 int lt = last_type(lx);
@@ -1215,6 +1236,10 @@ int lex_tokenize(Arena *arena, const char *src, size_t len, int line_offset, int
         if (c == '\\') {
             if (lx->fexpr)
                 return lex_error_at(lx, lx->cur, 0, "f-string expression part cannot include a backslash");
+            if (peekc(lx, 1) == -1) {
+                lx->cur++;
+                return lex_error_at(lx, lx->cur, 0, "unexpected EOF while parsing");
+            }
             if (peekc(lx, 1) != '\n') {
                 lx->cur++;
                 return lex_error_at(lx, lx->cur, 0, "unexpected character after line continuation character");

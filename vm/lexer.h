@@ -30,6 +30,7 @@
     X(DOUBLESLASHEQUAL, "//=") X(AT, "@") X(ATEQUAL, "@=") X(RARROW, "->") \
     X(ELLIPSIS, "...") X(COLONEQUAL, ":=") \
     X(OP_ERROR, "?") /* a character that is no token (`$`, `?`, a lone `!`, `<>`): invalid syntax */ \
+    X(LEXERROR, "error") /* last token when lexing failed: the parser raises the lexer's error there */ \
     X(KW_FALSE, "False") X(KW_NONE, "None") X(KW_TRUE, "True") X(KW_AND, "and") \
     X(KW_AS, "as") X(KW_ASSERT, "assert") X(KW_ASYNC, "async") X(KW_AWAIT, "await") \
     X(KW_BREAK, "break") X(KW_CLASS, "class") X(KW_CONTINUE, "continue") X(KW_DEF, "def") \
@@ -60,6 +61,10 @@ typedef struct Token {
 typedef struct TokenArray {
     Token *items;
     int n, cap;
+    /* End of file inside brackets: the innermost open bracket (0: none).
+     * The parser reports "'(' was never closed" if it fails at the end. */
+    int unclosed, unclosed_line, unclosed_col;
+    int outer_line, outer_col;   /* the outermost open bracket */
 } TokenArray;
 
 /* Tokenize src[0..len) (not NUL-terminated necessarily; it must stay alive
@@ -70,8 +75,8 @@ typedef struct TokenArray {
  * NEWLINE/INDENT tokens, no comments or backslashes allowed).
  * Returns 0, or -1 with *err filled (col_offset = 0-based BYTE column
  * relative to the real source line, as the parser converts it later).
- * Lexing stops at the first error; the tokens before it are kept in *out
- * and out->n is the count. */
+ * Lexing stops at the first error; the tokens before it are kept in *out,
+ * followed by a T_LEXERROR token (unless out of memory). */
 int lex_tokenize(Arena *arena, const char *src, size_t len, int line_offset, int first_col,
                  int fstring_expr, TokenArray *out, SyntaxErrorInfo *err);
 

@@ -2,7 +2,10 @@
  * descending ones, reversed in place) are found, short runs are extended
  * to MINRUN items by binary insertion, then runs are merged pairwise.
  * Only `<` is used (vm_richcompare_bool(a, b, CMP_LT)); when every key is
- * a small int, an int, a float or a str, comparisons are done in C.
+ * a small int, an int, a float or a str, comparisons are done in C; when
+ * all keys share one type, its tp_richcompare is called directly; tuples
+ * whose first items are all small ints (or all strs) compare those first
+ * (CPython's unsafe_tuple_compare idea).
  *
  * As in CPython the list is detached (empty) while it is sorted, so the
  * key function or a comparison that mutates it is detected ("list modified
@@ -15,7 +18,7 @@
 
 #define MINRUN 32
 
-enum { K_GENERIC, K_SMALLINT, K_INT, K_FLOAT, K_STR };
+enum { K_GENERIC, K_SMALLINT, K_INT, K_FLOAT, K_STR, K_SAMETYPE, K_TUPLE_SMALLINT, K_TUPLE_STR };
 
 /* Root slots of one sort. Arrays are always re-read from them: any generic
  * comparison may run Python code and move everything. */
@@ -38,10 +41,40 @@ static inline int str_lt(Obj a, Obj b)
     return c < 0 || (c == 0 && na < nb);
 }
 
+static TypeObj *same_type;   /* K_SAMETYPE: the keys' type (set per sort; types never move) */
+
+static int sametype_lt(Obj a, Obj b)
+{
+    Obj res = same_type->tp_richcompare(a, b, CMP_LT);
+    if (res == g_True)
+        return 1;
+    if (res == g_False)
+        return 0;
+    if (!res)
+        return -1;
+    if (res == g_NotImplemented)
+        return vm_richcompare_bool(a, b, CMP_LT);
+    return vm_is_true(res);
+}
+
 /* a < b: 1, 0, or -1 on error. `kind` is a constant in every instance. */
 static inline __attribute__((always_inline)) int lt(int kind, Obj a, Obj b)
 {
     switch (kind) {
+    case K_TUPLE_SMALLINT: {
+        Obj x = TUPLE_ITEMS(a)[0], y = TUPLE_ITEMS(b)[0];
+        if (x != y)
+            return (intptr_t)x < (intptr_t)y;
+        return vm_richcompare_bool(a, b, CMP_LT);
+    }
+    case K_TUPLE_STR: {
+        Obj x = TUPLE_ITEMS(a)[0], y = TUPLE_ITEMS(b)[0];
+        if (x != y && !(STR(x)->nbytes == STR(y)->nbytes && str_eq(x, y)))
+            return str_lt(x, y);
+        return vm_richcompare_bool(a, b, CMP_LT);
+    }
+    case K_SAMETYPE:
+        return sametype_lt(a, b);
     case K_SMALLINT:
         return (intptr_t)a < (intptr_t)b;   /* tagging preserves order */
     case K_INT:
@@ -238,14 +271,30 @@ static __attribute__((noinline)) int sort_str(Sorter *s, int64_t n, int64_t *run
 {
     return do_sort(s, K_STR, n, runs);
 }
+static __attribute__((noinline)) int sort_sametype(Sorter *s, int64_t n, int64_t *runs)
+{
+    return do_sort(s, K_SAMETYPE, n, runs);
+}
+static __attribute__((noinline)) int sort_tuple_smallint(Sorter *s, int64_t n, int64_t *runs)
+{
+    return do_sort(s, K_TUPLE_SMALLINT, n, runs);
+}
+static __attribute__((noinline)) int sort_tuple_str(Sorter *s, int64_t n, int64_t *runs)
+{
+    return do_sort(s, K_TUPLE_STR, n, runs);
+}
 
 static int key_kind(Obj __seg_gs *keys, int64_t n)
 {
     bool smallint = true, anyint = true, flt = true, str = true;
+    bool tsmall = true, tstr = true;
+    TypeObj *t0 = TYPE(keys[0]);
+    bool same = t0->tp_richcompare != NULL;
     for (int64_t i = 0; i < n; i++) {
         Obj k = keys[i];
         if (IS_SMALLINT(k)) {
-            flt = str = false;
+            flt = str = tsmall = tstr = false;
+            same = same && t0 == T_int;
             continue;
         }
         smallint = false;
@@ -256,10 +305,36 @@ static int key_kind(Obj __seg_gs *keys, int64_t n)
             flt = false;
         if (tid != TID_STR)
             str = false;
-        if (!anyint && !flt && !str)
+        if (tid == TID_TUPLE && TUPLE_LEN(k) > 0) {
+            Obj f = TUPLE_ITEMS(k)[0];
+            if (!IS_SMALLINT(f))
+                tsmall = false;
+            if (IS_SMALLINT(f) || f->h.tid != TID_STR)
+                tstr = false;
+        } else {
+            tsmall = tstr = false;
+        }
+        same = same && TYPE(k) == t0;
+        if (!anyint && !flt && !str && !tsmall && !tstr && !same)
             return K_GENERIC;
     }
-    return smallint ? K_SMALLINT : anyint ? K_INT : flt ? K_FLOAT : str ? K_STR : K_GENERIC;
+    if (smallint)
+        return K_SMALLINT;
+    if (anyint)
+        return K_INT;
+    if (flt)
+        return K_FLOAT;
+    if (str)
+        return K_STR;
+    if (tsmall)
+        return K_TUPLE_SMALLINT;
+    if (tstr)
+        return K_TUPLE_STR;
+    if (same) {
+        same_type = t0;
+        return K_SAMETYPE;
+    }
+    return K_GENERIC;
 }
 
 int list_sort(Obj list, Obj key, bool reverse)
@@ -324,6 +399,9 @@ int list_sort(Obj list, Obj key, bool reverse)
         case K_INT: rc = sort_int(&s, n, runs); break;
         case K_FLOAT: rc = sort_float(&s, n, runs); break;
         case K_STR: rc = sort_str(&s, n, runs); break;
+        case K_SAMETYPE: rc = sort_sametype(&s, n, runs); break;
+        case K_TUPLE_SMALLINT: rc = sort_tuple_smallint(&s, n, runs); break;
+        case K_TUPLE_STR: rc = sort_tuple_str(&s, n, runs); break;
         default: rc = sort_generic(&s, n, runs); break;
         }
         if (reverse)

@@ -707,7 +707,7 @@ options_done:
         q[0] = str_from_cstr(file);
         if (!q[0])
             fatal_startup("__file__");
-        status = run_file(file, q[0], NULL);
+        status = run_file(file, q[0], main_py[0] ? g_empty_str : NULL);
         vm_unroots(q);
     } else {
         size_t len;

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define unlikely(x) __builtin_expect(!!(x), 0)
+
 typedef struct Parser {
     Arena *arena;
     Token *toks;
@@ -21,6 +23,11 @@ typedef struct Parser {
     int in_fexpr;       /* parsing an f-string replacement field */
     int fstring_depth;  /* f-strings nested in f-string expressions */
     int no_invalid;     /* inside a trial parse: no special error checks */
+    int lex_failed;     /* the tokens end with T_LEXERROR: lex_err is raised when the parser gets there */
+    SyntaxErrorInfo lex_err;
+    int unclosed, unclosed_line, unclosed_col;   /* end of file inside brackets (TokenArray) */
+    int reached_end;    /* looked at the end of file while brackets are unclosed (even in a trial) */
+    int generic_error;  /* the error is the generic "invalid syntax" */
 } Parser;
 
 /* A growable array of pointers in the arena (turned into a typed seq at the end). */
@@ -84,11 +91,23 @@ DEFINE_SEQ(identifier, identifier_seq, to_identifiers)
 /* ------------------------------------------------------------------ */
 /* Tokens                                                              */
 /* ------------------------------------------------------------------ */
+static void raise_lex_error(Parser *p)
+{
+    if (!p->failed) {
+        *p->err = p->lex_err;
+        p->failed = 1;
+    }
+}
 static inline Token *cur(Parser *p)
 {
     if (p->pos > p->max_pos)
         p->max_pos = p->pos;
-    return &p->toks[p->pos];
+    Token *t = &p->toks[p->pos];
+    if (unlikely(t->type == T_LEXERROR))
+        raise_lex_error(p);
+    if (unlikely(t->type == T_ENDMARKER))
+        p->reached_end = 1;
+    return t;
 }
 static inline int at(Parser *p, int type) { return cur(p)->type == type; }
 /* Type of the token k ahead (counts as looked at, as in CPython). */
@@ -99,12 +118,16 @@ static inline int peek(Parser *p, int k)
         i = p->ntoks - 1;
     if (i > p->max_pos)
         p->max_pos = i;
+    if (unlikely(p->toks[i].type == T_LEXERROR))
+        raise_lex_error(p);
+    if (unlikely(p->toks[i].type == T_ENDMARKER))
+        p->reached_end = 1;
     return p->toks[i].type;
 }
 static inline Token *advance(Parser *p)
 {
     Token *t = cur(p);
-    if (t->type != T_ENDMARKER)
+    if (t->type != T_ENDMARKER && t->type != T_LEXERROR)
         p->pos++;
     return t;
 }
@@ -180,14 +203,30 @@ static void *error_exprs(Parser *p, expr_ty a, expr_ty b, const char *fmt, ...)
     return NULL;
 }
 
-/* The generic error: "invalid syntax" at the furthest token looked at. */
+/* The generic error: "invalid syntax" at the furthest token looked at,
+ * unless (as CPython) the end of file came inside brackets, an indent is
+ * unexpected, or the tokenizer fails later in the file. */
 static void *syntax_error(Parser *p)
 {
     if (p->failed)
         return NULL;
     Token *t = &p->toks[p->max_pos < p->ntoks ? p->max_pos : p->ntoks - 1];
+    if (t->type == T_LEXERROR) {
+        raise_lex_error(p);
+        return NULL;
+    }
+    if (t->type == T_ENDMARKER && p->unclosed)
+        return error_at(p, 0, p->unclosed_line, p->unclosed_col, p->unclosed_line, p->unclosed_col + 1,
+                        "'%c' was never closed", p->unclosed);
     if (t->type == T_INDENT)
         return error_at(p, SYNERR_INDENTATION, t->lineno, t->col - 1, t->lineno, t->col, "unexpected indent");
+    if (t->type == T_DEDENT)
+        return error_at(p, SYNERR_INDENTATION, t->lineno, t->col - 1, t->lineno, t->col, "unexpected unindent");
+    if (p->lex_failed) {
+        raise_lex_error(p);
+        return NULL;
+    }
+    p->generic_error = 1;
     return error_tok(p, t, "invalid syntax");
 }
 
@@ -309,6 +348,8 @@ static void mark_restore(Parser *p, const Mark *m)
     p->depth = m->depth;
     if (oom)
         return;   /* out of memory is never undone */
+    if (p->failed && !m->failed)
+        p->generic_error = 0;
     p->failed = m->failed;
     *p->err = m->err;
 }
@@ -1627,8 +1668,13 @@ static arguments_ty parse_params(Parser *p, int lambda)
                     return error_tok(p, cur(p), "var-positional argument cannot have default value");
             } else {
                 bare_star = t;
-                if (at(p, close) || (at(p, T_COMMA) && (peek(p, 1) == close || peek(p, 1) == T_DOUBLESTAR)))
+                if (at(p, close) || (at(p, T_COMMA) && (peek(p, 1) == close || peek(p, 1) == T_DOUBLESTAR))) {
+                    /* def: at the '*'; lambda: at the token that shows it (as CPython) */
+                    if (lambda)
+                        return error_tok(p, at(p, close) ? cur(p) : &p->toks[p->pos + 1],
+                                         "named arguments must follow bare *");
                     return error_tok(p, t, "named arguments must follow bare *");
+                }
                 if (!at(p, T_COMMA))
                     return syntax_error(p);
             }
@@ -2246,7 +2292,7 @@ static withitem_ty parse_with_item(Parser *p)
         expr_ty target = at(p, T_STAR) ? parse_starred(p) : parse_expression(p);
         if (!target)
             return NULL;
-        if (!at(p, T_COMMA) && !at(p, T_RPAR) && !at(p, T_COLON))
+        if (!at(p, T_COMMA) && !at(p, T_RPAR) && !at(p, T_COLON) && !at(p, T_NEWLINE))
             return syntax_error(p);
         w->optional_vars = make_target(p, target, 0);
         if (!w->optional_vars)
@@ -2287,7 +2333,7 @@ static stmt_ty parse_with(Parser *p)
         int lv = cur(p)->level, j = p->pos + 1;
         while (j < p->ntoks - 1 && !(p->toks[j].level == lv - 1 && p->toks[j].type == T_RPAR))
             j++;
-        if (j + 1 < p->ntoks && p->toks[j + 1].type == T_COLON) {
+        if (j >= p->ntoks - 1 || (j + 1 < p->ntoks && p->toks[j + 1].type == T_COLON)) {
             Mark m;
             mark_save(p, &m);
             if (parse_with_items(p, 1, &items) == 0 && at(p, T_COLON)) {
@@ -2773,6 +2819,8 @@ static stmt_ty parse_expr_stmt(Parser *p)
     expr_ty e = parse_rhs(p);
     if (!e)
         return NULL;
+    if (at(p, T_COLONEQUAL) && e->kind != Name_kind)
+        return error_exprs(p, e, e, "cannot use assignment expressions with %s", expr_name(e));
     operator_ty op;
     if (at(p, T_COLON)) {
         /* Annotated assignment. */
@@ -3235,20 +3283,43 @@ mod_ty parse_source(Arena *arena, const char *src, size_t len, const char *filen
     }
     buf[n] = 0;
     TokenArray ta = {0};
-    if (lex_tokenize(arena, buf, n, 0, 0, 0, &ta, err) < 0) {
-        finish_error(buf, n, err, 0);
+    Parser *p = arena_alloc(arena, sizeof(Parser));
+    if (!p) {
+        lex_set_error(err, SYNERR_NOMEMORY, 0, 0, 0, 0, "out of memory");
         return NULL;
     }
-    Parser p = {0};
-    p.arena = arena;
-    p.toks = ta.items;
-    p.ntoks = ta.n;
-    p.err = err;
-    mod_ty m = parse_mod(&p, mode);
-    if (!m || p.failed) {
-        if (!p.failed)
-            syntax_error(&p);
-        finish_error(buf, n, err, 1);
+    if (lex_tokenize(arena, buf, n, 0, 0, 0, &ta, err) < 0) {
+        if (err->kind == SYNERR_NOMEMORY || ta.n == 0) {
+            finish_error(buf, n, err, 0);
+            return NULL;
+        }
+        p->lex_failed = 1;
+        p->lex_err = *err;
+        memset(err, 0, sizeof *err);
+    }
+    p->arena = arena;
+    p->toks = ta.items;
+    p->ntoks = ta.n;
+    p->err = err;
+    p->unclosed = ta.unclosed;
+    p->unclosed_line = ta.unclosed_line;
+    p->unclosed_col = ta.unclosed_col;
+    mod_ty m = parse_mod(p, mode);
+    if (!m || p->failed) {
+        if (!p->failed)
+            syntax_error(p);
+        /* CPython: a parser error inside brackets that are still open at the
+         * end of the file is reported as the unclosed bracket. */
+        if (ta.unclosed && err->kind != SYNERR_NOMEMORY && !p->lex_failed &&
+            (p->reached_end || (!p->generic_error && (err->lineno > ta.outer_line ||
+                                                       (err->lineno == ta.outer_line && err->col_offset >= ta.outer_col))))) {
+            lex_set_error(err, 0, ta.unclosed_line, ta.unclosed_col, ta.unclosed_line, ta.unclosed_col + 1,
+                          "'%c' was never closed", ta.unclosed);
+        }
+        /* Errors found by the tokenizer: text without a forced newline. */
+        int from_lexer = p->lex_failed && strcmp(err->msg, p->lex_err.msg) == 0 &&
+                         err->lineno == p->lex_err.lineno;
+        finish_error(buf, n, err, !from_lexer);
         return NULL;
     }
     return m;

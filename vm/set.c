@@ -230,6 +230,42 @@ restart:;
     }
 }
 
+/* set_contains for small int / exact str keys, inlined: the slot, -1, or
+ * -3 when a colliding key needs vm_equal. */
+static inline __attribute__((always_inline)) int64_t s_probe_fast(Obj so, Obj key, int64_t hash)
+{
+    VM_READ(so);
+    Obj table = SETOBJ(so)->table;
+    if (!table)
+        return -1;
+    Obj __seg_gs *keys = t_keys(table);
+    int64_t __seg_gs *hashes = t_hashes(table);
+    uint64_t mask = (uint64_t)SETOBJ(so)->mask;
+    uint64_t perturb = (uint64_t)hash;
+    uint64_t i = (uint64_t)hash & mask;
+    for (;;) {
+        uint64_t j = i;
+        int probes = (i + LINEAR_PROBES <= mask) ? LINEAR_PROBES : 0;
+        do {
+            Obj ek = keys[j];
+            if (ek == key)
+                return (int64_t)j;
+            if (!ek)
+                return -1;
+            if (hashes[j] == hash) {
+                int eq = container_fast_eq(ek, key);
+                if (eq == 1)
+                    return (int64_t)j;
+                if (eq == -2)
+                    return -3;
+            }
+            j++;
+        } while (probes--);
+        perturb >>= PERTURB_SHIFT;
+        i = (i * 5 + 1 + perturb) & mask;
+    }
+}
+
 /* CPython's set_add_entry. */
 static int s_add(Obj *sp, Obj *kp, int64_t hash)
 {
@@ -548,6 +584,11 @@ int set_add(Obj s, Obj key)
 int set_contains(Obj s, Obj key)
 {
     s = vm_unwrap(s);
+    if (IS_SMALLINT(key) || key->h.tid == TID_STR) {
+        int64_t slot = s_probe_fast(s, key, container_hash(key));
+        if (slot != -3)
+            return slot >= 0;
+    }
     int64_t h = lookup_hash(&key, &s);
     if (h == -1)
         return -1;

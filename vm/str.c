@@ -121,9 +121,11 @@ Obj str_alloc(int64_t nbytes, int64_t length)
         return empty_str();
     if (nbytes < 0 || (uint64_t)nbytes > (1ull << 40))
         return err_nomemory();
-    Obj s = (Obj)tm_allocate_var(TID_STR, (uintptr_t)nbytes);
+    /* tm_allocate_var's inline equivalent (nbytes is already bounded) */
+    Obj s = (Obj)tm_allocate(TID_STR, tm_types[TID_STR].base_size + (size_t)nbytes);
     if (!s)
         return err_nomemory();
+    STR(s)->nbytes = nbytes;
     STR(s)->length = length;
     STR(s)->hash = -1;
     return s;
