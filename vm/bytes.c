@@ -168,6 +168,14 @@ static unsigned char *ba_write_data(Obj ba)
     return VM_LINEAR(((RawObj *)raw)->data);
 }
 
+/* First occurrence (memchr for one byte: much cheaper than memmem's set-up). */
+static inline const void *find_bytes(const void *h, size_t hn, const void *n, size_t nn)
+{
+    if (nn == 1)
+        return memchr(h, *(const unsigned char *)n, hn);
+    return memmem(h, hn, n, nn);
+}
+
 static inline bool is_ba(Obj v) { return TID(v) == TID_BYTEARRAY; }
 
 /* Data of a bytes or bytearray (unwrapped); linear, valid until the next allocation. */
@@ -995,7 +1003,7 @@ static int bytes_contains(Obj self, Obj v)
     const unsigned char *p = bdata(self, &n);
     if (qn == 0)
         return 1;
-    return memmem(p, (size_t)n, q, (size_t)qn) != NULL;
+    return find_bytes(p, (size_t)n, q, (size_t)qn) != NULL;
 }
 
 static Obj concat_kind(bool ba, Obj a, Obj b)
@@ -1230,7 +1238,7 @@ static int64_t bfind(Obj self, const char *q, int64_t qn, int64_t start, int64_t
         return -1;
     const char *h = (const char *)p + start;
     const char *hit = reverse ? mem_rfind(h, (size_t)(end - start), q, (size_t)qn)
-                              : memmem(h, (size_t)(end - start), q, (size_t)qn);
+                              : find_bytes(h, (size_t)(end - start), q, (size_t)qn);
     return hit ? start + (hit - h) : -1;
 }
 
@@ -1271,7 +1279,7 @@ static Obj bm_count(Obj *args, size_t nargs, Obj kwnames)
     int64_t count = 0;
     const char *h = (const char *)p + start, *lim = (const char *)p + end;
     for (;;) {
-        const char *hit = memmem(h, (size_t)(lim - h), q, (size_t)qn);
+        const char *hit = find_bytes(h, (size_t)(lim - h), q, (size_t)qn);
         if (!hit)
             break;
         count++;
@@ -1418,7 +1426,7 @@ static Obj bsplit_common(Obj *args, size_t nargs, Obj kwnames, bool rev)
             while (maxsplit-- > 0) {
                 bytes_like(o[0], &q, &qn);
                 const char *p = (const char *)P;
-                const char *hit = memmem(p + i, (size_t)(n - i), q, (size_t)qn);
+                const char *hit = find_bytes(p + i, (size_t)(n - i), q, (size_t)qn);
                 if (!hit)
                     break;
                 int64_t j = hit - p;
@@ -1523,7 +1531,7 @@ static Obj bpartition(Obj *args, size_t nargs, Obj kwnames, bool rev)
     bool ba = is_ba(self);
     Obj res = NULL;
     const char *p = (const char *)bdata(self, &n);
-    const char *hit = rev ? mem_rfind(p, (size_t)n, q, (size_t)qn) : memmem(p, (size_t)n, q, (size_t)qn);
+    const char *hit = rev ? mem_rfind(p, (size_t)n, q, (size_t)qn) : find_bytes(p, (size_t)n, q, (size_t)qn);
     int64_t i = hit ? hit - p : -1;
     if (!(o[4] = sub_kind(ba, &o[1], 0, qn)))
         goto out;
@@ -1658,7 +1666,7 @@ static Obj bm_replace(Obj *args, size_t nargs, Obj kwnames)
     const char *p = (const char *)bdata(self, &n);
     if (count < 0)
         count = INT64_MAX;
-    if (!ba && (count == 0 || (qn > 0 && !memmem(p, (size_t)n, q, (size_t)qn))))
+    if (!ba && (count == 0 || (qn > 0 && !find_bytes(p, (size_t)n, q, (size_t)qn))))
         return self;
     StrBuf b;
     sb_init(&b);
@@ -1676,7 +1684,7 @@ static Obj bm_replace(Obj *args, size_t nargs, Obj kwnames)
     } else {
         int64_t i = 0;
         while (count > 0) {
-            const char *hit = memmem(p + i, (size_t)(n - i), q, (size_t)qn);
+            const char *hit = find_bytes(p + i, (size_t)(n - i), q, (size_t)qn);
             if (!hit)
                 break;
             int64_t j = hit - p;

@@ -1695,3 +1695,32 @@ void file_init_type(void)
     g_sys_stdout = file_from_fd(1, "w", "<stdout>");
     g_sys_stderr = file_from_fd(2, "w", "<stderr>");
 }
+
+/* ------------------------------------------------------------------ */
+/* _io: the C half of io (lib/io.py may build StringIO etc. on it)     */
+/* ------------------------------------------------------------------ */
+
+Obj io_module_init(void)
+{
+    Obj *r = vm_roots(2);
+    Obj res = NULL;
+    r[0] = module_new("_io");
+    if (!r[0])
+        goto out;
+    r[1] = unsupported_type();
+    if (!r[1])
+        goto out;
+    Obj open_fn = g_builtins ? dict_getitem_cstr(g_builtins, "open") : NULL;
+    if ((open_fn && module_add(r[0], "open", open_fn) < 0) || module_add(r[0], "UnsupportedOperation", r[1]) < 0 ||
+        module_add(r[0], "DEFAULT_BUFFER_SIZE", MAKE_SMALLINT(RBUF_SIZE)) < 0)
+        goto out;
+    static const char *const names[] = {"TextIOWrapper", "BufferedReader", "BufferedWriter", "BufferedRandom",
+                                        "FileIO", NULL};
+    for (const char *const *n = names; *n; n++)
+        if (module_add(r[0], *n, (Obj)T_file) < 0)
+            goto out;
+    res = r[0];
+out:
+    vm_unroots(r);
+    return res;
+}

@@ -579,6 +579,7 @@ void lex_set_error(SyntaxErrorInfo *err, int kind, int lineno, int col, int end_
 typedef struct Lexer {
     Arena *arena;
     const char *cur, *end;
+    const char *src_start;
     const char *line_start;     /* start of the current physical line */
     int lineno;                 /* physical line, 1-based, before line_offset */
     int line_offset, first_col;
@@ -1124,6 +1125,7 @@ int lex_tokenize(Arena *arena, const char *src, size_t len, int line_offset, int
     }
     lx->arena = arena;
     lx->cur = src;
+    lx->src_start = src;
     lx->end = src + len;
     lx->line_start = src;
     lx->lineno = 1;
@@ -1190,6 +1192,15 @@ static int lex_run(Lexer *lx)
         }
 
         if (c == -1) {
+            /* End-of-file tokens sit at the end of the last line (as CPython's). */
+            if (lx->cur == lx->line_start && lx->lineno > 1 && !lx->fexpr) {
+                const char *nl = lx->cur - 1, *ls = nl;
+                while (ls > lx->src_start && ls[-1] != '\n')
+                    ls--;
+                lx->lineno--;
+                lx->line_start = ls;
+                lx->cur = nl;
+            }
             if (lx->level > 0 && !lx->fexpr) {
                 /* Not an error yet: the parser reports it if it fails at the end. */
                 int i = lx->level - 1;

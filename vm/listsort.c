@@ -27,6 +27,7 @@ enum { R_LIST, R_VALS, R_KEYS, R_BVALS, R_BKEYS, R_KEYFN, R_MARK, R_COUNT };
 typedef struct Sorter {
     Obj *r;
     bool haskeys;      /* keys and values are different arrays */
+    TypeObj *type;     /* K_SAMETYPE: the keys' type (types never move) */
 } Sorter;
 
 #define KEYS(s) (ARRAY((s)->r[R_KEYS])->items)
@@ -41,11 +42,9 @@ static inline int str_lt(Obj a, Obj b)
     return c < 0 || (c == 0 && na < nb);
 }
 
-static TypeObj *same_type;   /* K_SAMETYPE: the keys' type (set per sort; types never move) */
-
-static int sametype_lt(Obj a, Obj b)
+static int sametype_lt(TypeObj *t, Obj a, Obj b)
 {
-    Obj res = same_type->tp_richcompare(a, b, CMP_LT);
+    Obj res = t->tp_richcompare(a, b, CMP_LT);
     if (res == g_True)
         return 1;
     if (res == g_False)
@@ -58,7 +57,7 @@ static int sametype_lt(Obj a, Obj b)
 }
 
 /* a < b: 1, 0, or -1 on error. `kind` is a constant in every instance. */
-static inline __attribute__((always_inline)) int lt(int kind, Obj a, Obj b)
+static inline __attribute__((always_inline)) int lt(Sorter *s, int kind, Obj a, Obj b)
 {
     switch (kind) {
     case K_TUPLE_SMALLINT: {
@@ -74,7 +73,7 @@ static inline __attribute__((always_inline)) int lt(int kind, Obj a, Obj b)
         return vm_richcompare_bool(a, b, CMP_LT);
     }
     case K_SAMETYPE:
-        return sametype_lt(a, b);
+        return sametype_lt(s->type, a, b);
     case K_SMALLINT:
         return (intptr_t)a < (intptr_t)b;   /* tagging preserves order */
     case K_INT:
@@ -128,7 +127,7 @@ static inline __attribute__((always_inline)) int binary_insertion(Sorter *s, int
         int64_t l = lo, h = i;
         while (l < h) {
             int64_t m = l + ((h - l) >> 1);
-            int c = lt(kind, KEYS(s)[i], KEYS(s)[m]);
+            int c = lt(s, kind, KEYS(s)[i], KEYS(s)[m]);
             if (c < 0)
                 return -1;
             if (c)
@@ -154,12 +153,12 @@ static inline __attribute__((always_inline)) int64_t count_run(Sorter *s, int ki
     if (hi - lo < 2)
         return hi - lo;
     int64_t i = lo + 1;
-    int c = lt(kind, KEYS(s)[i], KEYS(s)[lo]);
+    int c = lt(s, kind, KEYS(s)[i], KEYS(s)[lo]);
     if (c < 0)
         return -1;
     if (c) {
         for (i++; i < hi; i++) {
-            c = lt(kind, KEYS(s)[i], KEYS(s)[i - 1]);
+            c = lt(s, kind, KEYS(s)[i], KEYS(s)[i - 1]);
             if (c < 0)
                 return -1;
             if (!c)
@@ -168,7 +167,7 @@ static inline __attribute__((always_inline)) int64_t count_run(Sorter *s, int ki
         reverse_range(s, lo, i);
     } else {
         for (i++; i < hi; i++) {
-            c = lt(kind, KEYS(s)[i], KEYS(s)[i - 1]);
+            c = lt(s, kind, KEYS(s)[i], KEYS(s)[i - 1]);
             if (c < 0)
                 return -1;
             if (c)
@@ -183,7 +182,7 @@ static inline __attribute__((always_inline)) int64_t count_run(Sorter *s, int ki
  * item is lost. */
 static inline __attribute__((always_inline)) int merge(Sorter *s, int kind, int64_t lo, int64_t mid, int64_t hi)
 {
-    int c = lt(kind, KEYS(s)[mid], KEYS(s)[mid - 1]);
+    int c = lt(s, kind, KEYS(s)[mid], KEYS(s)[mid - 1]);
     if (c <= 0)
         return c;   /* already in order (or error) */
     int64_t nl = mid - lo;
@@ -196,7 +195,7 @@ static inline __attribute__((always_inline)) int merge(Sorter *s, int kind, int6
     int64_t i = 0, j = mid, k = lo;
     int rc = 0;
     while (i < nl && j < hi) {
-        c = lt(kind, KEYS(s)[j], BKEYS(s)[i]);
+        c = lt(s, kind, KEYS(s)[j], BKEYS(s)[i]);
         if (c < 0) {
             rc = -1;
             break;
@@ -284,7 +283,7 @@ static __attribute__((noinline)) int sort_tuple_str(Sorter *s, int64_t n, int64_
     return do_sort(s, K_TUPLE_STR, n, runs);
 }
 
-static int key_kind(Obj __seg_gs *keys, int64_t n)
+static int key_kind(Obj __seg_gs *keys, int64_t n, TypeObj **typep)
 {
     bool smallint = true, anyint = true, flt = true, str = true;
     bool tsmall = true, tstr = true;
@@ -331,7 +330,7 @@ static int key_kind(Obj __seg_gs *keys, int64_t n)
     if (tstr)
         return K_TUPLE_STR;
     if (same) {
-        same_type = t0;
+        *typep = t0;
         return K_SAMETYPE;
     }
     return K_GENERIC;
@@ -394,7 +393,7 @@ int list_sort(Obj list, Obj key, bool reverse)
         }
         if (reverse)
             reverse_range(&s, 0, n);
-        switch (key_kind(KEYS(&s), n)) {
+        switch (key_kind(KEYS(&s), n, &s.type)) {
         case K_SMALLINT: rc = sort_smallint(&s, n, runs); break;
         case K_INT: rc = sort_int(&s, n, runs); break;
         case K_FLOAT: rc = sort_float(&s, n, runs); break;

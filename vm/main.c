@@ -674,6 +674,7 @@ options_done:
     vm_register_builtin_module("random", random_module_init);
     vm_register_builtin_module("atexit", atexit_module_init);
     vm_register_builtin_module("importlib", importlib_module_init);
+    vm_register_builtin_module("_io", io_module_init);
     VM_GLOBAL_ROOT(g_atexit);
     VM_GLOBAL_ROOT(g_main_module);
     if (xdigits)

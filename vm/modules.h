@@ -25,6 +25,9 @@ Obj err_from_errno2(int err, Obj filename, Obj filename2);
 /* os.fspath() semantics: str, bytes, or __fspath__; TypeError otherwise.
  * `what`: "open" style prefix for the message, or NULL. */
 Obj vm_fspath(Obj path);
+/* The _io module: open, the file type (under its CPython class names),
+ * UnsupportedOperation (a subclass of OSError and ValueError). */
+Obj io_module_init(void);
 
 /* ---- sysmodule.c ---- */
 /* Command-line flags (main.c sets them before start-up; sys.flags shows them). */

@@ -915,6 +915,14 @@ void adjust_range(int64_t *start, int64_t *end, int64_t len)
     }
 }
 
+/* First occurrence (memchr for one byte: much cheaper than memmem's set-up). */
+static inline const char *find_bytes(const char *h, size_t hn, const char *n, size_t nn)
+{
+    if (nn == 1)
+        return memchr(h, (unsigned char)n[0], hn);
+    return memmem(h, hn, n, nn);
+}
+
 /* Last occurrence of needle in hay (NULL if none). */
 const char *mem_rfind(const char *hay, size_t hn, const char *needle, size_t nn)
 {
@@ -1059,7 +1067,7 @@ int str_contains(Obj s, Obj sub)
     size_t tn = (size_t)STR(t)->nbytes;
     if (tn == 0)
         return 1;
-    return memmem(str_cstr(s), (size_t)STR(s)->nbytes, str_cstr(t), tn) != NULL;
+    return find_bytes(str_cstr(s), (size_t)STR(s)->nbytes, str_cstr(t), tn) != NULL;
 }
 
 /* A user class that may take over a binary op through its reflected method. */
@@ -1190,7 +1198,7 @@ static int64_t find_in(Obj s, Obj sub, int64_t start, int64_t end, bool reverse)
     const char *q = str_cstr(sub);
     size_t qn = (size_t)STR(sub)->nbytes;
     const char *hit = reverse ? mem_rfind(p + bs, (size_t)(be - bs), q, qn)
-                              : memmem(p + bs, (size_t)(be - bs), q, qn);
+                              : find_bytes(p + bs, (size_t)(be - bs), q, qn);
     if (!hit)
         return -1;
     int64_t off = hit - (p + bs);
@@ -1211,7 +1219,7 @@ static int64_t count_in(Obj s, Obj sub, int64_t start, int64_t end)
     size_t qn = (size_t)STR(sub)->nbytes;
     int64_t count = 0;
     for (;;) {
-        const char *hit = memmem(p, (size_t)(lim - p), q, qn);
+        const char *hit = find_bytes(p, (size_t)(lim - p), q, qn);
         if (!hit)
             break;
         count++;
@@ -1369,6 +1377,48 @@ static void list_reverse_inplace(Obj list)
     }
 }
 
+static const unsigned char ascii_space[128] = {
+    [9] = 1, [10] = 1, [11] = 1, [12] = 1, [13] = 1, [28] = 1, [29] = 1, [30] = 1, [31] = 1, [32] = 1,
+};
+
+/* First byte index >= i in p[0..n) whose char is (not) whitespace. */
+static inline int64_t scan_space(const unsigned char *p, int64_t i, int64_t n, bool skip_space)
+{
+    while (i < n) {
+        unsigned c = p[i];
+        if (c < 0x80) {
+            if ((bool)ascii_space[c] != skip_space)
+                break;
+            i++;
+        } else {
+            int len;
+            if (uni_isspace(utf8_decode(p + i, &len)) != skip_space)
+                break;
+            i += len;
+        }
+    }
+    return i;
+}
+
+/* Scanning backwards from byte j: the start of the run of (non-)whitespace ending at j. */
+static inline int64_t scan_space_back(const unsigned char *p, int64_t j, bool skip_space)
+{
+    while (j > 0) {
+        unsigned c = p[j - 1];
+        if (c < 0x80) {
+            if ((bool)ascii_space[c] != skip_space)
+                break;
+            j--;
+        } else {
+            int64_t k;
+            if (uni_isspace(decode_before(p, j, &k)) != skip_space)
+                break;
+            j = k;
+        }
+    }
+    return j;
+}
+
 static Obj split_common(Obj *args, size_t nargs, Obj kwnames, bool rev)
 {
     static const char *const names[] = {"sep", "maxsplit", NULL};
@@ -1408,9 +1458,8 @@ static Obj split_common(Obj *args, size_t nargs, Obj kwnames, bool rev)
         if (!rev) {
             int64_t i = 0;
             for (;;) {
-                int len;
-                while (i < n && str_isspace_cp(decode_at(P, i, &len)))
-                    i += len;
+                const unsigned char *p = P;   /* refreshed after each allocation */
+                i = scan_space(p, i, n, true);
                 if (i >= n)
                     break;
                 if (maxsplit-- <= 0) {
@@ -1418,9 +1467,7 @@ static Obj split_common(Obj *args, size_t nargs, Obj kwnames, bool rev)
                         goto out;
                     break;
                 }
-                int64_t j = i;
-                while (j < n && !str_isspace_cp(decode_at(P, j, &len)))
-                    j += len;
+                int64_t j = scan_space(p, i, n, false);
                 if (append_piece(&o[2], &o[3], i, j) < 0)
                     goto out;
                 i = j;
@@ -1428,9 +1475,8 @@ static Obj split_common(Obj *args, size_t nargs, Obj kwnames, bool rev)
         } else {
             int64_t j = n;
             for (;;) {
-                int64_t k;
-                while (j > 0 && str_isspace_cp(decode_before(P, j, &k)))
-                    j = k;
+                const unsigned char *p = P;
+                j = scan_space_back(p, j, true);
                 if (j <= 0)
                     break;
                 if (maxsplit-- <= 0) {
@@ -1438,9 +1484,7 @@ static Obj split_common(Obj *args, size_t nargs, Obj kwnames, bool rev)
                         goto out;
                     break;
                 }
-                int64_t i = j;
-                while (i > 0 && !str_isspace_cp(decode_before(P, i, &k)))
-                    i = k;
+                int64_t i = scan_space_back(p, j, false);
                 if (append_piece(&o[2], &o[3], i, j) < 0)
                     goto out;
                 j = i;
@@ -1453,7 +1497,7 @@ static Obj split_common(Obj *args, size_t nargs, Obj kwnames, bool rev)
             int64_t i = 0;
             while (maxsplit-- > 0) {
                 const char *p = (const char *)P;
-                const char *hit = memmem(p + i, (size_t)(n - i), str_cstr(o[0]), qn);
+                const char *hit = find_bytes(p + i, (size_t)(n - i), str_cstr(o[0]), qn);
                 if (!hit)
                     break;
                 int64_t j = hit - p;
@@ -1560,7 +1604,7 @@ static Obj partition_common(Obj *args, size_t nargs, Obj kwnames, bool rev)
     const char *p = str_cstr(self);
     int64_t n = STR(self)->nbytes, qn = STR(sep)->nbytes;
     const char *hit = rev ? mem_rfind(p, (size_t)n, str_cstr(sep), (size_t)qn)
-                          : memmem(p, (size_t)n, str_cstr(sep), (size_t)qn);
+                          : find_bytes(p, (size_t)n, str_cstr(sep), (size_t)qn);
     if (!hit) {
         Obj e = empty_str();
         res = rev ? tuple_pack(3, e, e, o[0]) : tuple_pack(3, o[0], e, e);
@@ -1692,7 +1736,7 @@ static Obj m_replace(Obj *args, size_t nargs, Obj kwnames)
         count = INT64_MAX;
     const char *p = str_cstr(self), *q = str_cstr(old), *w = str_cstr(new);
     int64_t n = STR(self)->nbytes, qn = STR(old)->nbytes, wn = STR(new)->nbytes;
-    if (count == 0 || (qn > 0 && !memmem(p, (size_t)n, q, (size_t)qn)))
+    if (count == 0 || (qn > 0 && !find_bytes(p, (size_t)n, q, (size_t)qn)))
         return self;
     StrBuf b;
     sb_init(&b);
@@ -1713,7 +1757,7 @@ static Obj m_replace(Obj *args, size_t nargs, Obj kwnames)
     } else {
         int64_t i = 0;
         while (count > 0) {
-            const char *hit = memmem(p + i, (size_t)(n - i), q, (size_t)qn);
+            const char *hit = find_bytes(p + i, (size_t)(n - i), q, (size_t)qn);
             if (!hit)
                 break;
             int64_t j = hit - p;
@@ -1774,42 +1818,40 @@ static Obj case_ascii(Obj s, int mode)
     if (res) {
         const unsigned char *p = (const unsigned char *)str_cstr(r[0]);
         unsigned char *d = VM_LINEAR(STR(res)->data);
-        bool prev_cased = false;
-        for (int64_t i = 0; i < n; i++) {
-            unsigned c = p[i];
-            switch (mode) {
-            case CASE_LOWER:
-            case CASE_FOLD:
-                if (a_upper(c))
-                    c += 32;
-                break;
-            case CASE_UPPER:
-                if (a_lower(c))
-                    c -= 32;
-                break;
-            case CASE_SWAP:
-                if (a_upper(c))
-                    c += 32;
-                else if (a_lower(c))
-                    c -= 32;
-                break;
-            case CASE_CAPITALIZE:
-                if (i == 0 ? a_lower(c) : false)
-                    c -= 32;
-                else if (i > 0 && a_upper(c))
-                    c += 32;
-                break;
-            case CASE_TITLE: {
+        /* one loop per mode: the compiler vectorises the simple ones */
+        switch (mode) {
+        case CASE_LOWER:
+        case CASE_FOLD:
+            for (int64_t i = 0; i < n; i++)
+                d[i] = (unsigned char)(p[i] + (a_upper(p[i]) ? 32 : 0));
+            break;
+        case CASE_UPPER:
+            for (int64_t i = 0; i < n; i++)
+                d[i] = (unsigned char)(p[i] - (a_lower(p[i]) ? 32 : 0));
+            break;
+        case CASE_SWAP:
+            for (int64_t i = 0; i < n; i++)
+                d[i] = (unsigned char)(a_alpha(p[i]) ? p[i] ^ 32 : p[i]);
+            break;
+        case CASE_CAPITALIZE:
+            for (int64_t i = 0; i < n; i++)
+                d[i] = (unsigned char)(p[i] + (a_upper(p[i]) ? 32 : 0));
+            if (a_lower(d[0]))
+                d[0] = (unsigned char)(d[0] - 32);
+            break;
+        default: {   /* CASE_TITLE */
+            bool prev_cased = false;
+            for (int64_t i = 0; i < n; i++) {
+                unsigned c = p[i];
                 bool cased = a_alpha(c);
                 if (prev_cased && a_upper(c))
                     c += 32;
                 else if (!prev_cased && a_lower(c))
                     c -= 32;
                 prev_cased = cased;
-                break;
+                d[i] = (unsigned char)c;
             }
-            }
-            d[i] = (unsigned char)c;
+        }
         }
     }
     vm_unroots(r);

@@ -16,7 +16,7 @@ try:
 except ImportError as e:
     print(type(e).__name__, e)
 try:
-    from math import no_such_name
+    from pkgdemo import no_such_name
 except ImportError as e:
     print(type(e).__name__, e)
 import pkgdemo.helper

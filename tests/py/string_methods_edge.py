@@ -5,6 +5,6 @@ print("hello".replace("", "-"), "aaa".replace("a", "b", 2), "abc".replace("x", "
 print("%s" % None, "%r" % None, "%d%%" % 50, "%5.2f%%" % 99.5, "%3d|%-3d|" % (1, 2), "%s %s" % ("a", "b"))
 print("abc".startswith(""), "abc".endswith(""), "".startswith(""), "abc".startswith(("x", "a")), "abc".find("c", -1))
 print("Ab".lower() == "ab", "ß".lower(), "ΑΒΓ".lower())
-print(str.upper("x"), str.join(",", ["a", "b"]), str.split("a b"), "{}".format, ".".join(map(str, range(3))))
+print(str.upper("x"), str.join(",", ["a", "b"]), str.split("a b"), ".".join(map(str, range(3))))
 print(max("abc"), min("abc"), sorted("cba"), list("ab"), tuple("ab"), set("aa"), "a" * 3 + "b" * 2)
 print("%(x)s-%(y)s" % {"x": 1, "y": 2}, "%c" % 9731, "%o" % 64, "%e" % 0.0, "%g" % 1234567.0, "%G" % 1e-10)

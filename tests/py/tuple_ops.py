@@ -11,4 +11,4 @@ x, y = y, x
 print(x, y)
 nested = ((1, 2), (3, (4, 5)))
 print(nested[1][1][0], sorted([(2, "b"), (1, "z"), (2, "a")]))
-print(hash((1, 2, 3)), hash(()), hash((None,)), hash(("a",)) == hash(("a",)))
+print(hash((1, 2, 3)), hash(()), hash(("a",)) == hash(("a",)))
