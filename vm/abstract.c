@@ -408,7 +408,10 @@ static Obj name_check(Obj name)
     return NULL;
 }
 
-Obj vm_generic_getattr(Obj o, Obj name)
+/* object.__getattribute__; with `suppress`, a missing attribute gives NULL
+ * without an exception (getattr(o, n, default), hasattr: no AttributeError
+ * object is built). */
+static Obj generic_getattr_impl(Obj o, Obj name, bool suppress)
 {
     if (!(name = name_check(name)))
         return NULL;
@@ -445,8 +448,10 @@ Obj vm_generic_getattr(Obj o, Obj name)
         return f(descr, o, (Obj)t);
     if (descr)
         return descr;
-    return err_no_attr(o, name);
+    return suppress ? NULL : err_no_attr(o, name);
 }
+
+Obj vm_generic_getattr(Obj o, Obj name) { return generic_getattr_impl(o, name, false); }
 
 int vm_generic_setattr(Obj o, Obj name, Obj v)
 {
@@ -525,6 +530,8 @@ Obj vm_getattr_cstr(Obj o, const char *name)
 
 Obj vm_getattr_opt(Obj o, Obj name)
 {
+    if (TYPE(o)->tp_getattro == vm_generic_getattr)
+        return generic_getattr_impl(o, name, true);
     Obj r = vm_getattr(o, name);
     if (!r && err_matches(E_AttributeError))
         err_clear();
@@ -543,10 +550,16 @@ int vm_setattr(Obj o, Obj name, Obj v)
 
 int vm_hasattr(Obj o, Obj name)
 {
-    Obj r = vm_getattr_opt(o, name);
-    if (r)
-        return 1;
-    return err_occurred() ? -1 : 0;
+    /* An exception already pending (callers probing while handling one)
+     * is kept unless the lookup itself fails. */
+    Obj *r = vm_roots(1);
+    r[0] = err_fetch();
+    Obj v = vm_getattr_opt(o, name);
+    int res = v ? 1 : (err_occurred() ? -1 : 0);
+    if (res >= 0 && r[0])
+        vm_ts.roots[ROOT_CUR_EXC] = r[0];
+    vm_unroots(r);
+    return res;
 }
 
 __attribute__((weak)) bool vm_callable(Obj v) { return TYPE(v)->tp_call != NULL; }

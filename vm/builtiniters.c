@@ -171,9 +171,9 @@ static Obj zip_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
             err_format(E_TypeError, "'%s' is an invalid keyword argument for zip()", str_cstr(k));
             return NULL;
         }
-        if ((strict = vm_is_true(args[nargs + i])) < 0)
-            return NULL;
     }
+    if (nk && (strict = vm_is_true(args[nargs + nk - 1])) < 0)
+        return NULL;
     Obj *r = vm_roots(2);
     r[0] = type;
     r[1] = iters_tuple(args, nargs);
@@ -396,15 +396,15 @@ static Obj reversed_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
         err_format(E_TypeError, "reversed expected 1 argument, got %zu", nargs);
         return NULL;
     }
-    Obj seq = args[0];
-    Obj meth = vm_lookup_special(seq, "__reversed__");
+    Obj meth = vm_lookup_special(args[0], "__reversed__");
     if (meth) {
         if (IS_NONE(meth)) {
-            err_format(E_TypeError, "'%s' object is not reversible", type_name(seq));
+            err_format(E_TypeError, "'%s' object is not reversible", type_name(args[0]));
             return NULL;
         }
-        return vm_call_method(seq, "__reversed__", NULL, 0);
+        return vm_call_method(args[0], "__reversed__", NULL, 0);
     }
+    Obj seq = args[0];
     if (!TYPE(seq)->tp_getitem || IS_DICT(vm_unwrap(seq))) {
         err_format(E_TypeError, "'%s' object is not reversible", type_name(seq));
         return NULL;

@@ -234,7 +234,8 @@ static Obj from_c(bool ba, const char *p, size_t n) { return ba ? bytearray_new(
 /* repr                                                                */
 /* ------------------------------------------------------------------ */
 
-static void repr_body(StrBuf *b, const unsigned char *p, int64_t n)
+/* b'...' (bytearray: CPython escapes ' even inside "...": always_sq). */
+static void repr_body(StrBuf *b, const unsigned char *p, int64_t n, bool always_sq)
 {
     static const char hex[] = "0123456789abcdef";
     bool has_sq = memchr(p, '\'', (size_t)n) != NULL;
@@ -244,7 +245,7 @@ static void repr_body(StrBuf *b, const unsigned char *p, int64_t n)
     sb_addc(b, quote);
     for (int64_t i = 0; i < n; i++) {
         unsigned c = p[i];
-        if (c == (unsigned)quote || c == '\\') {
+        if (c == (unsigned)quote || c == '\\' || (always_sq && c == '\'')) {
             sb_addc(b, '\\');
             sb_addc(b, (char)c);
         } else if (c == '\t') {
@@ -270,7 +271,7 @@ Obj bytes_repr(Obj v)
     const unsigned char *p = bdata(v, &n);
     StrBuf b;
     sb_init(&b);
-    repr_body(&b, p, n);
+    repr_body(&b, p, n, false);
     return sb_finish(&b);
 }
 
@@ -284,7 +285,7 @@ Obj bytearray_repr(Obj v)
     sb_init(&b);
     sb_adds(&b, type_name(orig));
     sb_addc(&b, '(');
-    repr_body(&b, p, n);
+    repr_body(&b, p, n, true);
     sb_addc(&b, ')');
     return sb_finish(&b);
 }
@@ -1172,6 +1173,20 @@ static Obj self_bytes(Obj v, const char *meth)
     return b;
 }
 
+/* "bytes.lower" / "bytearray.lower": the name in METH_NOARGS / METH_O count errors. */
+static const char *qname(Obj self, const char *meth, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s.%s", is_ba(vm_unwrap(self)) ? "bytearray" : "bytes", meth);
+    return buf;
+}
+
+/* vm_check_args with the qualified name. */
+static int check_q(Obj *args, const char *meth, size_t nargs, Obj kwnames, int min, int max)
+{
+    char q[64];
+    return vm_check_args(qname(args[0], meth, q, sizeof q), nargs, kwnames, min, max);
+}
+
 #define SELF(name)                          \
     Obj self = self_bytes(args[0], name);   \
     if (!self)                              \
@@ -1206,7 +1221,7 @@ static int sub_arg(Obj v, int *byte)
 static bool bsearch_args(const char *name, Obj *args, size_t nargs, Obj kwnames, char *one, const char **q,
                          int64_t *qn, int64_t *start, int64_t *end)
 {
-    if (vm_check_args(name, nargs - 1, kwnames, 1, 3) < 0)
+    if (check_args_old(name, nargs - 1, kwnames, 1, 3) < 0)
         return false;
     if (!self_bytes(args[0], name))
         return false;
@@ -1300,7 +1315,7 @@ static bool btail(Obj self, const char *q, int64_t qn, int64_t start, int64_t en
 
 static Obj bstartsend(const char *name, Obj *args, size_t nargs, Obj kwnames, bool at_end)
 {
-    if (vm_check_args(name, nargs - 1, kwnames, 1, 3) < 0)
+    if (check_args_old(name, nargs - 1, kwnames, 1, 3) < 0)
         return NULL;
     if (!self_bytes(args[0], name))
         return NULL;
@@ -1514,7 +1529,7 @@ out:
 static Obj bpartition(Obj *args, size_t nargs, Obj kwnames, bool rev)
 {
     const char *fname = rev ? "rpartition" : "partition";
-    if (vm_check_args(fname, nargs - 1, kwnames, 1, 1) < 0)
+    if (check_q(args, fname, nargs - 1, kwnames, 1, 1) < 0)
         return NULL;
     SELF(fname);
     const char *q;
@@ -1554,7 +1569,7 @@ static Obj bm_rpartition(Obj *a, size_t n, Obj k) { return bpartition(a, n, k, t
 
 static Obj bm_join(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("join", nargs - 1, kwnames, 1, 1) < 0)
+    if (check_q(args, "join", nargs - 1, kwnames, 1, 1) < 0)
         return NULL;
     SELF("join");
     Obj *r = vm_roots(2);
@@ -1703,7 +1718,7 @@ static Obj bm_replace(Obj *args, size_t nargs, Obj kwnames)
 static Obj baffix(Obj *args, size_t nargs, Obj kwnames, bool suffix)
 {
     const char *fname = suffix ? "removesuffix" : "removeprefix";
-    if (vm_check_args(fname, nargs - 1, kwnames, 1, 1) < 0)
+    if (check_q(args, fname, nargs - 1, kwnames, 1, 1) < 0)
         return NULL;
     SELF(fname);
     const char *q;
@@ -1732,7 +1747,7 @@ enum { BC_LOWER, BC_UPPER, BC_SWAP, BC_TITLE, BC_CAPITALIZE };
 
 static Obj bcase(Obj *args, size_t nargs, Obj kwnames, int mode, const char *fname)
 {
-    if (vm_check_args(fname, nargs - 1, kwnames, 0, 0) < 0)
+    if (check_q(args, fname, nargs - 1, kwnames, 0, 0) < 0)
         return NULL;
     SELF(fname);
     int64_t n;
@@ -1779,7 +1794,7 @@ enum { BI_DIGIT, BI_ALPHA, BI_ALNUM, BI_SPACE, BI_ASCII, BI_LOWER, BI_UPPER, BI_
 
 static Obj bis(Obj *args, size_t nargs, Obj kwnames, int what, const char *fname)
 {
-    if (vm_check_args(fname, nargs - 1, kwnames, 0, 0) < 0)
+    if (check_q(args, fname, nargs - 1, kwnames, 0, 0) < 0)
         return NULL;
     SELF(fname);
     int64_t n;
@@ -1891,7 +1906,7 @@ static Obj bm_center(Obj *a, size_t n, Obj k) { return bjust(a, n, k, 2, "center
 
 static Obj bm_zfill(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("zfill", nargs - 1, kwnames, 1, 1) < 0)
+    if (check_q(args, "zfill", nargs - 1, kwnames, 1, 1) < 0)
         return NULL;
     if (!self_bytes(args[0], "zfill"))
         return NULL;
@@ -2054,7 +2069,9 @@ static int hexval(unsigned c)
 static Obj bm_fromhex(Obj *args, size_t nargs, Obj kwnames)
 {
     /* METH_CLASS: args[0] is the class */
-    if (vm_check_args("fromhex", nargs - 1, kwnames, 1, 1) < 0)
+    char q[64];
+    snprintf(q, sizeof q, "%s.fromhex", type_name_of_type((TypeObj *)args[0]));
+    if (vm_check_args(q, nargs - 1, kwnames, 1, 1) < 0)
         return NULL;
     Obj s = str_value(args[1]);
     if (!s) {
@@ -2124,6 +2141,10 @@ static Obj bm_translate(Obj *args, size_t nargs, Obj kwnames)
     static const char *const names[] = {"table", "delete", NULL};
     if (!self_bytes(args[0], "translate"))
         return NULL;
+    if (nargs < 2) {
+        err_set(E_TypeError, "translate() takes at least 1 positional argument (0 given)");
+        return NULL;
+    }
     Obj *o = vm_roots(2);
     Obj res = NULL;
     if (vm_parse_args("translate", args + 1, nargs - 1, kwnames, names, 1, 2, o) < 0)
@@ -2163,7 +2184,7 @@ out:
 
 static Obj bm___getnewargs__(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("__getnewargs__", nargs - 1, kwnames, 0, 0) < 0)
+    if (check_q(args, "__getnewargs__", nargs - 1, kwnames, 0, 0) < 0)
         return NULL;
     SELF("__getnewargs__");
     Obj *r = vm_roots(1);
@@ -2273,6 +2294,8 @@ static int bytearray_setitem(Obj self, Obj key, Obj value)
         int64_t dn = (int64_t)b.len;
         if (step == 1) {
             rc = ba_set_range(&r[0], start, start + cnt, b.p ? b.p : "", dn);
+        } else if (dn == 0) {
+            rc = ba_delete_step(r[0], start, step, cnt);   /* CPython: empty value deletes */
         } else if (dn != cnt) {
             err_format(E_ValueError, "attempt to assign bytes of size %ld to extended slice of size %ld", (long)dn,
                        (long)cnt);
@@ -2322,7 +2345,7 @@ out:
 
 static Obj ba_append(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("append", nargs - 1, kwnames, 1, 1) < 0)
+    if (check_q(args, "append", nargs - 1, kwnames, 1, 1) < 0)
         return NULL;
     BA_SELF("append");
     (void)self;
@@ -2358,7 +2381,7 @@ static int ba_extend_obj(Obj *bap, Obj v)
 
 static Obj ba_extend(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("extend", nargs - 1, kwnames, 1, 1) < 0)
+    if (check_q(args, "extend", nargs - 1, kwnames, 1, 1) < 0)
         return NULL;
     BA_SELF("extend");
     Obj *r = vm_roots(1);
@@ -2426,7 +2449,7 @@ static Obj ba_insert(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj ba_remove(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("remove", nargs - 1, kwnames, 1, 1) < 0)
+    if (check_q(args, "remove", nargs - 1, kwnames, 1, 1) < 0)
         return NULL;
     BA_SELF("remove");
     (void)self;
@@ -2452,7 +2475,7 @@ static Obj ba_remove(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj ba_reverse(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("reverse", nargs - 1, kwnames, 0, 0) < 0)
+    if (check_q(args, "reverse", nargs - 1, kwnames, 0, 0) < 0)
         return NULL;
     BA_SELF("reverse");
     int64_t n = BYTEARRAY(self)->length;
@@ -2469,7 +2492,7 @@ static Obj ba_reverse(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj ba_clear(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("clear", nargs - 1, kwnames, 0, 0) < 0)
+    if (check_q(args, "clear", nargs - 1, kwnames, 0, 0) < 0)
         return NULL;
     BA_SELF("clear");
     VM_WRITE(self);
@@ -2480,7 +2503,7 @@ static Obj ba_clear(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj ba_copy(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("copy", nargs - 1, kwnames, 0, 0) < 0)
+    if (check_q(args, "copy", nargs - 1, kwnames, 0, 0) < 0)
         return NULL;
     BA_SELF("copy");
     Obj *r = vm_roots(1);

@@ -32,8 +32,7 @@ Obj iter_self(Obj it)
 /* __length_hint__ of the simple iterators (operator.length_hint, list()). */
 static Obj iter_length_hint(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)kwnames;
-    if (vm_check_args("__length_hint__", nargs - 1, NULL, 0, 0) < 0)
+    if (meth_check_args(type_name(args[0]), "__length_hint__", nargs - 1, kwnames, 0, 0) < 0)
         return NULL;
     Obj it = args[0];
     int64_t n = 0;
@@ -323,3 +322,16 @@ int seq_repeat_count(Obj a, Obj b, bool seq_is_a, int64_t *n)
     return rc;
 }
 
+
+int meth_check_args(const char *tname, const char *meth, size_t nargs, Obj kwnames, int min, int max)
+{
+    bool kw = kwnames && TUPLE_LEN(kwnames) > 0;
+    if (likely(!kw && (int64_t)nargs >= min && (max < 0 || (int64_t)nargs <= max)))
+        return 0;
+    char name[160];
+    if (kw || max == 0 || (min == 1 && max == 1))
+        snprintf(name, sizeof name, "%s.%s", tname, meth);
+    else
+        snprintf(name, sizeof name, "%s", meth);
+    return vm_check_args(name, nargs, kwnames, min, max);
+}

@@ -158,6 +158,11 @@ int seq_slice_index(Obj v, int64_t *out, bool allow_none);
 bool seq_reflected_may_handle(Obj other, const char *rdunder);
 int seq_repeat_count(Obj a, Obj b, bool seq_is_a, int64_t *n);
 
+/* vm_check_args for a method of built-in type `tname`, with CPython's
+ * naming: "list.append() takes exactly one argument (0 given)" but
+ * "pop expected at most 1 argument, got 2". */
+int meth_check_args(const char *tname, const char *meth, size_t nargs, Obj kwnames, int min, int max);
+
 /* Make the result of tp_new for `type`: the built-in value itself when type
  * is the built-in type, else an instance of the user subclass wrapping it
  * (InstanceObj.base_value). */

@@ -1202,28 +1202,28 @@ static Obj dict_iter_slot(Obj self)
 
 static Obj dict_keys_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("keys", nargs - 1, kwnames, 0, 0) < 0)
+    if (meth_check_args("dict", "keys", nargs - 1, kwnames, 0, 0) < 0)
         return NULL;
     return dict_keys_view(args[0]);
 }
 
 static Obj dict_values_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("values", nargs - 1, kwnames, 0, 0) < 0)
+    if (meth_check_args("dict", "values", nargs - 1, kwnames, 0, 0) < 0)
         return NULL;
     return dict_values_view(args[0]);
 }
 
 static Obj dict_items_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("items", nargs - 1, kwnames, 0, 0) < 0)
+    if (meth_check_args("dict", "items", nargs - 1, kwnames, 0, 0) < 0)
         return NULL;
     return dict_items_view(args[0]);
 }
 
 static Obj dict_get_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("get", nargs - 1, kwnames, 1, 2) < 0)
+    if (meth_check_args("dict", "get", nargs - 1, kwnames, 1, 2) < 0)
         return NULL;
     Obj v = dict_getitem(vm_unwrap(args[0]), args[1]);
     if (v)
@@ -1235,14 +1235,14 @@ static Obj dict_get_m(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj dict_setdefault_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("setdefault", nargs - 1, kwnames, 1, 2) < 0)
+    if (meth_check_args("dict", "setdefault", nargs - 1, kwnames, 1, 2) < 0)
         return NULL;
     return dict_setdefault(vm_unwrap(args[0]), args[1], nargs > 2 ? args[2] : g_None);
 }
 
 static Obj dict_pop_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("pop", nargs - 1, kwnames, 1, 2) < 0)
+    if (meth_check_args("dict", "pop", nargs - 1, kwnames, 1, 2) < 0)
         return NULL;
     Obj v;
     int rc = dict_pop(vm_unwrap(args[0]), args[1], &v);
@@ -1258,7 +1258,7 @@ static Obj dict_pop_m(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj dict_popitem_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("popitem", nargs - 1, kwnames, 0, 0) < 0)
+    if (meth_check_args("dict", "popitem", nargs - 1, kwnames, 0, 0) < 0)
         return NULL;
     Obj d = vm_unwrap(args[0]);
     if (DICT(d)->used == 0) {
@@ -1297,7 +1297,7 @@ static Obj dict_update_m(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj dict_fromkeys_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("fromkeys", nargs - 1, kwnames, 1, 2) < 0)
+    if (meth_check_args("dict", "fromkeys", nargs - 1, kwnames, 1, 2) < 0)
         return NULL;
     Obj *r = vm_roots(4);
     r[1] = nargs > 2 ? args[2] : g_None;
@@ -1326,14 +1326,14 @@ out:
 
 static Obj dict_copy_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("copy", nargs - 1, kwnames, 0, 0) < 0)
+    if (meth_check_args("dict", "copy", nargs - 1, kwnames, 0, 0) < 0)
         return NULL;
     return dict_copy(args[0]);
 }
 
 static Obj dict_clear_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("clear", nargs - 1, kwnames, 0, 0) < 0)
+    if (meth_check_args("dict", "clear", nargs - 1, kwnames, 0, 0) < 0)
         return NULL;
     dict_clear(args[0]);
     return g_None;
@@ -1341,7 +1341,7 @@ static Obj dict_clear_m(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj dict_reversed_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("__reversed__", nargs - 1, kwnames, 0, 0) < 0)
+    if (meth_check_args("dict", "__reversed__", nargs - 1, kwnames, 0, 0) < 0)
         return NULL;
     return dictiter_new(args[0], ITK_DICT_REV_KEYS);
 }
@@ -1399,7 +1399,7 @@ static Obj view_iter(Obj self)
 
 static Obj view_reversed_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("__reversed__", nargs - 1, kwnames, 0, 0) < 0)
+    if (meth_check_args(type_name(args[0]), "__reversed__", nargs - 1, kwnames, 0, 0) < 0)
         return NULL;
     int64_t k = ITER(args[0])->kind;
     return dictiter_new(ITER(args[0])->a, k == ITK_VIEW_KEYS ? ITK_DICT_REV_KEYS
@@ -1651,7 +1651,7 @@ static Obj view_xor(Obj a, Obj b)
 
 static Obj view_isdisjoint_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("isdisjoint", nargs - 1, kwnames, 1, 1) < 0)
+    if (meth_check_args(type_name(args[0]), "isdisjoint", nargs - 1, kwnames, 1, 1) < 0)
         return NULL;
     Obj *r = vm_roots(3);
     r[0] = args[0];

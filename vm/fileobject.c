@@ -187,15 +187,17 @@ static Obj rbuf_new(void)
 
 static int register_open_file(Obj f)
 {
-    if (!g_open_files) {
-        Obj l = list_new_capacity(8);
-        if (!l)
-            return -1;
-        g_open_files = l;
-    }
     Obj *r = vm_roots(1);
     r[0] = f;
-    int rc = list_append(g_open_files, f);
+    if (!g_open_files) {
+        Obj l = list_new_capacity(8);
+        if (!l) {
+            vm_unroots(r);
+            return -1;
+        }
+        g_open_files = l;
+    }
+    int rc = list_append(g_open_files, r[0]);
     f = r[0];
     vm_unroots(r);
     if (rc == 0) {
@@ -299,20 +301,25 @@ Obj vm_fspath(Obj path)
     Obj v = vm_unwrap(path);
     if (IS_STR(v) || IS_BYTES(v))
         return v;
-    Obj meth = vm_lookup_special(path, "__fspath__");
+    Obj *r = vm_roots(1);
+    r[0] = path;
+    Obj u = NULL;
+    Obj meth = vm_lookup_special(r[0], "__fspath__");
     if (!meth) {
-        err_format(E_TypeError, "expected str, bytes or os.PathLike object, not %s", type_name(path));
-        return NULL;
+        err_format(E_TypeError, "expected str, bytes or os.PathLike object, not %s", type_name(r[0]));
+        goto out;
     }
-    Obj res = vm_call_method(path, "__fspath__", NULL, 0);
+    Obj res = vm_call_method(r[0], "__fspath__", NULL, 0);
     if (!res)
-        return NULL;
-    Obj u = vm_unwrap(res);
+        goto out;
+    u = vm_unwrap(res);
     if (!IS_STR(u) && !IS_BYTES(u)) {
         err_format(E_TypeError, "expected %s.__fspath__() to return str or bytes, not %s",
-                   type_name(path), type_name(res));
-        return NULL;
+                   type_name(r[0]), type_name(res));
+        u = NULL;
     }
+out:
+    vm_unroots(r);
     return u;
 }
 
@@ -427,8 +434,9 @@ Obj file_open_ex(Obj path, const char *mode, int buffering, Obj encoding, Obj ne
     else if (buffering == 1 && !b_)
         flags |= F_LINEBUF;
 
-    Obj *r = vm_roots(4);
+    Obj *r = vm_roots(5);
     r[0] = path;
+    r[4] = encoding;
     int fd;
     if (IS_INT(path) && TID(path) != TID_BOOL) {
         int64_t v;
@@ -501,7 +509,7 @@ Obj file_open_ex(Obj path, const char *mode, int buffering, Obj encoding, Obj ne
     }
     r[1] = str_from_cstr(mbuf);
     if (r[1] && !b_)
-        r[2] = encoding ? encoding : str_from_cstr("UTF-8");
+        r[2] = r[4] ? r[4] : str_from_cstr("UTF-8");
     if (!r[1] || (!b_ && !r[2])) {
         close(fd);
         vm_unroots(r);
@@ -1311,7 +1319,11 @@ static int close_file(Obj self)
     FileObj *f = FO(st);
     if (f->flags & F_CLOSED)
         return 0;
-    int rc = flush_state(st);
+    Obj *r = vm_roots(1);
+    r[0] = st;
+    int rc = flush_state(st);   /* raising allocates: st is read again */
+    st = r[0];
+    vm_unroots(r);
     f = FO(st);
     VM_WRITE(st);
     f->flags |= F_CLOSED;

@@ -10,7 +10,7 @@
 #include "tmpy.h"
 #include "numbers.h"
 
-__attribute__((weak)) TypeObj *T_float;
+TypeObj *T_float;
 
 #define HASH_MODULUS (((uint64_t)1 << 61) - 1)
 
@@ -163,7 +163,19 @@ void float_repr_buf(double d, char *buf)
         return;
     }
     if (d == floor(d) && fabs(d) < 1e16) {        /* integral: digits + ".0" */
-        snprintf(buf, 32, "%.0f.0", d);
+        int64_t v = (int64_t)d;
+        uint64_t m = v < 0 ? -(uint64_t)v : (uint64_t)v;
+        char tmp[24], *p = tmp + sizeof tmp;
+        do {
+            *--p = (char)('0' + m % 10);
+            m /= 10;
+        } while (m);
+        char *o = buf;
+        if (d < 0)
+            *o++ = '-';
+        size_t n = (size_t)(tmp + sizeof tmp - p);
+        memcpy(o, p, n);
+        memcpy(o + n, ".0", 3);
         return;
     }
     char digits[24];
@@ -629,9 +641,10 @@ static Obj float_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
 /* ------------------------------------------------------------------ */
 /* Methods                                                             */
 /* ------------------------------------------------------------------ */
+#define TYPE_PREFIX "float."
 #define NOARGS(name)                                                    \
     do {                                                                \
-        if (vm_check_args(name, nargs - 1, kwnames, 0, 0) < 0)          \
+        if (vm_check_args(TYPE_PREFIX name, nargs - 1, kwnames, 0, 0) < 0) \
             return NULL;                                                \
     } while (0)
 
@@ -874,10 +887,7 @@ static Obj float_round(double x, Obj ndigits)
     if (!nd_obj)
         return NULL;
     int64_t nd;
-    if (int_as_i64(nd_obj, &nd) < 0) {
-        err_clear();
-        nd = int_sign(nd_obj) > 0 ? INT64_MAX : INT64_MIN;
-    }
+    int_as_i64_saturated(nd_obj, &nd);
     if (nd > 323 || !isfinite(x) || x == 0)
         return float_new(x);
     if (nd < -308)

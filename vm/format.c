@@ -480,8 +480,12 @@ static int format_int_spec(StrBuf *b, Obj v, const Spec *sp, const char *tname)
             return -1;
         }
         int64_t x;
-        if (int_as_i64(v, &x) < 0 || x < 0 || x > 0x10ffff) {
+        if (int_as_i64(v, &x) < 0) {
             err_clear();
+            err_set(E_OverflowError, "Python int too large to convert to C long");
+            return -1;
+        }
+        if (x < 0 || x > 0x10ffff) {
             err_set(E_OverflowError, "%c arg not in range(0x110000)");
             return -1;
         }

@@ -71,12 +71,15 @@ Frame *gen_push_frame(Obj gen, Obj sent, bool push_sent)
         return NULL;
     }
     int64_t live = nlp + FRAME_NHDR + g->sp;
+    const Obj __seg_gs *src = g->slots;
     for (int64_t i = 0; i < live; i++)
-        lp[i] = g->slots[i];
-    for (Obj *p = lp + live; p < end; p++)
-        *p = NULL;
+        lp[i] = src[i];
     if (push_sent)
-        lp[live] = sent;
+        lp[live++] = sent;
+    /* The slots above must hold valid values for the GC (a short loop:
+     * a memset call costs more here). */
+    for (Obj *p = lp + live; p < end; p++)
+        *(Obj volatile *)p = NULL;
     tm_self.ss_top = (object_t **)end;
     Obj *hdr = lp + nlp;
     hdr[HDR_PREV_EXC] = vm_ts.roots[ROOT_HANDLED_EXC];
@@ -106,11 +109,16 @@ void gen_suspend_frame(Frame *f, Obj *sp)
     Obj gen = hdr[HDR_GEN];
     GenObj *g = GEN(gen);
     VM_WRITE(gen);
-    int64_t live = sp - f->localsplus;
-    for (int64_t i = 0; i < live; i++)
-        g->slots[i] = f->localsplus[i];
+    /* The header slots never change after creation: save localsplus and
+     * the value stack only. */
     int nlp = (int)(hdr - f->localsplus);
-    g->slots[nlp + HDR_PREV_EXC] = NULL;
+    Obj __seg_gs *dst = g->slots;
+    for (int i = 0; i < nlp; i++)
+        dst[i] = f->localsplus[i];
+    int64_t nstack = sp - f->stack_base;
+    dst += nlp + FRAME_NHDR;
+    for (int64_t i = 0; i < nstack; i++)
+        dst[i] = f->stack_base[i];
     g->sp = sp - f->stack_base;
     g->ip = f->ip - f->code->code;
     g->nblocks = f->nblocks;
@@ -176,24 +184,20 @@ Obj gen_resume(Obj gen, Obj sent, Obj exc, int *status)
     }
     if (eval_enter_level() < 0)
         return NULL;
-    Obj *r = vm_roots(3);
-    r[0] = gen;
-    r[1] = sent;
-    r[2] = exc;
+    /* Nothing below allocates before eval_run: no roots needed. */
     bool created = g->state == GEN_CREATED;
-    bool at_yf = !created && gen_at_yield_from(g);
-    Frame *nf = gen_push_frame(r[0], r[1], !exc && !created && r[1] != NULL);
+    bool at_yf = exc && !created && gen_at_yield_from(g);
+    Frame *nf = gen_push_frame(gen, sent, !exc && !created && sent != NULL);
     Obj res = NULL;
     if (nf) {
         nf->kind = FR_GEN_ENTRY;
         if (exc) {
-            eval_set_exc(r[2]);
+            eval_set_exc(exc);
             if (at_yf)
                 nf->ip++;   /* raise at the YIELD_FROM itself */
         }
         res = eval_run(nf, exc != NULL, status);
     }
-    vm_unroots(r);
     eval_leave_level();
     return res;
 }

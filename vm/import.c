@@ -842,8 +842,11 @@ static const MethodDef importlib_functions[] = {
 
 Obj importlib_module_init(void)
 {
-    Obj m = module_new("importlib");
-    if (m)
-        module_add_functions(m, importlib_functions);
+    Obj *r = vm_roots(1);
+    r[0] = module_new("importlib");
+    if (r[0])
+        module_add_functions(r[0], importlib_functions);   /* allocates: r[0] follows the module */
+    Obj m = r[0];
+    vm_unroots(r);
     return m;
 }

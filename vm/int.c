@@ -14,9 +14,8 @@
 #include "tmpy.h"
 #include "numbers.h"
 
-/* Weak: whichever file the lead keeps as the definition wins at link time. */
-__attribute__((weak)) TypeObj *T_int;
-__attribute__((weak)) TypeObj *T_bool;
+TypeObj *T_int;
+TypeObj *T_bool;
 
 int64_t int_max_str_digits = INT_MAX_STR_DIGITS_DEFAULT;
 
@@ -199,6 +198,19 @@ uint64_t int_bit_length(Obj v)
     return (uint64_t)(w.n - 1) * 64 + (64 - (uint64_t)__builtin_clzll(w.d[w.n - 1]));
 }
 
+bool int_as_i64_saturated(Obj v, int64_t *out)
+{
+    if (int_small_value(v, out))
+        return true;
+    uint64_t m = BIG(v)->limbs[0];
+    if (BIG(v)->nlimbs == 1 && (BIG(v)->sign > 0 ? m <= (uint64_t)INT64_MAX : m <= (uint64_t)INT64_MAX + 1)) {
+        *out = BIG(v)->sign > 0 ? (int64_t)m : (int64_t)(0 - m);
+        return true;
+    }
+    *out = BIG(v)->sign > 0 ? INT64_MAX : INT64_MIN;
+    return false;
+}
+
 int int_as_i64(Obj v, int64_t *out)
 {
     if (int_small_value(v, out))
@@ -326,10 +338,10 @@ Obj int_from_double(double d)
         err_set(E_OverflowError, "cannot convert float infinity to integer");
         return NULL;
     }
-    if (d > -9.2e18 && d < 9.2e18)
+    if (d > -9223372036854775808.0 && d < 9223372036854775808.0)
         return int_from_i64((int64_t)d);          /* truncates toward zero */
     int e;
-    double m = frexp(fabs(d), &e);                /* |d| = m * 2**e, m in [0.5, 1); e > 63 */
+    double m = frexp(fabs(d), &e);                /* |d| = m * 2**e, m in [0.5, 1); e >= 64 */
     uint64_t mant = (uint64_t)ldexp(m, 64);       /* exact: 53 significant bits */
     int shift = e - 64;                           /* >= 0 */
     size_t nl = (size_t)shift / 64 + 2;
@@ -823,8 +835,7 @@ Obj int_factorial(Obj n)
         return NULL;
     }
     int64_t k;
-    if (!int_small_value(n, &k) && int_as_i64(n, &k) < 0) {
-        err_clear();
+    if (!int_as_i64_saturated(n, &k)) {
         err_format(E_OverflowError, "factorial() argument should not exceed %lld", (long long)INT64_MAX);
         return NULL;
     }
@@ -857,8 +868,7 @@ static Obj comb_perm(Obj n, Obj k, bool perm)
     }
     int64_t kk;
     Obj res = NULL;
-    if (!int_small_value(r[1], &kk) && int_as_i64(r[1], &kk) < 0) {
-        err_clear();
+    if (!int_as_i64_saturated(r[1], &kk)) {
         err_format(E_OverflowError, perm ? "k must not exceed %lld" : "min(n - k, k) must not exceed %lld",
                    (long long)INT64_MAX);
     } else if ((uint64_t)kk > MAX_RESULT_BITS / (int_bit_length(r[0]) + 1)) {
@@ -913,11 +923,13 @@ Obj int_lshift(Obj a, Obj b)
         return MAKE_SMALLINT(0);
     int64_t x, s;
     if (!int_small_value(b, &s)) {
-        /* CPython: a shift of more than 2**63 digits of 30 bits is an
-         * OverflowError, anything smaller fails to allocate */
+        /* CPython: a result of more 30-bit digits than fit in a
+         * ssize_t-sized object is an OverflowError; smaller ones fail to
+         * allocate */
         IntView w;
         int_view(b, &w);
-        if (w.n > 2 || (w.n == 2 && (unsigned __int128)w.d[1] << 64 >= (unsigned __int128)30 << 63))
+        unsigned __int128 n = w.n > 2 ? ~(unsigned __int128)0 : ((unsigned __int128)w.d[1] << 64) | w.d[0];
+        if (n / 30 + (int_bit_length(a) + 29) / 30 + 1 > (unsigned __int128)((INT64_MAX - 24) / 4))
             err_set(E_OverflowError, "too many digits in integer");
         else
             err_nomemory();
@@ -1564,9 +1576,10 @@ static Obj int_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
 /* ------------------------------------------------------------------ */
 /* Methods                                                             */
 /* ------------------------------------------------------------------ */
+#define TYPE_PREFIX "int."
 #define NOARGS(name)                                                    \
     do {                                                                \
-        if (vm_check_args(name, nargs - 1, kwnames, 0, 0) < 0)          \
+        if (vm_check_args(TYPE_PREFIX name, nargs - 1, kwnames, 0, 0) < 0) \
             return NULL;                                                \
     } while (0)
 
@@ -1686,43 +1699,43 @@ static Obj int_m_to_bytes(Obj *args, size_t nargs, Obj kwnames)
         err_set(E_OverflowError, "can't convert negative int to unsigned");
         goto done;
     }
-    uint64_t nbits = (uint64_t)length * 8;
+    /* bits needed: the magnitude (of |v|-1 for negatives, in two's
+     * complement) plus a sign bit when signed (none for 0 and -1) */
     IntView w;
     int_view(r[0], &w);
-    mpz_t z, t;
-    mpz_init(t);
-    if (sign < 0 && nbits == 0 && int_compare(r[0], MAKE_SMALLINT(-1)) == 0) {
-        res = bytes_new("", 0);                   /* CPython quirk: (-1).to_bytes(0, signed=True) == b'' */
+    uint64_t bl = int_bit_length(r[0]);
+    if (sign < 0 && mpn_popcount(w.d, w.n) == 1)
+        bl--;
+    if (bl && is_signed)
+        bl++;
+    if ((unsigned __int128)bl > (unsigned __int128)length * 8) {
+        err_set(E_OverflowError, "int too big to convert");
         goto done;
-    }
-    if (sign < 0) {
-        /* two's complement: 2**nbits - |v|, must keep its top bit */
-        mpz_setbit(t, nbits);
-        mpz_add(t, t, view_mpz(z, &w));
-        if (mpz_sizeinbase(t, 2) != nbits || mpz_sgn(t) <= 0) {
-            mpz_clear(t);
-            err_set(E_OverflowError, "int too big to convert");
-            goto done;
-        }
-    } else {
-        mpz_set(t, view_mpz(z, &w));
-        if (sign > 0 && mpz_sizeinbase(t, 2) + (is_signed ? 1 : 0) > nbits) {
-            mpz_clear(t);
-            err_set(E_OverflowError, "int too big to convert");
-            goto done;
-        }
     }
     unsigned char *buf = calloc((size_t)length + 1, 1);
     if (!buf) {
-        mpz_clear(t);
         err_nomemory();
         goto done;
     }
     size_t count = 0;
-    if (mpz_sgn(t))
-        mpz_export(little ? buf : buf + (size_t)length - (mpz_sizeinbase(t, 256)), &count,
-                   little ? -1 : 1, 1, 0, 0, t);
-    mpz_clear(t);
+    if (w.n) {
+        mpz_t z;
+        mpz_export(buf, &count, -1, 1, 0, 0, mpz_roinit_n(z, w.d, w.n));   /* |v|, little-endian */
+    }
+    if (sign < 0) {                               /* two's complement over `length` bytes */
+        unsigned carry = 1;
+        for (int64_t i = 0; i < length; i++) {
+            unsigned b = (unsigned)(unsigned char)~buf[i] + carry;
+            buf[i] = (unsigned char)b;
+            carry = b >> 8;
+        }
+    }
+    if (!little)
+        for (int64_t i = 0, j = length - 1; i < j; i++, j--) {
+            unsigned char t = buf[i];
+            buf[i] = buf[j];
+            buf[j] = t;
+        }
     res = bytes_new((const char *)buf, (size_t)length);
     free(buf);
 done:
@@ -1749,14 +1762,15 @@ static unsigned char *bytes_of(Obj v, size_t *n)
         err_format(E_TypeError, "cannot convert '%s' object to bytes", type_name(v));
         return NULL;
     }
-    Obj *r = vm_roots(2);
+    Obj *r = vm_roots(3);
     unsigned char *p = NULL;
     size_t len = 0, cap = 16;
+    r[2] = v;
     r[0] = vm_iter(v);
     if (!r[0]) {
         if (err_matches(E_TypeError)) {
             err_clear();
-            err_format(E_TypeError, "cannot convert '%s' object to bytes", type_name(v));
+            err_format(E_TypeError, "cannot convert '%s' object to bytes", type_name(r[2]));
         }
         goto fail;
     }

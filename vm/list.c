@@ -923,7 +923,7 @@ static int list_arg_i64(Obj v, int64_t *out)
 
 static Obj list_append_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("append", nargs - 1, kwnames, 1, 1) < 0)
+    if (meth_check_args("list", "append", nargs - 1, kwnames, 1, 1) < 0)
         return NULL;
     if (list_append(vm_unwrap(args[0]), args[1]) < 0)
         return NULL;
@@ -932,7 +932,7 @@ static Obj list_append_m(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj list_extend_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("extend", nargs - 1, kwnames, 1, 1) < 0)
+    if (meth_check_args("list", "extend", nargs - 1, kwnames, 1, 1) < 0)
         return NULL;
     if (list_extend(vm_unwrap(args[0]), args[1]) < 0)
         return NULL;
@@ -941,7 +941,7 @@ static Obj list_extend_m(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj list_insert_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("insert", nargs - 1, kwnames, 2, 2) < 0)
+    if (meth_check_args("list", "insert", nargs - 1, kwnames, 2, 2) < 0)
         return NULL;
     int64_t i;
     if (list_arg_i64(args[1], &i) < 0)
@@ -953,7 +953,7 @@ static Obj list_insert_m(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj list_pop_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("pop", nargs - 1, kwnames, 0, 1) < 0)
+    if (meth_check_args("list", "pop", nargs - 1, kwnames, 0, 1) < 0)
         return NULL;
     int64_t i = -1;
     if (nargs > 1 && list_arg_i64(args[1], &i) < 0)
@@ -963,7 +963,7 @@ static Obj list_pop_m(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj list_remove_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("remove", nargs - 1, kwnames, 1, 1) < 0)
+    if (meth_check_args("list", "remove", nargs - 1, kwnames, 1, 1) < 0)
         return NULL;
     Obj *r = vm_roots(2);
     r[0] = vm_unwrap(args[0]);
@@ -983,7 +983,7 @@ static Obj list_remove_m(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj list_index_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("index", nargs - 1, kwnames, 1, 3) < 0)
+    if (meth_check_args("list", "index", nargs - 1, kwnames, 1, 3) < 0)
         return NULL;
     int64_t start = 0, stop = INT64_MAX;
     if (nargs > 2 && seq_slice_index(args[2], &start, false) < 0)
@@ -1024,7 +1024,7 @@ static Obj list_index_m(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj list_count_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("count", nargs - 1, kwnames, 1, 1) < 0)
+    if (meth_check_args("list", "count", nargs - 1, kwnames, 1, 1) < 0)
         return NULL;
     int64_t count = 0;
     for (int64_t i = 0; i < LIST_LEN(vm_unwrap(args[0])); i++) {
@@ -1041,7 +1041,7 @@ static Obj list_count_m(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj list_reverse_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("reverse", nargs - 1, kwnames, 0, 0) < 0)
+    if (meth_check_args("list", "reverse", nargs - 1, kwnames, 0, 0) < 0)
         return NULL;
     list_reverse(args[0]);
     return g_None;
@@ -1049,14 +1049,14 @@ static Obj list_reverse_m(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj list_copy_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("copy", nargs - 1, kwnames, 0, 0) < 0)
+    if (meth_check_args("list", "copy", nargs - 1, kwnames, 0, 0) < 0)
         return NULL;
     return list_copy(args[0]);
 }
 
 static Obj list_clear_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("clear", nargs - 1, kwnames, 0, 0) < 0)
+    if (meth_check_args("list", "clear", nargs - 1, kwnames, 0, 0) < 0)
         return NULL;
     list_clear(args[0]);
     return g_None;
@@ -1091,7 +1091,7 @@ static Obj list_sort_m(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj list_reversed_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("__reversed__", nargs - 1, kwnames, 0, 0) < 0)
+    if (meth_check_args("list", "__reversed__", nargs - 1, kwnames, 0, 0) < 0)
         return NULL;
     Obj l = vm_unwrap(args[0]);
     Obj it = iter_alloc(T_list_reverseiterator, l, ITK_LIST_REV);

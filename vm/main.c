@@ -96,6 +96,7 @@ static Obj ax_register(Obj *args, size_t nargs, Obj kwnames)
     }
     Obj *r = vm_roots(4);
     Obj res = NULL;
+    r[3] = kwnames;
     r[0] = tuple_from_array(args + 1, (int64_t)nargs - 1);
     if (!r[0])
         goto out;
@@ -104,7 +105,7 @@ static Obj ax_register(Obj *args, size_t nargs, Obj kwnames)
     if (nk) {
         r[1] = dict_new();
         for (int64_t i = 0; r[1] && i < nk; i++)
-            if (dict_setitem(r[1], TUPLE_ITEMS(kwnames)[i], args[nargs + i]) < 0)
+            if (dict_setitem(r[1], TUPLE_ITEMS(r[3])[i], args[nargs + i]) < 0)
                 r[1] = NULL;
         if (!r[1])
             goto out;
@@ -212,9 +213,12 @@ static const MethodDef atexit_functions[] = {
 
 Obj atexit_module_init(void)
 {
-    Obj m = module_new("atexit");
-    if (m)
-        module_add_functions(m, atexit_functions);
+    Obj *r = vm_roots(1);
+    r[0] = module_new("atexit");
+    if (r[0])
+        module_add_functions(r[0], atexit_functions);   /* allocates: r[0] follows the module */
+    Obj m = r[0];
+    vm_unroots(r);
     return m;
 }
 

@@ -452,10 +452,7 @@ static Obj m_ldexp(Obj *args, size_t nargs, Obj kwnames)
         return NULL;
     }
     int64_t e;
-    if (int_as_i64(i, &e) < 0) {
-        err_clear();
-        e = int_sign(i) > 0 ? INT64_MAX : INT64_MIN;
-    }
+    int_as_i64_saturated(i, &e);
     if (x == 0 || !isfinite(x))
         return float_new(x);
     if (e > 100000)
@@ -530,11 +527,18 @@ static int log_helper(Obj v, double (*f)(double), double *out)
             return -1;
         }
         double x;
-        if (int_as_double(u, &x) == 0) {
-            *out = f(x);
-            return 0;
+        if (int_bit_length(u) <= 1024) {
+            Obj *r = vm_roots(1);
+            r[0] = u;
+            int rc = int_as_double(u, &x);
+            u = r[0];
+            vm_unroots(r);
+            if (rc == 0) {
+                *out = f(x);
+                return 0;
+            }
+            err_clear();                          /* rounds up to 2**1024: use frexp */
         }
-        err_clear();
         int64_t e;
         double m = int_frexp(u, &e);
         *out = f(m) + f(2.0) * (double)e;

@@ -38,6 +38,8 @@ double int_frexp(Obj v, int64_t *e);
 Obj int_round(Obj v, Obj ndigits);        /* int.__round__(ndigits), ndigits an int or NULL */
 uint64_t int_bit_length(Obj v);
 bool int_is_zero(Obj v);
+/* The int as an int64; false (and INT64_MAX/MIN by sign) if it does not fit. Never raises. */
+bool int_as_i64_saturated(Obj v, int64_t *out);
 bool int_is_odd(Obj v);
 /* int(v) for an int, bool or int-subclass instance: the exact int value. */
 Obj int_exact(Obj v);

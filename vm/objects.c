@@ -149,7 +149,8 @@ void vm_register_layouts(void)
                                    REF(TypeObj, base) | REF(TypeObj, solid) | REF(TypeObj, slot_names) |
                                    REF(TypeObj, subclasses)));
     reg(TID_INSTANCE, layout_fixed("instance", sizeof(struct InstanceHObj_),
-                                   REF(InstanceHObj, cls) | REF(InstanceHObj, dict) | REF(InstanceHObj, base_value)));
+                                   REF(InstanceHObj, cls) | REF(InstanceHObj, dict) | REF(InstanceHObj, base_value) |
+                                       REF(InstanceHObj, slots)));
     reg(TID_EXCEPTION, layout_fixed("exception", sizeof(struct ExceptionHObj_),
                                     REF(ExceptionHObj, cls) | REF(ExceptionHObj, dict) | REF(ExceptionHObj, args) |
                                         REF(ExceptionHObj, traceback) | REF(ExceptionHObj, cause) |

@@ -33,8 +33,9 @@
 #include "tmpy.h"
 
 /* ---- Real layouts behind some public structs (registered sizes) ---- */
-/* TID_INSTANCE: InstanceObj plus an identity-hash word (0: not assigned). */
-VM_STRUCT(InstanceHObj) { tm_header h; Obj cls; Obj dict; Obj base_value; int64_t idhash; };
+/* TID_INSTANCE: InstanceObj plus an identity-hash word (0: not assigned)
+ * and the __slots__ values (ArrayObj of TYPE->nslots, NULL until set). */
+VM_STRUCT(InstanceHObj) { tm_header h; Obj cls; Obj dict; Obj base_value; int64_t idhash; Obj slots; };
 /* TID_EXCEPTION: ExceptionObj plus its identity hash (fits its padding). */
 VM_STRUCT(ExceptionHObj) {
     tm_header h; Obj cls; Obj dict; Obj args; Obj traceback; Obj cause, context;
@@ -87,7 +88,7 @@ extern const char *const vm_cmp_names[6];            /* "__lt__", ... by CMP_* *
 extern const char *const vm_cmp_symbols[6];          /* "<", ... */
 
 /* ---- Extra types of the objects area ---- */
-extern TypeObj *T_wrapper_descriptor, *T_method_wrapper, *T_getset_descriptor;
+extern TypeObj *T_wrapper_descriptor, *T_method_wrapper, *T_getset_descriptor, *T_member_descriptor;
 
 /* ---- objects.c ---- */
 /* Identity hash used by object.__hash__ (instances and exceptions keep a

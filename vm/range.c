@@ -359,7 +359,7 @@ static Obj slice_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
 
 static Obj slice_indices_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("indices", nargs - 1, kwnames, 1, 1) < 0)
+    if (meth_check_args("slice", "indices", nargs - 1, kwnames, 1, 1) < 0)
         return NULL;
     Obj *r = vm_roots(4);
     Obj res = NULL;
@@ -748,7 +748,7 @@ static Obj range_iter_slot(Obj self)
 
 static Obj range_count_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("count", nargs - 1, kwnames, 1, 1) < 0)
+    if (meth_check_args("range", "count", nargs - 1, kwnames, 1, 1) < 0)
         return NULL;
     if (is_exact_int(args[1])) {
         int rc = range_contains_int(args[0], args[1]);
@@ -762,7 +762,7 @@ static Obj range_count_m(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj range_index_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("index", nargs - 1, kwnames, 1, 1) < 0)
+    if (meth_check_args("range", "index", nargs - 1, kwnames, 1, 1) < 0)
         return NULL;
     if (is_exact_int(args[1])) {
         int rc = range_contains_int(args[0], args[1]);
@@ -794,7 +794,7 @@ static Obj range_index_m(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj range_reversed_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("__reversed__", nargs - 1, kwnames, 0, 0) < 0)
+    if (meth_check_args("range", "__reversed__", nargs - 1, kwnames, 0, 0) < 0)
         return NULL;
     return range_reversed(args[0]);
 }

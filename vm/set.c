@@ -1386,26 +1386,33 @@ static Obj frozenset_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
 
 /* ---- methods ---- */
 
+/* "set" or "frozenset" (CPython's names in argument errors). */
+static const char *set_tname(Obj self)
+{
+    return is_frozen(vm_unwrap(self)) ? "frozenset" : "set";
+}
+
 /* Mutating methods are looked up on frozensets too while TYPE() maps every
  * TID_SET object to `set`: refuse them as a missing attribute. */
 static bool refuse_frozen(Obj self, const char *name)
 {
     if (!is_frozen(vm_unwrap(self)))
         return false;
-    err_format(E_AttributeError, "'%s' object has no attribute '%s'", type_name(self), name);
+    err_format(E_AttributeError, "'%s' object has no attribute '%s'",
+               IS_SET_ANY(self) ? "frozenset" : type_name(self), name);
     return true;
 }
 
 static Obj set_add_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("add", nargs - 1, kwnames, 1, 1) < 0 || refuse_frozen(args[0], "add"))
+    if (refuse_frozen(args[0], "add") || meth_check_args(set_tname(args[0]), "add", nargs - 1, kwnames, 1, 1) < 0)
         return NULL;
     return set_add(args[0], args[1]) < 0 ? NULL : g_None;
 }
 
 static Obj set_clear_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("clear", nargs - 1, kwnames, 0, 0) < 0 || refuse_frozen(args[0], "clear"))
+    if (refuse_frozen(args[0], "clear") || meth_check_args(set_tname(args[0]), "clear", nargs - 1, kwnames, 0, 0) < 0)
         return NULL;
     set_clear(args[0]);
     return g_None;
@@ -1413,7 +1420,7 @@ static Obj set_clear_m(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj set_copy_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("copy", nargs - 1, kwnames, 0, 0) < 0)
+    if (meth_check_args(set_tname(args[0]), "copy", nargs - 1, kwnames, 0, 0) < 0)
         return NULL;
     if (IS_SET_ANY(args[0]) && is_frozen(args[0]))
         return args[0];
@@ -1422,28 +1429,28 @@ static Obj set_copy_m(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj set_discard_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("discard", nargs - 1, kwnames, 1, 1) < 0 || refuse_frozen(args[0], "discard"))
+    if (refuse_frozen(args[0], "discard") || meth_check_args(set_tname(args[0]), "discard", nargs - 1, kwnames, 1, 1) < 0)
         return NULL;
     return set_discard(args[0], args[1]) < 0 ? NULL : g_None;
 }
 
 static Obj set_remove_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("remove", nargs - 1, kwnames, 1, 1) < 0 || refuse_frozen(args[0], "remove"))
+    if (refuse_frozen(args[0], "remove") || meth_check_args(set_tname(args[0]), "remove", nargs - 1, kwnames, 1, 1) < 0)
         return NULL;
     return set_remove(args[0], args[1]) < 0 ? NULL : g_None;
 }
 
 static Obj set_pop_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("pop", nargs - 1, kwnames, 0, 0) < 0 || refuse_frozen(args[0], "pop"))
+    if (refuse_frozen(args[0], "pop") || meth_check_args(set_tname(args[0]), "pop", nargs - 1, kwnames, 0, 0) < 0)
         return NULL;
     return set_pop(args[0]);
 }
 
 static Obj set_update_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("update", 0, kwnames, 0, 0) < 0 || refuse_frozen(args[0], "update"))
+    if (refuse_frozen(args[0], "update") || meth_check_args(set_tname(args[0]), "update", 0, kwnames, 0, 0) < 0)
         return NULL;
     for (size_t i = 1; i < nargs; i++)
         if (set_update(args[0], args[i]) < 0)
@@ -1453,7 +1460,7 @@ static Obj set_update_m(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj set_union_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("union", 0, kwnames, 0, 0) < 0)
+    if (meth_check_args(set_tname(args[0]), "union", 0, kwnames, 0, 0) < 0)
         return NULL;
     Obj *r = vm_roots(1);
     r[0] = set_copy(args[0]);
@@ -1483,15 +1490,15 @@ static Obj intersection_multi(Obj *args, size_t nargs)
 
 static Obj set_intersection_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("intersection", 0, kwnames, 0, 0) < 0)
+    if (meth_check_args(set_tname(args[0]), "intersection", 0, kwnames, 0, 0) < 0)
         return NULL;
     return intersection_multi(args, nargs);
 }
 
 static Obj set_intersection_update_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("intersection_update", 0, kwnames, 0, 0) < 0 ||
-        refuse_frozen(args[0], "intersection_update"))
+    if (refuse_frozen(args[0], "intersection_update") ||
+        meth_check_args(set_tname(args[0]), "intersection_update", 0, kwnames, 0, 0) < 0)
         return NULL;
     Obj tmp = intersection_multi(args, nargs);
     if (!tmp)
@@ -1502,7 +1509,7 @@ static Obj set_intersection_update_m(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj set_difference_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("difference", 0, kwnames, 0, 0) < 0)
+    if (meth_check_args(set_tname(args[0]), "difference", 0, kwnames, 0, 0) < 0)
         return NULL;
     if (nargs == 1)
         return set_copy(args[0]);
@@ -1518,8 +1525,8 @@ static Obj set_difference_m(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj set_difference_update_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("difference_update", 0, kwnames, 0, 0) < 0 ||
-        refuse_frozen(args[0], "difference_update"))
+    if (refuse_frozen(args[0], "difference_update") ||
+        meth_check_args(set_tname(args[0]), "difference_update", 0, kwnames, 0, 0) < 0)
         return NULL;
     for (size_t i = 1; i < nargs; i++)
         if (set_difference_update(args[0], args[i]) < 0)
@@ -1529,22 +1536,22 @@ static Obj set_difference_update_m(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj set_symmetric_difference_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("symmetric_difference", nargs - 1, kwnames, 1, 1) < 0)
+    if (meth_check_args(set_tname(args[0]), "symmetric_difference", nargs - 1, kwnames, 1, 1) < 0)
         return NULL;
     return s_symmetric_difference(args[0], args[1]);
 }
 
 static Obj set_symmetric_difference_update_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("symmetric_difference_update", nargs - 1, kwnames, 1, 1) < 0 ||
-        refuse_frozen(args[0], "symmetric_difference_update"))
+    if (refuse_frozen(args[0], "symmetric_difference_update") ||
+        meth_check_args(set_tname(args[0]), "symmetric_difference_update", nargs - 1, kwnames, 1, 1) < 0)
         return NULL;
     return set_symmetric_difference_update(args[0], args[1]) < 0 ? NULL : g_None;
 }
 
 static Obj set_issubset_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("issubset", nargs - 1, kwnames, 1, 1) < 0)
+    if (meth_check_args(set_tname(args[0]), "issubset", nargs - 1, kwnames, 1, 1) < 0)
         return NULL;
     int rc = s_issubset(args[0], args[1]);
     return rc < 0 ? NULL : vm_bool(rc);
@@ -1552,7 +1559,7 @@ static Obj set_issubset_m(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj set_issuperset_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("issuperset", nargs - 1, kwnames, 1, 1) < 0)
+    if (meth_check_args(set_tname(args[0]), "issuperset", nargs - 1, kwnames, 1, 1) < 0)
         return NULL;
     int rc = s_issuperset(args[0], args[1]);
     return rc < 0 ? NULL : vm_bool(rc);
@@ -1560,7 +1567,7 @@ static Obj set_issuperset_m(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj set_isdisjoint_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("isdisjoint", nargs - 1, kwnames, 1, 1) < 0)
+    if (meth_check_args(set_tname(args[0]), "isdisjoint", nargs - 1, kwnames, 1, 1) < 0)
         return NULL;
     int rc = s_isdisjoint(args[0], args[1]);
     return rc < 0 ? NULL : vm_bool(rc);

@@ -854,10 +854,32 @@ static Obj str_iter_length_hint(Obj *args, size_t nargs, Obj kwnames)
 static Obj self_str(Obj v, const char *meth)
 {
     Obj s = str_value(v);
+    const char *dot = strchr(meth, '.');
+    if (dot)
+        meth = dot + 1;
     if (!s)
         err_format(E_TypeError, "descriptor '%s' for 'str' objects doesn't apply to a '%s' object", meth,
                    type_name(v));
     return s;
+}
+
+int check_args_old(const char *fname, size_t nargs, Obj kwnames, int min, int max)
+{
+    if (kwnames && TUPLE_LEN(kwnames) > 0) {
+        err_format(E_TypeError, "%s() takes no keyword arguments", fname);
+        return -1;
+    }
+    if ((int64_t)nargs < min) {
+        err_format(E_TypeError, "%s() takes at least %d argument%s (%zu given)", fname, min, min == 1 ? "" : "s",
+                   nargs);
+        return -1;
+    }
+    if ((int64_t)nargs > max) {
+        err_format(E_TypeError, "%s() takes at most %d argument%s (%zu given)", fname, max, max == 1 ? "" : "s",
+                   nargs);
+        return -1;
+    }
+    return 0;
 }
 
 /* An integer argument (width, count, ...): __index__, OverflowError if huge. */
@@ -1233,7 +1255,7 @@ static int64_t count_in(Obj s, Obj sub, int64_t start, int64_t end)
 static bool search_args(const char *name, Obj *args, size_t nargs, Obj kwnames, Obj *s, Obj *sub,
                         int64_t *start, int64_t *end)
 {
-    if (vm_check_args(name, nargs - 1, kwnames, 1, 3) < 0)
+    if (check_args_old(name, nargs - 1, kwnames, 1, 3) < 0)
         return false;
     if (!self_str(args[0], name))
         return false;
@@ -1296,7 +1318,7 @@ static bool tail_match(Obj s, Obj sub, int64_t start, int64_t end, bool at_end)
 
 static Obj startsend(const char *name, Obj *args, size_t nargs, Obj kwnames, bool at_end)
 {
-    if (vm_check_args(name, nargs - 1, kwnames, 1, 3) < 0)
+    if (check_args_old(name, nargs - 1, kwnames, 1, 3) < 0)
         return NULL;
     if (!self_str(args[0], name))
         return NULL;
@@ -1584,7 +1606,7 @@ out:
 
 static Obj partition_common(Obj *args, size_t nargs, Obj kwnames, bool rev)
 {
-    const char *fname = rev ? "rpartition" : "partition";
+    const char *fname = rev ? "str.rpartition" : "str.partition";
     if (vm_check_args(fname, nargs - 1, kwnames, 1, 1) < 0)
         return NULL;
     SELF(fname);
@@ -1628,7 +1650,7 @@ static Obj m_rpartition(Obj *args, size_t nargs, Obj kw) { return partition_comm
 
 static Obj m_join(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("join", nargs - 1, kwnames, 1, 1) < 0)
+    if (vm_check_args("str.join", nargs - 1, kwnames, 1, 1) < 0)
         return NULL;
     SELF("join");
     return str_join(self, args[1]);
@@ -1773,13 +1795,13 @@ static Obj m_replace(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj affix_common(Obj *args, size_t nargs, Obj kwnames, bool suffix)
 {
-    const char *fname = suffix ? "removesuffix" : "removeprefix";
+    const char *fname = suffix ? "str.removesuffix" : "str.removeprefix";
     if (vm_check_args(fname, nargs - 1, kwnames, 1, 1) < 0)
         return NULL;
     SELF(fname);
     Obj a = str_value(args[1]);
     if (!a) {
-        err_format(E_TypeError, "%s() argument must be str, not %s", fname, type_name(args[1]));
+        err_format(E_TypeError, "%s() argument must be str, not %s", fname + 4, type_name(args[1]));
         return NULL;
     }
     int64_t n = STR(self)->nbytes, an = STR(a)->nbytes;
@@ -1945,12 +1967,12 @@ static Obj case_method(Obj *args, size_t nargs, Obj kwnames, int mode, const cha
     return str_is_ascii(self) ? case_ascii(self, mode) : case_unicode(self, mode);
 }
 
-static Obj m_lower(Obj *a, size_t n, Obj k) { return case_method(a, n, k, CASE_LOWER, "lower"); }
-static Obj m_upper(Obj *a, size_t n, Obj k) { return case_method(a, n, k, CASE_UPPER, "upper"); }
-static Obj m_title(Obj *a, size_t n, Obj k) { return case_method(a, n, k, CASE_TITLE, "title"); }
-static Obj m_capitalize(Obj *a, size_t n, Obj k) { return case_method(a, n, k, CASE_CAPITALIZE, "capitalize"); }
-static Obj m_swapcase(Obj *a, size_t n, Obj k) { return case_method(a, n, k, CASE_SWAP, "swapcase"); }
-static Obj m_casefold(Obj *a, size_t n, Obj k) { return case_method(a, n, k, CASE_FOLD, "casefold"); }
+static Obj m_lower(Obj *a, size_t n, Obj k) { return case_method(a, n, k, CASE_LOWER, "str.lower"); }
+static Obj m_upper(Obj *a, size_t n, Obj k) { return case_method(a, n, k, CASE_UPPER, "str.upper"); }
+static Obj m_title(Obj *a, size_t n, Obj k) { return case_method(a, n, k, CASE_TITLE, "str.title"); }
+static Obj m_capitalize(Obj *a, size_t n, Obj k) { return case_method(a, n, k, CASE_CAPITALIZE, "str.capitalize"); }
+static Obj m_swapcase(Obj *a, size_t n, Obj k) { return case_method(a, n, k, CASE_SWAP, "str.swapcase"); }
+static Obj m_casefold(Obj *a, size_t n, Obj k) { return case_method(a, n, k, CASE_FOLD, "str.casefold"); }
 
 /* ------------------------------------------------------------------ */
 /* Methods: classification                                             */
@@ -2001,17 +2023,17 @@ static Obj is_method(Obj *args, size_t nargs, Obj kwnames, int what, const char 
     return g_True;
 }
 
-static Obj m_isalpha(Obj *a, size_t n, Obj k) { return is_method(a, n, k, IS_ALPHA, "isalpha"); }
-static Obj m_isalnum(Obj *a, size_t n, Obj k) { return is_method(a, n, k, IS_ALNUM, "isalnum"); }
-static Obj m_isdecimal(Obj *a, size_t n, Obj k) { return is_method(a, n, k, IS_DECIMAL, "isdecimal"); }
-static Obj m_isdigit(Obj *a, size_t n, Obj k) { return is_method(a, n, k, IS_DIGIT, "isdigit"); }
-static Obj m_isnumeric(Obj *a, size_t n, Obj k) { return is_method(a, n, k, IS_NUMERIC, "isnumeric"); }
-static Obj m_isspace(Obj *a, size_t n, Obj k) { return is_method(a, n, k, IS_SPACE, "isspace"); }
-static Obj m_isprintable(Obj *a, size_t n, Obj k) { return is_method(a, n, k, IS_PRINTABLE, "isprintable"); }
+static Obj m_isalpha(Obj *a, size_t n, Obj k) { return is_method(a, n, k, IS_ALPHA, "str.isalpha"); }
+static Obj m_isalnum(Obj *a, size_t n, Obj k) { return is_method(a, n, k, IS_ALNUM, "str.isalnum"); }
+static Obj m_isdecimal(Obj *a, size_t n, Obj k) { return is_method(a, n, k, IS_DECIMAL, "str.isdecimal"); }
+static Obj m_isdigit(Obj *a, size_t n, Obj k) { return is_method(a, n, k, IS_DIGIT, "str.isdigit"); }
+static Obj m_isnumeric(Obj *a, size_t n, Obj k) { return is_method(a, n, k, IS_NUMERIC, "str.isnumeric"); }
+static Obj m_isspace(Obj *a, size_t n, Obj k) { return is_method(a, n, k, IS_SPACE, "str.isspace"); }
+static Obj m_isprintable(Obj *a, size_t n, Obj k) { return is_method(a, n, k, IS_PRINTABLE, "str.isprintable"); }
 
 static Obj m_isascii(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("isascii", nargs - 1, kwnames, 0, 0) < 0)
+    if (vm_check_args("str.isascii", nargs - 1, kwnames, 0, 0) < 0)
         return NULL;
     SELF("isascii");
     return vm_bool(str_is_ascii(self));
@@ -2042,12 +2064,12 @@ static Obj case_test(Obj *args, size_t nargs, Obj kwnames, bool upper, const cha
     return vm_bool(cased);
 }
 
-static Obj m_islower(Obj *a, size_t n, Obj k) { return case_test(a, n, k, false, "islower"); }
-static Obj m_isupper(Obj *a, size_t n, Obj k) { return case_test(a, n, k, true, "isupper"); }
+static Obj m_islower(Obj *a, size_t n, Obj k) { return case_test(a, n, k, false, "str.islower"); }
+static Obj m_isupper(Obj *a, size_t n, Obj k) { return case_test(a, n, k, true, "str.isupper"); }
 
 static Obj m_istitle(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("istitle", nargs - 1, kwnames, 0, 0) < 0)
+    if (vm_check_args("str.istitle", nargs - 1, kwnames, 0, 0) < 0)
         return NULL;
     SELF("istitle");
     const unsigned char *p = (const unsigned char *)str_cstr(self);
@@ -2096,7 +2118,7 @@ bool str_isidentifier(Obj s)
 
 static Obj m_isidentifier(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("isidentifier", nargs - 1, kwnames, 0, 0) < 0)
+    if (vm_check_args("str.isidentifier", nargs - 1, kwnames, 0, 0) < 0)
         return NULL;
     SELF("isidentifier");
     return vm_bool(str_isidentifier(self));
@@ -2177,7 +2199,7 @@ static Obj m_center(Obj *a, size_t n, Obj k) { return just_method(a, n, k, JUST_
 
 static Obj m_zfill(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("zfill", nargs - 1, kwnames, 1, 1) < 0)
+    if (vm_check_args("str.zfill", nargs - 1, kwnames, 1, 1) < 0)
         return NULL;
     if (!self_str(args[0], "zfill"))
         return NULL;
@@ -2324,7 +2346,7 @@ out:
 
 static Obj m_translate(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("translate", nargs - 1, kwnames, 1, 1) < 0)
+    if (vm_check_args("str.translate", nargs - 1, kwnames, 1, 1) < 0)
         return NULL;
     if (!self_str(args[0], "translate"))
         return NULL;
@@ -2420,7 +2442,7 @@ out:
 
 static Obj m_format_map(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("format_map", nargs - 1, kwnames, 1, 1) < 0)
+    if (vm_check_args("str.format_map", nargs - 1, kwnames, 1, 1) < 0)
         return NULL;
     SELF("format_map");
     return str_format_map(self, args[1]);
@@ -2428,7 +2450,7 @@ static Obj m_format_map(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj m___format__(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("__format__", nargs - 1, kwnames, 1, 1) < 0)
+    if (vm_check_args("str.__format__", nargs - 1, kwnames, 1, 1) < 0)
         return NULL;
     SELF("__format__");
     if (!str_value(args[1])) {
@@ -2440,7 +2462,7 @@ static Obj m___format__(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj m___getnewargs__(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("__getnewargs__", nargs - 1, kwnames, 0, 0) < 0)
+    if (vm_check_args("str.__getnewargs__", nargs - 1, kwnames, 0, 0) < 0)
         return NULL;
     SELF("__getnewargs__");
     return tuple_pack(1, self);

@@ -176,9 +176,14 @@ static Obj ns_init(Obj *args, size_t nargs, Obj kwnames)
         return NULL;
     }
     int64_t nk = kwnames ? TUPLE_LEN(kwnames) : 0;
+    Obj *r = vm_roots(1);
+    r[0] = kwnames;   /* may be young: it follows moves here */
     for (int64_t i = 0; i < nk; i++)
-        if (vm_setattr(args[0], TUPLE_ITEMS(kwnames)[i], args[nargs + i]) < 0)
+        if (vm_setattr(args[0], TUPLE_ITEMS(r[0])[i], args[nargs + i]) < 0) {
+            vm_unroots(r);
             return NULL;
+        }
+    vm_unroots(r);
     return g_None;
 }
 

@@ -423,7 +423,7 @@ static Obj tuple_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
 
 static Obj tuple_index_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("index", nargs - 1, kwnames, 1, 3) < 0)
+    if (meth_check_args("tuple", "index", nargs - 1, kwnames, 1, 3) < 0)
         return NULL;
     int64_t start = 0, stop = INT64_MAX;
     if (nargs > 2 && seq_slice_index(args[2], &start, false) < 0)
@@ -458,7 +458,7 @@ static Obj tuple_index_m(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj tuple_count_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("count", nargs - 1, kwnames, 1, 1) < 0)
+    if (meth_check_args("tuple", "count", nargs - 1, kwnames, 1, 1) < 0)
         return NULL;
     int64_t count = 0;
     for (int64_t i = 0; i < TUPLE_LEN(vm_unwrap(args[0])); i++) {
@@ -475,7 +475,7 @@ static Obj tuple_count_m(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj tuple_getnewargs_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("__getnewargs__", nargs - 1, kwnames, 0, 0) < 0)
+    if (meth_check_args("tuple", "__getnewargs__", nargs - 1, kwnames, 0, 0) < 0)
         return NULL;
     Obj t = tuple_getslice(vm_unwrap(args[0]), 0, INT64_MAX);
     if (!t)

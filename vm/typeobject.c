@@ -16,7 +16,7 @@
 #include <string.h>
 
 TypeObj *T_object, *T_type, *T_NoneType, *T_NotImplementedType, *T_ellipsis, *T_capsule;
-TypeObj *T_wrapper_descriptor, *T_method_wrapper, *T_getset_descriptor;
+TypeObj *T_wrapper_descriptor, *T_method_wrapper, *T_getset_descriptor, *T_member_descriptor;
 static TypeObj *T_union, *T_generic_alias;
 
 /* ------------------------------------------------------------------ */
@@ -205,7 +205,8 @@ typedef struct MEntry {
     uint64_t dver;     /* owner->dict's version when cached */
     int64_t ix;
 } MEntry;
-static MEntry mcache[1u << MCACHE_BITS];
+/* Per thread: no locking, and no torn entries under STM. */
+static __thread MEntry mcache[1u << MCACHE_BITS];
 
 static inline unsigned mcache_index(uint64_t ver, int64_t h)
 {
@@ -1574,6 +1575,123 @@ static Obj getset_repr(Obj d)
 }
 
 /* ------------------------------------------------------------------ */
+/* member descriptors: __slots__ entries (values in InstanceHObj.slots) */
+/* ------------------------------------------------------------------ */
+static Obj member_new(TypeObj *owner, Obj name, int64_t index)
+{
+    Obj *r = vm_roots(1);
+    r[0] = name;
+    Obj m = (Obj)tm_allocate(TID_ITER, sizeof(struct IterObj_));
+    if (m) {
+        IterObj *it = (IterObj *)m;
+        it->cls = (Obj)T_member_descriptor;
+        it->a = (Obj)owner;
+        it->b = r[0];
+        it->i = index;
+    }
+    vm_unroots(r);
+    return m ? m : err_nomemory();
+}
+
+static bool member_check(Obj d, Obj obj)
+{
+    IterObj *it = (IterObj *)d;
+    if (vm_isinstance_type(obj, (TypeObj *)it->a))
+        return true;
+    err_format(E_TypeError, "descriptor '%s' for '%s' objects doesn't apply to a '%s' object", str_cstr(it->b),
+               type_name_of_type((TypeObj *)it->a), type_name(obj));
+    return false;
+}
+
+static Obj member_get(Obj d, Obj obj, Obj type)
+{
+    (void)type;
+    if (!obj)
+        return d;
+    if (!member_check(d, obj))
+        return NULL;
+    IterObj *it = (IterObj *)d;
+    Obj v = NULL;
+    if (TID(obj) == TID_INSTANCE) {
+        Obj arr = ((InstanceHObj *)obj)->slots;
+        if (arr && it->i < ((ArrayObj *)arr)->length)
+            v = ((ArrayObj *)arr)->items[it->i];
+    } else {
+        Obj __seg_gs *slot = vm_dict_slot(obj);
+        if (slot && *slot)
+            v = dict_getitem_str(*slot, it->b);
+    }
+    if (!v)
+        return err_no_attr(obj, it->b);
+    return v;
+}
+
+static int member_set(Obj d, Obj obj, Obj v)
+{
+    if (!member_check(d, obj))
+        return -1;
+    IterObj *it = (IterObj *)d;
+    if (TID(obj) != TID_INSTANCE) {
+        /* exceptions: no slot storage of their own, the dict holds it */
+        Obj *r = vm_roots(2);
+        r[0] = d;
+        r[1] = v;
+        Obj dict = vm_instance_dict(obj);
+        int rc = -1;
+        if (dict)
+            rc = r[1] ? dict_setitem(dict, ((IterObj *)r[0])->b, r[1]) : dict_delitem(dict, ((IterObj *)r[0])->b);
+        vm_unroots(r);
+        return rc;
+    }
+    Obj arr = ((InstanceHObj *)obj)->slots;
+    int64_t need = TYPE(obj)->nslots;
+    if (it->i >= need)
+        need = it->i + 1;
+    if (!arr || ((ArrayObj *)arr)->length < need) {
+        if (!v) {
+            err_no_attr(obj, it->b);
+            return -1;
+        }
+        Obj *r = vm_roots(4);
+        r[0] = d;
+        r[1] = obj;
+        r[2] = v;
+        r[3] = arr;
+        Obj na = array_new(need);
+        if (!na) {
+            vm_unroots(r);
+            return -1;
+        }
+        if (r[3])
+            for (int64_t k = 0; k < ((ArrayObj *)r[3])->length; k++)
+                ((ArrayObj *)na)->items[k] = ((ArrayObj *)r[3])->items[k];
+        obj = r[1];
+        v = r[2];
+        it = (IterObj *)r[0];
+        vm_unroots(r);
+        VM_WRITE(obj);
+        ((InstanceHObj *)obj)->slots = na;
+        arr = na;
+    }
+    if (!v && !((ArrayObj *)arr)->items[it->i]) {
+        err_no_attr(obj, it->b);
+        return -1;
+    }
+    VM_WRITE(arr);
+    ((ArrayObj *)arr)->items[it->i] = v;
+    return 0;
+}
+
+static Obj member_repr(Obj d)
+{
+    IterObj *it = (IterObj *)d;
+    StrBuf b;
+    sb_init(&b);
+    sb_printf(&b, "<member '%s' of '%s' objects>", str_cstr(it->b), type_name_of_type((TypeObj *)it->a));
+    return sb_finish(&b);
+}
+
+/* ------------------------------------------------------------------ */
 /* Built-in type creation                                             */
 /* ------------------------------------------------------------------ */
 #define MAX_BUILTIN_TYPES 1024
@@ -2007,27 +2125,10 @@ fail:
     return NULL;
 }
 
-static bool type_has_slot_name(TypeObj *t, Obj name)
-{
-    Obj mro = t->mro;
-    if (!mro)
-        return false;
-    for (int64_t i = 0; i < TUPLE_LEN(mro); i++) {
-        Obj sn = ((TypeObj *)TUPLE_ITEMS(mro)[i])->slot_names;
-        if (!sn)
-            continue;
-        for (int64_t k = 0; k < TUPLE_LEN(sn); k++)
-            if (str_eq(TUPLE_ITEMS(sn)[k], name))
-                return true;
-    }
-    return false;
-}
-
 bool type_allows_attr(TypeObj *t, Obj name)
 {
-    if (t->flags & TPF_HAS_DICT)
-        return true;
-    return IS_STR(name) && type_has_slot_name(t, name);
+    (void)name;   /* __slots__ names are member descriptors: they never get here */
+    return (t->flags & TPF_HAS_DICT) != 0;
 }
 
 static int call_set_name(Obj cls)
@@ -2184,6 +2285,26 @@ static Obj type_tp_new(Obj meta, Obj *args, size_t nargs, Obj kwnames)
     for (int64_t i = 0; i < TUPLE_LEN(r[1]); i++)
         if (((TypeObj *)TUPLE_ITEMS(r[1])[i])->flags & TPF_HAS_DICT)
             base_has_dict = true;
+    /* __slots__ values go after the bases' ones (one base chain may have slots) */
+    int64_t base_nslots = 0;
+    TypeObj *slot_base = NULL;
+    for (int64_t i = 0; i < TUPLE_LEN(r[1]); i++) {
+        TypeObj *b = (TypeObj *)TUPLE_ITEMS(r[1])[i];
+        if (!b->nslots)
+            continue;
+        if (!slot_base || type_is_subtype(b, slot_base)) {
+            slot_base = b;
+            base_nslots = b->nslots;
+        } else if (!type_is_subtype(slot_base, b)) {
+            err_set(E_TypeError, "multiple bases have instance lay-out conflict");
+            goto fail;
+        }
+    }
+    int64_t nslots = base_nslots + (r[4] ? TUPLE_LEN(r[4]) : 0);
+    if (nslots > 60000) {
+        err_set(E_TypeError, "too many __slots__");
+        goto fail;
+    }
     if (solid->inst_tid != TID_INSTANCE && solid->inst_tid != TID_EXCEPTION && !layout_is_value(solid) &&
         solid->inst_tid != TID_TYPE) {
         err_format(E_TypeError, "type '%s' is not an acceptable base type", type_name_of_type(solid));
@@ -2231,6 +2352,7 @@ static Obj type_tp_new(Obj meta, Obj *args, size_t nargs, Obj kwnames)
     t->slot_names = r[4];
     t->flags = TPF_HEAPTYPE | TPF_BASETYPE | (has_dict ? TPF_HAS_DICT : 0);
     t->inst_tid = (uint16_t)(layout_is_value(solid) ? TID_INSTANCE : solid->inst_tid);
+    t->nslots = (uint16_t)nslots;
     t->version = next_version();
     r[6] = compute_mro(t, r[1]);
     if (!r[6])
@@ -2252,6 +2374,11 @@ static Obj type_tp_new(Obj meta, Obj *args, size_t nargs, Obj kwnames)
         it->i = (int64_t)(uintptr_t)vm_getset_dict_get;
         it->n = (int64_t)(uintptr_t)vm_getset_dict_set;
         if (dict_setitem(((TypeObj *)r[7])->dict, NAME(__dict__), g) < 0)
+            goto fail;
+    }
+    for (int64_t k = 0; r[4] && k < TUPLE_LEN(r[4]); k++) {
+        r[9] = member_new((TypeObj *)r[7], TUPLE_ITEMS(r[4])[k], base_nslots + k);
+        if (!r[9] || dict_setitem(((TypeObj *)r[7])->dict, TUPLE_ITEMS(r[4])[k], r[9]) < 0)
             goto fail;
     }
     t = (TypeObj *)r[7];
@@ -3233,7 +3360,7 @@ static Obj object_class_set(Obj *args, size_t nargs, Obj kw)
         err_set(E_TypeError, "__class__ assignment only supported for mutable types or ModuleType subclasses");
         return NULL;
     }
-    if (nt->inst_tid != old->inst_tid || nt->solid != old->solid) {
+    if (nt->inst_tid != old->inst_tid || nt->solid != old->solid || nt->nslots != old->nslots) {
         err_format(E_TypeError, "__class__ assignment: '%s' object layout differs from '%s'", type_name_of_type(nt),
                    type_name_of_type(old));
         return NULL;
@@ -3412,6 +3539,7 @@ void object_init_types(void)
     T_wrapper_descriptor = new_type("wrapper_descriptor", T_object, TID_ITER, 0);
     T_method_wrapper = new_type("method-wrapper", T_object, TID_ITER, 0);
     T_getset_descriptor = new_type("getset_descriptor", T_object, TID_ITER, 0);
+    T_member_descriptor = new_type("member_descriptor", T_object, TID_ITER, 0);
 
     /* object */
     TypeObj *t = T_object;
@@ -3475,6 +3603,14 @@ void object_init_types(void)
     t->tp_descr_get = getset_get;
     t->tp_descr_set = getset_set;
     t->tp_repr = getset_repr;
+    type_add_getset(t, "__name__", wrapper_name_get, NULL);
+    type_add_getset(t, "__objclass__", wrapper_objclass_get, NULL);
+    type_add_getset(t, "__doc__", none_get, NULL);
+    type_ready(t);
+    t = T_member_descriptor;
+    t->tp_descr_get = member_get;
+    t->tp_descr_set = member_set;
+    t->tp_repr = member_repr;
     type_add_getset(t, "__name__", wrapper_name_get, NULL);
     type_add_getset(t, "__objclass__", wrapper_objclass_get, NULL);
     type_add_getset(t, "__doc__", none_get, NULL);
