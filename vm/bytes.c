@@ -776,25 +776,28 @@ Obj str_encode(Obj s, const char *encoding, const char *errors)
             cpj++;
         }
         if (eh == ERR_SURROGATEESCAPE || eh == ERR_SURROGATEPASS) {
-            /* only handles what it knows; anything else is an error */
-            for (int64_t k = i; k < j;) {
+            /* handles what it knows; the first char it cannot is an error
+             * (reported with the rest of the run, as CPython) */
+            bool failed = false;
+            while (i < j) {
                 int l2;
-                uint32_t d = utf8_decode(p + k, &l2);
+                uint32_t d = utf8_decode(p + i, &l2);
                 if (eh == ERR_SURROGATEESCAPE && d >= 0xdc80 && d <= 0xdcff)
                     sb_addc(&b, (char)(d - 0xdc00));
                 else if (eh == ERR_SURROGATEPASS && enc == ENC_UTF8 && d >= 0xd800 && d <= 0xdfff)
-                    sb_add(&b, (const char *)p + k, (size_t)l2);
+                    sb_add(&b, (const char *)p + i, (size_t)l2);
                 else {
-                    eh = ERR_STRICT;
+                    failed = true;
                     break;
                 }
-                k += l2;
+                i += l2;
+                cpi++;
             }
-            if (eh != ERR_STRICT) {
-                i = j;
-                cpi = cpj;
+            if (!failed)
                 continue;
-            }
+            sb_free(&b);
+            raise_codec_error(E_UnicodeEncodeError, encoding_name(enc), &r[0], cpi, cpj, reason);
+            goto out;
         }
         switch (eh) {
         case ERR_IGNORE:

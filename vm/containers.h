@@ -207,8 +207,6 @@ int dict_setitem_hash(Obj d, Obj key, Obj v, int64_t hash);
 int dict_contains(Obj d, Obj key);                   /* 1, 0, -1 */
 /* d.setdefault(key, dflt): the value now in d (borrowed), NULL on error. */
 Obj dict_setdefault(Obj d, Obj key, Obj dflt);
-/* Like dict_next, also giving the key's hash. */
-bool dict_next_hash(Obj d, int64_t *pos, Obj *k, Obj *v, int64_t *hash);
 /* Merge a mapping (dict: fast path; else keys() + __getitem__) into d.
  * override 1: d.update(); 0: keep existing keys; 2: KeyError(key) on a duplicate. */
 int dict_merge(Obj d, Obj other, int override);

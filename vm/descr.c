@@ -619,10 +619,12 @@ static Obj sm_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
     (void)args, (void)kwnames;
     bool is_static = (TypeObj *)type == T_staticmethod || type_is_subtype((TypeObj *)type, T_staticmethod);
     const char *name = is_static ? "staticmethod" : "classmethod";
-    if (vm_check_args(name, nargs, NULL, 1, 1) < 0)
-        return NULL;
     if (kwnames && TUPLE_LEN(kwnames)) {
         err_format(E_TypeError, "%s() takes no keyword arguments", name);
+        return NULL;
+    }
+    if (nargs != 1) {
+        err_format(E_TypeError, "%s expected 1 argument, got %zu", name, nargs);
         return NULL;
     }
     return wrap_func(is_static ? TID_STATICMETHOD : TID_CLASSMETHOD, args[0]);
@@ -753,7 +755,7 @@ static Obj super_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
         return NULL;
     }
     if (nargs > 2) {
-        err_format(E_TypeError, "super() takes at most 2 arguments (%zu given)", nargs);
+        err_format(E_TypeError, "super() expected at most 2 arguments, got %zu", nargs);
         return NULL;
     }
     if (nargs == 0) {

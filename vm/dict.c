@@ -574,7 +574,8 @@ int64_t dict_len(Obj d)
     return DICT(vm_unwrap(d))->used;
 }
 
-bool dict_next_hash(Obj d, int64_t *pos, Obj *k, Obj *v, int64_t *hash)
+/* dict_next, also giving the stored hash (63 bits: for this file's tables only). */
+static bool dict_next_hash(Obj d, int64_t *pos, Obj *k, Obj *v, int64_t *hash)
 {
     d = vm_unwrap(d);
     VM_READ(d);

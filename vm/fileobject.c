@@ -280,8 +280,7 @@ Obj file_from_fd(int fd, const char *mode, const char *name)
         flags |= F_WRITE;
     if (strchr(mode, 'b'))
         flags |= F_BINARY;
-    else
-        flags |= F_TRANSLATE;
+    /* text: newline='\n' as CPython's standard streams (no translation) */
     if (fd == 1 || fd == 2)
         flags |= F_STDIO;
     if (fd == 2 || ((flags & F_WRITE) && isatty(fd)))

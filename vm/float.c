@@ -361,7 +361,11 @@ Obj float_parse_object(Obj obj)
         err_format(E_TypeError, "float() argument must be a string or a real number, not '%s'", type_name(obj));
         return NULL;
     }
-    if (float_parse(s, n, &d) == 0)
+    size_t alen;
+    char *ascii = IS_STR(vm_unwrap(obj)) ? num_ascii_copy(s, n, &alen) : NULL;
+    int rc = ascii ? float_parse(ascii, alen, &d) : float_parse(s, n, &d);
+    free(ascii);
+    if (rc == 0)
         return float_new(d);
     Obj r = vm_repr(obj);
     if (r)

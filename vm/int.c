@@ -13,6 +13,7 @@
 
 #include "tmpy.h"
 #include "numbers.h"
+#include "strings.h"
 
 TypeObj *T_int;
 TypeObj *T_bool;
@@ -1171,6 +1172,38 @@ size_t num_strip(const char **s, size_t len)
     return (size_t)(end - p);
 }
 
+char *num_ascii_copy(const char *s, size_t len, size_t *outlen)
+{
+    size_t i = 0;
+    while (i < len && (unsigned char)s[i] < 0x80)
+        i++;
+    if (i == len)
+        return NULL;
+    char *o = malloc(len + 1);
+    if (!o)
+        return NULL;
+    size_t k = 0;
+    for (i = 0; i < len;) {
+        unsigned char c = (unsigned char)s[i];
+        if (c < 0x80) {
+            o[k++] = (char)c;
+            i++;
+            continue;
+        }
+        uint32_t cp;
+        size_t n = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
+        cp = c & (0x7Fu >> n);
+        for (size_t j = 1; j < n && i + j < len; j++)
+            cp = (cp << 6) | ((unsigned char)s[i + j] & 0x3Fu);
+        i += n;
+        int dv = uni_decimal_value(cp);
+        o[k++] = dv >= 0 ? (char)('0' + dv) : uni_isspace(cp) ? ' ' : '?';   /* '?' is never valid */
+    }
+    o[k] = 0;
+    *outlen = k;
+    return o;
+}
+
 static int digit_value(unsigned char c)
 {
     if (c >= '0' && c <= '9')
@@ -1319,7 +1352,10 @@ Obj int_from_string(const char *s, size_t len, int base)
         return NULL;
     }
     bool bad;
-    Obj r = parse_int_literal(s, len, base, &bad);
+    size_t alen;
+    char *ascii = num_ascii_copy(s, len, &alen);
+    Obj r = ascii ? parse_int_literal(ascii, alen, base, &bad) : parse_int_literal(s, len, base, &bad);
+    free(ascii);
     if (r || !bad)
         return r;
     char *copy = malloc(len + 1);       /* s may be GC memory: copy before allocating */
@@ -1372,7 +1408,10 @@ Obj int_parse_object(Obj obj, int base)
     Obj *root = vm_roots(1);
     root[0] = obj;
     bool bad;
-    Obj r = parse_int_literal(s, n, base, &bad);
+    size_t alen;
+    char *ascii = IS_STR(vm_unwrap(obj)) ? num_ascii_copy(s, n, &alen) : NULL;
+    Obj r = ascii ? parse_int_literal(ascii, alen, base, &bad) : parse_int_literal(s, n, base, &bad);
+    free(ascii);
     if (!r && bad)
         err_invalid_literal(root[0], base);
     vm_unroots(root);
@@ -1484,13 +1523,7 @@ static Obj int_richcompare(Obj a, Obj b, int op)
         return g_NotImplemented;
     if (IS_INT(b))
         return vm_bool(cmp_result(int_compare(a, b), op));
-    if (IS_FLOAT(b)) {
-        int c = int_float_compare(a, FLOAT_VAL(b));
-        if (c == 2)
-            return vm_bool(op == CMP_NE);
-        return vm_bool(cmp_result(c, op));
-    }
-    return g_NotImplemented;
+    return g_NotImplemented;       /* int vs float: float's reflected slot compares exactly */
 }
 
 /* A value of a user subclass of int/float: an instance holding it. */

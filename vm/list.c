@@ -912,13 +912,20 @@ static int list_tp_init(Obj self, Obj *args, size_t nargs, Obj kwnames)
 
 /* ---- methods ---- */
 
+/* A Py_ssize_t argument (list.insert, list.pop). */
 static int list_arg_i64(Obj v, int64_t *out)
 {
     if (IS_SMALLINT(v)) {
         *out = SMALLINT_VAL(v);
         return 0;
     }
-    return vm_index_i64(v, out);
+    if (vm_index_i64(v, out) == 0)
+        return 0;
+    if (err_matches(E_OverflowError)) {
+        err_clear();
+        err_set(E_OverflowError, "Python int too large to convert to C ssize_t");
+    }
+    return -1;
 }
 
 static Obj list_append_m(Obj *args, size_t nargs, Obj kwnames)

@@ -56,6 +56,11 @@ char *int_digits_cstr(Obj v, int base, size_t *len);
 /* Strip int()/float() whitespace (ASCII and Unicode spaces) from both ends
  * of UTF-8 text: advances *s, returns the new length. */
 size_t num_strip(const char **s, size_t len);
+/* CPython's first step for int()/float() of a str with non-ASCII text:
+ * Unicode decimal digits become ASCII digits, Unicode spaces ' ', anything
+ * else an invalid character. A malloc'd copy (free it), or NULL when s is
+ * all ASCII (use s as it is) or on memory failure (the parse then fails). */
+char *num_ascii_copy(const char *s, size_t len, size_t *outlen);
 
 /* ---- float.c ---- */
 

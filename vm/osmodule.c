@@ -34,7 +34,12 @@ static char *path_cstr(Obj v, const char *fname, bool *is_bytes)
 {
     Obj p = vm_unwrap(v);
     if (!IS_STR(p) && !IS_BYTES(p)) {
-        if (!vm_lookup_special(v, "__fspath__")) {
+        Obj *r = vm_roots(1);
+        r[0] = v;
+        bool pathlike = vm_lookup_special(r[0], "__fspath__") != NULL;
+        v = r[0];
+        vm_unroots(r);
+        if (!pathlike) {
             err_format(E_TypeError, "%s: path should be string, bytes or os.PathLike, not %s", fname, type_name(v));
             return NULL;
         }
@@ -1547,7 +1552,12 @@ static int stat_arg(Obj v, struct stat *st, bool follow)
         return fstat((int)fd, st);
     }
     Obj p = vm_unwrap(v);
-    if (!IS_STR(p) && !IS_BYTES(p) && !vm_lookup_special(v, "__fspath__")) {
+    Obj *r = vm_roots(1);
+    r[0] = v;
+    bool ok = IS_STR(p) || IS_BYTES(p) || vm_lookup_special(r[0], "__fspath__");
+    v = r[0];
+    vm_unroots(r);
+    if (!ok) {
         err_format(E_TypeError, "stat: path should be string, bytes, os.PathLike or integer, not %s", type_name(v));
         return -2;
     }

@@ -267,6 +267,8 @@ static Obj g_inst;                   /* random._inst */
 static Obj g_meth_random, g_meth_getrandbits, g_meth_randbelow;   /* Random's own entries */
 
 static double TWOPI, NV_MAGICCONST, LOG4, SG_MAGICCONST;
+/* Interned (pinned) method names, made at init: lookups never allocate. */
+static Obj n_random, n_getrandbits, n_randbelow, n_seed;
 
 static Obj state_new(void)
 {
@@ -292,21 +294,20 @@ static MTState *get_state(Obj self)
     return (MTState *)VM_LINEAR(((BytesObj *)st)->data);
 }
 
-/* Does type(self) use Random's own `which` method (no override)? */
-static bool uses_own(Obj self, Obj own, const char *name)
+/* Does type(self) use Random's own method `name` (no override)? Never
+ * allocates. */
+static bool uses_own(Obj self, Obj own, Obj name)
 {
     TypeObj *t = TYPE(self);
     if (t == T_Random)
         return true;
-    Obj key = vm_intern_cached(name);
-    Obj found = key ? vm_lookup_type(t, key) : NULL;
-    return found == own;
+    return vm_lookup_type(t, name) == own;
 }
 
 /* self.random() */
 static int rnd_float(Obj self, double *out)
 {
-    if (uses_own(self, g_meth_random, "random")) {
+    if (uses_own(self, g_meth_random, n_random)) {
         MTState *s = get_state(self);
         if (!s)
             return -1;
@@ -375,7 +376,7 @@ static Obj getrandbits_obj(MTState *s_unused, Obj self, int64_t k)
 /* self.getrandbits(k) honouring overrides. */
 static Obj call_getrandbits(Obj self, int64_t k)
 {
-    if (uses_own(self, g_meth_getrandbits, "getrandbits"))
+    if (uses_own(self, g_meth_getrandbits, n_getrandbits))
         return getrandbits_obj(NULL, self, k);
     Obj *r = vm_roots(1);
     r[0] = int_from_i64(k);
@@ -401,11 +402,11 @@ static int randbelow_kind(Obj self)
         Obj d = c->dict;
         if (!d || !IS_DICT(d))
             continue;
-        if (dict_getitem_cstr(d, "_randbelow"))
+        if (dict_getitem_str(d, n_randbelow))
             return RB_PYTHON;
-        if (dict_getitem_cstr(d, "getrandbits"))
+        if (dict_getitem_str(d, n_getrandbits))
             return RB_GETRANDBITS;
-        if (dict_getitem_cstr(d, "random"))
+        if (dict_getitem_str(d, n_random))
             return RB_RANDOM;
     }
     return RB_OWN;
@@ -414,7 +415,7 @@ static int randbelow_kind(Obj self)
 /* _randbelow(n) for an int n > 0. */
 static Obj randbelow(Obj self, Obj n)
 {
-    int kind = randbelow_kind(self);
+    int kind = randbelow_kind(self);   /* never allocates */
     if (kind == RB_OWN && IS_SMALLINT(n)) {
         MTState *s = get_state(self);
         if (!s)
@@ -691,7 +692,7 @@ static Obj r_randbytes(Obj *args, size_t nargs, Obj kwnames)
         err_set(E_ValueError, "number of bits must be non-negative");
         return NULL;
     }
-    if (!uses_own(args[0], g_meth_getrandbits, "getrandbits")) {
+    if (!uses_own(args[0], g_meth_getrandbits, n_getrandbits)) {
         /* getrandbits(n * 8).to_bytes(n, 'little') through the override */
         Obj *r = vm_roots(2);
         Obj res = NULL;
@@ -773,6 +774,7 @@ static Obj r_setstate(Obj *args, size_t nargs, Obj kwnames)
     int64_t version;
     if (vm_index_i64(TUPLE_ITEMS(state)[0], &version) < 0)
         return NULL;
+    state = vm_unwrap(args[1]);   /* __index__ may have allocated */
     if (version != 2 && version != 3) {
         Obj *r = vm_roots(1);
         r[0] = vm_str(TUPLE_ITEMS(state)[0]);
@@ -941,7 +943,8 @@ static Obj randrange_impl(Obj self, Obj start, Obj stop, Obj step, bool step_giv
         int64_t width = istop - istart;
         if (istep == 1) {
             if (width > 0) {
-                Obj b = randbelow(r[0], int_from_i64(width));
+                r[7] = int_from_i64(width);
+                Obj b = r[7] ? randbelow(r[0], r[7]) : NULL;
                 res = b ? int_add(MAKE_SMALLINT(istart), b) : NULL;
             } else {
                 err_format(E_ValueError, "empty range for randrange() (%ld, %ld, %ld)", (long)istart, (long)istop,
@@ -962,7 +965,8 @@ static Obj randrange_impl(Obj self, Obj start, Obj stop, Obj step, bool step_giv
             err_set(E_ValueError, "empty range for randrange()");
             goto out;
         }
-        Obj b = randbelow(r[0], int_from_i64(n));
+        r[7] = int_from_i64(n);
+        Obj b = r[7] ? randbelow(r[0], r[7]) : NULL;
         if (!b)
             goto out;
         r[7] = int_mul(MAKE_SMALLINT(istep), b);
@@ -1941,7 +1945,7 @@ static int random_tp_init(Obj self, Obj *args, size_t nargs, Obj kwnames)
     a[1] = self;
     if (vm_parse_args("Random", args, nargs, kwnames, names, 0, 1, a) == 0) {
         /* self.seed(x): an override in a subclass is called */
-        if (TYPE(a[1]) != T_Random && !uses_own(a[1], dict_getitem_cstr(T_Random->dict, "seed"), "seed")) {
+        if (TYPE(a[1]) != T_Random && !uses_own(a[1], dict_getitem_str(T_Random->dict, n_seed), n_seed)) {
             Obj arg = a[0] ? a[0] : g_None;
             a[0] = arg;
             rc = vm_call_method(a[1], "seed", &a[0], 1) ? 0 : -1;
@@ -2073,6 +2077,10 @@ static void init_types(void)
     LOG4 = log(4.0);
     SG_MAGICCONST = 1.0 + log(4.5);
 
+    n_random = str_intern_cstr("random");
+    n_getrandbits = str_intern_cstr("getrandbits");
+    n_randbelow = str_intern_cstr("_randbelow");
+    n_seed = str_intern_cstr("seed");
     T_Random = (TypeObj *)type_new_builtin("random.Random", T_object, TID_INSTANCE, TPF_BASETYPE | TPF_HAS_DICT);
     VM_WRITE(T_Random);
     T_Random->tp_new = random_tp_new;
@@ -2080,9 +2088,9 @@ static void init_types(void)
     type_add_methods(T_Random, random_methods);
     type_set_attr_cstr(T_Random, "VERSION", MAKE_SMALLINT(3));
     type_ready(T_Random);
-    g_meth_random = dict_getitem_cstr(T_Random->dict, "random");
-    g_meth_getrandbits = dict_getitem_cstr(T_Random->dict, "getrandbits");
-    g_meth_randbelow = dict_getitem_cstr(T_Random->dict, "_randbelow");
+    g_meth_random = dict_getitem_str(T_Random->dict, n_random);
+    g_meth_getrandbits = dict_getitem_str(T_Random->dict, n_getrandbits);
+    g_meth_randbelow = dict_getitem_str(T_Random->dict, n_randbelow);
 
     T_SystemRandom = (TypeObj *)type_new_builtin("random.SystemRandom", T_Random, TID_INSTANCE,
                                                  TPF_BASETYPE | TPF_HAS_DICT);

@@ -572,13 +572,18 @@ static int64_t lookup_hash(Obj *kp, Obj *sp)
 
 /* ---- the public API ---- */
 
+/* The helpers below take pointers to ROOT SLOTS (hashing and comparing can
+ * run Python code and move objects), so the API copies its arguments into
+ * vm_roots first. */
 int set_add(Obj s, Obj key)
 {
-    s = vm_unwrap(s);
-    int64_t h = s_hash(&key, &s);
-    if (h == -1)
-        return -1;
-    return s_add(&s, &key, h);
+    Obj *r = vm_roots(2);
+    r[0] = vm_unwrap(s);
+    r[1] = key;
+    int64_t h = s_hash(&r[1], &r[0]);
+    int rc = h == -1 ? -1 : s_add(&r[0], &r[1], h);
+    vm_unroots(r);
+    return rc;
 }
 
 int set_contains(Obj s, Obj key)
@@ -589,31 +594,42 @@ int set_contains(Obj s, Obj key)
         if (slot != -3)
             return slot >= 0;
     }
-    int64_t h = lookup_hash(&key, &s);
-    if (h == -1)
-        return -1;
-    int64_t slot = s_lookup(&s, &key, h);
-    return slot == -2 ? -1 : slot >= 0;
+    Obj *r = vm_roots(2);
+    r[0] = s;
+    r[1] = key;
+    int64_t h = lookup_hash(&r[1], &r[0]);
+    int rc;
+    if (h == -1) {
+        rc = -1;
+    } else {
+        int64_t slot = s_lookup(&r[0], &r[1], h);
+        rc = slot == -2 ? -1 : slot >= 0;
+    }
+    vm_unroots(r);
+    return rc;
 }
 
 int set_discard(Obj s, Obj key)
 {
-    s = vm_unwrap(s);
-    int64_t h = lookup_hash(&key, &s);
-    if (h == -1)
-        return -1;
-    return s_discard(&s, &key, h);
+    Obj *r = vm_roots(2);
+    r[0] = vm_unwrap(s);
+    r[1] = key;
+    int64_t h = lookup_hash(&r[1], &r[0]);
+    int rc = h == -1 ? -1 : s_discard(&r[0], &r[1], h);
+    vm_unroots(r);
+    return rc;
 }
 
 int set_remove(Obj s, Obj key)
 {
-    s = vm_unwrap(s);
-    Obj *r = vm_roots(1);
-    r[0] = key;
-    int64_t h = lookup_hash(&key, &s);
-    int rc = h == -1 ? -1 : s_discard(&s, &key, h);
+    Obj *r = vm_roots(3);
+    r[0] = vm_unwrap(s);
+    r[1] = key;
+    r[2] = key;
+    int64_t h = lookup_hash(&r[1], &r[0]);
+    int rc = h == -1 ? -1 : s_discard(&r[0], &r[1], h);
     if (rc == 0)
-        err_set_value(E_KeyError, r[0]);
+        err_set_value(E_KeyError, r[2]);
     vm_unroots(r);
     return rc == 1 ? 0 : -1;
 }
@@ -630,8 +646,11 @@ int64_t set_len(Obj s)
 
 int set_update(Obj s, Obj iterable)
 {
-    s = vm_unwrap(s);
-    return s_update(&s, iterable);
+    Obj *r = vm_roots(1);
+    r[0] = vm_unwrap(s);
+    int rc = s_update(&r[0], iterable);
+    vm_unroots(r);
+    return rc;
 }
 
 void set_clear(Obj s)
@@ -852,8 +871,11 @@ static int s_difference_update(Obj *sp, Obj other)
 
 int set_difference_update(Obj s, Obj other)
 {
-    s = vm_unwrap(s);
-    return s_difference_update(&s, other);
+    Obj *r = vm_roots(1);
+    r[0] = vm_unwrap(s);
+    int rc = s_difference_update(&r[0], other);
+    vm_unroots(r);
+    return rc;
 }
 
 /* CPython's set_copy_and_difference. */
@@ -957,8 +979,11 @@ static int s_symmetric_difference_update(Obj *sp, Obj other)
 
 int set_symmetric_difference_update(Obj s, Obj other)
 {
-    s = vm_unwrap(s);
-    return s_symmetric_difference_update(&s, other);
+    Obj *r = vm_roots(1);
+    r[0] = vm_unwrap(s);
+    int rc = s_symmetric_difference_update(&r[0], other);
+    vm_unroots(r);
+    return rc;
 }
 
 /* CPython's set_symmetric_difference: set(other) ^= so. */
@@ -1362,10 +1387,13 @@ static int set_tp_init(Obj self, Obj *args, size_t nargs, Obj kwnames)
         err_format(E_TypeError, "set expected at most 1 argument, got %zu", nargs);
         return -1;
     }
-    Obj so = vm_unwrap(self);
-    if (SETOBJ(so)->used)
-        s_clear(so);
-    return nargs ? s_update(&so, args[0]) : 0;
+    Obj *r = vm_roots(1);   /* s_update's set pointer must be a root slot */
+    r[0] = vm_unwrap(self);
+    if (SETOBJ(r[0])->used)
+        s_clear(r[0]);
+    int rc = nargs ? s_update(&r[0], args[0]) : 0;
+    vm_unroots(r);
+    return rc;
 }
 
 static Obj frozenset_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)

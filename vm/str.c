@@ -445,12 +445,20 @@ static __thread struct {
     int64_t cp, byte;
 } cursor;
 
+/* The runtime's collection counters (nursery.c / major.c). tm_gc_get_stats()
+ * would do, but it also converts times (two clock reads): far too slow per
+ * index. NEEDS(runtime): a public cheap epoch, e.g. tm_gc_epoch(). */
+extern tm_gc_stats tm_stats;
+
 static inline uint64_t gc_stamp(void)
 {
-    tm_gc_stats st;
-    tm_gc_get_stats(&st);
-    return st.minor_collections + st.major_collections;
+    return __atomic_load_n(&tm_stats.minor_collections, __ATOMIC_RELAXED) +
+           __atomic_load_n(&tm_stats.major_collections, __ATOMIC_RELAXED);
 }
+
+/* Forget the cursor (an STM abort reuses nursery addresses without a
+ * collection: the abort path must call this). */
+void str_cursor_reset(void) { cursor.s = NULL; }
 
 static int64_t scan_forward(const unsigned char *p, int64_t b, int64_t cp, int64_t target)
 {
@@ -498,7 +506,7 @@ int64_t str_byte_offset(Obj s, int64_t i)
     if (len - i < dist)
         from_cp = len, from_b = n, dist = len - i;
     uint64_t stamp = gc_stamp();
-    if (cursor.s == s && cursor.stamp == stamp) {
+    if (cursor.s == s && cursor.stamp == stamp && cursor.byte <= n && cursor.cp <= len) {
         int64_t d = i > cursor.cp ? i - cursor.cp : cursor.cp - i;
         if (d < dist)
             from_cp = cursor.cp, from_b = cursor.byte, dist = d;
@@ -2457,6 +2465,9 @@ static Obj m___format__(Obj *args, size_t nargs, Obj kwnames)
         err_format(E_TypeError, "__format__() argument must be str, not %s", type_name(args[1]));
         return NULL;
     }
+    /* an empty spec on a subclass instance is str(self) (its __str__) */
+    if (STR(vm_unwrap(args[1]))->nbytes == 0 && !IS_STR(args[0]))
+        return vm_str(args[0]);
     return format_str(self, vm_unwrap(args[1]));
 }
 

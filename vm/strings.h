@@ -17,6 +17,9 @@ Obj str_alloc(int64_t nbytes, int64_t length);
 /* Byte offset of code point index i (0 <= i <= length). O(1) for ASCII; for
  * other strings a per-thread cursor makes sequential access O(1) amortised. */
 int64_t str_byte_offset(Obj s, int64_t i);
+/* Invalidate that cursor (STM: after an abort, which reuses nursery
+ * addresses without a collection). */
+void str_cursor_reset(void);
 /* s[start:stop] in code points (0 <= start <= stop <= length). */
 Obj str_substr(Obj s, int64_t start, int64_t stop);
 /* s[i] for 0 <= i < length (no checks): a one-char str. */

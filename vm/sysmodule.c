@@ -7,6 +7,7 @@
 #include "objects.h"
 #include "strings.h"
 #include "containers.h"
+#include "eval.h"
 
 #include <float.h>
 #include <limits.h>
@@ -29,7 +30,13 @@ Obj sys_get(const char *name)
 {
     if (!g_sys_dict)
         return NULL;
-    return dict_getitem_cstr(g_sys_dict, name);
+    /* a cached interned key: no allocation after the first call per name */
+    Obj key = vm_intern_cached(name);
+    if (!key) {
+        err_clear();
+        return NULL;
+    }
+    return dict_getitem_str(g_sys_dict, key);
 }
 
 /* ------------------------------------------------------------------ */
@@ -571,6 +578,27 @@ static Obj sys_is_finalizing(Obj *args, size_t nargs, Obj kwnames)
     return g_False;
 }
 
+/* sys._getframe(depth=0): a frame object for a Python frame of this thread
+ * (code, globals, line; f_back is None). */
+static Obj sys_getframe(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("_getframe", nargs, kwnames, 0, 1) < 0)
+        return NULL;
+    int64_t depth = 0;
+    if (nargs == 1 && vm_index_i64(args[0], &depth) < 0)
+        return NULL;
+    Frame *f = vm_ts.frame;
+    while (f && depth > 0) {
+        f = f->back;
+        depth--;
+    }
+    if (!f || depth < 0) {
+        err_set(E_ValueError, "call stack is not deep enough");
+        return NULL;
+    }
+    return frameobj_new((Obj)f->code, FRAME_HDR(f)[HDR_GLOBALS], eval_frame_lineno(f));
+}
+
 static Obj sys_getrefcount(Obj *args, size_t nargs, Obj kwnames)
 {
     if (vm_check_args("getrefcount", nargs, kwnames, 1, 1) < 0)
@@ -599,6 +627,7 @@ static const MethodDef sys_functions[] = {
     {"getprofile", sys_gettrace, 0, NULL},
     {"is_finalizing", sys_is_finalizing, 0, NULL},
     {"getrefcount", sys_getrefcount, 0, NULL},
+    {"_getframe", sys_getframe, 0, NULL},
     {NULL, NULL, 0, NULL},
 };
 

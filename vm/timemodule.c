@@ -55,15 +55,14 @@ static Obj t_sleep(Obj *args, size_t nargs, Obj kwnames)
     if (vm_check_args("sleep", nargs, kwnames, 1, 1) < 0)
         return NULL;
     double secs;
-    Obj v = args[0];
-    if (IS_FLOAT(v)) {
-        secs = FLOAT_VAL(v);
+    if (IS_FLOAT(args[0])) {
+        secs = FLOAT_VAL(args[0]);
     } else {
-        if (!IS_INT(vm_unwrap(v)) && !vm_lookup_special(v, "__float__")) {
-            err_format(E_TypeError, "'%s' object cannot be interpreted as an integer", type_name(v));
+        if (!IS_INT(vm_unwrap(args[0])) && !vm_lookup_special(args[0], "__float__")) {
+            err_format(E_TypeError, "'%s' object cannot be interpreted as an integer", type_name(args[0]));
             return NULL;
         }
-        if (vm_as_double(v, &secs) < 0)
+        if (vm_as_double(args[0], &secs) < 0)
             return NULL;
     }
     if (isnan(secs)) {

@@ -99,7 +99,7 @@ static inline void vm_unroots(Obj *r) { tm_self.ss_top = (object_t **)r; }
 /* ------------------------------------------------------------------ */
 enum {
     TID_NONE_ = 0,      /* unused: tid 0 marks a bad header */
-    TID_NONETYPE,       /* None, NotImplemented, Ellipsis: SingletonObj */
+    TID_NONETYPE,       /* None: SingletonObj (NotImplemented and Ellipsis are IterObj with their own cls) */
     TID_BOOL,           /* IntObj-free: BoolObj */
     TID_BIGINT,         /* BigIntObj: sign + GMP limbs */
     TID_FLOAT,
@@ -132,7 +132,8 @@ enum {
     TID_CAPSULE,        /* internal: wraps C data with up to 4 Obj refs */
     TID_FIRST_WITH_CLS, /* ---- layouts below carry cls and dict ---- */
     TID_TYPE = TID_FIRST_WITH_CLS,
-    TID_INSTANCE,       /* instances of user classes (and of `object`) */
+    TID_INSTANCE,       /* instances of user classes (and of `object`); made only by instance_new
+                           (the real layout, InstanceHObj in objects.h, adds a hidden hash and slots) */
     TID_EXCEPTION,      /* instances of BaseException and subclasses */
     TID_COUNT
 };
@@ -348,7 +349,9 @@ VM_STRUCT(TypeObj) {
     inquiry tp_bool;
     newfunc tp_new;
     initfunc tp_init;
-    binaryfunc nb[NB_COUNT];          /* may return NotImplemented; reflected ops handled by vm_binop */
+    binaryfunc nb[NB_COUNT];          /* called with (a, b) in source order for both a's and b's type (as
+                                         CPython): `3 * [1]` reaches list's NB_MUL with a == 3. May return
+                                         NotImplemented; vm_binop handles reflection */
     binaryfunc nb_inplace[NB_COUNT];  /* NULL: fall back to nb */
     unaryfunc nb_neg, nb_pos, nb_invert, nb_int, nb_float, nb_index, nb_abs;
 };
@@ -385,6 +388,8 @@ static inline TypeObj *TYPE(Obj v)
         return (TypeObj *)((InstanceObj *)v)->cls;
     if (tid == TID_ITER)
         return (TypeObj *)((IterObj *)v)->cls;
+    if (tid == TID_SET && ((SetObj *)v)->frozen)
+        return T_frozenset;
     return vm_tid_type[tid];
 }
 #define TID(v) (IS_SMALLINT(v) ? 0u : (unsigned)(v)->h.tid)

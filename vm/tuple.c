@@ -106,10 +106,8 @@ int64_t tuple_hash(Obj t)
         acc = 1546275796;
     t = r[0];
     vm_unroots(r);
-    if (stable && acc != 0) {
-        VM_WRITE(t);
-        TUPLE(t)->hash = (int64_t)acc;
-    }
+    if (stable && acc != 0)
+        TUPLE(t)->hash = (int64_t)acc;   /* a cache in an immutable object (not a reference): like str's */
     return (int64_t)acc;
 }
 

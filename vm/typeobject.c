@@ -1649,7 +1649,7 @@ static int member_set(Obj d, Obj obj, Obj v)
         need = it->i + 1;
     if (!arr || ((ArrayObj *)arr)->length < need) {
         if (!v) {
-            err_no_attr(obj, it->b);
+            err_set_value(E_AttributeError, it->b);
             return -1;
         }
         Obj *r = vm_roots(4);
@@ -1674,7 +1674,7 @@ static int member_set(Obj d, Obj obj, Obj v)
         arr = na;
     }
     if (!v && !((ArrayObj *)arr)->items[it->i]) {
-        err_no_attr(obj, it->b);
+        err_set_value(E_AttributeError, it->b);
         return -1;
     }
     VM_WRITE(arr);
