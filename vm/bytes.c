@@ -484,7 +484,7 @@ static Obj bytearray_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
 /* Codecs                                                              */
 /* ------------------------------------------------------------------ */
 
-enum { ENC_UTF8, ENC_ASCII, ENC_LATIN1, ENC_UNKNOWN };
+enum { ENC_UTF8, ENC_ASCII, ENC_LATIN1, ENC_UNICODE_ESCAPE, ENC_RAW_UNICODE_ESCAPE, ENC_UNBUILT, ENC_UNKNOWN };
 enum { ERR_STRICT, ERR_IGNORE, ERR_REPLACE, ERR_SURROGATEESCAPE, ERR_BACKSLASHREPLACE,
        ERR_XMLCHARREFREPLACE, ERR_SURROGATEPASS, ERR_UNKNOWN };
 
@@ -512,13 +512,45 @@ static int encoding_id(const char *enc)
     for (int i = 0; latin1[i]; i++)
         if (!strcmp(n, latin1[i]))
             return ENC_LATIN1;
+    if (!strcmp(n, "unicode-escape"))
+        return ENC_UNICODE_ESCAPE;
+    if (!strcmp(n, "raw-unicode-escape"))
+        return ENC_RAW_UNICODE_ESCAPE;
+    /* codecs CPython has and we do not (yet) */
+    static const char *const unbuilt[] = {"utf-16", "utf16", "utf-32", "utf32", "utf-7", "utf7", "cp", "iso-8859",
+                                          "iso8859", "latin", "koi8", "mac-", "windows-", "big5", "gb", "shift",
+                                          "sjis", "euc", "idna", "punycode", "hz", "johab", "ptcp", "tis", NULL};
+    for (int i = 0; unbuilt[i]; i++)
+        if (!strncmp(n, unbuilt[i], strlen(unbuilt[i])))
+            return ENC_UNBUILT;
     return ENC_UNKNOWN;
+}
+
+/* LookupError / NotImplementedError for an encoding we cannot use. */
+static bool check_encoding(int enc, const char *encoding)
+{
+    if (enc == ENC_UNKNOWN) {
+        err_format(E_LookupError, "unknown encoding: %s", encoding);
+        return false;
+    }
+    if (enc == ENC_UNBUILT) {
+        err_format(E_NotImplementedError, "the '%s' codec is not supported yet", encoding);
+        return false;
+    }
+    return true;
 }
 
 static const char *encoding_name(int id)
 {
-    return id == ENC_UTF8 ? "utf-8" : id == ENC_ASCII ? "ascii" : "latin-1";
+    switch (id) {
+    case ENC_UTF8: return "utf-8";
+    case ENC_ASCII: return "ascii";
+    case ENC_UNICODE_ESCAPE: return "unicodeescape";
+    case ENC_RAW_UNICODE_ESCAPE: return "rawunicodeescape";
+    default: return "latin-1";
+    }
 }
+
 
 static int errors_id(const char *errors)
 {
@@ -560,6 +592,156 @@ static bool unknown_handler(const char *errors)
 {
     err_format(E_LookupError, "unknown error handler name '%s'", errors);
     return false;
+}
+
+/* ---- unicode_escape / raw_unicode_escape ---- */
+
+static void escape_cp(StrBuf *b, uint32_t c)
+{
+    char e[12];
+    if (c < 0x100)
+        snprintf(e, sizeof e, "\\x%02x", c);
+    else if (c < 0x10000)
+        snprintf(e, sizeof e, "\\u%04x", c);
+    else
+        snprintf(e, sizeof e, "\\U%08x", c);
+    sb_adds(b, e);
+}
+
+static Obj escape_encode(Obj s, bool raw)
+{
+    const unsigned char *p = (const unsigned char *)str_cstr(s);
+    int64_t n = STR(s)->nbytes;
+    StrBuf b;
+    sb_init(&b);
+    for (int64_t i = 0; i < n;) {
+        int len;
+        uint32_t c = utf8_decode(p + i, &len);
+        i += len;
+        if (raw) {
+            if (c < 0x100)
+                sb_addc(&b, (char)c);
+            else
+                escape_cp(&b, c);
+        } else if (c == '\\') {
+            sb_add(&b, "\\\\", 2);
+        } else if (c == '\t') {
+            sb_add(&b, "\\t", 2);
+        } else if (c == '\n') {
+            sb_add(&b, "\\n", 2);
+        } else if (c == '\r') {
+            sb_add(&b, "\\r", 2);
+        } else if (c >= 0x20 && c < 0x7f) {
+            sb_addc(&b, (char)c);
+        } else {
+            escape_cp(&b, c);
+        }
+    }
+    Obj res = b.cap == SIZE_MAX ? err_nomemory() : bytes_new(b.p ? b.p : "", b.len);
+    sb_free(&b);
+    return res;
+}
+
+static int hexdig(unsigned c)
+{
+    return c >= '0' && c <= '9' ? (int)(c - '0') : c >= 'a' && c <= 'f' ? (int)(c - 'a' + 10)
+           : c >= 'A' && c <= 'F' ? (int)(c - 'A' + 10) : -1;
+}
+
+/* Decode *bp (root slot) with unicode_escape (raw: only \\u and \\U). */
+static Obj escape_decode(Obj *bp, bool raw, const char *errors)
+{
+    int64_t n;
+    const unsigned char *p = bdata(*bp, &n);
+    int eh = errors_id(errors);
+    StrBuf b;
+    sb_init(&b);
+    int64_t i = 0;
+    while (i < n) {
+        unsigned c = p[i];
+        if (c != '\\' || i + 1 >= n) {
+            if (c == '\\' && !raw) {
+                if (eh == ERR_IGNORE || eh == ERR_REPLACE) {
+                    if (eh == ERR_REPLACE)
+                        sb_add_codepoint(&b, 0xfffd);
+                    i++;
+                    continue;
+                }
+                sb_free(&b);
+                raise_codec_error(E_UnicodeDecodeError, "unicodeescape", bp, i, i + 1, "\\ at end of string");
+                return NULL;
+            }
+            sb_add_codepoint(&b, c);
+            i++;
+            continue;
+        }
+        unsigned e = p[i + 1];
+        int ndig = e == 'x' ? 2 : e == 'u' ? 4 : e == 'U' ? 8 : 0;
+        if (raw && e != 'u' && e != 'U') {
+            sb_addc(&b, '\\');
+            i++;
+            continue;
+        }
+        if (ndig) {
+            uint32_t v = 0;
+            int k = 0;
+            while (k < ndig && i + 2 + k < n && hexdig(p[i + 2 + k]) >= 0) {
+                v = v * 16 + (uint32_t)hexdig(p[i + 2 + k]);
+                k++;
+            }
+            const char *reason = NULL;
+            if (k < ndig)
+                reason = e == 'x' ? "truncated \\xXX escape" : e == 'u' ? "truncated \\uXXXX escape"
+                                                              : "truncated \\UXXXXXXXX escape";
+            else if (v > 0x10ffff)
+                reason = "illegal Unicode character";
+            if (reason) {
+                if (eh == ERR_IGNORE || eh == ERR_REPLACE) {
+                    if (eh == ERR_REPLACE)
+                        sb_add_codepoint(&b, 0xfffd);
+                    i += 2 + k;
+                    continue;
+                }
+                sb_free(&b);
+                raise_codec_error(E_UnicodeDecodeError, encoding_name(raw ? ENC_RAW_UNICODE_ESCAPE : ENC_UNICODE_ESCAPE),
+                                  bp, i, i + 2 + k, reason);
+                return NULL;
+            }
+            sb_add_codepoint(&b, v);
+            i += 2 + ndig;
+            continue;
+        }
+        i += 2;
+        switch (e) {
+        case '\n': break;
+        case '\\': sb_addc(&b, '\\'); break;
+        case '\'': sb_addc(&b, '\''); break;
+        case '"': sb_addc(&b, '"'); break;
+        case 'a': sb_addc(&b, 7); break;
+        case 'b': sb_addc(&b, 8); break;
+        case 'f': sb_addc(&b, 12); break;
+        case 'n': sb_addc(&b, 10); break;
+        case 'r': sb_addc(&b, 13); break;
+        case 't': sb_addc(&b, 9); break;
+        case 'v': sb_addc(&b, 11); break;
+        case 'N':
+            sb_free(&b);
+            err_set(E_NotImplementedError, "\\N{...} escapes are not supported yet");
+            return NULL;
+        default:
+            if (e >= '0' && e <= '7') {
+                uint32_t v = e - '0';
+                for (int k = 0; k < 2 && i < n && p[i] >= '0' && p[i] <= '7'; k++)
+                    v = v * 8 + (p[i++] - '0');
+                sb_add_codepoint(&b, v);
+            } else {
+                /* an unknown escape stays as it is */
+                sb_addc(&b, '\\');
+                sb_add_codepoint(&b, e);
+            }
+        }
+    }
+    return sb_finish(&b);
 }
 
 /* Length of the invalid UTF-8 sequence at p[i] (1..3) and its reason. */
@@ -706,13 +888,21 @@ static Obj decode_impl(Obj *bp, int enc, const char *errors)
 Obj bytes_decode(Obj b, const char *encoding, const char *errors)
 {
     int enc = encoding_id(encoding ? encoding : "utf-8");
-    if (enc == ENC_UNKNOWN) {
-        err_format(E_LookupError, "unknown encoding: %s", encoding);
+    if (!check_encoding(enc, encoding))
         return NULL;
-    }
     Obj *r = vm_roots(1);
     r[0] = vm_unwrap(b);
-    Obj res = decode_impl(&r[0], enc, errors);
+    Obj res;
+    if (enc == ENC_UNICODE_ESCAPE || enc == ENC_RAW_UNICODE_ESCAPE) {
+        if (is_ba(r[0])) {
+            int64_t m;
+            const unsigned char *q = bdata(r[0], &m);
+            r[0] = bytes_new((const char *)q, (size_t)m);
+        }
+        res = r[0] ? escape_decode(&r[0], enc == ENC_RAW_UNICODE_ESCAPE, errors) : NULL;
+    } else {
+        res = decode_impl(&r[0], enc, errors);
+    }
     vm_unroots(r);
     return res;
 }
@@ -720,10 +910,10 @@ Obj bytes_decode(Obj b, const char *encoding, const char *errors)
 Obj str_encode(Obj s, const char *encoding, const char *errors)
 {
     int enc = encoding_id(encoding ? encoding : "utf-8");
-    if (enc == ENC_UNKNOWN) {
-        err_format(E_LookupError, "unknown encoding: %s", encoding);
+    if (!check_encoding(enc, encoding))
         return NULL;
-    }
+    if (enc == ENC_UNICODE_ESCAPE || enc == ENC_RAW_UNICODE_ESCAPE)
+        return escape_encode(vm_unwrap(s), enc == ENC_RAW_UNICODE_ESCAPE);
     Obj *r = vm_roots(1);
     r[0] = vm_unwrap(s);
     Obj res = NULL;

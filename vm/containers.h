@@ -63,6 +63,7 @@ static inline Obj list_iter_next_inline(Obj it)
         VM_READ(l);
         int64_t i = ITER(it)->i;
         if (i < LIST_LEN(l)) {
+            VM_READ(LIST(l)->array);
             VM_WRITE(it);
             ITER(it)->i = i + 1;
             return LIST_ITEMS(l)[i];

@@ -223,6 +223,8 @@ restart:;
     Obj index = DICT(d)->index;
     if (!index)
         return IX_EMPTY;
+    VM_READ(index);
+    VM_READ(DICT(d)->entries);
     Obj key = *kp;
     Obj tag = MAKE_SMALLINT(hash);
     uint64_t mask = ix_size(index) - 1;
@@ -272,6 +274,8 @@ static inline __attribute__((always_inline)) int64_t d_probe_fast(Obj d, Obj key
     Obj index = DICT(d)->index;
     if (!index)
         return IX_EMPTY;
+    VM_READ(index);
+    VM_READ(DICT(d)->entries);
     Obj tag = MAKE_SMALLINT(hash);
     uint64_t mask = ix_size(index) - 1;
     uint64_t perturb = probe_seed(tag);
@@ -580,6 +584,8 @@ static bool dict_next_hash(Obj d, int64_t *pos, Obj *k, Obj *v, int64_t *hash)
     d = vm_unwrap(d);
     VM_READ(d);
     int64_t i = *pos, n = DICT(d)->nentries;
+    if (i < n)
+        VM_READ(DICT(d)->entries);
     if (i < 0)
         i = 0;
     for (; i < n; i++) {

@@ -685,6 +685,7 @@ Obj list_getitem(Obj self, Obj key)
             return NULL;
         }
     }
+    VM_READ(l);
     int64_t n = LIST_LEN(l);
     if (i < 0)
         i += n;
@@ -692,6 +693,7 @@ Obj list_getitem(Obj self, Obj key)
         err_set(E_IndexError, "list index out of range");
         return NULL;
     }
+    VM_READ(LIST(l)->array);
     return LIST_ITEMS(l)[i];
 }
 

@@ -195,6 +195,8 @@ restart:;
     Obj table = SETOBJ(so)->table;
     if (!table)
         return -1;
+    VM_READ(table);
+    VM_READ(ARRAY(table)->items[ARRAY(table)->length - 1]);
     Obj key = *kp;
     uint64_t mask = (uint64_t)SETOBJ(so)->mask;
     uint64_t perturb = (uint64_t)hash;
@@ -238,6 +240,8 @@ static inline __attribute__((always_inline)) int64_t s_probe_fast(Obj so, Obj ke
     Obj table = SETOBJ(so)->table;
     if (!table)
         return -1;
+    VM_READ(table);
+    VM_READ(ARRAY(table)->items[ARRAY(table)->length - 1]);
     Obj __seg_gs *keys = t_keys(table);
     int64_t __seg_gs *hashes = t_hashes(table);
     uint64_t mask = (uint64_t)SETOBJ(so)->mask;
