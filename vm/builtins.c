@@ -106,6 +106,20 @@ static Obj attr_name(Obj name)
 /* print / input                                                       */
 /* ------------------------------------------------------------------ */
 
+/* Arguments whose str() runs no Python code (so print may join them first). */
+static bool print_simple_args(Obj *args, size_t nargs)
+{
+    for (size_t i = 0; i < nargs; i++) {
+        Obj v = args[i];
+        if (IS_SMALLINT(v))
+            continue;
+        unsigned tid = v->h.tid;
+        if (tid != TID_STR && tid != TID_BIGINT && tid != TID_FLOAT && tid != TID_BOOL && tid != TID_NONETYPE)
+            return false;
+    }
+    return true;
+}
+
 static Obj bi_print(Obj *args, size_t nargs, Obj kwnames)
 {
     static const char *const names[] = {"sep", "end", "file", "flush", NULL};
@@ -132,6 +146,35 @@ static Obj bi_print(Obj *args, size_t nargs, Obj kwnames)
             goto out;
         }
     }
+    if (TID(kw[2]) == TID_FILE && print_simple_args(args, nargs)) {
+        /* the whole line in one write (one system call when unbuffered) */
+        StrBuf b;
+        sb_init(&b);
+        for (size_t i = 0; i < nargs; i++) {
+            if (i > 0) {
+                if (kw[0])
+                    sb_add_str(&b, str_value(kw[0]));
+                else
+                    sb_addc(&b, ' ');
+            }
+            Obj v = args[i];
+            kw[4] = IS_STR(v) ? v : vm_str(v);
+            if (!kw[4]) {
+                sb_free(&b);
+                goto out;
+            }
+            sb_add_str(&b, kw[4]);
+        }
+        if (kw[1])
+            sb_add_str(&b, str_value(kw[1]));
+        else
+            sb_addc(&b, '\n');
+        int rc = file_write_cstr(kw[2], b.p ? b.p : "", b.len);
+        sb_free(&b);
+        if (rc < 0)
+            goto out;
+        goto flush;
+    }
     for (size_t i = 0; i < nargs; i++) {
         if (i > 0) {
             if (kw[0] ? file_write_str(kw[2], kw[0]) : file_write_cstr(kw[2], " ", 1))
@@ -144,6 +187,7 @@ static Obj bi_print(Obj *args, size_t nargs, Obj kwnames)
     }
     if (kw[1] ? file_write_str(kw[2], kw[1]) : file_write_cstr(kw[2], "\n", 1))
         goto out;
+flush:
     if (kw[3]) {
         int t = vm_is_true(kw[3]);
         if (t < 0 || (t && file_flush(kw[2]) < 0))
@@ -539,7 +583,8 @@ static Obj bi_next(Obj *args, size_t nargs, Obj kwnames)
         err_format(E_TypeError, "'%s' object is not an iterator", type_name(it));
         return NULL;
     }
-    Obj v = TYPE(it)->tp_iternext(it);
+    /* a generator's send(None) raises StopIteration(return value) */
+    Obj v = TID(it) == TID_GENERATOR ? gen_send(it, g_None) : TYPE(it)->tp_iternext(it);
     if (v)
         return v;
     if (err_occurred()) {

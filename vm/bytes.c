@@ -484,7 +484,8 @@ static Obj bytearray_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
 /* Codecs                                                              */
 /* ------------------------------------------------------------------ */
 
-enum { ENC_UTF8, ENC_ASCII, ENC_LATIN1, ENC_UNICODE_ESCAPE, ENC_RAW_UNICODE_ESCAPE, ENC_UNBUILT, ENC_UNKNOWN };
+enum { ENC_UTF8, ENC_ASCII, ENC_LATIN1, ENC_UNICODE_ESCAPE, ENC_RAW_UNICODE_ESCAPE,
+       ENC_UTF16, ENC_UTF16LE, ENC_UTF16BE, ENC_UTF32, ENC_UTF32LE, ENC_UTF32BE, ENC_UNBUILT, ENC_UNKNOWN };
 enum { ERR_STRICT, ERR_IGNORE, ERR_REPLACE, ERR_SURROGATEESCAPE, ERR_BACKSLASHREPLACE,
        ERR_XMLCHARREFREPLACE, ERR_SURROGATEPASS, ERR_UNKNOWN };
 
@@ -516,6 +517,17 @@ static int encoding_id(const char *enc)
         return ENC_UNICODE_ESCAPE;
     if (!strcmp(n, "raw-unicode-escape"))
         return ENC_RAW_UNICODE_ESCAPE;
+    static const struct { const char *name; int id; } wide[] = {
+        {"utf-16", ENC_UTF16}, {"utf16", ENC_UTF16}, {"u16", ENC_UTF16},
+        {"utf-16-le", ENC_UTF16LE}, {"utf-16le", ENC_UTF16LE}, {"utf16le", ENC_UTF16LE},
+        {"utf-16-be", ENC_UTF16BE}, {"utf-16be", ENC_UTF16BE}, {"utf16be", ENC_UTF16BE},
+        {"utf-32", ENC_UTF32}, {"utf32", ENC_UTF32}, {"u32", ENC_UTF32},
+        {"utf-32-le", ENC_UTF32LE}, {"utf-32le", ENC_UTF32LE}, {"utf32le", ENC_UTF32LE},
+        {"utf-32-be", ENC_UTF32BE}, {"utf-32be", ENC_UTF32BE}, {"utf32be", ENC_UTF32BE},
+    };
+    for (size_t i = 0; i < ARRAY_LEN(wide); i++)
+        if (!strcmp(n, wide[i].name))
+            return wide[i].id;
     /* codecs CPython has and we do not (yet) */
     static const char *const unbuilt[] = {"utf-16", "utf16", "utf-32", "utf32", "utf-7", "utf7", "cp", "iso-8859",
                                           "iso8859", "latin", "koi8", "mac-", "windows-", "big5", "gb", "shift",
@@ -547,6 +559,12 @@ static const char *encoding_name(int id)
     case ENC_ASCII: return "ascii";
     case ENC_UNICODE_ESCAPE: return "unicodeescape";
     case ENC_RAW_UNICODE_ESCAPE: return "rawunicodeescape";
+    case ENC_UTF16: return "utf-16";
+    case ENC_UTF16LE: return "utf-16-le";
+    case ENC_UTF16BE: return "utf-16-be";
+    case ENC_UTF32: return "utf-32";
+    case ENC_UTF32LE: return "utf-32-le";
+    case ENC_UTF32BE: return "utf-32-be";
     default: return "latin-1";
     }
 }
@@ -744,6 +762,185 @@ static Obj escape_decode(Obj *bp, bool raw, const char *errors)
     return sb_finish(&b);
 }
 
+/* ---- UTF-16 / UTF-32 ---- */
+
+static bool is_utf32(int enc) { return enc == ENC_UTF32 || enc == ENC_UTF32LE || enc == ENC_UTF32BE; }
+
+static void put_unit(StrBuf *b, uint32_t u, int size, bool big)
+{
+    char t[4];
+    for (int k = 0; k < size; k++)
+        t[big ? size - 1 - k : k] = (char)(u >> (8 * k));
+    sb_add(b, t, (size_t)size);
+}
+
+/* One code point in UTF-16 / UTF-32 units. */
+static void put_wide(StrBuf *b, uint32_t c, bool u32, bool big)
+{
+    if (u32)
+        put_unit(b, c, 4, big);
+    else if (c >= 0x10000) {
+        put_unit(b, 0xd800 + ((c - 0x10000) >> 10), 2, big);
+        put_unit(b, 0xdc00 + ((c - 0x10000) & 0x3ff), 2, big);
+    } else {
+        put_unit(b, c, 2, big);
+    }
+}
+
+static Obj wide_encode(Obj *sp, int enc, const char *errors)
+{
+    bool u32 = is_utf32(enc), big = enc == ENC_UTF16BE || enc == ENC_UTF32BE;
+    int eh = errors_id(errors);
+    StrBuf b;
+    sb_init(&b);
+    if (enc == ENC_UTF16 || enc == ENC_UTF32)
+        put_wide(&b, 0xfeff, u32, false);   /* BOM, little-endian */
+    const unsigned char *p = (const unsigned char *)str_cstr(*sp);
+    int64_t n = STR(*sp)->nbytes, cpi = 0;
+    for (int64_t i = 0; i < n;) {
+        int len;
+        uint32_t c = utf8_decode(p + i, &len);
+        if (c < 0xd800 || c > 0xdfff || eh == ERR_SURROGATEPASS) {
+            put_wide(&b, c, u32, big);
+        } else if (eh == ERR_REPLACE) {
+            put_wide(&b, '?', u32, big);
+        } else if (eh == ERR_BACKSLASHREPLACE || eh == ERR_XMLCHARREFREPLACE) {
+            char e[16];
+            snprintf(e, sizeof e, eh == ERR_XMLCHARREFREPLACE ? "&#%u;" : "\\u%04x", c);
+            for (char *q = e; *q; q++)
+                put_wide(&b, (unsigned char)*q, u32, big);
+        } else if (eh != ERR_IGNORE) {
+            int64_t j = i + len, cpj = cpi + 1;
+            while (j < n) {
+                int l2;
+                uint32_t d = utf8_decode(p + j, &l2);
+                if (d < 0xd800 || d > 0xdfff)
+                    break;
+                j += l2;
+                cpj++;
+            }
+            sb_free(&b);
+            if (eh == ERR_STRICT || eh == ERR_SURROGATEESCAPE)
+                raise_codec_error(E_UnicodeEncodeError, encoding_name(enc), sp, cpi, cpj, "surrogates not allowed");
+            else
+                unknown_handler(errors);
+            return NULL;
+        }
+        i += len;
+        cpi++;
+    }
+    Obj res = b.cap == SIZE_MAX ? err_nomemory() : bytes_new(b.p ? b.p : "", b.len);
+    sb_free(&b);
+    return res;
+}
+
+static uint32_t get_unit(const unsigned char *p, int size, bool big)
+{
+    uint32_t u = 0;
+    for (int k = 0; k < size; k++)
+        u |= (uint32_t)p[big ? size - 1 - k : k] << (8 * k);
+    return u;
+}
+
+/* *bp: bytes in a root slot. */
+static Obj wide_decode(Obj *bp, int enc, const char *errors)
+{
+    bool u32 = is_utf32(enc), big = enc == ENC_UTF16BE || enc == ENC_UTF32BE;
+    int size = u32 ? 4 : 2;
+    int eh = errors_id(errors);
+    int64_t n;
+    const unsigned char *p = bdata(*bp, &n);
+    int64_t i = 0;
+    if (enc == ENC_UTF16 && n >= 2) {
+        if (p[0] == 0xff && p[1] == 0xfe)
+            i = 2;
+        else if (p[0] == 0xfe && p[1] == 0xff)
+            i = 2, big = true;
+    } else if (enc == ENC_UTF32 && n >= 4) {
+        if (p[0] == 0xff && p[1] == 0xfe && p[2] == 0 && p[3] == 0)
+            i = 4;
+        else if (p[0] == 0 && p[1] == 0 && p[2] == 0xfe && p[3] == 0xff)
+            i = 4, big = true;
+    }
+    StrBuf b;
+    sb_init(&b);
+    while (i < n) {
+        const char *reason = NULL;
+        int64_t span = size;
+        uint32_t c = 0;
+        if (n - i < size) {
+            reason = "truncated data";
+            span = n - i;
+        } else if (u32) {
+            c = get_unit(p + i, 4, big);
+            if (c > 0x10ffff)
+                reason = "code point not in range(0x110000)";
+            else if (c >= 0xd800 && c <= 0xdfff)
+                reason = "code point in surrogate code point range(0xd800, 0xe000)";
+        } else {
+            c = get_unit(p + i, 2, big);
+            if (c >= 0xdc00 && c <= 0xdfff) {
+                reason = "illegal encoding";
+            } else if (c >= 0xd800 && c <= 0xdbff) {
+                if (n - i < 4) {
+                    reason = "unexpected end of data";
+                    span = n - i;
+                } else {
+                    uint32_t c2 = get_unit(p + i + 2, 2, big);
+                    if (c2 < 0xdc00 || c2 > 0xdfff)
+                        reason = "illegal UTF-16 surrogate";
+                    else {
+                        c = 0x10000 + ((c - 0xd800) << 10) + (c2 - 0xdc00);
+                        span = 4;
+                    }
+                }
+            }
+        }
+        if (!reason) {
+            sb_add_codepoint(&b, c);
+            i += span;
+            continue;
+        }
+        switch (eh) {
+        case ERR_IGNORE:
+            break;
+        case ERR_REPLACE:
+            sb_add_codepoint(&b, 0xfffd);
+            break;
+        case ERR_BACKSLASHREPLACE:
+            for (int64_t k = 0; k < span; k++) {
+                char e[8];
+                snprintf(e, sizeof e, "\\x%02x", p[i + k]);
+                sb_adds(&b, e);
+            }
+            break;
+        case ERR_SURROGATEESCAPE: {
+            /* bytes >= 0x80 become U+DC80..U+DCFF; an ASCII byte cannot */
+            int64_t k = 0;
+            while (k < span && p[i + k] >= 0x80)
+                k++;
+            if (k == span) {
+                for (k = 0; k < span; k++)
+                    sb_add_codepoint(&b, 0xdc00 + p[i + k]);
+                break;
+            }
+        }
+            /* fall through */
+        case ERR_STRICT:
+        case ERR_SURROGATEPASS:
+            sb_free(&b);
+            raise_codec_error(E_UnicodeDecodeError, encoding_name(enc), bp, i, i + span, reason);
+            return NULL;
+        default:
+            sb_free(&b);
+            unknown_handler(errors);
+            return NULL;
+        }
+        i += span;
+    }
+    return sb_finish(&b);
+}
+
 /* Length of the invalid UTF-8 sequence at p[i] (1..3) and its reason. */
 static int64_t utf8_bad_span(const unsigned char *p, int64_t n, int64_t i, const char **reason)
 {
@@ -900,6 +1097,13 @@ Obj bytes_decode(Obj b, const char *encoding, const char *errors)
             r[0] = bytes_new((const char *)q, (size_t)m);
         }
         res = r[0] ? escape_decode(&r[0], enc == ENC_RAW_UNICODE_ESCAPE, errors) : NULL;
+    } else if (enc >= ENC_UTF16 && enc <= ENC_UTF32BE) {
+        if (is_ba(r[0])) {
+            int64_t m;
+            const unsigned char *q = bdata(r[0], &m);
+            r[0] = bytes_new((const char *)q, (size_t)m);
+        }
+        res = r[0] ? wide_decode(&r[0], enc, errors) : NULL;
     } else {
         res = decode_impl(&r[0], enc, errors);
     }
@@ -915,6 +1119,12 @@ Obj str_encode(Obj s, const char *encoding, const char *errors)
     if (enc == ENC_UNICODE_ESCAPE || enc == ENC_RAW_UNICODE_ESCAPE)
         return escape_encode(vm_unwrap(s), enc == ENC_RAW_UNICODE_ESCAPE);
     Obj *r = vm_roots(1);
+    if (enc >= ENC_UTF16 && enc <= ENC_UTF32BE) {
+        r[0] = vm_unwrap(s);
+        Obj res = wide_encode(&r[0], enc, errors);
+        vm_unroots(r);
+        return res;
+    }
     r[0] = vm_unwrap(s);
     Obj res = NULL;
     int64_t n = STR(r[0])->nbytes;

@@ -201,12 +201,13 @@ int seq_index_arg(Obj key, int64_t *out)
         }
     }
     int64_t v;
+    TypeObj *kt = TYPE(key);   /* raising allocates: key may move */
     if (int_as_i64(key, &v) == 0) {
         *out = v;
         return 1;
     }
     err_clear();
-    err_format(E_IndexError, "cannot fit '%s' into an index-sized integer", type_name(key));
+    err_format(E_IndexError, "cannot fit '%s' into an index-sized integer", type_name_of_type(kt));
     return -1;
 }
 
@@ -288,10 +289,11 @@ int seq_slice_index(Obj v, int64_t *out, bool allow_none)
         if (!v)
             return -1;
     }
+    int sign = int_sign(v);   /* before int_as_i64 raises (and may move v) */
     if (int_as_i64(v, out) == 0)
         return 0;
     err_clear();
-    *out = int_sign(v) < 0 ? INT64_MIN : INT64_MAX;
+    *out = sign < 0 ? INT64_MIN : INT64_MAX;
     return 0;
 }
 

@@ -372,15 +372,84 @@ static inline bool generic_getattr_type(TypeObj *t)
     return t->tp_getattro == T_object->tp_getattro;
 }
 
+/* What an attribute lookup on instances of one type finds (never allocates).
+ * Returns false when the type cannot be cached (custom getattr, classes, ...). */
+typedef struct AttrInfo {
+    uint8_t kind;        /* AC_INSTANCE, AC_TYPE_ATTR or AC_DATA_DESCR */
+    uint64_t dver;       /* owner dict version */
+    uint64_t owner;      /* owner type */
+    int64_t index;       /* entry index in the owner dict */
+} AttrInfo;
+
+static bool attr_analyze(TypeObj *t, unsigned tid, Obj name, AttrInfo *ai)
+{
+    if (t->version == 0 || !generic_getattr_type(t) || tid == TID_TYPE || tid == TID_FUNCTION ||
+        tid == TID_MODULE)
+        return false;
+    bool has_dict = tid == TID_INSTANCE || tid == TID_EXCEPTION;
+    int64_t ix = -1;
+    TypeObj *owner = mro_find(t, name, &ix);
+    ai->dver = 0;
+    ai->owner = 0;
+    ai->index = -1;
+    if (!owner) {
+        if (!has_dict)
+            return false;
+        ai->kind = AC_INSTANCE;
+        return true;
+    }
+    Obj v = dict_value_at(owner->dict, ix);
+    if (!v)
+        return false;
+    ai->kind = TYPE(v)->tp_descr_set ? AC_DATA_DESCR : AC_TYPE_ATTR;
+    ai->dver = DICT(owner->dict)->version;
+    ai->owner = (uint64_t)(uintptr_t)owner;
+    ai->index = ix;
+    return true;
+}
+
+/* Per-thread type attribute cache behind the per-site caches, for sites that
+ * see several types (a site's own entry stops refilling after a few misses).
+ * Keys: type version (globally unique) and the interned (pinned) name. */
+typedef struct TypeCacheEntry {
+    uint64_t tver;
+    uintptr_t name;
+    AttrInfo info;
+} TypeCacheEntry;
+#define TYPE_CACHE_SIZE 4096
+static __thread TypeCacheEntry type_cache[TYPE_CACHE_SIZE];
+
+static inline const AttrInfo *type_cache_get(TypeObj *t, unsigned tid, Obj name)
+{
+    uint64_t tver = t->version;
+    uintptr_t nm = (uintptr_t)name;
+    TypeCacheEntry *e = &type_cache[(tver * 0x9E3779B97F4A7C15ULL ^ (nm >> 4)) % TYPE_CACHE_SIZE];
+    if (e->tver == tver && e->name == nm && tver != 0)
+        return &e->info;
+    if (!attr_analyze(t, tid, name, &e->info)) {
+        e->tver = 0;
+        return NULL;
+    }
+    e->tver = tver;
+    e->name = nm;
+    return &e->info;
+}
+
+/* The owner-dict value an AttrInfo points to, or NULL if it went stale. */
+static inline Obj attr_info_value(const AttrInfo *ai)
+{
+    Obj od = ((TypeObj *)(uintptr_t)ai->owner)->dict;
+    if (DICT(od)->version != ai->dver)
+        return NULL;
+    return dict_value_at(od, ai->index);
+}
+
 /* Fill a LOAD_ATTR / LOAD_METHOD cache entry for (type(obj), name). Never
  * allocates. */
-static void attr_cache_fill(CodeObj *co, uint32_t cidx, Obj obj, Obj name, bool method)
+static __attribute__((noinline)) void attr_cache_refill(CodeObj *co, uint32_t cidx, Obj obj, Obj name,
+                                                      bool method)
 {
-    if (!cache_usable(co, cidx))
-        return;
     AttrCache *e = ATTR_CACHE(co, cidx);
-    if (e->fills >= CACHE_MAX_FILLS)
-        return;
     TypeObj *t = TYPE(obj);
     unsigned tid = TID(obj);
     uint8_t kind;
@@ -396,29 +465,18 @@ static void attr_cache_fill(CodeObj *co, uint32_t cidx, Obj obj, Obj name, bool 
         kind = AC_MODULE;
         tver = DICT(d)->version;
     } else {
-        if (t->version == 0 || !generic_getattr_type(t) || tid == TID_TYPE ||
-            tid == TID_FUNCTION || tid == TID_MODULE)
+        AttrInfo ai;
+        if (!attr_analyze(t, tid, name, &ai))
             return;
-        bool has_dict = tid == TID_INSTANCE || tid == TID_EXCEPTION;
-        TypeObj *owner = mro_find(t, name, &ix);
-        if (!owner) {
-            if (!has_dict)
-                return;
-            kind = AC_INSTANCE;
-        } else {
-            Obj v = dict_value_at(owner->dict, ix);
-            if (!v)
-                return;
-            TypeObj *vt = TYPE(v);
-            if (vt->tp_descr_set)
-                kind = AC_DATA_DESCR;
-            else if (method && (IS_FUNCTION(v) || vm_is_method_descr(v)))
+        kind = ai.kind;
+        if (kind == AC_TYPE_ATTR && method) {
+            Obj v = attr_info_value(&ai);
+            if (v && (IS_FUNCTION(v) || vm_is_method_descr(v)))
                 kind = AC_METHOD;
-            else
-                kind = AC_TYPE_ATTR;
-            dver = DICT(owner->dict)->version;
-            owner_bits = (uint64_t)(uintptr_t)owner;
         }
+        dver = ai.dver;
+        owner_bits = ai.owner;
+        ix = ai.index;
         tver = t->version;
     }
     VM_WRITE(co->cache);
@@ -428,6 +486,51 @@ static void attr_cache_fill(CodeObj *co, uint32_t cidx, Obj obj, Obj name, bool 
     e->dver = dver;
     e->owner = owner_bits;
     e->index = (int32_t)ix;
+}
+
+static inline void attr_cache_fill(CodeObj *co, uint32_t cidx, Obj obj, Obj name, bool method)
+{
+    if (cache_usable(co, cidx) && ATTR_CACHE(co, cidx)->fills < CACHE_MAX_FILLS)
+        attr_cache_refill(co, cidx, obj, name, method);
+}
+
+/* LOAD_ATTR after a per-site miss: the type cache, then the generic path. */
+static Obj load_attr_slow(CodeObj *co, uint32_t cidx, Obj obj, Obj name)
+{
+    attr_cache_fill(co, cidx, obj, name, false);
+    TypeObj *t = TYPE(obj);
+    const AttrInfo *ai = type_cache_get(t, TID(obj), name);
+    if (ai) {
+        Obj v;
+        if (ai->kind != AC_DATA_DESCR) {
+            Obj d = instance_dict(obj);
+            if (d && DICT(d)->used && (v = dict_getitem_str(d, name)))
+                return v;
+        }
+        if (ai->kind != AC_INSTANCE && (v = attr_info_value(ai))) {
+            descrgetfunc get = TYPE(v)->tp_descr_get;
+            return get ? get(v, obj, (Obj)t) : v;
+        }
+    }
+    return vm_getattr(obj, name);
+}
+
+/* STORE_ATTR fast path through the type cache: 1 done, 0 not applicable, -1 error. */
+static int store_attr_typecache(Obj obj, Obj name, Obj v)
+{
+    unsigned tid = TID(obj);
+    if (tid != TID_INSTANCE && tid != TID_EXCEPTION)
+        return 0;
+    TypeObj *t = TYPE(obj);
+    if (t->tp_setattro != T_object->tp_setattro || t->slot_names)
+        return 0;
+    Obj d = instance_dict(obj);
+    if (!d)
+        return 0;
+    const AttrInfo *ai = type_cache_get(t, tid, name);
+    if (!ai || ai->kind == AC_DATA_DESCR)
+        return 0;
+    return dict_setitem(d, name, v) < 0 ? -1 : 1;
 }
 
 static void store_attr_cache_fill(CodeObj *co, uint32_t cidx, Obj obj, Obj name)
@@ -458,24 +561,23 @@ static void store_attr_cache_fill(CodeObj *co, uint32_t cidx, Obj obj, Obj name)
     e->index = -1;
 }
 
-/* LOAD_METHOD without a cache hit: pushes (meth, obj) or (attr, NULL) into out. */
+/* LOAD_METHOD without a per-site hit: pushes (meth, obj) or (attr, NULL) into out. */
 static int load_method_slow(CodeObj *co, uint32_t cidx, Obj *out /* 2 root slots: out[0] = obj */, Obj name)
 {
     Obj obj = out[0];
     TypeObj *t = TYPE(obj);
     attr_cache_fill(co, cidx, obj, name, true);
-    if (generic_getattr_type(t) && TID(obj) != TID_TYPE && TID(obj) != TID_MODULE) {
-        Obj descr = vm_lookup_type(t, name);
+    const AttrInfo *ai = type_cache_get(t, TID(obj), name);
+    if (ai && ai->kind == AC_TYPE_ATTR) {
+        Obj descr = attr_info_value(ai);
         if (descr && (IS_FUNCTION(descr) || vm_is_method_descr(descr))) {
             Obj d = instance_dict(obj);
-            Obj v = d ? dict_getitem(d, name) : NULL;
+            Obj v = d && DICT(d)->used ? dict_getitem_str(d, name) : NULL;
             if (v) {
                 out[0] = v;
                 out[1] = NULL;
                 return 0;
             }
-            if (err_occurred())
-                return -1;
             out[0] = descr;
             out[1] = obj;
             return 0;
@@ -1366,8 +1468,7 @@ Obj eval_run(Frame *entry, int throwing, int *status)
         default:
             break;
         }
-        attr_cache_fill(co, cidx, obj, name, false);
-        v = vm_getattr(obj, name);
+        v = load_attr_slow(co, cidx, obj, name);
         if (!v)
             goto error;
     load_attr_done:
@@ -1387,6 +1488,13 @@ Obj eval_run(Frame *entry, int throwing, int *status)
                     goto error;
                 goto store_attr_done;
             }
+        }
+        {
+            int done = store_attr_typecache(obj, name, sp[-2]);
+            if (done < 0)
+                goto error;
+            if (done)
+                goto store_attr_done;
         }
         if (vm_setattr(obj, name, sp[-2]) < 0)
             goto error;

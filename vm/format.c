@@ -939,6 +939,10 @@ static int render(StrBuf *out, const char *s, size_t n, FmtArgs *fa, int depth)
         i++;
         size_t fstart = i;
         while (i < n && s[i] != ':' && s[i] != '!' && s[i] != '}') {
+            if (s[i] == '{') {
+                err_set(E_ValueError, "unexpected '{' in field name");
+                return -1;
+            }
             if (s[i] == '[') {
                 while (i < n && s[i] != ']')
                     i++;
@@ -956,7 +960,7 @@ static int render(StrBuf *out, const char *s, size_t n, FmtArgs *fa, int depth)
         if (s[i] == '!') {
             i++;
             if (i >= n) {
-                err_set(E_ValueError, "unmatched '{' in format spec");
+                err_set(E_ValueError, "end of string while looking for conversion specifier");
                 return -1;
             }
             int len;

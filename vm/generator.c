@@ -71,9 +71,9 @@ Frame *gen_push_frame(Obj gen, Obj sent, bool push_sent)
         return NULL;
     }
     int64_t live = nlp + FRAME_NHDR + g->sp;
-    const Obj __seg_gs *src = g->slots;
-    for (int64_t i = 0; i < live; i++)
-        lp[i] = src[i];
+    tm_compiler_barrier();
+    memcpy(lp, VM_LINEAR(g->slots), (size_t)live * sizeof(Obj));
+    tm_compiler_barrier();
     if (push_sent)
         lp[live++] = sent;
     /* The slots above must hold valid values for the GC (a short loop:
@@ -112,13 +112,12 @@ void gen_suspend_frame(Frame *f, Obj *sp)
     /* The header slots never change after creation: save localsplus and
      * the value stack only. */
     int nlp = (int)(hdr - f->localsplus);
-    Obj __seg_gs *dst = g->slots;
-    for (int i = 0; i < nlp; i++)
-        dst[i] = f->localsplus[i];
     int64_t nstack = sp - f->stack_base;
-    dst += nlp + FRAME_NHDR;
-    for (int64_t i = 0; i < nstack; i++)
-        dst[i] = f->stack_base[i];
+    tm_compiler_barrier();
+    Obj *dst = (Obj *)VM_LINEAR(g->slots);
+    memcpy(dst, f->localsplus, (size_t)nlp * sizeof(Obj));
+    memcpy(dst + nlp + FRAME_NHDR, f->stack_base, (size_t)nstack * sizeof(Obj));
+    tm_compiler_barrier();
     g->sp = sp - f->stack_base;
     g->ip = f->ip - f->code->code;
     g->nblocks = f->nblocks;

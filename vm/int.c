@@ -22,7 +22,7 @@ int64_t int_max_str_digits = INT_MAX_STR_DIGITS_DEFAULT;
 
 #define BIG(v) ((BigIntObj *)(v))
 /* Refuse results bigger than this (GMP aborts the process when malloc fails). */
-#define MAX_RESULT_BITS ((uint64_t)1 << 35)
+#define MAX_RESULT_BITS ((uint64_t)1 << 32)
 #define HASH_MODULUS (((uint64_t)1 << 61) - 1)
 
 static Obj err_int_too_big_float(void)
@@ -1684,9 +1684,9 @@ static Obj int_m_format(Obj *args, size_t nargs, Obj kwnames)
 static Obj int_m_sizeof(Obj *args, size_t nargs, Obj kwnames)
 {
     NOARGS("__sizeof__");
-    Obj v = vm_unwrap(args[0]);
-    uint64_t n = TID(v) == TID_BIGINT ? BIG(v)->nlimbs : 1;
-    return int_from_u64(24 + 4 * ((n * 64 + 29) / 30));
+    /* CPython's figure: a 24-byte header and one 4-byte digit per 30 bits */
+    uint64_t digits = (int_bit_length(vm_unwrap(args[0])) + 29) / 30;
+    return int_from_u64(24 + 4 * (digits ? digits : 1));
 }
 
 /* byteorder argument: 1 little, 0 big, -1 error */

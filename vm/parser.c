@@ -366,7 +366,7 @@ static expr_ty parse_disjunction(Parser *p);
 static expr_ty parse_bitwise_or(Parser *p);
 static expr_ty parse_yield_expr(Parser *p);
 static expr_ty parse_atom(Parser *p);
-static expr_ty parse_strings(Parser *p);
+static expr_ty parse_strings(Parser *p) __attribute__((noinline));
 static int parse_for_if_clauses(Parser *p, comprehension_seq *out);
 static arguments_ty parse_params(Parser *p, int lambda);
 
@@ -516,7 +516,7 @@ static expr_ty make_target(Parser *p, expr_ty e, int del)
 
 /* CPython's invalid_expression: `a b` inside brackets. Called after a
  * disjunction `a` when the next token starts an expression (never valid). */
-static void check_forgot_comma(Parser *p, expr_ty a, int start_pos)
+__attribute__((noinline)) static void check_forgot_comma(Parser *p, expr_ty a, int start_pos)
 {
     if (p->no_invalid)
         return;
@@ -538,7 +538,7 @@ static void check_forgot_comma(Parser *p, expr_ty a, int start_pos)
 }
 
 /* `x = 1` where an expression is expected (if x = 1:, [x = 1]). */
-static void check_mistaken_assign(Parser *p, expr_ty a, int start_pos)
+__attribute__((noinline)) static void check_mistaken_assign(Parser *p, expr_ty a, int start_pos)
 {
     if (p->no_invalid || !is_bitor_level(p, a))
         return;
@@ -662,25 +662,54 @@ static expr_ty parse_boolop(Parser *p, int kwtype, boolop_ty op, expr_ty (*opera
 
 static expr_ty parse_comparison(Parser *p);
 
+/* Prefix operators (not / unary + - ~) are collected in a loop, not by
+ * recursion: long chains must not use C stack. Returns how many, or -1. */
+static int prefix_ops(Parser *p, Vec *toks, int is_not)
+{
+    for (;;) {
+        int t = cur(p)->type;
+        if (is_not ? t != T_KW_NOT : (t != T_PLUS && t != T_MINUS && t != T_TILDE))
+            return toks->n;
+        if (toks->n + p->depth >= PARSE_MAX_DEPTH) {
+            error_tok(p, cur(p), "too many nested levels");
+            return -1;
+        }
+        if (vec_push(p, toks, advance(p)) < 0)
+            return -1;
+    }
+}
+
+/* Wrap e in the collected prefix operators, innermost last. */
+static expr_ty wrap_prefix_ops(Parser *p, Vec *toks, expr_ty e)
+{
+    Token *end = prev_tok(p);
+    for (int i = toks->n - 1; i >= 0 && e; i--) {
+        Token *t = toks->items[i];
+        expr_ty u = new_expr(p, UnaryOp_kind);
+        if (!u)
+            return NULL;
+        u->v.UnaryOp.op = t->type == T_KW_NOT ? AST_Not : t->type == T_PLUS ? AST_UAdd : t->type == T_MINUS ? AST_USub : AST_Invert;
+        u->v.UnaryOp.operand = e;
+        pos_tt(u, t, end);
+        e = u;
+    }
+    return e;
+}
+
 static expr_ty parse_inversion(Parser *p)
 {
-    if (at(p, T_KW_NOT)) {
-        Token *t = advance(p);
-        if (enter(p) < 0)
-            return NULL;
-        expr_ty o = parse_inversion(p);
-        leave(p);
-        if (!o)
-            return NULL;
-        expr_ty e = new_expr(p, UnaryOp_kind);
-        if (!e)
-            return NULL;
-        e->v.UnaryOp.op = AST_Not;
-        e->v.UnaryOp.operand = o;
-        pos_tt(e, t, prev_tok(p));
-        return e;
-    }
-    return parse_comparison(p);
+    if (!at(p, T_KW_NOT))
+        return parse_comparison(p);
+    Vec toks = {0};
+    int n = prefix_ops(p, &toks, 1);
+    if (n < 0)
+        return NULL;
+    p->depth += n;
+    expr_ty o = parse_comparison(p);
+    p->depth -= n;
+    if (!o)
+        return NULL;
+    return wrap_prefix_ops(p, &toks, o);
 }
 
 static expr_ty parse_conjunction(Parser *p) { return parse_boolop(p, T_KW_AND, AST_And, parse_inversion); }
@@ -804,23 +833,18 @@ static expr_ty parse_power(Parser *p);
 static expr_ty parse_factor(Parser *p)
 {
     int type = cur(p)->type;
-    if (type == T_PLUS || type == T_MINUS || type == T_TILDE) {
-        Token *t = advance(p);
-        if (enter(p) < 0)
-            return NULL;
-        expr_ty o = parse_factor(p);
-        leave(p);
-        if (!o)
-            return NULL;
-        expr_ty e = new_expr(p, UnaryOp_kind);
-        if (!e)
-            return NULL;
-        e->v.UnaryOp.op = type == T_PLUS ? AST_UAdd : type == T_MINUS ? AST_USub : AST_Invert;
-        e->v.UnaryOp.operand = o;
-        pos_tt(e, t, prev_tok(p));
-        return e;
-    }
-    return parse_power(p);
+    if (type != T_PLUS && type != T_MINUS && type != T_TILDE)
+        return parse_power(p);
+    Vec toks = {0};
+    int n = prefix_ops(p, &toks, 0);
+    if (n < 0)
+        return NULL;
+    p->depth += n;
+    expr_ty o = parse_power(p);
+    p->depth -= n;
+    if (!o)
+        return NULL;
+    return wrap_prefix_ops(p, &toks, o);
 }
 
 static expr_ty parse_primary(Parser *p);
@@ -2082,7 +2106,7 @@ static int fstring_body(Parser *p, const StrRun *r, const Token *t, const char *
     return 0;
 }
 
-static expr_ty parse_strings(Parser *p)
+__attribute__((noinline)) static expr_ty parse_strings(Parser *p)
 {
     int first = p->pos;
     while (at(p, T_STRING))
@@ -2322,34 +2346,42 @@ static int parse_with_items(Parser *p, int paren, Vec *items)
     return 0;
 }
 
+/* `with (a as b, c):` (the parenthesized form) or an expression in
+ * parentheses: try the first, then the second. 1: parsed, -1: error. */
+__attribute__((noinline)) static int parse_with_paren_items(Parser *p, Vec *items)
+{
+    Mark m;
+    mark_save(p, &m);
+    if (parse_with_items(p, 1, items) == 0 && at(p, T_COLON))
+        return 1;
+    Mark *failed_at = arena_alloc(p->arena, sizeof(Mark));
+    if (!failed_at) {
+        nomem(p);
+        return -1;
+    }
+    mark_save(p, failed_at);
+    mark_restore(p, &m);
+    *items = (Vec){0};
+    if (parse_with_items(p, 0, items) == 0 && at(p, T_COLON))
+        return 1;
+    mark_restore(p, failed_at);
+    return -1;
+}
+
 static stmt_ty parse_with(Parser *p)
 {
     Token *t = advance(p);
     Vec items = {0};
     int done = 0;
     if (at(p, T_LPAR)) {
-        /* `with (a as b, c):` (the parenthesized form) or an expression in
-         * parentheses: try the first when ':' follows the matching ')'. */
+        /* Try the parenthesized form when ':' follows the matching ')'. */
         int lv = cur(p)->level, j = p->pos + 1;
         while (j < p->ntoks - 1 && !(p->toks[j].level == lv - 1 && p->toks[j].type == T_RPAR))
             j++;
         if (j >= p->ntoks - 1 || (j + 1 < p->ntoks && p->toks[j + 1].type == T_COLON)) {
-            Mark m;
-            mark_save(p, &m);
-            if (parse_with_items(p, 1, &items) == 0 && at(p, T_COLON)) {
-                done = 1;
-            } else {
-                Mark failed_at;
-                mark_save(p, &failed_at);
-                mark_restore(p, &m);
-                items = (Vec){0};
-                if (parse_with_items(p, 0, &items) == 0 && at(p, T_COLON))
-                    done = 1;
-                else {
-                    mark_restore(p, &failed_at);
-                    return NULL;
-                }
-            }
+            if (parse_with_paren_items(p, &items) < 0)
+                return NULL;
+            done = 1;
         }
     }
     if (!done && parse_with_items(p, 0, &items) < 0)
@@ -2811,6 +2843,20 @@ static int check_assign_targets(Parser *p, const Vec *targets, const int *eq_pos
     return 0;
 }
 
+/* print "x": Python 2 style. */
+__attribute__((noinline)) static void check_legacy_print(Parser *p, expr_ty e)
+{
+    Mark m;
+    mark_save(p, &m);
+    p->no_invalid++;
+    expr_ty b = parse_star_expressions(p);
+    p->no_invalid--;
+    int ok = b && !p->failed;
+    mark_restore(p, &m);
+    if (ok)
+        error_exprs(p, e, b, "Missing parentheses in call to '%s'. Did you mean %s(...)?", e->v.Name.id, e->v.Name.id);
+}
+
 /* Expression statements and assignments. */
 static stmt_ty parse_expr_stmt(Parser *p)
 {
@@ -2901,19 +2947,11 @@ static stmt_ty parse_expr_stmt(Parser *p)
         s->v.Assign.value = value;
         return end_stmt(p, s);
     }
-    /* print "x": Python 2 style. */
     if (e->kind == Name_kind && (strcmp(e->v.Name.id, "print") == 0 || strcmp(e->v.Name.id, "exec") == 0) &&
         !is_parenthesized(p, e) && (starts_expression(cur(p)->type) || at(p, T_STAR))) {
-        Mark m;
-        mark_save(p, &m);
-        p->no_invalid++;
-        expr_ty b = parse_star_expressions(p);
-        p->no_invalid--;
-        int ok = b && !p->failed;
-        mark_restore(p, &m);
-        if (ok)
-            return error_exprs(p, e, b, "Missing parentheses in call to '%s'. Did you mean %s(...)?", e->v.Name.id,
-                               e->v.Name.id);
+        check_legacy_print(p, e);
+        if (p->failed)
+            return NULL;
     }
     stmt_ty s = new_stmt(p, Expr_kind, t);
     if (!s)

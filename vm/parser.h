@@ -44,6 +44,6 @@ mod_ty parse_source(Arena *arena, const char *src, size_t len, const char *filen
 /* Limits (CPython's values where it has them). */
 #define PARSE_MAX_PAREN_LEVEL 200    /* "too many nested parentheses" */
 #define PARSE_MAX_INDENT 100         /* "too many levels of indentation" (IndentationError) */
-#define PARSE_MAX_DEPTH 1000         /* recursion of the parser: "too many nested levels" */
+#define PARSE_MAX_DEPTH 3000         /* nesting of the parser and of the tree: "too many nested levels" */
 
 #endif
