@@ -729,7 +729,45 @@ static void add_translated(Obj st, StrBuf *out, const unsigned char *p, size_t n
     sb_add(out, (const char *)p + start, n - start);
 }
 
-/* Read everything left (bytes, text untranslated in out). */
+/* Room for n more bytes (and a NUL) in b; false when out of memory. */
+static bool sb_reserve(StrBuf *b, size_t n)
+{
+    if (b->cap == SIZE_MAX)
+        return false;
+    size_t need = b->len + n + 1;
+    if (need <= b->cap)
+        return true;
+    char *p = realloc(b->p, need);
+    if (!p)
+        return false;
+    b->p = p;
+    b->cap = need;
+    return true;
+}
+
+/* \r\n and \r to \n in place in p[0..n); returns the new length. */
+static size_t translate_in_place(char *p, size_t n)
+{
+    char *cr = memchr(p, '\r', n);
+    if (!cr)
+        return n;
+    size_t w = (size_t)(cr - p);
+    for (size_t i = w; i < n; i++) {
+        char c = p[i];
+        if (c == '\r') {
+            p[w++] = '\n';
+            if (i + 1 < n && p[i + 1] == '\n')
+                i++;
+        } else {
+            p[w++] = c;
+        }
+    }
+    return w;
+}
+
+/* Read everything left into out (text: newlines translated). The file's
+ * size sizes the buffer, so a regular file is read with one system call
+ * and no copying. */
 static int read_all_raw(Obj st, StrBuf *out, bool text)
 {
     FileObj *f = FO(st);
@@ -745,54 +783,43 @@ static int read_all_raw(Obj st, StrBuf *out, bool text)
     }
     if (f->wlen && flush_state(st) < 0)
         return -1;
+    int fd = (int)FO(st)->fd;
     struct stat sb;
     size_t chunk = 65536;
-    if (fstat((int)f->fd, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0) {
-        off_t pos = lseek((int)f->fd, 0, SEEK_CUR);
+    if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0) {
+        off_t pos = lseek(fd, 0, SEEK_CUR);
         if (pos >= 0 && sb.st_size > pos)
-            chunk = (size_t)(sb.st_size - pos) + 1;
+            chunk = (size_t)(sb.st_size - pos) + 1;   /* +1: EOF is seen without growing */
     }
-    char *tmp = NULL;
-    size_t tcap = 0;
+    size_t start = out->len;
     for (;;) {
-        if (tcap < chunk) {
-            free(tmp);
-            tmp = malloc(chunk);
-            if (!tmp) {
-                err_nomemory();
-                return -1;
-            }
-            tcap = chunk;
+        if (!sb_reserve(out, chunk)) {
+            err_nomemory();
+            return -1;
         }
         ssize_t n;
         do {
             /* blocking: release the GIL here (issue 5) */
-            n = read((int)f->fd, tmp, tcap);
+            n = read(fd, out->p + out->len, out->cap - out->len - 1);
         } while (n < 0 && errno == EINTR);
         if (n < 0) {
-            free(tmp);
             err_from_errno(errno, NULL);
             return -1;
         }
         if (n == 0)
             break;
-        if (text) {
-            if (FO(st)->flags & F_SKIPLF) {
-                VM_WRITE(st);
-                FO(st)->flags &= ~F_SKIPLF;
-                if (tmp[0] == '\n') {
-                    add_translated(st, out, (const unsigned char *)tmp + 1, (size_t)n - 1);
-                    continue;
-                }
-            }
-            add_translated(st, out, (const unsigned char *)tmp, (size_t)n);
-        } else {
-            sb_add(out, tmp, (size_t)n);
-        }
-        chunk = 65536;
+        out->len += (size_t)n;
+        if (out->cap - out->len - 1 == 0)
+            chunk = out->len < 65536 ? 65536 : out->len;   /* grow geometrically */
     }
-    free(tmp);
-    if (text && (FO(st)->flags & F_SKIPLF)) {
+    if (text && (FO(st)->flags & F_TRANSLATE)) {
+        if ((FO(st)->flags & F_SKIPLF) && out->len > start && out->p[start] == '\n') {
+            memmove(out->p + start, out->p + start + 1, out->len - start - 1);
+            out->len--;
+        }
+        out->len = start + translate_in_place(out->p + start, out->len - start);
+    }
+    if (FO(st)->flags & F_SKIPLF) {
         VM_WRITE(st);
         FO(st)->flags &= ~F_SKIPLF;
     }
@@ -969,6 +996,10 @@ static int read_line(Obj st, StrBuf *out, int64_t limit, bool text)
 /* Turn collected bytes into the result object. */
 static Obj finish(StrBuf *b, bool text)
 {
+    if (b->cap == SIZE_MAX) {   /* a StrBuf that ran out of memory */
+        sb_free(b);
+        return err_nomemory();
+    }
     if (!text) {
         Obj res = bytes_new(b->p ? b->p : "", b->len);
         sb_free(b);

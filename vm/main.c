@@ -585,6 +585,17 @@ options_done:
         const char *sp = getenv("PYTHONSAFEPATH");
         if (sp && *sp)
             sys_cflags.safe_path = 1;
+        const char *dw = getenv("PYTHONDONTWRITEBYTECODE");
+        if (dw && *dw)
+            sys_cflags.dont_write_bytecode = 1;
+        const char *po = getenv("PYTHONOPTIMIZE");
+        if (po && *po) {
+            int lvl = atoi(po);
+            if (lvl < 1)
+                lvl = 1;   /* a non-number counts as 1, as CPython */
+            if (lvl > sys_cflags.optimize)
+                sys_cflags.optimize = lvl;
+        }
         if (!xdigits)
             xdigits = getenv("PYTHONINTMAXSTRDIGITS");
     }
