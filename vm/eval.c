@@ -591,6 +591,25 @@ static int load_method_slow(CodeObj *co, uint32_t cidx, Obj *out /* 2 root slots
     return 0;
 }
 
+/* Instantiating a plain class (metatype `type`, object.__new__, a Python
+ * __init__) runs __init__ in the loop: returns that __init__, or NULL when
+ * the class needs type_call. Never allocates. */
+static Obj s_init_name;
+static inline Obj plain_class_init(Obj callable)
+{
+    TypeObj *cls = (TypeObj *)callable;
+    if (TYPE(callable) != T_type || cls->tp_new != T_object->tp_new || cls->tp_init == T_object->tp_init ||
+        (cls->flags & TPF_ABSTRACT_NEW) || cls->inst_tid != TID_INSTANCE || cls->solid != (Obj)T_object)
+        return NULL;
+    if (unlikely(!s_init_name))
+        s_init_name = str_intern_cstr("__init__");   /* interned: pinned, never freed */
+    const AttrInfo *ai = type_cache_get(cls, TID_INSTANCE, s_init_name);
+    if (!ai || ai->kind != AC_TYPE_ATTR)
+        return NULL;
+    Obj init = attr_info_value(ai);
+    return init && IS_FUNCTION(init) ? init : NULL;
+}
+
 static Obj load_name(Frame *f, Obj name)
 {
     Obj *hdr = FRAME_HDR(f);
@@ -1584,6 +1603,35 @@ Obj eval_run(Frame *entry, int throwing, int *status)
             args = base + 1;
             nargs++;
             goto call_python;
+        }
+        if (TID(callable) == TID_TYPE && !base[1]) {
+            Obj init = plain_class_init(callable);
+            if (init) {
+                /* base[0] keeps the instance (the result); base[1] is self. */
+                base[1] = init;
+                Obj inst = instance_new((TypeObj *)callable);
+                if (!inst) {
+                    sp = base;
+                    goto error;
+                }
+                base[0] = inst;
+                init = base[1];
+                base[1] = inst;
+                f->sp = base;
+                Obj gen = NULL;
+                Frame *nf = push_function_frame(init, base + 1, nargs + 1, NULL, true, &gen);
+                if (!nf) {
+                    sp = base;
+                    if (gen)
+                        err_set(E_TypeError, "__init__() should return None, not 'generator'");
+                    goto error;
+                }
+                nf->kind = FR_INIT;
+                f = nf;
+                LOAD_FRAME();
+                sp = f->sp;
+                DISPATCH();
+            }
         }
         if (unlikely(++vm_ts.c_depth + vm_ts.py_depth > vm_recursion_limit)) {
             vm_ts.c_depth--;
@@ -2592,8 +2640,22 @@ return_other: {
             sp[-1] = v;                 /* replaces the receiver */
             LOAD_FRAME();
             DISPATCH();
+        case FR_INIT: {
+            /* the caller's stack keeps the new instance below the arguments */
+            Frame *caller = f->back;
+            pop_frame(f);
+            f = caller;
+            tm_self.ss_top = (object_t **)f->end;
+            sp = f->sp;
+            LOAD_FRAME();
+            if (!IS_NONE(v)) {
+                err_format(E_TypeError, "__init__() should return None, not '%s'", type_name(v));
+                goto error;
+            }
+            sp++;
+            DISPATCH();
+        }
         default: {
-            /* FR_INIT and anything else behave as plain calls. */
             Frame *caller = f->back;
             pop_frame(f);
             f = caller;
