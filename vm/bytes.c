@@ -915,14 +915,16 @@ static Obj wide_decode(Obj *bp, int enc, const char *errors)
             }
             break;
         case ERR_SURROGATEESCAPE: {
-            /* bytes >= 0x80 become U+DC80..U+DCFF; an ASCII byte cannot */
+            /* the leading bytes >= 0x80 become U+DC80..U+DCFF and decoding
+             * resumes after them; an ASCII byte first is an error */
             int64_t k = 0;
             while (k < span && p[i + k] >= 0x80)
                 k++;
-            if (k == span) {
-                for (k = 0; k < span; k++)
-                    sb_add_codepoint(&b, 0xdc00 + p[i + k]);
-                break;
+            if (k > 0) {
+                for (int64_t m = 0; m < k; m++)
+                    sb_add_codepoint(&b, 0xdc00 + p[i + m]);
+                i += k;
+                continue;
             }
         }
             /* fall through */

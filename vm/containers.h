@@ -245,6 +245,12 @@ Obj set_difference2(Obj a, Obj b);
 Obj set_symmetric_difference2(Obj a, Obj b);
 int set_issubset2(Obj a, Obj b);                     /* 1, 0, -1 */
 Obj set_iter_new(Obj s);
+/* The constant of a set display of >= 3 constants, as CPython 3.11 builds
+ * it: frozenset(items), rebuilt once from its own iteration order (what
+ * its constant merging does). Compiled as BUILD_SET 0, LOAD_CONST this,
+ * SET_UPDATE 1 (with SET_UPDATE calling set_update), `print({5, 17, 33})`
+ * shows CPython's order. items: a tuple. */
+Obj set_display_constant(Obj items);
 /* CPython's set internals that the dict views use (other: any iterable). */
 int set_difference_update(Obj s, Obj other);
 int set_symmetric_difference_update(Obj s, Obj other);

@@ -826,6 +826,53 @@ static int read_all_raw(Obj st, StrBuf *out, bool text)
     return 0;
 }
 
+/* read() of a whole regular binary file straight into its bytes object
+ * (no intermediate buffer); NULL without an error when this does not apply. */
+static Obj read_all_bytes_direct(Obj st)
+{
+    FileObj *f = FO(st);
+    if (f->rpos < f->rlen || f->wlen)
+        return NULL;
+    int fd = (int)f->fd;
+    struct stat sb;
+    if (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode))
+        return NULL;
+    off_t pos = lseek(fd, 0, SEEK_CUR);
+    if (pos < 0 || sb.st_size - pos < 65536)
+        return NULL;   /* small: the general path is as good */
+    size_t want = (size_t)(sb.st_size - pos);
+    /* Large: allocated outside the nursery, so it does not move while the
+     * read runs (issue 5: the STM build must read into C memory instead). */
+    Obj res = bytes_alloc((int64_t)want);
+    if (!res)
+        return NULL;
+    char *p = (char *)VM_LINEAR(((BytesObj *)res)->data);
+    size_t got = 0;
+    while (got < want) {
+        /* blocking: release the GIL here (issue 5) */
+        ssize_t n = read(fd, p + got, want - got);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            return err_from_errno(errno, NULL);
+        }
+        if (n == 0)
+            break;
+        got += (size_t)n;
+    }
+    if (got == want) {
+        /* the file did not grow meanwhile? */
+        char probe;
+        ssize_t more = read(fd, &probe, 1);
+        if (more <= 0)
+            return res;
+        lseek(fd, -1, SEEK_CUR);
+    }
+    /* the file changed size: start over with the general path */
+    lseek(fd, pos, SEEK_SET);
+    return NULL;
+}
+
 /* Read n bytes (binary) or up to n characters (text). */
 static int read_n(Obj st, StrBuf *out, int64_t n, bool text)
 {
@@ -1200,6 +1247,11 @@ static Obj m_read(Obj *args, size_t nargs, Obj kwnames)
     if (!st)
         goto out;
     bool text = is_text(a[0]);
+    if (n < 0 && !text) {
+        res = read_all_bytes_direct(st);
+        if (res || err_occurred())
+            goto out;
+    }
     StrBuf b;
     sb_init(&b);
     int rc = n < 0 ? read_all_raw(st, &b, text) : read_n(st, &b, n, text);

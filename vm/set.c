@@ -539,6 +539,23 @@ static Obj s_new_from(bool frozen, Obj iterable)
     return res;
 }
 
+/* The keys in iteration order. */
+static Obj set_to_tuple(Obj so)
+{
+    Obj *r = vm_roots(1);
+    r[0] = so;
+    Obj t = tuple_new(SETOBJ(so)->used);
+    so = r[0];
+    vm_unroots(r);
+    if (!t)
+        return NULL;
+    int64_t pos = 0, i = 0;
+    Obj k;
+    while (i < TUPLE_LEN(t) && s_next(so, &pos, &k, NULL))
+        TUPLE_ITEMS(t)[i++] = k;
+    return t;
+}
+
 Obj set_new(Obj iterable)
 {
     return s_new_from(false, iterable);
@@ -547,6 +564,17 @@ Obj set_new(Obj iterable)
 Obj frozenset_new(Obj iterable)
 {
     return s_new_from(true, iterable);
+}
+
+Obj set_display_constant(Obj items)
+{
+    Obj *r = vm_roots(1);
+    r[0] = frozenset_new(items);
+    Obj res = NULL;
+    if (r[0] && (r[0] = set_to_tuple(r[0])))
+        res = frozenset_new(r[0]);
+    vm_unroots(r);
+    return res;
 }
 
 /* ---- keys that are sets: looked up as frozensets ---- */
