@@ -11,7 +11,7 @@ import subprocess
 
 import pytest
 
-from conftest import BUILD, ROOT, run
+from conftest import BUILD, ROOT
 
 EXE = BUILD / "tests" / "fuzz_parse"
 SOURCES = ["tests/fuzz/fuzz_parse.c", "vm/ast.c", "vm/lexer.c", "vm/parser.c"]
@@ -28,10 +28,21 @@ SAN_MARKERS = ("ERROR: AddressSanitizer", "ERROR: LeakSanitizer", "runtime error
 
 @pytest.fixture(scope="module")
 def fuzz_exe():
-    EXE.parent.mkdir(parents=True, exist_ok=True)
-    cmd = ["gcc", *CFLAGS, *SOURCES, "-o", str(EXE)]
+    """gcc CFLAGS SOURCES -o build/tests/fuzz_parse (the objects built in parallel)."""
+    objdir = BUILD / "tests" / "fuzz_parse.objs"
+    objdir.mkdir(parents=True, exist_ok=True)
+    procs = []
+    for src in SOURCES:
+        obj = objdir / (src.replace("/", "_") + ".o")
+        cmd = ["gcc", *CFLAGS, "-c", src, "-o", str(obj)]
+        procs.append((cmd, obj, subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE,
+                                                 stderr=subprocess.STDOUT, text=True)))
+    for cmd, obj, proc in procs:
+        out = proc.communicate()[0]
+        assert proc.returncode == 0, f"build failed: {' '.join(cmd)}\n{out}"
+    cmd = ["gcc", *CFLAGS, *(str(obj) for _, obj, _ in procs), "-o", str(EXE)]
     p = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
-    assert p.returncode == 0, f"build failed: {' '.join(cmd)}\n{p.stdout}\n{p.stderr}"
+    assert p.returncode == 0, f"link failed: {' '.join(cmd)}\n{p.stdout}\n{p.stderr}"
     return EXE
 
 

@@ -530,9 +530,10 @@ Obj vm_getattr_cstr(Obj o, const char *name)
 
 Obj vm_getattr_opt(Obj o, Obj name)
 {
-    if (TYPE(o)->tp_getattro == vm_generic_getattr)
-        return generic_getattr_impl(o, name, true);
-    Obj r = vm_getattr(o, name);
+    Obj r = TYPE(o)->tp_getattro == vm_generic_getattr ? generic_getattr_impl(o, name, true)
+                                                       : vm_getattr(o, name);
+    /* A descriptor's __get__ (an unset __slots__ member, a property) may
+     * raise AttributeError itself. */
     if (!r && err_matches(E_AttributeError))
         err_clear();
     return r;

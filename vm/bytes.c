@@ -810,18 +810,10 @@ static Obj wide_encode(Obj *sp, int enc, const char *errors)
             for (char *q = e; *q; q++)
                 put_wide(&b, (unsigned char)*q, u32, big);
         } else if (eh != ERR_IGNORE) {
-            int64_t j = i + len, cpj = cpi + 1;
-            while (j < n) {
-                int l2;
-                uint32_t d = utf8_decode(p + j, &l2);
-                if (d < 0xd800 || d > 0xdfff)
-                    break;
-                j += l2;
-                cpj++;
-            }
+            /* CPython's UTF-16/32 encoders report one char at a time */
             sb_free(&b);
             if (eh == ERR_STRICT || eh == ERR_SURROGATEESCAPE)
-                raise_codec_error(E_UnicodeEncodeError, encoding_name(enc), sp, cpi, cpj, "surrogates not allowed");
+                raise_codec_error(E_UnicodeEncodeError, encoding_name(enc), sp, cpi, cpi + 1, "surrogates not allowed");
             else
                 unknown_handler(errors);
             return NULL;

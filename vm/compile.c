@@ -1361,9 +1361,12 @@ static void set_arg_counts(Unit *u, arguments_ty a)
     u->kwonlyargcount = a->kwonlyargs.n;
 }
 
+static bool check_debug_params(Compiler *c, arguments_ty a, int lineno, int col, int end_lineno, int end_col);
+
 static bool compile_function(Compiler *c, stmt_ty s)
 {
     arguments_ty a = s->v.FunctionDef.args;
+    TRY(check_debug_params(c, a, s->lineno, s->col_offset, s->end_lineno, s->end_col_offset));
     expr_seq decs = s->v.FunctionDef.decorator_list;
     TRY(compile_decorators(c, decs));
     c->u->lineno = s->lineno;
@@ -1394,6 +1397,7 @@ static bool compile_function(Compiler *c, stmt_ty s)
 static bool compile_lambda(Compiler *c, expr_ty e)
 {
     arguments_ty a = e->v.Lambda.args;
+    TRY(check_debug_params(c, a, e->lineno, e->col_offset, e->end_lineno, e->end_col_offset));
     int flags = compile_defaults(c, a);
     if (flags < 0)
         return false;
@@ -1414,10 +1418,26 @@ static bool compile_lambda(Compiler *c, expr_ty e)
 }
 
 static bool call_helper(Compiler *c, int pushed, expr_seq args, keyword_seq kws);
+static bool validate_keywords(Compiler *c, keyword_seq kws, int lineno, int col, int end_lineno, int end_col);
+
+/* CPython refuses a parameter named __debug__ (reported at the def / lambda). */
+static bool check_debug_params(Compiler *c, arguments_ty a, int lineno, int col, int end_lineno, int end_col)
+{
+    arg_seq groups[3] = { a->posonlyargs, a->args, a->kwonlyargs };
+    bool bad = (a->vararg && strcmp(a->vararg->arg, "__debug__") == 0) ||
+               (a->kwarg && strcmp(a->kwarg->arg, "__debug__") == 0);
+    for (int g = 0; g < 3; g++)
+        for (int i = 0; i < groups[g].n; i++)
+            bad = bad || strcmp(groups[g].items[i]->arg, "__debug__") == 0;
+    if (bad)
+        return cerror(c, CERR_SYNTAX, lineno, col, end_lineno, end_col, "cannot assign to __debug__");
+    return true;
+}
 
 static bool compile_class(Compiler *c, stmt_ty s)
 {
     expr_seq decs = s->v.ClassDef.decorator_list;
+    TRY(validate_keywords(c, s->v.ClassDef.keywords, s->lineno, s->col_offset, s->end_lineno, s->end_col_offset));
     TRY(compile_decorators(c, decs));
     int firstline = decs.n ? decs.items[0]->lineno : s->lineno;
     Scope *ste = symtable_lookup(c->st, s);
@@ -1764,6 +1784,7 @@ static bool compile_future(Compiler *c, stmt_ty s)
     };
     for (int i = 0; i < s->v.ImportFrom.names.n; i++) {
         alias_ty a = s->v.ImportFrom.names.items[i];
+        c->err->msg_only_args = 1;   /* as CPython's future.c */
         if (strcmp(a->name, "braces") == 0)
             return cerror(c, CERR_SYNTAX, s->lineno, s->col_offset, s->lineno, -1, "not a chance");
         bool known = false;
@@ -1772,6 +1793,7 @@ static bool compile_future(Compiler *c, stmt_ty s)
         if (!known)   /* end_col_offset -1: CPython gives no end offset here */
             return cerror(c, CERR_SYNTAX, s->lineno, s->col_offset, s->lineno, -1,
                           "future feature %s is not defined", a->name);
+        c->err->msg_only_args = 0;
     }
     return true;
 }
@@ -2134,14 +2156,17 @@ static bool compile_compare(Compiler *c, expr_ty e)
     return true;
 }
 
-static bool validate_keywords(Compiler *c, keyword_seq kws)
+/* node: the call or class statement (where CPython reports __debug__). */
+#define VALIDATE_KEYWORDS(c, kws, node) \
+    validate_keywords((c), (kws), (node)->lineno, (node)->col_offset, (node)->end_lineno, (node)->end_col_offset)
+static bool validate_keywords(Compiler *c, keyword_seq kws, int lineno, int col, int end_lineno, int end_col)
 {
     for (int i = 0; i < kws.n; i++) {
         keyword_ty k = kws.items[i];
         if (!k->arg)
             continue;
         if (strcmp(k->arg, "__debug__") == 0)
-            return SYNERR(c, k, "cannot assign to __debug__");
+            return cerror(c, CERR_SYNTAX, lineno, col, end_lineno, end_col, "cannot assign to __debug__");
         for (int j = i + 1; j < kws.n; j++) {
             keyword_ty o = kws.items[j];
             if (o->arg && strcmp(k->arg, o->arg) == 0)
@@ -2156,7 +2181,6 @@ static bool validate_keywords(Compiler *c, keyword_seq kws)
 static bool call_helper(Compiler *c, int pushed, expr_seq args, keyword_seq kws)
 {
     int line = c->u->lineno;
-    TRY(validate_keywords(c, kws));
     bool dstar = false;
     for (int i = 0; i < kws.n; i++)
         dstar = dstar || !kws.items[i]->arg;
@@ -2225,6 +2249,7 @@ static bool compile_call(Compiler *c, expr_ty e)
     expr_ty f = e->v.Call.func;
     expr_seq args = e->v.Call.args;
     keyword_seq kws = e->v.Call.keywords;
+    TRY(VALIDATE_KEYWORDS(c, kws, e));
     bool dstar = false;
     for (int i = 0; i < kws.n; i++)
         dstar = dstar || !kws.items[i]->arg;
@@ -3266,7 +3291,7 @@ out:
 
 /* SyntaxError(msg, (filename, lineno, offset, text, end_lineno, end_offset)). */
 static void raise_syntax_error(TypeObj *type, const char *msg, const char *filename, int lineno, int offset,
-                               const char *text, size_t textlen, int end_lineno, int end_offset)
+                               const char *text, size_t textlen, int end_lineno, int end_offset, bool msg_only_args)
 {
     /* end_offset <= 0: unknown (None) */
     Obj *r = vm_roots(8);
@@ -3287,6 +3312,17 @@ static void raise_syntax_error(TypeObj *type, const char *msg, const char *filen
     if (!(r[1] = tuple_from_array(&r[2], 6)))
         goto out;
     Obj exc = exc_new(type, r, 2);
+    if (exc && msg_only_args) {
+        /* the attributes stay (they live in `extra`); args becomes (msg,) */
+        r[1] = exc;
+        Obj t = tuple_new(1);
+        exc = r[1];
+        if (!t)
+            goto out;
+        TUPLE_ITEMS(t)[0] = r[0];
+        VM_WRITE(exc);
+        ((ExceptionObj *)exc)->args = t;
+    }
     if (exc)
         err_set_obj(exc);
 out:
@@ -3338,7 +3374,7 @@ static void raise_compile_error(const CompileError *err, const char *filename, c
     size_t textlen = 0;
     const char *text = filename[0] == '<' ? NULL : source_line(src, len, err->lineno, &textlen);
     raise_syntax_error(type, err->msg, filename, err->lineno, err->col_offset + 1, text, textlen,
-                       err->end_lineno, err->end_col_offset + 1);
+                       err->end_lineno, err->end_col_offset + 1, err->msg_only_args);
 }
 
 /* ------------------------------------------------------------------ */
@@ -3364,7 +3400,7 @@ Obj vm_compile(const char *src, size_t len, const char *filename, int mode)
                         : se.kind == SYNERR_TAB        ? E_TabError
                                                        : E_SyntaxError;
         raise_syntax_error(type, se.msg[0] ? se.msg : "invalid syntax", filename, se.lineno, se.col_offset,
-                           se.text[0] ? se.text : NULL, strlen(se.text), se.end_lineno, se.end_col_offset);
+                           se.text[0] ? se.text : NULL, strlen(se.text), se.end_lineno, se.end_col_offset, false);
         return NULL;
     }
     Compiler c;

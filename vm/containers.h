@@ -263,8 +263,6 @@ Obj range_new_i64(int64_t start, int64_t stop, int64_t step);   /* step != 0 */
 int64_t range_len(Obj r);                            /* -1 + OverflowError if huge */
 Obj range_iter_new(Obj r);
 Obj range_reversed(Obj r);
-/* slice_indices for an unwrapped slice, with a length that may be any
- * int64: the CPython clamping rules. */
-Obj slice_repr(Obj s);
+Obj slice_repr(Obj s);                               /* 'slice(1, 2, None)' */
 
 #endif

@@ -1040,6 +1040,32 @@ static int read_line(Obj st, StrBuf *out, int64_t limit, bool text)
     }
 }
 
+/* The next line when it lies whole in the read buffer and needs no newline
+ * translation (the common case of `for line in f`); NULL without an error
+ * when the general path must run. */
+static Obj fast_line(Obj st, bool text)
+{
+    FileObj *f = FO(st);
+    if ((f->flags & F_SKIPLF) || f->rpos >= f->rlen)
+        return NULL;
+    const unsigned char *p = rdata(st) + f->rpos;
+    size_t avail = (size_t)(f->rlen - f->rpos);
+    const unsigned char *nl = memchr(p, '\n', avail);
+    if (!nl)
+        return NULL;
+    size_t len = (size_t)(nl - p) + 1;
+    if (text) {
+        if ((f->flags & (F_TRANSLATE | F_NL_ANY)) && memchr(p, '\r', len))
+            return NULL;
+        if (utf8_valid_prefix((const char *)p, len) != len)
+            return NULL;   /* the general path raises the error */
+    }
+    VM_WRITE(st);
+    f->rpos += (int64_t)len;
+    /* p points into the pinned read buffer: str_new copies it out first */
+    return text ? str_new((const char *)p, len) : bytes_new((const char *)p, len);
+}
+
 /* Turn collected bytes into the result object. */
 static Obj finish(StrBuf *b, bool text)
 {
@@ -1180,8 +1206,8 @@ Obj file_readline(Obj file)
         Obj *r = vm_roots(1);
         r[0] = file;
         Obj st = check_readable(file, "readline");
-        Obj res = NULL;
-        if (st) {
+        Obj res = st ? fast_line(st, is_text(file)) : NULL;
+        if (st && !res && !err_occurred()) {
             StrBuf b;
             sb_init(&b);
             if (read_line(st, &b, -1, is_text(r[0])) < 0)
@@ -1277,6 +1303,8 @@ static Obj m_readline(Obj *args, size_t nargs, Obj kwnames)
     if (!st)
         goto out;
     bool text = is_text(a[0]);
+    if (n < 0 && ((res = fast_line(st, text)) || err_occurred()))
+        goto out;
     StrBuf b;
     sb_init(&b);
     if (read_line(st, &b, n, text) < 0) {
@@ -1607,7 +1635,11 @@ static Obj file_iternext(Obj self)
     r[0] = self;
     Obj st = check_readable(self, "__next__");
     Obj res = NULL;
-    if (st) {
+    if (st && (res = fast_line(st, is_text(self))) != NULL) {
+        vm_unroots(r);
+        return res;
+    }
+    if (st && !err_occurred()) {
         StrBuf b;
         sb_init(&b);
         if (read_line(st, &b, -1, is_text(r[0])) < 0) {

@@ -640,7 +640,9 @@ Obj vm_import(Obj name, Obj globals, Obj fromlist, int level)
         }
         goto out;
     }
-    Obj path = vm_getattr_opt(r[4], NAME(__path__));
+    /* only packages have submodules to import for the fromlist */
+    Obj path = TID(r[4]) == TID_MODULE ? dict_getitem_str(((ModuleObj *)r[4])->dict, NAME(__path__))
+                                       : vm_getattr_opt(r[4], NAME(__path__));
     if (path) {
         if (handle_fromlist(r[4], r[2], false) < 0)
             goto out;

@@ -3052,6 +3052,16 @@ static int parse_simple_stmts(Parser *p, Vec *out)
 /* ------------------------------------------------------------------ */
 /* Entry point                                                         */
 /* ------------------------------------------------------------------ */
+static int tok_is_simple_start(int type)
+{
+    switch (type) {
+    case T_KW_IF: case T_KW_WHILE: case T_KW_FOR: case T_KW_TRY: case T_KW_WITH: case T_KW_DEF:
+    case T_KW_CLASS: case T_AT: case T_KW_ASYNC:
+        return 0;
+    }
+    return 1;
+}
+
 static mod_ty parse_mod(Parser *p, int mode)
 {
     mod_ty m = arena_alloc(p->arena, sizeof(struct _mod));
@@ -3091,13 +3101,18 @@ static mod_ty parse_mod(Parser *p, int mode)
         m->kind = Interactive_kind;
         while (accept(p, T_NEWLINE))
             ;
+        if (at(p, T_ENDMARKER))
+            return syntax_error(p);
+        int compound = !tok_is_simple_start(cur(p)->type);
+        if (parse_statement(p, &body) < 0)
+            return NULL;
+        Token *nl = prev_tok(p);
+        while (accept(p, T_NEWLINE))
+            ;
         if (!at(p, T_ENDMARKER)) {
-            if (parse_statement(p, &body) < 0)
-                return NULL;
-            while (accept(p, T_NEWLINE))
-                ;
-            if (!at(p, T_ENDMARKER))
-                return error_tok(p, cur(p), "multiple statements found while compiling a single statement");
+            if (compound)
+                return syntax_error(p);
+            return error_tok(p, nl, "multiple statements found while compiling a single statement");
         }
         if (to_stmts(p, &body, &m->v.Interactive.body) < 0)
             return NULL;

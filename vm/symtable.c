@@ -66,6 +66,7 @@ static bool set_error(CompileError *err, int kind, int lineno, int col, int end_
     err->col_offset = col;
     err->end_lineno = end_lineno;
     err->end_col_offset = end_col;
+    err->msg_only_args = 1;
     return false;
 }
 

@@ -33,7 +33,8 @@ enum {
 typedef struct CompileError {
     int kind;
     char msg[256];
-    int lineno, col_offset, end_lineno, end_col_offset;
+    int lineno, col_offset, end_lineno, end_col_offset;   /* end_col_offset < 0: unknown */
+    int msg_only_args;    /* like CPython's symtable errors: SyntaxError.args is (msg,) only */
 } CompileError;
 
 /* Deepest nesting of AST nodes the compiler accepts (RecursionError
