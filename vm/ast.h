@@ -19,6 +19,11 @@
  *  - Positions: lineno / end_lineno are 1-based lines; col_offset /
  *    end_col_offset are 0-based UTF-8 BYTE offsets in their line (exactly as
  *    CPython's ast). end_* point just past the node.
+ *  - Depth: the parser rejects input nested deeper than PARSE_MAX_DEPTH
+ *    (3000, parser.h) with "too many nested levels" (CPython fails near
+ *    there too), counting unary operators, operator/attribute/call chains
+ *    and brackets; statements nest at most 100 deep (indentation limit). A
+ *    recursive walk over a tree therefore needs at most ~3100 levels.
  *  - Not supported (the parser raises SyntaxError "... not supported yet"):
  *    async def / async for / async with / await, match statements, except*,
  *    complex literals. So there are no AsyncFunctionDef, AsyncFor,
@@ -198,6 +203,7 @@ enum _expr_kind {
 };
 struct _expr {
     enum _expr_kind kind;
+    int depth_;     /* parser internal: height of the subtree (0: not computed yet) */
     union {
         /* a and b and c: values [a, b, c] (n >= 2) */
         struct { boolop_ty op; expr_seq values; } BoolOp;

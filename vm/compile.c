@@ -1087,7 +1087,7 @@ static bool compile_store(Compiler *c, expr_ty t)
         break;
     case Attribute_kind:
         ok = compile_expr(c, t->v.Attribute.value);
-        c->u->lineno = t->lineno;
+        c->u->lineno = t->end_lineno;   /* CPython: attribute ops are on the attribute's line */
         ok = ok && emit_attr_op(c, OP_STORE_ATTR, t->v.Attribute.attr);
         break;
     case Subscript_kind:
@@ -1125,7 +1125,7 @@ static bool compile_delete(Compiler *c, expr_ty t)
         break;
     case Attribute_kind:
         ok = compile_expr(c, t->v.Attribute.value);
-        c->u->lineno = t->lineno;
+        c->u->lineno = t->end_lineno;
         ok = ok && emit_attr_op(c, OP_DELETE_ATTR, t->v.Attribute.attr);
         break;
     case Subscript_kind:
@@ -1513,11 +1513,12 @@ static bool compile_augassign(Compiler *c, stmt_ty s)
         return compile_nameop(c, t->v.Name.id, AST_Store, t);
     case Attribute_kind:
         TRY(compile_expr(c, t->v.Attribute.value));
-        c->u->lineno = t->lineno;
+        c->u->lineno = t->end_lineno;
         TRY(emit(c, OP_DUP_TOP, 0) && emit_attr_op(c, OP_LOAD_ATTR, t->v.Attribute.attr));
         TRY(compile_expr(c, s->v.AugAssign.value));
         c->u->lineno = s->lineno;
         TRY(emit(c, OP_BINARY_OP, op) && emit(c, OP_ROT_TWO, 0));
+        c->u->lineno = t->end_lineno;
         return emit_attr_op(c, OP_STORE_ATTR, t->v.Attribute.attr);
     case Subscript_kind:
         TRY(compile_expr(c, t->v.Subscript.value) && compile_expr(c, t->v.Subscript.slice));
@@ -2256,9 +2257,8 @@ static bool compile_call(Compiler *c, expr_ty e)
     if (f->kind == Attribute_kind && f->v.Attribute.ctx == AST_Load && !dstar && !has_starred(args)) {
         /* o.m(...): LOAD_METHOD avoids making a bound method */
         TRY(compile_expr(c, f->v.Attribute.value));
-        c->u->lineno = f->lineno;
+        c->u->lineno = f->end_lineno;   /* LOAD_METHOD and the call: on the method name's line */
         TRY(emit_attr_op(c, OP_LOAD_METHOD, f->v.Attribute.attr));
-        c->u->lineno = e->lineno;
         return call_helper(c, 0, args, kws);
     }
     TRY(compile_expr(c, f));
@@ -2493,7 +2493,7 @@ static bool compile_expr_inner(Compiler *c, expr_ty e)
         if (e->v.Attribute.ctx != AST_Load)
             return internal_error(c, "attribute store in expression context");
         TRY(compile_expr(c, e->v.Attribute.value));
-        c->u->lineno = e->lineno;
+        c->u->lineno = e->end_lineno;
         return emit_attr_op(c, OP_LOAD_ATTR, e->v.Attribute.attr);
     case Subscript_kind:
         if (e->v.Subscript.ctx != AST_Load)

@@ -44,6 +44,7 @@ enum {
 #define RBUF_SIZE 8192
 #define WBUF_SIZE 8192
 
+unsigned file_closed_std_fds;
 static Obj g_open_files;        /* list of writable files not closed yet */
 static Obj g_unsupported_op;    /* io.UnsupportedOperation (made on first use) */
 static Obj g_stdout_view;       /* sys.stdout.buffer */
@@ -289,7 +290,6 @@ Obj file_from_fd(int fd, const char *mode, const char *name)
         flags |= F_UNBUF;   /* -u, PYTHONUNBUFFERED */
     Obj f = file_alloc(fd, r[0], r[1], flags, (flags & F_BINARY) ? NULL : r[2]);
     vm_unroots(r);
-    (void)valid_fd;
     return f;
 }
 
@@ -1817,9 +1817,13 @@ void file_init_type(void)
     VM_GLOBAL_ROOT(g_unsupported_op);
     VM_GLOBAL_ROOT(g_stdout_view);
     VM_GLOBAL_ROOT(g_stdin_view);
-    g_sys_stdin = file_from_fd(0, "r", "<stdin>");
-    g_sys_stdout = file_from_fd(1, "w", "<stdout>");
-    g_sys_stderr = file_from_fd(2, "w", "<stderr>");
+    /* a standard stream whose fd is closed is None, as in CPython */
+    bool ok0 = valid_fd(0) && !(file_closed_std_fds & 1);
+    bool ok1 = valid_fd(1) && !(file_closed_std_fds & 2);
+    bool ok2 = valid_fd(2) && !(file_closed_std_fds & 4);
+    g_sys_stdin = ok0 ? file_from_fd(0, "r", "<stdin>") : g_None;
+    g_sys_stdout = ok1 ? file_from_fd(1, "w", "<stdout>") : g_None;
+    g_sys_stderr = ok2 ? file_from_fd(2, "w", "<stderr>") : g_None;
 }
 
 /* ------------------------------------------------------------------ */

@@ -650,6 +650,18 @@ options_done:
 
     /* A broken pipe is an error return (BrokenPipeError), as in CPython. */
     signal(SIGPIPE, SIG_IGN);
+    /* Closed standard fds get /dev/null, so that no file the runtime opens
+     * (its heap memfd) takes number 0, 1 or 2 and receives prints. */
+    for (int fd = 0; fd < 3; fd++) {
+        if (fcntl(fd, F_GETFD) < 0 && errno == EBADF) {
+            int nfd = open("/dev/null", O_RDWR);
+            if (nfd >= 0 && nfd != fd) {
+                dup2(nfd, fd);
+                close(nfd);
+            }
+            file_closed_std_fds |= 1u << fd;
+        }
+    }
 
     tm_runtime_init_from_env();
     tm_thread_attach();

@@ -18,6 +18,10 @@ int file_write_cstr(Obj file, const char *s, size_t n);
 /* Flush every file that has buffered data (exit). Returns -1 if flushing
  * sys.stdout failed (the exit status becomes 120), else 0. */
 int file_flush_all_at_exit(void);
+/* Bit i set: fd i (0, 1, 2) was closed at start-up; main.c put /dev/null
+ * there (so the runtime's own files never take those numbers) and the
+ * standard stream is None. */
+extern unsigned file_closed_std_fds;
 /* Set an OSError (the subclass chosen by errno, as CPython's OSError(errno,
  * strerror, filename) does) and return NULL. filename may be NULL. */
 Obj err_from_errno(int err, Obj filename);

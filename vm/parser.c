@@ -679,6 +679,92 @@ static int prefix_ops(Parser *p, Vec *toks, int is_not)
     }
 }
 
+/* Height of a subtree, memoized in e->depth_. Operator, attribute, call
+ * and subscript chains and prefix operators set it when they are built (they
+ * are the only way to nest without parser recursion), so the recursion
+ * here stays within the parser's own nesting. */
+static int expr_depth(expr_ty e);
+static int seq_depth(expr_seq s)
+{
+    int d = 0;
+    for (int i = 0; i < s.n; i++) {
+        if (s.items[i]) {
+            int k = expr_depth(s.items[i]);
+            if (k > d)
+                d = k;
+        }
+    }
+    return d;
+}
+static int max2(int a, int b) { return a > b ? a : b; }
+static int opt_depth(expr_ty e) { return e ? expr_depth(e) : 0; }
+static int comps_depth(comprehension_seq g)
+{
+    int d = 0;
+    for (int i = 0; i < g.n; i++)
+        d = max2(d, max2(max2(expr_depth(g.items[i]->target), expr_depth(g.items[i]->iter)), seq_depth(g.items[i]->ifs)));
+    return d;
+}
+static int args_depth(arguments_ty a)
+{
+    return max2(seq_depth(a->defaults), seq_depth(a->kw_defaults));
+}
+static int expr_depth(expr_ty e)
+{
+    if (e->depth_)
+        return e->depth_;
+    int d = 0;
+    switch (e->kind) {
+    case BoolOp_kind: d = seq_depth(e->v.BoolOp.values); break;
+    case NamedExpr_kind: d = expr_depth(e->v.NamedExpr.value); break;
+    case BinOp_kind: d = max2(expr_depth(e->v.BinOp.left), expr_depth(e->v.BinOp.right)); break;
+    case UnaryOp_kind: d = expr_depth(e->v.UnaryOp.operand); break;
+    case Lambda_kind: d = max2(args_depth(e->v.Lambda.args), expr_depth(e->v.Lambda.body)); break;
+    case IfExp_kind:
+        d = max2(expr_depth(e->v.IfExp.test), max2(expr_depth(e->v.IfExp.body), expr_depth(e->v.IfExp.orelse)));
+        break;
+    case Dict_kind: d = max2(seq_depth(e->v.Dict.keys), seq_depth(e->v.Dict.values)); break;
+    case Set_kind: d = seq_depth(e->v.Set.elts); break;
+    case ListComp_kind: case SetComp_kind: case GeneratorExp_kind:
+        d = max2(expr_depth(e->v.ListComp.elt), comps_depth(e->v.ListComp.generators));
+        break;
+    case DictComp_kind:
+        d = max2(max2(expr_depth(e->v.DictComp.key), expr_depth(e->v.DictComp.value)),
+                 comps_depth(e->v.DictComp.generators));
+        break;
+    case Yield_kind: d = opt_depth(e->v.Yield.value); break;
+    case YieldFrom_kind: d = expr_depth(e->v.YieldFrom.value); break;
+    case Compare_kind: d = max2(expr_depth(e->v.Compare.left), seq_depth(e->v.Compare.comparators)); break;
+    case Call_kind:
+        d = max2(expr_depth(e->v.Call.func), seq_depth(e->v.Call.args));
+        for (int i = 0; i < e->v.Call.keywords.n; i++)
+            d = max2(d, expr_depth(e->v.Call.keywords.items[i]->value));
+        break;
+    case FormattedValue_kind:
+        d = max2(expr_depth(e->v.FormattedValue.value), opt_depth(e->v.FormattedValue.format_spec));
+        break;
+    case JoinedStr_kind: d = seq_depth(e->v.JoinedStr.values); break;
+    case Constant_kind: case Name_kind: d = 0; break;
+    case Attribute_kind: d = expr_depth(e->v.Attribute.value); break;
+    case Subscript_kind: d = max2(expr_depth(e->v.Subscript.value), expr_depth(e->v.Subscript.slice)); break;
+    case Starred_kind: d = expr_depth(e->v.Starred.value); break;
+    case List_kind: case Tuple_kind: d = seq_depth(e->v.List.elts); break;
+    case Slice_kind:
+        d = max2(opt_depth(e->v.Slice.lower), max2(opt_depth(e->v.Slice.upper), opt_depth(e->v.Slice.step)));
+        break;
+    }
+    e->depth_ = d + 1;
+    return e->depth_;
+}
+
+/* A chain node was built on top of e: check the height limit. */
+static expr_ty check_height(Parser *p, expr_ty e)
+{
+    if (expr_depth(e) + p->depth > PARSE_MAX_DEPTH)
+        return error_exprs(p, e, e, "too many nested levels");
+    return e;
+}
+
 /* Wrap e in the collected prefix operators, innermost last. */
 static expr_ty wrap_prefix_ops(Parser *p, Vec *toks, expr_ty e)
 {
@@ -691,9 +777,10 @@ static expr_ty wrap_prefix_ops(Parser *p, Vec *toks, expr_ty e)
         u->v.UnaryOp.op = t->type == T_KW_NOT ? AST_Not : t->type == T_PLUS ? AST_UAdd : t->type == T_MINUS ? AST_USub : AST_Invert;
         u->v.UnaryOp.operand = e;
         pos_tt(u, t, end);
+        u->depth_ = expr_depth(e) + 1;
         e = u;
     }
-    return e;
+    return e ? check_height(p, e) : NULL;
 }
 
 static expr_ty parse_inversion(Parser *p)
@@ -803,7 +890,6 @@ static expr_ty parse_binary(Parser *p, int min_prec)
     expr_ty left = parse_factor(p);
     if (!left)
         return NULL;
-    int chain = 0;
     for (;;) {
         operator_ty op;
         int prec = binop_prec(cur(p)->type, &op);
@@ -813,8 +899,6 @@ static expr_ty parse_binary(Parser *p, int min_prec)
         expr_ty right = prec < 6 ? parse_binary(p, prec + 1) : parse_factor(p);
         if (!right)
             return NULL;
-        if (++chain + p->depth > PARSE_MAX_DEPTH)
-            return error_exprs(p, right, right, "too many nested levels");
         expr_ty e = new_expr(p, BinOp_kind);
         if (!e)
             return NULL;
@@ -822,6 +906,9 @@ static expr_ty parse_binary(Parser *p, int min_prec)
         e->v.BinOp.op = op;
         e->v.BinOp.right = right;
         pos_tt(e, st, prev_tok(p));
+        e->depth_ = max2(expr_depth(left), expr_depth(right)) + 1;
+        if (!check_height(p, e))
+            return NULL;
         left = e;
     }
 }
@@ -1114,7 +1201,6 @@ static expr_ty parse_primary(Parser *p)
     expr_ty a = parse_atom(p);
     if (!a)
         return NULL;
-    int chain = 0;
     for (;;) {
         int type = cur(p)->type;
         if (type == T_DOT) {
@@ -1154,8 +1240,9 @@ static expr_ty parse_primary(Parser *p)
             a = e;
         } else
             return a;
-        if (++chain + p->depth > PARSE_MAX_DEPTH)
-            return error_exprs(p, a, a, "too many nested levels");
+        a->depth_ = 0;
+        if (!check_height(p, a))
+            return NULL;
     }
 }
 

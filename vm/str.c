@@ -1186,7 +1186,8 @@ static Obj str_mod_slot(Obj a, Obj b)
 static Obj str_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
 {
     static const char *const names[] = {"object", "encoding", "errors", NULL};
-    Obj *o = vm_roots(4);
+    (void)type;   /* vm_new_for wraps the value for a subclass */
+    Obj *o = vm_roots(3);
     Obj res = NULL;
     if (vm_parse_args("str", args, nargs, kwnames, names, 0, 3, o) < 0)
         goto out;
@@ -1201,7 +1202,6 @@ static Obj str_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
         else
             res = str_from_bytes_args(o[0], o[1], o[2]);
     }
-    (void)type;   /* a subclass instance is made around this value by vm_new_for */
 out:
     vm_unroots(o);
     return res;

@@ -6,7 +6,9 @@ print(a | b, a & b, a - b, a ^ b, a.union([9]), a.intersection(b, {4}), a.differ
 print(a <= b, {3} < a, a >= {1}, a.isdisjoint({7}), a.issubset(range(10)), a.issuperset([1, 2]))
 print(set(range(20)), set("aaa"), frozenset([1, 2]), set(), frozenset())
 print({x % 7 for x in range(30)}, sorted({-1, -2, -3}), {-1, -2})
-t = {100, 200, 300, 5, 17, 33}
+t = set()
+for v in [100, 200, 300, 5, 17, 33]:
+    t.add(v)
 print(t)
 t.remove(5); print(t, t.pop(), t)
 try:
