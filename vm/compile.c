@@ -556,22 +556,143 @@ static bool emit_str_const(Compiler *c, const char *s)
     return emit_const(c, const_str(c, s, strlen(s)));
 }
 
-/* The constant value of an expression if it is one (literals, tuples of
- * literals, negated numbers); NULL otherwise (not an error). */
-static CConst *fold_const(Compiler *c, expr_ty e, int depth)
+/* Could fold_const succeed? A cheap structural test (no allocation). */
+static bool may_fold(expr_ty e, int depth)
 {
     if (depth > 100)
+        return false;
+    switch (e->kind) {
+    case Constant_kind:
+        return true;
+    case UnaryOp_kind:
+        return e->v.UnaryOp.op != AST_Not && may_fold(e->v.UnaryOp.operand, depth + 1);
+    case BinOp_kind:
+        return e->v.BinOp.op != AST_MatMult && may_fold(e->v.BinOp.left, depth + 1) &&
+               may_fold(e->v.BinOp.right, depth + 1);
+    case Tuple_kind:
+        if (e->v.Tuple.ctx != AST_Load)
+            return false;
+        for (int i = 0; i < e->v.Tuple.elts.n; i++)
+            if (!may_fold(e->v.Tuple.elts.items[i], depth + 1))
+                return false;
+        return true;
+    default:
+        return false;
+    }
+}
+
+static CConst *const_float(Compiler *c, double f)
+{
+    CConst *k = const_new(c, K_FLOAT);
+    if (!k)
+        return NULL;
+    k->f = f;
+    return const_finish(k);
+}
+
+#define EXACT_DOUBLE_INT (INT64_C(1) << 53)
+
+/* Fold an int/float binary operation when CPython would give the same value
+ * without an error; NULL (no error) otherwise: the runtime computes it. */
+static CConst *fold_binop(Compiler *c, operator_ty op, const CConst *a, const CConst *b)
+{
+    if (a->kind == K_INT && b->kind == K_INT) {
+        int64_t x = a->i, y = b->i, r;
+        switch (op) {
+        case AST_Add: if (__builtin_add_overflow(x, y, &r)) return NULL; break;
+        case AST_Sub: if (__builtin_sub_overflow(x, y, &r)) return NULL; break;
+        case AST_Mult: if (__builtin_mul_overflow(x, y, &r)) return NULL; break;
+        case AST_FloorDiv:
+            if (y == 0 || (x == INT64_MIN && y == -1))
+                return NULL;
+            r = x / y;
+            if (x % y != 0 && ((x < 0) != (y < 0)))
+                r--;
+            break;
+        case AST_Mod:
+            if (y == 0)
+                return NULL;
+            if (y == -1) {
+                r = 0;
+                break;
+            }
+            r = x % y;
+            if (r != 0 && ((r < 0) != (y < 0)))
+                r += y;
+            break;
+        case AST_Pow: {
+            if (y < 0)
+                return NULL;   /* a float */
+            int64_t base = x, e = y;
+            r = 1;
+            while (e) {
+                if ((e & 1) && __builtin_mul_overflow(r, base, &r))
+                    return NULL;
+                e >>= 1;
+                if (e && __builtin_mul_overflow(base, base, &base))
+                    return NULL;
+            }
+            break;
+        }
+        case AST_LShift:
+            if (y < 0)
+                return NULL;
+            if (x == 0) {
+                r = 0;
+                break;
+            }
+            if (y >= 63 || x > (INT64_MAX >> y) || x < (INT64_MIN >> y))
+                return NULL;
+            r = (int64_t)((uint64_t)x << y);
+            break;
+        case AST_RShift:
+            if (y < 0)
+                return NULL;
+            r = y >= 63 ? (x < 0 ? -1 : 0) : x >> y;
+            break;
+        case AST_BitAnd: r = x & y; break;
+        case AST_BitOr: r = x | y; break;
+        case AST_BitXor: r = x ^ y; break;
+        case AST_Div:
+            if (y == 0 || x > EXACT_DOUBLE_INT || x < -EXACT_DOUBLE_INT || y > EXACT_DOUBLE_INT ||
+                y < -EXACT_DOUBLE_INT)
+                return NULL;
+            return const_float(c, (double)x / (double)y);
+        default:
+            return NULL;
+        }
+        return const_int(c, r);
+    }
+    if ((a->kind != K_INT && a->kind != K_FLOAT) || (b->kind != K_INT && b->kind != K_FLOAT))
+        return NULL;
+    if ((a->kind == K_INT && (a->i > EXACT_DOUBLE_INT || a->i < -EXACT_DOUBLE_INT)) ||
+        (b->kind == K_INT && (b->i > EXACT_DOUBLE_INT || b->i < -EXACT_DOUBLE_INT)))
+        return NULL;
+    double x = a->kind == K_INT ? (double)a->i : a->f, y = b->kind == K_INT ? (double)b->i : b->f;
+    switch (op) {
+    case AST_Add: return const_float(c, x + y);
+    case AST_Sub: return const_float(c, x - y);
+    case AST_Mult: return const_float(c, x * y);
+    case AST_Div: return y == 0.0 ? NULL : const_float(c, x / y);
+    default: return NULL;   /* //, %, ** on floats: left to the runtime */
+    }
+}
+
+/* The constant value of an expression if it is one (literals, tuples of
+ * constants, arithmetic on int/float literals); NULL otherwise (not an
+ * error; check c->err for out of memory). */
+static CConst *fold_const(Compiler *c, expr_ty e, int depth)
+{
+    if (!may_fold(e, depth))
         return NULL;
     switch (e->kind) {
     case Constant_kind:
         return const_from_ast(c, &e->v.Constant.value);
     case UnaryOp_kind: {
-        if (e->v.UnaryOp.op != AST_USub || e->v.UnaryOp.operand->kind != Constant_kind)
-            return NULL;
-        const constant *v = &e->v.UnaryOp.operand->v.Constant.value;
-        if (v->kind == CONST_INT) {
-            if (v->fits_i64)
-                return const_int(c, -v->i64);
+        expr_ty o = e->v.UnaryOp.operand;
+        if (e->v.UnaryOp.op == AST_USub && o->kind == Constant_kind && o->v.Constant.value.kind == CONST_INT &&
+            !o->v.Constant.value.fits_i64) {
+            const constant *v = &o->v.Constant.value;
             CConst *k = const_new(c, K_BIGINT);
             if (!k)
                 return NULL;
@@ -581,29 +702,35 @@ static CConst *fold_const(Compiler *c, expr_ty e, int depth)
             k->neg = true;
             return const_finish(k);
         }
-        if (v->kind == CONST_FLOAT) {
-            CConst *k = const_new(c, K_FLOAT);
-            if (!k)
-                return NULL;
-            k->f = -v->f;
-            return const_finish(k);
+        CConst *v = fold_const(c, o, depth + 1);
+        if (!v || (v->kind != K_INT && v->kind != K_FLOAT))
+            return NULL;
+        switch (e->v.UnaryOp.op) {
+        case AST_USub:
+            if (v->kind == K_FLOAT)
+                return const_float(c, -v->f);
+            return v->i == INT64_MIN ? NULL : const_int(c, -v->i);
+        case AST_UAdd:
+            return v;
+        case AST_Invert:
+            return v->kind == K_INT ? const_int(c, ~v->i) : NULL;
+        default:
+            return NULL;
         }
-        return NULL;
+    }
+    case BinOp_kind: {
+        CConst *a = fold_const(c, e->v.BinOp.left, depth + 1);
+        CConst *b = a ? fold_const(c, e->v.BinOp.right, depth + 1) : NULL;
+        return b ? fold_binop(c, e->v.BinOp.op, a, b) : NULL;
     }
     case Tuple_kind: {
-        if (e->v.Tuple.ctx != AST_Load)
-            return NULL;
         int n = e->v.Tuple.elts.n;
-        CConst **items = n ? pool_alloc(c, (size_t)n * sizeof(CConst *)) : NULL;
-        if (n && !items)
+        CConst **items = pool_alloc(c, (size_t)n * sizeof(CConst *) + 1);
+        if (!items)
             return NULL;
-        for (int i = 0; i < n; i++) {
-            expr_ty x = e->v.Tuple.elts.items[i];
-            if (x->kind != Constant_kind && x->kind != Tuple_kind && x->kind != UnaryOp_kind)
+        for (int i = 0; i < n; i++)
+            if (!(items[i] = fold_const(c, e->v.Tuple.elts.items[i], depth + 1)))
                 return NULL;
-            if (!(items[i] = fold_const(c, x, depth + 1)))
-                return NULL;
-        }
         CConst *k = const_new(c, K_TUPLE);
         if (!k)
             return NULL;
@@ -1048,6 +1175,7 @@ static const constant *docstring_of(const stmt_seq *body)
 }
 
 static bool compile_store(Compiler *c, expr_ty t);
+static bool has_starred(expr_seq elts);
 
 static bool unpack_and_store(Compiler *c, expr_ty t, expr_seq elts)
 {
@@ -1311,10 +1439,7 @@ static int compile_defaults(Compiler *c, arguments_ty a)
         if (!items)
             return -1;
         for (int i = 0; all_const && i < a->defaults.n; i++) {
-            expr_ty d = a->defaults.items[i];
-            if (d->kind != Constant_kind && d->kind != Tuple_kind && d->kind != UnaryOp_kind)
-                all_const = false;
-            else if (!(items[i] = fold_const(c, d, 0)))
+            if (!(items[i] = fold_const(c, a->defaults.items[i], 0)))
                 all_const = false;
         }
         if (c->err->kind != CERR_NONE)
@@ -1876,6 +2001,40 @@ static bool compile_expr_stmt(Compiler *c, stmt_ty s)
     return emit(c, OP_POP_TOP, 0);
 }
 
+/* `a, b = x, y` (2 or 3 items, no stars): no tuple, the values are
+ * rotated into place. 1 done, 0 not applicable, -1 error. */
+static int try_swap_assign(Compiler *c, expr_ty t, expr_ty v)
+{
+    expr_seq ts, vs;
+    if (t->kind == Tuple_kind)
+        ts = t->v.Tuple.elts;
+    else if (t->kind == List_kind)
+        ts = t->v.List.elts;
+    else
+        return 0;
+    if (v->kind == Tuple_kind && v->v.Tuple.ctx == AST_Load)
+        vs = v->v.Tuple.elts;
+    else if (v->kind == List_kind && v->v.List.ctx == AST_Load)
+        vs = v->v.List.elts;
+    else
+        return 0;
+    int n = ts.n;
+    if ((n != 2 && n != 3) || vs.n != n || has_starred(ts) || has_starred(vs))
+        return 0;
+    for (int i = 0; i < n; i++)
+        if (!compile_expr(c, vs.items[i]))
+            return -1;
+    c->u->lineno = t->lineno;
+    if (n == 3 && !emit(c, OP_ROT_THREE, 0))
+        return -1;
+    if (!emit(c, OP_ROT_TWO, 0))
+        return -1;
+    for (int i = 0; i < n; i++)
+        if (!compile_store(c, ts.items[i]))
+            return -1;
+    return 1;
+}
+
 static bool compile_stmt(Compiler *c, stmt_ty s)
 {
     TRY(enter_nested(c, s->lineno, s->col_offset));
@@ -1897,6 +2056,10 @@ static bool compile_stmt(Compiler *c, stmt_ty s)
         break;
     case Assign_kind: {
         expr_seq ts = s->v.Assign.targets;
+        if (ts.n == 1 && (ok = try_swap_assign(c, ts.items[0], s->v.Assign.value)) != 0) {
+            ok = ok > 0;
+            break;
+        }
         ok = compile_expr(c, s->v.Assign.value);
         for (int i = 0; ok && i < ts.n; i++) {
             c->u->lineno = s->lineno;
@@ -2039,11 +2202,9 @@ static bool starunpack(Compiler *c, expr_seq elts, int pushed, int kind)
 /* A constant tuple of all the elements, or NULL (no error) when one is not constant. */
 static CConst *fold_elts(Compiler *c, expr_seq elts)
 {
-    for (int i = 0; i < elts.n; i++) {
-        expr_ty x = elts.items[i];
-        if (x->kind != Constant_kind && x->kind != Tuple_kind && x->kind != UnaryOp_kind)
+    for (int i = 0; i < elts.n; i++)
+        if (!may_fold(elts.items[i], 0))
             return NULL;
-    }
     CConst **items = pool_alloc(c, (size_t)elts.n * sizeof(CConst *) + 1);
     if (!items)
         return NULL;
@@ -2421,9 +2582,15 @@ static bool compile_expr_inner(Compiler *c, expr_ty e)
         c->u->lineno = e->lineno;
         TRY(emit(c, OP_DUP_TOP, 0));
         return compile_store(c, e->v.NamedExpr.target);
-    case BinOp_kind:
+    case BinOp_kind: {
+        CConst *k = fold_const(c, e, 0);
+        if (k)
+            return emit_const(c, k);
+        if (c->err->kind != CERR_NONE)
+            return false;
         TRY(compile_expr(c, e->v.BinOp.left) && compile_expr(c, e->v.BinOp.right));
         return emit(c, OP_BINARY_OP, binop_arg(e->v.BinOp.op));
+    }
     case UnaryOp_kind: {
         CConst *k = fold_const(c, e, 0);
         if (k)

@@ -1753,6 +1753,10 @@ Obj eval_run(Frame *entry, int throwing, int *status)
     TARGET(YIELD_VALUE) {
         yv = *--sp;
     do_yield:
+        if (unlikely(!FRAME_HDR(f)[HDR_GEN])) {
+            err_set(E_SystemError, "yield outside a generator frame");
+            goto error;
+        }
         gen_suspend_frame(f, sp);
         switch (f->kind) {
         case FR_GEN_FORITER: {
@@ -2772,6 +2776,12 @@ Obj vm_eval_code(Obj code, Obj globals, Obj locals)
         err_set(E_TypeError, "expected a code object");
         return NULL;
     }
+    if (((CodeObj *)code)->flags & CO_GENERATOR)
+        return g_None;   /* CPython makes a generator and drops it */
+    if (((CodeObj *)code)->nfreevars) {
+        err_set(E_TypeError, "code object passed to exec() may not contain free variables");
+        return NULL;
+    }
     globals = vm_unwrap(globals);
     if (!IS_DICT(globals)) {
         err_set(E_TypeError, "globals must be a dict");
@@ -2876,7 +2886,7 @@ int vm_current_super_args(Obj *type_out, Obj *obj_out)
         return -1;
     }
     CodeObj *co = f->code;
-    if (co->argcount == 0 && !(co->flags & CO_VARARGS)) {
+    if (co->argcount == 0) {
         err_set(E_RuntimeError, "super(): no arguments");
         return -1;
     }
