@@ -1,21 +1,28 @@
 /* tmpy: the bytecode compiler. Source -> AST (parser) -> symbol table
  * (symtable.c) -> instruction lists (this file, plain C) -> code objects
- * (the thin last step, emit_code, is the only part that touches the GC).
+ * (the thin last step, unit_to_code, is the only part that touches the GC).
  *
  * Follows vm/opcodes.h exactly (no deviation). Choices opcodes.h leaves
  * open (also listed in compile.h):
- *  - function/lambda code: consts[0] is the docstring or None;
- *  - parameter cells come first among the cell vars (cell2arg);
+ *  - function code: consts[0] is the docstring (flag CO_HAS_DOCSTRING of
+ *    eval.h) or None; lambdas: None;
+ *  - parameter cells come first among the cell vars (cell2arg), cells of
+ *    parameters beyond 16 are filled by a LOAD_FAST/STORE_DEREF prologue;
  *  - a class body needing __class__ stores the cell as __classcell__ and
  *    returns None;
  *  - COMPILE_SINGLE expression statements call sys.displayhook(value);
  *  - every backward jump is a JUMP_BACKWARD (loops never jump back
- *    conditionally);
+ *    conditionally; a while test is compiled twice, as CPython 3.11 does);
  *  - `from __future__ import x` compiles to nothing (features are checked).
+ * Like CPython it folds constant int/float arithmetic and tuples of
+ * constants (only when the result is exact and raises nothing), and
+ * prints its SyntaxWarnings ("is" with a literal, ...) to sys.stderr.
  *
- * Layout of this file: compiler state and helpers; constants; names;
- * scopes (units); statements; expressions; assembly (labels, stack depth,
- * encoding); emission into GC objects; vm_compile; disassembler.
+ * Layout of this file: compiler state and helpers; constants and folding;
+ * names; units (one per code object); block unwinding; SyntaxWarnings;
+ * targets and conditions; functions and classes; statements; expressions;
+ * assembly (labels, stack and block depth, encoding); test-build dumps;
+ * emission into GC objects; errors; vm_compile; disassembler.
  */
 #include "compile.h"
 #include "symtable.h"
@@ -159,7 +166,14 @@ typedef struct Compiler {
     bool interactive;
     const stmt_seq *module_body;  /* for the placement rule of `from __future__ import` */
     int future_prefix;            /* module_body items [0, future_prefix) may be future imports */
+    struct CompileWarning *warnings;  /* SyntaxWarnings, printed by vm_compile */
+    int nwarnings, capwarnings;
 } Compiler;
+
+typedef struct CompileWarning {
+    int lineno;
+    char msg[200];
+} CompileWarning;
 
 /* Every codegen function returns false after recording an error in c->err. */
 #define TRY(x)                \
@@ -208,6 +222,21 @@ static bool cerror(Compiler *c, int kind, int lineno, int col, int end_lineno, i
 static bool nomem(Compiler *c)
 {
     return cerror(c, CERR_MEMORY, 0, 0, 0, 0, "out of memory");
+}
+
+/* Record a SyntaxWarning at the current line (CPython's compiler_warn). */
+static bool cwarn(Compiler *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static bool cwarn(Compiler *c, const char *fmt, ...)
+{
+    if (!grow((void **)&c->warnings, &c->capwarnings, c->nwarnings + 1, sizeof(CompileWarning)))
+        return nomem(c);
+    CompileWarning *w = &c->warnings[c->nwarnings++];
+    w->lineno = c->u ? c->u->lineno : 0;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(w->msg, sizeof w->msg, fmt, ap);
+    va_end(ap);
+    return true;
 }
 
 static bool internal_error(Compiler *c, const char *what)
@@ -1149,6 +1178,118 @@ static bool unwind_fblock_stack(Compiler *c, bool preserve_tos, FBlock **loop)
 }
 
 /* ------------------------------------------------------------------ */
+/* SyntaxWarnings CPython's compiler gives for suspicious literals      */
+/* ------------------------------------------------------------------ */
+
+static const char *const_type_name(const CConst *k)
+{
+    switch (k->kind) {
+    case K_NONE: return "NoneType";
+    case K_TRUE: case K_FALSE: return "bool";
+    case K_ELLIPSIS: return "ellipsis";
+    case K_INT: case K_BIGINT: return "int";
+    case K_FLOAT: return "float";
+    case K_STR: return "str";
+    case K_BYTES: return "bytes";
+    case K_TUPLE: return "tuple";
+    default: return "code";
+    }
+}
+
+/* The type of a literal expression as CPython's infer_type sees it (after
+ * its constant folding), or NULL. *k: the folded constant, if any. */
+static const char *literal_type(Compiler *c, expr_ty e, CConst **k)
+{
+    *k = NULL;
+    switch (e->kind) {
+    case Tuple_kind:
+        *k = fold_const(c, e, 0);
+        return "tuple";
+    case List_kind: case ListComp_kind: return "list";
+    case Dict_kind: case DictComp_kind: return "dict";
+    case Set_kind: case SetComp_kind: return "set";
+    case GeneratorExp_kind: return "generator";
+    case Lambda_kind: return "function";
+    case JoinedStr_kind: case FormattedValue_kind: return "str";
+    case Constant_kind: case UnaryOp_kind: case BinOp_kind:
+        *k = fold_const(c, e, 0);
+        return *k ? const_type_name(*k) : NULL;
+    default:
+        return NULL;
+    }
+}
+
+/* `x is 1`: an `is` test against a literal other than None/True/False/... */
+static bool is_plain_literal(Compiler *c, expr_ty e)
+{
+    CConst *k;
+    if (e->kind != Constant_kind && e->kind != UnaryOp_kind && e->kind != BinOp_kind && e->kind != Tuple_kind)
+        return false;
+    if (!literal_type(c, e, &k) || !k)
+        return false;
+    return k->kind != K_NONE && k->kind != K_TRUE && k->kind != K_FALSE && k->kind != K_ELLIPSIS;
+}
+
+static bool check_compare(Compiler *c, expr_ty e)
+{
+    expr_ty left = e->v.Compare.left;
+    for (int i = 0; i < e->v.Compare.ops.n; i++) {
+        cmpop_ty op = e->v.Compare.ops.items[i];
+        expr_ty right = e->v.Compare.comparators.items[i];
+        if ((op == AST_Is || op == AST_IsNot) && (is_plain_literal(c, left) || is_plain_literal(c, right)))
+            TRY(cwarn(c, op == AST_Is ? "\"is\" with a literal. Did you mean \"==\"?"
+                                      : "\"is not\" with a literal. Did you mean \"!=\"?"));
+        left = right;
+    }
+    return c->err->kind == CERR_NONE;
+}
+
+static bool check_caller(Compiler *c, expr_ty f)
+{
+    CConst *k;
+    switch (f->kind) {
+    case Constant_kind: case UnaryOp_kind: case BinOp_kind: case Tuple_kind: case List_kind: case ListComp_kind:
+    case Dict_kind: case DictComp_kind: case Set_kind: case SetComp_kind: case GeneratorExp_kind:
+    case JoinedStr_kind: case FormattedValue_kind: {
+        const char *t = literal_type(c, f, &k);
+        if (t)
+            TRY(cwarn(c, "'%s' object is not callable; perhaps you missed a comma?", t));
+        break;
+    }
+    default:
+        break;
+    }
+    return c->err->kind == CERR_NONE;
+}
+
+/* v[i] with a literal v that cannot be subscripted, or a literal index of the wrong type. */
+static bool check_subscript(Compiler *c, expr_ty v, expr_ty index)
+{
+    CConst *k;
+    const char *vt = literal_type(c, v, &k);
+    if (vt) {
+        bool bad_value = false;
+        if (v->kind == Set_kind || v->kind == SetComp_kind || v->kind == GeneratorExp_kind || v->kind == Lambda_kind)
+            bad_value = true;
+        else if (k && (k->kind == K_NONE || k->kind == K_ELLIPSIS || k->kind == K_INT || k->kind == K_BIGINT ||
+                       k->kind == K_FLOAT || k->kind == K_TRUE || k->kind == K_FALSE))
+            bad_value = true;
+        if (bad_value)
+            return cwarn(c, "'%s' object is not subscriptable; perhaps you missed a comma?", vt);
+    }
+    CConst *ik;
+    const char *it = literal_type(c, index, &ik);
+    if (!it || index->kind == Slice_kind || strcmp(it, "int") == 0 || strcmp(it, "bool") == 0)
+        return c->err->kind == CERR_NONE;
+    bool seq = v->kind == Tuple_kind || v->kind == List_kind || v->kind == ListComp_kind ||
+               v->kind == JoinedStr_kind || v->kind == FormattedValue_kind ||
+               (k && (k->kind == K_STR || k->kind == K_BYTES || k->kind == K_TUPLE));
+    if (vt && seq)
+        return cwarn(c, "%s indices must be integers or slices, not %s; perhaps you missed a comma?", vt, it);
+    return c->err->kind == CERR_NONE;
+}
+
+/* ------------------------------------------------------------------ */
 /* Shared pieces: depth guard, docstrings, targets, conditions          */
 /* ------------------------------------------------------------------ */
 
@@ -1352,6 +1493,8 @@ static bool jump_if(Compiler *c, expr_ty e, int label, bool cond)
     case Compare_kind: {
         int n = e->v.Compare.ops.n;
         expr_seq comps = e->v.Compare.comparators;
+        if (n > 1 || is_none_const(comps.items[0]))
+            TRY(check_compare(c, e));   /* else compile_expr below checks it */
         if (n == 1) {
             cmpop_ty op = e->v.Compare.ops.items[0];
             if ((op == AST_Is || op == AST_IsNot) && is_none_const(comps.items[0])) {
@@ -1696,19 +1839,28 @@ static bool compile_for(Compiler *c, stmt_ty s)
     return true;
 }
 
+/* As CPython 3.11, the test is compiled twice (before the loop and after
+ * the body, so its SyntaxWarnings come twice too); the back edge stays an
+ * unconditional JUMP_BACKWARD. */
 static bool compile_while(Compiler *c, stmt_ty s)
 {
     NEW_LABEL(start);
+    NEW_LABEL(body);
     NEW_LABEL(anchor);
     NEW_LABEL(end);
+    bool infinite = const_truth(s->v.While.test) == 1;
     bind_label(c, start);
-    if (const_truth(s->v.While.test) != 1)
+    if (!infinite)
         TRY(jump_if(c, s->v.While.test, anchor, false));
+    bind_label(c, body);
     TRY(PUSH_FBLOCK(c, FB_WHILE, start, end, s));
     TRY(compile_stmts(c, &s->v.While.body, 0));
     pop_fblock(c);
     c->u->lineno = s->lineno;
-    TRY(emit(c, OP_JUMP, start));
+    if (!infinite)
+        TRY(jump_if(c, s->v.While.test, anchor, false));
+    c->u->lineno = s->lineno;
+    TRY(emit(c, OP_JUMP, body));
     bind_label(c, anchor);
     TRY(compile_stmts(c, &s->v.While.orelse, 0));
     bind_label(c, end);
@@ -2105,6 +2257,12 @@ static bool compile_stmt(Compiler *c, stmt_ty s)
         ok = s->v.Try.finalbody.n ? compile_try_finally(c, s) : compile_try_except(c, s);
         break;
     case Assert_kind: {
+        expr_ty test = s->v.Assert.test;
+        if (test->kind == Tuple_kind && test->v.Tuple.elts.n > 0 &&
+            !cwarn(c, "assertion is always true, perhaps remove parentheses?")) {
+            ok = false;
+            break;
+        }
         int end = new_label(c);
         ok = end >= 0 && jump_if(c, s->v.Assert.test, end, true);
         c->u->lineno = s->lineno;
@@ -2299,6 +2457,7 @@ static bool compile_dict(Compiler *c, expr_ty e)
 
 static bool compile_compare(Compiler *c, expr_ty e)
 {
+    TRY(check_compare(c, e));
     int n = e->v.Compare.ops.n;
     expr_seq comps = e->v.Compare.comparators;
     TRY(compile_expr(c, e->v.Compare.left));
@@ -2411,6 +2570,7 @@ static bool compile_call(Compiler *c, expr_ty e)
     expr_ty f = e->v.Call.func;
     expr_seq args = e->v.Call.args;
     keyword_seq kws = e->v.Call.keywords;
+    TRY(check_caller(c, f));
     TRY(VALIDATE_KEYWORDS(c, kws, e));
     bool dstar = false;
     for (int i = 0; i < kws.n; i++)
@@ -2665,6 +2825,7 @@ static bool compile_expr_inner(Compiler *c, expr_ty e)
     case Subscript_kind:
         if (e->v.Subscript.ctx != AST_Load)
             return internal_error(c, "subscript store in expression context");
+        TRY(check_subscript(c, e->v.Subscript.value, e->v.Subscript.slice));
         TRY(compile_expr(c, e->v.Subscript.value) && compile_expr(c, e->v.Subscript.slice));
         c->u->lineno = e->lineno;
         return emit(c, OP_BINARY_SUBSCR, 0);
@@ -2994,6 +3155,7 @@ static void compiler_free(Compiler *c)
         free(b);
     }
     symtable_free(c->st);
+    free(c->warnings);
     memset(c, 0, sizeof *c);
 }
 
@@ -3011,6 +3173,10 @@ static Unit *compile_units(Compiler *c, mod_ty mod, CompileError *err)
     return top;
 }
 
+#ifdef COMPILE_NO_VM
+/* Test builds only (cc -DCOMPILE_NO_VM, no GC, no interpreter): listings
+ * of the units for scratch drivers, as text and as JSON for a reference
+ * VM written in Python. */
 /* ------------------------------------------------------------------ */
 /* Debug listing of units (works without the GC: scratch drivers)      */
 /* ------------------------------------------------------------------ */
@@ -3117,9 +3283,7 @@ int compile_debug_dump(mod_ty mod, FILE *out)
     return top ? 0 : -1;
 }
 
-#ifdef COMPILE_NO_VM
-/* Test builds only: the units as JSON, for a reference VM in a scratch
- * directory to run. */
+/* The units as JSON. */
 static void json_str(FILE *out, const char *s, size_t n)
 {
     fputc('"', out);
@@ -3548,6 +3712,39 @@ static void raise_compile_error(const CompileError *err, const char *filename, c
 /* vm_compile                                                          */
 /* ------------------------------------------------------------------ */
 
+/* Print the SyntaxWarnings as the warnings module does by default:
+ * "file:line: SyntaxWarning: msg" and the stripped source line. */
+static void print_warnings(Compiler *c, const char *filename, const char *src, size_t len)
+{
+    for (int i = 0; i < c->nwarnings; i++) {
+        CompileWarning *w = &c->warnings[i];
+        StrBuf b;
+        sb_init(&b);
+        sb_printf(&b, "%s:%d: SyntaxWarning: %s\n", filename, w->lineno, w->msg);
+        size_t n = 0;
+        const char *line = filename[0] == '<' ? NULL : source_line(src, len, w->lineno, &n);
+        while (line && n && (*line == ' ' || *line == '\t' || *line == '\f')) {
+            line++;
+            n--;
+        }
+        while (line && n && (line[n - 1] == '\n' || line[n - 1] == '\r' || line[n - 1] == ' ' || line[n - 1] == '\t'))
+            n--;
+        if (line && n) {
+            sb_adds(&b, "  ");
+            sb_add(&b, line, n);
+            sb_addc(&b, '\n');
+        }
+        if (g_sys_stderr) {
+            Obj s = sb_finish(&b);
+            if (!s || file_write_str(g_sys_stderr, s) < 0)
+                err_clear();   /* like a failing warnings.showwarning: ignored */
+        } else {
+            fwrite(b.p, 1, b.len, stderr);
+            sb_free(&b);
+        }
+    }
+}
+
 Obj vm_compile(const char *src, size_t len, const char *filename, int mode)
 {
     if (!filename)
@@ -3575,6 +3772,7 @@ Obj vm_compile(const char *src, size_t len, const char *filename, int mode)
     memset(&err, 0, sizeof err);
     Obj code = NULL;
     Unit *top = compile_units(&c, mod, &err);
+    print_warnings(&c, filename, src, len);
     if (top) {
         Emitter em = { &c, str_intern_cstr(filename) };
         if (em.filename)

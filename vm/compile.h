@@ -7,8 +7,8 @@
  * Contract notes for the eval loop (see also the comment at the top of
  * compile.c):
  *  - Function and lambda code (no CO_MODULE / CO_CLASSBODY /
- *    CO_COMPREHENSION flag): consts[0] is the docstring (a str) or None.
- *    function_new should set func->doc from it.
+ *    CO_COMPREHENSION flag): consts[0] is the docstring (a str, and the
+ *    code has eval.h's CO_HAS_DOCSTRING flag) or None.
  *  - Cell variables that are parameters come first in the cell list, in
  *    parameter order: cell i < cell2arg_count starts with the argument
  *    cell2arg[i]; the others start empty. cell2arg[i] is -1 for cells that

@@ -39,7 +39,7 @@ typedef struct CompileError {
 
 /* Deepest nesting of AST nodes the compiler accepts (RecursionError
  * "maximum recursion depth exceeded during compilation" beyond). */
-#define COMPILER_MAX_NESTING 2000
+#define COMPILER_MAX_NESTING 2990
 
 /* Symbol flags recorded by the first pass. */
 enum {
