@@ -26,8 +26,7 @@ extern unsigned file_closed_std_fds;
  * strerror, filename) does) and return NULL. filename may be NULL. */
 Obj err_from_errno(int err, Obj filename);
 Obj err_from_errno2(int err, Obj filename, Obj filename2);
-/* os.fspath() semantics: str, bytes, or __fspath__; TypeError otherwise.
- * `what`: "open" style prefix for the message, or NULL. */
+/* os.fspath() semantics: str, bytes, or __fspath__; TypeError otherwise. */
 Obj vm_fspath(Obj path);
 /* The _io module: open, the file type (under its CPython class names),
  * UnsupportedOperation (a subclass of OSError and ValueError). */
@@ -64,8 +63,9 @@ Obj callable_iter_new(Obj callable, Obj sentinel);
 /* ---- import.c ---- */
 extern Obj g_main_module;
 /* Find the source of a module by dotted name (parents are imported, the
- * module itself is not). Returns its file path (str) and *is_pkg; NULL with
- * ModuleNotFoundError/ImportError set if absent. */
+ * module itself is not). Returns its file path (str; None for a namespace
+ * package) and *is_pkg; NULL with ModuleNotFoundError/ImportError set if
+ * absent. */
 Obj import_find_source(Obj fullname, bool *is_pkg);
 /* Compile and run a file's source as module `mod` (globals = its dict).
  * Returns None or NULL with an exception. */
