@@ -76,5 +76,8 @@ typedef struct tm_gc_stats {
 } tm_gc_stats;
 
 void tm_gc_get_stats(tm_gc_stats *out);
+/* Minor plus major collections so far: a cheap epoch for caches of raw
+ * addresses into young objects (they are stale once it changes). */
+uint64_t tm_gc_collections(void);
 
 #endif

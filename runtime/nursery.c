@@ -285,6 +285,12 @@ void tm_write_slowpath(object_t *o)
 }
 #endif
 
+uint64_t tm_gc_collections(void)
+{
+    return __atomic_load_n(&tm_stats.minor_collections, __ATOMIC_RELAXED) +
+           __atomic_load_n(&tm_stats.major_collections, __ATOMIC_RELAXED);
+}
+
 void tm_gc_get_stats(tm_gc_stats *out)
 {
     *out = tm_stats;
