@@ -91,8 +91,8 @@ def _reconstruct(x, deep, memo):
         y = cls.__new__(cls)
     else:
         value = base_new(x)
-        if deep:
-            value = deepcopy(value, memo) if base_new in (tuple, frozenset) else value
+        if deep and base_new in (tuple, frozenset):
+            value = deepcopy(value, memo)
         y = base_new.__new__(cls, value)
     if deep and memo is not None:
         memo[id(x)] = y
