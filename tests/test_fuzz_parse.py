@@ -60,6 +60,18 @@ def test_seeds_parse(fuzz_exe):
     p = subprocess.run([str(fuzz_exe), *seeds], cwd=ROOT, capture_output=True, text=True,
                        env={**os.environ, **SAN_ENV}, timeout=120)
     check(p)
+    # Not only no crash: every seed CPython compiles must give a tree (seeds
+    # CPython rejects may still parse: their errors can come from its
+    # symbol table or compiler).
+    verdicts = dict(line[len("fuzz_parse: "):].rsplit(": exec ", 1)
+                    for line in p.stdout.splitlines() if ": exec " in line)
+    assert sorted(verdicts) == seeds
+    for seed in seeds:
+        try:
+            compile(open(seed, encoding="utf-8").read(), seed, "exec")
+        except SyntaxError:
+            continue
+        assert verdicts[seed] == "tree", f"{seed}: CPython compiles it, ours: {verdicts[seed]}"
 
 
 def test_fuzz(fuzz_exe):

@@ -2,7 +2,7 @@
  * slots, with CPython's rules for reflected operands, attribute lookup,
  * iteration and conversions. (Calls are eval's: call.c.) */
 #include "objects.h"
-#include "strings.h"
+#include "strobj.h"
 #include "numbers.h"
 
 #include <string.h>
@@ -197,37 +197,29 @@ int vm_is_true(Obj v)
 /* Number operators                                                   */
 /* ------------------------------------------------------------------ */
 /* CPython's binary_op1: the left operand's slot, with a right operand of a
- * subclass type tried first; both get (a, b) in source order. */
-static Obj binary_op1(Obj a, Obj b, int op)
+ * subclass type tried first; both get (a, b) in source order. The operands
+ * are in the caller's root slots ab[0], ab[1] (a slot may run Python code). */
+static Obj binary_op1(Obj *ab, int op)
 {
-    TypeObj *ta = TYPE(a), *tb = TYPE(b);
+    TypeObj *ta = TYPE(ab[0]), *tb = TYPE(ab[1]);
     binaryfunc slotv = ta->nb[op], slotw = NULL;
     if (tb != ta) {
         slotw = tb->nb[op];
         if (slotw == slotv)
             slotw = NULL;
     }
-    if (slotv && !slotw)
-        return slotv(a, b);
-    Obj *r = vm_roots(2);
-    r[0] = a;
-    r[1] = b;
-    Obj x;
     if (slotv) {
         if (slotw && type_is_subtype(tb, ta)) {
-            x = slotw(r[0], r[1]);
+            Obj x = slotw(ab[0], ab[1]);
             if (x != g_NotImplemented)
-                goto out;
+                return x;
             slotw = NULL;
         }
-        x = slotv(r[0], r[1]);
+        Obj x = slotv(ab[0], ab[1]);
         if (x != g_NotImplemented)
-            goto out;
+            return x;
     }
-    x = slotw ? slotw(r[0], r[1]) : g_NotImplemented;
-out:
-    vm_unroots(r);
-    return x;
+    return slotw ? slotw(ab[0], ab[1]) : g_NotImplemented;
 }
 
 static Obj binop_error(Obj a, Obj b, const char *sym)
@@ -243,7 +235,7 @@ Obj vm_binop(Obj a, Obj b, int op)
     Obj *r = vm_roots(2);
     r[0] = a;
     r[1] = b;
-    Obj x = binary_op1(a, b, op);
+    Obj x = binary_op1(r, op);
     if (x == g_NotImplemented)
         x = binop_error(r[0], r[1], vm_nb_symbols[op]);
     vm_unroots(r);
@@ -266,7 +258,7 @@ Obj vm_inplace_binop(Obj a, Obj b, int op)
     if (f)
         x = f(a, b);
     if (x == g_NotImplemented) {
-        x = binary_op1(r[0], r[1], op);
+        x = binary_op1(r, op);
         if (x == g_NotImplemented)
             x = binop_error(r[0], r[1], inplace_symbols[op]);
     }
@@ -410,7 +402,8 @@ static Obj name_check(Obj name)
 
 /* object.__getattribute__; with `suppress`, a missing attribute gives NULL
  * without an exception (getattr(o, n, default), hasattr: no AttributeError
- * object is built). */
+ * object is built). An AttributeError raised by a descriptor's __get__ is
+ * left to the caller (vm_getattr_opt clears it). */
 static Obj generic_getattr_impl(Obj o, Obj name, bool suppress)
 {
     if (!(name = name_check(name)))
@@ -438,10 +431,8 @@ static Obj generic_getattr_impl(Obj o, Obj name, bool suppress)
             name = r[1];
             descr = r[2];
             vm_unroots(r);
-            if (v)
+            if (v)   /* dict_getitem_str never raises */
                 return v;
-            if (err_occurred())
-                return NULL;
         }
     }
     if (f)

@@ -192,16 +192,19 @@ static const char *cmpop_name(cmpop_ty op)
     return (op >= 1 && op <= AST_NotIn) ? names[op] : "?";
 }
 
-static void dump_exprs(Dumper *d, expr_seq s)
-{
-    fputc('[', d->f);
-    for (int i = 0; i < s.n; i++) {
-        if (i)
-            fputs(", ", d->f);
-        dump_expr(d, s.items[i]);
-    }
-    fputc(']', d->f);
-}
+/* [item, item, ...] of any AST sequence, each dumped by dump_item(d, item). */
+#define DUMP_SEQ(d, s, dump_item)                     \
+    do {                                              \
+        fputc('[', (d)->f);                           \
+        for (int i_ = 0; i_ < (s).n; i_++) {          \
+            if (i_)                                   \
+                fputs(", ", (d)->f);                  \
+            dump_item((d), (s).items[i_]);            \
+        }                                             \
+        fputc(']', (d)->f);                           \
+    } while (0)
+
+static void dump_exprs(Dumper *d, expr_seq s) { DUMP_SEQ(d, s, dump_expr); }
 
 static void dump_arg(Dumper *d, arg_ty a)
 {
@@ -217,16 +220,7 @@ static void dump_arg(Dumper *d, arg_ty a)
     dump_pos(d, a->lineno, a->col_offset, a->end_lineno, a->end_col_offset);
 }
 
-static void dump_args_seq(Dumper *d, arg_seq s)
-{
-    fputc('[', d->f);
-    for (int i = 0; i < s.n; i++) {
-        if (i)
-            fputs(", ", d->f);
-        dump_arg(d, s.items[i]);
-    }
-    fputc(']', d->f);
-}
+static void dump_args_seq(Dumper *d, arg_seq s) { DUMP_SEQ(d, s, dump_arg); }
 
 static void dump_arguments(Dumper *d, arguments_ty a)
 {
@@ -247,68 +241,62 @@ static void dump_arguments(Dumper *d, arguments_ty a)
     fputc(')', d->f);
 }
 
-static void dump_keywords(Dumper *d, keyword_seq s)
+static void dump_keyword(Dumper *d, keyword_ty k)
 {
-    fputc('[', d->f);
-    for (int i = 0; i < s.n; i++) {
-        keyword_ty k = s.items[i];
-        if (i)
-            fputs(", ", d->f);
-        fputs("keyword(arg=", d->f);
-        dump_ident(d, k->arg);
-        fputs(", value=", d->f);
-        dump_expr(d, k->value);
-        fputc(')', d->f);
-        dump_pos(d, k->lineno, k->col_offset, k->end_lineno, k->end_col_offset);
-    }
-    fputc(']', d->f);
+    fputs("keyword(arg=", d->f);
+    dump_ident(d, k->arg);
+    fputs(", value=", d->f);
+    dump_expr(d, k->value);
+    fputc(')', d->f);
+    dump_pos(d, k->lineno, k->col_offset, k->end_lineno, k->end_col_offset);
 }
 
-static void dump_comprehensions(Dumper *d, comprehension_seq s)
+static void dump_comprehension(Dumper *d, comprehension_ty c)
 {
-    fputc('[', d->f);
-    for (int i = 0; i < s.n; i++) {
-        comprehension_ty c = s.items[i];
-        if (i)
-            fputs(", ", d->f);
-        fputs("comprehension(target=", d->f);
-        dump_expr(d, c->target);
-        fputs(", iter=", d->f);
-        dump_expr(d, c->iter);
-        fputs(", ifs=", d->f);
-        dump_exprs(d, c->ifs);
-        fprintf(d->f, ", is_async=%d)", c->is_async);
-    }
-    fputc(']', d->f);
+    fputs("comprehension(target=", d->f);
+    dump_expr(d, c->target);
+    fputs(", iter=", d->f);
+    dump_expr(d, c->iter);
+    fputs(", ifs=", d->f);
+    dump_exprs(d, c->ifs);
+    fprintf(d->f, ", is_async=%d)", c->is_async);
 }
 
-static void dump_aliases(Dumper *d, alias_seq s)
+static void dump_alias(Dumper *d, alias_ty a)
 {
-    fputc('[', d->f);
-    for (int i = 0; i < s.n; i++) {
-        alias_ty a = s.items[i];
-        if (i)
-            fputs(", ", d->f);
-        fputs("alias(name=", d->f);
-        dump_ident(d, a->name);
-        fputs(", asname=", d->f);
-        dump_ident(d, a->asname);
-        fputc(')', d->f);
-        dump_pos(d, a->lineno, a->col_offset, a->end_lineno, a->end_col_offset);
-    }
-    fputc(']', d->f);
+    fputs("alias(name=", d->f);
+    dump_ident(d, a->name);
+    fputs(", asname=", d->f);
+    dump_ident(d, a->asname);
+    fputc(')', d->f);
+    dump_pos(d, a->lineno, a->col_offset, a->end_lineno, a->end_col_offset);
 }
 
-static void dump_idents(Dumper *d, identifier_seq s)
+static void dump_withitem(Dumper *d, withitem_ty w)
 {
-    fputc('[', d->f);
-    for (int i = 0; i < s.n; i++) {
-        if (i)
-            fputs(", ", d->f);
-        dump_ident(d, s.items[i]);
-    }
-    fputc(']', d->f);
+    fputs("withitem(context_expr=", d->f);
+    dump_expr(d, w->context_expr);
+    fputs(", optional_vars=", d->f);
+    dump_expr(d, w->optional_vars);
+    fputc(')', d->f);
 }
+
+static void dump_handler(Dumper *d, excepthandler_ty h)
+{
+    fputs("ExceptHandler(type=", d->f);
+    dump_expr(d, h->type);
+    fputs(", name=", d->f);
+    dump_ident(d, h->name);
+    fputs(", body=", d->f);
+    dump_stmts(d, h->body);
+    fputc(')', d->f);
+    dump_pos(d, h->lineno, h->col_offset, h->end_lineno, h->end_col_offset);
+}
+
+static void dump_keywords(Dumper *d, keyword_seq s) { DUMP_SEQ(d, s, dump_keyword); }
+static void dump_comprehensions(Dumper *d, comprehension_seq s) { DUMP_SEQ(d, s, dump_comprehension); }
+static void dump_aliases(Dumper *d, alias_seq s) { DUMP_SEQ(d, s, dump_alias); }
+static void dump_idents(Dumper *d, identifier_seq s) { DUMP_SEQ(d, s, dump_ident); }
 
 static void dump_expr(Dumper *d, expr_ty e)
 {
@@ -545,16 +533,9 @@ static void dump_stmt(Dumper *d, stmt_ty s)
         dump_stmts(d, s->v.If.orelse);
         break;
     case With_kind:
-        fputs("With(items=[", f);
-        for (int i = 0; i < s->v.With.items.n; i++) {
-            withitem_ty w = s->v.With.items.items[i];
-            fputs(i ? ", withitem(context_expr=" : "withitem(context_expr=", f);
-            dump_expr(d, w->context_expr);
-            fputs(", optional_vars=", f);
-            dump_expr(d, w->optional_vars);
-            fputc(')', f);
-        }
-        fputs("], body=", f);
+        fputs("With(items=", f);
+        DUMP_SEQ(d, s->v.With.items, dump_withitem);
+        fputs(", body=", f);
         dump_stmts(d, s->v.With.body);
         break;
     case Raise_kind:
@@ -566,19 +547,9 @@ static void dump_stmt(Dumper *d, stmt_ty s)
     case Try_kind:
         fputs("Try(body=", f);
         dump_stmts(d, s->v.Try.body);
-        fputs(", handlers=[", f);
-        for (int i = 0; i < s->v.Try.handlers.n; i++) {
-            excepthandler_ty h = s->v.Try.handlers.items[i];
-            fputs(i ? ", ExceptHandler(type=" : "ExceptHandler(type=", f);
-            dump_expr(d, h->type);
-            fputs(", name=", f);
-            dump_ident(d, h->name);
-            fputs(", body=", f);
-            dump_stmts(d, h->body);
-            fputc(')', f);
-            dump_pos(d, h->lineno, h->col_offset, h->end_lineno, h->end_col_offset);
-        }
-        fputs("], orelse=", f);
+        fputs(", handlers=", f);
+        DUMP_SEQ(d, s->v.Try.handlers, dump_handler);
+        fputs(", orelse=", f);
         dump_stmts(d, s->v.Try.orelse);
         fputs(", finalbody=", f);
         dump_stmts(d, s->v.Try.finalbody);
@@ -618,16 +589,7 @@ static void dump_stmt(Dumper *d, stmt_ty s)
     dump_pos(d, s->lineno, s->col_offset, s->end_lineno, s->end_col_offset);
 }
 
-static void dump_stmts(Dumper *d, stmt_seq s)
-{
-    fputc('[', d->f);
-    for (int i = 0; i < s.n; i++) {
-        if (i)
-            fputs(", ", d->f);
-        dump_stmt(d, s.items[i]);
-    }
-    fputc(']', d->f);
-}
+static void dump_stmts(Dumper *d, stmt_seq s) { DUMP_SEQ(d, s, dump_stmt); }
 
 void ast_dump(FILE *f, mod_ty m)
 {

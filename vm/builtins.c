@@ -3,7 +3,7 @@
 #include "modules.h"
 #include "objects.h"
 #include "numbers.h"
-#include "strings.h"
+#include "strobj.h"
 #include "containers.h"
 
 #include <math.h>
@@ -11,6 +11,8 @@
 #include <string.h>
 
 Obj g_builtins_module;
+Obj g_builtins;   /* the builtins module's dict */
+Obj g_modules;    /* sys.modules */
 
 /* ------------------------------------------------------------------ */
 /* id()                                                               */
@@ -1247,12 +1249,10 @@ Obj builtins_init(void)
         return NULL;
     if (exceptions_add_builtins(g_builtins_module) < 0)
         return NULL;
-    if (!g_modules) {
-        VM_GLOBAL_ROOT(g_modules);
-        g_modules = dict_new();
-        if (!g_modules)
-            return NULL;
-    }
+    VM_GLOBAL_ROOT(g_modules);
+    g_modules = dict_new();
+    if (!g_modules)
+        return NULL;
     if (dict_setitem_cstr(g_modules, "builtins", g_builtins_module) < 0)
         return NULL;
     return g_builtins_module;

@@ -3,7 +3,7 @@
  * methods, their iterators, and the codecs (str.encode / bytes.decode):
  * utf-8, ascii, latin-1 with the common error handlers. */
 #define _GNU_SOURCE
-#include "strings.h"
+#include "strobj.h"
 #include "containers.h"
 
 #include <stdlib.h>
@@ -16,11 +16,6 @@ static Obj empty_bytes;   /* pinned, a global root */
 /* ------------------------------------------------------------------ */
 /* Allocation and data access                                          */
 /* ------------------------------------------------------------------ */
-
-static inline bool in_gc_heap(const void *p)
-{
-    return (uintptr_t)((const char *)p - tm_gs_base) < tm_seg.segment_size;
-}
 
 static Obj get_empty_bytes(void)
 {
@@ -52,22 +47,6 @@ Obj bytes_alloc(int64_t n)
 }
 
 static inline unsigned char *bytes_wdata(Obj b) { return VM_LINEAR(BYTES(b)->data); }
-
-/* Copy data that may live in a movable object before allocating. */
-static const char *stable_copy(const char *data, size_t n, char *small, size_t smalln, char **heap)
-{
-    *heap = NULL;
-    if (!in_gc_heap(data))
-        return data;
-    if (n <= smalln) {
-        memcpy(small, data, n);
-        return small;
-    }
-    *heap = malloc(n);
-    if (*heap)
-        memcpy(*heap, data, n);
-    return *heap;
-}
 
 Obj bytes_new(const char *data, size_t n)
 {
@@ -166,14 +145,6 @@ static unsigned char *ba_write_data(Obj ba)
         return NULL;
     VM_WRITE(raw);
     return VM_LINEAR(((RawObj *)raw)->data);
-}
-
-/* First occurrence (memchr for one byte: much cheaper than memmem's set-up). */
-static inline const void *find_bytes(const void *h, size_t hn, const void *n, size_t nn)
-{
-    if (nn == 1)
-        return memchr(h, *(const unsigned char *)n, hn);
-    return memmem(h, hn, n, nn);
 }
 
 static inline bool is_ba(Obj v) { return TID(v) == TID_BYTEARRAY; }
@@ -614,18 +585,6 @@ static bool unknown_handler(const char *errors)
 
 /* ---- unicode_escape / raw_unicode_escape ---- */
 
-static void escape_cp(StrBuf *b, uint32_t c)
-{
-    char e[12];
-    if (c < 0x100)
-        snprintf(e, sizeof e, "\\x%02x", c);
-    else if (c < 0x10000)
-        snprintf(e, sizeof e, "\\u%04x", c);
-    else
-        snprintf(e, sizeof e, "\\U%08x", c);
-    sb_adds(b, e);
-}
-
 static Obj escape_encode(Obj s, bool raw)
 {
     const unsigned char *p = (const unsigned char *)str_cstr(s);
@@ -640,7 +599,7 @@ static Obj escape_encode(Obj s, bool raw)
             if (c < 0x100)
                 sb_addc(&b, (char)c);
             else
-                escape_cp(&b, c);
+                sb_add_escape(&b, c);
         } else if (c == '\\') {
             sb_add(&b, "\\\\", 2);
         } else if (c == '\t') {
@@ -652,7 +611,7 @@ static Obj escape_encode(Obj s, bool raw)
         } else if (c >= 0x20 && c < 0x7f) {
             sb_addc(&b, (char)c);
         } else {
-            escape_cp(&b, c);
+            sb_add_escape(&b, c);
         }
     }
     Obj res = b.cap == SIZE_MAX ? err_nomemory() : bytes_new(b.p ? b.p : "", b.len);
@@ -900,11 +859,8 @@ static Obj wide_decode(Obj *bp, int enc, const char *errors)
             sb_add_codepoint(&b, 0xfffd);
             break;
         case ERR_BACKSLASHREPLACE:
-            for (int64_t k = 0; k < span; k++) {
-                char e[8];
-                snprintf(e, sizeof e, "\\x%02x", p[i + k]);
-                sb_adds(&b, e);
-            }
+            for (int64_t k = 0; k < span; k++)
+                sb_add_escape(&b, p[i + k]);
             break;
         case ERR_SURROGATEESCAPE: {
             /* the leading bytes >= 0x80 become U+DC80..U+DCFF and decoding
@@ -1040,11 +996,8 @@ static Obj decode_impl(Obj *bp, int enc, const char *errors)
                 sb_add_codepoint(&b, 0xdc00 + p[i + k]);
             break;
         case ERR_BACKSLASHREPLACE:
-            for (int64_t k = 0; k < span; k++) {
-                char e[8];
-                snprintf(e, sizeof e, "\\x%02x", p[i + k]);
-                sb_adds(&b, e);
-            }
+            for (int64_t k = 0; k < span; k++)
+                sb_add_escape(&b, p[i + k]);
             break;
         case ERR_STRICT:
         case ERR_SURROGATEPASS:
@@ -1206,16 +1159,10 @@ Obj str_encode(Obj s, const char *encoding, const char *errors)
                 int l2;
                 uint32_t d = utf8_decode(p + k, &l2);
                 k += l2;
-                char e[16];
                 if (eh == ERR_XMLCHARREFREPLACE)
-                    snprintf(e, sizeof e, "&#%u;", d);
-                else if (d < 0x100)
-                    snprintf(e, sizeof e, "\\x%02x", d);
-                else if (d < 0x10000)
-                    snprintf(e, sizeof e, "\\u%04x", d);
+                    sb_printf(&b, "&#%u;", d);
                 else
-                    snprintf(e, sizeof e, "\\U%08x", d);
-                sb_adds(&b, e);
+                    sb_add_escape(&b, d);
             }
             break;
         case ERR_STRICT:
@@ -1398,10 +1345,10 @@ static int bytes_contains(Obj self, Obj v)
         err_format(E_TypeError, "a bytes-like object is required, not '%s'", type_name(v));
         return -1;
     }
-    const unsigned char *p = bdata(self, &n);
+    const char *p = (const char *)bdata(self, &n);
     if (qn == 0)
         return 1;
-    return find_bytes(p, (size_t)n, q, (size_t)qn) != NULL;
+    return mem_find(p, (size_t)n, q, (size_t)qn) != NULL;
 }
 
 static Obj concat_kind(bool ba, Obj a, Obj b)
@@ -1463,34 +1410,13 @@ static Obj repeat_kind(Obj self, int64_t count)
     if (res && n * count != 0) {
         unsigned char *d = kind_data(res);
         memcpy(d, bdata(r[0], &n), (size_t)n);
-        int64_t done = n, total = n * count;
-        while (done < total) {
-            int64_t k = done < total - done ? done : total - done;
-            memcpy(d + done, d, (size_t)k);
-            done += k;
-        }
+        mem_repeat(d, n, n * count);
     }
     vm_unroots(r);
     return res;
 }
 
-static Obj bytes_mul(Obj a, Obj b)
-{
-    Obj s = bytes_value(a), c = b;
-    if (!s) {
-        s = bytes_value(b);
-        c = a;
-        if (!s)
-            return g_NotImplemented;
-    }
-    Obj *r = vm_roots(1);
-    r[0] = s;
-    int64_t n;
-    int k = repeat_count(c, &n);
-    Obj res = k < 0 ? NULL : k == 0 ? g_NotImplemented : repeat_kind(r[0], n);
-    vm_unroots(r);
-    return res;
-}
+static Obj bytes_mul(Obj a, Obj b) { return seq_mul_slot(a, b, bytes_value, repeat_kind); }
 
 static Obj bytes_mod(Obj a, Obj b)
 {
@@ -1650,7 +1576,7 @@ static int64_t bfind(Obj self, const char *q, int64_t qn, int64_t start, int64_t
         return -1;
     const char *h = (const char *)p + start;
     const char *hit = reverse ? mem_rfind(h, (size_t)(end - start), q, (size_t)qn)
-                              : find_bytes(h, (size_t)(end - start), q, (size_t)qn);
+                              : mem_find(h, (size_t)(end - start), q, (size_t)qn);
     return hit ? start + (hit - h) : -1;
 }
 
@@ -1688,16 +1614,7 @@ static Obj bm_count(Obj *args, size_t nargs, Obj kwnames)
         return MAKE_SMALLINT(0);
     if (qn == 0)
         return MAKE_SMALLINT(end - start + 1);
-    int64_t count = 0;
-    const char *h = (const char *)p + start, *lim = (const char *)p + end;
-    for (;;) {
-        const char *hit = find_bytes(h, (size_t)(lim - h), q, (size_t)qn);
-        if (!hit)
-            break;
-        count++;
-        h = hit + qn;
-    }
-    return MAKE_SMALLINT(count);
+    return MAKE_SMALLINT(mem_count((const char *)p + start, (size_t)(end - start), q, (size_t)qn));
 }
 
 static bool btail(Obj self, const char *q, int64_t qn, int64_t start, int64_t end, bool at_end)
@@ -1754,13 +1671,17 @@ static bool need_bytes(Obj v, const char **q, int64_t *qn)
     return false;
 }
 
+/* Pieces for split_into / splitlines_into. */
+static const char *bdata_c(Obj v, int64_t *n) { return (const char *)bdata(v, n); }
+static Obj bpiece(Obj *vp, int64_t b0, int64_t b1) { return sub_kind(is_ba(*vp), vp, b0, b1); }
+
 static Obj bsplit_common(Obj *args, size_t nargs, Obj kwnames, bool rev)
 {
     static const char *const names[] = {"sep", "maxsplit", NULL};
     const char *fname = rev ? "rsplit" : "split";
     if (!self_bytes(args[0], fname))
         return NULL;
-    Obj *o = vm_roots(4);
+    Obj *o = vm_roots(4);   /* sep, maxsplit, self, result */
     Obj res = NULL;
     const char *q = NULL;
     int64_t qn = 0;
@@ -1769,8 +1690,6 @@ static Obj bsplit_common(Obj *args, size_t nargs, Obj kwnames, bool rev)
     int64_t maxsplit = -1;
     if (o[1] && arg_i64(o[1], &maxsplit) < 0)
         goto out;
-    if (maxsplit < 0)
-        maxsplit = INT64_MAX;
     if (o[0] && IS_NONE(o[0]))
         o[0] = NULL;
     if (o[0]) {
@@ -1783,97 +1702,9 @@ static Obj bsplit_common(Obj *args, size_t nargs, Obj kwnames, bool rev)
         o[0] = bytes_value(o[0]);
     }
     o[2] = vm_unwrap(args[0]);
-    bool ba = is_ba(o[2]);
     o[3] = list_new_capacity(8);
-    if (!o[3])
-        goto out;
-    int64_t n;
-    bdata(o[2], &n);
-#define P (bdata(o[2], &n))
-#define PIECE(a, b)                                         \
-    do {                                                    \
-        Obj piece_ = sub_kind(ba, &o[2], (a), (b));         \
-        if (!piece_ || list_append(o[3], piece_) < 0)       \
-            goto out;                                       \
-    } while (0)
-    if (!o[0]) {
-        if (!rev) {
-            int64_t i = 0;
-            for (;;) {
-                while (i < n && b_space(P[i]))
-                    i++;
-                if (i >= n)
-                    break;
-                if (maxsplit-- <= 0) {
-                    PIECE(i, n);
-                    break;
-                }
-                int64_t j = i;
-                while (j < n && !b_space(P[j]))
-                    j++;
-                PIECE(i, j);
-                i = j;
-            }
-        } else {
-            int64_t j = n;
-            for (;;) {
-                while (j > 0 && b_space(P[j - 1]))
-                    j--;
-                if (j <= 0)
-                    break;
-                if (maxsplit-- <= 0) {
-                    PIECE(0, j);
-                    break;
-                }
-                int64_t i = j;
-                while (i > 0 && !b_space(P[i - 1]))
-                    i--;
-                PIECE(i, j);
-                j = i;
-            }
-        }
-    } else {
-        if (!rev) {
-            int64_t i = 0;
-            while (maxsplit-- > 0) {
-                bytes_like(o[0], &q, &qn);
-                const char *p = (const char *)P;
-                const char *hit = find_bytes(p + i, (size_t)(n - i), q, (size_t)qn);
-                if (!hit)
-                    break;
-                int64_t j = hit - p;
-                PIECE(i, j);
-                i = j + qn;
-            }
-            PIECE(i, n);
-        } else {
-            int64_t j = n;
-            while (maxsplit-- > 0) {
-                bytes_like(o[0], &q, &qn);
-                const char *p = (const char *)P;
-                const char *hit = mem_rfind(p, (size_t)j, q, (size_t)qn);
-                if (!hit)
-                    break;
-                int64_t i = hit - p;
-                PIECE(i + qn, j);
-                j = i;
-            }
-            PIECE(0, j);
-        }
-    }
-    if (rev) {
-        int64_t m = LIST_LEN(o[3]);
-        if (m > 1) {
-            VM_WRITE(LIST(o[3])->array);
-            Obj __seg_gs *items = LIST_ITEMS(o[3]);
-            for (int64_t i = 0, j = m - 1; i < j; i++, j--) {
-                Obj t = items[i];
-                items[i] = items[j];
-                items[j] = t;
-            }
-        }
-    }
-    res = o[3];
+    if (o[3] && split_into(&o[2], &o[0], &o[3], maxsplit, rev, false, bdata_c, bpiece) == 0)
+        res = o[3];
 out:
     vm_unroots(o);
     return res;
@@ -1895,29 +1726,9 @@ static Obj bm_splitlines(Obj *args, size_t nargs, Obj kwnames)
     if (o[0] && (keep = vm_is_true(o[0])) < 0)
         goto out;
     o[2] = vm_unwrap(args[0]);
-    bool ba = is_ba(o[2]);
     o[1] = list_new_capacity(8);
-    if (!o[1])
-        goto out;
-    int64_t n, i = 0;
-    bdata(o[2], &n);
-    while (i < n) {
-        const unsigned char *p = bdata(o[2], &n);
-        int64_t j = i;
-        while (j < n && p[j] != '\n' && p[j] != '\r')
-            j++;
-        int64_t next = j;
-        if (j < n) {
-            next = j + 1;
-            if (p[j] == '\r' && next < n && p[next] == '\n')
-                next++;
-        }
-        Obj piece = sub_kind(ba, &o[2], i, keep ? next : j);
-        if (!piece || list_append(o[1], piece) < 0)
-            goto out;
-        i = next;
-    }
-    res = o[1];
+    if (o[1] && splitlines_into(&o[2], &o[1], keep, false, bdata_c, bpiece) == 0)
+        res = o[1];
 out:
     vm_unroots(o);
     return res;
@@ -1943,7 +1754,7 @@ static Obj bpartition(Obj *args, size_t nargs, Obj kwnames, bool rev)
     bool ba = is_ba(self);
     Obj res = NULL;
     const char *p = (const char *)bdata(self, &n);
-    const char *hit = rev ? mem_rfind(p, (size_t)n, q, (size_t)qn) : find_bytes(p, (size_t)n, q, (size_t)qn);
+    const char *hit = rev ? mem_rfind(p, (size_t)n, q, (size_t)qn) : mem_find(p, (size_t)n, q, (size_t)qn);
     int64_t i = hit ? hit - p : -1;
     if (!(o[4] = sub_kind(ba, &o[1], 0, qn)))
         goto out;
@@ -2078,35 +1889,11 @@ static Obj bm_replace(Obj *args, size_t nargs, Obj kwnames)
     const char *p = (const char *)bdata(self, &n);
     if (count < 0)
         count = INT64_MAX;
-    if (!ba && (count == 0 || (qn > 0 && !find_bytes(p, (size_t)n, q, (size_t)qn))))
+    if (!ba && (count == 0 || (qn > 0 && !mem_find(p, (size_t)n, q, (size_t)qn))))
         return self;
     StrBuf b;
     sb_init(&b);
-    if (qn == 0) {
-        int64_t i = 0;
-        while (count > 0 && i <= n) {
-            sb_add(&b, w, (size_t)wn);
-            count--;
-            if (i == n)
-                break;
-            sb_addc(&b, p[i++]);
-        }
-        if (i < n)
-            sb_add(&b, p + i, (size_t)(n - i));
-    } else {
-        int64_t i = 0;
-        while (count > 0) {
-            const char *hit = find_bytes(p + i, (size_t)(n - i), q, (size_t)qn);
-            if (!hit)
-                break;
-            int64_t j = hit - p;
-            sb_add(&b, p + i, (size_t)(j - i));
-            sb_add(&b, w, (size_t)wn);
-            i = j + qn;
-            count--;
-        }
-        sb_add(&b, p + i, (size_t)(n - i));
-    }
+    sb_replace(&b, p, n, q, qn, w, wn, count, false);
     Obj res = b.cap == SIZE_MAX ? err_nomemory() : from_c(ba, b.p ? b.p : "", b.len);
     sb_free(&b);
     return res;
@@ -2351,20 +2138,7 @@ static Obj bm_expandtabs(Obj *args, size_t nargs, Obj kwnames)
     const unsigned char *p = bdata(self, &n);
     StrBuf b;
     sb_init(&b);
-    int64_t col = 0;
-    for (int64_t i = 0; i < n; i++) {
-        if (p[i] == '\t') {
-            if (tabsize > 0) {
-                int64_t incr = tabsize - col % tabsize;
-                col += incr;
-                while (incr-- > 0)
-                    sb_addc(&b, ' ');
-            }
-        } else {
-            sb_addc(&b, (char)p[i]);
-            col = p[i] == '\n' || p[i] == '\r' ? 0 : col + 1;
-        }
-    }
+    sb_expandtabs(&b, (const char *)p, n, tabsize, false);
     Obj res = b.cap == SIZE_MAX ? err_nomemory() : from_c(is_ba(self), b.p ? b.p : "", b.len);
     sb_free(&b);
     return res;

@@ -437,6 +437,7 @@ Obj vm_call_method(Obj self, const char *name, Obj *args, size_t nargs)
     Obj r = NULL;
     if (!nm)
         goto done;
+    self = v[1];   /* interning may have allocated */
     TypeObj *t = TYPE(self);
     if (generic_getattr(t) && TID(self) != TID_TYPE && TID(self) != TID_MODULE) {
         Obj d = vm_lookup_type(t, nm);
@@ -490,13 +491,15 @@ static void function_str(StrBuf *b, Obj func)
 
 void call_star_arg_error(Obj func, Obj arg)
 {
-    if (vm_hasattr(arg, str_intern_cstr("__iter__")) || vm_hasattr(arg, str_intern_cstr("__getitem__")))
-        return;
-    if (err_occurred())
-        err_clear();
     Obj *r = vm_roots(2);
     r[0] = func;
     r[1] = arg;
+    if (vm_hasattr(r[1], str_intern_cstr("__iter__")) || vm_hasattr(r[1], str_intern_cstr("__getitem__"))) {
+        vm_unroots(r);
+        return;
+    }
+    if (err_occurred())
+        err_clear();
     if (TID(r[0]) == TID_METHOD)
         r[0] = ((MethodObj *)r[0])->func;
     StrBuf b;
@@ -507,6 +510,19 @@ void call_star_arg_error(Obj func, Obj arg)
     vm_unroots(r);
 }
 
+/* TypeError "<f>() <what>" for f(**m) (func NULL: "function"). */
+static void kwargs_error(Obj func, const char *fmt, const char *arg)
+{
+    StrBuf b;
+    sb_init(&b);
+    if (func)
+        function_str(&b, func);
+    else
+        sb_adds(&b, "function");
+    sb_printf(&b, fmt, arg);
+    raise_buf(E_TypeError, &b);
+}
+
 int call_merge_kwargs(Obj d, Obj m, Obj func)
 {
     Obj *r = vm_roots(5);
@@ -514,18 +530,11 @@ int call_merge_kwargs(Obj d, Obj m, Obj func)
     r[1] = m;
     r[2] = func;
     if (!IS_DICT(m)) {
-        if (!vm_hasattr(m, str_intern_cstr("keys"))) {
-            StrBuf b;
-            sb_init(&b);
-            if (r[2])
-                function_str(&b, r[2]);
-            else
-                sb_adds(&b, "function");
-            sb_printf(&b, " argument after ** must be a mapping, not %s", type_name(r[1]));
-            raise_buf(E_TypeError, &b);
+        if (!vm_hasattr(r[1], str_intern_cstr("keys"))) {
+            kwargs_error(r[2], " argument after ** must be a mapping, not %s", type_name(r[1]));
             goto fail;
         }
-        r[3] = vm_call_method(m, "keys", NULL, 0);
+        r[3] = vm_call_method(r[1], "keys", NULL, 0);
         if (!r[3])
             goto fail;
         r[3] = vm_list_from_iter(r[3]);
@@ -538,14 +547,7 @@ int call_merge_kwargs(Obj d, Obj m, Obj func)
                 goto fail;
             }
             if (dict_getitem(r[0], r[4])) {
-                StrBuf b;
-                sb_init(&b);
-                if (r[2])
-                    function_str(&b, r[2]);
-                else
-                    sb_adds(&b, "function");
-                sb_printf(&b, " got multiple values for keyword argument '%s'", str_cstr(r[4]));
-                raise_buf(E_TypeError, &b);
+                kwargs_error(r[2], " got multiple values for keyword argument '%s'", str_cstr(r[4]));
                 goto fail;
             }
             Obj v = vm_getitem(r[1], r[4]);
@@ -565,14 +567,7 @@ int call_merge_kwargs(Obj d, Obj m, Obj func)
             goto fail;
         }
         if (dict_getitem(r[0], k)) {
-            StrBuf b;
-            sb_init(&b);
-            if (r[2])
-                function_str(&b, r[2]);
-            else
-                sb_adds(&b, "function");
-            sb_printf(&b, " got multiple values for keyword argument '%s'", str_cstr(k));
-            raise_buf(E_TypeError, &b);
+            kwargs_error(r[2], " got multiple values for keyword argument '%s'", str_cstr(k));
             goto fail;
         }
         r[3] = k;

@@ -73,19 +73,19 @@ const char *const compile_op_names[] = {
 /* Compiler state                                                      */
 /* ------------------------------------------------------------------ */
 
-typedef enum { K_NONE, K_TRUE, K_FALSE, K_ELLIPSIS, K_INT, K_BIGINT, K_FLOAT, K_STR, K_BYTES, K_TUPLE, K_CODE } ConstKind;
+typedef enum { K_NONE, K_TRUE, K_FALSE, K_ELLIPSIS, K_INT, K_BIGINT, K_FLOAT, K_STR, K_BYTES, K_TUPLE, K_FROZENSET, K_CODE } ConstKind;
 
 struct Unit;
 typedef struct CConst {
     ConstKind kind;
     bool neg;                 /* K_BIGINT: negative */
     int base;                 /* K_BIGINT */
-    int nitems;               /* K_TUPLE */
+    int nitems;               /* K_TUPLE, K_FROZENSET */
     int64_t i;                /* K_INT */
     double f;                 /* K_FLOAT */
     const char *s;            /* K_STR, K_BYTES, K_BIGINT digits */
     size_t len;
-    struct CConst **items;    /* K_TUPLE */
+    struct CConst **items;    /* K_TUPLE, K_FROZENSET (a set display's items) */
     struct Unit *code;        /* K_CODE */
     uint32_t hash;
 } CConst;
@@ -164,6 +164,7 @@ typedef struct Compiler {
     PoolBlock *pool;
     int depth;
     bool interactive;
+    int optimize;                 /* -O level: 1 drops asserts and folds __debug__ to False; 2 also docstrings */
     const stmt_seq *module_body;  /* for the placement rule of `from __future__ import` */
     int future_prefix;            /* module_body items [0, future_prefix) may be future imports */
     struct CompileWarning *warnings;  /* SyntaxWarnings, printed by vm_compile */
@@ -271,6 +272,20 @@ static void *pool_alloc(Compiler *c, size_t n)
 /* String tables                                                       */
 /* ------------------------------------------------------------------ */
 
+/* A new open-addressing index of n (a power of two) empty (-1) slots, for
+ * the string tables and the constants; NULL: out of memory (recorded). */
+static int *index_new(Compiler *c, int n)
+{
+    int *slots = malloc((size_t)n * sizeof(int));
+    if (!slots) {
+        nomem(c);
+        return NULL;
+    }
+    for (int i = 0; i < n; i++)
+        slots[i] = -1;
+    return slots;
+}
+
 static int strtab_find_slot(const StrTab *t, const char *s, uint32_t h)
 {
     int mask = t->nslots - 1, i = (int)(h & (uint32_t)mask);
@@ -302,13 +317,9 @@ static int strtab_add(Compiler *c, StrTab *t, const char *s)
     }
     if ((t->n + 1) * 2 > t->nslots) {
         int n = t->nslots ? t->nslots * 2 : 16;
-        int *slots = malloc((size_t)n * sizeof(int));
-        if (!slots) {
-            nomem(c);
+        int *slots = index_new(c, n);
+        if (!slots)
             return -1;
-        }
-        for (int i = 0; i < n; i++)
-            slots[i] = -1;
         free(t->slots);
         t->slots = slots;
         t->nslots = n;
@@ -407,7 +418,7 @@ static uint32_t const_hash(CConst *k)
     case K_FLOAT: h = hash_bytes(h, &k->f, sizeof k->f); break;
     case K_BIGINT: h = hash_bytes(h, k->s, k->len) ^ (uint32_t)k->neg ^ ((uint32_t)k->base << 2); break;
     case K_STR: case K_BYTES: h = hash_bytes(h, k->s, k->len); break;
-    case K_TUPLE:
+    case K_TUPLE: case K_FROZENSET:
         for (int i = 0; i < k->nitems; i++)
             h = (h ^ k->items[i]->hash) * 1000003u;
         h ^= (uint32_t)k->nitems;
@@ -430,7 +441,7 @@ static bool const_eq(const CConst *a, const CConst *b)
     case K_BIGINT:
         return a->neg == b->neg && a->base == b->base && a->len == b->len && memcmp(a->s, b->s, a->len) == 0;
     case K_STR: case K_BYTES: return a->len == b->len && memcmp(a->s, b->s, a->len) == 0;
-    case K_TUPLE:
+    case K_TUPLE: case K_FROZENSET:
         if (a->nitems != b->nitems)
             return false;
         for (int i = 0; i < a->nitems; i++)
@@ -520,17 +531,23 @@ static CConst *const_from_ast(Compiler *c, const constant *v)
     return NULL;
 }
 
+/* The slot of k in u's constant index: k's, or the empty one for it. */
+static int const_find_slot(const Unit *u, const CConst *k)
+{
+    int mask = u->ncslots - 1, i = (int)(k->hash & (uint32_t)mask);
+    while (u->cslots[i] >= 0 && !const_eq(u->consts[u->cslots[i]], k))
+        i = (i + 1) & mask;
+    return i;
+}
+
 /* Index of k in the current unit's constants (deduplicated); -1 on error. */
 static int add_const(Compiler *c, CConst *k)
 {
     Unit *u = c->u;
     if (u->ncslots) {
-        int mask = u->ncslots - 1, i = (int)(k->hash & (uint32_t)mask);
-        while (u->cslots[i] >= 0) {
-            if (const_eq(u->consts[u->cslots[i]], k))
-                return u->cslots[i];
-            i = (i + 1) & mask;
-        }
+        int ix = u->cslots[const_find_slot(u, k)];
+        if (ix >= 0)
+            return ix;
     }
     if (u->nconsts >= ARG_LIMIT) {
         cerror(c, CERR_SYNTAX, u->lineno, 0, u->lineno, 0, "too many constants in one code object");
@@ -538,32 +555,21 @@ static int add_const(Compiler *c, CConst *k)
     }
     if ((u->nconsts + 1) * 2 > u->ncslots) {
         int n = u->ncslots ? u->ncslots * 2 : 16;
-        int *slots = malloc((size_t)n * sizeof(int));
-        if (!slots) {
-            nomem(c);
+        int *slots = index_new(c, n);
+        if (!slots)
             return -1;
-        }
-        for (int i = 0; i < n; i++)
-            slots[i] = -1;
         free(u->cslots);
         u->cslots = slots;
         u->ncslots = n;
-        for (int j = 0; j < u->nconsts; j++) {
-            int i = (int)(u->consts[j]->hash & (uint32_t)(n - 1));
-            while (slots[i] >= 0)
-                i = (i + 1) & (n - 1);
-            slots[i] = j;
-        }
+        for (int j = 0; j < u->nconsts; j++)
+            slots[const_find_slot(u, u->consts[j])] = j;
     }
     if (!grow((void **)&u->consts, &u->capconsts, u->nconsts + 1, sizeof(CConst *))) {
         nomem(c);
         return -1;
     }
     u->consts[u->nconsts] = k;
-    int i = (int)(k->hash & (uint32_t)(u->ncslots - 1));
-    while (u->cslots[i] >= 0)
-        i = (i + 1) & (u->ncslots - 1);
-    u->cslots[i] = u->nconsts;
+    u->cslots[const_find_slot(u, k)] = u->nconsts;
     return u->nconsts++;
 }
 
@@ -803,7 +809,7 @@ static bool compile_nameop(Compiler *c, const char *name, expr_context_ty ctx, e
     Unit *u = c->u;
     if (strcmp(name, "__debug__") == 0) {
         if (ctx == AST_Load)
-            return emit_const(c, const_simple(c, K_TRUE));
+            return emit_const(c, const_simple(c, c->optimize ? K_FALSE : K_TRUE));
         if (loc)
             return SYNERR(c, loc, ctx == AST_Store ? "cannot assign to __debug__" : "cannot delete __debug__");
     }
@@ -1192,6 +1198,7 @@ static const char *const_type_name(const CConst *k)
     case K_STR: return "str";
     case K_BYTES: return "bytes";
     case K_TUPLE: return "tuple";
+    case K_FROZENSET: return "frozenset";
     default: return "code";
     }
 }
@@ -1313,6 +1320,13 @@ static const constant *docstring_of(const stmt_seq *body)
         return NULL;
     const constant *v = &s->v.Expr.value->v.Constant.value;
     return v->kind == CONST_STR ? v : NULL;
+}
+
+/* The docstring to keep (-OO drops them: the string is then an ordinary
+ * expression statement, compiled to nothing). */
+static const constant *kept_docstring(Compiler *c, const stmt_seq *body)
+{
+    return c->optimize >= 2 ? NULL : docstring_of(body);
 }
 
 static bool compile_store(Compiler *c, expr_ty t);
@@ -1645,7 +1659,7 @@ static bool compile_function(Compiler *c, stmt_ty s)
     TRY(enter_unit(c, symtable_lookup(c->st, s), U_FUNCTION, s->v.FunctionDef.name, firstline));
     set_arg_counts(c->u, a);
     const stmt_seq *body = &s->v.FunctionDef.body;
-    const constant *doc = docstring_of(body);
+    const constant *doc = kept_docstring(c, body);
     /* consts[0]: the docstring or None */
     if (add_const(c, doc ? const_str(c, doc->s, doc->len) : const_simple(c, K_NONE)) < 0)
         return false;
@@ -1715,7 +1729,7 @@ static bool compile_class(Compiler *c, stmt_ty s)
     TRY(emit_name_index(c, OP_LOAD_NAME, "__name__") && emit_name_index(c, OP_STORE_NAME, "__module__"));
     TRY(emit_str_const(c, u->qualname) && emit_name_index(c, OP_STORE_NAME, "__qualname__"));
     const stmt_seq *body = &s->v.ClassDef.body;
-    const constant *doc = docstring_of(body);
+    const constant *doc = kept_docstring(c, body);
     if (doc) {
         u->lineno = body->items[0]->lineno;
         TRY(emit_const(c, const_str(c, doc->s, doc->len)) && emit_name_index(c, OP_STORE_NAME, "__doc__"));
@@ -1745,6 +1759,7 @@ static bool compile_class(Compiler *c, stmt_ty s)
 /* ------------------------------------------------------------------ */
 
 static bool compile_stmt(Compiler *c, stmt_ty s);
+static bool compile_iterable(Compiler *c, expr_ty e);
 
 static bool compile_stmts(Compiler *c, const stmt_seq *seq, int from)
 {
@@ -1822,7 +1837,7 @@ static bool compile_for(Compiler *c, stmt_ty s)
     NEW_LABEL(start);
     NEW_LABEL(cleanup);
     NEW_LABEL(end);
-    TRY(compile_expr(c, s->v.For.iter));
+    TRY(compile_iterable(c, s->v.For.iter));
     c->u->lineno = s->lineno;
     TRY(emit(c, OP_GET_ITER, 0));
     bind_label(c, start);
@@ -2263,6 +2278,8 @@ static bool compile_stmt(Compiler *c, stmt_ty s)
             ok = false;
             break;
         }
+        if (c->optimize)
+            break;   /* -O: no code (the warning above still comes, as in CPython) */
         int end = new_label(c);
         ok = end >= 0 && jump_if(c, s->v.Assert.test, end, true);
         c->u->lineno = s->lineno;
@@ -2357,8 +2374,9 @@ static bool starunpack(Compiler *c, expr_seq elts, int pushed, int kind)
     return true;
 }
 
-/* A constant tuple of all the elements, or NULL (no error) when one is not constant. */
-static CConst *fold_elts(Compiler *c, expr_seq elts)
+/* A constant tuple (kind K_TUPLE) or set display (K_FROZENSET) of all the
+ * elements, or NULL (no error) when one is not constant. */
+static CConst *fold_elts(Compiler *c, expr_seq elts, ConstKind kind)
 {
     for (int i = 0; i < elts.n; i++)
         if (!may_fold(elts.items[i], 0))
@@ -2369,7 +2387,7 @@ static CConst *fold_elts(Compiler *c, expr_seq elts)
     for (int i = 0; i < elts.n; i++)
         if (!(items[i] = fold_const(c, elts.items[i], 0)))
             return NULL;
-    CConst *k = const_new(c, K_TUPLE);
+    CConst *k = const_new(c, kind);
     if (!k)
         return NULL;
     k->items = items;
@@ -2377,24 +2395,46 @@ static CConst *fold_elts(Compiler *c, expr_seq elts)
     return const_finish(k);
 }
 
-static bool compile_list(Compiler *c, expr_ty e)
+/* The iterable of a `for`, of a comprehension or right of `in`: a list or
+ * set display of constants is a tuple / frozenset constant there (CPython's
+ * AST optimizer does it; the frozenset's order shows when iterating). */
+static bool compile_iterable(Compiler *c, expr_ty e)
 {
-    expr_seq elts = e->v.List.elts;
+    if (e->kind == List_kind || e->kind == Set_kind) {
+        expr_seq elts = e->kind == List_kind ? e->v.List.elts : e->v.Set.elts;
+        if (!has_starred(elts)) {
+            CConst *k = fold_elts(c, elts, e->kind == Set_kind ? K_FROZENSET : K_TUPLE);
+            if (c->err->kind != CERR_NONE)
+                return false;
+            if (k)
+                return emit_const(c, k);
+        }
+    }
+    return compile_expr(c, e);
+}
+
+/* A list or set display. Of more than two constants, as CPython 3.11:
+ * BUILD_LIST 0; LOAD_CONST tuple; LIST_EXTEND 1 (sets: BUILD_SET 0;
+ * LOAD_CONST frozenset; SET_UPDATE 1, which gives CPython's set order). */
+static bool compile_list_or_set(Compiler *c, expr_seq elts, int kind)
+{
     if (elts.n > 2 && !has_starred(elts)) {
-        CConst *k = fold_elts(c, elts);
+        bool set = kind == SEQ_SET;
+        CConst *k = fold_elts(c, elts, set ? K_FROZENSET : K_TUPLE);
         if (c->err->kind != CERR_NONE)
             return false;
         if (k)
-            return emit(c, OP_BUILD_LIST, 0) && emit_const(c, k) && emit(c, OP_LIST_EXTEND, 1);
+            return emit(c, set ? OP_BUILD_SET : OP_BUILD_LIST, 0) && emit_const(c, k) &&
+                   emit(c, set ? OP_SET_UPDATE : OP_LIST_EXTEND, 1);
     }
-    return starunpack(c, elts, 0, SEQ_LIST);
+    return starunpack(c, elts, 0, kind);
 }
 
 static bool compile_tuple(Compiler *c, expr_ty e)
 {
     expr_seq elts = e->v.Tuple.elts;
     if (!has_starred(elts)) {
-        CConst *k = fold_elts(c, elts);
+        CConst *k = fold_elts(c, elts, K_TUPLE);
         if (c->err->kind != CERR_NONE)
             return false;
         if (k)
@@ -2411,7 +2451,7 @@ static bool compile_dict(Compiler *c, expr_ty e)
     for (int i = 0; i < n; i++)
         dstar = dstar || !keys.items[i];
     if (!dstar && n > 1 && n <= STACK_USE_GUIDELINE) {
-        CConst *k = fold_elts(c, keys);
+        CConst *k = fold_elts(c, keys, K_TUPLE);
         if (c->err->kind != CERR_NONE)
             return false;
         if (k) {
@@ -2455,6 +2495,17 @@ static bool compile_dict(Compiler *c, expr_ty e)
     return true;
 }
 
+/* Comparator i of a comparison; the last one, right of `in` / `not in`, is
+ * an iterable (a constant display becomes a tuple / frozenset constant). */
+static bool compile_compared(Compiler *c, expr_ty e, int i)
+{
+    expr_ty v = e->v.Compare.comparators.items[i];
+    cmpop_ty op = e->v.Compare.ops.items[i];
+    if (i == e->v.Compare.ops.n - 1 && (op == AST_In || op == AST_NotIn))
+        return compile_iterable(c, v);
+    return compile_expr(c, v);
+}
+
 static bool compile_compare(Compiler *c, expr_ty e)
 {
     TRY(check_compare(c, e));
@@ -2462,14 +2513,14 @@ static bool compile_compare(Compiler *c, expr_ty e)
     expr_seq comps = e->v.Compare.comparators;
     TRY(compile_expr(c, e->v.Compare.left));
     if (n == 1)
-        return compile_expr(c, comps.items[0]) && emit_compare(c, e->v.Compare.ops.items[0]);
+        return compile_compared(c, e, 0) && emit_compare(c, e->v.Compare.ops.items[0]);
     NEW_LABEL(cleanup);
     NEW_LABEL(end);
     for (int i = 0; i < n - 1; i++) {
         TRY(compile_expr(c, comps.items[i]) && emit(c, OP_DUP_TOP, 0) && emit(c, OP_ROT_THREE, 0) &&
             emit_compare(c, e->v.Compare.ops.items[i]) && emit(c, OP_JUMP_IF_FALSE_OR_POP, cleanup));
     }
-    TRY(compile_expr(c, comps.items[n - 1]) && emit_compare(c, e->v.Compare.ops.items[n - 1]));
+    TRY(compile_compared(c, e, n - 1) && emit_compare(c, e->v.Compare.ops.items[n - 1]));
     TRY(emit(c, OP_JUMP, end));
     bind_label(c, cleanup);
     TRY(emit(c, OP_ROT_TWO, 0) && emit(c, OP_POP_TOP, 0));
@@ -2638,7 +2689,7 @@ static bool comprehension_generator(Compiler *c, comprehension_seq gens, int gi,
     if (gi == 0) {
         TRY(emit(c, OP_LOAD_FAST, 0));   /* .0: the iterator of the outermost iterable */
     } else {
-        TRY(compile_expr(c, g->iter));
+        TRY(compile_iterable(c, g->iter));
         c->u->lineno = g->iter->lineno;
         TRY(emit(c, OP_GET_ITER, 0));
     }
@@ -2697,7 +2748,7 @@ static bool compile_comprehension(Compiler *c, expr_ty e, CompKind kind, compreh
     if (!child)
         return false;
     TRY(emit_make_function(c, child, 0) && emit(c, OP_PUSH_NULL, 0));
-    TRY(compile_expr(c, gens.items[0]->iter));
+    TRY(compile_iterable(c, gens.items[0]->iter));
     c->u->lineno = e->lineno;
     return emit(c, OP_GET_ITER, 0) && emit(c, OP_CALL, 1);
 }
@@ -2782,7 +2833,7 @@ static bool compile_expr_inner(Compiler *c, expr_ty e)
     case Dict_kind:
         return compile_dict(c, e);
     case Set_kind:
-        return starunpack(c, e->v.Set.elts, 0, SEQ_SET);
+        return compile_list_or_set(c, e->v.Set.elts, SEQ_SET);
     case ListComp_kind:
         return compile_comprehension(c, e, COMP_LIST, e->v.ListComp.generators, e->v.ListComp.elt, NULL);
     case SetComp_kind:
@@ -2834,7 +2885,7 @@ static bool compile_expr_inner(Compiler *c, expr_ty e)
     case Name_kind:
         return compile_nameop(c, e->v.Name.id, AST_Load, e);
     case List_kind:
-        return compile_list(c, e);
+        return compile_list_or_set(c, e->v.List.elts, SEQ_LIST);
     case Tuple_kind:
         return compile_tuple(c, e);
     case Slice_kind: {
@@ -2883,6 +2934,7 @@ static Unit *compile_mod(Compiler *c, mod_ty mod)
         /* future imports may only follow the docstring and other future imports */
         c->module_body = body;
         c->future_prefix = doc ? 1 : 0;
+        doc = kept_docstring(c, body);
         while (c->future_prefix < body->n) {
             stmt_ty s = body->items[c->future_prefix];
             if (s->kind != ImportFrom_kind || !s->v.ImportFrom.module || s->v.ImportFrom.level ||
@@ -3160,10 +3212,11 @@ static void compiler_free(Compiler *c)
 }
 
 /* The module unit, or NULL with err set. The caller frees c. */
-static Unit *compile_units(Compiler *c, mod_ty mod, CompileError *err)
+static Unit *compile_units(Compiler *c, mod_ty mod, CompileError *err, int optimize)
 {
     memset(c, 0, sizeof *c);
     c->err = err;
+    c->optimize = optimize;
     c->st = symtable_build(mod, err);
     if (!c->st)
         return NULL;
@@ -3193,14 +3246,16 @@ static void const_print(FILE *out, const CConst *k)
     case K_FLOAT: fprintf(out, "%.17g", k->f); break;
     case K_STR: fprintf(out, "'%.*s'", (int)k->len, k->s); break;
     case K_BYTES: fprintf(out, "b'%.*s'", (int)k->len, k->s); break;
-    case K_TUPLE:
-        fputc('(', out);
+    case K_TUPLE: case K_FROZENSET:
+        fputs(k->kind == K_FROZENSET ? "frozenset((" : "(", out);
         for (int i = 0; i < k->nitems; i++) {
             if (i)
                 fputs(", ", out);
             const_print(out, k->items[i]);
         }
         fputs(k->nitems == 1 ? ",)" : ")", out);
+        if (k->kind == K_FROZENSET)
+            fputc(')', out);
         break;
     case K_CODE: fprintf(out, "<code %s>", k->code->qualname); break;
     }
@@ -3273,7 +3328,7 @@ int compile_debug_dump(mod_ty mod, FILE *out)
 {
     Compiler c;
     CompileError err = { 0 };
-    Unit *top = compile_units(&c, mod, &err);
+    Unit *top = compile_units(&c, mod, &err, 0);
     if (top)
         unit_dump(out, top);
     else
@@ -3318,8 +3373,8 @@ static void const_json(FILE *out, const CConst *k)
             fprintf(out, "%02x", (unsigned char)k->s[i]);
         fputs("\"}", out);
         break;
-    case K_TUPLE:
-        fputs("{\"t\":\"tuple\",\"v\":[", out);
+    case K_TUPLE: case K_FROZENSET:
+        fputs(k->kind == K_FROZENSET ? "{\"t\":\"frozenset\",\"v\":[" : "{\"t\":\"tuple\",\"v\":[", out);
         for (int i = 0; i < k->nitems; i++) {
             if (i)
                 fputc(',', out);
@@ -3382,7 +3437,7 @@ int compile_debug_json(mod_ty mod, FILE *out)
 {
     Compiler c;
     CompileError err = { 0 };
-    Unit *top = compile_units(&c, mod, &err);
+    Unit *top = compile_units(&c, mod, &err, 0);
     if (top)
         unit_json(out, top);
     else {
@@ -3401,6 +3456,9 @@ int compile_debug_json(mod_ty mod, FILE *out)
 /* Everything below touches GC objects (the interpreter proper).      */
 /* ================================================================== */
 #ifndef COMPILE_NO_VM
+
+#include "containers.h"   /* set_display_constant */
+#include "modules.h"      /* sys_cflags.optimize */
 
 /* ------------------------------------------------------------------ */
 /* Code objects                                                        */
@@ -3481,8 +3539,8 @@ static Obj const_to_obj(Emitter *em, CConst *k)
         return str_new(k->s, k->len);
     }
     case K_BYTES: return bytes_new(k->s, k->len);
-    case K_TUPLE: {
-        if (k->nitems == 0)
+    case K_TUPLE: case K_FROZENSET: {
+        if (k->nitems == 0 && k->kind == K_TUPLE)
             return g_empty_tuple;
         Obj *r = vm_roots(1);
         r[0] = tuple_new(k->nitems);
@@ -3501,7 +3559,7 @@ static Obj const_to_obj(Emitter *em, CConst *k)
             VM_WRITE(r[0]);
             TUPLE_ITEMS(r[0])[i] = v;
         }
-        Obj t = r[0];
+        Obj t = k->kind == K_FROZENSET ? set_display_constant(r[0]) : r[0];
         vm_unroots(r);
         return t;
     }
@@ -3771,7 +3829,7 @@ Obj vm_compile(const char *src, size_t len, const char *filename, int mode)
     CompileError err;
     memset(&err, 0, sizeof err);
     Obj code = NULL;
-    Unit *top = compile_units(&c, mod, &err);
+    Unit *top = compile_units(&c, mod, &err, sys_cflags.optimize);
     print_warnings(&c, filename, src, len);
     if (top) {
         Emitter em = { &c, str_intern_cstr(filename) };

@@ -337,3 +337,135 @@ int meth_check_args(const char *tname, const char *meth, size_t nargs, Obj kwnam
         snprintf(name, sizeof name, "%s", meth);
     return vm_check_args(name, nargs, kwnames, min, max);
 }
+
+/* ---- list and tuple: one implementation of their item algorithms ---- */
+
+Obj seq_richcompare(Obj *slots, int op)
+{
+    if ((op == CMP_EQ || op == CMP_NE) && seq_len(slots[0]) != seq_len(slots[1]))
+        return vm_bool(op == CMP_NE);
+    if (vm_enter_recursive(" in comparison") < 0)
+        return NULL;
+    int64_t i;
+    for (i = 0; i < seq_len(slots[0]) && i < seq_len(slots[1]); i++) {
+        Obj x = seq_items(slots[0])[i], y = seq_items(slots[1])[i];
+        int eq = container_fast_eq(x, y);
+        if (eq == -2)
+            eq = vm_richcompare_bool(x, y, CMP_EQ);
+        if (eq < 0) {
+            vm_leave_recursive();
+            return NULL;
+        }
+        if (!eq)
+            break;
+    }
+    int64_t la = seq_len(slots[0]), lb = seq_len(slots[1]);
+    Obj res;
+    if (i >= la || i >= lb) {
+        bool v;
+        switch (op) {
+        case CMP_LT: v = la < lb; break;
+        case CMP_LE: v = la <= lb; break;
+        case CMP_EQ: v = la == lb; break;
+        case CMP_NE: v = la != lb; break;
+        case CMP_GT: v = la > lb; break;
+        default: v = la >= lb; break;
+        }
+        res = vm_bool(v);
+    } else if (op == CMP_EQ) {
+        res = g_False;
+    } else if (op == CMP_NE) {
+        res = g_True;
+    } else {
+        Obj x = seq_items(slots[0])[i], y = seq_items(slots[1])[i];
+        if (IS_SMALLINT(x) && IS_SMALLINT(y)) {
+            int64_t p = SMALLINT_VAL(x), q = SMALLINT_VAL(y);
+            bool v = op == CMP_LT ? p < q : op == CMP_LE ? p <= q : op == CMP_GT ? p > q : p >= q;
+            res = vm_bool(v);
+        } else {
+            res = vm_richcompare(x, y, op);
+        }
+    }
+    vm_leave_recursive();
+    return res;
+}
+
+int64_t seq_find(Obj *sslot, Obj *vslot, int64_t start, int64_t stop)
+{
+    for (int64_t i = start; i < stop && i < seq_len(*sslot); i++) {
+        Obj item = seq_items(*sslot)[i];
+        int eq = container_fast_eq(item, *vslot);
+        if (eq == -2)
+            eq = vm_richcompare_bool(item, *vslot, CMP_EQ);
+        if (eq < 0)
+            return -2;
+        if (eq)
+            return i;
+    }
+    return -1;
+}
+
+int64_t seq_count(Obj *sslot, Obj *vslot)
+{
+    int64_t count = 0;
+    for (int64_t i = 0; i < seq_len(*sslot); i++) {
+        Obj item = seq_items(*sslot)[i];
+        int eq = container_fast_eq(item, *vslot);
+        if (eq == -2)
+            eq = vm_richcompare_bool(item, *vslot, CMP_EQ);
+        if (eq < 0)
+            return -1;
+        count += eq;
+    }
+    return count;
+}
+
+Obj seq_repr(Obj s)
+{
+    bool list = IS_LIST(s);
+    int64_t n = seq_len(s);
+    if (n == 0)
+        return str_from_cstr(list ? "[]" : "()");
+    Obj *r = vm_roots(1);
+    r[0] = s;
+    int rc = repr_enter(&r[0]);
+    if (rc != 0) {
+        vm_unroots(r);
+        return rc > 0 ? str_from_cstr(list ? "[...]" : "(...)") : NULL;
+    }
+    StrBuf b;
+    sb_init(&b);
+    sb_addc(&b, list ? '[' : '(');
+    for (int64_t i = 0; i < seq_len(r[0]); i++) {
+        if (i)
+            sb_add(&b, ", ", 2);
+        Obj item = vm_repr(seq_items(r[0])[i]);
+        if (!item) {
+            sb_free(&b);
+            repr_leave();
+            vm_unroots(r);
+            return NULL;
+        }
+        sb_add_str(&b, item);
+    }
+    if (!list && n == 1)
+        sb_addc(&b, ',');
+    sb_addc(&b, list ? ']' : ')');
+    repr_leave();
+    vm_unroots(r);
+    return sb_finish(&b);
+}
+
+void seq_clamp_range(int64_t n, int64_t *start, int64_t *stop)
+{
+    if (*start < 0) {
+        *start += n;
+        if (*start < 0)
+            *start = 0;
+    }
+    if (*stop < 0) {
+        *stop += n;
+        if (*stop < 0)
+            *stop = 0;
+    }
+}

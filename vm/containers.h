@@ -159,6 +159,29 @@ int seq_slice_index(Obj v, int64_t *out, bool allow_none);
 bool seq_reflected_may_handle(Obj other, const char *rdunder);
 int seq_repeat_count(Obj a, Obj b, bool seq_is_a, int64_t *n);
 
+/* list and tuple share one implementation of their item algorithms
+ * (containeriter.c). `s` is an exact list or tuple; the slot arguments are
+ * root slots, re-read after every comparison (user __eq__ may mutate a
+ * list or move anything). */
+static inline int64_t seq_len(Obj s)
+{
+    return IS_LIST(s) ? LIST_LEN(s) : TUPLE_LEN(s);
+}
+static inline Obj __seg_gs *seq_items(Obj s)
+{
+    return IS_LIST(s) ? LIST_ITEMS(s) : TUPLE_ITEMS(s);
+}
+/* Lexicographic comparison of slots[0] and slots[1] (same kind). */
+Obj seq_richcompare(Obj *slots, int op);
+/* First index i in [start, stop) with *sslot[i] == *vslot: i, -1 if none, -2 on error. */
+int64_t seq_find(Obj *sslot, Obj *vslot, int64_t start, int64_t stop);
+/* Number of items == *vslot, -1 on error. */
+int64_t seq_count(Obj *sslot, Obj *vslot);
+/* '[a, b]' / '(a, b)' / '(a,)'; `self` unwrapped; recursion shows as '[...]'. */
+Obj seq_repr(Obj s);
+/* Clamp list.index / tuple.index start and stop (CPython's slice rules). */
+void seq_clamp_range(int64_t n, int64_t *start, int64_t *stop);
+
 /* vm_check_args for a method of built-in type `tname`, with CPython's
  * naming: "list.append() takes exactly one argument (0 given)" but
  * "pop expected at most 1 argument, got 2". */

@@ -150,14 +150,21 @@ static void name_error(Obj name)
     err_format(E_NameError, "name '%s' is not defined", str_cstr(name));
 }
 
+/* name in a namespace (a dict, or any mapping for class bodies / exec):
+ * the value, or NULL: missing (no error) or an error (err_occurred). */
+static Obj namespace_get(Obj ns, Obj name)
+{
+    if (IS_DICT(ns))
+        return dict_getitem(ns, name);
+    Obj v = vm_getitem(ns, name);
+    if (!v && err_matches(E_KeyError))
+        err_clear();
+    return v;
+}
+
 /* ------------------------------------------------------------------ */
 /* Frames                                                             */
 /* ------------------------------------------------------------------ */
-static void recursion_error(void)
-{
-    err_set(E_RecursionError, "maximum recursion depth exceeded");
-}
-
 /* Push a frame for a Python function. args[0..nargs) and (kwnames) the
  * keyword values after them are root slots. inplace: args are the top of
  * the running frame's value stack, so the callee's localsplus may start at
@@ -170,22 +177,14 @@ static inline Frame *push_function_frame(Obj func, Obj *args, size_t nargs, Obj 
     int nlp = code_nlocalsplus(co);
     int flags = co->flags;
     Obj *old_top = (Obj *)tm_self.ss_top;
-    Frame *back = vm_ts.frame;
-    Frame *nf = back ? back + 1 : vm_frames_base;
-    Obj *lp, *end;
-
-    if (unlikely(vm_ts.py_depth + vm_ts.c_depth >= vm_recursion_limit || nf >= vm_frames_limit)) {
-        recursion_error();
+    bool bind_in_place = inplace && !kwnames && nargs == (size_t)co->argcount && co->kwonlyargcount == 0 &&
+                         !(flags & (CO_VARARGS | CO_VARKEYWORDS));
+    Obj *lp = bind_in_place ? args : old_top;
+    Obj *end = lp + nlp + FRAME_NHDR + co->stacksize;
+    Frame *nf = frame_next(end);
+    if (unlikely(!nf))
         return NULL;
-    }
-    if (likely(inplace && !kwnames && nargs == (size_t)co->argcount && co->kwonlyargcount == 0 &&
-               !(flags & (CO_VARARGS | CO_VARKEYWORDS)))) {
-        lp = args;
-        end = lp + nlp + FRAME_NHDR + co->stacksize;
-        if (unlikely(end > vm_ss_safe_limit)) {
-            recursion_error();
-            return NULL;
-        }
+    if (likely(bind_in_place)) {
         for (Obj *p = lp + nargs; p < end; p++)
             *p = NULL;
         /* Never shrink below the caller's slots: they must stay scanned by
@@ -194,12 +193,6 @@ static inline Frame *push_function_frame(Obj func, Obj *args, size_t nargs, Obj 
             end = old_top;
         tm_self.ss_top = (object_t **)end;
     } else {
-        lp = old_top;
-        end = lp + nlp + FRAME_NHDR + co->stacksize;
-        if (unlikely(end > vm_ss_safe_limit)) {
-            recursion_error();
-            return NULL;
-        }
         for (Obj *p = lp; p < end; p++)
             *p = NULL;
         tm_self.ss_top = (object_t **)end;
@@ -225,17 +218,7 @@ static inline Frame *push_function_frame(Obj func, Obj *args, size_t nargs, Obj 
         tm_self.ss_top = (object_t **)old_top;
         return NULL;
     }
-    nf->back = back;
-    nf->code = co;
-    nf->ip = co->code;
-    nf->localsplus = lp;
-    nf->stack_base = hdr + FRAME_NHDR;
-    nf->sp = nf->stack_base;
-    nf->end = end;
-    nf->nblocks = 0;
-    nf->kind = FR_CALL;
-    vm_ts.frame = nf;
-    vm_ts.py_depth++;
+    frame_link(nf, co, co->code, lp, end, FR_CALL);
     return nf;
 }
 
@@ -255,13 +238,9 @@ static Frame *push_code_frame(Obj code, Obj func, Obj globals, Obj builtins, Obj
     int nlp = code_nlocalsplus(co);
     Obj *lp = (Obj *)tm_self.ss_top;
     Obj *end = lp + nlp + FRAME_NHDR + co->stacksize;
-    Frame *back = vm_ts.frame;
-    Frame *nf = back ? back + 1 : vm_frames_base;
-    if (vm_ts.py_depth + vm_ts.c_depth >= vm_recursion_limit || nf >= vm_frames_limit ||
-        end > vm_ss_safe_limit) {
-        recursion_error();
+    Frame *nf = frame_next(end);
+    if (!nf)
         return NULL;
-    }
     for (Obj *p = lp; p < end; p++)
         *p = NULL;
     tm_self.ss_top = (object_t **)end;
@@ -281,17 +260,7 @@ static Frame *push_code_frame(Obj code, Obj func, Obj globals, Obj builtins, Obj
             return NULL;
         }
     }
-    nf->back = back;
-    nf->code = co;
-    nf->ip = co->code;
-    nf->localsplus = lp;
-    nf->stack_base = hdr + FRAME_NHDR;
-    nf->sp = nf->stack_base;
-    nf->end = end;
-    nf->nblocks = 0;
-    nf->kind = FR_ENTRY;
-    vm_ts.frame = nf;
-    vm_ts.py_depth++;
+    frame_link(nf, co, co->code, lp, end, FR_ENTRY);
     return nf;
 }
 
@@ -319,13 +288,8 @@ static Obj load_global_slow(CodeObj *co, uint32_t cidx, Obj globals, Obj builtin
             where = GC_BUILTINS;
         }
     } else {
-        v = vm_getitem(builtins, name);
-        if (!v) {
-            if (!err_matches(E_KeyError))
-                return NULL;
-            err_clear();
-        }
-        if (!v)
+        v = namespace_get(builtins, name);
+        if (!v && !err_occurred())
             name_error(name);
         return v;
     }
@@ -610,50 +574,18 @@ static inline Obj plain_class_init(Obj callable)
     return init && IS_FUNCTION(init) ? init : NULL;
 }
 
+/* name is interned (co->names): it survives the lookups; the namespaces
+ * are read again from the frame header after each one, which may run code. */
 static Obj load_name(Frame *f, Obj name)
 {
     Obj *hdr = FRAME_HDR(f);
-    Obj locals = hdr[HDR_LOCALS];
     Obj v;
-    if (locals) {
-        if (IS_DICT(locals)) {
-            v = dict_getitem(locals, name);
-            if (v)
-                return v;
-            if (err_occurred())
-                return NULL;
-        } else {
-            v = vm_getitem(locals, name);
-            if (v)
-                return v;
-            if (!err_matches(E_KeyError))
-                return NULL;
-            err_clear();
-        }
-    }
-    Obj globals = hdr[HDR_GLOBALS];
-    if (globals != locals) {
-        v = dict_getitem(globals, name);
-        if (v)
-            return v;
-        if (err_occurred())
-            return NULL;
-    }
-    Obj b = hdr[HDR_BUILTINS];
-    if (IS_DICT(b)) {
-        v = dict_getitem(b, name);
-        if (v)
-            return v;
-        if (err_occurred())
-            return NULL;
-    } else {
-        v = vm_getitem(b, name);
-        if (v)
-            return v;
-        if (!err_matches(E_KeyError))
-            return NULL;
-        err_clear();
-    }
+    if (hdr[HDR_LOCALS] && ((v = namespace_get(hdr[HDR_LOCALS], name)) || err_occurred()))
+        return v;
+    if (hdr[HDR_GLOBALS] != hdr[HDR_LOCALS] && ((v = dict_getitem(hdr[HDR_GLOBALS], name)) || err_occurred()))
+        return v;
+    if ((v = namespace_get(hdr[HDR_BUILTINS], name)) || err_occurred())
+        return v;
     name_error(name);
     return NULL;
 }
@@ -688,29 +620,29 @@ static int delete_name(Frame *f, Obj name)
 static Obj load_classderef(Frame *f, int i)
 {
     CodeObj *co = f->code;
-    Obj name = code_localname(co, i);
     Obj locals = FRAME_HDR(f)[HDR_LOCALS];
-    if (locals) {
-        Obj v;
-        if (IS_DICT(locals)) {
-            v = dict_getitem(locals, name);
-            if (v)
-                return v;
-            if (err_occurred())
-                return NULL;
-        } else {
-            v = vm_getitem(locals, name);
-            if (v)
-                return v;
-            if (!err_matches(E_KeyError))
-                return NULL;
-            err_clear();
-        }
-    }
-    Obj v = ((CellObj *)f->localsplus[i])->ref;
+    Obj v;
+    if (locals && ((v = namespace_get(locals, code_localname(co, i))) || err_occurred()))
+        return v;
+    v = ((CellObj *)f->localsplus[i])->ref;
     if (!v)
         deref_error(co, i);
     return v;
+}
+
+/* *slot is an exception class: replace it with an instance (0), or -1. */
+static int instantiate_exc_class(Obj *slot)
+{
+    Obj inst = vm_call0(*slot);
+    if (!inst)
+        return -1;
+    if (!IS_EXCEPTION(inst)) {
+        err_format(E_TypeError, "calling %s should have returned an instance of BaseException, not %s",
+                   type_name_of_type((TypeObj *)*slot), type_name(inst));
+        return -1;
+    }
+    *slot = inst;
+    return 0;
 }
 
 /* `raise exc [from cause]`: sets the current exception (with context). */
@@ -724,38 +656,24 @@ static int do_raise(Obj exc, Obj cause)
             err_set(E_TypeError, "exceptions must derive from BaseException");
             goto fail;
         }
-        Obj inst = vm_call0(exc);
-        if (!inst)
+        if (instantiate_exc_class(&r[0]) < 0)
             goto fail;
-        if (!IS_EXCEPTION(inst)) {
-            err_format(E_TypeError, "calling %s should have returned an instance of BaseException, not %s",
-                       type_name_of_type((TypeObj *)r[0]), type_name(inst));
-            goto fail;
-        }
-        r[0] = inst;
     } else if (!IS_EXCEPTION(exc)) {
         err_set(E_TypeError, "exceptions must derive from BaseException");
         goto fail;
     }
     if (r[1]) {
-        Obj c = r[1];
-        if (IS_TYPE(c) && type_is_subtype((TypeObj *)c, E_BaseException)) {
-            c = vm_call0(c);
-            if (!c)
+        if (IS_TYPE(r[1]) && type_is_subtype((TypeObj *)r[1], E_BaseException)) {
+            if (instantiate_exc_class(&r[1]) < 0)
                 goto fail;
-            if (!IS_EXCEPTION(c)) {
-                err_format(E_TypeError, "calling %s should have returned an instance of BaseException, not %s",
-                           type_name_of_type((TypeObj *)r[1]), type_name(c));
-                goto fail;
-            }
-        } else if (IS_NONE(c)) {
-            c = NULL;
-        } else if (!IS_EXCEPTION(c)) {
+        } else if (IS_NONE(r[1])) {
+            r[1] = NULL;
+        } else if (!IS_EXCEPTION(r[1])) {
             err_set(E_TypeError, "exception causes must derive from BaseException");
             goto fail;
         }
         VM_WRITE(r[0]);
-        ((ExceptionObj *)r[0])->cause = c;
+        ((ExceptionObj *)r[0])->cause = r[1];
         ((ExceptionObj *)r[0])->suppress_context = 1;
     }
     eval_chain_context(r[0], vm_ts.roots[ROOT_HANDLED_EXC]);
@@ -778,6 +696,16 @@ static bool valid_exc_class(Obj t)
         return true;
     }
     return false;
+}
+
+/* After a failed unpack of *slot: CPython's message for a non-iterable. */
+static void unpack_not_iterable_error(Obj *slot)
+{
+    if (err_matches(E_TypeError) && !vm_hasattr(*slot, str_intern_cstr("__iter__")) &&
+        !vm_hasattr(*slot, str_intern_cstr("__getitem__"))) {
+        err_clear();
+        err_format(E_TypeError, "cannot unpack non-iterable %s object", type_name(*slot));
+    }
 }
 
 /* UNPACK_SEQUENCE for non-fast cases: results into out[0..n) (v1..vn). */
@@ -814,14 +742,9 @@ fail:
 static Obj *unpack_ex(Obj *sp, int before, int after)
 {
     Obj *r = vm_roots(2);
-    Obj seq = sp[-1];
-    r[0] = vm_list_from_iter(seq);
+    r[0] = vm_list_from_iter(sp[-1]);
     if (!r[0]) {
-        if (err_matches(E_TypeError) && !vm_hasattr(seq, str_intern_cstr("__iter__")) &&
-            !vm_hasattr(seq, str_intern_cstr("__getitem__"))) {
-            err_clear();
-            err_format(E_TypeError, "cannot unpack non-iterable %s object", type_name(sp[-1]));
-        }
+        unpack_not_iterable_error(sp - 1);
         vm_unroots(r);
         return NULL;
     }
@@ -852,71 +775,23 @@ static Obj *unpack_ex(Obj *sp, int before, int after)
     return sp;
 }
 
-static int list_extend_iter(Obj list, Obj iterable)
+/* LIST_EXTEND: list_extend, with the iterator made here (so that a list
+ * subclass's own __iter__ runs, and for the "Value after *" message). The
+ * list and the iterable are stack slots. */
+static int list_extend_star(Obj *list_slot, Obj *iterable_slot)
 {
-    Obj *r = vm_roots(3);
-    r[0] = list;
-    r[1] = iterable;
-    if (IS_LIST(iterable) || IS_TUPLE(iterable)) {
-        for (int64_t i = 0;; i++) {
-            Obj it = r[1];
-            int64_t n = IS_LIST(it) ? LIST_LEN(it) : TUPLE_LEN(it);
-            if (i >= n)
-                break;
-            Obj v = IS_LIST(it) ? LIST_ITEMS(it)[i] : TUPLE_ITEMS(it)[i];
-            if (list_append(r[0], v) < 0)
-                goto fail;
+    Obj it = *iterable_slot;
+    if (!IS_LIST(it) && !IS_TUPLE(it)) {
+        it = vm_iter(it);
+        if (!it) {
+            if (err_matches(E_TypeError)) {
+                err_clear();
+                err_format(E_TypeError, "Value after * must be an iterable, not %s", type_name(*iterable_slot));
+            }
+            return -1;
         }
-        vm_unroots(r);
-        return 0;
     }
-    r[2] = vm_iter(iterable);
-    if (!r[2]) {
-        if (err_matches(E_TypeError)) {
-            err_clear();
-            err_format(E_TypeError, "Value after * must be an iterable, not %s", type_name(r[1]));
-        }
-        goto fail;
-    }
-    for (;;) {
-        Obj v = vm_next(r[2]);
-        if (!v) {
-            if (err_occurred())
-                goto fail;
-            break;
-        }
-        if (list_append(r[0], v) < 0)
-            goto fail;
-    }
-    vm_unroots(r);
-    return 0;
-fail:
-    vm_unroots(r);
-    return -1;
-}
-
-static int set_update_iter(Obj set, Obj iterable)
-{
-    Obj *r = vm_roots(2);
-    r[0] = set;
-    r[1] = vm_iter(iterable);
-    if (!r[1])
-        goto fail;
-    for (;;) {
-        Obj v = vm_next(r[1]);
-        if (!v) {
-            if (err_occurred())
-                goto fail;
-            break;
-        }
-        if (set_add(r[0], v) < 0)
-            goto fail;
-    }
-    vm_unroots(r);
-    return 0;
-fail:
-    vm_unroots(r);
-    return -1;
+    return list_extend(*list_slot, it);
 }
 
 static int dict_update_mapping(Obj d, Obj m)
@@ -988,41 +863,31 @@ static int import_star(Frame *f, Obj module)
     if (!locals)
         locals = FRAME_HDR(f)[HDR_GLOBALS];
     r[1] = locals;
-    r[2] = vm_getattr_opt(module, str_intern_cstr("__all__"));
+    Obj all_name = str_intern_cstr("__all__");
+    r[2] = all_name ? vm_getattr_opt(r[0], all_name) : NULL;
     if (!r[2] && err_occurred())
         goto fail;
+    /* No __all__: the module's public names. */
+    bool public_only = !r[2];
     if (r[2]) {
         r[2] = vm_list_from_iter(r[2]);
-        if (!r[2])
-            goto fail;
-        for (int64_t i = 0; i < LIST_LEN(r[2]); i++) {
-            r[3] = LIST_ITEMS(r[2])[i];
-            Obj v = vm_getattr(r[0], r[3]);
-            if (!v)
-                goto fail;
-            if ((IS_DICT(r[1]) ? dict_setitem(r[1], r[3], v) : vm_setitem(r[1], r[3], v)) < 0)
-                goto fail;
-        }
     } else {
-        Obj d = TID(module) == TID_MODULE ? ((ModuleObj *)module)->dict : NULL;
-        if (!d) {
-            d = vm_getattr_cstr(module, "__dict__");
-            if (!d)
-                goto fail;
-        }
-        r[2] = dict_keys_list(d);
-        if (!r[2])
+        Obj d = TID(r[0]) == TID_MODULE ? ((ModuleObj *)r[0])->dict : NULL;
+        if (!d)
+            d = vm_getattr_cstr(r[0], "__dict__");
+        r[2] = d ? dict_keys_list(d) : NULL;
+    }
+    if (!r[2])
+        goto fail;
+    for (int64_t i = 0; i < LIST_LEN(r[2]); i++) {
+        r[3] = LIST_ITEMS(r[2])[i];
+        if (public_only && IS_STR(r[3]) && str_cstr(r[3])[0] == '_')
+            continue;
+        Obj v = vm_getattr(r[0], r[3]);
+        if (!v)
             goto fail;
-        for (int64_t i = 0; i < LIST_LEN(r[2]); i++) {
-            r[3] = LIST_ITEMS(r[2])[i];
-            if (IS_STR(r[3]) && str_cstr(r[3])[0] == '_')
-                continue;
-            Obj v = vm_getattr(r[0], r[3]);
-            if (!v)
-                goto fail;
-            if ((IS_DICT(r[1]) ? dict_setitem(r[1], r[3], v) : vm_setitem(r[1], r[3], v)) < 0)
-                goto fail;
-        }
+        if ((IS_DICT(r[1]) ? dict_setitem(r[1], r[3], v) : vm_setitem(r[1], r[3], v)) < 0)
+            goto fail;
     }
     vm_unroots(r);
     return 0;
@@ -1202,9 +1067,9 @@ static void gen_stopiteration_to_runtime_error(void)
         return;
     Obj *r = vm_roots(2);
     r[0] = exc;
-    Obj msg = str_from_cstr("generator raised StopIteration");
-    if (msg) {
-        r[1] = exc_new(E_RuntimeError, &msg, 1);
+    r[1] = str_from_cstr("generator raised StopIteration");
+    if (r[1]) {
+        r[1] = exc_new(E_RuntimeError, &r[1], 1);
         if (r[1]) {
             VM_WRITE(r[1]);
             ((ExceptionObj *)r[1])->cause = r[0];
@@ -1214,6 +1079,20 @@ static void gen_stopiteration_to_runtime_error(void)
         }
     }
     vm_unroots(r);
+}
+
+/* Truth of v (1, 0, -1) with the bool singletons decided inline. */
+static inline void push_block(Frame *f, int type, uint32_t handler, Obj *level)
+{
+    Block *b = &f->blocks[f->nblocks++];
+    b->type = type;
+    b->handler = handler;
+    b->level = (int32_t)(level - f->stack_base);
+}
+
+static inline int truth(Obj v)
+{
+    return v == g_True ? 1 : v == g_False ? 0 : vm_is_true(v);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1250,6 +1129,8 @@ Obj eval_run(Frame *entry, int throwing, int *status)
     Obj *sp, *lp;
     uint32_t word;
     Obj yv; /* the value being yielded */
+    Obj *cbase, *cargs, ckw; /* calls: see CALL */
+    size_t cnargs;
     int status_dummy;
     if (!status)
         status = &status_dummy;
@@ -1267,6 +1148,15 @@ Obj eval_run(Frame *entry, int throwing, int *status)
         co = f->code;                       \
         ip = f->ip;                         \
         lp = f->localsplus;                 \
+    } while (0)
+/* Continue in frame fr (the callee has been popped): its slots end the
+ * shadow stack again, its saved sp is the stack top. */
+#define RESUME_FRAME(fr)                      \
+    do {                                      \
+        f = (fr);                             \
+        tm_self.ss_top = (object_t **)f->end; \
+        sp = f->sp;                           \
+        LOAD_FRAME();                         \
     } while (0)
 #define HDR (f->stack_base - FRAME_NHDR)
 #define NAME(i) (TUPLE_ITEMS(co->names)[i])
@@ -1569,59 +1459,70 @@ Obj eval_run(Frame *entry, int throwing, int *status)
     }
 
     /* ---- calls ---- */
+    /* The three call ops set cbase (callable, self_or_NULL, arguments...),
+     * cargs/cnargs/ckw (the vector convention) and end at enter_function
+     * (a Python function: a new frame in this loop) or call_c. */
+#define UNPACK_BOUND_METHOD()                                                         \
+    do {                                                                              \
+        Obj m_ = cbase[0];                                                            \
+        if (TID(m_) == TID_METHOD && !cbase[1] && IS_FUNCTION(((MethodObj *)m_)->func)) { \
+            cbase[1] = ((MethodObj *)m_)->self;                                       \
+            cbase[0] = ((MethodObj *)m_)->func;                                       \
+            cargs = cbase + 1;                                                        \
+            cnargs++;                                                                 \
+        }                                                                             \
+    } while (0)
+    /* push_function_frame is inlined with `inplace` constant: one site each. */
+#define ENTER_FUNCTION(inplace)                                                       \
+    do {                                                                              \
+        f->sp = cbase;                                                                \
+        Obj gen_ = NULL;                                                              \
+        Frame *nf_ = push_function_frame(cbase[0], cargs, cnargs, ckw, inplace, &gen_); \
+        if (unlikely(!nf_)) {                                                         \
+            tm_self.ss_top = (object_t **)f->end;                                     \
+            sp = cbase;                                                               \
+            if (!gen_)                                                                \
+                goto error;                                                           \
+            *sp++ = gen_;                                                             \
+            DISPATCH();                                                               \
+        }                                                                             \
+        f = nf_;                                                                      \
+        LOAD_FRAME();                                                                 \
+        sp = f->sp;                                                                   \
+        DISPATCH();                                                                   \
+    } while (0)
     TARGET(CALL) {
         int n = (int)ARG;
-        Obj *base = sp - n - 2;
-        Obj callable = base[0];
-        Obj *args = base + 2;
-        size_t nargs = (size_t)n;
-        if (base[1]) {
-            args--;
-            nargs++;
+        cbase = sp - n - 2;
+        cargs = cbase + 2;
+        cnargs = (size_t)n;
+        ckw = NULL;
+        if (cbase[1]) {
+            cargs--;
+            cnargs++;
         }
-        if (TID(callable) == TID_FUNCTION) {
-        call_python:;
-            f->sp = base;
-            Obj gen = NULL;
-            Frame *nf = push_function_frame(callable, args, nargs, NULL, true, &gen);
-            if (unlikely(!nf)) {
-                sp = base;
-                if (!gen)
-                    goto error;
-                *sp++ = gen;
-                DISPATCH();
-            }
-            f = nf;
-            LOAD_FRAME();
-            sp = f->sp;
-            DISPATCH();
-        }
-        if (TID(callable) == TID_METHOD && !base[1] &&
-            IS_FUNCTION(((MethodObj *)callable)->func)) {
-            base[1] = ((MethodObj *)callable)->self;
-            base[0] = callable = ((MethodObj *)callable)->func;
-            args = base + 1;
-            nargs++;
-            goto call_python;
-        }
-        if (TID(callable) == TID_TYPE && !base[1]) {
+        UNPACK_BOUND_METHOD();
+        Obj callable = cbase[0];
+        if (TID(callable) == TID_FUNCTION)
+            ENTER_FUNCTION(true);
+        if (TID(callable) == TID_TYPE && !cbase[1]) {
             Obj init = plain_class_init(callable);
             if (init) {
-                /* base[0] keeps the instance (the result); base[1] is self. */
-                base[1] = init;
+                /* cbase[0] keeps the instance (the result); cbase[1] is self. */
+                cbase[1] = init;
                 Obj inst = instance_new((TypeObj *)callable);
                 if (!inst) {
-                    sp = base;
+                    sp = cbase;
                     goto error;
                 }
-                base[0] = inst;
-                init = base[1];
-                base[1] = inst;
-                f->sp = base;
+                cbase[0] = inst;
+                init = cbase[1];
+                cbase[1] = inst;
+                f->sp = cbase;
                 Obj gen = NULL;
-                Frame *nf = push_function_frame(init, base + 1, nargs + 1, NULL, true, &gen);
+                Frame *nf = push_function_frame(init, cbase + 1, cnargs + 1, NULL, true, &gen);
                 if (!nf) {
-                    sp = base;
+                    sp = cbase;
                     if (gen)
                         err_set(E_TypeError, "__init__() should return None, not 'generator'");
                     goto error;
@@ -1633,118 +1534,68 @@ Obj eval_run(Frame *entry, int throwing, int *status)
                 DISPATCH();
             }
         }
-        if (unlikely(++vm_ts.c_depth + vm_ts.py_depth > vm_recursion_limit)) {
-            vm_ts.c_depth--;
-            err_set(E_RecursionError, "maximum recursion depth exceeded while calling a Python object");
-            goto error;
-        }
-        Obj res = vm_call(callable, args, nargs, NULL);
-        vm_ts.c_depth--;
-        sp = base;
-        if (!res)
-            goto error;
-        *sp++ = res;
-        DISPATCH();
+        goto call_c;
     }
     TARGET(CALL_KW) {
         int n = (int)ARG;
-        Obj kwnames = sp[-1];
-        Obj *base = sp - n - 3;
-        Obj callable = base[0];
-        Obj *args = base + 2;
-        size_t nargs = (size_t)(n - TUPLE_LEN(kwnames));
-        if (base[1]) {
-            args--;
-            nargs++;
+        ckw = sp[-1];
+        cbase = sp - n - 3;
+        cargs = cbase + 2;
+        cnargs = (size_t)(n - TUPLE_LEN(ckw));
+        if (cbase[1]) {
+            cargs--;
+            cnargs++;
         }
-        if (TID(callable) == TID_METHOD && !base[1] &&
-            IS_FUNCTION(((MethodObj *)callable)->func)) {
-            base[1] = ((MethodObj *)callable)->self;
-            base[0] = callable = ((MethodObj *)callable)->func;
-            args = base + 1;
-            nargs++;
-        }
-        if (TID(callable) == TID_FUNCTION) {
-            f->sp = base;
-            Obj gen = NULL;
-            Frame *nf = push_function_frame(callable, args, nargs, kwnames, false, &gen);
-            if (!nf) {
-                sp = base;
-                if (!gen)
-                    goto error;
-                *sp++ = gen;
-                DISPATCH();
-            }
-            f = nf;
-            LOAD_FRAME();
-            sp = f->sp;
-            DISPATCH();
-        }
-        if (unlikely(++vm_ts.c_depth + vm_ts.py_depth > vm_recursion_limit)) {
-            vm_ts.c_depth--;
-            err_set(E_RecursionError, "maximum recursion depth exceeded while calling a Python object");
-            goto error;
-        }
-        Obj res = vm_call(callable, args, nargs, kwnames);
-        vm_ts.c_depth--;
-        sp = base;
-        if (!res)
-            goto error;
-        *sp++ = res;
-        DISPATCH();
+        UNPACK_BOUND_METHOD();
+        if (TID(cbase[0]) == TID_FUNCTION)
+            goto enter_function;
+        goto call_c;
     }
     TARGET(CALL_FUNCTION_EX) {
         int has_kw = ARG & 1;
-        Obj *base = sp - 3 - has_kw;
-        Obj callable = base[0];
-        Obj self = base[1];
-        if (TID(callable) == TID_METHOD && !self && IS_FUNCTION(((MethodObj *)callable)->func)) {
-            base[1] = self = ((MethodObj *)callable)->self;
-            base[0] = callable = ((MethodObj *)callable)->func;
-        }
-        Obj *saved_top = (Obj *)tm_self.ss_top;
-        size_t nargs;
-        Obj *v = call_ex_args(callable, self, base[2], has_kw ? base[3] : NULL, &nargs);
+        cbase = sp - 3 - has_kw;
+        cargs = NULL;
+        cnargs = 0;
+        UNPACK_BOUND_METHOD();
+        /* The argument vector goes above the frame's slots (f->end): the
+         * callee's frame above it; both are dropped on return. */
+        Obj *v = call_ex_args(cbase[0], cbase[1], cbase[2], has_kw ? cbase[3] : NULL, &cnargs);
         if (!v) {
-            tm_self.ss_top = (object_t **)saved_top;
+            tm_self.ss_top = (object_t **)f->end;
             goto error;
         }
-        callable = base[0];
-        f->sp = base;
-        if (TID(callable) == TID_FUNCTION) {
-            Obj gen = NULL;
-            Frame *nf = push_function_frame(callable, v + 1, nargs, v[0], false, &gen);
-            if (!nf) {
-                tm_self.ss_top = (object_t **)saved_top;
-                sp = base;
-                if (!gen)
-                    goto error;
-                *sp++ = gen;
-                DISPATCH();
-            }
-            f = nf;
-            LOAD_FRAME();
-            sp = f->sp;
-            DISPATCH();
+        cargs = v + 1;
+        ckw = v[0];
+        if (TID(cbase[0]) == TID_FUNCTION)
+            goto enter_function;
+        goto call_c;
+    }
+enter_function:
+    ENTER_FUNCTION(false);
+call_c: {
+        if (unlikely(++vm_ts.c_depth + vm_ts.py_depth > vm_recursion_limit)) {
+            vm_ts.c_depth--;
+            tm_self.ss_top = (object_t **)f->end;
+            err_set(E_RecursionError, "maximum recursion depth exceeded while calling a Python object");
+            goto error;
         }
-        Obj res = vm_call(callable, v + 1, nargs, v[0]);
-        tm_self.ss_top = (object_t **)saved_top;
-        sp = base;
+        Obj res = vm_call(cbase[0], cargs, cnargs, ckw);
+        vm_ts.c_depth--;
+        tm_self.ss_top = (object_t **)f->end;
+        sp = cbase;
         if (!res)
             goto error;
         *sp++ = res;
         DISPATCH();
     }
+#undef UNPACK_BOUND_METHOD
+#undef ENTER_FUNCTION
     TARGET(RETURN_VALUE) {
         if (likely(f->kind == FR_CALL)) {
             Obj v = sp[-1];
-            Frame *caller = f->back;
             pop_frame(f);
-            f = caller;
-            tm_self.ss_top = (object_t **)f->end;
-            sp = f->sp;
+            RESUME_FRAME(f->back);
             *sp++ = v;
-            LOAD_FRAME();
             yield_point();
             DISPATCH();
         }
@@ -1759,23 +1610,16 @@ Obj eval_run(Frame *entry, int throwing, int *status)
         }
         gen_suspend_frame(f, sp);
         switch (f->kind) {
-        case FR_GEN_FORITER: {
-            f = f->back;
-            tm_self.ss_top = (object_t **)f->end;
-            sp = f->sp;
+        case FR_GEN_FORITER:
+            RESUME_FRAME(f->back);
             *sp++ = yv;
-            LOAD_FRAME();
             DISPATCH();
-        }
-        case FR_GEN_YIELDFROM: {
+        case FR_GEN_YIELDFROM:
             /* The delegating generator yields the value too and, when
              * resumed, runs its YIELD_FROM again. */
-            f = f->back;
-            tm_self.ss_top = (object_t **)f->end;
-            sp = f->sp;
+            RESUME_FRAME(f->back);
             f->ip--;
             goto do_yield;
-        }
         default: /* FR_GEN_ENTRY */
             tm_self.ss_top = (object_t **)f->localsplus;
             *status = RUN_YIELDED;
@@ -1821,9 +1665,15 @@ Obj eval_run(Frame *entry, int throwing, int *status)
             sp = f->sp;
             DISPATCH();
         }
+        /* A user class's __next__ is called as a method: its tp_iternext
+         * slot drops the StopIteration, whose value is the result here. */
         Obj r;
         unaryfunc next = TYPE(recv)->tp_iternext;
-        if (IS_NONE(v) && next)
+        if (!IS_NONE(v))
+            r = vm_call_method(recv, "send", sp - 1, 1);
+        else if (TID(recv) == TID_INSTANCE)
+            r = vm_call_method(recv, "__next__", NULL, 0);
+        else if (next)
             r = next(recv);
         else
             r = vm_call_method(recv, "send", sp - 1, 1);
@@ -1857,54 +1707,27 @@ Obj eval_run(Frame *entry, int throwing, int *status)
         yield_point();
         DISPATCH();
     }
-    TARGET(POP_JUMP_IF_FALSE) {
-        Obj v = *--sp;
-        if (v == g_False) {
-            JUMP_TO(ARG);
-        } else if (v != g_True) {
-            int t = vm_is_true(v);
-            if (t < 0)
-                goto error;
-            if (!t)
-                JUMP_TO(ARG);
-        }
-        DISPATCH();
-    }
-    TARGET(POP_JUMP_IF_TRUE) {
-        Obj v = *--sp;
-        if (v == g_True) {
-            JUMP_TO(ARG);
-        } else if (v != g_False) {
-            int t = vm_is_true(v);
-            if (t < 0)
-                goto error;
-            if (t)
-                JUMP_TO(ARG);
-        }
-        DISPATCH();
-    }
-    TARGET(JUMP_IF_FALSE_OR_POP) {
-        Obj v = sp[-1];
-        int t = v == g_True ? 1 : v == g_False ? 0 : vm_is_true(v);
-        if (t < 0)
-            goto error;
-        if (!t)
-            JUMP_TO(ARG);
-        else
-            sp--;
-        DISPATCH();
-    }
-    TARGET(JUMP_IF_TRUE_OR_POP) {
-        Obj v = sp[-1];
-        int t = v == g_True ? 1 : v == g_False ? 0 : vm_is_true(v);
-        if (t < 0)
-            goto error;
-        if (t)
-            JUMP_TO(ARG);
-        else
-            sp--;
-        DISPATCH();
-    }
+    /* Conditional jumps: jump when truth(v) == when (v popped unless `keep`
+     * and jumping). sp[-1] stays on the stack (a root) during vm_is_true. */
+#define COND_JUMP(when, keep)             \
+    do {                                  \
+        int t_ = truth(sp[-1]);           \
+        if (unlikely(t_ < 0))             \
+            goto error;                   \
+        if (t_ == (when)) {               \
+            JUMP_TO(ARG);                 \
+            if (!(keep))                  \
+                sp--;                     \
+        } else {                          \
+            sp--;                         \
+        }                                 \
+        DISPATCH();                       \
+    } while (0)
+    TARGET(POP_JUMP_IF_FALSE) { COND_JUMP(0, false); }
+    TARGET(POP_JUMP_IF_TRUE) { COND_JUMP(1, false); }
+    TARGET(JUMP_IF_FALSE_OR_POP) { COND_JUMP(0, true); }
+    TARGET(JUMP_IF_TRUE_OR_POP) { COND_JUMP(1, true); }
+#undef COND_JUMP
     TARGET(POP_JUMP_IF_NONE) {
         if (IS_NONE(*--sp))
             JUMP_TO(ARG);
@@ -1973,30 +1796,25 @@ Obj eval_run(Frame *entry, int throwing, int *status)
     TARGET(COMPARE_OP) {
         Obj b = sp[-1], a = sp[-2];
         int res;
+#define C_COMPARE(x, y)                          \
+    switch (ARG) {                               \
+    case CMP_LT: res = (x) < (y); break;         \
+    case CMP_LE: res = (x) <= (y); break;        \
+    case CMP_EQ: res = (x) == (y); break;        \
+    case CMP_NE: res = (x) != (y); break;        \
+    case CMP_GT: res = (x) > (y); break;         \
+    default: res = (x) >= (y); break;            \
+    }
         if (IS_SMALLINT(a) && IS_SMALLINT(b)) {
-            int64_t x = (int64_t)(uintptr_t)a, y = (int64_t)(uintptr_t)b;  /* tagging keeps order */
-            switch (ARG) {
-            case CMP_LT: res = x < y; break;
-            case CMP_LE: res = x <= y; break;
-            case CMP_EQ: res = x == y; break;
-            case CMP_NE: res = x != y; break;
-            case CMP_GT: res = x > y; break;
-            default: res = x >= y; break;
-            }
+            /* tagging keeps the order */
+            C_COMPARE((int64_t)(uintptr_t)a, (int64_t)(uintptr_t)b);
             goto compare_done;
         }
         if (TID(a) == TID_FLOAT && TID(b) == TID_FLOAT) {
-            double x = FLOAT_VAL(a), y = FLOAT_VAL(b);
-            switch (ARG) {
-            case CMP_LT: res = x < y; break;
-            case CMP_LE: res = x <= y; break;
-            case CMP_EQ: res = x == y; break;
-            case CMP_NE: res = x != y; break;
-            case CMP_GT: res = x > y; break;
-            default: res = x >= y; break;
-            }
+            C_COMPARE(FLOAT_VAL(a), FLOAT_VAL(b));
             goto compare_done;
         }
+#undef C_COMPARE
         if ((ARG == CMP_EQ || ARG == CMP_NE) && TID(a) == TID_STR && TID(b) == TID_STR) {
             res = (a == b || str_eq(a, b)) == (ARG == CMP_EQ);
             goto compare_done;
@@ -2164,7 +1982,7 @@ Obj eval_run(Frame *entry, int throwing, int *status)
         Obj r;
         switch (ARG) {
         case UN_NOT: {
-            int t = v == g_True ? 1 : v == g_False ? 0 : vm_is_true(v);
+            int t = truth(v);
             if (t < 0)
                 goto error;
             sp[-1] = t ? g_False : g_True;
@@ -2275,60 +2093,24 @@ Obj eval_run(Frame *entry, int throwing, int *status)
         sp[-1] = r;
         DISPATCH();
     }
-    TARGET(BUILD_TUPLE) {
-        int n = (int)ARG;
-        Obj r = n == 0 ? g_empty_tuple : tuple_from_array(sp - n, n);
-        if (!r)
-            goto error;
-        sp -= n;
-        *sp++ = r;
-        DISPATCH();
-    }
-    TARGET(BUILD_LIST) {
-        int n = (int)ARG;
-        Obj r = list_from_array(sp - n, n);
-        if (!r)
-            goto error;
-        sp -= n;
-        *sp++ = r;
-        DISPATCH();
-    }
-    TARGET(BUILD_SET) {
-        int n = (int)ARG;
-        Obj r = build_set(sp - n, n);
-        if (!r)
-            goto error;
-        sp -= n;
-        *sp++ = r;
-        DISPATCH();
-    }
-    TARGET(BUILD_MAP) {
-        int n = (int)ARG;
-        Obj r = build_map(sp - 2 * n, n);
-        if (!r)
-            goto error;
-        sp -= 2 * n;
-        *sp++ = r;
-        DISPATCH();
-    }
-    TARGET(BUILD_CONST_KEY_MAP) {
-        int n = (int)ARG;
-        Obj r = build_const_key_map(sp - n - 1, n);
-        if (!r)
-            goto error;
-        sp -= n + 1;
-        *sp++ = r;
-        DISPATCH();
-    }
-    TARGET(BUILD_STRING) {
-        int n = (int)ARG;
-        Obj r = build_string(sp - n, n);
-        if (!r)
-            goto error;
-        sp -= n;
-        *sp++ = r;
-        DISPATCH();
-    }
+    /* The top nitems slots become the result of build (items in slots). */
+#define BUILD_FROM_STACK(nitems, build)    \
+    do {                                   \
+        int n_ = (nitems);                 \
+        Obj r_ = build;                    \
+        if (!r_)                           \
+            goto error;                    \
+        sp -= n_;                          \
+        *sp++ = r_;                        \
+        DISPATCH();                        \
+    } while (0)
+    TARGET(BUILD_TUPLE) { BUILD_FROM_STACK((int)ARG, ARG == 0 ? g_empty_tuple : tuple_from_array(sp - n_, n_)); }
+    TARGET(BUILD_LIST) { BUILD_FROM_STACK((int)ARG, list_from_array(sp - n_, n_)); }
+    TARGET(BUILD_SET) { BUILD_FROM_STACK((int)ARG, build_set(sp - n_, n_)); }
+    TARGET(BUILD_MAP) { BUILD_FROM_STACK(2 * (int)ARG, build_map(sp - n_, (int)ARG)); }
+    TARGET(BUILD_CONST_KEY_MAP) { BUILD_FROM_STACK((int)ARG + 1, build_const_key_map(sp - n_, (int)ARG)); }
+    TARGET(BUILD_STRING) { BUILD_FROM_STACK((int)ARG, build_string(sp - n_, n_)); }
+#undef BUILD_FROM_STACK
     TARGET(LIST_APPEND) {
         Obj v = sp[-1];
         if (list_append(sp[-1 - (int)ARG], v) < 0)
@@ -2352,7 +2134,7 @@ Obj eval_run(Frame *entry, int throwing, int *status)
         /* arg bit 16 (compiler's choice): the list is a call's argument
          * list, for CPython's "f() argument after * ..." message. */
         int i = (int)(ARG & 0xffff);
-        if (list_extend_iter(sp[-1 - i], sp[-1]) < 0) {
+        if (list_extend_star(sp - 1 - i, sp - 1) < 0) {
             if ((ARG >> 16) && err_matches(E_TypeError) && sp - 1 - i - 2 >= f->stack_base)
                 call_star_arg_error(sp[-1 - i - 2], sp[-1]);
             goto error;
@@ -2361,7 +2143,7 @@ Obj eval_run(Frame *entry, int throwing, int *status)
         DISPATCH();
     }
     TARGET(SET_UPDATE) {
-        if (set_update_iter(sp[-1 - (int)ARG], sp[-1]) < 0)
+        if (set_update(sp[-1 - (int)ARG], sp[-1]) < 0)
             goto error;
         sp--;
         DISPATCH();
@@ -2419,11 +2201,7 @@ Obj eval_run(Frame *entry, int throwing, int *status)
             Obj *tmp = vm_roots(n);
             if (unpack_iterable(seq, tmp, n) < 0) {
                 vm_unroots(tmp);
-                if (err_matches(E_TypeError) && !vm_hasattr(sp[-1], str_intern_cstr("__iter__")) &&
-                    !vm_hasattr(sp[-1], str_intern_cstr("__getitem__"))) {
-                    err_clear();
-                    err_format(E_TypeError, "cannot unpack non-iterable %s object", type_name(sp[-1]));
-                }
+                unpack_not_iterable_error(sp - 1);
                 goto error;
             }
             sp--;
@@ -2513,32 +2291,28 @@ Obj eval_run(Frame *entry, int throwing, int *status)
         sp -= n;
         goto error_tb;
     }
+#define CHECK_BLOCK_ROOM()                                                  \
+    do {                                                                    \
+        if (unlikely(f->nblocks >= FRAME_MAX_BLOCKS)) {                     \
+            err_set(E_SystemError, "too many statically nested blocks");    \
+            goto error;                                                     \
+        }                                                                   \
+    } while (0)
     TARGET(SETUP_FINALLY) {
-        if (f->nblocks >= FRAME_MAX_BLOCKS) {
-            err_set(E_SystemError, "too many statically nested blocks");
-            goto error;
-        }
-        Block *b = &f->blocks[f->nblocks++];
-        b->type = BLK_TRY;
-        b->handler = ARG;
-        b->level = (int32_t)(sp - f->stack_base);
+        CHECK_BLOCK_ROOM();
+        push_block(f, BLK_TRY, ARG, sp);
         DISPATCH();
     }
     TARGET(SETUP_WITH) {
-        if (f->nblocks >= FRAME_MAX_BLOCKS) {
-            err_set(E_SystemError, "too many statically nested blocks");
-            goto error;
-        }
+        CHECK_BLOCK_ROOM();
         Obj res = setup_with(sp - 1);
         if (!res)
             goto error;
-        Block *b = &f->blocks[f->nblocks++];
-        b->type = BLK_TRY;
-        b->handler = ARG;
-        b->level = (int32_t)(sp - f->stack_base);
+        push_block(f, BLK_TRY, ARG, sp);
         *sp++ = res;
         DISPATCH();
     }
+#undef CHECK_BLOCK_ROOM
     TARGET(POP_BLOCK) {
         if (f->nblocks > 0)
             f->nblocks--;
@@ -2630,45 +2404,30 @@ return_other: {
             return v;
         case FR_GEN_FORITER:
             gen_finish_frame(f);
-            f = f->back;
-            tm_self.ss_top = (object_t **)f->end;
-            sp = f->sp - 1;            /* pop the exhausted iterator */
-            LOAD_FRAME();
+            RESUME_FRAME(f->back);
+            sp--;                        /* pop the exhausted iterator */
             JUMP_TO(INSTR_ARG(ip[-1]));  /* the FOR_ITER's exit target */
             DISPATCH();
         case FR_GEN_YIELDFROM:
             gen_finish_frame(f);
-            f = f->back;
-            tm_self.ss_top = (object_t **)f->end;
-            sp = f->sp;
-            sp[-1] = v;                 /* replaces the receiver */
-            LOAD_FRAME();
+            RESUME_FRAME(f->back);
+            sp[-1] = v;                  /* replaces the receiver */
             DISPATCH();
-        case FR_INIT: {
+        case FR_INIT:
             /* the caller's stack keeps the new instance below the arguments */
-            Frame *caller = f->back;
             pop_frame(f);
-            f = caller;
-            tm_self.ss_top = (object_t **)f->end;
-            sp = f->sp;
-            LOAD_FRAME();
+            RESUME_FRAME(f->back);
             if (!IS_NONE(v)) {
                 err_format(E_TypeError, "__init__() should return None, not '%s'", type_name(v));
                 goto error;
             }
             sp++;
             DISPATCH();
-        }
-        default: {
-            Frame *caller = f->back;
+        default: /* FR_CALL (RETURN_VALUE's fast path) */
             pop_frame(f);
-            f = caller;
-            tm_self.ss_top = (object_t **)f->end;
-            sp = f->sp;
+            RESUME_FRAME(f->back);
             *sp++ = v;
-            LOAD_FRAME();
             DISPATCH();
-        }
         }
     }
 
@@ -2697,10 +2456,7 @@ unwind:
         /* A try block: run its handler with `prev exc` on the stack. */
         uint32_t handler = b->handler;
         sp = lvl;
-        b = &f->blocks[f->nblocks++];
-        b->type = BLK_EXCEPT_HANDLER;
-        b->handler = 0;
-        b->level = (int32_t)(sp - f->stack_base);
+        push_block(f, BLK_EXCEPT_HANDLER, 0, sp);
         Obj prev = vm_ts.roots[ROOT_HANDLED_EXC];
         Obj exc = vm_ts.roots[ROOT_CUR_EXC];
         *sp++ = prev ? prev : g_None;
@@ -2744,6 +2500,7 @@ unwind:
 #undef ARG
 #undef DISPATCH
 #undef LOAD_FRAME
+#undef RESUME_FRAME
 #undef HDR
 #undef NAME
 #undef JUMP_TO

@@ -143,6 +143,36 @@ int code_line_at(CodeObj *co, int64_t word_index);
 /* Name of the localsplus slot i of code. */
 static inline Obj code_localname(CodeObj *co, int i) { return TUPLE_ITEMS(co->localsplus)[i]; }
 static inline int code_nlocalsplus(CodeObj *co) { return co->nlocals + co->ncellvars + co->nfreevars; }
+/* The entry for a new frame whose slots end at `end`, or NULL with
+ * RecursionError (recursion limit, frame array or shadow stack exhausted). */
+static inline Frame *frame_next(Obj *end)
+{
+    Frame *nf = vm_ts.frame ? vm_ts.frame + 1 : vm_frames_base;
+    if (unlikely(vm_ts.py_depth + vm_ts.c_depth >= vm_recursion_limit || nf >= vm_frames_limit ||
+                 end > vm_ss_safe_limit)) {
+        err_set(E_RecursionError, "maximum recursion depth exceeded");
+        return NULL;
+    }
+    return nf;
+}
+
+/* Make nf (from frame_next) the innermost frame: code co at ip, slots
+ * lp .. end, an empty value stack and no blocks. */
+static inline void frame_link(Frame *nf, CodeObj *co, const uint32_t __seg_gs *ip, Obj *lp, Obj *end, int kind)
+{
+    nf->back = vm_ts.frame;
+    nf->code = co;
+    nf->ip = ip;
+    nf->localsplus = lp;
+    nf->stack_base = lp + code_nlocalsplus(co) + FRAME_NHDR;
+    nf->sp = nf->stack_base;
+    nf->end = end;
+    nf->nblocks = 0;
+    nf->kind = (uint8_t)kind;
+    vm_ts.frame = nf;
+    vm_ts.py_depth++;
+}
+
 /* Set the current exception to an instance (no chaining, traceback kept). */
 static inline void eval_set_exc(Obj exc) { vm_ts.roots[ROOT_CUR_EXC] = exc; }
 /* __context__ chaining with the handled exception (cycle-safe). */

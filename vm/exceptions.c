@@ -2,7 +2,7 @@
  * specialised subclasses, and the err_* API: the current exception lives in
  * vm_ts.roots[ROOT_CUR_EXC]. */
 #include "objects.h"
-#include "strings.h"
+#include "strobj.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -342,13 +342,14 @@ static Obj exc_add_note_m(Obj *args, size_t nargs, Obj kw)
         return NULL;
     Obj notes = dict_getitem_str(d, NAME(__notes__));
     if (!notes) {
-        Obj l = list_new(0);
-        if (!l)
+        Obj *r = vm_roots(1);   /* the new list must survive dict_setitem's allocation */
+        r[0] = list_new(0);
+        if (!r[0] || dict_setitem(vm_instance_dict(args[0]), NAME(__notes__), r[0]) < 0) {
+            vm_unroots(r);
             return NULL;
-        d = vm_instance_dict(args[0]);
-        if (dict_setitem(d, NAME(__notes__), l) < 0)
-            return NULL;
-        notes = l;
+        }
+        notes = r[0];
+        vm_unroots(r);
     }
     if (!IS_LIST(notes)) {
         err_set(E_TypeError, "Cannot add note: __notes__ is not a list");
@@ -1043,6 +1044,8 @@ Obj err_no_attr(Obj obj, Obj name)
     sb_init(&b);
     if (TID(obj) == TID_MODULE) {
         Obj mn = dict_getitem_str(((ModuleObj *)obj)->dict, NAME(__name__));
+        obj = r[0];   /* the lookup may have run a key's __eq__ */
+        name = r[1];
         if (!mn || !IS_STR(mn))
             mn = ((ModuleObj *)obj)->name;
         sb_adds(&b, "module '");

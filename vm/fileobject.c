@@ -11,7 +11,7 @@
  * buffers) and print() and sys.stdout.buffer.write() stay in order. */
 #include "tmpy.h"
 #include "modules.h"
-#include "strings.h"
+#include "strobj.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -479,10 +479,7 @@ Obj file_open_ex(Obj path, const char *mode, int buffering, Obj encoding, Obj ne
             vm_unroots(r);
             return NULL;
         }
-        /* blocking: release the GIL here (issue 5) */
-        do
-            fd = open(cpath, oflags, 0666);
-        while (fd < 0 && errno == EINTR);
+        fd = vm_blocking_open(cpath, oflags, 0666);
         if (fd < 0) {
             err_from_errno(errno, r[0]);
             vm_unroots(r);
@@ -550,16 +547,45 @@ static void flush_stdout_first(Obj st)
         (void)flush_raw(out);
 }
 
+ssize_t vm_blocking_read(int fd, void *buf, size_t n)
+{
+    ssize_t got;
+    vm_blocking_begin();
+    do
+        got = read(fd, buf, n);
+    while (got < 0 && errno == EINTR);
+    vm_blocking_end();
+    return got;
+}
+
+ssize_t vm_blocking_write(int fd, const void *buf, size_t n)
+{
+    ssize_t w;
+    vm_blocking_begin();
+    do
+        w = write(fd, buf, n);
+    while (w < 0 && errno == EINTR);
+    vm_blocking_end();
+    return w;
+}
+
+int vm_blocking_open(const char *path, int flags, int mode)
+{
+    int fd;
+    vm_blocking_begin();
+    do
+        fd = open(path, flags, (mode_t)mode);
+    while (fd < 0 && errno == EINTR);
+    vm_blocking_end();
+    return fd;
+}
+
 static int write_all(int fd, const char *p, size_t n)
 {
     while (n > 0) {
-        /* blocking: release the GIL here (issue 5) */
-        ssize_t w = write(fd, p, n);
-        if (w < 0) {
-            if (errno == EINTR)
-                continue;
+        ssize_t w = vm_blocking_write(fd, p, n);
+        if (w < 0)
             return -1;
-        }
         p += w;
         n -= (size_t)w;
     }
@@ -669,11 +695,7 @@ static int fill(Obj st)
     VM_WRITE(st);
     VM_WRITE(raw);
     f->rpos = f->rlen = 0;
-    ssize_t n;
-    do {
-        /* blocking: release the GIL here (issue 5) */
-        n = read((int)f->fd, VM_LINEAR(((RawObj *)raw)->data), RBUF_SIZE);
-    } while (n < 0 && errno == EINTR);
+    ssize_t n = vm_blocking_read((int)f->fd, VM_LINEAR(((RawObj *)raw)->data), RBUF_SIZE);
     if (n < 0) {
         err_from_errno(errno, NULL);
         return -1;
@@ -797,11 +819,7 @@ static int read_all_raw(Obj st, StrBuf *out, bool text)
             err_nomemory();
             return -1;
         }
-        ssize_t n;
-        do {
-            /* blocking: release the GIL here (issue 5) */
-            n = read(fd, out->p + out->len, out->cap - out->len - 1);
-        } while (n < 0 && errno == EINTR);
+        ssize_t n = vm_blocking_read(fd, out->p + out->len, out->cap - out->len - 1);
         if (n < 0) {
             err_from_errno(errno, NULL);
             return -1;
@@ -849,13 +867,9 @@ static Obj read_all_bytes_direct(Obj st)
     char *p = (char *)VM_LINEAR(((BytesObj *)res)->data);
     size_t got = 0;
     while (got < want) {
-        /* blocking: release the GIL here (issue 5) */
-        ssize_t n = read(fd, p + got, want - got);
-        if (n < 0) {
-            if (errno == EINTR)
-                continue;
+        ssize_t n = vm_blocking_read(fd, p + got, want - got);
+        if (n < 0)
             return err_from_errno(errno, NULL);
-        }
         if (n == 0)
             break;
         got += (size_t)n;
@@ -863,7 +877,7 @@ static Obj read_all_bytes_direct(Obj st)
     if (got == want) {
         /* the file did not grow meanwhile? */
         char probe;
-        ssize_t more = read(fd, &probe, 1);
+        ssize_t more = vm_blocking_read(fd, &probe, 1);
         if (more <= 0)
             return res;
         lseek(fd, -1, SEEK_CUR);

@@ -314,11 +314,14 @@ static Obj method_repr(Obj m)
     Obj *r = vm_roots(3);
     r[0] = m;
     Obj res = NULL;
-    r[1] = vm_getattr_opt(METHOD(m)->func, str_intern_cstr("__qualname__"));
+    Obj qualname = str_intern_cstr("__qualname__"), name = str_intern_cstr("__name__");
+    if (!qualname || !name)
+        goto done;
+    r[1] = vm_getattr_opt(METHOD(r[0])->func, qualname);
     if (!r[1]) {
         if (err_occurred())
             goto done;
-        r[1] = vm_getattr_opt(METHOD(r[0])->func, str_intern_cstr("__name__"));
+        r[1] = vm_getattr_opt(METHOD(r[0])->func, name);
         if (!r[1] && err_occurred())
             goto done;
     }

@@ -61,15 +61,11 @@ Frame *gen_push_frame(Obj gen, Obj sent, bool push_sent)
     GenObj *g = GEN(gen);
     CodeObj *co = (CodeObj *)g->code;
     int nlp = code_nlocalsplus(co);
-    Frame *back = vm_ts.frame;
-    Frame *nf = back ? back + 1 : vm_frames_base;
     Obj *lp = (Obj *)tm_self.ss_top;
     Obj *end = lp + g->nslots;
-    if (vm_ts.py_depth + vm_ts.c_depth >= vm_recursion_limit || nf >= vm_frames_limit ||
-        end > vm_ss_safe_limit) {
-        err_set(E_RecursionError, "maximum recursion depth exceeded");
+    Frame *nf = frame_next(end);
+    if (!nf)
         return NULL;
-    }
     int64_t live = nlp + FRAME_NHDR + g->sp;
     tm_compiler_barrier();
     memcpy(lp, VM_LINEAR(g->slots), (size_t)live * sizeof(Obj));
@@ -87,19 +83,11 @@ Frame *gen_push_frame(Obj gen, Obj sent, bool push_sent)
         vm_ts.roots[ROOT_HANDLED_EXC] = g->exc_state;
     VM_WRITE(gen);
     g->state = GEN_RUNNING;
-    nf->back = back;
-    nf->code = co;
-    nf->ip = co->code + g->ip;
-    nf->localsplus = lp;
-    nf->stack_base = hdr + FRAME_NHDR;
-    nf->sp = nf->stack_base + g->sp + (push_sent ? 1 : 0);
-    nf->end = end;
+    frame_link(nf, co, co->code + g->ip, lp, end, FR_GEN_ENTRY);
+    nf->sp += g->sp + (push_sent ? 1 : 0);
     nf->nblocks = (int16_t)g->nblocks;
     for (int i = 0; i < g->nblocks; i++)
         nf->blocks[i] = g->blocks[i];
-    nf->kind = FR_GEN_ENTRY;
-    vm_ts.frame = nf;
-    vm_ts.py_depth++;
     return nf;
 }
 

@@ -4,10 +4,11 @@
 #include "tmpy.h"
 #include "modules.h"
 #include "objects.h"
-#include "strings.h"
+#include "strobj.h"
 #include "containers.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,8 +73,8 @@ static Obj err_not_found(Obj name, const char *fmt_extra)
 
 int import_read_file(const char *path, char **out, size_t *len)
 {
-    FILE *fp = fopen(path, "rb");
-    if (!fp) {
+    int fd = vm_blocking_open(path, O_RDONLY | O_CLOEXEC, 0);
+    if (fd < 0) {
         int e = errno;
         Obj *r = vm_roots(1);
         r[0] = str_from_cstr(path);
@@ -84,35 +85,35 @@ int import_read_file(const char *path, char **out, size_t *len)
     }
     size_t cap = 65536, n = 0;
     struct stat st;
-    if (fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode))
-        cap = (size_t)st.st_size + 1;
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
+        cap = (size_t)st.st_size + 1;   /* +1: the NUL, and EOF is seen without growing */
     char *buf = malloc(cap);
     for (;;) {
         if (!buf) {
-            fclose(fp);
+            close(fd);
             err_nomemory();
             return -1;
         }
-        /* blocking: release the GIL here (issue 5) */
-        size_t got = fread(buf + n, 1, cap - n, fp);
-        n += got;
-        if (n < cap) {
-            if (ferror(fp)) {
-                int e = errno;
-                free(buf);
-                fclose(fp);
-                err_from_errno(e ? e : EIO, NULL);
-                return -1;
-            }
-            break;
-        }
-        cap *= 2;
-        char *nb = realloc(buf, cap);
-        if (!nb)
+        ssize_t got = vm_blocking_read(fd, buf + n, cap - n - 1);
+        if (got < 0) {
+            int e = errno;
             free(buf);
-        buf = nb;
+            close(fd);
+            err_from_errno(e, NULL);
+            return -1;
+        }
+        if (got == 0)
+            break;
+        n += (size_t)got;
+        if (cap - n < 2) {
+            cap *= 2;
+            char *nb = realloc(buf, cap);
+            if (!nb)
+                free(buf);
+            buf = nb;
+        }
     }
-    fclose(fp);
+    close(fd);
     buf[n] = 0;
     *out = buf;
     *len = n;

@@ -13,7 +13,7 @@
 
 #include "tmpy.h"
 #include "numbers.h"
-#include "strings.h"
+#include "strobj.h"
 
 TypeObj *T_int;
 TypeObj *T_bool;

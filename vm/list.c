@@ -198,9 +198,9 @@ int list_extend(Obj list, Obj iterable)
     Obj *r = vm_roots(3);
     r[0] = list;
     r[1] = iterable;
-    Obj src = vm_unwrap(iterable);
+    /* Exact lists and tuples only: a subclass may override __iter__. */
+    Obj src = iterable;
     if (IS_LIST(src) || IS_TUPLE(src)) {
-        r[1] = src;
         int64_t m = IS_LIST(src) ? LIST_LEN(src) : TUPLE_LEN(src);
         if (list_make_room(&r[0], m) < 0) {
             vm_unroots(r);
@@ -392,35 +392,7 @@ Obj list_copy(Obj list)
 
 static Obj list_repr(Obj self)
 {
-    Obj l = vm_unwrap(self);
-    if (LIST_LEN(l) == 0)
-        return str_from_cstr("[]");
-    Obj *r = vm_roots(1);
-    r[0] = l;
-    int rc = repr_enter(&r[0]);
-    if (rc != 0) {
-        vm_unroots(r);
-        return rc > 0 ? str_from_cstr("[...]") : NULL;
-    }
-    StrBuf b;
-    sb_init(&b);
-    sb_addc(&b, '[');
-    for (int64_t i = 0; i < LIST_LEN(r[0]); i++) {
-        if (i)
-            sb_add(&b, ", ", 2);
-        Obj s = vm_repr(LIST_ITEMS(r[0])[i]);
-        if (!s) {
-            sb_free(&b);
-            repr_leave();
-            vm_unroots(r);
-            return NULL;
-        }
-        sb_add_str(&b, s);
-    }
-    sb_addc(&b, ']');
-    repr_leave();
-    vm_unroots(r);
-    return sb_finish(&b);
+    return seq_repr(vm_unwrap(self));
 }
 
 /* ---- comparison ---- */
@@ -431,56 +403,11 @@ Obj list_richcompare(Obj a, Obj b, int op)
     b = vm_unwrap(b);
     if (!IS_LIST(a) || !IS_LIST(b))
         return g_NotImplemented;
-    if ((op == CMP_EQ || op == CMP_NE) && LIST_LEN(a) != LIST_LEN(b))
-        return vm_bool(op == CMP_NE);
-    if (vm_enter_recursive(" in comparison") < 0)
-        return NULL;
     Obj *r = vm_roots(2);
     r[0] = a;
     r[1] = b;
-    int64_t i;
-    for (i = 0; i < LIST_LEN(r[0]) && i < LIST_LEN(r[1]); i++) {
-        Obj x = LIST_ITEMS(r[0])[i], y = LIST_ITEMS(r[1])[i];
-        int eq = container_fast_eq(x, y);
-        if (eq == -2)
-            eq = vm_richcompare_bool(x, y, CMP_EQ);
-        if (eq < 0) {
-            vm_unroots(r);
-            vm_leave_recursive();
-            return NULL;
-        }
-        if (!eq)
-            break;
-    }
-    int64_t la = LIST_LEN(r[0]), lb = LIST_LEN(r[1]);
-    Obj res;
-    if (i >= la || i >= lb) {
-        bool v;
-        switch (op) {
-        case CMP_LT: v = la < lb; break;
-        case CMP_LE: v = la <= lb; break;
-        case CMP_EQ: v = la == lb; break;
-        case CMP_NE: v = la != lb; break;
-        case CMP_GT: v = la > lb; break;
-        default: v = la >= lb; break;
-        }
-        res = vm_bool(v);
-    } else if (op == CMP_EQ) {
-        res = g_False;
-    } else if (op == CMP_NE) {
-        res = g_True;
-    } else {
-        Obj x = LIST_ITEMS(r[0])[i], y = LIST_ITEMS(r[1])[i];
-        if (IS_SMALLINT(x) && IS_SMALLINT(y)) {
-            int64_t p = SMALLINT_VAL(x), q = SMALLINT_VAL(y);
-            bool v = op == CMP_LT ? p < q : op == CMP_LE ? p <= q : op == CMP_GT ? p > q : p >= q;
-            res = vm_bool(v);
-        } else {
-            res = vm_richcompare(x, y, op);
-        }
-    }
+    Obj res = seq_richcompare(r, op);
     vm_unroots(r);
-    vm_leave_recursive();
     return res;
 }
 
@@ -514,15 +441,6 @@ static Obj seq_fast(Obj l, Obj v, const char *msg)
         return NULL;
     }
     return list_from_iterable(it);
-}
-
-static inline int64_t seq_len(Obj s)
-{
-    return IS_LIST(s) ? LIST_LEN(s) : TUPLE_LEN(s);
-}
-static inline Obj __seg_gs *seq_items(Obj s)
-{
-    return IS_LIST(s) ? LIST_ITEMS(s) : TUPLE_ITEMS(s);
 }
 
 /* l[lo:hi] = v (v NULL: delete). */
@@ -737,28 +655,12 @@ int list_setitem(Obj self, Obj key, Obj v)
     return 0;
 }
 
-/* Index of the first item == v in [start, stop), -1 if none, -2 on error. */
-static int64_t list_find(Obj *lslot, Obj *vslot, int64_t start, int64_t stop)
-{
-    for (int64_t i = start; i < stop && i < LIST_LEN(*lslot); i++) {
-        Obj item = LIST_ITEMS(*lslot)[i];
-        int eq = container_fast_eq(item, *vslot);
-        if (eq == -2)
-            eq = vm_richcompare_bool(item, *vslot, CMP_EQ);
-        if (eq < 0)
-            return -2;
-        if (eq)
-            return i;
-    }
-    return -1;
-}
-
 static int list_contains(Obj self, Obj v)
 {
     Obj *r = vm_roots(2);
     r[0] = vm_unwrap(self);
     r[1] = v;
-    int64_t i = list_find(&r[0], &r[1], 0, INT64_MAX);
+    int64_t i = seq_find(&r[0], &r[1], 0, INT64_MAX);
     vm_unroots(r);
     return i == -2 ? -1 : i >= 0;
 }
@@ -977,7 +879,7 @@ static Obj list_remove_m(Obj *args, size_t nargs, Obj kwnames)
     Obj *r = vm_roots(2);
     r[0] = vm_unwrap(args[0]);
     r[1] = args[1];
-    int64_t i = list_find(&r[0], &r[1], 0, INT64_MAX);
+    int64_t i = seq_find(&r[0], &r[1], 0, INT64_MAX);
     if (i >= 0 && i < LIST_LEN(r[0]))
         list_remove_range(r[0], i, i + 1);
     vm_unroots(r);
@@ -999,21 +901,11 @@ static Obj list_index_m(Obj *args, size_t nargs, Obj kwnames)
         return NULL;
     if (nargs > 3 && seq_slice_index(args[3], &stop, false) < 0)
         return NULL;
-    int64_t n = LIST_LEN(vm_unwrap(args[0]));
-    if (start < 0) {
-        start += n;
-        if (start < 0)
-            start = 0;
-    }
-    if (stop < 0) {
-        stop += n;
-        if (stop < 0)
-            stop = 0;
-    }
+    seq_clamp_range(LIST_LEN(vm_unwrap(args[0])), &start, &stop);
     Obj *r = vm_roots(2);
     r[0] = vm_unwrap(args[0]);
     r[1] = args[1];
-    int64_t i = list_find(&r[0], &r[1], start, stop);
+    int64_t i = seq_find(&r[0], &r[1], start, stop);
     vm_unroots(r);
     if (i == -2)
         return NULL;
@@ -1035,17 +927,12 @@ static Obj list_count_m(Obj *args, size_t nargs, Obj kwnames)
 {
     if (meth_check_args("list", "count", nargs - 1, kwnames, 1, 1) < 0)
         return NULL;
-    int64_t count = 0;
-    for (int64_t i = 0; i < LIST_LEN(vm_unwrap(args[0])); i++) {
-        Obj item = LIST_ITEMS(vm_unwrap(args[0]))[i];
-        int eq = container_fast_eq(item, args[1]);
-        if (eq == -2)
-            eq = vm_richcompare_bool(item, args[1], CMP_EQ);
-        if (eq < 0)
-            return NULL;
-        count += eq;
-    }
-    return MAKE_SMALLINT(count);
+    Obj *r = vm_roots(2);
+    r[0] = vm_unwrap(args[0]);
+    r[1] = args[1];
+    int64_t count = seq_count(&r[0], &r[1]);
+    vm_unroots(r);
+    return count < 0 ? NULL : MAKE_SMALLINT(count);
 }
 
 static Obj list_reverse_m(Obj *args, size_t nargs, Obj kwnames)

@@ -42,18 +42,27 @@ static inline int str_lt(Obj a, Obj b)
     return c < 0 || (c == 0 && na < nb);
 }
 
+/* a and b are rooted: a user __lt__ may allocate and then return
+ * NotImplemented, and the reflected try needs them again. */
 static int sametype_lt(TypeObj *t, Obj a, Obj b)
 {
+    Obj *r = vm_roots(2);
+    r[0] = a;
+    r[1] = b;
     Obj res = t->tp_richcompare(a, b, CMP_LT);
+    int rc;
     if (res == g_True)
-        return 1;
-    if (res == g_False)
-        return 0;
-    if (!res)
-        return -1;
-    if (res == g_NotImplemented)
-        return vm_richcompare_bool(a, b, CMP_LT);
-    return vm_is_true(res);
+        rc = 1;
+    else if (res == g_False)
+        rc = 0;
+    else if (!res)
+        rc = -1;
+    else if (res == g_NotImplemented)
+        rc = vm_richcompare_bool(r[0], r[1], CMP_LT);
+    else
+        rc = vm_is_true(res);
+    vm_unroots(r);
+    return rc;
 }
 
 /* a < b: 1, 0, or -1 on error. `kind` is a constant in every instance. */

@@ -5,7 +5,7 @@
 #include "modules.h"
 #include "objects.h"
 #include "numbers.h"
-#include "strings.h"
+#include "strobj.h"
 #include "containers.h"
 
 #include <errno.h>
@@ -378,14 +378,8 @@ static char *read_stdin_all(size_t *len)
     size_t cap = 65536, n = 0;
     char *buf = malloc(cap);
     while (buf) {
-        /* blocking: release the GIL here (issue 5) */
-        ssize_t got = read(0, buf + n, cap - n - 1);
-        if (got < 0) {
-            if (errno == EINTR)
-                continue;
-            break;
-        }
-        if (got == 0)
+        ssize_t got = vm_blocking_read(0, buf + n, cap - n - 1);
+        if (got <= 0)
             break;
         n += (size_t)got;
         if (cap - n < 2) {

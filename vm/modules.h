@@ -6,6 +6,22 @@
 
 #include "tmpy.h"
 
+#include <sys/types.h>
+
+/* ---- blocking calls (issue 5) ----
+ * Every system call that may wait (read/write on pipes and terminals, open,
+ * sleep, system) runs between vm_blocking_begin() and vm_blocking_end(): the
+ * one place where the GIL build will release the GIL, and the STM build
+ * commit before and start a new transaction after. In between, no GC object
+ * may be touched (C memory or pinned objects only). vm_blocking_end must keep
+ * errno. The read/write/open wrappers (fileobject.c) bracket the call and
+ * retry on EINTR; use them rather than the bare calls. */
+static inline void vm_blocking_begin(void) {}
+static inline void vm_blocking_end(void) {}
+ssize_t vm_blocking_read(int fd, void *buf, size_t n);         /* -1 with errno */
+ssize_t vm_blocking_write(int fd, const void *buf, size_t n);  /* may write less than n */
+int vm_blocking_open(const char *path, int flags, int mode);
+
 /* ---- fileobject.c ---- */
 /* open() with all its arguments: encoding/newline NULL or None for the
  * defaults; closefd false only for an int `path` (a file descriptor). */

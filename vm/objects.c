@@ -261,28 +261,23 @@ static int64_t next_idhash(void)
     return (int64_t)(n & ((1ULL << 60) - 1));
 }
 
+/* Instances and exceptions (the objects most hashed by identity: dict and
+ * set keys) draw a counter value into a hidden word on first use, so
+ * hashing a young one does not cost a minor collection as vm_object_id does;
+ * id() and default reprs still use the address (vm_object_id). */
 int64_t vm_identity_hash(Obj v)
 {
     if (IS_SMALLINT(v))
         return SMALLINT_VAL(v) == -1 ? -2 : SMALLINT_VAL(v);
     unsigned tid = v->h.tid;
-    if (tid == TID_INSTANCE) {
-        int64_t h = ((InstanceHObj *)v)->idhash;
-        if (!h) {
-            h = next_idhash();
+    if (tid == TID_INSTANCE || tid == TID_EXCEPTION) {
+        int64_t __seg_gs *word = tid == TID_INSTANCE ? &((InstanceHObj *)v)->idhash
+                                                     : &((ExceptionHObj *)v)->idhash;
+        if (!*word) {
             VM_WRITE(v);
-            ((InstanceHObj *)v)->idhash = h;
+            *word = next_idhash();
         }
-        return h;
-    }
-    if (tid == TID_EXCEPTION) {
-        int64_t h = ((ExceptionHObj *)v)->idhash;
-        if (!h) {
-            h = next_idhash();
-            VM_WRITE(v);
-            ((ExceptionHObj *)v)->idhash = h;
-        }
-        return h;
+        return *word;
     }
     /* Everything else: its address once it stops moving. */
     uint64_t a = vm_object_id(v);

@@ -2,7 +2,7 @@
 #include "tmpy.h"
 #include "modules.h"
 #include "objects.h"
-#include "strings.h"
+#include "strobj.h"
 #include "containers.h"
 
 #include <dirent.h>
@@ -28,9 +28,36 @@ static TypeObj *T_walk_iterator;
 /* Path arguments                                                      */
 /* ------------------------------------------------------------------ */
 
-/* A path argument as a malloc'd C string (free it); NULL with TypeError or
- * ValueError. *is_bytes tells whether results should be bytes. */
-static char *path_cstr(Obj v, const char *fname, bool *is_bytes)
+/* A path argument (str, bytes or os.PathLike) copied to C memory: p is
+ * malloc'd (free it) and NUL-terminated, n its length (it may hold NULs),
+ * bytes whether results should be bytes. 0, or -1 with an exception. */
+typedef struct { char *p; size_t n; bool bytes; } PathStr;
+
+static int pstr(Obj v, PathStr *out)
+{
+    Obj p = vm_unwrap(v);
+    if (!IS_STR(p) && !IS_BYTES(p)) {
+        p = vm_fspath(v);
+        if (!p)
+            return -1;
+    }
+    out->bytes = IS_BYTES(p);
+    out->n = out->bytes ? (size_t)((BytesObj *)p)->length : (size_t)STR(p)->nbytes;
+    out->p = malloc(out->n + 1);
+    if (!out->p) {
+        err_nomemory();
+        return -1;
+    }
+    /* no allocation since p was read: its bytes are still where they were */
+    memcpy(out->p, out->bytes ? (const char *)VM_LINEAR(((BytesObj *)p)->data) : str_cstr(p), out->n);
+    out->p[out->n] = 0;
+    return 0;
+}
+
+/* A path argument of a system call as a malloc'd C string (free it); NULL
+ * with TypeError ("fname: path should be <accepted>, not T") or ValueError
+ * (an embedded NUL). *is_bytes tells whether results should be bytes. */
+static char *path_cstr_as(Obj v, const char *fname, const char *accepted, bool *is_bytes)
 {
     Obj p = vm_unwrap(v);
     if (!IS_STR(p) && !IS_BYTES(p)) {
@@ -40,35 +67,35 @@ static char *path_cstr(Obj v, const char *fname, bool *is_bytes)
         v = r[0];
         vm_unroots(r);
         if (!pathlike) {
-            err_format(E_TypeError, "%s: path should be string, bytes or os.PathLike, not %s", fname, type_name(v));
+            err_format(E_TypeError, "%s: path should be %s, not %s", fname, accepted, type_name(v));
             return NULL;
         }
-        p = vm_fspath(v);
-        if (!p)
-            return NULL;
     }
-    const char *s;
-    size_t n;
-    if (IS_STR(p)) {
-        s = str_cstr(p);
-        n = (size_t)STR(p)->nbytes;
-    } else {
-        s = (const char *)VM_LINEAR(((BytesObj *)p)->data);
-        n = (size_t)((BytesObj *)p)->length;
-    }
-    if (memchr(s, 0, n)) {
-        err_format(E_ValueError, "%s: embedded null character in path", fname);
+    PathStr ps;
+    if (pstr(v, &ps) < 0)
+        return NULL;
+    if (strlen(ps.p) != ps.n) {
+        free(ps.p);
+        err_set(E_ValueError, "embedded null byte");
         return NULL;
     }
     if (is_bytes)
-        *is_bytes = IS_BYTES(p);
-    char *c = malloc(n + 1);
-    if (!c) {
-        err_nomemory();
-        return NULL;
-    }
-    memcpy(c, s, n + 1);
-    return c;
+        *is_bytes = ps.bytes;
+    return ps.p;
+}
+
+static char *path_cstr(Obj v, const char *fname, bool *is_bytes)
+{
+    return path_cstr_as(v, fname, "string, bytes or os.PathLike", is_bytes);
+}
+
+/* The end of a system call on a C path: frees p; None, or OSError (from
+ * errno, naming `path`) when rc < 0. */
+static Obj path_done(int rc, char *p, Obj path)
+{
+    int e = errno;
+    free(p);
+    return rc < 0 ? err_from_errno(e, path) : g_None;
 }
 
 /* str or bytes result. */
@@ -131,7 +158,28 @@ out:
     return res;
 }
 
-static Obj do_stat(Obj *args, size_t nargs, Obj kwnames, const char *fname, bool follow)
+/* stat() of a path, or of an fd (an int) when fd_ok. 0; -1 with errno (an
+ * OS error); -2 with a Python exception (bad argument). */
+static int stat_any(Obj v, const char *fname, bool follow, bool fd_ok, struct stat *st)
+{
+    if (fd_ok && IS_INT(v) && TID(v) != TID_BOOL) {
+        int64_t fd;
+        if (int_as_i64(v, &fd) < 0)
+            return -2;
+        return fstat((int)fd, st);
+    }
+    char *c = path_cstr_as(v, fname, fd_ok ? "string, bytes, os.PathLike or integer" : "string, bytes or os.PathLike",
+                           NULL);
+    if (!c)
+        return -2;
+    int rc = follow ? stat(c, st) : lstat(c, st);
+    int e = errno;
+    free(c);
+    errno = e;
+    return rc;
+}
+
+static Obj do_stat(Obj *args, size_t nargs, Obj kwnames, const char *fname, bool follow, bool fd_ok)
 {
     static const char *const names[] = {"path", "dir_fd", "follow_symlinks", NULL};
     Obj *a = vm_roots(3);
@@ -146,31 +194,18 @@ static Obj do_stat(Obj *args, size_t nargs, Obj kwnames, const char *fname, bool
             follow = false;
     }
     struct stat st;
-    int rc;
-    if (IS_INT(a[0]) && TID(a[0]) != TID_BOOL) {
-        int64_t fd;
-        if (int_as_i64(a[0], &fd) < 0)
-            goto out;
-        rc = fstat((int)fd, &st);
-    } else {
-        char *p = path_cstr(a[0], fname, NULL);
-        if (!p)
-            goto out;
-        rc = follow ? stat(p, &st) : lstat(p, &st);
-        free(p);
-    }
-    if (rc < 0) {
+    int rc = stat_any(a[0], fname, follow, fd_ok, &st);
+    if (rc == -1)
         err_from_errno(errno, IS_INT(a[0]) ? NULL : a[0]);
-        goto out;
-    }
-    res = stat_to_obj(&st);
+    else if (rc == 0)
+        res = stat_to_obj(&st);
 out:
     vm_unroots(a);
     return res;
 }
 
-static Obj os_stat(Obj *args, size_t nargs, Obj kwnames) { return do_stat(args, nargs, kwnames, "stat", true); }
-static Obj os_lstat(Obj *args, size_t nargs, Obj kwnames) { return do_stat(args, nargs, kwnames, "lstat", false); }
+static Obj os_stat(Obj *args, size_t nargs, Obj kwnames) { return do_stat(args, nargs, kwnames, "stat", true, true); }
+static Obj os_lstat(Obj *args, size_t nargs, Obj kwnames) { return do_stat(args, nargs, kwnames, "lstat", false, false); }
 
 static Obj os_fstat(Obj *args, size_t nargs, Obj kwnames)
 {
@@ -180,9 +215,7 @@ static Obj os_fstat(Obj *args, size_t nargs, Obj kwnames)
     if (vm_index_i64(args[0], &fd) < 0)
         return NULL;
     struct stat st;
-    if (fstat((int)fd, &st) < 0)
-        return err_from_errno(errno, NULL);
-    return stat_to_obj(&st);
+    return fstat((int)fd, &st) < 0 ? err_from_errno(errno, NULL) : stat_to_obj(&st);
 }
 
 /* ------------------------------------------------------------------ */
@@ -222,14 +255,7 @@ static Obj path_call(Obj *args, size_t nargs, Obj kwnames, const char *fname, in
     char *p = path_cstr(a[0], fname, NULL);
     if (!p)
         goto out;
-    int rc = fn(p);
-    int e = errno;
-    free(p);
-    if (rc < 0) {
-        err_from_errno(e, a[0]);
-        goto out;
-    }
-    res = g_None;
+    res = path_done(fn(p), p, a[0]);
 out:
     vm_unroots(a);
     return res;
@@ -253,14 +279,7 @@ static Obj os_mkdir(Obj *args, size_t nargs, Obj kwnames)
     char *p = path_cstr(a[0], "mkdir", NULL);
     if (!p)
         goto out;
-    int rc = mkdir(p, (mode_t)mode);
-    int e = errno;
-    free(p);
-    if (rc < 0) {
-        err_from_errno(e, a[0]);
-        goto out;
-    }
-    res = g_None;
+    res = path_done(mkdir(p, (mode_t)mode), p, a[0]);
 out:
     vm_unroots(a);
     return res;
@@ -323,14 +342,7 @@ static Obj os_makedirs(Obj *args, size_t nargs, Obj kwnames)
     char *p = path_cstr(a[0], "makedirs", NULL);
     if (!p)
         goto out;
-    int rc = makedirs_c(p, (mode_t)mode, exist_ok);
-    int e = errno;
-    free(p);
-    if (rc < 0) {
-        err_from_errno(e, a[0]);
-        goto out;
-    }
-    res = g_None;
+    res = path_done(makedirs_c(p, (mode_t)mode, exist_ok), p, a[0]);
 out:
     vm_unroots(a);
     return res;
@@ -463,13 +475,7 @@ static Obj os_chmod(Obj *args, size_t nargs, Obj kwnames)
     char *p = path_cstr(a[0], "chmod", NULL);
     if (!p)
         goto out;
-    int rc = chmod(p, (mode_t)mode);
-    int e = errno;
-    free(p);
-    if (rc < 0)
-        err_from_errno(e, a[0]);
-    else
-        res = g_None;
+    res = path_done(chmod(p, (mode_t)mode), p, a[0]);
 out:
     vm_unroots(a);
     return res;
@@ -490,13 +496,9 @@ static Obj os_open(Obj *args, size_t nargs, Obj kwnames)
     char *p = path_cstr(a[0], "open", NULL);
     if (!p)
         goto out;
-    /* blocking: release the GIL here (issue 5) */
-    int fd = open(p, (int)flags | O_CLOEXEC, (mode_t)mode);
-    int e = errno;
-    free(p);
-    if (fd < 0)
-        err_from_errno(e, a[0]);
-    else
+    int fd = vm_blocking_open(p, (int)flags | O_CLOEXEC, (int)mode);
+    res = path_done(fd, p, a[0]);
+    if (res)
         res = MAKE_SMALLINT(fd);
 out:
     vm_unroots(a);
@@ -529,11 +531,7 @@ static Obj os_read(Obj *args, size_t nargs, Obj kwnames)
     char *buf = malloc((size_t)n + 1);
     if (!buf)
         return err_nomemory();
-    ssize_t got;
-    do {
-        /* blocking: release the GIL here (issue 5) */
-        got = read((int)fd, buf, (size_t)n);
-    } while (got < 0 && errno == EINTR);
+    ssize_t got = vm_blocking_read((int)fd, buf, (size_t)n);
     if (got < 0) {
         int e = errno;
         free(buf);
@@ -562,11 +560,7 @@ static Obj os_write(Obj *args, size_t nargs, Obj kwnames)
     if (!copy)
         return err_nomemory();
     memcpy(copy, p, (size_t)n);
-    ssize_t w;
-    do {
-        /* blocking: release the GIL here (issue 5) */
-        w = write((int)fd, copy, (size_t)n);
-    } while (w < 0 && errno == EINTR);
+    ssize_t w = vm_blocking_write((int)fd, copy, (size_t)n);
     int e = errno;
     free(copy);
     if (w < 0)
@@ -638,37 +632,21 @@ static Obj os_unsetenv(Obj *args, size_t nargs, Obj kwnames)
     return g_None;
 }
 
-static Obj os_getpid(Obj *args, size_t nargs, Obj kwnames)
-{
-    (void)args;
-    if (vm_check_args("getpid", nargs, kwnames, 0, 0) < 0)
-        return NULL;
-    return MAKE_SMALLINT(getpid());
-}
-
-static Obj os_getppid(Obj *args, size_t nargs, Obj kwnames)
-{
-    (void)args;
-    if (vm_check_args("getppid", nargs, kwnames, 0, 0) < 0)
-        return NULL;
-    return MAKE_SMALLINT(getppid());
-}
-
-static Obj os_getuid(Obj *args, size_t nargs, Obj kwnames)
-{
-    (void)args;
-    if (vm_check_args("getuid", nargs, kwnames, 0, 0) < 0)
-        return NULL;
-    return MAKE_SMALLINT(getuid());
-}
-
-static Obj os_getgid(Obj *args, size_t nargs, Obj kwnames)
-{
-    (void)args;
-    if (vm_check_args("getgid", nargs, kwnames, 0, 0) < 0)
-        return NULL;
-    return MAKE_SMALLINT(getgid());
-}
+/* f() -> a small int from a C call that cannot fail. */
+#define OS_INT_GETTER(fname, expr)                                             \
+    static Obj os_##fname(Obj *args, size_t nargs, Obj kwnames)                \
+    {                                                                          \
+        (void)args;                                                            \
+        if (vm_check_args(#fname, nargs, kwnames, 0, 0) < 0)                   \
+            return NULL;                                                       \
+        return MAKE_SMALLINT(expr);                                            \
+    }
+OS_INT_GETTER(getpid, getpid())
+OS_INT_GETTER(getppid, getppid())
+OS_INT_GETTER(getuid, getuid())
+OS_INT_GETTER(geteuid, geteuid())
+OS_INT_GETTER(getgid, getgid())
+OS_INT_GETTER(getegid, getegid())
 
 static Obj os_cpu_count(Obj *args, size_t nargs, Obj kwnames)
 {
@@ -745,8 +723,9 @@ static Obj os_system(Obj *args, size_t nargs, Obj kwnames)
     char *cmd = path_cstr(a[0], "system", NULL);
     if (!cmd)
         goto out;
-    /* blocking: release the GIL here (issue 5) */
+    vm_blocking_begin();
     int st = system(cmd);
+    vm_blocking_end();
     free(cmd);
     res = MAKE_SMALLINT(st);
 out:
@@ -986,36 +965,11 @@ out:
 /* os.path                                                             */
 /* ------------------------------------------------------------------ */
 
-/* A str/bytes path argument for the string functions of os.path. */
-typedef struct { char *p; size_t n; bool bytes; } PathStr;
-
-static int pstr(Obj v, PathStr *out, const char *fname)
-{
-    (void)fname;
-    Obj p = vm_unwrap(v);
-    if (!IS_STR(p) && !IS_BYTES(p)) {
-        p = vm_fspath(v);
-        if (!p)
-            return -1;
-    }
-    out->bytes = IS_BYTES(p);
-    const char *s = out->bytes ? (const char *)VM_LINEAR(((BytesObj *)p)->data) : str_cstr(p);
-    out->n = out->bytes ? (size_t)((BytesObj *)p)->length : (size_t)STR(p)->nbytes;
-    out->p = malloc(out->n + 1);
-    if (!out->p) {
-        err_nomemory();
-        return -1;
-    }
-    memcpy(out->p, s, out->n);
-    out->p[out->n] = 0;
-    return 0;
-}
-
 static Obj one_path_fn(Obj *args, size_t nargs, Obj kwnames, const char *fname, PathStr *ps)
 {
     if (vm_check_args(fname, nargs, kwnames, 1, 1) < 0)
         return NULL;
-    if (pstr(args[0], ps, fname) < 0)
+    if (pstr(args[0], ps) < 0)
         return NULL;
     return g_None;
 }
@@ -1138,7 +1092,7 @@ static Obj pp_join(Obj *args, size_t nargs, Obj kwnames)
         return NULL;
     }
     PathStr first;
-    if (pstr(args[0], &first, "join") < 0)
+    if (pstr(args[0], &first) < 0)
         return NULL;
     StrBuf b;
     sb_init(&b);
@@ -1153,7 +1107,7 @@ static Obj pp_join(Obj *args, size_t nargs, Obj kwnames)
             return NULL;
         }
         PathStr ps;
-        if (pstr(args[i], &ps, "join") < 0) {
+        if (pstr(args[i], &ps) < 0) {
             sb_free(&b);
             return NULL;
         }
@@ -1293,7 +1247,7 @@ static Obj pp_realpath(Obj *args, size_t nargs, Obj kwnames)
     if (vm_parse_args("realpath", args, nargs, kwnames, names, 1, 2, a) < 0)
         goto out;
     PathStr ps;
-    if (pstr(a[0], &ps, "realpath") < 0)
+    if (pstr(a[0], &ps) < 0)
         goto out;
     StrBuf abs;
     sb_init(&abs);
@@ -1348,7 +1302,7 @@ static Obj pp_relpath(Obj *args, size_t nargs, Obj kwnames)
     if (vm_parse_args("relpath", args, nargs, kwnames, names, 1, 2, a) < 0)
         goto out;
     PathStr p, s = {0};
-    if (pstr(a[0], &p, "relpath") < 0)
+    if (pstr(a[0], &p) < 0)
         goto out;
     if (p.n == 0) {
         free(p.p);
@@ -1356,7 +1310,7 @@ static Obj pp_relpath(Obj *args, size_t nargs, Obj kwnames)
         goto out;
     }
     if (a[1] && !IS_NONE(a[1])) {
-        if (pstr(a[1], &s, "relpath") < 0) {
+        if (pstr(a[1], &s) < 0) {
             free(p.p);
             goto out;
         }
@@ -1543,34 +1497,11 @@ static Obj pp_expandvars(Obj *args, size_t nargs, Obj kwnames)
 /* Predicates on the file system: a bad path is just false. */
 static int stat_arg(Obj v, struct stat *st, bool follow)
 {
-    if (IS_INT(v) && TID(v) != TID_BOOL) {
-        int64_t fd;
-        if (int_as_i64(v, &fd) < 0) {
-            err_clear();
-            return -1;
-        }
-        return fstat((int)fd, st);
+    int rc = stat_any(v, "stat", follow, true, st);
+    if (rc == -2 && (err_matches(E_ValueError) || err_matches(E_OverflowError))) {
+        err_clear();   /* embedded NUL, fd out of range: just "no such file" */
+        return -1;
     }
-    Obj p = vm_unwrap(v);
-    Obj *r = vm_roots(1);
-    r[0] = v;
-    bool ok = IS_STR(p) || IS_BYTES(p) || vm_lookup_special(r[0], "__fspath__");
-    v = r[0];
-    vm_unroots(r);
-    if (!ok) {
-        err_format(E_TypeError, "stat: path should be string, bytes, os.PathLike or integer, not %s", type_name(v));
-        return -2;
-    }
-    char *c = path_cstr(v, "stat", NULL);
-    if (!c) {
-        if (err_matches(E_ValueError)) {
-            err_clear();
-            return -1;
-        }
-        return -2;
-    }
-    int rc = follow ? stat(c, st) : lstat(c, st);
-    free(c);
     return rc;
 }
 
@@ -1597,11 +1528,11 @@ static Obj stat_value(Obj *args, size_t nargs, Obj kwnames, const char *fname, i
     if (vm_check_args(fname, nargs, kwnames, 1, 1) < 0)
         return NULL;
     struct stat st;
-    int rc = stat_arg(args[0], &st, true);
+    int rc = stat_any(args[0], "stat", true, true, &st);
     if (rc == -2)
         return NULL;
     if (rc < 0)
-        return err_from_errno(errno ? errno : ENOENT, args[0]);
+        return err_from_errno(errno, args[0]);
     switch (what) {
     case 0: return int_from_i64(st.st_size);
     case 1: return float_new(ts_float(st.st_mtim));
@@ -1620,12 +1551,12 @@ static Obj pp_samefile(Obj *args, size_t nargs, Obj kwnames)
     if (vm_check_args("samefile", nargs, kwnames, 2, 2) < 0)
         return NULL;
     struct stat a, b;
-    int r1 = stat_arg(args[0], &a, true);
+    int r1 = stat_any(args[0], "stat", true, true, &a);
     if (r1 == -2)
         return NULL;
     if (r1 < 0)
         return err_from_errno(errno, args[0]);
-    int r2 = stat_arg(args[1], &b, true);
+    int r2 = stat_any(args[1], "stat", true, true, &b);
     if (r2 == -2)
         return NULL;
     if (r2 < 0)
@@ -1716,9 +1647,9 @@ static const MethodDef os_functions[] = {
     {"getpid", os_getpid, 0, NULL},
     {"getppid", os_getppid, 0, NULL},
     {"getuid", os_getuid, 0, NULL},
-    {"geteuid", os_getuid, 0, NULL},
+    {"geteuid", os_geteuid, 0, NULL},
     {"getgid", os_getgid, 0, NULL},
-    {"getegid", os_getgid, 0, NULL},
+    {"getegid", os_getegid, 0, NULL},
     {"cpu_count", os_cpu_count, 0, NULL},
     {"urandom", os_urandom, 0, NULL},
     {"strerror", os_strerror, 0, NULL},

@@ -327,6 +327,36 @@ static int starts_expression(int type)
     return 0;
 }
 
+/* The items of a comma-separated list whose first item `first` is parsed
+ * and whose comma is next: `, item` while the token after a comma satisfies
+ * more(type) (else that comma was a trailing one). 0, or -1 (error set). */
+static int parse_comma_items(Parser *p, Vec *v, expr_ty first, expr_ty (*item)(Parser *), int (*more)(int type))
+{
+    if (vec_push(p, v, first) < 0)
+        return -1;
+    while (accept(p, T_COMMA)) {
+        if (!more(cur(p)->type))
+            break;
+        expr_ty e = item(p);
+        if (!e || vec_push(p, v, e) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* A tuple of v's items spanning tokens start..end. */
+static expr_ty make_tuple_at(Parser *p, const Vec *v, expr_context_ty ctx, Token *start, Token *end)
+{
+    expr_ty t = make_tuple(p, v, ctx);
+    if (t)
+        pos_tt(t, start, end);
+    return t;
+}
+
+static int not_rsqb(int type) { return type != T_RSQB; }
+static int not_rpar(int type) { return type != T_RPAR; }
+static int starts_target(int type);
+
 /* Saved parser state for a trial parse. */
 typedef struct Mark {
     int pos, max_pos, depth, failed;
@@ -1179,20 +1209,9 @@ static expr_ty parse_slices(Parser *p)
     if (!at(p, T_COMMA) && first->kind != Starred_kind)
         return first;
     Vec v = {0};
-    if (vec_push(p, &v, first) < 0)
+    if (parse_comma_items(p, &v, first, parse_slice_item, not_rsqb) < 0)
         return NULL;
-    while (accept(p, T_COMMA)) {
-        if (at(p, T_RSQB))
-            break;
-        expr_ty e = parse_slice_item(p);
-        if (!e || vec_push(p, &v, e) < 0)
-            return NULL;
-    }
-    expr_ty t = make_tuple(p, &v, AST_Load);
-    if (!t)
-        return NULL;
-    pos_tt(t, start, last_real(p));
-    return t;
+    return make_tuple_at(p, &v, AST_Load, start, last_real(p));
 }
 
 static expr_ty parse_primary(Parser *p)
@@ -1286,10 +1305,7 @@ static expr_ty parse_paren(Parser *p)
     if (at(p, T_RPAR)) {
         Token *r = advance(p);
         Vec v = {0};
-        expr_ty t = make_tuple(p, &v, AST_Load);
-        if (t)
-            pos_tt(t, lpar, r);
-        return t;
+        return make_tuple_at(p, &v, AST_Load, lpar, r);
     }
     if (at(p, T_KW_YIELD)) {
         expr_ty y = parse_yield_expr(p);
@@ -1318,22 +1334,12 @@ static expr_ty parse_paren(Parser *p)
     if (!at(p, T_COMMA))
         return syntax_error(p);
     Vec v = {0};
-    if (vec_push(p, &v, a) < 0)
+    if (parse_comma_items(p, &v, a, parse_star_named_expression, not_rpar) < 0)
         return NULL;
-    while (accept(p, T_COMMA)) {
-        if (at(p, T_RPAR))
-            break;
-        expr_ty e = parse_star_named_expression(p);
-        if (!e || vec_push(p, &v, e) < 0)
-            return NULL;
-    }
     if (!at(p, T_RPAR))
         return syntax_error(p);
     Token *r = advance(p);
-    expr_ty t = make_tuple(p, &v, AST_Load);
-    if (t)
-        pos_tt(t, lpar, r);
-    return t;
+    return make_tuple_at(p, &v, AST_Load, lpar, r);
 }
 
 static expr_ty parse_list(Parser *p)
@@ -1533,20 +1539,9 @@ static expr_ty parse_star_expressions(Parser *p)
     if (!a || !at(p, T_COMMA))
         return a;
     Vec v = {0};
-    if (vec_push(p, &v, a) < 0)
+    if (parse_comma_items(p, &v, a, parse_star_expression, starts_target) < 0)
         return NULL;
-    while (accept(p, T_COMMA)) {
-        int t = cur(p)->type;
-        if (!starts_expression(t) && t != T_STAR)
-            break;
-        expr_ty e = parse_star_expression(p);
-        if (!e || vec_push(p, &v, e) < 0)
-            return NULL;
-    }
-    expr_ty t = make_tuple(p, &v, AST_Load);
-    if (t)
-        pos_tt(t, start, last_real(p));
-    return t;
+    return make_tuple_at(p, &v, AST_Load, start, last_real(p));
 }
 
 static expr_ty parse_starred(Parser *p)
@@ -1661,19 +1656,9 @@ static expr_ty parse_target_list(Parser *p)
         return NULL;
     if (at(p, T_COMMA)) {
         Vec v = {0};
-        if (vec_push(p, &v, a) < 0)
+        if (parse_comma_items(p, &v, a, parse_target_elem, starts_target) < 0 ||
+            !(a = make_tuple_at(p, &v, AST_Store, start, last_real(p))))
             return NULL;
-        while (accept(p, T_COMMA)) {
-            if (!starts_target(cur(p)->type))
-                break;
-            expr_ty e = parse_target_elem(p);
-            if (!e || vec_push(p, &v, e) < 0)
-                return NULL;
-        }
-        a = make_tuple(p, &v, AST_Store);
-        if (!a)
-            return NULL;
-        pos_tt(a, start, last_real(p));
     }
     return make_target(p, a, 0);
 }
@@ -3163,19 +3148,9 @@ static mod_ty parse_mod(Parser *p, int mode)
             return NULL;
         if (at(p, T_COMMA)) {
             Vec v = {0};
-            if (vec_push(p, &v, e) < 0)
+            if (parse_comma_items(p, &v, e, parse_expression, starts_expression) < 0 ||
+                !(e = make_tuple_at(p, &v, AST_Load, start, last_real(p))))
                 return NULL;
-            while (accept(p, T_COMMA)) {
-                if (!starts_expression(cur(p)->type))
-                    break;
-                expr_ty x = parse_expression(p);
-                if (!x || vec_push(p, &v, x) < 0)
-                    return NULL;
-            }
-            e = make_tuple(p, &v, AST_Load);
-            if (!e)
-                return NULL;
-            pos_tt(e, start, last_real(p));
         }
         while (accept(p, T_NEWLINE))
             ;

@@ -13,7 +13,7 @@
 #include "modules.h"
 #include "objects.h"
 #include "numbers.h"
-#include "strings.h"
+#include "strobj.h"
 #include "containers.h"
 
 #include <errno.h>

@@ -4,7 +4,7 @@
  * sequential indexing O(1) amortised. Also: interning, the one-char cache,
  * the str type with its slots and methods, and the str iterator. */
 #define _GNU_SOURCE
-#include "strings.h"
+#include "strobj.h"
 #include "containers.h"
 
 #include <pthread.h>
@@ -131,13 +131,6 @@ Obj str_alloc(int64_t nbytes, int64_t length)
     return s;
 }
 
-/* Is p inside this thread's GC segment (a linear pointer into an object that
- * an allocation may move)? */
-static inline bool in_gc_heap(const void *p)
-{
-    return (uintptr_t)((const char *)p - tm_gs_base) < tm_seg.segment_size;
-}
-
 static Obj char_cache[256];   /* the one-char Latin-1 strs, interned */
 static Obj make_char(uint32_t cp);
 
@@ -151,21 +144,30 @@ Obj str_new(const char *utf8, size_t n)
     }
     /* A caller passing bytes of a GC object (str_cstr of another str) would
      * read freed memory after our allocation moved it: copy them out first. */
-    char small[256];
-    char *tmp = NULL;
-    if (unlikely(in_gc_heap(utf8))) {
-        tmp = n <= sizeof small ? small : malloc(n);
-        if (!tmp)
-            return err_nomemory();
-        memcpy(tmp, utf8, n);
-        utf8 = tmp;
-    }
+    char small[256], *heap;
+    utf8 = stable_copy(utf8, n, small, sizeof small, &heap);
+    if (!utf8)
+        return err_nomemory();
     Obj s = str_alloc((int64_t)n, utf8_count(utf8, n));
     if (s)
         memcpy(VM_LINEAR(STR(s)->data), utf8, n);
-    if (tmp && tmp != small)
-        free(tmp);
+    free(heap);
     return s;
+}
+
+const char *stable_copy(const char *data, size_t n, char *small, size_t smalln, char **heap)
+{
+    *heap = NULL;
+    if (likely(!in_gc_heap(data)))
+        return data;
+    if (n <= smalln) {
+        memcpy(small, data, n);
+        return small;
+    }
+    *heap = malloc(n);
+    if (*heap)
+        memcpy(*heap, data, n);
+    return *heap;
 }
 
 Obj str_from_cstr(const char *s) { return str_new(s, strlen(s)); }
@@ -360,22 +362,15 @@ static Obj intern_bytes(const char *p, size_t n, int64_t length)
         return s;
     }
     /* p may point into a movable object: copy before allocating */
-    char small[256];
-    char *tmp = n <= sizeof small ? small : malloc(n);
-    if (!tmp) {
+    char small[256], *heap;
+    const char *src = stable_copy(p, n, small, sizeof small, &heap);
+    if (!src || !intern_reserve()) {
+        free(heap);
         pthread_mutex_unlock(&intern_lock);
         return err_nomemory();
     }
-    memcpy(tmp, p, n);
-    if (!intern_reserve()) {
-        if (tmp != small)
-            free(tmp);
-        pthread_mutex_unlock(&intern_lock);
-        return err_nomemory();
-    }
-    s = str_alloc_pinned(tmp, n, length < 0 ? utf8_count(tmp, n) : length);
-    if (tmp != small)
-        free(tmp);
+    s = str_alloc_pinned(src, n, length < 0 ? utf8_count(src, n) : length);
+    free(heap);
     if (!s) {
         pthread_mutex_unlock(&intern_lock);
         return NULL;
@@ -438,23 +433,12 @@ Obj str_from_codepoint(uint32_t cp)
 
 /* The last position looked up in a non-ASCII string. Objects move or die
  * only in a collection, so the entry is trusted only while the collection
- * count is unchanged. */
+ * count (tm_gc_collections) is unchanged. */
 static __thread struct {
     Obj s;
     uint64_t stamp;
     int64_t cp, byte;
 } cursor;
-
-/* The runtime's collection counters (nursery.c / major.c). tm_gc_get_stats()
- * would do, but it also converts times (two clock reads): far too slow per
- * index. NEEDS(runtime): a public cheap epoch, e.g. tm_gc_epoch(). */
-extern tm_gc_stats tm_stats;
-
-static inline uint64_t gc_stamp(void)
-{
-    return __atomic_load_n(&tm_stats.minor_collections, __ATOMIC_RELAXED) +
-           __atomic_load_n(&tm_stats.major_collections, __ATOMIC_RELAXED);
-}
 
 /* Forget the cursor (an STM abort reuses nursery addresses without a
  * collection: the abort path must call this). */
@@ -505,7 +489,7 @@ int64_t str_byte_offset(Obj s, int64_t i)
     int64_t from_cp = 0, from_b = 0, dist = i;
     if (len - i < dist)
         from_cp = len, from_b = n, dist = len - i;
-    uint64_t stamp = gc_stamp();
+    uint64_t stamp = tm_gc_collections();
     if (cursor.s == s && cursor.stamp == stamp && cursor.byte <= n && cursor.cp <= len) {
         int64_t d = i > cursor.cp ? i - cursor.cp : cursor.cp - i;
         if (d < dist)
@@ -608,16 +592,20 @@ Obj str_mul(Obj s, int64_t n)
     if (res) {
         char *d = VM_LINEAR(STR(res)->data);
         memcpy(d, str_cstr(r[0]), (size_t)nb);
-        /* doubling copies */
-        int64_t done = nb, total = nb * n;
-        while (done < total) {
-            int64_t k = done < total - done ? done : total - done;
-            memcpy(d + done, d, (size_t)k);
-            done += k;
-        }
+        mem_repeat(d, nb, nb * n);
     }
     vm_unroots(r);
     return res;
+}
+
+void mem_repeat(void *d, int64_t n, int64_t total)
+{
+    /* doubling copies */
+    for (int64_t done = n; done < total;) {
+        int64_t k = done < total - done ? done : total - done;
+        memcpy((char *)d + done, d, (size_t)k);
+        done += k;
+    }
 }
 
 /* sep.join(items) for items in root slots (a list or tuple's items are
@@ -702,7 +690,7 @@ Obj str_join(Obj sep, Obj iterable)
 
 static const char hexdigits[] = "0123456789abcdef";
 
-static void sb_add_escape(StrBuf *b, uint32_t cp)
+void sb_add_escape(StrBuf *b, uint32_t cp)
 {
     char buf[12];
     int k = 0;
@@ -945,14 +933,6 @@ void adjust_range(int64_t *start, int64_t *end, int64_t len)
     }
 }
 
-/* First occurrence (memchr for one byte: much cheaper than memmem's set-up). */
-static inline const char *find_bytes(const char *h, size_t hn, const char *n, size_t nn)
-{
-    if (nn == 1)
-        return memchr(h, (unsigned char)n[0], hn);
-    return memmem(h, hn, n, nn);
-}
-
 /* Last occurrence of needle in hay (NULL if none). */
 const char *mem_rfind(const char *hay, size_t hn, const char *needle, size_t nn)
 {
@@ -972,6 +952,19 @@ const char *mem_rfind(const char *hay, size_t hn, const char *needle, size_t nn)
         lim = (size_t)(c - hay);
     }
     return NULL;
+}
+
+int64_t mem_count(const char *hay, size_t hn, const char *needle, size_t nn)
+{
+    const char *p = hay, *lim = hay + hn;
+    int64_t count = 0;
+    for (;;) {
+        const char *hit = mem_find(p, (size_t)(lim - p), needle, nn);
+        if (!hit)
+            return count;
+        count++;
+        p = hit + nn;
+    }
 }
 
 /* ------------------------------------------------------------------ */
@@ -1097,7 +1090,7 @@ int str_contains(Obj s, Obj sub)
     size_t tn = (size_t)STR(t)->nbytes;
     if (tn == 0)
         return 1;
-    return find_bytes(str_cstr(s), (size_t)STR(s)->nbytes, str_cstr(t), tn) != NULL;
+    return mem_find(str_cstr(s), (size_t)STR(s)->nbytes, str_cstr(t), tn) != NULL;
 }
 
 /* A user class that may take over a binary op through its reflected method. */
@@ -1156,11 +1149,11 @@ int repeat_count(Obj count, int64_t *out)
     return 1;
 }
 
-static Obj str_mul_slot(Obj a, Obj b)
+Obj seq_mul_slot(Obj a, Obj b, Obj (*value)(Obj), Obj (*repeat)(Obj, int64_t))
 {
-    Obj s = str_value(a), c = b;
+    Obj s = value(a), c = b;
     if (!s) {
-        s = str_value(b);
+        s = value(b);
         c = a;
         if (!s)
             return g_NotImplemented;
@@ -1169,10 +1162,12 @@ static Obj str_mul_slot(Obj a, Obj b)
     r[0] = s;
     int64_t n;
     int k = repeat_count(c, &n);
-    Obj res = k < 0 ? NULL : k == 0 ? g_NotImplemented : str_mul(r[0], n);
+    Obj res = k < 0 ? NULL : k == 0 ? g_NotImplemented : repeat(r[0], n);
     vm_unroots(r);
     return res;
 }
+
+static Obj str_mul_slot(Obj a, Obj b) { return seq_mul_slot(a, b, str_value, str_mul); }
 
 static Obj str_mod_slot(Obj a, Obj b)
 {
@@ -1228,7 +1223,7 @@ static int64_t find_in(Obj s, Obj sub, int64_t start, int64_t end, bool reverse)
     const char *q = str_cstr(sub);
     size_t qn = (size_t)STR(sub)->nbytes;
     const char *hit = reverse ? mem_rfind(p + bs, (size_t)(be - bs), q, qn)
-                              : find_bytes(p + bs, (size_t)(be - bs), q, qn);
+                              : mem_find(p + bs, (size_t)(be - bs), q, qn);
     if (!hit)
         return -1;
     int64_t off = hit - (p + bs);
@@ -1244,18 +1239,7 @@ static int64_t count_in(Obj s, Obj sub, int64_t start, int64_t end)
     if (STR(sub)->length == 0)
         return end - start + 1;
     int64_t bs = str_byte_offset(s, start), be = str_byte_offset(s, end);
-    const char *p = str_cstr(s) + bs, *lim = str_cstr(s) + be;
-    const char *q = str_cstr(sub);
-    size_t qn = (size_t)STR(sub)->nbytes;
-    int64_t count = 0;
-    for (;;) {
-        const char *hit = find_bytes(p, (size_t)(lim - p), q, qn);
-        if (!hit)
-            break;
-        count++;
-        p = hit + qn;
-    }
-    return count;
+    return mem_count(str_cstr(s) + bs, (size_t)(be - bs), str_cstr(sub), (size_t)STR(sub)->nbytes);
 }
 
 /* Parses (sub[, start[, end]]); returns the unwrapped self and sub in
@@ -1364,15 +1348,6 @@ static Obj m_endswith(Obj *args, size_t nargs, Obj kw) { return startsend("endsw
 /* Methods: splitting and joining                                      */
 /* ------------------------------------------------------------------ */
 
-/* Append s[b0:b1) (bytes) of the str in *sp to the list in *lp. */
-static int append_piece(Obj *sp, Obj *lp, int64_t b0, int64_t b1)
-{
-    Obj piece = substr_bytes(sp, b0, b1, -1);
-    if (!piece)
-        return -1;
-    return list_append(*lp, piece);
-}
-
 /* The code point ending at byte b (b > 0) and its start. */
 static inline uint32_t decode_before(const unsigned char *p, int64_t b, int64_t *start)
 {
@@ -1407,16 +1382,22 @@ static void list_reverse_inplace(Obj list)
     }
 }
 
+/* Whitespace of str.split() (ASCII part) and of bytes.split() (all of it). */
 static const unsigned char ascii_space[128] = {
     [9] = 1, [10] = 1, [11] = 1, [12] = 1, [13] = 1, [28] = 1, [29] = 1, [30] = 1, [31] = 1, [32] = 1,
 };
+static const unsigned char byte_space[256] = {[9] = 1, [10] = 1, [11] = 1, [12] = 1, [13] = 1, [32] = 1};
 
 /* First byte index >= i in p[0..n) whose char is (not) whitespace. */
-static inline int64_t scan_space(const unsigned char *p, int64_t i, int64_t n, bool skip_space)
+static inline int64_t scan_space(const unsigned char *p, int64_t i, int64_t n, bool skip_space, bool utf8)
 {
     while (i < n) {
         unsigned c = p[i];
-        if (c < 0x80) {
+        if (!utf8) {
+            if ((bool)byte_space[c] != skip_space)
+                break;
+            i++;
+        } else if (c < 0x80) {
             if ((bool)ascii_space[c] != skip_space)
                 break;
             i++;
@@ -1431,11 +1412,15 @@ static inline int64_t scan_space(const unsigned char *p, int64_t i, int64_t n, b
 }
 
 /* Scanning backwards from byte j: the start of the run of (non-)whitespace ending at j. */
-static inline int64_t scan_space_back(const unsigned char *p, int64_t j, bool skip_space)
+static inline int64_t scan_space_back(const unsigned char *p, int64_t j, bool skip_space, bool utf8)
 {
     while (j > 0) {
         unsigned c = p[j - 1];
-        if (c < 0x80) {
+        if (!utf8) {
+            if ((bool)byte_space[c] != skip_space)
+                break;
+            j--;
+        } else if (c < 0x80) {
             if ((bool)ascii_space[c] != skip_space)
                 break;
             j--;
@@ -1448,6 +1433,97 @@ static inline int64_t scan_space_back(const unsigned char *p, int64_t j, bool sk
     }
     return j;
 }
+
+/* Append piece(*sp)[b0:b1) to the list in *lp. */
+static inline int add_piece(seq_piece_fn piece, Obj *sp, Obj *lp, int64_t b0, int64_t b1)
+{
+    Obj v = piece(sp, b0, b1);
+    return v ? list_append(*lp, v) : -1;
+}
+
+int split_into(Obj *sp, Obj *sepp, Obj *lp, int64_t maxsplit, bool rev, bool utf8, seq_data_fn data,
+               seq_piece_fn piece)
+{
+    if (maxsplit < 0)
+        maxsplit = INT64_MAX;
+    int64_t n, qn;
+    /* The data (and separator) pointers are re-read after every piece:
+     * making a piece allocates. */
+#define P ((const unsigned char *)data(*sp, &n))
+    P;
+    if (!*sepp && !rev) {
+        int64_t i = 0;
+        for (;;) {
+            const unsigned char *p = P;
+            i = scan_space(p, i, n, true, utf8);
+            if (i >= n)
+                break;
+            if (maxsplit-- <= 0)
+                return add_piece(piece, sp, lp, i, n);
+            int64_t j = scan_space(p, i, n, false, utf8);
+            if (add_piece(piece, sp, lp, i, j) < 0)
+                return -1;
+            i = j;
+        }
+        return 0;
+    }
+    if (!*sepp) {
+        int64_t j = n;
+        for (;;) {
+            const unsigned char *p = P;
+            j = scan_space_back(p, j, true, utf8);
+            if (j <= 0)
+                break;
+            if (maxsplit-- <= 0) {
+                if (add_piece(piece, sp, lp, 0, j) < 0)
+                    return -1;
+                break;
+            }
+            int64_t i = scan_space_back(p, j, false, utf8);
+            if (add_piece(piece, sp, lp, i, j) < 0)
+                return -1;
+            j = i;
+        }
+    } else if (!rev) {
+        int64_t i = 0;
+        while (maxsplit-- > 0) {
+            const char *p = (const char *)P, *q = data(*sepp, &qn);
+            const char *hit = mem_find(p + i, (size_t)(n - i), q, (size_t)qn);
+            if (!hit)
+                break;
+            int64_t j = hit - p;
+            if (add_piece(piece, sp, lp, i, j) < 0)
+                return -1;
+            i = j + qn;
+        }
+        return add_piece(piece, sp, lp, i, n);
+    } else {
+        int64_t j = n;
+        while (maxsplit-- > 0) {
+            const char *p = (const char *)P, *q = data(*sepp, &qn);
+            const char *hit = mem_rfind(p, (size_t)j, q, (size_t)qn);
+            if (!hit)
+                break;
+            int64_t i = hit - p;
+            if (add_piece(piece, sp, lp, i + qn, j) < 0)
+                return -1;
+            j = i;
+        }
+        if (add_piece(piece, sp, lp, 0, j) < 0)
+            return -1;
+    }
+#undef P
+    list_reverse_inplace(*lp);
+    return 0;
+}
+
+static const char *str_data(Obj s, int64_t *n)
+{
+    *n = STR(s)->nbytes;
+    return str_cstr(s);
+}
+
+static Obj str_piece(Obj *sp, int64_t b0, int64_t b1) { return substr_bytes(sp, b0, b1, -1); }
 
 static Obj split_common(Obj *args, size_t nargs, Obj kwnames, bool rev)
 {
@@ -1462,8 +1538,6 @@ static Obj split_common(Obj *args, size_t nargs, Obj kwnames, bool rev)
     int64_t maxsplit = -1;
     if (o[1] && arg_i64(o[1], &maxsplit) < 0)
         goto out;
-    if (maxsplit < 0)
-        maxsplit = INT64_MAX;
     if (o[0] && !IS_NONE(o[0])) {
         Obj sv = str_value(o[0]);
         if (!sv) {
@@ -1480,82 +1554,8 @@ static Obj split_common(Obj *args, size_t nargs, Obj kwnames, bool rev)
     }
     o[2] = vm_unwrap(args[0]);
     o[3] = list_new_capacity(o[0] ? 8 : 12);
-    if (!o[3])
-        goto out;
-    int64_t n = STR(o[2])->nbytes;
-#define P ((const unsigned char *)str_cstr(o[2]))
-    if (!o[0]) {
-        if (!rev) {
-            int64_t i = 0;
-            for (;;) {
-                const unsigned char *p = P;   /* refreshed after each allocation */
-                i = scan_space(p, i, n, true);
-                if (i >= n)
-                    break;
-                if (maxsplit-- <= 0) {
-                    if (append_piece(&o[2], &o[3], i, n) < 0)
-                        goto out;
-                    break;
-                }
-                int64_t j = scan_space(p, i, n, false);
-                if (append_piece(&o[2], &o[3], i, j) < 0)
-                    goto out;
-                i = j;
-            }
-        } else {
-            int64_t j = n;
-            for (;;) {
-                const unsigned char *p = P;
-                j = scan_space_back(p, j, true);
-                if (j <= 0)
-                    break;
-                if (maxsplit-- <= 0) {
-                    if (append_piece(&o[2], &o[3], 0, j) < 0)
-                        goto out;
-                    break;
-                }
-                int64_t i = scan_space_back(p, j, false);
-                if (append_piece(&o[2], &o[3], i, j) < 0)
-                    goto out;
-                j = i;
-            }
-            list_reverse_inplace(o[3]);
-        }
-    } else {
-        size_t qn = (size_t)STR(o[0])->nbytes;
-        if (!rev) {
-            int64_t i = 0;
-            while (maxsplit-- > 0) {
-                const char *p = (const char *)P;
-                const char *hit = find_bytes(p + i, (size_t)(n - i), str_cstr(o[0]), qn);
-                if (!hit)
-                    break;
-                int64_t j = hit - p;
-                if (append_piece(&o[2], &o[3], i, j) < 0)
-                    goto out;
-                i = j + (int64_t)qn;
-            }
-            if (append_piece(&o[2], &o[3], i, n) < 0)
-                goto out;
-        } else {
-            int64_t j = n;
-            while (maxsplit-- > 0) {
-                const char *p = (const char *)P;
-                const char *hit = mem_rfind(p, (size_t)j, str_cstr(o[0]), qn);
-                if (!hit)
-                    break;
-                int64_t i = hit - p;
-                if (append_piece(&o[2], &o[3], i + (int64_t)qn, j) < 0)
-                    goto out;
-                j = i;
-            }
-            if (append_piece(&o[2], &o[3], 0, j) < 0)
-                goto out;
-            list_reverse_inplace(o[3]);
-        }
-    }
-#undef P
-    res = o[3];
+    if (o[3] && split_into(&o[2], &o[0], &o[3], maxsplit, rev, true, str_data, str_piece) == 0)
+        res = o[3];
 out:
     vm_unroots(o);
     return res;
@@ -1568,6 +1568,32 @@ static bool is_linebreak(uint32_t c)
 {
     return c == '\n' || c == '\r' || c == 0x0b || c == 0x0c || c == 0x1c || c == 0x1d || c == 0x1e ||
            c == 0x85 || c == 0x2028 || c == 0x2029;
+}
+
+int splitlines_into(Obj *sp, Obj *lp, bool keepends, bool utf8, seq_data_fn data, seq_piece_fn piece)
+{
+    int64_t n, i = 0;
+    data(*sp, &n);
+    while (i < n) {
+        int64_t j = i, eol = n, next = n;
+        const unsigned char *p = (const unsigned char *)data(*sp, &n);   /* re-read: pieces allocate */
+        while (j < n) {
+            int len = 1;
+            uint32_t c = utf8 ? decode_at(p, j, &len) : p[j];
+            if (utf8 ? is_linebreak(c) : c == '\n' || c == '\r') {
+                eol = j;
+                next = j + len;
+                if (c == '\r' && next < n && p[next] == '\n')
+                    next++;
+                break;
+            }
+            j += len;
+        }
+        if (add_piece(piece, sp, lp, i, keepends ? next : eol) < 0)
+            return -1;
+        i = next;
+    }
+    return 0;
 }
 
 static Obj m_splitlines(Obj *args, size_t nargs, Obj kwnames)
@@ -1584,29 +1610,8 @@ static Obj m_splitlines(Obj *args, size_t nargs, Obj kwnames)
         goto out;
     o[1] = vm_unwrap(args[0]);
     o[2] = list_new_capacity(8);
-    if (!o[2])
-        goto out;
-    int64_t n = STR(o[1])->nbytes, i = 0;
-    while (i < n) {
-        int64_t j = i, eol = n, next = n;
-        const unsigned char *p = (const unsigned char *)str_cstr(o[1]);
-        while (j < n) {
-            int len;
-            uint32_t c = decode_at(p, j, &len);
-            if (is_linebreak(c)) {
-                eol = j;
-                next = j + len;
-                if (c == '\r' && next < n && p[next] == '\n')
-                    next++;
-                break;
-            }
-            j += len;
-        }
-        if (append_piece(&o[1], &o[2], i, keep ? next : eol) < 0)
-            goto out;
-        i = next;
-    }
-    res = o[2];
+    if (o[2] && splitlines_into(&o[1], &o[2], keep, true, str_data, str_piece) == 0)
+        res = o[2];
 out:
     vm_unroots(o);
     return res;
@@ -1634,7 +1639,7 @@ static Obj partition_common(Obj *args, size_t nargs, Obj kwnames, bool rev)
     const char *p = str_cstr(self);
     int64_t n = STR(self)->nbytes, qn = STR(sep)->nbytes;
     const char *hit = rev ? mem_rfind(p, (size_t)n, str_cstr(sep), (size_t)qn)
-                          : find_bytes(p, (size_t)n, str_cstr(sep), (size_t)qn);
+                          : mem_find(p, (size_t)n, str_cstr(sep), (size_t)qn);
     if (!hit) {
         Obj e = empty_str();
         res = rev ? tuple_pack(3, e, e, o[0]) : tuple_pack(3, o[0], e, e);
@@ -1766,39 +1771,42 @@ static Obj m_replace(Obj *args, size_t nargs, Obj kwnames)
         count = INT64_MAX;
     const char *p = str_cstr(self), *q = str_cstr(old), *w = str_cstr(new);
     int64_t n = STR(self)->nbytes, qn = STR(old)->nbytes, wn = STR(new)->nbytes;
-    if (count == 0 || (qn > 0 && !find_bytes(p, (size_t)n, q, (size_t)qn)))
+    if (count == 0 || (qn > 0 && !mem_find(p, (size_t)n, q, (size_t)qn)))
         return self;
     StrBuf b;
     sb_init(&b);
+    sb_replace(&b, p, n, q, qn, w, wn, count, true);
+    return sb_finish(&b);
+}
+
+void sb_replace(StrBuf *b, const char *p, int64_t n, const char *q, int64_t qn, const char *w, int64_t wn,
+                int64_t count, bool utf8)
+{
+    int64_t i = 0;
     if (qn == 0) {
-        /* insert `new` before every char and at the end */
-        int64_t i = 0;
+        /* insert w before every character and at the end */
         while (count > 0 && i <= n) {
-            sb_add(&b, w, (size_t)wn);
+            sb_add(b, w, (size_t)wn);
             count--;
             if (i == n)
                 break;
-            int len = utf8_lead_len((unsigned char)p[i]);
-            sb_add(&b, p + i, (size_t)len);
+            int len = utf8 ? utf8_lead_len((unsigned char)p[i]) : 1;
+            sb_add(b, p + i, (size_t)len);
             i += len;
         }
-        if (i < n)
-            sb_add(&b, p + i, (size_t)(n - i));
     } else {
-        int64_t i = 0;
         while (count > 0) {
-            const char *hit = find_bytes(p + i, (size_t)(n - i), q, (size_t)qn);
+            const char *hit = mem_find(p + i, (size_t)(n - i), q, (size_t)qn);
             if (!hit)
                 break;
             int64_t j = hit - p;
-            sb_add(&b, p + i, (size_t)(j - i));
-            sb_add(&b, w, (size_t)wn);
+            sb_add(b, p + i, (size_t)(j - i));
+            sb_add(b, w, (size_t)wn);
             i = j + qn;
             count--;
         }
-        sb_add(&b, p + i, (size_t)(n - i));
     }
-    return sb_finish(&b);
+    sb_add(b, p + i, (size_t)(n - i));
 }
 
 static Obj affix_common(Obj *args, size_t nargs, Obj kwnames, bool suffix)
@@ -2250,23 +2258,30 @@ static Obj m_expandtabs(Obj *args, size_t nargs, Obj kwnames)
         return self;
     StrBuf b;
     sb_init(&b);
+    sb_expandtabs(&b, (const char *)p, n, tabsize, true);
+    return sb_finish(&b);
+}
+
+void sb_expandtabs(StrBuf *b, const char *p, int64_t n, int64_t tabsize, bool utf8)
+{
     int64_t col = 0;
     for (int64_t i = 0; i < n;) {
-        int len = utf8_lead_len(p[i]);
-        if (p[i] == '\t') {
+        unsigned char c = (unsigned char)p[i];
+        if (c == '\t') {
             if (tabsize > 0) {
                 int64_t incr = tabsize - col % tabsize;
                 col += incr;
                 while (incr-- > 0)
-                    sb_addc(&b, ' ');
+                    sb_addc(b, ' ');
             }
-        } else {
-            sb_add(&b, (const char *)p + i, (size_t)len);
-            col = p[i] == '\n' || p[i] == '\r' ? 0 : col + 1;
+            i++;
+            continue;
         }
+        int len = utf8 ? utf8_lead_len(c) : 1;
+        sb_add(b, p + i, (size_t)len);
+        col = c == '\n' || c == '\r' ? 0 : col + 1;
         i += len;
     }
-    return sb_finish(&b);
 }
 
 /* ------------------------------------------------------------------ */

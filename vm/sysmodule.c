@@ -5,7 +5,7 @@
 #include "modules.h"
 #include "numbers.h"
 #include "objects.h"
-#include "strings.h"
+#include "strobj.h"
 #include "containers.h"
 #include "eval.h"
 
@@ -19,9 +19,6 @@ Obj g_sys_module;
 Obj g_sys_path;
 double vm_switch_interval = 0.005;
 struct sys_cflags sys_cflags;
-/* Weak: the objects area may define these too; one of them is kept. */
-__attribute__((weak)) Obj g_modules;
-__attribute__((weak)) Obj g_builtins;
 
 static Obj g_namespace_type;
 static Obj g_sys_dict;         /* the sys module's dict (its attributes) */
@@ -798,12 +795,8 @@ Obj sys_init(Obj argv_list)
     VM_GLOBAL_ROOT(g_namespace_type);
     Obj *r = vm_roots(4);
     r[0] = argv_list;
-    if (!g_modules) {
-        VM_GLOBAL_ROOT(g_modules);   /* else builtins_init registered it */
-        g_modules = dict_new();
-    }
-    Obj m = module_new("sys");
-    if (!m || !g_modules)
+    Obj m = module_new("sys");   /* g_modules: made by builtins_init, which runs first */
+    if (!m)
         goto fail;
     g_sys_module = m;
     g_sys_dict = ((ModuleObj *)m)->dict;

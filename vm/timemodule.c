@@ -2,7 +2,7 @@
 #include "tmpy.h"
 #include "modules.h"
 #include "numbers.h"
-#include "strings.h"
+#include "strobj.h"
 
 #include <errno.h>
 #include <math.h>
@@ -82,9 +82,10 @@ static Obj t_sleep(Obj *args, size_t nargs, Obj kwnames)
     ts.tv_nsec = (long)((secs - (double)ts.tv_sec) * 1e9);
     if (ts.tv_nsec >= 1000000000)
         ts.tv_nsec = 999999999;
-    /* blocking: release the GIL here (issue 5) */
+    vm_blocking_begin();
     while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
         ;
+    vm_blocking_end();
     return g_None;
 }
 

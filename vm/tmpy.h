@@ -374,8 +374,8 @@ extern TypeObj *T_list_iterator, *T_tuple_iterator, *T_str_iterator, *T_range_it
 
 extern Obj g_None, g_True, g_False, g_NotImplemented, g_Ellipsis;
 extern Obj g_empty_tuple, g_empty_str;
-extern Obj g_builtins;      /* the builtins module's dict */
-extern Obj g_modules;       /* sys.modules dict */
+extern Obj g_builtins;      /* the builtins module's dict (defined in builtins.c) */
+extern Obj g_modules;       /* sys.modules dict (defined in builtins.c) */
 
 /* Type of any value (small ints included). */
 extern TypeObj *vm_tid_type[TID_COUNT];   /* tid -> type for layouts without cls */
@@ -718,7 +718,8 @@ Obj gen_close(Obj gen);
 /* ------------------------------------------------------------------ */
 enum { COMPILE_EXEC, COMPILE_EVAL, COMPILE_SINGLE };
 /* Source text to a code object, or NULL with SyntaxError (msg, filename,
- * lineno, offset, text: as CPython's SyntaxError attributes) set. */
+ * lineno, offset, text: as CPython's SyntaxError attributes) set. src and
+ * filename must be C memory (they are read after allocations). */
 Obj vm_compile(const char *src, size_t len, const char *filename, int mode);
 
 /* ------------------------------------------------------------------ */

@@ -277,16 +277,21 @@ static void print_tb(StrBuf *b, Obj tb)
         add_repeated(b, cnt);
 }
 
-/* Attribute as a C int64 (NULL / None / non-int: false). */
-static bool attr_i64(Obj o, const char *name, int64_t *out)
+/* Attribute of *slot, which stays a root (NULL on error, cleared). */
+static Obj attr_opt(Obj *slot, const char *name)
 {
-    Obj v = vm_getattr_opt(o, str_intern_cstr(name));
-    if (!v) {
-        if (err_occurred())
-            err_clear();
-        return false;
-    }
-    if (!IS_INT(v))
+    Obj nm = str_intern_cstr(name);
+    Obj v = nm ? vm_getattr_opt(*slot, nm) : NULL;
+    if (!v && err_occurred())
+        err_clear();
+    return v;
+}
+
+/* Attribute as a C int64 (NULL / None / non-int: false). */
+static bool attr_i64(Obj *slot, const char *name, int64_t *out)
+{
+    Obj v = attr_opt(slot, name);
+    if (!v || !IS_INT(v))
         return false;
     if (int_as_i64(v, out) < 0) {
         err_clear();
@@ -296,15 +301,10 @@ static bool attr_i64(Obj o, const char *name, int64_t *out)
 }
 
 /* Attribute as a malloc'd C string (NULL if absent or not a str). */
-static char *attr_cstr(Obj o, const char *name)
+static char *attr_cstr(Obj *slot, const char *name)
 {
-    Obj v = vm_getattr_opt(o, str_intern_cstr(name));
-    if (!v) {
-        if (err_occurred())
-            err_clear();
-        return NULL;
-    }
-    if (!IS_STR(v))
+    Obj v = attr_opt(slot, name);
+    if (!v || !IS_STR(v))
         return NULL;
     return strdup(str_cstr(v));
 }
@@ -362,15 +362,16 @@ static void print_error_text(StrBuf *b, int64_t offset, int64_t end_offset, bool
     sb_addc(b, '\n');
 }
 
-static void print_syntax_error_location(StrBuf *b, Obj exc)
+/* slot: the SyntaxError (a root: the attribute lookups may run code). */
+static void print_syntax_error_location(StrBuf *b, Obj *slot)
 {
-    char *filename = attr_cstr(exc, "filename");
+    char *filename = attr_cstr(slot, "filename");
     int64_t lineno = 0, offset = 0, end_lineno = 0, end_offset = 0;
-    bool has_line = attr_i64(exc, "lineno", &lineno);
-    bool has_off = attr_i64(exc, "offset", &offset);
-    bool has_end_line = attr_i64(exc, "end_lineno", &end_lineno);
-    bool has_end_off = attr_i64(exc, "end_offset", &end_offset);
-    char *text = attr_cstr(exc, "text");
+    bool has_line = attr_i64(slot, "lineno", &lineno);
+    bool has_off = attr_i64(slot, "offset", &offset);
+    bool has_end_line = attr_i64(slot, "end_lineno", &end_lineno);
+    bool has_end_off = attr_i64(slot, "end_offset", &end_offset);
+    char *text = attr_cstr(slot, "text");
     if (!has_line) {
         free(filename);
         free(text);
@@ -422,12 +423,9 @@ static void print_exception_line(StrBuf *b, Obj *slot)
     bool syntax = vm_isinstance_type(*slot, E_SyntaxError);
     Obj s = NULL;
     if (syntax) {
-        s = vm_getattr_opt(*slot, str_intern_cstr("msg"));
-        if (!s || !IS_STR(s)) {
-            if (err_occurred())
-                err_clear();
+        s = attr_opt(slot, "msg");
+        if (s && !IS_STR(s))
             s = NULL;
-        }
     }
     if (!s)
         s = vm_str(*slot);
@@ -441,12 +439,9 @@ static void print_exception_line(StrBuf *b, Obj *slot)
     }
     sb_addc(b, '\n');
     /* PEP 678 notes */
-    Obj notes = vm_getattr_opt(*slot, str_intern_cstr("__notes__"));
-    if (!notes) {
-        if (err_occurred())
-            err_clear();
+    Obj notes = attr_opt(slot, "__notes__");
+    if (!notes)
         return;
-    }
     Obj *r = vm_roots(1);
     r[0] = notes;
     if (IS_LIST(r[0]) || IS_TUPLE(r[0])) {
@@ -496,7 +491,7 @@ static void print_one(StrBuf *b, Obj *slot)
         print_tb(b, tb);
     }
     if (vm_isinstance_type(*slot, E_SyntaxError))
-        print_syntax_error_location(b, *slot);
+        print_syntax_error_location(b, slot);
     print_exception_line(b, slot);
 }
 
@@ -504,7 +499,7 @@ static void print_one(StrBuf *b, Obj *slot)
 
 void vm_print_exception(Obj exc)
 {
-    Obj *r = vm_roots(MAX_CHAIN + 1);
+    Obj *r = vm_roots(MAX_CHAIN + 2);   /* the chain, the pending exception, the text */
     r[MAX_CHAIN] = err_fetch();   /* keep a pending exception aside */
     int link[MAX_CHAIN];           /* 1: cause, 2: context from r[i] to r[i+1] */
     int n = 0;
@@ -550,12 +545,12 @@ void vm_print_exception(Obj exc)
     }
     bool written = false;
     if (g_sys_stderr) {
-        Obj s = sb_finish(&b);
+        Obj s = r[MAX_CHAIN + 1] = sb_finish(&b);
         if (s) {
             written = file_write_str(g_sys_stderr, s) >= 0 && file_flush(g_sys_stderr) >= 0;
             if (!written) {
                 err_clear();
-                fputs(str_cstr(s), stderr);
+                fputs(str_cstr(r[MAX_CHAIN + 1]), stderr);
                 written = true;
             }
         } else {

@@ -115,38 +115,7 @@ int64_t tuple_hash(Obj t)
 
 static Obj tuple_repr(Obj self)
 {
-    Obj t = vm_unwrap(self);
-    int64_t n = TUPLE_LEN(t);
-    if (n == 0)
-        return str_from_cstr("()");
-    Obj *r = vm_roots(1);
-    r[0] = t;
-    int rc = repr_enter(&r[0]);
-    if (rc != 0) {
-        vm_unroots(r);
-        return rc > 0 ? str_from_cstr("(...)") : NULL;
-    }
-    StrBuf b;
-    sb_init(&b);
-    sb_addc(&b, '(');
-    for (int64_t i = 0; i < TUPLE_LEN(r[0]); i++) {
-        if (i)
-            sb_add(&b, ", ", 2);
-        Obj s = vm_repr(TUPLE_ITEMS(r[0])[i]);
-        if (!s) {
-            sb_free(&b);
-            repr_leave();
-            vm_unroots(r);
-            return NULL;
-        }
-        sb_add_str(&b, s);
-    }
-    if (n == 1)
-        sb_addc(&b, ',');
-    sb_addc(&b, ')');
-    repr_leave();
-    vm_unroots(r);
-    return sb_finish(&b);
+    return seq_repr(vm_unwrap(self));
 }
 
 /* ---- comparison ---- */
@@ -161,56 +130,11 @@ Obj tuple_richcompare(Obj a, Obj b, int op)
         return g_NotImplemented;
     if (a == b && (op == CMP_EQ || op == CMP_NE))
         return vm_bool(op == CMP_EQ);
-    int64_t la = TUPLE_LEN(a), lb = TUPLE_LEN(b);
-    if ((op == CMP_EQ || op == CMP_NE) && la != lb)
-        return vm_bool(op == CMP_NE);
-    if (vm_enter_recursive(" in comparison") < 0)
-        return NULL;
     Obj *r = vm_roots(2);
     r[0] = a;
     r[1] = b;
-    int64_t i;
-    for (i = 0; i < la && i < lb; i++) {
-        Obj x = TUPLE_ITEMS(r[0])[i], y = TUPLE_ITEMS(r[1])[i];
-        int eq = container_fast_eq(x, y);
-        if (eq == -2)
-            eq = vm_richcompare_bool(x, y, CMP_EQ);
-        if (eq < 0) {
-            vm_unroots(r);
-            vm_leave_recursive();
-            return NULL;
-        }
-        if (!eq)
-            break;
-    }
-    Obj res;
-    if (i >= la || i >= lb) {
-        bool v;
-        switch (op) {
-        case CMP_LT: v = la < lb; break;
-        case CMP_LE: v = la <= lb; break;
-        case CMP_EQ: v = la == lb; break;
-        case CMP_NE: v = la != lb; break;
-        case CMP_GT: v = la > lb; break;
-        default: v = la >= lb; break;
-        }
-        res = vm_bool(v);
-    } else if (op == CMP_EQ) {
-        res = g_False;
-    } else if (op == CMP_NE) {
-        res = g_True;
-    } else {
-        Obj x = TUPLE_ITEMS(r[0])[i], y = TUPLE_ITEMS(r[1])[i];
-        if (IS_SMALLINT(x) && IS_SMALLINT(y)) {
-            int64_t p = SMALLINT_VAL(x), q = SMALLINT_VAL(y);
-            bool v = op == CMP_LT ? p < q : op == CMP_LE ? p <= q : op == CMP_GT ? p > q : p >= q;
-            res = vm_bool(v);
-        } else {
-            res = vm_richcompare(x, y, op);
-        }
-    }
+    Obj res = seq_richcompare(r, op);
     vm_unroots(r);
-    vm_leave_recursive();
     return res;
 }
 
@@ -300,18 +224,9 @@ static int tuple_contains(Obj self, Obj v)
     Obj *r = vm_roots(2);
     r[0] = vm_unwrap(self);
     r[1] = v;
-    for (int64_t i = 0; i < TUPLE_LEN(r[0]); i++) {
-        Obj item = TUPLE_ITEMS(r[0])[i];
-        int eq = container_fast_eq(item, r[1]);
-        if (eq == -2)
-            eq = vm_richcompare_bool(item, r[1], CMP_EQ);
-        if (eq != 0) {
-            vm_unroots(r);
-            return eq;
-        }
-    }
+    int64_t i = seq_find(&r[0], &r[1], 0, INT64_MAX);
     vm_unroots(r);
-    return 0;
+    return i == -2 ? -1 : i >= 0;
 }
 
 static Obj tuple_iter(Obj self)
@@ -428,29 +343,16 @@ static Obj tuple_index_m(Obj *args, size_t nargs, Obj kwnames)
         return NULL;
     if (nargs > 3 && seq_slice_index(args[3], &stop, false) < 0)
         return NULL;
-    Obj t = vm_unwrap(args[0]);
-    int64_t n = TUPLE_LEN(t);
-    if (start < 0) {
-        start += n;
-        if (start < 0)
-            start = 0;
-    }
-    if (stop < 0) {
-        stop += n;
-        if (stop < 0)
-            stop = 0;
-    }
-    for (int64_t i = start; i < stop && i < TUPLE_LEN(vm_unwrap(args[0])); i++) {
-        Obj item = TUPLE_ITEMS(vm_unwrap(args[0]))[i];
-        int eq = container_fast_eq(item, args[1]);
-        if (eq == -2)
-            eq = vm_richcompare_bool(item, args[1], CMP_EQ);
-        if (eq < 0)
-            return NULL;
-        if (eq)
-            return MAKE_SMALLINT(i);
-    }
-    err_set(E_ValueError, "tuple.index(x): x not in tuple");
+    seq_clamp_range(TUPLE_LEN(vm_unwrap(args[0])), &start, &stop);
+    Obj *r = vm_roots(2);
+    r[0] = vm_unwrap(args[0]);
+    r[1] = args[1];
+    int64_t i = seq_find(&r[0], &r[1], start, stop);
+    vm_unroots(r);
+    if (i >= 0)
+        return MAKE_SMALLINT(i);
+    if (i == -1)
+        err_set(E_ValueError, "tuple.index(x): x not in tuple");
     return NULL;
 }
 
@@ -458,17 +360,12 @@ static Obj tuple_count_m(Obj *args, size_t nargs, Obj kwnames)
 {
     if (meth_check_args("tuple", "count", nargs - 1, kwnames, 1, 1) < 0)
         return NULL;
-    int64_t count = 0;
-    for (int64_t i = 0; i < TUPLE_LEN(vm_unwrap(args[0])); i++) {
-        Obj item = TUPLE_ITEMS(vm_unwrap(args[0]))[i];
-        int eq = container_fast_eq(item, args[1]);
-        if (eq == -2)
-            eq = vm_richcompare_bool(item, args[1], CMP_EQ);
-        if (eq < 0)
-            return NULL;
-        count += eq;
-    }
-    return MAKE_SMALLINT(count);
+    Obj *r = vm_roots(2);
+    r[0] = vm_unwrap(args[0]);
+    r[1] = args[1];
+    int64_t count = seq_count(&r[0], &r[1]);
+    vm_unroots(r);
+    return count < 0 ? NULL : MAKE_SMALLINT(count);
 }
 
 static Obj tuple_getnewargs_m(Obj *args, size_t nargs, Obj kwnames)

@@ -418,36 +418,6 @@ static bool is_wrapper(Obj v)
 
 static Obj wrapper_call_slot(TypeObj *owner, const SlotDef *sd, Obj *args, size_t nargs, Obj kwnames);
 
-Obj vm_call_unbound(Obj f, Obj self, Obj *args, int nargs)
-{
-    Obj *r = vm_roots(nargs + 2);
-    r[0] = self;
-    for (int i = 0; i < nargs; i++)
-        r[i + 1] = args[i];
-    r[nargs + 1] = f;
-    Obj res;
-    if (IS_FUNCTION(f) || TID(f) == TID_BUILTIN) {
-        res = vm_call(f, r, (size_t)nargs + 1, NULL);
-    } else if (is_wrapper(f) && !((IterObj *)f)->c) {
-        res = wrapper_call_slot((TypeObj *)((IterObj *)f)->a, &slotdefs[((IterObj *)f)->i], r, (size_t)nargs + 1, NULL);
-    } else {
-        descrgetfunc g = TYPE(f)->tp_descr_get;
-        if (g) {
-            Obj bound = g(f, self, (Obj)TYPE(self));
-            if (!bound) {
-                vm_unroots(r);
-                return NULL;
-            }
-            r[nargs + 1] = bound;
-            res = vm_call(bound, r + 1, (size_t)nargs, NULL);
-        } else {
-            res = vm_call(f, r + 1, (size_t)nargs, NULL);
-        }
-    }
-    vm_unroots(r);
-    return res;
-}
-
 Obj vm_call_dunder(Obj self, Obj name, Obj *args, int nargs, int *found)
 {
     Obj f = vm_lookup_type(TYPE(self), name);
@@ -466,8 +436,6 @@ Obj vm_call_dunder(Obj self, Obj name, Obj *args, int nargs, int *found)
 static Obj call_unbound_kw(Obj f, Obj self, Obj *args, size_t nargs, Obj kwnames)
 {
     size_t nkw = kwnames ? (size_t)TUPLE_LEN(kwnames) : 0;
-    if (!nkw)
-        return vm_call_unbound(f, self, args, (int)nargs);
     Obj *r = vm_roots((int)(nargs + nkw + 3));
     r[0] = self;
     for (size_t i = 0; i < nargs + nkw; i++)
@@ -495,6 +463,8 @@ static Obj call_unbound_kw(Obj f, Obj self, Obj *args, size_t nargs, Obj kwnames
     vm_unroots(r);
     return res;
 }
+
+Obj vm_call_unbound(Obj f, Obj self, Obj *args, int nargs) { return call_unbound_kw(f, self, args, (size_t)nargs, NULL); }
 
 static Obj call_dunder0(Obj self, Obj name, int *found) { return vm_call_dunder(self, name, NULL, 0, found); }
 
@@ -923,8 +893,10 @@ static Obj base_value_missing(Obj self)
     Obj u_##self = vm_unwrap(self); \
     if (unlikely(u_##self == self && TID(self) == TID_INSTANCE)) { base_value_missing(self); return fail; }
 
-static Obj ad_repr(Obj s) { UNWRAP_OR(s, NULL) return vbase_of(s)->tp_repr(u_s); }
-static Obj ad_str(Obj s) { UNWRAP_OR(s, NULL) return vbase_of(s)->tp_str(u_s); }
+/* repr/str get the instance itself: the built-in unwraps it, and some show
+ * the class name (S({1, 2}), B(b'x')) or go back through the class's __repr__. */
+static Obj ad_repr(Obj s) { UNWRAP_OR(s, NULL) (void)u_s; return vbase_of(s)->tp_repr(s); }
+static Obj ad_str(Obj s) { UNWRAP_OR(s, NULL) (void)u_s; return vbase_of(s)->tp_str(s); }
 static int64_t ad_hash(Obj s) { UNWRAP_OR(s, -1) return vbase_of(s)->tp_hash(u_s); }
 static Obj ad_richcmp(Obj s, Obj o, int op) { UNWRAP_OR(s, NULL) return vbase_of(s)->tp_richcompare(u_s, vm_unwrap(o), op); }
 static Obj ad_iter(Obj s) { UNWRAP_OR(s, NULL) return vbase_of(s)->tp_iter(u_s); }
@@ -966,31 +938,22 @@ static Obj ad_float(Obj s) { UNWRAP_OR(s, NULL) return vbase_of(s)->nb_float(u_s
 static Obj ad_index(Obj s) { UNWRAP_OR(s, NULL) return vbase_of(s)->nb_index(u_s); }
 static Obj ad_abs(Obj s) { UNWRAP_OR(s, NULL) return vbase_of(s)->nb_abs(u_s); }
 
+/* Binary slots get both operands as they are: every built-in nb slot
+ * unwraps its own operand, and the other one must keep its class (`'%s' %
+ * MyStr('x')` formats through MyStr.__str__; `l += it` iterates through
+ * it.__iter__). In-place slots return the (wrapped) left operand. */
 static Obj ad_nb_impl(int op, Obj a, Obj b, binaryfunc self_fn)
 {
     TypeObj *ta = TYPE(a);
     TypeObj *base = (ta->nb[op] == self_fn) ? (TypeObj *)ta->solid : (TypeObj *)TYPE(b)->solid;
     binaryfunc f = base->nb[op];
-    if (!f)
-        return g_NotImplemented;
-    return f(vm_unwrap(a), vm_unwrap(b));
+    return f ? f(a, b) : g_NotImplemented;
 }
 
 static Obj ad_nbi_impl(int op, Obj a, Obj b)
 {
-    TypeObj *base = (TypeObj *)TYPE(a)->solid;
-    binaryfunc f = base->nb_inplace[op];
-    if (!f)
-        return g_NotImplemented;
-    Obj u = vm_unwrap(a);
-    Obj *r = vm_roots(1);
-    r[0] = a;
-    Obj res = f(u, vm_unwrap(b));
-    /* `l += x` on a list subclass keeps the instance. */
-    if (res && res == vm_unwrap(r[0]))
-        res = r[0];
-    vm_unroots(r);
-    return res;
+    binaryfunc f = ((TypeObj *)TYPE(a)->solid)->nb_inplace[op];
+    return f ? f(a, b) : g_NotImplemented;
 }
 
 #define AD_SLOTS(n) \

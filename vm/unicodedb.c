@@ -1,7 +1,7 @@
 /* Unicode character properties and case mappings for str methods.
  * GENERATED from CPython 3.11.7 unicodedata (Unicode 14.0.0) by vm/unicodedb_gen.py:
  * python3 vm/unicodedb_gen.py > vm/unicodedb.c   Do not edit by hand. */
-#include "strings.h"
+#include "strobj.h"
 
 typedef struct URange { uint32_t lo, hi; } URange;
 /* Simple mappings: cp in [lo, hi] with (cp - lo) % stride == 0 maps to cp + delta. */

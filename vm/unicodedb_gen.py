@@ -56,7 +56,7 @@ w('/* Unicode character properties and case mappings for str methods.\n')
 w(' * GENERATED from CPython %s unicodedata (Unicode %s) by vm/unicodedb_gen.py:\n'
   % (sys.version.split()[0], unicodedata.unidata_version))
 w(' * python3 vm/unicodedb_gen.py > vm/unicodedb.c   Do not edit by hand. */\n')
-w('#include "strings.h"\n\n')
+w('#include "strobj.h"\n\n')
 w('typedef struct URange { uint32_t lo, hi; } URange;\n')
 w('/* Simple mappings: cp in [lo, hi] with (cp - lo) % stride == 0 maps to cp + delta. */\n')
 w('typedef struct UMapRun { uint32_t lo, hi; int32_t delta; uint32_t stride; } UMapRun;\n')

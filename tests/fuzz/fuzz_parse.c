@@ -76,6 +76,7 @@ static void on_sanitizer_death(void) { save_input("CRASH: sanitizer report"); }
 /* ------------------------------------------------------------------ */
 static FILE *devnull;
 static long n_ok, n_err, n_inputs;
+static SyntaxErrorInfo exec_err;   /* the last input's exec-mode result (msg "" if it parsed) */
 
 static double now(void)
 {
@@ -124,6 +125,11 @@ static void parse_one(const char *src, size_t len)
         } else {
             check_error(&err);
             n_err++;
+        }
+        if (mode == PARSE_EXEC) {
+            exec_err = err;
+            if (m)
+                exec_err.msg[0] = 0;
         }
         arena_free(a);
     }
@@ -503,6 +509,11 @@ int main(int argc, char **argv)
             }
             parse_one(b.p, b.n);
             free(b.p);
+            /* one line per file (tests compare the verdict with CPython's) */
+            if (exec_err.msg[0])
+                printf("fuzz_parse: %s: exec error line %d: %s\n", files[i], exec_err.lineno, exec_err.msg);
+            else
+                printf("fuzz_parse: %s: exec tree\n", files[i]);
         }
         printf("fuzz_parse: %ld inputs, %ld trees, %ld errors: ok\n", n_inputs, n_ok, n_err);
         free(files);

@@ -1,11 +1,7 @@
 /* strings area: str, bytes, bytearray, StrBuf, formatting (str.c, strbuf.c,
  * bytes.c, format.c, unicodedb.c). What tmpy.h declares is not repeated. */
-/* vm/ is on the include path, so this name shadows the C library's
- * <strings.h> (which <string.h> includes): pull that one in first. */
-#include_next <strings.h>
-
-#ifndef TMPY_STRINGS_H
-#define TMPY_STRINGS_H
+#ifndef TMPY_STROBJ_H
+#define TMPY_STROBJ_H
 
 #include "tmpy.h"
 
@@ -33,6 +29,8 @@ static inline Obj str_value(Obj v)
     return IS_STR(v) ? v : NULL;
 }
 Obj str_repr(Obj s);                      /* repr(s) */
+/* cp as \xhh, \uhhhh or \Uhhhhhhhh (repr, ascii(), backslashreplace). */
+void sb_add_escape(StrBuf *b, uint32_t cp);
 /* The hash of a byte string (str hashes its UTF-8 this way; bytes too, so
  * hash(b'ab') == hash('ab') as in CPython). Never -1. */
 int64_t hash_data(const void *p, size_t n);
@@ -56,10 +54,56 @@ int arg_i64(Obj v, int64_t *out);
 int slice_arg(Obj v, int64_t *out);
 /* end clamped to [0, len], start made >= 0 (start may stay > len). */
 void adjust_range(int64_t *start, int64_t *end, int64_t len);
+#ifdef _GNU_SOURCE   /* memmem: str.c and bytes.c define it before any include */
+#include <string.h>
+/* First occurrence of needle (nn > 0) in hay, or NULL (memchr for one byte:
+ * much cheaper than memmem's set-up). */
+static inline const char *mem_find(const char *hay, size_t hn, const char *needle, size_t nn)
+{
+    if (nn == 1)
+        return memchr(hay, (unsigned char)needle[0], hn);
+    return memmem(hay, hn, needle, nn);
+}
+#endif
 /* Last occurrence of needle in hay, or NULL. */
 const char *mem_rfind(const char *hay, size_t hn, const char *needle, size_t nn);
 /* Count operand of seq * n: 1 ok, 0 NotImplemented (a user class with __rmul__), -1 error. */
 int repeat_count(Obj count, int64_t *out);
+
+/* ---- byte-level algorithms shared by str and bytes/bytearray (str.c) ----
+ * `utf8` says what one character is: a UTF-8 sequence (str) or a byte. */
+/* data/length of a str, bytes or bytearray (linear: valid until the next allocation). */
+typedef const char *(*seq_data_fn)(Obj v, int64_t *n);
+/* A new object of the same kind holding bytes [b0, b1) of the one in *vp (a root slot). */
+typedef Obj (*seq_piece_fn)(Obj *vp, int64_t b0, int64_t b1);
+/* Is p inside this thread's GC segment (a linear pointer into an object that
+ * an allocation may move)? */
+static inline bool in_gc_heap(const void *p)
+{
+    return (uintptr_t)((const char *)p - tm_gs_base) < tm_seg.segment_size;
+}
+/* data itself, or (when it points into the GC heap) a copy of it in small
+ * (n <= smalln) or in *heap (malloc'd, caller frees; NULL return: no memory). */
+const char *stable_copy(const char *data, size_t n, char *small, size_t smalln, char **heap);
+/* d[0..n) holds one copy: repeat it up to d[total). */
+void mem_repeat(void *d, int64_t n, int64_t total);
+/* Non-overlapping occurrences of needle (nn > 0) in hay. */
+int64_t mem_count(const char *hay, size_t hn, const char *needle, size_t nn);
+/* p.replace(q, w, count) appended to b (count >= 0). */
+void sb_replace(StrBuf *b, const char *p, int64_t n, const char *q, int64_t qn, const char *w, int64_t wn,
+                int64_t count, bool utf8);
+/* p.expandtabs(tabsize) appended to b. */
+void sb_expandtabs(StrBuf *b, const char *p, int64_t n, int64_t tabsize, bool utf8);
+/* split()/rsplit() of *sp into the list *lp (all root slots): *sepp NULL splits
+ * on whitespace (str's Unicode whitespace when utf8, else ASCII whitespace
+ * bytes). maxsplit < 0: no limit. 0 or -1. */
+int split_into(Obj *sp, Obj *sepp, Obj *lp, int64_t maxsplit, bool rev, bool utf8, seq_data_fn data,
+               seq_piece_fn piece);
+/* splitlines() of *sp into *lp: str's line boundaries when utf8, else \n, \r, \r\n. */
+int splitlines_into(Obj *sp, Obj *lp, bool keepends, bool utf8, seq_data_fn data, seq_piece_fn piece);
+/* seq * count and count * seq: value(v) is the sequence value of v or NULL,
+ * repeat(seq, n) does the work. */
+Obj seq_mul_slot(Obj a, Obj b, Obj (*value)(Obj), Obj (*repeat)(Obj, int64_t));
 
 /* ---- UTF-8 ---- */
 /* Decode one code point of valid (internal) UTF-8 at p; *len gets its byte length. */
