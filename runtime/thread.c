@@ -10,14 +10,40 @@
 #include <errno.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 
 __thread tm_thread tm_self;
 
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 static tm_thread *threads;
 static int nthreads;
+/* Index -> thread; a free index is NULL. Under registry_lock. */
+static tm_thread *by_index[TM_MAX_THREAD_INDEX + 1];
+static unsigned index_hint = 1;
 
-void tm_thread_attach(void)
+/* The lowest free index at or after the hint, wrapping; 0 if none. Reusing
+ * from the hint on (not always the lowest) spaces out the reuse of an index. */
+static unsigned take_index(tm_thread *me)
+{
+    for (unsigned k = 0; k < TM_MAX_THREAD_INDEX; k++) {
+        unsigned i = 1 + (index_hint - 1 + k) % TM_MAX_THREAD_INDEX;
+        if (!by_index[i]) {
+            by_index[i] = me;
+            index_hint = i % TM_MAX_THREAD_INDEX + 1;
+            return i;
+        }
+    }
+    return 0;
+}
+
+tm_thread *tm_thread_by_index(unsigned index)
+{
+    if (index == 0 || index > TM_MAX_THREAD_INDEX)
+        return NULL;
+    return __atomic_load_n(&by_index[index], __ATOMIC_ACQUIRE);
+}
+
+bool tm_thread_try_attach(void)
 {
     tm_thread *me = &tm_self;
     TM_ASSERT(!me->attached);
@@ -26,14 +52,25 @@ void tm_thread_attach(void)
      * once instead of silent corruption. */
     char *m = mmap(NULL, bytes + TM_PAGE_SIZE, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (m == MAP_FAILED || mprotect(m + bytes, TM_PAGE_SIZE, PROT_NONE) != 0)
-        tm_fatal("cannot allocate a shadow stack: %s", strerror(errno));
+    if (m == MAP_FAILED)
+        return false;
+    if (mprotect(m + bytes, TM_PAGE_SIZE, PROT_NONE) != 0) {
+        munmap(m, bytes + TM_PAGE_SIZE);
+        return false;
+    }
+    pthread_mutex_lock(&registry_lock);
+    unsigned index = take_index(me);
+    if (!index) {
+        pthread_mutex_unlock(&registry_lock);
+        munmap(m, bytes + TM_PAGE_SIZE);
+        return false;
+    }
+    me->index = (uint16_t)index;
     me->ss_base = me->ss_top = (object_t **)m;
     me->ss_limit = me->ss_base + TM_SHADOWSTACK_ENTRIES;
     me->segment = 0;
     pthread_cond_init(&me->granted, NULL);
     me->attached = true;
-    pthread_mutex_lock(&registry_lock);
     me->prev = NULL;
     me->next = threads;
     if (threads)
@@ -44,6 +81,13 @@ void tm_thread_attach(void)
     pthread_mutex_unlock(&registry_lock);
     if (!TM_STM)
         tm_set_segment(1);   /* the one thread segment of the GIL build */
+    return true;
+}
+
+void tm_thread_attach(void)
+{
+    if (!tm_thread_try_attach())
+        tm_fatal("cannot attach a thread: no shadow stack memory or no free thread index");
 }
 
 void tm_thread_detach(void)
@@ -58,6 +102,8 @@ void tm_thread_detach(void)
     if (me->next)
         me->next->prev = me->prev;
     nthreads--;
+    by_index[me->index] = NULL;
+    me->index = 0;
     tm_stm_adjust_spinning(nthreads);
     pthread_mutex_unlock(&registry_lock);
     tm_stm_retire_thread_stats();
@@ -81,21 +127,65 @@ void tm_threads_foreach(void (*fn)(tm_thread *t, void *ctx), void *ctx)
  * ticket with one atomic add before it can block anywhere, so a thread that
  * releases and re-acquires at once always queues behind every waiter. */
 static uint64_t next_ticket, now_serving;
-static pthread_mutex_t segment_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t segment_turn = PTHREAD_COND_INITIALIZER;
+static pthread_mutex_t segment_lock;
+static pthread_cond_t segment_turn;
+static pthread_once_t segment_once = PTHREAD_ONCE_INIT;
 volatile int tm_segment_waiters;
+volatile int tm_segment_drop_request;
+static uint64_t switch_interval_ns = 5000000;
+
+void tm_set_switch_interval_ns(uint64_t ns) { __atomic_store_n(&switch_interval_ns, ns, __ATOMIC_RELAXED); }
+uint64_t tm_get_switch_interval_ns(void) { return __atomic_load_n(&switch_interval_ns, __ATOMIC_RELAXED); }
+
+/* The handoff condition waits on CLOCK_MONOTONIC (the interval is a duration). */
+static void segment_init(void)
+{
+    pthread_condattr_t a;
+    pthread_condattr_init(&a);
+    pthread_condattr_setclock(&a, CLOCK_MONOTONIC);
+    pthread_cond_init(&segment_turn, &a);
+    pthread_condattr_destroy(&a);
+    pthread_mutex_init(&segment_lock, NULL);
+}
+
+/* Wait for our ticket. Each switch interval that passes with the segment
+ * still in the same hands asks the holder to let go at its next yield point
+ * (as CPython's eval breaker does); the ticket order then makes the holder
+ * queue behind us, so no thread starves. */
+static void segment_wait_turn(uint64_t ticket)
+{
+    pthread_mutex_lock(&segment_lock);
+    while (__atomic_load_n(&now_serving, __ATOMIC_ACQUIRE) != ticket) {
+        uint64_t serving = now_serving;
+        uint64_t ns = tm_get_switch_interval_ns();
+        if (ns < 1000)
+            ns = 1000;
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        ts.tv_sec += (time_t)(ns / 1000000000u);
+        ts.tv_nsec += (long)(ns % 1000000000u);
+        if (ts.tv_nsec >= 1000000000L) {
+            ts.tv_sec++;
+            ts.tv_nsec -= 1000000000L;
+        }
+        int rc = 0;
+        while (rc == 0 && __atomic_load_n(&now_serving, __ATOMIC_ACQUIRE) == serving)
+            rc = pthread_cond_timedwait(&segment_turn, &segment_lock, &ts);
+        if (rc == ETIMEDOUT && __atomic_load_n(&now_serving, __ATOMIC_ACQUIRE) == serving)
+            __atomic_store_n(&tm_segment_drop_request, 1, __ATOMIC_RELEASE);
+    }
+    pthread_mutex_unlock(&segment_lock);
+}
 
 void tm_segment_acquire(void)
 {
     tm_thread *me = &tm_self;
     TM_ASSERT(me->attached && me->segment == 0);
+    pthread_once(&segment_once, segment_init);
     uint64_t ticket = __atomic_fetch_add(&next_ticket, 1, __ATOMIC_ACQ_REL);
     if (__atomic_load_n(&now_serving, __ATOMIC_ACQUIRE) != ticket) {
         __atomic_add_fetch(&tm_segment_waiters, 1, __ATOMIC_SEQ_CST);
-        pthread_mutex_lock(&segment_lock);
-        while (__atomic_load_n(&now_serving, __ATOMIC_ACQUIRE) != ticket)
-            pthread_cond_wait(&segment_turn, &segment_lock);
-        pthread_mutex_unlock(&segment_lock);
+        segment_wait_turn(ticket);
         __atomic_sub_fetch(&tm_segment_waiters, 1, __ATOMIC_SEQ_CST);
     }
     me->segment = 1;
@@ -112,6 +202,8 @@ void tm_segment_release(void)
     me->segment = 0;
     pthread_mutex_lock(&segment_lock);
     __atomic_add_fetch(&now_serving, 1, __ATOMIC_ACQ_REL);
+    /* Under the lock, so a waiter's request for this holder is not left for the next. */
+    __atomic_store_n(&tm_segment_drop_request, 0, __ATOMIC_RELEASE);
     if (__atomic_load_n(&next_ticket, __ATOMIC_ACQUIRE) != now_serving)
         pthread_cond_broadcast(&segment_turn);
     pthread_mutex_unlock(&segment_lock);

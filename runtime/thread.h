@@ -22,6 +22,7 @@ typedef struct tm_thread {
     object_t **ss_base, **ss_limit;
     int segment;                     /* segment owned now, 0 if none */
     bool attached;
+    uint16_t index;                  /* 1..TM_MAX_THREAD_INDEX, unique among attached threads */
     /* STM */
     void *abort_jmp[5];              /* __builtin_setjmp buffer of the running transaction */
     object_t **ss_at_start;          /* shadow-stack depth at transaction start */
@@ -48,13 +49,31 @@ extern __thread tm_thread tm_self;
 
 #define TM_SHADOWSTACK_ENTRIES (1UL << 20)
 
-/* Make the calling thread known to the runtime (allocates its shadow stack). */
+/* Thread indexes fit the thin lock's 15-bit owner field (monitor.h); an
+ * index is given back when its thread detaches and reused by a later one. */
+#define TM_MAX_THREAD_INDEX 32767
+
+/* Make the calling thread known to the runtime (allocates its shadow stack
+ * and a thread index). Returns false, attaching nothing, when every index is
+ * taken or memory is short. */
+bool tm_thread_try_attach(void);
+/* The same; running out is fatal. */
 void tm_thread_attach(void);
 /* The thread must not own a segment. */
 void tm_thread_detach(void);
+/* The attached thread with this index, NULL if none (racy unless the caller
+ * knows the thread stays attached). */
+tm_thread *tm_thread_by_index(unsigned index);
 
-/* GIL build: threads waiting for the segment; yield points read it without a lock. */
+/* GIL build: threads waiting for the segment. */
 extern volatile int tm_segment_waiters;
+/* GIL build: set when a waiter has waited a whole switch interval without
+ * the segment changing hands; yield points read it without a lock and hand
+ * the segment on (tm_yield). */
+extern volatile int tm_segment_drop_request;
+/* The switch interval (default 5 ms, as CPython's). */
+void tm_set_switch_interval_ns(uint64_t ns);
+uint64_t tm_get_switch_interval_ns(void);
 
 void tm_segment_acquire(void);
 void tm_segment_release(void);

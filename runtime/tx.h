@@ -83,10 +83,11 @@ static inline void tm_become_inevitable(void) {}
 static inline bool tm_is_inevitable(void) { return true; }
 static inline void tm_safepoint(void) {}
 
-/* A yield point: let a waiting thread run. */
+/* A yield point: hand the segment on once a waiter has waited a switch
+ * interval. */
 static inline void tm_yield(void)
 {
-    if (__builtin_expect(tm_segment_waiters != 0, 0)) {
+    if (__builtin_expect(tm_segment_drop_request != 0, 0)) {
         tm_commit_transaction();
         tm_start_transaction();
     }

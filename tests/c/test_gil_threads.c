@@ -553,6 +553,9 @@ int main(void)
     tm_add_global_root((object_t **)&shared_tail);
     tm_add_global_root((object_t **)&buckets);
 
+    /* Short switch intervals: phase 2 makes thousands of requests to a holder
+     * that only yields, each of which waits one interval. */
+    tm_set_switch_interval_ns(20000);
     tm_thread_attach();
     tm_start_transaction();
     buckets = (table_t *)tm_allocate_var(T_TABLE, NBUCKETS);
