@@ -1602,6 +1602,7 @@ call_c: {
         goto return_other;
     }
     TARGET(YIELD_VALUE) {
+        yield_point();   /* the value is still on the stack */
         yv = *--sp;
     do_yield:
         if (unlikely(!FRAME_HDR(f)[HDR_GEN])) {
@@ -2390,6 +2391,7 @@ call_c: {
 
     /* ---- leaving frames ---- */
 return_other: {
+        yield_point();   /* the value is still on the stack */
         Obj v = sp[-1];
         switch (f->kind) {
         case FR_ENTRY:

@@ -243,7 +243,9 @@ static Obj file_alloc(int fd, Obj name, Obj mode, int64_t flags, Obj encoding)
             return NULL;
         }
     }
-    Obj f = (Obj)tm_allocate(TID_FILE, sizeof(struct FileObj_));
+    /* Pinned: file methods keep the object in a C local across blocking
+     * reads and writes, which hand the GIL on (and collect). */
+    Obj f = (Obj)tm_allocate_old(TID_FILE, sizeof(struct FileObj_));
     if (!f) {
         vm_unroots(r);
         return err_nomemory();
@@ -571,12 +573,19 @@ ssize_t vm_blocking_write(int fd, const void *buf, size_t n)
 
 int vm_blocking_open(const char *path, int flags, int mode)
 {
+    /* path may point into a str object, which may move while we wait */
+    char *copy = strdup(path);
+    if (!copy) {
+        errno = ENOMEM;
+        return -1;
+    }
     int fd;
     vm_blocking_begin();
     do
-        fd = open(path, flags, (mode_t)mode);
+        fd = open(copy, flags, (mode_t)mode);
     while (fd < 0 && errno == EINTR);
     vm_blocking_end();
+    free(copy);
     return fd;
 }
 
@@ -600,13 +609,25 @@ static int flush_raw(Obj st)
         return 0;
     if (f->flags & F_STDIO)
         flush_stdout_first(st);
+    /* The buffer is taken off the file while it is written: the write hands
+     * the GIL on, and another thread may write to this file meanwhile (it
+     * gets a fresh buffer). The data is dropped even on error: a broken pipe
+     * must not fail again at exit. */
     char *p = f->wbuf;
     size_t n = (size_t)f->wlen;
     VM_WRITE(st);
-    f->wlen = 0;   /* dropped even on error: a broken pipe must not fail again at exit */
-    if (write_all((int)f->fd, p, n) < 0)
-        return errno ? errno : EIO;
-    return 0;
+    f->wbuf = NULL;
+    f->wlen = f->wcap = 0;
+    int rc = write_all((int)f->fd, p, n) < 0 ? (errno ? errno : EIO) : 0;
+    f = FO(st);   /* pinned: the same object */
+    if (!f->wbuf && !(f->flags & F_CLOSED)) {
+        VM_WRITE(st);
+        f->wbuf = p;
+        f->wcap = WBUF_SIZE;
+    } else {
+        free(p);
+    }
+    return rc;
 }
 
 static int flush_state(Obj st)
@@ -633,52 +654,63 @@ static int drop_read_buffer(Obj st)
     return 0;
 }
 
-/* Append bytes to the state's output. */
+/* Append bytes to the state's output. p may point into a GC object: it is
+ * copied to C memory before anything that can block (a flush hands the GIL
+ * on, and the object may then move). */
 static int write_bytes(Obj st, const char *p, size_t n, bool has_newline)
 {
     FileObj *f = FO(st);
+    if (n == 0)
+        return 0;
     if (f->rlen > f->rpos)
         drop_read_buffer(st);
-    if (f->flags & F_UNBUF) {
-        if (f->wlen && flush_state(st) < 0)
-            return -1;
-        if (f->flags & F_STDIO)
-            flush_stdout_first(st);
-        if (write_all((int)f->fd, p, n) < 0) {
-            err_from_errno(errno, NULL);
-            return -1;
-        }
+    if (!(f->flags & F_UNBUF) && (size_t)(f->wcap - f->wlen) >= n) {
+        memcpy(f->wbuf + f->wlen, p, n);   /* the common case: room in the buffer */
+        VM_WRITE(st);
+        f->wlen += (int64_t)n;
+        if ((f->flags & F_LINEBUF) && has_newline)
+            return flush_state(st);
         return 0;
     }
-    if ((size_t)(f->wcap - f->wlen) < n) {
-        if (f->wlen && flush_state(st) < 0)
-            return -1;
-        if (n >= WBUF_SIZE) {
-            if (f->flags & F_STDIO)
-                flush_stdout_first(st);
-            if (write_all((int)f->fd, p, n) < 0) {
-                err_from_errno(errno, NULL);
-                return -1;
-            }
-            return 0;
-        }
-        if (!f->wbuf) {
-            char *b = malloc(WBUF_SIZE);
-            if (!b) {
-                err_nomemory();
-                return -1;
-            }
-            VM_WRITE(st);
-            f->wbuf = b;
-            f->wcap = WBUF_SIZE;
-        }
+    char *copy = malloc(n ? n : 1);
+    if (!copy) {
+        err_nomemory();
+        return -1;
     }
-    memcpy(f->wbuf + f->wlen, p, n);
+    memcpy(copy, p, n);
+    int rc = -1;
+    /* Flushing blocks, and another thread may fill the buffer meanwhile:
+     * check the room again after each flush. */
+    while (f->wlen && ((f->flags & F_UNBUF) || (size_t)(f->wcap - f->wlen) < n))
+        if (flush_state(st) < 0)
+            goto out;
+    if ((f->flags & F_UNBUF) || n >= WBUF_SIZE) {
+        if (f->flags & F_STDIO)
+            flush_stdout_first(st);
+        if (write_all((int)f->fd, copy, n) < 0) {
+            err_from_errno(errno, NULL);
+            goto out;
+        }
+        rc = 0;
+        goto out;
+    }
+    if (!f->wbuf) {
+        char *b = malloc(WBUF_SIZE);
+        if (!b) {
+            err_nomemory();
+            goto out;
+        }
+        VM_WRITE(st);
+        f->wbuf = b;
+        f->wcap = WBUF_SIZE;
+    }
+    memcpy(f->wbuf + f->wlen, copy, n);
     VM_WRITE(st);
     f->wlen += (int64_t)n;
-    if ((f->flags & F_LINEBUF) && has_newline)
-        return flush_state(st);
-    return 0;
+    rc = (f->flags & F_LINEBUF) && has_newline ? flush_state(st) : 0;
+out:
+    free(copy);
+    return rc;
 }
 
 /* Refill the read buffer. 1: data available, 0: EOF, -1: error. */
@@ -861,15 +893,20 @@ static Obj read_all_bytes_direct(Obj st)
     size_t want = (size_t)(sb.st_size - pos);
     /* Large: allocated outside the nursery, so it does not move while the
      * read runs (issue 5: the STM build must read into C memory instead). */
-    Obj res = bytes_alloc((int64_t)want);
-    if (!res)
+    Obj *r = vm_roots(1);   /* a young object outside the nursery dies unrooted */
+    r[0] = bytes_alloc((int64_t)want);
+    if (!r[0]) {
+        vm_unroots(r);
         return NULL;
-    char *p = (char *)VM_LINEAR(((BytesObj *)res)->data);
+    }
     size_t got = 0;
     while (got < want) {
+        char *p = (char *)VM_LINEAR(((BytesObj *)r[0])->data);
         ssize_t n = vm_blocking_read(fd, p + got, want - got);
-        if (n < 0)
+        if (n < 0) {
+            vm_unroots(r);
             return err_from_errno(errno, NULL);
+        }
         if (n == 0)
             break;
         got += (size_t)n;
@@ -878,9 +915,13 @@ static Obj read_all_bytes_direct(Obj st)
         /* the file did not grow meanwhile? */
         char probe;
         ssize_t more = vm_blocking_read(fd, &probe, 1);
+        Obj res = r[0];
+        vm_unroots(r);
         if (more <= 0)
             return res;
         lseek(fd, -1, SEEK_CUR);
+    } else {
+        vm_unroots(r);
     }
     /* the file changed size: start over with the general path */
     lseek(fd, pos, SEEK_SET);

@@ -296,6 +296,7 @@ static int handle_uncaught(Obj exc)
 /* atexit callbacks, flush the standard streams, exit. */
 __attribute__((noreturn)) static void finish(int status)
 {
+    threads_shutdown();
     atexit_run_callbacks();
     if (file_flush_all_at_exit() < 0 && status == 0)
         status = 120;
@@ -664,6 +665,7 @@ options_done:
     vm_init_types();
     if (!builtins_init())
         fatal_startup("builtins");
+    threads_init();
 
     /* sys.argv */
     Obj *r = vm_roots(2);
@@ -694,6 +696,8 @@ options_done:
     vm_register_builtin_module("posixpath", posixpath_module_init);
     vm_register_builtin_module("random", random_module_init);
     vm_register_builtin_module("atexit", atexit_module_init);
+    vm_register_builtin_module("_thread", thread_module_init);
+    vm_register_builtin_module("tm", tm_module_init);
     vm_register_builtin_module("importlib", importlib_module_init);
     vm_register_builtin_module("_io", io_module_init);
     VM_GLOBAL_ROOT(g_atexit);

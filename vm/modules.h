@@ -8,16 +8,18 @@
 
 #include <sys/types.h>
 
-/* ---- blocking calls (issue 5) ----
+/* ---- blocking calls (threadmodule.c) ----
  * Every system call that may wait (read/write on pipes and terminals, open,
- * sleep, system) runs between vm_blocking_begin() and vm_blocking_end(): the
- * one place where the GIL build will release the GIL, and the STM build
- * commit before and start a new transaction after. In between, no GC object
- * may be touched (C memory or pinned objects only). vm_blocking_end must keep
- * errno. The read/write/open wrappers (fileobject.c) bracket the call and
- * retry on EINTR; use them rather than the bare calls. */
-static inline void vm_blocking_begin(void) {}
-static inline void vm_blocking_end(void) {}
+ * sleep, system, lock waits) runs between vm_blocking_begin() and
+ * vm_blocking_end(): the GIL build releases the GIL there (when another
+ * thread exists), the STM build will commit before and start a new
+ * transaction after. Releasing runs a minor collection: every young object
+ * may move, so callers keep their references in root slots and re-read
+ * them after; in between, no GC object may be touched (C memory only). Both
+ * keep errno. The read/write/open wrappers (fileobject.c) bracket the call
+ * and retry on EINTR; use them rather than the bare calls. */
+void vm_blocking_begin(void);
+void vm_blocking_end(void);
 ssize_t vm_blocking_read(int fd, void *buf, size_t n);         /* -1 with errno */
 ssize_t vm_blocking_write(int fd, const void *buf, size_t n);  /* may write less than n */
 int vm_blocking_open(const char *path, int flags, int mode);
@@ -91,6 +93,12 @@ Obj import_run_source_file(Obj mod, Obj path);
 int import_read_file(const char *path, char **out, size_t *len);
 void import_init_paths(bool ignore_env, const char *script_dir);
 Obj importlib_module_init(void);
+
+/* ---- threadmodule.c ---- */
+void threads_init(void);        /* start-up, main thread, after builtins_init */
+void threads_shutdown(void);    /* at exit: threading._shutdown() joins non-daemon threads */
+Obj thread_module_init(void);   /* _thread */
+Obj tm_module_init(void);       /* tm */
 
 /* ---- C modules (vm_register_builtin_module) ---- */
 Obj sys_module_init(void);

@@ -481,7 +481,10 @@ static Obj sys_setswitchinterval(Obj *args, size_t nargs, Obj kwnames)
         err_set(E_ValueError, "switch interval must be strictly positive");
         return NULL;
     }
-    vm_switch_interval = d;
+    /* Kept in whole microseconds, as CPython does. */
+    uint64_t us = d * 1e6 >= 1e15 ? (uint64_t)1e15 : (uint64_t)(d * 1e6);
+    vm_switch_interval = (double)us * 1e-6;
+    tm_set_switch_interval_ns(us * 1000);
     return g_None;
 }
 

@@ -435,12 +435,15 @@ typedef struct VMThread {
 enum { ROOT_CUR_EXC,        /* the exception being raised (NULL: none) */
        ROOT_HANDLED_EXC,    /* the exception being handled (sys.exc_info), NULL if none */
        ROOT_SCRATCH,
+       ROOT_THREAD_LOCALS,  /* dict: _thread._local object -> this thread's attribute dict */
        ROOT_COUNT = 8 };
 extern __thread VMThread vm_ts;
 extern int vm_recursion_limit;   /* sys.getrecursionlimit(), default 1000 */
 
 /* Attach the calling OS thread (allocates its root slots). */
 void vm_thread_init(void);
+/* Before a thread ends: drops its roots and frame stack. */
+void vm_thread_fini(void);
 
 /* ------------------------------------------------------------------ */
 /* Errors (exceptions.c)                                               */

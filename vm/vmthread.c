@@ -63,6 +63,17 @@ void vm_thread_init(void)
     init_cstack_limit();
 }
 
+void vm_thread_fini(void)
+{
+    tm_self.ss_top = tm_self.ss_base;
+    vm_ts.roots = NULL;
+    vm_ts.frame = NULL;
+    if (vm_frames_base) {
+        munmap(vm_frames_base, sizeof(Frame) * (size_t)FRAME_STACK_ENTRIES);
+        vm_frames_base = vm_frames_limit = NULL;
+    }
+}
+
 int vm_enter_recursive(const char *where)
 {
     if (unlikely(++vm_ts.c_depth + vm_ts.py_depth > vm_recursion_limit ||

@@ -1,0 +1,657 @@
+/* Object monitors: thin locks in the header word, inflated to fat locks on
+ * contention, wait/notify or count overflow (paper 002; see monitor.h).
+ *
+ * Thin lock word (flags, 32 bits): GC bits 0..7 are kept as they are; the
+ * owner's index sits at 16..30 and the nesting count minus one at 8..15.
+ * Lock is one CAS of (gc bits) -> (gc bits | me << 16); nested lock, nested
+ * unlock and unlock are plain stores of the whole word by the owner (only
+ * the segment's owner writes header words: under the GIL the lock word of an
+ * object owned by another thread cannot change under our feet, so a
+ * contender may inflate it on the owner's behalf).
+ *
+ * Fat locks live in a table reached by their 23-bit index (two levels:
+ * lazily allocated chunks, never freed). Each has a small internal spin lock
+ * guarding the owner, the count, a FIFO entry queue and a FIFO wait set. The
+ * queue nodes are on the blocked threads' C stacks; each thread parks on its
+ * node's own futex word, so a wakeup is aimed at one thread.
+ *
+ * Fat unlock lets the monitor go (owner 0) and wakes the first queued
+ * thread, which retries: another thread may barge in first, in which case
+ * the woken thread goes back to the head of the queue, not the tail.
+ *
+ * STM build: the thin word is transactional data (written after tm_write),
+ * so the thin fast paths are plain transactional code. Fat locks and
+ * blocking are not transactional: every slow path becomes inevitable first
+ * (an inevitable transaction never aborts, so nothing done to a fat lock is
+ * ever undone by a rollback). */
+#define _GNU_SOURCE
+#include "monitor.h"
+#include "fatal.h"
+#include "thread.h"
+#include "tx.h"
+
+#include <errno.h>
+#include <linux/futex.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#define THIN_ONE (1u << TM_LOCK_COUNT_SHIFT)          /* one more nesting level */
+#define THIN_MAX_LEVELS 256u                           /* a thin lock holds 1..256 levels */
+#define FAT_INDEX_BITS 23
+#define FAT_CHUNK_BITS 10
+#define FAT_CHUNK (1u << FAT_CHUNK_BITS)
+#define FAT_MAX (1u << FAT_INDEX_BITS)
+/* Contended thin locks: how many times a contender hands the segment over,
+ * so that the owner can run and unlock, before it inflates and blocks. */
+#define THIN_SPINS 3
+
+/* Deadlines: CLOCK_MONOTONIC nanoseconds; these two are special. */
+#define DL_FOREVER INT64_MAX
+#define DL_TRY 0                   /* timeout 0: only try */
+
+/* ---- Queue nodes (on the blocked thread's stack) ---- */
+
+/* NODE_QUEUED while in a list; taken off by another thread, NODE_WOKEN
+ * (retry; or notified, in the wait set) or NODE_GRANTED (the unlocking
+ * thread made this one the owner). */
+enum { NODE_QUEUED, NODE_WOKEN, NODE_GRANTED };
+
+typedef struct mnode {
+    struct mnode *next, *prev;
+    uint32_t futex;     /* 0 while parked; set to 1 (then FUTEX_WAKE) to unpark */
+    int state;
+    bool handoff;       /* entry queue: overtaken once; the next unlock hands over */
+    uint32_t index;     /* entry queue: the thread and how many levels it takes */
+    uint64_t levels;
+} mnode;
+
+typedef struct mqueue {
+    mnode *head, *tail;
+} mqueue;
+
+static void q_push_tail(mqueue *q, mnode *n)
+{
+    n->next = NULL;
+    n->prev = q->tail;
+    if (q->tail)
+        q->tail->next = n;
+    else
+        q->head = n;
+    q->tail = n;
+}
+
+static void q_push_head(mqueue *q, mnode *n)
+{
+    n->prev = NULL;
+    n->next = q->head;
+    if (q->head)
+        q->head->prev = n;
+    else
+        q->tail = n;
+    q->head = n;
+}
+
+static void q_remove(mqueue *q, mnode *n)
+{
+    if (n->prev)
+        n->prev->next = n->next;
+    else
+        q->head = n->next;
+    if (n->next)
+        n->next->prev = n->prev;
+    else
+        q->tail = n->prev;
+    n->next = n->prev = NULL;
+}
+
+/* ---- Fat locks ---- */
+
+typedef struct fat_lock {
+    uint32_t lock;      /* internal spin lock: 0 free, 1 taken */
+    uint32_t owner;     /* thread index, 0 if unlocked */
+    uint64_t count;     /* nesting levels (not minus one) */
+    mqueue entry;       /* threads waiting to own the monitor */
+    mqueue waiting;     /* threads in wait() */
+} __attribute__((aligned(64))) fat_lock;
+
+static fat_lock *fat_chunks[FAT_MAX / FAT_CHUNK];
+static uint32_t fat_next = 0;
+static pthread_mutex_t fat_alloc_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static uint64_t stat_inflations, stat_contended, stat_fat_locks;
+
+static inline void stat_add(uint64_t *c) { __atomic_fetch_add(c, 1, __ATOMIC_RELAXED); }
+
+static fat_lock *fat_new(uint32_t *index_out)
+{
+    pthread_mutex_lock(&fat_alloc_lock);
+    uint32_t idx = fat_next;
+    if (idx >= FAT_MAX)
+        tm_fatal("out of fat locks: %u monitors inflated", idx);
+    fat_lock *chunk = fat_chunks[idx >> FAT_CHUNK_BITS];
+    if (!chunk) {
+        chunk = aligned_alloc(64, FAT_CHUNK * sizeof(fat_lock));
+        if (!chunk)
+            tm_fatal("out of memory for fat locks");
+        for (uint32_t i = 0; i < FAT_CHUNK; i++)
+            chunk[i] = (fat_lock){0};
+        __atomic_store_n(&fat_chunks[idx >> FAT_CHUNK_BITS], chunk, __ATOMIC_RELEASE);
+    }
+    fat_next = idx + 1;
+    pthread_mutex_unlock(&fat_alloc_lock);
+    stat_add(&stat_fat_locks);
+    *index_out = idx;
+    return &chunk[idx & (FAT_CHUNK - 1)];
+}
+
+static inline fat_lock *fat_of(uint32_t w)
+{
+    uint32_t idx = (w & TM_LOCK_FIELD_MASK & ~TM_LOCK_FAT_BIT) >> TM_LOCK_COUNT_SHIFT;
+    fat_lock *chunk = __atomic_load_n(&fat_chunks[idx >> FAT_CHUNK_BITS], __ATOMIC_ACQUIRE);
+    TM_ASSERT(chunk != NULL);
+    return &chunk[idx & (FAT_CHUNK - 1)];
+}
+
+static inline void fat_lock_internal(fat_lock *f)
+{
+    for (unsigned spins = 0;; spins++) {
+        if (!__atomic_load_n(&f->lock, __ATOMIC_RELAXED) && !__atomic_exchange_n(&f->lock, 1, __ATOMIC_ACQUIRE))
+            return;
+        if (spins < 100)
+            __builtin_ia32_pause();
+        else
+            sched_yield();
+    }
+}
+
+static inline void fat_unlock_internal(fat_lock *f) { __atomic_store_n(&f->lock, 0, __ATOMIC_RELEASE); }
+
+/* ---- Futex parking ---- */
+
+static int64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static int64_t deadline_of(int64_t timeout_ns)
+{
+    if (timeout_ns < 0)
+        return DL_FOREVER;
+    if (timeout_ns == 0)
+        return DL_TRY;
+    int64_t now = now_ns();
+    return timeout_ns > DL_FOREVER - now ? DL_FOREVER : now + timeout_ns;
+}
+
+static bool deadline_passed(int64_t deadline)
+{
+    return deadline != DL_FOREVER && (deadline == DL_TRY || now_ns() >= deadline);
+}
+
+static void unpark(mnode *n)
+{
+    __atomic_store_n(&n->futex, 1, __ATOMIC_RELEASE);
+    syscall(SYS_futex, &n->futex, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+}
+
+/* Sleep until n->futex is set or the deadline passes (without the segment). */
+static void park(mnode *n, int64_t deadline)
+{
+    while (!__atomic_load_n(&n->futex, __ATOMIC_ACQUIRE)) {
+        struct timespec rel, *tsp = NULL;
+        if (deadline != DL_FOREVER) {
+            int64_t left = deadline - now_ns();
+            if (left <= 0)
+                return;
+            rel.tv_sec = (time_t)(left / 1000000000);
+            rel.tv_nsec = (long)(left % 1000000000);
+            tsp = &rel;
+        }
+        syscall(SYS_futex, &n->futex, FUTEX_WAIT_PRIVATE, 0, tsp, NULL, 0);
+    }
+}
+
+/* ---- Blocking hooks ---- */
+
+static void default_begin(void) { tm_commit_transaction(); }
+
+static void default_end(void)
+{
+    /* STM: tm_start_transaction() sets a jump buffer in this frame, dead once
+     * we return; an inevitable transaction never jumps back to it. */
+    tm_start_transaction();
+    tm_become_inevitable();
+}
+
+static void (*blocking_begin)(void) = default_begin;
+static void (*blocking_end)(void) = default_end;
+
+void tm_monitor_set_blocking_hooks(void (*begin)(void), void (*end)(void))
+{
+    blocking_begin = begin ? begin : default_begin;
+    blocking_end = end ? end : default_end;
+}
+
+/* ---- Header word access ---- */
+
+static inline uint32_t word_load(object_t *o)
+{
+    tm_read(o);
+    return *(volatile uint32_t __seg_gs *)&o->h.flags;
+}
+
+/* Writes to the word: the STM half of the write barrier first (the GC half
+ * does not apply: no reference is stored). Read the word after this. */
+static inline void word_prepare_store(object_t *o)
+{
+#if TM_STM
+    tm_write(o);
+#else
+    (void)o;
+#endif
+}
+
+static inline void word_store(object_t *o, uint32_t w)
+{
+    *(volatile uint32_t __seg_gs *)&o->h.flags = w;
+}
+
+static inline bool word_cas(object_t *o, uint32_t expected, uint32_t desired)
+{
+    uint32_t prev;
+    __asm__ __volatile__("lock cmpxchgl %2, %%gs:(%3)"
+                         : "=a"(prev)
+                         : "0"(expected), "r"(desired), "r"((uintptr_t)o)
+                         : "memory", "cc");
+    return prev == expected;
+}
+
+static inline uint32_t my_bits(void) { return (uint32_t)tm_self.index << TM_LOCK_OWNER_SHIFT; }
+
+/* Slow paths run inevitable under STM (fat locks are not transactional). */
+static inline void slow_path_begin(void)
+{
+#if TM_STM
+    tm_become_inevitable();
+#endif
+}
+
+/* Make o's thin lock (word w, just read) fat with this owner and count. */
+static fat_lock *inflate(object_t *o, uint32_t w, uint32_t owner, uint64_t count)
+{
+    uint32_t idx;
+    fat_lock *f = fat_new(&idx);
+    f->owner = owner;
+    f->count = count;
+    word_store(o, (w & TM_GCFLAG_MASK) | TM_LOCK_FAT_BIT | (idx << TM_LOCK_COUNT_SHIFT));
+    stat_add(&stat_inflations);
+    return f;
+}
+
+static inline uint32_t thin_owner(uint32_t w) { return (w & TM_LOCK_OWNER_MASK) >> TM_LOCK_OWNER_SHIFT; }
+static inline uint32_t thin_levels(uint32_t w) { return ((w & TM_LOCK_COUNT_MASK) >> TM_LOCK_COUNT_SHIFT) + 1; }
+
+/* With f's internal lock: let the monitor go and wake the first thread
+ * queued to enter. It retries, and another thread may take the monitor
+ * first (barging keeps a thread that holds the segment from blocking on
+ * every lock that others wait for); a thread overtaken that way asks for a
+ * handoff, and the next unlock makes it the owner directly, so nobody
+ * starves. */
+static void fat_release_locked(fat_lock *f)
+{
+    mnode *n = f->entry.head;
+    if (n && n->handoff) {
+        q_remove(&f->entry, n);
+        f->owner = n->index;
+        f->count = n->levels;
+        n->state = NODE_GRANTED;
+        unpark(n);
+        return;
+    }
+    f->owner = 0;
+    f->count = 0;
+    if (n) {
+        q_remove(&f->entry, n);
+        n->state = NODE_WOKEN;
+        unpark(n);
+    }
+}
+
+/* Take a fat lock `levels` times, waiting until the deadline. o is only
+ * rooted across the blocking calls (the fat lock does not move). */
+static bool fat_enter(fat_lock *f, object_t *o, uint64_t levels, int64_t deadline, bool counted)
+{
+    uint32_t me = tm_self.index;
+    fat_lock_internal(f);
+    if (f->owner == 0 || f->owner == me) {
+        f->count = (f->owner == me ? f->count : 0) + levels;
+        f->owner = me;
+        fat_unlock_internal(f);
+        return true;
+    }
+    if (!counted)
+        stat_add(&stat_contended);
+    if (deadline == DL_TRY) {
+        fat_unlock_internal(f);
+        return false;
+    }
+    mnode n = {.index = me, .levels = levels};
+    for (;;) {
+        n.futex = 0;
+        n.state = NODE_QUEUED;
+        if (n.handoff)
+            q_push_head(&f->entry, &n);
+        else
+            q_push_tail(&f->entry, &n);
+        fat_unlock_internal(f);
+        TM_PUSH_ROOT(o);
+        blocking_begin();
+        park(&n, deadline);
+        blocking_end();
+        TM_POP_ROOT(o);
+        fat_lock_internal(f);
+        if (n.state == NODE_GRANTED) {
+            fat_unlock_internal(f);
+            return true;
+        }
+        bool woken = n.state == NODE_WOKEN;
+        if (!woken)
+            q_remove(&f->entry, &n);
+        if (f->owner == 0) {
+            f->owner = me;
+            f->count = levels;
+            fat_unlock_internal(f);
+            return true;
+        }
+        if (deadline_passed(deadline)) {
+            /* Woken or not, the owner's unlock will wake the next in line. */
+            fat_unlock_internal(f);
+            return false;
+        }
+        /* Woken and overtaken: back to the head, and take a handoff next. */
+        if (woken)
+            n.handoff = true;
+    }
+}
+
+/* Hand the segment over once so that a thin lock's owner can run. */
+static void spin_handoff(object_t **op)
+{
+    TM_PUSH_ROOT(*op);
+    blocking_begin();
+    sched_yield();
+    blocking_end();
+    TM_POP_ROOT(*op);
+}
+
+/* Enter `levels` times (>= 1), waiting until the deadline. */
+static bool enter_slow(object_t *o, uint64_t levels, int64_t deadline)
+{
+    uint32_t me = my_bits();
+    TM_ASSERT(me != 0);
+    int spins = 0;
+    bool counted = false;
+    for (;;) {
+        word_prepare_store(o);
+        uint32_t w = word_load(o);
+        if (w & TM_LOCK_FAT_BIT) {
+            slow_path_begin();
+            word_prepare_store(o);
+            w = word_load(o);
+            return fat_enter(fat_of(w), o, levels, deadline, counted);
+        }
+        uint32_t owner = w & TM_LOCK_OWNER_MASK;
+        if (owner == 0) {
+            uint32_t low = w & TM_GCFLAG_MASK;
+            if (levels <= THIN_MAX_LEVELS) {
+                if (word_cas(o, low, low | me | (uint32_t)((levels - 1) << TM_LOCK_COUNT_SHIFT)))
+                    return true;
+                continue;
+            }
+            slow_path_begin();
+            word_prepare_store(o);
+            w = word_load(o);
+            if (w & TM_LOCK_FIELD_MASK)
+                continue;
+            inflate(o, w, tm_self.index, levels);
+            return true;
+        }
+        if (owner == me) {
+            uint64_t total = thin_levels(w) + levels;
+            if (total <= THIN_MAX_LEVELS) {
+                word_store(o, w + (uint32_t)(levels << TM_LOCK_COUNT_SHIFT));
+                return true;
+            }
+            slow_path_begin();
+            word_prepare_store(o);
+            w = word_load(o);
+            if ((w & (TM_LOCK_FAT_BIT | TM_LOCK_OWNER_MASK)) != me)
+                continue;
+            inflate(o, w, tm_self.index, thin_levels(w) + levels);
+            return true;
+        }
+        /* Another thread owns the thin lock. */
+        if (!counted) {
+            stat_add(&stat_contended);
+            counted = true;
+        }
+        if (deadline == DL_TRY)
+            return false;
+        if (deadline_passed(deadline))
+            return false;
+#if TM_STM
+        bool others_waiting = true;
+#else
+        bool others_waiting = tm_segment_waiters != 0;
+#endif
+        if (spins < THIN_SPINS && others_waiting) {
+            spins++;
+            spin_handoff(&o);
+            continue;
+        }
+        /* Inflate on the owner's behalf (it cannot write the word while we
+         * own the segment, and will find the fat lock when it unlocks). */
+        slow_path_begin();
+        word_prepare_store(o);
+        w = word_load(o);
+        if ((w & TM_LOCK_FAT_BIT) || (w & TM_LOCK_OWNER_MASK) == 0 || (w & TM_LOCK_OWNER_MASK) == me)
+            continue;
+        fat_lock *f = inflate(o, w, thin_owner(w), thin_levels(w));
+        return fat_enter(f, o, levels, deadline, counted);
+    }
+}
+
+void tm_monitor_enter(object_t *o)
+{
+    uint32_t me = my_bits();
+    word_prepare_store(o);
+    uint32_t w = word_load(o);
+    if ((w & TM_LOCK_FIELD_MASK) == 0 && word_cas(o, w, w | me))
+        return;
+    /* Nested: thin, ours, count below 255. */
+    if (((w ^ me) & TM_LOCK_FIELD_MASK) < TM_LOCK_COUNT_MASK && (w & TM_LOCK_OWNER_MASK) == me) {
+        word_store(o, w + THIN_ONE);
+        return;
+    }
+    enter_slow(o, 1, DL_FOREVER);
+}
+
+bool tm_monitor_enter_timed(object_t *o, int64_t timeout_ns)
+{
+    uint32_t me = my_bits();
+    word_prepare_store(o);
+    uint32_t w = word_load(o);
+    if ((w & TM_LOCK_FIELD_MASK) == 0 && word_cas(o, w, w | me))
+        return true;
+    return enter_slow(o, 1, deadline_of(timeout_ns));
+}
+
+bool tm_monitor_exit(object_t *o)
+{
+    uint32_t me = my_bits();
+    uint32_t w = word_load(o);
+    uint32_t x = (w ^ me) & TM_LOCK_FIELD_MASK;
+    if (x <= TM_LOCK_COUNT_MASK && me != 0) {
+        /* Thin and ours: the last level clears the field, else one less. */
+        word_prepare_store(o);
+        w = word_load(o);
+        word_store(o, x == 0 ? (w & TM_GCFLAG_MASK) : w - THIN_ONE);
+        return true;
+    }
+    if (!(w & TM_LOCK_FAT_BIT))
+        return false;
+    slow_path_begin();
+    fat_lock *f = fat_of(word_load(o));
+    fat_lock_internal(f);
+    if (f->owner != tm_self.index || me == 0) {
+        fat_unlock_internal(f);
+        return false;
+    }
+    if (--f->count == 0)
+        fat_release_locked(f);
+    fat_unlock_internal(f);
+    return true;
+}
+
+uint64_t tm_monitor_count(object_t *o)
+{
+    uint32_t w = word_load(o);
+    if (!(w & TM_LOCK_FAT_BIT)) {
+        uint32_t owner = thin_owner(w);
+        return owner != 0 && owner == tm_self.index ? thin_levels(w) : 0;
+    }
+    fat_lock *f = fat_of(w);
+    fat_lock_internal(f);
+    uint64_t c = f->owner == tm_self.index && f->owner != 0 ? f->count : 0;
+    fat_unlock_internal(f);
+    return c;
+}
+
+unsigned tm_monitor_owner(object_t *o)
+{
+    uint32_t w = word_load(o);
+    if (!(w & TM_LOCK_FAT_BIT))
+        return thin_owner(w);
+    fat_lock *f = fat_of(w);
+    fat_lock_internal(f);
+    unsigned owner = f->owner;
+    fat_unlock_internal(f);
+    return owner;
+}
+
+uint64_t tm_monitor_exit_all(object_t *o)
+{
+    uint32_t me = my_bits();
+    uint32_t w = word_load(o);
+    if (!(w & TM_LOCK_FAT_BIT)) {
+        if ((w & TM_LOCK_OWNER_MASK) != me || me == 0)
+            return 0;
+        word_prepare_store(o);
+        w = word_load(o);
+        word_store(o, w & TM_GCFLAG_MASK);
+        return thin_levels(w);
+    }
+    slow_path_begin();
+    fat_lock *f = fat_of(word_load(o));
+    fat_lock_internal(f);
+    uint64_t c = 0;
+    if (f->owner == tm_self.index && me != 0) {
+        c = f->count;
+        fat_release_locked(f);
+    }
+    fat_unlock_internal(f);
+    return c;
+}
+
+void tm_monitor_enter_count(object_t *o, uint64_t count)
+{
+    if (count)
+        enter_slow(o, count, DL_FOREVER);
+}
+
+int tm_monitor_wait(object_t *o, int64_t timeout_ns)
+{
+    int64_t deadline = deadline_of(timeout_ns);
+    uint32_t me = my_bits();
+    uint32_t w = word_load(o);
+    if (me == 0)
+        return TM_MONITOR_NOT_OWNER;
+    if (!(w & TM_LOCK_FAT_BIT) && (w & TM_LOCK_OWNER_MASK) != me)
+        return TM_MONITOR_NOT_OWNER;
+    slow_path_begin();
+    word_prepare_store(o);
+    w = word_load(o);
+    fat_lock *f;
+    if (!(w & TM_LOCK_FAT_BIT)) {
+        if ((w & TM_LOCK_OWNER_MASK) != me)
+            return TM_MONITOR_NOT_OWNER;
+        f = inflate(o, w, tm_self.index, thin_levels(w));
+    } else {
+        f = fat_of(w);
+    }
+    fat_lock_internal(f);
+    if (f->owner != tm_self.index) {
+        fat_unlock_internal(f);
+        return TM_MONITOR_NOT_OWNER;
+    }
+    uint64_t saved = f->count;
+    mnode n = {.state = NODE_QUEUED};
+    q_push_tail(&f->waiting, &n);
+    fat_release_locked(f);
+    fat_unlock_internal(f);
+
+    TM_PUSH_ROOT(o);
+    blocking_begin();
+    if (deadline != DL_TRY)
+        park(&n, deadline);
+    blocking_end();
+    TM_POP_ROOT(o);
+
+    fat_lock_internal(f);
+    int result = n.state == NODE_WOKEN ? TM_MONITOR_NOTIFIED : TM_MONITOR_TIMED_OUT;
+    if (result == TM_MONITOR_TIMED_OUT)
+        q_remove(&f->waiting, &n);
+    fat_unlock_internal(f);
+    fat_enter(f, o, saved, DL_FOREVER, true);
+    return result;
+}
+
+int64_t tm_monitor_notify(object_t *o, uint64_t n)
+{
+    uint32_t me = my_bits();
+    uint32_t w = word_load(o);
+    if (!(w & TM_LOCK_FAT_BIT)) {
+        /* A thin lock has no waiters (wait inflates). */
+        return (w & TM_LOCK_OWNER_MASK) == me && me != 0 ? 0 : -1;
+    }
+    slow_path_begin();
+    fat_lock *f = fat_of(word_load(o));
+    fat_lock_internal(f);
+    if (f->owner != tm_self.index || me == 0) {
+        fat_unlock_internal(f);
+        return -1;
+    }
+    int64_t woken = 0;
+    while ((uint64_t)woken < n && f->waiting.head) {
+        mnode *m = f->waiting.head;
+        q_remove(&f->waiting, m);
+        m->state = NODE_WOKEN;
+        unpark(m);
+        woken++;
+    }
+    fat_unlock_internal(f);
+    return woken;
+}
+
+void tm_monitor_get_stats(tm_monitor_stats *out)
+{
+    out->inflations = __atomic_load_n(&stat_inflations, __ATOMIC_RELAXED);
+    out->contended_enters = __atomic_load_n(&stat_contended, __ATOMIC_RELAXED);
+    out->fat_locks = __atomic_load_n(&stat_fat_locks, __ATOMIC_RELAXED);
+}

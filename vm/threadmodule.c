@@ -1,0 +1,945 @@
+/* tmpy: threads. The GIL's blocking-call helpers, the `_thread` module
+ * (start_new_thread, lock, RLock, _local) and the `tm` module (object
+ * monitors: synchronized, wait, notify), all on runtime/monitor.
+ *
+ * Under the GIL a thread runs Python only while it owns segment 1; it hands
+ * it on at yield points (eval.c) and around every blocking call. Handing it
+ * on runs a minor collection, so a blocking call may move any young object:
+ * callers keep references in root slots and re-read them afterwards. */
+#define _GNU_SOURCE
+#include "containers.h"
+#include "eval.h"
+#include "modules.h"
+#include "monitor.h"
+#include "objects.h"
+#include "strobj.h"
+
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+
+/* ------------------------------------------------------------------ */
+/* Blocking calls                                                      */
+/* ------------------------------------------------------------------ */
+
+/* Threads started and not yet finished, the main thread included. While it
+ * is 1 nobody can want the GIL, so a blocking call keeps it (which spares a
+ * minor collection per read). Counted by the starter, before the new thread
+ * exists, so that a parent blocking in join() right away does release it. */
+static int live_threads = 1;
+static __thread bool released_for_blocking;
+
+void vm_blocking_begin(void)
+{
+    int e = errno;
+    if (__atomic_load_n(&live_threads, __ATOMIC_ACQUIRE) > 1) {
+        released_for_blocking = true;
+        tm_commit_transaction();
+    }
+    errno = e;
+}
+
+void vm_blocking_end(void)
+{
+    int e = errno;
+    if (released_for_blocking) {
+        released_for_blocking = false;
+        tm_start_transaction();
+    }
+    errno = e;
+}
+
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Nanoseconds left until deadline (0 if passed); -1 stays "forever". */
+static int64_t remaining_ns(int64_t timeout_ns, uint64_t deadline)
+{
+    if (timeout_ns < 0)
+        return TM_MONITOR_FOREVER;
+    uint64_t now = now_ns();
+    return now >= deadline ? 0 : (int64_t)(deadline - now);
+}
+
+/* ------------------------------------------------------------------ */
+/* Thread identity                                                     */
+/* ------------------------------------------------------------------ */
+
+/* get_ident() of the thread holding each runtime thread index (RLock's
+ * owner in repr and _release_save). */
+static unsigned long ident_by_index[TM_MAX_THREAD_INDEX + 1];
+
+static void register_ident(void)
+{
+    ident_by_index[tm_self.index] = (unsigned long)pthread_self();
+}
+
+static Obj ident_obj(unsigned long id) { return int_from_u64(id); }
+
+/* ------------------------------------------------------------------ */
+/* Timeout arguments                                                   */
+/* ------------------------------------------------------------------ */
+
+#define TIMEOUT_MAX 9223372036.0
+
+/* acquire(blocking=True, timeout=-1) -> *ns: -1 forever, 0 try, else ns. */
+static int parse_acquire_args(const char *fname, Obj *args, size_t nargs, Obj kwnames, int64_t *ns)
+{
+    static const char *const names[] = {"blocking", "timeout", NULL};
+    Obj *a = vm_roots(2);
+    int rc = -1;
+    if (vm_parse_args(fname, args, nargs, kwnames, names, 0, 2, a) < 0)
+        goto out;
+    int blocking = 1;
+    if (a[0] && (blocking = vm_is_true(a[0])) < 0)
+        goto out;
+    double t = -1;
+    if (a[1]) {
+        Obj v = vm_unwrap(a[1]);
+        if (!IS_INT(v) && !IS_FLOAT(v)) {
+            err_format(E_TypeError, "'%s' object cannot be interpreted as an integer", type_name(a[1]));
+            goto out;
+        }
+        if (vm_as_double(a[1], &t) < 0)
+            goto out;
+    }
+    if (!blocking && t != -1) {
+        err_set(E_ValueError, "can't specify a timeout for a non-blocking call");
+        goto out;
+    }
+    if (t < 0 && t != -1) {
+        err_set(E_ValueError, "timeout value must be positive");
+        goto out;
+    }
+    if (t > TIMEOUT_MAX) {
+        err_set(E_OverflowError, "timeout value is too large");
+        goto out;
+    }
+    *ns = !blocking ? 0 : t == -1 ? TM_MONITOR_FOREVER : (int64_t)(t * 1e9);
+    rc = 0;
+out:
+    vm_unroots(a);
+    return rc;
+}
+
+/* A timeout in seconds or None (forever): -1 forever, else ns (negative
+ * values wait not at all, as Condition.wait does). */
+static int parse_timeout(Obj v, int64_t *ns)
+{
+    if (!v || IS_NONE(v)) {
+        *ns = TM_MONITOR_FOREVER;
+        return 0;
+    }
+    double t;
+    if (vm_as_double(v, &t) < 0)
+        return -1;
+    if (isnan(t)) {
+        err_set(E_ValueError, "Invalid value NaN (not a number)");
+        return -1;
+    }
+    if (t > TIMEOUT_MAX) {
+        err_set(E_OverflowError, "timeout value is too large");
+        return -1;
+    }
+    *ns = t <= 0 ? 0 : (int64_t)(t * 1e9);
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Monitors of any value                                               */
+/* ------------------------------------------------------------------ */
+
+/* Small ints are immediate values without a header: they share the monitor
+ * of one object (more exclusion than needed, never less). */
+static Obj g_immediate_monitor;
+
+static object_t *monitor_of(Obj v)
+{
+    return (object_t *)(IS_SMALLINT(v) ? g_immediate_monitor : v);
+}
+
+/* ------------------------------------------------------------------ */
+/* _thread.lock: a flag, with its object's monitor for waiting          */
+/* ------------------------------------------------------------------ */
+/* IterObj fields: i = locked, n = threads waiting. Taking a free lock and
+ * releasing one nobody waits for only touch the flag (the GIL makes that
+ * atomic); waiters sleep in the lock object's monitor wait set. */
+
+static TypeObj *T_lock, *T_rlock, *T_synchronized, *T_local;
+
+static Obj lock_new_obj(void)
+{
+    Obj l = iter_alloc(T_lock, NULL, 0);
+    return l ? l : err_nomemory();
+}
+
+/* Acquire the lock in *slot (a root slot: the lock may move while we wait). */
+static bool lock_acquire_slot(Obj *slot, int64_t timeout_ns)
+{
+    if (!ITER(*slot)->i) {
+        VM_WRITE(*slot);
+        ITER(*slot)->i = 1;
+        return true;
+    }
+    if (timeout_ns == 0)
+        return false;
+    uint64_t deadline = timeout_ns > 0 ? now_ns() + (uint64_t)timeout_ns : 0;
+    VM_WRITE(*slot);
+    ITER(*slot)->n++;
+    tm_monitor_enter((object_t *)*slot);
+    bool got = false;
+    for (;;) {
+        if (!ITER(*slot)->i) {
+            VM_WRITE(*slot);
+            ITER(*slot)->i = 1;
+            got = true;
+            break;
+        }
+        int64_t left = remaining_ns(timeout_ns, deadline);
+        if (left == 0)
+            break;
+        tm_monitor_wait((object_t *)*slot, left);
+    }
+    VM_WRITE(*slot);
+    ITER(*slot)->n--;
+    tm_monitor_exit((object_t *)*slot);
+    return got;
+}
+
+static int lock_release_obj(Obj *slot)
+{
+    if (!ITER(*slot)->i) {
+        err_set(E_RuntimeError, "release unlocked lock");
+        return -1;
+    }
+    VM_WRITE(*slot);
+    ITER(*slot)->i = 0;
+    if (ITER(*slot)->n > 0) {
+        tm_monitor_enter((object_t *)*slot);
+        tm_monitor_notify((object_t *)*slot, 1);
+        tm_monitor_exit((object_t *)*slot);
+    }
+    return 0;
+}
+
+static Obj lock_acquire(Obj *args, size_t nargs, Obj kwnames)
+{
+    int64_t ns;
+    if (parse_acquire_args("acquire", args + 1, nargs - 1, kwnames, &ns) < 0)
+        return NULL;
+    return lock_acquire_slot(&args[0], ns) ? g_True : g_False;
+}
+
+static Obj lock_enter(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("__enter__", nargs - 1, kwnames, 0, 0) < 0)
+        return NULL;
+    lock_acquire_slot(&args[0], TM_MONITOR_FOREVER);
+    return g_True;
+}
+
+static Obj lock_release(Obj *args, size_t nargs, Obj kwnames)
+{
+    (void)nargs;
+    (void)kwnames;
+    return lock_release_obj(&args[0]) < 0 ? NULL : g_None;
+}
+
+static Obj lock_locked(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("locked", nargs - 1, kwnames, 0, 0) < 0)
+        return NULL;
+    return ITER(args[0])->i ? g_True : g_False;
+}
+
+static Obj lock_repr(Obj self)
+{
+    return str_from_format("<%s _thread.lock object at 0x%lx>", ITER(self)->i ? "locked" : "unlocked",
+                           (unsigned long)vm_object_id(self));
+}
+
+static Obj lock_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
+{
+    (void)type;
+    (void)args;
+    if (vm_check_args("lock", nargs, kwnames, 0, 0) < 0)
+        return NULL;
+    return lock_new_obj();
+}
+
+static const MethodDef lock_methods[] = {
+    {"acquire", lock_acquire, METH_KW, "Lock the lock."},
+    {"acquire_lock", lock_acquire, METH_KW, NULL},
+    {"__enter__", lock_enter, 0, NULL},
+    {"release", lock_release, 0, "Release the lock."},
+    {"release_lock", lock_release, 0, NULL},
+    {"__exit__", lock_release, 0, NULL},
+    {"locked", lock_locked, 0, "Test whether the lock is currently locked."},
+    {"locked_lock", lock_locked, 0, NULL},
+    {NULL, NULL, 0, NULL},
+};
+
+/* ------------------------------------------------------------------ */
+/* _thread.RLock: the object's own monitor                             */
+/* ------------------------------------------------------------------ */
+
+static Obj rlock_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
+{
+    (void)args;
+    (void)nargs;
+    (void)kwnames;
+    Obj l = iter_alloc((TypeObj *)type, NULL, 0);
+    return l ? l : err_nomemory();
+}
+
+static Obj rlock_acquire(Obj *args, size_t nargs, Obj kwnames)
+{
+    int64_t ns;
+    if (parse_acquire_args("acquire", args + 1, nargs - 1, kwnames, &ns) < 0)
+        return NULL;
+    return tm_monitor_enter_timed((object_t *)args[0], ns) ? g_True : g_False;
+}
+
+static Obj rlock_enter(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("__enter__", nargs - 1, kwnames, 0, 0) < 0)
+        return NULL;
+    tm_monitor_enter((object_t *)args[0]);
+    return g_True;
+}
+
+static Obj rlock_release(Obj *args, size_t nargs, Obj kwnames)
+{
+    (void)nargs;
+    (void)kwnames;
+    if (!tm_monitor_exit((object_t *)args[0])) {
+        err_set(E_RuntimeError, "cannot release un-acquired lock");
+        return NULL;
+    }
+    return g_None;
+}
+
+static Obj rlock_is_owned(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("_is_owned", nargs - 1, kwnames, 0, 0) < 0)
+        return NULL;
+    return tm_monitor_count((object_t *)args[0]) ? g_True : g_False;
+}
+
+static Obj rlock_recursion_count(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("_recursion_count", nargs - 1, kwnames, 0, 0) < 0)
+        return NULL;
+    return int_from_u64(tm_monitor_count((object_t *)args[0]));
+}
+
+static Obj rlock_release_save(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("_release_save", nargs - 1, kwnames, 0, 0) < 0)
+        return NULL;
+    if (!tm_monitor_count((object_t *)args[0])) {
+        err_set(E_RuntimeError, "cannot release un-acquired lock");
+        return NULL;
+    }
+    /* The state is built before the release: building it may collect. */
+    Obj *r = vm_roots(2);
+    Obj res = NULL;
+    r[0] = int_from_u64(tm_monitor_count((object_t *)args[0]));
+    r[1] = r[0] ? ident_obj(ident_by_index[tm_self.index]) : NULL;
+    if (r[1] && (res = tuple_pack(2, r[0], r[1])))
+        tm_monitor_exit_all((object_t *)args[0]);
+    vm_unroots(r);
+    return res;
+}
+
+static Obj rlock_acquire_restore(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("_acquire_restore", nargs - 1, kwnames, 1, 1) < 0)
+        return NULL;
+    Obj st = args[1];
+    int64_t count;
+    if (!IS_TUPLE(st) || TUPLE_LEN(st) != 2 || int_as_i64(TUPLE_ITEMS(st)[0], &count) < 0 || count < 1) {
+        if (!err_occurred())
+            err_set(E_TypeError, "_acquire_restore() argument must be a (count, owner) tuple");
+        return NULL;
+    }
+    tm_monitor_enter_count((object_t *)args[0], (uint64_t)count);
+    return g_None;
+}
+
+static Obj rlock_repr(Obj self)
+{
+    unsigned owner = tm_monitor_owner((object_t *)self);
+    uint64_t count = 0;
+    if (owner == tm_self.index)
+        count = tm_monitor_count((object_t *)self);
+    else if (owner)
+        count = 1;   /* another thread's count is private to it */
+    return str_from_format("<%s %s object owner=%lu count=%lu at 0x%lx>", owner ? "locked" : "unlocked",
+                           type_name(self), owner ? ident_by_index[owner] : 0UL, (unsigned long)count,
+                           (unsigned long)vm_object_id(self));
+}
+
+static const MethodDef rlock_methods[] = {
+    {"acquire", rlock_acquire, METH_KW, "Lock the lock."},
+    {"__enter__", rlock_enter, 0, NULL},
+    {"release", rlock_release, 0, "Release the lock."},
+    {"__exit__", rlock_release, 0, NULL},
+    {"_is_owned", rlock_is_owned, 0, NULL},
+    {"_recursion_count", rlock_recursion_count, 0, NULL},
+    {"_release_save", rlock_release_save, 0, NULL},
+    {"_acquire_restore", rlock_acquire_restore, 0, NULL},
+    {NULL, NULL, 0, NULL},
+};
+
+/* ------------------------------------------------------------------ */
+/* _thread._local                                                      */
+/* ------------------------------------------------------------------ */
+/* Each thread keeps, in its root slot ROOT_THREAD_LOCALS, a dict from local
+ * object to that thread's attribute dict; every attribute access first
+ * installs the calling thread's dict as the instance dict (under the GIL
+ * nothing runs between the swap and the lookup). g_local_args keeps the
+ * constructor arguments, for __init__ in each new thread. */
+static Obj g_local_args;
+
+/* Make self's dict the calling thread's one; 1 if it was just made. */
+static int local_select(Obj *slot)
+{
+    Obj *r = vm_roots(2);
+    int rc = -1;
+    if (!vm_ts.roots[ROOT_THREAD_LOCALS] && !(vm_ts.roots[ROOT_THREAD_LOCALS] = dict_new()))
+        goto out;
+    r[0] = dict_getitem(vm_ts.roots[ROOT_THREAD_LOCALS], *slot);
+    rc = 0;
+    if (!r[0]) {
+        if (err_occurred() || !(r[0] = dict_new()) || dict_setitem(vm_ts.roots[ROOT_THREAD_LOCALS], *slot, r[0]) < 0) {
+            rc = -1;
+            goto out;
+        }
+        rc = 1;
+    }
+    VM_WRITE(*slot);
+    ((InstanceObj *)*slot)->dict = r[0];
+out:
+    vm_unroots(r);
+    return rc;
+}
+
+/* First use in this thread: run type(self).__init__(self, *args, **kw). */
+static int local_first_use(Obj *slot)
+{
+    Obj *r = vm_roots(3);
+    int rc = -1;
+    r[0] = dict_getitem(g_local_args, *slot);
+    if (!r[0]) {
+        rc = err_occurred() ? -1 : 0;
+        goto out;
+    }
+    r[1] = vm_getattr_cstr((Obj)TYPE(*slot), "__init__");
+    if (!r[1])
+        goto out;
+    r[2] = method_new(r[1], *slot);
+    if (!r[2] || !(r[2] = vm_call_tuple_dict(r[2], TUPLE_ITEMS(r[0])[0], TUPLE_ITEMS(r[0])[1])))
+        goto out;
+    rc = 0;
+out:
+    vm_unroots(r);
+    return rc;
+}
+
+static int local_prepare(Obj *slot)
+{
+    int made = local_select(slot);
+    if (made <= 0)
+        return made;
+    if (local_first_use(slot) < 0)
+        return -1;
+    return local_select(slot) < 0 ? -1 : 0;   /* __init__ may have switched threads */
+}
+
+static Obj local_getattro(Obj self, Obj name)
+{
+    Obj *r = vm_roots(1);
+    r[0] = self;
+    Obj res = local_prepare(&r[0]) < 0 ? NULL : vm_generic_getattr(r[0], name);
+    vm_unroots(r);
+    return res;
+}
+
+static int local_setattro(Obj self, Obj name, Obj value)
+{
+    Obj *r = vm_roots(3);
+    r[0] = self;
+    r[1] = name;
+    r[2] = value;
+    int rc = -1;
+    if (IS_STR(name) && strcmp(str_cstr(name), "__dict__") == 0) {
+        err_format(E_AttributeError, "'%s' object attribute '__dict__' is read-only", type_name(self));
+        goto out;
+    }
+    if (local_prepare(&r[0]) < 0)
+        goto out;
+    rc = vm_generic_setattr(r[0], r[1], r[2]);
+out:
+    vm_unroots(r);
+    return rc;
+}
+
+static Obj local_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
+{
+    Obj *r = vm_roots(4);
+    Obj res = NULL;
+    size_t nkw = kwnames ? (size_t)TUPLE_LEN(kwnames) : 0;
+    if (nargs + nkw > 0) {
+        Obj init = vm_getattr_cstr(type, "__init__");
+        Obj base_init = init ? vm_getattr_cstr((Obj)T_object, "__init__") : NULL;
+        if (!base_init)
+            goto out;
+        if (init == base_init) {
+            err_set(E_TypeError, "Initialization arguments are not supported");
+            goto out;
+        }
+    }
+    r[0] = instance_new((TypeObj *)type);
+    if (!r[0])
+        goto out;
+    /* (args tuple, kwargs dict) */
+    r[1] = tuple_new((int64_t)nargs);
+    if (!r[1])
+        goto out;
+    for (size_t i = 0; i < nargs; i++)
+        TUPLE_ITEMS(r[1])[i] = args[i];
+    r[2] = dict_new();
+    if (!r[2])
+        goto out;
+    for (size_t i = 0; i < nkw; i++)
+        if (dict_setitem(r[2], TUPLE_ITEMS(kwnames)[i], args[nargs + i]) < 0)
+            goto out;
+    r[3] = tuple_pack(2, r[1], r[2]);
+    if (!r[3] || dict_setitem(g_local_args, r[0], r[3]) < 0 || local_select(&r[0]) < 0)
+        goto out;
+    res = r[0];
+out:
+    vm_unroots(r);
+    return res;
+}
+
+/* ------------------------------------------------------------------ */
+/* Starting threads                                                    */
+/* ------------------------------------------------------------------ */
+
+/* (function, args, kwargs) of threads started but not yet running, by a
+ * serial number handed to the new OS thread. */
+static Obj g_boot;
+static int64_t boot_serial;
+static size_t thread_stack_size;   /* 0: the system default */
+
+static void report_thread_exception(Obj func, Obj exc)
+{
+    Obj *r = vm_roots(2);
+    r[0] = func;
+    r[1] = exc;
+    Obj rep = vm_repr(r[0]);
+    if (!rep)
+        err_clear();
+    Obj errf = sys_get("stderr");
+    if (errf && !IS_NONE(errf) && file_flush(errf) < 0)
+        err_clear();
+    fprintf(stderr, "Exception ignored in thread started by: %s\n", rep ? str_cstr(rep) : "<function>");
+    vm_print_exception(r[1]);
+    vm_unroots(r);
+}
+
+static void *thread_main(void *arg)
+{
+    int64_t serial = (int64_t)(intptr_t)arg;
+    tm_thread_attach();   /* the starter made sure an index is free */
+    tm_start_transaction();
+    vm_thread_init();
+    register_ident();
+    Obj *r = vm_roots(3);
+    r[0] = int_from_i64(serial);
+    r[1] = r[0] ? dict_getitem(g_boot, r[0]) : NULL;
+    if (r[1]) {
+        r[2] = r[1];
+        if (dict_delitem(g_boot, r[0]) < 0)
+            err_clear();
+        r[1] = TUPLE_ITEMS(r[2])[0];
+        Obj kw = TUPLE_ITEMS(r[2])[2];
+        Obj res = vm_call_tuple_dict(r[1], TUPLE_ITEMS(r[2])[1], IS_NONE(kw) ? NULL : kw);
+        if (!res) {
+            Obj exc = err_fetch();
+            if (exc && !vm_isinstance_type(exc, E_SystemExit))
+                report_thread_exception(r[1], exc);
+        }
+    }
+    err_clear();
+    vm_unroots(r);
+    vm_thread_fini();
+    tm_commit_transaction();
+    __atomic_sub_fetch(&live_threads, 1, __ATOMIC_ACQ_REL);
+    tm_thread_detach();
+    return NULL;
+}
+
+static Obj thread_start_new(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("start_new_thread", nargs, kwnames, 2, 3) < 0)
+        return NULL;
+    if (!vm_callable(args[0])) {
+        err_set(E_TypeError, "first arg must be callable");
+        return NULL;
+    }
+    if (!IS_TUPLE(args[1]) && !vm_isinstance_type(args[1], T_tuple)) {
+        err_set(E_TypeError, "2nd arg must be a tuple");
+        return NULL;
+    }
+    if (nargs > 2 && !IS_DICT(vm_unwrap(args[2]))) {
+        err_set(E_TypeError, "optional 3rd arg must be a dictionary");
+        return NULL;
+    }
+    if (__atomic_load_n(&live_threads, __ATOMIC_ACQUIRE) >= TM_MAX_THREAD_INDEX - 1) {
+        err_set(E_RuntimeError, "can't start new thread");
+        return NULL;
+    }
+    Obj *r = vm_roots(2);
+    Obj res = NULL;
+    int64_t serial = ++boot_serial;
+    r[0] = int_from_i64(serial);
+    r[1] = r[0] ? tuple_pack(3, args[0], args[1], nargs > 2 ? args[2] : g_None) : NULL;
+    if (!r[1] || dict_setitem(g_boot, r[0], r[1]) < 0)
+        goto out;
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    if (thread_stack_size)
+        pthread_attr_setstacksize(&attr, thread_stack_size);
+    pthread_t tid;
+    __atomic_add_fetch(&live_threads, 1, __ATOMIC_ACQ_REL);
+    int rc = pthread_create(&tid, &attr, thread_main, (void *)(intptr_t)serial);
+    pthread_attr_destroy(&attr);
+    if (rc != 0) {
+        __atomic_sub_fetch(&live_threads, 1, __ATOMIC_ACQ_REL);
+        if (dict_delitem(g_boot, r[0]) < 0)
+            err_clear();
+        err_set(E_RuntimeError, "can't start new thread");
+        goto out;
+    }
+    res = ident_obj((unsigned long)tid);
+out:
+    vm_unroots(r);
+    return res;
+}
+
+static Obj thread_get_ident(Obj *args, size_t nargs, Obj kwnames)
+{
+    (void)args;
+    if (vm_check_args("get_ident", nargs, kwnames, 0, 0) < 0)
+        return NULL;
+    return ident_obj((unsigned long)pthread_self());
+}
+
+static Obj thread_get_native_id(Obj *args, size_t nargs, Obj kwnames)
+{
+    (void)args;
+    if (vm_check_args("get_native_id", nargs, kwnames, 0, 0) < 0)
+        return NULL;
+    return int_from_i64((int64_t)syscall(SYS_gettid));
+}
+
+static Obj thread_count(Obj *args, size_t nargs, Obj kwnames)
+{
+    (void)args;
+    if (vm_check_args("_count", nargs, kwnames, 0, 0) < 0)
+        return NULL;
+    return int_from_i64(__atomic_load_n(&live_threads, __ATOMIC_ACQUIRE) - 1);
+}
+
+static Obj thread_allocate_lock(Obj *args, size_t nargs, Obj kwnames)
+{
+    (void)args;
+    if (vm_check_args("allocate_lock", nargs, kwnames, 0, 0) < 0)
+        return NULL;
+    return lock_new_obj();
+}
+
+static Obj thread_stack_size_fn(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("stack_size", nargs, kwnames, 0, 1) < 0)
+        return NULL;
+    size_t old = thread_stack_size;
+    if (nargs == 1) {
+        int64_t v;
+        if (int_as_i64(args[0], &v) < 0)
+            return NULL;
+        if (v != 0 && v < 32768) {
+            err_set(E_ValueError, "size not valid: 32768 bytes");
+            return NULL;
+        }
+        if (v < 0) {
+            err_set(E_ValueError, "size must be 0 or a positive value");
+            return NULL;
+        }
+        thread_stack_size = (size_t)v;
+    }
+    return int_from_u64(old);
+}
+
+static Obj thread_daemon_threads_allowed(Obj *args, size_t nargs, Obj kwnames)
+{
+    (void)args;
+    if (vm_check_args("daemon_threads_allowed", nargs, kwnames, 0, 0) < 0)
+        return NULL;
+    return g_True;
+}
+
+static const MethodDef thread_functions[] = {
+    {"start_new_thread", thread_start_new, 0, "Start a new thread and return its identifier."},
+    {"start_new", thread_start_new, 0, NULL},
+    {"get_ident", thread_get_ident, 0, "Return a non-zero integer that uniquely identifies the current thread."},
+    {"get_native_id", thread_get_native_id, 0, "Return the native integral Thread ID of the current thread."},
+    {"_count", thread_count, 0, NULL},
+    {"allocate_lock", thread_allocate_lock, 0, "Create a new lock object."},
+    {"allocate", thread_allocate_lock, 0, NULL},
+    {"stack_size", thread_stack_size_fn, 0, NULL},
+    {"daemon_threads_allowed", thread_daemon_threads_allowed, 0, NULL},
+    {NULL, NULL, 0, NULL},
+};
+
+/* ------------------------------------------------------------------ */
+/* tm: object monitors                                                 */
+/* ------------------------------------------------------------------ */
+
+static Obj tm_mode(Obj *args, size_t nargs, Obj kwnames)
+{
+    (void)args;
+    if (vm_check_args("mode", nargs, kwnames, 0, 0) < 0)
+        return NULL;
+    return str_from_cstr(TM_STM ? "stm" : "gil");
+}
+
+static Obj tm_synchronized(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("synchronized", nargs, kwnames, 1, 1) < 0)
+        return NULL;
+    Obj s = iter_alloc(T_synchronized, args[0], 0);
+    return s ? s : err_nomemory();
+}
+
+static Obj sync_enter(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("__enter__", nargs - 1, kwnames, 0, 0) < 0)
+        return NULL;
+    tm_monitor_enter(monitor_of(ITER(args[0])->a));
+    return ITER(args[0])->a;
+}
+
+static Obj sync_exit(Obj *args, size_t nargs, Obj kwnames)
+{
+    (void)nargs;
+    (void)kwnames;
+    if (!tm_monitor_exit(monitor_of(ITER(args[0])->a))) {
+        err_set(E_RuntimeError, "cannot release un-acquired monitor");
+        return NULL;
+    }
+    return g_False;
+}
+
+static Obj sync_repr(Obj self)
+{
+    return str_from_format("<tm.synchronized on %s object at 0x%lx>", type_name(ITER(self)->a),
+                           (unsigned long)vm_object_id(self));
+}
+
+static const MethodDef sync_methods[] = {
+    {"__enter__", sync_enter, 0, NULL},
+    {"__exit__", sync_exit, 0, NULL},
+    {NULL, NULL, 0, NULL},
+};
+
+static Obj tm_wait(Obj *args, size_t nargs, Obj kwnames)
+{
+    static const char *const names[] = {"obj", "timeout", NULL};
+    Obj *a = vm_roots(2);
+    Obj res = NULL;
+    int64_t ns;
+    if (vm_parse_args("wait", args, nargs, kwnames, names, 1, 2, a) < 0 || parse_timeout(a[1], &ns) < 0)
+        goto out;
+    int rc = tm_monitor_wait(monitor_of(a[0]), ns);
+    if (rc == TM_MONITOR_NOT_OWNER)
+        err_set(E_RuntimeError, "cannot wait on un-acquired monitor");
+    else
+        res = rc == TM_MONITOR_NOTIFIED ? g_True : g_False;
+out:
+    vm_unroots(a);
+    return res;
+}
+
+static Obj notify_common(Obj obj, uint64_t n)
+{
+    int64_t woken = tm_monitor_notify(monitor_of(obj), n);
+    if (woken < 0) {
+        err_set(E_RuntimeError, "cannot notify on un-acquired monitor");
+        return NULL;
+    }
+    return int_from_i64(woken);
+}
+
+static Obj tm_notify(Obj *args, size_t nargs, Obj kwnames)
+{
+    static const char *const names[] = {"obj", "n", NULL};
+    Obj *a = vm_roots(2);
+    Obj res = NULL;
+    int64_t n = 1;
+    if (vm_parse_args("notify", args, nargs, kwnames, names, 1, 2, a) < 0 || (a[1] && int_as_i64(a[1], &n) < 0))
+        goto out;
+    res = notify_common(a[0], n < 0 ? 0 : (uint64_t)n);
+out:
+    vm_unroots(a);
+    return res;
+}
+
+static Obj tm_notify_all(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("notify_all", nargs, kwnames, 1, 1) < 0)
+        return NULL;
+    return notify_common(args[0], UINT64_MAX);
+}
+
+static Obj tm_is_owned(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("is_owned", nargs, kwnames, 1, 1) < 0)
+        return NULL;
+    return tm_monitor_count(monitor_of(args[0])) ? g_True : g_False;
+}
+
+static const MethodDef tm_functions[] = {
+    {"mode", tm_mode, 0, "'gil' or 'stm': how this interpreter runs threads."},
+    {"synchronized", tm_synchronized, 0, "A re-entrant context manager on obj's monitor."},
+    {"wait", tm_wait, METH_KW, "Wait on obj's monitor (held by the caller) until notified or the timeout."},
+    {"notify", tm_notify, METH_KW, "Wake up to n threads waiting on obj's monitor."},
+    {"notify_all", tm_notify_all, 0, "Wake every thread waiting on obj's monitor."},
+    {"is_owned", tm_is_owned, 0, "Whether the calling thread holds obj's monitor."},
+    {NULL, NULL, 0, NULL},
+};
+
+/* ------------------------------------------------------------------ */
+/* Start-up                                                            */
+/* ------------------------------------------------------------------ */
+
+static void init_types(void)
+{
+    T_lock = (TypeObj *)type_new_builtin("_thread.lock", T_object, TID_ITER, 0);
+    VM_WRITE(T_lock);
+    T_lock->tp_new = lock_tp_new;
+    T_lock->tp_repr = lock_repr;
+    type_add_methods(T_lock, lock_methods);
+    type_ready(T_lock);
+
+    T_rlock = (TypeObj *)type_new_builtin("_thread.RLock", T_object, TID_ITER, 0);
+    VM_WRITE(T_rlock);
+    T_rlock->tp_new = rlock_tp_new;
+    T_rlock->tp_repr = rlock_repr;
+    type_add_methods(T_rlock, rlock_methods);
+    type_ready(T_rlock);
+
+    T_synchronized = (TypeObj *)type_new_builtin("tm.synchronized", T_object, TID_ITER, 0);
+    VM_WRITE(T_synchronized);
+    T_synchronized->tp_repr = sync_repr;
+    type_add_methods(T_synchronized, sync_methods);
+    type_ready(T_synchronized);
+
+    T_local = (TypeObj *)type_new_builtin("_thread._local", T_object, TID_INSTANCE, TPF_BASETYPE | TPF_HAS_DICT);
+    VM_WRITE(T_local);
+    T_local->tp_new = local_tp_new;
+    T_local->tp_getattro = local_getattro;
+    T_local->tp_setattro = local_setattro;
+    type_ready(T_local);
+}
+
+/* Called once, at start-up, by the main thread. */
+void threads_init(void)
+{
+    register_ident();
+    tm_monitor_set_blocking_hooks(vm_blocking_begin, vm_blocking_end);
+    VM_GLOBAL_ROOT(g_immediate_monitor);
+    VM_GLOBAL_ROOT(g_boot);
+    VM_GLOBAL_ROOT(g_local_args);
+    g_immediate_monitor = list_new_capacity(0);
+    g_boot = dict_new();
+    g_local_args = dict_new();
+    if (!g_immediate_monitor || !g_boot || !g_local_args) {
+        fputs("tmpy: fatal: out of memory starting the thread support\n", stderr);
+        exit(1);
+    }
+    init_types();
+}
+
+Obj thread_module_init(void)
+{
+    Obj *r = vm_roots(2);
+    Obj res = NULL;
+    r[0] = module_new("_thread");
+    if (!r[0])
+        goto out;
+    module_add_functions(r[0], thread_functions);
+    r[1] = float_new(TIMEOUT_MAX);
+    if (!r[1] || module_add(r[0], "TIMEOUT_MAX", r[1]) < 0 || module_add(r[0], "LockType", (Obj)T_lock) < 0 ||
+        module_add(r[0], "lock", (Obj)T_lock) < 0 || module_add(r[0], "RLock", (Obj)T_rlock) < 0 ||
+        module_add(r[0], "_local", (Obj)T_local) < 0 || module_add(r[0], "error", (Obj)E_RuntimeError) < 0)
+        goto out;
+    res = r[0];
+out:
+    vm_unroots(r);
+    return res;
+}
+
+Obj tm_module_init(void)
+{
+    Obj *r = vm_roots(1);
+    Obj res = NULL;
+    r[0] = module_new("tm");
+    if (!r[0])
+        goto out;
+    module_add_functions(r[0], tm_functions);
+    if (module_add(r[0], "synchronized_type", (Obj)T_synchronized) < 0)
+        goto out;
+    res = r[0];
+out:
+    vm_unroots(r);
+    return res;
+}
+
+/* At exit: threading._shutdown() joins the non-daemon threads, if threading
+ * was imported (as CPython does before the atexit callbacks). */
+void threads_shutdown(void)
+{
+    Obj mods = sys_get("modules");
+    if (!mods || !IS_DICT(vm_unwrap(mods)))
+        return;
+    Obj *r = vm_roots(2);
+    r[0] = str_from_cstr("threading");
+    r[1] = r[0] ? dict_getitem(vm_unwrap(mods), r[0]) : NULL;
+    if (r[1]) {
+        r[1] = vm_getattr_cstr(r[1], "_shutdown");
+        if (r[1] && !vm_call0(r[1])) {
+            Obj exc = err_fetch();
+            if (exc) {
+                fputs("Exception ignored on threading shutdown:\n", stderr);
+                vm_print_exception(exc);
+            }
+        }
+    }
+    err_clear();
+    vm_unroots(r);
+}
