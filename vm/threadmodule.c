@@ -471,7 +471,13 @@ static Obj local_getattro(Obj self, Obj name)
 {
     Obj *r = vm_roots(1);
     r[0] = self;
-    Obj res = local_prepare(&r[0]) < 0 ? NULL : vm_generic_getattr(r[0], name);
+    Obj res = NULL;
+    if (local_prepare(&r[0]) < 0)
+        ;
+    else if (IS_STR(name) && strcmp(str_cstr(name), "__dict__") == 0)
+        res = ((InstanceObj *)r[0])->dict;
+    else
+        res = vm_generic_getattr(r[0], name);
     vm_unroots(r);
     return res;
 }

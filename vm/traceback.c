@@ -2,6 +2,7 @@
  * exception passes through frames, and printing an uncaught exception
  * exactly as CPython 3.11 does (chains, repeated lines, SyntaxError). */
 #include "eval.h"
+#include "modules.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -497,6 +498,12 @@ static void print_one(StrBuf *b, Obj *slot)
 
 #define MAX_CHAIN 64
 
+static Obj current_stderr(void)
+{
+    Obj f = sys_get("stderr");
+    return f && !IS_NONE(f) ? f : g_sys_stderr;
+}
+
 void vm_print_exception(Obj exc)
 {
     Obj *r = vm_roots(MAX_CHAIN + 2);   /* the chain, the pending exception, the text */
@@ -547,7 +554,9 @@ void vm_print_exception(Obj exc)
     if (g_sys_stderr) {
         Obj s = r[MAX_CHAIN + 1] = sb_finish(&b);
         if (s) {
-            written = file_write_str(g_sys_stderr, s) >= 0 && file_flush(g_sys_stderr) >= 0;
+            /* sys.stderr as it is now (a program may have replaced it),
+             * fetched again after the write: the object may have moved */
+            written = file_write_str(current_stderr(), s) >= 0 && file_flush(current_stderr()) >= 0;
             if (!written) {
                 err_clear();
                 fputs(str_cstr(r[MAX_CHAIN + 1]), stderr);
