@@ -12,6 +12,7 @@
 #include "tmpy.h"
 #include "modules.h"
 #include "strobj.h"
+#include "monitor.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -723,15 +724,24 @@ static int fill(Obj st)
         return -1;
     if (g_sys_stdout && (f->fd == 0) && TID(g_sys_stdout) == TID_FILE && FO(g_sys_stdout)->wlen)
         flush_stdout_first(st);   /* an interactive prompt shows before we wait */
+    /* One thread at a time fills the buffer (the read hands the GIL on):
+     * the file's monitor serves as CPython's per-file lock. st is pinned. */
+    tm_monitor_enter((object_t *)st);
+    if (f->rpos < f->rlen) {   /* another thread filled it while we waited */
+        tm_monitor_exit((object_t *)st);
+        return 1;
+    }
     Obj raw = f->rbuf;
     VM_WRITE(st);
     VM_WRITE(raw);
     f->rpos = f->rlen = 0;
     ssize_t n = vm_blocking_read((int)f->fd, VM_LINEAR(((RawObj *)raw)->data), RBUF_SIZE);
+    tm_monitor_exit((object_t *)st);
     if (n < 0) {
         err_from_errno(errno, NULL);
         return -1;
     }
+    VM_WRITE(st);
     f->rlen = n;
     return n > 0;
 }
@@ -822,7 +832,7 @@ static size_t translate_in_place(char *p, size_t n)
 /* Read everything left into out (text: newlines translated). The file's
  * size sizes the buffer, so a regular file is read with one system call
  * and no copying. */
-static int read_all_raw(Obj st, StrBuf *out, bool text)
+static int read_all_raw_unlocked(Obj st, StrBuf *out, bool text)
 {
     FileObj *f = FO(st);
     if (text && skip_lf(st) < 0)
@@ -929,7 +939,7 @@ static Obj read_all_bytes_direct(Obj st)
 }
 
 /* Read n bytes (binary) or up to n characters (text). */
-static int read_n(Obj st, StrBuf *out, int64_t n, bool text)
+static int read_n_unlocked(Obj st, StrBuf *out, int64_t n, bool text)
 {
     int64_t got = 0;
     while (got < n) {
@@ -1001,7 +1011,7 @@ static int read_n(Obj st, StrBuf *out, int64_t n, bool text)
 }
 
 /* One line into out: up to and including the line end; limit < 0: none. */
-static int read_line(Obj st, StrBuf *out, int64_t limit, bool text)
+static int read_line_unlocked(Obj st, StrBuf *out, int64_t limit, bool text)
 {
     bool any = text && (FO(st)->flags & (F_TRANSLATE | F_NL_ANY));
     int64_t got = 0;   /* characters (text) or bytes */
@@ -1253,6 +1263,33 @@ int file_flush(Obj file)
     }
     Obj res = vm_call_method(file, "flush", NULL, 0);
     return res ? 0 : -1;
+}
+
+/* Each read runs whole under the file's monitor (re-entrant; fill() takes
+ * it too): a line or a read(n) is never split between threads whose reads
+ * interleave while one waits for data. */
+static int read_all_raw(Obj st, StrBuf *out, bool text)
+{
+    tm_monitor_enter((object_t *)st);
+    int rc = read_all_raw_unlocked(st, out, text);
+    tm_monitor_exit((object_t *)st);
+    return rc;
+}
+
+static int read_n(Obj st, StrBuf *out, int64_t n, bool text)
+{
+    tm_monitor_enter((object_t *)st);
+    int rc = read_n_unlocked(st, out, n, text);
+    tm_monitor_exit((object_t *)st);
+    return rc;
+}
+
+static int read_line(Obj st, StrBuf *out, int64_t limit, bool text)
+{
+    tm_monitor_enter((object_t *)st);
+    int rc = read_line_unlocked(st, out, limit, text);
+    tm_monitor_exit((object_t *)st);
+    return rc;
 }
 
 Obj file_readline(Obj file)
