@@ -3,6 +3,7 @@
  * __init__.py, namespace packages, relative imports). No bytecode caches. */
 #include "tmpy.h"
 #include "modules.h"
+#include "monitor.h"
 #include "objects.h"
 #include "strobj.h"
 #include "containers.h"
@@ -29,6 +30,8 @@ Obj g_main_module;
 #define MAX_BUILTIN_MODULES 64
 static struct { const char *name; module_init_fn init; } g_registry[MAX_BUILTIN_MODULES];
 static int g_nregistry;
+static Obj g_import_lock;   /* its monitor is the import lock */
+static Obj g_loading;       /* dict: names of the modules being loaded now */
 
 void vm_register_builtin_module(const char *name, module_init_fn init)
 {
@@ -379,10 +382,19 @@ out:
 }
 
 /* Import a module by absolute dotted name, its parents first. */
+/* A module another thread is loading now (it is in sys.modules, half
+ * initialised): the importer must wait for the import lock. */
+static bool loading_elsewhere(Obj absname)
+{
+    if (!g_loading || DICT(g_loading)->used == 0 || tm_monitor_count((object_t *)g_import_lock))
+        return false;
+    return dict_getitem(g_loading, absname) != NULL;
+}
+
 static Obj import_absolute(Obj absname)
 {
     Obj m = dict_getitem(g_modules, absname);
-    if (m) {
+    if (m && !loading_elsewhere(absname)) {
         if (IS_NONE(m)) {
             err_format(E_ModuleNotFoundError, "import of %s halted; None in sys.modules", str_cstr(absname));
             return NULL;
@@ -391,6 +403,29 @@ static Obj import_absolute(Obj absname)
     }
     if (err_occurred())
         return NULL;
+    /* One thread at a time loads modules (the import lock; re-entrant, since
+     * loading a module imports others): a thread importing a module another
+     * thread is loading waits for it to finish, then finds it in sys.modules. */
+    if (!g_import_lock) {
+        VM_GLOBAL_ROOT(g_import_lock);
+        VM_GLOBAL_ROOT(g_loading);
+        if (!(g_import_lock = list_new_capacity(0)) || !(g_loading = dict_new()))
+            return NULL;
+    }
+    Obj *lk = vm_roots(1);
+    lk[0] = absname;
+    tm_monitor_enter((object_t *)g_import_lock);
+    absname = lk[0];
+    vm_unroots(lk);
+    m = dict_getitem(g_modules, absname);
+    if (m || err_occurred()) {
+        tm_monitor_exit((object_t *)g_import_lock);
+        if (m && IS_NONE(m)) {
+            err_format(E_ModuleNotFoundError, "import of %s halted; None in sys.modules", str_cstr(absname));
+            return NULL;
+        }
+        return m;
+    }
     Obj *r = vm_roots(4);   /* absname, parent name, parent module, search path */
     Obj res = NULL;
     r[0] = absname;
@@ -428,7 +463,17 @@ static Obj import_absolute(Obj absname)
     } else {
         r[3] = current_sys_path();
     }
+    if (dict_setitem(g_loading, r[0], g_True) < 0)
+        goto out;
     res = load_module(r[0], r[3]);
+    if (dict_getitem(g_loading, r[0])) {
+        Obj *q = vm_roots(1);
+        q[0] = res;
+        if (dict_delitem(g_loading, r[0]) < 0)
+            err_clear();
+        res = q[0];
+        vm_unroots(q);
+    }
     if (res && r[2]) {
         /* bind the submodule as an attribute of its parent */
         Obj *q = vm_roots(2);
@@ -441,6 +486,7 @@ static Obj import_absolute(Obj absname)
         vm_unroots(q);
     }
 out:
+    tm_monitor_exit((object_t *)g_import_lock);
     vm_unroots(r);
     return res;
 }
@@ -590,7 +636,8 @@ Obj vm_import(Obj name, Obj globals, Obj fromlist, int level)
     /* fast path: `import x` of a loaded top-level module */
     if (level == 0 && fromlist_empty(fromlist)) {
         Obj m = dict_getitem(g_modules, name);
-        if (m && !IS_NONE(m) && !memchr(str_cstr(name), '.', (size_t)STR(name)->nbytes))
+        if (m && !IS_NONE(m) && !memchr(str_cstr(name), '.', (size_t)STR(name)->nbytes) &&
+            !loading_elsewhere(name))
             return m;
     }
     if (level < 0) {
