@@ -30,6 +30,14 @@ const char *type_name_of_type(TypeObj *t)
 {
     if (!t || !t->name)
         return "?";
+    if ((t->flags & TPF_DOTTED_NAME) && t->module && IS_STR(t->module)) {
+        /* a few buffers in turn: one message may name several types */
+        static __thread char bufs[4][128];
+        static __thread unsigned next;
+        char *b = bufs[next++ % 4];
+        snprintf(b, sizeof bufs[0], "%s.%s", str_cstr(t->module), str_cstr(t->name));
+        return b;
+    }
     return str_cstr(t->name);
 }
 

@@ -2083,6 +2083,7 @@ static void init_types(void)
     n_seed = str_intern_cstr("seed");
     T_Random = (TypeObj *)type_new_builtin("random.Random", T_object, TID_INSTANCE, TPF_BASETYPE | TPF_HAS_DICT);
     VM_WRITE(T_Random);
+    T_Random->flags &= ~(uint32_t)TPF_DOTTED_NAME;   /* a Python class in CPython: plain 'Random' */
     T_Random->tp_new = random_tp_new;
     T_Random->tp_init = random_tp_init;
     type_add_methods(T_Random, random_methods);
@@ -2095,6 +2096,7 @@ static void init_types(void)
     T_SystemRandom = (TypeObj *)type_new_builtin("random.SystemRandom", T_Random, TID_INSTANCE,
                                                  TPF_BASETYPE | TPF_HAS_DICT);
     VM_WRITE(T_SystemRandom);
+    T_SystemRandom->flags &= ~(uint32_t)TPF_DOTTED_NAME;
     T_SystemRandom->tp_new = random_tp_new;
     T_SystemRandom->tp_init = random_tp_init;
     type_add_methods(T_SystemRandom, sysrandom_methods);

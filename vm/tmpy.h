@@ -312,6 +312,7 @@ enum {
     TPF_HEAPTYPE = 2,      /* a class statement made it */
     TPF_HAS_DICT = 4,      /* instances have a __dict__ */
     TPF_ABSTRACT_NEW = 8,  /* cannot be instantiated */
+    TPF_DOTTED_NAME = 16,  /* messages name it module.name, as CPython's C types ('_io.TextIOWrapper') */
 };
 
 VM_STRUCT(TypeObj) {

@@ -1705,6 +1705,7 @@ Obj type_new_builtin(const char *name, TypeObj *base, unsigned inst_tid, unsigne
     t->name = nm;
     t->qualname = nm;
     if (dot) {
+        t->flags |= TPF_DOTTED_NAME;
         Obj mod = str_new(name, (size_t)(dot - name));
         if (!mod)
             fatal_startup("out of memory");
