@@ -262,10 +262,22 @@ static Obj lock_locked(Obj *args, size_t nargs, Obj kwnames)
     return ITER(args[0])->i ? g_True : g_False;
 }
 
+/* id(self) first: it may collect (making self old), and self is read after. */
+static uint64_t rooted_id(Obj *self)
+{
+    Obj *r = vm_roots(1);
+    r[0] = *self;
+    uint64_t id = vm_object_id(r[0]);
+    *self = r[0];
+    vm_unroots(r);
+    return id;
+}
+
 static Obj lock_repr(Obj self)
 {
+    uint64_t id = rooted_id(&self);
     return str_from_format("<%s _thread.lock object at 0x%lx>", ITER(self)->i ? "locked" : "unlocked",
-                           (unsigned long)vm_object_id(self));
+                           (unsigned long)id);
 }
 
 static Obj lock_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
@@ -379,6 +391,7 @@ static Obj rlock_acquire_restore(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj rlock_repr(Obj self)
 {
+    uint64_t id = rooted_id(&self);
     unsigned owner = tm_monitor_owner((object_t *)self);
     uint64_t count = 0;
     if (owner == tm_self.index)
@@ -387,7 +400,7 @@ static Obj rlock_repr(Obj self)
         count = 1;   /* another thread's count is private to it */
     return str_from_format("<%s %s object owner=%lu count=%lu at 0x%lx>", owner ? "locked" : "unlocked",
                            type_name(self), owner ? ident_by_index[owner] : 0UL, (unsigned long)count,
-                           (unsigned long)vm_object_id(self));
+                           (unsigned long)id);
 }
 
 static const MethodDef rlock_methods[] = {
@@ -763,8 +776,9 @@ static Obj sync_exit(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj sync_repr(Obj self)
 {
+    uint64_t id = rooted_id(&self);
     return str_from_format("<tm.synchronized on %s object at 0x%lx>", type_name(ITER(self)->a),
-                           (unsigned long)vm_object_id(self));
+                           (unsigned long)id);
 }
 
 static const MethodDef sync_methods[] = {

@@ -1,0 +1,305 @@
+"""Synchronised queues for threads, after CPython 3.11's queue module.
+
+Queue, LifoQueue and PriorityQueue share one lock among three threading.Condition objects; SimpleQueue
+waits directly on its own object monitor (tm.synchronized / tm.wait / tm.notify).
+"""
+
+import threading
+import tm as _tm
+from collections import deque
+from heapq import heappush, heappop
+from time import monotonic as time
+
+__all__ = ['Empty', 'Full', 'Queue', 'PriorityQueue', 'LifoQueue', 'SimpleQueue']
+
+
+def _type_repr(obj):
+    if isinstance(obj, type):
+        if obj.__module__ == 'builtins':
+            return obj.__qualname__
+        return '%s.%s' % (obj.__module__, obj.__qualname__)
+    if obj is Ellipsis:
+        return '...'
+    return repr(obj)
+
+
+class _Alias:
+    """Queue[T]: what types.GenericAlias gives, for when GenericAlias cannot be created from Python."""
+
+    def __init__(self, origin, args):
+        if not isinstance(args, tuple):
+            args = (args,)
+        self.__origin__ = origin
+        self.__args__ = args
+        self.__parameters__ = ()
+
+    def __repr__(self):
+        return '%s[%s]' % (_type_repr(self.__origin__), ', '.join(_type_repr(a) for a in self.__args__))
+
+    def __call__(self, *args, **kwargs):
+        return self.__origin__(*args, **kwargs)
+
+    def __mro_entries__(self, bases):
+        return (self.__origin__,)
+
+    def __eq__(self, other):
+        if not isinstance(other, _Alias):
+            return NotImplemented
+        return self.__origin__ is other.__origin__ and self.__args__ == other.__args__
+
+    def __hash__(self):
+        return hash(self.__origin__) ^ hash(self.__args__)
+
+    def __getattr__(self, name):
+        if name.startswith('__') and name.endswith('__'):
+            raise AttributeError(name)
+        return getattr(self.__origin__, name)
+
+
+_GenericAlias = type(list[int])
+try:
+    _GenericAlias(list, int)
+except TypeError:
+    _GenericAlias = _Alias
+
+
+class Empty(Exception):
+    'Exception raised by Queue.get(block=0)/get_nowait().'
+    __module__ = '_queue'
+
+
+class Full(Exception):
+    'Exception raised by Queue.put(block=0)/put_nowait().'
+    pass
+
+
+class Queue:
+    """A FIFO queue; maxsize <= 0 means unbounded.
+
+    Subclasses change the order by overriding _init, _qsize, _put and _get, which are called with the
+    queue's lock held.
+    """
+
+    def __init__(self, maxsize=0):
+        self.maxsize = maxsize
+        self._init(maxsize)
+        # One lock guards the queue; three conditions wait on it.
+        self.mutex = threading.Lock()
+        self.not_empty = threading.Condition(self.mutex)    # signalled when an item is added
+        self.not_full = threading.Condition(self.mutex)     # signalled when an item is removed
+        self.all_tasks_done = threading.Condition(self.mutex)  # signalled when unfinished reaches 0
+        self.unfinished_tasks = 0
+
+    def task_done(self):
+        """Mark one item taken by get() as processed; join() returns once every item is.
+
+        ValueError if called more times than items were put.
+        """
+        with self.all_tasks_done:
+            left = self.unfinished_tasks - 1
+            if left < 0:
+                raise ValueError('task_done() called too many times')
+            if left == 0:
+                self.all_tasks_done.notify_all()
+            self.unfinished_tasks = left
+
+    def join(self):
+        """Wait until every item put has been got and processed (task_done())."""
+        with self.all_tasks_done:
+            while self.unfinished_tasks:
+                self.all_tasks_done.wait()
+
+    def qsize(self):
+        """The approximate size of the queue (not reliable once other threads run)."""
+        with self.mutex:
+            return self._qsize()
+
+    def empty(self):
+        """True if the queue is empty now (not reliable once other threads run)."""
+        with self.mutex:
+            return not self._qsize()
+
+    def full(self):
+        """True if the queue is full now (not reliable once other threads run)."""
+        with self.mutex:
+            return 0 < self.maxsize <= self._qsize()
+
+    def put(self, item, block=True, timeout=None):
+        """Put item into the queue.
+
+        When full: block (default) until a slot is free, or at most timeout seconds and then raise
+        Full; with block false, raise Full at once.
+        """
+        with self.not_full:
+            if self.maxsize > 0:
+                if block and timeout is not None and timeout < 0:
+                    raise ValueError("'timeout' must be a non-negative number")
+                if self._qsize() >= self.maxsize:
+                    if not block:
+                        raise Full
+                    if timeout is None:
+                        while self._qsize() >= self.maxsize:
+                            self.not_full.wait()
+                    else:
+                        deadline = time() + timeout
+                        while self._qsize() >= self.maxsize:
+                            remaining = deadline - time()
+                            if remaining <= 0.0:
+                                raise Full
+                            self.not_full.wait(remaining)
+            self._put(item)
+            self.unfinished_tasks += 1
+            self.not_empty.notify()
+
+    def get(self, block=True, timeout=None):
+        """Remove and return an item.
+
+        When empty: block (default) until an item arrives, or at most timeout seconds and then raise
+        Empty; with block false, raise Empty at once.
+        """
+        with self.not_empty:
+            if block and timeout is not None and timeout < 0:
+                raise ValueError("'timeout' must be a non-negative number")
+            if not self._qsize():
+                if not block:
+                    raise Empty
+                if timeout is None:
+                    while not self._qsize():
+                        self.not_empty.wait()
+                else:
+                    deadline = time() + timeout
+                    while not self._qsize():
+                        remaining = deadline - time()
+                        if remaining <= 0.0:
+                            raise Empty
+                        self.not_empty.wait(remaining)
+            item = self._get()
+            self.not_full.notify()
+            return item
+
+    def put_nowait(self, item):
+        """put(item, block=False)"""
+        return self.put(item, block=False)
+
+    def get_nowait(self):
+        """get(block=False)"""
+        return self.get(block=False)
+
+    # The storage, overridden by subclasses; called with the lock held.
+
+    def _init(self, maxsize):
+        self.queue = deque()
+
+    def _qsize(self):
+        return len(self.queue)
+
+    def _put(self, item):
+        self.queue.append(item)
+
+    def _get(self):
+        return self.queue.popleft()
+
+    __class_getitem__ = classmethod(_GenericAlias)
+
+
+class PriorityQueue(Queue):
+    """A queue that returns the smallest item first (entries are often (priority, data) tuples)."""
+
+    def _init(self, maxsize):
+        self.queue = []
+
+    def _qsize(self):
+        return len(self.queue)
+
+    def _put(self, item):
+        heappush(self.queue, item)
+
+    def _get(self):
+        return heappop(self.queue)
+
+
+class LifoQueue(Queue):
+    """A queue that returns the most recently added item first."""
+
+    def _init(self, maxsize):
+        self.queue = []
+
+    def _qsize(self):
+        return len(self.queue)
+
+    def _put(self, item):
+        self.queue.append(item)
+
+    def _get(self):
+        return self.queue.pop()
+
+
+class _SimpleQueueMonitor:
+    __slots__ = ()
+
+
+class SimpleQueue:
+    """An unbounded FIFO queue without task tracking; put() never blocks."""
+
+    def __init__(self):
+        self._items = deque()
+        self._monitor = _SimpleQueueMonitor()
+        self._getters = 0        # threads blocked in get()
+
+    def put(self, item, block=True, timeout=None):
+        """Put item into the queue; never blocks (block and timeout are accepted and ignored)."""
+        monitor = self._monitor
+        with _tm.synchronized(monitor):
+            self._items.append(item)
+            if self._getters:
+                _tm.notify(monitor)
+
+    def get(self, block=True, timeout=None):
+        """Remove and return an item.
+
+        When empty: block (default) until an item arrives, or at most timeout seconds and then raise
+        Empty; with block false, raise Empty at once.
+        """
+        if block and timeout is not None and timeout < 0:
+            raise ValueError("'timeout' must be a non-negative number")
+        monitor = self._monitor
+        items = self._items
+        with _tm.synchronized(monitor):
+            if not items:
+                if not block:
+                    raise Empty
+                deadline = None if timeout is None else time() + timeout
+                while not items:
+                    if deadline is None:
+                        remaining = None
+                    else:
+                        remaining = deadline - time()
+                        if remaining <= 0.0:
+                            raise Empty
+                    self._getters += 1
+                    try:
+                        _tm.wait(monitor, remaining)
+                    finally:
+                        self._getters -= 1
+            return items.popleft()
+
+    def put_nowait(self, item):
+        """put(item, block=False)"""
+        return self.put(item, block=False)
+
+    def get_nowait(self):
+        """get(block=False)"""
+        return self.get(block=False)
+
+    def empty(self):
+        """True if the queue is empty now (not reliable once other threads run)."""
+        return not self._items
+
+    def qsize(self):
+        """The approximate size of the queue (not reliable once other threads run)."""
+        return len(self._items)
+
+    __class_getitem__ = classmethod(_GenericAlias)
+
+
+SimpleQueue.__module__ = '_queue'

@@ -1,0 +1,976 @@
+"""Thread objects and synchronisation primitives, after CPython 3.11's threading.
+
+Built on the C modules `_thread` (threads, Lock, RLock, thread-local data) and `tm` (object monitors:
+tm.synchronized / tm.wait / tm.notify).  A Condition waits on a private monitor object of its own, so
+Condition, Semaphore, Event, Barrier, Thread.join and queue all block in the monitor machinery.
+
+Differences from CPython, on purpose:
+- settrace()/setprofile() record the hook (gettrace()/getprofile() return it) and pass it on to each new
+  thread through sys.settrace/sys.setprofile only when sys has them; tmpy's sys has neither, so there they
+  have no further effect.
+- Without a warnings module, the deprecated aliases (getName, setDaemon, currentThread, ...) print the
+  DeprecationWarning line to sys.stderr the way CPython's default filters do (once per call site, only
+  for calls made from __main__).
+- No fork support (_after_fork), no weak references: a dummy thread stays in the active table forever,
+  as in CPython 3.11.
+"""
+
+import sys as _sys
+import _thread
+import tm as _tm
+
+from time import monotonic as _time
+from itertools import count as _count
+
+__all__ = ['get_ident', 'active_count', 'Condition', 'current_thread',
+           'enumerate', 'main_thread', 'TIMEOUT_MAX',
+           'Event', 'Lock', 'RLock', 'Semaphore', 'BoundedSemaphore', 'Thread',
+           'Barrier', 'BrokenBarrierError', 'Timer', 'ThreadError',
+           'setprofile', 'settrace', 'local', 'stack_size',
+           'excepthook', 'ExceptHookArgs', 'gettrace', 'getprofile',
+           'get_native_id']
+
+_start_new_thread = _thread.start_new_thread
+_allocate_lock = _thread.allocate_lock
+get_ident = _thread.get_ident
+get_native_id = _thread.get_native_id
+ThreadError = _thread.error
+TIMEOUT_MAX = _thread.TIMEOUT_MAX
+stack_size = _thread.stack_size
+local = _thread._local
+Lock = _thread.allocate_lock
+RLock = _thread.RLock
+_CRLock = _thread.RLock
+del _thread
+
+
+# ---------------------------------------------------------------------------------------------------
+# Deprecation warnings without a warnings module
+
+_warned_at = set()
+
+
+def _deprecated(message, depth=2):
+    """Report a DeprecationWarning for the caller `depth` frames up, as CPython's default filters do."""
+    try:
+        import warnings
+    except ImportError:
+        warnings = None
+    if warnings is not None:
+        warnings.warn(message, DeprecationWarning, stacklevel=depth + 1)
+        return
+    try:
+        frame = _sys._getframe(depth)
+    except (AttributeError, ValueError):
+        return
+    if frame.f_globals.get('__name__') != '__main__':
+        return
+    filename = frame.f_code.co_filename
+    lineno = frame.f_lineno
+    key = (message, filename, lineno)
+    if key in _warned_at:
+        return
+    _warned_at.add(key)
+    text = "%s:%d: DeprecationWarning: %s\n" % (filename, lineno, message)
+    try:
+        with open(filename) as source:
+            for number, line in zip(_count(1), source):
+                if number == lineno:
+                    line = line.strip()
+                    if line:
+                        text += "  " + line + "\n"
+                    break
+    except Exception:
+        pass
+    stderr = _sys.stderr
+    if stderr is not None:
+        stderr.write(text)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Trace and profile hooks
+
+_trace_hook = None
+_profile_hook = None
+
+
+def settrace(func):
+    """Record a trace function for threads started from now on (passed to sys.settrace if it exists)."""
+    global _trace_hook
+    _trace_hook = func
+
+
+def gettrace():
+    """Return the trace function recorded by settrace()."""
+    return _trace_hook
+
+
+def setprofile(func):
+    """Record a profile function for threads started from now on (sys.setprofile if it exists)."""
+    global _profile_hook
+    _profile_hook = func
+
+
+def getprofile():
+    """Return the profile function recorded by setprofile()."""
+    return _profile_hook
+
+
+# ---------------------------------------------------------------------------------------------------
+# Condition variables, on a private monitor
+
+class _Monitor:
+    """A plain object whose monitor a Condition (or a Thread) waits on."""
+    __slots__ = ()
+
+
+class Condition:
+    """A condition variable bound to a lock (an RLock by default).
+
+    wait() releases the lock and blocks until notified or until the timeout expires; notify() and
+    notify_all() wake waiters in the order they began waiting.  The caller must hold the lock.
+    """
+
+    def __init__(self, lock=None):
+        if lock is None:
+            lock = RLock()
+        self._lock = lock
+        self.acquire = lock.acquire
+        self.release = lock.release
+        # Locks that know their owner (RLock) save and restore their whole recursion state.
+        save = getattr(lock, '_release_save', None)
+        if save is not None:
+            self._release_save = save
+        restore = getattr(lock, '_acquire_restore', None)
+        if restore is not None:
+            self._acquire_restore = restore
+        owned = getattr(lock, '_is_owned', None)
+        if owned is not None:
+            self._is_owned = owned
+        self._monitor = _Monitor()
+        self._nwaiters = 0
+
+    def __enter__(self):
+        return self._lock.__enter__()
+
+    def __exit__(self, *exc_info):
+        return self._lock.__exit__(*exc_info)
+
+    def __repr__(self):
+        return "<Condition(%s, %d)>" % (self._lock, self._nwaiters)
+
+    # Fallbacks for locks without owner tracking (a plain Lock).
+    def _release_save(self):
+        self._lock.release()
+
+    def _acquire_restore(self, state):
+        self._lock.acquire()
+
+    def _is_owned(self):
+        # A plain lock cannot tell who holds it: held by anyone counts as held by us.
+        if self._lock.acquire(False):
+            self._lock.release()
+            return False
+        return True
+
+    def wait(self, timeout=None):
+        """Release the lock, wait until notified or timed out, re-acquire the lock.
+
+        Returns False if the timeout expired, True otherwise.
+        """
+        if not self._is_owned():
+            raise RuntimeError("cannot wait on un-acquired lock")
+        monitor = self._monitor
+        notified = False
+        released = False
+        try:
+            # Enter the monitor before letting go of the lock: a notifier needs the lock and then the
+            # monitor, so it cannot notify before we are waiting.
+            with _tm.synchronized(monitor):
+                state = self._release_save()
+                released = True
+                if timeout is None or timeout > 0:
+                    self._nwaiters += 1
+                    try:
+                        notified = _tm.wait(monitor, timeout)
+                    finally:
+                        self._nwaiters -= 1
+            # Out of the monitor before taking the lock again, or a notifier holding the lock and
+            # waiting for the monitor would deadlock with us.
+        finally:
+            if released:
+                self._acquire_restore(state)
+        return bool(notified)
+
+    def wait_for(self, predicate, timeout=None):
+        """Wait until predicate() is true or the timeout expires; return the last predicate() value."""
+        deadline = None
+        remaining = timeout
+        result = predicate()
+        while not result:
+            if remaining is not None:
+                if deadline is None:
+                    deadline = _time() + remaining
+                else:
+                    remaining = deadline - _time()
+                    if remaining <= 0:
+                        break
+            self.wait(remaining)
+            result = predicate()
+        return result
+
+    def notify(self, n=1):
+        """Wake up to n threads waiting on this condition."""
+        if not self._is_owned():
+            raise RuntimeError("cannot notify on un-acquired lock")
+        if n > 0:
+            monitor = self._monitor
+            with _tm.synchronized(monitor):
+                _tm.notify(monitor, n)
+
+    def notify_all(self):
+        """Wake up every thread waiting on this condition."""
+        if not self._is_owned():
+            raise RuntimeError("cannot notify on un-acquired lock")
+        monitor = self._monitor
+        with _tm.synchronized(monitor):
+            _tm.notify_all(monitor)
+
+    def notifyAll(self):
+        """Deprecated alias of notify_all()."""
+        _deprecated('notifyAll() is deprecated, use notify_all() instead')
+        self.notify_all()
+
+
+# ---------------------------------------------------------------------------------------------------
+# Semaphores
+
+class Semaphore:
+    """A counter that acquire() decrements, blocking at zero, and release() increments."""
+
+    def __init__(self, value=1):
+        if value < 0:
+            raise ValueError("semaphore initial value must be >= 0")
+        self._cond = Condition(Lock())
+        self._value = value
+
+    def __repr__(self):
+        cls = self.__class__
+        return "<%s.%s at %#x: value=%s>" % (cls.__module__, cls.__qualname__, id(self), self._value)
+
+    def acquire(self, blocking=True, timeout=None):
+        """Decrement the counter, waiting while it is zero.
+
+        Returns True on success, False if non-blocking or the timeout expired first.
+        """
+        if not blocking and timeout is not None:
+            raise ValueError("can't specify timeout for non-blocking acquire")
+        cond = self._cond
+        with cond:
+            if self._value == 0:
+                if not blocking:
+                    return False
+                if timeout is None:
+                    while self._value == 0:
+                        cond.wait()
+                else:
+                    deadline = _time() + timeout
+                    while self._value == 0:
+                        remaining = deadline - _time()
+                        if remaining <= 0:
+                            return False
+                        cond.wait(remaining)
+            self._value -= 1
+            return True
+
+    __enter__ = acquire
+
+    def release(self, n=1):
+        """Increment the counter by n, waking up to n waiting threads."""
+        if n < 1:
+            raise ValueError('n must be one or more')
+        with self._cond:
+            self._value += n
+            self._cond.notify(n)
+
+    def __exit__(self, t, v, tb):
+        self.release()
+
+
+class BoundedSemaphore(Semaphore):
+    """A Semaphore whose release() refuses to go past the initial value."""
+
+    def __init__(self, value=1):
+        Semaphore.__init__(self, value)
+        self._initial_value = value
+
+    def __repr__(self):
+        cls = self.__class__
+        return "<%s.%s at %#x: value=%s/%s>" % (cls.__module__, cls.__qualname__, id(self),
+                                                self._value, self._initial_value)
+
+    def release(self, n=1):
+        """Increment the counter by n; ValueError if that exceeds the initial value."""
+        if n < 1:
+            raise ValueError('n must be one or more')
+        with self._cond:
+            if self._value + n > self._initial_value:
+                raise ValueError("Semaphore released too many times")
+            self._value += n
+            self._cond.notify(n)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Events
+
+class Event:
+    """A flag that threads can wait for: set() wakes every waiter, clear() resets it."""
+
+    def __init__(self):
+        self._cond = Condition(Lock())
+        self._flag = False
+
+    def __repr__(self):
+        cls = self.__class__
+        return "<%s.%s at %#x: %s>" % (cls.__module__, cls.__qualname__, id(self),
+                                       'set' if self._flag else 'unset')
+
+    def is_set(self):
+        """Return True if the flag is set."""
+        return self._flag
+
+    def isSet(self):
+        """Deprecated alias of is_set()."""
+        _deprecated('isSet() is deprecated, use is_set() instead')
+        return self.is_set()
+
+    def set(self):
+        """Set the flag and wake every waiting thread."""
+        with self._cond:
+            self._flag = True
+            self._cond.notify_all()
+
+    def clear(self):
+        """Reset the flag."""
+        with self._cond:
+            self._flag = False
+
+    def wait(self, timeout=None):
+        """Wait until the flag is set or the timeout expires; return True if woken by set()."""
+        with self._cond:
+            if self._flag:
+                return True
+            return self._cond.wait(timeout)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Barriers
+
+class BrokenBarrierError(RuntimeError):
+    pass
+
+
+# Barrier states
+_FILLING = 0
+_DRAINING = 1
+_RESETTING = -1
+_BROKEN = -2
+
+
+class Barrier:
+    """Let a fixed number of threads (parties) wait until all of them have called wait()."""
+
+    def __init__(self, parties, action=None, timeout=None):
+        self._cond = Condition(Lock())
+        self._parties = parties
+        self._action = action
+        self._timeout = timeout
+        self._state = _FILLING
+        self._count = 0          # threads inside wait()
+
+    def __repr__(self):
+        cls = self.__class__
+        if self.broken:
+            return "<%s.%s at %#x: broken>" % (cls.__module__, cls.__qualname__, id(self))
+        return "<%s.%s at %#x: waiters=%d/%d>" % (cls.__module__, cls.__qualname__, id(self),
+                                                  self.n_waiting, self.parties)
+
+    def wait(self, timeout=None):
+        """Wait until all parties have arrived; return this thread's arrival index (0..parties-1).
+
+        Raises BrokenBarrierError if the barrier is broken, reset or aborted, or the wait times out
+        (which breaks it).
+        """
+        if timeout is None:
+            timeout = self._timeout
+        cond = self._cond
+        with cond:
+            # A previous round still draining (or a reset in progress): wait for it to finish.
+            while self._state == _DRAINING or self._state == _RESETTING:
+                cond.wait()
+            if self._state == _BROKEN:
+                raise BrokenBarrierError
+            index = self._count
+            self._count += 1
+            try:
+                if index + 1 == self._parties:
+                    # Last to arrive: run the action, then release the others.
+                    try:
+                        if self._action:
+                            self._action()
+                    except BaseException:
+                        self._break()
+                        raise
+                    self._state = _DRAINING
+                    cond.notify_all()
+                else:
+                    if not cond.wait_for(lambda: self._state != _FILLING, timeout):
+                        self._break()
+                        raise BrokenBarrierError
+                    if self._state != _DRAINING:
+                        raise BrokenBarrierError
+                return index
+            finally:
+                self._count -= 1
+                if self._count == 0 and (self._state == _DRAINING or self._state == _RESETTING):
+                    # Last one out of a finished round or a reset: the barrier fills again.
+                    self._state = _FILLING
+                    cond.notify_all()
+
+    def reset(self):
+        """Return the barrier to its initial state; threads waiting in it get BrokenBarrierError."""
+        with self._cond:
+            if self._count > 0:
+                if self._state == _FILLING or self._state == _BROKEN:
+                    self._state = _RESETTING
+            else:
+                self._state = _FILLING
+            self._cond.notify_all()
+
+    def abort(self):
+        """Break the barrier: current and future wait() calls raise BrokenBarrierError."""
+        with self._cond:
+            self._break()
+
+    def _break(self):
+        self._state = _BROKEN
+        self._cond.notify_all()
+
+    @property
+    def parties(self):
+        """The number of threads needed to pass the barrier."""
+        return self._parties
+
+    @property
+    def n_waiting(self):
+        """The number of threads waiting in the barrier now."""
+        if self._state == _FILLING:
+            return self._count
+        return 0
+
+    @property
+    def broken(self):
+        """True if the barrier is broken."""
+        return self._state == _BROKEN
+
+
+# ---------------------------------------------------------------------------------------------------
+# Thread bookkeeping
+
+_next_number = _count(1).__next__
+
+
+def _newname(template="Thread-%d"):
+    return template % _next_number()
+
+
+_active_limbo_lock = _allocate_lock()
+_active = {}     # ident -> Thread, for started threads (and dummy threads)
+_limbo = {}      # Thread -> Thread, between start() and the thread running its bootstrap
+
+
+# ---------------------------------------------------------------------------------------------------
+# Exception hook
+
+class _ExceptHookArgs(tuple):
+    """The argument of threading.excepthook: (exc_type, exc_value, exc_traceback, thread)."""
+
+    __module__ = '_thread'
+    n_fields = 4
+    n_sequence_fields = 4
+    n_unnamed_fields = 0
+
+    def __new__(cls, sequence):
+        self = tuple.__new__(cls, sequence)
+        if len(self) != 4:
+            raise TypeError("_thread._ExceptHookArgs() takes a 4-sequence (%d-sequence given)"
+                            % len(self))
+        return self
+
+    @property
+    def exc_type(self):
+        """Exception type"""
+        return self[0]
+
+    @property
+    def exc_value(self):
+        """Exception value"""
+        return self[1]
+
+    @property
+    def exc_traceback(self):
+        """Exception traceback"""
+        return self[2]
+
+    @property
+    def thread(self):
+        """Thread"""
+        return self[3]
+
+    def __repr__(self):
+        return ("_thread._ExceptHookArgs(exc_type=%r, exc_value=%r, exc_traceback=%r, thread=%r)"
+                % (self[0], self[1], self[2], self[3]))
+
+    def __reduce__(self):
+        return (self.__class__, (tuple(self),))
+
+
+ExceptHookArgs = _ExceptHookArgs
+
+
+def _print_exception(exc_type, exc_value, exc_tb):
+    """The standard traceback to sys.stderr, as sys.__excepthook__ prints it."""
+    hook = getattr(_sys, '__excepthook__', None)
+    if hook is None:
+        hook = _sys.excepthook
+    hook(exc_type, exc_value, exc_tb)
+
+
+def excepthook(args, /):
+    """Handle an exception raised by Thread.run(): print "Exception in thread NAME:" and the traceback.
+
+    SystemExit is ignored silently.
+    """
+    if args.exc_type is SystemExit:
+        return
+    stderr = _sys.stderr
+    if stderr is None:
+        thread = args.thread
+        stderr = getattr(thread, '_stderr', None) if thread is not None else None
+        if stderr is None:
+            return
+    if args.thread is not None:
+        name = args.thread.name
+    else:
+        name = get_ident()
+    print("Exception in thread %s:" % (name,), file=stderr, flush=True)
+    if stderr is _sys.stderr:
+        _print_exception(args.exc_type, args.exc_value, args.exc_traceback)
+    else:
+        # sys.stderr is gone: print on the stream the thread was created with.
+        saved = _sys.stderr
+        _sys.stderr = stderr
+        try:
+            _print_exception(args.exc_type, args.exc_value, args.exc_traceback)
+        finally:
+            _sys.stderr = saved
+    stderr.flush()
+
+
+__excepthook__ = excepthook
+
+
+def _invoke_excepthook(thread):
+    """Called in the thread's except clause: hand the exception to threading.excepthook.
+
+    If threading.excepthook (or sys.excepthook, for an error in the hook) has been set to None since
+    the thread was created, the one in force at its creation is used.
+    """
+    try:
+        hook = excepthook
+        if hook is None:
+            hook = thread._excepthook_at_init
+        args = ExceptHookArgs(_sys.exc_info() + (thread,))
+        hook(args)
+    except Exception as exc:
+        exc.__suppress_context__ = True
+        del exc
+        stderr = _sys.stderr
+        if stderr is None:
+            stderr = thread._stderr
+        print("Exception in threading.excepthook:", file=stderr, flush=True)
+        sys_hook = _sys.excepthook
+        if sys_hook is None:
+            sys_hook = thread._sys_excepthook_at_init
+        sys_hook(*_sys.exc_info())
+    finally:
+        args = None
+
+
+# ---------------------------------------------------------------------------------------------------
+# Threads
+
+class Thread:
+    """A thread of control: pass a callable as target, or override run() in a subclass."""
+
+    _initialized = False
+
+    def __init__(self, group=None, target=None, name=None,
+                 args=(), kwargs=None, *, daemon=None):
+        assert group is None, "group argument must be None for now"
+        if kwargs is None:
+            kwargs = {}
+        if name:
+            name = str(name)
+        else:
+            name = _newname("Thread-%d")
+            if target is not None:
+                try:
+                    name += " (%s)" % (target.__name__,)
+                except AttributeError:
+                    pass
+        self._target = target
+        self._name = name
+        self._args = args
+        self._kwargs = kwargs
+        if daemon is None:
+            daemon = current_thread().daemon
+        self._daemonic = daemon
+        self._ident = None
+        self._native_id = None
+        # Start and stop are announced on this monitor (start() and join() wait on it).
+        self._lifecycle = _Monitor()
+        self._is_started = False
+        self._is_stopped = False
+        self._stderr = _sys.stderr
+        if excepthook is None:
+            raise RuntimeError("threading.excepthook is None")
+        if _sys.excepthook is None:
+            raise RuntimeError("sys.excepthook is None")
+        self._excepthook_at_init = excepthook
+        self._sys_excepthook_at_init = _sys.excepthook
+        self._initialized = True
+
+    def __repr__(self):
+        assert self._initialized, "Thread.__init__() was not called"
+        status = "initial"
+        if self._is_started:
+            status = "started"
+        if self._is_stopped:
+            status = "stopped"
+        if self._daemonic:
+            status += " daemon"
+        if self._ident is not None:
+            status += " %s" % self._ident
+        return "<%s(%s, %s)>" % (self.__class__.__name__, self._name, status)
+
+    def start(self):
+        """Start the thread's activity: run() is called in a new thread.  At most once per thread."""
+        if not self._initialized:
+            raise RuntimeError("thread.__init__() not called")
+        if self._is_started:
+            raise RuntimeError("threads can only be started once")
+        with _active_limbo_lock:
+            _limbo[self] = self
+        try:
+            _start_new_thread(self._bootstrap, ())
+        except Exception:
+            with _active_limbo_lock:
+                del _limbo[self]
+            raise
+        lifecycle = self._lifecycle
+        with _tm.synchronized(lifecycle):
+            while not self._is_started:
+                _tm.wait(lifecycle)
+
+    def run(self):
+        """The thread's activity: calls target(*args, **kwargs).  Subclasses may override it."""
+        try:
+            if self._target is not None:
+                self._target(*self._args, **self._kwargs)
+        finally:
+            # Drop the references so that the thread does not keep its arguments alive.
+            del self._target, self._args, self._kwargs
+
+    def _bootstrap(self):
+        try:
+            self._bootstrap_inner()
+        except BaseException:
+            if self._daemonic and _sys is None:
+                return
+            raise
+
+    def _set_ident(self):
+        self._ident = get_ident()
+
+    def _set_native_id(self):
+        self._native_id = get_native_id()
+
+    def _bootstrap_inner(self):
+        try:
+            self._set_ident()
+            self._set_native_id()
+            with _active_limbo_lock:
+                _active[self._ident] = self
+                del _limbo[self]
+            lifecycle = self._lifecycle
+            with _tm.synchronized(lifecycle):
+                self._is_started = True
+                _tm.notify_all(lifecycle)
+            if _trace_hook is not None:
+                settrace_ = getattr(_sys, 'settrace', None)
+                if settrace_ is not None:
+                    settrace_(_trace_hook)
+            if _profile_hook is not None:
+                setprofile_ = getattr(_sys, 'setprofile', None)
+                if setprofile_ is not None:
+                    setprofile_(_profile_hook)
+            try:
+                self.run()
+            except BaseException:
+                _invoke_excepthook(self)
+        finally:
+            self._delete()
+            self._stop()
+
+    def _stop(self):
+        lifecycle = self._lifecycle
+        with _tm.synchronized(lifecycle):
+            self._is_stopped = True
+            _tm.notify_all(lifecycle)
+
+    def _delete(self):
+        with _active_limbo_lock:
+            _active.pop(get_ident(), None)
+
+    def _wait_for_stop(self, timeout):
+        lifecycle = self._lifecycle
+        with _tm.synchronized(lifecycle):
+            if timeout is None:
+                while not self._is_stopped:
+                    _tm.wait(lifecycle)
+            else:
+                deadline = _time() + timeout
+                while not self._is_stopped:
+                    remaining = deadline - _time()
+                    if remaining <= 0:
+                        break
+                    _tm.wait(lifecycle, remaining)
+
+    def join(self, timeout=None):
+        """Wait until the thread terminates, or until the timeout (seconds) expires.
+
+        Returns None either way: call is_alive() to tell whether the timeout expired.
+        """
+        if not self._initialized:
+            raise RuntimeError("Thread.__init__() not called")
+        if not self._is_started:
+            raise RuntimeError("cannot join thread before it is started")
+        if self is current_thread():
+            raise RuntimeError("cannot join current thread")
+        if timeout is not None and timeout < 0:
+            timeout = 0
+        self._wait_for_stop(timeout)
+
+    @property
+    def name(self):
+        """The thread's name, for identification only."""
+        assert self._initialized, "Thread.__init__() not called"
+        return self._name
+
+    @name.setter
+    def name(self, name):
+        assert self._initialized, "Thread.__init__() not called"
+        self._name = str(name)
+
+    @property
+    def ident(self):
+        """The thread identifier (get_ident() in the thread), or None before the thread started."""
+        assert self._initialized, "Thread.__init__() not called"
+        return self._ident
+
+    @property
+    def native_id(self):
+        """The operating system's id of the thread, or None before the thread started."""
+        assert self._initialized, "Thread.__init__() not called"
+        return self._native_id
+
+    def is_alive(self):
+        """True from just before run() starts until just after it ends."""
+        assert self._initialized, "Thread.__init__() not called"
+        return self._is_started and not self._is_stopped
+
+    @property
+    def daemon(self):
+        """Whether this is a daemon thread (the process does not wait for daemon threads at exit)."""
+        assert self._initialized, "Thread.__init__() not called"
+        return self._daemonic
+
+    @daemon.setter
+    def daemon(self, daemonic):
+        if not self._initialized:
+            raise RuntimeError("Thread.__init__() not called")
+        if self._is_started:
+            raise RuntimeError("cannot set daemon status of active thread")
+        self._daemonic = daemonic
+
+    def isDaemon(self):
+        """Deprecated: use the daemon attribute."""
+        _deprecated('isDaemon() is deprecated, get the daemon attribute instead')
+        return self.daemon
+
+    def setDaemon(self, daemonic):
+        """Deprecated: set the daemon attribute."""
+        _deprecated('setDaemon() is deprecated, set the daemon attribute instead')
+        self.daemon = daemonic
+
+    def getName(self):
+        """Deprecated: use the name attribute."""
+        _deprecated('getName() is deprecated, get the name attribute instead')
+        return self.name
+
+    def setName(self, name):
+        """Deprecated: set the name attribute."""
+        _deprecated('setName() is deprecated, set the name attribute instead')
+        self.name = name
+
+
+class Timer(Thread):
+    """Call function(*args, **kwargs) after interval seconds unless cancel() is called first."""
+
+    def __init__(self, interval, function, args=None, kwargs=None):
+        Thread.__init__(self)
+        self.interval = interval
+        self.function = function
+        self.args = args if args is not None else []
+        self.kwargs = kwargs if kwargs is not None else {}
+        self.finished = Event()
+
+    def cancel(self):
+        """Stop the timer if it has not fired yet."""
+        self.finished.set()
+
+    def run(self):
+        self.finished.wait(self.interval)
+        if not self.finished.is_set():
+            self.function(*self.args, **self.kwargs)
+        self.finished.set()
+
+
+class _MainThread(Thread):
+    """The thread that imported threading (normally the interpreter's main thread)."""
+
+    def __init__(self):
+        Thread.__init__(self, name="MainThread", daemon=False)
+        self._is_started = True
+        self._set_ident()
+        self._set_native_id()
+        with _active_limbo_lock:
+            _active[self._ident] = self
+
+
+class _DummyThread(Thread):
+    """Stands for a thread not started by threading, when it asks for current_thread().
+
+    It stays in the active table (there is no way to see the thread end) and cannot be joined.
+    """
+
+    def __init__(self):
+        Thread.__init__(self, name=_newname("Dummy-%d"), daemon=True)
+        self._is_started = True
+        self._set_ident()
+        self._set_native_id()
+        with _active_limbo_lock:
+            _active[self._ident] = self
+
+    def _stop(self):
+        pass
+
+    def is_alive(self):
+        assert not self._is_stopped and self._is_started
+        return True
+
+    def join(self, timeout=None):
+        assert False, "cannot join a dummy thread"
+
+
+# ---------------------------------------------------------------------------------------------------
+# Module functions
+
+def current_thread():
+    """The Thread object of the calling thread (a dummy one for threads not started by threading)."""
+    try:
+        return _active[get_ident()]
+    except KeyError:
+        return _DummyThread()
+
+
+def currentThread():
+    """Deprecated alias of current_thread()."""
+    _deprecated('currentThread() is deprecated, use current_thread() instead')
+    return current_thread()
+
+
+def active_count():
+    """The number of Thread objects alive now (the length of enumerate())."""
+    with _active_limbo_lock:
+        return len(_active) + len(_limbo)
+
+
+def activeCount():
+    """Deprecated alias of active_count()."""
+    _deprecated('activeCount() is deprecated, use active_count() instead')
+    return active_count()
+
+
+def _enumerate():
+    return list(_active.values()) + list(_limbo.values())
+
+
+def enumerate():
+    """A list of the Thread objects alive now: started and not finished, dummy ones and the main one."""
+    with _active_limbo_lock:
+        return list(_active.values()) + list(_limbo.values())
+
+
+def main_thread():
+    """The main Thread object."""
+    return _main_thread
+
+
+_threading_atexits = []
+_SHUTTING_DOWN = False
+
+
+def _register_atexit(func, *args, **kwargs):
+    """Have _shutdown() call func(*args, **kwargs) before it joins the threads (last registered first)."""
+    if _SHUTTING_DOWN:
+        raise RuntimeError("can't register atexit after shutdown")
+    _threading_atexits.append((func, args, kwargs))
+
+
+_main_thread = _MainThread()
+
+
+def _shutdown():
+    """Called by the interpreter at exit: wait for every non-daemon thread to finish."""
+    global _SHUTTING_DOWN
+    if _main_thread._is_stopped:
+        return
+    _SHUTTING_DOWN = True
+    for func, args, kwargs in reversed(_threading_atexits):
+        func(*args, **kwargs)
+    me = get_ident()
+    if _main_thread._ident == me:
+        # Whoever waits to join the main thread may go on now.
+        _main_thread._stop()
+    # Threads may start more threads while we wait: loop until none is left.
+    while True:
+        with _active_limbo_lock:
+            pending = [t for t in _enumerate()
+                       if not t._daemonic and not t._is_stopped and t._ident != me
+                       and not isinstance(t, _DummyThread) and t is not _main_thread]
+        if not pending:
+            break
+        for t in pending:
+            t._wait_for_stop(None)
