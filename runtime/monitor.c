@@ -156,6 +156,15 @@ static inline fat_lock *fat_of(uint32_t w)
     return &chunk[idx & (FAT_CHUNK - 1)];
 }
 
+/* The owner changes from 0 to a thread, or from the owner to 0 or to a
+ * queued thread it hands over to, always under the internal lock; it changes
+ * from the calling thread's index only by that thread's doing. So the owner
+ * reads its own index, and then its count, without the lock (nested enter
+ * and exit of a fat lock take no lock); only the owner reads or writes the
+ * count (a handoff sets it, under the lock, for the thread it wakes). */
+static inline uint32_t owner_get(fat_lock *f) { return __atomic_load_n(&f->owner, __ATOMIC_RELAXED); }
+static inline void owner_set(fat_lock *f, uint32_t v) { __atomic_store_n(&f->owner, v, __ATOMIC_RELAXED); }
+
 static inline void fat_lock_internal(fat_lock *f)
 {
     for (unsigned spins = 0;; spins++) {
@@ -287,7 +296,7 @@ static fat_lock *inflate(object_t *o, uint32_t w, uint32_t owner, uint64_t count
 {
     uint32_t idx;
     fat_lock *f = fat_new(&idx);
-    f->owner = owner;
+    owner_set(f, owner);
     f->count = count;
     word_store(o, (w & TM_GCFLAG_MASK) | TM_LOCK_FAT_BIT | (idx << TM_LOCK_COUNT_SHIFT));
     stat_add(&stat_inflations);
@@ -308,13 +317,13 @@ static void fat_release_locked(fat_lock *f)
     mnode *n = f->entry.head;
     if (n && n->handoff) {
         q_remove(&f->entry, n);
-        f->owner = n->index;
+        owner_set(f, n->index);
         f->count = n->levels;
         n->state = NODE_GRANTED;
         unpark(n);
         return;
     }
-    f->owner = 0;
+    owner_set(f, 0);
     f->count = 0;
     if (n) {
         q_remove(&f->entry, n);
@@ -328,10 +337,14 @@ static void fat_release_locked(fat_lock *f)
 static bool fat_enter(fat_lock *f, object_t *o, uint64_t levels, int64_t deadline, bool counted)
 {
     uint32_t me = tm_self.index;
+    if (owner_get(f) == me) {
+        f->count += levels;      /* ours: nobody else writes owner or count */
+        return true;
+    }
     fat_lock_internal(f);
-    if (f->owner == 0 || f->owner == me) {
-        f->count = (f->owner == me ? f->count : 0) + levels;
-        f->owner = me;
+    if (owner_get(f) == 0) {
+        owner_set(f, me);
+        f->count = levels;
         fat_unlock_internal(f);
         return true;
     }
@@ -363,8 +376,8 @@ static bool fat_enter(fat_lock *f, object_t *o, uint64_t levels, int64_t deadlin
         bool woken = n.state == NODE_WOKEN;
         if (!woken)
             q_remove(&f->entry, &n);
-        if (f->owner == 0) {
-            f->owner = me;
+        if (owner_get(f) == 0) {
+            owner_set(f, me);
             f->count = levels;
             fat_unlock_internal(f);
             return true;
@@ -380,12 +393,16 @@ static bool fat_enter(fat_lock *f, object_t *o, uint64_t levels, int64_t deadlin
     }
 }
 
-/* Hand the segment over once so that a thin lock's owner can run. */
+/* Hand the segment over once so that a thin lock's owner can run. Under
+ * the GIL, no sched_yield(): the handoff is in ticket order, and yielding
+ * the CPU to a holder that does not block would only let it run on without
+ * us in the queue. */
 static void spin_handoff(object_t **op)
 {
     TM_PUSH_ROOT(*op);
     blocking_begin();
-    sched_yield();
+    if (TM_STM)
+        sched_yield();
     blocking_end();
     TM_POP_ROOT(*op);
 }
@@ -492,31 +509,40 @@ bool tm_monitor_enter_timed(object_t *o, int64_t timeout_ns)
     return enter_slow(o, 1, deadline_of(timeout_ns));
 }
 
+/* Fat, or not ours. */
+static __attribute__((noinline)) bool exit_slow(object_t *o, uint32_t w)
+{
+    if (!(w & TM_LOCK_FAT_BIT) || tm_self.index == 0)
+        return false;
+    slow_path_begin();
+    fat_lock *f = fat_of(word_load(o));
+    if (owner_get(f) != tm_self.index)
+        return false;
+    if (f->count > 1) {
+        f->count--;
+        return true;
+    }
+    fat_lock_internal(f);
+    fat_release_locked(f);
+    fat_unlock_internal(f);
+    return true;
+}
+
 bool tm_monitor_exit(object_t *o)
 {
     uint32_t me = my_bits();
     uint32_t w = word_load(o);
     uint32_t x = (w ^ me) & TM_LOCK_FIELD_MASK;
-    if (x <= TM_LOCK_COUNT_MASK && me != 0) {
+    if (__builtin_expect(x <= TM_LOCK_COUNT_MASK && me != 0, 1)) {
         /* Thin and ours: the last level clears the field, else one less. */
+#if TM_STM
         word_prepare_store(o);
         w = word_load(o);
+#endif
         word_store(o, x == 0 ? (w & TM_GCFLAG_MASK) : w - THIN_ONE);
         return true;
     }
-    if (!(w & TM_LOCK_FAT_BIT))
-        return false;
-    slow_path_begin();
-    fat_lock *f = fat_of(word_load(o));
-    fat_lock_internal(f);
-    if (f->owner != tm_self.index || me == 0) {
-        fat_unlock_internal(f);
-        return false;
-    }
-    if (--f->count == 0)
-        fat_release_locked(f);
-    fat_unlock_internal(f);
-    return true;
+    return exit_slow(o, w);
 }
 
 uint64_t tm_monitor_count(object_t *o)
@@ -527,10 +553,7 @@ uint64_t tm_monitor_count(object_t *o)
         return owner != 0 && owner == tm_self.index ? thin_levels(w) : 0;
     }
     fat_lock *f = fat_of(w);
-    fat_lock_internal(f);
-    uint64_t c = f->owner == tm_self.index && f->owner != 0 ? f->count : 0;
-    fat_unlock_internal(f);
-    return c;
+    return tm_self.index != 0 && owner_get(f) == tm_self.index ? f->count : 0;
 }
 
 unsigned tm_monitor_owner(object_t *o)
@@ -538,11 +561,7 @@ unsigned tm_monitor_owner(object_t *o)
     uint32_t w = word_load(o);
     if (!(w & TM_LOCK_FAT_BIT))
         return thin_owner(w);
-    fat_lock *f = fat_of(w);
-    fat_lock_internal(f);
-    unsigned owner = f->owner;
-    fat_unlock_internal(f);
-    return owner;
+    return owner_get(fat_of(w));
 }
 
 uint64_t tm_monitor_exit_all(object_t *o)
@@ -561,7 +580,7 @@ uint64_t tm_monitor_exit_all(object_t *o)
     fat_lock *f = fat_of(word_load(o));
     fat_lock_internal(f);
     uint64_t c = 0;
-    if (f->owner == tm_self.index && me != 0) {
+    if (owner_get(f) == tm_self.index && me != 0) {
         c = f->count;
         fat_release_locked(f);
     }
@@ -596,7 +615,7 @@ int tm_monitor_wait(object_t *o, int64_t timeout_ns)
         f = fat_of(w);
     }
     fat_lock_internal(f);
-    if (f->owner != tm_self.index) {
+    if (owner_get(f) != tm_self.index) {
         fat_unlock_internal(f);
         return TM_MONITOR_NOT_OWNER;
     }
@@ -633,7 +652,7 @@ int64_t tm_monitor_notify(object_t *o, uint64_t n)
     slow_path_begin();
     fat_lock *f = fat_of(word_load(o));
     fat_lock_internal(f);
-    if (f->owner != tm_self.index || me == 0) {
+    if (owner_get(f) != tm_self.index || me == 0) {
         fat_unlock_internal(f);
         return -1;
     }

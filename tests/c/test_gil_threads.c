@@ -418,16 +418,23 @@ static int fair_yield_mode;
 static int under_valgrind;
 
 /* One of A's turns: a little allocation (so that commit has a minor
- * collection to do); counts the turn if B was queued at its start or end. */
+ * collection to do); counts the turn if B was queued at its start or end.
+ * In yield mode A keeps the segment across tm_yield() until B has waited a
+ * switch interval (that is the point of the interval), so there a turn is
+ * counted only when A has just (re-)acquired the segment: A must not get
+ * it back while B is queued. */
+static uint64_t a_last_acquisitions;
 static void fair_a_body(void)
 {
+    bool fresh = tm_self.acquisitions != a_last_acquisitions;
+    a_last_acquisitions = tm_self.acquisitions;
     bool waiter = tm_segment_waiters != 0;
     atomic_fetch_add_explicit(&a_loops, 1, memory_order_relaxed);
     for (int i = 0; i < 4; i++)
         (void)tm_allocate(T_PRIV, sizeof(struct priv));
     if (under_valgrind)
         sched_yield();
-    if (waiter || tm_segment_waiters != 0)
+    if ((waiter || tm_segment_waiters != 0) && (fresh || !fair_yield_mode))
         a_seen_waiting++;
 }
 

@@ -1,0 +1,45 @@
+"""Object monitors (runtime/monitor.c): thin locks, inflation, fat locks, wait/notify (C tests, GIL build)."""
+import shutil
+
+import pytest
+
+from conftest import BUILD, run
+
+MOVE = {"TMPY_GC_DEBUG": "move"}
+ARCH_PRCTL = {"TMPY_NO_WRGSBASE": "1"}
+VALGRIND_ENV = {"TMPY_SEGMENT_SIZE": "1G", "TMPY_SEGMENTS": "1", **ARCH_PRCTL}
+
+PARTS = ["uncontended", "nesting", "timed", "wait", "contention", "recycle"]
+
+
+@pytest.mark.parametrize("run", range(2))
+def test_monitor(ctest, run):
+    p = ctest("test_monitor")
+    for part in ["uncontended", "nesting", "timed enter", "wait", "notify vs timeout",
+                 "contention, 2 threads", "contention, 4 threads", "contention, 8 threads", "thread indexes"]:
+        assert f"ok {part}" in p.stdout, p.stdout
+
+
+def test_monitor_move_everything(ctest):
+    """Every allocation collects: locked young objects move with their lock word."""
+    ctest("test_monitor", env=MOVE)
+
+
+def test_monitor_arch_prctl(ctest):
+    ctest("test_monitor", env=ARCH_PRCTL)
+
+
+def test_monitor_parts_alone(ctest):
+    """Each part also runs on its own (a fresh process: first thread index, first fat lock)."""
+    for part in PARTS:
+        p = ctest("test_monitor", part)
+        assert p.stdout.count("\nok ") + p.stdout.startswith("ok ") >= 2, p.stdout
+
+
+@pytest.mark.skipif(not shutil.which("valgrind"), reason="valgrind not installed")
+def test_monitor_valgrind():
+    env = {**VALGRIND_ENV, "TMPY_TEST_SCALE": "0.05"}
+    exe = str(BUILD / "tests" / "test_monitor")
+    p = run(["valgrind", "-q", "--error-exitcode=9", exe, "uncontended", "nesting", "timed", "wait", "contention"],
+            env=env)
+    assert p.returncode == 0, p.stdout + p.stderr
