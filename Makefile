@@ -97,6 +97,7 @@ test: setup all $(CTESTS)
 bench: $(BENCHES) $(TMPY_GIL)
 	bench/run.sh
 	bench/py_single.py
+	bench/py_sync.py --tmpy $(TMPY_GIL)
 
 check-valgrind: setup all $(CTESTS)
 	python3 -m pytest -q tests -k valgrind

@@ -45,7 +45,7 @@ def main():
     out("== py_single: tmpy-gil vs python3, one thread ==")
     out("date:     " + time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()))
     out("machine:  %s, %d CPUs, %s" % (platform.processor() or platform.machine(), os.cpu_count(),
-                                        open("/proc/cpuinfo").read().split("model name")[1].split("\n")[0].strip(": ")))
+                                        open("/proc/cpuinfo").read().split("model name")[1].split("\n")[0].split(":", 1)[1].strip()))
     out("python3:  " + sys.version.split()[0])
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
                             text=True).stdout.strip()
