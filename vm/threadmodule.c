@@ -122,7 +122,9 @@ static int parse_acquire_args(const char *fname, Obj *args, size_t nargs, Obj kw
         goto out;
     }
     if (t > TIMEOUT_MAX) {
-        err_set(E_OverflowError, "timeout value is too large");
+        /* beyond what nanoseconds in 64 bits hold, CPython fails earlier */
+        err_set(E_OverflowError, t >= 9223372036.854775 ? "timestamp out of range for platform time_t"
+                                                         : "timeout value is too large");
         goto out;
     }
     *ns = !blocking ? 0 : t == -1 ? TM_MONITOR_FOREVER : (int64_t)(t * 1e9);
@@ -697,20 +699,18 @@ static Obj thread_stack_size_fn(Obj *args, size_t nargs, Obj kwnames)
     if (vm_check_args("stack_size", nargs, kwnames, 0, 1) < 0)
         return NULL;
     size_t old = thread_stack_size;
-    if (nargs == 1) {
-        int64_t v;
-        if (int_as_i64(args[0], &v) < 0)
-            return NULL;
-        if (v != 0 && v < 32768) {
-            err_set(E_ValueError, "size not valid: 32768 bytes");
-            return NULL;
-        }
-        if (v < 0) {
-            err_set(E_ValueError, "size must be 0 or a positive value");
-            return NULL;
-        }
-        thread_stack_size = (size_t)v;
+    int64_t v = 0;   /* no argument: back to the default */
+    if (nargs == 1 && int_as_i64(args[0], &v) < 0)
+        return NULL;
+    if (v < 0) {
+        err_set(E_ValueError, "size must be 0 or a positive value");
+        return NULL;
     }
+    if (v != 0 && v < 32768) {
+        err_format(E_ValueError, "size not valid: %lld bytes", (long long)v);
+        return NULL;
+    }
+    thread_stack_size = (size_t)v;
     return int_from_u64(old);
 }
 
