@@ -857,27 +857,22 @@ static const MethodDef tm_functions[] = {
 /* Start-up                                                            */
 /* ------------------------------------------------------------------ */
 
+static TypeObj *make_type(const char *name, newfunc tp_new, unaryfunc tp_repr, const MethodDef *methods)
+{
+    TypeObj *t = (TypeObj *)type_new_builtin(name, T_object, TID_ITER, 0);
+    VM_WRITE(t);
+    t->tp_new = tp_new;
+    t->tp_repr = tp_repr;
+    type_add_methods(t, methods);
+    type_ready(t);
+    return t;
+}
+
 static void init_types(void)
 {
-    T_lock = (TypeObj *)type_new_builtin("_thread.lock", T_object, TID_ITER, 0);
-    VM_WRITE(T_lock);
-    T_lock->tp_new = lock_tp_new;
-    T_lock->tp_repr = lock_repr;
-    type_add_methods(T_lock, lock_methods);
-    type_ready(T_lock);
-
-    T_rlock = (TypeObj *)type_new_builtin("_thread.RLock", T_object, TID_ITER, 0);
-    VM_WRITE(T_rlock);
-    T_rlock->tp_new = rlock_tp_new;
-    T_rlock->tp_repr = rlock_repr;
-    type_add_methods(T_rlock, rlock_methods);
-    type_ready(T_rlock);
-
-    T_synchronized = (TypeObj *)type_new_builtin("tm.synchronized", T_object, TID_ITER, 0);
-    VM_WRITE(T_synchronized);
-    T_synchronized->tp_repr = sync_repr;
-    type_add_methods(T_synchronized, sync_methods);
-    type_ready(T_synchronized);
+    T_lock = make_type("_thread.lock", lock_tp_new, lock_repr, lock_methods);
+    T_rlock = make_type("_thread.RLock", rlock_tp_new, rlock_repr, rlock_methods);
+    T_synchronized = make_type("tm.synchronized", NULL, sync_repr, sync_methods);
 
     T_local = (TypeObj *)type_new_builtin("_thread._local", T_object, TID_INSTANCE, TPF_BASETYPE | TPF_HAS_DICT);
     VM_WRITE(T_local);

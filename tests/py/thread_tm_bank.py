@@ -9,26 +9,7 @@ import threading
 try:
     import tm
 except ImportError:
-    class tm:
-        _registry = {}
-        _reg_lock = threading.Lock()
-
-        @staticmethod
-        def _lock(obj):
-            with tm._reg_lock:
-                entry = tm._registry.get(id(obj))
-                if entry is None:
-                    entry = (obj, threading.RLock())
-                    tm._registry[id(obj)] = entry
-                return entry[1]
-
-        @staticmethod
-        def synchronized(obj):
-            return tm._lock(obj)
-
-        @staticmethod
-        def is_owned(obj):
-            return tm._lock(obj)._is_owned()
+    from support.tm_fallback import tm
 
 SCALE = int(os.environ.get("TMPY_THREAD_SCALE", "1"))
 N = 8

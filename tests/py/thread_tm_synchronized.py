@@ -9,30 +9,7 @@ import threading
 try:
     import tm
 except ImportError:
-    class tm:
-        _registry = {}
-        _reg_lock = threading.Lock()
-
-        @staticmethod
-        def _lock(obj):
-            with tm._reg_lock:
-                entry = tm._registry.get(id(obj))
-                if entry is None:
-                    entry = (obj, threading.RLock())
-                    tm._registry[id(obj)] = entry
-                return entry[1]
-
-        @staticmethod
-        def synchronized(obj):
-            return tm._lock(obj)
-
-        @staticmethod
-        def is_owned(obj):
-            return tm._lock(obj)._is_owned()
-
-        @staticmethod
-        def mode():
-            return "gil"
+    from support.tm_fallback import tm
 
 N_THREADS = 8
 N_ITERS = 1000 * int(os.environ.get("TMPY_THREAD_SCALE", "1"))
