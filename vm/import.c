@@ -381,7 +381,6 @@ out:
     return res;
 }
 
-/* Import a module by absolute dotted name, its parents first. */
 /* A module another thread is loading now (it is in sys.modules, half
  * initialised): the importer must wait for the import lock. */
 static bool loading_elsewhere(Obj absname)
@@ -391,41 +390,48 @@ static bool loading_elsewhere(Obj absname)
     return dict_getitem(g_loading, absname) != NULL;
 }
 
+/* A sys.modules entry as an import's result (None halts the import). */
+static Obj module_found(Obj m, Obj absname)
+{
+    if (IS_NONE(m)) {
+        err_format(E_ModuleNotFoundError, "import of %s halted; None in sys.modules", str_cstr(absname));
+        return NULL;
+    }
+    return m;
+}
+
+static Obj load_with_parents(Obj absname);
+
+/* Import a module by absolute dotted name, its parents first. One thread at
+ * a time loads modules (the import lock, the monitor of g_import_lock;
+ * re-entrant, since loading a module imports others): a thread importing a
+ * module another thread is loading waits for it, then finds it done. */
 static Obj import_absolute(Obj absname)
 {
     Obj m = dict_getitem(g_modules, absname);
-    if (m && !loading_elsewhere(absname)) {
-        if (IS_NONE(m)) {
-            err_format(E_ModuleNotFoundError, "import of %s halted; None in sys.modules", str_cstr(absname));
-            return NULL;
-        }
-        return m;
-    }
+    if (m && !loading_elsewhere(absname))
+        return module_found(m, absname);
     if (err_occurred())
         return NULL;
-    /* One thread at a time loads modules (the import lock; re-entrant, since
-     * loading a module imports others): a thread importing a module another
-     * thread is loading waits for it to finish, then finds it in sys.modules. */
     if (!g_import_lock) {
         VM_GLOBAL_ROOT(g_import_lock);
         VM_GLOBAL_ROOT(g_loading);
         if (!(g_import_lock = list_new_capacity(0)) || !(g_loading = dict_new()))
             return NULL;
     }
-    Obj *lk = vm_roots(1);
-    lk[0] = absname;
-    tm_monitor_enter((object_t *)g_import_lock);
-    absname = lk[0];
-    vm_unroots(lk);
-    m = dict_getitem(g_modules, absname);
-    if (m || err_occurred()) {
-        tm_monitor_exit((object_t *)g_import_lock);
-        if (m && IS_NONE(m)) {
-            err_format(E_ModuleNotFoundError, "import of %s halted; None in sys.modules", str_cstr(absname));
-            return NULL;
-        }
-        return m;
-    }
+    Obj *r = vm_roots(1);
+    r[0] = absname;
+    tm_monitor_enter((object_t *)g_import_lock);   /* may wait: absname is re-read */
+    m = dict_getitem(g_modules, r[0]);
+    Obj res = m ? module_found(m, r[0]) : err_occurred() ? NULL : load_with_parents(r[0]);
+    tm_monitor_exit((object_t *)g_import_lock);
+    vm_unroots(r);
+    return res;
+}
+
+/* import_absolute's work, under the import lock, the module not loaded yet. */
+static Obj load_with_parents(Obj absname)
+{
     Obj *r = vm_roots(4);   /* absname, parent name, parent module, search path */
     Obj res = NULL;
     r[0] = absname;
@@ -439,7 +445,7 @@ static Obj import_absolute(Obj absname)
         if (!r[2])
             goto out;
         /* importing the parent may have imported us */
-        m = dict_getitem(g_modules, r[0]);
+        Obj m = dict_getitem(g_modules, r[0]);
         if (m) {
             res = m;
             goto out;
@@ -466,11 +472,14 @@ static Obj import_absolute(Obj absname)
     if (dict_setitem(g_loading, r[0], g_True) < 0)
         goto out;
     res = load_module(r[0], r[3]);
-    if (dict_getitem(g_loading, r[0])) {
-        Obj *q = vm_roots(1);
+    {
+        Obj *q = vm_roots(2);
         q[0] = res;
+        q[1] = err_fetch();   /* load_module's error, kept across the delete */
         if (dict_delitem(g_loading, r[0]) < 0)
             err_clear();
+        if (q[1])
+            err_set_obj(q[1]);
         res = q[0];
         vm_unroots(q);
     }
@@ -486,7 +495,6 @@ static Obj import_absolute(Obj absname)
         vm_unroots(q);
     }
 out:
-    tm_monitor_exit((object_t *)g_import_lock);
     vm_unroots(r);
     return res;
 }

@@ -84,8 +84,6 @@ static void register_ident(void)
     ident_by_index[tm_self.index] = (unsigned long)pthread_self();
 }
 
-static Obj ident_obj(unsigned long id) { return int_from_u64(id); }
-
 /* ------------------------------------------------------------------ */
 /* Timeout arguments                                                   */
 /* ------------------------------------------------------------------ */
@@ -369,7 +367,7 @@ static Obj rlock_release_save(Obj *args, size_t nargs, Obj kwnames)
     Obj *r = vm_roots(2);
     Obj res = NULL;
     r[0] = int_from_u64(tm_monitor_count((object_t *)args[0]));
-    r[1] = r[0] ? ident_obj(ident_by_index[tm_self.index]) : NULL;
+    r[1] = r[0] ? int_from_u64(ident_by_index[tm_self.index]) : NULL;
     if (r[1] && (res = tuple_pack(2, r[0], r[1])))
         tm_monitor_exit_all((object_t *)args[0]);
     vm_unroots(r);
@@ -420,31 +418,45 @@ static const MethodDef rlock_methods[] = {
 /* ------------------------------------------------------------------ */
 /* _thread._local                                                      */
 /* ------------------------------------------------------------------ */
-/* Each thread keeps, in its root slot ROOT_THREAD_LOCALS, a dict from local
- * object to that thread's attribute dict; every attribute access first
- * installs the calling thread's dict as the instance dict (under the GIL
- * nothing runs between the swap and the lookup). g_local_args keeps the
- * constructor arguments, for __init__ in each new thread. */
+/* Each thread keeps, in its root slot ROOT_THREAD_LOCALS, a dict from a
+ * local object's id() to (local, that thread's attribute dict); every
+ * attribute access first installs the calling thread's dict as the instance
+ * dict (under the GIL nothing runs between the swap and the lookup).
+ * g_local_args maps id() to (local, args, kwargs), for __init__ in each new
+ * thread. Keys are ids, checked against the stored object, so that a
+ * subclass's own __hash__/__eq__ (or none: __eq__ without __hash__) never
+ * runs or fails here. */
 static Obj g_local_args;
+
+/* The entry of `table` for the object in *slot (a root), or NULL; *key gets
+ * its id (an int). */
+static Obj local_entry(Obj table, Obj *slot, Obj *key)
+{
+    uint64_t id = vm_object_id(*slot);   /* may collect: *slot is re-read */
+    if (!(*key = int_from_u64(id)))
+        return NULL;
+    Obj e = dict_getitem(table, *key);
+    return e && TUPLE_ITEMS(e)[0] == *slot ? e : NULL;
+}
 
 /* Make self's dict the calling thread's one; 1 if it was just made. */
 static int local_select(Obj *slot)
 {
-    Obj *r = vm_roots(2);
+    Obj *r = vm_roots(3);   /* key, entry, new dict */
     int rc = -1;
     if (!vm_ts.roots[ROOT_THREAD_LOCALS] && !(vm_ts.roots[ROOT_THREAD_LOCALS] = dict_new()))
         goto out;
-    r[0] = dict_getitem(vm_ts.roots[ROOT_THREAD_LOCALS], *slot);
-    rc = 0;
-    if (!r[0]) {
-        if (err_occurred() || !(r[0] = dict_new()) || dict_setitem(vm_ts.roots[ROOT_THREAD_LOCALS], *slot, r[0]) < 0) {
-            rc = -1;
+    r[1] = local_entry(vm_ts.roots[ROOT_THREAD_LOCALS], slot, &r[0]);
+    if (!r[1]) {
+        if (!r[0] || err_occurred() || !(r[2] = dict_new()) || !(r[1] = tuple_pack(2, *slot, r[2])) ||
+            dict_setitem(vm_ts.roots[ROOT_THREAD_LOCALS], r[0], r[1]) < 0)
             goto out;
-        }
         rc = 1;
+    } else {
+        rc = 0;
     }
     VM_WRITE(*slot);
-    ((InstanceObj *)*slot)->dict = r[0];
+    ((InstanceObj *)*slot)->dict = TUPLE_ITEMS(r[1])[1];
 out:
     vm_unroots(r);
     return rc;
@@ -455,7 +467,7 @@ static int local_first_use(Obj *slot)
 {
     Obj *r = vm_roots(3);
     int rc = -1;
-    r[0] = dict_getitem(g_local_args, *slot);
+    r[0] = local_entry(g_local_args, slot, &r[1]);
     if (!r[0]) {
         rc = err_occurred() ? -1 : 0;
         goto out;
@@ -464,7 +476,7 @@ static int local_first_use(Obj *slot)
     if (!r[1])
         goto out;
     r[2] = method_new(r[1], *slot);
-    if (!r[2] || !(r[2] = vm_call_tuple_dict(r[2], TUPLE_ITEMS(r[0])[0], TUPLE_ITEMS(r[0])[1])))
+    if (!r[2] || !(r[2] = vm_call_tuple_dict(r[2], TUPLE_ITEMS(r[0])[1], TUPLE_ITEMS(r[0])[2])))
         goto out;
     rc = 0;
 out:
@@ -522,9 +534,10 @@ static Obj local_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
     Obj res = NULL;
     size_t nkw = kwnames ? (size_t)TUPLE_LEN(kwnames) : 0;
     if (nargs + nkw > 0) {
-        Obj init = vm_getattr_cstr(type, "__init__");
-        Obj base_init = init ? vm_getattr_cstr((Obj)T_object, "__init__") : NULL;
-        if (!base_init)
+        /* object.__init__ is pinned: it does not move while the type's is looked up */
+        Obj base_init = vm_getattr_cstr((Obj)T_object, "__init__");
+        Obj init = base_init ? vm_getattr_cstr(type, "__init__") : NULL;
+        if (!init)
             goto out;
         if (init == base_init) {
             err_set(E_TypeError, "Initialization arguments are not supported");
@@ -546,8 +559,11 @@ static Obj local_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
     for (size_t i = 0; i < nkw; i++)
         if (dict_setitem(r[2], TUPLE_ITEMS(kwnames)[i], args[nargs + i]) < 0)
             goto out;
-    r[3] = tuple_pack(2, r[1], r[2]);
-    if (!r[3] || dict_setitem(g_local_args, r[0], r[3]) < 0 || local_select(&r[0]) < 0)
+    r[3] = tuple_pack(3, r[0], r[1], r[2]);
+    if (!r[3])
+        goto out;
+    r[1] = int_from_u64(vm_object_id(r[0]));   /* the key (r[0] is a root: may move) */
+    if (!r[1] || dict_setitem(g_local_args, r[1], r[3]) < 0 || local_select(&r[0]) < 0)
         goto out;
     res = r[0];
 out:
@@ -656,7 +672,7 @@ static Obj thread_start_new(Obj *args, size_t nargs, Obj kwnames)
         err_set(E_RuntimeError, "can't start new thread");
         goto out;
     }
-    res = ident_obj((unsigned long)tid);
+    res = int_from_u64((unsigned long)tid);
 out:
     vm_unroots(r);
     return res;
@@ -667,7 +683,7 @@ static Obj thread_get_ident(Obj *args, size_t nargs, Obj kwnames)
     (void)args;
     if (vm_check_args("get_ident", nargs, kwnames, 0, 0) < 0)
         return NULL;
-    return ident_obj((unsigned long)pthread_self());
+    return int_from_u64((unsigned long)pthread_self());
 }
 
 static Obj thread_get_native_id(Obj *args, size_t nargs, Obj kwnames)
