@@ -91,7 +91,7 @@ def run(exe, name, variant, n, loops):
         last = (p.stdout + p.stderr).strip().splitlines()[-1:] or ["(no output)"]
         return None, "exit %d: %s" % (p.returncode, last[0])
     f = p.stdout.split()
-    if len(f) != 5 or f[:3] != [name, variant, str(n)] or f[3] != str(n):
+    if len(f) != 5 or f[:4] != [name, variant, str(n), str(n)]:
         return None, "unexpected output %r" % p.stdout.strip()
     return float(f[4]), None
 
@@ -179,24 +179,24 @@ def main():
     out("          on the machine slows every column; best-of keeps the least disturbed run)")
     out()
 
-    def cell(name, col):
-        """ns per iteration of a cell, its reference loop's for NoSync/Call."""
+    def source(name, col):
+        """The measurement a cell shows: (name, column first measured for the
+        same program), or None if the cell does not exist."""
         interp, variant = col.split("-")
         v = variant_of(name, variant)
-        if v is None:
-            return None
-        src = done.get((name, interp, v), col)
-        return best.get((name, src))
+        return None if v is None else (name, done.get((name, interp, v), col))
+
+    def cell(name, col):
+        """ns per iteration of a cell, its reference loop's for NoSync/Call."""
+        src = source(name, col)
+        return best.get(src) if src else None
 
     def fmt(x, width=11, prec=1):
         return ("%*.*f" % (width, prec, x)) if x is not None else "%*s" % (width, "-")
 
     def status(name, col):
-        interp, variant = col.split("-")
-        if variant_of(name, variant) is None:
-            return "n/a"
-        src = done.get((name, interp, variant_of(name, variant)), col)
-        return "FAIL" if (name, src) in failed else "-"
+        src = source(name, col)
+        return "n/a" if src is None else "FAIL" if src in failed else "-"
 
     def row(name, values):
         return "%-15s" % name + "".join(

@@ -1,7 +1,8 @@
 # threading.Barrier: several rounds, action, wait() indexes, abort,
 # BrokenBarrierError, timeout, reset, n_waiting afterwards.
 import threading
-import time
+
+from support.threads import wait_until
 
 N = 5
 ROUNDS = 6
@@ -42,11 +43,6 @@ print("actions", actions)
 print("indexes", all(sorted(ix) == list(range(N)) for ix in indexes), "errors", errors)
 
 
-def wait_until(pred):
-    while not pred():
-        time.sleep(0.001)
-
-
 # abort wakes every waiter with BrokenBarrierError
 b2 = threading.Barrier(4)
 outcome = []
@@ -63,7 +59,7 @@ def w2():
 ts = [threading.Thread(target=w2) for _ in range(3)]
 for t in ts:
     t.start()
-wait_until(lambda: b2.n_waiting == 3)
+wait_until(lambda: b2.n_waiting == 3, "3 waiting on b2")
 b2.abort()
 for t in ts:
     t.join()
@@ -158,7 +154,7 @@ def w7():
 ts = [threading.Thread(target=w7) for _ in range(2)]
 for t in ts:
     t.start()
-wait_until(lambda: b7.n_waiting == 2)
+wait_until(lambda: b7.n_waiting == 2, "2 waiting on b7")
 b7.reset()
 ts2 = [threading.Thread(target=w7) for _ in range(3)]
 for t in ts2:

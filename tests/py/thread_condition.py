@@ -102,40 +102,42 @@ for t in ws:
     t.join()
 print("notify_all woke", state["woken"])
 
-# notify(2) wakes at most 2 of 5 waiters each time (a woken waiter takes a token)
-tokens = {"n": 0, "taken": 0, "waiting": 0}
-cond2 = threading.Condition()
+# notify(n) wakes exactly n of 5 waiters: a woken waiter takes a token, and
+# one woken without a token would wait again and count a second wake-up
+lock2 = threading.Lock()
+cond2 = threading.Condition(lock2)  # the takers wait here for tokens
+ready = threading.Condition(lock2)  # the main thread waits here for the takers
+tokens = {"n": 0, "taken": 0, "waiting": 0, "wakeups": 0}
 
 
 def taker():
     with cond2:
         tokens["waiting"] += 1
-        cond2.notify_all()
+        ready.notify()
         while tokens["n"] == 0:
             cond2.wait()
+            tokens["wakeups"] += 1
         tokens["n"] -= 1
         tokens["taken"] += 1
         tokens["waiting"] -= 1
+        ready.notify()
 
 
-ts = [threading.Thread(target=taker) for _ in range(5)]
+ts = [threading.Thread(target=taker, daemon=True) for _ in range(5)]
 for t in ts:
     t.start()
-with cond2:
-    while tokens["waiting"] < 5:
-        cond2.wait()
+with ready:
+    ready.wait_for(lambda: tokens["waiting"] == 5, 10)
 taken_steps = []
 for step in (2, 2, 1):
     with cond2:
         tokens["n"] += step
         cond2.notify(step)
-    with cond2:
-        while tokens["n"] > 0:
-            cond2.wait(0.01)
+        ready.wait_for(lambda: tokens["n"] == 0, 10)
         taken_steps.append(tokens["taken"])
 for t in ts:
-    t.join()
-print("taken after steps", taken_steps, "waiting", tokens["waiting"])
+    t.join(10)
+print("taken after steps", taken_steps, "waiting", tokens["waiting"], "wake-ups", tokens["wakeups"])
 
 # wait_for returns the predicate value; with a timeout and a false predicate: False
 c3 = threading.Condition()

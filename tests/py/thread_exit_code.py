@@ -2,11 +2,10 @@
 # the exit code is kept; a daemon thread is abandoned.
 import sys
 import threading
-import time
 
 
 def worker():
-    time.sleep(0.1)
+    threading.main_thread().join()  # returns once the main thread has exited
     print("worker finished after sys.exit")
 
 

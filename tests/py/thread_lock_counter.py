@@ -1,10 +1,17 @@
 # Exact counter totals with 8 threads under threading.Lock and RLock,
 # with explicit acquire/release, with `with lock:`, and RLock re-entry.
+# Every critical section has a switch point between its read and its
+# write, so the locks are contended and a lock that does not exclude loses
+# updates.
 import os
+import sys
 import threading
+
+from support.threads import run_threads as run_all, switch_point
 
 N_THREADS = 8
 N_ITERS = 2000 * int(os.environ.get("TMPY_THREAD_SCALE", "1"))
+sys.setswitchinterval(1e-5)  # many switches, many of them inside a critical section
 
 
 class Counter:
@@ -13,18 +20,14 @@ class Counter:
 
 
 def run_threads(target, *args):
-    threads = [threading.Thread(target=target, args=args) for _ in range(N_THREADS)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    return all(not t.is_alive() for t in threads)
+    return all(not t.is_alive() for t in run_all(target, [args] * N_THREADS))
 
 
 def with_lock(lock, c):
     for _ in range(N_ITERS):
         with lock:
             v = c.value
+            switch_point()
             c.value = v + 1
 
 
@@ -33,6 +36,7 @@ def explicit(lock, c):
         lock.acquire()
         try:
             v = c.value
+            switch_point()
             c.value = v + 1
         finally:
             lock.release()
@@ -43,7 +47,9 @@ def nested_rlock(lock, c):
         with lock:
             with lock:
                 lock.acquire()
-                c.value += 1
+                v = c.value
+                switch_point()
+                c.value = v + 1
                 lock.release()
             c.value += 1
         with lock:
@@ -55,7 +61,9 @@ def blocking_false(lock, c):
     done = 0
     while done < N_ITERS // 4:
         if lock.acquire(False):
-            c.value += 1
+            v = c.value
+            switch_point()
+            c.value = v + 1
             done += 1
             lock.release()
 
@@ -64,7 +72,9 @@ def timeout_acquire(lock, c):
     for _ in range(N_ITERS // 4):
         ok = lock.acquire(timeout=5)
         if ok:
-            c.value += 1
+            v = c.value
+            switch_point()
+            c.value = v + 1
             lock.release()
 
 
@@ -72,6 +82,7 @@ def two_counters(lock, c, d):
     for i in range(N_ITERS):
         with lock:
             c.value += i
+            switch_point()
             d.value -= i
 
 

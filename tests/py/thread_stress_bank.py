@@ -6,13 +6,17 @@
 # threads without a lock (each append is atomic). Longer runs:
 # TMPY_THREAD_SCALE=N.
 import os
+import sys
 import threading
+
+from support.threads import switch_point
 
 SCALE = int(os.environ.get("TMPY_THREAD_SCALE", "1"))
 N_ACCOUNTS = 10
 N_THREADS = 8
 N_TRANSFERS = 1500 * SCALE
 START = 1000
+sys.setswitchinterval(1e-5)  # switches inside the critical sections
 
 
 class Account:
@@ -58,7 +62,9 @@ def transfer(src, dst, amt):
     first, second = (src, dst) if src.id < dst.id else (dst, src)
     with first.lock:
         with second.lock:
-            src.balance -= amt
+            s = src.balance
+            switch_point()  # a lost update if the locks do not exclude
+            src.balance = s - amt
             dst.balance += amt
 
 
@@ -116,6 +122,7 @@ def careful(p):
         with first.lock, second.lock:
             with src.lock:  # re-entrant
                 if src.balance >= amt * 20:
+                    switch_point()  # an overdraft if the locks do not exclude
                     src.balance -= amt * 20
                     dst.balance += amt * 20
                 else:

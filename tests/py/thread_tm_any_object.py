@@ -4,10 +4,7 @@
 import sys
 import threading
 
-try:
-    import tm
-except ImportError:
-    from support.tm_fallback import tm
+from support.tm_fallback import tm
 
 def f():
     pass

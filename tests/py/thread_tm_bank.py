@@ -4,17 +4,17 @@
 # are held). Final balances are exact. CPython has no `tm`: the fallback
 # gives each object an RLock.
 import os
+import sys
 import threading
 
-try:
-    import tm
-except ImportError:
-    from support.tm_fallback import tm
+from support.threads import start_join, switch_point
+from support.tm_fallback import tm
 
 SCALE = int(os.environ.get("TMPY_THREAD_SCALE", "1"))
-N = 8
+N = 4
 THREADS = 6
 STEPS = 1000 * SCALE
+sys.setswitchinterval(1e-5)  # switches inside the critical sections
 
 
 class Account:
@@ -45,14 +45,20 @@ for s in range(THREADS):
         expected[b] += amt
 
 
+start = threading.Barrier(THREADS)
+
+
 def teller(seed):
+    start.wait()  # all at once, so that they contend
     for a, b, amt in steps(seed):
         src, dst = accounts[a], accounts[b]
         lo, hi = (src, dst) if a < b else (dst, src)
         with tm.synchronized(lo):
             with tm.synchronized(hi):
                 with tm.synchronized(src):
-                    src.balance -= amt
+                    b = src.balance
+                    switch_point()  # a lost update if the monitors do not exclude
+                    src.balance = b - amt
                     dst.balance += amt
                     # allocate while holding both monitors
                     src.history.append((b, -amt))
@@ -64,10 +70,7 @@ def teller(seed):
 
 
 ts = [threading.Thread(target=teller, args=(s * 7 + 3,)) for s in range(THREADS)]
-for t in ts:
-    t.start()
-for t in ts:
-    t.join()
+start_join(ts)
 final = [a.balance for a in accounts]
 print("total", sum(final), "exact", final == expected)
 print("owned afterwards", [tm.is_owned(a) for a in accounts].count(True))

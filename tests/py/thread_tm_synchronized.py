@@ -2,17 +2,18 @@
 # same object 300 levels deep (past the thin lock's 8-bit count), nested
 # over different objects, and 8 threads incrementing an attribute.
 # CPython has no `tm`: the fallback gives each object an RLock, with the
-# same observable behaviour.
+# same observable behaviour. Critical sections switch threads between their
+# read and their write, so a monitor that does not exclude loses updates.
 import os
+import sys
 import threading
 
-try:
-    import tm
-except ImportError:
-    from support.tm_fallback import tm
+from support.threads import start_join, switch_point
+from support.tm_fallback import tm
 
 N_THREADS = 8
 N_ITERS = 1000 * int(os.environ.get("TMPY_THREAD_SCALE", "1"))
+sys.setswitchinterval(1e-5)
 
 print("mode", tm.mode())
 
@@ -30,14 +31,12 @@ def bump():
     for _ in range(N_ITERS):
         with tm.synchronized(acct):
             v = acct.count
+            switch_point()
             acct.count = v + 1
 
 
 ts = [threading.Thread(target=bump) for _ in range(N_THREADS)]
-for t in ts:
-    t.start()
-for t in ts:
-    t.join()
+start_join(ts)
 print("counter", acct.count, acct.count == N_THREADS * N_ITERS, tm.is_owned(acct))
 
 # same object re-entered 300 levels deep, recursively
@@ -88,16 +87,15 @@ def deep_then_count(limit):
             cm.__enter__()
             stack.append(cm)
             depth += 1
-        shared.count += 1
+        v = shared.count
+        switch_point()
+        shared.count = v + 1
         while stack:
             stack.pop().__exit__(None, None, None)
 
 
 ts = [threading.Thread(target=deep_then_count, args=(n,)) for n in (1, 2, 254, 255, 256, 257, 300, 600)]
-for t in ts:
-    t.start()
-for t in ts:
-    t.join()
+start_join(ts)
 print("deep contended", shared.count)
 
 # different objects nested, in a fixed order, from several threads
@@ -119,10 +117,7 @@ def nested_many():
 
 
 ts = [threading.Thread(target=nested_many) for _ in range(N_THREADS)]
-for t in ts:
-    t.start()
-for t in ts:
-    t.join()
+start_join(ts)
 print("nested objects", [o.count for o in objs], any(tm.is_owned(o) for o in objs))
 
 # exceptions leave the monitor released
@@ -179,8 +174,5 @@ def fill(k):
 
 
 ts = [threading.Thread(target=fill, args=(k,)) for k in range(6)]
-for t in ts:
-    t.start()
-for t in ts:
-    t.join()
+start_join(ts)
 print("list", len(lst), sum(lst), "dict", sorted(dct.items())[:2], len(dct))

@@ -4,12 +4,9 @@
 # waiting. CPython has no `tm`: the fallback below builds the same
 # behaviour from one RLock per object and a FIFO list of waiters.
 import threading
-import time
 
-try:
-    import tm
-except ImportError:
-    from support.tm_fallback import tm
+from support.threads import wait_until
+from support.tm_fallback import tm
 
 class Box:
     pass
@@ -60,12 +57,12 @@ def deep_waiter():
     shared.log.append("owned at 0: %s" % tm.is_owned(shared))
 
 
-def wait_for_log(obj, n):
-    while True:
+def wait_for_log(obj, n, attr="log"):
+    # under the monitor: a waiter that logged before tm.wait is waiting now
+    def logged():
         with tm.synchronized(obj):
-            if len(obj.log) >= n:
-                return
-        time.sleep(0.001)
+            return len(getattr(obj, attr)) >= n
+    wait_until(logged, "%d entries in %s" % (n, attr))
 
 
 t = threading.Thread(target=deep_waiter)
@@ -100,24 +97,16 @@ for i in range(N):
     wait_for_log(fifo, i + 1)
 
 
-def wait_woken(n):
-    while True:
-        with tm.synchronized(fifo):
-            if len(fifo.woken) >= n:
-                return
-        time.sleep(0.001)
-
-
 counts = []
 with tm.synchronized(fifo):
     counts.append(tm.notify(fifo))
-wait_woken(1)
+wait_for_log(fifo, 1, "woken")
 with tm.synchronized(fifo):
     counts.append(tm.notify(fifo))
-wait_woken(2)
+wait_for_log(fifo, 2, "woken")
 with tm.synchronized(fifo):
     counts.append(tm.notify(fifo, 2))
-wait_woken(4)
+wait_for_log(fifo, 4, "woken")
 with tm.synchronized(fifo):
     counts.append(tm.notify_all(fifo))
     counts.append(tm.notify_all(fifo))

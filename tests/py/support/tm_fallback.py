@@ -1,8 +1,13 @@
-"""`tm` for CPython, which has none: the tests/py programs that use object
-monitors import this when `import tm` fails, so that CPython prints what
-tmpy should. One RLock per object (kept alive by the registry) and a FIFO
-list of waiters give the same observable behaviour."""
+"""`from support.tm_fallback import tm` gives tmpy's `tm` module, and under
+CPython, which has none, a stand-in, so that CPython prints what tmpy should.
+One RLock per object (kept alive by the registry) and a FIFO list of waiters
+give the same observable behaviour."""
 import threading
+
+try:
+    import tm
+except ImportError:
+    tm = None
 
 
 class _Monitor:
@@ -10,30 +15,30 @@ class _Monitor:
         self.lock = threading.RLock()
         self.waiters = []
 
-class tm:
+class _FallbackTm:
     _registry = {}
     _reg_lock = threading.Lock()
 
     @staticmethod
     def _mon(obj):
-        with tm._reg_lock:
-            entry = tm._registry.get(id(obj))
+        with _FallbackTm._reg_lock:
+            entry = _FallbackTm._registry.get(id(obj))
             if entry is None:
                 entry = (obj, _Monitor())
-                tm._registry[id(obj)] = entry
+                _FallbackTm._registry[id(obj)] = entry
             return entry[1]
 
     @staticmethod
     def synchronized(obj):
-        return tm._mon(obj).lock
+        return _FallbackTm._mon(obj).lock
 
     @staticmethod
     def is_owned(obj):
-        return tm._mon(obj).lock._is_owned()
+        return _FallbackTm._mon(obj).lock._is_owned()
 
     @staticmethod
     def wait(obj, timeout=None):
-        m = tm._mon(obj)
+        m = _FallbackTm._mon(obj)
         if not m.lock._is_owned():
             raise RuntimeError("cannot wait on un-acquired monitor")
         w = threading.Lock()
@@ -56,7 +61,7 @@ class tm:
 
     @staticmethod
     def notify(obj, n=1):
-        m = tm._mon(obj)
+        m = _FallbackTm._mon(obj)
         if not m.lock._is_owned():
             raise RuntimeError("cannot notify on un-acquired monitor")
         k = 0
@@ -67,8 +72,12 @@ class tm:
 
     @staticmethod
     def notify_all(obj):
-        return tm.notify(obj, 1 << 30)
+        return _FallbackTm.notify(obj, 1 << 30)
 
     @staticmethod
     def mode():
         return "gil"
+
+
+if tm is None:
+    tm = _FallbackTm
