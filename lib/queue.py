@@ -8,7 +8,6 @@ import threading
 import tm as _tm
 from collections import deque
 from heapq import heappush, heappop
-from time import monotonic as time
 
 __all__ = ['Empty', 'Full', 'Queue', 'PriorityQueue', 'LifoQueue', 'SimpleQueue']
 
@@ -24,23 +23,18 @@ def _type_repr(obj):
 
 
 class _Alias:
-    """Queue[T]: what types.GenericAlias gives, for when GenericAlias cannot be created from Python."""
+    """Queue[T] while tmpy's types.GenericAlias cannot be created from Python: CPython's repr, ==
+    and calling."""
 
     def __init__(self, origin, args):
-        if not isinstance(args, tuple):
-            args = (args,)
         self.__origin__ = origin
-        self.__args__ = args
-        self.__parameters__ = ()
+        self.__args__ = args if isinstance(args, tuple) else (args,)
 
     def __repr__(self):
-        return '%s[%s]' % (_type_repr(self.__origin__), ', '.join(_type_repr(a) for a in self.__args__))
+        return '%s[%s]' % (_type_repr(self.__origin__), ', '.join(map(_type_repr, self.__args__)))
 
     def __call__(self, *args, **kwargs):
         return self.__origin__(*args, **kwargs)
-
-    def __mro_entries__(self, bases):
-        return (self.__origin__,)
 
     def __eq__(self, other):
         if not isinstance(other, _Alias):
@@ -48,12 +42,7 @@ class _Alias:
         return self.__origin__ is other.__origin__ and self.__args__ == other.__args__
 
     def __hash__(self):
-        return hash(self.__origin__) ^ hash(self.__args__)
-
-    def __getattr__(self, name):
-        if name.startswith('__') and name.endswith('__'):
-            raise AttributeError(name)
-        return getattr(self.__origin__, name)
+        return hash((self.__origin__, self.__args__))
 
 
 _GenericAlias = type(list[int])
@@ -137,16 +126,8 @@ class Queue:
                 if self._qsize() >= self.maxsize:
                     if not block:
                         raise Full
-                    if timeout is None:
-                        while self._qsize() >= self.maxsize:
-                            self.not_full.wait()
-                    else:
-                        deadline = time() + timeout
-                        while self._qsize() >= self.maxsize:
-                            remaining = deadline - time()
-                            if remaining <= 0.0:
-                                raise Full
-                            self.not_full.wait(remaining)
+                    if not self.not_full.wait_for(lambda: self._qsize() < self.maxsize, timeout):
+                        raise Full
             self._put(item)
             self.unfinished_tasks += 1
             self.not_empty.notify()
@@ -163,16 +144,8 @@ class Queue:
             if not self._qsize():
                 if not block:
                     raise Empty
-                if timeout is None:
-                    while not self._qsize():
-                        self.not_empty.wait()
-                else:
-                    deadline = time() + timeout
-                    while not self._qsize():
-                        remaining = deadline - time()
-                        if remaining <= 0.0:
-                            raise Empty
-                        self.not_empty.wait(remaining)
+                if not self.not_empty.wait_for(self._qsize, timeout):
+                    raise Empty
             item = self._get()
             self.not_full.notify()
             return item
@@ -208,9 +181,6 @@ class PriorityQueue(Queue):
     def _init(self, maxsize):
         self.queue = []
 
-    def _qsize(self):
-        return len(self.queue)
-
     def _put(self, item):
         heappush(self.queue, item)
 
@@ -224,18 +194,8 @@ class LifoQueue(Queue):
     def _init(self, maxsize):
         self.queue = []
 
-    def _qsize(self):
-        return len(self.queue)
-
-    def _put(self, item):
-        self.queue.append(item)
-
     def _get(self):
         return self.queue.pop()
-
-
-class _SimpleQueueMonitor:
-    __slots__ = ()
 
 
 class SimpleQueue:
@@ -243,7 +203,7 @@ class SimpleQueue:
 
     def __init__(self):
         self._items = deque()
-        self._monitor = _SimpleQueueMonitor()
+        self._monitor = threading._Monitor()
         self._getters = 0        # threads blocked in get()
 
     def put(self, item, block=True, timeout=None):
@@ -268,19 +228,12 @@ class SimpleQueue:
             if not items:
                 if not block:
                     raise Empty
-                deadline = None if timeout is None else time() + timeout
-                while not items:
-                    if deadline is None:
-                        remaining = None
-                    else:
-                        remaining = deadline - time()
-                        if remaining <= 0.0:
-                            raise Empty
-                    self._getters += 1
-                    try:
-                        _tm.wait(monitor, remaining)
-                    finally:
-                        self._getters -= 1
+                self._getters += 1
+                try:
+                    if not threading._monitor_wait_for(monitor, lambda: items, timeout):
+                        raise Empty
+                finally:
+                    self._getters -= 1
             return items.popleft()
 
     def put_nowait(self, item):

@@ -20,7 +20,7 @@ import _thread
 import tm as _tm
 
 from time import monotonic as _time
-from itertools import count as _count
+from itertools import count as _count, islice as _islice
 
 __all__ = ['get_ident', 'active_count', 'Condition', 'current_thread',
            'enumerate', 'main_thread', 'TIMEOUT_MAX',
@@ -50,41 +50,30 @@ del _thread
 _warned_at = set()
 
 
-def _deprecated(message, depth=2):
-    """Report a DeprecationWarning for the caller `depth` frames up, as CPython's default filters do."""
+def _deprecated(message):
+    """Print a DeprecationWarning for the deprecated alias's caller as CPython's default filters do:
+    once per call site, only for calls made from __main__."""
     try:
-        import warnings
-    except ImportError:
-        warnings = None
-    if warnings is not None:
-        warnings.warn(message, DeprecationWarning, stacklevel=depth + 1)
-        return
-    try:
-        frame = _sys._getframe(depth)
-    except (AttributeError, ValueError):
+        frame = _sys._getframe(2)
+    except ValueError:
         return
     if frame.f_globals.get('__name__') != '__main__':
         return
     filename = frame.f_code.co_filename
     lineno = frame.f_lineno
-    key = (message, filename, lineno)
-    if key in _warned_at:
+    if (message, filename, lineno) in _warned_at:
         return
-    _warned_at.add(key)
+    _warned_at.add((message, filename, lineno))
     text = "%s:%d: DeprecationWarning: %s\n" % (filename, lineno, message)
     try:
         with open(filename) as source:
-            for number, line in zip(_count(1), source):
-                if number == lineno:
-                    line = line.strip()
-                    if line:
-                        text += "  " + line + "\n"
-                    break
+            for line in _islice(source, lineno - 1, lineno):
+                if line.strip():
+                    text += "  %s\n" % line.strip()
     except Exception:
         pass
-    stderr = _sys.stderr
-    if stderr is not None:
-        stderr.write(text)
+    if _sys.stderr is not None:
+        _sys.stderr.write(text)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -120,8 +109,24 @@ def getprofile():
 # Condition variables, on a private monitor
 
 class _Monitor:
-    """A plain object whose monitor a Condition (or a Thread) waits on."""
+    """A plain object whose monitor a Condition (or a Thread, or a queue.SimpleQueue) waits on."""
     __slots__ = ()
+
+
+def _monitor_wait_for(monitor, predicate, timeout=None):
+    """Wait on monitor (held by the caller) until predicate() is true or timeout seconds have passed
+    (None: no limit); return the last predicate() value.  Whoever makes it true notifies monitor."""
+    deadline = None if timeout is None else _time() + timeout
+    remaining = None
+    result = predicate()
+    while not result:
+        if deadline is not None:
+            remaining = deadline - _time()
+            if remaining <= 0:
+                break
+        _tm.wait(monitor, remaining)
+        result = predicate()
+    return result
 
 
 class Condition:
@@ -138,16 +143,13 @@ class Condition:
         self.acquire = lock.acquire
         self.release = lock.release
         # Locks that know their owner (RLock) save and restore their whole recursion state.
-        save = getattr(lock, '_release_save', None)
-        if save is not None:
-            self._release_save = save
-        restore = getattr(lock, '_acquire_restore', None)
-        if restore is not None:
-            self._acquire_restore = restore
-        owned = getattr(lock, '_is_owned', None)
-        if owned is not None:
-            self._is_owned = owned
+        for name in ('_release_save', '_acquire_restore', '_is_owned'):
+            method = getattr(lock, name, None)
+            if method is not None:
+                setattr(self, name, method)
         self._monitor = _Monitor()
+        # Threads in wait(), counted while they still hold the lock: a notifier (who holds the lock)
+        # that sees 0 has nobody to wake and need not enter the monitor.
         self._nwaiters = 0
 
     def __enter__(self):
@@ -187,20 +189,20 @@ class Condition:
             # Enter the monitor before letting go of the lock: a notifier needs the lock and then the
             # monitor, so it cannot notify before we are waiting.
             with _tm.synchronized(monitor):
-                state = self._release_save()
-                released = True
-                if timeout is None or timeout > 0:
-                    self._nwaiters += 1
-                    try:
+                self._nwaiters += 1
+                try:
+                    state = self._release_save()
+                    released = True
+                    if timeout is None or timeout > 0:
                         notified = _tm.wait(monitor, timeout)
-                    finally:
-                        self._nwaiters -= 1
+                finally:
+                    self._nwaiters -= 1
             # Out of the monitor before taking the lock again, or a notifier holding the lock and
             # waiting for the monitor would deadlock with us.
         finally:
             if released:
                 self._acquire_restore(state)
-        return bool(notified)
+        return notified
 
     def wait_for(self, predicate, timeout=None):
         """Wait until predicate() is true or the timeout expires; return the last predicate() value."""
@@ -223,18 +225,15 @@ class Condition:
         """Wake up to n threads waiting on this condition."""
         if not self._is_owned():
             raise RuntimeError("cannot notify on un-acquired lock")
-        if n > 0:
+        waiters = self._nwaiters
+        if n > 0 and waiters:
             monitor = self._monitor
             with _tm.synchronized(monitor):
-                _tm.notify(monitor, n)
+                _tm.notify(monitor, min(n, waiters))
 
     def notify_all(self):
         """Wake up every thread waiting on this condition."""
-        if not self._is_owned():
-            raise RuntimeError("cannot notify on un-acquired lock")
-        monitor = self._monitor
-        with _tm.synchronized(monitor):
-            _tm.notify_all(monitor)
+        self.notify(self._nwaiters)
 
     def notifyAll(self):
         """Deprecated alias of notify_all()."""
@@ -270,16 +269,8 @@ class Semaphore:
             if self._value == 0:
                 if not blocking:
                     return False
-                if timeout is None:
-                    while self._value == 0:
-                        cond.wait()
-                else:
-                    deadline = _time() + timeout
-                    while self._value == 0:
-                        remaining = deadline - _time()
-                        if remaining <= 0:
-                            return False
-                        cond.wait(remaining)
+                if not cond.wait_for(lambda: self._value, timeout):
+                    return False
             self._value -= 1
             return True
 
@@ -538,14 +529,6 @@ class _ExceptHookArgs(tuple):
 ExceptHookArgs = _ExceptHookArgs
 
 
-def _print_exception(exc_type, exc_value, exc_tb):
-    """The standard traceback to sys.stderr, as sys.__excepthook__ prints it."""
-    hook = getattr(_sys, '__excepthook__', None)
-    if hook is None:
-        hook = _sys.excepthook
-    hook(exc_type, exc_value, exc_tb)
-
-
 def excepthook(args, /):
     """Handle an exception raised by Thread.run(): print "Exception in thread NAME:" and the traceback.
 
@@ -553,25 +536,22 @@ def excepthook(args, /):
     """
     if args.exc_type is SystemExit:
         return
+    thread = args.thread
     stderr = _sys.stderr
     if stderr is None:
-        thread = args.thread
-        stderr = getattr(thread, '_stderr', None) if thread is not None else None
+        stderr = getattr(thread, '_stderr', None)
         if stderr is None:
             return
-    if args.thread is not None:
-        name = args.thread.name
-    else:
-        name = get_ident()
+    name = thread.name if thread is not None else get_ident()
     print("Exception in thread %s:" % (name,), file=stderr, flush=True)
     if stderr is _sys.stderr:
-        _print_exception(args.exc_type, args.exc_value, args.exc_traceback)
+        _sys.__excepthook__(args.exc_type, args.exc_value, args.exc_traceback)
     else:
         # sys.stderr is gone: print on the stream the thread was created with.
         saved = _sys.stderr
         _sys.stderr = stderr
         try:
-            _print_exception(args.exc_type, args.exc_value, args.exc_traceback)
+            _sys.__excepthook__(args.exc_type, args.exc_value, args.exc_traceback)
         finally:
             _sys.stderr = saved
     stderr.flush()
@@ -673,7 +653,7 @@ class Thread:
         with _active_limbo_lock:
             _limbo[self] = self
         try:
-            _start_new_thread(self._bootstrap, ())
+            _start_new_thread(self._bootstrap_inner, ())
         except Exception:
             with _active_limbo_lock:
                 del _limbo[self]
@@ -691,14 +671,6 @@ class Thread:
         finally:
             # Drop the references so that the thread does not keep its arguments alive.
             del self._target, self._args, self._kwargs
-
-    def _bootstrap(self):
-        try:
-            self._bootstrap_inner()
-        except BaseException:
-            if self._daemonic and _sys is None:
-                return
-            raise
 
     def _set_ident(self):
         self._ident = get_ident()
@@ -746,16 +718,7 @@ class Thread:
     def _wait_for_stop(self, timeout):
         lifecycle = self._lifecycle
         with _tm.synchronized(lifecycle):
-            if timeout is None:
-                while not self._is_stopped:
-                    _tm.wait(lifecycle)
-            else:
-                deadline = _time() + timeout
-                while not self._is_stopped:
-                    remaining = deadline - _time()
-                    if remaining <= 0:
-                        break
-                    _tm.wait(lifecycle, remaining)
+            _monitor_wait_for(lifecycle, lambda: self._is_stopped, timeout)
 
     def join(self, timeout=None):
         """Wait until the thread terminates, or until the timeout (seconds) expires.
@@ -883,13 +846,6 @@ class _DummyThread(Thread):
         with _active_limbo_lock:
             _active[self._ident] = self
 
-    def _stop(self):
-        pass
-
-    def is_alive(self):
-        assert not self._is_stopped and self._is_started
-        return True
-
     def join(self, timeout=None):
         assert False, "cannot join a dummy thread"
 
@@ -930,7 +886,7 @@ def _enumerate():
 def enumerate():
     """A list of the Thread objects alive now: started and not finished, dummy ones and the main one."""
     with _active_limbo_lock:
-        return list(_active.values()) + list(_limbo.values())
+        return _enumerate()
 
 
 def main_thread():
@@ -967,9 +923,8 @@ def _shutdown():
     # Threads may start more threads while we wait: loop until none is left.
     while True:
         with _active_limbo_lock:
-            pending = [t for t in _enumerate()
-                       if not t._daemonic and not t._is_stopped and t._ident != me
-                       and not isinstance(t, _DummyThread) and t is not _main_thread]
+            pending = [t for t in _enumerate() if not t._daemonic and not t._is_stopped
+                       and t._ident != me and t is not _main_thread]
         if not pending:
             break
         for t in pending:

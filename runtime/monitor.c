@@ -179,6 +179,27 @@ static inline void fat_lock_internal(fat_lock *f)
 
 static inline void fat_unlock_internal(fat_lock *f) { __atomic_store_n(&f->lock, 0, __ATOMIC_RELEASE); }
 
+/* ---- Blocking hooks ---- */
+
+static void default_begin(void) { tm_commit_transaction(); }
+
+static void default_end(void)
+{
+    /* STM: tm_start_transaction() sets a jump buffer in this frame, dead once
+     * we return; an inevitable transaction never jumps back to it. */
+    tm_start_transaction();
+    tm_become_inevitable();
+}
+
+static void (*blocking_begin)(void) = default_begin;
+static void (*blocking_end)(void) = default_end;
+
+void tm_monitor_set_blocking_hooks(void (*begin)(void), void (*end)(void))
+{
+    blocking_begin = begin ? begin : default_begin;
+    blocking_end = end ? end : default_end;
+}
+
 /* ---- Futex parking ---- */
 
 static int64_t now_ns(void)
@@ -209,42 +230,25 @@ static void unpark(mnode *n)
     syscall(SYS_futex, &n->futex, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
 }
 
-/* Sleep until n->futex is set or the deadline passes (without the segment). */
+/* Hand the segment back, sleep until n->futex is set or the deadline passes
+ * (DL_TRY: at once), take the segment again. Every object may have moved:
+ * callers touch no object they have not rooted (a fat lock and n do not move). */
 static void park(mnode *n, int64_t deadline)
 {
+    blocking_begin();
     while (!__atomic_load_n(&n->futex, __ATOMIC_ACQUIRE)) {
         struct timespec rel, *tsp = NULL;
         if (deadline != DL_FOREVER) {
             int64_t left = deadline - now_ns();
             if (left <= 0)
-                return;
+                break;
             rel.tv_sec = (time_t)(left / 1000000000);
             rel.tv_nsec = (long)(left % 1000000000);
             tsp = &rel;
         }
         syscall(SYS_futex, &n->futex, FUTEX_WAIT_PRIVATE, 0, tsp, NULL, 0);
     }
-}
-
-/* ---- Blocking hooks ---- */
-
-static void default_begin(void) { tm_commit_transaction(); }
-
-static void default_end(void)
-{
-    /* STM: tm_start_transaction() sets a jump buffer in this frame, dead once
-     * we return; an inevitable transaction never jumps back to it. */
-    tm_start_transaction();
-    tm_become_inevitable();
-}
-
-static void (*blocking_begin)(void) = default_begin;
-static void (*blocking_end)(void) = default_end;
-
-void tm_monitor_set_blocking_hooks(void (*begin)(void), void (*end)(void))
-{
-    blocking_begin = begin ? begin : default_begin;
-    blocking_end = end ? end : default_end;
+    blocking_end();
 }
 
 /* ---- Header word access ---- */
@@ -291,13 +295,36 @@ static inline void slow_path_begin(void)
 #endif
 }
 
+/* The same, then o's word read again for a store. */
+static inline uint32_t slow_path_word(object_t *o)
+{
+    slow_path_begin();
+    word_prepare_store(o);
+    return word_load(o);
+}
+
+/* Whether w is a thin lock held by the calling thread. */
+static inline bool thin_owned(uint32_t w)
+{
+    uint32_t me = my_bits();
+    return me != 0 && (w & (TM_LOCK_FAT_BIT | TM_LOCK_OWNER_MASK)) == me;
+}
+
+static inline void fat_give(fat_lock *f, uint32_t owner, uint64_t count)
+{
+    owner_set(f, owner);
+    f->count = count;
+}
+
+/* Whether the calling thread owns f (reads only what the owner wrote). */
+static inline bool fat_owned(fat_lock *f) { return tm_self.index != 0 && owner_get(f) == tm_self.index; }
+
 /* Make o's thin lock (word w, just read) fat with this owner and count. */
 static fat_lock *inflate(object_t *o, uint32_t w, uint32_t owner, uint64_t count)
 {
     uint32_t idx;
     fat_lock *f = fat_new(&idx);
-    owner_set(f, owner);
-    f->count = count;
+    fat_give(f, owner, count);
     word_store(o, (w & TM_GCFLAG_MASK) | TM_LOCK_FAT_BIT | (idx << TM_LOCK_COUNT_SHIFT));
     stat_add(&stat_inflations);
     return f;
@@ -316,46 +343,41 @@ static void fat_release_locked(fat_lock *f)
 {
     mnode *n = f->entry.head;
     if (n && n->handoff) {
-        q_remove(&f->entry, n);
-        owner_set(f, n->index);
-        f->count = n->levels;
+        fat_give(f, n->index, n->levels);
         n->state = NODE_GRANTED;
-        unpark(n);
-        return;
-    }
-    owner_set(f, 0);
-    f->count = 0;
-    if (n) {
-        q_remove(&f->entry, n);
+    } else {
+        fat_give(f, 0, 0);
+        if (!n)
+            return;
         n->state = NODE_WOKEN;
-        unpark(n);
     }
+    q_remove(&f->entry, n);
+    unpark(n);
 }
 
-/* Take a fat lock `levels` times, waiting until the deadline. o is only
- * rooted across the blocking calls (the fat lock does not move). */
-static bool fat_enter(fat_lock *f, object_t *o, uint64_t levels, int64_t deadline, bool counted)
+/* With f's internal lock: take the monitor for n if nobody owns it. */
+static bool fat_take(fat_lock *f, const mnode *n)
 {
-    uint32_t me = tm_self.index;
-    if (owner_get(f) == me) {
+    if (owner_get(f) != 0)
+        return false;
+    fat_give(f, n->index, n->levels);
+    return true;
+}
+
+/* Take a fat lock `levels` times, waiting until the deadline. The object
+ * is not touched again once the fat lock is known, so it needs no root. */
+static bool fat_enter(fat_lock *f, uint64_t levels, int64_t deadline, bool counted)
+{
+    if (fat_owned(f)) {
         f->count += levels;      /* ours: nobody else writes owner or count */
         return true;
     }
+    mnode n = {.index = tm_self.index, .levels = levels};
     fat_lock_internal(f);
-    if (owner_get(f) == 0) {
-        owner_set(f, me);
-        f->count = levels;
-        fat_unlock_internal(f);
-        return true;
-    }
-    if (!counted)
+    bool got = fat_take(f, &n);
+    if (!got && !counted)
         stat_add(&stat_contended);
-    if (deadline == DL_TRY) {
-        fat_unlock_internal(f);
-        return false;
-    }
-    mnode n = {.index = me, .levels = levels};
-    for (;;) {
+    while (!got && !deadline_passed(deadline)) {
         n.futex = 0;
         n.state = NODE_QUEUED;
         if (n.handoff)
@@ -363,34 +385,21 @@ static bool fat_enter(fat_lock *f, object_t *o, uint64_t levels, int64_t deadlin
         else
             q_push_tail(&f->entry, &n);
         fat_unlock_internal(f);
-        TM_PUSH_ROOT(o);
-        blocking_begin();
         park(&n, deadline);
-        blocking_end();
-        TM_POP_ROOT(o);
         fat_lock_internal(f);
         if (n.state == NODE_GRANTED) {
-            fat_unlock_internal(f);
-            return true;
+            got = true;
+            break;
         }
-        bool woken = n.state == NODE_WOKEN;
-        if (!woken)
+        if (n.state == NODE_QUEUED)     /* timed out */
             q_remove(&f->entry, &n);
-        if (owner_get(f) == 0) {
-            owner_set(f, me);
-            f->count = levels;
-            fat_unlock_internal(f);
-            return true;
-        }
-        if (deadline_passed(deadline)) {
-            /* Woken or not, the owner's unlock will wake the next in line. */
-            fat_unlock_internal(f);
-            return false;
-        }
-        /* Woken and overtaken: back to the head, and take a handoff next. */
-        if (woken)
+        else                            /* woken: if overtaken, back to the head for a handoff */
             n.handoff = true;
+        got = fat_take(f, &n);
     }
+    /* Gave up (woken or not): the owner's unlock will wake the next in line. */
+    fat_unlock_internal(f);
+    return got;
 }
 
 /* Hand the segment over once so that a thin lock's owner can run. Under
@@ -417,12 +426,8 @@ static bool enter_slow(object_t *o, uint64_t levels, int64_t deadline)
     for (;;) {
         word_prepare_store(o);
         uint32_t w = word_load(o);
-        if (w & TM_LOCK_FAT_BIT) {
-            slow_path_begin();
-            word_prepare_store(o);
-            w = word_load(o);
-            return fat_enter(fat_of(w), o, levels, deadline, counted);
-        }
+        if (w & TM_LOCK_FAT_BIT)
+            return fat_enter(fat_of(slow_path_word(o)), levels, deadline, counted);
         uint32_t owner = w & TM_LOCK_OWNER_MASK;
         if (owner == 0) {
             uint32_t low = w & TM_GCFLAG_MASK;
@@ -431,9 +436,7 @@ static bool enter_slow(object_t *o, uint64_t levels, int64_t deadline)
                     return true;
                 continue;
             }
-            slow_path_begin();
-            word_prepare_store(o);
-            w = word_load(o);
+            w = slow_path_word(o);
             if (w & TM_LOCK_FIELD_MASK)
                 continue;
             inflate(o, w, tm_self.index, levels);
@@ -445,9 +448,7 @@ static bool enter_slow(object_t *o, uint64_t levels, int64_t deadline)
                 word_store(o, w + (uint32_t)(levels << TM_LOCK_COUNT_SHIFT));
                 return true;
             }
-            slow_path_begin();
-            word_prepare_store(o);
-            w = word_load(o);
+            w = slow_path_word(o);
             if ((w & (TM_LOCK_FAT_BIT | TM_LOCK_OWNER_MASK)) != me)
                 continue;
             inflate(o, w, tm_self.index, thin_levels(w) + levels);
@@ -458,9 +459,7 @@ static bool enter_slow(object_t *o, uint64_t levels, int64_t deadline)
             stat_add(&stat_contended);
             counted = true;
         }
-        if (deadline == DL_TRY)
-            return false;
-        if (deadline_passed(deadline))
+        if (deadline_passed(deadline))   /* DL_TRY too */
             return false;
 #if TM_STM
         bool others_waiting = true;
@@ -474,13 +473,11 @@ static bool enter_slow(object_t *o, uint64_t levels, int64_t deadline)
         }
         /* Inflate on the owner's behalf (it cannot write the word while we
          * own the segment, and will find the fat lock when it unlocks). */
-        slow_path_begin();
-        word_prepare_store(o);
-        w = word_load(o);
+        w = slow_path_word(o);
         if ((w & TM_LOCK_FAT_BIT) || (w & TM_LOCK_OWNER_MASK) == 0 || (w & TM_LOCK_OWNER_MASK) == me)
             continue;
         fat_lock *f = inflate(o, w, thin_owner(w), thin_levels(w));
-        return fat_enter(f, o, levels, deadline, counted);
+        return fat_enter(f, levels, deadline, counted);
     }
 }
 
@@ -492,7 +489,7 @@ void tm_monitor_enter(object_t *o)
     if ((w & TM_LOCK_FIELD_MASK) == 0 && word_cas(o, w, w | me))
         return;
     /* Nested: thin, ours, count below 255. */
-    if (((w ^ me) & TM_LOCK_FIELD_MASK) < TM_LOCK_COUNT_MASK && (w & TM_LOCK_OWNER_MASK) == me) {
+    if (((w ^ me) & TM_LOCK_FIELD_MASK) < TM_LOCK_COUNT_MASK) {
         word_store(o, w + THIN_ONE);
         return;
     }
@@ -509,14 +506,14 @@ bool tm_monitor_enter_timed(object_t *o, int64_t timeout_ns)
     return enter_slow(o, 1, deadline_of(timeout_ns));
 }
 
-/* Fat, or not ours. */
-static __attribute__((noinline)) bool exit_slow(object_t *o, uint32_t w)
+/* Fat, or not ours. A fat word's index never changes, so w stays good. */
+static __attribute__((noinline)) bool exit_slow(uint32_t w)
 {
-    if (!(w & TM_LOCK_FAT_BIT) || tm_self.index == 0)
+    if (!(w & TM_LOCK_FAT_BIT))
         return false;
     slow_path_begin();
-    fat_lock *f = fat_of(word_load(o));
-    if (owner_get(f) != tm_self.index)
+    fat_lock *f = fat_of(w);
+    if (!fat_owned(f))
         return false;
     if (f->count > 1) {
         f->count--;
@@ -542,18 +539,16 @@ bool tm_monitor_exit(object_t *o)
         word_store(o, x == 0 ? (w & TM_GCFLAG_MASK) : w - THIN_ONE);
         return true;
     }
-    return exit_slow(o, w);
+    return exit_slow(w);
 }
 
 uint64_t tm_monitor_count(object_t *o)
 {
     uint32_t w = word_load(o);
-    if (!(w & TM_LOCK_FAT_BIT)) {
-        uint32_t owner = thin_owner(w);
-        return owner != 0 && owner == tm_self.index ? thin_levels(w) : 0;
-    }
+    if (!(w & TM_LOCK_FAT_BIT))
+        return thin_owned(w) ? thin_levels(w) : 0;
     fat_lock *f = fat_of(w);
-    return tm_self.index != 0 && owner_get(f) == tm_self.index ? f->count : 0;
+    return fat_owned(f) ? f->count : 0;
 }
 
 unsigned tm_monitor_owner(object_t *o)
@@ -566,10 +561,9 @@ unsigned tm_monitor_owner(object_t *o)
 
 uint64_t tm_monitor_exit_all(object_t *o)
 {
-    uint32_t me = my_bits();
     uint32_t w = word_load(o);
     if (!(w & TM_LOCK_FAT_BIT)) {
-        if ((w & TM_LOCK_OWNER_MASK) != me || me == 0)
+        if (!thin_owned(w))
             return 0;
         word_prepare_store(o);
         w = word_load(o);
@@ -577,10 +571,10 @@ uint64_t tm_monitor_exit_all(object_t *o)
         return thin_levels(w);
     }
     slow_path_begin();
-    fat_lock *f = fat_of(word_load(o));
+    fat_lock *f = fat_of(w);
     fat_lock_internal(f);
     uint64_t c = 0;
-    if (owner_get(f) == tm_self.index && me != 0) {
+    if (fat_owned(f)) {
         c = f->count;
         fat_release_locked(f);
     }
@@ -597,25 +591,19 @@ void tm_monitor_enter_count(object_t *o, uint64_t count)
 int tm_monitor_wait(object_t *o, int64_t timeout_ns)
 {
     int64_t deadline = deadline_of(timeout_ns);
-    uint32_t me = my_bits();
     uint32_t w = word_load(o);
-    if (me == 0)
+    if (!(w & TM_LOCK_FAT_BIT) && !thin_owned(w))
         return TM_MONITOR_NOT_OWNER;
-    if (!(w & TM_LOCK_FAT_BIT) && (w & TM_LOCK_OWNER_MASK) != me)
-        return TM_MONITOR_NOT_OWNER;
-    slow_path_begin();
-    word_prepare_store(o);
-    w = word_load(o);
+    w = slow_path_word(o);
     fat_lock *f;
-    if (!(w & TM_LOCK_FAT_BIT)) {
-        if ((w & TM_LOCK_OWNER_MASK) != me)
-            return TM_MONITOR_NOT_OWNER;
-        f = inflate(o, w, tm_self.index, thin_levels(w));
-    } else {
+    if (w & TM_LOCK_FAT_BIT)
         f = fat_of(w);
-    }
+    else if (thin_owned(w))
+        f = inflate(o, w, tm_self.index, thin_levels(w));
+    else
+        return TM_MONITOR_NOT_OWNER;
     fat_lock_internal(f);
-    if (owner_get(f) != tm_self.index) {
+    if (!fat_owned(f)) {
         fat_unlock_internal(f);
         return TM_MONITOR_NOT_OWNER;
     }
@@ -625,34 +613,26 @@ int tm_monitor_wait(object_t *o, int64_t timeout_ns)
     fat_release_locked(f);
     fat_unlock_internal(f);
 
-    TM_PUSH_ROOT(o);
-    blocking_begin();
-    if (deadline != DL_TRY)
-        park(&n, deadline);
-    blocking_end();
-    TM_POP_ROOT(o);
+    park(&n, deadline);         /* o is not touched again: no root */
 
     fat_lock_internal(f);
     int result = n.state == NODE_WOKEN ? TM_MONITOR_NOTIFIED : TM_MONITOR_TIMED_OUT;
     if (result == TM_MONITOR_TIMED_OUT)
         q_remove(&f->waiting, &n);
     fat_unlock_internal(f);
-    fat_enter(f, o, saved, DL_FOREVER, true);
+    fat_enter(f, saved, DL_FOREVER, true);
     return result;
 }
 
 int64_t tm_monitor_notify(object_t *o, uint64_t n)
 {
-    uint32_t me = my_bits();
     uint32_t w = word_load(o);
-    if (!(w & TM_LOCK_FAT_BIT)) {
-        /* A thin lock has no waiters (wait inflates). */
-        return (w & TM_LOCK_OWNER_MASK) == me && me != 0 ? 0 : -1;
-    }
+    if (!(w & TM_LOCK_FAT_BIT))
+        return thin_owned(w) ? 0 : -1;    /* a thin lock has no waiters (wait inflates) */
     slow_path_begin();
-    fat_lock *f = fat_of(word_load(o));
+    fat_lock *f = fat_of(w);
     fat_lock_internal(f);
-    if (owner_get(f) != tm_self.index || me == 0) {
+    if (!fat_owned(f)) {
         fat_unlock_internal(f);
         return -1;
     }

@@ -15,10 +15,12 @@
  *
  * Every call is made by an attached thread that owns a segment (holds the
  * GIL; in the STM build, runs a transaction). Calls that may block hand the
- * segment back while they wait (tm_monitor_blocking_begin/end) and take it
- * again before returning. While blocked, objects may move: the object passed
- * in is rooted internally, but the caller must keep its other references in
- * roots and re-read the object from its own root afterwards.
+ * segment back while they wait (the hooks of tm_monitor_set_blocking_hooks)
+ * and take it again before returning. While blocked, objects may move: the
+ * caller keeps its references (o too) in roots and re-reads them afterwards.
+ * The monitor touches o after blocking only where it roots it (a contended
+ * thin lock); once the lock is fat it never needs o again (fat locks do not
+ * move).
  *
  * Header words are written only by the segment's owner: under the GIL one
  * thread at a time, so a contender may inflate a thin lock on its owner's

@@ -17,23 +17,27 @@ __thread tm_thread tm_self;
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 static tm_thread *threads;
 static int nthreads;
-/* Index -> thread; a free index is NULL. Under registry_lock. */
+/* Index -> thread; a free index is NULL. Written under registry_lock with
+ * release stores, a thread once its index and shadow stack are set
+ * (tm_thread_by_index reads without the lock). */
 static tm_thread *by_index[TM_MAX_THREAD_INDEX + 1];
 static unsigned index_hint = 1;
 
-/* The lowest free index at or after the hint, wrapping; 0 if none. Reusing
- * from the hint on (not always the lowest) spaces out the reuse of an index. */
-static unsigned take_index(tm_thread *me)
+/* Gives me the lowest free index at or after the hint, wrapping, and
+ * publishes it; false if none. Reusing from the hint on (not always the
+ * lowest) spaces out the reuse of an index. */
+static bool take_index(tm_thread *me)
 {
     for (unsigned k = 0; k < TM_MAX_THREAD_INDEX; k++) {
         unsigned i = 1 + (index_hint - 1 + k) % TM_MAX_THREAD_INDEX;
         if (!by_index[i]) {
-            by_index[i] = me;
+            me->index = (uint16_t)i;
+            __atomic_store_n(&by_index[i], me, __ATOMIC_RELEASE);
             index_hint = i % TM_MAX_THREAD_INDEX + 1;
-            return i;
+            return true;
         }
     }
-    return 0;
+    return false;
 }
 
 tm_thread *tm_thread_by_index(unsigned index)
@@ -58,25 +62,23 @@ bool tm_thread_try_attach(void)
         munmap(m, bytes + TM_PAGE_SIZE);
         return false;
     }
-    pthread_mutex_lock(&registry_lock);
-    unsigned index = take_index(me);
-    if (!index) {
-        pthread_mutex_unlock(&registry_lock);
-        munmap(m, bytes + TM_PAGE_SIZE);
-        return false;
-    }
-    me->index = (uint16_t)index;
     me->ss_base = me->ss_top = (object_t **)m;
     me->ss_limit = me->ss_base + TM_SHADOWSTACK_ENTRIES;
     me->segment = 0;
-    pthread_cond_init(&me->granted, NULL);
     me->attached = true;
+    pthread_mutex_lock(&registry_lock);
+    if (!take_index(me)) {
+        pthread_mutex_unlock(&registry_lock);
+        me->attached = false;
+        munmap(m, bytes + TM_PAGE_SIZE);
+        return false;
+    }
     me->prev = NULL;
     me->next = threads;
     if (threads)
         threads->prev = me;
     threads = me;
-    nthreads++;
+    __atomic_store_n(&nthreads, nthreads + 1, __ATOMIC_RELAXED);   /* read without the lock */
     tm_stm_adjust_spinning(nthreads);
     pthread_mutex_unlock(&registry_lock);
     if (!TM_STM)
@@ -101,18 +103,17 @@ void tm_thread_detach(void)
         threads = me->next;
     if (me->next)
         me->next->prev = me->prev;
-    nthreads--;
-    by_index[me->index] = NULL;
+    __atomic_store_n(&nthreads, nthreads - 1, __ATOMIC_RELAXED);
+    __atomic_store_n(&by_index[me->index], NULL, __ATOMIC_RELEASE);
     me->index = 0;
     tm_stm_adjust_spinning(nthreads);
     pthread_mutex_unlock(&registry_lock);
     tm_stm_retire_thread_stats();
     munmap(me->ss_base, TM_SHADOWSTACK_ENTRIES * sizeof(object_t *) + TM_PAGE_SIZE);
-    pthread_cond_destroy(&me->granted);
     me->attached = false;
 }
 
-int tm_thread_count(void) { return nthreads; }
+int tm_thread_count(void) { return __atomic_load_n(&nthreads, __ATOMIC_RELAXED); }
 
 void tm_threads_foreach(void (*fn)(tm_thread *t, void *ctx), void *ctx)
 {

@@ -31,10 +31,7 @@ typedef struct tm_thread {
     int last_abort_cause;            /* enum tm_abort_cause of the last abort */
     int wait_for_seg;                /* after losing a conflict: the winner's segment... */
     uint64_t wait_for_start;         /* ...and its transaction, which we let finish first */
-    /* Segment handoff */
-    pthread_cond_t granted;
-    struct tm_thread *next_waiter;
-    uint64_t acquisitions;
+    uint64_t acquisitions;           /* GIL build: times this thread took the segment */
     /* Registry of attached threads */
     struct tm_thread *next, *prev;
 } tm_thread;

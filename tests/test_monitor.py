@@ -15,7 +15,7 @@ PARTS = ["uncontended", "nesting", "timed", "wait", "contention", "recycle"]
 @pytest.mark.parametrize("run", range(2))
 def test_monitor(ctest, run):
     p = ctest("test_monitor")
-    for part in ["uncontended", "nesting", "timed enter", "wait", "notify vs timeout",
+    for part in ["uncontended", "nesting", "timed enter", "handoff", "wait", "notify vs timeout",
                  "contention, 2 threads", "contention, 4 threads", "contention, 8 threads", "thread indexes"]:
         assert f"ok {part}" in p.stdout, p.stdout
 

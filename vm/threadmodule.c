@@ -837,8 +837,14 @@ static Obj tm_notify(Obj *args, size_t nargs, Obj kwnames)
     Obj *a = vm_roots(2);
     Obj res = NULL;
     int64_t n = 1;
-    if (vm_parse_args("notify", args, nargs, kwnames, names, 1, 2, a) < 0 || (a[1] && int_as_i64(a[1], &n) < 0))
+    if (vm_parse_args("notify", args, nargs, kwnames, names, 1, 2, a) < 0)
         goto out;
+    if (a[1] && int_as_i64(a[1], &n) < 0) {
+        double d;   /* a huge n wakes everyone, a hugely negative one no one */
+        if (!err_matches(E_OverflowError) || (err_clear(), int_as_double(a[1], &d) < 0))
+            goto out;
+        n = d > 0 ? INT64_MAX : 0;
+    }
     res = notify_common(a[0], n < 0 ? 0 : (uint64_t)n);
 out:
     vm_unroots(a);

@@ -14,16 +14,19 @@
  *     exclusion; the sum of the objects' values equals the increments made;
  *     nesting (sometimes past the thin limit), exit_all / enter_count;
  *  4. timed enter: try-only and a timeout against a holder, thin then fat
- *     (no inflation for try-only), a timed-out thread leaving the middle of
- *     a queue, and a timed enter that succeeds when the holder lets go;
- *     exit, wait and notify by a non-owner fail and change nothing;
+ *     (no inflation for try-only), a timed-out thread leaving the queue
+ *     behind a queued one, and a timed enter that succeeds when the holder
+ *     lets go; exit, wait and notify by a non-owner fail and change nothing;
+ *     handoff: a woken thread overtaken by a barging one goes back to the
+ *     head of the queue (ahead of a thread queued after it) and the next
+ *     unlock makes it the owner directly;
  *  5. wait/notify: timeouts re-acquire with the same count (thin, fat, 0,
  *     young object that moves while waiting), custom blocking hooks, N
  *     waiters notified one at a time in FIFO order, two at a time, all at
  *     once; a race of short timeouts against notifies where the number of
  *     waits that report NOTIFIED must equal the number notify reported;
- *  6. thread indexes: attach/detach in sequence until an index recurs; the
- *     new thread with a dead thread's index takes the monitor that thread
+ *  6. thread indexes: attach/detach in sequence until an index recurs (not
+ *     at once: the index hint rotates); the new thread with a dead thread's index takes the monitor that thread
  *     released and appears to own those it left held (thin and fat).
  *
  * TMPY_TEST_SCALE multiplies the iteration counts; TMPY_GC_DEBUG=move runs
@@ -631,6 +634,75 @@ static void test_timed(void)
            "success when let go; non-owners change nothing\n");
 }
 
+/* Handoff. Q then R queue on a fat monitor we hold; hooks count each one's
+ * blocking calls, so we know (under the GIL) when each is parked. */
+static volatile int q_index, r_index, q_blocks, r_blocks, entered[2], nentered;
+
+static void counting_begin(void)
+{
+    if (tm_self.index == q_index)
+        q_blocks++;
+    else if (tm_self.index == r_index)
+        r_blocks++;
+    tm_commit_transaction();
+}
+
+static void counting_end(void) { tm_start_transaction(); }
+
+static void *entrant_main(void *arg)
+{
+    volatile int *index = arg;
+    tm_thread_attach();
+    tm_start_transaction();
+    *index = tm_self.index;
+    tm_monitor_enter(shared);
+    CHECK(tm_monitor_count(shared) == 1, "entrant: count");
+    entered[nentered++] = tm_self.index;
+    CHECK(tm_monitor_exit(shared), "entrant: exit");
+    tm_commit_transaction();
+    tm_thread_detach();
+    return NULL;
+}
+
+static void test_handoff(void)
+{
+    q_index = r_index = q_blocks = r_blocks = nentered = 0;
+    tm_monitor_set_blocking_hooks(counting_begin, counting_end);
+    tm_start_transaction();
+    shared = as_obj(new_cell());
+    tm_monitor_enter(shared);
+    CHECK(tm_monitor_wait(shared, 0) == TM_MONITOR_TIMED_OUT && (flags(shared) & TM_LOCK_FAT_BIT), "inflate");
+    tm_commit_transaction();
+    pthread_t q, r;
+    CHECK(pthread_create(&q, NULL, entrant_main, (void *)&q_index) == 0, "pthread_create");
+    await_at_least(&q_blocks, 1);
+    CHECK(pthread_create(&r, NULL, entrant_main, (void *)&r_index) == 0, "pthread_create");
+    await_at_least(&r_blocks, 1);
+    tm_start_transaction();
+    CHECK(tm_monitor_exit(shared) && tm_monitor_owner(shared) == 0, "exit: owner %u", tm_monitor_owner(shared));
+    CHECK(tm_monitor_enter_timed(shared, 0), "barging in ahead of the woken thread failed");
+    tm_commit_transaction();
+    await_at_least(&q_blocks, 2);     /* Q woke, found us the owner, queued again */
+    tm_start_transaction();
+    CHECK(q_blocks == 2 && r_blocks == 1 && nentered == 0, "blocks %d %d, %d entered", q_blocks, r_blocks, nentered);
+    CHECK(tm_monitor_exit(shared), "exit");
+    CHECK(tm_monitor_owner(shared) == (unsigned)q_index, "the overtaken thread was not handed the monitor: owner %u, "
+          "Q is %d, R is %d", tm_monitor_owner(shared), q_index, r_index);
+    CHECK(!tm_monitor_enter_timed(shared, 0), "took a monitor handed to another thread");
+    tm_commit_transaction();
+    pthread_join(q, NULL);
+    pthread_join(r, NULL);
+    tm_monitor_set_blocking_hooks(NULL, NULL);
+    tm_start_transaction();
+    CHECK(nentered == 2 && entered[0] == q_index && entered[1] == r_index, "entered in the wrong order");
+    CHECK(tm_monitor_owner(shared) == 0 && q_blocks == 2 && r_blocks == 1, "owner %u, blocks %d %d",
+          tm_monitor_owner(shared), q_blocks, r_blocks);
+    shared = NULL;
+    tm_commit_transaction();
+    printf("ok handoff: a woken thread overtaken once is handed the monitor at the next unlock, ahead of the "
+           "queue\n");
+}
+
 /* ---- 5. wait / notify ---- */
 
 static int hook_begins, hook_ends;
@@ -972,6 +1044,7 @@ static void test_recycle(void)
     tm_commit_transaction();
     CHECK(pthread_create(&t, NULL, recycle_second, NULL) == 0, "pthread_create");
     pthread_join(t, NULL);
+    CHECK(cycles > 1, "index %u was reused at once", dead_index);
     tm_start_transaction();
     CHECK(tm_monitor_enter_timed(rec_n, 0) && tm_monitor_enter_timed(rec_f, 0), "released monitors are not free");
     CHECK(tm_monitor_exit(rec_n) && tm_monitor_exit(rec_f), "exit");
@@ -1012,8 +1085,10 @@ int main(int argc, char **argv)
         test_uncontended();
     if (wanted(argc, argv, "nesting"))
         test_nesting();
-    if (wanted(argc, argv, "timed"))
+    if (wanted(argc, argv, "timed")) {
         test_timed();
+        test_handoff();
+    }
     if (wanted(argc, argv, "wait"))
         test_wait();
     if (wanted(argc, argv, "contention"))
