@@ -15,9 +15,12 @@ STM_OBJ := $(patsubst runtime/%.c,$(BUILD)/stm/%.o,$(RT_SRC))
 LIB_GIL := $(BUILD)/libtmrt.a
 LIB_STM := $(BUILD)/libtmrt-stm.a
 
-# The interpreter: vm/*.c on the GIL runtime is build/tmpy-gil.
-VM_SRC   := $(wildcard vm/*.c)
-VM_HDR   := $(wildcard vm/*.h)
+# The interpreter: vm/ (the eval core) and its folders compiler/, objects/,
+# modules/ on the GIL runtime is build/tmpy-gil. Includes name a header of
+# another folder by its path under vm/ ("objects/strobj.h").
+VM_DIRS  := vm vm/compiler vm/objects vm/modules
+VM_SRC   := $(foreach d,$(VM_DIRS),$(wildcard $(d)/*.c))
+VM_HDR   := $(foreach d,$(VM_DIRS),$(wildcard $(d)/*.h))
 VM_GIL_OBJ := $(patsubst vm/%.c,$(BUILD)/vm/%.o,$(VM_SRC))
 TMPY_GIL := $(BUILD)/tmpy-gil
 VM_CPPFLAGS := -Ivm -Iruntime -DTMPY_LIBDIR='"$(CURDIR)/lib"'

@@ -1,4 +1,4 @@
-"""Fuzzing the front end (vm/ast.c, vm/lexer.c, vm/parser.c) under ASan/UBSan.
+"""Fuzzing the front end (vm/compiler/ast.c, lexer.c, parser.c) under ASan/UBSan.
 
 tests/fuzz/fuzz_parse.c links only those three files (they must not depend on
 the GC or on other vm files). It parses the seed programs, then mutated and
@@ -14,9 +14,9 @@ import pytest
 from conftest import BUILD, ROOT
 
 EXE = BUILD / "tests" / "fuzz_parse"
-SOURCES = ["tests/fuzz/fuzz_parse.c", "vm/ast.c", "vm/lexer.c", "vm/parser.c"]
+SOURCES = ["tests/fuzz/fuzz_parse.c", "vm/compiler/ast.c", "vm/compiler/lexer.c", "vm/compiler/parser.c"]
 # The Makefile's flags, plus the sanitizers (no %gs objects are involved).
-CFLAGS = ["-O1", "-g", "-std=gnu11", "-Wall", "-Wextra", "-Werror", "-Ivm", "-Iruntime",
+CFLAGS = ["-O1", "-g", "-std=gnu11", "-Wall", "-Wextra", "-Werror", "-Ivm/compiler", "-Ivm", "-Iruntime",
           "-fsanitize=address,undefined", "-fno-sanitize-recover=undefined"]
 SAN_ENV = {
     "ASAN_OPTIONS": "detect_leaks=1:abort_on_error=0:halt_on_error=1",

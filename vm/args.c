@@ -1,5 +1,5 @@
 /* Argument checking for C functions, with CPython 3.11's messages. */
-#include "objects.h"
+#include "objects/objects.h"
 
 #include <string.h>
 

@@ -2,16 +2,13 @@
  * resumption (FOR_ITER, YIELD_FROM) and return; C code re-enters it only
  * through eval_run (a new C level). See eval.h for the frame layout. */
 #include "eval.h"
-#include "containers.h"
+#include "compiler/compile.h"
+#include "objects/containers.h"
 
 #include <inttypes.h>
 #include <string.h>
 
-const char *const op_names[] = {
-#define OP_NAME(name) #name,
-    OP_LIST(OP_NAME)
-#undef OP_NAME
-};
+_Static_assert(FRAME_MAX_BLOCKS >= COMPILE_MAX_BLOCK_DEPTH, "the block stack is smaller than the compiler assumes");
 
 /* ------------------------------------------------------------------ */
 /* Inline caches (code->cache, CACHE_ENTRY_SIZE bytes each). They hold */

@@ -22,13 +22,6 @@
 #include "tmpy.h"
 #include "opcodes.h"
 
-/* objects.c calls this while registering layouts (enum order). */
-void eval_fill_layouts(tm_type *generator_layout, tm_type *frame_layout);
-
-/* Compiler docstring convention (assumed until compile.c says otherwise):
- * a function's __doc__ is consts[0] when its code has this flag. */
-#define CO_HAS_DOCSTRING 256
-
 #define FRAME_MAX_BLOCKS 20
 
 enum { BLK_TRY = 1, BLK_EXCEPT_HANDLER = 2 };
@@ -115,6 +108,9 @@ static inline bool vm_cstack_low(void)
 /* Nesting of eval_run levels on this thread (C code running Python). Only
  * the C stack limits it: Python frames count against the recursion limit. */
 extern __thread int vm_eval_levels;
+/* Threads started and not yet finished, the main thread included (blocking.c;
+ * _thread counts them, before a new thread exists). */
+extern int vm_live_threads;
 static inline int eval_enter_level(void)
 {
     if (unlikely(vm_cstack_low())) {

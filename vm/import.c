@@ -2,11 +2,9 @@
  * modules written in C, and source files found on sys.path (packages with
  * __init__.py, namespace packages, relative imports). No bytecode caches. */
 #include "tmpy.h"
-#include "modules.h"
-#include "monitor.h"
-#include "objects.h"
-#include "strobj.h"
-#include "containers.h"
+#include "objects/objects.h"
+#include "objects/strobj.h"
+#include "objects/containers.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -406,7 +404,7 @@ static Obj load_with_parents(Obj absname);
  * a time loads modules (the import lock, the monitor of g_import_lock;
  * re-entrant, since loading a module imports others): a thread importing a
  * module another thread is loading waits for it, then finds it done. */
-static Obj import_absolute(Obj absname)
+Obj import_absolute(Obj absname)
 {
     Obj m = dict_getitem(g_modules, absname);
     if (m && !loading_elsewhere(absname))
@@ -500,7 +498,7 @@ out:
 }
 
 /* The absolute name for a relative import from the module with `globals`. */
-static Obj resolve_relative(Obj name, Obj globals, int level)
+Obj import_resolve_relative(Obj name, Obj globals, int level)
 {
     Obj *r = vm_roots(3);
     Obj res = NULL;
@@ -658,7 +656,7 @@ Obj vm_import(Obj name, Obj globals, Obj fromlist, int level)
     r[1] = globals;
     r[2] = fromlist;
     if (level > 0) {
-        r[3] = resolve_relative(name, globals, level);
+        r[3] = import_resolve_relative(name, globals, level);
         if (!r[3])
             goto out;
     } else {
@@ -820,91 +818,4 @@ void import_init_paths(bool ignore_env, const char *script_dir)
         list_append(g_sys_path, r[0]);
     vm_unroots(r);
     err_clear();
-}
-
-/* ------------------------------------------------------------------ */
-/* importlib (minimal)                                                 */
-/* ------------------------------------------------------------------ */
-
-static Obj il_import_module(Obj *args, size_t nargs, Obj kwnames)
-{
-    static const char *const names[] = {"name", "package", NULL};
-    Obj *a = vm_roots(4);
-    Obj res = NULL;
-    if (vm_parse_args("import_module", args, nargs, kwnames, names, 1, 2, a) < 0)
-        goto out;
-    if (!IS_STR(a[0])) {
-        err_format(E_TypeError, "module name must be str, not %s", type_name(a[0]));
-        goto out;
-    }
-    const char *n = str_cstr(a[0]);
-    int level = 0;
-    while (n[level] == '.')
-        level++;
-    if (level) {
-        if (!a[1] || IS_NONE(a[1])) {
-            err_format(E_TypeError, "the 'package' argument is required to perform a relative import for %s",
-                       str_cstr(a[0]));
-            goto out;
-        }
-        if (!IS_STR(a[1])) {
-            err_set(E_TypeError, "package must be a string");
-            goto out;
-        }
-        a[2] = dict_new();
-        if (!a[2] || dict_setitem(a[2], NAME(__package__), a[1]) < 0)
-            goto out;
-        a[3] = str_from_cstr(str_cstr(a[0]) + level);
-        if (!a[3] || !(a[3] = resolve_relative(a[3], a[2], level)))
-            goto out;
-    } else {
-        a[3] = a[0];
-    }
-    res = import_absolute(a[3]);
-out:
-    vm_unroots(a);
-    return res;
-}
-
-static Obj il_reload(Obj *args, size_t nargs, Obj kwnames)
-{
-    if (vm_check_args("reload", nargs, kwnames, 1, 1) < 0)
-        return NULL;
-    if (TID(args[0]) != TID_MODULE) {
-        err_set(E_TypeError, "reload() argument must be a module");
-        return NULL;
-    }
-    Obj file = vm_getattr_opt(args[0], NAME(__file__));
-    if (!file || !IS_STR(file)) {
-        if (!err_occurred())
-            err_set(E_ModuleNotFoundError, "reload(): the module has no source file");
-        return NULL;
-    }
-    return import_run_source_file(args[0], file) ? args[0] : NULL;
-}
-
-static Obj il_invalidate_caches(Obj *args, size_t nargs, Obj kwnames)
-{
-    (void)args;
-    if (vm_check_args("invalidate_caches", nargs, kwnames, 0, 0) < 0)
-        return NULL;
-    return g_None;
-}
-
-static const MethodDef importlib_functions[] = {
-    {"import_module", il_import_module, METH_KW, NULL},
-    {"reload", il_reload, 0, NULL},
-    {"invalidate_caches", il_invalidate_caches, 0, NULL},
-    {NULL, NULL, 0, NULL},
-};
-
-Obj importlib_module_init(void)
-{
-    Obj *r = vm_roots(1);
-    r[0] = module_new("importlib");
-    if (r[0])
-        module_add_functions(r[0], importlib_functions);   /* allocates: r[0] follows the module */
-    Obj m = r[0];
-    vm_unroots(r);
-    return m;
 }

@@ -2,11 +2,11 @@
  * start-up of the runtime and the interpreter, exit status and the atexit
  * module. */
 #include "tmpy.h"
-#include "modules.h"
-#include "objects.h"
-#include "numbers.h"
-#include "strobj.h"
-#include "containers.h"
+#include "modules/modules.h"
+#include "objects/objects.h"
+#include "objects/numbers.h"
+#include "objects/strobj.h"
+#include "objects/containers.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -57,169 +57,6 @@ static void print_help(void)
            "tmpy environment variables: TMPY_SEGMENTS, TMPY_SEGMENT_SIZE, TMPY_NURSERY_SIZE,\n"
            "TMPY_GC_MAJOR_MIN, TMPY_GC_DEBUG (see README.md); PYTHONPATH, PYTHONUNBUFFERED,\n"
            "PYTHONINTMAXSTRDIGITS, PYTHONSAFEPATH as in CPython.\n");
-}
-
-/* A message on sys.stderr (after start-up; stdout's pending output first). */
-static void errmsg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void errmsg(const char *fmt, ...)
-{
-    char buf[4096];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    if (n < 0)
-        return;
-    if ((size_t)n >= sizeof buf)
-        n = (int)sizeof buf - 1;
-    if (!g_sys_stderr || file_write_cstr(g_sys_stderr, buf, (size_t)n) < 0 || file_flush(g_sys_stderr) < 0) {
-        err_clear();
-        fputs(buf, stderr);
-    }
-}
-
-/* ------------------------------------------------------------------ */
-/* atexit                                                              */
-/* ------------------------------------------------------------------ */
-
-static Obj g_atexit;   /* list of (func, args tuple, kwargs dict or None) */
-
-static Obj ax_register(Obj *args, size_t nargs, Obj kwnames)
-{
-    if (nargs < 1) {
-        err_set(E_TypeError, "register() takes at least 1 argument (0 given)");
-        return NULL;
-    }
-    if (!vm_callable(args[0])) {
-        err_set(E_TypeError, "the first argument must be callable");
-        return NULL;
-    }
-    Obj *r = vm_roots(4);
-    Obj res = NULL;
-    r[3] = kwnames;
-    r[0] = tuple_from_array(args + 1, (int64_t)nargs - 1);
-    if (!r[0])
-        goto out;
-    r[1] = g_None;
-    int64_t nk = kwnames ? TUPLE_LEN(kwnames) : 0;
-    if (nk) {
-        r[1] = dict_new();
-        for (int64_t i = 0; r[1] && i < nk; i++)
-            if (dict_setitem(r[1], TUPLE_ITEMS(r[3])[i], args[nargs + i]) < 0)
-                r[1] = NULL;
-        if (!r[1])
-            goto out;
-    }
-    r[2] = tuple_pack(3, args[0], r[0], r[1]);
-    if (!r[2])
-        goto out;
-    if (!g_atexit && !(g_atexit = list_new_capacity(4)))
-        goto out;
-    if (list_append(g_atexit, r[2]) < 0)
-        goto out;
-    res = args[0];
-out:
-    vm_unroots(r);
-    return res;
-}
-
-static Obj ax_unregister(Obj *args, size_t nargs, Obj kwnames)
-{
-    if (vm_check_args("unregister", nargs, kwnames, 1, 1) < 0)
-        return NULL;
-    if (!g_atexit)
-        return g_None;
-    for (int64_t i = 0; i < LIST_LEN(g_atexit);) {
-        Obj f = TUPLE_ITEMS(LIST_ITEMS(g_atexit)[i])[0];
-        int eq = vm_equal(f, args[0]);
-        if (eq < 0)
-            return NULL;
-        if (eq) {
-            Obj v = list_pop(g_atexit, i);
-            if (!v)
-                return NULL;
-        } else {
-            i++;
-        }
-    }
-    return g_None;
-}
-
-int atexit_run_callbacks(void)
-{
-    int failed = 0;
-    while (g_atexit && LIST_LEN(g_atexit) > 0) {
-        Obj *r = vm_roots(2);
-        r[0] = list_pop(g_atexit, LIST_LEN(g_atexit) - 1);
-        if (!r[0]) {
-            err_clear();
-            vm_unroots(r);
-            break;
-        }
-        Obj kw = TUPLE_ITEMS(r[0])[2];
-        Obj res = vm_call_tuple_dict(TUPLE_ITEMS(r[0])[0], TUPLE_ITEMS(r[0])[1], IS_NONE(kw) ? NULL : kw);
-        if (!res) {
-            failed = 1;
-            r[1] = err_fetch();
-            Obj rep = vm_repr(TUPLE_ITEMS(r[0])[0]);
-            if (!rep)
-                err_clear();
-            if (file_flush(g_sys_stdout) < 0)
-                err_clear();
-            errmsg("Exception ignored in atexit callback: %s\n", rep ? str_cstr(rep) : "<callback>");
-            if (r[1])
-                vm_print_exception(r[1]);
-        }
-        vm_unroots(r);
-    }
-    return failed ? -1 : 0;
-}
-
-static Obj ax_run_exitfuncs(Obj *args, size_t nargs, Obj kwnames)
-{
-    (void)args;
-    if (vm_check_args("_run_exitfuncs", nargs, kwnames, 0, 0) < 0)
-        return NULL;
-    atexit_run_callbacks();
-    return g_None;
-}
-
-static Obj ax_clear(Obj *args, size_t nargs, Obj kwnames)
-{
-    (void)args;
-    if (vm_check_args("_clear", nargs, kwnames, 0, 0) < 0)
-        return NULL;
-    if (g_atexit)
-        list_clear(g_atexit);
-    return g_None;
-}
-
-static Obj ax_ncallbacks(Obj *args, size_t nargs, Obj kwnames)
-{
-    (void)args;
-    if (vm_check_args("_ncallbacks", nargs, kwnames, 0, 0) < 0)
-        return NULL;
-    return MAKE_SMALLINT(g_atexit ? LIST_LEN(g_atexit) : 0);
-}
-
-static const MethodDef atexit_functions[] = {
-    {"register", ax_register, METH_KW, NULL},
-    {"unregister", ax_unregister, 0, NULL},
-    {"_run_exitfuncs", ax_run_exitfuncs, 0, NULL},
-    {"_clear", ax_clear, 0, NULL},
-    {"_ncallbacks", ax_ncallbacks, 0, NULL},
-    {NULL, NULL, 0, NULL},
-};
-
-Obj atexit_module_init(void)
-{
-    Obj *r = vm_roots(1);
-    r[0] = module_new("atexit");
-    if (r[0])
-        module_add_functions(r[0], atexit_functions);   /* allocates: r[0] follows the module */
-    Obj m = r[0];
-    vm_unroots(r);
-    return m;
 }
 
 static Obj builtins_module_init(void) { return g_builtins_module; }
@@ -278,10 +115,10 @@ static int handle_uncaught(Obj exc)
         Obj res = vm_call3(r[1], (Obj)TYPE(r[0]), r[0], tb);
         if (!res) {
             Obj e2 = err_fetch();
-            errmsg("Error in sys.excepthook:\n");
+            vm_errmsg("Error in sys.excepthook:\n");
             if (e2)
                 vm_print_exception(e2);
-            errmsg("\nOriginal exception was:\n");
+            vm_errmsg("\nOriginal exception was:\n");
             vm_print_exception(r[0]);
         }
     } else {
@@ -415,7 +252,7 @@ static int run_module(const char *modname)
             err_clear();
             if (file_flush(g_sys_stdout) < 0)
                 err_clear();
-            errmsg("%s: No module named %s.__main__; '%s' is a package and cannot be directly executed\n", g_prog,
+            vm_errmsg("%s: No module named %s.__main__; '%s' is a package and cannot be directly executed\n", g_prog,
                    modname, modname);
             goto out;
         }
@@ -426,18 +263,18 @@ static int run_module(const char *modname)
         if (file_flush(g_sys_stdout) < 0)
             err_clear();
         if (exc && vm_isinstance_type(exc, E_ModuleNotFoundError) && !strchr(modname, '.')) {
-            errmsg("%s: No module named %s\n", g_prog, modname);
+            vm_errmsg("%s: No module named %s\n", g_prog, modname);
         } else if (exc) {
             Obj *q = vm_roots(2);
             q[0] = exc;
             q[1] = vm_str(exc);
             if (!q[1])
                 err_clear();
-            errmsg("%s: Error while finding module specification for '%s' (%s: %s)\n", g_prog, modname,
+            vm_errmsg("%s: Error while finding module specification for '%s' (%s: %s)\n", g_prog, modname,
                    type_name(q[0]), q[1] ? str_cstr(q[1]) : "");
             vm_unroots(q);
         } else {
-            errmsg("%s: No module named %s\n", g_prog, modname);
+            vm_errmsg("%s: No module named %s\n", g_prog, modname);
         }
         goto out;
     }
@@ -700,7 +537,7 @@ options_done:
     vm_register_builtin_module("tm", tm_module_init);
     vm_register_builtin_module("importlib", importlib_module_init);
     vm_register_builtin_module("_io", io_module_init);
-    VM_GLOBAL_ROOT(g_atexit);
+    atexit_init();
     VM_GLOBAL_ROOT(g_main_module);
     if (xdigits)
         set_int_max_digits(xdigits);

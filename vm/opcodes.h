@@ -203,6 +203,6 @@ enum {
 /* Bytes per inline-cache entry in code->cache. */
 #define CACHE_ENTRY_SIZE 32
 
-extern const char *const op_names[];   /* eval.c: for disassembly / debugging */
+extern const char *const op_names[];   /* compile.c: for disassembly / debugging */
 
 #endif

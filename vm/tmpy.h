@@ -56,6 +56,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 typedef object_t *Obj;
 
@@ -93,7 +94,7 @@ static inline void vm_unroots(Obj *r) { tm_self.ss_top = (object_t **)r; }
 
 /* ------------------------------------------------------------------ */
 /* GC type ids (layouts) of the built-in object shapes.               */
-/* Registered by vm_register_layouts() (objects.c) in this order.     */
+/* Registered by vm_register_layouts() (objects/layouts.c) in order.  */
 /* Every layout from TID_FIRST_WITH_CLS on has `Obj cls` at offset 8  */
 /* and `Obj dict` at offset 16: its Python type is read from cls.     */
 /* ------------------------------------------------------------------ */
@@ -228,6 +229,7 @@ enum {
     CO_MODULE = 32,       /* module level code */
     CO_LAMBDA = 64,
     CO_COMPREHENSION = 128,
+    CO_HAS_DOCSTRING = 256, /* consts[0] is the function's __doc__ */
 };
 VM_STRUCT(CodeObj) {
     tm_header h;
@@ -375,8 +377,8 @@ extern TypeObj *T_list_iterator, *T_tuple_iterator, *T_str_iterator, *T_range_it
 
 extern Obj g_None, g_True, g_False, g_NotImplemented, g_Ellipsis;
 extern Obj g_empty_tuple, g_empty_str;
-extern Obj g_builtins;      /* the builtins module's dict (defined in builtins.c) */
-extern Obj g_modules;       /* sys.modules dict (defined in builtins.c) */
+extern Obj g_builtins;      /* the builtins module's dict (builtinsmodule.c) */
+extern Obj g_modules;       /* sys.modules dict (builtinsmodule.c) */
 
 /* Type of any value (small ints included). */
 extern TypeObj *vm_tid_type[TID_COUNT];   /* tid -> type for layouts without cls */
@@ -484,6 +486,8 @@ Obj exc_stopiteration_value(Obj exc);
 /* Print `exc` as CPython does for an uncaught exception (traceback, chained
  * causes/contexts, "Type: message") to stderr (traceback.c). */
 void vm_print_exception(Obj exc);
+/* A message on sys.stderr (after start-up; stdout's pending output first). */
+void vm_errmsg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Add a traceback entry for (code, lineno) to the current exception. */
 void vm_traceback_add(Obj code, int lineno);
 
@@ -727,15 +731,42 @@ enum { COMPILE_EXEC, COMPILE_EVAL, COMPILE_SINGLE };
 Obj vm_compile(const char *src, size_t len, const char *filename, int mode);
 
 /* ------------------------------------------------------------------ */
-/* Modules, import, start-up (import.c, builtins.c, main.c)            */
+/* Modules, import, start-up (import.c, modules/, main.c)             */
 /* ------------------------------------------------------------------ */
 Obj vm_import(Obj name, Obj globals, Obj fromlist, int level);   /* __import__ */
 Obj vm_import_cstr(const char *name);     /* import a module by dotted name; returns it */
 /* C modules: called on first import; returns the module or NULL. */
 typedef Obj (*module_init_fn)(void);
 void vm_register_builtin_module(const char *name, module_init_fn init);
+extern Obj g_main_module;
+/* Find the source of a module by dotted name (parents are imported, the
+ * module itself is not). Returns its file path (str; None for a namespace
+ * package) and *is_pkg; NULL with ModuleNotFoundError/ImportError set if
+ * absent. */
+Obj import_find_source(Obj fullname, bool *is_pkg);
+/* Compile and run a file's source as module `mod` (globals = its dict).
+ * Returns None or NULL with an exception. */
+Obj import_run_source_file(Obj mod, Obj path);
+/* Read a whole file into C memory (malloc'd, NUL-terminated): 0, or -1 with
+ * OSError set. */
+int import_read_file(const char *path, char **out, size_t *len);
+void import_init_paths(bool ignore_env, const char *script_dir);
+/* Import a module by absolute dotted name, its parents first; returns it. */
+Obj import_absolute(Obj absname);
+/* The absolute name for a relative import (level dots) from the module
+ * whose globals (or a dict with __package__) are given. */
+Obj import_resolve_relative(Obj name, Obj globals, int level);
 extern const char *vm_libdir;              /* lib/ of the source tree or install */
 extern Obj g_sys_path;                     /* list of str */
+extern Obj g_builtins_module;              /* builtinsmodule.c */
+/* sys.<name> as it is now (user code may rebind sys.stdout); NULL if unset (no error). */
+Obj sys_get(const char *name);
+/* Command-line flags (main.c sets them before start-up; sys.flags shows them). */
+struct sys_cflags {
+    int optimize, dont_write_bytecode, no_user_site, ignore_environment, verbose, quiet;
+    int isolated, safe_path, unbuffered;
+};
+extern struct sys_cflags sys_cflags;
 extern Obj g_sys_stdout, g_sys_stderr, g_sys_stdin;   /* file objects */
 /* Write to sys.stdout / sys.stderr (print uses these). */
 int file_write_str(Obj file, Obj s);
@@ -743,8 +774,25 @@ int file_flush(Obj file);
 Obj file_open(Obj path, const char *mode, int buffering);
 Obj file_from_fd(int fd, const char *mode, const char *name);
 
+/* Blocking calls (blocking.c).
+ * Every system call that may wait (read/write on pipes and terminals, open,
+ * sleep, system, lock waits) runs between vm_blocking_begin() and
+ * vm_blocking_end(): the GIL build releases the GIL there (when another
+ * thread exists), the STM build will commit before and start a new
+ * transaction after. Releasing runs a minor collection: every young object
+ * may move, so callers keep their references in root slots and re-read
+ * them after; in between, no GC object may be touched (C memory only). Both
+ * keep errno. The read/write/open wrappers bracket the call
+ * and retry on EINTR; use them rather than the bare calls. */
+void vm_blocking_begin(void);
+void vm_blocking_end(void);
+ssize_t vm_blocking_read(int fd, void *buf, size_t n);         /* -1 with errno */
+ssize_t vm_blocking_write(int fd, const void *buf, size_t n);  /* may write less than n */
+int vm_blocking_open(const char *path, int flags, int mode);
+
 /* Start-up: layouts, types, singletons, builtins, sys. */
-void vm_register_layouts(void);           /* objects.c: registers TID_* with the runtime */
+void vm_register_layouts(void);           /* objects/layouts.c: registers TID_* with the runtime */
+void eval_fill_layouts(tm_type *generator_layout, tm_type *frame_layout);   /* eval.c: frame, generator */
 void vm_init_types(void);                 /* calls each *_init_type below in order */
 void object_init_types(void);   /* typeobject.c: object, type, NoneType, ..., property, super, module, builtin, method */
 void exceptions_init(void);     /* exceptions.c */
@@ -758,7 +806,7 @@ void dict_init_type(void);
 void set_init_type(void);
 void range_init_type(void);     /* range, slice */
 void func_init_types(void);     /* eval side: function, code, cell, generator, frame, traceback */
-void iter_init_types(void);     /* builtins.c: enumerate, zip, map, filter, reversed, callable_iterator */
+void iter_init_types(void);     /* builtiniters.c: enumerate, zip, map, filter, reversed, callable_iterator */
 void file_init_type(void);
 Obj builtins_init(void);        /* the builtins module */
 Obj sys_init(Obj argv_list);

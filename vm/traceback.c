@@ -2,7 +2,7 @@
  * exception passes through frames, and printing an uncaught exception
  * exactly as CPython 3.11 does (chains, repeated lines, SyntaxError). */
 #include "eval.h"
-#include "modules.h"
+#include "objects/objects.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -494,6 +494,24 @@ static void print_one(StrBuf *b, Obj *slot)
     if (vm_isinstance_type(*slot, E_SyntaxError))
         print_syntax_error_location(b, slot);
     print_exception_line(b, slot);
+}
+
+/* A message on sys.stderr (after start-up; stdout's pending output first). */
+void vm_errmsg(const char *fmt, ...)
+{
+    char buf[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return;
+    if ((size_t)n >= sizeof buf)
+        n = (int)sizeof buf - 1;
+    if (!g_sys_stderr || file_write_cstr(g_sys_stderr, buf, (size_t)n) < 0 || file_flush(g_sys_stderr) < 0) {
+        err_clear();
+        fputs(buf, stderr);
+    }
 }
 
 #define MAX_CHAIN 64

@@ -1,4 +1,4 @@
-/* Fuzz target for the tmpy front end (vm/ast.c, vm/lexer.c, vm/parser.c
+/* Fuzz target for the tmpy front end (vm/compiler/ast.c, lexer.c, parser.c
  * only: no GC, no other vm files).
  *
  *   fuzz_parse FILE...              parse each file in the three modes

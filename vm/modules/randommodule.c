@@ -11,10 +11,10 @@
  * _randbelow() call the overrides, as random.py does. */
 #include "tmpy.h"
 #include "modules.h"
-#include "objects.h"
-#include "numbers.h"
-#include "strobj.h"
-#include "containers.h"
+#include "objects/objects.h"
+#include "objects/numbers.h"
+#include "objects/strobj.h"
+#include "objects/containers.h"
 
 #include <errno.h>
 #include <math.h>

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "tmpy.h"
-#include "numbers.h"
+#include "objects/numbers.h"
 
 static Obj domain_error(void)
 {

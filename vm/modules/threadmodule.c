@@ -1,18 +1,12 @@
-/* tmpy: threads. The GIL's blocking-call helpers, the `_thread` module
- * (start_new_thread, lock, RLock, _local) and the `tm` module (object
- * monitors: synchronized, wait, notify), all on runtime/monitor.
- *
- * Under the GIL a thread runs Python only while it owns segment 1; it hands
- * it on at yield points (eval.c) and around every blocking call. Handing it
- * on runs a minor collection, so a blocking call may move any young object:
- * callers keep references in root slots and re-read them afterwards. */
+/* The _thread module: start_new_thread, lock, RLock, _local, thread
+ * identity, on runtime/monitor (threading and queue are Python on top). */
 #define _GNU_SOURCE
-#include "containers.h"
 #include "eval.h"
 #include "modules.h"
-#include "monitor.h"
-#include "objects.h"
-#include "strobj.h"
+#include "threads.h"
+#include "objects/containers.h"
+#include "objects/objects.h"
+#include "objects/strobj.h"
 
 #include <errno.h>
 #include <math.h>
@@ -22,38 +16,6 @@
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
-
-
-/* ------------------------------------------------------------------ */
-/* Blocking calls                                                      */
-/* ------------------------------------------------------------------ */
-
-/* Threads started and not yet finished, the main thread included. While it
- * is 1 nobody can want the GIL, so a blocking call keeps it (which spares a
- * minor collection per read). Counted by the starter, before the new thread
- * exists, so that a parent blocking in join() right away does release it. */
-static int live_threads = 1;
-static __thread bool released_for_blocking;
-
-void vm_blocking_begin(void)
-{
-    int e = errno;
-    if (__atomic_load_n(&live_threads, __ATOMIC_ACQUIRE) > 1) {
-        released_for_blocking = true;
-        tm_commit_transaction();
-    }
-    errno = e;
-}
-
-void vm_blocking_end(void)
-{
-    int e = errno;
-    if (released_for_blocking) {
-        released_for_blocking = false;
-        tm_start_transaction();
-    }
-    errno = e;
-}
 
 static uint64_t now_ns(void)
 {
@@ -87,8 +49,6 @@ static void register_ident(void)
 /* ------------------------------------------------------------------ */
 /* Timeout arguments                                                   */
 /* ------------------------------------------------------------------ */
-
-#define TIMEOUT_MAX 9223372036.0
 
 /* acquire(blocking=True, timeout=-1) -> *ns: -1 forever, 0 try, else ns. */
 static int parse_acquire_args(const char *fname, Obj *args, size_t nargs, Obj kwnames, int64_t *ns)
@@ -132,42 +92,6 @@ out:
     return rc;
 }
 
-/* A timeout in seconds or None (forever): -1 forever, else ns (negative
- * values wait not at all, as Condition.wait does). */
-static int parse_timeout(Obj v, int64_t *ns)
-{
-    if (!v || IS_NONE(v)) {
-        *ns = TM_MONITOR_FOREVER;
-        return 0;
-    }
-    double t;
-    if (vm_as_double(v, &t) < 0)
-        return -1;
-    if (isnan(t)) {
-        err_set(E_ValueError, "Invalid value NaN (not a number)");
-        return -1;
-    }
-    if (t > TIMEOUT_MAX) {
-        err_set(E_OverflowError, "timeout value is too large");
-        return -1;
-    }
-    *ns = t <= 0 ? 0 : (int64_t)(t * 1e9);
-    return 0;
-}
-
-/* ------------------------------------------------------------------ */
-/* Monitors of any value                                               */
-/* ------------------------------------------------------------------ */
-
-/* Small ints are immediate values without a header: they share the monitor
- * of one object (more exclusion than needed, never less). */
-static Obj g_immediate_monitor;
-
-static object_t *monitor_of(Obj v)
-{
-    return (object_t *)(IS_SMALLINT(v) ? g_immediate_monitor : v);
-}
-
 /* ------------------------------------------------------------------ */
 /* _thread.lock: a flag, with its object's monitor for waiting          */
 /* ------------------------------------------------------------------ */
@@ -175,7 +99,7 @@ static object_t *monitor_of(Obj v)
  * releasing one nobody waits for only touch the flag (the GIL makes that
  * atomic); waiters sleep in the lock object's monitor wait set. */
 
-static TypeObj *T_lock, *T_rlock, *T_synchronized, *T_local;
+static TypeObj *T_lock, *T_rlock, *T_local;
 
 static Obj lock_new_obj(void)
 {
@@ -262,20 +186,9 @@ static Obj lock_locked(Obj *args, size_t nargs, Obj kwnames)
     return ITER(args[0])->i ? g_True : g_False;
 }
 
-/* id(self) first: it may collect (making self old), and self is read after. */
-static uint64_t rooted_id(Obj *self)
-{
-    Obj *r = vm_roots(1);
-    r[0] = *self;
-    uint64_t id = vm_object_id(r[0]);
-    *self = r[0];
-    vm_unroots(r);
-    return id;
-}
-
 static Obj lock_repr(Obj self)
 {
-    uint64_t id = rooted_id(&self);
+    uint64_t id = vm_object_id_slot(&self);
     return str_from_format("<%s _thread.lock object at 0x%lx>", ITER(self)->i ? "locked" : "unlocked",
                            (unsigned long)id);
 }
@@ -391,7 +304,7 @@ static Obj rlock_acquire_restore(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj rlock_repr(Obj self)
 {
-    uint64_t id = rooted_id(&self);
+    uint64_t id = vm_object_id_slot(&self);
     unsigned owner = tm_monitor_owner((object_t *)self);
     uint64_t count = 0;
     if (owner == tm_self.index)
@@ -624,7 +537,7 @@ static void *thread_main(void *arg)
     vm_unroots(r);
     vm_thread_fini();
     tm_commit_transaction();
-    __atomic_sub_fetch(&live_threads, 1, __ATOMIC_ACQ_REL);
+    __atomic_sub_fetch(&vm_live_threads, 1, __ATOMIC_ACQ_REL);
     tm_thread_detach();
     return NULL;
 }
@@ -645,7 +558,7 @@ static Obj thread_start_new(Obj *args, size_t nargs, Obj kwnames)
         err_set(E_TypeError, "optional 3rd arg must be a dictionary");
         return NULL;
     }
-    if (__atomic_load_n(&live_threads, __ATOMIC_ACQUIRE) >= TM_MAX_THREAD_INDEX - 1) {
+    if (__atomic_load_n(&vm_live_threads, __ATOMIC_ACQUIRE) >= TM_MAX_THREAD_INDEX - 1) {
         err_set(E_RuntimeError, "can't start new thread");
         return NULL;
     }
@@ -662,11 +575,11 @@ static Obj thread_start_new(Obj *args, size_t nargs, Obj kwnames)
     if (thread_stack_size)
         pthread_attr_setstacksize(&attr, thread_stack_size);
     pthread_t tid;
-    __atomic_add_fetch(&live_threads, 1, __ATOMIC_ACQ_REL);
+    __atomic_add_fetch(&vm_live_threads, 1, __ATOMIC_ACQ_REL);
     int rc = pthread_create(&tid, &attr, thread_main, (void *)(intptr_t)serial);
     pthread_attr_destroy(&attr);
     if (rc != 0) {
-        __atomic_sub_fetch(&live_threads, 1, __ATOMIC_ACQ_REL);
+        __atomic_sub_fetch(&vm_live_threads, 1, __ATOMIC_ACQ_REL);
         if (dict_delitem(g_boot, r[0]) < 0)
             err_clear();
         err_set(E_RuntimeError, "can't start new thread");
@@ -699,7 +612,7 @@ static Obj thread_count(Obj *args, size_t nargs, Obj kwnames)
     (void)args;
     if (vm_check_args("_count", nargs, kwnames, 0, 0) < 0)
         return NULL;
-    return int_from_i64(__atomic_load_n(&live_threads, __ATOMIC_ACQUIRE) - 1);
+    return int_from_i64(__atomic_load_n(&vm_live_threads, __ATOMIC_ACQUIRE) - 1);
 }
 
 static Obj thread_allocate_lock(Obj *args, size_t nargs, Obj kwnames)
@@ -752,134 +665,10 @@ static const MethodDef thread_functions[] = {
 };
 
 /* ------------------------------------------------------------------ */
-/* tm: object monitors                                                 */
-/* ------------------------------------------------------------------ */
-
-static Obj tm_mode(Obj *args, size_t nargs, Obj kwnames)
-{
-    (void)args;
-    if (vm_check_args("mode", nargs, kwnames, 0, 0) < 0)
-        return NULL;
-    return str_from_cstr(TM_STM ? "stm" : "gil");
-}
-
-static Obj tm_synchronized(Obj *args, size_t nargs, Obj kwnames)
-{
-    if (vm_check_args("synchronized", nargs, kwnames, 1, 1) < 0)
-        return NULL;
-    Obj s = iter_alloc(T_synchronized, args[0], 0);
-    return s ? s : err_nomemory();
-}
-
-static Obj sync_enter(Obj *args, size_t nargs, Obj kwnames)
-{
-    if (vm_check_args("__enter__", nargs - 1, kwnames, 0, 0) < 0)
-        return NULL;
-    tm_monitor_enter(monitor_of(ITER(args[0])->a));
-    return ITER(args[0])->a;
-}
-
-static Obj sync_exit(Obj *args, size_t nargs, Obj kwnames)
-{
-    (void)nargs;
-    (void)kwnames;
-    if (!tm_monitor_exit(monitor_of(ITER(args[0])->a))) {
-        err_set(E_RuntimeError, "cannot release un-acquired monitor");
-        return NULL;
-    }
-    return g_False;
-}
-
-static Obj sync_repr(Obj self)
-{
-    uint64_t id = rooted_id(&self);
-    return str_from_format("<tm.synchronized on %s object at 0x%lx>", type_name(ITER(self)->a),
-                           (unsigned long)id);
-}
-
-static const MethodDef sync_methods[] = {
-    {"__enter__", sync_enter, 0, NULL},
-    {"__exit__", sync_exit, 0, NULL},
-    {NULL, NULL, 0, NULL},
-};
-
-static Obj tm_wait(Obj *args, size_t nargs, Obj kwnames)
-{
-    static const char *const names[] = {"obj", "timeout", NULL};
-    Obj *a = vm_roots(2);
-    Obj res = NULL;
-    int64_t ns;
-    if (vm_parse_args("wait", args, nargs, kwnames, names, 1, 2, a) < 0 || parse_timeout(a[1], &ns) < 0)
-        goto out;
-    int rc = tm_monitor_wait(monitor_of(a[0]), ns);
-    if (rc == TM_MONITOR_NOT_OWNER)
-        err_set(E_RuntimeError, "cannot wait on un-acquired monitor");
-    else
-        res = rc == TM_MONITOR_NOTIFIED ? g_True : g_False;
-out:
-    vm_unroots(a);
-    return res;
-}
-
-static Obj notify_common(Obj obj, uint64_t n)
-{
-    int64_t woken = tm_monitor_notify(monitor_of(obj), n);
-    if (woken < 0) {
-        err_set(E_RuntimeError, "cannot notify on un-acquired monitor");
-        return NULL;
-    }
-    return int_from_i64(woken);
-}
-
-static Obj tm_notify(Obj *args, size_t nargs, Obj kwnames)
-{
-    static const char *const names[] = {"obj", "n", NULL};
-    Obj *a = vm_roots(2);
-    Obj res = NULL;
-    int64_t n = 1;
-    if (vm_parse_args("notify", args, nargs, kwnames, names, 1, 2, a) < 0)
-        goto out;
-    if (a[1] && int_as_i64(a[1], &n) < 0) {
-        double d;   /* a huge n wakes everyone, a hugely negative one no one */
-        if (!err_matches(E_OverflowError) || (err_clear(), int_as_double(a[1], &d) < 0))
-            goto out;
-        n = d > 0 ? INT64_MAX : 0;
-    }
-    res = notify_common(a[0], n < 0 ? 0 : (uint64_t)n);
-out:
-    vm_unroots(a);
-    return res;
-}
-
-static Obj tm_notify_all(Obj *args, size_t nargs, Obj kwnames)
-{
-    if (vm_check_args("notify_all", nargs, kwnames, 1, 1) < 0)
-        return NULL;
-    return notify_common(args[0], UINT64_MAX);
-}
-
-static Obj tm_is_owned(Obj *args, size_t nargs, Obj kwnames)
-{
-    if (vm_check_args("is_owned", nargs, kwnames, 1, 1) < 0)
-        return NULL;
-    return tm_monitor_count(monitor_of(args[0])) ? g_True : g_False;
-}
-
-static const MethodDef tm_functions[] = {
-    {"mode", tm_mode, 0, "'gil' or 'stm': how this interpreter runs threads."},
-    {"synchronized", tm_synchronized, 0, "A re-entrant context manager on obj's monitor."},
-    {"wait", tm_wait, METH_KW, "Wait on obj's monitor (held by the caller) until notified or the timeout."},
-    {"notify", tm_notify, METH_KW, "Wake up to n threads waiting on obj's monitor."},
-    {"notify_all", tm_notify_all, 0, "Wake every thread waiting on obj's monitor."},
-    {"is_owned", tm_is_owned, 0, "Whether the calling thread holds obj's monitor."},
-    {NULL, NULL, 0, NULL},
-};
-
-/* ------------------------------------------------------------------ */
 /* Start-up                                                            */
 /* ------------------------------------------------------------------ */
 
-static TypeObj *make_type(const char *name, newfunc tp_new, unaryfunc tp_repr, const MethodDef *methods)
+TypeObj *thread_make_type(const char *name, newfunc tp_new, unaryfunc tp_repr, const MethodDef *methods)
 {
     TypeObj *t = (TypeObj *)type_new_builtin(name, T_object, TID_ITER, 0);
     VM_WRITE(t);
@@ -892,9 +681,8 @@ static TypeObj *make_type(const char *name, newfunc tp_new, unaryfunc tp_repr, c
 
 static void init_types(void)
 {
-    T_lock = make_type("_thread.lock", lock_tp_new, lock_repr, lock_methods);
-    T_rlock = make_type("_thread.RLock", rlock_tp_new, rlock_repr, rlock_methods);
-    T_synchronized = make_type("tm.synchronized", NULL, sync_repr, sync_methods);
+    T_lock = thread_make_type("_thread.lock", lock_tp_new, lock_repr, lock_methods);
+    T_rlock = thread_make_type("_thread.RLock", rlock_tp_new, rlock_repr, rlock_methods);
 
     T_local = (TypeObj *)type_new_builtin("_thread._local", T_object, TID_INSTANCE, TPF_BASETYPE | TPF_HAS_DICT);
     VM_WRITE(T_local);
@@ -909,13 +697,11 @@ void threads_init(void)
 {
     register_ident();
     tm_monitor_set_blocking_hooks(vm_blocking_begin, vm_blocking_end);
-    VM_GLOBAL_ROOT(g_immediate_monitor);
     VM_GLOBAL_ROOT(g_boot);
     VM_GLOBAL_ROOT(g_local_args);
-    g_immediate_monitor = list_new_capacity(0);
     g_boot = dict_new();
     g_local_args = dict_new();
-    if (!g_immediate_monitor || !g_boot || !g_local_args) {
+    if (!g_boot || !g_local_args || tm_init() < 0) {
         fputs("tmpy: fatal: out of memory starting the thread support\n", stderr);
         exit(1);
     }
@@ -934,22 +720,6 @@ Obj thread_module_init(void)
     if (!r[1] || module_add(r[0], "TIMEOUT_MAX", r[1]) < 0 || module_add(r[0], "LockType", (Obj)T_lock) < 0 ||
         module_add(r[0], "lock", (Obj)T_lock) < 0 || module_add(r[0], "RLock", (Obj)T_rlock) < 0 ||
         module_add(r[0], "_local", (Obj)T_local) < 0 || module_add(r[0], "error", (Obj)E_RuntimeError) < 0)
-        goto out;
-    res = r[0];
-out:
-    vm_unroots(r);
-    return res;
-}
-
-Obj tm_module_init(void)
-{
-    Obj *r = vm_roots(1);
-    Obj res = NULL;
-    r[0] = module_new("tm");
-    if (!r[0])
-        goto out;
-    module_add_functions(r[0], tm_functions);
-    if (module_add(r[0], "synchronized_type", (Obj)T_synchronized) < 0)
         goto out;
     res = r[0];
 out:

@@ -1,12 +1,10 @@
-/* The sys module, and the small object kinds other C modules share: struct
- * sequences (sys.version_info, time.struct_time, os.stat_result) and
- * SimpleNamespace (sys.implementation). */
+/* The sys module. */
 #include "tmpy.h"
 #include "modules.h"
-#include "numbers.h"
-#include "objects.h"
-#include "strobj.h"
-#include "containers.h"
+#include "objects/numbers.h"
+#include "objects/objects.h"
+#include "objects/strobj.h"
+#include "objects/containers.h"
 #include "eval.h"
 
 #include <float.h>
@@ -20,7 +18,6 @@ Obj g_sys_path;
 double vm_switch_interval = 0.005;
 struct sys_cflags sys_cflags;
 
-static Obj g_namespace_type;
 static Obj g_sys_dict;         /* the sys module's dict (its attributes) */
 
 Obj sys_get(const char *name)
@@ -34,254 +31,6 @@ Obj sys_get(const char *name)
         return NULL;
     }
     return dict_getitem_str(g_sys_dict, key);
-}
-
-/* ------------------------------------------------------------------ */
-/* Struct sequences                                                    */
-/* ------------------------------------------------------------------ */
-
-static Obj structseq_field(Obj self, int i)
-{
-    Obj t = vm_unwrap(self);
-    if (IS_TUPLE(t) && i < TUPLE_LEN(t))
-        return TUPLE_ITEMS(t)[i];
-    return vm_getitem(self, MAKE_SMALLINT(i));
-}
-
-#define SS_GETTER(i) \
-    static Obj ss_get##i(Obj *args, size_t nargs, Obj kwnames) \
-    { (void)nargs; (void)kwnames; return structseq_field(args[0], i); }
-SS_GETTER(0) SS_GETTER(1) SS_GETTER(2) SS_GETTER(3) SS_GETTER(4) SS_GETTER(5)
-SS_GETTER(6) SS_GETTER(7) SS_GETTER(8) SS_GETTER(9) SS_GETTER(10) SS_GETTER(11)
-SS_GETTER(12) SS_GETTER(13) SS_GETTER(14) SS_GETTER(15) SS_GETTER(16) SS_GETTER(17)
-SS_GETTER(18) SS_GETTER(19)
-static const cfunc ss_getters[] = {
-    ss_get0, ss_get1, ss_get2, ss_get3, ss_get4, ss_get5, ss_get6, ss_get7, ss_get8, ss_get9,
-    ss_get10, ss_get11, ss_get12, ss_get13, ss_get14, ss_get15, ss_get16, ss_get17, ss_get18, ss_get19,
-};
-
-/* repr: module.name(field=value, ...) for the named fields. */
-static Obj ss_repr(Obj *args, size_t nargs, Obj kwnames)
-{
-    if (vm_check_args("__repr__", nargs, kwnames, 1, 1) < 0)
-        return NULL;
-    Obj *r = vm_roots(4);
-    Obj res = NULL;
-    r[0] = args[0];
-    r[1] = vm_getattr_cstr((Obj)TYPE(r[0]), "_structseq_fields");
-    if (!r[1] || !IS_TUPLE(r[1]))
-        goto out;
-    r[2] = vm_getattr_cstr((Obj)TYPE(r[0]), "_structseq_name");
-    if (!r[2] || !IS_STR(r[2]))
-        goto out;
-    StrBuf b;
-    sb_init(&b);
-    sb_add_str(&b, r[2]);
-    sb_addc(&b, '(');
-    for (int64_t i = 0; i < TUPLE_LEN(r[1]); i++) {
-        Obj v = structseq_field(r[0], (int)i);
-        if (!v || !(r[3] = vm_repr(v))) {
-            sb_free(&b);
-            goto out;
-        }
-        if (i)
-            sb_adds(&b, ", ");
-        sb_add_str(&b, TUPLE_ITEMS(r[1])[i]);
-        sb_addc(&b, '=');
-        sb_add_str(&b, r[3]);
-    }
-    sb_addc(&b, ')');
-    res = sb_finish(&b);
-out:
-    vm_unroots(r);
-    return res;
-}
-
-static const MethodDef ss_methods[] = {
-    {"__repr__", ss_repr, 0, NULL},
-    {NULL, NULL, 0, NULL},
-};
-
-/* Method descriptors (bound on access, checked against `owner`) into a
- * class namespace dict. */
-static int add_method_defs(Obj ns, const MethodDef *defs, TypeObj *owner)
-{
-    Obj *r = vm_roots(2);
-    int rc = 0;
-    r[0] = ns;
-    for (const MethodDef *d = defs; d->name && rc == 0; d++) {
-        r[1] = builtin_new(d, NULL, (Obj)owner);
-        rc = r[1] ? dict_setitem_cstr(r[0], d->name, r[1]) : -1;
-    }
-    vm_unroots(r);
-    return rc;
-}
-
-Obj structseq_new_type(const char *module, const char *name, const char *const *fields, int n, int ngetters)
-{
-    if (n > (int)ARRAY_LEN(ss_getters))
-        n = (int)ARRAY_LEN(ss_getters);
-    if (ngetters > n)
-        ngetters = n;
-    Obj *r = vm_roots(5);
-    Obj cls = NULL;
-    r[0] = str_from_cstr(name);
-    r[1] = r[0] ? tuple_pack(1, (Obj)T_tuple) : NULL;
-    r[2] = r[1] ? dict_new() : NULL;
-    if (!r[2] || !(r[3] = str_from_cstr(module)) || dict_setitem_cstr(r[2], "__module__", r[3]) < 0)
-        goto out;
-    if (!(r[3] = str_from_format("%s.%s", module, name)) || dict_setitem_cstr(r[2], "_structseq_name", r[3]) < 0)
-        goto out;
-    if (!(r[3] = tuple_new(n)))
-        goto out;
-    for (int i = 0; i < n; i++) {
-        Obj s = str_intern_cstr(fields[i]);
-        if (!s)
-            goto out;
-        VM_WRITE(r[3]);
-        TUPLE_ITEMS(r[3])[i] = s;
-    }
-    if (dict_setitem_cstr(r[2], "_structseq_fields", r[3]) < 0 ||
-        dict_setitem_cstr(r[2], "n_sequence_fields", MAKE_SMALLINT(n)) < 0 ||
-        dict_setitem_cstr(r[2], "n_fields", MAKE_SMALLINT(n)) < 0)
-        goto out;
-    /* methods go in the namespace so the class's slots use them */
-    if (add_method_defs(r[2], ss_methods, T_tuple) < 0)
-        goto out;
-    r[4] = vm_call3((Obj)T_type, r[0], r[1], r[2]);
-    if (!r[4])
-        goto out;
-    for (int i = 0; i < ngetters; i++)
-        type_add_getset((TypeObj *)r[4], fields[i], ss_getters[i], NULL);
-    cls = r[4];
-out:
-    vm_unroots(r);
-    return cls;
-}
-
-Obj structseq_new(Obj type, Obj *items, int n)
-{
-    Obj *r = vm_roots(2);
-    r[0] = type;
-    r[1] = tuple_from_array(items, n);
-    Obj res = r[1] ? vm_call1(r[0], r[1]) : NULL;
-    vm_unroots(r);
-    return res;
-}
-
-/* ------------------------------------------------------------------ */
-/* SimpleNamespace                                                     */
-/* ------------------------------------------------------------------ */
-
-static Obj ns_init(Obj *args, size_t nargs, Obj kwnames)
-{
-    if (nargs > 1) {
-        err_format(E_TypeError, "no positional arguments expected");
-        return NULL;
-    }
-    int64_t nk = kwnames ? TUPLE_LEN(kwnames) : 0;
-    Obj *r = vm_roots(1);
-    r[0] = kwnames;   /* may be young: it follows moves here */
-    for (int64_t i = 0; i < nk; i++)
-        if (vm_setattr(args[0], TUPLE_ITEMS(r[0])[i], args[nargs + i]) < 0) {
-            vm_unroots(r);
-            return NULL;
-        }
-    vm_unroots(r);
-    return g_None;
-}
-
-static Obj ns_repr(Obj *args, size_t nargs, Obj kwnames)
-{
-    if (vm_check_args("__repr__", nargs, kwnames, 1, 1) < 0)
-        return NULL;
-    Obj *r = vm_roots(4);
-    Obj res = NULL;
-    r[0] = args[0];
-    int rc = repr_enter(&r[0]);
-    if (rc < 0)
-        goto out;
-    if (rc > 0) {
-        res = str_from_cstr("namespace(...)");
-        goto out;
-    }
-    r[1] = vm_getattr_cstr(r[0], "__dict__");
-    if (!r[1] || !IS_DICT(r[1]) || !(r[2] = dict_items_list(r[1]))) {
-        repr_leave();
-        goto out;
-    }
-    StrBuf b;
-    sb_init(&b);
-    sb_adds(&b, "namespace(");
-    for (int64_t i = 0; i < LIST_LEN(r[2]); i++) {
-        Obj kv = LIST_ITEMS(r[2])[i];
-        if (!IS_STR(TUPLE_ITEMS(kv)[0]))
-            continue;
-        if (!(r[3] = vm_repr(TUPLE_ITEMS(kv)[1]))) {
-            sb_free(&b);
-            repr_leave();
-            goto out;
-        }
-        kv = LIST_ITEMS(r[2])[i];
-        if (i)
-            sb_adds(&b, ", ");
-        sb_add_str(&b, TUPLE_ITEMS(kv)[0]);
-        sb_addc(&b, '=');
-        sb_add_str(&b, r[3]);
-    }
-    sb_addc(&b, ')');
-    repr_leave();
-    res = sb_finish(&b);
-out:
-    vm_unroots(r);
-    return res;
-}
-
-static Obj ns_eq(Obj *args, size_t nargs, Obj kwnames)
-{
-    if (vm_check_args("__eq__", nargs, kwnames, 2, 2) < 0)
-        return NULL;
-    if (TYPE(args[0]) != TYPE(args[1]))
-        return g_NotImplemented;
-    Obj *r = vm_roots(2);
-    Obj res = NULL;
-    r[0] = vm_getattr_cstr(args[0], "__dict__");
-    r[1] = r[0] ? vm_getattr_cstr(args[1], "__dict__") : NULL;
-    if (r[1])
-        res = vm_richcompare(r[0], r[1], CMP_EQ);
-    vm_unroots(r);
-    return res;
-}
-
-static const MethodDef ns_methods[] = {
-    {"__init__", ns_init, METH_KW, NULL},
-    {"__repr__", ns_repr, 0, NULL},
-    {"__eq__", ns_eq, 0, NULL},
-    {NULL, NULL, 0, NULL},
-};
-
-static Obj namespace_type(void)
-{
-    if (g_namespace_type)
-        return g_namespace_type;
-    Obj *r = vm_roots(4);
-    r[0] = str_from_cstr("SimpleNamespace");
-    r[1] = r[0] ? tuple_pack(1, (Obj)T_object) : NULL;
-    r[2] = r[1] ? dict_new() : NULL;
-    if (r[2] && (r[3] = str_from_cstr("types")) && dict_setitem_cstr(r[2], "__module__", r[3]) == 0 &&
-        add_method_defs(r[2], ns_methods, T_object) == 0) {
-        Obj cls = vm_call3((Obj)T_type, r[0], r[1], r[2]);
-        if (cls)
-            g_namespace_type = cls;
-    }
-    vm_unroots(r);
-    return g_namespace_type;
-}
-
-Obj namespace_new(void)
-{
-    Obj t = namespace_type();
-    return t ? vm_call0(t) : NULL;
 }
 
 /* ------------------------------------------------------------------ */
@@ -795,7 +544,7 @@ Obj sys_init(Obj argv_list)
     VM_GLOBAL_ROOT(g_sys_module);
     VM_GLOBAL_ROOT(g_sys_dict);
     VM_GLOBAL_ROOT(g_sys_path);
-    VM_GLOBAL_ROOT(g_namespace_type);
+    namespace_init();
     Obj *r = vm_roots(4);
     r[0] = argv_list;
     Obj m = module_new("sys");   /* g_modules: made by builtins_init, which runs first */

@@ -1,8 +1,9 @@
 /* The time module: clocks, sleep, struct_time conversions. */
 #include "tmpy.h"
 #include "modules.h"
-#include "numbers.h"
-#include "strobj.h"
+#include "objects/numbers.h"
+#include "objects/objects.h"
+#include "objects/strobj.h"
 
 #include <errno.h>
 #include <math.h>

@@ -1,43 +1,11 @@
-/* Object layouts (the GC's view of every built-in shape), the singletons,
- * the interned-name table and the start-up sequence of the types. */
+/* The GC's view of every built-in shape (one runtime type id per TID_*,
+ * registered in enum order), and the start-up order of the types. */
 #include "objects.h"
-#include "modules.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#if __has_include("eval.h")
-#include "eval.h"
-#else
-void eval_fill_layouts(tm_type *gen, tm_type *frame);
-#endif
-
 TypeObj *vm_tid_type[TID_COUNT];
-Obj g_None, g_True, g_False, g_NotImplemented, g_Ellipsis;
-Obj g_empty_tuple, g_empty_str;
-Obj vm_names[VMN_COUNT_];
-
-const char *const vm_nb_names[NB_COUNT][3] = {
-    {"__add__", "__radd__", "__iadd__"},
-    {"__sub__", "__rsub__", "__isub__"},
-    {"__mul__", "__rmul__", "__imul__"},
-    {"__truediv__", "__rtruediv__", "__itruediv__"},
-    {"__floordiv__", "__rfloordiv__", "__ifloordiv__"},
-    {"__mod__", "__rmod__", "__imod__"},
-    {"__pow__", "__rpow__", "__ipow__"},
-    {"__lshift__", "__rlshift__", "__ilshift__"},
-    {"__rshift__", "__rrshift__", "__irshift__"},
-    {"__and__", "__rand__", "__iand__"},
-    {"__or__", "__ror__", "__ior__"},
-    {"__xor__", "__rxor__", "__ixor__"},
-    {"__matmul__", "__rmatmul__", "__imatmul__"},
-    {"__divmod__", "__rdivmod__", "__idivmod__"},
-};
-const char *const vm_nb_symbols[NB_COUNT] = {
-    "+", "-", "*", "/", "//", "%", "** or pow()", "<<", ">>", "&", "|", "^", "@", "divmod()",
-};
-const char *const vm_cmp_names[6] = {"__lt__", "__le__", "__eq__", "__ne__", "__gt__", "__ge__"};
-const char *const vm_cmp_symbols[6] = {"<", "<=", "==", "!=", ">", ">="};
 
 /* ------------------------------------------------------------------ */
 /* Layouts                                                            */
@@ -158,141 +126,13 @@ void vm_register_layouts(void)
 }
 
 /* ------------------------------------------------------------------ */
-/* Singletons                                                         */
-/* ------------------------------------------------------------------ */
-static Obj make_singleton(const char *cname)
-{
-    Obj o = (Obj)tm_allocate_old(TID_NONETYPE, sizeof(struct SingletonObj_));
-    if (!o) {
-        fprintf(stderr, "tmpy: out of memory at start-up\n");
-        exit(1);
-    }
-    ((SingletonObj *)o)->cname = cname;
-    return o;
-}
-
-static Obj make_bool(int64_t v)
-{
-    Obj o = (Obj)tm_allocate_old(TID_BOOL, sizeof(struct BoolObj_));
-    if (!o) {
-        fprintf(stderr, "tmpy: out of memory at start-up\n");
-        exit(1);
-    }
-    ((BoolObj *)o)->value = v;
-    return o;
-}
-
-static void init_singletons(void)
-{
-    g_None = make_singleton("None");
-    /* NotImplemented and Ellipsis need types of their own: they are IterObj
-     * (cls set by object_init_types), so TYPE() reads their cls. */
-    g_NotImplemented = (Obj)tm_allocate_old(TID_ITER, sizeof(struct IterObj_));
-    g_Ellipsis = (Obj)tm_allocate_old(TID_ITER, sizeof(struct IterObj_));
-    if (!g_NotImplemented || !g_Ellipsis) {
-        fprintf(stderr, "tmpy: out of memory at start-up\n");
-        exit(1);
-    }
-    g_True = make_bool(1);
-    g_False = make_bool(0);
-    g_empty_tuple = (Obj)tm_allocate_old(TID_TUPLE, offsetof(struct TupleObj_, items));
-    g_empty_str = (Obj)tm_allocate_old(TID_STR, offsetof(struct StrObj_, data) + 1);
-    if (!g_empty_tuple || !g_empty_str) {
-        fprintf(stderr, "tmpy: out of memory at start-up\n");
-        exit(1);
-    }
-    STR(g_empty_str)->hash = -1;   /* tuple hash 0 = not cached, str -1 = not computed */
-    VM_GLOBAL_ROOT(g_None);
-    VM_GLOBAL_ROOT(g_NotImplemented);
-    VM_GLOBAL_ROOT(g_Ellipsis);
-    VM_GLOBAL_ROOT(g_True);
-    VM_GLOBAL_ROOT(g_False);
-    VM_GLOBAL_ROOT(g_empty_tuple);
-    VM_GLOBAL_ROOT(g_empty_str);
-}
-
-/* ------------------------------------------------------------------ */
-/* Interned names                                                     */
-/* ------------------------------------------------------------------ */
-static void init_names(void)
-{
-    static const char *const texts[VMN_COUNT_] = {
-#define VMN_TEXT(n) #n,
-        VM_NAME_LIST(VMN_TEXT)
-#undef VMN_TEXT
-    };
-    for (int i = 0; i < VMN_COUNT_; i++) {
-        vm_names[i] = str_intern_cstr(texts[i]);
-        if (!vm_names[i]) {
-            fprintf(stderr, "tmpy: out of memory at start-up\n");
-            exit(1);
-        }
-        VM_GLOBAL_ROOT(vm_names[i]);
-    }
-}
-
-/* A small direct-mapped cache: C string -> interned str. The key is the
- * pointer (callers pass literals) but the content is checked, so a reused
- * buffer never gives a wrong name. Interned strs are pinned: raw Obj is safe. */
-#define ICACHE_SIZE 512
-static struct { const char *key; Obj s; } icache[ICACHE_SIZE];
-
-Obj vm_intern_cached(const char *s)
-{
-    unsigned h = (unsigned)(((uintptr_t)s >> 3) * 2654435761u) % ICACHE_SIZE;
-    if (icache[h].key == s && icache[h].s && strcmp(str_cstr(icache[h].s), s) == 0)
-        return icache[h].s;
-    Obj r = str_intern_cstr(s);
-    if (r) {
-        icache[h].key = s;
-        icache[h].s = r;
-    }
-    return r;
-}
-
-/* ------------------------------------------------------------------ */
-/* Identity hashes                                                    */
-/* ------------------------------------------------------------------ */
-static uint64_t idhash_counter;
-
-static int64_t next_idhash(void)
-{
-    uint64_t n = __atomic_add_fetch(&idhash_counter, 1, __ATOMIC_RELAXED);
-    return (int64_t)(n & ((1ULL << 60) - 1));
-}
-
-/* Instances and exceptions (the objects most hashed by identity: dict and
- * set keys) draw a counter value into a hidden word on first use, so
- * hashing a young one does not cost a minor collection as vm_object_id does;
- * id() and default reprs still use the address (vm_object_id). */
-int64_t vm_identity_hash(Obj v)
-{
-    if (IS_SMALLINT(v))
-        return SMALLINT_VAL(v) == -1 ? -2 : SMALLINT_VAL(v);
-    unsigned tid = v->h.tid;
-    if (tid == TID_INSTANCE || tid == TID_EXCEPTION) {
-        int64_t __seg_gs *word = tid == TID_INSTANCE ? &((InstanceHObj *)v)->idhash
-                                                     : &((ExceptionHObj *)v)->idhash;
-        if (!*word) {
-            VM_WRITE(v);
-            *word = next_idhash();
-        }
-        return *word;
-    }
-    /* Everything else: its address once it stops moving. */
-    uint64_t a = vm_object_id(v);
-    int64_t h = (int64_t)((a >> 4) | (a << 60)) & INT64_MAX;
-    return h == -1 ? -2 : h;
-}
-
-/* ------------------------------------------------------------------ */
 /* Start-up                                                           */
 /* ------------------------------------------------------------------ */
 void vm_init_types(void)
 {
     vm_register_layouts();
-    init_singletons();
-    init_names();
+    singletons_init();
+    names_init();
     object_init_types();
     exceptions_init();
     int_init_type();
@@ -305,7 +145,6 @@ void vm_init_types(void)
     set_init_type();
     range_init_type();
     func_init_types();
-    descr_fallback_types();
     iter_init_types();
     file_init_type();
 }

@@ -1,10 +1,10 @@
 /* The builtins module: built-in functions, constants, types and exceptions. */
 #include "tmpy.h"
 #include "modules.h"
-#include "objects.h"
-#include "numbers.h"
-#include "strobj.h"
-#include "containers.h"
+#include "objects/objects.h"
+#include "objects/numbers.h"
+#include "objects/strobj.h"
+#include "objects/containers.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -13,30 +13,6 @@
 Obj g_builtins_module;
 Obj g_builtins;   /* the builtins module's dict */
 Obj g_modules;    /* sys.modules */
-
-/* ------------------------------------------------------------------ */
-/* id()                                                               */
-/* ------------------------------------------------------------------ */
-
-/* Old objects never move (major collections do not compact), so an old
- * object's segment offset is a stable identity. A young object is made old
- * first by one minor collection. Small ints are tagged words: odd, so never
- * equal to an object's (16-aligned) offset. The caller's copy of v is stale
- * after this call if v was young: read it again from its root slot. */
-uint64_t vm_object_id(Obj v)
-{
-    if (IS_SMALLINT(v))
-        return (uint64_t)(uintptr_t)v;
-    uintptr_t so = (uintptr_t)v;
-    if ((so >= tm_seg.nursery_start && so < tm_seg.nursery_end) || (v->h.flags & TM_GCFLAG_YOUNG_OUTSIDE)) {
-        Obj *r = vm_roots(1);
-        r[0] = v;
-        tm_collect_minor();
-        v = r[0];
-        vm_unroots(r);
-    }
-    return (uint64_t)(uintptr_t)v;
-}
 
 /* ------------------------------------------------------------------ */
 /* Argument checks with CPython's messages                             */

@@ -10,9 +10,8 @@
  * whose `encoding` field holds the text file, so both share one state (fd,
  * buffers) and print() and sys.stdout.buffer.write() stay in order. */
 #include "tmpy.h"
-#include "modules.h"
+#include "objects.h"
 #include "strobj.h"
-#include "monitor.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -42,7 +41,7 @@ enum {
     F_EXPLICIT_ENC = 1 << 14,
 };
 
-#define RBUF_SIZE 8192
+#define RBUF_SIZE FILE_BUFFER_SIZE
 #define WBUF_SIZE 8192
 
 unsigned file_closed_std_fds;
@@ -105,7 +104,7 @@ Obj err_from_errno(int err, Obj filename)
 }
 
 /* io.UnsupportedOperation: a subclass of OSError and ValueError. */
-static Obj unsupported_type(void)
+Obj file_unsupported_operation(void)
 {
     if (g_unsupported_op)
         return g_unsupported_op;
@@ -127,7 +126,7 @@ static Obj unsupported_type(void)
 
 static Obj err_unsupported(const char *msg)
 {
-    Obj t = unsupported_type();
+    Obj t = file_unsupported_operation();
     Obj *r = vm_roots(1);
     r[0] = str_from_cstr(msg);
     Obj exc = r[0] ? vm_call1(t, r[0]) : NULL;
@@ -548,46 +547,6 @@ static void flush_stdout_first(Obj st)
     Obj out = g_sys_stdout;
     if (out && TID(out) == TID_FILE && out != st && FO(out)->wlen > 0)
         (void)flush_raw(out);
-}
-
-ssize_t vm_blocking_read(int fd, void *buf, size_t n)
-{
-    ssize_t got;
-    vm_blocking_begin();
-    do
-        got = read(fd, buf, n);
-    while (got < 0 && errno == EINTR);
-    vm_blocking_end();
-    return got;
-}
-
-ssize_t vm_blocking_write(int fd, const void *buf, size_t n)
-{
-    ssize_t w;
-    vm_blocking_begin();
-    do
-        w = write(fd, buf, n);
-    while (w < 0 && errno == EINTR);
-    vm_blocking_end();
-    return w;
-}
-
-int vm_blocking_open(const char *path, int flags, int mode)
-{
-    /* path may point into a str object, which may move while we wait */
-    char *copy = strdup(path);
-    if (!copy) {
-        errno = ENOMEM;
-        return -1;
-    }
-    int fd;
-    vm_blocking_begin();
-    do
-        fd = open(copy, flags, (mode_t)mode);
-    while (fd < 0 && errno == EINTR);
-    vm_blocking_end();
-    free(copy);
-    return fd;
 }
 
 static int write_all(int fd, const char *p, size_t n)
@@ -1916,33 +1875,4 @@ void file_init_type(void)
     g_sys_stdin = ok0 ? file_from_fd(0, "r", "<stdin>") : g_None;
     g_sys_stdout = ok1 ? file_from_fd(1, "w", "<stdout>") : g_None;
     g_sys_stderr = ok2 ? file_from_fd(2, "w", "<stderr>") : g_None;
-}
-
-/* ------------------------------------------------------------------ */
-/* _io: the C half of io (lib/io.py may build StringIO etc. on it)     */
-/* ------------------------------------------------------------------ */
-
-Obj io_module_init(void)
-{
-    Obj *r = vm_roots(2);
-    Obj res = NULL;
-    r[0] = module_new("_io");
-    if (!r[0])
-        goto out;
-    r[1] = unsupported_type();
-    if (!r[1])
-        goto out;
-    Obj open_fn = g_builtins ? dict_getitem_cstr(g_builtins, "open") : NULL;
-    if ((open_fn && module_add(r[0], "open", open_fn) < 0) || module_add(r[0], "UnsupportedOperation", r[1]) < 0 ||
-        module_add(r[0], "DEFAULT_BUFFER_SIZE", MAKE_SMALLINT(RBUF_SIZE)) < 0)
-        goto out;
-    static const char *const names[] = {"TextIOWrapper", "BufferedReader", "BufferedWriter", "BufferedRandom",
-                                        "FileIO", NULL};
-    for (const char *const *n = names; *n; n++)
-        if (module_add(r[0], *n, (Obj)T_file) < 0)
-            goto out;
-    res = r[0];
-out:
-    vm_unroots(r);
-    return res;
 }

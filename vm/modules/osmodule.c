@@ -1,9 +1,9 @@
 /* The os module (POSIX calls) and os.path (posixpath: path strings). */
 #include "tmpy.h"
 #include "modules.h"
-#include "objects.h"
-#include "strobj.h"
-#include "containers.h"
+#include "objects/objects.h"
+#include "objects/strobj.h"
+#include "objects/containers.h"
 
 #include <dirent.h>
 #include <errno.h>

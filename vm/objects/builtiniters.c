@@ -2,7 +2,6 @@
  * reversed, and iter(callable, sentinel). All are IterObj (TID_ITER, cls
  * set); a NULL `a` marks an exhausted iterator. */
 #include "tmpy.h"
-#include "modules.h"
 #include "objects.h"
 #include "containers.h"
 

@@ -1,5 +1,5 @@
-/* objects area: helpers shared by objects.c, typeobject.c, abstract.c,
- * descr.c, exceptions.c and args.c, plus a few extras other areas may use.
+/* The object model's API beyond tmpy.h: what the files of objects/ share
+ * (types, descriptors, identity, names, exceptions), open to the whole VM.
  *
  * Conventions the objects area relies on (other areas, please follow):
  *
@@ -90,10 +90,18 @@ extern const char *const vm_cmp_symbols[6];          /* "<", ... */
 /* ---- Extra types of the objects area ---- */
 extern TypeObj *T_wrapper_descriptor, *T_method_wrapper, *T_getset_descriptor, *T_member_descriptor;
 
-/* ---- objects.c ---- */
+/* ---- identity.c ---- */
+/* id(v): stable for the object's life. A young object is first made old by a
+ * minor collection (old objects never move), so its segment offset is fixed. */
+uint64_t vm_object_id(Obj v);
+uint64_t vm_object_id_slot(Obj *slot);   /* id of *slot; *slot re-read after */
 /* Identity hash used by object.__hash__ (instances and exceptions keep a
- * counter-based hash in a hidden word; others use vm_object_id, builtins.c). */
+ * counter-based hash in a hidden word; others use vm_object_id). */
 int64_t vm_identity_hash(Obj v);
+
+/* ---- singletons.c, names.c (start-up, before any type) ---- */
+void singletons_init(void);
+void names_init(void);
 
 /* ---- typeobject.c ---- */
 /* Instance dict slot of an object (NULL if its layout has none). */
@@ -135,14 +143,59 @@ Obj type_subscript(Obj type, Obj key);
 Obj vm_getset_dict_get(Obj *args, size_t nargs, Obj kwnames);
 Obj vm_getset_dict_set(Obj *args, size_t nargs, Obj kwnames);
 
-/* ---- descr.c ---- */
-void descr_init_types(void);
-void descr_fallback_types(void);   /* after func_init_types: a bound-method type if eval made none */
+/* ---- methodobject.c, moduleobject.c, descrobject.c, superobject.c ---- */
+void builtin_init_type(void);
+void module_init_type(void);
+void descr_init_types(void);      /* property, staticmethod, classmethod */
+void super_init_type(void);
 Obj builtin_call(Obj callable, Obj *args, size_t nargs, Obj kwnames);
 Obj super_new_obj(Obj type, Obj obj);
 Obj property_new(Obj fget, Obj fset, Obj fdel, Obj doc);
 Obj staticmethod_new(Obj f);
 Obj classmethod_new(Obj f);
+
+/* Method descriptors into a class namespace dict (for classes made by
+ * calling type()); owner checks the receiver. */
+int builtin_add_to_dict(Obj ns, const MethodDef *defs, TypeObj *owner);
+
+/* ---- structseq.c, namespaceobject.c ---- */
+/* Struct sequences (sys.version_info, time.struct_time, os.stat_result):
+ * a tuple subclass of n fields (named in its repr), the first ngetters of
+ * them also attributes; instances have a dict for extra attributes. */
+Obj structseq_new_type(const char *module, const char *name, const char *const *fields, int n, int ngetters);
+Obj structseq_new(Obj type, Obj *items, int n);        /* items in root slots */
+/* types.SimpleNamespace-like object: attributes in its dict, repr namespace(a=1, ...). */
+Obj namespace_new(void);
+void namespace_init(void);   /* start-up */
+
+/* ---- fileobject.c ---- */
+/* io.UnsupportedOperation (made on first use; OSError if that fails). */
+Obj file_unsupported_operation(void);
+#define FILE_BUFFER_SIZE 8192   /* io.DEFAULT_BUFFER_SIZE */
+/* open() with all its arguments: encoding/newline NULL or None for the
+ * defaults; closefd false only for an int `path` (a file descriptor). */
+Obj file_open_ex(Obj path, const char *mode, int buffering, Obj encoding, Obj newline, bool closefd);
+/* One line (str or bytes, with its newline; empty at EOF) of a file object
+ * (FileObj fast path, else file.readline()). */
+Obj file_readline(Obj file);
+/* Write C bytes (UTF-8 text) to a file object; for messages from C. */
+int file_write_cstr(Obj file, const char *s, size_t n);
+/* Flush every file that has buffered data (exit). Returns -1 if flushing
+ * sys.stdout failed (the exit status becomes 120), else 0. */
+int file_flush_all_at_exit(void);
+/* Bit i set: fd i (0, 1, 2) was closed at start-up; main.c put /dev/null
+ * there (so the runtime's own files never take those numbers) and the
+ * standard stream is None. */
+extern unsigned file_closed_std_fds;
+/* Set an OSError (the subclass chosen by errno, as CPython's OSError(errno,
+ * strerror, filename) does) and return NULL. filename may be NULL. */
+Obj err_from_errno(int err, Obj filename);
+Obj err_from_errno2(int err, Obj filename, Obj filename2);
+/* os.fspath() semantics: str, bytes, or __fspath__; TypeError otherwise. */
+Obj vm_fspath(Obj path);
+
+/* ---- builtiniters.c ---- */
+Obj callable_iter_new(Obj callable, Obj sentinel);
 
 /* ---- exceptions.c ---- */
 /* Adds every built-in exception class (and the EnvironmentError / IOError

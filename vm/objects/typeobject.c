@@ -6,11 +6,10 @@
  * `object` and `type` types themselves.
  *
  * Identity hash (object.__hash__): objects move, so instances and
- * exceptions keep a counter-based hash in a hidden word (objects.c,
+ * exceptions keep a counter-based hash in a hidden word (identity.c,
  * vm_identity_hash); other objects hash on their address once old.
  */
 #include "objects.h"
-#include "modules.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -3580,7 +3579,10 @@ void object_init_types(void)
     type_add_getset(t, "__doc__", none_get, NULL);
     type_ready(t);
 
+    builtin_init_type();
+    module_init_type();
     descr_init_types();
+    super_init_type();
 
     /* singletons' types */
     T_NoneType = new_type("NoneType", T_object, TID_NONETYPE, 0);

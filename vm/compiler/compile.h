@@ -8,7 +8,7 @@
  * compile.c):
  *  - Function and lambda code (no CO_MODULE / CO_CLASSBODY /
  *    CO_COMPREHENSION flag): consts[0] is the docstring (a str, and the
- *    code has eval.h's CO_HAS_DOCSTRING flag) or None.
+ *    code has tmpy.h's CO_HAS_DOCSTRING flag) or None.
  *  - Cell variables that are parameters come first in the cell list, in
  *    parameter order: cell i < cell2arg_count starts with the argument
  *    cell2arg[i]; the others start empty. cell2arg[i] is -1 for cells that
@@ -35,9 +35,6 @@
  * compiler computes it exactly and raises SyntaxError "too many statically
  * nested blocks" beyond (eval.h's FRAME_MAX_BLOCKS must be >= this). */
 #define COMPILE_MAX_BLOCK_DEPTH 20
-
-/* Op names indexed by opcode (from OP_LIST). */
-extern const char *const compile_op_names[];
 
 /* Print a human-readable listing of a code object and, recursively, of the
  * code objects among its constants. For debugging. */

@@ -554,8 +554,6 @@ int vm_hasattr(Obj o, Obj name)
     return res;
 }
 
-__attribute__((weak)) bool vm_callable(Obj v) { return TYPE(v)->tp_call != NULL; }
-
 /* ------------------------------------------------------------------ */
 /* isinstance / issubclass                                            */
 /* ------------------------------------------------------------------ */

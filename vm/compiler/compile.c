@@ -5,7 +5,7 @@
  * Follows vm/opcodes.h exactly (no deviation). Choices opcodes.h leaves
  * open (also listed in compile.h):
  *  - function code: consts[0] is the docstring (flag CO_HAS_DOCSTRING of
- *    eval.h) or None; lambdas: None;
+ *    tmpy.h) or None; lambdas: None;
  *  - parameter cells come first among the cell vars (cell2arg), cells of
  *    parameters beyond 16 are filled by a LOAD_FAST/STORE_DEREF prologue;
  *  - a class body needing __class__ stores the cell as __classcell__ and
@@ -29,35 +29,13 @@
 #include "ast.h"
 #include "opcodes.h"
 
-#if __has_include("parser.h")
 #include "parser.h"
-#else
-/* parser.h not written yet: the prototype the parser engineer was given. */
-typedef struct SyntaxErrorInfo {
-    char msg[256];
-    int lineno, col_offset, end_lineno, end_col_offset;
-    char text[512];
-    int kind; /* 0 SyntaxError, 1 IndentationError, 2 TabError */
-} SyntaxErrorInfo;
-mod_ty parse_source(Arena *arena, const char *src, size_t len, const char *filename, int mode,
-                    SyntaxErrorInfo *err);
-#endif
 
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-#if __has_include("eval.h")
-#include "eval.h"
-_Static_assert(FRAME_MAX_BLOCKS >= COMPILE_MAX_BLOCK_DEPTH, "eval's block stack is smaller than the compiler assumes");
-#endif
-
-/* eval.h's convention: a function's __doc__ is consts[0] when this flag is set. */
-#ifndef CO_HAS_DOCSTRING
-#define CO_HAS_DOCSTRING 256
-#endif
-
-const char *const compile_op_names[] = {
+const char *const op_names[] = {
 #define OP_NAME_STR(name) #name,
     OP_LIST(OP_NAME_STR)
 #undef OP_NAME_STR
@@ -3291,7 +3269,7 @@ static void unit_dump(FILE *out, const Unit *u)
         else
             fputs("     ", out);
         lastline = u->lines[k];
-        fprintf(out, "%5d %-22s %d", k, op < OP_OP_COUNT_ ? compile_op_names[op] : "???", arg);
+        fprintf(out, "%5d %-22s %d", k, op < OP_OP_COUNT_ ? op_names[op] : "???", arg);
         switch (op) {
         case OP_LOAD_CONST:
             fputs(" (", out);
@@ -3457,8 +3435,7 @@ int compile_debug_json(mod_ty mod, FILE *out)
 /* ================================================================== */
 #ifndef COMPILE_NO_VM
 
-#include "containers.h"   /* set_display_constant */
-#include "modules.h"      /* sys_cflags.optimize */
+#include "objects/containers.h"   /* set_display_constant */
 
 /* ------------------------------------------------------------------ */
 /* Code objects                                                        */
@@ -3882,7 +3859,7 @@ void code_disassemble(Obj code, FILE *out)
         else
             fputs("     ", out);
         lastline = line;
-        fprintf(out, "%6llu %-22s %u", (unsigned long long)k, op < OP_OP_COUNT_ ? compile_op_names[op] : "???",
+        fprintf(out, "%6llu %-22s %u", (unsigned long long)k, op < OP_OP_COUNT_ ? op_names[op] : "???",
                 arg);
         switch (op) {
         case OP_LOAD_CONST:

@@ -1,0 +1,79 @@
+/* Blocking calls: the places where a thread lets others run. Under the GIL
+ * a thread runs Python only while it owns segment 1; around every call that
+ * may wait (I/O, sleep, lock waits) it hands the segment on, which runs a
+ * minor collection: callers keep references in root slots and re-read them
+ * afterwards, and pass only C memory to the system call. */
+#include "eval.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Threads started and not yet finished, the main thread included. While it
+ * is 1 nobody can want the GIL, so a blocking call keeps it (which spares a
+ * minor collection per read). Counted by the starter, before the new thread
+ * exists, so that a parent blocking in join() right away does release it. */
+int vm_live_threads = 1;
+static __thread bool released_for_blocking;
+
+void vm_blocking_begin(void)
+{
+    int e = errno;
+    if (__atomic_load_n(&vm_live_threads, __ATOMIC_ACQUIRE) > 1) {
+        released_for_blocking = true;
+        tm_commit_transaction();
+    }
+    errno = e;
+}
+
+void vm_blocking_end(void)
+{
+    int e = errno;
+    if (released_for_blocking) {
+        released_for_blocking = false;
+        tm_start_transaction();
+    }
+    errno = e;
+}
+
+ssize_t vm_blocking_read(int fd, void *buf, size_t n)
+{
+    ssize_t got;
+    vm_blocking_begin();
+    do
+        got = read(fd, buf, n);
+    while (got < 0 && errno == EINTR);
+    vm_blocking_end();
+    return got;
+}
+
+ssize_t vm_blocking_write(int fd, const void *buf, size_t n)
+{
+    ssize_t w;
+    vm_blocking_begin();
+    do
+        w = write(fd, buf, n);
+    while (w < 0 && errno == EINTR);
+    vm_blocking_end();
+    return w;
+}
+
+int vm_blocking_open(const char *path, int flags, int mode)
+{
+    /* path may point into a str object, which may move while we wait */
+    char *copy = strdup(path);
+    if (!copy) {
+        errno = ENOMEM;
+        return -1;
+    }
+    int fd;
+    vm_blocking_begin();
+    do
+        fd = open(copy, flags, (mode_t)mode);
+    while (fd < 0 && errno == EINTR);
+    vm_blocking_end();
+    free(copy);
+    return fd;
+}

@@ -1,0 +1,34 @@
+/* What the built-in modules (one file each in modules/) offer the rest of the
+ * VM: their init functions (main.c registers them), sys and builtins state,
+ * and the thread start-up and shutdown. */
+#ifndef TMPY_MODULES_H
+#define TMPY_MODULES_H
+
+#include "tmpy.h"
+
+/* ---- sysmodule.c ---- */
+extern Obj g_sys_module;
+extern double vm_switch_interval;          /* sys.setswitchinterval (seconds) */
+
+/* ---- threadmodule.c, tmmodule.c ---- */
+void threads_init(void);        /* start-up, main thread, after builtins_init */
+void threads_shutdown(void);    /* at exit: threading._shutdown() joins non-daemon threads */
+Obj thread_module_init(void);   /* _thread */
+Obj tm_module_init(void);       /* tm */
+
+/* ---- C modules (vm_register_builtin_module) ---- */
+Obj sys_module_init(void);
+Obj time_module_init(void);
+Obj os_module_init(void);
+Obj posixpath_module_init(void);
+Obj random_module_init(void);
+Obj atexit_module_init(void);
+Obj io_module_init(void);       /* _io */
+Obj importlib_module_init(void);
+void atexit_init(void);           /* start-up */
+int atexit_run_callbacks(void);   /* at exit: runs atexit.register()ed callables, last first */
+
+/* The math module's init function (numbers area, mathmodule.c). */
+Obj math_module_init(void);
+
+#endif

@@ -1,0 +1,195 @@
+/* The tm module: object monitors on any value (synchronized, wait,
+ * notify, is_owned) and how this interpreter runs threads (mode). */
+#include "modules.h"
+#include "threads.h"
+#include "objects/containers.h"
+#include "objects/objects.h"
+#include "objects/strobj.h"
+
+#include <math.h>
+
+static TypeObj *T_synchronized;
+
+/* Small ints are immediate values without a header: they share the monitor
+ * of one object (more exclusion than needed, never less). */
+static Obj g_immediate_monitor;
+
+static object_t *monitor_of(Obj v)
+{
+    return (object_t *)(IS_SMALLINT(v) ? g_immediate_monitor : v);
+}
+
+/* A timeout in seconds or None (forever): -1 forever, else ns (negative
+ * values wait not at all, as Condition.wait does). */
+static int parse_timeout(Obj v, int64_t *ns)
+{
+    if (!v || IS_NONE(v)) {
+        *ns = TM_MONITOR_FOREVER;
+        return 0;
+    }
+    double t;
+    if (vm_as_double(v, &t) < 0)
+        return -1;
+    if (isnan(t)) {
+        err_set(E_ValueError, "Invalid value NaN (not a number)");
+        return -1;
+    }
+    if (t > TIMEOUT_MAX) {
+        err_set(E_OverflowError, "timeout value is too large");
+        return -1;
+    }
+    *ns = t <= 0 ? 0 : (int64_t)(t * 1e9);
+    return 0;
+}
+
+static Obj tm_mode(Obj *args, size_t nargs, Obj kwnames)
+{
+    (void)args;
+    if (vm_check_args("mode", nargs, kwnames, 0, 0) < 0)
+        return NULL;
+    return str_from_cstr(TM_STM ? "stm" : "gil");
+}
+
+static Obj tm_synchronized(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("synchronized", nargs, kwnames, 1, 1) < 0)
+        return NULL;
+    Obj s = iter_alloc(T_synchronized, args[0], 0);
+    return s ? s : err_nomemory();
+}
+
+static Obj sync_enter(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("__enter__", nargs - 1, kwnames, 0, 0) < 0)
+        return NULL;
+    tm_monitor_enter(monitor_of(ITER(args[0])->a));
+    return ITER(args[0])->a;
+}
+
+static Obj sync_exit(Obj *args, size_t nargs, Obj kwnames)
+{
+    (void)nargs;
+    (void)kwnames;
+    if (!tm_monitor_exit(monitor_of(ITER(args[0])->a))) {
+        err_set(E_RuntimeError, "cannot release un-acquired monitor");
+        return NULL;
+    }
+    return g_False;
+}
+
+static Obj sync_repr(Obj self)
+{
+    uint64_t id = vm_object_id_slot(&self);
+    return str_from_format("<tm.synchronized on %s object at 0x%lx>", type_name(ITER(self)->a),
+                           (unsigned long)id);
+}
+
+static const MethodDef sync_methods[] = {
+    {"__enter__", sync_enter, 0, NULL},
+    {"__exit__", sync_exit, 0, NULL},
+    {NULL, NULL, 0, NULL},
+};
+
+static Obj tm_wait(Obj *args, size_t nargs, Obj kwnames)
+{
+    static const char *const names[] = {"obj", "timeout", NULL};
+    Obj *a = vm_roots(2);
+    Obj res = NULL;
+    int64_t ns;
+    if (vm_parse_args("wait", args, nargs, kwnames, names, 1, 2, a) < 0 || parse_timeout(a[1], &ns) < 0)
+        goto out;
+    int rc = tm_monitor_wait(monitor_of(a[0]), ns);
+    if (rc == TM_MONITOR_NOT_OWNER)
+        err_set(E_RuntimeError, "cannot wait on un-acquired monitor");
+    else
+        res = rc == TM_MONITOR_NOTIFIED ? g_True : g_False;
+out:
+    vm_unroots(a);
+    return res;
+}
+
+static Obj notify_common(Obj obj, uint64_t n)
+{
+    int64_t woken = tm_monitor_notify(monitor_of(obj), n);
+    if (woken < 0) {
+        err_set(E_RuntimeError, "cannot notify on un-acquired monitor");
+        return NULL;
+    }
+    return int_from_i64(woken);
+}
+
+static Obj tm_notify(Obj *args, size_t nargs, Obj kwnames)
+{
+    static const char *const names[] = {"obj", "n", NULL};
+    Obj *a = vm_roots(2);
+    Obj res = NULL;
+    int64_t n = 1;
+    if (vm_parse_args("notify", args, nargs, kwnames, names, 1, 2, a) < 0)
+        goto out;
+    if (a[1] && int_as_i64(a[1], &n) < 0) {
+        double d;   /* a huge n wakes everyone, a hugely negative one no one */
+        if (!err_matches(E_OverflowError) || (err_clear(), int_as_double(a[1], &d) < 0))
+            goto out;
+        n = d > 0 ? INT64_MAX : 0;
+    }
+    res = notify_common(a[0], n < 0 ? 0 : (uint64_t)n);
+out:
+    vm_unroots(a);
+    return res;
+}
+
+static Obj tm_notify_all(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("notify_all", nargs, kwnames, 1, 1) < 0)
+        return NULL;
+    return notify_common(args[0], UINT64_MAX);
+}
+
+static Obj tm_is_owned(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("is_owned", nargs, kwnames, 1, 1) < 0)
+        return NULL;
+    return tm_monitor_count(monitor_of(args[0])) ? g_True : g_False;
+}
+
+static const MethodDef tm_functions[] = {
+    {"mode", tm_mode, 0, "'gil' or 'stm': how this interpreter runs threads."},
+    {"synchronized", tm_synchronized, 0, "A re-entrant context manager on obj's monitor."},
+    {"wait", tm_wait, METH_KW, "Wait on obj's monitor (held by the caller) until notified or the timeout."},
+    {"notify", tm_notify, METH_KW, "Wake up to n threads waiting on obj's monitor."},
+    {"notify_all", tm_notify_all, 0, "Wake every thread waiting on obj's monitor."},
+    {"is_owned", tm_is_owned, 0, "Whether the calling thread holds obj's monitor."},
+    {NULL, NULL, 0, NULL},
+};
+
+/* ------------------------------------------------------------------ */
+/* Start-up                                                            */
+/* ------------------------------------------------------------------ */
+
+/* Called by threads_init at start-up: the shared monitor of small ints and
+ * the synchronized type. */
+int tm_init(void)
+{
+    VM_GLOBAL_ROOT(g_immediate_monitor);
+    g_immediate_monitor = list_new_capacity(0);
+    if (!g_immediate_monitor)
+        return -1;
+    T_synchronized = thread_make_type("tm.synchronized", NULL, sync_repr, sync_methods);
+    return 0;
+}
+
+Obj tm_module_init(void)
+{
+    Obj *r = vm_roots(1);
+    Obj res = NULL;
+    r[0] = module_new("tm");
+    if (!r[0])
+        goto out;
+    module_add_functions(r[0], tm_functions);
+    if (module_add(r[0], "synchronized_type", (Obj)T_synchronized) < 0)
+        goto out;
+    res = r[0];
+out:
+    vm_unroots(r);
+    return res;
+}

@@ -1,0 +1,372 @@
+/* Descriptors written in C: property, staticmethod and classmethod. */
+#include "objects.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+TypeObj *T_property, *T_staticmethod, *T_classmethod;
+
+#define PROP(v) ((PropertyHObj *)(v))
+#define SM(v) ((StaticMethodObj *)(v))
+
+/* ------------------------------------------------------------------ */
+/* property                                                           */
+/* ------------------------------------------------------------------ */
+Obj property_new(Obj fget, Obj fset, Obj fdel, Obj doc)
+{
+    Obj *r = vm_roots(4);
+    r[0] = fget;
+    r[1] = fset;
+    r[2] = fdel;
+    r[3] = doc;
+    Obj p = (Obj)tm_allocate(TID_PROPERTY, sizeof(struct PropertyHObj_));
+    if (p) {
+        PROP(p)->fget = r[0] == g_None ? NULL : r[0];
+        PROP(p)->fset = r[1] == g_None ? NULL : r[1];
+        PROP(p)->fdel = r[2] == g_None ? NULL : r[2];
+        PROP(p)->doc = r[3] == g_None ? NULL : r[3];
+    }
+    vm_unroots(r);
+    return p ? p : err_nomemory();
+}
+
+static Obj prop_of(Obj self) { return vm_unwrap(self); }
+
+static Obj property_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
+{
+    (void)type, (void)args, (void)nargs, (void)kwnames;
+    return property_new(NULL, NULL, NULL, NULL);
+}
+
+static int property_tp_init(Obj self, Obj *args, size_t nargs, Obj kwnames)
+{
+    static const char *const names[] = {"fget", "fset", "fdel", "doc", NULL};
+    Obj *r = vm_roots(5);
+    r[4] = self;
+    int rc = -1;
+    if (vm_parse_args("property", args, nargs, kwnames, names, 0, 4, r) < 0)
+        goto out;
+    /* doc from fget.__doc__ when not given */
+    if ((!r[3] || r[3] == g_None) && r[0] && r[0] != g_None) {
+        Obj d = vm_getattr_opt(r[0], NAME(__doc__));
+        if (!d && err_occurred())
+            goto out;
+        r[3] = d;
+    }
+    Obj p = prop_of(r[4]);
+    VM_WRITE(p);
+    for (int i = 0; i < 4; i++)
+        if (r[i] == g_None)
+            r[i] = NULL;
+    PROP(p)->fget = r[0];
+    PROP(p)->fset = r[1];
+    PROP(p)->fdel = r[2];
+    PROP(p)->doc = r[3];
+    rc = 0;
+out:
+    vm_unroots(r);
+    return rc;
+}
+
+static Obj property_error(Obj prop, Obj obj, const char *what)
+{
+    Obj name = PROP(prop)->name;
+    if (name && IS_STR(name) && obj)
+        err_format(E_AttributeError, "property '%s' of '%s' object has %s", str_cstr(name), type_name(obj), what);
+    else if (obj)
+        err_format(E_AttributeError, "property of '%s' object has %s", type_name(obj), what);
+    else
+        err_format(E_AttributeError, "property has %s", what);
+    return NULL;
+}
+
+static Obj property_get(Obj self, Obj obj, Obj type)
+{
+    (void)type;
+    if (!obj)
+        return self;
+    Obj p = prop_of(self);
+    Obj f = PROP(p)->fget;
+    if (!f)
+        return property_error(p, obj, "no getter");
+    return vm_call1(f, obj);
+}
+
+static int property_set(Obj self, Obj obj, Obj v)
+{
+    Obj p = prop_of(self);
+    Obj f = v ? PROP(p)->fset : PROP(p)->fdel;
+    if (!f) {
+        property_error(p, obj, v ? "no setter" : "no deleter");
+        return -1;
+    }
+    Obj res = v ? vm_call2(f, obj, v) : vm_call1(f, obj);
+    return res ? 0 : -1;
+}
+
+/* getter/setter/deleter: a copy with one function replaced (type(self)(...)). */
+static Obj property_copy(Obj self, int which, Obj f)
+{
+    Obj *r = vm_roots(6);
+    r[5] = self;
+    Obj p = prop_of(self);
+    r[0] = PROP(p)->fget ? PROP(p)->fget : g_None;
+    r[1] = PROP(p)->fset ? PROP(p)->fset : g_None;
+    r[2] = PROP(p)->fdel ? PROP(p)->fdel : g_None;
+    /* a doc that came from the old getter is recomputed from the new one */
+    r[3] = PROP(p)->doc ? PROP(p)->doc : g_None;
+    if (which == 0 && PROP(p)->fget && PROP(p)->doc) {
+        Obj old = vm_getattr_opt(PROP(p)->fget, NAME(__doc__));
+        if (!old && err_occurred()) {
+            vm_unroots(r);
+            return NULL;
+        }
+        p = prop_of(r[5]);
+        if (old == PROP(p)->doc)
+            r[3] = g_None;
+    }
+    r[which] = f;
+    Obj res = vm_call(( Obj)TYPE(r[5]), r, 4, NULL);
+    if (res) {
+        Obj np = prop_of(res);
+        if (TID(np) == TID_PROPERTY && !PROP(np)->name) {
+            VM_WRITE(np);
+            PROP(np)->name = PROP(prop_of(r[5]))->name;
+        }
+    }
+    vm_unroots(r);
+    return res;
+}
+
+static Obj property_getter_m(Obj *args, size_t nargs, Obj kw)
+{
+    if (vm_check_args("getter", nargs - 1, kw, 1, 1) < 0)
+        return NULL;
+    return property_copy(args[0], 0, args[1]);
+}
+
+static Obj property_setter_m(Obj *args, size_t nargs, Obj kw)
+{
+    if (vm_check_args("setter", nargs - 1, kw, 1, 1) < 0)
+        return NULL;
+    return property_copy(args[0], 1, args[1]);
+}
+
+static Obj property_deleter_m(Obj *args, size_t nargs, Obj kw)
+{
+    if (vm_check_args("deleter", nargs - 1, kw, 1, 1) < 0)
+        return NULL;
+    return property_copy(args[0], 2, args[1]);
+}
+
+static Obj property_set_name_m(Obj *args, size_t nargs, Obj kw)
+{
+    if (vm_check_args("__set_name__", nargs - 1, kw, 2, 2) < 0)
+        return NULL;
+    Obj p = prop_of(args[0]);
+    VM_WRITE(p);
+    PROP(p)->name = args[2];
+    return g_None;
+}
+
+static Obj prop_field(Obj self, int i)
+{
+    Obj p = prop_of(self);
+    Obj v = i == 0 ? PROP(p)->fget : i == 1 ? PROP(p)->fset : i == 2 ? PROP(p)->fdel : PROP(p)->doc;
+    return v ? v : g_None;
+}
+static Obj property_fget_get(Obj *a, size_t n, Obj k) { (void)n, (void)k; return prop_field(a[0], 0); }
+static Obj property_fset_get(Obj *a, size_t n, Obj k) { (void)n, (void)k; return prop_field(a[0], 1); }
+static Obj property_fdel_get(Obj *a, size_t n, Obj k) { (void)n, (void)k; return prop_field(a[0], 2); }
+static Obj property_doc_get(Obj *a, size_t n, Obj k) { (void)n, (void)k; return prop_field(a[0], 3); }
+
+static Obj property_doc_set(Obj *a, size_t n, Obj k)
+{
+    (void)n, (void)k;
+    Obj p = prop_of(a[0]);
+    VM_WRITE(p);
+    PROP(p)->doc = (a[1] && a[1] != g_None) ? a[1] : NULL;
+    return g_None;
+}
+
+static Obj is_abstract(Obj f)
+{
+    if (!f)
+        return g_False;
+    Obj v = vm_getattr_opt(f, NAME(__isabstractmethod__));
+    if (!v)
+        return err_occurred() ? NULL : g_False;
+    int t = vm_is_true(v);
+    return t < 0 ? NULL : vm_bool(t);
+}
+
+static Obj property_isabstract_get(Obj *a, size_t n, Obj k)
+{
+    (void)n, (void)k;
+    for (int i = 0; i < 3; i++) {
+        Obj f = prop_field(a[0], i);
+        Obj r = is_abstract(f == g_None ? NULL : f);
+        if (r != g_False)
+            return r;
+    }
+    return g_False;
+}
+
+static const MethodDef property_methods[] = {
+    {"getter", property_getter_m, 0, NULL},
+    {"setter", property_setter_m, 0, NULL},
+    {"deleter", property_deleter_m, 0, NULL},
+    {"__set_name__", property_set_name_m, 0, NULL},
+    {NULL, NULL, 0, NULL},
+};
+
+/* ------------------------------------------------------------------ */
+/* staticmethod / classmethod                                          */
+/* ------------------------------------------------------------------ */
+static Obj wrap_func(unsigned tid, Obj f)
+{
+    Obj *r = vm_roots(1);
+    r[0] = f;
+    Obj s = (Obj)tm_allocate(tid, sizeof(struct StaticMethodObj_));
+    if (s)
+        SM(s)->func = r[0];
+    vm_unroots(r);
+    return s ? s : err_nomemory();
+}
+
+Obj staticmethod_new(Obj f) { return wrap_func(TID_STATICMETHOD, f); }
+Obj classmethod_new(Obj f) { return wrap_func(TID_CLASSMETHOD, f); }
+
+static Obj sm_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
+{
+    (void)args, (void)kwnames;
+    bool is_static = (TypeObj *)type == T_staticmethod || type_is_subtype((TypeObj *)type, T_staticmethod);
+    const char *name = is_static ? "staticmethod" : "classmethod";
+    if (kwnames && TUPLE_LEN(kwnames)) {
+        err_format(E_TypeError, "%s() takes no keyword arguments", name);
+        return NULL;
+    }
+    if (nargs != 1) {
+        err_format(E_TypeError, "%s expected 1 argument, got %zu", name, nargs);
+        return NULL;
+    }
+    return wrap_func(is_static ? TID_STATICMETHOD : TID_CLASSMETHOD, args[0]);
+}
+
+static int sm_tp_init(Obj self, Obj *args, size_t nargs, Obj kwnames)
+{
+    (void)self, (void)args, (void)nargs, (void)kwnames;
+    return 0;
+}
+
+static Obj staticmethod_get(Obj self, Obj obj, Obj type)
+{
+    (void)obj, (void)type;
+    return SM(vm_unwrap(self))->func;
+}
+
+static Obj staticmethod_call(Obj self, Obj *args, size_t nargs, Obj kwnames)
+{
+    return vm_call(SM(vm_unwrap(self))->func, args, nargs, kwnames);
+}
+
+static Obj classmethod_get(Obj self, Obj obj, Obj type)
+{
+    if (!type) {
+        if (!obj) {
+            err_set(E_TypeError, "__get__(None, None) is invalid");
+            return NULL;
+        }
+        type = (Obj)TYPE(obj);
+    }
+    return method_new(SM(vm_unwrap(self))->func, type);
+}
+
+static Obj sm_repr(Obj self)
+{
+    Obj *r = vm_roots(1);
+    r[0] = self;
+    Obj fr = vm_repr(SM(vm_unwrap(self))->func);
+    Obj res = NULL;
+    if (fr) {
+        StrBuf b;
+        sb_init(&b);
+        sb_printf(&b, "<%s(", TID(vm_unwrap(r[0])) == TID_STATICMETHOD ? "staticmethod" : "classmethod");
+        sb_add_str(&b, fr);
+        sb_adds(&b, ")>");
+        res = sb_finish(&b);
+    }
+    vm_unroots(r);
+    return res;
+}
+
+static Obj sm_func_get(Obj *a, size_t n, Obj k)
+{
+    (void)n, (void)k;
+    return SM(vm_unwrap(a[0]))->func;
+}
+
+static Obj sm_isabstract_get(Obj *a, size_t n, Obj k)
+{
+    (void)n, (void)k;
+    return is_abstract(SM(vm_unwrap(a[0]))->func);
+}
+
+/* __name__, __qualname__, __doc__, __module__ come from the function (3.10+). */
+static Obj sm_getattro(Obj self, Obj name)
+{
+    Obj *r = vm_roots(2);
+    r[0] = self;
+    r[1] = name;
+    Obj res = vm_generic_getattr(self, name);
+    if (!res && err_matches(E_AttributeError) && IS_STR(r[1])) {
+        if (str_eq(r[1], NAME(__name__)) || str_eq(r[1], NAME(__qualname__)) || str_eq(r[1], NAME(__doc__)) ||
+            str_eq(r[1], NAME(__module__)) || str_eq(r[1], NAME(__annotations__))) {
+            err_clear();
+            res = vm_getattr(SM(vm_unwrap(r[0]))->func, r[1]);
+        }
+    }
+    vm_unroots(r);
+    return res;
+}
+
+void descr_init_types(void)
+{
+    TypeObj *t;
+
+    t = T_property = (TypeObj *)type_new_builtin("property", T_object, TID_PROPERTY, TPF_BASETYPE);
+    t->tp_new = property_tp_new;
+    t->tp_init = property_tp_init;
+    t->tp_descr_get = property_get;
+    t->tp_descr_set = property_set;
+    type_add_methods(t, property_methods);
+    type_add_getset(t, "fget", property_fget_get, NULL);
+    type_add_getset(t, "fset", property_fset_get, NULL);
+    type_add_getset(t, "fdel", property_fdel_get, NULL);
+    type_add_getset(t, "__doc__", property_doc_get, property_doc_set);
+    type_add_getset(t, "__isabstractmethod__", property_isabstract_get, NULL);
+    type_ready(t);
+
+    t = T_staticmethod = (TypeObj *)type_new_builtin("staticmethod", T_object, TID_STATICMETHOD, TPF_BASETYPE);
+    t->tp_new = sm_tp_new;
+    t->tp_init = sm_tp_init;
+    t->tp_descr_get = staticmethod_get;
+    t->tp_call = staticmethod_call;
+    t->tp_repr = sm_repr;
+    t->tp_getattro = sm_getattro;
+    type_add_getset(t, "__func__", sm_func_get, NULL);
+    type_add_getset(t, "__wrapped__", sm_func_get, NULL);
+    type_add_getset(t, "__isabstractmethod__", sm_isabstract_get, NULL);
+    type_ready(t);
+
+    t = T_classmethod = (TypeObj *)type_new_builtin("classmethod", T_object, TID_CLASSMETHOD, TPF_BASETYPE);
+    t->tp_new = sm_tp_new;
+    t->tp_init = sm_tp_init;
+    t->tp_descr_get = classmethod_get;
+    t->tp_repr = sm_repr;
+    t->tp_getattro = sm_getattro;
+    type_add_getset(t, "__func__", sm_func_get, NULL);
+    type_add_getset(t, "__wrapped__", sm_func_get, NULL);
+    type_add_getset(t, "__isabstractmethod__", sm_isabstract_get, NULL);
+    type_ready(t);
+}

@@ -1,0 +1,259 @@
+/* Built-in functions and methods (BuiltinObj): a C function with its
+ * MethodDef, bound to `self` (a module or an instance) or unbound in a type. */
+#include "objects.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+TypeObj *T_builtin;
+
+#define BUILTIN(v) ((BuiltinObj *)(v))
+
+Obj builtin_new(const MethodDef *def, Obj self, Obj owner)
+{
+    Obj *r = vm_roots(3);
+    r[0] = self;
+    r[1] = owner;
+    r[2] = vm_intern_cached(def->name);
+    Obj b = r[2] ? (Obj)tm_allocate(TID_BUILTIN, sizeof(struct BuiltinObj_)) : NULL;
+    if (b) {
+        BUILTIN(b)->self = r[0];
+        BUILTIN(b)->owner = r[1];
+        BUILTIN(b)->name = r[2];
+        BUILTIN(b)->def = def;
+    }
+    vm_unroots(r);
+    return b ? b : err_nomemory();
+}
+
+/* A bound copy of an unbound method descriptor. */
+static Obj builtin_bind(Obj descr, Obj self)
+{
+    Obj *r = vm_roots(2);
+    r[0] = descr;
+    r[1] = self;
+    Obj b = (Obj)tm_allocate(TID_BUILTIN, sizeof(struct BuiltinObj_));
+    if (b) {
+        BUILTIN(b)->self = r[1];
+        BUILTIN(b)->owner = BUILTIN(r[0])->owner;
+        BUILTIN(b)->name = BUILTIN(r[0])->name;
+        BUILTIN(b)->def = BUILTIN(r[0])->def;
+    }
+    vm_unroots(r);
+    return b ? b : err_nomemory();
+}
+
+/* "len" or "list.append" for messages (linear, valid until the next allocation). */
+static void builtin_qualname(Obj b, char *buf, size_t n)
+{
+    Obj owner = BUILTIN(b)->owner;
+    if (owner && IS_TYPE(owner))
+        snprintf(buf, n, "%s.%s", type_name_of_type((TypeObj *)owner), BUILTIN(b)->def->name);
+    else
+        snprintf(buf, n, "%s", BUILTIN(b)->def->name);
+}
+
+Obj builtin_call(Obj callable, Obj *args, size_t nargs, Obj kwnames)
+{
+    BuiltinObj *b = BUILTIN(callable);
+    const MethodDef *def = b->def;
+    size_t nkw = kwnames ? (size_t)TUPLE_LEN(kwnames) : 0;
+    if (nkw && !(def->flags & METH_KW)) {
+        char q[200];
+        builtin_qualname(callable, q, sizeof q);
+        err_format(E_TypeError, "%s() takes no keyword arguments", q);
+        return NULL;
+    }
+    if (b->self && b->owner) {
+        Obj *r = vm_roots((int)(nargs + nkw + 1));
+        r[0] = b->self;
+        for (size_t i = 0; i < nargs + nkw; i++)
+            r[i + 1] = args[i];
+        Obj res = def->fn(r, nargs + 1, kwnames);
+        vm_unroots(r);
+        return res;
+    }
+    if (b->owner && !(def->flags & METH_STATIC)) {
+        TypeObj *owner = (TypeObj *)b->owner;
+        if (nargs == 0) {
+            char q[200];
+            builtin_qualname(callable, q, sizeof q);
+            err_format(E_TypeError, "unbound method %s() needs an argument", q);
+            return NULL;
+        }
+        if (def->flags & METH_CLASS) {
+            if (!IS_TYPE(args[0]) || !type_is_subtype((TypeObj *)args[0], owner)) {
+                err_format(E_TypeError, "descriptor '%s' for type '%s' needs a subtype of '%s', not '%s'",
+                           def->name, type_name_of_type(owner), type_name_of_type(owner), type_name(args[0]));
+                return NULL;
+            }
+        } else if (!vm_isinstance_type(args[0], owner)) {
+            err_format(E_TypeError, "descriptor '%s' for '%s' objects doesn't apply to a '%s' object", def->name,
+                       type_name_of_type(owner), type_name(args[0]));
+            return NULL;
+        }
+    }
+    return def->fn(args, nargs, kwnames);
+}
+
+static Obj builtin_descr_get(Obj descr, Obj obj, Obj type)
+{
+    BuiltinObj *b = BUILTIN(descr);
+    if (b->self || !b->owner)
+        return descr;
+    int flags = b->def->flags;
+    if (flags & METH_STATIC)
+        return descr;
+    if (flags & METH_CLASS) {
+        Obj cls = type ? type : (obj ? (Obj)TYPE(obj) : NULL);
+        return cls ? builtin_bind(descr, cls) : descr;
+    }
+    if (!obj)
+        return descr;
+    TypeObj *owner = (TypeObj *)b->owner;
+    if (!vm_isinstance_type(obj, owner)) {
+        err_format(E_TypeError, "descriptor '%s' for '%s' objects doesn't apply to a '%s' object", b->def->name,
+                   type_name_of_type(owner), type_name(obj));
+        return NULL;
+    }
+    return builtin_bind(descr, obj);
+}
+
+static Obj builtin_repr(Obj v)
+{
+    BuiltinObj *b = BUILTIN(v);
+    if (!b->owner)
+        return str_from_format("<built-in function %s>", b->def->name);
+    if (!b->self) {
+        if (b->def->flags & METH_STATIC) {
+            Obj *r = vm_roots(1);
+            r[0] = v;
+            uint64_t addr = vm_object_id(b->owner);
+            v = r[0];
+            vm_unroots(r);
+            return str_from_format("<built-in method %s of type object at %#lx>", BUILTIN(v)->def->name,
+                                   (unsigned long)addr);
+        }
+        StrBuf sb;
+        sb_init(&sb);
+        sb_printf(&sb, "<method '%s' of '%s' objects>", b->def->name, type_name_of_type((TypeObj *)b->owner));
+        return sb_finish(&sb);
+    }
+    Obj *r = vm_roots(1);
+    r[0] = v;
+    uint64_t addr = vm_object_id(b->self);
+    v = r[0];
+    vm_unroots(r);
+    StrBuf sb;
+    sb_init(&sb);
+    sb_printf(&sb, "<built-in method %s of %s object at %#lx>", BUILTIN(v)->def->name, type_name(BUILTIN(v)->self),
+              (unsigned long)addr);
+    return sb_finish(&sb);
+}
+
+static Obj builtin_richcompare(Obj a, Obj b, int op)
+{
+    if ((op != CMP_EQ && op != CMP_NE) || TID(b) != TID_BUILTIN)
+        return g_NotImplemented;
+    bool eq = BUILTIN(a)->def == BUILTIN(b)->def && BUILTIN(a)->self == BUILTIN(b)->self &&
+              BUILTIN(a)->owner == BUILTIN(b)->owner;
+    return vm_bool(op == CMP_EQ ? eq : !eq);
+}
+
+static int64_t builtin_hash(Obj v)
+{
+    int64_t h = (int64_t)(((uintptr_t)BUILTIN(v)->def >> 3) & INT64_MAX);
+    if (BUILTIN(v)->self) {
+        int64_t hs = vm_identity_hash(BUILTIN(v)->self);
+        h ^= hs * 1000003;
+    }
+    h &= INT64_MAX;
+    return h == -1 ? -2 : h;
+}
+
+static Obj builtin_name_get(Obj *args, size_t nargs, Obj kw)
+{
+    (void)nargs, (void)kw;
+    return BUILTIN(args[0])->name;
+}
+
+static Obj builtin_qualname_get(Obj *args, size_t nargs, Obj kw)
+{
+    (void)nargs, (void)kw;
+    Obj b = args[0];
+    if (BUILTIN(b)->owner && IS_TYPE(BUILTIN(b)->owner))
+        return str_from_format("%s.%s", type_name_of_type((TypeObj *)BUILTIN(b)->owner), BUILTIN(b)->def->name);
+    return BUILTIN(b)->name;
+}
+
+static Obj builtin_self_get(Obj *args, size_t nargs, Obj kw)
+{
+    (void)nargs, (void)kw;
+    Obj s = BUILTIN(args[0])->self;
+    if (!s && !BUILTIN(args[0])->owner && g_builtins_module)
+        return g_builtins_module;
+    return s ? s : g_None;
+}
+
+static Obj builtin_doc_get(Obj *args, size_t nargs, Obj kw)
+{
+    (void)nargs, (void)kw;
+    const char *d = BUILTIN(args[0])->def->doc;
+    return d ? str_from_cstr(d) : g_None;
+}
+
+static Obj builtin_module_get(Obj *args, size_t nargs, Obj kw)
+{
+    (void)nargs, (void)kw;
+    Obj b = args[0];
+    if (BUILTIN(b)->owner)
+        return g_None;
+    Obj s = BUILTIN(b)->self;
+    if (s && TID(s) == TID_MODULE)
+        return ((ModuleObj *)s)->name;
+    return NAME(builtins);
+}
+
+static Obj builtin_objclass_get(Obj *args, size_t nargs, Obj kw)
+{
+    (void)nargs, (void)kw;
+    Obj o = BUILTIN(args[0])->owner;
+    if (!o)
+        return err_no_attr(args[0], NAME(__objclass__));
+    return o;
+}
+
+/* Method descriptors of defs (bound on access, checked against `owner`)
+ * into a class namespace dict, for classes made by calling type(). */
+int builtin_add_to_dict(Obj ns, const MethodDef *defs, TypeObj *owner)
+{
+    Obj *r = vm_roots(2);
+    int rc = 0;
+    r[0] = ns;
+    for (const MethodDef *d = defs; d->name && rc == 0; d++) {
+        r[1] = builtin_new(d, NULL, (Obj)owner);
+        rc = r[1] ? dict_setitem_cstr(r[0], d->name, r[1]) : -1;
+    }
+    vm_unroots(r);
+    return rc;
+}
+
+
+void builtin_init_type(void)
+{
+    TypeObj *t;
+
+    t = T_builtin = (TypeObj *)type_new_builtin("builtin_function_or_method", T_object, TID_BUILTIN, 0);
+    t->tp_call = builtin_call;
+    t->tp_descr_get = builtin_descr_get;
+    t->tp_repr = builtin_repr;
+    t->tp_richcompare = builtin_richcompare;
+    t->tp_hash = builtin_hash;
+    type_add_getset(t, "__name__", builtin_name_get, NULL);
+    type_add_getset(t, "__qualname__", builtin_qualname_get, NULL);
+    type_add_getset(t, "__self__", builtin_self_get, NULL);
+    type_add_getset(t, "__doc__", builtin_doc_get, NULL);
+    type_add_getset(t, "__module__", builtin_module_get, NULL);
+    type_add_getset(t, "__objclass__", builtin_objclass_get, NULL);
+    type_ready(t);
+}
