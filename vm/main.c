@@ -503,6 +503,7 @@ options_done:
     if (!builtins_init())
         fatal_startup("builtins");
     threads_init();
+    tm_init();
 
     /* sys.argv */
     Obj *r = vm_roots(2);

@@ -12,6 +12,7 @@ extern double vm_switch_interval;          /* sys.setswitchinterval (seconds) */
 
 /* ---- threadmodule.c, tmmodule.c ---- */
 void threads_init(void);        /* start-up, main thread, after builtins_init */
+void tm_init(void);             /* start-up, after threads_init */
 void threads_shutdown(void);    /* at exit: threading._shutdown() joins non-daemon threads */
 Obj thread_module_init(void);   /* _thread */
 Obj tm_module_init(void);       /* tm */

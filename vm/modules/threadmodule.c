@@ -668,17 +668,6 @@ static const MethodDef thread_functions[] = {
 /* Start-up                                                            */
 /* ------------------------------------------------------------------ */
 
-TypeObj *thread_make_type(const char *name, newfunc tp_new, unaryfunc tp_repr, const MethodDef *methods)
-{
-    TypeObj *t = (TypeObj *)type_new_builtin(name, T_object, TID_ITER, 0);
-    VM_WRITE(t);
-    t->tp_new = tp_new;
-    t->tp_repr = tp_repr;
-    type_add_methods(t, methods);
-    type_ready(t);
-    return t;
-}
-
 static void init_types(void)
 {
     T_lock = thread_make_type("_thread.lock", lock_tp_new, lock_repr, lock_methods);
@@ -701,7 +690,7 @@ void threads_init(void)
     VM_GLOBAL_ROOT(g_local_args);
     g_boot = dict_new();
     g_local_args = dict_new();
-    if (!g_boot || !g_local_args || tm_init() < 0) {
+    if (!g_boot || !g_local_args) {
         fputs("tmpy: fatal: out of memory starting the thread support\n", stderr);
         exit(1);
     }

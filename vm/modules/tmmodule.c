@@ -7,6 +7,8 @@
 #include "objects/strobj.h"
 
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 static TypeObj *T_synchronized;
 
@@ -166,16 +168,16 @@ static const MethodDef tm_functions[] = {
 /* Start-up                                                            */
 /* ------------------------------------------------------------------ */
 
-/* Called by threads_init at start-up: the shared monitor of small ints and
- * the synchronized type. */
-int tm_init(void)
+/* Start-up: the shared monitor of small ints and the synchronized type. */
+void tm_init(void)
 {
     VM_GLOBAL_ROOT(g_immediate_monitor);
     g_immediate_monitor = list_new_capacity(0);
-    if (!g_immediate_monitor)
-        return -1;
+    if (!g_immediate_monitor) {
+        fputs("tmpy: fatal: out of memory starting the thread support\n", stderr);
+        exit(1);
+    }
     T_synchronized = thread_make_type("tm.synchronized", NULL, sync_repr, sync_methods);
-    return 0;
 }
 
 Obj tm_module_init(void)
