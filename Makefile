@@ -23,6 +23,9 @@ VM_SRC   := $(foreach d,$(VM_DIRS),$(wildcard $(d)/*.c))
 VM_HDR   := $(foreach d,$(VM_DIRS),$(wildcard $(d)/*.h))
 VM_GIL_OBJ := $(patsubst vm/%.c,$(BUILD)/vm/%.o,$(VM_SRC))
 TMPY_GIL := $(BUILD)/tmpy-gil
+# The same sources on the STM runtime: build/tmpy.
+VM_STM_OBJ := $(patsubst vm/%.c,$(BUILD)/vm-stm/%.o,$(VM_SRC))
+TMPY_STM := $(BUILD)/tmpy
 VM_CPPFLAGS := -Ivm -Iruntime -DTMPY_LIBDIR='"$(CURDIR)/lib"'
 VM_LDLIBS := -lgmp -lm
 
@@ -38,7 +41,7 @@ BENCHES    := $(patsubst bench/%.c,$(BUILD)/bench/%,$(wildcard bench/*.c))
 DEMO       := $(BUILD)/bench/tmrt_demo $(BUILD)/bench/parallel_demo $(BUILD)/bench/parallel_demo-stm
 
 .PHONY: all test demo bench check-valgrind clean setup
-all: $(LIB_GIL) $(LIB_STM) $(DEMO) $(TMPY_GIL)
+all: $(LIB_GIL) $(LIB_STM) $(DEMO) $(TMPY_GIL) $(TMPY_STM)
 
 $(BUILD)/gil/%.o: runtime/%.c $(RT_HDR)
 	@mkdir -p $(dir $@)
@@ -58,6 +61,13 @@ $(BUILD)/vm/%.o: vm/%.c $(VM_HDR) $(RT_HDR)
 
 $(TMPY_GIL): $(VM_GIL_OBJ) $(LIB_GIL)
 	$(CC) $(CFLAGS) $(VM_GIL_OBJ) -o $@ $(LIB_GIL) $(VM_LDLIBS) $(LDLIBS)
+
+$(BUILD)/vm-stm/%.o: vm/%.c $(VM_HDR) $(RT_HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(VM_CPPFLAGS) -DTM_STM=1 $(CFLAGS) -c $< -o $@
+
+$(TMPY_STM): $(VM_STM_OBJ) $(LIB_STM)
+	$(CC) $(CFLAGS) $(VM_STM_OBJ) -o $@ $(LIB_STM) $(VM_LDLIBS) $(LDLIBS)
 
 $(LIB_STM): $(STM_OBJ)
 	@rm -f $@

@@ -497,7 +497,10 @@ options_done:
 
     tm_runtime_init_from_env();
     tm_thread_attach();
+    /* Start-up and every C-level stretch outside the eval loop run inevitable
+     * (they cannot be rolled back; see "Interpreter state across an abort"). */
     tm_start_transaction();
+    tm_become_inevitable();
     vm_thread_init();
     vm_init_types();
     if (!builtins_init())
