@@ -8,6 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The parameters tm_runtime_init was given. */
+tm_config tm_cfg;
+
 void tm_config_defaults(tm_config *c)
 {
     *c = (tm_config){

@@ -5,6 +5,7 @@
 #include "config.h"
 #include "gc.h"
 #include "list.h"
+#include "stats.h"
 
 /* Per-segment collector state, in C memory. */
 typedef struct tm_segstate {
@@ -27,28 +28,35 @@ extern tm_config tm_cfg;
 extern tm_gc_stats tm_stats;   /* its *_ns fields count ticks until reported */
 extern size_t tm_major_threshold;
 
-struct tm_thread;
+/* What the transaction layer (stm.c, gil.c) calls. */
 void tm_collect_minor_of(tm_segstate *ss);
 /* After a commit's minor collection: a major one if old space has grown
  * enough (short transactions never reach the allocation slow path). */
 void tm_gc_maybe_collect_major(void);
+/* Throw away what the segment's transaction allocated since its start. */
+void tm_discard_young(tm_segstate *ss);
+/* Re-share private pages no running transaction needs (world stopped). */
+void tm_reshare_pages(void);
+
+void tm_visit_global_roots(void (*visit)(object_t **slot, void *ctx), void *ctx);
+void tm_gc_init(void);
 
 static inline bool tm_in_nursery(uintptr_t so)
 {
     return so - tm_seg.nursery_start < tm_seg.nursery_end - tm_seg.nursery_start;
 }
 
-/* The STM's side of the GC (stm.c; trivial in the GIL build). */
+/* The STM's side of the GC (stm.c; trivial in the GIL build): the only calls
+ * from the GC up to the transaction layer (docs/ARCHITECTURE.md, "Files"). */
 /* The segment of the inevitable transaction, 0 if none; 1 in the GIL build. */
 int tm_inevitable_segment(void);
 /* Set this segment's nursery_end unless a stop request is pending. */
 void tm_set_nursery_end(uintptr_t end);
-
-void tm_visit_global_roots(void (*visit)(object_t **slot, void *ctx), void *ctx);
-void tm_gc_init(void);
-/* Cheap timestamps for statistics; tm_ticks_to_ns converts sums of them. */
-static inline uint64_t tm_ticks(void) { return __builtin_ia32_rdtsc(); }
-void tm_ticks_calibrate(void);
-uint64_t tm_ticks_to_ns(uint64_t ticks);
+/* STM: park at a safe point (the allocation slow path saw nursery_end ==
+ * TM_NURSERY_END_SIGNAL); may abort the caller. Also in tx.h. */
+void tm_safepoint_slow(void);
+/* STM: park every other transaction at a safe point (may abort the caller). */
+void tm_stop_world(void);
+void tm_resume_world(void);
 
 #endif

@@ -12,9 +12,7 @@
 #include "fatal.h"
 #include "gc_internal.h"
 #include "oldspace.h"
-#include "stm.h"
 #include "thread.h"
-#include "tx.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -55,6 +53,15 @@ static void mark_thread(tm_thread *t, void *ctx)
 }
 
 #if TM_STM
+/* Calls fn for every segment running a transaction (stm.c sets and clears
+ * its thread under its lock; the world is stopped). */
+static void foreach_transaction(void (*fn)(tm_segstate *ss, void *ctx), void *ctx)
+{
+    for (int j = 1; j <= tm_seg.nsegments; j++)
+        if (tm_segstates[j].thread)
+            fn(&tm_segstates[j], ctx);
+}
+
 /* Another transaction's young objects, left where they are: every object in
  * its nursery (bump-allocated, so parseable) and its big young objects. */
 static void mark_young_of(tm_segstate *ss, void *ctx)
@@ -156,8 +163,8 @@ void tm_collect_major(void)
     uint64_t t0 = tm_ticks();
     tm_threads_foreach(mark_thread, NULL);
 #if TM_STM
-    tm_foreach_transaction(mark_young_of, &me);
-    tm_foreach_transaction(mark_transaction, NULL);
+    foreach_transaction(mark_young_of, &me);
+    foreach_transaction(mark_transaction, NULL);
     /* Globals are written only by the inevitable transaction: see them as
      * it does (objects it created may so far exist only in its pages). */
     tm_set_segment(tm_inevitable_segment());
@@ -167,7 +174,7 @@ void tm_collect_major(void)
     tm_visit_global_roots(mark_root, NULL);
     drain();
 #if TM_STM
-    tm_foreach_transaction(forget_dead_created, NULL);
+    foreach_transaction(forget_dead_created, NULL);
 #endif
     tm_old_sweep();
 #if TM_STM
@@ -181,6 +188,15 @@ void tm_collect_major(void)
 #if TM_STM
     tm_resume_world();
 #endif
+}
+
+/* After a commit's minor collection (or before an allocation takes old
+ * space): a major collection once old space has grown past the threshold. */
+void tm_gc_maybe_collect_major(void)
+{
+    size_t used = __atomic_load_n(&tm_old_bytes_used, __ATOMIC_RELAXED);
+    if (used + tm_segstates[tm_self.segment].young_outside_bytes >= tm_major_threshold)
+        tm_collect_major();
 }
 
 /* Global roots: C variables that hold references. */

@@ -3,8 +3,6 @@
 #include "gc_internal.h"
 #include "oldspace.h"
 #include "thread.h"
-#include "tx.h"
-#include "stm.h"
 
 #include <string.h>
 
@@ -155,13 +153,6 @@ void tm_collect_minor(void)
 {
     TM_ASSERT(tm_self.segment > 0);
     tm_collect_minor_of(&tm_segstates[tm_self.segment]);
-}
-
-void tm_gc_maybe_collect_major(void)
-{
-    size_t used = __atomic_load_n(&tm_old_bytes_used, __ATOMIC_RELAXED);
-    if (used + tm_segstates[tm_self.segment].young_outside_bytes >= tm_major_threshold)
-        tm_collect_major();
 }
 
 /* Old space must be able to take every survivor of the nursery we hand out

@@ -6,8 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-tm_config tm_cfg;
-
 int tm_runtime_init(const tm_config *cfg, char *err, size_t errlen)
 {
     tm_cfg = *cfg;

@@ -21,6 +21,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The build: 0 for the GIL build, 1 for the STM build (the Makefile sets it). */
+#ifndef TM_STM
+#define TM_STM 0
+#endif
+
 #define TM_PAGE_SIZE 4096UL
 #define TM_SEGLOCAL_OFFSET 4096UL
 #define TM_SEGLOCAL_SIZE (16 * TM_PAGE_SIZE)

@@ -1,5 +1,5 @@
 /* Cheap timestamps for the runtime's statistics. */
-#include "gc_internal.h"
+#include "stats.h"
 
 #include <time.h>
 

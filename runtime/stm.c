@@ -39,7 +39,6 @@ static int inevitable_seg;       /* the one inevitable transaction's segment, 0 
 static uint64_t tx_clock;
 static uint16_t overflow_clock;
 static uint8_t *write_locks;     /* one byte per 16 bytes of segment: owning segment */
-static tm_stm_stats retired;     /* counters of detached threads */
 
 /* Waiting on sync_cond: every state change bumps sync_epoch under
  * sync_lock. A waiter first spins on the epoch without the lock (a handoff
@@ -48,7 +47,10 @@ static tm_stm_stats retired;     /* counters of detached threads */
 static uint64_t sync_epoch;
 static int sync_sleepers;
 #define SYNC_SPIN 2000
-static int sync_spin = SYNC_SPIN;   /* short when threads outnumber CPUs: the awaited one needs a core */
+static int ncpus;
+
+/* Short when threads outnumber CPUs: the awaited one needs a core. */
+static int sync_spin(void) { return tm_thread_count() > ncpus ? SYNC_SPIN / 20 : SYNC_SPIN; }
 
 static void sync_broadcast(void)   /* sync_lock held */
 {
@@ -61,7 +63,8 @@ static void sync_wait(void)   /* sync_lock held; returns with it held, after som
 {
     uint64_t e = __atomic_load_n(&sync_epoch, __ATOMIC_ACQUIRE);
     pthread_mutex_unlock(&sync_lock);
-    for (int i = 0; i < sync_spin && __atomic_load_n(&sync_epoch, __ATOMIC_ACQUIRE) == e; i++)
+    int spin = sync_spin();
+    for (int i = 0; i < spin && __atomic_load_n(&sync_epoch, __ATOMIC_ACQUIRE) == e; i++)
         __builtin_ia32_pause();
     pthread_mutex_lock(&sync_lock);
     sync_sleepers++;
@@ -81,16 +84,9 @@ static uintptr_t nursery_end_value(void)
     return tm_cfg.gc_debug_move ? TM_SEGLOCAL->nursery_current : tm_seg.nursery_end;
 }
 
-void tm_stm_adjust_spinning(int threads)
-{
-    static int cpus;
-    if (!cpus)
-        cpus = get_nprocs();
-    sync_spin = threads > cpus ? SYNC_SPIN / 20 : SYNC_SPIN;
-}
-
 void tm_stm_init(void)
 {
+    ncpus = get_nprocs();
     write_locks = mmap(NULL, tm_seg.segment_size / 16, PROT_READ | PROT_WRITE,
                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (write_locks == MAP_FAILED)
@@ -590,15 +586,6 @@ void tm_write_slowpath(object_t *o)
     o->h.flags &= ~TM_GCFLAG_WRITE_BARRIER;   /* in our private copy */
 }
 
-/* ---- Major collection support ---- */
-
-void tm_foreach_transaction(void (*fn)(tm_segstate *ss, void *ctx), void *ctx)
-{
-    for (int j = 1; j <= tm_seg.nsegments; j++)
-        if (segtx[j].state != SEG_FREE)
-            fn(&tm_segstates[j], ctx);
-}
-
 /* ---- Statistics ---- */
 
 static void add_stats(tm_stm_stats *s, const uint64_t *c)
@@ -617,21 +604,12 @@ static void add_stats(tm_stm_stats *s, const uint64_t *c)
     s->reshares_on_demand += c[TM_STAT_RESHARE_ON_DEMAND];
 }
 
-void tm_stm_retire_thread_stats(void)
-{
-    pthread_mutex_lock(&sync_lock);
-    add_stats(&retired, tm_self.tx_stats);
-    pthread_mutex_unlock(&sync_lock);
-}
-
-static void add_thread(tm_thread *t, void *ctx) { add_stats(ctx, t->tx_stats); }
-
 void tm_stm_get_stats(tm_stm_stats *out)
 {
-    pthread_mutex_lock(&sync_lock);
-    *out = retired;
-    pthread_mutex_unlock(&sync_lock);
-    tm_threads_foreach(add_thread, out);
+    uint64_t c[TM_TX_STATS];
+    tm_threads_sum_tx_stats(c);   /* detached threads' counters included */
+    *out = (tm_stm_stats){0};
+    add_stats(out, c);
     out->commit_ns = tm_ticks_to_ns(out->commit_ns);
     out->sync_ns = tm_ticks_to_ns(out->sync_ns);
     out->wait_ns = tm_ticks_to_ns(out->wait_ns);
@@ -642,7 +620,6 @@ void tm_stm_get_stats(tm_stm_stats *out)
 int tm_inevitable_segment(void) { return 1; }   /* the GIL holder is always inevitable */
 void tm_set_nursery_end(uintptr_t end) { TM_SEGLOCAL->nursery_end = end; }
 void tm_stm_init(void) {}
-void tm_stm_retire_thread_stats(void) {}
-void tm_stm_adjust_spinning(int threads) { (void)threads; }
+void tm_stm_get_stats(tm_stm_stats *out) { *out = (tm_stm_stats){0}; }
 
 #endif

@@ -20,17 +20,5 @@ _Static_assert(TM_STAT_COUNT <= sizeof(((tm_thread *)0)->tx_stats) / sizeof(uint
                "tm_thread.tx_stats is too small");
 
 void tm_stm_init(void);
-void tm_stm_retire_thread_stats(void);
-/* Attached threads changed: spin less while they outnumber the CPUs. */
-void tm_stm_adjust_spinning(int threads);
-/* Park every other transaction at a safe point (may abort the caller). */
-void tm_stop_world(void);
-void tm_resume_world(void);
-/* Calls fn for every segment running a transaction (world stopped). */
-void tm_foreach_transaction(void (*fn)(tm_segstate *ss, void *ctx), void *ctx);
-/* Re-share private pages no running transaction needs (world stopped). */
-void tm_reshare_pages(void);
-/* Throw away what the segment's transaction allocated since its start. */
-void tm_discard_young(tm_segstate *ss);
 
 #endif

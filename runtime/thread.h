@@ -1,13 +1,6 @@
-/* Threads attached to the runtime, their shadow stacks, and segment ownership.
- *
- * In the GIL build there is one thread segment (segment 1) and owning it is
- * holding the GIL: tm_start_transaction() acquires it, tm_commit_transaction()
- * runs a minor collection and hands it over. Handoff is in ticket order,
- * taken before the thread can block, so a waiting thread is never overtaken
- * by one that releases and re-acquires at once.
- *
- * In the STM build a transaction takes any free segment of N (preferring its
- * last one) and gives it back at commit: see stm.c. */
+/* Threads attached to the runtime, their thread indexes and shadow stacks.
+ * The GC reads the shadow stacks as roots; segment ownership (the GIL, or
+ * the STM's segment pool) is the transaction layer's: see tx.h. */
 #ifndef TM_THREAD_H
 #define TM_THREAD_H
 
@@ -16,6 +9,8 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
+
+#define TM_TX_STATS 24
 
 typedef struct tm_thread {
     object_t **ss_top;               /* next free shadow-stack slot */
@@ -27,7 +22,7 @@ typedef struct tm_thread {
     void *abort_jmp[5];              /* __builtin_setjmp buffer of the running transaction */
     object_t **ss_at_start;          /* shadow-stack depth at transaction start */
     int last_segment;                /* preferred at the next start */
-    uint64_t tx_stats[24];           /* per-thread counters, summed by tm_stm_get_stats */
+    uint64_t tx_stats[TM_TX_STATS];  /* per-thread counters, summed by tm_stm_get_stats */
     int last_abort_cause;            /* enum tm_abort_cause of the last abort */
     int wait_for_seg;                /* after losing a conflict: the winner's segment... */
     uint64_t wait_for_start;         /* ...and its transaction, which we let finish first */
@@ -62,21 +57,11 @@ void tm_thread_detach(void);
  * knows the thread stays attached). */
 tm_thread *tm_thread_by_index(unsigned index);
 
-/* GIL build: threads waiting for the segment. */
-extern volatile int tm_segment_waiters;
-/* GIL build: set when a waiter has waited a whole switch interval without
- * the segment changing hands; yield points read it without a lock and hand
- * the segment on (tm_yield). */
-extern volatile int tm_segment_drop_request;
-/* The switch interval (default 5 ms, as CPython's). */
-void tm_set_switch_interval_ns(uint64_t ns);
-uint64_t tm_get_switch_interval_ns(void);
-
-void tm_segment_acquire(void);
-void tm_segment_release(void);
-
 /* Calls fn on every attached thread, under the registry lock. */
 void tm_threads_foreach(void (*fn)(tm_thread *t, void *ctx), void *ctx);
 int tm_thread_count(void);
+/* sum[i] = tx_stats[i] summed over every thread attached now or before
+ * (a thread's counters are kept when it detaches). */
+void tm_threads_sum_tx_stats(uint64_t sum[TM_TX_STATS]);
 
 #endif

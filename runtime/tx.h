@@ -19,10 +19,6 @@
 
 #include <setjmp.h>
 
-#ifndef TM_STM
-#define TM_STM 0
-#endif
-
 /* Why a transaction aborted (statistics and tests). */
 enum tm_abort_cause {
     TM_ABORT_NONE,
@@ -43,6 +39,19 @@ typedef struct tm_stm_stats {
     uint64_t reshares_on_demand;            /* the kernel's mapping limit forced a re-share */
 } tm_stm_stats;
 void tm_stm_get_stats(tm_stm_stats *out);
+
+/* GIL build (gil.c): owning segment 1 is holding the GIL. */
+void tm_segment_acquire(void);
+void tm_segment_release(void);
+/* Threads waiting for the segment. */
+extern volatile int tm_segment_waiters;
+/* Set when a waiter has waited a whole switch interval without the segment
+ * changing hands; yield points read it without a lock and hand the segment
+ * on (tm_yield). */
+extern volatile int tm_segment_drop_request;
+/* The switch interval (default 5 ms, as CPython's). */
+void tm_set_switch_interval_ns(uint64_t ns);
+uint64_t tm_get_switch_interval_ns(void);
 
 #if TM_STM
 
