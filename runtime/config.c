@@ -7,14 +7,22 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* The parameters tm_runtime_init was given. */
 tm_config tm_cfg;
 
+/* One segment per online CPU, at least 2 (TMPY_SEGMENTS overrides). */
+static int default_segments(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 2 ? 2 : n > TM_MAX_SEGMENTS ? TM_MAX_SEGMENTS : (int)n;
+}
+
 void tm_config_defaults(tm_config *c)
 {
     *c = (tm_config){
-        .nsegments = 4,
+        .nsegments = default_segments(),
         .segment_size = 16UL << 30, /* the heap limit; fits a 24 GiB machine */
         .nursery_size = 4UL << 20,
         .major_min = 64UL << 20,
@@ -100,6 +108,25 @@ int tm_config_from_env(tm_config *c, char *err, size_t errlen)
             return -1;
         }
         c->wait_for_readers = *v == '1';
+    }
+    if ((v = getenv("TMPY_STM_INJECT_ABORTS")) && *v) {
+        char *end;
+        errno = 0;
+        double rate = strtod(v, &end);
+        unsigned long long seed = 1;
+        bool ok = end != v && !errno && rate >= 0 && rate <= 1;
+        if (ok && *end == ':') {
+            const char *s = end + 1;
+            seed = strtoull(s, &end, 10);
+            ok = isdigit((unsigned char)*s) && !errno;
+        }
+        if (!ok || *end) {
+            snprintf(err, errlen, "TMPY_STM_INJECT_ABORTS must be RATE or RATE:SEED (RATE from 0 to 1, "
+                     "SEED an unsigned integer), got '%s'", v);
+            return -1;
+        }
+        c->inject_aborts = rate;
+        c->inject_seed = seed;
     }
     /* The reservation must fit in the address space: (N+1) segments. */
     if (c->segment_size > TM_MAX_RESERVATION / (size_t)(c->nsegments + 1)) {

@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 typedef struct tm_config {
     int nsegments;          /* TMPY_SEGMENTS */
@@ -14,6 +15,8 @@ typedef struct tm_config {
     bool gc_debug_move;     /* TMPY_GC_DEBUG=move: a minor collection at every allocation */
     bool wait_for_readers;  /* TMPY_STM_WAIT_FOR_READERS=1: a committer waits for an older or
                                inevitable reader of what it wrote instead of aborting one of them */
+    double inject_aborts;   /* TMPY_STM_INJECT_ABORTS=RATE[:SEED]: probability of a forced abort at */
+    uint64_t inject_seed;   /* each commit, barrier slow path and allocation slow path (tests) */
 } tm_config;
 
 void tm_config_defaults(tm_config *c);

@@ -55,6 +55,8 @@ void tm_set_nursery_end(uintptr_t end);
 /* STM: park at a safe point (the allocation slow path saw nursery_end ==
  * TM_NURSERY_END_SIGNAL); may abort the caller. Also in tx.h. */
 void tm_safepoint_slow(void);
+/* TMPY_STM_INJECT_ABORTS: abort the running transaction here, at random. */
+void tm_stm_maybe_inject_abort(void);
 /* STM: park every other transaction at a safe point (may abort the caller). */
 void tm_stop_world(void);
 void tm_resume_world(void);

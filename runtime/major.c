@@ -49,6 +49,8 @@ static void mark_thread(tm_thread *t, void *ctx)
     tm_set_segment(TM_STM ? t->segment : 1);
     for (object_t **p = t->ss_base; p < t->ss_top; p++)
         mark(*p);
+    for (object_t **p = t->undo_base; p < t->undo_top; p++)
+        mark(*p);
     drain();
 }
 

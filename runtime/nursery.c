@@ -200,6 +200,7 @@ static object_t *allocate_young_outside(uint16_t tid, size_t size)
 object_t *tm_allocate_slow(uint16_t tid, size_t size)
 {
 #if TM_STM
+    tm_stm_maybe_inject_abort();
     while (TM_SEGLOCAL->nursery_end == TM_NURSERY_END_SIGNAL) {
         tm_safepoint_slow();   /* may run our minor collection, or abort us */
         /* It was only a stop: the nursery may have room. */

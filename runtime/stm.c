@@ -30,7 +30,14 @@ static struct segtx {
     uint64_t start_time;       /* smaller is older */
     int must_abort;            /* a tm_abort_cause set by another thread, under sync_lock */
     int winner;                /* the segment that set must_abort for a write-write conflict */
+    uint16_t conflict_tid;     /* type id of the object of the conflict that dooms it (statistics) */
 } segtx[TM_MAX_SEGMENTS + 1];
+
+/* The type id of the object at segment offset so, as committed. */
+static uint16_t tid_at(uintptr_t so)
+{
+    return ((struct tm_header *)(tm_segment_base(0) + so))->tid;
+}
 
 static pthread_mutex_t sync_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t sync_cond = PTHREAD_COND_INITIALIZER;
@@ -289,6 +296,7 @@ void tm_start_transaction_after_setjmp(void)
     }
     TM_SEGLOCAL->read_version = rv;
     me->ss_at_start = me->ss_top;
+    me->tx_start_ticks = tm_ticks();
     STAT(STARTED)++;
 }
 
@@ -329,9 +337,12 @@ static void abort_self(int cause)
     ss->created.count = 0;
     me->ss_top = me->ss_at_start;
     STAT(ABORTED) += 1;
+    STAT(ABORTED_NS) += tm_ticks() - me->tx_start_ticks;
     me->tx_stats[TM_STAT_ABORT_CAUSE + cause]++;
     me->last_abort_cause = cause;
     pthread_mutex_lock(&sync_lock);
+    me->last_conflict_tid = segtx[seg].conflict_tid;
+    segtx[seg].conflict_tid = 0;
     if (segtx[seg].winner)
         lose_to(segtx[seg].winner);
     pthread_mutex_unlock(&sync_lock);
@@ -340,6 +351,23 @@ static void abort_self(int cause)
 }
 
 void tm_abort_transaction(void) { abort_self(TM_ABORT_EXPLICIT); }
+
+/* TMPY_STM_INJECT_ABORTS: each thread draws from its own generator, seeded
+ * from the seed and its thread index, so a run repeats per thread. */
+static __thread uint64_t inject_state;
+
+void tm_stm_maybe_inject_abort(void)
+{
+    if (tm_cfg.inject_aborts <= 0 || !tm_self.segment || is_inevitable(tm_self.segment))
+        return;
+    if (!inject_state)
+        inject_state = (tm_cfg.inject_seed + tm_self.index) * 0x9E3779B97F4A7C15ull | 1;
+    inject_state ^= inject_state << 13;
+    inject_state ^= inject_state >> 7;
+    inject_state ^= inject_state << 17;
+    if ((double)(inject_state >> 11) * 0x1.0p-53 < tm_cfg.inject_aborts)
+        abort_self(TM_ABORT_INJECTED);
+}
 
 /* What a commit needs to know about the other segments, gathered once
  * with the world stopped. */
@@ -405,6 +433,7 @@ static struct tx_id check_readers(tm_segstate *ss, const others *o)
                 abort_self(TM_ABORT_INEVITABLE);
             }
             segtx[j].must_abort = TM_ABORT_READ_WRITE;   /* no lock needed: j is parked */
+            segtx[j].conflict_tid = tid_at(so);
         }
     }
     return (struct tx_id){0, 0};
@@ -415,6 +444,7 @@ void tm_commit_transaction(void)
     tm_thread *me = &tm_self;
     int seg = me->segment;
     tm_segstate *ss = &tm_segstates[seg];
+    tm_stm_maybe_inject_abort();
     tm_collect_minor_of(ss);   /* nothing young outlives the transaction */
     tm_gc_maybe_collect_major();
     uint64_t t0 = tm_ticks();
@@ -516,6 +546,7 @@ static void write_write_contention(uintptr_t idx, uint8_t owner)
         if (!segtx[owner].must_abort) {
             segtx[owner].must_abort = TM_ABORT_WRITE_WRITE;
             segtx[owner].winner = me;
+            segtx[owner].conflict_tid = tid_at(idx << 4);
         }
         signal_segment(owner);
         sync_broadcast();
@@ -523,6 +554,7 @@ static void write_write_contention(uintptr_t idx, uint8_t owner)
         cause = park_until(lock_released, &w);
     } else {
         cause = is_inevitable(owner) ? TM_ABORT_INEVITABLE : TM_ABORT_WRITE_WRITE;
+        segtx[me].conflict_tid = tid_at(idx << 4);
         lose_to(owner);
     }
     pthread_mutex_unlock(&sync_lock);
@@ -558,6 +590,7 @@ void tm_write_slowpath(object_t *o)
         return;
     }
     /* STM part */
+    tm_stm_maybe_inject_abort();
     tm_read(o);
     uintptr_t idx = so >> 4;
     for (;;) {
@@ -597,6 +630,7 @@ static void add_stats(tm_stm_stats *s, const uint64_t *c)
         s->aborts_by_cause[k] += c[TM_STAT_ABORT_CAUSE + k];
     s->inevitable += c[TM_STAT_INEVITABLE];
     s->commit_ns += c[TM_STAT_COMMIT_NS];   /* ticks here, ns once summed */
+    s->aborted_ns += c[TM_STAT_ABORTED_NS];
     s->sync_ns += c[TM_STAT_SYNC_NS];
     s->wait_ns += c[TM_STAT_WAIT_NS];
     s->pages_privatised += c[TM_STAT_PAGES_PRIVATISED];
@@ -613,6 +647,7 @@ void tm_stm_get_stats(tm_stm_stats *out)
     out->commit_ns = tm_ticks_to_ns(out->commit_ns);
     out->sync_ns = tm_ticks_to_ns(out->sync_ns);
     out->wait_ns = tm_ticks_to_ns(out->wait_ns);
+    out->aborted_ns = tm_ticks_to_ns(out->aborted_ns);
 }
 
 #else
@@ -620,6 +655,7 @@ void tm_stm_get_stats(tm_stm_stats *out)
 int tm_inevitable_segment(void) { return 1; }   /* the GIL holder is always inevitable */
 void tm_set_nursery_end(uintptr_t end) { TM_SEGLOCAL->nursery_end = end; }
 void tm_stm_init(void) {}
+void tm_stm_maybe_inject_abort(void) {}
 void tm_stm_get_stats(tm_stm_stats *out) { *out = (tm_stm_stats){0}; }
 
 #endif

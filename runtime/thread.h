@@ -21,9 +21,13 @@ typedef struct tm_thread {
     /* STM */
     void *abort_jmp[5];              /* __builtin_setjmp buffer of the running transaction */
     object_t **ss_at_start;          /* shadow-stack depth at transaction start */
+    object_t **undo_base, **undo_top;  /* references the client keeps to undo an abort (C memory);
+                                          every one is old: major collections mark them */
     int last_segment;                /* preferred at the next start */
     uint64_t tx_stats[TM_TX_STATS];  /* per-thread counters, summed by tm_stm_get_stats */
     int last_abort_cause;            /* enum tm_abort_cause of the last abort */
+    uint16_t last_conflict_tid;      /* type id of the object its conflict was on (0: none) */
+    uint64_t tx_start_ticks;         /* when the running transaction started */
     int wait_for_seg;                /* after losing a conflict: the winner's segment... */
     uint64_t wait_for_start;         /* ...and its transaction, which we let finish first */
     uint64_t acquisitions;           /* GIL build: times this thread took the segment */

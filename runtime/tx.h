@@ -26,6 +26,7 @@ enum tm_abort_cause {
     TM_ABORT_WRITE_WRITE,     /* lost a write lock to an older or inevitable transaction */
     TM_ABORT_INEVITABLE,      /* lost to the inevitable transaction */
     TM_ABORT_EXPLICIT,        /* tm_abort_transaction() */
+    TM_ABORT_INJECTED,        /* TMPY_STM_INJECT_ABORTS (tests) */
     TM_ABORT_CAUSES
 };
 
@@ -34,6 +35,7 @@ typedef struct tm_stm_stats {
     uint64_t started, committed, aborted, inevitable;
     uint64_t aborts_by_cause[TM_ABORT_CAUSES];
     uint64_t commit_ns, sync_ns, wait_ns;   /* commit, stopping the world, parked */
+    uint64_t aborted_ns;                    /* time spent in transactions that aborted */
     uint64_t pages_privatised;
     uint64_t reader_waits;                  /* commits that waited for a reader (TMPY_STM_WAIT_FOR_READERS) */
     uint64_t reshares_on_demand;            /* the kernel's mapping limit forced a re-share */

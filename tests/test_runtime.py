@@ -56,7 +56,7 @@ def test_gil_threads_move_everything(ctest):
     {"TMPY_SEGMENTS": "many"},
     {"TMPY_SEGMENTS": "64"},
     {"TMPY_SEGMENT_SIZE": "100T"},
-    {"TMPY_SEGMENT_SIZE": "16T"},            # 5 x 16T exceeds the 64 TiB limit
+    {"TMPY_SEGMENTS": "4", "TMPY_SEGMENT_SIZE": "16T"},   # 5 x 16T exceeds the 64 TiB limit
     {"TMPY_SEGMENT_SIZE": "18446744073709551615"},
     {"TMPY_SEGMENT_SIZE": "99999999999999999999999"},
     {"TMPY_SEGMENT_SIZE": "1M"},
@@ -67,6 +67,9 @@ def test_gil_threads_move_everything(ctest):
     {"TMPY_NURSERY_SIZE": "2G", "TMPY_SEGMENT_SIZE": "4G"},
     {"TMPY_GC_DEBUG": "everything"},
     {"TMPY_STM_WAIT_FOR_READERS": "yes"},
+    {"TMPY_STM_INJECT_ABORTS": "2"},
+    {"TMPY_STM_INJECT_ABORTS": "0.1:x"},
+    {"TMPY_STM_INJECT_ABORTS": "often"},
 ], ids=lambda e: ",".join(f"{k}={v}" for k, v in e.items()))
 def test_bad_parameter_is_one_clear_line(env):
     p = run([str(BUILD / "tests" / "test_gc"), "init"], env=env)

@@ -18,12 +18,22 @@
 int vm_live_threads = 1;
 static __thread bool released_for_blocking;
 
+/* STM: the call's effect cannot be undone, so the transaction before it
+ * commits (or, inside `with tm.atomic:` or with no other thread, becomes
+ * inevitable); the one after it starts inevitable, here, where no eval loop
+ * could take an abort back (txstate.c). */
 void vm_blocking_begin(void)
 {
     int e = errno;
-    if (__atomic_load_n(&vm_live_threads, __ATOMIC_ACQUIRE) > 1) {
+    if (__atomic_load_n(&vm_live_threads, __ATOMIC_ACQUIRE) > 1 && !vm_ts.atomic) {
         released_for_blocking = true;
+#if TM_STM
+        vm_tx_commit();
+#else
         tm_commit_transaction();
+#endif
+    } else {
+        vm_tx_become_inevitable();
     }
     errno = e;
 }
@@ -34,6 +44,7 @@ void vm_blocking_end(void)
     if (released_for_blocking) {
         released_for_blocking = false;
         tm_start_transaction();
+        tm_become_inevitable();   /* an abort while it waits comes back here */
     }
     errno = e;
 }

@@ -443,7 +443,7 @@ Obj vm_call_method(Obj self, const char *name, Obj *args, size_t nargs)
         Obj d = vm_lookup_type(t, nm);
         if (d && (IS_FUNCTION(d) || vm_is_method_descr(d))) {
             unsigned tid = TID(self);
-            Obj idict = (tid == TID_INSTANCE || tid == TID_EXCEPTION) ? ((InstanceObj *)self)->dict : NULL;
+            Obj idict = (tid == TID_INSTANCE || tid == TID_EXCEPTION) ? INST(self)->dict : NULL;
             if (!idict || !dict_getitem(idict, nm)) {
                 if (err_occurred())
                     goto done;

@@ -85,7 +85,7 @@ static inline Obj instance_dict(Obj obj)
 {
     unsigned tid = TID(obj);
     if (tid == TID_INSTANCE || tid == TID_EXCEPTION)
-        return ((InstanceObj *)obj)->dict;
+        return INST(obj)->dict;
     return NULL;
 }
 
@@ -266,6 +266,7 @@ static inline void pop_frame(Frame *f)
 {
     vm_ts.py_depth--;
     vm_ts.frame = f->back;
+    vm_tx_frame_popped(f->back);
 }
 
 /* ------------------------------------------------------------------ */
@@ -621,7 +622,7 @@ static Obj load_classderef(Frame *f, int i)
     Obj v;
     if (locals && ((v = namespace_get(locals, code_localname(co, i))) || err_occurred()))
         return v;
-    v = ((CellObj *)f->localsplus[i])->ref;
+    v = CELL(f->localsplus[i])->ref;
     if (!v)
         deref_error(co, i);
     return v;
@@ -1095,16 +1096,14 @@ static inline int truth(Obj v)
 /* ------------------------------------------------------------------ */
 /* Yield points: loop back-edges and returns.                          */
 /* ------------------------------------------------------------------ */
-static inline void yield_point(void)
-{
 #if TM_STM
-    /* Transactions break only at the outermost C level (see ARCHITECTURE.md). */
-    if (vm_eval_levels == 1)
-        tm_yield();
-#else
-    tm_yield();
-#endif
+/* May the transaction break here? Only in the outermost eval loop (whose C
+ * frame holds the transaction's setjmp) and outside `with tm.atomic:`. */
+static inline bool tx_may_break(void)
+{
+    return vm_eval_levels == 1 && !vm_ts.atomic;
 }
+#endif
 
 /* ------------------------------------------------------------------ */
 /* The loop                                                           */
@@ -1155,6 +1154,40 @@ Obj eval_run(Frame *entry, int throwing, int *status)
         sp = f->sp;                           \
         LOAD_FRAME();                         \
     } while (0)
+/* A yield point. STM: every vm_tx_length of them the transaction commits
+ * and the next one starts here, in this C frame (the setjmp an abort comes
+ * back to); after an abort txstate.c has restored the frames, and the
+ * locals are reloaded from the innermost one. GIL: hand the GIL on if a
+ * thread waits. */
+#if TM_STM
+#define YIELD_POINT()                                                  \
+    do {                                                               \
+        if (unlikely(--vm_tx_countdown <= 0) && tx_may_break()) {      \
+            f->sp = sp;                                                \
+            f->ip = ip;                                                \
+            vm_tx_commit();                                            \
+            tm_start_transaction();                                    \
+            vm_tx_started();                                           \
+            f = vm_ts.frame;                                           \
+            sp = f->sp;                                                \
+            LOAD_FRAME();                                              \
+        }                                                              \
+    } while (0)
+/* Leaving the outermost loop while a transaction that may abort runs: C
+ * code continues it, which an abort could not rewind. */
+#define LEAVE_RUN()                                                    \
+    do {                                                               \
+        if (vm_tx_low && vm_eval_levels == 1)                          \
+            vm_tx_become_inevitable();                                 \
+    } while (0)
+#else
+#define YIELD_POINT()               \
+    do {                            \
+        if (likely(!vm_ts.atomic))  \
+            tm_yield();             \
+    } while (0)
+#define LEAVE_RUN() ((void)0)
+#endif
 #define HDR (f->stack_base - FRAME_NHDR)
 #define NAME(i) (TUPLE_ITEMS(co->names)[i])
 #define JUMP_TO(target) (ip = co->code + (target))
@@ -1237,7 +1270,7 @@ Obj eval_run(Frame *entry, int throwing, int *status)
         DISPATCH();
     }
     TARGET(LOAD_DEREF) {
-        Obj v = ((CellObj *)lp[ARG])->ref;
+        Obj v = CELL(lp[ARG])->ref;
         if (unlikely(!v)) {
             deref_error(co, ARG);
             goto error;
@@ -1248,17 +1281,17 @@ Obj eval_run(Frame *entry, int throwing, int *status)
     TARGET(STORE_DEREF) {
         Obj cell = lp[ARG];
         VM_WRITE(cell);
-        ((CellObj *)cell)->ref = *--sp;
+        CELL(cell)->ref = *--sp;
         DISPATCH();
     }
     TARGET(DELETE_DEREF) {
         Obj cell = lp[ARG];
-        if (!((CellObj *)cell)->ref) {
+        if (!CELL(cell)->ref) {
             deref_error(co, ARG);
             goto error;
         }
         VM_WRITE(cell);
-        ((CellObj *)cell)->ref = NULL;
+        CELL(cell)->ref = NULL;
         DISPATCH();
     }
     TARGET(LOAD_CLOSURE) {
@@ -1593,13 +1626,13 @@ call_c: {
             pop_frame(f);
             RESUME_FRAME(f->back);
             *sp++ = v;
-            yield_point();
+            YIELD_POINT();
             DISPATCH();
         }
         goto return_other;
     }
     TARGET(YIELD_VALUE) {
-        yield_point();   /* the value is still on the stack */
+        YIELD_POINT();   /* the value is still on the stack */
         yv = *--sp;
     do_yield:
         if (unlikely(!FRAME_HDR(f)[HDR_GEN])) {
@@ -1621,6 +1654,7 @@ call_c: {
         default: /* FR_GEN_ENTRY */
             tm_self.ss_top = (object_t **)f->localsplus;
             *status = RUN_YIELDED;
+            LEAVE_RUN();
             return yv;
         }
     }
@@ -1702,7 +1736,7 @@ call_c: {
     }
     TARGET(JUMP_BACKWARD) {
         JUMP_TO(ARG);
-        yield_point();
+        YIELD_POINT();
         DISPATCH();
     }
     /* Conditional jumps: jump when truth(v) == when (v popped unless `keep`
@@ -2057,7 +2091,7 @@ call_c: {
             if ((uint64_t)i < (uint64_t)n) {
                 Obj arr = LIST(c)->array;
                 VM_WRITE(arr);
-                ((ArrayObj *)arr)->items[i] = sp[-3];
+                ARRAY(arr)->items[i] = sp[-3];
                 sp -= 3;
                 DISPATCH();
             }
@@ -2388,18 +2422,20 @@ call_c: {
 
     /* ---- leaving frames ---- */
 return_other: {
-        yield_point();   /* the value is still on the stack */
+        YIELD_POINT();   /* the value is still on the stack */
         Obj v = sp[-1];
         switch (f->kind) {
         case FR_ENTRY:
             pop_frame(f);
             tm_self.ss_top = (object_t **)f->localsplus;
             *status = RUN_RETURNED;
+            LEAVE_RUN();
             return v;
         case FR_GEN_ENTRY:
             gen_finish_frame(f);
             tm_self.ss_top = (object_t **)f->localsplus;
             *status = RUN_RETURNED;
+            LEAVE_RUN();
             return v;
         case FR_GEN_FORITER:
             gen_finish_frame(f);
@@ -2471,12 +2507,14 @@ unwind:
         pop_frame(f);
         tm_self.ss_top = (object_t **)f->localsplus;
         *status = RUN_ERROR;
+        LEAVE_RUN();
         return NULL;
     case FR_GEN_ENTRY:
         gen_finish_frame(f);
         gen_stopiteration_to_runtime_error();
         tm_self.ss_top = (object_t **)f->localsplus;
         *status = RUN_ERROR;
+        LEAVE_RUN();
         return NULL;
     case FR_GEN_FORITER:
     case FR_GEN_YIELDFROM:
@@ -2620,7 +2658,7 @@ Obj vm_current_locals(void)
     for (int i = 0; i < n; i++) {
         Obj v = f->localsplus[i];
         if (v && i >= co->nlocals)
-            v = ((CellObj *)v)->ref;
+            v = CELL(v)->ref;
         if (!v)
             continue;
         if (dict_setitem(r[0], code_localname(co, i), v) < 0)
@@ -2652,7 +2690,7 @@ int vm_current_super_args(Obj *type_out, Obj *obj_out)
         if (co->cell2arg[i] == 0) {
             Obj cell = f->localsplus[co->nlocals + i];
             if (cell)
-                obj = ((CellObj *)cell)->ref;
+                obj = CELL(cell)->ref;
             break;
         }
     }
@@ -2664,7 +2702,7 @@ int vm_current_super_args(Obj *type_out, Obj *obj_out)
     for (int i = co->nlocals; i < n; i++) {
         if (str_eq_cstr(code_localname(co, i), "__class__")) {
             Obj cell = f->localsplus[i];
-            Obj t = cell ? ((CellObj *)cell)->ref : NULL;
+            Obj t = cell ? CELL(cell)->ref : NULL;
             if (!t) {
                 err_set(E_RuntimeError, "super(): empty __class__ cell");
                 return -1;

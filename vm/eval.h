@@ -94,6 +94,9 @@ VM_STRUCT(GenObj) {
 /* Minimal frame object (gi_frame, tb_frame). */
 VM_STRUCT(FrameObj) { tm_header h; Obj code; Obj globals; Obj gen; int64_t lineno; };
 
+/* Frame metadata: reserved once per thread, pages committed on use. */
+#define FRAME_STACK_ENTRIES 120000
+
 /* Per-thread eval state (vmthread.c). */
 extern __thread Frame *vm_frames_base, *vm_frames_limit;
 extern __thread Obj *vm_ss_safe_limit;      /* frames must end below this */
@@ -121,6 +124,32 @@ static inline int eval_enter_level(void)
     return 0;
 }
 static inline void eval_leave_level(void) { vm_eval_levels--; }
+
+/* Transactions (txstate.c; STM build). A transaction that may abort starts
+ * only at a yield point of the outermost eval loop and spans vm_tx_length
+ * yield points (TMPY_TXLEN); anywhere else a transaction runs inevitable. */
+#define VM_TX_LENGTH_DEFAULT 100
+extern int vm_tx_length;
+extern __thread int vm_tx_countdown;     /* yield points left in this transaction */
+extern __thread Frame *vm_tx_low;        /* lowest frame saved for an abort; NULL: none */
+void vm_tx_started(void);                /* after tm_start_transaction at a yield point */
+void vm_tx_commit(void);                 /* commit (may abort) and drop the undo log */
+void vm_tx_forget(void);                 /* drop the undo log (committed or inevitable) */
+void vm_tx_become_inevitable(void);      /* before an effect that cannot be undone */
+void vm_tx_save_frame_slow(Frame *f);
+extern bool vm_tx_stats_enabled;         /* TMPY_STATS=1 */
+void vm_tx_merge_stats(void);            /* a thread ends: its abort sites into the totals */
+void vm_tx_print_stats(void);            /* at exit, TMPY_STATS=1 */
+/* A frame was popped: `back` becomes the innermost frame. */
+static inline void vm_tx_frame_popped(Frame *back)
+{
+#if TM_STM
+    if (unlikely(back && back < vm_tx_low))
+        vm_tx_save_frame_slow(back);
+#else
+    (void)back;
+#endif
+}
 
 /* eval.c */
 /* Run frames from `entry` (already pushed) until it returns, yields (generator

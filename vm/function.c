@@ -397,14 +397,14 @@ Obj cell_new(Obj v)
     r[0] = v;
     Obj c = (Obj)tm_allocate(TID_CELL, sizeof(struct CellObj_));
     if (c)
-        ((CellObj *)c)->ref = r[0];
+        CELL(c)->ref = r[0];
     vm_unroots(r);
     return c ? c : err_nomemory();
 }
 
 static Obj cell_repr(Obj c)
 {
-    Obj v = ((CellObj *)c)->ref;
+    Obj v = CELL(c)->ref;
     if (!v)
         return str_from_format("<cell at %#lx: empty>", (unsigned long)(uintptr_t)c);
     return str_from_format("<cell at %#lx: %s object at %#lx>", (unsigned long)(uintptr_t)c, type_name(v),
@@ -415,7 +415,7 @@ static Obj cell_richcompare(Obj a, Obj b, int op)
 {
     if (TID(a) != TID_CELL || TID(b) != TID_CELL)
         return g_NotImplemented;
-    Obj x = ((CellObj *)a)->ref, y = ((CellObj *)b)->ref;
+    Obj x = CELL(a)->ref, y = CELL(b)->ref;
     if (x && y)
         return vm_richcompare(x, y, op);
     /* empty cells sort first */
@@ -435,7 +435,7 @@ static Obj cell_richcompare(Obj a, Obj b, int op)
 GETTER(c_get_contents)
 {
     UNUSED_ARGS;
-    Obj v = ((CellObj *)args[0])->ref;
+    Obj v = CELL(args[0])->ref;
     if (!v)
         err_set(E_ValueError, "Cell is empty");
     return v;
@@ -444,7 +444,7 @@ GETTER(c_set_contents)
 {
     UNUSED_ARGS;
     VM_WRITE(args[0]);
-    ((CellObj *)args[0])->ref = args[1];
+    CELL(args[0])->ref = args[1];
     return g_None;
 }
 

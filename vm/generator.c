@@ -120,6 +120,7 @@ void gen_suspend_frame(Frame *f, Obj *sp)
     g->state = GEN_SUSPENDED;
     vm_ts.py_depth--;
     vm_ts.frame = f->back;
+    vm_tx_frame_popped(f->back);
 }
 
 void gen_finish_frame(Frame *f)
@@ -137,6 +138,7 @@ void gen_finish_frame(Frame *f)
     vm_ts.roots[ROOT_HANDLED_EXC] = hdr[HDR_PREV_EXC];
     vm_ts.py_depth--;
     vm_ts.frame = f->back;
+    vm_tx_frame_popped(f->back);
 }
 
 static bool gen_at_yield_from(GenObj *g)

@@ -1,7 +1,7 @@
 /* The command line: tmpy-gil [options] FILE.py | -c CODE | -m MODULE | - [args],
  * start-up of the runtime and the interpreter, exit status and the atexit
  * module. */
-#include "tmpy.h"
+#include "eval.h"
 #include "modules/modules.h"
 #include "objects/objects.h"
 #include "objects/numbers.h"
@@ -137,6 +137,8 @@ __attribute__((noreturn)) static void finish(int status)
     atexit_run_callbacks();
     if (file_flush_all_at_exit() < 0 && status == 0)
         status = 120;
+    if (vm_tx_stats_enabled)
+        vm_tx_print_stats();
     fflush(stdout);
     fflush(stderr);
     exit(status);
@@ -496,6 +498,19 @@ options_done:
     }
 
     tm_runtime_init_from_env();
+    const char *stats = getenv("TMPY_STATS");
+    vm_tx_stats_enabled = stats && strcmp(stats, "1") == 0;
+    const char *txlen = getenv("TMPY_TXLEN");
+    if (txlen) {
+        char *end;
+        errno = 0;
+        long n = strtol(txlen, &end, 10);
+        if (!*txlen || *end || errno || n < 1 || n > 1000000) {
+            fprintf(stderr, "tmpy: error: TMPY_TXLEN must be an integer from 1 to 1000000, got '%s'\n", txlen);
+            return 1;
+        }
+        vm_tx_length = (int)n;
+    }
     tm_thread_attach();
     /* Start-up and every C-level stretch outside the eval loop run inevitable
      * (they cannot be rolled back; see "Interpreter state across an abort"). */

@@ -75,6 +75,15 @@ typedef object_t *Obj;
 /* ------------------------------------------------------------------ */
 #define VM_WRITE(o) tm_write((object_t *)(o))
 #define VM_READ(o) tm_read((object_t *)(o))
+/* The read barrier inside the accessors: the cast macros of mutable shapes
+ * (LIST, ARRAY, DICT, RAW, SETOBJ, ITER, CELL, INST, BYTEARRAY) mark the
+ * object read in the running transaction (STM: one byte store; GIL:
+ * nothing), so code that reads through them needs no VM_READ of its own. */
+static inline Obj vm_rd(Obj o)
+{
+    tm_read((object_t *)o);
+    return o;
+}
 
 static inline Obj *vm_roots(int n)
 {
@@ -173,6 +182,7 @@ VM_STRUCT(SetObj) { tm_header h; int64_t used; int64_t fill; int64_t mask; Obj t
 VM_STRUCT(RangeObj) { tm_header h; Obj start; Obj stop; Obj step; int64_t length; /* -1: big */ };
 VM_STRUCT(SliceObj) { tm_header h; Obj start; Obj stop; Obj step; };
 VM_STRUCT(CellObj) { tm_header h; Obj ref; /* NULL: empty */ };
+#define CELL(v) ((CellObj *)vm_rd(v))
 VM_STRUCT(MethodObj) { tm_header h; Obj func; Obj self; };
 VM_STRUCT(ModuleObj) { tm_header h; Obj dict; Obj name; };
 VM_STRUCT(PropertyObj) { tm_header h; Obj fget; Obj fset; Obj fdel; Obj doc; };
@@ -189,6 +199,7 @@ VM_STRUCT(TracebackObj) { tm_header h; Obj next; Obj code; int64_t lineno; };
 /* Layouts with a class: cls at offset 8, dict at 16 (NULL: no dict yet). */
 /* __slots__ attributes live in the dict too (setattr refuses other names). */
 VM_STRUCT(InstanceObj) { tm_header h; Obj cls; Obj dict; Obj base_value; /* value of a builtin base (list, int, ...) or NULL */ };
+#define INST(v) ((InstanceObj *)vm_rd(v))
 VM_STRUCT(ExceptionObj) {
     tm_header h; Obj cls; Obj dict;
     Obj args;            /* tuple */
@@ -388,7 +399,7 @@ static inline TypeObj *TYPE(Obj v)
         return T_int;
     unsigned tid = v->h.tid;
     if (tid >= TID_FIRST_WITH_CLS)
-        return (TypeObj *)((InstanceObj *)v)->cls;
+        return (TypeObj *)((InstanceObj *)v)->cls;   /* no barrier: see "Barrier rules" */
     if (tid == TID_ITER)
         return (TypeObj *)((IterObj *)v)->cls;
     if (tid == TID_SET && ((SetObj *)v)->frozen)
@@ -415,7 +426,7 @@ bool type_is_subtype(TypeObj *a, TypeObj *b); /* b in a.__mro__ */
 /* Instance of a user subclass of a built-in (class L(list)): the built-in value. */
 static inline Obj vm_unwrap(Obj v)
 {
-    if (TID(v) == TID_INSTANCE && ((InstanceObj *)v)->base_value)
+    if (TID(v) == TID_INSTANCE && ((InstanceObj *)v)->base_value)   /* set once, at creation */
         return ((InstanceObj *)v)->base_value;
     return v;
 }
@@ -432,6 +443,7 @@ typedef struct VMThread {
     Obj *roots;             /* slots at the base of this thread's shadow stack */
     int c_depth;            /* nested C recursion (vm_enter_recursive) */
     int py_depth;           /* Python frames on this thread */
+    int atomic;             /* nesting of `with tm.atomic:` blocks */
     struct Frame *frame;    /* the innermost Python frame (eval.c) */
     void *eval_state;       /* eval.c private */
 } VMThread;
@@ -653,9 +665,12 @@ Obj list_new_capacity(int64_t cap);       /* length 0 */
 int list_append(Obj list, Obj v);
 Obj list_from_array(Obj *items, int64_t n);    /* items in root slots */
 int list_sort(Obj list, Obj key, bool reverse);
-#define LIST(v) ((ListObj *)(v))
+#define ARRAY(v) ((ArrayObj *)vm_rd(v))
+#define RAW(v) ((RawObj *)vm_rd(v))
+#define DICT(v) ((DictObj *)vm_rd(v))
+#define LIST(v) ((ListObj *)vm_rd(v))
 #define LIST_LEN(v) (LIST(v)->length)
-#define LIST_ITEMS(v) (((ArrayObj *)LIST(v)->array)->items)
+#define LIST_ITEMS(v) (((ArrayObj *)vm_rd(LIST(v)->array))->items)
 Obj array_new(int64_t n);                 /* ArrayObj */
 Obj raw_new(int64_t n);                   /* RawObj, zeroed */
 

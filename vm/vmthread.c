@@ -14,8 +14,6 @@ __thread Frame *vm_frames_base, *vm_frames_limit;
 __thread Obj *vm_ss_safe_limit;
 __thread uintptr_t vm_cstack_limit;
 
-/* Frame metadata: reserved once per thread, pages committed on use. */
-#define FRAME_STACK_ENTRIES 120000
 /* Shadow-stack slots kept free above the frames for C code's vm_roots. */
 #define SS_MARGIN (64 * 1024)
 /* C stack kept free below the deepest recursion check. */

@@ -1929,7 +1929,7 @@ static Obj random_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
         Obj inst = instance_new((TypeObj *)r[0]);
         if (inst) {
             VM_WRITE(inst);
-            ((InstanceObj *)inst)->base_value = r[1];
+            INST(inst)->base_value = r[1];
             res = inst;
         }
     }

@@ -156,7 +156,7 @@ static int64_t approx_size(Obj v)
     case TID_BYTES: return 33 + ((BytesObj *)v)->length;
     case TID_BYTEARRAY: return 56 + (((ByteArrayObj *)v)->raw ? ((RawObj *)((ByteArrayObj *)v)->raw)->length + 1 : 0);
     case TID_TUPLE: return 40 + 8 * TUPLE_LEN(v);
-    case TID_LIST: return 56 + 8 * (LIST(v)->array ? ((ArrayObj *)LIST(v)->array)->length : 0);
+    case TID_LIST: return 56 + 8 * (LIST(v)->array ? ARRAY(LIST(v)->array)->length : 0);
     case TID_DICT: {
         /* object + keys header + index bytes + 24-byte entries */
         int64_t n = dict_len(v);

@@ -369,7 +369,7 @@ static int local_select(Obj *slot)
         rc = 0;
     }
     VM_WRITE(*slot);
-    ((InstanceObj *)*slot)->dict = TUPLE_ITEMS(r[1])[1];
+    INST(*slot)->dict = TUPLE_ITEMS(r[1])[1];
 out:
     vm_unroots(r);
     return rc;
@@ -415,7 +415,7 @@ static Obj local_getattro(Obj self, Obj name)
     if (local_prepare(&r[0]) < 0)
         ;
     else if (IS_STR(name) && strcmp(str_cstr(name), "__dict__") == 0)
-        res = ((InstanceObj *)r[0])->dict;
+        res = INST(r[0])->dict;
     else
         res = vm_generic_getattr(r[0], name);
     vm_unroots(r);
@@ -515,6 +515,7 @@ static void *thread_main(void *arg)
     int64_t serial = (int64_t)(intptr_t)arg;
     tm_thread_attach();   /* the starter made sure an index is free */
     tm_start_transaction();
+    tm_become_inevitable();   /* until the eval loop's first yield point (txstate.c) */
     vm_thread_init();
     register_ident();
     Obj *r = vm_roots(3);
@@ -535,6 +536,8 @@ static void *thread_main(void *arg)
     }
     err_clear();
     vm_unroots(r);
+    if (vm_tx_stats_enabled)
+        vm_tx_merge_stats();
     vm_thread_fini();
     tm_commit_transaction();
     __atomic_sub_fetch(&vm_live_threads, 1, __ATOMIC_ACQ_REL);
@@ -575,6 +578,7 @@ static Obj thread_start_new(Obj *args, size_t nargs, Obj kwnames)
     if (thread_stack_size)
         pthread_attr_setstacksize(&attr, thread_stack_size);
     pthread_t tid;
+    vm_tx_become_inevitable();   /* a thread started is not undone */
     __atomic_add_fetch(&vm_live_threads, 1, __ATOMIC_ACQ_REL);
     int rc = pthread_create(&tid, &attr, thread_main, (void *)(intptr_t)serial);
     pthread_attr_destroy(&attr);

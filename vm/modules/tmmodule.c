@@ -1,5 +1,6 @@
 /* The tm module: object monitors on any value (synchronized, wait,
  * notify, is_owned) and how this interpreter runs threads (mode). */
+#include "eval.h"
 #include "modules.h"
 #include "threads.h"
 #include "objects/containers.h"
@@ -10,7 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static TypeObj *T_synchronized;
+static TypeObj *T_synchronized, *T_atomic;
+static Obj g_atomic;   /* tm.atomic */
 
 /* Small ints are immediate values without a header: they share the monitor
  * of one object (more exclusion than needed, never less). */
@@ -154,7 +156,84 @@ static Obj tm_is_owned(Obj *args, size_t nargs, Obj kwnames)
     return tm_monitor_count(monitor_of(args[0])) ? g_True : g_False;
 }
 
+/* ---- tm.atomic: `with tm.atomic:` runs its block as one transaction ----
+ * STM: no yield point inside it ends the transaction, and a blocking call
+ * makes it inevitable instead of committing; an abort re-runs it whole.
+ * GIL: no thread switch inside it. Blocks nest (flattened); an exception
+ * leaves the block with its effects kept, as with a lock. */
+static Obj atomic_enter(Obj *args, size_t nargs, Obj kwnames)
+{
+    (void)args;
+    if (vm_check_args("__enter__", nargs - 1, kwnames, 0, 0) < 0)
+        return NULL;
+    vm_ts.atomic++;
+    return g_None;
+}
+
+static Obj atomic_exit(Obj *args, size_t nargs, Obj kwnames)
+{
+    (void)args, (void)nargs, (void)kwnames;
+    if (vm_ts.atomic > 0)
+        vm_ts.atomic--;
+    return g_False;
+}
+
+static Obj atomic_repr(Obj self)
+{
+    (void)self;
+    return str_from_cstr("<tm.atomic>");
+}
+
+static const MethodDef atomic_methods[] = {
+    {"__enter__", atomic_enter, 0, NULL},
+    {"__exit__", atomic_exit, 0, NULL},
+    {NULL, NULL, 0, NULL},
+};
+
+static int stat_item(Obj d, const char *key, uint64_t v)
+{
+    Obj *r = vm_roots(1);
+    r[0] = int_from_u64(v);
+    int rc = r[0] ? dict_setitem_cstr(d, key, r[0]) : -1;
+    vm_unroots(r);
+    return rc;
+}
+
+/* tm.stats(): the runtime's transaction counters, summed over all threads
+ * (zero under the GIL, where nothing aborts). */
+static Obj tm_stats(Obj *args, size_t nargs, Obj kwnames)
+{
+    (void)args;
+    if (vm_check_args("stats", nargs, kwnames, 0, 0) < 0)
+        return NULL;
+    tm_stm_stats s;
+    tm_stm_get_stats(&s);
+    Obj *r = vm_roots(2);
+    Obj res = NULL;
+    r[0] = dict_new();
+    r[1] = r[0] ? dict_new() : NULL;
+    if (!r[1])
+        goto out;
+    static const char *const causes[TM_ABORT_CAUSES] = {
+        [TM_ABORT_READ_WRITE] = "read_write", [TM_ABORT_WRITE_WRITE] = "write_write",
+        [TM_ABORT_INEVITABLE] = "inevitable", [TM_ABORT_EXPLICIT] = "explicit", [TM_ABORT_INJECTED] = "injected",
+    };
+    for (int c = 0; c < TM_ABORT_CAUSES; c++)
+        if (causes[c] && stat_item(r[1], causes[c], s.aborts_by_cause[c]) < 0)
+            goto out;
+    if (stat_item(r[0], "transactions", s.started) < 0 || stat_item(r[0], "commits", s.committed) < 0 ||
+        stat_item(r[0], "aborts", s.aborted) < 0 || dict_setitem_cstr(r[0], "aborts_by_cause", r[1]) < 0 ||
+        stat_item(r[0], "inevitable", s.inevitable) < 0 || stat_item(r[0], "aborted_ns", s.aborted_ns) < 0 ||
+        stat_item(r[0], "commit_ns", s.commit_ns) < 0 || stat_item(r[0], "wait_ns", s.wait_ns) < 0)
+        goto out;
+    res = r[0];
+out:
+    vm_unroots(r);
+    return res;
+}
+
 static const MethodDef tm_functions[] = {
+    {"stats", tm_stats, 0, "The transaction statistics: transactions, commits, aborts by cause, ..."},
     {"mode", tm_mode, 0, "'gil' or 'stm': how this interpreter runs threads."},
     {"synchronized", tm_synchronized, 0, "A re-entrant context manager on obj's monitor."},
     {"wait", tm_wait, METH_KW, "Wait on obj's monitor (held by the caller) until notified or the timeout."},
@@ -178,6 +257,13 @@ void tm_init(void)
         exit(1);
     }
     T_synchronized = thread_make_type("tm.synchronized", NULL, sync_repr, sync_methods);
+    T_atomic = thread_make_type("tm.atomic_type", NULL, atomic_repr, atomic_methods);
+    VM_GLOBAL_ROOT(g_atomic);
+    g_atomic = iter_alloc(T_atomic, NULL, 0);
+    if (!g_atomic) {
+        fputs("tmpy: fatal: out of memory starting the thread support\n", stderr);
+        exit(1);
+    }
 }
 
 Obj tm_module_init(void)
@@ -188,7 +274,7 @@ Obj tm_module_init(void)
     if (!r[0])
         goto out;
     module_add_functions(r[0], tm_functions);
-    if (module_add(r[0], "synchronized_type", (Obj)T_synchronized) < 0)
+    if (module_add(r[0], "synchronized_type", (Obj)T_synchronized) < 0 || module_add(r[0], "atomic", g_atomic) < 0)
         goto out;
     res = r[0];
 out:

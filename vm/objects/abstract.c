@@ -905,7 +905,7 @@ Obj vm_list_from_iter(Obj iterable)
         int64_t m = IS_LIST(src) ? LIST_LEN(src) : TUPLE_LEN(src);
         if (m < n)
             n = m;
-        VM_WRITE(((ListObj *)r[1])->array);
+        VM_WRITE(LIST(r[1])->array);
         for (int64_t i = 0; i < n; i++)
             LIST_ITEMS(r[1])[i] = IS_LIST(src) ? LIST_ITEMS(src)[i] : TUPLE_ITEMS(src)[i];
         res = r[1];

@@ -223,7 +223,7 @@ Obj container_wrap_for_type(TypeObj *builtin, Obj type, Obj value)
     if (!inst)
         return NULL;
     VM_WRITE(inst);
-    ((InstanceObj *)inst)->base_value = value;
+    INST(inst)->base_value = value;
     return inst;
 }
 

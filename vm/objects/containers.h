@@ -6,13 +6,10 @@
 
 #include "tmpy.h"
 
-#define ARRAY(v) ((ArrayObj *)(v))
-#define RAW(v) ((RawObj *)(v))
-#define DICT(v) ((DictObj *)(v))
-#define SETOBJ(v) ((SetObj *)(v))
+#define SETOBJ(v) ((SetObj *)vm_rd(v))
 #define RANGE(v) ((RangeObj *)(v))
 #define SLICE(v) ((SliceObj *)(v))
-#define ITER(v) ((IterObj *)(v))
+#define ITER(v) ((IterObj *)vm_rd(v))
 
 /* ------------------------------------------------------------------ */
 /* Iterators (containeriter.c): IterObj with cls set; `kind` says which. */

@@ -690,11 +690,24 @@ static int fill(Obj st)
         tm_monitor_exit((object_t *)st);
         return 1;
     }
-    Obj raw = f->rbuf;
     VM_WRITE(st);
-    VM_WRITE(raw);
     f->rpos = f->rlen = 0;
+#if TM_STM
+    /* The read runs between two transactions: into C memory, copied into
+     * the buffer object by the transaction after it. */
+    char tmp[RBUF_SIZE];
+    ssize_t n = vm_blocking_read((int)f->fd, tmp, RBUF_SIZE);
+    if (n > 0) {
+        Obj raw = f->rbuf;
+        VM_WRITE(raw);
+        memcpy(VM_LINEAR(RAW(raw)->data), tmp, (size_t)n);
+        tm_compiler_barrier();
+    }
+#else
+    Obj raw = f->rbuf;
+    VM_WRITE(raw);
     ssize_t n = vm_blocking_read((int)f->fd, VM_LINEAR(((RawObj *)raw)->data), RBUF_SIZE);
+#endif
     tm_monitor_exit((object_t *)st);
     if (n < 0) {
         err_from_errno(errno, NULL);
@@ -860,6 +873,8 @@ static Obj read_all_bytes_direct(Obj st)
     if (pos < 0 || sb.st_size - pos < 65536)
         return NULL;   /* small: the general path is as good */
     size_t want = (size_t)(sb.st_size - pos);
+    if (TM_STM)
+        return NULL;   /* the read would write a GC object between two transactions */
     /* Large: allocated outside the nursery, so it does not move while the
      * read runs (issue 5: the STM build must read into C memory instead). */
     Obj *r = vm_roots(1);   /* a young object outside the nursery dies unrooted */

@@ -636,7 +636,7 @@ static Obj float_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
     Obj inst = instance_new((TypeObj *)type);
     if (inst) {
         VM_WRITE(inst);
-        ((InstanceObj *)inst)->base_value = r[0];
+        INST(inst)->base_value = r[0];
     }
     vm_unroots(r);
     return inst;

@@ -1534,7 +1534,7 @@ static Obj wrap_in_subclass(Obj type, Obj value)
     Obj inst = instance_new((TypeObj *)type);
     if (inst) {
         VM_WRITE(inst);
-        ((InstanceObj *)inst)->base_value = r[0];
+        INST(inst)->base_value = r[0];
     }
     vm_unroots(r);
     return inst;

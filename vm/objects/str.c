@@ -332,15 +332,15 @@ static bool intern_reserve(void)
                 itab_insert(old[i]);
         free(old);
     }
-    int64_t keepcap = intern_keep ? ((ArrayObj *)intern_keep)->length : 0;
+    int64_t keepcap = intern_keep ? ARRAY(intern_keep)->length : 0;
     if ((int64_t)itab_count >= keepcap) {
         int64_t cap = keepcap ? keepcap * 2 : 2048;
         Obj a = (Obj)tm_allocate_old(TID_ARRAY, tm_type_size(&tm_types[TID_ARRAY], (uintptr_t)cap));
         if (!a)
             return false;
-        ((ArrayObj *)a)->length = cap;
+        ARRAY(a)->length = cap;
         for (int64_t i = 0; i < keepcap; i++)
-            ((ArrayObj *)a)->items[i] = ((ArrayObj *)intern_keep)->items[i];
+            ARRAY(a)->items[i] = ARRAY(intern_keep)->items[i];
         if (!intern_keep) {
             intern_keep = a;
             VM_GLOBAL_ROOT(intern_keep);
@@ -377,7 +377,7 @@ static Obj intern_bytes(const char *p, size_t n, int64_t length)
     }
     STR(s)->hash = h;
     VM_WRITE(intern_keep);
-    ((ArrayObj *)intern_keep)->items[itab_count] = s;
+    ARRAY(intern_keep)->items[itab_count] = s;
     itab_count++;
     itab_insert(s);
     pthread_mutex_unlock(&intern_lock);

@@ -168,7 +168,7 @@ static inline bool str_isspace_cp(uint32_t cp)
 
 /* ---- bytes / bytearray (bytes.c) ---- */
 #define BYTES(v) ((BytesObj *)(v))
-#define BYTEARRAY(v) ((ByteArrayObj *)(v))
+#define BYTEARRAY(v) ((ByteArrayObj *)vm_rd(v))
 /* Data pointer of a bytearray (segment pointer; the RawObj may be NULL when empty). */
 static inline unsigned char __seg_gs *bytearray_data(Obj ba)
 {

@@ -260,7 +260,7 @@ Obj vm_lookup_type(TypeObj *t, Obj name)
         if (!e->owner)
             return NULL;
         Obj d = e->owner->dict;
-        if (((DictObj *)d)->version == e->dver)
+        if (DICT(d)->version == e->dver)
             return dict_value_at(d, e->ix);
     }
     Obj mro = t->mro;
@@ -274,7 +274,7 @@ Obj vm_lookup_type(TypeObj *t, Obj name)
             e->name = name;
             e->hash = h;
             e->owner = b;
-            e->dver = ((DictObj *)d)->version;
+            e->dver = DICT(d)->version;
             e->ix = ix;
             return dict_value_at(d, ix);
         }
@@ -377,7 +377,7 @@ Obj __seg_gs *vm_dict_slot(Obj o)
         return NULL;
     unsigned tid = o->h.tid;
     if (tid >= TID_FIRST_WITH_CLS)
-        return tid == TID_TYPE ? NULL : &((InstanceObj *)o)->dict;
+        return tid == TID_TYPE ? NULL : &INST(o)->dict;
     if (tid == TID_FUNCTION)
         return &((FunctionObj *)o)->dict;
     if (tid == TID_MODULE)
@@ -985,7 +985,7 @@ Obj vm_new_for(TypeObj *owner, Obj cls, Obj *args, size_t nargs, Obj kwnames)
         Obj inst = instance_new((TypeObj *)r[1]);
         if (inst) {
             VM_WRITE(inst);
-            ((InstanceObj *)inst)->base_value = r[0];
+            INST(inst)->base_value = r[0];
         }
         res = inst;
     }
@@ -1576,8 +1576,8 @@ static Obj member_get(Obj d, Obj obj, Obj type)
     Obj v = NULL;
     if (TID(obj) == TID_INSTANCE) {
         Obj arr = ((InstanceHObj *)obj)->slots;
-        if (arr && it->i < ((ArrayObj *)arr)->length)
-            v = ((ArrayObj *)arr)->items[it->i];
+        if (arr && it->i < ARRAY(arr)->length)
+            v = ARRAY(arr)->items[it->i];
     } else {
         Obj __seg_gs *slot = vm_dict_slot(obj);
         if (slot && *slot)
@@ -1609,7 +1609,7 @@ static int member_set(Obj d, Obj obj, Obj v)
     int64_t need = TYPE(obj)->nslots;
     if (it->i >= need)
         need = it->i + 1;
-    if (!arr || ((ArrayObj *)arr)->length < need) {
+    if (!arr || ARRAY(arr)->length < need) {
         if (!v) {
             err_set_value(E_AttributeError, it->b);
             return -1;
@@ -1625,8 +1625,8 @@ static int member_set(Obj d, Obj obj, Obj v)
             return -1;
         }
         if (r[3])
-            for (int64_t k = 0; k < ((ArrayObj *)r[3])->length; k++)
-                ((ArrayObj *)na)->items[k] = ((ArrayObj *)r[3])->items[k];
+            for (int64_t k = 0; k < ARRAY(r[3])->length; k++)
+                ARRAY(na)->items[k] = ARRAY(r[3])->items[k];
         obj = r[1];
         v = r[2];
         it = (IterObj *)r[0];
@@ -1635,12 +1635,12 @@ static int member_set(Obj d, Obj obj, Obj v)
         ((InstanceHObj *)obj)->slots = na;
         arr = na;
     }
-    if (!v && !((ArrayObj *)arr)->items[it->i]) {
+    if (!v && !ARRAY(arr)->items[it->i]) {
         err_set_value(E_AttributeError, it->b);
         return -1;
     }
     VM_WRITE(arr);
-    ((ArrayObj *)arr)->items[it->i] = v;
+    ARRAY(arr)->items[it->i] = v;
     return 0;
 }
 
@@ -2361,7 +2361,7 @@ static Obj type_tp_new(Obj meta, Obj *args, size_t nargs, Obj kwnames)
     }
     if (r[5]) {
         VM_WRITE(r[5]);
-        ((CellObj *)r[5])->ref = r[7];
+        CELL(r[5])->ref = r[7];
     }
     if (call_set_name(r[7]) < 0)
         goto fail;
@@ -2518,9 +2518,9 @@ Obj vm_build_class(Obj *args, size_t nargs, Obj kwnames)
     r[4] = vm_call(r[1], vec, 3, nrest ? r[3] : NULL);
     if (!r[4])
         goto fail;
-    if (r[5] && TID(r[5]) == TID_CELL && !((CellObj *)r[5])->ref) {
+    if (r[5] && TID(r[5]) == TID_CELL && !CELL(r[5])->ref) {
         VM_WRITE(r[5]);
-        ((CellObj *)r[5])->ref = r[4];
+        CELL(r[5])->ref = r[4];
     }
     Obj res = r[4];
     vm_unroots(r);
@@ -3329,7 +3329,7 @@ static Obj object_class_set(Obj *args, size_t nargs, Obj kw)
         return NULL;
     }
     VM_WRITE(self);
-    ((InstanceObj *)self)->cls = v;
+    INST(self)->cls = v;
     return g_None;
 }
 

@@ -18,6 +18,9 @@ class _Monitor:
 class _FallbackTm:
     _registry = {}
     _reg_lock = threading.Lock()
+    # `with tm.atomic:` blocks exclude each other (one re-entrant lock): the
+    # same observable result as tmpy's transactions for these programs.
+    atomic = threading.RLock()
 
     @staticmethod
     def _mon(obj):
@@ -77,6 +80,11 @@ class _FallbackTm:
     @staticmethod
     def mode():
         return "gil"
+
+    @staticmethod
+    def stats():
+        return {"transactions": 0, "commits": 0, "aborts": 0, "inevitable": 0,
+                "aborts_by_cause": {}, "aborted_ns": 0, "commit_ns": 0, "wait_ns": 0}
 
 
 if tm is None:

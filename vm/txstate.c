@@ -1,0 +1,265 @@
+/* Interpreter state across an abort (STM build).
+ *
+ * An abort undoes the heap (the STM copies written objects back and empties
+ * the nursery) but not what the interpreter keeps outside it: frame slots on
+ * the shadow stack, Frame records in the per-thread C array, vm_ts and the
+ * eval loop's C locals. A transaction that may abort starts only at a yield
+ * point of the outermost eval loop (vm_eval_levels == 1), whose C frame
+ * outlives it; everything else (start-up, after a blocking call, a new
+ * thread) runs inevitable until the loop's next yield point.
+ *
+ * At the start we save what the transaction can change below the frames it
+ * creates itself: vm_ts and the thread's root slots, the innermost frame's
+ * record and slots. The frames below it are saved lazily, when a frame pop
+ * makes one of them the innermost frame again (vm_tx_low marks the lowest
+ * frame saved so far). On abort the saved runs are copied back, newest
+ * first (a callee's slots overlap its caller's argument slots), and the
+ * loop reloads its locals from the restored innermost frame.
+ *
+ * Every reference saved here is old (a transaction starts right after a
+ * commit, whose minor collection empties the nursery, and a frame is saved
+ * before the transaction touches it), so minor collections need not update
+ * them; major collections mark them (tm_self.undo_base .. undo_top). */
+#define _GNU_SOURCE
+#include "eval.h"
+#include "objects/strobj.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+int vm_tx_length = VM_TX_LENGTH_DEFAULT;
+__thread int vm_tx_countdown;
+__thread Frame *vm_tx_low;
+
+#if TM_STM
+/* One saved run of shadow-stack slots, with the frame record they belong to. */
+typedef struct SavedRun {
+    Obj *addr;
+    size_t n;          /* slots at undo_base[at .. at+n) */
+    size_t at;
+    Frame *frame;      /* NULL: slots only (the root slots) */
+    Frame record;
+} SavedRun;
+
+#define MAX_RUNS (FRAME_STACK_ENTRIES + 2)
+#define UNDO_ENTRIES (2 * TM_SHADOWSTACK_ENTRIES)
+
+static __thread SavedRun *runs;
+static __thread size_t nruns, initial_runs;
+static __thread struct {
+    VMThread ts;
+    int eval_levels;
+    object_t **ss_top;
+    Frame *low;
+} head;
+
+static void *reserve(size_t bytes)
+{
+    void *m = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (m == MAP_FAILED) {
+        fputs("tmpy: fatal: cannot reserve the transaction undo log\n", stderr);
+        abort();
+    }
+    return m;
+}
+
+static void save_run(Obj *addr, size_t n, Frame *frame)
+{
+    if (!runs) {
+        runs = reserve(sizeof(SavedRun) * MAX_RUNS);
+        tm_self.undo_base = tm_self.undo_top = reserve(sizeof(object_t *) * UNDO_ENTRIES);
+    }
+    size_t at = (size_t)(tm_self.undo_top - tm_self.undo_base);
+    if (nruns >= MAX_RUNS || at + n > UNDO_ENTRIES) {
+        fputs("tmpy: fatal: the transaction undo log is full\n", stderr);
+        abort();
+    }
+    SavedRun *r = &runs[nruns];
+    r->addr = addr;
+    r->n = n;
+    r->at = at;
+    r->frame = frame;
+    if (frame)
+        r->record = *frame;
+    for (size_t i = 0; i < n; i++)
+        tm_self.undo_top[i] = (object_t *)addr[i];
+    /* publish after the copies: a major collection marks up to undo_top */
+    __atomic_store_n(&tm_self.undo_top, tm_self.undo_top + n, __ATOMIC_RELEASE);
+    nruns++;
+}
+
+static void save_frame(Frame *f)
+{
+    save_run(f->localsplus, (size_t)(f->end - f->localsplus), f);
+    vm_tx_low = f;
+}
+
+void vm_tx_save_frame_slow(Frame *f)
+{
+    save_frame(f);
+}
+
+/* ---- Where transactions abort (TMPY_STATS) ----
+ * Per thread, the yield points (code, line) whose transactions aborted and
+ * the type ids of the objects the conflicts were on; merged into the
+ * process totals when a thread ends. */
+#define SITES 256
+typedef struct AbortSite { uintptr_t code; int line; uint64_t aborts; } AbortSite;   /* code: a pinned CodeObj */
+static __thread AbortSite sites[SITES];
+static __thread uint64_t conflict_tids[TM_MAX_TYPES];
+static AbortSite all_sites[4 * SITES];
+static uint64_t all_conflict_tids[TM_MAX_TYPES];
+static pthread_mutex_t stats_lock = PTHREAD_MUTEX_INITIALIZER;
+bool vm_tx_stats_enabled;
+
+static void add_site(AbortSite *table, size_t size, uintptr_t code, int line, uint64_t n)
+{
+    size_t h = ((code >> 4) * 31 + (size_t)line) % size;
+    for (size_t k = 0; k < size; k++, h = (h + 1) % size) {
+        AbortSite *s = &table[h];
+        if (!s->code) {
+            s->code = code;
+            s->line = line;
+        }
+        if (s->code == code && s->line == line) {
+            s->aborts += n;
+            return;
+        }
+    }
+    /* full: the statistics lose this one */
+}
+
+static void record_abort(void)
+{
+    Frame *f = vm_ts.frame;   /* restored: where the transaction started */
+    if (f)
+        add_site(sites, SITES, (uintptr_t)f->code, eval_frame_lineno(f), 1);
+    if (tm_self.last_conflict_tid)
+        conflict_tids[tm_self.last_conflict_tid]++;
+}
+
+void vm_tx_merge_stats(void)
+{
+    pthread_mutex_lock(&stats_lock);
+    for (size_t i = 0; i < SITES; i++)
+        if (sites[i].code)
+            add_site(all_sites, ARRAY_LEN(all_sites), sites[i].code, sites[i].line, sites[i].aborts);
+    for (size_t i = 0; i < TM_MAX_TYPES; i++)
+        all_conflict_tids[i] += conflict_tids[i];
+    pthread_mutex_unlock(&stats_lock);
+    memset(sites, 0, sizeof sites);
+    memset(conflict_tids, 0, sizeof conflict_tids);
+}
+
+static int by_aborts(const void *a, const void *b)
+{
+    uint64_t x = ((const AbortSite *)a)->aborts, y = ((const AbortSite *)b)->aborts;
+    return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/* TMPY_STATS=1 at exit: the runtime's counters, the yield points whose
+ * transactions aborted most and the types of the objects they conflicted on. */
+void vm_tx_print_stats(void)
+{
+    vm_tx_merge_stats();
+    tm_stm_stats s;
+    tm_stm_get_stats(&s);
+    fprintf(stderr, "tmpy stats: %llu transactions, %llu commits, %llu aborts (read-write %llu, write-write %llu, "
+            "inevitable %llu, explicit %llu, injected %llu), %llu inevitable transitions\n",
+            (unsigned long long)s.started, (unsigned long long)s.committed, (unsigned long long)s.aborted,
+            (unsigned long long)s.aborts_by_cause[TM_ABORT_READ_WRITE],
+            (unsigned long long)s.aborts_by_cause[TM_ABORT_WRITE_WRITE],
+            (unsigned long long)s.aborts_by_cause[TM_ABORT_INEVITABLE],
+            (unsigned long long)s.aborts_by_cause[TM_ABORT_EXPLICIT],
+            (unsigned long long)s.aborts_by_cause[TM_ABORT_INJECTED], (unsigned long long)s.inevitable);
+    fprintf(stderr, "tmpy stats: %.3f ms lost in aborted transactions, %.3f ms committing, %.3f ms stopping the "
+            "world, %.3f ms parked\n", s.aborted_ns / 1e6, s.commit_ns / 1e6, s.sync_ns / 1e6, s.wait_ns / 1e6);
+    qsort(all_sites, ARRAY_LEN(all_sites), sizeof all_sites[0], by_aborts);
+    for (int i = 0; i < 10 && all_sites[i].aborts; i++) {
+        CodeObj *co = (CodeObj *)all_sites[i].code;
+        fprintf(stderr, "tmpy stats: %llu aborts at %s:%d\n", (unsigned long long)all_sites[i].aborts,
+                IS_STR(co->filename) ? str_cstr(co->filename) : "?", all_sites[i].line);
+    }
+    for (size_t t = 1; t < TM_MAX_TYPES; t++)
+        if (all_conflict_tids[t])
+            fprintf(stderr, "tmpy stats: %llu conflicts on %s objects\n", (unsigned long long)all_conflict_tids[t],
+                    t < TID_COUNT && vm_tid_type[t] ? type_name_of_type(vm_tid_type[t]) : tm_types[t].name);
+}
+
+/* After this many aborts in a row a thread runs its transaction inevitable
+ * (as the papers fall back to the GIL): no livelock. */
+#define ABORTS_BEFORE_INEVITABLE 8
+static __thread int aborts_in_a_row;
+
+/* Right after a transaction started at a yield point: a fresh snapshot, or
+ * (the log is not empty: the transaction aborted) the saved state back. */
+void vm_tx_started(void)
+{
+    if (nruns) {
+        for (size_t i = nruns; i-- > 0;) {
+            SavedRun *r = &runs[i];
+            for (size_t k = 0; k < r->n; k++)
+                r->addr[k] = (Obj)tm_self.undo_base[r->at + k];
+            if (r->frame)
+                *r->frame = r->record;
+        }
+        vm_ts = head.ts;
+        vm_eval_levels = head.eval_levels;
+        tm_self.ss_top = head.ss_top;
+        vm_tx_low = head.low;
+        str_cursor_reset();   /* the abort reuses nursery addresses */
+        nruns = initial_runs;
+        tm_self.undo_top = tm_self.undo_base + (nruns ? runs[nruns - 1].at + runs[nruns - 1].n : 0);
+        vm_tx_countdown = vm_tx_length;
+        if (vm_tx_stats_enabled)
+            record_abort();
+        if (++aborts_in_a_row >= ABORTS_BEFORE_INEVITABLE) {
+            aborts_in_a_row = 0;
+            vm_tx_become_inevitable();
+        }
+        return;
+    }
+    aborts_in_a_row = 0;
+    head.ts = vm_ts;
+    head.eval_levels = vm_eval_levels;
+    head.ss_top = tm_self.ss_top;
+    save_run(vm_ts.roots, ROOT_COUNT, NULL);
+    if (vm_ts.frame)
+        save_frame(vm_ts.frame);
+    head.low = vm_tx_low;
+    initial_runs = nruns;
+    vm_tx_countdown = vm_tx_length;
+}
+
+void vm_tx_forget(void)
+{
+    nruns = initial_runs = 0;
+    if (runs)
+        tm_self.undo_top = tm_self.undo_base;
+    vm_tx_low = NULL;
+}
+
+void vm_tx_commit(void)
+{
+    tm_commit_transaction();   /* may abort: the log is still there to undo */
+    vm_tx_forget();
+    vm_tx_countdown = vm_tx_length;
+}
+
+void vm_tx_become_inevitable(void)
+{
+    if (!tm_is_inevitable()) {
+        tm_become_inevitable();   /* may abort while it waits */
+        vm_tx_forget();
+    }
+}
+#else
+void vm_tx_commit(void) { tm_commit_transaction(); }
+bool vm_tx_stats_enabled;
+void vm_tx_merge_stats(void) {}
+void vm_tx_print_stats(void) {}
+void vm_tx_become_inevitable(void) {}
+void vm_tx_save_frame_slow(Frame *f) { (void)f; }
+#endif
