@@ -1,6 +1,6 @@
 """Differential tests: every tests/py/*.py runs under CPython (the expected
-output) and under build/tmpy-gil; stdout, the exit code and the last line
-of stderr must match.
+output) and under build/tmpy-gil and build/tmpy; stdout, the exit code and
+the last line of stderr must match.
 
 A test program may carry directives in its first lines:
   # args: a b c          command-line arguments
@@ -9,6 +9,12 @@ A test program may carry directives in its first lines:
 Every program also runs with TMPY_GC_DEBUG=move (a minor collection at
 every allocation moves every young object), which finds a reference held
 across an allocation without a root; TMPY_PY_MOVE=0 skips that half.
+
+Under build/tmpy (STM) every program runs with one segment, with four (its
+threads in parallel), and with four under abort injection: transactions of
+TMPY_TXLEN=5 yield points that abort at random (TMPY_STM_INJECT_ABORTS, rate
+TMPY_ABORT_RATE, default 0.02, seeded per program; TMPY_ABORT_SEED=N changes
+the seeds, and a failure names the seed that reproduces it).
 """
 import os
 import pathlib
@@ -21,6 +27,7 @@ from conftest import BUILD, ROOT
 
 PY_DIR = ROOT / "tests" / "py"
 TMPY_GIL = BUILD / "tmpy-gil"
+TMPY_STM = BUILD / "tmpy"
 PROGRAMS = sorted(PY_DIR.glob("*.py"))
 
 
@@ -61,12 +68,13 @@ def expected(path):
     return _expected[path]
 
 
-def check(path, extra_env=None):
-    assert TMPY_GIL.exists(), "build/tmpy-gil is not built: run `make test`"
+def check(path, extra_env=None, exe=TMPY_GIL):
+    assert exe.exists(), f"{exe} is not built: run `make test`"
     want = expected(path)
-    got = run(TMPY_GIL, path, extra_env)
-    assert got[0] == want[0], "stdout differs"
-    assert (got[1], got[2]) == (want[1], want[2]), "exit code / last stderr line differ"
+    got = run(exe, path, extra_env)
+    where = " ".join(f"{k}={v}" for k, v in (extra_env or {}).items())
+    assert got[0] == want[0], f"stdout differs ({where} {exe.name})"
+    assert (got[1], got[2]) == (want[1], want[2]), f"exit code / last stderr line differ ({where} {exe.name})"
 
 
 @pytest.mark.parametrize("path", PROGRAMS, ids=[p.stem for p in PROGRAMS])
@@ -78,3 +86,25 @@ def test_program(path):
 @pytest.mark.parametrize("path", PROGRAMS, ids=[p.stem for p in PROGRAMS])
 def test_program_move_mode(path):
     check(path, {"TMPY_GC_DEBUG": "move"})
+
+
+@pytest.mark.parametrize("path", PROGRAMS, ids=[p.stem for p in PROGRAMS])
+def test_program_stm_one_segment(path):
+    check(path, {"TMPY_SEGMENTS": "1"}, TMPY_STM)
+
+
+@pytest.mark.parametrize("path", PROGRAMS, ids=[p.stem for p in PROGRAMS])
+def test_program_stm_four_segments(path):
+    check(path, {"TMPY_SEGMENTS": "4"}, TMPY_STM)
+
+
+def abort_seed(path):
+    base = int(os.environ.get("TMPY_ABORT_SEED", "0"))
+    return base * 1000003 + sum(path.stem.encode())
+
+
+@pytest.mark.parametrize("path", PROGRAMS, ids=[p.stem for p in PROGRAMS])
+def test_program_stm_abort_injection(path):
+    rate = os.environ.get("TMPY_ABORT_RATE", "0.02")
+    check(path, {"TMPY_SEGMENTS": "4", "TMPY_TXLEN": "5",
+                 "TMPY_STM_INJECT_ABORTS": f"{rate}:{abort_seed(path)}"}, TMPY_STM)

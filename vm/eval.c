@@ -1171,6 +1171,8 @@ Obj eval_run(Frame *entry, int throwing, int *status)
             f = vm_ts.frame;                                           \
             sp = f->sp;                                                \
             LOAD_FRAME();                                              \
+        } else {                                                       \
+            tm_safepoint();   /* a committer may be waiting for us */  \
         }                                                              \
     } while (0)
 /* Leaving the outermost loop while a transaction that may abort runs: C

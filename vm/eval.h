@@ -135,7 +135,6 @@ extern __thread Frame *vm_tx_low;        /* lowest frame saved for an abort; NUL
 void vm_tx_started(void);                /* after tm_start_transaction at a yield point */
 void vm_tx_commit(void);                 /* commit (may abort) and drop the undo log */
 void vm_tx_forget(void);                 /* drop the undo log (committed or inevitable) */
-void vm_tx_become_inevitable(void);      /* before an effect that cannot be undone */
 void vm_tx_save_frame_slow(Frame *f);
 extern bool vm_tx_stats_enabled;         /* TMPY_STATS=1 */
 void vm_tx_merge_stats(void);            /* a thread ends: its abort sites into the totals */

@@ -81,7 +81,9 @@ typedef object_t *Obj;
  * nothing), so code that reads through them needs no VM_READ of its own. */
 static inline Obj vm_rd(Obj o)
 {
+#ifndef TMPY_BREAK_READ_BARRIER   /* tests only: a build that shows what a missing barrier does */
     tm_read((object_t *)o);
+#endif
     return o;
 }
 
@@ -804,6 +806,12 @@ void vm_blocking_end(void);
 ssize_t vm_blocking_read(int fd, void *buf, size_t n);         /* -1 with errno */
 ssize_t vm_blocking_write(int fd, const void *buf, size_t n);  /* may write less than n */
 int vm_blocking_open(const char *path, int flags, int mode);
+
+/* STM: before an effect that cannot be undone (C memory shared between
+ * threads, I/O), the running transaction becomes inevitable (txstate.c;
+ * nothing under the GIL). May abort while it waits: call it holding no
+ * C lock and no malloc'd memory. */
+void vm_tx_become_inevitable(void);
 
 /* Start-up: layouts, types, singletons, builtins, sys. */
 void vm_register_layouts(void);           /* objects/layouts.c: registers TID_* with the runtime */

@@ -524,6 +524,7 @@ static Obj current_stderr(void)
 
 void vm_print_exception(Obj exc)
 {
+    vm_tx_become_inevitable();   /* the source cache and the output are not transactional */
     Obj *r = vm_roots(MAX_CHAIN + 2);   /* the chain, the pending exception, the text */
     r[MAX_CHAIN] = err_fetch();   /* keep a pending exception aside */
     int link[MAX_CHAIN];           /* 1: cause, 2: context from r[i] to r[i+1] */

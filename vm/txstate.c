@@ -22,6 +22,7 @@
  * them; major collections mark them (tm_self.undo_base .. undo_top). */
 #define _GNU_SOURCE
 #include "eval.h"
+#include "objects/containers.h"
 #include "objects/strobj.h"
 
 #include <pthread.h>
@@ -51,6 +52,7 @@ static __thread size_t nruns, initial_runs;
 static __thread struct {
     VMThread ts;
     int eval_levels;
+    int repr_depth;
     object_t **ss_top;
     Frame *low;
 } head;
@@ -207,6 +209,7 @@ void vm_tx_started(void)
         }
         vm_ts = head.ts;
         vm_eval_levels = head.eval_levels;
+        repr_depth_set(head.repr_depth);
         tm_self.ss_top = head.ss_top;
         vm_tx_low = head.low;
         str_cursor_reset();   /* the abort reuses nursery addresses */
@@ -224,6 +227,7 @@ void vm_tx_started(void)
     aborts_in_a_row = 0;
     head.ts = vm_ts;
     head.eval_levels = vm_eval_levels;
+    head.repr_depth = repr_depth_get();
     head.ss_top = tm_self.ss_top;
     save_run(vm_ts.roots, ROOT_COUNT, NULL);
     if (vm_ts.frame)

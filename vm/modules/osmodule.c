@@ -247,6 +247,7 @@ static Obj os_getcwdb(Obj *args, size_t nargs, Obj kwnames)
 /* One-path calls: f(path) -> None. */
 static Obj path_call(Obj *args, size_t nargs, Obj kwnames, const char *fname, int (*fn)(const char *))
 {
+    vm_tx_become_inevitable();   /* changes the world: no abort may repeat it */
     static const char *const names[] = {"path", "dir_fd", NULL};
     Obj *a = vm_roots(2);
     Obj res = NULL;
@@ -268,6 +269,7 @@ static Obj os_rmdir(Obj *args, size_t nargs, Obj kwnames) { return path_call(arg
 
 static Obj os_mkdir(Obj *args, size_t nargs, Obj kwnames)
 {
+    vm_tx_become_inevitable();   /* changes the world: no abort may repeat it */
     static const char *const names[] = {"path", "mode", "dir_fd", NULL};
     Obj *a = vm_roots(3);
     Obj res = NULL;
@@ -328,6 +330,7 @@ static int makedirs_c(char *p, mode_t mode, bool exist_ok)
 
 static Obj os_makedirs(Obj *args, size_t nargs, Obj kwnames)
 {
+    vm_tx_become_inevitable();   /* changes the world: no abort may repeat it */
     static const char *const names[] = {"name", "mode", "exist_ok", NULL};
     Obj *a = vm_roots(3);
     Obj res = NULL;
@@ -350,6 +353,7 @@ out:
 
 static Obj rename_impl(Obj *args, size_t nargs, Obj kwnames, const char *fname)
 {
+    vm_tx_become_inevitable();   /* changes the world: no abort may repeat it */
     static const char *const names[] = {"src", "dst", "src_dir_fd", "dst_dir_fd", NULL};
     Obj *a = vm_roots(4);
     Obj res = NULL;
@@ -464,6 +468,7 @@ out:
 
 static Obj os_chmod(Obj *args, size_t nargs, Obj kwnames)
 {
+    vm_tx_become_inevitable();   /* changes the world: no abort may repeat it */
     static const char *const names[] = {"path", "mode", NULL};
     Obj *a = vm_roots(2);
     Obj res = NULL;
@@ -485,6 +490,7 @@ out:
 
 static Obj os_open(Obj *args, size_t nargs, Obj kwnames)
 {
+    vm_tx_become_inevitable();   /* changes the world: no abort may repeat it */
     static const char *const names[] = {"path", "flags", "mode", NULL};
     Obj *a = vm_roots(3);
     Obj res = NULL;
@@ -507,6 +513,7 @@ out:
 
 static Obj os_close(Obj *args, size_t nargs, Obj kwnames)
 {
+    vm_tx_become_inevitable();   /* changes the world: no abort may repeat it */
     if (vm_check_args("close", nargs, kwnames, 1, 1) < 0)
         return NULL;
     int64_t fd;
@@ -544,6 +551,7 @@ static Obj os_read(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj os_write(Obj *args, size_t nargs, Obj kwnames)
 {
+    vm_tx_become_inevitable();   /* changes the world: no abort may repeat it */
     if (vm_check_args("write", nargs, kwnames, 2, 2) < 0)
         return NULL;
     int64_t fd;
@@ -595,6 +603,7 @@ out:
 
 static Obj os_putenv(Obj *args, size_t nargs, Obj kwnames)
 {
+    vm_tx_become_inevitable();   /* changes the world: no abort may repeat it */
     if (vm_check_args("putenv", nargs, kwnames, 2, 2) < 0)
         return NULL;
     if (!IS_STR(args[0]) || !IS_STR(args[1])) {
@@ -618,6 +627,7 @@ static Obj os_putenv(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj os_unsetenv(Obj *args, size_t nargs, Obj kwnames)
 {
+    vm_tx_become_inevitable();   /* changes the world: no abort may repeat it */
     if (vm_check_args("unsetenv", nargs, kwnames, 1, 1) < 0)
         return NULL;
     if (!IS_STR(args[0])) {
@@ -735,6 +745,7 @@ out:
 
 static Obj os__exit(Obj *args, size_t nargs, Obj kwnames)
 {
+    vm_tx_become_inevitable();   /* changes the world: no abort may repeat it */
     if (vm_check_args("_exit", nargs, kwnames, 1, 1) < 0)
         return NULL;
     int64_t n;
@@ -745,6 +756,7 @@ static Obj os__exit(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj os_kill(Obj *args, size_t nargs, Obj kwnames)
 {
+    vm_tx_become_inevitable();   /* changes the world: no abort may repeat it */
     if (vm_check_args("kill", nargs, kwnames, 2, 2) < 0)
         return NULL;
     int64_t pid, sig;

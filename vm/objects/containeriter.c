@@ -234,6 +234,11 @@ Obj container_wrap_for_type(TypeObj *builtin, Obj type, Obj value)
 static __thread Obj **repr_stack;
 static __thread int repr_depth, repr_cap;
 
+/* An STM abort puts the depth back to where the transaction started
+ * (txstate.c): entries pushed since may point at restored slots. */
+int repr_depth_get(void) { return repr_depth; }
+void repr_depth_set(int depth) { repr_depth = depth; }
+
 static void repr_drop_stale(void)
 {
     while (repr_depth > 0 && (object_t **)repr_stack[repr_depth - 1] >= tm_self.ss_top)

@@ -91,6 +91,8 @@ static inline Obj range_iter_next_inline(Obj it)
  * is already being repr'd on this thread ("[...]"), 0 if entered, -1 on
  * error (RecursionError). Every 0 return is paired with repr_leave(). */
 int repr_enter(Obj *slot);
+int repr_depth_get(void);
+void repr_depth_set(int depth);
 void repr_leave(void);
 
 /* Cheap equality for container lookups: 1 equal, 0 not equal, -2 unknown

@@ -190,14 +190,6 @@ static int register_open_file(Obj f)
 {
     Obj *r = vm_roots(1);
     r[0] = f;
-    if (!g_open_files) {
-        Obj l = list_new_capacity(8);
-        if (!l) {
-            vm_unroots(r);
-            return -1;
-        }
-        g_open_files = l;
-    }
     int rc = list_append(g_open_files, r[0]);
     f = r[0];
     vm_unroots(r);
@@ -619,6 +611,7 @@ static int drop_read_buffer(Obj st)
  * on, and the object may then move). */
 static int write_bytes(Obj st, const char *p, size_t n, bool has_newline)
 {
+    vm_tx_become_inevitable();   /* the buffer is C memory: no abort may write it twice */
     FileObj *f = FO(st);
     if (n == 0)
         return 0;
@@ -1880,6 +1873,11 @@ void file_init_type(void)
     VM_GLOBAL_ROOT(g_sys_stderr);
     VM_GLOBAL_ROOT(g_sys_stdin);
     VM_GLOBAL_ROOT(g_open_files);
+    g_open_files = list_new_capacity(8);   /* at start-up: a global root is written only then */
+    if (!g_open_files) {
+        fputs("tmpy: fatal: out of memory at start-up\n", stderr);
+        exit(1);
+    }
     VM_GLOBAL_ROOT(g_unsupported_op);
     VM_GLOBAL_ROOT(g_stdout_view);
     VM_GLOBAL_ROOT(g_stdin_view);

@@ -314,8 +314,8 @@ static void itab_insert(Obj s)
     itab[i] = s;
 }
 
-/* Room for one more entry in the table and in the keep-alive array. */
-static bool intern_reserve(void)
+/* Room for one more entry in the C table (under intern_lock). */
+static bool itab_reserve(void)
 {
     if (!itab || (itab_count + 1) * 2 > itab_mask + 1) {
         size_t cap = itab ? (itab_mask + 1) * 2 : 4096;
@@ -332,6 +332,13 @@ static bool intern_reserve(void)
                 itab_insert(old[i]);
         free(old);
     }
+    return true;
+}
+
+/* Room for one more entry in the keep-alive array (allocates: not under
+ * intern_lock, and only by the one inserter, see intern_bytes). */
+static bool keep_reserve(void)
+{
     int64_t keepcap = intern_keep ? ARRAY(intern_keep)->length : 0;
     if ((int64_t)itab_count >= keepcap) {
         int64_t cap = keepcap ? keepcap * 2 : 2048;
@@ -357,27 +364,43 @@ static Obj intern_bytes(const char *p, size_t n, int64_t length)
     int64_t h = fix_hash(hash_bytes((const unsigned char *)p, n));
     pthread_mutex_lock(&intern_lock);
     Obj s = intern_find(p, n, h);
-    if (s) {
-        pthread_mutex_unlock(&intern_lock);
+    pthread_mutex_unlock(&intern_lock);
+    if (s)
         return s;
-    }
+    /* A new entry. The C table is not transactional: the transaction becomes
+     * inevitable (STM), so no abort can leave a str in it that was never
+     * committed, and there is one inserter at a time (under the GIL too).
+     * Allocation runs without intern_lock: it may park this thread while
+     * another commits, and lookups take the lock without allocating. */
+    vm_tx_become_inevitable();   /* moves nothing */
     /* p may point into a movable object: copy before allocating */
     char small[256], *heap;
     const char *src = stable_copy(p, n, small, sizeof small, &heap);
-    if (!src || !intern_reserve()) {
-        free(heap);
-        pthread_mutex_unlock(&intern_lock);
+    if (!src)
         return err_nomemory();
+    if (!keep_reserve()) {
+        free(heap);
+        return err_nomemory();
+    }
+    pthread_mutex_lock(&intern_lock);
+    s = intern_find(src, n, h);   /* inserted before we became the inserter? */
+    pthread_mutex_unlock(&intern_lock);
+    if (s) {
+        free(heap);
+        return s;
     }
     s = str_alloc_pinned(src, n, length < 0 ? utf8_count(src, n) : length);
     free(heap);
-    if (!s) {
-        pthread_mutex_unlock(&intern_lock);
+    if (!s)
         return NULL;
-    }
     STR(s)->hash = h;
     VM_WRITE(intern_keep);
     ARRAY(intern_keep)->items[itab_count] = s;
+    pthread_mutex_lock(&intern_lock);
+    if (!itab_reserve()) {
+        pthread_mutex_unlock(&intern_lock);
+        return err_nomemory();
+    }
     itab_count++;
     itab_insert(s);
     pthread_mutex_unlock(&intern_lock);
