@@ -95,7 +95,7 @@ $(BUILD)/bench/%: bench/%.c bench/benchutil.h $(LIB_GIL)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) -DTM_STM=0 $(CFLAGS) $< -o $@ $(LIB_GIL) $(LDLIBS)
 
-demo: $(DEMO) $(TMPY_GIL)
+demo: $(DEMO) $(TMPY_GIL) $(TMPY_STM)
 	bench/demo.sh
 
 # Installs what the tests need, once (a fresh machine has gcc, make, python3).
@@ -107,10 +107,11 @@ setup:
 test: setup all $(CTESTS)
 	python3 -m pytest -q tests
 
-bench: $(BENCHES) $(TMPY_GIL)
+bench: $(BENCHES) $(TMPY_GIL) $(TMPY_STM)
 	bench/run.sh
 	bench/py_single.py
 	bench/py_sync.py --tmpy $(TMPY_GIL)
+	bench/py_stm.py
 
 check-valgrind: setup all $(CTESTS)
 	python3 -m pytest -q tests -k valgrind

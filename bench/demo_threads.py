@@ -2,7 +2,7 @@
 # python3: worker threads take jobs from a queue, compute independently, and
 # merge their results under a lock; a Condition-guarded pipeline and a
 # Barrier check that nothing is lost. Under a GIL the threads take turns;
-# the STM build (to come) runs them in parallel.
+# build/tmpy (STM) runs them in parallel.
 import sys
 import threading
 import queue

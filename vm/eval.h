@@ -128,7 +128,7 @@ static inline void eval_leave_level(void) { vm_eval_levels--; }
 /* Transactions (txstate.c; STM build). A transaction that may abort starts
  * only at a yield point of the outermost eval loop and spans vm_tx_length
  * yield points (TMPY_TXLEN); anywhere else a transaction runs inevitable. */
-#define VM_TX_LENGTH_DEFAULT 100
+#define VM_TX_LENGTH_DEFAULT 1000   /* measured: bench/py_stm.py, docs/ARCHITECTURE.md */
 extern int vm_tx_length;
 extern __thread int vm_tx_countdown;     /* yield points left in this transaction */
 extern __thread Frame *vm_tx_low;        /* lowest frame saved for an abort; NULL: none */
