@@ -791,13 +791,15 @@ static int list_extend_star(Obj *list_slot, Obj *iterable_slot)
     return list_extend(*list_slot, it);
 }
 
-static int dict_update_mapping(Obj d, Obj m)
+/* {**m} and **rest: d.update(m) for a mapping m. Both are root slots (the
+ * keys lookup may run code, and move d). */
+static int dict_update_mapping(Obj *d, Obj *m)
 {
-    if (!IS_DICT(m) && !vm_hasattr(m, str_intern_cstr("keys"))) {
-        err_format(E_TypeError, "'%s' object is not a mapping", type_name(m));
+    if (!IS_DICT(*m) && !vm_hasattr(*m, str_intern_cstr("keys"))) {
+        err_format(E_TypeError, "'%s' object is not a mapping", type_name(*m));
         return -1;
     }
-    return dict_update(d, m);
+    return dict_update(*d, *m);
 }
 
 /* ---- Pattern matching (match statement) ---- */
@@ -865,23 +867,24 @@ fail:
     return NULL;
 }
 
-/* getattr(subject, name) for a class pattern (name an exact str); a name
- * given twice is a TypeError. NULL without an error: no such attribute. */
-static Obj match_class_attr(Obj *slots /* subject cls */, Obj seen, Obj name)
+/* getattr(subject, name) for a class pattern. r: root slots, r[0] the set of
+ * names seen, r[3] the name (an exact str); a name given twice is a
+ * TypeError. NULL without an error: the subject has no such attribute. */
+static Obj match_class_attr(Obj *slots /* subject cls */, Obj *r)
 {
-    int dup = set_contains(seen, name);
+    int dup = set_contains(r[0], r[3]);
     if (dup < 0)
         return NULL;
     if (dup) {
-        Obj rep = vm_repr(name);
+        Obj rep = vm_repr(r[3]);
         if (rep)
             err_format(E_TypeError, "%s() got multiple sub-patterns for attribute %s",
                        type_name_of_type((TypeObj *)slots[1]), str_cstr(rep));
         return NULL;
     }
-    if (set_add(seen, name) < 0)
+    if (set_add(r[0], r[3]) < 0)
         return NULL;
-    Obj v = vm_getattr(slots[0], name);
+    Obj v = vm_getattr(slots[0], r[3]);
     if (!v && err_matches(E_AttributeError))
         err_clear();
     return v;
@@ -900,8 +903,8 @@ static Obj match_class(Obj *slots, int nargs)
     if (inst <= 0)
         return inst < 0 ? NULL : g_None;
     int64_t nkw = TUPLE_LEN(slots[2]);
-    /* r: 0 attribute names seen, 1 the result, 2 __match_args__ */
-    Obj *r = vm_roots(3);
+    /* r: 0 attribute names seen, 1 the result, 2 __match_args__, 3 a name */
+    Obj *r = vm_roots(4);
     if (!(r[0] = set_new(NULL)) || !(r[1] = tuple_new(nargs + nkw)))
         goto fail;
     for (int64_t i = 0; i < nargs + nkw; i++)
@@ -935,12 +938,12 @@ static Obj match_class(Obj *slots, int nargs)
             TUPLE_ITEMS(r[1])[0] = slots[0];
         } else {
             for (int i = 0; i < nargs; i++) {
-                Obj name = TUPLE_ITEMS(r[2])[i];
-                if (TID(name) != TID_STR) {
-                    err_format(E_TypeError, "__match_args__ elements must be strings (got %s)", type_name(name));
+                r[3] = TUPLE_ITEMS(r[2])[i];
+                if (TID(r[3]) != TID_STR) {
+                    err_format(E_TypeError, "__match_args__ elements must be strings (got %s)", type_name(r[3]));
                     goto fail;
                 }
-                Obj v = match_class_attr(slots, r[0], name);
+                Obj v = match_class_attr(slots, r);
                 if (!v)
                     goto missing;
                 VM_WRITE(r[1]);
@@ -949,7 +952,8 @@ static Obj match_class(Obj *slots, int nargs)
         }
     }
     for (int64_t i = 0; i < nkw; i++) {
-        Obj v = match_class_attr(slots, r[0], TUPLE_ITEMS(slots[2])[i]);
+        r[3] = TUPLE_ITEMS(slots[2])[i];
+        Obj v = match_class_attr(slots, r);
         if (!v)
             goto missing;
         VM_WRITE(r[1]);
@@ -974,7 +978,7 @@ static Obj copy_dict_without_keys(Obj *slots)
 {
     Obj *r = vm_roots(1);
     r[0] = dict_new();
-    if (!r[0] || dict_update_mapping(r[0], slots[0]) < 0)
+    if (!r[0] || dict_update_mapping(&r[0], &slots[0]) < 0)
         goto fail;
     for (int64_t i = 0; i < TUPLE_LEN(slots[1]); i++)
         if (vm_delitem(r[0], TUPLE_ITEMS(slots[1])[i]) < 0)
@@ -2334,7 +2338,7 @@ call_c: {
         DISPATCH();
     }
     TARGET(DICT_UPDATE) {
-        if (dict_update_mapping(sp[-1 - (int)ARG], sp[-1]) < 0)
+        if (dict_update_mapping(&sp[-1 - (int)ARG], &sp[-1]) < 0)
             goto error;
         sp--;
         DISPATCH();
