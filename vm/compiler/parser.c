@@ -1,7 +1,10 @@
 /* tmpy: the parser (see parser.h). Recursive descent over the token array
  * of lexer.c, following the Python 3.11 grammar (docs: "Full Grammar
  * specification") and reproducing CPython's messages for the common
- * syntax errors. Every node lives in the caller's arena. */
+ * syntax errors. Every node lives in the caller's arena. `match` and `case`
+ * are soft keywords: a statement starting with the name `match` is a match
+ * statement when `match subject:` and a NEWLINE parse (a trial), else a
+ * simple statement. */
 #include "parser.h"
 #include "lexer.h"
 
