@@ -87,18 +87,21 @@
  *   GET_ITER, CALL 1.
  *   match S: case P if G: B  ... (PEP 634):
  *       <S>
- *       case i (not the last one):
+ *       each case but the last:
  *       PUSH_NULL * n             one slot per name P captures (n may be 0)
- *       COPY n+1                  (the last case: SWAP n+1, and no POP_TOP below)
- *       <P>                       consumes the copy; a capture stores into its slot
- *                                 (SWAP k; POP_TOP); a failed test jumps to fail_k
- *       STORE name1 .. STORE namen   (capture order; alternatives bind in the first one's)
+ *       COPY n+1                  a copy of the subject to match
+ *       <P>                       consumes the copy; a capture swaps its value into
+ *                                 its slot (SWAP k; POP_TOP); a failed test jumps to
+ *                                 fail_k, k = the values left above the slots
+ *       STORE name1 .. STORE namen   (capture order; an or-pattern binds in its first
+ *                                 alternative's order)
  *       <G: POP_JUMP_IF_FALSE next>
  *       POP_TOP                   (the subject)
  *       B
  *       JUMP end
- *   fail_k: POP_TOP (k times: values above the slots) ... POP_TOP (n times: the slots)
- *   next: case i+1 ...
+ *   fail_k: POP_TOP (k times) ... POP_TOP (n times: the slots)
+ *   next: the next case; the last one matches the subject itself (SWAP n+1
+ *       instead of COPY n+1 when n > 0, no POP_TOP before B)
  *   end:
  *   A trailing `case _:` has no code of its own: the case before it is the
  *   last one. Patterns: value `subject == v` (COMPARE_OP, POP_JUMP_IF_FALSE);
