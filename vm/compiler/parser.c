@@ -30,7 +30,12 @@ typedef struct Parser {
     SyntaxErrorInfo lex_err;
     int unclosed, unclosed_line, unclosed_col;   /* end of file inside brackets (TokenArray) */
     int reached_end;    /* looked at the end of file while brackets are unclosed (even in a trial) */
+    int reached_end_first;  /* the same, but not in a trial for an error message (CPython's first pass) */
+    int match_trial;    /* is_match_statement's trial (an alternative of CPython's first pass) */
     int generic_error;  /* the error is the generic "invalid syntax" */
+    int lex_override;   /* a generic error was replaced by the tokenizer's error later in the file */
+    int match_newline;  /* the last `match` statement trial saw `match subject` NEWLINE */
+    int match_quirk;    /* such a statement parsed as an expression statement: see match_quirk() */
 } Parser;
 
 /* A growable array of pointers in the arena (turned into a typed seq at the end). */
@@ -103,6 +108,12 @@ static void raise_lex_error(Parser *p)
         p->failed = 1;
     }
 }
+static void end_reached(Parser *p)
+{
+    p->reached_end = 1;
+    if (!p->no_invalid || p->match_trial)
+        p->reached_end_first = 1;
+}
 static inline Token *cur(Parser *p)
 {
     if (p->pos > p->max_pos)
@@ -111,7 +122,7 @@ static inline Token *cur(Parser *p)
     if (unlikely(t->type == T_LEXERROR))
         raise_lex_error(p);
     if (unlikely(t->type == T_ENDMARKER))
-        p->reached_end = 1;
+        end_reached(p);
     return t;
 }
 static inline int at(Parser *p, int type) { return cur(p)->type == type; }
@@ -126,7 +137,7 @@ static inline int peek(Parser *p, int k)
     if (unlikely(p->toks[i].type == T_LEXERROR))
         raise_lex_error(p);
     if (unlikely(p->toks[i].type == T_ENDMARKER))
-        p->reached_end = 1;
+        end_reached(p);
     return p->toks[i].type;
 }
 static inline Token *advance(Parser *p)
@@ -229,6 +240,7 @@ static void *syntax_error(Parser *p)
         return error_at(p, SYNERR_INDENTATION, t->lineno, t->col - 1, t->lineno, t->col, "unexpected unindent");
     if (p->lex_failed) {
         raise_lex_error(p);
+        p->lex_override = 1;
         return NULL;
     }
     p->generic_error = 1;
@@ -3073,13 +3085,16 @@ static int is_match_statement(Parser *p, expr_ty *subject)
     mark_save(p, &m);
     advance(p);
     p->no_invalid++;
+    p->match_trial++;
     expr_ty e = starts_star_target(cur(p)->type) ? parse_match_subject(p) : NULL;
-    p->no_invalid--;
     int ok = e && !p->failed && at(p, T_COLON) && peek(p, 1) == T_NEWLINE;
+    p->match_trial--;
+    p->no_invalid--;
     if (ok) {
         *subject = e;
         return 1;
     }
+    p->match_newline = e && !p->failed && at(p, T_NEWLINE);
     /* CPython tried this alternative first: an "invalid syntax" points at
      * the furthest token it reached. */
     int furthest = p->max_pos;
@@ -3209,6 +3224,8 @@ static int parse_statement(Parser *p, Vec *out)
                 check_match_colon(p, start);
                 return -1;
             }
+            if (p->match_newline)
+                p->match_quirk = 1;
             return 0;
         }
         break;
@@ -3476,8 +3493,13 @@ static stmt_ty parse_expr_stmt(Parser *p)
         return error_exprs(p, e, e, "cannot use assignment expressions with %s", expr_name(e));
     operator_ty op;
     if (at(p, T_COLON)) {
-        /* Annotated assignment. */
+        /* Annotated assignment. The messages for a bad target need an
+         * annotation after the ':' (CPython's rules do); without one, the
+         * error is at the ':'. */
         int paren = p->toks[start_pos].type == T_LPAR;
+        int annotated = p->pos + 1 < p->ntoks && starts_expression(p->toks[p->pos + 1].type);
+        if (!annotated && e->kind != Name_kind && e->kind != Attribute_kind && e->kind != Subscript_kind)
+            return syntax_error(p);
         if (e->kind == Tuple_kind) {
             if (paren && is_bitor_level(p, e))
                 return error_exprs(p, e, e, "only single target (not tuple) can be annotated");
@@ -3731,6 +3753,39 @@ static mod_ty parse_mod(Parser *p, int mode)
     return m;
 }
 
+/* CPython's parser makes a second pass with its error rules when the first
+ * one fails. Its rule for `match subject` NEWLINE ("expected ':'") also
+ * matches an expression statement such as `match(x)`, so after one, any
+ * error of the second pass is reported as "expected ':'" at the furthest
+ * token of the first (CPython 3.11 does this). Errors of its first pass
+ * stay: the tokenizer's, and those of literals. Then, as CPython, a later
+ * tokenizer error or an unclosed bracket takes precedence. 1: applied. */
+static int match_quirk(Parser *p, const TokenArray *ta)
+{
+    static const char *const first_pass[] = {
+        "f-string", "(unicode error)", "bytes can only contain ASCII", "imaginary number required",
+        "cannot mix bytes and nonbytes", "too many nested levels", "expected '('", "expected ':'",
+    };
+    SyntaxErrorInfo *err = p->err;
+    if (!p->match_quirk || (err->kind != SYNERR_SYNTAX && err->kind != SYNERR_INDENTATION))
+        return 0;
+    int lexer = p->lex_failed && strcmp(err->msg, p->lex_err.msg) == 0 && err->lineno == p->lex_err.lineno;
+    if ((lexer && !p->lex_override) || (ta->unclosed && p->reached_end_first))
+        return 0;   /* the first pass stopped at the tokenizer's error, or at the end inside brackets */
+    for (size_t i = 0; i < sizeof first_pass / sizeof first_pass[0]; i++)
+        if (strncmp(err->msg, first_pass[i], strlen(first_pass[i])) == 0)
+            return 0;
+    Token *t = &p->toks[p->max_pos < p->ntoks ? p->max_pos : p->ntoks - 1];
+    if (p->lex_failed && p->lex_err.kind == SYNERR_SYNTAX)
+        *err = p->lex_err;
+    else if (ta->unclosed && t->lineno > ta->unclosed_line)
+        lex_set_error(err, 0, ta->unclosed_line, ta->unclosed_col, ta->unclosed_line, ta->unclosed_col + 1,
+                      "'%c' was never closed", ta->unclosed);
+    else
+        lex_set_error(err, SYNERR_SYNTAX, t->lineno, t->col, t->end_lineno, t->end_col, "expected ':'");
+    return 1;
+}
+
 /* Byte column -> 1-based character offset in line [ls, le). */
 static int char_offset(const char *ls, const char *le, int col)
 {
@@ -3962,7 +4017,9 @@ mod_ty parse_source(Arena *arena, const char *src, size_t len, const char *filen
             syntax_error(p);
         /* CPython: a parser error inside brackets that are still open at the
          * end of the file is reported as the unclosed bracket. */
-        if (ta.unclosed && err->kind != SYNERR_NOMEMORY && !p->lex_failed &&
+        if (match_quirk(p, &ta)) {
+            /* reported as CPython does */
+        } else if (ta.unclosed && err->kind != SYNERR_NOMEMORY && !p->lex_failed &&
             (p->reached_end || (!p->generic_error && (err->lineno > ta.outer_line ||
                                                        (err->lineno == ta.outer_line && err->col_offset >= ta.outer_col))))) {
             lex_set_error(err, 0, ta.unclosed_line, ta.unclosed_col, ta.unclosed_line, ta.unclosed_col + 1,
