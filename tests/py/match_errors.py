@@ -116,6 +116,19 @@ check("match yield x:\n    case a: pass")
 check("match x:\n    case [,]: pass")
 check("def f():\n    match x:\n        case 1:\n            return\n    return 2")
 
+# a statement `match subject` that is an expression (a call of a function
+# named match) makes CPython report a later error as "expected ':'"
+check("match(x)\nfoo(a b)\n")
+check("match -x\nx = 1 +\n")
+check("def f():\n    match(x)\nif x\n    pass\n")
+check("x = 1 +\nmatch(x)\n")
+check("match(x)\nfoo(a\n")
+check("match(x)\nx = 'abc\n")
+check("match *x:\n    case 1: pass")
+check("match *x, y:\n    case 1: pass")
+check("a, b:\n")
+check("a, b: int\n")
+
 # errors come in source order: the first case's before the second's
 check("match x:\n    case [a, a]: pass\n    case b: pass\n    case 3: pass")
 check("match x:\n    case a: pass\n    case [b, b]: pass")
