@@ -792,13 +792,204 @@ static int list_extend_star(Obj *list_slot, Obj *iterable_slot)
     return list_extend(*list_slot, it);
 }
 
-static int dict_update_mapping(Obj d, Obj m)
+/* {**m} and **rest: d.update(m) for a mapping m. Both are root slots (the
+ * keys lookup may run code, and move d). */
+static int dict_update_mapping(Obj *d, Obj *m)
 {
-    if (!IS_DICT(m) && !vm_hasattr(m, str_intern_cstr("keys"))) {
-        err_format(E_TypeError, "'%s' object is not a mapping", type_name(m));
+    if (!IS_DICT(*m) && !vm_hasattr(*m, str_intern_cstr("keys"))) {
+        err_format(E_TypeError, "'%s' object is not a mapping", type_name(*m));
         return -1;
     }
-    return dict_update(d, m);
+    return dict_update(*d, *m);
+}
+
+/* ---- Pattern matching (match statement) ---- */
+static Obj s_get_name, s_match_args_name;   /* interned: pinned */
+
+/* MATCH_KEYS: slots[0] the subject (a mapping), slots[1] a tuple of keys
+ * (both stack slots). The tuple of the values, None when a key is missing,
+ * NULL on error. As CPython: subject.get(key, sentinel) for each key (an
+ * exact dict is looked up directly, which is what its get does), a key seen
+ * twice is a ValueError. */
+static Obj match_keys(Obj *slots)
+{
+    int64_t n = TUPLE_LEN(slots[1]);
+    if (n == 0)
+        return g_empty_tuple;
+    /* r: 0 get (NULL: an exact dict), 1 keys seen, 2 values, 3 the sentinel */
+    Obj *r = vm_roots(4);
+    if (!IS_DICT(slots[0])) {
+        if (unlikely(!s_get_name))
+            s_get_name = str_intern_cstr("get");
+        if (!(r[0] = vm_getattr(slots[0], s_get_name)) || !(r[3] = vm_call0((Obj)T_object)))
+            goto fail;
+    }
+    if (!(r[1] = set_new(NULL)) || !(r[2] = tuple_new(n)))
+        goto fail;
+    for (int64_t i = 0; i < n; i++)
+        TUPLE_ITEMS(r[2])[i] = g_None;
+    for (int64_t i = 0; i < n; i++) {
+        Obj key = TUPLE_ITEMS(slots[1])[i];
+        int seen = set_contains(r[1], key);
+        if (seen < 0)
+            goto fail;
+        if (seen) {
+            Obj rep = vm_repr(TUPLE_ITEMS(slots[1])[i]);
+            if (rep)
+                err_format(E_ValueError, "mapping pattern checks duplicate key (%s)", str_cstr(rep));
+            goto fail;
+        }
+        if (set_add(r[1], TUPLE_ITEMS(slots[1])[i]) < 0)
+            goto fail;
+        Obj v;
+        if (!r[0]) {
+            v = dict_getitem(slots[0], TUPLE_ITEMS(slots[1])[i]);
+            if (!v && err_occurred())
+                goto fail;
+        } else {
+            v = vm_call2(r[0], TUPLE_ITEMS(slots[1])[i], r[3]);
+            if (!v)
+                goto fail;
+            if (v == r[3])
+                v = NULL;
+        }
+        if (!v) {
+            vm_unroots(r);
+            return g_None;
+        }
+        VM_WRITE(r[2]);
+        TUPLE_ITEMS(r[2])[i] = v;
+    }
+    Obj res = r[2];
+    vm_unroots(r);
+    return res;
+fail:
+    vm_unroots(r);
+    return NULL;
+}
+
+/* getattr(subject, name) for a class pattern. r: root slots, r[0] the set of
+ * names seen, r[3] the name (an exact str); a name given twice is a
+ * TypeError. NULL without an error: the subject has no such attribute. */
+static Obj match_class_attr(Obj *slots /* subject cls */, Obj *r)
+{
+    int dup = set_contains(r[0], r[3]);
+    if (dup < 0)
+        return NULL;
+    if (dup) {
+        Obj rep = vm_repr(r[3]);
+        if (rep)
+            err_format(E_TypeError, "%s() got multiple sub-patterns for attribute %s",
+                       type_name_of_type((TypeObj *)slots[1]), str_cstr(rep));
+        return NULL;
+    }
+    if (set_add(r[0], r[3]) < 0)
+        return NULL;
+    Obj v = vm_getattr(slots[0], r[3]);
+    if (!v && err_matches(E_AttributeError))
+        err_clear();
+    return v;
+}
+
+/* MATCH_CLASS: slots[0..2] subject, cls, the keyword names (a tuple).
+ * The tuple of the nargs positional and the keyword attributes, None when
+ * the subject is not an instance or lacks one, NULL on error. */
+static Obj match_class(Obj *slots, int nargs)
+{
+    if (!IS_TYPE(slots[1])) {
+        err_set(E_TypeError, "called match pattern must be a type");
+        return NULL;
+    }
+    int inst = vm_isinstance(slots[0], slots[1]);
+    if (inst <= 0)
+        return inst < 0 ? NULL : g_None;
+    int64_t nkw = TUPLE_LEN(slots[2]);
+    /* r: 0 attribute names seen, 1 the result, 2 __match_args__, 3 a name */
+    Obj *r = vm_roots(4);
+    if (!(r[0] = set_new(NULL)) || !(r[1] = tuple_new(nargs + nkw)))
+        goto fail;
+    for (int64_t i = 0; i < nargs + nkw; i++)
+        TUPLE_ITEMS(r[1])[i] = g_None;
+    if (nargs) {
+        if (unlikely(!s_match_args_name))
+            s_match_args_name = str_intern_cstr("__match_args__");
+        bool match_self = false;
+        r[2] = vm_getattr(slots[1], s_match_args_name);
+        if (r[2]) {
+            if (TID(r[2]) != TID_TUPLE) {
+                err_format(E_TypeError, "%s.__match_args__ must be a tuple (got %s)",
+                           type_name_of_type((TypeObj *)slots[1]), type_name(r[2]));
+                goto fail;
+            }
+        } else if (err_matches(E_AttributeError)) {
+            err_clear();
+            r[2] = g_empty_tuple;
+            match_self = (((TypeObj *)slots[1])->flags & TPF_MATCH_SELF) != 0;
+        } else {
+            goto fail;
+        }
+        int64_t allowed = match_self ? 1 : TUPLE_LEN(r[2]);
+        if (allowed < nargs) {
+            err_format(E_TypeError, "%s() accepts %d positional sub-pattern%s (%d given)",
+                       type_name_of_type((TypeObj *)slots[1]), (int)allowed, allowed == 1 ? "" : "s", nargs);
+            goto fail;
+        }
+        if (match_self) {
+            VM_WRITE(r[1]);
+            TUPLE_ITEMS(r[1])[0] = slots[0];
+        } else {
+            for (int i = 0; i < nargs; i++) {
+                r[3] = TUPLE_ITEMS(r[2])[i];
+                if (TID(r[3]) != TID_STR) {
+                    err_format(E_TypeError, "__match_args__ elements must be strings (got %s)", type_name(r[3]));
+                    goto fail;
+                }
+                Obj v = match_class_attr(slots, r);
+                if (!v)
+                    goto missing;
+                VM_WRITE(r[1]);
+                TUPLE_ITEMS(r[1])[i] = v;
+            }
+        }
+    }
+    for (int64_t i = 0; i < nkw; i++) {
+        r[3] = TUPLE_ITEMS(slots[2])[i];
+        Obj v = match_class_attr(slots, r);
+        if (!v)
+            goto missing;
+        VM_WRITE(r[1]);
+        TUPLE_ITEMS(r[1])[nargs + i] = v;
+    }
+    Obj res = r[1];
+    vm_unroots(r);
+    return res;
+missing:
+    if (!err_occurred()) {
+        vm_unroots(r);
+        return g_None;
+    }
+fail:
+    vm_unroots(r);
+    return NULL;
+}
+
+/* COPY_DICT_WITHOUT_KEYS: a new dict of the subject's items (slots[0]) but
+ * the keys (slots[1], a tuple): **rest of a mapping pattern. */
+static Obj copy_dict_without_keys(Obj *slots)
+{
+    Obj *r = vm_roots(1);
+    r[0] = dict_new();
+    if (!r[0] || dict_update_mapping(&r[0], &slots[0]) < 0)
+        goto fail;
+    for (int64_t i = 0; i < TUPLE_LEN(slots[1]); i++)
+        if (vm_delitem(r[0], TUPLE_ITEMS(slots[1])[i]) < 0)
+            goto fail;
+    Obj res = r[0];
+    vm_unroots(r);
+    return res;
+fail:
+    vm_unroots(r);
+    return NULL;
 }
 
 static Obj import_from(Obj module, Obj name)
@@ -2183,7 +2374,7 @@ call_c: {
         DISPATCH();
     }
     TARGET(DICT_UPDATE) {
-        if (dict_update_mapping(sp[-1 - (int)ARG], sp[-1]) < 0)
+        if (dict_update_mapping(&sp[-1 - (int)ARG], &sp[-1]) < 0)
             goto error;
         sp--;
         DISPATCH();
@@ -2414,6 +2605,40 @@ call_c: {
         if (!r)
             goto error;
         *sp++ = r;
+        DISPATCH();
+    }
+    /* ---- pattern matching ---- */
+    TARGET(MATCH_SEQUENCE) {
+        *sp = (TYPE(sp[-1])->flags & TPF_SEQUENCE) ? g_True : g_False;
+        sp++;
+        DISPATCH();
+    }
+    TARGET(MATCH_MAPPING) {
+        *sp = (TYPE(sp[-1])->flags & TPF_MAPPING) ? g_True : g_False;
+        sp++;
+        DISPATCH();
+    }
+    TARGET(MATCH_KEYS) {
+        Obj values = match_keys(sp - 2);
+        if (!values)
+            goto error;
+        *sp++ = values;
+        DISPATCH();
+    }
+    TARGET(MATCH_CLASS) {
+        Obj attrs = match_class(sp - 3, (int)ARG);
+        if (!attrs)
+            goto error;
+        sp -= 2;
+        sp[-1] = attrs;
+        DISPATCH();
+    }
+    TARGET(COPY_DICT_WITHOUT_KEYS) {
+        Obj rest = copy_dict_without_keys(sp - 2);
+        if (!rest)
+            goto error;
+        sp--;
+        sp[-1] = rest;
         DISPATCH();
     }
     TARGET(OP_COUNT_) { goto bad_opcode; }

@@ -85,6 +85,34 @@
  *   Comprehensions / generator expressions: a nested code object with one
  *   parameter `.0` (the iterator): MAKE_FUNCTION, PUSH_NULL, <iterable>,
  *   GET_ITER, CALL 1.
+ *   match S: case P if G: B  ... (PEP 634):
+ *       <S>
+ *       each case but the last:
+ *       PUSH_NULL * n             one slot per name P captures (n may be 0)
+ *       COPY n+1                  a copy of the subject to match
+ *       <P>                       consumes the copy; a capture swaps its value into
+ *                                 its slot (SWAP k; POP_TOP); a failed test jumps to
+ *                                 fail_k, k = the values left above the slots
+ *       STORE name1 .. STORE namen   (capture order; an or-pattern binds in its first
+ *                                 alternative's order)
+ *       <G: POP_JUMP_IF_FALSE next>
+ *       POP_TOP                   (the subject)
+ *       B
+ *       JUMP end
+ *   fail_k: POP_TOP (k times) ... POP_TOP (n times: the slots)
+ *   next: the next case; the last one matches the subject itself (SWAP n+1
+ *       instead of COPY n+1 when n > 0, no POP_TOP before B)
+ *   end:
+ *   A trailing `case _:` has no code of its own: the case before it is the
+ *   last one. Patterns: value `subject == v` (COMPARE_OP, POP_JUMP_IF_FALSE);
+ *   None/True/False `is`; sequence MATCH_SEQUENCE, a GET_LEN check,
+ *   UNPACK_SEQUENCE / UNPACK_EX (with `*_`: COPY 1, index, BINARY_SUBSCR per
+ *   item, the sequence is not iterated); mapping MATCH_MAPPING, GET_LEN >=,
+ *   the keys in a tuple, MATCH_KEYS, UNPACK_SEQUENCE, then
+ *   COPY_DICT_WITHOUT_KEYS for **rest; class: <cls> LOAD_CONST kwnames
+ *   MATCH_CLASS n, COPY 1, POP_JUMP_IF_NONE, UNPACK_SEQUENCE; or: per
+ *   alternative COPY 1 <alt> JUMP ok, with its own fail chain ending at the
+ *   next alternative.
  *   Class statement: LOAD_BUILD_CLASS PUSH_NULL <MAKE_FUNCTION body> LOAD_CONST 'Name'
  *   <bases...> [LOAD_CONST kwnames] CALL/CALL_KW n. The body code has
  *   CO_CLASSBODY, uses LOAD_NAME/STORE_NAME (LOAD_CLASSDEREF for free vars),
@@ -183,7 +211,12 @@
     X(CALL_EXIT_NONE)        /* exit -- : exit(None, None, None), result dropped */ \
     X(WITH_EXCEPT_START)     /* exit prev exc -- exit prev exc res */ \
     X(LOAD_ASSERTION_ERROR)  /* -- AssertionError */ \
-    X(GET_LEN)               /* seq -- seq len (spare) */ \
+    X(GET_LEN)               /* obj -- obj len(obj)  (match: the length checks of sequence and mapping patterns) */ \
+    X(MATCH_SEQUENCE)        /* subject -- subject bool: type(subject) has TPF_SEQUENCE (list, tuple, range, collections.deque, their subclasses; never str, bytes, bytearray) */ \
+    X(MATCH_MAPPING)         /* subject -- subject bool: type(subject) has TPF_MAPPING (dict and its subclasses, collections.ChainMap) */ \
+    X(MATCH_KEYS)            /* subject keys -- subject keys values|None: keys a tuple; values the tuple of subject.get(k, sentinel) (an exact dict: looked up directly), None at the first key missing; ValueError "mapping pattern checks duplicate key (k)" */ \
+    X(MATCH_CLASS)           /* arg nargs: subject cls kwnames -- attrs|None: isinstance(subject, cls) (TypeError "called match pattern must be a type"), then the tuple of nargs positional attributes (named by cls.__match_args__, or the subject itself for TPF_MATCH_SELF types) and of the kwnames attributes; None if not an instance or an attribute is missing */ \
+    X(COPY_DICT_WITHOUT_KEYS) /* subject keys -- rest: rest = {}; rest.update(subject) (as DICT_UPDATE); del rest[k] for each key */ \
     X(OP_COUNT_)
 
 enum {

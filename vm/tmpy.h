@@ -328,6 +328,13 @@ enum {
     TPF_HAS_DICT = 4,      /* instances have a __dict__ */
     TPF_ABSTRACT_NEW = 8,  /* cannot be instantiated */
     TPF_DOTTED_NAME = 16,  /* messages name it module.name, as CPython's C types ('_io.TextIOWrapper') */
+    /* Pattern matching (CPython's Py_TPFLAGS_SEQUENCE / _MAPPING, same bit values, and
+     * _Py_TPFLAGS_MATCH_SELF), inherited from the best base. A class statement whose body sets
+     * __abc_tpflags__ (an int) takes its SEQUENCE / MAPPING bits and the name is removed: what
+     * CPython's ABCMeta does for collections.abc.Sequence / Mapping (tmpy has no abc module). */
+    TPF_SEQUENCE = 1 << 5,   /* sequence patterns match its instances */
+    TPF_MAPPING = 1 << 6,    /* mapping patterns match its instances */
+    TPF_MATCH_SELF = 1 << 7, /* `case int(x)`: one positional sub-pattern matches the subject itself */
 };
 
 VM_STRUCT(TypeObj) {

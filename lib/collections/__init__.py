@@ -11,6 +11,8 @@ __all__ = ['ChainMap', 'Counter', 'OrderedDict', 'defaultdict', 'deque', 'namedt
 class deque:
     """A double-ended queue on a circular buffer."""
 
+    __abc_tpflags__ = 1 << 5  # a sequence for match statements (Py_TPFLAGS_SEQUENCE)
+
     def __init__(self, iterable=None, maxlen=None):
         if maxlen is not None:
             if not isinstance(maxlen, int):
@@ -584,6 +586,8 @@ def namedtuple(typename, field_names, *, rename=False, defaults=None, module=Non
 
 
 class ChainMap:
+    __abc_tpflags__ = 1 << 6  # a mapping for match statements (Py_TPFLAGS_MAPPING)
+
     def __init__(self, *maps):
         self.maps = list(maps) or [{}]
 

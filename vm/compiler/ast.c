@@ -126,25 +126,25 @@ static void dump_hex(Dumper *d, const char *s, size_t n)
         fprintf(d->f, "%02x", (unsigned char)s[i]);
 }
 
-/* Digits in base 2/8/16 to decimal (schoolbook), for the dump only. */
-static void dump_int(Dumper *d, const constant *c)
+/* Digits in base 2/8/10/16 to decimal (schoolbook): the dump, and the
+ * compiler's comparison of big int literals written in different bases. */
+char *ast_int_to_decimal(const char *digits, int base)
 {
-    if (c->base == 10) {
-        const char *s = c->s;
-        while (*s == '0' && s[1])
-            s++;
-        fputs(s, d->f);
-        return;
+    size_t len = strlen(digits);
+    if (base == 10) {
+        while (*digits == '0' && digits[1])
+            digits++;
+        return strdup(digits);
     }
-    size_t cap = c->len * 2 + 2, n = 1;
+    size_t cap = len * 2 + 2, n = 1;
     unsigned char *dec = calloc(cap, 1);   /* little-endian decimal digits */
     if (!dec)
-        return;
-    for (const char *p = c->s; *p; p++) {
+        return NULL;
+    for (const char *p = digits; *p; p++) {
         int v = (*p >= '0' && *p <= '9') ? *p - '0' : (*p | 0x20) - 'a' + 10;
         int carry = v;
         for (size_t i = 0; i < n; i++) {
-            int x = dec[i] * c->base + carry;
+            int x = dec[i] * base + carry;
             dec[i] = (unsigned char)(x % 10);
             carry = x / 10;
         }
@@ -155,9 +155,22 @@ static void dump_int(Dumper *d, const constant *c)
     }
     while (n > 1 && dec[n - 1] == 0)
         n--;
-    for (size_t i = n; i-- > 0;)
-        fputc('0' + dec[i], d->f);
+    char *out = malloc(n + 1);
+    if (out) {
+        for (size_t i = 0; i < n; i++)
+            out[i] = (char)('0' + dec[n - 1 - i]);
+        out[n] = 0;
+    }
     free(dec);
+    return out;
+}
+
+static void dump_int(Dumper *d, const constant *c)
+{
+    char *s = ast_int_to_decimal(c->s, c->base);
+    if (s)
+        fputs(s, d->f);
+    free(s);
 }
 
 static void dump_constant(Dumper *d, const constant *c)
@@ -456,6 +469,77 @@ static void dump_expr(Dumper *d, expr_ty e)
     dump_pos(d, e->lineno, e->col_offset, e->end_lineno, e->end_col_offset);
 }
 
+static void dump_pattern(Dumper *d, pattern_ty p)
+{
+    FILE *f = d->f;
+    if (!p) {
+        fputs("None", f);
+        return;
+    }
+    switch (p->kind) {
+    case MatchValue_kind:
+        fputs("MatchValue(value=", f);
+        dump_expr(d, p->v.MatchValue.value);
+        break;
+    case MatchSingleton_kind:
+        fputs("MatchSingleton(value=", f);
+        dump_constant(d, &p->v.MatchSingleton.value);
+        break;
+    case MatchSequence_kind:
+        fputs("MatchSequence(patterns=", f);
+        DUMP_SEQ(d, p->v.MatchSequence.patterns, dump_pattern);
+        break;
+    case MatchMapping_kind:
+        fputs("MatchMapping(keys=", f);
+        dump_exprs(d, p->v.MatchMapping.keys);
+        fputs(", patterns=", f);
+        DUMP_SEQ(d, p->v.MatchMapping.patterns, dump_pattern);
+        fputs(", rest=", f);
+        dump_ident(d, p->v.MatchMapping.rest);
+        break;
+    case MatchClass_kind:
+        fputs("MatchClass(cls=", f);
+        dump_expr(d, p->v.MatchClass.cls);
+        fputs(", patterns=", f);
+        DUMP_SEQ(d, p->v.MatchClass.patterns, dump_pattern);
+        fputs(", kwd_attrs=", f);
+        dump_idents(d, p->v.MatchClass.kwd_attrs);
+        fputs(", kwd_patterns=", f);
+        DUMP_SEQ(d, p->v.MatchClass.kwd_patterns, dump_pattern);
+        break;
+    case MatchStar_kind:
+        fputs("MatchStar(name=", f);
+        dump_ident(d, p->v.MatchStar.name);
+        break;
+    case MatchAs_kind:
+        fputs("MatchAs(pattern=", f);
+        dump_pattern(d, p->v.MatchAs.pattern);
+        fputs(", name=", f);
+        dump_ident(d, p->v.MatchAs.name);
+        break;
+    case MatchOr_kind:
+        fputs("MatchOr(patterns=", f);
+        DUMP_SEQ(d, p->v.MatchOr.patterns, dump_pattern);
+        break;
+    default:
+        fputs("?(", f);
+        break;
+    }
+    fputc(')', f);
+    dump_pos(d, p->lineno, p->col_offset, p->end_lineno, p->end_col_offset);
+}
+
+static void dump_match_case(Dumper *d, match_case_ty m)
+{
+    fputs("match_case(pattern=", d->f);
+    dump_pattern(d, m->pattern);
+    fputs(", guard=", d->f);
+    dump_expr(d, m->guard);
+    fputs(", body=", d->f);
+    dump_stmts(d, m->body);
+    fputc(')', d->f);
+}
+
 static void dump_stmt(Dumper *d, stmt_ty s)
 {
     FILE *f = d->f;
@@ -579,6 +663,12 @@ static void dump_stmt(Dumper *d, stmt_ty s)
     case Expr_kind:
         fputs("Expr(value=", f);
         dump_expr(d, s->v.Expr.value);
+        break;
+    case Match_kind:
+        fputs("Match(subject=", f);
+        dump_expr(d, s->v.Match.subject);
+        fputs(", cases=", f);
+        DUMP_SEQ(d, s->v.Match.cases, dump_match_case);
         break;
     case Pass_kind: fputs("Pass(", f); break;
     case Break_kind: fputs("Break(", f); break;

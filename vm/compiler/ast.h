@@ -25,10 +25,10 @@
  *    and brackets; statements nest at most 100 deep (indentation limit). A
  *    recursive walk over a tree therefore needs at most ~3100 levels.
  *  - Not supported (the parser raises SyntaxError "... not supported yet"):
- *    async def / async for / async with / await, match statements, except*,
- *    complex literals. So there are no AsyncFunctionDef, AsyncFor,
- *    AsyncWith, Await, Match or TryStar nodes, and comprehension.is_async
- *    is always 0.
+ *    async def / async for / async with / await, except*, complex literals
+ *    (so no imaginary literal in a pattern either). So there are no
+ *    AsyncFunctionDef, AsyncFor, AsyncWith, Await or TryStar nodes, and
+ *    comprehension.is_async is always 0.
  */
 #ifndef TMPY_AST_H
 #define TMPY_AST_H
@@ -61,6 +61,8 @@ typedef struct _alias *alias_ty;
 typedef struct _withitem *withitem_ty;
 typedef struct _comprehension *comprehension_ty;
 typedef struct _excepthandler *excepthandler_ty;
+typedef struct _match_case *match_case_ty;
+typedef struct _pattern *pattern_ty;
 
 typedef enum { AST_Load = 1, AST_Store, AST_Del } expr_context_ty;
 typedef enum { AST_And = 1, AST_Or } boolop_ty;
@@ -84,6 +86,8 @@ typedef struct { int n; comprehension_ty *items; } comprehension_seq;
 typedef struct { int n; excepthandler_ty *items; } excepthandler_seq;
 typedef struct { int n; identifier *items; } identifier_seq;
 typedef struct { int n; cmpop_ty *items; } cmpop_seq;
+typedef struct { int n; match_case_ty *items; } match_case_seq;
+typedef struct { int n; pattern_ty *items; } pattern_seq;
 
 /* ------------------------------------------------------------------ */
 /* Constants (the value of a Constant node)                            */
@@ -140,7 +144,8 @@ enum _stmt_kind {
     FunctionDef_kind = 1, ClassDef_kind, Return_kind, Delete_kind, Assign_kind,
     AugAssign_kind, AnnAssign_kind, For_kind, While_kind, If_kind, With_kind,
     Raise_kind, Try_kind, Assert_kind, Import_kind, ImportFrom_kind,
-    Global_kind, Nonlocal_kind, Expr_kind, Pass_kind, Break_kind, Continue_kind
+    Global_kind, Nonlocal_kind, Expr_kind, Pass_kind, Break_kind, Continue_kind,
+    Match_kind
 };
 struct _stmt {
     enum _stmt_kind kind;
@@ -186,6 +191,9 @@ struct _stmt {
         struct { identifier_seq names; } Global;
         struct { identifier_seq names; } Nonlocal;
         struct { expr_ty value; } Expr;     /* expression statement */
+        /* match subject: cases (cases.n >= 1). A subject with a comma is
+         * a Tuple. */
+        struct { expr_ty subject; match_case_seq cases; } Match;
     } v;
     int lineno, col_offset, end_lineno, end_col_offset;
 };
@@ -309,6 +317,51 @@ struct _alias {
     int lineno, col_offset, end_lineno, end_col_offset;
 };
 
+/* `case pattern if guard: body` (guard NULL if absent). */
+struct _match_case {
+    pattern_ty pattern;
+    expr_ty guard;
+    stmt_seq body;
+};
+
+/* Patterns (PEP 634), as Python 3.11's ast:
+ *  MatchValue: a literal or a dotted name compared with ==. value is a
+ *    Constant (numbers, strings), UnaryOp(USub, Constant) for a negative
+ *    number, an Attribute chain (a.b.c), or a JoinedStr (an f-string: the
+ *    compiler rejects it, as CPython's does).
+ *  MatchSingleton: None / True / False, compared with `is` (value.kind is
+ *    CONST_NONE, CONST_TRUE or CONST_FALSE).
+ *  MatchSequence: [p, ...], (p, ...) or p, q at the top of a case; at most
+ *    one MatchStar among patterns (more: the compiler's SyntaxError).
+ *  MatchMapping: {k: p, ..., **rest}: keys (Constant, negative number,
+ *    Attribute or JoinedStr, as MatchValue's) and patterns pair up;
+ *    rest NULL if absent.
+ *  MatchClass: cls(patterns..., kwd_attrs[i]=kwd_patterns[i]...): cls is a
+ *    Name or an Attribute chain.
+ *  MatchStar: *name in a sequence (name NULL for *_).
+ *  MatchAs: `pattern as name`; pattern NULL: a capture `name`, or the
+ *    wildcard `_` when name is NULL too.
+ *  MatchOr: p | q | ... (patterns.n >= 2). */
+enum _pattern_kind {
+    MatchValue_kind = 1, MatchSingleton_kind, MatchSequence_kind, MatchMapping_kind,
+    MatchClass_kind, MatchStar_kind, MatchAs_kind, MatchOr_kind
+};
+struct _pattern {
+    enum _pattern_kind kind;
+    union {
+        struct { expr_ty value; } MatchValue;
+        struct { constant value; } MatchSingleton;
+        struct { pattern_seq patterns; } MatchSequence;
+        struct { expr_seq keys; pattern_seq patterns; identifier rest; } MatchMapping;
+        struct { expr_ty cls; pattern_seq patterns; identifier_seq kwd_attrs;
+                 pattern_seq kwd_patterns; } MatchClass;
+        struct { identifier name; } MatchStar;
+        struct { pattern_ty pattern; identifier name; } MatchAs;
+        struct { pattern_seq patterns; } MatchOr;
+    } v;
+    int lineno, col_offset, end_lineno, end_col_offset;
+};
+
 /* with context_expr as optional_vars (NULL if no `as`; ctx Store) */
 struct _withitem {
     expr_ty context_expr;
@@ -321,6 +374,9 @@ struct _withitem {
 #include <stdio.h>
 /* Print a tree in the style of Python's ast.dump() (debugging/tests). */
 void ast_dump(FILE *f, mod_ty m);
+/* The decimal digits of an int literal's digits in base 2/8/10/16 (without
+ * leading zeros), malloc'd; NULL if out of memory. */
+char *ast_int_to_decimal(const char *digits, int base);
 
 #endif
 /* AST-READY */

@@ -31,6 +31,7 @@
 
 #include "parser.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -2180,6 +2181,641 @@ static int try_swap_assign(Compiler *c, expr_ty t, expr_ty v)
     return 1;
 }
 
+/* ------------------------------------------------------------------ */
+/* The match statement                                                 */
+/* ------------------------------------------------------------------ */
+/* Layout while a case's pattern runs: the names the pattern captures have
+ * a slot each on the value stack (pushed as NULL when the case starts),
+ * below the values being matched. A capture puts its value in its slot
+ * (SWAP n; POP_TOP), so values of alternatives land in the same slots and
+ * nothing is bound until the whole pattern has matched; then the slots are
+ * stored in capture order (CPython's observable order: an or-pattern binds
+ * in the order of its first alternative). A failed test jumps into a chain
+ * of POP_TOPs that empties the stack down to the chain's base. */
+
+typedef struct FailChain {
+    int *labels;      /* labels[k]: pop k values, then continue where the chain ends (-1: not used) */
+    int n, cap;
+    int base;         /* the stack height (above the capture slots) where the chain ends */
+} FailChain;
+
+typedef struct PatState {
+    const char **names;       /* the case's captured names; slot i (0: the topmost) holds names[i] */
+    int nnames;
+    const char **bound;       /* names captured so far by this pattern or alternative (duplicates) */
+    int nbound, capbound;
+    int above;                /* values on the stack above the capture slots */
+    FailChain *fail;
+    bool allow_irrefutable;   /* a capture or `_` may match here (last case, guarded case, sub-pattern) */
+    pattern_ty loc;           /* the last pattern compiled: where CPython reports errors found after it */
+} PatState;
+
+static bool is_wildcard(pattern_ty p)
+{
+    return p->kind == MatchAs_kind && !p->v.MatchAs.pattern && !p->v.MatchAs.name;
+}
+
+static bool is_star_wildcard(pattern_ty p)
+{
+    return p->kind == MatchStar_kind && !p->v.MatchStar.name;
+}
+
+static int name_index(const char *const *names, int n, const char *name)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(names[i], name) == 0)
+            return i;
+    return -1;
+}
+
+static bool add_name(Compiler *c, const char ***names, int *n, int *cap, const char *name)
+{
+    if (!grow((void **)names, cap, *n + 1, sizeof(char *)))
+        return nomem(c);
+    (*names)[(*n)++] = name;
+    return true;
+}
+
+/* The names a pattern captures, in the order they are stored. */
+static bool collect_captures(Compiler *c, pattern_ty p, const char ***names, int *n, int *cap, int depth)
+{
+    if (depth > COMPILER_MAX_NESTING)
+        return cerror(c, CERR_RECURSION, p->lineno, p->col_offset, p->end_lineno, p->end_col_offset,
+                      "maximum recursion depth exceeded during compilation");
+    const char *name = NULL;
+    pattern_seq subs[2] = {{0, NULL}, {0, NULL}};
+    switch (p->kind) {
+    case MatchValue_kind: case MatchSingleton_kind:
+        return true;
+    case MatchSequence_kind: subs[0] = p->v.MatchSequence.patterns; break;
+    case MatchOr_kind: subs[0] = p->v.MatchOr.patterns; break;
+    case MatchMapping_kind:
+        subs[0] = p->v.MatchMapping.patterns;
+        name = p->v.MatchMapping.rest;
+        break;
+    case MatchClass_kind:
+        subs[0] = p->v.MatchClass.patterns;
+        subs[1] = p->v.MatchClass.kwd_patterns;
+        break;
+    case MatchStar_kind: name = p->v.MatchStar.name; break;
+    case MatchAs_kind:
+        if (p->v.MatchAs.pattern && !collect_captures(c, p->v.MatchAs.pattern, names, n, cap, depth + 1))
+            return false;
+        name = p->v.MatchAs.name;
+        break;
+    }
+    for (int s = 0; s < 2; s++)
+        for (int i = 0; i < subs[s].n; i++)
+            TRY(collect_captures(c, subs[s].items[i], names, n, cap, depth + 1));
+    if (name && name_index(*names, *n, name) < 0)
+        TRY(add_name(c, names, n, cap, name));
+    return true;
+}
+
+/* The label that pops the values above the chain's base (the stack height
+ * after the jump is st->above). */
+static int fail_label(Compiler *c, FailChain *ch, int above)
+{
+    int k = above - ch->base;
+    if (k < 0) {
+        internal_error(c, "pattern stack below its fail chain");
+        return -1;
+    }
+    if (k >= ch->n) {
+        if (!grow((void **)&ch->labels, &ch->cap, k + 1, sizeof(int))) {
+            nomem(c);
+            return -1;
+        }
+        while (ch->n <= k)
+            ch->labels[ch->n++] = -1;
+    }
+    if (ch->labels[k] < 0)
+        ch->labels[k] = new_label(c);
+    return ch->labels[k];
+}
+
+/* Emit `op` (a conditional jump that pops its operand) to the fail chain. */
+static bool jump_to_fail(Compiler *c, PatState *st, int op)
+{
+    st->above--;
+    int label = fail_label(c, st->fail, st->above);
+    return label >= 0 && emit(c, op, label);
+}
+
+/* The chain's POP_TOPs (it ends at the next instruction). */
+static bool emit_fail_chain(Compiler *c, FailChain *ch)
+{
+    for (int k = ch->n - 1; k >= 1; k--) {
+        if (ch->labels[k] >= 0)
+            bind_label(c, ch->labels[k]);
+        TRY(emit(c, OP_POP_TOP, 0));
+    }
+    if (ch->n && ch->labels[0] >= 0)
+        bind_label(c, ch->labels[0]);
+    free(ch->labels);
+    ch->labels = NULL;
+    ch->n = ch->cap = 0;
+    return true;
+}
+
+/* Put the value on top into the slot of `name` (NULL: drop it). */
+static bool pattern_capture(Compiler *c, PatState *st, const char *name)
+{
+    if (!name) {
+        st->above--;
+        return emit(c, OP_POP_TOP, 0);
+    }
+    pattern_ty loc = st->loc;
+    if (strcmp(name, "__debug__") == 0)
+        return SYNERR(c, loc, "cannot assign to __debug__");
+    if (name_index(st->bound, st->nbound, name) >= 0)
+        return SYNERR(c, loc, "multiple assignments to name '%s' in pattern", name);
+    TRY(add_name(c, &st->bound, &st->nbound, &st->capbound, name));
+    int slot = name_index(st->names, st->nnames, name);
+    if (slot < 0)
+        return internal_error(c, "pattern capture without a slot");
+    TRY(emit(c, OP_SWAP, st->above + 1 + slot) && emit(c, OP_POP_TOP, 0));
+    st->above--;
+    return true;
+}
+
+static bool compile_pattern(Compiler *c, pattern_ty p, PatState *st);
+
+/* A pattern inside a sequence, mapping or class pattern: a capture there
+ * never makes later cases unreachable. */
+static bool compile_subpattern(Compiler *c, pattern_ty p, PatState *st)
+{
+    bool allow = st->allow_irrefutable;
+    st->allow_irrefutable = true;
+    bool ok = compile_pattern(c, p, st);
+    st->allow_irrefutable = allow;
+    return ok;
+}
+
+/* A literal (number, negative number, string, None, True, False) as a
+ * constant; NULL without error when e is something else. */
+static CConst *pattern_literal(Compiler *c, expr_ty e)
+{
+    if (e->kind == Constant_kind)
+        return const_from_ast(c, &e->v.Constant.value);
+    if (e->kind == UnaryOp_kind && e->v.UnaryOp.op == AST_USub && e->v.UnaryOp.operand->kind == Constant_kind)
+        return fold_const(c, e, 0);
+    return NULL;
+}
+
+static bool is_number_const(const CConst *k)
+{
+    return k->kind == K_INT || k->kind == K_BIGINT || k->kind == K_FLOAT || k->kind == K_TRUE || k->kind == K_FALSE;
+}
+
+/* The decimal digits of an int constant, with a '-' if negative (malloc'd). */
+static char *int_const_decimal(const CConst *k)
+{
+    char buf[32];
+    if (k->kind != K_BIGINT) {
+        snprintf(buf, sizeof buf, "%lld", (long long)(k->kind == K_TRUE ? 1 : k->kind == K_FALSE ? 0 : k->i));
+        return strdup(buf);
+    }
+    char *d = ast_int_to_decimal(k->s, k->base);
+    if (!d || !k->neg || strcmp(d, "0") == 0)
+        return d;
+    char *s = malloc(strlen(d) + 2);
+    if (s) {
+        s[0] = '-';
+        strcpy(s + 1, d);
+    }
+    free(d);
+    return s;
+}
+
+/* Python's == between two literal constants (1 == 1.0 == True): 1, 0, or
+ * -1 when out of memory (recorded). */
+static int literal_eq(Compiler *c, const CConst *a, const CConst *b)
+{
+    bool an = is_number_const(a), bn = is_number_const(b);
+    if (an != bn)
+        return 0;
+    if (!an) {
+        if (a->kind != b->kind)
+            return 0;
+        if (a->kind == K_STR || a->kind == K_BYTES)
+            return a->len == b->len && memcmp(a->s, b->s, a->len) == 0;
+        return a->kind == K_NONE || a->kind == K_ELLIPSIS;
+    }
+    if (a->kind == K_FLOAT && b->kind == K_FLOAT)
+        return a->f == b->f;
+    bool small_a = a->kind != K_BIGINT && a->kind != K_FLOAT, small_b = b->kind != K_BIGINT && b->kind != K_FLOAT;
+    if (small_a && small_b) {
+        int64_t x = a->kind == K_TRUE ? 1 : a->kind == K_FALSE ? 0 : a->i;
+        int64_t y = b->kind == K_TRUE ? 1 : b->kind == K_FALSE ? 0 : b->i;
+        return x == y;
+    }
+    /* An int against a float or a big int: compare the exact decimal digits. */
+    char fbuf[400];
+    char *x = NULL, *y = NULL;
+    const CConst *ints[2] = {a, b};
+    char **outs[2] = {&x, &y};
+    for (int i = 0; i < 2; i++) {
+        const CConst *k = ints[i];
+        if (k->kind == K_FLOAT) {
+            if (!isfinite(k->f) || k->f != floor(k->f))
+                goto differ;
+            snprintf(fbuf, sizeof fbuf, "%.0f", k->f);
+            *outs[i] = strdup(strcmp(fbuf, "-0") == 0 ? "0" : fbuf);
+        } else {
+            *outs[i] = int_const_decimal(k);
+        }
+        if (!*outs[i]) {
+            free(x);
+            free(y);
+            nomem(c);
+            return -1;
+        }
+    }
+    int eq = strcmp(x, y) == 0;
+    free(x);
+    free(y);
+    return eq;
+differ:
+    free(x);
+    free(y);
+    return 0;
+}
+
+/* Emit a literal or an attribute lookup of a value pattern or a mapping key. */
+static bool compile_pattern_value(Compiler *c, expr_ty e)
+{
+    CConst *k = pattern_literal(c, e);
+    if (k)
+        return emit_const(c, k);
+    if (c->err->kind != CERR_NONE)
+        return false;
+    return compile_expr(c, e);
+}
+
+static bool compile_pattern_sequence(Compiler *c, pattern_ty p, PatState *st)
+{
+    pattern_seq pats = p->v.MatchSequence.patterns;
+    int size = pats.n, star = -1;
+    bool only_wildcard = true, star_wildcard = false;
+    for (int i = 0; i < size; i++) {
+        pattern_ty q = pats.items[i];
+        if (q->kind == MatchStar_kind) {
+            if (star >= 0)
+                return SYNERR(c, p, "multiple starred names in sequence pattern");
+            star = i;
+            star_wildcard = is_star_wildcard(q);
+        }
+        if (!is_wildcard(q) && !is_star_wildcard(q))
+            only_wildcard = false;
+    }
+    /* subject -- subject bool; the subject stays while it is checked */
+    TRY(emit(c, OP_MATCH_SEQUENCE, 0));
+    st->above++;
+    TRY(jump_to_fail(c, st, OP_POP_JUMP_IF_FALSE));
+    if (star < 0 || size > 1) {
+        TRY(emit(c, OP_GET_LEN, 0) && emit_const(c, const_int(c, star < 0 ? size : size - 1)));
+        TRY(emit(c, OP_COMPARE_OP, star < 0 ? CMP_EQ : CMP_GE));
+        st->above++;
+        TRY(jump_to_fail(c, st, OP_POP_JUMP_IF_FALSE));
+    }
+    if (only_wildcard) {
+        st->above--;
+        return emit(c, OP_POP_TOP, 0);
+    }
+    if (star_wildcard) {
+        /* subject[i] for each item that is not a wildcard (subject[len - k]
+         * after the star): the sequence is not iterated */
+        for (int i = 0; i < size; i++) {
+            pattern_ty q = pats.items[i];
+            if (is_wildcard(q) || is_star_wildcard(q))
+                continue;
+            TRY(emit(c, OP_COPY, 1));
+            if (i < star) {
+                TRY(emit_const(c, const_int(c, i)));
+            } else {
+                TRY(emit(c, OP_GET_LEN, 0));
+                TRY(emit_const(c, const_int(c, size - i)) && emit(c, OP_BINARY_OP, NB_SUB));
+            }
+            TRY(emit(c, OP_BINARY_SUBSCR, 0));
+            st->above++;
+            TRY(compile_subpattern(c, q, st));
+        }
+        st->above--;
+        return emit(c, OP_POP_TOP, 0);
+    }
+    if (star < 0) {
+        TRY(emit(c, OP_UNPACK_SEQUENCE, size));
+    } else {
+        if (star >= 256 || size - star - 1 >= (1 << 16))
+            return SYNERR(c, st->loc, "too many expressions in star-unpacking sequence pattern");
+        TRY(emit(c, OP_UNPACK_EX, star | ((size - star - 1) << 8)));
+    }
+    st->above += size - 1;
+    for (int i = 0; i < size; i++)
+        TRY(compile_subpattern(c, pats.items[i], st));
+    return true;
+}
+
+static bool compile_pattern_mapping(Compiler *c, pattern_ty p, PatState *st)
+{
+    expr_seq keys = p->v.MatchMapping.keys;
+    pattern_seq pats = p->v.MatchMapping.patterns;
+    const char *rest = p->v.MatchMapping.rest;
+    int n = keys.n;
+    if (n != pats.n)
+        return internal_error(c, "mapping pattern keys and patterns differ");
+    TRY(emit(c, OP_MATCH_MAPPING, 0));
+    st->above++;
+    TRY(jump_to_fail(c, st, OP_POP_JUMP_IF_FALSE));
+    if (!n && !rest) {
+        st->above--;
+        return emit(c, OP_POP_TOP, 0);
+    }
+    if (n) {
+        TRY(emit(c, OP_GET_LEN, 0) && emit_const(c, const_int(c, n)) && emit(c, OP_COMPARE_OP, CMP_GE));
+        st->above++;
+        TRY(jump_to_fail(c, st, OP_POP_JUMP_IF_FALSE));
+    }
+    /* The keys, into a tuple; literal keys must differ (a SyntaxError, as
+     * CPython; keys looked up by name are checked by MATCH_KEYS). */
+    CConst **lits = n ? pool_alloc(c, (size_t)n * sizeof(CConst *)) : NULL;
+    if (n && !lits)
+        return false;
+    int nlits = 0;
+    for (int i = 0; i < n; i++) {
+        expr_ty key = keys.items[i];
+        CConst *k = pattern_literal(c, key);
+        if (c->err->kind != CERR_NONE)
+            return false;
+        if (k) {
+            for (int j = 0; j < nlits; j++) {
+                int eq = literal_eq(c, lits[j], k);
+                if (eq < 0)
+                    return false;
+                if (eq) {
+                    SYNERR(c, p, "mapping pattern checks duplicate key (%s)", "\x01");
+                    c->err->repr_arg = k;
+                    return false;
+                }
+            }
+            lits[nlits++] = k;
+            TRY(emit_const(c, k));
+        } else if (key->kind == Attribute_kind) {
+            TRY(compile_expr(c, key));
+        } else {
+            return SYNERR(c, p, "mapping pattern keys may only match literals and attribute lookups");
+        }
+    }
+    if (n) {
+        TRY(emit(c, OP_BUILD_TUPLE, n));
+    } else {
+        CConst *empty = const_new(c, K_TUPLE);
+        TRY(empty && emit_const(c, const_finish(empty)));
+    }
+    st->above++;   /* subject keys */
+    if (n) {
+        /* subject keys -- subject keys values|None */
+        TRY(emit(c, OP_MATCH_KEYS, 0) && emit(c, OP_COPY, 1));
+        st->above += 2;
+        TRY(jump_to_fail(c, st, OP_POP_JUMP_IF_NONE));
+        TRY(emit(c, OP_UNPACK_SEQUENCE, n));
+        st->above += n - 1;
+        for (int i = 0; i < n; i++)
+            TRY(compile_subpattern(c, pats.items[i], st));
+    }
+    if (rest) {
+        /* subject keys -- rest */
+        TRY(emit(c, OP_COPY_DICT_WITHOUT_KEYS, 0));
+        st->above--;
+        return pattern_capture(c, st, rest);
+    }
+    st->above -= 2;
+    return emit(c, OP_POP_TOP, 0) && emit(c, OP_POP_TOP, 0);
+}
+
+static bool compile_pattern_class(Compiler *c, pattern_ty p, PatState *st)
+{
+    pattern_seq pats = p->v.MatchClass.patterns, kwpats = p->v.MatchClass.kwd_patterns;
+    identifier_seq attrs = p->v.MatchClass.kwd_attrs;
+    int nargs = pats.n, nattrs = attrs.n;
+    if (nattrs != kwpats.n)
+        return internal_error(c, "class pattern keywords and patterns differ");
+    for (int i = 0; i < nattrs; i++) {
+        if (strcmp(attrs.items[i], "__debug__") == 0)
+            return SYNERR(c, kwpats.items[i], "cannot assign to __debug__");
+        for (int j = i + 1; j < nattrs; j++)
+            if (strcmp(attrs.items[i], attrs.items[j]) == 0)
+                return SYNERR(c, kwpats.items[j], "attribute name repeated in class pattern: %s", attrs.items[i]);
+    }
+    TRY(compile_expr(c, p->v.MatchClass.cls));
+    CConst *names = const_new(c, K_TUPLE);
+    if (!names)
+        return false;
+    names->items = pool_alloc(c, (size_t)nattrs * sizeof(CConst *) + 1);
+    if (!names->items)
+        return false;
+    for (int i = 0; i < nattrs; i++)
+        if (!(names->items[i] = const_str(c, attrs.items[i], strlen(attrs.items[i]))))
+            return false;
+    names->nitems = nattrs;
+    TRY(emit_const(c, const_finish(names)));
+    /* subject cls names -- attrs|None */
+    TRY(emit(c, OP_MATCH_CLASS, nargs) && emit(c, OP_COPY, 1));
+    st->above++;
+    TRY(jump_to_fail(c, st, OP_POP_JUMP_IF_NONE));
+    if (nargs + nattrs == 0) {
+        st->above--;
+        return emit(c, OP_POP_TOP, 0);
+    }
+    TRY(emit(c, OP_UNPACK_SEQUENCE, nargs + nattrs));
+    st->above += nargs + nattrs - 1;
+    for (int i = 0; i < nargs + nattrs; i++) {
+        pattern_ty q = i < nargs ? pats.items[i] : kwpats.items[i - nargs];
+        if (is_wildcard(q)) {
+            st->above--;
+            TRY(emit(c, OP_POP_TOP, 0));
+            continue;
+        }
+        TRY(compile_subpattern(c, q, st));
+    }
+    return true;
+}
+
+static bool compile_pattern_or(Compiler *c, pattern_ty p, PatState *st)
+{
+    pattern_seq alts = p->v.MatchOr.patterns;
+    int h = st->above;
+    NEW_LABEL(end);
+    const char **control = NULL;
+    int ncontrol = 0;
+    bool ok = true;
+    for (int i = 0; ok && i < alts.n; i++) {
+        FailChain chain = {NULL, 0, 0, h};
+        PatState alt = *st;
+        alt.bound = NULL;
+        alt.nbound = alt.capbound = 0;
+        alt.fail = &chain;
+        alt.allow_irrefutable = i == alts.n - 1 && st->allow_irrefutable;
+        alt.above = h + 1;
+        ok = emit(c, OP_COPY, 1) && compile_pattern(c, alts.items[i], &alt);
+        st->loc = alt.loc;
+        if (ok && i == 0) {
+            control = alt.bound;
+            ncontrol = alt.nbound;
+            alt.bound = NULL;
+        } else if (ok) {
+            bool same = alt.nbound == ncontrol;
+            for (int k = 0; same && k < ncontrol; k++)
+                same = name_index(alt.bound, alt.nbound, control[k]) >= 0;
+            if (!same)
+                ok = SYNERR(c, st->loc, "alternative patterns bind different names");
+        }
+        ok = ok && emit(c, OP_JUMP, end) && emit_fail_chain(c, &chain);
+        free(alt.bound);
+        free(chain.labels);
+    }
+    if (ok) {
+        /* no alternative matched: drop the subject, fail */
+        st->above = h - 1;
+        int label = fail_label(c, st->fail, st->above);
+        ok = label >= 0 && emit(c, OP_POP_TOP, 0) && emit(c, OP_JUMP, label);
+    }
+    if (ok) {
+        bind_label(c, end);
+        for (int k = 0; ok && k < ncontrol; k++) {
+            if (name_index(st->bound, st->nbound, control[k]) >= 0)
+                ok = SYNERR(c, st->loc, "multiple assignments to name '%s' in pattern", control[k]);
+            else
+                ok = add_name(c, &st->bound, &st->nbound, &st->capbound, control[k]);
+        }
+        ok = ok && emit(c, OP_POP_TOP, 0);
+    }
+    free(control);
+    return ok;
+}
+
+static bool compile_pattern_inner(Compiler *c, pattern_ty p, PatState *st)
+{
+    switch (p->kind) {
+    case MatchValue_kind: {
+        expr_ty v = p->v.MatchValue.value;
+        bool literal = v->kind == Constant_kind || v->kind == Attribute_kind ||
+                       (v->kind == UnaryOp_kind && v->v.UnaryOp.op == AST_USub &&
+                        v->v.UnaryOp.operand->kind == Constant_kind);
+        if (!literal)
+            return SYNERR(c, p, "patterns may only match literals and attribute lookups");
+        TRY(compile_pattern_value(c, v));
+        c->u->lineno = p->lineno;
+        TRY(emit(c, OP_COMPARE_OP, CMP_EQ));
+        return jump_to_fail(c, st, OP_POP_JUMP_IF_FALSE);
+    }
+    case MatchSingleton_kind: {
+        constant_kind k = p->v.MatchSingleton.value.kind;
+        if (k == CONST_NONE)
+            return jump_to_fail(c, st, OP_POP_JUMP_IF_NOT_NONE);
+        TRY(emit_const(c, const_simple(c, k == CONST_TRUE ? K_TRUE : K_FALSE)) && emit(c, OP_IS_OP, 0));
+        return jump_to_fail(c, st, OP_POP_JUMP_IF_FALSE);
+    }
+    case MatchSequence_kind:
+        return compile_pattern_sequence(c, p, st);
+    case MatchMapping_kind:
+        return compile_pattern_mapping(c, p, st);
+    case MatchClass_kind:
+        return compile_pattern_class(c, p, st);
+    case MatchStar_kind:
+        return pattern_capture(c, st, p->v.MatchStar.name);
+    case MatchAs_kind:
+        if (!p->v.MatchAs.pattern) {
+            if (!st->allow_irrefutable) {
+                if (p->v.MatchAs.name)
+                    return SYNERR(c, p, "name capture '%s' makes remaining patterns unreachable", p->v.MatchAs.name);
+                return SYNERR(c, p, "wildcard makes remaining patterns unreachable");
+            }
+            return pattern_capture(c, st, p->v.MatchAs.name);
+        }
+        /* keep the value for the name while the sub-pattern runs */
+        TRY(emit(c, OP_COPY, 1));
+        st->above++;
+        TRY(compile_pattern(c, p->v.MatchAs.pattern, st));
+        return pattern_capture(c, st, p->v.MatchAs.name);
+    case MatchOr_kind:
+        return compile_pattern_or(c, p, st);
+    }
+    return internal_error(c, "unknown pattern kind");
+}
+
+/* Match the value on top of the stack (st->above counts it) against p: it
+ * is consumed; a failure jumps to st->fail. */
+static bool compile_pattern(Compiler *c, pattern_ty p, PatState *st)
+{
+    TRY(enter_nested(c, p->lineno, p->col_offset));
+    c->u->lineno = p->lineno;
+    st->loc = p;
+    bool ok = compile_pattern_inner(c, p, st);
+    c->depth--;
+    return ok;
+}
+
+static bool compile_match(Compiler *c, stmt_ty s)
+{
+    match_case_seq cases = s->v.Match.cases;
+    TRY(compile_expr(c, s->v.Match.subject));
+    NEW_LABEL(end);
+    /* A trailing `case _:` (after other cases) needs no pattern code: the
+     * case before it takes the subject off the stack. */
+    bool has_default = cases.n > 1 && is_wildcard(cases.items[cases.n - 1]->pattern);
+    int npatterns = cases.n - has_default;
+    for (int i = 0; i < npatterns; i++) {
+        match_case_ty m = cases.items[i];
+        bool keep_subject = i < npatterns - 1;   /* later cases need it: match a copy */
+        c->u->lineno = m->pattern->lineno;
+        NEW_LABEL(next);
+        PatState st;
+        memset(&st, 0, sizeof st);
+        int capnames = 0, nnames = 0;
+        FailChain chain = {NULL, 0, 0, 0};
+        bool ok = collect_captures(c, m->pattern, &st.names, &st.nnames, &capnames, 0);
+        for (int k = 0; ok && k < st.nnames; k++)
+            ok = emit(c, OP_PUSH_NULL, 0);
+        if (ok && (keep_subject || st.nnames))
+            ok = emit(c, keep_subject ? OP_COPY : OP_SWAP, st.nnames + 1);
+        st.above = 1;
+        st.fail = &chain;
+        st.allow_irrefutable = m->guard || i == cases.n - 1;
+        ok = ok && compile_pattern(c, m->pattern, &st);
+        if (ok && st.above != 0)
+            ok = internal_error(c, "pattern leaves values on the stack");
+        nnames = st.nnames;
+        for (int k = 0; ok && k < nnames; k++)
+            ok = compile_nameop(c, st.names[k], AST_Store, NULL);
+        free(st.names);
+        free(st.bound);
+        if (ok && m->guard)
+            ok = jump_if(c, m->guard, next, false);
+        if (ok && keep_subject)
+            ok = emit(c, OP_POP_TOP, 0);
+        ok = ok && compile_stmts(c, &m->body, 0) && emit(c, OP_JUMP, end);
+        /* failed: the chain, then the capture slots */
+        ok = ok && emit_fail_chain(c, &chain);
+        for (int k = 0; ok && k < nnames; k++)
+            ok = emit(c, OP_POP_TOP, 0);
+        free(chain.labels);
+        if (!ok)
+            return false;
+        bind_label(c, next);
+    }
+    if (has_default) {
+        match_case_ty m = cases.items[cases.n - 1];
+        c->u->lineno = m->pattern->lineno;
+        if (m->guard)
+            TRY(jump_if(c, m->guard, end, false));
+        TRY(compile_stmts(c, &m->body, 0));
+    }
+    bind_label(c, end);
+    return true;
+}
+
 static bool compile_stmt(Compiler *c, stmt_ty s)
 {
     TRY(enter_nested(c, s->lineno, s->col_offset));
@@ -2290,6 +2926,9 @@ static bool compile_stmt(Compiler *c, stmt_ty s)
         break;
     case Continue_kind:
         ok = compile_break_continue(c, s, false);
+        break;
+    case Match_kind:
+        ok = compile_match(c, s);
         break;
     }
     c->depth--;
@@ -2966,8 +3605,13 @@ static int stack_effect(int op, int arg, int jump)
     case OP_DUP_TOP: case OP_COPY: case OP_PUSH_NULL: case OP_LOAD_CONST: case OP_LOAD_FAST:
     case OP_LOAD_DEREF: case OP_LOAD_CLOSURE: case OP_LOAD_CLASSDEREF: case OP_LOAD_GLOBAL: case OP_LOAD_NAME:
     case OP_LOAD_METHOD: case OP_LOAD_BUILD_CLASS: case OP_IMPORT_FROM: case OP_WITH_EXCEPT_START:
-    case OP_LOAD_ASSERTION_ERROR: case OP_GET_LEN:
+    case OP_LOAD_ASSERTION_ERROR: case OP_GET_LEN: case OP_MATCH_SEQUENCE: case OP_MATCH_MAPPING:
+    case OP_MATCH_KEYS:
         return 1;
+    case OP_COPY_DICT_WITHOUT_KEYS:
+        return -1;
+    case OP_MATCH_CLASS:
+        return -2;
     case OP_DUP_TOP_TWO:
         return 2;
     case OP_STORE_ATTR: case OP_DELETE_SUBSCR: case OP_MAP_ADD: case OP_JUMP_IF_NOT_EXC_MATCH:
@@ -3736,11 +4380,31 @@ static void raise_compile_error(const CompileError *err, const char *filename, c
     }
     TypeObj *type = err->kind == CERR_INDENT ? E_IndentationError : err->kind == CERR_TAB ? E_TabError
                                                                                           : E_SyntaxError;
+    /* A constant's repr in the message (CPython's %R). */
+    char *msg = NULL;
+    const char *mark = err->repr_arg ? strchr(err->msg, '\x01') : NULL;
+    if (mark) {
+        Emitter em = {NULL, NULL};
+        Obj v = const_to_obj(&em, (CConst *)err->repr_arg);
+        Obj r = v ? vm_repr(v) : NULL;
+        if (!r)
+            return;
+        size_t head = (size_t)(mark - err->msg), rn = (size_t)STR(r)->nbytes, tail = strlen(mark + 1);
+        msg = malloc(head + rn + tail + 1);
+        if (!msg) {
+            err_nomemory();
+            return;
+        }
+        memcpy(msg, err->msg, head);
+        memcpy(msg + head, str_cstr(r), rn);
+        memcpy(msg + head + rn, mark + 1, tail + 1);
+    }
     /* like CPython: the text is read from the file, so "<string>" & co have none */
     size_t textlen = 0;
     const char *text = filename[0] == '<' ? NULL : source_line(src, len, err->lineno, &textlen);
-    raise_syntax_error(type, err->msg, filename, err->lineno, err->col_offset + 1, text, textlen,
+    raise_syntax_error(type, msg ? msg : err->msg, filename, err->lineno, err->col_offset + 1, text, textlen,
                        err->end_lineno, err->end_col_offset + 1, err->msg_only_args);
+    free(msg);
 }
 
 /* ------------------------------------------------------------------ */

@@ -1,7 +1,10 @@
 /* tmpy: the parser (see parser.h). Recursive descent over the token array
  * of lexer.c, following the Python 3.11 grammar (docs: "Full Grammar
  * specification") and reproducing CPython's messages for the common
- * syntax errors. Every node lives in the caller's arena. */
+ * syntax errors. Every node lives in the caller's arena. `match` and `case`
+ * are soft keywords: a statement starting with the name `match` is a match
+ * statement when `match subject:` and a NEWLINE parse (a trial), else a
+ * simple statement. */
 #include "parser.h"
 #include "lexer.h"
 
@@ -27,7 +30,12 @@ typedef struct Parser {
     SyntaxErrorInfo lex_err;
     int unclosed, unclosed_line, unclosed_col;   /* end of file inside brackets (TokenArray) */
     int reached_end;    /* looked at the end of file while brackets are unclosed (even in a trial) */
+    int reached_end_first;  /* the same, but not in a trial for an error message (CPython's first pass) */
+    int match_trial;    /* is_match_statement's trial (an alternative of CPython's first pass) */
     int generic_error;  /* the error is the generic "invalid syntax" */
+    int lex_override;   /* a generic error was replaced by the tokenizer's error later in the file */
+    int match_newline;  /* the last `match` statement trial saw `match subject` NEWLINE */
+    int match_quirk;    /* such a statement parsed as an expression statement: see match_quirk() */
 } Parser;
 
 /* A growable array of pointers in the arena (turned into a typed seq at the end). */
@@ -87,6 +95,8 @@ DEFINE_SEQ(withitem_ty, withitem_seq, to_withitems)
 DEFINE_SEQ(comprehension_ty, comprehension_seq, to_comprehensions)
 DEFINE_SEQ(excepthandler_ty, excepthandler_seq, to_handlers)
 DEFINE_SEQ(identifier, identifier_seq, to_identifiers)
+DEFINE_SEQ(pattern_ty, pattern_seq, to_patterns)
+DEFINE_SEQ(match_case_ty, match_case_seq, to_match_cases)
 
 /* ------------------------------------------------------------------ */
 /* Tokens                                                              */
@@ -98,6 +108,12 @@ static void raise_lex_error(Parser *p)
         p->failed = 1;
     }
 }
+static void end_reached(Parser *p)
+{
+    p->reached_end = 1;
+    if (!p->no_invalid || p->match_trial)
+        p->reached_end_first = 1;
+}
 static inline Token *cur(Parser *p)
 {
     if (p->pos > p->max_pos)
@@ -106,7 +122,7 @@ static inline Token *cur(Parser *p)
     if (unlikely(t->type == T_LEXERROR))
         raise_lex_error(p);
     if (unlikely(t->type == T_ENDMARKER))
-        p->reached_end = 1;
+        end_reached(p);
     return t;
 }
 static inline int at(Parser *p, int type) { return cur(p)->type == type; }
@@ -121,7 +137,7 @@ static inline int peek(Parser *p, int k)
     if (unlikely(p->toks[i].type == T_LEXERROR))
         raise_lex_error(p);
     if (unlikely(p->toks[i].type == T_ENDMARKER))
-        p->reached_end = 1;
+        end_reached(p);
     return p->toks[i].type;
 }
 static inline Token *advance(Parser *p)
@@ -224,6 +240,7 @@ static void *syntax_error(Parser *p)
         return error_at(p, SYNERR_INDENTATION, t->lineno, t->col - 1, t->lineno, t->col, "unexpected unindent");
     if (p->lex_failed) {
         raise_lex_error(p);
+        p->lex_override = 1;
         return NULL;
     }
     p->generic_error = 1;
@@ -2621,17 +2638,543 @@ static stmt_ty parse_decorated(Parser *p)
     return syntax_error(p);
 }
 
-/* `match x:` followed by an indented `case`: the statement we do not support. */
-static int is_match_statement(Parser *p)
+/* ------------------------------------------------------------------ */
+/* The match statement (PEP 634): `match` and `case` are soft keywords */
+/* ------------------------------------------------------------------ */
+static pattern_ty parse_pattern(Parser *p);
+
+static pattern_ty new_pattern(Parser *p, enum _pattern_kind kind, const Token *start)
 {
-    int i = p->pos + 1;
-    if (i >= p->ntoks || p->toks[i].type == T_NEWLINE || p->toks[i].type == T_EQUAL ||
-        p->toks[i].type == T_COLON)
-        return 0;
-    while (i < p->ntoks && p->toks[i].type != T_NEWLINE && p->toks[i].type != T_ENDMARKER)
-        i++;
-    return i + 2 < p->ntoks && p->toks[i - 1].type == T_COLON && p->toks[i].type == T_NEWLINE &&
-           p->toks[i + 1].type == T_INDENT && tok_is_name(&p->toks[i + 2], "case");
+    pattern_ty pt = arena_alloc(p->arena, sizeof(struct _pattern));
+    if (!pt)
+        return nomem(p);
+    pt->kind = kind;
+    pt->lineno = start->lineno;
+    pt->col_offset = start->col;
+    Token *e = prev_tok(p);
+    pt->end_lineno = e->end_lineno;
+    pt->end_col_offset = e->end_col;
+    return pt;
+}
+
+/* Can this token start a pattern? (after a comma: another item follows) */
+static int starts_pattern(int type)
+{
+    switch (type) {
+    case T_NAME: case T_NUMBER: case T_STRING: case T_MINUS: case T_LPAR: case T_LSQB: case T_LBRACE:
+    case T_STAR: case T_KW_NONE: case T_KW_TRUE: case T_KW_FALSE:
+        return 1;
+    }
+    return 0;
+}
+
+/* pattern_capture_target: a NAME other than `_`, not followed by '.', '('
+ * or '='. NULL (syntax error) otherwise. */
+static identifier parse_capture_target(Parser *p)
+{
+    Token *t = cur(p);
+    if (t->type != T_NAME || tok_is_name(t, "_"))
+        return syntax_error(p);
+    int next = peek(p, 1);
+    if (next == T_DOT || next == T_LPAR || next == T_EQUAL)
+        return syntax_error(p);
+    advance(p);
+    return tok_ident(p, t);
+}
+
+/* signed_number, or a complex literal `real +/- imaginary`. tmpy has no
+ * complex numbers: an imaginary literal is the tokenizer's error ("complex
+ * numbers are not supported yet"), so a `+`/`-` after the number can only
+ * be followed by a real one, which is CPython's error too. */
+static expr_ty parse_signed_number(Parser *p)
+{
+    Token *st = cur(p);
+    int neg = accept(p, T_MINUS);
+    if (!at(p, T_NUMBER))
+        return syntax_error(p);
+    expr_ty e = parse_atom(p);
+    if (!e)
+        return NULL;
+    if (neg) {
+        expr_ty u = new_expr(p, UnaryOp_kind);
+        if (!u)
+            return NULL;
+        u->v.UnaryOp.op = AST_USub;
+        u->v.UnaryOp.operand = e;
+        pos_tt(u, st, prev_tok(p));
+        e = u;
+    }
+    if (at(p, T_PLUS) || at(p, T_MINUS)) {
+        advance(p);
+        if (!at(p, T_NUMBER))
+            return syntax_error(p);
+        Token *im = cur(p);
+        return error_tok(p, im, "imaginary number required in complex literal");
+    }
+    return e;
+}
+
+/* name_or_attr: NAME ('.' NAME)*, as a Name or an Attribute chain (Load). */
+static expr_ty parse_name_or_attr(Parser *p)
+{
+    Token *st = advance(p);   /* NAME */
+    expr_ty e = make_name(p, st, AST_Load);
+    while (e && at(p, T_DOT)) {
+        advance(p);
+        if (!at(p, T_NAME))
+            return syntax_error(p);
+        Token *n = advance(p);
+        expr_ty a = new_expr(p, Attribute_kind);
+        if (!a)
+            return NULL;
+        a->v.Attribute.value = e;
+        a->v.Attribute.attr = tok_ident(p, n);
+        if (!a->v.Attribute.attr)
+            return NULL;
+        a->v.Attribute.ctx = AST_Load;
+        pos_tt(a, st, n);
+        a->depth_ = 0;
+        if (!check_height(p, a))
+            return NULL;
+        e = a;
+    }
+    return e;
+}
+
+/* A sequence of patterns up to `close` (']' or ')'), after the first item
+ * `first` when it is given. */
+static int parse_pattern_items(Parser *p, Vec *items, pattern_ty first, int close);
+static pattern_ty parse_maybe_star_pattern(Parser *p);
+
+/* The arguments of a class pattern, after '(' (up to ')'). */
+static int parse_class_args(Parser *p, Vec *pats, Vec *attrs, Vec *kwpats)
+{
+    while (!at(p, T_RPAR)) {
+        if (at(p, T_NAME) && peek(p, 1) == T_EQUAL) {
+            identifier name = tok_ident(p, advance(p));
+            advance(p);   /* '=' */
+            pattern_ty v = name ? parse_pattern(p) : NULL;
+            if (!v || vec_push(p, attrs, name) < 0 || vec_push(p, kwpats, v) < 0)
+                return -1;
+        } else {
+            pattern_ty a = parse_pattern(p);
+            if (!a)
+                return -1;
+            if (attrs->n) {
+                /* CPython's message spans the positional patterns that follow
+                 * the keyword ones (as many as parse). */
+                pattern_ty last = a;
+                while (at(p, T_COMMA) && peek(p, 1) != T_RPAR && !(peek(p, 1) == T_NAME && peek(p, 2) == T_EQUAL)) {
+                    Mark m;
+                    mark_save(p, &m);
+                    advance(p);
+                    p->no_invalid++;
+                    pattern_ty b = parse_pattern(p);
+                    p->no_invalid--;
+                    if (!b || p->failed) {
+                        mark_restore(p, &m);
+                        break;
+                    }
+                    last = b;
+                }
+                error_at(p, SYNERR_SYNTAX, a->lineno, a->col_offset, last->end_lineno, last->end_col_offset,
+                         "positional patterns follow keyword patterns");
+                return -1;
+            }
+            if (vec_push(p, pats, a) < 0)
+                return -1;
+        }
+        if (!accept(p, T_COMMA))
+            break;
+    }
+    if (!at(p, T_RPAR)) {
+        syntax_error(p);
+        return -1;
+    }
+    advance(p);
+    return 0;
+}
+
+/* A mapping pattern key: literal_expr (a number, a complex literal, strings,
+ * None, True, False) or a dotted name of at least two parts. */
+static expr_ty parse_mapping_key(Parser *p)
+{
+    Token *t = cur(p);
+    switch (t->type) {
+    case T_NUMBER: case T_MINUS:
+        return parse_signed_number(p);
+    case T_STRING:
+        return parse_strings(p);
+    case T_KW_NONE: case T_KW_TRUE: case T_KW_FALSE:
+        advance(p);
+        return make_constant(p, t, t->type == T_KW_NONE ? CONST_NONE : t->type == T_KW_TRUE ? CONST_TRUE : CONST_FALSE);
+    case T_NAME:
+        if (peek(p, 1) != T_DOT)
+            break;
+        return parse_name_or_attr(p);
+    }
+    return syntax_error(p);
+}
+
+static pattern_ty parse_mapping_pattern(Parser *p)
+{
+    Token *lb = advance(p);   /* '{' */
+    Vec keys = {0}, pats = {0};
+    identifier rest = NULL;
+    while (!at(p, T_RBRACE)) {
+        if (at(p, T_DOUBLESTAR)) {
+            advance(p);
+            rest = parse_capture_target(p);
+            if (!rest)
+                return NULL;
+            accept(p, T_COMMA);
+            break;
+        }
+        expr_ty k = parse_mapping_key(p);
+        if (!k)
+            return NULL;
+        if (!accept(p, T_COLON))
+            return syntax_error(p);
+        pattern_ty v = parse_pattern(p);
+        if (!v || vec_push(p, &keys, k) < 0 || vec_push(p, &pats, v) < 0)
+            return NULL;
+        if (!accept(p, T_COMMA))
+            break;
+    }
+    if (!accept(p, T_RBRACE))
+        return syntax_error(p);
+    pattern_ty pt = new_pattern(p, MatchMapping_kind, lb);
+    if (!pt || to_exprs(p, &keys, &pt->v.MatchMapping.keys) < 0 ||
+        to_patterns(p, &pats, &pt->v.MatchMapping.patterns) < 0)
+        return NULL;
+    pt->v.MatchMapping.rest = rest;
+    return pt;
+}
+
+/* A pattern starting with a NAME: `_`, a capture, a dotted value, a class. */
+static pattern_ty parse_name_pattern(Parser *p)
+{
+    Token *t = cur(p);
+    if (tok_is_name(t, "_")) {
+        advance(p);
+        return new_pattern(p, MatchAs_kind, t);
+    }
+    if (peek(p, 1) != T_DOT && peek(p, 1) != T_LPAR) {
+        advance(p);
+        pattern_ty pt = new_pattern(p, MatchAs_kind, t);
+        if (pt && !(pt->v.MatchAs.name = tok_ident(p, t)))
+            return NULL;
+        return pt;
+    }
+    expr_ty e = parse_name_or_attr(p);
+    if (!e)
+        return NULL;
+    if (!at(p, T_LPAR)) {
+        pattern_ty pt = new_pattern(p, MatchValue_kind, t);
+        if (pt)
+            pt->v.MatchValue.value = e;
+        return pt;
+    }
+    advance(p);   /* '(' */
+    Vec pats = {0}, attrs = {0}, kwpats = {0};
+    if (parse_class_args(p, &pats, &attrs, &kwpats) < 0)
+        return NULL;
+    pattern_ty pt = new_pattern(p, MatchClass_kind, t);
+    if (!pt || to_patterns(p, &pats, &pt->v.MatchClass.patterns) < 0 ||
+        to_identifiers(p, &attrs, &pt->v.MatchClass.kwd_attrs) < 0 ||
+        to_patterns(p, &kwpats, &pt->v.MatchClass.kwd_patterns) < 0)
+        return NULL;
+    pt->v.MatchClass.cls = e;
+    return pt;
+}
+
+/* closed_pattern: literal | capture | wildcard | value | group | sequence
+ * | mapping | class. */
+static pattern_ty parse_closed_pattern_inner(Parser *p)
+{
+    Token *t = cur(p);
+    switch (t->type) {
+    case T_NUMBER: case T_MINUS: case T_STRING: {
+        expr_ty e = t->type == T_STRING ? parse_strings(p) : parse_signed_number(p);
+        if (!e)
+            return NULL;
+        pattern_ty pt = new_pattern(p, MatchValue_kind, t);
+        if (pt)
+            pt->v.MatchValue.value = e;
+        return pt;
+    }
+    case T_KW_NONE: case T_KW_TRUE: case T_KW_FALSE: {
+        advance(p);
+        pattern_ty pt = new_pattern(p, MatchSingleton_kind, t);
+        if (pt)
+            pt->v.MatchSingleton.value.kind = t->type == T_KW_NONE ? CONST_NONE : t->type == T_KW_TRUE ? CONST_TRUE
+                                                                                                        : CONST_FALSE;
+        return pt;
+    }
+    case T_NAME:
+        return parse_name_pattern(p);
+    case T_LBRACE:
+        return parse_mapping_pattern(p);
+    case T_LSQB: case T_LPAR: {
+        int close = t->type == T_LSQB ? T_RSQB : T_RPAR;
+        advance(p);
+        Vec items = {0};
+        if (!at(p, close)) {
+            pattern_ty first = parse_maybe_star_pattern(p);
+            if (!first)
+                return NULL;
+            if (close == T_RPAR && !at(p, T_COMMA)) {
+                /* a group: the pattern itself */
+                if (first->kind == MatchStar_kind || !at(p, T_RPAR))
+                    return syntax_error(p);
+                advance(p);
+                return first;
+            }
+            if (parse_pattern_items(p, &items, first, close) < 0)
+                return NULL;
+        }
+        if (!accept(p, close))
+            return syntax_error(p);
+        pattern_ty pt = new_pattern(p, MatchSequence_kind, t);
+        if (!pt || to_patterns(p, &items, &pt->v.MatchSequence.patterns) < 0)
+            return NULL;
+        return pt;
+    }
+    }
+    return syntax_error(p);
+}
+
+static pattern_ty parse_closed_pattern(Parser *p)
+{
+    if (enter(p) < 0)
+        return NULL;
+    pattern_ty pt = parse_closed_pattern_inner(p);
+    leave(p);
+    return pt;
+}
+
+/* pattern: or_pattern ['as' NAME] */
+static pattern_ty parse_pattern(Parser *p)
+{
+    Token *st = cur(p);
+    pattern_ty a = parse_closed_pattern(p);
+    if (!a)
+        return NULL;
+    if (at(p, T_VBAR)) {
+        Vec alts = {0};
+        if (vec_push(p, &alts, a) < 0)
+            return NULL;
+        while (accept(p, T_VBAR)) {
+            pattern_ty b = parse_closed_pattern(p);
+            if (!b || vec_push(p, &alts, b) < 0)
+                return NULL;
+        }
+        a = new_pattern(p, MatchOr_kind, st);
+        if (!a || to_patterns(p, &alts, &a->v.MatchOr.patterns) < 0)
+            return NULL;
+    }
+    if (!at(p, T_KW_AS))
+        return a;
+    advance(p);
+    Token *t = cur(p);
+    if (t->type != T_NAME) {
+        if (p->no_invalid || !starts_expression(t->type))
+            return syntax_error(p);
+        Mark m;
+        mark_save(p, &m);
+        p->no_invalid++;
+        expr_ty e = parse_expression(p);
+        p->no_invalid--;
+        int ok = e && !p->failed;
+        mark_restore(p, &m);
+        if (!ok)
+            return syntax_error(p);
+        return error_exprs(p, e, e, "invalid pattern target");
+    }
+    if (tok_is_name(t, "_"))
+        return error_tok(p, t, "cannot use '_' as a target");
+    identifier name = parse_capture_target(p);
+    if (!name)
+        return NULL;
+    pattern_ty pt = new_pattern(p, MatchAs_kind, st);
+    if (!pt)
+        return NULL;
+    pt->v.MatchAs.pattern = a;
+    pt->v.MatchAs.name = name;
+    return pt;
+}
+
+/* star_pattern ('*' NAME, '*' '_') | pattern */
+static pattern_ty parse_maybe_star_pattern(Parser *p)
+{
+    if (!at(p, T_STAR))
+        return parse_pattern(p);
+    Token *st = advance(p);
+    identifier name = NULL;
+    if (tok_is_name(cur(p), "_"))
+        advance(p);
+    else if (!(name = parse_capture_target(p)))
+        return NULL;
+    pattern_ty pt = new_pattern(p, MatchStar_kind, st);
+    if (pt)
+        pt->v.MatchStar.name = name;
+    return pt;
+}
+
+static int parse_pattern_items(Parser *p, Vec *items, pattern_ty first, int close)
+{
+    if (vec_push(p, items, first) < 0)
+        return -1;
+    while (accept(p, T_COMMA)) {
+        if (close ? at(p, close) : !starts_pattern(cur(p)->type))
+            break;
+        pattern_ty b = parse_maybe_star_pattern(p);
+        if (!b || vec_push(p, items, b) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* The patterns of a case: `a, *b` is a sequence without brackets. */
+static pattern_ty parse_case_patterns(Parser *p)
+{
+    Token *st = cur(p);
+    pattern_ty a = parse_maybe_star_pattern(p);
+    if (!a)
+        return NULL;
+    if (!at(p, T_COMMA)) {
+        if (a->kind == MatchStar_kind)
+            return syntax_error(p);
+        return a;
+    }
+    Vec items = {0};
+    if (parse_pattern_items(p, &items, a, 0) < 0)
+        return NULL;
+    pattern_ty pt = new_pattern(p, MatchSequence_kind, st);
+    if (!pt || to_patterns(p, &items, &pt->v.MatchSequence.patterns) < 0)
+        return NULL;
+    return pt;
+}
+
+static int starts_star_target(int type) { return type == T_STAR || starts_expression(type); }
+
+/* subject_expr: star_named_expression ',' star_named_expressions? | named_expression */
+static expr_ty parse_match_subject(Parser *p)
+{
+    Token *start = cur(p);
+    expr_ty a = parse_star_named_expression(p);
+    if (!a)
+        return NULL;
+    if (!at(p, T_COMMA)) {
+        if (a->kind == Starred_kind)
+            return syntax_error(p);
+        return a;
+    }
+    Vec v = {0};
+    if (parse_comma_items(p, &v, a, parse_star_named_expression, starts_star_target) < 0)
+        return NULL;
+    return make_tuple_at(p, &v, AST_Load, start, last_real(p));
+}
+
+/* A statement starting with the name `match`: is it `match subject:` and a
+ * NEWLINE (then it is a match statement, whatever follows)? The subject is
+ * parsed in a trial; *subject receives it. */
+static int is_match_statement(Parser *p, expr_ty *subject)
+{
+    Mark m;
+    mark_save(p, &m);
+    advance(p);
+    p->no_invalid++;
+    p->match_trial++;
+    expr_ty e = starts_star_target(cur(p)->type) ? parse_match_subject(p) : NULL;
+    int ok = e && !p->failed && at(p, T_COLON) && peek(p, 1) == T_NEWLINE;
+    p->match_trial--;
+    p->no_invalid--;
+    if (ok) {
+        *subject = e;
+        return 1;
+    }
+    p->match_newline = e && !p->failed && at(p, T_NEWLINE);
+    /* CPython tried this alternative first: an "invalid syntax" points at
+     * the furthest token it reached. */
+    int furthest = p->max_pos;
+    mark_restore(p, &m);
+    p->max_pos = furthest;
+    return 0;
+}
+
+/* The simple statement starting with `match` failed: `match subject` and
+ * a NEWLINE is CPython's "expected ':'". */
+__attribute__((noinline)) static void check_match_colon(Parser *p, int start)
+{
+    if (p->err->kind == SYNERR_NOMEMORY)
+        return;
+    Mark m;
+    mark_save(p, &m);
+    p->failed = 0;
+    p->pos = start + 1;
+    p->no_invalid++;
+    expr_ty e = starts_star_target(cur(p)->type) ? parse_match_subject(p) : NULL;
+    p->no_invalid--;
+    int ok = e && !p->failed && at(p, T_NEWLINE);
+    Token *nl = cur(p);
+    mark_restore(p, &m);
+    if (ok) {
+        p->failed = 0;
+        p->generic_error = 0;
+        error_tok(p, nl, "expected ':'");
+    }
+}
+
+static match_case_ty parse_case_block(Parser *p)
+{
+    Token *t = cur(p);
+    if (!tok_is_name(t, "case"))
+        return syntax_error(p);
+    advance(p);
+    match_case_ty mc = arena_alloc(p->arena, sizeof(struct _match_case));
+    if (!mc)
+        return nomem(p);
+    mc->pattern = parse_case_patterns(p);
+    if (!mc->pattern)
+        return NULL;
+    if (accept(p, T_KW_IF)) {
+        mc->guard = parse_named_expression(p);
+        if (!mc->guard)
+            return NULL;
+    }
+    if (expect_colon(p, 0) < 0 || parse_block(p, "'case' statement", t, &mc->body) < 0)
+        return NULL;
+    return mc;
+}
+
+/* match subject: NEWLINE INDENT case_block+ DEDENT (the subject and the
+ * ':' parsed by is_match_statement). */
+static stmt_ty parse_match(Parser *p, Token *kw, expr_ty subject)
+{
+    advance(p);   /* ':' */
+    advance(p);   /* NEWLINE */
+    if (!at(p, T_INDENT)) {
+        Token *t = cur(p);
+        return error_at(p, SYNERR_INDENTATION, t->lineno, t->col, t->end_lineno, t->end_col,
+                        "expected an indented block after 'match' statement on line %d", kw->lineno);
+    }
+    advance(p);
+    if (enter(p) < 0)
+        return NULL;
+    Vec cases = {0};
+    do {
+        match_case_ty mc = parse_case_block(p);
+        if (!mc || vec_push(p, &cases, mc) < 0)
+            return NULL;
+    } while (!at(p, T_DEDENT) && !at(p, T_ENDMARKER));
+    leave(p);
+    accept(p, T_DEDENT);
+    stmt_ty s = new_stmt(p, Match_kind, kw);
+    if (!s || to_match_cases(p, &cases, &s->v.Match.cases) < 0)
+        return NULL;
+    s->v.Match.subject = subject;
+    return end_stmt(p, s);
 }
 
 static int push_stmt(Parser *p, Vec *out, stmt_ty s)
@@ -2672,9 +3215,18 @@ static int parse_statement(Parser *p, Vec *out)
         syntax_error(p);
         return -1;
     case T_NAME:
-        if (tok_is_name(t, "match") && is_match_statement(p)) {
-            error_tok(p, t, "'match' statements are not supported yet");
-            return -1;
+        if (tok_is_name(t, "match")) {
+            expr_ty subject;
+            if (is_match_statement(p, &subject))
+                return push_stmt(p, out, parse_match(p, t, subject));
+            int start = p->pos;
+            if (parse_simple_stmts(p, out) < 0) {
+                check_match_colon(p, start);
+                return -1;
+            }
+            if (p->match_newline)
+                p->match_quirk = 1;
+            return 0;
         }
         break;
     }
@@ -2941,8 +3493,13 @@ static stmt_ty parse_expr_stmt(Parser *p)
         return error_exprs(p, e, e, "cannot use assignment expressions with %s", expr_name(e));
     operator_ty op;
     if (at(p, T_COLON)) {
-        /* Annotated assignment. */
+        /* Annotated assignment. The messages for a bad target need an
+         * annotation after the ':' (CPython's rules do); without one, the
+         * error is at the ':'. */
         int paren = p->toks[start_pos].type == T_LPAR;
+        int annotated = p->pos + 1 < p->ntoks && starts_expression(p->toks[p->pos + 1].type);
+        if (!annotated && e->kind != Name_kind && e->kind != Attribute_kind && e->kind != Subscript_kind)
+            return syntax_error(p);
         if (e->kind == Tuple_kind) {
             if (paren && is_bitor_level(p, e))
                 return error_exprs(p, e, e, "only single target (not tuple) can be annotated");
@@ -3168,6 +3725,8 @@ static mod_ty parse_mod(Parser *p, int mode)
         int compound = !tok_is_simple_start(cur(p)->type);
         if (parse_statement(p, &body) < 0)
             return NULL;
+        if (body.n == 1 && ((stmt_ty)body.items[0])->kind == Match_kind)
+            compound = 1;
         Token *nl = prev_tok(p);
         while (accept(p, T_NEWLINE))
             ;
@@ -3192,6 +3751,39 @@ static mod_ty parse_mod(Parser *p, int mode)
     if (to_stmts(p, &body, &m->v.Module.body) < 0)
         return NULL;
     return m;
+}
+
+/* CPython's parser makes a second pass with its error rules when the first
+ * one fails. Its rule for `match subject` NEWLINE ("expected ':'") also
+ * matches an expression statement such as `match(x)`, so after one, any
+ * error of the second pass is reported as "expected ':'" at the furthest
+ * token of the first (CPython 3.11 does this). Errors of its first pass
+ * stay: the tokenizer's, and those of literals. Then, as CPython, a later
+ * tokenizer error or an unclosed bracket takes precedence. 1: applied. */
+static int match_quirk(Parser *p, const TokenArray *ta)
+{
+    static const char *const first_pass[] = {
+        "f-string", "(unicode error)", "bytes can only contain ASCII", "imaginary number required",
+        "cannot mix bytes and nonbytes", "too many nested levels", "expected '('", "expected ':'",
+    };
+    SyntaxErrorInfo *err = p->err;
+    if (!p->match_quirk || (err->kind != SYNERR_SYNTAX && err->kind != SYNERR_INDENTATION))
+        return 0;
+    int lexer = p->lex_failed && strcmp(err->msg, p->lex_err.msg) == 0 && err->lineno == p->lex_err.lineno;
+    if ((lexer && !p->lex_override) || (ta->unclosed && p->reached_end_first))
+        return 0;   /* the first pass stopped at the tokenizer's error, or at the end inside brackets */
+    for (size_t i = 0; i < sizeof first_pass / sizeof first_pass[0]; i++)
+        if (strncmp(err->msg, first_pass[i], strlen(first_pass[i])) == 0)
+            return 0;
+    Token *t = &p->toks[p->max_pos < p->ntoks ? p->max_pos : p->ntoks - 1];
+    if (p->lex_failed && p->lex_err.kind == SYNERR_SYNTAX)
+        *err = p->lex_err;
+    else if (ta->unclosed && t->lineno > ta->unclosed_line)
+        lex_set_error(err, 0, ta->unclosed_line, ta->unclosed_col, ta->unclosed_line, ta->unclosed_col + 1,
+                      "'%c' was never closed", ta->unclosed);
+    else
+        lex_set_error(err, SYNERR_SYNTAX, t->lineno, t->col, t->end_lineno, t->end_col, "expected ':'");
+    return 1;
 }
 
 /* Byte column -> 1-based character offset in line [ls, le). */
@@ -3425,7 +4017,9 @@ mod_ty parse_source(Arena *arena, const char *src, size_t len, const char *filen
             syntax_error(p);
         /* CPython: a parser error inside brackets that are still open at the
          * end of the file is reported as the unclosed bracket. */
-        if (ta.unclosed && err->kind != SYNERR_NOMEMORY && !p->lex_failed &&
+        if (match_quirk(p, &ta)) {
+            /* reported as CPython does */
+        } else if (ta.unclosed && err->kind != SYNERR_NOMEMORY && !p->lex_failed &&
             (p->reached_end || (!p->generic_error && (err->lineno > ta.outer_line ||
                                                        (err->lineno == ta.outer_line && err->col_offset >= ta.outer_col))))) {
             lex_set_error(err, 0, ta.unclosed_line, ta.unclosed_col, ta.unclosed_line, ta.unclosed_col + 1,

@@ -368,6 +368,57 @@ static bool visit_directive(Builder *b, stmt_ty s, bool is_global)
     return true;
 }
 
+static bool visit_pattern(Builder *b, pattern_ty p);
+
+static bool visit_patterns(Builder *b, pattern_seq seq)
+{
+    for (int i = 0; i < seq.n; i++)
+        if (!visit_pattern(b, seq.items[i]))
+            return false;
+    return true;
+}
+
+/* Names a pattern captures are locals of the scope, like assignment targets. */
+static bool visit_pattern(Builder *b, pattern_ty p)
+{
+    if (++b->depth > COMPILER_MAX_NESTING) {
+        return set_error(b->err, CERR_RECURSION, p->lineno, p->col_offset, p->end_lineno,
+                         p->end_col_offset, "maximum recursion depth exceeded during compilation");
+    }
+    bool ok = true;
+    switch (p->kind) {
+    case MatchValue_kind:
+        ok = visit_expr(b, p->v.MatchValue.value);
+        break;
+    case MatchSingleton_kind:
+        break;
+    case MatchSequence_kind:
+        ok = visit_patterns(b, p->v.MatchSequence.patterns);
+        break;
+    case MatchMapping_kind:
+        ok = visit_exprs(b, p->v.MatchMapping.keys) && visit_patterns(b, p->v.MatchMapping.patterns) &&
+             (!p->v.MatchMapping.rest || ADD_DEF(b, p->v.MatchMapping.rest, DEF_LOCAL, p));
+        break;
+    case MatchClass_kind:
+        ok = visit_expr(b, p->v.MatchClass.cls) && visit_patterns(b, p->v.MatchClass.patterns) &&
+             visit_patterns(b, p->v.MatchClass.kwd_patterns);
+        break;
+    case MatchStar_kind:
+        if (p->v.MatchStar.name)
+            ok = ADD_DEF(b, p->v.MatchStar.name, DEF_LOCAL, p);
+        break;
+    case MatchAs_kind:
+        ok = (!p->v.MatchAs.pattern || visit_pattern(b, p->v.MatchAs.pattern)) &&
+             (!p->v.MatchAs.name || ADD_DEF(b, p->v.MatchAs.name, DEF_LOCAL, p));
+        break;
+    case MatchOr_kind:
+        ok = visit_patterns(b, p->v.MatchOr.patterns);
+        break;
+    }
+    b->depth--;
+    return ok;
+}
+
 static bool visit_stmt(Builder *b, stmt_ty s)
 {
     if (++b->depth > COMPILER_MAX_NESTING) {
@@ -508,6 +559,14 @@ static bool visit_stmt(Builder *b, stmt_ty s)
         break;
     case Expr_kind:
         ok = visit_expr(b, s->v.Expr.value);
+        break;
+    case Match_kind:
+        ok = visit_expr(b, s->v.Match.subject);
+        for (int i = 0; ok && i < s->v.Match.cases.n; i++) {
+            match_case_ty m = s->v.Match.cases.items[i];
+            ok = visit_pattern(b, m->pattern) && (!m->guard || visit_expr(b, m->guard)) &&
+                 visit_stmts(b, m->body);
+        }
         break;
     case Pass_kind:
     case Break_kind:

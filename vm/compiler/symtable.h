@@ -35,6 +35,7 @@ typedef struct CompileError {
     char msg[256];
     int lineno, col_offset, end_lineno, end_col_offset;   /* end_col_offset < 0: unknown */
     int msg_only_args;    /* like CPython's symtable errors: SyntaxError.args is (msg,) only */
+    const void *repr_arg; /* a constant of the compiler (CConst): its repr replaces a '\x01' in msg */
 } CompileError;
 
 /* Deepest nesting of AST nodes the compiler accepts (RecursionError

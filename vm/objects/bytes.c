@@ -2839,7 +2839,7 @@ static void set_common_slots(TypeObj *t)
 void bytes_init_type(void)
 {
     get_empty_bytes();
-    TypeObj *t = (TypeObj *)type_new_builtin("bytes", T_object, TID_BYTES, TPF_BASETYPE);
+    TypeObj *t = (TypeObj *)type_new_builtin("bytes", T_object, TID_BYTES, TPF_BASETYPE | TPF_MATCH_SELF);
     T_bytes = t;
     set_common_slots(t);
     t->tp_repr = bytes_repr;
@@ -2849,7 +2849,7 @@ void bytes_init_type(void)
     type_add_methods(t, bytes_methods);
     type_ready(t);
 
-    t = (TypeObj *)type_new_builtin("bytearray", T_object, TID_BYTEARRAY, TPF_BASETYPE);
+    t = (TypeObj *)type_new_builtin("bytearray", T_object, TID_BYTEARRAY, TPF_BASETYPE | TPF_MATCH_SELF);
     T_bytearray = t;
     set_common_slots(t);
     t->tp_repr = bytearray_repr;

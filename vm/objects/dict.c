@@ -1741,7 +1741,7 @@ void dict_init_type(void)
     VM_GLOBAL_ROOT(s_keys);
     s_iter = str_intern_cstr("__iter__");
     VM_GLOBAL_ROOT(s_iter);
-    T_dict = (TypeObj *)type_new_builtin("dict", T_object, TID_DICT, TPF_BASETYPE);
+    T_dict = (TypeObj *)type_new_builtin("dict", T_object, TID_DICT, TPF_BASETYPE | TPF_MAPPING | TPF_MATCH_SELF);
     TypeObj *t = T_dict;
     t->tp_repr = dict_repr;
     t->tp_hash = dict_unhashable;

@@ -974,7 +974,7 @@ static const MethodDef float_methods[] = {
 
 void float_init_type(void)
 {
-    TypeObj *t = T_float = (TypeObj *)type_new_builtin("float", T_object, TID_FLOAT, TPF_BASETYPE);
+    TypeObj *t = T_float = (TypeObj *)type_new_builtin("float", T_object, TID_FLOAT, TPF_BASETYPE | TPF_MATCH_SELF);
     t->tp_repr = float_tp_repr;
     t->tp_str = float_tp_repr;
     t->tp_hash = float_tp_hash;

@@ -1955,7 +1955,7 @@ BOOL_BITOP(bool_nb_xor, int_nb_xor, ^)
 /* ------------------------------------------------------------------ */
 void int_init_type(void)
 {
-    TypeObj *t = T_int = (TypeObj *)type_new_builtin("int", T_object, TID_BIGINT, TPF_BASETYPE);
+    TypeObj *t = T_int = (TypeObj *)type_new_builtin("int", T_object, TID_BIGINT, TPF_BASETYPE | TPF_MATCH_SELF);
     t->tp_repr = int_tp_repr;
     t->tp_str = int_tp_repr;
     t->tp_hash = int_tp_hash;
@@ -1989,7 +1989,7 @@ void int_init_type(void)
     type_add_getset(t, "denominator", int_get_one, NULL);
     type_ready(t);
 
-    TypeObj *b = T_bool = (TypeObj *)type_new_builtin("bool", T_int, TID_BOOL, 0);
+    TypeObj *b = T_bool = (TypeObj *)type_new_builtin("bool", T_int, TID_BOOL, TPF_MATCH_SELF);
     b->tp_repr = bool_tp_repr;
     b->tp_str = bool_tp_repr;
     b->tp_new = bool_tp_new;

@@ -1015,7 +1015,7 @@ static const MethodDef list_methods[] = {
 void list_init_type(void)
 {
     ensure_empty_array();
-    T_list = (TypeObj *)type_new_builtin("list", T_object, TID_LIST, TPF_BASETYPE);
+    T_list = (TypeObj *)type_new_builtin("list", T_object, TID_LIST, TPF_BASETYPE | TPF_SEQUENCE | TPF_MATCH_SELF);
     TypeObj *t = T_list;
     t->tp_repr = list_repr;
     t->tp_hash = list_unhashable;

@@ -60,6 +60,7 @@ VM_STRUCT(PropertyHObj) { tm_header h; Obj fget; Obj fset; Obj fdel; Obj doc; Ob
     X(__wrapped__) X(__isabstractmethod__) X(__objclass__) X(__annotations__) X(__notes__) \
     X(__traceback__) X(__cause__) X(__context__) X(__suppress_context__) X(__length_hint__) \
     X(__ceil__) X(__floor__) X(__complex__) X(__bytes__) X(__fspath__) X(__await__) \
+    X(__match_args__) X(__abc_tpflags__) X(get) \
     X(builtins) X(metaclass) X(mro) X(args) X(name) X(obj) X(path) X(msg) X(value) X(code) \
     X(errno) X(strerror) X(filename) X(filename2) X(lineno) X(offset) X(text) X(end_lineno) \
     X(end_offset) X(print_file_and_line) X(encoding) X(object) X(start) X(end) X(reason) \

@@ -847,7 +847,7 @@ static const MethodDef range_methods[] = {
 
 void range_init_type(void)
 {
-    T_range = (TypeObj *)type_new_builtin("range", T_object, TID_RANGE, 0);
+    T_range = (TypeObj *)type_new_builtin("range", T_object, TID_RANGE, TPF_SEQUENCE);
     TypeObj *t = T_range;
     t->tp_repr = range_repr;
     t->tp_hash = range_hash;

@@ -1680,7 +1680,7 @@ static void set_common_slots(TypeObj *t)
 void set_init_type(void)
 {
     ensure_dummy();
-    T_set = (TypeObj *)type_new_builtin("set", T_object, TID_SET, TPF_BASETYPE);
+    T_set = (TypeObj *)type_new_builtin("set", T_object, TID_SET, TPF_BASETYPE | TPF_MATCH_SELF);
     set_common_slots(T_set);
     T_set->tp_new = set_tp_new;
     T_set->tp_init = set_tp_init;
@@ -1692,7 +1692,7 @@ void set_init_type(void)
     type_ready(T_set);
     type_set_attr_cstr(T_set, "__hash__", g_None);
 
-    T_frozenset = (TypeObj *)type_new_builtin("frozenset", T_object, TID_SET, TPF_BASETYPE);
+    T_frozenset = (TypeObj *)type_new_builtin("frozenset", T_object, TID_SET, TPF_BASETYPE | TPF_MATCH_SELF);
     set_common_slots(T_frozenset);
     T_frozenset->tp_new = frozenset_tp_new;
     type_add_methods(T_frozenset, frozenset_methods);

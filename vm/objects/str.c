@@ -2595,7 +2595,7 @@ void str_init_type(void)
     for (uint32_t c = 0; c < 256; c++)
         if (!char_cache[c])
             make_char(c);
-    TypeObj *t = (TypeObj *)type_new_builtin("str", T_object, TID_STR, TPF_BASETYPE);
+    TypeObj *t = (TypeObj *)type_new_builtin("str", T_object, TID_STR, TPF_BASETYPE | TPF_MATCH_SELF);
     T_str = t;
     t->tp_repr = str_tp_repr;
     t->tp_str = str_tp_str;

@@ -392,7 +392,7 @@ static int tuple_bool(Obj self)
 
 void tuple_init_type(void)
 {
-    T_tuple = (TypeObj *)type_new_builtin("tuple", T_object, TID_TUPLE, TPF_BASETYPE);
+    T_tuple = (TypeObj *)type_new_builtin("tuple", T_object, TID_TUPLE, TPF_BASETYPE | TPF_SEQUENCE | TPF_MATCH_SELF);
     TypeObj *t = T_tuple;
     t->tp_repr = tuple_repr;
     t->tp_hash = tuple_hash;

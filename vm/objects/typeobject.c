@@ -2273,6 +2273,22 @@ static Obj type_tp_new(Obj meta, Obj *args, size_t nargs, Obj kwnames)
         err_format(E_TypeError, "type '%s' is not an acceptable base type", type_name_of_type(solid));
         goto fail;
     }
+    /* Pattern matching: the best base's flags; __abc_tpflags__ (CPython's
+     * collections.abc spelling, applied by its ABCMeta) adds SEQUENCE / MAPPING. */
+    uint32_t pattern_flags = base->flags & (TPF_SEQUENCE | TPF_MAPPING | TPF_MATCH_SELF);
+    Obj abc_flags = dict_getitem_str(r[2], NAME(__abc_tpflags__));
+    if (abc_flags) {
+        if (IS_SMALLINT(abc_flags)) {
+            int64_t v = SMALLINT_VAL(abc_flags);
+            if ((v & (TPF_SEQUENCE | TPF_MAPPING)) == (TPF_SEQUENCE | TPF_MAPPING)) {
+                err_set(E_TypeError, "__abc_tpflags__ cannot be both Py_TPFLAGS_SEQUENCE and Py_TPFLAGS_MAPPING");
+                goto fail;
+            }
+            pattern_flags |= (uint32_t)(v & (TPF_SEQUENCE | TPF_MAPPING));
+        }
+        if (dict_delitem(r[2], NAME(__abc_tpflags__)) < 0)
+            goto fail;
+    }
     /* Special methods that are implicitly static / class methods. */
     Obj nw = dict_getitem_str(r[2], NAME(__new__));
     if (nw && IS_FUNCTION(nw)) {
@@ -2313,7 +2329,7 @@ static Obj type_tp_new(Obj meta, Obj *args, size_t nargs, Obj kwnames)
     t->base = (Obj)base;
     t->solid = (Obj)solid;
     t->slot_names = r[4];
-    t->flags = TPF_HEAPTYPE | TPF_BASETYPE | (has_dict ? TPF_HAS_DICT : 0);
+    t->flags = TPF_HEAPTYPE | TPF_BASETYPE | (has_dict ? TPF_HAS_DICT : 0) | pattern_flags;
     t->inst_tid = (uint16_t)(layout_is_value(solid) ? TID_INSTANCE : solid->inst_tid);
     t->nslots = (uint16_t)nslots;
     t->version = next_version();
