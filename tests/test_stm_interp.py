@@ -1,0 +1,76 @@
+"""build/tmpy (the interpreter on the STM runtime): properties the
+differential programs cannot show by their output alone."""
+import os
+import re
+import subprocess
+
+import pytest
+
+from conftest import BUILD, ROOT
+
+TMPY = BUILD / "tmpy"
+
+# Four threads in long atomic blocks that all read and write one object:
+# they conflict all the time; each thread must still finish (a thread that
+# keeps aborting turns inevitable) and no increment may be lost.
+CONFLICT = """
+import threading, tm
+class Box: pass
+box = Box(); box.n = 0; box.log = []
+def work(k):
+    for i in range(300):
+        with tm.atomic:
+            v = box.n
+            for _ in range(200):
+                pass
+            box.n = v + 1
+            box.log.append(k)
+ts = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+for t in ts: t.start()
+for t in ts: t.join()
+s = tm.stats()
+print(box.n, len(box.log), s["aborts"] > 0, s["inevitable"] > 0, s["commits"] > 0)
+"""
+
+
+def run(code, env=None, timeout=300):
+    full = dict(os.environ)
+    full.update(env or {})
+    return subprocess.run([str(TMPY), "-c", code], capture_output=True, text=True, timeout=timeout, env=full)
+
+
+def stats_line(stderr, what):
+    m = re.search(r"(\d+) " + what, stderr) or re.search(what + r" (\d+)", stderr)
+    assert m, stderr
+    return int(m.group(1))
+
+
+def test_conflicting_long_transactions_finish():
+    assert TMPY.exists(), "build/tmpy is not built: run `make test`"
+    p = run(CONFLICT, {"TMPY_SEGMENTS": "4", "TMPY_STATS": "1"})
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.split() == ["1200", "1200", "True", "True", "True"], (p.stdout, p.stderr)
+    # the statistics name the conflicts and where they happen
+    assert stats_line(p.stderr, "aborts \\(") > 0
+    assert re.search(r"aborts at <string>:\d+", p.stderr), p.stderr
+    assert "conflicts on" in p.stderr, p.stderr
+
+
+def test_abort_injection_aborts():
+    """The injection variant of the differential tests really aborts."""
+    code = "l = []\nfor i in range(20000):\n    l.append(i)\nprint(sum(l))"
+    p = run(code, {"TMPY_TXLEN": "5", "TMPY_STM_INJECT_ABORTS": "0.05:1", "TMPY_STATS": "1"})
+    assert p.returncode == 0 and p.stdout.strip() == str(sum(range(20000))), p.stderr
+    assert stats_line(p.stderr, "injected") > 10, p.stderr
+
+
+def test_mode_is_stm():
+    p = run("import tm; print(tm.mode())")
+    assert p.stdout.strip() == "stm", p.stderr
+
+
+@pytest.mark.parametrize("value", ["0", "x", "1000001", ""])
+def test_bad_txlen_is_one_clear_line(value):
+    p = run("pass", {"TMPY_TXLEN": value})
+    lines = p.stderr.splitlines()
+    assert p.returncode == 1 and len(lines) == 1 and lines[0].startswith("tmpy: error: TMPY_TXLEN"), p.stderr
