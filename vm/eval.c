@@ -345,7 +345,7 @@ typedef struct AttrInfo {
 
 static bool attr_analyze(TypeObj *t, unsigned tid, Obj name, AttrInfo *ai)
 {
-    if (t->version == 0 || !generic_getattr_type(t) || tid == TID_TYPE || tid == TID_FUNCTION ||
+    if (type_version(t) == 0 || !generic_getattr_type(t) || tid == TID_TYPE || tid == TID_FUNCTION ||
         tid == TID_MODULE)
         return false;
     bool has_dict = tid == TID_INSTANCE || tid == TID_EXCEPTION;
@@ -383,7 +383,7 @@ static __thread TypeCacheEntry type_cache[TYPE_CACHE_SIZE];
 
 static inline const AttrInfo *type_cache_get(TypeObj *t, unsigned tid, Obj name)
 {
-    uint64_t tver = t->version;
+    uint64_t tver = type_version(t);
     uintptr_t nm = (uintptr_t)name;
     TypeCacheEntry *e = &type_cache[(tver * 0x9E3779B97F4A7C15ULL ^ (nm >> 4)) % TYPE_CACHE_SIZE];
     if (e->tver == tver && e->name == nm && tver != 0)
@@ -439,7 +439,7 @@ static __attribute__((noinline)) void attr_cache_refill(CodeObj *co, uint32_t ci
         dver = ai.dver;
         owner_bits = ai.owner;
         ix = ai.index;
-        tver = t->version;
+        tver = type_version(t);
     }
     VM_WRITE(co->cache);
     e->fills++;
@@ -504,7 +504,7 @@ static void store_attr_cache_fill(CodeObj *co, uint32_t cidx, Obj obj, Obj name)
         return;
     TypeObj *t = TYPE(obj);
     unsigned tid = TID(obj);
-    if ((tid != TID_INSTANCE && tid != TID_EXCEPTION) || t->version == 0 ||
+    if ((tid != TID_INSTANCE && tid != TID_EXCEPTION) || type_version(t) == 0 ||
         t->tp_setattro != T_object->tp_setattro || !instance_dict(obj))
         return;
     int64_t ix;
@@ -517,7 +517,7 @@ static void store_attr_cache_fill(CodeObj *co, uint32_t cidx, Obj obj, Obj name)
     VM_WRITE(co->cache);
     e->fills++;
     e->kind = AC_STORE_INST;
-    e->tver = t->version;
+    e->tver = type_version(t);
     e->dver = 0;
     e->owner = 0;
     e->index = -1;
@@ -1559,7 +1559,7 @@ Obj eval_run(Frame *entry, int throwing, int *status)
         Obj v;
         switch (e->kind) {
         case AC_INSTANCE:
-            if (TYPE(obj)->version == e->tver) {
+            if (type_version(TYPE(obj)) == e->tver) {
                 Obj d = instance_dict(obj);
                 if (d && (v = dict_getitem_str(d, name)))
                     goto load_attr_done;
@@ -1576,7 +1576,7 @@ Obj eval_run(Frame *entry, int throwing, int *status)
         case AC_METHOD:
         case AC_DATA_DESCR: {
             TypeObj *t = TYPE(obj);
-            if (t->version != e->tver)
+            if (type_version(t) != e->tver)
                 break;
             if (e->kind != AC_DATA_DESCR) {
                 Obj d = instance_dict(obj);
@@ -1613,7 +1613,7 @@ Obj eval_run(Frame *entry, int throwing, int *status)
         Obj name = NAME(ARG);
         uint32_t cidx = *ip;
         AttrCache *e = ATTR_CACHE(co, cidx);
-        if (e->kind == AC_STORE_INST && TYPE(obj)->version == e->tver) {
+        if (e->kind == AC_STORE_INST && type_version(TYPE(obj)) == e->tver) {
             Obj d = instance_dict(obj);
             if (d) {
                 if (dict_setitem(d, name, sp[-2]) < 0)
@@ -1649,7 +1649,7 @@ Obj eval_run(Frame *entry, int throwing, int *status)
         AttrCache *e = ATTR_CACHE(co, cidx);
         if (e->kind == AC_METHOD) {
             TypeObj *t = TYPE(obj);
-            if (t->version == e->tver) {
+            if (type_version(t) == e->tver) {
                 Obj d = instance_dict(obj);
                 if (!d || DICT(d)->used == 0 || !dict_getitem_str(d, name)) {
                     Obj od = ((TypeObj *)(uintptr_t)e->owner)->dict;

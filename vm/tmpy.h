@@ -378,6 +378,13 @@ VM_STRUCT(TypeObj) {
     binaryfunc nb_inplace[NB_COUNT];  /* NULL: fall back to nb */
     unaryfunc nb_neg, nb_pos, nb_invert, nb_int, nb_float, nb_index, nb_abs;
 };
+/* The version the inline caches key on, read with its barrier (STM: a
+ * class changed by a transaction that commits first aborts the reader). */
+static inline uint64_t type_version(TypeObj *t)
+{
+    tm_read((object_t *)t);
+    return t->version;
+}
 
 /* ------------------------------------------------------------------ */
 /* The built-in types and singletons (never move; global roots).       */
