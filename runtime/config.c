@@ -109,6 +109,13 @@ int tm_config_from_env(tm_config *c, char *err, size_t errlen)
         }
         c->wait_for_readers = *v == '1';
     }
+    if ((v = getenv("TMPY_STM_CHECK")) && *v) {
+        if (strcmp(v, "0") != 0 && strcmp(v, "1") != 0) {
+            snprintf(err, errlen, "TMPY_STM_CHECK must be 0 or 1, got '%s'", v);
+            return -1;
+        }
+        c->stm_check = *v == '1';
+    }
     if ((v = getenv("TMPY_STM_INJECT_ABORTS")) && *v) {
         char *end;
         errno = 0;

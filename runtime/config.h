@@ -15,6 +15,7 @@ typedef struct tm_config {
     bool gc_debug_move;     /* TMPY_GC_DEBUG=move: a minor collection at every allocation */
     bool wait_for_readers;  /* TMPY_STM_WAIT_FOR_READERS=1: a committer waits for an older or
                                inevitable reader of what it wrote instead of aborting one of them */
+    bool stm_check;         /* TMPY_STM_CHECK=1: the write-barrier checker (barriercheck.c) */
     double inject_aborts;   /* TMPY_STM_INJECT_ABORTS=RATE[:SEED]: probability of a forced abort at */
     uint64_t inject_seed;   /* each commit, barrier slow path and allocation slow path (tests) */
 } tm_config;

@@ -189,6 +189,7 @@ static object_t *allocate_young_outside(uint16_t tid, size_t size)
         if (!(so = tm_old_alloc_young_large(size)))
             return NULL;
     }
+    tm_check_unprotect(tm_self.segment, so, size);
     object_t *o = (object_t *)so;   /* pages come zeroed */
     o->h.flags = TM_GCFLAG_YOUNG_OUTSIDE;
     o->h.tid = tid;

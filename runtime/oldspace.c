@@ -244,11 +244,16 @@ void tm_old_large_promoted(uintptr_t so)
 
 uintptr_t tm_old_alloc(int seg, size_t size)
 {
-    if (size <= TM_SMALL_MAX)
-        return alloc_small(seg, size);
-    uintptr_t so = alloc_large(size, false);
+    uintptr_t so;
+    if (size <= TM_SMALL_MAX) {
+        so = alloc_small(seg, size);
+    } else {
+        so = alloc_large(size, false);
+        if (so)
+            tm_old_large_promoted(so);
+    }
     if (so)
-        tm_old_large_promoted(so);
+        tm_check_unprotect(seg, so, size);
     return so;
 }
 

@@ -12,9 +12,11 @@ int tm_runtime_init(const tm_config *cfg, char *err, size_t errlen)
     tm_ticks_calibrate();
     if (tm_segments_init(cfg->nsegments, cfg->segment_size, cfg->nursery_size, err, errlen) != 0)
         return -1;
+    tm_check_writes = TM_STM && cfg->stm_check;
     tm_oldspace_init();
     tm_gc_init();
     tm_stm_init();
+    tm_check_init();
     tm_major_threshold = cfg->major_min;
     return 0;
 }

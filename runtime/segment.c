@@ -163,7 +163,8 @@ int tm_pages_reshare(int seg, uintptr_t so, size_t npages)
 {
     check_range(so, npages);
     tm_compiler_barrier();
-    if (map_fixed(tm_segment_base(seg) + so, npages * TM_PAGE_SIZE, PROT_READ | PROT_WRITE,
+    int prot = tm_check_writes && seg >= 1 ? PROT_READ : PROT_READ | PROT_WRITE;
+    if (map_fixed(tm_segment_base(seg) + so, npages * TM_PAGE_SIZE, prot,
                   MAP_SHARED | MAP_NORESERVE, tm_seg.memfd, (off_t)so) != 0)
         return -1;
     set_private(seg, so, npages, false);

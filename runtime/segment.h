@@ -94,4 +94,14 @@ void tm_pages_release(uintptr_t so, size_t npages);
 /* Physical memory held by the shared object space, in bytes. */
 size_t tm_shared_bytes_resident(void);
 
+/* The write-barrier checker (barriercheck.c; STM build, TMPY_STM_CHECK=1):
+ * shared old-space pages of thread segments are read-only, so a store that
+ * skipped the write barrier faults and is reported. */
+extern bool tm_check_writes;
+void tm_check_init(void);
+/* Old-space memory the running transaction of `seg` created: writable there. */
+void tm_check_unprotect(int seg, uintptr_t so, size_t size);
+/* A new transaction in `seg`: what the last one created is old now. */
+void tm_check_reprotect(int seg);
+
 #endif

@@ -283,6 +283,7 @@ void tm_start_transaction_after_setjmp(void)
     if (me->wait_for_seg)
         wait_for_winner(me);
     acquire_segment();
+    tm_check_reprotect(me->segment);
     /* A fresh read version; the markers are cleared once every 255. */
     uint8_t rv = (uint8_t)(TM_SEGLOCAL->read_version + 1);
     if (rv == 0) {

@@ -11,7 +11,8 @@ every allocation moves every young object), which finds a reference held
 across an allocation without a root; TMPY_PY_MOVE=0 skips that half.
 
 Under build/tmpy (STM) every program runs with one segment, with four (its
-threads in parallel), and with four under abort injection: transactions of
+threads in parallel), with four under the write-barrier checker
+(TMPY_STM_CHECK=1), and with four under abort injection: transactions of
 TMPY_TXLEN=5 yield points that abort at random (TMPY_STM_INJECT_ABORTS, rate
 TMPY_ABORT_RATE, default 0.02, seeded per program; TMPY_ABORT_SEED=N changes
 the seeds, and a failure names the seed that reproduces it).
@@ -108,3 +109,10 @@ def test_program_stm_abort_injection(path):
     rate = os.environ.get("TMPY_ABORT_RATE", "0.02")
     check(path, {"TMPY_SEGMENTS": "4", "TMPY_TXLEN": "5",
                  "TMPY_STM_INJECT_ABORTS": f"{rate}:{abort_seed(path)}"}, TMPY_STM)
+
+
+@pytest.mark.parametrize("path", PROGRAMS, ids=[p.stem for p in PROGRAMS])
+def test_program_stm_barrier_check(path):
+    """Under the write-barrier checker a store that skipped its barrier
+    stops the program with the C location (runtime/barriercheck.c)."""
+    check(path, {"TMPY_SEGMENTS": "4", "TMPY_STM_CHECK": "1"}, TMPY_STM)

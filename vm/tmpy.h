@@ -87,6 +87,25 @@ static inline Obj vm_rd(Obj o)
     return o;
 }
 
+/* A cache word in an immutable object (a hash): stored without the write
+ * barrier. Every thread computes the same value, so a store that is lost
+ * (an abort, a private copy of the page) or repeated is harmless. STM: an
+ * object outside the nursery is written through segment 0, the shared view
+ * (under TMPY_STM_CHECK shared pages are read-only in thread segments). */
+static inline void vm_cache_store(int64_t __seg_gs *field, int64_t v)
+{
+#if TM_STM
+    uintptr_t so = (uintptr_t)field;
+    if (so - tm_seg.nursery_start >= tm_seg.nursery_end - tm_seg.nursery_start) {
+        tm_compiler_barrier();
+        *(volatile int64_t *)(tm_seg.base + so) = v;
+        tm_compiler_barrier();
+        return;
+    }
+#endif
+    *field = v;
+}
+
 static inline Obj *vm_roots(int n)
 {
     Obj *r = (Obj *)tm_self.ss_top;

@@ -1228,7 +1228,7 @@ static int64_t bytes_tp_hash(Obj v)
     int64_t h = BYTES(v)->hash;
     if (h == -1) {
         h = hash_data(VM_LINEAR(BYTES(v)->data), (size_t)BYTES(v)->length);
-        BYTES(v)->hash = h;
+        vm_cache_store(&BYTES(v)->hash, h);
     }
     return h;
 }

@@ -248,7 +248,7 @@ int64_t str_hash(Obj s)
     if (likely(h != -1))
         return h;
     h = fix_hash(hash_bytes((const unsigned char *)str_cstr(s), (size_t)STR(s)->nbytes));
-    STR(s)->hash = h;   /* a cache in an immutable object: no barrier needed for correctness */
+    vm_cache_store(&STR(s)->hash, h);
     return h;
 }
 

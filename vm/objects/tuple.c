@@ -107,7 +107,7 @@ int64_t tuple_hash(Obj t)
     t = r[0];
     vm_unroots(r);
     if (stable && acc != 0)
-        TUPLE(t)->hash = (int64_t)acc;   /* a cache in an immutable object (not a reference): like str's */
+        vm_cache_store(&TUPLE(t)->hash, (int64_t)acc);
     return (int64_t)acc;
 }
 
