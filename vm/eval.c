@@ -1287,14 +1287,6 @@ static inline int truth(Obj v)
 /* ------------------------------------------------------------------ */
 /* Yield points: loop back-edges and returns.                          */
 /* ------------------------------------------------------------------ */
-#if TM_STM
-/* May the transaction break here? Only in the outermost eval loop (whose C
- * frame holds the transaction's setjmp) and outside `with tm.atomic:`. */
-static inline bool tx_may_break(void)
-{
-    return vm_eval_levels == 1 && !vm_ts.atomic;
-}
-#endif
 
 /* ------------------------------------------------------------------ */
 /* The loop                                                           */
@@ -1302,7 +1294,12 @@ static inline bool tx_may_break(void)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Woverride-init"
 
-Obj eval_run(Frame *entry, int throwing, int *status)
+/* Runs frames from `entry`. tx_break (STM, outermost loop only): a yield
+ * point that ends the transaction saves the frame's sp and ip, sets
+ * *tx_break and returns; eval_run commits, starts the next transaction and
+ * calls the loop again on the innermost frame. The loop itself holds no
+ * setjmp, which would keep its locals out of registers. */
+static Obj eval_loop(Frame *entry, int throwing, int *status, bool *tx_break)
 {
 #define LABEL(name) [OP_##name] = &&L_##name,
     static void *const labels[256] = {
@@ -1345,26 +1342,21 @@ Obj eval_run(Frame *entry, int throwing, int *status)
         sp = f->sp;                           \
         LOAD_FRAME();                         \
     } while (0)
-/* A yield point. STM: every vm_tx_length of them the transaction commits
- * and the next one starts here, in this C frame (the setjmp an abort comes
- * back to); after an abort txstate.c has restored the frames, and the
- * locals are reloaded from the innermost one. GIL: hand the GIL on if a
- * thread waits. */
+/* A yield point. STM: every vm_tx_length of them (outside `with
+ * tm.atomic:`) the outermost loop returns to eval_run to end the
+ * transaction; `redo` is 1 where the point comes before the instruction's
+ * work (the instruction runs again when the loop resumes), 0 after it.
+ * GIL: hand the GIL on if a thread waits. */
 #if TM_STM
-#define YIELD_POINT()                                                  \
+#define YIELD_POINT_AT(redo)                                           \
     do {                                                               \
-        if (unlikely(--vm_tx_countdown <= 0) && tx_may_break()) {      \
+        if (unlikely(--vm_tx_countdown <= 0) && tx_break && !vm_ts.atomic) { \
             f->sp = sp;                                                \
-            f->ip = ip;                                                \
-            vm_tx_commit();                                            \
-            tm_start_transaction();                                    \
-            vm_tx_started();                                           \
-            f = vm_ts.frame;                                           \
-            sp = f->sp;                                                \
-            LOAD_FRAME();                                              \
-        } else {                                                       \
-            tm_safepoint();   /* a committer may be waiting for us */  \
+            f->ip = ip - (redo);                                       \
+            *tx_break = true;                                          \
+            return NULL;                                               \
         }                                                              \
+        tm_safepoint();   /* a committer may be waiting for us */      \
     } while (0)
 /* Leaving the outermost loop while a transaction that may abort runs: C
  * code continues it, which an abort could not rewind. */
@@ -1374,8 +1366,9 @@ Obj eval_run(Frame *entry, int throwing, int *status)
             vm_tx_become_inevitable();                                 \
     } while (0)
 #else
-#define YIELD_POINT()               \
+#define YIELD_POINT_AT(redo)        \
     do {                            \
+        (void)tx_break;             \
         if (likely(!vm_ts.atomic))  \
             tm_yield();             \
     } while (0)
@@ -1819,13 +1812,13 @@ call_c: {
             pop_frame(f);
             RESUME_FRAME(f->back);
             *sp++ = v;
-            YIELD_POINT();
+            YIELD_POINT_AT(0);
             DISPATCH();
         }
         goto return_other;
     }
     TARGET(YIELD_VALUE) {
-        YIELD_POINT();   /* the value is still on the stack */
+        YIELD_POINT_AT(1);   /* the value is still on the stack */
         yv = *--sp;
     do_yield:
         if (unlikely(!FRAME_HDR(f)[HDR_GEN])) {
@@ -1929,7 +1922,7 @@ call_c: {
     }
     TARGET(JUMP_BACKWARD) {
         JUMP_TO(ARG);
-        YIELD_POINT();
+        YIELD_POINT_AT(0);
         DISPATCH();
     }
     /* Conditional jumps: jump when truth(v) == when (v popped unless `keep`
@@ -2649,7 +2642,7 @@ call_c: {
 
     /* ---- leaving frames ---- */
 return_other: {
-        YIELD_POINT();   /* the value is still on the stack */
+        YIELD_POINT_AT(1);   /* RETURN_VALUE again when resumed */
         Obj v = sp[-1];
         switch (f->kind) {
         case FR_ENTRY:
@@ -2770,6 +2763,30 @@ unwind:
 #undef JUMP_TO
 }
 #pragma GCC diagnostic pop
+
+/* The loop, entered from C. In the outermost loop (STM) transactions end at
+ * yield points: the loop returns here, the transaction commits and the next
+ * one starts in this C frame, which outlives it (the setjmp an abort comes
+ * back to; txstate.c then has the frames as they were at its start), and the
+ * loop resumes on the innermost frame. */
+Obj eval_run(Frame *entry, int throwing, int *status)
+{
+#if TM_STM
+    if (vm_eval_levels == 1) {
+        bool brk = false;
+        Obj r = eval_loop(entry, throwing, status, &brk);
+        while (brk) {
+            vm_tx_commit();
+            tm_start_transaction();
+            vm_tx_started();   /* the saved state back after an abort, else a snapshot */
+            brk = false;
+            r = eval_loop(vm_ts.frame, 0, status, &brk);
+        }
+        return r;
+    }
+#endif
+    return eval_loop(entry, throwing, status, NULL);
+}
 
 /* ------------------------------------------------------------------ */
 /* Entry points from C                                                */

@@ -53,34 +53,39 @@ Obj seq_iter_next(Obj it);
 Obj range_iter_next(Obj it);
 
 /* FOR_ITER fast paths (the eval loop tests TYPE(it) == T_list_iterator etc.). */
+/* Each object is marked read once (the cast macros would mark at every
+ * field access, and every marker store makes the compiler reload fields). */
 static inline Obj list_iter_next_inline(Obj it)
 {
-    Obj l = ITER(it)->a;
+    IterObj *p = ITER(it);
+    Obj l = p->a;
     if (l) {
-        VM_READ(l);
-        int64_t i = ITER(it)->i;
-        if (i < LIST_LEN(l)) {
-            VM_READ(LIST(l)->array);
+        ListObj *lo = LIST(l);
+        int64_t i = p->i;
+        if (i < lo->length) {
+            ArrayObj *arr = ARRAY(lo->array);
             VM_WRITE(it);
-            ITER(it)->i = i + 1;
-            return LIST_ITEMS(l)[i];
+            p->i = i + 1;
+            return arr->items[i];
         }
         VM_WRITE(it);
-        ITER(it)->a = NULL;   /* exhausted stays exhausted */
+        p->a = NULL;   /* exhausted stays exhausted */
     }
     return NULL;
 }
 /* Range iterator over small ints (ITK_RANGE). */
 static inline Obj range_iter_next_inline(Obj it)
 {
-    if (ITER(it)->kind == ITK_RANGE) {
-        int64_t n = ITER(it)->n;
+    IterObj *p = ITER(it);
+    if (p->kind == ITK_RANGE) {
+        int64_t n = p->n;
         if (n <= 0)
             return NULL;
-        int64_t v = ITER(it)->i;
+        int64_t v = p->i;
+        Obj step = p->a;
         VM_WRITE(it);
-        ITER(it)->n = n - 1;
-        ITER(it)->i = v + SMALLINT_VAL(ITER(it)->a);
+        p->n = n - 1;
+        p->i = v + SMALLINT_VAL(step);
         return MAKE_SMALLINT(v);
     }
     return range_iter_next(it);
