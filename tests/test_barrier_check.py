@@ -1,11 +1,14 @@
-"""The write-barrier checker (TMPY_STM_CHECK=1, runtime/barriercheck.c):
-programs that follow the barrier rules run clean under it (every tests/py
-program runs under it in test_py.py), and a store whose barrier was
-deliberately removed is caught at the store, with its C location."""
+"""The barrier checkers. Stores: TMPY_STM_CHECK=1 (runtime/barriercheck.c)
+maps shared old pages read-only; programs that follow the barrier rules run
+clean under it (every tests/py program runs under it in test_py.py), and a
+store whose barrier was deliberately removed is caught at the store, with
+its C location. Reads: tests/check_barriers.py finds every read of a
+mutable shape that bypasses the barriered cast macros, with file and line."""
 import os
 import re
 import shutil
 import subprocess
+import sys
 
 import pytest
 
@@ -66,3 +69,27 @@ def test_removed_write_barrier_is_caught(broken_tmpy):
         where = subprocess.run(["addr2line", "-f", "-i", "-e", m.group(1), m.group(2)],
                                capture_output=True, text=True).stdout
         assert "list_append" in where and "list.c" in where, where
+
+
+# ---- reads: the source check (tests/check_barriers.py) ----
+
+def test_vm_reads_mutable_objects_through_barriered_casts():
+    proc = subprocess.run([sys.executable, str(ROOT / "tests" / "check_barriers.py"), str(ROOT)],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, "reads without the read barrier:\n" + proc.stdout
+
+
+def test_removed_read_barrier_is_caught(tmp_path):
+    """list_append reading the list's length through a plain cast (its read
+    barrier removed) is reported with its file and line."""
+    shutil.copytree(ROOT / "vm", tmp_path / "vm")
+    path = tmp_path / "vm" / "objects" / "list.c"
+    src = path.read_text()
+    old = "    int64_t n = LIST(l)->length;\n"
+    assert old in src
+    path.write_text(src.replace(old, "    int64_t n = ((ListObj *)l)->length;\n", 1))
+    line = src[:src.index(old)].count("\n") + 1
+    proc = subprocess.run([sys.executable, str(ROOT / "tests" / "check_barriers.py"), str(tmp_path)],
+                          capture_output=True, text=True)
+    assert proc.returncode == 1
+    assert proc.stdout.startswith(f"vm/objects/list.c:{line}: a (ListObj *) cast reads without"), proc.stdout

@@ -68,7 +68,7 @@ int code_line_at(CodeObj *co, int64_t i)
         return co->firstlineno;
     if (!co->lines || (uint64_t)i >= co->ninstr)
         return co->firstlineno;
-    const int32_t __seg_gs *lines = (const int32_t __seg_gs *)((RawObj *)co->lines)->data;
+    const int32_t __seg_gs *lines = (const int32_t __seg_gs *)RAW(co->lines)->data;
     int line = lines[i];
     /* Cache words may carry no line of their own. */
     if (line <= 0 && i > 0)

@@ -436,8 +436,8 @@ static inline TypeObj *TYPE(Obj v)
     if (tid >= TID_FIRST_WITH_CLS)
         return (TypeObj *)((InstanceObj *)v)->cls;   /* no barrier: see "Barrier rules" */
     if (tid == TID_ITER)
-        return (TypeObj *)((IterObj *)v)->cls;
-    if (tid == TID_SET && ((SetObj *)v)->frozen)
+        return (TypeObj *)((IterObj *)v)->cls;   /* no barrier: set at creation */
+    if (tid == TID_SET && ((SetObj *)v)->frozen)   /* no barrier: set at creation */
         return T_frozenset;
     return vm_tid_type[tid];
 }
@@ -461,8 +461,8 @@ bool type_is_subtype(TypeObj *a, TypeObj *b); /* b in a.__mro__ */
 /* Instance of a user subclass of a built-in (class L(list)): the built-in value. */
 static inline Obj vm_unwrap(Obj v)
 {
-    if (TID(v) == TID_INSTANCE && ((InstanceObj *)v)->base_value)   /* set once, at creation */
-        return ((InstanceObj *)v)->base_value;
+    if (TID(v) == TID_INSTANCE && ((InstanceObj *)v)->base_value)   /* no barrier: set at creation */
+        return ((InstanceObj *)v)->base_value;   /* no barrier: set at creation */
     return v;
 }
 /* isinstance(v, int) including bool and int subclasses (unwrapped first by callers). */
@@ -703,6 +703,8 @@ int list_sort(Obj list, Obj key, bool reverse);
 #define ARRAY(v) ((ArrayObj *)vm_rd(v))
 #define RAW(v) ((RawObj *)vm_rd(v))
 #define DICT(v) ((DictObj *)vm_rd(v))
+#define SETOBJ(v) ((SetObj *)vm_rd(v))
+#define ITER(v) ((IterObj *)vm_rd(v))
 #define LIST(v) ((ListObj *)vm_rd(v))
 #define LIST_LEN(v) (LIST(v)->length)
 #define LIST_ITEMS(v) (((ArrayObj *)vm_rd(LIST(v)->array))->items)

@@ -4253,7 +4253,7 @@ static Obj unit_to_code(Emitter *em, Unit *u)
     if (!(r[R_LINES] = raw_new((int64_t)u->ncode * (int64_t)sizeof(int32_t))))
         goto out;
     if (u->ncode)
-        memcpy(VM_LINEAR(((RawObj *)r[R_LINES])->data), u->lines, (size_t)u->ncode * sizeof(int32_t));
+        memcpy(VM_LINEAR((RAW(r[R_LINES]))->data), u->lines, (size_t)u->ncode * sizeof(int32_t));
     if (!(r[R_CACHE] = raw_new((int64_t)u->ncaches * CACHE_ENTRY_SIZE)))
         goto out;
     Obj code = code_new(u->ncode);
@@ -4511,7 +4511,7 @@ void code_disassemble(Obj code, FILE *out)
     fprintf(out, "  qualname %s flags 0x%x args %d posonly %d kwonly %d nlocals %d cells %d frees %d stack %d\n",
             str_cstr(co->qualname), co->flags, co->argcount, co->posonlyargcount, co->kwonlyargcount,
             co->nlocals, co->ncellvars, co->nfreevars, co->stacksize);
-    const int32_t __seg_gs *lines = (const int32_t __seg_gs *)((RawObj *)co->lines)->data;
+    const int32_t __seg_gs *lines = (const int32_t __seg_gs *)RAW(co->lines)->data;
     int lastline = -1;
     for (uint64_t k = 0; k < co->ninstr; k++) {
         uint32_t w = co->code[k];

@@ -877,7 +877,7 @@ out:
 
 static Obj walk_next(Obj self)
 {
-    IterObj *it = (IterObj *)self;
+    IterObj *it = ITER(self);
     if (it->kind == 2) {
         Obj l = it->c;
         if (!l || it->i >= LIST_LEN(l))

@@ -154,7 +154,7 @@ static int64_t approx_size(Obj v)
         return maxc < 0x100 ? 73 + n : maxc < 0x10000 ? 74 + 2 * n : 76 + 4 * n;
     }
     case TID_BYTES: return 33 + ((BytesObj *)v)->length;
-    case TID_BYTEARRAY: return 56 + (((ByteArrayObj *)v)->raw ? ((RawObj *)((ByteArrayObj *)v)->raw)->length + 1 : 0);
+    case TID_BYTEARRAY: return 56 + ((BYTEARRAY(v))->raw ? RAW(BYTEARRAY(v)->raw)->length + 1 : 0);
     case TID_TUPLE: return 40 + 8 * TUPLE_LEN(v);
     case TID_LIST: return 56 + 8 * (LIST(v)->array ? ARRAY(LIST(v)->array)->length : 0);
     case TID_DICT: {

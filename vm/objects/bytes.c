@@ -100,7 +100,7 @@ out:
 static inline unsigned char *ba_wdata(Obj ba)
 {
     Obj raw = BYTEARRAY(ba)->raw;
-    return raw ? VM_LINEAR(((RawObj *)raw)->data) : NULL;
+    return raw ? VM_LINEAR((RAW(raw))->data) : NULL;
 }
 
 Obj bytearray_new(const char *data, size_t n)
@@ -120,7 +120,7 @@ Obj bytearray_new(const char *data, size_t n)
 static int ba_reserve(Obj *bap, int64_t need)
 {
     Obj raw = BYTEARRAY(*bap)->raw;
-    int64_t cap = raw ? ((RawObj *)raw)->length : 0;
+    int64_t cap = raw ? (RAW(raw))->length : 0;
     if (need <= cap)
         return 0;
     int64_t ncap = cap + (cap >> 1) + 16;
@@ -131,7 +131,7 @@ static int ba_reserve(Obj *bap, int64_t need)
         return -1;
     int64_t len = BYTEARRAY(*bap)->length;
     if (len)
-        memcpy(VM_LINEAR(((RawObj *)nraw)->data), ba_wdata(*bap), (size_t)len);
+        memcpy(VM_LINEAR((RAW(nraw))->data), ba_wdata(*bap), (size_t)len);
     VM_WRITE(*bap);
     BYTEARRAY(*bap)->raw = nraw;
     return 0;
@@ -144,7 +144,7 @@ static unsigned char *ba_write_data(Obj ba)
     if (!raw)
         return NULL;
     VM_WRITE(raw);
-    return VM_LINEAR(((RawObj *)raw)->data);
+    return VM_LINEAR((RAW(raw))->data);
 }
 
 static inline bool is_ba(Obj v) { return TID(v) == TID_BYTEARRAY; }
@@ -1440,7 +1440,7 @@ Obj bytes_iter_new(Obj b)
 {
     Obj *r = vm_roots(1);
     r[0] = vm_unwrap(b);
-    IterObj *it = (IterObj *)tm_allocate(TID_ITER, sizeof(IterObj));
+    IterObj *it = (IterObj *)tm_allocate(TID_ITER, sizeof(IterObj));   /* no barrier: a new object */
     if (!it) {
         vm_unroots(r);
         return err_nomemory();
@@ -1454,7 +1454,7 @@ Obj bytes_iter_new(Obj b)
 
 static Obj bytes_iter_next(Obj self)
 {
-    IterObj *it = (IterObj *)self;
+    IterObj *it = ITER(self);
     Obj b = it->a;
     if (!b)
         return NULL;
@@ -1475,7 +1475,7 @@ static Obj bytes_iter_length_hint(Obj *args, size_t nargs, Obj kwnames)
 {
     (void)nargs;
     (void)kwnames;
-    IterObj *it = (IterObj *)args[0];
+    IterObj *it = ITER(args[0]);
     if (!it->a)
         return MAKE_SMALLINT(0);
     int64_t n;

@@ -6,10 +6,8 @@
 
 #include "tmpy.h"
 
-#define SETOBJ(v) ((SetObj *)vm_rd(v))
 #define RANGE(v) ((RangeObj *)(v))
 #define SLICE(v) ((SliceObj *)(v))
-#define ITER(v) ((IterObj *)vm_rd(v))
 
 /* ------------------------------------------------------------------ */
 /* Iterators (containeriter.c): IterObj with cls set; `kind` says which. */

@@ -182,7 +182,7 @@ static Obj rbuf_new(void)
     Obj raw = (Obj)tm_allocate_old(TID_RAW, sizeof(struct RawObj_) + RBUF_SIZE);
     if (!raw)
         return err_nomemory();
-    ((RawObj *)raw)->length = RBUF_SIZE;
+    (RAW(raw))->length = RBUF_SIZE;
     return raw;
 }
 
@@ -699,7 +699,7 @@ static int fill(Obj st)
 #else
     Obj raw = f->rbuf;
     VM_WRITE(raw);
-    ssize_t n = vm_blocking_read((int)f->fd, VM_LINEAR(((RawObj *)raw)->data), RBUF_SIZE);
+    ssize_t n = vm_blocking_read((int)f->fd, VM_LINEAR((RAW(raw))->data), RBUF_SIZE);
 #endif
     tm_monitor_exit((object_t *)st);
     if (n < 0) {
@@ -713,7 +713,7 @@ static int fill(Obj st)
 
 static inline const unsigned char *rdata(Obj st)
 {
-    return (const unsigned char *)VM_LINEAR(((RawObj *)FO(st)->rbuf)->data);
+    return (const unsigned char *)VM_LINEAR(RAW(FO(st)->rbuf)->data);
 }
 
 /* Consume a pending \n after a translated \r. 0 ok, -1 error. */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "tmpy.h"
+#include "strobj.h"
 #include "numbers.h"
 
 TypeObj *T_float;
@@ -342,9 +343,9 @@ static bool float_text_bytes(Obj u, const char **s, size_t *n)
         *n = (size_t)((BytesObj *)u)->length;
         return true;
     case TID_BYTEARRAY: {
-        ByteArrayObj *ba = (ByteArrayObj *)u;
+        ByteArrayObj *ba = BYTEARRAY(u);
         *n = (size_t)ba->length;
-        *s = ba->raw ? (const char *)VM_LINEAR(((RawObj *)ba->raw)->data) : "";
+        *s = ba->raw ? (const char *)VM_LINEAR(RAW(ba->raw)->data) : "";
         return true;
     }
     default:

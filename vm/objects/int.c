@@ -1383,9 +1383,9 @@ static bool text_bytes(Obj u, const char **s, size_t *n)
         *n = (size_t)((BytesObj *)u)->length;
         return true;
     case TID_BYTEARRAY: {
-        ByteArrayObj *ba = (ByteArrayObj *)u;
+        ByteArrayObj *ba = BYTEARRAY(u);
         *n = (size_t)ba->length;
-        *s = ba->raw ? (const char *)VM_LINEAR(((RawObj *)ba->raw)->data) : "";
+        *s = ba->raw ? (const char *)VM_LINEAR(RAW(ba->raw)->data) : "";
         return true;
     }
     default:

@@ -823,7 +823,7 @@ Obj str_iter_new(Obj s)
 {
     Obj *r = vm_roots(1);
     r[0] = vm_unwrap(s);
-    IterObj *it = (IterObj *)tm_allocate(TID_ITER, sizeof(IterObj));
+    IterObj *it = (IterObj *)tm_allocate(TID_ITER, sizeof(IterObj));   /* no barrier: a new object */
     if (!it) {
         vm_unroots(r);
         return err_nomemory();
@@ -838,7 +838,7 @@ Obj str_iter_new(Obj s)
 
 static Obj str_iter_next(Obj self)
 {
-    IterObj *it = (IterObj *)self;
+    IterObj *it = ITER(self);
     Obj s = it->a;
     if (!s)
         return NULL;
@@ -860,7 +860,7 @@ static Obj str_iter_length_hint(Obj *args, size_t nargs, Obj kwnames)
 {
     (void)nargs;
     (void)kwnames;
-    IterObj *it = (IterObj *)args[0];
+    IterObj *it = ITER(args[0]);
     Obj s = it->a;
     return MAKE_SMALLINT(s ? STR(s)->length - it->n : 0);
 }

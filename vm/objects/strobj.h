@@ -173,7 +173,7 @@ static inline bool str_isspace_cp(uint32_t cp)
 static inline unsigned char __seg_gs *bytearray_data(Obj ba)
 {
     Obj raw = BYTEARRAY(ba)->raw;
-    return raw ? ((RawObj *)raw)->data : (unsigned char __seg_gs *)0;
+    return raw ? (RAW(raw))->data : (unsigned char __seg_gs *)0;
 }
 Obj bytes_alloc(int64_t n);               /* zeroed bytes of length n */
 Obj bytes_repr(Obj b);                    /* b'...' */

@@ -412,7 +412,7 @@ Obj vm_instance_dict(Obj o)
 /* ------------------------------------------------------------------ */
 static bool is_wrapper(Obj v)
 {
-    return !IS_SMALLINT(v) && v->h.tid == TID_ITER && ((IterObj *)v)->cls == (Obj)T_wrapper_descriptor;
+    return !IS_SMALLINT(v) && v->h.tid == TID_ITER && (ITER(v))->cls == (Obj)T_wrapper_descriptor;
 }
 
 static Obj wrapper_call_slot(TypeObj *owner, const SlotDef *sd, Obj *args, size_t nargs, Obj kwnames);
@@ -444,8 +444,8 @@ static Obj call_unbound_kw(Obj f, Obj self, Obj *args, size_t nargs, Obj kwnames
     Obj res;
     if (IS_FUNCTION(f) || TID(f) == TID_BUILTIN) {
         res = vm_call(f, r, nargs + 1, kwnames);
-    } else if (is_wrapper(f) && !((IterObj *)f)->c) {
-        res = wrapper_call_slot((TypeObj *)((IterObj *)f)->a, &slotdefs[((IterObj *)f)->i], r, nargs + 1, kwnames);
+    } else if (is_wrapper(f) && !(ITER(f))->c) {
+        res = wrapper_call_slot((TypeObj *)(ITER(f))->a, &slotdefs[(ITER(f))->i], r, nargs + 1, kwnames);
     } else {
         descrgetfunc g = TYPE(f)->tp_descr_get;
         Obj callee = f;
@@ -548,8 +548,8 @@ static Obj slot_tp_richcompare(Obj self, Obj other, int op)
     Obj f = vm_lookup_type(TYPE(self), *names[op]);
     if (!f)
         return g_NotImplemented;
-    if (is_wrapper(f) && !((IterObj *)f)->c) {
-        TypeObj *owner = (TypeObj *)((IterObj *)f)->a;
+    if (is_wrapper(f) && !(ITER(f))->c) {
+        TypeObj *owner = (TypeObj *)(ITER(f))->a;
         if (owner->tp_richcompare)
             return owner->tp_richcompare(self_for(owner, self), layout_is_value(owner) ? vm_unwrap(other) : other, op);
     }
@@ -1152,7 +1152,7 @@ Obj wrapper_new(TypeObj *owner, int sdi, Obj self)
     vm_unroots(r);
     if (!w)
         return err_nomemory();
-    IterObj *it = (IterObj *)w;
+    IterObj *it = ITER(w);
     it->cls = (Obj)(self ? T_method_wrapper : T_wrapper_descriptor);
     it->a = (Obj)owner;
     it->b = slotdefs[sdi].iname;
@@ -1359,14 +1359,14 @@ static Obj wrapper_call_slot(TypeObj *owner, const SlotDef *sd, Obj *args, size_
 
 static Obj wrapperdescr_call(Obj w, Obj *args, size_t nargs, Obj kwnames)
 {
-    IterObj *it = (IterObj *)w;
+    IterObj *it = ITER(w);
     return wrapper_call_slot((TypeObj *)it->a, &slotdefs[it->i], args, nargs, kwnames);
 }
 
 static Obj wrapperdescr_get(Obj w, Obj obj, Obj type)
 {
     (void)type;
-    IterObj *it = (IterObj *)w;
+    IterObj *it = ITER(w);
     const SlotDef *sd = &slotdefs[it->i];
     if (!obj || sd->kind == WK_NEW)
         return w;
@@ -1383,7 +1383,7 @@ static Obj sb_finish_or_null(StrBuf *b) { return sb_finish(b); }
 
 static Obj wrapperdescr_repr(Obj w)
 {
-    IterObj *it = (IterObj *)w;
+    IterObj *it = ITER(w);
     const SlotDef *sd = &slotdefs[it->i];
     if (sd->kind == WK_NEW) {
         uint64_t addr = vm_object_id(it->a);
@@ -1400,11 +1400,11 @@ static Obj methwrapper_call(Obj w, Obj *args, size_t nargs, Obj kwnames)
     size_t nkw = kwnames ? (size_t)TUPLE_LEN(kwnames) : 0;
     Obj *r = vm_roots((int)(nargs + nkw + 2));
     r[nargs + nkw + 1] = w;
-    r[0] = ((IterObj *)w)->c;
+    r[0] = (ITER(w))->c;
     for (size_t i = 0; i < nargs + nkw; i++)
         r[i + 1] = args[i];
     w = r[nargs + nkw + 1];
-    IterObj *it = (IterObj *)w;
+    IterObj *it = ITER(w);
     Obj res = wrapper_call_slot((TypeObj *)it->a, &slotdefs[it->i], r, nargs + 1, kwnames);
     vm_unroots(r);
     return res;
@@ -1414,10 +1414,10 @@ static Obj methwrapper_repr(Obj w)
 {
     Obj *r = vm_roots(1);
     r[0] = w;
-    uint64_t addr = vm_object_id(((IterObj *)w)->c);
+    uint64_t addr = vm_object_id((ITER(w))->c);
     w = r[0];
     vm_unroots(r);
-    IterObj *it = (IterObj *)w;
+    IterObj *it = ITER(w);
     StrBuf b;
     sb_init(&b);
     sb_printf(&b, "<method-wrapper '%s' of %s object at %#lx>", slotdefs[it->i].name, type_name(it->c),
@@ -1429,7 +1429,7 @@ static Obj methwrapper_richcompare(Obj a, Obj b, int op)
 {
     if ((op != CMP_EQ && op != CMP_NE) || TYPE(b) != T_method_wrapper)
         return g_NotImplemented;
-    IterObj *x = (IterObj *)a, *y = (IterObj *)b;
+    IterObj *x = ITER(a), *y = ITER(b);
     bool eq = x->c == y->c && x->i == y->i && x->a == y->a;
     return vm_bool(op == CMP_EQ ? eq : !eq);
 }
@@ -1438,36 +1438,36 @@ static int64_t methwrapper_hash(Obj w)
 {
     Obj *r = vm_roots(1);
     r[0] = w;
-    int64_t h = vm_identity_hash(((IterObj *)w)->c);
+    int64_t h = vm_identity_hash((ITER(w))->c);
     w = r[0];
     vm_unroots(r);
-    h ^= ((IterObj *)w)->i * 1000003;
+    h ^= (ITER(w))->i * 1000003;
     return h == -1 ? -2 : h;
 }
 
 static Obj wrapper_name_get(Obj *args, size_t nargs, Obj kw)
 {
     (void)nargs, (void)kw;
-    return ((IterObj *)args[0])->b;
+    return (ITER(args[0]))->b;
 }
 
 static Obj wrapper_qualname_get(Obj *args, size_t nargs, Obj kw)
 {
     (void)nargs, (void)kw;
-    IterObj *it = (IterObj *)args[0];
+    IterObj *it = ITER(args[0]);
     return str_from_format("%s.%s", type_name_of_type((TypeObj *)it->a), slotdefs[it->i].name);
 }
 
 static Obj wrapper_objclass_get(Obj *args, size_t nargs, Obj kw)
 {
     (void)nargs, (void)kw;
-    return ((IterObj *)args[0])->a;
+    return (ITER(args[0]))->a;
 }
 
 static Obj wrapper_self_get(Obj *args, size_t nargs, Obj kw)
 {
     (void)nargs, (void)kw;
-    return ((IterObj *)args[0])->c;
+    return (ITER(args[0]))->c;
 }
 
 static Obj none_get(Obj *args, size_t nargs, Obj kw)
@@ -1484,7 +1484,7 @@ static Obj getset_get(Obj d, Obj obj, Obj type)
     (void)type;
     if (!obj)
         return d;
-    IterObj *it = (IterObj *)d;
+    IterObj *it = ITER(d);
     TypeObj *owner = (TypeObj *)it->a;
     if (!vm_isinstance_type(obj, owner)) {
         err_format(E_TypeError, "descriptor '%s' for '%s' objects doesn't apply to a '%s' object",
@@ -1506,7 +1506,7 @@ static Obj getset_get(Obj d, Obj obj, Obj type)
 
 static int getset_set(Obj d, Obj obj, Obj v)
 {
-    IterObj *it = (IterObj *)d;
+    IterObj *it = ITER(d);
     TypeObj *owner = (TypeObj *)it->a;
     cfunc setter = (cfunc)(uintptr_t)it->n;
     if (!setter) {
@@ -1529,7 +1529,7 @@ static int getset_set(Obj d, Obj obj, Obj v)
 
 static Obj getset_repr(Obj d)
 {
-    IterObj *it = (IterObj *)d;
+    IterObj *it = ITER(d);
     StrBuf b;
     sb_init(&b);
     sb_printf(&b, "<attribute '%s' of '%s' objects>", str_cstr(it->b), type_name_of_type((TypeObj *)it->a));
@@ -1545,7 +1545,7 @@ static Obj member_new(TypeObj *owner, Obj name, int64_t index)
     r[0] = name;
     Obj m = (Obj)tm_allocate(TID_ITER, sizeof(struct IterObj_));
     if (m) {
-        IterObj *it = (IterObj *)m;
+        IterObj *it = ITER(m);
         it->cls = (Obj)T_member_descriptor;
         it->a = (Obj)owner;
         it->b = r[0];
@@ -1557,7 +1557,7 @@ static Obj member_new(TypeObj *owner, Obj name, int64_t index)
 
 static bool member_check(Obj d, Obj obj)
 {
-    IterObj *it = (IterObj *)d;
+    IterObj *it = ITER(d);
     if (vm_isinstance_type(obj, (TypeObj *)it->a))
         return true;
     err_format(E_TypeError, "descriptor '%s' for '%s' objects doesn't apply to a '%s' object", str_cstr(it->b),
@@ -1572,7 +1572,7 @@ static Obj member_get(Obj d, Obj obj, Obj type)
         return d;
     if (!member_check(d, obj))
         return NULL;
-    IterObj *it = (IterObj *)d;
+    IterObj *it = ITER(d);
     Obj v = NULL;
     if (TID(obj) == TID_INSTANCE) {
         Obj arr = ((InstanceHObj *)obj)->slots;
@@ -1592,7 +1592,7 @@ static int member_set(Obj d, Obj obj, Obj v)
 {
     if (!member_check(d, obj))
         return -1;
-    IterObj *it = (IterObj *)d;
+    IterObj *it = ITER(d);
     if (TID(obj) != TID_INSTANCE) {
         /* exceptions: no slot storage of their own, the dict holds it */
         Obj *r = vm_roots(2);
@@ -1601,7 +1601,7 @@ static int member_set(Obj d, Obj obj, Obj v)
         Obj dict = vm_instance_dict(obj);
         int rc = -1;
         if (dict)
-            rc = r[1] ? dict_setitem(dict, ((IterObj *)r[0])->b, r[1]) : dict_delitem(dict, ((IterObj *)r[0])->b);
+            rc = r[1] ? dict_setitem(dict, (ITER(r[0]))->b, r[1]) : dict_delitem(dict, (ITER(r[0]))->b);
         vm_unroots(r);
         return rc;
     }
@@ -1629,7 +1629,7 @@ static int member_set(Obj d, Obj obj, Obj v)
                 ARRAY(na)->items[k] = ARRAY(r[3])->items[k];
         obj = r[1];
         v = r[2];
-        it = (IterObj *)r[0];
+        it = ITER(r[0]);
         vm_unroots(r);
         VM_WRITE(obj);
         ((InstanceHObj *)obj)->slots = na;
@@ -1646,7 +1646,7 @@ static int member_set(Obj d, Obj obj, Obj v)
 
 static Obj member_repr(Obj d)
 {
-    IterObj *it = (IterObj *)d;
+    IterObj *it = ITER(d);
     StrBuf b;
     sb_init(&b);
     sb_printf(&b, "<member '%s' of '%s' objects>", str_cstr(it->b), type_name_of_type((TypeObj *)it->a));
@@ -1753,7 +1753,7 @@ void type_add_getset(TypeObj *t, const char *name, cfunc getter, cfunc setter)
     Obj g = (Obj)tm_allocate(TID_ITER, sizeof(struct IterObj_));
     if (!g)
         fatal_startup("out of memory");
-    IterObj *it = (IterObj *)g;
+    IterObj *it = ITER(g);
     it->cls = (Obj)T_getset_descriptor;
     it->a = (Obj)t;
     it->b = r[0];
@@ -2346,7 +2346,7 @@ static Obj type_tp_new(Obj meta, Obj *args, size_t nargs, Obj kwnames)
             err_nomemory();
             goto fail;
         }
-        IterObj *it = (IterObj *)g;
+        IterObj *it = ITER(g);
         it->cls = (Obj)T_getset_descriptor;
         it->a = r[7];
         it->b = NAME(__dict__);
@@ -2943,7 +2943,7 @@ static bool union_arg_ok(Obj v)
     return v == g_None || IS_TYPE(v) || TYPE(v) == T_union || TYPE(v) == T_generic_alias;
 }
 
-Obj type_union_args(Obj u) { return TYPE(u) == T_union ? ((IterObj *)u)->a : NULL; }
+Obj type_union_args(Obj u) { return TYPE(u) == T_union ? (ITER(u))->a : NULL; }
 
 static int union_add(Obj list, Obj v)
 {
@@ -2969,9 +2969,9 @@ static Obj type_or(Obj a, Obj b)
     for (int k = 0; k < 2; k++) {
         Obj x = r[k];
         if (TYPE(x) == T_union) {
-            Obj args = ((IterObj *)x)->a;
+            Obj args = (ITER(x))->a;
             for (int64_t i = 0; i < TUPLE_LEN(args); i++)
-                if (union_add(r[2], TUPLE_ITEMS(((IterObj *)r[k])->a)[i]) < 0)
+                if (union_add(r[2], TUPLE_ITEMS((ITER(r[k]))->a)[i]) < 0)
                     goto out;
         } else if (union_add(r[2], x) < 0) {
             goto out;
@@ -2990,8 +2990,8 @@ static Obj type_or(Obj a, Obj b)
         err_nomemory();
         goto out;
     }
-    ((IterObj *)u)->cls = (Obj)T_union;
-    ((IterObj *)u)->a = r[0];
+    (ITER(u))->cls = (Obj)T_union;
+    (ITER(u))->a = r[0];
     res = u;
 out:
     vm_unroots(r);
@@ -3029,7 +3029,7 @@ static int repr_type_arg(StrBuf *b, Obj v)
 static Obj union_repr(Obj u)
 {
     Obj *r = vm_roots(1);
-    r[0] = ((IterObj *)u)->a;
+    r[0] = (ITER(u))->a;
     StrBuf b;
     sb_init(&b);
     for (int64_t i = 0; i < TUPLE_LEN(r[0]); i++) {
@@ -3063,7 +3063,7 @@ static Obj union_richcompare(Obj a, Obj b, int op)
 {
     if ((op != CMP_EQ && op != CMP_NE) || TYPE(b) != T_union)
         return g_NotImplemented;
-    bool eq = tuple_same_set(((IterObj *)a)->a, ((IterObj *)b)->a);
+    bool eq = tuple_same_set((ITER(a))->a, (ITER(b))->a);
     return vm_bool(op == CMP_EQ ? eq : !eq);
 }
 
@@ -3072,8 +3072,8 @@ static int64_t union_hash(Obj u)
     Obj *r = vm_roots(1);
     r[0] = u;
     int64_t h = 0x345678;
-    for (int64_t i = 0; i < TUPLE_LEN(((IterObj *)r[0])->a); i++)
-        h ^= vm_identity_hash(TUPLE_ITEMS(((IterObj *)r[0])->a)[i]);
+    for (int64_t i = 0; i < TUPLE_LEN((ITER(r[0]))->a); i++)
+        h ^= vm_identity_hash(TUPLE_ITEMS((ITER(r[0]))->a)[i]);
     vm_unroots(r);
     return h == -1 ? -2 : h;
 }
@@ -3081,7 +3081,7 @@ static int64_t union_hash(Obj u)
 static Obj union_args_get(Obj *args, size_t nargs, Obj kw)
 {
     (void)nargs, (void)kw;
-    return ((IterObj *)args[0])->a;
+    return (ITER(args[0]))->a;
 }
 
 static Obj generic_alias_new(Obj origin, Obj key)
@@ -3097,9 +3097,9 @@ static Obj generic_alias_new(Obj origin, Obj key)
         err_nomemory();
         goto out;
     }
-    ((IterObj *)g)->cls = (Obj)T_generic_alias;
-    ((IterObj *)g)->a = r[0];
-    ((IterObj *)g)->b = r[1];
+    (ITER(g))->cls = (Obj)T_generic_alias;
+    (ITER(g))->a = r[0];
+    (ITER(g))->b = r[1];
     res = g;
 out:
     vm_unroots(r);
@@ -3112,16 +3112,16 @@ static Obj generic_alias_repr(Obj g)
     r[0] = g;
     StrBuf b;
     sb_init(&b);
-    if (repr_type_arg(&b, ((IterObj *)r[0])->a) < 0)
+    if (repr_type_arg(&b, (ITER(r[0]))->a) < 0)
         goto fail;
     sb_addc(&b, '[');
-    Obj args = ((IterObj *)r[0])->b;
+    Obj args = (ITER(r[0]))->b;
     if (TUPLE_LEN(args) == 0)
         sb_adds(&b, "()");
-    for (int64_t i = 0; i < TUPLE_LEN(((IterObj *)r[0])->b); i++) {
+    for (int64_t i = 0; i < TUPLE_LEN((ITER(r[0]))->b); i++) {
         if (i)
             sb_adds(&b, ", ");
-        if (repr_type_arg(&b, TUPLE_ITEMS(((IterObj *)r[0])->b)[i]) < 0)
+        if (repr_type_arg(&b, TUPLE_ITEMS((ITER(r[0]))->b)[i]) < 0)
             goto fail;
     }
     sb_addc(&b, ']');
@@ -3135,41 +3135,41 @@ fail:
 
 static Obj generic_alias_call(Obj g, Obj *args, size_t nargs, Obj kwnames)
 {
-    return vm_call(((IterObj *)g)->a, args, nargs, kwnames);
+    return vm_call((ITER(g))->a, args, nargs, kwnames);
 }
 
 static Obj generic_alias_getattro(Obj g, Obj name)
 {
     if (IS_STR(name)) {
         if (str_eq_cstr(name, "__origin__"))
-            return ((IterObj *)g)->a;
+            return (ITER(g))->a;
         if (str_eq_cstr(name, "__args__"))
-            return ((IterObj *)g)->b;
+            return (ITER(g))->b;
         if (str_eq_cstr(name, "__parameters__"))
             return g_empty_tuple;
         if (str_eq_cstr(name, "__class__"))
             return (Obj)T_generic_alias;
     }
-    return vm_getattr(((IterObj *)g)->a, name);
+    return vm_getattr((ITER(g))->a, name);
 }
 
 static Obj generic_alias_richcompare(Obj a, Obj b, int op)
 {
     if ((op != CMP_EQ && op != CMP_NE) || TYPE(b) != T_generic_alias)
         return g_NotImplemented;
-    if (((IterObj *)a)->a != ((IterObj *)b)->a) {
+    if ((ITER(a))->a != (ITER(b))->a) {
         return vm_bool(op == CMP_NE);
     }
-    return vm_richcompare(((IterObj *)a)->b, ((IterObj *)b)->b, op);
+    return vm_richcompare((ITER(a))->b, (ITER(b))->b, op);
 }
 
 static int64_t generic_alias_hash(Obj g)
 {
     Obj *r = vm_roots(1);
     r[0] = g;
-    int64_t h = vm_hash(((IterObj *)g)->b);
+    int64_t h = vm_hash((ITER(g))->b);
     if (h != -1)
-        h ^= vm_identity_hash(((IterObj *)r[0])->a);
+        h ^= vm_identity_hash((ITER(r[0]))->a);
     vm_unroots(r);
     return h == -1 && !err_occurred() ? -2 : h;
 }
@@ -3612,9 +3612,9 @@ void object_init_types(void)
         type_ready(st[i]);
     }
     VM_WRITE(g_NotImplemented);
-    ((IterObj *)g_NotImplemented)->cls = (Obj)T_NotImplementedType;
+    (ITER(g_NotImplemented))->cls = (Obj)T_NotImplementedType;
     VM_WRITE(g_Ellipsis);
-    ((IterObj *)g_Ellipsis)->cls = (Obj)T_ellipsis;
+    (ITER(g_Ellipsis))->cls = (Obj)T_ellipsis;
 
     T_capsule = new_type("PyCapsule", T_object, TID_CAPSULE, 0);
     type_ready(T_capsule);
