@@ -295,6 +295,7 @@ static Obj load_module(Obj fullname, Obj search)
     r[1] = search;
     module_init_fn init = find_builtin(fullname);
     if (init) {
+        vm_tx_become_inevitable();   /* module inits set C globals (roots) */
         r[2] = init();
         if (!r[2])
             goto out;

@@ -4,6 +4,9 @@
 #include "objects/objects.h"
 #include "objects/strobj.h"
 
+#include <stdio.h>
+#include <stdlib.h>
+
 static Obj g_atexit;   /* list of (func, args tuple, kwargs dict or None) */
 
 static Obj ax_register(Obj *args, size_t nargs, Obj kwnames)
@@ -35,7 +38,7 @@ static Obj ax_register(Obj *args, size_t nargs, Obj kwnames)
     r[2] = tuple_pack(3, args[0], r[0], r[1]);
     if (!r[2])
         goto out;
-    if (!g_atexit && !(g_atexit = list_new_capacity(4)))
+    if (!g_atexit)
         goto out;
     if (list_append(g_atexit, r[2]) < 0)
         goto out;
@@ -144,8 +147,14 @@ Obj atexit_module_init(void)
     return m;
 }
 
-/* Start-up: the callback list is a global root (made on first register()). */
+/* Start-up: the callback list, a global root (made now: a root is written
+ * only before threads start or by an inevitable transaction). */
 void atexit_init(void)
 {
     VM_GLOBAL_ROOT(g_atexit);
+    g_atexit = list_new_capacity(4);
+    if (!g_atexit) {
+        fputs("tmpy: fatal: out of memory at start-up\n", stderr);
+        exit(1);
+    }
 }

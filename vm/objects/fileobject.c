@@ -108,6 +108,7 @@ Obj file_unsupported_operation(void)
 {
     if (g_unsupported_op)
         return g_unsupported_op;
+    vm_tx_become_inevitable();   /* a C global root is written only by an inevitable transaction */
     Obj *r = vm_roots(4);
     r[0] = str_from_cstr("UnsupportedOperation");
     r[1] = tuple_pack(2, (Obj)E_OSError, (Obj)E_ValueError);
@@ -1815,6 +1816,7 @@ static Obj g_buffer(Obj *args, size_t nargs, Obj kwnames)
         return g_stdout_view;
     if (self == g_sys_stdin && g_stdin_view)
         return g_stdin_view;
+    vm_tx_become_inevitable();   /* a C global root is written only by an inevitable transaction */
     Obj *r = vm_roots(1);
     r[0] = self;
     int64_t fl = (FO(self)->flags & (F_READ | F_WRITE)) | F_BINARY | F_VIEW;

@@ -37,6 +37,7 @@ static inline bool ensure_empty_array(void)
 {
     if (likely(g_empty_array != NULL))
         return true;
+    vm_tx_become_inevitable();   /* a C global root is written only by an inevitable transaction */
     Obj a = tm_allocate_old(TID_ARRAY, sizeof(struct ArrayObj_));
     if (!a)
         return false;

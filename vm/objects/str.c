@@ -106,6 +106,7 @@ static Obj str_alloc_pinned(const char *utf8, size_t n, int64_t length)
 static Obj empty_str(void)
 {
     if (unlikely(!g_empty_str)) {
+        vm_tx_become_inevitable();   /* a C global root is written only by an inevitable transaction */
         g_empty_str = str_alloc_pinned("", 0, 0);
         if (!g_empty_str)
             return NULL;
