@@ -111,6 +111,10 @@ cplx cplx_pow(cplx a, cplx b, int *err)
             len /= exp(t * b.im);
             ph += b.im * log(m);
         }
+        /* CPython reports the domain error libm flags for cos/sin of an
+         * infinite angle as ZeroDivisionError, like 0 ** -1 */
+        if (isinf(ph))
+            *err = CPLX_EDOM;
         r = cplx_make(len * cos(ph), len * sin(ph));
     }
     if ((isinf(r.re) || isinf(r.im)) && *err == CPLX_OK)
@@ -684,7 +688,8 @@ static Obj complex_m_format(Obj *args, size_t nargs, Obj kwnames)
     if (vm_check_args("__format__", nargs - 1, kwnames, 1, 1) < 0)
         return NULL;
     if (!IS_STR(vm_unwrap(args[1]))) {
-        err_format(E_TypeError, "__format__() argument must be str, not %s", type_name(args[1]));
+        err_format(E_TypeError, "__format__() argument must be str, not %s",
+                   IS_NONE(args[1]) ? "None" : type_name(args[1]));
         return NULL;
     }
     if (STR(vm_unwrap(args[1]))->nbytes == 0)
@@ -705,6 +710,16 @@ static Obj complex_get_imag(Obj *args, size_t nargs, Obj kwnames)
     (void)nargs;
     (void)kwnames;
     return float_new(COMPLEX_IMAG(vm_unwrap(args[0])));
+}
+
+/* real and imag are read-only (CPython's member descriptors' message). */
+static Obj complex_set_readonly(Obj *args, size_t nargs, Obj kwnames)
+{
+    (void)args;
+    (void)nargs;
+    (void)kwnames;
+    err_set(E_AttributeError, "readonly attribute");
+    return NULL;
 }
 
 static const MethodDef complex_methods[] = {
@@ -732,8 +747,8 @@ void complex_init_type(void)
     t->nb_pos = complex_exact;
     t->nb_abs = complex_nb_abs;
     type_add_methods(t, complex_methods);
-    type_add_getset(t, "real", complex_get_real, NULL);
-    type_add_getset(t, "imag", complex_get_imag, NULL);
+    type_add_getset(t, "real", complex_get_real, complex_set_readonly);
+    type_add_getset(t, "imag", complex_get_imag, complex_set_readonly);
     type_set_attr_cstr(t, "__doc__", str_from_cstr("Create a complex number from a real part and an optional imaginary part.\n\n"
                                                    "This is equivalent to (real + imag*1j) where imag defaults to 0."));
     type_ready(t);
