@@ -30,6 +30,7 @@
 #include "opcodes.h"
 
 #include "parser.h"
+#include "objects/numbers.h"   /* cplx_quot: folding complex quotients */
 
 #include <math.h>
 #include <stdarg.h>
@@ -628,15 +629,50 @@ static CConst *const_complex(Compiler *c, double re, double im)
 #define EXACT_DOUBLE_INT (INT64_C(1) << 53)
 
 /* Complex arithmetic as the runtime does it (objects/complex.c): a real
- * operand becomes re + 0.0j. Only + - * fold (no errors possible). */
+ * operand becomes re + 0.0j. + - * / fold (not a division by zero); ** is
+ * left to the runtime, as for floats. */
+static bool complex_operand(Compiler *c, const CConst *k, cplx *z)
+{
+    z->im = k->kind == K_COMPLEX ? k->fi : 0.0;
+    switch (k->kind) {
+    case K_INT:
+        z->re = (double)k->i;   /* rounded to nearest, ties to even, as int -> float */
+        return true;
+    case K_FLOAT: case K_COMPLEX:
+        z->re = k->f;
+        return true;
+    case K_BIGINT: {
+        /* correctly rounded through the decimal digits; too big: not folded
+         * (the runtime's OverflowError) */
+        char *d = ast_int_to_decimal(k->s, k->base);
+        if (!d) {
+            nomem(c);
+            return false;
+        }
+        double v = strtod(d, NULL);
+        free(d);
+        z->re = k->neg ? -v : v;
+        return isfinite(v);
+    }
+    default:
+        return false;
+    }
+}
+
 static CConst *fold_complex(Compiler *c, operator_ty op, const CConst *a, const CConst *b)
 {
-    double ar = a->kind == K_INT ? (double)a->i : a->f, ai = a->kind == K_COMPLEX ? a->fi : 0.0;
-    double br = b->kind == K_INT ? (double)b->i : b->f, bi = b->kind == K_COMPLEX ? b->fi : 0.0;
+    cplx x, y;
+    if (!complex_operand(c, a, &x) || !complex_operand(c, b, &y))
+        return NULL;
     switch (op) {
-    case AST_Add: return const_complex(c, ar + br, ai + bi);
-    case AST_Sub: return const_complex(c, ar - br, ai - bi);
-    case AST_Mult: return const_complex(c, ar * br - ai * bi, ar * bi + ai * br);
+    case AST_Add: return const_complex(c, x.re + y.re, x.im + y.im);
+    case AST_Sub: return const_complex(c, x.re - y.re, x.im - y.im);
+    case AST_Mult: return const_complex(c, x.re * y.re - x.im * y.im, x.re * y.im + x.im * y.re);
+    case AST_Div: {
+        int err = CPLX_OK;
+        cplx q = cplx_quot(x, y, &err);
+        return err == CPLX_OK ? const_complex(c, q.re, q.im) : NULL;
+    }
     default: return NULL;
     }
 }
@@ -712,14 +748,13 @@ static CConst *fold_binop(Compiler *c, operator_ty op, const CConst *a, const CC
         }
         return const_int(c, r);
     }
-    if ((a->kind != K_INT && a->kind != K_FLOAT && a->kind != K_COMPLEX) ||
-        (b->kind != K_INT && b->kind != K_FLOAT && b->kind != K_COMPLEX))
+    if (a->kind == K_COMPLEX || b->kind == K_COMPLEX)
+        return fold_complex(c, op, a, b);
+    if ((a->kind != K_INT && a->kind != K_FLOAT) || (b->kind != K_INT && b->kind != K_FLOAT))
         return NULL;
     if ((a->kind == K_INT && (a->i > EXACT_DOUBLE_INT || a->i < -EXACT_DOUBLE_INT)) ||
         (b->kind == K_INT && (b->i > EXACT_DOUBLE_INT || b->i < -EXACT_DOUBLE_INT)))
         return NULL;
-    if (a->kind == K_COMPLEX || b->kind == K_COMPLEX)
-        return fold_complex(c, op, a, b);
     double x = a->kind == K_INT ? (double)a->i : a->f, y = b->kind == K_INT ? (double)b->i : b->f;
     switch (op) {
     case AST_Add: return const_float(c, x + y);
@@ -2413,7 +2448,7 @@ static CConst *pattern_literal(Compiler *c, expr_ty e)
     if (e->kind == UnaryOp_kind && e->v.UnaryOp.op == AST_USub && e->v.UnaryOp.operand->kind == Constant_kind)
         return fold_const(c, e, 0);
     if (is_complex_literal(e))
-        return fold_const(c, e, 0);   /* NULL if it cannot fold (a huge int part): computed at run time */
+        return fold_const(c, e, 0);   /* NULL if it cannot fold (an int part too big for a float) */
     return NULL;
 }
 
@@ -2628,7 +2663,7 @@ static bool compile_pattern_mapping(Compiler *c, pattern_ty p, PatState *st)
             }
             lits[nlits++] = k;
             TRY(emit_const(c, k));
-        } else if (key->kind == Attribute_kind || is_complex_literal(key)) {
+        } else if (key->kind == Attribute_kind) {
             TRY(compile_expr(c, key));
         } else {
             return SYNERR(c, p, "mapping pattern keys may only match literals and attribute lookups");
@@ -2769,8 +2804,14 @@ static bool compile_pattern_inner(Compiler *c, pattern_ty p, PatState *st)
         expr_ty v = p->v.MatchValue.value;
         bool literal = v->kind == Constant_kind || v->kind == Attribute_kind ||
                        (v->kind == UnaryOp_kind && v->v.UnaryOp.op == AST_USub &&
-                        v->v.UnaryOp.operand->kind == Constant_kind) ||
-                       is_complex_literal(v);
+                        v->v.UnaryOp.operand->kind == Constant_kind);
+        if (is_complex_literal(v)) {
+            /* CPython folds it to a constant, or (an int part too big for a
+             * float) it is no literal */
+            literal = pattern_literal(c, v) != NULL;
+            if (c->err->kind != CERR_NONE)
+                return false;
+        }
         if (!literal)
             return SYNERR(c, p, "patterns may only match literals and attribute lookups");
         TRY(compile_pattern_value(c, v));

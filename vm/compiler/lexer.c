@@ -691,7 +691,7 @@ static int verify_end_of_number(Lexer *lx, const char *numstart, const char *kin
         lex_utf8_decode(lx->cur, (size_t)(lx->end - lx->cur), &cp);
         id = lex_is_id_start(cp);
     } else if (c >= 0)
-        id = lex_is_id_start((uint32_t)c);
+        id = lex_is_id_start((uint32_t)c) || (c >= '0' && c <= '9');   /* a digit only follows a j */
     if (!id)
         return 0;
     static const char *const ok[] = {"and", "else", "for", "if", "in", "is", "not", "or"};

@@ -50,28 +50,6 @@ static inline cplx cplx_mul(cplx a, cplx b)
     return cplx_make(a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re);
 }
 
-cplx cplx_quot(cplx a, cplx b, int *err)
-{
-    /* Smith (1962): divide through by the larger part of b, so that the
-     * intermediate quantities cannot overflow needlessly. */
-    double abr = fabs(b.re), abi = fabs(b.im);
-    if (abr >= abi) {
-        if (abr == 0.0) {
-            *err = CPLX_EDOM;
-            return cplx_make(0.0, 0.0);
-        }
-        double t = b.im / b.re;
-        double den = b.re + b.im * t;
-        return cplx_make((a.re + a.im * t) / den, (a.im - a.re * t) / den);
-    }
-    if (abi > abr) {
-        double t = b.re / b.im;
-        double den = b.re * t + b.im;
-        return cplx_make((a.re * t + a.im) / den, (a.im * t - a.re) / den);
-    }
-    return cplx_make(NAN, NAN);   /* a nan in b */
-}
-
 /* a ** n for n >= 0: square-and-multiply from the low bit up. */
 static cplx cplx_pow_uint(cplx a, unsigned long n)
 {

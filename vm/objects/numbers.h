@@ -88,7 +88,31 @@ typedef struct cplx { double re, im; } cplx;
  * *err is CPLX_EDOM for 0 to a negative or complex power, CPLX_ERANGE when
  * the result has an infinite part. *err is left alone otherwise. */
 enum { CPLX_OK, CPLX_EDOM, CPLX_ERANGE };
-cplx cplx_quot(cplx a, cplx b, int *err);
+static inline cplx cplx_quot(cplx a, cplx b, int *err)
+{
+    /* Smith (1962): divide through by the larger part of b, so that the
+     * intermediate quantities cannot overflow needlessly. (Inline: the
+     * compiler folds constant quotients with it.) */
+    double abr = b.re < 0 ? -b.re : b.re, abi = b.im < 0 ? -b.im : b.im;
+    cplx r;
+    if (abr >= abi) {
+        if (abr == 0.0) {
+            *err = CPLX_EDOM;
+            r.re = r.im = 0.0;
+            return r;
+        }
+        double t = b.im / b.re, den = b.re + b.im * t;
+        r.re = (a.re + a.im * t) / den;
+        r.im = (a.im - a.re * t) / den;
+    } else if (abi > abr) {
+        double t = b.re / b.im, den = b.re * t + b.im;
+        r.re = (a.re * t + a.im) / den;
+        r.im = (a.im * t - a.re) / den;
+    } else {
+        r.re = r.im = __builtin_nan("");   /* a nan in b */
+    }
+    return r;
+}
 cplx cplx_pow(cplx a, cplx b, int *err);
 /* |z|: inf if a part is infinite (even with a nan), else nan if a part is
  * nan, else hypot; *overflow set when finite parts give an infinite result. */
