@@ -445,19 +445,31 @@ CMATH1(cosh)
 CMATH1(sinh)
 CMATH1(tanh)
 
+/* log and rect name themselves "cmath.f()" for keywords, "f" for counts. */
+static int no_keywords(const char *name, Obj kwnames)
+{
+    if (kwnames && TUPLE_LEN(kwnames) > 0) {
+        err_format(E_TypeError, "%s takes no keyword arguments", name);
+        return -1;
+    }
+    return 0;
+}
+
 static Obj cm_log(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("log", nargs, kwnames, 1, 2) < 0)
+    if (no_keywords("cmath.log()", kwnames) < 0 || vm_check_args("log", nargs, kwnames, 1, 2) < 0)
         return NULL;
     cplx z, b = {0.0, 0.0};
     if (complex_arg(args[0], &z) < 0 || (nargs > 1 && complex_arg(args[1], &b) < 0))
         return NULL;
     int err = OK;
     cplx r = c_log(z, &err);
-    if (err == OK && nargs > 1) {
+    if (nargs > 1) {
+        /* CPython: only the base's logarithm and the division report errors
+         * (log(0, 2) is -inf + nan j) */
+        err = OK;
         cplx lb = c_log(b, &err);
-        if (err == OK)
-            r = cplx_quot(r, lb, &err);
+        r = cplx_quot(r, lb, &err);
     }
     if (err != OK)
         return math_error(err);
@@ -528,7 +540,7 @@ static cplx c_rect(double r, double phi, int *err)
 
 static Obj cm_rect(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("rect", nargs, kwnames, 2, 2) < 0)
+    if (no_keywords("cmath.rect()", kwnames) < 0 || vm_check_args("rect", nargs, kwnames, 2, 2) < 0)
         return NULL;
     double r, phi;
     if (vm_as_double(args[0], &r) < 0 || vm_as_double(args[1], &phi) < 0)
@@ -591,28 +603,28 @@ done:
 }
 
 static const MethodDef cmath_functions[] = {
-    {"sqrt", cm_sqrt, 0, "Return the square root of z."},
-    {"exp", cm_exp, 0, "Return the exponential value e**z."},
-    {"log", cm_log, 0, "log(z[, base]) -> the logarithm of z to the given base."},
-    {"log10", cm_log10, 0, "Return the base-10 logarithm of z."},
-    {"acos", cm_acos, 0, "Return the arc cosine of z."},
-    {"asin", cm_asin, 0, "Return the arc sine of z."},
-    {"atan", cm_atan, 0, "Return the arc tangent of z."},
-    {"acosh", cm_acosh, 0, "Return the inverse hyperbolic cosine of z."},
-    {"asinh", cm_asinh, 0, "Return the inverse hyperbolic sine of z."},
-    {"atanh", cm_atanh, 0, "Return the inverse hyperbolic tangent of z."},
-    {"cos", cm_cos, 0, "Return the cosine of z."},
-    {"sin", cm_sin, 0, "Return the sine of z."},
-    {"tan", cm_tan, 0, "Return the tangent of z."},
-    {"cosh", cm_cosh, 0, "Return the hyperbolic cosine of z."},
-    {"sinh", cm_sinh, 0, "Return the hyperbolic sine of z."},
-    {"tanh", cm_tanh, 0, "Return the hyperbolic tangent of z."},
-    {"phase", cm_phase, 0, "Return argument, also known as the phase angle, of a complex."},
-    {"polar", cm_polar, 0, "Convert a complex from rectangular coordinates to polar coordinates."},
-    {"rect", cm_rect, 0, "Convert from polar coordinates to rectangular coordinates."},
-    {"isfinite", cm_isfinite, 0, "Return True if both the real and imaginary parts of z are finite, else False."},
-    {"isinf", cm_isinf, 0, "Checks if the real or imaginary part of z is infinite."},
-    {"isnan", cm_isnan, 0, "Checks if the real or imaginary part of z not a number (NaN)."},
+    {"sqrt", cm_sqrt, METH_KW, "Return the square root of z."},
+    {"exp", cm_exp, METH_KW, "Return the exponential value e**z."},
+    {"log", cm_log, METH_KW, "log(z[, base]) -> the logarithm of z to the given base."},
+    {"log10", cm_log10, METH_KW, "Return the base-10 logarithm of z."},
+    {"acos", cm_acos, METH_KW, "Return the arc cosine of z."},
+    {"asin", cm_asin, METH_KW, "Return the arc sine of z."},
+    {"atan", cm_atan, METH_KW, "Return the arc tangent of z."},
+    {"acosh", cm_acosh, METH_KW, "Return the inverse hyperbolic cosine of z."},
+    {"asinh", cm_asinh, METH_KW, "Return the inverse hyperbolic sine of z."},
+    {"atanh", cm_atanh, METH_KW, "Return the inverse hyperbolic tangent of z."},
+    {"cos", cm_cos, METH_KW, "Return the cosine of z."},
+    {"sin", cm_sin, METH_KW, "Return the sine of z."},
+    {"tan", cm_tan, METH_KW, "Return the tangent of z."},
+    {"cosh", cm_cosh, METH_KW, "Return the hyperbolic cosine of z."},
+    {"sinh", cm_sinh, METH_KW, "Return the hyperbolic sine of z."},
+    {"tanh", cm_tanh, METH_KW, "Return the hyperbolic tangent of z."},
+    {"phase", cm_phase, METH_KW, "Return argument, also known as the phase angle, of a complex."},
+    {"polar", cm_polar, METH_KW, "Convert a complex from rectangular coordinates to polar coordinates."},
+    {"rect", cm_rect, METH_KW, "Convert from polar coordinates to rectangular coordinates."},
+    {"isfinite", cm_isfinite, METH_KW, "Return True if both the real and imaginary parts of z are finite, else False."},
+    {"isinf", cm_isinf, METH_KW, "Checks if the real or imaginary part of z is infinite."},
+    {"isnan", cm_isnan, METH_KW, "Checks if the real or imaginary part of z not a number (NaN)."},
     {"isclose", cm_isclose, METH_KW, "Determine whether two complex numbers are close in value."},
     {NULL, NULL, 0, NULL},
 };
