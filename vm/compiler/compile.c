@@ -14,7 +14,7 @@
  *  - every backward jump is a JUMP_BACKWARD (loops never jump back
  *    conditionally; a while test is compiled twice, as CPython 3.11 does);
  *  - `from __future__ import x` compiles to nothing (features are checked).
- * Like CPython it folds constant int/float arithmetic and tuples of
+ * Like CPython it folds constant int/float/complex arithmetic and tuples of
  * constants (only when the result is exact and raises nothing), and
  * prints its SyntaxWarnings ("is" with a literal, ...) to sys.stderr.
  *
