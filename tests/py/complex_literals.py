@@ -42,3 +42,9 @@ for src in ['1jx', '1j_', '1_j', '1e5jj', '0x1j', '0b1j', '0o7j', '1__j', '1e_5j
     except SyntaxError as e:
         print(repr(src), 'SyntaxError', e.msg, e.lineno, e.offset)
 print(eval('1j.real') if False else 'skip', eval('1.5j'), eval(' -2J '), eval('(3+4j).imag'))
+
+# the compiler's SyntaxWarnings know complex literals (printed to stderr)
+for src in ['x is 1j', 'x is not -1j', '1j()', '(1+2j)()', '1j[0]', '[1][1j]', '(1,2)[1+1j]', '"abc"[2j]',
+            'x is (1j, 2)']:
+    compile(src, '<w>', 'eval')
+    print(src, 'compiled')
