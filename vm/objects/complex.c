@@ -6,7 +6,6 @@
  * exponents and the polar form otherwise. Comparisons are == and != only
  * (exact against ints). The hash combines the parts' float hashes as
  * hash(re) + 1000003 * hash(im), so hash(complex(x, 0)) == hash(x). */
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
