@@ -9,7 +9,7 @@ error = Error
 
 def copy(x):
     cls = type(x)
-    if cls in (type(None), int, float, bool, str, bytes, tuple, frozenset, type, range,
+    if cls in (type(None), int, float, complex, bool, str, bytes, tuple, frozenset, type, range,
                type(len), type(lambda: 0)):
         return x
     if cls is list:
@@ -34,7 +34,7 @@ def deepcopy(x, memo=None):
     if y is not memo:
         return y
     cls = type(x)
-    if cls in (type(None), int, float, bool, str, bytes, type, range, type(len),
+    if cls in (type(None), int, float, complex, bool, str, bytes, type, range, type(len),
                type(lambda: 0), type(Ellipsis), type(NotImplemented)):
         y = x
     elif cls is list:
@@ -82,13 +82,15 @@ def _reconstruct(x, deep, memo):
     cls = type(x)
     base_new = None
     for base in cls.__mro__[1:]:
-        if base in (list, dict, set, tuple, int, str, float, bytes, frozenset):
+        if base in (list, dict, set, tuple, int, str, float, complex, bytes, frozenset):
             base_new = base
             break
     if base_new is None:
         y = object.__new__(cls)
     elif base_new in (list, dict, set):
         y = cls.__new__(cls)
+    elif base_new is complex:
+        y = cls.__new__(cls, *x.__getnewargs__())   # what __reduce_ex__(2) gives CPython's copy
     else:
         value = base_new(x)
         if deep and base_new in (tuple, frozenset):

@@ -21,7 +21,14 @@ def is_not(a, b): return a is not b
 def add(a, b): return a + b
 def and_(a, b): return a & b
 def floordiv(a, b): return a // b
-def index(a): return a.__index__()
+def index(a):
+    f = getattr(type(a), '__index__', None)
+    if f is None:
+        raise TypeError(f"'{type(a).__name__}' object cannot be interpreted as an integer")
+    r = f(a)
+    if not isinstance(r, int):
+        raise TypeError(f"__index__ returned non-int (type {type(r).__name__})")
+    return r
 def inv(a): return ~a
 invert = inv
 def lshift(a, b): return a << b

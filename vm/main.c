@@ -546,6 +546,7 @@ options_done:
     vm_register_builtin_module("builtins", builtins_module_init);
     vm_register_builtin_module("time", time_module_init);
     vm_register_builtin_module("math", math_module_init);
+    vm_register_builtin_module("cmath", cmath_module_init);
     vm_register_builtin_module("os", os_module_init);
     vm_register_builtin_module("posix", os_module_init);
     vm_register_builtin_module("os.path", posixpath_module_init);

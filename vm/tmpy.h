@@ -134,6 +134,7 @@ enum {
     TID_BOOL,           /* IntObj-free: BoolObj */
     TID_BIGINT,         /* BigIntObj: sign + GMP limbs */
     TID_FLOAT,
+    TID_COMPLEX,        /* ComplexObj: two doubles */
     TID_STR,
     TID_BYTES,
     TID_BYTEARRAY,
@@ -185,6 +186,7 @@ VM_STRUCT(BoolObj) { tm_header h; int64_t value; };
 /* Ints outside the small range. Normalised: never fits a small int. */
 VM_STRUCT(BigIntObj) { tm_header h; uint64_t nlimbs; /* limbs used (allocated: the same) */ int64_t sign; /* -1 or 1 */ uint64_t limbs[]; };
 VM_STRUCT(FloatObj) { tm_header h; double value; };
+VM_STRUCT(ComplexObj) { tm_header h; double real; double imag; };
 /* str: UTF-8, NUL-terminated; length in code points; ascii iff length == nbytes. */
 VM_STRUCT(StrObj) { tm_header h; int64_t nbytes; int64_t length; int64_t hash; /* -1: not computed */ char data[]; };
 VM_STRUCT(BytesObj) { tm_header h; int64_t length; int64_t hash; char data[]; /* NUL after */ };
@@ -409,7 +411,7 @@ static inline uint64_t type_version(TypeObj *t)
 /* The built-in types and singletons (never move; global roots).       */
 /* ------------------------------------------------------------------ */
 extern TypeObj *T_object, *T_type, *T_NoneType, *T_NotImplementedType, *T_ellipsis,
-    *T_bool, *T_int, *T_float, *T_str, *T_bytes, *T_bytearray, *T_tuple, *T_list,
+    *T_bool, *T_int, *T_float, *T_complex, *T_str, *T_bytes, *T_bytearray, *T_tuple, *T_list,
     *T_dict, *T_set, *T_frozenset, *T_range, *T_slice, *T_code, *T_function,
     *T_cell, *T_method, *T_builtin, *T_generator, *T_frame, *T_traceback,
     *T_module, *T_property, *T_staticmethod, *T_classmethod, *T_super, *T_file,
@@ -445,6 +447,7 @@ static inline TypeObj *TYPE(Obj v)
 #define IS_NONE(v) ((v) == g_None)
 #define IS_INT_EXACT(v) (IS_SMALLINT(v) || TID(v) == TID_BIGINT)    /* int, not bool */
 #define IS_FLOAT(v) (TID(v) == TID_FLOAT)
+#define IS_COMPLEX(v) (TID(v) == TID_COMPLEX)
 #define IS_STR(v) (TID(v) == TID_STR)
 #define IS_BYTES(v) (TID(v) == TID_BYTES)
 #define IS_TUPLE(v) (TID(v) == TID_TUPLE)
@@ -625,7 +628,7 @@ int vm_parse_args(const char *fname, Obj *args, size_t nargs, Obj kwnames,
 int vm_check_args(const char *fname, size_t nargs, Obj kwnames, int min, int max);
 
 /* ------------------------------------------------------------------ */
-/* Numbers (int.c, float.c)                                            */
+/* Numbers (int.c, float.c, complex.c)                               */
 /* ------------------------------------------------------------------ */
 Obj int_from_i64(int64_t v);
 Obj int_from_u64(uint64_t v);
@@ -645,6 +648,10 @@ int64_t float_hash(double d);             /* equal to int_hash for integral valu
 /* Shortest repr that round-trips ('1.0', '0.1', '1e+16', 'inf', 'nan'). buf >= 32 bytes. */
 void float_repr_buf(double d, char *buf);
 Obj float_repr_obj(double d);
+/* complex.c (more in objects/numbers.h) */
+Obj complex_new(double real, double imag);
+#define COMPLEX_REAL(v) (((ComplexObj *)(v))->real)
+#define COMPLEX_IMAG(v) (((ComplexObj *)(v))->imag)
 
 /* ------------------------------------------------------------------ */
 /* Strings (str.c, bytes.c, format.c)                                  */
@@ -669,6 +676,7 @@ Obj bytearray_new(const char *data, size_t n);
 /* format.c */
 Obj format_int(Obj v, Obj spec);          /* int.__format__ */
 Obj format_float(double d, Obj spec);     /* float.__format__ */
+Obj format_complex(double re, double im, Obj spec);   /* complex.__format__ (spec not empty) */
 Obj format_str(Obj s, Obj spec);          /* str.__format__ */
 Obj str_format_method(Obj *args, size_t nargs, Obj kwnames);   /* str.format */
 Obj str_percent_format(Obj fmt, Obj values);                   /* fmt % values */
@@ -856,6 +864,7 @@ void object_init_types(void);   /* typeobject.c: object, type, NoneType, ..., pr
 void exceptions_init(void);     /* exceptions.c */
 void int_init_type(void);       /* int.c: int, bool */
 void float_init_type(void);
+void complex_init_type(void);
 void str_init_type(void);
 void bytes_init_type(void);
 void tuple_init_type(void);

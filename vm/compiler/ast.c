@@ -182,6 +182,7 @@ static void dump_constant(Dumper *d, const constant *c)
     case CONST_ELLIPSIS: fputs("Ellipsis", d->f); break;
     case CONST_INT: dump_int(d, c); break;
     case CONST_FLOAT: fprintf(d->f, "%.17g", c->f); break;
+    case CONST_IMAG: fprintf(d->f, "%.17gj", c->f); break;
     case CONST_STR: fputs("s'", d->f); dump_hex(d, c->s, c->len); fputc('\'', d->f); break;
     case CONST_BYTES: fputs("b'", d->f); dump_hex(d, c->s, c->len); fputc('\'', d->f); break;
     }

@@ -25,8 +25,7 @@
  *    and brackets; statements nest at most 100 deep (indentation limit). A
  *    recursive walk over a tree therefore needs at most ~3100 levels.
  *  - Not supported (the parser raises SyntaxError "... not supported yet"):
- *    async def / async for / async with / await, except*, complex literals
- *    (so no imaginary literal in a pattern either). So there are no
+ *    async def / async for / async with / await, except*. So there are no
  *    AsyncFunctionDef, AsyncFor, AsyncWith, Await or TryStar nodes, and
  *    comprehension.is_async is always 0.
  */
@@ -99,6 +98,7 @@ typedef enum {
     CONST_ELLIPSIS,   /* ... */
     CONST_INT,        /* an int literal (never negative: -1 is UnaryOp(USub, 1)) */
     CONST_FLOAT,      /* a float literal (1.5, 1e10, .5, 1_0.0) */
+    CONST_IMAG,       /* an imaginary literal (1j, 2.5e3J): the complex 0 + f*1j */
     CONST_STR,        /* a str literal (after concatenation and escape decoding) */
     CONST_BYTES       /* a bytes literal (after concatenation and escape decoding) */
 } constant_kind;
@@ -119,7 +119,7 @@ typedef struct constant {
      * CONST_BYTES: the raw bytes, len bytes (NUL added after them). */
     const char *s;
     size_t len;
-    /* CONST_FLOAT: the value. */
+    /* CONST_FLOAT: the value. CONST_IMAG: the imaginary part. */
     double f;
 } constant;
 

@@ -14,7 +14,7 @@
  *  - every backward jump is a JUMP_BACKWARD (loops never jump back
  *    conditionally; a while test is compiled twice, as CPython 3.11 does);
  *  - `from __future__ import x` compiles to nothing (features are checked).
- * Like CPython it folds constant int/float arithmetic and tuples of
+ * Like CPython it folds constant int/float/complex arithmetic and tuples of
  * constants (only when the result is exact and raises nothing), and
  * prints its SyntaxWarnings ("is" with a literal, ...) to sys.stderr.
  *
@@ -30,6 +30,7 @@
 #include "opcodes.h"
 
 #include "parser.h"
+#include "objects/numbers.h"   /* cplx_quot: folding complex quotients */
 
 #include <math.h>
 #include <stdarg.h>
@@ -52,7 +53,7 @@ const char *const op_names[] = {
 /* Compiler state                                                      */
 /* ------------------------------------------------------------------ */
 
-typedef enum { K_NONE, K_TRUE, K_FALSE, K_ELLIPSIS, K_INT, K_BIGINT, K_FLOAT, K_STR, K_BYTES, K_TUPLE, K_FROZENSET, K_CODE } ConstKind;
+typedef enum { K_NONE, K_TRUE, K_FALSE, K_ELLIPSIS, K_INT, K_BIGINT, K_FLOAT, K_COMPLEX, K_STR, K_BYTES, K_TUPLE, K_FROZENSET, K_CODE } ConstKind;
 
 struct Unit;
 typedef struct CConst {
@@ -61,7 +62,8 @@ typedef struct CConst {
     int base;                 /* K_BIGINT */
     int nitems;               /* K_TUPLE, K_FROZENSET */
     int64_t i;                /* K_INT */
-    double f;                 /* K_FLOAT */
+    double f;                 /* K_FLOAT; K_COMPLEX: the real part */
+    double fi;                /* K_COMPLEX: the imaginary part */
     const char *s;            /* K_STR, K_BYTES, K_BIGINT digits */
     size_t len;
     struct CConst **items;    /* K_TUPLE, K_FROZENSET (a set display's items) */
@@ -395,6 +397,7 @@ static uint32_t const_hash(CConst *k)
     switch (k->kind) {
     case K_INT: h = hash_bytes(h, &k->i, sizeof k->i); break;
     case K_FLOAT: h = hash_bytes(h, &k->f, sizeof k->f); break;
+    case K_COMPLEX: h = hash_bytes(hash_bytes(h, &k->f, sizeof k->f), &k->fi, sizeof k->fi); break;
     case K_BIGINT: h = hash_bytes(h, k->s, k->len) ^ (uint32_t)k->neg ^ ((uint32_t)k->base << 2); break;
     case K_STR: case K_BYTES: h = hash_bytes(h, k->s, k->len); break;
     case K_TUPLE: case K_FROZENSET:
@@ -417,6 +420,7 @@ static bool const_eq(const CConst *a, const CConst *b)
     switch (a->kind) {
     case K_INT: return a->i == b->i;
     case K_FLOAT: return memcmp(&a->f, &b->f, sizeof a->f) == 0;   /* 0.0 and -0.0 differ */
+    case K_COMPLEX: return memcmp(&a->f, &b->f, sizeof a->f) == 0 && memcmp(&a->fi, &b->fi, sizeof a->fi) == 0;
     case K_BIGINT:
         return a->neg == b->neg && a->base == b->base && a->len == b->len && memcmp(a->s, b->s, a->len) == 0;
     case K_STR: case K_BYTES: return a->len == b->len && memcmp(a->s, b->s, a->len) == 0;
@@ -494,6 +498,14 @@ static CConst *const_from_ast(Compiler *c, const constant *v)
         if (!k)
             return NULL;
         k->f = v->f;
+        return const_finish(k);
+    }
+    case CONST_IMAG: {
+        CConst *k = const_new(c, K_COMPLEX);
+        if (!k)
+            return NULL;
+        k->f = 0.0;
+        k->fi = v->f;
         return const_finish(k);
     }
     case CONST_STR: return const_str(c, v->s, v->len);
@@ -604,7 +616,66 @@ static CConst *const_float(Compiler *c, double f)
     return const_finish(k);
 }
 
+static CConst *const_complex(Compiler *c, double re, double im)
+{
+    CConst *k = const_new(c, K_COMPLEX);
+    if (!k)
+        return NULL;
+    k->f = re;
+    k->fi = im;
+    return const_finish(k);
+}
+
 #define EXACT_DOUBLE_INT (INT64_C(1) << 53)
+
+/* Complex arithmetic as the runtime does it (objects/complex.c): a real
+ * operand becomes re + 0.0j. + - * / fold (not a division by zero); ** is
+ * left to the runtime, as for floats. */
+static bool complex_operand(Compiler *c, const CConst *k, cplx *z)
+{
+    z->im = k->kind == K_COMPLEX ? k->fi : 0.0;
+    switch (k->kind) {
+    case K_INT:
+        z->re = (double)k->i;   /* rounded to nearest, ties to even, as int -> float */
+        return true;
+    case K_FLOAT: case K_COMPLEX:
+        z->re = k->f;
+        return true;
+    case K_BIGINT: {
+        /* correctly rounded through the decimal digits; too big: not folded
+         * (the runtime's OverflowError) */
+        char *d = ast_int_to_decimal(k->s, k->base);
+        if (!d) {
+            nomem(c);
+            return false;
+        }
+        double v = strtod(d, NULL);
+        free(d);
+        z->re = k->neg ? -v : v;
+        return isfinite(v);
+    }
+    default:
+        return false;
+    }
+}
+
+static CConst *fold_complex(Compiler *c, operator_ty op, const CConst *a, const CConst *b)
+{
+    cplx x, y;
+    if (!complex_operand(c, a, &x) || !complex_operand(c, b, &y))
+        return NULL;
+    switch (op) {
+    case AST_Add: return const_complex(c, x.re + y.re, x.im + y.im);
+    case AST_Sub: return const_complex(c, x.re - y.re, x.im - y.im);
+    case AST_Mult: return const_complex(c, x.re * y.re - x.im * y.im, x.re * y.im + x.im * y.re);
+    case AST_Div: {
+        int err = CPLX_OK;
+        cplx q = cplx_quot(x, y, &err);
+        return err == CPLX_OK ? const_complex(c, q.re, q.im) : NULL;
+    }
+    default: return NULL;
+    }
+}
 
 /* Fold an int/float binary operation when CPython would give the same value
  * without an error; NULL (no error) otherwise: the runtime computes it. */
@@ -677,6 +748,8 @@ static CConst *fold_binop(Compiler *c, operator_ty op, const CConst *a, const CC
         }
         return const_int(c, r);
     }
+    if (a->kind == K_COMPLEX || b->kind == K_COMPLEX)
+        return fold_complex(c, op, a, b);
     if ((a->kind != K_INT && a->kind != K_FLOAT) || (b->kind != K_INT && b->kind != K_FLOAT))
         return NULL;
     if ((a->kind == K_INT && (a->i > EXACT_DOUBLE_INT || a->i < -EXACT_DOUBLE_INT)) ||
@@ -717,12 +790,14 @@ static CConst *fold_const(Compiler *c, expr_ty e, int depth)
             return const_finish(k);
         }
         CConst *v = fold_const(c, o, depth + 1);
-        if (!v || (v->kind != K_INT && v->kind != K_FLOAT))
+        if (!v || (v->kind != K_INT && v->kind != K_FLOAT && v->kind != K_COMPLEX))
             return NULL;
         switch (e->v.UnaryOp.op) {
         case AST_USub:
             if (v->kind == K_FLOAT)
                 return const_float(c, -v->f);
+            if (v->kind == K_COMPLEX)
+                return const_complex(c, -v->f, -v->fi);
             return v->i == INT64_MIN ? NULL : const_int(c, -v->i);
         case AST_UAdd:
             return v;
@@ -1174,6 +1249,7 @@ static const char *const_type_name(const CConst *k)
     case K_ELLIPSIS: return "ellipsis";
     case K_INT: case K_BIGINT: return "int";
     case K_FLOAT: return "float";
+    case K_COMPLEX: return "complex";
     case K_STR: return "str";
     case K_BYTES: return "bytes";
     case K_TUPLE: return "tuple";
@@ -1258,7 +1334,7 @@ static bool check_subscript(Compiler *c, expr_ty v, expr_ty index)
         if (v->kind == Set_kind || v->kind == SetComp_kind || v->kind == GeneratorExp_kind || v->kind == Lambda_kind)
             bad_value = true;
         else if (k && (k->kind == K_NONE || k->kind == K_ELLIPSIS || k->kind == K_INT || k->kind == K_BIGINT ||
-                       k->kind == K_FLOAT || k->kind == K_TRUE || k->kind == K_FALSE))
+                       k->kind == K_FLOAT || k->kind == K_COMPLEX || k->kind == K_TRUE || k->kind == K_FALSE))
             bad_value = true;
         if (bad_value)
             return cwarn(c, "'%s' object is not subscriptable; perhaps you missed a comma?", vt);
@@ -1536,7 +1612,7 @@ static int const_truth(expr_ty e)
     case CONST_NONE: case CONST_FALSE: return 0;
     case CONST_TRUE: case CONST_ELLIPSIS: return 1;
     case CONST_INT: return v->fits_i64 ? v->i64 != 0 : 1;
-    case CONST_FLOAT: return v->f != 0.0;
+    case CONST_FLOAT: case CONST_IMAG: return v->f != 0.0;
     case CONST_STR: case CONST_BYTES: return v->len != 0;
     }
     return -1;
@@ -2354,18 +2430,32 @@ static bool compile_subpattern(Compiler *c, pattern_ty p, PatState *st)
 
 /* A literal (number, negative number, string, None, True, False) as a
  * constant; NULL without error when e is something else. */
+/* A complex literal of a pattern: real +/- imaginary (the real part maybe negated). */
+static bool is_complex_literal(expr_ty e)
+{
+    if (e->kind != BinOp_kind || (e->v.BinOp.op != AST_Add && e->v.BinOp.op != AST_Sub))
+        return false;
+    expr_ty l = e->v.BinOp.left, r = e->v.BinOp.right;
+    if (l->kind == UnaryOp_kind && l->v.UnaryOp.op == AST_USub)
+        l = l->v.UnaryOp.operand;
+    return l->kind == Constant_kind && r->kind == Constant_kind;
+}
+
 static CConst *pattern_literal(Compiler *c, expr_ty e)
 {
     if (e->kind == Constant_kind)
         return const_from_ast(c, &e->v.Constant.value);
     if (e->kind == UnaryOp_kind && e->v.UnaryOp.op == AST_USub && e->v.UnaryOp.operand->kind == Constant_kind)
         return fold_const(c, e, 0);
+    if (is_complex_literal(e))
+        return fold_const(c, e, 0);   /* NULL if it cannot fold (an int part too big for a float) */
     return NULL;
 }
 
 static bool is_number_const(const CConst *k)
 {
-    return k->kind == K_INT || k->kind == K_BIGINT || k->kind == K_FLOAT || k->kind == K_TRUE || k->kind == K_FALSE;
+    return k->kind == K_INT || k->kind == K_BIGINT || k->kind == K_FLOAT || k->kind == K_COMPLEX ||
+           k->kind == K_TRUE || k->kind == K_FALSE;
 }
 
 /* The decimal digits of an int constant, with a '-' if negative (malloc'd). */
@@ -2401,6 +2491,18 @@ static int literal_eq(Compiler *c, const CConst *a, const CConst *b)
         if (a->kind == K_STR || a->kind == K_BYTES)
             return a->len == b->len && memcmp(a->s, b->s, a->len) == 0;
         return a->kind == K_NONE || a->kind == K_ELLIPSIS;
+    }
+    if (a->kind == K_COMPLEX || b->kind == K_COMPLEX) {
+        /* complex == real: a zero imaginary part and the real parts equal */
+        if (a->kind == K_COMPLEX && b->kind == K_COMPLEX)
+            return a->f == b->f && a->fi == b->fi;
+        const CConst *z = a->kind == K_COMPLEX ? a : b, *r = a->kind == K_COMPLEX ? b : a;
+        if (z->fi != 0.0)
+            return 0;
+        CConst re = {0};
+        re.kind = K_FLOAT;
+        re.f = z->f;
+        return literal_eq(c, &re, r);
     }
     if (a->kind == K_FLOAT && b->kind == K_FLOAT)
         return a->f == b->f;
@@ -2703,6 +2805,13 @@ static bool compile_pattern_inner(Compiler *c, pattern_ty p, PatState *st)
         bool literal = v->kind == Constant_kind || v->kind == Attribute_kind ||
                        (v->kind == UnaryOp_kind && v->v.UnaryOp.op == AST_USub &&
                         v->v.UnaryOp.operand->kind == Constant_kind);
+        if (is_complex_literal(v)) {
+            /* CPython folds it to a constant, or (an int part too big for a
+             * float) it is no literal */
+            literal = pattern_literal(c, v) != NULL;
+            if (c->err->kind != CERR_NONE)
+                return false;
+        }
         if (!literal)
             return SYNERR(c, p, "patterns may only match literals and attribute lookups");
         TRY(compile_pattern_value(c, v));
@@ -3866,6 +3975,7 @@ static void const_print(FILE *out, const CConst *k)
     case K_INT: fprintf(out, "%lld", (long long)k->i); break;
     case K_BIGINT: fprintf(out, "%sint('%s', %d)", k->neg ? "-" : "", k->s, k->base); break;
     case K_FLOAT: fprintf(out, "%.17g", k->f); break;
+    case K_COMPLEX: fprintf(out, "complex(%.17g, %.17g)", k->f, k->fi); break;
     case K_STR: fprintf(out, "'%.*s'", (int)k->len, k->s); break;
     case K_BYTES: fprintf(out, "b'%.*s'", (int)k->len, k->s); break;
     case K_TUPLE: case K_FROZENSET:
@@ -3988,6 +4098,7 @@ static void const_json(FILE *out, const CConst *k)
     case K_INT: fprintf(out, "{\"t\":\"int\",\"v\":\"%lld\",\"base\":10}", (long long)k->i); break;
     case K_BIGINT: fprintf(out, "{\"t\":\"int\",\"v\":\"%s%s\",\"base\":%d}", k->neg ? "-" : "", k->s, k->base); break;
     case K_FLOAT: fprintf(out, "{\"t\":\"float\",\"v\":\"%a\"}", k->f); break;
+    case K_COMPLEX: fprintf(out, "{\"t\":\"complex\",\"re\":\"%a\",\"im\":\"%a\"}", k->f, k->fi); break;
     case K_STR: fputs("{\"t\":\"str\",\"v\":", out); json_str(out, k->s, k->len); fputc('}', out); break;
     case K_BYTES:
         fputs("{\"t\":\"bytes\",\"v\":\"", out);
@@ -4150,6 +4261,7 @@ static Obj const_to_obj(Emitter *em, CConst *k)
         return v;
     }
     case K_FLOAT: return float_new(k->f);
+    case K_COMPLEX: return complex_new(k->f, k->fi);
     case K_STR: {
         if (looks_like_identifier(k->s, k->len)) {
             char tmp[48];

@@ -691,7 +691,7 @@ static int verify_end_of_number(Lexer *lx, const char *numstart, const char *kin
         lex_utf8_decode(lx->cur, (size_t)(lx->end - lx->cur), &cp);
         id = lex_is_id_start(cp);
     } else if (c >= 0)
-        id = lex_is_id_start((uint32_t)c);
+        id = lex_is_id_start((uint32_t)c) || (c >= '0' && c <= '9');   /* a digit only follows a j */
     if (!id)
         return 0;
     static const char *const ok[] = {"and", "else", "for", "if", "in", "is", "not", "or"};
@@ -756,7 +756,7 @@ static int lex_exponent_and_imag(Lexer *lx, const char *start)
     c = peekc(lx, 0);
     if (c == 'j' || c == 'J') {
         lx->cur++;
-        return lex_error_at(lx, start, 0, "complex numbers are not supported yet");
+        return verify_end_of_number(lx, start, "imaginary");
     }
     return verify_end_of_number(lx, start, "decimal");
 }
@@ -1559,6 +1559,12 @@ int lex_decode_number(Arena *arena, const Token *t, constant *c, SyntaxErrorInfo
         case 'b': case 'B': base = 2; digits = buf + 2; break;
         }
     }
+    if (base == 10 && k > 0 && (buf[k - 1] == 'j' || buf[k - 1] == 'J')) {
+        buf[k - 1] = 0;     /* an imaginary literal: strtod of the digits before the j */
+        c->kind = CONST_IMAG;
+        c->f = strtod(buf, NULL);
+        return 0;
+    }
     if (base == 10) {
         for (size_t i = 0; i < k; i++) {
             char ch = buf[i];
@@ -1568,8 +1574,6 @@ int lex_decode_number(Arena *arena, const Token *t, constant *c, SyntaxErrorInfo
                 c->f = strtod(buf, NULL);
                 return 0;
             }
-            if (ch == 'j' || ch == 'J')
-                return string_error(t, err, "complex numbers are not supported yet");
         }
     }
     c->kind = CONST_INT;

@@ -94,8 +94,8 @@ void lex_string_parts(const Token *t, int *flags, const char **body, const char 
 int lex_decode_string(Arena *arena, const Token *t, const char *body, const char *body_end,
                       int flags, char **out, size_t *out_len, SyntaxErrorInfo *err);
 
-/* Numbers: fills an ast constant (INT or FLOAT) from a NUMBER token.
- * Returns 0, or -1 (complex literals: not supported yet) with err set. */
+/* Numbers: fills an ast constant (INT, FLOAT or IMAG) from a NUMBER token.
+ * Returns 0, or -1 (out of memory) with err set. */
 int lex_decode_number(Arena *arena, const Token *t, constant *c, SyntaxErrorInfo *err);
 
 /* Set err (message printf-style) at a position (0-based byte columns). */

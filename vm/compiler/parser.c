@@ -2682,16 +2682,23 @@ static identifier parse_capture_target(Parser *p)
     return tok_ident(p, t);
 }
 
-/* signed_number, or a complex literal `real +/- imaginary`. tmpy has no
- * complex numbers: an imaginary literal is the tokenizer's error ("complex
- * numbers are not supported yet"), so a `+`/`-` after the number can only
- * be followed by a real one, which is CPython's error too. */
+/* Is a NUMBER token an imaginary literal (2j, 1.5e3J)? */
+static int tok_is_imaginary(const Token *t)
+{
+    char last = t->end > t->start ? t->end[-1] : 0;
+    return (last == 'j' || last == 'J') && !(t->end - t->start > 1 && t->start[0] == '0' &&
+                                              (t->start[1] == 'x' || t->start[1] == 'X'));
+}
+
+/* signed_number, or a complex literal `real +/- imaginary` (CPython's
+ * complex_number: the left part must be real, the right one imaginary). */
 static expr_ty parse_signed_number(Parser *p)
 {
     Token *st = cur(p);
     int neg = accept(p, T_MINUS);
     if (!at(p, T_NUMBER))
         return syntax_error(p);
+    Token *num = cur(p);
     expr_ty e = parse_atom(p);
     if (!e)
         return NULL;
@@ -2705,11 +2712,25 @@ static expr_ty parse_signed_number(Parser *p)
         e = u;
     }
     if (at(p, T_PLUS) || at(p, T_MINUS)) {
-        advance(p);
+        if (tok_is_imaginary(num))
+            return error_tok(p, num, "real number required in complex literal");
+        int op = advance(p)->type == T_PLUS ? AST_Add : AST_Sub;
         if (!at(p, T_NUMBER))
             return syntax_error(p);
         Token *im = cur(p);
-        return error_tok(p, im, "imaginary number required in complex literal");
+        if (!tok_is_imaginary(im))
+            return error_tok(p, im, "imaginary number required in complex literal");
+        expr_ty r = parse_atom(p);
+        if (!r)
+            return NULL;
+        expr_ty b = new_expr(p, BinOp_kind);
+        if (!b)
+            return NULL;
+        b->v.BinOp.left = e;
+        b->v.BinOp.op = op;
+        b->v.BinOp.right = r;
+        pos_tt(b, st, prev_tok(p));
+        e = b;
     }
     return e;
 }

@@ -818,9 +818,21 @@ static Obj bi_pow(Obj *args, size_t nargs, Obj kwnames)
         res = int_pow(b, e, m);
         goto out;
     }
-    if ((IS_INT(b) || IS_FLOAT(b)) && (IS_INT(e) || IS_FLOAT(e)) && (IS_INT(m) || IS_FLOAT(m))) {
-        err_set(E_TypeError, "pow() 3rd argument not allowed unless all arguments are integers");
-        goto out;
+    /* The operands' types in order, as CPython tries their slots: int's
+     * declines mixed operands; float's and complex's refuse a modulus once
+     * base and exponent are numbers they take. */
+    Obj ops[3] = {b, e, m};
+    for (int i = 0; i < 3; i++) {
+        Obj o = ops[i];
+        bool b_real = IS_INT(b) || IS_FLOAT(b), e_real = IS_INT(e) || IS_FLOAT(e);
+        if (IS_FLOAT(o) && b_real && e_real) {
+            err_set(E_TypeError, "pow() 3rd argument not allowed unless all arguments are integers");
+            goto out;
+        }
+        if (IS_COMPLEX(o) && (b_real || IS_COMPLEX(b)) && (e_real || IS_COMPLEX(e))) {
+            err_set(E_ValueError, "complex modulo");
+            goto out;
+        }
     }
     /* a user type: __pow__(exp, mod) */
     Obj meth = vm_lookup_special(a[0], "__pow__");
@@ -1201,7 +1213,7 @@ Obj builtins_init(void)
     g_builtins = ((ModuleObj *)m)->dict;
     module_add_functions(g_builtins_module, builtin_functions);
     static const struct { const char *name; TypeObj **type; } types[] = {
-        {"bool", &T_bool}, {"int", &T_int}, {"float", &T_float}, {"str", &T_str}, {"bytes", &T_bytes},
+        {"bool", &T_bool}, {"int", &T_int}, {"float", &T_float}, {"complex", &T_complex}, {"str", &T_str}, {"bytes", &T_bytes},
         {"bytearray", &T_bytearray}, {"tuple", &T_tuple}, {"list", &T_list}, {"dict", &T_dict},
         {"set", &T_set}, {"frozenset", &T_frozenset}, {"range", &T_range}, {"slice", &T_slice},
         {"type", &T_type}, {"object", &T_object}, {"super", &T_super}, {"property", &T_property},

@@ -29,7 +29,8 @@ Obj importlib_module_init(void);
 void atexit_init(void);           /* start-up */
 int atexit_run_callbacks(void);   /* at exit: runs atexit.register()ed callables, last first */
 
-/* The math module's init function (numbers area, mathmodule.c). */
+/* The math and cmath modules' init functions (mathmodule.c, cmathmodule.c). */
 Obj math_module_init(void);
+Obj cmath_module_init(void);
 
 #endif

@@ -443,10 +443,8 @@ Obj float_pow_double(double x, double y)
         err_set(E_ZeroDivisionError, "0.0 cannot be raised to a negative power");
         return NULL;
     }
-    if (x < 0 && isfinite(x) && isfinite(y) && y != floor(y)) {
-        err_set(E_ValueError, "complex results are not supported yet");
-        return NULL;
-    }
+    if (x < 0 && isfinite(x) && isfinite(y) && y != floor(y))
+        return complex_pow_doubles(x, y);   /* a negative number to a fractional power is complex */
     double r = pow(x, y);                         /* C99 special cases match Python's */
     if (isinf(r) && isfinite(x) && isfinite(y))
         return err_float_range();

@@ -4,6 +4,7 @@
  * ints); grouping, signs, prefixes and padding are done here. */
 #define _GNU_SOURCE
 #include "strobj.h"
+#include "numbers.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -396,6 +397,104 @@ static int format_float_spec(StrBuf *b, double d, const Spec *sp)
 }
 
 /* ------------------------------------------------------------------ */
+/* Complex                                                             */
+/* ------------------------------------------------------------------ */
+
+/* One part of a complex into b: the sign (per `signmode`: '+' always
+ * shown, ' ' a space for non-negatives, 0 only '-'), then the digits of |d|
+ * (type 0: the repr without ".0"; '#' adds a point), grouped. */
+static int complex_part(StrBuf *b, double d, const Spec *sp, char signmode)
+{
+    bool negative = signbit(d) && !isnan(d);
+    char *body;
+    if (sp->type == 0) {
+        body = malloc(48);
+        if (body) {
+            complex_part_repr(fabs(d), body);
+            if (sp->alt && isfinite(d) && !strchr(body, '.')) {
+                char *e = strchr(body, 'e');
+                size_t at = e ? (size_t)(e - body) : strlen(body);
+                memmove(body + at + 1, body + at, strlen(body + at) + 1);
+                body[at] = '.';
+            }
+        }
+    } else {
+        body = float_body(fabs(d), sp);
+    }
+    if (!body) {
+        err_nomemory();
+        return -1;
+    }
+    if (negative && sp->z && isfinite(d) && mantissa_is_zero(body))
+        negative = false;
+    char signc = negative ? '-' : signmode;
+    if (signc)
+        sb_addc(b, signc);
+    size_t nd = 0;
+    while (body[nd] >= '0' && body[nd] <= '9')
+        nd++;
+    add_grouped(b, body, nd, isfinite(d) ? sp->group : 0, 3, 0);
+    sb_adds(b, body + nd);
+    free(body);
+    return 0;
+}
+
+static int format_complex_spec(StrBuf *out, double re, double im, const Spec *spec)
+{
+    Spec sp = *spec;
+    uint32_t t = sp.type;
+    if (sp.fill == '0') {
+        err_set(E_ValueError, "Zero padding is not allowed in complex format specifier");
+        return -1;
+    }
+    if (sp.align == '=') {
+        err_set(E_ValueError, "'=' alignment flag is not allowed in complex format specifier");
+        return -1;
+    }
+    if (!(t == 0 || t == 'e' || t == 'E' || t == 'f' || t == 'F' || t == 'g' || t == 'G' || t == 'n')) {
+        unknown_code(t, "complex");
+        return -1;
+    }
+    /* No type: like str() (the repr of each part, parentheses unless the
+     * real part is +0 and left out); with a precision, 'g' digits. */
+    bool parens = false, skip_re = false;
+    if (t == 0) {
+        if (re == 0.0 && !signbit(re))
+            skip_re = true;
+        else
+            parens = true;
+        if (sp.prec >= 0)
+            sp.type = 'g';
+    } else if (t == 'n') {
+        sp.type = 'g';
+    }
+    char resign = sp.sign == '+' ? '+' : sp.sign == ' ' ? ' ' : 0;
+    StrBuf b;
+    sb_init(&b);
+    if (parens)
+        sb_addc(&b, '(');
+    if (!skip_re && complex_part(&b, re, &sp, resign) < 0) {
+        sb_free(&b);
+        return -1;
+    }
+    if (complex_part(&b, im, &sp, skip_re ? resign : '+') < 0) {
+        sb_free(&b);
+        return -1;
+    }
+    sb_addc(&b, 'j');
+    if (parens)
+        sb_addc(&b, ')');
+    int64_t pad = sp.width > (int64_t)b.len ? sp.width - (int64_t)b.len : 0;   /* all ASCII */
+    char align = sp.align ? sp.align : '>';
+    int64_t left = align == '<' ? 0 : align == '^' ? pad / 2 : pad;
+    add_fill(out, sp.fill, left);
+    sb_add(out, b.p, b.len);
+    add_fill(out, sp.fill, pad - left);
+    sb_free(&b);
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
 /* Ints                                                                */
 /* ------------------------------------------------------------------ */
 
@@ -616,6 +715,16 @@ static Obj format_float_c(double d, const char *spec, size_t n)
     return finish(&b, format_float_spec(&b, d, &sp));
 }
 
+static Obj format_complex_c(double re, double im, const char *spec, size_t n)
+{
+    Spec sp;
+    if (parse_spec(spec, n, &sp, '>', 0, "complex") < 0)
+        return NULL;
+    StrBuf b;
+    sb_init(&b);
+    return finish(&b, format_complex_spec(&b, re, im, &sp));
+}
+
 Obj format_str_cspec(Obj s, const char *spec, size_t n)
 {
     s = vm_unwrap(s);
@@ -655,6 +764,18 @@ Obj format_float(double d, Obj spec)
     if (!spec_bytes(spec, small, sizeof small, &heap, &p, &n))
         return NULL;
     Obj res = format_float_c(d, p, n);
+    free(heap);
+    return res;
+}
+
+Obj format_complex(double re, double im, Obj spec)
+{
+    char small[64], *heap;
+    const char *p;
+    size_t n;
+    if (!spec_bytes(spec, small, sizeof small, &heap, &p, &n))
+        return NULL;
+    Obj res = format_complex_c(re, im, p, n);
     free(heap);
     return res;
 }

@@ -59,6 +59,7 @@ void vm_register_layouts(void)
     reg(TID_BIGINT, layout_var("bigint", offsetof(struct BigIntObj_, limbs), 8,
                                offsetof(struct BigIntObj_, nlimbs), 0, false));
     reg(TID_FLOAT, layout_fixed("float", sizeof(struct FloatObj_), 0));
+    reg(TID_COMPLEX, layout_fixed("complex", sizeof(struct ComplexObj_), 0));
     reg(TID_STR, layout_var("str", offsetof(struct StrObj_, data) + 1, 1,
                             offsetof(struct StrObj_, nbytes), 0, false));
     reg(TID_BYTES, layout_var("bytes", offsetof(struct BytesObj_, data) + 1, 1,
@@ -137,6 +138,7 @@ void vm_init_types(void)
     exceptions_init();
     int_init_type();
     float_init_type();
+    complex_init_type();
     str_init_type();
     bytes_init_type();
     tuple_init_type();

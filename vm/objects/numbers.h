@@ -1,4 +1,4 @@
-/* numbers.h: what int.c, float.c and mathmodule.c offer beyond tmpy.h.
+/* numbers.h: what int.c, float.c, complex.c and mathmodule.c offer beyond tmpy.h.
  * (The core int_* / float_* API is declared in tmpy.h.) */
 #ifndef TMPY_NUMBERS_H
 #define TMPY_NUMBERS_H
@@ -70,12 +70,65 @@ int float_parse(const char *s, size_t len, double *out);
 /* float(obj) for a str, bytes or bytearray: ValueError "could not convert
  * string to float: ..." like CPython. */
 Obj float_parse_object(Obj obj);
-/* a ** b for doubles with Python's errors (ZeroDivisionError, OverflowError,
- * ValueError for complex results). */
+/* a ** b for doubles with Python's errors (ZeroDivisionError, OverflowError);
+ * a negative a to a non-integral b gives a complex. */
 Obj float_pow_double(double a, double b);
 /* Python's float floor division and modulo (divmod pieces). err on b == 0. */
 Obj float_floordiv_double(double a, double b);
 Obj float_mod_double(double a, double b);
+
+/* ---- complex.c ---- */
+
+/* A complex value in C memory. */
+typedef struct cplx { double re, im; } cplx;
+/* The arithmetic of Python's complex (3.11: a real operand is first made
+ * complex with a +0.0 imaginary part). Division is Smith's algorithm; a zero
+ * divisor sets *err to CPLX_EDOM and gives 0. Powers: integral exponents up
+ * to 100 in magnitude by repeated squaring, others through the polar form;
+ * *err is CPLX_EDOM for 0 to a negative or complex power, CPLX_ERANGE when
+ * the result has an infinite part. *err is left alone otherwise. */
+enum { CPLX_OK, CPLX_EDOM, CPLX_ERANGE };
+static inline cplx cplx_quot(cplx a, cplx b, int *err)
+{
+    /* Smith (1962): divide through by the larger part of b, so that the
+     * intermediate quantities cannot overflow needlessly. (Inline: the
+     * compiler folds constant quotients with it.) */
+    double abr = b.re < 0 ? -b.re : b.re, abi = b.im < 0 ? -b.im : b.im;
+    cplx r;
+    if (abr >= abi) {
+        if (abr == 0.0) {
+            *err = CPLX_EDOM;
+            r.re = r.im = 0.0;
+            return r;
+        }
+        double t = b.im / b.re, den = b.re + b.im * t;
+        r.re = (a.re + a.im * t) / den;
+        r.im = (a.im - a.re * t) / den;
+    } else if (abi > abr) {
+        double t = b.re / b.im, den = b.re * t + b.im;
+        r.re = (a.re * t + a.im) / den;
+        r.im = (a.im * t - a.re) / den;
+    } else {
+        r.re = r.im = __builtin_nan("");   /* a nan in b */
+    }
+    return r;
+}
+cplx cplx_pow(cplx a, cplx b, int *err);
+/* |z|: inf if a part is infinite (even with a nan), else nan if a part is
+ * nan, else hypot; *overflow set when finite parts give an infinite result. */
+double cplx_abs(cplx z, bool *overflow);
+Obj complex_from_cplx(cplx z);
+/* The value of a complex argument of cmath (and complex()'s __complex__):
+ * a complex (subclasses too), __complex__ (must return a complex), else a
+ * real number (float, int, __float__, __index__: "must be real number, not
+ * X"). 0, or -1 with an exception. */
+int complex_arg(Obj v, cplx *out);
+/* x ** y for doubles as complex (float's pow of a negative base to a
+ * non-integral power): a complex, or NULL with OverflowError. */
+Obj complex_pow_doubles(double x, double y);
+/* The repr text of one part of a complex: float repr without a trailing
+ * ".0" ('1', '-0', '1.5', '1e+16', 'inf', 'nan'). buf >= 32 bytes. */
+void complex_part_repr(double d, char *buf);
 
 /* ---- mathmodule.c ---- */
 Obj math_module_init(void);

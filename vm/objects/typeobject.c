@@ -1329,6 +1329,15 @@ static Obj wrapper_call_slot(TypeObj *owner, const SlotDef *sd, Obj *args, size_
             Obj x = vm_unwrap(a[0]), m = vm_unwrap(a[1]);
             if (IS_INT(s) && IS_INT(x) && IS_INT(m))
                 return int_pow(s, x, m);
+            bool x_real = IS_INT(x) || IS_FLOAT(x);
+            if (IS_FLOAT(s) && x_real) {
+                err_set(E_TypeError, "pow() 3rd argument not allowed unless all arguments are integers");
+                return NULL;
+            }
+            if (IS_COMPLEX(s) && (x_real || IS_COMPLEX(x))) {
+                err_set(E_ValueError, "complex modulo");
+                return NULL;
+            }
             return g_NotImplemented;
         }
         if (n != 1)
