@@ -12,7 +12,8 @@ across an allocation without a root; TMPY_PY_MOVE=0 skips that half.
 
 Under build/tmpy (STM) every program runs with one segment, with four (its
 threads in parallel), with four under the write-barrier checker
-(TMPY_STM_CHECK=1), and with four under abort injection: transactions of
+(TMPY_STM_CHECK=1), and with four under abort injection, and with two in move mode under abort
+injection (TMPY_PY_MOVE=0 skips that one too): transactions of
 TMPY_TXLEN=5 yield points that abort at random (TMPY_STM_INJECT_ABORTS, rate
 TMPY_ABORT_RATE, default 0.02, seeded per program; TMPY_ABORT_SEED=N changes
 the seeds, and a failure names the seed that reproduces it).
@@ -116,3 +117,12 @@ def test_program_stm_barrier_check(path):
     """Under the write-barrier checker a store that skipped its barrier
     stops the program with the C location (runtime/barriercheck.c)."""
     check(path, {"TMPY_SEGMENTS": "4", "TMPY_STM_CHECK": "1"}, TMPY_STM)
+
+
+@pytest.mark.skipif(os.environ.get("TMPY_PY_MOVE") == "0", reason="TMPY_PY_MOVE=0")
+@pytest.mark.parametrize("path", PROGRAMS, ids=[p.stem for p in PROGRAMS])
+def test_program_stm_move_mode_aborts(path):
+    """Move mode with aborts: a reference the restored interpreter state
+    keeps to an object the abort discarded stops the program at once."""
+    check(path, {"TMPY_GC_DEBUG": "move", "TMPY_SEGMENTS": "2", "TMPY_TXLEN": "20",
+                 "TMPY_STM_INJECT_ABORTS": f"0.01:{abort_seed(path)}"}, TMPY_STM)

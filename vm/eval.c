@@ -266,7 +266,7 @@ static inline void pop_frame(Frame *f)
 {
     vm_ts.py_depth--;
     vm_ts.frame = f->back;
-    vm_tx_frame_popped(f->back);
+    vm_tx_frame_popped(f->back, f->localsplus);
 }
 
 /* ------------------------------------------------------------------ */

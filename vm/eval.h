@@ -135,18 +135,19 @@ extern __thread Frame *vm_tx_low;        /* lowest frame saved for an abort; NUL
 void vm_tx_started(void);                /* after tm_start_transaction at a yield point */
 void vm_tx_commit(void);                 /* commit (may abort) and drop the undo log */
 void vm_tx_forget(void);                 /* drop the undo log (committed or inevitable) */
-void vm_tx_save_frame_slow(Frame *f);
+void vm_tx_save_frame_slow(Frame *f, Obj *above);
 extern bool vm_tx_stats_enabled;         /* TMPY_STATS=1 */
 void vm_tx_merge_stats(void);            /* a thread ends: its abort sites into the totals */
 void vm_tx_print_stats(void);            /* at exit, TMPY_STATS=1 */
-/* A frame was popped: `back` becomes the innermost frame. */
-static inline void vm_tx_frame_popped(Frame *back)
+/* A frame whose slots started at `above` was popped: `back` becomes the
+ * innermost frame (its run for an abort reaches up to `above`). */
+static inline void vm_tx_frame_popped(Frame *back, Obj *above)
 {
 #if TM_STM
     if (unlikely(back && back < vm_tx_low))
-        vm_tx_save_frame_slow(back);
+        vm_tx_save_frame_slow(back, above);
 #else
-    (void)back;
+    (void)back, (void)above;
 #endif
 }
 

@@ -120,7 +120,7 @@ void gen_suspend_frame(Frame *f, Obj *sp)
     g->state = GEN_SUSPENDED;
     vm_ts.py_depth--;
     vm_ts.frame = f->back;
-    vm_tx_frame_popped(f->back);
+    vm_tx_frame_popped(f->back, f->localsplus);
 }
 
 void gen_finish_frame(Frame *f)
@@ -138,7 +138,7 @@ void gen_finish_frame(Frame *f)
     vm_ts.roots[ROOT_HANDLED_EXC] = hdr[HDR_PREV_EXC];
     vm_ts.py_depth--;
     vm_ts.frame = f->back;
-    vm_tx_frame_popped(f->back);
+    vm_tx_frame_popped(f->back, f->localsplus);
 }
 
 static bool gen_at_yield_from(GenObj *g)

@@ -85,22 +85,32 @@ static void save_run(Obj *addr, size_t n, Frame *frame)
     r->frame = frame;
     if (frame)
         r->record = *frame;
-    for (size_t i = 0; i < n; i++)
-        tm_self.undo_top[i] = (object_t *)addr[i];
+    /* A young reference can be here only in slots the transaction itself
+     * wrote, which an older run or the clearing in vm_tx_started covers:
+     * keep NULL instead (a major collection marks these). */
+    uintptr_t ns = tm_seg.nursery_start, nsize = tm_seg.nursery_end - tm_seg.nursery_start;
+    for (size_t i = 0; i < n; i++) {
+        Obj v = addr[i];
+        tm_self.undo_top[i] = (uintptr_t)v - ns < nsize ? NULL : (object_t *)v;
+    }
     /* publish after the copies: a major collection marks up to undo_top */
     __atomic_store_n(&tm_self.undo_top, tm_self.undo_top + n, __ATOMIC_RELEASE);
     nruns++;
 }
 
-static void save_frame(Frame *f)
+/* A frame's run reaches up to `top`: its own slots, and the C roots of the
+ * call it is making (an argument vector the callee's frame sits above). */
+static void save_frame(Frame *f, Obj *top)
 {
-    save_run(f->localsplus, (size_t)(f->end - f->localsplus), f);
+    if (top < f->end)
+        top = f->end;
+    save_run(f->localsplus, (size_t)(top - f->localsplus), f);
     vm_tx_low = f;
 }
 
-void vm_tx_save_frame_slow(Frame *f)
+void vm_tx_save_frame_slow(Frame *f, Obj *above)
 {
-    save_frame(f);
+    save_frame(f, above);
 }
 
 /* ---- Where transactions abort (TMPY_STATS) ----
@@ -200,13 +210,21 @@ static __thread int aborts_in_a_row;
 void vm_tx_started(void)
 {
     if (nruns) {
+        Obj *top = (Obj *)head.ss_top, *high = top;
         for (size_t i = nruns; i-- > 0;) {
             SavedRun *r = &runs[i];
             for (size_t k = 0; k < r->n; k++)
                 r->addr[k] = (Obj)tm_self.undo_base[r->at + k];
             if (r->frame)
                 *r->frame = r->record;
+            if (r->addr + r->n > high)
+                high = r->addr + r->n;
         }
+        /* A frame saved lazily owns slots above the innermost frame's end
+         * (above its own sp: dead values, but roots again once it is the
+         * innermost frame): what the aborted run left there is cleared. */
+        for (Obj *p = top; p < high; p++)
+            *p = NULL;
         vm_ts = head.ts;
         vm_eval_levels = head.eval_levels;
         repr_depth_set(head.repr_depth);
@@ -231,7 +249,7 @@ void vm_tx_started(void)
     head.ss_top = tm_self.ss_top;
     save_run(vm_ts.roots, ROOT_COUNT, NULL);
     if (vm_ts.frame)
-        save_frame(vm_ts.frame);
+        save_frame(vm_ts.frame, (Obj *)tm_self.ss_top);
     head.low = vm_tx_low;
     initial_runs = nruns;
     vm_tx_countdown = vm_tx_length;
@@ -265,5 +283,5 @@ bool vm_tx_stats_enabled;
 void vm_tx_merge_stats(void) {}
 void vm_tx_print_stats(void) {}
 void vm_tx_become_inevitable(void) {}
-void vm_tx_save_frame_slow(Frame *f) { (void)f; }
+void vm_tx_save_frame_slow(Frame *f, Obj *above) { (void)f, (void)above; }
 #endif
