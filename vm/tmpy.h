@@ -602,8 +602,23 @@ Obj float_repr_obj(double d);
 /* ------------------------------------------------------------------ */
 /* Strings (str.c, bytes.c, format.c)                                  */
 /* ------------------------------------------------------------------ */
-Obj str_new(const char *utf8, size_t nbytes);        /* assumes valid UTF-8 */
+/* str_new: UTF-8 as str stores it (lone surrogates as their 3-byte form).
+ * It checks: a byte that is not part of that becomes U+DC00+byte, so no str
+ * ever holds invalid UTF-8 (but text from the OS goes through str_from_os). */
+Obj str_new(const char *utf8, size_t nbytes);
 Obj str_from_cstr(const char *s);
+/* Text the OS hands in (argv, file names, environment, getcwd, readlink):
+ * strict UTF-8 decoded with surrogateescape as CPython does (an undecodable
+ * byte b becomes U+DC00+b; encoded surrogates are undecodable too). */
+Obj str_from_os(const char *p, size_t n);
+Obj str_from_os_cstr(const char *p);
+/* The same decoding appended to a StrBuf as str's UTF-8. */
+struct StrBuf;
+void sb_add_os(struct StrBuf *b, const char *p, size_t n);
+/* A str's bytes for the OS (surrogateescape: U+DC80..U+DCFF become the bytes
+ * 0x80..0xFF again): malloc'd, NUL-terminated, length in *n (n may be NULL).
+ * NULL with UnicodeEncodeError (another lone surrogate) or MemoryError. */
+char *str_to_os(Obj s, size_t *n);
 Obj str_from_format(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 Obj str_intern_cstr(const char *s);                  /* the interned (pinned, never freed) str */
 Obj str_intern(Obj s);                               /* interned equivalent of s */

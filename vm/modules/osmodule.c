@@ -30,10 +30,13 @@ static TypeObj *T_walk_iterator;
 
 /* A path argument (str, bytes or os.PathLike) copied to C memory: p is
  * malloc'd (free it) and NUL-terminated, n its length (it may hold NULs),
- * bytes whether results should be bytes. 0, or -1 with an exception. */
+ * bytes whether results should be bytes. A str gives str's own UTF-8 (for
+ * string work on paths, results through mkpath) or, with for_os, the file
+ * system's bytes (surrogateescape: for system calls, results through
+ * mkpath_os). 0, or -1 with an exception. */
 typedef struct { char *p; size_t n; bool bytes; } PathStr;
 
-static int pstr(Obj v, PathStr *out)
+static int pstr_as(Obj v, PathStr *out, bool for_os)
 {
     Obj p = vm_unwrap(v);
     if (!IS_STR(p) && !IS_BYTES(p)) {
@@ -42,6 +45,10 @@ static int pstr(Obj v, PathStr *out)
             return -1;
     }
     out->bytes = IS_BYTES(p);
+    if (for_os && !out->bytes) {
+        out->p = str_to_os(p, &out->n);
+        return out->p ? 0 : -1;
+    }
     out->n = out->bytes ? (size_t)((BytesObj *)p)->length : (size_t)STR(p)->nbytes;
     out->p = malloc(out->n + 1);
     if (!out->p) {
@@ -53,6 +60,8 @@ static int pstr(Obj v, PathStr *out)
     out->p[out->n] = 0;
     return 0;
 }
+
+static int pstr(Obj v, PathStr *out) { return pstr_as(v, out, false); }
 
 /* A path argument of a system call as a malloc'd C string (free it); NULL
  * with TypeError ("fname: path should be <accepted>, not T") or ValueError
@@ -72,7 +81,7 @@ static char *path_cstr_as(Obj v, const char *fname, const char *accepted, bool *
         }
     }
     PathStr ps;
-    if (pstr(v, &ps) < 0)
+    if (pstr_as(v, &ps, true) < 0)
         return NULL;
     if (strlen(ps.p) != ps.n) {
         free(ps.p);
@@ -98,13 +107,17 @@ static Obj path_done(int rc, char *p, Obj path)
     return rc < 0 ? err_from_errno(e, path) : g_None;
 }
 
-/* str or bytes result. */
+/* str or bytes result from str's UTF-8 (a str argument's own bytes). */
 static Obj mkpath(bool is_bytes, const char *p, size_t n)
 {
     return is_bytes ? bytes_new(p, n) : str_new(p, n);
 }
 
-static Obj mkpath_c(bool is_bytes, const char *p) { return mkpath(is_bytes, p, strlen(p)); }
+/* str or bytes result from the file system's bytes (surrogateescape). */
+static Obj mkpath_os(bool is_bytes, const char *p, size_t n)
+{
+    return is_bytes ? bytes_new(p, n) : str_from_os(p, n);
+}
 
 /* ------------------------------------------------------------------ */
 /* os.stat                                                             */
@@ -230,7 +243,7 @@ static Obj os_getcwd(Obj *args, size_t nargs, Obj kwnames)
     char buf[PATH_MAX];
     if (!getcwd(buf, sizeof buf))
         return err_from_errno(errno, NULL);
-    return str_from_cstr(buf);
+    return str_from_os_cstr(buf);
 }
 
 static Obj os_getcwdb(Obj *args, size_t nargs, Obj kwnames)
@@ -400,7 +413,7 @@ static Obj list_dir(const char *path, bool as_bytes)
         const char *n = de->d_name;
         if (n[0] == '.' && (n[1] == 0 || (n[1] == '.' && n[2] == 0)))
             continue;
-        r[1] = mkpath_c(as_bytes, n);
+        r[1] = mkpath_os(as_bytes, n, strlen(n));
         if (!r[1] || list_append(r[0], r[1]) < 0) {
             closedir(d);
             vm_unroots(r);
@@ -601,18 +614,26 @@ static Obj os_putenv(Obj *args, size_t nargs, Obj kwnames)
         err_format(E_TypeError, "str expected, not %s", type_name(IS_STR(args[0]) ? args[1] : args[0]));
         return NULL;
     }
-    const char *k = str_cstr(args[0]);
-    if (!*k || strchr(k, '=')) {
-        err_set(E_ValueError, "illegal environment variable name");
+    size_t kn, vn;
+    char *kc = str_to_os(args[0], &kn);
+    char *vc = kc ? str_to_os(args[1], &vn) : NULL;
+    if (!vc) {
+        free(kc);
         return NULL;
     }
-    char *kc = strdup(k);
-    char *vc = strdup(str_cstr(args[1]));
-    int rc = (kc && vc) ? setenv(kc, vc, 1) : -1;
+    const char *bad = strlen(kc) != kn || strlen(vc) != vn ? "embedded null byte"
+                      : (!*kc || strchr(kc, '='))          ? "illegal environment variable name"
+                                                           : NULL;
+    int rc = bad ? 0 : setenv(kc, vc, 1);
+    int e = errno;
     free(kc);
     free(vc);
+    if (bad) {
+        err_set(E_ValueError, bad);
+        return NULL;
+    }
     if (rc < 0)
-        return err_from_errno(errno ? errno : ENOMEM, NULL);
+        return err_from_errno(e ? e : ENOMEM, NULL);
     return g_None;
 }
 
@@ -624,11 +645,22 @@ static Obj os_unsetenv(Obj *args, size_t nargs, Obj kwnames)
         err_format(E_TypeError, "str expected, not %s", type_name(args[0]));
         return NULL;
     }
-    char *kc = strdup(str_cstr(args[0]));
+    size_t kn;
+    char *kc = str_to_os(args[0], &kn);
     if (!kc)
-        return err_nomemory();
-    unsetenv(kc);
+        return NULL;
+    const char *bad = strlen(kc) != kn ? "embedded null byte"
+                      : (!*kc || strchr(kc, '=')) ? "illegal environment variable name" : NULL;
+    if (!bad && unsetenv(kc) < 0) {
+        int e = errno;
+        free(kc);
+        return err_from_errno(e, NULL);
+    }
     free(kc);
+    if (bad) {
+        err_set(E_ValueError, bad);
+        return NULL;
+    }
     return g_None;
 }
 
@@ -1198,8 +1230,9 @@ static Obj pp_normpath(Obj *args, size_t nargs, Obj kwnames)
     return res;
 }
 
-/* abspath into out (C string). */
-static int abspath_c(const char *p, size_t n, StrBuf *out)
+/* abspath into out (C string). raw: p is bytes (the file system's), else
+ * str's UTF-8 (the working directory is decoded to match). */
+static int abspath_c(const char *p, size_t n, StrBuf *out, bool raw)
 {
     StrBuf tmp;
     sb_init(&tmp);
@@ -1210,7 +1243,10 @@ static int abspath_c(const char *p, size_t n, StrBuf *out)
             err_from_errno(errno, NULL);
             return -1;
         }
-        sb_adds(&tmp, cwd);
+        if (raw)
+            sb_adds(&tmp, cwd);
+        else
+            sb_add_os(&tmp, cwd, strlen(cwd));
         if (n) {
             if (tmp.len && tmp.p[tmp.len - 1] != '/')
                 sb_addc(&tmp, '/');
@@ -1232,7 +1268,7 @@ static Obj pp_abspath(Obj *args, size_t nargs, Obj kwnames)
     StrBuf b;
     sb_init(&b);
     Obj res = NULL;
-    if (abspath_c(ps.p, ps.n, &b) == 0)
+    if (abspath_c(ps.p, ps.n, &b, ps.bytes) == 0)
         res = mkpath(ps.bytes, b.p, b.len);
     sb_free(&b);
     free(ps.p);
@@ -1247,11 +1283,11 @@ static Obj pp_realpath(Obj *args, size_t nargs, Obj kwnames)
     if (vm_parse_args("realpath", args, nargs, kwnames, names, 1, 2, a) < 0)
         goto out;
     PathStr ps;
-    if (pstr(a[0], &ps) < 0)
+    if (pstr_as(a[0], &ps, true) < 0)
         goto out;
     StrBuf abs;
     sb_init(&abs);
-    if (abspath_c(ps.p, ps.n, &abs) < 0) {
+    if (abspath_c(ps.p, ps.n, &abs, true) < 0) {
         free(ps.p);
         goto out;
     }
@@ -1285,7 +1321,7 @@ static Obj pp_realpath(Obj *args, size_t nargs, Obj kwnames)
         }
         cut--;
     }
-    res = mkpath(ps.bytes, b.p, b.len);
+    res = mkpath_os(ps.bytes, b.p, b.len);
     sb_free(&b);
     sb_free(&abs);
     free(ps.p);
@@ -1323,7 +1359,7 @@ static Obj pp_relpath(Obj *args, size_t nargs, Obj kwnames)
     sb_init(&pa);
     sb_init(&sa);
     sb_init(&b);
-    if (abspath_c(p.p, p.n, &pa) == 0 && abspath_c(s.p, s.n, &sa) == 0) {
+    if (abspath_c(p.p, p.n, &pa, p.bytes) == 0 && abspath_c(s.p, s.n, &sa, p.bytes) == 0) {
         sb_addc(&pa, 0);
         sb_addc(&sa, 0);
         /* components of both (empty ones dropped) */
@@ -1426,6 +1462,8 @@ static Obj pp_expanduser(Obj *args, size_t nargs, Obj kwnames)
     } else {
         char name[256];
         snprintf(name, sizeof name, "%.*s", (int)(i - 1), ps.p + 1);
+        if (!ps.bytes)
+            utf8_unescape_os(name, strlen(name));
         struct passwd *pw = getpwnam(name);
         home = pw ? pw->pw_dir : NULL;
     }
@@ -1438,7 +1476,10 @@ static Obj pp_expanduser(Obj *args, size_t nargs, Obj kwnames)
         size_t hl = strlen(home);
         while (hl > 1 && home[hl - 1] == '/')
             hl--;
-        sb_add(&b, home, hl);
+        if (ps.bytes)
+            sb_add(&b, home, hl);
+        else
+            sb_add_os(&b, home, hl);
         sb_add(&b, ps.p + i, ps.n - i);
         if (b.len == 0)
             sb_addc(&b, '/');
@@ -1480,10 +1521,14 @@ static Obj pp_expandvars(Obj *args, size_t nargs, Obj kwnames)
         size_t ns = brace ? start + 1 : start;
         char name[256];
         snprintf(name, sizeof name, "%.*s", (int)(end - ns), ps.p + ns);
+        if (!ps.bytes)
+            utf8_unescape_os(name, strlen(name));
         const char *val = (end > ns) ? getenv(name) : NULL;
         size_t stop = brace ? end + 1 : end;
-        if (val)
+        if (val && ps.bytes)
             sb_adds(&b, val);
+        else if (val)
+            sb_add_os(&b, val, strlen(val));
         else
             sb_add(&b, ps.p + i, stop - i);
         i = stop > i ? stop : i + 1;
@@ -1711,10 +1756,8 @@ static Obj make_environ(void)
         if (!eq || eq == *e)
             continue;
         size_t kl = (size_t)(eq - *e), vl = strlen(eq + 1);
-        if (utf8_valid_prefix(*e, kl) != kl || utf8_valid_prefix(eq + 1, vl) != vl)
-            continue;   /* not UTF-8: CPython would use surrogateescape */
-        r[1] = str_new(*e, kl);
-        r[2] = r[1] ? str_new(eq + 1, vl) : NULL;
+        r[1] = str_from_os(*e, kl);
+        r[2] = r[1] ? str_from_os(eq + 1, vl) : NULL;
         if (!r[2] || dict_setitem(r[0], r[1], r[2]) < 0)
             goto out;
     }

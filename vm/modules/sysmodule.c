@@ -577,8 +577,8 @@ Obj sys_init(Obj argv_list)
         ADD("api_version", MAKE_SMALLINT(1013)) < 0 ||
         ADD("platform", str_from_cstr("linux")) < 0 ||
         ADD("byteorder", str_from_cstr("little")) < 0 ||
-        ADD("executable", str_from_cstr(g_executable)) < 0 ||
-        ADD("_base_executable", str_from_cstr(g_executable)) < 0 ||
+        ADD("executable", str_from_os_cstr(g_executable)) < 0 ||
+        ADD("_base_executable", str_from_os_cstr(g_executable)) < 0 ||
         ADD("prefix", str_from_cstr("/usr/local")) < 0 ||
         ADD("base_prefix", str_from_cstr("/usr/local")) < 0 ||
         ADD("exec_prefix", str_from_cstr("/usr/local")) < 0 ||

@@ -40,10 +40,14 @@ int64_t utf8_count(const char *p, size_t n)
     return count;
 }
 
-size_t utf8_valid_prefix(const char *p, size_t n)
+/* The valid prefix of p[0..n) and its code points in *count. strict: no
+ * surrogates (the UTF-8 codec's rule); otherwise the encoded surrogates that
+ * str itself stores (ED A0..BF xx) pass. */
+static size_t utf8_scan(const char *p, size_t n, bool strict, int64_t *count)
 {
     const unsigned char *s = (const unsigned char *)p;
     size_t i = 0;
+    int64_t cps = 0;
     while (i < n) {
         /* ASCII run, a word at a time */
         while (i + 8 <= n) {
@@ -52,12 +56,14 @@ size_t utf8_valid_prefix(const char *p, size_t n)
             if (w & 0x8080808080808080ull)
                 break;
             i += 8;
+            cps += 8;
         }
         if (i >= n)
             break;
         unsigned c = s[i];
         if (c < 0x80) {
             i++;
+            cps++;
             continue;
         }
         size_t need;
@@ -69,20 +75,29 @@ size_t utf8_valid_prefix(const char *p, size_t n)
         else if (c >= 0xf0 && c <= 0xf4)
             need = 3, min = 0x10000;
         else
-            return i;
-        if (i + need >= n)
-            return i;
+            break;
+        if (i + need >= n)   /* truncated */
+            break;
         uint32_t cp = c & (0x3f >> need);
-        for (size_t k = 1; k <= need; k++) {
+        size_t k = 1;
+        for (; k <= need; k++) {
             if ((s[i + k] & 0xc0) != 0x80)
-                return i;
+                break;
             cp = (cp << 6) | (s[i + k] & 0x3f);
         }
-        if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-            return i;
+        if (k <= need || cp < min || cp > 0x10ffff || (strict && cp >= 0xd800 && cp <= 0xdfff))
+            break;
         i += need + 1;
+        cps++;
     }
-    return n;
+    *count = cps;
+    return i;
+}
+
+size_t utf8_valid_prefix(const char *p, size_t n)
+{
+    int64_t count;
+    return utf8_scan(p, n, true, &count);
 }
 
 /* ------------------------------------------------------------------ */
@@ -132,6 +147,7 @@ Obj str_alloc(int64_t nbytes, int64_t length)
 }
 
 static Obj char_cache[256];   /* the one-char Latin-1 strs, interned */
+static Obj str_escape_decode(const char *p, size_t n, bool strict);
 static Obj make_char(uint32_t cp);
 
 Obj str_new(const char *utf8, size_t n)
@@ -148,11 +164,111 @@ Obj str_new(const char *utf8, size_t n)
     utf8 = stable_copy(utf8, n, small, sizeof small, &heap);
     if (!utf8)
         return err_nomemory();
-    Obj s = str_alloc((int64_t)n, utf8_count(utf8, n));
-    if (s)
-        memcpy(VM_LINEAR(STR(s)->data), utf8, n);
+    int64_t length;
+    Obj s;
+    if (likely(utf8_scan(utf8, n, false, &length) == n)) {
+        s = str_alloc((int64_t)n, length);
+        if (s)
+            memcpy(VM_LINEAR(STR(s)->data), utf8, n);
+    } else {
+        s = str_escape_decode(utf8, n, false);
+    }
     free(heap);
     return s;
+}
+
+/* p[0..n) (C memory) with every byte that does not belong to valid UTF-8
+ * (strict: surrogates are not valid either) turned into U+DC00+byte, as the
+ * surrogateescape error handler does. No str ever holds invalid UTF-8. */
+static Obj str_escape_decode(const char *p, size_t n, bool strict)
+{
+    StrBuf b;
+    sb_init(&b);
+    size_t i = 0;
+    while (i < n) {
+        int64_t count;
+        size_t ok = utf8_scan(p + i, n - i, strict, &count);
+        sb_add(&b, p + i, ok);
+        i += ok;
+        if (i < n)
+            sb_add_codepoint(&b, 0xdc00 + (unsigned char)p[i++]);
+    }
+    return sb_finish(&b);   /* valid now: str_new takes it as it is */
+}
+
+Obj str_from_os(const char *p, size_t n)
+{
+    char small[256], *heap;
+    p = stable_copy(p, n, small, sizeof small, &heap);
+    if (!p)
+        return err_nomemory();
+    int64_t length;
+    Obj s = utf8_scan(p, n, true, &length) == n ? str_new(p, n) : str_escape_decode(p, n, true);
+    free(heap);
+    return s;
+}
+
+Obj str_from_os_cstr(const char *p) { return str_from_os(p, strlen(p)); }
+
+void sb_add_os(StrBuf *b, const char *p, size_t n)
+{
+    size_t i = 0;
+    while (i < n) {
+        int64_t count;
+        size_t ok = utf8_scan(p + i, n - i, true, &count);
+        sb_add(b, p + i, ok);
+        i += ok;
+        if (i < n)
+            sb_add_codepoint(b, 0xdc00 + (unsigned char)p[i++]);
+    }
+}
+
+size_t utf8_unescape_os(char *p, size_t n)
+{
+    size_t o = 0;
+    for (size_t i = 0; i < n;) {
+        unsigned char c1 = i + 2 < n ? (unsigned char)p[i + 1] : 0;
+        if ((unsigned char)p[i] == 0xed && (c1 == 0xb2 || c1 == 0xb3)) {
+            p[o++] = (char)(((c1 & 3) << 6) | (p[i + 2] & 0x3f));
+            i += 3;
+        } else {
+            p[o++] = p[i++];
+        }
+    }
+    p[o] = 0;
+    return o;
+}
+
+char *str_to_os(Obj s, size_t *np)
+{
+    const char *p = str_cstr(s);
+    size_t n = (size_t)STR(s)->nbytes;
+    if (utf8_has_surrogate(p, n)) {
+        Obj *r = vm_roots(1);
+        r[0] = str_encode(s, "utf-8", "surrogateescape");   /* UnicodeEncodeError for other surrogates */
+        char *out = NULL;
+        if (r[0]) {
+            n = (size_t)BYTES(r[0])->length;
+            out = malloc(n + 1);
+            if (out) {
+                memcpy(out, (const char *)VM_LINEAR(BYTES(r[0])->data), n);
+                out[n] = 0;
+            } else {
+                err_nomemory();
+            }
+        }
+        vm_unroots(r);
+        if (out && np)
+            *np = n;
+        return out;
+    }
+    char *out = malloc(n + 1);
+    if (!out)
+        return err_nomemory(), NULL;
+    memcpy(out, p, n + 1);
+    if (np)
+        *np = n;
+    return out;
 }
 
 const char *stable_copy(const char *data, size_t n, char *small, size_t smalln, char **heap)
@@ -369,7 +485,14 @@ static Obj intern_bytes(const char *p, size_t n, int64_t length)
         pthread_mutex_unlock(&intern_lock);
         return err_nomemory();
     }
-    s = str_alloc_pinned(src, n, length < 0 ? utf8_count(src, n) : length);
+    if (length < 0 && utf8_scan(src, n, false, &length) != n) {
+        /* not UTF-8 (a C caller's bytes): intern the escaped str instead */
+        pthread_mutex_unlock(&intern_lock);
+        s = str_escape_decode(src, n, false);
+        free(heap);
+        return s ? str_intern(s) : NULL;
+    }
+    s = str_alloc_pinned(src, n, length);
     free(heap);
     if (!s) {
         pthread_mutex_unlock(&intern_lock);

@@ -5,6 +5,8 @@
 
 #include "tmpy.h"
 
+#include <string.h>
+
 /* ---- str internals ---- */
 static inline bool str_is_ascii(Obj s) { return STR(s)->length == STR(s)->nbytes; }
 /* A str of nbytes bytes and `length` code points whose data the caller fills
@@ -137,6 +139,19 @@ int64_t utf8_count(const char *p, size_t n);
 /* Length of the longest valid strict UTF-8 prefix of p[0..n) (no surrogates);
  * == n when all of it is valid. */
 size_t utf8_valid_prefix(const char *p, size_t n);
+/* Does str's UTF-8 p[0..n) hold a lone surrogate (ED A0..BF xx)? */
+static inline bool utf8_has_surrogate(const char *p, size_t n)
+{
+    const char *end = p + n;
+    for (const char *q = p; (q = memchr(q, 0xed, (size_t)(end - q))) != NULL; q++)
+        if (q + 1 < end && (unsigned char)q[1] >= 0xa0)
+            return true;
+    return false;
+}
+/* str's UTF-8 p[0..n) to the OS's bytes in place: each U+DC80..U+DCFF (a
+ * byte surrogateescape kept) becomes that byte again. The new length (a NUL
+ * is written there). For a C string that came from a str (a file name). */
+size_t utf8_unescape_os(char *p, size_t n);
 
 /* ---- Unicode database (unicodedb.c, generated) ---- */
 bool uni_isalpha(uint32_t cp);
