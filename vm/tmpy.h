@@ -642,10 +642,20 @@ Obj str_format_method(Obj *args, size_t nargs, Obj kwnames);   /* str.format */
 Obj str_percent_format(Obj fmt, Obj values);                   /* fmt % values */
 Obj bytes_percent_format(Obj fmt, Obj values);
 
-/* A growable byte buffer in C memory (no GC concerns) for building strings. */
+/* The largest object, in bytes, the heap could ever hold (its old space).
+ * A size computed from user input beyond it is a MemoryError at once,
+ * before anything is built. */
+static inline uint64_t vm_max_object_size(void) { return tm_seg.segment_size - tm_seg.old_start; }
+
+/* A growable byte buffer in C memory (no GC concerns) for building strings.
+ * It never grows past vm_max_object_size(): like running out of memory, that
+ * poisons it (later adds do nothing; sb_finish raises MemoryError). */
 typedef struct StrBuf { char *p; size_t len, cap; } StrBuf;
 void sb_init(StrBuf *b);
 void sb_add(StrBuf *b, const char *s, size_t n);
+void sb_add_repeat(StrBuf *b, const char *unit, size_t n, int64_t count);   /* count copies (count <= 0: none) */
+void sb_nomemory(StrBuf *b);              /* poison it (a size known to be too big) */
+static inline bool sb_failed(const StrBuf *b) { return b->cap == SIZE_MAX; }
 void sb_adds(StrBuf *b, const char *s);
 void sb_addc(StrBuf *b, char c);
 void sb_add_str(StrBuf *b, Obj s);        /* append a str's UTF-8 */

@@ -7,6 +7,7 @@
 #include "strobj.h"
 #include "containers.h"
 
+#include <limits.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -707,7 +708,11 @@ Obj str_mul(Obj s, int64_t n)
         return empty_str();
     if (n == 1)
         return s;
-    if (nb > INT64_MAX / n || nb * n > (int64_t)1 << 40)
+    if (STR(s)->length > INT64_MAX / n) {
+        err_set(E_OverflowError, "repeated string is too long");
+        return NULL;
+    }
+    if ((uint64_t)nb > vm_max_object_size() / (uint64_t)n)
         return err_nomemory();
     Obj *r = vm_roots(1);
     r[0] = s;
@@ -1009,6 +1014,21 @@ int arg_i64(Obj v, int64_t *out)
         return 0;
     }
     return vm_index_i64(v, out);
+}
+
+int arg_c_int(Obj v, int64_t *out)
+{
+    if (arg_i64(v, out) < 0) {
+        if (!err_matches(E_OverflowError))
+            return -1;
+        err_clear();
+        *out = INT64_MAX;
+    }
+    if (*out > INT_MAX || *out < INT_MIN) {
+        err_set(E_OverflowError, "Python int too large to convert to C int");
+        return -1;
+    }
+    return 0;
 }
 
 /* start/end of find() and friends: None or an index, clamped (as slices are). */
@@ -1902,10 +1922,34 @@ static Obj m_replace(Obj *args, size_t nargs, Obj kwnames)
     return sb_finish(&b);
 }
 
+/* Does p.replace(q, w, count) (growing: wn > qn) fit in an object? The
+ * bound n + (n / qn) * (wn - qn) is tried first; replacements are counted
+ * only when it is too big. */
+static bool replace_fits(const char *p, int64_t n, const char *q, int64_t qn, int64_t wn, int64_t count,
+                         bool utf8)
+{
+    uint64_t max = vm_max_object_size(), grow = (uint64_t)(wn - qn);
+    uint64_t k = qn ? (uint64_t)(n / qn) : (uint64_t)(utf8 ? utf8_count(p, (size_t)n) : n) + 1;
+    if (k > (uint64_t)count)
+        k = (uint64_t)count;
+    if (k == 0 || grow <= (max - (uint64_t)n) / k)
+        return true;
+    if (qn) {
+        k = (uint64_t)mem_count(p, (size_t)n, q, (size_t)qn);
+        if (k > (uint64_t)count)
+            k = (uint64_t)count;
+    }
+    return k == 0 || grow <= (max - (uint64_t)n) / k;
+}
+
 void sb_replace(StrBuf *b, const char *p, int64_t n, const char *q, int64_t qn, const char *w, int64_t wn,
                 int64_t count, bool utf8)
 {
     int64_t i = 0;
+    if (wn > qn && !replace_fits(p, n, q, qn, wn, count, utf8)) {
+        sb_nomemory(b);   /* the result could never be held: MemoryError before building it */
+        return;
+    }
     if (qn == 0) {
         /* insert w before every character and at the end */
         while (count > 0 && i <= n) {
@@ -2369,7 +2413,7 @@ static Obj m_expandtabs(Obj *args, size_t nargs, Obj kwnames)
     Obj *o = vm_roots(1);
     int64_t tabsize = 8;
     if (vm_parse_args("expandtabs", args + 1, nargs - 1, kwnames, names, 0, 1, o) < 0 ||
-        (o[0] && arg_i64(o[0], &tabsize) < 0)) {
+        (o[0] && arg_c_int(o[0], &tabsize) < 0)) {
         vm_unroots(o);
         return NULL;
     }
@@ -2394,8 +2438,7 @@ void sb_expandtabs(StrBuf *b, const char *p, int64_t n, int64_t tabsize, bool ut
             if (tabsize > 0) {
                 int64_t incr = tabsize - col % tabsize;
                 col += incr;
-                while (incr-- > 0)
-                    sb_addc(b, ' ');
+                sb_add_repeat(b, " ", 1, incr);   /* too much for memory: poisons b at once */
             }
             i++;
             continue;

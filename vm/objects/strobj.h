@@ -52,6 +52,9 @@ Obj str_add(Obj a, Obj b);
 int check_args_old(const char *fname, size_t nargs, Obj kwnames, int min, int max);
 /* An integer argument through __index__ (small-int fast path); 0 or -1. */
 int arg_i64(Obj v, int64_t *out);
+/* An argument CPython takes as a C int: OverflowError "Python int too large
+ * to convert to C int" outside its range. 0 or -1. */
+int arg_c_int(Obj v, int64_t *out);
 /* start/end arguments of find() & co.: NULL/None keep *out; big ints clamp. 0 or -1. */
 int slice_arg(Obj v, int64_t *out);
 /* end clamped to [0, len], start made >= 0 (start may stay > len). */
