@@ -338,6 +338,9 @@ Obj list_pop(Obj list, int64_t i)
 void list_clear(Obj list)
 {
     list = vm_unwrap(list);
+    /* nothing to free: a no-op, as CPython's (list.sort sees no change) */
+    if (LIST(list)->length == 0 && ARRAY(LIST(list)->array)->length == 0)
+        return;
     VM_WRITE(list);
     LIST(list)->array = g_empty_array;
     LIST(list)->length = 0;
