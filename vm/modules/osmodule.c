@@ -1767,6 +1767,96 @@ out:
     return res;
 }
 
+/* os.environ: a dict subclass whose changes reach the process environment
+ * through putenv/unsetenv (which encode with surrogateescape), as CPython's
+ * os._Environ does. Run in the os module's namespace. */
+static const char environ_class_src[] =
+    "class _Environ(dict):\n"
+    "    __slots__ = ()\n"
+    "    def __setitem__(self, key, value):\n"
+    "        putenv(key, value)\n"
+    "        dict.__setitem__(self, key, value)\n"
+    "    def __delitem__(self, key):\n"
+    "        unsetenv(key)\n"
+    "        if key not in self:\n"
+    "            raise KeyError(key)\n"
+    "        dict.__delitem__(self, key)\n"
+    "    def setdefault(self, key, value):\n"
+    "        if key not in self:\n"
+    "            self[key] = value\n"
+    "        return self[key]\n"
+    "    def update(self, other=(), /, **kwds):\n"
+    "        if isinstance(other, dict):\n"
+    "            pairs = [(k, other[k]) for k in other]\n"
+    "        elif hasattr(other, 'keys'):\n"
+    "            pairs = [(k, other[k]) for k in other.keys()]\n"
+    "        else:\n"
+    "            pairs = other\n"
+    "        for key, value in pairs:\n"
+    "            self[key] = value\n"
+    "        for key, value in kwds.items():\n"
+    "            self[key] = value\n"
+    "    _nothing = object()\n"
+    "    def pop(self, key, default=_nothing):\n"
+    "        if key in self:\n"
+    "            value = self[key]\n"
+    "            del self[key]\n"
+    "            return value\n"
+    "        if default is _Environ._nothing:\n"
+    "            raise KeyError(key)\n"
+    "        return default\n"
+    "    def popitem(self):\n"
+    "        for key in self:\n"
+    "            return key, self.pop(key)\n"
+    "        raise KeyError\n"
+    "    def clear(self):\n"
+    "        for key in list(self):\n"
+    "            del self[key]\n"
+    "    def copy(self):\n"
+    "        return dict(self)\n"
+    "    def __repr__(self):\n"
+    "        return 'environ({%s})' % ', '.join('%r: %r' % kv for kv in self.items())\n"
+    "    def __ior__(self, other):\n"
+    "        self.update(other)\n"
+    "        return self\n"
+    "    def __or__(self, other):\n"
+    "        if not isinstance(other, dict):\n"
+    "            return NotImplemented\n"
+    "        merged = dict(self)\n"
+    "        merged.update(other)\n"
+    "        return merged\n"
+    "    def __ror__(self, other):\n"
+    "        if not isinstance(other, dict):\n"
+    "            return NotImplemented\n"
+    "        merged = dict(other)\n"
+    "        merged.update(self)\n"
+    "        return merged\n"
+    "_Environ.__module__ = 'os'\n";
+
+/* os.environ over the dict of the start-up environment (in *data, a root). */
+static Obj make_environ_object(Obj mod, Obj *data)
+{
+    Obj *r = vm_roots(3);
+    Obj res = NULL;
+    r[0] = mod;
+    r[1] = vm_compile(environ_class_src, sizeof environ_class_src - 1, "<os>", COMPILE_EXEC);
+    if (!r[1])
+        goto out;
+    Obj d = ((ModuleObj *)r[0])->dict;
+    if (!vm_eval_code(r[1], d, d))
+        goto out;
+    r[2] = dict_getitem_cstr(((ModuleObj *)r[0])->dict, "_Environ");
+    if (!r[2]) {
+        if (!err_occurred())
+            err_set(E_SystemError, "os: _Environ missing");
+        goto out;
+    }
+    res = vm_call1(r[2], *data);
+out:
+    vm_unroots(r);
+    return res;
+}
+
 Obj os_module_init(void)
 {
     if (g_os_module)
@@ -1811,6 +1901,7 @@ Obj os_module_init(void)
     static const char *const os_consts[][2] = {{"name", "posix"}, {"linesep", "\n"}};
     if (add_strs(g_os_module, path_consts, ARRAY_LEN(path_consts)) < 0 ||
         add_strs(g_os_module, os_consts, ARRAY_LEN(os_consts)) < 0 ||
+        !(g_environ = make_environ_object(g_os_module, &g_environ)) ||
         module_add(g_os_module, "environ", g_environ) < 0 ||
         module_add(g_os_module, "path", g_posixpath_module) < 0 ||
         module_add(g_os_module, "error", (Obj)E_OSError) < 0 ||
