@@ -58,3 +58,12 @@ finally:
 print(os.path.exists(base))
 os.putenv('TMPY_T_PUT', 'v\udcff')
 print(ascii(os.path.basename(args[0])), ascii(os.path.splitext('a\udcff.p\udce9')))
+import sys
+print(sys.getfilesystemencoding(), sys.getfilesystemencodeerrors())
+print(os.fsencode('a\udcff\xe9'), os.fsencode(b'x\xff'), ascii(os.fsdecode(b'a\xff\xc3\xa9')), ascii(os.fsdecode('s\udc80')))
+for bad in [1, '\ud800']:
+    try:
+        os.fsencode(bad)
+    except (TypeError, UnicodeEncodeError) as e:
+        print(type(e).__name__, e)
+print(all(os.fsdecode(os.fsencode(a)) == a for a in args))

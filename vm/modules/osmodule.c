@@ -745,6 +745,32 @@ static Obj os_fspath(Obj *args, size_t nargs, Obj kwnames)
     return res;
 }
 
+/* os.fsencode / os.fsdecode: the file system's bytes of a path and back
+ * (UTF-8 with surrogateescape, as str_to_os / str_from_os). */
+static Obj os_fsencode(Obj *args, size_t nargs, Obj kwnames)
+{
+    static const char *const names[] = {"filename", NULL};
+    Obj *a = vm_roots(1);
+    Obj res = NULL;
+    if (vm_parse_args("fsencode", args, nargs, kwnames, names, 1, 1, a) == 0 && (res = vm_fspath(a[0])) &&
+        IS_STR(res))
+        res = str_encode(res, "utf-8", "surrogateescape");
+    vm_unroots(a);
+    return res;
+}
+
+static Obj os_fsdecode(Obj *args, size_t nargs, Obj kwnames)
+{
+    static const char *const names[] = {"filename", NULL};
+    Obj *a = vm_roots(1);
+    Obj res = NULL;
+    if (vm_parse_args("fsdecode", args, nargs, kwnames, names, 1, 1, a) == 0 && (res = vm_fspath(a[0])) &&
+        IS_BYTES(res))
+        res = str_from_os((const char *)VM_LINEAR(((BytesObj *)res)->data), (size_t)((BytesObj *)res)->length);
+    vm_unroots(a);
+    return res;
+}
+
 static Obj os_system(Obj *args, size_t nargs, Obj kwnames)
 {
     static const char *const names[] = {"command", NULL};
@@ -1699,6 +1725,8 @@ static const MethodDef os_functions[] = {
     {"urandom", os_urandom, 0, NULL},
     {"strerror", os_strerror, 0, NULL},
     {"fspath", os_fspath, METH_KW, NULL},
+    {"fsencode", os_fsencode, METH_KW, NULL},
+    {"fsdecode", os_fsdecode, METH_KW, NULL},
     {"system", os_system, METH_KW, NULL},
     {"_exit", os__exit, 0, NULL},
     {"kill", os_kill, 0, NULL},

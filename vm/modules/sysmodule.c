@@ -219,6 +219,14 @@ static Obj sys_getdefaultencoding(Obj *args, size_t nargs, Obj kwnames)
     return str_from_cstr("utf-8");
 }
 
+static Obj sys_getfilesystemencodeerrors(Obj *args, size_t nargs, Obj kwnames)
+{
+    (void)args;
+    if (vm_check_args("getfilesystemencodeerrors", nargs, kwnames, 0, 0) < 0)
+        return NULL;
+    return str_from_cstr("surrogateescape");   /* str_from_os / str_to_os */
+}
+
 static Obj sys_setswitchinterval(Obj *args, size_t nargs, Obj kwnames)
 {
     if (vm_check_args("setswitchinterval", nargs, kwnames, 1, 1) < 0)
@@ -366,6 +374,7 @@ static const MethodDef sys_functions[] = {
     {"getsizeof", sys_getsizeof, METH_KW, NULL},
     {"getdefaultencoding", sys_getdefaultencoding, 0, NULL},
     {"getfilesystemencoding", sys_getdefaultencoding, 0, NULL},
+    {"getfilesystemencodeerrors", sys_getfilesystemencodeerrors, 0, NULL},
     {"setswitchinterval", sys_setswitchinterval, 0, NULL},
     {"getswitchinterval", sys_getswitchinterval, 0, NULL},
     {"get_int_max_str_digits", sys_get_int_max_str_digits, 0, NULL},
