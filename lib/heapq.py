@@ -1,200 +1,181 @@
-"""heapq: binary min-heaps on lists (pure Python; same algorithms and
-therefore the same element order as CPython's heapq)."""
+"""heapq: binary min-heaps on lists (pure Python). The sifting strategy (a
+hole travels to a leaf along the smaller children, then the displaced item
+climbs back) decides where equal-ranking items land, so it is the one
+CPython documents: heaps and merges come out in the same order."""
 
 __all__ = ['heappush', 'heappop', 'heapify', 'heapreplace', 'merge', 'nlargest', 'nsmallest',
            'heappushpop']
 
 
+# ---- min-heaps: `a < b` puts a nearer the root ----
+
+def _rise(heap, top, hole):
+    """Let heap[hole] climb toward index `top` past every parent it is less than."""
+    item = heap[hole]
+    while hole > top:
+        up = (hole - 1) // 2
+        above = heap[up]
+        if not item < above:
+            break
+        heap[hole] = above
+        hole = up
+    heap[hole] = item
+
+
+def _sink(heap, hole):
+    """Re-seat heap[hole]: the lesser child of the hole moves up until the
+    hole reaches a leaf, then the item climbs back from there."""
+    size = len(heap)
+    top = hole
+    item = heap[hole]
+    child = 2 * hole + 1
+    while child < size:
+        sibling = child + 1
+        if sibling < size and not heap[child] < heap[sibling]:
+            child = sibling
+        heap[hole] = heap[child]
+        hole = child
+        child = 2 * hole + 1
+    heap[hole] = item
+    _rise(heap, top, hole)
+
+
 def heappush(heap, item):
     heap.append(item)
-    _siftdown(heap, 0, len(heap) - 1)
+    _rise(heap, 0, len(heap) - 1)
 
 
 def heappop(heap):
-    last = heap.pop()
-    if heap:
-        item = heap[0]
-        heap[0] = last
-        _siftup(heap, 0)
-        return item
-    return last
+    if not heap:
+        raise IndexError('index out of range')
+    tail = heap.pop()
+    if not heap:
+        return tail
+    smallest = heap[0]
+    heap[0] = tail
+    _sink(heap, 0)
+    return smallest
 
 
 def heapreplace(heap, item):
-    returnitem = heap[0]
+    if not heap:
+        raise IndexError('index out of range')
+    smallest = heap[0]
     heap[0] = item
-    _siftup(heap, 0)
-    return returnitem
+    _sink(heap, 0)
+    return smallest
 
 
 def heappushpop(heap, item):
-    if heap and heap[0] < item:
-        item, heap[0] = heap[0], item
-        _siftup(heap, 0)
-    return item
+    if not heap or not heap[0] < item:
+        return item            # item would be popped right away
+    smallest = heap[0]
+    heap[0] = item
+    _sink(heap, 0)
+    return smallest
 
 
 def heapify(x):
-    n = len(x)
-    for i in reversed(range(n // 2)):
-        _siftup(x, i)
+    for i in range(len(x) // 2 - 1, -1, -1):
+        _sink(x, i)
+
+
+# ---- max-heaps (merge(reverse=True)): `b < a` puts a nearer the root ----
+
+def _rise_max(heap, top, hole):
+    item = heap[hole]
+    while hole > top:
+        up = (hole - 1) // 2
+        above = heap[up]
+        if not above < item:
+            break
+        heap[hole] = above
+        hole = up
+    heap[hole] = item
+
+
+def _sink_max(heap, hole):
+    size = len(heap)
+    top = hole
+    item = heap[hole]
+    child = 2 * hole + 1
+    while child < size:
+        sibling = child + 1
+        if sibling < size and not heap[sibling] < heap[child]:
+            child = sibling
+        heap[hole] = heap[child]
+        hole = child
+        child = 2 * hole + 1
+    heap[hole] = item
+    _rise_max(heap, top, hole)
 
 
 def _heappop_max(heap):
-    last = heap.pop()
-    if heap:
-        item = heap[0]
-        heap[0] = last
-        _siftup_max(heap, 0)
-        return item
-    return last
+    tail = heap.pop()
+    if not heap:
+        return tail
+    largest = heap[0]
+    heap[0] = tail
+    _sink_max(heap, 0)
+    return largest
 
 
 def _heapreplace_max(heap, item):
-    returnitem = heap[0]
+    largest = heap[0]
     heap[0] = item
-    _siftup_max(heap, 0)
-    return returnitem
+    _sink_max(heap, 0)
+    return largest
 
 
 def _heapify_max(x):
-    n = len(x)
-    for i in reversed(range(n // 2)):
-        _siftup_max(x, i)
-
-
-# The parent of the hole moves down while the new item is smaller.
-def _siftdown(heap, startpos, pos):
-    newitem = heap[pos]
-    while pos > startpos:
-        parentpos = (pos - 1) >> 1
-        parent = heap[parentpos]
-        if newitem < parent:
-            heap[pos] = parent
-            pos = parentpos
-            continue
-        break
-    heap[pos] = newitem
-
-
-# Move the smaller child up until a leaf, then sift the item down from there.
-def _siftup(heap, pos):
-    endpos = len(heap)
-    startpos = pos
-    newitem = heap[pos]
-    childpos = 2 * pos + 1
-    while childpos < endpos:
-        rightpos = childpos + 1
-        if rightpos < endpos and not heap[childpos] < heap[rightpos]:
-            childpos = rightpos
-        heap[pos] = heap[childpos]
-        pos = childpos
-        childpos = 2 * pos + 1
-    heap[pos] = newitem
-    _siftdown(heap, startpos, pos)
-
-
-def _siftdown_max(heap, startpos, pos):
-    newitem = heap[pos]
-    while pos > startpos:
-        parentpos = (pos - 1) >> 1
-        parent = heap[parentpos]
-        if parent < newitem:
-            heap[pos] = parent
-            pos = parentpos
-            continue
-        break
-    heap[pos] = newitem
-
-
-def _siftup_max(heap, pos):
-    endpos = len(heap)
-    startpos = pos
-    newitem = heap[pos]
-    childpos = 2 * pos + 1
-    while childpos < endpos:
-        rightpos = childpos + 1
-        if rightpos < endpos and not heap[rightpos] < heap[childpos]:
-            childpos = rightpos
-        heap[pos] = heap[childpos]
-        pos = childpos
-        childpos = 2 * pos + 1
-    heap[pos] = newitem
-    _siftdown_max(heap, startpos, pos)
+    for i in range(len(x) // 2 - 1, -1, -1):
+        _sink_max(x, i)
 
 
 def merge(*iterables, key=None, reverse=False):
-    entries = []
     if reverse:
-        _heapify_fn, _pop, _replace, direction = _heapify_max, _heappop_max, _heapreplace_max, -1
+        make_heap, drop_top, swap_top, sign = _heapify_max, _heappop_max, _heapreplace_max, -1
     else:
-        _heapify_fn, _pop, _replace, direction = heapify, heappop, heapreplace, 1
-    if key is None:
-        for order, it in enumerate(map(iter, iterables)):
-            try:
-                nxt = it.__next__
-                entries.append([nxt(), order * direction, nxt])
-            except StopIteration:
-                pass
-        _heapify_fn(entries)
-        while len(entries) > 1:
-            try:
-                while True:
-                    value, order, nxt = s = entries[0]
-                    yield value
-                    s[0] = nxt()
-                    _replace(entries, s)
-            except StopIteration:
-                _pop(entries)
-        if entries:
-            value, order, nxt = entries[0]
-            yield value
-            yield from _rest(nxt)
-        return
-    for order, it in enumerate(map(iter, iterables)):
+        make_heap, drop_top, swap_top, sign = heapify, heappop, heapreplace, 1
+    # one entry per live input: [rank, tie-breaker (input number: stable), value, next]
+    entries = []
+    for number, source in enumerate(iterables):
+        advance = iter(source).__next__
         try:
-            nxt = it.__next__
-            value = nxt()
-            entries.append([key(value), order * direction, value, nxt])
+            value = advance()
         except StopIteration:
-            pass
-    _heapify_fn(entries)
+            continue
+        entries.append([value if key is None else key(value), number * sign, value, advance])
+    make_heap(entries)
     while len(entries) > 1:
+        entry = entries[0]
+        yield entry[2]
         try:
-            while True:
-                key_value, order, value, nxt = s = entries[0]
-                yield value
-                value = nxt()
-                s[0] = key(value)
-                s[2] = value
-                _replace(entries, s)
+            value = entry[3]()
         except StopIteration:
-            _pop(entries)
+            drop_top(entries)
+            continue
+        entry[0] = value if key is None else key(value)
+        entry[2] = value
+        swap_top(entries, entry)
     if entries:
-        key_value, order, value, nxt = entries[0]
-        yield value
-        yield from _rest(nxt)
-
-
-def _rest(nxt):
-    while True:
-        try:
-            yield nxt()
-        except StopIteration:
-            return
+        # the last input left: no more comparisons
+        entry = entries[0]
+        yield entry[2]
+        advance = entry[3]
+        while True:
+            try:
+                value = advance()
+            except StopIteration:
+                return
+            yield value
 
 
 def nsmallest(n, iterable, key=None):
-    if n <= 0:
-        return []
-    if key is None:
-        return sorted(iterable)[:n]
-    return sorted(iterable, key=key)[:n]
+    # documented to equal sorted(iterable, key=key)[:n]
+    return sorted(iterable, key=key)[:n] if n > 0 else []
 
 
 def nlargest(n, iterable, key=None):
-    if n <= 0:
-        return []
-    if key is None:
-        return sorted(iterable, reverse=True)[:n]
-    return sorted(iterable, key=key, reverse=True)[:n]
+    # documented to equal sorted(iterable, key=key, reverse=True)[:n]
+    return sorted(iterable, key=key, reverse=True)[:n] if n > 0 else []

@@ -46,9 +46,10 @@ def xor(a, b): return a ^ b
 
 
 def concat(a, b):
-    if not hasattr(a, '__getitem__'):
-        raise TypeError("'%s' object can't be concatenated" % type(a).__name__)
-    return a + b
+    # only sequences (things with __getitem__) concatenate
+    if hasattr(a, '__getitem__'):
+        return a + b
+    raise TypeError("'%s' object can't be concatenated" % type(a).__name__)
 
 
 def contains(a, b): return b in a
@@ -59,9 +60,11 @@ def countOf(a, b):
 
 
 def indexOf(a, b):
-    for i, x in enumerate(a):
+    position = 0
+    for x in a:
         if x is b or x == b:
-            return i
+            return position
+        position += 1
     raise ValueError('sequence.index(x): x not in sequence')
 
 
@@ -118,78 +121,65 @@ def iconcat(a, b):
     return a
 
 
+def _follow(obj, path):
+    """getattr along a dotted name already split: obj.a.b for ['a', 'b']."""
+    for part in path:
+        obj = getattr(obj, part)
+    return obj
+
+
 class attrgetter:
-    __slots__ = ('_attrs', '_call')
+    __slots__ = ('_attrs', '_paths')
 
     def __init__(self, attr, *attrs):
-        if not attrs:
-            if not isinstance(attr, str):
-                raise TypeError('attribute name must be a string')
-            self._attrs = (attr,)
-            names = attr.split('.')
-
-            def func(obj):
-                for name in names:
-                    obj = getattr(obj, name)
-                return obj
-            self._call = func
-        else:
-            self._attrs = (attr,) + attrs
-            getters = tuple(map(attrgetter, self._attrs))
-
-            def func(obj):
-                return tuple(getter(obj) for getter in getters)
-            self._call = func
+        names = (attr,) + attrs
+        if not all(isinstance(n, str) for n in names):
+            raise TypeError('attribute name must be a string')
+        self._attrs = names
+        self._paths = tuple(n.split('.') for n in names)
 
     def __call__(self, obj):
-        return self._call(obj)
+        paths = self._paths
+        if len(paths) == 1:
+            return _follow(obj, paths[0])
+        return tuple([_follow(obj, p) for p in paths])
 
     def __repr__(self):
-        return 'operator.attrgetter(%s)' % ', '.join(map(repr, self._attrs))
+        return 'operator.attrgetter(%s)' % ', '.join([repr(a) for a in self._attrs])
 
 
 class itemgetter:
-    __slots__ = ('_items', '_call')
+    __slots__ = ('_items', '_many')
 
     def __init__(self, item, *items):
-        if not items:
-            self._items = (item,)
-
-            def func(obj):
-                return obj[item]
-            self._call = func
-        else:
-            self._items = items = (item,) + items
-
-            def func(obj):
-                return tuple(obj[i] for i in items)
-            self._call = func
+        self._items = (item,) + items
+        self._many = bool(items)        # several keys: a tuple of the items
 
     def __call__(self, obj):
-        return self._call(obj)
+        if self._many:
+            return tuple([obj[k] for k in self._items])
+        return obj[self._items[0]]
 
     def __repr__(self):
-        return 'operator.itemgetter(%s)' % ', '.join(map(repr, self._items))
+        return 'operator.itemgetter(%s)' % ', '.join([repr(i) for i in self._items])
 
 
 class methodcaller:
     __slots__ = ('_name', '_args', '_kwargs')
 
     def __init__(self, name, /, *args, **kwargs):
-        self._name = name
-        if not isinstance(self._name, str):
+        if not isinstance(name, str):
             raise TypeError('method name must be a string')
-        self._args = args
-        self._kwargs = kwargs
+        self._name, self._args, self._kwargs = name, args, kwargs
 
     def __call__(self, obj):
-        return getattr(obj, self._name)(*self._args, **self._kwargs)
+        bound = getattr(obj, self._name)
+        return bound(*self._args, **self._kwargs)
 
     def __repr__(self):
-        args = [repr(self._name)]
-        args.extend(map(repr, self._args))
-        args.extend('%s=%r' % (k, v) for k, v in self._kwargs.items())
-        return 'operator.methodcaller(%s)' % ', '.join(args)
+        shown = [repr(self._name), *[repr(a) for a in self._args],
+                 *['%s=%r' % pair for pair in self._kwargs.items()]]
+        return 'operator.methodcaller(%s)' % ', '.join(shown)
 
 
 import builtins as _b

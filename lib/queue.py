@@ -53,13 +53,12 @@ except TypeError:
 
 
 class Empty(Exception):
-    'Exception raised by Queue.get(block=0)/get_nowait().'
+    """get() found no item: the queue was empty, without blocking or until the timeout."""
     __module__ = '_queue'
 
 
 class Full(Exception):
-    'Exception raised by Queue.put(block=0)/put_nowait().'
-    pass
+    """put() found no room: the queue was full, without blocking or until the timeout."""
 
 
 class Queue:
@@ -72,11 +71,10 @@ class Queue:
     def __init__(self, maxsize=0):
         self.maxsize = maxsize
         self._init(maxsize)
-        # One lock guards the queue; three conditions wait on it.
-        self.mutex = threading.Lock()
-        self.not_empty = threading.Condition(self.mutex)    # signalled when an item is added
-        self.not_full = threading.Condition(self.mutex)     # signalled when an item is removed
-        self.all_tasks_done = threading.Condition(self.mutex)  # signalled when unfinished reaches 0
+        # One lock guards the queue. Its three conditions are signalled when an item is added
+        # (not_empty), when one is removed (not_full) and when unfinished_tasks reaches 0.
+        lock = self.mutex = threading.Lock()
+        self.not_empty, self.not_full, self.all_tasks_done = [threading.Condition(lock) for _ in 'abc']
         self.unfinished_tasks = 0
 
     def task_done(self):
@@ -175,27 +173,28 @@ class Queue:
     __class_getitem__ = classmethod(_GenericAlias)
 
 
-class PriorityQueue(Queue):
-    """A queue that returns the smallest item first (entries are often (priority, data) tuples)."""
+class _ListQueue(Queue):
+    """Storage in a list (its len and append inherited from Queue's methods)."""
 
     def _init(self, maxsize):
         self.queue = []
 
+
+class PriorityQueue(_ListQueue):
+    """A queue that returns the smallest item first (entries are often (priority, data) tuples)."""
+
     def _put(self, item):
-        heappush(self.queue, item)
+        heappush(self.queue, item)      # the list is kept a heap
 
     def _get(self):
         return heappop(self.queue)
 
 
-class LifoQueue(Queue):
+class LifoQueue(_ListQueue):
     """A queue that returns the most recently added item first."""
 
-    def _init(self, maxsize):
-        self.queue = []
-
     def _get(self):
-        return self.queue.pop()
+        return self.queue.pop()         # the end the items are appended to
 
 
 class SimpleQueue:

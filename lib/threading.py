@@ -79,30 +79,33 @@ def _deprecated(message):
 # ---------------------------------------------------------------------------------------------------
 # Trace and profile hooks
 
-_trace_hook = None
-_profile_hook = None
+_hooks = {'settrace': None, 'setprofile': None}    # the sys function each is passed to -> hook
 
 
 def settrace(func):
     """Record a trace function for threads started from now on (passed to sys.settrace if it exists)."""
-    global _trace_hook
-    _trace_hook = func
+    _hooks['settrace'] = func
 
 
 def gettrace():
     """Return the trace function recorded by settrace()."""
-    return _trace_hook
+    return _hooks['settrace']
 
 
 def setprofile(func):
     """Record a profile function for threads started from now on (sys.setprofile if it exists)."""
-    global _profile_hook
-    _profile_hook = func
+    _hooks['setprofile'] = func
 
 
 def getprofile():
     """Return the profile function recorded by setprofile()."""
-    return _profile_hook
+    return _hooks['setprofile']
+
+
+def _object_repr(obj, detail):
+    """'<module.Class at 0xADDR: detail>', the repr of the synchronisation objects."""
+    kind = obj.__class__
+    return '<%s.%s at %#x: %s>' % (kind.__module__, kind.__qualname__, id(obj), detail)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -159,7 +162,7 @@ class Condition:
         return self._lock.__exit__(*exc_info)
 
     def __repr__(self):
-        return "<Condition(%s, %d)>" % (self._lock, self._nwaiters)
+        return f"<Condition({self._lock}, {self._nwaiters})>"
 
     # Fallbacks for locks without owner tracking (a plain Lock).
     def _release_save(self):
@@ -170,10 +173,11 @@ class Condition:
 
     def _is_owned(self):
         # A plain lock cannot tell who holds it: held by anyone counts as held by us.
-        if self._lock.acquire(False):
-            self._lock.release()
-            return False
-        return True
+        lock = self._lock
+        was_free = lock.acquire(False)
+        if was_free:
+            lock.release()
+        return not was_free
 
     def wait(self, timeout=None):
         """Release the lock, wait until notified or timed out, re-acquire the lock.
@@ -250,12 +254,11 @@ class Semaphore:
     def __init__(self, value=1):
         if value < 0:
             raise ValueError("semaphore initial value must be >= 0")
-        self._cond = Condition(Lock())
         self._value = value
+        self._cond = Condition(Lock())    # guards _value; waiters wait for it to be non-zero
 
     def __repr__(self):
-        cls = self.__class__
-        return "<%s.%s at %#x: value=%s>" % (cls.__module__, cls.__qualname__, id(self), self._value)
+        return _object_repr(self, 'value=%s' % (self._value,))
 
     def acquire(self, blocking=True, timeout=None):
         """Decrement the counter, waiting while it is zero.
@@ -292,13 +295,11 @@ class BoundedSemaphore(Semaphore):
     """A Semaphore whose release() refuses to go past the initial value."""
 
     def __init__(self, value=1):
-        Semaphore.__init__(self, value)
+        super().__init__(value)
         self._initial_value = value
 
     def __repr__(self):
-        cls = self.__class__
-        return "<%s.%s at %#x: value=%s/%s>" % (cls.__module__, cls.__qualname__, id(self),
-                                                self._value, self._initial_value)
+        return _object_repr(self, 'value=%s/%s' % (self._value, self._initial_value))
 
     def release(self, n=1):
         """Increment the counter by n; ValueError if that exceeds the initial value."""
@@ -318,13 +319,11 @@ class Event:
     """A flag that threads can wait for: set() wakes every waiter, clear() resets it."""
 
     def __init__(self):
-        self._cond = Condition(Lock())
         self._flag = False
+        self._cond = Condition(Lock())    # set() notifies everyone waiting for the flag
 
     def __repr__(self):
-        cls = self.__class__
-        return "<%s.%s at %#x: %s>" % (cls.__module__, cls.__qualname__, id(self),
-                                       'set' if self._flag else 'unset')
+        return _object_repr(self, ('unset', 'set')[bool(self._flag)])
 
     def is_set(self):
         """Return True if the flag is set."""
@@ -380,11 +379,9 @@ class Barrier:
         self._count = 0          # threads inside wait()
 
     def __repr__(self):
-        cls = self.__class__
         if self.broken:
-            return "<%s.%s at %#x: broken>" % (cls.__module__, cls.__qualname__, id(self))
-        return "<%s.%s at %#x: waiters=%d/%d>" % (cls.__module__, cls.__qualname__, id(self),
-                                                  self.n_waiting, self.parties)
+            return _object_repr(self, 'broken')
+        return _object_repr(self, 'waiters=%d/%d' % (self.n_waiting, self.parties))
 
     def wait(self, timeout=None):
         """Wait until all parties have arrived; return this thread's arrival index (0..parties-1).
@@ -444,35 +441,25 @@ class Barrier:
             self._break()
 
     def _break(self):
+        # (the caller holds the condition's lock)
         self._state = _BROKEN
         self._cond.notify_all()
 
-    @property
-    def parties(self):
-        """The number of threads needed to pass the barrier."""
-        return self._parties
-
-    @property
-    def n_waiting(self):
-        """The number of threads waiting in the barrier now."""
-        if self._state == _FILLING:
-            return self._count
-        return 0
-
-    @property
-    def broken(self):
-        """True if the barrier is broken."""
-        return self._state == _BROKEN
+    parties = property(lambda self: self._parties, doc="The number of threads needed to pass the barrier.")
+    n_waiting = property(lambda self: self._count if self._state == _FILLING else 0,
+                         doc="The number of threads waiting in the barrier now.")
+    broken = property(lambda self: self._state == _BROKEN, doc="True if the barrier is broken.")
 
 
 # ---------------------------------------------------------------------------------------------------
 # Thread bookkeeping
 
-_next_number = _count(1).__next__
+_serial = _count(1)
 
 
 def _newname(template="Thread-%d"):
-    return template % _next_number()
+    """A default thread name: the template with the next serial number (shared by all templates)."""
+    return template % next(_serial)
 
 
 _active_limbo_lock = _allocate_lock()
@@ -598,24 +585,12 @@ class Thread:
     def __init__(self, group=None, target=None, name=None,
                  args=(), kwargs=None, *, daemon=None):
         assert group is None, "group argument must be None for now"
-        if kwargs is None:
-            kwargs = {}
-        if name:
-            name = str(name)
-        else:
-            name = _newname("Thread-%d")
-            if target is not None:
-                try:
-                    name += " (%s)" % (target.__name__,)
-                except AttributeError:
-                    pass
+        self._name = str(name) if name else _default_name(target)
         self._target = target
-        self._name = name
         self._args = args
-        self._kwargs = kwargs
-        if daemon is None:
-            daemon = current_thread().daemon
-        self._daemonic = daemon
+        self._kwargs = {} if kwargs is None else kwargs
+        # a new thread inherits daemon status from the thread creating it
+        self._daemonic = current_thread().daemon if daemon is None else daemon
         self._ident = None
         self._native_id = None
         # Start and stop are announced on this monitor (start() and join() wait on it).
@@ -633,16 +608,12 @@ class Thread:
 
     def __repr__(self):
         assert self._initialized, "Thread.__init__() was not called"
-        status = "initial"
-        if self._is_started:
-            status = "started"
-        if self._is_stopped:
-            status = "stopped"
+        words = ['stopped' if self._is_stopped else 'started' if self._is_started else 'initial']
         if self._daemonic:
-            status += " daemon"
+            words.append('daemon')
         if self._ident is not None:
-            status += " %s" % self._ident
-        return "<%s(%s, %s)>" % (self.__class__.__name__, self._name, status)
+            words.append(str(self._ident))
+        return '<%s(%s, %s)>' % (self.__class__.__name__, self._name, ' '.join(words))
 
     def start(self):
         """Start the thread's activity: run() is called in a new thread.  At most once per thread."""
@@ -665,11 +636,12 @@ class Thread:
 
     def run(self):
         """The thread's activity: calls target(*args, **kwargs).  Subclasses may override it."""
+        target = self._target
         try:
-            if self._target is not None:
-                self._target(*self._args, **self._kwargs)
+            if target is not None:
+                target(*self._args, **self._kwargs)
         finally:
-            # Drop the references so that the thread does not keep its arguments alive.
+            # A finished thread keeps neither its target nor its arguments alive.
             del self._target, self._args, self._kwargs
 
     def _set_ident(self):
@@ -689,14 +661,10 @@ class Thread:
             with _tm.synchronized(lifecycle):
                 self._is_started = True
                 _tm.notify_all(lifecycle)
-            if _trace_hook is not None:
-                settrace_ = getattr(_sys, 'settrace', None)
-                if settrace_ is not None:
-                    settrace_(_trace_hook)
-            if _profile_hook is not None:
-                setprofile_ = getattr(_sys, 'setprofile', None)
-                if setprofile_ is not None:
-                    setprofile_(_profile_hook)
+            for setter, hook in _hooks.items():
+                install = getattr(_sys, setter, None) if hook is not None else None
+                if install is not None:
+                    install(hook)
             try:
                 self.run()
             except BaseException:
@@ -735,47 +703,34 @@ class Thread:
             timeout = 0
         self._wait_for_stop(timeout)
 
-    @property
-    def name(self):
-        """The thread's name, for identification only."""
+    def _checked(self):
+        """None, once __init__ has run (an assertion, as CPython's accessors make it)."""
         assert self._initialized, "Thread.__init__() not called"
-        return self._name
 
-    @name.setter
-    def name(self, name):
-        assert self._initialized, "Thread.__init__() not called"
+    def _rename(self, name):
+        self._checked()
         self._name = str(name)
 
-    @property
-    def ident(self):
-        """The thread identifier (get_ident() in the thread), or None before the thread started."""
-        assert self._initialized, "Thread.__init__() not called"
-        return self._ident
-
-    @property
-    def native_id(self):
-        """The operating system's id of the thread, or None before the thread started."""
-        assert self._initialized, "Thread.__init__() not called"
-        return self._native_id
-
-    def is_alive(self):
-        """True from just before run() starts until just after it ends."""
-        assert self._initialized, "Thread.__init__() not called"
-        return self._is_started and not self._is_stopped
-
-    @property
-    def daemon(self):
-        """Whether this is a daemon thread (the process does not wait for daemon threads at exit)."""
-        assert self._initialized, "Thread.__init__() not called"
-        return self._daemonic
-
-    @daemon.setter
-    def daemon(self, daemonic):
+    def _set_daemon(self, daemonic):
         if not self._initialized:
             raise RuntimeError("Thread.__init__() not called")
         if self._is_started:
             raise RuntimeError("cannot set daemon status of active thread")
         self._daemonic = daemonic
+
+    name = property(lambda self: self._checked() or self._name, _rename,
+                    doc="The thread's name, for identification only.")
+    ident = property(lambda self: self._checked() or self._ident,
+                     doc="The thread identifier (get_ident() in the thread), or None before the thread started.")
+    native_id = property(lambda self: self._checked() or self._native_id,
+                         doc="The operating system's id of the thread, or None before the thread started.")
+    daemon = property(lambda self: self._checked() or self._daemonic, _set_daemon,
+                      doc="Whether this is a daemon thread (the process does not wait for daemon threads at exit).")
+
+    def is_alive(self):
+        """True from just before run() starts until just after it ends."""
+        self._checked()
+        return self._is_started and not self._is_stopped
 
     def isDaemon(self):
         """Deprecated: use the daemon attribute."""
@@ -798,38 +753,53 @@ class Thread:
         self.name = name
 
 
+def _default_name(target):
+    """'Thread-N', with the target's name in parentheses when it has one."""
+    name = _newname("Thread-%d")
+    label = _unnamed if target is None else getattr(target, '__name__', _unnamed)
+    return name if label is _unnamed else '%s (%s)' % (name, label)
+
+
+_unnamed = object()
+
+
 class Timer(Thread):
     """Call function(*args, **kwargs) after interval seconds unless cancel() is called first."""
 
     def __init__(self, interval, function, args=None, kwargs=None):
-        Thread.__init__(self)
-        self.interval = interval
-        self.function = function
-        self.args = args if args is not None else []
-        self.kwargs = kwargs if kwargs is not None else {}
-        self.finished = Event()
+        super().__init__()
+        # finished: set by cancel(), and once the timer has run
+        vars(self).update(interval=interval, function=function, args=[] if args is None else args,
+                          kwargs={} if kwargs is None else kwargs, finished=Event())
 
     def cancel(self):
         """Stop the timer if it has not fired yet."""
         self.finished.set()
 
     def run(self):
-        self.finished.wait(self.interval)
-        if not self.finished.is_set():
+        done = self.finished
+        done.wait(self.interval)
+        due = not done.is_set()     # nobody cancelled while we waited
+        if due:
             self.function(*self.args, **self.kwargs)
-        self.finished.set()
+        done.set()
+
+
+def _adopt_running(thread):
+    """Make a Thread object stand for the thread calling this: started, with its ids, in _active."""
+    thread._is_started = True
+    thread._set_ident()
+    thread._set_native_id()
+    with _active_limbo_lock:
+        _active[thread._ident] = thread
 
 
 class _MainThread(Thread):
     """The thread that imported threading (normally the interpreter's main thread)."""
 
     def __init__(self):
-        Thread.__init__(self, name="MainThread", daemon=False)
-        self._is_started = True
-        self._set_ident()
-        self._set_native_id()
-        with _active_limbo_lock:
-            _active[self._ident] = self
+        super().__init__(name="MainThread", daemon=False)
+        _adopt_running(self)
 
 
 class _DummyThread(Thread):
@@ -839,12 +809,8 @@ class _DummyThread(Thread):
     """
 
     def __init__(self):
-        Thread.__init__(self, name=_newname("Dummy-%d"), daemon=True)
-        self._is_started = True
-        self._set_ident()
-        self._set_native_id()
-        with _active_limbo_lock:
-            _active[self._ident] = self
+        super().__init__(name=_newname("Dummy-%d"), daemon=True)
+        _adopt_running(self)
 
     def join(self, timeout=None):
         assert False, "cannot join a dummy thread"
@@ -869,8 +835,7 @@ def currentThread():
 
 def active_count():
     """The number of Thread objects alive now (the length of enumerate())."""
-    with _active_limbo_lock:
-        return len(_active) + len(_limbo)
+    return len(enumerate())
 
 
 def activeCount():
@@ -880,7 +845,8 @@ def activeCount():
 
 
 def _enumerate():
-    return list(_active.values()) + list(_limbo.values())
+    # (the caller holds _active_limbo_lock)
+    return [*_active.values(), *_limbo.values()]
 
 
 def enumerate():

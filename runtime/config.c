@@ -31,7 +31,8 @@ void tm_config_defaults(tm_config *c)
     };
 }
 
-/* A byte count with an optional K/M/G/T suffix (powers of 1024). */
+/* A byte count with an optional K/M/G/T suffix (powers of 1024): digits
+ * first, nothing after the suffix (no blanks on either side). */
 static int parse_size(const char *s, size_t *out)
 {
     if (!isdigit((unsigned char)*s))
@@ -62,8 +63,8 @@ int tm_config_from_env(tm_config *c, char *err, size_t errlen)
     if ((v = getenv("TMPY_SEGMENTS"))) {
         char *end;
         errno = 0;
-        long n = strtol(v, &end, 10);
-        if (!*v || *end || errno || n < 1 || n > TM_MAX_SEGMENTS) {
+        long n = strtol(v, &end, 10);   /* digits only: strtol alone would skip leading blanks and take a sign */
+        if (!isdigit((unsigned char)*v) || *end || errno || n < 1 || n > TM_MAX_SEGMENTS) {
             snprintf(err, errlen, "TMPY_SEGMENTS must be an integer from 1 to %d, got '%s'",
                      TM_MAX_SEGMENTS, v);
             return -1;

@@ -5,7 +5,9 @@ the last line of stderr must match.
 A test program may carry directives in its first lines:
   # args: a b c          command-line arguments
   # stdin: text          (\\n escapes) fed to stdin
-  # env: NAME=value      extra environment
+  # env: NAME=value      extra environment (one line per variable)
+In args and env, \\xNN stands for the byte NN, so a program can receive
+bytes that are not UTF-8 (as the OS may hand them in).
 Every program also runs with TMPY_GC_DEBUG=move (a minor collection at
 every allocation moves every young object), which finds a reference held
 across an allocation without a root; TMPY_PY_MOVE=0 skips that half.
@@ -18,6 +20,7 @@ TMPY_TXLEN=5 yield points that abort at random (TMPY_STM_INJECT_ABORTS, rate
 TMPY_ABORT_RATE, default 0.02, seeded per program; TMPY_ABORT_SEED=N changes
 the seeds, and a failure names the seed that reproduces it).
 """
+import codecs
 import os
 import pathlib
 import subprocess
@@ -33,18 +36,26 @@ TMPY_STM = BUILD / "tmpy"
 PROGRAMS = sorted(PY_DIR.glob("*.py"))
 
 
+def os_text(s):
+    """A directive's text with \\xNN escapes made raw bytes, as a str that
+    subprocess encodes back to exactly those bytes (surrogateescape)."""
+    if "\\" not in s:
+        return s
+    return os.fsdecode(codecs.escape_decode(s.encode())[0])
+
+
 def directives(path):
     args, stdin, env = [], None, {}
     with open(path, encoding="utf-8") as f:
         for _ in range(5):
             line = f.readline()
             if line.startswith("# args:"):
-                args = line[len("# args:"):].split()
+                args = [os_text(a) for a in line[len("# args:"):].split()]
             elif line.startswith("# stdin:"):
                 stdin = line[len("# stdin:"):].strip().encode().decode("unicode_escape")
             elif line.startswith("# env:"):
                 k, _, v = line[len("# env:"):].strip().partition("=")
-                env[k] = v
+                env[os_text(k)] = os_text(v)
     return args, stdin, env
 
 

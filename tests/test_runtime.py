@@ -55,6 +55,15 @@ def test_gil_threads_move_everything(ctest):
     {"TMPY_SEGMENTS": "-3"},
     {"TMPY_SEGMENTS": "many"},
     {"TMPY_SEGMENTS": "64"},
+    {"TMPY_SEGMENTS": " 4"},                 # blanks on either side, a sign: rejected alike
+    {"TMPY_SEGMENTS": "4 "},
+    {"TMPY_SEGMENTS": "\t4"},
+    {"TMPY_SEGMENTS": "+4"},
+    {"TMPY_SEGMENTS": ""},
+    {"TMPY_SEGMENT_SIZE": " 1G"},
+    {"TMPY_SEGMENT_SIZE": "1G "},
+    {"TMPY_NURSERY_SIZE": " 4M"},
+    {"TMPY_GC_MAJOR_MIN": "64M "},
     {"TMPY_SEGMENT_SIZE": "100T"},
     {"TMPY_SEGMENTS": "4", "TMPY_SEGMENT_SIZE": "16T"},   # 5 x 16T exceeds the 64 TiB limit
     {"TMPY_SEGMENT_SIZE": "18446744073709551615"},

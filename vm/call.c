@@ -378,7 +378,12 @@ Obj vm_call(Obj c, Obj *args, size_t nargs, Obj kwnames)
             err_format(E_TypeError, "'%s' object is not callable", type_name(c));
             return NULL;
         }
-        return call(c, args, nargs, kwnames);
+        /* a __call__ that is itself a callable instance loops here in C */
+        if (vm_enter_recursive(" while calling a Python object") < 0)
+            return NULL;
+        Obj res = call(c, args, nargs, kwnames);
+        vm_leave_recursive();
+        return res;
     }
     }
 }

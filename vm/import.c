@@ -78,7 +78,7 @@ int import_read_file(const char *path, char **out, size_t *len)
     if (fd < 0) {
         int e = errno;
         Obj *r = vm_roots(1);
-        r[0] = str_from_cstr(path);
+        r[0] = str_from_os_cstr(path);
         if (r[0])
             err_from_errno(e, r[0]);
         vm_unroots(r);
@@ -133,21 +133,19 @@ static bool is_dir(const char *p)
     return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-/* The directory a sys.path entry names ('' is the current directory). */
+/* The directory a sys.path entry names ('' is the current directory), as
+ * the file system's bytes. */
 static bool entry_dir(Obj entry, char *out, size_t cap)
 {
     if (!IS_STR(entry))
         return false;
-    const char *e = str_cstr(entry);
-    if (!*e) {
-        if (!getcwd(out, cap))
-            return false;
-        return true;
-    }
     size_t n = (size_t)STR(entry)->nbytes;
+    if (n == 0)
+        return getcwd(out, cap) != NULL;
     if (n + 1 > cap)
         return false;
-    memcpy(out, e, n + 1);
+    memcpy(out, str_cstr(entry), n + 1);
+    utf8_unescape_os(out, n);
     return true;
 }
 
@@ -209,7 +207,7 @@ static int find_module(Obj fullname, Obj search, Found *f, Obj *ns_dirs)
                 rc = -1;
                 break;
             }
-            r[2] = str_from_cstr(f->dir);
+            r[2] = str_from_os_cstr(f->dir);
             if (!r[2] || list_append(r[1], r[2]) < 0) {
                 rc = -1;
                 break;
@@ -238,15 +236,20 @@ static Obj parent_name(Obj fullname)
 
 Obj import_run_source_file(Obj mod, Obj path)
 {
-    char *cpath = strdup(str_cstr(path));
+    char *cpath = strdup(str_cstr(path));   /* the code's file name */
     if (!cpath)
         return err_nomemory();
+    char *ospath = str_to_os(path, NULL);
+    if (!ospath) {
+        free(cpath);
+        return NULL;
+    }
     char *src;
     size_t len;
     Obj *r = vm_roots(2);
     Obj res = NULL;
     r[0] = mod;
-    if (import_read_file(cpath, &src, &len) == 0) {
+    if (import_read_file(ospath, &src, &len) == 0) {
         r[1] = vm_compile(src, len, cpath, COMPILE_EXEC);
         free(src);
         if (r[1]) {
@@ -255,6 +258,7 @@ Obj import_run_source_file(Obj mod, Obj path)
         }
     }
     free(cpath);
+    free(ospath);
     vm_unroots(r);
     return res;
 }
@@ -337,13 +341,13 @@ static Obj load_module(Obj fullname, Obj search)
         res = r[2];
         goto out;
     }
-    r[4] = str_from_cstr(f->path);
+    r[4] = str_from_os_cstr(f->path);
     if (!r[4]) {
         free(f);
         goto out;
     }
     if (kind == FOUND_PACKAGE) {
-        r[5] = str_from_cstr(f->dir);
+        r[5] = str_from_os_cstr(f->dir);
         free(f);
         if (!r[5] || !(r[3] = list_from_array(&r[5], 1)))
             goto out;
@@ -752,7 +756,7 @@ Obj import_find_source(Obj fullname, bool *is_pkg)
     if (rc == 0) {
         if (f->kind == FOUND_MODULE || f->kind == FOUND_PACKAGE) {
             *is_pkg = f->kind == FOUND_PACKAGE;
-            res = str_from_cstr(f->path);
+            res = str_from_os_cstr(f->path);
         } else if (f->kind == FOUND_NAMESPACE) {
             *is_pkg = true;
             res = g_None;
@@ -788,7 +792,7 @@ void import_init_paths(bool ignore_env, const char *script_dir)
     }
     Obj *r = vm_roots(1);
     if (script_dir) {
-        r[0] = str_from_cstr(script_dir);
+        r[0] = str_from_os_cstr(script_dir);
         if (r[0])
             list_append(g_sys_path, r[0]);
     }
@@ -805,7 +809,7 @@ void import_init_paths(bool ignore_env, const char *script_dir)
                 const char *use = dir;
                 if (dir[0] != '/' && realpath(dir, real))
                     use = real;
-                r[0] = str_from_cstr(use);
+                r[0] = str_from_os_cstr(use);
                 if (r[0])
                     list_append(g_sys_path, r[0]);
             }
@@ -814,7 +818,7 @@ void import_init_paths(bool ignore_env, const char *script_dir)
             p = colon + 1;
         }
     }
-    r[0] = str_from_cstr(vm_libdir);
+    r[0] = str_from_os_cstr(vm_libdir);
     if (r[0])
         list_append(g_sys_path, r[0]);
     vm_unroots(r);

@@ -200,16 +200,21 @@ static int run_source(const char *src, size_t len, const char *filename, Obj fil
     return status;
 }
 
+/* path: the file system's bytes; file_obj: the same as a str (__file__,
+ * whose UTF-8 is the code's file name). */
 static int run_file(const char *path, Obj file_obj, Obj package)
 {
     char *src;
     size_t len;
-    if (import_read_file(path, &src, &len) < 0) {
-        Obj exc = err_fetch();
+    char *filename = strdup(str_cstr(file_obj));
+    if (!filename || import_read_file(path, &src, &len) < 0) {
+        free(filename);
+        Obj exc = filename ? err_fetch() : NULL;
         return exc ? handle_uncaught(exc) : 1;
     }
-    int status = run_source(src, len, path, file_obj, package);
+    int status = run_source(src, len, filename, file_obj, package);
     free(src);
+    free(filename);
     return status;
 }
 
@@ -289,7 +294,7 @@ static int run_module(const char *modname)
     const char *full = str_cstr(r[0]);
     const char *dot = strrchr(full, '.');
     r[3] = dot ? str_new(full, (size_t)(dot - full)) : g_empty_str;
-    char *path = r[3] ? strdup(str_cstr(r[1])) : NULL;
+    char *path = r[3] ? str_to_os(r[1], NULL) : NULL;
     if (!path) {
         Obj exc = err_fetch();
         status = exc ? handle_uncaught(exc) : 1;
@@ -530,11 +535,11 @@ options_done:
         fatal_startup("sys.argv");
     const char *argv0 = mode == RUN_COMMAND ? "-c" : mode == RUN_MODULE ? "-m" : mode == RUN_SCRIPT ? arg
                       : from_dash ? "-" : "";
-    r[1] = str_from_cstr(argv0);
+    r[1] = str_from_os_cstr(argv0);
     if (!r[1] || list_append(r[0], r[1]) < 0)
         fatal_startup("sys.argv");
     for (int k = (mode == RUN_STDIN && !from_dash) ? i : i + (mode == RUN_SCRIPT || from_dash); k < argc; k++) {
-        r[1] = str_from_cstr(argv[k]);
+        r[1] = str_from_os_cstr(argv[k]);
         if (!r[1] || list_append(r[0], r[1]) < 0)
             fatal_startup("sys.argv");
     }
@@ -587,7 +592,7 @@ options_done:
     } else if (mode == RUN_SCRIPT) {
         Obj *q = vm_roots(1);
         const char *file = main_py[0] ? main_py : script_abs;
-        q[0] = str_from_cstr(file);
+        q[0] = str_from_os_cstr(file);
         if (!q[0])
             fatal_startup("__file__");
         status = run_file(file, q[0], main_py[0] ? g_empty_str : NULL);

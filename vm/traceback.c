@@ -3,6 +3,7 @@
  * exactly as CPython 3.11 does (chains, repeated lines, SyntaxError). */
 #include "eval.h"
 #include "objects/objects.h"
+#include "objects/strobj.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -143,7 +144,12 @@ static const char *file_text(const char *filename, size_t *len)
     }
     if (filename[0] == '<')
         return NULL;
-    FILE *fp = fopen(filename, "rb");
+    char *osname = strdup(filename);   /* str's UTF-8 -> the file system's bytes */
+    if (!osname)
+        return NULL;
+    utf8_unescape_os(osname, strlen(osname));
+    FILE *fp = fopen(osname, "rb");
+    free(osname);
     if (!fp)
         return NULL;
     size_t cap = 1 << 16, n = 0;

@@ -199,30 +199,29 @@ class deque:
             return 'deque(%r)' % (list(self),)
         return 'deque(%r, maxlen=%d)' % (list(self), self._maxlen)
 
+    # comparisons: as the lists of the items, against deques only
+    def _as_list_against(self, other):
+        return list(other) if isinstance(other, deque) else None
+
     def __eq__(self, other):
-        if not isinstance(other, deque):
-            return NotImplemented
-        return list(self) == list(other)
+        theirs = self._as_list_against(other)
+        return NotImplemented if theirs is None else list(self) == theirs
 
     def __lt__(self, other):
-        if not isinstance(other, deque):
-            return NotImplemented
-        return list(self) < list(other)
+        theirs = self._as_list_against(other)
+        return NotImplemented if theirs is None else list(self) < theirs
 
     def __le__(self, other):
-        if not isinstance(other, deque):
-            return NotImplemented
-        return list(self) <= list(other)
+        theirs = self._as_list_against(other)
+        return NotImplemented if theirs is None else list(self) <= theirs
 
     def __gt__(self, other):
-        if not isinstance(other, deque):
-            return NotImplemented
-        return list(self) > list(other)
+        theirs = self._as_list_against(other)
+        return NotImplemented if theirs is None else list(self) > theirs
 
     def __ge__(self, other):
-        if not isinstance(other, deque):
-            return NotImplemented
-        return list(self) >= list(other)
+        theirs = self._as_list_against(other)
+        return NotImplemented if theirs is None else list(self) >= theirs
 
     __hash__ = None
 
@@ -296,9 +295,8 @@ class OrderedDict(dict):
                 dict.__setitem__(self, k, v)
 
     def __repr__(self):
-        if not self:
-            return '%s()' % (self.__class__.__name__,)
-        return '%s(%r)' % (self.__class__.__name__, list(self.items()))
+        name = self.__class__.__name__
+        return '%s(%r)' % (name, list(self.items())) if self else name + '()'
 
     def __eq__(self, other):
         if isinstance(other, OrderedDict):
@@ -315,10 +313,10 @@ class OrderedDict(dict):
 
     @classmethod
     def fromkeys(cls, iterable, value=None):
-        self = cls()
+        made = cls()
         for key in iterable:
-            self[key] = value
-        return self
+            made[key] = value       # through __setitem__, for subclasses
+        return made
 
 
 class Counter(dict):
@@ -327,49 +325,42 @@ class Counter(dict):
         self.update(iterable, **kwds)
 
     def __missing__(self, key):
-        return 0
+        return 0            # a missing element counts zero (and is not stored)
 
     def total(self):
         return sum(self.values())
 
     def most_common(self, n=None):
-        if n is None:
-            return sorted(self.items(), key=_itemgetter(1), reverse=True)
-        import heapq
-        return heapq.nlargest(n, self.items(), key=_itemgetter(1))
+        # sorted() is stable: equal counts keep their insertion order
+        ranked = sorted(self.items(), key=_itemgetter(1), reverse=True)
+        return ranked if n is None else ranked[:max(n, 0)]
 
     def elements(self):
-        return _chain.from_iterable(_starmap(_repeat, self.items()))
+        return _chain.from_iterable(_repeat(elem, count) for elem, count in self.items())
 
     @classmethod
     def fromkeys(cls, iterable, v=None):
         raise NotImplementedError('Counter.fromkeys() is undefined.  Use Counter(iterable) instead.')
 
     def update(self, iterable=None, /, **kwds):
-        if iterable is not None:
-            if isinstance(iterable, dict):
-                if self:
-                    self_get = self.get
-                    for elem, count in iterable.items():
-                        self[elem] = count + self_get(elem, 0)
-                else:
-                    dict.update(self, iterable)
-            else:
-                self_get = self.get
-                for elem in iterable:
-                    self[elem] = self_get(elem, 0) + 1
+        if iterable is None:
+            pass
+        elif not isinstance(iterable, dict):
+            for elem in iterable:                   # one more of each element seen
+                self[elem] = self.get(elem, 0) + 1
+        elif self:
+            for elem, count in iterable.items():
+                self[elem] = count + self.get(elem, 0)
+        else:
+            dict.update(self, iterable)             # nothing to add to
         if kwds:
             self.update(kwds)
 
     def subtract(self, iterable=None, /, **kwds):
         if iterable is not None:
-            self_get = self.get
-            if isinstance(iterable, dict):
-                for elem, count in iterable.items():
-                    self[elem] = self_get(elem, 0) - count
-            else:
-                for elem in iterable:
-                    self[elem] = self_get(elem, 0) - 1
+            pairs = iterable.items() if isinstance(iterable, dict) else ((elem, 1) for elem in iterable)
+            for elem, count in pairs:
+                self[elem] = self.get(elem, 0) - count
         if kwds:
             self.subtract(kwds)
 
@@ -377,94 +368,98 @@ class Counter(dict):
         return self.__class__(self)
 
     def __delitem__(self, elem):
-        if elem in self:
+        if elem in self:            # deleting a missing element is no error
             dict.__delitem__(self, elem)
 
     def __repr__(self):
+        name = self.__class__.__name__
         if not self:
-            return f'{self.__class__.__name__}()'
-        items = ', '.join(map('%r: %r'.__mod__, self.most_common()))
-        return f'{self.__class__.__name__}({{{items}}})'
+            return name + '()'
+        try:
+            shown = dict(self.most_common())
+        except TypeError:           # counts that do not order
+            shown = dict(self)
+        return '%s(%r)' % (name, shown)
+
+    # ---- comparisons: every element of either counter, missing ones as 0 ----
+    def _every_count(self, other, test):
+        for source in (self, other):
+            for elem in source:
+                if not test(self[elem], other[elem]):
+                    return False
+        return True
 
     def __eq__(self, other):
         if not isinstance(other, Counter):
             return NotImplemented
-        return all(self[e] == other[e] for c in (self, other) for e in c)
+        return self._every_count(other, lambda a, b: a == b)
 
     def __ne__(self, other):
         if not isinstance(other, Counter):
             return NotImplemented
         return not self == other
 
-    def __add__(self, other):
+    def __le__(self, other):
         if not isinstance(other, Counter):
             return NotImplemented
-        result = Counter()
+        return self._every_count(other, lambda a, b: a <= b)
+
+    def __lt__(self, other):
+        if not isinstance(other, Counter):
+            return NotImplemented
+        return self <= other and self != other
+
+    def __ge__(self, other):
+        if not isinstance(other, Counter):
+            return NotImplemented
+        return self._every_count(other, lambda a, b: a >= b)
+
+    def __gt__(self, other):
+        if not isinstance(other, Counter):
+            return NotImplemented
+        return self >= other and self != other
+
+    # ---- multiset arithmetic: a new Counter of the positive results ----
+    def _combined(self, other, merge, other_side):
+        """merge(self[e], other[e]) for self's elements in order, then
+        other_side(count) for the elements only other has."""
+        if not isinstance(other, Counter):
+            return NotImplemented
+        out = {}
         for elem, count in self.items():
-            newcount = count + other[elem]
-            if newcount > 0:
-                result[elem] = newcount
-        for elem, count in other.items():
-            if elem not in self and count > 0:
-                result[elem] = count
-        return result
+            value = merge(count, other[elem])
+            if value > 0:
+                out[elem] = value
+        if other_side is not None:
+            for elem, count in other.items():
+                if elem not in self:
+                    value = other_side(count)
+                    if value is not None:
+                        out[elem] = value
+        return Counter(out)
+
+    def __add__(self, other):
+        return self._combined(other, lambda a, b: a + b, lambda c: c if c > 0 else None)
 
     def __sub__(self, other):
-        if not isinstance(other, Counter):
-            return NotImplemented
-        result = Counter()
-        for elem, count in self.items():
-            newcount = count - other[elem]
-            if newcount > 0:
-                result[elem] = newcount
-        for elem, count in other.items():
-            if elem not in self and count < 0:
-                result[elem] = 0 - count
-        return result
+        return self._combined(other, lambda a, b: a - b, lambda c: 0 - c if c < 0 else None)
 
     def __or__(self, other):
-        if not isinstance(other, Counter):
-            return NotImplemented
-        result = Counter()
-        for elem, count in self.items():
-            other_count = other[elem]
-            newcount = other_count if count < other_count else count
-            if newcount > 0:
-                result[elem] = newcount
-        for elem, count in other.items():
-            if elem not in self and count > 0:
-                result[elem] = count
-        return result
+        return self._combined(other, lambda a, b: b if a < b else a, lambda c: c if c > 0 else None)
 
     def __and__(self, other):
-        if not isinstance(other, Counter):
-            return NotImplemented
-        result = Counter()
-        for elem, count in self.items():
-            other_count = other[elem]
-            newcount = count if count < other_count else other_count
-            if newcount > 0:
-                result[elem] = newcount
-        return result
+        return self._combined(other, lambda a, b: a if a < b else b, None)
 
     def __pos__(self):
-        result = Counter()
-        for elem, count in self.items():
-            if count > 0:
-                result[elem] = count
-        return result
+        return Counter({elem: count for elem, count in self.items() if count > 0})
 
     def __neg__(self):
-        result = Counter()
-        for elem, count in self.items():
-            if count < 0:
-                result[elem] = 0 - count
-        return result
+        return Counter({elem: 0 - count for elem, count in self.items() if count < 0})
 
     def _keep_positive(self):
-        nonpositive = [elem for elem, count in self.items() if not count > 0]
-        for elem in nonpositive:
-            del self[elem]
+        for elem, count in list(self.items()):
+            if not count > 0:
+                del self[elem]
         return self
 
     def __iadd__(self, other):
@@ -477,81 +472,113 @@ class Counter(dict):
             self[elem] -= count
         return self._keep_positive()
 
+    def __ior__(self, other):
+        for elem, theirs in other.items():
+            if theirs > self[elem]:
+                self[elem] = theirs
+        return self._keep_positive()
+
+    def __iand__(self, other):
+        for elem, mine in self.items():
+            theirs = other[elem]
+            if theirs < mine:
+                self[elem] = theirs
+        return self._keep_positive()
+
+
+_KEYWORDS = frozenset('False None True and as assert async await break class continue def del elif else '
+                      'except finally for from global if import in is lambda nonlocal not or pass raise '
+                      'return try while with yield'.split())
+
+
+def _check_names(typename, field_names, rename):
+    """CPython's checks and messages for namedtuple names (field_names: a list, renamed in place)."""
+    if rename:
+        taken = set()
+        for i, name in enumerate(field_names):
+            if not name.isidentifier() or name in _KEYWORDS or name.startswith('_') or name in taken:
+                field_names[i] = '_%d' % i
+            taken.add(name)
+    for name in [typename, *field_names]:
+        if type(name) is not str:
+            raise TypeError('Type names and field names must be strings')
+        if not name.isidentifier():
+            raise ValueError(f'Type names and field names must be valid identifiers: {name!r}')
+        if name in _KEYWORDS:
+            raise ValueError(f'Type names and field names cannot be a keyword: {name!r}')
+    taken = set()
+    for name in field_names:
+        if name.startswith('_') and not rename:
+            raise ValueError(f'Field names cannot start with an underscore: {name!r}')
+        if name in taken:
+            raise ValueError(f'Encountered duplicate field name: {name!r}')
+        taken.add(name)
+
+
+def _arg_list(names):
+    quoted = [repr(n) for n in names]
+    return quoted[0] if len(quoted) == 1 else ', '.join(quoted[:-1]) + ' and ' + quoted[-1]
+
 
 def namedtuple(typename, field_names, *, rename=False, defaults=None, module=None):
     if isinstance(field_names, str):
         field_names = field_names.replace(',', ' ').split()
-    field_names = list(map(str, field_names))
+    names = [str(n) for n in field_names]
     typename = _sys.intern(str(typename))
-    if rename:
-        seen = set()
-        for index, name in enumerate(field_names):
-            if (not name.isidentifier() or name.startswith('_') or name in seen):
-                field_names[index] = f'_{index}'
-            seen.add(name)
-    for name in [typename] + field_names:
-        if type(name) is not str:
-            raise TypeError('Type names and field names must be strings')
-        if not name.isidentifier():
-            raise ValueError('Type names and field names must be valid identifiers: %r' % name)
-    seen = set()
-    for name in field_names:
-        if name.startswith('_') and not rename:
-            raise ValueError('Field names cannot start with an underscore: %r' % name)
-        if name in seen:
-            raise ValueError('Encountered duplicate field name: %r' % name)
-        seen.add(name)
-    field_names = tuple(field_names)
-    num_fields = len(field_names)
-    field_defaults = {}
-    if defaults is not None:
+    _check_names(typename, names, rename)
+    names = tuple(names)
+    count = len(names)
+    if defaults is None:
+        field_defaults = {}
+    else:
         defaults = tuple(defaults)
-        if len(defaults) > num_fields:
+        if len(defaults) > count:
             raise TypeError('Got more default values than field names')
-        field_defaults = dict(reversed(list(zip(reversed(field_names), reversed(defaults)))))
+        field_defaults = dict(zip(names[count - len(defaults):], defaults))
+    signature = typename + '.__new__()'
 
     def __new__(_cls, *args, **kwargs):
-        if len(args) > num_fields:
-            raise TypeError(f'{typename}.__new__() takes {num_fields + 1} positional arguments '
-                            f'but {len(args) + 1} were given')
+        # binds arguments as the generated def __new__(_cls, f1, f2=d2, ...) would
+        given = len(args)
+        if given > count:
+            raise TypeError(f'{signature} takes {count + 1} positional arguments but {given + 1} were given')
+        for name in names[:given]:
+            if name in kwargs:
+                raise TypeError(f'{signature} got multiple values for argument {name!r}')
         values = list(args)
-        for name in field_names[len(args):]:
+        lacking = []
+        for name in names[given:]:
             if name in kwargs:
                 values.append(kwargs.pop(name))
             elif name in field_defaults:
                 values.append(field_defaults[name])
             else:
-                missing = [n for n in field_names[len(values):]
-                           if n not in kwargs and n not in field_defaults]
-                if len(missing) == 1:
-                    raise TypeError(f"{typename}.__new__() missing 1 required positional "
-                                    f"argument: {missing[0]!r}")
-                names = ', '.join(repr(n) for n in missing[:-1]) + f' and {missing[-1]!r}'
-                raise TypeError(f"{typename}.__new__() missing {len(missing)} required "
-                                f"positional arguments: {names}")
-        if kwargs:
-            k = next(iter(kwargs))
-            if k in field_names:
-                raise TypeError(f"{typename}.__new__() got multiple values for argument {k!r}")
-            raise TypeError(f"{typename}.__new__() got an unexpected keyword argument {k!r}")
+                lacking.append(name)
+        if lacking:
+            plural = 's' if len(lacking) > 1 else ''
+            raise TypeError(f'{signature} missing {len(lacking)} required positional argument{plural}: '
+                            f'{_arg_list(lacking)}')
+        for name in kwargs:
+            raise TypeError(f'{signature} got an unexpected keyword argument {name!r}')
         return tuple.__new__(_cls, values)
 
-    @classmethod
     def _make(cls, iterable):
-        result = tuple.__new__(cls, iterable)
-        if len(result) != num_fields:
-            raise TypeError(f'Expected {num_fields} arguments, got {len(result)}')
-        return result
+        made = tuple.__new__(cls, iterable)
+        got = len(made)
+        if got != count:
+            raise TypeError(f'Expected {count} arguments, got {got}')
+        return made
 
-    def _replace(self, /, **kwds):
-        result = self._make(map(kwds.pop, field_names, self))
-        if kwds:
-            raise ValueError(f'Got unexpected field names: {list(kwds)!r}')
-        return result
+    def _replace(self, /, **changes):
+        made = self._make([changes.pop(name, old) for name, old in zip(names, self)])
+        if changes:
+            raise ValueError(f'Got unexpected field names: {list(changes)!r}')
+        return made
+
+    template = '(' + ', '.join(name + '=%r' for name in names) + ')'
 
     def __repr__(self):
-        return self.__class__.__name__ + '(' + ', '.join(
-            f'{n}={v!r}' for n, v in zip(field_names, self)) + ')'
+        return self.__class__.__name__ + template % tuple(self)
 
     def _asdict(self):
         return dict(zip(self._fields, self))
@@ -559,37 +586,38 @@ def namedtuple(typename, field_names, *, rename=False, defaults=None, module=Non
     def __getnewargs__(self):
         return tuple(self)
 
-    class_namespace = {
-        '__doc__': f'{typename}({", ".join(field_names)})',
+    namespace = {
+        '__doc__': '%s(%s)' % (typename, ', '.join(names)),
         '__slots__': (),
-        '_fields': field_names,
+        '_fields': names,
         '_field_defaults': field_defaults,
         '__new__': __new__,
-        '_make': _make,
+        '_make': classmethod(_make),
         '_replace': _replace,
         '__repr__': __repr__,
         '_asdict': _asdict,
         '__getnewargs__': __getnewargs__,
-        '__match_args__': field_names,
+        '__match_args__': names,
     }
-    for index, name in enumerate(field_names):
-        class_namespace[name] = property(_itemgetter(index), doc=f'Alias for field number {index}')
-    result = type(typename, (tuple,), class_namespace)
+    for position, name in enumerate(names):
+        namespace[name] = property(_itemgetter(position), doc='Alias for field number %d' % position)
+    made = type(typename, (tuple,), namespace)
     if module is None:
         try:
             module = _sys._getframe(1).f_globals.get('__name__', '__main__')
         except (AttributeError, ValueError):
             module = '__main__'
-    if module is not None:
-        result.__module__ = module
-    return result
+    made.__module__ = module
+    return made
 
 
 class ChainMap:
+    """Several mappings seen as one: lookups search them in order, updates
+    go to the first."""
     __abc_tpflags__ = 1 << 6  # a mapping for match statements (Py_TPFLAGS_MAPPING)
 
     def __init__(self, *maps):
-        self.maps = list(maps) or [{}]
+        self.maps = list(maps) if maps else [{}]
 
     def __missing__(self, key):
         raise KeyError(key)
@@ -597,44 +625,73 @@ class ChainMap:
     def __getitem__(self, key):
         for mapping in self.maps:
             try:
-                return mapping[key]
+                return mapping[key]         # (a defaultdict answers with its __missing__)
             except KeyError:
-                pass
+                continue
         return self.__missing__(key)
 
     def get(self, key, default=None):
-        return self[key] if key in self else default
+        if key in self:
+            return self[key]
+        return default
 
     def __len__(self):
-        return len(set().union(*self.maps))
+        seen = set()
+        for mapping in self.maps:
+            seen.update(mapping)
+        return len(seen)
 
     def __iter__(self):
-        d = {}
-        for mapping in reversed(self.maps):
-            d.update(dict.fromkeys(mapping))
-        return iter(d)
+        # the first mapping's order wins for keys several mappings share
+        order = {}
+        for mapping in self.maps[::-1]:
+            for key in mapping:
+                order[key] = None
+        return iter(order)
 
     def __contains__(self, key):
-        return any(key in m for m in self.maps)
+        for mapping in self.maps:
+            if key in mapping:
+                return True
+        return False
 
     def __bool__(self):
         return any(self.maps)
 
     def __repr__(self):
-        return f'{self.__class__.__name__}({", ".join(map(repr, self.maps))})'
+        return '%s(%s)' % (self.__class__.__name__, ', '.join(repr(m) for m in self.maps))
+
+    def __eq__(self, other):
+        if not isinstance(other, (dict, ChainMap)):
+            return NotImplemented
+        return dict(self.items()) == dict(other.items())
+
+    __hash__ = None
 
     def keys(self):
         return list(self)
 
     def items(self):
-        return [(k, self[k]) for k in self]
+        return [(key, self[key]) for key in self]
 
     def values(self):
-        return [self[k] for k in self]
+        return [self[key] for key in self]
 
-    def new_child(self, m=None):
+    @classmethod
+    def fromkeys(cls, iterable, *args):
+        return cls(dict.fromkeys(iterable, *args))
+
+    def copy(self):
+        first, *rest = self.maps
+        return self.__class__(first.copy(), *rest)
+
+    __copy__ = copy
+
+    def new_child(self, m=None, **kwargs):
         if m is None:
-            m = {}
+            m = kwargs
+        elif kwargs:
+            m.update(kwargs)
         return self.__class__(m, *self.maps)
 
     @property
@@ -645,7 +702,41 @@ class ChainMap:
         self.maps[0][key] = value
 
     def __delitem__(self, key):
-        try:
-            del self.maps[0][key]
-        except KeyError:
+        first = self.maps[0]
+        if key not in first:
             raise KeyError(f'Key not found in the first mapping: {key!r}')
+        del first[key]
+
+    def pop(self, key, *default):
+        first = self.maps[0]
+        if key in first or default:
+            return first.pop(key, *default)
+        raise KeyError(f'Key not found in the first mapping: {key!r}')
+
+    def popitem(self):
+        first = self.maps[0]
+        if not first:
+            raise KeyError('No keys found in the first mapping.')
+        return first.popitem()
+
+    def clear(self):
+        self.maps[0].clear()
+
+    def __ior__(self, other):
+        self.maps[0].update(other)
+        return self
+
+    def __or__(self, other):
+        if not isinstance(other, (dict, ChainMap)):
+            return NotImplemented
+        merged = self.copy()
+        merged.maps[0].update(other)
+        return merged
+
+    def __ror__(self, other):
+        if not isinstance(other, (dict, ChainMap)):
+            return NotImplemented
+        merged = dict(other)
+        for mapping in self.maps[::-1]:
+            merged.update(mapping)
+        return self.__class__(merged)

@@ -112,7 +112,7 @@ static void parse_one(const char *src, size_t len)
         SyntaxErrorInfo err;
         alarm(PER_INPUT_SECONDS);
         double t0 = now();
-        mod_ty m = parse_source(a, cur_input, len, "<fuzz>", mode, &err);
+        mod_ty m = parse_source(a, cur_input, len, "<fuzz>", mode, 4300, &err);
         double dt = now() - t0;
         alarm(0);
         if (dt > PER_INPUT_SECONDS / 2.0) {

@@ -4191,6 +4191,7 @@ int compile_debug_json(mod_ty mod, FILE *out)
 #ifndef COMPILE_NO_VM
 
 #include "objects/containers.h"   /* set_display_constant */
+#include "objects/numbers.h"      /* int_max_str_digits */
 
 /* ------------------------------------------------------------------ */
 /* Code objects                                                        */
@@ -4413,9 +4414,10 @@ out:
 
 /* SyntaxError(msg, (filename, lineno, offset, text, end_lineno, end_offset)). */
 static void raise_syntax_error(TypeObj *type, const char *msg, const char *filename, int lineno, int offset,
-                               const char *text, size_t textlen, int end_lineno, int end_offset, bool msg_only_args)
+                               const char *text, size_t textlen, int end_lineno, int end_offset, bool msg_only_args,
+                               bool no_columns)
 {
-    /* end_offset <= 0: unknown (None) */
+    /* end_offset <= 0: unknown (None); no_columns: offset and end_offset 0 */
     Obj *r = vm_roots(8);
     if (!(r[0] = str_from_cstr(msg)) || !(r[2] = str_from_cstr(filename)))
         goto out;
@@ -4428,7 +4430,7 @@ static void raise_syntax_error(TypeObj *type, const char *msg, const char *filen
         r[5] = g_None;
     }
     r[6] = int_from_i64(end_lineno);
-    r[7] = end_offset > 0 ? int_from_i64(end_offset) : g_None;
+    r[7] = end_offset > 0 || no_columns ? int_from_i64(no_columns ? 0 : end_offset) : g_None;
     if (!r[3] || !r[4] || !r[6] || !r[7])
         goto out;
     if (!(r[1] = tuple_from_array(&r[2], 6)))
@@ -4515,7 +4517,7 @@ static void raise_compile_error(const CompileError *err, const char *filename, c
     size_t textlen = 0;
     const char *text = filename[0] == '<' ? NULL : source_line(src, len, err->lineno, &textlen);
     raise_syntax_error(type, msg ? msg : err->msg, filename, err->lineno, err->col_offset + 1, text, textlen,
-                       err->end_lineno, err->end_col_offset + 1, err->msg_only_args);
+                       err->end_lineno, err->end_col_offset + 1, err->msg_only_args, false);
     free(msg);
 }
 
@@ -4566,7 +4568,7 @@ Obj vm_compile(const char *src, size_t len, const char *filename, int mode)
     SyntaxErrorInfo se;
     memset(&se, 0, sizeof se);
     int pmode = mode == COMPILE_EVAL ? PARSE_EVAL : mode == COMPILE_SINGLE ? PARSE_SINGLE : PARSE_EXEC;
-    mod_ty mod = parse_source(arena, src, len, filename, pmode, &se);
+    mod_ty mod = parse_source(arena, src, len, filename, pmode, (long long)int_max_str_digits, &se);
     if (!mod) {
         arena_free(arena);
         if (se.kind == SYNERR_NOMEMORY)
@@ -4575,7 +4577,8 @@ Obj vm_compile(const char *src, size_t len, const char *filename, int mode)
                         : se.kind == SYNERR_TAB        ? E_TabError
                                                        : E_SyntaxError;
         raise_syntax_error(type, se.msg[0] ? se.msg : "invalid syntax", filename, se.lineno, se.col_offset,
-                           se.text[0] ? se.text : NULL, strlen(se.text), se.end_lineno, se.end_col_offset, false);
+                           se.text[0] ? se.text : NULL, strlen(se.text), se.end_lineno, se.end_col_offset, false,
+                           se.no_columns);
         return NULL;
     }
     Compiler c;

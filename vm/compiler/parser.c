@@ -36,6 +36,7 @@ typedef struct Parser {
     int lex_override;   /* a generic error was replaced by the tokenizer's error later in the file */
     int match_newline;  /* the last `match` statement trial saw `match subject` NEWLINE */
     int match_quirk;    /* such a statement parsed as an expression statement: see match_quirk() */
+    long long int_max_digits;   /* decimal int literals longer than this are an error (0: no limit) */
 } Parser;
 
 /* A growable array of pointers in the arena (turned into a typed seq at the end). */
@@ -178,7 +179,7 @@ static void *verror(Parser *p, int kind, int l, int c, int el, int ec, const cha
     if (p->failed)
         return NULL;
     p->failed = 1;
-    char msg[256];
+    char msg[320];
     vsnprintf(msg, sizeof msg, fmt, ap);
     if (p->in_fexpr && strncmp(msg, "f-string", 8) != 0)
         lex_set_error(p->err, kind, l, c, el, ec, "f-string: %s", msg);
@@ -1532,6 +1533,18 @@ static expr_ty parse_atom(Parser *p)
             p->failed = 1;
             return NULL;
         }
+        const constant *v = &e->v.Constant.value;
+        if (v->kind == CONST_INT && v->base == 10 && !v->fits_i64 && p->int_max_digits > 0 &&
+            (long long)v->len > p->int_max_digits) {
+            /* CPython: the line only (no columns: no wall of carets) */
+            error_at(p, SYNERR_SYNTAX, t->lineno, 0, t->end_lineno, 0,
+                     "Exceeds the limit (%lld digits) for integer string conversion: value has %zu digits; "
+                     "use sys.set_int_max_str_digits() to increase the limit - Consider hexadecimal for huge "
+                     "integer literals to avoid decimal conversion limits.", p->int_max_digits, v->len);
+            if (p->err->lineno == t->lineno)
+                p->err->no_columns = 1;
+            return NULL;
+        }
         return e;
     }
     case T_STRING:
@@ -1985,6 +1998,7 @@ static expr_ty fstring_expr(Parser *p, const StrRun *r, const Token *t, const ch
     sp.err = p->err;
     sp.in_fexpr = 1;
     sp.fstring_depth = p->fstring_depth + 1;
+    sp.int_max_digits = p->int_max_digits;
     expr_ty v = parse_paren(&sp);
     if (v && !sp.failed && !at(&sp, T_ENDMARKER))
         syntax_error(&sp);
@@ -3870,6 +3884,8 @@ static void finish_error(const char *buf, size_t n, SyntaxErrorInfo *err, int fr
         err->end_col_offset = char_offset(ls, le, err->end_col_offset < 0 ? 0 : err->end_col_offset);
     else if (err->end_lineno > 0)
         err->end_col_offset = err->end_col_offset + 1;
+    if (err->no_columns)
+        err->col_offset = err->end_col_offset = 0;
 }
 
 /* Check UTF-8 validity (a BOM is removed before). */
@@ -3940,7 +3956,8 @@ static int name_is(const char *enc, const char *base)
     return strncmp(enc, base, n) == 0 && (enc[n] == 0 || enc[n] == '-');
 }
 
-mod_ty parse_source(Arena *arena, const char *src, size_t len, const char *filename, int mode, SyntaxErrorInfo *err)
+mod_ty parse_source(Arena *arena, const char *src, size_t len, const char *filename, int mode,
+                    long long int_max_digits, SyntaxErrorInfo *err)
 {
     (void)filename;
     memset(err, 0, sizeof *err);
@@ -4026,6 +4043,7 @@ mod_ty parse_source(Arena *arena, const char *src, size_t len, const char *filen
         memset(err, 0, sizeof *err);
     }
     p->arena = arena;
+    p->int_max_digits = int_max_digits;
     p->toks = ta.items;
     p->ntoks = ta.n;
     p->err = err;

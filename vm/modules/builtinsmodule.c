@@ -1096,10 +1096,6 @@ static Obj bi_open(Obj *args, size_t nargs, Obj kwnames)
     int64_t buffering = -1;
     if (a[2] && vm_index_i64(a[2], &buffering) < 0)
         goto out;
-    if (a[4] && !IS_NONE(a[4]) && !str_value(a[4])) {
-        err_format(E_TypeError, "open() argument 'errors' must be str or None, not %s", type_name(a[4]));
-        goto out;
-    }
     int closefd = 1;
     if (a[6] && (closefd = vm_is_true(a[6])) < 0)
         goto out;
@@ -1107,7 +1103,7 @@ static Obj bi_open(Obj *args, size_t nargs, Obj kwnames)
         err_set(E_NotImplementedError, "open(): opener= is not supported yet");
         goto out;
     }
-    res = file_open_ex(a[0], mode, (int)buffering, a[3], a[5], closefd);
+    res = file_open_ex(a[0], mode, (int)buffering, a[3], a[4], a[5], closefd);
 out:
     vm_unroots(a);
     return res;

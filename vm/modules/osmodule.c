@@ -30,10 +30,13 @@ static TypeObj *T_walk_iterator;
 
 /* A path argument (str, bytes or os.PathLike) copied to C memory: p is
  * malloc'd (free it) and NUL-terminated, n its length (it may hold NULs),
- * bytes whether results should be bytes. 0, or -1 with an exception. */
+ * bytes whether results should be bytes. A str gives str's own UTF-8 (for
+ * string work on paths, results through mkpath) or, with for_os, the file
+ * system's bytes (surrogateescape: for system calls, results through
+ * mkpath_os). 0, or -1 with an exception. */
 typedef struct { char *p; size_t n; bool bytes; } PathStr;
 
-static int pstr(Obj v, PathStr *out)
+static int pstr_as(Obj v, PathStr *out, bool for_os)
 {
     Obj p = vm_unwrap(v);
     if (!IS_STR(p) && !IS_BYTES(p)) {
@@ -42,6 +45,10 @@ static int pstr(Obj v, PathStr *out)
             return -1;
     }
     out->bytes = IS_BYTES(p);
+    if (for_os && !out->bytes) {
+        out->p = str_to_os(p, &out->n);
+        return out->p ? 0 : -1;
+    }
     out->n = out->bytes ? (size_t)((BytesObj *)p)->length : (size_t)STR(p)->nbytes;
     out->p = malloc(out->n + 1);
     if (!out->p) {
@@ -53,6 +60,8 @@ static int pstr(Obj v, PathStr *out)
     out->p[out->n] = 0;
     return 0;
 }
+
+static int pstr(Obj v, PathStr *out) { return pstr_as(v, out, false); }
 
 /* A path argument of a system call as a malloc'd C string (free it); NULL
  * with TypeError ("fname: path should be <accepted>, not T") or ValueError
@@ -72,7 +81,7 @@ static char *path_cstr_as(Obj v, const char *fname, const char *accepted, bool *
         }
     }
     PathStr ps;
-    if (pstr(v, &ps) < 0)
+    if (pstr_as(v, &ps, true) < 0)
         return NULL;
     if (strlen(ps.p) != ps.n) {
         free(ps.p);
@@ -98,13 +107,17 @@ static Obj path_done(int rc, char *p, Obj path)
     return rc < 0 ? err_from_errno(e, path) : g_None;
 }
 
-/* str or bytes result. */
+/* str or bytes result from str's UTF-8 (a str argument's own bytes). */
 static Obj mkpath(bool is_bytes, const char *p, size_t n)
 {
     return is_bytes ? bytes_new(p, n) : str_new(p, n);
 }
 
-static Obj mkpath_c(bool is_bytes, const char *p) { return mkpath(is_bytes, p, strlen(p)); }
+/* str or bytes result from the file system's bytes (surrogateescape). */
+static Obj mkpath_os(bool is_bytes, const char *p, size_t n)
+{
+    return is_bytes ? bytes_new(p, n) : str_from_os(p, n);
+}
 
 /* ------------------------------------------------------------------ */
 /* os.stat                                                             */
@@ -230,7 +243,7 @@ static Obj os_getcwd(Obj *args, size_t nargs, Obj kwnames)
     char buf[PATH_MAX];
     if (!getcwd(buf, sizeof buf))
         return err_from_errno(errno, NULL);
-    return str_from_cstr(buf);
+    return str_from_os_cstr(buf);
 }
 
 static Obj os_getcwdb(Obj *args, size_t nargs, Obj kwnames)
@@ -404,7 +417,7 @@ static Obj list_dir(const char *path, bool as_bytes)
         const char *n = de->d_name;
         if (n[0] == '.' && (n[1] == 0 || (n[1] == '.' && n[2] == 0)))
             continue;
-        r[1] = mkpath_c(as_bytes, n);
+        r[1] = mkpath_os(as_bytes, n, strlen(n));
         if (!r[1] || list_append(r[0], r[1]) < 0) {
             closedir(d);
             vm_unroots(r);
@@ -610,18 +623,26 @@ static Obj os_putenv(Obj *args, size_t nargs, Obj kwnames)
         err_format(E_TypeError, "str expected, not %s", type_name(IS_STR(args[0]) ? args[1] : args[0]));
         return NULL;
     }
-    const char *k = str_cstr(args[0]);
-    if (!*k || strchr(k, '=')) {
-        err_set(E_ValueError, "illegal environment variable name");
+    size_t kn, vn;
+    char *kc = str_to_os(args[0], &kn);
+    char *vc = kc ? str_to_os(args[1], &vn) : NULL;
+    if (!vc) {
+        free(kc);
         return NULL;
     }
-    char *kc = strdup(k);
-    char *vc = strdup(str_cstr(args[1]));
-    int rc = (kc && vc) ? setenv(kc, vc, 1) : -1;
+    const char *bad = strlen(kc) != kn || strlen(vc) != vn ? "embedded null byte"
+                      : (!*kc || strchr(kc, '='))          ? "illegal environment variable name"
+                                                           : NULL;
+    int rc = bad ? 0 : setenv(kc, vc, 1);
+    int e = errno;
     free(kc);
     free(vc);
+    if (bad) {
+        err_set(E_ValueError, bad);
+        return NULL;
+    }
     if (rc < 0)
-        return err_from_errno(errno ? errno : ENOMEM, NULL);
+        return err_from_errno(e ? e : ENOMEM, NULL);
     return g_None;
 }
 
@@ -634,11 +655,22 @@ static Obj os_unsetenv(Obj *args, size_t nargs, Obj kwnames)
         err_format(E_TypeError, "str expected, not %s", type_name(args[0]));
         return NULL;
     }
-    char *kc = strdup(str_cstr(args[0]));
+    size_t kn;
+    char *kc = str_to_os(args[0], &kn);
     if (!kc)
-        return err_nomemory();
-    unsetenv(kc);
+        return NULL;
+    const char *bad = strlen(kc) != kn ? "embedded null byte"
+                      : (!*kc || strchr(kc, '=')) ? "illegal environment variable name" : NULL;
+    if (!bad && unsetenv(kc) < 0) {
+        int e = errno;
+        free(kc);
+        return err_from_errno(e, NULL);
+    }
     free(kc);
+    if (bad) {
+        err_set(E_ValueError, bad);
+        return NULL;
+    }
     return g_None;
 }
 
@@ -719,6 +751,32 @@ static Obj os_fspath(Obj *args, size_t nargs, Obj kwnames)
         else
             res = vm_fspath(a[0]);
     }
+    vm_unroots(a);
+    return res;
+}
+
+/* os.fsencode / os.fsdecode: the file system's bytes of a path and back
+ * (UTF-8 with surrogateescape, as str_to_os / str_from_os). */
+static Obj os_fsencode(Obj *args, size_t nargs, Obj kwnames)
+{
+    static const char *const names[] = {"filename", NULL};
+    Obj *a = vm_roots(1);
+    Obj res = NULL;
+    if (vm_parse_args("fsencode", args, nargs, kwnames, names, 1, 1, a) == 0 && (res = vm_fspath(a[0])) &&
+        IS_STR(res))
+        res = str_encode(res, "utf-8", "surrogateescape");
+    vm_unroots(a);
+    return res;
+}
+
+static Obj os_fsdecode(Obj *args, size_t nargs, Obj kwnames)
+{
+    static const char *const names[] = {"filename", NULL};
+    Obj *a = vm_roots(1);
+    Obj res = NULL;
+    if (vm_parse_args("fsdecode", args, nargs, kwnames, names, 1, 1, a) == 0 && (res = vm_fspath(a[0])) &&
+        IS_BYTES(res))
+        res = str_from_os((const char *)VM_LINEAR(((BytesObj *)res)->data), (size_t)((BytesObj *)res)->length);
     vm_unroots(a);
     return res;
 }
@@ -1210,8 +1268,9 @@ static Obj pp_normpath(Obj *args, size_t nargs, Obj kwnames)
     return res;
 }
 
-/* abspath into out (C string). */
-static int abspath_c(const char *p, size_t n, StrBuf *out)
+/* abspath into out (C string). raw: p is bytes (the file system's), else
+ * str's UTF-8 (the working directory is decoded to match). */
+static int abspath_c(const char *p, size_t n, StrBuf *out, bool raw)
 {
     StrBuf tmp;
     sb_init(&tmp);
@@ -1222,7 +1281,10 @@ static int abspath_c(const char *p, size_t n, StrBuf *out)
             err_from_errno(errno, NULL);
             return -1;
         }
-        sb_adds(&tmp, cwd);
+        if (raw)
+            sb_adds(&tmp, cwd);
+        else
+            sb_add_os(&tmp, cwd, strlen(cwd));
         if (n) {
             if (tmp.len && tmp.p[tmp.len - 1] != '/')
                 sb_addc(&tmp, '/');
@@ -1244,7 +1306,7 @@ static Obj pp_abspath(Obj *args, size_t nargs, Obj kwnames)
     StrBuf b;
     sb_init(&b);
     Obj res = NULL;
-    if (abspath_c(ps.p, ps.n, &b) == 0)
+    if (abspath_c(ps.p, ps.n, &b, ps.bytes) == 0)
         res = mkpath(ps.bytes, b.p, b.len);
     sb_free(&b);
     free(ps.p);
@@ -1259,11 +1321,11 @@ static Obj pp_realpath(Obj *args, size_t nargs, Obj kwnames)
     if (vm_parse_args("realpath", args, nargs, kwnames, names, 1, 2, a) < 0)
         goto out;
     PathStr ps;
-    if (pstr(a[0], &ps) < 0)
+    if (pstr_as(a[0], &ps, true) < 0)
         goto out;
     StrBuf abs;
     sb_init(&abs);
-    if (abspath_c(ps.p, ps.n, &abs) < 0) {
+    if (abspath_c(ps.p, ps.n, &abs, true) < 0) {
         free(ps.p);
         goto out;
     }
@@ -1297,7 +1359,7 @@ static Obj pp_realpath(Obj *args, size_t nargs, Obj kwnames)
         }
         cut--;
     }
-    res = mkpath(ps.bytes, b.p, b.len);
+    res = mkpath_os(ps.bytes, b.p, b.len);
     sb_free(&b);
     sb_free(&abs);
     free(ps.p);
@@ -1335,7 +1397,7 @@ static Obj pp_relpath(Obj *args, size_t nargs, Obj kwnames)
     sb_init(&pa);
     sb_init(&sa);
     sb_init(&b);
-    if (abspath_c(p.p, p.n, &pa) == 0 && abspath_c(s.p, s.n, &sa) == 0) {
+    if (abspath_c(p.p, p.n, &pa, p.bytes) == 0 && abspath_c(s.p, s.n, &sa, p.bytes) == 0) {
         sb_addc(&pa, 0);
         sb_addc(&sa, 0);
         /* components of both (empty ones dropped) */
@@ -1438,6 +1500,8 @@ static Obj pp_expanduser(Obj *args, size_t nargs, Obj kwnames)
     } else {
         char name[256];
         snprintf(name, sizeof name, "%.*s", (int)(i - 1), ps.p + 1);
+        if (!ps.bytes)
+            utf8_unescape_os(name, strlen(name));
         struct passwd *pw = getpwnam(name);
         home = pw ? pw->pw_dir : NULL;
     }
@@ -1450,7 +1514,10 @@ static Obj pp_expanduser(Obj *args, size_t nargs, Obj kwnames)
         size_t hl = strlen(home);
         while (hl > 1 && home[hl - 1] == '/')
             hl--;
-        sb_add(&b, home, hl);
+        if (ps.bytes)
+            sb_add(&b, home, hl);
+        else
+            sb_add_os(&b, home, hl);
         sb_add(&b, ps.p + i, ps.n - i);
         if (b.len == 0)
             sb_addc(&b, '/');
@@ -1492,10 +1559,14 @@ static Obj pp_expandvars(Obj *args, size_t nargs, Obj kwnames)
         size_t ns = brace ? start + 1 : start;
         char name[256];
         snprintf(name, sizeof name, "%.*s", (int)(end - ns), ps.p + ns);
+        if (!ps.bytes)
+            utf8_unescape_os(name, strlen(name));
         const char *val = (end > ns) ? getenv(name) : NULL;
         size_t stop = brace ? end + 1 : end;
-        if (val)
+        if (val && ps.bytes)
             sb_adds(&b, val);
+        else if (val)
+            sb_add_os(&b, val, strlen(val));
         else
             sb_add(&b, ps.p + i, stop - i);
         i = stop > i ? stop : i + 1;
@@ -1666,6 +1737,8 @@ static const MethodDef os_functions[] = {
     {"urandom", os_urandom, 0, NULL},
     {"strerror", os_strerror, 0, NULL},
     {"fspath", os_fspath, METH_KW, NULL},
+    {"fsencode", os_fsencode, METH_KW, NULL},
+    {"fsdecode", os_fsdecode, METH_KW, NULL},
     {"system", os_system, METH_KW, NULL},
     {"_exit", os__exit, 0, NULL},
     {"kill", os_kill, 0, NULL},
@@ -1723,14 +1796,102 @@ static Obj make_environ(void)
         if (!eq || eq == *e)
             continue;
         size_t kl = (size_t)(eq - *e), vl = strlen(eq + 1);
-        if (utf8_valid_prefix(*e, kl) != kl || utf8_valid_prefix(eq + 1, vl) != vl)
-            continue;   /* not UTF-8: CPython would use surrogateescape */
-        r[1] = str_new(*e, kl);
-        r[2] = r[1] ? str_new(eq + 1, vl) : NULL;
+        r[1] = str_from_os(*e, kl);
+        r[2] = r[1] ? str_from_os(eq + 1, vl) : NULL;
         if (!r[2] || dict_setitem(r[0], r[1], r[2]) < 0)
             goto out;
     }
     res = r[0];
+out:
+    vm_unroots(r);
+    return res;
+}
+
+/* os.environ: a dict subclass whose changes reach the process environment
+ * through putenv/unsetenv (which encode with surrogateescape), as CPython's
+ * os._Environ does. Run in the os module's namespace. */
+static const char environ_class_src[] =
+    "class _Environ(dict):\n"
+    "    __slots__ = ()\n"
+    "    def __setitem__(self, key, value):\n"
+    "        putenv(key, value)\n"
+    "        dict.__setitem__(self, key, value)\n"
+    "    def __delitem__(self, key):\n"
+    "        unsetenv(key)\n"
+    "        if key not in self:\n"
+    "            raise KeyError(key)\n"
+    "        dict.__delitem__(self, key)\n"
+    "    def setdefault(self, key, value):\n"
+    "        if key not in self:\n"
+    "            self[key] = value\n"
+    "        return self[key]\n"
+    "    def update(self, other=(), /, **kwds):\n"
+    "        if isinstance(other, dict):\n"
+    "            pairs = [(k, other[k]) for k in other]\n"
+    "        elif hasattr(other, 'keys'):\n"
+    "            pairs = [(k, other[k]) for k in other.keys()]\n"
+    "        else:\n"
+    "            pairs = other\n"
+    "        for key, value in pairs:\n"
+    "            self[key] = value\n"
+    "        for key, value in kwds.items():\n"
+    "            self[key] = value\n"
+    "    _nothing = object()\n"
+    "    def pop(self, key, default=_nothing):\n"
+    "        if key in self:\n"
+    "            value = self[key]\n"
+    "            del self[key]\n"
+    "            return value\n"
+    "        if default is _Environ._nothing:\n"
+    "            raise KeyError(key)\n"
+    "        return default\n"
+    "    def popitem(self):\n"
+    "        for key in self:\n"
+    "            return key, self.pop(key)\n"
+    "        raise KeyError\n"
+    "    def clear(self):\n"
+    "        for key in list(self):\n"
+    "            del self[key]\n"
+    "    def copy(self):\n"
+    "        return dict(self)\n"
+    "    def __repr__(self):\n"
+    "        return 'environ({%s})' % ', '.join('%r: %r' % kv for kv in self.items())\n"
+    "    def __ior__(self, other):\n"
+    "        self.update(other)\n"
+    "        return self\n"
+    "    def __or__(self, other):\n"
+    "        if not isinstance(other, dict):\n"
+    "            return NotImplemented\n"
+    "        merged = dict(self)\n"
+    "        merged.update(other)\n"
+    "        return merged\n"
+    "    def __ror__(self, other):\n"
+    "        if not isinstance(other, dict):\n"
+    "            return NotImplemented\n"
+    "        merged = dict(other)\n"
+    "        merged.update(self)\n"
+    "        return merged\n"
+    "_Environ.__module__ = 'os'\n";
+
+/* os.environ over the dict of the start-up environment (in *data, a root). */
+static Obj make_environ_object(Obj mod, Obj *data)
+{
+    Obj *r = vm_roots(3);
+    Obj res = NULL;
+    r[0] = mod;
+    r[1] = vm_compile(environ_class_src, sizeof environ_class_src - 1, "<os>", COMPILE_EXEC);
+    if (!r[1])
+        goto out;
+    Obj d = ((ModuleObj *)r[0])->dict;
+    if (!vm_eval_code(r[1], d, d))
+        goto out;
+    r[2] = dict_getitem_cstr(((ModuleObj *)r[0])->dict, "_Environ");
+    if (!r[2]) {
+        if (!err_occurred())
+            err_set(E_SystemError, "os: _Environ missing");
+        goto out;
+    }
+    res = vm_call1(r[2], *data);
 out:
     vm_unroots(r);
     return res;
@@ -1780,6 +1941,7 @@ Obj os_module_init(void)
     static const char *const os_consts[][2] = {{"name", "posix"}, {"linesep", "\n"}};
     if (add_strs(g_os_module, path_consts, ARRAY_LEN(path_consts)) < 0 ||
         add_strs(g_os_module, os_consts, ARRAY_LEN(os_consts)) < 0 ||
+        !(g_environ = make_environ_object(g_os_module, &g_environ)) ||
         module_add(g_os_module, "environ", g_environ) < 0 ||
         module_add(g_os_module, "path", g_posixpath_module) < 0 ||
         module_add(g_os_module, "error", (Obj)E_OSError) < 0 ||

@@ -219,6 +219,14 @@ static Obj sys_getdefaultencoding(Obj *args, size_t nargs, Obj kwnames)
     return str_from_cstr("utf-8");
 }
 
+static Obj sys_getfilesystemencodeerrors(Obj *args, size_t nargs, Obj kwnames)
+{
+    (void)args;
+    if (vm_check_args("getfilesystemencodeerrors", nargs, kwnames, 0, 0) < 0)
+        return NULL;
+    return str_from_cstr("surrogateescape");   /* str_from_os / str_to_os */
+}
+
 static Obj sys_setswitchinterval(Obj *args, size_t nargs, Obj kwnames)
 {
     if (vm_check_args("setswitchinterval", nargs, kwnames, 1, 1) < 0)
@@ -368,6 +376,7 @@ static const MethodDef sys_functions[] = {
     {"getsizeof", sys_getsizeof, METH_KW, NULL},
     {"getdefaultencoding", sys_getdefaultencoding, 0, NULL},
     {"getfilesystemencoding", sys_getdefaultencoding, 0, NULL},
+    {"getfilesystemencodeerrors", sys_getfilesystemencodeerrors, 0, NULL},
     {"setswitchinterval", sys_setswitchinterval, 0, NULL},
     {"getswitchinterval", sys_getswitchinterval, 0, NULL},
     {"get_int_max_str_digits", sys_get_int_max_str_digits, 0, NULL},
@@ -579,8 +588,8 @@ Obj sys_init(Obj argv_list)
         ADD("api_version", MAKE_SMALLINT(1013)) < 0 ||
         ADD("platform", str_from_cstr("linux")) < 0 ||
         ADD("byteorder", str_from_cstr("little")) < 0 ||
-        ADD("executable", str_from_cstr(g_executable)) < 0 ||
-        ADD("_base_executable", str_from_cstr(g_executable)) < 0 ||
+        ADD("executable", str_from_os_cstr(g_executable)) < 0 ||
+        ADD("_base_executable", str_from_os_cstr(g_executable)) < 0 ||
         ADD("prefix", str_from_cstr("/usr/local")) < 0 ||
         ADD("base_prefix", str_from_cstr("/usr/local")) < 0 ||
         ADD("exec_prefix", str_from_cstr("/usr/local")) < 0 ||

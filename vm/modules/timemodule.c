@@ -110,7 +110,7 @@ static Obj tm_to_struct(const struct tm *t)
     it[9] = structseq_new(g_struct_time, it, 9);
     if (!it[9])
         goto out;
-    it[10] = str_from_cstr(t->tm_zone ? t->tm_zone : "");
+    it[10] = str_from_os_cstr(t->tm_zone ? t->tm_zone : "");
     Obj k_zone = it[10] ? str_intern_cstr("tm_zone") : NULL;   /* pinned */
     if (!k_zone || vm_setattr(it[9], k_zone, it[10]) < 0)
         goto out;
@@ -381,8 +381,8 @@ Obj time_module_init(void)
     module_add_functions(r[0], time_functions);
     if (module_add(r[0], "struct_time", g_struct_time) < 0)
         goto out;
-    r[1] = str_from_cstr(tzname[0]);
-    r[2] = r[1] ? str_from_cstr(tzname[1]) : NULL;
+    r[1] = str_from_os_cstr(tzname[0]);
+    r[2] = r[1] ? str_from_os_cstr(tzname[1]) : NULL;
     if (!r[2] || !(r[1] = tuple_pack(2, r[1], r[2])) || module_add(r[0], "tzname", r[1]) < 0)
         goto out;
     if ((r[1] = int_from_i64(timezone), !r[1]) || module_add(r[0], "timezone", r[1]) < 0 ||

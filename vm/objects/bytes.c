@@ -1402,7 +1402,11 @@ static Obj repeat_kind(Obj self, int64_t count)
         count = 0;
     if (!ba && (count == 1 || n == 0) && IS_BYTES(self) && count)
         return self;
-    if (n && count > ((int64_t)1 << 40) / n)
+    if (!ba && n && count > INT64_MAX / n) {
+        err_set(E_OverflowError, "repeated bytes are too long");
+        return NULL;
+    }
+    if (n && (uint64_t)count > vm_max_object_size() / (uint64_t)n)
         return err_nomemory();
     Obj *r = vm_roots(1);
     r[0] = self;
@@ -2128,7 +2132,7 @@ static Obj bm_expandtabs(Obj *args, size_t nargs, Obj kwnames)
     Obj *o = vm_roots(1);
     int64_t tabsize = 8;
     if (vm_parse_args("expandtabs", args + 1, nargs - 1, kwnames, names, 0, 1, o) < 0 ||
-        (o[0] && arg_i64(o[0], &tabsize) < 0)) {
+        (o[0] && arg_c_int(o[0], &tabsize) < 0)) {
         vm_unroots(o);
         return NULL;
     }

@@ -328,18 +328,10 @@ static inline int64_t key_hash(Obj *kp, Obj *dp, Obj *vp)
 
 /* ---- insertion / deletion ---- */
 
-static int d_insert(Obj *dp, Obj *kp, Obj *vp, int64_t hash)
+/* Add *kp -> *vp, the key known to be absent (no comparisons). */
+static int d_insert_new(Obj *dp, Obj *kp, Obj *vp, int64_t hash)
 {
-    int64_t ix = d_lookup(dp, kp, vp, hash, NULL);
-    if (ix == LOOKUP_ERROR)
-        return -1;
     Obj d = *dp;
-    if (ix >= 0) {
-        Obj e = DICT(d)->entries;
-        VM_WRITE(e);
-        ARRAY(e)->items[3 * ix + 2] = *vp;
-        return 0;
-    }
     if (DICT(d)->nentries >= ents_cap(d)) {
         int64_t used = DICT(d)->used;
         if (d_resize(dp, kp, vp, used + (used >> 1) + 1) < 0)
@@ -362,6 +354,20 @@ static int d_insert(Obj *dp, Obj *kp, Obj *vp, int64_t hash)
     DICT(d)->used++;
     DICT(d)->version = next_version();
     return 0;
+}
+
+static int d_insert(Obj *dp, Obj *kp, Obj *vp, int64_t hash)
+{
+    int64_t ix = d_lookup(dp, kp, vp, hash, NULL);
+    if (ix == LOOKUP_ERROR)
+        return -1;
+    if (ix >= 0) {
+        Obj e = DICT(*dp)->entries;
+        VM_WRITE(e);
+        ARRAY(e)->items[3 * ix + 2] = *vp;
+        return 0;
+    }
+    return d_insert_new(dp, kp, vp, hash);
 }
 
 static void d_delete_at(Obj d, int64_t ix, uint64_t slot)
@@ -565,9 +571,10 @@ Obj dict_setdefault(Obj d, Obj key, Obj dflt)
         return NULL;
     if (ix >= 0)
         return ents(d)[3 * ix + 2];
+    /* absent: inserted without comparing again, as CPython */
     Obj *r = vm_roots(1);
     r[0] = dflt;
-    int rc = d_insert(&d, &key, &dflt, h);
+    int rc = d_insert_new(&d, &key, &dflt, h);
     dflt = r[0];
     vm_unroots(r);
     return rc < 0 ? NULL : dflt;

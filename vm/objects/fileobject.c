@@ -18,7 +18,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <locale.h>
 #include <unistd.h>
+
+#define FO(o) ((FileObj *)(o))
 
 TypeObj *T_file;
 Obj g_sys_stdout, g_sys_stderr, g_sys_stdin;
@@ -39,7 +42,16 @@ enum {
     F_VIEW = 1 << 12,       /* binary view of a text file: state in ->encoding */
     F_STDIO = 1 << 13,      /* fd 1 or 2: flush sys.stdout before writing */
     F_EXPLICIT_ENC = 1 << 14,
+    F_ERR_SHIFT = 16,       /* bits 16-18: the errors= handler, an index into err_names */
+    F_ERR_MASK = 7 << 16,
 };
+
+/* Text files' error handlers; "strict" (0) is the default. */
+static const char *const err_names[] = {"strict", "surrogateescape", "backslashreplace", "replace",
+                                        "ignore", "surrogatepass", "xmlcharrefreplace"};
+enum { ERRH_STRICT, ERRH_SURROGATEESCAPE, ERRH_BACKSLASHREPLACE };
+
+static inline const char *err_name(Obj st) { return err_names[(FO(st)->flags & F_ERR_MASK) >> F_ERR_SHIFT]; }
 
 #define RBUF_SIZE FILE_BUFFER_SIZE
 #define WBUF_SIZE 8192
@@ -50,7 +62,6 @@ static Obj g_unsupported_op;    /* io.UnsupportedOperation (made on first use) *
 static Obj g_stdout_view;       /* sys.stdout.buffer */
 static Obj g_stdin_view;        /* sys.stdin.buffer */
 
-#define FO(o) ((FileObj *)(o))
 
 /* The object holding the state (fd, buffers, closed flag). */
 static inline Obj fstate(Obj f)
@@ -259,6 +270,29 @@ static Obj file_alloc(int fd, Obj name, Obj mode, int64_t flags, Obj encoding)
 
 static bool valid_fd(int fd) { return fcntl(fd, F_GETFD) != -1 || errno != EBADF; }
 
+/* Whether the environment's LC_CTYPE locale makes CPython use
+ * surrogateescape on stdin and stdout (computed once). */
+static bool stdio_locale_escapes(void)
+{
+    static int cached = -1;
+    if (cached < 0) {
+        const char *utf8 = sys_cflags.ignore_environment ? NULL : getenv("PYTHONUTF8");
+        if (utf8 && !strcmp(utf8, "1")) {
+            cached = 1;
+        } else {
+            /* the locale the environment asks for, as setlocale resolves it
+             * (an unknown one stays "C"); the program keeps running in "C" */
+            const char *loc = setlocale(LC_CTYPE, "");
+            if (!loc)
+                loc = "C";
+            cached = !strcmp(loc, "C") || !strcmp(loc, "POSIX") || !strcmp(loc, "C.UTF-8") ||
+                     !strcmp(loc, "C.utf8") || !strcmp(loc, "UTF-8");
+            setlocale(LC_CTYPE, "C");
+        }
+    }
+    return cached;
+}
+
 Obj file_from_fd(int fd, const char *mode, const char *name)
 {
     Obj *r = vm_roots(3);
@@ -283,6 +317,13 @@ Obj file_from_fd(int fd, const char *mode, const char *name)
         flags |= F_LINEBUF;
     if ((fd == 1 || fd == 2) && sys_cflags.unbuffered)
         flags |= F_UNBUF;   /* -u, PYTHONUNBUFFERED */
+    /* CPython's standard streams: stderr backslashreplace; stdin and stdout
+     * surrogateescape in the C and POSIX locales and in C.UTF-8 (a locale
+     * coercion target) or with PYTHONUTF8=1, else strict. */
+    if (fd == 2)
+        flags |= (int64_t)ERRH_BACKSLASHREPLACE << F_ERR_SHIFT;
+    else if (stdio_locale_escapes())
+        flags |= (int64_t)ERRH_SURROGATEESCAPE << F_ERR_SHIFT;
     Obj f = file_alloc(fd, r[0], r[1], flags, (flags & F_BINARY) ? NULL : r[2]);
     vm_unroots(r);
     return f;
@@ -328,7 +369,7 @@ static bool enc_is_utf8(const char *e)
     return !strcmp(buf, "utf8") || !strcmp(buf, "u8") || !strcmp(buf, "utf") || !strcmp(buf, "cp65001");
 }
 
-Obj file_open_ex(Obj path, const char *mode, int buffering, Obj encoding, Obj newline, bool closefd)
+Obj file_open_ex(Obj path, const char *mode, int buffering, Obj encoding, Obj errors, Obj newline, bool closefd)
 {
     /* Parse the mode as CPython's io.open does. */
     int r_ = 0, w_ = 0, a_ = 0, x_ = 0, plus = 0, b_ = 0, t_ = 0;
@@ -366,6 +407,12 @@ Obj file_open_ex(Obj path, const char *mode, int buffering, Obj encoding, Obj ne
         err_set(E_ValueError, "binary mode doesn't take an encoding argument");
         return NULL;
     }
+    if (errors && IS_NONE(errors))
+        errors = NULL;
+    if (b_ && errors) {
+        err_set(E_ValueError, "binary mode doesn't take an errors argument");
+        return NULL;
+    }
     if (b_ && newline) {
         err_set(E_ValueError, "binary mode doesn't take a newline argument");
         return NULL;
@@ -386,6 +433,21 @@ Obj file_open_ex(Obj path, const char *mode, int buffering, Obj encoding, Obj ne
             return NULL;
         }
         flags |= F_EXPLICIT_ENC;
+    }
+    if (errors) {
+        Obj e = str_value(errors);
+        if (!e) {
+            err_format(E_TypeError, "open() argument 'errors' must be str or None, not %s", type_name(errors));
+            return NULL;
+        }
+        size_t k = 0;
+        while (k < ARRAY_LEN(err_names) && !str_eq_cstr(e, err_names[k]))
+            k++;
+        if (k == ARRAY_LEN(err_names)) {
+            err_format(E_LookupError, "unknown error handler name '%s'", str_cstr(e));
+            return NULL;
+        }
+        flags |= (int64_t)k << F_ERR_SHIFT;
     }
     if (!b_) {
         if (!newline) {
@@ -467,14 +529,29 @@ Obj file_open_ex(Obj path, const char *mode, int buffering, Obj encoding, Obj ne
             return NULL;
         }
         r[0] = p;
-        const char *cpath = IS_STR(p) ? str_cstr(p) : (const char *)VM_LINEAR(((BytesObj *)p)->data);
-        size_t clen = IS_STR(p) ? (size_t)STR(p)->nbytes : (size_t)((BytesObj *)p)->length;
-        if (strlen(cpath) != clen) {
-            err_set(E_ValueError, "embedded null byte");
+        size_t clen;
+        char *cpath;   /* the file system's bytes (a str: surrogateescape) */
+        if (IS_STR(p)) {
+            cpath = str_to_os(p, &clen);
+        } else {
+            clen = (size_t)((BytesObj *)p)->length;
+            cpath = malloc(clen + 1);
+            if (cpath) {
+                memcpy(cpath, (const char *)VM_LINEAR(((BytesObj *)p)->data), clen);
+                cpath[clen] = 0;
+            } else {
+                err_nomemory();
+            }
+        }
+        if (!cpath || strlen(cpath) != clen) {
+            if (cpath)
+                err_set(E_ValueError, "embedded null byte");
+            free(cpath);
             vm_unroots(r);
             return NULL;
         }
         fd = vm_blocking_open(cpath, oflags, 0666);
+        free(cpath);
         if (fd < 0) {
             err_from_errno(errno, r[0]);
             vm_unroots(r);
@@ -524,7 +601,7 @@ Obj file_open_ex(Obj path, const char *mode, int buffering, Obj encoding, Obj ne
 
 Obj file_open(Obj path, const char *mode, int buffering)
 {
-    return file_open_ex(path, mode, buffering, NULL, NULL, true);
+    return file_open_ex(path, mode, buffering, NULL, NULL, NULL, true);
 }
 
 /* ------------------------------------------------------------------ */
@@ -664,6 +741,26 @@ static int write_bytes(Obj st, const char *p, size_t n, bool has_newline)
     rc = (f->flags & F_LINEBUF) && has_newline ? flush_state(st) : 0;
 out:
     free(copy);
+    return rc;
+}
+
+/* A str written to text file st: its UTF-8 as it is, or, when it holds lone
+ * surrogates, encoded with the file's errors handler (strict: UnicodeEncodeError). */
+static int write_text(Obj st, Obj s)
+{
+    size_t n = (size_t)STR(s)->nbytes;
+    const char *p = str_cstr(s);
+    if (likely(!utf8_has_surrogate(p, n)))
+        return write_bytes(st, p, n, (FO(st)->flags & F_LINEBUF) && memchr(p, '\n', n));
+    Obj *r = vm_roots(1);
+    r[0] = str_encode(s, "utf-8", err_name(st));
+    int rc = -1;
+    if (r[0]) {
+        n = (size_t)BYTES(r[0])->length;
+        p = (const char *)VM_LINEAR(BYTES(r[0])->data);
+        rc = write_bytes(st, p, n, (FO(st)->flags & F_LINEBUF) && memchr(p, '\n', n));
+    }
+    vm_unroots(r);
     return rc;
 }
 
@@ -1099,8 +1196,9 @@ static Obj fast_line(Obj st, bool text)
     return text ? str_new((const char *)p, len) : bytes_new((const char *)p, len);
 }
 
-/* Turn collected bytes into the result object. */
-static Obj finish(StrBuf *b, bool text)
+/* Turn collected bytes into the result object (st: the file, whose errors
+ * handler decodes text that is not UTF-8). */
+static Obj finish(Obj st, StrBuf *b, bool text)
 {
     if (b->cap == SIZE_MAX) {   /* a StrBuf that ran out of memory */
         sb_free(b);
@@ -1113,9 +1211,17 @@ static Obj finish(StrBuf *b, bool text)
     }
     size_t ok = utf8_valid_prefix(b->p ? b->p : "", b->len);
     if (ok != b->len) {
-        err_decode((const unsigned char *)b->p, b->len, ok);
+        if ((FO(st)->flags & F_ERR_MASK) == 0) {
+            err_decode((const unsigned char *)b->p, b->len, ok);
+            sb_free(b);
+            return NULL;
+        }
+        Obj *r = vm_roots(1);
+        r[0] = bytes_new(b->p, b->len);
         sb_free(b);
-        return NULL;
+        Obj res = r[0] ? bytes_decode(r[0], "utf-8", err_name(st)) : NULL;
+        vm_unroots(r);
+        return res;
     }
     if (b->len == 0) {
         sb_free(b);
@@ -1182,7 +1288,9 @@ int file_write_cstr(Obj file, const char *s, size_t n)
         Obj st = check_writable(file, "write");
         if (!st)
             return -1;
-        return write_bytes(st, s, n, memchr(s, '\n', n) != NULL);
+        /* lone surrogates in text go through the errors handler (below) */
+        if (likely(!utf8_has_surrogate(s, n)) || (FO(file)->flags & F_BINARY))
+            return write_bytes(st, s, n, memchr(s, '\n', n) != NULL);
     }
     Obj *r = vm_roots(1);
     r[0] = file;
@@ -1207,10 +1315,7 @@ int file_write_str(Obj file, Obj s)
                 return -1;
             }
         }
-        size_t n = (size_t)STR(s)->nbytes;
-        const char *p = str_cstr(s);
-        bool nl = (FO(st)->flags & F_LINEBUF) && memchr(p, '\n', n) != NULL;
-        return write_bytes(st, p, n, nl);
+        return write_text(st, s);
     }
     Obj *r = vm_roots(1);
     r[0] = s;
@@ -1273,7 +1378,7 @@ Obj file_readline(Obj file)
             if (read_line(st, &b, -1, is_text(r[0])) < 0)
                 sb_free(&b);
             else
-                res = finish(&b, is_text(r[0]));
+                res = finish(st, &b, is_text(r[0]));
         }
         vm_unroots(r);
         return res;
@@ -1345,7 +1450,7 @@ static Obj m_read(Obj *args, size_t nargs, Obj kwnames)
         sb_free(&b);
         goto out;
     }
-    res = finish(&b, text);
+    res = finish(st, &b, text);
 out:
     vm_unroots(a);
     return res;
@@ -1371,7 +1476,7 @@ static Obj m_readline(Obj *args, size_t nargs, Obj kwnames)
         sb_free(&b);
         goto out;
     }
-    res = finish(&b, text);
+    res = finish(st, &b, text);
 out:
     vm_unroots(a);
     return res;
@@ -1407,7 +1512,7 @@ static Obj m_readlines(Obj *args, size_t nargs, Obj kwnames)
             break;
         }
         total += (int64_t)b.len;
-        a[3] = finish(&b, text);
+        a[3] = finish(st, &b, text);
         if (!a[3] || list_append(a[2], a[3]) < 0)
             goto out;
         if (hint > 0 && total >= hint)
@@ -1434,9 +1539,7 @@ static Obj m_write(Obj *args, size_t nargs, Obj kwnames)
             err_format(E_TypeError, "write() argument must be str, not %s", type_name(v));
             return NULL;
         }
-        size_t n = (size_t)STR(s)->nbytes;
-        const char *p = str_cstr(s);
-        if (write_bytes(st, p, n, (FO(st)->flags & F_LINEBUF) && memchr(p, '\n', n)) < 0)
+        if (write_text(st, s) < 0)
             return NULL;
         return int_from_i64(str_len(s));
     }
@@ -1707,7 +1810,7 @@ static Obj file_iternext(Obj self)
         } else if (b.len == 0) {
             sb_free(&b);   /* end: NULL without an error */
         } else {
-            res = finish(&b, is_text(r[0]));
+            res = finish(st, &b, is_text(r[0]));
         }
     }
     vm_unroots(r);
@@ -1788,8 +1891,8 @@ static Obj g_encoding(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj g_errors(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args; (void)nargs; (void)kwnames;
-    return str_from_cstr("strict");
+    (void)nargs; (void)kwnames;
+    return str_from_cstr(err_name(args[0]));
 }
 
 static Obj g_newlines(Obj *args, size_t nargs, Obj kwnames)

@@ -10,6 +10,7 @@
 #include "tmpy.h"
 #include "strobj.h"
 #include "numbers.h"
+#include "objects.h"
 
 TypeObj *T_float;
 
@@ -232,7 +233,7 @@ int64_t float_hash(double d)
     if (isinf(d))
         return d > 0 ? 314159 : -314159;
     if (isnan(d))
-        return 0;
+        return 0;   /* float objects hash a NaN by identity (float_tp_hash) */
     int e;
     double m = frexp(fabs(d), &e);
     uint64_t h = (uint64_t)ldexp(m, 53);          /* |d| = h * 2**(e-53), h < 2**53 < modulus */
@@ -555,7 +556,13 @@ static Obj float_exact(Obj v)
 static Obj float_nb_int(Obj v) { return int_from_double(fval(v)); }
 
 static Obj float_tp_repr(Obj v) { return float_repr_obj(fval(v)); }
-static int64_t float_tp_hash(Obj v) { return float_hash(fval(v)); }
+/* A NaN hashes by identity (CPython 3.10+): NaNs never compare equal, and
+ * one hash for all of them made sets and dicts of NaNs quadratic. */
+static int64_t float_tp_hash(Obj v)
+{
+    double d = fval(v);
+    return isnan(d) ? vm_identity_hash(v) : float_hash(d);
+}
 static int float_tp_bool(Obj v) { return fval(v) != 0; }
 
 static Obj float_richcompare(Obj a, Obj b, int op)

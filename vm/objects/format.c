@@ -6,6 +6,7 @@
 #include "strobj.h"
 #include "numbers.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -155,15 +156,11 @@ static void unknown_code(uint32_t type, const char *tname)
 /* Assembling numbers                                                  */
 /* ------------------------------------------------------------------ */
 
+/* n copies of the fill char (a width too big for memory poisons b at once). */
 static void add_fill(StrBuf *b, uint32_t fill, int64_t n)
 {
-    if (fill < 0x80) {
-        for (int64_t i = 0; i < n; i++)
-            sb_addc(b, (char)fill);
-    } else {
-        for (int64_t i = 0; i < n; i++)
-            sb_add_codepoint(b, fill);
-    }
+    char u[4];
+    sb_add_repeat(b, u, (size_t)utf8_encode(fill, u), n);
 }
 
 /* digits grouped with sep every gsize (sep 0: none), left-padded with '0'
@@ -174,10 +171,14 @@ static void add_grouped(StrBuf *b, const char *digits, size_t nd, char sep, int 
         sb_add(b, digits, nd);
         return;
     }
+    if (min_len > 0 && (uint64_t)min_len > vm_max_object_size()) {
+        sb_nomemory(b);
+        return;
+    }
     size_t cap = nd + nd / (gsize ? gsize : 1) + (min_len > 0 ? (size_t)min_len : 0) + 4;
     char *tmp = malloc(cap);
     if (!tmp) {
-        sb_add(b, digits, nd);   /* degrade: ungrouped */
+        sb_nomemory(b);
         return;
     }
     size_t len = 0, i = nd;
@@ -197,8 +198,12 @@ static void add_grouped(StrBuf *b, const char *digits, size_t nd, char sep, int 
         tmp[len++] = d;
         cnt++;
     }
-    for (size_t k = 0; k < len; k++)
-        sb_addc(b, tmp[len - 1 - k]);
+    for (size_t k = 0; k < len / 2; k++) {
+        char c = tmp[k];
+        tmp[k] = tmp[len - 1 - k];
+        tmp[len - 1 - k] = c;
+    }
+    sb_add(b, tmp, len);
     free(tmp);
 }
 
@@ -283,7 +288,7 @@ static char *float_body(double a, const Spec *sp)
             snprintf(body, 8, "%s%s", s, t == '%' ? "%" : "");
         return body;
     }
-    int prec = sp->prec < 0 ? 6 : (int)(sp->prec > 100000 ? 100000 : sp->prec);
+    int prec = sp->prec < 0 ? 6 : (int)sp->prec;   /* <= INT_MAX: format_float_spec checked */
     switch (t) {
     case 0: {
         if (sp->prec < 0) {
@@ -307,6 +312,8 @@ static char *float_body(double a, const Spec *sp)
         snprintf(tmp, sizeof tmp, "%.*e", P - 1 > 30 ? 30 : P - 1, a);
         int x = atoi(strchr(tmp, 'e') + 1);
         bool expo = x < -4 || x >= P - 1;
+        if (!expo && (int64_t)P - 1 - x > INT_MAX)
+            return NULL;   /* more digits than printf makes: MemoryError */
         body = expo ? fmt_double(sp->alt ? "%#.*e" : "%.*e", P - 1, a)
                     : fmt_double(sp->alt ? "%#.*f" : "%.*f", P - 1 - x, a);
         if (!body)
@@ -377,6 +384,10 @@ static int format_float_spec(StrBuf *b, double d, const Spec *sp)
     }
     if (t == 'n' && sp->group) {
         err_format(E_ValueError, "Cannot specify '%c' with 'n'.", sp->group);
+        return -1;
+    }
+    if (sp->prec > INT_MAX) {
+        err_set(E_ValueError, "precision too big");
         return -1;
     }
     bool negative = signbit(d) && !isnan(d);
@@ -1192,8 +1203,7 @@ static Obj pct_next(Pct *st)
 
 static void pad_spaces(StrBuf *b, int64_t n)
 {
-    for (int64_t i = 0; i < n; i++)
-        sb_addc(b, ' ');
+    sb_add_repeat(b, " ", 1, n);
 }
 
 /* Text piece p[0..nb) of `len` chars with width/left-justify; precision already applied. */
@@ -1223,8 +1233,7 @@ static void pct_add_number(StrBuf *b, bool negative, const char *prefix, const c
     sb_adds(b, prefix);
     if (!(flags & PF_LEFT) && (flags & PF_ZERO))
         zeros += pad;
-    for (int64_t i = 0; i < zeros; i++)
-        sb_addc(b, '0');
+    sb_add_repeat(b, "0", 1, zeros);
     sb_add(b, digits, nd);
     if (flags & PF_LEFT)
         pad_spaces(b, pad);
@@ -1286,41 +1295,24 @@ static int pct_float(StrBuf *b, Obj v, uint32_t type, int64_t width, int64_t pre
         return -1;
     if (prec < 0)
         prec = 6;
-    if (prec > 100000)
-        prec = 100000;
     if (!isfinite(d)) {
         bool upper = type == 'F' || type == 'E' || type == 'G';
         const char *s = isnan(d) ? (upper ? "NAN" : "nan") : (upper ? "INF" : "inf");
         pct_add_number(b, !isnan(d) && d < 0, "", s, 3, -1, width, flags);
         return 0;
     }
-    char fmt[16];
-    int k = 0;
-    fmt[k++] = '%';
-    if (flags & PF_LEFT)
-        fmt[k++] = '-';
-    if (flags & PF_PLUS)
-        fmt[k++] = '+';
-    if (flags & PF_SPACE)
-        fmt[k++] = ' ';
-    if (flags & PF_ALT)
-        fmt[k++] = '#';
-    if (flags & PF_ZERO)
-        fmt[k++] = '0';
-    fmt[k++] = '*';
-    fmt[k++] = '.';
-    fmt[k++] = '*';
-    fmt[k++] = (char)type;
-    fmt[k] = 0;
-    int w = width > 100000 ? 100000 : (int)width;
-    int n = snprintf(NULL, 0, fmt, w, (int)prec, d);
+    /* |d| by printf (precision <= INT_MAX: parsed so), then sign and
+     * padding as for the other numbers (no width limit of printf's) */
+    char fmt[8];
+    snprintf(fmt, sizeof fmt, "%%%s.*%c", (flags & PF_ALT) ? "#" : "", (char)type);
+    int n = snprintf(NULL, 0, fmt, (int)prec, fabs(d));
     char *buf = n >= 0 ? malloc((size_t)n + 1) : NULL;
     if (!buf) {
         err_nomemory();
         return -1;
     }
-    snprintf(buf, (size_t)n + 1, fmt, w, (int)prec, d);
-    sb_add(b, buf, (size_t)n);
+    snprintf(buf, (size_t)n + 1, fmt, (int)prec, fabs(d));
+    pct_add_number(b, signbit(d), "", buf, (size_t)n, -1, width, flags);
     free(buf);
     return 0;
 }
@@ -1417,7 +1409,8 @@ static int pct_char(StrBuf *b, Obj v, int64_t width, bool left, bool bytes)
     return 0;
 }
 
-static int pct_star(Pct *st, int64_t *out)
+/* A '*' width (a C ssize_t in CPython) or precision (a C int). */
+static int pct_star(Pct *st, int64_t *out, bool prec)
 {
     Obj v = pct_next(st);
     if (!v)
@@ -1426,8 +1419,29 @@ static int pct_star(Pct *st, int64_t *out)
         err_set(E_TypeError, "* wants int");
         return -1;
     }
-    if (int_as_i64(vm_unwrap(v), out) < 0)
+    if (int_as_i64(vm_unwrap(v), out) < 0 || (prec && (*out > INT_MAX || *out < INT_MIN))) {
+        err_clear();
+        err_set(E_OverflowError, prec ? "Python int too large to convert to C int"
+                                      : "Python int too large to convert to C ssize_t");
         return -1;
+    }
+    return 0;
+}
+
+/* The digits of a %-width (at most a C ssize_t) or precision (a C int). */
+static int pct_digits(const char *s, size_t n, size_t *pos, int64_t *out, bool prec, bool bytes)
+{
+    int64_t v = 0, limit = prec ? INT_MAX : INT64_MAX;
+    size_t start = *pos;
+    for (; *pos < n && s[*pos] >= '0' && s[*pos] <= '9'; (*pos)++) {
+        int d = s[*pos] - '0';
+        if (v > (limit - d) / 10) {
+            err_set(E_ValueError, !prec ? "width too big" : bytes ? "prec too big" : "precision too big");
+            return -1;
+        }
+        v = v * 10 + d;
+    }
+    *out = *pos > start ? v : -1;
     return 0;
 }
 
@@ -1504,15 +1518,15 @@ static int pct_render(StrBuf *out, const char *s, size_t n, Pct *st)
         int64_t width = -1, prec = -1;
         if (i < n && s[i] == '*') {
             i++;
-            if (pct_star(st, &width) < 0) {
+            if (pct_star(st, &width, false) < 0) {
                 vm_unroots(r);
                 return -1;
             }
             if (width < 0) {
                 flags |= PF_LEFT;
-                width = -width;
+                width = width == INT64_MIN ? INT64_MAX : -width;
             }
-        } else if (parse_digits(s, n, &i, &width) < 0) {
+        } else if (pct_digits(s, n, &i, &width, false, st->bytes) < 0) {
             vm_unroots(r);
             return -1;
         }
@@ -1520,14 +1534,14 @@ static int pct_render(StrBuf *out, const char *s, size_t n, Pct *st)
             i++;
             if (i < n && s[i] == '*') {
                 i++;
-                if (pct_star(st, &prec) < 0) {
+                if (pct_star(st, &prec, true) < 0) {
                     vm_unroots(r);
                     return -1;
                 }
                 if (prec < 0)
                     prec = 0;
             } else {
-                if (parse_digits(s, n, &i, &prec) < 0) {
+                if (pct_digits(s, n, &i, &prec, true, st->bytes) < 0) {
                     vm_unroots(r);
                     return -1;
                 }

@@ -929,7 +929,8 @@ Obj int_lshift(Obj a, Obj b)
          * allocate */
         IntView w;
         int_view(b, &w);
-        unsigned __int128 n = w.n > 2 ? ~(unsigned __int128)0 : ((unsigned __int128)w.d[1] << 64) | w.d[0];
+        unsigned __int128 n = w.n > 2 ? ~(unsigned __int128)0
+                              : w.n == 2 ? ((unsigned __int128)w.d[1] << 64) | w.d[0] : w.d[0];
         if (n / 30 + (int_bit_length(a) + 29) / 30 + 1 > (unsigned __int128)((INT64_MAX - 24) / 4))
             err_set(E_OverflowError, "too many digits in integer");
         else

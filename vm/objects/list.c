@@ -4,6 +4,7 @@
  * Slots, methods and the ArrayObj/RawObj allocators live here; sorting is
  * in listsort.c. */
 #include "containers.h"
+#include "objects.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -196,6 +197,48 @@ int list_append(Obj l, Obj v)
 
 /* ---- building from iterables ---- */
 
+/* CPython's PyObject_LengthHint of the object in root slot *op: len() if
+ * it has one, else type(o).__length_hint__(o), else dflt (a TypeError from
+ * either, or NotImplemented, also gives dflt). -1 with an exception. */
+static int64_t length_hint(Obj *op, int64_t dflt)
+{
+    if (TYPE(*op)->tp_len) {
+        int64_t n = vm_len(*op);
+        if (n >= 0)
+            return n;
+        if (!err_matches(E_TypeError))
+            return -1;
+        err_clear();
+    }
+    Obj f = vm_lookup_special(*op, "__length_hint__");
+    if (!f)
+        return err_occurred() ? -1 : dflt;
+    Obj v = vm_call_unbound(f, *op, NULL, 0);
+    if (!v) {
+        if (!err_matches(E_TypeError))
+            return -1;
+        err_clear();
+        return dflt;
+    }
+    if (v == g_NotImplemented)
+        return dflt;
+    if (!IS_INT(v)) {
+        err_format(E_TypeError, "__length_hint__ must be an integer, not %s", type_name(v));
+        return -1;
+    }
+    int64_t n;
+    if (int_as_i64(v, &n) < 0) {
+        err_clear();
+        err_set(E_OverflowError, "Python int too large to convert to C ssize_t");
+        return -1;
+    }
+    if (n < 0) {
+        err_set(E_ValueError, "__length_hint__() should return >= 0");
+        return -1;
+    }
+    return n;
+}
+
 int list_extend(Obj list, Obj iterable)
 {
     Obj *r = vm_roots(3);
@@ -227,6 +270,14 @@ int list_extend(Obj list, Obj iterable)
         return -1;
     }
     r[2] = it;
+    /* room for the expected items at once, as CPython: a length that could
+     * never fit is a MemoryError before any item is taken */
+    int64_t hint = length_hint(&r[1], 8);
+    if (hint < 0 || (hint > 0 && ((uint64_t)hint > vm_max_object_size() / sizeof(Obj) ?
+                                  (err_nomemory(), -1) : list_make_room(&r[0], hint)) < 0)) {
+        vm_unroots(r);
+        return -1;
+    }
     for (;;) {
         Obj v = vm_next(r[2]);
         if (!v)
@@ -341,6 +392,9 @@ Obj list_pop(Obj list, int64_t i)
 void list_clear(Obj list)
 {
     list = vm_unwrap(list);
+    /* nothing to free: a no-op, as CPython's (list.sort sees no change) */
+    if (LIST(list)->length == 0 && ARRAY(LIST(list)->array)->length == 0)
+        return;
     VM_WRITE(list);
     LIST(list)->array = g_empty_array;
     LIST(list)->length = 0;

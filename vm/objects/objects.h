@@ -173,9 +173,9 @@ void namespace_init(void);   /* start-up */
 /* io.UnsupportedOperation (made on first use; OSError if that fails). */
 Obj file_unsupported_operation(void);
 #define FILE_BUFFER_SIZE 8192   /* io.DEFAULT_BUFFER_SIZE */
-/* open() with all its arguments: encoding/newline NULL or None for the
- * defaults; closefd false only for an int `path` (a file descriptor). */
-Obj file_open_ex(Obj path, const char *mode, int buffering, Obj encoding, Obj newline, bool closefd);
+/* open() with all its arguments: encoding/errors/newline NULL or None for
+ * the defaults; closefd false only for an int `path` (a file descriptor). */
+Obj file_open_ex(Obj path, const char *mode, int buffering, Obj encoding, Obj errors, Obj newline, bool closefd);
 /* One line (str or bytes, with its newline; empty at EOF) of a file object
  * (FileObj fast path, else file.readline()). */
 Obj file_readline(Obj file);

@@ -274,9 +274,10 @@ static inline __attribute__((always_inline)) int64_t s_probe_fast(Obj so, Obj ke
 /* CPython's set_add_entry. */
 static int s_add(Obj *sp, Obj *kp, int64_t hash)
 {
+restart:
+    /* (again after __eq__ changed the set: clear() leaves no table) */
     if (ensure_table(sp, kp) < 0)
         return -1;
-restart:;
     Obj so = *sp;
     Obj table = SETOBJ(so)->table;
     Obj key = *kp;
@@ -319,6 +320,9 @@ restart:;
         i = (i * 5 + 1 + perturb) & mask;
     }
 found_unused_or_dummy:
+    /* an __eq__ run after freeslot was seen may have filled it (same table) */
+    if (freeslot >= 0 && t_keys(table)[freeslot] != g_dummy)
+        goto restart;
     VM_WRITE(table);
     VM_WRITE(ARRAY(table)->items[ARRAY(table)->length - 1]);
     VM_WRITE(so);

@@ -7,6 +7,7 @@
 #include "strobj.h"
 #include "containers.h"
 
+#include <limits.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,10 +41,14 @@ int64_t utf8_count(const char *p, size_t n)
     return count;
 }
 
-size_t utf8_valid_prefix(const char *p, size_t n)
+/* The valid prefix of p[0..n) and its code points in *count. strict: no
+ * surrogates (the UTF-8 codec's rule); otherwise the encoded surrogates that
+ * str itself stores (ED A0..BF xx) pass. */
+static size_t utf8_scan(const char *p, size_t n, bool strict, int64_t *count)
 {
     const unsigned char *s = (const unsigned char *)p;
     size_t i = 0;
+    int64_t cps = 0;
     while (i < n) {
         /* ASCII run, a word at a time */
         while (i + 8 <= n) {
@@ -52,12 +57,14 @@ size_t utf8_valid_prefix(const char *p, size_t n)
             if (w & 0x8080808080808080ull)
                 break;
             i += 8;
+            cps += 8;
         }
         if (i >= n)
             break;
         unsigned c = s[i];
         if (c < 0x80) {
             i++;
+            cps++;
             continue;
         }
         size_t need;
@@ -69,20 +76,29 @@ size_t utf8_valid_prefix(const char *p, size_t n)
         else if (c >= 0xf0 && c <= 0xf4)
             need = 3, min = 0x10000;
         else
-            return i;
-        if (i + need >= n)
-            return i;
+            break;
+        if (i + need >= n)   /* truncated */
+            break;
         uint32_t cp = c & (0x3f >> need);
-        for (size_t k = 1; k <= need; k++) {
+        size_t k = 1;
+        for (; k <= need; k++) {
             if ((s[i + k] & 0xc0) != 0x80)
-                return i;
+                break;
             cp = (cp << 6) | (s[i + k] & 0x3f);
         }
-        if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-            return i;
+        if (k <= need || cp < min || cp > 0x10ffff || (strict && cp >= 0xd800 && cp <= 0xdfff))
+            break;
         i += need + 1;
+        cps++;
     }
-    return n;
+    *count = cps;
+    return i;
+}
+
+size_t utf8_valid_prefix(const char *p, size_t n)
+{
+    int64_t count;
+    return utf8_scan(p, n, true, &count);
 }
 
 /* ------------------------------------------------------------------ */
@@ -133,6 +149,7 @@ Obj str_alloc(int64_t nbytes, int64_t length)
 }
 
 static Obj char_cache[256];   /* the one-char Latin-1 strs, interned */
+static Obj str_escape_decode(const char *p, size_t n, bool strict);
 static Obj make_char(uint32_t cp);
 
 Obj str_new(const char *utf8, size_t n)
@@ -149,11 +166,111 @@ Obj str_new(const char *utf8, size_t n)
     utf8 = stable_copy(utf8, n, small, sizeof small, &heap);
     if (!utf8)
         return err_nomemory();
-    Obj s = str_alloc((int64_t)n, utf8_count(utf8, n));
-    if (s)
-        memcpy(VM_LINEAR(STR(s)->data), utf8, n);
+    int64_t length;
+    Obj s;
+    if (likely(utf8_scan(utf8, n, false, &length) == n)) {
+        s = str_alloc((int64_t)n, length);
+        if (s)
+            memcpy(VM_LINEAR(STR(s)->data), utf8, n);
+    } else {
+        s = str_escape_decode(utf8, n, false);
+    }
     free(heap);
     return s;
+}
+
+/* p[0..n) (C memory) with every byte that does not belong to valid UTF-8
+ * (strict: surrogates are not valid either) turned into U+DC00+byte, as the
+ * surrogateescape error handler does. No str ever holds invalid UTF-8. */
+static Obj str_escape_decode(const char *p, size_t n, bool strict)
+{
+    StrBuf b;
+    sb_init(&b);
+    size_t i = 0;
+    while (i < n) {
+        int64_t count;
+        size_t ok = utf8_scan(p + i, n - i, strict, &count);
+        sb_add(&b, p + i, ok);
+        i += ok;
+        if (i < n)
+            sb_add_codepoint(&b, 0xdc00 + (unsigned char)p[i++]);
+    }
+    return sb_finish(&b);   /* valid now: str_new takes it as it is */
+}
+
+Obj str_from_os(const char *p, size_t n)
+{
+    char small[256], *heap;
+    p = stable_copy(p, n, small, sizeof small, &heap);
+    if (!p)
+        return err_nomemory();
+    int64_t length;
+    Obj s = utf8_scan(p, n, true, &length) == n ? str_new(p, n) : str_escape_decode(p, n, true);
+    free(heap);
+    return s;
+}
+
+Obj str_from_os_cstr(const char *p) { return str_from_os(p, strlen(p)); }
+
+void sb_add_os(StrBuf *b, const char *p, size_t n)
+{
+    size_t i = 0;
+    while (i < n) {
+        int64_t count;
+        size_t ok = utf8_scan(p + i, n - i, true, &count);
+        sb_add(b, p + i, ok);
+        i += ok;
+        if (i < n)
+            sb_add_codepoint(b, 0xdc00 + (unsigned char)p[i++]);
+    }
+}
+
+size_t utf8_unescape_os(char *p, size_t n)
+{
+    size_t o = 0;
+    for (size_t i = 0; i < n;) {
+        unsigned char c1 = i + 2 < n ? (unsigned char)p[i + 1] : 0;
+        if ((unsigned char)p[i] == 0xed && (c1 == 0xb2 || c1 == 0xb3)) {
+            p[o++] = (char)(((c1 & 3) << 6) | (p[i + 2] & 0x3f));
+            i += 3;
+        } else {
+            p[o++] = p[i++];
+        }
+    }
+    p[o] = 0;
+    return o;
+}
+
+char *str_to_os(Obj s, size_t *np)
+{
+    const char *p = str_cstr(s);
+    size_t n = (size_t)STR(s)->nbytes;
+    if (utf8_has_surrogate(p, n)) {
+        Obj *r = vm_roots(1);
+        r[0] = str_encode(s, "utf-8", "surrogateescape");   /* UnicodeEncodeError for other surrogates */
+        char *out = NULL;
+        if (r[0]) {
+            n = (size_t)BYTES(r[0])->length;
+            out = malloc(n + 1);
+            if (out) {
+                memcpy(out, (const char *)VM_LINEAR(BYTES(r[0])->data), n);
+                out[n] = 0;
+            } else {
+                err_nomemory();
+            }
+        }
+        vm_unroots(r);
+        if (out && np)
+            *np = n;
+        return out;
+    }
+    char *out = malloc(n + 1);
+    if (!out)
+        return err_nomemory(), NULL;
+    memcpy(out, p, n + 1);
+    if (np)
+        *np = n;
+    return out;
 }
 
 const char *stable_copy(const char *data, size_t n, char *small, size_t smalln, char **heap)
@@ -390,7 +507,14 @@ static Obj intern_bytes(const char *p, size_t n, int64_t length)
         free(heap);
         return s;
     }
-    s = str_alloc_pinned(src, n, length < 0 ? utf8_count(src, n) : length);
+    if (length < 0 && utf8_scan(src, n, false, &length) != n) {
+        /* not UTF-8 (a C caller's bytes): intern the escaped str instead */
+        pthread_mutex_unlock(&intern_lock);
+        s = str_escape_decode(src, n, false);
+        free(heap);
+        return s ? str_intern(s) : NULL;
+    }
+    s = str_alloc_pinned(src, n, length);
     free(heap);
     if (!s)
         return NULL;
@@ -608,7 +732,11 @@ Obj str_mul(Obj s, int64_t n)
         return empty_str();
     if (n == 1)
         return s;
-    if (nb > INT64_MAX / n || nb * n > (int64_t)1 << 40)
+    if (STR(s)->length > INT64_MAX / n) {
+        err_set(E_OverflowError, "repeated string is too long");
+        return NULL;
+    }
+    if ((uint64_t)nb > vm_max_object_size() / (uint64_t)n)
         return err_nomemory();
     Obj *r = vm_roots(1);
     r[0] = s;
@@ -910,6 +1038,21 @@ int arg_i64(Obj v, int64_t *out)
         return 0;
     }
     return vm_index_i64(v, out);
+}
+
+int arg_c_int(Obj v, int64_t *out)
+{
+    if (arg_i64(v, out) < 0) {
+        if (!err_matches(E_OverflowError))
+            return -1;
+        err_clear();
+        *out = INT64_MAX;
+    }
+    if (*out > INT_MAX || *out < INT_MIN) {
+        err_set(E_OverflowError, "Python int too large to convert to C int");
+        return -1;
+    }
+    return 0;
 }
 
 /* start/end of find() and friends: None or an index, clamped (as slices are). */
@@ -1803,10 +1946,34 @@ static Obj m_replace(Obj *args, size_t nargs, Obj kwnames)
     return sb_finish(&b);
 }
 
+/* Does p.replace(q, w, count) (growing: wn > qn) fit in an object? The
+ * bound n + (n / qn) * (wn - qn) is tried first; replacements are counted
+ * only when it is too big. */
+static bool replace_fits(const char *p, int64_t n, const char *q, int64_t qn, int64_t wn, int64_t count,
+                         bool utf8)
+{
+    uint64_t max = vm_max_object_size(), grow = (uint64_t)(wn - qn);
+    uint64_t k = qn ? (uint64_t)(n / qn) : (uint64_t)(utf8 ? utf8_count(p, (size_t)n) : n) + 1;
+    if (k > (uint64_t)count)
+        k = (uint64_t)count;
+    if (k == 0 || grow <= (max - (uint64_t)n) / k)
+        return true;
+    if (qn) {
+        k = (uint64_t)mem_count(p, (size_t)n, q, (size_t)qn);
+        if (k > (uint64_t)count)
+            k = (uint64_t)count;
+    }
+    return k == 0 || grow <= (max - (uint64_t)n) / k;
+}
+
 void sb_replace(StrBuf *b, const char *p, int64_t n, const char *q, int64_t qn, const char *w, int64_t wn,
                 int64_t count, bool utf8)
 {
     int64_t i = 0;
+    if (wn > qn && !replace_fits(p, n, q, qn, wn, count, utf8)) {
+        sb_nomemory(b);   /* the result could never be held: MemoryError before building it */
+        return;
+    }
     if (qn == 0) {
         /* insert w before every character and at the end */
         while (count > 0 && i <= n) {
@@ -2270,7 +2437,7 @@ static Obj m_expandtabs(Obj *args, size_t nargs, Obj kwnames)
     Obj *o = vm_roots(1);
     int64_t tabsize = 8;
     if (vm_parse_args("expandtabs", args + 1, nargs - 1, kwnames, names, 0, 1, o) < 0 ||
-        (o[0] && arg_i64(o[0], &tabsize) < 0)) {
+        (o[0] && arg_c_int(o[0], &tabsize) < 0)) {
         vm_unroots(o);
         return NULL;
     }
@@ -2295,8 +2462,7 @@ void sb_expandtabs(StrBuf *b, const char *p, int64_t n, int64_t tabsize, bool ut
             if (tabsize > 0) {
                 int64_t incr = tabsize - col % tabsize;
                 col += incr;
-                while (incr-- > 0)
-                    sb_addc(b, ' ');
+                sb_add_repeat(b, " ", 1, incr);   /* too much for memory: poisons b at once */
             }
             i++;
             continue;

@@ -12,9 +12,11 @@ void sb_init(StrBuf *b)
     b->cap = 0;
 }
 
-/* Out of C memory: the buffer is poisoned (cap = SIZE_MAX, p = NULL) so that
- * every later add is a no-op and sb_finish reports MemoryError. */
-static void sb_fail(StrBuf *b)
+/* Out of C memory (or past vm_max_object_size): the buffer is poisoned
+ * (cap = SIZE_MAX, p = NULL) so that every later add is a no-op (the fast
+ * paths test p too, so they reach sb_grow, which refuses) and sb_finish
+ * reports MemoryError. */
+void sb_nomemory(StrBuf *b)
 {
     free(b->p);
     b->p = NULL;
@@ -22,16 +24,14 @@ static void sb_fail(StrBuf *b)
     b->cap = SIZE_MAX;
 }
 
-static inline bool sb_failed(const StrBuf *b) { return b->cap == SIZE_MAX; }
-
 /* Room for `extra` more bytes plus a NUL. */
 static bool sb_grow(StrBuf *b, size_t extra)
 {
     if (sb_failed(b))
         return false;
     size_t need = b->len + extra + 1;
-    if (need < b->len) {
-        sb_fail(b);
+    if (need < b->len || need > vm_max_object_size()) {
+        sb_nomemory(b);
         return false;
     }
     if (need <= b->cap)
@@ -41,7 +41,7 @@ static bool sb_grow(StrBuf *b, size_t extra)
         cap = cap * 2 > cap ? cap * 2 : need;
     char *p = realloc(b->p, cap);
     if (!p) {
-        sb_fail(b);
+        sb_nomemory(b);
         return false;
     }
     b->p = p;
@@ -51,7 +51,7 @@ static bool sb_grow(StrBuf *b, size_t extra)
 
 void sb_add(StrBuf *b, const char *s, size_t n)
 {
-    if (b->len + n + 1 > b->cap && !sb_grow(b, n))
+    if ((b->len + n + 1 > b->cap || !b->p) && !sb_grow(b, n))
         return;
     memcpy(b->p + b->len, s, n);
     b->len += n;
@@ -59,9 +59,30 @@ void sb_add(StrBuf *b, const char *s, size_t n)
 
 void sb_adds(StrBuf *b, const char *s) { sb_add(b, s, strlen(s)); }
 
+void sb_add_repeat(StrBuf *b, const char *unit, size_t n, int64_t count)
+{
+    if (count <= 0 || n == 0)
+        return;
+    if ((uint64_t)count > vm_max_object_size() / n) {
+        sb_nomemory(b);
+        return;
+    }
+    size_t total = n * (size_t)count;
+    if ((b->len + total + 1 > b->cap || !b->p) && !sb_grow(b, total))
+        return;
+    char *d = b->p + b->len;
+    if (n == 1) {
+        memset(d, unit[0], total);
+    } else {
+        memcpy(d, unit, n);
+        mem_repeat(d, (int64_t)n, (int64_t)total);
+    }
+    b->len += total;
+}
+
 void sb_addc(StrBuf *b, char c)
 {
-    if (b->len + 2 > b->cap && !sb_grow(b, 1))
+    if ((b->len + 2 > b->cap || !b->p) && !sb_grow(b, 1))
         return;
     b->p[b->len++] = c;
 }
@@ -71,7 +92,7 @@ void sb_addc(StrBuf *b, char c)
 void sb_add_str(StrBuf *b, Obj s)
 {
     size_t n = (size_t)STR(s)->nbytes;
-    if (b->len + n + 1 > b->cap && !sb_grow(b, n))
+    if ((b->len + n + 1 > b->cap || !b->p) && !sb_grow(b, n))
         return;
     memcpy(b->p + b->len, str_cstr(s), n);
     b->len += n;
@@ -79,7 +100,7 @@ void sb_add_str(StrBuf *b, Obj s)
 
 void sb_add_codepoint(StrBuf *b, uint32_t cp)
 {
-    if (b->len + 5 > b->cap && !sb_grow(b, 4))
+    if ((b->len + 5 > b->cap || !b->p) && !sb_grow(b, 4))
         return;
     b->len += (size_t)utf8_encode(cp, b->p + b->len);
 }

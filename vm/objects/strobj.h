@@ -5,6 +5,8 @@
 
 #include "tmpy.h"
 
+#include <string.h>
+
 /* ---- str internals ---- */
 static inline bool str_is_ascii(Obj s) { return STR(s)->length == STR(s)->nbytes; }
 /* A str of nbytes bytes and `length` code points whose data the caller fills
@@ -50,6 +52,9 @@ Obj str_add(Obj a, Obj b);
 int check_args_old(const char *fname, size_t nargs, Obj kwnames, int min, int max);
 /* An integer argument through __index__ (small-int fast path); 0 or -1. */
 int arg_i64(Obj v, int64_t *out);
+/* An argument CPython takes as a C int: OverflowError "Python int too large
+ * to convert to C int" outside its range. 0 or -1. */
+int arg_c_int(Obj v, int64_t *out);
 /* start/end arguments of find() & co.: NULL/None keep *out; big ints clamp. 0 or -1. */
 int slice_arg(Obj v, int64_t *out);
 /* end clamped to [0, len], start made >= 0 (start may stay > len). */
@@ -137,6 +142,19 @@ int64_t utf8_count(const char *p, size_t n);
 /* Length of the longest valid strict UTF-8 prefix of p[0..n) (no surrogates);
  * == n when all of it is valid. */
 size_t utf8_valid_prefix(const char *p, size_t n);
+/* Does str's UTF-8 p[0..n) hold a lone surrogate (ED A0..BF xx)? */
+static inline bool utf8_has_surrogate(const char *p, size_t n)
+{
+    const char *end = p + n;
+    for (const char *q = p; (q = memchr(q, 0xed, (size_t)(end - q))) != NULL; q++)
+        if (q + 1 < end && (unsigned char)q[1] >= 0xa0)
+            return true;
+    return false;
+}
+/* str's UTF-8 p[0..n) to the OS's bytes in place: each U+DC80..U+DCFF (a
+ * byte surrogateescape kept) becomes that byte again. The new length (a NUL
+ * is written there). For a C string that came from a str (a file name). */
+size_t utf8_unescape_os(char *p, size_t n);
 
 /* ---- Unicode database (unicodedb.c, generated) ---- */
 bool uni_isalpha(uint32_t cp);

@@ -2103,6 +2103,30 @@ bool type_allows_attr(TypeObj *t, Obj name)
     return (t->flags & TPF_HAS_DICT) != 0;
 }
 
+/* CPython 3.11: an error in __set_name__ becomes a RuntimeError naming the
+ * attribute, caused by the original one. item: the (name, value) pair. */
+static void set_name_error(Obj item, Obj cls)
+{
+    Obj *r = vm_roots(4);
+    r[0] = err_fetch();
+    r[1] = item;
+    r[2] = cls;
+    r[3] = vm_repr(TUPLE_ITEMS(r[1])[0]);
+    if (r[3])
+        r[3] = str_from_format("Error calling __set_name__ on '%s' instance %s in '%s'",
+                               type_name(TUPLE_ITEMS(r[1])[1]), str_cstr(r[3]), str_cstr(((TypeObj *)r[2])->name));
+    if (r[3])
+        r[3] = exc_new(E_RuntimeError, &r[3], 1);
+    if (r[3]) {
+        VM_WRITE(r[3]);
+        ((ExceptionObj *)r[3])->cause = r[0];
+        ((ExceptionObj *)r[3])->context = r[0];
+        ((ExceptionObj *)r[3])->suppress_context = 1;
+        err_set_obj(r[3]);
+    }
+    vm_unroots(r);
+}
+
 static int call_set_name(Obj cls)
 {
     Obj *r = vm_roots(4);
@@ -2120,8 +2144,10 @@ static int call_set_name(Obj cls)
         r[2] = r[0];
         r[3] = TUPLE_ITEMS(item)[0];
         Obj res = vm_call_unbound(f, v, &r[2], 2);   /* v.__set_name__(cls, name) */
-        if (!res)
+        if (!res) {
+            set_name_error(LIST_ITEMS(r[1])[i], r[0]);
             goto out;
+        }
     }
     rc = 0;
 out:

@@ -1,6 +1,8 @@
 /* Unicode character properties and case mappings for str methods.
- * GENERATED from CPython 3.11.7 unicodedata (Unicode 14.0.0) by vm/unicodedb_gen.py:
- * python3 vm/unicodedb_gen.py > vm/unicodedb.c   Do not edit by hand. */
+ * GENERATED from CPython 3.11.7 unicodedata (Unicode 14.0.0) by vm/objects/unicodedb_gen.py:
+ * python3 vm/objects/unicodedb_gen.py > vm/objects/unicodedb.c   Do not edit by hand.
+ * Data derived from the Unicode Character Database, (c) Unicode, Inc., under
+ * the Unicode license: see NOTICE (source files and license terms). */
 #include "strobj.h"
 
 typedef struct URange { uint32_t lo, hi; } URange;

@@ -1,5 +1,8 @@
-# Writes vm/unicodedb.c from this Python's unicodedata (run with CPython 3.11:
-# Unicode 14.0.0):  python3 vm/unicodedb_gen.py > vm/unicodedb.c
+# Writes vm/objects/unicodedb.c from this Python's unicodedata (run with
+# CPython 3.11: Unicode 14.0.0):
+#   python3 vm/objects/unicodedb_gen.py > vm/objects/unicodedb.c
+# The output is derived from the Unicode Character Database: see NOTICE for
+# its source files and the Unicode license.
 import sys, unicodedata
 
 MAXCP = 0x110000
@@ -53,9 +56,11 @@ MAPS = [
 
 w = sys.stdout.write
 w('/* Unicode character properties and case mappings for str methods.\n')
-w(' * GENERATED from CPython %s unicodedata (Unicode %s) by vm/unicodedb_gen.py:\n'
+w(' * GENERATED from CPython %s unicodedata (Unicode %s) by vm/objects/unicodedb_gen.py:\n'
   % (sys.version.split()[0], unicodedata.unidata_version))
-w(' * python3 vm/unicodedb_gen.py > vm/unicodedb.c   Do not edit by hand. */\n')
+w(' * python3 vm/objects/unicodedb_gen.py > vm/objects/unicodedb.c   Do not edit by hand.\n')
+w(' * Data derived from the Unicode Character Database, (c) Unicode, Inc., under\n')
+w(' * the Unicode license: see NOTICE (source files and license terms). */\n')
 w('#include "strobj.h"\n\n')
 w('typedef struct URange { uint32_t lo, hi; } URange;\n')
 w('/* Simple mappings: cp in [lo, hi] with (cp - lo) % stride == 0 maps to cp + delta. */\n')
