@@ -119,8 +119,8 @@ void vm_tx_save_frame_slow(Frame *f, Obj *above)
  * process totals when a thread ends. */
 #define SITES 256
 typedef struct AbortSite { uintptr_t code; int line; uint64_t aborts; } AbortSite;   /* code: a pinned CodeObj */
-static __thread AbortSite sites[SITES];
-static __thread uint64_t conflict_tids[TM_MAX_TYPES];
+static __thread AbortSite *sites;           /* SITES entries, made on first use */
+static __thread uint64_t *conflict_tids;    /* TM_MAX_TYPES counters */
 static AbortSite all_sites[4 * SITES];
 static uint64_t all_conflict_tids[TM_MAX_TYPES];
 static pthread_mutex_t stats_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -143,8 +143,19 @@ static void add_site(AbortSite *table, size_t size, uintptr_t code, int line, ui
     /* full: the statistics lose this one */
 }
 
+static bool stats_tables(void)
+{
+    if (!sites) {
+        sites = calloc(SITES, sizeof *sites);
+        conflict_tids = calloc(TM_MAX_TYPES, sizeof *conflict_tids);
+    }
+    return sites && conflict_tids;
+}
+
 static void record_abort(void)
 {
+    if (!stats_tables())
+        return;
     Frame *f = vm_ts.frame;   /* restored: where the transaction started */
     if (f)
         add_site(sites, SITES, (uintptr_t)f->code, eval_frame_lineno(f), 1);
@@ -154,6 +165,8 @@ static void record_abort(void)
 
 void vm_tx_merge_stats(void)
 {
+    if (!sites || !conflict_tids)
+        return;
     pthread_mutex_lock(&stats_lock);
     for (size_t i = 0; i < SITES; i++)
         if (sites[i].code)
@@ -161,8 +174,10 @@ void vm_tx_merge_stats(void)
     for (size_t i = 0; i < TM_MAX_TYPES; i++)
         all_conflict_tids[i] += conflict_tids[i];
     pthread_mutex_unlock(&stats_lock);
-    memset(sites, 0, sizeof sites);
-    memset(conflict_tids, 0, sizeof conflict_tids);
+    free(sites);
+    free(conflict_tids);
+    sites = NULL;
+    conflict_tids = NULL;
 }
 
 static int by_aborts(const void *a, const void *b)
