@@ -76,7 +76,7 @@ typedef object_t *Obj;
 #define VM_WRITE(o) tm_write((object_t *)(o))
 #define VM_READ(o) tm_read((object_t *)(o))
 /* The read barrier inside the accessors: the cast macros of mutable shapes
- * (LIST, ARRAY, DICT, RAW, SETOBJ, ITER, CELL, INST, BYTEARRAY) mark the
+ * (LIST, ARRAY, DICT, RAW, SETOBJ, ITER, CELL, INST, BYTEARRAY, DEQUE) mark the
  * object read in the running transaction (STM: one byte store; GIL:
  * nothing), so code that reads through them needs no VM_READ of its own. */
 static inline Obj vm_rd(Obj o)
@@ -162,6 +162,7 @@ enum {
     TID_ITER,           /* IterObj: built-in iterators and views (see IterObj) */
     TID_FILE,
     TID_CAPSULE,        /* internal: wraps C data with up to 4 Obj refs */
+    TID_DEQUE,          /* collections.deque: DequeObj, a ring buffer over an ArrayObj (dequeobject.c) */
     TID_FIRST_WITH_CLS, /* ---- layouts below carry cls and dict ---- */
     TID_TYPE = TID_FIRST_WITH_CLS,
     TID_INSTANCE,       /* instances of user classes (and of `object`); made only by instance_new
@@ -211,6 +212,9 @@ VM_STRUCT(ModuleObj) { tm_header h; Obj dict; Obj name; };
 VM_STRUCT(PropertyObj) { tm_header h; Obj fget; Obj fset; Obj fdel; Obj doc; };
 VM_STRUCT(StaticMethodObj) { tm_header h; Obj func; };   /* classmethod too */
 VM_STRUCT(SuperObj) { tm_header h; Obj type; Obj obj; Obj obj_type; };
+/* collections.deque (dequeobject.c): items at buf[(head + k) % capacity], k < len. */
+VM_STRUCT(DequeObj) { tm_header h; Obj buf; /* ArrayObj, capacity = buf->length */ int64_t head; int64_t len; int64_t maxlen; /* -1: none */ int64_t state; /* bumped by every change of the items' positions */ };
+#define DEQUE(v) ((DequeObj *)vm_rd(v))
 VM_STRUCT(CapsuleObj) { tm_header h; Obj refs[4]; void *cdata; int64_t kind; };
 /* Files (fileobject.c). The write buffer is C memory (freed at close). */
 VM_STRUCT(FileObj) { tm_header h; Obj name; Obj mode; Obj rbuf; /* RawObj read buffer */ Obj encoding;
@@ -900,6 +904,8 @@ void range_init_type(void);     /* range, slice */
 void func_init_types(void);     /* eval side: function, code, cell, generator, frame, traceback */
 void iter_init_types(void);     /* builtiniters.c: enumerate, zip, map, filter, reversed, callable_iterator */
 void file_init_type(void);
+void deque_init_type(void);    /* dequeobject.c: collections.deque (the _collections module exposes it) */
+extern TypeObj *T_deque;
 Obj builtins_init(void);        /* the builtins module */
 Obj sys_init(Obj argv_list);
 

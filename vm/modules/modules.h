@@ -26,6 +26,7 @@ Obj random_module_init(void);
 Obj atexit_module_init(void);
 Obj io_module_init(void);       /* _io */
 Obj importlib_module_init(void);
+Obj collections_module_init(void);   /* _collections */
 void atexit_init(void);           /* start-up */
 int atexit_run_callbacks(void);   /* at exit: runs atexit.register()ed callables, last first */
 

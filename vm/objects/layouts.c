@@ -112,6 +112,7 @@ void vm_register_layouts(void)
     reg(TID_CAPSULE, layout_fixed("capsule", sizeof(struct CapsuleObj_),
                                   REF(CapsuleObj, refs[0]) | REF(CapsuleObj, refs[1]) | REF(CapsuleObj, refs[2]) |
                                       REF(CapsuleObj, refs[3])));
+    reg(TID_DEQUE, layout_fixed("deque", sizeof(struct DequeObj_), REF(DequeObj, buf)));
     reg(TID_TYPE, layout_fixed("type", sizeof(struct TypeObj_),
                                REF(TypeObj, cls) | REF(TypeObj, dict) | REF(TypeObj, name) | REF(TypeObj, qualname) |
                                    REF(TypeObj, module) | REF(TypeObj, bases) | REF(TypeObj, mro) |
@@ -149,4 +150,5 @@ void vm_init_types(void)
     func_init_types();
     iter_init_types();
     file_init_type();
+    deque_init_type();
 }
