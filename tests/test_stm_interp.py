@@ -84,3 +84,15 @@ def test_bad_txlen_is_one_clear_line(value):
     p = run("pass", {"TMPY_TXLEN": value})
     lines = p.stderr.splitlines()
     assert p.returncode == 1 and len(lines) == 1 and lines[0].startswith("tmpy: error: TMPY_TXLEN"), p.stderr
+
+
+def test_abort_frees_c_buffers():
+    """String building (StrBuf: C memory) in transactions that abort: the
+    buffers of the aborted runs are freed (counted in tm.stats())."""
+    # move mode: every allocation takes the slow path, where aborts are injected, so
+    # aborts land while a repr's buffer is being built
+    code = ("import tm\nout = []\nfor i in range(300):\n"
+            "    out.append(repr([i, 'x' * (i % 50), (i, i), [str(i)] * 3]))\n"
+            "print(len(out), tm.stats()['c_blocks_freed_by_aborts'] > 0)")
+    p = run(code, {"TMPY_GC_DEBUG": "move", "TMPY_TXLEN": "3", "TMPY_STM_INJECT_ABORTS": "0.2:3"})
+    assert p.returncode == 0 and p.stdout.split() == ["300", "True"], (p.stdout, p.stderr)

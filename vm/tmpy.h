@@ -712,6 +712,7 @@ static inline uint64_t vm_max_object_size(void) { return tm_seg.segment_size - t
 typedef struct StrBuf { char *p; size_t len, cap; } StrBuf;
 void sb_init(StrBuf *b);
 void sb_add(StrBuf *b, const char *s, size_t n);
+bool sb_reserve(StrBuf *b, size_t n);      /* room for n more bytes and a NUL; false: out of memory (poisoned) */
 void sb_add_repeat(StrBuf *b, const char *unit, size_t n, int64_t count);   /* count copies (count <= 0: none) */
 void sb_nomemory(StrBuf *b);              /* poison it (a size known to be too big) */
 static inline bool sb_failed(const StrBuf *b) { return b->cap == SIZE_MAX; }
@@ -884,6 +885,11 @@ int vm_blocking_open(const char *path, int flags, int mode);
  * nothing under the GIL). May abort while it waits: call it holding no
  * C lock and no malloc'd memory. */
 void vm_tx_become_inevitable(void);
+/* C memory an abort frees (STM; plain realloc/free under the GIL): for
+ * buffers that live only while a C function runs (StrBuf). */
+void *vm_tx_realloc(void *p, size_t n);
+void vm_tx_free(void *p);
+extern uint64_t vm_tx_blocks_freed;   /* statistics: blocks aborts freed */
 
 /* Start-up: layouts, types, singletons, builtins, sys. */
 void vm_register_layouts(void);           /* objects/layouts.c: registers TID_* with the runtime */

@@ -856,22 +856,6 @@ static void add_translated(Obj st, StrBuf *out, const unsigned char *p, size_t n
     sb_add(out, (const char *)p + start, n - start);
 }
 
-/* Room for n more bytes (and a NUL) in b; false when out of memory. */
-static bool sb_reserve(StrBuf *b, size_t n)
-{
-    if (b->cap == SIZE_MAX)
-        return false;
-    size_t need = b->len + n + 1;
-    if (need <= b->cap)
-        return true;
-    char *p = realloc(b->p, need);
-    if (!p)
-        return false;
-    b->p = p;
-    b->cap = need;
-    return true;
-}
-
 /* \r\n and \r to \n in place in p[0..n); returns the new length. */
 static size_t translate_in_place(char *p, size_t n)
 {
