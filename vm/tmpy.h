@@ -89,14 +89,15 @@ static inline Obj vm_rd(Obj o)
 
 /* A cache word in an immutable object (a hash): stored without the write
  * barrier. Every thread computes the same value, so a store that is lost
- * (an abort, a private copy of the page) or repeated is harmless. STM: an
- * object outside the nursery is written through segment 0, the shared view
- * (under TMPY_STM_CHECK shared pages are read-only in thread segments). */
+ * (an abort, a private copy of the page) or repeated is harmless. Under the
+ * barrier checker (TMPY_STM_CHECK, where shared pages are read-only in
+ * thread segments) an object outside the nursery is written through
+ * segment 0, the shared view. */
 static inline void vm_cache_store(int64_t __seg_gs *field, int64_t v)
 {
 #if TM_STM
     uintptr_t so = (uintptr_t)field;
-    if (so - tm_seg.nursery_start >= tm_seg.nursery_end - tm_seg.nursery_start) {
+    if (__builtin_expect(tm_check_writes, 0) && so - tm_seg.nursery_start >= tm_seg.nursery_end - tm_seg.nursery_start) {
         tm_compiler_barrier();
         *(volatile int64_t *)(tm_seg.base + so) = v;
         tm_compiler_barrier();
@@ -882,8 +883,9 @@ int vm_blocking_open(const char *path, int flags, int mode);
 
 /* STM: before an effect that cannot be undone (C memory shared between
  * threads, I/O), the running transaction becomes inevitable (txstate.c;
- * nothing under the GIL). May abort while it waits: call it holding no
- * C lock and no malloc'd memory. */
+ * nothing under the GIL). May abort while it waits: call it holding no C
+ * lock; plain malloc'd memory the caller holds then leaks (memory from
+ * vm_tx_realloc is freed). */
 void vm_tx_become_inevitable(void);
 /* C memory an abort frees (STM; plain realloc/free under the GIL): for
  * buffers that live only while a C function runs (StrBuf). */

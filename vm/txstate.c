@@ -347,7 +347,6 @@ void vm_tx_started(void)
         return;
     }
     aborts_in_a_row = 0;
-    blocks_detach();
     head.ts = vm_ts;
     head.eval_levels = vm_eval_levels;
     head.repr_depth = repr_depth_get();
