@@ -96,18 +96,18 @@ void eval_chain_context(Obj exc, Obj handled)
     /* Cut a cycle: if exc is already in handled's context chain, unlink it. */
     Obj o = handled;
     for (int guard = 0; guard < 10000; guard++) {
-        Obj ctx = ((ExceptionObj *)o)->context;
+        Obj ctx = EXC(o)->context;
         if (!ctx)
             break;
         if (ctx == exc) {
             VM_WRITE(o);
-            ((ExceptionObj *)o)->context = NULL;
+            EXC(o)->context = NULL;
             break;
         }
         o = ctx;
     }
     VM_WRITE(exc);
-    ((ExceptionObj *)exc)->context = handled;
+    EXC(exc)->context = handled;
 }
 
 /* The builtins dict for code run with `globals`. */
@@ -671,8 +671,8 @@ static int do_raise(Obj exc, Obj cause)
             goto fail;
         }
         VM_WRITE(r[0]);
-        ((ExceptionObj *)r[0])->cause = r[1];
-        ((ExceptionObj *)r[0])->suppress_context = 1;
+        EXC(r[0])->cause = r[1];
+        EXC(r[0])->suppress_context = 1;
     }
     eval_chain_context(r[0], vm_ts.roots[ROOT_HANDLED_EXC]);
     eval_set_exc(r[0]);
@@ -1261,9 +1261,9 @@ static void gen_stopiteration_to_runtime_error(void)
         r[1] = exc_new(E_RuntimeError, &r[1], 1);
         if (r[1]) {
             VM_WRITE(r[1]);
-            ((ExceptionObj *)r[1])->cause = r[0];
-            ((ExceptionObj *)r[1])->context = r[0];
-            ((ExceptionObj *)r[1])->suppress_context = 1;
+            EXC(r[1])->cause = r[0];
+            EXC(r[1])->context = r[0];
+            EXC(r[1])->suppress_context = 1;
             eval_set_exc(r[1]);
         }
     }
@@ -2577,7 +2577,7 @@ call_c: {
         Obj *r = vm_roots(3);
         r[0] = (Obj)TYPE(exc);
         r[1] = exc;
-        Obj tb = IS_EXCEPTION(exc) ? ((ExceptionObj *)exc)->traceback : NULL;
+        Obj tb = IS_EXCEPTION(exc) ? EXC(exc)->traceback : NULL;
         r[2] = tb ? tb : g_None;
         Obj res = vm_call(sp[-3], r, 3, NULL);
         vm_unroots(r);
@@ -2693,7 +2693,7 @@ error: {
             exc = err_occurred();
         }
         exc = vm_ts.roots[ROOT_CUR_EXC];
-        if (exc && IS_EXCEPTION(exc) && !((ExceptionObj *)exc)->traceback)
+        if (exc && IS_EXCEPTION(exc) && !EXC(exc)->traceback)
             eval_chain_context(exc, vm_ts.roots[ROOT_HANDLED_EXC]);
     }
 error_tb:

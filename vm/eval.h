@@ -89,7 +89,7 @@ VM_STRUCT(GenObj) {
     Block blocks[FRAME_MAX_BLOCKS];
     Obj slots[];
 };
-#define GEN(v) ((GenObj *)(v))
+#define GEN(v) ((GenObj *)vm_rd(v))
 
 /* Minimal frame object (gi_frame, tb_frame). */
 VM_STRUCT(FrameObj) { tm_header h; Obj code; Obj globals; Obj gen; int64_t lineno; };

@@ -115,7 +115,7 @@ static int function_setattro(Obj f, Obj name, Obj v)
         Obj nd = dict_new();
         if (!nd)
             goto done;
-        VM_WRITE(r[0]);
+        VM_WRITE_RARE(r[0]);
         FUNC(r[0])->dict = nd;
     }
     if (v) {
@@ -152,7 +152,7 @@ GETTER(f_set_name)
         err_set(E_TypeError, "__name__ must be set to a string object");
         return NULL;
     }
-    VM_WRITE(args[0]);
+    VM_WRITE_RARE(args[0]);
     FUNC(args[0])->name = args[1];
     return g_None;
 }
@@ -164,7 +164,7 @@ GETTER(f_set_qualname)
         err_set(E_TypeError, "__qualname__ must be set to a string object");
         return NULL;
     }
-    VM_WRITE(args[0]);
+    VM_WRITE_RARE(args[0]);
     FUNC(args[0])->qualname = args[1];
     return g_None;
 }
@@ -172,7 +172,7 @@ GETTER(f_get_doc) { UNUSED_ARGS; return FUNC(args[0])->doc ? FUNC(args[0])->doc 
 GETTER(f_set_doc)
 {
     UNUSED_ARGS;
-    VM_WRITE(args[0]);
+    VM_WRITE_RARE(args[0]);
     FUNC(args[0])->doc = args[1] ? args[1] : g_None;
     return g_None;
 }
@@ -180,7 +180,7 @@ GETTER(f_get_module) { UNUSED_ARGS; return FUNC(args[0])->module ? FUNC(args[0])
 GETTER(f_set_module)
 {
     UNUSED_ARGS;
-    VM_WRITE(args[0]);
+    VM_WRITE_RARE(args[0]);
     FUNC(args[0])->module = args[1] ? args[1] : g_None;
     return g_None;
 }
@@ -195,7 +195,7 @@ GETTER(f_set_defaults)
         err_set(E_TypeError, "__defaults__ must be set to a tuple object");
         return NULL;
     }
-    VM_WRITE(args[0]);
+    VM_WRITE_RARE(args[0]);
     FUNC(args[0])->defaults = v;
     return g_None;
 }
@@ -210,7 +210,7 @@ GETTER(f_set_kwdefaults)
         err_set(E_TypeError, "__kwdefaults__ must be set to a dict object");
         return NULL;
     }
-    VM_WRITE(args[0]);
+    VM_WRITE_RARE(args[0]);
     FUNC(args[0])->kwdefaults = v;
     return g_None;
 }
@@ -231,7 +231,7 @@ GETTER(f_set_code)
                    str_cstr(FUNC(args[0])->name), nclosure, (int)CODE(args[1])->nfreevars);
         return NULL;
     }
-    VM_WRITE(args[0]);
+    VM_WRITE_RARE(args[0]);
     FUNC(args[0])->code = args[1];
     return g_None;
 }
@@ -244,7 +244,7 @@ GETTER(f_get_dict)
         Obj d = dict_new();
         if (!d)
             return NULL;
-        VM_WRITE(args[0]);
+        VM_WRITE_RARE(args[0]);
         FUNC(args[0])->dict = d;
     }
     return FUNC(args[0])->dict;
@@ -258,7 +258,7 @@ GETTER(f_set_dict)
         err_format(E_TypeError, "__dict__ must be set to a dictionary, not a '%s'", type_name(args[1]));
         return NULL;
     }
-    VM_WRITE(args[0]);
+    VM_WRITE_RARE(args[0]);
     FUNC(args[0])->dict = args[1];
     return g_None;
 }
@@ -273,7 +273,7 @@ GETTER(f_get_annotations)
         Obj d = dict_new();
         if (!d)
             goto done;
-        VM_WRITE(r[0]);
+        VM_WRITE_RARE(r[0]);
         FUNC(r[0])->dict = d;
     }
     res = dict_getitem(FUNC(r[0])->dict, key);

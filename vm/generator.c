@@ -430,7 +430,7 @@ static Obj m_throw(Obj *args, size_t nargs, Obj kw)
             goto done;
         }
         VM_WRITE(r[0]);
-        ((ExceptionObj *)r[0])->traceback = args[3];
+        EXC(r[0])->traceback = args[3];
     }
     res = gen_throw(args[0], r[0]);
 done:

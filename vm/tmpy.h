@@ -75,6 +75,17 @@ typedef object_t *Obj;
 /* ------------------------------------------------------------------ */
 #define VM_WRITE(o) tm_write((object_t *)(o))
 #define VM_READ(o) tm_read((object_t *)(o))
+/* The write barrier of shapes read without barriers (types, functions,
+ * modules, code, ...: every layout whose cast has no vm_rd below). Under STM
+ * a write into one the transaction did not create makes it globally unique
+ * (txstate.c): inevitable, and every transaction running beside it aborts
+ * when it commits, so none goes on with what it read before. */
+#if TM_STM && !defined(TMPY_TEST_PLAIN_RARE_WRITE)   /* tests/test_barrier_check.py */
+void vm_write_rare(Obj o);
+#define VM_WRITE_RARE(o) vm_write_rare((Obj)(o))
+#else
+#define VM_WRITE_RARE(o) VM_WRITE(o)
+#endif
 /* The read barrier inside the accessors: the cast macros of mutable shapes
  * (LIST, ARRAY, DICT, RAW, SETOBJ, ITER, CELL, INST, BYTEARRAY, DEQUE) mark the
  * object read in the running transaction (STM: one byte store; GIL:
@@ -220,6 +231,7 @@ VM_STRUCT(CapsuleObj) { tm_header h; Obj refs[4]; void *cdata; int64_t kind; };
 /* Files (fileobject.c). The write buffer is C memory (freed at close). */
 VM_STRUCT(FileObj) { tm_header h; Obj name; Obj mode; Obj rbuf; /* RawObj read buffer */ Obj encoding;
                      int64_t fd; int64_t flags; int64_t rpos; int64_t rlen; char *wbuf; int64_t wlen; int64_t wcap; };
+#define FO(v) ((FileObj *)vm_rd(v))
 
 /* Traceback entry: one per frame an exception passed through. */
 VM_STRUCT(TracebackObj) { tm_header h; Obj next; Obj code; int64_t lineno; };
@@ -236,6 +248,7 @@ VM_STRUCT(ExceptionObj) {
     int64_t suppress_context;
     Obj extra;           /* subclass-specific (StopIteration.value, SyntaxError details tuple, ...) */
 };
+#define EXC(v) ((ExceptionObj *)vm_rd(v))
 
 /* Built-in iterator / view objects share one layout; `kind` says which. */
 VM_STRUCT(IterObj) { tm_header h; Obj cls; Obj a; Obj b; Obj c; int64_t i; int64_t n; int64_t kind; };
@@ -404,13 +417,9 @@ VM_STRUCT(TypeObj) {
     binaryfunc nb_inplace[NB_COUNT];  /* NULL: fall back to nb */
     unaryfunc nb_neg, nb_pos, nb_invert, nb_int, nb_float, nb_index, nb_abs;
 };
-/* The version the inline caches key on, read with its barrier (STM: a
- * class changed by a transaction that commits first aborts the reader). */
-static inline uint64_t type_version(TypeObj *t)
-{
-    tm_read((object_t *)t);
-    return t->version;
-}
+/* The version the inline caches key on. Types are read without barriers:
+ * a transaction that changes one is globally unique (VM_WRITE_RARE). */
+static inline uint64_t type_version(TypeObj *t) { return t->version; }
 
 /* ------------------------------------------------------------------ */
 /* The built-in types and singletons (never move; global roots).       */

@@ -282,13 +282,14 @@ void vm_tx_print_stats(void)
     tm_stm_stats s;
     tm_stm_get_stats(&s);
     fprintf(stderr, "tmpy stats: %llu transactions, %llu commits, %llu aborts (read-write %llu, write-write %llu, "
-            "inevitable %llu, explicit %llu, injected %llu), %llu inevitable transitions\n",
+            "inevitable %llu, explicit %llu, injected %llu, rare write %llu), %llu inevitable transitions\n",
             (unsigned long long)s.started, (unsigned long long)s.committed, (unsigned long long)s.aborted,
             (unsigned long long)s.aborts_by_cause[TM_ABORT_READ_WRITE],
             (unsigned long long)s.aborts_by_cause[TM_ABORT_WRITE_WRITE],
             (unsigned long long)s.aborts_by_cause[TM_ABORT_INEVITABLE],
             (unsigned long long)s.aborts_by_cause[TM_ABORT_EXPLICIT],
-            (unsigned long long)s.aborts_by_cause[TM_ABORT_INJECTED], (unsigned long long)s.inevitable);
+            (unsigned long long)s.aborts_by_cause[TM_ABORT_INJECTED],
+            (unsigned long long)s.aborts_by_cause[TM_ABORT_RARE_WRITE], (unsigned long long)s.inevitable);
     fprintf(stderr, "tmpy stats: %.3f ms lost in aborted transactions, %.3f ms committing, %.3f ms stopping the "
             "world, %.3f ms parked\n", s.aborted_ns / 1e6, s.commit_ns / 1e6, s.sync_ns / 1e6, s.wait_ns / 1e6);
     qsort(all_sites, ARRAY_LEN(all_sites), sizeof all_sites[0], by_aborts);
@@ -381,6 +382,17 @@ void vm_tx_become_inevitable(void)
         tm_become_inevitable();   /* may abort while it waits */
         vm_tx_forget();
     }
+}
+
+void vm_write_rare(Obj o)
+{
+    if (!tm_created_here(o) && !tm_is_globally_unique()) {
+        bool was_inevitable = tm_is_inevitable();
+        tm_become_globally_unique();   /* may abort while it waits */
+        if (!was_inevitable)
+            vm_tx_forget();
+    }
+    VM_WRITE(o);
 }
 #else
 void vm_tx_commit(void) { tm_commit_transaction(); }

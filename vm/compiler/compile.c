@@ -4445,7 +4445,7 @@ static void raise_syntax_error(TypeObj *type, const char *msg, const char *filen
             goto out;
         TUPLE_ITEMS(t)[0] = r[0];
         VM_WRITE(exc);
-        ((ExceptionObj *)exc)->args = t;
+        EXC(exc)->args = t;
     }
     if (exc)
         err_set_obj(exc);

@@ -92,7 +92,7 @@ static Obj sys_exc_info(Obj *args, size_t nargs, Obj kwnames)
     Obj e = handled_exception();
     if (!e)
         return tuple_pack(3, g_None, g_None, g_None);
-    Obj tb = IS_EXCEPTION(e) && ((ExceptionObj *)e)->traceback ? ((ExceptionObj *)e)->traceback : g_None;
+    Obj tb = IS_EXCEPTION(e) && EXC(e)->traceback ? EXC(e)->traceback : g_None;
     return tuple_pack(3, (Obj)TYPE(e), e, tb);
 }
 
