@@ -135,6 +135,12 @@ extern __thread Frame *vm_tx_low;        /* lowest frame saved for an abort; NUL
 void vm_tx_started(void);                /* after tm_start_transaction at a yield point */
 void vm_tx_commit(void);                 /* commit (may abort) and drop the undo log */
 void vm_tx_forget(void);                 /* drop the undo log (committed or inevitable) */
+/* C blocks of a transaction that may abort (txmalloc.c): record them from
+ * its start, forget them at commit or when it turns inevitable, free them
+ * when it aborts. */
+void vm_txmalloc_track(void);
+void vm_txmalloc_forget(void);
+void vm_txmalloc_free_all(void);
 void vm_tx_save_frame_slow(Frame *f, Obj *above);
 extern bool vm_tx_stats_enabled;         /* TMPY_STATS=1 */
 void vm_tx_merge_stats(void);            /* a thread ends: its abort sites into the totals */

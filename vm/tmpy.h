@@ -893,13 +893,13 @@ int vm_blocking_open(const char *path, int flags, int mode);
 /* STM: before an effect that cannot be undone (C memory shared between
  * threads, I/O), the running transaction becomes inevitable (txstate.c;
  * nothing under the GIL). May abort while it waits: call it holding no C
- * lock; plain malloc'd memory the caller holds then leaks (memory from
- * vm_tx_realloc is freed). */
+ * lock (C memory the caller holds is freed: see txmalloc.c). */
 void vm_tx_become_inevitable(void);
-/* C memory an abort frees (STM; plain realloc/free under the GIL): for
- * buffers that live only while a C function runs (StrBuf). */
-void *vm_tx_realloc(void *p, size_t n);
-void vm_tx_free(void *p);
+/* STM: malloc'd memory of a transaction that aborts is freed
+ * (txmalloc.c). A block kept by C state that an abort does not undo (a
+ * static cache, a per-thread table) comes from these instead. */
+void *vm_malloc_kept(size_t n);
+void *vm_realloc_kept(void *p, size_t n);
 extern uint64_t vm_tx_blocks_freed;   /* statistics: blocks aborts freed */
 
 /* Start-up: layouts, types, singletons, builtins, sys. */
