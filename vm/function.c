@@ -512,10 +512,14 @@ GETTER(co_get_flags)
         r |= 0x8;
     if (fl & CO_NESTED)
         r |= 0x10;
-    if (fl & CO_GENERATOR)
+    if (fl & CO_COROUTINE)
+        r |= 0x80;
+    else if (fl & CO_ASYNC_GENERATOR)
+        r |= 0x200;
+    else if (fl & CO_GENERATOR)
         r |= 0x20;
-    if (CODE(args[0])->nfreevars == 0 && CODE(args[0])->ncellvars == 0)
-        r |= 0x40;               /* NOFREE */
+    if (fl & CO_ITERABLE_COROUTINE)
+        r |= 0x100;
     return MAKE_SMALLINT(r);
 }
 

@@ -94,6 +94,10 @@ void vm_register_layouts(void)
     reg(TID_BUILTIN, layout_fixed("builtin", sizeof(struct BuiltinObj_),
                                   REF(BuiltinObj, self) | REF(BuiltinObj, name) | REF(BuiltinObj, owner)));
     reg(TID_GENERATOR, gen);
+    gen.name = "coroutine";
+    reg(TID_COROUTINE, gen);
+    gen.name = "async_generator";
+    reg(TID_ASYNC_GENERATOR, gen);
     reg(TID_FRAME, frame);
     reg(TID_TRACEBACK, layout_fixed("traceback", sizeof(struct TracebackObj_),
                                     REF(TracebackObj, next) | REF(TracebackObj, code)));
