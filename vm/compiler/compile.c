@@ -1061,7 +1061,8 @@ static bool enter_unit(Compiler *c, Scope *ste, UnitKind kind, const char *name,
         u->flags |= CO_VARARGS;
     if (ste->has_varkeywords)
         u->flags |= CO_VARKEYWORDS;
-    if (parent && parent->kind != U_MODULE)
+    /* CPython's CO_NESTED: inside a function, or inside a nested block */
+    if (parent && (parent->ste->type == BLOCK_FUNCTION || (parent->flags & CO_NESTED)))
         u->flags |= CO_NESTED;
     return true;
 }
