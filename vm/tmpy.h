@@ -164,6 +164,8 @@ enum {
     TID_METHOD,         /* bound method: MethodObj */
     TID_BUILTIN,        /* BuiltinObj: a C function, bound (self) or not */
     TID_GENERATOR,
+    TID_COROUTINE,      /* coroutine: the generator layout (GenObj), coroutine.c */
+    TID_ASYNC_GENERATOR,/* async generator: the generator layout (GenObj), coroutine.c */
     TID_FRAME,          /* FrameObj: a saved frame (generators) */
     TID_TRACEBACK,
     TID_MODULE,
@@ -185,7 +187,8 @@ enum {
 /* vm_register_layouts() registers the layouts in enum order, so TID_X is
  * the runtime type id itself: tm_allocate(TID_FLOAT, sizeof(struct FloatObj_)).
  * str and bytes layouts count one byte more than their length (the NUL).
- * TID_GENERATOR and TID_FRAME layouts come from eval_fill_layouts() (eval.h). */
+ * TID_GENERATOR (also TID_COROUTINE, TID_ASYNC_GENERATOR) and TID_FRAME layouts
+ * come from eval_fill_layouts() (eval.h). */
 
 /* ------------------------------------------------------------------ */
 /* Object layouts. typedef __seg_gs struct X_ X: X * is a segment      */
@@ -275,13 +278,17 @@ VM_STRUCT(BuiltinObj) { tm_header h; Obj self; Obj name; const MethodDef *def; O
 enum {
     CO_VARARGS = 1,       /* *args */
     CO_VARKEYWORDS = 2,   /* **kwargs */
-    CO_GENERATOR = 4,
+    CO_GENERATOR = 4,     /* a call makes a resumable object: a generator, or with one of the
+                             two flags below a coroutine / async generator (generator.c) */
     CO_NESTED = 8,
     CO_CLASSBODY = 16,    /* a class body: names through LOAD_NAME/STORE_NAME */
     CO_MODULE = 32,       /* module level code */
     CO_LAMBDA = 64,
     CO_COMPREHENSION = 128,
     CO_HAS_DOCSTRING = 256, /* consts[0] is the function's __doc__ */
+    CO_COROUTINE = 512,     /* async def (or an awaited async comprehension) */
+    CO_ASYNC_GENERATOR = 1024, /* async def with yield, or an async generator expression */
+    CO_ITERABLE_COROUTINE = 2048, /* a generator usable with await (types.coroutine) */
 };
 VM_STRUCT(CodeObj) {
     tm_header h;
@@ -503,6 +510,8 @@ enum { ROOT_CUR_EXC,        /* the exception being raised (NULL: none) */
        ROOT_HANDLED_EXC,    /* the exception being handled (sys.exc_info), NULL if none */
        ROOT_SCRATCH,
        ROOT_THREAD_LOCALS,  /* dict: _thread._local object -> this thread's attribute dict */
+       ROOT_ASYNCGEN_FIRSTITER,  /* sys.set_asyncgen_hooks(firstiter=...), NULL: none */
+       ROOT_ASYNCGEN_FINALIZER,  /* sys.set_asyncgen_hooks(finalizer=...), NULL: none */
        ROOT_COUNT = 8 };
 extern __thread VMThread vm_ts;
 extern int vm_recursion_limit;   /* sys.getrecursionlimit(), default 1000 */

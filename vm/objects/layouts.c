@@ -39,7 +39,7 @@ static bool read_with_barrier(unsigned tid)
 {
     switch (tid) {
     case TID_BYTEARRAY: case TID_LIST: case TID_ARRAY: case TID_RAW: case TID_DICT: case TID_SET:
-    case TID_CELL: case TID_GENERATOR: case TID_ITER: case TID_FILE: case TID_DEQUE:
+    case TID_CELL: case TID_GENERATOR: case TID_COROUTINE: case TID_ASYNC_GENERATOR: case TID_ITER: case TID_FILE: case TID_DEQUE:
     case TID_INSTANCE: case TID_EXCEPTION:
         return true;
     default:
@@ -110,6 +110,10 @@ void vm_register_layouts(void)
     reg(TID_BUILTIN, layout_fixed("builtin", sizeof(struct BuiltinObj_),
                                   REF(BuiltinObj, self) | REF(BuiltinObj, name) | REF(BuiltinObj, owner)));
     reg(TID_GENERATOR, gen);
+    gen.name = "coroutine";
+    reg(TID_COROUTINE, gen);
+    gen.name = "async_generator";
+    reg(TID_ASYNC_GENERATOR, gen);
     reg(TID_FRAME, frame);
     reg(TID_TRACEBACK, layout_fixed("traceback", sizeof(struct TracebackObj_),
                                     REF(TracebackObj, next) | REF(TracebackObj, code)));
