@@ -113,6 +113,7 @@ void vm_register_layouts(void)
                                   REF(CapsuleObj, refs[0]) | REF(CapsuleObj, refs[1]) | REF(CapsuleObj, refs[2]) |
                                       REF(CapsuleObj, refs[3])));
     reg(TID_DEQUE, layout_fixed("deque", sizeof(struct DequeObj_), REF(DequeObj, buf)));
+    reg(TID_COUNTER, layout_fixed("count", sizeof(struct CountObj_), REF(CountObj, value) | REF(CountObj, step)));
     reg(TID_TYPE, layout_fixed("type", sizeof(struct TypeObj_),
                                REF(TypeObj, cls) | REF(TypeObj, dict) | REF(TypeObj, name) | REF(TypeObj, qualname) |
                                    REF(TypeObj, module) | REF(TypeObj, bases) | REF(TypeObj, mro) |
@@ -151,4 +152,5 @@ void vm_init_types(void)
     iter_init_types();
     file_init_type();
     deque_init_type();
+    count_init_type();
 }
