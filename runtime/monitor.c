@@ -404,9 +404,9 @@ static bool fat_enter(fat_lock *f, uint64_t levels, int64_t deadline, bool count
 }
 
 /* Hand the segment over once so that a thin lock's owner can run. Under
- * the GIL, no sched_yield(): the handoff is in ticket order, and yielding
- * the CPU to a holder that does not block would only let it run on without
- * us in the queue. */
+ * the GIL, no sched_yield(): a releaser that re-acquires at once queues
+ * behind the waiters (gil.c), and yielding the CPU to a holder that does
+ * not block would only let it run on without us waiting. */
 static void spin_handoff(object_t **op)
 {
     TM_PUSH_ROOT(*op);

@@ -559,6 +559,7 @@ options_done:
     vm_register_builtin_module("random", random_module_init);
     vm_register_builtin_module("atexit", atexit_module_init);
     vm_register_builtin_module("_collections", collections_module_init);
+    vm_register_builtin_module("_itertools", itertools_module_init);
     vm_register_builtin_module("_thread", thread_module_init);
     vm_register_builtin_module("tm", tm_module_init);
     vm_register_builtin_module("importlib", importlib_module_init);

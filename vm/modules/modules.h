@@ -27,6 +27,7 @@ Obj atexit_module_init(void);
 Obj io_module_init(void);       /* _io */
 Obj importlib_module_init(void);
 Obj collections_module_init(void);   /* _collections */
+Obj itertools_module_init(void);     /* _itertools */
 void atexit_init(void);           /* start-up */
 int atexit_run_callbacks(void);   /* at exit: runs atexit.register()ed callables, last first */
 
