@@ -205,11 +205,25 @@ static Obj sig_raise_signal(Obj *args, size_t nargs, Obj kwnames)
 {
     if (vm_check_args("raise_signal", nargs, kwnames, 1, 1) < 0)
         return NULL;
-    int sig;
-    if (signal_number(args[0], &sig) < 0)
+    int64_t sig;
+    if (!IS_INT(vm_unwrap(args[0]))) {
+        err_format(E_TypeError, "'%s' object cannot be interpreted as an integer", type_name(args[0]));
         return NULL;
+    }
+    if (vm_index_i64(args[0], &sig) < 0)
+        return NULL;
+    if (sig < INT32_MIN || sig > INT32_MAX) {
+        err_set(E_OverflowError, "Python int too large to convert to C int");
+        return NULL;
+    }
+    /* what raise() refuses (CPython has no range check of its own; 0 is
+     * no signal, accepted) */
+    sigset_t valid;
+    sigfillset(&valid);
+    if (sig < 0 || sig >= NSIG || (sig > 0 && sigismember(&valid, (int)sig) != 1))
+        return err_from_errno(EINVAL, NULL);
     vm_tx_become_inevitable();
-    int rc = tm_interrupt_is_target() ? raise(sig) : kill(getpid(), sig);
+    int rc = tm_interrupt_is_target() ? raise((int)sig) : kill(getpid(), (int)sig);
     if (rc != 0)
         return err_from_errno(errno, NULL);
     return vm_signals_check() < 0 ? NULL : g_None;
