@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <pwd.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -815,9 +816,15 @@ static Obj os_system(Obj *args, size_t nargs, Obj kwnames)
     char *cmd = path_cstr(a[0], "system", NULL);
     if (!cmd)
         goto out;
+    /* A thread other than the main one blocks the asynchronous signals
+     * (signalmodule.c); the command must not inherit that mask. */
+    sigset_t blocked, saved;
+    signals_thread_mask(&blocked);
+    pthread_sigmask(SIG_UNBLOCK, &blocked, &saved);
     vm_blocking_begin();
     int st = system(cmd);
     vm_blocking_end();
+    pthread_sigmask(SIG_SETMASK, &saved, NULL);
     free(cmd);
     res = MAKE_SMALLINT(st);
 out:
