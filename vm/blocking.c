@@ -56,9 +56,14 @@ ssize_t vm_blocking_read(int fd, void *buf, size_t n)
     ssize_t got;
     for (;;) {
         vm_blocking_begin();
-        do
+        do {
+            if (tm_interrupted()) {   /* a signal just before: do not start waiting */
+                got = -1;
+                errno = EINTR;
+                break;
+            }
             got = read(fd, buf, n);
-        while (got < 0 && errno == EINTR && !tm_interrupted());
+        } while (got < 0 && errno == EINTR);
         vm_blocking_end();
         if (got >= 0 || errno != EINTR)
             return got;
