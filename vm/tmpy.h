@@ -903,9 +903,18 @@ Obj file_from_fd(int fd, const char *mode, const char *name);
  * and retry on EINTR; use them rather than the bare calls. */
 void vm_blocking_begin(void);
 void vm_blocking_end(void);
+/* A read interrupted by a signal runs the Python signal handlers (main
+ * thread); if one raised, it returns -1 with errno EINTR and that exception
+ * set (callers raise nothing of their own then), else it reads on. */
 ssize_t vm_blocking_read(int fd, void *buf, size_t n);         /* -1 with errno */
 ssize_t vm_blocking_write(int fd, const void *buf, size_t n);  /* may write less than n */
 int vm_blocking_open(const char *path, int flags, int mode);
+
+/* Signals (modules/signalmodule.c): in the main thread, with a signal
+ * caught (tm_interrupt_pending), run the Python handlers; -1 with the
+ * exception a handler raised. Called at the eval loop's back-edges and
+ * returns and after every wait an interrupt ended (runtime/park.h). */
+int vm_signals_check(void);
 
 /* STM: before an effect that cannot be undone (C memory shared between
  * threads, I/O), the running transaction becomes inevitable (txstate.c;

@@ -6,6 +6,8 @@
 
 #include "tmpy.h"
 
+#include <signal.h>
+
 /* ---- sysmodule.c ---- */
 extern Obj g_sys_module;
 extern double vm_switch_interval;          /* sys.setswitchinterval (seconds) */
@@ -16,6 +18,12 @@ void tm_init(void);             /* start-up, after threads_init */
 void threads_shutdown(void);    /* at exit: threading._shutdown() joins non-daemon threads */
 Obj thread_module_init(void);   /* _thread */
 Obj tm_module_init(void);       /* tm */
+
+/* ---- signalmodule.c ---- */
+void signals_init(void);             /* start-up, main thread: SIGINT raises KeyboardInterrupt */
+void signals_thread_mask(sigset_t *set);   /* what threads other than the main one block */
+void signals_exit_by_sigint(void);   /* end the process as killed by SIGINT (uncaught KeyboardInterrupt) */
+Obj signal_module_init(void);
 
 /* ---- C modules (vm_register_builtin_module) ---- */
 Obj sys_module_init(void);
