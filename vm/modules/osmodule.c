@@ -178,8 +178,11 @@ static int stat_any(Obj v, const char *fname, bool follow, bool fd_ok, struct st
 {
     if (fd_ok && IS_INT(v) && TID(v) != TID_BOOL) {
         int64_t fd;
-        if (int_as_i64(v, &fd) < 0)
+        if (int_as_i64(v, &fd) < 0 || fd > INT_MAX || fd < INT_MIN) {
+            err_clear();
+            err_set(E_OverflowError, int_sign(v) > 0 ? "fd is greater than maximum" : "fd is less than minimum");
             return -2;
+        }
         return fstat((int)fd, st);
     }
     char *c = path_cstr_as(v, fname, fd_ok ? "string, bytes, os.PathLike or integer" : "string, bytes or os.PathLike",
@@ -226,7 +229,7 @@ static Obj os_fstat(Obj *args, size_t nargs, Obj kwnames)
     if (vm_check_args("fstat", nargs, kwnames, 1, 1) < 0)
         return NULL;
     int64_t fd;
-    if (vm_index_i64(args[0], &fd) < 0)
+    if (arg_c_int(args[0], &fd) < 0)
         return NULL;
     struct stat st;
     return fstat((int)fd, &st) < 0 ? err_from_errno(errno, NULL) : stat_to_obj(&st);
@@ -290,7 +293,7 @@ static Obj os_mkdir(Obj *args, size_t nargs, Obj kwnames)
     if (vm_parse_args("mkdir", args, nargs, kwnames, names, 1, 2, a) < 0)
         goto out;
     int64_t mode = 0777;
-    if (a[1] && vm_index_i64(a[1], &mode) < 0)
+    if (a[1] && arg_c_int(a[1], &mode) < 0)
         goto out;
     char *p = path_cstr(a[0], "mkdir", NULL);
     if (!p)
@@ -351,7 +354,7 @@ static Obj os_makedirs(Obj *args, size_t nargs, Obj kwnames)
     if (vm_parse_args("makedirs", args, nargs, kwnames, names, 1, 3, a) < 0)
         goto out;
     int64_t mode = 0777;
-    if (a[1] && vm_index_i64(a[1], &mode) < 0)
+    if (a[1] && arg_c_int(a[1], &mode) < 0)
         goto out;
     int exist_ok = 0;
     if (a[2] && (exist_ok = vm_is_true(a[2])) < 0)
@@ -468,7 +471,7 @@ static Obj os_access(Obj *args, size_t nargs, Obj kwnames)
     if (vm_parse_args("access", args, nargs, kwnames, names, 2, 2, a) < 0)
         goto out;
     int64_t mode;
-    if (vm_index_i64(a[1], &mode) < 0)
+    if (arg_c_int(a[1], &mode) < 0)
         goto out;
     char *p = path_cstr(a[0], "access", NULL);
     if (!p)
@@ -489,7 +492,7 @@ static Obj os_chmod(Obj *args, size_t nargs, Obj kwnames)
     if (vm_parse_args("chmod", args, nargs, kwnames, names, 2, 2, a) < 0)
         goto out;
     int64_t mode;
-    if (vm_index_i64(a[1], &mode) < 0)
+    if (arg_c_int(a[1], &mode) < 0)
         goto out;
     char *p = path_cstr(a[0], "chmod", NULL);
     if (!p)
@@ -511,7 +514,7 @@ static Obj os_open(Obj *args, size_t nargs, Obj kwnames)
     if (vm_parse_args("open", args, nargs, kwnames, names, 2, 3, a) < 0)
         goto out;
     int64_t flags, mode = 0777;
-    if (vm_index_i64(a[1], &flags) < 0 || (a[2] && vm_index_i64(a[2], &mode) < 0))
+    if (arg_c_int(a[1], &flags) < 0 || (a[2] && arg_c_int(a[2], &mode) < 0))
         goto out;
     char *p = path_cstr(a[0], "open", NULL);
     if (!p)
@@ -531,7 +534,7 @@ static Obj os_close(Obj *args, size_t nargs, Obj kwnames)
     if (vm_check_args("close", nargs, kwnames, 1, 1) < 0)
         return NULL;
     int64_t fd;
-    if (vm_index_i64(args[0], &fd) < 0)
+    if (arg_c_int(args[0], &fd) < 0)
         return NULL;
     if (close((int)fd) < 0)
         return err_from_errno(errno, NULL);
@@ -543,12 +546,14 @@ static Obj os_read(Obj *args, size_t nargs, Obj kwnames)
     if (vm_check_args("read", nargs, kwnames, 2, 2) < 0)
         return NULL;
     int64_t fd, n;
-    if (vm_index_i64(args[0], &fd) < 0 || vm_index_i64(args[1], &n) < 0)
+    if (arg_c_int(args[0], &fd) < 0 || vm_index_i64(args[1], &n) < 0)
         return NULL;
     if (n < 0) {
         err_set(E_ValueError, "negative length");   /* CPython: OSError EINVAL */
         return NULL;
     }
+    if ((uint64_t)n > vm_max_object_size())   /* the bytes could never be built */
+        return err_nomemory();
     char *buf = malloc((size_t)n + 1);
     if (!buf)
         return err_nomemory();
@@ -569,7 +574,7 @@ static Obj os_write(Obj *args, size_t nargs, Obj kwnames)
     if (vm_check_args("write", nargs, kwnames, 2, 2) < 0)
         return NULL;
     int64_t fd;
-    if (vm_index_i64(args[0], &fd) < 0)
+    if (arg_c_int(args[0], &fd) < 0)
         return NULL;
     const char *p;
     int64_t n;
@@ -735,6 +740,8 @@ static Obj os_urandom(Obj *args, size_t nargs, Obj kwnames)
         err_set(E_ValueError, "negative argument not allowed");
         return NULL;
     }
+    if ((uint64_t)n > vm_max_object_size())   /* the bytes could never be built */
+        return err_nomemory();
     char *buf = malloc((size_t)n + 1);
     if (!buf)
         return err_nomemory();
@@ -760,7 +767,7 @@ static Obj os_strerror(Obj *args, size_t nargs, Obj kwnames)
     if (vm_check_args("strerror", nargs, kwnames, 1, 1) < 0)
         return NULL;
     int64_t e;
-    if (vm_index_i64(args[0], &e) < 0)
+    if (arg_c_int(args[0], &e) < 0)
         return NULL;
     return str_from_cstr(strerror((int)e));
 }
@@ -838,7 +845,7 @@ static Obj os__exit(Obj *args, size_t nargs, Obj kwnames)
     if (vm_check_args("_exit", nargs, kwnames, 1, 1) < 0)
         return NULL;
     int64_t n;
-    if (vm_index_i64(args[0], &n) < 0)
+    if (arg_c_int(args[0], &n) < 0)
         return NULL;
     _exit((int)n);
 }

@@ -6,6 +6,7 @@
 #include "objects/strobj.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -204,17 +205,26 @@ static int tuple_to_tm(Obj v, struct tm *out, const char *fname)
         Obj x = TUPLE_ITEMS(t)[i];
         if (vm_index_i64(x, &f[i]) < 0)
             return -1;
+        if (f[i] > INT_MAX || f[i] < INT_MIN) {   /* struct tm's fields are C ints */
+            err_set(E_OverflowError, f[i] > 0 ? "signed integer is greater than maximum"
+                                              : "signed integer is less than minimum");
+            return -1;
+        }
         t = vm_unwrap(v);
+    }
+    if (f[0] < (int64_t)INT_MIN + 1900) {
+        err_set(E_OverflowError, "year out of range");
+        return -1;
     }
     memset(out, 0, sizeof *out);
     out->tm_year = (int)(f[0] - 1900);
-    out->tm_mon = (int)f[1] - 1;
+    out->tm_mon = (int)(f[1] - 1);
     out->tm_mday = (int)f[2];
     out->tm_hour = (int)f[3];
     out->tm_min = (int)f[4];
     out->tm_sec = (int)f[5];
     out->tm_wday = (int)((f[6] + 1) % 7);
-    out->tm_yday = (int)f[7] - 1;
+    out->tm_yday = (int)(f[7] - 1);
     out->tm_isdst = (int)f[8];
     /* CPython's checks and defaults (0 fields become 1) */
     if (out->tm_mon == -1)
@@ -287,6 +297,10 @@ static Obj t_strftime(Obj *args, size_t nargs, Obj kwnames)
     Obj fmt = args[0];
     if (!IS_STR(fmt)) {
         err_format(E_TypeError, "strftime() argument 1 must be str, not %s", type_name(fmt));
+        return NULL;
+    }
+    if (memchr(str_cstr(fmt), 0, (size_t)STR(fmt)->nbytes)) {
+        err_set(E_ValueError, "embedded null character");
         return NULL;
     }
     struct tm tmv;
