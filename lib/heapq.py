@@ -7,15 +7,30 @@ __all__ = ['heappush', 'heappop', 'heapify', 'heapreplace', 'merge', 'nlargest',
            'heappushpop']
 
 
+def _changed():
+    # a comparison (user __lt__) resized the heap: the hole no longer fits it
+    raise RuntimeError('list changed size during iteration')
+
+
+def _need_list(heap, name, one_arg=False):
+    if not isinstance(heap, list):
+        raise TypeError('%s() argument%s must be list, not %s'
+                        % (name, '' if one_arg else ' 1', type(heap).__name__))
+
+
 # ---- min-heaps: `a < b` puts a nearer the root ----
 
 def _rise(heap, top, hole):
     """Let heap[hole] climb toward index `top` past every parent it is less than."""
+    size = len(heap)
     item = heap[hole]
     while hole > top:
         up = (hole - 1) // 2
         above = heap[up]
-        if not item < above:
+        less = item < above
+        if len(heap) != size:
+            _changed()
+        if not less:
             break
         heap[hole] = above
         hole = up
@@ -31,8 +46,12 @@ def _sink(heap, hole):
     child = 2 * hole + 1
     while child < size:
         sibling = child + 1
-        if sibling < size and not heap[child] < heap[sibling]:
-            child = sibling
+        if sibling < size:
+            less = heap[child] < heap[sibling]
+            if len(heap) != size:
+                _changed()
+            if not less:
+                child = sibling
         heap[hole] = heap[child]
         hole = child
         child = 2 * hole + 1
@@ -41,11 +60,13 @@ def _sink(heap, hole):
 
 
 def heappush(heap, item):
+    _need_list(heap, 'heappush')
     heap.append(item)
     _rise(heap, 0, len(heap) - 1)
 
 
 def heappop(heap):
+    _need_list(heap, 'heappop', True)
     if not heap:
         raise IndexError('index out of range')
     tail = heap.pop()
@@ -58,6 +79,7 @@ def heappop(heap):
 
 
 def heapreplace(heap, item):
+    _need_list(heap, 'heapreplace')
     if not heap:
         raise IndexError('index out of range')
     smallest = heap[0]
@@ -67,8 +89,11 @@ def heapreplace(heap, item):
 
 
 def heappushpop(heap, item):
+    _need_list(heap, 'heappushpop')
     if not heap or not heap[0] < item:
         return item            # item would be popped right away
+    if not heap:
+        raise IndexError('index out of range')   # emptied by the comparison
     smallest = heap[0]
     heap[0] = item
     _sink(heap, 0)
@@ -76,6 +101,7 @@ def heappushpop(heap, item):
 
 
 def heapify(x):
+    _need_list(x, 'heapify', True)
     for i in range(len(x) // 2 - 1, -1, -1):
         _sink(x, i)
 
@@ -83,11 +109,15 @@ def heapify(x):
 # ---- max-heaps (merge(reverse=True)): `b < a` puts a nearer the root ----
 
 def _rise_max(heap, top, hole):
+    size = len(heap)
     item = heap[hole]
     while hole > top:
         up = (hole - 1) // 2
         above = heap[up]
-        if not above < item:
+        less = above < item
+        if len(heap) != size:
+            _changed()
+        if not less:
             break
         heap[hole] = above
         hole = up
@@ -101,8 +131,12 @@ def _sink_max(heap, hole):
     child = 2 * hole + 1
     while child < size:
         sibling = child + 1
-        if sibling < size and not heap[sibling] < heap[child]:
-            child = sibling
+        if sibling < size:
+            less = heap[sibling] < heap[child]
+            if len(heap) != size:
+                _changed()
+            if not less:
+                child = sibling
         heap[hole] = heap[child]
         hole = child
         child = 2 * hole + 1

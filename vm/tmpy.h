@@ -810,8 +810,13 @@ int64_t set_len(Obj s);
 
 Obj range_new(Obj start, Obj stop, Obj step);
 Obj slice_new(Obj start, Obj stop, Obj step);
-/* Resolve a slice against a length: CPython's PySlice_GetIndicesEx. Returns slice length or -1. */
+/* Resolve a slice against a length: CPython's PySlice_GetIndicesEx. Returns slice length or -1.
+ * Only for sequences whose length cannot change: the slice's __index__ methods
+ * run user code, so a mutable one (list, bytearray) calls slice_unpack, then
+ * reads its length, then slice_adjust (PySlice_Unpack + PySlice_AdjustIndices). */
 int64_t slice_indices(Obj slice, int64_t length, int64_t *start, int64_t *stop, int64_t *step);
+int slice_unpack(Obj slice, int64_t *start, int64_t *stop, int64_t *step);   /* 0 or -1 */
+int64_t slice_adjust(int64_t length, int64_t *start, int64_t *stop, int64_t step);   /* the slice length */
 /* Sequence helpers */
 int64_t vm_normalize_index(int64_t i, int64_t len);   /* i < 0 ? i + len : i (no bound check) */
 Obj seqiter_new(Obj seq);                 /* iterator over __getitem__ 0, 1, ... */

@@ -33,6 +33,11 @@ class defaultdict(dict):
     __copy__ = copy
 
 
+def _odict_repr(od):
+    name = od.__class__.__name__
+    return '%s(%r)' % (name, list(od.items())) if od else name + '()'
+
+
 class OrderedDict(dict):
     """dicts keep insertion order; this adds move_to_end, popitem(last) and
     order-sensitive equality."""
@@ -42,8 +47,7 @@ class OrderedDict(dict):
     move_to_end = _collections.odict_move_to_end
 
     def __repr__(self):
-        name = self.__class__.__name__
-        return '%s(%r)' % (name, list(self.items())) if self else name + '()'
+        return _collections.guarded_repr(self, _odict_repr)
 
     def __eq__(self, other):
         if isinstance(other, OrderedDict):
@@ -358,6 +362,10 @@ def namedtuple(typename, field_names, *, rename=False, defaults=None, module=Non
     return made
 
 
+def _chainmap_repr(cm):
+    return '%s(%s)' % (cm.__class__.__name__, ', '.join(repr(m) for m in cm.maps))
+
+
 class ChainMap:
     """Several mappings seen as one: lookups search them in order, updates
     go to the first."""
@@ -406,7 +414,7 @@ class ChainMap:
         return any(self.maps)
 
     def __repr__(self):
-        return '%s(%s)' % (self.__class__.__name__, ', '.join(repr(m) for m in self.maps))
+        return _collections.guarded_repr(self, _chainmap_repr)
 
     def __eq__(self, other):
         if not isinstance(other, (dict, ChainMap)):

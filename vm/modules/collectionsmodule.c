@@ -83,6 +83,38 @@ static Obj odict_popitem(Obj *args, size_t nargs, Obj kwnames)
     return t;
 }
 
+/* guarded_repr(obj, fn): fn(obj), or '...' when obj's repr is already being
+ * built on this thread (CPython's reprlib.recursive_repr, on the same guard
+ * as the built-in containers' reprs), so OrderedDict and ChainMap reprs of
+ * themselves end instead of overflowing. */
+static Obj guarded_repr(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("guarded_repr", nargs, kwnames, 2, 2) < 0)
+        return NULL;
+    Obj *r = vm_roots(2);
+    r[0] = args[0];
+    r[1] = args[1];
+    Obj res = NULL;
+    int rc = repr_enter(&r[0]);
+    if (rc > 0) {
+        res = str_from_cstr("...");
+    } else if (rc == 0) {
+        res = vm_call1(r[1], r[0]);
+        repr_leave();
+        if (res && !IS_STR(res)) {
+            err_format(E_TypeError, "__repr__ returned non-string (type %s)", type_name(res));
+            res = NULL;
+        }
+    }
+    vm_unroots(r);
+    return res;
+}
+
+static const MethodDef module_funcs[] = {
+    {"guarded_repr", guarded_repr, 0, "guarded_repr(obj, fn) -> fn(obj), or '...' inside obj's own repr"},
+    {NULL, NULL, 0, NULL},
+};
+
 static const MethodDef dict_ops[] = {
     {"__missing__", defaultdict_missing, 0,
      "__missing__(key) # Called by __getitem__ for missing key; pseudo-code:\n"
@@ -107,6 +139,8 @@ Obj collections_module_init(void)
     Obj m = r[0];
     if (m && module_add(r[0], "deque", (Obj)T_deque) < 0)
         m = NULL;
+    if (m)
+        module_add_functions(r[0], module_funcs);
     for (size_t i = 0; m && dict_ops[i].name; i++) {
         r[1] = builtin_new(&dict_ops[i], NULL, (Obj)T_dict);
         if (!r[1] || module_add(r[0], dict_op_names[i], r[1]) < 0)

@@ -1279,8 +1279,11 @@ static Obj bytes_getitem(Obj self, Obj key)
     if (TID(key) == TID_SLICE) {
         Obj *r = vm_roots(1);
         r[0] = self;
-        int64_t start, stop, step;
-        int64_t cnt = slice_indices(key, n, &start, &stop, &step);
+        int64_t start, stop, step, cnt = -1;
+        if (slice_unpack(key, &start, &stop, &step) == 0) {
+            bdata(r[0], &n);   /* a bytearray's length after __index__ ran */
+            cnt = slice_adjust(n, &start, &stop, step);
+        }
         Obj res = NULL;
         if (cnt >= 0) {
             if (step == 1) {
@@ -2445,25 +2448,27 @@ static int bytearray_setitem(Obj self, Obj key, Obj value)
     r[1] = value;
     int rc = -1;
     if (TID(key) == TID_SLICE) {
-        int64_t start, stop, step, len = BYTEARRAY(r[0])->length;
-        int64_t cnt = slice_indices(key, len, &start, &stop, &step);
-        if (cnt < 0)
+        int64_t start, stop, step;
+        if (slice_unpack(key, &start, &stop, &step) < 0)
             goto out;
-        if (!value) {
-            if (step == 1)
-                rc = ba_set_range(&r[0], start, start + cnt, "", 0);
-            else
-                rc = ba_delete_step(r[0], start, step, cnt);
-            goto out;
-        }
         StrBuf b;
         sb_init(&b);
-        if (assign_source(r[1], &b, false) < 0) {
+        if (value && assign_source(r[1], &b, false) < 0) {
             sb_free(&b);
             goto out;
         }
         if (b.cap == SIZE_MAX) {
             err_nomemory();
+            goto out;
+        }
+        /* the length after the slice's and the value's __index__ ran */
+        int64_t cnt = slice_adjust(BYTEARRAY(r[0])->length, &start, &stop, step);
+        if (!value) {
+            if (step == 1)
+                rc = ba_set_range(&r[0], start, start + cnt, "", 0);
+            else
+                rc = ba_delete_step(r[0], start, step, cnt);
+            sb_free(&b);
             goto out;
         }
         int64_t dn = (int64_t)b.len;

@@ -343,8 +343,9 @@ static Obj deque_reverse_m(Obj *args, size_t nargs, Obj kwnames)
 
 static void mutated(void) { err_set(E_RuntimeError, "deque mutated during iteration"); }
 
-/* First index in [start, stop) whose item == *vs: index, -1 none, -2 error. */
-static int64_t dq_find(Obj *ds, Obj *vs, int64_t start, int64_t stop)
+/* First index in [start, stop) whose item == *vs: index, -1 none, -2 error
+ * (a mutation by __eq__ is RuntimeError, but IndexError for remove, as CPython). */
+static int64_t dq_find_or(Obj *ds, Obj *vs, int64_t start, int64_t stop, TypeObj *mutated_error)
 {
     int64_t state = DEQUE(*ds)->state;
     for (int64_t k = start; k < stop && k < DEQUE(*ds)->len; k++) {
@@ -355,13 +356,18 @@ static int64_t dq_find(Obj *ds, Obj *vs, int64_t start, int64_t stop)
         if (rc < 0)
             return -2;
         if (DEQUE(*ds)->state != state) {
-            mutated();
+            err_set(mutated_error, "deque mutated during iteration");
             return -2;
         }
         if (rc)
             return k;
     }
     return -1;
+}
+
+static int64_t dq_find(Obj *ds, Obj *vs, int64_t start, int64_t stop)
+{
+    return dq_find_or(ds, vs, start, stop, E_RuntimeError);
 }
 
 static Obj deque_count(Obj *args, size_t nargs, Obj kwnames)
@@ -477,7 +483,7 @@ static Obj deque_remove(Obj *args, size_t nargs, Obj kwnames)
     r[0] = as_deque(args[0], "remove");
     r[1] = args[1];
     if (r[0]) {
-        int64_t i = dq_find(&r[0], &r[1], 0, INT64_MAX);
+        int64_t i = dq_find_or(&r[0], &r[1], 0, INT64_MAX, E_IndexError);
         if (i >= 0) {
             dq_del_at(r[0], i);
             res = g_None;
@@ -546,21 +552,52 @@ static int64_t deque_unhashable(Obj self)
     return -1;
 }
 
+/* Item by item, as two iterators would walk them: an __eq__ that mutates
+ * either deque makes the next step raise "deque mutated during iteration". */
 static Obj deque_richcompare(Obj a, Obj b, int op)
 {
     a = vm_unwrap(a);
     b = vm_unwrap(b);
     if (!IS_DEQUE(a) || !IS_DEQUE(b))
         return g_NotImplemented;
+    int64_t na = DEQUE(a)->len, nb = DEQUE(b)->len;
+    if ((op == CMP_EQ || op == CMP_NE) && na != nb)
+        return vm_bool(op == CMP_NE);
     Obj *r = vm_roots(4);
     r[0] = a;
     r[1] = b;
     Obj res = NULL;
-    r[2] = dq_to_list(&r[0]);
-    if (r[2])
-        r[3] = dq_to_list(&r[1]);
-    if (r[3])
-        res = vm_richcompare(r[2], r[3], op);
+    int64_t sa = DEQUE(a)->state, sb = DEQUE(b)->state, k = 0;
+    for (;; k++) {
+        if (DEQUE(r[0])->state != sa || DEQUE(r[1])->state != sb) {
+            mutated();
+            goto out;
+        }
+        if (k == na || k == nb)
+            break;
+        r[2] = dq_get(r[0], k);
+        r[3] = dq_get(r[1], k);
+        int eq = container_fast_eq(r[2], r[3]);
+        if (eq == -2)
+            eq = vm_equal(r[2], r[3]);
+        if (eq < 0)
+            goto out;
+        if (!eq) {
+            res = vm_richcompare(r[2], r[3], op);
+            goto out;
+        }
+    }
+    /* one ran out (or both): compare the lengths walked */
+    int64_t la = k == na ? k : k + 1, lb = k == nb ? k : k + 1;
+    switch (op) {
+    case CMP_LT: res = vm_bool(la < lb); break;
+    case CMP_LE: res = vm_bool(la <= lb); break;
+    case CMP_EQ: res = vm_bool(la == lb); break;
+    case CMP_NE: res = vm_bool(la != lb); break;
+    case CMP_GT: res = vm_bool(la > lb); break;
+    default: res = vm_bool(la >= lb); break;
+    }
+out:
     vm_unroots(r);
     return res;
 }

@@ -554,11 +554,11 @@ static int list_ass_subscript_slice(Obj l, Obj slice, Obj v)
     r[0] = l;
     r[1] = v;
     int64_t start, stop, step;
-    int64_t slen = slice_indices(slice, LIST_LEN(l), &start, &stop, &step);
-    if (slen < 0) {
+    if (slice_unpack(slice, &start, &stop, &step) < 0) {
         vm_unroots(r);
         return -1;
     }
+    int64_t slen = slice_adjust(LIST_LEN(r[0]), &start, &stop, step);   /* the length after __index__ ran */
     if (step == 1) {
         int rc = list_ass_slice(r[0], start, stop, r[1]);
         vm_unroots(r);
@@ -628,11 +628,11 @@ Obj list_getitem(Obj self, Obj key)
         int64_t start, stop, step;
         Obj *r = vm_roots(1);
         r[0] = l;
-        int64_t n = slice_indices(key, LIST_LEN(l), &start, &stop, &step);
-        if (n < 0) {
+        if (slice_unpack(key, &start, &stop, &step) < 0) {
             vm_unroots(r);
             return NULL;
         }
+        int64_t n = slice_adjust(LIST_LEN(r[0]), &start, &stop, step);   /* the length after __index__ ran */
         if (step == 1) {
             Obj res = list_getslice(r[0], start, stop);
             vm_unroots(r);

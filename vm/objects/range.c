@@ -242,7 +242,7 @@ Obj slice_new(Obj start, Obj stop, Obj step)
     return s ? s : err_nomemory();
 }
 
-int64_t slice_indices(Obj slice, int64_t length, int64_t *startp, int64_t *stopp, int64_t *stepp)
+int slice_unpack(Obj slice, int64_t *startp, int64_t *stopp, int64_t *stepp)
 {
     Obj *r = vm_roots(1);
     r[0] = slice;
@@ -263,7 +263,18 @@ int64_t slice_indices(Obj slice, int64_t length, int64_t *startp, int64_t *stopp
         seq_slice_index(SLICE(r[0])->stop, &stop, true) < 0)
         goto fail;
     vm_unroots(r);
-    /* PySlice_AdjustIndices */
+    *startp = start;
+    *stopp = stop;
+    *stepp = step;
+    return 0;
+fail:
+    vm_unroots(r);
+    return -1;
+}
+
+int64_t slice_adjust(int64_t length, int64_t *startp, int64_t *stopp, int64_t step)
+{
+    int64_t start = *startp, stop = *stopp;
     if (start < 0) {
         start += length;
         if (start < 0)
@@ -280,13 +291,16 @@ int64_t slice_indices(Obj slice, int64_t length, int64_t *startp, int64_t *stopp
     }
     *startp = start;
     *stopp = stop;
-    *stepp = step;
     if (step < 0)
         return stop < start ? (start - stop - 1) / (-step) + 1 : 0;
     return start < stop ? (stop - start - 1) / step + 1 : 0;
-fail:
-    vm_unroots(r);
-    return -1;
+}
+
+int64_t slice_indices(Obj slice, int64_t length, int64_t *startp, int64_t *stopp, int64_t *stepp)
+{
+    if (slice_unpack(slice, startp, stopp, stepp) < 0)
+        return -1;
+    return slice_adjust(length, startp, stopp, *stepp);
 }
 
 Obj slice_repr(Obj s)
