@@ -132,14 +132,36 @@ class groupby:
             self.currkey = self.keyfunc(self.currvalue)
 
 
+_MAXSIZE = 2**63 - 1
+
+
+def _islice_index(v, message):
+    """An islice argument: None, or an index in 0..sys.maxsize (checked when
+    islice() is called, as CPython does)."""
+    if v is None:
+        return None
+    if not hasattr(type(v), '__index__'):
+        raise ValueError(message)
+    v = type(v).__index__(v)
+    if not 0 <= v <= _MAXSIZE:
+        raise ValueError(message)
+    return v
+
+
 def islice(iterable, *args):
-    s = slice(*args)
-    start, stop, step = s.start or 0, s.stop, s.step or 1
-    if start < 0 or (stop is not None and stop < 0):
-        raise ValueError('Indices for islice() must be None or an integer: 0 <= x <= sys.maxsize.')
-    if step <= 0:
+    if not 1 <= len(args) <= 3:
+        raise TypeError('islice expected at %s %d arguments, got %d'
+                        % ('least' if not args else 'most', 2 if not args else 4, len(args) + 1))
+    start, stop, step = (None, args[0], None) if len(args) == 1 else (args + (None,))[:3]
+    stop = _islice_index(stop, 'Stop argument for islice() must be None or an integer: 0 <= x <= sys.maxsize.')
+    start = _islice_index(start, 'Indices for islice() must be None or an integer: 0 <= x <= sys.maxsize.') or 0
+    step = _islice_index(step, 'Step for islice() must be a positive integer or None.')
+    if step == 0:
         raise ValueError('Step for islice() must be a positive integer or None.')
-    it = iter(iterable)
+    return _islice(iter(iterable), start, stop, step or 1)
+
+
+def _islice(it, start, stop, step):
     i = 0
     nexti = start
     if stop is None:
@@ -217,12 +239,36 @@ def zip_longest(*args, fillvalue=None):
 
 
 def product(*args, repeat=1):
-    pools = [tuple(pool) for pool in args] * repeat
-    result = [[]]
+    # the inputs are read now; the tuples come one at a time (an odometer over
+    # the pools), never all at once
+    if repeat < 0:
+        raise ValueError('repeat argument cannot be negative')
+    if repeat and len(args) > _MAXSIZE // 8 // repeat:   # CPython: an index array of that size
+        raise OverflowError('repeat argument too large')
+    return _product([tuple(pool) for pool in args] * repeat)
+
+
+def _product(pools):
     for pool in pools:
-        result = [x + [y] for x in result for y in pool]
-    for prod in result:
-        yield tuple(prod)
+        if not pool:
+            return
+    n = len(pools)
+    digits = [0] * n
+    current = [pool[0] for pool in pools]
+    yield tuple(current)
+    while True:
+        i = n - 1
+        while i >= 0:
+            digits[i] += 1
+            if digits[i] < len(pools[i]):
+                current[i] = pools[i][digits[i]]
+                break
+            digits[i] = 0
+            current[i] = pools[i][0]
+            i -= 1
+        if i < 0:
+            return
+        yield tuple(current)
 
 
 def permutations(iterable, r=None):
