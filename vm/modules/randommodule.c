@@ -17,6 +17,7 @@
 #include "objects/containers.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -568,6 +569,13 @@ static int seed_py(Obj self, Obj a, int64_t version)
     bool is_text = v && IS_STR(v);
     bool is_bin = v && (IS_BYTES(v) || TID(v) == TID_BYTEARRAY);
     if (is_text) {
+        if (utf8_has_surrogate(str_cstr(v), (size_t)STR(v)->nbytes)) {
+            Obj *r = vm_roots(1);
+            r[0] = str_encode(v, "utf-8", "strict");   /* UnicodeEncodeError, as seed's a.encode() */
+            vm_unroots(r);
+            if (!r[0])
+                return -1;
+        }
         p = str_cstr(v);
         n = STR(v)->nbytes;
     } else if (is_bin) {
@@ -672,7 +680,7 @@ static Obj r_getrandbits(Obj *args, size_t nargs, Obj kwnames)
     if (vm_check_args("getrandbits", nargs ? nargs - 1 : 0, kwnames, 1, 1) < 0)
         return NULL;
     int64_t k;
-    if (vm_index_i64(args[1], &k) < 0)
+    if (arg_c_int(args[1], &k) < 0)   /* CPython takes k as a C int */
         return NULL;
     if (k < 0) {
         err_set(E_ValueError, "number of bits must be non-negative");
@@ -686,10 +694,14 @@ static Obj r_randbytes(Obj *args, size_t nargs, Obj kwnames)
     if (vm_check_args("randbytes", nargs ? nargs - 1 : 0, kwnames, 1, 1) < 0)
         return NULL;
     int64_t n;
-    if (vm_index_i64(args[1], &n) < 0)
+    if (arg_c_int(args[1], &n) < 0)
         return NULL;
     if (n < 0) {
         err_set(E_ValueError, "number of bits must be non-negative");
+        return NULL;
+    }
+    if (n > INT_MAX / 8) {   /* getrandbits(n * 8) takes a C int */
+        err_set(E_OverflowError, "Python int too large to convert to C int");
         return NULL;
     }
     if (!uses_own(args[0], g_meth_getrandbits, n_getrandbits)) {
@@ -1984,7 +1996,9 @@ static Obj sr_getrandbits(Obj *args, size_t nargs, Obj kwnames)
         err_set(E_ValueError, "number of bits must be non-negative");
         return NULL;
     }
-    size_t nbytes = (size_t)((k + 7) / 8);
+    size_t nbytes = (size_t)k / 8 + ((size_t)k % 8 != 0);
+    if (nbytes > vm_max_object_size())   /* the int could never be built */
+        return err_nomemory();
     unsigned char *buf = malloc(nbytes + 1);
     if (!buf)
         return err_nomemory();
