@@ -3929,10 +3929,13 @@ static int check_utf8(const char *s, size_t n, SyntaxErrorInfo *err)
         }
         uint32_t cp;
         int k = lex_utf8_decode(s + i, n - i, &cp);
-        if (k == 1) {
+        if (k == 1 || (cp >= 0xd800 && cp <= 0xdfff)) {   /* an encoded surrogate is not UTF-8 either */
             const char *why = (c >= 0xc2 && c <= 0xf4) ? (i + 1 >= n ? "unexpected end of data" : "invalid continuation byte")
                                                        : "invalid start byte";
-            lex_set_error(err, SYNERR_SYNTAX, 0, 0, 0, 0,
+            int line = 1;
+            for (size_t j = 0; j < i; j++)
+                line += s[j] == '\n';
+            lex_set_error(err, SYNERR_SYNTAX, line, 0, 0, 0,
                           "(unicode error) 'utf-8' codec can't decode byte 0x%02x in position %zu: %s", c, i, why);
             return -1;
         }

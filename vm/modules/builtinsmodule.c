@@ -896,6 +896,10 @@ static char *source_text(Obj src, const char *fname, const char *what, size_t *l
     const char *p;
     int64_t n;
     if (s) {
+        if (utf8_has_surrogate(str_cstr(s), (size_t)STR(s)->nbytes)) {
+            str_encode(s, "utf-8", "strict");   /* UnicodeEncodeError: the source is UTF-8 text */
+            return NULL;
+        }
         p = str_cstr(s);
         n = STR(s)->nbytes;
     } else if (!bytes_like(src, &p, &n)) {
