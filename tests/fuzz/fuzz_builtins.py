@@ -15,6 +15,9 @@ bug: tests/test_fuzz_builtins.py reruns the seed with VERBOSE=1, which
 prints each call (flushed) before making it, so the last line names the
 culprit.
 """
+import collections
+import heapq
+import itertools
 import math
 import os
 import random
@@ -30,7 +33,7 @@ pool = []
 
 def victim():
     """A container of the pool for a hostile object to mutate."""
-    conts = [v for v in pool if type(v) in (list, dict, set, bytearray)]
+    conts = [v for v in pool if isinstance(v, MUTABLE)]
     return rng.choice(conts) if conts else None
 
 
@@ -42,6 +45,8 @@ def mutate(v=None):
     kind = rng.randrange(4)
     if kind == 0:
         v.clear()
+    elif isinstance(v, collections.deque):
+        v.rotate(1) if kind == 1 else v.extend(range(rng.randrange(5)))
     elif isinstance(v, list):
         v.extend(range(rng.randrange(5)))
     elif isinstance(v, dict):
@@ -50,6 +55,9 @@ def mutate(v=None):
         v.add(rng.randrange(100))
     elif isinstance(v, bytearray):
         v.extend(b"xyz")
+
+
+MUTABLE = (list, dict, set, bytearray, collections.deque)
 
 
 class Hostile:
@@ -141,7 +149,19 @@ def self_mutating():
             s.add(Hostile(i, s))
         except ValueError:
             pass
-    return [l, d, s, b, [Hostile(1, b), Hostile(2, b)], list(d), sorted(range(5), key=lambda i: i)]
+    q = collections.deque(Hostile(i, None) for i in range(4))
+    for h in q:
+        h.target = q
+    od = collections.OrderedDict()
+    for i in range(3):
+        try:   # a key's __hash__ may raise already
+            od[Hostile(i, od)] = i
+        except ValueError:
+            pass
+    dd = collections.defaultdict(list, {1: [2]})
+    # slices whose bounds' __index__ mutates the list or bytearray being sliced
+    hs = [slice(Hostile(0, l), Hostile(4, l), Hostile(2, l)), slice(Hostile(1, b), None, Hostile(-1, b))]
+    return [l, d, s, b, q, od, dd, [Hostile(1, b), Hostile(2, b)], list(d), sorted(range(5), key=lambda i: i)] + hs
 
 
 def fresh_values():
@@ -175,7 +195,8 @@ BUILTIN_NAMES = [
 BUILTINS = [getattr(__builtins__, n, None) if not isinstance(__builtins__, dict) else __builtins__.get(n)
             for n in BUILTIN_NAMES]
 BUILTINS = [b for b in BUILTINS if b is not None]
-MODULE_FUNCS = [math.sqrt, math.floor, math.ceil, math.gcd, math.isqrt, math.log, math.fsum, math.prod,
+MODULE_FUNCS = [heapq.heappush, heapq.heappop, heapq.heapify, itertools.islice, itertools.product,
+                collections.Counter, collections.OrderedDict, math.sqrt, math.floor, math.ceil, math.gcd, math.isqrt, math.log, math.fsum, math.prod,
                 math.comb, math.perm, math.factorial, math.ldexp, math.frexp, math.copysign,
                 os.fsencode, os.fsdecode, os.path.join, os.path.basename, os.path.normpath,
                 os.path.splitext, os.path.split]
@@ -183,9 +204,9 @@ MODULE_FUNCS = [math.sqrt, math.floor, math.ceil, math.gcd, math.isqrt, math.log
 SKIP_METHODS = {"__init_subclass__", "__subclasshook__", "__reduce__", "__reduce_ex__", "__setstate__",
                 "__class__", "__new__", "__init__", "mro", "__del__"}
 # Calls that can legitimately take a long time (or memory) with big arguments.
-SLOW = {pow, math.factorial, math.comb, math.perm, math.prod, math.ldexp, bytes, bytearray, range, list,
+SLOW = {itertools.product, collections.Counter, pow, math.factorial, math.comb, math.perm, math.prod, math.ldexp, bytes, bytearray, range, list,
         tuple, set, frozenset, sorted, sum, max, min, all, any, str, format}
-SIZED = ("mul", "pow", "shift", "center", "just", "zfill", "expandtabs", "format", "extend", "insert",
+SIZED = ("mul", "pow", "shift", "to_bytes", "bits", "bytes", "center", "just", "zfill", "expandtabs", "format", "extend", "insert",
          "fromhex", "fill", "join", "__getitem__", "range", "repeat")
 
 
@@ -239,7 +260,8 @@ def one_call(i):
         return
     args = [rng.choice(pool) for _ in range(rng.randrange(4))]
     name = describe(f)
-    if (f in SLOW or any(w in name for w in SIZED)) and not all(small(a) for a in args):
+    slow = any(f is g for g in SLOW)   # not `f in SLOW`: hashing a hostile's bound method runs its __hash__
+    if (slow or any(w in name for w in SIZED)) and not all(small(a) for a in args):
         return
     if VERBOSE:
         print(i, describe(f), [safe_repr(a) for a in args], flush=True)

@@ -9,6 +9,19 @@ TypeObj *T_enumerate, *T_zip, *T_map, *T_filter, *T_reversed, *T_callable_iterat
 
 enum { ITK_ENUMERATE = 100, ITK_ENUMERATE_BIG, ITK_ZIP, ITK_MAP, ITK_MAP1, ITK_FILTER, ITK_REVERSED, ITK_CALLABLE };
 
+
+/* next() of an iterator these wrap: counted as a recursive call, so that
+ * map(f, map(f, ...)) nested a million deep raises RecursionError instead of
+ * overflowing the C stack. */
+static Obj inner_next(Obj it)
+{
+    if (vm_enter_recursive(NULL) < 0)
+        return NULL;
+    Obj v = vm_next(it);
+    vm_leave_recursive();
+    return v;
+}
+
 static Obj iter_repr(Obj self)
 {
     Obj *r = vm_roots(1);
@@ -94,7 +107,7 @@ static Obj enumerate_next(Obj self)
     Obj *r = vm_roots(3);
     Obj res = NULL;
     r[0] = self;
-    r[1] = vm_next(ITER(self)->a);
+    r[1] = inner_next(ITER(self)->a);
     if (!r[1]) {
         if (!err_occurred()) {
             VM_WRITE(r[0]);
@@ -206,7 +219,7 @@ static Obj zip_next(Obj self)
     Obj res = NULL;
     r[n] = self;
     for (int64_t i = 0; i < n; i++) {
-        Obj v = vm_next(TUPLE_ITEMS(ITER(r[n])->a)[i]);
+        Obj v = inner_next(TUPLE_ITEMS(ITER(r[n])->a)[i]);
         if (v) {
             r[i] = v;
             continue;
@@ -221,7 +234,7 @@ static Obj zip_next(Obj self)
                 goto out;
             }
             for (int64_t j = 1; j < n; j++) {
-                Obj w = vm_next(TUPLE_ITEMS(ITER(r[n])->a)[j]);
+                Obj w = inner_next(TUPLE_ITEMS(ITER(r[n])->a)[j]);
                 if (w) {
                     zip_strict_error(j, false);
                     goto out;
@@ -287,7 +300,7 @@ static Obj map_next(Obj self)
         Obj *r = vm_roots(2);
         Obj res = NULL;
         r[0] = self;
-        r[1] = vm_next(ITER(self)->c);
+        r[1] = inner_next(ITER(self)->c);
         if (r[1])
             res = vm_call(ITER(r[0])->a, &r[1], 1, NULL);
         else if (!err_occurred()) {
@@ -302,7 +315,7 @@ static Obj map_next(Obj self)
     Obj res = NULL;
     r[n] = self;
     for (int64_t i = 0; i < n; i++) {
-        Obj v = vm_next(TUPLE_ITEMS(ITER(r[n])->b)[i]);
+        Obj v = inner_next(TUPLE_ITEMS(ITER(r[n])->b)[i]);
         if (!v) {
             if (!err_occurred()) {
                 VM_WRITE(r[n]);
@@ -354,7 +367,7 @@ static Obj filter_next(Obj self)
     Obj res = NULL;
     r[0] = self;
     for (;;) {
-        r[1] = vm_next(ITER(r[0])->a);
+        r[1] = inner_next(ITER(r[0])->a);
         if (!r[1]) {
             if (!err_occurred()) {
                 VM_WRITE(r[0]);

@@ -1746,32 +1746,47 @@ static Obj int_m_to_bytes(Obj *args, size_t nargs, Obj kwnames)
         err_set(E_OverflowError, "int too big to convert");
         goto done;
     }
-    unsigned char *buf = calloc((size_t)length + 1, 1);
-    if (!buf) {
+    /* The magnitude's own bytes (little-endian, at most `length` of them) in C
+     * memory first: the bytes object is then written in one pass, and a huge
+     * length costs one allocation of it, not a C copy and a byte loop too. */
+    unsigned char *mag = malloc((size_t)w.n * sizeof(mp_limb_t) + 1);
+    if (!mag) {
         err_nomemory();
         goto done;
     }
     size_t count = 0;
     if (w.n) {
         mpz_t z;
-        mpz_export(buf, &count, -1, 1, 0, 0, mpz_roinit_n(z, w.d, w.n));   /* |v|, little-endian */
+        mpz_export(mag, &count, -1, 1, 0, 0, mpz_roinit_n(z, w.d, w.n));   /* |v|, little-endian */
     }
+    unsigned char fill = 0;
     if (sign < 0) {                               /* two's complement over `length` bytes */
         unsigned carry = 1;
-        for (int64_t i = 0; i < length; i++) {
-            unsigned b = (unsigned)(unsigned char)~buf[i] + carry;
-            buf[i] = (unsigned char)b;
+        for (size_t i = 0; i < count; i++) {
+            unsigned b = (unsigned)(unsigned char)~mag[i] + carry;
+            mag[i] = (unsigned char)b;
             carry = b >> 8;
         }
+        fill = 0xff;                              /* |v| > 0: the carry ended inside it */
     }
-    if (!little)
-        for (int64_t i = 0, j = length - 1; i < j; i++, j--) {
-            unsigned char t = buf[i];
-            buf[i] = buf[j];
-            buf[j] = t;
+    if (count > (size_t)length)                   /* -1 in 0 bytes: its one 0xff byte is all sign */
+        count = (size_t)length;
+    res = bytes_alloc(length);                    /* zeroed */
+    if (res) {
+        unsigned char *d = VM_LINEAR(BYTES(res)->data);
+        size_t n = (size_t)length;
+        if (little) {
+            memcpy(d, mag, count);
+            if (fill)
+                memset(d + count, fill, n - count);
+        } else {
+            for (size_t i = 0; i < count; i++)
+                d[n - 1 - i] = mag[i];
+            if (fill)
+                memset(d, fill, n - count);
         }
-    res = bytes_new((const char *)buf, (size_t)length);
-    free(buf);
+    }
+    free(mag);
 done:
     vm_unroots(r);
     return res;
