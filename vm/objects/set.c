@@ -1212,7 +1212,7 @@ static const char *kind_name(Obj self, Obj so)
 Obj set_repr(Obj self)
 {
     Obj so = vm_unwrap(self);
-    Obj *r = vm_roots(2);
+    Obj *r = vm_roots(3);
     r[0] = so;
     r[1] = self;
     int rc = repr_enter(&r[0]);
@@ -1235,21 +1235,24 @@ Obj set_repr(Obj self)
         sb_addc(&b, '(');
     }
     sb_addc(&b, '{');
-    int64_t pos = 0;
-    Obj k;
-    bool first = true;
-    while (s_next(r[0], &pos, &k, NULL)) {
-        if (!first)
+    /* the elements as they are now (CPython reprs a list of them): an
+     * element's __repr__ that changes the set changes nothing shown */
+    r[2] = list_from_iterable(r[0]);
+    for (int64_t i = 0; r[2] && i < LIST_LEN(r[2]); i++) {
+        if (i)
             sb_add(&b, ", ", 2);
-        first = false;
-        Obj s = vm_repr(k);
+        Obj s = vm_repr(LIST_ITEMS(r[2])[i]);
         if (!s) {
-            sb_free(&b);
-            repr_leave();
-            vm_unroots(r);
-            return NULL;
+            r[2] = NULL;
+            break;
         }
         sb_add_str(&b, s);
+    }
+    if (!r[2]) {
+        sb_free(&b);
+        repr_leave();
+        vm_unroots(r);
+        return NULL;
     }
     sb_addc(&b, '}');
     if (!exact)
