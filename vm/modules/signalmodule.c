@@ -115,7 +115,7 @@ static int signal_number(Obj v, int *sig)
         err_format(E_TypeError, "'%s' object cannot be interpreted as an integer", type_name(v));
         return -1;
     }
-    if (vm_index_i64(v, &n) < 0)
+    if (arg_c_int(v, &n) < 0)   /* a C int in CPython: OverflowError beyond it */
         return -1;
     if (n < 1 || n >= NSIG) {
         err_set(E_ValueError, "signal number out of range");

@@ -70,6 +70,10 @@ static int parse_acquire_args(const char *fname, Obj *args, size_t nargs, Obj kw
         }
         if (vm_as_double(a[1], &t) < 0)
             goto out;
+        if (t != t) {   /* NaN: (int64_t)(t * 1e9) below would be undefined */
+            err_set(E_ValueError, "Invalid value NaN (not a number)");
+            goto out;
+        }
     }
     if (!blocking && t != -1) {
         err_set(E_ValueError, "can't specify a timeout for a non-blocking call");
