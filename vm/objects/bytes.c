@@ -983,6 +983,12 @@ static Obj decode_impl(Obj *bp, int enc, const char *errors)
                 i += (int64_t)ok;
                 continue;
             }
+            if (eh == ERR_SURROGATEPASS && i + 2 < n && p[i] == 0xed && p[i + 1] >= 0xa0 && p[i + 1] <= 0xbf &&
+                (p[i + 2] & 0xc0) == 0x80) {
+                sb_add(&b, (const char *)p + i, 3);   /* an encoded surrogate: str keeps that very form */
+                i += 3;
+                continue;
+            }
             span = utf8_bad_span(p, n, i, &reason);
         }
         switch (eh) {
