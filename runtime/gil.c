@@ -20,7 +20,7 @@ static pthread_mutex_t segment_lock;
 static pthread_cond_t segment_turn;
 static pthread_once_t segment_once = PTHREAD_ONCE_INIT;
 volatile int tm_segment_waiters;
-volatile int tm_segment_drop_request;
+volatile int tm_yield_request;
 static uint64_t switch_interval_ns = 5000000;
 
 void tm_set_switch_interval_ns(uint64_t ns) { __atomic_store_n(&switch_interval_ns, ns, __ATOMIC_RELAXED); }
@@ -61,7 +61,7 @@ static void segment_wait_turn(uint64_t ticket)
         while (rc == 0 && __atomic_load_n(&now_serving, __ATOMIC_ACQUIRE) == serving)
             rc = pthread_cond_timedwait(&segment_turn, &segment_lock, &ts);
         if (rc == ETIMEDOUT && __atomic_load_n(&now_serving, __ATOMIC_ACQUIRE) == serving)
-            __atomic_store_n(&tm_segment_drop_request, 1, __ATOMIC_RELEASE);
+            __atomic_or_fetch(&tm_yield_request, TM_YIELD_DROP, __ATOMIC_RELEASE);
     }
     pthread_mutex_unlock(&segment_lock);
 }
@@ -84,17 +84,33 @@ void tm_segment_acquire(void)
 
 void tm_segment_release(void)
 {
-    tm_thread *me = &tm_self;
-    TM_ASSERT(me->segment == 1);
+    TM_ASSERT(tm_self.segment == 1);
     tm_collect_minor();   /* nothing young outlives the segment */
     tm_gc_maybe_collect_major();
+    tm_segment_pass_on();
+}
+
+void tm_segment_pass_on(void)
+{
+    tm_thread *me = &tm_self;
+    TM_ASSERT(me->segment == 1);
     me->segment = 0;
     pthread_mutex_lock(&segment_lock);
     __atomic_add_fetch(&now_serving, 1, __ATOMIC_ACQ_REL);
     /* Under the lock, so a waiter's request for this holder is not left for the next. */
-    __atomic_store_n(&tm_segment_drop_request, 0, __ATOMIC_RELEASE);
+    __atomic_and_fetch(&tm_yield_request, ~TM_YIELD_DROP, __ATOMIC_RELEASE);
     if (__atomic_load_n(&next_ticket, __ATOMIC_ACQUIRE) != now_serving)
         pthread_cond_broadcast(&segment_turn);
     pthread_mutex_unlock(&segment_lock);
+}
+
+void tm_yield_slow(uintptr_t site)
+{
+    if (tm_elision_on) {
+        tm_elision_yield(site);
+    } else if (__atomic_load_n(&tm_yield_request, __ATOMIC_ACQUIRE) & TM_YIELD_DROP) {
+        tm_commit_transaction();
+        tm_start_transaction();
+    }
 }
 #endif

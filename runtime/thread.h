@@ -31,6 +31,10 @@ typedef struct tm_thread {
     int wait_for_seg;                /* after losing a conflict: the winner's segment... */
     uint64_t wait_for_start;         /* ...and its transaction, which we let finish first */
     uint64_t acquisitions;           /* GIL build: times this thread took the segment */
+    /* GIL build, HTM elision of the GIL (elision.c); tx_stats holds its counters */
+    uint8_t elide_state;             /* TM_ELIDE_OUT, _IN_TX (a hardware transaction), _HOLDS_GIL */
+    int32_t elide_countdown;         /* yield points left in this transaction */
+    uintptr_t elide_site;            /* the yield point it started at */
     /* Registry of attached threads */
     struct tm_thread *next, *prev;
 } tm_thread;

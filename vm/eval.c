@@ -1366,11 +1366,15 @@ static Obj eval_loop(Frame *entry, int throwing, int *status, bool *tx_break)
             vm_tx_become_inevitable();                                 \
     } while (0)
 #else
-#define YIELD_POINT_AT(redo)        \
-    do {                            \
-        (void)tx_break;             \
-        if (likely(!vm_ts.atomic))  \
-            tm_yield();             \
+/* The request word first: while it is 0 (always, with one thread and no
+ * HTM elision) a yield point is one load. The site names the yield point
+ * for the HTM elision's per-yield-point lengths: the pinned code object's
+ * offset, and the instruction index above bit 47. */
+#define YIELD_POINT_AT(redo)                                                       \
+    do {                                                                           \
+        (void)tx_break;                                                            \
+        if (unlikely(tm_yield_request != 0) && likely(!vm_ts.atomic))              \
+            tm_yield_slow((uintptr_t)co | ((uintptr_t)(ip - co->code) << VM_SITE_SHIFT)); \
     } while (0)
 #define LEAVE_RUN() ((void)0)
 #endif
