@@ -25,7 +25,7 @@ static tm_elision_window windows[TM_ELIDE_WINDOWS];
 
 /* Rounds of waiting for the GIL word to clear before taking the GIL
  * (sched_yield every 64th: the holder may need this CPU). */
-#define SPIN_ROUNDS 4096
+int tm_elision_spin_rounds = 4096;
 
 #define STAT(name) (tm_self.tx_stats[TM_ELIDE_##name]++)
 
@@ -98,7 +98,7 @@ static void gil_release(void)
 static bool spin_and_gil_acquire(uint64_t n)
 {
     STAT(SPINS);
-    for (int i = 0; i < SPIN_ROUNDS; i++) {
+    for (int i = 0; i < tm_elision_spin_rounds; i++) {
         if (!__atomic_load_n(&gil.acquired, __ATOMIC_ACQUIRE))
             return false;
         if ((i & 63) == 63)

@@ -58,6 +58,9 @@ typedef struct tm_elision_stats {
 extern const tm_htm_ops *tm_elision_htm;
 /* Read by tm_start_transaction / tm_commit_transaction (tx.h). */
 extern bool tm_elision_on;
+/* Rounds of waiting for the GIL to be released before taking it (Figure 1,
+ * line 41's "a while"; tests lengthen it). */
+extern int tm_elision_spin_rounds;
 /* The per-yield-point lengths. */
 extern tm_txlen_policy tm_elision_policy;
 
