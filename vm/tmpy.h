@@ -107,6 +107,21 @@ static inline void vm_cache_store(int64_t __seg_gs *field, int64_t v)
     *field = v;
 }
 
+/* The next value of a process-wide counter of unique numbers (dict versions,
+ * identity hashes), taken from the shared word in per-thread blocks: threads
+ * do not all write one word, on which hardware transactions would conflict
+ * (paper 001, section 4.4). `next` and `end` are the caller's __thread
+ * block; one thread alone counts 1, 2, 3, ... as with a plain counter. */
+#define VM_UNIQUE_BLOCK 4096
+static inline uint64_t vm_unique_next(uint64_t *shared, uint64_t *next, uint64_t *end)
+{
+    if (__builtin_expect(*next == *end, 0)) {
+        *next = __atomic_fetch_add(shared, VM_UNIQUE_BLOCK, __ATOMIC_RELAXED);
+        *end = *next + VM_UNIQUE_BLOCK;
+    }
+    return ++*next;
+}
+
 static inline Obj *vm_roots(int n)
 {
     Obj *r = (Obj *)tm_self.ss_top;
