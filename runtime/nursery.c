@@ -114,6 +114,8 @@ void tm_discard_young(tm_segstate *ss)
  * roots are the shadow stack of the thread running there. */
 void tm_collect_minor_of(tm_segstate *ss)
 {
+    if (!TM_STM && tm_gc_roots_all_threads)
+        tm_threads_drain_remembered(&ss->remembered);   /* the write barrier's per-thread lists */
     uintptr_t used_end = TM_SEGLOCAL->nursery_current;
     if (used_end == ss->young_start && !ss->remembered.count && !ss->young_outside.count)
         return;
@@ -289,7 +291,10 @@ object_t *tm_allocate_old(uint16_t tid, size_t size)
 void tm_write_slowpath(object_t *o)
 {
     o->h.flags &= ~TM_GCFLAG_WRITE_BARRIER;
-    tm_list_push(&tm_segstates[tm_self.segment].remembered, (uintptr_t)o);
+    /* Under HTM elision each thread keeps its own list (transactions would
+     * conflict on a shared one); minor collections drain them all. */
+    tm_list_push(tm_gc_roots_all_threads ? &tm_self.remembered : &tm_segstates[tm_self.segment].remembered,
+                 (uintptr_t)o);
 }
 #endif
 
