@@ -66,8 +66,14 @@ $(BUILD)/vm-stm/%.o: vm/%.c $(VM_HDR) $(RT_HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(VM_CPPFLAGS) -DTM_STM=1 $(CFLAGS) -c $< -o $@
 
-$(TMPY_STM): $(VM_STM_OBJ) $(LIB_STM)
-	$(CC) $(CFLAGS) $(VM_STM_OBJ) -o $@ $(LIB_STM) $(VM_LDLIBS) $(LDLIBS)
+# C memory of aborted transactions (vm/txmalloc.c): the allocation calls of
+# vm/ (not of the runtime, whose own lists must survive aborts) are wrapped,
+# in one relocatable link of the vm/ objects.
+TXMALLOC_WRAP := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free,--wrap=strdup,--wrap=strndup
+$(BUILD)/vm-stm.o: $(VM_STM_OBJ)
+	$(CC) -r $(TXMALLOC_WRAP) $(VM_STM_OBJ) -o $@
+$(TMPY_STM): $(BUILD)/vm-stm.o $(LIB_STM)
+	$(CC) $(CFLAGS) $(BUILD)/vm-stm.o -o $@ $(LIB_STM) $(VM_LDLIBS) $(LDLIBS)
 
 $(LIB_STM): $(STM_OBJ)
 	@rm -f $@

@@ -23,6 +23,7 @@
 #include <errno.h>
 #include <execinfo.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,6 +96,21 @@ static void on_fault(int sig, siginfo_t *si, void *ucv)
     /* Not a checked page: the fault is a fault. */
     (void)sig;
     signal(SIGSEGV, SIG_DFL);
+}
+
+void tm_check_report(const char *fmt, ...)
+{
+    char buf[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "tmpy: barrier check: %s; stack:\n", buf);
+    fflush(stderr);
+    void *frames[32];
+    int n = backtrace(frames, 32);
+    backtrace_symbols_fd(frames, n, 2);
+    abort();
 }
 
 void tm_check_init(void)

@@ -264,7 +264,8 @@ static inline uint32_t word_load(object_t *o)
 static inline void word_prepare_store(object_t *o)
 {
 #if TM_STM
-    tm_write(o);
+    if (o->h.flags & TM_GCFLAG_WRITE_BARRIER)
+        tm_write_lock_word_slowpath(o);
 #else
     (void)o;
 #endif

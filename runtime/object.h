@@ -47,6 +47,11 @@ typedef struct tm_type {
     bool items_are_refs;       /* varsize items are references (item_size 8) */
     /* For shapes the fields above cannot say: call visit on every other reference. */
     void (*trace)(object_t *o, tm_ref_visitor visit, void *ctx);
+    /* STM: readers of this shape take no read barrier (it is read on every
+     * operation and written almost never, or never after creation). A write
+     * into one that this transaction did not create must go through
+     * tm_write_rare(); the barrier checker (TMPY_STM_CHECK) enforces it. */
+    bool read_without_barrier;
 } tm_type;
 
 #define TM_MAX_TYPES 4096

@@ -99,6 +99,8 @@ size_t tm_shared_bytes_resident(void);
  * skipped the write barrier faults and is reported. */
 extern bool tm_check_writes;
 void tm_check_init(void);
+/* Report a barrier rule broken here, with the call stack, and abort. */
+__attribute__((noreturn, format(printf, 1, 2))) void tm_check_report(const char *fmt, ...);
 /* Old-space memory the running transaction of `seg` created: writable there. */
 void tm_check_unprotect(int seg, uintptr_t so, size_t size);
 /* A new transaction in `seg`: what the last one created is old now. */

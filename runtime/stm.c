@@ -31,6 +31,7 @@ static struct segtx {
     int must_abort;            /* a tm_abort_cause set by another thread, under sync_lock */
     int winner;                /* the segment that set must_abort for a write-write conflict */
     uint16_t conflict_tid;     /* type id of the object of the conflict that dooms it (statistics) */
+    bool unique;               /* tm_become_globally_unique: its commit aborts every other transaction */
 } segtx[TM_MAX_SEGMENTS + 1];
 
 /* The type id of the object at segment offset so, as committed. */
@@ -478,6 +479,12 @@ void tm_commit_transaction(void)
         if (cause)
             abort_self(cause);
     }
+    /* What we wrote may have been read without barriers: nobody that ran
+     * alongside goes on (everyone else is inevitable-free: we are it). */
+    if (segtx[seg].unique)
+        for (int k = 0; k < o.ntx; k++)
+            if (!segtx[o.tx[k]].must_abort)
+                segtx[o.tx[k]].must_abort = TM_ABORT_RARE_WRITE;
     /* Publish: our writes, then the objects we created. */
     for (size_t i = 0; i < ss->modified.count; i++) {
         uintptr_t so = ss->modified.items[i];
@@ -514,6 +521,21 @@ void tm_become_inevitable(void)
     if (cause)
         abort_self(cause);
     STAT(INEVITABLE)++;
+}
+
+void tm_become_globally_unique(void)
+{
+    tm_become_inevitable();
+    segtx[tm_self.segment].unique = true;   /* read by its own commit only */
+}
+
+bool tm_is_globally_unique(void) { return segtx[tm_self.segment].unique; }
+
+bool tm_created_here(object_t *o)
+{
+    uintptr_t so = (uintptr_t)o;
+    return tm_in_nursery(so) || (o->h.flags & TM_GCFLAG_YOUNG_OUTSIDE) ||
+           o->h.overflow == tm_segstates[tm_self.segment].overflow;
 }
 
 /* ---- The write barrier (Listing 4) ---- */
@@ -580,7 +602,15 @@ static void privatise_page(int seg, uintptr_t page)
     STAT(PAGES_PRIVATISED)++;
 }
 
-void tm_write_slowpath(object_t *o)
+static void write_slowpath(object_t *o, bool lock_word_only);
+
+void tm_write_slowpath(object_t *o) { write_slowpath(o, false); }
+
+/* The monitor's lock word lives in every object's header, objects read
+ * without barriers included; their readers do not read it. */
+void tm_write_lock_word_slowpath(object_t *o) { write_slowpath(o, true); }
+
+static void write_slowpath(object_t *o, bool lock_word_only)
 {
     int seg = tm_self.segment;
     tm_segstate *ss = &tm_segstates[seg];
@@ -591,6 +621,10 @@ void tm_write_slowpath(object_t *o)
         return;
     }
     /* STM part */
+    if (__builtin_expect(tm_check_writes, 0) && !lock_word_only && tm_types[o->h.tid].read_without_barrier &&
+        !segtx[seg].unique)
+        tm_check_report("a write into an object read without barriers (layout '%s') that did not "
+                        "go through tm_write_rare", tm_types[o->h.tid].name);
     tm_stm_maybe_inject_abort();
     tm_read(o);
     uintptr_t idx = so >> 4;

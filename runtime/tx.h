@@ -28,6 +28,7 @@ enum tm_abort_cause {
     TM_ABORT_INEVITABLE,      /* lost to the inevitable transaction */
     TM_ABORT_EXPLICIT,        /* tm_abort_transaction() */
     TM_ABORT_INJECTED,        /* TMPY_STM_INJECT_ABORTS (tests) */
+    TM_ABORT_RARE_WRITE,      /* a transaction that wrote objects read without barriers committed */
     TM_ABORT_CAUSES
 };
 
@@ -78,9 +79,18 @@ void tm_commit_transaction(void);
 void tm_become_inevitable(void);
 bool tm_is_inevitable(void);
 __attribute__((noreturn)) void tm_abort_transaction(void);
+/* Become inevitable, and abort at commit every other transaction then
+ * running: what they read without a read barrier may be what this one
+ * changes (tm_write_rare). */
+void tm_become_globally_unique(void);
+bool tm_is_globally_unique(void);
+/* o was allocated by the running transaction: no other one can see it. */
+bool tm_created_here(object_t *o);
 
 /* Safe point for loops that do not allocate: another thread asked us to stop. */
 void tm_safepoint_slow(void);
+/* The write barrier for a store into the header's lock word (monitor.c). */
+void tm_write_lock_word_slowpath(object_t *o);
 static inline void tm_safepoint(void)
 {
     if (__builtin_expect(TM_SEGLOCAL->nursery_end == TM_NURSERY_END_SIGNAL, 0))
@@ -115,6 +125,9 @@ static inline void tm_commit_transaction(void)
 static inline void tm_become_inevitable(void) {}
 static inline bool tm_is_inevitable(void) { return true; }
 static inline void tm_safepoint(void) {}
+static inline void tm_become_globally_unique(void) {}
+static inline bool tm_is_globally_unique(void) { return true; }
+static inline bool tm_created_here(object_t *o) { (void)o; return true; }
 
 /* A yield point at `site` (an opaque non-zero word naming it, for the HTM
  * elision's per-yield-point lengths): hand the segment on once a waiter has
@@ -136,6 +149,19 @@ static inline void tm_write(object_t *o)
 {
     if (__builtin_expect(o->h.flags & TM_GCFLAG_WRITE_BARRIER, 0))
         tm_write_slowpath(o);
+}
+
+/* Write barrier for an object whose readers take no read barrier (a type's
+ * slots, a function's code; layouts with read_without_barrier). A rare
+ * write pays for every reader's barrier it spares: unless the object is
+ * this transaction's own, the transaction becomes globally unique, so no
+ * transaction that read the old contents commits after it. May abort (while
+ * waiting to become inevitable), so call it before the first store. */
+static inline void tm_write_rare(object_t *o)
+{
+    if (!tm_created_here(o) && !tm_is_globally_unique())
+        tm_become_globally_unique();
+    tm_write(o);
 }
 
 #endif

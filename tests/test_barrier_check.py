@@ -2,7 +2,8 @@
 maps shared old pages read-only; programs that follow the barrier rules run
 clean under it (every tests/py program runs under it in test_py.py), and a
 store whose barrier was deliberately removed is caught at the store, with
-its C location. Reads: tests/check_barriers.py finds every read of a
+its C location. A write into a shape read without barriers (a type) that
+skips VM_WRITE_RARE is caught at the write barrier. Reads: tests/check_barriers.py finds every read of a
 mutable shape that bypasses the barriered cast macros, with file and line."""
 import os
 import re
@@ -30,20 +31,26 @@ print(len(l))
 """
 
 
+def build_broken(exe, source, define):
+    """build/tmpy with one source file recompiled with a test define that
+    breaks a barrier; the other objects are the STM build's."""
+    assert TMPY.exists(), "build/tmpy is not built: run `make test`"
+    name = source.rsplit("/", 1)[1].replace(".c", ".o")
+    objs = sorted(str(p) for p in (BUILD / "vm-stm").rglob("*.o") if p.name != name)
+    exe.parent.mkdir(parents=True, exist_ok=True)
+    obj = exe.parent / (exe.name + ".o")
+    cc = ["gcc", "-Ivm", "-Iruntime", f'-DTMPY_LIBDIR="{ROOT / "lib"}"', "-DTM_STM=1",
+          f"-D{define}", "-O2", "-g", "-std=gnu11", "-pthread", "-fno-strict-aliasing"]
+    subprocess.run(cc + ["-c", source, "-o", str(obj)], cwd=ROOT, check=True)
+    subprocess.run(["gcc", "-g", *objs, str(obj), "-o", str(exe), str(BUILD / "libtmrt-stm.a"),
+                    "-lgmp", "-lm", "-pthread"], cwd=ROOT, check=True)
+    return exe
+
+
 @pytest.fixture(scope="module")
 def broken_tmpy():
-    """build/tmpy with one write barrier removed (list_append): only list.c
-    is recompiled; the other objects are the STM build's."""
-    assert TMPY.exists(), "build/tmpy is not built: run `make test`"
-    objs = sorted(str(p) for p in (BUILD / "vm-stm").rglob("*.o") if p.name != "list.o")
-    BROKEN.parent.mkdir(parents=True, exist_ok=True)
-    lst = BROKEN.parent / "list-no-barrier.o"
-    cc = ["gcc", "-Ivm", "-Iruntime", f'-DTMPY_LIBDIR="{ROOT / "lib"}"', "-DTM_STM=1",
-          "-DTMPY_TEST_DROP_WRITE_BARRIER", "-O2", "-g", "-std=gnu11", "-pthread", "-fno-strict-aliasing"]
-    subprocess.run(cc + ["-c", "vm/objects/list.c", "-o", str(lst)], cwd=ROOT, check=True)
-    subprocess.run(["gcc", "-g", *objs, str(lst), "-o", str(BROKEN), str(BUILD / "libtmrt-stm.a"),
-                    "-lgmp", "-lm", "-pthread"], cwd=ROOT, check=True)
-    return BROKEN
+    """list_append without its write barrier."""
+    return build_broken(BROKEN, "vm/objects/list.c", "TMPY_TEST_DROP_WRITE_BARRIER")
 
 
 def run(exe, code, check):
@@ -69,6 +76,39 @@ def test_removed_write_barrier_is_caught(broken_tmpy):
         where = subprocess.run(["addr2line", "-f", "-i", "-e", m.group(1), m.group(2)],
                                capture_output=True, text=True).stdout
         assert "list_append" in where and "list.c" in where, where
+
+
+# ---- shapes read without barriers: their writes must be rare writes ----
+
+# A class made by one transaction and given an attribute by a later one:
+# type_setattro's version bump is a write into the type.
+TYPE_PROGRAM = """
+class C:
+    pass
+for i in range(3000):
+    pass
+C.x = 1
+print(C.x)
+"""
+
+
+def test_type_write_is_a_rare_write():
+    p = run(TMPY, TYPE_PROGRAM, True)
+    assert p.returncode == 0 and p.stdout.strip() == "1", p.stderr
+
+
+def test_plain_write_into_a_type_is_caught():
+    """typeobject.c built with VM_WRITE_RARE as a plain VM_WRITE: readers of
+    the type (no read barrier) would keep what they read; the checker stops
+    the write."""
+    exe = build_broken(BUILD / "tests" / "tmpy-plain-type-write", "vm/objects/typeobject.c",
+                       "TMPY_TEST_PLAIN_RARE_WRITE")
+    quiet = run(exe, TYPE_PROGRAM, False)
+    assert quiet.returncode == 0 and quiet.stdout.strip() == "1", quiet.stderr
+    loud = run(exe, TYPE_PROGRAM, True)
+    assert loud.returncode != 0, loud.stdout
+    assert ("a write into an object read without barriers (layout 'type') that did not go through "
+            "tm_write_rare") in loud.stderr, loud.stderr
 
 
 # ---- reads: the source check (tests/check_barriers.py) ----

@@ -96,18 +96,18 @@ void eval_chain_context(Obj exc, Obj handled)
     /* Cut a cycle: if exc is already in handled's context chain, unlink it. */
     Obj o = handled;
     for (int guard = 0; guard < 10000; guard++) {
-        Obj ctx = ((ExceptionObj *)o)->context;
+        Obj ctx = EXC(o)->context;
         if (!ctx)
             break;
         if (ctx == exc) {
             VM_WRITE(o);
-            ((ExceptionObj *)o)->context = NULL;
+            EXC(o)->context = NULL;
             break;
         }
         o = ctx;
     }
     VM_WRITE(exc);
-    ((ExceptionObj *)exc)->context = handled;
+    EXC(exc)->context = handled;
 }
 
 /* The builtins dict for code run with `globals`. */
@@ -671,8 +671,8 @@ static int do_raise(Obj exc, Obj cause)
             goto fail;
         }
         VM_WRITE(r[0]);
-        ((ExceptionObj *)r[0])->cause = r[1];
-        ((ExceptionObj *)r[0])->suppress_context = 1;
+        EXC(r[0])->cause = r[1];
+        EXC(r[0])->suppress_context = 1;
     }
     eval_chain_context(r[0], vm_ts.roots[ROOT_HANDLED_EXC]);
     eval_set_exc(r[0]);
@@ -1085,21 +1085,26 @@ fail:
     return -1;
 }
 
-/* SETUP_WITH: sp[-1] = mgr becomes bound __exit__; *out = __enter__() result. */
-static Obj setup_with(Obj *slot)
+/* SETUP_WITH (BEFORE_ASYNC_WITH when is_async): the manager in *slot
+ * becomes its bound __exit__ (__aexit__); returns __enter__()'s result
+ * (__aenter__()'s, to be awaited). */
+static Obj setup_with(Obj *slot, bool is_async)
 {
     Obj *r = vm_roots(3);
     r[0] = *slot;
-    Obj enter = vm_lookup_special(r[0], "__enter__");
+    const char *proto = is_async ? "asynchronous context manager" : "context manager";
+    Obj enter = vm_lookup_special(r[0], is_async ? "__aenter__" : "__enter__");
     if (!enter) {
-        err_format(E_TypeError, "'%s' object does not support the context manager protocol", type_name(r[0]));
+        if (!err_occurred())
+            err_format(E_TypeError, "'%s' object does not support the %s protocol", type_name(r[0]), proto);
         goto fail;
     }
     r[1] = enter;
-    Obj exit = vm_lookup_special(r[0], "__exit__");
+    Obj exit = vm_lookup_special(r[0], is_async ? "__aexit__" : "__exit__");
     if (!exit) {
-        err_format(E_TypeError, "'%s' object does not support the context manager protocol (missed __exit__ method)",
-                   type_name(r[0]));
+        if (!err_occurred())
+            err_format(E_TypeError, "'%s' object does not support the %s protocol (missed %s method)",
+                       type_name(r[0]), proto, is_async ? "__aexit__" : "__exit__");
         goto fail;
     }
     descrgetfunc g = TYPE(exit)->tp_descr_get;
@@ -1246,28 +1251,6 @@ static Obj list_to_tuple(Obj *slot)
     for (int64_t i = 0; i < n; i++)
         TUPLE_ITEMS(t)[i] = LIST_ITEMS(l)[i];
     return t;
-}
-
-/* Convert StopIteration escaping a generator into RuntimeError (PEP 479). */
-static void gen_stopiteration_to_runtime_error(void)
-{
-    Obj exc = vm_ts.roots[ROOT_CUR_EXC];
-    if (!exc || !vm_isinstance_type(exc, E_StopIteration))
-        return;
-    Obj *r = vm_roots(2);
-    r[0] = exc;
-    r[1] = str_from_cstr("generator raised StopIteration");
-    if (r[1]) {
-        r[1] = exc_new(E_RuntimeError, &r[1], 1);
-        if (r[1]) {
-            VM_WRITE(r[1]);
-            ((ExceptionObj *)r[1])->cause = r[0];
-            ((ExceptionObj *)r[1])->context = r[0];
-            ((ExceptionObj *)r[1])->suppress_context = 1;
-            eval_set_exc(r[1]);
-        }
-    }
-    vm_unroots(r);
 }
 
 /* Truth of v (1, 0, -1) with the bool singletons decided inline. */
@@ -1850,7 +1833,12 @@ call_c: {
     }
     TARGET(GET_YIELD_FROM_ITER) {
         Obj v = sp[-1];
-        if (TID(v) != TID_GENERATOR) {
+        if (TID(v) == TID_COROUTINE) {
+            if (!(co->flags & (CO_COROUTINE | CO_ITERABLE_COROUTINE))) {
+                err_set(E_TypeError, "cannot 'yield from' a coroutine object in a non-coroutine generator");
+                goto error;
+            }
+        } else if (TID(v) != TID_GENERATOR) {
             v = vm_iter(v);
             if (!v)
                 goto error;
@@ -1861,19 +1849,24 @@ call_c: {
     TARGET(YIELD_FROM) {
         Obj recv = sp[-2];
         Obj v = sp[-1];
-        if (TID(recv) == TID_GENERATOR && TYPE(recv) == T_generator) {
+        if ((TID(recv) == TID_GENERATOR && TYPE(recv) == T_generator) || TID(recv) == TID_COROUTINE) {
+            /* resumed in this loop, as FOR_ITER does (await: a coroutine) */
             int64_t st = GEN(recv)->state;
             if (st == GEN_FINISHED) {
+                if (TID(recv) == TID_COROUTINE) {
+                    err_set(E_RuntimeError, "cannot reuse already awaited coroutine");
+                    goto error;
+                }
                 sp--;
                 sp[-1] = g_None;
                 DISPATCH();
             }
             if (st == GEN_RUNNING) {
-                err_set(E_ValueError, "generator already executing");
+                err_format(E_ValueError, "%s already executing", gen_kind_name(recv));
                 goto error;
             }
             if (st == GEN_CREATED && !IS_NONE(v)) {
-                err_set(E_TypeError, "can't send non-None value to a just-started generator");
+                err_format(E_TypeError, "can't send non-None value to a just-started %s", gen_kind_name(recv));
                 goto error;
             }
             sp--;
@@ -2527,14 +2520,73 @@ call_c: {
     }
     TARGET(SETUP_WITH) {
         CHECK_BLOCK_ROOM();
-        Obj res = setup_with(sp - 1);
+        Obj res = setup_with(sp - 1, false);
         if (!res)
             goto error;
         push_block(f, BLK_TRY, ARG, sp);
         *sp++ = res;
         DISPATCH();
     }
+    TARGET(SETUP_ASYNC_WITH) {
+        /* exit res: the try block starts just above exit (the awaited
+         * __aenter__() result is stored or popped next) */
+        CHECK_BLOCK_ROOM();
+        push_block(f, BLK_TRY, ARG, sp - 1);
+        DISPATCH();
+    }
 #undef CHECK_BLOCK_ROOM
+    TARGET(BEFORE_ASYNC_WITH) {
+        Obj res = setup_with(sp - 1, true);
+        if (!res)
+            goto error;
+        *sp++ = res;
+        DISPATCH();
+    }
+    TARGET(GET_AWAITABLE) {
+        Obj it = coro_get_awaitable(sp[-1], (int)ARG);
+        if (!it)
+            goto error;
+        sp[-1] = it;
+        DISPATCH();
+    }
+    TARGET(GET_AITER) {
+        Obj it = coro_get_aiter(sp[-1]);
+        if (!it)
+            goto error;
+        sp[-1] = it;
+        DISPATCH();
+    }
+    TARGET(GET_ANEXT) {
+        Obj aw = coro_get_anext(sp[-1]);
+        if (!aw)
+            goto error;
+        *sp++ = aw;
+        DISPATCH();
+    }
+    TARGET(END_ASYNC_FOR) {
+        /* aiter prev exc, in the handler of the loop's next step */
+        Obj exc = sp[-1];
+        if (!vm_isinstance_type(exc, E_StopAsyncIteration)) {
+            eval_set_exc(*--sp);   /* as RERAISE */
+            goto unwind;
+        }
+        if (f->nblocks <= 0 || f->blocks[f->nblocks - 1].type != BLK_EXCEPT_HANDLER) {
+            err_set(E_SystemError, "popped block is not an except handler");
+            goto error;
+        }
+        f->nblocks--;
+        Obj prev = sp[-2];
+        vm_ts.roots[ROOT_HANDLED_EXC] = IS_NONE(prev) ? NULL : prev;
+        sp -= 3;
+        DISPATCH();
+    }
+    TARGET(ASYNC_GEN_WRAP) {
+        Obj w = asyncgen_wrap_value(sp[-1]);
+        if (!w)
+            goto error;
+        sp[-1] = w;
+        DISPATCH();
+    }
     TARGET(POP_BLOCK) {
         if (f->nblocks > 0)
             f->nblocks--;
@@ -2572,7 +2624,10 @@ call_c: {
         vm_unroots(r);
         if (!res)
             goto error;
-        sp--;
+        if (ARG)
+            sp[-1] = res;   /* async with: awaited next */
+        else
+            sp--;
         DISPATCH();
     }
     TARGET(WITH_EXCEPT_START) {
@@ -2581,7 +2636,7 @@ call_c: {
         Obj *r = vm_roots(3);
         r[0] = (Obj)TYPE(exc);
         r[1] = exc;
-        Obj tb = IS_EXCEPTION(exc) ? ((ExceptionObj *)exc)->traceback : NULL;
+        Obj tb = IS_EXCEPTION(exc) ? EXC(exc)->traceback : NULL;
         r[2] = tb ? tb : g_None;
         Obj res = vm_call(sp[-3], r, 3, NULL);
         vm_unroots(r);
@@ -2697,7 +2752,7 @@ error: {
             exc = err_occurred();
         }
         exc = vm_ts.roots[ROOT_CUR_EXC];
-        if (exc && IS_EXCEPTION(exc) && !((ExceptionObj *)exc)->traceback)
+        if (exc && IS_EXCEPTION(exc) && !EXC(exc)->traceback)
             eval_chain_context(exc, vm_ts.roots[ROOT_HANDLED_EXC]);
     }
 error_tb:
@@ -2733,19 +2788,23 @@ unwind:
         *status = RUN_ERROR;
         LEAVE_RUN();
         return NULL;
-    case FR_GEN_ENTRY:
+    case FR_GEN_ENTRY: {
+        unsigned gtid = TID(FRAME_HDR(f)[HDR_GEN]);
         gen_finish_frame(f);
-        gen_stopiteration_to_runtime_error();
+        gen_convert_stop_exc(gtid);
         tm_self.ss_top = (object_t **)f->localsplus;
         *status = RUN_ERROR;
         LEAVE_RUN();
         return NULL;
+    }
     case FR_GEN_FORITER:
-    case FR_GEN_YIELDFROM:
+    case FR_GEN_YIELDFROM: {
+        unsigned gtid = TID(FRAME_HDR(f)[HDR_GEN]);
         gen_finish_frame(f);
-        gen_stopiteration_to_runtime_error();
+        gen_convert_stop_exc(gtid);
         f = f->back;
         break;
+    }
     default: {
         Frame *caller = f->back;
         pop_frame(f);

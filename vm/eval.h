@@ -81,15 +81,26 @@ VM_STRUCT(GenObj) {
     Obj name, qualname;
     Obj exc_state;           /* handled exception saved across a yield inside an except block */
     Obj frame_obj;           /* FrameObj for gi_frame, made on demand */
+    Obj ag_finalizer;        /* async generators: the finalizer hook when first iterated (kept, never
+                                called: tmpy has no finalizers) */
     /* ---- not references ---- */
     int64_t state;           /* GEN_* */
+    int64_t ag_flags;        /* async generators: AG_* */
     int64_t ip;              /* resume instruction index */
     int64_t sp;              /* value-stack depth */
     int64_t nblocks;
     Block blocks[FRAME_MAX_BLOCKS];
     Obj slots[];
 };
-#define GEN(v) ((GenObj *)(v))
+#define GEN(v) ((GenObj *)vm_rd(v))
+/* Async generator flags (CPython's ag_running_async, ag_closed, ag_hooks_inited). */
+enum { AG_RUNNING_ASYNC = 1, AG_CLOSED = 2, AG_HOOKS_INITED = 4 };
+/* Generators, coroutines and async generators share GenObj and the code below. */
+static inline bool gen_is_resumable(Obj v)
+{
+    unsigned t = TID(v);
+    return t == TID_GENERATOR || t == TID_COROUTINE || t == TID_ASYNC_GENERATOR;
+}
 
 /* Minimal frame object (gi_frame, tb_frame). */
 VM_STRUCT(FrameObj) { tm_header h; Obj code; Obj globals; Obj gen; int64_t lineno; };
@@ -135,6 +146,12 @@ extern __thread Frame *vm_tx_low;        /* lowest frame saved for an abort; NUL
 void vm_tx_started(void);                /* after tm_start_transaction at a yield point */
 void vm_tx_commit(void);                 /* commit (may abort) and drop the undo log */
 void vm_tx_forget(void);                 /* drop the undo log (committed or inevitable) */
+/* C blocks of a transaction that may abort (txmalloc.c): record them from
+ * its start, forget them at commit or when it turns inevitable, free them
+ * when it aborts. */
+void vm_txmalloc_track(void);
+void vm_txmalloc_forget(void);
+void vm_txmalloc_free_all(void);
 void vm_tx_save_frame_slow(Frame *f, Obj *above);
 extern bool vm_tx_stats_enabled;         /* TMPY_STATS=1 */
 void vm_tx_merge_stats(void);            /* a thread ends: its abort sites into the totals */
@@ -234,6 +251,35 @@ void gen_suspend_frame(Frame *f, Obj *sp);              /* save the running fram
 void gen_finish_frame(Frame *f);                        /* generator returned or raised; pops it */
 Obj gen_resume(Obj gen, Obj sent, Obj exc, int *status);
 void gen_init_type(void);
+/* "generator", "coroutine" or "async generator" (messages). */
+const char *gen_kind_name(Obj gen);
+/* Resume with value (NULL: nothing pushed). Its return v becomes
+ * StopIteration(v) (async generators: StopAsyncIteration). */
+Obj gen_send_ex(Obj gen, Obj value);
+/* throw(): close_on_genexit false lets a GeneratorExit reach the delegate
+ * of an await through its throw() (async generators' aclose). */
+Obj gen_throw_ex(Obj gen, Obj exc, bool close_on_genexit);
+/* throw()'s argument forms (type[, value[, tb]]) into one exception, or NULL. */
+Obj gen_throw_args(Obj *args, size_t nargs);
+/* PEP 479 in a generator-like frame that ended with an exception. */
+void gen_convert_stop_exc(unsigned tid);
+/* Attribute getters shared by the three types (args[0]: the object). */
+Obj gen_get_running(Obj *args, size_t nargs, Obj kw);
+Obj gen_get_suspended(Obj *args, size_t nargs, Obj kw);
+Obj gen_get_code(Obj *args, size_t nargs, Obj kw);
+Obj gen_get_frame(Obj *args, size_t nargs, Obj kw);
+Obj gen_get_yieldfrom(Obj *args, size_t nargs, Obj kw);
+void gen_add_name_getsets(TypeObj *t);   /* __name__, __qualname__ */
+
+/* coroutine.c */
+extern TypeObj *T_coroutine, *T_async_generator;
+void coro_init_types(void);
+/* GET_AWAITABLE: the iterator `await v` delegates to. where: 0 await,
+ * 1 / 2 the result of __aenter__ / __aexit__ (their messages). */
+Obj coro_get_awaitable(Obj v, int where);
+Obj coro_get_aiter(Obj v);              /* GET_AITER */
+Obj coro_get_anext(Obj aiter);          /* GET_ANEXT: the awaitable of __anext__() */
+Obj asyncgen_wrap_value(Obj v);         /* ASYNC_GEN_WRAP */
 
 /* traceback.c */
 void traceback_prepend(Obj exc, Obj code, int lineno);

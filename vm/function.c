@@ -115,7 +115,7 @@ static int function_setattro(Obj f, Obj name, Obj v)
         Obj nd = dict_new();
         if (!nd)
             goto done;
-        VM_WRITE(r[0]);
+        VM_WRITE_RARE(r[0]);
         FUNC(r[0])->dict = nd;
     }
     if (v) {
@@ -152,7 +152,7 @@ GETTER(f_set_name)
         err_set(E_TypeError, "__name__ must be set to a string object");
         return NULL;
     }
-    VM_WRITE(args[0]);
+    VM_WRITE_RARE(args[0]);
     FUNC(args[0])->name = args[1];
     return g_None;
 }
@@ -164,7 +164,7 @@ GETTER(f_set_qualname)
         err_set(E_TypeError, "__qualname__ must be set to a string object");
         return NULL;
     }
-    VM_WRITE(args[0]);
+    VM_WRITE_RARE(args[0]);
     FUNC(args[0])->qualname = args[1];
     return g_None;
 }
@@ -172,7 +172,7 @@ GETTER(f_get_doc) { UNUSED_ARGS; return FUNC(args[0])->doc ? FUNC(args[0])->doc 
 GETTER(f_set_doc)
 {
     UNUSED_ARGS;
-    VM_WRITE(args[0]);
+    VM_WRITE_RARE(args[0]);
     FUNC(args[0])->doc = args[1] ? args[1] : g_None;
     return g_None;
 }
@@ -180,7 +180,7 @@ GETTER(f_get_module) { UNUSED_ARGS; return FUNC(args[0])->module ? FUNC(args[0])
 GETTER(f_set_module)
 {
     UNUSED_ARGS;
-    VM_WRITE(args[0]);
+    VM_WRITE_RARE(args[0]);
     FUNC(args[0])->module = args[1] ? args[1] : g_None;
     return g_None;
 }
@@ -195,7 +195,7 @@ GETTER(f_set_defaults)
         err_set(E_TypeError, "__defaults__ must be set to a tuple object");
         return NULL;
     }
-    VM_WRITE(args[0]);
+    VM_WRITE_RARE(args[0]);
     FUNC(args[0])->defaults = v;
     return g_None;
 }
@@ -210,7 +210,7 @@ GETTER(f_set_kwdefaults)
         err_set(E_TypeError, "__kwdefaults__ must be set to a dict object");
         return NULL;
     }
-    VM_WRITE(args[0]);
+    VM_WRITE_RARE(args[0]);
     FUNC(args[0])->kwdefaults = v;
     return g_None;
 }
@@ -231,7 +231,7 @@ GETTER(f_set_code)
                    str_cstr(FUNC(args[0])->name), nclosure, (int)CODE(args[1])->nfreevars);
         return NULL;
     }
-    VM_WRITE(args[0]);
+    VM_WRITE_RARE(args[0]);
     FUNC(args[0])->code = args[1];
     return g_None;
 }
@@ -244,7 +244,7 @@ GETTER(f_get_dict)
         Obj d = dict_new();
         if (!d)
             return NULL;
-        VM_WRITE(args[0]);
+        VM_WRITE_RARE(args[0]);
         FUNC(args[0])->dict = d;
     }
     return FUNC(args[0])->dict;
@@ -258,7 +258,7 @@ GETTER(f_set_dict)
         err_format(E_TypeError, "__dict__ must be set to a dictionary, not a '%s'", type_name(args[1]));
         return NULL;
     }
-    VM_WRITE(args[0]);
+    VM_WRITE_RARE(args[0]);
     FUNC(args[0])->dict = args[1];
     return g_None;
 }
@@ -273,7 +273,7 @@ GETTER(f_get_annotations)
         Obj d = dict_new();
         if (!d)
             goto done;
-        VM_WRITE(r[0]);
+        VM_WRITE_RARE(r[0]);
         FUNC(r[0])->dict = d;
     }
     res = dict_getitem(FUNC(r[0])->dict, key);
@@ -512,12 +512,98 @@ GETTER(co_get_flags)
         r |= 0x8;
     if (fl & CO_NESTED)
         r |= 0x10;
-    if (fl & CO_GENERATOR)
+    if (fl & CO_COROUTINE)
+        r |= 0x80;
+    else if (fl & CO_ASYNC_GENERATOR)
+        r |= 0x200;
+    else if (fl & CO_GENERATOR)
         r |= 0x20;
-    if (CODE(args[0])->nfreevars == 0 && CODE(args[0])->ncellvars == 0)
-        r |= 0x40;               /* NOFREE */
+    if (fl & CO_ITERABLE_COROUTINE)
+        r |= 0x100;
     return MAKE_SMALLINT(r);
 }
+
+/* code.replace(co_flags=...): only CO_ITERABLE_COROUTINE (0x100) may
+ * change (what types.coroutine needs); other fields are not built. The copy
+ * gets its own inline caches. */
+static Obj code_replace(Obj *args, size_t nargs, Obj kwnames)
+{
+    static const char *const names[] = {"co_flags", NULL};
+    if (nargs > 1) {
+        err_set(E_TypeError, "replace() takes no positional arguments");
+        return NULL;
+    }
+    if (kwnames) {
+        for (int64_t i = 0; i < TUPLE_LEN(kwnames); i++)
+            if (strcmp(str_cstr(TUPLE_ITEMS(kwnames)[i]), "co_flags") != 0) {
+                err_format(E_NotImplementedError, "code.replace(): only co_flags can be replaced in tmpy, not %s",
+                           str_cstr(TUPLE_ITEMS(kwnames)[i]));
+                return NULL;
+            }
+    }
+    Obj *r = vm_roots(4);
+    Obj res = NULL;
+    r[0] = args[0];
+    if (vm_parse_args("replace", args + 1, 0, kwnames, names, 0, 0, r + 1) < 0)
+        goto done;
+    if (!r[1]) {
+        res = r[0];   /* nothing replaced: an equal code object */
+        goto done;
+    }
+    int64_t want;
+    if (vm_index_i64(r[1], &want) < 0)
+        goto done;
+    Obj cur = co_get_flags(r, 1, NULL);
+    if (!cur)
+        goto done;
+    if ((want & ~0x100) != (SMALLINT_VAL(cur) & ~0x100)) {
+        err_set(E_NotImplementedError, "code.replace(): tmpy can only change the CO_ITERABLE_COROUTINE flag (0x100)");
+        goto done;
+    }
+    r[2] = raw_new((int64_t)CODE(r[0])->ncaches * CACHE_ENTRY_SIZE);
+    if (!r[2])
+        goto done;
+    r[3] = code_new((int32_t)CODE(r[0])->ninstr);
+    if (!r[3])
+        goto done;
+    /* nothing below allocates */
+    CodeObj *src = CODE(r[0]), *dst = CODE(r[3]);
+    VM_WRITE(r[3]);
+    dst->consts = src->consts;
+    dst->names = src->names;
+    dst->localsplus = src->localsplus;
+    dst->name = src->name;
+    dst->qualname = src->qualname;
+    dst->filename = src->filename;
+    dst->lines = src->lines;
+    dst->exc_unused = src->exc_unused;
+    dst->cache = r[2];
+    dst->argcount = src->argcount;
+    dst->posonlyargcount = src->posonlyargcount;
+    dst->kwonlyargcount = src->kwonlyargcount;
+    dst->nlocals = src->nlocals;
+    dst->ncellvars = src->ncellvars;
+    dst->nfreevars = src->nfreevars;
+    dst->stacksize = src->stacksize;
+    dst->flags = (src->flags & ~CO_ITERABLE_COROUTINE) | ((want & 0x100) ? CO_ITERABLE_COROUTINE : 0);
+    dst->firstlineno = src->firstlineno;
+    dst->ncaches = src->ncaches;
+    dst->reserved_ = 0;
+    dst->cell2arg_count = src->cell2arg_count;
+    for (int i = 0; i < 16; i++)
+        dst->cell2arg[i] = src->cell2arg[i];
+    for (uint64_t i = 0; i < src->ninstr; i++)
+        dst->code[i] = src->code[i];
+    res = r[3];
+done:
+    vm_unroots(r);
+    return res;
+}
+
+static const MethodDef code_methods[] = {
+    {"replace", code_replace, METH_KW, "Return a copy of the code object with new values for the specified fields."},
+    {NULL, NULL, 0, NULL},
+};
 
 static Obj code_richcompare(Obj a, Obj b, int op)
 {
@@ -607,6 +693,7 @@ void func_init_types(void)
     type_add_getset(T_code, "co_cellvars", co_get_cellvars, NULL);
     type_add_getset(T_code, "co_freevars", co_get_freevars, NULL);
     type_add_getset(T_code, "co_flags", co_get_flags, NULL);
+    type_add_methods(T_code, code_methods);
     type_ready(T_code);
 
     gen_init_type();

@@ -1,4 +1,5 @@
-/* Generators. A generator object keeps a copy of its frame's shadow-stack
+/* Generators (and the frames of coroutines and async generators, which
+ * share GenObj and everything here: coroutine.c adds their types). A generator object keeps a copy of its frame's shadow-stack
  * slots and block stack while suspended; resuming copies them back onto the
  * shadow stack and runs them in the eval loop (eval.c). FOR_ITER and
  * YIELD_FROM resume generators inside the loop without C recursion; the C
@@ -21,7 +22,7 @@ void eval_fill_layouts(tm_type *gl, tm_type *fl)
     gl->item_size = sizeof(Obj);
     gl->length_offset = offsetof(struct GenObj_, nslots);
     gl->ref_words = GEN_REF_WORD(code) | GEN_REF_WORD(name) | GEN_REF_WORD(qualname) |
-                    GEN_REF_WORD(exc_state) | GEN_REF_WORD(frame_obj);
+                    GEN_REF_WORD(exc_state) | GEN_REF_WORD(frame_obj) | GEN_REF_WORD(ag_finalizer);
     gl->items_are_refs = true;
 
     memset(fl, 0, sizeof *fl);
@@ -37,7 +38,9 @@ Obj gen_create(Obj func, CodeObj *co, Obj *lp)
 {
     int nlp = code_nlocalsplus(co);
     int64_t nslots = nlp + FRAME_NHDR + co->stacksize;
-    Obj gen = (Obj)tm_allocate_var(TID_GENERATOR, (uintptr_t)nslots);
+    unsigned tid = (co->flags & CO_ASYNC_GENERATOR) ? TID_ASYNC_GENERATOR
+                   : (co->flags & CO_COROUTINE) ? TID_COROUTINE : TID_GENERATOR;
+    Obj gen = (Obj)tm_allocate_var(tid, (uintptr_t)nslots);
     if (!gen)
         return err_nomemory();
     func = lp[nlp + HDR_FUNC];
@@ -49,6 +52,8 @@ Obj gen_create(Obj func, CodeObj *co, Obj *lp)
     g->ip = 0;
     g->sp = 0;
     g->nblocks = 0;
+    g->ag_flags = 0;
+    g->ag_finalizer = NULL;
     for (int i = 0; i < nlp + FRAME_NHDR; i++)
         g->slots[i] = lp[i];
     g->slots[nlp + HDR_GEN] = gen;
@@ -141,6 +146,38 @@ void gen_finish_frame(Frame *f)
     vm_tx_frame_popped(f->back, f->localsplus);
 }
 
+/* PEP 479: StopIteration escaping a generator-like frame (and
+ * StopAsyncIteration escaping an async generator) becomes RuntimeError. */
+void gen_convert_stop_exc(unsigned tid)
+{
+    Obj exc = vm_ts.roots[ROOT_CUR_EXC];
+    const char *msg;
+    if (!exc)
+        return;
+    if (vm_isinstance_type(exc, E_StopIteration))
+        msg = tid == TID_COROUTINE ? "coroutine raised StopIteration"
+              : tid == TID_ASYNC_GENERATOR ? "async generator raised StopIteration"
+                                           : "generator raised StopIteration";
+    else if (tid == TID_ASYNC_GENERATOR && vm_isinstance_type(exc, E_StopAsyncIteration))
+        msg = "async generator raised StopAsyncIteration";
+    else
+        return;
+    Obj *r = vm_roots(2);
+    r[0] = exc;
+    r[1] = str_from_cstr(msg);
+    if (r[1]) {
+        r[1] = exc_new(E_RuntimeError, &r[1], 1);
+        if (r[1]) {
+            VM_WRITE(r[1]);
+            EXC(r[1])->cause = r[0];
+            EXC(r[1])->context = r[0];
+            EXC(r[1])->suppress_context = 1;
+            eval_set_exc(r[1]);
+        }
+    }
+    vm_unroots(r);
+}
+
 static bool gen_at_yield_from(GenObj *g)
 {
     CodeObj *co = (CodeObj *)g->code;
@@ -156,15 +193,32 @@ static int64_t gen_top_slot(GenObj *g)
 /* ------------------------------------------------------------------ */
 /* Resuming from C                                                     */
 /* ------------------------------------------------------------------ */
+const char *gen_kind_name(Obj gen)
+{
+    switch (TID(gen)) {
+    case TID_COROUTINE: return "coroutine";
+    case TID_ASYNC_GENERATOR: return "async generator";
+    default: return "generator";
+    }
+}
+
 Obj gen_resume(Obj gen, Obj sent, Obj exc, int *status)
 {
     *status = RUN_ERROR;
     GenObj *g = GEN(gen);
     if (g->state == GEN_RUNNING) {
-        err_set(E_ValueError, "generator already executing");
+        err_format(E_ValueError, "%s already executing", gen_kind_name(gen));
         return NULL;
     }
     if (g->state == GEN_FINISHED) {
+        if (TID(gen) == TID_COROUTINE) {
+            err_set(E_RuntimeError, "cannot reuse already awaited coroutine");
+            return NULL;
+        }
+        if (TID(gen) == TID_ASYNC_GENERATOR && !exc) {
+            err_set_obj((Obj)E_StopAsyncIteration);
+            return NULL;
+        }
         if (exc)
             eval_set_exc(exc);
         else
@@ -206,24 +260,35 @@ static void set_stopiteration(Obj value)
         eval_set_exc(exc);
 }
 
-/* Resume with `value` (NULL: nothing pushed). NULL + StopIteration(v) when
- * the generator returns v. */
-static Obj gen_send_ex(Obj gen, Obj value)
+/* A generator-like object returned v: StopIteration(v), or for an async
+ * generator StopAsyncIteration. */
+static void set_returned(Obj gen, Obj v)
+{
+    if (TID(gen) == TID_ASYNC_GENERATOR)
+        err_set_obj((Obj)E_StopAsyncIteration);
+    else
+        set_stopiteration(v);
+}
+
+Obj gen_send_ex(Obj gen, Obj value)
 {
     int st;
-    Obj r = gen_resume(gen, value, NULL, &st);
+    Obj *r = vm_roots(1);
+    r[0] = gen;
+    Obj res = gen_resume(gen, value, NULL, &st);
     if (st == RUN_RETURNED) {
-        set_stopiteration(r);
-        return NULL;
+        set_returned(r[0], res);
+        res = NULL;
     }
-    return r;
+    vm_unroots(r);
+    return res;
 }
 
 Obj gen_send(Obj gen, Obj value)
 {
     GenObj *g = GEN(gen);
     if (g->state == GEN_CREATED && value && !IS_NONE(value)) {
-        err_set(E_TypeError, "can't send non-None value to a just-started generator");
+        err_format(E_TypeError, "can't send non-None value to a just-started %s", gen_kind_name(gen));
         return NULL;
     }
     return gen_send_ex(gen, value ? value : g_None);
@@ -244,7 +309,7 @@ static Obj gen_iternext(Obj gen)
 /* Close a delegate of yield from: 0 or -1. */
 static int close_iter(Obj yf)
 {
-    if (TID(yf) == TID_GENERATOR) {
+    if (TID(yf) == TID_GENERATOR || TID(yf) == TID_COROUTINE) {
         Obj r = gen_close(yf);
         return r ? 0 : -1;
     }
@@ -263,6 +328,11 @@ static int close_iter(Obj yf)
 
 Obj gen_throw(Obj gen, Obj exc)
 {
+    return gen_throw_ex(gen, exc, true);
+}
+
+Obj gen_throw_ex(Obj gen, Obj exc, bool close_on_genexit)
+{
     Obj *r = vm_roots(4);
     r[0] = gen;
     r[1] = exc;
@@ -280,7 +350,7 @@ Obj gen_throw(Obj gen, Obj exc)
     GenObj *g = GEN(r[0]);
     if (gen_at_yield_from(g)) {
         r[2] = g->slots[gen_top_slot(g)];   /* the delegate */
-        if (vm_isinstance_type(r[1], E_GeneratorExit)) {
+        if (close_on_genexit && vm_isinstance_type(r[1], E_GeneratorExit)) {
             VM_WRITE(r[0]);
             GEN(r[0])->state = GEN_RUNNING;
             int err = close_iter(r[2]);
@@ -293,8 +363,8 @@ Obj gen_throw(Obj gen, Obj exc)
         Obj yr;
         VM_WRITE(r[0]);
         GEN(r[0])->state = GEN_RUNNING;
-        if (TID(r[2]) == TID_GENERATOR) {
-            yr = gen_throw(r[2], r[1]);
+        if (TID(r[2]) == TID_GENERATOR || TID(r[2]) == TID_COROUTINE) {
+            yr = gen_throw_ex(r[2], r[1], close_on_genexit);
         } else {
             r[3] = vm_getattr_opt(r[2], str_intern_cstr("throw"));
             if (!r[3]) {
@@ -329,7 +399,7 @@ throw_here: {
         int st;
         res = gen_resume(r[0], NULL, r[1], &st);
         if (st == RUN_RETURNED) {
-            set_stopiteration(res);
+            set_returned(r[0], res);
             res = NULL;
         }
     }
@@ -361,7 +431,7 @@ Obj gen_close(Obj gen)
     if (exc) {
         Obj y = gen_throw(r[0], exc);
         if (y) {
-            err_set(E_RuntimeError, "generator ignored GeneratorExit");
+            err_format(E_RuntimeError, "%s ignored GeneratorExit", gen_kind_name(r[0]));
         } else if (err_matches(E_StopIteration) || err_matches(E_GeneratorExit)) {
             err_clear();
             res = g_None;
@@ -397,8 +467,15 @@ static Obj m_throw(Obj *args, size_t nargs, Obj kw)
 {
     if (vm_check_args("throw", nargs - 1, kw, 1, 3) < 0)
         return NULL;
-    Obj typ = args[1];
-    Obj val = nargs > 2 ? args[2] : g_None;
+    Obj exc = gen_throw_args(args + 1, nargs - 1);
+    return exc ? gen_throw(args[0], exc) : NULL;
+}
+
+/* args: type[, value[, tb]] (root slots). */
+Obj gen_throw_args(Obj *args, size_t nargs)
+{
+    Obj typ = args[0];
+    Obj val = nargs > 1 ? args[1] : g_None;
     Obj *r = vm_roots(1);
     Obj res = NULL;
     if (IS_TYPE(typ) && type_is_subtype((TypeObj *)typ, E_BaseException)) {
@@ -424,15 +501,15 @@ static Obj m_throw(Obj *args, size_t nargs, Obj kw)
                    type_name(typ));
         goto done;
     }
-    if (nargs > 3 && !IS_NONE(args[3])) {
-        if (TID(args[3]) != TID_TRACEBACK) {
+    if (nargs > 2 && !IS_NONE(args[2])) {
+        if (TID(args[2]) != TID_TRACEBACK) {
             err_set(E_TypeError, "throw() third argument must be a traceback object");
             goto done;
         }
         VM_WRITE(r[0]);
-        ((ExceptionObj *)r[0])->traceback = args[3];
+        EXC(r[0])->traceback = args[2];
     }
-    res = gen_throw(args[0], r[0]);
+    res = r[0];
 done:
     vm_unroots(r);
     return res;
@@ -472,25 +549,25 @@ static const MethodDef gen_methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-static Obj g_running(Obj *args, size_t nargs, Obj kw)
+Obj gen_get_running(Obj *args, size_t nargs, Obj kw)
 {
     (void)nargs, (void)kw;
     return vm_bool(GEN(args[0])->state == GEN_RUNNING);
 }
 
-static Obj g_suspended(Obj *args, size_t nargs, Obj kw)
+Obj gen_get_suspended(Obj *args, size_t nargs, Obj kw)
 {
     (void)nargs, (void)kw;
     return vm_bool(GEN(args[0])->state == GEN_SUSPENDED);
 }
 
-static Obj g_code(Obj *args, size_t nargs, Obj kw)
+Obj gen_get_code(Obj *args, size_t nargs, Obj kw)
 {
     (void)nargs, (void)kw;
     return GEN(args[0])->code;
 }
 
-static Obj g_frame(Obj *args, size_t nargs, Obj kw)
+Obj gen_get_frame(Obj *args, size_t nargs, Obj kw)
 {
     (void)nargs, (void)kw;
     GenObj *g = GEN(args[0]);
@@ -508,7 +585,7 @@ static Obj g_frame(Obj *args, size_t nargs, Obj kw)
     return fo;
 }
 
-static Obj g_yieldfrom(Obj *args, size_t nargs, Obj kw)
+Obj gen_get_yieldfrom(Obj *args, size_t nargs, Obj kw)
 {
     (void)nargs, (void)kw;
     GenObj *g = GEN(args[0]);
@@ -560,12 +637,18 @@ void gen_init_type(void)
     T_generator->tp_iter = gen_iter;
     T_generator->tp_iternext = gen_iternext;
     type_add_methods(T_generator, gen_methods);
-    type_add_getset(T_generator, "gi_running", g_running, NULL);
-    type_add_getset(T_generator, "gi_suspended", g_suspended, NULL);
-    type_add_getset(T_generator, "gi_code", g_code, NULL);
-    type_add_getset(T_generator, "gi_frame", g_frame, NULL);
-    type_add_getset(T_generator, "gi_yieldfrom", g_yieldfrom, NULL);
-    type_add_getset(T_generator, "__name__", g_name, g_set_name);
-    type_add_getset(T_generator, "__qualname__", g_qualname, g_set_qualname);
+    type_add_getset(T_generator, "gi_running", gen_get_running, NULL);
+    type_add_getset(T_generator, "gi_suspended", gen_get_suspended, NULL);
+    type_add_getset(T_generator, "gi_code", gen_get_code, NULL);
+    type_add_getset(T_generator, "gi_frame", gen_get_frame, NULL);
+    type_add_getset(T_generator, "gi_yieldfrom", gen_get_yieldfrom, NULL);
+    gen_add_name_getsets(T_generator);
     type_ready(T_generator);
+    coro_init_types();
+}
+
+void gen_add_name_getsets(TypeObj *t)
+{
+    type_add_getset(t, "__name__", g_name, g_set_name);
+    type_add_getset(t, "__qualname__", g_qualname, g_set_qualname);
 }

@@ -78,7 +78,7 @@ static int handle_uncaught(Obj exc)
         r[1] = vm_getattr_opt(r[0], NAME(code));
         if (!r[1]) {
             err_clear();
-            Obj args = IS_EXCEPTION(r[0]) ? ((ExceptionObj *)r[0])->args : NULL;
+            Obj args = IS_EXCEPTION(r[0]) ? EXC(r[0])->args : NULL;
             r[1] = !args || TUPLE_LEN(args) == 0 ? g_None
                  : TUPLE_LEN(args) == 1 ? TUPLE_ITEMS(args)[0] : args;
         }
@@ -113,7 +113,7 @@ static int handle_uncaught(Obj exc)
     Obj orig = sys_get("__excepthook__");
     if (hook && hook != orig && !IS_NONE(hook)) {
         r[1] = hook;
-        Obj tb = IS_EXCEPTION(r[0]) && ((ExceptionObj *)r[0])->traceback ? ((ExceptionObj *)r[0])->traceback
+        Obj tb = IS_EXCEPTION(r[0]) && EXC(r[0])->traceback ? EXC(r[0])->traceback
                                                                           : g_None;
         Obj res = vm_call3(r[1], (Obj)TYPE(r[0]), r[0], tb);
         if (!res) {

@@ -78,6 +78,22 @@
  *   s:  POP_TOP; POP_EXCEPT; POP_TOP; (exc, prev, exit)
  *   end:
  *
+ *   await E:  <E> GET_AWAITABLE 0, LOAD_CONST None, YIELD_FROM
+ *   async for T in I: B  else: L
+ *       <I> GET_AITER
+ *   start: SETUP_FINALLY h; GET_ANEXT; <await>; POP_BLOCK
+ *       STORE T; B; JUMP start
+ *   h:  END_ASYNC_FOR       (aiter prev exc: StopAsyncIteration ends the loop)
+ *       L
+ *   async with M as x: B
+ *       <M> BEFORE_ASYNC_WITH; GET_AWAITABLE 1 ...YIELD_FROM; SETUP_ASYNC_WITH h
+ *       STORE x; B; POP_BLOCK
+ *       CALL_EXIT_NONE 1; GET_AWAITABLE 2 ... YIELD_FROM; POP_TOP; JUMP end
+ *   h:  WITH_EXCEPT_START; GET_AWAITABLE 2 ... YIELD_FROM; POP_JUMP_IF_TRUE s; RERAISE
+ *   s:  POP_TOP; POP_EXCEPT; POP_TOP
+ *   end:
+ *   An async generator's `yield v` is ASYNC_GEN_WRAP, YIELD_VALUE. An async
+ *   list/set/dict comprehension is a coroutine the builder awaits after CALL.
  *   Calls: `f(a, b)` is  <f> PUSH_NULL <a> <b> CALL 2
  *          `o.m(a)` is   <o> LOAD_METHOD m  <a> CALL 1
  *          `f(a, k=b)`:  <f> PUSH_NULL <a> <b> LOAD_CONST ('k',) CALL_KW 2
@@ -208,7 +224,7 @@
     X(POP_EXCEPT)            /* prev -- : pop the EXCEPT_HANDLER block, restore prev as the handled exception */ \
     X(RERAISE)               /* exc -- : raise exc again, traceback kept */ \
     X(JUMP_IF_NOT_EXC_MATCH) /* arg target: exc type -- (jump if not isinstance(exc, type/tuple)) */ \
-    X(CALL_EXIT_NONE)        /* exit -- : exit(None, None, None), result dropped */ \
+    X(CALL_EXIT_NONE)        /* arg 0: exit -- : exit(None, None, None), result dropped; arg 1: exit -- result (async with) */ \
     X(WITH_EXCEPT_START)     /* exit prev exc -- exit prev exc res */ \
     X(LOAD_ASSERTION_ERROR)  /* -- AssertionError */ \
     X(GET_LEN)               /* obj -- obj len(obj)  (match: the length checks of sequence and mapping patterns) */ \
@@ -217,6 +233,13 @@
     X(MATCH_KEYS)            /* subject keys -- subject keys values|None: keys a tuple; values the tuple of subject.get(k, sentinel) (an exact dict: looked up directly), None at the first key missing; ValueError "mapping pattern checks duplicate key (k)" */ \
     X(MATCH_CLASS)           /* arg nargs: subject cls kwnames -- attrs|None: isinstance(subject, cls) (TypeError "called match pattern must be a type"), then the tuple of nargs positional attributes (named by cls.__match_args__, or the subject itself for TPF_MATCH_SELF types) and of the kwnames attributes; None if not an instance or an attribute is missing */ \
     X(COPY_DICT_WITHOUT_KEYS) /* subject keys -- rest: rest = {}; rest.update(subject) (as DICT_UPDATE); del rest[k] for each key */ \
+    X(GET_AWAITABLE)         /* arg where (0 await, 1 __aenter__ result, 2 __aexit__ result: the messages): v -- iterator to delegate to (a coroutine, an iterable-coroutine generator, or __await__()'s iterator) */ \
+    X(GET_AITER)             /* obj -- type(obj).__aiter__(obj)  (TypeError unless the result has __anext__) */ \
+    X(GET_ANEXT)             /* aiter -- aiter awaitable  (the awaitable of __anext__()) */ \
+    X(END_ASYNC_FOR)         /* aiter prev exc -- : the handler of an async for's next step; StopAsyncIteration ends the loop (pops the EXCEPT_HANDLER block, restores prev), anything else is raised again */ \
+    X(BEFORE_ASYNC_WITH)     /* mgr -- exit awaitable  (bound __aexit__, and __aenter__()) */ \
+    X(SETUP_ASYNC_WITH)      /* arg handler target: exit res -- exit res, with a try block just above exit */ \
+    X(ASYNC_GEN_WRAP)        /* v -- wrapped v  (an async generator's yield: asend() tells it from a value an await passes through) */ \
     X(OP_COUNT_)
 
 enum {

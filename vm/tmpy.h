@@ -75,6 +75,17 @@ typedef object_t *Obj;
 /* ------------------------------------------------------------------ */
 #define VM_WRITE(o) tm_write((object_t *)(o))
 #define VM_READ(o) tm_read((object_t *)(o))
+/* The write barrier of shapes read without barriers (types, functions,
+ * modules, code, ...: every layout whose cast has no vm_rd below). Under STM
+ * a write into one the transaction did not create makes it globally unique
+ * (txstate.c): inevitable, and every transaction running beside it aborts
+ * when it commits, so none goes on with what it read before. */
+#if TM_STM && !defined(TMPY_TEST_PLAIN_RARE_WRITE)   /* tests/test_barrier_check.py */
+void vm_write_rare(Obj o);
+#define VM_WRITE_RARE(o) vm_write_rare((Obj)(o))
+#else
+#define VM_WRITE_RARE(o) VM_WRITE(o)
+#endif
 /* The read barrier inside the accessors: the cast macros of mutable shapes
  * (LIST, ARRAY, DICT, RAW, SETOBJ, ITER, CELL, INST, BYTEARRAY, DEQUE) mark the
  * object read in the running transaction (STM: one byte store; GIL:
@@ -168,6 +179,8 @@ enum {
     TID_METHOD,         /* bound method: MethodObj */
     TID_BUILTIN,        /* BuiltinObj: a C function, bound (self) or not */
     TID_GENERATOR,
+    TID_COROUTINE,      /* coroutine: the generator layout (GenObj), coroutine.c */
+    TID_ASYNC_GENERATOR,/* async generator: the generator layout (GenObj), coroutine.c */
     TID_FRAME,          /* FrameObj: a saved frame (generators) */
     TID_TRACEBACK,
     TID_MODULE,
@@ -189,7 +202,8 @@ enum {
 /* vm_register_layouts() registers the layouts in enum order, so TID_X is
  * the runtime type id itself: tm_allocate(TID_FLOAT, sizeof(struct FloatObj_)).
  * str and bytes layouts count one byte more than their length (the NUL).
- * TID_GENERATOR and TID_FRAME layouts come from eval_fill_layouts() (eval.h). */
+ * TID_GENERATOR (also TID_COROUTINE, TID_ASYNC_GENERATOR) and TID_FRAME layouts
+ * come from eval_fill_layouts() (eval.h). */
 
 /* ------------------------------------------------------------------ */
 /* Object layouts. typedef __seg_gs struct X_ X: X * is a segment      */
@@ -235,6 +249,7 @@ VM_STRUCT(CapsuleObj) { tm_header h; Obj refs[4]; void *cdata; int64_t kind; };
 /* Files (fileobject.c). The write buffer is C memory (freed at close). */
 VM_STRUCT(FileObj) { tm_header h; Obj name; Obj mode; Obj rbuf; /* RawObj read buffer */ Obj encoding;
                      int64_t fd; int64_t flags; int64_t rpos; int64_t rlen; char *wbuf; int64_t wlen; int64_t wcap; };
+#define FO(v) ((FileObj *)vm_rd(v))
 
 /* Traceback entry: one per frame an exception passed through. */
 VM_STRUCT(TracebackObj) { tm_header h; Obj next; Obj code; int64_t lineno; };
@@ -251,6 +266,7 @@ VM_STRUCT(ExceptionObj) {
     int64_t suppress_context;
     Obj extra;           /* subclass-specific (StopIteration.value, SyntaxError details tuple, ...) */
 };
+#define EXC(v) ((ExceptionObj *)vm_rd(v))
 
 /* Built-in iterator / view objects share one layout; `kind` says which. */
 VM_STRUCT(IterObj) { tm_header h; Obj cls; Obj a; Obj b; Obj c; int64_t i; int64_t n; int64_t kind; };
@@ -277,13 +293,17 @@ VM_STRUCT(BuiltinObj) { tm_header h; Obj self; Obj name; const MethodDef *def; O
 enum {
     CO_VARARGS = 1,       /* *args */
     CO_VARKEYWORDS = 2,   /* **kwargs */
-    CO_GENERATOR = 4,
+    CO_GENERATOR = 4,     /* a call makes a resumable object: a generator, or with one of the
+                             two flags below a coroutine / async generator (generator.c) */
     CO_NESTED = 8,
     CO_CLASSBODY = 16,    /* a class body: names through LOAD_NAME/STORE_NAME */
     CO_MODULE = 32,       /* module level code */
     CO_LAMBDA = 64,
     CO_COMPREHENSION = 128,
     CO_HAS_DOCSTRING = 256, /* consts[0] is the function's __doc__ */
+    CO_COROUTINE = 512,     /* async def (or an awaited async comprehension) */
+    CO_ASYNC_GENERATOR = 1024, /* async def with yield, or an async generator expression */
+    CO_ITERABLE_COROUTINE = 2048, /* a generator usable with await (types.coroutine) */
 };
 VM_STRUCT(CodeObj) {
     tm_header h;
@@ -419,13 +439,9 @@ VM_STRUCT(TypeObj) {
     binaryfunc nb_inplace[NB_COUNT];  /* NULL: fall back to nb */
     unaryfunc nb_neg, nb_pos, nb_invert, nb_int, nb_float, nb_index, nb_abs;
 };
-/* The version the inline caches key on, read with its barrier (STM: a
- * class changed by a transaction that commits first aborts the reader). */
-static inline uint64_t type_version(TypeObj *t)
-{
-    tm_read((object_t *)t);
-    return t->version;
-}
+/* The version the inline caches key on. Types are read without barriers:
+ * a transaction that changes one is globally unique (VM_WRITE_RARE). */
+static inline uint64_t type_version(TypeObj *t) { return t->version; }
 
 /* ------------------------------------------------------------------ */
 /* The built-in types and singletons (never move; global roots).       */
@@ -509,6 +525,8 @@ enum { ROOT_CUR_EXC,        /* the exception being raised (NULL: none) */
        ROOT_HANDLED_EXC,    /* the exception being handled (sys.exc_info), NULL if none */
        ROOT_SCRATCH,
        ROOT_THREAD_LOCALS,  /* dict: _thread._local object -> this thread's attribute dict */
+       ROOT_ASYNCGEN_FIRSTITER,  /* sys.set_asyncgen_hooks(firstiter=...), NULL: none */
+       ROOT_ASYNCGEN_FINALIZER,  /* sys.set_asyncgen_hooks(finalizer=...), NULL: none */
        ROOT_COUNT = 8 };
 extern __thread VMThread vm_ts;
 extern int vm_recursion_limit;   /* sys.getrecursionlimit(), default 1000 */
@@ -899,13 +917,13 @@ int vm_blocking_open(const char *path, int flags, int mode);
 /* STM: before an effect that cannot be undone (C memory shared between
  * threads, I/O), the running transaction becomes inevitable (txstate.c;
  * nothing under the GIL). May abort while it waits: call it holding no C
- * lock; plain malloc'd memory the caller holds then leaks (memory from
- * vm_tx_realloc is freed). */
+ * lock (C memory the caller holds is freed: see txmalloc.c). */
 void vm_tx_become_inevitable(void);
-/* C memory an abort frees (STM; plain realloc/free under the GIL): for
- * buffers that live only while a C function runs (StrBuf). */
-void *vm_tx_realloc(void *p, size_t n);
-void vm_tx_free(void *p);
+/* STM: malloc'd memory of a transaction that aborts is freed
+ * (txmalloc.c). A block kept by C state that an abort does not undo (a
+ * static cache, a per-thread table) comes from these instead. */
+void *vm_malloc_kept(size_t n);
+void *vm_realloc_kept(void *p, size_t n);
 extern uint64_t vm_tx_blocks_freed;   /* statistics: blocks aborts freed */
 
 /* Start-up: layouts, types, singletons, builtins, sys. */

@@ -12,7 +12,6 @@
 TypeObj *T_traceback, *T_frame;
 
 #define TB(v) ((TracebackObj *)(v))
-#define EXC(v) ((ExceptionObj *)(v))
 
 /* ------------------------------------------------------------------ */
 /* Entries                                                            */
@@ -77,7 +76,7 @@ GETTER(tb_set_next)
             err_set(E_ValueError, "traceback loop detected");
             return NULL;
         }
-    VM_WRITE(args[0]);
+    VM_WRITE_RARE(args[0]);
     TB(args[0])->next = v;
     return g_None;
 }

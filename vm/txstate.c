@@ -31,94 +31,7 @@
 #include <sys/mman.h>
 
 int vm_tx_length = VM_TX_LENGTH_DEFAULT;
-uint64_t vm_tx_blocks_freed;
 
-/* ---- C memory an abort frees (vm_tx_malloc) ----
- * A transaction that may abort starts only where no C builtin is running,
- * so every block still linked when it aborts belonged to C frames the abort
- * discarded: it is freed. A commit (or becoming inevitable) unlinks them
- * all: from then on they belong to their C owners. */
-#if TM_STM
-typedef struct TxBlock { struct TxBlock *prev, *next; } TxBlock;   /* 16 bytes: keeps malloc's alignment */
-static __thread TxBlock blocks;
-
-static void blocks_init(void)
-{
-    if (!blocks.next)
-        blocks.prev = blocks.next = &blocks;
-}
-
-static void block_link(TxBlock *b)
-{
-    blocks_init();
-    b->next = blocks.next;
-    b->prev = &blocks;
-    blocks.next->prev = b;
-    blocks.next = b;
-}
-
-static void block_unlink(TxBlock *b)
-{
-    b->prev->next = b->next;
-    b->next->prev = b->prev;
-}
-#endif
-
-void *vm_tx_realloc(void *p, size_t n)
-{
-#if TM_STM
-    TxBlock *b = p ? (TxBlock *)p - 1 : NULL;
-    if (b)
-        block_unlink(b);
-    TxBlock *nb = realloc(b, sizeof(TxBlock) + n);
-    if (!nb) {
-        if (b)
-            block_link(b);
-        return NULL;
-    }
-    block_link(nb);
-    return nb + 1;
-#else
-    return realloc(p, n);
-#endif
-}
-
-void vm_tx_free(void *p)
-{
-#if TM_STM
-    if (!p)
-        return;
-    TxBlock *b = (TxBlock *)p - 1;
-    block_unlink(b);
-    free(b);
-#else
-    free(p);
-#endif
-}
-
-#if TM_STM
-/* Committed or inevitable: the blocks are their owners' now. */
-static void blocks_detach(void)
-{
-    blocks_init();
-    for (TxBlock *b = blocks.next, *next; b != &blocks; b = next) {
-        next = b->next;
-        b->prev = b->next = b;   /* unlinking it later changes nothing */
-    }
-    blocks.prev = blocks.next = &blocks;
-}
-
-static void blocks_free(void)
-{
-    blocks_init();
-    for (TxBlock *b = blocks.next, *next; b != &blocks; b = next) {
-        next = b->next;
-        free(b);
-        __atomic_add_fetch(&vm_tx_blocks_freed, 1, __ATOMIC_RELAXED);
-    }
-    blocks.prev = blocks.next = &blocks;
-}
-#endif
 __thread int vm_tx_countdown;
 __thread Frame *vm_tx_low;
 
@@ -234,8 +147,12 @@ static void add_site(AbortSite *table, size_t size, uintptr_t code, int line, ui
 static bool stats_tables(void)
 {
     if (!sites) {
-        sites = calloc(SITES, sizeof *sites);
-        conflict_tids = calloc(TM_MAX_TYPES, sizeof *conflict_tids);
+        sites = vm_malloc_kept(SITES * sizeof *sites);
+        conflict_tids = vm_malloc_kept(TM_MAX_TYPES * sizeof *conflict_tids);
+        if (sites)
+            memset(sites, 0, SITES * sizeof *sites);
+        if (conflict_tids)
+            memset(conflict_tids, 0, TM_MAX_TYPES * sizeof *conflict_tids);
     }
     return sites && conflict_tids;
 }
@@ -282,13 +199,14 @@ void vm_tx_print_stats(void)
     tm_stm_stats s;
     tm_stm_get_stats(&s);
     fprintf(stderr, "tmpy stats: %llu transactions, %llu commits, %llu aborts (read-write %llu, write-write %llu, "
-            "inevitable %llu, explicit %llu, injected %llu), %llu inevitable transitions\n",
+            "inevitable %llu, explicit %llu, injected %llu, rare write %llu), %llu inevitable transitions\n",
             (unsigned long long)s.started, (unsigned long long)s.committed, (unsigned long long)s.aborted,
             (unsigned long long)s.aborts_by_cause[TM_ABORT_READ_WRITE],
             (unsigned long long)s.aborts_by_cause[TM_ABORT_WRITE_WRITE],
             (unsigned long long)s.aborts_by_cause[TM_ABORT_INEVITABLE],
             (unsigned long long)s.aborts_by_cause[TM_ABORT_EXPLICIT],
-            (unsigned long long)s.aborts_by_cause[TM_ABORT_INJECTED], (unsigned long long)s.inevitable);
+            (unsigned long long)s.aborts_by_cause[TM_ABORT_INJECTED],
+            (unsigned long long)s.aborts_by_cause[TM_ABORT_RARE_WRITE], (unsigned long long)s.inevitable);
     fprintf(stderr, "tmpy stats: %.3f ms lost in aborted transactions, %.3f ms committing, %.3f ms stopping the "
             "world, %.3f ms parked\n", s.aborted_ns / 1e6, s.commit_ns / 1e6, s.sync_ns / 1e6, s.wait_ns / 1e6);
     qsort(all_sites, ARRAY_LEN(all_sites), sizeof all_sites[0], by_aborts);
@@ -334,7 +252,7 @@ void vm_tx_started(void)
         tm_self.ss_top = head.ss_top;
         vm_tx_low = head.low;
         str_cursor_reset();   /* the abort reuses nursery addresses */
-        blocks_free();
+        vm_txmalloc_free_all();
         nruns = initial_runs;
         tm_self.undo_top = tm_self.undo_base + (nruns ? runs[nruns - 1].at + runs[nruns - 1].n : 0);
         vm_tx_countdown = vm_tx_length;
@@ -357,11 +275,12 @@ void vm_tx_started(void)
     head.low = vm_tx_low;
     initial_runs = nruns;
     vm_tx_countdown = vm_tx_length;
+    vm_txmalloc_track();
 }
 
 void vm_tx_forget(void)
 {
-    blocks_detach();
+    vm_txmalloc_forget();
     nruns = initial_runs = 0;
     if (runs)
         tm_self.undo_top = tm_self.undo_base;
@@ -381,6 +300,17 @@ void vm_tx_become_inevitable(void)
         tm_become_inevitable();   /* may abort while it waits */
         vm_tx_forget();
     }
+}
+
+void vm_write_rare(Obj o)
+{
+    if (!tm_created_here(o) && !tm_is_globally_unique()) {
+        bool was_inevitable = tm_is_inevitable();
+        tm_become_globally_unique();   /* may abort while it waits */
+        if (!was_inevitable)
+            vm_tx_forget();
+    }
+    VM_WRITE(o);
 }
 #else
 void vm_tx_commit(void) { tm_commit_transaction(); }

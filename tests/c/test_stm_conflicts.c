@@ -474,6 +474,55 @@ static void test_yield_then_abort(void)
 }
 
 /* Read markers are reset every 255 transactions: detection must survive it. */
+/* ---- Rare write: A reads X without a read barrier (as readers of types
+ * and functions do); B changes X through tm_write_rare and commits: A
+ * aborts even though it left no read marker, and its retry sees B's value.
+ * A write into an object the transaction created stays an ordinary one. ---- */
+static void *rare_a(void *arg)
+{
+    (void)arg;
+    THREAD_BEGIN;
+    tm_start_transaction();
+    ra.attempts++;
+    ra.seen = ((cell_t *)X)->value;   /* no barrier */
+    if (ra.attempts == 1)
+        set_step(1);
+    wait_step(2, true);
+    tm_commit_transaction();
+    THREAD_END(&ra);
+}
+
+static void *rare_b(void *arg)
+{
+    (void)arg;
+    THREAD_BEGIN;
+    wait_step(1, false);
+    tm_start_transaction();
+    object_t *mine = new_cell(5);
+    tm_write_rare(mine);   /* its own object: no need to stop anyone */
+    rb.seen = tm_is_inevitable();
+    tm_write_rare(X);
+    ((cell_t *)X)->value = 99;
+    CHECK(tm_is_inevitable() && tm_is_globally_unique(), "a rare write did not make B globally unique");
+    tm_commit_transaction();
+    set_step(2);
+    THREAD_END(&rb);
+}
+
+static void test_rare_write(void)
+{
+    reset_cells(1, 2);
+    uint64_t before = aborts(TM_ABORT_RARE_WRITE);
+    run2(rare_a, rare_b);
+    CHECK(rb.seen == 0, "a rare write into the transaction's own object made it inevitable");
+    CHECK(ra.attempts == 2, "A ran %d times, expected an abort and one retry", ra.attempts);
+    CHECK(ra.last_cause == TM_ABORT_RARE_WRITE, "A aborted for cause %d", ra.last_cause);
+    CHECK(aborts(TM_ABORT_RARE_WRITE) == before + 1, "rare-write aborts not counted");
+    CHECK(ra.seen == 99, "A's retry read %lu", ra.seen);
+    CHECK(committed(&X) == 99, "final X wrong");
+    printf("ok rare write: a reader without a read marker aborts when the globally unique writer commits\n");
+}
+
 static void test_many_transactions_then_conflict(void)
 {
     for (int i = 0; i < 700; i++) {
@@ -506,6 +555,7 @@ int main(void)
         test_write_write_younger_loses();
         test_write_write_older_wins();
         test_inevitable_writer_wins();
+        test_rare_write();
     }
     test_abort_restores();
     test_yield_then_abort();

@@ -391,6 +391,10 @@ static void dump_expr(Dumper *d, expr_ty e)
         fputs("YieldFrom(value=", f);
         dump_expr(d, e->v.YieldFrom.value);
         break;
+    case Await_kind:
+        fputs("Await(value=", f);
+        dump_expr(d, e->v.Await.value);
+        break;
     case Compare_kind:
         fputs("Compare(left=", f);
         dump_expr(d, e->v.Compare.left);
@@ -546,7 +550,8 @@ static void dump_stmt(Dumper *d, stmt_ty s)
     FILE *f = d->f;
     switch (s->kind) {
     case FunctionDef_kind:
-        fputs("FunctionDef(name=", f);
+    case AsyncFunctionDef_kind:
+        fputs(s->kind == FunctionDef_kind ? "FunctionDef(name=" : "AsyncFunctionDef(name=", f);
         dump_ident(d, s->v.FunctionDef.name);
         fputs(", args=", f);
         dump_arguments(d, s->v.FunctionDef.args);
@@ -599,7 +604,8 @@ static void dump_stmt(Dumper *d, stmt_ty s)
         fprintf(f, ", simple=%d", s->v.AnnAssign.simple);
         break;
     case For_kind:
-        fputs("For(target=", f);
+    case AsyncFor_kind:
+        fputs(s->kind == For_kind ? "For(target=" : "AsyncFor(target=", f);
         dump_expr(d, s->v.For.target);
         fputs(", iter=", f);
         dump_expr(d, s->v.For.iter);
@@ -618,7 +624,8 @@ static void dump_stmt(Dumper *d, stmt_ty s)
         dump_stmts(d, s->v.If.orelse);
         break;
     case With_kind:
-        fputs("With(items=", f);
+    case AsyncWith_kind:
+        fputs(s->kind == With_kind ? "With(items=" : "AsyncWith(items=", f);
         DUMP_SEQ(d, s->v.With.items, dump_withitem);
         fputs(", body=", f);
         dump_stmts(d, s->v.With.body);

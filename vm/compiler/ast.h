@@ -24,10 +24,12 @@
  *    there too), counting unary operators, operator/attribute/call chains
  *    and brackets; statements nest at most 100 deep (indentation limit). A
  *    recursive walk over a tree therefore needs at most ~3100 levels.
+ *  - Async nodes: AsyncFunctionDef, AsyncFor and AsyncWith have the same
+ *    fields as FunctionDef, For and With (as in CPython's ast) and share
+ *    their union members: s->v.FunctionDef, s->v.For, s->v.With. Their
+ *    position starts at the `async` keyword.
  *  - Not supported (the parser raises SyntaxError "... not supported yet"):
- *    async def / async for / async with / await, except*. So there are no
- *    AsyncFunctionDef, AsyncFor, AsyncWith, Await or TryStar nodes, and
- *    comprehension.is_async is always 0.
+ *    except*. So there are no TryStar nodes.
  */
 #ifndef TMPY_AST_H
 #define TMPY_AST_H
@@ -145,7 +147,7 @@ enum _stmt_kind {
     AugAssign_kind, AnnAssign_kind, For_kind, While_kind, If_kind, With_kind,
     Raise_kind, Try_kind, Assert_kind, Import_kind, ImportFrom_kind,
     Global_kind, Nonlocal_kind, Expr_kind, Pass_kind, Break_kind, Continue_kind,
-    Match_kind
+    Match_kind, AsyncFunctionDef_kind, AsyncFor_kind, AsyncWith_kind
 };
 struct _stmt {
     enum _stmt_kind kind;
@@ -207,7 +209,7 @@ enum _expr_kind {
     DictComp_kind, GeneratorExp_kind, Yield_kind, YieldFrom_kind,
     Compare_kind, Call_kind, FormattedValue_kind, JoinedStr_kind,
     Constant_kind, Attribute_kind, Subscript_kind, Starred_kind, Name_kind,
-    List_kind, Tuple_kind, Slice_kind
+    List_kind, Tuple_kind, Slice_kind, Await_kind
 };
 struct _expr {
     enum _expr_kind kind;
@@ -232,6 +234,7 @@ struct _expr {
         struct { expr_ty elt; comprehension_seq generators; } GeneratorExp;
         struct { expr_ty value; /* NULL: bare yield */ } Yield;
         struct { expr_ty value; } YieldFrom;
+        struct { expr_ty value; } Await;   /* await value */
         /* left ops[0] comparators[0] ops[1] comparators[1] ... (n equal, >= 1) */
         struct { expr_ty left; cmpop_seq ops; expr_seq comparators; } Compare;
         /* func(args, keywords). args may contain Starred (*x); keywords with
@@ -271,7 +274,7 @@ struct _comprehension {
     expr_ty target;     /* ctx Store */
     expr_ty iter;
     expr_seq ifs;
-    int is_async;       /* always 0 */
+    int is_async;       /* 1: `async for` */
 };
 
 /* `except type as name: body`. type NULL for a bare except; name NULL if no `as`. */

@@ -86,7 +86,8 @@ typedef struct StrTab {
 } StrTab;
 
 typedef enum {
-    FB_WHILE, FB_FOR, FB_TRY_EXCEPT, FB_FINALLY_TRY, FB_FINALLY_END, FB_WITH, FB_HANDLER_CLEANUP, FB_POP_VALUE
+    FB_WHILE, FB_FOR, FB_TRY_EXCEPT, FB_FINALLY_TRY, FB_FINALLY_END, FB_WITH, FB_HANDLER_CLEANUP, FB_POP_VALUE,
+    FB_ASYNC_WITH
 } FBKind;
 
 typedef struct FBlock {
@@ -332,7 +333,7 @@ static bool is_jump_op(int op)
     case OP_JUMP: case OP_JUMP_BACKWARD: case OP_POP_JUMP_IF_FALSE: case OP_POP_JUMP_IF_TRUE:
     case OP_JUMP_IF_FALSE_OR_POP: case OP_JUMP_IF_TRUE_OR_POP: case OP_POP_JUMP_IF_NONE:
     case OP_POP_JUMP_IF_NOT_NONE: case OP_FOR_ITER: case OP_SETUP_FINALLY: case OP_SETUP_WITH:
-    case OP_JUMP_IF_NOT_EXC_MATCH:
+    case OP_SETUP_ASYNC_WITH: case OP_JUMP_IF_NOT_EXC_MATCH:
         return true;
     default:
         return false;
@@ -1046,13 +1047,22 @@ static bool enter_unit(Compiler *c, Scope *ste, UnitKind kind, const char *name,
     case U_COMP: u->flags = CO_COMPREHENSION; break;
     default: break;
     }
-    if (ste->is_generator && kind != U_MODULE && kind != U_CLASS)
-        u->flags |= CO_GENERATOR;
+    if (kind != U_MODULE && kind != U_CLASS) {
+        /* CO_GENERATOR: a call makes a resumable object; which one the
+         * other two flags say (code.co_flags shows CPython's bits). */
+        if (ste->is_async_def || (kind == U_COMP && ste->is_coroutine)) {
+            u->flags |= CO_GENERATOR;
+            u->flags |= ste->is_generator ? CO_ASYNC_GENERATOR : CO_COROUTINE;
+        } else if (ste->is_generator) {
+            u->flags |= CO_GENERATOR;
+        }
+    }
     if (ste->has_varargs)
         u->flags |= CO_VARARGS;
     if (ste->has_varkeywords)
         u->flags |= CO_VARKEYWORDS;
-    if (parent && parent->kind != U_MODULE)
+    /* CPython's CO_NESTED: inside a function, or inside a nested block */
+    if (parent && (parent->ste->type == BLOCK_FUNCTION || (parent->flags & CO_NESTED)))
         u->flags |= CO_NESTED;
     return true;
 }
@@ -1156,6 +1166,13 @@ static void pop_fblock(Compiler *c)
 static bool compile_stmts(Compiler *c, const stmt_seq *seq, int from);
 static bool compile_expr(Compiler *c, expr_ty e);
 
+/* await TOS: GET_AWAITABLE (where: 0 await, 1 __aenter__'s result, 2
+ * __aexit__'s, for the messages), then delegate to it as yield from does. */
+static bool emit_await(Compiler *c, int where)
+{
+    return emit(c, OP_GET_AWAITABLE, where) && emit_none(c) && emit(c, OP_YIELD_FROM, 0);
+}
+
 /* Emit what leaving block f requires (CPython's compiler_unwind_fblock).
  * preserve_tos: a return value on the stack must survive. */
 static bool unwind_fblock(Compiler *c, FBlock *f, bool preserve_tos)
@@ -1197,6 +1214,12 @@ static bool unwind_fblock(Compiler *c, FBlock *f, bool preserve_tos)
         if (preserve_tos)
             TRY(emit(c, OP_ROT_TWO, 0));
         return emit(c, OP_CALL_EXIT_NONE, 0);
+    case FB_ASYNC_WITH:
+        TRY(emit(c, OP_POP_BLOCK, 0));
+        if (preserve_tos)
+            TRY(emit(c, OP_ROT_TWO, 0));
+        TRY(emit(c, OP_CALL_EXIT_NONE, 1));
+        return emit_await(c, 2) && emit(c, OP_POP_TOP, 0);
     case FB_HANDLER_CLEANUP:
         /* stack: prev [value]; a named handler also has its cleanup try block */
         if (f->name)
@@ -1887,6 +1910,34 @@ static bool compile_annassign(Compiler *c, stmt_ty s)
     return true;
 }
 
+/* async for: each item is `await anext(it)` inside a try block whose
+ * handler (END_ASYNC_FOR) ends the loop on StopAsyncIteration. */
+static bool compile_async_for(Compiler *c, stmt_ty s)
+{
+    if (!c->u->ste->is_async_def)
+        return SYNERR(c, s, "'async for' outside async function");
+    NEW_LABEL(start);
+    NEW_LABEL(except);
+    NEW_LABEL(end);
+    TRY(compile_iterable(c, s->v.For.iter));
+    c->u->lineno = s->lineno;
+    TRY(emit(c, OP_GET_AITER, 0));
+    bind_label(c, start);
+    TRY(emit(c, OP_SETUP_FINALLY, except) && emit(c, OP_GET_ANEXT, 0) && emit_await(c, 0) &&
+        emit(c, OP_POP_BLOCK, 0));
+    TRY(compile_store(c, s->v.For.target));
+    TRY(PUSH_FBLOCK(c, FB_FOR, start, end, s));
+    TRY(compile_stmts(c, &s->v.For.body, 0));
+    pop_fblock(c);
+    c->u->lineno = s->lineno;
+    TRY(emit(c, OP_JUMP, start));
+    bind_label(c, except);
+    TRY(emit(c, OP_END_ASYNC_FOR, 0));
+    TRY(compile_stmts(c, &s->v.For.orelse, 0));
+    bind_label(c, end);
+    return true;
+}
+
 static bool compile_for(Compiler *c, stmt_ty s)
 {
     NEW_LABEL(start);
@@ -1981,6 +2032,41 @@ static bool compile_with(Compiler *c, stmt_ty s, int item)
     /* exception: stack exit prev exc */
     bind_label(c, handler);
     TRY(emit(c, OP_WITH_EXCEPT_START, 0) && emit(c, OP_POP_JUMP_IF_TRUE, suppress) && emit(c, OP_RERAISE, 0));
+    bind_label(c, suppress);
+    TRY(emit(c, OP_POP_TOP, 0) && emit(c, OP_POP_EXCEPT, 0) && emit(c, OP_POP_TOP, 0));
+    bind_label(c, end);
+    return true;
+}
+
+/* async with: as with, but __aenter__() and __aexit__(...) are awaited. */
+static bool compile_async_with(Compiler *c, stmt_ty s, int item)
+{
+    if (!c->u->ste->is_async_def)
+        return SYNERR(c, s, "'async with' outside async function");
+    withitem_ty w = s->v.With.items.items[item];
+    NEW_LABEL(handler);
+    NEW_LABEL(suppress);
+    NEW_LABEL(end);
+    TRY(compile_expr(c, w->context_expr));
+    c->u->lineno = s->lineno;
+    TRY(emit(c, OP_BEFORE_ASYNC_WITH, 0) && emit_await(c, 1) && emit(c, OP_SETUP_ASYNC_WITH, handler));
+    TRY(PUSH_FBLOCK(c, FB_ASYNC_WITH, -1, -1, s));
+    if (w->optional_vars)
+        TRY(compile_store(c, w->optional_vars));
+    else
+        TRY(emit(c, OP_POP_TOP, 0));
+    if (item + 1 < s->v.With.items.n)
+        TRY(compile_async_with(c, s, item + 1));
+    else
+        TRY(compile_stmts(c, &s->v.With.body, 0));
+    pop_fblock(c);
+    c->u->lineno = s->lineno;
+    TRY(emit(c, OP_POP_BLOCK, 0) && emit(c, OP_CALL_EXIT_NONE, 1) && emit_await(c, 2) &&
+        emit(c, OP_POP_TOP, 0) && emit(c, OP_JUMP, end));
+    /* exception: stack exit prev exc */
+    bind_label(c, handler);
+    TRY(emit(c, OP_WITH_EXCEPT_START, 0) && emit_await(c, 2) && emit(c, OP_POP_JUMP_IF_TRUE, suppress) &&
+        emit(c, OP_RERAISE, 0));
     bind_label(c, suppress);
     TRY(emit(c, OP_POP_TOP, 0) && emit(c, OP_POP_EXCEPT, 0) && emit(c, OP_POP_TOP, 0));
     bind_label(c, end);
@@ -2179,6 +2265,8 @@ static bool compile_return(Compiler *c, stmt_ty s)
 {
     if (c->u->ste->type != BLOCK_FUNCTION)
         return SYNERR(c, s, "'return' outside function");
+    if (s->v.Return.value && c->u->ste->is_coroutine && c->u->ste->is_generator)
+        return SYNERR(c, s, "'return' with value in async generator");
     if (s->v.Return.value) {
         TRY(compile_expr(c, s->v.Return.value));
         c->u->lineno = s->lineno;
@@ -2932,6 +3020,7 @@ static bool compile_stmt(Compiler *c, stmt_ty s)
     bool ok = true;
     switch (s->kind) {
     case FunctionDef_kind:
+    case AsyncFunctionDef_kind:
         ok = compile_function(c, s);
         break;
     case ClassDef_kind:
@@ -2967,6 +3056,12 @@ static bool compile_stmt(Compiler *c, stmt_ty s)
         break;
     case For_kind:
         ok = compile_for(c, s);
+        break;
+    case AsyncFor_kind:
+        ok = compile_async_for(c, s);
+        break;
+    case AsyncWith_kind:
+        ok = compile_async_with(c, s, 0);
         break;
     case While_kind:
         ok = compile_while(c, s);
@@ -3412,15 +3507,20 @@ static bool comprehension_generator(Compiler *c, comprehension_seq gens, int gi,
     NEW_LABEL(start);
     NEW_LABEL(if_cleanup);
     NEW_LABEL(anchor);
+    NEW_LABEL(except);
     if (gi == 0) {
         TRY(emit(c, OP_LOAD_FAST, 0));   /* .0: the iterator of the outermost iterable */
     } else {
         TRY(compile_iterable(c, g->iter));
         c->u->lineno = g->iter->lineno;
-        TRY(emit(c, OP_GET_ITER, 0));
+        TRY(emit(c, g->is_async ? OP_GET_AITER : OP_GET_ITER, 0));
     }
     bind_label(c, start);
-    TRY(emit(c, OP_FOR_ITER, anchor));
+    if (g->is_async)
+        TRY(emit(c, OP_SETUP_FINALLY, except) && emit(c, OP_GET_ANEXT, 0) && emit_await(c, 0) &&
+            emit(c, OP_POP_BLOCK, 0));
+    else
+        TRY(emit(c, OP_FOR_ITER, anchor));
     TRY(compile_store(c, g->target));
     for (int i = 0; i < g->ifs.n; i++)
         TRY(jump_if(c, g->ifs.items[i], if_cleanup, false));
@@ -3430,7 +3530,10 @@ static bool comprehension_generator(Compiler *c, comprehension_seq gens, int gi,
         int depth = gens.n + 1;   /* the collection sits below the iterators */
         switch (kind) {
         case COMP_GENEXPR:
-            TRY(compile_expr(c, elt) && emit(c, OP_YIELD_VALUE, 0) && emit(c, OP_POP_TOP, 0));
+            TRY(compile_expr(c, elt));
+            if (c->u->flags & CO_ASYNC_GENERATOR)
+                TRY(emit(c, OP_ASYNC_GEN_WRAP, 0));
+            TRY(emit(c, OP_YIELD_VALUE, 0) && emit(c, OP_POP_TOP, 0));
             break;
         case COMP_LIST:
             TRY(compile_expr(c, elt) && emit(c, OP_LIST_APPEND, depth));
@@ -3447,6 +3550,10 @@ static bool comprehension_generator(Compiler *c, comprehension_seq gens, int gi,
     }
     bind_label(c, if_cleanup);
     TRY(emit(c, OP_JUMP, start));
+    if (g->is_async) {
+        bind_label(c, except);
+        TRY(emit(c, OP_END_ASYNC_FOR, 0));
+    }
     bind_label(c, anchor);
     return true;
 }
@@ -3457,6 +3564,10 @@ static bool compile_comprehension(Compiler *c, expr_ty e, CompKind kind, compreh
     Scope *ste = symtable_lookup(c->st, e);
     if (!ste)
         return internal_error(c, "comprehension scope missing");
+    /* An async list/set/dict comprehension is awaited where it is built. */
+    bool awaited = ste->is_coroutine && kind != COMP_GENEXPR;
+    if (awaited && !c->u->ste->is_async_def && c->u->kind != U_COMP)
+        return SYNERR(c, e, "asynchronous comprehension outside of an asynchronous function");
     TRY(enter_unit(c, ste, U_COMP, ste->name, e->lineno));
     c->u->argcount = 1;
     switch (kind) {
@@ -3476,7 +3587,8 @@ static bool compile_comprehension(Compiler *c, expr_ty e, CompKind kind, compreh
     TRY(emit_make_function(c, child, 0) && emit(c, OP_PUSH_NULL, 0));
     TRY(compile_iterable(c, gens.items[0]->iter));
     c->u->lineno = e->lineno;
-    return emit(c, OP_GET_ITER, 0) && emit(c, OP_CALL, 1);
+    TRY(emit(c, gens.items[0]->is_async ? OP_GET_AITER : OP_GET_ITER, 0) && emit(c, OP_CALL, 1));
+    return !awaited || emit_await(c, 0);
 }
 
 static int binop_arg(operator_ty op)
@@ -3577,12 +3689,23 @@ static bool compile_expr_inner(Compiler *c, expr_ty e)
             TRY(compile_expr(c, e->v.Yield.value));
         else
             TRY(emit_none(c));
+        if (c->u->flags & CO_ASYNC_GENERATOR)
+            TRY(emit(c, OP_ASYNC_GEN_WRAP, 0));
         return emit(c, OP_YIELD_VALUE, 0);
     case YieldFrom_kind:
         if (c->u->ste->type != BLOCK_FUNCTION)
             return SYNERR(c, e, "'yield' outside function");
+        if (c->u->ste->is_async_def)
+            return SYNERR(c, e, "'yield from' inside async function");
         TRY(compile_expr(c, e->v.YieldFrom.value));
         return emit(c, OP_GET_YIELD_FROM_ITER, 0) && emit_none(c) && emit(c, OP_YIELD_FROM, 0);
+    case Await_kind:
+        if (c->u->ste->type != BLOCK_FUNCTION)
+            return SYNERR(c, e, "'await' outside function");
+        if (!c->u->ste->is_async_def && c->u->kind != U_COMP)
+            return SYNERR(c, e, "'await' outside async function");
+        TRY(compile_expr(c, e->v.Await.value));
+        return emit_await(c, 0);
     case Compare_kind:
         return compile_compare(c, e);
     case Call_kind:
@@ -3703,14 +3826,23 @@ static int stack_effect(int op, int arg, int jump)
     case OP_DELETE_FAST: case OP_DELETE_DEREF: case OP_DELETE_GLOBAL: case OP_DELETE_NAME:
     case OP_LOAD_ATTR: case OP_YIELD_VALUE: case OP_GET_YIELD_FROM_ITER: case OP_JUMP: case OP_JUMP_BACKWARD:
     case OP_GET_ITER: case OP_UNARY_OP: case OP_LIST_TO_TUPLE: case OP_POP_BLOCK:
+    case OP_GET_AWAITABLE: case OP_GET_AITER: case OP_ASYNC_GEN_WRAP:
         return 0;
+    case OP_GET_ANEXT: case OP_BEFORE_ASYNC_WITH:
+        return 1;
+    case OP_END_ASYNC_FOR:
+        return -3;
+    case OP_SETUP_ASYNC_WITH:
+        return jump ? 1 : 0;      /* exit res -> exit res; handler: exit prev exc */
     case OP_POP_TOP: case OP_STORE_FAST: case OP_STORE_DEREF: case OP_STORE_GLOBAL: case OP_STORE_NAME:
     case OP_DELETE_ATTR: case OP_RETURN_VALUE: case OP_YIELD_FROM: case OP_POP_JUMP_IF_FALSE:
     case OP_POP_JUMP_IF_TRUE: case OP_POP_JUMP_IF_NONE: case OP_POP_JUMP_IF_NOT_NONE: case OP_COMPARE_OP:
     case OP_IS_OP: case OP_CONTAINS_OP: case OP_BINARY_OP: case OP_BINARY_SUBSCR: case OP_LIST_APPEND:
     case OP_SET_ADD: case OP_LIST_EXTEND: case OP_SET_UPDATE: case OP_DICT_UPDATE: case OP_DICT_MERGE:
-    case OP_IMPORT_NAME: case OP_IMPORT_STAR: case OP_POP_EXCEPT: case OP_RERAISE: case OP_CALL_EXIT_NONE:
+    case OP_IMPORT_NAME: case OP_IMPORT_STAR: case OP_POP_EXCEPT: case OP_RERAISE:
         return -1;
+    case OP_CALL_EXIT_NONE:
+        return arg ? 0 : -1;      /* arg 1: the result stays (async with awaits it) */
     case OP_DUP_TOP: case OP_COPY: case OP_PUSH_NULL: case OP_LOAD_CONST: case OP_LOAD_FAST:
     case OP_LOAD_DEREF: case OP_LOAD_CLOSURE: case OP_LOAD_CLASSDEREF: case OP_LOAD_GLOBAL: case OP_LOAD_NAME:
     case OP_LOAD_METHOD: case OP_LOAD_BUILD_CLASS: case OP_IMPORT_FROM: case OP_WITH_EXCEPT_START:
@@ -3767,9 +3899,9 @@ static int block_effect(int op, int jump)
 {
     (void)jump;
     switch (op) {
-    case OP_SETUP_FINALLY: case OP_SETUP_WITH:
+    case OP_SETUP_FINALLY: case OP_SETUP_WITH: case OP_SETUP_ASYNC_WITH:
         return 1;   /* fall through: the try block; handler: the EXCEPT_HANDLER block replacing it */
-    case OP_POP_BLOCK: case OP_POP_EXCEPT:
+    case OP_POP_BLOCK: case OP_POP_EXCEPT: case OP_END_ASYNC_FOR:
         return -1;
     default:
         return 0;
@@ -4445,7 +4577,7 @@ static void raise_syntax_error(TypeObj *type, const char *msg, const char *filen
             goto out;
         TUPLE_ITEMS(t)[0] = r[0];
         VM_WRITE(exc);
-        ((ExceptionObj *)exc)->args = t;
+        EXC(exc)->args = t;
     }
     if (exc)
         err_set_obj(exc);

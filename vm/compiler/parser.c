@@ -433,6 +433,7 @@ static const char *expr_name(expr_ty e)
     case BoolOp_kind: case BinOp_kind: case UnaryOp_kind: return "expression";
     case GeneratorExp_kind: return "generator expression";
     case Yield_kind: case YieldFrom_kind: return "yield expression";
+    case Await_kind: return "await expression";
     case ListComp_kind: return "list comprehension";
     case SetComp_kind: return "set comprehension";
     case DictComp_kind: return "dict comprehension";
@@ -782,6 +783,7 @@ static int expr_depth(expr_ty e)
         break;
     case Yield_kind: d = opt_depth(e->v.Yield.value); break;
     case YieldFrom_kind: d = expr_depth(e->v.YieldFrom.value); break;
+    case Await_kind: d = expr_depth(e->v.Await.value); break;
     case Compare_kind: d = max2(expr_depth(e->v.Compare.left), seq_depth(e->v.Compare.comparators)); break;
     case Call_kind:
         d = max2(expr_depth(e->v.Call.func), seq_depth(e->v.Call.args));
@@ -984,12 +986,30 @@ static expr_ty parse_factor(Parser *p)
 
 static expr_ty parse_primary(Parser *p);
 
+/* await_primary: 'await' primary | primary */
+static expr_ty parse_await_primary(Parser *p)
+{
+    if (!at(p, T_KW_AWAIT))
+        return parse_primary(p);
+    Token *st = advance(p);
+    if (enter(p) < 0)
+        return NULL;
+    expr_ty v = parse_primary(p);
+    leave(p);
+    if (!v)
+        return NULL;
+    expr_ty e = new_expr(p, Await_kind);
+    if (!e)
+        return NULL;
+    e->v.Await.value = v;
+    pos_tt(e, st, prev_tok(p));
+    return e;
+}
+
 static expr_ty parse_power(Parser *p)
 {
-    if (at(p, T_KW_AWAIT))
-        return error_tok(p, cur(p), "'await' is not supported yet");
     Token *st = cur(p);
-    expr_ty a = parse_primary(p);
+    expr_ty a = parse_await_primary(p);
     if (!a || !at(p, T_DOUBLESTAR))
         return a;
     advance(p);
@@ -1555,8 +1575,6 @@ static expr_ty parse_atom(Parser *p)
         return parse_list(p);
     case T_LBRACE:
         return parse_brace(p);
-    case T_KW_AWAIT:
-        return error_tok(p, t, "'await' is not supported yet");
     }
     return syntax_error(p);
 }
@@ -1697,9 +1715,14 @@ static int parse_for_if_clauses(Parser *p, comprehension_seq *out)
 {
     Vec v = {0};
     while (at(p, T_KW_FOR) || at(p, T_KW_ASYNC)) {
+        int is_async = 0;
         if (at(p, T_KW_ASYNC)) {
-            error_tok(p, cur(p), "'async' is not supported yet");
-            return -1;
+            advance(p);
+            if (!at(p, T_KW_FOR)) {
+                syntax_error(p);
+                return -1;
+            }
+            is_async = 1;
         }
         advance(p);
         expr_ty target = parse_target_list(p);
@@ -1725,6 +1748,7 @@ static int parse_for_if_clauses(Parser *p, comprehension_seq *out)
         }
         c->target = target;
         c->iter = iter;
+        c->is_async = is_async;
         if (to_exprs(p, &ifs, &c->ifs) < 0 || vec_push(p, &v, c) < 0)
             return -1;
     }
@@ -2383,7 +2407,8 @@ static stmt_ty parse_while(Parser *p)
     return end_stmt(p, s);
 }
 
-static stmt_ty parse_for(Parser *p)
+/* for (async_tok: the `async` before it, or NULL) */
+static stmt_ty parse_for(Parser *p, Token *async_tok)
 {
     Token *t = advance(p);
     expr_ty target = parse_target_list(p);
@@ -2394,7 +2419,7 @@ static stmt_ty parse_for(Parser *p)
     expr_ty iter = parse_star_expressions(p);
     if (!iter || expect_colon(p, 0) < 0)
         return NULL;
-    stmt_ty s = new_stmt(p, For_kind, t);
+    stmt_ty s = new_stmt(p, async_tok ? AsyncFor_kind : For_kind, async_tok ? async_tok : t);
     if (!s)
         return NULL;
     s->v.For.target = target;
@@ -2471,7 +2496,7 @@ __attribute__((noinline)) static int parse_with_paren_items(Parser *p, Vec *item
     return -1;
 }
 
-static stmt_ty parse_with(Parser *p)
+static stmt_ty parse_with(Parser *p, Token *async_tok)
 {
     Token *t = advance(p);
     Vec items = {0};
@@ -2491,7 +2516,7 @@ static stmt_ty parse_with(Parser *p)
         return NULL;
     if (expect_colon(p, 0) < 0)
         return NULL;
-    stmt_ty s = new_stmt(p, With_kind, t);
+    stmt_ty s = new_stmt(p, async_tok ? AsyncWith_kind : With_kind, async_tok ? async_tok : t);
     if (!s || to_withitems(p, &items, &s->v.With.items) < 0)
         return NULL;
     if (parse_block(p, "'with' statement", t, &s->v.With.body) < 0)
@@ -2565,7 +2590,7 @@ static stmt_ty parse_try(Parser *p)
     return end_stmt(p, s);
 }
 
-static stmt_ty parse_funcdef(Parser *p, const Vec *decorators)
+static stmt_ty parse_funcdef(Parser *p, const Vec *decorators, Token *async_tok)
 {
     Token *t = advance(p);   /* def */
     if (!at(p, T_NAME))
@@ -2587,7 +2612,7 @@ static stmt_ty parse_funcdef(Parser *p, const Vec *decorators)
     }
     if (expect_colon(p, 1) < 0)
         return NULL;
-    stmt_ty s = new_stmt(p, FunctionDef_kind, t);
+    stmt_ty s = new_stmt(p, async_tok ? AsyncFunctionDef_kind : FunctionDef_kind, async_tok ? async_tok : t);
     if (!s)
         return NULL;
     s->v.FunctionDef.name = tok_ident(p, name);
@@ -2644,11 +2669,13 @@ static stmt_ty parse_decorated(Parser *p)
             return syntax_error(p);
     }
     if (at(p, T_KW_DEF))
-        return parse_funcdef(p, &decs);
+        return parse_funcdef(p, &decs, NULL);
     if (at(p, T_KW_CLASS))
         return parse_classdef(p, &decs);
-    if (at(p, T_KW_ASYNC))
-        return error_tok(p, cur(p), "'async' is not supported yet");
+    if (at(p, T_KW_ASYNC) && peek(p, 1) == T_KW_DEF) {
+        Token *a = advance(p);
+        return parse_funcdef(p, &decs, a);
+    }
     return syntax_error(p);
 }
 
@@ -3225,12 +3252,12 @@ static int parse_statement(Parser *p, Vec *out)
     switch (t->type) {
     case T_KW_IF: return push_stmt(p, out, parse_if(p, "'if' statement"));
     case T_KW_WHILE: return push_stmt(p, out, parse_while(p));
-    case T_KW_FOR: return push_stmt(p, out, parse_for(p));
+    case T_KW_FOR: return push_stmt(p, out, parse_for(p, NULL));
     case T_KW_TRY: return push_stmt(p, out, parse_try(p));
-    case T_KW_WITH: return push_stmt(p, out, parse_with(p));
+    case T_KW_WITH: return push_stmt(p, out, parse_with(p, NULL));
     case T_KW_DEF: {
         Vec none = {0};
-        return push_stmt(p, out, parse_funcdef(p, &none));
+        return push_stmt(p, out, parse_funcdef(p, &none, NULL));
     }
     case T_KW_CLASS: {
         Vec none = {0};
@@ -3240,8 +3267,10 @@ static int parse_statement(Parser *p, Vec *out)
     case T_KW_ASYNC: {
         int n = peek(p, 1);
         if (n == T_KW_DEF || n == T_KW_FOR || n == T_KW_WITH) {
-            error_tok(p, t, "'async' is not supported yet");
-            return -1;
+            advance(p);
+            Vec none = {0};
+            stmt_ty s = n == T_KW_DEF ? parse_funcdef(p, &none, t) : n == T_KW_FOR ? parse_for(p, t) : parse_with(p, t);
+            return push_stmt(p, out, s);
         }
         syntax_error(p);
         return -1;

@@ -427,14 +427,18 @@ static bool visit_stmt(Builder *b, stmt_ty s)
     }
     bool ok = true;
     switch (s->kind) {
-    case FunctionDef_kind: {
+    case FunctionDef_kind:
+    case AsyncFunctionDef_kind: {
         arguments_ty a = s->v.FunctionDef.args;
         if (!ADD_DEF(b, s->v.FunctionDef.name, DEF_LOCAL, s) || !visit_defaults(b, a) ||
             !visit_exprs(b, s->v.FunctionDef.decorator_list))
             return false;
         /* Annotations are not evaluated by tmpy: not visited. */
-        if (!enter_scope(b, s->v.FunctionDef.name, BLOCK_FUNCTION, s, s->lineno, s->col_offset))
+        Scope *fs = enter_scope(b, s->v.FunctionDef.name, BLOCK_FUNCTION, s, s->lineno, s->col_offset);
+        if (!fs)
             return false;
+        if (s->kind == AsyncFunctionDef_kind)
+            fs->is_async_def = fs->is_coroutine = true;
         ok = visit_params(b, a) && visit_stmts(b, s->v.FunctionDef.body);
         exit_scope(b);
         break;
@@ -487,6 +491,7 @@ static bool visit_stmt(Builder *b, stmt_ty s)
         break;
     }
     case For_kind:
+    case AsyncFor_kind:
         ok = visit_expr(b, s->v.For.target) && visit_expr(b, s->v.For.iter) &&
              visit_stmts(b, s->v.For.body) && visit_stmts(b, s->v.For.orelse);
         break;
@@ -498,6 +503,7 @@ static bool visit_stmt(Builder *b, stmt_ty s)
         ok = visit_expr(b, s->v.If.test) && visit_stmts(b, s->v.If.body) && visit_stmts(b, s->v.If.orelse);
         break;
     case With_kind:
+    case AsyncWith_kind:
         for (int i = 0; ok && i < s->v.With.items.n; i++) {
             withitem_ty w = s->v.With.items.items[i];
             ok = visit_expr(b, w->context_expr) && (!w->optional_vars || visit_expr(b, w->optional_vars));
@@ -612,10 +618,14 @@ static bool visit_comprehension(Builder *b, expr_ty e, CompKind kind, comprehens
     s->comp = kind;
     if (kind == COMP_GENEXPR)
         s->is_generator = true;
+    if (outer->is_async)
+        s->is_coroutine = true;
     ok = add_def_in(b, s, ".0", DEF_PARAM, e->lineno, e->col_offset, e->end_lineno, e->end_col_offset) &&
          visit_comp_target(b, outer->target) && visit_exprs(b, outer->ifs);
     for (int i = 1; ok && i < gens.n; i++) {
         comprehension_ty g = gens.items[i];
+        if (g->is_async)
+            s->is_coroutine = true;
         ok = visit_comp_target(b, g->target);
         if (!ok)
             break;
@@ -628,6 +638,9 @@ static bool visit_comprehension(Builder *b, expr_ty e, CompKind kind, comprehens
         ok = visit_expr(b, value);
     ok = ok && visit_expr(b, elt);
     exit_scope(b);
+    /* An async list/set/dict comprehension is awaited where it is built. */
+    if (s->is_coroutine && kind != COMP_GENEXPR)
+        b->cur->is_coroutine = true;
     return ok;
 }
 
@@ -740,6 +753,10 @@ static bool visit_expr(Builder *b, expr_ty e)
         }
         break;
     }
+    case Await_kind:
+        ok = visit_expr(b, e->v.Await.value);
+        b->cur->is_coroutine = true;
+        break;
     case Compare_kind:
         ok = visit_expr(b, e->v.Compare.left) && visit_exprs(b, e->v.Compare.comparators);
         break;

@@ -98,6 +98,10 @@ struct Scope {
     CompKind comp;        /* != COMP_NONE: a comprehension / generator expression scope */
     bool is_lambda;
     bool is_generator;    /* contains yield / yield from (or is a generator expression) */
+    bool is_async_def;    /* an `async def` function */
+    bool is_coroutine;    /* CPython's ste_coroutine: an async def, or a scope holding an await or
+                             an `async for` clause (a comprehension), or a list/set/dict
+                             comprehension that is itself a coroutine (propagated up one scope) */
     bool needs_class_closure;   /* class: a method uses super() or __class__ */
     bool has_varargs, has_varkeywords;
     int comp_iter_expr;   /* > 0 while visiting a comprehension's iterable */

@@ -1906,7 +1906,7 @@ Obj os_module_init(void)
     VM_GLOBAL_ROOT(g_stat_result);
     if (!T_walk_iterator) {
         TypeObj *t = (TypeObj *)type_new_builtin("walk_iterator", T_object, TID_ITER, 0);
-        VM_WRITE(t);
+        VM_WRITE_RARE(t);
         t->tp_iter = iter_self;
         t->tp_iternext = walk_next;
         type_ready(t);

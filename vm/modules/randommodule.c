@@ -6,7 +6,7 @@
  * hashables by hash()).
  *
  * A Random instance is an InstanceObj (class random.Random or a subclass)
- * whose base_value is a private bytes object holding the generator state.
+ * whose base_value is a private RawObj holding the generator state.
  * Methods of a subclass that overrides random(), getrandbits() or
  * _randbelow() call the overrides, as random.py does. */
 #include "tmpy.h"
@@ -272,10 +272,10 @@ static Obj n_random, n_getrandbits, n_randbelow, n_seed;
 
 static Obj state_new(void)
 {
-    Obj b = bytes_alloc((int64_t)sizeof(MTState));
+    Obj b = raw_new((int64_t)sizeof(MTState));   /* RawObj: a mutable shape, read with barriers */
     if (!b)
         return NULL;
-    MTState *s = (MTState *)VM_LINEAR(((BytesObj *)b)->data);
+    MTState *s = (MTState *)VM_LINEAR(RAW(b)->data);
     mt_init_genrand(s, 5489U);
     s->has_gauss = 0;
     return b;
@@ -286,12 +286,12 @@ static Obj state_new(void)
 static MTState *get_state(Obj self)
 {
     Obj st = vm_unwrap(self);
-    if (st == self || TID(st) != TID_BYTES || ((BytesObj *)st)->length != (int64_t)sizeof(MTState)) {
+    if (st == self || TID(st) != TID_RAW || RAW(st)->length != (int64_t)sizeof(MTState)) {
         err_format(E_TypeError, "descriptor requires a 'random.Random' object but received '%s'", type_name(self));
         return NULL;
     }
     VM_WRITE(st);
-    return (MTState *)VM_LINEAR(((BytesObj *)st)->data);
+    return (MTState *)VM_LINEAR(RAW(st)->data);
 }
 
 /* Does type(self) use Random's own method `name` (no override)? Never

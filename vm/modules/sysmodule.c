@@ -92,7 +92,7 @@ static Obj sys_exc_info(Obj *args, size_t nargs, Obj kwnames)
     Obj e = handled_exception();
     if (!e)
         return tuple_pack(3, g_None, g_None, g_None);
-    Obj tb = IS_EXCEPTION(e) && ((ExceptionObj *)e)->traceback ? ((ExceptionObj *)e)->traceback : g_None;
+    Obj tb = IS_EXCEPTION(e) && EXC(e)->traceback ? EXC(e)->traceback : g_None;
     return tuple_pack(3, (Obj)TYPE(e), e, tb);
 }
 
@@ -208,6 +208,50 @@ static Obj sys_getsizeof(Obj *args, size_t nargs, Obj kwnames)
         }
     }
     vm_unroots(a);
+    return res;
+}
+
+/* Async generator hooks: per thread (root slots), as CPython keeps them in
+ * the thread state. firstiter is called when an async generator is first
+ * iterated (coroutine.c); the finalizer is kept by the generator but never
+ * called: tmpy has no finalizers. */
+static Obj g_asyncgen_hooks_type;   /* the structseq type asyncgen_hooks (a global root) */
+
+static Obj sys_set_asyncgen_hooks(Obj *args, size_t nargs, Obj kwnames)
+{
+    static const char *const names[] = {"firstiter", "finalizer", NULL};
+    Obj *a = vm_roots(2);
+    Obj res = NULL;
+    if (vm_parse_args("set_asyncgen_hooks", args, nargs, kwnames, names, 0, 2, a) < 0)
+        goto done;
+    if (a[1] && !IS_NONE(a[1]) && !vm_callable(a[1])) {
+        err_format(E_TypeError, "callable finalizer expected, got %s", type_name(a[1]));
+        goto done;
+    }
+    if (a[0] && !IS_NONE(a[0]) && !vm_callable(a[0])) {
+        err_format(E_TypeError, "callable firstiter expected, got %s", type_name(a[0]));
+        goto done;
+    }
+    if (a[1])
+        vm_ts.roots[ROOT_ASYNCGEN_FINALIZER] = IS_NONE(a[1]) ? NULL : a[1];
+    if (a[0])
+        vm_ts.roots[ROOT_ASYNCGEN_FIRSTITER] = IS_NONE(a[0]) ? NULL : a[0];
+    res = g_None;
+done:
+    vm_unroots(a);
+    return res;
+}
+
+static Obj sys_get_asyncgen_hooks(Obj *args, size_t nargs, Obj kwnames)
+{
+    (void)args;
+    if (vm_check_args("get_asyncgen_hooks", nargs, kwnames, 0, 0) < 0)
+        return NULL;
+    Obj *it = vm_roots(2);
+    it[0] = vm_ts.roots[ROOT_ASYNCGEN_FIRSTITER] ? vm_ts.roots[ROOT_ASYNCGEN_FIRSTITER] : g_None;
+    it[1] = vm_ts.roots[ROOT_ASYNCGEN_FINALIZER] ? vm_ts.roots[ROOT_ASYNCGEN_FINALIZER] : g_None;
+    Obj res = structseq_new(g_asyncgen_hooks_type, it, 2);
+    vm_unroots(it);
     return res;
 }
 
@@ -368,6 +412,8 @@ static Obj sys_getrefcount(Obj *args, size_t nargs, Obj kwnames)
 
 static const MethodDef sys_functions[] = {
     {"exit", sys_exit, 0, NULL},
+    {"set_asyncgen_hooks", sys_set_asyncgen_hooks, METH_KW, NULL},
+    {"get_asyncgen_hooks", sys_get_asyncgen_hooks, 0, NULL},
     {"getrecursionlimit", sys_getrecursionlimit, 0, NULL},
     {"setrecursionlimit", sys_setrecursionlimit, 0, NULL},
     {"exc_info", sys_exc_info, 0, NULL},
@@ -617,6 +663,13 @@ Obj sys_init(Obj argv_list)
                                              "typing", "warnings"};
         r[1] = str_list(stdlib, (int)ARRAY_LEN(stdlib));
         if (!r[1] || ADD("stdlib_module_names", frozenset_new(r[1])) < 0)
+            goto fail;
+    }
+    {
+        static const char *const f[] = {"firstiter", "finalizer"};
+        VM_GLOBAL_ROOT(g_asyncgen_hooks_type);
+        g_asyncgen_hooks_type = structseq_new_type("builtins", "asyncgen_hooks", f, 2, 2);
+        if (!g_asyncgen_hooks_type)
             goto fail;
     }
     r[2] = make_version_info();

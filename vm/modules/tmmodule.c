@@ -217,6 +217,7 @@ static Obj tm_stats(Obj *args, size_t nargs, Obj kwnames)
     static const char *const causes[TM_ABORT_CAUSES] = {
         [TM_ABORT_READ_WRITE] = "read_write", [TM_ABORT_WRITE_WRITE] = "write_write",
         [TM_ABORT_INEVITABLE] = "inevitable", [TM_ABORT_EXPLICIT] = "explicit", [TM_ABORT_INJECTED] = "injected",
+        [TM_ABORT_RARE_WRITE] = "rare_write",
     };
     for (int c = 0; c < TM_ABORT_CAUSES; c++)
         if (causes[c] && stat_item(r[1], causes[c], s.aborts_by_cause[c]) < 0)

@@ -255,7 +255,7 @@ int repr_enter(Obj *slot)
         return -1;
     if (repr_depth == repr_cap) {
         int ncap = repr_cap ? repr_cap * 2 : 64;
-        Obj **p = realloc(repr_stack, (size_t)ncap * sizeof *p);
+        Obj **p = vm_realloc_kept(repr_stack, (size_t)ncap * sizeof *p);   /* per-thread: survives aborts */
         if (!p) {
             vm_leave_recursive();
             err_nomemory();

@@ -54,7 +54,7 @@ static int property_tp_init(Obj self, Obj *args, size_t nargs, Obj kwnames)
         r[3] = d;
     }
     Obj p = prop_of(r[4]);
-    VM_WRITE(p);
+    VM_WRITE_RARE(p);
     for (int i = 0; i < 4; i++)
         if (r[i] == g_None)
             r[i] = NULL;
@@ -130,7 +130,7 @@ static Obj property_copy(Obj self, int which, Obj f)
     if (res) {
         Obj np = prop_of(res);
         if (TID(np) == TID_PROPERTY && !PROP(np)->name) {
-            VM_WRITE(np);
+            VM_WRITE_RARE(np);
             PROP(np)->name = PROP(prop_of(r[5]))->name;
         }
     }
@@ -164,7 +164,7 @@ static Obj property_set_name_m(Obj *args, size_t nargs, Obj kw)
     if (vm_check_args("__set_name__", nargs - 1, kw, 2, 2) < 0)
         return NULL;
     Obj p = prop_of(args[0]);
-    VM_WRITE(p);
+    VM_WRITE_RARE(p);
     PROP(p)->name = args[2];
     return g_None;
 }
@@ -184,7 +184,7 @@ static Obj property_doc_set(Obj *a, size_t n, Obj k)
 {
     (void)n, (void)k;
     Obj p = prop_of(a[0]);
-    VM_WRITE(p);
+    VM_WRITE_RARE(p);
     PROP(p)->doc = (a[1] && a[1] != g_None) ? a[1] : NULL;
     return g_None;
 }

@@ -24,7 +24,6 @@ TypeObj *E_UnicodeTranslateError, *E_ConnectionAbortedError, *E_ConnectionRefuse
 
 static Obj g_memory_error;   /* pre-allocated: raising MemoryError must not allocate */
 
-#define EXC(v) ((ExceptionHObj *)(v))
 
 const char *type_name_of_type(TypeObj *t)
 {
@@ -48,7 +47,7 @@ const char *type_name(Obj v) { return type_name_of_type(TYPE(v)); }
 /* ------------------------------------------------------------------ */
 static Obj extra_item(Obj self, int i)
 {
-    Obj x = EXC(self)->extra;
+    Obj x = EXCH(self)->extra;
     if (!x || !IS_TUPLE(x) || i >= TUPLE_LEN(x) || !TUPLE_ITEMS(x)[i])
         return g_None;
     return TUPLE_ITEMS(x)[i];
@@ -65,14 +64,14 @@ static int extra_set(Obj self, int i, int n, Obj v)
         vm_unroots(r);
         return -1;
     }
-    Obj old = EXC(r[0])->extra;
+    Obj old = EXCH(r[0])->extra;
     for (int k = 0; k < n; k++) {
         Obj x = (old && IS_TUPLE(old) && k < TUPLE_LEN(old)) ? TUPLE_ITEMS(old)[k] : g_None;
         TUPLE_ITEMS(t)[k] = x ? x : g_None;
     }
     TUPLE_ITEMS(t)[i] = r[1] ? r[1] : g_None;
     VM_WRITE(r[0]);
-    EXC(r[0])->extra = t;
+    EXCH(r[0])->extra = t;
     vm_unroots(r);
     return 0;
 }
@@ -136,7 +135,7 @@ static Obj exc_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
         self = instance_new((TypeObj *)type);
         if (self) {
             VM_WRITE(self);
-            EXC(self)->args = r[0];
+            EXCH(self)->args = r[0];
         }
     }
     vm_unroots(r);
@@ -159,7 +158,7 @@ static int set_args(Obj self, Obj *args, size_t nargs)
     Obj t = tuple_of(args, nargs);
     if (t) {
         VM_WRITE(r[0]);
-        EXC(r[0])->args = t;
+        EXCH(r[0])->args = t;
     }
     vm_unroots(r);
     return t ? 0 : -1;
@@ -174,7 +173,7 @@ static int exc_tp_init(Obj self, Obj *args, size_t nargs, Obj kwnames)
 
 static Obj exc_str(Obj self)
 {
-    Obj args = EXC(self)->args;
+    Obj args = EXCH(self)->args;
     if (!args || !IS_TUPLE(args))
         return g_empty_str;
     if (TUPLE_LEN(args) == 0)
@@ -188,7 +187,7 @@ static Obj exc_repr(Obj self)
 {
     Obj *r = vm_roots(2);
     r[0] = self;
-    Obj args = EXC(self)->args;
+    Obj args = EXCH(self)->args;
     Obj res = NULL;
     if (args && IS_TUPLE(args) && TUPLE_LEN(args) == 1)
         r[1] = vm_repr(TUPLE_ITEMS(args)[0]);
@@ -198,7 +197,7 @@ static Obj exc_repr(Obj self)
         StrBuf b;
         sb_init(&b);
         sb_add_str(&b, TYPE(r[0])->name);
-        Obj a = EXC(r[0])->args;
+        Obj a = EXCH(r[0])->args;
         bool one = a && IS_TUPLE(a) && TUPLE_LEN(a) == 1;
         if (one)
             sb_addc(&b, '(');
@@ -214,7 +213,7 @@ static Obj exc_repr(Obj self)
 static Obj exc_args_get(Obj *a, size_t n, Obj k)
 {
     (void)n, (void)k;
-    Obj args = EXC(a[0])->args;
+    Obj args = EXCH(a[0])->args;
     return args ? args : g_empty_tuple;
 }
 
@@ -229,14 +228,14 @@ static Obj exc_args_set(Obj *a, size_t n, Obj k)
     if (!t)
         return NULL;
     VM_WRITE(a[0]);
-    EXC(a[0])->args = t;
+    EXCH(a[0])->args = t;
     return g_None;
 }
 
 static Obj exc_tb_get(Obj *a, size_t n, Obj k)
 {
     (void)n, (void)k;
-    Obj tb = EXC(a[0])->traceback;
+    Obj tb = EXCH(a[0])->traceback;
     return tb ? tb : g_None;
 }
 
@@ -253,14 +252,14 @@ static Obj exc_tb_set(Obj *a, size_t n, Obj k)
         return NULL;
     }
     VM_WRITE(a[0]);
-    EXC(a[0])->traceback = v == g_None ? NULL : v;
+    EXCH(a[0])->traceback = v == g_None ? NULL : v;
     return g_None;
 }
 
 static Obj exc_cause_get(Obj *a, size_t n, Obj k)
 {
     (void)n, (void)k;
-    Obj c = EXC(a[0])->cause;
+    Obj c = EXCH(a[0])->cause;
     return c ? c : g_None;
 }
 
@@ -277,15 +276,15 @@ static Obj exc_cause_set(Obj *a, size_t n, Obj k)
         return NULL;
     }
     VM_WRITE(a[0]);
-    EXC(a[0])->cause = v == g_None ? NULL : v;
-    EXC(a[0])->suppress_context = 1;
+    EXCH(a[0])->cause = v == g_None ? NULL : v;
+    EXCH(a[0])->suppress_context = 1;
     return g_None;
 }
 
 static Obj exc_context_get(Obj *a, size_t n, Obj k)
 {
     (void)n, (void)k;
-    Obj c = EXC(a[0])->context;
+    Obj c = EXCH(a[0])->context;
     return c ? c : g_None;
 }
 
@@ -302,14 +301,14 @@ static Obj exc_context_set(Obj *a, size_t n, Obj k)
         return NULL;
     }
     VM_WRITE(a[0]);
-    EXC(a[0])->context = v == g_None ? NULL : v;
+    EXCH(a[0])->context = v == g_None ? NULL : v;
     return g_None;
 }
 
 static Obj exc_suppress_get(Obj *a, size_t n, Obj k)
 {
     (void)n, (void)k;
-    return vm_bool(EXC(a[0])->suppress_context != 0);
+    return vm_bool(EXCH(a[0])->suppress_context != 0);
 }
 
 static Obj exc_suppress_set(Obj *a, size_t n, Obj k)
@@ -323,7 +322,7 @@ static Obj exc_suppress_set(Obj *a, size_t n, Obj k)
     if (t < 0)
         return NULL;
     VM_WRITE(a[0]);
-    EXC(a[0])->suppress_context = t;
+    EXCH(a[0])->suppress_context = t;
     return g_None;
 }
 
@@ -394,7 +393,7 @@ static int sysexit_init(Obj self, Obj *args, size_t nargs, Obj kw)
     r[0] = self;
     int rc = exc_tp_init(self, args, nargs, kw);
     if (rc == 0) {
-        Obj code = nargs == 0 ? g_None : nargs == 1 ? args[0] : EXC(r[0])->args;
+        Obj code = nargs == 0 ? g_None : nargs == 1 ? args[0] : EXCH(r[0])->args;
         rc = extra_set(r[0], 0, 1, code);
     }
     vm_unroots(r);
@@ -403,7 +402,7 @@ static int sysexit_init(Obj self, Obj *args, size_t nargs, Obj kw)
 
 static Obj keyerror_str(Obj self)
 {
-    Obj args = EXC(self)->args;
+    Obj args = EXCH(self)->args;
     if (args && IS_TUPLE(args) && TUPLE_LEN(args) == 1)
         return vm_repr(TUPLE_ITEMS(args)[0]);
     return exc_str(self);
@@ -880,8 +879,8 @@ void exceptions_init(void)
         fprintf(stderr, "tmpy: out of memory at start-up\n");
         exit(1);
     }
-    EXC(g_memory_error)->cls = (Obj)E_MemoryError;
-    EXC(g_memory_error)->args = g_empty_tuple;
+    EXCH(g_memory_error)->cls = (Obj)E_MemoryError;
+    EXCH(g_memory_error)->args = g_empty_tuple;
     VM_GLOBAL_ROOT(g_memory_error);
 }
 
@@ -919,9 +918,9 @@ Obj err_nomemory(void)
 {
     Obj e = g_memory_error;
     VM_WRITE(e);
-    EXC(e)->traceback = NULL;
-    EXC(e)->context = NULL;
-    EXC(e)->cause = NULL;
+    EXCH(e)->traceback = NULL;
+    EXCH(e)->context = NULL;
+    EXCH(e)->cause = NULL;
     vm_ts.roots[ROOT_CUR_EXC] = e;
     return NULL;
 }
@@ -957,18 +956,18 @@ void err_set_obj(Obj exc)
     if (handled && handled != exc && handled != g_None && IS_EXCEPTION(handled) && exc != g_memory_error) {
         Obj o = handled;
         for (int depth = 0; depth < 10000; depth++) {
-            Obj c = EXC(o)->context;
+            Obj c = EXCH(o)->context;
             if (!c)
                 break;
             if (c == exc) {
                 VM_WRITE(o);
-                EXC(o)->context = NULL;
+                EXCH(o)->context = NULL;
                 break;
             }
             o = c;
         }
         VM_WRITE(exc);
-        EXC(exc)->context = handled;
+        EXCH(exc)->context = handled;
     }
     vm_ts.roots[ROOT_CUR_EXC] = exc;
 }
@@ -1089,10 +1088,10 @@ Obj exc_stopiteration_value(Obj exc)
 {
     if (!exc || !IS_EXCEPTION(exc) || !vm_isinstance_type(exc, E_StopIteration))
         return g_None;
-    Obj x = EXC(exc)->extra;
+    Obj x = EXCH(exc)->extra;
     if (x && IS_TUPLE(x) && TUPLE_LEN(x) >= 1)
         return TUPLE_ITEMS(x)[0];
-    Obj a = EXC(exc)->args;
+    Obj a = EXCH(exc)->args;
     if (a && IS_TUPLE(a) && TUPLE_LEN(a) >= 1)
         return TUPLE_ITEMS(a)[0];
     return g_None;

@@ -21,7 +21,6 @@
 #include <locale.h>
 #include <unistd.h>
 
-#define FO(o) ((FileObj *)(o))
 
 TypeObj *T_file;
 Obj g_sys_stdout, g_sys_stderr, g_sys_stdin;

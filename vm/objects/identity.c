@@ -55,8 +55,8 @@ int64_t vm_identity_hash(Obj v)
         return SMALLINT_VAL(v) == -1 ? -2 : SMALLINT_VAL(v);
     unsigned tid = v->h.tid;
     if (tid == TID_INSTANCE || tid == TID_EXCEPTION) {
-        int64_t __seg_gs *word = tid == TID_INSTANCE ? &((InstanceHObj *)v)->idhash
-                                                     : &((ExceptionHObj *)v)->idhash;
+        int64_t __seg_gs *word = tid == TID_INSTANCE ? &INSTH(v)->idhash
+                                                     : &EXCH(v)->idhash;
         if (!*word) {
             VM_WRITE(v);
             *word = next_idhash();

@@ -1954,8 +1954,16 @@ BOOL_BITOP(bool_nb_xor, int_nb_xor, ^)
 /* ------------------------------------------------------------------ */
 /* Type set-up                                                         */
 /* ------------------------------------------------------------------ */
+/* GMP's temporaries through vm/'s allocation calls: under STM those of a
+ * transaction that aborts are freed (txmalloc.c). */
+static void *gmp_alloc(size_t n) { return malloc(n); }
+static void *gmp_realloc(void *p, size_t old, size_t n) { (void)old; return realloc(p, n); }
+static void gmp_free(void *p, size_t n) { (void)n; free(p); }
+
 void int_init_type(void)
 {
+    if (TM_STM)
+        mp_set_memory_functions(gmp_alloc, gmp_realloc, gmp_free);
     TypeObj *t = T_int = (TypeObj *)type_new_builtin("int", T_object, TID_BIGINT, TPF_BASETYPE | TPF_MATCH_SELF);
     t->tp_repr = int_tp_repr;
     t->tp_str = int_tp_repr;

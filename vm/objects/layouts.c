@@ -32,8 +32,24 @@ static tm_type layout_var(const char *name, uint32_t base, uint32_t item, uint32
     return t;
 }
 
+/* The shapes read through cast macros with the read barrier (tmpy.h: LIST,
+ * DICT, INST, EXC, GEN, FO, ...). Every other shape is read without barriers
+ * and written after its creation only through VM_WRITE_RARE. */
+static bool read_with_barrier(unsigned tid)
+{
+    switch (tid) {
+    case TID_BYTEARRAY: case TID_LIST: case TID_ARRAY: case TID_RAW: case TID_DICT: case TID_SET:
+    case TID_CELL: case TID_GENERATOR: case TID_COROUTINE: case TID_ASYNC_GENERATOR: case TID_ITER: case TID_FILE: case TID_DEQUE:
+    case TID_INSTANCE: case TID_EXCEPTION:
+        return true;
+    default:
+        return false;
+    }
+}
+
 static void reg(unsigned expected, tm_type t)
 {
+    t.read_without_barrier = !read_with_barrier(expected);
     uint16_t id = tm_register_type(&t);
     if (id != expected) {
         fprintf(stderr, "tmpy: layout %s registered as %u, expected %u\n", t.name, id, expected);
@@ -94,6 +110,10 @@ void vm_register_layouts(void)
     reg(TID_BUILTIN, layout_fixed("builtin", sizeof(struct BuiltinObj_),
                                   REF(BuiltinObj, self) | REF(BuiltinObj, name) | REF(BuiltinObj, owner)));
     reg(TID_GENERATOR, gen);
+    gen.name = "coroutine";
+    reg(TID_COROUTINE, gen);
+    gen.name = "async_generator";
+    reg(TID_ASYNC_GENERATOR, gen);
     reg(TID_FRAME, frame);
     reg(TID_TRACEBACK, layout_fixed("traceback", sizeof(struct TracebackObj_),
                                     REF(TracebackObj, next) | REF(TracebackObj, code)));

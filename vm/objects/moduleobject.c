@@ -131,7 +131,7 @@ static Obj module_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
         goto out;
     if (r[1] && dict_setitem(((ModuleObj *)r[2])->dict, NAME(__doc__), r[1]) < 0)
         goto out;
-    VM_WRITE(r[2]);
+    VM_WRITE_RARE(r[2]);
     ((ModuleObj *)r[2])->name = r[0];
     res = r[2];
 out:

@@ -41,6 +41,8 @@ VM_STRUCT(ExceptionHObj) {
     tm_header h; Obj cls; Obj dict; Obj args; Obj traceback; Obj cause, context;
     int64_t suppress_context; Obj extra; int64_t idhash;
 };
+#define INSTH(v) ((InstanceHObj *)vm_rd(v))
+#define EXCH(v) ((ExceptionHObj *)vm_rd(v))
 /* TID_PROPERTY: PropertyObj plus the attribute name (from __set_name__). */
 VM_STRUCT(PropertyHObj) { tm_header h; Obj fget; Obj fset; Obj fdel; Obj doc; Obj name; };
 

@@ -18,7 +18,7 @@ void sb_init(StrBuf *b)
  * reports MemoryError. */
 void sb_nomemory(StrBuf *b)
 {
-    vm_tx_free(b->p);
+    free(b->p);
     b->p = NULL;
     b->len = 0;
     b->cap = SIZE_MAX;
@@ -39,7 +39,7 @@ static bool sb_grow(StrBuf *b, size_t extra)
     size_t cap = b->cap ? b->cap : 64;
     while (cap < need)
         cap = cap * 2 > cap ? cap * 2 : need;
-    char *p = vm_tx_realloc(b->p, cap);
+    char *p = realloc(b->p, cap);
     if (!p) {
         sb_nomemory(b);
         return false;
@@ -144,6 +144,6 @@ Obj sb_finish(StrBuf *b)
 
 void sb_free(StrBuf *b)
 {
-    vm_tx_free(b->p);
+    free(b->p);
     sb_init(b);
 }

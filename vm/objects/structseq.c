@@ -80,7 +80,9 @@ Obj structseq_new_type(const char *module, const char *name, const char *const *
     r[2] = r[1] ? dict_new() : NULL;
     if (!r[2] || !(r[3] = str_from_cstr(module)) || dict_setitem_cstr(r[2], "__module__", r[3]) < 0)
         goto out;
-    if (!(r[3] = str_from_format("%s.%s", module, name)) || dict_setitem_cstr(r[2], "_structseq_name", r[3]) < 0)
+    /* the repr's name: a builtins type goes unqualified, as in CPython */
+    r[3] = strcmp(module, "builtins") == 0 ? str_from_cstr(name) : str_from_format("%s.%s", module, name);
+    if (!r[3] || dict_setitem_cstr(r[2], "_structseq_name", r[3]) < 0)
         goto out;
     if (!(r[3] = tuple_new(n)))
         goto out;

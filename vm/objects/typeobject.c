@@ -68,7 +68,7 @@ static anyfn slot_get(TypeObj *t, int s)
 
 static void slot_set(TypeObj *t, int s, anyfn f)
 {
-    VM_WRITE(t);
+    VM_WRITE_RARE(t);
     if (s >= S_NBI) {
         t->nb_inplace[s - S_NBI] = (binaryfunc)f;
         return;
@@ -184,7 +184,7 @@ static uint64_t next_version(void)
 
 static void modified_rec(TypeObj *t, int depth)
 {
-    VM_WRITE(t);
+    VM_WRITE_RARE(t);
     t->version = next_version();
     Obj subs = t->subclasses;
     if (!subs || depth > 200)
@@ -355,8 +355,8 @@ Obj instance_new(TypeObj *cls)
         o = (Obj)tm_allocate(TID_EXCEPTION, sizeof(struct ExceptionHObj_));
         if (!o)
             return err_nomemory();
-        ((ExceptionHObj *)o)->cls = (Obj)cls;
-        ((ExceptionHObj *)o)->args = g_empty_tuple;
+        EXCH(o)->cls = (Obj)cls;
+        EXCH(o)->args = g_empty_tuple;
         return o;
     }
     if (tid != TID_INSTANCE) {
@@ -367,7 +367,7 @@ Obj instance_new(TypeObj *cls)
     o = (Obj)tm_allocate(TID_INSTANCE, sizeof(struct InstanceHObj_));
     if (!o)
         return err_nomemory();
-    ((InstanceHObj *)o)->cls = (Obj)cls;
+    INSTH(o)->cls = (Obj)cls;
     return o;
 }
 
@@ -383,6 +383,16 @@ Obj __seg_gs *vm_dict_slot(Obj o)
     if (tid == TID_MODULE)
         return &((ModuleObj *)o)->dict;
     return NULL;
+}
+
+/* The write barrier before storing into o's dict slot: functions and modules
+ * are read without barriers (VM_WRITE_RARE), instances with them. */
+static void vm_write_dict_slot(Obj o)
+{
+    if (o->h.tid >= TID_FIRST_WITH_CLS)
+        VM_WRITE(o);
+    else
+        VM_WRITE_RARE(o);
 }
 
 Obj vm_instance_dict(Obj o)
@@ -402,7 +412,7 @@ Obj vm_instance_dict(Obj o)
     if (!d)
         return NULL;
     slot = vm_dict_slot(o);
-    VM_WRITE(o);
+    vm_write_dict_slot(o);
     *slot = d;
     return d;
 }
@@ -1584,7 +1594,7 @@ static Obj member_get(Obj d, Obj obj, Obj type)
     IterObj *it = ITER(d);
     Obj v = NULL;
     if (TID(obj) == TID_INSTANCE) {
-        Obj arr = ((InstanceHObj *)obj)->slots;
+        Obj arr = INSTH(obj)->slots;
         if (arr && it->i < ARRAY(arr)->length)
             v = ARRAY(arr)->items[it->i];
     } else {
@@ -1614,7 +1624,7 @@ static int member_set(Obj d, Obj obj, Obj v)
         vm_unroots(r);
         return rc;
     }
-    Obj arr = ((InstanceHObj *)obj)->slots;
+    Obj arr = INSTH(obj)->slots;
     int64_t need = TYPE(obj)->nslots;
     if (it->i >= need)
         need = it->i + 1;
@@ -1641,7 +1651,7 @@ static int member_set(Obj d, Obj obj, Obj v)
         it = ITER(r[0]);
         vm_unroots(r);
         VM_WRITE(obj);
-        ((InstanceHObj *)obj)->slots = na;
+        INSTH(obj)->slots = na;
         arr = na;
     }
     if (!v && !ARRAY(arr)->items[it->i]) {
@@ -1709,7 +1719,7 @@ Obj type_new_builtin(const char *name, TypeObj *base, unsigned inst_tid, unsigne
     Obj nm = str_intern_cstr(dot ? dot + 1 : name);
     if (!nm)
         fatal_startup("out of memory");
-    VM_WRITE(t);
+    VM_WRITE_RARE(t);
     t->name = nm;
     t->qualname = nm;
     if (dot) {
@@ -1718,18 +1728,18 @@ Obj type_new_builtin(const char *name, TypeObj *base, unsigned inst_tid, unsigne
         if (!mod)
             fatal_startup("out of memory");
         mod = str_intern(mod);
-        VM_WRITE(t);
+        VM_WRITE_RARE(t);
         t->module = mod;
     }
     Obj d = dict_new();
     if (!d)
         fatal_startup("out of memory");
-    VM_WRITE(t);
+    VM_WRITE_RARE(t);
     t->dict = d;
     Obj bases = base ? tuple_pack(1, (Obj)base) : g_empty_tuple;
     if (!bases)
         fatal_startup("out of memory");
-    VM_WRITE(t);
+    VM_WRITE_RARE(t);
     t->bases = bases;
     if (inst_tid < TID_FIRST_WITH_CLS && inst_tid != TID_ITER && inst_tid != 0 && !vm_tid_type[inst_tid])
         vm_tid_type[inst_tid] = t;
@@ -1797,7 +1807,7 @@ static void add_subclass(TypeObj *base, TypeObj *t)
         Obj l = list_new(0);
         if (!l)
             return;
-        VM_WRITE(base);
+        VM_WRITE_RARE(base);
         base->subclasses = l;
     }
     list_append(base->subclasses, (Obj)t);
@@ -1806,7 +1816,7 @@ static void add_subclass(TypeObj *base, TypeObj *t)
 void type_ready(TypeObj *t)
 {
     if (!t->cls) {
-        VM_WRITE(t);
+        VM_WRITE_RARE(t);
         t->cls = (Obj)T_type;
     }
     TypeObj *base = (TypeObj *)t->base;
@@ -1815,7 +1825,7 @@ void type_ready(TypeObj *t)
         TypeObj *s = t;
         if (base && base->inst_tid == t->inst_tid && base != T_object && base->solid)
             s = (TypeObj *)base->solid;
-        VM_WRITE(t);
+        VM_WRITE_RARE(t);
         t->solid = (Obj)s;
     }
     /* mro: (t,) + base's mro */
@@ -1829,7 +1839,7 @@ void type_ready(TypeObj *t)
         int64_t i = 0;
         for (TypeObj *b = t; b; b = (TypeObj *)b->base)
             TUPLE_ITEMS(mro)[i++] = (Obj)b;
-        VM_WRITE(t);
+        VM_WRITE_RARE(t);
         t->mro = mro;
     }
     /* dunders for the slots this type defines itself */
@@ -1864,7 +1874,7 @@ void type_ready(TypeObj *t)
                 slot_set(t, s, f);
         }
         if (base->flags & TPF_HAS_DICT) {
-            VM_WRITE(t);
+            VM_WRITE_RARE(t);
             t->flags |= TPF_HAS_DICT;
         }
         add_subclass(base, t);
@@ -2119,9 +2129,9 @@ static void set_name_error(Obj item, Obj cls)
         r[3] = exc_new(E_RuntimeError, &r[3], 1);
     if (r[3]) {
         VM_WRITE(r[3]);
-        ((ExceptionObj *)r[3])->cause = r[0];
-        ((ExceptionObj *)r[3])->context = r[0];
-        ((ExceptionObj *)r[3])->suppress_context = 1;
+        EXC(r[3])->cause = r[0];
+        EXC(r[3])->context = r[0];
+        EXC(r[3])->suppress_context = 1;
         err_set_obj(r[3]);
     }
     vm_unroots(r);
@@ -2372,7 +2382,7 @@ static Obj type_tp_new(Obj meta, Obj *args, size_t nargs, Obj kwnames)
     if (!r[6])
         goto fail;
     t = (TypeObj *)r[7];
-    VM_WRITE(t);
+    VM_WRITE_RARE(t);
     t->mro = r[6];
     if (has_dict && !base_has_dict && !dict_getitem_str(t->dict, NAME(__dict__))) {
         /* The class that introduces the instance dict gets a __dict__ descriptor. */
@@ -2406,7 +2416,7 @@ static Obj type_tp_new(Obj meta, Obj *args, size_t nargs, Obj kwnames)
             goto fail;
         if (tr) {
             t = (TypeObj *)r[7];
-            VM_WRITE(t);
+            VM_WRITE_RARE(t);
             t->flags |= TPF_ABSTRACT_NEW;
         }
     }
@@ -2655,7 +2665,7 @@ int type_setattro(Obj type, Obj name, Obj v)
             if (tr < 0)
                 goto out;
             t = (TypeObj *)r[0];
-            VM_WRITE(t);
+            VM_WRITE_RARE(t);
             if (tr)
                 t->flags |= TPF_ABSTRACT_NEW;
             else
@@ -2728,7 +2738,7 @@ static Obj type_name_set(Obj *args, size_t nargs, Obj kw)
     if (!s)
         return NULL;
     t = (TypeObj *)args[0];
-    VM_WRITE(t);
+    VM_WRITE_RARE(t);
     t->name = s;
     return g_None;
 }
@@ -2751,7 +2761,7 @@ static Obj type_qualname_set(Obj *args, size_t nargs, Obj kw)
                    type_name(args[1]));
         return NULL;
     }
-    VM_WRITE(t);
+    VM_WRITE_RARE(t);
     t->qualname = args[1];
     return g_None;
 }
@@ -2781,7 +2791,7 @@ static Obj type_module_set(Obj *args, size_t nargs, Obj kw)
         return NULL;
     t = (TypeObj *)args[0];
     if (IS_STR(args[1])) {
-        VM_WRITE(t);
+        VM_WRITE_RARE(t);
         t->module = args[1];
     }
     type_modified(t);
@@ -2870,7 +2880,7 @@ static Obj type_abstract_set(Obj *args, size_t nargs, Obj kw)
         return NULL;
     }
     t = (TypeObj *)args[0];
-    VM_WRITE(t);
+    VM_WRITE_RARE(t);
     if (tr)
         t->flags |= TPF_ABSTRACT_NEW;
     else
@@ -3379,7 +3389,7 @@ static Obj object_class_set(Obj *args, size_t nargs, Obj kw)
                    type_name_of_type(old));
         return NULL;
     }
-    VM_WRITE(self);
+    VM_WRITE_RARE(self);   /* TYPE() reads cls without a barrier */
     INST(self)->cls = v;
     return g_None;
 }
@@ -3408,7 +3418,7 @@ Obj vm_getset_dict_set(Obj *args, size_t nargs, Obj kw)
     Obj __seg_gs *slot = vm_dict_slot(args[0]);
     if (!slot)
         return err_no_attr(args[0], NAME(__dict__));
-    VM_WRITE(args[0]);
+    vm_write_dict_slot(args[0]);
     *slot = v;
     return g_None;
 }
@@ -3546,9 +3556,9 @@ void object_init_types(void)
     init_slotdefs();
     T_object = new_type("object", NULL, TID_INSTANCE, TPF_BASETYPE);
     T_type = new_type("type", T_object, TID_TYPE, TPF_BASETYPE);
-    VM_WRITE(T_object);
+    VM_WRITE_RARE(T_object);
     T_object->cls = (Obj)T_type;
-    VM_WRITE(T_type);
+    VM_WRITE_RARE(T_type);
     T_type->cls = (Obj)T_type;
     T_wrapper_descriptor = new_type("wrapper_descriptor", T_object, TID_ITER, 0);
     T_method_wrapper = new_type("method-wrapper", T_object, TID_ITER, 0);

@@ -1,0 +1,752 @@
+/* Coroutines and async generators (PEP 492, PEP 525) as CPython 3.11 has
+ * them, with no event loop: whoever drives them calls send()/throw().
+ *
+ * Their frames are generator frames: the objects are GenObj (TID_COROUTINE,
+ * TID_ASYNC_GENERATOR) and generator.c creates, resumes, suspends and
+ * finishes them exactly as it does generators, so the STM build saves and
+ * restores them across aborts on the same path. This file adds the types
+ * and the small awaitable objects around them (IterObj with their own cls):
+ *   coroutine_wrapper         coroutine.__await__(): a plain iterator
+ *   async_generator_asend     __anext__() / asend(v): one step of the generator
+ *   async_generator_athrow    athrow(...) / aclose()
+ *   async_generator_wrapped_value  what an async generator's `yield v`
+ *       yields (ASYNC_GEN_WRAP), so asend can tell it from a value an
+ *       inner await passes through to the event loop.
+ * The "coroutine ... was never awaited" RuntimeWarning and the async
+ * generator finalizer hook need finalizers, which tmpy does not have: the
+ * hook is stored (sys.set_asyncgen_hooks) and captured, never called. */
+#include "eval.h"
+
+#include <string.h>
+
+TypeObj *T_coroutine, *T_async_generator;
+static TypeObj *T_coroutine_wrapper, *T_asend, *T_athrow, *T_wrapped_value;
+
+/* States of asend / athrow awaitables (CPython's AWAITABLE_STATE_*). */
+enum { AW_INIT, AW_ITER, AW_CLOSED };
+
+/* IterObj fields: a = the coroutine / async generator (wrapped value: the
+ * value); b = asend: the value to send, athrow: the argument tuple (NULL:
+ * aclose); i = the state. */
+static Obj aw_new(TypeObj *cls, Obj a, Obj b)
+{
+    Obj *r = vm_roots(2);
+    r[0] = a;
+    r[1] = b;
+    Obj o = (Obj)tm_allocate(TID_ITER, sizeof(struct IterObj_));
+    if (o) {
+        IterObj *it = ITER(o);
+        it->cls = (Obj)cls;
+        it->a = r[0];
+        it->b = r[1];
+        it->c = NULL;
+        it->i = AW_INIT;
+    }
+    vm_unroots(r);
+    return o ? o : err_nomemory();
+}
+
+static void aw_set_state(Obj o, int64_t st)
+{
+    VM_WRITE(o);
+    ITER(o)->i = st;
+}
+
+static void ag_set_flag(Obj gen, int64_t flag, bool on)
+{
+    VM_WRITE(gen);
+    if (on)
+        GEN(gen)->ag_flags |= flag;
+    else
+        GEN(gen)->ag_flags &= ~flag;
+}
+
+static bool is_type(Obj v, TypeObj *t)
+{
+    return TID(v) == TID_ITER && TYPE(v) == t;
+}
+
+/* A coroutine, or a generator whose code has CO_ITERABLE_COROUTINE
+ * (types.coroutine): `await` delegates to it directly. */
+static bool is_coroutine_like(Obj v)
+{
+    if (TID(v) == TID_COROUTINE)
+        return true;
+    return TID(v) == TID_GENERATOR && (((CodeObj *)GEN(v)->code)->flags & CO_ITERABLE_COROUTINE);
+}
+
+/* type(v).name(v[, arg]) looked up on the type, as the interpreter calls
+ * special methods. *missing: the type has no such method (no error set). */
+static Obj call_special(Obj v, const char *name, Obj arg, bool *missing)
+{
+    *missing = false;
+    Obj *r = vm_roots(3);
+    r[0] = v;
+    r[2] = arg;
+    Obj res = NULL;
+    r[1] = vm_lookup_special(r[0], name);
+    if (!r[1]) {
+        *missing = !err_occurred();
+        goto done;
+    }
+    descrgetfunc g = TYPE(r[1])->tp_descr_get;
+    if (g) {
+        r[1] = g(r[1], r[0], (Obj)TYPE(r[0]));
+        if (!r[1])
+            goto done;
+    }
+    res = r[2] ? vm_call1(r[1], r[2]) : vm_call0(r[1]);
+done:
+    vm_unroots(r);
+    return res;
+}
+
+static void set_stop_value(Obj v)
+{
+    Obj *r = vm_roots(1);
+    r[0] = v;
+    Obj exc = exc_new(E_StopIteration, r, 1);
+    vm_unroots(r);
+    if (exc)
+        err_set_obj(exc);
+}
+
+/* ------------------------------------------------------------------ */
+/* await                                                               */
+/* ------------------------------------------------------------------ */
+Obj coro_get_awaitable(Obj v, int where)
+{
+    if (TID(v) == TID_COROUTINE) {
+        Obj yf = gen_get_yieldfrom(&v, 1, NULL);
+        if (yf && !IS_NONE(yf)) {
+            err_set(E_RuntimeError, "coroutine is being awaited already");
+            return NULL;
+        }
+        return v;
+    }
+    if (is_coroutine_like(v))
+        return v;
+    bool missing;
+    Obj *r = vm_roots(1);
+    r[0] = v;
+    Obj res = call_special(v, "__await__", NULL, &missing);
+    if (missing) {
+        if (where == 1)
+            err_format(E_TypeError, "'async with' received an object from __aenter__ that does not implement "
+                                    "__await__: %s", type_name(r[0]));
+        else if (where == 2)
+            err_format(E_TypeError, "'async with' received an object from __aexit__ that does not implement "
+                                    "__await__: %s", type_name(r[0]));
+        else
+            err_format(E_TypeError, "object %s can't be used in 'await' expression", type_name(r[0]));
+    } else if (res && is_coroutine_like(res)) {
+        err_set(E_TypeError, "__await__() returned a coroutine");
+        res = NULL;
+    } else if (res && !TYPE(res)->tp_iternext) {
+        err_format(E_TypeError, "__await__() returned non-iterator of type '%s'", type_name(res));
+        res = NULL;
+    }
+    vm_unroots(r);
+    return res;
+}
+
+/* ------------------------------------------------------------------ */
+/* async for                                                           */
+/* ------------------------------------------------------------------ */
+/* The first asend/athrow/anext of an async generator: the finalizer hook is
+ * captured and firstiter(gen) called (CPython's async_gen_init_hooks). */
+static int ag_init_hooks(Obj gen)
+{
+    if (GEN(gen)->ag_flags & AG_HOOKS_INITED)
+        return 0;
+    ag_set_flag(gen, AG_HOOKS_INITED, true);
+    Obj fin = vm_ts.roots[ROOT_ASYNCGEN_FINALIZER];
+    if (fin) {
+        VM_WRITE(gen);
+        GEN(gen)->ag_finalizer = fin;
+    }
+    Obj first = vm_ts.roots[ROOT_ASYNCGEN_FIRSTITER];
+    if (first && !vm_call1(first, gen))
+        return -1;
+    return 0;
+}
+
+static Obj ag_asend_new(Obj gen, Obj value)
+{
+    Obj *r = vm_roots(2);
+    r[0] = gen;
+    r[1] = value;
+    Obj res = ag_init_hooks(r[0]) < 0 ? NULL : aw_new(T_asend, r[0], r[1]);
+    vm_unroots(r);
+    return res;
+}
+
+Obj coro_get_aiter(Obj v)
+{
+    if (TID(v) == TID_ASYNC_GENERATOR)
+        return v;
+    bool missing;
+    Obj *r = vm_roots(2);
+    r[0] = v;
+    r[1] = call_special(v, "__aiter__", NULL, &missing);
+    if (missing) {
+        err_format(E_TypeError, "'async for' requires an object with __aiter__ method, got %s", type_name(r[0]));
+    } else if (r[1] && TID(r[1]) != TID_ASYNC_GENERATOR && !vm_lookup_special(r[1], "__anext__")) {
+        if (!err_occurred())
+            err_format(E_TypeError, "'async for' received an object from __aiter__ that does not implement "
+                                    "__anext__: %s", type_name(r[1]));
+        r[1] = NULL;
+    }
+    Obj it = r[1];
+    vm_unroots(r);
+    return it;
+}
+
+Obj coro_get_anext(Obj aiter)
+{
+    if (TID(aiter) == TID_ASYNC_GENERATOR)
+        return ag_asend_new(aiter, g_None);
+    bool missing;
+    Obj *r = vm_roots(2);
+    r[0] = aiter;
+    Obj res = NULL;
+    r[1] = call_special(aiter, "__anext__", NULL, &missing);
+    if (missing) {
+        err_format(E_TypeError, "'async for' requires an iterator with __anext__ method, got %s", type_name(r[0]));
+    } else if (r[1]) {
+        res = coro_get_awaitable(r[1], 0);
+        if (!res && err_matches(E_TypeError)) {
+            /* CPython's message, the cause being the awaitable's error */
+            Obj *c = vm_roots(2);
+            c[0] = err_fetch();
+            c[1] = str_from_format("'async for' received an invalid object from __anext__: %s", type_name(r[1]));
+            if (c[1]) {
+                c[1] = exc_new(E_TypeError, &c[1], 1);
+                if (c[1]) {
+                    VM_WRITE(c[1]);
+                    EXC(c[1])->cause = c[0];
+                    EXC(c[1])->context = c[0];
+                    EXC(c[1])->suppress_context = 1;
+                    err_set_obj(c[1]);
+                }
+            }
+            vm_unroots(c);
+        }
+    }
+    vm_unroots(r);
+    return res;
+}
+
+Obj asyncgen_wrap_value(Obj v)
+{
+    return aw_new(T_wrapped_value, v, NULL);
+}
+
+static bool is_wrapped(Obj v)
+{
+    return v && is_type(v, T_wrapped_value);
+}
+
+/* ------------------------------------------------------------------ */
+/* The coroutine type                                                  */
+/* ------------------------------------------------------------------ */
+static Obj coro_repr(Obj c)
+{
+    Obj q = GEN(c)->qualname;
+    return str_from_format("<%s object %s at %#lx>", TID(c) == TID_COROUTINE ? "coroutine" : "async_generator",
+                           q && IS_STR(q) ? str_cstr(q) : "?", (unsigned long)(uintptr_t)c);
+}
+
+static Obj m_send(Obj *args, size_t nargs, Obj kw)
+{
+    if (vm_check_args("send", nargs - 1, kw, 1, 1) < 0)
+        return NULL;
+    return gen_send(args[0], args[1]);
+}
+
+static Obj m_throw(Obj *args, size_t nargs, Obj kw)
+{
+    if (vm_check_args("throw", nargs - 1, kw, 1, 3) < 0)
+        return NULL;
+    Obj *r = vm_roots(1);
+    r[0] = args[0];
+    Obj exc = gen_throw_args(args + 1, nargs - 1);
+    Obj res = exc ? gen_throw(r[0], exc) : NULL;
+    vm_unroots(r);
+    return res;
+}
+
+static Obj m_close(Obj *args, size_t nargs, Obj kw)
+{
+    if (vm_check_args("close", nargs - 1, kw, 0, 0) < 0)
+        return NULL;
+    return gen_close(args[0]);
+}
+
+static Obj m_await(Obj *args, size_t nargs, Obj kw)
+{
+    if (vm_check_args("__await__", nargs - 1, kw, 0, 0) < 0)
+        return NULL;
+    return aw_new(T_coroutine_wrapper, args[0], NULL);
+}
+
+static Obj g_origin(Obj *args, size_t nargs, Obj kw)
+{
+    (void)args, (void)nargs, (void)kw;
+    return g_None;   /* sys.set_coroutine_origin_tracking_depth is not built: never tracked */
+}
+
+static const MethodDef coro_methods[] = {
+    {"send", m_send, 0, "send(arg) -> send 'arg' into coroutine,\nreturn next iterated value or raise StopIteration."},
+    {"throw", m_throw, 0, "throw(value)\nthrow(type[,value[,traceback]])\n\nRaise exception in coroutine, return next iterated value or raise\nStopIteration."},
+    {"close", m_close, 0, "close() -> raise GeneratorExit inside coroutine."},
+    {"__await__", m_await, 0, "Return an iterator to be used in await expression."},
+    {NULL, NULL, 0, NULL},
+};
+
+/* coroutine_wrapper: the iterator of coroutine.__await__() */
+static Obj cw_iternext(Obj w)
+{
+    return gen_send(ITER(w)->a, g_None);
+}
+
+static Obj cw_send(Obj *args, size_t nargs, Obj kw)
+{
+    if (vm_check_args("send", nargs - 1, kw, 1, 1) < 0)
+        return NULL;
+    return gen_send(ITER(args[0])->a, args[1]);
+}
+
+static Obj cw_throw(Obj *args, size_t nargs, Obj kw)
+{
+    if (vm_check_args("throw", nargs - 1, kw, 1, 3) < 0)
+        return NULL;
+    Obj *r = vm_roots(1);
+    r[0] = ITER(args[0])->a;
+    Obj exc = gen_throw_args(args + 1, nargs - 1);
+    Obj res = exc ? gen_throw(r[0], exc) : NULL;
+    vm_unroots(r);
+    return res;
+}
+
+static Obj cw_close(Obj *args, size_t nargs, Obj kw)
+{
+    if (vm_check_args("close", nargs - 1, kw, 0, 0) < 0)
+        return NULL;
+    return gen_close(ITER(args[0])->a);
+}
+
+static Obj self_iter(Obj v)
+{
+    return v;
+}
+
+static Obj m_self(Obj *args, size_t nargs, Obj kw)
+{
+    if (vm_check_args("__iter__", nargs - 1, kw, 0, 0) < 0)
+        return NULL;
+    return args[0];
+}
+
+static const MethodDef cw_methods[] = {
+    {"send", cw_send, 0, "send(arg) -> send 'arg' into coroutine,\nreturn next iterated value or raise StopIteration."},
+    {"throw", cw_throw, 0, "throw(value)\nthrow(type[,value[,traceback]])\n\nRaise exception in coroutine, return next iterated value or raise\nStopIteration."},
+    {"close", cw_close, 0, "close() -> raise GeneratorExit inside coroutine."},
+    {NULL, NULL, 0, NULL},
+};
+
+/* ------------------------------------------------------------------ */
+/* Async generators                                                    */
+/* ------------------------------------------------------------------ */
+/* The result of resuming an async generator, seen by asend / athrow: a
+ * wrapped value is the generator's `yield` (StopIteration(value) ends this
+ * awaitable); another value passes through (an inner await's); an error
+ * ends the generator's run. */
+static Obj ag_unwrap(Obj gen, Obj result)
+{
+    if (!result) {
+        Obj *r = vm_roots(1);
+        r[0] = gen;
+        if (!err_occurred())
+            err_set_obj((Obj)E_StopAsyncIteration);
+        if (err_matches(E_StopAsyncIteration) || err_matches(E_GeneratorExit))
+            ag_set_flag(r[0], AG_CLOSED, true);
+        ag_set_flag(r[0], AG_RUNNING_ASYNC, false);
+        vm_unroots(r);
+        return NULL;
+    }
+    if (is_wrapped(result)) {
+        Obj *r = vm_roots(1);
+        r[0] = gen;
+        set_stop_value(ITER(result)->a);
+        ag_set_flag(r[0], AG_RUNNING_ASYNC, false);
+        vm_unroots(r);
+        return NULL;
+    }
+    return result;
+}
+
+static Obj asend_send(Obj o, Obj arg)
+{
+    if (ITER(o)->i == AW_CLOSED) {
+        err_set(E_RuntimeError, "cannot reuse already awaited __anext__()/asend()");
+        return NULL;
+    }
+    Obj *r = vm_roots(2);
+    r[0] = o;
+    r[1] = arg;
+    Obj res = NULL;
+    if (ITER(o)->i == AW_INIT) {
+        if (GEN(ITER(o)->a)->ag_flags & AG_RUNNING_ASYNC) {
+            err_set(E_RuntimeError, "anext(): asynchronous generator is already running");
+            goto done;
+        }
+        if (!r[1] || IS_NONE(r[1]))
+            r[1] = ITER(o)->b;
+        aw_set_state(o, AW_ITER);
+    }
+    ag_set_flag(ITER(r[0])->a, AG_RUNNING_ASYNC, true);
+    res = gen_send(ITER(r[0])->a, r[1]);
+    res = ag_unwrap(ITER(r[0])->a, res);
+    if (!res)
+        aw_set_state(r[0], AW_CLOSED);
+done:
+    vm_unroots(r);
+    return res;
+}
+
+static Obj asend_iternext(Obj o)
+{
+    return asend_send(o, g_None);
+}
+
+static Obj as_send(Obj *args, size_t nargs, Obj kw)
+{
+    if (vm_check_args("send", nargs - 1, kw, 1, 1) < 0)
+        return NULL;
+    return asend_send(args[0], args[1]);
+}
+
+static Obj as_throw(Obj *args, size_t nargs, Obj kw)
+{
+    if (vm_check_args("throw", nargs - 1, kw, 1, 3) < 0)
+        return NULL;
+    if (ITER(args[0])->i == AW_CLOSED) {
+        err_set(E_RuntimeError, "cannot reuse already awaited __anext__()/asend()");
+        return NULL;
+    }
+    Obj *r = vm_roots(1);
+    r[0] = args[0];
+    Obj res = NULL;
+    Obj exc = gen_throw_args(args + 1, nargs - 1);
+    if (exc) {
+        res = gen_throw(ITER(r[0])->a, exc);
+        res = ag_unwrap(ITER(r[0])->a, res);
+        if (!res)
+            aw_set_state(r[0], AW_CLOSED);
+    }
+    vm_unroots(r);
+    return res;
+}
+
+static Obj as_close(Obj *args, size_t nargs, Obj kw)
+{
+    if (vm_check_args("close", nargs - 1, kw, 0, 0) < 0)
+        return NULL;
+    aw_set_state(args[0], AW_CLOSED);
+    return g_None;
+}
+
+static const MethodDef asend_methods[] = {
+    {"send", as_send, 0, "send(arg) -> send 'arg' into generator,\nreturn next yielded value or raise StopIteration."},
+    {"throw", as_throw, 0, "throw(value)\nthrow(type[,value[,tb]])\n\nRaise exception in generator, return next yielded value or raise\nStopIteration."},
+    {"close", as_close, 0, "close() -> raise GeneratorExit inside generator."},
+    {"__await__", m_self, 0, "Return an iterator to be used in await expression."},
+    {NULL, NULL, 0, NULL},
+};
+
+/* athrow / aclose (ITER(o)->b == NULL) */
+static Obj athrow_finish_error(Obj o, bool aclose)
+{
+    Obj gen = ITER(o)->a;
+    ag_set_flag(gen, AG_RUNNING_ASYNC, false);
+    aw_set_state(o, AW_CLOSED);
+    if (aclose && (err_matches(E_StopAsyncIteration) || err_matches(E_GeneratorExit))) {
+        /* aclose() is done: its await returns None */
+        err_clear();
+        err_set_obj((Obj)E_StopIteration);
+    }
+    return NULL;
+}
+
+static Obj athrow_ignored_exit(Obj o)
+{
+    ag_set_flag(ITER(o)->a, AG_RUNNING_ASYNC, false);
+    aw_set_state(o, AW_CLOSED);
+    err_set(E_RuntimeError, "async generator ignored GeneratorExit");
+    return NULL;
+}
+
+/* The exception athrow's arguments describe (checked when first sent, as
+ * CPython does). */
+static Obj athrow_exception(Obj args)
+{
+    int64_t n = TUPLE_LEN(args);
+    if (n < 1) {
+        err_format(E_TypeError, "athrow expected at least 1 argument, got %lld", (long long)n);
+        return NULL;
+    }
+    if (n > 3) {
+        err_format(E_TypeError, "athrow expected at most 3 arguments, got %lld", (long long)n);
+        return NULL;
+    }
+    Obj *r = vm_roots(3);
+    for (int64_t i = 0; i < n; i++)
+        r[i] = TUPLE_ITEMS(args)[i];
+    Obj exc = gen_throw_args(r, (size_t)n);
+    vm_unroots(r);
+    return exc;
+}
+
+static Obj athrow_send(Obj o, Obj arg)
+{
+    if (ITER(o)->i == AW_CLOSED) {
+        err_set(E_RuntimeError, "cannot reuse already awaited aclose()/athrow()");
+        return NULL;
+    }
+    Obj gen = ITER(o)->a;
+    bool aclose = ITER(o)->b == NULL;
+    if (GEN(gen)->state == GEN_FINISHED) {
+        aw_set_state(o, AW_CLOSED);
+        err_set_obj((Obj)E_StopIteration);
+        return NULL;
+    }
+    Obj *r = vm_roots(2);
+    r[0] = o;
+    r[1] = arg;
+    Obj res = NULL;
+    if (ITER(o)->i == AW_INIT) {
+        if (GEN(gen)->ag_flags & AG_RUNNING_ASYNC) {
+            aw_set_state(o, AW_CLOSED);
+            err_set(E_RuntimeError, aclose ? "aclose(): asynchronous generator is already running"
+                                           : "athrow(): asynchronous generator is already running");
+            goto done;
+        }
+        if (GEN(gen)->ag_flags & AG_CLOSED) {
+            aw_set_state(o, AW_CLOSED);
+            err_set_obj((Obj)E_StopAsyncIteration);
+            goto done;
+        }
+        if (r[1] && !IS_NONE(r[1])) {
+            err_set(E_RuntimeError, "can't send non-None value to a just-started coroutine");
+            goto done;
+        }
+        aw_set_state(o, AW_ITER);
+        ag_set_flag(gen, AG_RUNNING_ASYNC, true);
+        Obj exc;
+        if (aclose) {
+            ag_set_flag(ITER(r[0])->a, AG_CLOSED, true);
+            exc = exc_new(E_GeneratorExit, NULL, 0);
+        } else {
+            exc = athrow_exception(ITER(o)->b);
+        }
+        if (!exc) {
+            res = athrow_finish_error(r[0], aclose);
+            goto done;
+        }
+        res = gen_throw_ex(ITER(r[0])->a, exc, false);
+        if (aclose) {
+            if (is_wrapped(res))
+                res = athrow_ignored_exit(r[0]);
+            else if (!res)
+                res = athrow_finish_error(r[0], true);
+        } else {
+            res = ag_unwrap(ITER(r[0])->a, res);
+            if (!res)
+                res = athrow_finish_error(r[0], false);
+        }
+        goto done;
+    }
+    /* AW_ITER: the generator awaits something inside its handler */
+    res = gen_send(ITER(r[0])->a, r[1] ? r[1] : g_None);
+    if (!aclose) {
+        res = ag_unwrap(ITER(r[0])->a, res);
+    } else if (is_wrapped(res)) {
+        res = athrow_ignored_exit(r[0]);
+    } else if (!res) {
+        res = athrow_finish_error(r[0], true);
+    }
+done:
+    vm_unroots(r);
+    return res;
+}
+
+static Obj athrow_iternext(Obj o)
+{
+    return athrow_send(o, g_None);
+}
+
+static Obj at_send(Obj *args, size_t nargs, Obj kw)
+{
+    if (vm_check_args("send", nargs - 1, kw, 1, 1) < 0)
+        return NULL;
+    return athrow_send(args[0], args[1]);
+}
+
+static Obj at_throw(Obj *args, size_t nargs, Obj kw)
+{
+    if (vm_check_args("throw", nargs - 1, kw, 1, 3) < 0)
+        return NULL;
+    if (ITER(args[0])->i == AW_CLOSED) {
+        err_set(E_RuntimeError, "cannot reuse already awaited aclose()/athrow()");
+        return NULL;
+    }
+    Obj *r = vm_roots(1);
+    r[0] = args[0];
+    bool aclose = ITER(r[0])->b == NULL;
+    Obj res = NULL;
+    Obj exc = gen_throw_args(args + 1, nargs - 1);
+    if (exc) {
+        res = gen_throw(ITER(r[0])->a, exc);
+        if (!aclose) {
+            res = ag_unwrap(ITER(r[0])->a, res);
+        } else if (is_wrapped(res)) {
+            res = athrow_ignored_exit(r[0]);
+        } else if (!res && (err_matches(E_StopAsyncIteration) || err_matches(E_GeneratorExit))) {
+            err_clear();
+            err_set_obj((Obj)E_StopIteration);
+        }
+    }
+    vm_unroots(r);
+    return res;
+}
+
+static Obj at_close(Obj *args, size_t nargs, Obj kw)
+{
+    if (vm_check_args("close", nargs - 1, kw, 0, 0) < 0)
+        return NULL;
+    aw_set_state(args[0], AW_CLOSED);
+    return g_None;
+}
+
+static const MethodDef athrow_methods[] = {
+    {"send", at_send, 0, "send(arg) -> send 'arg' into generator,\nreturn next yielded value or raise StopIteration."},
+    {"throw", at_throw, 0, "throw(value)\nthrow(type[,value[,tb]])\n\nRaise exception in generator, return next yielded value or raise\nStopIteration."},
+    {"close", at_close, 0, "close() -> raise GeneratorExit inside generator."},
+    {"__await__", m_self, 0, "Return an iterator to be used in await expression."},
+    {NULL, NULL, 0, NULL},
+};
+
+/* The async generator's own methods */
+static Obj ag_m_aiter(Obj *args, size_t nargs, Obj kw)
+{
+    if (vm_check_args("__aiter__", nargs - 1, kw, 0, 0) < 0)
+        return NULL;
+    return args[0];
+}
+
+static Obj ag_m_anext(Obj *args, size_t nargs, Obj kw)
+{
+    if (vm_check_args("__anext__", nargs - 1, kw, 0, 0) < 0)
+        return NULL;
+    return ag_asend_new(args[0], g_None);
+}
+
+static Obj ag_m_asend(Obj *args, size_t nargs, Obj kw)
+{
+    if (vm_check_args("asend", nargs - 1, kw, 1, 1) < 0)
+        return NULL;
+    return ag_asend_new(args[0], args[1]);
+}
+
+static Obj ag_m_athrow(Obj *args, size_t nargs, Obj kw)
+{
+    if (vm_check_args("athrow", nargs - 1, kw, 0, (int)nargs) < 0)
+        return NULL;
+    Obj *r = vm_roots(2);
+    r[0] = args[0];
+    Obj res = NULL;
+    r[1] = tuple_new((int64_t)nargs - 1);
+    if (r[1]) {
+        for (size_t i = 1; i < nargs; i++)
+            TUPLE_ITEMS(r[1])[i - 1] = args[i];
+        if (ag_init_hooks(r[0]) == 0)
+            res = aw_new(T_athrow, r[0], r[1]);
+    }
+    vm_unroots(r);
+    return res;
+}
+
+static Obj ag_m_aclose(Obj *args, size_t nargs, Obj kw)
+{
+    if (vm_check_args("aclose", nargs - 1, kw, 0, 0) < 0)
+        return NULL;
+    Obj *r = vm_roots(1);
+    r[0] = args[0];
+    Obj res = ag_init_hooks(r[0]) == 0 ? aw_new(T_athrow, r[0], NULL) : NULL;
+    vm_unroots(r);
+    return res;
+}
+
+static Obj ag_running(Obj *args, size_t nargs, Obj kw)
+{
+    (void)nargs, (void)kw;
+    return vm_bool(GEN(args[0])->ag_flags & AG_RUNNING_ASYNC);
+}
+
+static const MethodDef ag_methods[] = {
+    {"asend", ag_m_asend, 0, "asend(v) -> send 'v' in generator."},
+    {"athrow", ag_m_athrow, 0, "athrow(typ[,val[,tb]]) -> raise exception in generator."},
+    {"aclose", ag_m_aclose, 0, "aclose() -> raise GeneratorExit inside generator."},
+    {"__aiter__", ag_m_aiter, 0, "Return an awaitable, that resolves in asynchronous iterator."},
+    {"__anext__", ag_m_anext, 0, "Return a value or raise StopAsyncIteration."},
+    {NULL, NULL, 0, NULL},
+};
+
+/* ------------------------------------------------------------------ */
+/* Types                                                               */
+/* ------------------------------------------------------------------ */
+static TypeObj *iter_type(const char *name, unaryfunc next, const MethodDef *methods)
+{
+    TypeObj *t = (TypeObj *)type_new_builtin(name, T_object, TID_ITER, 0);
+    if (next) {
+        t->tp_iter = self_iter;
+        t->tp_iternext = next;
+        type_add_methods(t, (const MethodDef[]){{"__iter__", m_self, 0, "Implement iter(self)."},
+                                                {NULL, NULL, 0, NULL}});
+    }
+    if (methods)
+        type_add_methods(t, methods);
+    type_ready(t);
+    return t;
+}
+
+void coro_init_types(void)
+{
+    T_coroutine = (TypeObj *)type_new_builtin("coroutine", T_object, TID_COROUTINE, 0);
+    T_coroutine->tp_repr = coro_repr;
+    type_add_methods(T_coroutine, coro_methods);
+    type_add_getset(T_coroutine, "cr_running", gen_get_running, NULL);
+    type_add_getset(T_coroutine, "cr_suspended", gen_get_suspended, NULL);
+    type_add_getset(T_coroutine, "cr_code", gen_get_code, NULL);
+    type_add_getset(T_coroutine, "cr_frame", gen_get_frame, NULL);
+    type_add_getset(T_coroutine, "cr_await", gen_get_yieldfrom, NULL);
+    type_add_getset(T_coroutine, "cr_origin", g_origin, NULL);
+    gen_add_name_getsets(T_coroutine);
+    type_ready(T_coroutine);
+
+    T_async_generator = (TypeObj *)type_new_builtin("async_generator", T_object, TID_ASYNC_GENERATOR, 0);
+    T_async_generator->tp_repr = coro_repr;
+    type_add_methods(T_async_generator, ag_methods);
+    type_add_getset(T_async_generator, "ag_running", ag_running, NULL);
+    type_add_getset(T_async_generator, "ag_code", gen_get_code, NULL);
+    type_add_getset(T_async_generator, "ag_frame", gen_get_frame, NULL);
+    type_add_getset(T_async_generator, "ag_await", gen_get_yieldfrom, NULL);
+    gen_add_name_getsets(T_async_generator);
+    type_ready(T_async_generator);
+
+    T_coroutine_wrapper = iter_type("coroutine_wrapper", cw_iternext, cw_methods);
+    T_asend = iter_type("async_generator_asend", asend_iternext, asend_methods);
+    T_athrow = iter_type("async_generator_athrow", athrow_iternext, athrow_methods);
+    T_wrapped_value = iter_type("async_generator_wrapped_value", NULL, NULL);
+}
