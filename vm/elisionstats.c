@@ -198,9 +198,11 @@ void vm_elision_print_stats(void)
         const char *file = "<start>";
         int line = 0;
         site_place(t->site, &file, &line);
-        fprintf(stderr, "tmpy stats: htm site %s:%d: length %u (cut %u times, %s), %llu transactions, %llu aborted; "
-                "at this length %llu, %llu aborted (%.1f%%)\n", file, line, t->length, t->shortened,
-                tm_txlen_settled(&tm_elision_policy, t) ? "settled" : "profiling", (unsigned long long)t->started,
+        uint32_t in_period = t->counter > tm_elision_policy.p.period ? tm_elision_policy.p.period : t->counter;
+        fprintf(stderr, "tmpy stats: htm site %s:%d: length %u (cut %u times, %s, %u aborts in %u of its period), "
+                "%llu transactions, %llu aborted; at this length %llu, %llu aborted (%.1f%%)\n", file, line, t->length,
+                t->shortened, tm_txlen_settled(&tm_elision_policy, t) ? "settled" : "profiling", t->aborts, in_period,
+                (unsigned long long)t->started,
                 (unsigned long long)t->aborted, (unsigned long long)t->started_at_length,
                 (unsigned long long)t->aborted_at_length,
                 t->started_at_length ? 100.0 * (double)t->aborted_at_length / (double)t->started_at_length : 0.0);
