@@ -1,5 +1,5 @@
 /* HTM elision of the GIL (elision.h; paper 001, Figures 1 and 2). The GIL
- * itself is gil.c's (segment 1, ticket order); `gil.acquired` is the word
+ * itself is gil.c's (owning segment 1); `gil.acquired` is the word
  * transactions read, set while a thread holds the GIL under elision. */
 #include "elision.h"
 #include "fatal.h"
