@@ -40,7 +40,7 @@ static uint64_t gil_acquisitions;
 static tm_thread *last_releaser;        /* released at acquisition count released_at, */
 static uint64_t released_at;            /* with waiters queued */
 volatile int tm_segment_waiters;
-volatile int tm_yield_request;
+struct tm_yield_word tm_yield_word;
 static uint64_t switch_interval_ns = 5000000;
 
 void tm_set_switch_interval_ns(uint64_t ns) { __atomic_store_n(&switch_interval_ns, ns, __ATOMIC_RELAXED); }

@@ -56,7 +56,12 @@ extern volatile int tm_segment_waiters;
  * without the segment changing hands, so the holder hands it on.
  * TM_YIELD_COUNT: HTM elision with more than one thread, where yield points
  * count down the running transaction's length (elision.c). */
-extern volatile int tm_yield_request;
+extern struct tm_yield_word {
+    volatile int v;
+    char pad[60];   /* a cache line of its own: hardware transactions read it at every yield point, so a
+                       neighbour's writes (the GIL's waiter count) would abort them */
+} tm_yield_word __attribute__((aligned(64)));
+#define tm_yield_request (tm_yield_word.v)
 #define TM_YIELD_DROP 1
 #define TM_YIELD_COUNT 2
 void tm_yield_slow(uintptr_t site);
