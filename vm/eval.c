@@ -4,6 +4,7 @@
 #include "eval.h"
 #include "compiler/compile.h"
 #include "objects/containers.h"
+#include "objects/objects.h"
 
 #include <inttypes.h>
 #include <string.h>
@@ -1358,6 +1359,7 @@ static Obj eval_loop(Frame *entry, int throwing, int *status, bool *tx_break)
 #define LEAVE_RUN() ((void)0)
 #endif
 #define HDR (f->stack_base - FRAME_NHDR)
+#undef NAME   /* objects.h's interned-name macro: the loop's own NAME is co->names */
 #define NAME(i) (TUPLE_ITEMS(co->names)[i])
 #define JUMP_TO(target) (ip = co->code + (target))
 
@@ -2611,6 +2613,39 @@ call_c: {
         sp -= 2;
         if (!err_given_matches(exc, type))
             JUMP_TO(ARG);
+        DISPATCH();
+    }
+    TARGET(CHECK_EG_MATCH) {
+        /* rest type -- rest' match  |  rest type -- rest (jump) */
+        Obj type = sp[-1];
+        if (!valid_exc_class(type)) {
+            err_set(E_TypeError, "catching classes that do not inherit from BaseException is not allowed");
+            goto error;
+        }
+        if (exc_group_check_star_type(type) < 0)
+            goto error;
+        Obj *r = vm_roots(2);
+        int rc = exc_group_match(sp[-2], sp[-1], r);
+        Obj match = r[0], rest = r[1];
+        vm_unroots(r);
+        if (rc < 0)
+            goto error;
+        if (!match) {
+            sp--;
+            JUMP_TO(ARG);
+            DISPATCH();
+        }
+        sp[-2] = rest ? rest : g_None;
+        sp[-1] = match;
+        vm_ts.roots[ROOT_HANDLED_EXC] = match;
+        DISPATCH();
+    }
+    TARGET(PREP_RERAISE_STAR) {
+        Obj res = exc_group_prep_reraise(sp[-2], sp[-1]);
+        if (!res)
+            goto error;
+        sp--;
+        sp[-1] = res;
         DISPATCH();
     }
     TARGET(CALL_EXIT_NONE) {

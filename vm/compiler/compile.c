@@ -87,7 +87,7 @@ typedef struct StrTab {
 
 typedef enum {
     FB_WHILE, FB_FOR, FB_TRY_EXCEPT, FB_FINALLY_TRY, FB_FINALLY_END, FB_WITH, FB_HANDLER_CLEANUP, FB_POP_VALUE,
-    FB_ASYNC_WITH
+    FB_ASYNC_WITH, FB_EXCEPT_STAR
 } FBKind;
 
 typedef struct FBlock {
@@ -333,7 +333,7 @@ static bool is_jump_op(int op)
     case OP_JUMP: case OP_JUMP_BACKWARD: case OP_POP_JUMP_IF_FALSE: case OP_POP_JUMP_IF_TRUE:
     case OP_JUMP_IF_FALSE_OR_POP: case OP_JUMP_IF_TRUE_OR_POP: case OP_POP_JUMP_IF_NONE:
     case OP_POP_JUMP_IF_NOT_NONE: case OP_FOR_ITER: case OP_SETUP_FINALLY: case OP_SETUP_WITH:
-    case OP_SETUP_ASYNC_WITH: case OP_JUMP_IF_NOT_EXC_MATCH:
+    case OP_SETUP_ASYNC_WITH: case OP_JUMP_IF_NOT_EXC_MATCH: case OP_CHECK_EG_MATCH:
         return true;
     default:
         return false;
@@ -1233,6 +1233,8 @@ static bool unwind_fblock(Compiler *c, FBlock *f, bool preserve_tos)
             TRY(compile_nameop(c, f->name, AST_Del, NULL));
         }
         return true;
+    case FB_EXCEPT_STAR:
+        return true;   /* never left by a jump: compile_return / break refuse */
     case FB_POP_VALUE:
         if (preserve_tos)
             TRY(emit(c, OP_ROT_TWO, 0));
@@ -2134,6 +2136,79 @@ static bool compile_try_except(Compiler *c, stmt_ty s)
     return true;
 }
 
+/* try with except* clauses (PEP 654); the sequence is in opcodes.h. */
+static bool compile_try_star_except(Compiler *c, stmt_ty s)
+{
+    NEW_LABEL(handlers);
+    NEW_LABEL(end);
+    NEW_LABEL(reraise);
+    c->u->lineno = s->lineno;
+    TRY(emit(c, OP_SETUP_FINALLY, handlers));
+    TRY(PUSH_FBLOCK(c, FB_TRY_EXCEPT, -1, -1, s));
+    TRY(compile_stmts(c, &s->v.Try.body, 0));
+    pop_fblock(c);
+    TRY(emit(c, OP_POP_BLOCK, 0));
+    TRY(compile_stmts(c, &s->v.Try.orelse, 0));
+    TRY(emit(c, OP_JUMP, end));
+    /* stack: prev exc -> prev orig raised rest */
+    bind_label(c, handlers);
+    TRY(emit(c, OP_DUP_TOP, 0) && emit(c, OP_BUILD_LIST, 0) && emit(c, OP_ROT_TWO, 0));
+    for (int i = 0; i < s->v.Try.handlers.n; i++) {
+        excepthandler_ty h = s->v.Try.handlers.items[i];
+        NEW_LABEL(next);
+        NEW_LABEL(raised);
+        c->u->lineno = h->lineno;
+        TRY(compile_expr(c, h->type));
+        c->u->lineno = h->lineno;
+        TRY(emit(c, OP_CHECK_EG_MATCH, next));
+        if (h->name)
+            TRY(compile_nameop(c, h->name, AST_Store, NULL));
+        else
+            TRY(emit(c, OP_POP_TOP, 0));
+        TRY(emit(c, OP_SETUP_FINALLY, raised));
+        TRY(push_fblock(c, FB_EXCEPT_STAR, -1, -1, h->lineno, h->col_offset, h->end_lineno, h->end_col_offset));
+        TRY(compile_stmts(c, &h->body, 0));
+        pop_fblock(c);
+        c->u->lineno = h->lineno;
+        TRY(emit(c, OP_POP_BLOCK, 0));
+        if (h->name)
+            TRY(emit_none(c) && compile_nameop(c, h->name, AST_Store, NULL) &&
+                compile_nameop(c, h->name, AST_Del, NULL));
+        TRY(emit(c, OP_JUMP, next));
+        /* the clause raised: stack prev orig raised rest prev2 exc2 */
+        bind_label(c, raised);
+        if (h->name)
+            TRY(emit_none(c) && compile_nameop(c, h->name, AST_Store, NULL) &&
+                compile_nameop(c, h->name, AST_Del, NULL));
+        TRY(emit(c, OP_LIST_APPEND, 3) && emit(c, OP_POP_EXCEPT, 0));
+        bind_label(c, next);
+    }
+    c->u->lineno = s->lineno;
+    TRY(emit(c, OP_LIST_APPEND, 1) && emit(c, OP_PREP_RERAISE_STAR, 0));
+    TRY(emit(c, OP_DUP_TOP, 0) && emit(c, OP_POP_JUMP_IF_NOT_NONE, reraise));
+    TRY(emit(c, OP_POP_TOP, 0) && emit(c, OP_POP_EXCEPT, 0) && emit(c, OP_JUMP, end));
+    bind_label(c, reraise);
+    TRY(emit(c, OP_RERAISE, 0));
+    bind_label(c, end);
+    return true;
+}
+
+/* return/break/continue inside an except* clause (for break and continue:
+ * unless inside a loop within it) is a SyntaxError, as CPython's unwinding
+ * finds. */
+static bool leaves_except_star(Compiler *c, bool to_loop)
+{
+    for (int i = c->u->nfblocks - 1; i >= 0; i--) {
+        FBKind k = c->u->fblocks[i].kind;
+        if (k == FB_EXCEPT_STAR)
+            return true;
+        if (to_loop && (k == FB_WHILE || k == FB_FOR))
+            return false;
+    }
+    return false;
+}
+#define EXCEPT_STAR_EXIT_MSG "'break', 'continue' and 'return' cannot appear in an except* block"
+
 static bool compile_try_finally(Compiler *c, stmt_ty s)
 {
     NEW_LABEL(handler);
@@ -2143,7 +2218,7 @@ static bool compile_try_finally(Compiler *c, stmt_ty s)
     TRY(PUSH_FBLOCK(c, FB_FINALLY_TRY, -1, -1, s));
     c->u->fblocks[c->u->nfblocks - 1].finalbody = &s->v.Try.finalbody;
     if (s->v.Try.handlers.n)
-        TRY(compile_try_except(c, s));
+        TRY(s->kind == TryStar_kind ? compile_try_star_except(c, s) : compile_try_except(c, s));
     else
         TRY(compile_stmts(c, &s->v.Try.body, 0));
     pop_fblock(c);
@@ -2267,6 +2342,11 @@ static bool compile_return(Compiler *c, stmt_ty s)
         return SYNERR(c, s, "'return' outside function");
     if (s->v.Return.value && c->u->ste->is_coroutine && c->u->ste->is_generator)
         return SYNERR(c, s, "'return' with value in async generator");
+    if (leaves_except_star(c, false)) {
+        if (s->v.Return.value)   /* CPython points at the value */
+            return SYNERR(c, s->v.Return.value, EXCEPT_STAR_EXIT_MSG);
+        return SYNERR(c, s, EXCEPT_STAR_EXIT_MSG);
+    }
     if (s->v.Return.value) {
         TRY(compile_expr(c, s->v.Return.value));
         c->u->lineno = s->lineno;
@@ -2282,6 +2362,8 @@ static bool compile_return(Compiler *c, stmt_ty s)
 static bool compile_break_continue(Compiler *c, stmt_ty s, bool is_break)
 {
     FBlock *loop = NULL;
+    if (leaves_except_star(c, true))
+        return SYNERR(c, s, EXCEPT_STAR_EXIT_MSG);
     TRY(unwind_fblock_stack(c, false, &loop));
     if (!loop)
         return SYNERR(c, s, is_break ? "'break' outside loop" : "'continue' not properly in loop");
@@ -3089,6 +3171,9 @@ static bool compile_stmt(Compiler *c, stmt_ty s)
     case Try_kind:
         ok = s->v.Try.finalbody.n ? compile_try_finally(c, s) : compile_try_except(c, s);
         break;
+    case TryStar_kind:
+        ok = s->v.Try.finalbody.n ? compile_try_finally(c, s) : compile_try_star_except(c, s);
+        break;
     case Assert_kind: {
         expr_ty test = s->v.Assert.test;
         if (test->kind == Tuple_kind && test->v.Tuple.elts.n > 0 &&
@@ -3828,6 +3913,10 @@ static int stack_effect(int op, int arg, int jump)
     case OP_GET_ITER: case OP_UNARY_OP: case OP_LIST_TO_TUPLE: case OP_POP_BLOCK:
     case OP_GET_AWAITABLE: case OP_GET_AITER: case OP_ASYNC_GEN_WRAP:
         return 0;
+    case OP_CHECK_EG_MATCH:
+        return jump ? -1 : 0;     /* rest type -> rest match; no match: rest */
+    case OP_PREP_RERAISE_STAR:
+        return -1;
     case OP_GET_ANEXT: case OP_BEFORE_ASYNC_WITH:
         return 1;
     case OP_END_ASYNC_FOR:

@@ -515,6 +515,7 @@ static bool visit_stmt(Builder *b, stmt_ty s)
              (!s->v.Raise.cause || visit_expr(b, s->v.Raise.cause));
         break;
     case Try_kind:
+    case TryStar_kind:
         ok = visit_stmts(b, s->v.Try.body) && visit_stmts(b, s->v.Try.orelse);
         for (int i = 0; ok && i < s->v.Try.handlers.n; i++) {
             excepthandler_ty h = s->v.Try.handlers.items[i];

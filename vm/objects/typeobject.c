@@ -3235,7 +3235,8 @@ Obj type_subscript(Obj type, Obj key)
         goto out;
     }
     TypeObj *t = (TypeObj *)type;
-    if (t == T_list || t == T_dict || t == T_tuple || t == T_set || t == T_frozenset || t == T_type) {
+    if (t == T_list || t == T_dict || t == T_tuple || t == T_set || t == T_frozenset || t == T_type ||
+        type_is_subtype(t, E_BaseExceptionGroup)) {
         res = generic_alias_new(type, key);
         goto out;
     }
