@@ -273,6 +273,7 @@ static Obj derive_subset(Obj orig, Obj excs)
     e->traceback = tb;
     e->cause = cause;
     e->context = ctx;
+    e->suppress_context = 1;   /* as PyException_SetCause, even with no cause */
     r[2] = vm_getattr_opt(r[0], NAME(__notes__));
     if (!r[2] && err_occurred())
         goto out;
