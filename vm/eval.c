@@ -601,6 +601,32 @@ static int store_name(Frame *f, Obj name, Obj v)
     return vm_setitem(locals, name, v);
 }
 
+/* SETUP_ANNOTATIONS: __annotations__ = {} in the locals mapping unless set. */
+static int setup_annotations(Frame *f)
+{
+    Obj locals = FRAME_HDR(f)[HDR_LOCALS];
+    if (!locals) {
+        err_set(E_SystemError, "no locals found when setting up annotations");
+        return -1;
+    }
+    Obj name = str_intern_cstr("__annotations__");
+    if (!name)
+        return -1;
+    if (IS_DICT(locals)) {
+        if (dict_getitem_str(locals, name))
+            return 0;
+    } else {
+        Obj v = vm_getitem(locals, name);
+        if (v)
+            return 0;
+        if (!err_matches(E_KeyError))
+            return -1;
+        err_clear();
+    }
+    Obj d = dict_new();
+    return d ? store_name(f, str_intern_cstr("__annotations__"), d) : -1;
+}
+
 static int delete_name(Frame *f, Obj name)
 {
     Obj locals = FRAME_HDR(f)[HDR_LOCALS];
@@ -1131,7 +1157,7 @@ fail:
 
 static Obj make_function(Obj *sp, int flags, Obj globals)
 {
-    /* stack: [defaults] [kwdefaults] [closure] code */
+    /* stack: [defaults] [kwdefaults] [annotations] [closure] code */
     Obj code = sp[-1];
     Obj fn = function_new(code, globals, ((CodeObj *)code)->qualname);
     if (!fn)
@@ -1140,6 +1166,8 @@ static Obj make_function(Obj *sp, int flags, Obj globals)
     Obj *p = sp - 1;
     if (flags & 8)
         F->closure = *--p;
+    if (flags & 4)
+        F->annotations = *--p;
     if (flags & 2)
         F->kwdefaults = *--p;
     if (flags & 1)
@@ -1522,6 +1550,11 @@ static Obj eval_loop(Frame *entry, int throwing, int *status, bool *tx_break)
         if (store_name(f, NAME(ARG), sp[-1]) < 0)
             goto error;
         sp--;
+        DISPATCH();
+    }
+    TARGET(SETUP_ANNOTATIONS) {
+        if (setup_annotations(f) < 0)
+            goto error;
         DISPATCH();
     }
     TARGET(DELETE_NAME) {
@@ -2446,7 +2479,7 @@ call_c: {
         Obj fn = make_function(sp, fl, HDR[HDR_GLOBALS]);
         if (!fn)
             goto error;
-        sp -= 1 + !!(fl & 1) + !!(fl & 2) + !!(fl & 8);
+        sp -= 1 + !!(fl & 1) + !!(fl & 2) + !!(fl & 4) + !!(fl & 8);
         *sp++ = fn;
         DISPATCH();
     }

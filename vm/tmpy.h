@@ -330,6 +330,7 @@ VM_STRUCT(FunctionObj) {
     Obj doc;
     Obj module;        /* __module__ (str) */
     Obj builtins;      /* builtins dict at definition time */
+    Obj annotations;   /* __annotations__ dict, NULL until made (MAKE_FUNCTION flag 4 or first read) */
 };
 
 /* ------------------------------------------------------------------ */

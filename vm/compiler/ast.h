@@ -123,6 +123,9 @@ typedef struct constant {
     size_t len;
     /* CONST_FLOAT: the value. CONST_IMAG: the imaginary part. */
     double f;
+    /* CONST_STR: 1 when the first literal had a lowercase u prefix (the ast's
+     * kind='u'; only unparsing shows it). */
+    int u_prefix;
 } constant;
 
 /* ------------------------------------------------------------------ */

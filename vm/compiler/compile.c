@@ -30,6 +30,7 @@
 #include "opcodes.h"
 
 #include "parser.h"
+#include "unparse.h"
 #include "objects/numbers.h"   /* cplx_quot: folding complex quotients */
 
 #include <math.h>
@@ -1716,6 +1717,115 @@ static int compile_defaults(Compiler *c, arguments_ty a)
     return flags;
 }
 
+static const char *pool_strndup(Compiler *c, const char *s, size_t n);
+
+/* An annotation's value: the expression, or under `from __future__ import
+ * annotations` its text as CPython's unparser writes it (PEP 563). */
+static bool compile_annotation(Compiler *c, expr_ty ann)
+{
+    if (c->st->future_annotations) {
+        char *text = ast_unparse_annotation(ann);
+        if (!text) {   /* only a repr() out of memory can fail */
+            err_clear();
+            return nomem(c);
+        }
+        const char *kept = pool_strndup(c, text, strlen(text));   /* constants point into the pool */
+        free(text);
+        return kept && emit_str_const(c, kept);
+    }
+    if (ann->kind == Starred_kind)   /* *args: *Ts (PEP 646) */
+        return compile_expr(c, ann->v.Starred.value) && emit(c, OP_UNPACK_SEQUENCE, 1);
+    return compile_expr(c, ann);
+}
+
+static bool compile_arg_annotations(Compiler *c, arg_seq args, int *n)
+{
+    for (int i = 0; i < args.n; i++) {
+        arg_ty a = args.items[i];
+        if (!a->annotation)
+            continue;
+        const char *m = mangle(c, a->arg);
+        TRY(m && emit_str_const(c, m) && compile_annotation(c, a->annotation));
+        ++*n;
+    }
+    return true;
+}
+
+/* Push a def's __annotations__ dict, in CPython's order (args, then
+ * positional-only, *args, keyword-only, **kwargs, 'return' last); returns
+ * MAKE_FUNCTION's flag 4, 0 if there are none, -1 on error. */
+static int compile_annotations(Compiler *c, arguments_ty a, expr_ty returns)
+{
+    int n = 0;
+    arg_seq one;
+    if (!compile_arg_annotations(c, a->args, &n) || !compile_arg_annotations(c, a->posonlyargs, &n))
+        return -1;
+    if (a->vararg) {
+        one = (arg_seq){1, &a->vararg};
+        if (!compile_arg_annotations(c, one, &n))
+            return -1;
+    }
+    if (!compile_arg_annotations(c, a->kwonlyargs, &n))
+        return -1;
+    if (a->kwarg) {
+        one = (arg_seq){1, &a->kwarg};
+        if (!compile_arg_annotations(c, one, &n))
+            return -1;
+    }
+    if (returns) {
+        if (!emit_str_const(c, "return") || !compile_annotation(c, returns))
+            return -1;
+        n++;
+    }
+    if (!n)
+        return 0;
+    return emit(c, OP_BUILD_MAP, n) ? 4 : -1;
+}
+
+/* Does a module or class body annotate a simple target anywhere outside
+ * nested defs and classes (CPython's find_ann)? */
+static bool find_ann(const stmt_seq *body)
+{
+    for (int i = 0; i < body->n; i++) {
+        stmt_ty s = body->items[i];
+        switch (s->kind) {
+        case AnnAssign_kind:
+            return true;
+        case For_kind: case AsyncFor_kind:
+            if (find_ann(&s->v.For.body) || find_ann(&s->v.For.orelse))
+                return true;
+            break;
+        case While_kind:
+            if (find_ann(&s->v.While.body) || find_ann(&s->v.While.orelse))
+                return true;
+            break;
+        case If_kind:
+            if (find_ann(&s->v.If.body) || find_ann(&s->v.If.orelse))
+                return true;
+            break;
+        case With_kind: case AsyncWith_kind:
+            if (find_ann(&s->v.With.body))
+                return true;
+            break;
+        case Try_kind: case TryStar_kind:
+            for (int k = 0; k < s->v.Try.handlers.n; k++)
+                if (find_ann(&s->v.Try.handlers.items[k]->body))
+                    return true;
+            if (find_ann(&s->v.Try.body) || find_ann(&s->v.Try.orelse) || find_ann(&s->v.Try.finalbody))
+                return true;
+            break;
+        case Match_kind:
+            for (int k = 0; k < s->v.Match.cases.n; k++)
+                if (find_ann(&s->v.Match.cases.items[k]->body))
+                    return true;
+            break;
+        default:
+            break;
+        }
+    }
+    return false;
+}
+
 static void set_arg_counts(Unit *u, arguments_ty a)
 {
     u->posonlyargcount = a->posonlyargs.n;
@@ -1735,6 +1845,10 @@ static bool compile_function(Compiler *c, stmt_ty s)
     int flags = compile_defaults(c, a);
     if (flags < 0)
         return false;
+    int ann = compile_annotations(c, a, s->v.FunctionDef.returns);
+    if (ann < 0)
+        return false;
+    flags |= ann;
     int firstline = decs.n ? decs.items[0]->lineno : s->lineno;
     TRY(enter_unit(c, symtable_lookup(c->st, s), U_FUNCTION, s->v.FunctionDef.name, firstline));
     set_arg_counts(c->u, a);
@@ -1809,6 +1923,8 @@ static bool compile_class(Compiler *c, stmt_ty s)
     TRY(emit_name_index(c, OP_LOAD_NAME, "__name__") && emit_name_index(c, OP_STORE_NAME, "__module__"));
     TRY(emit_str_const(c, u->qualname) && emit_name_index(c, OP_STORE_NAME, "__qualname__"));
     const stmt_seq *body = &s->v.ClassDef.body;
+    if (find_ann(body))
+        TRY(emit(c, OP_SETUP_ANNOTATIONS, 0));
     const constant *doc = kept_docstring(c, body);
     if (doc) {
         u->lineno = body->items[0]->lineno;
@@ -1896,19 +2012,41 @@ static bool compile_augassign(Compiler *c, stmt_ty s)
     }
 }
 
+/* PEP 526: in a module or class body a simple name's annotation goes into
+ * __annotations__ (after the value is stored); other targets' annotations
+ * are evaluated there and dropped; in a function nothing is evaluated. */
 static bool compile_annassign(Compiler *c, stmt_ty s)
 {
     expr_ty t = s->v.AnnAssign.target;
-    /* annotations are not evaluated (tmpy keeps no __annotations__) */
+    bool stored_scope = c->u->kind == U_MODULE || c->u->kind == U_CLASS;
     if (s->v.AnnAssign.value) {
         TRY(compile_expr(c, s->v.AnnAssign.value));
-        return compile_store(c, t);
+        TRY(compile_store(c, t));
     }
-    if (t->kind == Attribute_kind)
-        return compile_expr(c, t->v.Attribute.value) && emit(c, OP_POP_TOP, 0);
-    if (t->kind == Subscript_kind)
-        return compile_expr(c, t->v.Subscript.value) && emit(c, OP_POP_TOP, 0) &&
-               compile_expr(c, t->v.Subscript.slice) && emit(c, OP_POP_TOP, 0);
+    switch (t->kind) {
+    case Name_kind:
+        if (s->v.AnnAssign.simple && stored_scope) {
+            const char *m = mangle(c, t->v.Name.id);
+            TRY(compile_annotation(c, s->v.AnnAssign.annotation));
+            c->u->lineno = s->lineno;
+            return m && emit_name_index(c, OP_LOAD_NAME, "__annotations__") && emit_str_const(c, m) &&
+                   emit(c, OP_STORE_SUBSCR, 0);
+        }
+        break;
+    case Attribute_kind:
+        if (!s->v.AnnAssign.value)
+            TRY(compile_expr(c, t->v.Attribute.value) && emit(c, OP_POP_TOP, 0));
+        break;
+    case Subscript_kind:
+        if (!s->v.AnnAssign.value)
+            TRY(compile_expr(c, t->v.Subscript.value) && emit(c, OP_POP_TOP, 0) &&
+                compile_expr(c, t->v.Subscript.slice) && emit(c, OP_POP_TOP, 0));
+        break;
+    default:
+        break;
+    }
+    if (stored_scope && !c->st->future_annotations)
+        TRY(compile_expr(c, s->v.AnnAssign.annotation) && emit(c, OP_POP_TOP, 0));
     return true;
 }
 
@@ -3876,6 +4014,11 @@ static Unit *compile_mod(Compiler *c, mod_ty mod)
                 break;
             c->future_prefix++;
         }
+        if (find_ann(body)) {
+            c->u->lineno = body->items[0]->lineno;
+            if (!emit(c, OP_SETUP_ANNOTATIONS, 0))
+                return NULL;
+        }
         if (doc) {
             c->u->lineno = body->items[0]->lineno;
             if (!emit_const(c, const_str(c, doc->s, doc->len)) || !emit_name_index(c, OP_STORE_NAME, "__doc__"))
@@ -3911,7 +4054,7 @@ static int stack_effect(int op, int arg, int jump)
     case OP_DELETE_FAST: case OP_DELETE_DEREF: case OP_DELETE_GLOBAL: case OP_DELETE_NAME:
     case OP_LOAD_ATTR: case OP_YIELD_VALUE: case OP_GET_YIELD_FROM_ITER: case OP_JUMP: case OP_JUMP_BACKWARD:
     case OP_GET_ITER: case OP_UNARY_OP: case OP_LIST_TO_TUPLE: case OP_POP_BLOCK:
-    case OP_GET_AWAITABLE: case OP_GET_AITER: case OP_ASYNC_GEN_WRAP:
+    case OP_GET_AWAITABLE: case OP_GET_AITER: case OP_ASYNC_GEN_WRAP: case OP_SETUP_ANNOTATIONS:
         return 0;
     case OP_CHECK_EG_MATCH:
         return jump ? -1 : 0;     /* rest type -> rest match; no match: rest */
@@ -3975,7 +4118,7 @@ static int stack_effect(int op, int arg, int jump)
     case OP_FORMAT_VALUE:
         return (arg & 4) ? -1 : 0;
     case OP_MAKE_FUNCTION:
-        return -(((arg & 1) != 0) + ((arg & 2) != 0) + ((arg & 8) != 0));
+        return -(((arg & 1) != 0) + ((arg & 2) != 0) + ((arg & 4) != 0) + ((arg & 8) != 0));
     case OP_RAISE_VARARGS:
         return -arg;
     default:

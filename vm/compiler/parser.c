@@ -2282,6 +2282,7 @@ __attribute__((noinline)) static expr_ty parse_strings(Parser *p)
         if (!c)
             return NULL;
         c->v.Constant.value.kind = any_bytes ? CONST_BYTES : CONST_STR;
+        c->v.Constant.value.u_prefix = p->toks[first].start[0] == 'u';
         c->v.Constant.value.s = b.s;
         c->v.Constant.value.len = b.n;
         pos_tt(c, r.first, r.last);

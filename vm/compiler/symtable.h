@@ -113,6 +113,7 @@ typedef struct SymTable {
     int nkeys, capkeys;
     char **owned;         /* strings allocated by the symtable (mangled names) */
     int nowned, capowned;
+    bool future_annotations;  /* `from __future__ import annotations`: annotations are strings, not evaluated */
 } SymTable;
 
 /* Build the table for a module / interactive / expression AST. NULL on

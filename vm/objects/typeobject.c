@@ -2213,7 +2213,7 @@ static Obj type_tp_new(Obj meta, Obj *args, size_t nargs, Obj kwnames)
         err_format(E_TypeError, "type.__new__() argument 2 must be tuple, not %s", type_name(args[1]));
         return NULL;
     }
-    if (!IS_DICT(args[2])) {
+    if (!vm_isinstance_type(args[2], T_dict)) {   /* a dict subclass (from __prepare__) is copied too */
         err_format(E_TypeError, "type.__new__() argument 3 must be dict, not %s", type_name(args[2]));
         return NULL;
     }
@@ -2236,7 +2236,7 @@ static Obj type_tp_new(Obj meta, Obj *args, size_t nargs, Obj kwnames)
     TypeObj *base = best_base(r[1], &solid);
     if (!base)
         goto fail;
-    r[2] = dict_copy(args[2]);
+    r[2] = dict_copy(vm_unwrap(args[2]));
     if (!r[2])
         goto fail;
     /* __qualname__ */
