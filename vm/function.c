@@ -269,13 +269,14 @@ GETTER(f_get_annotations)
     UNUSED_ARGS;
     if (FUNC(args[0])->annotations)
         return FUNC(args[0])->annotations;
-    Obj *r = vm_roots(1);
+    Obj *r = vm_roots(2);
     r[0] = args[0];
-    Obj d = dict_new();
-    if (d) {
+    r[1] = dict_new();
+    if (r[1]) {
         VM_WRITE_RARE(r[0]);
-        FUNC(r[0])->annotations = d;
+        FUNC(r[0])->annotations = r[1];
     }
+    Obj d = r[1];
     vm_unroots(r);
     return d;
 }

@@ -2900,10 +2900,14 @@ static Obj type_annotations_get(Obj *args, size_t nargs, Obj kw)
         err_format(E_AttributeError, "type object '%s' has no attribute '__annotations__'", type_name_of_type(t));
         return NULL;
     }
-    Obj d = dict_new();
-    if (!d || dict_setitem(((TypeObj *)args[0])->dict, NAME(__annotations__), d) < 0)
-        return NULL;
-    type_modified((TypeObj *)args[0]);
+    Obj *r = vm_roots(1);   /* the new dict moves when dict_setitem allocates */
+    r[0] = dict_new();
+    Obj d = NULL;
+    if (r[0] && dict_setitem(((TypeObj *)args[0])->dict, NAME(__annotations__), r[0]) == 0) {
+        type_modified((TypeObj *)args[0]);
+        d = r[0];
+    }
+    vm_unroots(r);
     return d;
 }
 
