@@ -3004,6 +3004,14 @@ Obj vm_run_class_body(Obj func, Obj ns)
     return res;
 }
 
+int vm_current_future_flags(void)
+{
+    Frame *f = vm_ts.frame;
+    if (!f || !f->code)
+        return 0;
+    return (((CodeObj *)f->code)->flags & CO_FUTURE_ANNOTATIONS) ? COMPILE_FUTURE_ANNOTATIONS : 0;
+}
+
 Obj vm_current_globals(void)
 {
     Frame *f = vm_ts.frame;

@@ -528,6 +528,8 @@ GETTER(co_get_flags)
         r |= 0x20;
     if (fl & CO_ITERABLE_COROUTINE)
         r |= 0x100;
+    if (fl & CO_FUTURE_ANNOTATIONS)
+        r |= PY_CO_FUTURE_ANNOTATIONS;
     return MAKE_SMALLINT(r);
 }
 

@@ -13,7 +13,7 @@
  *  - COMPILE_SINGLE expression statements call sys.displayhook(value);
  *  - every backward jump is a JUMP_BACKWARD (loops never jump back
  *    conditionally; a while test is compiled twice, as CPython 3.11 does);
- *  - `from __future__ import x` compiles to nothing (features are checked).
+ *  - `from __future__ import x` is checked, then imported as any from-import.
  * Like CPython it folds constant int/float/complex arithmetic and tuples of
  * constants (only when the result is exact and raises nothing), and
  * prints its SyntaxWarnings ("is" with a literal, ...) to sys.stderr.
@@ -1065,6 +1065,8 @@ static bool enter_unit(Compiler *c, Scope *ste, UnitKind kind, const char *name,
     /* CPython's CO_NESTED: inside a function, or inside a nested block */
     if (parent && (parent->ste->type == BLOCK_FUNCTION || (parent->flags & CO_NESTED)))
         u->flags |= CO_NESTED;
+    if (c->st->future_annotations)
+        u->flags |= CO_FUTURE_ANNOTATIONS;   /* inherited by compile/exec/eval it runs */
     return true;
 }
 
@@ -2449,8 +2451,9 @@ static bool compile_importfrom(Compiler *c, stmt_ty s)
 {
     const char *module = s->v.ImportFrom.module ? s->v.ImportFrom.module : "";
     alias_seq names = s->v.ImportFrom.names;
+    /* a future import is checked here, then imported as any other (it binds the names) */
     if (s->v.ImportFrom.level == 0 && strcmp(module, "__future__") == 0)
-        return compile_future(c, s);
+        TRY(compile_future(c, s));
     CConst *fromlist = const_new(c, K_TUPLE);
     if (!fromlist)
         return false;
@@ -4307,12 +4310,12 @@ static void compiler_free(Compiler *c)
 }
 
 /* The module unit, or NULL with err set. The caller frees c. */
-static Unit *compile_units(Compiler *c, mod_ty mod, CompileError *err, int optimize)
+static Unit *compile_units(Compiler *c, mod_ty mod, CompileError *err, int optimize, bool future_annotations)
 {
     memset(c, 0, sizeof *c);
     c->err = err;
     c->optimize = optimize;
-    c->st = symtable_build(mod, err);
+    c->st = symtable_build(mod, err, future_annotations);
     if (!c->st)
         return NULL;
     Unit *top = compile_mod(c, mod);
@@ -4926,6 +4929,8 @@ Obj vm_compile(const char *src, size_t len, const char *filename, int mode)
 {
     if (!filename)
         filename = "<string>";
+    bool future_annotations = (mode & COMPILE_FUTURE_ANNOTATIONS) != 0;
+    mode &= ~COMPILE_FUTURE_ANNOTATIONS;
     Arena *arena = arena_new();
     if (!arena)
         return err_nomemory();
@@ -4949,7 +4954,7 @@ Obj vm_compile(const char *src, size_t len, const char *filename, int mode)
     CompileError err;
     memset(&err, 0, sizeof err);
     Obj code = NULL;
-    Unit *top = compile_units(&c, mod, &err, sys_cflags.optimize);
+    Unit *top = compile_units(&c, mod, &err, sys_cflags.optimize, future_annotations);
     print_warnings(&c, filename, src, len);
     if (top) {
         Emitter em = { &c, str_intern_cstr(filename) };

@@ -1173,7 +1173,7 @@ static bool has_future_annotations(const stmt_seq *body)
     return false;
 }
 
-SymTable *symtable_build(mod_ty mod, CompileError *err)
+SymTable *symtable_build(mod_ty mod, CompileError *err, bool future_annotations)
 {
     SymTable *st = calloc(1, sizeof(SymTable));
     if (!st) {
@@ -1181,8 +1181,9 @@ SymTable *symtable_build(mod_ty mod, CompileError *err)
         return NULL;
     }
     Builder b = { .st = st, .err = err };
-    if (mod->kind == Module_kind)
-        st->future_annotations = has_future_annotations(&mod->v.Module.body);
+    st->future_annotations = future_annotations;   /* compile()'s flag or inherited */
+    if (mod->kind == Module_kind && has_future_annotations(&mod->v.Module.body))
+        st->future_annotations = true;
     bool ok = enter_scope(&b, "top", BLOCK_MODULE, mod, 0, 0) != NULL;
     if (ok) {
         switch (mod->kind) {
