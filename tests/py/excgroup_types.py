@@ -142,3 +142,5 @@ print(depth, repr(m))
 big = ExceptionGroup("big", [ValueError(i) if i % 3 else KeyError(i) for i in range(300)])
 m, r = big.split(KeyError)
 print(len(m.exceptions), len(r.exceptions), m.exceptions[:2], r.exceptions[-1])
+print(BaseExceptionGroup[ValueError], MyEG[int], type(MyEG[int]).__name__,
+      repr(ExceptionGroup.__class_getitem__).startswith("<built-in method __class_getitem__ of type object"))

@@ -380,10 +380,19 @@ static Obj eg_subgroup_m(Obj *args, size_t nargs, Obj kw)
     return res;
 }
 
+/* BaseExceptionGroup[T]: a generic alias, as for the built-in containers. */
+static Obj eg_class_getitem_m(Obj *args, size_t nargs, Obj kw)
+{
+    if (one_arg("__class_getitem__", nargs, kw) < 0)
+        return NULL;
+    return generic_alias_new(args[0], args[1]);
+}
+
 static const MethodDef eg_methods[] = {
     {"derive", eg_derive_m, 0, NULL},
     {"split", eg_split_m, 0, NULL},
     {"subgroup", eg_subgroup_m, 0, NULL},
+    {"__class_getitem__", eg_class_getitem_m, METH_CLASS, NULL},
     {NULL, NULL, 0, NULL},
 };
 

@@ -212,6 +212,10 @@ TypeObj *err_type_for_errno(int errnum);
  * attributes; filename may be NULL. */
 void err_set_syntax(TypeObj *type, const char *msg, const char *filename, int lineno,
                     int offset, const char *text, int end_lineno, int end_offset);
+/* types.GenericAlias(origin, args) (typeobject.c): what cls[args] gives
+ * for the built-in generic classes. */
+Obj generic_alias_new(Obj origin, Obj key);
+
 /* ---- exceptiongroup.c (PEP 654) ---- */
 extern TypeObj *E_BaseExceptionGroup, *E_ExceptionGroup;
 void exception_groups_init(void);       /* from exceptions_init */

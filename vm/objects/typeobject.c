@@ -3133,7 +3133,7 @@ static Obj union_args_get(Obj *args, size_t nargs, Obj kw)
     return (ITER(args[0]))->a;
 }
 
-static Obj generic_alias_new(Obj origin, Obj key)
+Obj generic_alias_new(Obj origin, Obj key)
 {
     Obj *r = vm_roots(2);
     r[0] = origin;
@@ -3239,8 +3239,7 @@ Obj type_subscript(Obj type, Obj key)
         goto out;
     }
     TypeObj *t = (TypeObj *)type;
-    if (t == T_list || t == T_dict || t == T_tuple || t == T_set || t == T_frozenset || t == T_type ||
-        type_is_subtype(t, E_BaseExceptionGroup)) {
+    if (t == T_list || t == T_dict || t == T_tuple || t == T_set || t == T_frozenset || t == T_type) {
         res = generic_alias_new(type, key);
         goto out;
     }
