@@ -200,6 +200,12 @@ Obj bytes_iter_new(Obj b);
 /* bytes-like (bytes or bytearray, subclasses unwrapped): data and length in
  * *p and *n (linear, valid until the next allocation); false if v is not one. */
 bool bytes_like(Obj v, const char **p, int64_t *n);
+/* memoryview.c: the data of a C-contiguous memoryview that is not released
+ * (as bytes_like); false otherwise. */
+bool memview_contiguous_data(Obj mv, const char **p, int64_t *n);
+/* memoryview.c: how many memoryviews not released over the bytearray in *bap
+ * are still alive (a major collection finds them; *bap is re-read after). */
+int64_t memview_live_exports(Obj *bap);
 /* str.encode / bytes.decode (encoding, errors: C strings, NULL = defaults). */
 Obj str_encode(Obj s, const char *encoding, const char *errors);
 Obj bytes_decode(Obj b, const char *encoding, const char *errors);   /* b: bytes or bytearray */
