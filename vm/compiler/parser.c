@@ -2203,6 +2203,12 @@ static int fstring_body(Parser *p, const StrRun *r, const Token *t, const char *
                     chunk = s;
                     continue;
                 }
+                if (s[1] == 'N' && s + 2 < end && s[2] == '{') {
+                    /* \N{name}: its braces are not a replacement field */
+                    const char *close = memchr(s + 3, '}', (size_t)(end - s - 3));
+                    s = close ? close + 1 : end;
+                    continue;
+                }
                 s += 2;
                 continue;
             }

@@ -746,10 +746,39 @@ static Obj escape_decode(Obj *bp, bool raw, const char *errors)
         case 'r': sb_addc(&b, 13); break;
         case 't': sb_addc(&b, 9); break;
         case 'v': sb_addc(&b, 11); break;
-        case 'N':
-            sb_free(&b);
-            err_set(E_NotImplementedError, "\\N{...} escapes are not supported yet");
-            return NULL;
+        case 'N': {
+            /* \N{name}; i is past it. A malformed one ends at the last byte looked at. */
+            int64_t start = i - 2, close = -1;
+            if (i < n && p[i] == '{')
+                for (int64_t j = i + 1; j < n; j++)
+                    if (p[j] == '}') {
+                        close = j;
+                        break;
+                    }
+            uint32_t cp = 0;
+            const char *reason = NULL;
+            int64_t end = i;
+            if (close < 0 || close == i + 1) {
+                reason = "malformed \\N character escape";
+                end = i < n && p[i] == '{' ? (close < 0 ? n : i + 1) : i;
+            } else if (!uni_lookup_name((const char *)p + i + 1, (size_t)(close - i - 1), &cp)) {
+                reason = "unknown Unicode character name";
+                end = close + 1;
+            }
+            if (!reason) {
+                sb_add_codepoint(&b, cp);
+                i = close + 1;
+            } else if (eh == ERR_IGNORE || eh == ERR_REPLACE) {
+                if (eh == ERR_REPLACE)
+                    sb_add_codepoint(&b, 0xfffd);
+                i = end;
+            } else {
+                sb_free(&b);
+                raise_codec_error(E_UnicodeDecodeError, "unicodeescape", bp, start, end, reason);
+                return NULL;
+            }
+            break;
+        }
         default:
             if (e >= '0' && e <= '7') {
                 uint32_t v = e - '0';

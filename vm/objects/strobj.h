@@ -170,6 +170,8 @@ bool uni_iscased(uint32_t cp);
 bool uni_iscaseignorable(uint32_t cp);
 bool uni_isxidstart(uint32_t cp);
 bool uni_isxidcontinue(uint32_t cp);
+/* unicodenames.c: the code point of a character name (\N{...}); false if none. */
+bool uni_lookup_name(const char *name, size_t n, uint32_t *cp);
 int uni_decimal_value(uint32_t cp);       /* 0..9 for category Nd, else -1 (int('٣') etc.) */
 /* Full case mappings: write 1..3 code points to out, return how many. */
 int uni_tolower(uint32_t cp, uint32_t out[3]);
