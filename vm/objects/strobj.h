@@ -170,6 +170,9 @@ bool uni_iscased(uint32_t cp);
 bool uni_iscaseignorable(uint32_t cp);
 bool uni_isxidstart(uint32_t cp);
 bool uni_isxidcontinue(uint32_t cp);
+/* unicodenorm.c: the NFKC form of n bytes of UTF-8, malloc'd and NUL-terminated
+ * (its length in *outlen); NULL if out of memory. */
+char *uni_nfkc_utf8(const char *s, size_t n, size_t *outlen);
 /* unicodenames.c: the code point of a character name (\N{...}); false if none. */
 bool uni_lookup_name(const char *name, size_t n, uint32_t *cp);
 int uni_decimal_value(uint32_t cp);       /* 0..9 for category Nd, else -1 (int('٣') etc.) */

@@ -128,7 +128,69 @@ def write_names():
     w('};\n#define UNI_NALIASES %d\n' % len(aliases))
 
 def write_norm():
-    raise SystemExit('norm: not written yet')
+    w = sys.stdout.write
+    header('NFKC normalisation data (unicodenorm.c): compatibility decompositions,\n'
+           ' * canonical combining classes, primary composites.',
+           'python3 vm/objects/unicodedb_gen.py norm > vm/objects/unicodenorm_data.h')
+    def hangul(c):
+        return 0xac00 <= c <= 0xd7a3
+    # Full compatibility decompositions of single characters (NFKD), Hangul
+    # syllables left to the rule in unicodenorm.c.
+    keys, offsets, data = [], [0], []
+    for c in range(MAXCP):
+        if hangul(c) or 0xd800 <= c < 0xe000:
+            continue
+        d = unicodedata.normalize('NFKD', chr(c))
+        if d != chr(c):
+            keys.append(c)
+            data += [ord(x) for x in d]
+            offsets.append(len(data))
+    assert len(data) < 1 << 16
+    w('#define UNI_NDECOMP %d\n' % len(keys))
+    w('static const uint32_t uni_decomp_cp[%d] = {\n' % len(keys))
+    for i in range(0, len(keys), 12):
+        w('    ' + ','.join('0x%x' % c for c in keys[i:i + 12]) + ',\n')
+    w('};\n/* decomposition of uni_decomp_cp[i]: uni_decomp_data[off[i] .. off[i+1]) */\n')
+    w('static const uint16_t uni_decomp_off[%d] = {\n' % len(offsets))
+    for i in range(0, len(offsets), 16):
+        w('    ' + ','.join(str(o) for o in offsets[i:i + 16]) + ',\n')
+    w('};\nstatic const uint32_t uni_decomp_data[%d] = {\n' % len(data))
+    for i in range(0, len(data), 12):
+        w('    ' + ','.join('0x%x' % c for c in data[i:i + 12]) + ',\n')
+    w('};\n')
+    # Canonical combining classes, as runs.
+    runs = []
+    for c in range(MAXCP):
+        k = unicodedata.combining(chr(c))
+        if not k:
+            continue
+        if runs and runs[-1][1] == c - 1 and runs[-1][2] == k:
+            runs[-1][1] = c
+        else:
+            runs.append([c, c, k])
+    w('typedef struct UniCcc { uint32_t lo, hi; uint8_t ccc; } UniCcc;\n')
+    w('static const UniCcc uni_ccc[%d] = {\n' % len(runs))
+    for i in range(0, len(runs), 6):
+        w('    ' + ''.join('{0x%x,0x%x,%d},' % tuple(r) for r in runs[i:i + 6]) + '\n')
+    w('};\n')
+    # Primary composites: a canonical decomposition into two that NFC
+    # composes back (not excluded, not a non-starter decomposition).
+    pairs = []
+    for c in range(MAXCP):
+        if hangul(c) or 0xd800 <= c < 0xe000:
+            continue
+        d = unicodedata.decomposition(chr(c))
+        if not d or d.startswith('<'):
+            continue
+        parts = [int(x, 16) for x in d.split()]
+        if len(parts) == 2 and unicodedata.normalize('NFC', chr(c)) == chr(c):
+            pairs.append((parts[0], parts[1], c))
+    pairs.sort()
+    w('typedef struct UniPair { uint32_t first, second, composite; } UniPair;\n')
+    w('static const UniPair uni_pairs[%d] = {\n' % len(pairs))
+    for i in range(0, len(pairs), 4):
+        w('    ' + ''.join('{0x%x,0x%x,0x%x},' % p for p in pairs[i:i + 4]) + '\n')
+    w('};\n')
 
 if len(sys.argv) > 1:
     {'names': write_names, 'norm': write_norm}[sys.argv[1]]()
