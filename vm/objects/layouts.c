@@ -39,7 +39,7 @@ static bool read_with_barrier(unsigned tid)
 {
     switch (tid) {
     case TID_BYTEARRAY: case TID_LIST: case TID_ARRAY: case TID_RAW: case TID_DICT: case TID_SET:
-    case TID_CELL: case TID_GENERATOR: case TID_COROUTINE: case TID_ASYNC_GENERATOR: case TID_ITER: case TID_FILE: case TID_DEQUE: case TID_MEMORYVIEW:
+    case TID_CELL: case TID_GENERATOR: case TID_COROUTINE: case TID_ASYNC_GENERATOR: case TID_ITER: case TID_FILE: case TID_DEQUE: case TID_MEMORYVIEW: case TID_FRAME:
     case TID_INSTANCE: case TID_EXCEPTION:
         return true;
     default:
