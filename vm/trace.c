@@ -73,9 +73,31 @@ void eval_frame_ended(Frame *f)
 /* Calling the functions                                               */
 /* ------------------------------------------------------------------ */
 
-/* Drop the trace (or profile) function after it raised. */
+/* The thread's flags and dispatch table from its root slots. */
+static void sync_flags(void)
+{
+    int tracing = vm_ts.roots[ROOT_TRACE_FUNC] || vm_ts.roots[ROOT_PROFILE_FUNC];
+    vm_profiling = vm_ts.roots[ROOT_PROFILE_FUNC] != NULL;
+    if (tracing != vm_tracing) {
+        vm_tracing = tracing;
+        eval_dispatch_update();
+    }
+}
+
+/* STM: an abort restored the root slots as they were when the transaction
+ * started, at a yield point of the outermost loop, where no trace function
+ * runs: `busy` (C state the abort skipped past) is 0 there. */
+void eval_trace_after_abort(void)
+{
+    busy = 0;
+    sync_flags();
+}
+
+/* Drop the trace (or profile) function after it raised (C state changes
+ * with it: not in a transaction that could abort). */
 static void remove_func(int root)
 {
+    vm_tx_become_inevitable();
     vm_ts.roots[root] = NULL;
     vm_tracing = vm_ts.roots[ROOT_TRACE_FUNC] || vm_ts.roots[ROOT_PROFILE_FUNC];
     vm_profiling = vm_ts.roots[ROOT_PROFILE_FUNC] != NULL;
