@@ -4,6 +4,7 @@
 #include "eval.h"
 #include "compiler/compile.h"
 #include "objects/containers.h"
+#include "objects/objects.h"
 
 #include <inttypes.h>
 #include <string.h>
@@ -602,6 +603,32 @@ static int store_name(Frame *f, Obj name, Obj v)
     return vm_setitem(locals, name, v);
 }
 
+/* SETUP_ANNOTATIONS: __annotations__ = {} in the locals mapping unless set. */
+static int setup_annotations(Frame *f)
+{
+    Obj locals = FRAME_HDR(f)[HDR_LOCALS];
+    if (!locals) {
+        err_set(E_SystemError, "no locals found when setting up annotations");
+        return -1;
+    }
+    Obj name = str_intern_cstr("__annotations__");
+    if (!name)
+        return -1;
+    if (IS_DICT(locals)) {
+        if (dict_getitem_str(locals, name))
+            return 0;
+    } else {
+        Obj v = vm_getitem(locals, name);
+        if (v)
+            return 0;
+        if (!err_matches(E_KeyError))
+            return -1;
+        err_clear();
+    }
+    Obj d = dict_new();
+    return d ? store_name(f, str_intern_cstr("__annotations__"), d) : -1;
+}
+
 static int delete_name(Frame *f, Obj name)
 {
     Obj locals = FRAME_HDR(f)[HDR_LOCALS];
@@ -1132,7 +1159,7 @@ fail:
 
 static Obj make_function(Obj *sp, int flags, Obj globals)
 {
-    /* stack: [defaults] [kwdefaults] [closure] code */
+    /* stack: [defaults] [kwdefaults] [annotations] [closure] code */
     Obj code = sp[-1];
     Obj fn = function_new(code, globals, ((CodeObj *)code)->qualname);
     if (!fn)
@@ -1141,6 +1168,8 @@ static Obj make_function(Obj *sp, int flags, Obj globals)
     Obj *p = sp - 1;
     if (flags & 8)
         F->closure = *--p;
+    if (flags & 4)
+        F->annotations = *--p;
     if (flags & 2)
         F->kwdefaults = *--p;
     if (flags & 1)
@@ -1379,7 +1408,19 @@ static Obj eval_loop(Frame *entry, int throwing, int *status, bool *tx_break)
     } while (0)
 #define LEAVE_RUN() ((void)0)
 #endif
+/* A signal was caught: the main thread runs the Python handlers here,
+ * between two instructions (modules/signalmodule.c); a handler's exception
+ * is raised here. One load and a branch on the fast path. */
+#define CHECK_SIGNALS()                             \
+    do {                                            \
+        if (unlikely(tm_interrupt_pending)) {       \
+            f->sp = sp;                             \
+            if (vm_signals_check() < 0)             \
+                goto error;                         \
+        }                                           \
+    } while (0)
 #define HDR (f->stack_base - FRAME_NHDR)
+#undef NAME   /* objects.h's interned-name macro: the loop's own NAME is co->names */
 #define NAME(i) (TUPLE_ITEMS(co->names)[i])
 #define JUMP_TO(target) (ip = co->code + (target))
 
@@ -1542,6 +1583,11 @@ static Obj eval_loop(Frame *entry, int throwing, int *status, bool *tx_break)
         if (store_name(f, NAME(ARG), sp[-1]) < 0)
             goto error;
         sp--;
+        DISPATCH();
+    }
+    TARGET(SETUP_ANNOTATIONS) {
+        if (setup_annotations(f) < 0)
+            goto error;
         DISPATCH();
     }
     TARGET(DELETE_NAME) {
@@ -1809,6 +1855,7 @@ call_c: {
         if (!res)
             goto error;
         *sp++ = res;
+        CHECK_SIGNALS();   /* as CPython after a call: a signal the callee let in */
         DISPATCH();
     }
 call_c_profiled: {
@@ -1851,6 +1898,7 @@ call_c_profiled: {
             pop_frame(f);
             RESUME_FRAME(f->back);
             *sp++ = v;
+            CHECK_SIGNALS();
             YIELD_POINT_AT(0);
             DISPATCH();
         }
@@ -1978,6 +2026,7 @@ call_c_profiled: {
         DISPATCH();
     }
     TARGET(JUMP_BACKWARD) {
+        CHECK_SIGNALS();
         JUMP_TO(ARG);
         YIELD_POINT_AT(0);
         DISPATCH();
@@ -2508,7 +2557,7 @@ call_c_profiled: {
         Obj fn = make_function(sp, fl, HDR[HDR_GLOBALS]);
         if (!fn)
             goto error;
-        sp -= 1 + !!(fl & 1) + !!(fl & 2) + !!(fl & 8);
+        sp -= 1 + !!(fl & 1) + !!(fl & 2) + !!(fl & 4) + !!(fl & 8);
         *sp++ = fn;
         DISPATCH();
     }
@@ -2675,6 +2724,39 @@ call_c_profiled: {
         sp -= 2;
         if (!err_given_matches(exc, type))
             JUMP_TO(ARG);
+        DISPATCH();
+    }
+    TARGET(CHECK_EG_MATCH) {
+        /* rest type -- rest' match  |  rest type -- rest (jump) */
+        Obj type = sp[-1];
+        if (!valid_exc_class(type)) {
+            err_set(E_TypeError, "catching classes that do not inherit from BaseException is not allowed");
+            goto error;
+        }
+        if (exc_group_check_star_type(type) < 0)
+            goto error;
+        Obj *r = vm_roots(2);
+        int rc = exc_group_match(sp[-2], sp[-1], r);
+        Obj match = r[0], rest = r[1];
+        vm_unroots(r);
+        if (rc < 0)
+            goto error;
+        if (!match) {
+            sp--;
+            JUMP_TO(ARG);
+            DISPATCH();
+        }
+        sp[-2] = rest ? rest : g_None;
+        sp[-1] = match;
+        vm_ts.roots[ROOT_HANDLED_EXC] = match;
+        DISPATCH();
+    }
+    TARGET(PREP_RERAISE_STAR) {
+        Obj res = exc_group_prep_reraise(sp[-2], sp[-1]);
+        if (!res)
+            goto error;
+        sp--;
+        sp[-1] = res;
         DISPATCH();
     }
     TARGET(CALL_EXIT_NONE) {
@@ -2903,6 +2985,7 @@ unwind:
 #undef LOAD_FRAME
 #undef RESUME_FRAME
 #undef HDR
+#undef CHECK_SIGNALS
 #undef NAME
 #undef JUMP_TO
 }
@@ -3019,6 +3102,14 @@ Obj vm_run_class_body(Obj func, Obj ns)
     vm_unroots(r);
     eval_leave_level();
     return res;
+}
+
+int vm_current_future_flags(void)
+{
+    Frame *f = vm_ts.frame;
+    if (!f || !f->code)
+        return 0;
+    return (((CodeObj *)f->code)->flags & CO_FUTURE_ANNOTATIONS) ? COMPILE_FUTURE_ANNOTATIONS : 0;
 }
 
 Obj vm_current_globals(void)

@@ -87,7 +87,7 @@ void vm_write_rare(Obj o);
 #define VM_WRITE_RARE(o) VM_WRITE(o)
 #endif
 /* The read barrier inside the accessors: the cast macros of mutable shapes
- * (LIST, ARRAY, DICT, RAW, SETOBJ, ITER, CELL, INST, BYTEARRAY, DEQUE) mark the
+ * (LIST, ARRAY, DICT, RAW, SETOBJ, ITER, CELL, INST, BYTEARRAY, DEQUE, COUNTOBJ, ...) mark the
  * object read in the running transaction (STM: one byte store; GIL:
  * nothing), so code that reads through them needs no VM_READ of its own. */
 static inline Obj vm_rd(Obj o)
@@ -178,6 +178,7 @@ enum {
     TID_CAPSULE,        /* internal: wraps C data with up to 4 Obj refs */
     TID_DEQUE,          /* collections.deque: DequeObj, a ring buffer over an ArrayObj (dequeobject.c) */
     TID_MEMORYVIEW,     /* MemoryViewObj (memoryview.c) */
+    TID_COUNTER,        /* itertools.count: CountObj (countobject.c) */
     TID_FIRST_WITH_CLS, /* ---- layouts below carry cls and dict ---- */
     TID_TYPE = TID_FIRST_WITH_CLS,
     TID_INSTANCE,       /* instances of user classes (and of `object`); made only by instance_new
@@ -248,6 +249,9 @@ VM_STRUCT(SuperObj) { tm_header h; Obj type; Obj obj; Obj obj_type; };
 /* collections.deque (dequeobject.c): items at buf[(head + k) % capacity], k < len. */
 VM_STRUCT(DequeObj) { tm_header h; Obj buf; /* ArrayObj, capacity = buf->length */ int64_t head; int64_t len; int64_t maxlen; /* -1: none */ int64_t state; /* bumped by every change of the items' positions */ };
 #define DEQUE(v) ((DequeObj *)vm_rd(v))
+/* itertools.count (countobject.c): the next value and the step. */
+VM_STRUCT(CountObj) { tm_header h; Obj value; Obj step; };
+#define COUNTOBJ(v) ((CountObj *)vm_rd(v))
 VM_STRUCT(CapsuleObj) { tm_header h; Obj refs[4]; void *cdata; int64_t kind; };
 /* Files (fileobject.c). The write buffer is C memory (freed at close). */
 VM_STRUCT(FileObj) { tm_header h; Obj name; Obj mode; Obj rbuf; /* RawObj read buffer */ Obj encoding;
@@ -307,6 +311,7 @@ enum {
     CO_COROUTINE = 512,     /* async def (or an awaited async comprehension) */
     CO_ASYNC_GENERATOR = 1024, /* async def with yield, or an async generator expression */
     CO_ITERABLE_COROUTINE = 2048, /* a generator usable with await (types.coroutine) */
+    CO_FUTURE_ANNOTATIONS = 4096, /* compiled under `from __future__ import annotations` (PEP 563) */
 };
 VM_STRUCT(CodeObj) {
     tm_header h;
@@ -348,6 +353,7 @@ VM_STRUCT(FunctionObj) {
     Obj doc;
     Obj module;        /* __module__ (str) */
     Obj builtins;      /* builtins dict at definition time */
+    Obj annotations;   /* __annotations__ dict, NULL until made (MAKE_FUNCTION flag 4 or first read) */
 };
 
 /* ------------------------------------------------------------------ */
@@ -801,6 +807,10 @@ int dict_setitem(Obj d, Obj key, Obj v);
 int dict_setitem_cstr(Obj d, const char *key, Obj v);
 int dict_delitem(Obj d, Obj key);         /* KeyError if missing */
 int dict_pop(Obj d, Obj key, Obj *out);   /* 1 found (removed; *out is the value), 0 missing, -1 error */
+/* Remove and return the last (or first) (key, value) pair; NULL without an error if empty. */
+Obj dict_popitem_end(Obj d, bool last);
+/* Move key's entry to the end (or the front) of the order; KeyError if missing. */
+int dict_move_to_end(Obj d, Obj key, bool last);
 int64_t dict_len(Obj d);
 /* Iterate: pos starts at 0; returns false at the end. k/v may be NULL. */
 bool dict_next(Obj d, int64_t *pos, Obj *k, Obj *v);
@@ -854,6 +864,14 @@ Obj gen_close(Obj gen);
 /* Compiler (compile.c, parser front end)                              */
 /* ------------------------------------------------------------------ */
 enum { COMPILE_EXEC, COMPILE_EVAL, COMPILE_SINGLE };
+/* OR'd into vm_compile's mode: compile as if the source began with
+ * `from __future__ import annotations` (compile()'s flag, or inherited). */
+#define COMPILE_FUTURE_ANNOTATIONS 0x100
+/* compile()'s flag value of that feature (CPython's CO_FUTURE_ANNOTATIONS). */
+#define PY_CO_FUTURE_ANNOTATIONS 0x1000000
+/* The future features of the innermost running Python code, as
+ * COMPILE_* flags (what compile/exec/eval inherit). */
+int vm_current_future_flags(void);
 /* Source text to a code object, or NULL with SyntaxError (msg, filename,
  * lineno, offset, text: as CPython's SyntaxError attributes) set. src and
  * filename must be C memory (they are read after allocations). */
@@ -921,9 +939,18 @@ void vm_blocking_end(void);
  * older version of what it wrote (memoryview's census of live views). May
  * collect, as vm_blocking_begin. Nothing under the GIL. */
 void vm_commit_point(void);
+/* A read interrupted by a signal runs the Python signal handlers (main
+ * thread); if one raised, it returns -1 with errno EINTR and that exception
+ * set (callers raise nothing of their own then), else it reads on. */
 ssize_t vm_blocking_read(int fd, void *buf, size_t n);         /* -1 with errno */
 ssize_t vm_blocking_write(int fd, const void *buf, size_t n);  /* may write less than n */
 int vm_blocking_open(const char *path, int flags, int mode);
+
+/* Signals (modules/signalmodule.c): in the main thread, with a signal
+ * caught (tm_interrupt_pending), run the Python handlers; -1 with the
+ * exception a handler raised. Called at the eval loop's back-edges and
+ * returns and after every wait an interrupt ended (runtime/park.h). */
+int vm_signals_check(void);
 
 /* STM: before an effect that cannot be undone (C memory shared between
  * threads, I/O), the running transaction becomes inevitable (txstate.c;
@@ -961,6 +988,8 @@ extern TypeObj *T_deque;
 void memview_init_type(void);   /* memoryview.c */
 /* The memoryview layout's GC trace hook: counts live views during a census (memoryview.c). */
 void memview_gc_trace(object_t *o, tm_ref_visitor visit, void *ctx);
+void count_init_type(void);    /* countobject.c: itertools.count (the _itertools module exposes it) */
+extern TypeObj *T_count;
 Obj builtins_init(void);        /* the builtins module */
 Obj sys_init(Obj argv_list);
 

@@ -39,7 +39,7 @@ static bool read_with_barrier(unsigned tid)
 {
     switch (tid) {
     case TID_BYTEARRAY: case TID_LIST: case TID_ARRAY: case TID_RAW: case TID_DICT: case TID_SET:
-    case TID_CELL: case TID_GENERATOR: case TID_COROUTINE: case TID_ASYNC_GENERATOR: case TID_ITER: case TID_FILE: case TID_DEQUE: case TID_MEMORYVIEW: case TID_FRAME:
+    case TID_CELL: case TID_GENERATOR: case TID_COROUTINE: case TID_ASYNC_GENERATOR: case TID_ITER: case TID_FILE: case TID_DEQUE: case TID_MEMORYVIEW: case TID_FRAME: case TID_COUNTER:
     case TID_INSTANCE: case TID_EXCEPTION:
         return true;
     default:
@@ -104,7 +104,8 @@ void vm_register_layouts(void)
                                        REF(FunctionObj, qualname) | REF(FunctionObj, defaults) |
                                        REF(FunctionObj, kwdefaults) | REF(FunctionObj, closure) |
                                        REF(FunctionObj, dict) | REF(FunctionObj, doc) |
-                                       REF(FunctionObj, module) | REF(FunctionObj, builtins)));
+                                       REF(FunctionObj, module) | REF(FunctionObj, builtins) |
+                                       REF(FunctionObj, annotations)));
     reg(TID_CELL, layout_fixed("cell", sizeof(struct CellObj_), REF(CellObj, ref)));
     reg(TID_METHOD, layout_fixed("method", sizeof(struct MethodObj_), REF(MethodObj, func) | REF(MethodObj, self)));
     reg(TID_BUILTIN, layout_fixed("builtin", sizeof(struct BuiltinObj_),
@@ -138,6 +139,7 @@ void vm_register_layouts(void)
                                   REF(MemoryViewObj, shape) | REF(MemoryViewObj, strides));
     mv.trace = memview_gc_trace;
     reg(TID_MEMORYVIEW, mv);
+    reg(TID_COUNTER, layout_fixed("count", sizeof(struct CountObj_), REF(CountObj, value) | REF(CountObj, step)));
     reg(TID_TYPE, layout_fixed("type", sizeof(struct TypeObj_),
                                REF(TypeObj, cls) | REF(TypeObj, dict) | REF(TypeObj, name) | REF(TypeObj, qualname) |
                                    REF(TypeObj, module) | REF(TypeObj, bases) | REF(TypeObj, mro) |
@@ -177,4 +179,5 @@ void vm_init_types(void)
     file_init_type();
     deque_init_type();
     memview_init_type();
+    count_init_type();
 }

@@ -2213,7 +2213,7 @@ static Obj type_tp_new(Obj meta, Obj *args, size_t nargs, Obj kwnames)
         err_format(E_TypeError, "type.__new__() argument 2 must be tuple, not %s", type_name(args[1]));
         return NULL;
     }
-    if (!IS_DICT(args[2])) {
+    if (!vm_isinstance_type(args[2], T_dict)) {   /* a dict subclass (from __prepare__) is copied too */
         err_format(E_TypeError, "type.__new__() argument 3 must be dict, not %s", type_name(args[2]));
         return NULL;
     }
@@ -2253,7 +2253,7 @@ static Obj type_tp_new(Obj meta, Obj *args, size_t nargs, Obj kwnames)
     TypeObj *base = best_base(r[1], &solid);
     if (!base)
         goto fail;
-    r[2] = dict_copy(args[2]);
+    r[2] = dict_copy(vm_unwrap(args[2]));
     if (!r[2])
         goto fail;
     /* __qualname__ */
@@ -3083,10 +3083,14 @@ static Obj type_annotations_get(Obj *args, size_t nargs, Obj kw)
         err_format(E_AttributeError, "type object '%s' has no attribute '__annotations__'", type_name_of_type(t));
         return NULL;
     }
-    Obj d = dict_new();
-    if (!d || dict_setitem(((TypeObj *)args[0])->dict, NAME(__annotations__), d) < 0)
-        return NULL;
-    type_modified((TypeObj *)args[0]);
+    Obj *r = vm_roots(1);   /* the new dict moves when dict_setitem allocates */
+    r[0] = dict_new();
+    Obj d = NULL;
+    if (r[0] && dict_setitem(((TypeObj *)args[0])->dict, NAME(__annotations__), r[0]) == 0) {
+        type_modified((TypeObj *)args[0]);
+        d = r[0];
+    }
+    vm_unroots(r);
     return d;
 }
 
@@ -3340,7 +3344,7 @@ out:
     return res;
 }
 
-static Obj generic_alias_new(Obj origin, Obj key) { return generic_alias_make((Obj)T_generic_alias, origin, key); }
+Obj generic_alias_new(Obj origin, Obj key) { return generic_alias_make((Obj)T_generic_alias, origin, key); }
 
 
 /* GenericAlias(origin, args), also for subclasses. */
