@@ -790,26 +790,31 @@ static Obj mv_cast(Obj *args, size_t nargs, Obj kwnames)
         goto out;
     }
     if (o[1]) {
-        int64_t prod = 1;
+        int64_t prod = 1, total;
         for (int k = 0; k < nd; k++) {
             Obj e = IS_LIST(o[1]) ? LIST_ITEMS(o[1])[k] : TUPLE_ITEMS(o[1])[k];
             int64_t x;
-            if (!IS_INT(e) || TID(e) == TID_BOOL) {
+            if (!IS_INT(vm_unwrap(e))) {
                 err_set(E_TypeError, "memoryview.cast(): elements of shape must be integers");
                 goto out;
             }
-            if (int_as_i64(e, &x) < 0 || x <= 0) {
+            if (int_as_i64(vm_unwrap(e), &x) < 0) {
                 err_clear();
+                err_set(E_OverflowError, "Python int too large to convert to C ssize_t");
+                goto out;
+            }
+            if (x <= 0) {
                 err_set(E_ValueError, "memoryview.cast(): elements of shape must be integers > 0");
                 goto out;
             }
-            if (x > nbytes + 1 || prod > nbytes + 1)
-                prod = nbytes + 1;   /* too big either way; avoid overflow */
-            else
-                prod *= x;
+            if (x > INT64_MAX / prod) {
+                err_set(E_ValueError, "memoryview.cast(): product(shape) > SSIZE_MAX");
+                goto out;
+            }
+            prod *= x;
             shape[k] = x;
         }
-        if (prod * itemsize != nbytes) {
+        if (__builtin_mul_overflow(prod, itemsize, &total) || total != nbytes) {
             err_set(E_TypeError, "memoryview: product(shape) * itemsize != buffer size");
             goto out;
         }
