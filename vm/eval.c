@@ -265,6 +265,8 @@ static Frame *push_code_frame(Obj code, Obj func, Obj globals, Obj builtins, Obj
 /* Pop the innermost frame (not generator frames: see gen_*_frame). */
 static inline void pop_frame(Frame *f)
 {
+    if (unlikely(FRAME_HDR(f)[HDR_FRAMEOBJ] != NULL))
+        eval_frame_ended(f);
     vm_ts.py_depth--;
     vm_ts.frame = f->back;
     vm_tx_frame_popped(f->back, f->localsplus);
@@ -1306,6 +1308,19 @@ static inline int truth(Obj v)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Woverride-init"
 
+/* The loop dispatches through this thread's copy of its label table: with a
+ * trace or profile function every entry is the trace hook (trace.c), else
+ * the table is the loop's own (one thread-local load, as a static one). */
+static __thread void *dispatch[256];
+static void *loop_labels[256];   /* the loop's labels, copied at the first run (start-up) */
+static void *trace_hook_label;
+
+void eval_dispatch_update(void)
+{
+    for (int i = 0; i < 256; i++)
+        dispatch[i] = vm_tracing ? trace_hook_label : loop_labels[i];
+}
+
 /* Runs frames from `entry`. tx_break (STM, outermost loop only): a yield
  * point that ends the transaction saves the frame's sp and ip, sets
  * *tx_break and returns; eval_run commits, starts the next transaction and
@@ -1330,6 +1345,13 @@ static Obj eval_loop(Frame *entry, int throwing, int *status, bool *tx_break)
     int status_dummy;
     if (!status)
         status = &status_dummy;
+    if (unlikely(!dispatch[0])) {
+        if (!trace_hook_label) {
+            memcpy(loop_labels, labels, sizeof labels);
+            trace_hook_label = &&L_trace_hook;
+        }
+        eval_dispatch_update();
+    }
 
 #define TARGET(name) L_##name:
 #define ARG (word >> 8)
@@ -1337,7 +1359,7 @@ static Obj eval_loop(Frame *entry, int throwing, int *status, bool *tx_break)
     do {                                    \
         word = *ip++;                       \
         f->ip = ip;                         \
-        goto *labels[INSTR_OP(word)];       \
+        goto *dispatch[INSTR_OP(word)];     \
     } while (0)
 #define LOAD_FRAME()                        \
     do {                                    \
@@ -1828,6 +1850,8 @@ call_c: {
             err_set(E_RecursionError, "maximum recursion depth exceeded while calling a Python object");
             goto error;
         }
+        if (unlikely(vm_profiling) && TID(cbase[0]) == TID_BUILTIN)
+            goto call_c_profiled;
         Obj res = vm_call(cbase[0], cargs, cnargs, ckw);
         vm_ts.c_depth--;
         tm_self.ss_top = (object_t **)f->end;
@@ -1838,10 +1862,42 @@ call_c: {
         CHECK_SIGNALS();   /* as CPython after a call: a signal the callee let in */
         DISPATCH();
     }
+call_c_profiled: {
+        /* setprofile: c_call, then c_return or c_exception */
+        f->sp = cbase;
+        if (eval_profile_c(f, 0, cbase[0]) < 0) {
+            vm_ts.c_depth--;
+            tm_self.ss_top = (object_t **)f->end;
+            sp = cbase;
+            goto error;
+        }
+        Obj res = vm_call(cbase[0], cargs, cnargs, ckw);
+        vm_ts.c_depth--;
+        Obj callable = cbase[0];
+        tm_self.ss_top = (object_t **)f->end;
+        sp = cbase;
+        if (!res) {
+            *sp++ = callable;   /* rooted while the profile function runs */
+            f->sp = sp;
+            eval_profile_c(f, 2, callable);
+            sp--;
+            goto error;
+        }
+        cbase[1] = res;         /* both rooted while it runs */
+        sp = cbase + 2;
+        f->sp = sp;
+        int rc_ = eval_profile_c(f, 1, cbase[0]);
+        res = cbase[1];
+        sp = cbase;
+        if (rc_ < 0)
+            goto error;
+        *sp++ = res;
+        DISPATCH();
+    }
 #undef UNPACK_BOUND_METHOD
 #undef ENTER_FUNCTION
     TARGET(RETURN_VALUE) {
-        if (likely(f->kind == FR_CALL)) {
+        if (likely(f->kind == FR_CALL) && likely(!vm_tracing)) {
             Obj v = sp[-1];
             pop_frame(f);
             RESUME_FRAME(f->back);
@@ -1859,6 +1915,14 @@ call_c: {
         if (unlikely(!FRAME_HDR(f)[HDR_GEN])) {
             err_set(E_SystemError, "yield outside a generator frame");
             goto error;
+        }
+        if (unlikely(vm_tracing)) {
+            *sp++ = yv;   /* rooted while the trace function runs */
+            f->sp = sp;
+            int rc_ = eval_trace_return(f, yv);
+            yv = *--sp;
+            if (rc_ < 0)
+                goto error;
         }
         gen_suspend_frame(f, sp);
         switch (f->kind) {
@@ -2776,6 +2840,12 @@ call_c: {
         DISPATCH();
     }
     TARGET(OP_COUNT_) { goto bad_opcode; }
+    L_trace_hook:
+        /* tracing (trace.c): events before the instruction in `word` */
+        f->sp = sp;
+        if (unlikely(eval_trace_instr(f) < 0))
+            goto error;
+        goto *labels[INSTR_OP(word)];
     L_bad_opcode:
     bad_opcode:
         err_format(E_SystemError, "unknown opcode %u", INSTR_OP(word));
@@ -2784,6 +2854,11 @@ call_c: {
     /* ---- leaving frames ---- */
 return_other: {
         YIELD_POINT_AT(1);   /* RETURN_VALUE again when resumed */
+        if (unlikely(vm_tracing)) {
+            f->sp = sp;
+            if (eval_trace_return(f, sp[-1]) < 0)
+                goto error;
+        }
         Obj v = sp[-1];
         switch (f->kind) {
         case FR_ENTRY:
@@ -2839,6 +2914,11 @@ error: {
     }
 error_tb:
     traceback_prepend(vm_ts.roots[ROOT_CUR_EXC], (Obj)co, code_line_at(co, ip - co->code - 1));
+    if (unlikely(vm_tracing)) {
+        f->sp = sp;
+        if (eval_trace_exception(f) < 0)
+            goto error;   /* the trace function raised: it is removed, its error goes on */
+    }
 unwind:
     while (f->nblocks > 0) {
         Block *b = &f->blocks[--f->nblocks];
@@ -2863,6 +2943,11 @@ unwind:
         DISPATCH();
     }
     /* No handler here: the frame exits with the exception. */
+    if (unlikely(vm_tracing)) {
+        f->sp = sp;
+        if (eval_trace_return(f, NULL) < 0)
+            goto error_tb;
+    }
     switch (f->kind) {
     case FR_ENTRY:
         pop_frame(f);
@@ -3044,6 +3129,11 @@ Obj vm_current_locals(void)
         err_set(E_SystemError, "locals(): no current frame");
         return NULL;
     }
+    return eval_frame_locals(f);
+}
+
+Obj eval_frame_locals(Frame *f)
+{
     Obj loc = FRAME_HDR(f)[HDR_LOCALS];
     if (loc)
         return loc;

@@ -46,9 +46,10 @@ Obj frameobj_new(Obj code, Obj globals, int lineno)
     r[1] = globals;
     Obj f = (Obj)tm_allocate(TID_FRAME, sizeof(struct FrameObj_));
     if (f) {
-        ((FrameObj *)f)->code = r[0];
-        ((FrameObj *)f)->globals = r[1];
-        ((FrameObj *)f)->lineno = lineno;
+        FRAMEO(f)->code = r[0];
+        FRAMEO(f)->globals = r[1];
+        FRAMEO(f)->lineno = lineno;
+        FRAMEO(f)->flags = FO_TRACE_LINES;
     }
     vm_unroots(r);
     return f ? f : err_nomemory();
@@ -88,24 +89,94 @@ GETTER(tb_get_frame)
     return frameobj_new(TB(args[0])->code, g_None, (int)TB(args[0])->lineno);
 }
 
-GETTER(fr_get_code) { UNUSED_ARGS; return ((FrameObj *)args[0])->code; }
-GETTER(fr_get_lineno) { UNUSED_ARGS; return MAKE_SMALLINT(((FrameObj *)args[0])->lineno); }
+/* Frame objects: a running frame's (see trace.c) answers from the frame
+ * itself; one whose frame has ended, or that only records a traceback
+ * entry, answers from what it recorded. */
+static int fr_lineno(Obj fo)
+{
+    Frame *f = (FRAMEO(fo)->flags & FO_IN_EVENT) ? NULL : eval_frameobj_live(fo);
+    return f ? eval_frame_lineno(f) : (int)FRAMEO(fo)->lineno;
+}
+GETTER(fr_get_code) { UNUSED_ARGS; return FRAMEO(args[0])->code; }
+GETTER(fr_get_lineno) { UNUSED_ARGS; return MAKE_SMALLINT(fr_lineno(args[0])); }
 GETTER(fr_get_globals)
 {
     UNUSED_ARGS;
-    Obj g = ((FrameObj *)args[0])->globals;
+    Obj g = FRAMEO(args[0])->globals;
     return g ? g : g_None;
 }
-GETTER(fr_get_none) { UNUSED_ARGS; (void)args; return g_None; }
-GETTER(fr_get_locals) { UNUSED_ARGS; (void)args; return dict_new(); }
-GETTER(fr_get_lasti) { UNUSED_ARGS; (void)args; return MAKE_SMALLINT(0); }
+GETTER(fr_get_back)
+{
+    UNUSED_ARGS;
+    if (FRAMEO(args[0])->back)
+        return FRAMEO(args[0])->back;
+    Frame *f = eval_frameobj_live(args[0]);
+    return f && f->back ? eval_frame_object(f->back) : g_None;
+}
+/* The locals of a running frame (a new dict of its fast locals, or its
+ * mapping); {} once it has ended (tmpy keeps no snapshot). */
+GETTER(fr_get_locals)
+{
+    UNUSED_ARGS;
+    Frame *f = eval_frameobj_live(args[0]);
+    return f ? eval_frame_locals(f) : dict_new();
+}
+/* CPython's f_lasti counts two bytes a code unit; tmpy's instructions are
+ * not CPython's, so this is tmpy's instruction index times two. */
+GETTER(fr_get_lasti)
+{
+    UNUSED_ARGS;
+    Frame *f = eval_frameobj_live(args[0]);
+    return MAKE_SMALLINT(f ? 2 * (f->ip - f->code->code - 1) : 0);
+}
+GETTER(fr_get_trace)
+{
+    UNUSED_ARGS;
+    Obj t = FRAMEO(args[0])->trace;
+    return t ? t : g_None;
+}
+GETTER(fr_set_trace)
+{
+    UNUSED_ARGS;
+    Obj v = args[1];
+    VM_WRITE(args[0]);
+    FRAMEO(args[0])->trace = v && !IS_NONE(v) ? v : NULL;
+    return g_None;
+}
+GETTER(fr_get_trace_lines) { UNUSED_ARGS; return vm_bool(FRAMEO(args[0])->flags & FO_TRACE_LINES); }
+GETTER(fr_set_trace_lines)
+{
+    UNUSED_ARGS;
+    if (!args[1]) {
+        err_set(E_AttributeError, "cannot delete attribute");
+        return NULL;
+    }
+    int t = vm_is_true(args[1]);
+    if (t < 0)
+        return NULL;
+    VM_WRITE(args[0]);
+    FRAMEO(args[0])->flags = t ? FRAMEO(args[0])->flags | FO_TRACE_LINES : FRAMEO(args[0])->flags & ~FO_TRACE_LINES;
+    return g_None;
+}
+GETTER(fr_get_false) { UNUSED_ARGS; (void)args; return g_False; }
+GETTER(fr_set_trace_opcodes)
+{
+    UNUSED_ARGS;
+    int t = args[1] ? vm_is_true(args[1]) : 0;
+    if (t < 0)
+        return NULL;
+    if (t) {
+        err_set(E_NotImplementedError, "tmpy: opcode trace events (f_trace_opcodes) are not built");
+        return NULL;
+    }
+    return g_None;
+}
 
 static Obj frame_repr(Obj f)
 {
-    FrameObj *fo = (FrameObj *)f;
-    CodeObj *co = (CodeObj *)fo->code;
+    CodeObj *co = (CodeObj *)FRAMEO(f)->code;
     return str_from_format("<frame at %#lx, file '%s', line %d, code %s>", (unsigned long)(uintptr_t)f,
-                           str_cstr(co->filename), (int)fo->lineno, str_cstr(co->name));
+                           str_cstr(co->filename), fr_lineno(f), str_cstr(co->name));
 }
 
 void traceback_init_types(void)
@@ -122,9 +193,12 @@ void traceback_init_types(void)
     type_add_getset(T_frame, "f_code", fr_get_code, NULL);
     type_add_getset(T_frame, "f_lineno", fr_get_lineno, NULL);
     type_add_getset(T_frame, "f_globals", fr_get_globals, NULL);
-    type_add_getset(T_frame, "f_back", fr_get_none, NULL);
+    type_add_getset(T_frame, "f_back", fr_get_back, NULL);
     type_add_getset(T_frame, "f_locals", fr_get_locals, NULL);
     type_add_getset(T_frame, "f_lasti", fr_get_lasti, NULL);
+    type_add_getset(T_frame, "f_trace", fr_get_trace, fr_set_trace);
+    type_add_getset(T_frame, "f_trace_lines", fr_get_trace_lines, fr_set_trace_lines);
+    type_add_getset(T_frame, "f_trace_opcodes", fr_get_false, fr_set_trace_opcodes);
     type_ready(T_frame);
 }
 

@@ -1203,7 +1203,8 @@ static bool unwind_fblock(Compiler *c, FBlock *f, bool preserve_tos)
         TRY(compile_stmts(c, f->finalbody, 0));
         if (preserve_tos)
             pop_fblock(c);
-        c->u->lineno = line;
+        /* what follows (the return, the jump) stays on the finally body's
+         * last line, as CPython's */
         return true;
     }
     case FB_FINALLY_END:
@@ -2071,8 +2072,11 @@ static bool compile_async_for(Compiler *c, stmt_ty s)
     TRY(PUSH_FBLOCK(c, FB_FOR, start, end, s));
     TRY(compile_stmts(c, &s->v.For.body, 0));
     pop_fblock(c);
-    c->u->lineno = s->lineno;
+    /* the back edge is on the line of the body's end (CPython: artificial,
+     * inherited), so line tracing sees the loop's head once a turn; what
+     * follows the loop's exit is on the loop's line (its FOR_ITER's) */
     TRY(emit(c, OP_JUMP, start));
+    c->u->lineno = s->lineno;
     bind_label(c, except);
     TRY(emit(c, OP_END_ASYNC_FOR, 0));
     TRY(compile_stmts(c, &s->v.For.orelse, 0));
@@ -2094,8 +2098,11 @@ static bool compile_for(Compiler *c, stmt_ty s)
     TRY(PUSH_FBLOCK(c, FB_FOR, start, end, s));
     TRY(compile_stmts(c, &s->v.For.body, 0));
     pop_fblock(c);
-    c->u->lineno = s->lineno;
+    /* the back edge is on the line of the body's end (CPython: artificial,
+     * inherited), so line tracing sees the loop's head once a turn; what
+     * follows the loop's exit is on the loop's line (its FOR_ITER's) */
     TRY(emit(c, OP_JUMP, start));
+    c->u->lineno = s->lineno;
     bind_label(c, cleanup);
     TRY(compile_stmts(c, &s->v.For.orelse, 0));
     bind_label(c, end);
@@ -2493,10 +2500,11 @@ static bool compile_return(Compiler *c, stmt_ty s)
         c->u->lineno = s->lineno;
         TRY(unwind_fblock_stack(c, true, NULL));
     } else {
+        c->u->lineno = s->lineno;
         TRY(unwind_fblock_stack(c, false, NULL));
         TRY(emit_none(c));
     }
-    c->u->lineno = s->lineno;
+    /* after finally bodies the return is on their last line, as CPython's */
     return emit(c, OP_RETURN_VALUE, 0);
 }
 
@@ -2505,10 +2513,10 @@ static bool compile_break_continue(Compiler *c, stmt_ty s, bool is_break)
     FBlock *loop = NULL;
     if (leaves_except_star(c, true))
         return SYNERR(c, s, EXCEPT_STAR_EXIT_MSG);
+    c->u->lineno = s->lineno;
     TRY(unwind_fblock_stack(c, false, &loop));
     if (!loop)
         return SYNERR(c, s, is_break ? "'break' outside loop" : "'continue' not properly in loop");
-    c->u->lineno = s->lineno;
     if (is_break) {
         TRY(unwind_fblock(c, loop, false));
         return emit(c, OP_JUMP, loop->exit);

@@ -7,6 +7,7 @@
  * simple statement. */
 #include "parser.h"
 #include "lexer.h"
+#include "objects/strobj.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -302,9 +303,22 @@ static void pos_tt(expr_ty e, const Token *a, const Token *b)
     e->end_col_offset = b->end_col;
 }
 
+/* A NAME token's identifier: outside ASCII in its NFKC form (PEP 3131). */
 static identifier tok_ident(Parser *p, const Token *t)
 {
-    char *s = arena_strndup(p->arena, t->start, (size_t)(t->end - t->start));
+    size_t n = (size_t)(t->end - t->start);
+    bool ascii = true;
+    for (size_t i = 0; i < n && ascii; i++)
+        ascii = (unsigned char)t->start[i] < 0x80;
+    char *s;
+    if (ascii) {
+        s = arena_strndup(p->arena, t->start, n);
+    } else {
+        size_t m;
+        char *norm = uni_nfkc_utf8(t->start, n, &m);
+        s = norm ? arena_strndup(p->arena, norm, m) : NULL;
+        free(norm);
+    }
     if (!s)
         return nomem(p);
     return s;
@@ -2201,6 +2215,12 @@ static int fstring_body(Parser *p, const StrRun *r, const Token *t, const char *
                         return -1;
                     s++;
                     chunk = s;
+                    continue;
+                }
+                if (s[1] == 'N' && s + 2 < end && s[2] == '{') {
+                    /* \N{name}: its braces are not a replacement field */
+                    const char *close = memchr(s + 3, '}', (size_t)(end - s - 3));
+                    s = close ? close + 1 : end;
                     continue;
                 }
                 s += 2;

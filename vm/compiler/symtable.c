@@ -1056,17 +1056,18 @@ static bool analyze_block(Analyzer *a, Scope *s, NameSet *bound, NameSet *global
                          "maximum recursion depth exceeded during compilation");
     NameSet local = { 0 }, newbound = { 0 }, newglobal = { 0 }, newfree = { 0 };
     bool ok = true;
+    /* A class body's names are invisible to the functions in it, and so are
+     * its global declarations: its children see the sets from before them. */
+    if (s->type == BLOCK_CLASS &&
+        !(ns_update(&newglobal, global) && ns_update(&newbound, bound) && ns_add(&newbound, "__class__")))
+        ok = an_nomem(a);
     int nsyms = s->nsyms;
     for (int i = 0; ok && i < nsyms; i++)
         ok = analyze_name(a, s, &s->syms[i], bound, &local, free, global);
-    if (ok) {
-        if (s->type != BLOCK_CLASS) {
-            if (s->type == BLOCK_FUNCTION)
-                ok = ns_update(&newbound, &local);
-            ok = ok && ns_update(&newbound, bound) && ns_update(&newglobal, global);
-        } else {
-            ok = ns_update(&newglobal, global) && ns_update(&newbound, bound) && ns_add(&newbound, "__class__");
-        }
+    if (ok && s->type != BLOCK_CLASS) {
+        if (s->type == BLOCK_FUNCTION)
+            ok = ns_update(&newbound, &local);
+        ok = ok && ns_update(&newbound, bound) && ns_update(&newglobal, global);
         if (!ok)
             an_nomem(a);
     }

@@ -1217,7 +1217,7 @@ Obj builtins_init(void)
     module_add_functions(g_builtins_module, builtin_functions);
     static const struct { const char *name; TypeObj **type; } types[] = {
         {"bool", &T_bool}, {"int", &T_int}, {"float", &T_float}, {"complex", &T_complex}, {"str", &T_str}, {"bytes", &T_bytes},
-        {"bytearray", &T_bytearray}, {"tuple", &T_tuple}, {"list", &T_list}, {"dict", &T_dict},
+        {"bytearray", &T_bytearray}, {"memoryview", &T_memoryview}, {"tuple", &T_tuple}, {"list", &T_list}, {"dict", &T_dict},
         {"set", &T_set}, {"frozenset", &T_frozenset}, {"range", &T_range}, {"slice", &T_slice},
         {"type", &T_type}, {"object", &T_object}, {"super", &T_super}, {"property", &T_property},
         {"staticmethod", &T_staticmethod}, {"classmethod", &T_classmethod}, {"enumerate", &T_enumerate},
