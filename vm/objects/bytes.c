@@ -503,7 +503,7 @@ out:
 enum { ENC_UTF8, ENC_ASCII, ENC_LATIN1, ENC_UNICODE_ESCAPE, ENC_RAW_UNICODE_ESCAPE,
        ENC_UTF16, ENC_UTF16LE, ENC_UTF16BE, ENC_UTF32, ENC_UTF32LE, ENC_UTF32BE, ENC_UNBUILT, ENC_UNKNOWN };
 enum { ERR_STRICT, ERR_IGNORE, ERR_REPLACE, ERR_SURROGATEESCAPE, ERR_BACKSLASHREPLACE,
-       ERR_XMLCHARREFREPLACE, ERR_SURROGATEPASS, ERR_UNKNOWN };
+       ERR_XMLCHARREFREPLACE, ERR_SURROGATEPASS, ERR_NAMEREPLACE, ERR_UNKNOWN };
 
 static int encoding_id(const char *enc)
 {
@@ -602,6 +602,8 @@ static int errors_id(const char *errors)
         return ERR_XMLCHARREFREPLACE;
     if (!strcmp(errors, "surrogatepass"))
         return ERR_SURROGATEPASS;
+    if (!strcmp(errors, "namereplace"))
+        return ERR_NAMEREPLACE;
     return ERR_UNKNOWN;
 }
 
@@ -837,8 +839,8 @@ static Obj wide_encode(Obj *sp, int enc, const char *errors)
             put_wide(&b, c, u32, big);
         } else if (eh == ERR_REPLACE) {
             put_wide(&b, '?', u32, big);
-        } else if (eh == ERR_BACKSLASHREPLACE || eh == ERR_XMLCHARREFREPLACE) {
-            char e[16];
+        } else if (eh == ERR_BACKSLASHREPLACE || eh == ERR_XMLCHARREFREPLACE || eh == ERR_NAMEREPLACE) {
+            char e[16];   /* a surrogate has no name: namereplace escapes it */
             snprintf(e, sizeof e, eh == ERR_XMLCHARREFREPLACE ? "&#%u;" : "\\u%04x", c);
             for (char *q = e; *q; q++)
                 put_wide(&b, (unsigned char)*q, u32, big);
@@ -1075,9 +1077,10 @@ static Obj decode_impl(Obj *bp, int enc, const char *errors)
             break;
         case ERR_STRICT:
         case ERR_SURROGATEPASS:
-        case ERR_XMLCHARREFREPLACE: {
+        case ERR_XMLCHARREFREPLACE:
+        case ERR_NAMEREPLACE: {
             sb_free(&b);
-            if (eh == ERR_XMLCHARREFREPLACE) {
+            if (eh == ERR_XMLCHARREFREPLACE || eh == ERR_NAMEREPLACE) {
                 err_set(E_TypeError, "don't know how to handle UnicodeDecodeError in error callback");
                 return NULL;
             }
@@ -1229,12 +1232,16 @@ Obj str_encode(Obj s, const char *encoding, const char *errors)
             break;
         case ERR_BACKSLASHREPLACE:
         case ERR_XMLCHARREFREPLACE:
+        case ERR_NAMEREPLACE:
             for (int64_t k = i; k < j;) {
                 int l2;
                 uint32_t d = utf8_decode(p + k, &l2);
                 k += l2;
+                char name[UNI_NAME_MAX];
                 if (eh == ERR_XMLCHARREFREPLACE)
                     sb_printf(&b, "&#%u;", d);
+                else if (eh == ERR_NAMEREPLACE && uni_name_of(d, name, sizeof name))
+                    sb_printf(&b, "\\N{%s}", name);
                 else
                     sb_add_escape(&b, d);
             }

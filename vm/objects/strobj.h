@@ -175,6 +175,9 @@ bool uni_isxidcontinue(uint32_t cp);
 char *uni_nfkc_utf8(const char *s, size_t n, size_t *outlen);
 /* unicodenames.c: the code point of a character name (\N{...}); false if none. */
 bool uni_lookup_name(const char *name, size_t n, uint32_t *cp);
+/* unicodenames.c: the name of a code point (unicodedata.name); false if none. */
+#define UNI_NAME_MAX 256
+bool uni_name_of(uint32_t cp, char *out, size_t cap);
 int uni_decimal_value(uint32_t cp);       /* 0..9 for category Nd, else -1 (int('٣') etc.) */
 /* Full case mappings: write 1..3 code points to out, return how many. */
 int uni_tolower(uint32_t cp, uint32_t out[3]);

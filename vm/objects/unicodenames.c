@@ -176,3 +176,65 @@ bool uni_lookup_name(const char *name, size_t n, uint32_t *cp)
     int len = code_name(upper, n, code, sizeof code);
     return len > 0 && lookup_table(code, len, cp);
 }
+
+/* The word with index wi of the lexicon: its text and length. */
+static const char *word_at(int wi, size_t *len)
+{
+    const char *p = uni_lexicon;
+    for (int i = 0; i < wi; i++)
+        p += 1 + ub(*p);
+    *len = ub(*p);
+    return p + 1;
+}
+
+/* The name of cp (unicodedata.name) into out, NUL-terminated; false if cp
+ * has none or it does not fit. Scans the tables: for what a codec's
+ * namereplace handler asks, one character at a time. */
+bool uni_name_of(uint32_t cp, char *out, size_t cap)
+{
+    if (cp >= 0xac00 && cp <= 0xd7a3) {
+        uint32_t s = cp - 0xac00;
+        int n = snprintf(out, cap, "HANGUL SYLLABLE %s%s%s", jamo_l[s / (21 * 28)], jamo_v[s / 28 % 21], jamo_t[s % 28]);
+        return n > 0 && (size_t)n < cap;
+    }
+    for (size_t i = 0; i < ARRAY_LEN(uni_rule_ranges); i++)
+        if (cp >= uni_rule_ranges[i].lo && cp <= uni_rule_ranges[i].hi) {
+            int n = snprintf(out, cap, "%s%04X", uni_rule_ranges[i].prefix, (unsigned)cp);
+            return n > 0 && (size_t)n < cap;
+        }
+    const char *p = uni_names, *end = uni_names + sizeof uni_names - 1;
+    uint32_t c = (uint32_t)-1;
+    while (p < end) {
+        uint32_t delta = 0;
+        for (int shift = 0;; shift += 7) {
+            unsigned char b = ub(*p++);
+            delta |= (uint32_t)(b & 0x7f) << shift;
+            if (!(b & 0x80))
+                break;
+        }
+        c += delta;
+        int n = ub(*p++);
+        if (c > cp)
+            return false;
+        if (c == cp) {
+            size_t k = 0;
+            for (int j = 0; j < n;) {
+                int wi = ub(p[j++]);
+                if (wi & 0x80)
+                    wi = (wi & 0x7f) << 8 | ub(p[j++]);
+                size_t len;
+                const char *w = word_at(wi, &len);
+                if (k + len + 2 > cap)
+                    return false;
+                if (k)
+                    out[k++] = ' ';
+                for (size_t q = 0; q < len; q++)
+                    out[k++] = (char)ub(w[q]);
+            }
+            out[k] = 0;
+            return true;
+        }
+        p += n;
+    }
+    return false;
+}
