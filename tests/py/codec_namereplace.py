@@ -22,3 +22,11 @@ try:
     b'\xff'.decode('utf-8', 'namereplace')
 except TypeError as e:
     print('TypeError', e)
+# surrogatepass on decoding: an encoded surrogate comes back as the lone surrogate
+s = b'a\xed\xa0\x80b\xed\xbf\xbf'.decode('utf-8', 'surrogatepass')
+print(ascii(s), len(s), s.encode('utf-8', 'surrogatepass') == b'a\xed\xa0\x80b\xed\xbf\xbf')
+for bad in (b'\xed\xa0', b'\xed\x9f\xbf', b'\xed'):
+    try:
+        print(ascii(bad.decode('utf-8', 'surrogatepass')))
+    except UnicodeDecodeError as e:
+        print('UnicodeDecodeError', e.start, e.end, e.reason)

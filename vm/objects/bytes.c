@@ -1059,6 +1059,13 @@ static Obj decode_impl(Obj *bp, int enc, const char *errors)
                 i += (int64_t)ok;
                 continue;
             }
+            /* surrogatepass: an encoded surrogate (ED A0..BF xx) decodes to it */
+            if (eh == ERR_SURROGATEPASS && p[i] == 0xed && i + 2 < n &&
+                p[i + 1] >= 0xa0 && p[i + 1] <= 0xbf && (p[i + 2] & 0xc0) == 0x80) {
+                sb_add(&b, (const char *)p + i, 3);   /* tmpy's str holds a lone surrogate as these bytes */
+                i += 3;
+                continue;
+            }
             span = utf8_bad_span(p, n, i, &reason);
         }
         switch (eh) {
