@@ -8,48 +8,9 @@ import threading
 import tm as _tm
 from collections import deque
 from heapq import heappush, heappop
+from types import GenericAlias
 
 __all__ = ['Empty', 'Full', 'Queue', 'PriorityQueue', 'LifoQueue', 'SimpleQueue']
-
-
-def _type_repr(obj):
-    if isinstance(obj, type):
-        if obj.__module__ == 'builtins':
-            return obj.__qualname__
-        return '%s.%s' % (obj.__module__, obj.__qualname__)
-    if obj is Ellipsis:
-        return '...'
-    return repr(obj)
-
-
-class _Alias:
-    """Queue[T] while tmpy's types.GenericAlias cannot be created from Python: CPython's repr, ==
-    and calling."""
-
-    def __init__(self, origin, args):
-        self.__origin__ = origin
-        self.__args__ = args if isinstance(args, tuple) else (args,)
-
-    def __repr__(self):
-        return '%s[%s]' % (_type_repr(self.__origin__), ', '.join(map(_type_repr, self.__args__)))
-
-    def __call__(self, *args, **kwargs):
-        return self.__origin__(*args, **kwargs)
-
-    def __eq__(self, other):
-        if not isinstance(other, _Alias):
-            return NotImplemented
-        return self.__origin__ is other.__origin__ and self.__args__ == other.__args__
-
-    def __hash__(self):
-        return hash((self.__origin__, self.__args__))
-
-
-_GenericAlias = type(list[int])
-try:
-    _GenericAlias(list, int)
-except TypeError:
-    _GenericAlias = _Alias
 
 
 class Empty(Exception):
@@ -170,7 +131,7 @@ class Queue:
     def _get(self):
         return self.queue.popleft()
 
-    __class_getitem__ = classmethod(_GenericAlias)
+    __class_getitem__ = classmethod(GenericAlias)
 
 
 class _ListQueue(Queue):
@@ -251,7 +212,7 @@ class SimpleQueue:
         """The approximate size of the queue (not reliable once other threads run)."""
         return len(self._items)
 
-    __class_getitem__ = classmethod(_GenericAlias)
+    __class_getitem__ = classmethod(GenericAlias)
 
 
 SimpleQueue.__module__ = '_queue'

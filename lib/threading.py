@@ -5,9 +5,6 @@ tm.synchronized / tm.wait / tm.notify).  A Condition waits on a private monitor 
 Condition, Semaphore, Event, Barrier, Thread.join and queue all block in the monitor machinery.
 
 Differences from CPython, on purpose:
-- settrace()/setprofile() record the hook (gettrace()/getprofile() return it) and pass it on to each new
-  thread through sys.settrace/sys.setprofile only when sys has them; tmpy's sys has neither, so there they
-  have no further effect.
 - Without a warnings module, the deprecated aliases (getName, setDaemon, currentThread, ...) print the
   DeprecationWarning line to sys.stderr the way CPython's default filters do (once per call site, only
   for calls made from __main__).

@@ -3,7 +3,7 @@
 Each name is the type of a real object made here, so it is whatever tmpy's
 object model has (built-in methods of C types are all
 builtin_function_or_method in tmpy). Not here yet: MappingProxyType,
-GenericAlias, UnionType, new_class / prepare_class / resolve_bases,
+UnionType, new_class / prepare_class / resolve_bases,
 DynamicClassAttribute (they need parts of the object model tmpy lacks).
 """
 import sys
@@ -18,6 +18,7 @@ LambdaType = type(lambda: None)
 CodeType = type(_function.__code__)
 ModuleType = type(sys)
 SimpleNamespace = type(sys.implementation)
+GenericAlias = type(list[int])
 NoneType = type(None)
 EllipsisType = type(Ellipsis)
 NotImplementedType = type(NotImplemented)

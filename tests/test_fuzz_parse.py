@@ -1,7 +1,9 @@
 """Fuzzing the front end (vm/compiler/ast.c, lexer.c, parser.c) under ASan/UBSan.
 
-tests/fuzz/fuzz_parse.c links only those three files (they must not depend on
-the GC or on other vm files). It parses the seed programs, then mutated and
+tests/fuzz/fuzz_parse.c links only those three files and the two Unicode
+lookups they call (vm/objects/unicodenames.c for \\N{...}, unicodenorm.c for
+NFKC identifiers: plain C over static tables); none of them may depend on the
+GC or on other vm files. It parses the seed programs, then mutated and
 generated programs for TMPY_FUZZ_SECONDS seconds (default 20); any crash,
 hang, sanitizer report or leak fails the test. A failing input is saved to
 build/fuzz_parse_crash.py: replay it with `build/tests/fuzz_parse FILE`.
@@ -14,7 +16,8 @@ import pytest
 from conftest import BUILD, ROOT
 
 EXE = BUILD / "tests" / "fuzz_parse"
-SOURCES = ["tests/fuzz/fuzz_parse.c", "vm/compiler/ast.c", "vm/compiler/lexer.c", "vm/compiler/parser.c"]
+SOURCES = ["tests/fuzz/fuzz_parse.c", "vm/compiler/ast.c", "vm/compiler/lexer.c", "vm/compiler/parser.c",
+           "vm/objects/unicodenames.c", "vm/objects/unicodenorm.c"]
 # The Makefile's flags, plus the sanitizers (no %gs objects are involved).
 CFLAGS = ["-O1", "-g", "-std=gnu11", "-Wall", "-Wextra", "-Werror", "-Ivm/compiler", "-Ivm", "-Iruntime",
           "-fsanitize=address,undefined", "-fno-sanitize-recover=undefined"]

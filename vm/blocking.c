@@ -49,6 +49,18 @@ void vm_blocking_end(void)
     errno = e;
 }
 
+void vm_commit_point(void)
+{
+#if TM_STM
+    vm_tx_become_inevitable();   /* so the commit below cannot abort */
+    if (!vm_ts.atomic) {
+        vm_tx_commit();
+        tm_start_transaction();
+        tm_become_inevitable();
+    }
+#endif
+}
+
 /* PEP 475: a read a signal interrupts runs the handlers, then reads on
  * unless one raised. */
 ssize_t vm_blocking_read(int fd, void *buf, size_t n)

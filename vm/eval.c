@@ -4,6 +4,7 @@
 #include "eval.h"
 #include "compiler/compile.h"
 #include "objects/containers.h"
+#include "objects/objects.h"
 
 #include <inttypes.h>
 #include <string.h>
@@ -264,6 +265,8 @@ static Frame *push_code_frame(Obj code, Obj func, Obj globals, Obj builtins, Obj
 /* Pop the innermost frame (not generator frames: see gen_*_frame). */
 static inline void pop_frame(Frame *f)
 {
+    if (unlikely(FRAME_HDR(f)[HDR_FRAMEOBJ] != NULL))
+        eval_frame_ended(f);
     vm_ts.py_depth--;
     vm_ts.frame = f->back;
     vm_tx_frame_popped(f->back, f->localsplus);
@@ -598,6 +601,32 @@ static int store_name(Frame *f, Obj name, Obj v)
     if (IS_DICT(locals))
         return dict_setitem(locals, name, v);
     return vm_setitem(locals, name, v);
+}
+
+/* SETUP_ANNOTATIONS: __annotations__ = {} in the locals mapping unless set. */
+static int setup_annotations(Frame *f)
+{
+    Obj locals = FRAME_HDR(f)[HDR_LOCALS];
+    if (!locals) {
+        err_set(E_SystemError, "no locals found when setting up annotations");
+        return -1;
+    }
+    Obj name = str_intern_cstr("__annotations__");
+    if (!name)
+        return -1;
+    if (IS_DICT(locals)) {
+        if (dict_getitem_str(locals, name))
+            return 0;
+    } else {
+        Obj v = vm_getitem(locals, name);
+        if (v)
+            return 0;
+        if (!err_matches(E_KeyError))
+            return -1;
+        err_clear();
+    }
+    Obj d = dict_new();
+    return d ? store_name(f, str_intern_cstr("__annotations__"), d) : -1;
 }
 
 static int delete_name(Frame *f, Obj name)
@@ -1130,7 +1159,7 @@ fail:
 
 static Obj make_function(Obj *sp, int flags, Obj globals)
 {
-    /* stack: [defaults] [kwdefaults] [closure] code */
+    /* stack: [defaults] [kwdefaults] [annotations] [closure] code */
     Obj code = sp[-1];
     Obj fn = function_new(code, globals, ((CodeObj *)code)->qualname);
     if (!fn)
@@ -1139,6 +1168,8 @@ static Obj make_function(Obj *sp, int flags, Obj globals)
     Obj *p = sp - 1;
     if (flags & 8)
         F->closure = *--p;
+    if (flags & 4)
+        F->annotations = *--p;
     if (flags & 2)
         F->kwdefaults = *--p;
     if (flags & 1)
@@ -1277,6 +1308,19 @@ static inline int truth(Obj v)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Woverride-init"
 
+/* The loop dispatches through this thread's copy of its label table: with a
+ * trace or profile function every entry is the trace hook (trace.c), else
+ * the table is the loop's own (one thread-local load, as a static one). */
+static __thread void *dispatch[256];
+static void *loop_labels[256];   /* the loop's labels, copied at the first run (start-up) */
+static void *trace_hook_label;
+
+void eval_dispatch_update(void)
+{
+    for (int i = 0; i < 256; i++)
+        dispatch[i] = vm_tracing ? trace_hook_label : loop_labels[i];
+}
+
 /* Runs frames from `entry`. tx_break (STM, outermost loop only): a yield
  * point that ends the transaction saves the frame's sp and ip, sets
  * *tx_break and returns; eval_run commits, starts the next transaction and
@@ -1301,6 +1345,13 @@ static Obj eval_loop(Frame *entry, int throwing, int *status, bool *tx_break)
     int status_dummy;
     if (!status)
         status = &status_dummy;
+    if (unlikely(!dispatch[0])) {
+        if (!trace_hook_label) {
+            memcpy(loop_labels, labels, sizeof labels);
+            trace_hook_label = &&L_trace_hook;
+        }
+        eval_dispatch_update();
+    }
 
 #define TARGET(name) L_##name:
 #define ARG (word >> 8)
@@ -1308,7 +1359,7 @@ static Obj eval_loop(Frame *entry, int throwing, int *status, bool *tx_break)
     do {                                    \
         word = *ip++;                       \
         f->ip = ip;                         \
-        goto *labels[INSTR_OP(word)];       \
+        goto *dispatch[INSTR_OP(word)];     \
     } while (0)
 #define LOAD_FRAME()                        \
     do {                                    \
@@ -1349,11 +1400,15 @@ static Obj eval_loop(Frame *entry, int throwing, int *status, bool *tx_break)
             vm_tx_become_inevitable();                                 \
     } while (0)
 #else
-#define YIELD_POINT_AT(redo)        \
-    do {                            \
-        (void)tx_break;             \
-        if (likely(!vm_ts.atomic))  \
-            tm_yield();             \
+/* The request word first: while it is 0 (always, with one thread and no
+ * HTM elision) a yield point is one load. The site names the yield point
+ * for the HTM elision's per-yield-point lengths: the pinned code object's
+ * offset, and the instruction index above bit 47. */
+#define YIELD_POINT_AT(redo)                                                       \
+    do {                                                                           \
+        (void)tx_break;                                                            \
+        if (unlikely(tm_yield_request != 0) && likely(!vm_ts.atomic))              \
+            tm_yield_slow((uintptr_t)co | ((uintptr_t)(ip - co->code) << VM_SITE_SHIFT)); \
     } while (0)
 #define LEAVE_RUN() ((void)0)
 #endif
@@ -1369,6 +1424,7 @@ static Obj eval_loop(Frame *entry, int throwing, int *status, bool *tx_break)
         }                                           \
     } while (0)
 #define HDR (f->stack_base - FRAME_NHDR)
+#undef NAME   /* objects.h's interned-name macro: the loop's own NAME is co->names */
 #define NAME(i) (TUPLE_ITEMS(co->names)[i])
 #define JUMP_TO(target) (ip = co->code + (target))
 
@@ -1531,6 +1587,11 @@ static Obj eval_loop(Frame *entry, int throwing, int *status, bool *tx_break)
         if (store_name(f, NAME(ARG), sp[-1]) < 0)
             goto error;
         sp--;
+        DISPATCH();
+    }
+    TARGET(SETUP_ANNOTATIONS) {
+        if (setup_annotations(f) < 0)
+            goto error;
         DISPATCH();
     }
     TARGET(DELETE_NAME) {
@@ -1789,6 +1850,8 @@ call_c: {
             err_set(E_RecursionError, "maximum recursion depth exceeded while calling a Python object");
             goto error;
         }
+        if (unlikely(vm_profiling) && TID(cbase[0]) == TID_BUILTIN)
+            goto call_c_profiled;
         Obj res = vm_call(cbase[0], cargs, cnargs, ckw);
         vm_ts.c_depth--;
         tm_self.ss_top = (object_t **)f->end;
@@ -1799,10 +1862,42 @@ call_c: {
         CHECK_SIGNALS();   /* as CPython after a call: a signal the callee let in */
         DISPATCH();
     }
+call_c_profiled: {
+        /* setprofile: c_call, then c_return or c_exception */
+        f->sp = cbase;
+        if (eval_profile_c(f, 0, cbase[0]) < 0) {
+            vm_ts.c_depth--;
+            tm_self.ss_top = (object_t **)f->end;
+            sp = cbase;
+            goto error;
+        }
+        Obj res = vm_call(cbase[0], cargs, cnargs, ckw);
+        vm_ts.c_depth--;
+        Obj callable = cbase[0];
+        tm_self.ss_top = (object_t **)f->end;
+        sp = cbase;
+        if (!res) {
+            *sp++ = callable;   /* rooted while the profile function runs */
+            f->sp = sp;
+            eval_profile_c(f, 2, callable);
+            sp--;
+            goto error;
+        }
+        cbase[1] = res;         /* both rooted while it runs */
+        sp = cbase + 2;
+        f->sp = sp;
+        int rc_ = eval_profile_c(f, 1, cbase[0]);
+        res = cbase[1];
+        sp = cbase;
+        if (rc_ < 0)
+            goto error;
+        *sp++ = res;
+        DISPATCH();
+    }
 #undef UNPACK_BOUND_METHOD
 #undef ENTER_FUNCTION
     TARGET(RETURN_VALUE) {
-        if (likely(f->kind == FR_CALL)) {
+        if (likely(f->kind == FR_CALL) && likely(!vm_tracing)) {
             Obj v = sp[-1];
             pop_frame(f);
             RESUME_FRAME(f->back);
@@ -1820,6 +1915,14 @@ call_c: {
         if (unlikely(!FRAME_HDR(f)[HDR_GEN])) {
             err_set(E_SystemError, "yield outside a generator frame");
             goto error;
+        }
+        if (unlikely(vm_tracing)) {
+            *sp++ = yv;   /* rooted while the trace function runs */
+            f->sp = sp;
+            int rc_ = eval_trace_return(f, yv);
+            yv = *--sp;
+            if (rc_ < 0)
+                goto error;
         }
         gen_suspend_frame(f, sp);
         switch (f->kind) {
@@ -2458,7 +2561,7 @@ call_c: {
         Obj fn = make_function(sp, fl, HDR[HDR_GLOBALS]);
         if (!fn)
             goto error;
-        sp -= 1 + !!(fl & 1) + !!(fl & 2) + !!(fl & 8);
+        sp -= 1 + !!(fl & 1) + !!(fl & 2) + !!(fl & 4) + !!(fl & 8);
         *sp++ = fn;
         DISPATCH();
     }
@@ -2627,6 +2730,39 @@ call_c: {
             JUMP_TO(ARG);
         DISPATCH();
     }
+    TARGET(CHECK_EG_MATCH) {
+        /* rest type -- rest' match  |  rest type -- rest (jump) */
+        Obj type = sp[-1];
+        if (!valid_exc_class(type)) {
+            err_set(E_TypeError, "catching classes that do not inherit from BaseException is not allowed");
+            goto error;
+        }
+        if (exc_group_check_star_type(type) < 0)
+            goto error;
+        Obj *r = vm_roots(2);
+        int rc = exc_group_match(sp[-2], sp[-1], r);
+        Obj match = r[0], rest = r[1];
+        vm_unroots(r);
+        if (rc < 0)
+            goto error;
+        if (!match) {
+            sp--;
+            JUMP_TO(ARG);
+            DISPATCH();
+        }
+        sp[-2] = rest ? rest : g_None;
+        sp[-1] = match;
+        vm_ts.roots[ROOT_HANDLED_EXC] = match;
+        DISPATCH();
+    }
+    TARGET(PREP_RERAISE_STAR) {
+        Obj res = exc_group_prep_reraise(sp[-2], sp[-1]);
+        if (!res)
+            goto error;
+        sp--;
+        sp[-1] = res;
+        DISPATCH();
+    }
     TARGET(CALL_EXIT_NONE) {
         Obj *r = vm_roots(3);
         r[0] = r[1] = r[2] = g_None;
@@ -2704,6 +2840,12 @@ call_c: {
         DISPATCH();
     }
     TARGET(OP_COUNT_) { goto bad_opcode; }
+    L_trace_hook:
+        /* tracing (trace.c): events before the instruction in `word` */
+        f->sp = sp;
+        if (unlikely(eval_trace_instr(f) < 0))
+            goto error;
+        goto *labels[INSTR_OP(word)];
     L_bad_opcode:
     bad_opcode:
         err_format(E_SystemError, "unknown opcode %u", INSTR_OP(word));
@@ -2712,6 +2854,11 @@ call_c: {
     /* ---- leaving frames ---- */
 return_other: {
         YIELD_POINT_AT(1);   /* RETURN_VALUE again when resumed */
+        if (unlikely(vm_tracing)) {
+            f->sp = sp;
+            if (eval_trace_return(f, sp[-1]) < 0)
+                goto error;
+        }
         Obj v = sp[-1];
         switch (f->kind) {
         case FR_ENTRY:
@@ -2767,6 +2914,11 @@ error: {
     }
 error_tb:
     traceback_prepend(vm_ts.roots[ROOT_CUR_EXC], (Obj)co, code_line_at(co, ip - co->code - 1));
+    if (unlikely(vm_tracing)) {
+        f->sp = sp;
+        if (eval_trace_exception(f) < 0)
+            goto error;   /* the trace function raised: it is removed, its error goes on */
+    }
 unwind:
     while (f->nblocks > 0) {
         Block *b = &f->blocks[--f->nblocks];
@@ -2791,6 +2943,11 @@ unwind:
         DISPATCH();
     }
     /* No handler here: the frame exits with the exception. */
+    if (unlikely(vm_tracing)) {
+        f->sp = sp;
+        if (eval_trace_return(f, NULL) < 0)
+            goto error_tb;
+    }
     switch (f->kind) {
     case FR_ENTRY:
         pop_frame(f);
@@ -2951,6 +3108,14 @@ Obj vm_run_class_body(Obj func, Obj ns)
     return res;
 }
 
+int vm_current_future_flags(void)
+{
+    Frame *f = vm_ts.frame;
+    if (!f || !f->code)
+        return 0;
+    return (((CodeObj *)f->code)->flags & CO_FUTURE_ANNOTATIONS) ? COMPILE_FUTURE_ANNOTATIONS : 0;
+}
+
 Obj vm_current_globals(void)
 {
     Frame *f = vm_ts.frame;
@@ -2964,6 +3129,11 @@ Obj vm_current_locals(void)
         err_set(E_SystemError, "locals(): no current frame");
         return NULL;
     }
+    return eval_frame_locals(f);
+}
+
+Obj eval_frame_locals(Frame *f)
+{
     Obj loc = FRAME_HDR(f)[HDR_LOCALS];
     if (loc)
         return loc;

@@ -39,6 +39,7 @@ enum {
     HDR_LOCALS,     /* locals mapping (class bodies, module code) or NULL */
     HDR_GEN,        /* the GenObj this frame belongs to, or NULL */
     HDR_PREV_EXC,   /* generator frames: the resumer's handled exception */
+    HDR_FRAMEOBJ,   /* the frame's FrameObj once one was asked for (tracing, sys._getframe), or NULL */
     FRAME_NHDR
 };
 
@@ -63,6 +64,8 @@ typedef struct Frame {
     int16_t nblocks;
     uint8_t kind;                   /* FR_* */
     uint8_t status;                 /* entry frames: RUN_* */
+    uint8_t traced;                 /* tracing: the call event of this activation is past */
+    int32_t trace_last;             /* tracing: index of the last instruction seen (-1: none) */
     Block blocks[FRAME_MAX_BLOCKS];
 } Frame;
 
@@ -102,8 +105,20 @@ static inline bool gen_is_resumable(Obj v)
     return t == TID_GENERATOR || t == TID_COROUTINE || t == TID_ASYNC_GENERATOR;
 }
 
-/* Minimal frame object (gi_frame, tb_frame). */
-VM_STRUCT(FrameObj) { tm_header h; Obj code; Obj globals; Obj gen; int64_t lineno; };
+/* Frame objects (trace.c, traceback.c): gi_frame, tb_frame, sys._getframe,
+ * what trace and profile functions get. A running frame's object is kept in
+ * its HDR_FRAMEOBJ slot and points back at its Frame record (`live`, checked
+ * before use: see trace.c) until the frame ends. */
+VM_STRUCT(FrameObj) {
+    tm_header h; Obj code; Obj globals; Obj gen;
+    Obj back;         /* f_back, once known (NULL: ask the live frame) */
+    Obj trace;        /* f_trace, or NULL */
+    int64_t lineno;   /* the line when last seen running */
+    int64_t live;     /* Frame * while the frame runs, else 0 */
+    int64_t flags;    /* FO_TRACE_LINES */
+};
+#define FRAMEO(v) ((FrameObj *)vm_rd(v))
+enum { FO_TRACE_LINES = 1, FO_IN_EVENT = 2 /* a trace or profile function runs for it: f_lineno is the event's */ };
 
 /* Frame metadata: reserved once per thread, pages committed on use. */
 #define FRAME_STACK_ENTRIES 120000
@@ -156,6 +171,12 @@ void vm_tx_save_frame_slow(Frame *f, Obj *above);
 extern bool vm_tx_stats_enabled;         /* TMPY_STATS=1 */
 void vm_tx_merge_stats(void);            /* a thread ends: its abort sites into the totals */
 void vm_tx_print_stats(void);            /* at exit, TMPY_STATS=1 */
+/* HTM elision of the GIL (tmpy-gil --tm=htm; elisionstats.c): a yield point
+ * is named by its pinned code object and, above bit VM_SITE_SHIFT, the
+ * index of the instruction after it. */
+#define VM_SITE_SHIFT 47
+int vm_elision_stats(Obj d);             /* tm.stats(): adds the elision's counters and lengths to d */
+void vm_elision_print_stats(void);       /* at exit, TMPY_STATS=1 */
 /* A frame whose slots started at `above` was popped: `back` becomes the
  * innermost frame (its run for an abort reaches up to `above`). */
 static inline void vm_tx_frame_popped(Frame *back, Obj *above)
@@ -211,6 +232,8 @@ static inline void frame_link(Frame *nf, CodeObj *co, const uint32_t __seg_gs *i
     nf->end = end;
     nf->nblocks = 0;
     nf->kind = (uint8_t)kind;
+    nf->traced = 0;
+    nf->trace_last = -1;
     vm_ts.frame = nf;
     vm_ts.py_depth++;
 }
@@ -279,6 +302,21 @@ Obj asyncgen_wrap_value(Obj v);         /* ASYNC_GEN_WRAP */
 void traceback_prepend(Obj exc, Obj code, int lineno);
 Obj frameobj_new(Obj code, Obj globals, int lineno);
 void traceback_init_types(void);   /* T_traceback, T_frame */
+
+/* trace.c: sys.settrace / sys.setprofile. vm_tracing: this thread has a
+ * trace or profile function (the loop then runs every instruction through
+ * eval_trace_instr); vm_profiling: it has a profile function. */
+extern __thread int vm_tracing, vm_profiling;
+Obj eval_frame_object(Frame *f);          /* f's FrameObj, made on first use */
+Obj eval_frame_locals(Frame *f);          /* eval.c: locals() of f (its mapping, or a new dict of its fast locals) */
+Frame *eval_frameobj_live(Obj fo);        /* the running frame of a FrameObj of this thread, or NULL */
+void eval_frame_ended(Frame *f);          /* f leaves the stack (returned, yielded, unwound) */
+int eval_trace_instr(Frame *f);           /* call and line events before an instruction; -1: error */
+int eval_trace_return(Frame *f, Obj v);   /* return event (v NULL: the frame ends with an exception) */
+int eval_trace_exception(Frame *f);       /* exception event: the current exception passes through f */
+int eval_profile_c(Frame *f, int what, Obj callable);   /* c_call (0), c_return (1), c_exception (2) */
+void eval_dispatch_update(void);          /* eval.c: the loop's dispatch table for this thread's state */
+void eval_trace_after_abort(void);       /* STM: the thread's tracing state after an abort restored its roots */
 
 /* function.c */
 Obj function_get_doc(Obj code);

@@ -28,7 +28,8 @@ void eval_fill_layouts(tm_type *gl, tm_type *fl)
     memset(fl, 0, sizeof *fl);
     fl->name = "frame";
     fl->base_size = sizeof(struct FrameObj_);
-    fl->ref_words = FRAME_REF_WORD(code) | FRAME_REF_WORD(globals) | FRAME_REF_WORD(gen);
+    fl->ref_words = FRAME_REF_WORD(code) | FRAME_REF_WORD(globals) | FRAME_REF_WORD(gen) | FRAME_REF_WORD(back) |
+                    FRAME_REF_WORD(trace);
 }
 
 /* ------------------------------------------------------------------ */
@@ -98,13 +99,17 @@ Frame *gen_push_frame(Obj gen, Obj sent, bool push_sent)
 
 void gen_suspend_frame(Frame *f, Obj *sp)
 {
+    if (unlikely(FRAME_HDR(f)[HDR_FRAMEOBJ] != NULL))
+        eval_frame_ended(f);
     Obj *hdr = FRAME_HDR(f);
     Obj gen = hdr[HDR_GEN];
     GenObj *g = GEN(gen);
     VM_WRITE(gen);
-    /* The header slots never change after creation: save localsplus and
-     * the value stack only. */
+    /* The header slots never change after creation but for the frame
+     * object: save localsplus, it and the value stack. */
     int nlp = (int)(hdr - f->localsplus);
+    if (hdr[HDR_FRAMEOBJ])
+        g->slots[nlp + HDR_FRAMEOBJ] = hdr[HDR_FRAMEOBJ];
     int64_t nstack = sp - f->stack_base;
     tm_compiler_barrier();
     Obj *dst = (Obj *)VM_LINEAR(g->slots);
@@ -130,6 +135,8 @@ void gen_suspend_frame(Frame *f, Obj *sp)
 
 void gen_finish_frame(Frame *f)
 {
+    if (unlikely(FRAME_HDR(f)[HDR_FRAMEOBJ] != NULL))
+        eval_frame_ended(f);
     Obj *hdr = FRAME_HDR(f);
     Obj gen = hdr[HDR_GEN];
     GenObj *g = GEN(gen);
@@ -576,11 +583,13 @@ Obj gen_get_frame(Obj *args, size_t nargs, Obj kw)
     CodeObj *co = (CodeObj *)g->code;
     int line = g->state == GEN_CREATED ? co->firstlineno : code_line_at(co, g->ip - 1);
     int nlp = code_nlocalsplus(co);
+    if (g->slots[nlp + HDR_FRAMEOBJ])   /* the one tracing or sys._getframe made */
+        return g->slots[nlp + HDR_FRAMEOBJ];
     Obj globals = g->slots[nlp + HDR_GLOBALS];
     Obj fo = frameobj_new(g->code, globals, line);
     if (fo) {
         VM_WRITE(fo);
-        ((FrameObj *)fo)->gen = args[0];
+        FRAMEO(fo)->gen = args[0];
     }
     return fo;
 }

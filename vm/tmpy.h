@@ -118,6 +118,21 @@ static inline void vm_cache_store(int64_t __seg_gs *field, int64_t v)
     *field = v;
 }
 
+/* The next value of a process-wide counter of unique numbers (dict versions,
+ * identity hashes), taken from the shared word in per-thread blocks: threads
+ * do not all write one word, on which hardware transactions would conflict
+ * (paper 001, section 4.4). `next` and `end` are the caller's __thread
+ * block; one thread alone counts 1, 2, 3, ... as with a plain counter. */
+#define VM_UNIQUE_BLOCK 4096
+static inline uint64_t vm_unique_next(uint64_t *shared, uint64_t *next, uint64_t *end)
+{
+    if (__builtin_expect(*next == *end, 0)) {
+        *next = __atomic_fetch_add(shared, VM_UNIQUE_BLOCK, __ATOMIC_RELAXED);
+        *end = *next + VM_UNIQUE_BLOCK;
+    }
+    return ++*next;
+}
+
 static inline Obj *vm_roots(int n)
 {
     Obj *r = (Obj *)tm_self.ss_top;
@@ -177,6 +192,7 @@ enum {
     TID_FILE,
     TID_CAPSULE,        /* internal: wraps C data with up to 4 Obj refs */
     TID_DEQUE,          /* collections.deque: DequeObj, a ring buffer over an ArrayObj (dequeobject.c) */
+    TID_MEMORYVIEW,     /* MemoryViewObj (memoryview.c) */
     TID_COUNTER,        /* itertools.count: CountObj (countobject.c) */
     TID_FIRST_WITH_CLS, /* ---- layouts below carry cls and dict ---- */
     TID_TYPE = TID_FIRST_WITH_CLS,
@@ -207,7 +223,24 @@ VM_STRUCT(ComplexObj) { tm_header h; double real; double imag; };
 /* str: UTF-8, NUL-terminated; length in code points; ascii iff length == nbytes. */
 VM_STRUCT(StrObj) { tm_header h; int64_t nbytes; int64_t length; int64_t hash; /* -1: not computed */ char data[]; };
 VM_STRUCT(BytesObj) { tm_header h; int64_t length; int64_t hash; char data[]; /* NUL after */ };
-VM_STRUCT(ByteArrayObj) { tm_header h; int64_t length; Obj raw; /* RawObj, capacity = raw->length */ };
+/* exports: memoryviews not yet released over it (a resize is refused while
+ * any is alive: memoryview.c counts the live ones when this is not 0). */
+VM_STRUCT(ByteArrayObj) { tm_header h; int64_t length; Obj raw; /* RawObj, capacity = raw->length */ int64_t exports; };
+/* memoryview (memoryview.c): a view of a bytes or bytearray's data. */
+VM_STRUCT(MemoryViewObj) {
+    tm_header h;
+    Obj obj;          /* what memoryview() was given (.obj) */
+    Obj base;         /* the bytes or bytearray whose data it views (unwrapped) */
+    Obj format;       /* str: 'B', '@h', ... */
+    Obj shape;        /* tuple of ints; () for a 0-dim view */
+    Obj strides;      /* tuple of ints, in bytes */
+    int64_t offset;   /* byte offset of the first item in base's data */
+    int64_t itemsize;
+    int64_t code;     /* the format's struct letter ('B', 'h', ...) */
+    int64_t flags;    /* MV_RELEASED, MV_READONLY */
+    int64_t hash;     /* -1: not computed */
+};
+#define MEMVIEW(v) ((MemoryViewObj *)vm_rd(v))
 VM_STRUCT(TupleObj) { tm_header h; int64_t length; int64_t hash; Obj items[]; };
 VM_STRUCT(ArrayObj) { tm_header h; int64_t length; Obj items[]; };
 VM_STRUCT(RawObj) { tm_header h; int64_t length; unsigned char data[]; };
@@ -293,6 +326,7 @@ enum {
     CO_COROUTINE = 512,     /* async def (or an awaited async comprehension) */
     CO_ASYNC_GENERATOR = 1024, /* async def with yield, or an async generator expression */
     CO_ITERABLE_COROUTINE = 2048, /* a generator usable with await (types.coroutine) */
+    CO_FUTURE_ANNOTATIONS = 4096, /* compiled under `from __future__ import annotations` (PEP 563) */
 };
 VM_STRUCT(CodeObj) {
     tm_header h;
@@ -334,6 +368,7 @@ VM_STRUCT(FunctionObj) {
     Obj doc;
     Obj module;        /* __module__ (str) */
     Obj builtins;      /* builtins dict at definition time */
+    Obj annotations;   /* __annotations__ dict, NULL until made (MAKE_FUNCTION flag 4 or first read) */
 };
 
 /* ------------------------------------------------------------------ */
@@ -436,7 +471,7 @@ static inline uint64_t type_version(TypeObj *t) { return t->version; }
 /* The built-in types and singletons (never move; global roots).       */
 /* ------------------------------------------------------------------ */
 extern TypeObj *T_object, *T_type, *T_NoneType, *T_NotImplementedType, *T_ellipsis,
-    *T_bool, *T_int, *T_float, *T_complex, *T_str, *T_bytes, *T_bytearray, *T_tuple, *T_list,
+    *T_bool, *T_int, *T_float, *T_complex, *T_str, *T_bytes, *T_bytearray, *T_memoryview, *T_tuple, *T_list,
     *T_dict, *T_set, *T_frozenset, *T_range, *T_slice, *T_code, *T_function,
     *T_cell, *T_method, *T_builtin, *T_generator, *T_frame, *T_traceback,
     *T_module, *T_property, *T_staticmethod, *T_classmethod, *T_super, *T_file,
@@ -516,6 +551,8 @@ enum { ROOT_CUR_EXC,        /* the exception being raised (NULL: none) */
        ROOT_THREAD_LOCALS,  /* dict: _thread._local object -> this thread's attribute dict */
        ROOT_ASYNCGEN_FIRSTITER,  /* sys.set_asyncgen_hooks(firstiter=...), NULL: none */
        ROOT_ASYNCGEN_FINALIZER,  /* sys.set_asyncgen_hooks(finalizer=...), NULL: none */
+       ROOT_TRACE_FUNC,     /* sys.settrace(...), NULL: none */
+       ROOT_PROFILE_FUNC,   /* sys.setprofile(...), NULL: none */
        ROOT_COUNT = 8 };
 extern __thread VMThread vm_ts;
 extern int vm_recursion_limit;   /* sys.getrecursionlimit(), default 1000 */
@@ -847,6 +884,14 @@ Obj gen_close(Obj gen);
 /* Compiler (compile.c, parser front end)                              */
 /* ------------------------------------------------------------------ */
 enum { COMPILE_EXEC, COMPILE_EVAL, COMPILE_SINGLE };
+/* OR'd into vm_compile's mode: compile as if the source began with
+ * `from __future__ import annotations` (compile()'s flag, or inherited). */
+#define COMPILE_FUTURE_ANNOTATIONS 0x100
+/* compile()'s flag value of that feature (CPython's CO_FUTURE_ANNOTATIONS). */
+#define PY_CO_FUTURE_ANNOTATIONS 0x1000000
+/* The future features of the innermost running Python code, as
+ * COMPILE_* flags (what compile/exec/eval inherit). */
+int vm_current_future_flags(void);
 /* Source text to a code object, or NULL with SyntaxError (msg, filename,
  * lineno, offset, text: as CPython's SyntaxError attributes) set. src and
  * filename must be C memory (they are read after allocations). */
@@ -908,6 +953,12 @@ Obj file_from_fd(int fd, const char *mode, const char *name);
  * and retry on EINTR; use them rather than the bare calls. */
 void vm_blocking_begin(void);
 void vm_blocking_end(void);
+/* STM: commit what the thread did so far and go on in a new inevitable
+ * transaction (inside `with tm.atomic:` only become inevitable), so that the
+ * committed state is this thread's own: a major collection then sees no
+ * older version of what it wrote (memoryview's census of live views). May
+ * collect, as vm_blocking_begin. Nothing under the GIL. */
+void vm_commit_point(void);
 /* A read interrupted by a signal runs the Python signal handlers (main
  * thread); if one raised, it returns -1 with errno EINTR and that exception
  * set (callers raise nothing of their own then), else it reads on. */
@@ -954,6 +1005,9 @@ void iter_init_types(void);     /* builtiniters.c: enumerate, zip, map, filter, 
 void file_init_type(void);
 void deque_init_type(void);    /* dequeobject.c: collections.deque (the _collections module exposes it) */
 extern TypeObj *T_deque;
+void memview_init_type(void);   /* memoryview.c */
+/* The memoryview layout's GC trace hook: counts live views during a census (memoryview.c). */
+void memview_gc_trace(object_t *o, tm_ref_visitor visit, void *ctx);
 void count_init_type(void);    /* countobject.c: itertools.count (the _itertools module exposes it) */
 extern TypeObj *T_count;
 Obj builtins_init(void);        /* the builtins module */

@@ -253,6 +253,7 @@ void vm_tx_started(void)
         tm_self.ss_top = head.ss_top;
         vm_tx_low = head.low;
         str_cursor_reset();   /* the abort reuses nursery addresses */
+        eval_trace_after_abort();
         vm_txmalloc_free_all();
         nruns = initial_runs;
         tm_self.undo_top = tm_self.undo_base + (nruns ? runs[nruns - 1].at + runs[nruns - 1].n : 0);
@@ -317,7 +318,7 @@ void vm_write_rare(Obj o)
 void vm_tx_commit(void) { tm_commit_transaction(); }
 bool vm_tx_stats_enabled;
 void vm_tx_merge_stats(void) {}
-void vm_tx_print_stats(void) {}
+void vm_tx_print_stats(void) { vm_elision_print_stats(); }
 void vm_tx_become_inevitable(void) {}
 void vm_tx_save_frame_slow(Frame *f, Obj *above) { (void)f, (void)above; }
 #endif

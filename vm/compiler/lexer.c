@@ -1,6 +1,7 @@
 /* tmpy: the tokenizer (see lexer.h). Written from the Python 3.11 language
  * reference ("Lexical analysis") and checked against python3's behaviour. */
 #include "lexer.h"
+#include "objects/strobj.h"
 
 #include <errno.h>
 #include <math.h>
@@ -1425,6 +1426,19 @@ static int string_error(const Token *t, SyntaxErrorInfo *err, const char *fmt, .
     return -1;
 }
 
+/* A position in a str literal as CPython's decoder reports it: it sees each
+ * character outside ASCII as a ten-byte \\U escape. */
+static int upos(const char *body, const char *at)
+{
+    int n = 0;
+    for (const char *q = body; q < at; q++)
+        if ((unsigned char)*q < 0x80)
+            n++;
+        else if (((unsigned char)*q & 0xc0) != 0x80)
+            n += 10;
+    return n;
+}
+
 int lex_decode_string(Arena *arena, const Token *t, const char *body, const char *body_end, int flags,
                       char **out, size_t *out_len, SyntaxErrorInfo *err)
 {
@@ -1503,7 +1517,7 @@ int lex_decode_string(Arena *arena, const Token *t, const char *body, const char
                 return string_error(t, err,
                                     "(unicode error) 'unicodeescape' codec can't decode bytes in position %d-%d: "
                                     "truncated \\%s escape",
-                                    (int)(esc - body), (int)(p - body) - 1,
+                                    upos(body, esc), upos(body, p) - 1,
                                     c == 'x' ? "xXX" : c == 'u' ? "uXXXX" : "UXXXXXXXX");
             }
             if (bytes) {
@@ -1513,17 +1527,36 @@ int lex_decode_string(Arena *arena, const Token *t, const char *body, const char
                     return string_error(t, err,
                                         "(unicode error) 'unicodeescape' codec can't decode bytes in position %d-%d: "
                                         "illegal Unicode character",
-                                        (int)(esc - body), (int)(p - body) - 1);
+                                        upos(body, esc), upos(body, p) - 1);
                 k += put_utf8(o + k, v);
             }
             break;
         }
-        case 'N':
-            if (!bytes)
-                return string_error(t, err, "(unicode error) \\N{...} escapes are not supported yet");
-            o[k++] = '\\';
-            o[k++] = 'N';
+        case 'N': {
+            if (bytes) {
+                o[k++] = '\\';
+                o[k++] = 'N';
+                break;
+            }
+            /* \N{name}: the end of a malformed one is the last byte looked at */
+            const char *close = p < body_end && *p == '{' ? memchr(p + 1, '}', (size_t)(body_end - p - 1)) : NULL;
+            if (!close || close == p + 1) {
+                const char *last = p < body_end && *p == '{' ? (close ? p : body_end - 1) : p - 1;
+                return string_error(t, err,
+                                    "(unicode error) 'unicodeescape' codec can't decode bytes in position %d-%d: "
+                                    "malformed \\N character escape",
+                                    upos(body, esc), upos(body, last + 1) - 1);
+            }
+            uint32_t cp;
+            if (!uni_lookup_name(p + 1, (size_t)(close - p - 1), &cp))
+                return string_error(t, err,
+                                    "(unicode error) 'unicodeescape' codec can't decode bytes in position %d-%d: "
+                                    "unknown Unicode character name",
+                                    upos(body, esc), upos(body, close + 1) - 1);
+            k += put_utf8(o + k, cp);
+            p = close + 1;
             break;
+        }
         default:
             /* Unknown escape: kept as is (CPython warns). */
             o[k++] = '\\';

@@ -7,6 +7,7 @@
  * simple statement. */
 #include "parser.h"
 #include "lexer.h"
+#include "objects/strobj.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -302,9 +303,22 @@ static void pos_tt(expr_ty e, const Token *a, const Token *b)
     e->end_col_offset = b->end_col;
 }
 
+/* A NAME token's identifier: outside ASCII in its NFKC form (PEP 3131). */
 static identifier tok_ident(Parser *p, const Token *t)
 {
-    char *s = arena_strndup(p->arena, t->start, (size_t)(t->end - t->start));
+    size_t n = (size_t)(t->end - t->start);
+    bool ascii = true;
+    for (size_t i = 0; i < n && ascii; i++)
+        ascii = (unsigned char)t->start[i] < 0x80;
+    char *s;
+    if (ascii) {
+        s = arena_strndup(p->arena, t->start, n);
+    } else {
+        size_t m;
+        char *norm = uni_nfkc_utf8(t->start, n, &m);
+        s = norm ? arena_strndup(p->arena, norm, m) : NULL;
+        free(norm);
+    }
     if (!s)
         return nomem(p);
     return s;
@@ -2203,6 +2217,12 @@ static int fstring_body(Parser *p, const StrRun *r, const Token *t, const char *
                     chunk = s;
                     continue;
                 }
+                if (s[1] == 'N' && s + 2 < end && s[2] == '{') {
+                    /* \N{name}: its braces are not a replacement field */
+                    const char *close = memchr(s + 3, '}', (size_t)(end - s - 3));
+                    s = close ? close + 1 : end;
+                    continue;
+                }
                 s += 2;
                 continue;
             }
@@ -2282,6 +2302,7 @@ __attribute__((noinline)) static expr_ty parse_strings(Parser *p)
         if (!c)
             return NULL;
         c->v.Constant.value.kind = any_bytes ? CONST_BYTES : CONST_STR;
+        c->v.Constant.value.u_prefix = p->toks[first].start[0] == 'u';
         c->v.Constant.value.s = b.s;
         c->v.Constant.value.len = b.n;
         pos_tt(c, r.first, r.last);
@@ -2535,10 +2556,17 @@ static stmt_ty parse_try(Parser *p)
     if (parse_block(p, "'try' statement", t, &s->v.Try.body) < 0)
         return NULL;
     Vec handlers = {0};
+    int star = -1;   /* except* clauses (1) or except clauses (0): one kind per try */
     while (at(p, T_KW_EXCEPT)) {
         Token *e = advance(p);
-        if (at(p, T_STAR))
-            return error_tok(p, cur(p), "exception groups (except*) are not supported yet");
+        Token *st = at(p, T_STAR) ? advance(p) : NULL;
+        if (star < 0)
+            star = st != NULL;
+        else if (star != (st != NULL))
+            return error_at(p, SYNERR_SYNTAX, e->lineno, e->col, (st ? st : e)->end_lineno,
+                            (st ? st : e)->end_col, "cannot have both 'except' and 'except*' on the same 'try'");
+        if (st && (at(p, T_COLON) || at(p, T_NEWLINE)))
+            return error_tok(p, cur(p), "expected one or more exception types");
         excepthandler_ty h = arena_alloc(p->arena, sizeof(struct _excepthandler));
         if (!h)
             return nomem(p);
@@ -2576,6 +2604,8 @@ static stmt_ty parse_try(Parser *p)
     }
     if (to_handlers(p, &handlers, &s->v.Try.handlers) < 0)
         return NULL;
+    if (star == 1)
+        s->kind = TryStar_kind;
     if (handlers.n && at(p, T_KW_ELSE) && parse_else_block(p, &s->v.Try.orelse) < 0)
         return NULL;
     if (at(p, T_KW_FINALLY)) {

@@ -1002,7 +1002,7 @@ static Obj eval_exec(Obj *args, size_t nargs, Obj kwnames, bool is_eval)
         a[3] = a[0];
     } else {
         a[3] = compile_source(a[0], fname, "a string, bytes or code object", "<string>",
-                              is_eval ? COMPILE_EVAL : COMPILE_EXEC, is_eval);
+                              (is_eval ? COMPILE_EVAL : COMPILE_EXEC) | vm_current_future_flags(), is_eval);
         if (!a[3])
             goto out;
     }
@@ -1059,6 +1059,13 @@ static Obj bi_compile(Obj *args, size_t nargs, Obj kwnames)
         res = a[0];
         goto out;
     }
+    if (flags & PY_CO_FUTURE_ANNOTATIONS)
+        m |= COMPILE_FUTURE_ANNOTATIONS;
+    int dont_inherit = a[4] ? vm_is_true(a[4]) : 0;
+    if (dont_inherit < 0)
+        goto out;
+    if (!dont_inherit)   /* the caller's future features */
+        m |= vm_current_future_flags();
     /* the filename as a C string that outlives the compiler's allocations */
     char *fn = strdup(str_cstr(a[7]));
     if (!fn) {
@@ -1214,7 +1221,7 @@ Obj builtins_init(void)
     module_add_functions(g_builtins_module, builtin_functions);
     static const struct { const char *name; TypeObj **type; } types[] = {
         {"bool", &T_bool}, {"int", &T_int}, {"float", &T_float}, {"complex", &T_complex}, {"str", &T_str}, {"bytes", &T_bytes},
-        {"bytearray", &T_bytearray}, {"tuple", &T_tuple}, {"list", &T_list}, {"dict", &T_dict},
+        {"bytearray", &T_bytearray}, {"memoryview", &T_memoryview}, {"tuple", &T_tuple}, {"list", &T_list}, {"dict", &T_dict},
         {"set", &T_set}, {"frozenset", &T_frozenset}, {"range", &T_range}, {"slice", &T_slice},
         {"type", &T_type}, {"object", &T_object}, {"super", &T_super}, {"property", &T_property},
         {"staticmethod", &T_staticmethod}, {"classmethod", &T_classmethod}, {"enumerate", &T_enumerate},

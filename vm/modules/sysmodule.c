@@ -365,12 +365,52 @@ out:
     return res;
 }
 
+/* sys.settrace / sys.setprofile: this thread's functions (trace.c calls
+ * them). The frames running now are past their call event; a transaction
+ * that changes them becomes inevitable (the loop's dispatch table is C
+ * state an abort would not undo). */
+static Obj set_tracing(Obj *args, size_t nargs, Obj kwnames, const char *name, int root)
+{
+    if (vm_check_args(name, nargs, kwnames, 1, 1) < 0)
+        return NULL;
+    vm_tx_become_inevitable();
+    vm_ts.roots[root] = IS_NONE(args[0]) ? NULL : args[0];
+    bool was = vm_tracing;
+    vm_tracing = vm_ts.roots[ROOT_TRACE_FUNC] || vm_ts.roots[ROOT_PROFILE_FUNC];
+    vm_profiling = vm_ts.roots[ROOT_PROFILE_FUNC] != NULL;
+    if (vm_tracing && !was)
+        for (Frame *f = vm_ts.frame; f; f = f->back) {
+            f->traced = 1;
+            f->trace_last = (int32_t)(f->ip - f->code->code - 1);
+        }
+    eval_dispatch_update();
+    return g_None;
+}
+
+static Obj sys_settrace(Obj *args, size_t nargs, Obj kwnames)
+{
+    return set_tracing(args, nargs, kwnames, "settrace", ROOT_TRACE_FUNC);
+}
+
+static Obj sys_setprofile(Obj *args, size_t nargs, Obj kwnames)
+{
+    return set_tracing(args, nargs, kwnames, "setprofile", ROOT_PROFILE_FUNC);
+}
+
 static Obj sys_gettrace(Obj *args, size_t nargs, Obj kwnames)
 {
     (void)args;
     if (vm_check_args("gettrace", nargs, kwnames, 0, 0) < 0)
         return NULL;
-    return g_None;
+    return vm_ts.roots[ROOT_TRACE_FUNC] ? vm_ts.roots[ROOT_TRACE_FUNC] : g_None;
+}
+
+static Obj sys_getprofile(Obj *args, size_t nargs, Obj kwnames)
+{
+    (void)args;
+    if (vm_check_args("getprofile", nargs, kwnames, 0, 0) < 0)
+        return NULL;
+    return vm_ts.roots[ROOT_PROFILE_FUNC] ? vm_ts.roots[ROOT_PROFILE_FUNC] : g_None;
 }
 
 static Obj sys_is_finalizing(Obj *args, size_t nargs, Obj kwnames)
@@ -381,8 +421,8 @@ static Obj sys_is_finalizing(Obj *args, size_t nargs, Obj kwnames)
     return g_False;
 }
 
-/* sys._getframe(depth=0): a frame object for a Python frame of this thread
- * (code, globals, line; f_back is None). */
+/* sys._getframe(depth=0): the frame object of a Python frame of this
+ * thread (the one trace functions get: trace.c). */
 static Obj sys_getframe(Obj *args, size_t nargs, Obj kwnames)
 {
     if (vm_check_args("_getframe", nargs, kwnames, 0, 1) < 0)
@@ -399,7 +439,7 @@ static Obj sys_getframe(Obj *args, size_t nargs, Obj kwnames)
         err_set(E_ValueError, "call stack is not deep enough");
         return NULL;
     }
-    return frameobj_new((Obj)f->code, FRAME_HDR(f)[HDR_GLOBALS], eval_frame_lineno(f));
+    return eval_frame_object(f);
 }
 
 static Obj sys_getrefcount(Obj *args, size_t nargs, Obj kwnames)
@@ -430,9 +470,15 @@ static const MethodDef sys_functions[] = {
     {"excepthook", sys_excepthook, 0, NULL},
     {"displayhook", sys_displayhook, 0, NULL},
     {"gettrace", sys_gettrace, 0, NULL},
-    {"getprofile", sys_gettrace, 0, NULL},
-    {"is_finalizing", sys_is_finalizing, 0, NULL},
-    {"getrefcount", sys_getrefcount, 0, NULL},
+    {"getprofile", sys_getprofile, 0, NULL},
+    {"settrace", sys_settrace, 0, NULL},
+    {"setprofile", sys_setprofile, 0, NULL},
+    {"is_finalizing", sys_is_finalizing, 0,
+     "is_finalizing() -> False\n\nTrue while the interpreter shuts down after the atexit handlers. tmpy runs no "
+     "Python code at that stage, so Python code never sees True."},
+    {"getrefcount", sys_getrefcount, 0,
+     "getrefcount(object) -> 2\n\ntmpy has no reference counts (its garbage collector traces): this always "
+     "returns 2, the count CPython gives for an object that only the argument refers to."},
     {"_getframe", sys_getframe, 0, NULL},
     {NULL, NULL, 0, NULL},
 };

@@ -156,6 +156,12 @@ static inline const unsigned char *bdata(Obj v, int64_t *n)
         *n = BYTES(v)->length;
         return (const unsigned char *)VM_LINEAR(BYTES(v)->data);
     }
+    if (TID(v) == TID_MEMORYVIEW) {   /* checked C-contiguous by buffer_value */
+        const char *p = "";
+        if (!memview_contiguous_data(v, &p, n))
+            *n = 0;
+        return (const unsigned char *)p;
+    }
     *n = BYTEARRAY(v)->length;
     const unsigned char *p = ba_wdata(v);
     return p ? p : (const unsigned char *)"";
@@ -165,6 +171,8 @@ bool bytes_like(Obj v, const char **p, int64_t *n)
 {
     v = vm_unwrap(v);
     unsigned tid = TID(v);
+    if (tid == TID_MEMORYVIEW)
+        return memview_contiguous_data(v, p, n);
     if (tid != TID_BYTES && tid != TID_BYTEARRAY)
         return false;
     *p = (const char *)bdata(v, n);
@@ -176,6 +184,18 @@ static Obj bytes_value(Obj v)
     v = vm_unwrap(v);
     unsigned tid = TID(v);
     return tid == TID_BYTES || tid == TID_BYTEARRAY ? v : NULL;
+}
+
+/* An operand that may be any bytes-like object (b'' + x, sep arguments):
+ * bytes_value, or a C-contiguous memoryview (bdata reads it). */
+static Obj buffer_value(Obj v)
+{
+    Obj b = bytes_value(v);
+    const char *p;
+    int64_t n;
+    if (!b && TID(v) == TID_MEMORYVIEW && memview_contiguous_data(v, &p, &n))
+        b = v;
+    return b;
 }
 
 /* A new bytes or bytearray (by `ba`) of n bytes, zeroed; fill with kind_data. */
@@ -445,10 +465,35 @@ static Obj bytes_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
     return new_from_args(false, args, nargs, kwnames);
 }
 
+/* bytearray, as CPython's: __new__ makes it empty, __init__ fills it (so
+ * ba.__init__(x) refills an existing one). */
 static Obj bytearray_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
 {
     (void)type;
-    return new_from_args(true, args, nargs, kwnames);
+    (void)args;
+    (void)nargs;
+    (void)kwnames;
+    return bytearray_alloc(0);
+}
+
+static int ba_check_resize(Obj *bap, int64_t newlen);
+
+static int bytearray_tp_init(Obj self, Obj *args, size_t nargs, Obj kwnames)
+{
+    Obj *r = vm_roots(2);
+    int rc = -1;
+    r[0] = vm_unwrap(self);
+    if (BYTEARRAY(r[0])->length && ba_check_resize(&r[0], 0) < 0)
+        goto out;
+    if (!(r[1] = new_from_args(true, args, nargs, kwnames)))
+        goto out;
+    VM_WRITE(r[0]);
+    BYTEARRAY(r[0])->raw = BYTEARRAY(r[1])->raw;
+    BYTEARRAY(r[0])->length = BYTEARRAY(r[1])->length;
+    rc = 0;
+out:
+    vm_unroots(r);
+    return rc;
 }
 
 /* ------------------------------------------------------------------ */
@@ -458,7 +503,7 @@ static Obj bytearray_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
 enum { ENC_UTF8, ENC_ASCII, ENC_LATIN1, ENC_UNICODE_ESCAPE, ENC_RAW_UNICODE_ESCAPE,
        ENC_UTF16, ENC_UTF16LE, ENC_UTF16BE, ENC_UTF32, ENC_UTF32LE, ENC_UTF32BE, ENC_UNBUILT, ENC_UNKNOWN };
 enum { ERR_STRICT, ERR_IGNORE, ERR_REPLACE, ERR_SURROGATEESCAPE, ERR_BACKSLASHREPLACE,
-       ERR_XMLCHARREFREPLACE, ERR_SURROGATEPASS, ERR_UNKNOWN };
+       ERR_XMLCHARREFREPLACE, ERR_SURROGATEPASS, ERR_NAMEREPLACE, ERR_UNKNOWN };
 
 static int encoding_id(const char *enc)
 {
@@ -557,6 +602,8 @@ static int errors_id(const char *errors)
         return ERR_XMLCHARREFREPLACE;
     if (!strcmp(errors, "surrogatepass"))
         return ERR_SURROGATEPASS;
+    if (!strcmp(errors, "namereplace"))
+        return ERR_NAMEREPLACE;
     return ERR_UNKNOWN;
 }
 
@@ -701,10 +748,39 @@ static Obj escape_decode(Obj *bp, bool raw, const char *errors)
         case 'r': sb_addc(&b, 13); break;
         case 't': sb_addc(&b, 9); break;
         case 'v': sb_addc(&b, 11); break;
-        case 'N':
-            sb_free(&b);
-            err_set(E_NotImplementedError, "\\N{...} escapes are not supported yet");
-            return NULL;
+        case 'N': {
+            /* \N{name}; i is past it. A malformed one ends at the last byte looked at. */
+            int64_t start = i - 2, close = -1;
+            if (i < n && p[i] == '{')
+                for (int64_t j = i + 1; j < n; j++)
+                    if (p[j] == '}') {
+                        close = j;
+                        break;
+                    }
+            uint32_t cp = 0;
+            const char *reason = NULL;
+            int64_t end = i;
+            if (close < 0 || close == i + 1) {
+                reason = "malformed \\N character escape";
+                end = i < n && p[i] == '{' ? (close < 0 ? n : i + 1) : i;
+            } else if (!uni_lookup_name((const char *)p + i + 1, (size_t)(close - i - 1), &cp)) {
+                reason = "unknown Unicode character name";
+                end = close + 1;
+            }
+            if (!reason) {
+                sb_add_codepoint(&b, cp);
+                i = close + 1;
+            } else if (eh == ERR_IGNORE || eh == ERR_REPLACE) {
+                if (eh == ERR_REPLACE)
+                    sb_add_codepoint(&b, 0xfffd);
+                i = end;
+            } else {
+                sb_free(&b);
+                raise_codec_error(E_UnicodeDecodeError, "unicodeescape", bp, start, end, reason);
+                return NULL;
+            }
+            break;
+        }
         default:
             if (e >= '0' && e <= '7') {
                 uint32_t v = e - '0';
@@ -763,8 +839,8 @@ static Obj wide_encode(Obj *sp, int enc, const char *errors)
             put_wide(&b, c, u32, big);
         } else if (eh == ERR_REPLACE) {
             put_wide(&b, '?', u32, big);
-        } else if (eh == ERR_BACKSLASHREPLACE || eh == ERR_XMLCHARREFREPLACE) {
-            char e[16];
+        } else if (eh == ERR_BACKSLASHREPLACE || eh == ERR_XMLCHARREFREPLACE || eh == ERR_NAMEREPLACE) {
+            char e[16];   /* a surrogate has no name: namereplace escapes it */
             snprintf(e, sizeof e, eh == ERR_XMLCHARREFREPLACE ? "&#%u;" : "\\u%04x", c);
             for (char *q = e; *q; q++)
                 put_wide(&b, (unsigned char)*q, u32, big);
@@ -983,9 +1059,10 @@ static Obj decode_impl(Obj *bp, int enc, const char *errors)
                 i += (int64_t)ok;
                 continue;
             }
-            if (eh == ERR_SURROGATEPASS && i + 2 < n && p[i] == 0xed && p[i + 1] >= 0xa0 && p[i + 1] <= 0xbf &&
-                (p[i + 2] & 0xc0) == 0x80) {
-                sb_add(&b, (const char *)p + i, 3);   /* an encoded surrogate: str keeps that very form */
+            /* surrogatepass: an encoded surrogate (ED A0..BF xx) decodes to it */
+            if (eh == ERR_SURROGATEPASS && p[i] == 0xed && i + 2 < n &&
+                p[i + 1] >= 0xa0 && p[i + 1] <= 0xbf && (p[i + 2] & 0xc0) == 0x80) {
+                sb_add(&b, (const char *)p + i, 3);   /* tmpy's str holds a lone surrogate as these bytes */
                 i += 3;
                 continue;
             }
@@ -1007,9 +1084,10 @@ static Obj decode_impl(Obj *bp, int enc, const char *errors)
             break;
         case ERR_STRICT:
         case ERR_SURROGATEPASS:
-        case ERR_XMLCHARREFREPLACE: {
+        case ERR_XMLCHARREFREPLACE:
+        case ERR_NAMEREPLACE: {
             sb_free(&b);
-            if (eh == ERR_XMLCHARREFREPLACE) {
+            if (eh == ERR_XMLCHARREFREPLACE || eh == ERR_NAMEREPLACE) {
                 err_set(E_TypeError, "don't know how to handle UnicodeDecodeError in error callback");
                 return NULL;
             }
@@ -1161,12 +1239,16 @@ Obj str_encode(Obj s, const char *encoding, const char *errors)
             break;
         case ERR_BACKSLASHREPLACE:
         case ERR_XMLCHARREFREPLACE:
+        case ERR_NAMEREPLACE:
             for (int64_t k = i; k < j;) {
                 int l2;
                 uint32_t d = utf8_decode(p + k, &l2);
                 k += l2;
+                char name[UNI_NAME_MAX];
                 if (eh == ERR_XMLCHARREFREPLACE)
                     sb_printf(&b, "&#%u;", d);
+                else if (eh == ERR_NAMEREPLACE && uni_name_of(d, name, sizeof name))
+                    sb_printf(&b, "\\N{%s}", name);
                 else
                     sb_add_escape(&b, d);
             }
@@ -1196,7 +1278,7 @@ Obj str_from_bytes_args(Obj b, Obj encoding, Obj errors)
         err_set(E_TypeError, "decoding str is not supported");
         return NULL;
     }
-    if (!bytes_value(b)) {
+    if (!buffer_value(b)) {
         err_format(E_TypeError, "decoding to str: need a bytes-like object, %s found", type_name(b));
         return NULL;
     }
@@ -1383,7 +1465,7 @@ static Obj bytes_add(Obj a, Obj b)
     Obj x = bytes_value(a);
     if (!x)
         return g_NotImplemented;
-    Obj y = bytes_value(b);
+    Obj y = buffer_value(b);
     if (!y) {
         if ((TYPE(b)->flags & TPF_HEAPTYPE) && vm_lookup_special(b, "__radd__"))
             return g_NotImplemented;
@@ -1712,7 +1794,7 @@ static Obj bsplit_common(Obj *args, size_t nargs, Obj kwnames, bool rev)
             err_set(E_ValueError, "empty separator");
             goto out;
         }
-        o[0] = bytes_value(o[0]);
+        o[0] = buffer_value(o[0]);
     }
     o[2] = vm_unwrap(args[0]);
     o[3] = list_new_capacity(8);
@@ -1763,7 +1845,7 @@ static Obj bpartition(Obj *args, size_t nargs, Obj kwnames, bool rev)
     }
     Obj *o = vm_roots(5);
     o[0] = self;
-    o[1] = bytes_value(args[1]);
+    o[1] = buffer_value(args[1]);
     bool ba = is_ba(self);
     Obj res = NULL;
     const char *p = (const char *)bdata(self, &n);
@@ -2206,7 +2288,7 @@ static Obj bm_hex(Obj *args, size_t nargs, Obj kwnames)
                 err_set(E_ValueError, qn == 1 ? "sep must be length 1." : "sep must be ASCII.");
                 goto out;
             }
-        } else if (!bytes_like(o[0], &q, &qn)) {
+        } else if (TID(vm_unwrap(o[0])) == TID_MEMORYVIEW || !bytes_like(o[0], &q, &qn)) {
             err_set(E_TypeError, "sep must be str or bytes.");
             goto out;
         } else if (qn != 1) {
@@ -2384,11 +2466,34 @@ static Obj bm___getnewargs__(Obj *args, size_t nargs, Obj kwnames)
 /* bytearray mutation                                                  */
 /* ------------------------------------------------------------------ */
 
-/* Replace bytes [lo, hi) of the bytearray in *bap by data[0..dn) (C memory). */
+/* A bytearray exported to a live memoryview cannot change size (CPython's
+ * rule): 0, or -1 with BufferError. *bap is a root slot (the count of live
+ * views may take a collection). */
+static int ba_check_resize(Obj *bap, int64_t newlen)
+{
+    if (newlen == BYTEARRAY(*bap)->length || BYTEARRAY(*bap)->exports == 0 || memview_live_exports(bap) == 0)
+        return 0;
+    err_set(E_BufferError, "Existing exports of data: object cannot be re-sized");
+    return -1;
+}
+
+/* Replace bytes [lo, hi) of the bytearray in *bap by data[0..dn) (C memory;
+ * copied first if it may move: the resize check may collect). */
 static int ba_set_range(Obj *bap, int64_t lo, int64_t hi, const char *data, int64_t dn)
 {
     int64_t len = BYTEARRAY(*bap)->length;
     int64_t newlen = len - (hi - lo) + dn;
+    if (newlen != len && BYTEARRAY(*bap)->exports) {
+        char small[256], *heap;
+        const char *src = dn ? stable_copy(data, (size_t)dn, small, sizeof small, &heap) : (heap = NULL, "");
+        if (!src)
+            return err_nomemory(), -1;
+        int rc = ba_check_resize(bap, newlen);
+        if (rc == 0)
+            rc = ba_set_range(bap, lo, hi, src, dn);
+        free(heap);
+        return rc;
+    }
     if (newlen > len && ba_reserve(bap, newlen) < 0)
         return -1;
     unsigned char *p = ba_write_data(*bap);
@@ -2424,10 +2529,13 @@ static int assign_source(Obj v, StrBuf *b, bool for_extend)
     return collect_ints(v, b, "byte must be in range(0, 256)");
 }
 
-static int ba_delete_step(Obj ba, int64_t start, int64_t step, int64_t cnt)
+static int ba_delete_step(Obj *bap, int64_t start, int64_t step, int64_t cnt)
 {
     if (cnt <= 0)
         return 0;
+    if (ba_check_resize(bap, BYTEARRAY(*bap)->length - cnt) < 0)
+        return -1;
+    Obj ba = *bap;
     if (step < 0) {
         start = start + step * (cnt - 1);
         step = -step;
@@ -2473,7 +2581,7 @@ static int bytearray_setitem(Obj self, Obj key, Obj value)
             if (step == 1)
                 rc = ba_set_range(&r[0], start, start + cnt, "", 0);
             else
-                rc = ba_delete_step(r[0], start, step, cnt);
+                rc = ba_delete_step(&r[0], start, step, cnt);
             sb_free(&b);
             goto out;
         }
@@ -2481,7 +2589,7 @@ static int bytearray_setitem(Obj self, Obj key, Obj value)
         if (step == 1) {
             rc = ba_set_range(&r[0], start, start + cnt, b.p ? b.p : "", dn);
         } else if (dn == 0) {
-            rc = ba_delete_step(r[0], start, step, cnt);   /* CPython: empty value deletes */
+            rc = ba_delete_step(&r[0], start, step, cnt);   /* CPython: empty value deletes */
         } else if (dn != cnt) {
             err_format(E_ValueError, "attempt to assign bytes of size %ld to extended slice of size %ld", (long)dn,
                        (long)cnt);
@@ -2600,9 +2708,9 @@ static Obj ba_pop(Obj *args, size_t nargs, Obj kwnames)
     int c = ba_wdata(self)[i];
     Obj *r = vm_roots(1);
     r[0] = self;
-    ba_set_range(&r[0], i, i + 1, "", 0);
+    int rc = ba_set_range(&r[0], i, i + 1, "", 0);
     vm_unroots(r);
-    return MAKE_SMALLINT(c);
+    return rc < 0 ? NULL : MAKE_SMALLINT(c);
 }
 
 static Obj ba_insert(Obj *args, size_t nargs, Obj kwnames)
@@ -2653,7 +2761,8 @@ static Obj ba_remove(Obj *args, size_t nargs, Obj kwnames)
         res = NULL;
     } else {
         int64_t i = hit - p;
-        ba_set_range(&r[0], i, i + 1, "", 0);
+        if (ba_set_range(&r[0], i, i + 1, "", 0) < 0)
+            res = NULL;
     }
     vm_unroots(r);
     return res;
@@ -2681,6 +2790,13 @@ static Obj ba_clear(Obj *args, size_t nargs, Obj kwnames)
     if (check_q(args, "clear", nargs - 1, kwnames, 0, 0) < 0)
         return NULL;
     BA_SELF("clear");
+    Obj *r = vm_roots(1);
+    r[0] = self;
+    int rc = ba_check_resize(&r[0], 0);
+    self = r[0];
+    vm_unroots(r);
+    if (rc < 0)
+        return NULL;
     VM_WRITE(self);
     BYTEARRAY(self)->length = 0;
     BYTEARRAY(self)->raw = NULL;
@@ -2704,7 +2820,7 @@ static Obj ba_inplace_add(Obj a, Obj b)
     Obj self = vm_unwrap(a);
     if (!is_ba(self))
         return g_NotImplemented;
-    if (!bytes_value(b)) {
+    if (!buffer_value(b)) {
         err_format(E_TypeError, "can't concat %s to bytearray", type_name(b));
         return NULL;
     }
@@ -2733,6 +2849,8 @@ static Obj ba_inplace_mul(Obj a, Obj b)
         goto out;
     }
     int64_t n = BYTEARRAY(r[0])->length;
+    if (ba_check_resize(&r[0], count <= 0 || n == 0 ? 0 : count > ((int64_t)1 << 40) / n ? -1 : n * count) < 0)
+        goto out;
     if (count <= 0 || n == 0) {
         VM_WRITE(r[0]);
         BYTEARRAY(r[0])->length = 0;
@@ -2871,6 +2989,7 @@ void bytes_init_type(void)
     t->tp_str = bytearray_repr;
     t->tp_hash = bytearray_tp_hash;
     t->tp_new = bytearray_tp_new;
+    t->tp_init = bytearray_tp_init;
     t->tp_setitem = bytearray_setitem;
     t->nb_inplace[NB_ADD] = ba_inplace_add;
     t->nb_inplace[NB_MUL] = ba_inplace_mul;

@@ -279,7 +279,12 @@ static Obj classmethod_get(Obj self, Obj obj, Obj type)
         }
         type = (Obj)TYPE(obj);
     }
-    return method_new(SM(vm_unwrap(self))->func, type);
+    Obj f = SM(vm_unwrap(self))->func;
+    /* 3.11: a wrapped descriptor (a property) is bound to the class itself */
+    descrgetfunc g = TYPE(f)->tp_descr_get;
+    if (g && TID(f) != TID_FUNCTION && TID(f) != TID_BUILTIN)
+        return g(f, type, type);
+    return method_new(f, type);
 }
 
 static Obj sm_repr(Obj self)

@@ -349,6 +349,13 @@ static bool float_text_bytes(Obj u, const char **s, size_t *n)
         *s = ba->raw ? (const char *)VM_LINEAR(RAW(ba->raw)->data) : "";
         return true;
     }
+    case TID_MEMORYVIEW: {
+        int64_t m;
+        if (!memview_contiguous_data(u, s, &m))
+            return false;
+        *n = (size_t)m;
+        return true;
+    }
     default:
         return false;
     }
@@ -629,6 +636,7 @@ static Obj float_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
         case TID_STR:
         case TID_BYTES:
         case TID_BYTEARRAY:
+        case TID_MEMORYVIEW:
             v = float_parse_object(x);
             break;
         default:

@@ -1389,6 +1389,13 @@ static bool text_bytes(Obj u, const char **s, size_t *n)
         *s = ba->raw ? (const char *)VM_LINEAR(RAW(ba->raw)->data) : "";
         return true;
     }
+    case TID_MEMORYVIEW: {
+        int64_t m;
+        if (!memview_contiguous_data(u, s, &m))
+            return false;
+        *n = (size_t)m;
+        return true;
+    }
     default:
         return false;
     }
@@ -1555,6 +1562,7 @@ static Obj int_from_object(Obj x)
     case TID_STR:
     case TID_BYTES:
     case TID_BYTEARRAY:
+    case TID_MEMORYVIEW:
         return int_parse_object(x, 10);
     default:
         return vm_number_int(x);       /* __int__, __index__, __trunc__, str subclasses, ... */
@@ -1598,6 +1606,10 @@ static Obj int_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
             return NULL;
         if (b != 0 && (b < 2 || b > 36)) {
             err_set(E_ValueError, "int() base must be >= 2 and <= 36, or 0");
+            return NULL;
+        }
+        if (TID(vm_unwrap(args[0])) == TID_MEMORYVIEW) {   /* CPython: only str, bytes, bytearray here */
+            err_set(E_TypeError, "int() can't convert non-string with explicit base");
             return NULL;
         }
         v = int_parse_object(args[0], (int)b);

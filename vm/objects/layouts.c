@@ -39,7 +39,7 @@ static bool read_with_barrier(unsigned tid)
 {
     switch (tid) {
     case TID_BYTEARRAY: case TID_LIST: case TID_ARRAY: case TID_RAW: case TID_DICT: case TID_SET:
-    case TID_CELL: case TID_GENERATOR: case TID_COROUTINE: case TID_ASYNC_GENERATOR: case TID_ITER: case TID_FILE: case TID_DEQUE: case TID_COUNTER:
+    case TID_CELL: case TID_GENERATOR: case TID_COROUTINE: case TID_ASYNC_GENERATOR: case TID_ITER: case TID_FILE: case TID_DEQUE: case TID_MEMORYVIEW: case TID_FRAME: case TID_COUNTER:
     case TID_INSTANCE: case TID_EXCEPTION:
         return true;
     default:
@@ -104,7 +104,8 @@ void vm_register_layouts(void)
                                        REF(FunctionObj, qualname) | REF(FunctionObj, defaults) |
                                        REF(FunctionObj, kwdefaults) | REF(FunctionObj, closure) |
                                        REF(FunctionObj, dict) | REF(FunctionObj, doc) |
-                                       REF(FunctionObj, module) | REF(FunctionObj, builtins)));
+                                       REF(FunctionObj, module) | REF(FunctionObj, builtins) |
+                                       REF(FunctionObj, annotations)));
     reg(TID_CELL, layout_fixed("cell", sizeof(struct CellObj_), REF(CellObj, ref)));
     reg(TID_METHOD, layout_fixed("method", sizeof(struct MethodObj_), REF(MethodObj, func) | REF(MethodObj, self)));
     reg(TID_BUILTIN, layout_fixed("builtin", sizeof(struct BuiltinObj_),
@@ -133,6 +134,11 @@ void vm_register_layouts(void)
                                   REF(CapsuleObj, refs[0]) | REF(CapsuleObj, refs[1]) | REF(CapsuleObj, refs[2]) |
                                       REF(CapsuleObj, refs[3])));
     reg(TID_DEQUE, layout_fixed("deque", sizeof(struct DequeObj_), REF(DequeObj, buf)));
+    tm_type mv = layout_fixed("memoryview", sizeof(struct MemoryViewObj_),
+                              REF(MemoryViewObj, obj) | REF(MemoryViewObj, base) | REF(MemoryViewObj, format) |
+                                  REF(MemoryViewObj, shape) | REF(MemoryViewObj, strides));
+    mv.trace = memview_gc_trace;
+    reg(TID_MEMORYVIEW, mv);
     reg(TID_COUNTER, layout_fixed("count", sizeof(struct CountObj_), REF(CountObj, value) | REF(CountObj, step)));
     reg(TID_TYPE, layout_fixed("type", sizeof(struct TypeObj_),
                                REF(TypeObj, cls) | REF(TypeObj, dict) | REF(TypeObj, name) | REF(TypeObj, qualname) |
@@ -172,5 +178,6 @@ void vm_init_types(void)
     iter_init_types();
     file_init_type();
     deque_init_type();
+    memview_init_type();
     count_init_type();
 }

@@ -170,6 +170,14 @@ bool uni_iscased(uint32_t cp);
 bool uni_iscaseignorable(uint32_t cp);
 bool uni_isxidstart(uint32_t cp);
 bool uni_isxidcontinue(uint32_t cp);
+/* unicodenorm.c: the NFKC form of n bytes of UTF-8, malloc'd and NUL-terminated
+ * (its length in *outlen); NULL if out of memory. */
+char *uni_nfkc_utf8(const char *s, size_t n, size_t *outlen);
+/* unicodenames.c: the code point of a character name (\N{...}); false if none. */
+bool uni_lookup_name(const char *name, size_t n, uint32_t *cp);
+/* unicodenames.c: the name of a code point (unicodedata.name); false if none. */
+#define UNI_NAME_MAX 256
+bool uni_name_of(uint32_t cp, char *out, size_t cap);
 int uni_decimal_value(uint32_t cp);       /* 0..9 for category Nd, else -1 (int('٣') etc.) */
 /* Full case mappings: write 1..3 code points to out, return how many. */
 int uni_tolower(uint32_t cp, uint32_t out[3]);
@@ -200,6 +208,12 @@ Obj bytes_iter_new(Obj b);
 /* bytes-like (bytes or bytearray, subclasses unwrapped): data and length in
  * *p and *n (linear, valid until the next allocation); false if v is not one. */
 bool bytes_like(Obj v, const char **p, int64_t *n);
+/* memoryview.c: the data of a C-contiguous memoryview that is not released
+ * (as bytes_like); false otherwise. */
+bool memview_contiguous_data(Obj mv, const char **p, int64_t *n);
+/* memoryview.c: how many memoryviews not released over the bytearray in *bap
+ * are still alive (a major collection finds them; *bap is re-read after). */
+int64_t memview_live_exports(Obj *bap);
 /* str.encode / bytes.decode (encoding, errors: C strings, NULL = defaults). */
 Obj str_encode(Obj s, const char *encoding, const char *errors);
 Obj bytes_decode(Obj b, const char *encoding, const char *errors);   /* b: bytes or bytearray */

@@ -2213,7 +2213,7 @@ static Obj type_tp_new(Obj meta, Obj *args, size_t nargs, Obj kwnames)
         err_format(E_TypeError, "type.__new__() argument 2 must be tuple, not %s", type_name(args[1]));
         return NULL;
     }
-    if (!IS_DICT(args[2])) {
+    if (!vm_isinstance_type(args[2], T_dict)) {   /* a dict subclass (from __prepare__) is copied too */
         err_format(E_TypeError, "type.__new__() argument 3 must be dict, not %s", type_name(args[2]));
         return NULL;
     }
@@ -2223,9 +2223,26 @@ static Obj type_tp_new(Obj meta, Obj *args, size_t nargs, Obj kwnames)
     r[0] = args[0];
     r[1] = args[1];
     r[8] = meta;
-    TypeObj *winner = calculate_metaclass((TypeObj *)meta, r[1]);
+    for (int64_t i = 0; i < TUPLE_LEN(r[1]); i++) {
+        Obj b = TUPLE_ITEMS(r[1])[i];
+        if (IS_TYPE(b))
+            continue;
+        Obj me = vm_getattr_opt(b, NAME(__mro_entries__));
+        if (me || err_occurred()) {
+            if (me)
+                err_set(E_TypeError, "type() doesn't support MRO entry resolution; use types.new_class()");
+            goto fail;
+        }
+    }
+    TypeObj *winner = calculate_metaclass((TypeObj *)r[8], r[1]);
     if (!winner)
         goto fail;
+    if (winner != (TypeObj *)r[8] && winner->tp_new != type_tp_new) {
+        /* a more derived metaclass with its own __new__ makes the class (CPython's rule) */
+        kwnames = r[10];
+        vm_unroots(r);
+        return winner->tp_new((Obj)winner, args, nargs, kwnames);
+    }
     r[8] = (Obj)winner;
     if (TUPLE_LEN(r[1]) == 0) {
         r[1] = tuple_pack(1, (Obj)T_object);
@@ -2236,7 +2253,7 @@ static Obj type_tp_new(Obj meta, Obj *args, size_t nargs, Obj kwnames)
     TypeObj *base = best_base(r[1], &solid);
     if (!base)
         goto fail;
-    r[2] = dict_copy(args[2]);
+    r[2] = dict_copy(vm_unwrap(args[2]));
     if (!r[2])
         goto fail;
     /* __qualname__ */
@@ -2258,7 +2275,8 @@ static Obj type_tp_new(Obj meta, Obj *args, size_t nargs, Obj kwnames)
         if (m && dict_setitem(r[2], NAME(__module__), m) < 0)
             goto fail;
     }
-    if (!dict_getitem_str(r[2], NAME(__doc__)) && dict_setitem(r[2], NAME(__doc__), g_None) < 0)
+    bool doc_given = dict_getitem_str(r[2], NAME(__doc__)) != NULL;   /* a docstring (or an assignment) */
+    if (!doc_given && dict_setitem(r[2], NAME(__doc__), g_None) < 0)
         goto fail;
     /* __classcell__ */
     Obj cell = dict_getitem_str(r[2], NAME(__classcell__));
@@ -2283,7 +2301,8 @@ static Obj type_tp_new(Obj meta, Obj *args, size_t nargs, Obj kwnames)
             if (((TypeObj *)TUPLE_ITEMS(r[1])[i])->flags & TPF_HAS_DICT)
                 has_dict = true;
         for (int64_t i = 0; i < TUPLE_LEN(r[4]); i++)
-            if (dict_getitem_str(r[2], TUPLE_ITEMS(r[4])[i])) {
+            if (dict_getitem_str(r[2], TUPLE_ITEMS(r[4])[i]) &&
+                (doc_given || !str_eq(TUPLE_ITEMS(r[4])[i], NAME(__doc__)))) {
                 err_format(E_ValueError, "'%s' in __slots__ conflicts with class variable",
                            str_cstr(TUPLE_ITEMS(r[4])[i]));
                 goto fail;
@@ -2313,8 +2332,9 @@ static Obj type_tp_new(Obj meta, Obj *args, size_t nargs, Obj kwnames)
         err_set(E_TypeError, "too many __slots__");
         goto fail;
     }
+    /* (subclasses of types.GenericAlias keep its IterObj layout: no __slots__ values) */
     if (solid->inst_tid != TID_INSTANCE && solid->inst_tid != TID_EXCEPTION && !layout_is_value(solid) &&
-        solid->inst_tid != TID_TYPE) {
+        solid->inst_tid != TID_TYPE && !(solid == T_generic_alias && nslots == 0)) {
         err_format(E_TypeError, "type '%s' is not an acceptable base type", type_name_of_type(solid));
         goto fail;
     }
@@ -2384,7 +2404,8 @@ static Obj type_tp_new(Obj meta, Obj *args, size_t nargs, Obj kwnames)
     t = (TypeObj *)r[7];
     VM_WRITE_RARE(t);
     t->mro = r[6];
-    if (has_dict && !base_has_dict && !dict_getitem_str(t->dict, NAME(__dict__))) {
+    /* (a metaclass's instances are classes: type's own __dict__ serves them) */
+    if (has_dict && !base_has_dict && solid->inst_tid != TID_TYPE && !dict_getitem_str(t->dict, NAME(__dict__))) {
         /* The class that introduces the instance dict gets a __dict__ descriptor. */
         Obj g = (Obj)tm_allocate(TID_ITER, sizeof(struct IterObj_));
         if (!g) {
@@ -2491,6 +2512,50 @@ Obj type_call(Obj type, Obj *args, size_t nargs, Obj kwnames)
     return obj;
 }
 
+/* PEP 560: every base that is not a class but has __mro_entries__ is
+ * replaced by the tuple that method returns for the original bases. The
+ * same tuple if none has one, else a new one; NULL with the error. */
+static Obj update_bases(Obj *basesp)
+{
+    Obj *r = vm_roots(3);   /* 0 new items (list), 1 method, 2 its result */
+    Obj res = NULL;
+    for (int64_t i = 0; i < TUPLE_LEN(*basesp); i++) {
+        Obj b = TUPLE_ITEMS(*basesp)[i];
+        if (IS_TYPE(b)) {
+            if (r[0] && list_append(r[0], b) < 0)
+                goto out;
+            continue;
+        }
+        r[1] = vm_getattr_opt(b, NAME(__mro_entries__));
+        if (!r[1]) {
+            if (err_occurred() || (r[0] && list_append(r[0], TUPLE_ITEMS(*basesp)[i]) < 0))
+                goto out;
+            continue;
+        }
+        r[2] = vm_call1(r[1], *basesp);
+        if (!r[2])
+            goto out;
+        if (!IS_TUPLE(r[2])) {
+            err_set(E_TypeError, "__mro_entries__ must return a tuple");
+            goto out;
+        }
+        if (!r[0]) {   /* the bases before this one, unchanged */
+            if (!(r[0] = list_new_capacity(TUPLE_LEN(*basesp))))
+                goto out;
+            for (int64_t j = 0; j < i; j++)
+                if (list_append(r[0], TUPLE_ITEMS(*basesp)[j]) < 0)
+                    goto out;
+        }
+        for (int64_t j = 0; j < TUPLE_LEN(r[2]); j++)
+            if (list_append(r[0], TUPLE_ITEMS(r[2])[j]) < 0)
+                goto out;
+    }
+    res = r[0] ? vm_tuple_from_iter(r[0]) : *basesp;
+out:
+    vm_unroots(r);
+    return res;
+}
+
 Obj vm_build_class(Obj *args, size_t nargs, Obj kwnames)
 {
     if (nargs < 2) {
@@ -2509,14 +2574,15 @@ Obj vm_build_class(Obj *args, size_t nargs, Obj kwnames)
     size_t nbases = nargs - 2;
     /* r: 0 bases, 1 meta, 2 ns, 3 kwnames without metaclass, 4 cls, 5 cell,
      * 6 __prepare__; kwv: keyword values; vec: call vector */
-    int nr = 8 + 2 * (int)nkw + 3;
+    int nr = 9 + 2 * (int)nkw + 3;
     Obj *r = vm_roots(nr);
-    Obj *kwv = r + 8, *vec = kwv + nkw;
+    Obj *kwv = r + 9, *vec = kwv + nkw;   /* r[8]: the bases as written (PEP 560) */
     r[7] = kwnames;
-    r[0] = tuple_from_array(args + 2, (int64_t)nbases);
+    r[8] = tuple_from_array(args + 2, (int64_t)nbases);
     kwnames = r[7];
-    if (!r[0])
+    if (!r[8] || !(r[0] = update_bases(&r[8])))
         goto fail;
+    nbases = (size_t)TUPLE_LEN(r[0]);
     /* keyword arguments: metaclass= is ours; the rest go to the metaclass */
     size_t nrest = 0;
     for (size_t i = 0; i < nkw; i++) {
@@ -2566,6 +2632,8 @@ Obj vm_build_class(Obj *args, size_t nargs, Obj kwnames)
         if (!r[2])
             goto fail;
     }
+    if (r[0] != r[8] && vm_setitem(r[2], vm_intern_cached("__orig_bases__"), r[8]) < 0)
+        goto fail;
     Obj body = vm_run_class_body(args[0], r[2]);
     if (!body)
         goto fail;
@@ -2804,6 +2872,121 @@ static Obj type_bases_get(Obj *args, size_t nargs, Obj kw)
     return ((TypeObj *)args[0])->bases;
 }
 
+/* The MROs of t and every class below it, from their bases (after a
+ * __bases__ assignment); 0, or -1 with the error (some MROs may then be new). */
+static int recompute_mros(TypeObj *t, int depth)
+{
+    if (depth > 200) {
+        err_set(E_RecursionError, "maximum recursion depth exceeded while updating MROs");
+        return -1;
+    }
+    Obj mro = compute_mro(t, t->bases);
+    if (!mro)
+        return -1;
+    VM_WRITE_RARE(t);
+    t->mro = mro;
+    Obj subs = t->subclasses;
+    for (int64_t i = 0; subs && i < LIST_LEN(subs); i++)
+        if (recompute_mros((TypeObj *)LIST_ITEMS(subs)[i], depth + 1) < 0)
+            return -1;
+    return 0;
+}
+
+static void refresh_slots(TypeObj *t, int depth)
+{
+    if (depth > 200)
+        return;
+    update_slots(t);
+    Obj subs = t->subclasses;
+    for (int64_t i = 0; subs && i < LIST_LEN(subs); i++)
+        refresh_slots((TypeObj *)LIST_ITEMS(subs)[i], depth + 1);
+}
+
+static void remove_subclass(TypeObj *base, TypeObj *t)
+{
+    Obj subs = base->subclasses;
+    for (int64_t i = 0; subs && i < LIST_LEN(subs); i++)
+        if (LIST_ITEMS(subs)[i] == (Obj)t) {
+            Obj r = vm_call_method1(subs, "pop", MAKE_SMALLINT(i));
+            if (!r)
+                err_clear();
+            return;
+        }
+}
+
+/* cls.__bases__ = (...): CPython's checks; the MROs of the class and its
+ * subclasses are recomputed (restored if that fails), slots refreshed. Types
+ * are read without barriers: every store is a rare write. */
+static Obj type_bases_set(Obj *args, size_t nargs, Obj kw)
+{
+    (void)nargs, (void)kw;
+    TypeObj *t = (TypeObj *)args[0];
+    Obj v = args[1];
+    const char *name = type_name_of_type(t);
+    if (!(t->flags & TPF_HEAPTYPE) || !v) {
+        err_format(E_TypeError, "cannot %s '__bases__' attribute of immutable type '%s'", v ? "set" : "delete", name);
+        return NULL;
+    }
+    if (!IS_TUPLE(v)) {
+        err_format(E_TypeError, "can only assign tuple to %s.__bases__, not %s", name, type_name(v));
+        return NULL;
+    }
+    if (TUPLE_LEN(v) == 0) {
+        err_format(E_TypeError, "can only assign non-empty tuple to %s.__bases__, not ()", name);
+        return NULL;
+    }
+    for (int64_t i = 0; i < TUPLE_LEN(v); i++) {
+        Obj b = TUPLE_ITEMS(v)[i];
+        if (!IS_TYPE(b)) {
+            err_format(E_TypeError, "%s.__bases__ must be tuple of classes, not '%s'", name, type_name(b));
+            return NULL;
+        }
+        if (type_is_subtype((TypeObj *)b, t)) {
+            err_set(E_TypeError, "a __bases__ item causes an inheritance cycle");
+            return NULL;
+        }
+    }
+    TypeObj *solid = NULL;
+    TypeObj *nb = best_base(v, &solid);
+    if (!nb)
+        return NULL;
+    TypeObj *ob = (TypeObj *)t->base;
+    if (solid != (TypeObj *)t->solid || nb->nslots != ob->nslots ||
+        ((nb->flags ^ ob->flags) & TPF_HAS_DICT)) {
+        err_format(E_TypeError, "__bases__ assignment: '%s' object layout differs from '%s'", type_name_of_type(nb),
+                   type_name_of_type(ob));
+        return NULL;
+    }
+    Obj *r = vm_roots(2);
+    r[0] = t->bases;
+    r[1] = v;
+    Obj res = NULL;
+    VM_WRITE_RARE(t);
+    t->bases = v;
+    t->base = (Obj)nb;
+    if (recompute_mros(t, 0) < 0) {
+        Obj exc = err_fetch();
+        VM_WRITE_RARE(t);
+        t->bases = r[0];
+        t->base = (Obj)ob;
+        r[1] = exc;
+        if (recompute_mros(t, 0) < 0)
+            err_clear();
+        err_set_obj(r[1]);
+        goto out;
+    }
+    for (int64_t i = 0; i < TUPLE_LEN(r[0]); i++)
+        remove_subclass((TypeObj *)TUPLE_ITEMS(r[0])[i], t);
+    for (int64_t i = 0; i < TUPLE_LEN(t->bases); i++)
+        add_subclass((TypeObj *)TUPLE_ITEMS(t->bases)[i], t);
+    refresh_slots(t, 0);
+    type_modified(t);
+    res = g_None;
+out:
+    vm_unroots(r);
+    return res;
+}
+
 static Obj type_base_get(Obj *args, size_t nargs, Obj kw)
 {
     (void)nargs, (void)kw;
@@ -2900,10 +3083,14 @@ static Obj type_annotations_get(Obj *args, size_t nargs, Obj kw)
         err_format(E_AttributeError, "type object '%s' has no attribute '__annotations__'", type_name_of_type(t));
         return NULL;
     }
-    Obj d = dict_new();
-    if (!d || dict_setitem(((TypeObj *)args[0])->dict, NAME(__annotations__), d) < 0)
-        return NULL;
-    type_modified((TypeObj *)args[0]);
+    Obj *r = vm_roots(1);   /* the new dict moves when dict_setitem allocates */
+    r[0] = dict_new();
+    Obj d = NULL;
+    if (r[0] && dict_setitem(((TypeObj *)args[0])->dict, NAME(__annotations__), r[0]) == 0) {
+        type_modified((TypeObj *)args[0]);
+        d = r[0];
+    }
+    vm_unroots(r);
     return d;
 }
 
@@ -2983,9 +3170,11 @@ out:
 /* ------------------------------------------------------------------ */
 /* int | None, list[int]                                              */
 /* ------------------------------------------------------------------ */
+static bool is_generic_alias(Obj v) { return TID(v) == TID_ITER && type_is_subtype(TYPE(v), T_generic_alias); }
+
 static bool union_arg_ok(Obj v)
 {
-    return v == g_None || IS_TYPE(v) || TYPE(v) == T_union || TYPE(v) == T_generic_alias;
+    return v == g_None || IS_TYPE(v) || TYPE(v) == T_union || is_generic_alias(v);
 }
 
 Obj type_union_args(Obj u) { return TYPE(u) == T_union ? (ITER(u))->a : NULL; }
@@ -3129,11 +3318,15 @@ static Obj union_args_get(Obj *args, size_t nargs, Obj kw)
     return (ITER(args[0]))->a;
 }
 
-static Obj generic_alias_new(Obj origin, Obj key)
+/* types.GenericAlias (list[int]): an IterObj whose a is the origin and b the
+ * args tuple; cls is GenericAlias or a Python subclass of it (which keeps
+ * this layout: no instance dict, as collections.abc's uses __slots__ = ()). */
+static Obj generic_alias_make(Obj cls, Obj origin, Obj key)
 {
-    Obj *r = vm_roots(2);
+    Obj *r = vm_roots(3);
     r[0] = origin;
     r[1] = IS_TUPLE(key) ? key : tuple_pack(1, key);
+    r[2] = cls;
     Obj res = NULL;
     if (!r[1])
         goto out;
@@ -3142,13 +3335,30 @@ static Obj generic_alias_new(Obj origin, Obj key)
         err_nomemory();
         goto out;
     }
-    (ITER(g))->cls = (Obj)T_generic_alias;
+    (ITER(g))->cls = r[2];
     (ITER(g))->a = r[0];
     (ITER(g))->b = r[1];
     res = g;
 out:
     vm_unroots(r);
     return res;
+}
+
+Obj generic_alias_new(Obj origin, Obj key) { return generic_alias_make((Obj)T_generic_alias, origin, key); }
+
+
+/* GenericAlias(origin, args), also for subclasses. */
+static Obj generic_alias_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
+{
+    if (kwnames && TUPLE_LEN(kwnames)) {
+        err_set(E_TypeError, "GenericAlias() takes no keyword arguments");
+        return NULL;
+    }
+    if (nargs != 2) {
+        err_format(E_TypeError, "GenericAlias expected 2 arguments, got %d", (int)nargs);
+        return NULL;
+    }
+    return generic_alias_make(type, args[0], args[1]);
 }
 
 static Obj generic_alias_repr(Obj g)
@@ -3178,34 +3388,159 @@ fail:
     return NULL;
 }
 
+/* Calling an alias calls its origin and, as CPython, records the alias as
+ * the result's __orig_class__ where the result takes attributes. */
 static Obj generic_alias_call(Obj g, Obj *args, size_t nargs, Obj kwnames)
 {
-    return vm_call((ITER(g))->a, args, nargs, kwnames);
+    Obj *r = vm_roots(2);
+    r[0] = g;
+    Obj res = NULL;
+    r[1] = vm_call((ITER(g))->a, args, nargs, kwnames);
+    if (r[1]) {
+        if (vm_setattr(r[1], vm_intern_cached("__orig_class__"), r[0]) < 0) {
+            if (!err_matches(E_AttributeError) && !err_matches(E_TypeError))
+                goto out;
+            err_clear();
+        }
+        res = r[1];
+    }
+out:
+    vm_unroots(r);
+    return res;
 }
 
+/* The alias's own attributes (CPython's list); every other name is the origin's. */
 static Obj generic_alias_getattro(Obj g, Obj name)
 {
+    static const char *const own[] = {"__class__", "__origin__", "__args__", "__unpacked__", "__parameters__",
+                                      "__typing_unpacked_tuple_args__", "__mro_entries__", "__reduce_ex__",
+                                      "__reduce__", "__copy__", "__deepcopy__", NULL};
     if (IS_STR(name)) {
-        if (str_eq_cstr(name, "__origin__"))
-            return (ITER(g))->a;
-        if (str_eq_cstr(name, "__args__"))
-            return (ITER(g))->b;
-        if (str_eq_cstr(name, "__parameters__"))
-            return g_empty_tuple;
-        if (str_eq_cstr(name, "__class__"))
-            return (Obj)T_generic_alias;
+        for (const char *const *p = own;; p++) {
+            if (!*p)
+                return vm_getattr((ITER(g))->a, name);
+            if (str_eq_cstr(name, *p))
+                break;
+        }
     }
-    return vm_getattr((ITER(g))->a, name);
+    return vm_generic_getattr(g, name);
+}
+
+static Obj ga_origin_get(Obj *args, size_t nargs, Obj kw)
+{
+    (void)nargs, (void)kw;
+    return (ITER(args[0]))->a;
+}
+
+static Obj ga_args_get(Obj *args, size_t nargs, Obj kw)
+{
+    (void)nargs, (void)kw;
+    return (ITER(args[0]))->b;
+}
+
+static Obj ga_unpacked_get(Obj *args, size_t nargs, Obj kw)
+{
+    (void)args, (void)nargs, (void)kw;
+    return g_False;
+}
+
+/* The type variables among the args, in order, each once: an arg with
+ * __typing_subst__ (a TypeVar), or the __parameters__ of an arg that has
+ * them (another alias). */
+static Obj ga_parameters_get(Obj *args, size_t nargs, Obj kw)
+{
+    (void)nargs, (void)kw;
+    Obj *r = vm_roots(4);   /* 0 alias, 1 result list, 2 arg, 3 its parameters */
+    Obj res = NULL;
+    r[0] = args[0];
+    if (!(r[1] = list_new_capacity(4)))
+        goto out;
+    for (int64_t i = 0; i < TUPLE_LEN((ITER(r[0]))->b); i++) {
+        r[2] = TUPLE_ITEMS((ITER(r[0]))->b)[i];
+        if (IS_TYPE(r[2]))
+            continue;
+        Obj subst = vm_getattr_opt(r[2], vm_intern_cached("__typing_subst__"));
+        if (!subst && err_occurred())
+            goto out;
+        if (subst) {
+            int in = vm_contains(r[1], r[2]);
+            if (in < 0 || (!in && list_append(r[1], r[2]) < 0))
+                goto out;
+            continue;
+        }
+        r[3] = vm_getattr_opt(r[2], vm_intern_cached("__parameters__"));
+        if (!r[3] && err_occurred())
+            goto out;
+        if (!r[3] || !IS_TUPLE(r[3]))
+            continue;
+        for (int64_t j = 0; j < TUPLE_LEN(r[3]); j++) {
+            int in = vm_contains(r[1], TUPLE_ITEMS(r[3])[j]);
+            if (in < 0 || (!in && list_append(r[1], TUPLE_ITEMS(r[3])[j]) < 0))
+                goto out;
+        }
+    }
+    res = vm_tuple_from_iter(r[1]);
+out:
+    vm_unroots(r);
+    return res;
+}
+
+/* PEP 560: class C(list[int]) derives from list. */
+static Obj ga_mro_entries(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("__mro_entries__", nargs - 1, kwnames, 1, 1) < 0)
+        return NULL;
+    return tuple_pack(1, (ITER(args[0]))->a);
+}
+
+static Obj ga_reduce(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("__reduce__", nargs - 1, kwnames, 0, 0) < 0)
+        return NULL;
+    Obj *r = vm_roots(2);
+    Obj res = NULL;
+    r[0] = args[0];
+    if ((r[1] = tuple_pack(2, (ITER(r[0]))->a, (ITER(r[0]))->b)))
+        res = tuple_pack(2, (Obj)TYPE(r[0]), r[1]);
+    vm_unroots(r);
+    return res;
+}
+
+/* alias[...]: substituting type variables is not built; an alias without
+ * them refuses as CPython does. */
+static Obj ga_getitem(Obj g, Obj key)
+{
+    (void)key;
+    Obj *r = vm_roots(1);
+    r[0] = g;
+    Obj res = NULL;
+    Obj params = ga_parameters_get(r, 1, NULL);
+    if (params && TUPLE_LEN(params) == 0) {
+        Obj rep = generic_alias_repr(r[0]);
+        if (rep)
+            err_format(E_TypeError, "%s is not a generic class", str_cstr(rep));
+    } else if (params) {
+        err_set(E_NotImplementedError, "tmpy: substituting the type variables of a types.GenericAlias is not built");
+    }
+    vm_unroots(r);
+    return res;
 }
 
 static Obj generic_alias_richcompare(Obj a, Obj b, int op)
 {
-    if ((op != CMP_EQ && op != CMP_NE) || TYPE(b) != T_generic_alias)
+    if ((op != CMP_EQ && op != CMP_NE) || !is_generic_alias(b))
         return g_NotImplemented;
-    if ((ITER(a))->a != (ITER(b))->a) {
-        return vm_bool(op == CMP_NE);
-    }
-    return vm_richcompare((ITER(a))->b, (ITER(b))->b, op);
+    Obj *r = vm_roots(2);
+    r[0] = a;
+    r[1] = b;
+    Obj res = NULL;
+    int eq = vm_richcompare_bool((ITER(a))->a, (ITER(b))->a, CMP_EQ);
+    if (eq > 0)
+        eq = vm_richcompare_bool((ITER(r[0]))->b, (ITER(r[1]))->b, CMP_EQ);
+    if (eq >= 0)
+        res = vm_bool(op == CMP_EQ ? eq : !eq);
+    vm_unroots(r);
+    return res;
 }
 
 static int64_t generic_alias_hash(Obj g)
@@ -3213,11 +3548,19 @@ static int64_t generic_alias_hash(Obj g)
     Obj *r = vm_roots(1);
     r[0] = g;
     int64_t h = vm_hash((ITER(g))->b);
-    if (h != -1)
-        h ^= vm_identity_hash((ITER(r[0]))->a);
+    if (h != -1) {
+        int64_t h0 = vm_hash((ITER(r[0]))->a);
+        h = h0 == -1 ? -1 : h ^ h0;
+    }
     vm_unroots(r);
     return h == -1 && !err_occurred() ? -2 : h;
 }
+
+static const MethodDef generic_alias_methods[] = {
+    {"__mro_entries__", ga_mro_entries, 0, NULL},
+    {"__reduce__", ga_reduce, 0, NULL},
+    {NULL, NULL, 0, NULL},
+};
 
 /* type[key]: __class_getitem__, or a generic alias for the built-in containers. */
 Obj type_subscript(Obj type, Obj key)
@@ -3593,7 +3936,7 @@ void object_init_types(void)
     type_add_getset(t, "__name__", type_name_get, type_name_set);
     type_add_getset(t, "__qualname__", type_qualname_get, type_qualname_set);
     type_add_getset(t, "__module__", type_module_get, type_module_set);
-    type_add_getset(t, "__bases__", type_bases_get, NULL);
+    type_add_getset(t, "__bases__", type_bases_get, type_bases_set);
     type_add_getset(t, "__base__", type_base_get, NULL);
     type_add_getset(t, "__mro__", type_mro_get, NULL);
     type_add_getset(t, "__dict__", type_dict_get, NULL);
@@ -3672,7 +4015,14 @@ void object_init_types(void)
     type_add_getset(T_union, "__args__", union_args_get, NULL);
     type_ready(T_union);
 
-    T_generic_alias = new_type("types.GenericAlias", T_object, TID_ITER, 0);
+    T_generic_alias = new_type("types.GenericAlias", T_object, TID_ITER, TPF_BASETYPE);
+    T_generic_alias->tp_new = generic_alias_tp_new;
+    T_generic_alias->tp_getitem = ga_getitem;
+    type_add_methods(T_generic_alias, generic_alias_methods);
+    type_add_getset(T_generic_alias, "__origin__", ga_origin_get, NULL);
+    type_add_getset(T_generic_alias, "__args__", ga_args_get, NULL);
+    type_add_getset(T_generic_alias, "__parameters__", ga_parameters_get, NULL);
+    type_add_getset(T_generic_alias, "__unpacked__", ga_unpacked_get, NULL);
     T_generic_alias->tp_repr = generic_alias_repr;
     T_generic_alias->tp_call = generic_alias_call;
     T_generic_alias->tp_getattro = generic_alias_getattro;

@@ -1,11 +1,200 @@
 # Writes vm/objects/unicodedb.c from this Python's unicodedata (run with
 # CPython 3.11: Unicode 14.0.0):
 #   python3 vm/objects/unicodedb_gen.py > vm/objects/unicodedb.c
+# and, with an argument, the data headers of character names (\N{...}) and
+# of NFKC normalisation (identifiers):
+#   python3 vm/objects/unicodedb_gen.py names > vm/objects/unicodenames_data.h
+#   python3 vm/objects/unicodedb_gen.py norm > vm/objects/unicodenorm_data.h
 # The output is derived from the Unicode Character Database: see NOTICE for
 # its source files and the Unicode license.
-import sys, unicodedata
+import collections, os, re, sys, unicodedata
 
 MAXCP = 0x110000
+
+def header(what, cmd):
+    w = sys.stdout.write
+    w('/* %s\n' % what)
+    w(' * GENERATED from CPython %s unicodedata (Unicode %s) by vm/objects/unicodedb_gen.py:\n'
+      % (sys.version.split()[0], unicodedata.unidata_version))
+    w(' * %s   Do not edit by hand.\n' % cmd)
+    w(' * Data derived from the Unicode Character Database, (c) Unicode, Inc., under\n')
+    w(' * the Unicode license: see NOTICE (source files and license terms). */\n')
+
+def c_string(data, indent='    ', offset=0):
+    """Bytes as C string literal lines (printable ASCII as is, else octal),
+    each byte stored plus `offset` (mod 256): an offset that makes the most
+    frequent small values printable makes the source far smaller."""
+    out, line = [], ''
+    for b in data:
+        b = (b + offset) & 0xff
+        if 32 <= b < 127 and b not in (34, 63, 92):   # not " ? (trigraphs) \
+            piece = chr(b)
+        else:
+            piece = '\\%03o' % b
+        line += piece
+        if len(line) >= 100:
+            out.append(indent + '"' + line + '"'); line = ''
+    if line or not out:
+        out.append(indent + '"' + line + '"')
+    return '\n'.join(out)
+
+# Names made by rule (prefix + the code point in hex): kept as ranges.
+ALGORITHMIC = ('CJK UNIFIED IDEOGRAPH-', 'CJK COMPATIBILITY IDEOGRAPH-', 'TANGUT IDEOGRAPH-',
+               'KHITAN SMALL SCRIPT CHARACTER-', 'NUSHU CHARACTER-')
+PERL_NAMES = '/usr/share/perl/5.36.0/unicore/Name.pl'
+
+def write_names():
+    w = sys.stdout.write
+    header('Unicode character names for \\N{...} escapes (unicodenames.c).',
+           'python3 vm/objects/unicodedb_gen.py names > vm/objects/unicodenames_data.h')
+    names, alg = {}, collections.defaultdict(list)
+    for c in range(MAXCP):
+        nm = unicodedata.name(chr(c), None)
+        if nm is None or nm.startswith('HANGUL SYLLABLE '):
+            continue   # Hangul syllables: named by rule in unicodenames.c
+        pre = next((p for p in ALGORITHMIC if nm == p + '%04X' % c), None)
+        if pre:
+            r = alg[pre]
+            if r and r[-1][1] == c - 1:
+                r[-1][1] = c
+            else:
+                r.append([c, c])
+            continue
+        names[c] = nm
+    count = collections.Counter(wd for nm in names.values() for wd in nm.split(' '))
+    words = [wd for wd, _ in sorted(count.items(), key=lambda kv: (-kv[1], kv[0]))]
+    assert len(words) < 1 << 15 and all(0 < len(wd) < 256 for wd in words)
+    index = {wd: i for i, wd in enumerate(words)}
+    lexicon = bytearray()
+    for wd in words:
+        lexicon.append(len(wd))
+        lexicon += wd.encode('ascii')
+    stream, prev = bytearray(), -1
+    for c in sorted(names):
+        delta = c - prev
+        prev = c
+        while delta >= 0x80:
+            stream.append(0x80 | (delta & 0x7f)); delta >>= 7
+        stream.append(delta)
+        code = bytearray()
+        for wd in names[c].split(' '):
+            i = index[wd]
+            code += bytes([i]) if i < 0x80 else bytes([0x80 | (i >> 8), i & 0xff])
+        assert len(code) < 256
+        stream.append(len(code))
+        stream += code
+    w('/* Every byte of the two tables below is stored plus UNI_BYTE_OFFSET (mod 256). */\n')
+    w('#define UNI_BYTE_OFFSET 35\n')
+    w('/* Words of the names, by frequency, each after its length byte. A word\n'
+      ' * index i < 0x80 is one byte, else two: 0x80 | i >> 8, i & 0xff. */\n')
+    w('#define UNI_NWORDS %d\n' % len(words))
+    w('static const char uni_lexicon[%d] =\n%s;\n' % (len(lexicon) + 1, c_string(lexicon, offset=35)))
+    w('/* Per named code point, in order: the distance from the previous one\n'
+      ' * (7 bits a byte, low first, high bit: more), the length of its coded\n'
+      ' * name, and the coded name (word indexes). */\n')
+    w('static const char uni_names[%d] =\n%s;\n' % (len(stream) + 1, c_string(stream, offset=35)))
+    w('/* Names that are a prefix and the code point in hex (4 or 5 digits). */\n')
+    w('typedef struct UniRuleRange { const char *prefix; uint32_t lo, hi; } UniRuleRange;\n')
+    rows = [(p, lo, hi) for p in ALGORITHMIC for lo, hi in alg.get(p, [])]
+    w('static const UniRuleRange uni_rule_ranges[%d] = {\n' % max(1, len(rows)))
+    for p, lo, hi in rows:
+        w('    {"%s", 0x%x, 0x%x},\n' % (p, lo, hi))
+    w('};\n')
+    # Aliases (NameAliases.txt) accepted by \N{...}: unicodedata cannot list
+    # them; perl's copy of the UCD names them, and each one kept is checked
+    # with this Python's unicodedata.lookup.
+    aliases = []
+    if os.path.exists(PERL_NAMES):
+        text = open(PERL_NAMES).read()
+        body = text[text.index("<<'END';\n") + 9:text.index('\nEND\n')]
+        for entry in body.strip().split('\n\n'):
+            cps, nm = entry.split('\n')[:2]
+            if ' ' in cps.strip():
+                continue   # named sequences: not for \N{...}
+            c = int(cps, 16)
+            if nm == unicodedata.name(chr(c), None) or nm.startswith('HANGUL SYLLABLE '):
+                continue
+            try:
+                if unicodedata.lookup(nm) == chr(c):
+                    aliases.append((nm, c))
+            except KeyError:
+                pass
+    w('typedef struct UniAlias { const char *name; uint32_t cp; } UniAlias;\n')
+    w('static const UniAlias uni_aliases[%d] = {\n' % max(1, len(aliases)))
+    for nm, c in sorted(set(aliases)):
+        w('    {"%s", 0x%x},\n' % (nm, c))
+    if not aliases:
+        w('    {"", 0},\n')
+    w('};\n#define UNI_NALIASES %d\n' % len(aliases))
+
+def write_norm():
+    w = sys.stdout.write
+    header('NFKC normalisation data (unicodenorm.c): compatibility decompositions,\n'
+           ' * canonical combining classes, primary composites.',
+           'python3 vm/objects/unicodedb_gen.py norm > vm/objects/unicodenorm_data.h')
+    def hangul(c):
+        return 0xac00 <= c <= 0xd7a3
+    # Full compatibility decompositions of single characters (NFKD), Hangul
+    # syllables left to the rule in unicodenorm.c.
+    keys, offsets, data = [], [0], []
+    for c in range(MAXCP):
+        if hangul(c) or 0xd800 <= c < 0xe000:
+            continue
+        d = unicodedata.normalize('NFKD', chr(c))
+        if d != chr(c):
+            keys.append(c)
+            data += [ord(x) for x in d]
+            offsets.append(len(data))
+    assert len(data) < 1 << 16
+    w('#define UNI_NDECOMP %d\n' % len(keys))
+    w('static const uint32_t uni_decomp_cp[%d] = {\n' % len(keys))
+    for i in range(0, len(keys), 12):
+        w('    ' + ','.join('0x%x' % c for c in keys[i:i + 12]) + ',\n')
+    w('};\n/* decomposition of uni_decomp_cp[i]: uni_decomp_data[off[i] .. off[i+1]) */\n')
+    w('static const uint16_t uni_decomp_off[%d] = {\n' % len(offsets))
+    for i in range(0, len(offsets), 16):
+        w('    ' + ','.join(str(o) for o in offsets[i:i + 16]) + ',\n')
+    w('};\nstatic const uint32_t uni_decomp_data[%d] = {\n' % len(data))
+    for i in range(0, len(data), 12):
+        w('    ' + ','.join('0x%x' % c for c in data[i:i + 12]) + ',\n')
+    w('};\n')
+    # Canonical combining classes, as runs.
+    runs = []
+    for c in range(MAXCP):
+        k = unicodedata.combining(chr(c))
+        if not k:
+            continue
+        if runs and runs[-1][1] == c - 1 and runs[-1][2] == k:
+            runs[-1][1] = c
+        else:
+            runs.append([c, c, k])
+    w('typedef struct UniCcc { uint32_t lo, hi; uint8_t ccc; } UniCcc;\n')
+    w('static const UniCcc uni_ccc[%d] = {\n' % len(runs))
+    for i in range(0, len(runs), 6):
+        w('    ' + ''.join('{0x%x,0x%x,%d},' % tuple(r) for r in runs[i:i + 6]) + '\n')
+    w('};\n')
+    # Primary composites: a canonical decomposition into two that NFC
+    # composes back (not excluded, not a non-starter decomposition).
+    pairs = []
+    for c in range(MAXCP):
+        if hangul(c) or 0xd800 <= c < 0xe000:
+            continue
+        d = unicodedata.decomposition(chr(c))
+        if not d or d.startswith('<'):
+            continue
+        parts = [int(x, 16) for x in d.split()]
+        if len(parts) == 2 and unicodedata.normalize('NFC', chr(c)) == chr(c):
+            pairs.append((parts[0], parts[1], c))
+    pairs.sort()
+    w('typedef struct UniPair { uint32_t first, second, composite; } UniPair;\n')
+    w('static const UniPair uni_pairs[%d] = {\n' % len(pairs))
+    for i in range(0, len(pairs), 4):
+        w('    ' + ''.join('{0x%x,0x%x,0x%x},' % p for p in pairs[i:i + 4]) + '\n')
+    w('};\n')
+
+if len(sys.argv) > 1:
+    {'names': write_names, 'norm': write_norm}[sys.argv[1]]()
+    sys.exit(0)
 
 def ranges(pred):
     out, start = [], None
