@@ -124,6 +124,8 @@ static int64_t item_offset(Obj mv, int nd, const int64_t *shape, const int64_t *
  * keeps a broken rule from reading outside it). */
 static unsigned char __seg_gs *mv_data(Obj mv)
 {
+    if (check_released(mv) < 0)   /* an __index__ or __eq__ may have released it since the caller checked */
+        return NULL;
     int64_t shape[MV_MAXDIM], strides[MV_MAXDIM];
     int nd = mv_dims(mv, shape, strides);
     int64_t lo = MEMVIEW(mv)->offset, hi = lo, len;
@@ -901,7 +903,7 @@ static Obj mv_slice(Obj *mvp, Obj key, int64_t flags)
     int nd = mv_dims(*mvp, shape, strides);
     int64_t start, stop, step;
     int64_t cnt = slice_indices(key, shape[0], &start, &stop, &step);
-    if (cnt < 0)
+    if (cnt < 0 || check_released(*mvp) < 0)   /* the slice's __index__ may release the view */
         return NULL;
     nd = mv_dims(*mvp, shape, strides);
     int64_t offset = MEMVIEW(*mvp)->offset + start * strides[0];
