@@ -10,9 +10,12 @@
  * vm_identity_hash); other objects hash on their address once old.
  */
 #include "objects.h"
+#include "strobj.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+static int check_type_name(Obj name);
 
 TypeObj *T_object, *T_type, *T_NoneType, *T_NotImplementedType, *T_ellipsis, *T_capsule;
 TypeObj *T_wrapper_descriptor, *T_method_wrapper, *T_getset_descriptor, *T_member_descriptor;
@@ -2217,6 +2220,8 @@ static Obj type_tp_new(Obj meta, Obj *args, size_t nargs, Obj kwnames)
         err_format(E_TypeError, "type.__new__() argument 3 must be dict, not %s", type_name(args[2]));
         return NULL;
     }
+    if (check_type_name(args[0]) < 0)
+        return NULL;
     /* r: 0 name, 1 bases, 2 dict, 3 qualname, 4 slots, 5 cell, 6 mro, 7 cls, 8 meta, 9 tmp, 10 kwnames */
     Obj *r = vm_roots(11);
     r[10] = kwnames;
@@ -2791,6 +2796,22 @@ static bool check_heap_set(TypeObj *t, const char *attr, Obj v)
     return true;
 }
 
+/* A class name is C text in CPython: no NUL, no lone surrogate. 0 or -1. */
+static int check_type_name(Obj name)
+{
+    const char *p = str_cstr(name);
+    size_t n = (size_t)STR(name)->nbytes;
+    if (memchr(p, 0, n)) {
+        err_set(E_ValueError, "type name must not contain null characters");
+        return -1;
+    }
+    if (utf8_has_surrogate(p, n)) {
+        str_encode(name, "utf-8", "strict");   /* UnicodeEncodeError */
+        return -1;
+    }
+    return 0;
+}
+
 static Obj type_name_set(Obj *args, size_t nargs, Obj kw)
 {
     (void)nargs, (void)kw;
@@ -2802,6 +2823,8 @@ static Obj type_name_set(Obj *args, size_t nargs, Obj kw)
                    type_name(args[1]));
         return NULL;
     }
+    if (check_type_name(args[1]) < 0)
+        return NULL;
     Obj s = str_intern(args[1]);
     if (!s)
         return NULL;
