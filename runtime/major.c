@@ -64,6 +64,17 @@ static void foreach_transaction(void (*fn)(tm_segstate *ss, void *ctx), void *ct
             fn(&tm_segstates[j], ctx);
 }
 
+/* A young object of another transaction: a root. Its weak slot is traced
+ * as a strong one: the collector cannot clear it in place (the transaction
+ * may be anywhere), so its referent survives until a later collection. */
+static void mark_young(object_t *o)
+{
+    tm_trace(o, mark_slot, NULL);
+    uint32_t off = tm_types[o->h.tid].weak_offset;
+    if (off)
+        mark(*(object_t *__seg_gs *)((char __seg_gs *)o + off));
+}
+
 /* Another transaction's young objects, left where they are: every object in
  * its nursery (bump-allocated, so parseable) and its big young objects. */
 static void mark_young_of(tm_segstate *ss, void *ctx)
@@ -74,11 +85,11 @@ static void mark_young_of(tm_segstate *ss, void *ctx)
     tm_set_segment(ss->seg);
     for (uintptr_t p = ss->young_start; p < TM_SEGLOCAL->nursery_current;) {
         object_t *o = (object_t *)p;
-        tm_trace(o, mark_slot, NULL);
+        mark_young(o);
         p += tm_object_size(o);
     }
     for (size_t i = 0; i < ss->young_outside.count; i++)
-        tm_trace((object_t *)ss->young_outside.items[i], mark_slot, NULL);
+        mark_young((object_t *)ss->young_outside.items[i]);
     drain();
 }
 
@@ -154,6 +165,116 @@ void tm_reshare_pages(void)
 }
 #endif
 
+/* ---- Weak references and finalizers (gc.h, weak.c) ---- */
+
+/* Where published objects are read: the committed state (segment 0) under
+ * STM, the GIL's segment otherwise. */
+#define PUBLISHED_VIEW (TM_STM ? 0 : 1)
+
+static bool marked_or_not_old(object_t *r)
+{
+    uintptr_t so = (uintptr_t)r;
+    if (!r || (so & TM_IMMEDIATE_TAG) || tm_in_nursery(so))
+        return true;
+    return tm_old_is_marked(so);
+}
+
+static void mark_list(const tm_list *l)
+{
+    for (size_t i = 0; i < l->count; i++)
+        mark((object_t *)l->items[i]);
+    drain();
+}
+
+/* Clear the weak slots of `weakrefs` (read in the current view) whose
+ * referent is unmarked; a weak reference that is marked itself and whose
+ * layout asks is queued (published ones in the embedder's queue, a running
+ * transaction's in its own list). */
+static void clear_dead_referents(const tm_list *weakrefs, tm_list *own_queue)
+{
+    for (size_t i = 0; i < weakrefs->count; i++) {
+        object_t *w = (object_t *)weakrefs->items[i];
+        const tm_type *t = &tm_types[w->h.tid];
+        uintptr_t slot = (uintptr_t)w + t->weak_offset;
+        if (marked_or_not_old(*(object_t *__seg_gs *)slot))
+            continue;
+        tm_weak_clear_slot(slot);
+        if (t->weak_notify && tm_old_is_marked((uintptr_t)w)) {
+            if (own_queue)
+                tm_list_push(own_queue, (uintptr_t)w);
+            else
+                tm_queue_push(&tm_cleared_queue, (uintptr_t)w);
+        }
+    }
+}
+
+static void drop_unmarked(tm_list *l)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < l->count; i++)
+        if (tm_old_is_marked(l->items[i]))
+            l->items[n++] = l->items[i];
+    l->count = n;
+}
+
+#if TM_STM
+static void mark_own_lists(tm_segstate *ss, void *ctx)
+{
+    (void)ctx;
+    tm_set_segment(ss->seg);
+    mark_list(&ss->final_new);      /* its own: finalized only once published */
+    mark_list(&ss->weak_cleared);
+}
+
+static void clear_own_weakrefs(tm_segstate *ss, void *ctx)
+{
+    (void)ctx;
+    tm_set_segment(ss->seg);
+    clear_dead_referents(&ss->weak_new, &ss->weak_cleared);
+}
+
+static void drop_own_dead_weakrefs(tm_segstate *ss, void *ctx)
+{
+    (void)ctx;
+    drop_unmarked(&ss->weak_new);
+}
+#endif
+
+/* After the roots are marked: the queues are roots; weak slots whose
+ * referent is unmarked are cleared; registered objects found unmarked are
+ * resurrected (marked with all they reach) and queued for finalization;
+ * weak references still unmarked are dead and forgotten. */
+static void weak_and_finalizer_passes(void)
+{
+    tm_set_segment(PUBLISHED_VIEW);
+    mark_list(&tm_cleared_queue.list);
+    mark_list(&tm_finalize_queue.list);
+#if TM_STM
+    foreach_transaction(mark_own_lists, NULL);
+    foreach_transaction(clear_own_weakrefs, NULL);
+    tm_set_segment(PUBLISHED_VIEW);
+#endif
+    clear_dead_referents(&tm_weakrefs, NULL);
+    /* Every unreachable one is queued, also those only other unreachable
+     * ones reach (a cycle): find them all before marking any. */
+    size_t n = 0, first = tm_finalize_queue.list.count;
+    for (size_t i = 0; i < tm_finalizable.count; i++) {
+        uintptr_t so = tm_finalizable.items[i];
+        if (tm_old_is_marked(so))
+            tm_finalizable.items[n++] = so;
+        else
+            tm_queue_push(&tm_finalize_queue, so);
+    }
+    tm_finalizable.count = n;
+    for (size_t i = first; i < tm_finalize_queue.list.count; i++)
+        mark((object_t *)tm_finalize_queue.list.items[i]);
+    drain();
+    drop_unmarked(&tm_weakrefs);
+#if TM_STM
+    foreach_transaction(drop_own_dead_weakrefs, NULL);
+#endif
+}
+
 void tm_collect_major(void)
 {
     int me = tm_self.segment;
@@ -175,6 +296,7 @@ void tm_collect_major(void)
 #endif
     tm_visit_global_roots(mark_root, NULL);
     drain();
+    weak_and_finalizer_passes();
 #if TM_STM
     foreach_transaction(forget_dead_created, NULL);
 #endif

@@ -450,7 +450,7 @@ void tm_commit_transaction(void)
     tm_collect_minor_of(ss);   /* nothing young outlives the transaction */
     tm_gc_maybe_collect_major();
     uint64_t t0 = tm_ticks();
-    if (!ss->modified.count && !ss->created.count) {
+    if (!ss->modified.count && !ss->created.count && tm_weak_lists_empty(ss)) {
         /* Wrote and kept nothing: nobody can conflict with it. A parked
          * reader's doom was decided while it was parked, so check ours. */
         pthread_mutex_lock(&sync_lock);
@@ -499,6 +499,7 @@ void tm_commit_transaction(void)
         __atomic_store_n(&write_locks[ss->modified.items[i] >> 4], 0, __ATOMIC_RELEASE);
     ss->modified.count = 0;
     ss->created.count = 0;
+    tm_weak_publish(ss);   /* its weak references and registrations are everyone's now */
     tm_resume_world();
     STAT(COMMITTED)++;
     STAT(COMMIT_NS) += tm_ticks() - t0;
