@@ -95,6 +95,23 @@ object_t *tm_take_finalizable(void);
 void tm_foreach_weakref_to(object_t *referent, void (*fn)(object_t *weakref, void *ctx), void *ctx);
 /* Objects the last major collection freed (an honest count for gc.collect). */
 uint64_t tm_gc_last_freed_objects(void);
+/* Some object is registered for finalization (published or this transaction's). */
+bool tm_gc_has_finalizers(void);
+
+/* Tuning from the embedder (Python's gc module). STM: call them from an
+ * inevitable transaction (they write C globals). Automatic major
+ * collections are the ones old-space growth starts; with them off, major
+ * collections still run when old space cannot take a nursery's survivors. */
+void tm_gc_set_auto_major(bool on);
+bool tm_gc_auto_major(void);
+/* The major threshold: max(min_bytes, factor x live bytes after the last one). */
+void tm_gc_set_major_threshold(size_t min_bytes, double factor);
+void tm_gc_get_major_threshold(size_t *min_bytes, double *factor);
+size_t tm_gc_nursery_size(void);
+/* Bytes this segment allocated young since its last minor collection. */
+size_t tm_gc_young_bytes(void);
+/* Minor collections (all segments) since the last major collection. */
+uint64_t tm_gc_minors_since_major(void);
 
 typedef struct tm_gc_stats {
     uint64_t minor_collections, major_collections;

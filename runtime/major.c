@@ -19,6 +19,8 @@
 
 size_t tm_major_threshold;
 static tm_list mark_stack;
+static bool auto_major = true;         /* gc.enable() / gc.disable() */
+static uint64_t minors_at_last_major;  /* gc.get_count() */
 
 static inline void mark(object_t *o)
 {
@@ -308,16 +310,42 @@ void tm_collect_major(void)
     size_t next = (size_t)((double)tm_old_bytes_used * tm_cfg.major_factor);
     tm_major_threshold = next > tm_cfg.major_min ? next : tm_cfg.major_min;
     tm_stats.major_collections++;
+    minors_at_last_major = tm_stats.minor_collections;
     tm_stats.major_ns += tm_ticks() - t0;
 #if TM_STM
     tm_resume_world();
 #endif
 }
 
+
+void tm_gc_set_auto_major(bool on) { auto_major = on; }
+bool tm_gc_auto_major(void) { return auto_major; }
+
+void tm_gc_set_major_threshold(size_t min_bytes, double factor)
+{
+    tm_cfg.major_min = min_bytes;
+    tm_cfg.major_factor = factor;
+    size_t next = (size_t)((double)tm_old_bytes_used * factor);
+    tm_major_threshold = next > min_bytes ? next : min_bytes;
+}
+
+void tm_gc_get_major_threshold(size_t *min_bytes, double *factor)
+{
+    *min_bytes = tm_cfg.major_min;
+    *factor = tm_cfg.major_factor;
+}
+
+uint64_t tm_gc_minors_since_major(void)
+{
+    return __atomic_load_n(&tm_stats.minor_collections, __ATOMIC_RELAXED) - minors_at_last_major;
+}
+
 /* After a commit's minor collection (or before an allocation takes old
  * space): a major collection once old space has grown past the threshold. */
 void tm_gc_maybe_collect_major(void)
 {
+    if (!auto_major)
+        return;
     size_t used = __atomic_load_n(&tm_old_bytes_used, __ATOMIC_RELAXED);
     if (used + tm_segstates[tm_self.segment].young_outside_bytes >= tm_major_threshold)
         tm_collect_major();

@@ -341,3 +341,13 @@ void tm_gc_get_stats(tm_gc_stats *out)
     out->pages_released = tm_old_pages_released;
     out->large_objects = tm_old_large_count;
 }
+
+size_t tm_gc_nursery_size(void) { return tm_seg.nursery_end - tm_seg.nursery_start; }
+
+size_t tm_gc_young_bytes(void)
+{
+    if (!tm_self.segment)
+        return 0;
+    return TM_SEGLOCAL->nursery_current - tm_segstates[tm_self.segment].young_start +
+           tm_segstates[tm_self.segment].young_outside_bytes;
+}

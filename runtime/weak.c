@@ -129,3 +129,8 @@ void tm_foreach_weakref_to(object_t *referent, void (*fn)(object_t *weakref, voi
 }
 
 uint64_t tm_gc_last_freed_objects(void) { return tm_old_objects_freed; }
+
+bool tm_gc_has_finalizers(void)
+{
+    return tm_finalizable.count || (tm_self.segment && tm_segstates[tm_self.segment].final_new.count);
+}

@@ -16,7 +16,8 @@ from pathlib import Path
 MUTABLE = {"ListObj": "LIST", "ArrayObj": "ARRAY", "DictObj": "DICT", "RawObj": "RAW",
            "SetObj": "SETOBJ", "IterObj": "ITER", "CellObj": "CELL", "InstanceObj": "INST",
            "ByteArrayObj": "BYTEARRAY", "DequeObj": "DEQUE", "InstanceHObj": "INSTH",
-           "ExceptionObj": "EXC", "ExceptionHObj": "EXCH", "GenObj": "GEN", "FileObj": "FO"}
+           "ExceptionObj": "EXC", "ExceptionHObj": "EXCH", "GenObj": "GEN", "FileObj": "FO",
+           "WeakrefObj": "WREF"}
 CAST = re.compile(r"\(\s*(" + "|".join(MUTABLE) + r")\s*\*\s*\)")
 
 

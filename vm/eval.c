@@ -1354,6 +1354,10 @@ static Obj eval_loop(Frame *entry, int throwing, int *status, bool *tx_break)
         (void)tx_break;             \
         if (likely(!vm_ts.atomic))  \
             tm_yield();             \
+        if (unlikely(tm_gc_pending)) { /* weak callbacks, finalizers (gcwork.c) */ \
+            f->sp = sp;             \
+            vm_run_gc_work();       \
+        }                           \
     } while (0)
 #define LEAVE_RUN() ((void)0)
 #endif
@@ -2838,6 +2842,8 @@ Obj eval_run(Frame *entry, int throwing, int *status)
             vm_tx_commit();
             tm_start_transaction();
             vm_tx_started();   /* the saved state back after an abort, else a snapshot */
+            if (unlikely(tm_gc_pending))
+                vm_run_gc_work();   /* weak callbacks, finalizers: inevitable (gcwork.c) */
             brk = false;
             r = eval_loop(vm_ts.frame, 0, status, &brk);
         }

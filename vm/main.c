@@ -135,6 +135,8 @@ __attribute__((noreturn)) static void finish(int status)
 {
     threads_shutdown();
     atexit_run_callbacks();
+    if (tm_gc_has_finalizers() || tm_gc_pending)
+        vm_gc_at_exit();   /* finalizers of what is unreachable now (files flushed and closed) */
     if (file_flush_all_at_exit() < 0 && status == 0)
         status = 120;
     if (vm_tx_stats_enabled)
@@ -559,11 +561,14 @@ options_done:
     vm_register_builtin_module("random", random_module_init);
     vm_register_builtin_module("atexit", atexit_module_init);
     vm_register_builtin_module("_collections", collections_module_init);
+    vm_register_builtin_module("_weakref", weakref_module_init);
+    vm_register_builtin_module("gc", gc_module_init);
     vm_register_builtin_module("_thread", thread_module_init);
     vm_register_builtin_module("tm", tm_module_init);
     vm_register_builtin_module("importlib", importlib_module_init);
     vm_register_builtin_module("_io", io_module_init);
     atexit_init();
+    gc_init();
     VM_GLOBAL_ROOT(g_main_module);
     if (xdigits)
         set_int_max_digits(xdigits);

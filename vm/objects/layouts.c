@@ -40,6 +40,7 @@ static bool read_with_barrier(unsigned tid)
     switch (tid) {
     case TID_BYTEARRAY: case TID_LIST: case TID_ARRAY: case TID_RAW: case TID_DICT: case TID_SET:
     case TID_CELL: case TID_GENERATOR: case TID_COROUTINE: case TID_ASYNC_GENERATOR: case TID_ITER: case TID_FILE: case TID_DEQUE:
+    case TID_WEAKREF: case TID_WEAKPROXY: case TID_WEAKCALLABLEPROXY:
     case TID_INSTANCE: case TID_EXCEPTION:
         return true;
     default:
@@ -133,6 +134,14 @@ void vm_register_layouts(void)
                                   REF(CapsuleObj, refs[0]) | REF(CapsuleObj, refs[1]) | REF(CapsuleObj, refs[2]) |
                                       REF(CapsuleObj, refs[3])));
     reg(TID_DEQUE, layout_fixed("deque", sizeof(struct DequeObj_), REF(DequeObj, buf)));
+    static const char *const weak_names[] = {"weakref", "weakproxy", "weakcallableproxy"};
+    for (unsigned k = 0; k < 3; k++) {
+        tm_type w = layout_fixed(weak_names[k], sizeof(struct WeakrefObj_),
+                                 REF(WeakrefObj, callback) | REF(WeakrefObj, wrapper));
+        w.weak_offset = offsetof(struct WeakrefObj_, referent);
+        w.weak_notify = true;   /* callbacks, and clearing the wrapper's view */
+        reg(TID_WEAKREF + k, w);
+    }
     reg(TID_TYPE, layout_fixed("type", sizeof(struct TypeObj_),
                                REF(TypeObj, cls) | REF(TypeObj, dict) | REF(TypeObj, name) | REF(TypeObj, qualname) |
                                    REF(TypeObj, module) | REF(TypeObj, bases) | REF(TypeObj, mro) |
@@ -171,4 +180,5 @@ void vm_init_types(void)
     iter_init_types();
     file_init_type();
     deque_init_type();
+    weakref_init_types();
 }
