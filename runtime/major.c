@@ -181,10 +181,20 @@ static bool marked_or_not_old(object_t *r)
     return tm_old_is_marked(so);
 }
 
+#if TM_STM
 static void mark_list(const tm_list *l)
 {
     for (size_t i = 0; i < l->count; i++)
         mark((object_t *)l->items[i]);
+    drain();
+}
+#endif
+
+/* Only what is still queued: the entries before head were taken already. */
+static void mark_queue(const tm_queue *q)
+{
+    for (size_t i = q->head; i < q->list.count; i++)
+        mark((object_t *)q->list.items[i]);
     drain();
 }
 
@@ -249,8 +259,8 @@ static void drop_own_dead_weakrefs(tm_segstate *ss, void *ctx)
 static void weak_and_finalizer_passes(void)
 {
     tm_set_segment(PUBLISHED_VIEW);
-    mark_list(&tm_cleared_queue.list);
-    mark_list(&tm_finalize_queue.list);
+    mark_queue(&tm_cleared_queue);
+    mark_queue(&tm_finalize_queue);
 #if TM_STM
     foreach_transaction(mark_own_lists, NULL);
     foreach_transaction(clear_own_weakrefs, NULL);

@@ -18,6 +18,15 @@
 
 static Obj g_gc_callbacks;   /* gc.callbacks (a list, a global root) */
 static Obj g_gc_garbage;     /* gc.garbage: always empty (PEP 442 collects cycles with finalizers) */
+/* Automatic major collections run when gc.enable()d and threshold0 != 0,
+ * two separate switches as in CPython (written by inevitable transactions). */
+static bool gc_enabled = true, threshold0_zero = false;
+
+static void apply_auto(void)
+{
+    vm_tx_become_inevitable();   /* C globals */
+    tm_gc_set_auto_major(gc_enabled && !threshold0_zero);
+}
 
 /* Each callback of gc.callbacks with (phase, info). */
 static int run_callbacks(const char *phase, int64_t collected)
@@ -86,8 +95,9 @@ static Obj gc_enable(Obj *args, size_t nargs, Obj kwnames)
     (void)args;
     if (vm_check_args("enable", nargs, kwnames, 0, 0) < 0)
         return NULL;
-    vm_tx_become_inevitable();   /* a C global */
-    tm_gc_set_auto_major(true);
+    vm_tx_become_inevitable();
+    gc_enabled = true;
+    apply_auto();
     return g_None;
 }
 
@@ -97,7 +107,8 @@ static Obj gc_disable(Obj *args, size_t nargs, Obj kwnames)
     if (vm_check_args("disable", nargs, kwnames, 0, 0) < 0)
         return NULL;
     vm_tx_become_inevitable();
-    tm_gc_set_auto_major(false);
+    gc_enabled = false;
+    apply_auto();
     return g_None;
 }
 
@@ -106,7 +117,7 @@ static Obj gc_isenabled(Obj *args, size_t nargs, Obj kwnames)
     (void)args;
     if (vm_check_args("isenabled", nargs, kwnames, 0, 0) < 0)
         return NULL;
-    return vm_bool(tm_gc_auto_major());
+    return vm_bool(gc_enabled);
 }
 
 static Obj gc_get_count(Obj *args, size_t nargs, Obj kwnames)
@@ -126,12 +137,14 @@ static Obj gc_get_threshold(Obj *args, size_t nargs, Obj kwnames)
     size_t min;
     double factor;
     tm_gc_get_major_threshold(&min, &factor);
-    return tuple_pack(3, int_from_i64((int64_t)(tm_gc_nursery_size() >> 10)), int_from_i64((int64_t)(min >> 20)),
+    int64_t t0 = threshold0_zero ? 0 : (int64_t)(tm_gc_nursery_size() >> 10);
+    return tuple_pack(3, int_from_i64(t0), int_from_i64((int64_t)(min >> 20)),
                       int_from_i64((int64_t)(factor * 100 + 0.5)));
 }
 
 /* set_threshold(threshold0[, threshold1[, threshold2]]): threshold0 0
- * turns automatic collections off (as in CPython), any other value on (the
+ * turns automatic collections off (as in CPython, apart from gc.disable()),
+ * any other value on (the
  * nursery size itself is fixed at start-up: TMPY_NURSERY_SIZE);
  * threshold1 is the major collection's minimum old-space size in MiB (at
  * least 1); threshold2 its growth factor in percent (at least 110). */
@@ -151,7 +164,8 @@ static Obj gc_set_threshold(Obj *args, size_t nargs, Obj kwnames)
     if (nargs > 2)
         factor = (double)(t[2] < 110 ? 110 : t[2] > 100000 ? 100000 : t[2]) / 100.0;
     vm_tx_become_inevitable();
-    tm_gc_set_auto_major(t[0] != 0);
+    threshold0_zero = t[0] == 0;
+    apply_auto();
     tm_gc_set_major_threshold(min, factor);
     return g_None;
 }
