@@ -1,23 +1,7 @@
-"""itertools (pure Python generators with CPython's results)."""
+"""itertools (pure Python generators with CPython's results; count is built in)."""
 
 
-class count:
-    def __init__(self, start=0, step=1):
-        self._n = start
-        self._step = step
-
-    def __iter__(self):
-        return self
-
-    def __next__(self):
-        n = self._n
-        self._n = n + self._step
-        return n
-
-    def __repr__(self):
-        if self._step == 1:
-            return 'count(%r)' % (self._n,)
-        return 'count(%r, %r)' % (self._n, self._step)
+from _itertools import count   # C: next() is one atomic step (vm/objects/countobject.c)
 
 
 def cycle(iterable):

@@ -701,7 +701,14 @@ class Thread:
             raise RuntimeError("cannot join current thread")
         if timeout is not None and timeout < 0:
             timeout = 0
-        self._wait_for_stop(timeout)
+        try:
+            self._wait_for_stop(timeout)
+        except BaseException:
+            # A join cut short by an exception (a signal handler's, such as Ctrl-C's KeyboardInterrupt)
+            # gives the thread up, as CPython 3.11 does: it counts as stopped from then on, so the
+            # interpreter's exit does not wait for it.
+            self._stop()
+            raise
 
     def _checked(self):
         """None, once __init__ has run (an assertion, as CPython's accessors make it)."""

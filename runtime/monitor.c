@@ -27,17 +27,14 @@
 #define _GNU_SOURCE
 #include "monitor.h"
 #include "fatal.h"
+#include "park.h"
 #include "thread.h"
 #include "tx.h"
 
 #include <errno.h>
-#include <linux/futex.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
-#include <sys/syscall.h>
-#include <time.h>
-#include <unistd.h>
 
 #define THIN_ONE (1u << TM_LOCK_COUNT_SHIFT)          /* one more nesting level */
 #define THIN_MAX_LEVELS 256u                           /* a thin lock holds 1..256 levels */
@@ -50,7 +47,7 @@
 #define THIN_SPINS 3
 
 /* Deadlines: CLOCK_MONOTONIC nanoseconds; these two are special. */
-#define DL_FOREVER INT64_MAX
+#define DL_FOREVER TM_PARK_FOREVER
 #define DL_TRY 0                   /* timeout 0: only try */
 
 /* ---- Queue nodes (on the blocked thread's stack) ---- */
@@ -200,14 +197,7 @@ void tm_monitor_set_blocking_hooks(void (*begin)(void), void (*end)(void))
     blocking_end = end ? end : default_end;
 }
 
-/* ---- Futex parking ---- */
-
-static int64_t now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
+/* ---- Parking (park.c) ---- */
 
 static int64_t deadline_of(int64_t timeout_ns)
 {
@@ -215,39 +205,29 @@ static int64_t deadline_of(int64_t timeout_ns)
         return DL_FOREVER;
     if (timeout_ns == 0)
         return DL_TRY;
-    int64_t now = now_ns();
+    int64_t now = tm_now_ns();
     return timeout_ns > DL_FOREVER - now ? DL_FOREVER : now + timeout_ns;
 }
 
 static bool deadline_passed(int64_t deadline)
 {
-    return deadline != DL_FOREVER && (deadline == DL_TRY || now_ns() >= deadline);
+    return deadline != DL_FOREVER && (deadline == DL_TRY || tm_now_ns() >= deadline);
 }
 
 static void unpark(mnode *n)
 {
-    __atomic_store_n(&n->futex, 1, __ATOMIC_RELEASE);
-    syscall(SYS_futex, &n->futex, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+    tm_unpark(&n->futex);
 }
 
 /* Hand the segment back, sleep until n->futex is set or the deadline passes
- * (DL_TRY: at once), take the segment again. Every object may have moved:
- * callers touch no object they have not rooted (a fat lock and n do not move). */
-static void park(mnode *n, int64_t deadline)
+ * (DL_TRY: at once) or, if interruptible, an interrupt (park.h), take the
+ * segment again. Every object may have moved: callers touch no object they
+ * have not rooted (a fat lock and n do not move). */
+static void park(mnode *n, int64_t deadline, bool interruptible)
 {
     blocking_begin();
-    while (!__atomic_load_n(&n->futex, __ATOMIC_ACQUIRE)) {
-        struct timespec rel, *tsp = NULL;
-        if (deadline != DL_FOREVER) {
-            int64_t left = deadline - now_ns();
-            if (left <= 0)
-                break;
-            rel.tv_sec = (time_t)(left / 1000000000);
-            rel.tv_nsec = (long)(left % 1000000000);
-            tsp = &rel;
-        }
-        syscall(SYS_futex, &n->futex, FUTEX_WAIT_PRIVATE, 0, tsp, NULL, 0);
-    }
+    if (deadline != DL_TRY)
+        tm_park(&n->futex, deadline, interruptible);
     blocking_end();
 }
 
@@ -365,20 +345,27 @@ static bool fat_take(fat_lock *f, const mnode *n)
     return true;
 }
 
-/* Take a fat lock `levels` times, waiting until the deadline. The object
- * is not touched again once the fat lock is known, so it needs no root. */
-static bool fat_enter(fat_lock *f, uint64_t levels, int64_t deadline, bool counted)
+/* Take a fat lock `levels` times, waiting until the deadline (or, if
+ * interruptible, an interrupt of the target thread: park.h). Returns 1 when
+ * taken, 0 at the deadline, TM_MONITOR_INTERRUPTED. The object is not
+ * touched again once the fat lock is known, so it needs no root. */
+static int fat_enter(fat_lock *f, uint64_t levels, int64_t deadline, bool counted, bool interruptible)
 {
     if (fat_owned(f)) {
         f->count += levels;      /* ours: nobody else writes owner or count */
-        return true;
+        return 1;
     }
     mnode n = {.index = tm_self.index, .levels = levels};
     fat_lock_internal(f);
     bool got = fat_take(f, &n);
+    bool interrupted = false;
     if (!got && !counted)
         stat_add(&stat_contended);
     while (!got && !deadline_passed(deadline)) {
+        if (interruptible && tm_interrupted()) {
+            interrupted = true;
+            break;
+        }
         n.futex = 0;
         n.state = NODE_QUEUED;
         if (n.handoff)
@@ -386,13 +373,13 @@ static bool fat_enter(fat_lock *f, uint64_t levels, int64_t deadline, bool count
         else
             q_push_tail(&f->entry, &n);
         fat_unlock_internal(f);
-        park(&n, deadline);
+        park(&n, deadline, interruptible);
         fat_lock_internal(f);
         if (n.state == NODE_GRANTED) {
             got = true;
             break;
         }
-        if (n.state == NODE_QUEUED)     /* timed out */
+        if (n.state == NODE_QUEUED)     /* timed out or interrupted */
             q_remove(&f->entry, &n);
         else                            /* woken: if overtaken, back to the head for a handoff */
             n.handoff = true;
@@ -400,13 +387,13 @@ static bool fat_enter(fat_lock *f, uint64_t levels, int64_t deadline, bool count
     }
     /* Gave up (woken or not): the owner's unlock will wake the next in line. */
     fat_unlock_internal(f);
-    return got;
+    return got ? 1 : interrupted ? TM_MONITOR_INTERRUPTED : 0;
 }
 
 /* Hand the segment over once so that a thin lock's owner can run. Under
- * the GIL, no sched_yield(): the handoff is in ticket order, and yielding
- * the CPU to a holder that does not block would only let it run on without
- * us in the queue. */
+ * the GIL, no sched_yield(): a releaser that re-acquires at once queues
+ * behind the waiters (gil.c), and yielding the CPU to a holder that does
+ * not block would only let it run on without us waiting. */
 static void spin_handoff(object_t **op)
 {
     TM_PUSH_ROOT(*op);
@@ -417,8 +404,9 @@ static void spin_handoff(object_t **op)
     TM_POP_ROOT(*op);
 }
 
-/* Enter `levels` times (>= 1), waiting until the deadline. */
-static bool enter_slow(object_t *o, uint64_t levels, int64_t deadline)
+/* Enter `levels` times (>= 1), waiting until the deadline (or an
+ * interrupt, if interruptible). Returns as fat_enter does. */
+static int enter_slow(object_t *o, uint64_t levels, int64_t deadline, bool interruptible)
 {
     uint32_t me = my_bits();
     TM_ASSERT(me != 0);
@@ -428,7 +416,7 @@ static bool enter_slow(object_t *o, uint64_t levels, int64_t deadline)
         word_prepare_store(o);
         uint32_t w = word_load(o);
         if (w & TM_LOCK_FAT_BIT)
-            return fat_enter(fat_of(slow_path_word(o)), levels, deadline, counted);
+            return fat_enter(fat_of(slow_path_word(o)), levels, deadline, counted, interruptible);
         uint32_t owner = w & TM_LOCK_OWNER_MASK;
         if (owner == 0) {
             uint32_t low = w & TM_GCFLAG_MASK;
@@ -461,7 +449,9 @@ static bool enter_slow(object_t *o, uint64_t levels, int64_t deadline)
             counted = true;
         }
         if (deadline_passed(deadline))   /* DL_TRY too */
-            return false;
+            return 0;
+        if (interruptible && tm_interrupted())
+            return TM_MONITOR_INTERRUPTED;
 #if TM_STM
         bool others_waiting = true;
 #else
@@ -478,7 +468,7 @@ static bool enter_slow(object_t *o, uint64_t levels, int64_t deadline)
         if ((w & TM_LOCK_FAT_BIT) || (w & TM_LOCK_OWNER_MASK) == 0 || (w & TM_LOCK_OWNER_MASK) == me)
             continue;
         fat_lock *f = inflate(o, w, thin_owner(w), thin_levels(w));
-        return fat_enter(f, levels, deadline, counted);
+        return fat_enter(f, levels, deadline, counted, interruptible);
     }
 }
 
@@ -494,7 +484,7 @@ void tm_monitor_enter(object_t *o)
         word_store(o, w + THIN_ONE);
         return;
     }
-    enter_slow(o, 1, DL_FOREVER);
+    enter_slow(o, 1, DL_FOREVER, false);
 }
 
 bool tm_monitor_enter_timed(object_t *o, int64_t timeout_ns)
@@ -504,7 +494,17 @@ bool tm_monitor_enter_timed(object_t *o, int64_t timeout_ns)
     uint32_t w = word_load(o);
     if ((w & TM_LOCK_FIELD_MASK) == 0 && word_cas(o, w, w | me))
         return true;
-    return enter_slow(o, 1, deadline_of(timeout_ns));
+    return enter_slow(o, 1, deadline_of(timeout_ns), false) == 1;
+}
+
+int tm_monitor_enter_interruptible(object_t *o, int64_t timeout_ns)
+{
+    uint32_t me = my_bits();
+    word_prepare_store(o);
+    uint32_t w = word_load(o);
+    if ((w & TM_LOCK_FIELD_MASK) == 0 && word_cas(o, w, w | me))
+        return 1;
+    return enter_slow(o, 1, deadline_of(timeout_ns), true);
 }
 
 /* Fat, or not ours. A fat word's index never changes, so w stays good. */
@@ -586,7 +586,7 @@ uint64_t tm_monitor_exit_all(object_t *o)
 void tm_monitor_enter_count(object_t *o, uint64_t count)
 {
     if (count)
-        enter_slow(o, count, DL_FOREVER);
+        enter_slow(o, count, DL_FOREVER, false);
 }
 
 int tm_monitor_wait(object_t *o, int64_t timeout_ns)
@@ -614,14 +614,16 @@ int tm_monitor_wait(object_t *o, int64_t timeout_ns)
     fat_release_locked(f);
     fat_unlock_internal(f);
 
-    park(&n, deadline);         /* o is not touched again: no root */
+    park(&n, deadline, true);   /* o is not touched again: no root */
 
     fat_lock_internal(f);
-    int result = n.state == NODE_WOKEN ? TM_MONITOR_NOTIFIED : TM_MONITOR_TIMED_OUT;
-    if (result == TM_MONITOR_TIMED_OUT)
+    int result = n.state == NODE_WOKEN ? TM_MONITOR_NOTIFIED
+               : tm_interrupted()    ? TM_MONITOR_INTERRUPTED
+                                     : TM_MONITOR_TIMED_OUT;
+    if (result != TM_MONITOR_NOTIFIED)
         q_remove(&f->waiting, &n);
     fat_unlock_internal(f);
-    fat_enter(f, saved, DL_FOREVER, true);
+    fat_enter(f, saved, DL_FOREVER, true, false);
     return result;
 }
 

@@ -51,6 +51,9 @@
 void tm_monitor_enter(object_t *o);
 /* The same with a timeout; returns whether the monitor was acquired. */
 bool tm_monitor_enter_timed(object_t *o, int64_t timeout_ns);
+/* The same, and an interrupt of the target thread (park.h) also ends the
+ * wait: returns 1 when acquired, 0 at the timeout, TM_MONITOR_INTERRUPTED. */
+int tm_monitor_enter_interruptible(object_t *o, int64_t timeout_ns);
 /* Unlock one level. Returns false, changing nothing, if the calling thread
  * does not own o's monitor. */
 bool tm_monitor_exit(object_t *o);
@@ -69,10 +72,12 @@ enum tm_monitor_wait_result {
     TM_MONITOR_NOT_OWNER = -1,  /* the caller does not own o's monitor: nothing done */
     TM_MONITOR_TIMED_OUT = 0,
     TM_MONITOR_NOTIFIED = 1,
+    TM_MONITOR_INTERRUPTED = 2, /* the interrupt target's wait ended by tm_interrupt (park.h) */
 };
-/* Release o's monitor completely, wait to be notified (or the timeout),
- * then re-acquire it with the same count. Waiters are notified in the order
- * they began waiting. */
+/* Release o's monitor completely, wait to be notified (or the timeout, or
+ * an interrupt if the caller is the interrupt target), then re-acquire it
+ * with the same count. Waiters are notified in the order they began
+ * waiting. */
 int tm_monitor_wait(object_t *o, int64_t timeout_ns);
 /* Wake up to n waiters of o's monitor (UINT64_MAX: all). Returns how many
  * were woken, or -1 if the caller does not own the monitor. The woken

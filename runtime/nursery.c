@@ -203,15 +203,19 @@ void tm_collect_minor(void)
 }
 
 /* Old space must be able to take every survivor of the nursery we hand out
- * (size classes round up: twice the nursery, plus a partial page per class). */
-static bool room_for_nursery(void)
+ * (size classes round up: twice the nursery, plus a partial page per class),
+ * after `extra` more bytes taken from it directly (objects born old or too
+ * big for the nursery): a minor collection has nowhere to fail to. */
+static bool room_for_nursery_and(size_t extra)
 {
-    size_t need = 2 * (tm_seg.nursery_end - tm_seg.nursery_start) + (64 << 12);
+    size_t need = 2 * (tm_seg.nursery_end - tm_seg.nursery_start) + (64 << 12) + extra;
     if (tm_old_free_bytes() >= need)
         return true;
     tm_collect_major();
     return tm_old_free_bytes() >= need;
 }
+
+static bool room_for_nursery(void) { return room_for_nursery_and(0); }
 
 /* Hand out [cur, cur + size) of the nursery (the fast path's bump). */
 static object_t *take(uintptr_t cur, size_t size, uint16_t tid)
@@ -230,6 +234,8 @@ static object_t *allocate_young_outside(uint16_t tid, size_t size)
     if (ss->young_outside_bytes + size > tm_seg.nursery_end - tm_seg.nursery_start)
         tm_collect_minor();
     tm_gc_maybe_collect_major();
+    if (!room_for_nursery_and(size))
+        return NULL;   /* MemoryError, not a minor collection without room later */
     uintptr_t so = tm_old_alloc_young_large(size);
     if (!so) {
         tm_collect_major();
@@ -294,6 +300,8 @@ object_t *tm_allocate_old(uint16_t tid, size_t size)
 #if !TM_STM
     if (size <= TM_SMALL_MAX) {
         tm_gc_maybe_collect_major();
+        if (!room_for_nursery_and(size))
+            return NULL;
         uintptr_t so = tm_old_alloc(tm_self.segment, size);
         if (!so) {
             tm_collect_major();

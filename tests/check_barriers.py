@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The read-barrier rule of vm/ code, checked on the source: a field of a
 mutable shape is read only through its cast macro (LIST, ARRAY, DICT, RAW,
-SETOBJ, ITER, CELL, INST, INSTH, EXC, EXCH, GEN, FO, BYTEARRAY, DEQUE), which
+SETOBJ, ITER, CELL, INST, INSTH, EXC, EXCH, GEN, FO, BYTEARRAY, DEQUE, COUNTOBJ), which
 holds the STM read barrier. (The other shapes are read without barriers:
 their writes go through VM_WRITE_RARE, which the runtime checker enforces.) A
 plain C cast to one of those types skips the barrier, so it is reported with
@@ -17,7 +17,7 @@ MUTABLE = {"ListObj": "LIST", "ArrayObj": "ARRAY", "DictObj": "DICT", "RawObj": 
            "SetObj": "SETOBJ", "IterObj": "ITER", "CellObj": "CELL", "InstanceObj": "INST",
            "ByteArrayObj": "BYTEARRAY", "DequeObj": "DEQUE", "InstanceHObj": "INSTH",
            "ExceptionObj": "EXC", "ExceptionHObj": "EXCH", "GenObj": "GEN", "FileObj": "FO",
-           "WeakrefObj": "WREF"}
+           "CountObj": "COUNTOBJ", "WeakrefObj": "WREF"}
 CAST = re.compile(r"\(\s*(" + "|".join(MUTABLE) + r")\s*\*\s*\)")
 
 

@@ -9,14 +9,15 @@ MOVE = {"TMPY_GC_DEBUG": "move"}
 ARCH_PRCTL = {"TMPY_NO_WRGSBASE": "1"}
 VALGRIND_ENV = {"TMPY_SEGMENT_SIZE": "1G", "TMPY_SEGMENTS": "1", **ARCH_PRCTL}
 
-PARTS = ["uncontended", "nesting", "timed", "wait", "contention", "recycle"]
+PARTS = ["uncontended", "nesting", "timed", "wait", "contention", "recycle", "interrupt"]
 
 
 @pytest.mark.parametrize("run", range(2))
 def test_monitor(ctest, run):
     p = ctest("test_monitor")
     for part in ["uncontended", "nesting", "timed enter", "handoff", "wait", "notify vs timeout",
-                 "contention, 2 threads", "contention, 4 threads", "contention, 8 threads", "thread indexes"]:
+                 "contention, 2 threads", "contention, 4 threads", "contention, 8 threads", "thread indexes",
+                 "interrupt"]:
         assert f"ok {part}" in p.stdout, p.stdout
 
 

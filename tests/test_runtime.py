@@ -1,5 +1,7 @@
 """The runtime heap: segments, GC, GIL threads, start-up parameters (C tests)."""
+import os
 import shutil
+import subprocess
 
 import pytest
 
@@ -130,3 +132,30 @@ def test_valgrind(args):
 def test_stm_private_pages_stay_under_the_kernel_mapping_limit(ctest):
     """50k isolated private pages in two transactions: the first set is re-shared on demand."""
     ctest("test_stm_mappings-stm")
+
+
+HEAP_FULL = """
+l = []
+try:
+    while True:
+        l.append([0] * 1000)   # arrays too big for the nursery: taken from old space directly
+except MemoryError:
+    print("full", len(l) > 0)
+for k in range(5):
+    try:
+        x = [str(i) for i in range(100000)]   # nursery survivors with old space full
+    except MemoryError:
+        pass
+del l
+x = [str(i) for i in range(100000)]
+print("done", len(x))
+"""
+
+
+@pytest.mark.parametrize("exe", ["tmpy-gil", "tmpy"])
+def test_interpreter_heap_exhaustion_is_memoryerror(exe):
+    """A full heap gives MemoryError, never a fatal error in a minor
+    collection with nowhere to copy its survivors."""
+    p = subprocess.run([str(BUILD / exe), "-c", HEAP_FULL], capture_output=True, text=True, timeout=120,
+                       env=dict(os.environ, TMPY_SEGMENT_SIZE="64M"))
+    assert p.returncode == 0 and p.stdout.split() == ["full", "True", "done", "100000"], (p.stdout, p.stderr)

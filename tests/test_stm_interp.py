@@ -115,3 +115,15 @@ def test_abort_frees_malloced_memory(work):
     p = run(code, {"TMPY_GC_DEBUG": "move", "TMPY_TXLEN": "3", "TMPY_STM_INJECT_ABORTS": "0.2:5"})
     assert clean.returncode == 0 and p.returncode == 0, (clean.stderr, p.stderr)
     assert p.stdout.split() == [clean.stdout.split()[0], "True"], (p.stdout, p.stderr)
+
+
+def test_abort_keeps_small_ints_that_look_like_nursery_addresses():
+    """The undo log keeps young references as NULL; a tagged small int
+    whose bits fall in the nursery's range is not a reference and must be
+    restored as it was (a generator's `x` came back unbound)."""
+    code = ("def steps(seed):\n    x = seed\n    for _ in range(3000):\n"
+            "        x = (x * 69069 + 1) & 0xFFFFFFFF\n        yield x % 7\n"
+            "tot = 0\nfor s in range(4):\n    for v in steps(s):\n        tot += v\nprint(tot)")
+    for seed in range(1, 16):
+        p = run(code, {"TMPY_SEGMENTS": "4", "TMPY_TXLEN": "5", "TMPY_STM_INJECT_ABORTS": f"0.05:{seed}"})
+        assert p.returncode == 0 and p.stdout.strip() == "36144", (seed, p.stdout, p.stderr)

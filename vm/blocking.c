@@ -49,15 +49,29 @@ void vm_blocking_end(void)
     errno = e;
 }
 
+/* PEP 475: a read a signal interrupts runs the handlers, then reads on
+ * unless one raised. */
 ssize_t vm_blocking_read(int fd, void *buf, size_t n)
 {
     ssize_t got;
-    vm_blocking_begin();
-    do
-        got = read(fd, buf, n);
-    while (got < 0 && errno == EINTR);
-    vm_blocking_end();
-    return got;
+    for (;;) {
+        vm_blocking_begin();
+        do {
+            if (tm_interrupted()) {   /* a signal just before: do not start waiting */
+                got = -1;
+                errno = EINTR;
+                break;
+            }
+            got = read(fd, buf, n);
+        } while (got < 0 && errno == EINTR);
+        vm_blocking_end();
+        if (got >= 0 || errno != EINTR)
+            return got;
+        if (vm_signals_check() < 0) {
+            errno = EINTR;
+            return -1;
+        }
+    }
 }
 
 ssize_t vm_blocking_write(int fd, const void *buf, size_t n)

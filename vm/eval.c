@@ -1361,6 +1361,17 @@ static Obj eval_loop(Frame *entry, int throwing, int *status, bool *tx_break)
     } while (0)
 #define LEAVE_RUN() ((void)0)
 #endif
+/* A signal was caught: the main thread runs the Python handlers here,
+ * between two instructions (modules/signalmodule.c); a handler's exception
+ * is raised here. One load and a branch on the fast path. */
+#define CHECK_SIGNALS()                             \
+    do {                                            \
+        if (unlikely(tm_interrupt_pending)) {       \
+            f->sp = sp;                             \
+            if (vm_signals_check() < 0)             \
+                goto error;                         \
+        }                                           \
+    } while (0)
 #define HDR (f->stack_base - FRAME_NHDR)
 #define NAME(i) (TUPLE_ITEMS(co->names)[i])
 #define JUMP_TO(target) (ip = co->code + (target))
@@ -1789,6 +1800,7 @@ call_c: {
         if (!res)
             goto error;
         *sp++ = res;
+        CHECK_SIGNALS();   /* as CPython after a call: a signal the callee let in */
         DISPATCH();
     }
 #undef UNPACK_BOUND_METHOD
@@ -1799,6 +1811,7 @@ call_c: {
             pop_frame(f);
             RESUME_FRAME(f->back);
             *sp++ = v;
+            CHECK_SIGNALS();
             YIELD_POINT_AT(0);
             DISPATCH();
         }
@@ -1918,6 +1931,7 @@ call_c: {
         DISPATCH();
     }
     TARGET(JUMP_BACKWARD) {
+        CHECK_SIGNALS();
         JUMP_TO(ARG);
         YIELD_POINT_AT(0);
         DISPATCH();
@@ -2822,6 +2836,7 @@ unwind:
 #undef LOAD_FRAME
 #undef RESUME_FRAME
 #undef HDR
+#undef CHECK_SIGNALS
 #undef NAME
 #undef JUMP_TO
 }

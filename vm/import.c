@@ -100,7 +100,8 @@ int import_read_file(const char *path, char **out, size_t *len)
             int e = errno;
             free(buf);
             close(fd);
-            err_from_errno(e, NULL);
+            if (e != EINTR)   /* EINTR: a signal handler raised */
+                err_from_errno(e, NULL);
             return -1;
         }
         if (got == 0)

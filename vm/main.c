@@ -65,6 +65,8 @@ static Obj builtins_module_init(void) { return g_builtins_module; }
 /* Exit status                                                         */
 /* ------------------------------------------------------------------ */
 
+static bool exit_by_sigint;
+
 /* Report an uncaught exception; returns the exit status. */
 static int handle_uncaught(Obj exc)
 {
@@ -124,8 +126,11 @@ static int handle_uncaught(Obj exc)
     } else {
         vm_print_exception(r[0]);
     }
-    if (vm_isinstance_type(r[0], E_KeyboardInterrupt))
-        status = 130;
+    /* CPython: an uncaught KeyboardInterrupt (that class, not a subclass)
+     * ends the process as SIGINT's default action would, after the
+     * finalisation (finish). */
+    if (TYPE(r[0]) == E_KeyboardInterrupt)
+        exit_by_sigint = true;
     vm_unroots(r);
     return status;
 }
@@ -143,6 +148,10 @@ __attribute__((noreturn)) static void finish(int status)
         vm_tx_print_stats();
     fflush(stdout);
     fflush(stderr);
+    if (exit_by_sigint) {
+        signals_exit_by_sigint();
+        status = 128 + SIGINT;   /* SIGINT could not end the process */
+    }
     exit(status);
 }
 
@@ -226,6 +235,10 @@ static char *read_stdin_all(size_t *len)
     char *buf = malloc(cap);
     while (buf) {
         ssize_t got = vm_blocking_read(0, buf + n, cap - n - 1);
+        if (got < 0 && errno == EINTR) {   /* a signal handler raised */
+            free(buf);
+            return NULL;
+        }
         if (got <= 0)
             break;
         n += (size_t)got;
@@ -529,6 +542,7 @@ options_done:
         fatal_startup("builtins");
     threads_init();
     tm_init();
+    signals_init();
 
     /* sys.argv */
     Obj *r = vm_roots(2);
@@ -561,12 +575,15 @@ options_done:
     vm_register_builtin_module("random", random_module_init);
     vm_register_builtin_module("atexit", atexit_module_init);
     vm_register_builtin_module("_collections", collections_module_init);
+    vm_register_builtin_module("_itertools", itertools_module_init);
     vm_register_builtin_module("_weakref", weakref_module_init);
     vm_register_builtin_module("gc", gc_module_init);
     vm_register_builtin_module("_thread", thread_module_init);
     vm_register_builtin_module("tm", tm_module_init);
     vm_register_builtin_module("importlib", importlib_module_init);
     vm_register_builtin_module("_io", io_module_init);
+    vm_register_builtin_module("signal", signal_module_init);
+    vm_register_builtin_module("_signal", signal_module_init);
     atexit_init();
     gc_init();
     VM_GLOBAL_ROOT(g_main_module);
@@ -607,6 +624,8 @@ options_done:
         size_t len;
         char *src = read_stdin_all(&len);
         if (!src) {
+            if (err_occurred())
+                finish(handle_uncaught(err_fetch()));
             fprintf(stderr, "%s: can't read the program from stdin\n", g_prog);
             finish(1);
         }

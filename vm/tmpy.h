@@ -87,7 +87,7 @@ void vm_write_rare(Obj o);
 #define VM_WRITE_RARE(o) VM_WRITE(o)
 #endif
 /* The read barrier inside the accessors: the cast macros of mutable shapes
- * (LIST, ARRAY, DICT, RAW, SETOBJ, ITER, CELL, INST, BYTEARRAY, DEQUE) mark the
+ * (LIST, ARRAY, DICT, RAW, SETOBJ, ITER, CELL, INST, BYTEARRAY, DEQUE, COUNTOBJ, ...) mark the
  * object read in the running transaction (STM: one byte store; GIL:
  * nothing), so code that reads through them needs no VM_READ of its own. */
 static inline Obj vm_rd(Obj o)
@@ -177,6 +177,7 @@ enum {
     TID_FILE,
     TID_CAPSULE,        /* internal: wraps C data with up to 4 Obj refs */
     TID_DEQUE,          /* collections.deque: DequeObj, a ring buffer over an ArrayObj (dequeobject.c) */
+    TID_COUNTER,        /* itertools.count: CountObj (countobject.c) */
     TID_WEAKREF,        /* weakref.ref: WeakrefObj, its referent in the runtime's weak slot (weakrefobject.c) */
     TID_WEAKPROXY,      /* weakref.ProxyType: WeakrefObj */
     TID_WEAKCALLABLEPROXY, /* weakref.CallableProxyType: WeakrefObj */
@@ -233,6 +234,9 @@ VM_STRUCT(SuperObj) { tm_header h; Obj type; Obj obj; Obj obj_type; };
 /* collections.deque (dequeobject.c): items at buf[(head + k) % capacity], k < len. */
 VM_STRUCT(DequeObj) { tm_header h; Obj buf; /* ArrayObj, capacity = buf->length */ int64_t head; int64_t len; int64_t maxlen; /* -1: none */ int64_t state; /* bumped by every change of the items' positions */ };
 #define DEQUE(v) ((DequeObj *)vm_rd(v))
+/* itertools.count (countobject.c): the next value and the step. */
+VM_STRUCT(CountObj) { tm_header h; Obj value; Obj step; };
+#define COUNTOBJ(v) ((CountObj *)vm_rd(v))
 /* Weak references (weakrefobject.c): `referent` is the runtime's weak slot
  * (tm_type.weak_offset): the GC neither keeps it alive nor lets it dangle,
  * it becomes NULL when a collection finds the referent dead (also in other
@@ -794,6 +798,10 @@ int dict_setitem(Obj d, Obj key, Obj v);
 int dict_setitem_cstr(Obj d, const char *key, Obj v);
 int dict_delitem(Obj d, Obj key);         /* KeyError if missing */
 int dict_pop(Obj d, Obj key, Obj *out);   /* 1 found (removed; *out is the value), 0 missing, -1 error */
+/* Remove and return the last (or first) (key, value) pair; NULL without an error if empty. */
+Obj dict_popitem_end(Obj d, bool last);
+/* Move key's entry to the end (or the front) of the order; KeyError if missing. */
+int dict_move_to_end(Obj d, Obj key, bool last);
 int64_t dict_len(Obj d);
 /* Iterate: pos starts at 0; returns false at the end. k/v may be NULL. */
 bool dict_next(Obj d, int64_t *pos, Obj *k, Obj *v);
@@ -908,9 +916,18 @@ Obj file_from_fd(int fd, const char *mode, const char *name);
  * and retry on EINTR; use them rather than the bare calls. */
 void vm_blocking_begin(void);
 void vm_blocking_end(void);
+/* A read interrupted by a signal runs the Python signal handlers (main
+ * thread); if one raised, it returns -1 with errno EINTR and that exception
+ * set (callers raise nothing of their own then), else it reads on. */
 ssize_t vm_blocking_read(int fd, void *buf, size_t n);         /* -1 with errno */
 ssize_t vm_blocking_write(int fd, const void *buf, size_t n);  /* may write less than n */
 int vm_blocking_open(const char *path, int flags, int mode);
+
+/* Signals (modules/signalmodule.c): in the main thread, with a signal
+ * caught (tm_interrupt_pending), run the Python handlers; -1 with the
+ * exception a handler raised. Called at the eval loop's back-edges and
+ * returns and after every wait an interrupt ended (runtime/park.h). */
+int vm_signals_check(void);
 
 /* STM: before an effect that cannot be undone (C memory shared between
  * threads, I/O), the running transaction becomes inevitable (txstate.c;
@@ -945,6 +962,8 @@ void iter_init_types(void);     /* builtiniters.c: enumerate, zip, map, filter, 
 void file_init_type(void);
 void deque_init_type(void);    /* dequeobject.c: collections.deque (the _collections module exposes it) */
 extern TypeObj *T_deque;
+void count_init_type(void);    /* countobject.c: itertools.count (the _itertools module exposes it) */
+extern TypeObj *T_count;
 void weakref_init_types(void); /* weakrefobject.c: weakref.ref, ProxyType, CallableProxyType */
 extern TypeObj *T_weakref, *T_weakproxy, *T_weakcallableproxy;
 /* ref(ob, callback) / proxy(ob, callback) of type `type` (one of the three, or

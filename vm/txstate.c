@@ -92,7 +92,8 @@ static void save_run(Obj *addr, size_t n, Frame *frame)
     uintptr_t ns = tm_seg.nursery_start, nsize = tm_seg.nursery_end - tm_seg.nursery_start;
     for (size_t i = 0; i < n; i++) {
         Obj v = addr[i];
-        tm_self.undo_top[i] = (uintptr_t)v - ns < nsize ? NULL : (object_t *)v;
+        /* a tagged small int is not a reference, whatever address it spells */
+        tm_self.undo_top[i] = !IS_SMALLINT(v) && (uintptr_t)v - ns < nsize ? NULL : (object_t *)v;
     }
     /* publish after the copies: a major collection marks up to undo_top */
     __atomic_store_n(&tm_self.undo_top, tm_self.undo_top + n, __ATOMIC_RELEASE);

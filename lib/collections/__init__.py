@@ -1,5 +1,6 @@
 """collections: deque (built in, from _collections), and in Python defaultdict,
-Counter, OrderedDict, namedtuple, ChainMap."""
+Counter, OrderedDict, namedtuple, ChainMap; the operations of defaultdict and
+OrderedDict that CPython makes atomic are C functions of _collections."""
 
 import sys as _sys
 from itertools import chain as _chain, repeat as _repeat, starmap as _starmap
@@ -8,7 +9,9 @@ from operator import itemgetter as _itemgetter
 __all__ = ['ChainMap', 'Counter', 'OrderedDict', 'defaultdict', 'deque', 'namedtuple']
 
 
-from _collections import deque  # C: each operation is one atomic step (vm/objects/dequeobject.c)
+# C: each operation is one atomic step (vm/objects/dequeobject.c, vm/modules/collectionsmodule.c)
+import _collections
+from _collections import deque
 
 
 class defaultdict(dict):
@@ -18,11 +21,8 @@ class defaultdict(dict):
         dict.__init__(self, *args, **kwargs)
         self.default_factory = default_factory
 
-    def __missing__(self, key):
-        if self.default_factory is None:
-            raise KeyError(key)
-        self[key] = value = self.default_factory()
-        return value
+    # the factory call and the insertion in one step
+    __missing__ = _collections.defaultdict_missing
 
     def __repr__(self):
         return '%s(%r, %s)' % (type(self).__name__, self.default_factory, dict.__repr__(self))
@@ -37,23 +37,9 @@ class OrderedDict(dict):
     """dicts keep insertion order; this adds move_to_end, popitem(last) and
     order-sensitive equality."""
 
-    def popitem(self, last=True):
-        if not self:
-            raise KeyError('dictionary is empty')
-        key = next(reversed(self)) if last else next(iter(self))
-        value = dict.pop(self, key)
-        return key, value
-
-    def move_to_end(self, key, last=True):
-        value = dict.pop(self, key)
-        if last:
-            dict.__setitem__(self, key, value)
-        else:
-            items = list(dict.items(self))
-            dict.clear(self)
-            dict.__setitem__(self, key, value)
-            for k, v in items:
-                dict.__setitem__(self, k, v)
+    # each reorders the dict in one step
+    popitem = _collections.odict_popitem
+    move_to_end = _collections.odict_move_to_end
 
     def __repr__(self):
         name = self.__class__.__name__

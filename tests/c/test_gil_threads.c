@@ -26,9 +26,10 @@
  * while A is looping. A counts, under the GIL, its transactions during which
  * a waiter was queued (tm_segment_waiters != 0 at the start or the end of the
  * transaction; B is the only other thread); B reads and resets that count
- * when it gets the segment. With FIFO handoff A runs at most one transaction
- * (the one in progress when B queued) while B waits; a releaser that could
- * barge back in would be counted once per extra acquisition. The test also
+ * when it gets the segment. A releaser queues behind the waiters, so A runs
+ * at most one transaction (the one in progress when B queued) while B waits;
+ * a releaser that could barge back in would be counted once per extra
+ * acquisition. The test also
  * reports, without checking it, how often A's loop counter moved between
  * B's call to tm_start_transaction() and its return: that includes B's own
  * latency to reach the queue (a few hundred ns are several of A's yield

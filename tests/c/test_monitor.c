@@ -38,9 +38,11 @@
 
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #define MS 1000000LL
 #define WB TM_GCFLAG_WRITE_BARRIER
@@ -1055,6 +1057,77 @@ static void test_recycle(void)
            dead_index, cycles);
 }
 
+/* ---- Interrupts (park.h) ---- */
+
+static pthread_t interrupt_target;
+
+static void *interrupt_later(void *arg)
+{
+    usleep(20000);
+    if (arg)
+        pthread_kill(interrupt_target, SIGUSR1);   /* the handler interrupts, on the target */
+    else
+        tm_interrupt();
+    return NULL;
+}
+
+static void on_sigusr1(int sig)
+{
+    (void)sig;
+    tm_interrupt();
+}
+
+/* Park (or wait on o's monitor, if o) while another thread interrupts us,
+ * directly or through a signal. */
+static int parked_until_interrupted(bool by_signal, object_t *o)
+{
+    pthread_t t;
+    uint32_t word = 0;
+    CHECK(pthread_create(&t, NULL, interrupt_later, by_signal ? (void *)1 : NULL) == 0, "pthread_create");
+    int rc = o ? tm_monitor_wait(o, TM_MONITOR_FOREVER) : tm_park(&word, TM_PARK_FOREVER, true);
+    pthread_join(t, NULL);
+    CHECK(tm_interrupt_pending, "the flag was cleared");
+    tm_interrupt_clear();
+    return rc;
+}
+
+/* The target thread's interruptible parks end at tm_interrupt (pending
+ * before the park, from another thread, from a signal handler on the
+ * target); other threads' parks and non-interruptible ones do not; a
+ * monitor wait ends with TM_MONITOR_INTERRUPTED holding the monitor again. */
+static void test_interrupt(void)
+{
+    uint32_t word = 0;
+    tm_interrupt();
+    CHECK(tm_park(&word, tm_now_ns() + 5 * MS, true) == TM_PARK_TIMED_OUT, "a non-target's park was interrupted");
+    tm_interrupt_clear();
+    tm_interrupt_set_target();
+    interrupt_target = pthread_self();
+    tm_interrupt();
+    CHECK(tm_park(&word, TM_PARK_FOREVER, true) == TM_PARK_INTERRUPTED, "a pending interrupt did not end the park");
+    CHECK(tm_park(&word, tm_now_ns() + 5 * MS, false) == TM_PARK_TIMED_OUT, "a plain park was interrupted");
+    tm_interrupt_clear();
+    CHECK(parked_until_interrupted(false, NULL) == TM_PARK_INTERRUPTED, "interrupt from another thread");
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigusr1;
+    sigemptyset(&sa.sa_mask);
+    CHECK(sigaction(SIGUSR1, &sa, NULL) == 0, "sigaction");
+    int rounds = (int)(20 * scale);
+    for (int i = 0; i < rounds; i++)
+        CHECK(parked_until_interrupted(true, NULL) == TM_PARK_INTERRUPTED, "interrupt by a signal, round %d", i);
+    tm_start_transaction();
+    cur = new_cell();
+    tm_monitor_enter(as_obj(cur));
+    CHECK(parked_until_interrupted(true, as_obj(cur)) == TM_MONITOR_INTERRUPTED, "monitor wait not interrupted");
+    CHECK(tm_monitor_count(as_obj(cur)) == 1, "the monitor is not held after the wait");
+    CHECK(tm_monitor_exit(as_obj(cur)), "exit");
+    cur = NULL;
+    tm_commit_transaction();
+    signal(SIGUSR1, SIG_DFL);
+    printf("ok interrupt: pending, from a thread, %d by signal, monitor wait\n", rounds);
+}
+
 static bool wanted(int argc, char **argv, const char *name)
 {
     if (argc < 2)
@@ -1095,6 +1168,8 @@ int main(int argc, char **argv)
         test_contention();
     if (wanted(argc, argv, "recycle"))
         test_recycle();
+    if (wanted(argc, argv, "interrupt"))
+        test_interrupt();
     tm_thread_detach();
     tm_monitor_stats s = stats();
     printf("ok test_monitor in %.2f s (%lu inflations, %lu contended enters, %lu fat locks)\n", now_s() - t0,

@@ -6,6 +6,8 @@
 
 #include "tmpy.h"
 
+#include <signal.h>
+
 /* ---- sysmodule.c ---- */
 extern Obj g_sys_module;
 extern double vm_switch_interval;          /* sys.setswitchinterval (seconds) */
@@ -17,6 +19,12 @@ void threads_shutdown(void);    /* at exit: threading._shutdown() joins non-daem
 Obj thread_module_init(void);   /* _thread */
 Obj tm_module_init(void);       /* tm */
 
+/* ---- signalmodule.c ---- */
+void signals_init(void);             /* start-up, main thread: SIGINT raises KeyboardInterrupt */
+void signals_thread_mask(sigset_t *set);   /* what threads other than the main one block */
+void signals_exit_by_sigint(void);   /* end the process as killed by SIGINT (uncaught KeyboardInterrupt) */
+Obj signal_module_init(void);
+
 /* ---- C modules (vm_register_builtin_module) ---- */
 Obj sys_module_init(void);
 Obj time_module_init(void);
@@ -27,6 +35,7 @@ Obj atexit_module_init(void);
 Obj io_module_init(void);       /* _io */
 Obj importlib_module_init(void);
 Obj collections_module_init(void);   /* _collections */
+Obj itertools_module_init(void);     /* _itertools */
 Obj weakref_module_init(void);       /* _weakref */
 Obj gc_module_init(void);            /* gc */
 void gc_init(void);                  /* start-up: gc.callbacks, gc.garbage */

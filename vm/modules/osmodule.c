@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <pwd.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -555,7 +556,7 @@ static Obj os_read(Obj *args, size_t nargs, Obj kwnames)
     if (got < 0) {
         int e = errno;
         free(buf);
-        return err_from_errno(e, NULL);
+        return e == EINTR ? NULL : err_from_errno(e, NULL);   /* EINTR: a signal handler raised */
     }
     Obj res = bytes_new(buf, (size_t)got);
     free(buf);
@@ -684,6 +685,30 @@ static Obj os_unsetenv(Obj *args, size_t nargs, Obj kwnames)
         return MAKE_SMALLINT(expr);                                            \
     }
 OS_INT_GETTER(getpid, getpid())
+
+/* kill(pid, sig); a signal to this process has its Python handler run
+ * before the call returns (the main thread gets it). */
+static Obj os_kill(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("kill", nargs, kwnames, 2, 2) < 0)
+        return NULL;
+    int64_t pid, sig;
+    for (int i = 0; i < 2; i++)
+        if (!IS_INT(vm_unwrap(args[i]))) {
+            err_format(E_TypeError, "'%s' object cannot be interpreted as an integer", type_name(args[i]));
+            return NULL;
+        }
+    if (vm_index_i64(args[0], &pid) < 0 || vm_index_i64(args[1], &sig) < 0)
+        return NULL;
+    if (pid < INT32_MIN || pid > INT32_MAX || sig < INT32_MIN || sig > INT32_MAX) {
+        err_set(E_OverflowError, "Python int too large to convert to C int");
+        return NULL;
+    }
+    vm_tx_become_inevitable();   /* changes the world: no abort may repeat it */
+    if (kill((pid_t)pid, (int)sig) < 0)
+        return err_from_errno(errno, NULL);
+    return vm_signals_check() < 0 ? NULL : g_None;
+}
 OS_INT_GETTER(getppid, getppid())
 OS_INT_GETTER(getuid, getuid())
 OS_INT_GETTER(geteuid, geteuid())
@@ -791,9 +816,15 @@ static Obj os_system(Obj *args, size_t nargs, Obj kwnames)
     char *cmd = path_cstr(a[0], "system", NULL);
     if (!cmd)
         goto out;
+    /* A thread other than the main one blocks the asynchronous signals
+     * (signalmodule.c); the command must not inherit that mask. */
+    sigset_t blocked, saved;
+    signals_thread_mask(&blocked);
+    pthread_sigmask(SIG_UNBLOCK, &blocked, &saved);
     vm_blocking_begin();
     int st = system(cmd);
     vm_blocking_end();
+    pthread_sigmask(SIG_SETMASK, &saved, NULL);
     free(cmd);
     res = MAKE_SMALLINT(st);
 out:
@@ -810,19 +841,6 @@ static Obj os__exit(Obj *args, size_t nargs, Obj kwnames)
     if (vm_index_i64(args[0], &n) < 0)
         return NULL;
     _exit((int)n);
-}
-
-static Obj os_kill(Obj *args, size_t nargs, Obj kwnames)
-{
-    vm_tx_become_inevitable();   /* changes the world: no abort may repeat it */
-    if (vm_check_args("kill", nargs, kwnames, 2, 2) < 0)
-        return NULL;
-    int64_t pid, sig;
-    if (vm_index_i64(args[0], &pid) < 0 || vm_index_i64(args[1], &sig) < 0)
-        return NULL;
-    if (kill((pid_t)pid, (int)sig) < 0)
-        return err_from_errno(errno, NULL);
-    return g_None;
 }
 
 /* ------------------------------------------------------------------ */

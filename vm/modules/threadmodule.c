@@ -107,37 +107,49 @@ static Obj lock_new_obj(void)
     return l ? l : err_nomemory();
 }
 
-/* Acquire the lock in *slot (a root slot: the lock may move while we wait). */
-static bool lock_acquire_slot(Obj *slot, int64_t timeout_ns)
+/* Acquire the lock in *slot (a root slot: the lock may move while we
+ * wait). Returns 1 when taken, 0 at the timeout, -1 with the exception a
+ * signal handler raised: a signal ends the main thread's wait, runs the
+ * handlers out of the monitor, and the wait goes on (PEP 475). */
+static int lock_acquire_slot(Obj *slot, int64_t timeout_ns)
 {
     if (!ITER(*slot)->i) {
         VM_WRITE(*slot);
         ITER(*slot)->i = 1;
-        return true;
+        return 1;
     }
     if (timeout_ns == 0)
-        return false;
+        return 0;
     uint64_t deadline = timeout_ns > 0 ? now_ns() + (uint64_t)timeout_ns : 0;
-    VM_WRITE(*slot);
-    ITER(*slot)->n++;
-    tm_monitor_enter((object_t *)*slot);
-    bool got = false;
     for (;;) {
-        if (!ITER(*slot)->i) {
-            VM_WRITE(*slot);
-            ITER(*slot)->i = 1;
-            got = true;
-            break;
+        VM_WRITE(*slot);
+        ITER(*slot)->n++;
+        tm_monitor_enter((object_t *)*slot);
+        int got = 0;
+        bool interrupted = false;
+        for (;;) {
+            if (!ITER(*slot)->i) {
+                VM_WRITE(*slot);
+                ITER(*slot)->i = 1;
+                got = 1;
+                break;
+            }
+            int64_t left = remaining_ns(timeout_ns, deadline);
+            if (left == 0)
+                break;
+            if (tm_monitor_wait((object_t *)*slot, left) == TM_MONITOR_INTERRUPTED) {
+                interrupted = true;
+                break;
+            }
         }
-        int64_t left = remaining_ns(timeout_ns, deadline);
-        if (left == 0)
-            break;
-        tm_monitor_wait((object_t *)*slot, left);
+        VM_WRITE(*slot);
+        ITER(*slot)->n--;
+        tm_monitor_exit((object_t *)*slot);
+        if (!interrupted)
+            return got;
+        if (vm_signals_check() < 0)
+            return -1;
     }
-    VM_WRITE(*slot);
-    ITER(*slot)->n--;
-    tm_monitor_exit((object_t *)*slot);
-    return got;
 }
 
 static int lock_release_obj(Obj *slot)
@@ -161,15 +173,15 @@ static Obj lock_acquire(Obj *args, size_t nargs, Obj kwnames)
     int64_t ns;
     if (parse_acquire_args("acquire", args + 1, nargs - 1, kwnames, &ns) < 0)
         return NULL;
-    return lock_acquire_slot(&args[0], ns) ? g_True : g_False;
+    int rc = lock_acquire_slot(&args[0], ns);
+    return rc < 0 ? NULL : rc ? g_True : g_False;
 }
 
 static Obj lock_enter(Obj *args, size_t nargs, Obj kwnames)
 {
     if (vm_check_args("__enter__", nargs - 1, kwnames, 0, 0) < 0)
         return NULL;
-    lock_acquire_slot(&args[0], TM_MONITOR_FOREVER);
-    return g_True;
+    return lock_acquire_slot(&args[0], TM_MONITOR_FOREVER) < 0 ? NULL : g_True;
 }
 
 static Obj lock_release(Obj *args, size_t nargs, Obj kwnames)
@@ -227,20 +239,34 @@ static Obj rlock_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
     return l ? l : err_nomemory();
 }
 
+/* Enter the RLock in *slot (a root slot). Returns as lock_acquire_slot. */
+static int rlock_acquire_slot(Obj *slot, int64_t timeout_ns)
+{
+    uint64_t deadline = timeout_ns > 0 ? now_ns() + (uint64_t)timeout_ns : 0;
+    for (;;) {
+        int64_t left = timeout_ns == 0 ? 0 : remaining_ns(timeout_ns, deadline);
+        int rc = tm_monitor_enter_interruptible((object_t *)*slot, left);
+        if (rc != TM_MONITOR_INTERRUPTED)
+            return rc;
+        if (vm_signals_check() < 0)
+            return -1;
+    }
+}
+
 static Obj rlock_acquire(Obj *args, size_t nargs, Obj kwnames)
 {
     int64_t ns;
     if (parse_acquire_args("acquire", args + 1, nargs - 1, kwnames, &ns) < 0)
         return NULL;
-    return tm_monitor_enter_timed((object_t *)args[0], ns) ? g_True : g_False;
+    int rc = rlock_acquire_slot(&args[0], ns);
+    return rc < 0 ? NULL : rc ? g_True : g_False;
 }
 
 static Obj rlock_enter(Obj *args, size_t nargs, Obj kwnames)
 {
     if (vm_check_args("__enter__", nargs - 1, kwnames, 0, 0) < 0)
         return NULL;
-    tm_monitor_enter((object_t *)args[0]);
-    return g_True;
+    return rlock_acquire_slot(&args[0], TM_MONITOR_FOREVER) < 0 ? NULL : g_True;
 }
 
 static Obj rlock_release(Obj *args, size_t nargs, Obj kwnames)
@@ -580,7 +606,13 @@ static Obj thread_start_new(Obj *args, size_t nargs, Obj kwnames)
     pthread_t tid;
     vm_tx_become_inevitable();   /* a thread started is not undone */
     __atomic_add_fetch(&vm_live_threads, 1, __ATOMIC_ACQ_REL);
+    /* The new thread blocks the asynchronous signals, so that the kernel
+     * delivers them to the main thread, whose waits they end (signalmodule.c). */
+    sigset_t blocked, saved;
+    signals_thread_mask(&blocked);
+    pthread_sigmask(SIG_BLOCK, &blocked, &saved);
     int rc = pthread_create(&tid, &attr, thread_main, (void *)(intptr_t)serial);
+    pthread_sigmask(SIG_SETMASK, &saved, NULL);
     pthread_attr_destroy(&attr);
     if (rc != 0) {
         __atomic_sub_fetch(&vm_live_threads, 1, __ATOMIC_ACQ_REL);

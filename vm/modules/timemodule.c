@@ -78,16 +78,22 @@ static Obj t_sleep(Obj *args, size_t nargs, Obj kwnames)
         err_set(E_OverflowError, "sleep length is too large");
         return NULL;
     }
-    struct timespec ts;
-    ts.tv_sec = (time_t)secs;
-    ts.tv_nsec = (long)((secs - (double)ts.tv_sec) * 1e9);
-    if (ts.tv_nsec >= 1000000000)
-        ts.tv_nsec = 999999999;
-    vm_blocking_begin();
-    while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
-        ;
-    vm_blocking_end();
-    return g_None;
+    /* A futex wait nobody wakes, but a signal does in the main thread:
+     * then the handlers run and, unless one raised, the sleep goes on to
+     * the same deadline (PEP 475). */
+    double ns = secs * 1e9;
+    int64_t now = tm_now_ns();
+    int64_t deadline = ns >= (double)(TM_PARK_FOREVER - now) ? TM_PARK_FOREVER : now + (int64_t)ns;
+    for (;;) {
+        uint32_t never = 0;
+        vm_blocking_begin();
+        int rc = tm_park(&never, deadline, true);
+        vm_blocking_end();
+        if (rc != TM_PARK_INTERRUPTED)
+            return g_None;
+        if (vm_signals_check() < 0)
+            return NULL;
+    }
 }
 
 /* ---- struct_time ---- */

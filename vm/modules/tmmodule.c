@@ -103,10 +103,18 @@ static Obj tm_wait(Obj *args, size_t nargs, Obj kwnames)
     if (vm_parse_args("wait", args, nargs, kwnames, names, 1, 2, a) < 0 || parse_timeout(a[1], &ns) < 0)
         goto out;
     int rc = tm_monitor_wait(monitor_of(a[0]), ns);
-    if (rc == TM_MONITOR_NOT_OWNER)
+    if (rc == TM_MONITOR_NOT_OWNER) {
         err_set(E_RuntimeError, "cannot wait on un-acquired monitor");
-    else
+    } else if (rc == TM_MONITOR_INTERRUPTED) {
+        /* A signal ended the main thread's wait: its handlers run (holding
+         * the monitor again); unless one raised, this is a spurious wakeup
+         * (True), as the wait may have missed a notify the handler made.
+         * Callers re-check their condition (Condition.wait_for, join, queue). */
+        if (vm_signals_check() == 0)
+            res = g_True;
+    } else {
         res = rc == TM_MONITOR_NOTIFIED ? g_True : g_False;
+    }
 out:
     vm_unroots(a);
     return res;

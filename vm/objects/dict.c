@@ -1270,18 +1270,31 @@ static Obj dict_pop_m(Obj *args, size_t nargs, Obj kwnames)
     return NULL;
 }
 
-static Obj dict_popitem_m(Obj *args, size_t nargs, Obj kwnames)
+/* The index slot that holds entry ix. */
+static uint64_t slot_of_entry(Obj d, int64_t ix)
 {
-    if (meth_check_args("dict", "popitem", nargs - 1, kwnames, 0, 0) < 0)
-        return NULL;
-    Obj d = vm_unwrap(args[0]);
-    if (DICT(d)->used == 0) {
-        err_set(E_KeyError, "popitem(): dictionary is empty");
-        return NULL;
+    Obj index = DICT(d)->index;
+    Obj tag = ents(d)[3 * ix];
+    uint64_t mask = ix_size(index) - 1, perturb = probe_seed(tag), j = perturb & mask;
+    while (ix_slots(index)[j] != ix) {
+        perturb >>= PERTURB_SHIFT;
+        j = (j * 5 + perturb + 1) & mask;
     }
-    int64_t i = DICT(d)->nentries - 1;
-    while (i >= 0 && !ents(d)[3 * i + 1])
-        i--;
+    return j;
+}
+
+Obj dict_popitem_end(Obj d, bool last)
+{
+    d = vm_unwrap(d);
+    if (DICT(d)->used == 0)
+        return NULL;
+    int64_t n = DICT(d)->nentries, i;
+    if (last)
+        for (i = n - 1; !ents(d)[3 * i + 1]; i--)
+            ;
+    else
+        for (i = 0; !ents(d)[3 * i + 1]; i++)
+            ;
     Obj *r = vm_roots(1);
     r[0] = d;
     Obj t = tuple_pack(2, ents(d)[3 * i + 1], ents(d)[3 * i + 2]);
@@ -1289,17 +1302,92 @@ static Obj dict_popitem_m(Obj *args, size_t nargs, Obj kwnames)
     vm_unroots(r);
     if (!t)
         return NULL;
-    /* the index slot of entry i */
-    Obj index = DICT(d)->index;
-    Obj tag = ents(d)[3 * i];
-    uint64_t mask = ix_size(index) - 1, perturb = probe_seed(tag), j = perturb & mask;
-    while (ix_slots(index)[j] != i) {
-        perturb >>= PERTURB_SHIFT;
-        j = (j * 5 + perturb + 1) & mask;
-    }
-    d_delete_at(d, i, j);
-    DICT(d)->nentries = i;   /* the tail is free again */
+    d_delete_at(d, i, slot_of_entry(d, i));
+    if (last)
+        DICT(d)->nentries = i;   /* the tail is free again */
     return t;
+}
+
+static Obj dict_popitem_m(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (meth_check_args("dict", "popitem", nargs - 1, kwnames, 0, 0) < 0)
+        return NULL;
+    if (DICT(vm_unwrap(args[0]))->used == 0) {
+        err_set(E_KeyError, "popitem(): dictionary is empty");
+        return NULL;
+    }
+    return dict_popitem_end(args[0], true);
+}
+
+int dict_move_to_end(Obj d, Obj key, bool last)
+{
+    d = vm_unwrap(d);
+    if (DICT(d)->used == 0) {
+        err_set_value(E_KeyError, key);
+        return -1;
+    }
+    Obj *r = vm_roots(4);
+    r[0] = d;
+    r[1] = key;
+    int rc = -1;
+    int64_t h = key_hash(&r[1], &r[0], NULL);
+    if (h == -1)
+        goto out;
+    uint64_t slot;
+    int64_t ix = d_lookup(&r[0], &r[1], NULL, h, &slot);
+    if (ix == LOOKUP_ERROR)
+        goto out;
+    if (ix < 0) {
+        err_set_value(E_KeyError, r[1]);
+        goto out;
+    }
+    d = r[0];
+    int64_t n = DICT(d)->nentries;
+    if (last) {
+        int64_t j = n - 1;
+        while (!ents(d)[3 * j + 1])
+            j--;
+        if (j != ix) {
+            /* Out of the middle, onto the end: the key is known absent then. */
+            r[1] = ents(d)[3 * ix + 1];
+            r[2] = ents(d)[3 * ix + 2];
+            d_delete_at(d, ix, slot);
+            if (d_insert_new(&r[0], &r[1], &r[2], h) < 0)
+                goto out;
+        }
+        rc = 0;
+        goto out;
+    }
+    int64_t first = 0;
+    while (!ents(d)[3 * first + 1])
+        first++;
+    if (first == ix) {
+        rc = 0;
+        goto out;
+    }
+    /* To the front: rebuild the table from a copy of the entries with this
+     * one first (stored hashes: no key's __hash__ or __eq__ runs). */
+    int64_t used = DICT(d)->used;
+    r[3] = array_new(3 * used);
+    if (!r[3])
+        goto out;
+    d = r[0];
+    Obj __seg_gs *from = ents(d);
+    Obj __seg_gs *to = ARRAY(r[3])->items;
+    for (int w = 0; w < 3; w++)
+        to[w] = from[3 * ix + w];
+    int64_t m = 1;
+    for (int64_t i = 0; i < n; i++) {
+        if (i == ix || !from[3 * i + 1])
+            continue;
+        for (int w = 0; w < 3; w++)
+            to[3 * m + w] = from[3 * i + w];
+        m++;
+    }
+    rc = d_build(&r[0], size_for(used), &r[3], m);
+out:
+    vm_unroots(r);
+    return rc;
 }
 
 static Obj dict_update_m(Obj *args, size_t nargs, Obj kwnames)

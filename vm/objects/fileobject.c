@@ -825,7 +825,8 @@ static int fill(Obj st)
 #endif
     tm_monitor_exit((object_t *)st);
     if (n < 0) {
-        err_from_errno(errno, NULL);
+        if (errno != EINTR)   /* EINTR: a signal handler's exception is set */
+            err_from_errno(errno, NULL);
         return -1;
     }
     VM_WRITE(st);
@@ -934,7 +935,8 @@ static int read_all_raw_unlocked(Obj st, StrBuf *out, bool text)
         }
         ssize_t n = vm_blocking_read(fd, out->p + out->len, out->cap - out->len - 1);
         if (n < 0) {
-            err_from_errno(errno, NULL);
+            if (errno != EINTR)   /* EINTR: a signal handler's exception is set */
+                err_from_errno(errno, NULL);
             return -1;
         }
         if (n == 0)
@@ -988,7 +990,7 @@ static Obj read_all_bytes_direct(Obj st)
         ssize_t n = vm_blocking_read(fd, p + got, want - got);
         if (n < 0) {
             vm_unroots(r);
-            return err_from_errno(errno, NULL);
+            return errno == EINTR ? NULL : err_from_errno(errno, NULL);
         }
         if (n == 0)
             break;
@@ -1000,6 +1002,8 @@ static Obj read_all_bytes_direct(Obj st)
         ssize_t more = vm_blocking_read(fd, &probe, 1);
         Obj res = r[0];
         vm_unroots(r);
+        if (more < 0 && errno == EINTR)
+            return NULL;   /* a signal handler raised */
         if (more <= 0)
             return res;
         lseek(fd, -1, SEEK_CUR);

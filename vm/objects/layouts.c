@@ -39,7 +39,7 @@ static bool read_with_barrier(unsigned tid)
 {
     switch (tid) {
     case TID_BYTEARRAY: case TID_LIST: case TID_ARRAY: case TID_RAW: case TID_DICT: case TID_SET:
-    case TID_CELL: case TID_GENERATOR: case TID_COROUTINE: case TID_ASYNC_GENERATOR: case TID_ITER: case TID_FILE: case TID_DEQUE:
+    case TID_CELL: case TID_GENERATOR: case TID_COROUTINE: case TID_ASYNC_GENERATOR: case TID_ITER: case TID_FILE: case TID_DEQUE: case TID_COUNTER:
     case TID_WEAKREF: case TID_WEAKPROXY: case TID_WEAKCALLABLEPROXY:
     case TID_INSTANCE: case TID_EXCEPTION:
         return true;
@@ -134,6 +134,7 @@ void vm_register_layouts(void)
                                   REF(CapsuleObj, refs[0]) | REF(CapsuleObj, refs[1]) | REF(CapsuleObj, refs[2]) |
                                       REF(CapsuleObj, refs[3])));
     reg(TID_DEQUE, layout_fixed("deque", sizeof(struct DequeObj_), REF(DequeObj, buf)));
+    reg(TID_COUNTER, layout_fixed("count", sizeof(struct CountObj_), REF(CountObj, value) | REF(CountObj, step)));
     static const char *const weak_names[] = {"weakref", "weakproxy", "weakcallableproxy"};
     for (unsigned k = 0; k < 3; k++) {
         tm_type w = layout_fixed(weak_names[k], sizeof(struct WeakrefObj_),
@@ -180,5 +181,6 @@ void vm_init_types(void)
     iter_init_types();
     file_init_type();
     deque_init_type();
+    count_init_type();
     weakref_init_types();
 }
