@@ -319,6 +319,10 @@ static void copy_object(int from, int to, uintptr_t so, size_t size)
     tm_compiler_barrier();
 }
 
+static void (*abort_hook)(void);
+
+void tm_set_abort_hook(void (*hook)(void)) { abort_hook = hook; }
+
 static void abort_self(int cause)
 {
     tm_thread *me = &tm_self;
@@ -338,6 +342,8 @@ static void abort_self(int cause)
     tm_discard_young(ss);
     ss->created.count = 0;
     me->ss_top = me->ss_at_start;
+    if (abort_hook)
+        abort_hook();
     STAT(ABORTED) += 1;
     STAT(ABORTED_NS) += tm_ticks() - me->tx_start_ticks;
     me->tx_stats[TM_STAT_ABORT_CAUSE + cause]++;

@@ -586,6 +586,7 @@ options_done:
     vm_register_builtin_module("_signal", signal_module_init);
     atexit_init();
     gc_init();
+    vm_tx_init();
     VM_GLOBAL_ROOT(g_main_module);
     if (xdigits)
         set_int_max_digits(xdigits);
