@@ -11,6 +11,7 @@
 
 /* The parameters tm_runtime_init was given. */
 tm_config tm_cfg;
+const char *tm_config_tm_option;
 
 /* One segment per online CPU, at least 2 (TMPY_SEGMENTS overrides). */
 static int default_segments(void)
@@ -135,6 +136,27 @@ int tm_config_from_env(tm_config *c, char *err, size_t errlen)
         }
         c->inject_aborts = rate;
         c->inject_seed = seed;
+    }
+    v = tm_config_tm_option ? tm_config_tm_option : getenv("TMPY_TM");
+    if (v && *v) {
+        if (strcmp(v, TM_STM ? "stm" : "gil") != 0 && (TM_STM || strcmp(v, "htm") != 0)) {
+            snprintf(err, errlen, TM_STM ? "TMPY_TM must be stm in build/tmpy (HTM elision is tmpy-gil's), got '%s'"
+                                         : "TMPY_TM must be gil or htm, got '%s'", v);
+            return -1;
+        }
+        c->tm_htm = !strcmp(v, "htm");
+    }
+    if ((v = getenv("TMPY_HTM_FAKE")) && *v)
+        c->htm_fake = v;   /* checked when the fake is configured */
+    if ((v = getenv("TMPY_HTM_TXLEN")) && *v) {
+        char *end;
+        errno = 0;
+        unsigned long n = strtoul(v, &end, 10);
+        if (!isdigit((unsigned char)*v) || *end || errno || n < 1 || n > 1000000) {
+            snprintf(err, errlen, "TMPY_HTM_TXLEN must be an integer from 1 to 1000000, got '%s'", v);
+            return -1;
+        }
+        c->htm_txlen = (uint32_t)n;
     }
     /* The reservation must fit in the address space: (N+1) segments. */
     if (c->segment_size > TM_MAX_RESERVATION / (size_t)(c->nsegments + 1)) {

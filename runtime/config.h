@@ -18,7 +18,14 @@ typedef struct tm_config {
     bool stm_check;         /* TMPY_STM_CHECK=1: the write-barrier checker (barriercheck.c) */
     double inject_aborts;   /* TMPY_STM_INJECT_ABORTS=RATE[:SEED]: probability of a forced abort at */
     uint64_t inject_seed;   /* each commit, barrier slow path and allocation slow path (tests) */
+    bool tm_htm;            /* TMPY_TM=htm (or --tm=htm): the GIL build elides its GIL with HTM */
+    const char *htm_fake;   /* TMPY_HTM_FAKE: the fake HTM's script or model (tests), NULL: RTM */
+    uint32_t htm_txlen;     /* TMPY_HTM_TXLEN: a constant transaction length, 0: per yield point */
 } tm_config;
+
+/* A command line's choice of TMPY_TM (`--tm=htm`), set before
+ * tm_runtime_init_from_env; it wins over the environment. */
+extern const char *tm_config_tm_option;
 
 void tm_config_defaults(tm_config *c);
 /* Overrides defaults from the environment. Returns 0, or -1 with one line in err. */

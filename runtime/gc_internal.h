@@ -61,6 +61,14 @@ void tm_discard_young(tm_segstate *ss);
 /* Re-share private pages no running transaction needs (world stopped). */
 void tm_reshare_pages(void);
 
+/* GIL build with HTM elision: a transaction ends without a minor collection,
+ * so every attached thread's shadow stack may hold young references: minor
+ * collections take them all as roots. */
+extern bool tm_gc_roots_all_threads;
+/* GIL build, the elision's side of the GC (elision.c): the GC's slow paths
+ * need the GIL; inside a hardware transaction this aborts it to take it. */
+void tm_htm_need_gil(void);
+
 void tm_visit_global_roots(void (*visit)(object_t **slot, void *ctx), void *ctx);
 void tm_gc_init(void);
 

@@ -29,8 +29,8 @@
  *   release followed at once by an acquire is a real handoff (tm_yield,
  *   a thin-lock contender handing the segment to the owner).
  * - A waiter that has waited a whole switch interval with the segment
- *   still in the same hands sets tm_segment_drop_request; the holder lets
- *   go at its next yield point (as CPython's eval breaker does). */
+ *   still in the same hands sets TM_YIELD_DROP in tm_yield_request; the
+ *   holder lets go at its next yield point (as CPython's eval breaker does). */
 static pthread_mutex_t gil_mutex = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t gil_freed;
 static pthread_once_t gil_once = PTHREAD_ONCE_INIT;
@@ -40,7 +40,7 @@ static uint64_t gil_acquisitions;
 static tm_thread *last_releaser;        /* released at acquisition count released_at, */
 static uint64_t released_at;            /* with waiters queued */
 volatile int tm_segment_waiters;
-volatile int tm_segment_drop_request;
+struct tm_yield_word tm_yield_word;
 static uint64_t switch_interval_ns = 5000000;
 
 void tm_set_switch_interval_ns(uint64_t ns) { __atomic_store_n(&switch_interval_ns, ns, __ATOMIC_RELAXED); }
@@ -98,14 +98,15 @@ void tm_segment_acquire(void)
                 others = tm_segment_waiters - 1;
             }
             if (rc == ETIMEDOUT && gil_held && gil_acquisitions == seen)
-                __atomic_store_n(&tm_segment_drop_request, 1, __ATOMIC_RELEASE);
+                __atomic_or_fetch(&tm_yield_request, TM_YIELD_DROP, __ATOMIC_RELEASE);
         }
         __atomic_sub_fetch(&tm_segment_waiters, 1, __ATOMIC_SEQ_CST);
     }
     gil_held = true;
     gil_acquisitions++;
     /* The new holder gets a whole interval before anyone asks it to go. */
-    __atomic_store_n(&tm_segment_drop_request, 0, __ATOMIC_RELEASE);
+    if (__atomic_load_n(&tm_yield_request, __ATOMIC_RELAXED) & TM_YIELD_DROP)
+        __atomic_and_fetch(&tm_yield_request, ~TM_YIELD_DROP, __ATOMIC_RELEASE);
     pthread_mutex_unlock(&gil_mutex);
     me->segment = 1;
     me->acquisitions++;
@@ -114,10 +115,16 @@ void tm_segment_acquire(void)
 
 void tm_segment_release(void)
 {
-    tm_thread *me = &tm_self;
-    TM_ASSERT(me->segment == 1);
+    TM_ASSERT(tm_self.segment == 1);
     tm_collect_minor();   /* nothing young outlives the segment */
     tm_gc_maybe_collect_major();
+    tm_segment_pass_on();
+}
+
+void tm_segment_pass_on(void)
+{
+    tm_thread *me = &tm_self;
+    TM_ASSERT(me->segment == 1);
     me->segment = 0;
     pthread_mutex_lock(&gil_mutex);
     gil_held = false;
@@ -127,5 +134,15 @@ void tm_segment_release(void)
         pthread_cond_signal(&gil_freed);   /* one: the others sleep on */
     }
     pthread_mutex_unlock(&gil_mutex);
+}
+
+void tm_yield_slow(uintptr_t site)
+{
+    if (tm_elision_on) {
+        tm_elision_yield(site);
+    } else if (__atomic_load_n(&tm_yield_request, __ATOMIC_ACQUIRE) & TM_YIELD_DROP) {
+        tm_commit_transaction();
+        tm_start_transaction();
+    }
 }
 #endif

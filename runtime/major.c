@@ -293,6 +293,8 @@ void tm_collect_major(void)
     TM_ASSERT(me > 0);
 #if TM_STM
     tm_stop_world();
+#else
+    tm_htm_need_gil();
 #endif
     tm_collect_minor();   /* ours: the caller expects its objects to move */
     uint64_t t0 = tm_ticks();

@@ -8,6 +8,7 @@
 
 tm_segstate tm_segstates[TM_MAX_SEGMENTS + 1];
 tm_gc_stats tm_stats;
+bool tm_gc_roots_all_threads;
 
 #define NURSERY_POISON 0x5a  /* a poisoned header has type id 0x5a5a: invalid */
 
@@ -107,6 +108,12 @@ static void update_weak_slots(tm_segstate *ss)
     ss->weak_young.count = 0;
 }
 
+static void fix_thread_roots(tm_thread *t, void *ss)
+{
+    for (object_t **p = t->ss_base; p < t->ss_top; p++)
+        fix_root(p, ss);
+}
+
 /* Empty the nursery of the segment %gs addresses. Move mode poisons what
  * was young and allocates on past it, so a stale reference finds garbage
  * instead of a new object. */
@@ -141,6 +148,8 @@ void tm_discard_young(tm_segstate *ss)
  * roots are the shadow stack of the thread running there. */
 void tm_collect_minor_of(tm_segstate *ss)
 {
+    if (!TM_STM && tm_gc_roots_all_threads)
+        tm_threads_drain_remembered(&ss->remembered);   /* the write barrier's per-thread lists */
     uintptr_t used_end = TM_SEGLOCAL->nursery_current;
     if (used_end == ss->young_start && !ss->remembered.count && !ss->young_outside.count) {
         if (!TM_STM)
@@ -153,8 +162,10 @@ void tm_collect_minor_of(tm_segstate *ss)
      * segment up holds no young reference) and the C globals. Under STM a
      * global is written only by the inevitable transaction (C memory is not
      * transactional), so only its collection can find young objects there. */
-    for (object_t **p = ss->thread->ss_base; p < ss->thread->ss_top; p++)
-        fix_root(p, ss);
+    if (!TM_STM && tm_gc_roots_all_threads)
+        tm_threads_foreach(fix_thread_roots, ss);
+    else
+        fix_thread_roots(ss->thread, ss);
     if (tm_inevitable_segment() == ss->seg)   /* always, in the GIL build */
         tm_visit_global_roots(fix_root, ss);
     /* Old objects written since the last collection. */
@@ -199,6 +210,9 @@ void tm_collect_minor_of(tm_segstate *ss)
 void tm_collect_minor(void)
 {
     TM_ASSERT(tm_self.segment > 0);
+#if !TM_STM
+    tm_htm_need_gil();
+#endif
     tm_collect_minor_of(&tm_segstates[tm_self.segment]);
 }
 
@@ -253,7 +267,9 @@ static object_t *allocate_young_outside(uint16_t tid, size_t size)
 
 object_t *tm_allocate_slow(uint16_t tid, size_t size)
 {
-#if TM_STM
+#if !TM_STM
+    tm_htm_need_gil();
+#else
     tm_stm_maybe_inject_abort();
     while (TM_SEGLOCAL->nursery_end == TM_NURSERY_END_SIGNAL) {
         tm_safepoint_slow();   /* may run our minor collection, or abort us */
@@ -298,6 +314,7 @@ object_t *tm_allocate_old(uint16_t tid, size_t size)
 {
     size = tm_round_size(size);
 #if !TM_STM
+    tm_htm_need_gil();
     if (size <= TM_SMALL_MAX) {
         tm_gc_maybe_collect_major();
         if (!room_for_nursery_and(size))
@@ -329,7 +346,10 @@ object_t *tm_allocate_old(uint16_t tid, size_t size)
 void tm_write_slowpath(object_t *o)
 {
     o->h.flags &= ~TM_GCFLAG_WRITE_BARRIER;
-    tm_list_push(&tm_segstates[tm_self.segment].remembered, (uintptr_t)o);
+    /* Under HTM elision each thread keeps its own list (transactions would
+     * conflict on a shared one); minor collections drain them all. */
+    tm_list_push(tm_gc_roots_all_threads ? &tm_self.remembered : &tm_segstates[tm_self.segment].remembered,
+                 (uintptr_t)o);
 }
 #endif
 

@@ -18,6 +18,9 @@ static tm_thread *by_index[TM_MAX_THREAD_INDEX + 1];
 static unsigned index_hint = 1;
 /* tx_stats of the threads that detached, under registry_lock. */
 static uint64_t detached_tx_stats[TM_TX_STATS];
+/* `remembered` entries of the threads that detached, under registry_lock:
+ * the next minor collection still owes them a trace. */
+static tm_list detached_remembered;
 
 /* Gives me the lowest free index at or after the hint, wrapping, and
  * publishes it; false if none. Reusing from the hint on (not always the
@@ -103,7 +106,10 @@ void tm_thread_detach(void)
     me->index = 0;
     for (int i = 0; i < TM_TX_STATS; i++)
         detached_tx_stats[i] += me->tx_stats[i];
+    for (size_t i = 0; i < me->remembered.count; i++)
+        tm_list_push(&detached_remembered, me->remembered.items[i]);
     pthread_mutex_unlock(&registry_lock);
+    tm_list_free(&me->remembered);
     munmap(me->ss_base, TM_SHADOWSTACK_ENTRIES * sizeof(object_t *) + TM_PAGE_SIZE);
     me->attached = false;
 }
@@ -126,5 +132,21 @@ void tm_threads_sum_tx_stats(uint64_t sum[TM_TX_STATS])
     for (tm_thread *t = threads; t; t = t->next)
         for (int i = 0; i < TM_TX_STATS; i++)
             sum[i] += t->tx_stats[i];
+    pthread_mutex_unlock(&registry_lock);
+}
+
+static void move_items(tm_list *from, tm_list *into)
+{
+    for (size_t i = 0; i < from->count; i++)
+        tm_list_push(into, from->items[i]);
+    from->count = 0;
+}
+
+void tm_threads_drain_remembered(tm_list *into)
+{
+    pthread_mutex_lock(&registry_lock);
+    move_items(&detached_remembered, into);
+    for (tm_thread *t = threads; t; t = t->next)
+        move_items(&t->remembered, into);
     pthread_mutex_unlock(&registry_lock);
 }

@@ -4,6 +4,7 @@
 #ifndef TM_THREAD_H
 #define TM_THREAD_H
 
+#include "list.h"
 #include "object.h"
 
 #include <pthread.h>
@@ -31,6 +32,12 @@ typedef struct tm_thread {
     int wait_for_seg;                /* after losing a conflict: the winner's segment... */
     uint64_t wait_for_start;         /* ...and its transaction, which we let finish first */
     uint64_t acquisitions;           /* GIL build: times this thread took the segment */
+    /* GIL build, HTM elision of the GIL (elision.c); tx_stats holds its counters */
+    uint8_t elide_state;             /* TM_ELIDE_OUT, _IN_TX (a hardware transaction), _HOLDS_GIL */
+    int32_t elide_countdown;         /* yield points left in this transaction */
+    uintptr_t elide_site;            /* the yield point it started at */
+    tm_list remembered;              /* under elision: old objects its write barrier remembered (one list
+                                        per thread, so concurrent transactions do not conflict on one) */
     /* Registry of attached threads */
     struct tm_thread *next, *prev;
 } tm_thread;
@@ -67,5 +74,8 @@ int tm_thread_count(void);
 /* sum[i] = tx_stats[i] summed over every thread attached now or before
  * (a thread's counters are kept when it detaches). */
 void tm_threads_sum_tx_stats(uint64_t sum[TM_TX_STATS]);
+/* Moves every thread's `remembered` list (and those of threads that
+ * detached since) onto `into`. */
+void tm_threads_drain_remembered(tm_list *into);
 
 #endif

@@ -14,6 +14,7 @@
 #ifndef TM_TX_H
 #define TM_TX_H
 
+#include "elision.h"
 #include "gc.h"
 #include "thread.h"
 
@@ -46,12 +47,24 @@ void tm_stm_get_stats(tm_stm_stats *out);
 /* GIL build (gil.c): owning segment 1 is holding the GIL. */
 void tm_segment_acquire(void);
 void tm_segment_release(void);
+/* The same without its minor collection (the HTM elision collects first). */
+void tm_segment_pass_on(void);
 /* Threads waiting for the segment. */
 extern volatile int tm_segment_waiters;
-/* Set when a waiter has waited a whole switch interval without the segment
- * changing hands; yield points read it without a lock and hand the segment
- * on (tm_yield). */
-extern volatile int tm_segment_drop_request;
+/* Read by every yield point without a lock (tm_yield); non-zero sends it to
+ * tm_yield_slow. TM_YIELD_DROP: a waiter has waited a whole switch interval
+ * without the segment changing hands, so the holder hands it on.
+ * TM_YIELD_COUNT: HTM elision with more than one thread, where yield points
+ * count down the running transaction's length (elision.c). */
+extern struct tm_yield_word {
+    volatile int v;
+    char pad[60];   /* a cache line of its own: hardware transactions read it at every yield point, so a
+                       neighbour's writes (the GIL's waiter count) would abort them */
+} tm_yield_word __attribute__((aligned(64)));
+#define tm_yield_request (tm_yield_word.v)
+#define TM_YIELD_DROP 1
+#define TM_YIELD_COUNT 2
+void tm_yield_slow(uintptr_t site);
 /* The switch interval (default 5 ms, as CPython's). */
 void tm_set_switch_interval_ns(uint64_t ns);
 uint64_t tm_get_switch_interval_ns(void);
@@ -102,8 +115,22 @@ static inline void tm_safepoint(void)
 #else /* GIL */
 
 static inline void tm_read(object_t *o) { (void)o; }
-static inline void tm_start_transaction(void) { tm_segment_acquire(); }
-static inline void tm_commit_transaction(void) { tm_segment_release(); }
+/* With HTM elision on (`--tm=htm`), a transaction is a hardware transaction
+ * or, as its fallback, holding the GIL (elision.h). */
+static inline void tm_start_transaction(void)
+{
+    if (__builtin_expect(tm_elision_on, 0))
+        tm_elision_begin(0);
+    else
+        tm_segment_acquire();
+}
+static inline void tm_commit_transaction(void)
+{
+    if (__builtin_expect(tm_elision_on, 0))
+        tm_elision_end();
+    else
+        tm_segment_release();
+}
 /* Nothing can abort under the GIL, so every transaction is inevitable. */
 static inline void tm_become_inevitable(void) {}
 static inline bool tm_is_inevitable(void) { return true; }
@@ -112,15 +139,16 @@ static inline void tm_become_globally_unique(void) {}
 static inline bool tm_is_globally_unique(void) { return true; }
 static inline bool tm_created_here(object_t *o) { (void)o; return true; }
 
-/* A yield point: hand the segment on once a waiter has waited a switch
- * interval. */
-static inline void tm_yield(void)
+/* A yield point at `site` (an opaque non-zero word naming it, for the HTM
+ * elision's per-yield-point lengths): hand the segment on once a waiter has
+ * waited a switch interval; under HTM elision, end the transaction when it
+ * has spanned its length. One load when nothing is asked. */
+static inline void tm_yield_at(uintptr_t site)
 {
-    if (__builtin_expect(tm_segment_drop_request != 0, 0)) {
-        tm_commit_transaction();
-        tm_start_transaction();
-    }
+    if (__builtin_expect(tm_yield_request != 0, 0))
+        tm_yield_slow(site);
 }
+static inline void tm_yield(void) { tm_yield_at(0); }
 
 #endif
 

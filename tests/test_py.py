@@ -8,6 +8,10 @@ A test program may carry directives in its first lines:
   # env: NAME=value      extra environment (one line per variable)
 In args and env, \\xNN stands for the byte NN, so a program can receive
 bytes that are not UTF-8 (as the OS may hand them in).
+Every program also runs under `tmpy-gil --tm=htm` (HTM elision of the GIL;
+without RTM it must print one line first and run with the GIL) and under
+--tm=htm with the fake HTM's conflict model (TMPY_HTM_FAKE; the threaded
+programs also in move mode).
 Every program also runs with TMPY_GC_DEBUG=move (a minor collection at
 every allocation moves every young object), which finds a reference held
 across an allocation without a root; TMPY_PY_MOVE=0 skips that half.
@@ -59,17 +63,35 @@ def directives(path):
     return args, stdin, env
 
 
-def run(exe, path, extra_env=None):
+RTM_MISSING = "tmpy: RTM is not available on this CPU; running with the GIL"
+
+
+def run(exe, path, extra_env=None, options=()):
     args, stdin, env = directives(path)
     full = dict(os.environ)
     full.pop("PYTHONPATH", None)
+    for k in ("TMPY_TM", "TMPY_HTM_FAKE", "TMPY_HTM_TXLEN"):
+        full.pop(k, None)
     full["PYTHONHASHSEED"] = "0"
     full.update(env)
     full.update(extra_env or {})
-    p = subprocess.run([str(exe), path.name, *args], cwd=path.parent, input=stdin,
+    p = subprocess.run([str(exe), *options, path.name, *args], cwd=path.parent, input=stdin,
                        capture_output=True, text=True, timeout=120, env=full)
     err = p.stderr.strip().splitlines()
+    if "--tm=htm" in options and "TMPY_HTM_FAKE" not in full and not rtm_available():
+        # Without RTM, --tm=htm says so once, first, and runs with the GIL.
+        assert err and err[0] == RTM_MISSING, f"--tm=htm without RTM: stderr starts {err[:1]}"
+        err = err[1:]
     return p.stdout, p.returncode, err[-1] if err else ""
+
+
+def rtm_available():
+    """Whether this CPU reports RTM (tmpy then also runs a test transaction)."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            return " rtm" in f.read()
+    except OSError:
+        return False
 
 
 _expected = {}
@@ -81,11 +103,11 @@ def expected(path):
     return _expected[path]
 
 
-def check(path, extra_env=None, exe=TMPY_GIL):
+def check(path, extra_env=None, exe=TMPY_GIL, options=()):
     assert exe.exists(), f"{exe} is not built: run `make test`"
     want = expected(path)
-    got = run(exe, path, extra_env)
-    where = " ".join(f"{k}={v}" for k, v in (extra_env or {}).items())
+    got = run(exe, path, extra_env, options)
+    where = " ".join([*options, *(f"{k}={v}" for k, v in (extra_env or {}).items())])
     assert got[0] == want[0], f"stdout differs ({where} {exe.name})"
     assert (got[1], got[2]) == (want[1], want[2]), f"exit code / last stderr line differ ({where} {exe.name})"
 
@@ -99,6 +121,35 @@ def test_program(path):
 @pytest.mark.parametrize("path", PROGRAMS, ids=[p.stem for p in PROGRAMS])
 def test_program_move_mode(path):
     check(path, {"TMPY_GC_DEBUG": "move"})
+
+
+@pytest.mark.parametrize("path", PROGRAMS, ids=[p.stem for p in PROGRAMS])
+def test_program_htm(path):
+    """tmpy-gil --tm=htm: with RTM, hardware transactions elide the GIL;
+    without (this machine), one line on stderr and the GIL."""
+    check(path, options=("--tm=htm",))
+
+
+@pytest.mark.parametrize("path", PROGRAMS, ids=[p.stem for p in PROGRAMS])
+def test_program_htm_fake(path):
+    """The elision's state machine driven by the fake HTM's conflict model
+    (runtime/htm_fake.c): aborts, retries, GIL fallbacks and length cuts
+    happen in every threaded program, which must still print the same."""
+    check(path, {"TMPY_HTM_FAKE": f"model:conflict=0.002,capacity=100,seed={abort_seed(path)}"},
+          options=("--tm=htm",))
+
+
+THREADED = [p for p in PROGRAMS if "thread" in p.stem]
+
+
+@pytest.mark.skipif(os.environ.get("TMPY_PY_MOVE") == "0", reason="TMPY_PY_MOVE=0")
+@pytest.mark.parametrize("path", THREADED, ids=[p.stem for p in THREADED])
+def test_program_htm_fake_move_mode(path):
+    """The threaded programs under the fake in move mode: transactions end
+    with young objects alive, so every thread's shadow stack must be a root
+    of the next minor collection."""
+    check(path, {"TMPY_HTM_FAKE": f"model:conflict=0.002,capacity=100,seed={abort_seed(path)}",
+                 "TMPY_GC_DEBUG": "move"}, options=("--tm=htm",))
 
 
 @pytest.mark.parametrize("path", PROGRAMS, ids=[p.stem for p in PROGRAMS])

@@ -4,6 +4,7 @@
 #include "eval.h"
 #include "compiler/compile.h"
 #include "objects/containers.h"
+#include "objects/objects.h"
 
 #include <inttypes.h>
 #include <string.h>
@@ -600,6 +601,32 @@ static int store_name(Frame *f, Obj name, Obj v)
     return vm_setitem(locals, name, v);
 }
 
+/* SETUP_ANNOTATIONS: __annotations__ = {} in the locals mapping unless set. */
+static int setup_annotations(Frame *f)
+{
+    Obj locals = FRAME_HDR(f)[HDR_LOCALS];
+    if (!locals) {
+        err_set(E_SystemError, "no locals found when setting up annotations");
+        return -1;
+    }
+    Obj name = str_intern_cstr("__annotations__");
+    if (!name)
+        return -1;
+    if (IS_DICT(locals)) {
+        if (dict_getitem_str(locals, name))
+            return 0;
+    } else {
+        Obj v = vm_getitem(locals, name);
+        if (v)
+            return 0;
+        if (!err_matches(E_KeyError))
+            return -1;
+        err_clear();
+    }
+    Obj d = dict_new();
+    return d ? store_name(f, str_intern_cstr("__annotations__"), d) : -1;
+}
+
 static int delete_name(Frame *f, Obj name)
 {
     Obj locals = FRAME_HDR(f)[HDR_LOCALS];
@@ -1130,7 +1157,7 @@ fail:
 
 static Obj make_function(Obj *sp, int flags, Obj globals)
 {
-    /* stack: [defaults] [kwdefaults] [closure] code */
+    /* stack: [defaults] [kwdefaults] [annotations] [closure] code */
     Obj code = sp[-1];
     Obj fn = function_new(code, globals, ((CodeObj *)code)->qualname);
     if (!fn)
@@ -1139,6 +1166,8 @@ static Obj make_function(Obj *sp, int flags, Obj globals)
     Obj *p = sp - 1;
     if (flags & 8)
         F->closure = *--p;
+    if (flags & 4)
+        F->annotations = *--p;
     if (flags & 2)
         F->kwdefaults = *--p;
     if (flags & 1)
@@ -1349,15 +1378,20 @@ static Obj eval_loop(Frame *entry, int throwing, int *status, bool *tx_break)
             vm_tx_become_inevitable();                                 \
     } while (0)
 #else
-#define YIELD_POINT_AT(redo)        \
-    do {                            \
-        (void)tx_break;             \
-        if (likely(!vm_ts.atomic))  \
-            tm_yield();             \
+/* The request word first: while it is 0 (always, with one thread and no
+ * HTM elision) a yield point is two loads (the second: work the collector
+ * queued, weak callbacks and finalizers, vm/gcwork.c). The site names the yield point
+ * for the HTM elision's per-yield-point lengths: the pinned code object's
+ * offset, and the instruction index above bit 47. */
+#define YIELD_POINT_AT(redo)                                                       \
+    do {                                                                           \
+        (void)tx_break;                                                            \
+        if (unlikely(tm_yield_request != 0) && likely(!vm_ts.atomic))              \
+            tm_yield_slow((uintptr_t)co | ((uintptr_t)(ip - co->code) << VM_SITE_SHIFT)); \
         if (unlikely(tm_gc_pending)) { /* weak callbacks, finalizers (gcwork.c) */ \
-            f->sp = sp;             \
-            vm_run_gc_work();       \
-        }                           \
+            f->sp = sp;                                                            \
+            vm_run_gc_work();                                                      \
+        }                                                                          \
     } while (0)
 #define LEAVE_RUN() ((void)0)
 #endif
@@ -1373,6 +1407,7 @@ static Obj eval_loop(Frame *entry, int throwing, int *status, bool *tx_break)
         }                                           \
     } while (0)
 #define HDR (f->stack_base - FRAME_NHDR)
+#undef NAME   /* objects.h's interned-name macro: the loop's own NAME is co->names */
 #define NAME(i) (TUPLE_ITEMS(co->names)[i])
 #define JUMP_TO(target) (ip = co->code + (target))
 
@@ -1535,6 +1570,11 @@ static Obj eval_loop(Frame *entry, int throwing, int *status, bool *tx_break)
         if (store_name(f, NAME(ARG), sp[-1]) < 0)
             goto error;
         sp--;
+        DISPATCH();
+    }
+    TARGET(SETUP_ANNOTATIONS) {
+        if (setup_annotations(f) < 0)
+            goto error;
         DISPATCH();
     }
     TARGET(DELETE_NAME) {
@@ -2462,7 +2502,7 @@ call_c: {
         Obj fn = make_function(sp, fl, HDR[HDR_GLOBALS]);
         if (!fn)
             goto error;
-        sp -= 1 + !!(fl & 1) + !!(fl & 2) + !!(fl & 8);
+        sp -= 1 + !!(fl & 1) + !!(fl & 2) + !!(fl & 4) + !!(fl & 8);
         *sp++ = fn;
         DISPATCH();
     }
@@ -2629,6 +2669,39 @@ call_c: {
         sp -= 2;
         if (!err_given_matches(exc, type))
             JUMP_TO(ARG);
+        DISPATCH();
+    }
+    TARGET(CHECK_EG_MATCH) {
+        /* rest type -- rest' match  |  rest type -- rest (jump) */
+        Obj type = sp[-1];
+        if (!valid_exc_class(type)) {
+            err_set(E_TypeError, "catching classes that do not inherit from BaseException is not allowed");
+            goto error;
+        }
+        if (exc_group_check_star_type(type) < 0)
+            goto error;
+        Obj *r = vm_roots(2);
+        int rc = exc_group_match(sp[-2], sp[-1], r);
+        Obj match = r[0], rest = r[1];
+        vm_unroots(r);
+        if (rc < 0)
+            goto error;
+        if (!match) {
+            sp--;
+            JUMP_TO(ARG);
+            DISPATCH();
+        }
+        sp[-2] = rest ? rest : g_None;
+        sp[-1] = match;
+        vm_ts.roots[ROOT_HANDLED_EXC] = match;
+        DISPATCH();
+    }
+    TARGET(PREP_RERAISE_STAR) {
+        Obj res = exc_group_prep_reraise(sp[-2], sp[-1]);
+        if (!res)
+            goto error;
+        sp--;
+        sp[-1] = res;
         DISPATCH();
     }
     TARGET(CALL_EXIT_NONE) {
@@ -2955,6 +3028,14 @@ Obj vm_run_class_body(Obj func, Obj ns)
     vm_unroots(r);
     eval_leave_level();
     return res;
+}
+
+int vm_current_future_flags(void)
+{
+    Frame *f = vm_ts.frame;
+    if (!f || !f->code)
+        return 0;
+    return (((CodeObj *)f->code)->flags & CO_FUTURE_ANNOTATIONS) ? COMPILE_FUTURE_ANNOTATIONS : 0;
 }
 
 Obj vm_current_globals(void)

@@ -157,6 +157,12 @@ void vm_tx_save_frame_slow(Frame *f, Obj *above);
 extern bool vm_tx_stats_enabled;         /* TMPY_STATS=1 */
 void vm_tx_merge_stats(void);            /* a thread ends: its abort sites into the totals */
 void vm_tx_print_stats(void);            /* at exit, TMPY_STATS=1 */
+/* HTM elision of the GIL (tmpy-gil --tm=htm; elisionstats.c): a yield point
+ * is named by its pinned code object and, above bit VM_SITE_SHIFT, the
+ * index of the instruction after it. */
+#define VM_SITE_SHIFT 47
+int vm_elision_stats(Obj d);             /* tm.stats(): adds the elision's counters and lengths to d */
+void vm_elision_print_stats(void);       /* at exit, TMPY_STATS=1 */
 /* A frame whose slots started at `above` was popped: `back` becomes the
  * innermost frame (its run for an abort reaches up to `above`). */
 static inline void vm_tx_frame_popped(Frame *back, Obj *above)

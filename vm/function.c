@@ -262,29 +262,37 @@ GETTER(f_set_dict)
     FUNC(args[0])->dict = args[1];
     return g_None;
 }
+/* __annotations__: the dict MAKE_FUNCTION was given, else an empty one made
+ * on first read; assignable to a dict, or None / del (none yet). */
 GETTER(f_get_annotations)
 {
     UNUSED_ARGS;
+    if (FUNC(args[0])->annotations)
+        return FUNC(args[0])->annotations;
     Obj *r = vm_roots(2);
     r[0] = args[0];
-    Obj res = NULL;
-    Obj key = str_intern_cstr("__annotations__");
-    if (!FUNC(r[0])->dict) {
-        Obj d = dict_new();
-        if (!d)
-            goto done;
+    r[1] = dict_new();
+    if (r[1]) {
         VM_WRITE_RARE(r[0]);
-        FUNC(r[0])->dict = d;
+        FUNC(r[0])->annotations = r[1];
     }
-    res = dict_getitem(FUNC(r[0])->dict, key);
-    if (!res && !err_occurred()) {
-        r[1] = dict_new();
-        if (r[1] && dict_setitem(FUNC(r[0])->dict, key, r[1]) == 0)
-            res = r[1];
-    }
-done:
+    Obj d = r[1];
     vm_unroots(r);
-    return res;
+    return d;
+}
+GETTER(f_set_annotations)
+{
+    UNUSED_ARGS;
+    Obj v = args[1];
+    if (v && IS_NONE(v))
+        v = NULL;
+    if (v && !vm_isinstance_type(v, T_dict)) {
+        err_set(E_TypeError, "__annotations__ must be set to a dict object");
+        return NULL;
+    }
+    VM_WRITE_RARE(args[0]);
+    FUNC(args[0])->annotations = v;
+    return g_None;
 }
 
 /* ------------------------------------------------------------------ */
@@ -543,6 +551,8 @@ GETTER(co_get_flags)
         r |= 0x20;
     if (fl & CO_ITERABLE_COROUTINE)
         r |= 0x100;
+    if (fl & CO_FUTURE_ANNOTATIONS)
+        r |= PY_CO_FUTURE_ANNOTATIONS;
     return MAKE_SMALLINT(r);
 }
 
@@ -675,7 +685,7 @@ void func_init_types(void)
     type_add_getset(T_function, "__globals__", f_get_globals, NULL);
     type_add_getset(T_function, "__builtins__", f_get_builtins, NULL);
     type_add_getset(T_function, "__dict__", f_get_dict, f_set_dict);
-    type_add_getset(T_function, "__annotations__", f_get_annotations, NULL);
+    type_add_getset(T_function, "__annotations__", f_get_annotations, f_set_annotations);
     type_ready(T_function);
 
     T_method = (TypeObj *)type_new_builtin("method", T_object, TID_METHOD, 0);

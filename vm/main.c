@@ -50,12 +50,15 @@ static void print_help(void)
            "-V     : print the Python version number and exit (also --version)\n"
            "-W arg : warning control (accepted, ignored)\n"
            "-X opt : set implementation-specific option (int_max_str_digits=N; others ignored)\n"
+           "--tm=M : how threads run (also TMPY_TM): tmpy-gil takes gil (the default) or htm\n"
+           "         (hardware transactions elide the GIL where the CPU has RTM)\n"
            "file   : program read from script file\n"
            "-      : program read from stdin (default; interactive mode if a tty)\n"
            "arg ...: arguments passed to program in sys.argv[1:]\n"
            "\n"
            "tmpy environment variables: TMPY_SEGMENTS, TMPY_SEGMENT_SIZE, TMPY_NURSERY_SIZE,\n"
-           "TMPY_GC_MAJOR_MIN, TMPY_GC_DEBUG (see README.md); PYTHONPATH, PYTHONUNBUFFERED,\n"
+           "TMPY_GC_MAJOR_MIN, TMPY_GC_DEBUG, TMPY_TM, TMPY_HTM_TXLEN, TMPY_STATS (see README.md);\n"
+           "PYTHONPATH, PYTHONUNBUFFERED,\n"
            "PYTHONINTMAXSTRDIGITS, PYTHONSAFEPATH as in CPython.\n");
 }
 
@@ -146,6 +149,10 @@ __attribute__((noreturn)) static void finish(int status)
         status = 120;
     if (vm_tx_stats_enabled)
         vm_tx_print_stats();
+#if !TM_STM
+    /* Under HTM elision: exit holding the GIL, so no other thread runs again. */
+    tm_elision_hold_gil();
+#endif
     fflush(stdout);
     fflush(stderr);
     if (exit_by_sigint) {
@@ -368,6 +375,18 @@ int main(int argc, char **argv)
             if (!strcmp(a, "--version")) {
                 printf("Python 3.11.7\n");
                 return 0;
+            }
+            if (!strncmp(a, "--tm=", 5)) {
+                const char *v = a + 5;
+                if (strcmp(v, TM_STM ? "stm" : "gil") != 0 && (TM_STM || strcmp(v, "htm") != 0)) {
+                    fprintf(stderr, TM_STM ? "tmpy: error: --tm must be stm in this build (HTM elision is "
+                                             "tmpy-gil's), got '%s'\n"
+                                           : "tmpy: error: --tm must be gil or htm, got '%s'\n", v);
+                    return 2;
+                }
+                tm_config_tm_option = v;
+                i++;
+                continue;
             }
             if (!strcmp(a, "--help")) {
                 print_help();

@@ -78,6 +78,19 @@
  *   s:  POP_TOP; POP_EXCEPT; POP_TOP; (exc, prev, exit)
  *   end:
  *
+ *   try: B  except* E as n: H  ...  (PEP 654)
+ *       SETUP_FINALLY h; B; POP_BLOCK; [else]; JUMP end
+ *   h:  (prev exc)  DUP_TOP; BUILD_LIST 0; ROT_TWO     (prev orig raised rest)
+ *       per clause: <E>; CHECK_EG_MATCH next; STORE n (or POP_TOP)
+ *           SETUP_FINALLY r; H; POP_BLOCK; [n = None; del n]; JUMP next
+ *       r:  [n = None; del n]; LIST_APPEND 3 (what H raised); POP_EXCEPT
+ *       next:
+ *       LIST_APPEND 1 (the unhandled rest); PREP_RERAISE_STAR   (prev exc|None)
+ *       DUP_TOP; POP_JUMP_IF_NOT_NONE re; POP_TOP; POP_EXCEPT; JUMP end
+ *   re: RERAISE
+ *   end:
+ *   return/break/continue cannot leave an except* clause (SyntaxError).
+ *
  *   await E:  <E> GET_AWAITABLE 0, LOAD_CONST None, YIELD_FROM
  *   async for T in I: B  else: L
  *       <I> GET_AITER
@@ -212,7 +225,7 @@
     X(UNPACK_SEQUENCE)       /* arg n: seq -- vn .. v1 (v1 on top) */ \
     X(UNPACK_EX)             /* arg before | (after << 8): seq -- v_last .. list .. v1 */ \
     X(FORMAT_VALUE)          /* arg: (conv: 0 none, 1 !s, 2 !r, 3 !a) | 4 if a spec is on the stack.  v [spec] -- str */ \
-    X(MAKE_FUNCTION)         /* arg flags 1 defaults, 2 kwdefaults, 8 closure: [defaults_tuple] [kwdefaults_dict] [closure_tuple] code -- function */ \
+    X(MAKE_FUNCTION)         /* arg flags 1 defaults, 2 kwdefaults, 4 annotations, 8 closure: [defaults_tuple] [kwdefaults_dict] [annotations_dict] [closure_tuple] code -- function */ \
     X(LOAD_BUILD_CLASS)      /* -- builtins.__build_class__ */ \
     X(IMPORT_NAME)           /* arg names index: level fromlist -- module */ \
     X(IMPORT_FROM)           /* arg names index: module -- module attr (ImportError "cannot import name") */ \
@@ -239,6 +252,9 @@
     X(END_ASYNC_FOR)         /* aiter prev exc -- : the handler of an async for's next step; StopAsyncIteration ends the loop (pops the EXCEPT_HANDLER block, restores prev), anything else is raised again */ \
     X(BEFORE_ASYNC_WITH)     /* mgr -- exit awaitable  (bound __aexit__, and __aenter__()) */ \
     X(SETUP_ASYNC_WITH)      /* arg handler target: exit res -- exit res, with a try block just above exit */ \
+    X(CHECK_EG_MATCH)        /* arg target: rest type -- rest' match  (except*: the part of rest that type matches, a naked exception wrapped in a group; it becomes the handled exception)  |  rest type -- rest, and jump when nothing matches. TypeError for a group type */ \
+    X(PREP_RERAISE_STAR)     /* orig raised_list -- exc|None: what the except* clauses leave to raise (re-raised parts in orig's shape, new ones in a new group) */ \
+    X(SETUP_ANNOTATIONS)     /* -- : a module or class body with annotations: __annotations__ = {} in the locals mapping unless there */ \
     X(ASYNC_GEN_WRAP)        /* v -- wrapped v  (an async generator's yield: asend() tells it from a value an await passes through) */ \
     X(OP_COUNT_)
 

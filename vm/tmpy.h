@@ -118,6 +118,21 @@ static inline void vm_cache_store(int64_t __seg_gs *field, int64_t v)
     *field = v;
 }
 
+/* The next value of a process-wide counter of unique numbers (dict versions,
+ * identity hashes), taken from the shared word in per-thread blocks: threads
+ * do not all write one word, on which hardware transactions would conflict
+ * (paper 001, section 4.4). `next` and `end` are the caller's __thread
+ * block; one thread alone counts 1, 2, 3, ... as with a plain counter. */
+#define VM_UNIQUE_BLOCK 4096
+static inline uint64_t vm_unique_next(uint64_t *shared, uint64_t *next, uint64_t *end)
+{
+    if (__builtin_expect(*next == *end, 0)) {
+        *next = __atomic_fetch_add(shared, VM_UNIQUE_BLOCK, __ATOMIC_RELAXED);
+        *end = *next + VM_UNIQUE_BLOCK;
+    }
+    return ++*next;
+}
+
 static inline Obj *vm_roots(int n)
 {
     Obj *r = (Obj *)tm_self.ss_top;
@@ -304,6 +319,7 @@ enum {
     CO_COROUTINE = 512,     /* async def (or an awaited async comprehension) */
     CO_ASYNC_GENERATOR = 1024, /* async def with yield, or an async generator expression */
     CO_ITERABLE_COROUTINE = 2048, /* a generator usable with await (types.coroutine) */
+    CO_FUTURE_ANNOTATIONS = 4096, /* compiled under `from __future__ import annotations` (PEP 563) */
 };
 VM_STRUCT(CodeObj) {
     tm_header h;
@@ -345,6 +361,7 @@ VM_STRUCT(FunctionObj) {
     Obj doc;
     Obj module;        /* __module__ (str) */
     Obj builtins;      /* builtins dict at definition time */
+    Obj annotations;   /* __annotations__ dict, NULL until made (MAKE_FUNCTION flag 4 or first read) */
 };
 
 /* ------------------------------------------------------------------ */
@@ -855,6 +872,14 @@ Obj gen_close(Obj gen);
 /* Compiler (compile.c, parser front end)                              */
 /* ------------------------------------------------------------------ */
 enum { COMPILE_EXEC, COMPILE_EVAL, COMPILE_SINGLE };
+/* OR'd into vm_compile's mode: compile as if the source began with
+ * `from __future__ import annotations` (compile()'s flag, or inherited). */
+#define COMPILE_FUTURE_ANNOTATIONS 0x100
+/* compile()'s flag value of that feature (CPython's CO_FUTURE_ANNOTATIONS). */
+#define PY_CO_FUTURE_ANNOTATIONS 0x1000000
+/* The future features of the innermost running Python code, as
+ * COMPILE_* flags (what compile/exec/eval inherit). */
+int vm_current_future_flags(void);
 /* Source text to a code object, or NULL with SyntaxError (msg, filename,
  * lineno, offset, text: as CPython's SyntaxError attributes) set. src and
  * filename must be C memory (they are read after allocations). */

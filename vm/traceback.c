@@ -407,8 +407,52 @@ static void print_syntax_error_location(StrBuf *b, Obj *slot)
     free(text);
 }
 
-static void print_exception_line(StrBuf *b, Obj *slot)
+/* How the exception being printed is nested in exception groups (CPython's
+ * exception_print_context): each line inside a group starts with an indent
+ * of two spaces per level and a "| " margin. */
+typedef struct {
+    StrBuf *b;
+    Obj *seen;        /* a root slot: a list of the exceptions printed so far */
+    int depth;        /* exception group nesting, 0 outside any group */
+    bool need_close;  /* a group's last member still owes the closing line */
+    int levels;       /* C recursion (chains and groups) */
+} PrintCtx;
+
+#define EG_MAX_WIDTH 15
+#define EG_MAX_DEPTH 10
+#define PRINT_MAX_LEVELS 1000
+
+static void add_indent(PrintCtx *ctx)
 {
+    for (int i = 0; i < 2 * ctx->depth; i++)
+        sb_addc(ctx->b, ' ');
+}
+
+static void add_margin(PrintCtx *ctx)
+{
+    add_indent(ctx);
+    if (ctx->depth)
+        sb_adds(ctx->b, "| ");
+}
+
+/* src's lines, each after the indent and margin; frees src. */
+static void add_lines_with_margin(PrintCtx *ctx, StrBuf *src)
+{
+    size_t i = 0;
+    while (i < src->len) {
+        const char *p = src->p + i, *nl = memchr(p, '\n', src->len - i);
+        size_t n = nl ? (size_t)(nl - p) + 1 : src->len - i;
+        add_margin(ctx);
+        sb_add(ctx->b, p, n);
+        i += n;
+    }
+    sb_free(src);
+}
+
+static void print_exception_line(PrintCtx *ctx, Obj *slot)
+{
+    StrBuf *b = ctx->b;
+    add_margin(ctx);
     Obj exc = *slot;
     TypeObj *t = TYPE(exc);
     Obj mod = NULL;
@@ -444,10 +488,13 @@ static void print_exception_line(StrBuf *b, Obj *slot)
         sb_add_str(b, s);
     }
     sb_addc(b, '\n');
-    /* PEP 678 notes */
+    /* PEP 678 notes, each of their lines after the margin */
     Obj notes = attr_opt(slot, "__notes__");
     if (!notes)
         return;
+    StrBuf nb;
+    sb_init(&nb);
+    b = &nb;
     Obj *r = vm_roots(1);
     r[0] = notes;
     if (IS_LIST(r[0]) || IS_TUPLE(r[0])) {
@@ -482,23 +529,138 @@ static void print_exception_line(StrBuf *b, Obj *slot)
         sb_addc(b, '\n');
     }
     vm_unroots(r);
+    add_lines_with_margin(ctx, &nb);
 }
 
-static void print_one(StrBuf *b, Obj *slot)
+static void print_one(PrintCtx *ctx, Obj *slot)
 {
     Obj exc = *slot;
     if (!IS_EXCEPTION(exc)) {
-        sb_printf(b, "TypeError: print_exception(): Exception expected for value, %s found\n", type_name(exc));
+        add_margin(ctx);
+        sb_printf(ctx->b, "TypeError: print_exception(): Exception expected for value, %s found\n",
+                  type_name(exc));
         return;
     }
     Obj tb = EXC(exc)->traceback;
+    bool group = exc_is_group(exc);
     if (tb && TID(tb) == TID_TRACEBACK) {
-        sb_adds(b, "Traceback (most recent call last):\n");
-        print_tb(b, tb);
+        add_indent(ctx);
+        /* the outermost group's header opens its box */
+        sb_adds(ctx->b, group && ctx->depth == 1 ? "+ " : ctx->depth ? "| " : "");
+        sb_adds(ctx->b, group ? "Exception Group Traceback (most recent call last):\n"
+                              : "Traceback (most recent call last):\n");
+        StrBuf tb_text;
+        sb_init(&tb_text);
+        print_tb(&tb_text, tb);
+        add_lines_with_margin(ctx, &tb_text);
     }
-    if (vm_isinstance_type(*slot, E_SyntaxError))
-        print_syntax_error_location(b, slot);
-    print_exception_line(b, slot);
+    if (vm_isinstance_type(*slot, E_SyntaxError)) {
+        StrBuf loc;
+        sb_init(&loc);
+        print_syntax_error_location(&loc, slot);
+        add_lines_with_margin(ctx, &loc);
+    }
+    print_exception_line(ctx, slot);
+}
+
+static void print_recursive(PrintCtx *ctx, Obj *slot);
+
+static bool seen_before(PrintCtx *ctx, Obj e)
+{
+    for (int64_t i = 0; i < LIST_LEN(*ctx->seen); i++)
+        if (LIST_ITEMS(*ctx->seen)[i] == e)
+            return true;
+    return false;
+}
+
+/* The cause or context, then the line that links it to what follows. */
+static void print_chained(PrintCtx *ctx, Obj next, const char *message)
+{
+    Obj *r = vm_roots(1);
+    r[0] = next;
+    bool need_close = ctx->need_close;
+    print_recursive(ctx, r);
+    ctx->need_close = need_close;
+    vm_unroots(r);
+    add_margin(ctx);
+    sb_addc(ctx->b, '\n');
+    add_margin(ctx);
+    sb_adds(ctx->b, message);
+    add_margin(ctx);
+    sb_addc(ctx->b, '\n');
+}
+
+/* A group: itself, then each member in a box (CPython's format, at most
+ * EG_MAX_WIDTH members and EG_MAX_DEPTH levels shown). */
+static void print_group(PrintCtx *ctx, Obj *slot)
+{
+    if (ctx->depth > EG_MAX_DEPTH) {
+        add_margin(ctx);
+        sb_printf(ctx->b, "... (max_group_depth is %d)\n", EG_MAX_DEPTH);
+        return;
+    }
+    if (ctx->depth == 0)
+        ctx->depth = 1;
+    print_one(ctx, slot);
+    Obj *r = vm_roots(2);
+    r[0] = exc_group_exceptions(*slot);
+    int64_t num = r[0] ? TUPLE_LEN(r[0]) : 0;
+    int64_t n = num <= EG_MAX_WIDTH ? num : EG_MAX_WIDTH + 1;
+    ctx->need_close = false;
+    for (int64_t i = 0; i < n; i++) {
+        bool last = i == n - 1;
+        if (last)
+            ctx->need_close = true;   /* a nested group may close the box itself */
+        add_indent(ctx);
+        if (i < EG_MAX_WIDTH)
+            sb_printf(ctx->b, "%s+---------------- %lld ----------------\n", i == 0 ? "+-" : "  ", (long long)i + 1);
+        else
+            sb_printf(ctx->b, "%s+---------------- ... ----------------\n", i == 0 ? "+-" : "  ");
+        ctx->depth++;
+        if (i < EG_MAX_WIDTH) {
+            r[1] = TUPLE_ITEMS(r[0])[i];
+            print_recursive(ctx, &r[1]);
+        } else {
+            int64_t more = num - EG_MAX_WIDTH;
+            add_margin(ctx);
+            sb_printf(ctx->b, "and %lld more exception%s\n", (long long)more, more > 1 ? "s" : "");
+        }
+        if (last && ctx->need_close) {
+            add_indent(ctx);
+            sb_adds(ctx->b, "+------------------------------------\n");
+            ctx->need_close = false;
+        }
+        ctx->depth--;
+    }
+    if (ctx->depth == 1)
+        ctx->depth = 0;
+    vm_unroots(r);
+}
+
+/* *slot (a root) with what caused it first, as CPython's
+ * print_exception_recursive. */
+static void print_recursive(PrintCtx *ctx, Obj *slot)
+{
+    if (ctx->levels >= PRINT_MAX_LEVELS)
+        return;
+    ctx->levels++;
+    if (list_append(*ctx->seen, *slot) < 0)
+        err_clear();
+    if (IS_EXCEPTION(*slot)) {
+        ExceptionObj *e = EXC(*slot);
+        Obj cause = e->cause, context = e->context;
+        if (cause) {
+            if (!seen_before(ctx, cause))
+                print_chained(ctx, cause, "The above exception was the direct cause of the following exception:\n");
+        } else if (context && !e->suppress_context && !seen_before(ctx, context)) {
+            print_chained(ctx, context, "During handling of the above exception, another exception occurred:\n");
+        }
+    }
+    if (exc_is_group(*slot))
+        print_group(ctx, slot);
+    else
+        print_one(ctx, slot);
+    ctx->levels--;
 }
 
 /* A message on sys.stderr (after start-up; stdout's pending output first). */
@@ -519,8 +681,6 @@ void vm_errmsg(const char *fmt, ...)
     }
 }
 
-#define MAX_CHAIN 64
-
 static Obj current_stderr(void)
 {
     Obj f = sys_get("stderr");
@@ -530,33 +690,10 @@ static Obj current_stderr(void)
 void vm_print_exception(Obj exc)
 {
     vm_tx_become_inevitable();   /* the source cache and the output are not transactional */
-    Obj *r = vm_roots(MAX_CHAIN + 2);   /* the chain, the pending exception, the text */
-    r[MAX_CHAIN] = err_fetch();   /* keep a pending exception aside */
-    int link[MAX_CHAIN];           /* 1: cause, 2: context from r[i] to r[i+1] */
-    int n = 0;
-    r[n++] = exc;
-    while (n < MAX_CHAIN && IS_EXCEPTION(r[n - 1])) {
-        ExceptionObj *e = EXC(r[n - 1]);
-        Obj next = NULL;
-        int kind = 0;
-        if (e->cause) {
-            next = e->cause;
-            kind = 1;
-        } else if (e->context && !e->suppress_context) {
-            next = e->context;
-            kind = 2;
-        }
-        if (!next)
-            break;
-        bool seen = false;
-        for (int i = 0; i < n; i++)
-            if (r[i] == next)
-                seen = true;
-        if (seen)
-            break;
-        link[n - 1] = kind;
-        r[n++] = next;
-    }
+    Obj *r = vm_roots(4);        /* the exception, the pending exception, the text, the seen list */
+    r[1] = err_fetch();          /* keep a pending exception aside */
+    r[0] = exc;
+    r[3] = list_new(0);
     if (g_sys_stdout) {
         if (file_flush(g_sys_stdout) < 0)
             err_clear();
@@ -565,25 +702,22 @@ void vm_print_exception(Obj exc)
     }
     StrBuf b;
     sb_init(&b);
-    for (int i = n - 1; i >= 0; i--) {
-        print_one(&b, &r[i]);
-        if (i > 0) {
-            if (link[i - 1] == 1)
-                sb_adds(&b, "\nThe above exception was the direct cause of the following exception:\n\n");
-            else
-                sb_adds(&b, "\nDuring handling of the above exception, another exception occurred:\n\n");
-        }
+    if (r[3]) {
+        PrintCtx ctx = {.b = &b, .seen = &r[3]};
+        print_recursive(&ctx, &r[0]);
+    } else {
+        err_clear();
     }
     bool written = false;
     if (g_sys_stderr) {
-        Obj s = r[MAX_CHAIN + 1] = sb_finish(&b);
+        Obj s = r[2] = sb_finish(&b);
         if (s) {
             /* sys.stderr as it is now (a program may have replaced it),
              * fetched again after the write: the object may have moved */
             written = file_write_str(current_stderr(), s) >= 0 && file_flush(current_stderr()) >= 0;
             if (!written) {
                 err_clear();
-                fputs(str_cstr(r[MAX_CHAIN + 1]), stderr);
+                fputs(str_cstr(r[2]), stderr);
                 written = true;
             }
         } else {
@@ -595,7 +729,7 @@ void vm_print_exception(Obj exc)
         written = true;
     }
     fflush(stderr);
-    if (r[MAX_CHAIN])
-        eval_set_exc(r[MAX_CHAIN]);
+    if (r[1])
+        eval_set_exc(r[1]);
     vm_unroots(r);
 }

@@ -344,7 +344,7 @@ void vm_tx_commit(void) { tm_commit_transaction(); }
 void vm_tx_init(void) {}
 bool vm_tx_stats_enabled;
 void vm_tx_merge_stats(void) {}
-void vm_tx_print_stats(void) {}
+void vm_tx_print_stats(void) { vm_elision_print_stats(); }
 void vm_tx_become_inevitable(void) {}
 void vm_tx_save_frame_slow(Frame *f, Obj *above) { (void)f, (void)above; }
 #endif

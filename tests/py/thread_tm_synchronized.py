@@ -15,7 +15,7 @@ N_THREADS = 8
 N_ITERS = 1000 * int(os.environ.get("TMPY_THREAD_SCALE", "1"))
 sys.setswitchinterval(1e-5)
 
-print("mode known", tm.mode() in ("gil", "stm"))
+print("mode known", tm.mode() in ("gil", "htm", "stm"))
 
 
 class Account:

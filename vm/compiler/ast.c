@@ -637,7 +637,8 @@ static void dump_stmt(Dumper *d, stmt_ty s)
         dump_expr(d, s->v.Raise.cause);
         break;
     case Try_kind:
-        fputs("Try(body=", f);
+    case TryStar_kind:
+        fputs(s->kind == TryStar_kind ? "TryStar(body=" : "Try(body=", f);
         dump_stmts(d, s->v.Try.body);
         fputs(", handlers=", f);
         DUMP_SEQ(d, s->v.Try.handlers, dump_handler);

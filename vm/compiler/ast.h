@@ -28,8 +28,8 @@
  *    fields as FunctionDef, For and With (as in CPython's ast) and share
  *    their union members: s->v.FunctionDef, s->v.For, s->v.With. Their
  *    position starts at the `async` keyword.
- *  - Not supported (the parser raises SyntaxError "... not supported yet"):
- *    except*. So there are no TryStar nodes.
+ *  - TryStar (a try with except* clauses) has Try's fields and shares its
+ *    union member: s->v.Try.
  */
 #ifndef TMPY_AST_H
 #define TMPY_AST_H
@@ -123,6 +123,9 @@ typedef struct constant {
     size_t len;
     /* CONST_FLOAT: the value. CONST_IMAG: the imaginary part. */
     double f;
+    /* CONST_STR: 1 when the first literal had a lowercase u prefix (the ast's
+     * kind='u'; only unparsing shows it). */
+    int u_prefix;
 } constant;
 
 /* ------------------------------------------------------------------ */
@@ -145,7 +148,7 @@ struct _mod {
 enum _stmt_kind {
     FunctionDef_kind = 1, ClassDef_kind, Return_kind, Delete_kind, Assign_kind,
     AugAssign_kind, AnnAssign_kind, For_kind, While_kind, If_kind, With_kind,
-    Raise_kind, Try_kind, Assert_kind, Import_kind, ImportFrom_kind,
+    Raise_kind, Try_kind, TryStar_kind, Assert_kind, Import_kind, ImportFrom_kind,
     Global_kind, Nonlocal_kind, Expr_kind, Pass_kind, Break_kind, Continue_kind,
     Match_kind, AsyncFunctionDef_kind, AsyncFor_kind, AsyncWith_kind
 };

@@ -13,7 +13,7 @@
  *  - COMPILE_SINGLE expression statements call sys.displayhook(value);
  *  - every backward jump is a JUMP_BACKWARD (loops never jump back
  *    conditionally; a while test is compiled twice, as CPython 3.11 does);
- *  - `from __future__ import x` compiles to nothing (features are checked).
+ *  - `from __future__ import x` is checked, then imported as any from-import.
  * Like CPython it folds constant int/float/complex arithmetic and tuples of
  * constants (only when the result is exact and raises nothing), and
  * prints its SyntaxWarnings ("is" with a literal, ...) to sys.stderr.
@@ -30,6 +30,7 @@
 #include "opcodes.h"
 
 #include "parser.h"
+#include "unparse.h"
 #include "objects/numbers.h"   /* cplx_quot: folding complex quotients */
 
 #include <math.h>
@@ -87,7 +88,7 @@ typedef struct StrTab {
 
 typedef enum {
     FB_WHILE, FB_FOR, FB_TRY_EXCEPT, FB_FINALLY_TRY, FB_FINALLY_END, FB_WITH, FB_HANDLER_CLEANUP, FB_POP_VALUE,
-    FB_ASYNC_WITH
+    FB_ASYNC_WITH, FB_EXCEPT_STAR
 } FBKind;
 
 typedef struct FBlock {
@@ -333,7 +334,7 @@ static bool is_jump_op(int op)
     case OP_JUMP: case OP_JUMP_BACKWARD: case OP_POP_JUMP_IF_FALSE: case OP_POP_JUMP_IF_TRUE:
     case OP_JUMP_IF_FALSE_OR_POP: case OP_JUMP_IF_TRUE_OR_POP: case OP_POP_JUMP_IF_NONE:
     case OP_POP_JUMP_IF_NOT_NONE: case OP_FOR_ITER: case OP_SETUP_FINALLY: case OP_SETUP_WITH:
-    case OP_SETUP_ASYNC_WITH: case OP_JUMP_IF_NOT_EXC_MATCH:
+    case OP_SETUP_ASYNC_WITH: case OP_JUMP_IF_NOT_EXC_MATCH: case OP_CHECK_EG_MATCH:
         return true;
     default:
         return false;
@@ -1064,6 +1065,8 @@ static bool enter_unit(Compiler *c, Scope *ste, UnitKind kind, const char *name,
     /* CPython's CO_NESTED: inside a function, or inside a nested block */
     if (parent && (parent->ste->type == BLOCK_FUNCTION || (parent->flags & CO_NESTED)))
         u->flags |= CO_NESTED;
+    if (c->st->future_annotations)
+        u->flags |= CO_FUTURE_ANNOTATIONS;   /* inherited by compile/exec/eval it runs */
     return true;
 }
 
@@ -1233,6 +1236,8 @@ static bool unwind_fblock(Compiler *c, FBlock *f, bool preserve_tos)
             TRY(compile_nameop(c, f->name, AST_Del, NULL));
         }
         return true;
+    case FB_EXCEPT_STAR:
+        return true;   /* never left by a jump: compile_return / break refuse */
     case FB_POP_VALUE:
         if (preserve_tos)
             TRY(emit(c, OP_ROT_TWO, 0));
@@ -1714,6 +1719,115 @@ static int compile_defaults(Compiler *c, arguments_ty a)
     return flags;
 }
 
+static const char *pool_strndup(Compiler *c, const char *s, size_t n);
+
+/* An annotation's value: the expression, or under `from __future__ import
+ * annotations` its text as CPython's unparser writes it (PEP 563). */
+static bool compile_annotation(Compiler *c, expr_ty ann)
+{
+    if (c->st->future_annotations) {
+        char *text = ast_unparse_annotation(ann);
+        if (!text) {   /* only a repr() out of memory can fail */
+            err_clear();
+            return nomem(c);
+        }
+        const char *kept = pool_strndup(c, text, strlen(text));   /* constants point into the pool */
+        free(text);
+        return kept && emit_str_const(c, kept);
+    }
+    if (ann->kind == Starred_kind)   /* *args: *Ts (PEP 646) */
+        return compile_expr(c, ann->v.Starred.value) && emit(c, OP_UNPACK_SEQUENCE, 1);
+    return compile_expr(c, ann);
+}
+
+static bool compile_arg_annotations(Compiler *c, arg_seq args, int *n)
+{
+    for (int i = 0; i < args.n; i++) {
+        arg_ty a = args.items[i];
+        if (!a->annotation)
+            continue;
+        const char *m = mangle(c, a->arg);
+        TRY(m && emit_str_const(c, m) && compile_annotation(c, a->annotation));
+        ++*n;
+    }
+    return true;
+}
+
+/* Push a def's __annotations__ dict, in CPython's order (args, then
+ * positional-only, *args, keyword-only, **kwargs, 'return' last); returns
+ * MAKE_FUNCTION's flag 4, 0 if there are none, -1 on error. */
+static int compile_annotations(Compiler *c, arguments_ty a, expr_ty returns)
+{
+    int n = 0;
+    arg_seq one;
+    if (!compile_arg_annotations(c, a->args, &n) || !compile_arg_annotations(c, a->posonlyargs, &n))
+        return -1;
+    if (a->vararg) {
+        one = (arg_seq){1, &a->vararg};
+        if (!compile_arg_annotations(c, one, &n))
+            return -1;
+    }
+    if (!compile_arg_annotations(c, a->kwonlyargs, &n))
+        return -1;
+    if (a->kwarg) {
+        one = (arg_seq){1, &a->kwarg};
+        if (!compile_arg_annotations(c, one, &n))
+            return -1;
+    }
+    if (returns) {
+        if (!emit_str_const(c, "return") || !compile_annotation(c, returns))
+            return -1;
+        n++;
+    }
+    if (!n)
+        return 0;
+    return emit(c, OP_BUILD_MAP, n) ? 4 : -1;
+}
+
+/* Does a module or class body annotate a simple target anywhere outside
+ * nested defs and classes (CPython's find_ann)? */
+static bool find_ann(const stmt_seq *body)
+{
+    for (int i = 0; i < body->n; i++) {
+        stmt_ty s = body->items[i];
+        switch (s->kind) {
+        case AnnAssign_kind:
+            return true;
+        case For_kind: case AsyncFor_kind:
+            if (find_ann(&s->v.For.body) || find_ann(&s->v.For.orelse))
+                return true;
+            break;
+        case While_kind:
+            if (find_ann(&s->v.While.body) || find_ann(&s->v.While.orelse))
+                return true;
+            break;
+        case If_kind:
+            if (find_ann(&s->v.If.body) || find_ann(&s->v.If.orelse))
+                return true;
+            break;
+        case With_kind: case AsyncWith_kind:
+            if (find_ann(&s->v.With.body))
+                return true;
+            break;
+        case Try_kind: case TryStar_kind:
+            for (int k = 0; k < s->v.Try.handlers.n; k++)
+                if (find_ann(&s->v.Try.handlers.items[k]->body))
+                    return true;
+            if (find_ann(&s->v.Try.body) || find_ann(&s->v.Try.orelse) || find_ann(&s->v.Try.finalbody))
+                return true;
+            break;
+        case Match_kind:
+            for (int k = 0; k < s->v.Match.cases.n; k++)
+                if (find_ann(&s->v.Match.cases.items[k]->body))
+                    return true;
+            break;
+        default:
+            break;
+        }
+    }
+    return false;
+}
+
 static void set_arg_counts(Unit *u, arguments_ty a)
 {
     u->posonlyargcount = a->posonlyargs.n;
@@ -1733,6 +1847,10 @@ static bool compile_function(Compiler *c, stmt_ty s)
     int flags = compile_defaults(c, a);
     if (flags < 0)
         return false;
+    int ann = compile_annotations(c, a, s->v.FunctionDef.returns);
+    if (ann < 0)
+        return false;
+    flags |= ann;
     int firstline = decs.n ? decs.items[0]->lineno : s->lineno;
     TRY(enter_unit(c, symtable_lookup(c->st, s), U_FUNCTION, s->v.FunctionDef.name, firstline));
     set_arg_counts(c->u, a);
@@ -1807,6 +1925,8 @@ static bool compile_class(Compiler *c, stmt_ty s)
     TRY(emit_name_index(c, OP_LOAD_NAME, "__name__") && emit_name_index(c, OP_STORE_NAME, "__module__"));
     TRY(emit_str_const(c, u->qualname) && emit_name_index(c, OP_STORE_NAME, "__qualname__"));
     const stmt_seq *body = &s->v.ClassDef.body;
+    if (find_ann(body))
+        TRY(emit(c, OP_SETUP_ANNOTATIONS, 0));
     const constant *doc = kept_docstring(c, body);
     if (doc) {
         u->lineno = body->items[0]->lineno;
@@ -1894,19 +2014,41 @@ static bool compile_augassign(Compiler *c, stmt_ty s)
     }
 }
 
+/* PEP 526: in a module or class body a simple name's annotation goes into
+ * __annotations__ (after the value is stored); other targets' annotations
+ * are evaluated there and dropped; in a function nothing is evaluated. */
 static bool compile_annassign(Compiler *c, stmt_ty s)
 {
     expr_ty t = s->v.AnnAssign.target;
-    /* annotations are not evaluated (tmpy keeps no __annotations__) */
+    bool stored_scope = c->u->kind == U_MODULE || c->u->kind == U_CLASS;
     if (s->v.AnnAssign.value) {
         TRY(compile_expr(c, s->v.AnnAssign.value));
-        return compile_store(c, t);
+        TRY(compile_store(c, t));
     }
-    if (t->kind == Attribute_kind)
-        return compile_expr(c, t->v.Attribute.value) && emit(c, OP_POP_TOP, 0);
-    if (t->kind == Subscript_kind)
-        return compile_expr(c, t->v.Subscript.value) && emit(c, OP_POP_TOP, 0) &&
-               compile_expr(c, t->v.Subscript.slice) && emit(c, OP_POP_TOP, 0);
+    switch (t->kind) {
+    case Name_kind:
+        if (s->v.AnnAssign.simple && stored_scope) {
+            const char *m = mangle(c, t->v.Name.id);
+            TRY(compile_annotation(c, s->v.AnnAssign.annotation));
+            c->u->lineno = s->lineno;
+            return m && emit_name_index(c, OP_LOAD_NAME, "__annotations__") && emit_str_const(c, m) &&
+                   emit(c, OP_STORE_SUBSCR, 0);
+        }
+        break;
+    case Attribute_kind:
+        if (!s->v.AnnAssign.value)
+            TRY(compile_expr(c, t->v.Attribute.value) && emit(c, OP_POP_TOP, 0));
+        break;
+    case Subscript_kind:
+        if (!s->v.AnnAssign.value)
+            TRY(compile_expr(c, t->v.Subscript.value) && emit(c, OP_POP_TOP, 0) &&
+                compile_expr(c, t->v.Subscript.slice) && emit(c, OP_POP_TOP, 0));
+        break;
+    default:
+        break;
+    }
+    if (stored_scope && !c->st->future_annotations)
+        TRY(compile_expr(c, s->v.AnnAssign.annotation) && emit(c, OP_POP_TOP, 0));
     return true;
 }
 
@@ -2134,6 +2276,79 @@ static bool compile_try_except(Compiler *c, stmt_ty s)
     return true;
 }
 
+/* try with except* clauses (PEP 654); the sequence is in opcodes.h. */
+static bool compile_try_star_except(Compiler *c, stmt_ty s)
+{
+    NEW_LABEL(handlers);
+    NEW_LABEL(end);
+    NEW_LABEL(reraise);
+    c->u->lineno = s->lineno;
+    TRY(emit(c, OP_SETUP_FINALLY, handlers));
+    TRY(PUSH_FBLOCK(c, FB_TRY_EXCEPT, -1, -1, s));
+    TRY(compile_stmts(c, &s->v.Try.body, 0));
+    pop_fblock(c);
+    TRY(emit(c, OP_POP_BLOCK, 0));
+    TRY(compile_stmts(c, &s->v.Try.orelse, 0));
+    TRY(emit(c, OP_JUMP, end));
+    /* stack: prev exc -> prev orig raised rest */
+    bind_label(c, handlers);
+    TRY(emit(c, OP_DUP_TOP, 0) && emit(c, OP_BUILD_LIST, 0) && emit(c, OP_ROT_TWO, 0));
+    for (int i = 0; i < s->v.Try.handlers.n; i++) {
+        excepthandler_ty h = s->v.Try.handlers.items[i];
+        NEW_LABEL(next);
+        NEW_LABEL(raised);
+        c->u->lineno = h->lineno;
+        TRY(compile_expr(c, h->type));
+        c->u->lineno = h->lineno;
+        TRY(emit(c, OP_CHECK_EG_MATCH, next));
+        if (h->name)
+            TRY(compile_nameop(c, h->name, AST_Store, NULL));
+        else
+            TRY(emit(c, OP_POP_TOP, 0));
+        TRY(emit(c, OP_SETUP_FINALLY, raised));
+        TRY(push_fblock(c, FB_EXCEPT_STAR, -1, -1, h->lineno, h->col_offset, h->end_lineno, h->end_col_offset));
+        TRY(compile_stmts(c, &h->body, 0));
+        pop_fblock(c);
+        c->u->lineno = h->lineno;
+        TRY(emit(c, OP_POP_BLOCK, 0));
+        if (h->name)
+            TRY(emit_none(c) && compile_nameop(c, h->name, AST_Store, NULL) &&
+                compile_nameop(c, h->name, AST_Del, NULL));
+        TRY(emit(c, OP_JUMP, next));
+        /* the clause raised: stack prev orig raised rest prev2 exc2 */
+        bind_label(c, raised);
+        if (h->name)
+            TRY(emit_none(c) && compile_nameop(c, h->name, AST_Store, NULL) &&
+                compile_nameop(c, h->name, AST_Del, NULL));
+        TRY(emit(c, OP_LIST_APPEND, 3) && emit(c, OP_POP_EXCEPT, 0));
+        bind_label(c, next);
+    }
+    c->u->lineno = s->lineno;
+    TRY(emit(c, OP_LIST_APPEND, 1) && emit(c, OP_PREP_RERAISE_STAR, 0));
+    TRY(emit(c, OP_DUP_TOP, 0) && emit(c, OP_POP_JUMP_IF_NOT_NONE, reraise));
+    TRY(emit(c, OP_POP_TOP, 0) && emit(c, OP_POP_EXCEPT, 0) && emit(c, OP_JUMP, end));
+    bind_label(c, reraise);
+    TRY(emit(c, OP_RERAISE, 0));
+    bind_label(c, end);
+    return true;
+}
+
+/* return/break/continue inside an except* clause (for break and continue:
+ * unless inside a loop within it) is a SyntaxError, as CPython's unwinding
+ * finds. */
+static bool leaves_except_star(Compiler *c, bool to_loop)
+{
+    for (int i = c->u->nfblocks - 1; i >= 0; i--) {
+        FBKind k = c->u->fblocks[i].kind;
+        if (k == FB_EXCEPT_STAR)
+            return true;
+        if (to_loop && (k == FB_WHILE || k == FB_FOR))
+            return false;
+    }
+    return false;
+}
+#define EXCEPT_STAR_EXIT_MSG "'break', 'continue' and 'return' cannot appear in an except* block"
+
 static bool compile_try_finally(Compiler *c, stmt_ty s)
 {
     NEW_LABEL(handler);
@@ -2143,7 +2358,7 @@ static bool compile_try_finally(Compiler *c, stmt_ty s)
     TRY(PUSH_FBLOCK(c, FB_FINALLY_TRY, -1, -1, s));
     c->u->fblocks[c->u->nfblocks - 1].finalbody = &s->v.Try.finalbody;
     if (s->v.Try.handlers.n)
-        TRY(compile_try_except(c, s));
+        TRY(s->kind == TryStar_kind ? compile_try_star_except(c, s) : compile_try_except(c, s));
     else
         TRY(compile_stmts(c, &s->v.Try.body, 0));
     pop_fblock(c);
@@ -2236,8 +2451,9 @@ static bool compile_importfrom(Compiler *c, stmt_ty s)
 {
     const char *module = s->v.ImportFrom.module ? s->v.ImportFrom.module : "";
     alias_seq names = s->v.ImportFrom.names;
+    /* a future import is checked here, then imported as any other (it binds the names) */
     if (s->v.ImportFrom.level == 0 && strcmp(module, "__future__") == 0)
-        return compile_future(c, s);
+        TRY(compile_future(c, s));
     CConst *fromlist = const_new(c, K_TUPLE);
     if (!fromlist)
         return false;
@@ -2267,6 +2483,11 @@ static bool compile_return(Compiler *c, stmt_ty s)
         return SYNERR(c, s, "'return' outside function");
     if (s->v.Return.value && c->u->ste->is_coroutine && c->u->ste->is_generator)
         return SYNERR(c, s, "'return' with value in async generator");
+    if (leaves_except_star(c, false)) {
+        if (s->v.Return.value)   /* CPython points at the value */
+            return SYNERR(c, s->v.Return.value, EXCEPT_STAR_EXIT_MSG);
+        return SYNERR(c, s, EXCEPT_STAR_EXIT_MSG);
+    }
     if (s->v.Return.value) {
         TRY(compile_expr(c, s->v.Return.value));
         c->u->lineno = s->lineno;
@@ -2282,6 +2503,8 @@ static bool compile_return(Compiler *c, stmt_ty s)
 static bool compile_break_continue(Compiler *c, stmt_ty s, bool is_break)
 {
     FBlock *loop = NULL;
+    if (leaves_except_star(c, true))
+        return SYNERR(c, s, EXCEPT_STAR_EXIT_MSG);
     TRY(unwind_fblock_stack(c, false, &loop));
     if (!loop)
         return SYNERR(c, s, is_break ? "'break' outside loop" : "'continue' not properly in loop");
@@ -3089,6 +3312,9 @@ static bool compile_stmt(Compiler *c, stmt_ty s)
     case Try_kind:
         ok = s->v.Try.finalbody.n ? compile_try_finally(c, s) : compile_try_except(c, s);
         break;
+    case TryStar_kind:
+        ok = s->v.Try.finalbody.n ? compile_try_finally(c, s) : compile_try_star_except(c, s);
+        break;
     case Assert_kind: {
         expr_ty test = s->v.Assert.test;
         if (test->kind == Tuple_kind && test->v.Tuple.elts.n > 0 &&
@@ -3791,6 +4017,11 @@ static Unit *compile_mod(Compiler *c, mod_ty mod)
                 break;
             c->future_prefix++;
         }
+        if (find_ann(body)) {
+            c->u->lineno = body->items[0]->lineno;
+            if (!emit(c, OP_SETUP_ANNOTATIONS, 0))
+                return NULL;
+        }
         if (doc) {
             c->u->lineno = body->items[0]->lineno;
             if (!emit_const(c, const_str(c, doc->s, doc->len)) || !emit_name_index(c, OP_STORE_NAME, "__doc__"))
@@ -3826,8 +4057,12 @@ static int stack_effect(int op, int arg, int jump)
     case OP_DELETE_FAST: case OP_DELETE_DEREF: case OP_DELETE_GLOBAL: case OP_DELETE_NAME:
     case OP_LOAD_ATTR: case OP_YIELD_VALUE: case OP_GET_YIELD_FROM_ITER: case OP_JUMP: case OP_JUMP_BACKWARD:
     case OP_GET_ITER: case OP_UNARY_OP: case OP_LIST_TO_TUPLE: case OP_POP_BLOCK:
-    case OP_GET_AWAITABLE: case OP_GET_AITER: case OP_ASYNC_GEN_WRAP:
+    case OP_GET_AWAITABLE: case OP_GET_AITER: case OP_ASYNC_GEN_WRAP: case OP_SETUP_ANNOTATIONS:
         return 0;
+    case OP_CHECK_EG_MATCH:
+        return jump ? -1 : 0;     /* rest type -> rest match; no match: rest */
+    case OP_PREP_RERAISE_STAR:
+        return -1;
     case OP_GET_ANEXT: case OP_BEFORE_ASYNC_WITH:
         return 1;
     case OP_END_ASYNC_FOR:
@@ -3886,7 +4121,7 @@ static int stack_effect(int op, int arg, int jump)
     case OP_FORMAT_VALUE:
         return (arg & 4) ? -1 : 0;
     case OP_MAKE_FUNCTION:
-        return -(((arg & 1) != 0) + ((arg & 2) != 0) + ((arg & 8) != 0));
+        return -(((arg & 1) != 0) + ((arg & 2) != 0) + ((arg & 4) != 0) + ((arg & 8) != 0));
     case OP_RAISE_VARARGS:
         return -arg;
     default:
@@ -4075,12 +4310,12 @@ static void compiler_free(Compiler *c)
 }
 
 /* The module unit, or NULL with err set. The caller frees c. */
-static Unit *compile_units(Compiler *c, mod_ty mod, CompileError *err, int optimize)
+static Unit *compile_units(Compiler *c, mod_ty mod, CompileError *err, int optimize, bool future_annotations)
 {
     memset(c, 0, sizeof *c);
     c->err = err;
     c->optimize = optimize;
-    c->st = symtable_build(mod, err);
+    c->st = symtable_build(mod, err, future_annotations);
     if (!c->st)
         return NULL;
     Unit *top = compile_mod(c, mod);
@@ -4694,6 +4929,8 @@ Obj vm_compile(const char *src, size_t len, const char *filename, int mode)
 {
     if (!filename)
         filename = "<string>";
+    bool future_annotations = (mode & COMPILE_FUTURE_ANNOTATIONS) != 0;
+    mode &= ~COMPILE_FUTURE_ANNOTATIONS;
     Arena *arena = arena_new();
     if (!arena)
         return err_nomemory();
@@ -4717,7 +4954,7 @@ Obj vm_compile(const char *src, size_t len, const char *filename, int mode)
     CompileError err;
     memset(&err, 0, sizeof err);
     Obj code = NULL;
-    Unit *top = compile_units(&c, mod, &err, sys_cflags.optimize);
+    Unit *top = compile_units(&c, mod, &err, sys_cflags.optimize, future_annotations);
     print_warnings(&c, filename, src, len);
     if (top) {
         Emitter em = { &c, str_intern_cstr(filename) };

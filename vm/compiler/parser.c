@@ -2282,6 +2282,7 @@ __attribute__((noinline)) static expr_ty parse_strings(Parser *p)
         if (!c)
             return NULL;
         c->v.Constant.value.kind = any_bytes ? CONST_BYTES : CONST_STR;
+        c->v.Constant.value.u_prefix = p->toks[first].start[0] == 'u';
         c->v.Constant.value.s = b.s;
         c->v.Constant.value.len = b.n;
         pos_tt(c, r.first, r.last);
@@ -2535,10 +2536,17 @@ static stmt_ty parse_try(Parser *p)
     if (parse_block(p, "'try' statement", t, &s->v.Try.body) < 0)
         return NULL;
     Vec handlers = {0};
+    int star = -1;   /* except* clauses (1) or except clauses (0): one kind per try */
     while (at(p, T_KW_EXCEPT)) {
         Token *e = advance(p);
-        if (at(p, T_STAR))
-            return error_tok(p, cur(p), "exception groups (except*) are not supported yet");
+        Token *st = at(p, T_STAR) ? advance(p) : NULL;
+        if (star < 0)
+            star = st != NULL;
+        else if (star != (st != NULL))
+            return error_at(p, SYNERR_SYNTAX, e->lineno, e->col, (st ? st : e)->end_lineno,
+                            (st ? st : e)->end_col, "cannot have both 'except' and 'except*' on the same 'try'");
+        if (st && (at(p, T_COLON) || at(p, T_NEWLINE)))
+            return error_tok(p, cur(p), "expected one or more exception types");
         excepthandler_ty h = arena_alloc(p->arena, sizeof(struct _excepthandler));
         if (!h)
             return nomem(p);
@@ -2576,6 +2584,8 @@ static stmt_ty parse_try(Parser *p)
     }
     if (to_handlers(p, &handlers, &s->v.Try.handlers) < 0)
         return NULL;
+    if (star == 1)
+        s->kind = TryStar_kind;
     if (handlers.n && at(p, T_KW_ELSE) && parse_else_block(p, &s->v.Try.orelse) < 0)
         return NULL;
     if (at(p, T_KW_FINALLY)) {

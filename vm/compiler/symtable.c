@@ -419,6 +419,93 @@ static bool visit_pattern(Builder *b, pattern_ty p)
     return ok;
 }
 
+/* A def's annotations are evaluated where the def runs (unless they are
+ * strings under `from __future__ import annotations`). */
+static bool visit_arg_annotations(Builder *b, arg_seq args)
+{
+    for (int i = 0; i < args.n; i++)
+        if (args.items[i]->annotation && !visit_expr(b, args.items[i]->annotation))
+            return false;
+    return true;
+}
+
+/* Under `from __future__ import annotations` an annotation is only text,
+ * never evaluated, so it records no names; CPython still refuses these in
+ * it (not inside a lambda or comprehension, which are scopes of their own). */
+static bool check_future_annotation(Builder *b, expr_ty e)
+{
+    const char *what = NULL;
+    switch (e->kind) {
+    case NamedExpr_kind: what = "named expression"; break;
+    case Yield_kind: case YieldFrom_kind: what = "yield expression"; break;
+    case Await_kind: what = "await expression"; break;
+    default: break;
+    }
+    if (what)
+        return ERR_AT(b, e, "'%s' can not be used within an annotation", what);
+    if (++b->depth > COMPILER_MAX_NESTING)
+        return set_error(b->err, CERR_RECURSION, e->lineno, e->col_offset, e->end_lineno, e->end_col_offset,
+                         "maximum recursion depth exceeded during compilation");
+    expr_ty kids[3] = {NULL, NULL, NULL};
+    const expr_seq *seqs[2] = {NULL, NULL};
+    const keyword_seq *kws = NULL;
+    switch (e->kind) {
+    case BoolOp_kind: seqs[0] = &e->v.BoolOp.values; break;
+    case BinOp_kind: kids[0] = e->v.BinOp.left; kids[1] = e->v.BinOp.right; break;
+    case UnaryOp_kind: kids[0] = e->v.UnaryOp.operand; break;
+    case IfExp_kind: kids[0] = e->v.IfExp.test; kids[1] = e->v.IfExp.body; kids[2] = e->v.IfExp.orelse; break;
+    case Dict_kind: seqs[0] = &e->v.Dict.keys; seqs[1] = &e->v.Dict.values; break;
+    case Set_kind: seqs[0] = &e->v.Set.elts; break;
+    case Compare_kind: kids[0] = e->v.Compare.left; seqs[0] = &e->v.Compare.comparators; break;
+    case Call_kind: kids[0] = e->v.Call.func; seqs[0] = &e->v.Call.args; kws = &e->v.Call.keywords; break;
+    case FormattedValue_kind: kids[0] = e->v.FormattedValue.value; kids[1] = e->v.FormattedValue.format_spec; break;
+    case JoinedStr_kind: seqs[0] = &e->v.JoinedStr.values; break;
+    case Attribute_kind: kids[0] = e->v.Attribute.value; break;
+    case Subscript_kind: kids[0] = e->v.Subscript.value; kids[1] = e->v.Subscript.slice; break;
+    case Starred_kind: kids[0] = e->v.Starred.value; break;
+    case List_kind: seqs[0] = &e->v.List.elts; break;
+    case Tuple_kind: seqs[0] = &e->v.Tuple.elts; break;
+    case Slice_kind: kids[0] = e->v.Slice.lower; kids[1] = e->v.Slice.upper; kids[2] = e->v.Slice.step; break;
+    default: break;   /* names, constants; lambdas and comprehensions are scopes of their own */
+    }
+    bool ok = true;
+    for (int i = 0; ok && i < 3; i++)
+        if (kids[i])
+            ok = check_future_annotation(b, kids[i]);
+    for (int k = 0; ok && k < 2; k++)
+        for (int i = 0; ok && seqs[k] && i < seqs[k]->n; i++)
+            if (seqs[k]->items[i])
+                ok = check_future_annotation(b, seqs[k]->items[i]);
+    for (int i = 0; ok && kws && i < kws->n; i++)
+        ok = check_future_annotation(b, kws->items[i]->value);
+    b->depth--;
+    return ok;
+}
+
+static bool visit_annotation(Builder *b, expr_ty e)
+{
+    return b->st->future_annotations ? check_future_annotation(b, e) : visit_expr(b, e);
+}
+
+static bool visit_annotations(Builder *b, arguments_ty a, expr_ty returns)
+{
+    if (b->st->future_annotations) {
+        arg_seq groups[3] = {a->posonlyargs, a->args, a->kwonlyargs};
+        for (int g = 0; g < 3; g++)
+            for (int i = 0; i < groups[g].n; i++)
+                if (groups[g].items[i]->annotation && !check_future_annotation(b, groups[g].items[i]->annotation))
+                    return false;
+        return (!a->vararg || !a->vararg->annotation || check_future_annotation(b, a->vararg->annotation)) &&
+               (!a->kwarg || !a->kwarg->annotation || check_future_annotation(b, a->kwarg->annotation)) &&
+               (!returns || check_future_annotation(b, returns));
+    }
+    return visit_arg_annotations(b, a->posonlyargs) && visit_arg_annotations(b, a->args) &&
+           (!a->vararg || !a->vararg->annotation || visit_expr(b, a->vararg->annotation)) &&
+           visit_arg_annotations(b, a->kwonlyargs) &&
+           (!a->kwarg || !a->kwarg->annotation || visit_expr(b, a->kwarg->annotation)) &&
+           (!returns || visit_expr(b, returns));
+}
+
 static bool visit_stmt(Builder *b, stmt_ty s)
 {
     if (++b->depth > COMPILER_MAX_NESTING) {
@@ -433,7 +520,8 @@ static bool visit_stmt(Builder *b, stmt_ty s)
         if (!ADD_DEF(b, s->v.FunctionDef.name, DEF_LOCAL, s) || !visit_defaults(b, a) ||
             !visit_exprs(b, s->v.FunctionDef.decorator_list))
             return false;
-        /* Annotations are not evaluated by tmpy: not visited. */
+        if (!visit_annotations(b, a, s->v.FunctionDef.returns))
+            return false;
         Scope *fs = enter_scope(b, s->v.FunctionDef.name, BLOCK_FUNCTION, s, s->lineno, s->col_offset);
         if (!fs)
             return false;
@@ -486,6 +574,8 @@ static bool visit_stmt(Builder *b, stmt_ty s)
         } else {
             ok = visit_expr(b, t);
         }
+        if (ok)
+            ok = visit_annotation(b, s->v.AnnAssign.annotation);
         if (ok && s->v.AnnAssign.value)
             ok = visit_expr(b, s->v.AnnAssign.value);
         break;
@@ -515,6 +605,7 @@ static bool visit_stmt(Builder *b, stmt_ty s)
              (!s->v.Raise.cause || visit_expr(b, s->v.Raise.cause));
         break;
     case Try_kind:
+    case TryStar_kind:
         ok = visit_stmts(b, s->v.Try.body) && visit_stmts(b, s->v.Try.orelse);
         for (int i = 0; ok && i < s->v.Try.handlers.n; i++) {
             excepthandler_ty h = s->v.Try.handlers.items[i];
@@ -1062,7 +1153,27 @@ void symtable_free(SymTable *st)
     free(st);
 }
 
-SymTable *symtable_build(mod_ty mod, CompileError *err)
+/* `from __future__ import annotations` among the future imports that open
+ * the module (after its docstring). */
+static bool has_future_annotations(const stmt_seq *body)
+{
+    int i = 0;
+    if (body->n && body->items[0]->kind == Expr_kind && body->items[0]->v.Expr.value->kind == Constant_kind &&
+        body->items[0]->v.Expr.value->v.Constant.value.kind == CONST_STR)
+        i = 1;
+    for (; i < body->n; i++) {
+        stmt_ty s = body->items[i];
+        if (s->kind != ImportFrom_kind || !s->v.ImportFrom.module || s->v.ImportFrom.level ||
+            strcmp(s->v.ImportFrom.module, "__future__") != 0)
+            break;
+        for (int k = 0; k < s->v.ImportFrom.names.n; k++)
+            if (strcmp(s->v.ImportFrom.names.items[k]->name, "annotations") == 0)
+                return true;
+    }
+    return false;
+}
+
+SymTable *symtable_build(mod_ty mod, CompileError *err, bool future_annotations)
 {
     SymTable *st = calloc(1, sizeof(SymTable));
     if (!st) {
@@ -1070,6 +1181,9 @@ SymTable *symtable_build(mod_ty mod, CompileError *err)
         return NULL;
     }
     Builder b = { .st = st, .err = err };
+    st->future_annotations = future_annotations;   /* compile()'s flag or inherited */
+    if (mod->kind == Module_kind && has_future_annotations(&mod->v.Module.body))
+        st->future_annotations = true;
     bool ok = enter_scope(&b, "top", BLOCK_MODULE, mod, 0, 0) != NULL;
     if (ok) {
         switch (mod->kind) {

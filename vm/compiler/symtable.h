@@ -113,11 +113,12 @@ typedef struct SymTable {
     int nkeys, capkeys;
     char **owned;         /* strings allocated by the symtable (mangled names) */
     int nowned, capowned;
+    bool future_annotations;  /* `from __future__ import annotations`: annotations are strings, not evaluated */
 } SymTable;
 
 /* Build the table for a module / interactive / expression AST. NULL on
  * error (err filled). */
-SymTable *symtable_build(mod_ty mod, CompileError *err);
+SymTable *symtable_build(mod_ty mod, CompileError *err, bool future_annotations);
 void symtable_free(SymTable *st);
 /* The scope opened by an AST node (FunctionDef/ClassDef stmt, Lambda or
  * comprehension expr, the mod). NULL if none. */

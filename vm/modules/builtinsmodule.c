@@ -998,7 +998,7 @@ static Obj eval_exec(Obj *args, size_t nargs, Obj kwnames, bool is_eval)
         a[3] = a[0];
     } else {
         a[3] = compile_source(a[0], fname, "a string, bytes or code object", "<string>",
-                              is_eval ? COMPILE_EVAL : COMPILE_EXEC, is_eval);
+                              (is_eval ? COMPILE_EVAL : COMPILE_EXEC) | vm_current_future_flags(), is_eval);
         if (!a[3])
             goto out;
     }
@@ -1055,6 +1055,13 @@ static Obj bi_compile(Obj *args, size_t nargs, Obj kwnames)
         res = a[0];
         goto out;
     }
+    if (flags & PY_CO_FUTURE_ANNOTATIONS)
+        m |= COMPILE_FUTURE_ANNOTATIONS;
+    int dont_inherit = a[4] ? vm_is_true(a[4]) : 0;
+    if (dont_inherit < 0)
+        goto out;
+    if (!dont_inherit)   /* the caller's future features */
+        m |= vm_current_future_flags();
     /* the filename as a C string that outlives the compiler's allocations */
     char *fn = strdup(str_cstr(a[7]));
     if (!fn) {

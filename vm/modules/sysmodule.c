@@ -431,8 +431,12 @@ static const MethodDef sys_functions[] = {
     {"displayhook", sys_displayhook, 0, NULL},
     {"gettrace", sys_gettrace, 0, NULL},
     {"getprofile", sys_gettrace, 0, NULL},
-    {"is_finalizing", sys_is_finalizing, 0, NULL},
-    {"getrefcount", sys_getrefcount, 0, NULL},
+    {"is_finalizing", sys_is_finalizing, 0,
+     "is_finalizing() -> False\n\nTrue while the interpreter shuts down after the atexit handlers. tmpy runs no "
+     "Python code at that stage, so Python code never sees True."},
+    {"getrefcount", sys_getrefcount, 0,
+     "getrefcount(object) -> 2\n\ntmpy has no reference counts (its garbage collector traces): this always "
+     "returns 2, the count CPython gives for an object that only the argument refers to."},
     {"_getframe", sys_getframe, 0, NULL},
     {NULL, NULL, 0, NULL},
 };

@@ -51,7 +51,7 @@ static Obj tm_mode(Obj *args, size_t nargs, Obj kwnames)
     (void)args;
     if (vm_check_args("mode", nargs, kwnames, 0, 0) < 0)
         return NULL;
-    return str_from_cstr(TM_STM ? "stm" : "gil");
+    return str_from_cstr(TM_STM ? "stm" : tm_elision_on ? "htm" : "gil");
 }
 
 static Obj tm_synchronized(Obj *args, size_t nargs, Obj kwnames)
@@ -236,6 +236,8 @@ static Obj tm_stats(Obj *args, size_t nargs, Obj kwnames)
         stat_item(r[0], "commit_ns", s.commit_ns) < 0 || stat_item(r[0], "wait_ns", s.wait_ns) < 0 ||
         stat_item(r[0], "c_blocks_freed_by_aborts", __atomic_load_n(&vm_tx_blocks_freed, __ATOMIC_RELAXED)) < 0)
         goto out;
+    if (!TM_STM && vm_elision_stats(r[0]) < 0)   /* tmpy-gil: the HTM elision's (zero without --tm=htm) */
+        goto out;
     res = r[0];
 out:
     vm_unroots(r);
@@ -244,7 +246,7 @@ out:
 
 static const MethodDef tm_functions[] = {
     {"stats", tm_stats, 0, "The transaction statistics: transactions, commits, aborts by cause, ..."},
-    {"mode", tm_mode, 0, "'gil' or 'stm': how this interpreter runs threads."},
+    {"mode", tm_mode, 0, "'gil', 'htm' (tmpy-gil --tm=htm with an HTM) or 'stm': how this interpreter runs threads."},
     {"synchronized", tm_synchronized, 0, "A re-entrant context manager on obj's monitor."},
     {"wait", tm_wait, METH_KW, "Wait on obj's monitor (held by the caller) until notified or the timeout."},
     {"notify", tm_notify, METH_KW, "Wake up to n threads waiting on obj's monitor."},

@@ -18,8 +18,8 @@
  * group) without touching the probing code.
  *
  * DictObj.version (tmpy.h contract): a fresh value from one global counter
- * whenever a key is added or removed or the table is rebuilt, never when an
- * existing key's value is replaced; dict_lookup_str_index / dict_value_at
+ * (in per-thread blocks, vm_unique_next) whenever a key is added or removed
+ * or the table is rebuilt, never when an existing key's value is replaced; dict_lookup_str_index / dict_value_at
  * give entry indices the eval loop caches against it.
  *
  * Keys are hashed and compared with vm_hash / vm_equal, except exact str and
@@ -39,10 +39,11 @@ enum { IX_EMPTY = -1, IX_DUMMY = -2, LOOKUP_ERROR = -3 };
 #define PERTURB_SHIFT 5
 
 static uint64_t version_counter;
+static __thread uint64_t version_next, version_end;
 
 static inline uint64_t next_version(void)
 {
-    return __atomic_add_fetch(&version_counter, 1, __ATOMIC_RELAXED);
+    return vm_unique_next(&version_counter, &version_next, &version_end);
 }
 
 static Obj s_keys, s_iter;   /* interned "keys", "__iter__" */

@@ -873,6 +873,7 @@ void exceptions_init(void)
         type_ready(t);
     }
     type_set_attr_cstr(E_BaseException, "__doc__", str_from_cstr("Common base class for all exceptions"));
+    exception_groups_init();
     /* MemoryError must be raisable without allocating. */
     g_memory_error = (Obj)tm_allocate_old(TID_EXCEPTION, sizeof(struct ExceptionHObj_));
     if (!g_memory_error) {
@@ -892,6 +893,10 @@ int exceptions_add_builtins(Obj m)
     int rc = 0;
     for (size_t i = 0; i < ARRAY_LEN(exc_defs) && rc == 0; i++)
         rc = dict_setitem(r[0], ((TypeObj *)*exc_defs[i].var)->name, (Obj)*exc_defs[i].var);
+    if (rc == 0)
+        rc = dict_setitem(r[0], E_BaseExceptionGroup->name, (Obj)E_BaseExceptionGroup);
+    if (rc == 0)
+        rc = dict_setitem(r[0], E_ExceptionGroup->name, (Obj)E_ExceptionGroup);
     if (rc == 0)
         rc = dict_setitem_cstr(r[0], "EnvironmentError", (Obj)E_OSError);
     if (rc == 0)

@@ -25,10 +25,11 @@ uint64_t vm_object_id(Obj v)
 }
 
 static uint64_t idhash_counter;
+static __thread uint64_t idhash_next, idhash_end;
 
 static int64_t next_idhash(void)
 {
-    uint64_t n = __atomic_add_fetch(&idhash_counter, 1, __ATOMIC_RELAXED);
+    uint64_t n = vm_unique_next(&idhash_counter, &idhash_next, &idhash_end);
     return (int64_t)(n & ((1ULL << 60) - 1));
 }
 

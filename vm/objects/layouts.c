@@ -105,7 +105,8 @@ void vm_register_layouts(void)
                                        REF(FunctionObj, qualname) | REF(FunctionObj, defaults) |
                                        REF(FunctionObj, kwdefaults) | REF(FunctionObj, closure) |
                                        REF(FunctionObj, dict) | REF(FunctionObj, doc) |
-                                       REF(FunctionObj, module) | REF(FunctionObj, builtins)));
+                                       REF(FunctionObj, module) | REF(FunctionObj, builtins) |
+                                       REF(FunctionObj, annotations)));
     reg(TID_CELL, layout_fixed("cell", sizeof(struct CellObj_), REF(CellObj, ref)));
     reg(TID_METHOD, layout_fixed("method", sizeof(struct MethodObj_), REF(MethodObj, func) | REF(MethodObj, self)));
     reg(TID_BUILTIN, layout_fixed("builtin", sizeof(struct BuiltinObj_),

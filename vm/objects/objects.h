@@ -214,6 +214,27 @@ TypeObj *err_type_for_errno(int errnum);
  * attributes; filename may be NULL. */
 void err_set_syntax(TypeObj *type, const char *msg, const char *filename, int lineno,
                     int offset, const char *text, int end_lineno, int end_offset);
+/* types.GenericAlias(origin, args) (typeobject.c): what cls[args] gives
+ * for the built-in generic classes. */
+Obj generic_alias_new(Obj origin, Obj key);
+
+/* ---- exceptiongroup.c (PEP 654) ---- */
+extern TypeObj *E_BaseExceptionGroup, *E_ExceptionGroup;
+void exception_groups_init(void);       /* from exceptions_init */
+bool exc_is_group(Obj v);               /* an instance of BaseExceptionGroup */
+Obj exc_group_exceptions(Obj eg);       /* its exceptions tuple; NULL if not a group */
+/* except*: TypeError for a clause naming an exception group type. */
+int exc_group_check_star_type(Obj type);
+/* One except* clause against exc (a root slot's value; None: nothing left):
+ * out[0] the matching part (NULL: no match), out[1] the rest (NULL/None:
+ * nothing). out: two root slots. A naked exception that matches is wrapped
+ * in a new group. */
+int exc_group_match(Obj exc, Obj type, Obj *out);
+/* After the except* clauses: what to raise (None: nothing), from the
+ * original exception and the list of what the clauses raised and the
+ * unhandled rest (None items skipped). */
+Obj exc_group_prep_reraise(Obj orig, Obj raised);
+
 /* Extra exception types not in tmpy.h. */
 extern TypeObj *E_UnicodeTranslateError, *E_ConnectionAbortedError, *E_ConnectionRefusedError,
     *E_ConnectionResetError, *E_PendingDeprecationWarning, *E_SyntaxWarning, *E_FutureWarning,

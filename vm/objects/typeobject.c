@@ -2219,7 +2219,7 @@ static Obj type_tp_new(Obj meta, Obj *args, size_t nargs, Obj kwnames)
         err_format(E_TypeError, "type.__new__() argument 2 must be tuple, not %s", type_name(args[1]));
         return NULL;
     }
-    if (!IS_DICT(args[2])) {
+    if (!vm_isinstance_type(args[2], T_dict)) {   /* a dict subclass (from __prepare__) is copied too */
         err_format(E_TypeError, "type.__new__() argument 3 must be dict, not %s", type_name(args[2]));
         return NULL;
     }
@@ -2242,7 +2242,7 @@ static Obj type_tp_new(Obj meta, Obj *args, size_t nargs, Obj kwnames)
     TypeObj *base = best_base(r[1], &solid);
     if (!base)
         goto fail;
-    r[2] = dict_copy(args[2]);
+    r[2] = dict_copy(vm_unwrap(args[2]));
     if (!r[2])
         goto fail;
     /* __qualname__ */
@@ -2916,10 +2916,14 @@ static Obj type_annotations_get(Obj *args, size_t nargs, Obj kw)
         err_format(E_AttributeError, "type object '%s' has no attribute '__annotations__'", type_name_of_type(t));
         return NULL;
     }
-    Obj d = dict_new();
-    if (!d || dict_setitem(((TypeObj *)args[0])->dict, NAME(__annotations__), d) < 0)
-        return NULL;
-    type_modified((TypeObj *)args[0]);
+    Obj *r = vm_roots(1);   /* the new dict moves when dict_setitem allocates */
+    r[0] = dict_new();
+    Obj d = NULL;
+    if (r[0] && dict_setitem(((TypeObj *)args[0])->dict, NAME(__annotations__), r[0]) == 0) {
+        type_modified((TypeObj *)args[0]);
+        d = r[0];
+    }
+    vm_unroots(r);
     return d;
 }
 
@@ -3145,7 +3149,7 @@ static Obj union_args_get(Obj *args, size_t nargs, Obj kw)
     return (ITER(args[0]))->a;
 }
 
-static Obj generic_alias_new(Obj origin, Obj key)
+Obj generic_alias_new(Obj origin, Obj key)
 {
     Obj *r = vm_roots(2);
     r[0] = origin;
