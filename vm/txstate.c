@@ -283,7 +283,7 @@ void vm_tx_started(void)
         vm_txmalloc_free_all();
         nruns = initial_runs;
         tm_self.undo_top = tm_self.undo_base + (nruns ? runs[nruns - 1].at + runs[nruns - 1].n : 0);
-        vm_tx_countdown = vm_tx_length;
+        vm_tx_countdown = vm_tx_length + 1;   /* see below */
         if (vm_tx_stats_enabled)
             record_abort();
         if (++aborts_in_a_row >= ABORTS_BEFORE_INEVITABLE) {
@@ -302,7 +302,10 @@ void vm_tx_started(void)
         save_frame(vm_ts.frame, (Obj *)tm_self.ss_top);
     head.low = vm_tx_low;
     initial_runs = nruns;
-    vm_tx_countdown = vm_tx_length;
+    /* +1: the loop may resume at the yield point that ended the last
+     * transaction (an instruction redone), which must not end this one at
+     * once: with TMPY_TXLEN=1 it would commit forever without progress. */
+    vm_tx_countdown = vm_tx_length + 1;
     vm_txmalloc_track();
 }
 
