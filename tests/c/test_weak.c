@@ -373,6 +373,9 @@ static void *thread_a(void *arg)
      * this (parked) transaction's nursery while B collects. The test reads
      * without tm_read, so B's write of the root does not abort us. */
     tm_start_transaction();
+    /* Inevitable: replayed after an injected abort, this transaction would
+     * read the root after B cleared it (the phases do not run again). */
+    tm_become_inevitable();
     wait_phase(2);
     r = ITEM(shared_root, 3);
     object_t *y = new_wref(T_WREF, r);
