@@ -32,7 +32,7 @@ VM_LDLIBS := -lgmp -lm
 # tests/c/test_X.c runs against the GIL build as build/tests/test_X and, if
 # its name is in BOTH_TESTS or starts with test_stm_, against the STM build
 # as build/tests/test_X-stm.
-BOTH_TESTS := test_segment test_gc
+BOTH_TESTS := test_segment test_gc test_weak
 ALL_CTESTS := $(patsubst tests/c/%.c,%,$(wildcard tests/c/test_*.c))
 GIL_TESTS  := $(filter-out test_stm_%,$(ALL_CTESTS))
 STM_TESTS  := $(filter test_stm_%,$(ALL_CTESTS)) $(BOTH_TESTS)

@@ -64,6 +64,55 @@ void tm_collect_major(void);
 /* A C global that holds a reference; traced by every collection. */
 void tm_add_global_root(object_t **slot);
 
+/* Weak references and finalizers (runtime/weak.c). A weak reference is an
+ * object whose layout has a weak slot (tm_type.weak_offset). Minor
+ * collections update weak slots whose referent moved and clear those whose
+ * young referent died; major collections clear those whose referent is
+ * unmarked. Cleared weak references of a `weak_notify` layout that are
+ * still alive themselves are queued; the embedder takes them afterwards,
+ * outside the collector, and runs their callbacks.
+ *
+ * A registered object (tm_register_finalizer) that a major collection finds
+ * unreachable is kept alive with everything it references, queued once, and
+ * forgotten: the embedder finalizes it, and a later collection frees it
+ * unless the finalizer resurrected it (PEP 442: once per registration).
+ * Weak references to it are cleared first, as CPython's collector does.
+ * Minor collections treat registered young objects as roots, so only major
+ * collections finalize. STM: the lists of a transaction are its own until it
+ * commits; an abort forgets them. */
+void tm_register_finalizer(object_t *o);
+/* Queued work for the embedder (a racy read; 0 means nothing queued). */
+extern volatile size_t tm_gc_pending;
+/* The next cleared weak reference / unreachable finalizable object, or
+ * NULL. STM: call them in an inevitable transaction (a pop is not undone). */
+object_t *tm_take_cleared_weakref(void);
+object_t *tm_take_finalizable(void);
+/* Weak references to `referent` that the collector knows (the published
+ * ones and this transaction's own): calls fn for each, in creation order;
+ * fn must not allocate. Young weak references are not known yet: run
+ * tm_collect_minor() first (with the referent rooted; it may move). Dead
+ * weak references not yet collected are included. */
+void tm_foreach_weakref_to(object_t *referent, void (*fn)(object_t *weakref, void *ctx), void *ctx);
+/* Objects the last major collection freed (an honest count for gc.collect). */
+uint64_t tm_gc_last_freed_objects(void);
+/* Some object is registered for finalization (published or this transaction's). */
+bool tm_gc_has_finalizers(void);
+
+/* Tuning from the embedder (Python's gc module). STM: call them from an
+ * inevitable transaction (they write C globals). Automatic major
+ * collections are the ones old-space growth starts; with them off, major
+ * collections still run when old space cannot take a nursery's survivors. */
+void tm_gc_set_auto_major(bool on);
+bool tm_gc_auto_major(void);
+/* The major threshold: max(min_bytes, factor x live bytes after the last one). */
+void tm_gc_set_major_threshold(size_t min_bytes, double factor);
+void tm_gc_get_major_threshold(size_t *min_bytes, double *factor);
+size_t tm_gc_nursery_size(void);
+/* Bytes this segment allocated young since its last minor collection. */
+size_t tm_gc_young_bytes(void);
+/* Minor collections (all segments) since the last major collection. */
+uint64_t tm_gc_minors_since_major(void);
+
 typedef struct tm_gc_stats {
     uint64_t minor_collections, major_collections;
     uint64_t bytes_survived;        /* moved out of nurseries by minor collections */

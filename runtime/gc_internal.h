@@ -21,7 +21,30 @@ typedef struct tm_segstate {
     tm_list modified;         /* old objects it holds the write lock of */
     tm_list created;          /* objects it moved out of the nursery: published at commit */
     uint16_t overflow;        /* marks its objects outside the nursery (never 0 in a transaction) */
+    /* Weak references and finalizers (weak.c): this segment's, until published */
+    tm_list weak_young;       /* minor collection: surviving young weak references */
+    tm_list weak_new;         /* weak references moved out of the nursery */
+    tm_list final_new;        /* objects registered for finalization */
+    tm_list weak_cleared;     /* weak references cleared by its minor collections */
 } tm_segstate;
+
+/* A FIFO of segment offsets for the embedder (weak.c). */
+typedef struct tm_queue {
+    tm_list list;
+    size_t head;
+} tm_queue;
+/* Published weak references and registered objects; the embedder's queues. */
+extern tm_list tm_weakrefs, tm_finalizable;
+extern tm_queue tm_cleared_queue, tm_finalize_queue;
+/* Move a segment's lists into the global ones (GIL: after each minor
+ * collection; STM: at commit, world stopped). */
+void tm_weak_publish(tm_segstate *ss);
+/* An abort: the lists held only what the transaction made. */
+void tm_weak_forget(tm_segstate *ss);
+bool tm_weak_lists_empty(const tm_segstate *ss);
+/* Set a weak slot to NULL in every view (STM: world stopped). */
+void tm_weak_clear_slot(uintptr_t slot);
+void tm_queue_push(tm_queue *q, uintptr_t so);
 
 extern tm_segstate tm_segstates[TM_MAX_SEGMENTS + 1];
 extern tm_config tm_cfg;

@@ -19,6 +19,8 @@
 
 size_t tm_major_threshold;
 static tm_list mark_stack;
+static bool auto_major = true;         /* gc.enable() / gc.disable() */
+static uint64_t minors_at_last_major;  /* gc.get_count() */
 
 static inline void mark(object_t *o)
 {
@@ -64,6 +66,17 @@ static void foreach_transaction(void (*fn)(tm_segstate *ss, void *ctx), void *ct
             fn(&tm_segstates[j], ctx);
 }
 
+/* A young object of another transaction: a root. Its weak slot is traced
+ * as a strong one: the collector cannot clear it in place (the transaction
+ * may be anywhere), so its referent survives until a later collection. */
+static void mark_young(object_t *o)
+{
+    tm_trace(o, mark_slot, NULL);
+    uint32_t off = tm_types[o->h.tid].weak_offset;
+    if (off)
+        mark(*(object_t *__seg_gs *)((char __seg_gs *)o + off));
+}
+
 /* Another transaction's young objects, left where they are: every object in
  * its nursery (bump-allocated, so parseable) and its big young objects. */
 static void mark_young_of(tm_segstate *ss, void *ctx)
@@ -74,11 +87,11 @@ static void mark_young_of(tm_segstate *ss, void *ctx)
     tm_set_segment(ss->seg);
     for (uintptr_t p = ss->young_start; p < TM_SEGLOCAL->nursery_current;) {
         object_t *o = (object_t *)p;
-        tm_trace(o, mark_slot, NULL);
+        mark_young(o);
         p += tm_object_size(o);
     }
     for (size_t i = 0; i < ss->young_outside.count; i++)
-        tm_trace((object_t *)ss->young_outside.items[i], mark_slot, NULL);
+        mark_young((object_t *)ss->young_outside.items[i]);
     drain();
 }
 
@@ -154,6 +167,126 @@ void tm_reshare_pages(void)
 }
 #endif
 
+/* ---- Weak references and finalizers (gc.h, weak.c) ---- */
+
+/* Where published objects are read: the committed state (segment 0) under
+ * STM, the GIL's segment otherwise. */
+#define PUBLISHED_VIEW (TM_STM ? 0 : 1)
+
+static bool marked_or_not_old(object_t *r)
+{
+    uintptr_t so = (uintptr_t)r;
+    if (!r || (so & TM_IMMEDIATE_TAG) || tm_in_nursery(so))
+        return true;
+    return tm_old_is_marked(so);
+}
+
+#if TM_STM
+static void mark_list(const tm_list *l)
+{
+    for (size_t i = 0; i < l->count; i++)
+        mark((object_t *)l->items[i]);
+    drain();
+}
+#endif
+
+/* Only what is still queued: the entries before head were taken already. */
+static void mark_queue(const tm_queue *q)
+{
+    for (size_t i = q->head; i < q->list.count; i++)
+        mark((object_t *)q->list.items[i]);
+    drain();
+}
+
+/* Clear the weak slots of `weakrefs` (read in the current view) whose
+ * referent is unmarked; a weak reference that is marked itself and whose
+ * layout asks is queued (published ones in the embedder's queue, a running
+ * transaction's in its own list). */
+static void clear_dead_referents(const tm_list *weakrefs, tm_list *own_queue)
+{
+    for (size_t i = 0; i < weakrefs->count; i++) {
+        object_t *w = (object_t *)weakrefs->items[i];
+        const tm_type *t = &tm_types[w->h.tid];
+        uintptr_t slot = (uintptr_t)w + t->weak_offset;
+        if (marked_or_not_old(*(object_t *__seg_gs *)slot))
+            continue;
+        tm_weak_clear_slot(slot);
+        if (t->weak_notify && tm_old_is_marked((uintptr_t)w)) {
+            if (own_queue)
+                tm_list_push(own_queue, (uintptr_t)w);
+            else
+                tm_queue_push(&tm_cleared_queue, (uintptr_t)w);
+        }
+    }
+}
+
+static void drop_unmarked(tm_list *l)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < l->count; i++)
+        if (tm_old_is_marked(l->items[i]))
+            l->items[n++] = l->items[i];
+    l->count = n;
+}
+
+#if TM_STM
+static void mark_own_lists(tm_segstate *ss, void *ctx)
+{
+    (void)ctx;
+    tm_set_segment(ss->seg);
+    mark_list(&ss->final_new);      /* its own: finalized only once published */
+    mark_list(&ss->weak_cleared);
+}
+
+static void clear_own_weakrefs(tm_segstate *ss, void *ctx)
+{
+    (void)ctx;
+    tm_set_segment(ss->seg);
+    clear_dead_referents(&ss->weak_new, &ss->weak_cleared);
+}
+
+static void drop_own_dead_weakrefs(tm_segstate *ss, void *ctx)
+{
+    (void)ctx;
+    drop_unmarked(&ss->weak_new);
+}
+#endif
+
+/* After the roots are marked: the queues are roots; weak slots whose
+ * referent is unmarked are cleared; registered objects found unmarked are
+ * resurrected (marked with all they reach) and queued for finalization;
+ * weak references still unmarked are dead and forgotten. */
+static void weak_and_finalizer_passes(void)
+{
+    tm_set_segment(PUBLISHED_VIEW);
+    mark_queue(&tm_cleared_queue);
+    mark_queue(&tm_finalize_queue);
+#if TM_STM
+    foreach_transaction(mark_own_lists, NULL);
+    foreach_transaction(clear_own_weakrefs, NULL);
+    tm_set_segment(PUBLISHED_VIEW);
+#endif
+    clear_dead_referents(&tm_weakrefs, NULL);
+    /* Every unreachable one is queued, also those only other unreachable
+     * ones reach (a cycle): find them all before marking any. */
+    size_t n = 0, first = tm_finalize_queue.list.count;
+    for (size_t i = 0; i < tm_finalizable.count; i++) {
+        uintptr_t so = tm_finalizable.items[i];
+        if (tm_old_is_marked(so))
+            tm_finalizable.items[n++] = so;
+        else
+            tm_queue_push(&tm_finalize_queue, so);
+    }
+    tm_finalizable.count = n;
+    for (size_t i = first; i < tm_finalize_queue.list.count; i++)
+        mark((object_t *)tm_finalize_queue.list.items[i]);
+    drain();
+    drop_unmarked(&tm_weakrefs);
+#if TM_STM
+    foreach_transaction(drop_own_dead_weakrefs, NULL);
+#endif
+}
+
 void tm_collect_major(void)
 {
     int me = tm_self.segment;
@@ -177,6 +310,7 @@ void tm_collect_major(void)
 #endif
     tm_visit_global_roots(mark_root, NULL);
     drain();
+    weak_and_finalizer_passes();
 #if TM_STM
     foreach_transaction(forget_dead_created, NULL);
 #endif
@@ -188,16 +322,42 @@ void tm_collect_major(void)
     size_t next = (size_t)((double)tm_old_bytes_used * tm_cfg.major_factor);
     tm_major_threshold = next > tm_cfg.major_min ? next : tm_cfg.major_min;
     tm_stats.major_collections++;
+    minors_at_last_major = tm_stats.minor_collections;
     tm_stats.major_ns += tm_ticks() - t0;
 #if TM_STM
     tm_resume_world();
 #endif
 }
 
+
+void tm_gc_set_auto_major(bool on) { auto_major = on; }
+bool tm_gc_auto_major(void) { return auto_major; }
+
+void tm_gc_set_major_threshold(size_t min_bytes, double factor)
+{
+    tm_cfg.major_min = min_bytes;
+    tm_cfg.major_factor = factor;
+    size_t next = (size_t)((double)tm_old_bytes_used * factor);
+    tm_major_threshold = next > min_bytes ? next : min_bytes;
+}
+
+void tm_gc_get_major_threshold(size_t *min_bytes, double *factor)
+{
+    *min_bytes = tm_cfg.major_min;
+    *factor = tm_cfg.major_factor;
+}
+
+uint64_t tm_gc_minors_since_major(void)
+{
+    return __atomic_load_n(&tm_stats.minor_collections, __ATOMIC_RELAXED) - minors_at_last_major;
+}
+
 /* After a commit's minor collection (or before an allocation takes old
  * space): a major collection once old space has grown past the threshold. */
 void tm_gc_maybe_collect_major(void)
 {
+    if (!auto_major)
+        return;
     size_t used = __atomic_load_n(&tm_old_bytes_used, __ATOMIC_RELAXED);
     if (used + tm_segstates[tm_self.segment].young_outside_bytes >= tm_major_threshold)
         tm_collect_major();

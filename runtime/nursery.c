@@ -75,6 +75,39 @@ static void fix_slot(object_t *__seg_gs *slot, void *ctx)
 
 static void fix_root(object_t **slot, void *ctx) { *slot = forward(*slot, ctx); }
 
+/* The weak references that survived this collection young: a referent
+ * that moved is followed, one that died (a nursery object not copied, a big
+ * young object not reached) is cleared, and the weak reference queued if
+ * its layout asks. Weak references that were old already need nothing:
+ * their slot was written while they were young, so their referent is old. */
+static void update_weak_slots(tm_segstate *ss)
+{
+    for (size_t i = 0; i < ss->weak_young.count; i++) {
+        object_t *w = (object_t *)ss->weak_young.items[i];
+        const tm_type *t = &tm_types[w->h.tid];
+        object_t *__seg_gs *slot = (object_t *__seg_gs *)((char __seg_gs *)w + t->weak_offset);
+        object_t *r = *slot;
+        uintptr_t so = (uintptr_t)r;
+        bool dead = false;
+        if (!r || (so & TM_IMMEDIATE_TAG))
+            ;
+        else if (tm_in_nursery(so)) {
+            if (r->h.flags & TM_GCFLAG_FORWARDED)
+                *slot = (object_t *)((uintptr_t __seg_gs *)r)[1];
+            else
+                dead = true;
+        } else if (r->h.flags & TM_GCFLAG_YOUNG_OUTSIDE)
+            dead = true;   /* still flagged: the trace never reached it */
+        if (dead) {
+            *slot = NULL;
+            if (t->weak_notify)
+                tm_list_push(&ss->weak_cleared, (uintptr_t)w);
+        }
+        tm_list_push(&ss->weak_new, (uintptr_t)w);
+    }
+    ss->weak_young.count = 0;
+}
+
 static void fix_thread_roots(tm_thread *t, void *ss)
 {
     for (object_t **p = t->ss_base; p < t->ss_top; p++)
@@ -108,6 +141,7 @@ void tm_discard_young(tm_segstate *ss)
     ss->young_outside_bytes = 0;
     ss->remembered.count = 0;
     ss->to_trace.count = 0;
+    tm_weak_forget(ss);
 }
 
 /* Minor collection of segment ss->seg, whose nursery %gs must address now;
@@ -117,8 +151,11 @@ void tm_collect_minor_of(tm_segstate *ss)
     if (!TM_STM && tm_gc_roots_all_threads)
         tm_threads_drain_remembered(&ss->remembered);   /* the write barrier's per-thread lists */
     uintptr_t used_end = TM_SEGLOCAL->nursery_current;
-    if (used_end == ss->young_start && !ss->remembered.count && !ss->young_outside.count)
+    if (used_end == ss->young_start && !ss->remembered.count && !ss->young_outside.count) {
+        if (!TM_STM)
+            tm_weak_publish(ss);   /* objects registered while old */
         return;
+    }
     uint64_t t0 = tm_ticks();
 
     /* Roots: the running thread's shadow stack (a thread that gave the
@@ -138,9 +175,17 @@ void tm_collect_minor_of(tm_segstate *ss)
         o->h.flags |= TM_GCFLAG_WRITE_BARRIER;
     }
     ss->remembered.count = 0;
+    /* Registered objects are roots until a major collection finalizes them. */
+    for (size_t i = 0; i < ss->final_new.count; i++)
+        ss->final_new.items[i] = (uintptr_t)forward((object_t *)ss->final_new.items[i], ss);
     /* Everything reachable from the survivors. */
-    while (ss->to_trace.count)
-        tm_trace((object_t *)tm_list_pop(&ss->to_trace), fix_slot, ss);
+    while (ss->to_trace.count) {
+        object_t *o = (object_t *)tm_list_pop(&ss->to_trace);
+        if (tm_types[o->h.tid].weak_offset)
+            tm_list_push(&ss->weak_young, (uintptr_t)o);
+        tm_trace(o, fix_slot, ss);
+    }
+    update_weak_slots(ss);
     /* Young objects outside the nursery: reached ones are old now. */
     for (size_t i = 0; i < ss->young_outside.count; i++) {
         uintptr_t so = ss->young_outside.items[i];
@@ -153,6 +198,8 @@ void tm_collect_minor_of(tm_segstate *ss)
     ss->young_outside_bytes = 0;
 
     empty_nursery(ss);
+    if (!TM_STM)
+        tm_weak_publish(ss);
     /* Segments collect in parallel under STM. */
     __atomic_add_fetch(&tm_stats.bytes_survived, ss->survived, __ATOMIC_RELAXED);
     ss->survived = 0;
@@ -321,4 +368,14 @@ void tm_gc_get_stats(tm_gc_stats *out)
     out->old_pages_in_use = tm_old_pages_in_use;
     out->pages_released = tm_old_pages_released;
     out->large_objects = tm_old_large_count;
+}
+
+size_t tm_gc_nursery_size(void) { return tm_seg.nursery_end - tm_seg.nursery_start; }
+
+size_t tm_gc_young_bytes(void)
+{
+    if (!tm_self.segment)
+        return 0;
+    return TM_SEGLOCAL->nursery_current - tm_segstates[tm_self.segment].young_start +
+           tm_segstates[tm_self.segment].young_outside_bytes;
 }

@@ -52,6 +52,15 @@ typedef struct tm_type {
      * into one that this transaction did not create must go through
      * tm_write_rare(); the barrier checker (TMPY_STM_CHECK) enforces it. */
     bool read_without_barrier;
+    /* Weak references (runtime/weak.c): the byte offset of this layout's one
+     * weak slot, 0 if it has none. The slot must not be in ref_words: the GC
+     * does not keep its referent alive. It is cleared (set to NULL) when a
+     * collection finds the referent dead and updated when the referent moves.
+     * Write it only while the object is young (at creation) or to NULL. */
+    uint32_t weak_offset;
+    /* Cleared instances of this layout are queued for the embedder
+     * (tm_take_cleared_weakref), which runs their callbacks afterwards. */
+    bool weak_notify;
 } tm_type;
 
 #define TM_MAX_TYPES 4096

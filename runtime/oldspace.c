@@ -300,15 +300,18 @@ bool tm_old_is_marked(uintptr_t so)
     return pi->kind == PAGE_LARGE && pi->marked;
 }
 
+size_t tm_old_objects_freed;
+
 void tm_old_sweep(void)
 {
-    size_t used = 0;
+    size_t used = 0, freed = 0;
     memset(segalloc, 0, sizeof segalloc);
     /* Small pages: keep marked slots; empty pages become free. */
     for (size_t i = nsmall; i-- > 0;) {
         smallpage *sp = small_pages[i];
         unsigned live = 0;
         for (int w = 0; w < 4; w++) {
+            freed += (size_t)__builtin_popcountll(sp->used[w] & ~sp->mark[w]);
             sp->used[w] &= sp->mark[w];
             sp->mark[w] = 0;
             live += (unsigned)__builtin_popcountll(sp->used[w]);
@@ -340,8 +343,10 @@ void tm_old_sweep(void)
             pages[first + j] = (pageinfo){.kind = PAGE_FREE};
         large_objs[i] = large_objs[--nlarge];
         tm_old_large_count--;
+        freed++;
     }
     tm_old_bytes_used = used;
+    tm_old_objects_freed = freed;
     /* Rebuild the free runs in address order. The first free pages stay
      * mapped (the next minor collections fill them without page faults);
      * the rest go back to the kernel. */

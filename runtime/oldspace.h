@@ -41,5 +41,7 @@ bool tm_old_mark(uintptr_t so);
 bool tm_old_is_marked(uintptr_t so);
 /* Free every unmarked object, clear the marks, give empty pages back. */
 void tm_old_sweep(void);
+/* Objects the last sweep freed. */
+extern size_t tm_old_objects_freed;
 
 #endif

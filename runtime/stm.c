@@ -319,6 +319,10 @@ static void copy_object(int from, int to, uintptr_t so, size_t size)
     tm_compiler_barrier();
 }
 
+static void (*abort_hook)(void);
+
+void tm_set_abort_hook(void (*hook)(void)) { abort_hook = hook; }
+
 static void abort_self(int cause)
 {
     tm_thread *me = &tm_self;
@@ -338,6 +342,8 @@ static void abort_self(int cause)
     tm_discard_young(ss);
     ss->created.count = 0;
     me->ss_top = me->ss_at_start;
+    if (abort_hook)
+        abort_hook();
     STAT(ABORTED) += 1;
     STAT(ABORTED_NS) += tm_ticks() - me->tx_start_ticks;
     me->tx_stats[TM_STAT_ABORT_CAUSE + cause]++;
@@ -450,7 +456,7 @@ void tm_commit_transaction(void)
     tm_collect_minor_of(ss);   /* nothing young outlives the transaction */
     tm_gc_maybe_collect_major();
     uint64_t t0 = tm_ticks();
-    if (!ss->modified.count && !ss->created.count) {
+    if (!ss->modified.count && !ss->created.count && tm_weak_lists_empty(ss)) {
         /* Wrote and kept nothing: nobody can conflict with it. A parked
          * reader's doom was decided while it was parked, so check ours. */
         pthread_mutex_lock(&sync_lock);
@@ -499,6 +505,7 @@ void tm_commit_transaction(void)
         __atomic_store_n(&write_locks[ss->modified.items[i] >> 4], 0, __ATOMIC_RELEASE);
     ss->modified.count = 0;
     ss->created.count = 0;
+    tm_weak_publish(ss);   /* its weak references and registrations are everyone's now */
     tm_resume_world();
     STAT(COMMITTED)++;
     STAT(COMMIT_NS) += tm_ticks() - t0;

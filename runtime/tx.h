@@ -78,6 +78,11 @@ static inline void tm_read(object_t *o)
 }
 
 void tm_start_transaction_after_setjmp(void);
+/* Called by an abort after the heap is restored, before the thread lets its
+ * segment go and waits to start again: the embedder puts back the roots
+ * (shadow-stack slots) the transaction changed, so that a collection by
+ * another thread meanwhile sees no reference to what the abort discarded. */
+void tm_set_abort_hook(void (*hook)(void));
 #define tm_start_transaction() \
     do { (void)__builtin_setjmp(tm_self.abort_jmp); tm_start_transaction_after_setjmp(); } while (0)
 void tm_commit_transaction(void);

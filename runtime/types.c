@@ -12,7 +12,10 @@ uint16_t tm_register_type(const tm_type *t)
     if (t->base_size < sizeof(tm_header) || (t->ref_words & 1) ||
         (t->ref_words >> 1 && 64 - __builtin_clzll(t->ref_words) > (int)(t->base_size / 8)) ||
         (t->items_are_refs && t->item_size != 8) ||
-        (t->item_size && t->length_offset + sizeof(uintptr_t) > t->base_size))
+        (t->item_size && t->length_offset + sizeof(uintptr_t) > t->base_size) ||
+        (t->weak_offset && ((t->weak_offset & 7) || t->weak_offset + 8 > t->base_size ||
+                            (t->weak_offset < 512 && (t->ref_words >> (t->weak_offset / 8) & 1)))) ||
+        (t->weak_notify && !t->weak_offset))
         tm_fatal("bad layout for type '%s'", t->name ? t->name : "?");
     tm_types[tm_ntypes] = *t;
     return (uint16_t)tm_ntypes++;

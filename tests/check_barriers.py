@@ -19,7 +19,7 @@ MUTABLE = {"ListObj": "LIST", "ArrayObj": "ARRAY", "DictObj": "DICT", "RawObj": 
            "ByteArrayObj": "BYTEARRAY", "DequeObj": "DEQUE", "InstanceHObj": "INSTH",
            "ExceptionObj": "EXC", "ExceptionHObj": "EXCH", "GenObj": "GEN", "FileObj": "FO",
            "MemoryViewObj": "MEMVIEW", "FrameObj": "FRAMEO",
-           "CountObj": "COUNTOBJ"}
+           "CountObj": "COUNTOBJ", "WeakrefObj": "WREF"}
 CAST = re.compile(r"\(\s*(" + "|".join(MUTABLE) + r")\s*\*\s*\)")
 
 

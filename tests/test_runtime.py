@@ -38,6 +38,24 @@ def test_gc_move_everything(ctest, build, mode):
     assert "move mode" in p.stdout or mode != "graph"
 
 
+# Weak references and finalizers (tests/c/test_weak.c), plain and in move mode.
+@BUILDS
+@pytest.mark.parametrize("env", [{}, MOVE], ids=["plain", "move"])
+@pytest.mark.parametrize("mode", ["basic", "final", "stress"])
+def test_weak(ctest, build, env, mode):
+    p = ctest("test_weak" + build, mode, env=env)
+    assert p.stdout.startswith("ok " + mode)
+
+
+@pytest.mark.parametrize("env", [{}, MOVE, {"TMPY_STM_INJECT_ABORTS": "0.02:7"},
+                                 {**MOVE, "TMPY_STM_INJECT_ABORTS": "0.02:11"}],
+                         ids=["plain", "move", "aborts", "move-aborts"])
+@pytest.mark.parametrize("mode", ["abort", "threads", "stress"])
+def test_weak_stm(ctest, env, mode):
+    p = ctest("test_weak-stm", mode, env=env)
+    assert p.stdout.startswith("ok " + mode)
+
+
 @BUILDS
 def test_gc_exhaustion_gives_null_not_crash(ctest, build):
     ctest("test_gc" + build, "exhaust", env={"TMPY_SEGMENT_SIZE": "64M"})

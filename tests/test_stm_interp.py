@@ -127,3 +127,15 @@ def test_abort_keeps_small_ints_that_look_like_nursery_addresses():
     for seed in range(1, 16):
         p = run(code, {"TMPY_SEGMENTS": "4", "TMPY_TXLEN": "5", "TMPY_STM_INJECT_ABORTS": f"0.05:{seed}"})
         assert p.returncode == 0 and p.stdout.strip() == "36144", (seed, p.stdout, p.stderr)
+
+
+def test_transactions_of_one_yield_point_make_progress():
+    """TMPY_TXLEN=1: the loop resumes at the yield point that ended the last
+    transaction (a redone YIELD_VALUE or return); it used to end the new
+    transaction there at once, forever."""
+    code = ("def g():\n    for i in range(50):\n        yield i\n"
+            "def f(x):\n    return x + 1\n"
+            "print(sum(g()), sum(f(i) for i in range(50)))")
+    for env in ({"TMPY_TXLEN": "1"}, {"TMPY_TXLEN": "1", "TMPY_STM_INJECT_ABORTS": "0.1:3"}):
+        p = run(code, env, timeout=60)
+        assert p.returncode == 0 and p.stdout.split() == ["1225", "1275"], (env, p.stdout, p.stderr)

@@ -1401,7 +1401,8 @@ static Obj eval_loop(Frame *entry, int throwing, int *status, bool *tx_break)
     } while (0)
 #else
 /* The request word first: while it is 0 (always, with one thread and no
- * HTM elision) a yield point is one load. The site names the yield point
+ * HTM elision) a yield point is two loads (the second: work the collector
+ * queued, weak callbacks and finalizers, vm/gcwork.c). The site names the yield point
  * for the HTM elision's per-yield-point lengths: the pinned code object's
  * offset, and the instruction index above bit 47. */
 #define YIELD_POINT_AT(redo)                                                       \
@@ -1409,6 +1410,10 @@ static Obj eval_loop(Frame *entry, int throwing, int *status, bool *tx_break)
         (void)tx_break;                                                            \
         if (unlikely(tm_yield_request != 0) && likely(!vm_ts.atomic))              \
             tm_yield_slow((uintptr_t)co | ((uintptr_t)(ip - co->code) << VM_SITE_SHIFT)); \
+        if (unlikely(tm_gc_pending)) { /* weak callbacks, finalizers (gcwork.c) */ \
+            f->sp = sp;                                                            \
+            vm_run_gc_work();                                                      \
+        }                                                                          \
     } while (0)
 #define LEAVE_RUN() ((void)0)
 #endif
@@ -3010,6 +3015,8 @@ Obj eval_run(Frame *entry, int throwing, int *status)
             vm_tx_commit();
             tm_start_transaction();
             vm_tx_started();   /* the saved state back after an abort, else a snapshot */
+            if (unlikely(tm_gc_pending))
+                vm_run_gc_work();   /* weak callbacks, finalizers: inevitable (gcwork.c) */
             brk = false;
             r = eval_loop(vm_ts.frame, 0, status, &brk);
         }

@@ -160,6 +160,7 @@ extern __thread int vm_tx_countdown;     /* yield points left in this transactio
 extern __thread Frame *vm_tx_low;        /* lowest frame saved for an abort; NULL: none */
 void vm_tx_started(void);                /* after tm_start_transaction at a yield point */
 void vm_tx_commit(void);                 /* commit (may abort) and drop the undo log */
+void vm_tx_init(void);                   /* start-up: the abort hook (STM) */
 void vm_tx_forget(void);                 /* drop the undo log (committed or inevitable) */
 /* C blocks of a transaction that may abort (txmalloc.c): record them from
  * its start, forget them at commit or when it turns inevitable, free them

@@ -312,6 +312,29 @@ Obj method_new(Obj func, Obj self)
     return m ? m : err_nomemory();
 }
 
+/* types.MethodType(function, instance), as CPython. */
+static Obj method_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
+{
+    (void)type;
+    if (kwnames && TUPLE_LEN(kwnames)) {
+        err_set(E_TypeError, "method() takes no keyword arguments");
+        return NULL;
+    }
+    if (nargs != 2) {
+        err_format(E_TypeError, "method expected 2 arguments, got %zu", nargs);
+        return NULL;
+    }
+    if (!vm_callable(args[0])) {
+        err_set(E_TypeError, "first argument must be callable");
+        return NULL;
+    }
+    if (IS_NONE(args[1])) {
+        err_set(E_TypeError, "instance must not be None");
+        return NULL;
+    }
+    return method_new(args[0], args[1]);
+}
+
 static Obj method_call(Obj m, Obj *args, size_t nargs, Obj kwnames)
 {
     return vm_call(m, args, nargs, kwnames);
@@ -666,6 +689,7 @@ void func_init_types(void)
     type_ready(T_function);
 
     T_method = (TypeObj *)type_new_builtin("method", T_object, TID_METHOD, 0);
+    T_method->tp_new = method_tp_new;
     T_method->tp_call = method_call;
     T_method->tp_repr = method_repr;
     T_method->tp_richcompare = method_richcompare;

@@ -143,6 +143,8 @@ __attribute__((noreturn)) static void finish(int status)
 {
     threads_shutdown();
     atexit_run_callbacks();
+    if (tm_gc_has_finalizers() || tm_gc_pending)
+        vm_gc_at_exit();   /* finalizers of what is unreachable now (files flushed and closed) */
     if (file_flush_all_at_exit() < 0 && status == 0)
         status = 120;
     if (vm_tx_stats_enabled)
@@ -593,6 +595,8 @@ options_done:
     vm_register_builtin_module("atexit", atexit_module_init);
     vm_register_builtin_module("_collections", collections_module_init);
     vm_register_builtin_module("_itertools", itertools_module_init);
+    vm_register_builtin_module("_weakref", weakref_module_init);
+    vm_register_builtin_module("gc", gc_module_init);
     vm_register_builtin_module("_thread", thread_module_init);
     vm_register_builtin_module("tm", tm_module_init);
     vm_register_builtin_module("importlib", importlib_module_init);
@@ -600,6 +604,8 @@ options_done:
     vm_register_builtin_module("signal", signal_module_init);
     vm_register_builtin_module("_signal", signal_module_init);
     atexit_init();
+    gc_init();
+    vm_tx_init();
     VM_GLOBAL_ROOT(g_main_module);
     if (xdigits)
         set_int_max_digits(xdigits);

@@ -194,6 +194,9 @@ enum {
     TID_DEQUE,          /* collections.deque: DequeObj, a ring buffer over an ArrayObj (dequeobject.c) */
     TID_MEMORYVIEW,     /* MemoryViewObj (memoryview.c) */
     TID_COUNTER,        /* itertools.count: CountObj (countobject.c) */
+    TID_WEAKREF,        /* weakref.ref: WeakrefObj, its referent in the runtime's weak slot (weakrefobject.c) */
+    TID_WEAKPROXY,      /* weakref.ProxyType: WeakrefObj */
+    TID_WEAKCALLABLEPROXY, /* weakref.CallableProxyType: WeakrefObj */
     TID_FIRST_WITH_CLS, /* ---- layouts below carry cls and dict ---- */
     TID_TYPE = TID_FIRST_WITH_CLS,
     TID_INSTANCE,       /* instances of user classes (and of `object`); made only by instance_new
@@ -267,6 +270,14 @@ VM_STRUCT(DequeObj) { tm_header h; Obj buf; /* ArrayObj, capacity = buf->length 
 /* itertools.count (countobject.c): the next value and the step. */
 VM_STRUCT(CountObj) { tm_header h; Obj value; Obj step; };
 #define COUNTOBJ(v) ((CountObj *)vm_rd(v))
+/* Weak references (weakrefobject.c): `referent` is the runtime's weak slot
+ * (tm_type.weak_offset): the GC neither keeps it alive nor lets it dangle,
+ * it becomes NULL when a collection finds the referent dead (also in other
+ * transactions' views, so it is read through the barrier like any field).
+ * `wrapper`: the instance of a Python subclass (class KeyedRef(ref)) that
+ * holds this one as its base value, which callbacks receive. */
+VM_STRUCT(WeakrefObj) { tm_header h; Obj referent; Obj callback; Obj wrapper; int64_t hash; int64_t has_hash; };
+#define WREF(v) ((WeakrefObj *)vm_rd(v))
 VM_STRUCT(CapsuleObj) { tm_header h; Obj refs[4]; void *cdata; int64_t kind; };
 /* Files (fileobject.c). The write buffer is C memory (freed at close). */
 VM_STRUCT(FileObj) { tm_header h; Obj name; Obj mode; Obj rbuf; /* RawObj read buffer */ Obj encoding;
@@ -420,6 +431,8 @@ enum {
     TPF_SEQUENCE = 1 << 5,   /* sequence patterns match its instances */
     TPF_MAPPING = 1 << 6,    /* mapping patterns match its instances */
     TPF_MATCH_SELF = 1 << 7, /* `case int(x)`: one positional sub-pattern matches the subject itself */
+    TPF_WEAKREFABLE = 1 << 8, /* a class whose instances can be weakly referenced (no __slots__, or __weakref__ in them) */
+    TPF_HAS_DEL = 1 << 9,     /* a class with __del__ (when it was made): instances are registered for finalization */
 };
 
 VM_STRUCT(TypeObj) {
@@ -1010,6 +1023,19 @@ void memview_init_type(void);   /* memoryview.c */
 void memview_gc_trace(object_t *o, tm_ref_visitor visit, void *ctx);
 void count_init_type(void);    /* countobject.c: itertools.count (the _itertools module exposes it) */
 extern TypeObj *T_count;
+void weakref_init_types(void); /* weakrefobject.c: weakref.ref, ProxyType, CallableProxyType */
+extern TypeObj *T_weakref, *T_weakproxy, *T_weakcallableproxy;
+/* ref(ob, callback) / proxy(ob, callback) of type `type` (one of the three, or
+ * a subclass of ref); TypeError "cannot create weak reference to 'int' object". */
+Obj weakref_new(TypeObj *type, Obj ob, Obj callback);
+Obj weakref_referent(Obj w);      /* the referent or NULL (dead); w a WeakrefObj */
+/* gcwork.c: weak-reference callbacks and finalizers, run outside the collector. */
+void vm_run_gc_work(void);        /* runs what collections queued (no-op while already running) */
+/* gc.collect(): a major collection, then the queued work; None or NULL.
+ * stack_top: where the arguments of the calling C function end (args +
+ * nargs), or NULL: dead value-stack slots above it are cleared first. */
+Obj vm_gc_collect(Obj *stack_top, int64_t *found);
+void vm_gc_at_exit(void);         /* at exit: collect, then finalize what is still registered */
 Obj builtins_init(void);        /* the builtins module */
 Obj sys_init(Obj argv_list);
 

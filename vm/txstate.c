@@ -229,6 +229,32 @@ static __thread int aborts_in_a_row;
 
 /* Right after a transaction started at a yield point: a fresh snapshot, or
  * (the log is not empty: the transaction aborted) the saved state back. */
+/* The abort hook (tm_set_abort_hook): the slots the aborted transaction
+ * changed get their saved values back before the thread waits to restart
+ * (a collection by another thread meanwhile reads them as roots, and they
+ * may point at objects the abort discarded). vm_tx_started copies the same
+ * values again after the restart and restores the rest. */
+static void restore_slots_at_abort(void)
+{
+    if (!nruns)
+        return;
+    Obj *top = (Obj *)head.ss_top, *high = top;
+    for (size_t i = nruns; i-- > 0;) {
+        SavedRun *r = &runs[i];
+        for (size_t k = 0; k < r->n; k++)
+            r->addr[k] = (Obj)tm_self.undo_base[r->at + k];
+        if (r->addr + r->n > high)
+            high = r->addr + r->n;
+    }
+    for (Obj *p = top; p < high; p++)
+        *p = NULL;
+}
+
+void vm_tx_init(void)
+{
+    tm_set_abort_hook(restore_slots_at_abort);
+}
+
 void vm_tx_started(void)
 {
     if (nruns) {
@@ -257,7 +283,7 @@ void vm_tx_started(void)
         vm_txmalloc_free_all();
         nruns = initial_runs;
         tm_self.undo_top = tm_self.undo_base + (nruns ? runs[nruns - 1].at + runs[nruns - 1].n : 0);
-        vm_tx_countdown = vm_tx_length;
+        vm_tx_countdown = vm_tx_length + 1;   /* see below */
         if (vm_tx_stats_enabled)
             record_abort();
         if (++aborts_in_a_row >= ABORTS_BEFORE_INEVITABLE) {
@@ -276,7 +302,10 @@ void vm_tx_started(void)
         save_frame(vm_ts.frame, (Obj *)tm_self.ss_top);
     head.low = vm_tx_low;
     initial_runs = nruns;
-    vm_tx_countdown = vm_tx_length;
+    /* +1: the loop may resume at the yield point that ended the last
+     * transaction (an instruction redone), which must not end this one at
+     * once: with TMPY_TXLEN=1 it would commit forever without progress. */
+    vm_tx_countdown = vm_tx_length + 1;
     vm_txmalloc_track();
 }
 
@@ -316,6 +345,7 @@ void vm_write_rare(Obj o)
 }
 #else
 void vm_tx_commit(void) { tm_commit_transaction(); }
+void vm_tx_init(void) {}
 bool vm_tx_stats_enabled;
 void vm_tx_merge_stats(void) {}
 void vm_tx_print_stats(void) { vm_elision_print_stats(); }

@@ -36,6 +36,9 @@ Obj io_module_init(void);       /* _io */
 Obj importlib_module_init(void);
 Obj collections_module_init(void);   /* _collections */
 Obj itertools_module_init(void);     /* _itertools */
+Obj weakref_module_init(void);       /* _weakref */
+Obj gc_module_init(void);            /* gc */
+void gc_init(void);                  /* start-up: gc.callbacks, gc.garbage */
 void atexit_init(void);           /* start-up */
 int atexit_run_callbacks(void);   /* at exit: runs atexit.register()ed callables, last first */
 

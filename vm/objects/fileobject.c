@@ -197,11 +197,34 @@ static Obj rbuf_new(void)
     return raw;
 }
 
+/* g_open_files holds weak references: a writable file nobody references
+ * is collected (and flushed and closed by its finalizer, gcwork.c); the
+ * ones still open at exit are flushed from this list. Dead entries are
+ * dropped whenever the list has grown by 64. */
+static void prune_open_files(void)
+{
+    Obj l = g_open_files;
+    int64_t n = LIST_LEN(l), k = 0;
+    VM_WRITE(l);
+    VM_WRITE(LIST(l)->array);
+    for (int64_t i = 0; i < n; i++) {
+        Obj w = LIST_ITEMS(l)[i];
+        if (weakref_referent(w))
+            LIST_ITEMS(l)[k++] = w;
+    }
+    for (int64_t i = k; i < n; i++)
+        LIST_ITEMS(l)[i] = g_None;
+    LIST(l)->length = k;
+}
+
 static int register_open_file(Obj f)
 {
-    Obj *r = vm_roots(1);
+    Obj *r = vm_roots(2);
     r[0] = f;
-    int rc = list_append(g_open_files, r[0]);
+    if (LIST_LEN(g_open_files) % 64 == 63)
+        prune_open_files();
+    r[1] = weakref_new(T_weakref, r[0], NULL);
+    int rc = r[1] ? list_append(g_open_files, r[1]) : -1;
     f = r[0];
     vm_unroots(r);
     if (rc == 0) {
@@ -220,7 +243,7 @@ static void unregister_open_file(Obj f)
     Obj l = g_open_files;
     int64_t n = LIST_LEN(l);
     for (int64_t i = 0; i < n; i++) {
-        if (LIST_ITEMS(l)[i] == f) {
+        if (weakref_referent(LIST_ITEMS(l)[i]) == f) {
             VM_WRITE(l);
             VM_WRITE(LIST(l)->array);
             for (int64_t j = i; j + 1 < n; j++)
@@ -585,6 +608,8 @@ Obj file_open_ex(Obj path, const char *mode, int buffering, Obj encoding, Obj er
     if (!(flags & F_LINEBUF) && (flags & F_WRITE) && buffering < 0 && isatty(fd) && !b_)
         flags |= F_LINEBUF;
     Obj f = file_alloc(fd, r[0], r[1], flags, b_ ? NULL : r[2]);
+    if (f)
+        tm_register_finalizer((object_t *)f);   /* closed (and flushed) when collected: file_finalize */
     if (f && (flags & F_WRITE)) {
         r[3] = f;
         if (register_open_file(f) < 0)
@@ -1400,8 +1425,8 @@ int file_flush_all_at_exit(void)
             err_clear();
     if (g_open_files) {
         for (int64_t i = 0; i < LIST_LEN(g_open_files); i++) {
-            Obj f = LIST_ITEMS(g_open_files)[i];
-            if (TID(f) == TID_FILE && !(FO(f)->flags & F_CLOSED) && FO(f)->wlen)
+            Obj f = weakref_referent(LIST_ITEMS(g_open_files)[i]);
+            if (f && TID(f) == TID_FILE && !(FO(f)->flags & F_CLOSED) && FO(f)->wlen)
                 if (flush_state(f) < 0)
                     err_clear();
         }
@@ -1601,6 +1626,11 @@ static int close_file(Obj self)
         }
     }
     return rc;
+}
+
+int file_finalize(Obj f)
+{
+    return close_file(f);
 }
 
 static Obj m_close(Obj *args, size_t nargs, Obj kwnames)

@@ -39,7 +39,8 @@ static bool read_with_barrier(unsigned tid)
 {
     switch (tid) {
     case TID_BYTEARRAY: case TID_LIST: case TID_ARRAY: case TID_RAW: case TID_DICT: case TID_SET:
-    case TID_CELL: case TID_GENERATOR: case TID_COROUTINE: case TID_ASYNC_GENERATOR: case TID_ITER: case TID_FILE: case TID_DEQUE: case TID_MEMORYVIEW: case TID_FRAME: case TID_COUNTER:
+    case TID_CELL: case TID_GENERATOR: case TID_COROUTINE: case TID_ASYNC_GENERATOR: case TID_ITER: case TID_FILE: case TID_DEQUE:
+    case TID_MEMORYVIEW: case TID_FRAME: case TID_COUNTER: case TID_WEAKREF: case TID_WEAKPROXY: case TID_WEAKCALLABLEPROXY:
     case TID_INSTANCE: case TID_EXCEPTION:
         return true;
     default:
@@ -140,6 +141,14 @@ void vm_register_layouts(void)
     mv.trace = memview_gc_trace;
     reg(TID_MEMORYVIEW, mv);
     reg(TID_COUNTER, layout_fixed("count", sizeof(struct CountObj_), REF(CountObj, value) | REF(CountObj, step)));
+    static const char *const weak_names[] = {"weakref", "weakproxy", "weakcallableproxy"};
+    for (unsigned k = 0; k < 3; k++) {
+        tm_type w = layout_fixed(weak_names[k], sizeof(struct WeakrefObj_),
+                                 REF(WeakrefObj, callback) | REF(WeakrefObj, wrapper));
+        w.weak_offset = offsetof(struct WeakrefObj_, referent);
+        w.weak_notify = true;   /* callbacks, and clearing the wrapper's view */
+        reg(TID_WEAKREF + k, w);
+    }
     reg(TID_TYPE, layout_fixed("type", sizeof(struct TypeObj_),
                                REF(TypeObj, cls) | REF(TypeObj, dict) | REF(TypeObj, name) | REF(TypeObj, qualname) |
                                    REF(TypeObj, module) | REF(TypeObj, bases) | REF(TypeObj, mro) |
@@ -180,4 +189,5 @@ void vm_init_types(void)
     deque_init_type();
     memview_init_type();
     count_init_type();
+    weakref_init_types();
 }

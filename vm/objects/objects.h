@@ -57,7 +57,7 @@ VM_STRUCT(PropertyHObj) { tm_header h; Obj fget; Obj fset; Obj fdel; Obj doc; Ob
     X(__doc__) X(__slots__) X(__classcell__) X(__init_subclass__) X(__set_name__) X(__missing__) \
     X(__enter__) X(__exit__) X(__instancecheck__) X(__subclasscheck__) X(__prepare__) \
     X(__class_getitem__) X(__file__) X(__builtins__) X(__package__) X(__loader__) X(__spec__) \
-    X(__reversed__) X(__round__) X(__abstractmethods__) X(__weakref__) X(__all__) X(__path__) \
+    X(__reversed__) X(__round__) X(__abstractmethods__) X(__weakref__) X(__del__) X(__all__) X(__path__) \
     X(__mro_entries__) X(__bases__) X(__mro__) X(__subclasshook__) X(__self__) X(__func__) \
     X(__wrapped__) X(__isabstractmethod__) X(__objclass__) X(__annotations__) X(__notes__) \
     X(__traceback__) X(__cause__) X(__context__) X(__suppress_context__) X(__length_hint__) \
@@ -186,6 +186,8 @@ int file_write_cstr(Obj file, const char *s, size_t n);
 /* Flush every file that has buffered data (exit). Returns -1 if flushing
  * sys.stdout failed (the exit status becomes 120), else 0. */
 int file_flush_all_at_exit(void);
+/* The finalizer of a collected file object: flush and close it unless closed. */
+int file_finalize(Obj f);
 /* Bit i set: fd i (0, 1, 2) was closed at start-up; main.c put /dev/null
  * there (so the runtime's own files never take those numbers) and the
  * standard stream is None. */

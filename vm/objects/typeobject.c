@@ -360,6 +360,8 @@ Obj instance_new(TypeObj *cls)
             return err_nomemory();
         EXCH(o)->cls = (Obj)cls;
         EXCH(o)->args = g_empty_tuple;
+        if (cls->flags & TPF_HAS_DEL)
+            tm_register_finalizer((object_t *)o);   /* gcwork.c calls __del__ once it is unreachable */
         return o;
     }
     if (tid != TID_INSTANCE) {
@@ -371,6 +373,8 @@ Obj instance_new(TypeObj *cls)
     if (!o)
         return err_nomemory();
     INSTH(o)->cls = (Obj)cls;
+    if (cls->flags & TPF_HAS_DEL)
+        tm_register_finalizer((object_t *)o);
     return o;
 }
 
@@ -2073,7 +2077,7 @@ static Obj current_module_name(void)
 
 /* __slots__ of a class body: a tuple of names (without __dict__ and
  * __weakref__); *wants_dict if '__dict__' is listed. */
-static Obj parse_slots(Obj slots, bool *wants_dict)
+static Obj parse_slots(Obj slots, bool *wants_dict, bool *wants_weakref)
 {
     Obj *r = vm_roots(2);
     if (IS_STR(slots))
@@ -2096,8 +2100,10 @@ static Obj parse_slots(Obj slots, bool *wants_dict)
             *wants_dict = true;
             continue;
         }
-        if (str_eq(s, NAME(__weakref__)))
+        if (str_eq(s, NAME(__weakref__))) {
+            *wants_weakref = true;
             continue;
+        }
         Obj is = str_intern(s);
         if (!is || list_append(r[1], is) < 0)
             goto fail;
@@ -2295,10 +2301,11 @@ static Obj type_tp_new(Obj meta, Obj *args, size_t nargs, Obj kwnames)
             goto fail;
     }
     /* __slots__ */
-    bool has_dict = true, wants_dict = false;
+    bool has_dict = true, wants_dict = false, has_weakref = true;
     Obj slots = dict_getitem_str(r[2], NAME(__slots__));
     if (slots) {
-        r[4] = parse_slots(slots, &wants_dict);
+        has_weakref = false;
+        r[4] = parse_slots(slots, &wants_dict, &has_weakref);
         if (!r[4])
             goto fail;
         has_dict = wants_dict;
@@ -2399,7 +2406,16 @@ static Obj type_tp_new(Obj meta, Obj *args, size_t nargs, Obj kwnames)
     t->base = (Obj)base;
     t->solid = (Obj)solid;
     t->slot_names = r[4];
-    t->flags = TPF_HEAPTYPE | TPF_BASETYPE | (has_dict ? TPF_HAS_DICT : 0) | pattern_flags;
+    /* Weak references and __del__ (weakrefobject.c, gcwork.c): from the
+     * class body or any base. */
+    bool has_del = dict_getitem_str(r[2], NAME(__del__)) != NULL;
+    for (int64_t i = 0; i < TUPLE_LEN(r[1]); i++) {
+        uint32_t bf = ((TypeObj *)TUPLE_ITEMS(r[1])[i])->flags;
+        has_weakref |= (bf & TPF_WEAKREFABLE) != 0;
+        has_del |= (bf & TPF_HAS_DEL) != 0;
+    }
+    t->flags = TPF_HEAPTYPE | TPF_BASETYPE | (has_dict ? TPF_HAS_DICT : 0) | pattern_flags |
+               (has_weakref ? TPF_WEAKREFABLE : 0) | (has_del ? TPF_HAS_DEL : 0);
     t->inst_tid = (uint16_t)(layout_is_value(solid) ? TID_INSTANCE : solid->inst_tid);
     t->nslots = (uint16_t)nslots;
     t->version = next_version();

@@ -1,0 +1,143 @@
+/* What collections leave for the interpreter: weak-reference callbacks and
+ * finalizers (runtime/gc.h, "Weak references and finalizers"). Collections
+ * only queue them; they run here, as Python code, outside the collector:
+ * at a yield point of the eval loop (GIL build), between two transactions
+ * of the outermost loop (STM build), in gc.collect() and at exit. Whichever
+ * thread gets there first runs the whole queue.
+ *
+ * Finalizers follow PEP 442: an object whose class has __del__ (when the
+ * class was made) is registered at creation; the first major collection
+ * that finds it unreachable keeps it, and what it references, alive and
+ * queues it; __del__ runs once, and the object is freed by a later
+ * collection unless __del__ resurrected it. Cycles of such objects are
+ * collected the same way (all their finalizers run, in no fixed order). A
+ * file object's finalizer flushes and closes it. Generators are not
+ * finalized (a suspended generator that is collected does not run its
+ * finally blocks). */
+#include "tmpy.h"
+#include "eval.h"
+#include "objects/objects.h"
+#include "objects/strobj.h"
+
+static __thread bool running;
+
+/* CPython's "Exception ignored in: <what>" and the traceback. */
+static void report_unraisable(Obj what)
+{
+    Obj *r = vm_roots(2);
+    r[0] = err_fetch();
+    r[1] = what;
+    Obj rep = vm_repr(r[1]);
+    if (!rep)
+        err_clear();
+    if (g_sys_stdout && file_flush(g_sys_stdout) < 0)
+        err_clear();
+    vm_errmsg("Exception ignored in: %s\n", rep ? str_cstr(rep) : "<object repr() failed>");
+    if (r[0])
+        vm_print_exception(r[0]);
+    vm_unroots(r);
+}
+
+/* slot[0]: a cleared weak reference; its callback gets the weak reference
+ * (the subclass instance if it is one), once. */
+static void run_callback(Obj *slot)
+{
+    Obj cb = WREF(slot[0])->callback;
+    if (!cb)
+        return;
+    VM_WRITE(slot[0]);
+    WREF(slot[0])->callback = NULL;   /* CPython: __callback__ is None once called */
+    Obj *r = vm_roots(2);
+    r[0] = cb;
+    Obj wrapper = WREF(slot[0])->wrapper;
+    r[1] = wrapper ? wrapper : slot[0];
+    if (!vm_call(r[0], &r[1], 1, NULL))
+        report_unraisable(r[0]);
+    vm_unroots(r);
+}
+
+/* slot[0]: an unreachable registered object. */
+static void finalize(Obj *slot)
+{
+    Obj o = slot[0];
+    if (TID(o) == TID_FILE) {
+        if (file_finalize(o) < 0)
+            report_unraisable(slot[0]);
+        return;
+    }
+    Obj del = vm_lookup_type(TYPE(o), NAME(__del__));
+    if (!del)
+        return;   /* __del__ was deleted from the class since */
+    Obj *r = vm_roots(1);
+    r[0] = del;
+    if (!vm_call(r[0], slot, 1, NULL))
+        report_unraisable(r[0]);
+    vm_unroots(r);
+}
+
+void vm_run_gc_work(void)
+{
+    if (running || !tm_gc_pending)
+        return;
+    running = true;
+    vm_tx_become_inevitable();   /* taking from the queues is not undone by an abort */
+    Obj *r = vm_roots(1);
+    for (;;) {
+        object_t *w = tm_take_cleared_weakref();
+        if (w) {
+            r[0] = (Obj)w;
+            run_callback(r);
+            continue;
+        }
+        object_t *f = tm_take_finalizable();
+        if (!f)
+            break;
+        r[0] = (Obj)f;
+        finalize(r);
+    }
+    vm_unroots(r);
+    running = false;
+}
+
+/* The value-stack slots of the innermost frame above `top` (the arguments
+ * of the C call in progress end there) hold values that were popped: they
+ * are dead, but the GC sees every shadow-stack slot. Cleared, so that
+ * `del x; gc.collect()` finds x dead as CPython's reference counting
+ * would. A top outside that frame (a call from C) clears nothing. */
+static void clear_dead_stack(Obj *top)
+{
+    Frame *f = vm_ts.frame;
+    if (!f || !top || top < f->stack_base || top > f->end)
+        return;
+    for (Obj *p = top; p < f->end; p++)
+        *p = NULL;
+}
+
+Obj vm_gc_collect(Obj *stack_top, int64_t *found)
+{
+    clear_dead_stack(stack_top);
+#if TM_STM
+    /* What this transaction made (weak references, registrations) is the
+     * collector's to judge only once committed: commit, and go on in an
+     * inevitable transaction (as after a blocking call; an abort while it
+     * waits to become inevitable comes back here). Inside `with tm.atomic:`
+     * the block's own objects wait for a later collection. */
+    if (!vm_ts.atomic) {
+        vm_tx_commit();
+        tm_start_transaction();
+        tm_become_inevitable();
+    }
+#endif
+    size_t before = tm_gc_pending;
+    tm_collect_major();
+    size_t queued = tm_gc_pending > before ? tm_gc_pending - before : 0;
+    *found = (int64_t)(tm_gc_last_freed_objects() + queued);
+    vm_run_gc_work();
+    return g_None;
+}
+
+void vm_gc_at_exit(void)
+{
+    int64_t found;
+    vm_gc_collect(NULL, &found);
+}
