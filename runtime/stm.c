@@ -323,6 +323,10 @@ static void (*abort_hook)(void);
 
 void tm_set_abort_hook(void (*hook)(void)) { abort_hook = hook; }
 
+static void (*inevitable_hook)(void);
+
+void tm_set_inevitable_hook(void (*hook)(void)) { inevitable_hook = hook; }
+
 static void abort_self(int cause)
 {
     tm_thread *me = &tm_self;
@@ -528,6 +532,8 @@ void tm_become_inevitable(void)
     if (cause)
         abort_self(cause);
     STAT(INEVITABLE)++;
+    if (inevitable_hook)
+        inevitable_hook();
 }
 
 void tm_become_globally_unique(void)

@@ -83,6 +83,9 @@ void tm_start_transaction_after_setjmp(void);
  * (shadow-stack slots) the transaction changed, so that a collection by
  * another thread meanwhile sees no reference to what the abort discarded. */
 void tm_set_abort_hook(void (*hook)(void));
+/* Called when the running transaction has just become inevitable (it can no
+ * longer abort): the embedder drops what it kept to undo an abort. */
+void tm_set_inevitable_hook(void (*hook)(void));
 #define tm_start_transaction() \
     do { (void)__builtin_setjmp(tm_self.abort_jmp); tm_start_transaction_after_setjmp(); } while (0)
 void tm_commit_transaction(void);

@@ -78,11 +78,10 @@ typedef object_t *Obj;
 /* The write barrier of shapes read without barriers (types, functions,
  * modules, code, ...: every layout whose cast has no vm_rd below). Under STM
  * a write into one the transaction did not create makes it globally unique
- * (txstate.c): inevitable, and every transaction running beside it aborts
- * when it commits, so none goes on with what it read before. */
-#if TM_STM && !defined(TMPY_TEST_PLAIN_RARE_WRITE)   /* tests/test_barrier_check.py */
-void vm_write_rare(Obj o);
-#define VM_WRITE_RARE(o) vm_write_rare((Obj)(o))
+ * (tm_write_rare): inevitable, and every transaction running beside it
+ * aborts when it commits, so none goes on with what it read before. */
+#if !defined(TMPY_TEST_PLAIN_RARE_WRITE)   /* tests/test_barrier_check.py */
+#define VM_WRITE_RARE(o) tm_write_rare((object_t *)(o))
 #else
 #define VM_WRITE_RARE(o) VM_WRITE(o)
 #endif
@@ -986,10 +985,11 @@ int vm_blocking_open(const char *path, int flags, int mode);
 int vm_signals_check(void);
 
 /* STM: before an effect that cannot be undone (C memory shared between
- * threads, I/O), the running transaction becomes inevitable (txstate.c;
- * nothing under the GIL). May abort while it waits: call it holding no C
- * lock (C memory the caller holds is freed: see txmalloc.c). */
-void vm_tx_become_inevitable(void);
+ * threads, I/O), the running transaction becomes inevitable (nothing under
+ * the GIL; the runtime's inevitable hook drops the undo log, txstate.c). May
+ * abort while it waits: call it holding no C lock (C memory the caller holds
+ * is freed: see txmalloc.c). */
+static inline void vm_tx_become_inevitable(void) { tm_become_inevitable(); }
 /* STM: malloc'd memory of a transaction that aborts is freed
  * (txmalloc.c). A block kept by C state that an abort does not undo (a
  * static cache, a per-thread table) comes from these instead. */

@@ -101,8 +101,13 @@ static bool forget(void *p)
 
 static void clear(void)
 {
-    if (tx.used)
+    if (tx.cap > 4096) {   /* one transaction's burst: do not clear a big table at every commit after it */
+        __libc_free(tx.slots);
+        tx.slots = NULL;
+        tx.cap = 0;
+    } else if (tx.used) {
         memset(tx.slots, 0, tx.cap * sizeof *tx.slots);
+    }
     tx.count = tx.used = 0;
 }
 

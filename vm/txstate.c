@@ -253,6 +253,7 @@ static void restore_slots_at_abort(void)
 void vm_tx_init(void)
 {
     tm_set_abort_hook(restore_slots_at_abort);
+    tm_set_inevitable_hook(vm_tx_forget);   /* an inevitable transaction needs no undo log */
 }
 
 void vm_tx_started(void)
@@ -325,30 +326,11 @@ void vm_tx_commit(void)
     vm_tx_countdown = vm_tx_length;
 }
 
-void vm_tx_become_inevitable(void)
-{
-    if (!tm_is_inevitable()) {
-        tm_become_inevitable();   /* may abort while it waits */
-        vm_tx_forget();
-    }
-}
-
-void vm_write_rare(Obj o)
-{
-    if (!tm_created_here(o) && !tm_is_globally_unique()) {
-        bool was_inevitable = tm_is_inevitable();
-        tm_become_globally_unique();   /* may abort while it waits */
-        if (!was_inevitable)
-            vm_tx_forget();
-    }
-    VM_WRITE(o);
-}
 #else
 void vm_tx_commit(void) { tm_commit_transaction(); }
 void vm_tx_init(void) {}
 bool vm_tx_stats_enabled;
 void vm_tx_merge_stats(void) {}
 void vm_tx_print_stats(void) { vm_elision_print_stats(); }
-void vm_tx_become_inevitable(void) {}
 void vm_tx_save_frame_slow(Frame *f, Obj *above) { (void)f, (void)above; }
 #endif
