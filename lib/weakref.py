@@ -105,7 +105,48 @@ class _Guarded:
             self._flush()
 
 
-class WeakValueDictionary(_Guarded):
+class _WeakMapping(_Guarded):
+    """What the two weak dictionaries share, built on items() (which skips
+    entries whose weak side is dead), copy() and update()."""
+
+    def __repr__(self):
+        return "<%s at %#x>" % (self.__class__.__name__, id(self))
+
+    def keys(self):
+        for k, v in self.items():
+            yield k
+
+    __iter__ = keys
+
+    def values(self):
+        for k, v in self.items():
+            yield v
+
+    def clear(self):
+        self._pending = []
+        self.data.clear()
+
+    def __or__(self, other):
+        if hasattr(other, "items"):
+            c = self.copy()
+            c.update(other)
+            return c
+        return NotImplemented
+
+    def __ror__(self, other):
+        if hasattr(other, "items"):
+            c = self.__class__()
+            c.update(other)
+            c.update(self)
+            return c
+        return NotImplemented
+
+    def __ior__(self, other):
+        self.update(other)
+        return self
+
+
+class WeakValueDictionary(_WeakMapping):
     """A mapping whose values are held weakly: an entry goes once its value
     is collected."""
 
@@ -156,9 +197,6 @@ class WeakValueDictionary(_Guarded):
             self._flush()
         return sum(1 for wr in list(self.data.values()) if wr() is not None)
 
-    def __repr__(self):
-        return "<%s at %#x>" % (self.__class__.__name__, id(self))
-
     def get(self, key, default=None):
         try:
             wr = self.data[key]
@@ -176,16 +214,6 @@ class WeakValueDictionary(_Guarded):
                     yield k, v
         finally:
             self._leave()
-
-    def keys(self):
-        for k, v in self.items():
-            yield k
-
-    __iter__ = keys
-
-    def values(self):
-        for k, v in self.items():
-            yield v
 
     def itervaluerefs(self):
         self._enter()
@@ -243,10 +271,6 @@ class WeakValueDictionary(_Guarded):
         for key, o in kw.items():
             self[key] = o
 
-    def clear(self):
-        self._pending = []
-        self.data.clear()
-
     def copy(self):
         new = WeakValueDictionary()
         for key, o in self.items():
@@ -262,19 +286,8 @@ class WeakValueDictionary(_Guarded):
             return dict(self.items()) == other
         return NotImplemented
 
-    def __or__(self, other):
-        if hasattr(other, "items"):
-            c = self.copy()
-            c.update(other)
-            return c
-        return NotImplemented
 
-    def __ior__(self, other):
-        self.update(other)
-        return self
-
-
-class WeakKeyDictionary(_Guarded):
+class WeakKeyDictionary(_WeakMapping):
     """A mapping whose keys are held weakly: an entry goes once its key is
     collected. Keys must be hashable and weakly referenceable."""
 
@@ -324,9 +337,6 @@ class WeakKeyDictionary(_Guarded):
             self._flush()
         return sum(1 for wr in list(self.data) if wr() is not None)
 
-    def __repr__(self):
-        return "<%s at %#x>" % (self.__class__.__name__, id(self))
-
     def get(self, key, default=None):
         return self.data.get(ref(key), default)
 
@@ -339,16 +349,6 @@ class WeakKeyDictionary(_Guarded):
                     yield key, value
         finally:
             self._leave()
-
-    def keys(self):
-        for k, v in self.items():
-            yield k
-
-    __iter__ = keys
-
-    def values(self):
-        for k, v in self.items():
-            yield v
 
     def keyrefs(self):
         return list(self.data)
@@ -374,10 +374,6 @@ class WeakKeyDictionary(_Guarded):
                 self[key] = value
         if kw:
             self.update(kw)
-
-    def clear(self):
-        self._pending = []
-        self.data.clear()
 
     def copy(self):
         new = WeakKeyDictionary()

@@ -65,7 +65,8 @@ void tm_collect_major(void);
 void tm_add_global_root(object_t **slot);
 
 /* Weak references and finalizers (runtime/weak.c). A weak reference is an
- * object whose layout has a weak slot (tm_type.weak_offset). Minor
+ * object whose layout has a weak slot (tm_type.weak_offset), allocated
+ * young (tm_allocate; tm_allocate_old refuses the layout). Minor
  * collections update weak slots whose referent moved and clear those whose
  * young referent died; major collections clear those whose referent is
  * unmarked. Cleared weak references of a `weak_notify` layout that are

@@ -312,6 +312,10 @@ object_t *tm_allocate_var(uint16_t tid, uintptr_t nitems)
 
 object_t *tm_allocate_old(uint16_t tid, size_t size)
 {
+    /* A weak reference becomes known to the collector when a minor
+     * collection finds it young (update_weak_slots): one born old would
+     * never be cleared, and would outlive its referent. */
+    TM_ASSERT(!tm_types[tid].weak_offset);
     size = tm_round_size(size);
 #if !TM_STM
     tm_htm_need_gil();

@@ -58,3 +58,16 @@ print(weakref.getweakrefcount(e), len(weakref.getweakrefs(e)))
 p = weakref.proxy(e)
 print(p.n, p.m(), isinstance(p, weakref.ProxyTypes))
 print(weakref.ref(e) == weakref.ref(e), hash(weakref.ref(e)) == hash(e))
+# | |= and the reflected |: shared by both dictionaries (both keep only live entries)
+ka, kb = A(1), A(2)
+wk = weakref.WeakKeyDictionary({ka: 1})
+wk2 = wk | {kb: 2}
+print(type(wk2).__name__, sorted(v for v in wk2.values()), len(wk))
+wk |= {kb: 3}
+print(sorted(wk.values()))
+wv = weakref.WeakValueDictionary({"a": ka})
+u = {"b": kb} | wv
+print(type(u).__name__, sorted(u.keys()))
+print(sorted((wv | {"b": kb}).keys()), wk.__or__(5), repr(wv).startswith("<WeakValueDictionary at 0x"))
+wv.clear(); wk.clear()
+print(len(wv), len(wk), list(wv), list(wk))

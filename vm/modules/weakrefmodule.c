@@ -5,7 +5,7 @@
 #include "objects/containers.h"
 #include "objects/objects.h"
 
-struct found { Obj *slots; int64_t n; };
+struct found { Obj *slots; int64_t n, cap; };
 
 static void count_one(object_t *w, void *ctx)
 {
@@ -16,7 +16,8 @@ static void count_one(object_t *w, void *ctx)
 static void store_one(object_t *w, void *ctx)
 {
     struct found *f = ctx;
-    f->slots[f->n++] = (Obj)w;
+    if (f->n < f->cap)   /* STM: a commit since the count may have published more */
+        f->slots[f->n++] = (Obj)w;
 }
 
 /* The weak references to *slot that the collector knows, after a minor
@@ -28,7 +29,7 @@ static int64_t count_refs(Obj *slot)
     if (IS_SMALLINT(*slot))
         return 0;
     tm_collect_minor();   /* may move *slot: the runtime matches the new address */
-    struct found f = {NULL, 0};
+    struct found f = {NULL, 0, 0};
     tm_foreach_weakref_to((object_t *)*slot, count_one, &f);
     return f.n;
 }
@@ -54,7 +55,7 @@ static Obj wr_getweakrefs(Obj *args, size_t nargs, Obj kwnames)
     /* Rooted before anything allocates: a major collection could free a
      * dead weak reference held only in C. */
     Obj *refs = vm_roots((int)n);
-    struct found f = {refs, 0};
+    struct found f = {refs, 0, n};
     if (n)
         tm_foreach_weakref_to((object_t *)r[0], store_one, &f);
     Obj res = list_new(0);
