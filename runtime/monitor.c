@@ -487,24 +487,26 @@ void tm_monitor_enter(object_t *o)
     enter_slow(o, 1, DL_FOREVER, false);
 }
 
-bool tm_monitor_enter_timed(object_t *o, int64_t timeout_ns)
-{
-    uint32_t me = my_bits();
-    word_prepare_store(o);
-    uint32_t w = word_load(o);
-    if ((w & TM_LOCK_FIELD_MASK) == 0 && word_cas(o, w, w | me))
-        return true;
-    return enter_slow(o, 1, deadline_of(timeout_ns), false) == 1;
-}
-
-int tm_monitor_enter_interruptible(object_t *o, int64_t timeout_ns)
+/* A free lock taken at once; otherwise enter_slow until the timeout.
+ * Returns as fat_enter does. */
+static int enter_with_timeout(object_t *o, int64_t timeout_ns, bool interruptible)
 {
     uint32_t me = my_bits();
     word_prepare_store(o);
     uint32_t w = word_load(o);
     if ((w & TM_LOCK_FIELD_MASK) == 0 && word_cas(o, w, w | me))
         return 1;
-    return enter_slow(o, 1, deadline_of(timeout_ns), true);
+    return enter_slow(o, 1, deadline_of(timeout_ns), interruptible);
+}
+
+bool tm_monitor_enter_timed(object_t *o, int64_t timeout_ns)
+{
+    return enter_with_timeout(o, timeout_ns, false) == 1;
+}
+
+int tm_monitor_enter_interruptible(object_t *o, int64_t timeout_ns)
+{
+    return enter_with_timeout(o, timeout_ns, true);
 }
 
 /* Fat, or not ours. A fat word's index never changes, so w stays good. */

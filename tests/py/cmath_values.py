@@ -32,7 +32,10 @@ for x in [-3.5, -1.5, -1.0, -0.5, 0.5, 1.0, 1.5, 3.5, 1e300, -1e300]:
 vals += [complex(1, 1e-300), complex(1, -1e-200), complex(710, 1), complex(-710, 2), complex(709.5, 0.5),
          complex(1e300, 1e300), complex(0.7, 0.7), complex(1.2, 1.0), complex(708.3964185322641, 1),
          complex(708.39641853226, 0.1), complex(1, 0), complex(-1, 0), complex(0, 1), complex(0, -1),
-         complex(1e-160, 1e-160), complex(1, 1e-160), complex(-1, -1e-170), complex(0.5, 1e-320)]
+         complex(1e-160, 1e-160), complex(1, 1e-160), complex(-1, -1e-170), complex(0.5, 1e-320),
+         # cosh/sinh of an x past overflow brought back in range by cos y, sin y < 0.8
+         # (e is multiplied in last): finite results
+         complex(710.7, 0.7853982), complex(-710.7, -2.3561945), complex(0.7853982, 710.7)]
 
 for n in names:
     f = getattr(cmath, n)

@@ -256,6 +256,17 @@ static const char *cmpop_text(cmpop_ty op)
     return " ? ";
 }
 
+/* [elt for ...], {elt for ...}, (elt for ...): open, the element, the
+ * clauses, close. */
+static void comprehension_expr(Unparser *u, const char *open, expr_ty elt, comprehension_seq gens,
+                               const char *close)
+{
+    add(u, open);
+    expr(u, elt, PR_TEST);
+    comprehensions(u, gens);
+    add(u, close);
+}
+
 static void expr(Unparser *u, expr_ty e, int level)
 {
     if (u->failed)
@@ -350,16 +361,10 @@ static void expr(Unparser *u, expr_ty e, int level)
         add(u, "}");
         break;
     case ListComp_kind:
-        add(u, "[");
-        expr(u, e->v.ListComp.elt, PR_TEST);
-        comprehensions(u, e->v.ListComp.generators);
-        add(u, "]");
+        comprehension_expr(u, "[", e->v.ListComp.elt, e->v.ListComp.generators, "]");
         break;
     case SetComp_kind:
-        add(u, "{");
-        expr(u, e->v.SetComp.elt, PR_TEST);
-        comprehensions(u, e->v.SetComp.generators);
-        add(u, "}");
+        comprehension_expr(u, "{", e->v.SetComp.elt, e->v.SetComp.generators, "}");
         break;
     case DictComp_kind:
         add(u, "{");
@@ -370,10 +375,7 @@ static void expr(Unparser *u, expr_ty e, int level)
         add(u, "}");
         break;
     case GeneratorExp_kind:
-        add(u, "(");
-        expr(u, e->v.GeneratorExp.elt, PR_TEST);
-        comprehensions(u, e->v.GeneratorExp.generators);
-        add(u, ")");
+        comprehension_expr(u, "(", e->v.GeneratorExp.elt, e->v.GeneratorExp.generators, ")");
         break;
     case Await_kind:
         add_if(u, level > PR_AWAIT, "(");

@@ -140,22 +140,35 @@ static double log_abs(double x, double y, int *err)
     return log(h);
 }
 
+/* log and acosh of an argument with an infinite or nan part: Annex G gives
+ * both the same values. */
+static cplx log_special(double x, double y)
+{
+    if (isinf(y)) {
+        if (isnan(x))
+            return mk(INF, NAN);
+        return mk(INF, copysign(isinf(x) ? (x > 0 ? PI_4 : PI_3_4) : PI_2, y));
+    }
+    if (isinf(x)) {
+        if (isnan(y))
+            return mk(INF, NAN);
+        return mk(INF, copysign(x > 0 ? 0.0 : PI, y));
+    }
+    return mk(NAN, NAN);
+}
+
+/* log(2|z|) for a z beyond LARGE, scaled so that 2z cannot overflow: the
+ * real part of acosh, asinh and -i acos there. */
+static double log_2abs_large(double x, double y)
+{
+    return log(hypot(x / 2.0, y / 2.0)) + 2.0 * M_LN2;
+}
+
 static cplx c_log(cplx z, int *err)
 {
     double x = z.re, y = z.im;
-    if (!fin(x) || !fin(y)) {
-        if (isinf(y)) {
-            if (isnan(x))
-                return mk(INF, NAN);
-            return mk(INF, copysign(isinf(x) ? (x > 0 ? PI_4 : PI_3_4) : PI_2, y));
-        }
-        if (isinf(x)) {
-            if (isnan(y))
-                return mk(INF, NAN);
-            return mk(INF, copysign(x > 0 ? 0.0 : PI, y));
-        }
-        return mk(NAN, NAN);
-    }
+    if (!fin(x) || !fin(y))
+        return log_special(x, y);
     double re = log_abs(x, y, err);
     return mk(re, atan2(y, x));
 }
@@ -187,9 +200,8 @@ static cplx c_acos(cplx z, int *err)
         return mk(NAN, NAN);
     }
     if (fabs(x) > LARGE || fabs(y) > LARGE) {
-        /* acos z ~ -i log(2z): scaled so that 2z cannot overflow */
-        double l = log(hypot(x / 2.0, y / 2.0)) + 2.0 * M_LN2;
-        return mk(atan2(fabs(y), x), copysign(l, -y));
+        /* acos z ~ -i log(2z) */
+        return mk(atan2(fabs(y), x), copysign(log_2abs_large(x, y), -y));
     }
     cplx s1 = c_sqrt(mk(1.0 - x, -y), err);
     cplx s2 = c_sqrt(mk(1.0 + x, y), err);
@@ -199,21 +211,10 @@ static cplx c_acos(cplx z, int *err)
 static cplx c_acosh(cplx z, int *err)
 {
     double x = z.re, y = z.im;
-    if (!fin(x) || !fin(y)) {
-        if (isinf(y)) {
-            if (isnan(x))
-                return mk(INF, NAN);
-            return mk(INF, copysign(isinf(x) ? (x > 0 ? PI_4 : PI_3_4) : PI_2, y));
-        }
-        if (isinf(x)) {
-            if (isnan(y))
-                return mk(INF, NAN);
-            return mk(INF, copysign(x > 0 ? 0.0 : PI, y));
-        }
-        return mk(NAN, NAN);
-    }
+    if (!fin(x) || !fin(y))
+        return log_special(x, y);
     if (fabs(x) > LARGE || fabs(y) > LARGE)
-        return mk(log(hypot(x / 2.0, y / 2.0)) + 2.0 * M_LN2, atan2(y, x));
+        return mk(log_2abs_large(x, y), atan2(y, x));
     cplx s1 = c_sqrt(mk(x - 1.0, y), err);
     cplx s2 = c_sqrt(mk(x + 1.0, y), err);
     return mk(asinh(s1.re * s2.re + s1.im * s2.im), 2.0 * atan2(s1.im, s2.re));
@@ -235,8 +236,7 @@ static cplx c_asinh(cplx z, int *err)
         return mk(NAN, NAN);
     }
     if (fabs(x) > LARGE || fabs(y) > LARGE) {
-        double l = log(hypot(x / 2.0, y / 2.0)) + 2.0 * M_LN2;
-        return mk(copysign(l, x), atan2(y, fabs(x)));
+        return mk(copysign(log_2abs_large(x, y), x), atan2(y, fabs(x)));
     }
     cplx s1 = c_sqrt(mk(1.0 + y, -x), err);   /* sqrt(1 - iz) */
     cplx s2 = c_sqrt(mk(1.0 - y, x), err);    /* sqrt(1 + iz) */
@@ -293,6 +293,18 @@ static cplx c_atan(cplx z, int *err)
 /* ------------------------------------------------------------------ */
 /* Hyperbolic functions (and the circular ones through them)           */
 /* ------------------------------------------------------------------ */
+/* cosh x and sinh x for a finite x, as (*ch, *sh) times the returned scale:
+ * beyond LOG_LARGE they are formed from x -+ 1 and the caller multiplies by e
+ * last, so that a cos or sin factor below 1 can keep the product in range. */
+static double cosh_sinh_scaled(double x, double *ch, double *sh)
+{
+    bool big = fabs(x) > LOG_LARGE;
+    double x1 = big ? x - copysign(1.0, x) : x;
+    *ch = cosh(x1);
+    *sh = sinh(x1);
+    return big ? M_E : 1.0;
+}
+
 static cplx c_cosh(cplx z, int *err)
 {
     double x = z.re, y = z.im;
@@ -315,14 +327,8 @@ static cplx c_cosh(cplx z, int *err)
             return mk(NAN, 0.0);
         return mk(NAN, NAN);
     }
-    cplx r;
-    if (fabs(x) > LOG_LARGE) {
-        double x1 = x - copysign(1.0, x);
-        r = mk(cos(y) * cosh(x1) * M_E, sin(y) * sinh(x1) * M_E);
-    } else {
-        r = mk(cos(y) * cosh(x), sin(y) * sinh(x));
-    }
-    return range_checked(r, err);
+    double ch, sh, e = cosh_sinh_scaled(x, &ch, &sh);
+    return range_checked(mk(cos(y) * ch * e, sin(y) * sh * e), err);
 }
 
 static cplx c_sinh(cplx z, int *err)
@@ -348,14 +354,8 @@ static cplx c_sinh(cplx z, int *err)
             return mk(0.0, NAN);
         return mk(NAN, NAN);
     }
-    cplx r;
-    if (fabs(x) > LOG_LARGE) {
-        double x1 = x - copysign(1.0, x);
-        r = mk(cos(y) * sinh(x1) * M_E, sin(y) * cosh(x1) * M_E);
-    } else {
-        r = mk(cos(y) * sinh(x), sin(y) * cosh(x));
-    }
-    return range_checked(r, err);
+    double ch, sh, e = cosh_sinh_scaled(x, &ch, &sh);
+    return range_checked(mk(cos(y) * sh * e, sin(y) * ch * e), err);
 }
 
 static cplx c_tanh(cplx z, int *err)

@@ -107,15 +107,22 @@ int vm_signals_check(void)
 /* Module functions                                                    */
 /* ------------------------------------------------------------------ */
 
-/* The signal number in v, checked against the range. */
-static int signal_number(Obj v, int *sig)
+/* An int argument CPython takes as a C int: TypeError for a non-int (no
+ * __index__), OverflowError beyond the C int range. */
+static int c_int_arg(Obj v, int64_t *n)
 {
-    int64_t n;
     if (!IS_INT(vm_unwrap(v))) {
         err_format(E_TypeError, "'%s' object cannot be interpreted as an integer", type_name(v));
         return -1;
     }
-    if (arg_c_int(v, &n) < 0)   /* a C int in CPython: OverflowError beyond it */
+    return arg_c_int(v, n);
+}
+
+/* The signal number in v, checked against the range. */
+static int signal_number(Obj v, int *sig)
+{
+    int64_t n;
+    if (c_int_arg(v, &n) < 0)
         return -1;
     if (n < 1 || n >= NSIG) {
         err_set(E_ValueError, "signal number out of range");
@@ -206,16 +213,8 @@ static Obj sig_raise_signal(Obj *args, size_t nargs, Obj kwnames)
     if (vm_check_args("raise_signal", nargs, kwnames, 1, 1) < 0)
         return NULL;
     int64_t sig;
-    if (!IS_INT(vm_unwrap(args[0]))) {
-        err_format(E_TypeError, "'%s' object cannot be interpreted as an integer", type_name(args[0]));
+    if (c_int_arg(args[0], &sig) < 0)
         return NULL;
-    }
-    if (vm_index_i64(args[0], &sig) < 0)
-        return NULL;
-    if (sig < INT32_MIN || sig > INT32_MAX) {
-        err_set(E_OverflowError, "Python int too large to convert to C int");
-        return NULL;
-    }
     /* what raise() refuses (CPython has no range check of its own; 0 is
      * no signal, accepted) */
     sigset_t valid;
@@ -234,16 +233,8 @@ static Obj sig_alarm(Obj *args, size_t nargs, Obj kwnames)
     if (vm_check_args("alarm", nargs, kwnames, 1, 1) < 0)
         return NULL;
     int64_t secs;
-    if (!IS_INT(vm_unwrap(args[0]))) {
-        err_format(E_TypeError, "'%s' object cannot be interpreted as an integer", type_name(args[0]));
+    if (c_int_arg(args[0], &secs) < 0)
         return NULL;
-    }
-    if (vm_index_i64(args[0], &secs) < 0)
-        return NULL;
-    if (secs < INT32_MIN || secs > INT32_MAX) {
-        err_set(E_OverflowError, "Python int too large to convert to C int");
-        return NULL;
-    }
     vm_tx_become_inevitable();
     return int_from_u64(alarm((unsigned)(int)secs));   /* a negative int wraps, as in CPython */
 }

@@ -47,8 +47,9 @@ static Obj count_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
             return NULL;
         }
     }
-    Obj *a = vm_roots(2);
+    Obj *a = vm_roots(3);   /* start, step, the type (a subclass may move: __index__ runs Python) */
     Obj res = NULL;
+    a[2] = type;
     if (vm_parse_args("count", args, nargs, kwnames, names, 0, 2, a) < 0)
         goto out;
     if (!a[0])
@@ -72,7 +73,7 @@ static Obj count_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
     }
     COUNTOBJ(c)->value = a[0];
     COUNTOBJ(c)->step = a[1];
-    res = container_wrap_for_type(T_count, type, c);   /* a subclass: an instance around it */
+    res = container_wrap_for_type(T_count, a[2], c);   /* a subclass: an instance around it */
 out:
     vm_unroots(a);
     return res;

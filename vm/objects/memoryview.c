@@ -147,6 +147,17 @@ static unsigned char __seg_gs *mv_data(Obj mv)
     return p;
 }
 
+/* mv_data for a store: the base bytearray's data after its write barrier
+ * (under STM the barrier may give the transaction its own copy, so the
+ * pointer is fetched again after it). NULL with the error. */
+static unsigned char __seg_gs *mv_data_for_write(Obj mv)
+{
+    if (!mv_data(mv))
+        return NULL;
+    VM_WRITE(BYTEARRAY(MEMVIEW(mv)->base)->raw);
+    return mv_data(mv);
+}
+
 static bool c_contiguous(int nd, const int64_t *shape, const int64_t *strides, int64_t itemsize)
 {
     int64_t sd = itemsize;
@@ -545,11 +556,9 @@ static int mv_store_at(Obj *mvp, int64_t off, Obj v)
     unsigned char buf[8];
     if (pack_item((int)MEMVIEW(*mvp)->code, v, buf) < 0)
         return -1;
-    unsigned char __seg_gs *d = mv_data(*mvp);
+    unsigned char __seg_gs *d = mv_data_for_write(*mvp);
     if (!d)
         return -1;
-    VM_WRITE(BYTEARRAY(MEMVIEW(*mvp)->base)->raw);
-    d = mv_data(*mvp);
     for (int64_t k = 0; k < MEMVIEW(*mvp)->itemsize; k++)
         d[off + k] = buf[k];
     return 0;
@@ -1038,10 +1047,9 @@ static int mv_setitem(Obj self, Obj key, Obj value)
             rc = 0;
             goto out;
         }
-        if (!mv_data(r[0]))
+        unsigned char __seg_gs *d = mv_data_for_write(r[0]);
+        if (!d)
             goto out;
-        VM_WRITE(BYTEARRAY(MEMVIEW(r[0])->base)->raw);
-        unsigned char __seg_gs *d = mv_data(r[0]);
         const unsigned char __seg_gs *s = (const unsigned char __seg_gs *)BYTES(r[3])->data;
         int64_t sz = MEMVIEW(r[0])->itemsize;
         int64_t base_off = MEMVIEW(r[0])->offset + start * strides[0];
