@@ -281,6 +281,11 @@ Obj gen_throw_ex(Obj gen, Obj exc, bool close_on_genexit);
 Obj gen_throw_args(Obj *args, size_t nargs);
 /* PEP 479 in a generator-like frame that ended with an exception. */
 void gen_convert_stop_exc(unsigned tid);
+/* send, throw and close methods shared by the three types (args[0]: the
+ * object, in a root slot as every method's arguments). */
+Obj gen_m_send(Obj *args, size_t nargs, Obj kw);
+Obj gen_m_throw(Obj *args, size_t nargs, Obj kw);
+Obj gen_m_close(Obj *args, size_t nargs, Obj kw);
 /* Attribute getters shared by the three types (args[0]: the object). */
 Obj gen_get_running(Obj *args, size_t nargs, Obj kw);
 Obj gen_get_suspended(Obj *args, size_t nargs, Obj kw);
