@@ -580,6 +580,12 @@ Obj gen_get_frame(Obj *args, size_t nargs, Obj kw)
     GenObj *g = GEN(args[0]);
     if (g->state == GEN_FINISHED)
         return g_None;
+    if (g->state == GEN_RUNNING) {
+        /* running on this thread: its live frame's object (sys._getframe's) */
+        for (Frame *f = vm_ts.frame; f; f = f->back)
+            if (FRAME_HDR(f)[HDR_GEN] == args[0])
+                return eval_frame_object(f);
+    }
     CodeObj *co = (CodeObj *)g->code;
     int line = g->state == GEN_CREATED ? co->firstlineno : code_line_at(co, g->ip - 1);
     int nlp = code_nlocalsplus(co);

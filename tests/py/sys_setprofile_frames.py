@@ -194,3 +194,14 @@ def many_walks():
 
 
 print(many_walks())
+
+
+# gi_frame of a generator running on this thread is its live frame object
+def running_gen():
+    f = sys._getframe()
+    yield running.gi_frame is f
+    yield running.gi_frame is f, running.gi_frame.f_lineno
+
+
+running = running_gen()
+print(next(running), next(running))
