@@ -257,32 +257,6 @@ static Obj coro_repr(Obj c)
                            q && IS_STR(q) ? str_cstr(q) : "?", (unsigned long)(uintptr_t)c);
 }
 
-static Obj m_send(Obj *args, size_t nargs, Obj kw)
-{
-    if (vm_check_args("send", nargs - 1, kw, 1, 1) < 0)
-        return NULL;
-    return gen_send(args[0], args[1]);
-}
-
-static Obj m_throw(Obj *args, size_t nargs, Obj kw)
-{
-    if (vm_check_args("throw", nargs - 1, kw, 1, 3) < 0)
-        return NULL;
-    Obj *r = vm_roots(1);
-    r[0] = args[0];
-    Obj exc = gen_throw_args(args + 1, nargs - 1);
-    Obj res = exc ? gen_throw(r[0], exc) : NULL;
-    vm_unroots(r);
-    return res;
-}
-
-static Obj m_close(Obj *args, size_t nargs, Obj kw)
-{
-    if (vm_check_args("close", nargs - 1, kw, 0, 0) < 0)
-        return NULL;
-    return gen_close(args[0]);
-}
-
 static Obj m_await(Obj *args, size_t nargs, Obj kw)
 {
     if (vm_check_args("__await__", nargs - 1, kw, 0, 0) < 0)
@@ -297,9 +271,9 @@ static Obj g_origin(Obj *args, size_t nargs, Obj kw)
 }
 
 static const MethodDef coro_methods[] = {
-    {"send", m_send, 0, "send(arg) -> send 'arg' into coroutine,\nreturn next iterated value or raise StopIteration."},
-    {"throw", m_throw, 0, "throw(value)\nthrow(type[,value[,traceback]])\n\nRaise exception in coroutine, return next iterated value or raise\nStopIteration."},
-    {"close", m_close, 0, "close() -> raise GeneratorExit inside coroutine."},
+    {"send", gen_m_send, 0, "send(arg) -> send 'arg' into coroutine,\nreturn next iterated value or raise StopIteration."},
+    {"throw", gen_m_throw, 0, "throw(value)\nthrow(type[,value[,traceback]])\n\nRaise exception in coroutine, return next iterated value or raise\nStopIteration."},
+    {"close", gen_m_close, 0, "close() -> raise GeneratorExit inside coroutine."},
     {"__await__", m_await, 0, "Return an iterator to be used in await expression."},
     {NULL, NULL, 0, NULL},
 };
@@ -427,25 +401,28 @@ static Obj as_send(Obj *args, size_t nargs, Obj kw)
     return asend_send(args[0], args[1]);
 }
 
-static Obj as_throw(Obj *args, size_t nargs, Obj kw)
+/* throw(typ[, val[, tb]]) of an asend / athrow awaitable (args[0], a root
+ * slot): the generator's result, or NULL with the error. Bad arguments come
+ * back as errors too: CPython's callers unwrap them like the generator's
+ * own (an asend awaitable is closed by them). */
+static Obj aw_throw(Obj *args, size_t nargs, Obj kw)
 {
     if (vm_check_args("throw", nargs - 1, kw, 1, 3) < 0)
         return NULL;
+    Obj exc = gen_throw_args(args + 1, nargs - 1);
+    return exc ? gen_throw(ITER(args[0])->a, exc) : NULL;
+}
+
+static Obj as_throw(Obj *args, size_t nargs, Obj kw)
+{
     if (ITER(args[0])->i == AW_CLOSED) {
         err_set(E_RuntimeError, "cannot reuse already awaited __anext__()/asend()");
         return NULL;
     }
-    Obj *r = vm_roots(1);
-    r[0] = args[0];
-    Obj res = NULL;
-    Obj exc = gen_throw_args(args + 1, nargs - 1);
-    if (exc) {
-        res = gen_throw(ITER(r[0])->a, exc);
-        res = ag_unwrap(ITER(r[0])->a, res);
-        if (!res)
-            aw_set_state(r[0], AW_CLOSED);
-    }
-    vm_unroots(r);
+    Obj res = aw_throw(args, nargs, kw);
+    res = ag_unwrap(ITER(args[0])->a, res);
+    if (!res)
+        aw_set_state(args[0], AW_CLOSED);
     return res;
 }
 
@@ -595,29 +572,20 @@ static Obj at_send(Obj *args, size_t nargs, Obj kw)
 
 static Obj at_throw(Obj *args, size_t nargs, Obj kw)
 {
-    if (vm_check_args("throw", nargs - 1, kw, 1, 3) < 0)
-        return NULL;
     if (ITER(args[0])->i == AW_CLOSED) {
         err_set(E_RuntimeError, "cannot reuse already awaited aclose()/athrow()");
         return NULL;
     }
-    Obj *r = vm_roots(1);
-    r[0] = args[0];
-    bool aclose = ITER(r[0])->b == NULL;
-    Obj res = NULL;
-    Obj exc = gen_throw_args(args + 1, nargs - 1);
-    if (exc) {
-        res = gen_throw(ITER(r[0])->a, exc);
-        if (!aclose) {
-            res = ag_unwrap(ITER(r[0])->a, res);
-        } else if (is_wrapped(res)) {
-            res = athrow_ignored_exit(r[0]);
-        } else if (!res && (err_matches(E_StopAsyncIteration) || err_matches(E_GeneratorExit))) {
-            err_clear();
-            err_set_obj((Obj)E_StopIteration);
-        }
+    Obj res = aw_throw(args, nargs, kw);
+    if (ITER(args[0])->b)   /* athrow */
+        return ag_unwrap(ITER(args[0])->a, res);
+    if (is_wrapped(res))
+        return athrow_ignored_exit(args[0]);
+    if (!res && (err_matches(E_StopAsyncIteration) || err_matches(E_GeneratorExit))) {
+        /* aclose() is done: its await returns None */
+        err_clear();
+        err_set_obj((Obj)E_StopIteration);
     }
-    vm_unroots(r);
     return res;
 }
 

@@ -1902,7 +1902,8 @@ call_c_profiled: {
 #undef UNPACK_BOUND_METHOD
 #undef ENTER_FUNCTION
     TARGET(RETURN_VALUE) {
-        if (likely(f->kind == FR_CALL) && likely(!vm_tracing)) {
+        /* traced returns reach return_other from the trace hook */
+        if (likely(f->kind == FR_CALL)) {
             Obj v = sp[-1];
             pop_frame(f);
             RESUME_FRAME(f->back);
@@ -2850,6 +2851,8 @@ call_c_profiled: {
         f->sp = sp;
         if (unlikely(eval_trace_instr(f) < 0))
             goto error;
+        if (INSTR_OP(word) == OP_RETURN_VALUE)
+            goto return_other;   /* the 'return' event: RETURN_VALUE's fast path has no check */
         goto *labels[INSTR_OP(word)];
     L_bad_opcode:
     bad_opcode:

@@ -178,6 +178,19 @@ void vm_tx_print_stats(void);            /* at exit, TMPY_STATS=1 */
 #define VM_SITE_SHIFT 47
 int vm_elision_stats(Obj d);             /* tm.stats(): adds the elision's counters and lengths to d */
 void vm_elision_print_stats(void);       /* at exit, TMPY_STATS=1 */
+/* f, a frame below the innermost, gets a slot written (its frame object:
+ * f_back, sys._getframe(n)): save it for an abort first, with the frames
+ * between, as the pops that make it innermost again would. */
+void vm_tx_save_frames_to(Frame *f);
+static inline void vm_tx_frame_write(Frame *f)
+{
+#if TM_STM
+    if (unlikely(vm_tx_low && f < vm_tx_low))
+        vm_tx_save_frames_to(f);
+#else
+    (void)f;
+#endif
+}
 /* A frame whose slots started at `above` was popped: `back` becomes the
  * innermost frame (its run for an abort reaches up to `above`). */
 static inline void vm_tx_frame_popped(Frame *back, Obj *above)
@@ -281,6 +294,11 @@ Obj gen_throw_ex(Obj gen, Obj exc, bool close_on_genexit);
 Obj gen_throw_args(Obj *args, size_t nargs);
 /* PEP 479 in a generator-like frame that ended with an exception. */
 void gen_convert_stop_exc(unsigned tid);
+/* send, throw and close methods shared by the three types (args[0]: the
+ * object, in a root slot as every method's arguments). */
+Obj gen_m_send(Obj *args, size_t nargs, Obj kw);
+Obj gen_m_throw(Obj *args, size_t nargs, Obj kw);
+Obj gen_m_close(Obj *args, size_t nargs, Obj kw);
 /* Attribute getters shared by the three types (args[0]: the object). */
 Obj gen_get_running(Obj *args, size_t nargs, Obj kw);
 Obj gen_get_suspended(Obj *args, size_t nargs, Obj kw);

@@ -428,7 +428,7 @@ Obj gen_close(Obj gen)
     if (g->state == GEN_FINISHED)
         return g_None;
     if (g->state == GEN_RUNNING) {
-        err_set(E_ValueError, "generator already executing");
+        err_format(E_ValueError, "%s already executing", gen_kind_name(gen));
         return NULL;
     }
     Obj *r = vm_roots(1);
@@ -463,14 +463,14 @@ static Obj gen_iter(Obj gen)
     return gen;
 }
 
-static Obj m_send(Obj *args, size_t nargs, Obj kw)
+Obj gen_m_send(Obj *args, size_t nargs, Obj kw)
 {
     if (vm_check_args("send", nargs - 1, kw, 1, 1) < 0)
         return NULL;
     return gen_send(args[0], args[1]);
 }
 
-static Obj m_throw(Obj *args, size_t nargs, Obj kw)
+Obj gen_m_throw(Obj *args, size_t nargs, Obj kw)
 {
     if (vm_check_args("throw", nargs - 1, kw, 1, 3) < 0)
         return NULL;
@@ -522,7 +522,7 @@ done:
     return res;
 }
 
-static Obj m_close(Obj *args, size_t nargs, Obj kw)
+Obj gen_m_close(Obj *args, size_t nargs, Obj kw)
 {
     if (vm_check_args("close", nargs - 1, kw, 0, 0) < 0)
         return NULL;
@@ -548,9 +548,9 @@ static Obj m_iter(Obj *args, size_t nargs, Obj kw)
 }
 
 static const MethodDef gen_methods[] = {
-    {"send", m_send, 0, "send(arg) -> send 'arg' into generator,\nreturn next yielded value or raise StopIteration."},
-    {"throw", m_throw, 0, "throw(value)\nthrow(type[,value[,tb]])\n\nRaise exception in generator, return next yielded value or raise\nStopIteration."},
-    {"close", m_close, 0, "close() -> raise GeneratorExit inside generator."},
+    {"send", gen_m_send, 0, "send(arg) -> send 'arg' into generator,\nreturn next yielded value or raise StopIteration."},
+    {"throw", gen_m_throw, 0, "throw(value)\nthrow(type[,value[,tb]])\n\nRaise exception in generator, return next yielded value or raise\nStopIteration."},
+    {"close", gen_m_close, 0, "close() -> raise GeneratorExit inside generator."},
     {"__next__", m_next, 0, "Implement next(self)."},
     {"__iter__", m_iter, 0, "Implement iter(self)."},
     {NULL, NULL, 0, NULL},
@@ -580,6 +580,12 @@ Obj gen_get_frame(Obj *args, size_t nargs, Obj kw)
     GenObj *g = GEN(args[0]);
     if (g->state == GEN_FINISHED)
         return g_None;
+    if (g->state == GEN_RUNNING) {
+        /* running on this thread: its live frame's object (sys._getframe's) */
+        for (Frame *f = vm_ts.frame; f; f = f->back)
+            if (FRAME_HDR(f)[HDR_GEN] == args[0])
+                return eval_frame_object(f);
+    }
     CodeObj *co = (CodeObj *)g->code;
     int line = g->state == GEN_CREATED ? co->firstlineno : code_line_at(co, g->ip - 1);
     int nlp = code_nlocalsplus(co);

@@ -50,6 +50,7 @@ Obj eval_frame_object(Frame *f)
             return NULL;
         FRAMEO(fo)->gen = FRAME_HDR(f)[HDR_GEN];   /* new: no barrier needed for the stores */
         FRAMEO(fo)->flags = FO_TRACE_LINES;
+        vm_tx_frame_write(f);   /* an outer frame's slot: an abort must restore it */
         FRAME_HDR(f)[HDR_FRAMEOBJ] = fo;
     }
     if (FRAMEO(fo)->live != (int64_t)(uintptr_t)f) {

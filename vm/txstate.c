@@ -115,6 +115,12 @@ void vm_tx_save_frame_slow(Frame *f, Obj *above)
     save_frame(f, above);
 }
 
+void vm_tx_save_frames_to(Frame *f)
+{
+    while (vm_tx_low && f < vm_tx_low && vm_tx_low->back)
+        save_frame(vm_tx_low->back, vm_tx_low->localsplus);   /* as popping vm_tx_low would */
+}
+
 /* ---- Where transactions abort (TMPY_STATS) ----
  * Per thread, the yield points (code, line) whose transactions aborted and
  * the type ids of the objects the conflicts were on; merged into the
@@ -333,4 +339,5 @@ bool vm_tx_stats_enabled;
 void vm_tx_merge_stats(void) {}
 void vm_tx_print_stats(void) { vm_elision_print_stats(); }
 void vm_tx_save_frame_slow(Frame *f, Obj *above) { (void)f, (void)above; }
+void vm_tx_save_frames_to(Frame *f) { (void)f; }
 #endif

@@ -192,3 +192,32 @@ try:
 except TypeError as e:
     print(e)
 c.close()
+
+# close() of a running coroutine names the coroutine
+async def closes_itself():
+    me.close()
+me = closes_itself()
+try:
+    me.send(None)
+except ValueError as e:
+    print(e)
+
+# bad throw() arguments end an asend / athrow awaitable as CPython's do
+async def agen_one():
+    yield 1
+for make in (lambda a: a.asend(None), lambda a: a.athrow(ValueError), lambda a: a.aclose()):
+    for bad in ((1,), ()):
+        a = agen_one()
+        s = make(a)
+        try:
+            s.throw(*bad)
+        except TypeError as e:
+            print("TypeError", e)
+        try:
+            print("sent", s.send(None))
+        except StopIteration as e:
+            print("stop", e.value)
+        except RuntimeError as e:
+            print("RuntimeError", e)
+        except ValueError as e:
+            print("ValueError", e)

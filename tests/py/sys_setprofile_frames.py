@@ -171,3 +171,37 @@ def f_trace_manual():
 
 
 print(f_trace_manual())
+
+
+# frame objects made for outer frames (f_back) inside transactions that
+# abort (the STM variants inject aborts): the frames must not keep them
+def deep(n):
+    if n:
+        return deep(n - 1)
+    f = sys._getframe()
+    names = []
+    while f is not None:
+        names.append(f.f_code.co_name)
+        f = f.f_back
+    return names
+
+
+def many_walks():
+    total = 0
+    for i in range(300):
+        total += len(deep(i % 4))
+    return total
+
+
+print(many_walks())
+
+
+# gi_frame of a generator running on this thread is its live frame object
+def running_gen():
+    f = sys._getframe()
+    yield running.gi_frame is f
+    yield running.gi_frame is f, running.gi_frame.f_lineno
+
+
+running = running_gen()
+print(next(running), next(running))
