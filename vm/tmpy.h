@@ -1025,8 +1025,9 @@ void count_init_type(void);    /* countobject.c: itertools.count (the _itertools
 extern TypeObj *T_count;
 void weakref_init_types(void); /* weakrefobject.c: weakref.ref, ProxyType, CallableProxyType */
 extern TypeObj *T_weakref, *T_weakproxy, *T_weakcallableproxy;
-/* ref(ob, callback) / proxy(ob, callback) of type `type` (one of the three, or
- * a subclass of ref); TypeError "cannot create weak reference to 'int' object". */
+/* ref(ob, callback) / proxy(ob, callback) of type `type` (one of the three);
+ * without a callback, the existing plain one of that kind if there is one
+ * (CPython's sharing); TypeError "cannot create weak reference to 'int' object". */
 Obj weakref_new(TypeObj *type, Obj ob, Obj callback);
 Obj weakref_referent(Obj w);      /* the referent or NULL (dead); w a WeakrefObj */
 /* gcwork.c: weak-reference callbacks and finalizers, run outside the collector. */
