@@ -1563,8 +1563,10 @@ static Obj getset_repr(Obj d)
 }
 
 /* ------------------------------------------------------------------ */
-/* member descriptors: __slots__ entries (values in InstanceHObj.slots) */
+/* member descriptors: __slots__ entries (values in InstanceHObj.slots), */
+/* and read-only fields of built-in types (type_add_member)             */
 /* ------------------------------------------------------------------ */
+enum { MEMBER_SLOT = 0, MEMBER_C_READONLY = 1 };   /* IterObj.kind; a C member's getter is in n, its doc in c */
 static Obj member_new(TypeObj *owner, Obj name, int64_t index)
 {
     Obj *r = vm_roots(1);
@@ -1576,6 +1578,7 @@ static Obj member_new(TypeObj *owner, Obj name, int64_t index)
         it->a = (Obj)owner;
         it->b = r[0];
         it->i = index;
+        it->kind = MEMBER_SLOT;
     }
     vm_unroots(r);
     return m ? m : err_nomemory();
@@ -1599,6 +1602,8 @@ static Obj member_get(Obj d, Obj obj, Obj type)
     if (!member_check(d, obj))
         return NULL;
     IterObj *it = ITER(d);
+    if (it->kind == MEMBER_C_READONLY)
+        return ((cfunc)(uintptr_t)it->n)(&obj, 1, NULL);
     Obj v = NULL;
     if (TID(obj) == TID_INSTANCE) {
         Obj arr = INSTH(obj)->slots;
@@ -1619,6 +1624,10 @@ static int member_set(Obj d, Obj obj, Obj v)
     if (!member_check(d, obj))
         return -1;
     IterObj *it = ITER(d);
+    if (it->kind == MEMBER_C_READONLY) {
+        err_set(E_AttributeError, "readonly attribute");
+        return -1;
+    }
     if (TID(obj) != TID_INSTANCE) {
         /* exceptions: no slot storage of their own, the dict holds it */
         Obj *r = vm_roots(2);
@@ -1789,6 +1798,33 @@ void type_add_getset(TypeObj *t, const char *name, cfunc getter, cfunc setter)
         fatal_startup("out of memory");
     vm_unroots(r);
     type_modified(t);
+}
+
+void type_add_member(TypeObj *t, const char *name, cfunc getter, const char *doc)
+{
+    Obj *r = vm_roots(2);
+    r[0] = str_intern_cstr(name);
+    r[1] = doc ? str_from_cstr(doc) : g_None;
+    if (!r[0] || !r[1])
+        fatal_startup("out of memory");
+    Obj m = member_new(t, r[0], -1);
+    if (!m)
+        fatal_startup("out of memory");
+    IterObj *it = ITER(m);   /* young: plain stores */
+    it->kind = MEMBER_C_READONLY;
+    it->n = (int64_t)(uintptr_t)getter;
+    it->c = r[1];
+    if (dict_setitem(t->dict, r[0], m) < 0)
+        fatal_startup("out of memory");
+    vm_unroots(r);
+    type_modified(t);
+}
+
+static Obj member_doc_get(Obj *args, size_t nargs, Obj kw)
+{
+    (void)nargs, (void)kw;
+    IterObj *it = ITER(args[0]);
+    return it->kind == MEMBER_C_READONLY ? it->c : g_None;
 }
 
 void type_set_attr_cstr(TypeObj *t, const char *name, Obj v)
@@ -4019,7 +4055,7 @@ void object_init_types(void)
     t->tp_repr = member_repr;
     type_add_getset(t, "__name__", wrapper_name_get, NULL);
     type_add_getset(t, "__objclass__", wrapper_objclass_get, NULL);
-    type_add_getset(t, "__doc__", none_get, NULL);
+    type_add_getset(t, "__doc__", member_doc_get, NULL);
     type_ready(t);
 
     builtin_init_type();
