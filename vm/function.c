@@ -680,10 +680,10 @@ void func_init_types(void)
     type_add_getset(T_function, "__module__", f_get_module, f_set_module);
     type_add_getset(T_function, "__defaults__", f_get_defaults, f_set_defaults);
     type_add_getset(T_function, "__kwdefaults__", f_get_kwdefaults, f_set_kwdefaults);
-    type_add_member(T_function, "__closure__", f_get_closure, NULL);
+    type_add_member(T_function, "__closure__", f_get_closure, NULL, NULL);
     type_add_getset(T_function, "__code__", f_get_code, f_set_code);
-    type_add_member(T_function, "__globals__", f_get_globals, NULL);
-    type_add_member(T_function, "__builtins__", f_get_builtins, NULL);
+    type_add_member(T_function, "__globals__", f_get_globals, NULL, NULL);
+    type_add_member(T_function, "__builtins__", f_get_builtins, NULL, NULL);
     type_add_getset(T_function, "__dict__", f_get_dict, f_set_dict);
     type_add_getset(T_function, "__annotations__", f_get_annotations, f_set_annotations);
     type_ready(T_function);

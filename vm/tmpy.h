@@ -678,8 +678,9 @@ int vm_unpack(Obj iterable, Obj *out, int n);
 Obj type_new_builtin(const char *name, TypeObj *base, unsigned inst_tid, unsigned flags);  /* start-up only */
 void type_add_methods(TypeObj *t, const MethodDef *defs);
 void type_add_getset(TypeObj *t, const char *name, cfunc getter, cfunc setter);  /* getter(args=[self]), setter(args=[self, value]) */
-/* A read-only member descriptor (CPython's READONLY PyMemberDef): getter(args=[self]); doc may be NULL. */
-void type_add_member(TypeObj *t, const char *name, cfunc getter, const char *doc);
+/* A member descriptor of a built-in type (CPython's PyMemberDef): getter(args=[self]),
+ * setter(args=[self, value or NULL]) or NULL for a READONLY one ("readonly attribute"); doc may be NULL. */
+void type_add_member(TypeObj *t, const char *name, cfunc getter, cfunc setter, const char *doc);
 void type_set_attr_cstr(TypeObj *t, const char *name, Obj v);
 void type_ready(TypeObj *t);    /* after slots and methods are set: fills dunder entries from slots, mro, inherits slots */
 Obj type_call(Obj type, Obj *args, size_t nargs, Obj kwnames);  /* calling a class */

@@ -143,34 +143,27 @@ GETTER(fr_set_trace)
     FRAMEO(args[0])->trace = v && !IS_NONE(v) ? v : NULL;
     return g_None;
 }
-GETTER(fr_get_trace_lines) { UNUSED_ARGS; return vm_bool(FRAMEO(args[0])->flags & FO_TRACE_LINES); }
-GETTER(fr_set_trace_lines)
+/* f_trace_lines, f_trace_opcodes: bool flags of the frame object (T_BOOL
+ * members in CPython, with their errors). */
+static Obj flag_set(Obj *args, int64_t flag)
 {
-    UNUSED_ARGS;
     if (!args[1]) {
-        err_set(E_AttributeError, "cannot delete attribute");
+        err_set(E_TypeError, "can't delete numeric/char attribute");
         return NULL;
     }
-    int t = vm_is_true(args[1]);
-    if (t < 0)
+    if (args[1] != g_True && args[1] != g_False) {
+        err_set(E_TypeError, "attribute value type must be bool");
         return NULL;
+    }
+    int t = args[1] == g_True;
     VM_WRITE(args[0]);
-    FRAMEO(args[0])->flags = t ? FRAMEO(args[0])->flags | FO_TRACE_LINES : FRAMEO(args[0])->flags & ~FO_TRACE_LINES;
+    FRAMEO(args[0])->flags = t ? FRAMEO(args[0])->flags | flag : FRAMEO(args[0])->flags & ~flag;
     return g_None;
 }
-GETTER(fr_get_false) { UNUSED_ARGS; (void)args; return g_False; }
-GETTER(fr_set_trace_opcodes)
-{
-    UNUSED_ARGS;
-    int t = args[1] ? vm_is_true(args[1]) : 0;
-    if (t < 0)
-        return NULL;
-    if (t) {
-        err_set(E_NotImplementedError, "tmpy: opcode trace events (f_trace_opcodes) are not built");
-        return NULL;
-    }
-    return g_None;
-}
+GETTER(fr_get_trace_lines) { UNUSED_ARGS; return vm_bool(FRAMEO(args[0])->flags & FO_TRACE_LINES); }
+GETTER(fr_set_trace_lines) { UNUSED_ARGS; return flag_set(args, FO_TRACE_LINES); }
+GETTER(fr_get_trace_opcodes) { UNUSED_ARGS; return vm_bool(FRAMEO(args[0])->flags & FO_TRACE_OPCODES); }
+GETTER(fr_set_trace_opcodes) { UNUSED_ARGS; return flag_set(args, FO_TRACE_OPCODES); }
 
 static Obj frame_repr(Obj f)
 {
@@ -197,8 +190,8 @@ void traceback_init_types(void)
     type_add_getset(T_frame, "f_locals", fr_get_locals, NULL);
     type_add_getset(T_frame, "f_lasti", fr_get_lasti, NULL);
     type_add_getset(T_frame, "f_trace", fr_get_trace, fr_set_trace);
-    type_add_getset(T_frame, "f_trace_lines", fr_get_trace_lines, fr_set_trace_lines);
-    type_add_getset(T_frame, "f_trace_opcodes", fr_get_false, fr_set_trace_opcodes);
+    type_add_member(T_frame, "f_trace_lines", fr_get_trace_lines, fr_set_trace_lines, NULL);
+    type_add_member(T_frame, "f_trace_opcodes", fr_get_trace_opcodes, fr_set_trace_opcodes, NULL);
     type_ready(T_frame);
 }
 

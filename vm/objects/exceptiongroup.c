@@ -549,8 +549,8 @@ void exception_groups_init(void)
     b->tp_init = eg_tp_init;
     b->tp_str = eg_str;
     type_add_methods(b, eg_methods);
-    type_add_member(b, "message", eg_message_get, "exception message");
-    type_add_member(b, "exceptions", eg_exceptions_get, "nested exceptions");
+    type_add_member(b, "message", eg_message_get, NULL, "exception message");
+    type_add_member(b, "exceptions", eg_exceptions_get, NULL, "nested exceptions");
     type_ready(b);
     type_set_attr_cstr(b, "__doc__", str_from_cstr("A combination of multiple unrelated exceptions."));
 

@@ -1570,7 +1570,7 @@ static Obj getset_repr(Obj d)
 /* member descriptors: __slots__ entries (values in InstanceHObj.slots), */
 /* and read-only fields of built-in types (type_add_member)             */
 /* ------------------------------------------------------------------ */
-enum { MEMBER_SLOT = 0, MEMBER_C_READONLY = 1 };   /* IterObj.kind; a C member's getter is in n, its doc in c */
+enum { MEMBER_SLOT = 0, MEMBER_C = 1 };   /* IterObj.kind; a C member's getter is in n, its setter (or 0) in i, its doc in c */
 static Obj member_new(TypeObj *owner, Obj name, int64_t index)
 {
     Obj *r = vm_roots(1);
@@ -1606,7 +1606,7 @@ static Obj member_get(Obj d, Obj obj, Obj type)
     if (!member_check(d, obj))
         return NULL;
     IterObj *it = ITER(d);
-    if (it->kind == MEMBER_C_READONLY)
+    if (it->kind == MEMBER_C)
         return ((cfunc)(uintptr_t)it->n)(&obj, 1, NULL);
     Obj v = NULL;
     if (TID(obj) == TID_INSTANCE) {
@@ -1628,9 +1628,13 @@ static int member_set(Obj d, Obj obj, Obj v)
     if (!member_check(d, obj))
         return -1;
     IterObj *it = ITER(d);
-    if (it->kind == MEMBER_C_READONLY) {
-        err_set(E_AttributeError, "readonly attribute");
-        return -1;
+    if (it->kind == MEMBER_C) {
+        if (!it->i) {
+            err_set(E_AttributeError, "readonly attribute");
+            return -1;
+        }
+        Obj a[2] = {obj, v};
+        return ((cfunc)(uintptr_t)it->i)(a, 2, NULL) ? 0 : -1;
     }
     if (TID(obj) != TID_INSTANCE) {
         /* exceptions: no slot storage of their own, the dict holds it */
@@ -1804,7 +1808,7 @@ void type_add_getset(TypeObj *t, const char *name, cfunc getter, cfunc setter)
     type_modified(t);
 }
 
-void type_add_member(TypeObj *t, const char *name, cfunc getter, const char *doc)
+void type_add_member(TypeObj *t, const char *name, cfunc getter, cfunc setter, const char *doc)
 {
     Obj *r = vm_roots(2);
     r[0] = str_intern_cstr(name);
@@ -1815,8 +1819,9 @@ void type_add_member(TypeObj *t, const char *name, cfunc getter, const char *doc
     if (!m)
         fatal_startup("out of memory");
     IterObj *it = ITER(m);   /* young: plain stores */
-    it->kind = MEMBER_C_READONLY;
+    it->kind = MEMBER_C;
     it->n = (int64_t)(uintptr_t)getter;
+    it->i = (int64_t)(uintptr_t)setter;
     it->c = r[1];
     if (dict_setitem(t->dict, r[0], m) < 0)
         fatal_startup("out of memory");
@@ -1828,7 +1833,7 @@ static Obj member_doc_get(Obj *args, size_t nargs, Obj kw)
 {
     (void)nargs, (void)kw;
     IterObj *it = ITER(args[0]);
-    return it->kind == MEMBER_C_READONLY ? it->c : g_None;
+    return it->kind == MEMBER_C ? it->c : g_None;
 }
 
 void type_set_attr_cstr(TypeObj *t, const char *name, Obj v)
