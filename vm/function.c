@@ -609,7 +609,7 @@ static Obj code_replace(Obj *args, size_t nargs, Obj kwnames)
     dst->qualname = src->qualname;
     dst->filename = src->filename;
     dst->lines = src->lines;
-    dst->exc_unused = src->exc_unused;
+    dst->positions = src->positions;
     dst->cache = r[2];
     dst->argcount = src->argcount;
     dst->posonlyargcount = src->posonlyargcount;

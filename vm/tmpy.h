@@ -284,7 +284,7 @@ VM_STRUCT(FileObj) { tm_header h; Obj name; Obj mode; Obj rbuf; /* RawObj read b
 #define FO(v) ((FileObj *)vm_rd(v))
 
 /* Traceback entry: one per frame an exception passed through. */
-VM_STRUCT(TracebackObj) { tm_header h; Obj next; Obj code; int64_t lineno; };
+VM_STRUCT(TracebackObj) { tm_header h; Obj next; Obj code; int64_t lineno; int64_t lasti; /* instruction word, -1: unknown */ };
 
 /* Layouts with a class: cls at offset 8, dict at 16 (NULL: no dict yet). */
 /* __slots__ attributes live in the dict too (setattr refuses other names). */
@@ -347,7 +347,7 @@ VM_STRUCT(CodeObj) {
     Obj qualname;      /* str */
     Obj filename;      /* str */
     Obj lines;         /* RawObj: int32 line number per instruction word */
-    Obj exc_unused;    /* reserved */
+    Obj positions;     /* RawObj: the instructions' source ranges, encoded (compiler/positions.c), or NULL */
     Obj cache;         /* RawObj: inline caches (ncaches * 32 bytes), zeroed */
     int32_t argcount, posonlyargcount, kwonlyargcount;
     int32_t nlocals;   /* parameters + other plain locals (first entries of localsplus) */
