@@ -362,12 +362,13 @@ static void add_source_line(StrBuf *b, const char *filename, int lineno, Obj cod
         p++;
         n--;
     }
+    size_t shown = n;   /* CPython keeps trailing blanks */
     while (n > 0 && is_ws(p[n - 1]))
         n--;
     if (n == 0)
         return;
     sb_adds(b, "    ");
-    sb_add(b, p, n);
+    sb_add(b, p, shown);
     sb_addc(b, '\n');
     /* CPython counts only spaces, tabs and form feeds as the indentation */
     if ((size_t)indent == (size_t)(p - line))

@@ -1708,11 +1708,14 @@ static bool compile_decorators(Compiler *c, expr_seq decs)
 static bool apply_decorators(Compiler *c, expr_seq decs)
 {
     int save = c->u->lineno;
+    SrcPos save_pos = c->u->pos;
     for (int i = decs.n - 1; i >= 0; i--) {
         c->u->lineno = decs.items[i]->lineno;
+        c->u->pos = NODE_POS(decs.items[i]);
         TRY(emit(c, OP_CALL, 1));
     }
     c->u->lineno = save;
+    c->u->pos = save_pos;
     return true;
 }
 
