@@ -24,10 +24,12 @@
 /* ------------------------------------------------------------------ */
 typedef struct { uint8_t *p; size_t n, cap; bool failed; } Bytes;
 
-static void put_varint(Bytes *b, uint64_t v)
+static void put_varint_slow(Bytes *b, uint64_t v)
 {
     if (b->n + 10 > b->cap) {
         size_t cap = b->cap ? b->cap * 2 : 64;
+        if (b->failed)
+            return;
         uint8_t *q = realloc(b->p, cap);
         if (!q) {
             b->failed = true;
@@ -43,6 +45,14 @@ static void put_varint(Bytes *b, uint64_t v)
     } while (v);
 }
 
+static inline void put_varint(Bytes *b, uint64_t v)
+{
+    if (v < 0x80 && b->n < b->cap)
+        b->p[b->n++] = (uint8_t)v;   /* the usual case: one byte, room left */
+    else
+        put_varint_slow(b, v);
+}
+
 static uint64_t zigzag(int64_t v) { return v < 0 ? ((uint64_t)(-(v + 1)) << 1) | 1 : (uint64_t)v << 1; }
 static int64_t unzigzag(uint64_t v) { return v & 1 ? -(int64_t)(v >> 1) - 1 : (int64_t)(v >> 1); }
 
@@ -55,6 +65,9 @@ static bool same_word(const PosWord *a, const PosWord *b)
 uint8_t *positions_encode(const PosWord *w, int64_t n, size_t *len)
 {
     Bytes b = {NULL, 0, 0, false};
+    b.cap = (size_t)n * 4 + 16;   /* about what a table takes: one allocation */
+    if (!(b.p = malloc(b.cap)))
+        return NULL;
     for (int64_t i = 0; i < n;) {
         int64_t j = i + 1;
         while (j < n && same_word(&w[i], &w[j]))
@@ -76,7 +89,7 @@ uint8_t *positions_encode(const PosWord *w, int64_t n, size_t *len)
         return NULL;
     }
     *len = b.n;
-    return b.p ? b.p : malloc(1);
+    return b.p;
 }
 
 /* ------------------------------------------------------------------ */
