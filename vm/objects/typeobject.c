@@ -389,7 +389,7 @@ Obj __seg_gs *vm_dict_slot(Obj o)
         return tid == TID_TYPE ? NULL : &INST(o)->dict;
     if (tid == TID_FUNCTION)
         return &((FunctionObj *)o)->dict;
-    if (tid == TID_ITER && ITER(o)->cls != (Obj)T_generic_alias && is_generic_alias(o))
+    if (tid == TID_ITER && (TYPE(o)->flags & TPF_HEAPTYPE) && is_generic_alias(o))
         return &ITER(o)->c;   /* an instance of a Python subclass of types.GenericAlias */
     if (tid == TID_MODULE)
         return &((ModuleObj *)o)->dict;
