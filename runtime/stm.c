@@ -21,6 +21,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/sysinfo.h>
+#include "cards.h"
 #include "oldspace.h"
 
 enum { SEG_FREE, SEG_RUNNING, SEG_PARKED };
@@ -337,6 +338,8 @@ static void abort_self(int cause)
     for (size_t i = 0; i < ss->modified.count; i++) {
         uintptr_t so = ss->modified.items[i];
         size_t size = tm_object_size_in(0, so);
+        if (tm_carded(&tm_types[((struct tm_header *)(tm_segment_base(0) + so))->tid], size))
+            tm_cards_clear(TM_CARDS_TX, seg, so, size);
         copy_object(0, seg, so, size);
         __atomic_store_n(&write_locks[so >> 4], 0, __ATOMIC_RELEASE);
     }
@@ -415,6 +418,14 @@ static void publish(int seg, const others *o, uintptr_t so, size_t size, bool to
     for (int k = 0; k < o->npriv; k++)
         if (private_in(o->priv[k], so, size))
             copy_object(seg, o->priv[k], so, size);
+}
+
+struct publish_range { int seg; const others *o; };
+
+static void publish_range(uintptr_t start, uintptr_t end, void *arg)
+{
+    struct publish_range *pr = arg;
+    publish(pr->seg, pr->o, start, end - start, true);
 }
 
 struct tx_id { int seg; uint64_t start; };
@@ -498,7 +509,15 @@ void tm_commit_transaction(void)
     /* Publish: our writes, then the objects we created. */
     for (size_t i = 0; i < ss->modified.count; i++) {
         uintptr_t so = ss->modified.items[i];
-        publish(seg, &o, so, tm_object_size((object_t *)so), true);
+        size_t size = tm_object_size((object_t *)so);
+        const tm_type *t = &tm_types[((object_t *)so)->h.tid];
+        if (tm_carded(t, size)) {   /* the fixed part (header, length) and the marked cards */
+            publish(seg, &o, so, t->base_size, true);
+            struct publish_range pr = {seg, &o};
+            tm_cards_take(TM_CARDS_TX, seg, so + t->base_size, so + size, publish_range, &pr);
+        } else {
+            publish(seg, &o, so, size, true);
+        }
     }
     for (size_t i = 0; i < ss->created.count; i++) {
         object_t *obj = (object_t *)ss->created.items[i];
@@ -623,6 +642,37 @@ void tm_write_slowpath(object_t *o) { write_slowpath(o, false); }
  * without barriers included; their readers do not read it. */
 void tm_write_lock_word_slowpath(object_t *o) { write_slowpath(o, true); }
 
+/* The STM half of a write: mark o read, take its write lock (contention
+ * may park or abort us), list it as modified and privatise its pages. */
+static void acquire_for_write(object_t *o, int seg, tm_segstate *ss)
+{
+    uintptr_t so = (uintptr_t)o;
+    tm_stm_maybe_inject_abort();
+    tm_read(o);
+    uintptr_t idx = so >> 4;
+    for (;;) {
+        uint8_t owner = __atomic_load_n(&write_locks[idx], __ATOMIC_ACQUIRE);
+        if (owner == seg)
+            return;
+        uint8_t zero = 0;
+        if (owner == 0) {
+            if (__atomic_compare_exchange_n(&write_locks[idx], &zero, (uint8_t)seg, false,
+                                            __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+                tm_list_push(&ss->modified, so);
+                size_t size = tm_object_size(o);
+                uintptr_t first = so & ~(TM_PAGE_SIZE - 1);
+                for (uintptr_t p = first; p < so + size; p += TM_PAGE_SIZE) {
+                    if (!tm_page_is_private(seg, p))
+                        privatise_page(seg, p);
+                }
+                return;
+            }
+            continue;
+        }
+        write_write_contention(idx, owner);
+    }
+}
+
 static void write_slowpath(object_t *o, bool lock_word_only)
 {
     int seg = tm_self.segment;
@@ -638,33 +688,34 @@ static void write_slowpath(object_t *o, bool lock_word_only)
         !segtx[seg].unique)
         tm_check_report("a write into an object read without barriers (layout '%s') that did not "
                         "go through tm_write_rare", tm_types[o->h.tid].name);
-    tm_stm_maybe_inject_abort();
-    tm_read(o);
-    uintptr_t idx = so >> 4;
-    for (;;) {
-        uint8_t owner = __atomic_load_n(&write_locks[idx], __ATOMIC_ACQUIRE);
-        if (owner == seg)
-            break;
-        uint8_t zero = 0;
-        if (owner == 0) {
-            if (__atomic_compare_exchange_n(&write_locks[idx], &zero, (uint8_t)seg, false,
-                                            __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
-                tm_list_push(&ss->modified, so);
-                size_t size = tm_object_size(o);
-                uintptr_t first = so & ~(TM_PAGE_SIZE - 1);
-                for (uintptr_t p = first; p < so + size; p += TM_PAGE_SIZE) {
-                    if (!tm_page_is_private(seg, p))
-                        privatise_page(seg, p);
-                }
-                break;
-            }
-            continue;
-        }
-        write_write_contention(idx, owner);
-    }
+    acquire_for_write(o, seg, ss);
+    /* A carded object is published by its cards: a store anywhere marks them all. */
+    size_t size = tm_object_size(o);
+    if (tm_carded(&tm_types[o->h.tid], size))
+        tm_cards_set_all(TM_CARDS_TX, seg, so, size);
     /* GC part, after the last point where we could have parked. */
     tm_list_push(&ss->remembered, so);
     o->h.flags &= ~TM_GCFLAG_WRITE_BARRIER;   /* in our private copy */
+}
+
+/* The flag stays set: every carded store comes here, and only the first
+ * one of a transaction takes the lock. */
+void tm_write_item_slowpath(object_t *o, uintptr_t index)
+{
+    const tm_type *t = &tm_types[o->h.tid];
+    if (!tm_carded(t, tm_object_size(o))) {
+        write_slowpath(o, false);
+        return;
+    }
+    int seg = tm_self.segment;
+    tm_segstate *ss = &tm_segstates[seg];
+    uintptr_t so = (uintptr_t)o, addr = so + t->base_size + index * sizeof(uintptr_t);
+    if (o->h.overflow != ss->overflow) {   /* not created by this transaction */
+        if (__atomic_load_n(&write_locks[so >> 4], __ATOMIC_RELAXED) != seg)
+            acquire_for_write(o, seg, ss);
+        tm_card_set(TM_CARDS_TX, seg, addr);
+    }
+    tm_gc_remember_card(ss, o, addr);
 }
 
 /* ---- Statistics ---- */

@@ -164,6 +164,19 @@ static inline void tm_write(object_t *o)
         tm_write_slowpath(o);
 }
 
+/* Write barrier before storing item `index` of an object whose items are
+ * references (a layout with items_are_refs): the same as tm_write(o), but
+ * a big old object (cards.h) remembers only the card holding the item, so
+ * collections trace and commits publish that card instead of the whole
+ * object. A store into any other field still needs tm_write(o). The flag
+ * stays set while only cards are marked: every such store takes the slow
+ * path, which is a few loads and a byte store once the object is ours. */
+static inline void tm_write_item(object_t *o, uintptr_t index)
+{
+    if (__builtin_expect(o->h.flags & TM_GCFLAG_WRITE_BARRIER, 0))
+        tm_write_item_slowpath(o, index);
+}
+
 /* Write barrier for an object whose readers take no read barrier (a type's
  * slots, a function's code; layouts with read_without_barrier). A rare
  * write pays for every reader's barrier it spares: unless the object is
