@@ -99,6 +99,15 @@ void tm_become_globally_unique(void);
 bool tm_is_globally_unique(void);
 /* o was allocated by the running transaction: no other one can see it. */
 bool tm_created_here(object_t *o);
+/* If this thread is the only one attached and no other transaction runs,
+ * make the running transaction inevitable and solo: no other transaction
+ * starts before it ends (a thread that attaches meanwhile waits), so its
+ * write barrier writes shared pages in place instead of privatising them.
+ * Returns whether it is solo. Never solo under TMPY_STM_SOLO=0, the barrier
+ * checker or injected aborts. A transaction that becomes inevitable while
+ * alone becomes solo too. */
+bool tm_become_solo(void);
+bool tm_is_solo(void);
 
 /* Safe point for loops that do not allocate: another thread asked us to stop. */
 void tm_safepoint_slow(void);

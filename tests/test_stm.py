@@ -71,6 +71,19 @@ def test_card_marked_array(ctest, threads, env):
     assert f"ok cards {threads} threads" in p.stdout
 
 
+@pytest.mark.parametrize("env", [{}, MOVE_SMALL], ids=["plain", "move"])
+def test_solo_transactions(ctest, env):
+    """A thread alone writes in place; its commit reaches another segment's
+    private pages; a thread attaching meanwhile waits for that commit."""
+    p = stress(ctest, "solo", env=env)
+    assert "ok solo: in place" in p.stdout
+
+
+def test_solo_off(ctest):
+    p = stress(ctest, "solo", env={"TMPY_STM_SOLO": "0"})
+    assert "ok solo: off" in p.stdout
+
+
 @pytest.mark.parametrize("args", [("lost_update", "4"), ("bank", "4"), ("inevitable",), ("overflow",),
                                   ("major", "all"), ("cards", "4")], ids=lambda a: "-".join(a))
 def test_move_everything(ctest, args):

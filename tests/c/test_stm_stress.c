@@ -47,6 +47,14 @@
  *                  young counter; one not published, or not cleared at
  *                  abort, loses or invents an update).
  *
+ *   solo           deterministic: a thread alone runs solo transactions
+ *                  (tm_become_solo): it writes counters in place (no page
+ *                  privatised), its commit copies them into the private pages
+ *                  another segment kept from an earlier writer, and a thread
+ *                  that attaches meanwhile starts its transaction only after
+ *                  the solo one commits. Not solo while another thread is
+ *                  attached, nor under TMPY_STM_SOLO=0.
+ *
  * The STM contract this relies on: a transaction can park in tm_write()
  * (write-write contention), tm_safepoint() and tm_become_inevitable(), but
  * while it is parked no other thread moves its young objects (a major
@@ -1651,11 +1659,117 @@ static void mode_cards(int T)
            tm_seg.nsegments, (unsigned long)total, CARD_SLOTS, dt);
 }
 
+/* ==================================================================== */
+/* solo                                                                 */
+
+enum { SOLO_N = 600 };   /* counters over several pages */
+static atomic_int solo_step, solo_writer_seg, solo_late_started;
+
+static void solo_wait_step(int s)
+{
+    while (atomic_load(&solo_step) < s)
+        sched_yield();
+}
+
+/* Another segment writes every counter, commits and detaches: its pages stay private there. */
+static void *solo_writer(void *arg)
+{
+    (void)arg;
+    tm_thread_attach();
+    atomic_store(&solo_step, 1);
+    solo_wait_step(2);
+    tm_start_transaction();
+    atomic_store(&solo_writer_seg, tm_self.segment);
+    CHECK(!tm_become_solo(), "solo while another thread is attached");
+    for (uintptr_t i = 0; i < SOLO_N; i++)
+        write_counter(i, read_counter(i) + 1);
+    commit();
+    tm_thread_detach();
+    atomic_store(&solo_step, 3);
+    return NULL;
+}
+
+/* Attaches while the main thread runs solo: must not start before that commits. */
+static void *solo_late(void *arg)
+{
+    (void)arg;
+    tm_thread_attach();
+    atomic_store(&solo_step, 5);
+    tm_start_transaction();
+    atomic_store(&solo_late_started, 1);
+    for (uintptr_t i = 0; i < SOLO_N; i++)
+        CHECK(read_counter(i) == 2, "late thread: counter %lu is %lu, expected 2", (unsigned long)i,
+              (unsigned long)read_counter(i));
+    commit();
+    tm_thread_detach();
+    return NULL;
+}
+
+static void mode_solo(void)
+{
+    setup_counters(SOLO_N);
+    pthread_t th;
+    CHECK(pthread_create(&th, NULL, solo_writer, NULL) == 0, "pthread_create");
+    solo_wait_step(1);
+    /* Hold a segment so that the writer takes another one. */
+    tm_start_transaction();
+    CHECK(!tm_become_solo(), "solo while another thread is attached");
+    int mine = tm_self.segment;
+    atomic_store(&solo_step, 2);
+    while (atomic_load(&solo_step) < 3)
+        tm_safepoint();   /* the writer's commit stops the world */
+    commit();
+    pthread_join(th, NULL);
+    int other = atomic_load(&solo_writer_seg);
+    CHECK(other != mine, "the writer ran in our segment %d", mine);
+    uintptr_t page0 = (uintptr_t)counter(0) & ~(TM_PAGE_SIZE - 1);
+    CHECK(tm_page_is_private(other, page0), "the writer's segment %d has no private copy left", other);
+
+    /* Alone now: solo. */
+    tm_start_transaction();
+    bool solo = tm_become_solo();
+    if (!tm_cfg.stm_solo) {
+        CHECK(!solo, "solo under TMPY_STM_SOLO=0");
+        commit();
+        printf("ok solo: off (TMPY_STM_SOLO=0)\n");
+        return;
+    }
+    CHECK(solo && tm_is_solo() && tm_is_inevitable(), "not solo though alone");
+    int seg = tm_self.segment;
+    size_t private_before = tm_private_page_count(seg);
+    for (uintptr_t i = 0; i < SOLO_N; i++)
+        write_counter(i, read_counter(i) + 1);
+    CHECK(tm_private_page_count(seg) == private_before, "a solo transaction privatised pages (%zu -> %zu)",
+          private_before, tm_private_page_count(seg));
+    /* A thread attaching now waits for our commit. */
+    CHECK(pthread_create(&th, NULL, solo_late, NULL) == 0, "pthread_create");
+    solo_wait_step(5);
+    CHECK(!tm_become_solo() || tm_is_solo(), "solo state lost");
+    usleep(50000);
+    CHECK(!atomic_load(&solo_late_started), "a transaction started beside a solo one");
+    commit();
+    pthread_join(th, NULL);
+    CHECK(atomic_load(&solo_late_started), "the late thread never started");
+    /* Every private copy holds what segment 0 holds. */
+    for (uintptr_t i = 0; i < SOLO_N; i++) {
+        uintptr_t so = (uintptr_t)((arr_t *)g_root)->items[i];
+        for (int j = 1; j <= tm_seg.nsegments; j++)
+            if (tm_page_is_private(j, so & ~(TM_PAGE_SIZE - 1)))
+                CHECK(!memcmp(tm_segment_base(j) + so, tm_segment_base(0) + so, sizeof(struct cnt)),
+                      "counter %lu: segment %d's private copy differs from the committed one", (unsigned long)i, j);
+    }
+    tm_start_transaction();
+    for (uintptr_t i = 0; i < SOLO_N; i++)
+        CHECK(read_counter(i) == 2, "counter %lu is %lu, expected 2", (unsigned long)i, (unsigned long)read_counter(i));
+    commit();
+    printf("ok solo: in place, published into segment %d's private pages, a late thread waited\n", other);
+}
+
 int main(int argc, char **argv)
 {
     setvbuf(stdout, NULL, _IOLBF, 0);
     if (argc < 2) {
-        fprintf(stderr, "usage: %s lost_update T | bank T | inevitable | overflow | major [all|pre|barrier|stress] | cards T\n",
+        fprintf(stderr, "usage: %s lost_update T | bank T | inevitable | overflow | major [all|pre|barrier|stress] | cards T | solo\n",
                 argv[0]);
         return 2;
     }
@@ -1690,6 +1804,8 @@ int main(int argc, char **argv)
         mode_major(argc > 2 ? argv[2] : "all");
     else if (!strcmp(mode, "cards"))
         mode_cards(T);
+    else if (!strcmp(mode, "solo"))
+        mode_solo();
     else {
         fprintf(stderr, "unknown mode '%s'\n", mode);
         return 2;
