@@ -21,7 +21,8 @@ struct tm_seglocal {
     /* Allocation takes the slow path once nursery_current would pass this;
      * lowering it is how another thread asks this one to reach a safe point. */
     volatile uintptr_t nursery_end;
-    uint8_t read_version;     /* STM: this transaction's value in the read markers */
+    uint8_t read_version;     /* STM: this transaction's value in the read markers; 0: none (solo) */
+    uint8_t marker_version;   /* STM: the last non-zero read_version (markers are cleared as it wraps) */
 };
 
 /* nursery_end set to this makes the next allocation (or tm_safepoint) stop. */

@@ -19,7 +19,7 @@ void tm_gc_init(void)
         struct tm_seglocal *sl = (struct tm_seglocal *)(tm_segment_base(s) + TM_SEGLOCAL_OFFSET);
         sl->nursery_current = tm_seg.nursery_start;
         sl->nursery_end = tm_cfg.gc_debug_move ? tm_seg.nursery_start : tm_seg.nursery_end;
-        sl->read_version = 1;
+        sl->read_version = sl->marker_version = 1;
         tm_segstates[s].seg = s;
         tm_segstates[s].young_start = tm_seg.nursery_start;
     }

@@ -297,7 +297,7 @@ void tm_start_transaction_after_setjmp(void)
     acquire_segment();
     tm_check_reprotect(me->segment);
     /* A fresh read version; the markers are cleared once every 255. */
-    uint8_t rv = (uint8_t)(TM_SEGLOCAL->read_version + 1);
+    uint8_t rv = (uint8_t)(TM_SEGLOCAL->marker_version + 1);
     if (rv == 0) {
         /* Only markers of the nursery and of old space up to its high-water
          * mark can have been written. */
@@ -307,7 +307,7 @@ void tm_start_transaction_after_setjmp(void)
             tm_fatal("cannot clear read markers: %s", strerror(errno));
         rv = 1;
     }
-    TM_SEGLOCAL->read_version = rv;
+    TM_SEGLOCAL->read_version = TM_SEGLOCAL->marker_version = rv;
     me->ss_at_start = me->ss_top;
     me->tx_start_ticks = tm_ticks();
     STAT(STARTED)++;
@@ -572,8 +572,10 @@ void tm_become_inevitable(void)
     int cause = inevitable_seg || sync_requester ? park_until(no_other_inevitable, NULL) : segtx[seg].must_abort;
     if (!cause) {
         __atomic_store_n(&inevitable_seg, seg, __ATOMIC_RELAXED);
-        if (can_go_solo(seg))
+        if (can_go_solo(seg)) {
             __atomic_store_n(&solo_seg, seg, __ATOMIC_RELAXED);
+            TM_SEGLOCAL->read_version = 0;   /* no read markers: nobody commits beside it */
+        }
     }
     pthread_mutex_unlock(&sync_lock);
     if (cause)

@@ -71,10 +71,13 @@ uint64_t tm_get_switch_interval_ns(void);
 
 #if TM_STM
 
-/* Read barrier (Listing 2): one unconditional byte store. */
+/* Read barrier (Listing 2): one byte store, skipped in a solo transaction
+ * (read_version 0), which nothing can conflict with. */
 static inline void tm_read(object_t *o)
 {
-    *(uint8_t __seg_gs *)((uintptr_t)o >> 4) = TM_SEGLOCAL->read_version;
+    uint8_t rv = TM_SEGLOCAL->read_version;
+    if (rv)
+        *(uint8_t __seg_gs *)((uintptr_t)o >> 4) = rv;
 }
 
 void tm_start_transaction_after_setjmp(void);
