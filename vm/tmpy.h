@@ -196,6 +196,9 @@ enum {
     TID_WEAKREF,        /* weakref.ref: WeakrefObj, its referent in the runtime's weak slot (weakrefobject.c) */
     TID_WEAKPROXY,      /* weakref.ProxyType: WeakrefObj */
     TID_WEAKCALLABLEPROXY, /* weakref.CallableProxyType: WeakrefObj */
+    TID_SRE_PATTERN,    /* re.Pattern: SrePatternObj (objects/sre.h) */
+    TID_SRE_MATCH,      /* re.Match: SreMatchObj */
+    TID_SRE_SCANNER,    /* _sre.SRE_Scanner (finditer): SreScannerObj */
     TID_FIRST_WITH_CLS, /* ---- layouts below carry cls and dict ---- */
     TID_TYPE = TID_FIRST_WITH_CLS,
     TID_INSTANCE,       /* instances of user classes (and of `object`); made only by instance_new
