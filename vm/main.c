@@ -593,6 +593,7 @@ options_done:
     vm_register_builtin_module("posixpath", posixpath_module_init);
     vm_register_builtin_module("random", random_module_init);
     vm_register_builtin_module("atexit", atexit_module_init);
+    vm_register_builtin_module("_warnings", warnings_module_init);
     vm_register_builtin_module("_collections", collections_module_init);
     vm_register_builtin_module("_sre", sre_module_init);
     vm_register_builtin_module("_itertools", itertools_module_init);
@@ -605,6 +606,7 @@ options_done:
     vm_register_builtin_module("signal", signal_module_init);
     vm_register_builtin_module("_signal", signal_module_init);
     atexit_init();
+    warnings_init();
     gc_init();
     vm_tx_init();
     VM_GLOBAL_ROOT(g_main_module);

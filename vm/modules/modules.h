@@ -32,6 +32,7 @@ Obj os_module_init(void);
 Obj posixpath_module_init(void);
 Obj random_module_init(void);
 Obj atexit_module_init(void);
+Obj warnings_module_init(void);     /* _warnings */
 Obj io_module_init(void);       /* _io */
 Obj importlib_module_init(void);
 Obj collections_module_init(void);   /* _collections */
@@ -41,6 +42,7 @@ Obj gc_module_init(void);            /* gc */
 Obj sre_module_init(void);           /* _sre */
 void gc_init(void);                  /* start-up: gc.callbacks, gc.garbage */
 void atexit_init(void);           /* start-up */
+void warnings_init(void);         /* start-up: _warnings' state */
 int atexit_run_callbacks(void);   /* at exit: runs atexit.register()ed callables, last first */
 
 /* The math and cmath modules' init functions (mathmodule.c, cmathmodule.c). */

@@ -2075,9 +2075,27 @@ static Obj current_module_name(void)
     return dict_getitem_str(g, NAME(__name__));
 }
 
+/* A private name (__x, not __x__, no dot) of a class body as the compiler
+ * mangles it: _Class__x (class name without its leading underscores; a
+ * name of underscores only mangles nothing). */
+static Obj mangle_private_name(Obj class_name, Obj s)
+{
+    const char *n = str_cstr(s);
+    size_t len = strlen(n);
+    if (len < 3 || n[0] != '_' || n[1] != '_' || (n[len - 1] == '_' && n[len - 2] == '_') ||
+        strchr(n, '.'))
+        return s;
+    const char *c = str_cstr(class_name);
+    while (*c == '_')
+        c++;
+    if (!*c)
+        return s;
+    return str_from_format("_%s%s", c, n);
+}
+
 /* __slots__ of a class body: a tuple of names (without __dict__ and
- * __weakref__); *wants_dict if '__dict__' is listed. */
-static Obj parse_slots(Obj slots, bool *wants_dict, bool *wants_weakref)
+ * __weakref__), private ones mangled; *wants_dict if '__dict__' is listed. */
+static Obj parse_slots(Obj class_name, Obj slots, bool *wants_dict, bool *wants_weakref)
 {
     Obj *r = vm_roots(2);
     if (IS_STR(slots))
@@ -2104,7 +2122,8 @@ static Obj parse_slots(Obj slots, bool *wants_dict, bool *wants_weakref)
             *wants_weakref = true;
             continue;
         }
-        Obj is = str_intern(s);
+        s = mangle_private_name(class_name, s);
+        Obj is = s ? str_intern(s) : NULL;
         if (!is || list_append(r[1], is) < 0)
             goto fail;
     }
@@ -2305,7 +2324,7 @@ static Obj type_tp_new(Obj meta, Obj *args, size_t nargs, Obj kwnames)
     Obj slots = dict_getitem_str(r[2], NAME(__slots__));
     if (slots) {
         has_weakref = false;
-        r[4] = parse_slots(slots, &wants_dict, &has_weakref);
+        r[4] = parse_slots(r[0], slots, &wants_dict, &has_weakref);
         if (!r[4])
             goto fail;
         has_dict = wants_dict;
