@@ -999,7 +999,8 @@ int sre_match(SreState *st)
 {
     int64_t min;
     uint32_t pc = skip_info(st->code, &min);
-    if (st->start > st->end || st->end - st->start < min)
+    /* pos beyond endpos still tries (an empty match can succeed there) */
+    if (min > 0 && st->end - st->start < min)
         return 0;
     st->match_start = st->start;
     return run(st, pc);

@@ -125,6 +125,7 @@ static Obj match_group(Obj *args, size_t nargs, Obj kwnames)
         Obj v = group_value(&args[0], g, g_None);
         if (!v)
             goto out;
+        VM_WRITE(r[0]);   /* the tuple may be old by now */
         TUPLE_ITEMS(r[0])[i - 1] = v;
     }
     res = r[0];
@@ -163,6 +164,7 @@ static Obj match_groups(Obj *args, size_t nargs, Obj kwnames)
         Obj v = group_value(&r[2], g, r[0]);
         if (!v)
             goto out;
+        VM_WRITE(r[1]);   /* the tuple may be old by now */
         TUPLE_ITEMS(r[1])[g - 1] = v;
     }
     res = r[1];
@@ -266,6 +268,7 @@ static Obj match_get_regs(Obj *args, size_t nargs, Obj kwnames)
         Obj t = span_tuple(regs[2 * g], regs[2 * g + 1]);
         if (!t)
             goto out;
+        VM_WRITE(r[1]);   /* the tuple may be old by now */
         TUPLE_ITEMS(r[1])[g] = t;
     }
     res = r[1];

@@ -78,6 +78,7 @@ static Obj findall_item(SreState *st, Obj *empty)
             r[0] = NULL;
             break;
         }
+        VM_WRITE(r[0]);   /* the tuple may be old by now */
         TUPLE_ITEMS(r[0])[g - 1] = v;
     }
     Obj t = r[0];
