@@ -7,13 +7,9 @@ Writes bench/results/re.txt with the machine and its load.
 
 `py_re.py worker` is the part that runs in each interpreter."""
 import os
-import pathlib
-import platform
-import subprocess
 import sys
 import time
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
 REPEAT = int(os.environ.get("TMPY_BENCH_REPEAT", "3"))
 
 
@@ -78,6 +74,10 @@ def worker():
 
 
 def main():
+    import pathlib
+    import platform
+    import subprocess
+    ROOT = pathlib.Path(__file__).resolve().parent.parent
     exes = {'python3': [sys.executable], 'tmpy-gil': [str(ROOT / 'build' / 'tmpy-gil')],
             'tmpy (stm)': [str(ROOT / 'build' / 'tmpy')]}
     results = {}

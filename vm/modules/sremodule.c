@@ -11,23 +11,14 @@
 
 #include <stdlib.h>
 
+/* The character argument: a C int, as CPython (read as unsigned, returned as int). */
 static int char_arg(const char *fname, Obj *args, size_t nargs, Obj kwnames, uint32_t *ch)
 {
     if (vm_check_args(fname, nargs, kwnames, 1, 1) < 0)
         return -1;
-    if (!IS_INT(vm_unwrap(args[0]))) {
-        err_format(E_TypeError, "'%s' object cannot be interpreted as an integer", type_name(args[0]));
-        return -1;
-    }
     int64_t v;
-    if (int_as_i64(vm_unwrap(args[0]), &v) < 0)
+    if (arg_c_int(args[0], &v) < 0)
         return -1;
-    if (v < 0 || v > 0xFFFFFFFFll) {
-        /* CPython reads an unsigned int: beyond it is an OverflowError */
-        err_set(E_OverflowError, v < 0 ? "can't convert negative value to unsigned int"
-                                       : "Python int too large to convert to C unsigned long");
-        return -1;
-    }
     *ch = (uint32_t)v;
     return 0;
 }
@@ -53,12 +44,12 @@ static Obj sre_unicode_iscased(Obj *args, size_t nargs, Obj kwnames)
 static Obj sre_ascii_tolower(Obj *args, size_t nargs, Obj kwnames)
 {
     uint32_t ch;
-    return char_arg("ascii_tolower", args, nargs, kwnames, &ch) < 0 ? NULL : int_from_i64(sre_lower_ascii(ch));
+    return char_arg("ascii_tolower", args, nargs, kwnames, &ch) < 0 ? NULL : int_from_i64((int32_t)sre_lower_ascii(ch));
 }
 static Obj sre_unicode_tolower(Obj *args, size_t nargs, Obj kwnames)
 {
     uint32_t ch;
-    return char_arg("unicode_tolower", args, nargs, kwnames, &ch) < 0 ? NULL : int_from_i64(sre_lower_unicode(ch));
+    return char_arg("unicode_tolower", args, nargs, kwnames, &ch) < 0 ? NULL : int_from_i64((int32_t)sre_lower_unicode(ch));
 }
 
 /* compile(pattern, flags, code, groups, groupindex, indexgroup) */
@@ -110,10 +101,14 @@ static Obj sre_compile(Obj *args, size_t nargs, Obj kwnames)
         Obj w = LIST_ITEMS(list)[i];
         int64_t v;
         if (!IS_INT(vm_unwrap(w))) {
-            err_format(E_TypeError, "an integer is required (got type %s)", type_name(w));
+            err_set(E_TypeError, "an integer is required");
             goto out;
         }
-        if (int_as_i64(vm_unwrap(w), &v) < 0 || v < 0 || v > 0xFFFFFFFFll) {
+        if (int_sign(vm_unwrap(w)) < 0) {
+            err_set(E_OverflowError, "can't convert negative value to unsigned int");
+            goto out;
+        }
+        if (int_as_i64(vm_unwrap(w), &v) < 0 || v > 0xFFFFFFFFll) {
             err_clear();
             err_set(E_OverflowError, "regular expression code size limit exceeded");
             goto out;

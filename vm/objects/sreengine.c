@@ -169,19 +169,16 @@ static inline bool loc_isword(uint32_t c) { return c < 256 && ascii_isword(c); }
 uint32_t sre_lower_ascii(uint32_t ch) { return ch >= 'A' && ch <= 'Z' ? ch + 32 : ch; }
 static uint32_t upper_ascii(uint32_t ch) { return ch >= 'a' && ch <= 'z' ? ch - 32 : ch; }
 
-/* The simple (one code point) case mappings, as str's single-character
- * tables give them: a mapping to several code points has no simple form
- * but for U+0130 (lower 'i') and the letters whose title case is one code
- * point (Greek with ypogegrammeni), whose simple upper case that is. */
+/* The one-code-point case mappings CPython's Py_UNICODE_TOLOWER/TOUPPER
+ * give: a character whose full mapping is several code points maps to the
+ * first of them (U+0130 lowers to 'i', U+00DF uppers to 'S'). */
 uint32_t sre_lower_unicode(uint32_t ch)
 {
     if (ch < 128)
         return sre_lower_ascii(ch);
     uint32_t out[3];
-    int n = uni_tolower(ch, out);
-    if (n == 1)
-        return out[0];
-    return ch == 0x130 ? 'i' : ch;
+    uni_tolower(ch, out);
+    return out[0];
 }
 
 uint32_t sre_upper_unicode(uint32_t ch)
@@ -189,11 +186,8 @@ uint32_t sre_upper_unicode(uint32_t ch)
     if (ch < 128)
         return upper_ascii(ch);
     uint32_t out[3];
-    if (uni_toupper(ch, out) == 1)
-        return out[0];
-    if (uni_totitle(ch, out) == 1)
-        return out[0];
-    return ch;
+    uni_toupper(ch, out);
+    return out[0];
 }
 
 bool sre_iscased_ascii(uint32_t ch) { return ch < 128 && ((ch | 32) >= 'a' && (ch | 32) <= 'z'); }
@@ -1179,7 +1173,7 @@ static bool check_block(Checker *k, int64_t p, int64_t end)
             p += 2;
             break;
         case SRE_OP_MARK:
-            ok = p + 2 <= end && c[p + 1] < 2 * (uint64_t)k->groups;
+            ok = p + 2 <= end && c[p + 1] < 2 * (uint64_t)k->groups + 2;   /* the marks array's size */
             p += 2;
             break;
         case SRE_OP_GROUPREF: case SRE_OP_GROUPREF_IGNORE: case SRE_OP_GROUPREF_UNI_IGNORE:
@@ -1292,5 +1286,5 @@ static bool check_block(Checker *k, int64_t p, int64_t end)
 bool sre_code_valid(const uint32_t *code, int64_t n, int64_t groups)
 {
     Checker k = {code, n, groups, 0};
-    return check_block(&k, 0, n);
+    return n > 0 && code[n - 1] == SRE_OP_SUCCESS && check_block(&k, 0, n);
 }
