@@ -131,7 +131,8 @@ typedef struct SreState {
     bool must_advance;   /* an empty match at `start` is refused (after an empty match) */
     int64_t ngroups;
     /* results */
-    int64_t *marks;      /* 2 * ngroups, -1 unset */
+    int64_t *marks;      /* 2 * ngroups, -1 unset; only marks[0..lastmark] are set */
+    int64_t lastmark;
     int64_t lastindex;
     int64_t match_start, match_end;
     /* the backtracking machinery: C memory, grown on demand */
@@ -139,6 +140,7 @@ typedef struct SreState {
     SreTrail *trail; int64_t ntrail, captrail;
     SreFrame *frames; int64_t nframes, capframes;
     SreRepeat *reps; int64_t nreps, capreps;
+    int64_t *snaps; int64_t nsnap, capsnap;   /* marks saved by choice points */
     uint32_t steps;
 } SreState;
 /* Set up for matching `subj` with `pattern` over [pos, endpos] (clamped as
@@ -150,6 +152,9 @@ void sre_state_refresh(SreState *st);
  * (match_start, match_end, marks, lastindex), 0 not, -1 error set. */
 int sre_match(SreState *st);
 int sre_search(SreState *st);
+/* Group g's span (0-based group, g >= 0) in the last success: false if
+ * it did not take part. */
+bool sre_state_span(SreState *st, int64_t g, int64_t *start, int64_t *end);
 /* A Match object for the state's last success. */
 Obj sre_match_new(SreState *st);
 /* Checks code words for _sre.compile: true if the engine can run them. */

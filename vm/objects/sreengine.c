@@ -8,7 +8,12 @@
  * undoes the writes (group marks, repeat counters) made since a choice point,
  * and a frame stack for the sub-matches whose first success is final
  * (lookarounds, atomic groups, possessive repeats): their SUCCESS cuts the
- * choice points made inside. Everything is C memory grown on demand
+ * choice points made inside. Group marks are restored on backtracking as
+ * CPython's engine restores them (observable in the groups a match reports):
+ * the highest mark set (lastmark) and lastindex always, the marks' values
+ * only where a repeat (REPEAT ... UNTIL) is active or a repeat iteration or
+ * an optional possessive iteration fails; otherwise values a failed path
+ * wrote below lastmark stay. Everything is C memory grown on demand
  * (MemoryError when it cannot grow), so a long subject never overflows the C
  * stack, and an STM abort frees it (txmalloc.c). The subject is immutable
  * while the engine runs (a str, a bytes, or a copy of a bytearray's bytes). */
@@ -322,17 +327,20 @@ enum {   /* choice points */
 struct SreChoice {
     uint32_t kind, pc;
     int64_t pos, a, b;
-    int64_t ntrail, nframes, nreps, lastindex;
+    int64_t ntrail, nframes, nreps, lastindex, lastmark;
     int64_t rep;
+    int64_t snapbase;    /* snapshot stack height below this choice point's own */
+    bool snap;           /* marks[0..lastmark] saved at snapbase: restored on resume */
 };
-/* A trail entry: what to restore. where >= 0: marks[where]; else repeat
- * field -where-1 (2 per repeat: count, last). */
+/* A trail entry: a repeat field to restore: -where-1 (2 per repeat:
+ * count, last). */
 struct SreTrail { int64_t where, old; };
 enum { F_ASSERT, F_ASSERT_NOT, F_ATOMIC, F_POSS };
 struct SreFrame {
     uint32_t kind, pc;   /* pc: where to go on (ASSERT, ATOMIC), or the POSSESSIVE_REPEAT */
     int64_t pos;         /* ASSERT: the position to go back to; POSS: this iteration's start */
     int64_t ncp;         /* choice points below the frame's own */
+    int64_t nsnap;       /* and the snapshot stack's height then */
     int64_t count;       /* POSS: iterations done before this one */
 };
 struct SreRepeat { uint32_t pc; int64_t count, last, prev; };
@@ -382,6 +390,8 @@ void sre_state_fini(SreState *st)
     free(st->trail);
     free(st->frames);
     free(st->reps);
+    free(st->snaps);
+    st->snaps = NULL;
     st->marks = NULL;
     st->cps = NULL;
     st->trail = NULL;
@@ -495,10 +505,10 @@ static int run(SreState *st, uint32_t pc)
     int64_t pos = st->start;
     int64_t *marks = st->marks;
     int64_t lastindex = -1;
+    int64_t lastmark = -1;
     int64_t rep = -1;
-    st->ncp = st->ntrail = st->nframes = st->nreps = 0;
-    for (int64_t i = 0; i < st->ngroups * 2; i++)
-        marks[i] = -1;
+    st->ncp = st->ntrail = st->nframes = st->nreps = st->nsnap = 0;
+    /* marks above lastmark are unset: no clearing needed */
 
 #define NEED(ptr, n, cap, type)                                                    \
     do {                                                                          \
@@ -513,13 +523,21 @@ static int run(SreState *st, uint32_t pc)
             st->trail[st->ntrail++].old = (oldv);                                 \
         }                                                                         \
     } while (0)
-#define PUSH_CP(k, p_, pos_, a_, b_)                                              \
+#define PUSH_CP(k, p_, pos_, a_, b_, full)                                        \
     do {                                                                          \
         NEED(st->cps, st->ncp, st->capcp, SreChoice);                             \
         SreChoice *c_ = &st->cps[st->ncp++];                                      \
         c_->kind = (k); c_->pc = (p_); c_->pos = (pos_); c_->a = (a_); c_->b = (b_); \
         c_->ntrail = st->ntrail; c_->nframes = st->nframes; c_->nreps = st->nreps; \
-        c_->lastindex = lastindex; c_->rep = rep;                                 \
+        c_->lastindex = lastindex; c_->lastmark = lastmark; c_->rep = rep;        \
+        c_->snapbase = st->nsnap; c_->snap = (full);                              \
+        if (full) {                                                               \
+            while (st->nsnap + lastmark + 1 > st->capsnap)                        \
+                if (!grow((void **)&st->snaps, &st->capsnap, sizeof(int64_t)))    \
+                    goto nomem;                                                   \
+            memcpy(st->snaps + st->nsnap, marks, (size_t)(lastmark + 1) * sizeof(int64_t)); \
+            st->nsnap += lastmark + 1;                                            \
+        }                                                                         \
     } while (0)
 
     for (;;) {
@@ -547,39 +565,46 @@ static int run(SreState *st, uint32_t pc)
                     goto fail;
                 st->match_end = pos;
                 st->lastindex = lastindex;
+                st->lastmark = lastmark;
                 return 1;
             }
             SreFrame *f = &st->frames[--st->nframes];
             switch (f->kind) {
             case F_ASSERT:
                 st->ncp = f->ncp;
+                st->nsnap = f->nsnap;
                 pos = f->pos;
                 pc = f->pc;
                 continue;
             case F_ASSERT_NOT:
                 st->ncp = f->ncp;   /* its barrier too: the lookaround fails */
+                st->nsnap = f->nsnap;
                 goto fail;
             case F_ATOMIC:
                 st->ncp = f->ncp;
+                st->nsnap = f->nsnap;
                 pc = f->pc;
                 continue;
             case F_POSS: {
                 st->ncp = f->ncp;
+                st->nsnap = f->nsnap;
                 uint32_t rp = f->pc;
                 int64_t count = f->count + 1;
-                /* min iterations even if empty; then on while they advance */
-                if ((pos == f->pos && count >= (int64_t)code[rp + 2]) || count >= maxrep(code[rp + 3])) {
+                /* the min iterations even if empty; then one more at least, and on while they advance */
+                if ((pos == f->pos && f->count >= (int64_t)code[rp + 2]) || count >= maxrep(code[rp + 3])) {
                     pc = rp + 2 + code[rp + 1];   /* past its SUCCESS */
                     continue;
                 }
-                /* next iteration */
-                PUSH_CP(CP_POSS_ITER, rp, pos, count, 0);
+                /* next iteration: an optional one saves the marks */
+                int64_t nsnap0 = st->nsnap;
+                PUSH_CP(CP_POSS_ITER, rp, pos, count, 0, count >= (int64_t)code[rp + 2]);
                 NEED(st->frames, st->nframes, st->capframes, SreFrame);
                 SreFrame *g = &st->frames[st->nframes++];
                 g->kind = F_POSS;
                 g->pc = rp;
                 g->pos = pos;
                 g->ncp = st->ncp - 1;
+                g->nsnap = nsnap0;
                 g->count = count;
                 pc = rp + 4;
                 continue;
@@ -636,11 +661,15 @@ static int run(SreState *st, uint32_t pc)
             continue;
 
         case SRE_OP_MARK: {
-            uint32_t k = code[pc + 1];
-            TRAIL((int64_t)k, marks[k]);
-            marks[k] = pos;
+            int64_t k = code[pc + 1];
             if (k & 1)
                 lastindex = k / 2 + 1;
+            if (k > lastmark) {
+                for (int64_t j = lastmark + 1; j < k; j++)
+                    marks[j] = -1;   /* never reached on this path */
+                lastmark = k;
+            }
+            marks[k] = pos;
             pc += 2;
             continue;
         }
@@ -653,8 +682,8 @@ static int run(SreState *st, uint32_t pc)
             if (!code[q])
                 goto fail;
             uint32_t next = q + code[q];
-            if (code[next])
-                PUSH_CP(CP_BRANCH, next, pos, 0, 0);
+            if (code[next] || rep >= 0)   /* after the last alternative too: it restores marks */
+                PUSH_CP(CP_BRANCH, next, pos, 0, 0, rep >= 0);
             pc = q + 1;
             continue;
         }
@@ -679,8 +708,8 @@ static int run(SreState *st, uint32_t pc)
                 if (n < min)
                     goto fail;
             }
-            if (n > min)
-                PUSH_CP(CP_REPEAT_ONE, tail, pos, n, min);
+            if (n > min || rep >= 0)
+                PUSH_CP(CP_REPEAT_ONE, tail, pos, n, min, rep >= 0);
             pos += n;
             pc = tail;
             continue;
@@ -694,7 +723,7 @@ static int run(SreState *st, uint32_t pc)
             int64_t n = min ? count_run(st, pc + 4, pos, min) : 0;
             if (n < min)
                 goto fail;
-            PUSH_CP(CP_MIN_REPEAT_ONE, tail, pos, n, pc);
+            PUSH_CP(CP_MIN_REPEAT_ONE, tail, pos, n, pc, rep >= 0);
             pos += n;
             pc = tail;
             continue;
@@ -737,7 +766,7 @@ static int run(SreState *st, uint32_t pc)
                 continue;
             }
             if (count < maxrep(code[rp + 3]) && pos != r->last) {
-                PUSH_CP(CP_UNTIL_TAIL, pc + 1, pos, 0, 0);
+                PUSH_CP(CP_UNTIL_TAIL, pc + 1, pos, 0, 0, true);
                 r = &st->reps[rep];
                 TRAIL(-(rep * 2) - 1, r->count);
                 TRAIL(-(rep * 2) - 2, r->last);
@@ -763,7 +792,7 @@ static int run(SreState *st, uint32_t pc)
                 pc = rp + 4;
                 continue;
             }
-            PUSH_CP(CP_MIN_UNTIL_MORE, pc, pos, count, 0);
+            PUSH_CP(CP_MIN_UNTIL_MORE, pc, pos, count, 0, r->prev >= 0);
             rep = st->reps[rep].prev;
             pc += 1;
             continue;
@@ -771,9 +800,9 @@ static int run(SreState *st, uint32_t pc)
 
         case SRE_OP_GROUPREF: case SRE_OP_GROUPREF_IGNORE: case SRE_OP_GROUPREF_UNI_IGNORE:
         case SRE_OP_GROUPREF_LOC_IGNORE: {
-            uint32_t g = code[pc + 1];
+            int64_t g = code[pc + 1];
             int64_t s = marks[2 * g], e = marks[2 * g + 1];
-            if (s < 0 || e < s)
+            if (2 * g + 1 > lastmark || s < 0 || e < s)
                 goto fail;
             if (end - pos < e - s)
                 goto fail;
@@ -795,9 +824,9 @@ static int run(SreState *st, uint32_t pc)
         }
 
         case SRE_OP_GROUPREF_EXISTS: {
-            uint32_t g = code[pc + 1];
+            int64_t g = code[pc + 1];
             int64_t s = marks[2 * g], e = marks[2 * g + 1];
-            if (s >= 0 && e >= s)
+            if (2 * g + 1 <= lastmark && s >= 0 && e >= s)
                 pc += 3;
             else
                 pc += 1 + code[pc + 2];
@@ -813,10 +842,12 @@ static int run(SreState *st, uint32_t pc)
                 pc = after;
                 continue;
             }
+            int64_t nsnap0 = st->nsnap;
             if (op == SRE_OP_ASSERT_NOT)
-                PUSH_CP(CP_ASSERT_NOT, after, pos, 0, 0);
+                PUSH_CP(CP_ASSERT_NOT, after, pos, 0, 0, rep >= 0);
             NEED(st->frames, st->nframes, st->capframes, SreFrame);
             SreFrame *f = &st->frames[st->nframes++];
+            f->nsnap = nsnap0;
             f->kind = op == SRE_OP_ASSERT ? F_ASSERT : F_ASSERT_NOT;
             f->pc = after;
             f->pos = pos;
@@ -830,6 +861,7 @@ static int run(SreState *st, uint32_t pc)
             NEED(st->frames, st->nframes, st->capframes, SreFrame);
             SreFrame *f = &st->frames[st->nframes++];
             f->kind = F_ATOMIC;
+            f->nsnap = st->nsnap;
             f->pc = pc + 1 + code[pc + 1];
             f->pos = pos;
             f->ncp = st->ncp;
@@ -844,9 +876,11 @@ static int run(SreState *st, uint32_t pc)
                 continue;
             }
             int64_t count = 0;
-            PUSH_CP(CP_POSS_ITER, rp, pos, count, 0);
+            int64_t nsnap0 = st->nsnap;
+            PUSH_CP(CP_POSS_ITER, rp, pos, count, 0, code[rp + 2] == 0);
             NEED(st->frames, st->nframes, st->capframes, SreFrame);
             SreFrame *g = &st->frames[st->nframes++];
+            g->nsnap = nsnap0;
             g->kind = F_POSS;
             g->pc = rp;
             g->pos = pos;
@@ -861,6 +895,7 @@ static int run(SreState *st, uint32_t pc)
         }
 
 fail:
+#define POP_CP() (st->nsnap = c->snapbase, st->ncp--)
         for (;;) {
             if (st->ncp == 0) {
                 return 0;
@@ -868,19 +903,19 @@ fail:
             SreChoice *c = &st->cps[st->ncp - 1];
             while (st->ntrail > c->ntrail) {
                 SreTrail *t = &st->trail[--st->ntrail];
-                if (t->where >= 0)
-                    marks[t->where] = t->old;
-                else {
-                    int64_t w = -t->where - 1;
-                    if (w & 1)
-                        st->reps[w / 2].last = t->old;
-                    else
-                        st->reps[w / 2].count = t->old;
-                }
+                int64_t w = -t->where - 1;
+                if (w & 1)
+                    st->reps[w / 2].last = t->old;
+                else
+                    st->reps[w / 2].count = t->old;
             }
             st->nframes = c->nframes;
             st->nreps = c->nreps;
             lastindex = c->lastindex;
+            lastmark = c->lastmark;
+            if (c->snap)
+                memcpy(marks, st->snaps + c->snapbase, (size_t)(lastmark + 1) * sizeof(int64_t));
+            st->nsnap = c->snapbase + (c->snap ? lastmark + 1 : 0);
             rep = c->rep;
             pos = c->pos;
             switch (c->kind) {
@@ -889,14 +924,14 @@ fail:
                 while (code[q] && code[q + 1] == SRE_OP_LITERAL && (pos >= end || CH(pos) != code[q + 2]))
                     q += code[q];
                 if (!code[q]) {
-                    st->ncp--;
+                    POP_CP();
                     continue;
                 }
                 uint32_t next = q + code[q];
-                if (code[next])
+                if (code[next] || c->snap)
                     c->pc = next;
                 else
-                    st->ncp--;
+                    POP_CP();
                 pc = q + 1;
                 break;
             }
@@ -909,11 +944,11 @@ fail:
                         n--;
                 }
                 if (n < min) {
-                    st->ncp--;
+                    POP_CP();
                     continue;
                 }
-                if (n == min)
-                    st->ncp--;
+                if (n == min && !c->snap)
+                    POP_CP();
                 else
                     c->a = n;
                 pos += n;
@@ -924,7 +959,7 @@ fail:
                 uint32_t ip = (uint32_t)c->b;
                 int64_t n = c->a;
                 if (n >= maxrep(code[ip + 3]) || pos + n >= end || !match_one(code, ip + 4, CH(pos + n))) {
-                    st->ncp--;
+                    POP_CP();
                     continue;
                 }
                 c->a = ++n;
@@ -933,12 +968,12 @@ fail:
                 break;
             }
             case CP_UNTIL_TAIL:
-                st->ncp--;
+                POP_CP();
                 rep = st->reps[rep].prev;
                 pc = c->pc;
                 break;
             case CP_MIN_UNTIL_MORE: {
-                st->ncp--;
+                POP_CP();
                 SreRepeat *r = &st->reps[rep];
                 uint32_t rp = r->pc;
                 int64_t count = c->a;
@@ -952,11 +987,11 @@ fail:
                 break;
             }
             case CP_ASSERT_NOT:
-                st->ncp--;
+                POP_CP();
                 pc = c->pc;
                 break;
             case CP_POSS_ITER: {
-                st->ncp--;
+                POP_CP();
                 uint32_t rp = c->pc;
                 if (c->a < (int64_t)code[rp + 2])
                     continue;   /* fewer than min iterations */
@@ -964,7 +999,7 @@ fail:
                 break;
             }
             default:
-                st->ncp--;
+                POP_CP();
                 continue;
             }
             break;
@@ -976,6 +1011,17 @@ nomem:
 #undef NEED
 #undef TRAIL
 #undef PUSH_CP
+#undef POP_CP
+}
+
+bool sre_state_span(SreState *st, int64_t g, int64_t *start, int64_t *end)
+{
+    int64_t s = st->marks[2 * g], e = st->marks[2 * g + 1];
+    if (2 * g + 1 > st->lastmark || s < 0 || e < s)
+        return false;
+    *start = s;
+    *end = e;
+    return true;
 }
 
 /* The INFO block at the start of the code: where the pattern proper
@@ -1000,6 +1046,60 @@ int sre_match(SreState *st)
     return run(st, pc);
 }
 
+/* Is the op at code[p] one that consumes exactly one character? */
+static bool is_char_item(uint32_t op)
+{
+    switch (op) {
+    case SRE_OP_LITERAL: case SRE_OP_NOT_LITERAL: case SRE_OP_ANY: case SRE_OP_ANY_ALL: case SRE_OP_IN:
+    case SRE_OP_IN_IGNORE: case SRE_OP_IN_UNI_IGNORE: case SRE_OP_IN_LOC_IGNORE: case SRE_OP_LITERAL_IGNORE:
+    case SRE_OP_NOT_LITERAL_IGNORE: case SRE_OP_LITERAL_UNI_IGNORE: case SRE_OP_NOT_LITERAL_UNI_IGNORE:
+    case SRE_OP_LITERAL_LOC_IGNORE: case SRE_OP_NOT_LITERAL_LOC_IGNORE: case SRE_OP_CATEGORY:
+        return true;
+    }
+    return false;
+}
+
+/* The one-character item every match must start with (past group marks,
+ * inside a repeat of at least one), or 0: search skips the positions where
+ * it does not match without starting the machine there. */
+static uint32_t first_item(const uint32_t *code, uint32_t p)
+{
+    while (code[p] == SRE_OP_MARK)
+        p += 2;
+    uint32_t op = code[p];
+    if (is_char_item(op))
+        return p;
+    if ((op == SRE_OP_REPEAT_ONE || op == SRE_OP_MIN_REPEAT_ONE || op == SRE_OP_POSSESSIVE_REPEAT_ONE) &&
+        code[p + 2] >= 1)
+        return p + 4;
+    return 0;
+}
+
+/* Can a match start with ch? (BRANCH: any alternative's first item.) */
+static bool first_matches(const uint32_t *code, uint32_t p, uint32_t ch)
+{
+    if (code[p] != SRE_OP_BRANCH)
+        return match_one(code, p, ch);
+    for (uint32_t q = p + 1; code[q]; q += code[q])
+        if (match_one(code, first_item(code, q + 1), ch))
+            return true;
+    return false;
+}
+
+static uint32_t first_filter(const uint32_t *code, uint32_t pc)
+{
+    uint32_t p = pc;
+    while (code[p] == SRE_OP_MARK)
+        p += 2;
+    if (code[p] == SRE_OP_BRANCH) {
+        for (uint32_t q = p + 1; code[q]; q += code[q])
+            if (!first_item(code, q + 1))
+                return 0;
+        return p;
+    }
+    return first_item(code, pc);
+}
+
 int sre_search(SreState *st)
 {
     const uint32_t *code = st->code;
@@ -1019,7 +1119,23 @@ int sre_search(SreState *st)
     }
     int64_t last = st->end - min;   /* the last start that can fit */
     int64_t s = st->start;
+    uint32_t filter = first_filter(code, pc);
+    uint32_t at0 = code[pc] == SRE_OP_AT ? code[pc + 1] : SRE_AT_COUNT;
+    if (at0 == SRE_AT_BEGINNING || at0 == SRE_AT_BEGINNING_STRING) {
+        if (s > 0)
+            return 0;
+        last = 0;   /* only position 0 can match */
+    }
     for (; s <= last; s++) {
+        if (filter) {
+            bool wide = st->subj->width == 4;
+            const unsigned char *s8 = st->s8;
+            const uint32_t *s32 = st->s32;
+            while (s <= last && (s >= st->end || !first_matches(code, filter, CH(s))))
+                s++;
+            if (s > last)
+                return 0;
+        }
         if (has_first || charset_pc) {
             bool wide = st->subj->width == 4;
             const unsigned char *s8 = st->s8;

@@ -23,8 +23,8 @@ Obj sre_match_new(SreState *st)
     regs[0] = st->match_start;
     regs[1] = st->match_end;
     for (int64_t g = 0; g < groups; g++) {
-        int64_t s = st->marks[2 * g], e = st->marks[2 * g + 1];
-        if (s < 0 || e < s)
+        int64_t s, e;
+        if (!sre_state_span(st, g, &s, &e))
             s = e = -1;
         regs[2 * g + 2] = s;
         regs[2 * g + 3] = e;

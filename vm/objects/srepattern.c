@@ -56,8 +56,8 @@ static Obj pattern_search(Obj *a, size_t n, Obj kw) { return pattern_apply(a, n,
  * not take part. */
 static Obj state_group(SreState *st, int64_t g, Obj dflt)
 {
-    int64_t s = st->marks[2 * (g - 1)], e = st->marks[2 * (g - 1) + 1];
-    if (s < 0 || e < s)
+    int64_t s, e;
+    if (!sre_state_span(st, g - 1, &s, &e))
         return dflt;
     return sre_subject_slice(st->subj, s, e);
 }
