@@ -106,7 +106,7 @@ def run(path):
                 continue
             out = []
             for s in subjects:
-                out.append(show(p.match(s)) + '/' + show(p.search(s)) + '/' + show(p.fullmatch(s)))
+                out.append(attempt(lambda s: show(p.match(s)) + '/' + show(p.search(s)) + '/' + show(p.fullmatch(s)), s))
                 out.append(attempt(p.findall, s))
                 out.append(attempt(lambda s: [show(m) for m in p.finditer(s)], s))
                 out.append(attempt(p.split, s))

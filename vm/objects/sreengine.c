@@ -1119,7 +1119,7 @@ int sre_search(SreState *st)
     }
     int64_t last = st->end - min;   /* the last start that can fit */
     int64_t s = st->start;
-    uint32_t filter = first_filter(code, pc);
+    uint32_t filter = has_first || charset_pc ? 0 : first_filter(code, pc);   /* INFO's scan is faster */
     uint32_t at0 = code[pc] == SRE_OP_AT ? code[pc + 1] : SRE_AT_COUNT;
     if (at0 == SRE_AT_BEGINNING || at0 == SRE_AT_BEGINNING_STRING) {
         if (s > 0)
