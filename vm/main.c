@@ -595,6 +595,7 @@ options_done:
     vm_register_builtin_module("atexit", atexit_module_init);
     vm_register_builtin_module("_warnings", warnings_module_init);
     vm_register_builtin_module("_contextvars", contextvars_module_init);
+    vm_register_builtin_module("_struct", struct_module_init);
     vm_register_builtin_module("_collections", collections_module_init);
     vm_register_builtin_module("_itertools", itertools_module_init);
     vm_register_builtin_module("_weakref", weakref_module_init);
@@ -608,6 +609,7 @@ options_done:
     atexit_init();
     warnings_init();
     contextvars_init();
+    struct_init();
     gc_init();
     vm_tx_init();
     VM_GLOBAL_ROOT(g_main_module);
