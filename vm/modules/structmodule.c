@@ -500,12 +500,11 @@ static Obj unpack_data(const Format *f, const char *data)
     memcpy(buf, data, (size_t)f->size);
     Obj *r = vm_roots(2);
     Obj res = NULL;
-    r[0] = tuple_new(f->nvalues);
+    /* a list first: a tuple filled across allocations would be an old
+     * object written without a barrier */
+    r[0] = list_new_capacity(f->nvalues);
     if (!r[0])
         goto out;
-    for (int64_t i = 0; i < f->nvalues; i++)
-        TUPLE_ITEMS(r[0])[i] = g_None;
-    int64_t vi = 0;
     for (int k = 0; k < f->nitems; k++) {
         FormatItem *it = &f->items[k];
         unsigned char *p = buf + it->offset;
@@ -520,19 +519,17 @@ static Obj unpack_data(const Format *f, const char *data)
                     nb = it->count > 0 ? it->count - 1 : 0;
                 r[1] = bytes_new((const char *)p + 1, (size_t)nb);
             }
-            if (!r[1])
+            if (!r[1] || list_append(r[0], r[1]) < 0)
                 goto out;
-            TUPLE_ITEMS(r[0])[vi++] = r[1];
             continue;
         }
         for (int64_t c = 0; c < it->count; c++, p += it->size) {
             r[1] = unpack_one(p, it->code, it->size, f);
-            if (!r[1])
+            if (!r[1] || list_append(r[0], r[1]) < 0)
                 goto out;
-            TUPLE_ITEMS(r[0])[vi++] = r[1];
         }
     }
-    res = r[0];
+    res = list_as_tuple(r[0]);
 out:
     vm_unroots(r);
     if (buf != small)
