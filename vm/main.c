@@ -596,6 +596,7 @@ options_done:
     vm_register_builtin_module("_warnings", warnings_module_init);
     vm_register_builtin_module("_contextvars", contextvars_module_init);
     vm_register_builtin_module("_struct", struct_module_init);
+    vm_register_builtin_module("_codecs", codecs_module_init);
     vm_register_builtin_module("_collections", collections_module_init);
     vm_register_builtin_module("_itertools", itertools_module_init);
     vm_register_builtin_module("_weakref", weakref_module_init);
@@ -610,6 +611,7 @@ options_done:
     warnings_init();
     contextvars_init();
     struct_init();
+    codecs_init();
     gc_init();
     vm_tx_init();
     VM_GLOBAL_ROOT(g_main_module);
