@@ -597,6 +597,7 @@ options_done:
     vm_register_builtin_module("_contextvars", contextvars_module_init);
     vm_register_builtin_module("_struct", struct_module_init);
     vm_register_builtin_module("_codecs", codecs_module_init);
+    vm_register_builtin_module("errno", errno_module_init);
     vm_register_builtin_module("_collections", collections_module_init);
     vm_register_builtin_module("_itertools", itertools_module_init);
     vm_register_builtin_module("_weakref", weakref_module_init);

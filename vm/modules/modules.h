@@ -36,6 +36,7 @@ Obj warnings_module_init(void);     /* _warnings */
 Obj contextvars_module_init(void);  /* _contextvars */
 Obj struct_module_init(void);       /* _struct */
 Obj codecs_module_init(void);       /* _codecs */
+Obj errno_module_init(void);        /* errno */
 Obj io_module_init(void);       /* _io */
 Obj importlib_module_init(void);
 Obj collections_module_init(void);   /* _collections */
