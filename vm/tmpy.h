@@ -432,6 +432,7 @@ enum {
     TPF_MATCH_SELF = 1 << 7, /* `case int(x)`: one positional sub-pattern matches the subject itself */
     TPF_WEAKREFABLE = 1 << 8, /* a class whose instances can be weakly referenced (no __slots__, or __weakref__ in them) */
     TPF_HAS_DEL = 1 << 9,     /* a class with __del__ (when it was made): instances are registered for finalization */
+    TPF_ITER_VALUE = 1 << 10, /* a built-in IterObj type whose subclasses' instances keep one of it in base_value (io.StringIO, io.BytesIO) */
 };
 
 VM_STRUCT(TypeObj) {

@@ -331,7 +331,7 @@ bool vm_isinstance_type(Obj v, TypeObj *t)
 static inline bool layout_is_value(TypeObj *t)
 {
     unsigned tid = t->inst_tid;
-    return tid < TID_FIRST_WITH_CLS && tid != TID_ITER;
+    return tid < TID_FIRST_WITH_CLS && (tid != TID_ITER || (t->flags & TPF_ITER_VALUE));
 }
 
 TypeObj *vm_builtin_base(TypeObj *t)
