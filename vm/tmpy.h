@@ -435,6 +435,7 @@ enum {
     TPF_MATCH_SELF = 1 << 7, /* `case int(x)`: one positional sub-pattern matches the subject itself */
     TPF_WEAKREFABLE = 1 << 8, /* a class whose instances can be weakly referenced (no __slots__, or __weakref__ in them) */
     TPF_HAS_DEL = 1 << 9,     /* a class with __del__ (when it was made): instances are registered for finalization */
+    TPF_ITER_VALUE = 1 << 10, /* a built-in IterObj type whose subclasses' instances keep one of it in base_value (io.StringIO, io.BytesIO) */
 };
 
 VM_STRUCT(TypeObj) {
@@ -568,7 +569,8 @@ enum { ROOT_CUR_EXC,        /* the exception being raised (NULL: none) */
        ROOT_ASYNCGEN_FINALIZER,  /* sys.set_asyncgen_hooks(finalizer=...), NULL: none */
        ROOT_TRACE_FUNC,     /* sys.settrace(...), NULL: none */
        ROOT_PROFILE_FUNC,   /* sys.setprofile(...), NULL: none */
-       ROOT_COUNT = 8 };
+       ROOT_CONTEXT,        /* the current contextvars.Context, NULL: none made yet */
+       ROOT_COUNT = 9 };
 extern __thread VMThread vm_ts;
 extern int vm_recursion_limit;   /* sys.getrecursionlimit(), default 1000 */
 

@@ -16,16 +16,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* filters, _onceregistry, _defaultaction and the filters' version (bumped
- * by _filters_mutated: a registry made under an older version is cleared).
- * A dict made at start-up, so every change is an ordinary transactional
- * write. */
-static Obj g_warn_state;
-
-static Obj state_get(const char *key)
-{
-    return dict_getitem_cstr(g_warn_state, key);
-}
+/* The module's own filters, "once" registry and default action, and the
+ * filters' version (a one-item list, bumped by _filters_mutated: a
+ * registry made under an older version is cleared). Made at start-up:
+ * global roots, never rebound, so reading one allocates nothing; every
+ * change is an ordinary transactional write into them. */
+static Obj g_warn_filters, g_warn_once, g_warn_default, g_warn_version;
+static Obj g_str_version, g_str_registry;   /* interned "version", "__warningregistry__" */
 
 /* warnings.<name> if the warnings module is in sys.modules; NULL without
  * an error when it is not (or lacks the attribute). */
@@ -44,7 +41,7 @@ static Obj current_filters(void)
     if (err_occurred())
         return NULL;
     if (!f)
-        f = state_get("filters");
+        f = g_warn_filters;
     if (!f || !IS_LIST(f)) {
         err_set(E_ValueError, "_warnings.filters must be a list");
         return NULL;
@@ -58,7 +55,7 @@ static Obj current_default_action(void)
     if (err_occurred())
         return NULL;
     if (!a)
-        a = state_get("_defaultaction");
+        a = g_warn_default;
     if (!a || !IS_STR(a)) {
         err_format(E_TypeError, "_warnings.defaultaction must be a string, not '%s'",
                    a ? type_name(a) : "NULL");
@@ -73,7 +70,7 @@ static Obj current_once_registry(void)
     if (err_occurred())
         return NULL;
     if (!r)
-        r = state_get("_onceregistry");
+        r = g_warn_once;
     if (!r || !IS_DICT(r)) {
         err_format(E_TypeError, "_warnings.onceregistry must be a dict, not '%s'",
                    r ? type_name(r) : "NULL");
@@ -149,14 +146,14 @@ out:
 /* Clears a registry made under an older filters version. 0 or -1. */
 static int registry_check_version(Obj registry)
 {
-    Obj version = state_get("version");
-    Obj v = dict_getitem_cstr(registry, "version");
+    Obj version = LIST_ITEMS(g_warn_version)[0];
+    Obj v = dict_getitem(registry, g_str_version);
     if (v && IS_SMALLINT(v) && v == version)
         return 0;
     if (err_occurred())
         return -1;
     dict_clear(registry);
-    return dict_setitem_cstr(registry, "version", version);
+    return dict_setitem(registry, g_str_version, version);
 }
 
 /* registry[key] is set (1), else 0 after setting it when `set`; -1. */
@@ -421,7 +418,7 @@ static Obj w_warn(Obj *args, size_t nargs, Obj kwnames)
     }
     if (!a[4] || !a[5])
         goto out;
-    a[6] = IS_DICT(a[4]) ? dict_getitem_cstr(a[4], "__name__") : NULL;
+    a[6] = IS_DICT(a[4]) ? dict_getitem(a[4], NAME(__name__)) : NULL;
     if (!a[6] || !IS_STR(a[6])) {
         if (err_occurred())
             goto out;
@@ -431,12 +428,12 @@ static Obj w_warn(Obj *args, size_t nargs, Obj kwnames)
     }
     a[7] = g_None;
     if (IS_DICT(a[4])) {
-        a[7] = dict_getitem_cstr(a[4], "__warningregistry__");
+        a[7] = dict_getitem(a[4], g_str_registry);
         if (!a[7]) {
             if (err_occurred())
                 goto out;
             a[7] = dict_new();
-            if (!a[7] || dict_setitem_cstr(a[4], "__warningregistry__", a[7]) < 0)
+            if (!a[7] || dict_setitem(a[4], g_str_registry, a[7]) < 0)
                 goto out;
         }
     }
@@ -479,8 +476,8 @@ static Obj w_filters_mutated(Obj *args, size_t nargs, Obj kwnames)
     (void)args;
     if (vm_check_args("_filters_mutated", nargs, kwnames, 0, 0) < 0)
         return NULL;
-    Obj v = state_get("version");
-    if (!v || dict_setitem_cstr(g_warn_state, "version", MAKE_SMALLINT(SMALLINT_VAL(v) + 1)) < 0)
+    Obj v = LIST_ITEMS(g_warn_version)[0];
+    if (list_setitem(g_warn_version, MAKE_SMALLINT(0), MAKE_SMALLINT(SMALLINT_VAL(v) + 1)) < 0)
         return NULL;
     return g_None;
 }
@@ -534,39 +531,40 @@ Obj warnings_module_init(void)
 {
     Obj *r = vm_roots(2);
     Obj res = NULL;
-    if (!state_get("filters")) {
+    if (LIST_LEN(g_warn_version) == 0) {   /* the first import */
         r[1] = default_filters();
-        if (!r[1] || dict_setitem_cstr(g_warn_state, "filters", r[1]) < 0)
-            goto out;
-        r[1] = dict_new();
-        if (!r[1] || dict_setitem_cstr(g_warn_state, "_onceregistry", r[1]) < 0)
-            goto out;
-        r[1] = str_from_cstr("default");
-        if (!r[1] || dict_setitem_cstr(g_warn_state, "_defaultaction", r[1]) < 0 ||
-            dict_setitem_cstr(g_warn_state, "version", MAKE_SMALLINT(0)) < 0)
+        if (!r[1] || list_extend(g_warn_filters, r[1]) < 0 || list_append(g_warn_version, MAKE_SMALLINT(0)) < 0)
             goto out;
     }
     r[0] = module_new("_warnings");
     if (!r[0])
         goto out;
     module_add_functions(r[0], warnings_functions);
-    static const char *const attrs[] = {"filters", "_onceregistry", "_defaultaction"};
-    for (size_t i = 0; i < 3; i++)
-        if (module_add(r[0], attrs[i], state_get(attrs[i])) < 0)
-            goto out;
+    if (module_add(r[0], "filters", g_warn_filters) < 0 || module_add(r[0], "_onceregistry", g_warn_once) < 0 ||
+        module_add(r[0], "_defaultaction", g_warn_default) < 0)
+        goto out;
     res = r[0];
 out:
     vm_unroots(r);
     return res;
 }
 
-/* Start-up: the state dict, a global root (made now: a root is written only
- * before threads start or by an inevitable transaction). */
+/* Start-up: the state (global roots, written only now). */
 void warnings_init(void)
 {
-    VM_GLOBAL_ROOT(g_warn_state);
-    g_warn_state = dict_new();
-    if (!g_warn_state) {
+    VM_GLOBAL_ROOT(g_warn_filters);
+    VM_GLOBAL_ROOT(g_warn_once);
+    VM_GLOBAL_ROOT(g_warn_default);
+    VM_GLOBAL_ROOT(g_warn_version);
+    VM_GLOBAL_ROOT(g_str_version);
+    VM_GLOBAL_ROOT(g_str_registry);
+    g_warn_filters = list_new_capacity(8);
+    g_warn_once = g_warn_filters ? dict_new() : NULL;
+    g_warn_version = g_warn_once ? list_new_capacity(1) : NULL;
+    g_warn_default = g_warn_version ? str_intern_cstr("default") : NULL;
+    g_str_version = g_warn_default ? str_intern_cstr("version") : NULL;
+    g_str_registry = g_str_version ? str_intern_cstr("__warningregistry__") : NULL;
+    if (!g_str_registry) {
         fputs("tmpy: fatal: out of memory at start-up\n", stderr);
         exit(1);
     }

@@ -197,6 +197,7 @@ void vm_init_types(void)
     func_init_types();
     iter_init_types();
     file_init_type();
+    memoryio_init_types();
     deque_init_type();
     memview_init_type();
     count_init_type();
