@@ -93,3 +93,25 @@ print(re.fullmatch(r'(?:(\d+)\.){3}\d+', '10.0.0.1').group(1), re.search(r'(?<=-
 print(re.match(r'(?x) (?P<x> \d+ ) \s* (?P<y> \d+ )', '12   34').groupdict())
 print(re.findall(r'(\w)(\w)?', 'abc'), re.findall(r'', 'ab'), re.findall('(a)(?:b)(c)?', 'ab abc'))
 print(hasattr(re, 'template'), re.I, re.IGNORECASE | re.M, re.RegexFlag(10))
+
+# ---- the types themselves ----
+for t in (re.Pattern, re.Match, type(re.compile('a').scanner('a'))):
+    try:
+        t()
+    except TypeError as e:
+        print('TypeError', e)
+try:
+    class P(re.Pattern):
+        pass
+except TypeError as e:
+    print('TypeError', e)
+try:
+    re.match('a', 'a').foo = 1
+except AttributeError as e:
+    print('AttributeError', e)
+s = 'héllo wörld'
+print(re.match('.*', s).group() is s, re.search('(?s).+', s).group(0) == s, re.fullmatch(b'x+', b'xx').group() == b'xx')
+class S(str):
+    pass
+m = re.match('.*', S('abc'))
+print(type(m.group()).__name__, type(m.string).__name__, type(re.sub('b', 'x', S('abc'))).__name__)

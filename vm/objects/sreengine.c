@@ -130,8 +130,8 @@ Obj sre_subject_slice(SreSubject *s, int64_t start, int64_t end)
         memcpy(VM_LINEAR(BYTES(b)->data), (const char *)subject_data(s) + start, (size_t)(end - start));
         return b;
     }
-    if (!*s->chars)
-        return str_substr(v, start, end);   /* ASCII: direct */
+    if (!*s->chars || (start == 0 && end == s->length && TYPE(*s->string) == T_str))
+        return str_substr(v, start, end);   /* ASCII, or the whole of an exact str: itself */
     StrBuf b;
     sb_init(&b);
     if (!sb_reserve(&b, (size_t)(end - start) * 4))
