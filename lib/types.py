@@ -28,17 +28,10 @@ BuiltinMethodType = type([].append)
 WrapperDescriptorType = type(object.__init__)
 MethodWrapperType = type(object().__init__)
 GetSetDescriptorType = type(FunctionType.__dict__["__code__"])
+MemberDescriptorType = type(FunctionType.__dict__["__globals__"])
 MethodDescriptorType = type(str.join)
 ClassMethodDescriptorType = type(dict.__dict__["fromkeys"])
 UnionType = type(int | str)
-
-
-class _Slotted:
-    __slots__ = ("slot",)
-
-
-MemberDescriptorType = type(_Slotted.__dict__["slot"])
-del _Slotted
 
 
 def _cell():

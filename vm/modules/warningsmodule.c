@@ -28,11 +28,14 @@ static Obj g_str_version, g_str_registry;   /* interned "version", "__warningreg
  * an error when it is not (or lacks the attribute). */
 static Obj warnings_module_attr(const char *name)
 {
-    Obj m = dict_getitem_cstr(g_modules, "warnings");
-    if (!m || IS_NONE(m))
-        return NULL;
-    Obj v = vm_getattr_opt(m, str_from_cstr(name));
-    return v;
+    Obj *r = vm_roots(1);
+    Obj res = NULL;
+    r[0] = str_from_cstr(name);   /* first: the module looked up next must not move before its use */
+    Obj m = r[0] ? dict_getitem_cstr(g_modules, "warnings") : NULL;
+    if (m && !IS_NONE(m))
+        res = vm_getattr_opt(m, r[0]);
+    vm_unroots(r);
+    return res;
 }
 
 static Obj current_filters(void)

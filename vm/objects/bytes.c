@@ -565,7 +565,10 @@ static Obj registry_codec(Obj obj, const char *encoding_arg, const char *errors_
     r[1] = r[2] ? vm_import_cstr("_codecs") : NULL;
     if (!r[1] || !(r[1] = vm_getattr_cstr(r[1], "lookup")) || !(r[1] = vm_call1(r[1], r[2])))
         goto out;
-    r[3] = vm_getattr_opt(r[1], str_from_cstr("_is_text_encoding"));
+    r[3] = str_from_cstr("_is_text_encoding");
+    if (!r[3])
+        goto out;
+    r[3] = vm_getattr_opt(r[1], r[3]);
     if (!r[3] && err_occurred())
         goto out;
     if (r[3] && r[3] == g_False) {
