@@ -26,7 +26,10 @@ TMPY_GIL := $(BUILD)/tmpy-gil
 # The same sources on the STM runtime: build/tmpy.
 VM_STM_OBJ := $(patsubst vm/%.c,$(BUILD)/vm-stm/%.o,$(VM_SRC))
 TMPY_STM := $(BUILD)/tmpy
-VM_CPPFLAGS := -Ivm -Iruntime -DTMPY_LIBDIR='"$(CURDIR)/lib"'
+# CPython's pure-Python standard library goes on sys.path after lib/
+# (`make TMPY_STDLIBDIR=...` at build time, TMPY_STDLIB at run time).
+TMPY_STDLIBDIR ?= /usr/lib/python3.11
+VM_CPPFLAGS := -Ivm -Iruntime -DTMPY_LIBDIR='"$(CURDIR)/lib"' -DTMPY_STDLIBDIR='"$(TMPY_STDLIBDIR)"'
 VM_LDLIBS := -lgmp -lm
 
 # tests/c/test_X.c runs against the GIL build as build/tests/test_X and, if
@@ -109,6 +112,9 @@ setup:
 	@python3 -c 'import pytest' 2>/dev/null || python3 -m pip install --quiet pytest
 	@test -f /usr/include/gmp.h -o -f /usr/include/x86_64-linux-gnu/gmp.h || \
 	  { (apt-get update && apt-get install -y libgmp-dev) || (sudo apt-get update && sudo apt-get install -y libgmp-dev); }
+	@test -f $(TMPY_STDLIBDIR)/os.py -a -f $(TMPY_STDLIBDIR)/asyncio/base_events.py || \
+	  { (apt-get update && apt-get install -y libpython3.11-minimal libpython3.11-stdlib) || \
+	    (sudo apt-get update && sudo apt-get install -y libpython3.11-minimal libpython3.11-stdlib); }
 
 test: setup all $(CTESTS)
 	python3 -m pytest -q tests

@@ -2,9 +2,10 @@
 
 Each name is the type of a real object made here, so it is whatever tmpy's
 object model has (built-in methods of C types are all
-builtin_function_or_method in tmpy). Not here yet: MappingProxyType,
-UnionType, new_class / prepare_class / resolve_bases,
-DynamicClassAttribute (they need parts of the object model tmpy lacks).
+builtin_function_or_method in tmpy). CPython's own types.py is not used:
+it takes MappingProxyType from type(type.__dict__), which is a plain dict
+in tmpy, so here MappingProxyType is a class of its own (a live read-only
+view of a mapping).
 """
 import sys
 
@@ -28,6 +29,9 @@ WrapperDescriptorType = type(object.__init__)
 MethodWrapperType = type(object().__init__)
 GetSetDescriptorType = type(FunctionType.__dict__["__code__"])
 MemberDescriptorType = type(FunctionType.__dict__["__globals__"])
+MethodDescriptorType = type(str.join)
+ClassMethodDescriptorType = type(dict.__dict__["fromkeys"])
+UnionType = type(int | str)
 
 
 def _cell():
@@ -177,3 +181,188 @@ def coroutine(func):
             pass
     wrapped.__wrapped__ = func
     return wrapped
+
+
+class MappingProxyType:
+    """mappingproxy(mapping): a read-only view of a mapping; it shows the
+    mapping's changes and cannot change it."""
+    __slots__ = ("__mapping",)
+
+    def __new__(cls, mapping):
+        if isinstance(mapping, (list, tuple)) or not hasattr(type(mapping), "__getitem__") \
+                or not hasattr(type(mapping), "keys"):
+            raise TypeError(f"mappingproxy() argument must be a mapping, not {type(mapping).__name__}")
+        self = object.__new__(cls)
+        object.__setattr__(self, "_MappingProxyType__mapping", mapping)
+        return self
+
+    def __setattr__(self, name, value):
+        raise AttributeError(f"'mappingproxy' object attribute '{name}' is read-only")
+
+    def __getitem__(self, key):
+        return self.__mapping[key]
+
+    def __contains__(self, key):
+        return key in self.__mapping
+
+    def __iter__(self):
+        return iter(self.__mapping)
+
+    def __len__(self):
+        return len(self.__mapping)
+
+    def __reversed__(self):
+        return reversed(self.__mapping)
+
+    def get(self, key, default=None):
+        return self.__mapping.get(key, default)
+
+    def keys(self):
+        return self.__mapping.keys()
+
+    def values(self):
+        return self.__mapping.values()
+
+    def items(self):
+        return self.__mapping.items()
+
+    def copy(self):
+        return self.__mapping.copy()
+
+    def __eq__(self, other):
+        return self.__mapping == other
+
+    def __ne__(self, other):
+        return self.__mapping != other
+
+    __hash__ = None
+
+    def __or__(self, other):
+        if isinstance(other, MappingProxyType):
+            other = other.copy()
+        return self.__mapping | other
+
+    def __ror__(self, other):
+        return other | self.__mapping
+
+    def __ior__(self, other):
+        raise TypeError("'|=' is not supported by mappingproxy; use '|' instead")
+
+    def __str__(self):
+        return str(self.__mapping)
+
+    def __repr__(self):
+        return f"mappingproxy({self.__mapping!r})"
+
+    __class_getitem__ = classmethod(GenericAlias)
+
+
+MappingProxyType.__name__ = MappingProxyType.__qualname__ = "mappingproxy"
+
+
+class DynamicClassAttribute:
+    """An attribute read through instances (like property) that is missing
+    on the class, so a metaclass __getattr__ answers there (enum uses it for
+    members named like properties)."""
+
+    def __init__(self, fget=None, fset=None, fdel=None, doc=None):
+        self.fget = fget
+        self.fset = fset
+        self.fdel = fdel
+        self.__doc__ = doc if doc is not None else getattr(fget, "__doc__", None)
+        self.overwrite_doc = doc is None
+        self.__isabstractmethod__ = bool(getattr(fget, "__isabstractmethod__", False))
+
+    def __get__(self, instance, ownerclass=None):
+        if instance is None:
+            if self.__isabstractmethod__:
+                return self
+            raise AttributeError()
+        if self.fget is None:
+            raise AttributeError("unreadable attribute")
+        return self.fget(instance)
+
+    def __set__(self, instance, value):
+        if self.fset is None:
+            raise AttributeError("can't set attribute")
+        self.fset(instance, value)
+
+    def __delete__(self, instance):
+        if self.fdel is None:
+            raise AttributeError("can't delete attribute")
+        self.fdel(instance)
+
+    def _with(self, fget, fset, fdel):
+        doc = fget.__doc__ if self.overwrite_doc else self.__doc__
+        made = type(self)(fget, fset, fdel, doc)
+        made.overwrite_doc = self.overwrite_doc
+        return made
+
+    def getter(self, fget):
+        return self._with(fget, self.fset, self.fdel)
+
+    def setter(self, fset):
+        return self._with(self.fget, fset, self.fdel)
+
+    def deleter(self, fdel):
+        return self._with(self.fget, self.fset, fdel)
+
+
+def resolve_bases(bases):
+    """bases with every non-class entry replaced by what its
+    __mro_entries__(bases) returns (PEP 560)."""
+    resolved = []
+    changed = False
+    for base in bases:
+        if isinstance(base, type) or not hasattr(base, "__mro_entries__"):
+            resolved.append(base)
+            continue
+        entries = base.__mro_entries__(bases)
+        if not isinstance(entries, tuple):
+            raise TypeError("__mro_entries__ must return a tuple")
+        resolved.extend(entries)
+        changed = True
+    return tuple(resolved) if changed else bases
+
+
+def _calculate_meta(meta, bases):
+    winner = meta
+    for base in bases:
+        base_meta = type(base)
+        if issubclass(winner, base_meta):
+            continue
+        if issubclass(base_meta, winner):
+            winner = base_meta
+            continue
+        raise TypeError("metaclass conflict: the metaclass of a derived class must be a "
+                        "(non-strict) subclass of the metaclasses of all its bases")
+    return winner
+
+
+def prepare_class(name, bases=(), kwds=None):
+    """(metaclass, namespace, kwds) as a class statement would compute them;
+    kwds is a copy without 'metaclass'."""
+    kwds = {} if kwds is None else dict(kwds)
+    if "metaclass" in kwds:
+        meta = kwds.pop("metaclass")
+    else:
+        meta = type(bases[0]) if bases else type
+    if isinstance(meta, type):
+        meta = _calculate_meta(meta, bases)
+    if hasattr(meta, "__prepare__"):
+        ns = meta.__prepare__(name, bases, **kwds)
+    else:
+        ns = {}
+    return meta, ns, kwds
+
+
+def new_class(name, bases=(), kwds=None, exec_body=None):
+    """A class made as a class statement would make it: exec_body(ns) fills
+    the namespace."""
+    resolved = resolve_bases(bases)
+    meta, ns, kwds = prepare_class(name, resolved, kwds)
+    if exec_body is not None:
+        exec_body(ns)
+    if resolved is not bases:
+        ns["__orig_bases__"] = bases
+    return meta(name, resolved, ns, **kwds)

@@ -18,6 +18,13 @@
 #define TMPY_LIBDIR "/usr/local/lib/tmpy"
 #endif
 
+/* CPython's pure-Python standard library (Debian's libpython3.11-stdlib),
+ * searched after lib/; the Makefile sets the default, TMPY_STDLIB overrides
+ * it at run time (empty: none). */
+#ifndef TMPY_STDLIBDIR
+#define TMPY_STDLIBDIR "/usr/lib/python3.11"
+#endif
+
 const char *vm_libdir = TMPY_LIBDIR;
 Obj g_main_module;
 
@@ -771,7 +778,8 @@ out:
     return res;
 }
 
-/* sys.path: the script's directory, PYTHONPATH, then the library. */
+/* sys.path: the script's directory, PYTHONPATH, tmpy's lib/, then CPython's
+ * standard library (where it is a directory). */
 void import_init_paths(bool ignore_env, const char *script_dir)
 {
     static char libbuf[PATH_MAX + 16];
@@ -822,6 +830,14 @@ void import_init_paths(bool ignore_env, const char *script_dir)
     r[0] = str_from_os_cstr(vm_libdir);
     if (r[0])
         list_append(g_sys_path, r[0]);
+    const char *stdlib = getenv("TMPY_STDLIB");
+    if (!stdlib)
+        stdlib = TMPY_STDLIBDIR;
+    if (*stdlib && is_dir(stdlib)) {
+        r[0] = str_from_os_cstr(stdlib);
+        if (r[0])
+            list_append(g_sys_path, r[0]);
+    }
     vm_unroots(r);
     err_clear();
 }

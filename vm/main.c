@@ -593,7 +593,13 @@ options_done:
     vm_register_builtin_module("posixpath", posixpath_module_init);
     vm_register_builtin_module("random", random_module_init);
     vm_register_builtin_module("atexit", atexit_module_init);
+    vm_register_builtin_module("_warnings", warnings_module_init);
+    vm_register_builtin_module("_contextvars", contextvars_module_init);
+    vm_register_builtin_module("_struct", struct_module_init);
+    vm_register_builtin_module("_codecs", codecs_module_init);
+    vm_register_builtin_module("errno", errno_module_init);
     vm_register_builtin_module("_collections", collections_module_init);
+    vm_register_builtin_module("_sre", sre_module_init);
     vm_register_builtin_module("_itertools", itertools_module_init);
     vm_register_builtin_module("_weakref", weakref_module_init);
     vm_register_builtin_module("gc", gc_module_init);
@@ -604,6 +610,10 @@ options_done:
     vm_register_builtin_module("signal", signal_module_init);
     vm_register_builtin_module("_signal", signal_module_init);
     atexit_init();
+    warnings_init();
+    contextvars_init();
+    struct_init();
+    codecs_init();
     gc_init();
     vm_tx_init();
     VM_GLOBAL_ROOT(g_main_module);

@@ -200,6 +200,9 @@ enum {
     TID_WEAKREF,        /* weakref.ref: WeakrefObj, its referent in the runtime's weak slot (weakrefobject.c) */
     TID_WEAKPROXY,      /* weakref.ProxyType: WeakrefObj */
     TID_WEAKCALLABLEPROXY, /* weakref.CallableProxyType: WeakrefObj */
+    TID_SRE_PATTERN,    /* re.Pattern: SrePatternObj (objects/sre.h) */
+    TID_SRE_MATCH,      /* re.Match: SreMatchObj */
+    TID_SRE_SCANNER,    /* _sre.SRE_Scanner (finditer): SreScannerObj */
     TID_FIRST_WITH_CLS, /* ---- layouts below carry cls and dict ---- */
     TID_TYPE = TID_FIRST_WITH_CLS,
     TID_INSTANCE,       /* instances of user classes (and of `object`); made only by instance_new
@@ -436,6 +439,7 @@ enum {
     TPF_MATCH_SELF = 1 << 7, /* `case int(x)`: one positional sub-pattern matches the subject itself */
     TPF_WEAKREFABLE = 1 << 8, /* a class whose instances can be weakly referenced (no __slots__, or __weakref__ in them) */
     TPF_HAS_DEL = 1 << 9,     /* a class with __del__ (when it was made): instances are registered for finalization */
+    TPF_ITER_VALUE = 1 << 10, /* a built-in IterObj type whose subclasses' instances keep one of it in base_value (io.StringIO, io.BytesIO) */
 };
 
 VM_STRUCT(TypeObj) {
@@ -569,7 +573,8 @@ enum { ROOT_CUR_EXC,        /* the exception being raised (NULL: none) */
        ROOT_ASYNCGEN_FINALIZER,  /* sys.set_asyncgen_hooks(finalizer=...), NULL: none */
        ROOT_TRACE_FUNC,     /* sys.settrace(...), NULL: none */
        ROOT_PROFILE_FUNC,   /* sys.setprofile(...), NULL: none */
-       ROOT_COUNT = 8 };
+       ROOT_CONTEXT,        /* the current contextvars.Context, NULL: none made yet */
+       ROOT_COUNT = 9 };
 extern __thread VMThread vm_ts;
 extern int vm_recursion_limit;   /* sys.getrecursionlimit(), default 1000 */
 

@@ -577,6 +577,39 @@ static Obj bi_next(Obj *args, size_t nargs, Obj kwnames)
     return NULL;
 }
 
+/* aiter(obj): type(obj).__aiter__(obj), which must be an async iterator. */
+static Obj bi_aiter(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (pos_args("aiter", nargs, kwnames, 1, 1) < 0)
+        return NULL;
+    if (!vm_lookup_special(args[0], "__aiter__")) {
+        err_format(E_TypeError, "'%s' object is not an async iterable", type_name(args[0]));
+        return NULL;
+    }
+    Obj it = vm_call_method(args[0], "__aiter__", NULL, 0);
+    if (it && !vm_lookup_special(it, "__anext__")) {
+        err_format(E_TypeError, "aiter() returned not an async iterator of type '%s'", type_name(it));
+        return NULL;
+    }
+    return it;
+}
+
+/* anext(aiterator[, default]): the awaitable of type(it).__anext__(it);
+ * with a default, one that returns the default at StopAsyncIteration. */
+static Obj bi_anext(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (pos_args("anext", nargs, kwnames, 1, 2) < 0)
+        return NULL;
+    if (!vm_lookup_special(args[0], "__anext__")) {
+        err_format(E_TypeError, "'%s' object is not an async iterator", type_name(args[0]));
+        return NULL;
+    }
+    Obj aw = vm_call_method(args[0], "__anext__", NULL, 0);
+    if (!aw || nargs == 1)
+        return aw;
+    return anext_awaitable_new(aw, args[1]);
+}
+
 /* max() and min(): op is CMP_GT or CMP_LT (a new item replaces the best one
  * only when strictly better, so the first of equal items wins). */
 static Obj minmax(Obj *args, size_t nargs, Obj kwnames, int op, const char *name)
@@ -1189,6 +1222,8 @@ static const MethodDef builtin_functions[] = {
     {"isinstance", bi_isinstance, 0, NULL},
     {"issubclass", bi_issubclass, 0, NULL},
     {"iter", bi_iter, 0, NULL},
+    {"aiter", bi_aiter, 0, NULL},
+    {"anext", bi_anext, 0, NULL},
     {"len", bi_len, 0, NULL},
     {"locals", bi_locals, 0, NULL},
     {"max", bi_max, METH_KW, NULL},

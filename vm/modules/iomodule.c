@@ -1,5 +1,6 @@
 /* The _io module: the C half of io (open, the file type under its CPython
- * class names, UnsupportedOperation, DEFAULT_BUFFER_SIZE). */
+ * class names, StringIO and BytesIO (objects/memoryio.c), UnsupportedOperation,
+ * BlockingIOError, DEFAULT_BUFFER_SIZE); lib/io.py is the Python half. */
 #include "modules.h"
 #include "objects/objects.h"
 
@@ -22,6 +23,9 @@ Obj io_module_init(void)
     for (const char *const *n = names; *n; n++)
         if (module_add(r[0], *n, (Obj)T_file) < 0)
             goto out;
+    if (module_add(r[0], "StringIO", (Obj)T_StringIO) < 0 || module_add(r[0], "BytesIO", (Obj)T_BytesIO) < 0 ||
+        module_add(r[0], "BlockingIOError", (Obj)E_BlockingIOError) < 0)
+        goto out;
     res = r[0];
 out:
     vm_unroots(r);

@@ -32,14 +32,24 @@ Obj os_module_init(void);
 Obj posixpath_module_init(void);
 Obj random_module_init(void);
 Obj atexit_module_init(void);
+Obj warnings_module_init(void);     /* _warnings */
+Obj contextvars_module_init(void);  /* _contextvars */
+Obj struct_module_init(void);       /* _struct */
+Obj codecs_module_init(void);       /* _codecs */
+Obj errno_module_init(void);        /* errno */
 Obj io_module_init(void);       /* _io */
 Obj importlib_module_init(void);
 Obj collections_module_init(void);   /* _collections */
 Obj itertools_module_init(void);     /* _itertools */
 Obj weakref_module_init(void);       /* _weakref */
 Obj gc_module_init(void);            /* gc */
+Obj sre_module_init(void);           /* _sre */
 void gc_init(void);                  /* start-up: gc.callbacks, gc.garbage */
 void atexit_init(void);           /* start-up */
+void warnings_init(void);         /* start-up: _warnings' state */
+void contextvars_init(void);      /* start-up: _contextvars' types */
+void struct_init(void);           /* start-up: _struct's types */
+void codecs_init(void);           /* start-up: _codecs' registries */
 int atexit_run_callbacks(void);   /* at exit: runs atexit.register()ed callables, last first */
 
 /* The math and cmath modules' init functions (mathmodule.c, cmathmodule.c). */

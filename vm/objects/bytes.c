@@ -501,7 +501,7 @@ out:
 /* ------------------------------------------------------------------ */
 
 enum { ENC_UTF8, ENC_ASCII, ENC_LATIN1, ENC_UNICODE_ESCAPE, ENC_RAW_UNICODE_ESCAPE,
-       ENC_UTF16, ENC_UTF16LE, ENC_UTF16BE, ENC_UTF32, ENC_UTF32LE, ENC_UTF32BE, ENC_UNBUILT, ENC_UNKNOWN };
+       ENC_UTF16, ENC_UTF16LE, ENC_UTF16BE, ENC_UTF32, ENC_UTF32LE, ENC_UTF32BE, ENC_UNKNOWN };
 enum { ERR_STRICT, ERR_IGNORE, ERR_REPLACE, ERR_SURROGATEESCAPE, ERR_BACKSLASHREPLACE,
        ERR_XMLCHARREFREPLACE, ERR_SURROGATEPASS, ERR_NAMEREPLACE, ERR_UNKNOWN };
 
@@ -544,28 +544,61 @@ static int encoding_id(const char *enc)
     for (size_t i = 0; i < ARRAY_LEN(wide); i++)
         if (!strcmp(n, wide[i].name))
             return wide[i].id;
-    /* codecs CPython has and we do not (yet) */
-    static const char *const unbuilt[] = {"utf-16", "utf16", "utf-32", "utf32", "utf-7", "utf7", "cp", "iso-8859",
-                                          "iso8859", "latin", "koi8", "mac-", "windows-", "big5", "gb", "shift",
-                                          "sjis", "euc", "idna", "punycode", "hz", "johab", "ptcp", "tis", NULL};
-    for (int i = 0; unbuilt[i]; i++)
-        if (!strncmp(n, unbuilt[i], strlen(unbuilt[i])))
-            return ENC_UNBUILT;
+    /* any other: the codec registry's (registry_codec) */
     return ENC_UNKNOWN;
 }
 
-/* LookupError / NotImplementedError for an encoding we cannot use. */
-static bool check_encoding(int enc, const char *encoding)
+/* str.encode / bytes.decode in an encoding the built-in codecs lack: the
+ * codec registry's (_codecs.lookup: CPython's encodings package), which
+ * must be a text encoding and give bytes (encode) or str (decode). */
+static Obj registry_codec(Obj obj, const char *encoding_arg, const char *errors_arg, bool encode)
 {
-    if (enc == ENC_UNKNOWN) {
-        err_format(E_LookupError, "unknown encoding: %s", encoding);
-        return false;
+    /* the names may point into str objects that the allocations below move */
+    char encoding[128], errors_buf[64];
+    snprintf(encoding, sizeof encoding, "%s", encoding_arg);
+    snprintf(errors_buf, sizeof errors_buf, "%s", errors_arg ? errors_arg : "strict");
+    const char *errors = errors_buf;
+    Obj *r = vm_roots(4);
+    Obj res = NULL;
+    r[0] = obj;
+    r[2] = str_from_cstr(encoding_arg);   /* the full name, for lookup */
+    r[1] = r[2] ? vm_import_cstr("_codecs") : NULL;
+    if (!r[1] || !(r[1] = vm_getattr_cstr(r[1], "lookup")) || !(r[1] = vm_call1(r[1], r[2])))
+        goto out;
+    r[3] = str_from_cstr("_is_text_encoding");
+    if (!r[3])
+        goto out;
+    r[3] = vm_getattr_opt(r[1], r[3]);
+    if (!r[3] && err_occurred())
+        goto out;
+    if (r[3] && r[3] == g_False) {
+        err_format(E_LookupError, "'%s' is not a text encoding; use codecs.%s() to handle arbitrary codecs",
+                   encoding, encode ? "encode" : "decode");
+        goto out;
     }
-    if (enc == ENC_UNBUILT) {
-        err_format(E_NotImplementedError, "the '%s' codec is not supported yet", encoding);
-        return false;
+    r[2] = str_from_cstr(errors);
+    Obj t = r[2] ? vm_unwrap(r[1]) : NULL;
+    if (!t || !IS_TUPLE(t) || TUPLE_LEN(t) < 2)
+        goto out;
+    r[3] = vm_call2(TUPLE_ITEMS(t)[encode ? 0 : 1], r[0], r[2]);
+    if (!r[3])
+        goto out;
+    t = vm_unwrap(r[3]);
+    if (!IS_TUPLE(t) || TUPLE_LEN(t) != 2) {
+        err_format(E_TypeError, "%s must return a tuple (object, integer)", encode ? "encoder" : "decoder");
+        goto out;
     }
-    return true;
+    Obj v = TUPLE_ITEMS(t)[0];
+    if (encode ? !IS_BYTES(v) : !IS_STR(v)) {
+        err_format(E_TypeError, "'%s' %s returned '%s' instead of '%s'; use codecs.%s() to %s to arbitrary types",
+                   encoding, encode ? "encoder" : "decoder", type_name(v), encode ? "bytes" : "str",
+                   encode ? "encode" : "decode", encode ? "encode" : "decode");
+        goto out;
+    }
+    res = v;
+out:
+    vm_unroots(r);
+    return res;
 }
 
 static const char *encoding_name(int id)
@@ -1116,8 +1149,8 @@ static Obj decode_impl(Obj *bp, int enc, const char *errors)
 Obj bytes_decode(Obj b, const char *encoding, const char *errors)
 {
     int enc = encoding_id(encoding ? encoding : "utf-8");
-    if (!check_encoding(enc, encoding))
-        return NULL;
+    if (enc == ENC_UNKNOWN)
+        return registry_codec(b, encoding, errors, false);
     Obj *r = vm_roots(1);
     r[0] = vm_unwrap(b);
     Obj res;
@@ -1145,8 +1178,8 @@ Obj bytes_decode(Obj b, const char *encoding, const char *errors)
 Obj str_encode(Obj s, const char *encoding, const char *errors)
 {
     int enc = encoding_id(encoding ? encoding : "utf-8");
-    if (!check_encoding(enc, encoding))
-        return NULL;
+    if (enc == ENC_UNKNOWN)
+        return registry_codec(s, encoding, errors, true);
     if (enc == ENC_UNICODE_ESCAPE || enc == ENC_RAW_UNICODE_ESCAPE)
         return escape_encode(vm_unwrap(s), enc == ENC_RAW_UNICODE_ESCAPE);
     Obj *r = vm_roots(1);

@@ -367,7 +367,55 @@ static Obj exc_add_note_m(Obj *args, size_t nargs, Obj kw)
     return g_None;
 }
 
+/* __reduce__: (type, args), with the instance dict when it has entries
+ * (pickle and copy rebuild the exception from it). */
+static Obj exc_reduce_m(Obj *args, size_t nargs, Obj kw)
+{
+    if (vm_check_args("__reduce__", nargs - 1, kw, 0, 0) < 0)
+        return NULL;
+    Obj d = EXC(args[0])->dict;
+    Obj a = EXC(args[0])->args ? EXC(args[0])->args : g_empty_tuple;
+    if (d && dict_len(d) > 0)
+        return tuple_pack(3, (Obj)TYPE(args[0]), a, d);
+    return tuple_pack(2, (Obj)TYPE(args[0]), a);
+}
+
+/* __setstate__(state): the dict's items become attributes. */
+static Obj exc_setstate_m(Obj *args, size_t nargs, Obj kw)
+{
+    if (vm_check_args("__setstate__", nargs - 1, kw, 1, 1) < 0)
+        return NULL;
+    if (IS_NONE(args[1]))
+        return g_None;
+    if (!IS_DICT(args[1])) {
+        err_set(E_TypeError, "state is not a dictionary");
+        return NULL;
+    }
+    Obj *r = vm_roots(3);
+    Obj res = NULL;
+    r[0] = args[0];
+    r[1] = dict_keys_list(args[1]);
+    if (!r[1])
+        goto out;
+    for (int64_t i = 0; i < LIST_LEN(r[1]); i++) {
+        r[2] = dict_getitem(args[1], LIST_ITEMS(r[1])[i]);
+        if (!r[2]) {
+            if (err_occurred())
+                goto out;
+            continue;
+        }
+        if (vm_setattr(r[0], LIST_ITEMS(r[1])[i], r[2]) < 0)
+            goto out;
+    }
+    res = g_None;
+out:
+    vm_unroots(r);
+    return res;
+}
+
 static const MethodDef exc_methods[] = {
+    {"__reduce__", exc_reduce_m, 0, NULL},
+    {"__setstate__", exc_setstate_m, 0, NULL},
     {"with_traceback", exc_with_traceback_m, 0, NULL},
     {"add_note", exc_add_note_m, 0, NULL},
     {NULL, NULL, 0, NULL},

@@ -174,6 +174,9 @@ void namespace_init(void);   /* start-up */
 /* ---- fileobject.c ---- */
 /* io.UnsupportedOperation (made on first use; OSError if that fails). */
 Obj file_unsupported_operation(void);
+/* memoryio.c: io.StringIO and io.BytesIO */
+extern TypeObj *T_StringIO, *T_BytesIO;
+void memoryio_init_types(void);
 #define FILE_BUFFER_SIZE 8192   /* io.DEFAULT_BUFFER_SIZE */
 /* open() with all its arguments: encoding/errors/newline NULL or None for
  * the defaults; closefd false only for an int `path` (a file descriptor). */
@@ -201,6 +204,7 @@ Obj vm_fspath(Obj path);
 
 /* ---- builtiniters.c ---- */
 Obj callable_iter_new(Obj callable, Obj sentinel);
+Obj anext_awaitable_new(Obj awaitable, Obj dflt);   /* anext(it, default)'s awaitable */
 
 /* ---- exceptions.c ---- */
 /* Adds every built-in exception class (and the EnvironmentError / IOError

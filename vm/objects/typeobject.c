@@ -331,7 +331,7 @@ bool vm_isinstance_type(Obj v, TypeObj *t)
 static inline bool layout_is_value(TypeObj *t)
 {
     unsigned tid = t->inst_tid;
-    return tid < TID_FIRST_WITH_CLS && tid != TID_ITER;
+    return tid < TID_FIRST_WITH_CLS && (tid != TID_ITER || (t->flags & TPF_ITER_VALUE));
 }
 
 TypeObj *vm_builtin_base(TypeObj *t)
@@ -2120,9 +2120,27 @@ static Obj current_module_name(void)
     return dict_getitem_str(g, NAME(__name__));
 }
 
+/* A private name (__x, not __x__, no dot) of a class body as the compiler
+ * mangles it: _Class__x (class name without its leading underscores; a
+ * name of underscores only mangles nothing). */
+static Obj mangle_private_name(Obj class_name, Obj s)
+{
+    const char *n = str_cstr(s);
+    size_t len = strlen(n);
+    if (len < 3 || n[0] != '_' || n[1] != '_' || (n[len - 1] == '_' && n[len - 2] == '_') ||
+        strchr(n, '.'))
+        return s;
+    const char *c = str_cstr(class_name);
+    while (*c == '_')
+        c++;
+    if (!*c)
+        return s;
+    return str_from_format("_%s%s", c, n);
+}
+
 /* __slots__ of a class body: a tuple of names (without __dict__ and
- * __weakref__); *wants_dict if '__dict__' is listed. */
-static Obj parse_slots(Obj slots, bool *wants_dict, bool *wants_weakref)
+ * __weakref__), private ones mangled; *wants_dict if '__dict__' is listed. */
+static Obj parse_slots(Obj class_name, Obj slots, bool *wants_dict, bool *wants_weakref)
 {
     Obj *r = vm_roots(2);
     if (IS_STR(slots))
@@ -2149,7 +2167,8 @@ static Obj parse_slots(Obj slots, bool *wants_dict, bool *wants_weakref)
             *wants_weakref = true;
             continue;
         }
-        Obj is = str_intern(s);
+        s = mangle_private_name(class_name, s);
+        Obj is = s ? str_intern(s) : NULL;
         if (!is || list_append(r[1], is) < 0)
             goto fail;
     }
@@ -2350,7 +2369,7 @@ static Obj type_tp_new(Obj meta, Obj *args, size_t nargs, Obj kwnames)
     Obj slots = dict_getitem_str(r[2], NAME(__slots__));
     if (slots) {
         has_weakref = false;
-        r[4] = parse_slots(slots, &wants_dict, &has_weakref);
+        r[4] = parse_slots(r[0], slots, &wants_dict, &has_weakref);
         if (!r[4])
             goto fail;
         has_dict = wants_dict;
@@ -4064,11 +4083,217 @@ static Obj object_subclasshook_m(Obj *args, size_t nargs, Obj kw)
     return g_NotImplemented;
 }
 
+/* ---- pickling protocol (PEP 307): __getstate__, __reduce__, __reduce_ex__ ---- */
+
+/* The names of the __slots__ values of cls, as copyreg._slotnames lists
+ * them (it caches them in cls.__slotnames__). */
+static Obj slot_names_of(Obj cls)
+{
+    Obj *r = vm_roots(2);
+    Obj res = NULL;
+    r[0] = cls;
+    r[1] = vm_import_cstr("copyreg");
+    if (r[1] && (r[1] = vm_getattr_cstr(r[1], "_slotnames")))
+        res = vm_call1(r[1], r[0]);
+    if (res && !IS_LIST(res)) {
+        err_set(E_TypeError, "copyreg._slotnames didn't return a list or None");
+        res = NULL;
+    }
+    vm_unroots(r);
+    return res;
+}
+
+/* object.__getstate__'s default: the instance dict (None if empty), paired
+ * with a dict of the set __slots__ values when there are any. `required`
+ * (nothing else would rebuild the object): an object with C-level state
+ * beyond a plain instance cannot be pickled. */
+static Obj object_getstate_default(Obj self, bool required)
+{
+    /* r: 0 self, 1 state, 2 slot names, 3 slots dict, 4 value */
+    Obj *r = vm_roots(5);
+    Obj res = NULL;
+    r[0] = self;
+    if (required && TYPE(r[0])->solid != (Obj)T_object) {
+        err_format(E_TypeError, "cannot pickle '%s' object", type_name(r[0]));
+        goto out;
+    }
+    r[1] = g_None;
+    Obj d = vm_getattr_opt(r[0], NAME(__dict__));
+    if (!d && err_occurred())
+        goto out;
+    if (d && IS_DICT(d) && dict_len(d) > 0)
+        r[1] = d;
+    r[2] = slot_names_of((Obj)TYPE(r[0]));
+    if (!r[2])
+        goto out;
+    if (LIST_LEN(r[2]) > 0) {
+        r[3] = dict_new();
+        if (!r[3])
+            goto out;
+        for (int64_t i = 0; i < LIST_LEN(r[2]); i++) {
+            Obj name = LIST_ITEMS(r[2])[i];
+            r[4] = IS_STR(name) ? vm_getattr_opt(r[0], name) : NULL;
+            if (!r[4]) {
+                if (err_occurred())
+                    goto out;
+                continue;
+            }
+            if (dict_setitem(r[3], LIST_ITEMS(r[2])[i], r[4]) < 0)
+                goto out;
+        }
+        if (dict_len(r[3]) > 0 && !(r[1] = tuple_pack(2, r[1], r[3])))
+            goto out;
+    }
+    res = r[1];
+out:
+    vm_unroots(r);
+    return res;
+}
+
+static Obj object_getstate_m(Obj *args, size_t nargs, Obj kw)
+{
+    if (vm_check_args("__getstate__", nargs - 1, kw, 0, 0) < 0)
+        return NULL;
+    return object_getstate_default(args[0], false);
+}
+
+/* obj.__getstate__(), or the default directly when it is object's. */
+static Obj object_state(Obj self, bool required)
+{
+    Obj *r = vm_roots(2);
+    Obj res = NULL;
+    r[0] = self;
+    Obj mine = dict_getitem_cstr(T_object->dict, "__getstate__");
+    Obj found = vm_lookup_special(r[0], "__getstate__");
+    if (!found || found == mine)
+        res = object_getstate_default(r[0], required);
+    else if ((r[1] = vm_getattr_cstr(r[0], "__getstate__")))
+        res = vm_call0(r[1]);
+    vm_unroots(r);
+    return res;
+}
+
+/* Protocol 2+: (copyreg.__newobj__, (cls, *args), state, listitems,
+ * dictitems), or __newobj_ex__ with (cls, args, kwargs) when
+ * __getnewargs_ex__ gives keyword arguments. */
+static Obj reduce_newobj(Obj self)
+{
+    /* r: 0 self, 1 args, 2 kwargs, 3 copyreg, 4 newobj, 5 newargs, 6 state, 7 listitems, 8 dictitems, 9 tmp */
+    Obj *r = vm_roots(10);
+    Obj res = NULL;
+    r[0] = self;
+    if (!TYPE(r[0])->tp_new) {
+        err_format(E_TypeError, "cannot pickle '%s' object", type_name(r[0]));
+        goto out;
+    }
+    r[1] = g_empty_tuple;
+    r[2] = NULL;
+    if (vm_lookup_special(r[0], "__getnewargs_ex__")) {
+        r[9] = vm_call_method(r[0], "__getnewargs_ex__", NULL, 0);
+        if (!r[9])
+            goto out;
+        if (!IS_TUPLE(r[9])) {
+            err_format(E_TypeError, "__getnewargs_ex__ should return a tuple, not '%s'", type_name(r[9]));
+            goto out;
+        }
+        if (TUPLE_LEN(r[9]) != 2) {
+            err_format(E_ValueError, "__getnewargs_ex__ should return a tuple of length 2, not %lld",
+                       (long long)TUPLE_LEN(r[9]));
+            goto out;
+        }
+        r[1] = TUPLE_ITEMS(r[9])[0];
+        r[2] = TUPLE_ITEMS(r[9])[1];
+        if (!IS_TUPLE(r[1])) {
+            err_format(E_TypeError, "first item of the tuple returned by __getnewargs_ex__ must be a tuple, not '%s'",
+                       type_name(r[1]));
+            goto out;
+        }
+        if (!IS_DICT(r[2])) {
+            err_format(E_TypeError, "second item of the tuple returned by __getnewargs_ex__ must be a dict, not '%s'",
+                       type_name(r[2]));
+            goto out;
+        }
+    } else if (vm_lookup_special(r[0], "__getnewargs__")) {
+        r[1] = vm_call_method(r[0], "__getnewargs__", NULL, 0);
+        if (!r[1])
+            goto out;
+        if (!IS_TUPLE(r[1])) {
+            err_format(E_TypeError, "__getnewargs__ should return a tuple, not '%s'", type_name(r[1]));
+            goto out;
+        }
+    }
+    bool has_kwargs = r[2] && dict_len(r[2]) > 0;
+    r[3] = vm_import_cstr("copyreg");
+    if (!r[3])
+        goto out;
+    if (!has_kwargs) {
+        r[4] = vm_getattr_cstr(r[3], "__newobj__");
+        int64_t n = TUPLE_LEN(r[1]);
+        r[5] = r[4] ? tuple_new(n + 1) : NULL;
+        if (!r[5])
+            goto out;
+        TUPLE_ITEMS(r[5])[0] = (Obj)TYPE(r[0]);
+        for (int64_t i = 0; i < n; i++)
+            TUPLE_ITEMS(r[5])[i + 1] = TUPLE_ITEMS(r[1])[i];
+    } else {
+        r[4] = vm_getattr_cstr(r[3], "__newobj_ex__");
+        r[5] = r[4] ? tuple_pack(3, (Obj)TYPE(r[0]), r[1], r[2]) : NULL;
+        if (!r[5])
+            goto out;
+    }
+    bool is_list = vm_isinstance_type(r[0], T_list), is_dict = vm_isinstance_type(r[0], T_dict);
+    r[6] = object_state(r[0], !(TUPLE_LEN(r[1]) > 0 || has_kwargs || is_list || is_dict));
+    if (!r[6])
+        goto out;
+    r[7] = g_None;
+    r[8] = g_None;
+    if (is_list && !(r[7] = vm_iter(r[0])))
+        goto out;
+    if (is_dict) {
+        r[9] = vm_call_method(r[0], "items", NULL, 0);
+        if (!r[9] || !(r[8] = vm_iter(r[9])))
+            goto out;
+    }
+    res = tuple_pack(5, r[4], r[5], r[6], r[7], r[8]);
+out:
+    vm_unroots(r);
+    return res;
+}
+
+/* Protocols 0 and 1: copyreg._reduce_ex(self, protocol). */
+static Obj reduce_copyreg(Obj self, int64_t protocol)
+{
+    Obj *r = vm_roots(2);
+    Obj res = NULL;
+    r[0] = self;
+    r[1] = vm_import_cstr("copyreg");
+    if (r[1] && (r[1] = vm_getattr_cstr(r[1], "_reduce_ex")))
+        res = vm_call2(r[1], r[0], MAKE_SMALLINT(protocol));
+    vm_unroots(r);
+    return res;
+}
+
+static Obj object_reduce_m(Obj *args, size_t nargs, Obj kw)
+{
+    if (vm_check_args("__reduce__", nargs - 1, kw, 0, 0) < 0)
+        return NULL;
+    return reduce_copyreg(args[0], 0);
+}
+
+/* __reduce_ex__(protocol): a class's own __reduce__ wins; else protocol 2+
+ * rebuilds through copyreg.__newobj__, 0 and 1 through copyreg. */
 static Obj object_reduce_ex_m(Obj *args, size_t nargs, Obj kw)
 {
-    (void)args, (void)nargs, (void)kw;
-    err_set(E_NotImplementedError, "object.__reduce_ex__() is not supported yet");
-    return NULL;
+    if (vm_check_args("__reduce_ex__", nargs - 1, kw, 1, 1) < 0)
+        return NULL;
+    int64_t protocol;
+    if (vm_index_i64(args[1], &protocol) < 0)
+        return NULL;
+    Obj mine = dict_getitem_cstr(T_object->dict, "__reduce__");
+    Obj found = vm_lookup_special(args[0], "__reduce__");
+    if (found && found != mine)
+        return vm_call_method(args[0], "__reduce__", NULL, 0);
+    return protocol >= 2 ? reduce_newobj(args[0]) : reduce_copyreg(args[0], protocol);
 }
 
 static Obj object_sizeof_m(Obj *args, size_t nargs, Obj kw)
@@ -4087,6 +4312,8 @@ static const MethodDef object_methods[] = {
     {"__init_subclass__", object_init_subclass_m, METH_CLASS | METH_KW, NULL},
     {"__subclasshook__", object_subclasshook_m, METH_CLASS | METH_KW, NULL},
     {"__reduce_ex__", object_reduce_ex_m, 0, NULL},
+    {"__reduce__", object_reduce_m, 0, NULL},
+    {"__getstate__", object_getstate_m, 0, NULL},
     {"__sizeof__", object_sizeof_m, 0, NULL},
     {NULL, NULL, 0, NULL},
 };

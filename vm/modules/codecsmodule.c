@@ -1,0 +1,1041 @@
+/* The _codecs module, which CPython's codecs.py and the encodings package
+ * sit on: the codec registry (register, lookup, encode, decode), the error
+ * handler registry (register_error, lookup_error, with the built-in
+ * handlers as functions), and the codec functions of the encodings tmpy's
+ * str.encode / bytes.decode implement (UTF-8, ASCII, Latin-1, UTF-16/32,
+ * the escape codecs) plus the charmap codecs of the 8-bit encodings.
+ *
+ * A limit: str.encode and bytes.decode use the built-in handlers by name;
+ * a handler registered with register_error is found by lookup_error but
+ * not called by them. */
+#include "modules.h"
+#include "objects/containers.h"
+#include "objects/objects.h"
+#include "objects/strobj.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The registries, made at start-up (global roots, never rebound, so
+ * reading one allocates nothing): the search functions, the CodecInfo
+ * cache, the error handlers. */
+static Obj g_codec_search, g_codec_cache, g_codec_errors;
+
+/* ---- the codec registry ---- */
+
+static Obj c_register(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("register", nargs, kwnames, 1, 1) < 0)
+        return NULL;
+    if (!vm_callable(args[0])) {
+        err_set(E_TypeError, "argument must be callable");
+        return NULL;
+    }
+    return list_append(g_codec_search, args[0]) < 0 ? NULL : g_None;
+}
+
+static Obj c_unregister(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("unregister", nargs, kwnames, 1, 1) < 0)
+        return NULL;
+    Obj search = g_codec_search;
+    for (int64_t i = 0; i < LIST_LEN(search); i++)
+        if (LIST_ITEMS(search)[i] == args[0]) {
+            if (!list_pop(search, i))
+                return NULL;
+            dict_clear(g_codec_cache);
+            break;
+        }
+    return g_None;
+}
+
+/* The registry's key for an encoding name: lower case, spaces as underscores. */
+static Obj normalize_encoding(Obj name)
+{
+    const char *s = str_cstr(name);
+    size_t n = strlen(s);
+    char *buf = malloc(n + 1);
+    if (!buf)
+        return err_nomemory();
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+        buf[i] = c >= 'A' && c <= 'Z' ? (char)(c + 32) : c == ' ' ? '_' : c;
+    }
+    Obj res = str_new(buf, n);
+    free(buf);
+    return res;
+}
+
+/* lookup(encoding): the CodecInfo the first search function gives (cached);
+ * the encodings package is imported the first time (it registers its
+ * search function). */
+static Obj codec_lookup(Obj encoding)
+{
+    if (!IS_STR(encoding)) {
+        err_format(E_TypeError, "lookup() argument must be str, not %s", type_name(encoding));
+        return NULL;
+    }
+    Obj *r = vm_roots(3);
+    Obj res = NULL;
+    r[0] = normalize_encoding(encoding);
+    if (!r[0])
+        goto out;
+    res = dict_getitem(g_codec_cache, r[0]);
+    if (res || err_occurred())
+        goto out;
+    if (LIST_LEN(g_codec_search) == 0 && !vm_import_cstr("encodings"))
+        goto out;
+    for (int64_t i = 0; i < LIST_LEN(g_codec_search); i++) {
+        r[1] = LIST_ITEMS(g_codec_search)[i];
+        r[2] = vm_call1(r[1], r[0]);
+        if (!r[2])
+            goto out;
+        if (IS_NONE(r[2]))
+            continue;
+        Obj t = vm_unwrap(r[2]);   /* a CodecInfo: a tuple subclass */
+        if (!IS_TUPLE(t) || TUPLE_LEN(t) != 4) {
+            err_set(E_TypeError, "codec search functions must return 4-tuples");
+            goto out;
+        }
+        if (dict_setitem(g_codec_cache, r[0], r[2]) < 0)
+            goto out;
+        res = r[2];
+        goto out;
+    }
+    err_format(E_LookupError, "unknown encoding: %s", str_cstr(encoding));
+out:
+    vm_unroots(r);
+    return res;
+}
+
+static Obj c_lookup(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("lookup", nargs, kwnames, 1, 1) < 0)
+        return NULL;
+    return codec_lookup(args[0]);
+}
+
+static Obj c_forget_codec(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("_forget_codec", nargs, kwnames, 1, 1) < 0)
+        return NULL;
+    if (!IS_STR(args[0])) {
+        err_format(E_TypeError, "_forget_codec() argument must be str, not %s", type_name(args[0]));
+        return NULL;
+    }
+    Obj *r = vm_roots(1);
+    Obj res = NULL;
+    r[0] = normalize_encoding(args[0]);
+    if (r[0] && (!dict_getitem(g_codec_cache, r[0]) || dict_delitem(g_codec_cache, r[0]) == 0))
+        res = g_None;
+    vm_unroots(r);
+    return res;
+}
+
+/* encode/decode(obj, encoding='utf-8', errors='strict'): item 0 (encoder)
+ * or 1 (decoder) of the CodecInfo, whose result must be (object, length). */
+static Obj codec_call(const char *fname, int which, Obj *args, size_t nargs, Obj kwnames)
+{
+    static const char *const names[] = {"obj", "encoding", "errors", NULL};
+    Obj *a = vm_roots(5);
+    Obj res = NULL;
+    if (vm_parse_args(fname, args, nargs, kwnames, names, 1, 3, a) < 0)
+        goto out;
+    if (!a[1] && !(a[1] = str_from_cstr("utf-8")))
+        goto out;
+    if (!a[2] && !(a[2] = str_from_cstr("strict")))
+        goto out;
+    a[3] = codec_lookup(a[1]);
+    if (!a[3])
+        goto out;
+    a[4] = vm_call2(TUPLE_ITEMS(vm_unwrap(a[3]))[which], a[0], a[2]);
+    if (!a[4])
+        goto out;
+    Obj t = vm_unwrap(a[4]);
+    if (!IS_TUPLE(t) || TUPLE_LEN(t) != 2) {
+        err_format(E_TypeError, "%s must return a tuple (object, integer)", which ? "decoder" : "encoder");
+        goto out;
+    }
+    res = TUPLE_ITEMS(t)[0];
+out:
+    vm_unroots(a);
+    return res;
+}
+
+static Obj c_encode(Obj *args, size_t nargs, Obj kwnames)
+{
+    return codec_call("encode", 0, args, nargs, kwnames);
+}
+
+static Obj c_decode(Obj *args, size_t nargs, Obj kwnames)
+{
+    return codec_call("decode", 1, args, nargs, kwnames);
+}
+
+/* ---- error handlers ---- */
+
+static Obj c_register_error(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("register_error", nargs, kwnames, 2, 2) < 0)
+        return NULL;
+    if (!IS_STR(args[0])) {
+        err_format(E_TypeError, "register_error() argument 1 must be str, not %s", type_name(args[0]));
+        return NULL;
+    }
+    if (!vm_callable(args[1])) {
+        err_set(E_TypeError, "handler must be callable");
+        return NULL;
+    }
+    return dict_setitem(g_codec_errors, args[0], args[1]) < 0 ? NULL : g_None;
+}
+
+static Obj c_lookup_error(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("lookup_error", nargs, kwnames, 1, 1) < 0)
+        return NULL;
+    if (!IS_STR(args[0])) {
+        err_format(E_TypeError, "lookup_error() argument must be str, not %s", type_name(args[0]));
+        return NULL;
+    }
+    Obj h = dict_getitem(g_codec_errors, args[0]);
+    if (!h && !err_occurred())
+        err_format(E_LookupError, "unknown error handler name '%s'", str_cstr(args[0]));
+    return h;
+}
+
+/* The (object, start, end) of a Unicode error; -1 with TypeError when exc
+ * is none of UnicodeEncodeError / DecodeError / TranslateError. */
+static int unicode_error_parts(Obj exc, Obj *object, int64_t *start, int64_t *end, bool *is_decode)
+{
+    bool enc = vm_isinstance_type(exc, E_UnicodeEncodeError);
+    bool dec = vm_isinstance_type(exc, E_UnicodeDecodeError);
+    if (!enc && !dec) {
+        err_format(E_TypeError, "don't know how to handle %s in error callback", type_name(exc));
+        return -1;
+    }
+    Obj *r = vm_roots(2);
+    int res = -1;
+    r[0] = exc;
+    r[1] = vm_getattr_cstr(r[0], "start");
+    if (!r[1] || vm_index_i64(r[1], start) < 0)
+        goto out;
+    r[1] = vm_getattr_cstr(r[0], "end");
+    if (!r[1] || vm_index_i64(r[1], end) < 0)
+        goto out;
+    *object = vm_getattr_cstr(r[0], "object");
+    if (!*object)
+        goto out;
+    *is_decode = dec;
+    res = 0;
+out:
+    vm_unroots(r);
+    return res;
+}
+
+/* (replacement, end) */
+static Obj handler_result(Obj replacement, int64_t end)
+{
+    Obj *r = vm_roots(1);
+    r[0] = replacement;
+    Obj res = r[0] ? tuple_pack(2, r[0], MAKE_SMALLINT(end)) : NULL;
+    vm_unroots(r);
+    return res;
+}
+
+static Obj h_strict(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("strict_errors", nargs, kwnames, 1, 1) < 0)
+        return NULL;
+    if (!vm_isinstance_type(args[0], E_BaseException)) {
+        err_set(E_TypeError, "codec must pass exception instance");
+        return NULL;
+    }
+    err_set_obj(args[0]);
+    return NULL;
+}
+
+static Obj h_ignore(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("ignore_errors", nargs, kwnames, 1, 1) < 0)
+        return NULL;
+    Obj object;
+    int64_t start, end;
+    bool dec;
+    if (unicode_error_parts(args[0], &object, &start, &end, &dec) < 0)
+        return NULL;
+    return handler_result(g_empty_str, end);
+}
+
+static Obj h_replace(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("replace_errors", nargs, kwnames, 1, 1) < 0)
+        return NULL;
+    Obj object;
+    int64_t start, end;
+    bool dec;
+    if (unicode_error_parts(args[0], &object, &start, &end, &dec) < 0)
+        return NULL;
+    if (dec)
+        return handler_result(str_from_cstr("\xef\xbf\xbd"), end);
+    int64_t n = end > start ? end - start : 0;
+    if ((uint64_t)n > vm_max_object_size())
+        return err_nomemory();
+    char *buf = malloc((size_t)n + 1);
+    if (!buf)
+        return err_nomemory();
+    memset(buf, '?', (size_t)n);
+    Obj s = str_new(buf, (size_t)n);
+    free(buf);
+    return handler_result(s, end);
+}
+
+/* object[start:end] of a str, as a str. */
+static Obj str_part(Obj s, int64_t start, int64_t end)
+{
+    Obj *r = vm_roots(1);
+    r[0] = s;
+    Obj res = NULL;
+    Obj sl = slice_new(MAKE_SMALLINT(start), MAKE_SMALLINT(end), g_None);
+    if (sl)
+        res = vm_getitem(r[0], sl);
+    vm_unroots(r);
+    return res;
+}
+
+/* backslashreplace / xmlcharrefreplace / namereplace of an encode error:
+ * the escapes tmpy's ASCII encoder makes for those characters. */
+static Obj encode_escapes(Obj exc, const char *handler, bool decode_ok)
+{
+    Obj object;
+    int64_t start, end;
+    bool dec;
+    if (unicode_error_parts(exc, &object, &start, &end, &dec) < 0)
+        return NULL;
+    Obj *r = vm_roots(2);
+    Obj res = NULL;
+    r[0] = object;
+    if (dec) {
+        if (!decode_ok) {
+            err_format(E_TypeError, "don't know how to handle %s in error callback", type_name(exc));
+            goto out;
+        }
+        /* backslashreplace of bytes: \xNN each */
+        const char *p;
+        int64_t n;
+        if (!bytes_like(r[0], &p, &n)) {
+            err_set(E_TypeError, "object attribute must be bytes");
+            goto out;
+        }
+        if (start < 0)
+            start = 0;
+        if (end > n)
+            end = n;
+        StrBuf b;
+        sb_init(&b);
+        for (int64_t i = start; i < end; i++)
+            sb_printf(&b, "\\x%02x", (unsigned char)p[i]);
+        r[1] = sb_finish(&b);
+        res = handler_result(r[1], end);
+        goto out;
+    }
+    r[1] = str_part(r[0], start, end);
+    if (!r[1] || !(r[1] = str_encode(r[1], "ascii", handler)) || !(r[1] = bytes_decode(r[1], "ascii", NULL)))
+        goto out;
+    res = handler_result(r[1], end);
+out:
+    vm_unroots(r);
+    return res;
+}
+
+static Obj h_backslashreplace(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("backslashreplace_errors", nargs, kwnames, 1, 1) < 0)
+        return NULL;
+    return encode_escapes(args[0], "backslashreplace", true);
+}
+
+static Obj h_xmlcharrefreplace(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("xmlcharrefreplace_errors", nargs, kwnames, 1, 1) < 0)
+        return NULL;
+    return encode_escapes(args[0], "xmlcharrefreplace", false);
+}
+
+static Obj h_namereplace(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("namereplace_errors", nargs, kwnames, 1, 1) < 0)
+        return NULL;
+    return encode_escapes(args[0], "namereplace", false);
+}
+
+/* surrogateescape: U+DC80..U+DCFF <-> the bytes 0x80..0xFF. */
+static Obj h_surrogateescape(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("surrogateescape", nargs, kwnames, 1, 1) < 0)
+        return NULL;
+    Obj object;
+    int64_t start, end;
+    bool dec;
+    if (unicode_error_parts(args[0], &object, &start, &end, &dec) < 0)
+        return NULL;
+    Obj *r = vm_roots(2);
+    Obj res = NULL;
+    r[0] = object;
+    r[1] = args[0];
+    if (dec) {
+        const char *p;
+        int64_t n;
+        if (!bytes_like(r[0], &p, &n))
+            goto raise;
+        StrBuf b;
+        sb_init(&b);
+        int64_t i = start < 0 ? 0 : start;
+        for (; i < end && i < n && i < start + 4; i++) {
+            unsigned char c = (unsigned char)p[i];
+            if (c < 128)
+                break;
+            sb_add_codepoint(&b, 0xDC00 + c);
+        }
+        if (i == start) {
+            sb_free(&b);
+            goto raise;
+        }
+        res = handler_result(sb_finish(&b), i);
+        goto out;
+    }
+    r[0] = str_part(r[0], start, end);
+    if (!r[0])
+        goto out;
+    {
+        int64_t n = str_len(r[0]);
+        char *buf = malloc((size_t)n + 1);
+        if (!buf) {
+            err_nomemory();
+            goto out;
+        }
+        const unsigned char *q = (const unsigned char *)str_cstr(r[0]);
+        for (int64_t k = 0; k < n; k++) {
+            uint32_t cp;
+            int len;
+            cp = utf8_decode(q, &len);
+            q += len;
+            if (cp < 0xDC80 || cp > 0xDCFF) {
+                free(buf);
+                goto raise;
+            }
+            buf[k] = (char)(cp - 0xDC00);
+        }
+        Obj bs = bytes_new(buf, (size_t)n);
+        free(buf);
+        res = handler_result(bs, end);
+    }
+    goto out;
+raise:
+    err_set_obj(r[1]);
+out:
+    vm_unroots(r);
+    return res;
+}
+
+/* surrogatepass for UTF-8: a lone surrogate as its 3-byte form. */
+static Obj h_surrogatepass(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("surrogatepass", nargs, kwnames, 1, 1) < 0)
+        return NULL;
+    Obj object;
+    int64_t start, end;
+    bool dec;
+    if (unicode_error_parts(args[0], &object, &start, &end, &dec) < 0)
+        return NULL;
+    Obj *r = vm_roots(3);
+    Obj res = NULL;
+    r[0] = object;
+    r[1] = args[0];
+    r[2] = vm_getattr_cstr(r[1], "encoding");
+    if (!r[2] || !IS_STR(r[2]))
+        goto out;
+    if (!str_eq_cstr(r[2], "utf-8") && !str_eq_cstr(r[2], "utf8")) {
+        err_set_obj(r[1]);
+        goto out;
+    }
+    if (dec) {
+        const char *p;
+        int64_t n;
+        if (bytes_like(r[0], &p, &n) && start >= 0 && start + 3 <= n && (unsigned char)p[start] == 0xED &&
+            ((unsigned char)p[start + 1] & 0xE0) == 0xA0 && ((unsigned char)p[start + 2] & 0xC0) == 0x80) {
+            uint32_t cp = 0xD000 | (((unsigned char)p[start + 1] & 0x3F) << 6) | ((unsigned char)p[start + 2] & 0x3F);
+            res = handler_result(str_from_codepoint(cp), start + 3);
+        } else {
+            err_set_obj(r[1]);
+        }
+        goto out;
+    }
+    r[0] = str_part(r[0], start, end);
+    if (!r[0])
+        goto out;
+    /* tmpy stores a lone surrogate as its 3-byte form: those bytes are the answer */
+    res = handler_result(str_encode(r[0], "utf-8", "surrogatepass"), end);
+out:
+    vm_unroots(r);
+    return res;
+}
+
+/* ---- codec functions ---- */
+
+/* The errors argument copied into buf (a str moves when allocations
+ * collect); NULL for None or absent: strict. */
+static const char *errors_arg(Obj e, char *buf, size_t cap)
+{
+    if (!e || IS_NONE(e) || !IS_STR(e))
+        return NULL;
+    snprintf(buf, cap, "%s", str_cstr(e));
+    return buf;
+}
+
+static Obj encode_with(const char *fname, const char *encoding, Obj *args, size_t nargs, Obj kwnames)
+{
+    char errbuf[64];
+    static const char *const names[] = {"str", "errors", NULL};
+    Obj *a = vm_roots(3);
+    Obj res = NULL;
+    if (vm_parse_args(fname, args, nargs, kwnames, names, 1, 2, a) < 0)
+        goto out;
+    if (!IS_STR(vm_unwrap(a[0]))) {
+        err_format(E_TypeError, "%s() argument 1 must be str, not %s", fname, type_name(a[0]));
+        goto out;
+    }
+    if (a[1] && !IS_NONE(a[1]) && !IS_STR(a[1])) {
+        err_format(E_TypeError, "%s() argument 2 must be str or None, not %s", fname, type_name(a[1]));
+        goto out;
+    }
+    a[2] = str_encode(a[0], encoding, errors_arg(a[1], errbuf, sizeof errbuf));
+    if (a[2])
+        res = tuple_pack(2, a[2], MAKE_SMALLINT(str_len(vm_unwrap(a[0]))));
+out:
+    vm_unroots(a);
+    return res;
+}
+
+/* Bytes at the end of data[0..n) that begin a UTF-8 sequence it does not
+ * complete (held back by a decoder that is not final). */
+static int64_t utf8_incomplete_tail(const unsigned char *p, int64_t n)
+{
+    for (int64_t back = 1; back <= 3 && back <= n; back++) {
+        unsigned char c = p[n - back];
+        if ((c & 0xC0) == 0x80)
+            continue;   /* a continuation byte: look further back */
+        int need = c >= 0xF0 && c <= 0xF4 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 && c < 0xE0 ? 2 : 1;
+        return need > back ? back : 0;
+    }
+    return 0;
+}
+
+static Obj decode_with(const char *fname, const char *encoding, int unit, Obj *args, size_t nargs, Obj kwnames)
+{
+    char errbuf[64];
+    static const char *const names[] = {"data", "errors", "final", NULL};
+    Obj *a = vm_roots(4);
+    Obj res = NULL;
+    if (vm_parse_args(fname, args, nargs, kwnames, names, 1, 3, a) < 0)
+        goto out;
+    const char *p;
+    int64_t n;
+    if (!bytes_like(a[0], &p, &n) && !(TYPE(a[0]) == T_memoryview && memview_contiguous_data(a[0], &p, &n))) {
+        err_format(E_TypeError, "a bytes-like object is required, not '%s'", type_name(a[0]));
+        goto out;
+    }
+    int final = 1;
+    if (a[2] && (final = vm_is_true(a[2])) < 0)
+        goto out;
+    int64_t keep = n;
+    if (!final) {
+        if (unit == 1 && !strcmp(encoding, "utf-8"))
+            keep = n - utf8_incomplete_tail((const unsigned char *)p, n);
+        else if (unit > 1)
+            keep = n - n % unit;
+    }
+    a[3] = bytes_new(p, (size_t)keep);
+    if (!a[3] || !(a[3] = bytes_decode(a[3], encoding, errors_arg(a[1], errbuf, sizeof errbuf))))
+        goto out;
+    res = tuple_pack(2, a[3], int_from_i64(keep));
+out:
+    vm_unroots(a);
+    return res;
+}
+
+#define CODEC_PAIR(name, encoding, unit)                                          \
+    static Obj c_##name##_encode(Obj *args, size_t nargs, Obj kwnames)            \
+    {                                                                             \
+        return encode_with(#name "_encode", encoding, args, nargs, kwnames);      \
+    }                                                                             \
+    static Obj c_##name##_decode(Obj *args, size_t nargs, Obj kwnames)            \
+    {                                                                             \
+        return decode_with(#name "_decode", encoding, unit, args, nargs, kwnames); \
+    }
+
+CODEC_PAIR(utf_8, "utf-8", 1)
+CODEC_PAIR(ascii, "ascii", 1)
+CODEC_PAIR(latin_1, "latin-1", 1)
+CODEC_PAIR(unicode_escape, "unicode-escape", 1)
+CODEC_PAIR(raw_unicode_escape, "raw-unicode-escape", 1)
+CODEC_PAIR(utf_16, "utf-16", 2)
+CODEC_PAIR(utf_16_le, "utf-16-le", 2)
+CODEC_PAIR(utf_16_be, "utf-16-be", 2)
+CODEC_PAIR(utf_32, "utf-32", 4)
+CODEC_PAIR(utf_32_le, "utf-32-le", 4)
+CODEC_PAIR(utf_32_be, "utf-32-be", 4)
+
+/* charmap_decode(data, errors=None, mapping=None): each byte through the
+ * mapping (a str of up to 256 characters, or a mapping from byte to str,
+ * int or None); None: Latin-1. */
+static Obj c_charmap_decode(Obj *args, size_t nargs, Obj kwnames)
+{
+    char errbuf[64];
+    static const char *const names[] = {"data", "errors", "mapping", NULL};
+    Obj *a = vm_roots(5);
+    Obj res = NULL;
+    if (vm_parse_args("charmap_decode", args, nargs, kwnames, names, 1, 3, a) < 0)
+        goto out;
+    const char *p;
+    int64_t n;
+    if (!bytes_like(a[0], &p, &n)) {
+        err_format(E_TypeError, "a bytes-like object is required, not '%s'", type_name(a[0]));
+        goto out;
+    }
+    if (!a[2] || IS_NONE(a[2])) {
+        a[3] = bytes_decode(a[0], "latin-1", errors_arg(a[1], errbuf, sizeof errbuf));
+        res = a[3] ? tuple_pack(2, a[3], int_from_i64(n)) : NULL;
+        goto out;
+    }
+    const char *errors = errors_arg(a[1], errbuf, sizeof errbuf);
+    StrBuf b;
+    sb_init(&b);
+    for (int64_t i = 0; i < n; i++) {
+        bytes_like(a[0], &p, &n);
+        unsigned char c = (unsigned char)p[i];
+        a[3] = vm_getitem(a[2], MAKE_SMALLINT(c));
+        if (!a[3]) {
+            if (!err_matches(E_LookupError))
+                goto fail;
+            err_clear();   /* a byte the mapping lacks is undefined */
+            a[3] = g_None;
+        }
+        bool undefined = IS_NONE(a[3]) || (IS_STR(a[3]) && str_eq_cstr(a[3], "\xef\xbf\xbe"));
+        if (undefined) {
+            if (errors && !strcmp(errors, "ignore"))
+                continue;
+            if (errors && !strcmp(errors, "replace")) {
+                sb_add_codepoint(&b, 0xFFFD);
+                continue;
+            }
+            if (errors && strcmp(errors, "strict")) {
+                err_format(E_NotImplementedError, "charmap_decode() with errors='%s' is not built in tmpy yet", errors);
+                goto fail;
+            }
+            a[4] = bytes_new(p, (size_t)n);
+            {
+                Obj *e = vm_roots(5);
+                e[0] = str_from_cstr("charmap");
+                e[1] = a[4];
+                e[2] = int_from_i64(i);
+                e[3] = int_from_i64(i + 1);
+                e[4] = str_from_cstr("character maps to <undefined>");
+                Obj ex = e[0] && e[1] && e[2] && e[3] && e[4] ? exc_new(E_UnicodeDecodeError, e, 5) : NULL;
+                if (ex)
+                    err_set_obj(ex);
+                vm_unroots(e);
+            }
+            goto fail;
+        }
+        if (IS_STR(a[3])) {
+            sb_add_str(&b, a[3]);
+        } else {
+            int64_t cp;
+            if (vm_index_i64(a[3], &cp) < 0)
+                goto fail;
+            if (cp < 0 || cp > 0x10FFFF) {
+                err_set(E_TypeError, "character mapping must be in range(0x110000)");
+                goto fail;
+            }
+            sb_add_codepoint(&b, (uint32_t)cp);
+        }
+    }
+    a[3] = sb_finish(&b);
+    res = a[3] ? tuple_pack(2, a[3], int_from_i64(n)) : NULL;
+    goto out;
+fail:
+    sb_free(&b);
+out:
+    vm_unroots(a);
+    return res;
+}
+
+/* charmap_build(decoding_table): the dict from each character's code point
+ * to its byte, which charmap_encode takes. */
+static Obj c_charmap_build(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("charmap_build", nargs, kwnames, 1, 1) < 0)
+        return NULL;
+    if (!IS_STR(args[0])) {
+        err_format(E_TypeError, "charmap_build() argument must be str, not %s", type_name(args[0]));
+        return NULL;
+    }
+    Obj *r = vm_roots(2);
+    Obj res = NULL;
+    r[0] = args[0];
+    r[1] = dict_new();
+    if (!r[1])
+        goto out;
+    int64_t n = str_len(r[0]);
+    int64_t off = 0;
+    for (int64_t i = 0; i < n; i++) {
+        int len;
+        uint32_t cp = utf8_decode((const unsigned char *)str_cstr(r[0]) + off, &len);
+        off += len;
+        if (cp == 0xFFFE)
+            continue;
+        Obj k = int_from_i64(cp);
+        if (!k || dict_setitem(r[1], k, MAKE_SMALLINT(i)) < 0)
+            goto out;
+    }
+    res = r[1];
+out:
+    vm_unroots(r);
+    return res;
+}
+
+/* charmap_encode(str, errors=None, mapping=None): each character through
+ * the mapping (code point -> int byte, bytes or None). */
+static Obj c_charmap_encode(Obj *args, size_t nargs, Obj kwnames)
+{
+    char errbuf[64];
+    static const char *const names[] = {"str", "errors", "mapping", NULL};
+    Obj *a = vm_roots(4);
+    Obj res = NULL;
+    if (vm_parse_args("charmap_encode", args, nargs, kwnames, names, 1, 3, a) < 0)
+        goto out;
+    if (!IS_STR(a[0])) {
+        err_format(E_TypeError, "charmap_encode() argument 1 must be str, not %s", type_name(a[0]));
+        goto out;
+    }
+    if (!a[2] || IS_NONE(a[2])) {
+        a[3] = str_encode(a[0], "latin-1", errors_arg(a[1], errbuf, sizeof errbuf));
+        res = a[3] ? tuple_pack(2, a[3], int_from_i64(str_len(a[0]))) : NULL;
+        goto out;
+    }
+    const char *errors = errors_arg(a[1], errbuf, sizeof errbuf);
+    int64_t n = str_len(a[0]);
+    unsigned char *buf = malloc((size_t)n + 1);
+    int64_t nb = 0, cap = n + 1, off = 0;
+    if (!buf) {
+        err_nomemory();
+        goto out;
+    }
+    for (int64_t i = 0; i < n; i++) {
+        int len;
+        uint32_t cp = utf8_decode((const unsigned char *)str_cstr(a[0]) + off, &len);
+        off += len;
+        Obj k = int_from_i64(cp);
+        a[3] = k ? vm_getitem(a[2], k) : NULL;
+        if (!a[3]) {
+            if (!err_matches(E_LookupError))
+                goto fail;
+            err_clear();
+            a[3] = g_None;
+        }
+        if (IS_NONE(a[3])) {
+            if (errors && !strcmp(errors, "ignore"))
+                continue;
+            if (errors && !strcmp(errors, "replace")) {
+                Obj q = vm_getitem(a[2], MAKE_SMALLINT('?'));
+                int64_t v;
+                if (!q || vm_index_i64(q, &v) < 0)
+                    goto fail;
+                buf[nb++] = (unsigned char)v;
+                continue;
+            }
+            if (errors && strcmp(errors, "strict")) {
+                err_format(E_NotImplementedError, "charmap_encode() with errors='%s' is not built in tmpy yet", errors);
+                goto fail;
+            }
+            Obj *e = vm_roots(5);
+            e[0] = str_from_cstr("charmap");
+            e[1] = a[0];
+            e[2] = int_from_i64(i);
+            e[3] = int_from_i64(i + 1);
+            e[4] = str_from_cstr("character maps to <undefined>");
+            Obj ex = e[0] && e[2] && e[3] && e[4] ? exc_new(E_UnicodeEncodeError, e, 5) : NULL;
+            if (ex)
+                err_set_obj(ex);
+            vm_unroots(e);
+            goto fail;
+        }
+        const char *bp;
+        int64_t bn;
+        int64_t v;
+        if (bytes_like(a[3], &bp, &bn)) {
+            if (nb + bn + 1 > cap) {
+                cap = (nb + bn + 1) * 2;
+                unsigned char *nbuf = realloc(buf, (size_t)cap);
+                if (!nbuf) {
+                    err_nomemory();
+                    goto fail;
+                }
+                buf = nbuf;
+            }
+            memcpy(buf + nb, bp, (size_t)bn);
+            nb += bn;
+            continue;
+        }
+        if (vm_index_i64(a[3], &v) < 0)
+            goto fail;
+        if (v < 0 || v > 255) {
+            err_set(E_TypeError, "character mapping must be in range(256)");
+            goto fail;
+        }
+        if (nb + 1 > cap) {
+            cap *= 2;
+            unsigned char *nbuf = realloc(buf, (size_t)cap);
+            if (!nbuf) {
+                err_nomemory();
+                goto fail;
+            }
+            buf = nbuf;
+        }
+        buf[nb++] = (unsigned char)v;
+    }
+    a[3] = bytes_new((const char *)buf, (size_t)nb);
+    free(buf);
+    res = a[3] ? tuple_pack(2, a[3], int_from_i64(n)) : NULL;
+    goto out;
+fail:
+    free(buf);
+out:
+    vm_unroots(a);
+    return res;
+}
+
+/* escape_decode(data, errors=None): bytes with Python's backslash escapes
+ * resolved (bytes-to-bytes, as bytes literals). */
+static Obj c_escape_decode(Obj *args, size_t nargs, Obj kwnames)
+{
+    static const char *const names[] = {"data", "errors", NULL};
+    Obj *a = vm_roots(2);
+    Obj res = NULL;
+    if (vm_parse_args("escape_decode", args, nargs, kwnames, names, 1, 2, a) < 0)
+        goto out;
+    const char *p;
+    int64_t n;
+    if (IS_STR(a[0])) {
+        p = str_cstr(a[0]);
+        n = STR(a[0])->nbytes;
+    } else if (!bytes_like(a[0], &p, &n)) {
+        err_format(E_TypeError, "a bytes-like object is required, not '%s'", type_name(a[0]));
+        goto out;
+    }
+    unsigned char *buf = malloc((size_t)n + 1);
+    if (!buf) {
+        err_nomemory();
+        goto out;
+    }
+    int64_t nb = 0;
+    for (int64_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)p[i];
+        if (c != '\\') {
+            buf[nb++] = c;
+            continue;
+        }
+        if (++i >= n) {
+            free(buf);
+            err_set(E_ValueError, "Trailing \\ in string");
+            goto out;
+        }
+        c = (unsigned char)p[i];
+        switch (c) {
+        case '\n': break;
+        case '\\': buf[nb++] = '\\'; break;
+        case '\'': buf[nb++] = '\''; break;
+        case '"': buf[nb++] = '"'; break;
+        case 'a': buf[nb++] = 7; break;
+        case 'b': buf[nb++] = 8; break;
+        case 'f': buf[nb++] = 12; break;
+        case 'n': buf[nb++] = 10; break;
+        case 'r': buf[nb++] = 13; break;
+        case 't': buf[nb++] = 9; break;
+        case 'v': buf[nb++] = 11; break;
+        case 'x': {
+            int v = 0, k = 0;
+            for (; k < 2 && i + 1 < n; k++) {
+                char h = p[i + 1];
+                int d = h >= '0' && h <= '9' ? h - '0' : h >= 'a' && h <= 'f' ? h - 'a' + 10
+                      : h >= 'A' && h <= 'F' ? h - 'A' + 10 : -1;
+                if (d < 0)
+                    break;
+                v = v * 16 + d;
+                i++;
+            }
+            if (k < 2) {
+                free(buf);
+                err_format(E_ValueError, "invalid \\x escape at position %lld", (long long)(i - 1 - k));
+                goto out;
+            }
+            buf[nb++] = (unsigned char)v;
+            break;
+        }
+        default:
+            if (c >= '0' && c <= '7') {
+                int v = c - '0';
+                for (int k = 0; k < 2 && i + 1 < n && p[i + 1] >= '0' && p[i + 1] <= '7'; k++)
+                    v = v * 8 + (p[++i] - '0');
+                buf[nb++] = (unsigned char)v;
+            } else {
+                buf[nb++] = '\\';
+                buf[nb++] = c;
+            }
+        }
+    }
+    Obj out_bytes = bytes_new((const char *)buf, (size_t)nb);
+    free(buf);
+    res = out_bytes ? tuple_pack(2, out_bytes, int_from_i64(n)) : NULL;
+out:
+    vm_unroots(a);
+    return res;
+}
+
+/* escape_encode(bytes, errors=None): repr-style escapes, without quotes. */
+static Obj c_escape_encode(Obj *args, size_t nargs, Obj kwnames)
+{
+    static const char *const names[] = {"data", "errors", NULL};
+    Obj *a = vm_roots(3);
+    Obj res = NULL;
+    if (vm_parse_args("escape_encode", args, nargs, kwnames, names, 1, 2, a) < 0)
+        goto out;
+    if (!IS_BYTES(a[0])) {
+        err_format(E_TypeError, "escape_encode() argument 1 must be bytes, not %s", type_name(a[0]));
+        goto out;
+    }
+    const char *p;
+    int64_t n;
+    bytes_like(a[0], &p, &n);
+    StrBuf b;
+    sb_init(&b);
+    for (int64_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)p[i];
+        if (c == '\\' || c == '\'')
+            sb_printf(&b, "\\%c", c);
+        else if (c == '\t')
+            sb_add(&b, "\\t", 2);
+        else if (c == '\n')
+            sb_add(&b, "\\n", 2);
+        else if (c == '\r')
+            sb_add(&b, "\\r", 2);
+        else if (c < 0x20 || c >= 0x7f)
+            sb_printf(&b, "\\x%02x", c);
+        else
+            sb_add(&b, (const char *)&c, 1);
+    }
+    a[1] = sb_finish(&b);
+    if (!a[1] || !(a[2] = str_encode(a[1], "ascii", NULL)))
+        goto out;
+    res = tuple_pack(2, a[2], int_from_i64(n));
+out:
+    vm_unroots(a);
+    return res;
+}
+
+static const MethodDef codecs_functions[] = {
+    {"register", c_register, 0, NULL},
+    {"unregister", c_unregister, 0, NULL},
+    {"lookup", c_lookup, 0, NULL},
+    {"_forget_codec", c_forget_codec, 0, NULL},
+    {"encode", c_encode, METH_KW, NULL},
+    {"decode", c_decode, METH_KW, NULL},
+    {"register_error", c_register_error, 0, NULL},
+    {"lookup_error", c_lookup_error, 0, NULL},
+    {"utf_8_encode", c_utf_8_encode, METH_KW, NULL},
+    {"utf_8_decode", c_utf_8_decode, METH_KW, NULL},
+    {"ascii_encode", c_ascii_encode, METH_KW, NULL},
+    {"ascii_decode", c_ascii_decode, METH_KW, NULL},
+    {"latin_1_encode", c_latin_1_encode, METH_KW, NULL},
+    {"latin_1_decode", c_latin_1_decode, METH_KW, NULL},
+    {"unicode_escape_encode", c_unicode_escape_encode, METH_KW, NULL},
+    {"unicode_escape_decode", c_unicode_escape_decode, METH_KW, NULL},
+    {"raw_unicode_escape_encode", c_raw_unicode_escape_encode, METH_KW, NULL},
+    {"raw_unicode_escape_decode", c_raw_unicode_escape_decode, METH_KW, NULL},
+    {"utf_16_encode", c_utf_16_encode, METH_KW, NULL},
+    {"utf_16_decode", c_utf_16_decode, METH_KW, NULL},
+    {"utf_16_le_encode", c_utf_16_le_encode, METH_KW, NULL},
+    {"utf_16_le_decode", c_utf_16_le_decode, METH_KW, NULL},
+    {"utf_16_be_encode", c_utf_16_be_encode, METH_KW, NULL},
+    {"utf_16_be_decode", c_utf_16_be_decode, METH_KW, NULL},
+    {"utf_32_encode", c_utf_32_encode, METH_KW, NULL},
+    {"utf_32_decode", c_utf_32_decode, METH_KW, NULL},
+    {"utf_32_le_encode", c_utf_32_le_encode, METH_KW, NULL},
+    {"utf_32_le_decode", c_utf_32_le_decode, METH_KW, NULL},
+    {"utf_32_be_encode", c_utf_32_be_encode, METH_KW, NULL},
+    {"utf_32_be_decode", c_utf_32_be_decode, METH_KW, NULL},
+    {"charmap_decode", c_charmap_decode, METH_KW, NULL},
+    {"charmap_encode", c_charmap_encode, METH_KW, NULL},
+    {"charmap_build", c_charmap_build, 0, NULL},
+    {"escape_decode", c_escape_decode, METH_KW, NULL},
+    {"escape_encode", c_escape_encode, METH_KW, NULL},
+    {NULL, NULL, 0, NULL},
+};
+
+/* The built-in error handlers, as lookup_error returns them. */
+static const MethodDef handler_functions[] = {
+    {"strict_errors", h_strict, 0, NULL},
+    {"ignore_errors", h_ignore, 0, NULL},
+    {"replace_errors", h_replace, 0, NULL},
+    {"backslashreplace_errors", h_backslashreplace, 0, NULL},
+    {"xmlcharrefreplace_errors", h_xmlcharrefreplace, 0, NULL},
+    {"namereplace_errors", h_namereplace, 0, NULL},
+    {"surrogateescape", h_surrogateescape, 0, NULL},
+    {"surrogatepass", h_surrogatepass, 0, NULL},
+    {NULL, NULL, 0, NULL},
+};
+
+Obj codecs_module_init(void)
+{
+    Obj *r = vm_roots(3);
+    Obj res = NULL;
+    r[0] = module_new("_codecs");
+    if (!r[0])
+        goto out;
+    module_add_functions(r[0], codecs_functions);
+    if (dict_len(g_codec_errors) == 0) {
+        /* the handlers: module functions of a scratch module, moved into the registry */
+        r[1] = module_new("_codecs");
+        if (!r[1])
+            goto out;
+        module_add_functions(r[1], handler_functions);
+        static const char *const names[] = {"strict", "ignore", "replace", "backslashreplace",
+                                            "xmlcharrefreplace", "namereplace", "surrogateescape",
+                                            "surrogatepass"};
+        for (size_t i = 0; i < 8; i++) {
+            r[2] = vm_getattr_cstr(r[1], handler_functions[i].name);
+            if (!r[2] || dict_setitem_cstr(g_codec_errors, names[i], r[2]) < 0)
+                goto out;
+        }
+    }
+    res = r[0];
+out:
+    vm_unroots(r);
+    return res;
+}
+
+/* Start-up: the registries (global roots, written only now). */
+void codecs_init(void)
+{
+    VM_GLOBAL_ROOT(g_codec_search);
+    VM_GLOBAL_ROOT(g_codec_cache);
+    VM_GLOBAL_ROOT(g_codec_errors);
+    g_codec_search = list_new_capacity(4);
+    g_codec_cache = g_codec_search ? dict_new() : NULL;
+    g_codec_errors = g_codec_cache ? dict_new() : NULL;
+    if (!g_codec_errors) {
+        fputs("tmpy: fatal: out of memory at start-up\n", stderr);
+        exit(1);
+    }
+}
