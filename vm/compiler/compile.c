@@ -27,6 +27,7 @@
 #include "compile.h"
 #include "symtable.h"
 #include "ast.h"
+#include "astconv.h"
 #include "opcodes.h"
 
 #include "parser.h"
@@ -4913,7 +4914,7 @@ out:
 /* The source line `lineno` (1-based) with its newline, for SyntaxError.text. */
 static const char *source_line(const char *src, size_t len, int lineno, size_t *outlen)
 {
-    if (lineno < 1)
+    if (lineno < 1 || !src)
         return NULL;
     size_t i = 0;
     for (int l = 1; l < lineno; l++) {
@@ -5013,31 +5014,36 @@ static void print_warnings(Compiler *c, const char *filename, const char *src, s
     }
 }
 
-Obj vm_compile(const char *src, size_t len, const char *filename, int mode)
+/* Parse src (mode: COMPILE_*, future flags ignored) into a tree in arena;
+ * NULL with SyntaxError (or MemoryError) set. */
+mod_ty compile_parse(Arena *arena, const char *src, size_t len, const char *filename, int mode)
 {
-    if (!filename)
-        filename = "<string>";
-    bool future_annotations = (mode & COMPILE_FUTURE_ANNOTATIONS) != 0;
     mode &= ~COMPILE_FUTURE_ANNOTATIONS;
-    Arena *arena = arena_new();
-    if (!arena)
-        return err_nomemory();
     SyntaxErrorInfo se;
     memset(&se, 0, sizeof se);
     int pmode = mode == COMPILE_EVAL ? PARSE_EVAL : mode == COMPILE_SINGLE ? PARSE_SINGLE : PARSE_EXEC;
     mod_ty mod = parse_source(arena, src, len, filename, pmode, (long long)int_max_str_digits, &se);
     if (!mod) {
-        arena_free(arena);
-        if (se.kind == SYNERR_NOMEMORY)
-            return err_nomemory();
+        if (se.kind == SYNERR_NOMEMORY) {
+            err_nomemory();
+            return NULL;
+        }
         TypeObj *type = se.kind == SYNERR_INDENTATION ? E_IndentationError
                         : se.kind == SYNERR_TAB        ? E_TabError
                                                        : E_SyntaxError;
         raise_syntax_error(type, se.msg[0] ? se.msg : "invalid syntax", filename, se.lineno, se.col_offset,
                            se.text[0] ? se.text : NULL, strlen(se.text), se.end_lineno, se.end_col_offset, false,
                            se.no_columns);
-        return NULL;
     }
+    return mod;
+}
+
+/* The code object of a tree (the arena stays the caller's). src: the text
+ * it came from, for error lines and warnings (NULL, 0: none, a tree built
+ * by Python code). */
+Obj compile_tree(mod_ty mod, const char *filename, int mode, const char *src, size_t len)
+{
+    bool future_annotations = (mode & COMPILE_FUTURE_ANNOTATIONS) != 0;
     Compiler c;
     CompileError err;
     memset(&err, 0, sizeof err);
@@ -5052,6 +5058,18 @@ Obj vm_compile(const char *src, size_t len, const char *filename, int mode)
         raise_compile_error(&err, filename, src, len);
     }
     compiler_free(&c);
+    return code;
+}
+
+Obj vm_compile(const char *src, size_t len, const char *filename, int mode)
+{
+    if (!filename)
+        filename = "<string>";
+    Arena *arena = arena_new();
+    if (!arena)
+        return err_nomemory();
+    mod_ty mod = compile_parse(arena, src, len, filename, mode);
+    Obj code = mod ? compile_tree(mod, filename, mode, src, len) : NULL;
     arena_free(arena);
     return code;
 }

@@ -55,4 +55,41 @@ bool source_error_anchors(const char *seg, size_t len, int *left, int *right, ch
  * code objects among its constants. For debugging. */
 void code_disassemble(Obj code, FILE *out);
 
+/* ---- The `ast` module's node classes (astschema.c, astexport.c, astimport.c) ----
+ * astschema.c describes every node class of Python 3.11's ast (ASDL): its
+ * name, base, fields and whether it has positions; vm/modules/astmodule.c
+ * makes the classes from it; astexport.c turns a parsed tree into instances
+ * of them (compile(..., PyCF_ONLY_AST)); astimport.c turns such instances
+ * back into a tree and compiles it (compile(tree, ...)). */
+enum { AST_ONE = 0, AST_OPT = 1, AST_SEQ = 2 };     /* a field's cardinality: x, x?, x* */
+typedef struct AstField {
+    const char *name;
+    const char *type;      /* its ASDL type: identifier, expr, int, ... */
+    int card;              /* AST_ONE / AST_OPT / AST_SEQ */
+    int conv;              /* how astexport/astimport convert it (private to the compiler) */
+    long offset;           /* where the C tree keeps it; -1: nowhere (type_comment, type_ignores) */
+} AstField;
+typedef struct AstClass {
+    const char *name;
+    int base;              /* index of the base class in ast_classes; -1: AST itself */
+    int category;          /* private to the compiler */
+    int kind;              /* the C node's kind (ast.h enum); 0 for abstract classes */
+    int attributes;        /* 1: lineno, col_offset, end_lineno, end_col_offset */
+    const AstField *fields;   /* terminated by a NULL name */
+} AstClass;
+extern const AstClass ast_classes[];
+extern const int ast_nclasses;
+/* The classes made from ast_classes (a tuple, same order), set once by the
+ * _ast module's init; NULL before `_ast` is imported. */
+extern Obj g_ast_class_tuple;
+/* compile(src, filename, mode, PyCF_ONLY_AST): the tree of src as ast node
+ * objects (imports _ast first). mode: COMPILE_EXEC / EVAL / SINGLE. */
+Obj ast_parse_to_objects(const char *src, size_t len, const char *filename, int mode);
+/* compile(tree, filename, mode): tree an ast.mod instance (Module for
+ * "exec", Expression for "eval", Interactive for "single"); CPython's
+ * TypeError/ValueError for a malformed tree. */
+Obj ast_compile_objects(Obj tree, const char *filename, int mode);
+/* isinstance(v, ast.AST), false when _ast was never imported */
+bool ast_is_node(Obj v);
+
 #endif

@@ -1,5 +1,6 @@
 /* The builtins module: built-in functions, constants, types and exceptions. */
 #include "tmpy.h"
+#include "compiler/compile.h"
 #include "modules.h"
 #include "objects/objects.h"
 #include "objects/numbers.h"
@@ -1084,11 +1085,16 @@ static Obj bi_compile(Obj *args, size_t nargs, Obj kwnames)
     int64_t flags = 0;
     if (a[3] && vm_index_i64(a[3], &flags) < 0)
         goto out;
-    if (flags & 0x400) {
-        err_set(E_NotImplementedError, "compile() to an AST (ast.PyCF_ONLY_AST) is not supported yet");
+    if (flags & 0x1000) {
+        err_set(E_NotImplementedError, "compile(): type comments (ast.PyCF_TYPE_COMMENTS) are not supported yet");
         goto out;
     }
     if (IS_CODE(a[0])) {
+        res = a[0];
+        goto out;
+    }
+    bool is_tree = ast_is_node(a[0]);
+    if (is_tree && (flags & 0x400)) {   /* an AST asked for as an AST: itself */
         res = a[0];
         goto out;
     }
@@ -1105,7 +1111,18 @@ static Obj bi_compile(Obj *args, size_t nargs, Obj kwnames)
         err_nomemory();
         goto out;
     }
-    res = compile_source(a[0], "compile", "a string, bytes or AST object", fn, m, false);
+    if (is_tree) {
+        res = ast_compile_objects(a[0], fn, m);
+    } else if (flags & 0x400) {
+        size_t len;
+        char *text = source_text(a[0], "compile", "a string, bytes or AST object", &len);
+        if (text) {
+            res = ast_parse_to_objects(text, len, fn, m);
+            free(text);
+        }
+    } else {
+        res = compile_source(a[0], "compile", "a string, bytes or AST object", fn, m, false);
+    }
     free(fn);
 out:
     vm_unroots(a);

@@ -1,0 +1,275 @@
+/* tmpy: the node classes of Python 3.11's `ast` module, as data: names,
+ * bases, fields (ASDL type, cardinality, where the C tree of ast.h keeps
+ * them). vm/modules/astmodule.c makes the classes; astexport.c and
+ * astimport.c convert between them and the C tree. Concrete classes of a
+ * sum type come in the order of its C kind enum (ast.h), so a C node's
+ * class is ast_classes[first + kind - 1]. */
+#include "astconv.h"
+
+#include <stddef.h>
+
+static const AstField f_none[] = {{NULL, NULL, 0, 0, 0}};
+
+static const AstField f_Module[] = {{"body", "stmt", AST_SEQ, CAT_STMT, (long)offsetof(struct _mod, v.Module.body)}, {"type_ignores", "type_ignore", AST_SEQ, CAT_TYPE_IGNORE, -1}, {NULL, NULL, 0, 0, 0}};
+static const AstField f_Interactive[] = {{"body", "stmt", AST_SEQ, CAT_STMT, (long)offsetof(struct _mod, v.Interactive.body)}, {NULL, NULL, 0, 0, 0}};
+static const AstField f_Expression[] = {{"body", "expr", AST_ONE, CAT_EXPR, (long)offsetof(struct _mod, v.Expression.body)}, {NULL, NULL, 0, 0, 0}};
+static const AstField f_FunctionType[] = {{"argtypes", "expr", AST_SEQ, CAT_EXPR, -1}, {"returns", "expr", AST_ONE, CAT_EXPR, -1}, {NULL, NULL, 0, 0, 0}};
+static const AstField f_FunctionDef[] = {{"name", "identifier", AST_ONE, CV_IDENT, (long)offsetof(struct _stmt, v.FunctionDef.name)}, {"args", "arguments", AST_ONE, CAT_ARGUMENTS, (long)offsetof(struct _stmt, v.FunctionDef.args)}, {"body", "stmt", AST_SEQ, CAT_STMT, (long)offsetof(struct _stmt, v.FunctionDef.body)}, {"decorator_list", "expr", AST_SEQ, CAT_EXPR, (long)offsetof(struct _stmt, v.FunctionDef.decorator_list)}, {"returns", "expr", AST_OPT, CAT_EXPR, (long)offsetof(struct _stmt, v.FunctionDef.returns)}, {"type_comment", "string", AST_OPT, CV_STRING, -1}, {NULL, NULL, 0, 0, 0}};
+static const AstField f_ClassDef[] = {{"name", "identifier", AST_ONE, CV_IDENT, (long)offsetof(struct _stmt, v.ClassDef.name)}, {"bases", "expr", AST_SEQ, CAT_EXPR, (long)offsetof(struct _stmt, v.ClassDef.bases)}, {"keywords", "keyword", AST_SEQ, CAT_KEYWORD, (long)offsetof(struct _stmt, v.ClassDef.keywords)}, {"body", "stmt", AST_SEQ, CAT_STMT, (long)offsetof(struct _stmt, v.ClassDef.body)}, {"decorator_list", "expr", AST_SEQ, CAT_EXPR, (long)offsetof(struct _stmt, v.ClassDef.decorator_list)}, {NULL, NULL, 0, 0, 0}};
+static const AstField f_Return[] = {{"value", "expr", AST_OPT, CAT_EXPR, (long)offsetof(struct _stmt, v.Return.value)}, {NULL, NULL, 0, 0, 0}};
+static const AstField f_Delete[] = {{"targets", "expr", AST_SEQ, CAT_EXPR, (long)offsetof(struct _stmt, v.Delete.targets)}, {NULL, NULL, 0, 0, 0}};
+static const AstField f_Assign[] = {{"targets", "expr", AST_SEQ, CAT_EXPR, (long)offsetof(struct _stmt, v.Assign.targets)}, {"value", "expr", AST_ONE, CAT_EXPR, (long)offsetof(struct _stmt, v.Assign.value)}, {"type_comment", "string", AST_OPT, CV_STRING, -1}, {NULL, NULL, 0, 0, 0}};
+static const AstField f_AugAssign[] = {{"target", "expr", AST_ONE, CAT_EXPR, (long)offsetof(struct _stmt, v.AugAssign.target)}, {"op", "operator", AST_ONE, CAT_OPERATOR, (long)offsetof(struct _stmt, v.AugAssign.op)}, {"value", "expr", AST_ONE, CAT_EXPR, (long)offsetof(struct _stmt, v.AugAssign.value)}, {NULL, NULL, 0, 0, 0}};
+static const AstField f_AnnAssign[] = {{"target", "expr", AST_ONE, CAT_EXPR, (long)offsetof(struct _stmt, v.AnnAssign.target)}, {"annotation", "expr", AST_ONE, CAT_EXPR, (long)offsetof(struct _stmt, v.AnnAssign.annotation)}, {"value", "expr", AST_OPT, CAT_EXPR, (long)offsetof(struct _stmt, v.AnnAssign.value)}, {"simple", "int", AST_ONE, CV_INT, (long)offsetof(struct _stmt, v.AnnAssign.simple)}, {NULL, NULL, 0, 0, 0}};
+static const AstField f_For[] = {{"target", "expr", AST_ONE, CAT_EXPR, (long)offsetof(struct _stmt, v.For.target)}, {"iter", "expr", AST_ONE, CAT_EXPR, (long)offsetof(struct _stmt, v.For.iter)}, {"body", "stmt", AST_SEQ, CAT_STMT, (long)offsetof(struct _stmt, v.For.body)}, {"orelse", "stmt", AST_SEQ, CAT_STMT, (long)offsetof(struct _stmt, v.For.orelse)}, {"type_comment", "string", AST_OPT, CV_STRING, -1}, {NULL, NULL, 0, 0, 0}};
+static const AstField f_While[] = {{"test", "expr", AST_ONE, CAT_EXPR, (long)offsetof(struct _stmt, v.While.test)}, {"body", "stmt", AST_SEQ, CAT_STMT, (long)offsetof(struct _stmt, v.While.body)}, {"orelse", "stmt", AST_SEQ, CAT_STMT, (long)offsetof(struct _stmt, v.While.orelse)}, {NULL, NULL, 0, 0, 0}};
+static const AstField f_If[] = {{"test", "expr", AST_ONE, CAT_EXPR, (long)offsetof(struct _stmt, v.If.test)}, {"body", "stmt", AST_SEQ, CAT_STMT, (long)offsetof(struct _stmt, v.If.body)}, {"orelse", "stmt", AST_SEQ, CAT_STMT, (long)offsetof(struct _stmt, v.If.orelse)}, {NULL, NULL, 0, 0, 0}};
+static const AstField f_With[] = {{"items", "withitem", AST_SEQ, CAT_WITHITEM, (long)offsetof(struct _stmt, v.With.items)}, {"body", "stmt", AST_SEQ, CAT_STMT, (long)offsetof(struct _stmt, v.With.body)}, {"type_comment", "string", AST_OPT, CV_STRING, -1}, {NULL, NULL, 0, 0, 0}};
+static const AstField f_Raise[] = {{"exc", "expr", AST_OPT, CAT_EXPR, (long)offsetof(struct _stmt, v.Raise.exc)}, {"cause", "expr", AST_OPT, CAT_EXPR, (long)offsetof(struct _stmt, v.Raise.cause)}, {NULL, NULL, 0, 0, 0}};
+static const AstField f_Try[] = {{"body", "stmt", AST_SEQ, CAT_STMT, (long)offsetof(struct _stmt, v.Try.body)}, {"handlers", "excepthandler", AST_SEQ, CAT_HANDLER, (long)offsetof(struct _stmt, v.Try.handlers)}, {"orelse", "stmt", AST_SEQ, CAT_STMT, (long)offsetof(struct _stmt, v.Try.orelse)}, {"finalbody", "stmt", AST_SEQ, CAT_STMT, (long)offsetof(struct _stmt, v.Try.finalbody)}, {NULL, NULL, 0, 0, 0}};
+static const AstField f_TryStar[] = {{"body", "stmt", AST_SEQ, CAT_STMT, (long)offsetof(struct _stmt, v.Try.body)}, {"handlers", "excepthandler", AST_SEQ, CAT_HANDLER, (long)offsetof(struct _stmt, v.Try.handlers)}, {"orelse", "stmt", AST_SEQ, CAT_STMT, (long)offsetof(struct _stmt, v.Try.orelse)}, {"finalbody", "stmt", AST_SEQ, CAT_STMT, (long)offsetof(struct _stmt, v.Try.finalbody)}, {NULL, NULL, 0, 0, 0}};
+static const AstField f_Assert[] = {{"test", "expr", AST_ONE, CAT_EXPR, (long)offsetof(struct _stmt, v.Assert.test)}, {"msg", "expr", AST_OPT, CAT_EXPR, (long)offsetof(struct _stmt, v.Assert.msg)}, {NULL, NULL, 0, 0, 0}};
+static const AstField f_Import[] = {{"names", "alias", AST_SEQ, CAT_ALIAS, (long)offsetof(struct _stmt, v.Import.names)}, {NULL, NULL, 0, 0, 0}};
+static const AstField f_ImportFrom[] = {{"module", "identifier", AST_OPT, CV_IDENT, (long)offsetof(struct _stmt, v.ImportFrom.module)}, {"names", "alias", AST_SEQ, CAT_ALIAS, (long)offsetof(struct _stmt, v.ImportFrom.names)}, {"level", "int", AST_OPT, CV_INT, (long)offsetof(struct _stmt, v.ImportFrom.level)}, {NULL, NULL, 0, 0, 0}};
+static const AstField f_Global[] = {{"names", "identifier", AST_SEQ, CV_IDENT, (long)offsetof(struct _stmt, v.Global.names)}, {NULL, NULL, 0, 0, 0}};
+static const AstField f_Nonlocal[] = {{"names", "identifier", AST_SEQ, CV_IDENT, (long)offsetof(struct _stmt, v.Nonlocal.names)}, {NULL, NULL, 0, 0, 0}};
+static const AstField f_Expr[] = {{"value", "expr", AST_ONE, CAT_EXPR, (long)offsetof(struct _stmt, v.Expr.value)}, {NULL, NULL, 0, 0, 0}};
+static const AstField f_Pass[] = {{NULL, NULL, 0, 0, 0}};
+static const AstField f_Break[] = {{NULL, NULL, 0, 0, 0}};
+static const AstField f_Continue[] = {{NULL, NULL, 0, 0, 0}};
+static const AstField f_Match[] = {{"subject", "expr", AST_ONE, CAT_EXPR, (long)offsetof(struct _stmt, v.Match.subject)}, {"cases", "match_case", AST_SEQ, CAT_MATCH_CASE, (long)offsetof(struct _stmt, v.Match.cases)}, {NULL, NULL, 0, 0, 0}};
+static const AstField f_AsyncFunctionDef[] = {{"name", "identifier", AST_ONE, CV_IDENT, (long)offsetof(struct _stmt, v.FunctionDef.name)}, {"args", "arguments", AST_ONE, CAT_ARGUMENTS, (long)offsetof(struct _stmt, v.FunctionDef.args)}, {"body", "stmt", AST_SEQ, CAT_STMT, (long)offsetof(struct _stmt, v.FunctionDef.body)}, {"decorator_list", "expr", AST_SEQ, CAT_EXPR, (long)offsetof(struct _stmt, v.FunctionDef.decorator_list)}, {"returns", "expr", AST_OPT, CAT_EXPR, (long)offsetof(struct _stmt, v.FunctionDef.returns)}, {"type_comment", "string", AST_OPT, CV_STRING, -1}, {NULL, NULL, 0, 0, 0}};
+static const AstField f_AsyncFor[] = {{"target", "expr", AST_ONE, CAT_EXPR, (long)offsetof(struct _stmt, v.For.target)}, {"iter", "expr", AST_ONE, CAT_EXPR, (long)offsetof(struct _stmt, v.For.iter)}, {"body", "stmt", AST_SEQ, CAT_STMT, (long)offsetof(struct _stmt, v.For.body)}, {"orelse", "stmt", AST_SEQ, CAT_STMT, (long)offsetof(struct _stmt, v.For.orelse)}, {"type_comment", "string", AST_OPT, CV_STRING, -1}, {NULL, NULL, 0, 0, 0}};
+static const AstField f_AsyncWith[] = {{"items", "withitem", AST_SEQ, CAT_WITHITEM, (long)offsetof(struct _stmt, v.With.items)}, {"body", "stmt", AST_SEQ, CAT_STMT, (long)offsetof(struct _stmt, v.With.body)}, {"type_comment", "string", AST_OPT, CV_STRING, -1}, {NULL, NULL, 0, 0, 0}};
+static const AstField f_BoolOp[] = {{"op", "boolop", AST_ONE, CAT_BOOLOP, (long)offsetof(struct _expr, v.BoolOp.op)}, {"values", "expr", AST_SEQ, CAT_EXPR, (long)offsetof(struct _expr, v.BoolOp.values)}, {NULL, NULL, 0, 0, 0}};
+static const AstField f_NamedExpr[] = {{"target", "expr", AST_ONE, CAT_EXPR, (long)offsetof(struct _expr, v.NamedExpr.target)}, {"value", "expr", AST_ONE, CAT_EXPR, (long)offsetof(struct _expr, v.NamedExpr.value)}, {NULL, NULL, 0, 0, 0}};
+static const AstField f_BinOp[] = {{"left", "expr", AST_ONE, CAT_EXPR, (long)offsetof(struct _expr, v.BinOp.left)}, {"op", "operator", AST_ONE, CAT_OPERATOR, (long)offsetof(struct _expr, v.BinOp.op)}, {"right", "expr", AST_ONE, CAT_EXPR, (long)offsetof(struct _expr, v.BinOp.right)}, {NULL, NULL, 0, 0, 0}};
+static const AstField f_UnaryOp[] = {{"op", "unaryop", AST_ONE, CAT_UNARYOP, (long)offsetof(struct _expr, v.UnaryOp.op)}, {"operand", "expr", AST_ONE, CAT_EXPR, (long)offsetof(struct _expr, v.UnaryOp.operand)}, {NULL, NULL, 0, 0, 0}};
+static const AstField f_Lambda[] = {{"args", "arguments", AST_ONE, CAT_ARGUMENTS, (long)offsetof(struct _expr, v.Lambda.args)}, {"body", "expr", AST_ONE, CAT_EXPR, (long)offsetof(struct _expr, v.Lambda.body)}, {NULL, NULL, 0, 0, 0}};
+static const AstField f_IfExp[] = {{"test", "expr", AST_ONE, CAT_EXPR, (long)offsetof(struct _expr, v.IfExp.test)}, {"body", "expr", AST_ONE, CAT_EXPR, (long)offsetof(struct _expr, v.IfExp.body)}, {"orelse", "expr", AST_ONE, CAT_EXPR, (long)offsetof(struct _expr, v.IfExp.orelse)}, {NULL, NULL, 0, 0, 0}};
+static const AstField f_Dict[] = {{"keys", "expr", AST_SEQ, CAT_EXPR | CV_NULL_ITEMS, (long)offsetof(struct _expr, v.Dict.keys)}, {"values", "expr", AST_SEQ, CAT_EXPR, (long)offsetof(struct _expr, v.Dict.values)}, {NULL, NULL, 0, 0, 0}};
+static const AstField f_Set[] = {{"elts", "expr", AST_SEQ, CAT_EXPR, (long)offsetof(struct _expr, v.Set.elts)}, {NULL, NULL, 0, 0, 0}};
+static const AstField f_ListComp[] = {{"elt", "expr", AST_ONE, CAT_EXPR, (long)offsetof(struct _expr, v.ListComp.elt)}, {"generators", "comprehension", AST_SEQ, CAT_COMPREHENSION, (long)offsetof(struct _expr, v.ListComp.generators)}, {NULL, NULL, 0, 0, 0}};
+static const AstField f_SetComp[] = {{"elt", "expr", AST_ONE, CAT_EXPR, (long)offsetof(struct _expr, v.SetComp.elt)}, {"generators", "comprehension", AST_SEQ, CAT_COMPREHENSION, (long)offsetof(struct _expr, v.SetComp.generators)}, {NULL, NULL, 0, 0, 0}};
+static const AstField f_DictComp[] = {{"key", "expr", AST_ONE, CAT_EXPR, (long)offsetof(struct _expr, v.DictComp.key)}, {"value", "expr", AST_ONE, CAT_EXPR, (long)offsetof(struct _expr, v.DictComp.value)}, {"generators", "comprehension", AST_SEQ, CAT_COMPREHENSION, (long)offsetof(struct _expr, v.DictComp.generators)}, {NULL, NULL, 0, 0, 0}};
+static const AstField f_GeneratorExp[] = {{"elt", "expr", AST_ONE, CAT_EXPR, (long)offsetof(struct _expr, v.GeneratorExp.elt)}, {"generators", "comprehension", AST_SEQ, CAT_COMPREHENSION, (long)offsetof(struct _expr, v.GeneratorExp.generators)}, {NULL, NULL, 0, 0, 0}};
+static const AstField f_Yield[] = {{"value", "expr", AST_OPT, CAT_EXPR, (long)offsetof(struct _expr, v.Yield.value)}, {NULL, NULL, 0, 0, 0}};
+static const AstField f_YieldFrom[] = {{"value", "expr", AST_ONE, CAT_EXPR, (long)offsetof(struct _expr, v.YieldFrom.value)}, {NULL, NULL, 0, 0, 0}};
+static const AstField f_Compare[] = {{"left", "expr", AST_ONE, CAT_EXPR, (long)offsetof(struct _expr, v.Compare.left)}, {"ops", "cmpop", AST_SEQ, CAT_CMPOP, (long)offsetof(struct _expr, v.Compare.ops)}, {"comparators", "expr", AST_SEQ, CAT_EXPR, (long)offsetof(struct _expr, v.Compare.comparators)}, {NULL, NULL, 0, 0, 0}};
+static const AstField f_Call[] = {{"func", "expr", AST_ONE, CAT_EXPR, (long)offsetof(struct _expr, v.Call.func)}, {"args", "expr", AST_SEQ, CAT_EXPR, (long)offsetof(struct _expr, v.Call.args)}, {"keywords", "keyword", AST_SEQ, CAT_KEYWORD, (long)offsetof(struct _expr, v.Call.keywords)}, {NULL, NULL, 0, 0, 0}};
+static const AstField f_FormattedValue[] = {{"value", "expr", AST_ONE, CAT_EXPR, (long)offsetof(struct _expr, v.FormattedValue.value)}, {"conversion", "int", AST_ONE, CV_INT, (long)offsetof(struct _expr, v.FormattedValue.conversion)}, {"format_spec", "expr", AST_OPT, CAT_EXPR, (long)offsetof(struct _expr, v.FormattedValue.format_spec)}, {NULL, NULL, 0, 0, 0}};
+static const AstField f_JoinedStr[] = {{"values", "expr", AST_SEQ, CAT_EXPR, (long)offsetof(struct _expr, v.JoinedStr.values)}, {NULL, NULL, 0, 0, 0}};
+static const AstField f_Constant[] = {{"value", "constant", AST_ONE, CV_CONST, (long)offsetof(struct _expr, v.Constant.value)}, {"kind", "string", AST_OPT, CV_KIND, -1}, {NULL, NULL, 0, 0, 0}};
+static const AstField f_Attribute[] = {{"value", "expr", AST_ONE, CAT_EXPR, (long)offsetof(struct _expr, v.Attribute.value)}, {"attr", "identifier", AST_ONE, CV_IDENT, (long)offsetof(struct _expr, v.Attribute.attr)}, {"ctx", "expr_context", AST_ONE, CAT_CTX, (long)offsetof(struct _expr, v.Attribute.ctx)}, {NULL, NULL, 0, 0, 0}};
+static const AstField f_Subscript[] = {{"value", "expr", AST_ONE, CAT_EXPR, (long)offsetof(struct _expr, v.Subscript.value)}, {"slice", "expr", AST_ONE, CAT_EXPR, (long)offsetof(struct _expr, v.Subscript.slice)}, {"ctx", "expr_context", AST_ONE, CAT_CTX, (long)offsetof(struct _expr, v.Subscript.ctx)}, {NULL, NULL, 0, 0, 0}};
+static const AstField f_Starred[] = {{"value", "expr", AST_ONE, CAT_EXPR, (long)offsetof(struct _expr, v.Starred.value)}, {"ctx", "expr_context", AST_ONE, CAT_CTX, (long)offsetof(struct _expr, v.Starred.ctx)}, {NULL, NULL, 0, 0, 0}};
+static const AstField f_Name[] = {{"id", "identifier", AST_ONE, CV_IDENT, (long)offsetof(struct _expr, v.Name.id)}, {"ctx", "expr_context", AST_ONE, CAT_CTX, (long)offsetof(struct _expr, v.Name.ctx)}, {NULL, NULL, 0, 0, 0}};
+static const AstField f_List[] = {{"elts", "expr", AST_SEQ, CAT_EXPR, (long)offsetof(struct _expr, v.List.elts)}, {"ctx", "expr_context", AST_ONE, CAT_CTX, (long)offsetof(struct _expr, v.List.ctx)}, {NULL, NULL, 0, 0, 0}};
+static const AstField f_Tuple[] = {{"elts", "expr", AST_SEQ, CAT_EXPR, (long)offsetof(struct _expr, v.Tuple.elts)}, {"ctx", "expr_context", AST_ONE, CAT_CTX, (long)offsetof(struct _expr, v.Tuple.ctx)}, {NULL, NULL, 0, 0, 0}};
+static const AstField f_Slice[] = {{"lower", "expr", AST_OPT, CAT_EXPR, (long)offsetof(struct _expr, v.Slice.lower)}, {"upper", "expr", AST_OPT, CAT_EXPR, (long)offsetof(struct _expr, v.Slice.upper)}, {"step", "expr", AST_OPT, CAT_EXPR, (long)offsetof(struct _expr, v.Slice.step)}, {NULL, NULL, 0, 0, 0}};
+static const AstField f_Await[] = {{"value", "expr", AST_ONE, CAT_EXPR, (long)offsetof(struct _expr, v.Await.value)}, {NULL, NULL, 0, 0, 0}};
+static const AstField f_Load[] = {{NULL, NULL, 0, 0, 0}};
+static const AstField f_Store[] = {{NULL, NULL, 0, 0, 0}};
+static const AstField f_Del[] = {{NULL, NULL, 0, 0, 0}};
+static const AstField f_And[] = {{NULL, NULL, 0, 0, 0}};
+static const AstField f_Or[] = {{NULL, NULL, 0, 0, 0}};
+static const AstField f_Add[] = {{NULL, NULL, 0, 0, 0}};
+static const AstField f_Sub[] = {{NULL, NULL, 0, 0, 0}};
+static const AstField f_Mult[] = {{NULL, NULL, 0, 0, 0}};
+static const AstField f_MatMult[] = {{NULL, NULL, 0, 0, 0}};
+static const AstField f_Div[] = {{NULL, NULL, 0, 0, 0}};
+static const AstField f_Mod[] = {{NULL, NULL, 0, 0, 0}};
+static const AstField f_Pow[] = {{NULL, NULL, 0, 0, 0}};
+static const AstField f_LShift[] = {{NULL, NULL, 0, 0, 0}};
+static const AstField f_RShift[] = {{NULL, NULL, 0, 0, 0}};
+static const AstField f_BitOr[] = {{NULL, NULL, 0, 0, 0}};
+static const AstField f_BitXor[] = {{NULL, NULL, 0, 0, 0}};
+static const AstField f_BitAnd[] = {{NULL, NULL, 0, 0, 0}};
+static const AstField f_FloorDiv[] = {{NULL, NULL, 0, 0, 0}};
+static const AstField f_Invert[] = {{NULL, NULL, 0, 0, 0}};
+static const AstField f_Not[] = {{NULL, NULL, 0, 0, 0}};
+static const AstField f_UAdd[] = {{NULL, NULL, 0, 0, 0}};
+static const AstField f_USub[] = {{NULL, NULL, 0, 0, 0}};
+static const AstField f_Eq[] = {{NULL, NULL, 0, 0, 0}};
+static const AstField f_NotEq[] = {{NULL, NULL, 0, 0, 0}};
+static const AstField f_Lt[] = {{NULL, NULL, 0, 0, 0}};
+static const AstField f_LtE[] = {{NULL, NULL, 0, 0, 0}};
+static const AstField f_Gt[] = {{NULL, NULL, 0, 0, 0}};
+static const AstField f_GtE[] = {{NULL, NULL, 0, 0, 0}};
+static const AstField f_Is[] = {{NULL, NULL, 0, 0, 0}};
+static const AstField f_IsNot[] = {{NULL, NULL, 0, 0, 0}};
+static const AstField f_In[] = {{NULL, NULL, 0, 0, 0}};
+static const AstField f_NotIn[] = {{NULL, NULL, 0, 0, 0}};
+static const AstField f_comprehension[] = {{"target", "expr", AST_ONE, CAT_EXPR, (long)offsetof(struct _comprehension, target)}, {"iter", "expr", AST_ONE, CAT_EXPR, (long)offsetof(struct _comprehension, iter)}, {"ifs", "expr", AST_SEQ, CAT_EXPR, (long)offsetof(struct _comprehension, ifs)}, {"is_async", "int", AST_ONE, CV_INT, (long)offsetof(struct _comprehension, is_async)}, {NULL, NULL, 0, 0, 0}};
+static const AstField f_ExceptHandler[] = {{"type", "expr", AST_OPT, CAT_EXPR, (long)offsetof(struct _excepthandler, type)}, {"name", "identifier", AST_OPT, CV_IDENT, (long)offsetof(struct _excepthandler, name)}, {"body", "stmt", AST_SEQ, CAT_STMT, (long)offsetof(struct _excepthandler, body)}, {NULL, NULL, 0, 0, 0}};
+static const AstField f_arguments[] = {{"posonlyargs", "arg", AST_SEQ, CAT_ARG, (long)offsetof(struct _arguments, posonlyargs)}, {"args", "arg", AST_SEQ, CAT_ARG, (long)offsetof(struct _arguments, args)}, {"vararg", "arg", AST_OPT, CAT_ARG, (long)offsetof(struct _arguments, vararg)}, {"kwonlyargs", "arg", AST_SEQ, CAT_ARG, (long)offsetof(struct _arguments, kwonlyargs)}, {"kw_defaults", "expr", AST_SEQ, CAT_EXPR | CV_NULL_ITEMS, (long)offsetof(struct _arguments, kw_defaults)}, {"kwarg", "arg", AST_OPT, CAT_ARG, (long)offsetof(struct _arguments, kwarg)}, {"defaults", "expr", AST_SEQ, CAT_EXPR, (long)offsetof(struct _arguments, defaults)}, {NULL, NULL, 0, 0, 0}};
+static const AstField f_arg[] = {{"arg", "identifier", AST_ONE, CV_IDENT, (long)offsetof(struct _arg, arg)}, {"annotation", "expr", AST_OPT, CAT_EXPR, (long)offsetof(struct _arg, annotation)}, {"type_comment", "string", AST_OPT, CV_STRING, -1}, {NULL, NULL, 0, 0, 0}};
+static const AstField f_keyword[] = {{"arg", "identifier", AST_OPT, CV_IDENT, (long)offsetof(struct _keyword, arg)}, {"value", "expr", AST_ONE, CAT_EXPR, (long)offsetof(struct _keyword, value)}, {NULL, NULL, 0, 0, 0}};
+static const AstField f_alias[] = {{"name", "identifier", AST_ONE, CV_IDENT, (long)offsetof(struct _alias, name)}, {"asname", "identifier", AST_OPT, CV_IDENT, (long)offsetof(struct _alias, asname)}, {NULL, NULL, 0, 0, 0}};
+static const AstField f_withitem[] = {{"context_expr", "expr", AST_ONE, CAT_EXPR, (long)offsetof(struct _withitem, context_expr)}, {"optional_vars", "expr", AST_OPT, CAT_EXPR, (long)offsetof(struct _withitem, optional_vars)}, {NULL, NULL, 0, 0, 0}};
+static const AstField f_match_case[] = {{"pattern", "pattern", AST_ONE, CAT_PATTERN, (long)offsetof(struct _match_case, pattern)}, {"guard", "expr", AST_OPT, CAT_EXPR, (long)offsetof(struct _match_case, guard)}, {"body", "stmt", AST_SEQ, CAT_STMT, (long)offsetof(struct _match_case, body)}, {NULL, NULL, 0, 0, 0}};
+static const AstField f_MatchValue[] = {{"value", "expr", AST_ONE, CAT_EXPR, (long)offsetof(struct _pattern, v.MatchValue.value)}, {NULL, NULL, 0, 0, 0}};
+static const AstField f_MatchSingleton[] = {{"value", "constant", AST_ONE, CV_CONST, (long)offsetof(struct _pattern, v.MatchSingleton.value)}, {NULL, NULL, 0, 0, 0}};
+static const AstField f_MatchSequence[] = {{"patterns", "pattern", AST_SEQ, CAT_PATTERN, (long)offsetof(struct _pattern, v.MatchSequence.patterns)}, {NULL, NULL, 0, 0, 0}};
+static const AstField f_MatchMapping[] = {{"keys", "expr", AST_SEQ, CAT_EXPR, (long)offsetof(struct _pattern, v.MatchMapping.keys)}, {"patterns", "pattern", AST_SEQ, CAT_PATTERN, (long)offsetof(struct _pattern, v.MatchMapping.patterns)}, {"rest", "identifier", AST_OPT, CV_IDENT, (long)offsetof(struct _pattern, v.MatchMapping.rest)}, {NULL, NULL, 0, 0, 0}};
+static const AstField f_MatchClass[] = {{"cls", "expr", AST_ONE, CAT_EXPR, (long)offsetof(struct _pattern, v.MatchClass.cls)}, {"patterns", "pattern", AST_SEQ, CAT_PATTERN, (long)offsetof(struct _pattern, v.MatchClass.patterns)}, {"kwd_attrs", "identifier", AST_SEQ, CV_IDENT, (long)offsetof(struct _pattern, v.MatchClass.kwd_attrs)}, {"kwd_patterns", "pattern", AST_SEQ, CAT_PATTERN, (long)offsetof(struct _pattern, v.MatchClass.kwd_patterns)}, {NULL, NULL, 0, 0, 0}};
+static const AstField f_MatchStar[] = {{"name", "identifier", AST_OPT, CV_IDENT, (long)offsetof(struct _pattern, v.MatchStar.name)}, {NULL, NULL, 0, 0, 0}};
+static const AstField f_MatchAs[] = {{"pattern", "pattern", AST_OPT, CAT_PATTERN, (long)offsetof(struct _pattern, v.MatchAs.pattern)}, {"name", "identifier", AST_OPT, CV_IDENT, (long)offsetof(struct _pattern, v.MatchAs.name)}, {NULL, NULL, 0, 0, 0}};
+static const AstField f_MatchOr[] = {{"patterns", "pattern", AST_SEQ, CAT_PATTERN, (long)offsetof(struct _pattern, v.MatchOr.patterns)}, {NULL, NULL, 0, 0, 0}};
+static const AstField f_TypeIgnore[] = {{"lineno", "int", AST_ONE, CV_INT, -1}, {"tag", "string", AST_ONE, CV_STRING, -1}, {NULL, NULL, 0, 0, 0}};
+
+const AstClass ast_classes[] = {
+    {"mod", -1, CAT_MOD, 0, 0, f_none},
+    {"Module", 0, CAT_MOD, 1, 0, f_Module},
+    {"Interactive", 0, CAT_MOD, 2, 0, f_Interactive},
+    {"Expression", 0, CAT_MOD, 3, 0, f_Expression},
+    {"FunctionType", 0, CAT_MOD, 0, 0, f_FunctionType},
+    {"stmt", -1, CAT_STMT, 0, 1, f_none},
+    {"FunctionDef", 5, CAT_STMT, 1, 1, f_FunctionDef},
+    {"ClassDef", 5, CAT_STMT, 2, 1, f_ClassDef},
+    {"Return", 5, CAT_STMT, 3, 1, f_Return},
+    {"Delete", 5, CAT_STMT, 4, 1, f_Delete},
+    {"Assign", 5, CAT_STMT, 5, 1, f_Assign},
+    {"AugAssign", 5, CAT_STMT, 6, 1, f_AugAssign},
+    {"AnnAssign", 5, CAT_STMT, 7, 1, f_AnnAssign},
+    {"For", 5, CAT_STMT, 8, 1, f_For},
+    {"While", 5, CAT_STMT, 9, 1, f_While},
+    {"If", 5, CAT_STMT, 10, 1, f_If},
+    {"With", 5, CAT_STMT, 11, 1, f_With},
+    {"Raise", 5, CAT_STMT, 12, 1, f_Raise},
+    {"Try", 5, CAT_STMT, 13, 1, f_Try},
+    {"TryStar", 5, CAT_STMT, 14, 1, f_TryStar},
+    {"Assert", 5, CAT_STMT, 15, 1, f_Assert},
+    {"Import", 5, CAT_STMT, 16, 1, f_Import},
+    {"ImportFrom", 5, CAT_STMT, 17, 1, f_ImportFrom},
+    {"Global", 5, CAT_STMT, 18, 1, f_Global},
+    {"Nonlocal", 5, CAT_STMT, 19, 1, f_Nonlocal},
+    {"Expr", 5, CAT_STMT, 20, 1, f_Expr},
+    {"Pass", 5, CAT_STMT, 21, 1, f_Pass},
+    {"Break", 5, CAT_STMT, 22, 1, f_Break},
+    {"Continue", 5, CAT_STMT, 23, 1, f_Continue},
+    {"Match", 5, CAT_STMT, 24, 1, f_Match},
+    {"AsyncFunctionDef", 5, CAT_STMT, 25, 1, f_AsyncFunctionDef},
+    {"AsyncFor", 5, CAT_STMT, 26, 1, f_AsyncFor},
+    {"AsyncWith", 5, CAT_STMT, 27, 1, f_AsyncWith},
+    {"expr", -1, CAT_EXPR, 0, 1, f_none},
+    {"BoolOp", 33, CAT_EXPR, 1, 1, f_BoolOp},
+    {"NamedExpr", 33, CAT_EXPR, 2, 1, f_NamedExpr},
+    {"BinOp", 33, CAT_EXPR, 3, 1, f_BinOp},
+    {"UnaryOp", 33, CAT_EXPR, 4, 1, f_UnaryOp},
+    {"Lambda", 33, CAT_EXPR, 5, 1, f_Lambda},
+    {"IfExp", 33, CAT_EXPR, 6, 1, f_IfExp},
+    {"Dict", 33, CAT_EXPR, 7, 1, f_Dict},
+    {"Set", 33, CAT_EXPR, 8, 1, f_Set},
+    {"ListComp", 33, CAT_EXPR, 9, 1, f_ListComp},
+    {"SetComp", 33, CAT_EXPR, 10, 1, f_SetComp},
+    {"DictComp", 33, CAT_EXPR, 11, 1, f_DictComp},
+    {"GeneratorExp", 33, CAT_EXPR, 12, 1, f_GeneratorExp},
+    {"Yield", 33, CAT_EXPR, 13, 1, f_Yield},
+    {"YieldFrom", 33, CAT_EXPR, 14, 1, f_YieldFrom},
+    {"Compare", 33, CAT_EXPR, 15, 1, f_Compare},
+    {"Call", 33, CAT_EXPR, 16, 1, f_Call},
+    {"FormattedValue", 33, CAT_EXPR, 17, 1, f_FormattedValue},
+    {"JoinedStr", 33, CAT_EXPR, 18, 1, f_JoinedStr},
+    {"Constant", 33, CAT_EXPR, 19, 1, f_Constant},
+    {"Attribute", 33, CAT_EXPR, 20, 1, f_Attribute},
+    {"Subscript", 33, CAT_EXPR, 21, 1, f_Subscript},
+    {"Starred", 33, CAT_EXPR, 22, 1, f_Starred},
+    {"Name", 33, CAT_EXPR, 23, 1, f_Name},
+    {"List", 33, CAT_EXPR, 24, 1, f_List},
+    {"Tuple", 33, CAT_EXPR, 25, 1, f_Tuple},
+    {"Slice", 33, CAT_EXPR, 26, 1, f_Slice},
+    {"Await", 33, CAT_EXPR, 27, 1, f_Await},
+    {"expr_context", -1, CAT_CTX, 0, 0, f_none},
+    {"Load", 61, CAT_CTX, 1, 0, f_Load},
+    {"Store", 61, CAT_CTX, 2, 0, f_Store},
+    {"Del", 61, CAT_CTX, 3, 0, f_Del},
+    {"boolop", -1, CAT_BOOLOP, 0, 0, f_none},
+    {"And", 65, CAT_BOOLOP, 1, 0, f_And},
+    {"Or", 65, CAT_BOOLOP, 2, 0, f_Or},
+    {"operator", -1, CAT_OPERATOR, 0, 0, f_none},
+    {"Add", 68, CAT_OPERATOR, 1, 0, f_Add},
+    {"Sub", 68, CAT_OPERATOR, 2, 0, f_Sub},
+    {"Mult", 68, CAT_OPERATOR, 3, 0, f_Mult},
+    {"MatMult", 68, CAT_OPERATOR, 4, 0, f_MatMult},
+    {"Div", 68, CAT_OPERATOR, 5, 0, f_Div},
+    {"Mod", 68, CAT_OPERATOR, 6, 0, f_Mod},
+    {"Pow", 68, CAT_OPERATOR, 7, 0, f_Pow},
+    {"LShift", 68, CAT_OPERATOR, 8, 0, f_LShift},
+    {"RShift", 68, CAT_OPERATOR, 9, 0, f_RShift},
+    {"BitOr", 68, CAT_OPERATOR, 10, 0, f_BitOr},
+    {"BitXor", 68, CAT_OPERATOR, 11, 0, f_BitXor},
+    {"BitAnd", 68, CAT_OPERATOR, 12, 0, f_BitAnd},
+    {"FloorDiv", 68, CAT_OPERATOR, 13, 0, f_FloorDiv},
+    {"unaryop", -1, CAT_UNARYOP, 0, 0, f_none},
+    {"Invert", 82, CAT_UNARYOP, 1, 0, f_Invert},
+    {"Not", 82, CAT_UNARYOP, 2, 0, f_Not},
+    {"UAdd", 82, CAT_UNARYOP, 3, 0, f_UAdd},
+    {"USub", 82, CAT_UNARYOP, 4, 0, f_USub},
+    {"cmpop", -1, CAT_CMPOP, 0, 0, f_none},
+    {"Eq", 87, CAT_CMPOP, 1, 0, f_Eq},
+    {"NotEq", 87, CAT_CMPOP, 2, 0, f_NotEq},
+    {"Lt", 87, CAT_CMPOP, 3, 0, f_Lt},
+    {"LtE", 87, CAT_CMPOP, 4, 0, f_LtE},
+    {"Gt", 87, CAT_CMPOP, 5, 0, f_Gt},
+    {"GtE", 87, CAT_CMPOP, 6, 0, f_GtE},
+    {"Is", 87, CAT_CMPOP, 7, 0, f_Is},
+    {"IsNot", 87, CAT_CMPOP, 8, 0, f_IsNot},
+    {"In", 87, CAT_CMPOP, 9, 0, f_In},
+    {"NotIn", 87, CAT_CMPOP, 10, 0, f_NotIn},
+    {"comprehension", -1, CAT_COMPREHENSION, 1, 0, f_comprehension},
+    {"excepthandler", -1, CAT_HANDLER, 0, 1, f_none},
+    {"ExceptHandler", 99, CAT_HANDLER, 1, 1, f_ExceptHandler},
+    {"arguments", -1, CAT_ARGUMENTS, 1, 0, f_arguments},
+    {"arg", -1, CAT_ARG, 1, 1, f_arg},
+    {"keyword", -1, CAT_KEYWORD, 1, 1, f_keyword},
+    {"alias", -1, CAT_ALIAS, 1, 1, f_alias},
+    {"withitem", -1, CAT_WITHITEM, 1, 0, f_withitem},
+    {"match_case", -1, CAT_MATCH_CASE, 1, 0, f_match_case},
+    {"pattern", -1, CAT_PATTERN, 0, 2, f_none},
+    {"MatchValue", 107, CAT_PATTERN, 1, 2, f_MatchValue},
+    {"MatchSingleton", 107, CAT_PATTERN, 2, 2, f_MatchSingleton},
+    {"MatchSequence", 107, CAT_PATTERN, 3, 2, f_MatchSequence},
+    {"MatchMapping", 107, CAT_PATTERN, 4, 2, f_MatchMapping},
+    {"MatchClass", 107, CAT_PATTERN, 5, 2, f_MatchClass},
+    {"MatchStar", 107, CAT_PATTERN, 6, 2, f_MatchStar},
+    {"MatchAs", 107, CAT_PATTERN, 7, 2, f_MatchAs},
+    {"MatchOr", 107, CAT_PATTERN, 8, 2, f_MatchOr},
+    {"type_ignore", -1, CAT_TYPE_IGNORE, 0, 0, f_none},
+    {"TypeIgnore", 116, CAT_TYPE_IGNORE, 0, 0, f_TypeIgnore},
+};
+const int ast_nclasses = (int)(sizeof ast_classes / sizeof ast_classes[0]);
+
+const AstCategoryInfo ast_categories[CAT_COUNT] = {
+    [CAT_NONE] = {"", -1, 0, 0, 0, -1, -1},
+    [CAT_MOD] = {"mod", 0, 1, 4, sizeof(struct _mod), 0, -1},
+    [CAT_STMT] = {"stmt", 5, 6, 27, sizeof(struct _stmt), 0, (long)offsetof(struct _stmt, lineno)},
+    [CAT_EXPR] = {"expr", 33, 34, 27, sizeof(struct _expr), 0, (long)offsetof(struct _expr, lineno)},
+    [CAT_CTX] = {"expr_context", 61, 62, 3, 0, -1, -1},
+    [CAT_BOOLOP] = {"boolop", 65, 66, 2, 0, -1, -1},
+    [CAT_OPERATOR] = {"operator", 68, 69, 13, 0, -1, -1},
+    [CAT_UNARYOP] = {"unaryop", 82, 83, 4, 0, -1, -1},
+    [CAT_CMPOP] = {"cmpop", 87, 88, 10, 0, -1, -1},
+    [CAT_COMPREHENSION] = {"comprehension", -1, 98, 1, sizeof(struct _comprehension), -1, -1},
+    [CAT_HANDLER] = {"excepthandler", 99, 100, 1, sizeof(struct _excepthandler), -1, (long)offsetof(struct _excepthandler, lineno)},
+    [CAT_ARGUMENTS] = {"arguments", -1, 101, 1, sizeof(struct _arguments), -1, -1},
+    [CAT_ARG] = {"arg", -1, 102, 1, sizeof(struct _arg), -1, (long)offsetof(struct _arg, lineno)},
+    [CAT_KEYWORD] = {"keyword", -1, 103, 1, sizeof(struct _keyword), -1, (long)offsetof(struct _keyword, lineno)},
+    [CAT_ALIAS] = {"alias", -1, 104, 1, sizeof(struct _alias), -1, (long)offsetof(struct _alias, lineno)},
+    [CAT_WITHITEM] = {"withitem", -1, 105, 1, sizeof(struct _withitem), -1, -1},
+    [CAT_MATCH_CASE] = {"match_case", -1, 106, 1, sizeof(struct _match_case), -1, -1},
+    [CAT_PATTERN] = {"pattern", 107, 108, 8, sizeof(struct _pattern), 0, (long)offsetof(struct _pattern, lineno)},
+    [CAT_TYPE_IGNORE] = {"type_ignore", 116, 117, 1, 0, -1, -1},
+};
+
+int ast_class_index(int cat, int kind)
+{
+    if (cat <= CAT_NONE || cat >= CAT_COUNT)
+        return -1;
+    const AstCategoryInfo *ci = &ast_categories[cat];
+    if (ci->abstract < 0 || cat == CAT_HANDLER)
+        return ci->first;   /* a product type, or a sum with one constructor and no C kind */
+    if (kind < 1 || kind > ci->count)
+        return -1;
+    return ci->first + kind - 1;
+}
