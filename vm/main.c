@@ -607,6 +607,7 @@ options_done:
     vm_register_builtin_module("_thread", thread_module_init);
     vm_register_builtin_module("tm", tm_module_init);
     vm_register_builtin_module("importlib", importlib_module_init);
+    vm_register_builtin_module("importlib.machinery", importlib_machinery_module_init);
     vm_register_builtin_module("_io", io_module_init);
     vm_register_builtin_module("signal", signal_module_init);
     vm_register_builtin_module("_signal", signal_module_init);

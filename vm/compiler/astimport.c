@@ -46,7 +46,7 @@ static int import_int(Obj v, int *out)
         Obj *r = vm_roots(1);
         r[0] = vm_repr(v);
         if (r[0])
-            err_format(E_TypeError, "invalid integer value: %s", str_cstr(r[0]));
+            err_format(E_ValueError, "invalid integer value: %s", str_cstr(r[0]));
         vm_unroots(r);
         return -1;
     }
@@ -269,7 +269,7 @@ static int check_node(const AstClass *c, const char *node)
     const char *msg = NULL;
     if (c->category == CAT_EXPR) {
         const struct _expr *e = (const struct _expr *)node;
-        if (e->kind == Compare_kind && e->v.Compare.ops.n == 0)
+        if (e->kind == Compare_kind && e->v.Compare.comparators.n == 0)
             msg = "Compare with no comparators";
         else if (e->kind == Compare_kind && e->v.Compare.ops.n != e->v.Compare.comparators.n)
             msg = "Compare has a different number of comparators and operands";
@@ -346,7 +346,10 @@ static int import_node(Importer *im, Obj *obj, int cat, int expect_ctx, void *ou
     }
     if (ci->kind_offset >= 0)
         *(int *)(node + ci->kind_offset) = c->kind;
-    /* the node's own context first: its children's may depend on it */
+    /* positions first, as CPython reads them */
+    if (ci->pos_offset >= 0 && import_positions(obj, ci->name, (int *)(node + ci->pos_offset)) < 0)
+        goto out;
+    /* the node's own context next: its children's may depend on it */
     int own_ctx = 0;
     for (const AstField *f = c->fields; f->name; f++)
         if (f->conv == CAT_CTX) {
@@ -366,8 +369,6 @@ static int import_node(Importer *im, Obj *obj, int cat, int expect_ctx, void *ou
         err_format(E_ValueError, "expression which can't be assigned to in %s context", ctx_name(expect_ctx));
         goto out;
     }
-    if (ci->pos_offset >= 0 && import_positions(obj, ci->name, (int *)(node + ci->pos_offset)) < 0)
-        goto out;
     if (check_node(c, node) < 0)
         goto out;
     *(char **)out = node;

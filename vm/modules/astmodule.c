@@ -118,8 +118,14 @@ static Obj class_doc(int idx)
     sb_adds(&b, c->name);
     sb_adds(&b, " = ");
     for (int i = idx + 1; i < ast_nclasses && ast_classes[i].base == idx; i++) {
-        if (i > idx + 1)
-            sb_adds(&b, simple ? " | " : "\n    | ");
+        if (i > idx + 1 && simple) {
+            sb_adds(&b, " | ");
+        } else if (i > idx + 1) {   /* continuation lines align the bar under the '=' */
+            sb_addc(&b, '\n');
+            for (size_t k = 0; k <= strlen(c->name); k++)
+                sb_addc(&b, ' ');
+            sb_adds(&b, "| ");
+        }
         add_signature(&b, &ast_classes[i]);
     }
     return sb_finish(&b);

@@ -1,4 +1,7 @@
-/* The importlib module (minimal): import_module, reload, invalidate_caches. */
+/* The importlib module (minimal): import_module, reload, invalidate_caches;
+ * a package (empty __path__) whose one submodule is the built-in
+ * importlib.machinery: the file suffixes tmpy's import system knows (what
+ * inspect reads). */
 #include "modules.h"
 #include "objects/objects.h"
 #include "objects/strobj.h"
@@ -78,11 +81,67 @@ static const MethodDef importlib_functions[] = {
 
 Obj importlib_module_init(void)
 {
-    Obj *r = vm_roots(1);
+    Obj *r = vm_roots(2);
+    Obj m = NULL;
     r[0] = module_new("importlib");
     if (r[0])
         module_add_functions(r[0], importlib_functions);   /* allocates: r[0] follows the module */
-    Obj m = r[0];
+    if (r[0] && (r[1] = list_new(0)) && module_add(r[0], "__path__", r[1]) == 0)
+        m = r[0];
+    vm_unroots(r);
+    return m;
+}
+
+/* importlib.machinery.all_suffixes(): source then bytecode suffixes (tmpy loads no extension modules) */
+static Obj im_all_suffixes(Obj *args, size_t nargs, Obj kwnames)
+{
+    (void)args;
+    if (vm_check_args("all_suffixes", nargs, kwnames, 0, 0) < 0)
+        return NULL;
+    Obj *r = vm_roots(2);
+    Obj res = NULL;
+    r[0] = list_new(0);
+    if (r[0] && (r[1] = str_from_cstr(".py")) && list_append(r[0], r[1]) == 0 && (r[1] = str_from_cstr(".pyc")) &&
+        list_append(r[0], r[1]) == 0)
+        res = r[0];
+    vm_unroots(r);
+    return res;
+}
+
+static const MethodDef machinery_functions[] = {
+    {"all_suffixes", im_all_suffixes, 0, NULL},
+    {NULL, NULL, 0, NULL},
+};
+
+/* A list holding the one str s, or an empty list (s NULL). */
+static Obj suffix_list(const char *s)
+{
+    Obj *r = vm_roots(2);
+    Obj res = NULL;
+    r[0] = list_new(0);
+    if (r[0] && (!s || ((r[1] = str_from_cstr(s)) && list_append(r[0], r[1]) == 0)))
+        res = r[0];
+    vm_unroots(r);
+    return res;
+}
+
+Obj importlib_machinery_module_init(void)
+{
+    static const struct { const char *name, *suffix; } lists[] = {
+        {"SOURCE_SUFFIXES", ".py"}, {"BYTECODE_SUFFIXES", ".pyc"}, {"DEBUG_BYTECODE_SUFFIXES", ".pyc"},
+        {"OPTIMIZED_BYTECODE_SUFFIXES", ".pyc"}, {"EXTENSION_SUFFIXES", NULL},
+    };
+    Obj *r = vm_roots(2);
+    Obj m = NULL;
+    r[0] = module_new("importlib.machinery");
+    if (!r[0])
+        goto out;
+    module_add_functions(r[0], machinery_functions);
+    for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++)
+        if (!(r[1] = suffix_list(lists[i].suffix)) || module_add(r[0], lists[i].name, r[1]) < 0)
+            goto out;
+    m = r[0];
+out:
     vm_unroots(r);
     return m;
 }
