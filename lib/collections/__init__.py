@@ -6,7 +6,8 @@ import sys as _sys
 from itertools import chain as _chain, repeat as _repeat, starmap as _starmap
 from operator import itemgetter as _itemgetter
 
-__all__ = ['ChainMap', 'Counter', 'OrderedDict', 'defaultdict', 'deque', 'namedtuple']
+__all__ = ['ChainMap', 'Counter', 'OrderedDict', 'UserDict', 'UserList', 'UserString', 'defaultdict', 'deque',
+           'namedtuple']
 
 
 # C: each operation is one atomic step (vm/objects/dequeobject.c, vm/modules/collectionsmodule.c)
@@ -495,3 +496,6 @@ class ChainMap:
         for mapping in self.maps[::-1]:
             merged.update(mapping)
         return self.__class__(merged)
+
+
+from collections._userclasses import UserDict, UserList, UserString
