@@ -319,7 +319,7 @@ Obj coro_get_anext(Obj aiter);          /* GET_ANEXT: the awaitable of __anext__
 Obj asyncgen_wrap_value(Obj v);         /* ASYNC_GEN_WRAP */
 
 /* traceback.c */
-void traceback_prepend(Obj exc, Obj code, int lineno, int64_t lasti);
+void traceback_prepend(Obj exc, Obj code, Obj globals /* NULL: unknown */, int lineno, int64_t lasti);
 Obj frameobj_new(Obj code, Obj globals, int lineno);
 void traceback_init_types(void);   /* T_traceback, T_frame */
 

@@ -17,17 +17,19 @@ TypeObj *T_traceback, *T_frame;
 /* ------------------------------------------------------------------ */
 /* Entries                                                            */
 /* ------------------------------------------------------------------ */
-void traceback_prepend(Obj exc, Obj code, int lineno, int64_t lasti)
+void traceback_prepend(Obj exc, Obj code, Obj globals, int lineno, int64_t lasti)
 {
     if (!exc || !IS_EXCEPTION(exc))
         return;
-    Obj *r = vm_roots(2);
+    Obj *r = vm_roots(3);
     r[0] = exc;
     r[1] = code;
+    r[2] = globals;
     Obj tb = (Obj)tm_allocate(TID_TRACEBACK, sizeof(struct TracebackObj_));
     if (tb) {
         TB(tb)->next = EXC(r[0])->traceback;
         TB(tb)->code = r[1];
+        TB(tb)->globals = r[2];
         TB(tb)->lineno = lineno;
         TB(tb)->lasti = lasti;
         VM_WRITE(r[0]);
@@ -38,7 +40,7 @@ void traceback_prepend(Obj exc, Obj code, int lineno, int64_t lasti)
 
 void vm_traceback_add(Obj code, int lineno)
 {
-    traceback_prepend(err_occurred(), code, lineno, -1);
+    traceback_prepend(err_occurred(), code, NULL, lineno, -1);
 }
 
 Obj frameobj_new(Obj code, Obj globals, int lineno)
@@ -94,7 +96,8 @@ GETTER(tb_get_lasti)
 GETTER(tb_get_frame)
 {
     UNUSED_ARGS;
-    return frameobj_new(TB(args[0])->code, g_None, (int)TB(args[0])->lineno);
+    Obj g = TB(args[0])->globals;
+    return frameobj_new(TB(args[0])->code, g ? g : g_None, (int)TB(args[0])->lineno);
 }
 
 /* Frame objects: a running frame's (see trace.c) answers from the frame
