@@ -28,7 +28,7 @@ enum {
 typedef struct AstCategoryInfo {
     const char *name;     /* the ASDL type name (the abstract class, when there is one) */
     int abstract;         /* index of its abstract class in ast_classes; -1: a product type */
-    int first, count;     /* its concrete classes: ast_classes[first + kind - 1] has C kind `kind` */
+    int first, count;     /* its concrete classes: ast_classes[first .. first + count) */
     size_t size;          /* sizeof the C struct; 0: a plain enum value (contexts, operators) */
     long kind_offset;     /* where the C struct keeps its kind; -1: none */
     long pos_offset;      /* where it keeps lineno, col_offset, end_lineno, end_col_offset; -1: none */

@@ -1,9 +1,8 @@
 /* tmpy: the node classes of Python 3.11's `ast` module, as data: names,
  * bases, fields (ASDL type, cardinality, where the C tree of ast.h keeps
  * them). vm/modules/astmodule.c makes the classes; astexport.c and
- * astimport.c convert between them and the C tree. Concrete classes of a
- * sum type come in the order of its C kind enum (ast.h), so a C node's
- * class is ast_classes[first + kind - 1]. */
+ * astimport.c convert between them and the C tree. Classes come in the
+ * order of CPython's Python.asdl (their docs list them so). */
 #include "astconv.h"
 
 #include <stddef.h>
@@ -15,6 +14,7 @@ static const AstField f_Interactive[] = {{"body", "stmt", AST_SEQ, CAT_STMT, (lo
 static const AstField f_Expression[] = {{"body", "expr", AST_ONE, CAT_EXPR, (long)offsetof(struct _mod, v.Expression.body)}, {NULL, NULL, 0, 0, 0}};
 static const AstField f_FunctionType[] = {{"argtypes", "expr", AST_SEQ, CAT_EXPR, -1}, {"returns", "expr", AST_ONE, CAT_EXPR, -1}, {NULL, NULL, 0, 0, 0}};
 static const AstField f_FunctionDef[] = {{"name", "identifier", AST_ONE, CV_IDENT, (long)offsetof(struct _stmt, v.FunctionDef.name)}, {"args", "arguments", AST_ONE, CAT_ARGUMENTS, (long)offsetof(struct _stmt, v.FunctionDef.args)}, {"body", "stmt", AST_SEQ, CAT_STMT, (long)offsetof(struct _stmt, v.FunctionDef.body)}, {"decorator_list", "expr", AST_SEQ, CAT_EXPR, (long)offsetof(struct _stmt, v.FunctionDef.decorator_list)}, {"returns", "expr", AST_OPT, CAT_EXPR, (long)offsetof(struct _stmt, v.FunctionDef.returns)}, {"type_comment", "string", AST_OPT, CV_STRING, -1}, {NULL, NULL, 0, 0, 0}};
+static const AstField f_AsyncFunctionDef[] = {{"name", "identifier", AST_ONE, CV_IDENT, (long)offsetof(struct _stmt, v.FunctionDef.name)}, {"args", "arguments", AST_ONE, CAT_ARGUMENTS, (long)offsetof(struct _stmt, v.FunctionDef.args)}, {"body", "stmt", AST_SEQ, CAT_STMT, (long)offsetof(struct _stmt, v.FunctionDef.body)}, {"decorator_list", "expr", AST_SEQ, CAT_EXPR, (long)offsetof(struct _stmt, v.FunctionDef.decorator_list)}, {"returns", "expr", AST_OPT, CAT_EXPR, (long)offsetof(struct _stmt, v.FunctionDef.returns)}, {"type_comment", "string", AST_OPT, CV_STRING, -1}, {NULL, NULL, 0, 0, 0}};
 static const AstField f_ClassDef[] = {{"name", "identifier", AST_ONE, CV_IDENT, (long)offsetof(struct _stmt, v.ClassDef.name)}, {"bases", "expr", AST_SEQ, CAT_EXPR, (long)offsetof(struct _stmt, v.ClassDef.bases)}, {"keywords", "keyword", AST_SEQ, CAT_KEYWORD, (long)offsetof(struct _stmt, v.ClassDef.keywords)}, {"body", "stmt", AST_SEQ, CAT_STMT, (long)offsetof(struct _stmt, v.ClassDef.body)}, {"decorator_list", "expr", AST_SEQ, CAT_EXPR, (long)offsetof(struct _stmt, v.ClassDef.decorator_list)}, {NULL, NULL, 0, 0, 0}};
 static const AstField f_Return[] = {{"value", "expr", AST_OPT, CAT_EXPR, (long)offsetof(struct _stmt, v.Return.value)}, {NULL, NULL, 0, 0, 0}};
 static const AstField f_Delete[] = {{"targets", "expr", AST_SEQ, CAT_EXPR, (long)offsetof(struct _stmt, v.Delete.targets)}, {NULL, NULL, 0, 0, 0}};
@@ -22,9 +22,12 @@ static const AstField f_Assign[] = {{"targets", "expr", AST_SEQ, CAT_EXPR, (long
 static const AstField f_AugAssign[] = {{"target", "expr", AST_ONE, CAT_EXPR, (long)offsetof(struct _stmt, v.AugAssign.target)}, {"op", "operator", AST_ONE, CAT_OPERATOR, (long)offsetof(struct _stmt, v.AugAssign.op)}, {"value", "expr", AST_ONE, CAT_EXPR, (long)offsetof(struct _stmt, v.AugAssign.value)}, {NULL, NULL, 0, 0, 0}};
 static const AstField f_AnnAssign[] = {{"target", "expr", AST_ONE, CAT_EXPR, (long)offsetof(struct _stmt, v.AnnAssign.target)}, {"annotation", "expr", AST_ONE, CAT_EXPR, (long)offsetof(struct _stmt, v.AnnAssign.annotation)}, {"value", "expr", AST_OPT, CAT_EXPR, (long)offsetof(struct _stmt, v.AnnAssign.value)}, {"simple", "int", AST_ONE, CV_INT, (long)offsetof(struct _stmt, v.AnnAssign.simple)}, {NULL, NULL, 0, 0, 0}};
 static const AstField f_For[] = {{"target", "expr", AST_ONE, CAT_EXPR, (long)offsetof(struct _stmt, v.For.target)}, {"iter", "expr", AST_ONE, CAT_EXPR, (long)offsetof(struct _stmt, v.For.iter)}, {"body", "stmt", AST_SEQ, CAT_STMT, (long)offsetof(struct _stmt, v.For.body)}, {"orelse", "stmt", AST_SEQ, CAT_STMT, (long)offsetof(struct _stmt, v.For.orelse)}, {"type_comment", "string", AST_OPT, CV_STRING, -1}, {NULL, NULL, 0, 0, 0}};
+static const AstField f_AsyncFor[] = {{"target", "expr", AST_ONE, CAT_EXPR, (long)offsetof(struct _stmt, v.For.target)}, {"iter", "expr", AST_ONE, CAT_EXPR, (long)offsetof(struct _stmt, v.For.iter)}, {"body", "stmt", AST_SEQ, CAT_STMT, (long)offsetof(struct _stmt, v.For.body)}, {"orelse", "stmt", AST_SEQ, CAT_STMT, (long)offsetof(struct _stmt, v.For.orelse)}, {"type_comment", "string", AST_OPT, CV_STRING, -1}, {NULL, NULL, 0, 0, 0}};
 static const AstField f_While[] = {{"test", "expr", AST_ONE, CAT_EXPR, (long)offsetof(struct _stmt, v.While.test)}, {"body", "stmt", AST_SEQ, CAT_STMT, (long)offsetof(struct _stmt, v.While.body)}, {"orelse", "stmt", AST_SEQ, CAT_STMT, (long)offsetof(struct _stmt, v.While.orelse)}, {NULL, NULL, 0, 0, 0}};
 static const AstField f_If[] = {{"test", "expr", AST_ONE, CAT_EXPR, (long)offsetof(struct _stmt, v.If.test)}, {"body", "stmt", AST_SEQ, CAT_STMT, (long)offsetof(struct _stmt, v.If.body)}, {"orelse", "stmt", AST_SEQ, CAT_STMT, (long)offsetof(struct _stmt, v.If.orelse)}, {NULL, NULL, 0, 0, 0}};
 static const AstField f_With[] = {{"items", "withitem", AST_SEQ, CAT_WITHITEM, (long)offsetof(struct _stmt, v.With.items)}, {"body", "stmt", AST_SEQ, CAT_STMT, (long)offsetof(struct _stmt, v.With.body)}, {"type_comment", "string", AST_OPT, CV_STRING, -1}, {NULL, NULL, 0, 0, 0}};
+static const AstField f_AsyncWith[] = {{"items", "withitem", AST_SEQ, CAT_WITHITEM, (long)offsetof(struct _stmt, v.With.items)}, {"body", "stmt", AST_SEQ, CAT_STMT, (long)offsetof(struct _stmt, v.With.body)}, {"type_comment", "string", AST_OPT, CV_STRING, -1}, {NULL, NULL, 0, 0, 0}};
+static const AstField f_Match[] = {{"subject", "expr", AST_ONE, CAT_EXPR, (long)offsetof(struct _stmt, v.Match.subject)}, {"cases", "match_case", AST_SEQ, CAT_MATCH_CASE, (long)offsetof(struct _stmt, v.Match.cases)}, {NULL, NULL, 0, 0, 0}};
 static const AstField f_Raise[] = {{"exc", "expr", AST_OPT, CAT_EXPR, (long)offsetof(struct _stmt, v.Raise.exc)}, {"cause", "expr", AST_OPT, CAT_EXPR, (long)offsetof(struct _stmt, v.Raise.cause)}, {NULL, NULL, 0, 0, 0}};
 static const AstField f_Try[] = {{"body", "stmt", AST_SEQ, CAT_STMT, (long)offsetof(struct _stmt, v.Try.body)}, {"handlers", "excepthandler", AST_SEQ, CAT_HANDLER, (long)offsetof(struct _stmt, v.Try.handlers)}, {"orelse", "stmt", AST_SEQ, CAT_STMT, (long)offsetof(struct _stmt, v.Try.orelse)}, {"finalbody", "stmt", AST_SEQ, CAT_STMT, (long)offsetof(struct _stmt, v.Try.finalbody)}, {NULL, NULL, 0, 0, 0}};
 static const AstField f_TryStar[] = {{"body", "stmt", AST_SEQ, CAT_STMT, (long)offsetof(struct _stmt, v.Try.body)}, {"handlers", "excepthandler", AST_SEQ, CAT_HANDLER, (long)offsetof(struct _stmt, v.Try.handlers)}, {"orelse", "stmt", AST_SEQ, CAT_STMT, (long)offsetof(struct _stmt, v.Try.orelse)}, {"finalbody", "stmt", AST_SEQ, CAT_STMT, (long)offsetof(struct _stmt, v.Try.finalbody)}, {NULL, NULL, 0, 0, 0}};
@@ -37,10 +40,6 @@ static const AstField f_Expr[] = {{"value", "expr", AST_ONE, CAT_EXPR, (long)off
 static const AstField f_Pass[] = {{NULL, NULL, 0, 0, 0}};
 static const AstField f_Break[] = {{NULL, NULL, 0, 0, 0}};
 static const AstField f_Continue[] = {{NULL, NULL, 0, 0, 0}};
-static const AstField f_Match[] = {{"subject", "expr", AST_ONE, CAT_EXPR, (long)offsetof(struct _stmt, v.Match.subject)}, {"cases", "match_case", AST_SEQ, CAT_MATCH_CASE, (long)offsetof(struct _stmt, v.Match.cases)}, {NULL, NULL, 0, 0, 0}};
-static const AstField f_AsyncFunctionDef[] = {{"name", "identifier", AST_ONE, CV_IDENT, (long)offsetof(struct _stmt, v.FunctionDef.name)}, {"args", "arguments", AST_ONE, CAT_ARGUMENTS, (long)offsetof(struct _stmt, v.FunctionDef.args)}, {"body", "stmt", AST_SEQ, CAT_STMT, (long)offsetof(struct _stmt, v.FunctionDef.body)}, {"decorator_list", "expr", AST_SEQ, CAT_EXPR, (long)offsetof(struct _stmt, v.FunctionDef.decorator_list)}, {"returns", "expr", AST_OPT, CAT_EXPR, (long)offsetof(struct _stmt, v.FunctionDef.returns)}, {"type_comment", "string", AST_OPT, CV_STRING, -1}, {NULL, NULL, 0, 0, 0}};
-static const AstField f_AsyncFor[] = {{"target", "expr", AST_ONE, CAT_EXPR, (long)offsetof(struct _stmt, v.For.target)}, {"iter", "expr", AST_ONE, CAT_EXPR, (long)offsetof(struct _stmt, v.For.iter)}, {"body", "stmt", AST_SEQ, CAT_STMT, (long)offsetof(struct _stmt, v.For.body)}, {"orelse", "stmt", AST_SEQ, CAT_STMT, (long)offsetof(struct _stmt, v.For.orelse)}, {"type_comment", "string", AST_OPT, CV_STRING, -1}, {NULL, NULL, 0, 0, 0}};
-static const AstField f_AsyncWith[] = {{"items", "withitem", AST_SEQ, CAT_WITHITEM, (long)offsetof(struct _stmt, v.With.items)}, {"body", "stmt", AST_SEQ, CAT_STMT, (long)offsetof(struct _stmt, v.With.body)}, {"type_comment", "string", AST_OPT, CV_STRING, -1}, {NULL, NULL, 0, 0, 0}};
 static const AstField f_BoolOp[] = {{"op", "boolop", AST_ONE, CAT_BOOLOP, (long)offsetof(struct _expr, v.BoolOp.op)}, {"values", "expr", AST_SEQ, CAT_EXPR, (long)offsetof(struct _expr, v.BoolOp.values)}, {NULL, NULL, 0, 0, 0}};
 static const AstField f_NamedExpr[] = {{"target", "expr", AST_ONE, CAT_EXPR, (long)offsetof(struct _expr, v.NamedExpr.target)}, {"value", "expr", AST_ONE, CAT_EXPR, (long)offsetof(struct _expr, v.NamedExpr.value)}, {NULL, NULL, 0, 0, 0}};
 static const AstField f_BinOp[] = {{"left", "expr", AST_ONE, CAT_EXPR, (long)offsetof(struct _expr, v.BinOp.left)}, {"op", "operator", AST_ONE, CAT_OPERATOR, (long)offsetof(struct _expr, v.BinOp.op)}, {"right", "expr", AST_ONE, CAT_EXPR, (long)offsetof(struct _expr, v.BinOp.right)}, {NULL, NULL, 0, 0, 0}};
@@ -53,6 +52,7 @@ static const AstField f_ListComp[] = {{"elt", "expr", AST_ONE, CAT_EXPR, (long)o
 static const AstField f_SetComp[] = {{"elt", "expr", AST_ONE, CAT_EXPR, (long)offsetof(struct _expr, v.SetComp.elt)}, {"generators", "comprehension", AST_SEQ, CAT_COMPREHENSION, (long)offsetof(struct _expr, v.SetComp.generators)}, {NULL, NULL, 0, 0, 0}};
 static const AstField f_DictComp[] = {{"key", "expr", AST_ONE, CAT_EXPR, (long)offsetof(struct _expr, v.DictComp.key)}, {"value", "expr", AST_ONE, CAT_EXPR, (long)offsetof(struct _expr, v.DictComp.value)}, {"generators", "comprehension", AST_SEQ, CAT_COMPREHENSION, (long)offsetof(struct _expr, v.DictComp.generators)}, {NULL, NULL, 0, 0, 0}};
 static const AstField f_GeneratorExp[] = {{"elt", "expr", AST_ONE, CAT_EXPR, (long)offsetof(struct _expr, v.GeneratorExp.elt)}, {"generators", "comprehension", AST_SEQ, CAT_COMPREHENSION, (long)offsetof(struct _expr, v.GeneratorExp.generators)}, {NULL, NULL, 0, 0, 0}};
+static const AstField f_Await[] = {{"value", "expr", AST_ONE, CAT_EXPR, (long)offsetof(struct _expr, v.Await.value)}, {NULL, NULL, 0, 0, 0}};
 static const AstField f_Yield[] = {{"value", "expr", AST_OPT, CAT_EXPR, (long)offsetof(struct _expr, v.Yield.value)}, {NULL, NULL, 0, 0, 0}};
 static const AstField f_YieldFrom[] = {{"value", "expr", AST_ONE, CAT_EXPR, (long)offsetof(struct _expr, v.YieldFrom.value)}, {NULL, NULL, 0, 0, 0}};
 static const AstField f_Compare[] = {{"left", "expr", AST_ONE, CAT_EXPR, (long)offsetof(struct _expr, v.Compare.left)}, {"ops", "cmpop", AST_SEQ, CAT_CMPOP, (long)offsetof(struct _expr, v.Compare.ops)}, {"comparators", "expr", AST_SEQ, CAT_EXPR, (long)offsetof(struct _expr, v.Compare.comparators)}, {NULL, NULL, 0, 0, 0}};
@@ -67,7 +67,6 @@ static const AstField f_Name[] = {{"id", "identifier", AST_ONE, CV_IDENT, (long)
 static const AstField f_List[] = {{"elts", "expr", AST_SEQ, CAT_EXPR, (long)offsetof(struct _expr, v.List.elts)}, {"ctx", "expr_context", AST_ONE, CAT_CTX, (long)offsetof(struct _expr, v.List.ctx)}, {NULL, NULL, 0, 0, 0}};
 static const AstField f_Tuple[] = {{"elts", "expr", AST_SEQ, CAT_EXPR, (long)offsetof(struct _expr, v.Tuple.elts)}, {"ctx", "expr_context", AST_ONE, CAT_CTX, (long)offsetof(struct _expr, v.Tuple.ctx)}, {NULL, NULL, 0, 0, 0}};
 static const AstField f_Slice[] = {{"lower", "expr", AST_OPT, CAT_EXPR, (long)offsetof(struct _expr, v.Slice.lower)}, {"upper", "expr", AST_OPT, CAT_EXPR, (long)offsetof(struct _expr, v.Slice.upper)}, {"step", "expr", AST_OPT, CAT_EXPR, (long)offsetof(struct _expr, v.Slice.step)}, {NULL, NULL, 0, 0, 0}};
-static const AstField f_Await[] = {{"value", "expr", AST_ONE, CAT_EXPR, (long)offsetof(struct _expr, v.Await.value)}, {NULL, NULL, 0, 0, 0}};
 static const AstField f_Load[] = {{NULL, NULL, 0, 0, 0}};
 static const AstField f_Store[] = {{NULL, NULL, 0, 0, 0}};
 static const AstField f_Del[] = {{NULL, NULL, 0, 0, 0}};
@@ -120,103 +119,103 @@ static const AstField f_TypeIgnore[] = {{"lineno", "int", AST_ONE, CV_INT, -1}, 
 
 const AstClass ast_classes[] = {
     {"mod", -1, CAT_MOD, 0, 0, f_none},
-    {"Module", 0, CAT_MOD, 1, 0, f_Module},
-    {"Interactive", 0, CAT_MOD, 2, 0, f_Interactive},
-    {"Expression", 0, CAT_MOD, 3, 0, f_Expression},
+    {"Module", 0, CAT_MOD, Module_kind, 0, f_Module},
+    {"Interactive", 0, CAT_MOD, Interactive_kind, 0, f_Interactive},
+    {"Expression", 0, CAT_MOD, Expression_kind, 0, f_Expression},
     {"FunctionType", 0, CAT_MOD, 0, 0, f_FunctionType},
     {"stmt", -1, CAT_STMT, 0, 1, f_none},
-    {"FunctionDef", 5, CAT_STMT, 1, 1, f_FunctionDef},
-    {"ClassDef", 5, CAT_STMT, 2, 1, f_ClassDef},
-    {"Return", 5, CAT_STMT, 3, 1, f_Return},
-    {"Delete", 5, CAT_STMT, 4, 1, f_Delete},
-    {"Assign", 5, CAT_STMT, 5, 1, f_Assign},
-    {"AugAssign", 5, CAT_STMT, 6, 1, f_AugAssign},
-    {"AnnAssign", 5, CAT_STMT, 7, 1, f_AnnAssign},
-    {"For", 5, CAT_STMT, 8, 1, f_For},
-    {"While", 5, CAT_STMT, 9, 1, f_While},
-    {"If", 5, CAT_STMT, 10, 1, f_If},
-    {"With", 5, CAT_STMT, 11, 1, f_With},
-    {"Raise", 5, CAT_STMT, 12, 1, f_Raise},
-    {"Try", 5, CAT_STMT, 13, 1, f_Try},
-    {"TryStar", 5, CAT_STMT, 14, 1, f_TryStar},
-    {"Assert", 5, CAT_STMT, 15, 1, f_Assert},
-    {"Import", 5, CAT_STMT, 16, 1, f_Import},
-    {"ImportFrom", 5, CAT_STMT, 17, 1, f_ImportFrom},
-    {"Global", 5, CAT_STMT, 18, 1, f_Global},
-    {"Nonlocal", 5, CAT_STMT, 19, 1, f_Nonlocal},
-    {"Expr", 5, CAT_STMT, 20, 1, f_Expr},
-    {"Pass", 5, CAT_STMT, 21, 1, f_Pass},
-    {"Break", 5, CAT_STMT, 22, 1, f_Break},
-    {"Continue", 5, CAT_STMT, 23, 1, f_Continue},
-    {"Match", 5, CAT_STMT, 24, 1, f_Match},
-    {"AsyncFunctionDef", 5, CAT_STMT, 25, 1, f_AsyncFunctionDef},
-    {"AsyncFor", 5, CAT_STMT, 26, 1, f_AsyncFor},
-    {"AsyncWith", 5, CAT_STMT, 27, 1, f_AsyncWith},
+    {"FunctionDef", 5, CAT_STMT, FunctionDef_kind, 1, f_FunctionDef},
+    {"AsyncFunctionDef", 5, CAT_STMT, AsyncFunctionDef_kind, 1, f_AsyncFunctionDef},
+    {"ClassDef", 5, CAT_STMT, ClassDef_kind, 1, f_ClassDef},
+    {"Return", 5, CAT_STMT, Return_kind, 1, f_Return},
+    {"Delete", 5, CAT_STMT, Delete_kind, 1, f_Delete},
+    {"Assign", 5, CAT_STMT, Assign_kind, 1, f_Assign},
+    {"AugAssign", 5, CAT_STMT, AugAssign_kind, 1, f_AugAssign},
+    {"AnnAssign", 5, CAT_STMT, AnnAssign_kind, 1, f_AnnAssign},
+    {"For", 5, CAT_STMT, For_kind, 1, f_For},
+    {"AsyncFor", 5, CAT_STMT, AsyncFor_kind, 1, f_AsyncFor},
+    {"While", 5, CAT_STMT, While_kind, 1, f_While},
+    {"If", 5, CAT_STMT, If_kind, 1, f_If},
+    {"With", 5, CAT_STMT, With_kind, 1, f_With},
+    {"AsyncWith", 5, CAT_STMT, AsyncWith_kind, 1, f_AsyncWith},
+    {"Match", 5, CAT_STMT, Match_kind, 1, f_Match},
+    {"Raise", 5, CAT_STMT, Raise_kind, 1, f_Raise},
+    {"Try", 5, CAT_STMT, Try_kind, 1, f_Try},
+    {"TryStar", 5, CAT_STMT, TryStar_kind, 1, f_TryStar},
+    {"Assert", 5, CAT_STMT, Assert_kind, 1, f_Assert},
+    {"Import", 5, CAT_STMT, Import_kind, 1, f_Import},
+    {"ImportFrom", 5, CAT_STMT, ImportFrom_kind, 1, f_ImportFrom},
+    {"Global", 5, CAT_STMT, Global_kind, 1, f_Global},
+    {"Nonlocal", 5, CAT_STMT, Nonlocal_kind, 1, f_Nonlocal},
+    {"Expr", 5, CAT_STMT, Expr_kind, 1, f_Expr},
+    {"Pass", 5, CAT_STMT, Pass_kind, 1, f_Pass},
+    {"Break", 5, CAT_STMT, Break_kind, 1, f_Break},
+    {"Continue", 5, CAT_STMT, Continue_kind, 1, f_Continue},
     {"expr", -1, CAT_EXPR, 0, 1, f_none},
-    {"BoolOp", 33, CAT_EXPR, 1, 1, f_BoolOp},
-    {"NamedExpr", 33, CAT_EXPR, 2, 1, f_NamedExpr},
-    {"BinOp", 33, CAT_EXPR, 3, 1, f_BinOp},
-    {"UnaryOp", 33, CAT_EXPR, 4, 1, f_UnaryOp},
-    {"Lambda", 33, CAT_EXPR, 5, 1, f_Lambda},
-    {"IfExp", 33, CAT_EXPR, 6, 1, f_IfExp},
-    {"Dict", 33, CAT_EXPR, 7, 1, f_Dict},
-    {"Set", 33, CAT_EXPR, 8, 1, f_Set},
-    {"ListComp", 33, CAT_EXPR, 9, 1, f_ListComp},
-    {"SetComp", 33, CAT_EXPR, 10, 1, f_SetComp},
-    {"DictComp", 33, CAT_EXPR, 11, 1, f_DictComp},
-    {"GeneratorExp", 33, CAT_EXPR, 12, 1, f_GeneratorExp},
-    {"Yield", 33, CAT_EXPR, 13, 1, f_Yield},
-    {"YieldFrom", 33, CAT_EXPR, 14, 1, f_YieldFrom},
-    {"Compare", 33, CAT_EXPR, 15, 1, f_Compare},
-    {"Call", 33, CAT_EXPR, 16, 1, f_Call},
-    {"FormattedValue", 33, CAT_EXPR, 17, 1, f_FormattedValue},
-    {"JoinedStr", 33, CAT_EXPR, 18, 1, f_JoinedStr},
-    {"Constant", 33, CAT_EXPR, 19, 1, f_Constant},
-    {"Attribute", 33, CAT_EXPR, 20, 1, f_Attribute},
-    {"Subscript", 33, CAT_EXPR, 21, 1, f_Subscript},
-    {"Starred", 33, CAT_EXPR, 22, 1, f_Starred},
-    {"Name", 33, CAT_EXPR, 23, 1, f_Name},
-    {"List", 33, CAT_EXPR, 24, 1, f_List},
-    {"Tuple", 33, CAT_EXPR, 25, 1, f_Tuple},
-    {"Slice", 33, CAT_EXPR, 26, 1, f_Slice},
-    {"Await", 33, CAT_EXPR, 27, 1, f_Await},
+    {"BoolOp", 33, CAT_EXPR, BoolOp_kind, 1, f_BoolOp},
+    {"NamedExpr", 33, CAT_EXPR, NamedExpr_kind, 1, f_NamedExpr},
+    {"BinOp", 33, CAT_EXPR, BinOp_kind, 1, f_BinOp},
+    {"UnaryOp", 33, CAT_EXPR, UnaryOp_kind, 1, f_UnaryOp},
+    {"Lambda", 33, CAT_EXPR, Lambda_kind, 1, f_Lambda},
+    {"IfExp", 33, CAT_EXPR, IfExp_kind, 1, f_IfExp},
+    {"Dict", 33, CAT_EXPR, Dict_kind, 1, f_Dict},
+    {"Set", 33, CAT_EXPR, Set_kind, 1, f_Set},
+    {"ListComp", 33, CAT_EXPR, ListComp_kind, 1, f_ListComp},
+    {"SetComp", 33, CAT_EXPR, SetComp_kind, 1, f_SetComp},
+    {"DictComp", 33, CAT_EXPR, DictComp_kind, 1, f_DictComp},
+    {"GeneratorExp", 33, CAT_EXPR, GeneratorExp_kind, 1, f_GeneratorExp},
+    {"Await", 33, CAT_EXPR, Await_kind, 1, f_Await},
+    {"Yield", 33, CAT_EXPR, Yield_kind, 1, f_Yield},
+    {"YieldFrom", 33, CAT_EXPR, YieldFrom_kind, 1, f_YieldFrom},
+    {"Compare", 33, CAT_EXPR, Compare_kind, 1, f_Compare},
+    {"Call", 33, CAT_EXPR, Call_kind, 1, f_Call},
+    {"FormattedValue", 33, CAT_EXPR, FormattedValue_kind, 1, f_FormattedValue},
+    {"JoinedStr", 33, CAT_EXPR, JoinedStr_kind, 1, f_JoinedStr},
+    {"Constant", 33, CAT_EXPR, Constant_kind, 1, f_Constant},
+    {"Attribute", 33, CAT_EXPR, Attribute_kind, 1, f_Attribute},
+    {"Subscript", 33, CAT_EXPR, Subscript_kind, 1, f_Subscript},
+    {"Starred", 33, CAT_EXPR, Starred_kind, 1, f_Starred},
+    {"Name", 33, CAT_EXPR, Name_kind, 1, f_Name},
+    {"List", 33, CAT_EXPR, List_kind, 1, f_List},
+    {"Tuple", 33, CAT_EXPR, Tuple_kind, 1, f_Tuple},
+    {"Slice", 33, CAT_EXPR, Slice_kind, 1, f_Slice},
     {"expr_context", -1, CAT_CTX, 0, 0, f_none},
-    {"Load", 61, CAT_CTX, 1, 0, f_Load},
-    {"Store", 61, CAT_CTX, 2, 0, f_Store},
-    {"Del", 61, CAT_CTX, 3, 0, f_Del},
+    {"Load", 61, CAT_CTX, AST_Load, 0, f_Load},
+    {"Store", 61, CAT_CTX, AST_Store, 0, f_Store},
+    {"Del", 61, CAT_CTX, AST_Del, 0, f_Del},
     {"boolop", -1, CAT_BOOLOP, 0, 0, f_none},
-    {"And", 65, CAT_BOOLOP, 1, 0, f_And},
-    {"Or", 65, CAT_BOOLOP, 2, 0, f_Or},
+    {"And", 65, CAT_BOOLOP, AST_And, 0, f_And},
+    {"Or", 65, CAT_BOOLOP, AST_Or, 0, f_Or},
     {"operator", -1, CAT_OPERATOR, 0, 0, f_none},
-    {"Add", 68, CAT_OPERATOR, 1, 0, f_Add},
-    {"Sub", 68, CAT_OPERATOR, 2, 0, f_Sub},
-    {"Mult", 68, CAT_OPERATOR, 3, 0, f_Mult},
-    {"MatMult", 68, CAT_OPERATOR, 4, 0, f_MatMult},
-    {"Div", 68, CAT_OPERATOR, 5, 0, f_Div},
-    {"Mod", 68, CAT_OPERATOR, 6, 0, f_Mod},
-    {"Pow", 68, CAT_OPERATOR, 7, 0, f_Pow},
-    {"LShift", 68, CAT_OPERATOR, 8, 0, f_LShift},
-    {"RShift", 68, CAT_OPERATOR, 9, 0, f_RShift},
-    {"BitOr", 68, CAT_OPERATOR, 10, 0, f_BitOr},
-    {"BitXor", 68, CAT_OPERATOR, 11, 0, f_BitXor},
-    {"BitAnd", 68, CAT_OPERATOR, 12, 0, f_BitAnd},
-    {"FloorDiv", 68, CAT_OPERATOR, 13, 0, f_FloorDiv},
+    {"Add", 68, CAT_OPERATOR, AST_Add, 0, f_Add},
+    {"Sub", 68, CAT_OPERATOR, AST_Sub, 0, f_Sub},
+    {"Mult", 68, CAT_OPERATOR, AST_Mult, 0, f_Mult},
+    {"MatMult", 68, CAT_OPERATOR, AST_MatMult, 0, f_MatMult},
+    {"Div", 68, CAT_OPERATOR, AST_Div, 0, f_Div},
+    {"Mod", 68, CAT_OPERATOR, AST_Mod, 0, f_Mod},
+    {"Pow", 68, CAT_OPERATOR, AST_Pow, 0, f_Pow},
+    {"LShift", 68, CAT_OPERATOR, AST_LShift, 0, f_LShift},
+    {"RShift", 68, CAT_OPERATOR, AST_RShift, 0, f_RShift},
+    {"BitOr", 68, CAT_OPERATOR, AST_BitOr, 0, f_BitOr},
+    {"BitXor", 68, CAT_OPERATOR, AST_BitXor, 0, f_BitXor},
+    {"BitAnd", 68, CAT_OPERATOR, AST_BitAnd, 0, f_BitAnd},
+    {"FloorDiv", 68, CAT_OPERATOR, AST_FloorDiv, 0, f_FloorDiv},
     {"unaryop", -1, CAT_UNARYOP, 0, 0, f_none},
-    {"Invert", 82, CAT_UNARYOP, 1, 0, f_Invert},
-    {"Not", 82, CAT_UNARYOP, 2, 0, f_Not},
-    {"UAdd", 82, CAT_UNARYOP, 3, 0, f_UAdd},
-    {"USub", 82, CAT_UNARYOP, 4, 0, f_USub},
+    {"Invert", 82, CAT_UNARYOP, AST_Invert, 0, f_Invert},
+    {"Not", 82, CAT_UNARYOP, AST_Not, 0, f_Not},
+    {"UAdd", 82, CAT_UNARYOP, AST_UAdd, 0, f_UAdd},
+    {"USub", 82, CAT_UNARYOP, AST_USub, 0, f_USub},
     {"cmpop", -1, CAT_CMPOP, 0, 0, f_none},
-    {"Eq", 87, CAT_CMPOP, 1, 0, f_Eq},
-    {"NotEq", 87, CAT_CMPOP, 2, 0, f_NotEq},
-    {"Lt", 87, CAT_CMPOP, 3, 0, f_Lt},
-    {"LtE", 87, CAT_CMPOP, 4, 0, f_LtE},
-    {"Gt", 87, CAT_CMPOP, 5, 0, f_Gt},
-    {"GtE", 87, CAT_CMPOP, 6, 0, f_GtE},
-    {"Is", 87, CAT_CMPOP, 7, 0, f_Is},
-    {"IsNot", 87, CAT_CMPOP, 8, 0, f_IsNot},
-    {"In", 87, CAT_CMPOP, 9, 0, f_In},
-    {"NotIn", 87, CAT_CMPOP, 10, 0, f_NotIn},
+    {"Eq", 87, CAT_CMPOP, AST_Eq, 0, f_Eq},
+    {"NotEq", 87, CAT_CMPOP, AST_NotEq, 0, f_NotEq},
+    {"Lt", 87, CAT_CMPOP, AST_Lt, 0, f_Lt},
+    {"LtE", 87, CAT_CMPOP, AST_LtE, 0, f_LtE},
+    {"Gt", 87, CAT_CMPOP, AST_Gt, 0, f_Gt},
+    {"GtE", 87, CAT_CMPOP, AST_GtE, 0, f_GtE},
+    {"Is", 87, CAT_CMPOP, AST_Is, 0, f_Is},
+    {"IsNot", 87, CAT_CMPOP, AST_IsNot, 0, f_IsNot},
+    {"In", 87, CAT_CMPOP, AST_In, 0, f_In},
+    {"NotIn", 87, CAT_CMPOP, AST_NotIn, 0, f_NotIn},
     {"comprehension", -1, CAT_COMPREHENSION, 1, 0, f_comprehension},
     {"excepthandler", -1, CAT_HANDLER, 0, 1, f_none},
     {"ExceptHandler", 99, CAT_HANDLER, 1, 1, f_ExceptHandler},
@@ -227,14 +226,14 @@ const AstClass ast_classes[] = {
     {"withitem", -1, CAT_WITHITEM, 1, 0, f_withitem},
     {"match_case", -1, CAT_MATCH_CASE, 1, 0, f_match_case},
     {"pattern", -1, CAT_PATTERN, 0, 2, f_none},
-    {"MatchValue", 107, CAT_PATTERN, 1, 2, f_MatchValue},
-    {"MatchSingleton", 107, CAT_PATTERN, 2, 2, f_MatchSingleton},
-    {"MatchSequence", 107, CAT_PATTERN, 3, 2, f_MatchSequence},
-    {"MatchMapping", 107, CAT_PATTERN, 4, 2, f_MatchMapping},
-    {"MatchClass", 107, CAT_PATTERN, 5, 2, f_MatchClass},
-    {"MatchStar", 107, CAT_PATTERN, 6, 2, f_MatchStar},
-    {"MatchAs", 107, CAT_PATTERN, 7, 2, f_MatchAs},
-    {"MatchOr", 107, CAT_PATTERN, 8, 2, f_MatchOr},
+    {"MatchValue", 107, CAT_PATTERN, MatchValue_kind, 2, f_MatchValue},
+    {"MatchSingleton", 107, CAT_PATTERN, MatchSingleton_kind, 2, f_MatchSingleton},
+    {"MatchSequence", 107, CAT_PATTERN, MatchSequence_kind, 2, f_MatchSequence},
+    {"MatchMapping", 107, CAT_PATTERN, MatchMapping_kind, 2, f_MatchMapping},
+    {"MatchClass", 107, CAT_PATTERN, MatchClass_kind, 2, f_MatchClass},
+    {"MatchStar", 107, CAT_PATTERN, MatchStar_kind, 2, f_MatchStar},
+    {"MatchAs", 107, CAT_PATTERN, MatchAs_kind, 2, f_MatchAs},
+    {"MatchOr", 107, CAT_PATTERN, MatchOr_kind, 2, f_MatchOr},
     {"type_ignore", -1, CAT_TYPE_IGNORE, 0, 0, f_none},
     {"TypeIgnore", 116, CAT_TYPE_IGNORE, 0, 0, f_TypeIgnore},
 };
@@ -269,7 +268,8 @@ int ast_class_index(int cat, int kind)
     const AstCategoryInfo *ci = &ast_categories[cat];
     if (ci->abstract < 0 || cat == CAT_HANDLER)
         return ci->first;   /* a product type, or a sum with one constructor and no C kind */
-    if (kind < 1 || kind > ci->count)
-        return -1;
-    return ci->first + kind - 1;
+    for (int i = ci->first; i < ci->first + ci->count; i++)
+        if (ast_classes[i].kind == kind)
+            return i;
+    return -1;
 }
