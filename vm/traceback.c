@@ -176,6 +176,23 @@ GETTER(fr_set_trace_lines) { UNUSED_ARGS; return flag_set(args, FO_TRACE_LINES);
 GETTER(fr_get_trace_opcodes) { UNUSED_ARGS; return vm_bool(FRAMEO(args[0])->flags & FO_TRACE_OPCODES); }
 GETTER(fr_set_trace_opcodes) { UNUSED_ARGS; return flag_set(args, FO_TRACE_OPCODES); }
 
+/* frame.clear(): a running frame refuses; an ended or recorded one holds no
+ * locals in tmpy (nothing to drop). traceback.clear_frames calls it. */
+static Obj fr_clear(Obj *args, size_t nargs, Obj kw)
+{
+    if (vm_check_args("clear", nargs, kw, 1, 1) < 0)
+        return NULL;
+    if (!(FRAMEO(args[0])->flags & FO_IN_EVENT) && eval_frameobj_live(args[0])) {
+        err_set(E_RuntimeError, "cannot clear an executing frame");
+        return NULL;
+    }
+    return g_None;
+}
+static const MethodDef frame_methods[] = {
+    {"clear", fr_clear, 0, NULL},
+    {NULL, NULL, 0, NULL},
+};
+
 static Obj frame_repr(Obj f)
 {
     CodeObj *co = (CodeObj *)FRAMEO(f)->code;
@@ -194,6 +211,7 @@ void traceback_init_types(void)
 
     T_frame = (TypeObj *)type_new_builtin("frame", T_object, TID_FRAME, 0);
     T_frame->tp_repr = frame_repr;
+    type_add_methods(T_frame, frame_methods);
     type_add_getset(T_frame, "f_code", fr_get_code, NULL);
     type_add_getset(T_frame, "f_lineno", fr_get_lineno, NULL);
     type_add_getset(T_frame, "f_globals", fr_get_globals, NULL);
