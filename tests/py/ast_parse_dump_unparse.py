@@ -55,6 +55,8 @@ for src in ["x = 1", "f(a)(b)[c].d", "{**a, 'b': 1}", "(yield)", "a if b else c"
     back = ast.unparse(t)
     print(back, ast.dump(ast.parse(back)) == ast.dump(t))
 print(ast.dump(ast.parse("1 + x", mode="eval"), include_attributes=True))
+# format specs: the spec and its last literal span their own token, the rest the whole run
+print(ast.dump(ast.parse('y = (f"{a:#x}:"\n     f" v={b:>{w}x{q!r}}>" "q")\nz = (f"{a}"\n "c" f"{x:{y}z}")'), include_attributes=True))
 print(ast.dump(ast.parse("x", mode="single")))
 import _ast
 for name in sorted(n for n in dir(_ast) if not n.startswith("_")):

@@ -2168,14 +2168,18 @@ static int fstring_field(Parser *p, const StrRun *r, const Token *t, const char 
         s++;
         Vec sv = {0};
         LitBuf sl = {0};
+        /* positions as CPython 3.11's: the spec and its last literal piece
+         * span the token they are in, its other parts the whole run */
+        StrRun tr = *r;
+        tr.first = tr.last = t;
         if (fstring_body(p, r, t, &s, end, flags, recurse_lvl + 1, &sl, &sv) < 0)
             return -1;
-        if (lit_flush(p, r, &sl, &sv) < 0)
+        if (lit_flush(p, &tr, &sl, &sv) < 0)
             return -1;
         spec = new_expr(p, JoinedStr_kind);
         if (!spec || to_exprs(p, &sv, &spec->v.JoinedStr.values) < 0)
             return -1;
-        pos_tt(spec, r->first, r->last);
+        pos_tt(spec, t, t);
     }
     if (s >= end || *s != '}') {
         run_error(p, r, "f-string: expecting '}'");
