@@ -1078,7 +1078,10 @@ static Obj bi_compile(Obj *args, size_t nargs, Obj kwnames)
         m = COMPILE_EVAL;
     else if (str_eq_cstr(mode, "single"))
         m = COMPILE_SINGLE;
-    else {
+    else if (str_eq_cstr(mode, "func_type") && a[3] && vm_is_true(a[3]) > 0) {
+        err_set(E_NotImplementedError, "compile(): mode 'func_type' (a function type comment) is not supported yet");
+        goto out;
+    } else {
         err_set(E_ValueError, "compile() mode must be 'exec', 'eval' or 'single'");
         goto out;
     }
