@@ -599,6 +599,7 @@ options_done:
     vm_register_builtin_module("_codecs", codecs_module_init);
     vm_register_builtin_module("errno", errno_module_init);
     vm_register_builtin_module("_collections", collections_module_init);
+    vm_register_builtin_module("_sre", sre_module_init);
     vm_register_builtin_module("_itertools", itertools_module_init);
     vm_register_builtin_module("_weakref", weakref_module_init);
     vm_register_builtin_module("gc", gc_module_init);

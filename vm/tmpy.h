@@ -75,6 +75,10 @@ typedef object_t *Obj;
 /* ------------------------------------------------------------------ */
 #define VM_WRITE(o) tm_write((object_t *)(o))
 #define VM_READ(o) tm_read((object_t *)(o))
+/* Before storing items[i] of an ArrayObj (or another layout whose items are
+ * references) and nothing else of it: a big old array then remembers only
+ * the part holding item i (runtime/cards.h). */
+#define VM_WRITE_ITEM(o, i) tm_write_item((object_t *)(o), (uintptr_t)(i))
 /* The write barrier of shapes read without barriers (types, functions,
  * modules, code, ...: every layout whose cast has no vm_rd below). Under STM
  * a write into one the transaction did not create makes it globally unique
@@ -196,6 +200,9 @@ enum {
     TID_WEAKREF,        /* weakref.ref: WeakrefObj, its referent in the runtime's weak slot (weakrefobject.c) */
     TID_WEAKPROXY,      /* weakref.ProxyType: WeakrefObj */
     TID_WEAKCALLABLEPROXY, /* weakref.CallableProxyType: WeakrefObj */
+    TID_SRE_PATTERN,    /* re.Pattern: SrePatternObj (objects/sre.h) */
+    TID_SRE_MATCH,      /* re.Match: SreMatchObj */
+    TID_SRE_SCANNER,    /* _sre.SRE_Scanner (finditer): SreScannerObj */
     TID_FIRST_WITH_CLS, /* ---- layouts below carry cls and dict ---- */
     TID_TYPE = TID_FIRST_WITH_CLS,
     TID_INSTANCE,       /* instances of user classes (and of `object`); made only by instance_new

@@ -43,6 +43,7 @@ Obj collections_module_init(void);   /* _collections */
 Obj itertools_module_init(void);     /* _itertools */
 Obj weakref_module_init(void);       /* _weakref */
 Obj gc_module_init(void);            /* gc */
+Obj sre_module_init(void);           /* _sre */
 void gc_init(void);                  /* start-up: gc.callbacks, gc.garbage */
 void atexit_init(void);           /* start-up */
 void warnings_init(void);         /* start-up: _warnings' state */

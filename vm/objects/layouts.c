@@ -1,6 +1,7 @@
 /* The GC's view of every built-in shape (one runtime type id per TID_*,
  * registered in enum order), and the start-up order of the types. */
 #include "objects.h"
+#include "sre.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +42,7 @@ static bool read_with_barrier(unsigned tid)
     case TID_BYTEARRAY: case TID_LIST: case TID_ARRAY: case TID_RAW: case TID_DICT: case TID_SET:
     case TID_CELL: case TID_GENERATOR: case TID_COROUTINE: case TID_ASYNC_GENERATOR: case TID_ITER: case TID_FILE: case TID_DEQUE:
     case TID_MEMORYVIEW: case TID_FRAME: case TID_COUNTER: case TID_WEAKREF: case TID_WEAKPROXY: case TID_WEAKCALLABLEPROXY:
+    case TID_SRE_SCANNER:
     case TID_INSTANCE: case TID_EXCEPTION:
         return true;
     default:
@@ -149,6 +151,15 @@ void vm_register_layouts(void)
         w.weak_notify = true;   /* callbacks, and clearing the wrapper's view */
         reg(TID_WEAKREF + k, w);
     }
+    reg(TID_SRE_PATTERN, layout_fixed("re.Pattern", sizeof(struct SrePatternObj_),
+                                      REF(SrePatternObj, pattern) | REF(SrePatternObj, code) |
+                                          REF(SrePatternObj, groupindex) | REF(SrePatternObj, indexgroup)));
+    reg(TID_SRE_MATCH, layout_fixed("re.Match", sizeof(struct SreMatchObj_),
+                                    REF(SreMatchObj, string) | REF(SreMatchObj, pattern) | REF(SreMatchObj, regs) |
+                                        REF(SreMatchObj, chars)));
+    reg(TID_SRE_SCANNER, layout_fixed("_sre.SRE_Scanner", sizeof(struct SreScannerObj_),
+                                      REF(SreScannerObj, pattern) | REF(SreScannerObj, string) |
+                                          REF(SreScannerObj, chars)));
     reg(TID_TYPE, layout_fixed("type", sizeof(struct TypeObj_),
                                REF(TypeObj, cls) | REF(TypeObj, dict) | REF(TypeObj, name) | REF(TypeObj, qualname) |
                                    REF(TypeObj, module) | REF(TypeObj, bases) | REF(TypeObj, mro) |
@@ -191,4 +202,5 @@ void vm_init_types(void)
     memview_init_type();
     count_init_type();
     weakref_init_types();
+    sre_init_types();
 }
