@@ -56,9 +56,9 @@ static void ag_set_flag(Obj gen, int64_t flag, bool on)
 {
     VM_WRITE(gen);
     if (on)
-        GEN(gen)->ag_flags |= flag;
+        GEN(gen)->flags |= flag;
     else
-        GEN(gen)->ag_flags &= ~flag;
+        GEN(gen)->flags &= ~flag;
 }
 
 static bool is_type(Obj v, TypeObj *t)
@@ -157,7 +157,7 @@ Obj coro_get_awaitable(Obj v, int where)
  * captured and firstiter(gen) called (CPython's async_gen_init_hooks). */
 static int ag_init_hooks(Obj gen)
 {
-    if (GEN(gen)->ag_flags & AG_HOOKS_INITED)
+    if (GEN(gen)->flags & AG_HOOKS_INITED)
         return 0;
     ag_set_flag(gen, AG_HOOKS_INITED, true);
     Obj fin = vm_ts.roots[ROOT_ASYNCGEN_FINALIZER];
@@ -371,7 +371,7 @@ static Obj asend_send(Obj o, Obj arg)
     r[1] = arg;
     Obj res = NULL;
     if (ITER(o)->i == AW_INIT) {
-        if (GEN(ITER(o)->a)->ag_flags & AG_RUNNING_ASYNC) {
+        if (GEN(ITER(o)->a)->flags & AG_RUNNING_ASYNC) {
             err_set(E_RuntimeError, "anext(): asynchronous generator is already running");
             goto done;
         }
@@ -503,13 +503,13 @@ static Obj athrow_send(Obj o, Obj arg)
     r[1] = arg;
     Obj res = NULL;
     if (ITER(o)->i == AW_INIT) {
-        if (GEN(gen)->ag_flags & AG_RUNNING_ASYNC) {
+        if (GEN(gen)->flags & AG_RUNNING_ASYNC) {
             aw_set_state(o, AW_CLOSED);
             err_set(E_RuntimeError, aclose ? "aclose(): asynchronous generator is already running"
                                            : "athrow(): asynchronous generator is already running");
             goto done;
         }
-        if (GEN(gen)->ag_flags & AG_CLOSED) {
+        if (GEN(gen)->flags & AG_CLOSED) {
             aw_set_state(o, AW_CLOSED);
             err_set_obj((Obj)E_StopAsyncIteration);
             goto done;
@@ -659,7 +659,7 @@ static Obj ag_m_aclose(Obj *args, size_t nargs, Obj kw)
 static Obj ag_running(Obj *args, size_t nargs, Obj kw)
 {
     (void)nargs, (void)kw;
-    return vm_bool(GEN(args[0])->ag_flags & AG_RUNNING_ASYNC);
+    return vm_bool(GEN(args[0])->flags & AG_RUNNING_ASYNC);
 }
 
 static const MethodDef ag_methods[] = {

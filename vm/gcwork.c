@@ -11,9 +11,10 @@
  * queues it; __del__ runs once, and the object is freed by a later
  * collection unless __del__ resurrected it. Cycles of such objects are
  * collected the same way (all their finalizers run, in no fixed order). A
- * file object's finalizer flushes and closes it. Generators are not
- * finalized (a suspended generator that is collected does not run its
- * finally blocks). */
+ * file object's finalizer flushes and closes it. Generators, coroutines
+ * and async generators are finalized as CPython's _PyGen_Finalize does
+ * (generator.c, gen_finalize: close(), the "never awaited" warning, the
+ * async generator finalizer hook). */
 #include "tmpy.h"
 #include "eval.h"
 #include "objects/objects.h"
@@ -21,8 +22,7 @@
 
 static __thread bool running;
 
-/* CPython's "Exception ignored in: <what>" and the traceback. */
-static void report_unraisable(Obj what)
+void vm_report_unraisable(Obj what)
 {
     Obj *r = vm_roots(2);
     r[0] = err_fetch();
@@ -33,8 +33,12 @@ static void report_unraisable(Obj what)
     if (g_sys_stdout && file_flush(g_sys_stdout) < 0)
         err_clear();
     vm_errmsg("Exception ignored in: %s\n", rep ? str_cstr(rep) : "<object repr() failed>");
+    /* CPython: no chained exceptions; one raised without a traceback (by C
+     * code) gets the running frame's line */
+    if (r[0] && IS_EXCEPTION(r[0]) && !EXC(r[0])->traceback && vm_ts.frame)
+        traceback_prepend(r[0], (Obj)vm_ts.frame->code, eval_frame_lineno(vm_ts.frame));
     if (r[0])
-        vm_print_exception(r[0]);
+        vm_print_exception_unchained(r[0]);
     vm_unroots(r);
 }
 
@@ -52,7 +56,7 @@ static void run_callback(Obj *slot)
     Obj wrapper = WREF(slot[0])->wrapper;
     r[1] = wrapper ? wrapper : slot[0];
     if (!vm_call(r[0], &r[1], 1, NULL))
-        report_unraisable(r[0]);
+        vm_report_unraisable(r[0]);
     vm_unroots(r);
 }
 
@@ -60,9 +64,13 @@ static void run_callback(Obj *slot)
 static void finalize(Obj *slot)
 {
     Obj o = slot[0];
+    if (gen_is_resumable(o)) {
+        gen_finalize(slot);
+        return;
+    }
     if (TID(o) == TID_FILE) {
         if (file_finalize(o) < 0)
-            report_unraisable(slot[0]);
+            vm_report_unraisable(slot[0]);
         return;
     }
     Obj del = vm_lookup_type(TYPE(o), NAME(__del__));
@@ -71,7 +79,7 @@ static void finalize(Obj *slot)
     Obj *r = vm_roots(1);
     r[0] = del;
     if (!vm_call(r[0], slot, 1, NULL))
-        report_unraisable(r[0]);
+        vm_report_unraisable(r[0]);
     vm_unroots(r);
 }
 

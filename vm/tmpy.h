@@ -612,6 +612,8 @@ Obj exc_stopiteration_value(Obj exc);
 /* Print `exc` as CPython does for an uncaught exception (traceback, chained
  * causes/contexts, "Type: message") to stderr (traceback.c). */
 void vm_print_exception(Obj exc);
+/* The same without its causes and contexts (CPython's unraisable hook). */
+void vm_print_exception_unchained(Obj exc);
 /* A message on sys.stderr (after start-up; stdout's pending output first). */
 void vm_errmsg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Add a traceback entry for (code, lineno) to the current exception. */
@@ -1031,6 +1033,15 @@ Obj weakref_new(TypeObj *type, Obj ob, Obj callback);
 Obj weakref_referent(Obj w);      /* the referent or NULL (dead); w a WeakrefObj */
 /* gcwork.c: weak-reference callbacks and finalizers, run outside the collector. */
 void vm_run_gc_work(void);        /* runs what collections queued (no-op while already running) */
+/* CPython's PyErr_WriteUnraisable: "Exception ignored in: <repr of what>"
+ * and the current exception's traceback on stderr; clears the exception. */
+void vm_report_unraisable(Obj what);
+/* warnings.c: a warning from C (CPython's PyErr_WarnEx, stacklevel 1):
+ * warnings.warn if that module is imported, else CPython's default filters
+ * and format on stderr. message: a str; source: the object it is about
+ * (the tracemalloc hint) or NULL. 0, or -1 with an exception (a filter
+ * made it an error). */
+int vm_warn(TypeObj *category, Obj message, Obj source);
 /* gc.collect(): a major collection, then the queued work; None or NULL.
  * stack_top: where the arguments of the calling C function end (args +
  * nargs), or NULL: dead value-stack slots above it are cleared first. */
