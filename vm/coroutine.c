@@ -12,9 +12,11 @@
  *   async_generator_wrapped_value  what an async generator's `yield v`
  *       yields (ASYNC_GEN_WRAP), so asend can tell it from a value an
  *       inner await passes through to the event loop.
- * The "coroutine ... was never awaited" RuntimeWarning and the async
- * generator finalizer hook need finalizers, which tmpy does not have: the
- * hook is stored (sys.set_asyncgen_hooks) and captured, never called. */
+ * Finalization (generator.c, gen_finalize): a coroutine is registered at
+ * creation (collected never started: the "never awaited" RuntimeWarning;
+ * started and unfinished: closed), an async generator at its first
+ * iteration (collected unfinished: the finalizer hook captured then is
+ * called with it, or without one it is closed). */
 #include "eval.h"
 
 #include <string.h>
@@ -159,7 +161,9 @@ static int ag_init_hooks(Obj gen)
 {
     if (GEN(gen)->flags & AG_HOOKS_INITED)
         return 0;
-    ag_set_flag(gen, AG_HOOKS_INITED, true);
+    if (!(GEN(gen)->flags & GEN_F_FINALIZABLE))
+        tm_register_finalizer((object_t *)gen);   /* started: finalized when collected unfinished */
+    ag_set_flag(gen, AG_HOOKS_INITED | GEN_F_FINALIZABLE, true);
     Obj fin = vm_ts.roots[ROOT_ASYNCGEN_FINALIZER];
     if (fin) {
         VM_WRITE(gen);
