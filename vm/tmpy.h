@@ -431,7 +431,8 @@ enum {
     TPF_MAPPING = 1 << 6,    /* mapping patterns match its instances */
     TPF_MATCH_SELF = 1 << 7, /* `case int(x)`: one positional sub-pattern matches the subject itself */
     TPF_WEAKREFABLE = 1 << 8, /* a class whose instances can be weakly referenced (no __slots__, or __weakref__ in them) */
-    TPF_HAS_DEL = 1 << 9,     /* a class with __del__ (when it was made): instances are registered for finalization */
+    TPF_HAS_DEL = 1 << 9,     /* a class with __del__ (made with it, or assigned one later, here or on a base):
+                                 instances made since are registered for finalization */
 };
 
 VM_STRUCT(TypeObj) {
