@@ -894,6 +894,9 @@ int vm_current_lineno(void);
 Obj gen_send(Obj gen, Obj value);          /* NULL+StopIteration(value) at the end */
 Obj gen_throw(Obj gen, Obj exc);
 Obj gen_close(Obj gen);
+/* The builtins aiter(v) and anext(aiter[, dflt]) (coroutine.c; dflt NULL: none). */
+Obj coro_builtin_aiter(Obj v);
+Obj coro_builtin_anext(Obj aiter, Obj dflt);
 
 /* ------------------------------------------------------------------ */
 /* Compiler (compile.c, parser front end)                              */

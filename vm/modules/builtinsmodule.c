@@ -552,6 +552,24 @@ static Obj bi_iter(Obj *args, size_t nargs, Obj kwnames)
     return callable_iter_new(args[0], args[1]);
 }
 
+static Obj bi_aiter(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (no_kw("aiter", kwnames) < 0)
+        return NULL;
+    if (nargs != 1) {
+        err_format(E_TypeError, "aiter() takes exactly one argument (%zu given)", nargs);
+        return NULL;
+    }
+    return coro_builtin_aiter(args[0]);
+}
+
+static Obj bi_anext(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (pos_args("anext", nargs, kwnames, 1, 2) < 0)
+        return NULL;
+    return coro_builtin_anext(args[0], nargs > 1 ? args[1] : NULL);
+}
+
 static Obj bi_next(Obj *args, size_t nargs, Obj kwnames)
 {
     if (pos_args("next", nargs, kwnames, 1, 2) < 0)
@@ -1194,6 +1212,8 @@ static const MethodDef builtin_functions[] = {
     {"max", bi_max, METH_KW, NULL},
     {"min", bi_min, METH_KW, NULL},
     {"next", bi_next, 0, NULL},
+    {"aiter", bi_aiter, 0, NULL},
+    {"anext", bi_anext, 0, NULL},
     {"oct", bi_oct, 0, NULL},
     {"open", bi_open, METH_KW, NULL},
     {"ord", bi_ord, 0, NULL},
