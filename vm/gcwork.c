@@ -144,8 +144,85 @@ Obj vm_gc_collect(Obj *stack_top, int64_t *found)
     return g_None;
 }
 
+/* Files are left to the flush at exit (file_flush_all_at_exit): the
+ * standard streams must stay open for what follows. */
+static bool finalized_at_exit(object_t *o, void *ctx)
+{
+    (void)ctx;
+    return TID((Obj)o) != TID_FILE;
+}
+
+static bool is_value_of(Obj dict, Obj o)
+{
+    Obj k, v;
+    int64_t pos = 0;
+    while (dict_next(dict, &pos, &k, &v))
+        if (v == o)
+            return true;
+    return false;
+}
+
+/* o is a value of the globals *(Obj *)ctx, or an attribute of an instance
+ * that is one. */
+static bool in_globals(object_t *o, void *ctx)
+{
+    Obj globals = *(Obj *)ctx, k, v;
+    if (!finalized_at_exit(o, NULL))
+        return false;
+    int64_t pos = 0;
+    while (dict_next(globals, &pos, &k, &v)) {
+        if (v == (Obj)o)
+            return true;
+        if (TID(v) == TID_INSTANCE && INST(v)->dict && IS_DICT(INST(v)->dict) && is_value_of(INST(v)->dict, (Obj)o))
+            return true;
+    }
+    return false;
+}
+
+/* v may be registered (saves a search of the registered objects). */
+static void queue_if_registered(Obj v)
+{
+    if (IS_SMALLINT(v))
+        return;
+    bool maybe = gen_is_resumable(v) ? (GEN(v)->flags & GEN_F_FINALIZABLE) != 0
+                                     : (TYPE(v)->flags & TPF_HAS_DEL) != 0;
+    if (maybe && finalized_at_exit((object_t *)v, NULL))
+        tm_finalize_now((object_t *)v);
+}
+
+/* What __main__'s globals hold, in the order CPython's shutdown finalizes
+ * it in simple programs: the registered values and attributes of instances
+ * that are values (in the order they were made), then, in the order of the
+ * dict, the items of lists and tuples (last first, as their deallocation
+ * releases them). Nothing here allocates: the dict does not move. */
+static void queue_main_globals(void)
+{
+    Obj main = dict_getitem_cstr(g_modules, "__main__");
+    if (!main || TID(main) != TID_MODULE)
+        return;
+    Obj globals = ((ModuleObj *)main)->dict;
+    if (!globals || !IS_DICT(globals))
+        return;
+    tm_finalize_all_now(in_globals, &globals);
+    Obj k, v;
+    int64_t pos = 0;
+    while (dict_next(globals, &pos, &k, &v))
+        if (IS_LIST(v) || IS_TUPLE(v))
+            for (int64_t i = IS_LIST(v) ? LIST_LEN(v) : TUPLE_LEN(v); i-- > 0;)
+                queue_if_registered(IS_LIST(v) ? LIST_ITEMS(v)[i] : TUPLE_ITEMS(v)[i]);
+}
+
+bool vm_finalizing;
+
 void vm_gc_at_exit(void)
 {
     int64_t found;
+    vm_tx_become_inevitable();   /* a C global written */
+    vm_finalizing = true;
     vm_gc_collect(NULL, &found);
+    /* CPython's shutdown clears the modules' globals: what they still hold
+     * is finalized too (__del__, generators closed), __main__'s first */
+    queue_main_globals();
+    tm_finalize_all_now(finalized_at_exit, NULL);
+    vm_run_gc_work();
 }

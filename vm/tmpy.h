@@ -1051,6 +1051,8 @@ int vm_warn(TypeObj *category, Obj message, Obj source);
  * nargs), or NULL: dead value-stack slots above it are cleared first. */
 Obj vm_gc_collect(Obj *stack_top, int64_t *found);
 void vm_gc_at_exit(void);         /* at exit: collect, then finalize what is still registered */
+/* Set by vm_gc_at_exit: the finalizers of the shutdown run (sys.is_finalizing()). */
+extern bool vm_finalizing;
 Obj builtins_init(void);        /* the builtins module */
 Obj sys_init(Obj argv_list);
 

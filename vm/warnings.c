@@ -7,7 +7,8 @@
  *       the stripped source line
  *     Category: Enable tracemalloc to get the object allocation traceback
  *
- * (the last line only for a warning about an object, `source`). The place
+ * (the last line only for a warning about an object, `source`, and not at
+ * shutdown, when CPython's own fallback prints it). The place
  * is the running Python frame (stacklevel 1), or "sys:1" without one, as
  * CPython. Without the module, the default filters are applied by hand:
  * DeprecationWarning is shown only for code of __main__,
@@ -121,7 +122,7 @@ static int show_default(TypeObj *category, Obj message, bool about_object)
         sb_add(&b, line, n);
         sb_addc(&b, '\n');
     }
-    if (about_object)
+    if (about_object && !vm_finalizing)   /* at shutdown CPython's warnings.py is gone: no hint */
         sb_printf(&b, "%s: Enable tracemalloc to get the object allocation traceback\n", cat);
     vm_unroots(r);
     if (g_sys_stdout && file_flush(g_sys_stdout) < 0)
