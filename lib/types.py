@@ -27,6 +27,7 @@ BuiltinMethodType = type([].append)
 WrapperDescriptorType = type(object.__init__)
 MethodWrapperType = type(object().__init__)
 GetSetDescriptorType = type(FunctionType.__dict__["__code__"])
+MemberDescriptorType = type(FunctionType.__dict__["__globals__"])
 
 
 def _cell():

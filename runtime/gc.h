@@ -97,11 +97,13 @@ extern volatile size_t tm_gc_pending;
  * NULL. STM: call them in an inevitable transaction (a pop is not undone). */
 object_t *tm_take_cleared_weakref(void);
 object_t *tm_take_finalizable(void);
+/* Record w, a weak reference just allocated in the nursery, so that
+ * tm_foreach_weakref_to finds it before a minor collection moves it. */
+void tm_weak_note_young(object_t *w);
 /* Weak references to `referent` that the collector knows (the published
- * ones and this transaction's own): calls fn for each, in creation order;
- * fn must not allocate. Young weak references are not known yet: run
- * tm_collect_minor() first (with the referent rooted; it may move). Dead
- * weak references not yet collected are included. */
+ * ones, this transaction's own, and the young ones noted with
+ * tm_weak_note_young): calls fn for each; fn must not allocate. Dead weak
+ * references not yet collected are included. */
 void tm_foreach_weakref_to(object_t *referent, void (*fn)(object_t *weakref, void *ctx), void *ctx);
 /* Objects the last major collection freed (an honest count for gc.collect). */
 uint64_t tm_gc_last_freed_objects(void);

@@ -22,6 +22,7 @@ typedef struct tm_segstate {
     tm_list created;          /* objects it moved out of the nursery: published at commit */
     uint16_t overflow;        /* marks its objects outside the nursery (never 0 in a transaction) */
     /* Weak references and finalizers (weak.c): this segment's, until published */
+    tm_list weak_allocated;   /* weak references allocated in the nursery (tm_weak_note_young) */
     tm_list weak_young;       /* minor collection: surviving young weak references */
     tm_list weak_new;         /* weak references moved out of the nursery */
     tm_list final_new;        /* objects registered for finalization */

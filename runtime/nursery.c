@@ -121,6 +121,7 @@ static void empty_nursery(tm_segstate *ss)
 {
     uintptr_t used_end = TM_SEGLOCAL->nursery_current;
     char *young = tm_linear((char __seg_gs *)ss->young_start);
+    ss->weak_allocated.count = 0;   /* moved (now in weak_young) or dead */
     tm_compiler_barrier();
     if (tm_cfg.gc_debug_move) {
         memset(young, NURSERY_POISON, used_end - ss->young_start);

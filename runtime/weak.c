@@ -65,6 +65,7 @@ void tm_weak_forget(tm_segstate *ss)
     ss->final_new.count = 0;
     ss->weak_cleared.count = 0;
     ss->weak_young.count = 0;
+    ss->weak_allocated.count = 0;
 }
 
 bool tm_weak_lists_empty(const tm_segstate *ss)
@@ -86,6 +87,12 @@ void tm_weak_clear_slot(uintptr_t slot)
 #else
     *(uintptr_t __seg_gs *)slot = 0;
 #endif
+}
+
+void tm_weak_note_young(object_t *w)
+{
+    TM_ASSERT(tm_self.segment > 0 && tm_types[w->h.tid].weak_offset);
+    tm_list_push(&tm_segstates[tm_self.segment].weak_allocated, (uintptr_t)w);
 }
 
 void tm_register_finalizer(object_t *o)
@@ -167,6 +174,7 @@ void tm_foreach_weakref_to(object_t *referent, void (*fn)(object_t *weakref, voi
     pthread_mutex_lock(&weak_lock);
     foreach_in(&tm_weakrefs, referent, fn, ctx);
     foreach_in(&tm_segstates[tm_self.segment].weak_new, referent, fn, ctx);
+    foreach_in(&tm_segstates[tm_self.segment].weak_allocated, referent, fn, ctx);
     pthread_mutex_unlock(&weak_lock);
 }
 

@@ -2921,7 +2921,7 @@ error: {
             eval_chain_context(exc, vm_ts.roots[ROOT_HANDLED_EXC]);
     }
 error_tb:
-    traceback_prepend(vm_ts.roots[ROOT_CUR_EXC], (Obj)co, code_line_at(co, ip - co->code - 1));
+    traceback_prepend(vm_ts.roots[ROOT_CUR_EXC], (Obj)co, code_line_at(co, ip - co->code - 1), ip - co->code - 1);
     if (unlikely(vm_tracing)) {
         f->sp = sp;
         if (eval_trace_exception(f) < 0)

@@ -120,10 +120,11 @@ VM_STRUCT(FrameObj) {
     Obj trace;        /* f_trace, or NULL */
     int64_t lineno;   /* the line when last seen running */
     int64_t live;     /* Frame * while the frame runs, else 0 */
-    int64_t flags;    /* FO_TRACE_LINES */
+    int64_t flags;    /* FO_TRACE_LINES, FO_TRACE_OPCODES, FO_IN_EVENT */
 };
 #define FRAMEO(v) ((FrameObj *)vm_rd(v))
-enum { FO_TRACE_LINES = 1, FO_IN_EVENT = 2 /* a trace or profile function runs for it: f_lineno is the event's */ };
+enum { FO_TRACE_LINES = 1, FO_IN_EVENT = 2 /* a trace or profile function runs for it: f_lineno is the event's */,
+       FO_TRACE_OPCODES = 4 };
 
 /* Frame metadata: reserved once per thread, pages committed on use. */
 #define FRAME_STACK_ENTRIES 120000
@@ -326,7 +327,7 @@ Obj coro_get_anext(Obj aiter);          /* GET_ANEXT: the awaitable of __anext__
 Obj asyncgen_wrap_value(Obj v);         /* ASYNC_GEN_WRAP */
 
 /* traceback.c */
-void traceback_prepend(Obj exc, Obj code, int lineno);
+void traceback_prepend(Obj exc, Obj code, int lineno, int64_t lasti);
 /* Line `lineno` (1-based) of a source file, without its newline; NULL if
  * absent. A pointer into a one-file cache (valid until the next call). */
 const char *traceback_source_line(const char *filename, int lineno, size_t *len);

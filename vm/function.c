@@ -1,8 +1,10 @@
 /* Function, bound method, cell and code objects, and func_init_types, which
  * creates every type of the eval side. */
 #include "eval.h"
+#include "compiler/compile.h"
 
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 TypeObj *T_function, *T_code, *T_cell, *T_method;
@@ -609,7 +611,7 @@ static Obj code_replace(Obj *args, size_t nargs, Obj kwnames)
     dst->qualname = src->qualname;
     dst->filename = src->filename;
     dst->lines = src->lines;
-    dst->exc_unused = src->exc_unused;
+    dst->positions = src->positions;
     dst->cache = r[2];
     dst->argcount = src->argcount;
     dst->posonlyargcount = src->posonlyargcount;
@@ -633,8 +635,45 @@ done:
     return res;
 }
 
+static Obj int_or_none(int v, int none_below) { return v < none_below ? g_None : MAKE_SMALLINT(v); }
+
+/* co_positions(): (line, end_line, col, end_col) of each instruction word
+ * (tmpy's words, not CPython's code units), None where unknown. */
+static Obj code_positions(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("co_positions", nargs - 1, kwnames, 0, 0) < 0)
+        return NULL;
+    CodeObj *co = CODE(args[0]);
+    int64_t n = (int64_t)co->ninstr;
+    CodePos *all = malloc((size_t)n * sizeof(CodePos) + 1);
+    if (!all)
+        return err_nomemory();
+    int64_t got = code_positions_decode(co, all, n);
+    for (int64_t i = got; i < n; i++)
+        all[i] = (CodePos){0, 0, -1, -1};
+    Obj *r = vm_roots(2);
+    Obj res = NULL;
+    if (!(r[0] = list_new_capacity(n)))
+        goto out;
+    for (int64_t i = 0; i < n; i++) {
+        CodePos p = all[i];
+        bool has = p.line > 0;
+        r[1] = tuple_pack(4, has ? MAKE_SMALLINT(p.line) : g_None, has ? MAKE_SMALLINT(p.end_line) : g_None,
+                          has ? int_or_none(p.col, 0) : g_None, has ? int_or_none(p.end_col, 0) : g_None);
+        if (!r[1] || list_append(r[0], r[1]) < 0)
+            goto out;
+    }
+    res = vm_iter(r[0]);
+out:
+    vm_unroots(r);
+    free(all);
+    return res;
+}
+
 static const MethodDef code_methods[] = {
     {"replace", code_replace, METH_KW, "Return a copy of the code object with new values for the specified fields."},
+    {"co_positions", code_positions, 0,
+     "Return an iterator of (start_line, end_line, start_column, end_column) for each instruction."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -680,10 +719,10 @@ void func_init_types(void)
     type_add_getset(T_function, "__module__", f_get_module, f_set_module);
     type_add_getset(T_function, "__defaults__", f_get_defaults, f_set_defaults);
     type_add_getset(T_function, "__kwdefaults__", f_get_kwdefaults, f_set_kwdefaults);
-    type_add_getset(T_function, "__closure__", f_get_closure, NULL);
+    type_add_member(T_function, "__closure__", f_get_closure, NULL, NULL);
     type_add_getset(T_function, "__code__", f_get_code, f_set_code);
-    type_add_getset(T_function, "__globals__", f_get_globals, NULL);
-    type_add_getset(T_function, "__builtins__", f_get_builtins, NULL);
+    type_add_member(T_function, "__globals__", f_get_globals, NULL, NULL);
+    type_add_member(T_function, "__builtins__", f_get_builtins, NULL, NULL);
     type_add_getset(T_function, "__dict__", f_get_dict, f_set_dict);
     type_add_getset(T_function, "__annotations__", f_get_annotations, f_set_annotations);
     type_ready(T_function);

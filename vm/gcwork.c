@@ -35,8 +35,9 @@ void vm_report_unraisable(Obj what)
     vm_errmsg("Exception ignored in: %s\n", rep ? str_cstr(rep) : "<object repr() failed>");
     /* CPython: no chained exceptions; one raised without a traceback (by C
      * code) gets the running frame's line */
-    if (r[0] && IS_EXCEPTION(r[0]) && !EXC(r[0])->traceback && vm_ts.frame)
-        traceback_prepend(r[0], (Obj)vm_ts.frame->code, eval_frame_lineno(vm_ts.frame));
+    Frame *f = vm_ts.frame;
+    if (r[0] && IS_EXCEPTION(r[0]) && !EXC(r[0])->traceback && f)
+        traceback_prepend(r[0], (Obj)f->code, eval_frame_lineno(f), f->ip - f->code->code - 1);
     if (r[0])
         vm_print_exception_unchained(r[0]);
     vm_unroots(r);

@@ -284,7 +284,7 @@ VM_STRUCT(FileObj) { tm_header h; Obj name; Obj mode; Obj rbuf; /* RawObj read b
 #define FO(v) ((FileObj *)vm_rd(v))
 
 /* Traceback entry: one per frame an exception passed through. */
-VM_STRUCT(TracebackObj) { tm_header h; Obj next; Obj code; int64_t lineno; };
+VM_STRUCT(TracebackObj) { tm_header h; Obj next; Obj code; int64_t lineno; int64_t lasti; /* instruction word, -1: unknown */ };
 
 /* Layouts with a class: cls at offset 8, dict at 16 (NULL: no dict yet). */
 /* __slots__ attributes live in the dict too (setattr refuses other names). */
@@ -347,7 +347,7 @@ VM_STRUCT(CodeObj) {
     Obj qualname;      /* str */
     Obj filename;      /* str */
     Obj lines;         /* RawObj: int32 line number per instruction word */
-    Obj exc_unused;    /* reserved */
+    Obj positions;     /* RawObj: the instructions' source ranges, encoded (compiler/positions.c), or NULL */
     Obj cache;         /* RawObj: inline caches (ncaches * 32 bytes), zeroed */
     int32_t argcount, posonlyargcount, kwonlyargcount;
     int32_t nlocals;   /* parameters + other plain locals (first entries of localsplus) */
@@ -681,6 +681,9 @@ int vm_unpack(Obj iterable, Obj *out, int n);
 Obj type_new_builtin(const char *name, TypeObj *base, unsigned inst_tid, unsigned flags);  /* start-up only */
 void type_add_methods(TypeObj *t, const MethodDef *defs);
 void type_add_getset(TypeObj *t, const char *name, cfunc getter, cfunc setter);  /* getter(args=[self]), setter(args=[self, value]) */
+/* A member descriptor of a built-in type (CPython's PyMemberDef): getter(args=[self]),
+ * setter(args=[self, value or NULL]) or NULL for a READONLY one ("readonly attribute"); doc may be NULL. */
+void type_add_member(TypeObj *t, const char *name, cfunc getter, cfunc setter, const char *doc);
 void type_set_attr_cstr(TypeObj *t, const char *name, Obj v);
 void type_ready(TypeObj *t);    /* after slots and methods are set: fills dunder entries from slots, mro, inherits slots */
 Obj type_call(Obj type, Obj *args, size_t nargs, Obj kwnames);  /* calling a class */
@@ -1031,8 +1034,9 @@ void count_init_type(void);    /* countobject.c: itertools.count (the _itertools
 extern TypeObj *T_count;
 void weakref_init_types(void); /* weakrefobject.c: weakref.ref, ProxyType, CallableProxyType */
 extern TypeObj *T_weakref, *T_weakproxy, *T_weakcallableproxy;
-/* ref(ob, callback) / proxy(ob, callback) of type `type` (one of the three, or
- * a subclass of ref); TypeError "cannot create weak reference to 'int' object". */
+/* ref(ob, callback) / proxy(ob, callback) of type `type` (one of the three);
+ * without a callback, the existing plain one of that kind if there is one
+ * (CPython's sharing); TypeError "cannot create weak reference to 'int' object". */
 Obj weakref_new(TypeObj *type, Obj ob, Obj callback);
 Obj weakref_referent(Obj w);      /* the referent or NULL (dead); w a WeakrefObj */
 /* gcwork.c: weak-reference callbacks and finalizers, run outside the collector. */

@@ -5,8 +5,9 @@
  * every instruction through eval_trace_instr (eval_dispatch_update swaps the
  * thread's dispatch table, so the loop pays nothing otherwise). That gives
  * the 'call' event at a frame's first instruction (and at each resumption
- * of a generator), and 'line' events where the line changes or a jump goes
- * back. The loop calls eval_trace_return where a frame returns, yields or
+ * of a generator), 'line' events where the line changes or a jump goes
+ * back, and 'opcode' events for every instruction of a frame whose
+ * f_trace_opcodes is set. The loop calls eval_trace_return where a frame returns, yields or
  * ends with an exception, eval_trace_exception where an exception passes
  * through a frame, and eval_profile_c around calls of built-in functions
  * (c_call, c_return, c_exception). The functions run with tracing off for
@@ -25,9 +26,9 @@
 __thread int vm_tracing, vm_profiling;
 static __thread int busy;   /* inside a trace or profile function */
 
-enum { EV_CALL, EV_LINE, EV_RETURN, EV_EXCEPTION, EV_C_CALL, EV_C_RETURN, EV_C_EXCEPTION };
+enum { EV_CALL, EV_LINE, EV_RETURN, EV_EXCEPTION, EV_C_CALL, EV_C_RETURN, EV_C_EXCEPTION, EV_OPCODE };
 static const char *const event_names[] = {"call", "line", "return", "exception", "c_call", "c_return",
-                                          "c_exception"};
+                                          "c_exception", "opcode"};
 
 /* ------------------------------------------------------------------ */
 /* Frame objects                                                       */
@@ -218,15 +219,20 @@ int eval_trace_instr(Frame *f)
     int64_t last = f->trace_last;
     f->trace_last = (int32_t)i;
     Obj fo = FRAME_HDR(f)[HDR_FRAMEOBJ];
-    if (!vm_ts.roots[ROOT_TRACE_FUNC] || !fo || !FRAMEO(fo)->trace || !(FRAMEO(fo)->flags & FO_TRACE_LINES))
+    if (!vm_ts.roots[ROOT_TRACE_FUNC] || !fo || !FRAMEO(fo)->trace)
         return 0;
     int line = raw_line(co, i);
-    if (line <= 0)
+    if (line > 0 && (FRAMEO(fo)->flags & FO_TRACE_LINES)) {
+        int lastline = last >= 0 ? raw_line(co, last) : -1;
+        if ((line != lastline || i < last) && call_local(f, EV_LINE, NULL, line) < 0)
+            return -1;
+    }
+    /* f_trace_opcodes: an 'opcode' event before every instruction, after
+     * its line event (CPython 3.11); the line event may have changed it. */
+    fo = FRAME_HDR(f)[HDR_FRAMEOBJ];
+    if (!vm_ts.roots[ROOT_TRACE_FUNC] || !fo || !FRAMEO(fo)->trace || !(FRAMEO(fo)->flags & FO_TRACE_OPCODES))
         return 0;
-    int lastline = last >= 0 ? raw_line(co, last) : -1;
-    if (line == lastline && i >= last)
-        return 0;
-    return call_local(f, EV_LINE, NULL, line);
+    return call_local(f, EV_OPCODE, NULL, line > 0 ? line : eval_frame_lineno(f));
 }
 
 int eval_trace_return(Frame *f, Obj v)

@@ -2,6 +2,7 @@
  * exception passes through frames, and printing an uncaught exception
  * exactly as CPython 3.11 does (chains, repeated lines, SyntaxError). */
 #include "eval.h"
+#include "compiler/compile.h"
 #include "objects/objects.h"
 #include "objects/strobj.h"
 
@@ -16,7 +17,7 @@ TypeObj *T_traceback, *T_frame;
 /* ------------------------------------------------------------------ */
 /* Entries                                                            */
 /* ------------------------------------------------------------------ */
-void traceback_prepend(Obj exc, Obj code, int lineno)
+void traceback_prepend(Obj exc, Obj code, int lineno, int64_t lasti)
 {
     if (!exc || !IS_EXCEPTION(exc))
         return;
@@ -28,6 +29,7 @@ void traceback_prepend(Obj exc, Obj code, int lineno)
         TB(tb)->next = EXC(r[0])->traceback;
         TB(tb)->code = r[1];
         TB(tb)->lineno = lineno;
+        TB(tb)->lasti = lasti;
         VM_WRITE(r[0]);
         EXC(r[0])->traceback = tb;
     }
@@ -36,7 +38,7 @@ void traceback_prepend(Obj exc, Obj code, int lineno)
 
 void vm_traceback_add(Obj code, int lineno)
 {
-    traceback_prepend(err_occurred(), code, lineno);
+    traceback_prepend(err_occurred(), code, lineno, -1);
 }
 
 Obj frameobj_new(Obj code, Obj globals, int lineno)
@@ -82,7 +84,13 @@ GETTER(tb_set_next)
     return g_None;
 }
 GETTER(tb_get_lineno) { UNUSED_ARGS; return MAKE_SMALLINT(TB(args[0])->lineno); }
-GETTER(tb_get_lasti) { UNUSED_ARGS; (void)args; return MAKE_SMALLINT(0); }
+/* As f_lasti: tmpy's instruction index times two (-1: unknown). */
+GETTER(tb_get_lasti)
+{
+    UNUSED_ARGS;
+    int64_t i = TB(args[0])->lasti;
+    return MAKE_SMALLINT(i < 0 ? -1 : 2 * i);
+}
 GETTER(tb_get_frame)
 {
     UNUSED_ARGS;
@@ -143,34 +151,27 @@ GETTER(fr_set_trace)
     FRAMEO(args[0])->trace = v && !IS_NONE(v) ? v : NULL;
     return g_None;
 }
-GETTER(fr_get_trace_lines) { UNUSED_ARGS; return vm_bool(FRAMEO(args[0])->flags & FO_TRACE_LINES); }
-GETTER(fr_set_trace_lines)
+/* f_trace_lines, f_trace_opcodes: bool flags of the frame object (T_BOOL
+ * members in CPython, with their errors). */
+static Obj flag_set(Obj *args, int64_t flag)
 {
-    UNUSED_ARGS;
     if (!args[1]) {
-        err_set(E_AttributeError, "cannot delete attribute");
+        err_set(E_TypeError, "can't delete numeric/char attribute");
         return NULL;
     }
-    int t = vm_is_true(args[1]);
-    if (t < 0)
+    if (args[1] != g_True && args[1] != g_False) {
+        err_set(E_TypeError, "attribute value type must be bool");
         return NULL;
+    }
+    int t = args[1] == g_True;
     VM_WRITE(args[0]);
-    FRAMEO(args[0])->flags = t ? FRAMEO(args[0])->flags | FO_TRACE_LINES : FRAMEO(args[0])->flags & ~FO_TRACE_LINES;
+    FRAMEO(args[0])->flags = t ? FRAMEO(args[0])->flags | flag : FRAMEO(args[0])->flags & ~flag;
     return g_None;
 }
-GETTER(fr_get_false) { UNUSED_ARGS; (void)args; return g_False; }
-GETTER(fr_set_trace_opcodes)
-{
-    UNUSED_ARGS;
-    int t = args[1] ? vm_is_true(args[1]) : 0;
-    if (t < 0)
-        return NULL;
-    if (t) {
-        err_set(E_NotImplementedError, "tmpy: opcode trace events (f_trace_opcodes) are not built");
-        return NULL;
-    }
-    return g_None;
-}
+GETTER(fr_get_trace_lines) { UNUSED_ARGS; return vm_bool(FRAMEO(args[0])->flags & FO_TRACE_LINES); }
+GETTER(fr_set_trace_lines) { UNUSED_ARGS; return flag_set(args, FO_TRACE_LINES); }
+GETTER(fr_get_trace_opcodes) { UNUSED_ARGS; return vm_bool(FRAMEO(args[0])->flags & FO_TRACE_OPCODES); }
+GETTER(fr_set_trace_opcodes) { UNUSED_ARGS; return flag_set(args, FO_TRACE_OPCODES); }
 
 static Obj frame_repr(Obj f)
 {
@@ -197,8 +198,8 @@ void traceback_init_types(void)
     type_add_getset(T_frame, "f_locals", fr_get_locals, NULL);
     type_add_getset(T_frame, "f_lasti", fr_get_lasti, NULL);
     type_add_getset(T_frame, "f_trace", fr_get_trace, fr_set_trace);
-    type_add_getset(T_frame, "f_trace_lines", fr_get_trace_lines, fr_set_trace_lines);
-    type_add_getset(T_frame, "f_trace_opcodes", fr_get_false, fr_set_trace_opcodes);
+    type_add_member(T_frame, "f_trace_lines", fr_get_trace_lines, fr_set_trace_lines, NULL);
+    type_add_member(T_frame, "f_trace_opcodes", fr_get_trace_opcodes, fr_set_trace_opcodes, NULL);
     type_ready(T_frame);
 }
 
@@ -286,23 +287,90 @@ static bool is_ws(char c)
     return c == ' ' || c == '\t' || c == '\f' || c == '\v' || c == '\r' || c == '\n';
 }
 
-static void add_source_line(StrBuf *b, const char *filename, int lineno)
+/* Code points in the first `bytes` bytes of UTF-8 text p[0..len). */
+static int64_t utf8_chars(const char *p, size_t len, int64_t bytes)
+{
+    if (bytes > (int64_t)len)
+        bytes = (int64_t)len;
+    int64_t n = 0;
+    for (int64_t i = 0; i < bytes; i++)
+        n += ((unsigned char)p[i] & 0xC0) != 0x80;
+    return n;
+}
+
+static bool is_margin_space(char c) { return c == ' ' || c == '\t' || c == '\f'; }
+
+/* The PEP 657 marker line under a traceback's source line (CPython 3.11's
+ * tb_displayline): ^ under the failing instruction's range, or ~ for the
+ * operands and ^ for the operator of a binary operation or the brackets of
+ * a subscript; nothing when the range is the whole line. p[0..len) is the
+ * line as in the file, `indent` its leading blanks. */
+static void add_error_markers(StrBuf *b, const char *p, size_t len, int64_t indent, Obj code, int64_t lasti,
+                              int lineno)
+{
+    CodePos pos;
+    if (lasti < 0 || !code_position_at((CodeObj *)code, lasti, &pos) || pos.line != lineno || pos.col < 0 ||
+        pos.end_col < 0)
+        return;
+    int64_t start = utf8_chars(p, len, pos.col), end;
+    int64_t left = -1, right = -1;
+    char primary = '^', secondary = '^';
+    if (pos.line == pos.end_line) {
+        end = utf8_chars(p, len, pos.end_col);
+        int l, r;
+        if (pos.col < pos.end_col && (size_t)pos.end_col <= len &&
+            source_error_anchors(p + pos.col, (size_t)(pos.end_col - pos.col), &l, &r, &primary, &secondary)) {
+            left = utf8_chars(p + pos.col, len - (size_t)pos.col, l) + start;
+            right = utf8_chars(p + pos.col, len - (size_t)pos.col, r) + start;
+        }
+    } else {
+        /* a range over several lines: up to the line's last non-blank (a byte index, as CPython) */
+        int64_t i = (int64_t)len;
+        while (--i >= 0 && is_margin_space(p[i]))
+            ;
+        end = i + 1;
+    }
+    int64_t chars = utf8_chars(p, len, (int64_t)len);
+    bool secondary_ranges = left != -1 || right != -1;
+    if (end - start == chars - indent && !secondary_ranges)
+        return;
+    for (int64_t off = indent - 4 + 1; off <= end; off++) {
+        if (off <= start)
+            sb_addc(b, ' ');
+        else if (secondary_ranges && left < off && off <= right)
+            sb_addc(b, secondary);
+        else
+            sb_addc(b, primary);
+    }
+    sb_addc(b, '\n');
+}
+
+/* "    <the line, stripped>", and its markers when the instruction is known. */
+static void add_source_line(StrBuf *b, const char *filename, int lineno, Obj code, int64_t lasti)
 {
     size_t len;
-    const char *p = traceback_source_line(filename, lineno, &len);
-    if (!p)
+    const char *line = traceback_source_line(filename, lineno, &len);
+    if (!line)
         return;
-    while (len > 0 && is_ws(*p)) {
+    const char *p = line;
+    size_t n = len;
+    int64_t indent = 0;
+    while (n > 0 && is_ws(*p)) {
+        indent += is_margin_space(*p);
         p++;
-        len--;
+        n--;
     }
-    while (len > 0 && is_ws(p[len - 1]))
-        len--;
-    if (len == 0)
+    size_t shown = n;   /* CPython keeps trailing blanks */
+    while (n > 0 && is_ws(p[n - 1]))
+        n--;
+    if (n == 0)
         return;
     sb_adds(b, "    ");
-    sb_add(b, p, len);
+    sb_add(b, p, shown);
     sb_addc(b, '\n');
+    /* CPython counts only spaces, tabs and form feeds as the indentation */
+    if ((size_t)indent == (size_t)(p - line))
+        add_error_markers(b, line, len, utf8_chars(line, len, indent), code, lasti, lineno);
 }
 
 /* ------------------------------------------------------------------ */
@@ -349,7 +417,7 @@ static void print_tb(StrBuf *b, Obj tb)
         sb_printf(b, "\", line %d, in ", (int)line);
         sb_add_str(b, name);
         sb_addc(b, '\n');
-        add_source_line(b, str_cstr(file), (int)line);
+        add_source_line(b, str_cstr(file), (int)line, TB(t)->code, TB(t)->lasti);
     }
     if (cnt > TB_RECURSIVE_CUTOFF)
         add_repeated(b, cnt);

@@ -113,6 +113,12 @@ static void collect(bool major)
         tm_collect_minor();
 }
 
+static void count_found(object_t *w, void *ctx)
+{
+    (void)w;
+    ++*(size_t *)ctx;
+}
+
 /* ---- basic ---- */
 static object_t *G;   /* a global root: read afresh after every allocation */
 
@@ -229,6 +235,25 @@ static void test_basic(void)
     tm_collect_major();   /* frees the one taken */
     tm_collect_major();   /* would mark it again if the queue still listed it */
     CHECK(drain_cleared() == 1, "the other one was lost");
+    /* Young weak references noted at allocation are found before any
+     * collection, once each, and still once after they move. */
+    G = new_arr(3);
+    set_item(G, 0, new_node(60));
+    set_item(G, 1, new_wref(T_WREF, ITEM(G, 0)));
+    tm_weak_note_young(ITEM(G, 1));
+    set_item(G, 2, new_wref(T_WQUIET, ITEM(G, 0)));
+    tm_weak_note_young(ITEM(G, 2));
+    size_t seen = 0;
+    tm_foreach_weakref_to(ITEM(G, 0), count_found, &seen);
+    CHECK(seen == 2, "young noted weak references: found %zu, expected 2", seen);
+    tm_collect_minor();
+    seen = 0;
+    tm_foreach_weakref_to(ITEM(G, 0), count_found, &seen);
+    CHECK(seen == 2, "after a minor collection: found %zu, expected 2", seen);
+    next_tx();
+    seen = 0;
+    tm_foreach_weakref_to(ITEM(G, 0), count_found, &seen);
+    CHECK(seen == 2, "after publication: found %zu, expected 2", seen);
     printf("ok basic: minor and major clear, follow, queue\n");
 }
 

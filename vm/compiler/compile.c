@@ -30,6 +30,7 @@
 #include "opcodes.h"
 
 #include "parser.h"
+#include "positions.h"
 #include "unparse.h"
 #include "objects/numbers.h"   /* cplx_quot: folding complex quotients */
 
@@ -72,10 +73,17 @@ typedef struct CConst {
     uint32_t hash;
 } CConst;
 
+/* A source range (PEP 657): 1-based lines, 0-based UTF-8 byte columns; a
+ * column of -1 is unknown, a line of 0 means no position. */
+typedef struct SrcPos {
+    int32_t line, end_line, col, end_col;
+} SrcPos;
+
 typedef struct Instr {
     uint8_t op;
     int32_t arg;              /* jumps: a label id until assembly */
     int32_t line;
+    SrcPos pos;               /* what a traceback points at (co_positions) */
 } Instr;
 
 /* A table of strings with their index (names, varnames). */
@@ -124,9 +132,12 @@ typedef struct Unit {
     FBlock fblocks[MAX_FBLOCKS];
     int nfblocks;
     int lineno;               /* line given to emitted instructions */
+    SrcPos pos;               /* position given to emitted instructions */
     /* assembled */
     uint32_t *code;
     int32_t *lines;
+    uint8_t *positions;       /* the encoded position table (positions.c) */
+    size_t npositions;
     int ncode;
     int ncaches;
     int stacksize;
@@ -357,7 +368,30 @@ static bool emit(Compiler *c, int op, int arg)
     i->op = (uint8_t)op;
     i->arg = arg;
     i->line = u->lineno;
+    i->pos = u->pos;
     return true;
+}
+
+/* The position of an AST node (anything with the four position fields). */
+#define NODE_POS(n) ((SrcPos){(n)->lineno, (n)->end_lineno, (n)->col_offset, (n)->end_col_offset})
+
+/* CPython's rule for an attribute on a later line than where its value
+ * starts (o\n.m): the position starts at the attribute's name. */
+static void pos_to_attr(Compiler *c, expr_ty attr)
+{
+    SrcPos *p = &c->u->pos;
+    if (p->line == attr->end_lineno)
+        return;
+    p->line = attr->end_lineno;
+    int len = (int)strlen(attr->v.Attribute.attr);
+    if (len <= attr->end_col_offset)
+        p->col = attr->end_col_offset - len;
+    else
+        p->col = p->end_col = -1;
+    if (p->end_line < p->line)
+        p->end_line = p->line;
+    if (p->line == p->end_line && p->end_col < p->col)
+        p->end_col = p->col;
 }
 
 static int new_label(Compiler *c)
@@ -965,6 +999,7 @@ static bool enter_unit(Compiler *c, Scope *ste, UnitKind kind, const char *name,
     u->name = name;
     u->firstlineno = firstlineno;
     u->lineno = firstlineno;
+    u->pos = (SrcPos){firstlineno, firstlineno, -1, -1};
     u->private_name = kind == U_CLASS ? name : parent ? parent->private_name : NULL;
 
     /* qualname, as CPython: f.<locals>.g, C.m; a `global` def is top level */
@@ -1095,6 +1130,7 @@ static void unit_free(Unit *u)
     strtab_free(&u->frees);
     free(u->code);
     free(u->lines);
+    free(u->positions);
     free(u);
 }
 
@@ -1446,7 +1482,9 @@ static bool compile_store(Compiler *c, expr_ty t)
 {
     TRY(enter_nested(c, t->lineno, t->col_offset));
     int save = c->u->lineno;
+    SrcPos save_pos = c->u->pos;
     c->u->lineno = t->lineno;
+    c->u->pos = NODE_POS(t);
     bool ok;
     switch (t->kind) {
     case Name_kind:
@@ -1455,6 +1493,7 @@ static bool compile_store(Compiler *c, expr_ty t)
     case Attribute_kind:
         ok = compile_expr(c, t->v.Attribute.value);
         c->u->lineno = t->end_lineno;   /* CPython: attribute ops are on the attribute's line */
+        pos_to_attr(c, t);
         ok = ok && emit_attr_op(c, OP_STORE_ATTR, t->v.Attribute.attr);
         break;
     case Subscript_kind:
@@ -1476,6 +1515,7 @@ static bool compile_store(Compiler *c, expr_ty t)
         break;
     }
     c->u->lineno = save;
+    c->u->pos = save_pos;
     c->depth--;
     return ok;
 }
@@ -1484,7 +1524,9 @@ static bool compile_delete(Compiler *c, expr_ty t)
 {
     TRY(enter_nested(c, t->lineno, t->col_offset));
     int save = c->u->lineno;
+    SrcPos save_pos = c->u->pos;
     c->u->lineno = t->lineno;
+    c->u->pos = NODE_POS(t);
     bool ok = true;
     switch (t->kind) {
     case Name_kind:
@@ -1493,6 +1535,7 @@ static bool compile_delete(Compiler *c, expr_ty t)
     case Attribute_kind:
         ok = compile_expr(c, t->v.Attribute.value);
         c->u->lineno = t->end_lineno;
+        pos_to_attr(c, t);
         ok = ok && emit_attr_op(c, OP_DELETE_ATTR, t->v.Attribute.attr);
         break;
     case Subscript_kind:
@@ -1513,6 +1556,7 @@ static bool compile_delete(Compiler *c, expr_ty t)
         break;
     }
     c->u->lineno = save;
+    c->u->pos = save_pos;
     c->depth--;
     return ok;
 }
@@ -1545,7 +1589,9 @@ static bool jump_if(Compiler *c, expr_ty e, int label, bool cond)
 {
     TRY(enter_nested(c, e->lineno, e->col_offset));
     int save = c->u->lineno;
+    SrcPos save_pos = c->u->pos;
     c->u->lineno = e->lineno;
+    c->u->pos = NODE_POS(e);
     bool ok = true;
     switch (e->kind) {
     case UnaryOp_kind:
@@ -1627,6 +1673,7 @@ static bool jump_if(Compiler *c, expr_ty e, int label, bool cond)
     ok = compile_expr(c, e) && emit(c, cond ? OP_POP_JUMP_IF_TRUE : OP_POP_JUMP_IF_FALSE, label);
 done:
     c->u->lineno = save;
+    c->u->pos = save_pos;
     c->depth--;
     return ok;
 }
@@ -1661,11 +1708,14 @@ static bool compile_decorators(Compiler *c, expr_seq decs)
 static bool apply_decorators(Compiler *c, expr_seq decs)
 {
     int save = c->u->lineno;
+    SrcPos save_pos = c->u->pos;
     for (int i = decs.n - 1; i >= 0; i--) {
         c->u->lineno = decs.items[i]->lineno;
+        c->u->pos = NODE_POS(decs.items[i]);
         TRY(emit(c, OP_CALL, 1));
     }
     c->u->lineno = save;
+    c->u->pos = save_pos;
     return true;
 }
 
@@ -3248,6 +3298,7 @@ static bool compile_stmt(Compiler *c, stmt_ty s)
 {
     TRY(enter_nested(c, s->lineno, s->col_offset));
     c->u->lineno = s->lineno;
+    c->u->pos = NODE_POS(s);
     bool ok = true;
     switch (s->kind) {
     case FunctionDef_kind:
@@ -3685,7 +3736,11 @@ static bool compile_call(Compiler *c, expr_ty e)
         /* o.m(...): LOAD_METHOD avoids making a bound method */
         TRY(compile_expr(c, f->v.Attribute.value));
         c->u->lineno = f->end_lineno;   /* LOAD_METHOD and the call: on the method name's line */
+        c->u->pos = NODE_POS(f);
+        pos_to_attr(c, f);
         TRY(emit_attr_op(c, OP_LOAD_METHOD, f->v.Attribute.attr));
+        c->u->pos = NODE_POS(e);
+        pos_to_attr(c, f);
         return call_helper(c, 0, args, kws);
     }
     TRY(compile_expr(c, f));
@@ -3955,6 +4010,7 @@ static bool compile_expr_inner(Compiler *c, expr_ty e)
             return internal_error(c, "attribute store in expression context");
         TRY(compile_expr(c, e->v.Attribute.value));
         c->u->lineno = e->end_lineno;
+        pos_to_attr(c, e);
         return emit_attr_op(c, OP_LOAD_ATTR, e->v.Attribute.attr);
     case Subscript_kind:
         if (e->v.Subscript.ctx != AST_Load)
@@ -3995,9 +4051,12 @@ static bool compile_expr(Compiler *c, expr_ty e)
 {
     TRY(enter_nested(c, e->lineno, e->col_offset));
     int save = c->u->lineno;
+    SrcPos save_pos = c->u->pos;
     c->u->lineno = e->lineno;
+    c->u->pos = NODE_POS(e);
     bool ok = compile_expr_inner(c, e);
     c->u->lineno = save;
+    c->u->pos = save_pos;
     c->depth--;
     return ok;
 }
@@ -4266,8 +4325,10 @@ static bool assemble(Compiler *c, Unit *u)
     u->ncode = (int)w;
     u->code = malloc((size_t)w * sizeof(uint32_t) + 1);
     u->lines = malloc((size_t)w * sizeof(int32_t) + 1);
-    if (!u->code || !u->lines) {
+    PosWord *words = malloc((size_t)w * sizeof(PosWord) + 1);
+    if (!u->code || !u->lines || !words) {
         free(pos);
+        free(words);
         return nomem(c);
     }
     int nlocals = u->varnames.n, cache = 0, k = 0;
@@ -4284,17 +4345,25 @@ static bool assemble(Compiler *c, Unit *u)
         }
         if (arg < 0 || arg > ARG_LIMIT) {
             free(pos);
+            free(words);
             return cerror(c, CERR_SYNTAX, in->line, 0, in->line, 0, "instruction argument too large");
         }
+        PosWord pw = {in->line, in->pos.line, in->pos.end_line, in->pos.col, in->pos.end_col};
         u->code[k] = INSTR(op, (uint32_t)arg);
+        words[k] = pw;
         u->lines[k++] = in->line;
         if (OP_HAS_CACHE(op)) {
             u->code[k] = (uint32_t)cache++;
+            words[k] = pw;
             u->lines[k++] = in->line;
         }
     }
     u->ncaches = cache;
     free(pos);
+    u->positions = positions_encode(words, w, &u->npositions);
+    free(words);
+    if (!u->positions)
+        return nomem(c);
     return true;
 }
 
@@ -4707,7 +4776,7 @@ static Obj names_tuple(const char *const *a, int na, const char *const *b, int n
     return t;
 }
 
-enum { R_CONSTS, R_NAMES, R_LOCALSPLUS, R_NAME, R_QUALNAME, R_LINES, R_CACHE, R_COUNT };
+enum { R_CONSTS, R_NAMES, R_LOCALSPLUS, R_NAME, R_QUALNAME, R_LINES, R_POSITIONS, R_CACHE, R_COUNT };
 
 static Obj unit_to_code(Emitter *em, Unit *u)
 {
@@ -4742,6 +4811,10 @@ static Obj unit_to_code(Emitter *em, Unit *u)
         goto out;
     if (u->ncode)
         memcpy(VM_LINEAR((RAW(r[R_LINES]))->data), u->lines, (size_t)u->ncode * sizeof(int32_t));
+    if (!(r[R_POSITIONS] = raw_new((int64_t)u->npositions)))
+        goto out;
+    if (u->npositions)
+        memcpy(VM_LINEAR((RAW(r[R_POSITIONS]))->data), u->positions, u->npositions);
     if (!(r[R_CACHE] = raw_new((int64_t)u->ncaches * CACHE_ENTRY_SIZE)))
         goto out;
     Obj code = code_new(u->ncode);
@@ -4757,7 +4830,7 @@ static Obj unit_to_code(Emitter *em, Unit *u)
     co->qualname = r[R_QUALNAME];
     co->filename = em->filename;
     co->lines = r[R_LINES];
-    co->exc_unused = NULL;
+    co->positions = r[R_POSITIONS];
     co->cache = r[R_CACHE];
     co->argcount = u->argcount;
     co->posonlyargcount = u->posonlyargcount;

@@ -36,6 +36,21 @@
  * nested blocks" beyond (eval.h's FRAME_MAX_BLOCKS must be >= this). */
 #define COMPILE_MAX_BLOCK_DEPTH 20
 
+/* Source positions of instructions (positions.c, PEP 657): line 0 means
+ * none, a column of -1 unknown; columns are 0-based UTF-8 byte offsets. */
+typedef struct CodePos {
+    int line, end_line, col, end_col;
+} CodePos;
+/* The positions of the first n instruction words of co into out; returns
+ * how many it filled (0: the code has no table). */
+int64_t code_positions_decode(CodeObj *co, CodePos *out, int64_t n);
+/* The position of word i; false if it has none. */
+bool code_position_at(CodeObj *co, int64_t i, CodePos *out);
+/* A traceback's anchors in the failing expression's text seg[0..len) (CPython
+ * 3.11: a binary operator or a subscript): byte offsets [*left, *right) in seg
+ * of the part marked with *secondary, the rest with *primary; false if none. */
+bool source_error_anchors(const char *seg, size_t len, int *left, int *right, char *primary, char *secondary);
+
 /* Print a human-readable listing of a code object and, recursively, of the
  * code objects among its constants. For debugging. */
 void code_disassemble(Obj code, FILE *out);

@@ -20,16 +20,22 @@ static void store_one(object_t *w, void *ctx)
         f->slots[f->n++] = (Obj)w;
 }
 
-/* The weak references to *slot that the collector knows, after a minor
- * collection (so that young ones are known too). Dead weak references that
- * no major collection has freed yet are counted: gc.collect() first makes
- * the count CPython's. */
-static int64_t count_refs(Obj *slot)
+/* The live weak references to *slot. The runtime also knows dead ones no
+ * major collection has freed yet, so when it knows any, a collection
+ * (gc.collect()'s, callbacks included) runs first; stack_top is where the
+ * caller's arguments end (vm_gc_collect). */
+static int64_t count_refs(Obj *slot, Obj *stack_top)
 {
     if (IS_SMALLINT(*slot))
         return 0;
-    tm_collect_minor();   /* may move *slot: the runtime matches the new address */
     struct found f = {NULL, 0, 0};
+    tm_foreach_weakref_to((object_t *)*slot, count_one, &f);
+    if (!f.n)
+        return 0;
+    int64_t found;
+    if (!vm_gc_collect(stack_top, &found))   /* may move *slot: the runtime matches the new address */
+        return -1;
+    f.n = 0;
     tm_foreach_weakref_to((object_t *)*slot, count_one, &f);
     return f.n;
 }
@@ -40,9 +46,9 @@ static Obj wr_getweakrefcount(Obj *args, size_t nargs, Obj kwnames)
         return NULL;
     Obj *r = vm_roots(1);
     r[0] = args[0];
-    int64_t n = count_refs(&r[0]);
+    int64_t n = count_refs(&r[0], args + nargs);
     vm_unroots(r);
-    return int_from_i64(n);
+    return n < 0 ? NULL : int_from_i64(n);
 }
 
 static Obj wr_getweakrefs(Obj *args, size_t nargs, Obj kwnames)
@@ -51,7 +57,11 @@ static Obj wr_getweakrefs(Obj *args, size_t nargs, Obj kwnames)
         return NULL;
     Obj *r = vm_roots(2);
     r[0] = args[0];
-    int64_t n = count_refs(&r[0]);
+    int64_t n = count_refs(&r[0], args + nargs);
+    if (n < 0) {
+        vm_unroots(r);
+        return NULL;
+    }
     /* Rooted before anything allocates: a major collection could free a
      * dead weak reference held only in C. */
     Obj *refs = vm_roots((int)n);

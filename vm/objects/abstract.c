@@ -457,7 +457,7 @@ int vm_generic_setattr(Obj o, Obj name, Obj v)
     }
     Obj __seg_gs *slot = vm_dict_slot(o);
     unsigned tid = TID(o);
-    if (!slot || (tid >= TID_FIRST_WITH_CLS && !type_allows_attr(t, name))) {
+    if (!slot || ((tid >= TID_FIRST_WITH_CLS || tid == TID_ITER) && !type_allows_attr(t, name))) {
         if (descr)
             err_format(E_AttributeError, "'%s' object attribute '%s' is read-only", type_name(o), str_cstr(name));
         else

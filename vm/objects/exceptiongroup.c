@@ -164,13 +164,6 @@ static Obj eg_exceptions_get(Obj *a, size_t n, Obj k)
     return m ? m : g_None;
 }
 
-static Obj eg_readonly_set(Obj *a, size_t n, Obj k)
-{
-    (void)a, (void)n, (void)k;
-    err_set(E_AttributeError, "readonly attribute");
-    return NULL;
-}
-
 static Obj eg_str(Obj self)
 {
     Obj msg = group_field(self, 0), excs = group_field(self, 1);
@@ -556,8 +549,8 @@ void exception_groups_init(void)
     b->tp_init = eg_tp_init;
     b->tp_str = eg_str;
     type_add_methods(b, eg_methods);
-    type_add_getset(b, "message", eg_message_get, eg_readonly_set);
-    type_add_getset(b, "exceptions", eg_exceptions_get, eg_readonly_set);
+    type_add_member(b, "message", eg_message_get, NULL, "exception message");
+    type_add_member(b, "exceptions", eg_exceptions_get, NULL, "nested exceptions");
     type_ready(b);
     type_set_attr_cstr(b, "__doc__", str_from_cstr("A combination of multiple unrelated exceptions."));
 

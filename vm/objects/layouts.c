@@ -98,7 +98,7 @@ void vm_register_layouts(void)
     reg(TID_CODE, layout_var("code", offsetof(struct CodeObj_, code), 4, offsetof(struct CodeObj_, ninstr),
                              REF(CodeObj, consts) | REF(CodeObj, names) | REF(CodeObj, localsplus) |
                                  REF(CodeObj, name) | REF(CodeObj, qualname) | REF(CodeObj, filename) |
-                                 REF(CodeObj, lines) | REF(CodeObj, exc_unused) | REF(CodeObj, cache),
+                                 REF(CodeObj, lines) | REF(CodeObj, positions) | REF(CodeObj, cache),
                              false));
     reg(TID_FUNCTION, layout_fixed("function", sizeof(struct FunctionObj_),
                                    REF(FunctionObj, code) | REF(FunctionObj, globals) | REF(FunctionObj, name) |

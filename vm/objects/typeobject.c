@@ -378,6 +378,8 @@ Obj instance_new(TypeObj *cls)
     return o;
 }
 
+static bool is_generic_alias(Obj v) { return TID(v) == TID_ITER && type_is_subtype(TYPE(v), T_generic_alias); }
+
 Obj __seg_gs *vm_dict_slot(Obj o)
 {
     if (IS_SMALLINT(o))
@@ -387,6 +389,8 @@ Obj __seg_gs *vm_dict_slot(Obj o)
         return tid == TID_TYPE ? NULL : &INST(o)->dict;
     if (tid == TID_FUNCTION)
         return &((FunctionObj *)o)->dict;
+    if (tid == TID_ITER && (TYPE(o)->flags & TPF_HEAPTYPE) && is_generic_alias(o))
+        return &ITER(o)->c;   /* an instance of a Python subclass of types.GenericAlias */
     if (tid == TID_MODULE)
         return &((ModuleObj *)o)->dict;
     return NULL;
@@ -396,7 +400,7 @@ Obj __seg_gs *vm_dict_slot(Obj o)
  * are read without barriers (VM_WRITE_RARE), instances with them. */
 static void vm_write_dict_slot(Obj o)
 {
-    if (o->h.tid >= TID_FIRST_WITH_CLS)
+    if (o->h.tid >= TID_FIRST_WITH_CLS || o->h.tid == TID_ITER)
         VM_WRITE(o);
     else
         VM_WRITE_RARE(o);
@@ -1569,8 +1573,10 @@ static Obj getset_repr(Obj d)
 }
 
 /* ------------------------------------------------------------------ */
-/* member descriptors: __slots__ entries (values in InstanceHObj.slots) */
+/* member descriptors: __slots__ entries (values in InstanceHObj.slots), */
+/* and read-only fields of built-in types (type_add_member)             */
 /* ------------------------------------------------------------------ */
+enum { MEMBER_SLOT = 0, MEMBER_C = 1 };   /* IterObj.kind; a C member's getter is in n, its setter (or 0) in i, its doc in c */
 static Obj member_new(TypeObj *owner, Obj name, int64_t index)
 {
     Obj *r = vm_roots(1);
@@ -1582,6 +1588,7 @@ static Obj member_new(TypeObj *owner, Obj name, int64_t index)
         it->a = (Obj)owner;
         it->b = r[0];
         it->i = index;
+        it->kind = MEMBER_SLOT;
     }
     vm_unroots(r);
     return m ? m : err_nomemory();
@@ -1605,6 +1612,8 @@ static Obj member_get(Obj d, Obj obj, Obj type)
     if (!member_check(d, obj))
         return NULL;
     IterObj *it = ITER(d);
+    if (it->kind == MEMBER_C)
+        return ((cfunc)(uintptr_t)it->n)(&obj, 1, NULL);
     Obj v = NULL;
     if (TID(obj) == TID_INSTANCE) {
         Obj arr = INSTH(obj)->slots;
@@ -1625,6 +1634,14 @@ static int member_set(Obj d, Obj obj, Obj v)
     if (!member_check(d, obj))
         return -1;
     IterObj *it = ITER(d);
+    if (it->kind == MEMBER_C) {
+        if (!it->i) {
+            err_set(E_AttributeError, "readonly attribute");
+            return -1;
+        }
+        Obj a[2] = {obj, v};
+        return ((cfunc)(uintptr_t)it->i)(a, 2, NULL) ? 0 : -1;
+    }
     if (TID(obj) != TID_INSTANCE) {
         /* exceptions: no slot storage of their own, the dict holds it */
         Obj *r = vm_roots(2);
@@ -1795,6 +1812,34 @@ void type_add_getset(TypeObj *t, const char *name, cfunc getter, cfunc setter)
         fatal_startup("out of memory");
     vm_unroots(r);
     type_modified(t);
+}
+
+void type_add_member(TypeObj *t, const char *name, cfunc getter, cfunc setter, const char *doc)
+{
+    Obj *r = vm_roots(2);
+    r[0] = str_intern_cstr(name);
+    r[1] = doc ? str_from_cstr(doc) : g_None;
+    if (!r[0] || !r[1])
+        fatal_startup("out of memory");
+    Obj m = member_new(t, r[0], -1);
+    if (!m)
+        fatal_startup("out of memory");
+    IterObj *it = ITER(m);   /* young: plain stores */
+    it->kind = MEMBER_C;
+    it->n = (int64_t)(uintptr_t)getter;
+    it->i = (int64_t)(uintptr_t)setter;
+    it->c = r[1];
+    if (dict_setitem(t->dict, r[0], m) < 0)
+        fatal_startup("out of memory");
+    vm_unroots(r);
+    type_modified(t);
+}
+
+static Obj member_doc_get(Obj *args, size_t nargs, Obj kw)
+{
+    (void)nargs, (void)kw;
+    IterObj *it = ITER(args[0]);
+    return it->kind == MEMBER_C ? it->c : g_None;
 }
 
 void type_set_attr_cstr(TypeObj *t, const char *name, Obj v)
@@ -2350,9 +2395,10 @@ static Obj type_tp_new(Obj meta, Obj *args, size_t nargs, Obj kwnames)
         err_set(E_TypeError, "too many __slots__");
         goto fail;
     }
-    /* (subclasses of types.GenericAlias keep its IterObj layout: no __slots__ values) */
+    /* (subclasses of types.GenericAlias keep its IterObj layout: their __dict__
+     * and __slots__ values live in a dict in its c field, vm_dict_slot) */
     if (solid->inst_tid != TID_INSTANCE && solid->inst_tid != TID_EXCEPTION && !layout_is_value(solid) &&
-        solid->inst_tid != TID_TYPE && !(solid == T_generic_alias && nslots == 0)) {
+        solid->inst_tid != TID_TYPE && solid != T_generic_alias) {
         err_format(E_TypeError, "type '%s' is not an acceptable base type", type_name_of_type(solid));
         goto fail;
     }
@@ -3215,7 +3261,6 @@ out:
 /* ------------------------------------------------------------------ */
 /* int | None, list[int]                                              */
 /* ------------------------------------------------------------------ */
-static bool is_generic_alias(Obj v) { return TID(v) == TID_ITER && type_is_subtype(TYPE(v), T_generic_alias); }
 
 static bool union_arg_ok(Obj v)
 {
@@ -3489,27 +3534,42 @@ static Obj ga_unpacked_get(Obj *args, size_t nargs, Obj kw)
     return g_False;
 }
 
-/* The type variables among the args, in order, each once: an arg with
- * __typing_subst__ (a TypeVar), or the __parameters__ of an arg that has
- * them (another alias). */
-static Obj ga_parameters_get(Obj *args, size_t nargs, Obj kw)
+/* Type variables are told apart by identity, as CPython does. */
+static int64_t index_by_identity(Obj tuple, Obj v)
 {
-    (void)nargs, (void)kw;
-    Obj *r = vm_roots(4);   /* 0 alias, 1 result list, 2 arg, 3 its parameters */
+    for (int64_t i = 0; i < TUPLE_LEN(tuple); i++)
+        if (TUPLE_ITEMS(tuple)[i] == v)
+            return i;
+    return -1;
+}
+
+static int append_new_by_identity(Obj list, Obj v)
+{
+    for (int64_t i = 0; i < LIST_LEN(list); i++)
+        if (LIST_ITEMS(list)[i] == v)
+            return 0;
+    return list_append(list, v);
+}
+
+/* The type variables among args, in order, each once: an arg with
+ * __typing_subst__ (a TypeVar), or the __parameters__ of an arg that has
+ * them (another alias); classes are skipped. */
+static Obj make_parameters(Obj args)
+{
+    Obj *r = vm_roots(4);   /* 0 args, 1 result list, 2 arg, 3 its parameters */
     Obj res = NULL;
-    r[0] = args[0];
+    r[0] = args;
     if (!(r[1] = list_new_capacity(4)))
         goto out;
-    for (int64_t i = 0; i < TUPLE_LEN((ITER(r[0]))->b); i++) {
-        r[2] = TUPLE_ITEMS((ITER(r[0]))->b)[i];
+    for (int64_t i = 0; i < TUPLE_LEN(r[0]); i++) {
+        r[2] = TUPLE_ITEMS(r[0])[i];
         if (IS_TYPE(r[2]))
             continue;
         Obj subst = vm_getattr_opt(r[2], vm_intern_cached("__typing_subst__"));
         if (!subst && err_occurred())
             goto out;
         if (subst) {
-            int in = vm_contains(r[1], r[2]);
-            if (in < 0 || (!in && list_append(r[1], r[2]) < 0))
+            if (append_new_by_identity(r[1], r[2]) < 0)
                 goto out;
             continue;
         }
@@ -3518,16 +3578,20 @@ static Obj ga_parameters_get(Obj *args, size_t nargs, Obj kw)
             goto out;
         if (!r[3] || !IS_TUPLE(r[3]))
             continue;
-        for (int64_t j = 0; j < TUPLE_LEN(r[3]); j++) {
-            int in = vm_contains(r[1], TUPLE_ITEMS(r[3])[j]);
-            if (in < 0 || (!in && list_append(r[1], TUPLE_ITEMS(r[3])[j]) < 0))
+        for (int64_t j = 0; j < TUPLE_LEN(r[3]); j++)
+            if (append_new_by_identity(r[1], TUPLE_ITEMS(r[3])[j]) < 0)
                 goto out;
-        }
     }
     res = vm_tuple_from_iter(r[1]);
 out:
     vm_unroots(r);
     return res;
+}
+
+static Obj ga_parameters_get(Obj *args, size_t nargs, Obj kw)
+{
+    (void)nargs, (void)kw;
+    return make_parameters((ITER(args[0]))->b);
 }
 
 /* PEP 560: class C(list[int]) derives from list. */
@@ -3551,22 +3615,160 @@ static Obj ga_reduce(Obj *args, size_t nargs, Obj kwnames)
     return res;
 }
 
-/* alias[...]: substituting type variables is not built; an alias without
- * them refuses as CPython does. */
+/* The arguments of alias[key] as a tuple: key's items (key itself if not a
+ * tuple), each unpacked tuple (*tuple[int, str], which has
+ * __typing_unpacked_tuple_args__ not ending in ...) spread out. */
+static Obj subst_items(Obj key)
+{
+    Obj *r = vm_roots(4);   /* 0 items, 1 result list, 2 item, 3 its unpacked args */
+    Obj res = NULL;
+    r[0] = IS_TUPLE(key) ? key : tuple_pack(1, key);
+    if (!r[0] || !(r[1] = list_new_capacity(TUPLE_LEN(r[0]))))
+        goto out;
+    for (int64_t i = 0; i < TUPLE_LEN(r[0]); i++) {
+        r[2] = TUPLE_ITEMS(r[0])[i];
+        r[3] = IS_TYPE(r[2]) ? NULL : vm_getattr_opt(r[2], vm_intern_cached("__typing_unpacked_tuple_args__"));
+        if (!r[3] && err_occurred())
+            goto out;
+        if (r[3] && IS_TUPLE(r[3]) &&
+            !(TUPLE_LEN(r[3]) && TUPLE_ITEMS(r[3])[TUPLE_LEN(r[3]) - 1] == g_Ellipsis)) {
+            for (int64_t j = 0; j < TUPLE_LEN(r[3]); j++)
+                if (list_append(r[1], TUPLE_ITEMS(r[3])[j]) < 0)
+                    goto out;
+        } else if (list_append(r[1], r[2]) < 0)
+            goto out;
+    }
+    res = vm_tuple_from_iter(r[1]);
+out:
+    vm_unroots(r);
+    return res;
+}
+
+/* A parameter standing for several arguments (a TypeVarTuple: its type is
+ * iterable) given a tuple of them. */
+static bool spreads(Obj param, Obj arg)
+{
+    return IS_TUPLE(arg) && vm_lookup_type(TYPE(param), NAME(__iter__)) != NULL;
+}
+
+/* An arg that is not itself a type variable but has some (list[T]):
+ * arg[its parameters replaced by the matching items]. */
+static Obj subst_nested(Obj arg, Obj params, Obj items)
+{
+    Obj *r = vm_roots(6);   /* 0 arg, 1 params, 2 items, 3 its parameters, 4 new args, 5 one */
+    Obj res = NULL;
+    r[0] = arg;
+    r[1] = params;
+    r[2] = items;
+    r[3] = vm_getattr_opt(arg, vm_intern_cached("__parameters__"));
+    if (!r[3]) {
+        if (!err_occurred())
+            res = r[0];
+        goto out;
+    }
+    if (!IS_TUPLE(r[3]) || TUPLE_LEN(r[3]) == 0) {
+        res = r[0];
+        goto out;
+    }
+    if (!(r[4] = list_new_capacity(TUPLE_LEN(r[3]))))
+        goto out;
+    for (int64_t i = 0; i < TUPLE_LEN(r[3]); i++) {
+        Obj p = TUPLE_ITEMS(r[3])[i];
+        int64_t k = index_by_identity(r[1], p);
+        r[5] = k >= 0 ? TUPLE_ITEMS(r[2])[k] : p;
+        if (k >= 0 && spreads(TUPLE_ITEMS(r[1])[k], r[5])) {
+            for (int64_t j = 0; j < TUPLE_LEN(r[5]); j++)
+                if (list_append(r[4], TUPLE_ITEMS(r[5])[j]) < 0)
+                    goto out;
+        } else if (list_append(r[4], r[5]) < 0)
+            goto out;
+    }
+    if (!(r[4] = vm_tuple_from_iter(r[4])))
+        goto out;
+    res = vm_getitem(r[0], r[4]);
+out:
+    vm_unroots(r);
+    return res;
+}
+
+/* alias[key]: each type variable among the args replaced by the matching
+ * item (through its __typing_subst__), nested aliases substituted in turn;
+ * the result is a plain GenericAlias of the same origin (CPython 3.11). */
 static Obj ga_getitem(Obj g, Obj key)
 {
-    (void)key;
-    Obj *r = vm_roots(1);
-    r[0] = g;
+    Obj *r = vm_roots(8);   /* 0 alias, 1 params, 2 key, 3 items, 4 new args, 5 arg, 6 subst, 7 new arg */
     Obj res = NULL;
-    Obj params = ga_parameters_get(r, 1, NULL);
-    if (params && TUPLE_LEN(params) == 0) {
+    r[0] = g;
+    r[2] = key;
+    if (!(r[1] = make_parameters((ITER(r[0]))->b)))
+        goto out;
+    int64_t nparams = TUPLE_LEN(r[1]);
+    if (nparams == 0) {
         Obj rep = generic_alias_repr(r[0]);
         if (rep)
             err_format(E_TypeError, "%s is not a generic class", str_cstr(rep));
-    } else if (params) {
-        err_set(E_NotImplementedError, "tmpy: substituting the type variables of a types.GenericAlias is not built");
+        goto out;
     }
+    /* A parameter may first reshape the key (TypeVarTuple, ParamSpec). */
+    if (!IS_TUPLE(r[2]) && !(r[2] = tuple_pack(1, r[2])))
+        goto out;
+    for (int64_t i = 0; i < nparams; i++) {
+        r[6] = vm_getattr_opt(TUPLE_ITEMS(r[1])[i], vm_intern_cached("__typing_prepare_subst__"));
+        if (!r[6]) {
+            if (err_occurred())
+                goto out;
+            continue;
+        }
+        if (!(r[2] = vm_call2(r[6], r[0], r[2])))
+            goto out;
+    }
+    if (!(r[3] = subst_items(r[2])))
+        goto out;
+    int64_t nitems = TUPLE_LEN(r[3]);
+    if (nitems != nparams) {
+        Obj rep = generic_alias_repr(r[0]);
+        if (rep)
+            err_format(E_TypeError, "Too %s arguments for %s; actual %lld, expected %lld",
+                       nitems > nparams ? "many" : "few", str_cstr(rep), (long long)nitems, (long long)nparams);
+        goto out;
+    }
+    if (!(r[4] = list_new_capacity(TUPLE_LEN((ITER(r[0]))->b))))
+        goto out;
+    for (int64_t i = 0; i < TUPLE_LEN((ITER(r[0]))->b); i++) {
+        r[5] = TUPLE_ITEMS((ITER(r[0]))->b)[i];
+        if (IS_TYPE(r[5])) {
+            if (list_append(r[4], r[5]) < 0)
+                goto out;
+            continue;
+        }
+        /* *Ts among the args: its substitution (a tuple) is spread. */
+        Obj unpacked = vm_getattr_opt(r[5], vm_intern_cached("__typing_is_unpacked_typevartuple__"));
+        int spread = 0;
+        if (!unpacked && err_occurred())
+            goto out;
+        if (unpacked && (spread = vm_is_true(unpacked)) < 0)
+            goto out;
+        r[6] = vm_getattr_opt(r[5], vm_intern_cached("__typing_subst__"));
+        if (!r[6] && err_occurred())
+            goto out;
+        if (r[6]) {
+            int64_t k = index_by_identity(r[1], r[5]);
+            r[7] = k >= 0 ? vm_call1(r[6], TUPLE_ITEMS(r[3])[k]) : r[5];
+        } else
+            r[7] = subst_nested(r[5], r[1], r[3]);
+        if (!r[7])
+            goto out;
+        if (spread && IS_TUPLE(r[7])) {
+            for (int64_t j = 0; j < TUPLE_LEN(r[7]); j++)
+                if (list_append(r[4], TUPLE_ITEMS(r[7])[j]) < 0)
+                    goto out;
+        } else if (list_append(r[4], r[7]) < 0)
+            goto out;
+    }
+    if (!(r[4] = vm_tuple_from_iter(r[4])))
+        goto out;
+    res = generic_alias_new((ITER(r[0]))->a, r[4]);
+out:
     vm_unroots(r);
     return res;
 }
@@ -4025,7 +4227,7 @@ void object_init_types(void)
     t->tp_repr = member_repr;
     type_add_getset(t, "__name__", wrapper_name_get, NULL);
     type_add_getset(t, "__objclass__", wrapper_objclass_get, NULL);
-    type_add_getset(t, "__doc__", none_get, NULL);
+    type_add_getset(t, "__doc__", member_doc_get, NULL);
     type_ready(t);
 
     builtin_init_type();

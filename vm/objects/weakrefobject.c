@@ -6,12 +6,15 @@
  *
  * Differences from CPython, by design of a tracing GC: a weak reference is
  * cleared when a collection finds its referent dead, not at the moment the
- * last strong reference goes (gc.collect() makes it deterministic); ref(o)
- * without a callback makes a new object each time (CPython hands back the
- * same one), so getweakrefcount counts each. */
+ * last strong reference goes (gc.collect() makes it deterministic). As in
+ * CPython, ref(o) and proxy(o) without a callback hand back the existing
+ * plain one of that kind; finding it is a walk over the weak references the
+ * runtime knows (there is no per-object list), so it costs O(weak refs). */
 #include "objects.h"
 #include "containers.h"
 #include "strobj.h"
+
+#include <stdlib.h>
 
 TypeObj *T_weakref, *T_weakproxy, *T_weakcallableproxy;
 
@@ -42,7 +45,64 @@ static bool weakref_supported(Obj v)
     }
 }
 
-Obj weakref_new(TypeObj *type, Obj ob, Obj callback)
+struct same_kind { unsigned tid; Obj *found; size_t n, cap; };
+
+static void collect_same_kind(object_t *w, void *ctx)
+{
+    struct same_kind *k = ctx;
+    if (w->h.tid == k->tid) {
+        if (k->n < k->cap)
+            k->found[k->n] = (Obj)w;
+        k->n++;
+    }
+}
+
+/* The plain (no callback, not a subclass's) weak reference of layout tid to
+ * ob, or NULL. */
+static Obj find_plain(unsigned tid, Obj ob)
+{
+    Obj few[8];
+    struct same_kind k = {tid, few, 0, 8};
+    tm_foreach_weakref_to((object_t *)ob, collect_same_kind, &k);
+    if (k.n > k.cap) {   /* nothing allocates in between: the second walk sees the same */
+        k.found = malloc(k.n * sizeof(Obj));
+        if (!k.found)
+            return NULL;
+        k.cap = k.n;
+        k.n = 0;
+        tm_foreach_weakref_to((object_t *)ob, collect_same_kind, &k);
+    }
+    Obj res = NULL;
+    for (size_t i = 0; i < k.n && !res; i++) {
+        WeakrefObj *wr = WREF(k.found[i]);
+        if (!wr->callback && !wr->wrapper && wr->referent == ob)
+            res = k.found[i];
+    }
+    if (k.found != few)
+        free(k.found);
+    return res;
+}
+
+/* A new weak reference of layout tid (never shared). */
+static Obj weakref_alloc(unsigned tid, Obj ob, Obj callback)
+{
+    Obj *r = vm_roots(2);
+    r[0] = ob;
+    r[1] = callback;
+    Obj w = (Obj)tm_allocate(tid, sizeof(struct WeakrefObj_));
+    if (w) {
+        /* Young (just allocated): the weak slot is written only now. */
+        WeakrefObj *wr = WREF(w);
+        wr->referent = r[0];
+        wr->callback = r[1];
+        tm_weak_note_young((object_t *)w);
+    } else
+        err_nomemory();
+    vm_unroots(r);
+    return w;
+}
+
+static Obj weakref_make(TypeObj *type, Obj ob, Obj callback, bool shared)
 {
     if (!weakref_supported(ob)) {
         err_format(E_TypeError, "cannot create weak reference to '%s' object", type_name(ob));
@@ -51,19 +111,19 @@ Obj weakref_new(TypeObj *type, Obj ob, Obj callback)
     unsigned tid = TID_WEAKREF;
     if (type == T_weakproxy || type == T_weakcallableproxy)
         tid = vm_callable(ob) ? TID_WEAKCALLABLEPROXY : TID_WEAKPROXY;
-    Obj *r = vm_roots(2);
-    r[0] = ob;
-    r[1] = callback && !IS_NONE(callback) ? callback : NULL;
-    Obj w = (Obj)tm_allocate(tid, sizeof(struct WeakrefObj_));
-    if (w) {
-        /* Young (just allocated): the weak slot is written only now. */
-        WeakrefObj *wr = WREF(w);
-        wr->referent = r[0];
-        wr->callback = r[1];
-    } else
-        err_nomemory();
-    vm_unroots(r);
-    return w;
+    if (callback && IS_NONE(callback))
+        callback = NULL;
+    if (shared && !callback) {
+        Obj w = find_plain(tid, ob);
+        if (w)
+            return w;
+    }
+    return weakref_alloc(tid, ob, callback);
+}
+
+Obj weakref_new(TypeObj *type, Obj ob, Obj callback)
+{
+    return weakref_make(type, ob, callback, true);
 }
 
 Obj weakref_referent(Obj w)
@@ -93,7 +153,8 @@ static Obj ref_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
         return NULL;
     }
     Obj *r = vm_roots(2);
-    r[0] = weakref_new(T_weakref, args[0], nargs > 1 ? args[1] : NULL);
+    /* A subclass's instance is never shared: it may carry its own state. */
+    r[0] = weakref_make(T_weakref, args[0], nargs > 1 ? args[1] : NULL, type == (Obj)T_weakref);
     Obj res = NULL;
     if (r[0]) {
         r[1] = container_wrap_for_type(T_weakref, type, r[0]);
