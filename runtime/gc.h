@@ -82,6 +82,10 @@ void tm_add_global_root(object_t **slot);
  * collections finalize. STM: the lists of a transaction are its own until it
  * commits; an abort forgets them. */
 void tm_register_finalizer(object_t *o);
+/* Takes back the registration of o if it is this segment's latest one and
+ * not yet published (O(1): for an object that turns out not to need one
+ * right after it was registered); false otherwise. */
+bool tm_unregister_last_finalizer(object_t *o);
 /* At exit (the embedder's shutdown, as CPython finalizes what module
  * globals still hold): queue registered objects for finalization although
  * they are reachable, forgetting their registration. tm_finalize_now: one

@@ -101,6 +101,15 @@ void tm_register_finalizer(object_t *o)
     tm_list_push(&tm_segstates[tm_self.segment].final_new, (uintptr_t)o);
 }
 
+bool tm_unregister_last_finalizer(object_t *o)
+{
+    tm_list *l = &tm_segstates[tm_self.segment].final_new;
+    if (!l->count || l->items[l->count - 1] != (uintptr_t)o)
+        return false;
+    l->count--;
+    return true;
+}
+
 /* Removes `so` from l (keeping the order of the rest); false if absent. */
 static bool remove_from(tm_list *l, uintptr_t so)
 {

@@ -5,8 +5,9 @@
  * of the outermost loop (STM build), in gc.collect() and at exit. Whichever
  * thread gets there first runs the whole queue.
  *
- * Finalizers follow PEP 442: an object whose class has __del__ (when the
- * class was made) is registered at creation; the first major collection
+ * Finalizers follow PEP 442: an object whose class has __del__ (TPF_HAS_DEL:
+ * from the class body, a base, or assigned before the object was made) is
+ * registered at creation; the first major collection
  * that finds it unreachable keeps it, and what it references, alive and
  * queues it; __del__ runs once, and the object is freed by a later
  * collection unless __del__ resurrected it. Cycles of such objects are

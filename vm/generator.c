@@ -93,6 +93,14 @@ Frame *gen_push_frame(Obj gen, Obj sent, bool push_sent)
     if (g->exc_state)
         vm_ts.roots[ROOT_HANDLED_EXC] = g->exc_state;
     VM_WRITE(gen);
+    if (unlikely(g->state == GEN_CREATED) && TID(gen) == TID_COROUTINE &&
+        tm_unregister_last_finalizer((object_t *)gen)) {
+        /* A coroutine awaited right after its creation (the common case)
+         * cannot be "never awaited" any more: its registration is taken
+         * back, so it does not outlive minor collections; like a generator
+         * it registers again if it suspends inside try/with. */
+        g->flags &= ~GEN_F_FINALIZABLE;
+    }
     g->state = GEN_RUNNING;
     frame_link(nf, co, co->code + g->ip, lp, end, FR_GEN_ENTRY);
     nf->sp += g->sp + (push_sent ? 1 : 0);
