@@ -496,15 +496,13 @@ static void function_str(StrBuf *b, Obj func)
 
 void call_star_arg_error(Obj func, Obj arg)
 {
+    /* The iterable's own __iter__ raising TypeError keeps its error. */
+    if (vm_lookup_special(arg, "__iter__") || vm_lookup_special(arg, "__getitem__"))
+        return;
     Obj *r = vm_roots(2);
     r[0] = func;
     r[1] = arg;
-    if (vm_hasattr(r[1], str_intern_cstr("__iter__")) || vm_hasattr(r[1], str_intern_cstr("__getitem__"))) {
-        vm_unroots(r);
-        return;
-    }
-    if (err_occurred())
-        err_clear();
+    err_clear();
     if (TID(r[0]) == TID_METHOD)
         r[0] = ((MethodObj *)r[0])->func;
     StrBuf b;

@@ -811,7 +811,8 @@ static int list_extend_star(Obj *list_slot, Obj *iterable_slot)
     if (!IS_LIST(it) && !IS_TUPLE(it)) {
         it = vm_iter(it);
         if (!it) {
-            if (err_matches(E_TypeError)) {
+            if (err_matches(E_TypeError) && !vm_lookup_special(*iterable_slot, "__iter__") &&
+                !vm_lookup_special(*iterable_slot, "__getitem__")) {
                 err_clear();
                 err_format(E_TypeError, "Value after * must be an iterable, not %s", type_name(*iterable_slot));
             }

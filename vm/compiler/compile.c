@@ -3687,7 +3687,14 @@ static bool call_helper(Compiler *c, int pushed, expr_seq args, keyword_seq kws)
         return emit_const(c, const_finish(names)) && emit(c, OP_CALL_KW, pushed + args.n + kws.n);
     }
     /* general form: f(*args_tuple, **kwargs_dict) */
-    TRY(starunpack(c, args, pushed, SEQ_TUPLE));
+    if (pushed == 0 && args.n == 1 && args.items[0]->kind == Starred_kind) {
+        /* f(*x) alone: LIST_EXTEND's bit 16 asks for CPython's "f() argument
+         * after * must be an iterable" (other forms say "Value after *"). */
+        TRY(emit(c, OP_BUILD_LIST, 0) && compile_expr(c, args.items[0]->v.Starred.value) &&
+            emit(c, OP_LIST_EXTEND, 1 | 1 << 16) && emit(c, OP_LIST_TO_TUPLE, 0));
+    } else {
+        TRY(starunpack(c, args, pushed, SEQ_TUPLE));
+    }
     if (kws.n) {
         bool have = false;
         int pending = 0;
