@@ -29,6 +29,7 @@ void tm_config_defaults(tm_config *c)
         .major_min = 64UL << 20,
         .major_factor = 1.82,
         .gc_debug_move = false,
+        .stm_solo = true,
     };
 }
 
@@ -110,6 +111,13 @@ int tm_config_from_env(tm_config *c, char *err, size_t errlen)
             return -1;
         }
         c->wait_for_readers = *v == '1';
+    }
+    if ((v = getenv("TMPY_STM_SOLO")) && *v) {
+        if (strcmp(v, "0") != 0 && strcmp(v, "1") != 0) {
+            snprintf(err, errlen, "TMPY_STM_SOLO must be 0 or 1, got '%s'", v);
+            return -1;
+        }
+        c->stm_solo = *v == '1';
     }
     if ((v = getenv("TMPY_STM_CHECK")) && *v) {
         if (strcmp(v, "0") != 0 && strcmp(v, "1") != 0) {

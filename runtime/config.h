@@ -16,6 +16,7 @@ typedef struct tm_config {
     bool wait_for_readers;  /* TMPY_STM_WAIT_FOR_READERS=1: a committer waits for an older or
                                inevitable reader of what it wrote instead of aborting one of them */
     bool stm_check;         /* TMPY_STM_CHECK=1: the write-barrier checker (barriercheck.c) */
+    bool stm_solo;          /* TMPY_STM_SOLO=0 turns off solo transactions (stm.c): on by default */
     double inject_aborts;   /* TMPY_STM_INJECT_ABORTS=RATE[:SEED]: probability of a forced abort at */
     uint64_t inject_seed;   /* each commit, barrier slow path and allocation slow path (tests) */
     bool tm_htm;            /* TMPY_TM=htm (or --tm=htm): the GIL build elides its GIL with HTM */

@@ -21,7 +21,8 @@ struct tm_seglocal {
     /* Allocation takes the slow path once nursery_current would pass this;
      * lowering it is how another thread asks this one to reach a safe point. */
     volatile uintptr_t nursery_end;
-    uint8_t read_version;     /* STM: this transaction's value in the read markers */
+    uint8_t read_version;     /* STM: this transaction's value in the read markers; 0: none (solo) */
+    uint8_t marker_version;   /* STM: the last non-zero read_version (markers are cleared as it wraps) */
 };
 
 /* nursery_end set to this makes the next allocation (or tm_safepoint) stop. */
@@ -56,6 +57,7 @@ object_t *tm_allocate_old(uint16_t tid, size_t size);
 object_t *tm_allocate_var(uint16_t tid, uintptr_t nitems);
 
 void tm_write_slowpath(object_t *o);
+void tm_write_item_slowpath(object_t *o, uintptr_t index);
 
 /* Explicit collections (tests, benchmarks, the interpreter's gc.collect). */
 void tm_collect_minor(void);

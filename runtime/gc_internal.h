@@ -12,6 +12,7 @@ typedef struct tm_segstate {
     int seg;                  /* this segment's number */
     struct tm_thread *thread; /* the thread running in it, if any */
     tm_list remembered;       /* old objects written since the last minor collection */
+    tm_list carded;           /* old objects with cards marked since then (TM_GCFLAG_CARDS_SET) */
     tm_list young_outside;    /* young objects too big for the nursery */
     size_t young_outside_bytes;
     tm_list to_trace;         /* minor collection: survivors whose fields need fixing */
@@ -59,6 +60,9 @@ void tm_collect_minor_of(tm_segstate *ss);
 void tm_gc_maybe_collect_major(void);
 /* Throw away what the segment's transaction allocated since its start. */
 void tm_discard_young(tm_segstate *ss);
+/* The GC half of tm_write_item for a carded object (cards.h): mark the
+ * card of `addr` and list the object for the next minor collection. */
+void tm_gc_remember_card(tm_segstate *ss, object_t *o, uintptr_t addr);
 /* Re-share private pages no running transaction needs (world stopped). */
 void tm_reshare_pages(void);
 

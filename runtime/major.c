@@ -121,6 +121,14 @@ static void forget_dead_created(tm_segstate *ss, void *ctx)
         if (tm_old_is_marked(ss->created.items[i]))
             ss->created.items[n++] = ss->created.items[i];
     ss->created.count = n;
+    /* Carded objects it created and dropped (the ones it wrote are roots):
+     * their cards may stay marked, which costs a later owner of the address
+     * only a trace of valid items. */
+    n = 0;
+    for (size_t i = 0; i < ss->carded.count; i++)
+        if (tm_old_is_marked(ss->carded.items[i]))
+            ss->carded.items[n++] = ss->carded.items[i];
+    ss->carded.count = n;
 }
 
 static int cmp_uintptr(const void *a, const void *b)

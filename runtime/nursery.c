@@ -1,4 +1,5 @@
 /* Nursery allocation and minor collection (paper 004, sections 4.5, 4.7). */
+#include "cards.h"
 #include "fatal.h"
 #include "gc_internal.h"
 #include "oldspace.h"
@@ -18,7 +19,7 @@ void tm_gc_init(void)
         struct tm_seglocal *sl = (struct tm_seglocal *)(tm_segment_base(s) + TM_SEGLOCAL_OFFSET);
         sl->nursery_current = tm_seg.nursery_start;
         sl->nursery_end = tm_cfg.gc_debug_move ? tm_seg.nursery_start : tm_seg.nursery_end;
-        sl->read_version = 1;
+        sl->read_version = sl->marker_version = 1;
         tm_segstates[s].seg = s;
         tm_segstates[s].young_start = tm_seg.nursery_start;
     }
@@ -133,9 +134,48 @@ static void empty_nursery(tm_segstate *ss)
     tm_compiler_barrier();
 }
 
+static void fix_item_range(uintptr_t start, uintptr_t end, void *ss)
+{
+    for (uintptr_t p = start; p < end; p += sizeof(uintptr_t))
+        fix_slot((object_t *__seg_gs *)p, ss);
+}
+
+void tm_gc_remember_card(tm_segstate *ss, object_t *o, uintptr_t addr)
+{
+    tm_card_set(TM_CARDS_GC, ss->seg, addr);
+    if (!(o->h.flags & TM_GCFLAG_CARDS_SET)) {
+        o->h.flags |= TM_GCFLAG_CARDS_SET;
+        tm_list_push(&ss->carded, (uintptr_t)o);
+    }
+}
+
+/* Carded objects: trace the items of their marked cards, unless a plain
+ * write barrier remembered the whole object too (its flag is clear then). */
+static void trace_carded(tm_segstate *ss)
+{
+    for (size_t i = 0; i < ss->carded.count; i++) {
+        object_t *o = (object_t *)ss->carded.items[i];
+        uintptr_t so = (uintptr_t)o;
+        size_t size = tm_object_size(o);
+        o->h.flags &= ~TM_GCFLAG_CARDS_SET;
+        if (o->h.flags & TM_GCFLAG_WRITE_BARRIER)
+            tm_cards_take(TM_CARDS_GC, ss->seg, so + tm_types[o->h.tid].base_size, so + size,
+                          fix_item_range, ss);
+        else
+            tm_cards_clear(TM_CARDS_GC, ss->seg, so, size);
+    }
+    ss->carded.count = 0;
+}
+
 void tm_discard_young(tm_segstate *ss)
 {
     empty_nursery(ss);
+    /* The carded objects are old: their headers are the committed ones
+     * again (or garbage the abort left); only their cards need clearing. */
+    for (size_t i = 0; i < ss->carded.count; i++)
+        tm_cards_clear(TM_CARDS_GC, ss->seg, ss->carded.items[i],
+                       tm_object_size((object_t *)ss->carded.items[i]));
+    ss->carded.count = 0;
     for (size_t i = 0; i < ss->young_outside.count; i++)
         tm_old_large_free(ss->young_outside.items[i]);
     ss->young_outside.count = 0;
@@ -152,7 +192,8 @@ void tm_collect_minor_of(tm_segstate *ss)
     if (!TM_STM && tm_gc_roots_all_threads)
         tm_threads_drain_remembered(&ss->remembered);   /* the write barrier's per-thread lists */
     uintptr_t used_end = TM_SEGLOCAL->nursery_current;
-    if (used_end == ss->young_start && !ss->remembered.count && !ss->young_outside.count) {
+    if (used_end == ss->young_start && !ss->remembered.count && !ss->young_outside.count &&
+        !ss->carded.count) {
         if (!TM_STM)
             tm_weak_publish(ss);   /* objects registered while old */
         return;
@@ -169,7 +210,9 @@ void tm_collect_minor_of(tm_segstate *ss)
         fix_thread_roots(ss->thread, ss);
     if (tm_inevitable_segment() == ss->seg)   /* always, in the GIL build */
         tm_visit_global_roots(fix_root, ss);
-    /* Old objects written since the last collection. */
+    /* Old objects written since the last collection: cards first (an
+     * object also remembered whole has its flag clear until the loop after). */
+    trace_carded(ss);
     for (size_t i = 0; i < ss->remembered.count; i++) {
         object_t *o = (object_t *)ss->remembered.items[i];
         tm_trace(o, fix_slot, ss);
@@ -355,6 +398,19 @@ void tm_write_slowpath(object_t *o)
      * conflict on a shared one); minor collections drain them all. */
     tm_list_push(tm_gc_roots_all_threads ? &tm_self.remembered : &tm_segstates[tm_self.segment].remembered,
                  (uintptr_t)o);
+}
+#endif
+
+#if !TM_STM
+void tm_write_item_slowpath(object_t *o, uintptr_t index)
+{
+    const tm_type *t = &tm_types[o->h.tid];
+    /* Under HTM elision the remembered lists are per thread; cards are not. */
+    if (tm_gc_roots_all_threads || !tm_carded(t, tm_object_size(o))) {
+        tm_write_slowpath(o);
+        return;
+    }
+    tm_gc_remember_card(&tm_segstates[tm_self.segment], o, (uintptr_t)o + t->base_size + index * sizeof(uintptr_t));
 }
 #endif
 

@@ -21,6 +21,7 @@ typedef __seg_gs struct tm_object object_t;
 
 enum {
     TM_GCFLAG_WRITE_BARRIER = 0x01, /* old and not yet written since the last minor collection */
+    TM_GCFLAG_CARDS_SET = 0x02,     /* old, card-marked (cards.h), and in its segment's `carded` list */
     TM_GCFLAG_YOUNG_OUTSIDE = 0x04, /* young, but too big for the nursery: lives in old space */
     TM_GCFLAG_FORWARDED = 0x80,     /* nursery copy moved; the new SO is in the next word */
 };

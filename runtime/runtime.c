@@ -1,6 +1,7 @@
 #include "tmrt.h"
 #include "gc_internal.h"
 #include "oldspace.h"
+#include "cards.h"
 #include "stm.h"
 
 #include <stdio.h>
@@ -38,6 +39,7 @@ int tm_runtime_init(const tm_config *cfg, char *err, size_t errlen)
         return -1;
     tm_check_writes = TM_STM && cfg->stm_check;
     tm_oldspace_init();
+    tm_cards_init();
     tm_gc_init();
     tm_stm_init();
     tm_check_init();

@@ -21,6 +21,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/sysinfo.h>
+#include "cards.h"
 #include "oldspace.h"
 
 enum { SEG_FREE, SEG_RUNNING, SEG_PARKED };
@@ -44,6 +45,14 @@ static pthread_mutex_t sync_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t sync_cond = PTHREAD_COND_INITIALIZER;
 static int sync_requester;       /* segment that stops the world, 0 if none */
 static int inevitable_seg;       /* the one inevitable transaction's segment, 0 if none */
+/* The solo transaction's segment, 0 if none: an inevitable transaction that
+ * became inevitable while its thread was the only one attached and no other
+ * transaction ran. Until it ends no other transaction starts, so nobody can
+ * see its writes before its commit, and it cannot abort: it writes shared
+ * pages in place instead of privatising them (one mmap and a page copy each,
+ * then a re-share at the next major collection), which is what made one
+ * thread under STM pay for writing old objects. */
+static int solo_seg;
 static uint64_t tx_clock;
 static uint16_t overflow_clock;
 static uint8_t *write_locks;     /* one byte per 16 bytes of segment: owning segment */
@@ -208,7 +217,7 @@ void tm_resume_world(void)
 static bool segment_available(void *arg)
 {
     (void)arg;
-    if (sync_requester)
+    if (sync_requester || solo_seg)
         return false;
     for (int j = 1; j <= tm_seg.nsegments; j++)
         if (segtx[j].state == SEG_FREE)
@@ -245,6 +254,8 @@ static void release_segment(void)
     pthread_mutex_lock(&sync_lock);
     if (inevitable_seg == seg)
         __atomic_store_n(&inevitable_seg, 0, __ATOMIC_RELAXED);
+    if (solo_seg == seg)
+        __atomic_store_n(&solo_seg, 0, __ATOMIC_RELAXED);
     segtx[seg] = (struct segtx){.state = SEG_FREE};
     tm_segstates[seg].thread = NULL;
     sync_broadcast();
@@ -286,7 +297,7 @@ void tm_start_transaction_after_setjmp(void)
     acquire_segment();
     tm_check_reprotect(me->segment);
     /* A fresh read version; the markers are cleared once every 255. */
-    uint8_t rv = (uint8_t)(TM_SEGLOCAL->read_version + 1);
+    uint8_t rv = (uint8_t)(TM_SEGLOCAL->marker_version + 1);
     if (rv == 0) {
         /* Only markers of the nursery and of old space up to its high-water
          * mark can have been written. */
@@ -296,7 +307,7 @@ void tm_start_transaction_after_setjmp(void)
             tm_fatal("cannot clear read markers: %s", strerror(errno));
         rv = 1;
     }
-    TM_SEGLOCAL->read_version = rv;
+    TM_SEGLOCAL->read_version = TM_SEGLOCAL->marker_version = rv;
     me->ss_at_start = me->ss_top;
     me->tx_start_ticks = tm_ticks();
     STAT(STARTED)++;
@@ -337,6 +348,8 @@ static void abort_self(int cause)
     for (size_t i = 0; i < ss->modified.count; i++) {
         uintptr_t so = ss->modified.items[i];
         size_t size = tm_object_size_in(0, so);
+        if (tm_carded(&tm_types[((struct tm_header *)(tm_segment_base(0) + so))->tid], size))
+            tm_cards_clear(TM_CARDS_TX, seg, so, size);
         copy_object(0, seg, so, size);
         __atomic_store_n(&write_locks[so >> 4], 0, __ATOMIC_RELEASE);
     }
@@ -408,13 +421,21 @@ static void gather_others(int seg, others *o)
 
 /* Every page of every object we publish is copied into segment 0 (if ours
  * is private) and into every other segment that has it private. */
-static void publish(int seg, const others *o, uintptr_t so, size_t size, bool to_zero)
+static void publish(int seg, const others *o, uintptr_t so, size_t size)
 {
-    if (to_zero || (o->self_private && private_in(seg, so, size)))
+    if (o->self_private && private_in(seg, so, size))
         copy_object(seg, 0, so, size);
     for (int k = 0; k < o->npriv; k++)
         if (private_in(o->priv[k], so, size))
             copy_object(seg, o->priv[k], so, size);
+}
+
+struct publish_range { int seg; const others *o; };
+
+static void publish_range(uintptr_t start, uintptr_t end, void *arg)
+{
+    struct publish_range *pr = arg;
+    publish(pr->seg, pr->o, start, end - start);
 }
 
 struct tx_id { int seg; uint64_t start; };
@@ -495,15 +516,25 @@ void tm_commit_transaction(void)
         for (int k = 0; k < o.ntx; k++)
             if (!segtx[o.tx[k]].must_abort)
                 segtx[o.tx[k]].must_abort = TM_ABORT_RARE_WRITE;
-    /* Publish: our writes, then the objects we created. */
+    /* Publish: our writes, then the objects we created. A written object's
+     * pages are all private (privatised at its write lock), unless a solo
+     * transaction wrote it in place: then segment 0 has it already. */
     for (size_t i = 0; i < ss->modified.count; i++) {
         uintptr_t so = ss->modified.items[i];
-        publish(seg, &o, so, tm_object_size((object_t *)so), true);
+        size_t size = tm_object_size((object_t *)so);
+        const tm_type *t = &tm_types[((object_t *)so)->h.tid];
+        if (tm_carded(t, size)) {   /* the fixed part (header, length) and the marked cards */
+            publish(seg, &o, so, t->base_size);
+            struct publish_range pr = {seg, &o};
+            tm_cards_take(TM_CARDS_TX, seg, so + t->base_size, so + size, publish_range, &pr);
+        } else {
+            publish(seg, &o, so, size);
+        }
     }
     for (size_t i = 0; i < ss->created.count; i++) {
         object_t *obj = (object_t *)ss->created.items[i];
         obj->h.overflow = 0;
-        publish(seg, &o, (uintptr_t)obj, tm_object_size(obj), false);
+        publish(seg, &o, (uintptr_t)obj, tm_object_size(obj));
     }
     for (size_t i = 0; i < ss->modified.count; i++)
         __atomic_store_n(&write_locks[ss->modified.items[i] >> 4], 0, __ATOMIC_RELEASE);
@@ -518,6 +549,19 @@ void tm_commit_transaction(void)
 
 static bool no_other_inevitable(void *arg) { (void)arg; return inevitable_seg == 0; }
 
+/* Solo is allowed (not under the barrier checker, whose thread segments map
+ * shared pages read-only, nor with injected aborts, which an inevitable
+ * transaction never takes) and this thread is alone: sync_lock held. */
+static bool can_go_solo(int seg)
+{
+    if (!tm_cfg.stm_solo || tm_check_writes || tm_cfg.inject_aborts > 0 || tm_thread_count() != 1)
+        return false;
+    for (int j = 1; j <= tm_seg.nsegments; j++)
+        if (j != seg && segtx[j].state != SEG_FREE)
+            return false;
+    return true;
+}
+
 void tm_become_inevitable(void)
 {
     int seg = tm_self.segment;
@@ -526,8 +570,13 @@ void tm_become_inevitable(void)
         return;
     pthread_mutex_lock(&sync_lock);
     int cause = inevitable_seg || sync_requester ? park_until(no_other_inevitable, NULL) : segtx[seg].must_abort;
-    if (!cause)
+    if (!cause) {
         __atomic_store_n(&inevitable_seg, seg, __ATOMIC_RELAXED);
+        if (can_go_solo(seg)) {
+            __atomic_store_n(&solo_seg, seg, __ATOMIC_RELAXED);
+            TM_SEGLOCAL->read_version = 0;   /* no read markers: nobody commits beside it */
+        }
+    }
     pthread_mutex_unlock(&sync_lock);
     if (cause)
         abort_self(cause);
@@ -543,6 +592,25 @@ void tm_become_globally_unique(void)
 }
 
 bool tm_is_globally_unique(void) { return segtx[tm_self.segment].unique; }
+
+bool tm_become_solo(void)
+{
+    int seg = tm_self.segment;
+    if (is_inevitable(seg))
+        return __atomic_load_n(&solo_seg, __ATOMIC_RELAXED) == seg;
+    /* Cheap tests first: most transactions of a threaded program end here. */
+    if (!tm_cfg.stm_solo || tm_thread_count() != 1)
+        return false;
+    pthread_mutex_lock(&sync_lock);
+    bool alone = !inevitable_seg && !sync_requester && !segtx[seg].must_abort && can_go_solo(seg);
+    pthread_mutex_unlock(&sync_lock);
+    if (!alone)
+        return false;
+    tm_become_inevitable();   /* solo, unless a thread attached meanwhile */
+    return __atomic_load_n(&solo_seg, __ATOMIC_RELAXED) == seg;
+}
+
+bool tm_is_solo(void) { return tm_self.segment && __atomic_load_n(&solo_seg, __ATOMIC_RELAXED) == tm_self.segment; }
 
 bool tm_created_here(object_t *o)
 {
@@ -623,6 +691,39 @@ void tm_write_slowpath(object_t *o) { write_slowpath(o, false); }
  * without barriers included; their readers do not read it. */
 void tm_write_lock_word_slowpath(object_t *o) { write_slowpath(o, true); }
 
+/* The STM half of a write: mark o read, take its write lock (contention
+ * may park or abort us), list it as modified and privatise its pages. */
+static void acquire_for_write(object_t *o, int seg, tm_segstate *ss)
+{
+    uintptr_t so = (uintptr_t)o;
+    tm_stm_maybe_inject_abort();
+    tm_read(o);
+    uintptr_t idx = so >> 4;
+    for (;;) {
+        uint8_t owner = __atomic_load_n(&write_locks[idx], __ATOMIC_ACQUIRE);
+        if (owner == seg)
+            return;
+        uint8_t zero = 0;
+        if (owner == 0) {
+            if (__atomic_compare_exchange_n(&write_locks[idx], &zero, (uint8_t)seg, false,
+                                            __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+                tm_list_push(&ss->modified, so);
+                if (__atomic_load_n(&solo_seg, __ATOMIC_RELAXED) == seg)
+                    return;   /* written in place; its commit copies it where other segments have it private */
+                size_t size = tm_object_size(o);
+                uintptr_t first = so & ~(TM_PAGE_SIZE - 1);
+                for (uintptr_t p = first; p < so + size; p += TM_PAGE_SIZE) {
+                    if (!tm_page_is_private(seg, p))
+                        privatise_page(seg, p);
+                }
+                return;
+            }
+            continue;
+        }
+        write_write_contention(idx, owner);
+    }
+}
+
 static void write_slowpath(object_t *o, bool lock_word_only)
 {
     int seg = tm_self.segment;
@@ -638,33 +739,34 @@ static void write_slowpath(object_t *o, bool lock_word_only)
         !segtx[seg].unique)
         tm_check_report("a write into an object read without barriers (layout '%s') that did not "
                         "go through tm_write_rare", tm_types[o->h.tid].name);
-    tm_stm_maybe_inject_abort();
-    tm_read(o);
-    uintptr_t idx = so >> 4;
-    for (;;) {
-        uint8_t owner = __atomic_load_n(&write_locks[idx], __ATOMIC_ACQUIRE);
-        if (owner == seg)
-            break;
-        uint8_t zero = 0;
-        if (owner == 0) {
-            if (__atomic_compare_exchange_n(&write_locks[idx], &zero, (uint8_t)seg, false,
-                                            __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
-                tm_list_push(&ss->modified, so);
-                size_t size = tm_object_size(o);
-                uintptr_t first = so & ~(TM_PAGE_SIZE - 1);
-                for (uintptr_t p = first; p < so + size; p += TM_PAGE_SIZE) {
-                    if (!tm_page_is_private(seg, p))
-                        privatise_page(seg, p);
-                }
-                break;
-            }
-            continue;
-        }
-        write_write_contention(idx, owner);
-    }
+    acquire_for_write(o, seg, ss);
+    /* A carded object is published by its cards: a store anywhere marks them all. */
+    size_t size = tm_object_size(o);
+    if (tm_carded(&tm_types[o->h.tid], size))
+        tm_cards_set_all(TM_CARDS_TX, seg, so, size);
     /* GC part, after the last point where we could have parked. */
     tm_list_push(&ss->remembered, so);
     o->h.flags &= ~TM_GCFLAG_WRITE_BARRIER;   /* in our private copy */
+}
+
+/* The flag stays set: every carded store comes here, and only the first
+ * one of a transaction takes the lock. */
+void tm_write_item_slowpath(object_t *o, uintptr_t index)
+{
+    const tm_type *t = &tm_types[o->h.tid];
+    if (!tm_carded(t, tm_object_size(o))) {
+        write_slowpath(o, false);
+        return;
+    }
+    int seg = tm_self.segment;
+    tm_segstate *ss = &tm_segstates[seg];
+    uintptr_t so = (uintptr_t)o, addr = so + t->base_size + index * sizeof(uintptr_t);
+    if (o->h.overflow != ss->overflow) {   /* not created by this transaction */
+        if (__atomic_load_n(&write_locks[so >> 4], __ATOMIC_RELAXED) != seg)
+            acquire_for_write(o, seg, ss);
+        tm_card_set(TM_CARDS_TX, seg, addr);
+    }
+    tm_gc_remember_card(ss, o, addr);
 }
 
 /* ---- Statistics ---- */

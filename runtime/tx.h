@@ -71,10 +71,13 @@ uint64_t tm_get_switch_interval_ns(void);
 
 #if TM_STM
 
-/* Read barrier (Listing 2): one unconditional byte store. */
+/* Read barrier (Listing 2): one byte store, skipped in a solo transaction
+ * (read_version 0), which nothing can conflict with. */
 static inline void tm_read(object_t *o)
 {
-    *(uint8_t __seg_gs *)((uintptr_t)o >> 4) = TM_SEGLOCAL->read_version;
+    uint8_t rv = TM_SEGLOCAL->read_version;
+    if (rv)
+        *(uint8_t __seg_gs *)((uintptr_t)o >> 4) = rv;
 }
 
 void tm_start_transaction_after_setjmp(void);
@@ -99,6 +102,15 @@ void tm_become_globally_unique(void);
 bool tm_is_globally_unique(void);
 /* o was allocated by the running transaction: no other one can see it. */
 bool tm_created_here(object_t *o);
+/* If this thread is the only one attached and no other transaction runs,
+ * make the running transaction inevitable and solo: no other transaction
+ * starts before it ends (a thread that attaches meanwhile waits), so its
+ * write barrier writes shared pages in place instead of privatising them.
+ * Returns whether it is solo. Never solo under TMPY_STM_SOLO=0, the barrier
+ * checker or injected aborts. A transaction that becomes inevitable while
+ * alone becomes solo too. */
+bool tm_become_solo(void);
+bool tm_is_solo(void);
 
 /* Safe point for loops that do not allocate: another thread asked us to stop. */
 void tm_safepoint_slow(void);
@@ -162,6 +174,19 @@ static inline void tm_write(object_t *o)
 {
     if (__builtin_expect(o->h.flags & TM_GCFLAG_WRITE_BARRIER, 0))
         tm_write_slowpath(o);
+}
+
+/* Write barrier before storing item `index` of an object whose items are
+ * references (a layout with items_are_refs): the same as tm_write(o), but
+ * a big old object (cards.h) remembers only the card holding the item, so
+ * collections trace and commits publish that card instead of the whole
+ * object. A store into any other field still needs tm_write(o). The flag
+ * stays set while only cards are marked: every such store takes the slow
+ * path, which is a few loads and a byte store once the object is ours. */
+static inline void tm_write_item(object_t *o, uintptr_t index)
+{
+    if (__builtin_expect(o->h.flags & TM_GCFLAG_WRITE_BARRIER, 0))
+        tm_write_item_slowpath(o, index);
 }
 
 /* Write barrier for an object whose readers take no read barrier (a type's

@@ -62,15 +62,38 @@ def test_major_during_transactions(ctest):
     assert "ok major:" in p.stdout
 
 
+@pytest.mark.parametrize("threads", ["1", "2", "4"])
+@pytest.mark.parametrize("env", [{}, {"TMPY_STM_INJECT_ABORTS": "0.02:5"}], ids=["plain", "aborts"])
+def test_card_marked_array(ctest, threads, env):
+    """Stores into items of a big array mark cards: minor collections trace
+    and commits publish only those, aborts clear them."""
+    p = stress(ctest, "cards", threads, env=env)
+    assert f"ok cards {threads} threads" in p.stdout
+
+
+@pytest.mark.parametrize("env", [{}, MOVE_SMALL], ids=["plain", "move"])
+def test_solo_transactions(ctest, env):
+    """A thread alone writes in place; its commit reaches another segment's
+    private pages; a thread attaching meanwhile waits for that commit."""
+    p = stress(ctest, "solo", env=env)
+    assert "ok solo: in place" in p.stdout
+
+
+def test_solo_off(ctest):
+    p = stress(ctest, "solo", env={"TMPY_STM_SOLO": "0"})
+    assert "ok solo: off" in p.stdout
+
+
 @pytest.mark.parametrize("args", [("lost_update", "4"), ("bank", "4"), ("inevitable",), ("overflow",),
-                                  ("major", "all")], ids=lambda a: "-".join(a))
+                                  ("major", "all"), ("cards", "4")], ids=lambda a: "-".join(a))
 def test_move_everything(ctest, args):
     p = stress(ctest, *args, env=MOVE_SMALL)
     assert "move mode" in p.stdout
 
 
 @pytest.mark.parametrize("segments", ["1", "2"])
-@pytest.mark.parametrize("args", [("lost_update", "8"), ("bank", "4")], ids=lambda a: "-".join(a))
+@pytest.mark.parametrize("args", [("lost_update", "8"), ("bank", "4"), ("cards", "4")],
+                         ids=lambda a: "-".join(a))
 def test_threads_outnumber_segments(ctest, args, segments):
     p = stress(ctest, *args, env={"TMPY_SEGMENTS": segments})
     assert f"{segments} segments" in p.stdout

@@ -2393,7 +2393,7 @@ call_c_profiled: {
                 i += n;
             if ((uint64_t)i < (uint64_t)n) {
                 Obj arr = LIST(c)->array;
-                VM_WRITE(arr);
+                VM_WRITE_ITEM(arr, i);
                 ARRAY(arr)->items[i] = sp[-3];
                 sp -= 3;
                 DISPATCH();

@@ -75,6 +75,10 @@ typedef object_t *Obj;
 /* ------------------------------------------------------------------ */
 #define VM_WRITE(o) tm_write((object_t *)(o))
 #define VM_READ(o) tm_read((object_t *)(o))
+/* Before storing items[i] of an ArrayObj (or another layout whose items are
+ * references) and nothing else of it: a big old array then remembers only
+ * the part holding item i (runtime/cards.h). */
+#define VM_WRITE_ITEM(o, i) tm_write_item((object_t *)(o), (uintptr_t)(i))
 /* The write barrier of shapes read without barriers (types, functions,
  * modules, code, ...: every layout whose cast has no vm_rd below). Under STM
  * a write into one the transaction did not create makes it globally unique

@@ -300,6 +300,12 @@ void vm_tx_started(void)
         return;
     }
     aborts_in_a_row = 0;
+    /* The only thread: run solo (inevitable, writes in place; tx.h), with
+     * nothing to save for an abort that cannot come. */
+    if (tm_become_solo()) {
+        vm_tx_countdown = vm_tx_length + 1;
+        return;
+    }
     head.ts = vm_ts;
     head.eval_levels = vm_eval_levels;
     head.repr_depth = repr_depth_get();

@@ -1,7 +1,8 @@
 /* GC tests. `test_gc graph`: a random object graph of over a million live
  * objects is mutated through many minor and major collections and checked
  * field by field against a model kept in C memory. Run it with
- * TMPY_GC_DEBUG=move too. Other modes: large, cycles, release, exhaust. */
+ * TMPY_GC_DEBUG=move too. Big arrays (the index's chunks, a few random
+ * ones) are card-marked: part of their stores use tm_write_item. Other modes: large, cycles, release, exhaust. */
 #include "tmrt.h"
 #include "oldspace.h"
 #include "testutil.h"
@@ -83,7 +84,11 @@ static object_t *slot_get(size_t slot) { return chunk_of(slot)->items[slot % CHU
 static void slot_set(size_t slot, object_t *o, uint32_t id)
 {
     array_t *c = chunk_of(slot);
-    tm_write((object_t *)c);
+    /* Chunks are big enough to be card-marked: half of them take item barriers. */
+    if (slot / CHUNK % 2)
+        tm_write_item((object_t *)c, slot % CHUNK);
+    else
+        tm_write((object_t *)c);
     c->items[slot % CHUNK] = o;
     slot_id[slot] = id;
 }
@@ -107,7 +112,10 @@ static void make_index(size_t slots)
 static void set_ref(object_t *o, uint32_t id, uint32_t f, size_t t)
 {
     object_t *target = t == SIZE_MAX ? NULL : slot_get(t);
-    tm_write(o);
+    if (M[id].tid == T_ARRAY && f % 2)
+        tm_write_item(o, f);   /* mixed with whole-object barriers on the same array */
+    else
+        tm_write(o);
     if (M[id].tid == T_NODE)
         ((node_t *)o)->ref[f] = target;
     else
@@ -136,7 +144,8 @@ static void new_object(rng_t *r, size_t slot)
         for (uint32_t f = 0; f < NREFS; f++)
             set_ref(o, id, f, random_target(r));
     } else if (kind < 900) {
-        uint32_t len = (uint32_t)rng_below(r, 17);
+        /* A few big (card-marked once old) arrays. */
+        uint32_t len = rng_below(r, 400) ? (uint32_t)rng_below(r, 17) : 1100 + (uint32_t)rng_below(r, 3000);
         o = tm_allocate_var(T_ARRAY, len);
         CHECK(o, "allocation failed");
         id = new_id(T_ARRAY, len);

@@ -39,6 +39,22 @@
  *                  the structure stays intact, and pages get re-shared.
  *                  Default: all three.
  *
+ *   cards T        T threads replace random counters of one big array (5000
+ *                  slots: card-marked, runtime/cards.h) by new young ones,
+ *                  through tm_write_item (sometimes tm_write), with minor
+ *                  and major collections and explicit aborts mid-transaction:
+ *                  every counter must be exact (a card not traced loses a
+ *                  young counter; one not published, or not cleared at
+ *                  abort, loses or invents an update).
+ *
+ *   solo           deterministic: a thread alone runs solo transactions
+ *                  (tm_become_solo): it writes counters in place (no page
+ *                  privatised), its commit copies them into the private pages
+ *                  another segment kept from an earlier writer, and a thread
+ *                  that attaches meanwhile starts its transaction only after
+ *                  the solo one commits. Not solo while another thread is
+ *                  attached, nor under TMPY_STM_SOLO=0.
+ *
  * The STM contract this relies on: a transaction can park in tm_write()
  * (write-write contention), tm_safepoint() and tm_become_inevitable(), but
  * while it is parked no other thread moves its young objects (a major
@@ -1561,11 +1577,199 @@ static void mode_major(const char *which)
 
 /* ==================================================================== */
 
+/* ==================================================================== */
+/* cards                                                                */
+
+enum { CARD_SLOTS = 5000 };   /* 40 KB of items: 79 cards */
+static long cards_iters;
+
+/* Replace counter i of the big array by a new young one holding value + 1. */
+static void cards_replace(uintptr_t i, bool whole)
+{
+    uintptr_t v = read_counter(i);
+    cnt_t *c = (cnt_t *)alloc(T_CNT, sizeof(struct cnt));
+    c->value = v + 1;
+    c->idx = i;
+    c->chk = mix3(i, 77, 77);
+    arr_t *a = root_arr();   /* old: it did not move */
+    if (whole)
+        tm_write(as_obj(a));
+    else
+        tm_write_item(as_obj(a), i);
+    a->items[i] = as_obj(c);
+}
+
+static void *cards_worker(void *arg)
+{
+    worker *w = arg;
+    tm_thread_attach();
+    for (volatile long it = 0; it < cards_iters; it++) {
+        uint64_t r = mix3((uint64_t)w->tid, (uint64_t)it, 5);
+        int n = 1 + (int)(r % 4);
+        uintptr_t picks[8];
+        volatile int attempts = 0;
+        tm_start_transaction();
+        attempts++;
+        w->attempts++;
+        tm_read(g_root);
+        for (int k = 0; k < n; k++) {
+            picks[k] = mix3((uint64_t)w->tid, (uint64_t)it, 100 + (uint64_t)k) % CARD_SLOTS;
+            cards_replace(picks[k], (r >> (8 + k)) % 8 == 0);
+        }
+        /* Collections mid-transaction: later stores find the flag set again. */
+        if ((r >> 16) % 4 == 0)
+            tm_collect_minor();
+        if ((r >> 20) % 256 == 0)
+            tm_collect_major();
+        for (int k = n; k < 2 * n; k++) {
+            picks[k] = mix3((uint64_t)w->tid, (uint64_t)it, 100 + (uint64_t)k) % CARD_SLOTS;
+            cards_replace(picks[k], (r >> (8 + k)) % 8 == 0);
+        }
+        if ((r >> 28) % 16 == 0 && attempts == 1)
+            tm_abort_transaction();
+        commit();
+        w->commits++;
+        for (int k = 0; k < 2 * n; k++)
+            w->contrib[picks[k]]++;
+    }
+    tm_thread_detach();
+    return NULL;
+}
+
+static void mode_cards(int T)
+{
+    CHECK(T >= 1 && T <= MAXT, "thread count %d out of range", T);
+    cards_iters = scaled(6000, 100);
+    setup_counters(CARD_SLOTS);
+    init_workers(T, CARD_SLOTS);
+    stats_start();
+    phase_name = "cards";
+    double t0 = now_s();
+    start_threads(T, cards_worker);
+    join_threads();
+    double dt = now_s() - t0;
+    check_counters("cards", CARD_SLOTS, T);
+    uint64_t total = 0;
+    for (uintptr_t i = 0; i < CARD_SLOTS; i++)
+        total += expected_count(T, i);
+    tm_stm_stats s;
+    print_stats("cards", &s);
+    CHECK(s.aborts_by_cause[TM_ABORT_EXPLICIT] > 0, "no explicit abort ran");
+    printf("ok cards %d threads (%d segments): %lu updates of %d card-marked slots, all exact (%.2f s)\n", T,
+           tm_seg.nsegments, (unsigned long)total, CARD_SLOTS, dt);
+}
+
+/* ==================================================================== */
+/* solo                                                                 */
+
+enum { SOLO_N = 600 };   /* counters over several pages */
+static atomic_int solo_step, solo_writer_seg, solo_late_started;
+
+static void solo_wait_step(int s)
+{
+    while (atomic_load(&solo_step) < s)
+        sched_yield();
+}
+
+/* Another segment writes every counter, commits and detaches: its pages stay private there. */
+static void *solo_writer(void *arg)
+{
+    (void)arg;
+    tm_thread_attach();
+    atomic_store(&solo_step, 1);
+    solo_wait_step(2);
+    tm_start_transaction();
+    atomic_store(&solo_writer_seg, tm_self.segment);
+    CHECK(!tm_become_solo(), "solo while another thread is attached");
+    for (uintptr_t i = 0; i < SOLO_N; i++)
+        write_counter(i, read_counter(i) + 1);
+    commit();
+    tm_thread_detach();
+    atomic_store(&solo_step, 3);
+    return NULL;
+}
+
+/* Attaches while the main thread runs solo: must not start before that commits. */
+static void *solo_late(void *arg)
+{
+    (void)arg;
+    tm_thread_attach();
+    atomic_store(&solo_step, 5);
+    tm_start_transaction();
+    atomic_store(&solo_late_started, 1);
+    for (uintptr_t i = 0; i < SOLO_N; i++)
+        CHECK(read_counter(i) == 2, "late thread: counter %lu is %lu, expected 2", (unsigned long)i,
+              (unsigned long)read_counter(i));
+    commit();
+    tm_thread_detach();
+    return NULL;
+}
+
+static void mode_solo(void)
+{
+    setup_counters(SOLO_N);
+    pthread_t th;
+    CHECK(pthread_create(&th, NULL, solo_writer, NULL) == 0, "pthread_create");
+    solo_wait_step(1);
+    /* Hold a segment so that the writer takes another one. */
+    tm_start_transaction();
+    CHECK(!tm_become_solo(), "solo while another thread is attached");
+    int mine = tm_self.segment;
+    atomic_store(&solo_step, 2);
+    while (atomic_load(&solo_step) < 3)
+        tm_safepoint();   /* the writer's commit stops the world */
+    commit();
+    pthread_join(th, NULL);
+    int other = atomic_load(&solo_writer_seg);
+    CHECK(other != mine, "the writer ran in our segment %d", mine);
+    uintptr_t page0 = (uintptr_t)counter(0) & ~(TM_PAGE_SIZE - 1);
+    CHECK(tm_page_is_private(other, page0), "the writer's segment %d has no private copy left", other);
+
+    /* Alone now: solo. */
+    tm_start_transaction();
+    bool solo = tm_become_solo();
+    if (!tm_cfg.stm_solo) {
+        CHECK(!solo, "solo under TMPY_STM_SOLO=0");
+        commit();
+        printf("ok solo: off (TMPY_STM_SOLO=0)\n");
+        return;
+    }
+    CHECK(solo && tm_is_solo() && tm_is_inevitable(), "not solo though alone");
+    int seg = tm_self.segment;
+    size_t private_before = tm_private_page_count(seg);
+    for (uintptr_t i = 0; i < SOLO_N; i++)
+        write_counter(i, read_counter(i) + 1);
+    CHECK(tm_private_page_count(seg) == private_before, "a solo transaction privatised pages (%zu -> %zu)",
+          private_before, tm_private_page_count(seg));
+    /* A thread attaching now waits for our commit. */
+    CHECK(pthread_create(&th, NULL, solo_late, NULL) == 0, "pthread_create");
+    solo_wait_step(5);
+    CHECK(!tm_become_solo() || tm_is_solo(), "solo state lost");
+    usleep(50000);
+    CHECK(!atomic_load(&solo_late_started), "a transaction started beside a solo one");
+    commit();
+    pthread_join(th, NULL);
+    CHECK(atomic_load(&solo_late_started), "the late thread never started");
+    /* Every private copy holds what segment 0 holds. */
+    for (uintptr_t i = 0; i < SOLO_N; i++) {
+        uintptr_t so = (uintptr_t)((arr_t *)g_root)->items[i];
+        for (int j = 1; j <= tm_seg.nsegments; j++)
+            if (tm_page_is_private(j, so & ~(TM_PAGE_SIZE - 1)))
+                CHECK(!memcmp(tm_segment_base(j) + so, tm_segment_base(0) + so, sizeof(struct cnt)),
+                      "counter %lu: segment %d's private copy differs from the committed one", (unsigned long)i, j);
+    }
+    tm_start_transaction();
+    for (uintptr_t i = 0; i < SOLO_N; i++)
+        CHECK(read_counter(i) == 2, "counter %lu is %lu, expected 2", (unsigned long)i, (unsigned long)read_counter(i));
+    commit();
+    printf("ok solo: in place, published into segment %d's private pages, a late thread waited\n", other);
+}
+
 int main(int argc, char **argv)
 {
     setvbuf(stdout, NULL, _IOLBF, 0);
     if (argc < 2) {
-        fprintf(stderr, "usage: %s lost_update T | bank T | inevitable | overflow | major [all|pre|barrier|stress]\n",
+        fprintf(stderr, "usage: %s lost_update T | bank T | inevitable | overflow | major [all|pre|barrier|stress] | cards T | solo\n",
                 argv[0]);
         return 2;
     }
@@ -1598,6 +1802,10 @@ int main(int argc, char **argv)
         mode_overflow();
     else if (!strcmp(mode, "major"))
         mode_major(argc > 2 ? argv[2] : "all");
+    else if (!strcmp(mode, "cards"))
+        mode_cards(T);
+    else if (!strcmp(mode, "solo"))
+        mode_solo();
     else {
         fprintf(stderr, "unknown mode '%s'\n", mode);
         return 2;

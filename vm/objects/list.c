@@ -169,7 +169,7 @@ static __attribute__((noinline)) int list_append_slow(Obj l, Obj v)
         l = r[0];
         Obj arr = LIST(l)->array;
         int64_t n = LIST(l)->length;
-        VM_WRITE(arr);
+        VM_WRITE_ITEM(arr, n);
         ARRAY(arr)->items[n] = r[1];
         VM_WRITE(l);
         LIST(l)->length = n + 1;
@@ -184,7 +184,7 @@ int list_append(Obj l, Obj v)
     Obj arr = LIST(l)->array;
     int64_t n = LIST(l)->length;
     if (likely(n < ARRAY(arr)->length)) {
-        VM_WRITE(arr);
+        VM_WRITE_ITEM(arr, n);
         ARRAY(arr)->items[n] = v;
 #ifndef TMPY_TEST_DROP_WRITE_BARRIER   /* tests/test_barrier_check.py: a barrier it must catch missing */
         VM_WRITE(l);
@@ -704,7 +704,7 @@ int list_setitem(Obj self, Obj key, Obj v)
     }
     if (v) {
         Obj arr = LIST(l)->array;
-        VM_WRITE(arr);
+        VM_WRITE_ITEM(arr, i);
         ARRAY(arr)->items[i] = v;
     } else {
         list_remove_range(l, i, i + 1);
