@@ -6,14 +6,16 @@ CPython's io.py would register as a RawIOBase, a BufferedIOBase and a
 TextIOBase at once. Here a file counts as a TextIOBase when it was opened in
 text mode and as a BufferedIOBase when opened in binary mode. StringIO and
 BytesIO are C types (vm/objects/memoryio.c). The abstract classes give the
-default methods the io documentation describes. Not built: BufferedRWPair,
-IncrementalNewlineDecoder.
+default methods the io documentation describes. TextIOWrapper is a class
+here that puts text over any binary buffer (tokenize.open and linecache
+use it); a file tmpy opened in text mode also counts as one. Not built:
+BufferedRWPair, IncrementalNewlineDecoder.
 """
 import abc
 import sys
 
 from _io import (DEFAULT_BUFFER_SIZE, BlockingIOError, UnsupportedOperation, open, FileIO, BytesIO, StringIO,
-                 BufferedReader, BufferedWriter, BufferedRandom, TextIOWrapper)
+                 BufferedReader, BufferedWriter, BufferedRandom)
 
 __all__ = ["BlockingIOError", "open", "open_code", "IOBase", "RawIOBase", "FileIO", "BytesIO", "StringIO",
            "BufferedIOBase", "BufferedReader", "BufferedWriter", "BufferedRandom", "TextIOBase",
@@ -260,6 +262,197 @@ class TextIOBase(IOBase):
         return None
 
 
+class TextIOWrapper(TextIOBase):
+    """Text over a binary buffer: bytes decoded with an incremental decoder
+    of the encoding, newlines translated as `newline` says (None:
+    universal on input), text encoded on output."""
+
+    _file_kind = "text"   # tmpy's text-mode files count as TextIOWrappers
+
+    def __init__(self, buffer, encoding=None, errors=None, newline=None, line_buffering=False,
+                 write_through=False):
+        import codecs
+        if encoding is not None and not isinstance(encoding, str):
+            raise TypeError(f"TextIOWrapper() argument 'encoding' must be str or None, not {type(encoding).__name__}")
+        if newline is not None and not isinstance(newline, str):
+            raise TypeError(f"TextIOWrapper() argument 'newline' must be str or None, not {type(newline).__name__}")
+        if newline not in (None, "", "\n", "\r", "\r\n"):
+            raise ValueError(f"illegal newline value: {newline}")
+        encoding = text_encoding(encoding)
+        if encoding == "locale":
+            encoding = "UTF-8"   # tmpy's locale encoding, as its open() reports it
+        self._buffer = buffer
+        codecs.lookup(encoding)   # LookupError for an unknown one
+        self._encoding = encoding
+        self._errors = "strict" if errors is None else errors
+        self._newline = newline
+        self._line_buffering = line_buffering
+        self._write_through = write_through
+        self._decoder = codecs.getincrementaldecoder(encoding)(self._errors)
+        self._pending = ""        # decoded text not returned yet
+        self._held_cr = False     # universal newlines: a \r at a chunk's end waits for a \n
+
+    buffer = property(lambda self: self._buffer)
+    encoding = property(lambda self: self._encoding)
+    errors = property(lambda self: self._errors)
+    line_buffering = property(lambda self: self._line_buffering)
+    write_through = property(lambda self: self._write_through)
+
+    @property
+    def name(self):
+        return self._buffer.name
+
+    @property
+    def closed(self):
+        return self._buffer.closed
+
+    def close(self):
+        if not self.closed:
+            try:
+                self.flush()
+            finally:
+                self._buffer.close()
+
+    def flush(self):
+        self._buffer.flush()
+
+    def fileno(self):
+        return self._buffer.fileno()
+
+    def isatty(self):
+        return self._buffer.isatty()
+
+    def readable(self):
+        return self._buffer.readable()
+
+    def writable(self):
+        return self._buffer.writable()
+
+    def seekable(self):
+        return self._buffer.seekable()
+
+    def detach(self):
+        buffer, self._buffer = self._buffer, None
+        return buffer
+
+    def _more(self):
+        """Decodes the next chunk into the pending text; False at the end."""
+        data = self._buffer.read(DEFAULT_BUFFER_SIZE)
+        text = self._decoder.decode(data, final=not data)
+        if self._newline is None:
+            if self._held_cr:
+                text = "\r" + text
+                self._held_cr = False
+            if data and text.endswith("\r"):
+                text = text[:-1]
+                self._held_cr = True
+            text = text.replace("\r\n", "\n").replace("\r", "\n")
+        self._pending += text
+        return bool(data) or bool(text)
+
+    def read(self, size=-1):
+        self._checkClosed()
+        if size is None:
+            size = -1
+        while (size < 0 or len(self._pending) < size) and self._more():
+            pass
+        if size < 0:
+            size = len(self._pending)
+        text, self._pending = self._pending[:size], self._pending[size:]
+        return text
+
+    def _line_end(self):
+        p = self._pending
+        if self._newline in (None, "\n"):
+            i = p.find("\n")
+            return -1 if i < 0 else i + 1
+        if self._newline == "":
+            ends = [i for i in (p.find("\r"), p.find("\n")) if i >= 0]
+            if not ends:
+                return -1
+            i = min(ends)
+            if p[i] == "\r":
+                if i + 1 == len(p):
+                    return -1 if self._buffer is not None and not self._at_end else i + 1
+                return i + 2 if p[i + 1] == "\n" else i + 1
+            return i + 1
+        i = p.find(self._newline)
+        return -1 if i < 0 else i + len(self._newline)
+
+    _at_end = False
+
+    def readline(self, size=-1):
+        self._checkClosed()
+        if size is None:
+            size = -1
+        while True:
+            end = self._line_end()
+            if end >= 0 or (0 <= size <= len(self._pending)):
+                break
+            if not self._more():
+                self._at_end = True
+                end = self._line_end()
+                break
+        if end < 0:
+            end = len(self._pending)
+        if 0 <= size < end:
+            end = size
+        line, self._pending = self._pending[:end], self._pending[end:]
+        return line
+
+    def __next__(self):
+        line = self.readline()
+        if not line:
+            raise StopIteration
+        return line
+
+    def write(self, s):
+        self._checkClosed()
+        if not isinstance(s, str):
+            raise TypeError(f"write() argument must be str, not {type(s).__name__}")
+        text = s
+        if self._newline in ("\r", "\r\n"):
+            text = text.replace("\n", self._newline)
+        self._buffer.write(text.encode(self._encoding, self._errors))
+        if self._line_buffering and ("\n" in s or "\r" in s):
+            self.flush()
+        return len(s)
+
+    def tell(self):
+        """The buffer's position less what was read ahead (exact for
+        encodings without shift states)."""
+        self._checkClosed()
+        buffered = self._decoder.getstate()[0]
+        ahead = len(self._pending.encode(self._encoding, self._errors)) + len(buffered) + self._held_cr
+        return self._buffer.tell() - ahead
+
+    def seek(self, cookie, whence=0):
+        self._checkClosed()
+        if whence == SEEK_CUR and cookie != 0:
+            raise UnsupportedOperation("can't do nonzero cur-relative seeks")
+        if whence == SEEK_END and cookie != 0:
+            raise UnsupportedOperation("can't do nonzero end-relative seeks")
+        self.flush()
+        pos = self._buffer.seek(self.tell() if whence == SEEK_CUR else cookie, whence)
+        self._decoder.reset()
+        self._pending = ""
+        self._held_cr = False
+        self._at_end = False
+        return pos
+
+    def truncate(self, pos=None):
+        self.flush()
+        return self._buffer.truncate(self.tell() if pos is None else pos)
+
+    def __repr__(self):
+        try:
+            name = self.name
+        except Exception:
+            return f"<_io.TextIOWrapper encoding={self._encoding!r}>"
+        return f"<_io.TextIOWrapper name={name!r} encoding={self._encoding!r}>"
+
+
+TextIOWrapper.__module__ = "_io"
 IOBase.register(_FileType)
 BufferedIOBase.register(BytesIO)
 TextIOBase.register(StringIO)

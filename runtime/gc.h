@@ -84,6 +84,19 @@ void tm_add_global_root(object_t **slot);
  * collections finalize. STM: the lists of a transaction are its own until it
  * commits; an abort forgets them. */
 void tm_register_finalizer(object_t *o);
+/* Takes back the registration of o if it is this segment's latest one and
+ * not yet published (O(1): for an object that turns out not to need one
+ * right after it was registered); false otherwise. */
+bool tm_unregister_last_finalizer(object_t *o);
+/* At exit (the embedder's shutdown, as CPython finalizes what module
+ * globals still hold): queue registered objects for finalization although
+ * they are reachable, forgetting their registration. tm_finalize_now: one
+ * object (false: it is not registered, or no longer); tm_finalize_all_now:
+ * every registered object `want` accepts (it must not allocate), in
+ * registration order. Linear
+ * searches: not for use while the program runs. */
+bool tm_finalize_now(object_t *o);
+void tm_finalize_all_now(bool (*want)(object_t *o, void *ctx), void *ctx);
 /* Queued work for the embedder (a racy read; 0 means nothing queued). */
 extern volatile size_t tm_gc_pending;
 /* The next cleared weak reference / unreachable finalizable object, or

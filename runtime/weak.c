@@ -20,6 +20,7 @@
 #include "thread.h"
 
 #include <pthread.h>
+#include <string.h>
 
 tm_list tm_weakrefs, tm_finalizable;
 tm_queue tm_cleared_queue, tm_finalize_queue;
@@ -98,6 +99,56 @@ void tm_register_finalizer(object_t *o)
 {
     TM_ASSERT(tm_self.segment > 0);
     tm_list_push(&tm_segstates[tm_self.segment].final_new, (uintptr_t)o);
+}
+
+bool tm_unregister_last_finalizer(object_t *o)
+{
+    tm_list *l = &tm_segstates[tm_self.segment].final_new;
+    if (!l->count || l->items[l->count - 1] != (uintptr_t)o)
+        return false;
+    l->count--;
+    return true;
+}
+
+/* Removes `so` from l (keeping the order of the rest); false if absent. */
+static bool remove_from(tm_list *l, uintptr_t so)
+{
+    for (size_t i = 0; i < l->count; i++)
+        if (l->items[i] == so) {
+            memmove(&l->items[i], &l->items[i + 1], (l->count - i - 1) * sizeof l->items[0]);
+            l->count--;
+            return true;
+        }
+    return false;
+}
+
+bool tm_finalize_now(object_t *o)
+{
+    TM_ASSERT(tm_self.segment > 0);
+    uintptr_t so = (uintptr_t)o;
+    pthread_mutex_lock(&weak_lock);
+    bool found = remove_from(&tm_finalizable, so) || remove_from(&tm_segstates[tm_self.segment].final_new, so);
+    if (found)
+        tm_queue_push(&tm_finalize_queue, so);
+    pthread_mutex_unlock(&weak_lock);
+    return found;
+}
+
+void tm_finalize_all_now(bool (*want)(object_t *o, void *ctx), void *ctx)
+{
+    TM_ASSERT(tm_self.segment > 0);
+    pthread_mutex_lock(&weak_lock);
+    append(&tm_finalizable, &tm_segstates[tm_self.segment].final_new);
+    size_t n = 0;
+    for (size_t i = 0; i < tm_finalizable.count; i++) {
+        uintptr_t so = tm_finalizable.items[i];
+        if (want((object_t *)so, ctx))
+            tm_queue_push(&tm_finalize_queue, so);
+        else
+            tm_finalizable.items[n++] = so;
+    }
+    tm_finalizable.count = n;
+    pthread_mutex_unlock(&weak_lock);
 }
 
 static object_t *take(tm_queue *q)

@@ -41,7 +41,7 @@ def test_gc_move_everything(ctest, build, mode):
 # Weak references and finalizers (tests/c/test_weak.c), plain and in move mode.
 @BUILDS
 @pytest.mark.parametrize("env", [{}, MOVE], ids=["plain", "move"])
-@pytest.mark.parametrize("mode", ["basic", "final", "stress"])
+@pytest.mark.parametrize("mode", ["basic", "final", "now", "stress"])
 def test_weak(ctest, build, env, mode):
     p = ctest("test_weak" + build, mode, env=env)
     assert p.stdout.startswith("ok " + mode)

@@ -12,15 +12,20 @@
  *   async_generator_wrapped_value  what an async generator's `yield v`
  *       yields (ASYNC_GEN_WRAP), so asend can tell it from a value an
  *       inner await passes through to the event loop.
- * The "coroutine ... was never awaited" RuntimeWarning and the async
- * generator finalizer hook need finalizers, which tmpy does not have: the
- * hook is stored (sys.set_asyncgen_hooks) and captured, never called. */
+ *   anext_awaitable           anext(it, default): __anext__()'s awaitable
+ *       with StopAsyncIteration turned into StopIteration(default).
+ * The builtins aiter() and anext() are here too (coro_builtin_*).
+ * Finalization (generator.c, gen_finalize): a coroutine is registered at
+ * creation (collected never started: the "never awaited" RuntimeWarning;
+ * started and unfinished: closed), an async generator at its first
+ * iteration (collected unfinished: the finalizer hook captured then is
+ * called with it, or without one it is closed). */
 #include "eval.h"
 
 #include <string.h>
 
 TypeObj *T_coroutine, *T_async_generator;
-static TypeObj *T_coroutine_wrapper, *T_asend, *T_athrow, *T_wrapped_value;
+static TypeObj *T_coroutine_wrapper, *T_asend, *T_athrow, *T_wrapped_value, *T_anext_awaitable;
 
 /* States of asend / athrow awaitables (CPython's AWAITABLE_STATE_*). */
 enum { AW_INIT, AW_ITER, AW_CLOSED };
@@ -56,9 +61,9 @@ static void ag_set_flag(Obj gen, int64_t flag, bool on)
 {
     VM_WRITE(gen);
     if (on)
-        GEN(gen)->ag_flags |= flag;
+        GEN(gen)->flags |= flag;
     else
-        GEN(gen)->ag_flags &= ~flag;
+        GEN(gen)->flags &= ~flag;
 }
 
 static bool is_type(Obj v, TypeObj *t)
@@ -157,9 +162,11 @@ Obj coro_get_awaitable(Obj v, int where)
  * captured and firstiter(gen) called (CPython's async_gen_init_hooks). */
 static int ag_init_hooks(Obj gen)
 {
-    if (GEN(gen)->ag_flags & AG_HOOKS_INITED)
+    if (GEN(gen)->flags & AG_HOOKS_INITED)
         return 0;
-    ag_set_flag(gen, AG_HOOKS_INITED, true);
+    if (!(GEN(gen)->flags & GEN_F_FINALIZABLE))
+        tm_register_finalizer((object_t *)gen);   /* started: finalized when collected unfinished */
+    ag_set_flag(gen, AG_HOOKS_INITED | GEN_F_FINALIZABLE, true);
     Obj fin = vm_ts.roots[ROOT_ASYNCGEN_FINALIZER];
     if (fin) {
         VM_WRITE(gen);
@@ -330,6 +337,125 @@ static const MethodDef cw_methods[] = {
 };
 
 /* ------------------------------------------------------------------ */
+/* aiter(), anext() and anext_awaitable                                */
+/* ------------------------------------------------------------------ */
+Obj coro_builtin_aiter(Obj v)
+{
+    bool missing;
+    Obj *r = vm_roots(2);
+    r[0] = v;
+    Obj it = NULL;
+    r[1] = call_special(v, "__aiter__", NULL, &missing);
+    if (missing) {
+        err_format(E_TypeError, "'%s' object is not an async iterable", type_name(r[0]));
+    } else if (r[1]) {
+        if (TID(r[1]) == TID_ASYNC_GENERATOR || vm_lookup_special(r[1], "__anext__"))
+            it = r[1];
+        else if (!err_occurred())
+            err_format(E_TypeError, "aiter() returned not an async iterator of type '%s'", type_name(r[1]));
+    }
+    vm_unroots(r);
+    return it;
+}
+
+Obj coro_builtin_anext(Obj aiter, Obj dflt)
+{
+    Obj *r = vm_roots(2);
+    r[0] = aiter;
+    r[1] = dflt;
+    Obj res = NULL;
+    if (TID(r[0]) == TID_ASYNC_GENERATOR) {
+        res = ag_asend_new(r[0], g_None);
+    } else {
+        bool missing;
+        res = call_special(r[0], "__anext__", NULL, &missing);
+        if (missing)
+            err_format(E_TypeError, "'%s' object is not an async iterator", type_name(r[0]));
+    }
+    if (res && r[1])
+        res = aw_new(T_anext_awaitable, res, r[1]);
+    vm_unroots(r);
+    return res;
+}
+
+/* The iterator behind an anext_awaitable's wrapped awaitable, asked anew
+ * for each step as CPython does (a coroutine: its __await__ wrapper). */
+static Obj anext_iter(Obj o)
+{
+    Obj a = ITER(o)->a;
+    if (TID(a) == TID_COROUTINE)   /* not GET_AWAITABLE's "being awaited already" check */
+        return aw_new(T_coroutine_wrapper, a, NULL);
+    return coro_get_awaitable(a, 0);
+}
+
+/* A step's result: StopAsyncIteration becomes StopIteration(default). */
+static Obj anext_result(Obj o, Obj res)
+{
+    if (!res && err_matches(E_StopAsyncIteration)) {
+        err_clear();
+        set_stop_value(ITER(o)->b);
+    }
+    return res;
+}
+
+static Obj anext_iternext(Obj o)
+{
+    Obj *r = vm_roots(1);
+    r[0] = o;
+    Obj res = NULL;
+    Obj it = anext_iter(o);
+    if (it)
+        res = TID(it) == TID_GENERATOR ? gen_send(it, g_None) : TYPE(it)->tp_iternext(it);
+    res = anext_result(r[0], res);
+    vm_unroots(r);
+    return res;
+}
+
+/* send / throw / close: the same method of the iterator. */
+static Obj anext_proxy(Obj *args, size_t nargs, const char *meth)
+{
+    Obj it = anext_iter(args[0]);
+    Obj res = it ? vm_call_method(it, meth, args + 1, nargs - 1) : NULL;
+    return anext_result(args[0], res);
+}
+
+static Obj an_send(Obj *args, size_t nargs, Obj kw)
+{
+    if (vm_check_args("send", nargs - 1, kw, 1, 1) < 0)
+        return NULL;
+    return anext_proxy(args, nargs, "send");
+}
+
+static Obj an_throw(Obj *args, size_t nargs, Obj kw)
+{
+    if (vm_check_args("throw", nargs - 1, kw, 1, 3) < 0)
+        return NULL;
+    return anext_proxy(args, nargs, "throw");
+}
+
+static Obj an_close(Obj *args, size_t nargs, Obj kw)
+{
+    if (vm_check_args("close", nargs - 1, kw, 0, 0) < 0)
+        return NULL;
+    return anext_proxy(args, nargs, "close");
+}
+
+static Obj an_await(Obj *args, size_t nargs, Obj kw)
+{
+    if (vm_check_args("__await__", nargs - 1, kw, 0, 0) < 0)
+        return NULL;
+    return args[0];
+}
+
+static const MethodDef anext_methods[] = {
+    {"send", an_send, 0, "send(arg) -> send 'arg' into the wrapped iterator,\nreturn next yielded value or raise StopIteration."},
+    {"throw", an_throw, 0, "throw(value)\nthrow(type[,value[,tb]])\n\nRaise exception in the wrapped iterator, return next yielded value\nor raise StopIteration."},
+    {"close", an_close, 0, "close() -> raise GeneratorExit inside generator."},
+    {"__await__", an_await, 0, "Return an iterator to be used in await expression."},
+    {NULL, NULL, 0, NULL},
+};
+
+/* ------------------------------------------------------------------ */
 /* Async generators                                                    */
 /* ------------------------------------------------------------------ */
 /* The result of resuming an async generator, seen by asend / athrow: a
@@ -371,7 +497,7 @@ static Obj asend_send(Obj o, Obj arg)
     r[1] = arg;
     Obj res = NULL;
     if (ITER(o)->i == AW_INIT) {
-        if (GEN(ITER(o)->a)->ag_flags & AG_RUNNING_ASYNC) {
+        if (GEN(ITER(o)->a)->flags & AG_RUNNING_ASYNC) {
             err_set(E_RuntimeError, "anext(): asynchronous generator is already running");
             goto done;
         }
@@ -503,13 +629,13 @@ static Obj athrow_send(Obj o, Obj arg)
     r[1] = arg;
     Obj res = NULL;
     if (ITER(o)->i == AW_INIT) {
-        if (GEN(gen)->ag_flags & AG_RUNNING_ASYNC) {
+        if (GEN(gen)->flags & AG_RUNNING_ASYNC) {
             aw_set_state(o, AW_CLOSED);
             err_set(E_RuntimeError, aclose ? "aclose(): asynchronous generator is already running"
                                            : "athrow(): asynchronous generator is already running");
             goto done;
         }
-        if (GEN(gen)->ag_flags & AG_CLOSED) {
+        if (GEN(gen)->flags & AG_CLOSED) {
             aw_set_state(o, AW_CLOSED);
             err_set_obj((Obj)E_StopAsyncIteration);
             goto done;
@@ -659,7 +785,7 @@ static Obj ag_m_aclose(Obj *args, size_t nargs, Obj kw)
 static Obj ag_running(Obj *args, size_t nargs, Obj kw)
 {
     (void)nargs, (void)kw;
-    return vm_bool(GEN(args[0])->ag_flags & AG_RUNNING_ASYNC);
+    return vm_bool(GEN(args[0])->flags & AG_RUNNING_ASYNC);
 }
 
 static const MethodDef ag_methods[] = {
@@ -717,4 +843,5 @@ void coro_init_types(void)
     T_asend = iter_type("async_generator_asend", asend_iternext, asend_methods);
     T_athrow = iter_type("async_generator_athrow", athrow_iternext, athrow_methods);
     T_wrapped_value = iter_type("async_generator_wrapped_value", NULL, NULL);
+    T_anext_awaitable = iter_type("anext_awaitable", anext_iternext, anext_methods);
 }

@@ -84,11 +84,11 @@ VM_STRUCT(GenObj) {
     Obj name, qualname;
     Obj exc_state;           /* handled exception saved across a yield inside an except block */
     Obj frame_obj;           /* FrameObj for gi_frame, made on demand */
-    Obj ag_finalizer;        /* async generators: the finalizer hook when first iterated (kept, never
-                                called: tmpy has no finalizers) */
+    Obj ag_finalizer;        /* async generators: the finalizer hook when first iterated (called with
+                                the generator when it is collected started and unfinished) */
     /* ---- not references ---- */
     int64_t state;           /* GEN_* */
-    int64_t ag_flags;        /* async generators: AG_* */
+    int64_t flags;           /* GEN_F_* and, for async generators, AG_* */
     int64_t ip;              /* resume instruction index */
     int64_t sp;              /* value-stack depth */
     int64_t nblocks;
@@ -98,6 +98,11 @@ VM_STRUCT(GenObj) {
 #define GEN(v) ((GenObj *)vm_rd(v))
 /* Async generator flags (CPython's ag_running_async, ag_closed, ag_hooks_inited). */
 enum { AG_RUNNING_ASYNC = 1, AG_CLOSED = 2, AG_HOOKS_INITED = 4 };
+/* GEN_F_FINALIZABLE: registered with the collector (tm_register_finalizer),
+ * once: a generator when it first suspends inside a try or with block (only
+ * those can observe close()), a coroutine at creation, an async generator at
+ * its first iteration. gcwork.c finalizes it (gen_finalize). */
+enum { GEN_F_FINALIZABLE = 8 };
 /* Generators, coroutines and async generators share GenObj and the code below. */
 static inline bool gen_is_resumable(Obj v)
 {
@@ -283,6 +288,9 @@ void gen_suspend_frame(Frame *f, Obj *sp);              /* save the running fram
 void gen_finish_frame(Frame *f);                        /* generator returned or raised; pops it */
 Obj gen_resume(Obj gen, Obj sent, Obj exc, int *status);
 void gen_init_type(void);
+/* The collector found it unreachable (slot[0], registered GEN_F_FINALIZABLE):
+ * close it, warn it was never awaited, or call its async finalizer hook. */
+void gen_finalize(Obj *slot);
 /* "generator", "coroutine" or "async generator" (messages). */
 const char *gen_kind_name(Obj gen);
 /* Resume with value (NULL: nothing pushed). Its return v becomes
@@ -320,6 +328,9 @@ Obj asyncgen_wrap_value(Obj v);         /* ASYNC_GEN_WRAP */
 
 /* traceback.c */
 void traceback_prepend(Obj exc, Obj code, Obj globals /* NULL: unknown */, int lineno, int64_t lasti);
+/* Line `lineno` (1-based) of a source file, without its newline; NULL if
+ * absent. A pointer into a one-file cache (valid until the next call). */
+const char *traceback_source_line(const char *filename, int lineno, size_t *len);
 Obj frameobj_new(Obj code, Obj globals, int lineno);
 void traceback_init_types(void);   /* T_traceback, T_frame */
 

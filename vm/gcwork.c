@@ -5,15 +5,17 @@
  * of the outermost loop (STM build), in gc.collect() and at exit. Whichever
  * thread gets there first runs the whole queue.
  *
- * Finalizers follow PEP 442: an object whose class has __del__ (when the
- * class was made) is registered at creation; the first major collection
+ * Finalizers follow PEP 442: an object whose class has __del__ (TPF_HAS_DEL:
+ * from the class body, a base, or assigned before the object was made) is
+ * registered at creation; the first major collection
  * that finds it unreachable keeps it, and what it references, alive and
  * queues it; __del__ runs once, and the object is freed by a later
  * collection unless __del__ resurrected it. Cycles of such objects are
  * collected the same way (all their finalizers run, in no fixed order). A
- * file object's finalizer flushes and closes it. Generators are not
- * finalized (a suspended generator that is collected does not run its
- * finally blocks). */
+ * file object's finalizer flushes and closes it. Generators, coroutines
+ * and async generators are finalized as CPython's _PyGen_Finalize does
+ * (generator.c, gen_finalize: close(), the "never awaited" warning, the
+ * async generator finalizer hook). */
 #include "tmpy.h"
 #include "eval.h"
 #include "objects/objects.h"
@@ -21,8 +23,7 @@
 
 static __thread bool running;
 
-/* CPython's "Exception ignored in: <what>" and the traceback. */
-static void report_unraisable(Obj what)
+void vm_report_unraisable(Obj what)
 {
     Obj *r = vm_roots(2);
     r[0] = err_fetch();
@@ -33,8 +34,13 @@ static void report_unraisable(Obj what)
     if (g_sys_stdout && file_flush(g_sys_stdout) < 0)
         err_clear();
     vm_errmsg("Exception ignored in: %s\n", rep ? str_cstr(rep) : "<object repr() failed>");
+    /* CPython: no chained exceptions; one raised without a traceback (by C
+     * code) gets the running frame's line */
+    Frame *f = vm_ts.frame;
+    if (r[0] && IS_EXCEPTION(r[0]) && !EXC(r[0])->traceback && f)
+        traceback_prepend(r[0], (Obj)f->code, FRAME_HDR(f)[HDR_GLOBALS], eval_frame_lineno(f), f->ip - f->code->code - 1);
     if (r[0])
-        vm_print_exception(r[0]);
+        vm_print_exception_unchained(r[0]);
     vm_unroots(r);
 }
 
@@ -52,7 +58,7 @@ static void run_callback(Obj *slot)
     Obj wrapper = WREF(slot[0])->wrapper;
     r[1] = wrapper ? wrapper : slot[0];
     if (!vm_call(r[0], &r[1], 1, NULL))
-        report_unraisable(r[0]);
+        vm_report_unraisable(r[0]);
     vm_unroots(r);
 }
 
@@ -60,9 +66,13 @@ static void run_callback(Obj *slot)
 static void finalize(Obj *slot)
 {
     Obj o = slot[0];
+    if (gen_is_resumable(o)) {
+        gen_finalize(slot);
+        return;
+    }
     if (TID(o) == TID_FILE) {
         if (file_finalize(o) < 0)
-            report_unraisable(slot[0]);
+            vm_report_unraisable(slot[0]);
         return;
     }
     Obj del = vm_lookup_type(TYPE(o), NAME(__del__));
@@ -71,7 +81,7 @@ static void finalize(Obj *slot)
     Obj *r = vm_roots(1);
     r[0] = del;
     if (!vm_call(r[0], slot, 1, NULL))
-        report_unraisable(r[0]);
+        vm_report_unraisable(r[0]);
     vm_unroots(r);
 }
 
@@ -136,8 +146,85 @@ Obj vm_gc_collect(Obj *stack_top, int64_t *found)
     return g_None;
 }
 
+/* Files are left to the flush at exit (file_flush_all_at_exit): the
+ * standard streams must stay open for what follows. */
+static bool finalized_at_exit(object_t *o, void *ctx)
+{
+    (void)ctx;
+    return TID((Obj)o) != TID_FILE;
+}
+
+static bool is_value_of(Obj dict, Obj o)
+{
+    Obj k, v;
+    int64_t pos = 0;
+    while (dict_next(dict, &pos, &k, &v))
+        if (v == o)
+            return true;
+    return false;
+}
+
+/* o is a value of the globals *(Obj *)ctx, or an attribute of an instance
+ * that is one. */
+static bool in_globals(object_t *o, void *ctx)
+{
+    Obj globals = *(Obj *)ctx, k, v;
+    if (!finalized_at_exit(o, NULL))
+        return false;
+    int64_t pos = 0;
+    while (dict_next(globals, &pos, &k, &v)) {
+        if (v == (Obj)o)
+            return true;
+        if (TID(v) == TID_INSTANCE && INST(v)->dict && IS_DICT(INST(v)->dict) && is_value_of(INST(v)->dict, (Obj)o))
+            return true;
+    }
+    return false;
+}
+
+/* v may be registered (saves a search of the registered objects). */
+static void queue_if_registered(Obj v)
+{
+    if (IS_SMALLINT(v))
+        return;
+    bool maybe = gen_is_resumable(v) ? (GEN(v)->flags & GEN_F_FINALIZABLE) != 0
+                                     : (TYPE(v)->flags & TPF_HAS_DEL) != 0;
+    if (maybe && finalized_at_exit((object_t *)v, NULL))
+        tm_finalize_now((object_t *)v);
+}
+
+/* What __main__'s globals hold, in the order CPython's shutdown finalizes
+ * it in simple programs: the registered values and attributes of instances
+ * that are values (in the order they were made), then, in the order of the
+ * dict, the items of lists and tuples (last first, as their deallocation
+ * releases them). Nothing here allocates: the dict does not move. */
+static void queue_main_globals(void)
+{
+    Obj main = dict_getitem_cstr(g_modules, "__main__");
+    if (!main || TID(main) != TID_MODULE)
+        return;
+    Obj globals = ((ModuleObj *)main)->dict;
+    if (!globals || !IS_DICT(globals))
+        return;
+    tm_finalize_all_now(in_globals, &globals);
+    Obj k, v;
+    int64_t pos = 0;
+    while (dict_next(globals, &pos, &k, &v))
+        if (IS_LIST(v) || IS_TUPLE(v))
+            for (int64_t i = IS_LIST(v) ? LIST_LEN(v) : TUPLE_LEN(v); i-- > 0;)
+                queue_if_registered(IS_LIST(v) ? LIST_ITEMS(v)[i] : TUPLE_ITEMS(v)[i]);
+}
+
+bool vm_finalizing;
+
 void vm_gc_at_exit(void)
 {
     int64_t found;
+    vm_tx_become_inevitable();   /* a C global written */
+    vm_finalizing = true;
     vm_gc_collect(NULL, &found);
+    /* CPython's shutdown clears the modules' globals: what they still hold
+     * is finalized too (__del__, generators closed), __main__'s first */
+    queue_main_globals();
+    tm_finalize_all_now(finalized_at_exit, NULL);
+    vm_run_gc_work();
 }

@@ -53,8 +53,13 @@ Obj gen_create(Obj func, CodeObj *co, Obj *lp)
     g->ip = 0;
     g->sp = 0;
     g->nblocks = 0;
-    g->ag_flags = 0;
+    g->flags = 0;
     g->ag_finalizer = NULL;
+    if (tid == TID_COROUTINE) {
+        /* never awaited: warned about when collected */
+        g->flags = GEN_F_FINALIZABLE;
+        tm_register_finalizer((object_t *)gen);
+    }
     for (int i = 0; i < nlp + FRAME_NHDR; i++)
         g->slots[i] = lp[i];
     g->slots[nlp + HDR_GEN] = gen;
@@ -88,6 +93,14 @@ Frame *gen_push_frame(Obj gen, Obj sent, bool push_sent)
     if (g->exc_state)
         vm_ts.roots[ROOT_HANDLED_EXC] = g->exc_state;
     VM_WRITE(gen);
+    if (unlikely(g->state == GEN_CREATED) && TID(gen) == TID_COROUTINE &&
+        tm_unregister_last_finalizer((object_t *)gen)) {
+        /* A coroutine awaited right after its creation (the common case)
+         * cannot be "never awaited" any more: its registration is taken
+         * back, so it does not outlive minor collections; like a generator
+         * it registers again if it suspends inside try/with. */
+        g->flags &= ~GEN_F_FINALIZABLE;
+    }
     g->state = GEN_RUNNING;
     frame_link(nf, co, co->code + g->ip, lp, end, FR_GEN_ENTRY);
     nf->sp += g->sp + (push_sent ? 1 : 0);
@@ -119,6 +132,11 @@ void gen_suspend_frame(Frame *f, Obj *sp)
     g->sp = sp - f->stack_base;
     g->ip = f->ip - f->code->code;
     g->nblocks = f->nblocks;
+    if (unlikely(f->nblocks > 0) && !(g->flags & GEN_F_FINALIZABLE)) {
+        /* suspended inside try/with: close() when collected can run code */
+        g->flags |= GEN_F_FINALIZABLE;
+        tm_register_finalizer((object_t *)gen);
+    }
     bool in_handler = false;
     for (int i = 0; i < f->nblocks; i++) {
         g->blocks[i] = f->blocks[i];
@@ -446,6 +464,33 @@ Obj gen_close(Obj gen)
     }
     vm_unroots(r);
     return res;
+}
+
+/* CPython's _PyGen_Finalize, for one the collector found unreachable
+ * (slot[0]; gcwork.c): an async generator with a finalizer hook gets it
+ * called; a coroutine never started, the "never awaited" RuntimeWarning;
+ * any other unfinished one, close(). What fails is reported unraisable. */
+void gen_finalize(Obj *slot)
+{
+    GenObj *g = GEN(slot[0]);
+    if (g->state == GEN_FINISHED || g->state == GEN_RUNNING)
+        return;
+    if (TID(slot[0]) == TID_ASYNC_GENERATOR && g->ag_finalizer && !(g->flags & AG_CLOSED)) {
+        if (!vm_call1(g->ag_finalizer, slot[0]))
+            vm_report_unraisable(slot[0]);
+        return;
+    }
+    if (TID(slot[0]) == TID_COROUTINE && g->state == GEN_CREATED) {
+        Obj q = g->qualname;
+        Obj *r = vm_roots(1);
+        r[0] = str_from_format("coroutine '%s' was never awaited", q && IS_STR(q) ? str_cstr(q) : "?");
+        if (!r[0] || vm_warn(E_RuntimeWarning, r[0], slot[0]) < 0)
+            vm_report_unraisable(slot[0]);
+        vm_unroots(r);
+        return;
+    }
+    if (!gen_close(slot[0]))
+        vm_report_unraisable(slot[0]);
 }
 
 /* ------------------------------------------------------------------ */

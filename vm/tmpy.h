@@ -439,7 +439,8 @@ enum {
     TPF_MAPPING = 1 << 6,    /* mapping patterns match its instances */
     TPF_MATCH_SELF = 1 << 7, /* `case int(x)`: one positional sub-pattern matches the subject itself */
     TPF_WEAKREFABLE = 1 << 8, /* a class whose instances can be weakly referenced (no __slots__, or __weakref__ in them) */
-    TPF_HAS_DEL = 1 << 9,     /* a class with __del__ (when it was made): instances are registered for finalization */
+    TPF_HAS_DEL = 1 << 9,     /* a class with __del__ (made with it, or assigned one later, here or on a base):
+                                 instances made since are registered for finalization */
     TPF_ITER_VALUE = 1 << 10, /* a built-in IterObj type whose subclasses' instances keep one of it in base_value (io.StringIO, io.BytesIO) */
 };
 
@@ -622,6 +623,8 @@ Obj exc_stopiteration_value(Obj exc);
 /* Print `exc` as CPython does for an uncaught exception (traceback, chained
  * causes/contexts, "Type: message") to stderr (traceback.c). */
 void vm_print_exception(Obj exc);
+/* The same without its causes and contexts (CPython's unraisable hook). */
+void vm_print_exception_unchained(Obj exc);
 /* A message on sys.stderr (after start-up; stdout's pending output first). */
 void vm_errmsg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Add a traceback entry for (code, lineno) to the current exception. */
@@ -904,6 +907,9 @@ int vm_current_lineno(void);
 Obj gen_send(Obj gen, Obj value);          /* NULL+StopIteration(value) at the end */
 Obj gen_throw(Obj gen, Obj exc);
 Obj gen_close(Obj gen);
+/* The builtins aiter(v) and anext(aiter[, dflt]) (coroutine.c; dflt NULL: none). */
+Obj coro_builtin_aiter(Obj v);
+Obj coro_builtin_anext(Obj aiter, Obj dflt);
 
 /* ------------------------------------------------------------------ */
 /* Compiler (compile.c, parser front end)                              */
@@ -1045,11 +1051,22 @@ Obj weakref_new(TypeObj *type, Obj ob, Obj callback);
 Obj weakref_referent(Obj w);      /* the referent or NULL (dead); w a WeakrefObj */
 /* gcwork.c: weak-reference callbacks and finalizers, run outside the collector. */
 void vm_run_gc_work(void);        /* runs what collections queued (no-op while already running) */
+/* CPython's PyErr_WriteUnraisable: "Exception ignored in: <repr of what>"
+ * and the current exception's traceback on stderr; clears the exception. */
+void vm_report_unraisable(Obj what);
+/* warnings.c: a warning from C (CPython's PyErr_WarnEx, stacklevel 1):
+ * warnings.warn if that module is imported, else CPython's default filters
+ * and format on stderr. message: a str; source: the object it is about
+ * (the tracemalloc hint) or NULL. 0, or -1 with an exception (a filter
+ * made it an error). */
+int vm_warn(TypeObj *category, Obj message, Obj source);
 /* gc.collect(): a major collection, then the queued work; None or NULL.
  * stack_top: where the arguments of the calling C function end (args +
  * nargs), or NULL: dead value-stack slots above it are cleared first. */
 Obj vm_gc_collect(Obj *stack_top, int64_t *found);
 void vm_gc_at_exit(void);         /* at exit: collect, then finalize what is still registered */
+/* Set by vm_gc_at_exit: the finalizers of the shutdown run (sys.is_finalizing()). */
+extern bool vm_finalizing;
 Obj builtins_init(void);        /* the builtins module */
 Obj sys_init(Obj argv_list);
 

@@ -279,9 +279,7 @@ static const char *file_text(const char *filename, size_t *len)
     return data;
 }
 
-/* Line `lineno` (1-based) of a file, without its newline; NULL if absent.
- * Returns a pointer into the cache and its length. */
-static const char *file_line(const char *filename, int lineno, size_t *len)
+const char *traceback_source_line(const char *filename, int lineno, size_t *len)
 {
     size_t n;
     const char *data = file_text(filename, &n);
@@ -372,7 +370,7 @@ static void add_error_markers(StrBuf *b, const char *p, size_t len, int64_t inde
 static void add_source_line(StrBuf *b, const char *filename, int lineno, Obj code, int64_t lasti)
 {
     size_t len;
-    const char *line = file_line(filename, lineno, &len);
+    const char *line = traceback_source_line(filename, lineno, &len);
     if (!line)
         return;
     const char *p = line;
@@ -549,7 +547,7 @@ static void print_syntax_error_location(StrBuf *b, Obj *slot)
     sb_printf(b, "  File \"%s\", line %" PRId64 "\n", filename ? filename : "<string>", lineno);
     if (!text && filename) {
         size_t len;
-        const char *p = file_line(filename, (int)lineno, &len);
+        const char *p = traceback_source_line(filename, (int)lineno, &len);
         if (p) {
             text = malloc(len + 2);
             if (text) {
@@ -579,6 +577,7 @@ typedef struct {
     int depth;        /* exception group nesting, 0 outside any group */
     bool need_close;  /* a group's last member still owes the closing line */
     int levels;       /* C recursion (chains and groups) */
+    bool unchained;   /* leave causes and contexts out (unraisable reports) */
 } PrintCtx;
 
 #define EG_MAX_WIDTH 15
@@ -809,7 +808,7 @@ static void print_recursive(PrintCtx *ctx, Obj *slot)
     ctx->levels++;
     if (list_append(*ctx->seen, *slot) < 0)
         err_clear();
-    if (IS_EXCEPTION(*slot)) {
+    if (IS_EXCEPTION(*slot) && !ctx->unchained) {
         ExceptionObj *e = EXC(*slot);
         Obj cause = e->cause, context = e->context;
         if (cause) {
@@ -850,7 +849,7 @@ static Obj current_stderr(void)
     return f && !IS_NONE(f) ? f : g_sys_stderr;
 }
 
-void vm_print_exception(Obj exc)
+static void print_exception(Obj exc, bool unchained)
 {
     vm_tx_become_inevitable();   /* the source cache and the output are not transactional */
     Obj *r = vm_roots(4);        /* the exception, the pending exception, the text, the seen list */
@@ -866,7 +865,7 @@ void vm_print_exception(Obj exc)
     StrBuf b;
     sb_init(&b);
     if (r[3]) {
-        PrintCtx ctx = {.b = &b, .seen = &r[3]};
+        PrintCtx ctx = {.b = &b, .seen = &r[3], .unchained = unchained};
         print_recursive(&ctx, &r[0]);
     } else {
         err_clear();
@@ -895,4 +894,14 @@ void vm_print_exception(Obj exc)
     if (r[1])
         eval_set_exc(r[1]);
     vm_unroots(r);
+}
+
+void vm_print_exception(Obj exc)
+{
+    print_exception(exc, false);
+}
+
+void vm_print_exception_unchained(Obj exc)
+{
+    print_exception(exc, true);
 }

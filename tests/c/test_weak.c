@@ -336,6 +336,79 @@ static void test_final(void)
     printf("ok final: once, resurrection, cycles, weak refs cleared first\n");
 }
 
+/* ---- taking a registration back; finalizing reachable objects (exit) ---- */
+static bool accept_all(object_t *o, void *ctx)
+{
+    (void)o;
+    return ctx == NULL;
+}
+
+static void test_unregister_and_now(void)
+{
+    while (tm_take_finalizable())
+        ;
+    object_t *root = new_arr(4);
+    TM_PUSH_ROOT(root);
+    object_t *x = new_node(30);
+    tm_register_finalizer(x);
+    CHECK(tm_unregister_last_finalizer(x), "latest registration not taken back");
+    CHECK(!tm_unregister_last_finalizer(x), "taken back twice");
+    TM_POP_ROOT(root);
+    set_item(root, 0, x);
+    TM_PUSH_ROOT(root);
+    object_t *y = new_node(31);
+    TM_PUSH_ROOT(y);
+    object_t *z = new_node(32);
+    TM_POP_ROOT(y);
+    tm_register_finalizer(y);
+    tm_register_finalizer(z);
+    CHECK(!tm_unregister_last_finalizer(y), "a registration that is not the latest taken back");
+    next_tx();                            /* y and z published, unreachable */
+    tm_collect_major();
+    uintptr_t ids = 0;
+    int n = 0;
+    object_t *got;
+    while ((got = tm_take_finalizable())) {
+        ids += ((node_t *)got)->id;
+        n++;
+    }
+    CHECK(n == 2 && ids == 63, "after taking x back: %d queued", n);
+    TM_POP_ROOT(root);
+    /* reachable registered objects, queued on demand */
+    x = ITEM(root, 0);
+    tm_register_finalizer(x);
+    TM_PUSH_ROOT(root);
+    object_t *p = new_node(40);
+    TM_POP_ROOT(root);
+    set_item(root, 1, p);
+    p = ITEM(root, 1);
+    tm_register_finalizer(p);
+    TM_PUSH_ROOT(root);
+    object_t *q = new_node(41);
+    TM_POP_ROOT(root);
+    set_item(root, 2, q);
+    q = ITEM(root, 2);
+    tm_register_finalizer(q);
+    TM_PUSH_ROOT(root);
+    next_tx();
+    TM_POP_ROOT(root);
+    CHECK(!tm_unregister_last_finalizer(ITEM(root, 2)), "a published registration taken back");
+    CHECK(tm_finalize_now(ITEM(root, 1)), "registered reachable object not queued");
+    CHECK(!tm_finalize_now(ITEM(root, 1)), "queued twice");
+    got = tm_take_finalizable();
+    CHECK(got == ITEM(root, 1) && !tm_take_finalizable(), "finalize_now queued something else");
+    tm_finalize_all_now(accept_all, NULL);
+    got = tm_take_finalizable();
+    CHECK(got == ITEM(root, 0), "finalize_all_now: not in registration order");
+    got = tm_take_finalizable();
+    CHECK(got == ITEM(root, 2) && !tm_take_finalizable(), "finalize_all_now: missing or extra");
+    TM_PUSH_ROOT(root);
+    tm_collect_major();                   /* still reachable: nothing queued again */
+    TM_POP_ROOT(root);
+    CHECK(!tm_take_finalizable() && ((node_t *)ITEM(root, 2))->id == 41, "queued again or freed");
+    printf("ok now: registrations taken back, reachable objects finalized on demand\n");
+}
+
 #if TM_STM
 /* ---- STM: abort ---- */
 static object_t *shared_root;   /* global root: [W, R, flag...] */
@@ -580,6 +653,7 @@ int main(int argc, char **argv)
     tm_add_global_root(&G);
     if (!strcmp(mode, "basic")) test_basic();
     else if (!strcmp(mode, "final")) test_final();
+    else if (!strcmp(mode, "now")) test_unregister_and_now();
 #if TM_STM
     else if (!strcmp(mode, "abort") || !strcmp(mode, "threads")) {
         shared_root = new_arr(8);

@@ -1,8 +1,8 @@
-# functools (lib/functools.py) and CPython's bisect (its pure-Python part) on tmpy.
+# CPython's functools and bisect (their pure-Python parts) on tmpy.
 import bisect
 import functools
-from functools import (partial, reduce, lru_cache, cache, wraps, total_ordering,
-                       cmp_to_key, cached_property, singledispatch)
+from functools import (partial, partialmethod, reduce, lru_cache, cache, wraps, total_ordering,
+                       cmp_to_key, cached_property, singledispatch, singledispatchmethod)
 
 p = partial(int, base=2)
 print(p("101"), p.func is int, p.args, p.keywords, repr(partial(max, 1, key=abs)))
@@ -25,7 +25,7 @@ def sq(x):
 
 print([sq(i) for i in (1, 2, 1, 3, 1, 2)], calls, sq.cache_info())
 sq.cache_clear()
-print(sq.cache_info(), sq.__wrapped__(4))
+print(sq.cache_info(), sq.__wrapped__(4), sq.cache_parameters())
 
 
 @cache
@@ -70,6 +70,11 @@ class C:
     def __init__(self):
         self.n = 0
 
+    def add(self, a, b):
+        return a + b
+
+    add5 = partialmethod(add, 5)
+
     @cached_property
     def expensive(self):
         self.n += 1
@@ -78,7 +83,7 @@ class C:
 
 
 c = C()
-print(c.expensive, c.expensive, c.n)
+print(c.expensive, c.expensive, c.n, c.add5(1))
 
 
 @singledispatch
@@ -92,6 +97,24 @@ def _(x):
 
 
 kind.register(list, lambda x: "list")
+
+
+@kind.register
+def _(x: float):
+    return "float"
+
+
+class M:
+    @singledispatchmethod
+    def f(self, x):
+        return "base"
+
+    @f.register(str)
+    def _(self, x):
+        return "str"
+
+
+print(M().f(1), M().f("a"), kind(1.5))
 print(kind(1), kind("s"), kind([1]), kind(True), sorted(t.__name__ for t in kind.registry))
 
 

@@ -553,6 +553,24 @@ static Obj bi_iter(Obj *args, size_t nargs, Obj kwnames)
     return callable_iter_new(args[0], args[1]);
 }
 
+static Obj bi_aiter(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (no_kw("aiter", kwnames) < 0)
+        return NULL;
+    if (nargs != 1) {
+        err_format(E_TypeError, "aiter() takes exactly one argument (%zu given)", nargs);
+        return NULL;
+    }
+    return coro_builtin_aiter(args[0]);
+}
+
+static Obj bi_anext(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (pos_args("anext", nargs, kwnames, 1, 2) < 0)
+        return NULL;
+    return coro_builtin_anext(args[0], nargs > 1 ? args[1] : NULL);
+}
+
 static Obj bi_next(Obj *args, size_t nargs, Obj kwnames)
 {
     if (pos_args("next", nargs, kwnames, 1, 2) < 0)
@@ -576,39 +594,6 @@ static Obj bi_next(Obj *args, size_t nargs, Obj kwnames)
         return args[1];
     err_set_obj((Obj)E_StopIteration);
     return NULL;
-}
-
-/* aiter(obj): type(obj).__aiter__(obj), which must be an async iterator. */
-static Obj bi_aiter(Obj *args, size_t nargs, Obj kwnames)
-{
-    if (pos_args("aiter", nargs, kwnames, 1, 1) < 0)
-        return NULL;
-    if (!vm_lookup_special(args[0], "__aiter__")) {
-        err_format(E_TypeError, "'%s' object is not an async iterable", type_name(args[0]));
-        return NULL;
-    }
-    Obj it = vm_call_method(args[0], "__aiter__", NULL, 0);
-    if (it && !vm_lookup_special(it, "__anext__")) {
-        err_format(E_TypeError, "aiter() returned not an async iterator of type '%s'", type_name(it));
-        return NULL;
-    }
-    return it;
-}
-
-/* anext(aiterator[, default]): the awaitable of type(it).__anext__(it);
- * with a default, one that returns the default at StopAsyncIteration. */
-static Obj bi_anext(Obj *args, size_t nargs, Obj kwnames)
-{
-    if (pos_args("anext", nargs, kwnames, 1, 2) < 0)
-        return NULL;
-    if (!vm_lookup_special(args[0], "__anext__")) {
-        err_format(E_TypeError, "'%s' object is not an async iterator", type_name(args[0]));
-        return NULL;
-    }
-    Obj aw = vm_call_method(args[0], "__anext__", NULL, 0);
-    if (!aw || nargs == 1)
-        return aw;
-    return anext_awaitable_new(aw, args[1]);
 }
 
 /* max() and min(): op is CMP_GT or CMP_LT (a new item replaces the best one

@@ -586,6 +586,67 @@ CODEC_PAIR(utf_32, "utf-32", 4)
 CODEC_PAIR(utf_32_le, "utf-32-le", 4)
 CODEC_PAIR(utf_32_be, "utf-32-be", 4)
 
+/* utf_16_ex_decode / utf_32_ex_decode(data, errors=None, byteorder=0,
+ * final=False): (text, consumed, byteorder). Byte order 0 reads a BOM if
+ * there is one (-1 little-endian, 1 big-endian; consumed), else decodes
+ * little-endian and reports 0. */
+static Obj ex_decode(const char *fname, int unit, Obj *args, size_t nargs, Obj kwnames)
+{
+    static const char *const names[] = {"data", "errors", "byteorder", "final", NULL};
+    Obj *a = vm_roots(5);
+    Obj res = NULL;
+    char errbuf[64];
+    if (vm_parse_args(fname, args, nargs, kwnames, names, 1, 4, a) < 0)
+        goto out;
+    const char *p;
+    int64_t n;
+    if (!bytes_like(a[0], &p, &n)) {
+        err_format(E_TypeError, "a bytes-like object is required, not '%s'", type_name(a[0]));
+        goto out;
+    }
+    int64_t order = 0;
+    int final = 0;
+    if ((a[2] && vm_index_i64(a[2], &order) < 0) || (a[3] && (final = vm_is_true(a[3])) < 0))
+        goto out;
+    const char *errors = errors_arg(a[1], errbuf, sizeof errbuf);
+    int64_t skip = 0;
+    if (order == 0 && n >= unit) {
+        const unsigned char *q = (const unsigned char *)p;
+        bool le = unit == 2 ? (q[0] == 0xFF && q[1] == 0xFE) : (q[0] == 0xFF && q[1] == 0xFE && !q[2] && !q[3]);
+        bool be = unit == 2 ? (q[0] == 0xFE && q[1] == 0xFF) : (!q[0] && !q[1] && q[2] == 0xFE && q[3] == 0xFF);
+        if (le || be) {
+            order = le ? -1 : 1;
+            skip = unit;
+        }
+    } else if (order == 0 && !final) {
+        /* too short to tell: wait for more */
+        a[4] = g_empty_str;
+        res = tuple_pack(3, a[4], MAKE_SMALLINT(0), MAKE_SMALLINT(0));
+        goto out;
+    }
+    int64_t keep = n - skip;
+    if (!final)
+        keep -= keep % unit;
+    a[4] = bytes_new(p + skip, (size_t)keep);
+    const char *enc = unit == 2 ? (order > 0 ? "utf-16-be" : "utf-16-le") : (order > 0 ? "utf-32-be" : "utf-32-le");
+    if (!a[4] || !(a[4] = bytes_decode(a[4], enc, errors)))
+        goto out;
+    res = tuple_pack(3, a[4], int_from_i64(skip + keep), int_from_i64(order));
+out:
+    vm_unroots(a);
+    return res;
+}
+
+static Obj c_utf_16_ex_decode(Obj *args, size_t nargs, Obj kwnames)
+{
+    return ex_decode("utf_16_ex_decode", 2, args, nargs, kwnames);
+}
+
+static Obj c_utf_32_ex_decode(Obj *args, size_t nargs, Obj kwnames)
+{
+    return ex_decode("utf_32_ex_decode", 4, args, nargs, kwnames);
+}
+
 /* charmap_decode(data, errors=None, mapping=None): each byte through the
  * mapping (a str of up to 256 characters, or a mapping from byte to str,
  * int or None); None: Latin-1. */
@@ -975,6 +1036,8 @@ static const MethodDef codecs_functions[] = {
     {"utf_32_le_decode", c_utf_32_le_decode, METH_KW, NULL},
     {"utf_32_be_encode", c_utf_32_be_encode, METH_KW, NULL},
     {"utf_32_be_decode", c_utf_32_be_decode, METH_KW, NULL},
+    {"utf_16_ex_decode", c_utf_16_ex_decode, METH_KW, NULL},
+    {"utf_32_ex_decode", c_utf_32_ex_decode, METH_KW, NULL},
     {"charmap_decode", c_charmap_decode, METH_KW, NULL},
     {"charmap_encode", c_charmap_encode, METH_KW, NULL},
     {"charmap_build", c_charmap_build, 0, NULL},

@@ -14,6 +14,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -22,7 +23,7 @@
 
 extern char **environ;
 
-static Obj g_os_module, g_posixpath_module, g_environ, g_stat_result;
+static Obj g_os_module, g_posixpath_module, g_environ, g_stat_result, g_terminal_size;
 static TypeObj *T_walk_iterator;
 
 /* ------------------------------------------------------------------ */
@@ -218,6 +219,28 @@ static Obj do_stat(Obj *args, size_t nargs, Obj kwnames, const char *fname, bool
         res = stat_to_obj(&st);
 out:
     vm_unroots(a);
+    return res;
+}
+
+/* get_terminal_size(fd=1): os.terminal_size (columns, lines) of the
+ * terminal on fd; OSError when fd is not one. */
+static Obj os_get_terminal_size(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("get_terminal_size", nargs, kwnames, 0, 1) < 0)
+        return NULL;
+    int64_t fd = STDOUT_FILENO;
+    if (nargs && vm_index_i64(args[0], &fd) < 0)
+        return NULL;
+    struct winsize w;
+    if (fd < 0 || fd > INT_MAX || ioctl((int)fd, TIOCGWINSZ, &w) < 0) {
+        err_from_errno(fd < 0 || fd > INT_MAX ? EBADF : errno, NULL);
+        return NULL;
+    }
+    Obj *it = vm_roots(2);
+    it[0] = MAKE_SMALLINT(w.ws_col);
+    it[1] = MAKE_SMALLINT(w.ws_row);
+    Obj res = structseq_new(g_terminal_size, it, 2);
+    vm_unroots(it);
     return res;
 }
 
@@ -1741,6 +1764,7 @@ static const MethodDef os_functions[] = {
     {"rename", os_rename, METH_KW, NULL},
     {"replace", os_replace, METH_KW, NULL},
     {"stat", os_stat, METH_KW, NULL},
+    {"get_terminal_size", os_get_terminal_size, 0, NULL},
     {"lstat", os_lstat, METH_KW, NULL},
     {"fstat", os_fstat, 0, NULL},
     {"access", os_access, METH_KW, NULL},
@@ -1922,6 +1946,36 @@ out:
     return res;
 }
 
+/* os.supports_dir_fd, supports_fd, supports_follow_symlinks and
+ * supports_effective_ids, the sets of functions that honour those
+ * arguments (shutil and others consult them): stat takes a file
+ * descriptor and follow_symlinks; no function here acts on dir_fd or
+ * effective_ids. */
+static int add_supports_sets(Obj m)
+{
+    static const char *const names[] = {"supports_dir_fd", "supports_fd", "supports_follow_symlinks",
+                                        "supports_effective_ids"};
+    Obj *r = vm_roots(3);
+    int rc = -1;
+    r[0] = m;
+    for (int i = 0; i < 4; i++) {
+        r[1] = set_new(NULL);
+        if (!r[1])
+            goto out;
+        if (i == 1 || i == 2) {
+            r[2] = vm_getattr_cstr(r[0], "stat");
+            if (!r[2] || set_add(r[1], r[2]) < 0)
+                goto out;
+        }
+        if (module_add(r[0], names[i], r[1]) < 0)
+            goto out;
+    }
+    rc = 0;
+out:
+    vm_unroots(r);
+    return rc;
+}
+
 Obj os_module_init(void)
 {
     if (g_os_module)
@@ -1940,6 +1994,13 @@ Obj os_module_init(void)
     if (!g_stat_result) {
         g_stat_result = structseq_new_type("os", "stat_result", stat_fields, 10, 7);
         if (!g_stat_result)
+            return NULL;
+    }
+    VM_GLOBAL_ROOT(g_terminal_size);
+    if (!g_terminal_size) {
+        static const char *const fields[] = {"columns", "lines"};
+        g_terminal_size = structseq_new_type("os", "terminal_size", fields, 2, 2);
+        if (!g_terminal_size)
             return NULL;
     }
     Obj pathmod = posixpath_module_init();
@@ -1970,7 +2031,8 @@ Obj os_module_init(void)
         module_add(g_os_module, "environ", g_environ) < 0 ||
         module_add(g_os_module, "path", g_posixpath_module) < 0 ||
         module_add(g_os_module, "error", (Obj)E_OSError) < 0 ||
-        module_add(g_os_module, "stat_result", g_stat_result) < 0)
+        module_add(g_os_module, "stat_result", g_stat_result) < 0 ||
+        module_add(g_os_module, "terminal_size", g_terminal_size) < 0 || add_supports_sets(g_os_module) < 0)
         return NULL;
     return g_os_module;
 }

@@ -418,7 +418,7 @@ static Obj sys_is_finalizing(Obj *args, size_t nargs, Obj kwnames)
     (void)args;
     if (vm_check_args("is_finalizing", nargs, kwnames, 0, 0) < 0)
         return NULL;
-    return g_False;
+    return vm_bool(vm_finalizing);
 }
 
 /* sys._getframe(depth=0): the frame object of a Python frame of this
@@ -474,8 +474,8 @@ static const MethodDef sys_functions[] = {
     {"settrace", sys_settrace, 0, NULL},
     {"setprofile", sys_setprofile, 0, NULL},
     {"is_finalizing", sys_is_finalizing, 0,
-     "is_finalizing() -> False\n\nTrue while the interpreter shuts down after the atexit handlers. tmpy runs no "
-     "Python code at that stage, so Python code never sees True."},
+     "is_finalizing()\n\nReturn True if Python is exiting.\n\ntmpy: true while the finalizers of what is still "
+     "reachable run, after the atexit handlers."},
     {"getrefcount", sys_getrefcount, 0,
      "getrefcount(object) -> 2\n\ntmpy has no reference counts (its garbage collector traces): this always "
      "returns 2, the count CPython gives for an object that only the argument refers to."},

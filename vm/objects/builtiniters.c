@@ -1,13 +1,13 @@
 /* The iterator types of the builtins: enumerate, zip, map, filter,
- * reversed, iter(callable, sentinel), and anext(it, default)'s awaitable. All are IterObj (TID_ITER, cls
+ * reversed and iter(callable, sentinel). All are IterObj (TID_ITER, cls
  * set); a NULL `a` marks an exhausted iterator. */
 #include "tmpy.h"
 #include "objects.h"
 #include "containers.h"
 
-TypeObj *T_enumerate, *T_zip, *T_map, *T_filter, *T_reversed, *T_callable_iterator, *T_anext_awaitable;
+TypeObj *T_enumerate, *T_zip, *T_map, *T_filter, *T_reversed, *T_callable_iterator;
 
-enum { ITK_ENUMERATE = 100, ITK_ENUMERATE_BIG, ITK_ZIP, ITK_MAP, ITK_MAP1, ITK_FILTER, ITK_REVERSED, ITK_CALLABLE, ITK_ANEXT };
+enum { ITK_ENUMERATE = 100, ITK_ENUMERATE_BIG, ITK_ZIP, ITK_MAP, ITK_MAP1, ITK_FILTER, ITK_REVERSED, ITK_CALLABLE };
 
 
 /* next() of an iterator these wrap: counted as a recursive call, so that
@@ -524,117 +524,6 @@ out:
 }
 
 /* ------------------------------------------------------------------ */
-/* anext(aiterator, default): an awaitable over __anext__()'s awaitable */
-/* (a) that turns its StopAsyncIteration into a return of the default   */
-/* (b); c is the iterator awaiting a runs on, made at the first step.   */
-/* ------------------------------------------------------------------ */
-
-Obj anext_awaitable_new(Obj awaitable, Obj dflt)
-{
-    Obj *r = vm_roots(1);
-    r[0] = dflt;
-    Obj it = iter_alloc(T_anext_awaitable, awaitable, ITK_ANEXT);
-    if (it)
-        ITER(it)->b = r[0];
-    vm_unroots(r);
-    return it;
-}
-
-/* The iterator awaiting `a` runs (its __await__(), or a generator-based
- * coroutine itself), made once. */
-static Obj anext_inner(Obj self)
-{
-    if (ITER(self)->c)
-        return ITER(self)->c;
-    Obj *r = vm_roots(2);
-    r[0] = self;
-    Obj res = NULL;
-    Obj a = ITER(r[0])->a;
-    if (vm_lookup_special(a, "__await__")) {
-        r[1] = vm_call_method(a, "__await__", NULL, 0);
-    } else if (TID(a) == TID_GENERATOR) {
-        r[1] = a;
-    } else {
-        err_format(E_TypeError, "'%s' object can't be awaited", type_name(a));
-        goto out;
-    }
-    if (!r[1])
-        goto out;
-    VM_WRITE(r[0]);
-    ITER(r[0])->c = r[1];
-    res = r[1];
-out:
-    vm_unroots(r);
-    return res;
-}
-
-/* One step (send(value) or throw(args)) of the inner iterator; its
- * StopAsyncIteration becomes StopIteration(default). */
-static Obj anext_step(Obj self, const char *method, Obj *args, size_t nargs)
-{
-    Obj *r = vm_roots(1);
-    r[0] = self;
-    Obj res = NULL;
-    Obj inner = anext_inner(r[0]);
-    if (inner)
-        res = vm_call_method(inner, method, args, nargs);
-    if (!res && err_matches(E_StopAsyncIteration)) {
-        err_clear();
-        err_set_value(E_StopIteration, ITER(r[0])->b);
-    }
-    vm_unroots(r);
-    return res;
-}
-
-static Obj anext_next(Obj self)
-{
-    Obj *r = vm_roots(1);
-    r[0] = g_None;
-    Obj res = anext_step(self, "send", r, 1);
-    vm_unroots(r);
-    return res;
-}
-
-static Obj anext_send(Obj *args, size_t nargs, Obj kwnames)
-{
-    if (vm_check_args("send", nargs, kwnames, 2, 2) < 0)
-        return NULL;
-    return anext_step(args[0], "send", args + 1, 1);
-}
-
-static Obj anext_throw(Obj *args, size_t nargs, Obj kwnames)
-{
-    if (vm_check_args("throw", nargs, kwnames, 2, 4) < 0)
-        return NULL;
-    return anext_step(args[0], "throw", args + 1, nargs - 1);
-}
-
-static Obj anext_close(Obj *args, size_t nargs, Obj kwnames)
-{
-    if (vm_check_args("close", nargs, kwnames, 1, 1) < 0)
-        return NULL;
-    Obj inner = anext_inner(args[0]);
-    if (!inner)
-        return NULL;
-    return vm_lookup_special(inner, "close") ? vm_call_method(inner, "close", NULL, 0) : g_None;
-}
-
-static Obj anext_await(Obj *args, size_t nargs, Obj kwnames)
-{
-    if (vm_check_args("__await__", nargs, kwnames, 1, 1) < 0)
-        return NULL;
-    return args[0];
-}
-
-static const MethodDef anext_methods[] = {
-    {"send", anext_send, 0, NULL},
-    {"throw", anext_throw, 0, NULL},
-    {"close", anext_close, 0, NULL},
-    {"__await__", anext_await, 0, NULL},
-    {NULL, NULL, 0, NULL},
-};
-
-/* ------------------------------------------------------------------ */
 
 static const MethodDef reversed_methods[] = {
     {"__length_hint__", reversed_length_hint, 0, NULL},
@@ -661,13 +550,10 @@ void iter_init_types(void)
     T_reversed = make_type("reversed", reversed_next, reversed_new, TPF_BASETYPE);
     type_add_methods(T_reversed, reversed_methods);
     T_callable_iterator = make_type("callable_iterator", callable_iter_next, NULL, 0);
-    T_anext_awaitable = make_type("anext_awaitable", anext_next, NULL, 0);
-    type_add_methods(T_anext_awaitable, anext_methods);
     type_ready(T_enumerate);
     type_ready(T_zip);
     type_ready(T_map);
     type_ready(T_filter);
     type_ready(T_reversed);
     type_ready(T_callable_iterator);
-    type_ready(T_anext_awaitable);
 }

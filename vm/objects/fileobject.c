@@ -1604,6 +1604,13 @@ static int close_file(Obj self)
     FileObj *f = FO(st);
     if (f->flags & F_CLOSED)
         return 0;
+    /* closing the descriptor cannot be undone: an abort after close() would
+     * close it again (EBADF, or another file that reused the number) */
+    vm_tx_become_inevitable();
+    st = fstate(self);
+    f = FO(st);
+    if (f->flags & F_CLOSED)
+        return 0;
     Obj *r = vm_roots(1);
     r[0] = st;
     int rc = flush_state(st);   /* raising allocates: st is read again */

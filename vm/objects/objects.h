@@ -204,7 +204,6 @@ Obj vm_fspath(Obj path);
 
 /* ---- builtiniters.c ---- */
 Obj callable_iter_new(Obj callable, Obj sentinel);
-Obj anext_awaitable_new(Obj awaitable, Obj dflt);   /* anext(it, default)'s awaitable */
 
 /* ---- exceptions.c ---- */
 /* Adds every built-in exception class (and the EnvironmentError / IOError

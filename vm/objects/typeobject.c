@@ -1155,6 +1155,12 @@ static void update_slots_for_name(TypeObj *t, Obj name, int depth)
         update_one_slot(t, S_GETATTRO);
     if (str_eq(name, NAME(__len__)))
         update_one_slot(t, S_BOOL);
+    if (str_eq(name, NAME(__del__)) && !(t->flags & TPF_HAS_DEL)) {
+        /* instances made from now on are registered (gcwork.c); those made
+         * before are not known to the collector as finalizable */
+        VM_WRITE_RARE(t);
+        t->flags |= TPF_HAS_DEL;
+    }
     Obj subs = t->subclasses;
     if (subs)
         for (int64_t i = 0; i < LIST_LEN(subs); i++)

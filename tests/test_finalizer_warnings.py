@@ -1,0 +1,28 @@
+"""What finalizers write to stderr, compared whole with python3's under both
+builds: the "coroutine '...' was never awaited" RuntimeWarning in CPython's
+default format (place, source line, the tracemalloc hint; once per message
+and line). tests/test_py.py runs the same programs comparing only the last
+stderr line."""
+import subprocess
+import sys
+
+import pytest
+
+from conftest import BUILD, ROOT
+
+PROGRAMS = [ROOT / "tests" / "py" / "coro_never_awaited.py"]
+
+
+def run(exe, program):
+    p = subprocess.run([str(exe), str(program)], capture_output=True, text=True, timeout=60)
+    return p.returncode, p.stdout, p.stderr.splitlines()
+
+
+@pytest.mark.parametrize("build", ["tmpy-gil", "tmpy"])
+@pytest.mark.parametrize("program", PROGRAMS, ids=[p.stem for p in PROGRAMS])
+def test_finalizer_stderr_as_cpython(build, program):
+    exe = BUILD / build
+    assert exe.exists(), f"{exe} is not built: run `make`"
+    expected = run(sys.executable, program)
+    assert any("was never awaited" in line for line in expected[2])
+    assert run(exe, program) == expected
