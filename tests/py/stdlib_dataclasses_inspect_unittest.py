@@ -1,8 +1,7 @@
 """Standard-library modules that import ast at module level: dataclasses
 (fields, defaults, order, frozen), inspect.signature, pprint.pformat of
 nested data, a unittest TestCase run through TextTestRunner into a
-StringIO (passing and skipped tests: a failure's report needs
-linecache, which needs io.TextIOWrapper), collections.UserDict/
+StringIO (passing, failing, skipped, expected-failure and sub tests), collections.UserDict/
 UserList/UserString."""
 import inspect, dataclasses, pprint, unittest, io
 from dataclasses import dataclass, field
@@ -22,6 +21,9 @@ print(inspect.signature(f), inspect.signature(P))
 print(pprint.pformat({'a': list(range(30)), 'b': {'c': ('x' * 30, 'y' * 30, {'z': [1, 2, {3: 4}]})}}))
 class T(unittest.TestCase):
     def test_ok(self): self.assertEqual(1 + 1, 2)
+    def test_fail(self): self.assertEqual([1, 2], [1, 3])
+    @unittest.expectedFailure
+    def test_xfail(self): self.assertTrue(0)
     def test_sub(self):
         for i in range(3):
             with self.subTest(i=i): self.assertIn(i, [0, 1, 2])
