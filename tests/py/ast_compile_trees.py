@@ -48,7 +48,7 @@ import copy, pickle
 n = ast.parse("a + b").body[0]
 print(ast.dump(copy.deepcopy(n)))
 print(ast.Name().__dict__, ast.FunctionDef().returns, ast.Constant(1).kind)
-exec(compile(ast.parse("print(1)"), 'x', 'single'))
+t(lambda: exec(compile(ast.parse("print(1)"), 'x', 'single')))
 t(lambda: exec(compile(ast.parse("1+", mode='eval'), 'x', 'eval')))
 print(ast.parse("x", mode="single").__class__.__name__)
 print(ast.dump(ast.parse("(a, *b) = c", mode="exec"), include_attributes=True))

@@ -51,8 +51,12 @@ static int import_int(Obj v, int *out)
         return -1;
     }
     int64_t i;
-    if (vm_index_i64(v, &i) < 0)
-        return -1;
+    if (vm_index_i64(v, &i) < 0) {
+        if (!err_matches(E_OverflowError))
+            return -1;
+        err_clear();
+        i = INT64_MAX;   /* beyond a C int too */
+    }
     if (i < -2147483647 - 1 || i > 2147483647) {
         err_set(E_OverflowError, "Python int too large to convert to C int");
         return -1;
@@ -125,7 +129,7 @@ static int field_context(const AstClass *c, const AstField *f, int own_ctx)
     if (!strcmp(n, "Delete"))
         return AST_Del;
     if ((!strcmp(fn, "targets") && !strcmp(n, "Assign")) ||
-        (!strcmp(fn, "target") && strcmp(n, "DictComp") && strcmp(n, "ListComp")) ||
+        !strcmp(fn, "target") ||
         !strcmp(fn, "optional_vars"))
         return AST_Store;
     if ((!strcmp(n, "List") || !strcmp(n, "Tuple")) && !strcmp(fn, "elts"))
@@ -134,6 +138,9 @@ static int field_context(const AstClass *c, const AstField *f, int own_ctx)
         return own_ctx;
     return AST_Load;
 }
+
+/* import_node's expect_ctx for a pattern directly in a MatchSequence (where a MatchStar may be) */
+#define IN_SEQUENCE_PATTERN 1
 
 static const char *ctx_name(int ctx) { return ctx == AST_Store ? "Store" : ctx == AST_Del ? "Del" : "Load"; }
 
@@ -165,6 +172,13 @@ static int import_value(Importer *im, Obj *v, const AstClass *c, const AstField 
         *(void **)out = NULL;
         return 0;
     }
+    if (IS_NONE(*v) && conv == CV_IDENT && f->card != AST_OPT) {
+        if (f->card == AST_SEQ)
+            err_set(E_ValueError, "None disallowed in identifier list");   /* (CPython crashes) */
+        else
+            err_format(E_ValueError, "field '%s' is required for %s", f->name, c->name);
+        return -1;
+    }
     switch (conv) {
     case CV_IDENT: return import_identifier(im, *v, (char **)out);
     case CV_INT: return IS_NONE(*v) && f->card == AST_OPT ? (*(int *)out = 0, 0) : import_int(*v, (int *)out);
@@ -190,7 +204,9 @@ static int import_field(Importer *im, Obj *obj, const AstClass *c, const AstFiel
         goto out;
     }
     int conv = f->conv & ~CV_NULL_ITEMS;
-    int expect = conv == CAT_EXPR ? field_context(c, f, own_ctx) : 0;
+    int expect = conv == CAT_EXPR                                   ? field_context(c, f, own_ctx)
+                 : conv == CAT_PATTERN && !strcmp(c->name, "MatchSequence") ? IN_SEQUENCE_PATTERN
+                                                                              : 0;
     if (f->card != AST_SEQ) {
         rc = f->offset < 0 ? 0 : import_value(im, &r[0], c, f, conv, expect, node + f->offset);
         goto out;
@@ -220,7 +236,7 @@ static int import_field(Importer *im, Obj *obj, const AstClass *c, const AstFiel
             goto out;
         }
         r[1] = LIST_ITEMS(r[0])[i];
-        if (IS_NONE(r[1]) && conv != CV_IDENT) {
+        if (IS_NONE(r[1]) && conv >= CAT_MOD && conv < CAT_COUNT) {
             if (f->conv & CV_NULL_ITEMS)
                 continue;   /* NULL: a **m entry of a Dict, a keyword-only argument without default */
             err_set(E_ValueError, conv == CAT_EXPR ? "None disallowed in expression list" : "None disallowed in statement list");
@@ -263,10 +279,64 @@ out:
     return rc;
 }
 
-/* Length rules the compiler relies on (CPython's validator and messages). */
-static int check_node(const AstClass *c, const char *node)
+/* A literal a value pattern (or a mapping pattern's key) may hold: a number,
+ * str or bytes Constant, -number, a complex literal, an attribute chain, an
+ * f-string (the compiler refuses that one, as CPython's does). */
+static const char *check_pattern_value(expr_ty v)
+{
+    if (v->kind == UnaryOp_kind && v->v.UnaryOp.op == AST_USub)
+        v = v->v.UnaryOp.operand;
+    else if (v->kind == BinOp_kind && (v->v.BinOp.op == AST_Add || v->v.BinOp.op == AST_Sub) &&
+             v->v.BinOp.right->kind == Constant_kind) {
+        v = v->v.BinOp.left;
+        if (v->kind == UnaryOp_kind && v->v.UnaryOp.op == AST_USub)
+            v = v->v.UnaryOp.operand;
+    }
+    if (v->kind == Constant_kind) {
+        constant_kind k = v->v.Constant.value.kind;
+        return k == CONST_NONE || k == CONST_TRUE || k == CONST_FALSE || k == CONST_ELLIPSIS
+                   ? "unexpected constant inside of a literal pattern"
+                   : NULL;
+    }
+    return v->kind == Attribute_kind || v->kind == JoinedStr_kind ? NULL
+                                                                   : "patterns may only match literals and attribute lookups";
+}
+
+static bool is_wildcard(const char *name) { return name && !strcmp(name, "_"); }
+
+/* The rules the compiler relies on (CPython's validator and messages). */
+static int check_node(const AstClass *c, const char *node, int expect_ctx)
 {
     const char *msg = NULL;
+    if (c->category == CAT_STMT) {
+        const struct _stmt *st = (const struct _stmt *)node;
+        if ((st->kind == Try_kind || st->kind == TryStar_kind) && !st->v.Try.handlers.n && !st->v.Try.finalbody.n) {
+            err_format(E_ValueError, "%s has neither except handlers nor finalbody", c->name);
+            return -1;
+        }
+        if ((st->kind == Try_kind || st->kind == TryStar_kind) && !st->v.Try.handlers.n && st->v.Try.orelse.n) {
+            err_format(E_ValueError, "%s has orelse but no except handlers", c->name);
+            return -1;
+        }
+        if (st->kind == ImportFrom_kind && st->v.ImportFrom.level < 0)
+            msg = "Negative ImportFrom level";
+        if (st->kind == AugAssign_kind) {
+            expr_ty t = st->v.AugAssign.target;
+            if (t->kind != Name_kind && t->kind != Attribute_kind && t->kind != Subscript_kind) {
+                /* CPython's number: the node's place in Python.asdl's expr list */
+                err_format(E_SystemError, "invalid node type (%d) for augmented assignment",
+                           ast_class_index(CAT_EXPR, t->kind) - ast_categories[CAT_EXPR].first + 1);
+                return -1;
+            }
+        }
+    } else if (c->category == CAT_EXPR) {
+        const struct _expr *e = (const struct _expr *)node;
+        int conv = e->kind == FormattedValue_kind ? e->v.FormattedValue.conversion : -1;
+        if (conv != -1 && conv != 's' && conv != 'r' && conv != 'a') {
+            err_format(E_SystemError, "Unrecognized conversion character %d", conv);
+            return -1;
+        }
+    }
     if (c->category == CAT_EXPR) {
         const struct _expr *e = (const struct _expr *)node;
         if (e->kind == Compare_kind && e->v.Compare.comparators.n == 0)
@@ -299,6 +369,25 @@ static int check_node(const AstClass *c, const char *node)
         else if (p->kind == MatchSingleton_kind && p->v.MatchSingleton.value.kind != CONST_NONE &&
                  p->v.MatchSingleton.value.kind != CONST_TRUE && p->v.MatchSingleton.value.kind != CONST_FALSE)
             msg = "MatchSingleton can only contain True, False and None";
+        else if (p->kind == MatchValue_kind)
+            msg = check_pattern_value(p->v.MatchValue.value);
+        else if (p->kind == MatchStar_kind && expect_ctx != IN_SEQUENCE_PATTERN)
+            msg = "can't use MatchStar here";
+        else if ((p->kind == MatchStar_kind && is_wildcard(p->v.MatchStar.name)) ||
+                 (p->kind == MatchAs_kind && is_wildcard(p->v.MatchAs.name)) ||
+                 (p->kind == MatchMapping_kind && is_wildcard(p->v.MatchMapping.rest)))
+            msg = "can't capture name '_' in patterns";
+        else if (p->kind == MatchAs_kind && p->v.MatchAs.pattern && !p->v.MatchAs.name)
+            msg = "MatchAs must specify a target name if a pattern is given";
+        else if (p->kind == MatchClass_kind) {
+            expr_ty cls = p->v.MatchClass.cls;
+            while (cls->kind == Attribute_kind)
+                cls = cls->v.Attribute.value;
+            if (cls->kind != Name_kind)
+                msg = "MatchClass cls field can only contain Name or Attribute nodes.";
+        }
+        for (int i = 0; !msg && p->kind == MatchMapping_kind && i < p->v.MatchMapping.keys.n; i++)
+            msg = check_pattern_value(p->v.MatchMapping.keys.items[i]);
     }
     if (msg) {
         err_set(E_ValueError, msg);
@@ -369,7 +458,7 @@ static int import_node(Importer *im, Obj *obj, int cat, int expect_ctx, void *ou
         err_format(E_ValueError, "expression which can't be assigned to in %s context", ctx_name(expect_ctx));
         goto out;
     }
-    if (check_node(c, node) < 0)
+    if (check_node(c, node, expect_ctx) < 0)
         goto out;
     *(char **)out = node;
     rc = 0;
