@@ -49,3 +49,14 @@ def test_unbounded_recursion_and_huge_allocation():
     p = subprocess.run([str(TMPY), "-c", code], capture_output=True, text=True, timeout=120)
     assert p.returncode == 0, p.stderr[-2000:]
     assert p.stdout.split()[:2] == ["RecursionError", "MemoryError"]
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_fuzz_ast_trees(seed):
+    """compile() of mutated ast trees (tests/fuzz/fuzz_ast_trees.py): only
+    CPython's validation and compile errors, never a crash."""
+    sources = sorted(str(p) for p in (ROOT / "tests" / "py").glob("*.py"))[seed::60]
+    p = subprocess.run([str(TMPY), str(ROOT / "tests" / "fuzz" / "fuzz_ast_trees.py"), "2000", str(seed), *sources],
+                       capture_output=True, text=True, timeout=600)
+    assert p.returncode == 0, p.stdout[-2000:] + p.stderr[-4000:]
+    assert "ok fuzz_ast_trees" in p.stdout

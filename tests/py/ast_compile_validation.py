@@ -54,3 +54,7 @@ t(lambda: compile(X(ast.MatchOr([ast.MatchAs(None, 'a'), ast.MatchAs(None, 'b')]
 t(lambda: compile(M(ast.TryStar([ast.Pass()], [], [], [])), 'f','exec'))
 t(lambda: compile(M(ast.Expr(ast.JoinedStr([ast.Constant('a'), ast.FormattedValue(ast.Constant(1), 114, ast.JoinedStr([ast.Constant('>4')]))]))), 'f','exec') and 'ok')
 exec(compile(M(ast.Expr(ast.Call(ast.Name('print', ast.Load()), [ast.JoinedStr([ast.Constant('a'), ast.FormattedValue(ast.Constant(1), 114, ast.JoinedStr([ast.Constant('>4')]))])], []))), 'f','exec'))
+t(lambda: compile(M(ast.Raise(None, ast.Constant(1))), 'f','exec'))
+t(lambda: compile(M(ast.AnnAssign(ast.Attribute(ast.Name('a', ast.Load()), 'b', ast.Store()), ast.Name('int', ast.Load()), None, 1)), 'f','exec'))
+t(lambda: compile(M(ast.Expr(ast.GeneratorExp(ast.Constant(1), []))), 'f','exec'))
+t(lambda: compile(M(ast.Expr(ast.DictComp(ast.Constant(1), ast.Constant(2), []))), 'f','exec'))

@@ -43,10 +43,11 @@ static Obj export_simple(int cat, int kind)
         vm_tx_become_inevitable();   /* a C global root is written only by an inevitable transaction */
         Obj *r = vm_roots(2);
         r[0] = tuple_new(ast_nclasses);
+        for (int i = 0; r[0] && i < ast_nclasses; i++)
+            TUPLE_ITEMS(r[0])[i] = g_None;
         for (int i = 0; r[0] && i < ast_nclasses; i++) {
             const AstClass *c = &ast_classes[i];
             bool simple = c->kind && ast_categories[c->category].size == 0 && c->category != CAT_TYPE_IGNORE;
-            TUPLE_ITEMS(r[0])[i] = g_None;
             if (!simple)
                 continue;
             r[1] = instance_new((TypeObj *)TUPLE_ITEMS(g_ast_class_tuple)[i]);

@@ -318,6 +318,17 @@ static int check_node(const AstClass *c, const char *node, int expect_ctx)
             err_format(E_ValueError, "%s has orelse but no except handlers", c->name);
             return -1;
         }
+        for (int i = 0; st->kind == TryStar_kind && i < st->v.Try.handlers.n; i++)
+            if (!st->v.Try.handlers.items[i]->type) {   /* the parser never makes one; CPython runs it */
+                err_set(E_NotImplementedError, "compile(): an except* handler without a type is not supported yet");
+                return -1;
+            }
+        if (st->kind == Raise_kind && st->v.Raise.cause && !st->v.Raise.exc)
+            msg = "Raise with cause but no exception";
+        if (st->kind == AnnAssign_kind && st->v.AnnAssign.simple && st->v.AnnAssign.target->kind != Name_kind) {
+            err_set(E_TypeError, "AnnAssign with simple non-Name target");
+            return -1;
+        }
         if (st->kind == ImportFrom_kind && st->v.ImportFrom.level < 0)
             msg = "Negative ImportFrom level";
         if (st->kind == AugAssign_kind) {
@@ -332,6 +343,13 @@ static int check_node(const AstClass *c, const char *node, int expect_ctx)
     } else if (c->category == CAT_EXPR) {
         const struct _expr *e = (const struct _expr *)node;
         int conv = e->kind == FormattedValue_kind ? e->v.FormattedValue.conversion : -1;
+        const comprehension_seq *gens = e->kind == ListComp_kind       ? &e->v.ListComp.generators
+                                        : e->kind == SetComp_kind      ? &e->v.SetComp.generators
+                                        : e->kind == DictComp_kind     ? &e->v.DictComp.generators
+                                        : e->kind == GeneratorExp_kind ? &e->v.GeneratorExp.generators
+                                                                       : NULL;
+        if (gens && gens->n == 0)
+            msg = "comprehension with no generators";
         if (conv != -1 && conv != 's' && conv != 'r' && conv != 'a') {
             err_format(E_SystemError, "Unrecognized conversion character %d", conv);
             return -1;

@@ -133,14 +133,24 @@ static Obj class_doc(int idx)
 
 static Obj str_tuple(const char *const *names, int n)
 {
-    Obj t = tuple_new(n);
-    for (int i = 0; t && i < n; i++) {
-        Obj s = str_intern_cstr(names[i]);   /* interned strs are pinned: t stays put */
+    Obj *r = vm_roots(1);
+    Obj res = NULL;
+    r[0] = tuple_new(n);
+    if (!r[0])
+        goto out;
+    for (int i = 0; i < n; i++)
+        TUPLE_ITEMS(r[0])[i] = g_None;
+    for (int i = 0; i < n; i++) {
+        Obj s = str_intern_cstr(names[i]);   /* pinned; may allocate, so the tuple may have moved and aged */
         if (!s)
-            return NULL;
-        TUPLE_ITEMS(t)[i] = s;
+            goto out;
+        VM_WRITE_RARE(r[0]);
+        TUPLE_ITEMS(r[0])[i] = s;
     }
-    return t;
+    res = r[0];
+out:
+    vm_unroots(r);
+    return res;
 }
 
 /* type(name, (base,), ns) with the given namespace entries; NULL on error */
