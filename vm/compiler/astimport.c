@@ -192,7 +192,8 @@ static int import_field(Importer *im, Obj *obj, const AstClass *c, const AstFiel
 {
     Obj *r = vm_roots(2);
     int rc = -1;
-    r[0] = vm_getattr_opt(*obj, str_intern_cstr(f->name));
+    Obj key = str_intern_cstr(f->name);   /* pinned; made before *obj is read (it may move) */
+    r[0] = key ? vm_getattr_opt(*obj, key) : NULL;
     if (!r[0]) {
         if (err_occurred())
             goto out;
@@ -259,7 +260,8 @@ static int import_positions(Obj *obj, const char *owner, int *pos)
     Obj *r = vm_roots(1);
     int rc = -1;
     for (int i = 0; i < 4; i++) {
-        r[0] = vm_getattr_opt(*obj, str_intern_cstr(names[i]));
+        Obj key = str_intern_cstr(names[i]);   /* pinned; made before *obj is read (it may move) */
+        r[0] = key ? vm_getattr_opt(*obj, key) : NULL;
         if (!r[0] && err_occurred())
             goto out;
         if (!r[0] || IS_NONE(r[0])) {
