@@ -65,6 +65,16 @@ void tm_check_reprotect(int seg)
     l->count = 0;
 }
 
+void tm_check_unprotect_again(int seg)
+{
+    if (!tm_check_writes || seg < 1)
+        return;
+    tm_list *l = &unprotected[seg];
+    for (size_t i = 0; i < l->count; i++)
+        if (!tm_page_is_private(seg, l->items[i]))
+            protect(seg, l->items[i], PROT_READ | PROT_WRITE);
+}
+
 static void say(const char *s) { (void)!write(2, s, strlen(s)); }
 
 static void on_fault(int sig, siginfo_t *si, void *ucv)

@@ -211,7 +211,9 @@ size_t tm_pages_reshare_unless(int seg, bool (*keep)(uintptr_t so, void *ctx), v
             run.private++;
         }
     }
-    return n + flush_run(seg, &run);
+    n += flush_run(seg, &run);
+    tm_check_unprotect_again(seg);   /* the runs remapped shared pages this transaction created into */
+    return n;
 }
 
 bool tm_private_pages_over_budget(void)

@@ -105,5 +105,8 @@ __attribute__((noreturn, format(printf, 1, 2))) void tm_check_report(const char 
 void tm_check_unprotect(int seg, uintptr_t so, size_t size);
 /* A new transaction in `seg`: what the last one created is old now. */
 void tm_check_reprotect(int seg);
+/* Re-sharing maps whole runs of pages again, read-only: the pages
+ * tm_check_unprotect opened in `seg` inside such a run are opened again. */
+void tm_check_unprotect_again(int seg);
 
 #endif
