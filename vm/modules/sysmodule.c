@@ -450,8 +450,67 @@ static Obj sys_getrefcount(Obj *args, size_t nargs, Obj kwnames)
     return MAKE_SMALLINT(2);
 }
 
+/* PEP 578 audit hooks: a list made at start-up (a global root, never
+ * rebound; adding a hook is a transactional append). tmpy itself raises no
+ * audit events; sys.audit() from Python code reaches every hook. */
+static Obj g_audit_hooks;
+
+/* sys.audit(event, *args): each hook(event, args) in the order added. */
+static Obj sys_audit(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (kwnames && TUPLE_LEN(kwnames)) {
+        err_set(E_TypeError, "audit() takes no keyword arguments");
+        return NULL;
+    }
+    if (nargs < 1) {
+        err_set(E_TypeError, "audit() missing 1 required positional argument: 'event'");
+        return NULL;
+    }
+    if (!IS_STR(args[0])) {
+        err_format(E_TypeError, "expected str for argument 'event', not %s", type_name(args[0]));
+        return NULL;
+    }
+    if (!LIST_LEN(g_audit_hooks))
+        return g_None;
+    Obj *r = vm_roots(3);
+    r[0] = args[0];
+    r[1] = tuple_from_array(args + 1, (int64_t)nargs - 1);
+    Obj res = r[1] ? g_None : NULL;
+    for (int64_t i = 0; res && i < LIST_LEN(g_audit_hooks); i++) {
+        r[2] = LIST_ITEMS(g_audit_hooks)[i];
+        if (!vm_call(r[2], &r[0], 2, NULL))
+            res = NULL;
+    }
+    vm_unroots(r);
+    return res;
+}
+
+/* sys.addaudithook(hook): the hooks already there hear "sys.addaudithook"
+ * first; one raising a RuntimeError (or subclass) vetoes it silently. */
+static Obj sys_addaudithook(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("addaudithook", nargs, kwnames, 1, 1) < 0)
+        return NULL;
+    Obj *r = vm_roots(2);
+    r[0] = args[0];
+    r[1] = str_intern_cstr("sys.addaudithook");
+    Obj res = g_None;
+    if (!sys_audit(&r[1], 1, NULL)) {
+        if (err_matches(E_RuntimeError))
+            err_clear();
+        else
+            res = NULL;
+    } else if (list_append(g_audit_hooks, r[0]) < 0) {
+        res = NULL;
+    }
+    vm_unroots(r);
+    return res;
+}
+
 static const MethodDef sys_functions[] = {
     {"exit", sys_exit, 0, NULL},
+    {"audit", sys_audit, 0, NULL},
+    {"addaudithook", sys_addaudithook, 0, NULL},
     {"set_asyncgen_hooks", sys_set_asyncgen_hooks, METH_KW, NULL},
     {"get_asyncgen_hooks", sys_get_asyncgen_hooks, 0, NULL},
     {"getrecursionlimit", sys_getrecursionlimit, 0, NULL},
@@ -647,6 +706,11 @@ Obj sys_init(Obj argv_list)
     VM_GLOBAL_ROOT(g_sys_module);
     VM_GLOBAL_ROOT(g_sys_dict);
     VM_GLOBAL_ROOT(g_sys_path);
+    VM_GLOBAL_ROOT(g_audit_hooks);
+    if (!(g_audit_hooks = list_new_capacity(2))) {
+        fputs("tmpy: fatal: out of memory at start-up\n", stderr);
+        exit(1);
+    }
     namespace_init();
     Obj *r = vm_roots(4);
     r[0] = argv_list;
