@@ -562,7 +562,10 @@ static bool can_go_solo(int seg)
     return true;
 }
 
-void tm_become_inevitable(void)
+/* Solo only where the embedder asked for it (tm_become_solo): a plain
+ * inevitable transaction must not keep other threads from starting theirs
+ * (one may wait inside it for another thread's transaction). */
+static void become_inevitable(bool solo_wanted)
 {
     int seg = tm_self.segment;
     TM_ASSERT(seg > 0);
@@ -572,7 +575,7 @@ void tm_become_inevitable(void)
     int cause = inevitable_seg || sync_requester ? park_until(no_other_inevitable, NULL) : segtx[seg].must_abort;
     if (!cause) {
         __atomic_store_n(&inevitable_seg, seg, __ATOMIC_RELAXED);
-        if (can_go_solo(seg)) {
+        if (solo_wanted && can_go_solo(seg)) {
             __atomic_store_n(&solo_seg, seg, __ATOMIC_RELAXED);
             TM_SEGLOCAL->read_version = 0;   /* no read markers: nobody commits beside it */
         }
@@ -584,6 +587,8 @@ void tm_become_inevitable(void)
     if (inevitable_hook)
         inevitable_hook();
 }
+
+void tm_become_inevitable(void) { become_inevitable(false); }
 
 void tm_become_globally_unique(void)
 {
@@ -606,7 +611,7 @@ bool tm_become_solo(void)
     pthread_mutex_unlock(&sync_lock);
     if (!alone)
         return false;
-    tm_become_inevitable();   /* solo, unless a thread attached meanwhile */
+    become_inevitable(true);   /* solo, unless a thread attached meanwhile */
     return __atomic_load_n(&solo_seg, __ATOMIC_RELAXED) == seg;
 }
 

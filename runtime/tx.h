@@ -107,8 +107,9 @@ bool tm_created_here(object_t *o);
  * starts before it ends (a thread that attaches meanwhile waits), so its
  * write barrier writes shared pages in place instead of privatising them.
  * Returns whether it is solo. Never solo under TMPY_STM_SOLO=0, the barrier
- * checker or injected aborts. A transaction that becomes inevitable while
- * alone becomes solo too. */
+ * checker or injected aborts. Only this call makes a transaction solo:
+ * tm_become_inevitable() never does (its transaction may wait for another
+ * thread's). */
 bool tm_become_solo(void);
 bool tm_is_solo(void);
 
