@@ -45,45 +45,11 @@ static bool weakref_supported(Obj v)
     }
 }
 
-struct same_kind { unsigned tid; Obj *found; size_t n, cap; };
-
-static void collect_same_kind(object_t *w, void *ctx)
-{
-    struct same_kind *k = ctx;
-    if (w->h.tid == k->tid) {
-        if (k->n < k->cap)
-            k->found[k->n] = (Obj)w;
-        k->n++;
-    }
-}
-
-/* The plain (no callback, not a subclass's) weak reference of layout tid to
- * ob, or NULL. */
-static Obj find_plain(unsigned tid, Obj ob)
-{
-    Obj few[8];
-    struct same_kind k = {tid, few, 0, 8};
-    tm_foreach_weakref_to((object_t *)ob, collect_same_kind, &k);
-    if (k.n > k.cap) {   /* nothing allocates in between: the second walk sees the same */
-        k.found = malloc(k.n * sizeof(Obj));
-        if (!k.found)
-            return NULL;
-        k.cap = k.n;
-        k.n = 0;
-        tm_foreach_weakref_to((object_t *)ob, collect_same_kind, &k);
-    }
-    Obj res = NULL;
-    for (size_t i = 0; i < k.n && !res; i++) {
-        WeakrefObj *wr = WREF(k.found[i]);
-        if (!wr->callback && !wr->wrapper && wr->referent == ob)
-            res = k.found[i];
-    }
-    if (k.found != few)
-        free(k.found);
-    return res;
-}
-
-/* A new weak reference of layout tid (never shared). */
+/* A new weak reference of layout tid. CPython hands out one shared plain
+ * ref (and proxy) per object; tmpy makes a new one each time: finding the
+ * existing one meant walking every weak reference of the process under the
+ * runtime's weak lock, which made WeakSet/WeakKeyDictionary lookups and
+ * isinstance against an ABC (_py_abc keeps WeakSets) O(all weak refs). */
 static Obj weakref_alloc(unsigned tid, Obj ob, Obj callback)
 {
     Obj *r = vm_roots(2);
@@ -102,7 +68,7 @@ static Obj weakref_alloc(unsigned tid, Obj ob, Obj callback)
     return w;
 }
 
-static Obj weakref_make(TypeObj *type, Obj ob, Obj callback, bool shared)
+static Obj weakref_make(TypeObj *type, Obj ob, Obj callback)
 {
     if (!weakref_supported(ob)) {
         err_format(E_TypeError, "cannot create weak reference to '%s' object", type_name(ob));
@@ -113,17 +79,12 @@ static Obj weakref_make(TypeObj *type, Obj ob, Obj callback, bool shared)
         tid = vm_callable(ob) ? TID_WEAKCALLABLEPROXY : TID_WEAKPROXY;
     if (callback && IS_NONE(callback))
         callback = NULL;
-    if (shared && !callback) {
-        Obj w = find_plain(tid, ob);
-        if (w)
-            return w;
-    }
     return weakref_alloc(tid, ob, callback);
 }
 
 Obj weakref_new(TypeObj *type, Obj ob, Obj callback)
 {
-    return weakref_make(type, ob, callback, true);
+    return weakref_make(type, ob, callback);
 }
 
 Obj weakref_referent(Obj w)
@@ -153,8 +114,7 @@ static Obj ref_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
         return NULL;
     }
     Obj *r = vm_roots(2);
-    /* A subclass's instance is never shared: it may carry its own state. */
-    r[0] = weakref_make(T_weakref, args[0], nargs > 1 ? args[1] : NULL, type == (Obj)T_weakref);
+    r[0] = weakref_make(T_weakref, args[0], nargs > 1 ? args[1] : NULL);
     Obj res = NULL;
     if (r[0]) {
         r[1] = container_wrap_for_type(T_weakref, type, r[0]);
