@@ -41,14 +41,18 @@ static Obj warnings_module_attr(const char *name)
     return res;
 }
 
+/* warnings.<name> when the warnings module has it, else this module's own
+ * object; NULL: an error. */
+static Obj warnings_attr_or(const char *name, Obj own)
+{
+    Obj v = warnings_module_attr(name);
+    return v ? v : err_occurred() ? NULL : own;
+}
+
 static Obj current_filters(void)
 {
-    Obj f = warnings_module_attr("filters");
-    if (err_occurred())
-        return NULL;
-    if (!f)
-        f = g_warn_filters;
-    if (!f || !IS_LIST(f)) {
+    Obj f = warnings_attr_or("filters", g_warn_filters);
+    if (f && !IS_LIST(f)) {
         err_set(E_ValueError, "_warnings.filters must be a list");
         return NULL;
     }
@@ -57,14 +61,9 @@ static Obj current_filters(void)
 
 static Obj current_default_action(void)
 {
-    Obj a = warnings_module_attr("defaultaction");
-    if (err_occurred())
-        return NULL;
-    if (!a)
-        a = g_warn_default;
-    if (!a || !IS_STR(a)) {
-        err_format(E_TypeError, "_warnings.defaultaction must be a string, not '%s'",
-                   a ? type_name(a) : "NULL");
+    Obj a = warnings_attr_or("defaultaction", g_warn_default);
+    if (a && !IS_STR(a)) {
+        err_format(E_TypeError, "_warnings.defaultaction must be a string, not '%s'", type_name(a));
         return NULL;
     }
     return a;
@@ -72,14 +71,9 @@ static Obj current_default_action(void)
 
 static Obj current_once_registry(void)
 {
-    Obj r = warnings_module_attr("onceregistry");
-    if (err_occurred())
-        return NULL;
-    if (!r)
-        r = g_warn_once;
-    if (!r || !IS_DICT(r)) {
-        err_format(E_TypeError, "_warnings.onceregistry must be a dict, not '%s'",
-                   r ? type_name(r) : "NULL");
+    Obj r = warnings_attr_or("onceregistry", g_warn_once);
+    if (r && !IS_DICT(r)) {
+        err_format(E_TypeError, "_warnings.onceregistry must be a dict, not '%s'", type_name(r));
         return NULL;
     }
     return r;
