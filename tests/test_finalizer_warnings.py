@@ -1,5 +1,6 @@
-"""What finalizers write to stderr, compared whole with python3's under both
-builds: the "coroutine '...' was never awaited" RuntimeWarning in CPython's
+"""What finalizers and _warnings write to stderr, compared whole with
+python3's under both builds: the "coroutine '...' was never awaited"
+RuntimeWarning and warnings shown without the warnings module, in CPython's
 default format (place, source line, the tracemalloc hint; once per message
 and line). tests/test_py.py runs the same programs comparing only the last
 stderr line."""
@@ -10,7 +11,7 @@ import pytest
 
 from conftest import BUILD, ROOT
 
-PROGRAMS = [ROOT / "tests" / "py" / "coro_never_awaited.py"]
+PROGRAMS = [ROOT / "tests" / "py" / name for name in ("coro_never_awaited.py", "warnings_plain_display.py")]
 
 
 def run(exe, program):
@@ -24,5 +25,5 @@ def test_finalizer_stderr_as_cpython(build, program):
     exe = BUILD / build
     assert exe.exists(), f"{exe} is not built: run `make`"
     expected = run(sys.executable, program)
-    assert any("was never awaited" in line for line in expected[2])
+    assert any("Warning: " in line for line in expected[2])
     assert run(exe, program) == expected

@@ -1,6 +1,7 @@
 # PEP 578 from Python code: sys.audit reaches the hooks added with
-# sys.addaudithook, in order; a RuntimeError from an existing hook vetoes a
-# new one; other errors propagate. (Only events named here are looked at:
+# sys.addaudithook, in order; an Exception from an existing hook vetoes a
+# new one silently; a BaseException that is not one, and errors from other
+# events, propagate. (Only events named here are looked at:
 # CPython raises many of its own.)
 import sys
 
@@ -20,12 +21,16 @@ def second(event, args):
         raise ValueError("from the hook")
 
 
+class Stop(BaseException):
+    pass
+
+
 def veto(event, args):
     if event == "sys.addaudithook" and veto_next:
-        raise RuntimeError("no more hooks")
+        raise veto_next("no more hooks")
 
 
-veto_next = False
+veto_next = None
 sys.addaudithook(first)
 sys.addaudithook(second)
 sys.addaudithook(veto)
@@ -36,8 +41,13 @@ try:
     sys.audit("demo.fail", 3)
 except ValueError as e:
     print("ValueError", e)
-veto_next = True
-print(sys.addaudithook(lambda e, a: seen.append(("late", e))))
+for veto_next in (RuntimeError, ValueError):
+    print(sys.addaudithook(lambda e, a: seen.append(("late", e))))
+veto_next = Stop
+try:
+    sys.addaudithook(lambda e, a: seen.append(("late", e)))
+except Stop as e:
+    print("Stop", e)
 seen.clear()
 sys.audit("demo.after")
 print(seen)

@@ -213,8 +213,9 @@ static Obj sys_getsizeof(Obj *args, size_t nargs, Obj kwnames)
 
 /* Async generator hooks: per thread (root slots), as CPython keeps them in
  * the thread state. firstiter is called when an async generator is first
- * iterated (coroutine.c); the finalizer is kept by the generator but never
- * called: tmpy has no finalizers. */
+ * iterated (coroutine.c); the finalizer is kept by the generator and
+ * called with it when it is collected unfinished (generator.c,
+ * gen_finalize). */
 static Obj g_asyncgen_hooks_type;   /* the structseq type asyncgen_hooks (a global root) */
 
 static Obj sys_set_asyncgen_hooks(Obj *args, size_t nargs, Obj kwnames)
@@ -486,7 +487,8 @@ static Obj sys_audit(Obj *args, size_t nargs, Obj kwnames)
 }
 
 /* sys.addaudithook(hook): the hooks already there hear "sys.addaudithook"
- * first; one raising a RuntimeError (or subclass) vetoes it silently. */
+ * first; one raising an Exception (any, as CPython: not only RuntimeError) vetoes it
+ * silently. */
 static Obj sys_addaudithook(Obj *args, size_t nargs, Obj kwnames)
 {
     if (vm_check_args("addaudithook", nargs, kwnames, 1, 1) < 0)
@@ -496,7 +498,7 @@ static Obj sys_addaudithook(Obj *args, size_t nargs, Obj kwnames)
     r[1] = str_intern_cstr("sys.addaudithook");
     Obj res = g_None;
     if (!sys_audit(&r[1], 1, NULL)) {
-        if (err_matches(E_RuntimeError))
+        if (err_matches(E_Exception))
             err_clear();
         else
             res = NULL;

@@ -12,6 +12,7 @@
 #include "objects/objects.h"
 #include "objects/strobj.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,8 @@
  * change is an ordinary transactional write into them. */
 static Obj g_warn_filters, g_warn_once, g_warn_default, g_warn_version;
 static Obj g_str_version, g_str_registry;   /* interned "version", "__warningregistry__" */
+
+static int warnings_state_ready(void);
 
 /* warnings.<name> if the warnings module is in sys.modules; NULL without
  * an error when it is not (or lacks the attribute). */
@@ -38,14 +41,18 @@ static Obj warnings_module_attr(const char *name)
     return res;
 }
 
+/* warnings.<name> when the warnings module has it, else this module's own
+ * object; NULL: an error. */
+static Obj warnings_attr_or(const char *name, Obj own)
+{
+    Obj v = warnings_module_attr(name);
+    return v ? v : err_occurred() ? NULL : own;
+}
+
 static Obj current_filters(void)
 {
-    Obj f = warnings_module_attr("filters");
-    if (err_occurred())
-        return NULL;
-    if (!f)
-        f = g_warn_filters;
-    if (!f || !IS_LIST(f)) {
+    Obj f = warnings_attr_or("filters", g_warn_filters);
+    if (f && !IS_LIST(f)) {
         err_set(E_ValueError, "_warnings.filters must be a list");
         return NULL;
     }
@@ -54,14 +61,9 @@ static Obj current_filters(void)
 
 static Obj current_default_action(void)
 {
-    Obj a = warnings_module_attr("defaultaction");
-    if (err_occurred())
-        return NULL;
-    if (!a)
-        a = g_warn_default;
-    if (!a || !IS_STR(a)) {
-        err_format(E_TypeError, "_warnings.defaultaction must be a string, not '%s'",
-                   a ? type_name(a) : "NULL");
+    Obj a = warnings_attr_or("defaultaction", g_warn_default);
+    if (a && !IS_STR(a)) {
+        err_format(E_TypeError, "_warnings.defaultaction must be a string, not '%s'", type_name(a));
         return NULL;
     }
     return a;
@@ -69,14 +71,9 @@ static Obj current_default_action(void)
 
 static Obj current_once_registry(void)
 {
-    Obj r = warnings_module_attr("onceregistry");
-    if (err_occurred())
-        return NULL;
-    if (!r)
-        r = g_warn_once;
-    if (!r || !IS_DICT(r)) {
-        err_format(E_TypeError, "_warnings.onceregistry must be a dict, not '%s'",
-                   r ? type_name(r) : "NULL");
+    Obj r = warnings_attr_or("onceregistry", g_warn_once);
+    if (r && !IS_DICT(r)) {
+        err_format(E_TypeError, "_warnings.onceregistry must be a dict, not '%s'", type_name(r));
         return NULL;
     }
     return r;
@@ -197,12 +194,72 @@ static int update_registry(Obj registry, Obj text, Obj category, bool add_zero)
     return res;
 }
 
+/* Without warnings._showwarnmsg, as CPython's C fallback: "file:line:
+ * Category: text", then the stripped source line, on sys.stderr. A warning
+ * about an object (source) also gets the tracemalloc hint: CPython imports
+ * warnings.py to show it, whose format adds that line (not at shutdown,
+ * when that import fails). */
+static int show_warning_plain(Obj category, Obj text, Obj filename, int64_t lineno, bool about_object)
+{
+    Obj *r = vm_roots(5);
+    int res = -1;
+    r[0] = category;
+    r[1] = text;
+    r[2] = filename;
+    r[3] = vm_getattr_cstr(g_sys_module, "stderr");
+    if (!r[3])
+        goto out;
+    if (IS_NONE(r[3])) {
+        res = 0;
+        goto out;
+    }
+    r[4] = vm_getattr_cstr(r[0], "__name__");
+    if (!r[4])
+        goto out;
+    if (!IS_STR(r[4])) {
+        err_set(E_TypeError, "warning category's __name__ must be a str");
+        goto out;
+    }
+    r[1] = vm_str(r[1]);
+    if (!r[1])
+        goto out;
+    const char *file = str_cstr(r[2]), *cat = str_cstr(r[4]);
+    StrBuf b;
+    sb_init(&b);
+    sb_printf(&b, "%s:%lld: %s: %s\n", file, (long long)lineno, cat, str_cstr(r[1]));
+    size_t n = 0;
+    const char *line = file[0] == '<' || lineno < 1 || lineno > INT_MAX
+                           ? NULL : traceback_source_line(file, (int)lineno, &n);
+    while (line && n && (*line == ' ' || *line == '\t' || *line == '\f')) {
+        line++;
+        n--;
+    }
+    while (line && n && (line[n - 1] == ' ' || line[n - 1] == '\t' || line[n - 1] == '\r'))
+        n--;
+    if (line && n) {
+        sb_adds(&b, "  ");
+        sb_add(&b, line, n);
+        sb_addc(&b, '\n');
+    }
+    if (about_object && !vm_finalizing)
+        sb_printf(&b, "%s: Enable tracemalloc to get the object allocation traceback\n", cat);
+    r[4] = sb_finish(&b);
+    if (!r[4])
+        goto out;
+    if (g_sys_stdout && file_flush(g_sys_stdout) < 0)
+        err_clear();   /* what was printed before the warning comes first */
+    if (vm_call_method1(r[3], "write", r[4]))
+        res = 0;
+out:
+    vm_unroots(r);
+    return res;
+}
+
 /* Shows the warning through warnings._showwarnmsg(WarningMessage(...)), or,
- * when warnings is not imported, as "file:line: Category: text" on
- * sys.stderr. */
+ * when warnings is not imported, as show_warning_plain. */
 static int show_warning(Obj message, Obj category, Obj text, Obj filename, int64_t lineno, Obj source)
 {
-    Obj *r = vm_roots(10);
+    Obj *r = vm_roots(9);
     int res = -1;
     r[0] = message;
     r[1] = category;
@@ -211,23 +268,8 @@ static int show_warning(Obj message, Obj category, Obj text, Obj filename, int64
     r[4] = source;
     r[5] = warnings_module_attr("_showwarnmsg");
     if (!r[5]) {
-        if (err_occurred())
-            goto out;
-        r[6] = vm_getattr_cstr(g_sys_module, "stderr");
-        if (!r[6])
-            goto out;
-        if (IS_NONE(r[6])) {
-            res = 0;
-            goto out;
-        }
-        r[7] = vm_getattr_cstr(r[1], "__name__");
-        if (!r[7] || !(r[8] = vm_str(r[2])))
-            goto out;
-        r[9] = str_from_format("%s:%lld: %s: %s\n", str_cstr(r[3]), (long long)lineno,
-                               str_cstr(r[7]), str_cstr(r[8]));
-        if (!r[9] || !vm_call_method1(r[6], "write", r[9]))
-            goto out;
-        res = 0;
+        if (!err_occurred())
+            res = show_warning_plain(r[1], r[2], r[3], lineno, r[4] != NULL);
         goto out;
     }
     if (!vm_callable(r[5])) {
@@ -390,12 +432,62 @@ static Obj warn_category(Obj message, Obj category)
     return category;
 }
 
+/* warn()'s work, for a checked category: the place is the frame
+ * stacklevel-1 calls out from the running one ("sys", line 1, past the
+ * outermost), its globals give the module name and the registry. */
+static Obj warn_at_level(Obj message, Obj category, int64_t stacklevel, Obj source)
+{
+    /* r: 0 message, 1 category, 2 source, 3 globals, 4 filename, 5 module, 6 registry */
+    Obj *r = vm_roots(7);
+    Obj res = NULL;
+    r[0] = message;
+    r[1] = category;
+    r[2] = source;
+    Frame *f = vm_ts.frame;
+    for (int64_t level = stacklevel; level > 1 && f; level--)
+        f = f->back;
+    int64_t lineno;
+    if (!f) {
+        r[3] = vm_getattr_cstr(g_sys_module, "__dict__");
+        r[4] = str_from_cstr("sys");
+        lineno = 1;
+    } else {
+        r[3] = FRAME_HDR(f)[HDR_GLOBALS];
+        r[4] = f->code->filename;
+        lineno = eval_frame_lineno(f);
+    }
+    if (!r[3] || !r[4])
+        goto out;
+    r[5] = IS_DICT(r[3]) ? dict_getitem(r[3], NAME(__name__)) : NULL;
+    if (!r[5] || !IS_STR(r[5])) {
+        if (err_occurred())
+            goto out;
+        r[5] = str_from_cstr("<string>");
+        if (!r[5])
+            goto out;
+    }
+    r[6] = g_None;
+    if (IS_DICT(r[3])) {
+        r[6] = dict_getitem(r[3], g_str_registry);
+        if (!r[6]) {
+            if (err_occurred())
+                goto out;
+            r[6] = dict_new();
+            if (!r[6] || dict_setitem(r[3], g_str_registry, r[6]) < 0)
+                goto out;
+        }
+    }
+    res = do_warn_explicit(r[0], r[1], r[4], lineno, r[5], r[6], r[2]);
+out:
+    vm_unroots(r);
+    return res;
+}
+
 /* warn(message, category=None, stacklevel=1, source=None) */
 static Obj w_warn(Obj *args, size_t nargs, Obj kwnames)
 {
     static const char *const names[] = {"message", "category", "stacklevel", "source", NULL};
-    /* a: 0-3 arguments, 4 globals, 5 filename, 6 module, 7 registry */
-    Obj *a = vm_roots(8);
+    Obj *a = vm_roots(4);
     Obj res = NULL;
     if (vm_parse_args("warn", args, nargs, kwnames, names, 1, 4, a) < 0)
         goto out;
@@ -403,47 +495,27 @@ static Obj w_warn(Obj *args, size_t nargs, Obj kwnames)
     if (a[2] && vm_index_i64(a[2], &stacklevel) < 0)
         goto out;
     a[1] = warn_category(a[0], a[1] ? a[1] : g_None);
-    if (!a[1])
-        goto out;
-    /* The frame stacklevel-1 calls out from the caller of warn(). */
-    Frame *f = vm_ts.frame;
-    for (int64_t level = stacklevel; level > 1 && f; level--)
-        f = f->back;
-    int64_t lineno;
-    if (!f) {
-        a[4] = vm_getattr_cstr(g_sys_module, "__dict__");
-        a[5] = str_from_cstr("sys");
-        lineno = 1;
-    } else {
-        a[4] = FRAME_HDR(f)[HDR_GLOBALS];
-        a[5] = f->code->filename;
-        lineno = eval_frame_lineno(f);
-    }
-    if (!a[4] || !a[5])
-        goto out;
-    a[6] = IS_DICT(a[4]) ? dict_getitem(a[4], NAME(__name__)) : NULL;
-    if (!a[6] || !IS_STR(a[6])) {
-        if (err_occurred())
-            goto out;
-        a[6] = str_from_cstr("<string>");
-        if (!a[6])
-            goto out;
-    }
-    a[7] = g_None;
-    if (IS_DICT(a[4])) {
-        a[7] = dict_getitem(a[4], g_str_registry);
-        if (!a[7]) {
-            if (err_occurred())
-                goto out;
-            a[7] = dict_new();
-            if (!a[7] || dict_setitem(a[4], g_str_registry, a[7]) < 0)
-                goto out;
-        }
-    }
-    res = do_warn_explicit(a[0], a[1], a[5], lineno, a[6], a[7], a[3] ? a[3] : g_None);
+    if (a[1])
+        res = warn_at_level(a[0], a[1], stacklevel, a[3] ? a[3] : g_None);
 out:
     vm_unroots(a);
     return res;
+}
+
+/* A warning the interpreter issues from C (CPython's PyErr_WarnEx, with
+ * stacklevel 1): the same filters, registries and display as warn(), with
+ * or without warnings imported. source: the object it is about, or NULL. */
+int vm_warn(TypeObj *category, Obj message, Obj source)
+{
+    Obj *r = vm_roots(3);
+    r[0] = message;
+    r[1] = source;
+    r[2] = (Obj)category;
+    int rc = -1;
+    if (warnings_state_ready() == 0)
+        rc = warn_at_level(r[0], r[2], 1, r[1] ? r[1] : g_None) ? 0 : -1;
+    vm_unroots(r);
+    return rc;
 }
 
 /* warn_explicit(message, category, filename, lineno, module=None,
@@ -530,15 +602,25 @@ out:
     return res;
 }
 
+/* The default filters and the version, put in at the first use (the
+ * first import of _warnings or warning from C: the builtin categories
+ * exist by then). 0 or -1. */
+static int warnings_state_ready(void)
+{
+    if (LIST_LEN(g_warn_version) != 0)
+        return 0;
+    Obj defaults = default_filters();
+    if (!defaults || list_extend(g_warn_filters, defaults) < 0)
+        return -1;
+    return list_append(g_warn_version, MAKE_SMALLINT(0));
+}
+
 Obj warnings_module_init(void)
 {
-    Obj *r = vm_roots(2);
+    Obj *r = vm_roots(1);
     Obj res = NULL;
-    if (LIST_LEN(g_warn_version) == 0) {   /* the first import */
-        r[1] = default_filters();
-        if (!r[1] || list_extend(g_warn_filters, r[1]) < 0 || list_append(g_warn_version, MAKE_SMALLINT(0)) < 0)
-            goto out;
-    }
+    if (warnings_state_ready() < 0)
+        goto out;
     r[0] = module_new("_warnings");
     if (!r[0])
         goto out;
