@@ -20,6 +20,7 @@ for pat, repl, s in [
 ]:
     print('sub', pat, repl, attempt(re.sub, pat, repl, s), attempt(re.subn, pat, repl, s))
 print(re.sub('a', 'b', 'aaaa', count=2), re.subn('a', 'b', 'aaaa', 3), re.sub('a', 'b', 'aaaa', 0))
+print(re.subn('a', 'b', 'aaaa', -1), re.subn('', '-', 'ab', 1), re.split('a', 'bab', 0), re.split('a', 'babab', -5))
 print(re.sub(r'\d', lambda m: str(int(m.group()) * 2), 'a1b2c3'))
 print(attempt(re.sub, 'a', lambda m: 5, 'aa'), attempt(re.sub, 'a', lambda m: None, 'bab'))
 print(attempt(re.sub, 'a', 5, 'aa'), attempt(re.sub, b'a', 'x', b'aa'), attempt(re.sub, 'a', b'x', 'aa'))
