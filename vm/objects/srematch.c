@@ -324,25 +324,6 @@ out:
     return res;
 }
 
-static Obj match_copy(Obj *args, size_t nargs, Obj kwnames)
-{
-    if (vm_check_args("__copy__", nargs - 1, kwnames, 0, 0) < 0)
-        return NULL;
-    return args[0];
-}
-static Obj match_deepcopy(Obj *args, size_t nargs, Obj kwnames)
-{
-    if (vm_check_args("__deepcopy__", nargs - 1, kwnames, 1, 1) < 0)
-        return NULL;
-    return args[0];
-}
-static Obj match_class_getitem(Obj *args, size_t nargs, Obj kwnames)
-{
-    if (vm_check_args("__class_getitem__", nargs - 1, kwnames, 1, 1) < 0)
-        return NULL;
-    return generic_alias_new(args[0], args[1]);
-}
-
 static const MethodDef match_methods[] = {
     {"group", match_group, METH_KW,
      "group([group1, ...]) -> str or tuple.\n    Return subgroup(s) of the match by indices or names.\n    For 0 returns the entire match."},
@@ -354,9 +335,9 @@ static const MethodDef match_methods[] = {
     {"span", match_span, 0, "For match object m, return the 2-tuple (m.start(group), m.end(group))."},
     {"expand", match_expand, 0,
      "Return the string obtained by doing backslash substitution on the string template, as done by the sub() method."},
-    {"__copy__", match_copy, 0, NULL},
-    {"__deepcopy__", match_deepcopy, 0, NULL},
-    {"__class_getitem__", match_class_getitem, METH_CLASS, "See PEP 585"},
+    {"__copy__", sre_copy, 0, NULL},
+    {"__deepcopy__", sre_deepcopy, 0, NULL},
+    {"__class_getitem__", sre_class_getitem, METH_CLASS, "See PEP 585"},
     {NULL, NULL, 0, NULL},
 };
 

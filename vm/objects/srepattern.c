@@ -522,19 +522,20 @@ static int64_t pattern_hash(Obj self)
     return h == -1 ? -2 : h;
 }
 
-static Obj pattern_copy(Obj *args, size_t nargs, Obj kwnames)
+/* Pattern and Match are immutable: a copy is the object itself. */
+Obj sre_copy(Obj *args, size_t nargs, Obj kwnames)
 {
     if (vm_check_args("__copy__", nargs - 1, kwnames, 0, 0) < 0)
         return NULL;
     return args[0];
 }
-static Obj pattern_deepcopy(Obj *args, size_t nargs, Obj kwnames)
+Obj sre_deepcopy(Obj *args, size_t nargs, Obj kwnames)
 {
     if (vm_check_args("__deepcopy__", nargs - 1, kwnames, 1, 1) < 0)
         return NULL;
     return args[0];
 }
-static Obj sre_class_getitem(Obj *args, size_t nargs, Obj kwnames)
+Obj sre_class_getitem(Obj *args, size_t nargs, Obj kwnames)
 {
     if (vm_check_args("__class_getitem__", nargs - 1, kwnames, 1, 1) < 0)
         return NULL;
@@ -557,8 +558,8 @@ static const MethodDef pattern_methods[] = {
      "Return an iterator over all non-overlapping matches for the RE pattern in string.\n\n"
      "For each match, the iterator returns a match object."},
     {"scanner", pattern_scanner, METH_KW, NULL},
-    {"__copy__", pattern_copy, 0, NULL},
-    {"__deepcopy__", pattern_deepcopy, 0, NULL},
+    {"__copy__", sre_copy, 0, NULL},
+    {"__deepcopy__", sre_deepcopy, 0, NULL},
     {"__class_getitem__", sre_class_getitem, METH_CLASS, "See PEP 585"},
     {NULL, NULL, 0, NULL},
 };
