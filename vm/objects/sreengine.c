@@ -556,6 +556,17 @@ static int run(SreState *st, uint32_t pc)
         PUSH_FRAME(F_POSS, rp_, pos, st->ncp - 1, nsnap0_, count_);               \
         pc = (rp_) + 4;                                                           \
     } while (0)
+/* One more iteration of the REPEAT body (`rep`) from pos, its `count_`-th:
+ * the counters' old values go to the trail. */
+#define ITERATE_AGAIN(count_)                                                     \
+    do {                                                                          \
+        SreRepeat *r_ = &st->reps[rep];                                           \
+        TRAIL(-(rep * 2) - 1, r_->count);                                         \
+        TRAIL(-(rep * 2) - 2, r_->last);                                          \
+        r_->count = (count_);                                                     \
+        r_->last = pos;                                                           \
+        pc = r_->pc + 4;                                                          \
+    } while (0)
 
     for (;;) {
         if (unlikely((++st->steps & 0xfff) == 0)) {
@@ -759,47 +770,30 @@ static int run(SreState *st, uint32_t pc)
             continue;
         }
 
-        case SRE_OP_MAX_UNTIL: {
+        case SRE_OP_MAX_UNTIL: case SRE_OP_MIN_UNTIL: {
             if (rep < 0)
                 goto fail;
             SreRepeat *r = &st->reps[rep];
             uint32_t rp = r->pc;
             int64_t count = r->count + 1;
-            if (count < (int64_t)code[rp + 2]) {
+            if (count < (int64_t)code[rp + 2]) {   /* below min: the body again */
                 TRAIL(-(rep * 2) - 1, r->count);
                 r->count = count;
                 pc = rp + 4;
                 continue;
             }
-            if (count < maxrep(code[rp + 3]) && pos != r->last) {
+            if (op == SRE_OP_MIN_UNTIL) {   /* the tail first; one more iteration if it fails */
+                PUSH_CP(CP_MIN_UNTIL_MORE, pc, pos, count, 0, r->prev >= 0);
+                rep = r->prev;
+                pc += 1;
+                continue;
+            }
+            if (count < maxrep(code[rp + 3]) && pos != r->last) {   /* the body again; the tail if it fails */
                 PUSH_CP(CP_UNTIL_TAIL, pc + 1, pos, 0, 0, true);
-                r = &st->reps[rep];
-                TRAIL(-(rep * 2) - 1, r->count);
-                TRAIL(-(rep * 2) - 2, r->last);
-                r->count = count;
-                r->last = pos;
-                pc = rp + 4;
+                ITERATE_AGAIN(count);
                 continue;
             }
             rep = r->prev;
-            pc += 1;
-            continue;
-        }
-
-        case SRE_OP_MIN_UNTIL: {
-            if (rep < 0)
-                goto fail;
-            SreRepeat *r = &st->reps[rep];
-            uint32_t rp = r->pc;
-            int64_t count = r->count + 1;
-            if (count < (int64_t)code[rp + 2]) {
-                TRAIL(-(rep * 2) - 1, r->count);
-                r->count = count;
-                pc = rp + 4;
-                continue;
-            }
-            PUSH_CP(CP_MIN_UNTIL_MORE, pc, pos, count, 0, r->prev >= 0);
-            rep = st->reps[rep].prev;
             pc += 1;
             continue;
         }
@@ -960,15 +954,10 @@ fail:
             case CP_MIN_UNTIL_MORE: {
                 POP_CP();
                 SreRepeat *r = &st->reps[rep];
-                uint32_t rp = r->pc;
                 int64_t count = c->a;
-                if (count >= maxrep(code[rp + 3]) || pos == r->last)
+                if (count >= maxrep(code[r->pc + 3]) || pos == r->last)
                     continue;
-                TRAIL(-(rep * 2) - 1, r->count);
-                TRAIL(-(rep * 2) - 2, r->last);
-                r->count = count;
-                r->last = pos;
-                pc = rp + 4;
+                ITERATE_AGAIN(count);
                 break;
             }
             case CP_ASSERT_NOT:
@@ -998,6 +987,7 @@ nomem:
 #undef PUSH_CP
 #undef PUSH_FRAME
 #undef POSS_ITERATION
+#undef ITERATE_AGAIN
 #undef POP_CP
 }
 
