@@ -62,6 +62,14 @@ static void step_past_match(SreState *st)
 /* ---- match / fullmatch / search ---- */
 enum { DO_MATCH, DO_FULLMATCH, DO_SEARCH };
 
+/* One attempt at st->start (DO_SEARCH: from it on): a Match, None, or NULL
+ * with an error. */
+static Obj match_once(SreState *st, int mode)
+{
+    int rc = mode == DO_SEARCH ? sre_search(st) : sre_match(st);
+    return rc > 0 ? sre_match_new(st) : rc == 0 ? g_None : NULL;
+}
+
 static Obj pattern_apply(Obj *args, size_t nargs, Obj kwnames, const char *fname, int mode)
 {
     Obj *r = vm_roots(5);   /* self, string, pos, endpos, chars */
@@ -74,8 +82,7 @@ static Obj pattern_apply(Obj *args, size_t nargs, Obj kwnames, const char *fname
         begin_matching(&st, &subj, &r[0], &r[1], &r[4], pos, endpos) < 0)
         goto out;
     st.match_all = mode == DO_FULLMATCH;
-    int rc = mode == DO_SEARCH ? sre_search(&st) : sre_match(&st);
-    res = rc > 0 ? sre_match_new(&st) : rc == 0 ? g_None : NULL;
+    res = match_once(&st, mode);
     sre_state_fini(&st);
 out:
     vm_unroots(r);
@@ -364,15 +371,11 @@ static Obj scanner_step(Obj self, int mode)
         goto out;
     st.pos = SRESCANNER(r[0])->start_pos;
     st.must_advance = must_advance;
-    int rc = mode == DO_SEARCH ? sre_search(&st) : sre_match(&st);
-    if (rc > 0)
-        res = sre_match_new(&st);
-    else if (rc == 0)
-        res = g_None;
+    res = match_once(&st, mode);
     if (res) {
         VM_WRITE(r[0]);
         s = SRESCANNER(r[0]);
-        if (rc == 0) {
+        if (res == g_None) {
             s->done = 1;
         } else {
             s->must_advance = st.match_end == st.match_start;
