@@ -20,6 +20,7 @@ for pat, repl, s in [
 ]:
     print('sub', pat, repl, attempt(re.sub, pat, repl, s), attempt(re.subn, pat, repl, s))
 print(re.sub('a', 'b', 'aaaa', count=2), re.subn('a', 'b', 'aaaa', 3), re.sub('a', 'b', 'aaaa', 0))
+print(re.subn('a', 'b', 'aaaa', -1), re.subn('', '-', 'ab', 1), re.split('a', 'bab', 0), re.split('a', 'babab', -5))
 print(re.sub(r'\d', lambda m: str(int(m.group()) * 2), 'a1b2c3'))
 print(attempt(re.sub, 'a', lambda m: 5, 'aa'), attempt(re.sub, 'a', lambda m: None, 'bab'))
 print(attempt(re.sub, 'a', 5, 'aa'), attempt(re.sub, b'a', 'x', b'aa'), attempt(re.sub, 'a', b'x', 'aa'))
@@ -49,6 +50,15 @@ print(m.start(), m.end(), m.span(), m.start('b'), m.end(2), m.span(3), m.span('a
 for bad in (4, -1, 'zz', 1.5, None):
     print('group', repr(bad), attempt(m.group, bad), attempt(m.start, bad), attempt(lambda: m[bad]))
 print(attempt(m.group, True), attempt(m.span, 1, 2), attempt(m.groups, 1, 2))
+# a group argument with __index__ is a number (its errors propagate); huge ones name no group
+class Index:
+    def __init__(self, v): self.v = v
+    def __index__(self): return self.v
+class BadIndex:
+    def __index__(self): raise ValueError('bad __index__')
+print(m.group(Index(1)), m[Index(0)], m.span(Index(3)), m.start(Index(1)), m.group(Index(1), 'a'))
+for bad in (BadIndex(), Index(5), 2 ** 100, -2 ** 100, [1]):
+    print('group', type(bad).__name__, attempt(m.group, bad), attempt(m.end, bad), attempt(lambda: m[bad]))
 print(repr(re.match('x' * 60, 'x' * 60)), repr(re.match(r'\n', '\n')), repr(re.match(b'q', b'q')))
 print(re.match('(a)|(b)', 'b').lastindex, re.match('(a)(b)', 'ab').lastindex, re.match('((a)b)', 'ab').lastindex,
       re.match('(?P<n>(a)b)', 'ab').lastgroup, re.match('a', 'a').lastgroup)

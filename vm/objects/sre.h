@@ -92,6 +92,11 @@ VM_STRUCT(SreScannerObj) {
 extern TypeObj *T_sre_pattern, *T_sre_match, *T_sre_scanner;
 void sre_init_types(void);   /* start-up (layouts.c) */
 void sre_match_init_type(void);   /* srematch.c, from sre_init_types */
+/* __copy__, __deepcopy__ (the object itself: Pattern and Match are
+ * immutable) and __class_getitem__ of both (srepattern.c). */
+Obj sre_copy(Obj *args, size_t nargs, Obj kwnames);
+Obj sre_deepcopy(Obj *args, size_t nargs, Obj kwnames);
+Obj sre_class_getitem(Obj *args, size_t nargs, Obj kwnames);
 
 /* ---- a subject as the engine reads it ---- */
 /* A subject string prepared for matching: `string` is what the user gave;

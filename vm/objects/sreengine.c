@@ -539,6 +539,34 @@ static int run(SreState *st, uint32_t pc)
             st->nsnap += lastmark + 1;                                            \
         }                                                                         \
     } while (0)
+#define PUSH_FRAME(k, p_, pos_, ncp_, nsnap_, count_)                             \
+    do {                                                                          \
+        NEED(st->frames, st->nframes, st->capframes, SreFrame);                   \
+        SreFrame *f_ = &st->frames[st->nframes++];                                \
+        f_->kind = (k); f_->pc = (p_); f_->pos = (pos_); f_->ncp = (ncp_);        \
+        f_->nsnap = (nsnap_); f_->count = (count_);                               \
+    } while (0)
+/* Iteration `count_` (0-based) of the POSSESSIVE_REPEAT at rp_, from pos: a
+ * choice point to stop before it (saving the marks if it is optional), and
+ * a frame whose SUCCESS cuts the choice points the iteration leaves. */
+#define POSS_ITERATION(rp_, count_)                                               \
+    do {                                                                          \
+        int64_t nsnap0_ = st->nsnap;                                              \
+        PUSH_CP(CP_POSS_ITER, rp_, pos, count_, 0, (count_) >= (int64_t)code[(rp_) + 2]); \
+        PUSH_FRAME(F_POSS, rp_, pos, st->ncp - 1, nsnap0_, count_);               \
+        pc = (rp_) + 4;                                                           \
+    } while (0)
+/* One more iteration of the REPEAT body (`rep`) from pos, its `count_`-th:
+ * the counters' old values go to the trail. */
+#define ITERATE_AGAIN(count_)                                                     \
+    do {                                                                          \
+        SreRepeat *r_ = &st->reps[rep];                                           \
+        TRAIL(-(rep * 2) - 1, r_->count);                                         \
+        TRAIL(-(rep * 2) - 2, r_->last);                                          \
+        r_->count = (count_);                                                     \
+        r_->last = pos;                                                           \
+        pc = r_->pc + 4;                                                          \
+    } while (0)
 
     for (;;) {
         if (unlikely((++st->steps & 0xfff) == 0)) {
@@ -595,18 +623,7 @@ static int run(SreState *st, uint32_t pc)
                     pc = rp + 2 + code[rp + 1];   /* past its SUCCESS */
                     continue;
                 }
-                /* next iteration: an optional one saves the marks */
-                int64_t nsnap0 = st->nsnap;
-                PUSH_CP(CP_POSS_ITER, rp, pos, count, 0, count >= (int64_t)code[rp + 2]);
-                NEED(st->frames, st->nframes, st->capframes, SreFrame);
-                SreFrame *g = &st->frames[st->nframes++];
-                g->kind = F_POSS;
-                g->pc = rp;
-                g->pos = pos;
-                g->ncp = st->ncp - 1;
-                g->nsnap = nsnap0;
-                g->count = count;
-                pc = rp + 4;
+                POSS_ITERATION(rp, count);
                 continue;
             }
             }
@@ -753,47 +770,30 @@ static int run(SreState *st, uint32_t pc)
             continue;
         }
 
-        case SRE_OP_MAX_UNTIL: {
+        case SRE_OP_MAX_UNTIL: case SRE_OP_MIN_UNTIL: {
             if (rep < 0)
                 goto fail;
             SreRepeat *r = &st->reps[rep];
             uint32_t rp = r->pc;
             int64_t count = r->count + 1;
-            if (count < (int64_t)code[rp + 2]) {
+            if (count < (int64_t)code[rp + 2]) {   /* below min: the body again */
                 TRAIL(-(rep * 2) - 1, r->count);
                 r->count = count;
                 pc = rp + 4;
                 continue;
             }
-            if (count < maxrep(code[rp + 3]) && pos != r->last) {
+            if (op == SRE_OP_MIN_UNTIL) {   /* the tail first; one more iteration if it fails */
+                PUSH_CP(CP_MIN_UNTIL_MORE, pc, pos, count, 0, r->prev >= 0);
+                rep = r->prev;
+                pc += 1;
+                continue;
+            }
+            if (count < maxrep(code[rp + 3]) && pos != r->last) {   /* the body again; the tail if it fails */
                 PUSH_CP(CP_UNTIL_TAIL, pc + 1, pos, 0, 0, true);
-                r = &st->reps[rep];
-                TRAIL(-(rep * 2) - 1, r->count);
-                TRAIL(-(rep * 2) - 2, r->last);
-                r->count = count;
-                r->last = pos;
-                pc = rp + 4;
+                ITERATE_AGAIN(count);
                 continue;
             }
             rep = r->prev;
-            pc += 1;
-            continue;
-        }
-
-        case SRE_OP_MIN_UNTIL: {
-            if (rep < 0)
-                goto fail;
-            SreRepeat *r = &st->reps[rep];
-            uint32_t rp = r->pc;
-            int64_t count = r->count + 1;
-            if (count < (int64_t)code[rp + 2]) {
-                TRAIL(-(rep * 2) - 1, r->count);
-                r->count = count;
-                pc = rp + 4;
-                continue;
-            }
-            PUSH_CP(CP_MIN_UNTIL_MORE, pc, pos, count, 0, r->prev >= 0);
-            rep = st->reps[rep].prev;
             pc += 1;
             continue;
         }
@@ -843,31 +843,21 @@ static int run(SreState *st, uint32_t pc)
                 continue;
             }
             int64_t nsnap0 = st->nsnap;
-            if (op == SRE_OP_ASSERT_NOT)
+            if (op == SRE_OP_ASSERT) {
+                PUSH_FRAME(F_ASSERT, after, pos, st->ncp, nsnap0, 0);
+            } else {
                 PUSH_CP(CP_ASSERT_NOT, after, pos, 0, 0, rep >= 0);
-            NEED(st->frames, st->nframes, st->capframes, SreFrame);
-            SreFrame *f = &st->frames[st->nframes++];
-            f->nsnap = nsnap0;
-            f->kind = op == SRE_OP_ASSERT ? F_ASSERT : F_ASSERT_NOT;
-            f->pc = after;
-            f->pos = pos;
-            f->ncp = op == SRE_OP_ASSERT ? st->ncp : st->ncp - 1;
+                PUSH_FRAME(F_ASSERT_NOT, after, pos, st->ncp - 1, nsnap0, 0);
+            }
             pos -= back;
             pc += 3;
             continue;
         }
 
-        case SRE_OP_ATOMIC_GROUP: {
-            NEED(st->frames, st->nframes, st->capframes, SreFrame);
-            SreFrame *f = &st->frames[st->nframes++];
-            f->kind = F_ATOMIC;
-            f->nsnap = st->nsnap;
-            f->pc = pc + 1 + code[pc + 1];
-            f->pos = pos;
-            f->ncp = st->ncp;
+        case SRE_OP_ATOMIC_GROUP:
+            PUSH_FRAME(F_ATOMIC, pc + 1 + code[pc + 1], pos, st->ncp, st->nsnap, 0);
             pc += 2;
             continue;
-        }
 
         case SRE_OP_POSSESSIVE_REPEAT: {
             uint32_t rp = pc;
@@ -875,18 +865,7 @@ static int run(SreState *st, uint32_t pc)
                 pc = rp + 2 + code[rp + 1];   /* past its SUCCESS */
                 continue;
             }
-            int64_t count = 0;
-            int64_t nsnap0 = st->nsnap;
-            PUSH_CP(CP_POSS_ITER, rp, pos, count, 0, code[rp + 2] == 0);
-            NEED(st->frames, st->nframes, st->capframes, SreFrame);
-            SreFrame *g = &st->frames[st->nframes++];
-            g->nsnap = nsnap0;
-            g->kind = F_POSS;
-            g->pc = rp;
-            g->pos = pos;
-            g->ncp = st->ncp - 1;
-            g->count = count;
-            pc = rp + 4;
+            POSS_ITERATION(rp, (int64_t)0);
             continue;
         }
 
@@ -975,15 +954,10 @@ fail:
             case CP_MIN_UNTIL_MORE: {
                 POP_CP();
                 SreRepeat *r = &st->reps[rep];
-                uint32_t rp = r->pc;
                 int64_t count = c->a;
-                if (count >= maxrep(code[rp + 3]) || pos == r->last)
+                if (count >= maxrep(code[r->pc + 3]) || pos == r->last)
                     continue;
-                TRAIL(-(rep * 2) - 1, r->count);
-                TRAIL(-(rep * 2) - 2, r->last);
-                r->count = count;
-                r->last = pos;
-                pc = rp + 4;
+                ITERATE_AGAIN(count);
                 break;
             }
             case CP_ASSERT_NOT:
@@ -1011,6 +985,9 @@ nomem:
 #undef NEED
 #undef TRAIL
 #undef PUSH_CP
+#undef PUSH_FRAME
+#undef POSS_ITERATION
+#undef ITERATE_AGAIN
 #undef POP_CP
 }
 

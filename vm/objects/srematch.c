@@ -51,33 +51,32 @@ out:
 
 static const int64_t *match_regs(Obj m) { return (const int64_t *)VM_LINEAR(RAW(SREMATCH(m)->regs)->data); }
 
-/* The group number `index` names (an int, or a name in groupindex);
- * -1 with IndexError "no such group". */
-static int64_t group_index(Obj m, Obj index)
+/* The group number `index` names: an int or anything with __index__ (as
+ * CPython's PyIndex_Check; its errors propagate, a value out of range is no
+ * group), else a name in groupindex; -1 with IndexError "no such group".
+ * *mslot: a root slot holding the Match (__index__ and a name's __eq__ run
+ * Python code). */
+static int64_t group_index(Obj *mslot, Obj index)
 {
     int64_t i = -1;
-    Obj u = vm_unwrap(index);
-    if (IS_INT(u)) {
-        if (vm_index_i64(index, &i) < 0) {
+    if (IS_INT(vm_unwrap(index)) || TYPE(index)->nb_index) {
+        Obj v = vm_index(index);
+        if (!v)
+            return -1;
+        if (int_as_i64(v, &i) < 0) {
             err_clear();
             i = -1;
         }
     } else {
-        Obj *r = vm_roots(1);
-        r[0] = m;
-        Obj v = dict_getitem(SREPAT(SREMATCH(m)->pattern)->groupindex, index);
-        if (!v && err_occurred()) {
-            vm_unroots(r);
+        Obj v = dict_getitem(SREPAT(SREMATCH(*mslot)->pattern)->groupindex, index);
+        if (!v && err_occurred())
             return -1;
-        }
-        if (v && IS_INT(v) && vm_index_i64(v, &i) < 0) {
+        if (v && IS_INT(v) && int_as_i64(v, &i) < 0) {
             err_clear();
             i = -1;
         }
-        m = r[0];
-        vm_unroots(r);
     }
-    if (i < 0 || i >= SREMATCH(m)->ngroups) {
+    if (i < 0 || i >= SREMATCH(*mslot)->ngroups) {
         err_set(E_IndexError, "no such group");
         return -1;
     }
@@ -110,7 +109,7 @@ static Obj match_group(Obj *args, size_t nargs, Obj kwnames)
     if (nargs <= 1)
         return group_value(&args[0], 0, g_None);
     if (nargs == 2) {
-        int64_t g = group_index(args[0], args[1]);
+        int64_t g = group_index(&args[0], args[1]);
         return g < 0 ? NULL : group_value(&args[0], g, g_None);
     }
     Obj *r = vm_roots(1);
@@ -119,7 +118,7 @@ static Obj match_group(Obj *args, size_t nargs, Obj kwnames)
     if (!r[0])
         goto out;
     for (size_t i = 1; i < nargs; i++) {
-        int64_t g = group_index(args[0], args[i]);
+        int64_t g = group_index(&args[0], args[i]);
         if (g < 0)
             goto out;
         Obj v = group_value(&args[0], g, g_None);
@@ -136,12 +135,11 @@ out:
 
 static Obj match_getitem(Obj self, Obj key)
 {
-    int64_t g = group_index(self, key);
-    if (g < 0)
-        return NULL;
-    Obj *r = vm_roots(1);
+    Obj *r = vm_roots(2);
     r[0] = self;
-    Obj v = group_value(&r[0], g, g_None);
+    r[1] = key;
+    int64_t g = group_index(&r[0], r[1]);
+    Obj v = g < 0 ? NULL : group_value(&r[0], g, g_None);
     vm_unroots(r);
     return v;
 }
@@ -190,7 +188,7 @@ static Obj match_groupdict(Obj *args, size_t nargs, Obj kwnames)
     Obj k, v;
     while (dict_next(SREPAT(SREMATCH(r[2])->pattern)->groupindex, &it, &k, &v)) {
         r[3] = k;
-        int64_t g = group_index(r[2], k);
+        int64_t g = group_index(&r[2], r[3]);
         if (g < 0)
             goto out;
         r[4] = group_value(&r[2], g, r[0]);
@@ -209,7 +207,7 @@ static int span_of(Obj *args, size_t nargs, Obj kwnames, const char *fname, int6
     if (vm_check_args(fname, nargs - 1, kwnames, 0, 1) < 0)
         return -1;
     int64_t g = 0;
-    if (nargs == 2 && (g = group_index(args[0], args[1])) < 0)
+    if (nargs == 2 && (g = group_index(&args[0], args[1])) < 0)
         return -1;
     const int64_t *regs = match_regs(args[0]);
     *s = regs[2 * g];
@@ -326,25 +324,6 @@ out:
     return res;
 }
 
-static Obj match_copy(Obj *args, size_t nargs, Obj kwnames)
-{
-    if (vm_check_args("__copy__", nargs - 1, kwnames, 0, 0) < 0)
-        return NULL;
-    return args[0];
-}
-static Obj match_deepcopy(Obj *args, size_t nargs, Obj kwnames)
-{
-    if (vm_check_args("__deepcopy__", nargs - 1, kwnames, 1, 1) < 0)
-        return NULL;
-    return args[0];
-}
-static Obj match_class_getitem(Obj *args, size_t nargs, Obj kwnames)
-{
-    if (vm_check_args("__class_getitem__", nargs - 1, kwnames, 1, 1) < 0)
-        return NULL;
-    return generic_alias_new(args[0], args[1]);
-}
-
 static const MethodDef match_methods[] = {
     {"group", match_group, METH_KW,
      "group([group1, ...]) -> str or tuple.\n    Return subgroup(s) of the match by indices or names.\n    For 0 returns the entire match."},
@@ -356,9 +335,9 @@ static const MethodDef match_methods[] = {
     {"span", match_span, 0, "For match object m, return the 2-tuple (m.start(group), m.end(group))."},
     {"expand", match_expand, 0,
      "Return the string obtained by doing backslash substitution on the string template, as done by the sub() method."},
-    {"__copy__", match_copy, 0, NULL},
-    {"__deepcopy__", match_deepcopy, 0, NULL},
-    {"__class_getitem__", match_class_getitem, METH_CLASS, "See PEP 585"},
+    {"__copy__", sre_copy, 0, NULL},
+    {"__deepcopy__", sre_deepcopy, 0, NULL},
+    {"__class_getitem__", sre_class_getitem, METH_CLASS, "See PEP 585"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -11,8 +11,6 @@
 
 TypeObj *T_sre_pattern, *T_sre_scanner;
 
-static const char *const string_pos_endpos[] = {"string", "pos", "endpos", NULL};
-
 /* pos / endpos arguments (None is not accepted, as CPython). */
 static int index_arg(Obj v, int64_t *out)
 {
@@ -21,27 +19,70 @@ static int index_arg(Obj v, int64_t *out)
     return vm_index_i64(v, out);
 }
 
+/* (string[, pos[, endpos]]) into r[1..3]: pos and endpos as ints. */
+static int string_pos_endpos_args(const char *fname, Obj *args, size_t nargs, Obj kwnames, Obj *r,
+                                  int64_t *pos, int64_t *endpos)
+{
+    static const char *const names[] = {"string", "pos", "endpos", NULL};
+    *pos = 0;
+    *endpos = INT64_MAX;
+    if (vm_parse_args(fname, args + 1, nargs - 1, kwnames, names, 1, 3, &r[1]) < 0)
+        return -1;
+    return index_arg(r[2], pos) < 0 || index_arg(r[3], endpos) < 0 ? -1 : 0;
+}
+
+/* Prepare the subject in the root slot *string (its characters go to the
+ * slot *chars) for the Pattern in *pattern, and a state over [pos, endpos].
+ * 0 (the state then needs sre_state_fini), or -1 with an error. */
+static int begin_matching(SreState *st, SreSubject *subj, Obj *pattern, Obj *string, Obj *chars,
+                          int64_t pos, int64_t endpos)
+{
+    *subj = (SreSubject){.string = string, .chars = chars};
+    if (sre_subject_init(subj, SREPAT(*pattern)->isbytes) < 0)
+        return -1;
+    return sre_state_init(st, pattern, subj, pos, endpos);
+}
+
+/* The next match of a findall/split/sub loop, from where the last one
+ * ended (st->start); the loop's body may have moved objects since. */
+static int search_again(SreState *st)
+{
+    sre_state_refresh(st);
+    return sre_search(st);
+}
+
+/* Go on past the match just found: an empty one may not be found again at
+ * the same place. */
+static void step_past_match(SreState *st)
+{
+    st->must_advance = st->match_end == st->match_start;
+    st->start = st->match_end;
+}
+
 /* ---- match / fullmatch / search ---- */
 enum { DO_MATCH, DO_FULLMATCH, DO_SEARCH };
+
+/* One attempt at st->start (DO_SEARCH: from it on): a Match, None, or NULL
+ * with an error. */
+static Obj match_once(SreState *st, int mode)
+{
+    int rc = mode == DO_SEARCH ? sre_search(st) : sre_match(st);
+    return rc > 0 ? sre_match_new(st) : rc == 0 ? g_None : NULL;
+}
 
 static Obj pattern_apply(Obj *args, size_t nargs, Obj kwnames, const char *fname, int mode)
 {
     Obj *r = vm_roots(5);   /* self, string, pos, endpos, chars */
     Obj res = NULL;
     r[0] = args[0];
-    int64_t pos = 0, endpos = INT64_MAX;
-    if (vm_parse_args(fname, args + 1, nargs - 1, kwnames, string_pos_endpos, 1, 3, &r[1]) < 0 ||
-        index_arg(r[2], &pos) < 0 || index_arg(r[3], &endpos) < 0)
-        goto out;
-    SreSubject subj = {.string = &r[1], .chars = &r[4]};
-    if (sre_subject_init(&subj, SREPAT(r[0])->isbytes) < 0)
-        goto out;
+    int64_t pos, endpos;
+    SreSubject subj;
     SreState st;
-    if (sre_state_init(&st, &r[0], &subj, pos, endpos) < 0)
+    if (string_pos_endpos_args(fname, args, nargs, kwnames, r, &pos, &endpos) < 0 ||
+        begin_matching(&st, &subj, &r[0], &r[1], &r[4], pos, endpos) < 0)
         goto out;
     st.match_all = mode == DO_FULLMATCH;
-    int rc = mode == DO_SEARCH ? sre_search(&st) : sre_match(&st);
-    res = rc > 0 ? sre_match_new(&st) : rc == 0 ? g_None : NULL;
+    res = match_once(&st, mode);
     sre_state_fini(&st);
 out:
     vm_unroots(r);
@@ -91,34 +132,25 @@ static Obj pattern_findall(Obj *args, size_t nargs, Obj kwnames)
     Obj *r = vm_roots(8);   /* self, string, pos, endpos, chars, list, item, empty */
     Obj res = NULL;
     r[0] = args[0];
-    int64_t pos = 0, endpos = INT64_MAX;
-    if (vm_parse_args("findall", args + 1, nargs - 1, kwnames, string_pos_endpos, 1, 3, &r[1]) < 0 ||
-        index_arg(r[2], &pos) < 0 || index_arg(r[3], &endpos) < 0)
-        goto out;
-    SreSubject subj = {.string = &r[1], .chars = &r[4]};
-    if (sre_subject_init(&subj, SREPAT(r[0])->isbytes) < 0)
-        goto out;
+    int64_t pos, endpos;
+    SreSubject subj;
     SreState st;
-    if (sre_state_init(&st, &r[0], &subj, pos, endpos) < 0)
+    if (string_pos_endpos_args("findall", args, nargs, kwnames, r, &pos, &endpos) < 0 ||
+        begin_matching(&st, &subj, &r[0], &r[1], &r[4], pos, endpos) < 0)
         goto out;
     r[5] = list_new(0);
     r[7] = sre_subject_slice(&subj, 0, 0);
     if (!r[5] || !r[7])
         goto done;
-    for (;;) {
-        sre_state_refresh(&st);
-        int rc = sre_search(&st);
-        if (rc < 0)
-            goto done;
-        if (rc == 0)
-            break;
+    int rc;
+    while ((rc = search_again(&st)) > 0) {
         r[6] = findall_item(&st, &r[7]);
         if (!r[6] || list_append(r[5], r[6]) < 0)
             goto done;
-        st.must_advance = st.match_end == st.match_start;
-        st.start = st.match_end;
+        step_past_match(&st);
     }
-    res = r[5];
+    if (rc == 0)
+        res = r[5];
 done:
     sre_state_fini(&st);
 out:
@@ -137,21 +169,16 @@ static Obj pattern_split(Obj *args, size_t nargs, Obj kwnames)
     if (vm_parse_args("split", args + 1, nargs - 1, kwnames, names, 1, 2, &r[1]) < 0 ||
         index_arg(r[2], &maxsplit) < 0)
         goto out;
-    SreSubject subj = {.string = &r[1], .chars = &r[3]};
-    if (sre_subject_init(&subj, SREPAT(r[0])->isbytes) < 0)
-        goto out;
+    SreSubject subj;
     SreState st;
-    if (sre_state_init(&st, &r[0], &subj, 0, INT64_MAX) < 0)
+    if (begin_matching(&st, &subj, &r[0], &r[1], &r[3], 0, INT64_MAX) < 0)
         goto out;
     r[4] = list_new(0);
     if (!r[4])
         goto done;
     int64_t last = 0, n = 0;
-    while (maxsplit <= 0 || n < maxsplit) {
-        if (maxsplit < 0)
-            break;   /* CPython: a negative maxsplit splits nothing */
-        sre_state_refresh(&st);
-        int rc = sre_search(&st);
+    while (maxsplit == 0 || n < maxsplit) {   /* CPython: a negative maxsplit splits nothing */
+        int rc = search_again(&st);
         if (rc < 0)
             goto done;
         if (rc == 0)
@@ -166,8 +193,7 @@ static Obj pattern_split(Obj *args, size_t nargs, Obj kwnames)
         }
         n++;
         last = st.match_end;
-        st.must_advance = st.match_end == st.match_start;
-        st.start = st.match_end;
+        step_past_match(&st);
     }
     r[5] = sre_subject_slice(&subj, last, subj.length);
     if (!r[5] || list_append(r[4], r[5]) < 0)
@@ -227,21 +253,16 @@ static Obj pattern_subx(Obj *args, size_t nargs, Obj kwnames, const char *fname,
             goto out;
         callable_filter = vm_callable(r[7]);
     }
-    SreSubject subj = {.string = &r[2], .chars = &r[4]};
-    if (sre_subject_init(&subj, SREPAT(r[0])->isbytes) < 0)
-        goto out;
+    SreSubject subj;
     SreState st;
-    if (sre_state_init(&st, &r[0], &subj, 0, INT64_MAX) < 0)
+    if (begin_matching(&st, &subj, &r[0], &r[2], &r[4], 0, INT64_MAX) < 0)
         goto out;
     r[5] = list_new(0);
     if (!r[5])
         goto done;
     int64_t last = 0, n = 0;
-    while (count <= 0 || n < count) {
-        if (count < 0)
-            break;
-        sre_state_refresh(&st);
-        int rc = sre_search(&st);
+    while (count == 0 || n < count) {   /* a negative count substitutes nothing */
+        int rc = search_again(&st);
         if (rc < 0)
             goto done;
         if (rc == 0)
@@ -251,7 +272,6 @@ static Obj pattern_subx(Obj *args, size_t nargs, Obj kwnames, const char *fname,
             if (!r[6] || list_append(r[5], r[6]) < 0)
                 goto done;
         }
-        int64_t b = st.match_start, e = st.match_end;
         if (callable_filter) {
             r[8] = sre_match_new(&st);
             if (!r[8])
@@ -265,9 +285,8 @@ static Obj pattern_subx(Obj *args, size_t nargs, Obj kwnames, const char *fname,
         if (r[6] != g_None && list_append(r[5], r[6]) < 0)
             goto done;
         n++;
-        last = e;
-        st.must_advance = e == b;
-        st.start = e;
+        last = st.match_end;
+        step_past_match(&st);
     }
     if (last < subj.length) {
         r[6] = sre_subject_slice(&subj, last, subj.length);
@@ -304,12 +323,10 @@ static Obj pattern_scanner(Obj *args, size_t nargs, Obj kwnames)
     Obj *r = vm_roots(5);   /* self, string, pos, endpos, chars */
     Obj res = NULL;
     r[0] = args[0];
-    int64_t pos = 0, endpos = INT64_MAX;
-    if (vm_parse_args("scanner", args + 1, nargs - 1, kwnames, string_pos_endpos, 1, 3, &r[1]) < 0 ||
-        index_arg(r[2], &pos) < 0 || index_arg(r[3], &endpos) < 0)
-        goto out;
+    int64_t pos, endpos;
     SreSubject subj = {.string = &r[1], .chars = &r[4]};
-    if (sre_subject_init(&subj, SREPAT(r[0])->isbytes) < 0)
+    if (string_pos_endpos_args("scanner", args, nargs, kwnames, r, &pos, &endpos) < 0 ||
+        sre_subject_init(&subj, SREPAT(r[0])->isbytes) < 0)
         goto out;
     int64_t len = subj.length;
     pos = pos < 0 ? 0 : pos > len ? len : pos;
@@ -354,15 +371,11 @@ static Obj scanner_step(Obj self, int mode)
         goto out;
     st.pos = SRESCANNER(r[0])->start_pos;
     st.must_advance = must_advance;
-    int rc = mode == DO_SEARCH ? sre_search(&st) : sre_match(&st);
-    if (rc > 0)
-        res = sre_match_new(&st);
-    else if (rc == 0)
-        res = g_None;
+    res = match_once(&st, mode);
     if (res) {
         VM_WRITE(r[0]);
         s = SRESCANNER(r[0]);
-        if (rc == 0) {
+        if (res == g_None) {
             s->done = 1;
         } else {
             s->must_advance = st.match_end == st.match_start;
@@ -512,19 +525,20 @@ static int64_t pattern_hash(Obj self)
     return h == -1 ? -2 : h;
 }
 
-static Obj pattern_copy(Obj *args, size_t nargs, Obj kwnames)
+/* Pattern and Match are immutable: a copy is the object itself. */
+Obj sre_copy(Obj *args, size_t nargs, Obj kwnames)
 {
     if (vm_check_args("__copy__", nargs - 1, kwnames, 0, 0) < 0)
         return NULL;
     return args[0];
 }
-static Obj pattern_deepcopy(Obj *args, size_t nargs, Obj kwnames)
+Obj sre_deepcopy(Obj *args, size_t nargs, Obj kwnames)
 {
     if (vm_check_args("__deepcopy__", nargs - 1, kwnames, 1, 1) < 0)
         return NULL;
     return args[0];
 }
-static Obj sre_class_getitem(Obj *args, size_t nargs, Obj kwnames)
+Obj sre_class_getitem(Obj *args, size_t nargs, Obj kwnames)
 {
     if (vm_check_args("__class_getitem__", nargs - 1, kwnames, 1, 1) < 0)
         return NULL;
@@ -547,8 +561,8 @@ static const MethodDef pattern_methods[] = {
      "Return an iterator over all non-overlapping matches for the RE pattern in string.\n\n"
      "For each match, the iterator returns a match object."},
     {"scanner", pattern_scanner, METH_KW, NULL},
-    {"__copy__", pattern_copy, 0, NULL},
-    {"__deepcopy__", pattern_deepcopy, 0, NULL},
+    {"__copy__", sre_copy, 0, NULL},
+    {"__deepcopy__", sre_deepcopy, 0, NULL},
     {"__class_getitem__", sre_class_getitem, METH_CLASS, "See PEP 585"},
     {NULL, NULL, 0, NULL},
 };
