@@ -256,17 +256,16 @@ out:
 
 static int import_positions(Obj *obj, const char *owner, int *pos)
 {
-    static const char *const names[] = {"lineno", "col_offset", "end_lineno", "end_col_offset"};
     Obj *r = vm_roots(1);
     int rc = -1;
     for (int i = 0; i < 4; i++) {
-        Obj key = str_intern_cstr(names[i]);   /* pinned; made before *obj is read (it may move) */
+        Obj key = str_intern_cstr(ast_position_names[i]);   /* pinned; made before *obj is read (it may move) */
         r[0] = key ? vm_getattr_opt(*obj, key) : NULL;
         if (!r[0] && err_occurred())
             goto out;
         if (!r[0] || IS_NONE(r[0])) {
             if (i < 2) {
-                required_missing(names[i], owner);
+                required_missing(ast_position_names[i], owner);
                 goto out;
             }
             pos[i] = pos[i - 2];   /* no end: the start */

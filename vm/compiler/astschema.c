@@ -239,6 +239,8 @@ const AstClass ast_classes[] = {
 };
 const int ast_nclasses = (int)(sizeof ast_classes / sizeof ast_classes[0]);
 
+const char *const ast_position_names[4] = {"lineno", "col_offset", "end_lineno", "end_col_offset"};
+
 const AstCategoryInfo ast_categories[CAT_COUNT] = {
     [CAT_NONE] = {"", -1, 0, 0, 0, -1, -1},
     [CAT_MOD] = {"mod", 0, 1, 4, sizeof(struct _mod), 0, -1},

@@ -168,8 +168,6 @@ static Obj make_class(const char *name, Obj base, Obj ns)
     return res;
 }
 
-static const char *const attribute_names[] = {"lineno", "col_offset", "end_lineno", "end_col_offset"};
-
 /* The namespace of class idx: _fields, __match_args__, __doc__, defaults */
 static Obj class_namespace(int idx)
 {
@@ -194,7 +192,7 @@ static Obj class_namespace(int idx)
             goto out;
     }
     if (c->attributes && c->base < 0) {   /* on the abstract base, or on a product type */
-        r[1] = str_tuple(attribute_names, 4);
+        r[1] = str_tuple(ast_position_names, 4);
         if (!r[1] || dict_setitem_cstr(r[0], "_attributes", r[1]) < 0)
             goto out;
         if (c->attributes == 1 &&   /* end positions are optional (int?), except in patterns */
