@@ -58,3 +58,12 @@ t(lambda: compile(M(ast.Raise(None, ast.Constant(1))), 'f','exec'))
 t(lambda: compile(M(ast.AnnAssign(ast.Attribute(ast.Name('a', ast.Load()), 'b', ast.Store()), ast.Name('int', ast.Load()), None, 1)), 'f','exec'))
 t(lambda: compile(M(ast.Expr(ast.GeneratorExp(ast.Constant(1), []))), 'f','exec'))
 t(lambda: compile(M(ast.Expr(ast.DictComp(ast.Constant(1), ast.Constant(2), []))), 'f','exec'))
+# NamedExpr's target must be a Name, whatever its context (a comprehension's
+# scope reads it as one; an Attribute there crashed the symbol table)
+W = lambda tgt: M(ast.Expr(ast.ListComp(ast.NamedExpr(tgt, ast.Constant(5)),
+                                        [ast.comprehension(ast.Name('x', ast.Store()), ast.Name('y', ast.Load()), [], 0)])))
+t(lambda: compile(W(ast.Attribute(ast.Name('a', ast.Load()), 'b', ast.Store())), 'f','exec'))
+t(lambda: compile(W(ast.Subscript(ast.Name('a', ast.Load()), ast.Constant(0), ast.Store())), 'f','exec'))
+t(lambda: compile(W(ast.Starred(ast.Name('a', ast.Load()), ast.Load())), 'f','exec'))
+t(lambda: compile(M(ast.Expr(ast.NamedExpr(ast.Tuple([ast.Name('p', ast.Store())], ast.Store()), ast.Constant(5)))), 'f','exec'))
+t(lambda: compile(W(ast.Name('z', ast.Store())), 'f','exec') and 'ok')

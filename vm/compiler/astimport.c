@@ -128,6 +128,8 @@ static int field_context(const AstClass *c, const AstField *f, int own_ctx)
     const char *n = c->name, *fn = f->name;
     if (!strcmp(n, "Delete"))
         return AST_Del;
+    if (!strcmp(n, "NamedExpr") && !strcmp(fn, "target"))
+        return 0;   /* check_node: a Name (CPython's compiler says so before any context) */
     if ((!strcmp(fn, "targets") && !strcmp(n, "Assign")) ||
         !strcmp(fn, "target") ||
         !strcmp(fn, "optional_vars"))
@@ -358,6 +360,18 @@ static int check_node(const AstClass *c, const char *node, int expect_ctx)
     }
     if (c->category == CAT_EXPR) {
         const struct _expr *e = (const struct _expr *)node;
+        if (e->kind == NamedExpr_kind) {
+            /* the symbol table and the compiler read the target as a Name */
+            expr_ty t = e->v.NamedExpr.target;
+            if (t->kind != Name_kind) {
+                err_set(E_TypeError, "NamedExpr target must be a Name");
+                return -1;
+            }
+            if (t->v.Name.ctx != AST_Store) {
+                err_format(E_ValueError, "expression must have Store context but has %s instead", ctx_name(t->v.Name.ctx));
+                return -1;
+            }
+        }
         if (e->kind == Compare_kind && e->v.Compare.comparators.n == 0)
             msg = "Compare with no comparators";
         else if (e->kind == Compare_kind && e->v.Compare.ops.n != e->v.Compare.comparators.n)
