@@ -67,3 +67,13 @@ t(lambda: compile(W(ast.Subscript(ast.Name('a', ast.Load()), ast.Constant(0), as
 t(lambda: compile(W(ast.Starred(ast.Name('a', ast.Load()), ast.Load())), 'f','exec'))
 t(lambda: compile(M(ast.Expr(ast.NamedExpr(ast.Tuple([ast.Name('p', ast.Store())], ast.Store()), ast.Constant(5)))), 'f','exec'))
 t(lambda: compile(W(ast.Name('z', ast.Store())), 'f','exec') and 'ok')
+# value patterns and mapping keys: CPython's literal rules (a complex literal
+# is real +/- imaginary; a mapping key may be None, True or False)
+C, neg = ast.Constant, lambda v: ast.UnaryOp(ast.USub(), v)
+for v in [ast.BinOp(C(1), ast.Add(), C(2)), neg(C('s')), ast.BinOp(C('a'), ast.Sub(), C(2j)),
+          ast.BinOp(C(1), ast.Add(), C(2j)), ast.BinOp(neg(C(1.5)), ast.Sub(), C(2j)), neg(C(2j)),
+          neg(neg(C(1))), ast.BinOp(neg(C(1j)), ast.Add(), C(2j)), ast.UnaryOp(ast.UAdd(), C(1)),
+          ast.BinOp(C(1), ast.Mult(), C(2j)), C(b'x'), C(...)]:
+    t(lambda: compile(X(ast.MatchValue(v)), 'f', 'exec') and 'ok')
+for k in [C(None), C(True), C(1), ast.BinOp(C(1), ast.Add(), C(2)), neg(C(3)), C(...)]:
+    t(lambda: compile(X(ast.MatchMapping([k], [ast.MatchAs()], None)), 'f', 'exec') and 'ok')
