@@ -39,9 +39,9 @@ static Obj ast_init(Obj *args, size_t nargs, Obj kwnames)
     int64_t nk = kwnames ? TUPLE_LEN(kwnames) : 0;
     r[2] = kwnames;
     for (int64_t k = 0; k < nk; k++) {
-        Obj key = TUPLE_ITEMS(r[2])[k];
         for (size_t i = 0; i < npos; i++) {
-            int eq = vm_equal(TUPLE_ITEMS(r[1])[i], key);
+            /* _fields may hold anything: == may run code (the tuples are roots) */
+            int eq = vm_equal(TUPLE_ITEMS(r[1])[i], TUPLE_ITEMS(r[2])[k]);
             if (eq < 0)
                 goto out;
             if (eq) {
@@ -49,7 +49,6 @@ static Obj ast_init(Obj *args, size_t nargs, Obj kwnames)
                            str_cstr(TUPLE_ITEMS(r[2])[k]));
                 goto out;
             }
-            key = TUPLE_ITEMS(r[2])[k];
         }
         if (vm_setattr(args[0], TUPLE_ITEMS(r[2])[k], args[nargs + k]) < 0)
             goto out;
