@@ -77,3 +77,7 @@ for v in [ast.BinOp(C(1), ast.Add(), C(2)), neg(C('s')), ast.BinOp(C('a'), ast.S
     t(lambda: compile(X(ast.MatchValue(v)), 'f', 'exec') and 'ok')
 for k in [C(None), C(True), C(1), ast.BinOp(C(1), ast.Add(), C(2)), neg(C(3)), C(...)]:
     t(lambda: compile(X(ast.MatchMapping([k], [ast.MatchAs()], None)), 'f', 'exec') and 'ok')
+# the node constructor's argument errors
+t(lambda: ast.Name('x', id='y'))
+t(lambda: ast.Name('a', 'b', 'c'))
+t(lambda: ast.dump(ast.Name('x', ctx=ast.Load(), lineno=3), include_attributes=True))
