@@ -329,7 +329,8 @@ Obj asyncgen_wrap_value(Obj v);         /* ASYNC_GEN_WRAP */
 /* traceback.c */
 void traceback_prepend(Obj exc, Obj code, Obj globals /* NULL: unknown */, int lineno, int64_t lasti);
 /* Line `lineno` (1-based) of a source file, without its newline; NULL if
- * absent. A pointer into a one-file cache (valid until the next call). */
+ * absent. A pointer into a one-file cache (valid until the next call).
+ * Makes the transaction inevitable (the cache is shared C state). */
 const char *traceback_source_line(const char *filename, int lineno, size_t *len);
 Obj frameobj_new(Obj code, Obj globals, int lineno);
 void traceback_init_types(void);   /* T_traceback, T_frame */

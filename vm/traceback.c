@@ -231,8 +231,12 @@ static char *src_cache_name;
 static char *src_cache_data;
 static size_t src_cache_len;
 
+/* The cache is C state of all threads that an abort would not restore
+ * (and its blocks are malloc'd): only an inevitable transaction touches it.
+ * print_exception is one already; warnings.c's display is not. */
 static const char *file_text(const char *filename, size_t *len)
 {
+    vm_tx_become_inevitable();
     if (src_cache_name && strcmp(src_cache_name, filename) == 0) {
         *len = src_cache_len;
         return src_cache_data;

@@ -58,3 +58,26 @@ t(lambda: compile(M(ast.Raise(None, ast.Constant(1))), 'f','exec'))
 t(lambda: compile(M(ast.AnnAssign(ast.Attribute(ast.Name('a', ast.Load()), 'b', ast.Store()), ast.Name('int', ast.Load()), None, 1)), 'f','exec'))
 t(lambda: compile(M(ast.Expr(ast.GeneratorExp(ast.Constant(1), []))), 'f','exec'))
 t(lambda: compile(M(ast.Expr(ast.DictComp(ast.Constant(1), ast.Constant(2), []))), 'f','exec'))
+# NamedExpr's target must be a Name, whatever its context (a comprehension's
+# scope reads it as one; an Attribute there crashed the symbol table)
+W = lambda tgt: M(ast.Expr(ast.ListComp(ast.NamedExpr(tgt, ast.Constant(5)),
+                                        [ast.comprehension(ast.Name('x', ast.Store()), ast.Name('y', ast.Load()), [], 0)])))
+t(lambda: compile(W(ast.Attribute(ast.Name('a', ast.Load()), 'b', ast.Store())), 'f','exec'))
+t(lambda: compile(W(ast.Subscript(ast.Name('a', ast.Load()), ast.Constant(0), ast.Store())), 'f','exec'))
+t(lambda: compile(W(ast.Starred(ast.Name('a', ast.Load()), ast.Load())), 'f','exec'))
+t(lambda: compile(M(ast.Expr(ast.NamedExpr(ast.Tuple([ast.Name('p', ast.Store())], ast.Store()), ast.Constant(5)))), 'f','exec'))
+t(lambda: compile(W(ast.Name('z', ast.Store())), 'f','exec') and 'ok')
+# value patterns and mapping keys: CPython's literal rules (a complex literal
+# is real +/- imaginary; a mapping key may be None, True or False)
+C, neg = ast.Constant, lambda v: ast.UnaryOp(ast.USub(), v)
+for v in [ast.BinOp(C(1), ast.Add(), C(2)), neg(C('s')), ast.BinOp(C('a'), ast.Sub(), C(2j)),
+          ast.BinOp(C(1), ast.Add(), C(2j)), ast.BinOp(neg(C(1.5)), ast.Sub(), C(2j)), neg(C(2j)),
+          neg(neg(C(1))), ast.BinOp(neg(C(1j)), ast.Add(), C(2j)), ast.UnaryOp(ast.UAdd(), C(1)),
+          ast.BinOp(C(1), ast.Mult(), C(2j)), C(b'x'), C(...)]:
+    t(lambda: compile(X(ast.MatchValue(v)), 'f', 'exec') and 'ok')
+for k in [C(None), C(True), C(1), ast.BinOp(C(1), ast.Add(), C(2)), neg(C(3)), C(...)]:
+    t(lambda: compile(X(ast.MatchMapping([k], [ast.MatchAs()], None)), 'f', 'exec') and 'ok')
+# the node constructor's argument errors
+t(lambda: ast.Name('x', id='y'))
+t(lambda: ast.Name('a', 'b', 'c'))
+t(lambda: ast.dump(ast.Name('x', ctx=ast.Load(), lineno=3), include_attributes=True))

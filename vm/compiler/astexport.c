@@ -153,10 +153,9 @@ static Obj export_node(int cat, const char *node)
             goto out;
     }
     if (ci->pos_offset >= 0) {
-        static const char *const names[] = {"lineno", "col_offset", "end_lineno", "end_col_offset"};
         const int *pos = (const int *)(node + ci->pos_offset);
         for (int i = 0; i < 4; i++)
-            if (set_cstr(&r[0], names[i], int_from_i64(pos[i])) < 0)
+            if (set_cstr(&r[0], ast_position_names[i], int_from_i64(pos[i])) < 0)
                 goto out;
     }
     res = r[0];

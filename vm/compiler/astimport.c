@@ -128,6 +128,8 @@ static int field_context(const AstClass *c, const AstField *f, int own_ctx)
     const char *n = c->name, *fn = f->name;
     if (!strcmp(n, "Delete"))
         return AST_Del;
+    if (!strcmp(n, "NamedExpr") && !strcmp(fn, "target"))
+        return 0;   /* check_node: a Name (CPython's compiler says so before any context) */
     if ((!strcmp(fn, "targets") && !strcmp(n, "Assign")) ||
         !strcmp(fn, "target") ||
         !strcmp(fn, "optional_vars"))
@@ -256,17 +258,16 @@ out:
 
 static int import_positions(Obj *obj, const char *owner, int *pos)
 {
-    static const char *const names[] = {"lineno", "col_offset", "end_lineno", "end_col_offset"};
     Obj *r = vm_roots(1);
     int rc = -1;
     for (int i = 0; i < 4; i++) {
-        Obj key = str_intern_cstr(names[i]);   /* pinned; made before *obj is read (it may move) */
+        Obj key = str_intern_cstr(ast_position_names[i]);   /* pinned; made before *obj is read (it may move) */
         r[0] = key ? vm_getattr_opt(*obj, key) : NULL;
         if (!r[0] && err_occurred())
             goto out;
         if (!r[0] || IS_NONE(r[0])) {
             if (i < 2) {
-                required_missing(names[i], owner);
+                required_missing(ast_position_names[i], owner);
                 goto out;
             }
             pos[i] = pos[i - 2];   /* no end: the start */
@@ -281,27 +282,49 @@ out:
     return rc;
 }
 
-/* A literal a value pattern (or a mapping pattern's key) may hold: a number,
- * str or bytes Constant, -number, a complex literal, an attribute chain, an
- * f-string (the compiler refuses that one, as CPython's does). */
+/* A number Constant: an int or float (real), an imaginary (imag). */
+static bool is_number(expr_ty v, bool real, bool imag)
+{
+    if (v->kind != Constant_kind)
+        return false;
+    constant_kind k = v->v.Constant.value.kind;
+    return (real && (k == CONST_INT || k == CONST_FLOAT)) || (imag && k == CONST_IMAG);
+}
+
+static bool is_negative_number(expr_ty v, bool imag)
+{
+    return v->kind == UnaryOp_kind && v->v.UnaryOp.op == AST_USub && is_number(v->v.UnaryOp.operand, true, imag);
+}
+
+/* What a value pattern (or a mapping pattern's key) may hold (CPython
+ * 3.11's validator): a number, str or bytes Constant, a negated number, a
+ * complex literal (real +/- imaginary), an attribute chain, an f-string (the
+ * compiler refuses that one, as CPython's does). NULL if v is one. */
 static const char *check_pattern_value(expr_ty v)
 {
-    if (v->kind == UnaryOp_kind && v->v.UnaryOp.op == AST_USub)
-        v = v->v.UnaryOp.operand;
-    else if (v->kind == BinOp_kind && (v->v.BinOp.op == AST_Add || v->v.BinOp.op == AST_Sub) &&
-             v->v.BinOp.right->kind == Constant_kind) {
-        v = v->v.BinOp.left;
-        if (v->kind == UnaryOp_kind && v->v.UnaryOp.op == AST_USub)
-            v = v->v.UnaryOp.operand;
-    }
-    if (v->kind == Constant_kind) {
+    switch (v->kind) {
+    case Constant_kind: {
         constant_kind k = v->v.Constant.value.kind;
         return k == CONST_NONE || k == CONST_TRUE || k == CONST_FALSE || k == CONST_ELLIPSIS
                    ? "unexpected constant inside of a literal pattern"
                    : NULL;
     }
-    return v->kind == Attribute_kind || v->kind == JoinedStr_kind ? NULL
-                                                                   : "patterns may only match literals and attribute lookups";
+    case Attribute_kind: case JoinedStr_kind:
+        return NULL;
+    case UnaryOp_kind:
+        if (is_negative_number(v, true))
+            return NULL;
+        break;
+    case BinOp_kind:
+        if ((v->v.BinOp.op == AST_Add || v->v.BinOp.op == AST_Sub) &&
+            (is_number(v->v.BinOp.left, true, false) || is_negative_number(v->v.BinOp.left, false)) &&
+            is_number(v->v.BinOp.right, false, true))
+            return NULL;
+        break;
+    default:
+        break;
+    }
+    return "patterns may only match literals and attribute lookups";
 }
 
 static bool is_wildcard(const char *name) { return name && !strcmp(name, "_"); }
@@ -359,6 +382,18 @@ static int check_node(const AstClass *c, const char *node, int expect_ctx)
     }
     if (c->category == CAT_EXPR) {
         const struct _expr *e = (const struct _expr *)node;
+        if (e->kind == NamedExpr_kind) {
+            /* the symbol table and the compiler read the target as a Name */
+            expr_ty t = e->v.NamedExpr.target;
+            if (t->kind != Name_kind) {
+                err_set(E_TypeError, "NamedExpr target must be a Name");
+                return -1;
+            }
+            if (t->v.Name.ctx != AST_Store) {
+                err_format(E_ValueError, "expression must have Store context but has %s instead", ctx_name(t->v.Name.ctx));
+                return -1;
+            }
+        }
         if (e->kind == Compare_kind && e->v.Compare.comparators.n == 0)
             msg = "Compare with no comparators";
         else if (e->kind == Compare_kind && e->v.Compare.ops.n != e->v.Compare.comparators.n)
@@ -406,8 +441,12 @@ static int check_node(const AstClass *c, const char *node, int expect_ctx)
             if (cls->kind != Name_kind)
                 msg = "MatchClass cls field can only contain Name or Attribute nodes.";
         }
-        for (int i = 0; !msg && p->kind == MatchMapping_kind && i < p->v.MatchMapping.keys.n; i++)
-            msg = check_pattern_value(p->v.MatchMapping.keys.items[i]);
+        for (int i = 0; !msg && p->kind == MatchMapping_kind && i < p->v.MatchMapping.keys.n; i++) {
+            expr_ty key = p->v.MatchMapping.keys.items[i];
+            constant_kind k = key->kind == Constant_kind ? key->v.Constant.value.kind : CONST_ELLIPSIS;
+            if (k != CONST_NONE && k != CONST_TRUE && k != CONST_FALSE)   /* keys may be those */
+                msg = check_pattern_value(key);
+        }
     }
     if (msg) {
         err_set(E_ValueError, msg);

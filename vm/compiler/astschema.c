@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 
+/* the fields of every class without any (abstract classes, Pass, operators, contexts) */
 static const AstField f_none[] = {{NULL, NULL, 0, 0, 0}};
 
 static const AstField f_Module[] = {{"body", "stmt", AST_SEQ, CAT_STMT, (long)offsetof(struct _mod, v.Module.body)}, {"type_ignores", "type_ignore", AST_SEQ, CAT_TYPE_IGNORE, -1}, {NULL, NULL, 0, 0, 0}};
@@ -14,7 +15,6 @@ static const AstField f_Interactive[] = {{"body", "stmt", AST_SEQ, CAT_STMT, (lo
 static const AstField f_Expression[] = {{"body", "expr", AST_ONE, CAT_EXPR, (long)offsetof(struct _mod, v.Expression.body)}, {NULL, NULL, 0, 0, 0}};
 static const AstField f_FunctionType[] = {{"argtypes", "expr", AST_SEQ, CAT_EXPR, -1}, {"returns", "expr", AST_ONE, CAT_EXPR, -1}, {NULL, NULL, 0, 0, 0}};
 static const AstField f_FunctionDef[] = {{"name", "identifier", AST_ONE, CV_IDENT, (long)offsetof(struct _stmt, v.FunctionDef.name)}, {"args", "arguments", AST_ONE, CAT_ARGUMENTS, (long)offsetof(struct _stmt, v.FunctionDef.args)}, {"body", "stmt", AST_SEQ, CAT_STMT, (long)offsetof(struct _stmt, v.FunctionDef.body)}, {"decorator_list", "expr", AST_SEQ, CAT_EXPR, (long)offsetof(struct _stmt, v.FunctionDef.decorator_list)}, {"returns", "expr", AST_OPT, CAT_EXPR, (long)offsetof(struct _stmt, v.FunctionDef.returns)}, {"type_comment", "string", AST_OPT, CV_STRING, -1}, {NULL, NULL, 0, 0, 0}};
-static const AstField f_AsyncFunctionDef[] = {{"name", "identifier", AST_ONE, CV_IDENT, (long)offsetof(struct _stmt, v.FunctionDef.name)}, {"args", "arguments", AST_ONE, CAT_ARGUMENTS, (long)offsetof(struct _stmt, v.FunctionDef.args)}, {"body", "stmt", AST_SEQ, CAT_STMT, (long)offsetof(struct _stmt, v.FunctionDef.body)}, {"decorator_list", "expr", AST_SEQ, CAT_EXPR, (long)offsetof(struct _stmt, v.FunctionDef.decorator_list)}, {"returns", "expr", AST_OPT, CAT_EXPR, (long)offsetof(struct _stmt, v.FunctionDef.returns)}, {"type_comment", "string", AST_OPT, CV_STRING, -1}, {NULL, NULL, 0, 0, 0}};
 static const AstField f_ClassDef[] = {{"name", "identifier", AST_ONE, CV_IDENT, (long)offsetof(struct _stmt, v.ClassDef.name)}, {"bases", "expr", AST_SEQ, CAT_EXPR, (long)offsetof(struct _stmt, v.ClassDef.bases)}, {"keywords", "keyword", AST_SEQ, CAT_KEYWORD, (long)offsetof(struct _stmt, v.ClassDef.keywords)}, {"body", "stmt", AST_SEQ, CAT_STMT, (long)offsetof(struct _stmt, v.ClassDef.body)}, {"decorator_list", "expr", AST_SEQ, CAT_EXPR, (long)offsetof(struct _stmt, v.ClassDef.decorator_list)}, {NULL, NULL, 0, 0, 0}};
 static const AstField f_Return[] = {{"value", "expr", AST_OPT, CAT_EXPR, (long)offsetof(struct _stmt, v.Return.value)}, {NULL, NULL, 0, 0, 0}};
 static const AstField f_Delete[] = {{"targets", "expr", AST_SEQ, CAT_EXPR, (long)offsetof(struct _stmt, v.Delete.targets)}, {NULL, NULL, 0, 0, 0}};
@@ -22,24 +22,18 @@ static const AstField f_Assign[] = {{"targets", "expr", AST_SEQ, CAT_EXPR, (long
 static const AstField f_AugAssign[] = {{"target", "expr", AST_ONE, CAT_EXPR, (long)offsetof(struct _stmt, v.AugAssign.target)}, {"op", "operator", AST_ONE, CAT_OPERATOR, (long)offsetof(struct _stmt, v.AugAssign.op)}, {"value", "expr", AST_ONE, CAT_EXPR, (long)offsetof(struct _stmt, v.AugAssign.value)}, {NULL, NULL, 0, 0, 0}};
 static const AstField f_AnnAssign[] = {{"target", "expr", AST_ONE, CAT_EXPR, (long)offsetof(struct _stmt, v.AnnAssign.target)}, {"annotation", "expr", AST_ONE, CAT_EXPR, (long)offsetof(struct _stmt, v.AnnAssign.annotation)}, {"value", "expr", AST_OPT, CAT_EXPR, (long)offsetof(struct _stmt, v.AnnAssign.value)}, {"simple", "int", AST_ONE, CV_INT, (long)offsetof(struct _stmt, v.AnnAssign.simple)}, {NULL, NULL, 0, 0, 0}};
 static const AstField f_For[] = {{"target", "expr", AST_ONE, CAT_EXPR, (long)offsetof(struct _stmt, v.For.target)}, {"iter", "expr", AST_ONE, CAT_EXPR, (long)offsetof(struct _stmt, v.For.iter)}, {"body", "stmt", AST_SEQ, CAT_STMT, (long)offsetof(struct _stmt, v.For.body)}, {"orelse", "stmt", AST_SEQ, CAT_STMT, (long)offsetof(struct _stmt, v.For.orelse)}, {"type_comment", "string", AST_OPT, CV_STRING, -1}, {NULL, NULL, 0, 0, 0}};
-static const AstField f_AsyncFor[] = {{"target", "expr", AST_ONE, CAT_EXPR, (long)offsetof(struct _stmt, v.For.target)}, {"iter", "expr", AST_ONE, CAT_EXPR, (long)offsetof(struct _stmt, v.For.iter)}, {"body", "stmt", AST_SEQ, CAT_STMT, (long)offsetof(struct _stmt, v.For.body)}, {"orelse", "stmt", AST_SEQ, CAT_STMT, (long)offsetof(struct _stmt, v.For.orelse)}, {"type_comment", "string", AST_OPT, CV_STRING, -1}, {NULL, NULL, 0, 0, 0}};
 static const AstField f_While[] = {{"test", "expr", AST_ONE, CAT_EXPR, (long)offsetof(struct _stmt, v.While.test)}, {"body", "stmt", AST_SEQ, CAT_STMT, (long)offsetof(struct _stmt, v.While.body)}, {"orelse", "stmt", AST_SEQ, CAT_STMT, (long)offsetof(struct _stmt, v.While.orelse)}, {NULL, NULL, 0, 0, 0}};
 static const AstField f_If[] = {{"test", "expr", AST_ONE, CAT_EXPR, (long)offsetof(struct _stmt, v.If.test)}, {"body", "stmt", AST_SEQ, CAT_STMT, (long)offsetof(struct _stmt, v.If.body)}, {"orelse", "stmt", AST_SEQ, CAT_STMT, (long)offsetof(struct _stmt, v.If.orelse)}, {NULL, NULL, 0, 0, 0}};
 static const AstField f_With[] = {{"items", "withitem", AST_SEQ, CAT_WITHITEM, (long)offsetof(struct _stmt, v.With.items)}, {"body", "stmt", AST_SEQ, CAT_STMT, (long)offsetof(struct _stmt, v.With.body)}, {"type_comment", "string", AST_OPT, CV_STRING, -1}, {NULL, NULL, 0, 0, 0}};
-static const AstField f_AsyncWith[] = {{"items", "withitem", AST_SEQ, CAT_WITHITEM, (long)offsetof(struct _stmt, v.With.items)}, {"body", "stmt", AST_SEQ, CAT_STMT, (long)offsetof(struct _stmt, v.With.body)}, {"type_comment", "string", AST_OPT, CV_STRING, -1}, {NULL, NULL, 0, 0, 0}};
 static const AstField f_Match[] = {{"subject", "expr", AST_ONE, CAT_EXPR, (long)offsetof(struct _stmt, v.Match.subject)}, {"cases", "match_case", AST_SEQ, CAT_MATCH_CASE, (long)offsetof(struct _stmt, v.Match.cases)}, {NULL, NULL, 0, 0, 0}};
 static const AstField f_Raise[] = {{"exc", "expr", AST_OPT, CAT_EXPR, (long)offsetof(struct _stmt, v.Raise.exc)}, {"cause", "expr", AST_OPT, CAT_EXPR, (long)offsetof(struct _stmt, v.Raise.cause)}, {NULL, NULL, 0, 0, 0}};
 static const AstField f_Try[] = {{"body", "stmt", AST_SEQ, CAT_STMT, (long)offsetof(struct _stmt, v.Try.body)}, {"handlers", "excepthandler", AST_SEQ, CAT_HANDLER, (long)offsetof(struct _stmt, v.Try.handlers)}, {"orelse", "stmt", AST_SEQ, CAT_STMT, (long)offsetof(struct _stmt, v.Try.orelse)}, {"finalbody", "stmt", AST_SEQ, CAT_STMT, (long)offsetof(struct _stmt, v.Try.finalbody)}, {NULL, NULL, 0, 0, 0}};
-static const AstField f_TryStar[] = {{"body", "stmt", AST_SEQ, CAT_STMT, (long)offsetof(struct _stmt, v.Try.body)}, {"handlers", "excepthandler", AST_SEQ, CAT_HANDLER, (long)offsetof(struct _stmt, v.Try.handlers)}, {"orelse", "stmt", AST_SEQ, CAT_STMT, (long)offsetof(struct _stmt, v.Try.orelse)}, {"finalbody", "stmt", AST_SEQ, CAT_STMT, (long)offsetof(struct _stmt, v.Try.finalbody)}, {NULL, NULL, 0, 0, 0}};
 static const AstField f_Assert[] = {{"test", "expr", AST_ONE, CAT_EXPR, (long)offsetof(struct _stmt, v.Assert.test)}, {"msg", "expr", AST_OPT, CAT_EXPR, (long)offsetof(struct _stmt, v.Assert.msg)}, {NULL, NULL, 0, 0, 0}};
 static const AstField f_Import[] = {{"names", "alias", AST_SEQ, CAT_ALIAS, (long)offsetof(struct _stmt, v.Import.names)}, {NULL, NULL, 0, 0, 0}};
 static const AstField f_ImportFrom[] = {{"module", "identifier", AST_OPT, CV_IDENT, (long)offsetof(struct _stmt, v.ImportFrom.module)}, {"names", "alias", AST_SEQ, CAT_ALIAS, (long)offsetof(struct _stmt, v.ImportFrom.names)}, {"level", "int", AST_OPT, CV_INT, (long)offsetof(struct _stmt, v.ImportFrom.level)}, {NULL, NULL, 0, 0, 0}};
 static const AstField f_Global[] = {{"names", "identifier", AST_SEQ, CV_IDENT, (long)offsetof(struct _stmt, v.Global.names)}, {NULL, NULL, 0, 0, 0}};
 static const AstField f_Nonlocal[] = {{"names", "identifier", AST_SEQ, CV_IDENT, (long)offsetof(struct _stmt, v.Nonlocal.names)}, {NULL, NULL, 0, 0, 0}};
 static const AstField f_Expr[] = {{"value", "expr", AST_ONE, CAT_EXPR, (long)offsetof(struct _stmt, v.Expr.value)}, {NULL, NULL, 0, 0, 0}};
-static const AstField f_Pass[] = {{NULL, NULL, 0, 0, 0}};
-static const AstField f_Break[] = {{NULL, NULL, 0, 0, 0}};
-static const AstField f_Continue[] = {{NULL, NULL, 0, 0, 0}};
 static const AstField f_BoolOp[] = {{"op", "boolop", AST_ONE, CAT_BOOLOP, (long)offsetof(struct _expr, v.BoolOp.op)}, {"values", "expr", AST_SEQ, CAT_EXPR, (long)offsetof(struct _expr, v.BoolOp.values)}, {NULL, NULL, 0, 0, 0}};
 static const AstField f_NamedExpr[] = {{"target", "expr", AST_ONE, CAT_EXPR, (long)offsetof(struct _expr, v.NamedExpr.target)}, {"value", "expr", AST_ONE, CAT_EXPR, (long)offsetof(struct _expr, v.NamedExpr.value)}, {NULL, NULL, 0, 0, 0}};
 static const AstField f_BinOp[] = {{"left", "expr", AST_ONE, CAT_EXPR, (long)offsetof(struct _expr, v.BinOp.left)}, {"op", "operator", AST_ONE, CAT_OPERATOR, (long)offsetof(struct _expr, v.BinOp.op)}, {"right", "expr", AST_ONE, CAT_EXPR, (long)offsetof(struct _expr, v.BinOp.right)}, {NULL, NULL, 0, 0, 0}};
@@ -67,38 +61,6 @@ static const AstField f_Name[] = {{"id", "identifier", AST_ONE, CV_IDENT, (long)
 static const AstField f_List[] = {{"elts", "expr", AST_SEQ, CAT_EXPR, (long)offsetof(struct _expr, v.List.elts)}, {"ctx", "expr_context", AST_ONE, CAT_CTX, (long)offsetof(struct _expr, v.List.ctx)}, {NULL, NULL, 0, 0, 0}};
 static const AstField f_Tuple[] = {{"elts", "expr", AST_SEQ, CAT_EXPR, (long)offsetof(struct _expr, v.Tuple.elts)}, {"ctx", "expr_context", AST_ONE, CAT_CTX, (long)offsetof(struct _expr, v.Tuple.ctx)}, {NULL, NULL, 0, 0, 0}};
 static const AstField f_Slice[] = {{"lower", "expr", AST_OPT, CAT_EXPR, (long)offsetof(struct _expr, v.Slice.lower)}, {"upper", "expr", AST_OPT, CAT_EXPR, (long)offsetof(struct _expr, v.Slice.upper)}, {"step", "expr", AST_OPT, CAT_EXPR, (long)offsetof(struct _expr, v.Slice.step)}, {NULL, NULL, 0, 0, 0}};
-static const AstField f_Load[] = {{NULL, NULL, 0, 0, 0}};
-static const AstField f_Store[] = {{NULL, NULL, 0, 0, 0}};
-static const AstField f_Del[] = {{NULL, NULL, 0, 0, 0}};
-static const AstField f_And[] = {{NULL, NULL, 0, 0, 0}};
-static const AstField f_Or[] = {{NULL, NULL, 0, 0, 0}};
-static const AstField f_Add[] = {{NULL, NULL, 0, 0, 0}};
-static const AstField f_Sub[] = {{NULL, NULL, 0, 0, 0}};
-static const AstField f_Mult[] = {{NULL, NULL, 0, 0, 0}};
-static const AstField f_MatMult[] = {{NULL, NULL, 0, 0, 0}};
-static const AstField f_Div[] = {{NULL, NULL, 0, 0, 0}};
-static const AstField f_Mod[] = {{NULL, NULL, 0, 0, 0}};
-static const AstField f_Pow[] = {{NULL, NULL, 0, 0, 0}};
-static const AstField f_LShift[] = {{NULL, NULL, 0, 0, 0}};
-static const AstField f_RShift[] = {{NULL, NULL, 0, 0, 0}};
-static const AstField f_BitOr[] = {{NULL, NULL, 0, 0, 0}};
-static const AstField f_BitXor[] = {{NULL, NULL, 0, 0, 0}};
-static const AstField f_BitAnd[] = {{NULL, NULL, 0, 0, 0}};
-static const AstField f_FloorDiv[] = {{NULL, NULL, 0, 0, 0}};
-static const AstField f_Invert[] = {{NULL, NULL, 0, 0, 0}};
-static const AstField f_Not[] = {{NULL, NULL, 0, 0, 0}};
-static const AstField f_UAdd[] = {{NULL, NULL, 0, 0, 0}};
-static const AstField f_USub[] = {{NULL, NULL, 0, 0, 0}};
-static const AstField f_Eq[] = {{NULL, NULL, 0, 0, 0}};
-static const AstField f_NotEq[] = {{NULL, NULL, 0, 0, 0}};
-static const AstField f_Lt[] = {{NULL, NULL, 0, 0, 0}};
-static const AstField f_LtE[] = {{NULL, NULL, 0, 0, 0}};
-static const AstField f_Gt[] = {{NULL, NULL, 0, 0, 0}};
-static const AstField f_GtE[] = {{NULL, NULL, 0, 0, 0}};
-static const AstField f_Is[] = {{NULL, NULL, 0, 0, 0}};
-static const AstField f_IsNot[] = {{NULL, NULL, 0, 0, 0}};
-static const AstField f_In[] = {{NULL, NULL, 0, 0, 0}};
-static const AstField f_NotIn[] = {{NULL, NULL, 0, 0, 0}};
 static const AstField f_comprehension[] = {{"target", "expr", AST_ONE, CAT_EXPR, (long)offsetof(struct _comprehension, target)}, {"iter", "expr", AST_ONE, CAT_EXPR, (long)offsetof(struct _comprehension, iter)}, {"ifs", "expr", AST_SEQ, CAT_EXPR, (long)offsetof(struct _comprehension, ifs)}, {"is_async", "int", AST_ONE, CV_INT, (long)offsetof(struct _comprehension, is_async)}, {NULL, NULL, 0, 0, 0}};
 static const AstField f_ExceptHandler[] = {{"type", "expr", AST_OPT, CAT_EXPR, (long)offsetof(struct _excepthandler, type)}, {"name", "identifier", AST_OPT, CV_IDENT, (long)offsetof(struct _excepthandler, name)}, {"body", "stmt", AST_SEQ, CAT_STMT, (long)offsetof(struct _excepthandler, body)}, {NULL, NULL, 0, 0, 0}};
 static const AstField f_arguments[] = {{"posonlyargs", "arg", AST_SEQ, CAT_ARG, (long)offsetof(struct _arguments, posonlyargs)}, {"args", "arg", AST_SEQ, CAT_ARG, (long)offsetof(struct _arguments, args)}, {"vararg", "arg", AST_OPT, CAT_ARG, (long)offsetof(struct _arguments, vararg)}, {"kwonlyargs", "arg", AST_SEQ, CAT_ARG, (long)offsetof(struct _arguments, kwonlyargs)}, {"kw_defaults", "expr", AST_SEQ, CAT_EXPR | CV_NULL_ITEMS, (long)offsetof(struct _arguments, kw_defaults)}, {"kwarg", "arg", AST_OPT, CAT_ARG, (long)offsetof(struct _arguments, kwarg)}, {"defaults", "expr", AST_SEQ, CAT_EXPR, (long)offsetof(struct _arguments, defaults)}, {NULL, NULL, 0, 0, 0}};
@@ -117,6 +79,7 @@ static const AstField f_MatchAs[] = {{"pattern", "pattern", AST_OPT, CAT_PATTERN
 static const AstField f_MatchOr[] = {{"patterns", "pattern", AST_SEQ, CAT_PATTERN, (long)offsetof(struct _pattern, v.MatchOr.patterns)}, {NULL, NULL, 0, 0, 0}};
 static const AstField f_TypeIgnore[] = {{"lineno", "int", AST_ONE, CV_INT, -1}, {"tag", "string", AST_ONE, CV_STRING, -1}, {NULL, NULL, 0, 0, 0}};
 
+/* Async forms and TryStar share the fields (and C struct members) of their plain forms. */
 const AstClass ast_classes[] = {
     {"mod", -1, CAT_MOD, 0, 0, f_none},
     {"Module", 0, CAT_MOD, Module_kind, 0, f_Module},
@@ -125,7 +88,7 @@ const AstClass ast_classes[] = {
     {"FunctionType", 0, CAT_MOD, 0, 0, f_FunctionType},
     {"stmt", -1, CAT_STMT, 0, 1, f_none},
     {"FunctionDef", 5, CAT_STMT, FunctionDef_kind, 1, f_FunctionDef},
-    {"AsyncFunctionDef", 5, CAT_STMT, AsyncFunctionDef_kind, 1, f_AsyncFunctionDef},
+    {"AsyncFunctionDef", 5, CAT_STMT, AsyncFunctionDef_kind, 1, f_FunctionDef},
     {"ClassDef", 5, CAT_STMT, ClassDef_kind, 1, f_ClassDef},
     {"Return", 5, CAT_STMT, Return_kind, 1, f_Return},
     {"Delete", 5, CAT_STMT, Delete_kind, 1, f_Delete},
@@ -133,24 +96,24 @@ const AstClass ast_classes[] = {
     {"AugAssign", 5, CAT_STMT, AugAssign_kind, 1, f_AugAssign},
     {"AnnAssign", 5, CAT_STMT, AnnAssign_kind, 1, f_AnnAssign},
     {"For", 5, CAT_STMT, For_kind, 1, f_For},
-    {"AsyncFor", 5, CAT_STMT, AsyncFor_kind, 1, f_AsyncFor},
+    {"AsyncFor", 5, CAT_STMT, AsyncFor_kind, 1, f_For},
     {"While", 5, CAT_STMT, While_kind, 1, f_While},
     {"If", 5, CAT_STMT, If_kind, 1, f_If},
     {"With", 5, CAT_STMT, With_kind, 1, f_With},
-    {"AsyncWith", 5, CAT_STMT, AsyncWith_kind, 1, f_AsyncWith},
+    {"AsyncWith", 5, CAT_STMT, AsyncWith_kind, 1, f_With},
     {"Match", 5, CAT_STMT, Match_kind, 1, f_Match},
     {"Raise", 5, CAT_STMT, Raise_kind, 1, f_Raise},
     {"Try", 5, CAT_STMT, Try_kind, 1, f_Try},
-    {"TryStar", 5, CAT_STMT, TryStar_kind, 1, f_TryStar},
+    {"TryStar", 5, CAT_STMT, TryStar_kind, 1, f_Try},
     {"Assert", 5, CAT_STMT, Assert_kind, 1, f_Assert},
     {"Import", 5, CAT_STMT, Import_kind, 1, f_Import},
     {"ImportFrom", 5, CAT_STMT, ImportFrom_kind, 1, f_ImportFrom},
     {"Global", 5, CAT_STMT, Global_kind, 1, f_Global},
     {"Nonlocal", 5, CAT_STMT, Nonlocal_kind, 1, f_Nonlocal},
     {"Expr", 5, CAT_STMT, Expr_kind, 1, f_Expr},
-    {"Pass", 5, CAT_STMT, Pass_kind, 1, f_Pass},
-    {"Break", 5, CAT_STMT, Break_kind, 1, f_Break},
-    {"Continue", 5, CAT_STMT, Continue_kind, 1, f_Continue},
+    {"Pass", 5, CAT_STMT, Pass_kind, 1, f_none},
+    {"Break", 5, CAT_STMT, Break_kind, 1, f_none},
+    {"Continue", 5, CAT_STMT, Continue_kind, 1, f_none},
     {"expr", -1, CAT_EXPR, 0, 1, f_none},
     {"BoolOp", 33, CAT_EXPR, BoolOp_kind, 1, f_BoolOp},
     {"NamedExpr", 33, CAT_EXPR, NamedExpr_kind, 1, f_NamedExpr},
@@ -180,42 +143,42 @@ const AstClass ast_classes[] = {
     {"Tuple", 33, CAT_EXPR, Tuple_kind, 1, f_Tuple},
     {"Slice", 33, CAT_EXPR, Slice_kind, 1, f_Slice},
     {"expr_context", -1, CAT_CTX, 0, 0, f_none},
-    {"Load", 61, CAT_CTX, AST_Load, 0, f_Load},
-    {"Store", 61, CAT_CTX, AST_Store, 0, f_Store},
-    {"Del", 61, CAT_CTX, AST_Del, 0, f_Del},
+    {"Load", 61, CAT_CTX, AST_Load, 0, f_none},
+    {"Store", 61, CAT_CTX, AST_Store, 0, f_none},
+    {"Del", 61, CAT_CTX, AST_Del, 0, f_none},
     {"boolop", -1, CAT_BOOLOP, 0, 0, f_none},
-    {"And", 65, CAT_BOOLOP, AST_And, 0, f_And},
-    {"Or", 65, CAT_BOOLOP, AST_Or, 0, f_Or},
+    {"And", 65, CAT_BOOLOP, AST_And, 0, f_none},
+    {"Or", 65, CAT_BOOLOP, AST_Or, 0, f_none},
     {"operator", -1, CAT_OPERATOR, 0, 0, f_none},
-    {"Add", 68, CAT_OPERATOR, AST_Add, 0, f_Add},
-    {"Sub", 68, CAT_OPERATOR, AST_Sub, 0, f_Sub},
-    {"Mult", 68, CAT_OPERATOR, AST_Mult, 0, f_Mult},
-    {"MatMult", 68, CAT_OPERATOR, AST_MatMult, 0, f_MatMult},
-    {"Div", 68, CAT_OPERATOR, AST_Div, 0, f_Div},
-    {"Mod", 68, CAT_OPERATOR, AST_Mod, 0, f_Mod},
-    {"Pow", 68, CAT_OPERATOR, AST_Pow, 0, f_Pow},
-    {"LShift", 68, CAT_OPERATOR, AST_LShift, 0, f_LShift},
-    {"RShift", 68, CAT_OPERATOR, AST_RShift, 0, f_RShift},
-    {"BitOr", 68, CAT_OPERATOR, AST_BitOr, 0, f_BitOr},
-    {"BitXor", 68, CAT_OPERATOR, AST_BitXor, 0, f_BitXor},
-    {"BitAnd", 68, CAT_OPERATOR, AST_BitAnd, 0, f_BitAnd},
-    {"FloorDiv", 68, CAT_OPERATOR, AST_FloorDiv, 0, f_FloorDiv},
+    {"Add", 68, CAT_OPERATOR, AST_Add, 0, f_none},
+    {"Sub", 68, CAT_OPERATOR, AST_Sub, 0, f_none},
+    {"Mult", 68, CAT_OPERATOR, AST_Mult, 0, f_none},
+    {"MatMult", 68, CAT_OPERATOR, AST_MatMult, 0, f_none},
+    {"Div", 68, CAT_OPERATOR, AST_Div, 0, f_none},
+    {"Mod", 68, CAT_OPERATOR, AST_Mod, 0, f_none},
+    {"Pow", 68, CAT_OPERATOR, AST_Pow, 0, f_none},
+    {"LShift", 68, CAT_OPERATOR, AST_LShift, 0, f_none},
+    {"RShift", 68, CAT_OPERATOR, AST_RShift, 0, f_none},
+    {"BitOr", 68, CAT_OPERATOR, AST_BitOr, 0, f_none},
+    {"BitXor", 68, CAT_OPERATOR, AST_BitXor, 0, f_none},
+    {"BitAnd", 68, CAT_OPERATOR, AST_BitAnd, 0, f_none},
+    {"FloorDiv", 68, CAT_OPERATOR, AST_FloorDiv, 0, f_none},
     {"unaryop", -1, CAT_UNARYOP, 0, 0, f_none},
-    {"Invert", 82, CAT_UNARYOP, AST_Invert, 0, f_Invert},
-    {"Not", 82, CAT_UNARYOP, AST_Not, 0, f_Not},
-    {"UAdd", 82, CAT_UNARYOP, AST_UAdd, 0, f_UAdd},
-    {"USub", 82, CAT_UNARYOP, AST_USub, 0, f_USub},
+    {"Invert", 82, CAT_UNARYOP, AST_Invert, 0, f_none},
+    {"Not", 82, CAT_UNARYOP, AST_Not, 0, f_none},
+    {"UAdd", 82, CAT_UNARYOP, AST_UAdd, 0, f_none},
+    {"USub", 82, CAT_UNARYOP, AST_USub, 0, f_none},
     {"cmpop", -1, CAT_CMPOP, 0, 0, f_none},
-    {"Eq", 87, CAT_CMPOP, AST_Eq, 0, f_Eq},
-    {"NotEq", 87, CAT_CMPOP, AST_NotEq, 0, f_NotEq},
-    {"Lt", 87, CAT_CMPOP, AST_Lt, 0, f_Lt},
-    {"LtE", 87, CAT_CMPOP, AST_LtE, 0, f_LtE},
-    {"Gt", 87, CAT_CMPOP, AST_Gt, 0, f_Gt},
-    {"GtE", 87, CAT_CMPOP, AST_GtE, 0, f_GtE},
-    {"Is", 87, CAT_CMPOP, AST_Is, 0, f_Is},
-    {"IsNot", 87, CAT_CMPOP, AST_IsNot, 0, f_IsNot},
-    {"In", 87, CAT_CMPOP, AST_In, 0, f_In},
-    {"NotIn", 87, CAT_CMPOP, AST_NotIn, 0, f_NotIn},
+    {"Eq", 87, CAT_CMPOP, AST_Eq, 0, f_none},
+    {"NotEq", 87, CAT_CMPOP, AST_NotEq, 0, f_none},
+    {"Lt", 87, CAT_CMPOP, AST_Lt, 0, f_none},
+    {"LtE", 87, CAT_CMPOP, AST_LtE, 0, f_none},
+    {"Gt", 87, CAT_CMPOP, AST_Gt, 0, f_none},
+    {"GtE", 87, CAT_CMPOP, AST_GtE, 0, f_none},
+    {"Is", 87, CAT_CMPOP, AST_Is, 0, f_none},
+    {"IsNot", 87, CAT_CMPOP, AST_IsNot, 0, f_none},
+    {"In", 87, CAT_CMPOP, AST_In, 0, f_none},
+    {"NotIn", 87, CAT_CMPOP, AST_NotIn, 0, f_none},
     {"comprehension", -1, CAT_COMPREHENSION, 1, 0, f_comprehension},
     {"excepthandler", -1, CAT_HANDLER, 0, 1, f_none},
     {"ExceptHandler", 99, CAT_HANDLER, 1, 1, f_ExceptHandler},
@@ -238,6 +201,8 @@ const AstClass ast_classes[] = {
     {"TypeIgnore", 116, CAT_TYPE_IGNORE, 0, 0, f_TypeIgnore},
 };
 const int ast_nclasses = (int)(sizeof ast_classes / sizeof ast_classes[0]);
+
+const char *const ast_position_names[4] = {"lineno", "col_offset", "end_lineno", "end_col_offset"};
 
 const AstCategoryInfo ast_categories[CAT_COUNT] = {
     [CAT_NONE] = {"", -1, 0, 0, 0, -1, -1},

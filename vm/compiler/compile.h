@@ -79,6 +79,9 @@ typedef struct AstClass {
 } AstClass;
 extern const AstClass ast_classes[];
 extern const int ast_nclasses;
+/* The attributes of a class with positions (its _attributes), in the order
+ * the C nodes keep them from their pos_offset. */
+extern const char *const ast_position_names[4];
 /* The classes made from ast_classes (a tuple, same order), set once by the
  * _ast module's init; NULL before `_ast` is imported. */
 extern Obj g_ast_class_tuple;

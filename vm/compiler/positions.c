@@ -98,6 +98,8 @@ uint8_t *positions_encode(const PosWord *w, int64_t n, size_t *len)
 typedef const uint8_t __seg_gs *BytePtr;
 typedef struct {
     BytePtr p, end;
+    const int32_t __seg_gs *lines;
+    int64_t k;   /* the first word of the next run */
     bool bad;
 } Reader;
 
@@ -118,45 +120,64 @@ static uint64_t get_varint(Reader *r)
     return 0;
 }
 
-int64_t code_positions_decode(CodeObj *co, CodePos *out, int64_t n)
+static bool reader_init(Reader *r, CodeObj *co)
 {
     if (!co->positions || !co->lines)
-        return 0;
+        return false;
     RawObj *raw = RAW(co->positions);
-    BytePtr data = (BytePtr)raw->data;
-    Reader r = {data, data + raw->length, false};
-    const int32_t __seg_gs *lines = (const int32_t __seg_gs *)RAW(co->lines)->data;
-    int64_t k = 0, limit = n < (int64_t)co->ninstr ? n : (int64_t)co->ninstr;
-    while (k < limit && r.p < r.end) {
-        uint64_t count = get_varint(&r), start = get_varint(&r);
-        CodePos p = {0, 0, -1, -1};
-        if (start) {
-            uint64_t dend = get_varint(&r), col = get_varint(&r), end_col = get_varint(&r);
-            p.line = (int)(lines[k] + unzigzag(start - 1));
-            p.end_line = (int)(p.line + (int64_t)dend);
-            p.col = (int)col - 1;
-            p.end_col = (int)end_col - 1;
-        }
-        if (r.bad || count == 0)
-            break;
-        for (uint64_t c = 0; c < count && k < limit; c++)
-            out[k++] = p;
-    }
-    return k;
+    *r = (Reader){(BytePtr)raw->data, (BytePtr)raw->data + raw->length,
+                  (const int32_t __seg_gs *)RAW(co->lines)->data, 0, false};
+    return true;
 }
 
+/* The next run, starting at word r->k (< ninstr): how many words it covers
+ * (0: the table ended or is bad) and, into *p, their position. */
+static uint64_t next_run(Reader *r, CodePos *p)
+{
+    if (r->p >= r->end)
+        return 0;
+    uint64_t count = get_varint(r), start = get_varint(r);
+    *p = (CodePos){0, 0, -1, -1};
+    if (start) {
+        uint64_t dend = get_varint(r), col = get_varint(r), end_col = get_varint(r);
+        p->line = (int)(r->lines[r->k] + unzigzag(start - 1));
+        p->end_line = (int)(p->line + (int64_t)dend);
+        p->col = (int)col - 1;
+        p->end_col = (int)end_col - 1;
+    }
+    return r->bad ? 0 : count;
+}
+
+int64_t code_positions_decode(CodeObj *co, CodePos *out, int64_t n)
+{
+    Reader r;
+    if (!reader_init(&r, co))
+        return 0;
+    int64_t limit = n < (int64_t)co->ninstr ? n : (int64_t)co->ninstr;
+    CodePos p;
+    uint64_t count;
+    while (r.k < limit && (count = next_run(&r, &p)) != 0)
+        for (uint64_t c = 0; c < count && r.k < limit; c++)
+            out[r.k++] = p;
+    return r.k;
+}
+
+/* Walks the runs up to word i: no copy of the words before it. */
 bool code_position_at(CodeObj *co, int64_t i, CodePos *out)
 {
-    if (i < 0 || (uint64_t)i >= co->ninstr)
+    Reader r;
+    if (i < 0 || (uint64_t)i >= co->ninstr || !reader_init(&r, co))
         return false;
-    CodePos *all = malloc((size_t)(i + 1) * sizeof(CodePos));
-    if (!all)
-        return false;
-    bool ok = code_positions_decode(co, all, i + 1) == i + 1 && all[i].line > 0;
-    if (ok)
-        *out = all[i];
-    free(all);
-    return ok;
+    CodePos p;
+    uint64_t count;
+    while ((count = next_run(&r, &p)) != 0) {
+        if (count > (uint64_t)(i - r.k)) {
+            *out = p;
+            return p.line > 0;
+        }
+        r.k += (int64_t)count;
+    }
+    return false;
 }
 
 /* ------------------------------------------------------------------ */

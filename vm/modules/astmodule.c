@@ -39,9 +39,9 @@ static Obj ast_init(Obj *args, size_t nargs, Obj kwnames)
     int64_t nk = kwnames ? TUPLE_LEN(kwnames) : 0;
     r[2] = kwnames;
     for (int64_t k = 0; k < nk; k++) {
-        Obj key = TUPLE_ITEMS(r[2])[k];
         for (size_t i = 0; i < npos; i++) {
-            int eq = vm_equal(TUPLE_ITEMS(r[1])[i], key);
+            /* _fields may hold anything: == may run code (the tuples are roots) */
+            int eq = vm_equal(TUPLE_ITEMS(r[1])[i], TUPLE_ITEMS(r[2])[k]);
             if (eq < 0)
                 goto out;
             if (eq) {
@@ -49,7 +49,6 @@ static Obj ast_init(Obj *args, size_t nargs, Obj kwnames)
                            str_cstr(TUPLE_ITEMS(r[2])[k]));
                 goto out;
             }
-            key = TUPLE_ITEMS(r[2])[k];
         }
         if (vm_setattr(args[0], TUPLE_ITEMS(r[2])[k], args[nargs + k]) < 0)
             goto out;
@@ -168,8 +167,6 @@ static Obj make_class(const char *name, Obj base, Obj ns)
     return res;
 }
 
-static const char *const attribute_names[] = {"lineno", "col_offset", "end_lineno", "end_col_offset"};
-
 /* The namespace of class idx: _fields, __match_args__, __doc__, defaults */
 static Obj class_namespace(int idx)
 {
@@ -194,7 +191,7 @@ static Obj class_namespace(int idx)
             goto out;
     }
     if (c->attributes && c->base < 0) {   /* on the abstract base, or on a product type */
-        r[1] = str_tuple(attribute_names, 4);
+        r[1] = str_tuple(ast_position_names, 4);
         if (!r[1] || dict_setitem_cstr(r[0], "_attributes", r[1]) < 0)
             goto out;
         if (c->attributes == 1 &&   /* end positions are optional (int?), except in patterns */
