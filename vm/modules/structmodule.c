@@ -791,6 +791,8 @@ static Obj unpack_iterator_length_hint(Obj *args, size_t nargs, Obj kwnames)
     return res;
 }
 
+/* pack, pack_into and unpack serve as Struct methods too: args[0] is a
+ * format or a Struct (format_of). */
 static Obj s_pack(Obj *args, size_t nargs, Obj kwnames)
 {
     if (vm_check_args("pack", nargs, kwnames, 1, 1 << 30) < 0)
@@ -889,27 +891,6 @@ out:
     return res;
 }
 
-static Obj st_pack(Obj *args, size_t nargs, Obj kwnames)
-{
-    if (vm_check_args("pack", nargs, kwnames, 1, 1 << 30) < 0)
-        return NULL;
-    return do_pack(args[0], args + 1, nargs - 1);
-}
-
-static Obj st_pack_into(Obj *args, size_t nargs, Obj kwnames)
-{
-    if (vm_check_args("pack_into", nargs, kwnames, 1, 1 << 30) < 0)
-        return NULL;
-    return do_pack_into("pack_into", args[0], args + 1, nargs - 1);
-}
-
-static Obj st_unpack(Obj *args, size_t nargs, Obj kwnames)
-{
-    if (vm_check_args("unpack", nargs, kwnames, 2, 2) < 0)
-        return NULL;
-    return do_unpack(args[0], args[1]);
-}
-
 static Obj st_unpack_from(Obj *args, size_t nargs, Obj kwnames)
 {
     static const char *const names[] = {"buffer", "offset", NULL};
@@ -948,9 +929,9 @@ static Obj st_size(Obj *args, size_t nargs, Obj kwnames)
 }
 
 static const MethodDef struct_methods[] = {
-    {"pack", st_pack, 0, NULL},
-    {"pack_into", st_pack_into, 0, NULL},
-    {"unpack", st_unpack, 0, NULL},
+    {"pack", s_pack, 0, NULL},
+    {"pack_into", s_pack_into, 0, NULL},
+    {"unpack", s_unpack, 0, NULL},
     {"unpack_from", st_unpack_from, METH_KW, NULL},
     {"iter_unpack", st_iter_unpack, 0, NULL},
     {NULL, NULL, 0, NULL},
