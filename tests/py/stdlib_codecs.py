@@ -41,3 +41,20 @@ except LookupError as e:
 print(codecs.encode("abc", "rot13"))
 for name in ("utf_16", "utf-32", "mac_roman", "cp1251"):
     print(name, codecs.lookup(name).name, "z\u0416".encode(name, "replace")[-4:])
+# a search function that allocates (collects) before lookup reports the name
+def busy_search(name):
+    junk = [str(i) * 3 for i in range(3000)]
+    return None
+codecs.register(busy_search)
+try:
+    codecs.lookup("".join(["no-such-", "codec-", str(12345)]))
+except LookupError as e:
+    print("LookupError", e)
+codecs.unregister(busy_search)
+class DecodeErr(UnicodeDecodeError):
+    pass
+for handler in ("xmlcharrefreplace", "namereplace"):
+    try:
+        codecs.lookup_error(handler)(DecodeErr("utf-8", bytes([200, 201]) * 3, 0, 1, "bad"))
+    except TypeError as e:
+        print("TypeError", e)

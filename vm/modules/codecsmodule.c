@@ -76,8 +76,9 @@ static Obj codec_lookup(Obj encoding)
         err_format(E_TypeError, "lookup() argument must be str, not %s", type_name(encoding));
         return NULL;
     }
-    Obj *r = vm_roots(3);
+    Obj *r = vm_roots(4);
     Obj res = NULL;
+    r[3] = encoding;   /* for the message: the search functions may move it */
     r[0] = normalize_encoding(encoding);
     if (!r[0])
         goto out;
@@ -103,7 +104,7 @@ static Obj codec_lookup(Obj encoding)
         res = r[2];
         goto out;
     }
-    err_format(E_LookupError, "unknown encoding: %s", str_cstr(encoding));
+    err_format(E_LookupError, "unknown encoding: %s", str_cstr(r[3]));
 out:
     vm_unroots(r);
     return res;
@@ -310,16 +311,17 @@ static Obj encode_escapes(Obj exc, const char *handler, bool decode_ok)
     Obj object;
     int64_t start, end;
     bool dec;
+    /* before the parts: reading them allocates, which may move exc */
+    if (!decode_ok && vm_isinstance_type(exc, E_UnicodeDecodeError)) {
+        err_format(E_TypeError, "don't know how to handle %s in error callback", type_name(exc));
+        return NULL;
+    }
     if (unicode_error_parts(exc, &object, &start, &end, &dec) < 0)
         return NULL;
     Obj *r = vm_roots(2);
     Obj res = NULL;
     r[0] = object;
     if (dec) {
-        if (!decode_ok) {
-            err_format(E_TypeError, "don't know how to handle %s in error callback", type_name(exc));
-            goto out;
-        }
         /* backslashreplace of bytes: \xNN each */
         const char *p;
         int64_t n;
