@@ -58,3 +58,12 @@ for handler in ("xmlcharrefreplace", "namereplace"):
         codecs.lookup_error(handler)(DecodeErr("utf-8", bytes([200, 201]) * 3, 0, 1, "bad"))
     except TypeError as e:
         print("TypeError", e)
+try:
+    b"a\x81".decode("cp1252")
+except UnicodeDecodeError as e:
+    print("UnicodeDecodeError", e, e.object, e.start, e.end)
+print(b"a\x81b".decode("cp1252", "ignore"), ascii(b"a\x81b".decode("cp1252", "replace")))
+try:
+    "ab\u20ac".encode("cp437")
+except UnicodeEncodeError as e:
+    print("UnicodeEncodeError", e.object, e.start, e.end, e.reason)

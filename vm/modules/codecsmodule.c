@@ -649,6 +649,23 @@ static Obj c_utf_32_ex_decode(Obj *args, size_t nargs, Obj kwnames)
     return ex_decode("utf_32_ex_decode", 4, args, nargs, kwnames);
 }
 
+/* What the charmap codecs do with a character the mapping lacks, by the
+ * errors argument (NULL: strict); -1 with NotImplementedError for the
+ * handlers not built for them. */
+enum { CHARMAP_STRICT, CHARMAP_IGNORE, CHARMAP_REPLACE };
+
+static int charmap_errors(const char *fname, const char *errors)
+{
+    if (!errors || !strcmp(errors, "strict"))
+        return CHARMAP_STRICT;
+    if (!strcmp(errors, "ignore"))
+        return CHARMAP_IGNORE;
+    if (!strcmp(errors, "replace"))
+        return CHARMAP_REPLACE;
+    err_format(E_NotImplementedError, "%s() with errors='%s' is not built in tmpy yet", fname, errors);
+    return -1;
+}
+
 /* charmap_decode(data, errors=None, mapping=None): each byte through the
  * mapping (a str of up to 256 characters, or a mapping from byte to str,
  * int or None); None: Latin-1. */
@@ -686,29 +703,15 @@ static Obj c_charmap_decode(Obj *args, size_t nargs, Obj kwnames)
         }
         bool undefined = IS_NONE(a[3]) || (IS_STR(a[3]) && str_eq_cstr(a[3], "\xef\xbf\xbe"));
         if (undefined) {
-            if (errors && !strcmp(errors, "ignore"))
+            int how = charmap_errors("charmap_decode", errors);
+            if (how == CHARMAP_IGNORE)
                 continue;
-            if (errors && !strcmp(errors, "replace")) {
+            if (how == CHARMAP_REPLACE) {
                 sb_add_codepoint(&b, 0xFFFD);
                 continue;
             }
-            if (errors && strcmp(errors, "strict")) {
-                err_format(E_NotImplementedError, "charmap_decode() with errors='%s' is not built in tmpy yet", errors);
-                goto fail;
-            }
-            a[4] = bytes_new(p, (size_t)n);
-            {
-                Obj *e = vm_roots(5);
-                e[0] = str_from_cstr("charmap");
-                e[1] = a[4];
-                e[2] = int_from_i64(i);
-                e[3] = int_from_i64(i + 1);
-                e[4] = str_from_cstr("character maps to <undefined>");
-                Obj ex = e[0] && e[1] && e[2] && e[3] && e[4] ? exc_new(E_UnicodeDecodeError, e, 5) : NULL;
-                if (ex)
-                    err_set_obj(ex);
-                vm_unroots(e);
-            }
+            if (how == CHARMAP_STRICT && (a[4] = bytes_new(p, (size_t)n)))
+                raise_codec_error(E_UnicodeDecodeError, "charmap", &a[4], i, i + 1, "character maps to <undefined>");
             goto fail;
         }
         if (IS_STR(a[3])) {
@@ -808,9 +811,10 @@ static Obj c_charmap_encode(Obj *args, size_t nargs, Obj kwnames)
             a[3] = g_None;
         }
         if (IS_NONE(a[3])) {
-            if (errors && !strcmp(errors, "ignore"))
+            int how = charmap_errors("charmap_encode", errors);
+            if (how == CHARMAP_IGNORE)
                 continue;
-            if (errors && !strcmp(errors, "replace")) {
+            if (how == CHARMAP_REPLACE) {
                 Obj q = vm_getitem(a[2], MAKE_SMALLINT('?'));
                 int64_t v;
                 if (!q || vm_index_i64(q, &v) < 0)
@@ -818,20 +822,8 @@ static Obj c_charmap_encode(Obj *args, size_t nargs, Obj kwnames)
                 buf[nb++] = (unsigned char)v;
                 continue;
             }
-            if (errors && strcmp(errors, "strict")) {
-                err_format(E_NotImplementedError, "charmap_encode() with errors='%s' is not built in tmpy yet", errors);
-                goto fail;
-            }
-            Obj *e = vm_roots(5);
-            e[0] = str_from_cstr("charmap");
-            e[1] = a[0];
-            e[2] = int_from_i64(i);
-            e[3] = int_from_i64(i + 1);
-            e[4] = str_from_cstr("character maps to <undefined>");
-            Obj ex = e[0] && e[2] && e[3] && e[4] ? exc_new(E_UnicodeEncodeError, e, 5) : NULL;
-            if (ex)
-                err_set_obj(ex);
-            vm_unroots(e);
+            if (how == CHARMAP_STRICT)
+                raise_codec_error(E_UnicodeEncodeError, "charmap", &a[0], i, i + 1, "character maps to <undefined>");
             goto fail;
         }
         const char *bp;

@@ -640,10 +640,7 @@ static int errors_id(const char *errors)
     return ERR_UNKNOWN;
 }
 
-/* Raise UnicodeDecodeError / UnicodeEncodeError(encoding, object, start, end, reason).
- * *objp is in a root slot. */
-static void raise_codec_error(TypeObj *type, const char *enc, Obj *objp, int64_t start, int64_t end,
-                              const char *reason)
+void raise_codec_error(TypeObj *type, const char *enc, Obj *objp, int64_t start, int64_t end, const char *reason)
 {
     Obj *r = vm_roots(5);
     r[1] = *objp;

@@ -217,6 +217,9 @@ int64_t memview_live_exports(Obj *bap);
 /* str.encode / bytes.decode (encoding, errors: C strings, NULL = defaults). */
 Obj str_encode(Obj s, const char *encoding, const char *errors);
 Obj bytes_decode(Obj b, const char *encoding, const char *errors);   /* b: bytes or bytearray */
+/* Raise UnicodeDecodeError / UnicodeEncodeError(encoding, *objp, start, end,
+ * reason); *objp is in a root slot. */
+void raise_codec_error(TypeObj *type, const char *enc, Obj *objp, int64_t start, int64_t end, const char *reason);
 Obj str_from_bytes_args(Obj b, Obj encoding, Obj errors);            /* str(b, encoding, errors) */
 
 /* ---- formatting (format.c) ---- */
