@@ -89,3 +89,13 @@ print(r.read(3), r.readline(), r.readall(), r.closed)
 with r:
     pass
 print(r.closed, io.SEEK_END, io.DEFAULT_BUFFER_SIZE > 0)
+# closed streams: each method's message (IOBase's have the period, StringIO's own do not)
+for cls in (io.StringIO, io.BytesIO):
+    f = cls()
+    f.close()
+    for name, args in (("read", ()), ("readline", ()), ("tell", ()), ("truncate", ()), ("readlines", ()),
+                       ("writelines", ([],)), ("readable", ()), ("isatty", ()), ("__next__", ())):
+        try:
+            getattr(f, name)(*args)
+        except ValueError as e:
+            print(cls.__name__, name, e)

@@ -860,14 +860,14 @@ static Obj mio_detach(Obj *args, size_t nargs, Obj kwnames)
 }
 
 /* readlines(hint=-1): lines until the end, or until their total length
- * reaches hint. */
+ * reaches hint. Like writelines, IOBase's in CPython: its closed message. */
 static Obj mio_readlines(Obj *args, size_t nargs, Obj kwnames)
 {
     if (vm_check_args("readlines", nargs - 1, kwnames, 0, 1) < 0)
         return NULL;
     int64_t hint;
-    TypeObj *t;
-    if (!open_typed(args[0], &t) || size_arg(nargs > 1 ? args[1] : NULL, &hint) < 0)
+    TypeObj *t = type_of(args[0]);
+    if (!open_self(args[0], t, true) || size_arg(nargs > 1 ? args[1] : NULL, &hint) < 0)
         return NULL;
     Obj *r = vm_roots(3);
     Obj res = NULL;
@@ -899,8 +899,7 @@ static Obj mio_writelines(Obj *args, size_t nargs, Obj kwnames)
 {
     if (vm_check_args("writelines", nargs - 1, kwnames, 1, 1) < 0)
         return NULL;
-    TypeObj *t = type_of(args[0]);
-    if (!open_self(args[0], t, t == T_BytesIO))
+    if (!open_self(args[0], type_of(args[0]), true))
         return NULL;
     Obj *r = vm_roots(3);
     Obj res = NULL;
