@@ -598,12 +598,11 @@ static Obj do_pack_into(const char *fname, Obj fmt, Obj *args, size_t nargs)
         return NULL;
     Obj res = NULL;
     unsigned char *buf = NULL;
-    Obj target = args[0];
-    if (!(TID(vm_unwrap(target)) == TID_BYTEARRAY)) {
-        if (TYPE(target) == T_memoryview)
+    if (!(TID(vm_unwrap(args[0])) == TID_BYTEARRAY)) {
+        if (TYPE(args[0]) == T_memoryview)
             err_set(E_NotImplementedError, "pack_into() into a memoryview is not built in tmpy yet");
         else
-            err_format(E_TypeError, "argument must be read-write bytes-like object, not %s", type_name(target));
+            err_format(E_TypeError, "argument must be read-write bytes-like object, not %s", type_name(args[0]));
         goto out;
     }
     if ((int64_t)nargs - 2 != f.nvalues) {
@@ -613,7 +612,7 @@ static Obj do_pack_into(const char *fname, Obj fmt, Obj *args, size_t nargs)
     int64_t offset;
     if (vm_index_i64(args[1], &offset) < 0)
         goto out;
-    int64_t len = BYTEARRAY(vm_unwrap(target))->length;
+    int64_t len = BYTEARRAY(vm_unwrap(args[0]))->length;   /* args[0]: the offset's __index__ may move it */
     if (offset < 0) {
         if (offset + f.size > 0) {
             struct_error("no space to pack %lld bytes at offset %lld", (long long)f.size, (long long)offset);
@@ -682,12 +681,14 @@ static Obj do_unpack_from(Obj fmt, Obj buffer, Obj offset_obj)
     if (format_of(fmt, &f) < 0)
         return NULL;
     Obj res = NULL;
+    Obj *r = vm_roots(1);
+    r[0] = buffer;   /* the offset's __index__ may run Python code, which moves it */
     int64_t offset = 0;
     if (offset_obj && vm_index_i64(offset_obj, &offset) < 0)
         goto out;
     const char *p;
     int64_t n;
-    if (read_buffer(buffer, &p, &n) < 0)
+    if (read_buffer(r[0], &p, &n) < 0)
         goto out;
     if (offset < 0) {
         if (offset + n < 0) {
@@ -704,6 +705,7 @@ static Obj do_unpack_from(Obj fmt, Obj buffer, Obj offset_obj)
     }
     res = unpack_data(&f, p + offset);
 out:
+    vm_unroots(r);
     format_free(&f);
     return res;
 }
