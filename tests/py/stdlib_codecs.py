@@ -67,3 +67,21 @@ try:
     "ab\u20ac".encode("cp437")
 except UnicodeEncodeError as e:
     print("UnicodeEncodeError", e.object, e.start, e.end, e.reason)
+# a codec whose encoder breaks the (object, length) rule, through codecs.encode and str.encode
+def badtuple_search(name):
+    if name == "badtuple":
+        return codecs.CodecInfo(lambda s, e="strict": s, lambda b, e="strict": (bytes(b).upper(), len(b)),
+                                name="badtuple")
+    return None
+codecs.register(badtuple_search)
+for call in (lambda: codecs.encode("x", "badtuple"), lambda: "x".encode("badtuple")):
+    try:
+        call()
+    except TypeError as e:
+        print("TypeError", e)
+print(codecs.decode(b"ab", "badtuple"))
+try:
+    b"ab".decode("badtuple")
+except TypeError as e:
+    print("TypeError", e)
+codecs.unregister(badtuple_search)

@@ -134,12 +134,12 @@ static Obj c_forget_codec(Obj *args, size_t nargs, Obj kwnames)
     return res;
 }
 
-/* encode/decode(obj, encoding='utf-8', errors='strict'): item 0 (encoder)
- * or 1 (decoder) of the CodecInfo, whose result must be (object, length). */
-static Obj codec_call(const char *fname, int which, Obj *args, size_t nargs, Obj kwnames)
+/* encode/decode(obj, encoding='utf-8', errors='strict'): through the
+ * CodecInfo's encoder or decoder. */
+static Obj codec_call(const char *fname, bool encode, Obj *args, size_t nargs, Obj kwnames)
 {
     static const char *const names[] = {"obj", "encoding", "errors", NULL};
-    Obj *a = vm_roots(5);
+    Obj *a = vm_roots(4);
     Obj res = NULL;
     if (vm_parse_args(fname, args, nargs, kwnames, names, 1, 3, a) < 0)
         goto out;
@@ -148,17 +148,8 @@ static Obj codec_call(const char *fname, int which, Obj *args, size_t nargs, Obj
     if (!a[2] && !(a[2] = str_from_cstr("strict")))
         goto out;
     a[3] = codec_lookup(a[1]);
-    if (!a[3])
-        goto out;
-    a[4] = vm_call2(TUPLE_ITEMS(vm_unwrap(a[3]))[which], a[0], a[2]);
-    if (!a[4])
-        goto out;
-    Obj t = vm_unwrap(a[4]);
-    if (!IS_TUPLE(t) || TUPLE_LEN(t) != 2) {
-        err_format(E_TypeError, "%s must return a tuple (object, integer)", which ? "decoder" : "encoder");
-        goto out;
-    }
-    res = TUPLE_ITEMS(t)[0];
+    if (a[3])
+        res = codec_info_call(a[3], encode, a[0], a[2]);
 out:
     vm_unroots(a);
     return res;
@@ -166,12 +157,12 @@ out:
 
 static Obj c_encode(Obj *args, size_t nargs, Obj kwnames)
 {
-    return codec_call("encode", 0, args, nargs, kwnames);
+    return codec_call("encode", true, args, nargs, kwnames);
 }
 
 static Obj c_decode(Obj *args, size_t nargs, Obj kwnames)
 {
-    return codec_call("decode", 1, args, nargs, kwnames);
+    return codec_call("decode", false, args, nargs, kwnames);
 }
 
 /* ---- error handlers ---- */

@@ -548,6 +548,26 @@ static int encoding_id(const char *enc)
     return ENC_UNKNOWN;
 }
 
+/* The object that item 0 (encode) or 1 (decode) of a CodecInfo makes of
+ * obj: the first of the (object, length) pair it must return. */
+Obj codec_info_call(Obj info, bool encode, Obj obj, Obj errors)
+{
+    Obj t = vm_unwrap(info);   /* a CodecInfo: a tuple subclass */
+    if (!IS_TUPLE(t) || TUPLE_LEN(t) < 2) {
+        err_set(E_TypeError, "codec search functions must return 4-tuples");
+        return NULL;
+    }
+    Obj res = vm_call2(TUPLE_ITEMS(t)[encode ? 0 : 1], obj, errors);
+    if (!res)
+        return NULL;
+    t = vm_unwrap(res);
+    if (!IS_TUPLE(t) || TUPLE_LEN(t) != 2) {
+        err_format(E_TypeError, "%s must return a tuple (object, integer)", encode ? "encoder" : "decoder");
+        return NULL;
+    }
+    return TUPLE_ITEMS(t)[0];
+}
+
 /* str.encode / bytes.decode in an encoding the built-in codecs lack: the
  * codec registry's (_codecs.lookup: CPython's encodings package), which
  * must be a text encoding and give bytes (encode) or str (decode). */
@@ -577,18 +597,9 @@ static Obj registry_codec(Obj obj, const char *encoding_arg, const char *errors_
         goto out;
     }
     r[2] = str_from_cstr(errors);
-    Obj t = r[2] ? vm_unwrap(r[1]) : NULL;
-    if (!t || !IS_TUPLE(t) || TUPLE_LEN(t) < 2)
+    Obj v = r[2] ? codec_info_call(r[1], encode, r[0], r[2]) : NULL;
+    if (!v)
         goto out;
-    r[3] = vm_call2(TUPLE_ITEMS(t)[encode ? 0 : 1], r[0], r[2]);
-    if (!r[3])
-        goto out;
-    t = vm_unwrap(r[3]);
-    if (!IS_TUPLE(t) || TUPLE_LEN(t) != 2) {
-        err_format(E_TypeError, "%s must return a tuple (object, integer)", encode ? "encoder" : "decoder");
-        goto out;
-    }
-    Obj v = TUPLE_ITEMS(t)[0];
     if (encode ? !IS_BYTES(v) : !IS_STR(v)) {
         err_format(E_TypeError, "'%s' %s returned '%s' instead of '%s'; use codecs.%s() to %s to arbitrary types",
                    encoding, encode ? "encoder" : "decoder", type_name(v), encode ? "bytes" : "str",
