@@ -85,3 +85,11 @@ try:
 except TypeError as e:
     print("TypeError", e)
 codecs.unregister(badtuple_search)
+# bytes-like arguments: a memoryview is one, a str or an int is not
+print(codecs.utf_16_ex_decode(memoryview(b"\xff\xfea\x00b\x00"), None, 0, True),
+      codecs.charmap_decode(memoryview(b"ab")), codecs.utf_8_decode(memoryview(b"xy")))
+for call in (lambda: codecs.utf_8_decode("s"), lambda: codecs.escape_decode(3), lambda: codecs.charmap_decode(3)):
+    try:
+        call()
+    except TypeError as e:
+        print("TypeError", e)

@@ -534,10 +534,8 @@ static Obj decode_with(const char *fname, const char *encoding, int unit, Obj *a
         goto out;
     const char *p;
     int64_t n;
-    if (!bytes_like(a[0], &p, &n) && !(TYPE(a[0]) == T_memoryview && memview_contiguous_data(a[0], &p, &n))) {
-        err_format(E_TypeError, "a bytes-like object is required, not '%s'", type_name(a[0]));
+    if (!bytes_like_arg(a[0], &p, &n))
         goto out;
-    }
     int final = 1;
     if (a[2] && (final = vm_is_true(a[2])) < 0)
         goto out;
@@ -593,10 +591,8 @@ static Obj ex_decode(const char *fname, int unit, Obj *args, size_t nargs, Obj k
         goto out;
     const char *p;
     int64_t n;
-    if (!bytes_like(a[0], &p, &n)) {
-        err_format(E_TypeError, "a bytes-like object is required, not '%s'", type_name(a[0]));
+    if (!bytes_like_arg(a[0], &p, &n))
         goto out;
-    }
     int64_t order = 0;
     int final = 0;
     if ((a[2] && vm_index_i64(a[2], &order) < 0) || (a[3] && (final = vm_is_true(a[3])) < 0))
@@ -670,10 +666,8 @@ static Obj c_charmap_decode(Obj *args, size_t nargs, Obj kwnames)
         goto out;
     const char *p;
     int64_t n;
-    if (!bytes_like(a[0], &p, &n)) {
-        err_format(E_TypeError, "a bytes-like object is required, not '%s'", type_name(a[0]));
+    if (!bytes_like_arg(a[0], &p, &n))
         goto out;
-    }
     if (!a[2] || IS_NONE(a[2])) {
         a[3] = bytes_decode(a[0], "latin-1", errors_arg(a[1], errbuf, sizeof errbuf));
         res = a[3] ? tuple_pack(2, a[3], int_from_i64(n)) : NULL;
@@ -876,8 +870,7 @@ static Obj c_escape_decode(Obj *args, size_t nargs, Obj kwnames)
     if (IS_STR(a[0])) {
         p = str_cstr(a[0]);
         n = STR(a[0])->nbytes;
-    } else if (!bytes_like(a[0], &p, &n)) {
-        err_format(E_TypeError, "a bytes-like object is required, not '%s'", type_name(a[0]));
+    } else if (!bytes_like_arg(a[0], &p, &n)) {
         goto out;
     }
     unsigned char *buf = malloc((size_t)n + 1);

@@ -537,16 +537,6 @@ out:
     return res;
 }
 
-/* ---- buffers ---- */
-
-static int read_buffer(Obj v, const char **p, int64_t *n)
-{
-    if (bytes_like(v, p, n) || (TYPE(v) == T_memoryview && memview_contiguous_data(v, p, n)))
-        return 0;
-    err_format(E_TypeError, "a bytes-like object is required, not '%s'", type_name(v));
-    return -1;
-}
-
 /* ---- the functions ---- */
 
 /* The format of a call: a Struct's, or a format argument parsed. */
@@ -663,7 +653,7 @@ static Obj do_unpack(Obj fmt, Obj buffer)
     Obj res = NULL;
     const char *p;
     int64_t n;
-    if (read_buffer(buffer, &p, &n) < 0)
+    if (!bytes_like_arg(buffer, &p, &n))
         goto out;
     if (n != f.size) {
         struct_error("unpack requires a buffer of %lld bytes", (long long)f.size);
@@ -688,7 +678,7 @@ static Obj do_unpack_from(Obj fmt, Obj buffer, Obj offset_obj)
         goto out;
     const char *p;
     int64_t n;
-    if (read_buffer(r[0], &p, &n) < 0)
+    if (!bytes_like_arg(r[0], &p, &n))
         goto out;
     if (offset < 0) {
         if (offset + n < 0) {
@@ -719,7 +709,7 @@ static Obj do_iter_unpack(Obj st, Obj buffer)
     Obj res = NULL;
     const char *p;
     int64_t n;
-    if (read_buffer(buffer, &p, &n) < 0)
+    if (!bytes_like_arg(buffer, &p, &n))
         goto out;
     if (f.size == 0) {
         struct_error("cannot iteratively unpack with a struct of length 0");
@@ -752,7 +742,7 @@ static Obj unpack_iterator_next(Obj self)
     Obj res = NULL;
     const char *p;
     int64_t n;
-    if (read_buffer(ITER(self)->b, &p, &n) < 0)
+    if (!bytes_like_arg(ITER(self)->b, &p, &n))
         goto out;
     int64_t off = ITER(self)->i;
     if (off + f.size > n) {
@@ -787,7 +777,7 @@ static Obj unpack_iterator_length_hint(Obj *args, size_t nargs, Obj kwnames)
     const char *p;
     int64_t n;
     Obj res = NULL;
-    if (read_buffer(ITER(self)->b, &p, &n) == 0)
+    if (bytes_like_arg(ITER(self)->b, &p, &n))
         res = int_from_i64(f.size ? (n - ITER(self)->i) / f.size : 0);
     format_free(&f);
     return res;

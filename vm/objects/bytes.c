@@ -1798,8 +1798,7 @@ static Obj bstartsend(const char *name, Obj *args, size_t nargs, Obj kwnames, bo
 static Obj bm_startswith(Obj *a, size_t n, Obj k) { return bstartsend("startswith", a, n, k, false); }
 static Obj bm_endswith(Obj *a, size_t n, Obj k) { return bstartsend("endswith", a, n, k, true); }
 
-/* Bytes-like argument (TypeError "a bytes-like object is required"). */
-static bool need_bytes(Obj v, const char **q, int64_t *qn)
+bool bytes_like_arg(Obj v, const char **q, int64_t *qn)
 {
     if (bytes_like(v, q, qn))
         return true;
@@ -1829,7 +1828,7 @@ static Obj bsplit_common(Obj *args, size_t nargs, Obj kwnames, bool rev)
     if (o[0] && IS_NONE(o[0]))
         o[0] = NULL;
     if (o[0]) {
-        if (!need_bytes(o[0], &q, &qn))
+        if (!bytes_like_arg(o[0], &q, &qn))
             goto out;
         if (qn == 0) {
             err_set(E_ValueError, "empty separator");
@@ -1878,7 +1877,7 @@ static Obj bpartition(Obj *args, size_t nargs, Obj kwnames, bool rev)
     SELF(fname);
     const char *q;
     int64_t qn, n;
-    if (!need_bytes(args[1], &q, &qn))
+    if (!bytes_like_arg(args[1], &q, &qn))
         return NULL;
     if (qn == 0) {
         err_set(E_ValueError, "empty separator");
@@ -1977,7 +1976,7 @@ static Obj bstrip(Obj *args, size_t nargs, Obj kwnames, int which, const char *f
     if (nargs > 1 && !IS_NONE(args[1])) {
         const char *q;
         int64_t qn;
-        if (!need_bytes(args[1], &q, &qn))
+        if (!bytes_like_arg(args[1], &q, &qn))
             return NULL;
         for (int64_t k = 0; k < qn; k++)
             table[(unsigned char)q[k]] = true;
@@ -2013,7 +2012,7 @@ static Obj bm_replace(Obj *args, size_t nargs, Obj kwnames)
         return NULL;
     const char *q, *w;
     int64_t qn, wn, n;
-    if (!need_bytes(args[1], &q, &qn) || !need_bytes(args[2], &w, &wn))
+    if (!bytes_like_arg(args[1], &q, &qn) || !bytes_like_arg(args[2], &w, &wn))
         return NULL;
     int64_t count = -1;
     if (nargs > 3 && arg_i64(args[3], &count) < 0)
@@ -2043,7 +2042,7 @@ static Obj baffix(Obj *args, size_t nargs, Obj kwnames, bool suffix)
     SELF(fname);
     const char *q;
     int64_t qn, n;
-    if (!need_bytes(args[1], &q, &qn))
+    if (!bytes_like_arg(args[1], &q, &qn))
         return NULL;
     const unsigned char *p = bdata(self, &n);
     int64_t i = 0, j = n;
@@ -2429,7 +2428,7 @@ static Obj bm_maketrans(Obj *args, size_t nargs, Obj kwnames)
         return NULL;
     const char *f, *t;
     int64_t fn, tn;
-    if (!need_bytes(args[0], &f, &fn) || !need_bytes(args[1], &t, &tn))
+    if (!bytes_like_arg(args[0], &f, &fn) || !bytes_like_arg(args[1], &t, &tn))
         return NULL;
     if (fn != tn) {
         err_set(E_ValueError, "maketrans arguments must have same length");
@@ -2459,14 +2458,14 @@ static Obj bm_translate(Obj *args, size_t nargs, Obj kwnames)
     const char *t = NULL, *d = "";
     int64_t tn = 0, dn = 0;
     if (!IS_NONE(o[0])) {
-        if (!need_bytes(o[0], &t, &tn))
+        if (!bytes_like_arg(o[0], &t, &tn))
             goto out;
         if (tn != 256) {
             err_set(E_ValueError, "translation table must be 256 characters long");
             goto out;
         }
     }
-    if (o[1] && !need_bytes(o[1], &d, &dn))
+    if (o[1] && !bytes_like_arg(o[1], &d, &dn))
         goto out;
     bool del[256];
     memset(del, 0, sizeof del);

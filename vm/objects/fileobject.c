@@ -1557,10 +1557,8 @@ static Obj m_write(Obj *args, size_t nargs, Obj kwnames)
     }
     const char *p;
     int64_t n;
-    if (!bytes_like(v, &p, &n)) {
-        err_format(E_TypeError, "a bytes-like object is required, not '%s'", type_name(v));
+    if (!bytes_like_arg(v, &p, &n))
         return NULL;
-    }
     if (write_bytes(st, p, (size_t)n, (FO(st)->flags & F_LINEBUF) && memchr(p, '\n', (size_t)n)) < 0)
         return NULL;
     return int_from_i64(n);

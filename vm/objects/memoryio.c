@@ -472,11 +472,8 @@ static int bio_init(Obj self, Obj *args, size_t nargs, Obj kwnames)
         goto out;
     const char *p = "";
     int64_t n = 0;
-    if (a[0] && !IS_NONE(a[0]) && !bytes_like(a[0], &p, &n) &&
-        !(TYPE(a[0]) == T_memoryview && memview_contiguous_data(a[0], &p, &n))) {
-        err_format(E_TypeError, "a bytes-like object is required, not '%s'", type_name(a[0]));
+    if (a[0] && !IS_NONE(a[0]) && !bytes_like_arg(a[0], &p, &n))
         goto out;
-    }
     Obj ba = bytearray_new(p, (size_t)n);
     if (!ba)
         goto out;
@@ -596,10 +593,8 @@ static Obj bio_write(Obj *args, size_t nargs, Obj kwnames)
         return NULL;
     const char *p;
     int64_t len;
-    if (!bytes_like(args[1], &p, &len) && !(TYPE(args[1]) == T_memoryview && memview_contiguous_data(args[1], &p, &len))) {
-        err_format(E_TypeError, "a bytes-like object is required, not '%s'", type_name(args[1]));
+    if (!bytes_like_arg(args[1], &p, &len))
         return NULL;
-    }
     Obj *r = vm_roots(3);
     Obj res = NULL;
     r[0] = s;

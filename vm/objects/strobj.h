@@ -205,9 +205,12 @@ Obj bytes_alloc(int64_t n);               /* zeroed bytes of length n */
 Obj bytes_repr(Obj b);                    /* b'...' */
 Obj bytearray_repr(Obj b);                /* bytearray(b'...') */
 Obj bytes_iter_new(Obj b);
-/* bytes-like (bytes or bytearray, subclasses unwrapped): data and length in
+/* bytes-like (bytes, bytearray, subclasses unwrapped, or a C-contiguous memoryview): data and length in
  * *p and *n (linear, valid until the next allocation); false if v is not one. */
 bool bytes_like(Obj v, const char **p, int64_t *n);
+/* bytes_like for an argument: false with TypeError "a bytes-like object is
+ * required" if v is not one. */
+bool bytes_like_arg(Obj v, const char **p, int64_t *n);
 /* memoryview.c: the data of a C-contiguous memoryview that is not released
  * (as bytes_like); false otherwise. */
 bool memview_contiguous_data(Obj mv, const char **p, int64_t *n);
