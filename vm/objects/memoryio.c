@@ -391,36 +391,6 @@ static Obj sio_readline_impl(Obj s, int64_t size)
     return res;
 }
 
-static Obj sio_seek(Obj *args, size_t nargs, Obj kwnames)
-{
-    if (vm_check_args("seek", nargs - 1, kwnames, 1, 2) < 0)
-        return NULL;
-    int64_t pos, whence = 0;
-    if (!open_self(args[0], T_StringIO, false) || vm_index_i64(args[1], &pos) < 0 ||
-        (nargs > 2 && vm_index_i64(args[2], &whence) < 0))
-        return NULL;
-    Obj s = vm_unwrap(args[0]);
-    if (whence < 0 || whence > 2) {
-        err_format(E_ValueError, "Invalid whence (%lld, should be 0, 1 or 2)", (long long)whence);
-        return NULL;
-    }
-    if (whence == 0 && pos < 0) {
-        err_format(E_ValueError, "Negative seek position %lld", (long long)pos);
-        return NULL;
-    }
-    if (whence != 0 && pos != 0) {
-        err_format(E_OSError, "Can't do nonzero %s-relative seeks", whence == 1 ? "cur" : "end");
-        return NULL;
-    }
-    if (whence == 1)
-        pos = ITER(s)->i;
-    else if (whence == 2)
-        pos = ITER(s)->n;
-    VM_WRITE(s);
-    ITER(s)->i = pos;
-    return int_from_i64(pos);
-}
-
 /* Cuts the text to size (less than its length). */
 static int sio_cut(Obj s, int64_t size)
 {
@@ -621,34 +591,6 @@ out:
     return res;
 }
 
-static Obj bio_seek(Obj *args, size_t nargs, Obj kwnames)
-{
-    if (vm_check_args("seek", nargs - 1, kwnames, 1, 2) < 0)
-        return NULL;
-    int64_t pos, whence = 0;
-    if (!open_self(args[0], T_BytesIO, true) || vm_index_i64(args[1], &pos) < 0 ||
-        (nargs > 2 && vm_index_i64(args[2], &whence) < 0))
-        return NULL;
-    Obj s = vm_unwrap(args[0]);
-    if (whence < 0 || whence > 2) {
-        err_format(E_ValueError, "invalid whence (%lld, should be 0, 1 or 2)", (long long)whence);
-        return NULL;
-    }
-    if (whence == 0 && pos < 0) {
-        err_format(E_ValueError, "negative seek value %lld", (long long)pos);
-        return NULL;
-    }
-    if (whence == 1)
-        pos += ITER(s)->i;
-    else if (whence == 2)
-        pos += bio_len(s);
-    if (pos < 0)
-        pos = 0;
-    VM_WRITE(s);
-    ITER(s)->i = pos;
-    return int_from_i64(pos);
-}
-
 /* Cuts the bytes to size (less than their length). */
 static int bio_cut(Obj s, int64_t size)
 {
@@ -744,6 +686,43 @@ static Obj mio_tell(Obj *args, size_t nargs, Obj kwnames)
     TypeObj *t;
     Obj s = open_typed(args[0], &t);
     return s ? int_from_i64(ITER(s)->i) : NULL;
+}
+
+/* seek(pos, whence=0): StringIO takes only zero offsets from the current
+ * position or the end; the messages differ in case as CPython's do. */
+static Obj mio_seek(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("seek", nargs - 1, kwnames, 1, 2) < 0)
+        return NULL;
+    TypeObj *t;
+    int64_t pos, whence = 0;
+    if (!open_typed(args[0], &t) || vm_index_i64(args[1], &pos) < 0 ||
+        (nargs > 2 && vm_index_i64(args[2], &whence) < 0))
+        return NULL;
+    Obj s = vm_unwrap(args[0]);
+    bool text = t == T_StringIO;
+    if (whence < 0 || whence > 2) {
+        err_format(E_ValueError, text ? "Invalid whence (%lld, should be 0, 1 or 2)"
+                                      : "invalid whence (%lld, should be 0, 1 or 2)", (long long)whence);
+        return NULL;
+    }
+    if (whence == 0 && pos < 0) {
+        err_format(E_ValueError, text ? "Negative seek position %lld" : "negative seek value %lld", (long long)pos);
+        return NULL;
+    }
+    if (text && whence != 0 && pos != 0) {
+        err_format(E_OSError, "Can't do nonzero %s-relative seeks", whence == 1 ? "cur" : "end");
+        return NULL;
+    }
+    if (whence == 1)
+        pos += ITER(s)->i;
+    else if (whence == 2)
+        pos += mio_len(s, t);
+    if (pos < 0)
+        pos = 0;
+    VM_WRITE(s);
+    ITER(s)->i = pos;
+    return int_from_i64(pos);
 }
 
 /* truncate(size=None): None is the position. */
@@ -967,6 +946,7 @@ static const MethodDef common_methods[] = {
     {"read", mio_read, 0, NULL},
     {"readline", mio_readline, 0, NULL},
     {"tell", mio_tell, 0, NULL},
+    {"seek", mio_seek, 0, NULL},
     {"truncate", mio_truncate, 0, NULL},
     {"readable", mio_true, 0, NULL},
     {"writable", mio_true, 0, NULL},
@@ -985,7 +965,6 @@ static const MethodDef common_methods[] = {
 static const MethodDef stringio_methods[] = {
     {"write", sio_write, 0, NULL},
     {"getvalue", sio_getvalue, 0, NULL},
-    {"seek", sio_seek, 0, NULL},
     {NULL, NULL, 0, NULL},
 };
 
@@ -995,7 +974,6 @@ static const MethodDef bytesio_methods[] = {
     {"getbuffer", bio_getbuffer, 0, NULL},
     {"read1", mio_read, 0, NULL},
     {"readinto", bio_readinto, 0, NULL},
-    {"seek", bio_seek, 0, NULL},
     {NULL, NULL, 0, NULL},
 };
 
