@@ -711,7 +711,7 @@ static Obj mio_seek(Obj *args, size_t nargs, Obj kwnames)
         return NULL;
     }
     if (text && whence != 0 && pos != 0) {
-        err_format(E_OSError, "Can't do nonzero %s-relative seeks", whence == 1 ? "cur" : "end");
+        err_set(E_OSError, "Can't do nonzero cur-relative seeks");   /* CPython's words, for the end too */
         return NULL;
     }
     if (whence == 1)
