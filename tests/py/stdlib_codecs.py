@@ -93,3 +93,13 @@ for call in (lambda: codecs.utf_8_decode("s"), lambda: codecs.escape_decode(3), 
         call()
     except TypeError as e:
         print("TypeError", e)
+for handler in ("ignore", "replace", "backslashreplace", "xmlcharrefreplace", "namereplace",
+                "surrogateescape", "surrogatepass"):
+    try:
+        codecs.lookup_error(handler)(ValueError("x"))
+    except TypeError as e:
+        print(handler, "TypeError", e)
+    try:
+        codecs.lookup_error(handler)()
+    except TypeError as e:
+        print(handler, "TypeError", e)

@@ -196,13 +196,26 @@ static Obj c_lookup_error(Obj *args, size_t nargs, Obj kwnames)
     return h;
 }
 
-/* The (object, start, end) of a Unicode error; -1 with TypeError when exc
- * is none of UnicodeEncodeError / DecodeError / TranslateError. */
-static int unicode_error_parts(Obj exc, Obj *object, int64_t *start, int64_t *end, bool *is_decode)
+/* What an error handler reads of its one argument, a Unicode error.
+ * object is not rooted: root it before allocating. */
+typedef struct {
+    Obj object;
+    int64_t start, end;
+    bool decode;
+} UnicodeErrorParts;
+
+/* The argument of error handler fname, in parts; -1 with TypeError when
+ * it is neither a UnicodeEncodeError nor a UnicodeDecodeError (nor, unless
+ * decode_ok, the second). */
+static int handler_arg(const char *fname, Obj *args, size_t nargs, Obj kwnames, bool decode_ok,
+                       UnicodeErrorParts *u)
 {
+    if (vm_check_args(fname, nargs, kwnames, 1, 1) < 0)
+        return -1;
+    Obj exc = args[0];
     bool enc = vm_isinstance_type(exc, E_UnicodeEncodeError);
     bool dec = vm_isinstance_type(exc, E_UnicodeDecodeError);
-    if (!enc && !dec) {
+    if ((!enc && !dec) || (dec && !decode_ok)) {
         err_format(E_TypeError, "don't know how to handle %s in error callback", type_name(exc));
         return -1;
     }
@@ -210,15 +223,15 @@ static int unicode_error_parts(Obj exc, Obj *object, int64_t *start, int64_t *en
     int res = -1;
     r[0] = exc;
     r[1] = vm_getattr_cstr(r[0], "start");
-    if (!r[1] || vm_index_i64(r[1], start) < 0)
+    if (!r[1] || vm_index_i64(r[1], &u->start) < 0)
         goto out;
     r[1] = vm_getattr_cstr(r[0], "end");
-    if (!r[1] || vm_index_i64(r[1], end) < 0)
+    if (!r[1] || vm_index_i64(r[1], &u->end) < 0)
         goto out;
-    *object = vm_getattr_cstr(r[0], "object");
-    if (!*object)
+    u->object = vm_getattr_cstr(r[0], "object");
+    if (!u->object)
         goto out;
-    *is_decode = dec;
+    u->decode = dec;
     res = 0;
 out:
     vm_unroots(r);
@@ -249,28 +262,20 @@ static Obj h_strict(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj h_ignore(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("ignore_errors", nargs, kwnames, 1, 1) < 0)
+    UnicodeErrorParts u;
+    if (handler_arg("ignore_errors", args, nargs, kwnames, true, &u) < 0)
         return NULL;
-    Obj object;
-    int64_t start, end;
-    bool dec;
-    if (unicode_error_parts(args[0], &object, &start, &end, &dec) < 0)
-        return NULL;
-    return handler_result(g_empty_str, end);
+    return handler_result(g_empty_str, u.end);
 }
 
 static Obj h_replace(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("replace_errors", nargs, kwnames, 1, 1) < 0)
+    UnicodeErrorParts u;
+    if (handler_arg("replace_errors", args, nargs, kwnames, true, &u) < 0)
         return NULL;
-    Obj object;
-    int64_t start, end;
-    bool dec;
-    if (unicode_error_parts(args[0], &object, &start, &end, &dec) < 0)
-        return NULL;
-    if (dec)
-        return handler_result(str_from_cstr("\xef\xbf\xbd"), end);
-    int64_t n = end > start ? end - start : 0;
+    if (u.decode)
+        return handler_result(str_from_cstr("\xef\xbf\xbd"), u.end);
+    int64_t n = u.end > u.start ? u.end - u.start : 0;
     if ((uint64_t)n > vm_max_object_size())
         return err_nomemory();
     char *buf = malloc((size_t)n + 1);
@@ -279,7 +284,7 @@ static Obj h_replace(Obj *args, size_t nargs, Obj kwnames)
     memset(buf, '?', (size_t)n);
     Obj s = str_new(buf, (size_t)n);
     free(buf);
-    return handler_result(s, end);
+    return handler_result(s, u.end);
 }
 
 /* object[start:end] of a str, as a str. */
@@ -297,22 +302,17 @@ static Obj str_part(Obj s, int64_t start, int64_t end)
 
 /* backslashreplace / xmlcharrefreplace / namereplace of an encode error:
  * the escapes tmpy's ASCII encoder makes for those characters. */
-static Obj encode_escapes(Obj exc, const char *handler, bool decode_ok)
+static Obj encode_escapes(const char *fname, Obj *args, size_t nargs, Obj kwnames, const char *handler,
+                          bool decode_ok)
 {
-    Obj object;
-    int64_t start, end;
-    bool dec;
-    /* before the parts: reading them allocates, which may move exc */
-    if (!decode_ok && vm_isinstance_type(exc, E_UnicodeDecodeError)) {
-        err_format(E_TypeError, "don't know how to handle %s in error callback", type_name(exc));
+    UnicodeErrorParts u;
+    if (handler_arg(fname, args, nargs, kwnames, decode_ok, &u) < 0)
         return NULL;
-    }
-    if (unicode_error_parts(exc, &object, &start, &end, &dec) < 0)
-        return NULL;
+    int64_t start = u.start, end = u.end;
     Obj *r = vm_roots(2);
     Obj res = NULL;
-    r[0] = object;
-    if (dec) {
+    r[0] = u.object;
+    if (u.decode) {
         /* backslashreplace of bytes: \xNN each */
         const char *p;
         int64_t n;
@@ -343,40 +343,31 @@ out:
 
 static Obj h_backslashreplace(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("backslashreplace_errors", nargs, kwnames, 1, 1) < 0)
-        return NULL;
-    return encode_escapes(args[0], "backslashreplace", true);
+    return encode_escapes("backslashreplace_errors", args, nargs, kwnames, "backslashreplace", true);
 }
 
 static Obj h_xmlcharrefreplace(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("xmlcharrefreplace_errors", nargs, kwnames, 1, 1) < 0)
-        return NULL;
-    return encode_escapes(args[0], "xmlcharrefreplace", false);
+    return encode_escapes("xmlcharrefreplace_errors", args, nargs, kwnames, "xmlcharrefreplace", false);
 }
 
 static Obj h_namereplace(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("namereplace_errors", nargs, kwnames, 1, 1) < 0)
-        return NULL;
-    return encode_escapes(args[0], "namereplace", false);
+    return encode_escapes("namereplace_errors", args, nargs, kwnames, "namereplace", false);
 }
 
 /* surrogateescape: U+DC80..U+DCFF <-> the bytes 0x80..0xFF. */
 static Obj h_surrogateescape(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("surrogateescape", nargs, kwnames, 1, 1) < 0)
+    UnicodeErrorParts u;
+    if (handler_arg("surrogateescape", args, nargs, kwnames, true, &u) < 0)
         return NULL;
-    Obj object;
-    int64_t start, end;
-    bool dec;
-    if (unicode_error_parts(args[0], &object, &start, &end, &dec) < 0)
-        return NULL;
+    int64_t start = u.start, end = u.end;
     Obj *r = vm_roots(2);
     Obj res = NULL;
-    r[0] = object;
+    r[0] = u.object;
     r[1] = args[0];
-    if (dec) {
+    if (u.decode) {
         const char *p;
         int64_t n;
         if (!bytes_like(r[0], &p, &n))
@@ -434,16 +425,13 @@ out:
 /* surrogatepass for UTF-8: a lone surrogate as its 3-byte form. */
 static Obj h_surrogatepass(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("surrogatepass", nargs, kwnames, 1, 1) < 0)
+    UnicodeErrorParts u;
+    if (handler_arg("surrogatepass", args, nargs, kwnames, true, &u) < 0)
         return NULL;
-    Obj object;
-    int64_t start, end;
-    bool dec;
-    if (unicode_error_parts(args[0], &object, &start, &end, &dec) < 0)
-        return NULL;
+    int64_t start = u.start, end = u.end;
     Obj *r = vm_roots(3);
     Obj res = NULL;
-    r[0] = object;
+    r[0] = u.object;
     r[1] = args[0];
     r[2] = vm_getattr_cstr(r[1], "encoding");
     if (!r[2] || !IS_STR(r[2]))
@@ -452,7 +440,7 @@ static Obj h_surrogatepass(Obj *args, size_t nargs, Obj kwnames)
         err_set_obj(r[1]);
         goto out;
     }
-    if (dec) {
+    if (u.decode) {
         const char *p;
         int64_t n;
         if (bytes_like(r[0], &p, &n) && start >= 0 && start + 3 <= n && (unsigned char)p[start] == 0xED &&
