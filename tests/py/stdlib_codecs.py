@@ -93,6 +93,14 @@ for call in (lambda: codecs.utf_8_decode("s"), lambda: codecs.escape_decode(3), 
         call()
     except TypeError as e:
         print("TypeError", e)
+# surrogatepass reads the error's encoding attribute: not a str is a TypeError
+for enc in (None, 5):
+    err = UnicodeEncodeError("utf-8", "a\ud800", 1, 2, "surrogates not allowed")
+    err.encoding = enc
+    try:
+        codecs.lookup_error("surrogatepass")(err)
+    except TypeError as e:
+        print("TypeError", e)
 for handler in ("ignore", "replace", "backslashreplace", "xmlcharrefreplace", "namereplace",
                 "surrogateescape", "surrogatepass"):
     try:

@@ -434,8 +434,12 @@ static Obj h_surrogatepass(Obj *args, size_t nargs, Obj kwnames)
     r[0] = u.object;
     r[1] = args[0];
     r[2] = vm_getattr_cstr(r[1], "encoding");
-    if (!r[2] || !IS_STR(r[2]))
+    if (!r[2])
         goto out;
+    if (!IS_STR(r[2])) {
+        err_set(E_TypeError, "encoding attribute must be unicode");
+        goto out;
+    }
     if (!str_eq_cstr(r[2], "utf-8") && !str_eq_cstr(r[2], "utf8")) {
         err_set_obj(r[1]);
         goto out;
