@@ -400,12 +400,6 @@ class TextIOWrapper(TextIOBase):
         line, self._pending = self._pending[:end], self._pending[end:]
         return line
 
-    def __next__(self):
-        line = self.readline()
-        if not line:
-            raise StopIteration
-        return line
-
     def write(self, s):
         self._checkClosed()
         if not isinstance(s, str):
