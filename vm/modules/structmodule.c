@@ -44,6 +44,8 @@ static Obj struct_error_type(void)
     if (g_struct_error)
         return g_struct_error;
     vm_tx_become_inevitable();   /* a C global root is written only by an inevitable transaction */
+    if (g_struct_error)          /* made by another thread while this one waited to become inevitable */
+        return g_struct_error;
     Obj *r = vm_roots(4);
     r[0] = str_from_cstr("error");
     r[1] = tuple_pack(1, (Obj)E_Exception);

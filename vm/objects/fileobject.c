@@ -119,6 +119,8 @@ Obj file_unsupported_operation(void)
     if (g_unsupported_op)
         return g_unsupported_op;
     vm_tx_become_inevitable();   /* a C global root is written only by an inevitable transaction */
+    if (g_unsupported_op)        /* made by another thread while this one waited to become inevitable */
+        return g_unsupported_op;
     Obj *r = vm_roots(4);
     r[0] = str_from_cstr("UnsupportedOperation");
     r[1] = tuple_pack(2, (Obj)E_OSError, (Obj)E_ValueError);
