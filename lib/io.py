@@ -400,12 +400,6 @@ class TextIOWrapper(TextIOBase):
         line, self._pending = self._pending[:end], self._pending[end:]
         return line
 
-    def __next__(self):
-        line = self.readline()
-        if not line:
-            raise StopIteration
-        return line
-
     def write(self, s):
         self._checkClosed()
         if not isinstance(s, str):
@@ -433,7 +427,9 @@ class TextIOWrapper(TextIOBase):
         if whence == SEEK_END and cookie != 0:
             raise UnsupportedOperation("can't do nonzero end-relative seeks")
         self.flush()
-        pos = self._buffer.seek(self.tell() if whence == SEEK_CUR else cookie, whence)
+        if whence == SEEK_CUR:   # where the reader is, not the buffer (it has read ahead)
+            cookie, whence = self.tell(), SEEK_SET
+        pos = self._buffer.seek(cookie, whence)
         self._decoder.reset()
         self._pending = ""
         self._held_cr = False

@@ -89,3 +89,21 @@ print(r.read(3), r.readline(), r.readall(), r.closed)
 with r:
     pass
 print(r.closed, io.SEEK_END, io.DEFAULT_BUFFER_SIZE > 0)
+# closed streams: each method's message (IOBase's have the period, StringIO's own do not)
+for cls in (io.StringIO, io.BytesIO):
+    f = cls()
+    f.close()
+    for name, args in (("read", ()), ("readline", ()), ("tell", ()), ("truncate", ()), ("readlines", ()),
+                       ("writelines", ([],)), ("readable", ()), ("isatty", ()), ("__next__", ())):
+        try:
+            getattr(f, name)(*args)
+        except ValueError as e:
+            print(cls.__name__, name, e)
+# seek: whence, negative and relative offsets, for both types
+for f in (io.StringIO("hello"), io.BytesIO(b"hello")):
+    print(f.seek(2), f.seek(0, 1), f.seek(0, 2), f.seek(10), f.tell())
+    for args in ((-1,), (1, 3), (1, 1), (-2, 2), (-10, 1)):
+        try:
+            print(args, f.seek(*args))
+        except (ValueError, OSError) as e:
+            print(args, type(e).__name__, e)

@@ -31,3 +31,6 @@ for bad in (lambda: io.TextIOWrapper(io.BytesIO(), "no-such-codec"), lambda: io.
         bad()
     except (LookupError, ValueError, TypeError) as e:
         print(type(e).__name__, e)
+# seek(0, SEEK_CUR) stays where the reader is, though the wrapper has read ahead
+t = io.TextIOWrapper(io.BytesIO(b"abcdef\nghij\n"), encoding="utf-8")
+print(repr(t.read(2)), t.seek(0, 1), repr(t.read(2)), t.tell(), t.seek(0, 2), repr(t.read()))

@@ -94,3 +94,23 @@ try:
 except TypeError as e:
     print("TypeError", e)
 print(issubclass(struct.error, Exception), struct.error.__module__, struct.error.__name__)
+
+# an offset whose __index__ allocates: the buffer (young, made just before the
+# call) must still be found where a collection moved it
+class BusyIndex:
+    def __init__(self, n):
+        self.n = n
+
+    def __index__(self):
+        junk = [str(i) * 3 for i in range(3000)]
+        return self.n
+
+
+data = bytes(range(1, 9)) + bytes([7]) * 4
+off = BusyIndex(2)
+print(struct.unpack_from("<ii", bytes(bytearray(data)), off))
+off = BusyIndex(8)
+print(struct.Struct("<h").unpack_from(bytearray(data), off))
+target = bytearray(12)
+struct.pack_into("<i", target, BusyIndex(4), 0x01020304)
+print(target.hex())

@@ -76,8 +76,9 @@ static Obj codec_lookup(Obj encoding)
         err_format(E_TypeError, "lookup() argument must be str, not %s", type_name(encoding));
         return NULL;
     }
-    Obj *r = vm_roots(3);
+    Obj *r = vm_roots(4);
     Obj res = NULL;
+    r[3] = encoding;   /* for the message: the search functions may move it */
     r[0] = normalize_encoding(encoding);
     if (!r[0])
         goto out;
@@ -103,7 +104,7 @@ static Obj codec_lookup(Obj encoding)
         res = r[2];
         goto out;
     }
-    err_format(E_LookupError, "unknown encoding: %s", str_cstr(encoding));
+    err_format(E_LookupError, "unknown encoding: %s", str_cstr(r[3]));
 out:
     vm_unroots(r);
     return res;
@@ -133,12 +134,12 @@ static Obj c_forget_codec(Obj *args, size_t nargs, Obj kwnames)
     return res;
 }
 
-/* encode/decode(obj, encoding='utf-8', errors='strict'): item 0 (encoder)
- * or 1 (decoder) of the CodecInfo, whose result must be (object, length). */
-static Obj codec_call(const char *fname, int which, Obj *args, size_t nargs, Obj kwnames)
+/* encode/decode(obj, encoding='utf-8', errors='strict'): through the
+ * CodecInfo's encoder or decoder. */
+static Obj codec_call(const char *fname, bool encode, Obj *args, size_t nargs, Obj kwnames)
 {
     static const char *const names[] = {"obj", "encoding", "errors", NULL};
-    Obj *a = vm_roots(5);
+    Obj *a = vm_roots(4);
     Obj res = NULL;
     if (vm_parse_args(fname, args, nargs, kwnames, names, 1, 3, a) < 0)
         goto out;
@@ -147,17 +148,8 @@ static Obj codec_call(const char *fname, int which, Obj *args, size_t nargs, Obj
     if (!a[2] && !(a[2] = str_from_cstr("strict")))
         goto out;
     a[3] = codec_lookup(a[1]);
-    if (!a[3])
-        goto out;
-    a[4] = vm_call2(TUPLE_ITEMS(vm_unwrap(a[3]))[which], a[0], a[2]);
-    if (!a[4])
-        goto out;
-    Obj t = vm_unwrap(a[4]);
-    if (!IS_TUPLE(t) || TUPLE_LEN(t) != 2) {
-        err_format(E_TypeError, "%s must return a tuple (object, integer)", which ? "decoder" : "encoder");
-        goto out;
-    }
-    res = TUPLE_ITEMS(t)[0];
+    if (a[3])
+        res = codec_info_call(a[3], encode, a[0], a[2]);
 out:
     vm_unroots(a);
     return res;
@@ -165,12 +157,12 @@ out:
 
 static Obj c_encode(Obj *args, size_t nargs, Obj kwnames)
 {
-    return codec_call("encode", 0, args, nargs, kwnames);
+    return codec_call("encode", true, args, nargs, kwnames);
 }
 
 static Obj c_decode(Obj *args, size_t nargs, Obj kwnames)
 {
-    return codec_call("decode", 1, args, nargs, kwnames);
+    return codec_call("decode", false, args, nargs, kwnames);
 }
 
 /* ---- error handlers ---- */
@@ -204,13 +196,26 @@ static Obj c_lookup_error(Obj *args, size_t nargs, Obj kwnames)
     return h;
 }
 
-/* The (object, start, end) of a Unicode error; -1 with TypeError when exc
- * is none of UnicodeEncodeError / DecodeError / TranslateError. */
-static int unicode_error_parts(Obj exc, Obj *object, int64_t *start, int64_t *end, bool *is_decode)
+/* What an error handler reads of its one argument, a Unicode error.
+ * object is not rooted: root it before allocating. */
+typedef struct {
+    Obj object;
+    int64_t start, end;
+    bool decode;
+} UnicodeErrorParts;
+
+/* The argument of error handler fname, in parts; -1 with TypeError when
+ * it is neither a UnicodeEncodeError nor a UnicodeDecodeError (nor, unless
+ * decode_ok, the second). */
+static int handler_arg(const char *fname, Obj *args, size_t nargs, Obj kwnames, bool decode_ok,
+                       UnicodeErrorParts *u)
 {
+    if (vm_check_args(fname, nargs, kwnames, 1, 1) < 0)
+        return -1;
+    Obj exc = args[0];
     bool enc = vm_isinstance_type(exc, E_UnicodeEncodeError);
     bool dec = vm_isinstance_type(exc, E_UnicodeDecodeError);
-    if (!enc && !dec) {
+    if ((!enc && !dec) || (dec && !decode_ok)) {
         err_format(E_TypeError, "don't know how to handle %s in error callback", type_name(exc));
         return -1;
     }
@@ -218,15 +223,15 @@ static int unicode_error_parts(Obj exc, Obj *object, int64_t *start, int64_t *en
     int res = -1;
     r[0] = exc;
     r[1] = vm_getattr_cstr(r[0], "start");
-    if (!r[1] || vm_index_i64(r[1], start) < 0)
+    if (!r[1] || vm_index_i64(r[1], &u->start) < 0)
         goto out;
     r[1] = vm_getattr_cstr(r[0], "end");
-    if (!r[1] || vm_index_i64(r[1], end) < 0)
+    if (!r[1] || vm_index_i64(r[1], &u->end) < 0)
         goto out;
-    *object = vm_getattr_cstr(r[0], "object");
-    if (!*object)
+    u->object = vm_getattr_cstr(r[0], "object");
+    if (!u->object)
         goto out;
-    *is_decode = dec;
+    u->decode = dec;
     res = 0;
 out:
     vm_unroots(r);
@@ -257,28 +262,20 @@ static Obj h_strict(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj h_ignore(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("ignore_errors", nargs, kwnames, 1, 1) < 0)
+    UnicodeErrorParts u;
+    if (handler_arg("ignore_errors", args, nargs, kwnames, true, &u) < 0)
         return NULL;
-    Obj object;
-    int64_t start, end;
-    bool dec;
-    if (unicode_error_parts(args[0], &object, &start, &end, &dec) < 0)
-        return NULL;
-    return handler_result(g_empty_str, end);
+    return handler_result(g_empty_str, u.end);
 }
 
 static Obj h_replace(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("replace_errors", nargs, kwnames, 1, 1) < 0)
+    UnicodeErrorParts u;
+    if (handler_arg("replace_errors", args, nargs, kwnames, true, &u) < 0)
         return NULL;
-    Obj object;
-    int64_t start, end;
-    bool dec;
-    if (unicode_error_parts(args[0], &object, &start, &end, &dec) < 0)
-        return NULL;
-    if (dec)
-        return handler_result(str_from_cstr("\xef\xbf\xbd"), end);
-    int64_t n = end > start ? end - start : 0;
+    if (u.decode)
+        return handler_result(str_from_cstr("\xef\xbf\xbd"), u.end);
+    int64_t n = u.end > u.start ? u.end - u.start : 0;
     if ((uint64_t)n > vm_max_object_size())
         return err_nomemory();
     char *buf = malloc((size_t)n + 1);
@@ -287,7 +284,7 @@ static Obj h_replace(Obj *args, size_t nargs, Obj kwnames)
     memset(buf, '?', (size_t)n);
     Obj s = str_new(buf, (size_t)n);
     free(buf);
-    return handler_result(s, end);
+    return handler_result(s, u.end);
 }
 
 /* object[start:end] of a str, as a str. */
@@ -305,21 +302,17 @@ static Obj str_part(Obj s, int64_t start, int64_t end)
 
 /* backslashreplace / xmlcharrefreplace / namereplace of an encode error:
  * the escapes tmpy's ASCII encoder makes for those characters. */
-static Obj encode_escapes(Obj exc, const char *handler, bool decode_ok)
+static Obj encode_escapes(const char *fname, Obj *args, size_t nargs, Obj kwnames, const char *handler,
+                          bool decode_ok)
 {
-    Obj object;
-    int64_t start, end;
-    bool dec;
-    if (unicode_error_parts(exc, &object, &start, &end, &dec) < 0)
+    UnicodeErrorParts u;
+    if (handler_arg(fname, args, nargs, kwnames, decode_ok, &u) < 0)
         return NULL;
+    int64_t start = u.start, end = u.end;
     Obj *r = vm_roots(2);
     Obj res = NULL;
-    r[0] = object;
-    if (dec) {
-        if (!decode_ok) {
-            err_format(E_TypeError, "don't know how to handle %s in error callback", type_name(exc));
-            goto out;
-        }
+    r[0] = u.object;
+    if (u.decode) {
         /* backslashreplace of bytes: \xNN each */
         const char *p;
         int64_t n;
@@ -350,40 +343,31 @@ out:
 
 static Obj h_backslashreplace(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("backslashreplace_errors", nargs, kwnames, 1, 1) < 0)
-        return NULL;
-    return encode_escapes(args[0], "backslashreplace", true);
+    return encode_escapes("backslashreplace_errors", args, nargs, kwnames, "backslashreplace", true);
 }
 
 static Obj h_xmlcharrefreplace(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("xmlcharrefreplace_errors", nargs, kwnames, 1, 1) < 0)
-        return NULL;
-    return encode_escapes(args[0], "xmlcharrefreplace", false);
+    return encode_escapes("xmlcharrefreplace_errors", args, nargs, kwnames, "xmlcharrefreplace", false);
 }
 
 static Obj h_namereplace(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("namereplace_errors", nargs, kwnames, 1, 1) < 0)
-        return NULL;
-    return encode_escapes(args[0], "namereplace", false);
+    return encode_escapes("namereplace_errors", args, nargs, kwnames, "namereplace", false);
 }
 
 /* surrogateescape: U+DC80..U+DCFF <-> the bytes 0x80..0xFF. */
 static Obj h_surrogateescape(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("surrogateescape", nargs, kwnames, 1, 1) < 0)
+    UnicodeErrorParts u;
+    if (handler_arg("surrogateescape", args, nargs, kwnames, true, &u) < 0)
         return NULL;
-    Obj object;
-    int64_t start, end;
-    bool dec;
-    if (unicode_error_parts(args[0], &object, &start, &end, &dec) < 0)
-        return NULL;
+    int64_t start = u.start, end = u.end;
     Obj *r = vm_roots(2);
     Obj res = NULL;
-    r[0] = object;
+    r[0] = u.object;
     r[1] = args[0];
-    if (dec) {
+    if (u.decode) {
         const char *p;
         int64_t n;
         if (!bytes_like(r[0], &p, &n))
@@ -441,25 +425,26 @@ out:
 /* surrogatepass for UTF-8: a lone surrogate as its 3-byte form. */
 static Obj h_surrogatepass(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("surrogatepass", nargs, kwnames, 1, 1) < 0)
+    UnicodeErrorParts u;
+    if (handler_arg("surrogatepass", args, nargs, kwnames, true, &u) < 0)
         return NULL;
-    Obj object;
-    int64_t start, end;
-    bool dec;
-    if (unicode_error_parts(args[0], &object, &start, &end, &dec) < 0)
-        return NULL;
+    int64_t start = u.start, end = u.end;
     Obj *r = vm_roots(3);
     Obj res = NULL;
-    r[0] = object;
+    r[0] = u.object;
     r[1] = args[0];
     r[2] = vm_getattr_cstr(r[1], "encoding");
-    if (!r[2] || !IS_STR(r[2]))
+    if (!r[2])
         goto out;
+    if (!IS_STR(r[2])) {
+        err_set(E_TypeError, "encoding attribute must be unicode");
+        goto out;
+    }
     if (!str_eq_cstr(r[2], "utf-8") && !str_eq_cstr(r[2], "utf8")) {
         err_set_obj(r[1]);
         goto out;
     }
-    if (dec) {
+    if (u.decode) {
         const char *p;
         int64_t n;
         if (bytes_like(r[0], &p, &n) && start >= 0 && start + 3 <= n && (unsigned char)p[start] == 0xED &&
@@ -541,10 +526,8 @@ static Obj decode_with(const char *fname, const char *encoding, int unit, Obj *a
         goto out;
     const char *p;
     int64_t n;
-    if (!bytes_like(a[0], &p, &n) && !(TYPE(a[0]) == T_memoryview && memview_contiguous_data(a[0], &p, &n))) {
-        err_format(E_TypeError, "a bytes-like object is required, not '%s'", type_name(a[0]));
+    if (!bytes_like_arg(a[0], &p, &n))
         goto out;
-    }
     int final = 1;
     if (a[2] && (final = vm_is_true(a[2])) < 0)
         goto out;
@@ -600,10 +583,8 @@ static Obj ex_decode(const char *fname, int unit, Obj *args, size_t nargs, Obj k
         goto out;
     const char *p;
     int64_t n;
-    if (!bytes_like(a[0], &p, &n)) {
-        err_format(E_TypeError, "a bytes-like object is required, not '%s'", type_name(a[0]));
+    if (!bytes_like_arg(a[0], &p, &n))
         goto out;
-    }
     int64_t order = 0;
     int final = 0;
     if ((a[2] && vm_index_i64(a[2], &order) < 0) || (a[3] && (final = vm_is_true(a[3])) < 0))
@@ -647,6 +628,23 @@ static Obj c_utf_32_ex_decode(Obj *args, size_t nargs, Obj kwnames)
     return ex_decode("utf_32_ex_decode", 4, args, nargs, kwnames);
 }
 
+/* What the charmap codecs do with a character the mapping lacks, by the
+ * errors argument (NULL: strict); -1 with NotImplementedError for the
+ * handlers not built for them. */
+enum { CHARMAP_STRICT, CHARMAP_IGNORE, CHARMAP_REPLACE };
+
+static int charmap_errors(const char *fname, const char *errors)
+{
+    if (!errors || !strcmp(errors, "strict"))
+        return CHARMAP_STRICT;
+    if (!strcmp(errors, "ignore"))
+        return CHARMAP_IGNORE;
+    if (!strcmp(errors, "replace"))
+        return CHARMAP_REPLACE;
+    err_format(E_NotImplementedError, "%s() with errors='%s' is not built in tmpy yet", fname, errors);
+    return -1;
+}
+
 /* charmap_decode(data, errors=None, mapping=None): each byte through the
  * mapping (a str of up to 256 characters, or a mapping from byte to str,
  * int or None); None: Latin-1. */
@@ -660,10 +658,8 @@ static Obj c_charmap_decode(Obj *args, size_t nargs, Obj kwnames)
         goto out;
     const char *p;
     int64_t n;
-    if (!bytes_like(a[0], &p, &n)) {
-        err_format(E_TypeError, "a bytes-like object is required, not '%s'", type_name(a[0]));
+    if (!bytes_like_arg(a[0], &p, &n))
         goto out;
-    }
     if (!a[2] || IS_NONE(a[2])) {
         a[3] = bytes_decode(a[0], "latin-1", errors_arg(a[1], errbuf, sizeof errbuf));
         res = a[3] ? tuple_pack(2, a[3], int_from_i64(n)) : NULL;
@@ -684,29 +680,15 @@ static Obj c_charmap_decode(Obj *args, size_t nargs, Obj kwnames)
         }
         bool undefined = IS_NONE(a[3]) || (IS_STR(a[3]) && str_eq_cstr(a[3], "\xef\xbf\xbe"));
         if (undefined) {
-            if (errors && !strcmp(errors, "ignore"))
+            int how = charmap_errors("charmap_decode", errors);
+            if (how == CHARMAP_IGNORE)
                 continue;
-            if (errors && !strcmp(errors, "replace")) {
+            if (how == CHARMAP_REPLACE) {
                 sb_add_codepoint(&b, 0xFFFD);
                 continue;
             }
-            if (errors && strcmp(errors, "strict")) {
-                err_format(E_NotImplementedError, "charmap_decode() with errors='%s' is not built in tmpy yet", errors);
-                goto fail;
-            }
-            a[4] = bytes_new(p, (size_t)n);
-            {
-                Obj *e = vm_roots(5);
-                e[0] = str_from_cstr("charmap");
-                e[1] = a[4];
-                e[2] = int_from_i64(i);
-                e[3] = int_from_i64(i + 1);
-                e[4] = str_from_cstr("character maps to <undefined>");
-                Obj ex = e[0] && e[1] && e[2] && e[3] && e[4] ? exc_new(E_UnicodeDecodeError, e, 5) : NULL;
-                if (ex)
-                    err_set_obj(ex);
-                vm_unroots(e);
-            }
+            if (how == CHARMAP_STRICT && (a[4] = bytes_new(p, (size_t)n)))
+                raise_codec_error(E_UnicodeDecodeError, "charmap", &a[4], i, i + 1, "character maps to <undefined>");
             goto fail;
         }
         if (IS_STR(a[3])) {
@@ -806,9 +788,10 @@ static Obj c_charmap_encode(Obj *args, size_t nargs, Obj kwnames)
             a[3] = g_None;
         }
         if (IS_NONE(a[3])) {
-            if (errors && !strcmp(errors, "ignore"))
+            int how = charmap_errors("charmap_encode", errors);
+            if (how == CHARMAP_IGNORE)
                 continue;
-            if (errors && !strcmp(errors, "replace")) {
+            if (how == CHARMAP_REPLACE) {
                 Obj q = vm_getitem(a[2], MAKE_SMALLINT('?'));
                 int64_t v;
                 if (!q || vm_index_i64(q, &v) < 0)
@@ -816,20 +799,8 @@ static Obj c_charmap_encode(Obj *args, size_t nargs, Obj kwnames)
                 buf[nb++] = (unsigned char)v;
                 continue;
             }
-            if (errors && strcmp(errors, "strict")) {
-                err_format(E_NotImplementedError, "charmap_encode() with errors='%s' is not built in tmpy yet", errors);
-                goto fail;
-            }
-            Obj *e = vm_roots(5);
-            e[0] = str_from_cstr("charmap");
-            e[1] = a[0];
-            e[2] = int_from_i64(i);
-            e[3] = int_from_i64(i + 1);
-            e[4] = str_from_cstr("character maps to <undefined>");
-            Obj ex = e[0] && e[2] && e[3] && e[4] ? exc_new(E_UnicodeEncodeError, e, 5) : NULL;
-            if (ex)
-                err_set_obj(ex);
-            vm_unroots(e);
+            if (how == CHARMAP_STRICT)
+                raise_codec_error(E_UnicodeEncodeError, "charmap", &a[0], i, i + 1, "character maps to <undefined>");
             goto fail;
         }
         const char *bp;
@@ -891,8 +862,7 @@ static Obj c_escape_decode(Obj *args, size_t nargs, Obj kwnames)
     if (IS_STR(a[0])) {
         p = str_cstr(a[0]);
         n = STR(a[0])->nbytes;
-    } else if (!bytes_like(a[0], &p, &n)) {
-        err_format(E_TypeError, "a bytes-like object is required, not '%s'", type_name(a[0]));
+    } else if (!bytes_like_arg(a[0], &p, &n)) {
         goto out;
     }
     unsigned char *buf = malloc((size_t)n + 1);

@@ -44,6 +44,8 @@ static Obj struct_error_type(void)
     if (g_struct_error)
         return g_struct_error;
     vm_tx_become_inevitable();   /* a C global root is written only by an inevitable transaction */
+    if (g_struct_error)          /* made by another thread while this one waited to become inevitable */
+        return g_struct_error;
     Obj *r = vm_roots(4);
     r[0] = str_from_cstr("error");
     r[1] = tuple_pack(1, (Obj)E_Exception);
@@ -537,16 +539,6 @@ out:
     return res;
 }
 
-/* ---- buffers ---- */
-
-static int read_buffer(Obj v, const char **p, int64_t *n)
-{
-    if (bytes_like(v, p, n) || (TYPE(v) == T_memoryview && memview_contiguous_data(v, p, n)))
-        return 0;
-    err_format(E_TypeError, "a bytes-like object is required, not '%s'", type_name(v));
-    return -1;
-}
-
 /* ---- the functions ---- */
 
 /* The format of a call: a Struct's, or a format argument parsed. */
@@ -598,12 +590,11 @@ static Obj do_pack_into(const char *fname, Obj fmt, Obj *args, size_t nargs)
         return NULL;
     Obj res = NULL;
     unsigned char *buf = NULL;
-    Obj target = args[0];
-    if (!(TID(vm_unwrap(target)) == TID_BYTEARRAY)) {
-        if (TYPE(target) == T_memoryview)
+    if (!(TID(vm_unwrap(args[0])) == TID_BYTEARRAY)) {
+        if (TYPE(args[0]) == T_memoryview)
             err_set(E_NotImplementedError, "pack_into() into a memoryview is not built in tmpy yet");
         else
-            err_format(E_TypeError, "argument must be read-write bytes-like object, not %s", type_name(target));
+            err_format(E_TypeError, "argument must be read-write bytes-like object, not %s", type_name(args[0]));
         goto out;
     }
     if ((int64_t)nargs - 2 != f.nvalues) {
@@ -613,7 +604,7 @@ static Obj do_pack_into(const char *fname, Obj fmt, Obj *args, size_t nargs)
     int64_t offset;
     if (vm_index_i64(args[1], &offset) < 0)
         goto out;
-    int64_t len = BYTEARRAY(vm_unwrap(target))->length;
+    int64_t len = BYTEARRAY(vm_unwrap(args[0]))->length;   /* args[0]: the offset's __index__ may move it */
     if (offset < 0) {
         if (offset + f.size > 0) {
             struct_error("no space to pack %lld bytes at offset %lld", (long long)f.size, (long long)offset);
@@ -664,7 +655,7 @@ static Obj do_unpack(Obj fmt, Obj buffer)
     Obj res = NULL;
     const char *p;
     int64_t n;
-    if (read_buffer(buffer, &p, &n) < 0)
+    if (!bytes_like_arg(buffer, &p, &n))
         goto out;
     if (n != f.size) {
         struct_error("unpack requires a buffer of %lld bytes", (long long)f.size);
@@ -682,12 +673,14 @@ static Obj do_unpack_from(Obj fmt, Obj buffer, Obj offset_obj)
     if (format_of(fmt, &f) < 0)
         return NULL;
     Obj res = NULL;
+    Obj *r = vm_roots(1);
+    r[0] = buffer;   /* the offset's __index__ may run Python code, which moves it */
     int64_t offset = 0;
     if (offset_obj && vm_index_i64(offset_obj, &offset) < 0)
         goto out;
     const char *p;
     int64_t n;
-    if (read_buffer(buffer, &p, &n) < 0)
+    if (!bytes_like_arg(r[0], &p, &n))
         goto out;
     if (offset < 0) {
         if (offset + n < 0) {
@@ -704,6 +697,7 @@ static Obj do_unpack_from(Obj fmt, Obj buffer, Obj offset_obj)
     }
     res = unpack_data(&f, p + offset);
 out:
+    vm_unroots(r);
     format_free(&f);
     return res;
 }
@@ -717,7 +711,7 @@ static Obj do_iter_unpack(Obj st, Obj buffer)
     Obj res = NULL;
     const char *p;
     int64_t n;
-    if (read_buffer(buffer, &p, &n) < 0)
+    if (!bytes_like_arg(buffer, &p, &n))
         goto out;
     if (f.size == 0) {
         struct_error("cannot iteratively unpack with a struct of length 0");
@@ -750,7 +744,7 @@ static Obj unpack_iterator_next(Obj self)
     Obj res = NULL;
     const char *p;
     int64_t n;
-    if (read_buffer(ITER(self)->b, &p, &n) < 0)
+    if (!bytes_like_arg(ITER(self)->b, &p, &n))
         goto out;
     int64_t off = ITER(self)->i;
     if (off + f.size > n) {
@@ -785,12 +779,14 @@ static Obj unpack_iterator_length_hint(Obj *args, size_t nargs, Obj kwnames)
     const char *p;
     int64_t n;
     Obj res = NULL;
-    if (read_buffer(ITER(self)->b, &p, &n) == 0)
+    if (bytes_like_arg(ITER(self)->b, &p, &n))
         res = int_from_i64(f.size ? (n - ITER(self)->i) / f.size : 0);
     format_free(&f);
     return res;
 }
 
+/* pack, pack_into and unpack serve as Struct methods too: args[0] is a
+ * format or a Struct (format_of). */
 static Obj s_pack(Obj *args, size_t nargs, Obj kwnames)
 {
     if (vm_check_args("pack", nargs, kwnames, 1, 1 << 30) < 0)
@@ -889,27 +885,6 @@ out:
     return res;
 }
 
-static Obj st_pack(Obj *args, size_t nargs, Obj kwnames)
-{
-    if (vm_check_args("pack", nargs, kwnames, 1, 1 << 30) < 0)
-        return NULL;
-    return do_pack(args[0], args + 1, nargs - 1);
-}
-
-static Obj st_pack_into(Obj *args, size_t nargs, Obj kwnames)
-{
-    if (vm_check_args("pack_into", nargs, kwnames, 1, 1 << 30) < 0)
-        return NULL;
-    return do_pack_into("pack_into", args[0], args + 1, nargs - 1);
-}
-
-static Obj st_unpack(Obj *args, size_t nargs, Obj kwnames)
-{
-    if (vm_check_args("unpack", nargs, kwnames, 2, 2) < 0)
-        return NULL;
-    return do_unpack(args[0], args[1]);
-}
-
 static Obj st_unpack_from(Obj *args, size_t nargs, Obj kwnames)
 {
     static const char *const names[] = {"buffer", "offset", NULL};
@@ -948,9 +923,9 @@ static Obj st_size(Obj *args, size_t nargs, Obj kwnames)
 }
 
 static const MethodDef struct_methods[] = {
-    {"pack", st_pack, 0, NULL},
-    {"pack_into", st_pack_into, 0, NULL},
-    {"unpack", st_unpack, 0, NULL},
+    {"pack", s_pack, 0, NULL},
+    {"pack_into", s_pack_into, 0, NULL},
+    {"unpack", s_unpack, 0, NULL},
     {"unpack_from", st_unpack_from, METH_KW, NULL},
     {"iter_unpack", st_iter_unpack, 0, NULL},
     {NULL, NULL, 0, NULL},

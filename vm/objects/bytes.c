@@ -548,6 +548,26 @@ static int encoding_id(const char *enc)
     return ENC_UNKNOWN;
 }
 
+/* The object that item 0 (encode) or 1 (decode) of a CodecInfo makes of
+ * obj: the first of the (object, length) pair it must return. */
+Obj codec_info_call(Obj info, bool encode, Obj obj, Obj errors)
+{
+    Obj t = vm_unwrap(info);   /* a CodecInfo: a tuple subclass */
+    if (!IS_TUPLE(t) || TUPLE_LEN(t) < 2) {
+        err_set(E_TypeError, "codec search functions must return 4-tuples");
+        return NULL;
+    }
+    Obj res = vm_call2(TUPLE_ITEMS(t)[encode ? 0 : 1], obj, errors);
+    if (!res)
+        return NULL;
+    t = vm_unwrap(res);
+    if (!IS_TUPLE(t) || TUPLE_LEN(t) != 2) {
+        err_format(E_TypeError, "%s must return a tuple (object, integer)", encode ? "encoder" : "decoder");
+        return NULL;
+    }
+    return TUPLE_ITEMS(t)[0];
+}
+
 /* str.encode / bytes.decode in an encoding the built-in codecs lack: the
  * codec registry's (_codecs.lookup: CPython's encodings package), which
  * must be a text encoding and give bytes (encode) or str (decode). */
@@ -577,18 +597,9 @@ static Obj registry_codec(Obj obj, const char *encoding_arg, const char *errors_
         goto out;
     }
     r[2] = str_from_cstr(errors);
-    Obj t = r[2] ? vm_unwrap(r[1]) : NULL;
-    if (!t || !IS_TUPLE(t) || TUPLE_LEN(t) < 2)
+    Obj v = r[2] ? codec_info_call(r[1], encode, r[0], r[2]) : NULL;
+    if (!v)
         goto out;
-    r[3] = vm_call2(TUPLE_ITEMS(t)[encode ? 0 : 1], r[0], r[2]);
-    if (!r[3])
-        goto out;
-    t = vm_unwrap(r[3]);
-    if (!IS_TUPLE(t) || TUPLE_LEN(t) != 2) {
-        err_format(E_TypeError, "%s must return a tuple (object, integer)", encode ? "encoder" : "decoder");
-        goto out;
-    }
-    Obj v = TUPLE_ITEMS(t)[0];
     if (encode ? !IS_BYTES(v) : !IS_STR(v)) {
         err_format(E_TypeError, "'%s' %s returned '%s' instead of '%s'; use codecs.%s() to %s to arbitrary types",
                    encoding, encode ? "encoder" : "decoder", type_name(v), encode ? "bytes" : "str",
@@ -640,10 +651,7 @@ static int errors_id(const char *errors)
     return ERR_UNKNOWN;
 }
 
-/* Raise UnicodeDecodeError / UnicodeEncodeError(encoding, object, start, end, reason).
- * *objp is in a root slot. */
-static void raise_codec_error(TypeObj *type, const char *enc, Obj *objp, int64_t start, int64_t end,
-                              const char *reason)
+void raise_codec_error(TypeObj *type, const char *enc, Obj *objp, int64_t start, int64_t end, const char *reason)
 {
     Obj *r = vm_roots(5);
     r[1] = *objp;
@@ -1790,8 +1798,7 @@ static Obj bstartsend(const char *name, Obj *args, size_t nargs, Obj kwnames, bo
 static Obj bm_startswith(Obj *a, size_t n, Obj k) { return bstartsend("startswith", a, n, k, false); }
 static Obj bm_endswith(Obj *a, size_t n, Obj k) { return bstartsend("endswith", a, n, k, true); }
 
-/* Bytes-like argument (TypeError "a bytes-like object is required"). */
-static bool need_bytes(Obj v, const char **q, int64_t *qn)
+bool bytes_like_arg(Obj v, const char **q, int64_t *qn)
 {
     if (bytes_like(v, q, qn))
         return true;
@@ -1821,7 +1828,7 @@ static Obj bsplit_common(Obj *args, size_t nargs, Obj kwnames, bool rev)
     if (o[0] && IS_NONE(o[0]))
         o[0] = NULL;
     if (o[0]) {
-        if (!need_bytes(o[0], &q, &qn))
+        if (!bytes_like_arg(o[0], &q, &qn))
             goto out;
         if (qn == 0) {
             err_set(E_ValueError, "empty separator");
@@ -1870,7 +1877,7 @@ static Obj bpartition(Obj *args, size_t nargs, Obj kwnames, bool rev)
     SELF(fname);
     const char *q;
     int64_t qn, n;
-    if (!need_bytes(args[1], &q, &qn))
+    if (!bytes_like_arg(args[1], &q, &qn))
         return NULL;
     if (qn == 0) {
         err_set(E_ValueError, "empty separator");
@@ -1969,7 +1976,7 @@ static Obj bstrip(Obj *args, size_t nargs, Obj kwnames, int which, const char *f
     if (nargs > 1 && !IS_NONE(args[1])) {
         const char *q;
         int64_t qn;
-        if (!need_bytes(args[1], &q, &qn))
+        if (!bytes_like_arg(args[1], &q, &qn))
             return NULL;
         for (int64_t k = 0; k < qn; k++)
             table[(unsigned char)q[k]] = true;
@@ -2005,7 +2012,7 @@ static Obj bm_replace(Obj *args, size_t nargs, Obj kwnames)
         return NULL;
     const char *q, *w;
     int64_t qn, wn, n;
-    if (!need_bytes(args[1], &q, &qn) || !need_bytes(args[2], &w, &wn))
+    if (!bytes_like_arg(args[1], &q, &qn) || !bytes_like_arg(args[2], &w, &wn))
         return NULL;
     int64_t count = -1;
     if (nargs > 3 && arg_i64(args[3], &count) < 0)
@@ -2035,7 +2042,7 @@ static Obj baffix(Obj *args, size_t nargs, Obj kwnames, bool suffix)
     SELF(fname);
     const char *q;
     int64_t qn, n;
-    if (!need_bytes(args[1], &q, &qn))
+    if (!bytes_like_arg(args[1], &q, &qn))
         return NULL;
     const unsigned char *p = bdata(self, &n);
     int64_t i = 0, j = n;
@@ -2421,7 +2428,7 @@ static Obj bm_maketrans(Obj *args, size_t nargs, Obj kwnames)
         return NULL;
     const char *f, *t;
     int64_t fn, tn;
-    if (!need_bytes(args[0], &f, &fn) || !need_bytes(args[1], &t, &tn))
+    if (!bytes_like_arg(args[0], &f, &fn) || !bytes_like_arg(args[1], &t, &tn))
         return NULL;
     if (fn != tn) {
         err_set(E_ValueError, "maketrans arguments must have same length");
@@ -2451,14 +2458,14 @@ static Obj bm_translate(Obj *args, size_t nargs, Obj kwnames)
     const char *t = NULL, *d = "";
     int64_t tn = 0, dn = 0;
     if (!IS_NONE(o[0])) {
-        if (!need_bytes(o[0], &t, &tn))
+        if (!bytes_like_arg(o[0], &t, &tn))
             goto out;
         if (tn != 256) {
             err_set(E_ValueError, "translation table must be 256 characters long");
             goto out;
         }
     }
-    if (o[1] && !need_bytes(o[1], &d, &dn))
+    if (o[1] && !bytes_like_arg(o[1], &d, &dn))
         goto out;
     bool del[256];
     memset(del, 0, sizeof del);

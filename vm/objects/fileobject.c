@@ -119,6 +119,8 @@ Obj file_unsupported_operation(void)
     if (g_unsupported_op)
         return g_unsupported_op;
     vm_tx_become_inevitable();   /* a C global root is written only by an inevitable transaction */
+    if (g_unsupported_op)        /* made by another thread while this one waited to become inevitable */
+        return g_unsupported_op;
     Obj *r = vm_roots(4);
     r[0] = str_from_cstr("UnsupportedOperation");
     r[1] = tuple_pack(2, (Obj)E_OSError, (Obj)E_ValueError);
@@ -1557,10 +1559,8 @@ static Obj m_write(Obj *args, size_t nargs, Obj kwnames)
     }
     const char *p;
     int64_t n;
-    if (!bytes_like(v, &p, &n)) {
-        err_format(E_TypeError, "a bytes-like object is required, not '%s'", type_name(v));
+    if (!bytes_like_arg(v, &p, &n))
         return NULL;
-    }
     if (write_bytes(st, p, (size_t)n, (FO(st)->flags & F_LINEBUF) && memchr(p, '\n', (size_t)n)) < 0)
         return NULL;
     return int_from_i64(n);

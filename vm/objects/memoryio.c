@@ -333,17 +333,6 @@ out:
     return res;
 }
 
-static Obj sio_read(Obj *args, size_t nargs, Obj kwnames)
-{
-    if (vm_check_args("read", nargs - 1, kwnames, 0, 1) < 0)
-        return NULL;
-    int64_t size;
-    if (!open_self(args[0], T_StringIO, false) || size_arg(nargs > 1 ? args[1] : NULL, &size) < 0)
-        return NULL;
-    Obj s = vm_unwrap(args[0]);
-    return sio_take(s, size < 0 ? ITER(s)->n : ITER(s)->i + size);
-}
-
 /* Index just past the line that starts at the position (newline mode). */
 static int sio_line_end(Obj s, int64_t *end)
 {
@@ -402,95 +391,24 @@ static Obj sio_readline_impl(Obj s, int64_t size)
     return res;
 }
 
-static Obj sio_readline(Obj *args, size_t nargs, Obj kwnames)
+/* Cuts the text to size (less than its length). */
+static int sio_cut(Obj s, int64_t size)
 {
-    if (vm_check_args("readline", nargs - 1, kwnames, 0, 1) < 0)
-        return NULL;
-    int64_t size;
-    if (!open_self(args[0], T_StringIO, false) || size_arg(nargs > 1 ? args[1] : NULL, &size) < 0)
-        return NULL;
-    return sio_readline_impl(vm_unwrap(args[0]), size);
-}
-
-static Obj sio_next(Obj self)
-{
-    Obj s = open_self(self, T_StringIO, false);
-    if (!s)
-        return NULL;
-    Obj line = sio_readline_impl(s, -1);
-    if (!line || str_len(line) == 0)
-        return NULL;   /* exhausted (or the error) */
-    return line;
-}
-
-static Obj sio_tell(Obj *args, size_t nargs, Obj kwnames)
-{
-    if (vm_check_args("tell", nargs - 1, kwnames, 0, 0) < 0)
-        return NULL;
-    Obj s = open_self(args[0], T_StringIO, false);
-    return s ? int_from_i64(ITER(s)->i) : NULL;
-}
-
-static Obj sio_seek(Obj *args, size_t nargs, Obj kwnames)
-{
-    if (vm_check_args("seek", nargs - 1, kwnames, 1, 2) < 0)
-        return NULL;
-    int64_t pos, whence = 0;
-    if (!open_self(args[0], T_StringIO, false) || vm_index_i64(args[1], &pos) < 0 ||
-        (nargs > 2 && vm_index_i64(args[2], &whence) < 0))
-        return NULL;
-    Obj s = vm_unwrap(args[0]);
-    if (whence < 0 || whence > 2) {
-        err_format(E_ValueError, "Invalid whence (%lld, should be 0, 1 or 2)", (long long)whence);
-        return NULL;
-    }
-    if (whence == 0 && pos < 0) {
-        err_format(E_ValueError, "Negative seek position %lld", (long long)pos);
-        return NULL;
-    }
-    if (whence != 0 && pos != 0) {
-        err_format(E_OSError, "Can't do nonzero %s-relative seeks", whence == 1 ? "cur" : "end");
-        return NULL;
-    }
-    if (whence == 1)
-        pos = ITER(s)->i;
-    else if (whence == 2)
-        pos = ITER(s)->n;
-    VM_WRITE(s);
-    ITER(s)->i = pos;
-    return int_from_i64(pos);
-}
-
-static Obj sio_truncate(Obj *args, size_t nargs, Obj kwnames)
-{
-    if (vm_check_args("truncate", nargs - 1, kwnames, 0, 1) < 0)
-        return NULL;
-    int64_t size;
-    if (!open_self(args[0], T_StringIO, false) || size_arg(nargs > 1 ? args[1] : NULL, &size) < 0)
-        return NULL;
     Obj *r = vm_roots(1);
-    Obj res = NULL;
-    r[0] = vm_unwrap(args[0]);
-    if (nargs < 2 || IS_NONE(args[1]))
-        size = ITER(r[0])->i;
-    if (size < 0) {
-        err_format(E_ValueError, "Negative size value %lld", (long long)size);
+    int rc = -1;
+    r[0] = s;
+    if (sio_settle(r[0]) < 0)
         goto out;
-    }
-    if (size < ITER(r[0])->n) {
-        if (sio_settle(r[0]) < 0)
-            goto out;
-        Obj t = slice_of(ITER(r[0])->a, 0, size);
-        if (!t)
-            goto out;
-        VM_WRITE(r[0]);
-        ITER(r[0])->a = t;
-        ITER(r[0])->n = size;
-    }
-    res = int_from_i64(size);
+    Obj t = slice_of(ITER(r[0])->a, 0, size);
+    if (!t)
+        goto out;
+    VM_WRITE(r[0]);
+    ITER(r[0])->a = t;
+    ITER(r[0])->n = size;
+    rc = 0;
 out:
     vm_unroots(r);
-    return res;
+    return rc;
 }
 
 /* ------------------------------------------------------------------ */
@@ -524,11 +442,8 @@ static int bio_init(Obj self, Obj *args, size_t nargs, Obj kwnames)
         goto out;
     const char *p = "";
     int64_t n = 0;
-    if (a[0] && !IS_NONE(a[0]) && !bytes_like(a[0], &p, &n) &&
-        !(TYPE(a[0]) == T_memoryview && memview_contiguous_data(a[0], &p, &n))) {
-        err_format(E_TypeError, "a bytes-like object is required, not '%s'", type_name(a[0]));
+    if (a[0] && !IS_NONE(a[0]) && !bytes_like_arg(a[0], &p, &n))
         goto out;
-    }
     Obj ba = bytearray_new(p, (size_t)n);
     if (!ba)
         goto out;
@@ -591,17 +506,6 @@ static Obj bio_take(Obj s, int64_t end)
     return res;
 }
 
-static Obj bio_read(Obj *args, size_t nargs, Obj kwnames)
-{
-    if (vm_check_args("read", nargs - 1, kwnames, 0, 1) < 0)
-        return NULL;
-    int64_t size;
-    if (!open_self(args[0], T_BytesIO, true) || size_arg(nargs > 1 ? args[1] : NULL, &size) < 0)
-        return NULL;
-    Obj s = vm_unwrap(args[0]);
-    return bio_take(s, size < 0 ? bio_len(s) : ITER(s)->i + size);
-}
-
 static Obj bio_readline_impl(Obj s, int64_t size)
 {
     int64_t pos = ITER(s)->i, n = bio_len(s), end = n;
@@ -616,27 +520,6 @@ static Obj bio_readline_impl(Obj s, int64_t size)
     if (size >= 0 && pos + size < end)
         end = pos + size;
     return bio_take(s, end);
-}
-
-static Obj bio_readline(Obj *args, size_t nargs, Obj kwnames)
-{
-    if (vm_check_args("readline", nargs - 1, kwnames, 0, 1) < 0)
-        return NULL;
-    int64_t size;
-    if (!open_self(args[0], T_BytesIO, true) || size_arg(nargs > 1 ? args[1] : NULL, &size) < 0)
-        return NULL;
-    return bio_readline_impl(vm_unwrap(args[0]), size);
-}
-
-static Obj bio_next(Obj self)
-{
-    Obj s = open_self(self, T_BytesIO, true);
-    if (!s)
-        return NULL;
-    Obj line = bio_readline_impl(s, -1);
-    if (!line || BYTES(line)->length == 0)
-        return NULL;
-    return line;
 }
 
 /* readinto(buffer): bytes read into a bytearray; their count. */
@@ -680,10 +563,8 @@ static Obj bio_write(Obj *args, size_t nargs, Obj kwnames)
         return NULL;
     const char *p;
     int64_t len;
-    if (!bytes_like(args[1], &p, &len) && !(TYPE(args[1]) == T_memoryview && memview_contiguous_data(args[1], &p, &len))) {
-        err_format(E_TypeError, "a bytes-like object is required, not '%s'", type_name(args[1]));
+    if (!bytes_like_arg(args[1], &p, &len))
         return NULL;
-    }
     Obj *r = vm_roots(3);
     Obj res = NULL;
     r[0] = s;
@@ -710,66 +591,15 @@ out:
     return res;
 }
 
-static Obj bio_tell(Obj *args, size_t nargs, Obj kwnames)
+/* Cuts the bytes to size (less than their length). */
+static int bio_cut(Obj s, int64_t size)
 {
-    if (vm_check_args("tell", nargs - 1, kwnames, 0, 0) < 0)
-        return NULL;
-    Obj s = open_self(args[0], T_BytesIO, true);
-    return s ? int_from_i64(ITER(s)->i) : NULL;
-}
-
-static Obj bio_seek(Obj *args, size_t nargs, Obj kwnames)
-{
-    if (vm_check_args("seek", nargs - 1, kwnames, 1, 2) < 0)
-        return NULL;
-    int64_t pos, whence = 0;
-    if (!open_self(args[0], T_BytesIO, true) || vm_index_i64(args[1], &pos) < 0 ||
-        (nargs > 2 && vm_index_i64(args[2], &whence) < 0))
-        return NULL;
-    Obj s = vm_unwrap(args[0]);
-    if (whence < 0 || whence > 2) {
-        err_format(E_ValueError, "invalid whence (%lld, should be 0, 1 or 2)", (long long)whence);
-        return NULL;
-    }
-    if (whence == 0 && pos < 0) {
-        err_format(E_ValueError, "negative seek value %lld", (long long)pos);
-        return NULL;
-    }
-    if (whence == 1)
-        pos += ITER(s)->i;
-    else if (whence == 2)
-        pos += bio_len(s);
-    if (pos < 0)
-        pos = 0;
-    VM_WRITE(s);
-    ITER(s)->i = pos;
-    return int_from_i64(pos);
-}
-
-static Obj bio_truncate(Obj *args, size_t nargs, Obj kwnames)
-{
-    if (vm_check_args("truncate", nargs - 1, kwnames, 0, 1) < 0)
-        return NULL;
-    int64_t size;
-    if (!open_self(args[0], T_BytesIO, true) || size_arg(nargs > 1 ? args[1] : NULL, &size) < 0)
-        return NULL;
-    Obj s = vm_unwrap(args[0]);
-    if (nargs < 2 || IS_NONE(args[1]))
-        size = ITER(s)->i;
-    if (size < 0) {
-        err_format(E_ValueError, "negative size value %lld", (long long)size);
-        return NULL;
-    }
-    if (size < bio_len(s)) {
-        Obj *r = vm_roots(1);
-        r[0] = s;
-        Obj sl = slice_new(MAKE_SMALLINT(size), g_None, g_None);
-        int rc = sl ? vm_delitem(ITER(r[0])->a, sl) : -1;
-        vm_unroots(r);
-        if (rc < 0)
-            return NULL;
-    }
-    return int_from_i64(size);
+    Obj *r = vm_roots(1);
+    r[0] = s;
+    Obj sl = slice_new(MAKE_SMALLINT(size), g_None, g_None);
+    int rc = sl ? vm_delitem(ITER(r[0])->a, sl) : -1;
+    vm_unroots(r);
+    return rc;
 }
 
 /* ------------------------------------------------------------------ */
@@ -782,6 +612,139 @@ static TypeObj *type_of(Obj self)
     if (TID(s) == TID_ITER && ITER(s)->cls == (Obj)T_BytesIO)
         return T_BytesIO;
     return T_StringIO;
+}
+
+/* The object open, its type in *t (the closed message has a period for
+ * BytesIO's own methods). */
+static Obj open_typed(Obj self, TypeObj **t)
+{
+    *t = type_of(self);
+    return open_self(self, *t, *t == T_BytesIO);
+}
+
+static int64_t mio_len(Obj s, TypeObj *t)
+{
+    return t == T_BytesIO ? bio_len(s) : ITER(s)->n;
+}
+
+/* The length of what read or readline gave. */
+static int64_t item_len(Obj v, TypeObj *t)
+{
+    return t == T_BytesIO ? BYTES(v)->length : str_len(v);
+}
+
+static Obj mio_take(Obj s, TypeObj *t, int64_t end)
+{
+    return t == T_BytesIO ? bio_take(s, end) : sio_take(s, end);
+}
+
+static Obj mio_readline_impl(Obj s, TypeObj *t, int64_t size)
+{
+    return t == T_BytesIO ? bio_readline_impl(s, size) : sio_readline_impl(s, size);
+}
+
+/* read(size=-1), also BytesIO's read1 */
+static Obj mio_read(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("read", nargs - 1, kwnames, 0, 1) < 0)
+        return NULL;
+    TypeObj *t;
+    int64_t size;
+    if (!open_typed(args[0], &t) || size_arg(nargs > 1 ? args[1] : NULL, &size) < 0)
+        return NULL;
+    Obj s = vm_unwrap(args[0]);
+    return mio_take(s, t, size < 0 ? mio_len(s, t) : ITER(s)->i + size);
+}
+
+static Obj mio_readline(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("readline", nargs - 1, kwnames, 0, 1) < 0)
+        return NULL;
+    TypeObj *t;
+    int64_t size;
+    if (!open_typed(args[0], &t) || size_arg(nargs > 1 ? args[1] : NULL, &size) < 0)
+        return NULL;
+    return mio_readline_impl(vm_unwrap(args[0]), t, size);
+}
+
+static Obj mio_next(Obj self)
+{
+    TypeObj *t;
+    Obj s = open_typed(self, &t);
+    if (!s)
+        return NULL;
+    Obj line = mio_readline_impl(s, t, -1);
+    if (!line || item_len(line, t) == 0)
+        return NULL;   /* exhausted (or the error) */
+    return line;
+}
+
+static Obj mio_tell(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("tell", nargs - 1, kwnames, 0, 0) < 0)
+        return NULL;
+    TypeObj *t;
+    Obj s = open_typed(args[0], &t);
+    return s ? int_from_i64(ITER(s)->i) : NULL;
+}
+
+/* seek(pos, whence=0): StringIO takes only zero offsets from the current
+ * position or the end; the messages differ in case as CPython's do. */
+static Obj mio_seek(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("seek", nargs - 1, kwnames, 1, 2) < 0)
+        return NULL;
+    TypeObj *t;
+    int64_t pos, whence = 0;
+    if (!open_typed(args[0], &t) || vm_index_i64(args[1], &pos) < 0 ||
+        (nargs > 2 && vm_index_i64(args[2], &whence) < 0))
+        return NULL;
+    Obj s = vm_unwrap(args[0]);
+    bool text = t == T_StringIO;
+    if (whence < 0 || whence > 2) {
+        err_format(E_ValueError, text ? "Invalid whence (%lld, should be 0, 1 or 2)"
+                                      : "invalid whence (%lld, should be 0, 1 or 2)", (long long)whence);
+        return NULL;
+    }
+    if (whence == 0 && pos < 0) {
+        err_format(E_ValueError, text ? "Negative seek position %lld" : "negative seek value %lld", (long long)pos);
+        return NULL;
+    }
+    if (text && whence != 0 && pos != 0) {
+        err_set(E_OSError, "Can't do nonzero cur-relative seeks");   /* CPython's words, for the end too */
+        return NULL;
+    }
+    if (whence == 1)
+        pos += ITER(s)->i;
+    else if (whence == 2)
+        pos += mio_len(s, t);
+    if (pos < 0)
+        pos = 0;
+    VM_WRITE(s);
+    ITER(s)->i = pos;
+    return int_from_i64(pos);
+}
+
+/* truncate(size=None): None is the position. */
+static Obj mio_truncate(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (vm_check_args("truncate", nargs - 1, kwnames, 0, 1) < 0)
+        return NULL;
+    TypeObj *t;
+    int64_t size;
+    if (!open_typed(args[0], &t) || size_arg(nargs > 1 ? args[1] : NULL, &size) < 0)
+        return NULL;
+    Obj s = vm_unwrap(args[0]);
+    if (nargs < 2 || IS_NONE(args[1]))
+        size = ITER(s)->i;
+    if (size < 0) {
+        err_format(E_ValueError, t == T_BytesIO ? "negative size value %lld" : "Negative size value %lld",
+                   (long long)size);
+        return NULL;
+    }
+    if (size < mio_len(s, t) && (t == T_BytesIO ? bio_cut(s, size) : sio_cut(s, size)) < 0)
+        return NULL;
+    return int_from_i64(size);
 }
 
 static Obj mio_close(Obj *args, size_t nargs, Obj kwnames)
@@ -871,14 +834,14 @@ static Obj mio_detach(Obj *args, size_t nargs, Obj kwnames)
 }
 
 /* readlines(hint=-1): lines until the end, or until their total length
- * reaches hint. */
+ * reaches hint. Like writelines, IOBase's in CPython: its closed message. */
 static Obj mio_readlines(Obj *args, size_t nargs, Obj kwnames)
 {
     if (vm_check_args("readlines", nargs - 1, kwnames, 0, 1) < 0)
         return NULL;
     int64_t hint;
     TypeObj *t = type_of(args[0]);
-    if (!open_self(args[0], t, t == T_BytesIO) || size_arg(nargs > 1 ? args[1] : NULL, &hint) < 0)
+    if (!open_self(args[0], t, true) || size_arg(nargs > 1 ? args[1] : NULL, &hint) < 0)
         return NULL;
     Obj *r = vm_roots(3);
     Obj res = NULL;
@@ -888,10 +851,10 @@ static Obj mio_readlines(Obj *args, size_t nargs, Obj kwnames)
         goto out;
     int64_t total = 0;
     for (;;) {
-        r[2] = t == T_BytesIO ? bio_readline_impl(r[0], -1) : sio_readline_impl(r[0], -1);
+        r[2] = mio_readline_impl(r[0], t, -1);
         if (!r[2])
             goto out;
-        int64_t len = t == T_BytesIO ? BYTES(r[2])->length : str_len(r[2]);
+        int64_t len = item_len(r[2], t);
         if (len == 0)
             break;
         if (list_append(r[1], r[2]) < 0)
@@ -910,8 +873,7 @@ static Obj mio_writelines(Obj *args, size_t nargs, Obj kwnames)
 {
     if (vm_check_args("writelines", nargs - 1, kwnames, 1, 1) < 0)
         return NULL;
-    TypeObj *t = type_of(args[0]);
-    if (!open_self(args[0], t, t == T_BytesIO))
+    if (!open_self(args[0], type_of(args[0]), true))
         return NULL;
     Obj *r = vm_roots(3);
     Obj res = NULL;
@@ -981,6 +943,11 @@ static Obj sio_line_buffering(Obj *args, size_t nargs, Obj kwnames)
 
 static const MethodDef common_methods[] = {
     {"close", mio_close, 0, NULL},
+    {"read", mio_read, 0, NULL},
+    {"readline", mio_readline, 0, NULL},
+    {"tell", mio_tell, 0, NULL},
+    {"seek", mio_seek, 0, NULL},
+    {"truncate", mio_truncate, 0, NULL},
     {"readable", mio_true, 0, NULL},
     {"writable", mio_true, 0, NULL},
     {"seekable", mio_true, 0, NULL},
@@ -998,11 +965,6 @@ static const MethodDef common_methods[] = {
 static const MethodDef stringio_methods[] = {
     {"write", sio_write, 0, NULL},
     {"getvalue", sio_getvalue, 0, NULL},
-    {"read", sio_read, 0, NULL},
-    {"readline", sio_readline, 0, NULL},
-    {"tell", sio_tell, 0, NULL},
-    {"seek", sio_seek, 0, NULL},
-    {"truncate", sio_truncate, 0, NULL},
     {NULL, NULL, 0, NULL},
 };
 
@@ -1010,25 +972,19 @@ static const MethodDef bytesio_methods[] = {
     {"write", bio_write, 0, NULL},
     {"getvalue", bio_getvalue, 0, NULL},
     {"getbuffer", bio_getbuffer, 0, NULL},
-    {"read", bio_read, 0, NULL},
-    {"read1", bio_read, 0, NULL},
+    {"read1", mio_read, 0, NULL},
     {"readinto", bio_readinto, 0, NULL},
-    {"readline", bio_readline, 0, NULL},
-    {"tell", bio_tell, 0, NULL},
-    {"seek", bio_seek, 0, NULL},
-    {"truncate", bio_truncate, 0, NULL},
     {NULL, NULL, 0, NULL},
 };
 
-static TypeObj *make_type(const char *name, newfunc tp_new, initfunc tp_init, unaryfunc next,
-                          const MethodDef *methods)
+static TypeObj *make_type(const char *name, newfunc tp_new, initfunc tp_init, const MethodDef *methods)
 {
     TypeObj *t = (TypeObj *)type_new_builtin(name, T_object, TID_ITER, TPF_BASETYPE | TPF_ITER_VALUE);
     VM_WRITE_RARE(t);
     t->tp_new = tp_new;
     t->tp_init = tp_init;
     t->tp_iter = iter_self;
-    t->tp_iternext = next;
+    t->tp_iternext = mio_next;
     type_add_methods(t, methods);
     type_add_methods(t, common_methods);
     type_add_getset(t, "closed", mio_closed, NULL);
@@ -1037,12 +993,12 @@ static TypeObj *make_type(const char *name, newfunc tp_new, initfunc tp_init, un
 
 void memoryio_init_types(void)
 {
-    T_StringIO = make_type("_io.StringIO", sio_new, sio_init, sio_next, stringio_methods);
+    T_StringIO = make_type("_io.StringIO", sio_new, sio_init, stringio_methods);
     type_add_getset(T_StringIO, "newlines", sio_newlines, NULL);
     type_add_getset(T_StringIO, "line_buffering", sio_line_buffering, NULL);
     type_add_getset(T_StringIO, "encoding", sio_none_attr, NULL);
     type_add_getset(T_StringIO, "errors", sio_none_attr, NULL);
-    T_BytesIO = make_type("_io.BytesIO", bio_new, bio_init, bio_next, bytesio_methods);
+    T_BytesIO = make_type("_io.BytesIO", bio_new, bio_init, bytesio_methods);
     type_ready(T_StringIO);
     type_ready(T_BytesIO);
 }

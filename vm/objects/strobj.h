@@ -205,9 +205,12 @@ Obj bytes_alloc(int64_t n);               /* zeroed bytes of length n */
 Obj bytes_repr(Obj b);                    /* b'...' */
 Obj bytearray_repr(Obj b);                /* bytearray(b'...') */
 Obj bytes_iter_new(Obj b);
-/* bytes-like (bytes or bytearray, subclasses unwrapped): data and length in
+/* bytes-like (bytes, bytearray, subclasses unwrapped, or a C-contiguous memoryview): data and length in
  * *p and *n (linear, valid until the next allocation); false if v is not one. */
 bool bytes_like(Obj v, const char **p, int64_t *n);
+/* bytes_like for an argument: false with TypeError "a bytes-like object is
+ * required" if v is not one. */
+bool bytes_like_arg(Obj v, const char **p, int64_t *n);
 /* memoryview.c: the data of a C-contiguous memoryview that is not released
  * (as bytes_like); false otherwise. */
 bool memview_contiguous_data(Obj mv, const char **p, int64_t *n);
@@ -217,6 +220,11 @@ int64_t memview_live_exports(Obj *bap);
 /* str.encode / bytes.decode (encoding, errors: C strings, NULL = defaults). */
 Obj str_encode(Obj s, const char *encoding, const char *errors);
 Obj bytes_decode(Obj b, const char *encoding, const char *errors);   /* b: bytes or bytearray */
+/* Raise UnicodeDecodeError / UnicodeEncodeError(encoding, *objp, start, end,
+ * reason); *objp is in a root slot. */
+/* What item 0 (encode) or 1 (decode) of a codecs.CodecInfo makes of obj. */
+Obj codec_info_call(Obj info, bool encode, Obj obj, Obj errors);
+void raise_codec_error(TypeObj *type, const char *enc, Obj *objp, int64_t start, int64_t end, const char *reason);
 Obj str_from_bytes_args(Obj b, Obj encoding, Obj errors);            /* str(b, encoding, errors) */
 
 /* ---- formatting (format.c) ---- */
