@@ -241,8 +241,8 @@ static int show_warning_plain(Obj category, Obj text, Obj filename, int64_t line
         sb_add(&b, line, n);
         sb_addc(&b, '\n');
     }
-    if (about_object && !vm_finalizing)
-        sb_printf(&b, "%s: Enable tracemalloc to get the object allocation traceback\n", cat);
+    if (about_object && !vm_finalizing)   /* cat re-read: reading the source may have waited to become inevitable */
+        sb_printf(&b, "%s: Enable tracemalloc to get the object allocation traceback\n", str_cstr(r[4]));
     r[4] = sb_finish(&b);
     if (!r[4])
         goto out;
