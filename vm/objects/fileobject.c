@@ -1944,6 +1944,10 @@ static Obj g_buffer(Obj *args, size_t nargs, Obj kwnames)
     if (self == g_sys_stdin && g_stdin_view)
         return g_stdin_view;
     vm_tx_become_inevitable();   /* a C global root is written only by an inevitable transaction */
+    if (self == g_sys_stdout && g_stdout_view)   /* made by another thread while we waited */
+        return g_stdout_view;
+    if (self == g_sys_stdin && g_stdin_view)
+        return g_stdin_view;
     Obj *r = vm_roots(1);
     r[0] = self;
     int64_t fl = (FO(self)->flags & (F_READ | F_WRITE)) | F_BINARY | F_VIEW;

@@ -39,6 +39,8 @@ static inline bool ensure_empty_array(void)
     if (likely(g_empty_array != NULL))
         return true;
     vm_tx_become_inevitable();   /* a C global root is written only by an inevitable transaction */
+    if (g_empty_array)           /* made by another thread while we waited to become inevitable */
+        return true;
     Obj a = tm_allocate_old(TID_ARRAY, sizeof(struct ArrayObj_));
     if (!a)
         return false;

@@ -49,6 +49,8 @@ static inline bool ensure_dummy(void)
     if (likely(g_dummy != NULL))
         return true;
     vm_tx_become_inevitable();   /* a C global root is written only by an inevitable transaction */
+    if (g_dummy)                 /* made by another thread while we waited to become inevitable */
+        return true;
     Obj d = tm_allocate_old(TID_RAW, sizeof(struct RawObj_));
     if (!d)
         return false;

@@ -123,6 +123,8 @@ static Obj empty_str(void)
 {
     if (unlikely(!g_empty_str)) {
         vm_tx_become_inevitable();   /* a C global root is written only by an inevitable transaction */
+        if (g_empty_str)             /* made by another thread while we waited to become inevitable */
+            return g_empty_str;
         g_empty_str = str_alloc_pinned("", 0, 0);
         if (!g_empty_str)
             return NULL;
