@@ -25,7 +25,7 @@ def test_segments(ctest, build, env):
 
 
 @BUILDS
-@pytest.mark.parametrize("mode", ["graph", "large", "cycles", "release", "old"])
+@pytest.mark.parametrize("mode", ["graph", "large", "cycles", "release", "old", "cards"])
 def test_gc(ctest, build, mode):
     p = ctest("test_gc" + build, mode)
     print(p.stdout)
