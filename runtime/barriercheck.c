@@ -54,25 +54,27 @@ void tm_check_unprotect(int seg, uintptr_t so, size_t size)
     }
 }
 
+/* The pages tm_check_unprotect opened in seg that are still shared: set to prot. */
+static void protect_unprotected(int seg, int prot)
+{
+    tm_list *l = &unprotected[seg];
+    for (size_t i = 0; i < l->count; i++)
+        if (!tm_page_is_private(seg, l->items[i]))
+            protect(seg, l->items[i], prot);
+}
+
 void tm_check_reprotect(int seg)
 {
     if (!tm_check_writes || seg < 1)
         return;
-    tm_list *l = &unprotected[seg];
-    for (size_t i = 0; i < l->count; i++)
-        if (!tm_page_is_private(seg, l->items[i]))
-            protect(seg, l->items[i], PROT_READ);
-    l->count = 0;
+    protect_unprotected(seg, PROT_READ);
+    unprotected[seg].count = 0;
 }
 
 void tm_check_unprotect_again(int seg)
 {
-    if (!tm_check_writes || seg < 1)
-        return;
-    tm_list *l = &unprotected[seg];
-    for (size_t i = 0; i < l->count; i++)
-        if (!tm_page_is_private(seg, l->items[i]))
-            protect(seg, l->items[i], PROT_READ | PROT_WRITE);
+    if (tm_check_writes && seg >= 1)
+        protect_unprotected(seg, PROT_READ | PROT_WRITE);
 }
 
 static void say(const char *s) { (void)!write(2, s, strlen(s)); }

@@ -45,6 +45,8 @@ void tm_cards_take(int kind, int seg, uintptr_t start, uintptr_t end,
         /* Skip clear cards eight at a time. */
         while (c + 8 <= last + 1 && (c & 7) == 0 && *(uint64_t *)(t + c) == 0)
             c += 8;
+        if (c > last)   /* t[c] is the next object's card: not ours to take */
+            break;
         if (!t[c]) {
             c++;
             continue;

@@ -59,6 +59,20 @@ static int parse_size(const char *s, size_t *out)
     return 0;
 }
 
+/* A 0/1 variable: unset or empty leaves *flag as it is. */
+static int env_flag(const char *name, bool *flag, char *err, size_t errlen)
+{
+    const char *v = getenv(name);
+    if (!v || !*v)
+        return 0;
+    if (strcmp(v, "0") != 0 && strcmp(v, "1") != 0) {
+        snprintf(err, errlen, "%s must be 0 or 1, got '%s'", name, v);
+        return -1;
+    }
+    *flag = *v == '1';
+    return 0;
+}
+
 int tm_config_from_env(tm_config *c, char *err, size_t errlen)
 {
     const char *v;
@@ -105,27 +119,12 @@ int tm_config_from_env(tm_config *c, char *err, size_t errlen)
         }
         c->gc_debug_move = true;
     }
-    if ((v = getenv("TMPY_STM_WAIT_FOR_READERS")) && *v) {
-        if (strcmp(v, "0") != 0 && strcmp(v, "1") != 0) {
-            snprintf(err, errlen, "TMPY_STM_WAIT_FOR_READERS must be 0 or 1, got '%s'", v);
-            return -1;
-        }
-        c->wait_for_readers = *v == '1';
-    }
-    if ((v = getenv("TMPY_STM_SOLO")) && *v) {
-        if (strcmp(v, "0") != 0 && strcmp(v, "1") != 0) {
-            snprintf(err, errlen, "TMPY_STM_SOLO must be 0 or 1, got '%s'", v);
-            return -1;
-        }
-        c->stm_solo = *v == '1';
-    }
-    if ((v = getenv("TMPY_STM_CHECK")) && *v) {
-        if (strcmp(v, "0") != 0 && strcmp(v, "1") != 0) {
-            snprintf(err, errlen, "TMPY_STM_CHECK must be 0 or 1, got '%s'", v);
-            return -1;
-        }
-        c->stm_check = *v == '1';
-    }
+    if (env_flag("TMPY_STM_WAIT_FOR_READERS", &c->wait_for_readers, err, errlen))
+        return -1;
+    if (env_flag("TMPY_STM_SOLO", &c->stm_solo, err, errlen))
+        return -1;
+    if (env_flag("TMPY_STM_CHECK", &c->stm_check, err, errlen))
+        return -1;
     if ((v = getenv("TMPY_STM_INJECT_ABORTS")) && *v) {
         char *end;
         errno = 0;

@@ -25,7 +25,7 @@ def test_segments(ctest, build, env):
 
 
 @BUILDS
-@pytest.mark.parametrize("mode", ["graph", "large", "cycles", "release", "old"])
+@pytest.mark.parametrize("mode", ["graph", "large", "cycles", "release", "old", "cards"])
 def test_gc(ctest, build, mode):
     p = ctest("test_gc" + build, mode)
     print(p.stdout)
@@ -98,6 +98,7 @@ def test_gil_threads_move_everything(ctest):
     {"TMPY_STM_WAIT_FOR_READERS": "yes"},
     {"TMPY_STM_INJECT_ABORTS": "2"},
     {"TMPY_STM_CHECK": "yes"},
+    {"TMPY_STM_SOLO": "2"},
     {"TMPY_STM_INJECT_ABORTS": "0.1:x"},
     {"TMPY_STM_INJECT_ABORTS": "often"},
 ], ids=lambda e: ",".join(f"{k}={v}" for k, v in e.items()))

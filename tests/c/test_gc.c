@@ -2,8 +2,9 @@
  * objects is mutated through many minor and major collections and checked
  * field by field against a model kept in C memory. Run it with
  * TMPY_GC_DEBUG=move too. Big arrays (the index's chunks, a few random
- * ones) are card-marked: part of their stores use tm_write_item. Other modes: large, cycles, release, exhaust. */
+ * ones) are card-marked: part of their stores use tm_write_item. Other modes: large, cycles, release, old, cards (tm_cards_take's runs), exhaust. */
 #include "tmrt.h"
+#include "cards.h"
 #include "oldspace.h"
 #include "testutil.h"
 
@@ -476,6 +477,62 @@ static void test_old_and_immediates(void)
     printf("ok old: %d never-moving objects through 20 collections, immediates kept\n", N);
 }
 
+/* tm_cards_take (runtime/cards.h): runs of marked cards inside [start, end),
+ * clipped to it and cleared; never an empty or reversed run, and the card
+ * after `end` (the next page run's) is left marked even where the skip of
+ * clear cards eight at a time lands on it. */
+#define MAX_RUNS 8
+static struct { uintptr_t lo, hi; } runs[MAX_RUNS];
+static int nruns;
+
+static void note_run(uintptr_t lo, uintptr_t hi, void *ctx)
+{
+    (void)ctx;
+    CHECK(lo < hi, "an empty or reversed run [%#lx, %#lx)", (unsigned long)lo, (unsigned long)hi);
+    CHECK(nruns < MAX_RUNS, "too many runs");
+    runs[nruns].lo = lo;
+    runs[nruns++].hi = hi;
+}
+
+static void take_and_check(uintptr_t start, uintptr_t end, const int *marked, int nmarked,
+                           const uintptr_t *want, int nwant)
+{
+    uint8_t *t = tm_card_tables[TM_CARDS_GC][1];
+    size_t first = start >> TM_CARD_SHIFT;
+    for (int i = 0; i < nmarked; i++)
+        t[first + (size_t)marked[i]] = 1;
+    nruns = 0;
+    tm_cards_take(TM_CARDS_GC, 1, start, end, note_run, NULL);
+    CHECK(nruns == nwant, "%d runs, expected %d", nruns, nwant);
+    for (int i = 0; i < nwant; i++)
+        CHECK(runs[i].lo == want[2 * i] && runs[i].hi == want[2 * i + 1], "run %d is [%#lx, %#lx), expected [%#lx, %#lx)",
+              i, (unsigned long)runs[i].lo, (unsigned long)runs[i].hi, (unsigned long)want[2 * i],
+              (unsigned long)want[2 * i + 1]);
+    size_t last = (end - 1) >> TM_CARD_SHIFT;
+    for (size_t c = first; c <= last; c++)
+        CHECK(!t[c], "card %zu of the range still marked", c - first);
+    for (int i = 0; i < nmarked; i++)
+        if (first + (size_t)marked[i] > last) {
+            CHECK(t[first + (size_t)marked[i]], "card %d after the range was cleared", marked[i]);
+            t[first + (size_t)marked[i]] = 0;
+        }
+}
+
+static void test_card_runs(void)
+{
+    /* A page run of one page somewhere in the segment; the object ends 8
+     * bytes before the page does. 512-byte cards: 8 a page. */
+    uintptr_t p = 64 * TM_PAGE_SIZE, start = p + 24, end = p + TM_PAGE_SIZE - 8;
+    take_and_check(start, end, (int[]){8}, 1, NULL, 0);   /* only the next page's first card */
+    take_and_check(start, end, (int[]){1, 2, 5, 8}, 4,
+                   (uintptr_t[]){p + 512, p + 1536, p + 2560, p + 3072}, 2);
+    take_and_check(start, end, (int[]){0, 7, 8}, 3, (uintptr_t[]){start, p + 512, p + 3584, end}, 2);
+    /* Two pages, the second's cards all clear but for the one after it. */
+    end = p + 2 * TM_PAGE_SIZE - 8;
+    take_and_check(start, end, (int[]){3, 16}, 2, (uintptr_t[]){p + 1536, p + 2048}, 1);
+    printf("ok cards: runs clipped to the range, the next object's card kept\n");
+}
+
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "graph";
@@ -492,6 +549,7 @@ int main(int argc, char **argv)
     else if (!strcmp(mode, "cycles")) test_cycles();
     else if (!strcmp(mode, "release")) test_release();
     else if (!strcmp(mode, "old")) test_old_and_immediates();
+    else if (!strcmp(mode, "cards")) test_card_runs();
     else if (!strcmp(mode, "exhaust")) { tm_add_global_root(&big_list); test_exhaust(); }
     else { fprintf(stderr, "unknown mode %s\n", mode); return 2; }
     tm_commit_transaction();

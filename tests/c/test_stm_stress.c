@@ -49,8 +49,11 @@
  *
  *   solo           deterministic: a thread alone runs solo transactions
  *                  (tm_become_solo): it writes counters in place (no page
- *                  privatised), its commit copies them into the private pages
- *                  another segment kept from an earlier writer, and a thread
+ *                  privatised), replaces some of them in the big (card-
+ *                  marked) array through tm_write_item, its commit copies
+ *                  both into the private pages another segment kept from an
+ *                  earlier writer (the array: only the marked cards, which
+ *                  must therefore be marked in place too), and a thread
  *                  that attaches meanwhile starts its transaction only after
  *                  the solo one commits. Not solo while another thread is
  *                  attached, nor under TMPY_STM_SOLO=0.
@@ -1662,7 +1665,7 @@ static void mode_cards(int T)
 /* ==================================================================== */
 /* solo                                                                 */
 
-enum { SOLO_N = 600 };   /* counters over several pages */
+enum { SOLO_N = 1100 };   /* counters over several pages; the array (8.8 KB) is card-marked */
 static atomic_int solo_step, solo_writer_seg, solo_late_started;
 
 static void solo_wait_step(int s)
@@ -1671,7 +1674,8 @@ static void solo_wait_step(int s)
         sched_yield();
 }
 
-/* Another segment writes every counter, commits and detaches: its pages stay private there. */
+/* Another segment writes every counter and the array, commits and
+ * detaches: their pages stay private there. */
 static void *solo_writer(void *arg)
 {
     (void)arg;
@@ -1683,6 +1687,7 @@ static void *solo_writer(void *arg)
     CHECK(!tm_become_solo(), "solo while another thread is attached");
     for (uintptr_t i = 0; i < SOLO_N; i++)
         write_counter(i, read_counter(i) + 1);
+    tm_write(g_root);   /* privatises every page of the array */
     commit();
     tm_thread_detach();
     atomic_store(&solo_step, 3);
@@ -1722,8 +1727,10 @@ static void mode_solo(void)
     pthread_join(th, NULL);
     int other = atomic_load(&solo_writer_seg);
     CHECK(other != mine, "the writer ran in our segment %d", mine);
-    uintptr_t page0 = (uintptr_t)counter(0) & ~(TM_PAGE_SIZE - 1);
+    uintptr_t page0 = (uintptr_t)counter(0) & ~(TM_PAGE_SIZE - 1), arr_so = (uintptr_t)g_root;
     CHECK(tm_page_is_private(other, page0), "the writer's segment %d has no private copy left", other);
+    CHECK(tm_page_is_private(other, arr_so) && tm_page_is_private(other, arr_so + 8192),
+          "the writer's segment %d has no private copy of the array left", other);
 
     /* Alone now: solo. */
     tm_start_transaction();
@@ -1737,8 +1744,14 @@ static void mode_solo(void)
     CHECK(solo && tm_is_solo() && tm_is_inevitable(), "not solo though alone");
     int seg = tm_self.segment;
     size_t private_before = tm_private_page_count(seg);
-    for (uintptr_t i = 0; i < SOLO_N; i++)
-        write_counter(i, read_counter(i) + 1);
+    /* Every 97th counter is replaced by a new young one (one card marked
+     * each; the commit's minor collection traces them), the rest written. */
+    for (uintptr_t i = 0; i < SOLO_N; i++) {
+        if (i % 97 == 5)
+            cards_replace(i, false);
+        else
+            write_counter(i, read_counter(i) + 1);
+    }
     CHECK(tm_private_page_count(seg) == private_before, "a solo transaction privatised pages (%zu -> %zu)",
           private_before, tm_private_page_count(seg));
     /* A thread attaching now waits for our commit. */
@@ -1758,6 +1771,11 @@ static void mode_solo(void)
                 CHECK(!memcmp(tm_segment_base(j) + so, tm_segment_base(0) + so, sizeof(struct cnt)),
                       "counter %lu: segment %d's private copy differs from the committed one", (unsigned long)i, j);
     }
+    size_t arr_size = tm_object_size(g_root);
+    for (int j = 1; j <= tm_seg.nsegments; j++)
+        if (tm_page_is_private(j, arr_so))
+            CHECK(!memcmp(tm_segment_base(j) + arr_so, tm_segment_base(0) + arr_so, arr_size),
+                  "segment %d's private copy of the array differs from the committed one", j);
     tm_start_transaction();
     for (uintptr_t i = 0; i < SOLO_N; i++)
         CHECK(read_counter(i) == 2, "counter %lu is %lu, expected 2", (unsigned long)i, (unsigned long)read_counter(i));
