@@ -12,7 +12,7 @@ import re
 import sys
 from pathlib import Path
 
-CORE = r"vm/[^/]+"            # the evaluation core: files directly in vm/
+CORE = r"vm/(rt/)?[^/]+"      # the evaluation core (vm/) and its runtime glue (vm/rt/)
 ANY_VM = r"vm/.+"
 
 # (including file, included header): regular expressions over paths
@@ -27,9 +27,11 @@ ALLOWED = [
     (CORE, r"vm/(opcodes|eval)\.h"),
     (CORE, r"vm/compiler/compile\.h"),                    # only its public header
     (r"vm/modules/.+", r"vm/modules/[^/]+\.h"),
+    (r"vm/modules/sre/.+", r"vm/modules/sre/[^/]+\.h"),      # _sre's private header
     (r"vm/modules/.+", r"vm/(opcodes|eval)\.h"),
     (r"vm/modules/.+", r"vm/compiler/compile\.h"),
     (r"vm/main\.c", r"vm/modules/modules\.h"),             # main registers the modules
+    (r"vm/startup\.c", r"vm/modules/.+\.h"),               # the start-up table lists every layout
 ]
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')

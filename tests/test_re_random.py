@@ -1,4 +1,4 @@
-"""Randomized differential test of the regex engine (vm/objects/sreengine.c
+"""Randomized differential test of the regex engine (vm/modules/sre/sreengine.c
 under CPython's re package): tests/fuzz/re_random.py writes random patterns
 (groups, alternation, greedy/lazy/possessive repeats, atomic groups,
 lookarounds, backreferences, conditionals, flags) with random subjects and

@@ -154,7 +154,7 @@ static inline void vm_unroots(Obj *r) { tm_self.ss_top = (object_t **)r; }
 
 /* ------------------------------------------------------------------ */
 /* GC type ids (layouts) of the built-in object shapes.               */
-/* Registered by vm_register_layouts() (objects/layouts.c) in order.  */
+/* Registered by vm_register_layouts() (startup.c) in order.  */
 /* Every layout from TID_FIRST_WITH_CLS on has `Obj cls` at offset 8  */
 /* and `Obj dict` at offset 16: its Python type is read from cls.     */
 /* ------------------------------------------------------------------ */
@@ -1017,7 +1017,7 @@ void *vm_realloc_kept(void *p, size_t n);
 extern uint64_t vm_tx_blocks_freed;   /* statistics: blocks aborts freed */
 
 /* Start-up: layouts, types, singletons, builtins, sys. */
-void vm_register_layouts(void);           /* objects/layouts.c: registers TID_* with the runtime */
+void vm_register_layouts(void);           /* startup.c: registers TID_* with the runtime */
 void eval_fill_layouts(tm_type *generator_layout, tm_type *frame_layout);   /* eval.c: frame, generator */
 void vm_init_types(void);                 /* calls each *_init_type below in order */
 void object_init_types(void);   /* typeobject.c: object, type, NoneType, ..., property, super, module, builtin, method */

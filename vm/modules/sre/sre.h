@@ -1,7 +1,7 @@
 /* The regex engine behind the _sre module: the layouts of Pattern, Match and
  * Scanner objects, and the matcher that runs the code re/_compiler.py emits
  * (CPython 3.11's opcodes, re/_constants.py). Private to sreengine.c,
- * srepattern.c, srematch.c and modules/sremodule.c. */
+ * srepattern.c, srematch.c and sremodule.c. */
 #ifndef TMPY_SRE_H
 #define TMPY_SRE_H
 

@@ -1,7 +1,7 @@
 /* The GC's view of every built-in shape (one runtime type id per TID_*,
  * registered in enum order), and the start-up order of the types. */
-#include "objects.h"
-#include "sre.h"
+#include "objects/objects.h"
+#include "modules/sre/sre.h"
 
 #include <stdlib.h>
 #include <string.h>
