@@ -32,6 +32,7 @@ import ast
 import codecs
 import os
 import pathlib
+import re
 import subprocess
 
 import pytest
@@ -79,7 +80,9 @@ def run(exe, path, extra_env=None, options=()):
     p = subprocess.run([str(exe), *options, path.name, *args], cwd=path.parent, input=stdin,
                        capture_output=True, text=True, timeout=120, env=full)
     err = p.stderr.strip().splitlines()
-    return p.stdout, p.returncode, err[-1] if err else ""
+    stats = [line for line in err if line.startswith("tmpy stats: ")] if "TMPY_STATS" in (extra_env or {}) else []
+    err = [line for line in err if line not in stats]
+    return p.stdout, p.returncode, err[-1] if err else "", stats
 
 
 # Modules through which a program starts threads (or uses tmpy's tm module);
@@ -145,6 +148,7 @@ def check(path, extra_env=None, exe=TMPY_GIL, options=()):
     where = " ".join([*options, *(f"{k}={v}" for k, v in (extra_env or {}).items())])
     assert got[0] == want[0], f"stdout differs ({where} {exe.name})"
     assert (got[1], got[2]) == (want[1], want[2]), f"exit code / last stderr line differ ({where} {exe.name})"
+    return got
 
 
 @pytest.mark.parametrize("path", PROGRAMS, ids=[p.stem for p in PROGRAMS])
@@ -173,9 +177,15 @@ def test_program_htm(path):
 def test_program_htm_fake(path):
     """The elision's state machine driven by the fake HTM's conflict model
     (runtime/htm_fake.c): aborts, retries, GIL fallbacks and length cuts
-    happen in every threaded program, which must still print the same."""
-    check(path, {"TMPY_HTM_FAKE": f"model:conflict=0.002,capacity=100,seed={abort_seed(path)}"},
-          options=("--tm=htm",))
+    happen in every threaded program, which must still print the same.
+    Its TMPY_STATS report keeps THREADED honest: a program outside it (so
+    without the threaded variants) must start no transaction."""
+    stats = check(path, {"TMPY_HTM_FAKE": f"model:conflict=0.002,capacity=100,seed={abort_seed(path)}",
+                         "TMPY_STATS": "1"}, options=("--tm=htm",))[3]
+    if path not in THREADED:
+        started = [m for m in map(re.compile(r"htm \(fake\): (\d+) hardware transactions").search, stats) if m]
+        assert not started or started[0][1] == "0", (
+            f"{path.name} runs threads but imports none of THREAD_MODULES: {started[0].string}")
 
 
 @pytest.mark.skipif(os.environ.get("TMPY_PY_MOVE") == "0", reason="TMPY_PY_MOVE=0")
