@@ -22,6 +22,10 @@ awk -v a="$tm" -v b="$tp" 'BEGIN { printf "\nwall time: tmpy-gil %.2f s, python3
 build/bench/tmrt_demo
 echo
 echo "parallel demo: the same C program linked against the GIL runtime and the STM runtime ($threads threads, $(nproc) CPUs)"
-gil=$(build/bench/parallel_demo "$threads" $((12000 / threads)) | tee /dev/stderr | awk '/^seconds/ {print $2}')
-stm=$(build/bench/parallel_demo-stm "$threads" $((12000 / threads)) | tee /dev/stderr | awk '/^seconds/ {print $2}')
+# Each run's output is kept in a variable, printed, then read for its time
+# (`tee /dev/stderr` would reopen a redirected stderr and truncate the file).
+out=$(build/bench/parallel_demo "$threads" $((12000 / threads))); echo "$out"
+gil=$(awk '/^seconds/ {print $2}' <<<"$out")
+out=$(build/bench/parallel_demo-stm "$threads" $((12000 / threads))); echo "$out"
+stm=$(awk '/^seconds/ {print $2}' <<<"$out")
 awk -v g="$gil" -v s="$stm" 'BEGIN { printf "STM build vs GIL build: %.2fx the speed (%.2f s vs %.2f s)\n", g / s, s, g }'
