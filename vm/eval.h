@@ -1,5 +1,7 @@
-/* The eval side of tmpy: frames, generators, the eval loop's internal API
- * (eval.c, call.c, function.c, generator.c, traceback.c, vmthread.c).
+/* The eval layer's header: frames, generators, the eval loop's API, import,
+ * tracebacks and the finalizer work (eval.c, call.c, function.c,
+ * generator.c, coroutine.c, import.c, trace.c, traceback.c, vmthread.c and
+ * the eval side of rt/). Open to the modules and start-up above it.
  *
  * Frames. A running Python frame is a C struct `Frame` (metadata: code,
  * ip, block stack) on a per-thread C array, plus a run of shadow-stack slots
@@ -19,7 +21,8 @@
 #ifndef TMPY_EVAL_H
 #define TMPY_EVAL_H
 
-#include "tmpy.h"
+#include "objects/objects.h"
+#include "compiler/compile.h"
 #include "opcodes.h"
 
 #define FRAME_MAX_BLOCKS 20
@@ -353,5 +356,78 @@ void eval_trace_after_abort(void);       /* STM: the thread's tracing state afte
 /* function.c */
 Obj function_get_doc(Obj code);
 bool vm_is_method_descr(Obj v);   /* a built-in method descriptor: call with self first */
+
+/* ---- The eval layer's API to the layers above (moved from tmpy.h) ---- */
+/* Attach the calling OS thread (allocates its root slots). */
+void vm_thread_init(void);
+/* Before a thread ends: drops its roots and frame stack. */
+void vm_thread_fini(void);
+/* Print `exc` as CPython does for an uncaught exception (traceback, chained
+ * causes/contexts, "Type: message") to stderr (traceback.c). */
+void vm_print_exception(Obj exc);
+/* The same without its causes and contexts (CPython's unraisable hook). */
+void vm_print_exception_unchained(Obj exc);
+/* A message on sys.stderr (after start-up; stdout's pending output first). */
+void vm_errmsg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Add a traceback entry for (code, lineno) to the current exception. */
+void vm_traceback_add(Obj code, int lineno);
+/* ------------------------------------------------------------------ */
+/* Functions, frames, generators, evaluation (eval.c and friends)      */
+/* ------------------------------------------------------------------ */
+Obj function_new(Obj code, Obj globals, Obj qualname);
+Obj cell_new(Obj v);
+/* Run module-level code: returns the result (None) or NULL with an exception. */
+Obj vm_eval_code(Obj code, Obj globals, Obj locals);
+/* The innermost Python frame's locals and line (vm_current_globals and
+ * vm_current_super_args: tmpy.h). */
+Obj vm_current_locals(void);              /* locals() */
+int vm_current_lineno(void);
+/* The generator protocol for yield from / send / throw, used by builtins too. */
+Obj gen_send(Obj gen, Obj value);          /* NULL+StopIteration(value) at the end */
+Obj gen_throw(Obj gen, Obj exc);
+Obj gen_close(Obj gen);
+/* The builtins aiter(v) and anext(aiter[, dflt]) (coroutine.c; dflt NULL: none). */
+Obj coro_builtin_aiter(Obj v);
+Obj coro_builtin_anext(Obj aiter, Obj dflt);
+/* The future features of the innermost running Python code, as
+ * COMPILE_* flags (what compile/exec/eval inherit). */
+int vm_current_future_flags(void);
+Obj vm_import(Obj name, Obj globals, Obj fromlist, int level);   /* __import__ */
+/* C modules: called on first import; returns the module or NULL. */
+typedef Obj (*module_init_fn)(void);
+void vm_register_builtin_module(const char *name, module_init_fn init);
+extern Obj g_main_module;
+/* Find the source of a module by dotted name (parents are imported, the
+ * module itself is not). Returns its file path (str; None for a namespace
+ * package) and *is_pkg; NULL with ModuleNotFoundError/ImportError set if
+ * absent. */
+Obj import_find_source(Obj fullname, bool *is_pkg);
+/* Compile and run a file's source as module `mod` (globals = its dict).
+ * Returns None or NULL with an exception. */
+Obj import_run_source_file(Obj mod, Obj path);
+/* Read a whole file into C memory (malloc'd, NUL-terminated): 0, or -1 with
+ * OSError set. */
+int import_read_file(const char *path, char **out, size_t *len);
+void import_init_paths(bool ignore_env, const char *script_dir);
+/* Import a module by absolute dotted name, its parents first; returns it. */
+Obj import_absolute(Obj absname);
+/* The absolute name for a relative import (level dots) from the module
+ * whose globals (or a dict with __package__) are given. */
+Obj import_resolve_relative(Obj name, Obj globals, int level);
+extern const char *vm_libdir;              /* lib/ of the source tree or install */
+void eval_fill_layouts(tm_type *generator_layout, tm_type *frame_layout);   /* eval.c: frame, generator */
+void func_init_types(void);     /* eval side: function, code, cell, generator, frame, traceback */
+/* gcwork.c: weak-reference callbacks and finalizers, run outside the collector. */
+void vm_run_gc_work(void);        /* runs what collections queued (no-op while already running) */
+/* CPython's PyErr_WriteUnraisable: "Exception ignored in: <repr of what>"
+ * and the current exception's traceback on stderr; clears the exception. */
+void vm_report_unraisable(Obj what);
+/* gc.collect(): a major collection, then the queued work; None or NULL.
+ * stack_top: where the arguments of the calling C function end (args +
+ * nargs), or NULL: dead value-stack slots above it are cleared first. */
+Obj vm_gc_collect(Obj *stack_top, int64_t *found);
+void vm_gc_at_exit(void);         /* at exit: collect, then finalize what is still registered */
+/* Set by vm_gc_at_exit: the finalizers of the shutdown run (sys.is_finalizing()). */
+extern bool vm_finalizing;
 
 #endif

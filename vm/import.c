@@ -1,8 +1,7 @@
 /* The import system: __import__ semantics over sys.modules, the registry of
  * modules written in C, and source files found on sys.path (packages with
  * __init__.py, namespace packages, relative imports). No bytecode caches. */
-#include "tmpy.h"
-#include "objects/objects.h"
+#include "eval.h"
 #include "objects/strobj.h"
 #include "objects/containers.h"
 

@@ -1,6 +1,7 @@
 /* The command line: tmpy-gil [options] FILE.py | -c CODE | -m MODULE | - [args],
  * start-up of the runtime and the interpreter, exit status and the atexit
  * module. */
+#include "startup.h"
 #include "eval.h"
 #include "modules/modules.h"
 #include "objects/objects.h"

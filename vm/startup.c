@@ -1,5 +1,6 @@
 /* The GC's view of every built-in shape (one runtime type id per TID_*,
  * registered in enum order), and the start-up order of the types. */
+#include "startup.h"
 #include "objects/objects.h"
 #include "modules/sre/sre.h"
 

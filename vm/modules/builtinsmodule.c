@@ -1,5 +1,4 @@
 /* The builtins module: built-in functions, constants, types and exceptions. */
-#include "tmpy.h"
 #include "compiler/compile.h"
 #include "modules.h"
 #include "objects/objects.h"

@@ -4,7 +4,7 @@
 #ifndef TMPY_MODULES_H
 #define TMPY_MODULES_H
 
-#include "tmpy.h"
+#include "eval.h"
 
 #include <signal.h>
 
@@ -57,5 +57,12 @@ int atexit_run_callbacks(void);   /* at exit: runs atexit.register()ed callables
 /* The math and cmath modules' init functions (mathmodule.c, cmathmodule.c). */
 Obj math_module_init(void);
 Obj cmath_module_init(void);
+
+void deque_init_type(void);    /* dequeobject.c: collections.deque (the _collections module exposes it) */
+extern TypeObj *T_deque;
+void count_init_type(void);    /* countobject.c: itertools.count (the _itertools module exposes it) */
+extern TypeObj *T_count;
+Obj builtins_init(void);        /* the builtins module */
+Obj sys_init(Obj argv_list);
 
 #endif

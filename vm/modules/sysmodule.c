@@ -1,5 +1,4 @@
 /* The sys module. */
-#include "tmpy.h"
 #include "modules.h"
 #include "objects/numbers.h"
 #include "objects/objects.h"

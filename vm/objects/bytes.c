@@ -3,6 +3,7 @@
  * methods, their iterators, and the codecs (str.encode / bytes.decode):
  * utf-8, ascii, latin-1 with the common error handlers. */
 #define _GNU_SOURCE
+#include "objects.h"
 #include "strobj.h"
 #include "containers.h"
 

@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tmpy.h"
 #include "numbers.h"
 #include "objects.h"
 

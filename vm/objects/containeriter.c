@@ -3,6 +3,7 @@
  * helpers every container uses (index arguments, repr recursion, subclass
  * wrapping). Dict, set and range iterators live next to their containers
  * because they read private table layouts. */
+#include "objects.h"
 #include "containers.h"
 
 #include <stdlib.h>

@@ -25,6 +25,7 @@
  * Keys are hashed and compared with vm_hash / vm_equal, except exact str and
  * small int keys, which never run Python code. A user __eq__ may mutate the
  * dict during a lookup: the lookup then restarts (as CPython's does). */
+#include "objects.h"
 #include "containers.h"
 
 #include <stdlib.h>

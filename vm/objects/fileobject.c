@@ -9,7 +9,6 @@
  * `f.buffer` of a text file is a binary "view": a FileObj flagged F_VIEW
  * whose `encoding` field holds the text file, so both share one state (fd,
  * buffers) and print() and sys.stdout.buffer.write() stay in order. */
-#include "tmpy.h"
 #include "objects.h"
 #include "strobj.h"
 

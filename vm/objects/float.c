@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tmpy.h"
 #include "strobj.h"
 #include "numbers.h"
 #include "objects.h"

@@ -3,6 +3,7 @@
  * and bytes. Digits come from snprintf (floats) and int_to_string (big
  * ints); grouping, signs, prefixes and padding are done here. */
 #define _GNU_SOURCE
+#include "objects.h"
 #include "strobj.h"
 #include "numbers.h"
 

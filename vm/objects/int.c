@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tmpy.h"
+#include "objects.h"
 #include "numbers.h"
 #include "strobj.h"
 

@@ -5,6 +5,27 @@
 
 #include "tmpy.h"
 
+/* ---- The core int / float / complex API ---- */
+Obj int_from_i64(int64_t v);
+Obj int_from_u64(uint64_t v);
+Obj int_from_double(double d);            /* truncates; OverflowError for inf, ValueError for nan */
+int int_as_i64(Obj v, int64_t *out);      /* int/bool; -1 with OverflowError if too big */
+int int_as_double(Obj v, double *out);    /* -1 with OverflowError */
+Obj int_from_string(const char *s, size_t len, int base);  /* int('...', base) semantics (underscores, sign, spaces); ValueError */
+Obj int_to_string(Obj v, int base);       /* str: decimal or '0x..' style for 16/8/2 (hex/oct/bin) */
+int int_sign(Obj v);                      /* -1, 0, 1 */
+int int_compare(Obj a, Obj b);            /* -1, 0, 1 for ints/bools */
+Obj int_add(Obj a, Obj b);  Obj int_sub(Obj a, Obj b);  Obj int_mul(Obj a, Obj b);
+Obj int_floordiv(Obj a, Obj b);  Obj int_mod(Obj a, Obj b);  Obj int_pow(Obj a, Obj b, Obj mod /* or NULL */);
+int64_t int_hash(Obj v);
+Obj float_new(double d);
+int64_t float_hash(double d);             /* equal to int_hash for integral values */
+/* Shortest repr that round-trips ('1.0', '0.1', '1e+16', 'inf', 'nan'). buf >= 32 bytes. */
+void float_repr_buf(double d, char *buf);
+Obj float_repr_obj(double d);
+/* complex.c (more in objects/numbers.h) */
+Obj complex_new(double real, double imag);
+
 /* ---- int.c ---- */
 
 /* CPython 3.11's limit on decimal str<->int conversions (0: no limit).

@@ -1,5 +1,8 @@
-/* The object model's API beyond tmpy.h: what the files of objects/ share
- * (types, descriptors, identity, names, exceptions), open to the whole VM.
+/* The objects layer's header: the object model's API, open to every layer
+ * above (docs/ARCHITECTURE.md, "Layers"). It includes the area headers
+ * (errors, the abstract API and calls, numbers, strings, containers, dict
+ * and set) and declares what the files of objects/ share beyond them
+ * (types, descriptors, identity, names, files, weak references, exceptions).
  *
  * Conventions the objects area relies on (other areas, please follow):
  *
@@ -31,6 +34,12 @@
 #define TMPY_OBJECTS_H
 
 #include "tmpy.h"
+#include "errors.h"
+#include "abstract.h"
+#include "numbers.h"
+#include "strobj.h"
+#include "containers.h"
+#include "dictset.h"
 
 /* ---- Real layouts behind some public structs (registered sizes) ---- */
 /* TID_INSTANCE: InstanceObj plus an identity-hash word (0: not assigned)
@@ -242,5 +251,37 @@ Obj exc_group_prep_reraise(Obj orig, Obj raised);
 extern TypeObj *E_UnicodeTranslateError, *E_ConnectionAbortedError, *E_ConnectionRefusedError,
     *E_ConnectionResetError, *E_PendingDeprecationWarning, *E_SyntaxWarning, *E_FutureWarning,
     *E_ImportWarning, *E_UnicodeWarning, *E_BytesWarning, *E_ResourceWarning, *E_EncodingWarning;
+
+/* ---- fileobject.c: the standard streams, writing ---- */
+extern Obj g_sys_stdout, g_sys_stderr, g_sys_stdin;   /* file objects */
+/* Write to sys.stdout / sys.stderr (print uses these). */
+int file_write_str(Obj file, Obj s);
+int file_flush(Obj file);
+Obj file_open(Obj path, const char *mode, int buffering);
+Obj file_from_fd(int fd, const char *mode, const char *name);
+void object_init_types(void);   /* typeobject.c: object, type, NoneType, ..., property, super, module, builtin, method */
+void exceptions_init(void);     /* exceptions.c */
+void int_init_type(void);       /* int.c: int, bool */
+void float_init_type(void);
+void complex_init_type(void);
+void str_init_type(void);
+void bytes_init_type(void);
+void tuple_init_type(void);
+void list_init_type(void);
+void dict_init_type(void);
+void set_init_type(void);
+void range_init_type(void);     /* range, slice */
+void iter_init_types(void);     /* builtiniters.c: enumerate, zip, map, filter, reversed, callable_iterator */
+void file_init_type(void);
+void memview_init_type(void);   /* memoryview.c */
+/* The memoryview layout's GC trace hook: counts live views during a census (memoryview.c). */
+void memview_gc_trace(object_t *o, tm_ref_visitor visit, void *ctx);
+void weakref_init_types(void); /* weakrefobject.c: weakref.ref, ProxyType, CallableProxyType */
+extern TypeObj *T_weakref, *T_weakproxy, *T_weakcallableproxy;
+/* ref(ob, callback) / proxy(ob, callback) of type `type` (one of the three);
+ * without a callback, the existing plain one of that kind if there is one
+ * (CPython's sharing); TypeError "cannot create weak reference to 'int' object". */
+Obj weakref_new(TypeObj *type, Obj ob, Obj callback);
+Obj weakref_referent(Obj w);      /* the referent or NULL (dead); w a WeakrefObj */
 
 #endif

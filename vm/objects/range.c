@@ -6,6 +6,7 @@
  * int_* functions throughout, like CPython's long ranges.
  * The range iterator (ITK_RANGE: i = next value, n = items left, a = step)
  * is what the eval loop's FOR_ITER special-cases (range_iter_next_inline). */
+#include "objects.h"
 #include "containers.h"
 #include "numbers.h"
 

@@ -15,6 +15,7 @@
  * order, so they cannot live in tagged words). table is NULL until the
  * first key (mask is 7 then). For mutable sets SetObj.hash holds the pop
  * finger; for frozensets the cached hash (-1: not computed). */
+#include "objects.h"
 #include "containers.h"
 
 #include <stdlib.h>

@@ -4,6 +4,7 @@
  * sequential indexing O(1) amortised. Also: interning, the one-char cache,
  * the str type with its slots and methods, and the str iterator. */
 #define _GNU_SOURCE
+#include "objects.h"
 #include "strobj.h"
 #include "containers.h"
 

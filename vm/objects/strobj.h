@@ -7,6 +7,62 @@
 
 #include <string.h>
 
+/* A growable byte buffer in C memory (no GC concerns) for building strings.
+ * It never grows past vm_max_object_size(): like running out of memory, that
+ * poisons it (later adds do nothing; sb_finish raises MemoryError). */
+typedef struct StrBuf { char *p; size_t len, cap; } StrBuf;
+void sb_init(StrBuf *b);
+void sb_add(StrBuf *b, const char *s, size_t n);
+bool sb_reserve(StrBuf *b, size_t n);      /* room for n more bytes and a NUL; false: out of memory (poisoned) */
+void sb_add_repeat(StrBuf *b, const char *unit, size_t n, int64_t count);   /* count copies (count <= 0: none) */
+void sb_nomemory(StrBuf *b);              /* poison it (a size known to be too big) */
+static inline bool sb_failed(const StrBuf *b) { return b->cap == SIZE_MAX; }
+void sb_adds(StrBuf *b, const char *s);
+void sb_addc(StrBuf *b, char c);
+void sb_add_str(StrBuf *b, Obj s);        /* append a str's UTF-8 */
+void sb_add_codepoint(StrBuf *b, uint32_t cp);
+void sb_printf(StrBuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+Obj sb_finish(StrBuf *b);                 /* a str; frees the buffer; NULL (MemoryError) on failure */
+void sb_free(StrBuf *b);
+
+/* ---- The core str / bytes API ---- */
+/* str_new: UTF-8 as str stores it (lone surrogates as their 3-byte form).
+ * It checks: a byte that is not part of that becomes U+DC00+byte, so no str
+ * ever holds invalid UTF-8 (but text from the OS goes through str_from_os). */
+Obj str_new(const char *utf8, size_t nbytes);
+Obj str_from_cstr(const char *s);
+/* Text the OS hands in (argv, file names, environment, getcwd, readlink):
+ * strict UTF-8 decoded with surrogateescape as CPython does (an undecodable
+ * byte b becomes U+DC00+b; encoded surrogates are undecodable too). */
+Obj str_from_os(const char *p, size_t n);
+Obj str_from_os_cstr(const char *p);
+/* The same decoding appended to a StrBuf as str's UTF-8. */
+void sb_add_os(struct StrBuf *b, const char *p, size_t n);
+/* A str's bytes for the OS (surrogateescape: U+DC80..U+DCFF become the bytes
+ * 0x80..0xFF again): malloc'd, NUL-terminated, length in *n (n may be NULL).
+ * NULL with UnicodeEncodeError (another lone surrogate) or MemoryError. */
+char *str_to_os(Obj s, size_t *n);
+Obj str_from_format(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+Obj str_intern_cstr(const char *s);                  /* the interned (pinned, never freed) str */
+Obj str_intern(Obj s);                               /* interned equivalent of s */
+bool str_eq(Obj a, Obj b);                           /* both str */
+bool str_eq_cstr(Obj s, const char *c);
+int64_t str_hash(Obj s);
+Obj str_concat(Obj a, Obj b);
+Obj str_from_codepoint(uint32_t cp);
+Obj str_join(Obj sep, Obj iterable);
+int str_compare(Obj a, Obj b);                       /* -1, 0, 1 by code point */
+Obj bytes_new(const char *data, size_t n);
+Obj bytearray_new(const char *data, size_t n);
+/* format.c */
+Obj format_int(Obj v, Obj spec);          /* int.__format__ */
+Obj format_float(double d, Obj spec);     /* float.__format__ */
+Obj format_complex(double re, double im, Obj spec);   /* complex.__format__ (spec not empty) */
+Obj format_str(Obj s, Obj spec);          /* str.__format__ */
+Obj str_format_method(Obj *args, size_t nargs, Obj kwnames);   /* str.format */
+Obj str_percent_format(Obj fmt, Obj values);                   /* fmt % values */
+Obj bytes_percent_format(Obj fmt, Obj values);
+
 /* ---- str internals ---- */
 static inline bool str_is_ascii(Obj s) { return STR(s)->length == STR(s)->nbytes; }
 /* A str of nbytes bytes and `length` code points whose data the caller fills

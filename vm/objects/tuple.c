@@ -2,6 +2,7 @@
  * CPython 3.11's xxHash-based tuple hash, so sets of tuples iterate in
  * CPython's order. TupleObj.hash caches it (0: not cached) when every item
  * is of an immutable built-in type. */
+#include "objects.h"
 #include "containers.h"
 
 #include <string.h>

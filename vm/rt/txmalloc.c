@@ -22,7 +22,7 @@
  *    file buffers are).
  * Blocks libc allocates internally (opendir, getcwd(NULL)) are not seen;
  * freeing them here finds nothing in the set and just frees them. */
-#include "tmpy.h"
+#include "objects/objects.h"
 
 #include <stdlib.h>
 #include <string.h>

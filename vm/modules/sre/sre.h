@@ -5,7 +5,7 @@
 #ifndef TMPY_SRE_H
 #define TMPY_SRE_H
 
-#include "tmpy.h"
+#include "objects/objects.h"
 
 #define SRE_MAGIC 20220615
 #define SRE_CODESIZE 4

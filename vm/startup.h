@@ -1,0 +1,11 @@
+/* The start-up layer's header (startup.c): the one table of the layouts,
+ * the types in their order and the built-in modules, as main.c runs them. */
+#ifndef TMPY_STARTUP_H
+#define TMPY_STARTUP_H
+
+#include "modules/modules.h"
+
+void vm_register_layouts(void);           /* startup.c: registers TID_* with the runtime */
+void vm_init_types(void);                 /* calls each *_init_type below in order */
+
+#endif
