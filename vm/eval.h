@@ -135,20 +135,10 @@ enum { FO_TRACE_LINES = 1, FO_IN_EVENT = 2 /* a trace or profile function runs f
 /* Per-thread eval state (vmthread.c). */
 extern __thread Frame *vm_frames_base, *vm_frames_limit;
 extern __thread Obj *vm_ss_safe_limit;      /* frames must end below this */
-extern __thread uintptr_t vm_cstack_limit;  /* C stack must stay above this */
-
-static inline bool vm_cstack_low(void)
-{
-    char here;
-    return (uintptr_t)&here < vm_cstack_limit;
-}
 
 /* Nesting of eval_run levels on this thread (C code running Python). Only
  * the C stack limits it: Python frames count against the recursion limit. */
 extern __thread int vm_eval_levels;
-/* Threads started and not yet finished, the main thread included (blocking.c;
- * _thread counts them, before a new thread exists). */
-extern int vm_live_threads;
 static inline int eval_enter_level(void)
 {
     if (unlikely(vm_cstack_low())) {
@@ -171,12 +161,6 @@ void vm_tx_started(void);                /* after tm_start_transaction at a yiel
 void vm_tx_commit(void);                 /* commit (may abort) and drop the undo log */
 void vm_tx_init(void);                   /* start-up: the abort hook (STM) */
 void vm_tx_forget(void);                 /* drop the undo log (committed or inevitable) */
-/* C blocks of a transaction that may abort (txmalloc.c): record them from
- * its start, forget them at commit or when it turns inevitable, free them
- * when it aborts. */
-void vm_txmalloc_track(void);
-void vm_txmalloc_forget(void);
-void vm_txmalloc_free_all(void);
 void vm_tx_save_frame_slow(Frame *f, Obj *above);
 extern bool vm_tx_stats_enabled;         /* TMPY_STATS=1 */
 void vm_tx_merge_stats(void);            /* a thread ends: its abort sites into the totals */
@@ -267,22 +251,11 @@ static inline void eval_set_exc(Obj exc) { vm_ts.roots[ROOT_CUR_EXC] = exc; }
 void eval_chain_context(Obj exc, Obj handled);
 Obj eval_globals_builtins(Obj globals);
 
-/* call.c */
+/* bindargs.c */
 /* Bind args to a frame's localsplus (zeroed slots, root). Returns 0 or -1. */
 int call_bind_args(Obj func, CodeObj *co, Obj *args, size_t nargs, Obj kwnames, Obj *lp);
 /* Create cells and copy the closure: localsplus after binding. */
 int call_init_cells(Obj func, CodeObj *co, Obj *lp);
-Obj call_builtin(Obj b, Obj *args, size_t nargs, Obj kwnames);
-/* f(**m): merge mapping m into the kwargs dict d (duplicates: TypeError). */
-int call_merge_kwargs(Obj d, Obj m, Obj func);
-/* f(*x) with x not iterable: CPython's message (replaces a TypeError). */
-void call_star_arg_error(Obj func, Obj arg);
-/* f(*args, **kwargs): an argument vector on the shadow stack (v[0] = kwnames
- * or NULL, arguments from v[1], self first if given). The caller resets
- * tm_self.ss_top afterwards (also on error). */
-Obj *call_ex_args(Obj func, Obj self, Obj args, Obj kwargs, size_t *nargs_out);
-/* Qualified name for messages: "f", "C.m" (function qualname). */
-const char *func_display_name(Obj func);
 
 /* generator.c */
 Obj gen_create(Obj func, CodeObj *co, Obj *lp);         /* from a bound frame region */
@@ -355,7 +328,6 @@ void eval_trace_after_abort(void);       /* STM: the thread's tracing state afte
 
 /* function.c */
 Obj function_get_doc(Obj code);
-bool vm_is_method_descr(Obj v);   /* a built-in method descriptor: call with self first */
 
 /* ---- The eval layer's API to the layers above (moved from tmpy.h) ---- */
 /* Attach the calling OS thread (allocates its root slots). */
@@ -378,8 +350,12 @@ Obj function_new(Obj code, Obj globals, Obj qualname);
 Obj cell_new(Obj v);
 /* Run module-level code: returns the result (None) or NULL with an exception. */
 Obj vm_eval_code(Obj code, Obj globals, Obj locals);
-/* The innermost Python frame's locals and line (vm_current_globals and
- * vm_current_super_args: tmpy.h). */
+/* What the hooks of the lower layers call (tmpy.h's VMHooks). */
+Obj eval_current_globals(void);
+int eval_current_super_args(Obj *type_out, Obj *obj_out);
+Obj eval_run_class_body(Obj func, Obj ns);
+Obj import_cstr(const char *name);
+/* The innermost Python frame's locals and line. */
 Obj vm_current_locals(void);              /* locals() */
 int vm_current_lineno(void);
 /* The generator protocol for yield from / send / throw, used by builtins too. */

@@ -721,7 +721,7 @@ out:
     return res;
 }
 
-Obj vm_import_cstr(const char *name)
+Obj import_cstr(const char *name)
 {
     Obj *r = vm_roots(1);
     Obj res = NULL;

@@ -551,6 +551,7 @@ options_done:
         }
         vm_tx_length = (int)n;
     }
+    vm_install_hooks();
     tm_thread_attach();
     /* Start-up and every C-level stretch outside the eval loop run inevitable
      * (they cannot be rolled back; see "Interpreter state across an abort"). */

@@ -7,7 +7,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-TypeObj *vm_tid_type[TID_COUNT];
+void vm_install_hooks(void)
+{
+    vm_hooks = (VMHooks){
+        .current_globals = eval_current_globals,
+        .current_super_args = eval_current_super_args,
+        .run_class_body = eval_run_class_body,
+        .import_cstr = import_cstr,
+        .tx_commit = vm_tx_commit,
+        .signals_check = signals_check,
+        .warn = warnings_warn,
+    };
+}
 
 /* ------------------------------------------------------------------ */
 /* Layouts                                                            */

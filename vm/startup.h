@@ -5,6 +5,9 @@
 
 #include "modules/modules.h"
 
+/* Fill tmpy.h's hook table with the upper layers' functions: first thing
+ * at start-up, before anything can call one. */
+void vm_install_hooks(void);
 void vm_register_layouts(void);           /* startup.c: registers TID_* with the runtime */
 void vm_init_types(void);                 /* calls each *_init_type below in order */
 

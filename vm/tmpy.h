@@ -505,8 +505,6 @@ extern TypeObj *T_list_iterator, *T_tuple_iterator, *T_str_iterator, *T_range_it
 
 extern Obj g_None, g_True, g_False, g_NotImplemented, g_Ellipsis;
 extern Obj g_empty_tuple, g_empty_str;
-extern Obj g_builtins;      /* the builtins module's dict (builtinsmodule.c) */
-extern Obj g_modules;       /* sys.modules dict (builtinsmodule.c) */
 
 /* Type of any value (small ints included). */
 extern TypeObj *vm_tid_type[TID_COUNT];   /* tid -> type for layouts without cls */
@@ -576,9 +574,24 @@ enum { ROOT_CUR_EXC,        /* the exception being raised (NULL: none) */
 extern __thread VMThread vm_ts;
 extern int vm_recursion_limit;   /* sys.getrecursionlimit(), default 1000 */
 
-/* Recursion guard for C code. */
+/* Threads started and not yet finished, the main thread included (blocking.c;
+ * _thread counts them, before a new thread exists). */
+extern int vm_live_threads;
+
+/* rt/threadstate.c: attach the calling OS thread and set up vm_ts (the eval
+ * layer's vm_thread_init adds the frame stack). */
+void vm_threadstate_init(void);
+/* Recursion guard for C code (threadstate.c). */
 int vm_enter_recursive(const char *where);   /* 0, or -1 with RecursionError set */
 void vm_leave_recursive(void);
+/* Shadow-stack slots kept free above the frames for C code's vm_roots. */
+#define VM_SS_MARGIN (64 * 1024)
+extern __thread uintptr_t vm_cstack_limit;  /* C stack must stay above this */
+static inline bool vm_cstack_low(void)
+{
+    char here;
+    return (uintptr_t)&here < vm_cstack_limit;
+}
 
 /* ------------------------------------------------------------------ */
 /* Accessors of the layouts above. The functions of the objects live   */
@@ -612,11 +625,14 @@ static inline uint64_t vm_max_object_size(void) { return tm_seg.segment_size - t
 #define LIST_ITEMS(v) (((ArrayObj *)vm_rd(LIST(v)->array))->items)
 
 /* ------------------------------------------------------------------ */
-/* Process-wide interpreter state every layer reads                    */
+/* Process-wide interpreter state every layer reads (rt/interpstate.c; */
+/* the modules that own them fill them in at start-up)                 */
 /* ------------------------------------------------------------------ */
-Obj vm_import_cstr(const char *name);     /* import a module by dotted name; returns it */
+extern Obj g_modules;                      /* sys.modules dict */
+extern Obj g_builtins_module;
+extern Obj g_builtins;                     /* the builtins module's dict */
+extern Obj g_sys_module, g_sys_dict;       /* sys and its dict */
 extern Obj g_sys_path;                     /* list of str */
-extern Obj g_builtins_module;              /* builtinsmodule.c */
 /* sys.<name> as it is now (user code may rebind sys.stdout); NULL if unset (no error). */
 Obj sys_get(const char *name);
 /* Command-line flags (main.c sets them before start-up; sys.flags shows them). */
@@ -651,22 +667,6 @@ ssize_t vm_blocking_read(int fd, void *buf, size_t n);         /* -1 with errno 
 ssize_t vm_blocking_write(int fd, const void *buf, size_t n);  /* may write less than n */
 int vm_blocking_open(const char *path, int flags, int mode);
 
-/* What the objects and the compiler ask of the eval layer (eval.c): the
- * innermost Python frame's globals and (self, __class__) for super(), and
- * running a class body with `ns` as its locals (__build_class__): the
- * body's result (None) or NULL. A body that needs the __class__ cell
- * (zero-arg super) stores the cell in ns['__classcell__']; vm_build_class
- * removes it and sets the cell to the new class. */
-Obj vm_current_globals(void);
-int vm_current_super_args(Obj *type_out, Obj *obj_out);
-Obj vm_run_class_body(Obj func, Obj ns);
-
-/* Signals (modules/signalmodule.c): in the main thread, with a signal
- * caught (tm_interrupt_pending), run the Python handlers; -1 with the
- * exception a handler raised. Called at the eval loop's back-edges and
- * returns and after every wait an interrupt ended (runtime/park.h). */
-int vm_signals_check(void);
-
 /* STM: before an effect that cannot be undone (C memory shared between
  * threads, I/O), the running transaction becomes inevitable (nothing under
  * the GIL; the runtime's inevitable hook drops the undo log, txstate.c). May
@@ -679,13 +679,56 @@ static inline void vm_tx_become_inevitable(void) { tm_become_inevitable(); }
 void *vm_malloc_kept(size_t n);
 void *vm_realloc_kept(void *p, size_t n);
 extern uint64_t vm_tx_blocks_freed;   /* statistics: blocks aborts freed */
+/* C blocks of a transaction that may abort (txmalloc.c): record them from
+ * its start, forget them at commit or when it turns inevitable, free them
+ * when it aborts. */
+void vm_txmalloc_track(void);
+void vm_txmalloc_forget(void);
+void vm_txmalloc_free_all(void);
 
-/* warnings.c: a warning from C (CPython's PyErr_WarnEx, stacklevel 1):
+/* ------------------------------------------------------------------ */
+/* Hooks: what the layers below need of the layers above. Start-up     */
+/* installs them (vm_install_hooks, startup.c) before anything runs; a  */
+/* lower layer calls the inline functions below and never names an     */
+/* upper layer's function (docs/ARCHITECTURE.md, "Layers";             */
+/* tests/check_layers.py).                                             */
+/* ------------------------------------------------------------------ */
+typedef struct VMHooks {
+    /* eval layer */
+    Obj (*current_globals)(void);                        /* eval.c */
+    int (*current_super_args)(Obj *type_out, Obj *obj_out);
+    Obj (*run_class_body)(Obj func, Obj ns);
+    Obj (*import_cstr)(const char *name);                /* import.c */
+    void (*tx_commit)(void);                             /* rt/txstate.c */
+    /* modules layer */
+    int (*signals_check)(void);                          /* modules/signalmodule.c */
+    int (*warn)(TypeObj *category, Obj message, Obj source);   /* modules/warningsmodule.c */
+} VMHooks;
+extern VMHooks vm_hooks;   /* rt/interpstate.c */
+
+/* The innermost Python frame's globals dict, and its (self, __class__) for
+ * a zero-argument super(): 0, or -1 with RuntimeError. */
+static inline Obj vm_current_globals(void) { return vm_hooks.current_globals(); }
+static inline int vm_current_super_args(Obj *type_out, Obj *obj_out) { return vm_hooks.current_super_args(type_out, obj_out); }
+/* Run a class body function with `ns` as its locals (__build_class__): the
+ * body's result (None) or NULL. A body that needs the __class__ cell
+ * (zero-arg super) stores the cell in ns['__classcell__']; vm_build_class
+ * removes it and sets the cell to the new class. */
+static inline Obj vm_run_class_body(Obj func, Obj ns) { return vm_hooks.run_class_body(func, ns); }
+/* Import a module by dotted name (its parents first); returns it. */
+static inline Obj vm_import_cstr(const char *name) { return vm_hooks.import_cstr(name); }
+/* Signals (modules/signalmodule.c): in the main thread, with a signal
+ * caught (tm_interrupt_pending), run the Python handlers; -1 with the
+ * exception a handler raised. Called at the eval loop's back-edges and
+ * returns and after every wait an interrupt ended (runtime/park.h). */
+static inline int vm_signals_check(void) { return vm_hooks.signals_check(); }
+
+/* warningsmodule.c: a warning from C (CPython's PyErr_WarnEx, stacklevel 1):
  * warnings.warn if that module is imported, else CPython's default filters
  * and format on stderr. message: a str; source: the object it is about
  * (the tracemalloc hint) or NULL. 0, or -1 with an exception (a filter
  * made it an error). */
-int vm_warn(TypeObj *category, Obj message, Obj source);
+static inline int vm_warn(TypeObj *category, Obj message, Obj source) { return vm_hooks.warn(category, message, source); }
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 #define likely(x) __builtin_expect(!!(x), 1)

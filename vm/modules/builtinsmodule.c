@@ -10,10 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-Obj g_builtins_module;
-Obj g_builtins;   /* the builtins module's dict */
-Obj g_modules;    /* sys.modules */
-
 /* ------------------------------------------------------------------ */
 /* Argument checks with CPython's messages                             */
 /* ------------------------------------------------------------------ */

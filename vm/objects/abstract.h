@@ -74,7 +74,21 @@ int module_add(Obj module, const char *name, Obj v);
 Obj module_new(const char *name);
 void module_add_functions(Obj module, const MethodDef *defs);
 Obj builtin_new(const MethodDef *def, Obj self, Obj owner);
-Obj method_new(Obj func, Obj self);
+Obj method_new(Obj func, Obj self);          /* a bound method (methodobject.c) */
+bool vm_is_method_descr(Obj v);   /* a built-in method descriptor: call with self first */
+
+/* The rest of the calling protocol (call.c). */
+Obj call_builtin(Obj b, Obj *args, size_t nargs, Obj kwnames);
+/* f(**m): merge mapping m into the kwargs dict d (duplicates: TypeError). */
+int call_merge_kwargs(Obj d, Obj m, Obj func);
+/* f(*x) with x not iterable: CPython's message (replaces a TypeError). */
+void call_star_arg_error(Obj func, Obj arg);
+/* f(*args, **kwargs): an argument vector on the shadow stack (v[0] = kwnames
+ * or NULL, arguments from v[1], self first if given). The caller resets
+ * tm_self.ss_top afterwards (also on error). */
+Obj *call_ex_args(Obj func, Obj self, Obj args, Obj kwargs, size_t *nargs_out);
+/* Qualified name for messages: "f", "C.m" (function qualname). */
+const char *func_display_name(Obj func);
 
 /* ------------------------------------------------------------------ */
 /* Argument checking (args.c, objects agent)                           */

@@ -18,6 +18,9 @@
 static int check_type_name(Obj name);
 
 TypeObj *T_object, *T_type, *T_NoneType, *T_NotImplementedType, *T_ellipsis, *T_capsule;
+/* The eval layer makes these types (func_init_types); vm_call and TYPE() read them. */
+TypeObj *T_function, *T_code, *T_cell, *T_method;
+TypeObj *vm_tid_type[TID_COUNT];   /* filled at start-up (vm_init_types, startup.c) */
 TypeObj *T_wrapper_descriptor, *T_method_wrapper, *T_getset_descriptor, *T_member_descriptor;
 static TypeObj *T_union, *T_generic_alias;
 
