@@ -17,9 +17,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-# Exported functions no other vm/ file has to use: the program's entry, and
-# the STM build's malloc wrappers (the linker's --wrap calls them).
-DEAD_EXPORT_ALLOWED = {"main"}
+# Exported functions no other vm/ file has to use: the program's entry, a
+# debugging aid to call from gdb, and the STM build's malloc wrappers (the
+# linker's --wrap calls them).
+DEAD_EXPORT_ALLOWED = {"main", "code_disassemble"}
 DEAD_EXPORT_ALLOWED_PREFIXES = ("__wrap_",)
 
 

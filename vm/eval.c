@@ -90,7 +90,7 @@ static inline Obj instance_dict(Obj obj)
     return NULL;
 }
 
-void eval_chain_context(Obj exc, Obj handled)
+static void eval_chain_context(Obj exc, Obj handled)
 {
     if (!handled || handled == exc || !IS_EXCEPTION(exc) || !IS_EXCEPTION(handled))
         return;
@@ -220,7 +220,7 @@ static inline Frame *push_function_frame(Obj func, Obj *args, size_t nargs, Obj 
     return nf;
 }
 
-Frame *eval_push_function(Obj func, Obj *args, size_t nargs, Obj kwnames, Obj *gen_out)
+static Frame *eval_push_function(Obj func, Obj *args, size_t nargs, Obj kwnames, Obj *gen_out)
 {
     *gen_out = NULL;
     Frame *f = push_function_frame(func, args, nargs, kwnames, false, gen_out);
@@ -3217,10 +3217,4 @@ int eval_current_super_args(Obj *type_out, Obj *obj_out)
     }
     err_set(E_RuntimeError, "super(): __class__ cell not found");
     return -1;
-}
-
-int vm_current_lineno(void)
-{
-    Frame *f = vm_ts.frame;
-    return f ? eval_frame_lineno(f) : -1;
 }

@@ -160,7 +160,6 @@ extern __thread Frame *vm_tx_low;        /* lowest frame saved for an abort; NUL
 void vm_tx_started(void);                /* after tm_start_transaction at a yield point */
 void vm_tx_commit(void);                 /* commit (may abort) and drop the undo log */
 void vm_tx_init(void);                   /* start-up: the abort hook (STM) */
-void vm_tx_forget(void);                 /* drop the undo log (committed or inevitable) */
 void vm_tx_save_frame_slow(Frame *f, Obj *above);
 extern bool vm_tx_stats_enabled;         /* TMPY_STATS=1 */
 void vm_tx_merge_stats(void);            /* a thread ends: its abort sites into the totals */
@@ -200,11 +199,6 @@ static inline void vm_tx_frame_popped(Frame *back, Obj *above)
 /* Run frames from `entry` (already pushed) until it returns, yields (generator
  * entries) or raises. throwing: the current exception is raised at entry->ip. */
 Obj eval_run(Frame *entry, int throwing, int *status);
-/* Push a frame for func with bound arguments. args must be root slots that
- * stay alive; the frame's slots start at the current shadow-stack top.
- * Returns the frame (kind FR_ENTRY) or NULL with an exception.
- * For a generator function returns NULL and *gen_out = the new generator. */
-Frame *eval_push_function(Obj func, Obj *args, size_t nargs, Obj kwnames, Obj *gen_out);
 /* Call a Python function from C (a new C level). */
 Obj eval_call_function(Obj func, Obj *args, size_t nargs, Obj kwnames);
 /* Line of the instruction a frame is at. */
@@ -247,8 +241,6 @@ static inline void frame_link(Frame *nf, CodeObj *co, const uint32_t __seg_gs *i
 
 /* Set the current exception to an instance (no chaining, traceback kept). */
 static inline void eval_set_exc(Obj exc) { vm_ts.roots[ROOT_CUR_EXC] = exc; }
-/* __context__ chaining with the handled exception (cycle-safe). */
-void eval_chain_context(Obj exc, Obj handled);
 Obj eval_globals_builtins(Obj globals);
 
 /* bindargs.c */
@@ -262,16 +254,12 @@ Obj gen_create(Obj func, CodeObj *co, Obj *lp);         /* from a bound frame re
 Frame *gen_push_frame(Obj gen, Obj sent, bool push_sent); /* NULL on error (recursion) */
 void gen_suspend_frame(Frame *f, Obj *sp);              /* save the running frame; pops it */
 void gen_finish_frame(Frame *f);                        /* generator returned or raised; pops it */
-Obj gen_resume(Obj gen, Obj sent, Obj exc, int *status);
 void gen_init_type(void);
 /* The collector found it unreachable (slot[0], registered GEN_F_FINALIZABLE):
  * close it, warn it was never awaited, or call its async finalizer hook. */
 void gen_finalize(Obj *slot);
 /* "generator", "coroutine" or "async generator" (messages). */
 const char *gen_kind_name(Obj gen);
-/* Resume with value (NULL: nothing pushed). Its return v becomes
- * StopIteration(v) (async generators: StopAsyncIteration). */
-Obj gen_send_ex(Obj gen, Obj value);
 /* throw(): close_on_genexit false lets a GeneratorExit reach the delegate
  * of an await through its throw() (async generators' aclose). */
 Obj gen_throw_ex(Obj gen, Obj exc, bool close_on_genexit);
@@ -326,8 +314,6 @@ int eval_profile_c(Frame *f, int what, Obj callable);   /* c_call (0), c_return 
 void eval_dispatch_update(void);          /* eval.c: the loop's dispatch table for this thread's state */
 void eval_trace_after_abort(void);       /* STM: the thread's tracing state after an abort restored its roots */
 
-/* function.c */
-Obj function_get_doc(Obj code);
 
 /* ---- The eval layer's API to the layers above (moved from tmpy.h) ---- */
 /* Attach the calling OS thread (allocates its root slots). */
@@ -341,8 +327,6 @@ void vm_print_exception(Obj exc);
 void vm_print_exception_unchained(Obj exc);
 /* A message on sys.stderr (after start-up; stdout's pending output first). */
 void vm_errmsg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* Add a traceback entry for (code, lineno) to the current exception. */
-void vm_traceback_add(Obj code, int lineno);
 /* ------------------------------------------------------------------ */
 /* Functions, frames, generators, evaluation (eval.c and friends)      */
 /* ------------------------------------------------------------------ */
@@ -357,7 +341,6 @@ Obj eval_run_class_body(Obj func, Obj ns);
 Obj import_cstr(const char *name);
 /* The innermost Python frame's locals and line. */
 Obj vm_current_locals(void);              /* locals() */
-int vm_current_lineno(void);
 /* The generator protocol for yield from / send / throw, used by builtins too. */
 Obj gen_send(Obj gen, Obj value);          /* NULL+StopIteration(value) at the end */
 Obj gen_throw(Obj gen, Obj exc);

@@ -15,7 +15,7 @@
 /* ------------------------------------------------------------------ */
 /* Functions                                                          */
 /* ------------------------------------------------------------------ */
-Obj function_get_doc(Obj code)
+static Obj function_get_doc(Obj code)
 {
     CodeObj *co = CODE(code);
     if ((co->flags & CO_HAS_DOCSTRING) && co->consts && TUPLE_LEN(co->consts) > 0)

@@ -73,7 +73,7 @@ static void reg(unsigned expected, tm_type t)
     }
 }
 
-void vm_register_layouts(void)
+static void vm_register_layouts(void)
 {
     static bool done;
     if (done)

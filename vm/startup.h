@@ -8,7 +8,6 @@
 /* Fill tmpy.h's hook table with the upper layers' functions: first thing
  * at start-up, before anything can call one. */
 void vm_install_hooks(void);
-void vm_register_layouts(void);           /* startup.c: registers TID_* with the runtime */
 void vm_init_types(void);                 /* the types, each layer's *_init_type in order */
 /* Registers the built-in C modules and sets up the state of those that need
  * it before any import (after builtins_init and sys_init). */

@@ -53,7 +53,7 @@ bool code_position_at(CodeObj *co, int64_t i, CodePos *out);
 bool source_error_anchors(const char *seg, size_t len, int *left, int *right, char *primary, char *secondary);
 
 /* Print a human-readable listing of a code object and, recursively, of the
- * code objects among its constants. For debugging. */
+ * code objects among its constants. For debugging (call it from gdb). */
 void code_disassemble(Obj code, FILE *out);
 
 /* ---- The `ast` module's node classes (astschema.c, astexport.c, astimport.c) ----

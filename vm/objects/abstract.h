@@ -55,8 +55,6 @@ Obj vm_format(Obj v, Obj spec);           /* format(v, spec): __format__ */
 Obj vm_dir(Obj v);
 Obj vm_list_from_iter(Obj iterable);      /* list(iterable) */
 Obj vm_tuple_from_iter(Obj iterable);     /* tuple(iterable) */
-/* Unpack an iterable into exactly n (or with star) root slots. */
-int vm_unpack(Obj iterable, Obj *out, int n);
 
 /* Types and classes (typeobject.c). */
 Obj type_new_builtin(const char *name, TypeObj *base, unsigned inst_tid, unsigned flags);  /* start-up only */
@@ -77,8 +75,6 @@ Obj builtin_new(const MethodDef *def, Obj self, Obj owner);
 Obj method_new(Obj func, Obj self);          /* a bound method (methodobject.c) */
 bool vm_is_method_descr(Obj v);   /* a built-in method descriptor: call with self first */
 
-/* The rest of the calling protocol (call.c). */
-Obj call_builtin(Obj b, Obj *args, size_t nargs, Obj kwnames);
 /* f(**m): merge mapping m into the kwargs dict d (duplicates: TypeError). */
 int call_merge_kwargs(Obj d, Obj m, Obj func);
 /* f(*x) with x not iterable: CPython's message (replaces a TypeError). */

@@ -49,7 +49,7 @@ static void builtin_qualname(StrBuf *b, BuiltinObj *B)
     sb_adds(b, B->def && B->def->name ? B->def->name : "?");
 }
 
-Obj call_builtin(Obj bo, Obj *args, size_t nargs, Obj kwnames)
+static Obj call_builtin(Obj bo, Obj *args, size_t nargs, Obj kwnames)
 {
     BuiltinObj *B = (BuiltinObj *)bo;
     const MethodDef *def = B->def;

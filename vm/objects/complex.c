@@ -62,7 +62,7 @@ static cplx cplx_pow_uint(cplx a, unsigned long n)
     return acc;
 }
 
-cplx cplx_pow(cplx a, cplx b, int *err)
+static cplx cplx_pow(cplx a, cplx b, int *err)
 {
     cplx r;
     if (b.im == 0.0 && b.re == floor(b.re) && fabs(b.re) <= 100.0) {

@@ -167,11 +167,6 @@ Obj seqiter_new(Obj seq)
     return iter_alloc(T_seq_iterator, seq, ITK_SEQ);
 }
 
-int64_t vm_normalize_index(int64_t i, int64_t len)
-{
-    return i < 0 ? i + len : i;
-}
-
 /* ---- helpers ---- */
 
 int seq_index_arg(Obj key, int64_t *out)

@@ -28,8 +28,6 @@ Obj slice_new(Obj start, Obj stop, Obj step);
 int64_t slice_indices(Obj slice, int64_t length, int64_t *start, int64_t *stop, int64_t *step);
 int slice_unpack(Obj slice, int64_t *start, int64_t *stop, int64_t *step);   /* 0 or -1 */
 int64_t slice_adjust(int64_t length, int64_t *start, int64_t *stop, int64_t step);   /* the slice length */
-/* Sequence helpers */
-int64_t vm_normalize_index(int64_t i, int64_t len);   /* i < 0 ? i + len : i (no bound check) */
 Obj seqiter_new(Obj seq);                 /* iterator over __getitem__ 0, 1, ... */
 
 #define RANGE(v) ((RangeObj *)(v))
@@ -223,40 +221,19 @@ Obj container_wrap_for_type(TypeObj *builtin, Obj type, Obj value);
 /* ------------------------------------------------------------------ */
 /* tuple.c                                                             */
 /* ------------------------------------------------------------------ */
-int64_t tuple_hash(Obj t);
-Obj tuple_richcompare(Obj a, Obj b, int op);
-Obj tuple_getslice(Obj t, int64_t lo, int64_t hi);   /* clamped to bounds */
-Obj tuple_concat(Obj a, Obj b);                      /* both tuples */
-Obj tuple_getitem(Obj t, Obj key);                   /* the tp_getitem slot */
 Obj tuple_iter_new(Obj t);
 
 /* ------------------------------------------------------------------ */
 /* list.c / listsort.c                                                 */
 /* ------------------------------------------------------------------ */
 int list_extend(Obj list, Obj iterable);             /* list.extend: 0 / -1 */
-int list_insert(Obj list, int64_t i, Obj v);         /* list.insert (i clamped like CPython) */
 Obj list_pop(Obj list, int64_t i);                   /* IndexError "pop index out of range" */
 Obj list_as_tuple(Obj list);                         /* LIST_TO_TUPLE */
-Obj list_getslice(Obj list, int64_t lo, int64_t hi); /* clamped to bounds */
 Obj list_copy(Obj list);
 void list_clear(Obj list);
-void list_reverse(Obj list);
-Obj list_getitem(Obj list, Obj key);                 /* the tp_getitem slot */
 int list_setitem(Obj list, Obj key, Obj v);          /* the tp_setitem slot (v NULL: del) */
-Obj list_richcompare(Obj a, Obj b, int op);
 Obj list_iter_new(Obj list);
 /* list(iterable) as a new exact list (vm_list_from_iter may use it). */
 Obj list_from_iterable(Obj iterable);
-/* Grow capacity to at least n items (length unchanged). */
-int list_reserve(Obj list, int64_t n);
-
-/* ------------------------------------------------------------------ */
-/* range.c (range and slice)                                           */
-/* ------------------------------------------------------------------ */
-Obj range_new_i64(int64_t start, int64_t stop, int64_t step);   /* step != 0 */
-int64_t range_len(Obj r);                            /* -1 + OverflowError if huge */
-Obj range_iter_new(Obj r);
-Obj range_reversed(Obj r);
-Obj slice_repr(Obj s);                               /* 'slice(1, 2, None)' */
 
 #endif

@@ -30,41 +30,17 @@ int64_t dict_len(Obj d);
 bool dict_next(Obj d, int64_t *pos, Obj *k, Obj *v);
 Obj dict_copy(Obj d);
 int dict_update(Obj d, Obj other);        /* dict.update(other) for a mapping or iterable of pairs */
-int dict_merge_kwargs(Obj d, Obj mapping);/* for f(**m): TypeError on non-str keys */
 Obj dict_keys_list(Obj d);
 Obj dict_items_list(Obj d);
-Obj dict_values_list(Obj d);
 void dict_clear(Obj d);
 
 Obj set_new(Obj iterable /* or NULL */);
 Obj frozenset_new(Obj iterable /* or NULL */);
 int set_add(Obj s, Obj key);
 int set_contains(Obj s, Obj key);
-int set_discard(Obj s, Obj key);          /* 1 removed, 0 absent, -1 error */
-bool set_next(Obj s, int64_t *pos, Obj *key);
 int64_t set_len(Obj s);
 
-/* Lookup with the hash already known. Same contract as dict_getitem. */
-Obj dict_getitem_hash(Obj d, Obj key, int64_t hash);
-int dict_setitem_hash(Obj d, Obj key, Obj v, int64_t hash);
 int dict_contains(Obj d, Obj key);                   /* 1, 0, -1 */
-/* d.setdefault(key, dflt): the value now in d (borrowed), NULL on error. */
-Obj dict_setdefault(Obj d, Obj key, Obj dflt);
-/* Merge a mapping (dict: fast path; else keys() + __getitem__) into d.
- * override 1: d.update(); 0: keep existing keys; 2: KeyError(key) on a duplicate. */
-int dict_merge(Obj d, Obj other, int override);
-/* d[k] = v for every (k, v) pair of an iterable (dict(iterable) rules). */
-int dict_merge_pairs(Obj d, Obj iterable);
-/* dict_merge_kwargs: non-str keys raise TypeError "keywords must be strings";
- * a non-mapping raises TypeError "'X' object is not a mapping"; a key already
- * in d raises KeyError(key) (the eval loop turns it into "f() got multiple
- * values for keyword argument 'k'"). */
-Obj dict_repr(Obj d);
-Obj dict_richcompare(Obj a, Obj b, int op);
-Obj dict_subscript(Obj self, Obj key);               /* tp_getitem (with __missing__) */
-Obj dict_keys_view(Obj d);
-Obj dict_values_view(Obj d);
-Obj dict_items_view(Obj d);
 /* dict_getitem_str may, only when d holds a non-str key whose hash equals
  * the str's, run that key's __eq__ (and so allocate). */
 
@@ -72,21 +48,6 @@ Obj dict_items_view(Obj d);
 /* set.c                                                               */
 /* ------------------------------------------------------------------ */
 int set_update(Obj s, Obj iterable);                 /* set.update(iterable) (SET_UPDATE) */
-Obj set_copy(Obj s);                                 /* same kind (set / frozenset) */
-void set_clear(Obj s);
-int set_remove(Obj s, Obj key);                      /* KeyError if absent */
-Obj set_pop(Obj s);
-int64_t frozenset_hash(Obj s);
-Obj set_repr(Obj s);
-Obj set_richcompare(Obj a, Obj b, int op);
-/* set-like operations on two sets (set or frozenset values, not wrapped):
- * the result has the kind of `a`. */
-Obj set_union2(Obj a, Obj b);
-Obj set_intersection2(Obj a, Obj b);
-Obj set_difference2(Obj a, Obj b);
-Obj set_symmetric_difference2(Obj a, Obj b);
-int set_issubset2(Obj a, Obj b);                     /* 1, 0, -1 */
-Obj set_iter_new(Obj s);
 /* The constant of a set display of >= 3 constants, as CPython 3.11 builds
  * it: frozenset(items), rebuilt once from its own iteration order (what
  * its constant merging does). Compiled as BUILD_SET 0, LOAD_CONST this,

@@ -737,7 +737,7 @@ static Obj format_complex_c(double re, double im, const char *spec, size_t n)
     return finish(&b, format_complex_spec(&b, re, im, &sp));
 }
 
-Obj format_str_cspec(Obj s, const char *spec, size_t n)
+static Obj format_str_cspec(Obj s, const char *spec, size_t n)
 {
     s = vm_unwrap(s);
     if (n == 0)

@@ -79,7 +79,7 @@ static void builtin_qualname(Obj b, char *buf, size_t n)
         snprintf(buf, n, "%s", BUILTIN(b)->def->name);
 }
 
-Obj builtin_call(Obj callable, Obj *args, size_t nargs, Obj kwnames)
+static Obj builtin_call(Obj callable, Obj *args, size_t nargs, Obj kwnames)
 {
     BuiltinObj *b = BUILTIN(callable);
     const MethodDef *def = b->def;

@@ -40,14 +40,10 @@ int64_t int_get_max_str_digits(void);
  * return a new int or NULL with an exception, never NotImplemented. */
 Obj int_neg(Obj v);
 Obj int_abs(Obj v);
-Obj int_invert(Obj v);
-Obj int_truediv(Obj a, Obj b);            /* correctly rounded float */
 Obj int_divmod(Obj a, Obj b);             /* (q, r) tuple */
 Obj int_lshift(Obj a, Obj b);
 Obj int_rshift(Obj a, Obj b);
-Obj int_and(Obj a, Obj b);
 Obj int_or(Obj a, Obj b);
-Obj int_xor(Obj a, Obj b);
 Obj int_gcd(Obj a, Obj b);                /* non-negative */
 Obj int_lcm(Obj a, Obj b);                /* non-negative */
 Obj int_isqrt(Obj v);                     /* ValueError for negatives */
@@ -56,7 +52,6 @@ Obj int_comb(Obj n, Obj k);               /* n, k >= 0 */
 Obj int_perm(Obj n, Obj k);               /* n, k >= 0 */
 /* v > 0: v = m * 2**e with m in [0.5, 1) correctly rounded; returns m. */
 double int_frexp(Obj v, int64_t *e);
-Obj int_round(Obj v, Obj ndigits);        /* int.__round__(ndigits), ndigits an int or NULL */
 uint64_t int_bit_length(Obj v);
 bool int_is_zero(Obj v);
 /* The int as an int64; false (and INT64_MAX/MIN by sign) if it does not fit. Never raises. */
@@ -69,10 +64,6 @@ int int_float_compare(Obj i, double d);
 /* int(obj, base) for a str, bytes or bytearray (user subclasses unwrapped);
  * CPython's error messages (the literal's repr). base 0 or 2..36. */
 Obj int_parse_object(Obj obj, int base);
-/* Digits of |v| in base 2..36 (lowercase), no sign or prefix, malloc'd and
- * NUL-terminated (free() it); *len gets the length. NULL + MemoryError.
- * No max-str-digits check (format.c does its own for base 10). */
-char *int_digits_cstr(Obj v, int base, size_t *len);
 
 /* Strip int()/float() whitespace (ASCII and Unicode spaces) from both ends
  * of UTF-8 text: advances *s, returns the new length. */
@@ -85,18 +76,12 @@ char *num_ascii_copy(const char *s, size_t len, size_t *outlen);
 
 /* ---- float.c ---- */
 
-/* Parse a Python float literal (float() syntax: whitespace, sign, inf/nan,
- * underscores between digits). 0 ok, -1 bad syntax (no exception set). */
-int float_parse(const char *s, size_t len, double *out);
 /* float(obj) for a str, bytes or bytearray: ValueError "could not convert
  * string to float: ..." like CPython. */
 Obj float_parse_object(Obj obj);
 /* a ** b for doubles with Python's errors (ZeroDivisionError, OverflowError);
  * a negative a to a non-integral b gives a complex. */
 Obj float_pow_double(double a, double b);
-/* Python's float floor division and modulo (divmod pieces). err on b == 0. */
-Obj float_floordiv_double(double a, double b);
-Obj float_mod_double(double a, double b);
 
 /* ---- complex.c ---- */
 
@@ -134,7 +119,6 @@ static inline cplx cplx_quot(cplx a, cplx b, int *err)
     }
     return r;
 }
-cplx cplx_pow(cplx a, cplx b, int *err);
 /* |z|: inf if a part is infinite (even with a nan), else nan if a part is
  * nan, else hypot; *overflow set when finite parts give an infinite result. */
 double cplx_abs(cplx z, bool *overflow);

@@ -126,25 +126,9 @@ Obj vm_call_dunder(Obj self, Obj name, Obj *args, int nargs, int *found);
 /* Call a value found on a type as a method of self (binding through
  * __get__ when needed): f(self, *args). args rooted. */
 Obj vm_call_unbound(Obj f, Obj self, Obj *args, int nargs);
-/* Type of the built-in whose slots an instance's layout uses (int for
- * class I(int)); NULL if the type's instances are not base_value wrappers. */
-TypeObj *vm_builtin_base(TypeObj *t);
-/* Make `cls` (a subtype of builtin `owner`) instance from owner's tp_new. */
-Obj vm_new_for(TypeObj *owner, Obj cls, Obj *args, size_t nargs, Obj kwnames);
-/* Refresh the version of t and every subclass (after a class attribute change). */
-void type_modified(TypeObj *t);
-Obj type_getattro(Obj type, Obj name);
-int type_setattro(Obj type, Obj name, Obj v);
 Obj type_repr(Obj type);
 /* object's slots, for types that want to reuse them. */
 Obj object_repr(Obj self);
-Obj object_str(Obj self);
-int64_t object_hash(Obj self);
-Obj object_richcompare(Obj self, Obj other, int op);
-Obj object_new(Obj type, Obj *args, size_t nargs, Obj kwnames);
-int object_init(Obj self, Obj *args, size_t nargs, Obj kwnames);
-/* A slot wrapper descriptor (int.__add__), bound to self if non-NULL. */
-Obj wrapper_new(TypeObj *owner, int slotdef, Obj self);
 /* May instances of t get attribute `name` (a dict, or a __slots__ name)? */
 bool type_allows_attr(TypeObj *t, Obj name);
 /* The members of `int | None` (a tuple), or NULL if u is not a union. */
@@ -160,9 +144,6 @@ void builtin_init_type(void);
 void module_init_type(void);
 void descr_init_types(void);      /* property, staticmethod, classmethod */
 void super_init_type(void);
-Obj builtin_call(Obj callable, Obj *args, size_t nargs, Obj kwnames);
-Obj super_new_obj(Obj type, Obj obj);
-Obj property_new(Obj fget, Obj fset, Obj fdel, Obj doc);
 Obj staticmethod_new(Obj f);
 Obj classmethod_new(Obj f);
 
@@ -218,14 +199,6 @@ Obj callable_iter_new(Obj callable, Obj sentinel);
 /* Adds every built-in exception class (and the EnvironmentError / IOError
  * aliases) to a module or dict. NEEDED by builtins_init. */
 int exceptions_add_builtins(Obj module_or_dict);
-/* Raise StopIteration(value) (value may be NULL: no value). */
-void err_set_stopiteration(Obj value);
-/* The exception type for an errno (FileNotFoundError for ENOENT...). */
-TypeObj *err_type_for_errno(int errnum);
-/* SyntaxError details (compiler / traceback printing): set as CPython's
- * attributes; filename may be NULL. */
-void err_set_syntax(TypeObj *type, const char *msg, const char *filename, int lineno,
-                    int offset, const char *text, int end_lineno, int end_offset);
 /* types.GenericAlias(origin, args) (typeobject.c): what cls[args] gives
  * for the built-in generic classes. */
 Obj generic_alias_new(Obj origin, Obj key);
@@ -257,8 +230,6 @@ extern Obj g_sys_stdout, g_sys_stderr, g_sys_stdin;   /* file objects */
 /* Write to sys.stdout / sys.stderr (print uses these). */
 int file_write_str(Obj file, Obj s);
 int file_flush(Obj file);
-Obj file_open(Obj path, const char *mode, int buffering);
-Obj file_from_fd(int fd, const char *mode, const char *name);
 void object_init_types(void);   /* typeobject.c: object, type, NoneType, ..., property, super, module, builtin, method */
 void exceptions_init(void);     /* exceptions.c */
 void int_init_type(void);       /* int.c: int, bool */

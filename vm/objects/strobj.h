@@ -51,7 +51,6 @@ int64_t str_hash(Obj s);
 Obj str_concat(Obj a, Obj b);
 Obj str_from_codepoint(uint32_t cp);
 Obj str_join(Obj sep, Obj iterable);
-int str_compare(Obj a, Obj b);                       /* -1, 0, 1 by code point */
 Obj bytes_new(const char *data, size_t n);
 Obj bytearray_new(const char *data, size_t n);
 /* format.c */
@@ -76,8 +75,6 @@ int64_t str_byte_offset(Obj s, int64_t i);
 void str_cursor_reset(void);
 /* s[start:stop] in code points (0 <= start <= stop <= length). */
 Obj str_substr(Obj s, int64_t start, int64_t stop);
-/* s[i] for 0 <= i < length (no checks): a one-char str. */
-Obj str_char_at(Obj s, int64_t i);
 /* isinstance(v, str): the str value (unwrapped from a subclass instance) or NULL. */
 static inline Obj str_value(Obj v)
 {
@@ -86,21 +83,12 @@ static inline Obj str_value(Obj v)
     v = vm_unwrap(v);
     return IS_STR(v) ? v : NULL;
 }
-Obj str_repr(Obj s);                      /* repr(s) */
 /* cp as \xhh, \uhhhh or \Uhhhhhhhh (repr, ascii(), backslashreplace). */
 void sb_add_escape(StrBuf *b, uint32_t cp);
 /* The hash of a byte string (str hashes its UTF-8 this way; bytes too, so
  * hash(b'ab') == hash('ab') as in CPython). Never -1. */
 int64_t hash_data(const void *p, size_t n);
 Obj str_ascii_escape(Obj repr);           /* ascii(): non-ASCII of a repr as \x.. \u.... \U........ */
-Obj str_iter_new(Obj s);
-Obj str_mul(Obj s, int64_t n);
-bool str_isidentifier(Obj s);             /* str.isidentifier() */
-/* The type's slots (eval loop fast paths may call them directly). */
-Obj str_getitem(Obj s, Obj key);
-int str_contains(Obj s, Obj sub);
-Obj str_richcompare(Obj a, Obj b, int op);
-Obj str_add(Obj a, Obj b);
 
 /* ---- argument helpers shared by str.c, bytes.c, format.c ---- */
 /* Argument count check with PyArg_ParseTuple's messages
@@ -258,9 +246,6 @@ static inline unsigned char __seg_gs *bytearray_data(Obj ba)
     return raw ? (RAW(raw))->data : (unsigned char __seg_gs *)0;
 }
 Obj bytes_alloc(int64_t n);               /* zeroed bytes of length n */
-Obj bytes_repr(Obj b);                    /* b'...' */
-Obj bytearray_repr(Obj b);                /* bytearray(b'...') */
-Obj bytes_iter_new(Obj b);
 /* bytes-like (bytes, bytearray, subclasses unwrapped, or a C-contiguous memoryview): data and length in
  * *p and *n (linear, valid until the next allocation); false if v is not one. */
 bool bytes_like(Obj v, const char **p, int64_t *n);
@@ -284,8 +269,6 @@ void raise_codec_error(TypeObj *type, const char *enc, Obj *objp, int64_t start,
 Obj str_from_bytes_args(Obj b, Obj encoding, Obj errors);            /* str(b, encoding, errors) */
 
 /* ---- formatting (format.c) ---- */
-/* format(v, spec) for the built-in types whose __format__ is ours. */
-Obj format_str_cspec(Obj s, const char *spec, size_t n);
 /* str.format_map(mapping). */
 Obj str_format_map(Obj fmt, Obj mapping);
 

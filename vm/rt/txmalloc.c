@@ -188,8 +188,6 @@ void vm_txmalloc_free_all(void)
         __atomic_add_fetch(&vm_tx_blocks_freed, n, __ATOMIC_RELAXED);
 }
 
-size_t vm_txmalloc_count(void) { return tx.count; }
-
 #else
 
 uint64_t vm_tx_blocks_freed;
