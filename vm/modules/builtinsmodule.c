@@ -1,5 +1,4 @@
 /* The builtins module: built-in functions, constants, types and exceptions. */
-#include "tmpy.h"
 #include "compiler/compile.h"
 #include "modules.h"
 #include "objects/objects.h"
@@ -10,10 +9,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-Obj g_builtins_module;
-Obj g_builtins;   /* the builtins module's dict */
-Obj g_modules;    /* sys.modules */
 
 /* ------------------------------------------------------------------ */
 /* Argument checks with CPython's messages                             */
