@@ -50,19 +50,19 @@ class Run:
     def __init__(self):
         self.wall = self.cpu = None
         self.outputs = set()
-        self.status = "ok"      # ok, TIMEOUT, FAIL
+        self.status = "ok"      # ok, TIMEOUT or FAIL (then it is not run again)
         self.error = ""
         self.wrong = False      # printed another result than the program's reference output
 
     def good(self):
-        return self.status == "ok" and not self.wrong and self.wall is not None
+        """A time to compare: it finished with the right result (maybe timing out in another round)."""
+        return self.wall is not None and not self.wrong and self.status != "FAIL"
 
     def cell(self):
-        if self.status != "ok":
-            return self.status
-        if self.wrong:
-            return "WRONG"
-        return f"{self.wall:.2f}" if self.wall is not None else "-"
+        if self.wall is None:
+            return self.status if self.status != "ok" else "-"
+        marks = ("W" if self.wrong else "") + {"ok": "", "TIMEOUT": "T", "FAIL": "F"}[self.status]
+        return f"{self.wall:.2f}" + (" " + marks if marks else "")
 
 
 def program_size(name):
@@ -117,7 +117,8 @@ def parse_args():
     ap.add_argument("--programs", default="shared,independent")
     ap.add_argument("--threads", default="1,2,4,8")
     ap.add_argument("--builds", default="tmpy,tmpy-gil,python3")
-    ap.add_argument("--repeat", type=int, default=int(os.environ.get("TMPY_BENCH_REPEAT", "3")))
+    ap.add_argument("--repeat", type=int, help="rounds, the best kept (default TMPY_BENCH_REPEAT or 3; "
+                    "1 with --quick)")
     ap.add_argument("--timeout", type=float, default=30.0, help="seconds a run may take (default 30)")
     ap.add_argument("--quick", action="store_true", help="sizes / 10, one round, no files written")
     ap.add_argument("--stats", type=int, default=2,
@@ -142,8 +143,8 @@ def parse_args():
             ap.error(f"unknown build {b} (builds: {', '.join(BUILDS)})")
         if not os.access(BUILDS[b], os.X_OK):
             ap.error(f"{BUILDS[b]} is missing: `make all` first")
-    if a.quick:
-        a.repeat = 1
+    if a.repeat is None:
+        a.repeat = 1 if a.quick else int(os.environ.get("TMPY_BENCH_REPEAT", "3"))
     if not a.quick:
         a.out = a.out or str(ROOT / "bench" / "results" / "parallel.txt")
         a.plot = a.plot or str(ROOT / "bench" / "results" / "parallel.png")
@@ -202,11 +203,11 @@ def tmpy_vs_gil(a, runs, p, t):
     s, g = runs[(p, "tmpy", t)], runs[(p, "tmpy-gil", t)]
     if not g.good():
         return None
+    if s.good():
+        return s.wall / g.wall, False
     if s.status == "TIMEOUT":
         return a.timeout / g.wall, True
-    if not s.good():
-        return None
-    return s.wall / g.wall, False
+    return None
 
 
 def table(a, sizes, runs, ref):
@@ -223,9 +224,11 @@ def table(a, sizes, runs, ref):
                 for p in names:
                     row_for(p)
 
-    lines.append(f"== Wall time in seconds of the whole process, best of {a.repeat}; TIMEOUT: killed "
-                 f"after {a.timeout:g} s; FAIL: crashed")
-    lines.append("   or exited non-zero; WRONG: printed another result than the others.")
+    lines.append(f"== Wall time in seconds of the whole process, best of {a.repeat}. TIMEOUT: killed "
+                 f"after {a.timeout:g} s; FAIL:")
+    lines.append("   crashed or exited non-zero (then not run again). After a time, T: another round timed "
+                 "out; F: another")
+    lines.append("   round failed; W: printed another result than the reference (see Failures).")
     lines.append(f"{'program (size)':44}{'build':10}" + heads)
 
     def wall_rows(p):
@@ -259,27 +262,29 @@ def table(a, sizes, runs, ref):
                     r = runs[(p, b, t)]
                     if not base.good():
                         cells.append("-")
+                    elif r.good():
+                        cells.append(f"{base.wall / r.wall:.2f}")
                     elif r.status == "TIMEOUT":
                         cells.append(f"<{base.wall / a.timeout:.2f}")
-                    elif not r.good():
-                        cells.append(r.cell())
                     else:
-                        cells.append(f"{base.wall / r.wall:.2f}")
+                        cells.append("WRONG" if r.wrong and r.status == "ok" else r.status)
                 label = f"  {p}" if i == 0 else ""
                 lines.append(f"{label:44}{b:10}" + "".join(f"{c:>{col}}" for c in cells))
         group_rows(speedup_rows)
 
-    if "tmpy" in a.builds:
-        lines += ["", "== build/tmpy's CPU time / wall time of the kept run (cores kept busy; 2 CPUs "
-                  "here at most)", f"{'program':54}" + heads]
+    lines += ["", "== CPU seconds (user + sys) of the kept run, and in brackets CPU / wall (the cores it "
+              f"kept busy, at most {os.cpu_count()})", f"{'program':44}{'build':10}" + "".join(
+                  f"{str(t) + 't':>{col + 7}}" for t in a.threads)]
 
-        def cpu_row(p):
+    def cpu_rows(p):
+        for i, b in enumerate(a.builds):
             cells = []
             for t in a.threads:
-                r = runs[(p, "tmpy", t)]
-                cells.append(f"{r.cpu / r.wall:.2f}" if r.good() else "-")
-            lines.append(f"  {p:52}" + "".join(f"{c:>{col}}" for c in cells))
-        group_rows(cpu_row)
+                r = runs[(p, b, t)]
+                cells.append(f"{r.cpu:.2f} ({r.cpu / r.wall:.2f})" if r.wall is not None else "-")
+            label = f"  {p}" if i == 0 else ""
+            lines.append(f"{label:44}{b:10}" + "".join(f"{c:>{col + 7}}" for c in cells))
+    group_rows(cpu_rows)
 
     problems = [(k, r) for k, r in runs.items() if r.status == "FAIL" or r.wrong]
     if problems:
@@ -288,7 +293,7 @@ def table(a, sizes, runs, ref):
             if r.status == "FAIL":
                 lines.append(f"  {p} {b} {t}t: {r.error}")
             else:
-                got = " | ".join(o.strip()[:200] for o in r.outputs if o != ref[p])
+                got = " | ".join([o.strip()[:200] for o in sorted(r.outputs) if o != ref[p]][:2])
                 lines.append(f"  {p} {b} {t}t printed: {got}")
                 lines.append(f"    expected: {(ref[p] or '').strip()[:200]}")
     return lines
@@ -341,7 +346,7 @@ def plot(a, runs, path):
             return
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    from matplotlib.ticker import FormatStrFormatter
+    from matplotlib.ticker import FormatStrFormatter, LogLocator, NullFormatter
     names = [p for p in SHARED + INDEPENDENT if p in a.programs] + \
             [p for p in a.programs if p not in SHARED + INDEPENDENT]
     cols = 4
@@ -359,8 +364,9 @@ def plot(a, runs, path):
                 else:
                     bad_x.append(t)
             ax.plot(xs, ys, "o-", color=colors.get(b), label=b, markersize=4)
-            if bad_x:   # timed out, crashed or wrong: drawn on the timeout line
-                ax.plot(bad_x, [a.timeout] * len(bad_x), "x", color=colors.get(b), markersize=9,
+            if bad_x:   # timed out, crashed or wrong: drawn on the timeout line (sizes apart: all show)
+                size = {"tmpy": 12, "tmpy-gil": 8}.get(b, 5)
+                ax.plot(bad_x, [a.timeout] * len(bad_x), "x", color=colors.get(b), markersize=size,
                         markeredgewidth=2)
         if any(not runs[(p, b, t)].good() for b in a.builds for t in a.threads):
             ax.axhline(a.timeout, color="gray", linestyle="--", linewidth=0.8)
@@ -368,8 +374,9 @@ def plot(a, runs, path):
         ax.set_title(f"{p} ({kind})", fontsize=9)
         ax.set_xscale("log", base=2)
         ax.set_yscale("log")
+        ax.yaxis.set_major_locator(LogLocator(base=10, subs=(1, 2, 5)))
         ax.yaxis.set_major_formatter(FormatStrFormatter("%g"))
-        ax.yaxis.set_minor_formatter(FormatStrFormatter("%g"))
+        ax.yaxis.set_minor_formatter(NullFormatter())
         ax.set_xticks(a.threads)
         ax.set_xticklabels([str(t) for t in a.threads])
         ax.set_xlabel("threads", fontsize=8)
