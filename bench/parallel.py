@@ -10,8 +10,8 @@ WRONG. Writes bench/results/parallel.txt (wall times, tmpy/tmpy-gil at the
 same thread count, speed-ups over tmpy-gil at 1 thread, tmpy's CPU use, the
 machine, and build/tmpy's TMPY_STATS=1 report for the programs where tmpy
 does worst) and the plot bench/results/parallel.png (matplotlib, installed
-with pip when missing). With --quick: sizes / 10, one round, nothing written
-unless --out/--plot are given.
+with pip when missing). With --quick: sizes / 10, one round (unless --repeat),
+nothing written unless --out/--plot are given.
 
   bench/parallel.py [--programs P,...] [--threads 1,2,4,8] [--builds tmpy,tmpy-gil,python3]
                     [--repeat K] [--timeout S] [--quick] [--stats N] [--out FILE] [--plot FILE]
