@@ -7,14 +7,16 @@ the best of --repeat rounds is kept. A run longer than --timeout seconds is
 killed and reported as TIMEOUT (and not tried again); every run's output must
 equal the others' (python3's at the fewest threads when there is one), else
 WRONG. Writes bench/results/parallel.txt (wall times, tmpy/tmpy-gil at the
-same thread count, speed-ups over tmpy-gil at 1 thread, tmpy's CPU use, the
+same thread count, speed-ups over tmpy-gil at 1 thread, CPU times, the
 machine, and build/tmpy's TMPY_STATS=1 report for the programs where tmpy
-does worst) and the plot bench/results/parallel.png (matplotlib, installed
-with pip when missing). With --quick: sizes / 10, one round (unless --repeat),
-nothing written unless --out/--plot are given.
+does worst), the plot bench/results/parallel.png (matplotlib, installed
+with pip when missing) and the raw results bench/results/parallel.json
+(--from-json FILE renders a saved run again). With --quick: sizes / 10, one
+round (unless --repeat), nothing written unless --out/--plot/--json are given.
 
   bench/parallel.py [--programs P,...] [--threads 1,2,4,8] [--builds tmpy,tmpy-gil,python3]
-                    [--repeat K] [--timeout S] [--quick] [--stats N] [--out FILE] [--plot FILE]
+                    [--repeat K] [--timeout S] [--quick] [--stats N]
+                    [--out FILE] [--plot FILE] [--json FILE] [--from-json FILE]
 
 --programs takes program names (file names without .py) or the groups
 `shared` and `independent`. TMPY_BENCH_REPEAT sets the default of --repeat.
@@ -22,6 +24,7 @@ Exit status 1 if a run crashed or printed a wrong result (timeouts are
 reported, not failures: a slow build is what this measures)."""
 import argparse
 import datetime
+import json
 import math
 import os
 import pathlib
@@ -125,6 +128,9 @@ def parse_args():
                     help="TMPY_STATS=1 reports of build/tmpy for this many worst programs (default 2)")
     ap.add_argument("--out", help="the table's file (default bench/results/parallel.txt)")
     ap.add_argument("--plot", help="the plot's file (default bench/results/parallel.png)")
+    ap.add_argument("--json", help="the raw results' file (default bench/results/parallel.json)")
+    ap.add_argument("--from-json", metavar="FILE",
+                    help="run nothing: the table and plot of a saved run (to --out/--plot if given)")
     a = ap.parse_args()
     programs = []
     for p in a.programs.split(","):
@@ -145,9 +151,10 @@ def parse_args():
             ap.error(f"{BUILDS[b]} is missing: `make all` first")
     if a.repeat is None:
         a.repeat = 1 if a.quick else int(os.environ.get("TMPY_BENCH_REPEAT", "3"))
-    if not a.quick:
+    if not a.quick and not a.from_json:
         a.out = a.out or str(ROOT / "bench" / "results" / "parallel.txt")
         a.plot = a.plot or str(ROOT / "bench" / "results" / "parallel.png")
+        a.json = a.json or str(ROOT / "bench" / "results" / "parallel.json")
     return a
 
 
@@ -354,6 +361,9 @@ def plot(a, runs, path):
     fig, axes = plt.subplots(rows, cols, figsize=(4 * cols, 3.2 * rows), squeeze=False)
     colors = {"tmpy": "tab:red", "tmpy-gil": "tab:blue", "python3": "tab:green"}
     for ax, p in zip(axes.flat, names):
+        shown = [r.wall if r.good() else a.timeout for b in a.builds for t in a.threads
+                 for r in [runs[(p, b, t)]] if r.good() or r.status != "ok" or r.wrong]
+        wide = bool(shown) and max(shown) > 8 * min(shown)     # a log scale only when it must
         for b in a.builds:
             xs, ys, bad_x = [], [], []
             for t in a.threads:
@@ -373,10 +383,13 @@ def plot(a, runs, path):
         kind = "shared" if p in SHARED else "independent" if p in INDEPENDENT else ""
         ax.set_title(f"{p} ({kind})", fontsize=9)
         ax.set_xscale("log", base=2)
-        ax.set_yscale("log")
-        ax.yaxis.set_major_locator(LogLocator(base=10, subs=(1, 2, 5)))
-        ax.yaxis.set_major_formatter(FormatStrFormatter("%g"))
-        ax.yaxis.set_minor_formatter(NullFormatter())
+        if wide:
+            ax.set_yscale("log")
+            ax.yaxis.set_major_locator(LogLocator(base=10, subs=(1, 2, 5)))
+            ax.yaxis.set_major_formatter(FormatStrFormatter("%g"))
+            ax.yaxis.set_minor_formatter(NullFormatter())
+        else:
+            ax.set_ylim(bottom=0, top=max(shown + [0.1]) * 1.1)
         ax.set_xticks(a.threads)
         ax.set_xticklabels([str(t) for t in a.threads])
         ax.set_xlabel("threads", fontsize=8)
@@ -394,20 +407,53 @@ def plot(a, runs, path):
     plt.close(fig)
 
 
+RUN_FIELDS = ("wall", "cpu", "status", "error")
+
+
+def save_json(path, a, sizes, runs, header, stats):
+    """The raw results, for --from-json (to re-render) and to compare runs."""
+    data = {"header": header, "stats": stats, "sizes": sizes,
+            "options": {k: getattr(a, k) for k in ("programs", "threads", "builds", "repeat", "timeout", "quick")},
+            "runs": [dict({"program": p, "build": b, "threads": t, "outputs": sorted(r.outputs)},
+                          **{f: getattr(r, f) for f in RUN_FIELDS}) for (p, b, t), r in runs.items()]}
+    pathlib.Path(path).write_text(json.dumps(data, indent=1) + "\n")
+
+
+def load_json(path, a):
+    data = json.loads(pathlib.Path(path).read_text())
+    for k, v in data["options"].items():
+        setattr(a, k, v)
+    runs = {}
+    for d in data["runs"]:
+        r = Run()
+        for f in RUN_FIELDS:
+            setattr(r, f, d[f])
+        r.outputs = set(d["outputs"])
+        runs[(d["program"], d["build"], d["threads"])] = r
+    return data["sizes"], runs, data["header"], data["stats"]
+
+
 def main():
     a = parse_args()
-    load_start = os.getloadavg()
-    sizes = {p: max(1, program_size(p) // (10 if a.quick else 1)) for p in a.programs}
-    runs = measure(a, sizes)
+    if a.from_json:
+        sizes, runs, header, stats = load_json(a.from_json, a)
+    else:
+        load_start = os.getloadavg()
+        sizes = {p: max(1, program_size(p) // (10 if a.quick else 1)) for p in a.programs}
+        runs = measure(a, sizes)
     ref = reference_outputs(a, runs)
     for (p, _, _), r in runs.items():
         r.wrong = any(o != ref[p] for o in r.outputs)
-    lines = table(a, sizes, runs, ref)
-    if a.stats and "tmpy" in a.builds and "tmpy-gil" in a.builds:
-        lines += stats_reports(a, sizes, runs)
-    lines = machine(load_start) + [
-        f"rounds:   {a.repeat} (interleaved, best kept), timeout {a.timeout:g} s a run"
-        + (", --quick (sizes / 10)" if a.quick else ""), ""] + lines
+    if not a.from_json:
+        stats = []
+        if a.stats and "tmpy" in a.builds and "tmpy-gil" in a.builds:
+            stats = stats_reports(a, sizes, runs)
+        header = machine(load_start) + [
+            f"rounds:   {a.repeat} (interleaved, best kept), timeout {a.timeout:g} s a run"
+            + (", --quick (sizes / 10)" if a.quick else "")]
+        if a.json:
+            save_json(a.json, a, sizes, runs, header, stats)
+    lines = header + [""] + table(a, sizes, runs, ref) + stats
     lines += ["", "Each program takes THREADS and SIZE, shares SIZE's work out among the threads (the same",
               "total at every thread count: strong scaling) and prints a result that must not depend on",
               "the thread count. Wall time is the whole process's, start-up included (what a user waits).",
