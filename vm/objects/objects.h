@@ -134,8 +134,6 @@ int64_t object_hash(Obj self);
 Obj object_richcompare(Obj self, Obj other, int op);
 Obj object_new(Obj type, Obj *args, size_t nargs, Obj kwnames);
 int object_init(Obj self, Obj *args, size_t nargs, Obj kwnames);
-/* A slot wrapper descriptor (int.__add__), bound to self if non-NULL. */
-Obj wrapper_new(TypeObj *owner, int slotdef, Obj self);
 /* May instances of t get attribute `name` (a dict, or a __slots__ name)? */
 bool type_allows_attr(TypeObj *t, Obj name);
 /* The members of `int | None` (a tuple), or NULL if u is not a union. */
@@ -150,12 +148,20 @@ Obj vm_getset_dict_set(Obj *args, size_t nargs, Obj kwnames);
 void builtin_init_type(void);
 void module_init_type(void);
 void descr_init_types(void);      /* property, staticmethod, classmethod */
+void descr_init_attr_types(void); /* wrapper_descriptor, method-wrapper, getset and member descriptors */
 void super_init_type(void);
 Obj builtin_call(Obj callable, Obj *args, size_t nargs, Obj kwnames);
 Obj super_new_obj(Obj type, Obj obj);
 Obj property_new(Obj fget, Obj fset, Obj fdel, Obj doc);
 Obj staticmethod_new(Obj f);
 Obj classmethod_new(Obj f);
+/* A slot wrapper descriptor (int.__add__), bound to self if non-NULL. */
+Obj wrapper_new(TypeObj *owner, int slotdef, Obj self);
+/* A member descriptor: IterObj.kind MEMBER_SLOT (a __slots__ entry, index
+ * into InstanceHObj.slots) or MEMBER_C (a C member: its getter in n, its
+ * setter (or 0) in i, its doc in c). */
+enum { MEMBER_SLOT = 0, MEMBER_C = 1 };
+Obj member_new(TypeObj *owner, Obj name, int64_t index);
 
 /* Method descriptors into a class namespace dict (for classes made by
  * calling type()); owner checks the receiver. */
