@@ -127,6 +127,8 @@ void type_modified(TypeObj *t);
 Obj type_getattro(Obj type, Obj name);
 int type_setattro(Obj type, Obj name, Obj v);
 Obj type_repr(Obj type);
+/* __module__ of a type as a str (NULL: builtins). */
+Obj type_module(TypeObj *t);
 /* object's slots, for types that want to reuse them. */
 Obj object_repr(Obj self);
 Obj object_str(Obj self);
@@ -136,10 +138,17 @@ Obj object_new(Obj type, Obj *args, size_t nargs, Obj kwnames);
 int object_init(Obj self, Obj *args, size_t nargs, Obj kwnames);
 /* May instances of t get attribute `name` (a dict, or a __slots__ name)? */
 bool type_allows_attr(TypeObj *t, Obj name);
+/* genericalias.c: */
 /* The members of `int | None` (a tuple), or NULL if u is not a union. */
 Obj type_union_args(Obj u);
 /* type[key]: __class_getitem__ or a generic alias (list[int]). */
 Obj type_subscript(Obj type, Obj key);
+/* a | b for types, unions and aliases (NotImplemented for other operands). */
+Obj type_or(Obj a, Obj b);
+/* types.GenericAlias and instances of its Python subclasses. */
+extern TypeObj *T_generic_alias;
+bool is_generic_alias(Obj v);
+void genericalias_init_types(void);   /* types.UnionType, types.GenericAlias */
 /* __dict__ getset for types whose instances have a dict. */
 Obj vm_getset_dict_get(Obj *args, size_t nargs, Obj kwnames);
 Obj vm_getset_dict_set(Obj *args, size_t nargs, Obj kwnames);
@@ -223,7 +232,7 @@ TypeObj *err_type_for_errno(int errnum);
  * attributes; filename may be NULL. */
 void err_set_syntax(TypeObj *type, const char *msg, const char *filename, int lineno,
                     int offset, const char *text, int end_lineno, int end_offset);
-/* types.GenericAlias(origin, args) (typeobject.c): what cls[args] gives
+/* types.GenericAlias(origin, args) (genericalias.c): what cls[args] gives
  * for the built-in generic classes. */
 Obj generic_alias_new(Obj origin, Obj key);
 
