@@ -663,6 +663,17 @@ int vm_hasattr(Obj o, Obj name);
 Obj vm_generic_getattr(Obj o, Obj name);  /* object.__getattribute__ */
 int vm_generic_setattr(Obj o, Obj name, Obj v);
 Obj vm_lookup_type(TypeObj *t, Obj name); /* MRO lookup, no binding, no error; NULL if absent */
+/* Where a type attribute was found: the type of the MRO that defines it (NULL:
+ * none does) and its entry in that type's dict, valid while the dict's version
+ * is dver (ix -1: found outside the cache, no entry to keep). */
+typedef struct TypeAttr {
+    TypeObj *owner;
+    uint64_t dver;
+    int64_t ix;
+} TypeAttr;
+/* vm_lookup_type that also says where (objects/typelookup.c: one per-thread
+ * cache keyed on type versions serves every type attribute lookup). */
+Obj type_lookup(TypeObj *t, Obj name, TypeAttr *where);
 Obj vm_lookup_special(Obj v, const char *dunder);  /* type(v) MRO lookup by C name (interned); NULL if absent */
 Obj vm_call(Obj callable, Obj *args, size_t nargs, Obj kwnames);  /* args must be in root slots */
 Obj vm_call0(Obj callable);

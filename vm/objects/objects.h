@@ -122,8 +122,13 @@ Obj vm_call_unbound(Obj f, Obj self, Obj *args, int nargs);
 TypeObj *vm_builtin_base(TypeObj *t);
 /* Make `cls` (a subtype of builtin `owner`) instance from owner's tp_new. */
 Obj vm_new_for(TypeObj *owner, Obj cls, Obj *args, size_t nargs, Obj kwnames);
-/* Refresh the version of t and every subclass (after a class attribute change). */
+/* Type versions and lookup (typelookup.c): refresh the version of t and
+ * every subclass (after a class attribute change); a version never given
+ * before (the attribute cache's key); the MRO walk without the cache (before
+ * t is readied: its base chain), *where (if not NULL) gets the defining type. */
 void type_modified(TypeObj *t);
+uint64_t type_new_version(void);
+Obj type_lookup_uncached(TypeObj *t, Obj name, TypeObj **where);
 Obj type_getattro(Obj type, Obj name);
 int type_setattro(Obj type, Obj name, Obj v);
 Obj type_repr(Obj type);

@@ -1,9 +1,10 @@
 /* Type objects: built-in type creation (type_new_builtin, type_ready), the
- * slot <-> dunder bridges in both directions (wrapper descriptors that expose
- * C slots as __add__ & co., and slot functions that call a class's Python
+ * slot <-> dunder bridges in both directions (calling a C slot as __add__ &
+ * co. for the slot wrappers, and slot functions that call a class's Python
  * dunders), classes (class statements, type(name, bases, dict), C3 MRO,
- * __slots__, __init_subclass__, __set_name__), the method cache, and the
- * `object` and `type` types themselves.
+ * __slots__, __init_subclass__, __set_name__), and the `object` and `type`
+ * types themselves. Attribute lookup and its cache: typelookup.c;
+ * descriptors: descrobject.c; `int | None`, `list[int]`: genericalias.c.
  *
  * Identity hash (object.__hash__): objects move, so instances and
  * exceptions keep a counter-based hash in a hidden word (identity.c,
@@ -150,130 +151,6 @@ static void init_slotdefs(void)
         add_slotdef(vm_nb_names[op][1], S_NB + op, WK_RBIN, op);
         add_slotdef(vm_nb_names[op][2], S_NBI + op, WK_IBIN, op);
     }
-}
-
-/* ------------------------------------------------------------------ */
-/* Versions and the method cache                                      */
-/* ------------------------------------------------------------------ */
-static uint64_t version_counter;
-
-static uint64_t next_version(void)
-{
-    return __atomic_add_fetch(&version_counter, 1, __ATOMIC_RELAXED);
-}
-
-static void modified_rec(TypeObj *t, int depth)
-{
-    VM_WRITE_RARE(t);
-    t->version = next_version();
-    Obj subs = t->subclasses;
-    if (!subs || depth > 200)
-        return;
-    for (int64_t i = 0; i < LIST_LEN(subs); i++)
-        modified_rec((TypeObj *)LIST_ITEMS(subs)[i], depth + 1);
-}
-
-void type_modified(TypeObj *t) { modified_rec(t, 0); }
-
-#define MCACHE_BITS 12
-typedef struct MEntry {
-    uint64_t tver;
-    Obj name;          /* compared by address only (with the hash) */
-    int64_t hash;
-    TypeObj *owner;    /* NULL: absent */
-    uint64_t dver;     /* owner->dict's version when cached */
-    int64_t ix;
-} MEntry;
-/* Per thread: no locking, and no torn entries under STM. */
-static __thread MEntry mcache[1u << MCACHE_BITS];
-
-static inline unsigned mcache_index(uint64_t ver, int64_t h)
-{
-    return (unsigned)(((ver * 0x9E3779B97F4A7C15ull) ^ (uint64_t)h) * 0xff51afd7ed558ccdull >> (64 - MCACHE_BITS));
-}
-
-/* Walk the MRO (no cache). *where gets the defining type. */
-static Obj lookup_where(TypeObj *t, Obj name, TypeObj **where)
-{
-    Obj mro = t->mro;
-    if (mro) {
-        int64_t n = TUPLE_LEN(mro);
-        for (int64_t i = 0; i < n; i++) {
-            TypeObj *b = (TypeObj *)TUPLE_ITEMS(mro)[i];
-            Obj d = b->dict;
-            if (!d)
-                continue;
-            Obj v = IS_STR(name) ? dict_getitem_str(d, name) : dict_getitem(d, name);
-            if (v) {
-                if (where)
-                    *where = b;
-                return v;
-            }
-        }
-        return NULL;
-    }
-    /* Not readied yet (start-up): follow the base chain. */
-    for (TypeObj *b = t; b; b = (TypeObj *)b->base) {
-        Obj d = b->dict;
-        if (!d)
-            continue;
-        Obj v = IS_STR(name) ? dict_getitem_str(d, name) : dict_getitem(d, name);
-        if (v) {
-            if (where)
-                *where = b;
-            return v;
-        }
-    }
-    return NULL;
-}
-
-Obj vm_lookup_type(TypeObj *t, Obj name)
-{
-    if (unlikely(!IS_STR(name) || !t->mro))
-        return lookup_where(t, name, NULL);
-    int64_t h = STR(name)->hash;
-    if (h == -1)
-        h = str_hash(name);
-    uint64_t ver = t->version;
-    MEntry *e = &mcache[mcache_index(ver, h)];
-    if (e->tver == ver && e->name == name && e->hash == h) {
-        if (!e->owner)
-            return NULL;
-        Obj d = e->owner->dict;
-        if (DICT(d)->version == e->dver)
-            return dict_value_at(d, e->ix);
-    }
-    Obj mro = t->mro;
-    int64_t n = TUPLE_LEN(mro);
-    for (int64_t i = 0; i < n; i++) {
-        TypeObj *b = (TypeObj *)TUPLE_ITEMS(mro)[i];
-        Obj d = b->dict;
-        int64_t ix = dict_lookup_str_index(d, name);
-        if (ix >= 0) {
-            e->tver = ver;
-            e->name = name;
-            e->hash = h;
-            e->owner = b;
-            e->dver = DICT(d)->version;
-            e->ix = ix;
-            return dict_value_at(d, ix);
-        }
-    }
-    e->tver = ver;
-    e->name = name;
-    e->hash = h;
-    e->owner = NULL;
-    return NULL;
-}
-
-Obj vm_lookup_special(Obj v, const char *dunder)
-{
-    Obj name = vm_intern_cached(dunder);
-    if (!name) {
-        err_clear();
-        return NULL;
-    }
-    return vm_lookup_type(TYPE(v), name);
 }
 
 /* ------------------------------------------------------------------ */
@@ -591,8 +468,9 @@ static Obj slot_tp_getattr_hook(Obj self, Obj name)
     Obj *r = vm_roots(2);
     r[0] = self;
     r[1] = name;
-    TypeObj *t = TYPE(self), *where = NULL;
-    Obj ga = lookup_where(t, NAME(__getattribute__), &where);
+    TypeAttr at;
+    Obj ga = type_lookup(TYPE(self), NAME(__getattribute__), &at);
+    TypeObj *where = at.owner;
     Obj res;
     if (!ga || !(where->flags & TPF_HEAPTYPE))
         res = (where && where->tp_getattro) ? where->tp_getattro(self, name) : vm_generic_getattr(self, name);
@@ -1069,7 +947,7 @@ static void update_one_slot(TypeObj *t, int s)
         if (sd->slot != s)
             continue;
         TypeObj *where = NULL;
-        Obj v = lookup_where(t, sd->iname, &where);
+        Obj v = type_lookup_uncached(t, sd->iname, &where);
         if (!v)
             continue;
         if (where->flags & TPF_HEAPTYPE) {
@@ -1081,12 +959,12 @@ static void update_one_slot(TypeObj *t, int s)
     /* Extra dunders that feed a slot without a wrapper of their own. */
     if (!python && s == S_GETATTRO) {
         TypeObj *where = NULL;
-        if (lookup_where(t, NAME(__getattr__), &where) && (where->flags & TPF_HEAPTYPE))
+        if (type_lookup_uncached(t, NAME(__getattr__), &where) && (where->flags & TPF_HEAPTYPE))
             python = true;
     }
     if (!python && s == S_BOOL && !builtin_src) {
         TypeObj *where = NULL;
-        if (lookup_where(t, NAME(__len__), &where) && (where->flags & TPF_HEAPTYPE))
+        if (type_lookup_uncached(t, NAME(__len__), &where) && (where->flags & TPF_HEAPTYPE))
             python = true;
     }
     anyfn f = NULL;
@@ -1094,7 +972,7 @@ static void update_one_slot(TypeObj *t, int s)
         f = slot_fn_for(s);
         if (s == S_HASH) {
             TypeObj *where = NULL;
-            Obj h = lookup_where(t, NAME(__hash__), &where);
+            Obj h = type_lookup_uncached(t, NAME(__hash__), &where);
             if (h == g_None)
                 f = NULL;
         }
@@ -1391,7 +1269,7 @@ Obj type_new_builtin(const char *name, TypeObj *base, unsigned inst_tid, unsigne
     t->flags = flags;
     t->inst_tid = (uint16_t)inst_tid;
     t->base = (Obj)base;
-    t->version = next_version();
+    t->version = type_new_version();
     const char *dot = strrchr(name, '.');
     Obj nm = str_intern_cstr(dot ? dot + 1 : name);
     if (!nm)
@@ -2129,7 +2007,7 @@ static Obj type_tp_new(Obj meta, Obj *args, size_t nargs, Obj kwnames)
                (has_weakref ? TPF_WEAKREFABLE : 0) | (has_del ? TPF_HAS_DEL : 0);
     t->inst_tid = (uint16_t)(layout_is_value(solid) ? TID_INSTANCE : solid->inst_tid);
     t->nslots = (uint16_t)nslots;
-    t->version = next_version();
+    t->version = type_new_version();
     r[6] = compute_mro(t, r[1]);
     if (!r[6])
         goto fail;
