@@ -695,8 +695,6 @@ Obj vm_format(Obj v, Obj spec);           /* format(v, spec): __format__ */
 Obj vm_dir(Obj v);
 Obj vm_list_from_iter(Obj iterable);      /* list(iterable) */
 Obj vm_tuple_from_iter(Obj iterable);     /* tuple(iterable) */
-/* Unpack an iterable into exactly n (or with star) root slots. */
-int vm_unpack(Obj iterable, Obj *out, int n);
 
 /* Types and classes (typeobject.c). */
 Obj type_new_builtin(const char *name, TypeObj *base, unsigned inst_tid, unsigned flags);  /* start-up only */
