@@ -328,29 +328,29 @@ typedef struct AttrInfo {
     Obj value;           /* what the type has (NULL for AC_INSTANCE) */
 } AttrInfo;
 
-static inline bool attr_analyze(TypeObj *t, unsigned tid, Obj name, AttrInfo *ai)
+static inline __attribute__((always_inline)) bool attr_analyze(TypeObj *t, unsigned tid, Obj name, AttrInfo *ai)
 {
-    if (type_version(t) == 0 || !generic_getattr_type(t) || tid == TID_TYPE || tid == TID_FUNCTION ||
-        tid == TID_MODULE)
+    if (!generic_getattr_type(t) || tid == TID_TYPE || tid == TID_FUNCTION || tid == TID_MODULE)
         return false;
-    TypeAttr at;
-    Obj v = type_lookup(t, name, &at);
-    ai->value = v;
-    ai->dver = 0;
-    ai->owner = 0;
-    ai->index = -1;
-    if (!at.owner) {
+    const TypeAttr *at = type_lookup_where(t, name);
+    if (!at->owner) {
         if (tid != TID_INSTANCE && tid != TID_EXCEPTION)
             return false;
         ai->kind = AC_INSTANCE;
+        ai->value = NULL;
+        ai->dver = 0;
+        ai->owner = 0;
+        ai->index = -1;
         return true;
     }
-    if (!v || at.ix < 0)
+    Obj v = dict_value_at(at->owner->dict, at->ix);
+    if (!v)
         return false;
     ai->kind = TYPE(v)->tp_descr_set ? AC_DATA_DESCR : AC_TYPE_ATTR;
-    ai->dver = at.dver;
-    ai->owner = (uint64_t)(uintptr_t)at.owner;
-    ai->index = at.ix;
+    ai->value = v;
+    ai->dver = at->dver;
+    ai->owner = (uint64_t)(uintptr_t)at->owner;
+    ai->index = at->ix;
     return true;
 }
 
@@ -376,7 +376,7 @@ static __attribute__((noinline)) void attr_cache_refill(CodeObj *co, uint32_t ci
         tver = DICT(d)->version;
     } else {
         AttrInfo ai;
-        if (!attr_analyze(t, tid, name, &ai))
+        if (type_version(t) == 0 || !attr_analyze(t, tid, name, &ai))
             return;
         kind = ai.kind;
         if (kind == AC_TYPE_ATTR && method && (IS_FUNCTION(ai.value) || vm_is_method_descr(ai.value)))
@@ -453,9 +453,9 @@ static void store_attr_cache_fill(CodeObj *co, uint32_t cidx, Obj obj, Obj name)
     if ((tid != TID_INSTANCE && tid != TID_EXCEPTION) || type_version(t) == 0 ||
         t->tp_setattro != T_object->tp_setattro || !instance_dict(obj))
         return;
-    TypeAttr at;
-    Obj v = type_lookup(t, name, &at);
-    if (at.owner && (!v || TYPE(v)->tp_descr_set))
+    const TypeAttr *at = type_lookup_where(t, name);
+    Obj v = type_attr_value(at);
+    if (at->owner && (!v || TYPE(v)->tp_descr_set))
         return;
     VM_WRITE(co->cache);
     e->fills++;

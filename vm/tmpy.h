@@ -663,17 +663,6 @@ int vm_hasattr(Obj o, Obj name);
 Obj vm_generic_getattr(Obj o, Obj name);  /* object.__getattribute__ */
 int vm_generic_setattr(Obj o, Obj name, Obj v);
 Obj vm_lookup_type(TypeObj *t, Obj name); /* MRO lookup, no binding, no error; NULL if absent */
-/* Where a type attribute was found: the type of the MRO that defines it (NULL:
- * none does) and its entry in that type's dict, valid while the dict's version
- * is dver (ix -1: found outside the cache, no entry to keep). */
-typedef struct TypeAttr {
-    TypeObj *owner;
-    uint64_t dver;
-    int64_t ix;
-} TypeAttr;
-/* vm_lookup_type that also says where (objects/typelookup.c: one per-thread
- * cache keyed on type versions serves every type attribute lookup). */
-Obj type_lookup(TypeObj *t, Obj name, TypeAttr *where);
 Obj vm_lookup_special(Obj v, const char *dunder);  /* type(v) MRO lookup by C name (interned); NULL if absent */
 Obj vm_call(Obj callable, Obj *args, size_t nargs, Obj kwnames);  /* args must be in root slots */
 Obj vm_call0(Obj callable);
@@ -855,6 +844,48 @@ Obj dict_getitem_cstr(Obj d, const char *key);
  * at an entry index (for inline caches validated by DictObj.version). */
 int64_t dict_lookup_str_index(Obj d, Obj key);
 Obj dict_value_at(Obj d, int64_t ix);
+
+/* The type attribute cache (objects/typelookup.c): every lookup of a name in
+ * a type's MRO (vm_lookup_type, the eval loop's attribute paths) goes through
+ * one per-thread cache keyed on the type's version (renewed on every change of
+ * the type, a base or __bases__) and the name, checked against the owner dict's
+ * version. A TypeAttr says where the name is: the type of the MRO that defines
+ * it (NULL: none does) and its entry in that type's dict, valid while the
+ * dict's version is dver. */
+typedef struct TypeAttr {
+    TypeObj *owner;
+    uint64_t dver;
+    int64_t ix;
+} TypeAttr;
+typedef struct TypeCacheEntry {
+    uint64_t tver;     /* the version of the type looked in (0: empty) */
+    Obj name;          /* compared by address, with the hash */
+    int64_t hash;
+    TypeAttr at;
+} TypeCacheEntry;
+#define TYPE_CACHE_BITS 12
+extern __thread TypeCacheEntry type_cache[1u << TYPE_CACHE_BITS];
+static inline unsigned type_cache_index(uint64_t ver, int64_t h)
+{
+    return (unsigned)(((ver * 0x9E3779B97F4A7C15ull) ^ (uint64_t)h) >> (64 - TYPE_CACHE_BITS));
+}
+const TypeAttr *type_lookup_fill(TypeObj *t, Obj name);
+/* Where name (a str) is in the MRO of t (a readied type): valid until the
+ * next lookup on this thread. */
+static inline const TypeAttr *type_lookup_where(TypeObj *t, Obj name)
+{
+    uint64_t ver = t->version;
+    int64_t h = STR(name)->hash;
+    TypeCacheEntry *e = &type_cache[type_cache_index(ver, h)];
+    if (e->tver == ver && e->name == name && e->hash == h &&
+        (!e->at.owner || DICT(e->at.owner->dict)->version == e->at.dver))
+        return &e->at;
+    return type_lookup_fill(t, name);
+}
+static inline Obj type_attr_value(const TypeAttr *at)
+{
+    return at->owner ? dict_value_at(at->owner->dict, at->ix) : NULL;
+}
 int dict_setitem(Obj d, Obj key, Obj v);
 int dict_setitem_cstr(Obj d, const char *key, Obj v);
 int dict_delitem(Obj d, Obj key);         /* KeyError if missing */

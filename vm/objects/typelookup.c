@@ -13,7 +13,9 @@
  *   as well, dict.c), so a dict changed without type_modified misses.
  * - The cache is __thread: no locking, no torn entries, and nothing of it is
  *   in the transactional heap. Owners are types, allocated old (they never
- *   move), kept alive by the MRO of the type whose version keys the entry. */
+ *   move), kept alive by the MRO of the type whose version keys the entry;
+ *   no value is kept (objects move), only its place in the owner's dict.
+ * The probe is inline (type_lookup_where, tmpy.h); a miss comes here. */
 #include "objects.h"
 
 /* ------------------------------------------------------------------ */
@@ -77,83 +79,50 @@ Obj type_lookup_uncached(TypeObj *t, Obj name, TypeObj **where)
     return NULL;
 }
 
-#define TYPE_CACHE_BITS 12
-typedef struct TypeCacheEntry {
-    uint64_t tver;     /* the version of the type looked in (0: empty) */
-    Obj name;          /* compared by address only (with the hash) */
-    int64_t hash;
-    TypeAttr at;       /* at.owner NULL: no type of the MRO has name */
-} TypeCacheEntry;
-static __thread TypeCacheEntry type_cache[1u << TYPE_CACHE_BITS];
+__thread TypeCacheEntry type_cache[1u << TYPE_CACHE_BITS];
 
-static inline unsigned type_cache_index(uint64_t ver, int64_t h)
+/* Whether type b's own dict has name; if so, where into *at. */
+static bool find_in(TypeObj *b, Obj name, TypeAttr *at)
 {
-    return (unsigned)(((ver * 0x9E3779B97F4A7C15ull) ^ (uint64_t)h) * 0xff51afd7ed558ccdull >> (64 - TYPE_CACHE_BITS));
+    Obj d = b->dict;
+    int64_t ix = d ? dict_lookup_str_index(d, name) : -1;
+    if (ix < 0)
+        return false;
+    at->owner = b;
+    at->dver = DICT(d)->version;
+    at->ix = ix;
+    return true;
 }
 
-static Obj lookup_uncached_at(TypeObj *t, Obj name, TypeAttr *where)
+/* A miss of type_lookup_where: walk the MRO and fill the entry. */
+const TypeAttr *type_lookup_fill(TypeObj *t, Obj name)
 {
-    TypeObj *owner = NULL;
-    Obj v = type_lookup_uncached(t, name, &owner);
-    where->owner = v ? owner : NULL;
-    where->dver = 0;
-    where->ix = -1;
-    return v;
-}
-
-Obj type_lookup(TypeObj *t, Obj name, TypeAttr *where)
-{
-    if (unlikely(!IS_STR(name) || !t->mro)) {
-        if (where)
-            return lookup_uncached_at(t, name, where);
-        return type_lookup_uncached(t, name, NULL);
+    static __thread TypeAttr uncached;
+    int64_t h = str_hash(name);
+    Obj mro = t->mro;
+    if (!mro) {   /* not readied yet (start-up): its base chain, not kept */
+        TypeAttr *at = &uncached;
+        at->owner = NULL;
+        for (TypeObj *b = t; b && !find_in(b, name, at); b = (TypeObj *)b->base)
+            ;
+        return at;
     }
-    int64_t h = STR(name)->hash;
-    if (h == -1)
-        h = str_hash(name);
-    uint64_t ver = t->version;
-    TypeCacheEntry *e = &type_cache[type_cache_index(ver, h)];
-    if (e->tver == ver && e->name == name && e->hash == h) {
-        TypeObj *owner = e->at.owner;
-        if (!owner) {
-            if (where)
-                *where = e->at;
-            return NULL;
-        }
-        Obj d = owner->dict;
-        if (DICT(d)->version == e->at.dver) {
-            if (where)
-                *where = e->at;
-            return dict_value_at(d, e->at.ix);
-        }
-    }
-    e->tver = ver;
+    TypeCacheEntry *e = &type_cache[type_cache_index(t->version, h)];
+    e->tver = t->version;
     e->name = name;
     e->hash = h;
     e->at.owner = NULL;
-    e->at.dver = 0;
-    e->at.ix = -1;
-    Obj v = NULL;
-    Obj mro = t->mro;
-    int64_t n = TUPLE_LEN(mro);
-    for (int64_t i = 0; i < n; i++) {
-        TypeObj *b = (TypeObj *)TUPLE_ITEMS(mro)[i];
-        Obj d = b->dict;
-        int64_t ix = dict_lookup_str_index(d, name);
-        if (ix >= 0) {
-            e->at.owner = b;
-            e->at.dver = DICT(d)->version;
-            e->at.ix = ix;
-            v = dict_value_at(d, ix);
-            break;
-        }
-    }
-    if (where)
-        *where = e->at;
-    return v;
+    for (int64_t i = 0, n = TUPLE_LEN(mro); i < n && !find_in((TypeObj *)TUPLE_ITEMS(mro)[i], name, &e->at); i++)
+        ;
+    return &e->at;
 }
 
-Obj vm_lookup_type(TypeObj *t, Obj name) { return type_lookup(t, name, NULL); }
+Obj vm_lookup_type(TypeObj *t, Obj name)
+{
+    if (unlikely(!IS_STR(name) || !t->mro))
+        return type_lookup_uncached(t, name, NULL);
+    return type_attr_value(type_lookup_where(t, name));
+}
 
 Obj vm_lookup_special(Obj v, const char *dunder)
 {

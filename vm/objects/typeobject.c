@@ -468,9 +468,9 @@ static Obj slot_tp_getattr_hook(Obj self, Obj name)
     Obj *r = vm_roots(2);
     r[0] = self;
     r[1] = name;
-    TypeAttr at;
-    Obj ga = type_lookup(TYPE(self), NAME(__getattribute__), &at);
-    TypeObj *where = at.owner;
+    const TypeAttr *at = type_lookup_where(TYPE(self), NAME(__getattribute__));
+    TypeObj *where = at->owner;
+    Obj ga = type_attr_value(at);
     Obj res;
     if (!ga || !(where->flags & TPF_HEAPTYPE))
         res = (where && where->tp_getattro) ? where->tp_getattro(self, name) : vm_generic_getattr(self, name);
