@@ -957,4 +957,3 @@ out:
     vm_unroots(r);
     return res;
 }
-
