@@ -435,9 +435,12 @@ static int store_attr_typecache(Obj obj, Obj name, Obj v)
     Obj d = instance_dict(obj);
     if (!d)
         return 0;
-    AttrInfo ai;
-    if (!attr_analyze(t, tid, name, &ai) || ai.kind == AC_DATA_DESCR)
-        return 0;
+    const TypeAttr *at = type_lookup_where(t, name);   /* a data descriptor there takes the store */
+    if (at->owner) {
+        Obj tv = dict_value_at(at->owner->dict, at->ix);
+        if (!tv || TYPE(tv)->tp_descr_set)
+            return 0;
+    }
     return dict_setitem(d, name, v) < 0 ? -1 : 1;
 }
 
