@@ -44,39 +44,30 @@ void type_modified(TypeObj *t) { modified_rec(t, 0); }
 /* ------------------------------------------------------------------ */
 /* Lookup                                                             */
 /* ------------------------------------------------------------------ */
+/* name in type b's own dict (NULL: absent; a non-str key may raise). */
+static Obj own_attr(TypeObj *b, Obj name)
+{
+    Obj d = b->dict;
+    if (!d)
+        return NULL;
+    return IS_STR(name) ? dict_getitem_str(d, name) : dict_getitem(d, name);
+}
+
 /* Walk the MRO (no cache). *where gets the defining type. */
 Obj type_lookup_uncached(TypeObj *t, Obj name, TypeObj **where)
 {
-    Obj mro = t->mro;
+    Obj mro = t->mro, v = NULL;
+    TypeObj *b = NULL;
     if (mro) {
-        int64_t n = TUPLE_LEN(mro);
-        for (int64_t i = 0; i < n; i++) {
-            TypeObj *b = (TypeObj *)TUPLE_ITEMS(mro)[i];
-            Obj d = b->dict;
-            if (!d)
-                continue;
-            Obj v = IS_STR(name) ? dict_getitem_str(d, name) : dict_getitem(d, name);
-            if (v) {
-                if (where)
-                    *where = b;
-                return v;
-            }
-        }
-        return NULL;
+        for (int64_t i = 0; i < TUPLE_LEN(mro) && !v; i++)
+            v = own_attr(b = (TypeObj *)TUPLE_ITEMS(mro)[i], name);
+    } else {   /* not readied yet (start-up): its base chain */
+        for (b = t; b && !(v = own_attr(b, name)); b = (TypeObj *)b->base)
+            ;
     }
-    /* Not readied yet (start-up): follow the base chain. */
-    for (TypeObj *b = t; b; b = (TypeObj *)b->base) {
-        Obj d = b->dict;
-        if (!d)
-            continue;
-        Obj v = IS_STR(name) ? dict_getitem_str(d, name) : dict_getitem(d, name);
-        if (v) {
-            if (where)
-                *where = b;
-            return v;
-        }
-    }
-    return NULL;
+    if (v && where)
+        *where = b;
+    return v;
 }
 
 __thread TypeCacheEntry type_cache[1u << TYPE_CACHE_BITS];
