@@ -153,19 +153,14 @@ static inline bool is_ba(Obj v) { return TID(v) == TID_BYTEARRAY; }
 /* Data of a bytes or bytearray (unwrapped); linear, valid until the next allocation. */
 static inline const unsigned char *bdata(Obj v, int64_t *n)
 {
-    if (TID(v) == TID_BYTES) {
-        *n = BYTES(v)->length;
-        return (const unsigned char *)VM_LINEAR(BYTES(v)->data);
-    }
     if (TID(v) == TID_MEMORYVIEW) {   /* checked C-contiguous by buffer_value */
         const char *p = "";
         if (!memview_contiguous_data(v, &p, n))
             *n = 0;
         return (const unsigned char *)p;
     }
-    *n = BYTEARRAY(v)->length;
-    const unsigned char *p = ba_wdata(v);
-    return p ? p : (const unsigned char *)"";
+    const unsigned char __seg_gs *d = bytes_storage(v, n);
+    return d ? (const unsigned char *)VM_LINEAR(d) : (const unsigned char *)"";
 }
 
 bool bytes_like(Obj v, const char **p, int64_t *n)
@@ -1798,6 +1793,17 @@ static Obj bstartsend(const char *name, Obj *args, size_t nargs, Obj kwnames, bo
 
 static Obj bm_startswith(Obj *a, size_t n, Obj k) { return bstartsend("startswith", a, n, k, false); }
 static Obj bm_endswith(Obj *a, size_t n, Obj k) { return bstartsend("endswith", a, n, k, true); }
+
+bool str_or_bytes_like(Obj v, const char **p, int64_t *n)
+{
+    Obj u = vm_unwrap(v);
+    if (IS_STR(u)) {
+        *p = str_cstr(u);
+        *n = STR(u)->nbytes;
+        return true;
+    }
+    return bytes_like(u, p, n);
+}
 
 bool bytes_like_arg(Obj v, const char **q, int64_t *qn)
 {

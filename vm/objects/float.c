@@ -330,45 +330,16 @@ done:
     return rc;
 }
 
-/* Bytes of a str/bytes/bytearray (unwrapped), linear until the next allocation. */
-static bool float_text_bytes(Obj u, const char **s, size_t *n)
-{
-    switch (TID(u)) {
-    case TID_STR:
-        *s = str_cstr(u);
-        *n = (size_t)STR(u)->nbytes;
-        return true;
-    case TID_BYTES:
-        *s = (const char *)VM_LINEAR(((BytesObj *)u)->data);
-        *n = (size_t)((BytesObj *)u)->length;
-        return true;
-    case TID_BYTEARRAY: {
-        ByteArrayObj *ba = BYTEARRAY(u);
-        *n = (size_t)ba->length;
-        *s = ba->raw ? (const char *)VM_LINEAR(RAW(ba->raw)->data) : "";
-        return true;
-    }
-    case TID_MEMORYVIEW: {
-        int64_t m;
-        if (!memview_contiguous_data(u, s, &m))
-            return false;
-        *n = (size_t)m;
-        return true;
-    }
-    default:
-        return false;
-    }
-}
-
 Obj float_parse_object(Obj obj)
 {
     const char *s;
-    size_t n;
+    int64_t len;
     double d;
-    if (!float_text_bytes(vm_unwrap(obj), &s, &n)) {
+    if (!str_or_bytes_like(obj, &s, &len)) {
         err_format(E_TypeError, "float() argument must be a string or a real number, not '%s'", type_name(obj));
         return NULL;
     }
+    size_t n = (size_t)len;
     size_t alen;
     char *ascii = IS_STR(vm_unwrap(obj)) ? num_ascii_copy(s, n, &alen) : NULL;
     int rc = ascii ? float_parse(ascii, alen, &d) : float_parse(s, n, &d);

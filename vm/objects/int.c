@@ -1370,37 +1370,6 @@ Obj int_from_string(const char *s, size_t len, int base)
     return err_invalid_literal(lit, base);
 }
 
-/* Bytes of a str/bytes/bytearray (after vm_unwrap), linear: valid until the
- * next allocation. false if obj is none of those. */
-static bool text_bytes(Obj u, const char **s, size_t *n)
-{
-    switch (TID(u)) {
-    case TID_STR:
-        *s = str_cstr(u);
-        *n = (size_t)STR(u)->nbytes;
-        return true;
-    case TID_BYTES:
-        *s = (const char *)VM_LINEAR(((BytesObj *)u)->data);
-        *n = (size_t)((BytesObj *)u)->length;
-        return true;
-    case TID_BYTEARRAY: {
-        ByteArrayObj *ba = BYTEARRAY(u);
-        *n = (size_t)ba->length;
-        *s = ba->raw ? (const char *)VM_LINEAR(RAW(ba->raw)->data) : "";
-        return true;
-    }
-    case TID_MEMORYVIEW: {
-        int64_t m;
-        if (!memview_contiguous_data(u, s, &m))
-            return false;
-        *n = (size_t)m;
-        return true;
-    }
-    default:
-        return false;
-    }
-}
-
 Obj int_parse_object(Obj obj, int base)
 {
     if (base != 0 && (base < 2 || base > 36)) {
@@ -1408,11 +1377,12 @@ Obj int_parse_object(Obj obj, int base)
         return NULL;
     }
     const char *s;
-    size_t n;
-    if (!text_bytes(vm_unwrap(obj), &s, &n)) {
+    int64_t len;
+    if (!str_or_bytes_like(obj, &s, &len)) {
         err_format(E_TypeError, "int() can't convert non-string with explicit base");
         return NULL;
     }
+    size_t n = (size_t)len;
     Obj *root = vm_roots(1);
     root[0] = obj;
     bool bad;
@@ -1809,8 +1779,9 @@ static unsigned char *bytes_of(Obj v, size_t *n)
 {
     const char *s;
     Obj u = vm_unwrap(v);
-    if (TID(u) == TID_BYTES || TID(u) == TID_BYTEARRAY) {
-        text_bytes(u, &s, n);
+    int64_t nbytes;
+    if ((TID(u) == TID_BYTES || TID(u) == TID_BYTEARRAY) && bytes_like(u, &s, &nbytes)) {
+        *n = (size_t)nbytes;
         unsigned char *p = malloc(*n + 1);
         if (!p) {
             err_nomemory();

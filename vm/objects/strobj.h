@@ -245,6 +245,18 @@ static inline unsigned char __seg_gs *bytearray_data(Obj ba)
     Obj raw = BYTEARRAY(ba)->raw;
     return raw ? (RAW(raw))->data : (unsigned char __seg_gs *)0;
 }
+/* The storage of a bytes or bytearray (not unwrapped, not a memoryview):
+ * its data, segment-relative (NULL for an empty bytearray), and length. The
+ * one accessor under bytes_like and memoryviews' bases. */
+static inline unsigned char __seg_gs *bytes_storage(Obj v, int64_t *n)
+{
+    if (TID(v) == TID_BYTES) {
+        *n = BYTES(v)->length;
+        return (unsigned char __seg_gs *)BYTES(v)->data;
+    }
+    *n = BYTEARRAY(v)->length;
+    return bytearray_data(v);
+}
 Obj bytes_alloc(int64_t n);               /* zeroed bytes of length n */
 /* bytes-like (bytes, bytearray, subclasses unwrapped, or a C-contiguous memoryview): data and length in
  * *p and *n (linear, valid until the next allocation); false if v is not one. */
@@ -252,6 +264,9 @@ bool bytes_like(Obj v, const char **p, int64_t *n);
 /* bytes_like for an argument: false with TypeError "a bytes-like object is
  * required" if v is not one. */
 bool bytes_like_arg(Obj v, const char **p, int64_t *n);
+/* bytes_like, or the UTF-8 of a str (subclasses unwrapped): the text that
+ * int() and float() parse. */
+bool str_or_bytes_like(Obj v, const char **p, int64_t *n);
 /* memoryview.c: the data of a C-contiguous memoryview that is not released
  * (as bytes_like); false otherwise. */
 bool memview_contiguous_data(Obj mv, const char **p, int64_t *n);
