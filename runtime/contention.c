@@ -66,16 +66,9 @@ static void give_token(tm_thread *me)
 
 void tm_cm_continue_next(void) { continue_next = true; }
 
-static bool slice_over(void)
-{
-    uint64_t st = __atomic_load_n(&slice_ticks, __ATOMIC_RELAXED);
-    if (!st) {
-        uint64_t ns = tm_ticks_to_ns(1000000);   /* per million ticks */
-        st = ns ? (uint64_t)SLICE_NS * 1000000 / ns : 1;
-        __atomic_store_n(&slice_ticks, st, __ATOMIC_RELAXED);
-    }
-    return tm_ticks() - token_since > st;
-}
+static uint64_t ns_to_ticks(uint64_t *cache, uint64_t ns);
+
+static bool slice_over(void) { return tm_ticks() - token_since > ns_to_ticks(&slice_ticks, SLICE_NS); }
 
 bool tm_cm_holds_token(void) { return tm_self.cm_token; }
 
@@ -132,9 +125,26 @@ void tm_cm_aborted(int cause)
 }
 
 /* The mode after a commit. */
+/* A commit costs more than its transaction's run, and more than COSTLY_NS:
+ * publishing a big object or stopping the world, which a serialised, solo
+ * transaction would not pay for. */
+#define COSTLY_NS 200000
+static uint64_t costly_ticks;   /* COSTLY_NS in ticks, once calibrated */
+
+static uint64_t ns_to_ticks(uint64_t *cache, uint64_t ns)
+{
+    uint64_t t = __atomic_load_n(cache, __ATOMIC_RELAXED);
+    if (!t) {
+        uint64_t per_million = tm_ticks_to_ns(1000000);
+        t = per_million ? ns * 1000000 / per_million : 1;
+        __atomic_store_n(cache, t, __ATOMIC_RELAXED);
+    }
+    return t;
+}
+
 static void count_commit(tm_thread *me, bool costly)
 {
-    if (costly && me->cm_mode != TM_CM_SERIAL && tm_cfg.stm_cm != TM_CM_CFG_OFF) {
+    if (costly && me->cm_mode != TM_CM_SERIAL && tm_cfg.stm_cm == TM_CM_CFG_ON) {   /* eager: scripted, no timing */
         STAT(CM_COSTLY_COMMITS)++;
         lost(me);
         return;
@@ -158,10 +168,10 @@ static void count_commit(tm_thread *me, bool costly)
     }
 }
 
-void tm_cm_committed(bool costly)
+void tm_cm_committed(uint64_t run_ticks, uint64_t commit_ticks)
 {
     tm_thread *me = &tm_self;
-    count_commit(me, costly);
+    count_commit(me, commit_ticks > run_ticks && commit_ticks > ns_to_ticks(&costly_ticks, COSTLY_NS));
     bool keep = continue_next && me->cm_mode == TM_CM_SERIAL && !slice_over();
     continue_next = false;
     if (me->cm_token && !keep)
@@ -172,7 +182,7 @@ void tm_cm_committed(bool costly)
 
 void tm_cm_before_start(void) {}
 void tm_cm_aborted(int cause) { (void)cause; }
-void tm_cm_committed(bool costly) { (void)costly; }
+void tm_cm_committed(uint64_t run_ticks, uint64_t commit_ticks) { (void)run_ticks, (void)commit_ticks; }
 void tm_cm_continue_next(void) {}
 bool tm_cm_holds_token(void) { return false; }
 int tm_cm_token_waiters(void) { return 0; }

@@ -47,10 +47,11 @@ enum { TM_CM_PARALLEL, TM_CM_SERIAL, TM_CM_TRIAL };
 void tm_cm_before_start(void);
 /* The running transaction aborted (cause: enum tm_abort_cause). */
 void tm_cm_aborted(int cause);
-/* The running transaction committed and let its segment go; `costly`: its
- * commit took longer than its run, which counts as a conflict abort would
- * (a serialised, solo transaction would not pay for it). */
-void tm_cm_committed(bool costly);
+/* The running transaction committed and let its segment go, after running
+ * run_ticks and committing for commit_ticks (0: solo). A commit that cost
+ * more than the run, and more than 200 us, counts as a lost transaction (a
+ * serialised, solo one would not pay for it). */
+void tm_cm_committed(uint64_t run_ticks, uint64_t commit_ticks);
 
 /* (tx.h) tm_cm_continue_next: the coming commit is followed at once by
  * the next transaction, so a serialised thread may keep the token across

@@ -374,17 +374,16 @@ static void note_abort_at_site(tm_thread *me, int cause)
         STAT(LENGTH_CUTS)++;
 }
 
-/* After a commit that began at commit_start: a commit that cost more than
- * the transaction's own run (publishing big objects, stopping the world)
- * tells the contention manager that running serialised, and solo, would be
- * cheaper. */
+/* After a commit that began at commit_start: the contention manager weighs
+ * the commit's cost against the transaction's run (a solo commit's cost
+ * does not count: it is what serialising buys). */
 static void end_transaction(tm_thread *me, uint64_t commit_start)
 {
     uint64_t now = tm_ticks();
-    bool costly = !tm_is_solo() && now - commit_start > commit_start - me->tx_start_ticks;
+    bool solo = tm_is_solo();
     me->tx_site = 0;
     release_segment();
-    tm_cm_committed(costly);
+    tm_cm_committed(commit_start - me->tx_start_ticks, solo ? 0 : now - commit_start);
 }
 
 static void abort_self(int cause)
