@@ -220,6 +220,26 @@ def test_program_stm_abort_injection(path):
                  "TMPY_STM_INJECT_ABORTS": f"{rate}:{abort_seed(path)}"}, TMPY_STM)
 
 
+THREADED = [p for p in PROGRAMS if "threading" in p.read_text() or "_thread" in p.read_text()]
+
+
+@pytest.mark.parametrize("path", THREADED, ids=[p.stem for p in THREADED])
+def test_program_stm_contention_eager(path):
+    """The contention manager changing modes all the time (TMPY_STM_CM=eager:
+    every injected abort serialises, two commits end a probation or a trial),
+    with per-yield-point lengths cut fast (initial 20, period 10, threshold 0)."""
+    rate = os.environ.get("TMPY_ABORT_RATE", "0.02")
+    check(path, {"TMPY_SEGMENTS": "4", "TMPY_STM_CM": "eager", "TMPY_TXLEN_DYNAMIC": "20,10,0,1",
+                 "TMPY_STM_INJECT_ABORTS": f"{rate}:{abort_seed(path)}"}, TMPY_STM)
+
+
+@pytest.mark.parametrize("path", THREADED, ids=[p.stem for p in THREADED])
+def test_program_stm_contention_two_segments(path):
+    """Serialised threads with two segments and no injected aborts (solo
+    transactions for the token holder), eager mode."""
+    check(path, {"TMPY_SEGMENTS": "2", "TMPY_STM_CM": "eager"}, TMPY_STM)
+
+
 @pytest.mark.parametrize("path", PROGRAMS, ids=[p.stem for p in PROGRAMS])
 def test_program_stm_barrier_check(path):
     """Under the write-barrier checker a store that skipped its barrier

@@ -2958,6 +2958,7 @@ Obj eval_run(Frame *entry, int throwing, int *status)
         bool brk = false;
         Obj r = eval_loop(entry, throwing, status, &brk);
         while (brk) {
+            tm_cm_continue_next();   /* a serialised thread may keep the token */
             vm_tx_commit();
             tm_start_transaction();
             vm_tx_started();   /* the saved state back after an abort, else a snapshot */

@@ -154,6 +154,12 @@ static inline void eval_leave_level(void) { vm_eval_levels--; }
  * only at a yield point of the outermost eval loop and spans vm_tx_length
  * yield points (TMPY_TXLEN); anywhere else a transaction runs inevitable. */
 #define VM_TX_LENGTH_DEFAULT 1000   /* measured: bench/py_stm.py, docs/ARCHITECTURE.md */
+/* Per-yield-point lengths (txstate.c; paper 001, section 4.3): a site whose
+ * transactions abort more than THRESHOLD times in a PERIOD of them has its
+ * length cut by 0.75; a PERIOD with fewer aborts settles it. */
+#define VM_TX_LENGTH_PERIOD 300
+#define VM_TX_LENGTH_THRESHOLD 18
+#define VM_TX_LENGTH_MIN 1
 extern int vm_tx_length;
 extern __thread int vm_tx_countdown;     /* yield points left in this transaction */
 extern __thread Frame *vm_tx_low;        /* lowest frame saved for an abort; NULL: none */
@@ -170,6 +176,8 @@ void vm_tx_print_stats(void);            /* at exit, TMPY_STATS=1 */
 #define VM_SITE_SHIFT 47
 int vm_elision_stats(Obj d);             /* tm.stats(): adds the elision's counters and lengths to d */
 void vm_elision_print_stats(void);       /* at exit, TMPY_STATS=1 */
+/* At exit, TMPY_STATS=1: the per-yield-point lengths of pol (both builds). */
+void vm_txlen_print_sites(const tm_txlen_policy *pol, const char *label);
 /* f, a frame below the innermost, gets a slot written (its frame object:
  * f_back, sys._getframe(n)): save it for an abort first, with the frames
  * between, as the pops that make it innermost again would. */

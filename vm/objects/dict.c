@@ -350,7 +350,10 @@ static int d_insert_new(Obj *dp, Obj *kp, Obj *vp, int64_t hash)
     VM_WRITE(index);
     ix_slots(index)[i] = (int32_t)n;
     Obj e = DICT(d)->entries;
-    VM_WRITE(e);
+    /* item barriers: a big entry array's commit (STM) and minor collection
+     * then cover the card(s) of this triple, not the whole array */
+    VM_WRITE_ITEM(e, 3 * n);
+    VM_WRITE_ITEM(e, 3 * n + 2);
     ARRAY(e)->items[3 * n] = tag;
     ARRAY(e)->items[3 * n + 1] = *kp;
     ARRAY(e)->items[3 * n + 2] = *vp;
@@ -368,7 +371,7 @@ static int d_insert(Obj *dp, Obj *kp, Obj *vp, int64_t hash)
         return -1;
     if (ix >= 0) {
         Obj e = DICT(*dp)->entries;
-        VM_WRITE(e);
+        VM_WRITE_ITEM(e, 3 * ix + 2);
         ARRAY(e)->items[3 * ix + 2] = *vp;
         return 0;
     }
@@ -381,7 +384,8 @@ static void d_delete_at(Obj d, int64_t ix, uint64_t slot)
     VM_WRITE(index);
     ix_slots(index)[slot] = IX_DUMMY;
     Obj e = DICT(d)->entries;
-    VM_WRITE(e);
+    VM_WRITE_ITEM(e, 3 * ix);
+    VM_WRITE_ITEM(e, 3 * ix + 2);
     ARRAY(e)->items[3 * ix] = NULL;
     ARRAY(e)->items[3 * ix + 1] = NULL;
     ARRAY(e)->items[3 * ix + 2] = NULL;
