@@ -15,9 +15,13 @@
  * queue nodes are on the blocked threads' C stacks; each thread parks on its
  * node's own futex word, so a wakeup is aimed at one thread.
  *
- * Fat unlock lets the monitor go (owner 0) and wakes the first queued
- * thread, which retries: another thread may barge in first, in which case
- * the woken thread goes back to the head of the queue, not the tail.
+ * Waiting to enter is a queue, not a race: a fat unlock with a thread
+ * queued hands the monitor to it (owner and count set for it) before
+ * waking it, so an unlocking thread that enters again at once queues
+ * behind it instead of taking the monitor back before the woken thread has
+ * run (under STM, a woken thread runs only after the unlocker's
+ * transaction commits). A contender for a thin lock inflates it at once
+ * and queues, so the owner's next unlock finds it.
  *
  * STM build: the thin word is transactional data (written after tm_write),
  * so the thin fast paths are plain transactional code. Fat locks and
@@ -42,9 +46,6 @@
 #define FAT_CHUNK_BITS 10
 #define FAT_CHUNK (1u << FAT_CHUNK_BITS)
 #define FAT_MAX (1u << FAT_INDEX_BITS)
-/* Contended thin locks: how many times a contender hands the segment over,
- * so that the owner can run and unlock, before it inflates and blocks. */
-#define THIN_SPINS 3
 
 /* Deadlines: CLOCK_MONOTONIC nanoseconds; these two are special. */
 #define DL_FOREVER TM_PARK_FOREVER
@@ -53,7 +54,7 @@
 /* ---- Queue nodes (on the blocked thread's stack) ---- */
 
 /* NODE_QUEUED while in a list; taken off by another thread, NODE_WOKEN
- * (retry; or notified, in the wait set) or NODE_GRANTED (the unlocking
+ * (notified, in the wait set) or NODE_GRANTED (entry queue: the unlocking
  * thread made this one the owner). */
 enum { NODE_QUEUED, NODE_WOKEN, NODE_GRANTED };
 
@@ -61,7 +62,6 @@ typedef struct mnode {
     struct mnode *next, *prev;
     uint32_t futex;     /* 0 while parked; set to 1 (then FUTEX_WAKE) to unpark */
     int state;
-    bool handoff;       /* entry queue: overtaken once; the next unlock hands over */
     uint32_t index;     /* entry queue: the thread and how many levels it takes */
     uint64_t levels;
 } mnode;
@@ -79,17 +79,6 @@ static void q_push_tail(mqueue *q, mnode *n)
     else
         q->head = n;
     q->tail = n;
-}
-
-static void q_push_head(mqueue *q, mnode *n)
-{
-    n->prev = NULL;
-    n->next = q->head;
-    if (q->head)
-        q->head->prev = n;
-    else
-        q->tail = n;
-    q->head = n;
 }
 
 static void q_remove(mqueue *q, mnode *n)
@@ -314,24 +303,17 @@ static fat_lock *inflate(object_t *o, uint32_t w, uint32_t owner, uint64_t count
 static inline uint32_t thin_owner(uint32_t w) { return (w & TM_LOCK_OWNER_MASK) >> TM_LOCK_OWNER_SHIFT; }
 static inline uint32_t thin_levels(uint32_t w) { return ((w & TM_LOCK_COUNT_MASK) >> TM_LOCK_COUNT_SHIFT) + 1; }
 
-/* With f's internal lock: let the monitor go and wake the first thread
- * queued to enter. It retries, and another thread may take the monitor
- * first (barging keeps a thread that holds the segment from blocking on
- * every lock that others wait for); a thread overtaken that way asks for a
- * handoff, and the next unlock makes it the owner directly, so nobody
- * starves. */
+/* With f's internal lock: hand the monitor to the first thread queued to
+ * enter and wake it, or let it go if nobody is queued. */
 static void fat_release_locked(fat_lock *f)
 {
     mnode *n = f->entry.head;
-    if (n && n->handoff) {
-        fat_give(f, n->index, n->levels);
-        n->state = NODE_GRANTED;
-    } else {
+    if (!n) {
         fat_give(f, 0, 0);
-        if (!n)
-            return;
-        n->state = NODE_WOKEN;
+        return;
     }
+    fat_give(f, n->index, n->levels);
+    n->state = NODE_GRANTED;
     q_remove(&f->entry, n);
     unpark(n);
 }
@@ -361,47 +343,25 @@ static int fat_enter(fat_lock *f, uint64_t levels, int64_t deadline, bool counte
     bool interrupted = false;
     if (!got && !counted)
         stat_add(&stat_contended);
-    while (!got && !deadline_passed(deadline)) {
-        if (interruptible && tm_interrupted()) {
-            interrupted = true;
-            break;
-        }
-        n.futex = 0;
+    if (!got && !deadline_passed(deadline)) {
         n.state = NODE_QUEUED;
-        if (n.handoff)
-            q_push_head(&f->entry, &n);
-        else
-            q_push_tail(&f->entry, &n);
-        fat_unlock_internal(f);
-        park(&n, deadline, interruptible);
-        fat_lock_internal(f);
-        if (n.state == NODE_GRANTED) {
-            got = true;
-            break;
+        q_push_tail(&f->entry, &n);
+        /* Parks until an unlock hands the monitor over, or the deadline or
+         * an interrupt; a spurious wakeup parks again. */
+        while (n.state == NODE_QUEUED && !deadline_passed(deadline) && !(interruptible && tm_interrupted())) {
+            n.futex = 0;
+            fat_unlock_internal(f);
+            park(&n, deadline, interruptible);
+            fat_lock_internal(f);
         }
-        if (n.state == NODE_QUEUED)     /* timed out or interrupted */
+        got = n.state == NODE_GRANTED;
+        if (!got) {
             q_remove(&f->entry, &n);
-        else                            /* woken: if overtaken, back to the head for a handoff */
-            n.handoff = true;
-        got = fat_take(f, &n);
+            interrupted = interruptible && tm_interrupted();
+        }
     }
-    /* Gave up (woken or not): the owner's unlock will wake the next in line. */
     fat_unlock_internal(f);
     return got ? 1 : interrupted ? TM_MONITOR_INTERRUPTED : 0;
-}
-
-/* Hand the segment over once so that a thin lock's owner can run. Under
- * the GIL, no sched_yield(): a releaser that re-acquires at once queues
- * behind the waiters (gil.c), and yielding the CPU to a holder that does
- * not block would only let it run on without us waiting. */
-static void spin_handoff(object_t **op)
-{
-    TM_PUSH_ROOT(*op);
-    blocking_begin();
-    if (TM_STM)
-        sched_yield();
-    blocking_end();
-    TM_POP_ROOT(*op);
 }
 
 /* Enter `levels` times (>= 1), waiting until the deadline (or an
@@ -410,7 +370,6 @@ static int enter_slow(object_t *o, uint64_t levels, int64_t deadline, bool inter
 {
     uint32_t me = my_bits();
     TM_ASSERT(me != 0);
-    int spins = 0;
     bool counted = false;
     for (;;) {
         word_prepare_store(o);
@@ -452,18 +411,10 @@ static int enter_slow(object_t *o, uint64_t levels, int64_t deadline, bool inter
             return 0;
         if (interruptible && tm_interrupted())
             return TM_MONITOR_INTERRUPTED;
-#if TM_STM
-        bool others_waiting = true;
-#else
-        bool others_waiting = tm_segment_waiters != 0;
-#endif
-        if (spins < THIN_SPINS && others_waiting) {
-            spins++;
-            spin_handoff(&o);
-            continue;
-        }
-        /* Inflate on the owner's behalf (it cannot write the word while we
-         * own the segment, and will find the fat lock when it unlocks). */
+        /* Inflate on the owner's behalf and queue, so that its unlock hands
+         * the monitor over (GIL: it cannot write the word while we own the
+         * segment; STM: we are inevitable, and a transaction of the owner's
+         * that wrote the word aborts). It finds the fat lock when it unlocks. */
         w = slow_path_word(o);
         if ((w & TM_LOCK_FAT_BIT) || (w & TM_LOCK_OWNER_MASK) == 0 || (w & TM_LOCK_OWNER_MASK) == me)
             continue;

@@ -9,13 +9,13 @@ MOVE = {"TMPY_GC_DEBUG": "move"}
 ARCH_PRCTL = {"TMPY_NO_WRGSBASE": "1"}
 VALGRIND_ENV = {"TMPY_SEGMENT_SIZE": "1G", "TMPY_SEGMENTS": "1", **ARCH_PRCTL}
 
-PARTS = ["uncontended", "nesting", "timed", "wait", "contention", "recycle", "interrupt"]
+PARTS = ["uncontended", "nesting", "timed", "fairness", "wait", "contention", "recycle", "interrupt"]
 
 
 @pytest.mark.parametrize("run", range(2))
 def test_monitor(ctest, run):
     p = ctest("test_monitor")
-    for part in ["uncontended", "nesting", "timed enter", "handoff", "wait", "notify vs timeout",
+    for part in ["uncontended", "nesting", "timed enter", "handoff", "fairness", "wait", "notify vs timeout",
                  "contention, 2 threads", "contention, 4 threads", "contention, 8 threads", "thread indexes",
                  "interrupt"]:
         assert f"ok {part}" in p.stdout, p.stdout
@@ -41,6 +41,6 @@ def test_monitor_parts_alone(ctest):
 def test_monitor_valgrind():
     env = {**VALGRIND_ENV, "TMPY_TEST_SCALE": "0.05"}
     exe = str(BUILD / "tests" / "test_monitor")
-    p = run(["valgrind", "-q", "--error-exitcode=9", exe, "uncontended", "nesting", "timed", "wait", "contention"],
+    p = run(["valgrind", "-q", "--error-exitcode=9", exe, "uncontended", "nesting", "timed", "fairness", "wait", "contention"],
             env=env)
     assert p.returncode == 0, p.stdout + p.stderr
