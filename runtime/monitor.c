@@ -102,19 +102,31 @@ typedef struct fat_lock {
     uint64_t count;     /* nesting levels (not minus one) */
     mqueue entry;       /* threads waiting to own the monitor */
     mqueue waiting;     /* threads in wait() */
+    uint32_t woken;     /* threads notified out of `waiting` that have not yet queued to enter */
+    uint32_t index;     /* its own index in the table */
+    struct fat_lock *next_free;   /* STM: deflated, on the free list */
 } __attribute__((aligned(64))) fat_lock;
 
 static fat_lock *fat_chunks[FAT_MAX / FAT_CHUNK];
 static uint32_t fat_next = 0;
+static fat_lock *fat_free_list;   /* under fat_alloc_lock */
 static pthread_mutex_t fat_alloc_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static uint64_t stat_inflations, stat_contended, stat_fat_locks;
+static uint64_t stat_inflations, stat_contended, stat_fat_locks, stat_deflations;
 
 static inline void stat_add(uint64_t *c) { __atomic_fetch_add(c, 1, __ATOMIC_RELAXED); }
 
 static fat_lock *fat_new(uint32_t *index_out)
 {
     pthread_mutex_lock(&fat_alloc_lock);
+    fat_lock *f = fat_free_list;
+    if (f) {
+        fat_free_list = f->next_free;
+        f->next_free = NULL;
+        pthread_mutex_unlock(&fat_alloc_lock);
+        *index_out = f->index;
+        return f;
+    }
     uint32_t idx = fat_next;
     if (idx >= FAT_MAX)
         tm_fatal("out of fat locks: %u monitors inflated", idx);
@@ -124,7 +136,7 @@ static fat_lock *fat_new(uint32_t *index_out)
         if (!chunk)
             tm_fatal("out of memory for fat locks");
         for (uint32_t i = 0; i < FAT_CHUNK; i++)
-            chunk[i] = (fat_lock){0};
+            chunk[i] = (fat_lock){.index = (idx & ~(FAT_CHUNK - 1)) + i};
         __atomic_store_n(&fat_chunks[idx >> FAT_CHUNK_BITS], chunk, __ATOMIC_RELEASE);
     }
     fat_next = idx + 1;
@@ -133,6 +145,18 @@ static fat_lock *fat_new(uint32_t *index_out)
     *index_out = idx;
     return &chunk[idx & (FAT_CHUNK - 1)];
 }
+
+#if TM_STM
+/* A deflated fat lock (unowned, nobody queued, waiting or woken) goes back
+ * for the next inflation. */
+static void fat_free(fat_lock *f)
+{
+    pthread_mutex_lock(&fat_alloc_lock);
+    f->next_free = fat_free_list;
+    fat_free_list = f;
+    pthread_mutex_unlock(&fat_alloc_lock);
+}
+#endif
 
 static inline fat_lock *fat_of(uint32_t w)
 {
@@ -374,8 +398,12 @@ static int enter_slow(object_t *o, uint64_t levels, int64_t deadline, bool inter
     for (;;) {
         word_prepare_store(o);
         uint32_t w = word_load(o);
-        if (w & TM_LOCK_FAT_BIT)
-            return fat_enter(fat_of(slow_path_word(o)), levels, deadline, counted, interruptible);
+        if (w & TM_LOCK_FAT_BIT) {
+            w = slow_path_word(o);
+            if (!(w & TM_LOCK_FAT_BIT))   /* deflated meanwhile (STM) */
+                continue;
+            return fat_enter(fat_of(w), levels, deadline, counted, interruptible);
+        }
         uint32_t owner = w & TM_LOCK_OWNER_MASK;
         if (owner == 0) {
             uint32_t low = w & TM_GCFLAG_MASK;
@@ -460,12 +488,25 @@ int tm_monitor_enter_interruptible(object_t *o, int64_t timeout_ns)
     return enter_with_timeout(o, timeout_ns, true);
 }
 
-/* Fat, or not ours. A fat word's index never changes, so w stays good. */
-static __attribute__((noinline)) bool exit_slow(uint32_t w)
+/* STM, with f's internal lock, the caller inevitable, owning f at its last
+ * level: whether nobody else holds on to f. Every thread that touches a fat
+ * lock is inevitable, and only one transaction is, so the others are
+ * parked: in the entry queue, in the wait set, or notified out of it and
+ * not yet back (woken). */
+static inline bool fat_idle(const fat_lock *f)
+{
+    return !f->entry.head && !f->waiting.head && !f->woken;
+}
+
+/* Fat, or not ours. */
+static __attribute__((noinline)) bool exit_slow(object_t *o, uint32_t w)
 {
     if (!(w & TM_LOCK_FAT_BIT))
         return false;
     slow_path_begin();
+    w = word_load(o);   /* STM: read again now that no other transaction can change it */
+    if (!(w & TM_LOCK_FAT_BIT))
+        return tm_monitor_exit(o);
     fat_lock *f = fat_of(w);
     if (!fat_owned(f))
         return false;
@@ -473,7 +514,24 @@ static __attribute__((noinline)) bool exit_slow(uint32_t w)
         f->count--;
         return true;
     }
+#if TM_STM
+    /* Deflate an idle fat lock back to thin: its next uncontended enter
+     * and exit are transactional writes of the word again, not inevitable
+     * slow paths. The word's write lock first (it may park; nobody waits
+     * for f's internal lock meanwhile: they would have to be inevitable). */
+    word_prepare_store(o);
     fat_lock_internal(f);
+    if (fat_idle(f)) {
+        word_store(o, word_load(o) & TM_GCFLAG_MASK);
+        fat_give(f, 0, 0);
+        fat_unlock_internal(f);
+        fat_free(f);
+        stat_add(&stat_deflations);
+        return true;
+    }
+#else
+    fat_lock_internal(f);
+#endif
     fat_release_locked(f);
     fat_unlock_internal(f);
     return true;
@@ -493,7 +551,7 @@ bool tm_monitor_exit(object_t *o)
         word_store(o, x == 0 ? (w & TM_GCFLAG_MASK) : w - THIN_ONE);
         return true;
     }
-    return exit_slow(w);
+    return exit_slow(o, w);
 }
 
 uint64_t tm_monitor_count(object_t *o)
@@ -525,6 +583,9 @@ uint64_t tm_monitor_exit_all(object_t *o)
         return thin_levels(w);
     }
     slow_path_begin();
+    w = word_load(o);   /* STM: read again now that no other transaction can change it */
+    if (!(w & TM_LOCK_FAT_BIT))
+        return tm_monitor_exit_all(o);
     fat_lock *f = fat_of(w);
     fat_lock_internal(f);
     uint64_t c = 0;
@@ -575,6 +636,8 @@ int tm_monitor_wait(object_t *o, int64_t timeout_ns)
                                      : TM_MONITOR_TIMED_OUT;
     if (result != TM_MONITOR_NOTIFIED)
         q_remove(&f->waiting, &n);
+    else
+        f->woken--;   /* inevitable again: nobody can deflate f until we are back in it */
     fat_unlock_internal(f);
     fat_enter(f, saved, DL_FOREVER, true, false);
     return result;
@@ -586,6 +649,9 @@ int64_t tm_monitor_notify(object_t *o, uint64_t n)
     if (!(w & TM_LOCK_FAT_BIT))
         return thin_owned(w) ? 0 : -1;    /* a thin lock has no waiters (wait inflates) */
     slow_path_begin();
+    w = word_load(o);   /* STM: read again now that no other transaction can change it */
+    if (!(w & TM_LOCK_FAT_BIT))
+        return tm_monitor_notify(o, n);
     fat_lock *f = fat_of(w);
     fat_lock_internal(f);
     if (!fat_owned(f)) {
@@ -597,6 +663,7 @@ int64_t tm_monitor_notify(object_t *o, uint64_t n)
         mnode *m = f->waiting.head;
         q_remove(&f->waiting, m);
         m->state = NODE_WOKEN;
+        f->woken++;
         unpark(m);
         woken++;
     }
@@ -609,4 +676,5 @@ void tm_monitor_get_stats(tm_monitor_stats *out)
     out->inflations = __atomic_load_n(&stat_inflations, __ATOMIC_RELAXED);
     out->contended_enters = __atomic_load_n(&stat_contended, __ATOMIC_RELAXED);
     out->fat_locks = __atomic_load_n(&stat_fat_locks, __ATOMIC_RELAXED);
+    out->deflations = __atomic_load_n(&stat_deflations, __ATOMIC_RELAXED);
 }

@@ -94,7 +94,8 @@ void tm_monitor_set_blocking_hooks(void (*begin)(void), void (*end)(void));
 typedef struct tm_monitor_stats {
     uint64_t inflations;        /* thin -> fat, any cause */
     uint64_t contended_enters;  /* enters that found another owner */
-    uint64_t fat_locks;         /* fat locks ever made (never freed) */
+    uint64_t fat_locks;         /* fat locks ever made (never freed; STM: deflated ones are reused) */
+    uint64_t deflations;        /* STM: fat -> thin */
 } tm_monitor_stats;
 void tm_monitor_get_stats(tm_monitor_stats *out);
 

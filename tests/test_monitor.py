@@ -44,3 +44,21 @@ def test_monitor_valgrind():
     p = run(["valgrind", "-q", "--error-exitcode=9", exe, "uncontended", "nesting", "timed", "fairness", "wait", "contention"],
             env=env)
     assert p.returncode == 0, p.stdout + p.stderr
+
+
+STM_VARIANTS = {
+    "one segment": {"TMPY_SEGMENTS": "1"},
+    "four segments": {"TMPY_SEGMENTS": "4"},
+    "abort injection": {"TMPY_SEGMENTS": "4", "TMPY_STM_INJECT_ABORTS": "0.03:5"},
+    "barrier check": {"TMPY_SEGMENTS": "4", "TMPY_STM_CHECK": "1"},
+    "move": {**MOVE, "TMPY_TEST_SCALE": "0.3"},
+}
+
+
+@pytest.mark.parametrize("variant", list(STM_VARIANTS))
+def test_stm_monitor(ctest, variant):
+    """STM build (tests/c/test_stm_monitor.c): a queued contender is handed the monitor, an idle fat lock
+    deflates (uncontended enter/exit transactional again, the fat lock reused), and a stress of held,
+    nested and waiting sections with exact counts, every monitor deflated at the end."""
+    p = ctest("test_stm_monitor-stm", "all", "4", env=STM_VARIANTS[variant], timeout=300)
+    assert "ok handoff" in p.stdout and "ok stress 4 threads" in p.stdout, p.stdout
