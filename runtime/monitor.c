@@ -10,7 +10,8 @@
  * contender may inflate it on the owner's behalf).
  *
  * Fat locks live in a table reached by their 23-bit index (two levels:
- * lazily allocated chunks, never freed). Each has a small internal spin lock
+ * lazily allocated chunks, never freed; STM: deflated ones are reused from
+ * a free list). Each has a small internal spin lock
  * guarding the owner, the count, a FIFO entry queue and a FIFO wait set. The
  * queue nodes are on the blocked threads' C stacks; each thread parks on its
  * node's own futex word, so a wakeup is aimed at one thread.
@@ -27,7 +28,13 @@
  * so the thin fast paths are plain transactional code. Fat locks and
  * blocking are not transactional: every slow path becomes inevitable first
  * (an inevitable transaction never aborts, so nothing done to a fat lock is
- * ever undone by a rollback). */
+ * ever undone by a rollback), and reads the word again once it is. So that
+ * a monitor contended once does not make every later enter and exit
+ * inevitable, the owner's last exit of an idle fat lock (nobody queued,
+ * waiting, or notified and not yet back) deflates it: the thin free word
+ * is stored and the fat lock goes to the free list. Nobody else can hold
+ * on to it then: only one transaction is inevitable, so every other thread
+ * that touches a fat lock is parked in one of its lists or counted. */
 #define _GNU_SOURCE
 #include "monitor.h"
 #include "fatal.h"
