@@ -21,9 +21,8 @@
  * segment back while they wait (the hooks of tm_monitor_set_blocking_hooks)
  * and take it again before returning. While blocked, objects may move: the
  * caller keeps its references (o too) in roots and re-reads them afterwards.
- * The monitor touches o after blocking only where it roots it (a contended
- * thin lock); once the lock is fat it never needs o again (fat locks do not
- * move).
+ * The monitor never touches o after blocking: a contended thin lock is
+ * inflated before the contender blocks, and fat locks do not move.
  *
  * Header words are written only by the segment's owner: under the GIL one
  * thread at a time, so a contender may inflate a thin lock on its owner's
