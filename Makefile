@@ -18,7 +18,7 @@ LIB_STM := $(BUILD)/libtmrt-stm.a
 # The interpreter: vm/ (the eval core) and its folders compiler/, objects/,
 # modules/ on the GIL runtime is build/tmpy-gil. Includes name a header of
 # another folder by its path under vm/ ("objects/strobj.h").
-VM_DIRS  := vm vm/compiler vm/objects vm/modules
+VM_DIRS  := vm vm/rt vm/compiler vm/objects vm/modules vm/modules/sre
 VM_SRC   := $(foreach d,$(VM_DIRS),$(wildcard $(d)/*.c))
 VM_HDR   := $(foreach d,$(VM_DIRS),$(wildcard $(d)/*.h))
 VM_GIL_OBJ := $(patsubst vm/%.c,$(BUILD)/vm/%.o,$(VM_SRC))
@@ -69,7 +69,7 @@ $(BUILD)/vm-stm/%.o: vm/%.c $(VM_HDR) $(RT_HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(VM_CPPFLAGS) -DTM_STM=1 $(CFLAGS) -c $< -o $@
 
-# C memory of aborted transactions (vm/txmalloc.c): the allocation calls of
+# C memory of aborted transactions (vm/rt/txmalloc.c): the allocation calls of
 # vm/ (not of the runtime, whose own lists must survive aborts) are wrapped,
 # in one relocatable link of the vm/ objects.
 TXMALLOC_WRAP := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free,--wrap=strdup,--wrap=strndup
@@ -124,6 +124,12 @@ bench: $(BENCHES) $(TMPY_GIL) $(TMPY_STM)
 	bench/py_single.py
 	bench/py_sync.py --tmpy $(TMPY_GIL)
 	bench/py_stm.py
+	bench/parallel.py
+
+# bench/parallel/*.py at 1-8 threads under build/tmpy, build/tmpy-gil and python3:
+# bench/results/parallel.txt and parallel.png.
+bench-parallel: $(TMPY_GIL) $(TMPY_STM)
+	bench/parallel.py
 
 check-valgrind: setup all $(CTESTS)
 	python3 -m pytest -q tests -k valgrind

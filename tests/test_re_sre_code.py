@@ -1,4 +1,4 @@
-"""_sre.compile checks the code it is given (vm/objects/sreengine.c,
+"""_sre.compile checks the code it is given (vm/modules/sre/sreengine.c,
 sre_code_valid): code lists from re/_compiler with every word changed in
 several ways are either refused with RuntimeError or run without crashing
 (tests/re/sre_mutated_code.py, both builds)."""

@@ -106,7 +106,7 @@ def test_abort_frees_c_buffers():
 ])
 def test_abort_frees_malloced_memory(work):
     """Plain malloc in C code that an injected abort cuts short: the blocks
-    of the aborted transactions are freed (vm/txmalloc.c), and the output is
+    of the aborted transactions are freed (vm/rt/txmalloc.c), and the output is
     the one without aborts."""
     code = ("import tm\ntotal = 0\nfor i in range(400):\n"
             f"    {work}\n    total += x\n"

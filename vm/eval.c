@@ -90,7 +90,7 @@ static inline Obj instance_dict(Obj obj)
     return NULL;
 }
 
-void eval_chain_context(Obj exc, Obj handled)
+static void eval_chain_context(Obj exc, Obj handled)
 {
     if (!handled || handled == exc || !IS_EXCEPTION(exc) || !IS_EXCEPTION(handled))
         return;
@@ -220,7 +220,7 @@ static inline Frame *push_function_frame(Obj func, Obj *args, size_t nargs, Obj 
     return nf;
 }
 
-Frame *eval_push_function(Obj func, Obj *args, size_t nargs, Obj kwnames, Obj *gen_out)
+static Frame *eval_push_function(Obj func, Obj *args, size_t nargs, Obj kwnames, Obj *gen_out)
 {
     *gen_out = NULL;
     Frame *f = push_function_frame(func, args, nargs, kwnames, false, gen_out);
@@ -3100,7 +3100,7 @@ Obj vm_eval_code(Obj code, Obj globals, Obj locals)
     return res;
 }
 
-Obj vm_run_class_body(Obj func, Obj ns)
+Obj eval_run_class_body(Obj func, Obj ns)
 {
     if (!IS_FUNCTION(func)) {
         err_set(E_TypeError, "class body must be a function");
@@ -3127,7 +3127,7 @@ int vm_current_future_flags(void)
     return (((CodeObj *)f->code)->flags & CO_FUTURE_ANNOTATIONS) ? COMPILE_FUTURE_ANNOTATIONS : 0;
 }
 
-Obj vm_current_globals(void)
+Obj eval_current_globals(void)
 {
     Frame *f = vm_ts.frame;
     return f ? FRAME_HDR(f)[HDR_GLOBALS] : NULL;
@@ -3171,7 +3171,7 @@ fail:
     return NULL;
 }
 
-int vm_current_super_args(Obj *type_out, Obj *obj_out)
+int eval_current_super_args(Obj *type_out, Obj *obj_out)
 {
     Frame *f = vm_ts.frame;
     if (!f) {
@@ -3217,10 +3217,4 @@ int vm_current_super_args(Obj *type_out, Obj *obj_out)
     }
     err_set(E_RuntimeError, "super(): __class__ cell not found");
     return -1;
-}
-
-int vm_current_lineno(void)
-{
-    Frame *f = vm_ts.frame;
-    return f ? eval_frame_lineno(f) : -1;
 }

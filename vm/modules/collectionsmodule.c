@@ -1,5 +1,5 @@
 /* _collections: the C half of lib/collections. collections.deque (its type
- * lives in objects/dequeobject.c), and the operations of defaultdict and
+ * lives in modules/dequeobject.c), and the operations of defaultdict and
  * OrderedDict that CPython makes atomic by writing them in C: each is one C
  * call with no yield point inside (atomic under the GIL, one transaction
  * under the STM). lib/collections puts them in its classes' bodies; they are

@@ -1,5 +1,5 @@
 /* The _io module: the C half of io (open, the file type under its CPython
- * class names, StringIO and BytesIO (objects/memoryio.c), UnsupportedOperation,
+ * class names, StringIO and BytesIO (modules/memoryio.c), UnsupportedOperation,
  * BlockingIOError, DEFAULT_BUFFER_SIZE); lib/io.py is the Python half. */
 #include "modules.h"
 #include "objects/objects.h"

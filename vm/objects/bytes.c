@@ -3,6 +3,7 @@
  * methods, their iterators, and the codecs (str.encode / bytes.decode):
  * utf-8, ascii, latin-1 with the common error handlers. */
 #define _GNU_SOURCE
+#include "objects.h"
 #include "strobj.h"
 #include "containers.h"
 
@@ -255,7 +256,7 @@ static void repr_body(StrBuf *b, const unsigned char *p, int64_t n, bool always_
     sb_addc(b, quote);
 }
 
-Obj bytes_repr(Obj v)
+static Obj bytes_repr(Obj v)
 {
     v = vm_unwrap(v);
     int64_t n;
@@ -266,7 +267,7 @@ Obj bytes_repr(Obj v)
     return sb_finish(&b);
 }
 
-Obj bytearray_repr(Obj v)
+static Obj bytearray_repr(Obj v)
 {
     Obj orig = v;
     v = vm_unwrap(v);
@@ -1572,7 +1573,7 @@ static Obj bytes_mod(Obj a, Obj b)
 }
 
 /* Iterator: a = the bytes/bytearray, i = next index. */
-Obj bytes_iter_new(Obj b)
+static Obj bytes_iter_new(Obj b)
 {
     Obj *r = vm_roots(1);
     r[0] = vm_unwrap(b);

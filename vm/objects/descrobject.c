@@ -12,7 +12,7 @@ TypeObj *T_property, *T_staticmethod, *T_classmethod;
 /* ------------------------------------------------------------------ */
 /* property                                                           */
 /* ------------------------------------------------------------------ */
-Obj property_new(Obj fget, Obj fset, Obj fdel, Obj doc)
+static Obj property_new(Obj fget, Obj fset, Obj fdel, Obj doc)
 {
     Obj *r = vm_roots(4);
     r[0] = fget;

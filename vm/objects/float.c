@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tmpy.h"
 #include "strobj.h"
 #include "numbers.h"
 #include "objects.h"
@@ -281,7 +280,7 @@ static long copy_digits(const char **pp, const char *end, char **o)
     return n;
 }
 
-int float_parse(const char *s, size_t len, double *out)
+static int float_parse(const char *s, size_t len, double *out)
 {
     len = num_strip(&s, len);
     const char *p = s, *end = s + len;
@@ -409,7 +408,7 @@ static void float_divmod_parts(double x, double y, double *qout, double *rout)
     *rout = mod;
 }
 
-Obj float_floordiv_double(double a, double b)
+static Obj float_floordiv_double(double a, double b)
 {
     if (b == 0) {
         err_set(E_ZeroDivisionError, "float floor division by zero");
@@ -420,7 +419,7 @@ Obj float_floordiv_double(double a, double b)
     return float_new(q);
 }
 
-Obj float_mod_double(double a, double b)
+static Obj float_mod_double(double a, double b)
 {
     if (b == 0) {
         err_set(E_ZeroDivisionError, "float modulo");

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tmpy.h"
+#include "objects.h"
 #include "numbers.h"
 #include "strobj.h"
 
@@ -484,7 +484,7 @@ Obj int_abs(Obj v)
     return int_neg(v);
 }
 
-Obj int_invert(Obj v)
+static Obj int_invert(Obj v)
 {
     int64_t x;
     if (int_small_value(v, &x))
@@ -620,7 +620,7 @@ static mp_size_t normalize(const mp_limb_t *d, mp_size_t n)
     return n;
 }
 
-Obj int_truediv(Obj a, Obj b)
+static Obj int_truediv(Obj a, Obj b)
 {
     int64_t x, y;
     const int64_t exact = (int64_t)1 << 53;
@@ -996,9 +996,9 @@ static Obj int_bitop(Obj a, Obj b, int op)
         mpz_xor(r, view_mpz(zu, &u), view_mpz(zw, &w));
     return int_from_mpz_clear(r);
 }
-Obj int_and(Obj a, Obj b) { return int_bitop(a, b, BIT_AND); }
+static Obj int_and(Obj a, Obj b) { return int_bitop(a, b, BIT_AND); }
 Obj int_or(Obj a, Obj b) { return int_bitop(a, b, BIT_OR); }
-Obj int_xor(Obj a, Obj b) { return int_bitop(a, b, BIT_XOR); }
+static Obj int_xor(Obj a, Obj b) { return int_bitop(a, b, BIT_XOR); }
 
 /* ------------------------------------------------------------------ */
 /* Hash: n mod (2**61 - 1) with n's sign; -1 becomes -2                */
@@ -1037,7 +1037,7 @@ int int_set_max_str_digits(int64_t n)
 
 int64_t int_get_max_str_digits(void) { return int_max_str_digits; }
 
-char *int_digits_cstr(Obj v, int base, size_t *len)
+static char *int_digits_cstr(Obj v, int base, size_t *len)
 {
     IntView w;
     int_view(v, &w);
@@ -1429,7 +1429,7 @@ Obj int_parse_object(Obj obj, int base)
 /* ------------------------------------------------------------------ */
 /* Rounding                                                            */
 /* ------------------------------------------------------------------ */
-Obj int_round(Obj v, Obj ndigits)
+static Obj int_round(Obj v, Obj ndigits)
 {
     v = int_exact(v);
     if (!ndigits || int_sign(ndigits) >= 0)

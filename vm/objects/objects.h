@@ -1,5 +1,8 @@
-/* The object model's API beyond tmpy.h: what the files of objects/ share
- * (types, descriptors, identity, names, exceptions), open to the whole VM.
+/* The objects layer's header: the object model's API, open to every layer
+ * above (docs/ARCHITECTURE.md, "Layers"). It includes the area headers
+ * (errors, the abstract API and calls, numbers, strings, containers, dict
+ * and set) and declares what the files of objects/ share beyond them
+ * (types, descriptors, identity, names, files, weak references, exceptions).
  *
  * Conventions the objects area relies on (other areas, please follow):
  *
@@ -31,6 +34,12 @@
 #define TMPY_OBJECTS_H
 
 #include "tmpy.h"
+#include "errors.h"
+#include "abstract.h"
+#include "numbers.h"
+#include "strobj.h"
+#include "containers.h"
+#include "dictset.h"
 
 /* ---- Real layouts behind some public structs (registered sizes) ---- */
 /* TID_INSTANCE: InstanceObj plus an identity-hash word (0: not assigned)
@@ -117,25 +126,9 @@ Obj vm_call_dunder(Obj self, Obj name, Obj *args, int nargs, int *found);
 /* Call a value found on a type as a method of self (binding through
  * __get__ when needed): f(self, *args). args rooted. */
 Obj vm_call_unbound(Obj f, Obj self, Obj *args, int nargs);
-/* Type of the built-in whose slots an instance's layout uses (int for
- * class I(int)); NULL if the type's instances are not base_value wrappers. */
-TypeObj *vm_builtin_base(TypeObj *t);
-/* Make `cls` (a subtype of builtin `owner`) instance from owner's tp_new. */
-Obj vm_new_for(TypeObj *owner, Obj cls, Obj *args, size_t nargs, Obj kwnames);
-/* Refresh the version of t and every subclass (after a class attribute change). */
-void type_modified(TypeObj *t);
-Obj type_getattro(Obj type, Obj name);
-int type_setattro(Obj type, Obj name, Obj v);
 Obj type_repr(Obj type);
 /* object's slots, for types that want to reuse them. */
 Obj object_repr(Obj self);
-Obj object_str(Obj self);
-int64_t object_hash(Obj self);
-Obj object_richcompare(Obj self, Obj other, int op);
-Obj object_new(Obj type, Obj *args, size_t nargs, Obj kwnames);
-int object_init(Obj self, Obj *args, size_t nargs, Obj kwnames);
-/* A slot wrapper descriptor (int.__add__), bound to self if non-NULL. */
-Obj wrapper_new(TypeObj *owner, int slotdef, Obj self);
 /* May instances of t get attribute `name` (a dict, or a __slots__ name)? */
 bool type_allows_attr(TypeObj *t, Obj name);
 /* The members of `int | None` (a tuple), or NULL if u is not a union. */
@@ -151,9 +144,6 @@ void builtin_init_type(void);
 void module_init_type(void);
 void descr_init_types(void);      /* property, staticmethod, classmethod */
 void super_init_type(void);
-Obj builtin_call(Obj callable, Obj *args, size_t nargs, Obj kwnames);
-Obj super_new_obj(Obj type, Obj obj);
-Obj property_new(Obj fget, Obj fset, Obj fdel, Obj doc);
 Obj staticmethod_new(Obj f);
 Obj classmethod_new(Obj f);
 
@@ -209,14 +199,6 @@ Obj callable_iter_new(Obj callable, Obj sentinel);
 /* Adds every built-in exception class (and the EnvironmentError / IOError
  * aliases) to a module or dict. NEEDED by builtins_init. */
 int exceptions_add_builtins(Obj module_or_dict);
-/* Raise StopIteration(value) (value may be NULL: no value). */
-void err_set_stopiteration(Obj value);
-/* The exception type for an errno (FileNotFoundError for ENOENT...). */
-TypeObj *err_type_for_errno(int errnum);
-/* SyntaxError details (compiler / traceback printing): set as CPython's
- * attributes; filename may be NULL. */
-void err_set_syntax(TypeObj *type, const char *msg, const char *filename, int lineno,
-                    int offset, const char *text, int end_lineno, int end_offset);
 /* types.GenericAlias(origin, args) (typeobject.c): what cls[args] gives
  * for the built-in generic classes. */
 Obj generic_alias_new(Obj origin, Obj key);
@@ -242,5 +224,35 @@ Obj exc_group_prep_reraise(Obj orig, Obj raised);
 extern TypeObj *E_UnicodeTranslateError, *E_ConnectionAbortedError, *E_ConnectionRefusedError,
     *E_ConnectionResetError, *E_PendingDeprecationWarning, *E_SyntaxWarning, *E_FutureWarning,
     *E_ImportWarning, *E_UnicodeWarning, *E_BytesWarning, *E_ResourceWarning, *E_EncodingWarning;
+
+/* ---- fileobject.c: the standard streams, writing ---- */
+extern Obj g_sys_stdout, g_sys_stderr, g_sys_stdin;   /* file objects */
+/* Write to sys.stdout / sys.stderr (print uses these). */
+int file_write_str(Obj file, Obj s);
+int file_flush(Obj file);
+void object_init_types(void);   /* typeobject.c: object, type, NoneType, ..., property, super, module, builtin, method */
+void exceptions_init(void);     /* exceptions.c */
+void int_init_type(void);       /* int.c: int, bool */
+void float_init_type(void);
+void complex_init_type(void);
+void str_init_type(void);
+void bytes_init_type(void);
+void tuple_init_type(void);
+void list_init_type(void);
+void dict_init_type(void);
+void set_init_type(void);
+void range_init_type(void);     /* range, slice */
+void iter_init_types(void);     /* builtiniters.c: enumerate, zip, map, filter, reversed, callable_iterator */
+void file_init_type(void);
+void memview_init_type(void);   /* memoryview.c */
+/* The memoryview layout's GC trace hook: counts live views during a census (memoryview.c). */
+void memview_gc_trace(object_t *o, tm_ref_visitor visit, void *ctx);
+void weakref_init_types(void); /* weakrefobject.c: weakref.ref, ProxyType, CallableProxyType */
+extern TypeObj *T_weakref, *T_weakproxy, *T_weakcallableproxy;
+/* ref(ob, callback) / proxy(ob, callback) of type `type` (one of the three);
+ * without a callback, the existing plain one of that kind if there is one
+ * (CPython's sharing); TypeError "cannot create weak reference to 'int' object". */
+Obj weakref_new(TypeObj *type, Obj ob, Obj callback);
+Obj weakref_referent(Obj w);      /* the referent or NULL (dead); w a WeakrefObj */
 
 #endif

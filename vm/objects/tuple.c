@@ -2,6 +2,7 @@
  * CPython 3.11's xxHash-based tuple hash, so sets of tuples iterate in
  * CPython's order. TupleObj.hash caches it (0: not cached) when every item
  * is of an immutable built-in type. */
+#include "objects.h"
 #include "containers.h"
 
 #include <string.h>
@@ -67,7 +68,7 @@ static bool hash_is_stable(Obj v)
     }
 }
 
-int64_t tuple_hash(Obj t)
+static int64_t tuple_hash(Obj t)
 {
     t = vm_unwrap(t);
     int64_t cached = TUPLE(t)->hash;
@@ -122,7 +123,7 @@ static Obj tuple_repr(Obj self)
 
 /* Lexicographic: the first index whose items differ decides (== uses
  * identity first); the tuples are held in root slots across user __eq__. */
-Obj tuple_richcompare(Obj a, Obj b, int op)
+static Obj tuple_richcompare(Obj a, Obj b, int op)
 {
     a = vm_unwrap(a);
     b = vm_unwrap(b);
@@ -145,7 +146,7 @@ static int64_t tuple_len(Obj self)
     return TUPLE_LEN(vm_unwrap(self));
 }
 
-Obj tuple_getslice(Obj t, int64_t lo, int64_t hi)
+static Obj tuple_getslice(Obj t, int64_t lo, int64_t hi)
 {
     int64_t n = TUPLE_LEN(t);
     if (lo < 0)
@@ -168,7 +169,7 @@ Obj tuple_getslice(Obj t, int64_t lo, int64_t hi)
     return res;
 }
 
-Obj tuple_getitem(Obj self, Obj key)
+static Obj tuple_getitem(Obj self, Obj key)
 {
     Obj t = vm_unwrap(self);
     int64_t i;
@@ -234,7 +235,7 @@ static Obj tuple_iter(Obj self)
     return tuple_iter_new(vm_unwrap(self));
 }
 
-Obj tuple_concat(Obj a, Obj b)
+static Obj tuple_concat(Obj a, Obj b)
 {
     int64_t la = TUPLE_LEN(a), lb = TUPLE_LEN(b);
     if (lb == 0 && IS_TUPLE(a))

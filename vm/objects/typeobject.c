@@ -14,10 +14,15 @@
 
 #include <stdlib.h>
 #include <string.h>
+static Obj vm_new_for(TypeObj *owner, Obj cls, Obj *args, size_t nargs, Obj kwnames);
+static int object_init(Obj self, Obj *args, size_t nargs, Obj kwnames);
 
 static int check_type_name(Obj name);
 
 TypeObj *T_object, *T_type, *T_NoneType, *T_NotImplementedType, *T_ellipsis, *T_capsule;
+/* The eval layer makes these types (func_init_types); vm_call and TYPE() read them. */
+TypeObj *T_function, *T_code, *T_cell, *T_method;
+TypeObj *vm_tid_type[TID_COUNT];   /* filled at start-up (vm_init_types, startup.c) */
 TypeObj *T_wrapper_descriptor, *T_method_wrapper, *T_getset_descriptor, *T_member_descriptor;
 static TypeObj *T_union, *T_generic_alias;
 
@@ -196,7 +201,7 @@ static void modified_rec(TypeObj *t, int depth)
         modified_rec((TypeObj *)LIST_ITEMS(subs)[i], depth + 1);
 }
 
-void type_modified(TypeObj *t) { modified_rec(t, 0); }
+static void type_modified(TypeObj *t) { modified_rec(t, 0); }
 
 #define MCACHE_BITS 12
 typedef struct MEntry {
@@ -334,7 +339,7 @@ static inline bool layout_is_value(TypeObj *t)
     return tid < TID_FIRST_WITH_CLS && (tid != TID_ITER || (t->flags & TPF_ITER_VALUE));
 }
 
-TypeObj *vm_builtin_base(TypeObj *t)
+static TypeObj *vm_builtin_base(TypeObj *t)
 {
     TypeObj *s = (TypeObj *)t->solid;
     if (s && layout_is_value(s) && t != s)
@@ -989,7 +994,7 @@ static Obj heap_new_value(Obj type, Obj *args, size_t nargs, Obj kwnames)
     return vm_new_for((TypeObj *)((TypeObj *)type)->solid, type, args, nargs, kwnames);
 }
 
-Obj vm_new_for(TypeObj *owner, Obj cls, Obj *args, size_t nargs, Obj kwnames)
+static Obj vm_new_for(TypeObj *owner, Obj cls, Obj *args, size_t nargs, Obj kwnames)
 {
     if (!owner->tp_new) {
         err_format(E_TypeError, "cannot create '%s' instances", type_name_of_type(owner));
@@ -1170,7 +1175,7 @@ static void update_slots_for_name(TypeObj *t, Obj name, int depth)
 /* ------------------------------------------------------------------ */
 /* Wrapper descriptors: C slots seen as dunders (int.__add__)          */
 /* ------------------------------------------------------------------ */
-Obj wrapper_new(TypeObj *owner, int sdi, Obj self)
+static Obj wrapper_new(TypeObj *owner, int sdi, Obj self)
 {
     Obj *r = vm_roots(1);
     r[0] = self;
@@ -2754,7 +2759,7 @@ fail:
 /* ------------------------------------------------------------------ */
 /* type: attributes                                                   */
 /* ------------------------------------------------------------------ */
-Obj type_getattro(Obj type, Obj name)
+static Obj type_getattro(Obj type, Obj name)
 {
     TypeObj *t = (TypeObj *)type, *meta = TYPE(type);
     Obj meta_attr = vm_lookup_type(meta, name);
@@ -2777,7 +2782,7 @@ Obj type_getattro(Obj type, Obj name)
     return err_no_attr(type, name);
 }
 
-int type_setattro(Obj type, Obj name, Obj v)
+static int type_setattro(Obj type, Obj name, Obj v)
 {
     TypeObj *t = (TypeObj *)type;
     if (!IS_STR(name)) {
@@ -3878,11 +3883,11 @@ Obj object_repr(Obj self)
     return sb_finish(&b);
 }
 
-Obj object_str(Obj self) { return vm_repr(self); }
+static Obj object_str(Obj self) { return vm_repr(self); }
 
-int64_t object_hash(Obj self) { return vm_identity_hash(self); }
+static int64_t object_hash(Obj self) { return vm_identity_hash(self); }
 
-Obj object_richcompare(Obj self, Obj other, int op)
+static Obj object_richcompare(Obj self, Obj other, int op)
 {
     if (op == CMP_EQ)
         return self == other ? g_True : g_NotImplemented;
@@ -3928,7 +3933,7 @@ static Obj abstract_error(TypeObj *t)
     return res;
 }
 
-Obj object_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
+static Obj object_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
 {
     (void)args;
     TypeObj *t = (TypeObj *)type;
@@ -3953,7 +3958,7 @@ Obj object_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
     return instance_new(t);
 }
 
-int object_init(Obj self, Obj *args, size_t nargs, Obj kwnames)
+static int object_init(Obj self, Obj *args, size_t nargs, Obj kwnames)
 {
     (void)args;
     if (excess_args(nargs, kwnames)) {

@@ -1,7 +1,7 @@
 /* Weak references: weakref.ref (ReferenceType), ProxyType and
  * CallableProxyType. The referent lives in the runtime's weak slot
  * (runtime/gc.h, "Weak references and finalizers"): collections clear it
- * when the referent dies and queue the weak reference; vm/gcwork.c runs its
+ * when the referent dies and queue the weak reference; vm/rt/gcwork.c runs its
  * callback afterwards, at a safe point.
  *
  * Differences from CPython, by design of a tracing GC: a weak reference is

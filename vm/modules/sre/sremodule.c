@@ -1,12 +1,12 @@
 /* _sre: the native half of CPython 3.11's re package (re/_compiler.py,
  * _parser.py, _constants.py run unchanged on top of it). compile() takes the
  * code words _compiler emits, checks them and makes a re.Pattern
- * (objects/srepattern.c); the engine that runs them is objects/sreengine.c.
+ * (srepattern.c); the engine that runs them is sreengine.c.
  * Also the constants _constants and _compiler read and the case helpers
  * _compiler uses for IGNORECASE. */
-#include "modules.h"
+#include "modules/modules.h"
 #include "objects/objects.h"
-#include "objects/sre.h"
+#include "sre.h"
 #include "objects/strobj.h"
 
 #include <stdlib.h>

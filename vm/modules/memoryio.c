@@ -7,10 +7,9 @@
  * since (joined into a when anything else needs the text), i = position,
  * n = length, both in code points; kind = SIO_* flags and newline mode.
  * BytesIO: a = a bytearray holding the bytes, i = position; kind = closed. */
-#include "tmpy.h"
-#include "objects.h"
-#include "containers.h"
-#include "strobj.h"
+#include "objects/objects.h"
+#include "objects/containers.h"
+#include "objects/strobj.h"
 
 #include <stdio.h>
 #include <stdlib.h>

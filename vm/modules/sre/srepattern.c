@@ -4,8 +4,8 @@
  * sreengine.c. Templates with backslashes go to re._subx, as CPython's C
  * code does. */
 #include "sre.h"
-#include "objects.h"
-#include "strobj.h"
+#include "objects/objects.h"
+#include "objects/strobj.h"
 
 #include <string.h>
 

@@ -18,8 +18,8 @@
  * stack, and an STM abort frees it (txmalloc.c). The subject is immutable
  * while the engine runs (a str, a bytes, or a copy of a bytearray's bytes). */
 #include "sre.h"
-#include "objects.h"
-#include "strobj.h"
+#include "objects/objects.h"
+#include "objects/strobj.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -186,7 +186,7 @@ uint32_t sre_lower_unicode(uint32_t ch)
     return out[0];
 }
 
-uint32_t sre_upper_unicode(uint32_t ch)
+static uint32_t sre_upper_unicode(uint32_t ch)
 {
     if (ch < 128)
         return upper_ascii(ch);

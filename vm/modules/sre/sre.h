@@ -1,11 +1,11 @@
 /* The regex engine behind the _sre module: the layouts of Pattern, Match and
  * Scanner objects, and the matcher that runs the code re/_compiler.py emits
  * (CPython 3.11's opcodes, re/_constants.py). Private to sreengine.c,
- * srepattern.c, srematch.c and modules/sremodule.c. */
+ * srepattern.c, srematch.c and sremodule.c. */
 #ifndef TMPY_SRE_H
 #define TMPY_SRE_H
 
-#include "tmpy.h"
+#include "objects/objects.h"
 
 #define SRE_MAGIC 20220615
 #define SRE_CODESIZE 4
@@ -168,7 +168,6 @@ bool sre_code_valid(const uint32_t *code, int64_t n, int64_t groups);
 /* Case helpers shared with _sre's functions. */
 uint32_t sre_lower_ascii(uint32_t ch);
 uint32_t sre_lower_unicode(uint32_t ch);
-uint32_t sre_upper_unicode(uint32_t ch);
 bool sre_iscased_ascii(uint32_t ch);
 bool sre_iscased_unicode(uint32_t ch);
 

@@ -3,8 +3,8 @@
  * rotate, clear, the maxlen discard, ...) is one C call with no yield point
  * inside: atomic under the GIL, and one bytecode of one transaction under
  * the STM. `state` changes whenever items move, so iterators can tell. */
-#include "containers.h"
-#include "objects.h"
+#include "objects/containers.h"
+#include "objects/objects.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -36,6 +36,8 @@ __thread int vm_tx_countdown;
 __thread Frame *vm_tx_low;
 
 #if TM_STM
+static void vm_tx_forget(void);
+
 /* One saved run of shadow-stack slots, with the frame record they belong to. */
 typedef struct SavedRun {
     Obj *addr;
@@ -322,7 +324,7 @@ void vm_tx_started(void)
     vm_txmalloc_track();
 }
 
-void vm_tx_forget(void)
+static void vm_tx_forget(void)
 {
     vm_txmalloc_forget();
     nruns = initial_runs = 0;

@@ -4,8 +4,8 @@
  * slices what was matched. expand() goes to re._expand, as CPython's C
  * code does. */
 #include "sre.h"
-#include "objects.h"
-#include "strobj.h"
+#include "objects/objects.h"
+#include "objects/strobj.h"
 
 #include <string.h>
 
