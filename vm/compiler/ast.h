@@ -377,6 +377,9 @@ struct _withitem {
 /* Utilities (ast.c)                                                   */
 /* ------------------------------------------------------------------ */
 #include <stdio.h>
+/* Print a tree in the style of Python's ast.dump(): the parser fuzzer
+ * (tests/fuzz/fuzz_parse.c) walks every tree it parses with it. */
+void ast_dump(FILE *f, mod_ty m);
 /* The decimal digits of an int literal's digits in base 2/8/10/16 (without
  * leading zeros), malloc'd; NULL if out of memory. */
 char *ast_int_to_decimal(const char *digits, int base);
