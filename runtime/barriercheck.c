@@ -16,6 +16,7 @@
  * copy into it). */
 #define _GNU_SOURCE
 #include "segment.h"
+#include "cards.h"
 #include "fatal.h"
 #include "list.h"
 
@@ -123,6 +124,30 @@ void tm_check_report(const char *fmt, ...)
     int n = backtrace(frames, 32);
     backtrace_symbols_fd(frames, n, 2);
     abort();
+}
+
+void tm_check_unmarked_cards(int seg, uintptr_t so, size_t base_size, size_t size, const char *layout)
+{
+    const uint8_t *marked = tm_card_tables[TM_CARDS_TX][seg];
+    const unsigned char *mine = (const unsigned char *)tm_segment_base(seg);
+    const unsigned char *committed = (const unsigned char *)tm_segment_base(0);
+    uintptr_t start = so + base_size, end = so + size;
+    for (uintptr_t c = start >> TM_CARD_SHIFT; c <= (end - 1) >> TM_CARD_SHIFT; c++) {
+        if (marked[c])
+            continue;
+        uintptr_t lo = c << TM_CARD_SHIFT, hi = (c + 1) << TM_CARD_SHIFT;
+        if (lo < start)
+            lo = start;
+        if (hi > end)
+            hi = end;
+        if (!memcmp(mine + lo, committed + lo, hi - lo))
+            continue;
+        while (mine[lo] == committed[lo])
+            lo++;
+        tm_check_report("a store into a card-marked '%s' (segment %d, byte %lu of its items) whose card "
+                        "was not marked (tm_write_items did not name it): the commit would not publish it",
+                        layout, seg, (unsigned long)(lo - start));
+    }
 }
 
 void tm_check_init(void)

@@ -1,16 +1,21 @@
-/* Card marking for big arrays of references (internal to the GC and STM).
- * A store into item i of an old object whose items are references and that
- * spans at least TM_CARD_MIN_SIZE bytes (tm_write_item) marks the card
- * (TM_CARD_SIZE bytes of segment address space) holding the item, instead
- * of remembering the whole object: a minor collection then traces only the
- * marked cards, and (STM) a commit publishes only them. Without this, every
- * minor collection (under STM: every commit) re-traced, and every commit
- * re-copied, a whole big list that a loop stores into.
+/* Card marking for big varsize objects (internal to the GC and STM).
+ * A store into items of an old varsize object that spans at least
+ * TM_CARD_MIN_SIZE bytes (tm_write_items / tm_write_item) marks the cards
+ * (TM_CARD_SIZE bytes of segment address space) holding the items, instead
+ * of remembering the whole object: (STM) a commit publishes only the marked
+ * cards and, when the items are references, a minor collection traces only
+ * them. Without this, every commit re-copied a whole big list, dict table or
+ * set table that a loop stores into (the commit time grew with the square
+ * of a dict's size), and every minor collection re-traced it.
  *
- * Two tables of one byte per card per segment: TM_CARDS_GC (cleared by the
- * segment's minor collections) and TM_CARDS_TX (STM: cleared at commit and
- * abort). A carded object starts on a page boundary (it is a page run), so
- * no card holds two of them. */
+ * Two tables of one byte per card per segment: TM_CARDS_GC (items that are
+ * references only; cleared by the segment's minor collections) and
+ * TM_CARDS_TX (STM, every carded layout: cleared at commit and abort). A
+ * carded object starts on a page boundary (it is a page run), so no card
+ * holds two of them. A store into a carded object's items whose card is not
+ * marked is lost to the other segments: the barrier checker
+ * (TMPY_STM_CHECK=1) compares the unmarked cards with the committed copy at
+ * every commit (tm_check_unmarked_cards). */
 #ifndef TM_CARDS_H
 #define TM_CARDS_H
 
@@ -31,8 +36,15 @@ extern uint8_t *tm_card_tables[2][TM_MAX_SEGMENTS + 1];
 
 void tm_cards_init(void);
 
-/* Is an object of this layout and size card-marked? */
+/* Is an object of this layout and size card-marked (STM: published by its
+ * marked cards)? Any varsize layout, references or plain bytes. */
 static inline bool tm_carded(const tm_type *t, size_t size)
+{
+    return t->item_size && size >= TM_CARD_MIN_SIZE;
+}
+
+/* Does the GC trace it by cards too (its items are references)? */
+static inline bool tm_gc_carded(const tm_type *t, size_t size)
 {
     return t->items_are_refs && size >= TM_CARD_MIN_SIZE;
 }
@@ -40,6 +52,13 @@ static inline bool tm_carded(const tm_type *t, size_t size)
 static inline void tm_card_set(int kind, int seg, uintptr_t addr)
 {
     tm_card_tables[kind][seg][addr >> TM_CARD_SHIFT] = 1;
+}
+
+/* Mark the cards of the bytes [lo, hi] (hi included). */
+static inline void tm_cards_set_range(int kind, int seg, uintptr_t lo, uintptr_t hi)
+{
+    for (uintptr_t c = lo >> TM_CARD_SHIFT; c <= hi >> TM_CARD_SHIFT; c++)
+        tm_card_tables[kind][seg][c] = 1;
 }
 
 /* Mark (or clear) every card of [so, so + size). */
@@ -50,5 +69,11 @@ void tm_cards_clear(int kind, int seg, uintptr_t so, size_t size);
  * clear the run, then call fn(run_start, run_end, ctx). */
 void tm_cards_take(int kind, int seg, uintptr_t start, uintptr_t end,
                    void (*fn)(uintptr_t, uintptr_t, void *), void *ctx);
+
+/* Barrier checker (TMPY_STM_CHECK=1), at a commit, before the cards of the
+ * carded object at `so` are taken: its items in cards that this transaction
+ * did not mark must equal the committed copy (segment 0); a difference is a
+ * store whose card was not marked, which the commit would not publish. */
+void tm_check_unmarked_cards(int seg, uintptr_t so, size_t base_size, size_t size, const char *layout);
 
 #endif

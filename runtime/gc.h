@@ -57,7 +57,7 @@ object_t *tm_allocate_old(uint16_t tid, size_t size);
 object_t *tm_allocate_var(uint16_t tid, uintptr_t nitems);
 
 void tm_write_slowpath(object_t *o);
-void tm_write_item_slowpath(object_t *o, uintptr_t index);
+void tm_write_items_slowpath(object_t *o, uintptr_t index, uintptr_t count);
 
 /* Explicit collections (tests, benchmarks, the interpreter's gc.collect). */
 void tm_collect_minor(void);

@@ -60,9 +60,10 @@ void tm_collect_minor_of(tm_segstate *ss);
 void tm_gc_maybe_collect_major(void);
 /* Throw away what the segment's transaction allocated since its start. */
 void tm_discard_young(tm_segstate *ss);
-/* The GC half of tm_write_item for a carded object (cards.h): mark the
- * card of `addr` and list the object for the next minor collection. */
-void tm_gc_remember_card(tm_segstate *ss, object_t *o, uintptr_t addr);
+/* The GC half of tm_write_items for an object whose items are references
+ * and that is carded (cards.h): mark the cards of the bytes [lo, hi] and
+ * list the object for the next minor collection. */
+void tm_gc_remember_cards(tm_segstate *ss, object_t *o, uintptr_t lo, uintptr_t hi);
 /* Re-share private pages no running transaction needs (world stopped). */
 void tm_reshare_pages(void);
 

@@ -140,9 +140,9 @@ static void fix_item_range(uintptr_t start, uintptr_t end, void *ss)
         fix_slot((object_t *__seg_gs *)p, ss);
 }
 
-void tm_gc_remember_card(tm_segstate *ss, object_t *o, uintptr_t addr)
+void tm_gc_remember_cards(tm_segstate *ss, object_t *o, uintptr_t lo, uintptr_t hi)
 {
-    tm_card_set(TM_CARDS_GC, ss->seg, addr);
+    tm_cards_set_range(TM_CARDS_GC, ss->seg, lo, hi);
     if (!(o->h.flags & TM_GCFLAG_CARDS_SET)) {
         o->h.flags |= TM_GCFLAG_CARDS_SET;
         tm_list_push(&ss->carded, (uintptr_t)o);
@@ -402,15 +402,18 @@ void tm_write_slowpath(object_t *o)
 #endif
 
 #if !TM_STM
-void tm_write_item_slowpath(object_t *o, uintptr_t index)
+/* Without STM only references need cards: a raw object's barrier clears
+ * its flag once, as tm_write does. */
+void tm_write_items_slowpath(object_t *o, uintptr_t index, uintptr_t count)
 {
     const tm_type *t = &tm_types[o->h.tid];
     /* Under HTM elision the remembered lists are per thread; cards are not. */
-    if (tm_gc_roots_all_threads || !tm_carded(t, tm_object_size(o))) {
+    if (tm_gc_roots_all_threads || !tm_gc_carded(t, tm_object_size(o))) {
         tm_write_slowpath(o);
         return;
     }
-    tm_gc_remember_card(&tm_segstates[tm_self.segment], o, (uintptr_t)o + t->base_size + index * sizeof(uintptr_t));
+    uintptr_t lo = (uintptr_t)o + t->base_size + index * sizeof(uintptr_t);
+    tm_gc_remember_cards(&tm_segstates[tm_self.segment], o, lo, lo + count * sizeof(uintptr_t) - 1);
 }
 #endif
 

@@ -574,6 +574,8 @@ void tm_commit_transaction(void)
         size_t size = tm_object_size((object_t *)so);
         const tm_type *t = &tm_types[((object_t *)so)->h.tid];
         if (tm_carded(t, size)) {   /* the fixed part (header, length) and the marked cards */
+            if (__builtin_expect(tm_check_writes, 0))
+                tm_check_unmarked_cards(seg, so, t->base_size, size, t->name);
             publish(seg, &o, so, t->base_size);
             struct publish_range pr = {seg, &o};
             tm_cards_take(TM_CARDS_TX, seg, so + t->base_size, so + size, publish_range, &pr);
@@ -839,23 +841,35 @@ static void write_slowpath(object_t *o, bool lock_word_only)
 }
 
 /* The flag stays set: every carded store comes here, and only the first
- * one of a transaction takes the lock. */
-void tm_write_item_slowpath(object_t *o, uintptr_t index)
+ * one of a transaction takes the lock. An object this transaction created
+ * is published whole: its cards are only the GC's (references), and a raw
+ * one needs none (tm_write's path clears its flag once). */
+void tm_write_items_slowpath(object_t *o, uintptr_t index, uintptr_t count)
 {
     const tm_type *t = &tm_types[o->h.tid];
-    if (!tm_carded(t, tm_object_size(o))) {
+    size_t size = tm_object_size(o);
+    int seg = tm_self.segment;
+    tm_segstate *ss = &tm_segstates[seg];
+    uintptr_t so = (uintptr_t)o;
+    bool created_here = o->h.overflow == ss->overflow;
+    if (!tm_carded(t, size) || (created_here && !t->items_are_refs)) {
         write_slowpath(o, false);
         return;
     }
-    int seg = tm_self.segment;
-    tm_segstate *ss = &tm_segstates[seg];
-    uintptr_t so = (uintptr_t)o, addr = so + t->base_size + index * sizeof(uintptr_t);
-    if (o->h.overflow != ss->overflow) {   /* not created by this transaction */
+    if (!count)
+        return;
+    uintptr_t lo = so + t->base_size + index * t->item_size, hi = lo + count * t->item_size - 1;
+    if (__builtin_expect(tm_check_writes, 0) && (index >= tm_varsize_length(o, t) || hi >= so + size))
+        tm_check_report("item barrier past the end of a '%s' (items %lu..%lu of %lu)", t->name,
+                        (unsigned long)index, (unsigned long)(index + count - 1),
+                        (unsigned long)tm_varsize_length(o, t));
+    if (!created_here) {
         if (__atomic_load_n(&write_locks[so >> 4], __ATOMIC_RELAXED) != seg)
             acquire_for_write(o, seg, ss);
-        tm_card_set(TM_CARDS_TX, seg, addr);
+        tm_cards_set_range(TM_CARDS_TX, seg, lo, hi);
     }
-    tm_gc_remember_card(ss, o, addr);
+    if (t->items_are_refs)
+        tm_gc_remember_cards(ss, o, lo, hi);
 }
 
 /* ---- Statistics ---- */

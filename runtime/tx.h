@@ -202,18 +202,23 @@ static inline void tm_write(object_t *o)
         tm_write_slowpath(o);
 }
 
-/* Write barrier before storing item `index` of an object whose items are
- * references (a layout with items_are_refs): the same as tm_write(o), but
- * a big old object (cards.h) remembers only the card holding the item, so
- * collections trace and commits publish that card instead of the whole
- * object. A store into any other field still needs tm_write(o). The flag
- * stays set while only cards are marked: every such store takes the slow
- * path, which is a few loads and a byte store once the object is ours. */
-static inline void tm_write_item(object_t *o, uintptr_t index)
+/* Write barrier before storing items [index, index + count) of a varsize
+ * object (index and count in items of its layout's item_size: references,
+ * or bytes of a raw layout) and nothing else of it: the same as tm_write(o),
+ * but a big old object (cards.h) remembers only the cards holding those
+ * items, so commits publish (and, for references, collections trace) those
+ * cards instead of the whole object. A store into any other field still
+ * needs tm_write(o). The flag stays set while only cards are marked: every
+ * such store takes the slow path, which is a few loads and a byte store once
+ * the object is ours. A store outside the items named loses its update in
+ * the other segments: TMPY_STM_CHECK=1 reports it at the commit. */
+static inline void tm_write_items(object_t *o, uintptr_t index, uintptr_t count)
 {
     if (__builtin_expect(o->h.flags & TM_GCFLAG_WRITE_BARRIER, 0))
-        tm_write_item_slowpath(o, index);
+        tm_write_items_slowpath(o, index, count);
 }
+
+static inline void tm_write_item(object_t *o, uintptr_t index) { tm_write_items(o, index, 1); }
 
 /* Write barrier for an object whose readers take no read barrier (a type's
  * slots, a function's code; layouts with read_without_barrier). A rare

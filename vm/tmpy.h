@@ -79,6 +79,11 @@ typedef object_t *Obj;
  * references) and nothing else of it: a big old array then remembers only
  * the part holding item i (runtime/cards.h). */
 #define VM_WRITE_ITEM(o, i) tm_write_item((object_t *)(o), (uintptr_t)(i))
+/* Before storing items [i, i + n) of a varsize object (an ArrayObj's Obj
+ * items, a RawObj's bytes) and nothing else of it: a big old one then
+ * publishes only the cards holding them. A store outside them is lost to
+ * other threads (TMPY_STM_CHECK=1 reports it). */
+#define VM_WRITE_ITEMS(o, i, n) tm_write_items((object_t *)(o), (uintptr_t)(i), (uintptr_t)(n))
 /* The write barrier of shapes read without barriers (types, functions,
  * modules, code, ...: every layout whose cast has no vm_rd below). Under STM
  * a write into one the transaction did not create makes it globally unique

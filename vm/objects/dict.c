@@ -15,7 +15,10 @@
  * STM build wants updates of unrelated keys not to conflict: the entry
  * array can then become groups of entries in separate objects (overwriting
  * an existing key writes only its group; a lookup reads the index and one
- * group) without touching the probing code.
+ * group) without touching the probing code. Today every store into either
+ * table names the items it writes (VM_WRITE_ITEM(S)): a big table is then
+ * published by the cards written, not whole, at each commit. Write locks
+ * are still per object, so two threads writing one dict conflict.
  *
  * DictObj.version (tmpy.h contract): a fresh value from one global counter
  * (in per-thread blocks, vm_unique_next) whenever a key is added or removed
@@ -347,13 +350,10 @@ static int d_insert_new(Obj *dp, Obj *kp, Obj *vp, int64_t hash)
     Obj index = DICT(d)->index;
     uint64_t i = find_empty_slot(index, tag);
     int64_t n = DICT(d)->nentries;
-    VM_WRITE(index);
+    VM_WRITE_ITEMS(index, i * 4, 4);
     ix_slots(index)[i] = (int32_t)n;
     Obj e = DICT(d)->entries;
-    /* item barriers: a big entry array's commit (STM) and minor collection
-     * then cover the card(s) of this triple, not the whole array */
-    VM_WRITE_ITEM(e, 3 * n);
-    VM_WRITE_ITEM(e, 3 * n + 2);
+    VM_WRITE_ITEMS(e, 3 * n, 3);
     ARRAY(e)->items[3 * n] = tag;
     ARRAY(e)->items[3 * n + 1] = *kp;
     ARRAY(e)->items[3 * n + 2] = *vp;
@@ -381,11 +381,10 @@ static int d_insert(Obj *dp, Obj *kp, Obj *vp, int64_t hash)
 static void d_delete_at(Obj d, int64_t ix, uint64_t slot)
 {
     Obj index = DICT(d)->index;
-    VM_WRITE(index);
+    VM_WRITE_ITEMS(index, slot * 4, 4);
     ix_slots(index)[slot] = IX_DUMMY;
     Obj e = DICT(d)->entries;
-    VM_WRITE_ITEM(e, 3 * ix);
-    VM_WRITE_ITEM(e, 3 * ix + 2);
+    VM_WRITE_ITEMS(e, 3 * ix, 3);
     ARRAY(e)->items[3 * ix] = NULL;
     ARRAY(e)->items[3 * ix + 1] = NULL;
     ARRAY(e)->items[3 * ix + 2] = NULL;
@@ -487,7 +486,7 @@ int dict_setitem(Obj d, Obj key, Obj v)
         if (ix >= 0) {
             /* replacing a value: the version stays */
             Obj e = DICT(d)->entries;
-            VM_WRITE(e);
+            VM_WRITE_ITEM(e, 3 * ix + 2);
             ARRAY(e)->items[3 * ix + 2] = v;
             return 0;
         }

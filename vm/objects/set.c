@@ -14,7 +14,9 @@
  * mask+1 int64 hashes (full 64-bit hashes are needed for CPython's probe
  * order, so they cannot live in tagged words). table is NULL until the
  * first key (mask is 7 then). For mutable sets SetObj.hash holds the pop
- * finger; for frozensets the cached hash (-1: not computed). */
+ * finger; for frozensets the cached hash (-1: not computed). A store of one
+ * slot names it (VM_WRITE_ITEM(S)): a big table's commit then publishes the
+ * cards written, not the whole table; bulk stores take VM_WRITE. */
 #include "objects.h"
 #include "containers.h"
 
@@ -327,8 +329,9 @@ found_unused_or_dummy:
     /* an __eq__ run after freeslot was seen may have filled it (same table) */
     if (freeslot >= 0 && t_keys(table)[freeslot] != g_dummy)
         goto restart;
-    VM_WRITE(table);
-    VM_WRITE(ARRAY(table)->items[ARRAY(table)->length - 1]);
+    int64_t at = freeslot >= 0 ? freeslot : (int64_t)j;
+    VM_WRITE_ITEM(table, at);
+    VM_WRITE_ITEMS(ARRAY(table)->items[ARRAY(table)->length - 1], at * 8, 8);
     VM_WRITE(so);
     if (freeslot >= 0) {
         t_keys(table)[freeslot] = key;
@@ -356,8 +359,8 @@ static int s_discard(Obj *sp, Obj *kp, int64_t hash)
         return 0;
     Obj so = *sp;
     Obj table = SETOBJ(so)->table;
-    VM_WRITE(table);
-    VM_WRITE(ARRAY(table)->items[ARRAY(table)->length - 1]);
+    VM_WRITE_ITEM(table, slot);
+    VM_WRITE_ITEMS(ARRAY(table)->items[ARRAY(table)->length - 1], slot * 8, 8);
     t_keys(table)[slot] = g_dummy;
     t_hashes(table)[slot] = -1;
     VM_WRITE(so);
@@ -732,8 +735,8 @@ static Obj set_pop(Obj s)
             i = 0;
     }
     Obj key = t_keys(table)[i];
-    VM_WRITE(table);
-    VM_WRITE(ARRAY(table)->items[ARRAY(table)->length - 1]);
+    VM_WRITE_ITEM(table, i);
+    VM_WRITE_ITEMS(ARRAY(table)->items[ARRAY(table)->length - 1], i * 8, 8);
     t_keys(table)[i] = g_dummy;
     t_hashes(table)[i] = -1;
     VM_WRITE(so);
