@@ -136,3 +136,35 @@ def test_removed_read_barrier_is_caught(tmp_path):
                           capture_output=True, text=True)
     assert proc.returncode == 1
     assert proc.stdout.startswith(f"vm/objects/list.c:{line}: a (ListObj *) cast reads without"), proc.stdout
+
+
+# ---- card-marked objects: a store must name its card ----
+
+# A dict whose index (a raw object of 4096 int32 slots) is card-marked and
+# old, then given new keys: each insert names the index slot it writes.
+CARD_PROGRAM = """
+d = {i: i for i in range(2500)}
+for i in range(3000):
+    pass
+for i in range(2500, 2600):
+    d[i] = i
+print(len(d), sum(d))
+"""
+
+
+def test_dict_item_barriers_run_clean():
+    p = run(TMPY, CARD_PROGRAM, True)
+    assert p.returncode == 0 and p.stdout.strip() == "2600 3378700", p.stderr
+
+
+def test_store_into_an_unmarked_card_is_caught():
+    """dict.c built so that an insert's barrier names an index slot a card
+    away from the one it stores: the commit would not publish the store (a
+    lost update in every other thread); the checker stops that commit."""
+    exe = build_broken(BUILD / "tests" / "tmpy-unmarked-card", "vm/objects/dict.c", "TMPY_TEST_UNMARKED_CARD")
+    quiet = run(exe, CARD_PROGRAM, False)
+    assert quiet.returncode == 0 and quiet.stdout.strip() == "2600 3378700", quiet.stderr
+    loud = run(exe, CARD_PROGRAM, True)
+    assert loud.returncode != 0, loud.stdout
+    assert "a store into a card-marked 'raw'" in loud.stderr and "whose card was not marked" in loud.stderr, \
+        loud.stderr
