@@ -71,6 +71,17 @@ def test_card_marked_array(ctest, threads, env):
     assert f"ok cards {threads} threads" in p.stdout
 
 
+@pytest.mark.parametrize("threads", ["1", "2", "4"])
+@pytest.mark.parametrize("env", [{}, {"TMPY_STM_INJECT_ABORTS": "0.02:5"}, {"TMPY_STM_CHECK": "1"}],
+                         ids=["plain", "aborts", "check"])
+def test_card_marked_raw_object(ctest, threads, env):
+    """Stores into words of a big object without references mark cards:
+    commits publish only those (the barrier checker compares the others
+    with the committed copy), aborts clear them."""
+    p = stress(ctest, "rawcards", threads, env=env)
+    assert f"ok rawcards {threads} threads" in p.stdout
+
+
 @pytest.mark.parametrize("env", [{}, MOVE_SMALL], ids=["plain", "move"])
 def test_solo_transactions(ctest, env):
     """A thread alone writes in place; its commit reaches another segment's
@@ -85,14 +96,15 @@ def test_solo_off(ctest):
 
 
 @pytest.mark.parametrize("args", [("lost_update", "4"), ("bank", "4"), ("inevitable",), ("overflow",),
-                                  ("major", "all"), ("cards", "4")], ids=lambda a: "-".join(a))
+                                  ("major", "all"), ("cards", "4"), ("rawcards", "4")],
+                         ids=lambda a: "-".join(a))
 def test_move_everything(ctest, args):
     p = stress(ctest, *args, env=MOVE_SMALL)
     assert "move mode" in p.stdout
 
 
 @pytest.mark.parametrize("segments", ["1", "2"])
-@pytest.mark.parametrize("args", [("lost_update", "8"), ("bank", "4"), ("cards", "4")],
+@pytest.mark.parametrize("args", [("lost_update", "8"), ("bank", "4"), ("cards", "4"), ("rawcards", "4")],
                          ids=lambda a: "-".join(a))
 def test_threads_outnumber_segments(ctest, args, segments):
     p = stress(ctest, *args, env={"TMPY_SEGMENTS": segments})
