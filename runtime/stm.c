@@ -316,14 +316,6 @@ void tm_start_transaction_after_setjmp(void)
     STAT(STARTED)++;
 }
 
-static bool private_in(int seg, uintptr_t so, size_t size)
-{
-    for (uintptr_t p = so & ~(TM_PAGE_SIZE - 1); p < so + size; p += TM_PAGE_SIZE)
-        if (tm_page_is_private(seg, p))
-            return true;
-    return false;
-}
-
 /* Copy an object from segment `from` into segment `to` (the world is
  * stopped, or the object is ours). */
 static void copy_object(int from, int to, uintptr_t so, size_t size)
@@ -331,6 +323,21 @@ static void copy_object(int from, int to, uintptr_t so, size_t size)
     tm_compiler_barrier();
     memcpy(tm_segment_base(to) + so, tm_segment_base(from) + so, size);
     tm_compiler_barrier();
+}
+
+/* The same for the part of [so, so + size) on pages private in segment
+ * `in` (a page shared there shows segment 0's contents: no copy needed to
+ * or from it, and the barrier checker maps it read-only). Page by page: an
+ * object's pages need not all be private (a carded object's item stores
+ * privatise only their cards' pages). */
+static void copy_pages_private_in(int in, int from, int to, uintptr_t so, size_t size)
+{
+    for (uintptr_t p = so & ~(TM_PAGE_SIZE - 1); p < so + size; p += TM_PAGE_SIZE) {
+        if (!tm_page_is_private(in, p))
+            continue;
+        uintptr_t lo = p < so ? so : p, hi = p + TM_PAGE_SIZE < so + size ? p + TM_PAGE_SIZE : so + size;
+        copy_object(from, to, lo, hi - lo);
+    }
 }
 
 static void (*abort_hook)(void);
@@ -396,9 +403,12 @@ static void abort_self(int cause)
     for (size_t i = 0; i < ss->modified.count; i++) {
         uintptr_t so = ss->modified.items[i];
         size_t size = tm_object_size_in(0, so);
-        if (tm_carded(&tm_types[((struct tm_header *)(tm_segment_base(0) + so))->tid], size))
+        if (tm_carded(&tm_types[((struct tm_header *)(tm_segment_base(0) + so))->tid], size)) {
             tm_cards_clear(TM_CARDS_TX, seg, so, size);
-        copy_object(0, seg, so, size);
+            copy_pages_private_in(seg, 0, seg, so, size);   /* its item stores privatised only their pages */
+        } else {
+            copy_object(0, seg, so, size);
+        }
         __atomic_store_n(&write_locks[so >> 4], 0, __ATOMIC_RELEASE);
     }
     ss->modified.count = 0;
@@ -473,11 +483,10 @@ static void gather_others(int seg, others *o)
  * is private) and into every other segment that has it private. */
 static void publish(int seg, const others *o, uintptr_t so, size_t size)
 {
-    if (o->self_private && private_in(seg, so, size))
-        copy_object(seg, 0, so, size);
+    if (o->self_private)
+        copy_pages_private_in(seg, seg, 0, so, size);
     for (int k = 0; k < o->npriv; k++)
-        if (private_in(o->priv[k], so, size))
-            copy_object(seg, o->priv[k], so, size);
+        copy_pages_private_in(o->priv[k], seg, o->priv[k], so, size);
 }
 
 struct publish_range { int seg; const others *o; };
@@ -566,9 +575,10 @@ void tm_commit_transaction(void)
         for (int k = 0; k < o.ntx; k++)
             if (!segtx[o.tx[k]].must_abort)
                 segtx[o.tx[k]].must_abort = TM_ABORT_RARE_WRITE;
-    /* Publish: our writes, then the objects we created. A written object's
-     * pages are all private (privatised at its write lock), unless a solo
-     * transaction wrote it in place: then segment 0 has it already. */
+    /* Publish: our writes, then the objects we created. The pages we wrote
+     * are private (privatised before the stores: a whole object's, or a
+     * carded one's header and marked cards), unless a solo transaction wrote
+     * them in place: then segment 0 has them already. */
     for (size_t i = 0; i < ss->modified.count; i++) {
         uintptr_t so = ss->modified.items[i];
         size_t size = tm_object_size((object_t *)so);
@@ -783,7 +793,8 @@ void tm_write_slowpath(object_t *o) { write_slowpath(o, false); }
 void tm_write_lock_word_slowpath(object_t *o) { write_slowpath(o, true); }
 
 /* The STM half of a write: mark o read, take its write lock (contention
- * may park or abort us), list it as modified and privatise its pages. */
+ * may park or abort us) and list it as modified. The caller privatises the
+ * pages it will write (privatise_range). */
 static void acquire_for_write(object_t *o, int seg, tm_segstate *ss)
 {
     uintptr_t so = (uintptr_t)o;
@@ -799,20 +810,27 @@ static void acquire_for_write(object_t *o, int seg, tm_segstate *ss)
             if (__atomic_compare_exchange_n(&write_locks[idx], &zero, (uint8_t)seg, false,
                                             __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
                 tm_list_push(&ss->modified, so);
-                if (__atomic_load_n(&solo_seg, __ATOMIC_RELAXED) == seg)
-                    return;   /* written in place; its commit copies it where other segments have it private */
-                size_t size = tm_object_size(o);
-                uintptr_t first = so & ~(TM_PAGE_SIZE - 1);
-                for (uintptr_t p = first; p < so + size; p += TM_PAGE_SIZE) {
-                    if (!tm_page_is_private(seg, p))
-                        privatise_page(seg, p);
-                }
                 return;
             }
             continue;
         }
         write_write_contention(idx, owner);
     }
+}
+
+/* Before writing [lo, hi) of an object we hold the write lock of: its pages
+ * still shared become private. A whole write privatises the whole object; a
+ * carded object's item stores only the pages of their cards (so one store
+ * into a huge table does not copy all of it). Not in a solo transaction: it
+ * writes in place, and its commit copies what it wrote where other segments
+ * have it private. */
+static void privatise_range(int seg, uintptr_t lo, uintptr_t hi)
+{
+    if (__atomic_load_n(&solo_seg, __ATOMIC_RELAXED) == seg)
+        return;
+    for (uintptr_t p = lo & ~(TM_PAGE_SIZE - 1); p < hi; p += TM_PAGE_SIZE)
+        if (!tm_page_is_private(seg, p))
+            privatise_page(seg, p);
 }
 
 static void write_slowpath(object_t *o, bool lock_word_only)
@@ -831,8 +849,9 @@ static void write_slowpath(object_t *o, bool lock_word_only)
         tm_check_report("a write into an object read without barriers (layout '%s') that did not "
                         "go through tm_write_rare", tm_types[o->h.tid].name);
     acquire_for_write(o, seg, ss);
-    /* A carded object is published by its cards: a store anywhere marks them all. */
     size_t size = tm_object_size(o);
+    privatise_range(seg, so, so + size);
+    /* A carded object is published by its cards: a store anywhere marks them all. */
     if (tm_carded(&tm_types[o->h.tid], size))
         tm_cards_set_all(TM_CARDS_TX, seg, so, size);
     /* GC part, after the last point where we could have parked. */
@@ -864,8 +883,11 @@ void tm_write_items_slowpath(object_t *o, uintptr_t index, uintptr_t count)
                         (unsigned long)index, (unsigned long)(index + count - 1),
                         (unsigned long)tm_varsize_length(o, t));
     if (!created_here) {
-        if (__atomic_load_n(&write_locks[so >> 4], __ATOMIC_RELAXED) != seg)
+        if (__atomic_load_n(&write_locks[so >> 4], __ATOMIC_RELAXED) != seg) {
             acquire_for_write(o, seg, ss);
+            privatise_range(seg, so, so + t->base_size);   /* the header: the GC flags, the lock word */
+        }
+        privatise_range(seg, lo, hi + 1);
         tm_cards_set_range(TM_CARDS_TX, seg, lo, hi);
     }
     if (t->items_are_refs)

@@ -158,13 +158,16 @@ def test_dict_item_barriers_run_clean():
 
 
 def test_store_into_an_unmarked_card_is_caught():
-    """dict.c built so that an insert's barrier names an index slot a card
+    """dict.c built so that an insert's barrier names an index slot a page
     away from the one it stores: the commit would not publish the store (a
-    lost update in every other thread); the checker stops that commit."""
+    lost update in every other thread); the checker stops the program."""
     exe = build_broken(BUILD / "tests" / "tmpy-unmarked-card", "vm/objects/dict.c", "TMPY_TEST_UNMARKED_CARD")
     quiet = run(exe, CARD_PROGRAM, False)
     assert quiet.returncode == 0 and quiet.stdout.strip() == "2600 3378700", quiet.stderr
     loud = run(exe, CARD_PROGRAM, True)
     assert loud.returncode != 0, loud.stdout
-    assert "a store into a card-marked 'raw'" in loud.stderr and "whose card was not marked" in loud.stderr, \
-        loud.stderr
+    # caught at the commit (the slot's page was private already) or at the
+    # store (its page is still shared: the wrong card's barrier did not
+    # privatise it)
+    assert ("a store into a card-marked 'raw'" in loud.stderr and "whose card was not marked" in loud.stderr) or \
+        "a store into old object memory without a write barrier" in loud.stderr, loud.stderr
