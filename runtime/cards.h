@@ -49,11 +49,6 @@ static inline bool tm_gc_carded(const tm_type *t, size_t size)
     return t->items_are_refs && size >= TM_CARD_MIN_SIZE;
 }
 
-static inline void tm_card_set(int kind, int seg, uintptr_t addr)
-{
-    tm_card_tables[kind][seg][addr >> TM_CARD_SHIFT] = 1;
-}
-
 /* Mark the cards of the bytes [lo, hi] (hi included). */
 static inline void tm_cards_set_range(int kind, int seg, uintptr_t lo, uintptr_t hi)
 {
