@@ -293,65 +293,6 @@ int call_init_cells(Obj func, CodeObj *co, Obj *lp)
 }
 
 /* ------------------------------------------------------------------ */
-/* Built-in functions and methods                                      */
-/* ------------------------------------------------------------------ */
-static void builtin_qualname(StrBuf *b, BuiltinObj *B)
-{
-    if (B->owner && IS_TYPE(B->owner)) {
-        sb_add_str(b, ((TypeObj *)B->owner)->name);
-        sb_addc(b, '.');
-    }
-    sb_adds(b, B->def && B->def->name ? B->def->name : "?");
-}
-
-Obj call_builtin(Obj bo, Obj *args, size_t nargs, Obj kwnames)
-{
-    BuiltinObj *B = (BuiltinObj *)bo;
-    const MethodDef *def = B->def;
-    if (kwnames && TUPLE_LEN(kwnames) == 0)
-        kwnames = NULL;
-    if (unlikely(kwnames && !(def->flags & METH_KW))) {
-        StrBuf b;
-        sb_init(&b);
-        builtin_qualname(&b, B);
-        sb_adds(&b, "() takes no keyword arguments");
-        raise_buf(E_TypeError, &b);
-        return NULL;
-    }
-    Obj self = B->self;
-    Obj owner = B->owner;
-    if (self && owner && TID(self) != TID_MODULE && !(def->flags & METH_STATIC)) {
-        /* Bound method of a type: self goes first. */
-        size_t total = nargs + (kwnames ? (size_t)TUPLE_LEN(kwnames) : 0);
-        Obj *v = vm_roots((int)total + 2);
-        v[0] = kwnames;
-        v[1] = self;
-        memcpy(v + 2, args, total * sizeof(Obj));
-        Obj r = def->fn(v + 1, nargs + 1, v[0]);
-        vm_unroots(v);
-        return r;
-    }
-    if (!self && owner && IS_TYPE(owner) && !(def->flags & (METH_STATIC | METH_CLASS))) {
-        /* Unbound method descriptor: args[0] must be an instance. */
-        if (nargs == 0) {
-            StrBuf b;
-            sb_init(&b);
-            sb_adds(&b, "unbound method ");
-            builtin_qualname(&b, B);
-            sb_adds(&b, "() needs an argument");
-            raise_buf(E_TypeError, &b);
-            return NULL;
-        }
-        if (TYPE(args[0]) != (TypeObj *)owner && !vm_isinstance_type(args[0], (TypeObj *)owner)) {
-            err_format(E_TypeError, "descriptor '%s' for '%s' objects doesn't apply to a '%s' object",
-                       def->name, type_name_of_type((TypeObj *)owner), type_name(args[0]));
-            return NULL;
-        }
-    }
-    return def->fn(args, nargs, kwnames);
-}
-
-/* ------------------------------------------------------------------ */
 /* vm_call and friends                                                 */
 /* ------------------------------------------------------------------ */
 Obj vm_call(Obj c, Obj *args, size_t nargs, Obj kwnames)
@@ -360,7 +301,7 @@ Obj vm_call(Obj c, Obj *args, size_t nargs, Obj kwnames)
     case TID_FUNCTION:
         return eval_call_function(c, args, nargs, kwnames);
     case TID_BUILTIN:
-        return call_builtin(c, args, nargs, kwnames);
+        return builtin_call(c, args, nargs, kwnames);
     case TID_METHOD: {
         size_t total = nargs + (kwnames ? (size_t)TUPLE_LEN(kwnames) : 0);
         Obj *v = vm_roots((int)total + 3);
@@ -487,8 +428,9 @@ static void function_str(StrBuf *b, Obj func)
         sb_adds(b, func_display_name(func));
         sb_adds(b, "()");
     } else if (TID(func) == TID_BUILTIN) {
-        builtin_qualname(b, (BuiltinObj *)func);
-        sb_adds(b, "()");
+        char q[200];
+        builtin_qualname(func, q, sizeof q);
+        sb_printf(b, "%s()", q);
     } else {
         sb_printf(b, "%s object", type_name(func));
     }

@@ -269,7 +269,6 @@ Obj eval_globals_builtins(Obj globals);
 int call_bind_args(Obj func, CodeObj *co, Obj *args, size_t nargs, Obj kwnames, Obj *lp);
 /* Create cells and copy the closure: localsplus after binding. */
 int call_init_cells(Obj func, CodeObj *co, Obj *lp);
-Obj call_builtin(Obj b, Obj *args, size_t nargs, Obj kwnames);
 /* f(**m): merge mapping m into the kwargs dict d (duplicates: TypeError). */
 int call_merge_kwargs(Obj d, Obj m, Obj func);
 /* f(*x) with x not iterable: CPython's message (replaces a TypeError). */

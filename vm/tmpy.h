@@ -324,7 +324,23 @@ enum {
     METH_KW = 1,          /* accepts keyword arguments (kwnames may be non-NULL) */
     METH_STATIC = 2,      /* in a type: a staticmethod (no self) */
     METH_CLASS = 4,       /* in a type: a classmethod (args[0] = the class) */
+    METH_COUNTED = 8,     /* the call checks the declared count (METH_ARGS) and that no keyword is
+                             given, so fn may read args[0..min) without looking */
+    METH_OLDMSG = 16,     /* with METH_COUNTED: PyArg_ParseTuple's wording ("find() takes at least
+                             1 argument (0 given)") in place of "find expected at least 1 argument, got 0";
+                             implies METH_BARENAME */
+    METH_BARENAME = 32,   /* messages name a module function without its module, as CPython does its
+                             METH_VARARGS ones ("log() takes no keyword arguments", not "math.log()") */
 };
+/* Declared positional-argument counts (self not counted; max -1: no limit). The messages are
+ * CPython's for the kind: METH_NOARGS "list.clear() takes no arguments (1 given)", METH_O
+ * "list.append() takes exactly one argument (0 given)", others "pop expected at most 1 argument,
+ * got 2"; a keyword: "list.pop() takes no keyword arguments". */
+#define METH_ARGS(min, max) (METH_COUNTED | (min) << 8 | ((max) & 0xff) << 16)
+#define METH_NOARGS METH_ARGS(0, 0)
+#define METH_O METH_ARGS(1, 1)
+#define METH_ARGS_MIN(flags) ((flags) >> 8 & 0xff)
+#define METH_ARGS_MAX(flags) ((flags) >> 16 & 0xff)   /* 0xff: no limit */
 VM_STRUCT(BuiltinObj) { tm_header h; Obj self; Obj name; const MethodDef *def; Obj owner; /* defining type, for unbound methods */ };
 
 /* ------------------------------------------------------------------ */
@@ -703,6 +719,11 @@ int module_add(Obj module, const char *name, Obj v);
 Obj module_new(const char *name);
 void module_add_functions(Obj module, const MethodDef *defs);
 Obj builtin_new(const MethodDef *def, Obj self, Obj owner);
+/* Call a BuiltinObj: binds self, checks the instance for an unbound method
+ * descriptor, and the declared argument count (METH_ARGS). */
+Obj builtin_call(Obj callable, Obj *args, size_t nargs, Obj kwnames);
+/* "len", "math.sqrt" or "list.append", for messages, into buf. */
+void builtin_qualname(Obj b, char *buf, size_t n);
 Obj method_new(Obj func, Obj self);
 
 /* ------------------------------------------------------------------ */

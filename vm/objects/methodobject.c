@@ -43,56 +43,104 @@ static Obj builtin_bind(Obj descr, Obj self)
     return b ? b : err_nomemory();
 }
 
-/* "len" or "list.append" for messages (linear, valid until the next allocation). */
-static void builtin_qualname(Obj b, char *buf, size_t n)
+/* "len", "math.sqrt" or "list.append" for messages, as CPython's
+ * _PyObject_FunctionStr: the module is named unless it is builtins. */
+void builtin_qualname(Obj b, char *buf, size_t n)
 {
-    Obj owner = BUILTIN(b)->owner;
+    Obj owner = BUILTIN(b)->owner, self = BUILTIN(b)->self;
+    const char *name = BUILTIN(b)->def->name;
     if (owner && IS_TYPE(owner))
-        snprintf(buf, n, "%s.%s", type_name_of_type((TypeObj *)owner), BUILTIN(b)->def->name);
+        snprintf(buf, n, "%s.%s", str_cstr(((TypeObj *)owner)->name), name);   /* deque, not collections.deque */
+    else if (!owner && self && TID(self) == TID_MODULE && !(BUILTIN(b)->def->flags & (METH_BARENAME | METH_OLDMSG)) &&
+             IS_STR(((ModuleObj *)self)->name) &&
+             !str_eq_cstr(((ModuleObj *)self)->name, "builtins"))
+        snprintf(buf, n, "%s.%s", str_cstr(((ModuleObj *)self)->name), name);
     else
-        snprintf(buf, n, "%s", BUILTIN(b)->def->name);
+        snprintf(buf, n, "%s", name);
 }
 
+/* A keyword to a function without METH_KW, or a count outside the declared
+ * one (n: positional arguments, self not counted): CPython's message for the kind. */
+static Obj builtin_args_error(Obj callable, size_t n, Obj kwnames)
+{
+    const MethodDef *def = BUILTIN(callable)->def;
+    int flags = def->flags, min = METH_ARGS_MIN(flags), max = METH_ARGS_MAX(flags);
+    char q[200];
+    builtin_qualname(callable, q, sizeof q);
+    if (kwnames) {
+        err_format(E_TypeError, "%s() takes no keyword arguments", q);
+        return NULL;
+    }
+    if (max == 0xff)
+        max = -1;
+    if (flags & METH_OLDMSG) {
+        bool few = (int)n < min;
+        int k = few ? min : max;
+        err_format(E_TypeError, "%s() takes %s %d argument%s (%zu given)", def->name,
+                   min == max ? "exactly" : few ? "at least" : "at most", k, k == 1 ? "" : "s", n);
+        return NULL;
+    }
+    /* vm_check_args words it by the kind: "q() takes no arguments", "q() takes
+     * exactly one argument", else "name expected at most 1 argument, got 2". */
+    vm_check_args(max == 0 || (min == 1 && max == 1) ? q : def->name, n, NULL, min, max);
+    return NULL;
+}
+
+static inline bool builtin_count_ok(int flags, size_t n)
+{
+    size_t max = METH_ARGS_MAX(flags);
+    return !(flags & METH_COUNTED) || (n >= (size_t)METH_ARGS_MIN(flags) && (n <= max || max == 0xff));
+}
+
+/* The call of every C function and method (vm_call's and tp_call's). */
 Obj builtin_call(Obj callable, Obj *args, size_t nargs, Obj kwnames)
 {
     BuiltinObj *b = BUILTIN(callable);
     const MethodDef *def = b->def;
-    size_t nkw = kwnames ? (size_t)TUPLE_LEN(kwnames) : 0;
-    if (nkw && !(def->flags & METH_KW)) {
-        char q[200];
-        builtin_qualname(callable, q, sizeof q);
-        err_format(E_TypeError, "%s() takes no keyword arguments", q);
-        return NULL;
-    }
-    if (b->self && b->owner) {
-        Obj *r = vm_roots((int)(nargs + nkw + 1));
-        r[0] = b->self;
-        for (size_t i = 0; i < nargs + nkw; i++)
-            r[i + 1] = args[i];
-        Obj res = def->fn(r, nargs + 1, kwnames);
+    int flags = def->flags;
+    if (kwnames && TUPLE_LEN(kwnames) == 0)
+        kwnames = NULL;
+    if (unlikely(kwnames && !(flags & METH_KW)))
+        return builtin_args_error(callable, nargs, kwnames);
+    Obj self = b->self, owner = b->owner;
+    if (self && owner && !(flags & METH_STATIC)) {
+        /* Bound method of a type: self goes first. */
+        if (unlikely(!builtin_count_ok(flags, nargs)))
+            return builtin_args_error(callable, nargs, NULL);
+        size_t total = nargs + (kwnames ? (size_t)TUPLE_LEN(kwnames) : 0);
+        Obj *r = vm_roots((int)total + 2);
+        r[0] = kwnames;
+        r[1] = self;
+        memcpy(r + 2, args, total * sizeof(Obj));
+        Obj res = def->fn(r + 1, nargs + 1, r[0]);
         vm_unroots(r);
         return res;
     }
-    if (b->owner && !(def->flags & METH_STATIC)) {
-        TypeObj *owner = (TypeObj *)b->owner;
+    size_t nself = 0;
+    if (owner && !(flags & METH_STATIC)) {
+        /* Unbound method descriptor: args[0] must be an instance (the class for METH_CLASS). */
         if (nargs == 0) {
             char q[200];
             builtin_qualname(callable, q, sizeof q);
             err_format(E_TypeError, "unbound method %s() needs an argument", q);
             return NULL;
         }
-        if (def->flags & METH_CLASS) {
-            if (!IS_TYPE(args[0]) || !type_is_subtype((TypeObj *)args[0], owner)) {
+        if (flags & METH_CLASS) {
+            if (!IS_TYPE(args[0]) || !type_is_subtype((TypeObj *)args[0], (TypeObj *)owner)) {
                 err_format(E_TypeError, "descriptor '%s' for type '%s' needs a subtype of '%s', not '%s'",
-                           def->name, type_name_of_type(owner), type_name_of_type(owner), type_name(args[0]));
+                           def->name, type_name_of_type((TypeObj *)owner), type_name_of_type((TypeObj *)owner),
+                           type_name(args[0]));
                 return NULL;
             }
-        } else if (!vm_isinstance_type(args[0], owner)) {
+        } else if (TYPE(args[0]) != (TypeObj *)owner && !vm_isinstance_type(args[0], (TypeObj *)owner)) {
             err_format(E_TypeError, "descriptor '%s' for '%s' objects doesn't apply to a '%s' object", def->name,
-                       type_name_of_type(owner), type_name(args[0]));
+                       type_name_of_type((TypeObj *)owner), type_name(args[0]));
             return NULL;
         }
+        nself = 1;
     }
+    if (unlikely(!builtin_count_ok(flags, nargs - nself)))
+        return builtin_args_error(callable, nargs - nself, NULL);
     return def->fn(args, nargs, kwnames);
 }
 

@@ -151,7 +151,6 @@ void builtin_init_type(void);
 void module_init_type(void);
 void descr_init_types(void);      /* property, staticmethod, classmethod */
 void super_init_type(void);
-Obj builtin_call(Obj callable, Obj *args, size_t nargs, Obj kwnames);
 Obj super_new_obj(Obj type, Obj obj);
 Obj property_new(Obj fget, Obj fset, Obj fdel, Obj doc);
 Obj staticmethod_new(Obj f);
