@@ -331,6 +331,9 @@ enum {
                              implies METH_BARENAME */
     METH_BARENAME = 32,   /* messages name a module function without its module, as CPython does its
                              METH_VARARGS ones ("log() takes no keyword arguments", not "math.log()") */
+    METH_WRAPPER = 64,    /* with METH_COUNTED: a slot wrapper in CPython (__next__, __await__, __repr__),
+                             so its wording: "expected 0 arguments, got 1", "wrapper __next__() takes no
+                             keyword arguments" */
 };
 /* Declared positional-argument counts (self not counted; max -1: no limit). The messages are
  * CPython's for the kind: METH_NOARGS "list.clear() takes no arguments (1 given)", METH_O

@@ -44,14 +44,17 @@ static Obj builtin_bind(Obj descr, Obj self)
 }
 
 /* "len", "math.sqrt" or "list.append" for messages, as CPython's
- * _PyObject_FunctionStr: the module is named unless it is builtins. */
+ * _PyObject_FunctionStr: the module is named unless it is builtins; a bound
+ * method is named by its receiver's type (or class), an unbound one by the
+ * defining type; "deque", not "collections.deque". */
 void builtin_qualname(Obj b, char *buf, size_t n)
 {
     Obj owner = BUILTIN(b)->owner, self = BUILTIN(b)->self;
     const char *name = BUILTIN(b)->def->name;
-    if (owner && IS_TYPE(owner))
-        snprintf(buf, n, "%s.%s", str_cstr(((TypeObj *)owner)->name), name);   /* deque, not collections.deque */
-    else if (!owner && self && TID(self) == TID_MODULE && !(BUILTIN(b)->def->flags & (METH_BARENAME | METH_OLDMSG)) &&
+    if (owner && IS_TYPE(owner)) {
+        TypeObj *t = !self ? (TypeObj *)owner : IS_TYPE(self) ? (TypeObj *)self : TYPE(self);
+        snprintf(buf, n, "%s.%s", str_cstr(t->name), name);
+    } else if (!owner && self && TID(self) == TID_MODULE && !(BUILTIN(b)->def->flags & (METH_BARENAME | METH_OLDMSG)) &&
              IS_STR(((ModuleObj *)self)->name) &&
              !str_eq_cstr(((ModuleObj *)self)->name, "builtins"))
         snprintf(buf, n, "%s.%s", str_cstr(((ModuleObj *)self)->name), name);
@@ -68,11 +71,16 @@ static Obj builtin_args_error(Obj callable, size_t n, Obj kwnames)
     char q[200];
     builtin_qualname(callable, q, sizeof q);
     if (kwnames) {
-        err_format(E_TypeError, "%s() takes no keyword arguments", q);
+        err_format(E_TypeError, "%s%s() takes no keyword arguments", flags & METH_WRAPPER ? "wrapper " : "",
+                   flags & METH_WRAPPER ? def->name : q);
         return NULL;
     }
     if (max == 0xff)
         max = -1;
+    if (flags & METH_WRAPPER) {
+        err_format(E_TypeError, "expected %d argument%s, got %zu", min, min == 1 ? "" : "s", n);
+        return NULL;
+    }
     if (flags & METH_OLDMSG) {
         bool few = (int)n < min;
         int k = few ? min : max;
