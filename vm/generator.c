@@ -576,8 +576,6 @@ Obj gen_m_close(Obj *args, size_t nargs, Obj kw)
 
 static Obj m_next(Obj *args, size_t nargs, Obj kw)
 {
-    if (vm_check_args("__next__", nargs - 1, kw, 0, 0) < 0)
-        return NULL;
     if (GEN(args[0])->state == GEN_FINISHED) {
         err_set_obj((Obj)E_StopIteration);
         return NULL;
@@ -587,8 +585,6 @@ static Obj m_next(Obj *args, size_t nargs, Obj kw)
 
 static Obj m_iter(Obj *args, size_t nargs, Obj kw)
 {
-    if (vm_check_args("__iter__", nargs - 1, kw, 0, 0) < 0)
-        return NULL;
     return args[0];
 }
 
@@ -596,8 +592,8 @@ static const MethodDef gen_methods[] = {
     {"send", gen_m_send, 0, "send(arg) -> send 'arg' into generator,\nreturn next yielded value or raise StopIteration."},
     {"throw", gen_m_throw, 0, "throw(value)\nthrow(type[,value[,tb]])\n\nRaise exception in generator, return next yielded value or raise\nStopIteration."},
     {"close", gen_m_close, 0, "close() -> raise GeneratorExit inside generator."},
-    {"__next__", m_next, 0, "Implement next(self)."},
-    {"__iter__", m_iter, 0, "Implement iter(self)."},
+    {"__next__", m_next, METH_NOARGS | METH_WRAPPER, "Implement next(self)."},
+    {"__iter__", m_iter, METH_NOARGS | METH_WRAPPER, "Implement iter(self)."},
     {NULL, NULL, 0, NULL},
 };
 
