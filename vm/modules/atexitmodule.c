@@ -50,8 +50,6 @@ out:
 
 static Obj ax_unregister(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("unregister", nargs, kwnames, 1, 1) < 0)
-        return NULL;
     if (!g_atexit)
         return g_None;
     for (int64_t i = 0; i < LIST_LEN(g_atexit);) {
@@ -129,7 +127,7 @@ static Obj ax_ncallbacks(Obj *args, size_t nargs, Obj kwnames)
 
 static const MethodDef atexit_functions[] = {
     {"register", ax_register, METH_KW, NULL},
-    {"unregister", ax_unregister, 0, NULL},
+    {"unregister", ax_unregister, METH_O, NULL},
     {"_run_exitfuncs", ax_run_exitfuncs, 0, NULL},
     {"_clear", ax_clear, 0, NULL},
     {"_ncallbacks", ax_ncallbacks, 0, NULL},
