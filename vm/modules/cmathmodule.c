@@ -478,8 +478,6 @@ static Obj cm_log(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj cm_phase(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("cmath.phase()", nargs, kwnames, 1, 1) < 0)
-        return NULL;
     cplx z;
     if (complex_arg(args[0], &z) < 0)
         return NULL;
@@ -492,8 +490,6 @@ static Obj cm_phase(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj cm_polar(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("cmath.polar()", nargs, kwnames, 1, 1) < 0)
-        return NULL;
     cplx z;
     if (complex_arg(args[0], &z) < 0)
         return NULL;
@@ -619,8 +615,8 @@ static const MethodDef cmath_functions[] = {
     {"cosh", cm_cosh, METH_KW, "Return the hyperbolic cosine of z."},
     {"sinh", cm_sinh, METH_KW, "Return the hyperbolic sine of z."},
     {"tanh", cm_tanh, METH_KW, "Return the hyperbolic tangent of z."},
-    {"phase", cm_phase, METH_KW, "Return argument, also known as the phase angle, of a complex."},
-    {"polar", cm_polar, METH_KW, "Convert a complex from rectangular coordinates to polar coordinates."},
+    {"phase", cm_phase, METH_O, "Return argument, also known as the phase angle, of a complex."},
+    {"polar", cm_polar, METH_O, "Convert a complex from rectangular coordinates to polar coordinates."},
     {"rect", cm_rect, METH_KW, "Convert from polar coordinates to rectangular coordinates."},
     {"isfinite", cm_isfinite, METH_KW, "Return True if both the real and imaginary parts of z are finite, else False."},
     {"isinf", cm_isinf, METH_KW, "Checks if the real or imaginary part of z is infinite."},
