@@ -345,8 +345,6 @@ out:
 
 static Obj generic_alias_of(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("__class_getitem__", nargs, kwnames, 2, 2) < 0)
-        return NULL;
     Obj *r = vm_roots(1);
     Obj res = NULL;
     r[0] = vm_import_cstr("types");
@@ -360,7 +358,7 @@ static const MethodDef context_var_methods[] = {
     {"get", var_get, 0, NULL},
     {"set", var_set, 0, NULL},
     {"reset", var_reset, 0, NULL},
-    {"__class_getitem__", generic_alias_of, METH_CLASS, NULL},
+    {"__class_getitem__", generic_alias_of, METH_CLASS | METH_O, NULL},
     {NULL, NULL, 0, NULL},
 };
 
@@ -402,7 +400,7 @@ static Obj token_missing_repr(Obj self)
 }
 
 static const MethodDef token_methods[] = {
-    {"__class_getitem__", generic_alias_of, METH_CLASS, NULL},
+    {"__class_getitem__", generic_alias_of, METH_CLASS | METH_O, NULL},
     {NULL, NULL, 0, NULL},
 };
 
