@@ -259,8 +259,6 @@ static Obj deque_extendleft(Obj *args, size_t nargs, Obj kwnames) { return m_ext
 
 static Obj deque_clear_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (meth_check_args("deque", "clear", nargs - 1, kwnames, 0, 0) < 0)
-        return NULL;
     Obj *r = vm_roots(1);
     r[0] = as_deque(args[0], "clear");
     int rc = r[0] ? dq_clear(&r[0]) : -1;
@@ -270,8 +268,6 @@ static Obj deque_clear_m(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj deque_copy_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (meth_check_args("deque", "copy", nargs - 1, kwnames, 0, 0) < 0)
-        return NULL;
     if (!as_deque(args[0], "copy"))
         return NULL;
     return dq_copy(args[0]);
@@ -327,8 +323,6 @@ static Obj deque_rotate(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj deque_reverse_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (meth_check_args("deque", "reverse", nargs - 1, kwnames, 0, 0) < 0)
-        return NULL;
     Obj d = as_deque(args[0], "reverse");
     if (!d)
         return NULL;
@@ -372,8 +366,6 @@ static int64_t dq_find(Obj *ds, Obj *vs, int64_t start, int64_t stop)
 
 static Obj deque_count(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (meth_check_args("deque", "count", nargs - 1, kwnames, 1, 1) < 0)
-        return NULL;
     Obj *r = vm_roots(2);
     r[0] = as_deque(args[0], "count");
     r[1] = args[1];
@@ -476,8 +468,6 @@ out:
 
 static Obj deque_remove(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (meth_check_args("deque", "remove", nargs - 1, kwnames, 1, 1) < 0)
-        return NULL;
     Obj *r = vm_roots(2);
     Obj res = NULL;
     r[0] = as_deque(args[0], "remove");
@@ -870,14 +860,14 @@ static const MethodDef deque_methods[] = {
     {"extend", deque_extend, 0, "Extend the right side of the deque with elements from the iterable"},
     {"extendleft", deque_extendleft, 0, "Extend the left side of the deque with elements from the iterable"},
     {"rotate", deque_rotate, 0, "Rotate the deque n steps to the right (default n=1).  If n is negative, rotates left."},
-    {"clear", deque_clear_m, 0, "Remove all elements from the deque."},
-    {"copy", deque_copy_m, 0, "Return a shallow copy of a deque."},
-    {"__copy__", deque_copy_m, 0, "Return a shallow copy of a deque."},
-    {"count", deque_count, 0, "D.count(value) -> integer -- return number of occurrences of value"},
+    {"clear", deque_clear_m, METH_NOARGS, "Remove all elements from the deque."},
+    {"copy", deque_copy_m, METH_NOARGS, "Return a shallow copy of a deque."},
+    {"__copy__", deque_copy_m, METH_NOARGS, "Return a shallow copy of a deque."},
+    {"count", deque_count, METH_O, "D.count(value) -> integer -- return number of occurrences of value"},
     {"index", deque_index, 0, "D.index(value, [start, [stop]]) -> integer -- return first index of value."},
     {"insert", deque_insert, 0, "D.insert(index, object) -- insert object before index"},
-    {"remove", deque_remove, 0, "D.remove(value) -- remove first occurrence of value."},
-    {"reverse", deque_reverse_m, 0, "D.reverse() -- reverse *IN PLACE*"},
+    {"remove", deque_remove, METH_O, "D.remove(value) -- remove first occurrence of value."},
+    {"reverse", deque_reverse_m, METH_NOARGS, "D.reverse() -- reverse *IN PLACE*"},
     {"__reversed__", deque_reversed_m, 0, "D.__reversed__() -- return a reverse iterator over the deque"},
     {NULL, NULL, 0, NULL},
 };
