@@ -150,8 +150,6 @@ static Obj gc_get_threshold(Obj *args, size_t nargs, Obj kwnames)
  * least 1); threshold2 its growth factor in percent (at least 110). */
 static Obj gc_set_threshold(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("set_threshold", nargs, kwnames, 1, 3) < 0)
-        return NULL;
     int64_t t[3];
     for (size_t i = 0; i < nargs; i++)
         if (vm_index_i64(args[i], &t[i]) < 0)
@@ -185,7 +183,7 @@ static const MethodDef gc_functions[] = {
     {"get_threshold", gc_get_threshold, 0,
      "(nursery size in KiB, minimum old-space size for a major collection in MiB, major growth factor in "
      "percent)."},
-    {"set_threshold", gc_set_threshold, 0,
+    {"set_threshold", gc_set_threshold, METH_OLDMSG | METH_ARGS(1, 3),
      "set_threshold(threshold0[, threshold1[, threshold2]]): threshold0 == 0 disables automatic collections, "
      "any other value enables them (the nursery size is fixed at start-up); threshold1: the major "
      "collection's minimum old-space size in MiB; threshold2: its growth factor in percent (>= 110)."},
