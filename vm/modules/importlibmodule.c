@@ -49,8 +49,6 @@ out:
 
 static Obj il_reload(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("reload", nargs, kwnames, 1, 1) < 0)
-        return NULL;
     if (TID(args[0]) != TID_MODULE) {
         err_set(E_TypeError, "reload() argument must be a module");
         return NULL;
@@ -74,7 +72,7 @@ static Obj il_invalidate_caches(Obj *args, size_t nargs, Obj kwnames)
 
 static const MethodDef importlib_functions[] = {
     {"import_module", il_import_module, METH_KW, NULL},
-    {"reload", il_reload, 0, NULL},
+    {"reload", il_reload, METH_O, NULL},
     {"invalidate_caches", il_invalidate_caches, 0, NULL},
     {NULL, NULL, 0, NULL},
 };
