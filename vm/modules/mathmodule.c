@@ -934,7 +934,7 @@ static const MethodDef math_functions[] = {
     {"exp", m_exp, 0, "Return e raised to the power of x."},
     {"exp2", m_exp2, 0, "Return 2 raised to the power of x."},
     {"expm1", m_expm1, 0, "Return exp(x)-1."},
-    {"log", m_log, 0, "log(x, [base=math.e])"},
+    {"log", m_log, METH_BARENAME, "log(x, [base=math.e])"},
     {"log2", m_log2, 0, "Return the base 2 logarithm of x."},
     {"log10", m_log10, 0, "Return the base 10 logarithm of x."},
     {"log1p", m_log1p, 0, "Return the natural logarithm of 1+x (base e)."},
