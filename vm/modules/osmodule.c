@@ -226,8 +226,6 @@ out:
  * terminal on fd; OSError when fd is not one. */
 static Obj os_get_terminal_size(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("get_terminal_size", nargs, kwnames, 0, 1) < 0)
-        return NULL;
     int64_t fd = STDOUT_FILENO;
     if (nargs && vm_index_i64(args[0], &fd) < 0)
         return NULL;
@@ -249,8 +247,6 @@ static Obj os_lstat(Obj *args, size_t nargs, Obj kwnames) { return do_stat(args,
 
 static Obj os_fstat(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("fstat", nargs, kwnames, 1, 1) < 0)
-        return NULL;
     int64_t fd;
     if (arg_c_int(args[0], &fd) < 0)
         return NULL;
@@ -566,8 +562,6 @@ static Obj os_close(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj os_read(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("read", nargs, kwnames, 2, 2) < 0)
-        return NULL;
     int64_t fd, n;
     if (arg_c_int(args[0], &fd) < 0 || vm_index_i64(args[1], &n) < 0)
         return NULL;
@@ -718,8 +712,6 @@ OS_INT_GETTER(getpid, getpid())
  * before the call returns (the main thread gets it). */
 static Obj os_kill(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("kill", nargs, kwnames, 2, 2) < 0)
-        return NULL;
     int64_t pid, sig;
     for (int i = 0; i < 2; i++)
         if (!IS_INT(vm_unwrap(args[i]))) {
@@ -754,8 +746,6 @@ static Obj os_cpu_count(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj os_urandom(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("urandom", nargs, kwnames, 1, 1) < 0)
-        return NULL;
     int64_t n;
     if (vm_index_i64(args[0], &n) < 0)
         return NULL;
@@ -1484,8 +1474,6 @@ out:
 
 static Obj pp_commonprefix(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("commonprefix", nargs, kwnames, 1, 1) < 0)
-        return NULL;
     Obj *r = vm_roots(1);
     Obj res = NULL;
     r[0] = vm_list_from_iter(args[0]);
@@ -1679,8 +1667,6 @@ static Obj pp_getctime(Obj *args, size_t nargs, Obj kwnames) { return stat_value
 
 static Obj pp_samefile(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("samefile", nargs, kwnames, 2, 2) < 0)
-        return NULL;
     struct stat a, b;
     int r1 = stat_any(args[0], "stat", true, true, &a);
     if (r1 == -2)
@@ -1697,15 +1683,11 @@ static Obj pp_samefile(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj pp_normcase(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("normcase", nargs, kwnames, 1, 1) < 0)
-        return NULL;
     return vm_fspath(args[0]);
 }
 
 static Obj pp_splitdrive(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("splitdrive", nargs, kwnames, 1, 1) < 0)
-        return NULL;
     Obj *r = vm_roots(2);
     Obj res = NULL;
     r[0] = vm_fspath(args[0]);
@@ -1728,14 +1710,14 @@ static const MethodDef posixpath_functions[] = {
     {"basename", pp_basename, 0, NULL},
     {"dirname", pp_dirname, 0, NULL},
     {"splitext", pp_splitext, 0, NULL},
-    {"splitdrive", pp_splitdrive, 0, NULL},
+    {"splitdrive", pp_splitdrive, METH_O, NULL},
     {"isabs", pp_isabs, 0, NULL},
     {"normpath", pp_normpath, 0, NULL},
-    {"normcase", pp_normcase, 0, NULL},
+    {"normcase", pp_normcase, METH_O, NULL},
     {"abspath", pp_abspath, 0, NULL},
     {"realpath", pp_realpath, METH_KW, NULL},
     {"relpath", pp_relpath, METH_KW, NULL},
-    {"commonprefix", pp_commonprefix, 0, NULL},
+    {"commonprefix", pp_commonprefix, METH_O, NULL},
     {"expanduser", pp_expanduser, 0, NULL},
     {"expandvars", pp_expandvars, 0, NULL},
     {"exists", pp_exists, 0, NULL},
@@ -1747,7 +1729,7 @@ static const MethodDef posixpath_functions[] = {
     {"getmtime", pp_getmtime, 0, NULL},
     {"getatime", pp_getatime, 0, NULL},
     {"getctime", pp_getctime, 0, NULL},
-    {"samefile", pp_samefile, 0, NULL},
+    {"samefile", pp_samefile, METH_ARGS(2, 2), NULL},
     {NULL, NULL, 0, NULL},
 };
 
@@ -1764,14 +1746,14 @@ static const MethodDef os_functions[] = {
     {"rename", os_rename, METH_KW, NULL},
     {"replace", os_replace, METH_KW, NULL},
     {"stat", os_stat, METH_KW, NULL},
-    {"get_terminal_size", os_get_terminal_size, 0, NULL},
+    {"get_terminal_size", os_get_terminal_size, METH_ARGS(0, 1), NULL},
     {"lstat", os_lstat, METH_KW, NULL},
-    {"fstat", os_fstat, 0, NULL},
+    {"fstat", os_fstat, METH_O, NULL},
     {"access", os_access, METH_KW, NULL},
     {"chmod", os_chmod, METH_KW, NULL},
     {"open", os_open, METH_KW, NULL},
     {"close", os_close, 0, NULL},
-    {"read", os_read, 0, NULL},
+    {"read", os_read, METH_ARGS(2, 2), NULL},
     {"write", os_write, 0, NULL},
     {"getenv", os_getenv, METH_KW, NULL},
     {"putenv", os_putenv, 0, NULL},
@@ -1783,14 +1765,14 @@ static const MethodDef os_functions[] = {
     {"getgid", os_getgid, 0, NULL},
     {"getegid", os_getegid, 0, NULL},
     {"cpu_count", os_cpu_count, 0, NULL},
-    {"urandom", os_urandom, 0, NULL},
+    {"urandom", os_urandom, METH_O, NULL},
     {"strerror", os_strerror, 0, NULL},
     {"fspath", os_fspath, METH_KW, NULL},
     {"fsencode", os_fsencode, METH_KW, NULL},
     {"fsdecode", os_fsdecode, METH_KW, NULL},
     {"system", os_system, METH_KW, NULL},
     {"_exit", os__exit, 0, NULL},
-    {"kill", os_kill, 0, NULL},
+    {"kill", os_kill, METH_OLDMSG | METH_ARGS(2, 2), NULL},
     {"walk", os_walk, METH_KW, NULL},
     {NULL, NULL, 0, NULL},
 };
