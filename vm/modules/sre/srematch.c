@@ -237,8 +237,6 @@ static Obj match_span(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj match_expand(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("expand", nargs - 1, kwnames, 1, 1) < 0)
-        return NULL;
     Obj *r = vm_roots(4);
     Obj res = NULL;
     r[1] = SREMATCH(args[0])->pattern;
@@ -333,7 +331,7 @@ static const MethodDef match_methods[] = {
     {"start", match_start, 0, "Return index of the start of the substring matched by group."},
     {"end", match_end, 0, "Return index of the end of the substring matched by group."},
     {"span", match_span, 0, "For match object m, return the 2-tuple (m.start(group), m.end(group))."},
-    {"expand", match_expand, 0,
+    {"expand", match_expand, METH_O,
      "Return the string obtained by doing backslash substitution on the string template, as done by the sub() method."},
     {"__copy__", sre_copy, 0, NULL},
     {"__deepcopy__", sre_deepcopy, 0, NULL},
