@@ -390,15 +390,11 @@ out:
 
 static Obj scanner_match(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("match", nargs - 1, kwnames, 0, 0) < 0)
-        return NULL;
     return scanner_step(args[0], DO_MATCH);
 }
 
 static Obj scanner_search(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("search", nargs - 1, kwnames, 0, 0) < 0)
-        return NULL;
     return scanner_step(args[0], DO_SEARCH);
 }
 
@@ -568,8 +564,8 @@ static const MethodDef pattern_methods[] = {
 };
 
 static const MethodDef scanner_methods[] = {
-    {"match", scanner_match, 0, NULL},
-    {"search", scanner_search, 0, NULL},
+    {"match", scanner_match, METH_NOARGS, NULL},
+    {"search", scanner_search, METH_NOARGS, NULL},
     {NULL, NULL, 0, NULL},
 };
 
