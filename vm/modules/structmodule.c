@@ -768,8 +768,6 @@ out:
 
 static Obj unpack_iterator_length_hint(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("__length_hint__", nargs, kwnames, 1, 1) < 0)
-        return NULL;
     Obj self = args[0];
     if (!ITER(self)->a)
         return MAKE_SMALLINT(0);
@@ -821,8 +819,6 @@ static Obj s_unpack_from(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj s_iter_unpack(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("iter_unpack", nargs, kwnames, 2, 2) < 0)
-        return NULL;
     Obj *r = vm_roots(2);
     Obj res = NULL;
     r[1] = args[1];
@@ -835,8 +831,6 @@ static Obj s_iter_unpack(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj s_calcsize(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("calcsize", nargs, kwnames, 1, 1) < 0)
-        return NULL;
     Format f;
     if (format_of(args[0], &f) < 0)
         return NULL;
@@ -898,8 +892,6 @@ static Obj st_unpack_from(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj st_iter_unpack(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("iter_unpack", nargs, kwnames, 2, 2) < 0)
-        return NULL;
     return do_iter_unpack(args[0], args[1]);
 }
 
@@ -927,12 +919,12 @@ static const MethodDef struct_methods[] = {
     {"pack_into", s_pack_into, 0, NULL},
     {"unpack", s_unpack, 0, NULL},
     {"unpack_from", st_unpack_from, METH_KW, NULL},
-    {"iter_unpack", st_iter_unpack, 0, NULL},
+    {"iter_unpack", st_iter_unpack, METH_O, NULL},
     {NULL, NULL, 0, NULL},
 };
 
 static const MethodDef unpack_iterator_methods[] = {
-    {"__length_hint__", unpack_iterator_length_hint, 0, NULL},
+    {"__length_hint__", unpack_iterator_length_hint, METH_NOARGS, NULL},
     {NULL, NULL, 0, NULL},
 };
 
@@ -941,8 +933,8 @@ static const MethodDef struct_functions[] = {
     {"pack_into", s_pack_into, 0, NULL},
     {"unpack", s_unpack, 0, NULL},
     {"unpack_from", s_unpack_from, METH_KW, NULL},
-    {"iter_unpack", s_iter_unpack, 0, NULL},
-    {"calcsize", s_calcsize, 0, NULL},
+    {"iter_unpack", s_iter_unpack, METH_ARGS(2, 2), NULL},
+    {"calcsize", s_calcsize, METH_O, NULL},
     {"_clearcache", s_clearcache, 0, NULL},
     {NULL, NULL, 0, NULL},
 };
