@@ -39,8 +39,6 @@ Obj sys_get(const char *name)
 
 static Obj sys_exit(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("exit", nargs, kwnames, 0, 1) < 0)
-        return NULL;
     Obj exc = exc_new(E_SystemExit, args, nargs);
     if (exc)
         err_set_obj(exc);
@@ -57,8 +55,6 @@ static Obj sys_getrecursionlimit(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj sys_setrecursionlimit(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("setrecursionlimit", nargs, kwnames, 1, 1) < 0)
-        return NULL;
     int64_t n;
     if (IS_FLOAT(args[0])) {
         err_set(E_TypeError, "'float' object cannot be interpreted as an integer");
@@ -107,8 +103,6 @@ static Obj sys_exception(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj sys_intern(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("intern", nargs, kwnames, 1, 1) < 0)
-        return NULL;
     if (!IS_STR(args[0])) {
         err_format(E_TypeError, "intern() argument must be str, not %s", type_name(args[0]));
         return NULL;
@@ -274,8 +268,6 @@ static Obj sys_getfilesystemencodeerrors(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj sys_setswitchinterval(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("setswitchinterval", nargs, kwnames, 1, 1) < 0)
-        return NULL;
     double d;
     if (vm_as_double(args[0], &d) < 0)
         return NULL;
@@ -323,8 +315,6 @@ static Obj sys_set_int_max_str_digits(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj sys_excepthook(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("excepthook", nargs, kwnames, 3, 3) < 0)
-        return NULL;
     if (!IS_EXCEPTION(args[1])) {
         file_write_cstr(g_sys_stderr, "TypeError: print_exception(): Exception expected for value, ", 61);
         Obj *r = vm_roots(1);
@@ -340,8 +330,6 @@ static Obj sys_excepthook(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj sys_displayhook(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("displayhook", nargs, kwnames, 1, 1) < 0)
-        return NULL;
     if (IS_NONE(args[0]))
         return g_None;
     Obj *r = vm_roots(2);
@@ -426,8 +414,6 @@ static Obj sys_is_finalizing(Obj *args, size_t nargs, Obj kwnames)
  * thread (the one trace functions get: trace.c). */
 static Obj sys_getframe(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("_getframe", nargs, kwnames, 0, 1) < 0)
-        return NULL;
     int64_t depth = 0;
     if (nargs == 1 && vm_index_i64(args[0], &depth) < 0)
         return NULL;
@@ -445,8 +431,6 @@ static Obj sys_getframe(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj sys_getrefcount(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("getrefcount", nargs, kwnames, 1, 1) < 0)
-        return NULL;
     (void)args;   /* no reference counts here: a plausible constant */
     return MAKE_SMALLINT(2);
 }
@@ -491,8 +475,6 @@ static Obj sys_audit(Obj *args, size_t nargs, Obj kwnames)
  * silently. */
 static Obj sys_addaudithook(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("addaudithook", nargs, kwnames, 1, 1) < 0)
-        return NULL;
     Obj *r = vm_roots(2);
     r[0] = args[0];
     r[1] = str_intern_cstr("sys.addaudithook");
@@ -510,26 +492,26 @@ static Obj sys_addaudithook(Obj *args, size_t nargs, Obj kwnames)
 }
 
 static const MethodDef sys_functions[] = {
-    {"exit", sys_exit, 0, NULL},
+    {"exit", sys_exit, METH_ARGS(0, 1), NULL},
     {"audit", sys_audit, 0, NULL},
-    {"addaudithook", sys_addaudithook, 0, NULL},
+    {"addaudithook", sys_addaudithook, METH_O, NULL},
     {"set_asyncgen_hooks", sys_set_asyncgen_hooks, METH_KW, NULL},
     {"get_asyncgen_hooks", sys_get_asyncgen_hooks, 0, NULL},
     {"getrecursionlimit", sys_getrecursionlimit, 0, NULL},
-    {"setrecursionlimit", sys_setrecursionlimit, 0, NULL},
+    {"setrecursionlimit", sys_setrecursionlimit, METH_O, NULL},
     {"exc_info", sys_exc_info, 0, NULL},
     {"exception", sys_exception, 0, NULL},
-    {"intern", sys_intern, 0, NULL},
+    {"intern", sys_intern, METH_O, NULL},
     {"getsizeof", sys_getsizeof, METH_KW, NULL},
     {"getdefaultencoding", sys_getdefaultencoding, 0, NULL},
     {"getfilesystemencoding", sys_getdefaultencoding, 0, NULL},
     {"getfilesystemencodeerrors", sys_getfilesystemencodeerrors, 0, NULL},
-    {"setswitchinterval", sys_setswitchinterval, 0, NULL},
+    {"setswitchinterval", sys_setswitchinterval, METH_O, NULL},
     {"getswitchinterval", sys_getswitchinterval, 0, NULL},
     {"get_int_max_str_digits", sys_get_int_max_str_digits, 0, NULL},
     {"set_int_max_str_digits", sys_set_int_max_str_digits, METH_KW, NULL},
-    {"excepthook", sys_excepthook, 0, NULL},
-    {"displayhook", sys_displayhook, 0, NULL},
+    {"excepthook", sys_excepthook, METH_ARGS(3, 3), NULL},
+    {"displayhook", sys_displayhook, METH_O, NULL},
     {"gettrace", sys_gettrace, 0, NULL},
     {"getprofile", sys_getprofile, 0, NULL},
     {"settrace", sys_settrace, 0, NULL},
@@ -537,10 +519,10 @@ static const MethodDef sys_functions[] = {
     {"is_finalizing", sys_is_finalizing, 0,
      "is_finalizing()\n\nReturn True if Python is exiting.\n\ntmpy: true while the finalizers of what is still "
      "reachable run, after the atexit handlers."},
-    {"getrefcount", sys_getrefcount, 0,
+    {"getrefcount", sys_getrefcount, METH_O,
      "getrefcount(object) -> 2\n\ntmpy has no reference counts (its garbage collector traces): this always "
      "returns 2, the count CPython gives for an object that only the argument refers to."},
-    {"_getframe", sys_getframe, 0, NULL},
+    {"_getframe", sys_getframe, METH_ARGS(0, 1), NULL},
     {NULL, NULL, 0, NULL},
 };
 
