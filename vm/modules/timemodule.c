@@ -54,8 +54,6 @@ CLOCK_FN(thread_time, CLOCK_THREAD_CPUTIME_ID)
 
 static Obj t_sleep(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("sleep", nargs, kwnames, 1, 1) < 0)
-        return NULL;
     double secs;
     if (IS_FLOAT(args[0])) {
         secs = FLOAT_VAL(args[0]);
@@ -161,8 +159,6 @@ static int secs_arg(Obj *args, size_t nargs, time_t *out)
 
 static Obj t_gmtime(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("gmtime", nargs, kwnames, 0, 1) < 0)
-        return NULL;
     time_t t;
     if (secs_arg(args, nargs, &t) < 0)
         return NULL;
@@ -176,8 +172,6 @@ static Obj t_gmtime(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj t_localtime(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("localtime", nargs, kwnames, 0, 1) < 0)
-        return NULL;
     time_t t;
     if (secs_arg(args, nargs, &t) < 0)
         return NULL;
@@ -276,8 +270,6 @@ static int tm_arg(Obj *args, size_t nargs, size_t idx, struct tm *out, const cha
 
 static Obj t_mktime(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("mktime", nargs, kwnames, 1, 1) < 0)
-        return NULL;
     struct tm tmv;
     if (tuple_to_tm(args[0], &tmv, "mktime") < 0)
         return NULL;
@@ -292,8 +284,6 @@ static Obj t_mktime(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj t_strftime(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("strftime", nargs, kwnames, 1, 2) < 0)
-        return NULL;
     Obj fmt = args[0];
     if (!IS_STR(fmt)) {
         err_format(E_TypeError, "strftime() argument 1 must be str, not %s", type_name(fmt));
@@ -340,8 +330,6 @@ static Obj format_asctime(const struct tm *t)
 
 static Obj t_asctime(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("asctime", nargs, kwnames, 0, 1) < 0)
-        return NULL;
     struct tm tmv;
     if (tm_arg(args, nargs, 0, &tmv, "asctime") < 0)
         return NULL;
@@ -350,8 +338,6 @@ static Obj t_asctime(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj t_ctime(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("ctime", nargs, kwnames, 0, 1) < 0)
-        return NULL;
     time_t t;
     if (secs_arg(args, nargs, &t) < 0)
         return NULL;
@@ -374,13 +360,13 @@ static const MethodDef time_functions[] = {
     {"process_time_ns", t_process_time_ns, 0, NULL},
     {"thread_time", t_thread_time, 0, NULL},
     {"thread_time_ns", t_thread_time_ns, 0, NULL},
-    {"sleep", t_sleep, 0, NULL},
-    {"gmtime", t_gmtime, 0, NULL},
-    {"localtime", t_localtime, 0, NULL},
-    {"mktime", t_mktime, 0, NULL},
-    {"strftime", t_strftime, 0, NULL},
-    {"asctime", t_asctime, 0, NULL},
-    {"ctime", t_ctime, 0, NULL},
+    {"sleep", t_sleep, METH_O, NULL},
+    {"gmtime", t_gmtime, METH_OLDMSG | METH_ARGS(0, 1), NULL},
+    {"localtime", t_localtime, METH_OLDMSG | METH_ARGS(0, 1), NULL},
+    {"mktime", t_mktime, METH_O, NULL},
+    {"strftime", t_strftime, METH_OLDMSG | METH_ARGS(1, 2), NULL},
+    {"asctime", t_asctime, METH_BARENAME | METH_ARGS(0, 1), NULL},
+    {"ctime", t_ctime, METH_OLDMSG | METH_ARGS(0, 1), NULL},
     {NULL, NULL, 0, NULL},
 };
 
