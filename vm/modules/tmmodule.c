@@ -56,16 +56,12 @@ static Obj tm_mode(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj tm_synchronized(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("synchronized", nargs, kwnames, 1, 1) < 0)
-        return NULL;
     Obj s = iter_alloc(T_synchronized, args[0], 0);
     return s ? s : err_nomemory();
 }
 
 static Obj sync_enter(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("__enter__", nargs - 1, kwnames, 0, 0) < 0)
-        return NULL;
     tm_monitor_enter(monitor_of(ITER(args[0])->a));
     return ITER(args[0])->a;
 }
@@ -89,7 +85,7 @@ static Obj sync_repr(Obj self)
 }
 
 static const MethodDef sync_methods[] = {
-    {"__enter__", sync_enter, 0, NULL},
+    {"__enter__", sync_enter, METH_NOARGS, NULL},
     {"__exit__", sync_exit, 0, NULL},
     {NULL, NULL, 0, NULL},
 };
@@ -152,15 +148,11 @@ out:
 
 static Obj tm_notify_all(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("notify_all", nargs, kwnames, 1, 1) < 0)
-        return NULL;
     return notify_common(args[0], UINT64_MAX);
 }
 
 static Obj tm_is_owned(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("is_owned", nargs, kwnames, 1, 1) < 0)
-        return NULL;
     return tm_monitor_count(monitor_of(args[0])) ? g_True : g_False;
 }
 
@@ -247,11 +239,11 @@ out:
 static const MethodDef tm_functions[] = {
     {"stats", tm_stats, 0, "The transaction statistics: transactions, commits, aborts by cause, ..."},
     {"mode", tm_mode, 0, "'gil', 'htm' (tmpy-gil --tm=htm with an HTM) or 'stm': how this interpreter runs threads."},
-    {"synchronized", tm_synchronized, 0, "A re-entrant context manager on obj's monitor."},
+    {"synchronized", tm_synchronized, METH_O, "A re-entrant context manager on obj's monitor."},
     {"wait", tm_wait, METH_KW, "Wait on obj's monitor (held by the caller) until notified or the timeout."},
     {"notify", tm_notify, METH_KW, "Wake up to n threads waiting on obj's monitor."},
-    {"notify_all", tm_notify_all, 0, "Wake every thread waiting on obj's monitor."},
-    {"is_owned", tm_is_owned, 0, "Whether the calling thread holds obj's monitor."},
+    {"notify_all", tm_notify_all, METH_O, "Wake every thread waiting on obj's monitor."},
+    {"is_owned", tm_is_owned, METH_O, "Whether the calling thread holds obj's monitor."},
     {NULL, NULL, 0, NULL},
 };
 
