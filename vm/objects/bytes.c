@@ -2727,8 +2727,6 @@ static Obj ba_extend(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj ba_pop(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("pop", nargs - 1, kwnames, 0, 1) < 0)
-        return NULL;
     BA_SELF("pop");
     int64_t i = -1;
     if (nargs > 1 && arg_i64(args[1], &i) < 0)
@@ -2755,8 +2753,6 @@ static Obj ba_pop(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj ba_insert(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("insert", nargs - 1, kwnames, 2, 2) < 0)
-        return NULL;
     BA_SELF("insert");
     (void)self;
     int64_t i;
@@ -2972,8 +2968,8 @@ static const MethodDef bytearray_methods[] = {
     SHARED_METHODS,
     {"append", ba_append, 0, NULL},
     {"extend", ba_extend, 0, NULL},
-    {"pop", ba_pop, 0, NULL},
-    {"insert", ba_insert, 0, NULL},
+    {"pop", ba_pop, METH_ARGS(0, 1), NULL},
+    {"insert", ba_insert, METH_ARGS(2, 2), NULL},
     {"remove", ba_remove, 0, NULL},
     {"reverse", ba_reverse, 0, NULL},
     {"clear", ba_clear, 0, NULL},
