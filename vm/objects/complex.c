@@ -662,8 +662,6 @@ static Obj complex_m_complex(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj complex_m_format(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("__format__", nargs - 1, kwnames, 1, 1) < 0)
-        return NULL;
     if (!IS_STR(vm_unwrap(args[1]))) {
         err_format(E_TypeError, "__format__() argument must be str, not %s",
                    IS_NONE(args[1]) ? "None" : type_name(args[1]));
@@ -702,7 +700,7 @@ static Obj complex_set_readonly(Obj *args, size_t nargs, Obj kwnames)
 static const MethodDef complex_methods[] = {
     {"conjugate", complex_m_conjugate, 0, "Return the complex conjugate of its argument. (3-4j).conjugate() == 3+4j."},
     {"__getnewargs__", complex_m_getnewargs, 0, NULL},
-    {"__format__", complex_m_format, 0, "Convert to a string according to format_spec."},
+    {"__format__", complex_m_format, METH_O, "Convert to a string according to format_spec."},
     {"__complex__", complex_m_complex, 0, "Convert this value to exact type complex."},
     {NULL, NULL, 0, NULL},
 };
