@@ -834,8 +834,6 @@ done:
 
 static Obj float_m_fromhex(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("fromhex", nargs - 1, kwnames, 1, 1) < 0)
-        return NULL;
     if (!IS_STR(vm_unwrap(args[1]))) {
         err_format(E_TypeError, "fromhex() argument must be str, not %s", type_name(args[1]));
         return NULL;
@@ -925,15 +923,11 @@ static Obj float_round(double x, Obj ndigits)
 
 static Obj float_m_round(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("__round__", nargs - 1, kwnames, 0, 1) < 0)
-        return NULL;
     return float_round(fval(args[0]), nargs > 1 ? args[1] : NULL);
 }
 
 static Obj float_m_format(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("__format__", nargs - 1, kwnames, 1, 1) < 0)
-        return NULL;
     if (!IS_STR(args[1])) {
         err_format(E_TypeError, "__format__() argument must be str, not %s", type_name(args[1]));
         return NULL;
@@ -945,8 +939,6 @@ static Obj float_m_format(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj float_m_getformat(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("__getformat__", nargs - 1, kwnames, 1, 1) < 0)
-        return NULL;
     Obj t = args[1];
     if (!IS_STR(t)) {
         err_format(E_TypeError, "__getformat__() argument must be str, not %s", type_name(t));
@@ -974,15 +966,15 @@ static const MethodDef float_methods[] = {
     {"is_integer", float_m_is_integer, 0, "Return True if the float is an integer."},
     {"as_integer_ratio", float_m_as_integer_ratio, 0, "Return integer ratio."},
     {"hex", float_m_hex, 0, "Return a hexadecimal representation of a floating-point number."},
-    {"fromhex", float_m_fromhex, METH_CLASS, "Create a floating-point number from a hexadecimal string."},
+    {"fromhex", float_m_fromhex, METH_CLASS | METH_O, "Create a floating-point number from a hexadecimal string."},
     {"conjugate", float_m_conjugate, 0, "Return self, the complex conjugate of any float."},
     {"__trunc__", float_m_trunc, 0, "Return the Integral closest to x between 0 and x."},
     {"__floor__", float_m_floor, 0, "Return the floor as an Integral."},
     {"__ceil__", float_m_ceil, 0, "Return the ceiling as an Integral."},
-    {"__round__", float_m_round, 0, "Return the Integral closest to x, rounding half toward even."},
+    {"__round__", float_m_round, METH_ARGS(0, 1), "Return the Integral closest to x, rounding half toward even."},
     {"__getnewargs__", float_m_getnewargs, 0, NULL},
-    {"__format__", float_m_format, 0, "Formats the float according to format_spec."},
-    {"__getformat__", float_m_getformat, METH_CLASS, NULL},
+    {"__format__", float_m_format, METH_O, "Formats the float according to format_spec."},
+    {"__getformat__", float_m_getformat, METH_CLASS | METH_O, NULL},
     {NULL, NULL, 0, NULL},
 };
 
