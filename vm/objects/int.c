@@ -1671,8 +1671,6 @@ static Obj int_m_getnewargs(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj int_m_round(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("__round__", nargs - 1, kwnames, 0, 1) < 0)
-        return NULL;
     if (nargs < 2 || IS_NONE(args[1]))
         return int_exact(args[0]);
     Obj nd = vm_index(args[1]);
@@ -1683,8 +1681,6 @@ static Obj int_m_round(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj int_m_format(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("__format__", nargs - 1, kwnames, 1, 1) < 0)
-        return NULL;
     if (!IS_STR(args[1])) {
         err_format(E_TypeError, "__format__() argument must be str, not %s", type_name(args[1]));
         return NULL;
@@ -1928,9 +1924,9 @@ static const MethodDef int_methods[] = {
     {"__trunc__", int_m_trunc, 0, "Truncating an Integral returns itself."},
     {"__floor__", int_m_floor, 0, "Flooring an Integral returns itself."},
     {"__ceil__", int_m_ceil, 0, "Ceiling of an Integral returns itself."},
-    {"__round__", int_m_round, 0, "Rounding an Integral returns itself."},
+    {"__round__", int_m_round, METH_ARGS(0, 1), "Rounding an Integral returns itself."},
     {"__getnewargs__", int_m_getnewargs, 0, NULL},
-    {"__format__", int_m_format, 0, NULL},
+    {"__format__", int_m_format, METH_O, NULL},
     {"__sizeof__", int_m_sizeof, 0, "Returns size in memory, in bytes."},
     {NULL, NULL, 0, NULL},
 };
