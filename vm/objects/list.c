@@ -893,8 +893,6 @@ static int list_arg_i64(Obj v, int64_t *out)
 
 static Obj list_append_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (meth_check_args("list", "append", nargs - 1, kwnames, 1, 1) < 0)
-        return NULL;
     if (list_append(vm_unwrap(args[0]), args[1]) < 0)
         return NULL;
     return g_None;
@@ -902,8 +900,6 @@ static Obj list_append_m(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj list_extend_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (meth_check_args("list", "extend", nargs - 1, kwnames, 1, 1) < 0)
-        return NULL;
     if (list_extend(vm_unwrap(args[0]), args[1]) < 0)
         return NULL;
     return g_None;
@@ -911,8 +907,6 @@ static Obj list_extend_m(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj list_insert_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (meth_check_args("list", "insert", nargs - 1, kwnames, 2, 2) < 0)
-        return NULL;
     int64_t i;
     if (list_arg_i64(args[1], &i) < 0)
         return NULL;
@@ -923,8 +917,6 @@ static Obj list_insert_m(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj list_pop_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (meth_check_args("list", "pop", nargs - 1, kwnames, 0, 1) < 0)
-        return NULL;
     int64_t i = -1;
     if (nargs > 1 && list_arg_i64(args[1], &i) < 0)
         return NULL;
@@ -933,8 +925,6 @@ static Obj list_pop_m(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj list_remove_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (meth_check_args("list", "remove", nargs - 1, kwnames, 1, 1) < 0)
-        return NULL;
     Obj *r = vm_roots(2);
     r[0] = vm_unwrap(args[0]);
     r[1] = args[1];
@@ -953,8 +943,6 @@ static Obj list_remove_m(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj list_index_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (meth_check_args("list", "index", nargs - 1, kwnames, 1, 3) < 0)
-        return NULL;
     int64_t start = 0, stop = INT64_MAX;
     if (nargs > 2 && seq_slice_index(args[2], &start, false) < 0)
         return NULL;
@@ -984,8 +972,6 @@ static Obj list_index_m(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj list_count_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (meth_check_args("list", "count", nargs - 1, kwnames, 1, 1) < 0)
-        return NULL;
     Obj *r = vm_roots(2);
     r[0] = vm_unwrap(args[0]);
     r[1] = args[1];
@@ -996,23 +982,17 @@ static Obj list_count_m(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj list_reverse_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (meth_check_args("list", "reverse", nargs - 1, kwnames, 0, 0) < 0)
-        return NULL;
     list_reverse(args[0]);
     return g_None;
 }
 
 static Obj list_copy_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (meth_check_args("list", "copy", nargs - 1, kwnames, 0, 0) < 0)
-        return NULL;
     return list_copy(args[0]);
 }
 
 static Obj list_clear_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (meth_check_args("list", "clear", nargs - 1, kwnames, 0, 0) < 0)
-        return NULL;
     list_clear(args[0]);
     return g_None;
 }
@@ -1046,8 +1026,6 @@ static Obj list_sort_m(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj list_reversed_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (meth_check_args("list", "__reversed__", nargs - 1, kwnames, 0, 0) < 0)
-        return NULL;
     Obj l = vm_unwrap(args[0]);
     Obj it = iter_alloc(T_list_reverseiterator, l, ITK_LIST_REV);
     if (it)
@@ -1056,18 +1034,18 @@ static Obj list_reversed_m(Obj *args, size_t nargs, Obj kwnames)
 }
 
 static const MethodDef list_methods[] = {
-    {"append", list_append_m, 0, "Append object to the end of the list."},
-    {"extend", list_extend_m, 0, "Extend list by appending elements from the iterable."},
-    {"insert", list_insert_m, 0, "Insert object before index."},
-    {"pop", list_pop_m, 0, "Remove and return item at index (default last)."},
-    {"remove", list_remove_m, 0, "Remove first occurrence of value."},
-    {"index", list_index_m, 0, "Return first index of value."},
-    {"count", list_count_m, 0, "Return number of occurrences of value."},
-    {"reverse", list_reverse_m, 0, "Reverse *IN PLACE*."},
+    {"append", list_append_m, METH_O, "Append object to the end of the list."},
+    {"extend", list_extend_m, METH_O, "Extend list by appending elements from the iterable."},
+    {"insert", list_insert_m, METH_ARGS(2, 2), "Insert object before index."},
+    {"pop", list_pop_m, METH_ARGS(0, 1), "Remove and return item at index (default last)."},
+    {"remove", list_remove_m, METH_O, "Remove first occurrence of value."},
+    {"index", list_index_m, METH_ARGS(1, 3), "Return first index of value."},
+    {"count", list_count_m, METH_O, "Return number of occurrences of value."},
+    {"reverse", list_reverse_m, METH_NOARGS, "Reverse *IN PLACE*."},
     {"sort", list_sort_m, METH_KW, "Sort the list in ascending order and return None."},
-    {"copy", list_copy_m, 0, "Return a shallow copy of the list."},
-    {"clear", list_clear_m, 0, "Remove all items from list."},
-    {"__reversed__", list_reversed_m, 0, "Return a reverse iterator over the list."},
+    {"copy", list_copy_m, METH_NOARGS, "Return a shallow copy of the list."},
+    {"clear", list_clear_m, METH_NOARGS, "Remove all items from list."},
+    {"__reversed__", list_reversed_m, METH_NOARGS, "Return a reverse iterator over the list."},
     {NULL, NULL, 0, NULL},
 };
 
