@@ -715,8 +715,6 @@ static void mv_release_now(Obj mv)
 
 static Obj mv_release(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("release", nargs - 1, kwnames, 0, 0) < 0)
-        return NULL;
     mv_release_now(args[0]);
     return g_None;
 }
@@ -1241,7 +1239,7 @@ static const MethodDef mv_methods[] = {
     {"tobytes", mv_tobytes, METH_KW, NULL},
     {"tolist", mv_tolist, 0, NULL},
     {"hex", mv_hex, METH_KW, NULL},
-    {"release", mv_release, 0, NULL},
+    {"release", mv_release, METH_NOARGS, NULL},
     {"toreadonly", mv_toreadonly, 0, NULL},
     {"cast", mv_cast, METH_KW, NULL},
     {"__enter__", mv_enter, 0, NULL},
