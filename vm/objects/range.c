@@ -373,8 +373,6 @@ static Obj slice_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
 
 static Obj slice_indices_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (meth_check_args("slice", "indices", nargs - 1, kwnames, 1, 1) < 0)
-        return NULL;
     Obj *r = vm_roots(4);
     Obj res = NULL;
     r[0] = args[1];
@@ -413,7 +411,7 @@ static Obj slice_step_get(Obj *args, size_t nargs, Obj kwnames)
 }
 
 static const MethodDef slice_methods[] = {
-    {"indices", slice_indices_m, 0, "S.indices(len) -> (start, stop, stride)"},
+    {"indices", slice_indices_m, METH_O, "S.indices(len) -> (start, stop, stride)"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -762,8 +760,6 @@ static Obj range_iter_slot(Obj self)
 
 static Obj range_count_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (meth_check_args("range", "count", nargs - 1, kwnames, 1, 1) < 0)
-        return NULL;
     if (is_exact_int(args[1])) {
         int rc = range_contains_int(args[0], args[1]);
         return rc < 0 ? NULL : MAKE_SMALLINT(rc);
@@ -776,8 +772,6 @@ static Obj range_count_m(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj range_index_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (meth_check_args("range", "index", nargs - 1, kwnames, 1, 1) < 0)
-        return NULL;
     if (is_exact_int(args[1])) {
         int rc = range_contains_int(args[0], args[1]);
         if (rc < 0)
@@ -808,8 +802,6 @@ static Obj range_index_m(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj range_reversed_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (meth_check_args("range", "__reversed__", nargs - 1, kwnames, 0, 0) < 0)
-        return NULL;
     return range_reversed(args[0]);
 }
 
@@ -853,9 +845,9 @@ static Obj range_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
 }
 
 static const MethodDef range_methods[] = {
-    {"count", range_count_m, 0, "rangeobject.count(value) -> integer -- return number of occurrences of value"},
-    {"index", range_index_m, 0, "rangeobject.index(value) -> integer -- return index of value."},
-    {"__reversed__", range_reversed_m, 0, "Return a reverse iterator."},
+    {"count", range_count_m, METH_O, "rangeobject.count(value) -> integer -- return number of occurrences of value"},
+    {"index", range_index_m, METH_O, "rangeobject.index(value) -> integer -- return index of value."},
+    {"__reversed__", range_reversed_m, METH_NOARGS, "Return a reverse iterator."},
     {NULL, NULL, 0, NULL},
 };
 
