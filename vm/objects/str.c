@@ -1832,8 +1832,6 @@ static Obj m_rpartition(Obj *args, size_t nargs, Obj kw) { return partition_comm
 
 static Obj m_join(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("str.join", nargs - 1, kwnames, 1, 1) < 0)
-        return NULL;
     SELF("join");
     return str_join(self, args[1]);
 }
@@ -1922,8 +1920,6 @@ static Obj m_rstrip(Obj *args, size_t nargs, Obj kw) { return strip_common(args,
 
 static Obj m_replace(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("replace", nargs - 1, kwnames, 2, 3) < 0)
-        return NULL;
     if (!self_str(args[0], "replace"))
         return NULL;
     for (int k = 1; k <= 2; k++) {
@@ -2242,8 +2238,6 @@ static Obj m_isprintable(Obj *a, size_t n, Obj k) { return is_method(a, n, k, IS
 
 static Obj m_isascii(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("str.isascii", nargs - 1, kwnames, 0, 0) < 0)
-        return NULL;
     SELF("isascii");
     return vm_bool(str_is_ascii(self));
 }
@@ -2278,8 +2272,6 @@ static Obj m_isupper(Obj *a, size_t n, Obj k) { return case_test(a, n, k, true, 
 
 static Obj m_istitle(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("str.istitle", nargs - 1, kwnames, 0, 0) < 0)
-        return NULL;
     SELF("istitle");
     const unsigned char *p = (const unsigned char *)str_cstr(self);
     int64_t n = STR(self)->nbytes;
@@ -2327,8 +2319,6 @@ bool str_isidentifier(Obj s)
 
 static Obj m_isidentifier(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("str.isidentifier", nargs - 1, kwnames, 0, 0) < 0)
-        return NULL;
     SELF("isidentifier");
     return vm_bool(str_isidentifier(self));
 }
@@ -2408,8 +2398,6 @@ static Obj m_center(Obj *a, size_t n, Obj k) { return just_method(a, n, k, JUST_
 
 static Obj m_zfill(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("str.zfill", nargs - 1, kwnames, 1, 1) < 0)
-        return NULL;
     if (!self_str(args[0], "zfill"))
         return NULL;
     int64_t width;
@@ -2561,8 +2549,6 @@ out:
 
 static Obj m_translate(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("str.translate", nargs - 1, kwnames, 1, 1) < 0)
-        return NULL;
     if (!self_str(args[0], "translate"))
         return NULL;
     /* outcome cache for ASCII chars: -2 unknown, -1 delete, else a code point */
@@ -2657,16 +2643,12 @@ out:
 
 static Obj m_format_map(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("str.format_map", nargs - 1, kwnames, 1, 1) < 0)
-        return NULL;
     SELF("format_map");
     return str_format_map(self, args[1]);
 }
 
 static Obj m___format__(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("str.__format__", nargs - 1, kwnames, 1, 1) < 0)
-        return NULL;
     SELF("__format__");
     if (!str_value(args[1])) {
         err_format(E_TypeError, "__format__() argument must be str, not %s", type_name(args[1]));
@@ -2680,8 +2662,6 @@ static Obj m___format__(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj m___getnewargs__(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("str.__getnewargs__", nargs - 1, kwnames, 0, 0) < 0)
-        return NULL;
     SELF("__getnewargs__");
     return tuple_pack(1, self);
 }
@@ -2703,11 +2683,11 @@ static const MethodDef str_methods[] = {
     {"splitlines", m_splitlines, METH_KW, NULL},
     {"partition", m_partition, 0, NULL},
     {"rpartition", m_rpartition, 0, NULL},
-    {"join", m_join, 0, NULL},
+    {"join", m_join, METH_O, NULL},
     {"strip", m_strip, 0, NULL},
     {"lstrip", m_lstrip, 0, NULL},
     {"rstrip", m_rstrip, 0, NULL},
-    {"replace", m_replace, 0, NULL},
+    {"replace", m_replace, METH_ARGS(2, 3), NULL},
     {"removeprefix", m_removeprefix, 0, NULL},
     {"removesuffix", m_removesuffix, 0, NULL},
     {"lower", m_lower, 0, NULL},
@@ -2723,23 +2703,23 @@ static const MethodDef str_methods[] = {
     {"isnumeric", m_isnumeric, 0, NULL},
     {"isspace", m_isspace, 0, NULL},
     {"isprintable", m_isprintable, 0, NULL},
-    {"isascii", m_isascii, 0, NULL},
+    {"isascii", m_isascii, METH_NOARGS, NULL},
     {"islower", m_islower, 0, NULL},
     {"isupper", m_isupper, 0, NULL},
-    {"istitle", m_istitle, 0, NULL},
-    {"isidentifier", m_isidentifier, 0, NULL},
+    {"istitle", m_istitle, METH_NOARGS, NULL},
+    {"isidentifier", m_isidentifier, METH_NOARGS, NULL},
     {"ljust", m_ljust, 0, NULL},
     {"rjust", m_rjust, 0, NULL},
     {"center", m_center, 0, NULL},
-    {"zfill", m_zfill, 0, NULL},
+    {"zfill", m_zfill, METH_O, NULL},
     {"expandtabs", m_expandtabs, METH_KW, NULL},
     {"maketrans", m_maketrans, METH_STATIC, NULL},
-    {"translate", m_translate, 0, NULL},
+    {"translate", m_translate, METH_O, NULL},
     {"encode", m_encode, METH_KW, NULL},
     {"format", str_format_method, METH_KW, NULL},
-    {"format_map", m_format_map, 0, NULL},
-    {"__format__", m___format__, 0, NULL},
-    {"__getnewargs__", m___getnewargs__, 0, NULL},
+    {"format_map", m_format_map, METH_O, NULL},
+    {"__format__", m___format__, METH_O, NULL},
+    {"__getnewargs__", m___getnewargs__, METH_NOARGS, NULL},
     {NULL, NULL, 0, NULL},
 };
 
