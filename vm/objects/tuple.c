@@ -336,8 +336,6 @@ static Obj tuple_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
 
 static Obj tuple_index_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (meth_check_args("tuple", "index", nargs - 1, kwnames, 1, 3) < 0)
-        return NULL;
     int64_t start = 0, stop = INT64_MAX;
     if (nargs > 2 && seq_slice_index(args[2], &start, false) < 0)
         return NULL;
@@ -358,8 +356,6 @@ static Obj tuple_index_m(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj tuple_count_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (meth_check_args("tuple", "count", nargs - 1, kwnames, 1, 1) < 0)
-        return NULL;
     Obj *r = vm_roots(2);
     r[0] = vm_unwrap(args[0]);
     r[1] = args[1];
@@ -370,8 +366,6 @@ static Obj tuple_count_m(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj tuple_getnewargs_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (meth_check_args("tuple", "__getnewargs__", nargs - 1, kwnames, 0, 0) < 0)
-        return NULL;
     Obj t = tuple_getslice(vm_unwrap(args[0]), 0, INT64_MAX);
     if (!t)
         return NULL;
@@ -379,9 +373,9 @@ static Obj tuple_getnewargs_m(Obj *args, size_t nargs, Obj kwnames)
 }
 
 static const MethodDef tuple_methods[] = {
-    {"index", tuple_index_m, 0, "Return first index of value."},
-    {"count", tuple_count_m, 0, "Return number of occurrences of value."},
-    {"__getnewargs__", tuple_getnewargs_m, 0, NULL},
+    {"index", tuple_index_m, METH_ARGS(1, 3), "Return first index of value."},
+    {"count", tuple_count_m, METH_O, "Return number of occurrences of value."},
+    {"__getnewargs__", tuple_getnewargs_m, METH_NOARGS, NULL},
     {NULL, NULL, 0, NULL},
 };
 
