@@ -230,13 +230,11 @@ static Obj ref_callback_get(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj ref_class_getitem(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("__class_getitem__", nargs, kwnames, 2, 2) < 0)
-        return NULL;
     return args[0];   /* weakref.ref[int] is ref, as the typing machinery needs no more here */
 }
 
 static const MethodDef ref_methods[] = {
-    {"__class_getitem__", ref_class_getitem, METH_CLASS, NULL},
+    {"__class_getitem__", ref_class_getitem, METH_CLASS | METH_O, NULL},
     {NULL, NULL, 0, NULL},
 };
 
