@@ -1480,8 +1480,6 @@ static Obj view_iter(Obj self)
 
 static Obj view_reversed_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (meth_check_args(type_name(args[0]), "__reversed__", nargs - 1, kwnames, 0, 0) < 0)
-        return NULL;
     int64_t k = ITER(args[0])->kind;
     return dictiter_new(ITER(args[0])->a, k == ITK_VIEW_KEYS ? ITK_DICT_REV_KEYS
                                           : k == ITK_VIEW_VALUES ? ITK_DICT_REV_VALUES : ITK_DICT_REV_ITEMS);
@@ -1732,8 +1730,6 @@ static Obj view_xor(Obj a, Obj b)
 
 static Obj view_isdisjoint_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (meth_check_args(type_name(args[0]), "isdisjoint", nargs - 1, kwnames, 1, 1) < 0)
-        return NULL;
     Obj *r = vm_roots(3);
     r[0] = args[0];
     r[1] = args[1];
@@ -1779,12 +1775,12 @@ out:
 }
 
 static const MethodDef setview_methods[] = {
-    {"isdisjoint", view_isdisjoint_m, 0, "Return True if the view and the given iterable have a null intersection."},
-    {"__reversed__", view_reversed_m, 0, "Return a reverse iterator over the dict keys."},
+    {"isdisjoint", view_isdisjoint_m, METH_O, "Return True if the view and the given iterable have a null intersection."},
+    {"__reversed__", view_reversed_m, METH_NOARGS, "Return a reverse iterator over the dict keys."},
     {NULL, NULL, 0, NULL},
 };
 static const MethodDef valuesview_methods[] = {
-    {"__reversed__", view_reversed_m, 0, "Return a reverse iterator over the dict values."},
+    {"__reversed__", view_reversed_m, METH_NOARGS, "Return a reverse iterator over the dict values."},
     {NULL, NULL, 0, NULL},
 };
 
