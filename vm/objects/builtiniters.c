@@ -526,7 +526,7 @@ out:
 /* ------------------------------------------------------------------ */
 
 static const MethodDef reversed_methods[] = {
-    {"__length_hint__", reversed_length_hint, 0, NULL},
+    {"__length_hint__", reversed_length_hint, METH_NOARGS, NULL},
     {NULL, NULL, 0, NULL},
 };
 

@@ -2978,7 +2978,7 @@ static const MethodDef bytearray_methods[] = {
 };
 
 static const MethodDef bytes_iter_methods[] = {
-    {"__length_hint__", bytes_iter_length_hint, 0, NULL},
+    {"__length_hint__", bytes_iter_length_hint, METH_NOARGS, NULL},
     {NULL, NULL, 0, NULL},
 };
 

@@ -32,8 +32,6 @@ Obj iter_self(Obj it)
 /* __length_hint__ of the simple iterators (operator.length_hint, list()). */
 static Obj iter_length_hint(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (meth_check_args(type_name(args[0]), "__length_hint__", nargs - 1, kwnames, 0, 0) < 0)
-        return NULL;
     Obj it = args[0];
     int64_t n = 0;
     Obj a = ITER(it)->a;
@@ -71,7 +69,7 @@ static Obj iter_length_hint(Obj *args, size_t nargs, Obj kwnames)
 }
 
 static const MethodDef iter_methods[] = {
-    {"__length_hint__", iter_length_hint, 0, "Private method returning an estimate of len(list(it))."},
+    {"__length_hint__", iter_length_hint, METH_NOARGS, "Private method returning an estimate of len(list(it))."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -327,20 +325,6 @@ int seq_repeat_count(Obj a, Obj b, bool seq_is_a, int64_t *n)
         err_format(E_OverflowError, "cannot fit '%s' into an index-sized integer", type_name_of_type(ot));
     }
     return rc;
-}
-
-
-int meth_check_args(const char *tname, const char *meth, size_t nargs, Obj kwnames, int min, int max)
-{
-    bool kw = kwnames && TUPLE_LEN(kwnames) > 0;
-    if (likely(!kw && (int64_t)nargs >= min && (max < 0 || (int64_t)nargs <= max)))
-        return 0;
-    char name[160];
-    if (kw || max == 0 || (min == 1 && max == 1))
-        snprintf(name, sizeof name, "%s.%s", tname, meth);
-    else
-        snprintf(name, sizeof name, "%s", meth);
-    return vm_check_args(name, nargs, kwnames, min, max);
 }
 
 /* ---- list and tuple: one implementation of their item algorithms ---- */

@@ -184,11 +184,6 @@ Obj seq_repr(Obj s);
 /* Clamp list.index / tuple.index start and stop (CPython's slice rules). */
 void seq_clamp_range(int64_t n, int64_t *start, int64_t *stop);
 
-/* vm_check_args for a method of built-in type `tname`, with CPython's
- * naming: "list.append() takes exactly one argument (0 given)" but
- * "pop expected at most 1 argument, got 2". */
-int meth_check_args(const char *tname, const char *meth, size_t nargs, Obj kwnames, int min, int max);
-
 /* Make the result of tp_new for `type`: the built-in value itself when type
  * is the built-in type, else an instance of the user subclass wrapping it
  * (InstanceObj.base_value). */

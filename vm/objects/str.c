@@ -2724,7 +2724,7 @@ static const MethodDef str_methods[] = {
 };
 
 static const MethodDef str_iter_methods[] = {
-    {"__length_hint__", str_iter_length_hint, 0, NULL},
+    {"__length_hint__", str_iter_length_hint, METH_NOARGS, NULL},
     {NULL, NULL, 0, NULL},
 };
 
