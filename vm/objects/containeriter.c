@@ -6,6 +6,7 @@
 #include "containers.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 TypeObj *T_list_iterator, *T_list_reverseiterator, *T_tuple_iterator, *T_seq_iterator;
 
@@ -407,6 +408,50 @@ int64_t seq_count(Obj *sslot, Obj *vslot)
         count += eq;
     }
     return count;
+}
+
+/* list.index / tuple.index, declared METH_ARGS(1, 3): the first i in
+ * [start, stop) with self[i] == value. */
+Obj seq_index_method(Obj *args, size_t nargs, Obj kwnames)
+{
+    int64_t start = 0, stop = INT64_MAX;
+    if (nargs > 2 && seq_slice_index(args[2], &start, false) < 0)
+        return NULL;
+    if (nargs > 3 && seq_slice_index(args[3], &stop, false) < 0)
+        return NULL;
+    Obj *r = vm_roots(2);
+    r[0] = vm_unwrap(args[0]);
+    r[1] = args[1];
+    seq_clamp_range(seq_len(r[0]), &start, &stop);
+    int64_t i = seq_find(&r[0], &r[1], start, stop);
+    bool list = IS_LIST(r[0]);
+    vm_unroots(r);
+    if (i >= 0)
+        return MAKE_SMALLINT(i);
+    if (i == -2)
+        return NULL;
+    if (!list) {
+        err_set(E_ValueError, "tuple.index(x): x not in tuple");
+        return NULL;
+    }
+    Obj s = vm_repr(args[1]);
+    char *c = s ? strdup(str_cstr(s)) : NULL;
+    if (!c)
+        return s ? err_nomemory() : NULL;
+    err_format(E_ValueError, "%s is not in list", c);
+    free(c);
+    return NULL;
+}
+
+/* list.count / tuple.count, declared METH_O. */
+Obj seq_count_method(Obj *args, size_t nargs, Obj kwnames)
+{
+    Obj *r = vm_roots(2);
+    r[0] = vm_unwrap(args[0]);
+    r[1] = args[1];
+    int64_t count = seq_count(&r[0], &r[1]);
+    vm_unroots(r);
+    return count < 0 ? NULL : MAKE_SMALLINT(count);
 }
 
 Obj seq_repr(Obj s)

@@ -183,6 +183,9 @@ int64_t seq_count(Obj *sslot, Obj *vslot);
 Obj seq_repr(Obj s);
 /* Clamp list.index / tuple.index start and stop (CPython's slice rules). */
 void seq_clamp_range(int64_t n, int64_t *start, int64_t *stop);
+/* list.index / tuple.index (METH_ARGS(1, 3)) and list.count / tuple.count (METH_O). */
+Obj seq_index_method(Obj *args, size_t nargs, Obj kwnames);
+Obj seq_count_method(Obj *args, size_t nargs, Obj kwnames);
 
 /* Make the result of tp_new for `type`: the built-in value itself when type
  * is the built-in type, else an instance of the user subclass wrapping it

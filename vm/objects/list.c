@@ -941,45 +941,6 @@ static Obj list_remove_m(Obj *args, size_t nargs, Obj kwnames)
     return g_None;
 }
 
-static Obj list_index_m(Obj *args, size_t nargs, Obj kwnames)
-{
-    int64_t start = 0, stop = INT64_MAX;
-    if (nargs > 2 && seq_slice_index(args[2], &start, false) < 0)
-        return NULL;
-    if (nargs > 3 && seq_slice_index(args[3], &stop, false) < 0)
-        return NULL;
-    seq_clamp_range(LIST_LEN(vm_unwrap(args[0])), &start, &stop);
-    Obj *r = vm_roots(2);
-    r[0] = vm_unwrap(args[0]);
-    r[1] = args[1];
-    int64_t i = seq_find(&r[0], &r[1], start, stop);
-    vm_unroots(r);
-    if (i == -2)
-        return NULL;
-    if (i == -1) {
-        Obj s = vm_repr(args[1]);
-        if (!s)
-            return NULL;
-        char *c = strdup(str_cstr(s));
-        if (!c)
-            return err_nomemory();
-        err_format(E_ValueError, "%s is not in list", c);
-        free(c);
-        return NULL;
-    }
-    return MAKE_SMALLINT(i);
-}
-
-static Obj list_count_m(Obj *args, size_t nargs, Obj kwnames)
-{
-    Obj *r = vm_roots(2);
-    r[0] = vm_unwrap(args[0]);
-    r[1] = args[1];
-    int64_t count = seq_count(&r[0], &r[1]);
-    vm_unroots(r);
-    return count < 0 ? NULL : MAKE_SMALLINT(count);
-}
-
 static Obj list_reverse_m(Obj *args, size_t nargs, Obj kwnames)
 {
     list_reverse(args[0]);
@@ -1039,8 +1000,8 @@ static const MethodDef list_methods[] = {
     {"insert", list_insert_m, METH_ARGS(2, 2), "Insert object before index."},
     {"pop", list_pop_m, METH_ARGS(0, 1), "Remove and return item at index (default last)."},
     {"remove", list_remove_m, METH_O, "Remove first occurrence of value."},
-    {"index", list_index_m, METH_ARGS(1, 3), "Return first index of value."},
-    {"count", list_count_m, METH_O, "Return number of occurrences of value."},
+    {"index", seq_index_method, METH_ARGS(1, 3), "Return first index of value."},
+    {"count", seq_count_method, METH_O, "Return number of occurrences of value."},
     {"reverse", list_reverse_m, METH_NOARGS, "Reverse *IN PLACE*."},
     {"sort", list_sort_m, METH_KW, "Sort the list in ascending order and return None."},
     {"copy", list_copy_m, METH_NOARGS, "Return a shallow copy of the list."},

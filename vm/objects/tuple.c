@@ -334,36 +334,6 @@ static Obj tuple_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
 
 /* ---- methods ---- */
 
-static Obj tuple_index_m(Obj *args, size_t nargs, Obj kwnames)
-{
-    int64_t start = 0, stop = INT64_MAX;
-    if (nargs > 2 && seq_slice_index(args[2], &start, false) < 0)
-        return NULL;
-    if (nargs > 3 && seq_slice_index(args[3], &stop, false) < 0)
-        return NULL;
-    seq_clamp_range(TUPLE_LEN(vm_unwrap(args[0])), &start, &stop);
-    Obj *r = vm_roots(2);
-    r[0] = vm_unwrap(args[0]);
-    r[1] = args[1];
-    int64_t i = seq_find(&r[0], &r[1], start, stop);
-    vm_unroots(r);
-    if (i >= 0)
-        return MAKE_SMALLINT(i);
-    if (i == -1)
-        err_set(E_ValueError, "tuple.index(x): x not in tuple");
-    return NULL;
-}
-
-static Obj tuple_count_m(Obj *args, size_t nargs, Obj kwnames)
-{
-    Obj *r = vm_roots(2);
-    r[0] = vm_unwrap(args[0]);
-    r[1] = args[1];
-    int64_t count = seq_count(&r[0], &r[1]);
-    vm_unroots(r);
-    return count < 0 ? NULL : MAKE_SMALLINT(count);
-}
-
 static Obj tuple_getnewargs_m(Obj *args, size_t nargs, Obj kwnames)
 {
     Obj t = tuple_getslice(vm_unwrap(args[0]), 0, INT64_MAX);
@@ -373,8 +343,8 @@ static Obj tuple_getnewargs_m(Obj *args, size_t nargs, Obj kwnames)
 }
 
 static const MethodDef tuple_methods[] = {
-    {"index", tuple_index_m, METH_ARGS(1, 3), "Return first index of value."},
-    {"count", tuple_count_m, METH_O, "Return number of occurrences of value."},
+    {"index", seq_index_method, METH_ARGS(1, 3), "Return first index of value."},
+    {"count", seq_count_method, METH_O, "Return number of occurrences of value."},
     {"__getnewargs__", tuple_getnewargs_m, METH_NOARGS, NULL},
     {NULL, NULL, 0, NULL},
 };
