@@ -100,7 +100,6 @@ int atexit_run_callbacks(void)
 
 static Obj ax_run_exitfuncs(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
     if (vm_check_args("_run_exitfuncs", nargs, kwnames, 0, 0) < 0)
         return NULL;
     atexit_run_callbacks();
@@ -109,7 +108,6 @@ static Obj ax_run_exitfuncs(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj ax_clear(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
     if (vm_check_args("_clear", nargs, kwnames, 0, 0) < 0)
         return NULL;
     if (g_atexit)
@@ -119,7 +117,6 @@ static Obj ax_clear(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj ax_ncallbacks(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
     if (vm_check_args("_ncallbacks", nargs, kwnames, 0, 0) < 0)
         return NULL;
     return MAKE_SMALLINT(g_atexit ? LIST_LEN(g_atexit) : 0);
