@@ -489,7 +489,6 @@ static Obj bi_vars(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj bi_globals(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
     if (no_kw("globals", kwnames) < 0)
         return NULL;
     if (nargs) {
@@ -504,7 +503,6 @@ static Obj bi_globals(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj bi_locals(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
     if (no_kw("locals", kwnames) < 0)
         return NULL;
     if (nargs) {
