@@ -51,7 +51,6 @@ static int check_type(Obj v, TypeObj *t, const char *what)
 static Obj context_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
 {
     (void)type;
-    (void)args;
     if (nargs || (kwnames && TUPLE_LEN(kwnames))) {
         err_set(E_TypeError, "Context() does not accept any arguments");
         return NULL;
@@ -316,8 +315,6 @@ static Obj var_reset(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj var_name(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)nargs;
-    (void)kwnames;
     return ITER(args[0])->a;
 }
 
@@ -366,15 +363,11 @@ static const MethodDef context_var_methods[] = {
 
 static Obj token_var(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)nargs;
-    (void)kwnames;
     return ITER(args[0])->b;
 }
 
 static Obj token_old_value(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)nargs;
-    (void)kwnames;
     return ITER(args[0])->c ? ITER(args[0])->c : g_token_missing;
 }
 
@@ -408,7 +401,6 @@ static const MethodDef token_methods[] = {
 
 static Obj cv_copy_context(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
     if (vm_check_args("copy_context", nargs, kwnames, 0, 0) < 0)
         return NULL;
     Obj ctx = current_context();
