@@ -470,8 +470,6 @@ static Obj deque_reversed_m(Obj *args, size_t nargs, Obj kwnames);
 
 static Obj deque_maxlen_get(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)nargs;
-    (void)kwnames;
     Obj d = as_deque(args[0], "maxlen");
     if (!d)
         return NULL;
@@ -673,9 +671,6 @@ static Obj deque_reviter_next(Obj it) { return dq_iter_next(it, true); }
 
 static Obj deque_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
-    (void)nargs;
-    (void)kwnames;
     return container_wrap_for_type(T_deque, type, deque_alloc(-1));
 }
 
