@@ -92,7 +92,6 @@ out:
 
 static Obj gc_enable(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
     if (vm_check_args("enable", nargs, kwnames, 0, 0) < 0)
         return NULL;
     vm_tx_become_inevitable();
@@ -103,7 +102,6 @@ static Obj gc_enable(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj gc_disable(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
     if (vm_check_args("disable", nargs, kwnames, 0, 0) < 0)
         return NULL;
     vm_tx_become_inevitable();
@@ -114,7 +112,6 @@ static Obj gc_disable(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj gc_isenabled(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
     if (vm_check_args("isenabled", nargs, kwnames, 0, 0) < 0)
         return NULL;
     return vm_bool(gc_enabled);
@@ -122,7 +119,6 @@ static Obj gc_isenabled(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj gc_get_count(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
     if (vm_check_args("get_count", nargs, kwnames, 0, 0) < 0)
         return NULL;
     return tuple_pack(3, int_from_i64((int64_t)(tm_gc_young_bytes() >> 10)),
@@ -131,7 +127,6 @@ static Obj gc_get_count(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj gc_get_threshold(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
     if (vm_check_args("get_threshold", nargs, kwnames, 0, 0) < 0)
         return NULL;
     size_t min;
