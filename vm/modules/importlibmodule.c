@@ -64,7 +64,6 @@ static Obj il_reload(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj il_invalidate_caches(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
     if (vm_check_args("invalidate_caches", nargs, kwnames, 0, 0) < 0)
         return NULL;
     return g_None;
@@ -93,7 +92,6 @@ Obj importlib_module_init(void)
 /* importlib.machinery.all_suffixes(): source then bytecode suffixes (tmpy loads no extension modules) */
 static Obj im_all_suffixes(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
     if (vm_check_args("all_suffixes", nargs, kwnames, 0, 0) < 0)
         return NULL;
     Obj *r = vm_roots(2);
