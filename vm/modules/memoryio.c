@@ -215,9 +215,6 @@ out:
 
 static Obj sio_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
-    (void)nargs;
-    (void)kwnames;
     Obj *r = vm_roots(2);
     Obj res = NULL;
     r[0] = list_new_capacity(4);
@@ -413,9 +410,6 @@ out:
 
 static Obj bio_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
-    (void)nargs;
-    (void)kwnames;
     Obj *r = vm_roots(1);
     Obj res = NULL;
     r[0] = bytearray_new("", 0);
@@ -739,8 +733,6 @@ static Obj mio_close(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj mio_closed(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)nargs;
-    (void)kwnames;
     Obj s = check_self(args[0], type_of(args[0]));
     return s ? vm_bool(ITER(s)->kind & IO_CLOSED) : NULL;
 }
@@ -773,8 +765,6 @@ static Obj mio_enter(Obj *args, size_t nargs, Obj kwnames)
 /* __exit__(*exc_info): close; exceptions go on. */
 static Obj mio_exit(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)nargs;
-    (void)kwnames;
     return mio_close(args, 1, NULL) ? g_None : NULL;
 }
 
@@ -865,8 +855,6 @@ out:
 
 static Obj sio_newlines(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)nargs;
-    (void)kwnames;
     Obj s = open_self(args[0], T_StringIO, false);
     if (!s)
         return NULL;
@@ -894,16 +882,11 @@ out:
 
 static Obj sio_none_attr(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
-    (void)nargs;
-    (void)kwnames;
     return g_None;
 }
 
 static Obj sio_line_buffering(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)nargs;
-    (void)kwnames;
     return open_self(args[0], T_StringIO, false) ? g_False : NULL;
 }
 
