@@ -260,7 +260,6 @@ static Obj os_fstat(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj os_getcwd(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
     if (vm_check_args("getcwd", nargs, kwnames, 0, 0) < 0)
         return NULL;
     char buf[PATH_MAX];
@@ -271,7 +270,6 @@ static Obj os_getcwd(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj os_getcwdb(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
     if (vm_check_args("getcwdb", nargs, kwnames, 0, 0) < 0)
         return NULL;
     char buf[PATH_MAX];
@@ -737,7 +735,6 @@ OS_INT_GETTER(getegid, getegid())
 
 static Obj os_cpu_count(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
     if (vm_check_args("cpu_count", nargs, kwnames, 0, 0) < 0)
         return NULL;
     long n = sysconf(_SC_NPROCESSORS_ONLN);
