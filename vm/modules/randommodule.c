@@ -1927,8 +1927,6 @@ static Obj r_weibullvariate(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj random_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
-    (void)nargs;
     if (type == (Obj)T_Random && kwnames && TUPLE_LEN(kwnames)) {
         err_set(E_TypeError, "Random() takes no keyword arguments");
         return NULL;
@@ -1973,7 +1971,6 @@ static int random_tp_init(Obj self, Obj *args, size_t nargs, Obj kwnames)
 
 static Obj sr_random(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
     if (vm_check_args("random", nargs ? nargs - 1 : 0, kwnames, 0, 0) < 0)
         return NULL;
     unsigned char b[7];
