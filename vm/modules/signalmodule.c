@@ -188,7 +188,6 @@ static Obj sig_getsignal(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj sig_default_int_handler(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
     if (kwnames && TUPLE_LEN(kwnames) > 0) {
         err_set(E_TypeError, "default_int_handler() takes no keyword arguments");
         return NULL;
@@ -234,7 +233,6 @@ static Obj sig_alarm(Obj *args, size_t nargs, Obj kwnames)
 /* Wait for a signal: returns once a handler ran. */
 static Obj sig_pause(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
     if (vm_check_args("pause", nargs, kwnames, 0, 0) < 0)
         return NULL;
     uint32_t never = 0;
@@ -257,7 +255,6 @@ static Obj sig_strsignal(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj sig_valid_signals(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
     if (vm_check_args("valid_signals", nargs, kwnames, 0, 0) < 0)
         return NULL;
     sigset_t all;
