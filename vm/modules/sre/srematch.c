@@ -253,7 +253,6 @@ static Obj match_expand(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj match_get_regs(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)nargs, (void)kwnames;
     Obj *r = vm_roots(2);
     Obj res = NULL;
     r[0] = args[0];
@@ -275,14 +274,12 @@ out:
 
 static Obj match_get_lastindex(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)nargs, (void)kwnames;
     int64_t li = SREMATCH(args[0])->lastindex;
     return li < 0 ? g_None : int_from_i64(li);
 }
 
 static Obj match_get_lastgroup(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)nargs, (void)kwnames;
     int64_t li = SREMATCH(args[0])->lastindex;
     Obj ig = SREPAT(SREMATCH(args[0])->pattern)->indexgroup;
     if (li < 0 || !ig || !IS_TUPLE(ig) || li >= TUPLE_LEN(ig))
