@@ -25,7 +25,6 @@ static int char_arg(const char *fname, Obj *args, size_t nargs, Obj kwnames, uin
 
 static Obj sre_getcodesize(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
     if (vm_check_args("getcodesize", nargs, kwnames, 0, 0) < 0)
         return NULL;
     return MAKE_SMALLINT(SRE_CODESIZE);
