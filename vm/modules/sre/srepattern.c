@@ -406,7 +406,6 @@ static Obj scanner_next(Obj self)
 
 static Obj scanner_pattern(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)nargs, (void)kwnames;
     return SRESCANNER(args[0])->pattern;
 }
 
@@ -418,23 +417,19 @@ static Obj pattern_finditer(Obj *args, size_t nargs, Obj kwnames)
 /* ---- attributes, repr, comparison ---- */
 static Obj pattern_get_pattern(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)nargs, (void)kwnames;
     return SREPAT(args[0])->pattern;
 }
 static Obj pattern_get_flags(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)nargs, (void)kwnames;
     return int_from_i64(SREPAT(args[0])->flags);
 }
 static Obj pattern_get_groups(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)nargs, (void)kwnames;
     return int_from_i64(SREPAT(args[0])->groups);
 }
 /* A copy: the pattern's own dict must not change (CPython gives a read-only proxy). */
 static Obj pattern_get_groupindex(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)nargs, (void)kwnames;
     return dict_copy(SREPAT(args[0])->groupindex);
 }
 
