@@ -842,7 +842,6 @@ static Obj s_calcsize(Obj *args, size_t nargs, Obj kwnames)
 /* Formats are not cached: nothing to clear. */
 static Obj s_clearcache(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
     if (vm_check_args("_clearcache", nargs, kwnames, 0, 0) < 0)
         return NULL;
     return g_None;
@@ -897,15 +896,11 @@ static Obj st_iter_unpack(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj st_format(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)nargs;
-    (void)kwnames;
     return ITER(args[0])->a;
 }
 
 static Obj st_size(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)nargs;
-    (void)kwnames;
     Format f;
     if (format_parse(ITER(args[0])->a, &f) < 0)
         return NULL;
