@@ -47,7 +47,6 @@ static Obj sys_exit(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj sys_getrecursionlimit(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
     if (vm_check_args("getrecursionlimit", nargs, kwnames, 0, 0) < 0)
         return NULL;
     return MAKE_SMALLINT(vm_recursion_limit);
@@ -82,7 +81,6 @@ static Obj handled_exception(void)
 
 static Obj sys_exc_info(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
     if (vm_check_args("exc_info", nargs, kwnames, 0, 0) < 0)
         return NULL;
     Obj e = handled_exception();
@@ -94,7 +92,6 @@ static Obj sys_exc_info(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj sys_exception(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
     if (vm_check_args("exception", nargs, kwnames, 0, 0) < 0)
         return NULL;
     Obj e = handled_exception();
@@ -239,7 +236,6 @@ done:
 
 static Obj sys_get_asyncgen_hooks(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
     if (vm_check_args("get_asyncgen_hooks", nargs, kwnames, 0, 0) < 0)
         return NULL;
     Obj *it = vm_roots(2);
@@ -252,7 +248,6 @@ static Obj sys_get_asyncgen_hooks(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj sys_getdefaultencoding(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
     if (vm_check_args("getdefaultencoding", nargs, kwnames, 0, 0) < 0)
         return NULL;
     return str_from_cstr("utf-8");
@@ -260,7 +255,6 @@ static Obj sys_getdefaultencoding(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj sys_getfilesystemencodeerrors(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
     if (vm_check_args("getfilesystemencodeerrors", nargs, kwnames, 0, 0) < 0)
         return NULL;
     return str_from_cstr("surrogateescape");   /* str_from_os / str_to_os */
@@ -286,7 +280,6 @@ static Obj sys_setswitchinterval(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj sys_getswitchinterval(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
     if (vm_check_args("getswitchinterval", nargs, kwnames, 0, 0) < 0)
         return NULL;
     return float_new(vm_switch_interval);
@@ -294,7 +287,6 @@ static Obj sys_getswitchinterval(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj sys_get_int_max_str_digits(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
     if (vm_check_args("get_int_max_str_digits", nargs, kwnames, 0, 0) < 0)
         return NULL;
     return int_from_i64(int_get_max_str_digits());
@@ -388,7 +380,6 @@ static Obj sys_setprofile(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj sys_gettrace(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
     if (vm_check_args("gettrace", nargs, kwnames, 0, 0) < 0)
         return NULL;
     return vm_ts.roots[ROOT_TRACE_FUNC] ? vm_ts.roots[ROOT_TRACE_FUNC] : g_None;
@@ -396,7 +387,6 @@ static Obj sys_gettrace(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj sys_getprofile(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
     if (vm_check_args("getprofile", nargs, kwnames, 0, 0) < 0)
         return NULL;
     return vm_ts.roots[ROOT_PROFILE_FUNC] ? vm_ts.roots[ROOT_PROFILE_FUNC] : g_None;
@@ -404,7 +394,6 @@ static Obj sys_getprofile(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj sys_is_finalizing(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
     if (vm_check_args("is_finalizing", nargs, kwnames, 0, 0) < 0)
         return NULL;
     return vm_bool(vm_finalizing);
