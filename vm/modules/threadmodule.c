@@ -188,8 +188,6 @@ static Obj lock_enter(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj lock_release(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)nargs;
-    (void)kwnames;
     return lock_release_obj(&args[0]) < 0 ? NULL : g_None;
 }
 
@@ -208,7 +206,6 @@ static Obj lock_repr(Obj self)
 static Obj lock_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
 {
     (void)type;
-    (void)args;
     if (vm_check_args("lock", nargs, kwnames, 0, 0) < 0)
         return NULL;
     return lock_new_obj();
@@ -232,9 +229,6 @@ static const MethodDef lock_methods[] = {
 
 static Obj rlock_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
-    (void)nargs;
-    (void)kwnames;
     Obj l = iter_alloc((TypeObj *)type, NULL, 0);
     return l ? l : err_nomemory();
 }
@@ -269,8 +263,6 @@ static Obj rlock_enter(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj rlock_release(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)nargs;
-    (void)kwnames;
     if (!tm_monitor_exit((object_t *)args[0])) {
         err_set(E_RuntimeError, "cannot release un-acquired lock");
         return NULL;
@@ -617,7 +609,6 @@ out:
 
 static Obj thread_get_ident(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
     if (vm_check_args("get_ident", nargs, kwnames, 0, 0) < 0)
         return NULL;
     return int_from_u64((unsigned long)pthread_self());
@@ -625,7 +616,6 @@ static Obj thread_get_ident(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj thread_get_native_id(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
     if (vm_check_args("get_native_id", nargs, kwnames, 0, 0) < 0)
         return NULL;
     return int_from_i64((int64_t)syscall(SYS_gettid));
@@ -633,7 +623,6 @@ static Obj thread_get_native_id(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj thread_count(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
     if (vm_check_args("_count", nargs, kwnames, 0, 0) < 0)
         return NULL;
     return int_from_i64(__atomic_load_n(&vm_live_threads, __ATOMIC_ACQUIRE) - 1);
@@ -641,7 +630,6 @@ static Obj thread_count(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj thread_allocate_lock(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
     if (vm_check_args("allocate_lock", nargs, kwnames, 0, 0) < 0)
         return NULL;
     return lock_new_obj();
@@ -667,7 +655,6 @@ static Obj thread_stack_size_fn(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj thread_daemon_threads_allowed(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
     if (vm_check_args("daemon_threads_allowed", nargs, kwnames, 0, 0) < 0)
         return NULL;
     return g_True;
