@@ -48,7 +48,6 @@ static int parse_timeout(Obj v, int64_t *ns)
 
 static Obj tm_mode(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
     if (vm_check_args("mode", nargs, kwnames, 0, 0) < 0)
         return NULL;
     return str_from_cstr(TM_STM ? "stm" : tm_elision_on ? "htm" : "gil");
@@ -68,8 +67,6 @@ static Obj sync_enter(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj sync_exit(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)nargs;
-    (void)kwnames;
     if (!tm_monitor_exit(monitor_of(ITER(args[0])->a))) {
         err_set(E_RuntimeError, "cannot release un-acquired monitor");
         return NULL;
@@ -163,7 +160,6 @@ static Obj tm_is_owned(Obj *args, size_t nargs, Obj kwnames)
  * leaves the block with its effects kept, as with a lock. */
 static Obj atomic_enter(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
     if (vm_check_args("__enter__", nargs - 1, kwnames, 0, 0) < 0)
         return NULL;
     vm_ts.atomic++;
@@ -172,7 +168,6 @@ static Obj atomic_enter(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj atomic_exit(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args, (void)nargs, (void)kwnames;
     if (vm_ts.atomic > 0)
         vm_ts.atomic--;
     return g_False;
@@ -203,7 +198,6 @@ static int stat_item(Obj d, const char *key, uint64_t v)
  * (zero under the GIL, where nothing aborts). */
 static Obj tm_stats(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
     if (vm_check_args("stats", nargs, kwnames, 0, 0) < 0)
         return NULL;
     tm_stm_stats s;
