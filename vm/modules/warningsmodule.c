@@ -548,7 +548,6 @@ out:
 
 static Obj w_filters_mutated(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
     if (vm_check_args("_filters_mutated", nargs, kwnames, 0, 0) < 0)
         return NULL;
     Obj v = LIST_ITEMS(g_warn_version)[0];
