@@ -468,8 +468,6 @@ static Obj reversed_next(Obj self)
 
 static Obj reversed_length_hint(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)nargs;
-    (void)kwnames;
     Obj self = vm_unwrap(args[0]);
     if (TID(self) != TID_ITER || !ITER(self)->a)
         return MAKE_SMALLINT(0);
