@@ -470,9 +470,6 @@ static Obj bytes_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
 static Obj bytearray_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
 {
     (void)type;
-    (void)args;
-    (void)nargs;
-    (void)kwnames;
     return bytearray_alloc(0);
 }
 
@@ -1609,8 +1606,6 @@ static Obj bytes_iter_next(Obj self)
 
 static Obj bytes_iter_length_hint(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)nargs;
-    (void)kwnames;
     IterObj *it = ITER(args[0]);
     if (!it->a)
         return MAKE_SMALLINT(0);
