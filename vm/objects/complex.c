@@ -675,24 +675,17 @@ static Obj complex_m_format(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj complex_get_real(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)nargs;
-    (void)kwnames;
     return float_new(COMPLEX_REAL(vm_unwrap(args[0])));
 }
 
 static Obj complex_get_imag(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)nargs;
-    (void)kwnames;
     return float_new(COMPLEX_IMAG(vm_unwrap(args[0])));
 }
 
 /* real and imag are read-only (CPython's member descriptors' message). */
 static Obj complex_set_readonly(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
-    (void)nargs;
-    (void)kwnames;
     err_set(E_AttributeError, "readonly attribute");
     return NULL;
 }
