@@ -231,7 +231,6 @@ Obj classmethod_new(Obj f) { return wrap_func(TID_CLASSMETHOD, f); }
 
 static Obj sm_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args, (void)kwnames;
     bool is_static = (TypeObj *)type == T_staticmethod || type_is_subtype((TypeObj *)type, T_staticmethod);
     const char *name = is_static ? "staticmethod" : "classmethod";
     if (kwnames && TUPLE_LEN(kwnames)) {
