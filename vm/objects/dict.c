@@ -1065,9 +1065,6 @@ static int64_t dict_unhashable(Obj self)
 
 static Obj dict_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
-    (void)nargs;
-    (void)kwnames;
     return container_wrap_for_type(T_dict, type, dict_new());
 }
 
