@@ -127,7 +127,6 @@ static Obj tuple_of(Obj *args, size_t nargs)
 
 static Obj exc_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)kwnames;
     Obj *r = vm_roots(1);
     r[0] = tuple_of(args, nargs);
     Obj self = NULL;
