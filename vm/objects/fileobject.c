@@ -1778,7 +1778,6 @@ static Obj m_enter(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj m_exit(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)kwnames;
     if (nargs < 1 || TID(args[0]) != TID_FILE)
         return check_file(nargs ? args[0] : g_None, "__exit__");
     return close_file(args[0]) < 0 ? NULL : g_None;
