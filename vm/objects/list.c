@@ -849,9 +849,6 @@ static int64_t list_unhashable(Obj self)
 
 static Obj list_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
-    (void)nargs;
-    (void)kwnames;
     return container_wrap_for_type(T_list, type, list_new_capacity(0));
 }
 
