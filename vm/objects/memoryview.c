@@ -721,15 +721,11 @@ static Obj mv_release(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj mv_enter(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)nargs;
-    (void)kwnames;
     return self_mv(args, "__enter__");
 }
 
 static Obj mv_exit(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)nargs;
-    (void)kwnames;
     mv_release_now(args[0]);
     return g_None;
 }
