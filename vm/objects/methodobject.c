@@ -229,13 +229,11 @@ static int64_t builtin_hash(Obj v)
 
 static Obj builtin_name_get(Obj *args, size_t nargs, Obj kw)
 {
-    (void)nargs, (void)kw;
     return BUILTIN(args[0])->name;
 }
 
 static Obj builtin_qualname_get(Obj *args, size_t nargs, Obj kw)
 {
-    (void)nargs, (void)kw;
     Obj b = args[0];
     if (BUILTIN(b)->owner && IS_TYPE(BUILTIN(b)->owner))
         return str_from_format("%s.%s", type_name_of_type((TypeObj *)BUILTIN(b)->owner), BUILTIN(b)->def->name);
@@ -244,7 +242,6 @@ static Obj builtin_qualname_get(Obj *args, size_t nargs, Obj kw)
 
 static Obj builtin_self_get(Obj *args, size_t nargs, Obj kw)
 {
-    (void)nargs, (void)kw;
     Obj s = BUILTIN(args[0])->self;
     if (!s && !BUILTIN(args[0])->owner && g_builtins_module)
         return g_builtins_module;
@@ -253,14 +250,12 @@ static Obj builtin_self_get(Obj *args, size_t nargs, Obj kw)
 
 static Obj builtin_doc_get(Obj *args, size_t nargs, Obj kw)
 {
-    (void)nargs, (void)kw;
     const char *d = BUILTIN(args[0])->def->doc;
     return d ? str_from_cstr(d) : g_None;
 }
 
 static Obj builtin_module_get(Obj *args, size_t nargs, Obj kw)
 {
-    (void)nargs, (void)kw;
     Obj b = args[0];
     if (BUILTIN(b)->owner)
         return g_None;
@@ -272,7 +267,6 @@ static Obj builtin_module_get(Obj *args, size_t nargs, Obj kw)
 
 static Obj builtin_objclass_get(Obj *args, size_t nargs, Obj kw)
 {
-    (void)nargs, (void)kw;
     Obj o = BUILTIN(args[0])->owner;
     if (!o)
         return err_no_attr(args[0], NAME(__objclass__));
