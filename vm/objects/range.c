@@ -393,20 +393,14 @@ out:
 
 static Obj slice_start_get(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)nargs;
-    (void)kwnames;
     return SLICE(args[0])->start;
 }
 static Obj slice_stop_get(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)nargs;
-    (void)kwnames;
     return SLICE(args[0])->stop;
 }
 static Obj slice_step_get(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)nargs;
-    (void)kwnames;
     return SLICE(args[0])->step;
 }
 
@@ -807,20 +801,14 @@ static Obj range_reversed_m(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj range_start_get(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)nargs;
-    (void)kwnames;
     return RANGE(args[0])->start;
 }
 static Obj range_stop_get(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)nargs;
-    (void)kwnames;
     return RANGE(args[0])->stop;
 }
 static Obj range_step_get(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)nargs;
-    (void)kwnames;
     return RANGE(args[0])->step;
 }
 
