@@ -1410,8 +1410,6 @@ static Obj set_ixor(Obj a, Obj b) { return set_inplace(a, b, NB_XOR); }
 
 static Obj set_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
-    (void)nargs;
     if ((TypeObj *)type == T_set && kwnames && TUPLE_LEN(kwnames)) {
         err_set(E_TypeError, "set() takes no keyword arguments");
         return NULL;
