@@ -989,8 +989,6 @@ static Obj str_iter_next(Obj self)
 
 static Obj str_iter_length_hint(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)nargs;
-    (void)kwnames;
     IterObj *it = ITER(args[0]);
     Obj s = it->a;
     return MAKE_SMALLINT(s ? STR(s)->length - it->n : 0);
