@@ -132,8 +132,6 @@ static Obj ref_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
 static int ref_tp_init(Obj self, Obj *args, size_t nargs, Obj kwnames)
 {
     (void)self;
-    (void)args;
-    (void)kwnames;
     if (nargs < 1 || nargs > 2) {
         err_format(E_TypeError, "__init__ expected at most 2 arguments, got %zu", nargs);
         return -1;
@@ -143,7 +141,6 @@ static int ref_tp_init(Obj self, Obj *args, size_t nargs, Obj kwnames)
 
 static Obj ref_call(Obj self, Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
     if (nargs || (kwnames && TUPLE_LEN(kwnames))) {
         err_format(E_TypeError, "weakref() takes exactly 0 arguments (%zu given)", nargs);
         return NULL;
@@ -217,8 +214,6 @@ static Obj ref_repr(Obj self) { return weak_repr(self, "weakref"); }
 
 static Obj ref_callback_get(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)nargs;
-    (void)kwnames;
     Obj w = vm_unwrap(args[0]);
     if (!is_weak(w)) {
         err_set(E_TypeError, "descriptor '__callback__' needs a weak reference");
