@@ -561,13 +561,8 @@ static int log_helper(Obj v, double (*f)(double), double *out)
 
 static Obj m_log(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (kwnames && TUPLE_LEN(kwnames) > 0) {
-        err_set(E_TypeError, "log() takes no keyword arguments");
-        return NULL;
-    }
-    if (nargs < 1 || nargs > 2) {
-        err_format(E_TypeError, nargs < 1 ? "log expected at least 1 argument, got %zu"
-                                          : "log expected at most 2 arguments, got %zu", nargs);
+    if (nargs < 1 || nargs > 2) {   /* CPython's own wording for log */
+        err_set(E_TypeError, "math.log requires 1 to 2 arguments");
         return NULL;
     }
     double num, den;
