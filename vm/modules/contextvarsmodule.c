@@ -401,14 +401,12 @@ static const MethodDef token_methods[] = {
 
 static Obj cv_copy_context(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("copy_context", nargs, kwnames, 0, 0) < 0)
-        return NULL;
     Obj ctx = current_context();
     return ctx ? context_alloc(ITER(ctx)->a) : NULL;
 }
 
 static const MethodDef contextvars_functions[] = {
-    {"copy_context", cv_copy_context, 0, NULL},
+    {"copy_context", cv_copy_context, METH_NOARGS, NULL},
     {NULL, NULL, 0, NULL},
 };
 
