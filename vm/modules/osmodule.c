@@ -260,8 +260,6 @@ static Obj os_fstat(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj os_getcwd(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("getcwd", nargs, kwnames, 0, 0) < 0)
-        return NULL;
     char buf[PATH_MAX];
     if (!getcwd(buf, sizeof buf))
         return err_from_errno(errno, NULL);
@@ -270,8 +268,6 @@ static Obj os_getcwd(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj os_getcwdb(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("getcwdb", nargs, kwnames, 0, 0) < 0)
-        return NULL;
     char buf[PATH_MAX];
     if (!getcwd(buf, sizeof buf))
         return err_from_errno(errno, NULL);
@@ -735,8 +731,6 @@ OS_INT_GETTER(getegid, getegid())
 
 static Obj os_cpu_count(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("cpu_count", nargs, kwnames, 0, 0) < 0)
-        return NULL;
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     return n > 0 ? MAKE_SMALLINT(n) : g_None;
 }
@@ -1731,8 +1725,8 @@ static const MethodDef posixpath_functions[] = {
 };
 
 static const MethodDef os_functions[] = {
-    {"getcwd", os_getcwd, 0, NULL},
-    {"getcwdb", os_getcwdb, 0, NULL},
+    {"getcwd", os_getcwd, METH_NOARGS, NULL},
+    {"getcwdb", os_getcwdb, METH_NOARGS, NULL},
     {"chdir", os_chdir, METH_KW, NULL},
     {"listdir", os_listdir, METH_KW, NULL},
     {"mkdir", os_mkdir, METH_KW, NULL},
@@ -1761,7 +1755,7 @@ static const MethodDef os_functions[] = {
     {"geteuid", os_geteuid, 0, NULL},
     {"getgid", os_getgid, 0, NULL},
     {"getegid", os_getegid, 0, NULL},
-    {"cpu_count", os_cpu_count, 0, NULL},
+    {"cpu_count", os_cpu_count, METH_NOARGS, NULL},
     {"urandom", os_urandom, METH_O, NULL},
     {"strerror", os_strerror, 0, NULL},
     {"fspath", os_fspath, METH_KW, NULL},
