@@ -233,8 +233,6 @@ static Obj sig_alarm(Obj *args, size_t nargs, Obj kwnames)
 /* Wait for a signal: returns once a handler ran. */
 static Obj sig_pause(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("pause", nargs, kwnames, 0, 0) < 0)
-        return NULL;
     uint32_t never = 0;
     vm_blocking_begin();
     tm_park(&never, TM_PARK_FOREVER, true);
@@ -255,8 +253,6 @@ static Obj sig_strsignal(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj sig_valid_signals(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("valid_signals", nargs, kwnames, 0, 0) < 0)
-        return NULL;
     sigset_t all;
     sigfillset(&all);
     Obj *r = vm_roots(1);
@@ -364,9 +360,9 @@ static const MethodDef signal_functions[] = {
     {"getsignal", sig_getsignal, METH_O, "Return the current action for the given signal."},
     {"raise_signal", sig_raise_signal, METH_O, "Send a signal to the executing process."},
     {"alarm", sig_alarm, METH_O, "Arrange for SIGALRM to arrive after the given number of seconds."},
-    {"pause", sig_pause, 0, "Wait until a signal arrives."},
+    {"pause", sig_pause, METH_NOARGS, "Wait until a signal arrives."},
     {"strsignal", sig_strsignal, METH_O, "Return the system description of the given signal."},
-    {"valid_signals", sig_valid_signals, 0, "Return a set of valid signal numbers on this platform."},
+    {"valid_signals", sig_valid_signals, METH_NOARGS, "Return a set of valid signal numbers on this platform."},
     {"setitimer", sig_setitimer, METH_ARGS(2, 3), "Set an interval timer; return its previous (delay, interval)."},
     {"getitimer", sig_getitimer, METH_O, "Return the current (delay, interval) of an interval timer."},
     {NULL, NULL, 0, NULL},
