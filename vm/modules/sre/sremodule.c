@@ -25,8 +25,6 @@ static int char_arg(const char *fname, Obj *args, size_t nargs, Obj kwnames, uin
 
 static Obj sre_getcodesize(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("getcodesize", nargs, kwnames, 0, 0) < 0)
-        return NULL;
     return MAKE_SMALLINT(SRE_CODESIZE);
 }
 
@@ -144,7 +142,7 @@ out:
 
 static const MethodDef sre_funcs[] = {
     {"compile", sre_compile, METH_KW, NULL},
-    {"getcodesize", sre_getcodesize, 0, NULL},
+    {"getcodesize", sre_getcodesize, METH_NOARGS, NULL},
     {"ascii_iscased", sre_ascii_iscased, 0, NULL},
     {"unicode_iscased", sre_unicode_iscased, 0, NULL},
     {"ascii_tolower", sre_ascii_tolower, 0, NULL},
