@@ -842,8 +842,6 @@ static Obj s_calcsize(Obj *args, size_t nargs, Obj kwnames)
 /* Formats are not cached: nothing to clear. */
 static Obj s_clearcache(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("_clearcache", nargs, kwnames, 0, 0) < 0)
-        return NULL;
     return g_None;
 }
 
@@ -930,7 +928,7 @@ static const MethodDef struct_functions[] = {
     {"unpack_from", s_unpack_from, METH_KW, NULL},
     {"iter_unpack", s_iter_unpack, METH_ARGS(2, 2), NULL},
     {"calcsize", s_calcsize, METH_O, NULL},
-    {"_clearcache", s_clearcache, 0, NULL},
+    {"_clearcache", s_clearcache, METH_NOARGS, NULL},
     {NULL, NULL, 0, NULL},
 };
 
