@@ -47,8 +47,6 @@ static Obj sys_exit(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj sys_getrecursionlimit(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("getrecursionlimit", nargs, kwnames, 0, 0) < 0)
-        return NULL;
     return MAKE_SMALLINT(vm_recursion_limit);
 }
 
@@ -81,8 +79,6 @@ static Obj handled_exception(void)
 
 static Obj sys_exc_info(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("exc_info", nargs, kwnames, 0, 0) < 0)
-        return NULL;
     Obj e = handled_exception();
     if (!e)
         return tuple_pack(3, g_None, g_None, g_None);
@@ -92,8 +88,6 @@ static Obj sys_exc_info(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj sys_exception(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("exception", nargs, kwnames, 0, 0) < 0)
-        return NULL;
     Obj e = handled_exception();
     return e ? e : g_None;
 }
@@ -236,8 +230,6 @@ done:
 
 static Obj sys_get_asyncgen_hooks(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("get_asyncgen_hooks", nargs, kwnames, 0, 0) < 0)
-        return NULL;
     Obj *it = vm_roots(2);
     it[0] = vm_ts.roots[ROOT_ASYNCGEN_FIRSTITER] ? vm_ts.roots[ROOT_ASYNCGEN_FIRSTITER] : g_None;
     it[1] = vm_ts.roots[ROOT_ASYNCGEN_FINALIZER] ? vm_ts.roots[ROOT_ASYNCGEN_FINALIZER] : g_None;
@@ -248,15 +240,11 @@ static Obj sys_get_asyncgen_hooks(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj sys_getdefaultencoding(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("getdefaultencoding", nargs, kwnames, 0, 0) < 0)
-        return NULL;
     return str_from_cstr("utf-8");
 }
 
 static Obj sys_getfilesystemencodeerrors(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("getfilesystemencodeerrors", nargs, kwnames, 0, 0) < 0)
-        return NULL;
     return str_from_cstr("surrogateescape");   /* str_from_os / str_to_os */
 }
 
@@ -280,15 +268,11 @@ static Obj sys_setswitchinterval(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj sys_getswitchinterval(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("getswitchinterval", nargs, kwnames, 0, 0) < 0)
-        return NULL;
     return float_new(vm_switch_interval);
 }
 
 static Obj sys_get_int_max_str_digits(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("get_int_max_str_digits", nargs, kwnames, 0, 0) < 0)
-        return NULL;
     return int_from_i64(int_get_max_str_digits());
 }
 
@@ -380,22 +364,16 @@ static Obj sys_setprofile(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj sys_gettrace(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("gettrace", nargs, kwnames, 0, 0) < 0)
-        return NULL;
     return vm_ts.roots[ROOT_TRACE_FUNC] ? vm_ts.roots[ROOT_TRACE_FUNC] : g_None;
 }
 
 static Obj sys_getprofile(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("getprofile", nargs, kwnames, 0, 0) < 0)
-        return NULL;
     return vm_ts.roots[ROOT_PROFILE_FUNC] ? vm_ts.roots[ROOT_PROFILE_FUNC] : g_None;
 }
 
 static Obj sys_is_finalizing(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("is_finalizing", nargs, kwnames, 0, 0) < 0)
-        return NULL;
     return vm_bool(vm_finalizing);
 }
 
@@ -485,27 +463,27 @@ static const MethodDef sys_functions[] = {
     {"audit", sys_audit, 0, NULL},
     {"addaudithook", sys_addaudithook, METH_O, NULL},
     {"set_asyncgen_hooks", sys_set_asyncgen_hooks, METH_KW, NULL},
-    {"get_asyncgen_hooks", sys_get_asyncgen_hooks, 0, NULL},
-    {"getrecursionlimit", sys_getrecursionlimit, 0, NULL},
+    {"get_asyncgen_hooks", sys_get_asyncgen_hooks, METH_NOARGS, NULL},
+    {"getrecursionlimit", sys_getrecursionlimit, METH_NOARGS, NULL},
     {"setrecursionlimit", sys_setrecursionlimit, METH_O, NULL},
-    {"exc_info", sys_exc_info, 0, NULL},
-    {"exception", sys_exception, 0, NULL},
+    {"exc_info", sys_exc_info, METH_NOARGS, NULL},
+    {"exception", sys_exception, METH_NOARGS, NULL},
     {"intern", sys_intern, METH_O, NULL},
     {"getsizeof", sys_getsizeof, METH_KW, NULL},
-    {"getdefaultencoding", sys_getdefaultencoding, 0, NULL},
-    {"getfilesystemencoding", sys_getdefaultencoding, 0, NULL},
-    {"getfilesystemencodeerrors", sys_getfilesystemencodeerrors, 0, NULL},
+    {"getdefaultencoding", sys_getdefaultencoding, METH_NOARGS, NULL},
+    {"getfilesystemencoding", sys_getdefaultencoding, METH_NOARGS, NULL},
+    {"getfilesystemencodeerrors", sys_getfilesystemencodeerrors, METH_NOARGS, NULL},
     {"setswitchinterval", sys_setswitchinterval, METH_O, NULL},
-    {"getswitchinterval", sys_getswitchinterval, 0, NULL},
-    {"get_int_max_str_digits", sys_get_int_max_str_digits, 0, NULL},
+    {"getswitchinterval", sys_getswitchinterval, METH_NOARGS, NULL},
+    {"get_int_max_str_digits", sys_get_int_max_str_digits, METH_NOARGS, NULL},
     {"set_int_max_str_digits", sys_set_int_max_str_digits, METH_KW, NULL},
     {"excepthook", sys_excepthook, METH_ARGS(3, 3), NULL},
     {"displayhook", sys_displayhook, METH_O, NULL},
-    {"gettrace", sys_gettrace, 0, NULL},
-    {"getprofile", sys_getprofile, 0, NULL},
+    {"gettrace", sys_gettrace, METH_NOARGS, NULL},
+    {"getprofile", sys_getprofile, METH_NOARGS, NULL},
     {"settrace", sys_settrace, 0, NULL},
     {"setprofile", sys_setprofile, 0, NULL},
-    {"is_finalizing", sys_is_finalizing, 0,
+    {"is_finalizing", sys_is_finalizing, METH_NOARGS,
      "is_finalizing()\n\nReturn True if Python is exiting.\n\ntmpy: true while the finalizers of what is still "
      "reachable run, after the atexit handlers."},
     {"getrefcount", sys_getrefcount, METH_O,
