@@ -609,29 +609,21 @@ out:
 
 static Obj thread_get_ident(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("get_ident", nargs, kwnames, 0, 0) < 0)
-        return NULL;
     return int_from_u64((unsigned long)pthread_self());
 }
 
 static Obj thread_get_native_id(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("get_native_id", nargs, kwnames, 0, 0) < 0)
-        return NULL;
     return int_from_i64((int64_t)syscall(SYS_gettid));
 }
 
 static Obj thread_count(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("_count", nargs, kwnames, 0, 0) < 0)
-        return NULL;
     return int_from_i64(__atomic_load_n(&vm_live_threads, __ATOMIC_ACQUIRE) - 1);
 }
 
 static Obj thread_allocate_lock(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("allocate_lock", nargs, kwnames, 0, 0) < 0)
-        return NULL;
     return lock_new_obj();
 }
 
@@ -655,21 +647,19 @@ static Obj thread_stack_size_fn(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj thread_daemon_threads_allowed(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("daemon_threads_allowed", nargs, kwnames, 0, 0) < 0)
-        return NULL;
     return g_True;
 }
 
 static const MethodDef thread_functions[] = {
     {"start_new_thread", thread_start_new, METH_BARENAME | METH_ARGS(2, 3), "Start a new thread and return its identifier."},
     {"start_new", thread_start_new, METH_BARENAME | METH_ARGS(2, 3), NULL},
-    {"get_ident", thread_get_ident, 0, "Return a non-zero integer that uniquely identifies the current thread."},
-    {"get_native_id", thread_get_native_id, 0, "Return the native integral Thread ID of the current thread."},
-    {"_count", thread_count, 0, NULL},
-    {"allocate_lock", thread_allocate_lock, 0, "Create a new lock object."},
-    {"allocate", thread_allocate_lock, 0, NULL},
+    {"get_ident", thread_get_ident, METH_NOARGS, "Return a non-zero integer that uniquely identifies the current thread."},
+    {"get_native_id", thread_get_native_id, METH_NOARGS, "Return the native integral Thread ID of the current thread."},
+    {"_count", thread_count, METH_NOARGS, NULL},
+    {"allocate_lock", thread_allocate_lock, METH_NOARGS, "Create a new lock object."},
+    {"allocate", thread_allocate_lock, METH_NOARGS, NULL},
     {"stack_size", thread_stack_size_fn, METH_OLDMSG | METH_ARGS(0, 1), NULL},
-    {"daemon_threads_allowed", thread_daemon_threads_allowed, 0, NULL},
+    {"daemon_threads_allowed", thread_daemon_threads_allowed, METH_NOARGS, NULL},
     {NULL, NULL, 0, NULL},
 };
 
