@@ -48,8 +48,6 @@ static int parse_timeout(Obj v, int64_t *ns)
 
 static Obj tm_mode(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("mode", nargs, kwnames, 0, 0) < 0)
-        return NULL;
     return str_from_cstr(TM_STM ? "stm" : tm_elision_on ? "htm" : "gil");
 }
 
@@ -160,8 +158,6 @@ static Obj tm_is_owned(Obj *args, size_t nargs, Obj kwnames)
  * leaves the block with its effects kept, as with a lock. */
 static Obj atomic_enter(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("__enter__", nargs - 1, kwnames, 0, 0) < 0)
-        return NULL;
     vm_ts.atomic++;
     return g_None;
 }
@@ -180,7 +176,7 @@ static Obj atomic_repr(Obj self)
 }
 
 static const MethodDef atomic_methods[] = {
-    {"__enter__", atomic_enter, 0, NULL},
+    {"__enter__", atomic_enter, METH_NOARGS, NULL},
     {"__exit__", atomic_exit, 0, NULL},
     {NULL, NULL, 0, NULL},
 };
@@ -198,8 +194,6 @@ static int stat_item(Obj d, const char *key, uint64_t v)
  * (zero under the GIL, where nothing aborts). */
 static Obj tm_stats(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("stats", nargs, kwnames, 0, 0) < 0)
-        return NULL;
     tm_stm_stats s;
     tm_stm_get_stats(&s);
     Obj *r = vm_roots(2);
@@ -231,8 +225,8 @@ out:
 }
 
 static const MethodDef tm_functions[] = {
-    {"stats", tm_stats, 0, "The transaction statistics: transactions, commits, aborts by cause, ..."},
-    {"mode", tm_mode, 0, "'gil', 'htm' (tmpy-gil --tm=htm with an HTM) or 'stm': how this interpreter runs threads."},
+    {"stats", tm_stats, METH_NOARGS, "The transaction statistics: transactions, commits, aborts by cause, ..."},
+    {"mode", tm_mode, METH_NOARGS, "'gil', 'htm' (tmpy-gil --tm=htm with an HTM) or 'stm': how this interpreter runs threads."},
     {"synchronized", tm_synchronized, METH_O, "A re-entrant context manager on obj's monitor."},
     {"wait", tm_wait, METH_KW, "Wait on obj's monitor (held by the caller) until notified or the timeout."},
     {"notify", tm_notify, METH_KW, "Wake up to n threads waiting on obj's monitor."},
