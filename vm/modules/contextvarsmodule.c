@@ -98,7 +98,7 @@ static Obj context_iter(Obj self)
 
 static Obj ctx_get(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("get", nargs, kwnames, 2, 3) < 0 || !ctx_self_check(args[0]))
+    if (!ctx_self_check(args[0]))
         return NULL;
     if (check_type(args[1], T_context_var, "a ContextVar key") < 0)
         return NULL;
@@ -110,7 +110,7 @@ static Obj ctx_get(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj ctx_view(Obj *args, size_t nargs, Obj kwnames, const char *what)
 {
-    if (vm_check_args(what, nargs, kwnames, 1, 1) < 0 || !ctx_self_check(args[0]))
+    if (!ctx_self_check(args[0]))
         return NULL;
     return vm_call_method(ITER(args[0])->a, what, NULL, 0);
 }
@@ -132,7 +132,7 @@ static Obj ctx_items(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj ctx_copy(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("copy", nargs, kwnames, 1, 1) < 0 || !ctx_self_check(args[0]))
+    if (!ctx_self_check(args[0]))
         return NULL;
     return context_alloc(ITER(args[0])->a);
 }
@@ -173,11 +173,11 @@ out:
 }
 
 static const MethodDef context_methods[] = {
-    {"get", ctx_get, 0, NULL},
-    {"keys", ctx_keys, 0, NULL},
-    {"values", ctx_values, 0, NULL},
-    {"items", ctx_items, 0, NULL},
-    {"copy", ctx_copy, 0, NULL},
+    {"get", ctx_get, METH_ARGS(1, 2), NULL},
+    {"keys", ctx_keys, METH_NOARGS, NULL},
+    {"values", ctx_values, METH_NOARGS, NULL},
+    {"items", ctx_items, METH_NOARGS, NULL},
+    {"copy", ctx_copy, METH_NOARGS, NULL},
     {"run", ctx_run, METH_KW, NULL},
     {NULL, NULL, 0, NULL},
 };
@@ -215,7 +215,7 @@ static Obj var_self_check(Obj self)
  * given, else the variable's default, else LookupError. */
 static Obj var_get(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("get", nargs, kwnames, 1, 2) < 0 || !var_self_check(args[0]))
+    if (!var_self_check(args[0]))
         return NULL;
     Obj ctx = current_context();
     if (!ctx)
@@ -255,7 +255,7 @@ out:
 
 static Obj var_set(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("set", nargs, kwnames, 2, 2) < 0 || !var_self_check(args[0]))
+    if (!var_self_check(args[0]))
         return NULL;
     Obj *r = vm_roots(3);
     Obj res = NULL;
@@ -280,7 +280,7 @@ out:
 
 static Obj var_reset(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("reset", nargs, kwnames, 2, 2) < 0 || !var_self_check(args[0]))
+    if (!var_self_check(args[0]))
         return NULL;
     if (!vm_isinstance_type(args[1], T_token)) {
         err_format(E_TypeError, "expected an instance of Token, got '%s'", type_name(args[1]));
@@ -352,9 +352,9 @@ static Obj generic_alias_of(Obj *args, size_t nargs, Obj kwnames)
 }
 
 static const MethodDef context_var_methods[] = {
-    {"get", var_get, 0, NULL},
-    {"set", var_set, 0, NULL},
-    {"reset", var_reset, 0, NULL},
+    {"get", var_get, METH_ARGS(0, 1), NULL},
+    {"set", var_set, METH_O, NULL},
+    {"reset", var_reset, METH_O, NULL},
     {"__class_getitem__", generic_alias_of, METH_CLASS | METH_O, NULL},
     {NULL, NULL, 0, NULL},
 };
