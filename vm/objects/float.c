@@ -659,51 +659,38 @@ static Obj float_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
 /* ------------------------------------------------------------------ */
 /* Methods                                                             */
 /* ------------------------------------------------------------------ */
-#define TYPE_PREFIX "float."
-#define NOARGS(name)                                                    \
-    do {                                                                \
-        if (vm_check_args(TYPE_PREFIX name, nargs - 1, kwnames, 0, 0) < 0) \
-            return NULL;                                                \
-    } while (0)
 
 static Obj float_m_is_integer(Obj *args, size_t nargs, Obj kwnames)
 {
-    NOARGS("is_integer");
     double x = fval(args[0]);
     return vm_bool(isfinite(x) && floor(x) == x);
 }
 
 static Obj float_m_conjugate(Obj *args, size_t nargs, Obj kwnames)
 {
-    NOARGS("conjugate");
     return float_exact(args[0]);
 }
 
 static Obj float_m_trunc(Obj *args, size_t nargs, Obj kwnames)
 {
-    NOARGS("__trunc__");
     return int_from_double(trunc(fval(args[0])));
 }
 static Obj float_m_floor(Obj *args, size_t nargs, Obj kwnames)
 {
-    NOARGS("__floor__");
     return int_from_double(floor(fval(args[0])));
 }
 static Obj float_m_ceil(Obj *args, size_t nargs, Obj kwnames)
 {
-    NOARGS("__ceil__");
     return int_from_double(ceil(fval(args[0])));
 }
 
 static Obj float_m_getnewargs(Obj *args, size_t nargs, Obj kwnames)
 {
-    NOARGS("__getnewargs__");
     return tuple_pack(1, float_exact(args[0]));
 }
 
 static Obj float_m_as_integer_ratio(Obj *args, size_t nargs, Obj kwnames)
 {
-    NOARGS("as_integer_ratio");
     double x = fval(args[0]);
     if (isinf(x)) {
         err_set(E_OverflowError, "cannot convert Infinity to integer ratio");
@@ -739,7 +726,6 @@ static Obj float_m_as_integer_ratio(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj float_m_hex(Obj *args, size_t nargs, Obj kwnames)
 {
-    NOARGS("hex");
     double x = fval(args[0]);
     char buf[48];
     if (isnan(x) || isinf(x)) {
@@ -963,16 +949,16 @@ static Obj float_get_imag(Obj *args, size_t nargs, Obj kwnames)
 }
 
 static const MethodDef float_methods[] = {
-    {"is_integer", float_m_is_integer, 0, "Return True if the float is an integer."},
-    {"as_integer_ratio", float_m_as_integer_ratio, 0, "Return integer ratio."},
-    {"hex", float_m_hex, 0, "Return a hexadecimal representation of a floating-point number."},
+    {"is_integer", float_m_is_integer, METH_NOARGS, "Return True if the float is an integer."},
+    {"as_integer_ratio", float_m_as_integer_ratio, METH_NOARGS, "Return integer ratio."},
+    {"hex", float_m_hex, METH_NOARGS, "Return a hexadecimal representation of a floating-point number."},
     {"fromhex", float_m_fromhex, METH_CLASS | METH_O, "Create a floating-point number from a hexadecimal string."},
-    {"conjugate", float_m_conjugate, 0, "Return self, the complex conjugate of any float."},
-    {"__trunc__", float_m_trunc, 0, "Return the Integral closest to x between 0 and x."},
-    {"__floor__", float_m_floor, 0, "Return the floor as an Integral."},
-    {"__ceil__", float_m_ceil, 0, "Return the ceiling as an Integral."},
+    {"conjugate", float_m_conjugate, METH_NOARGS, "Return self, the complex conjugate of any float."},
+    {"__trunc__", float_m_trunc, METH_NOARGS, "Return the Integral closest to x between 0 and x."},
+    {"__floor__", float_m_floor, METH_NOARGS, "Return the floor as an Integral."},
+    {"__ceil__", float_m_ceil, METH_NOARGS, "Return the ceiling as an Integral."},
     {"__round__", float_m_round, METH_ARGS(0, 1), "Return the Integral closest to x, rounding half toward even."},
-    {"__getnewargs__", float_m_getnewargs, 0, NULL},
+    {"__getnewargs__", float_m_getnewargs, METH_NOARGS, NULL},
     {"__format__", float_m_format, METH_O, "Formats the float according to format_spec."},
     {"__getformat__", float_m_getformat, METH_CLASS | METH_O, NULL},
     {NULL, NULL, 0, NULL},
