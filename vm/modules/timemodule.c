@@ -34,16 +34,10 @@ static double clock_s(clockid_t id)
 #define CLOCK_FN(pyname, id)                                                   \
     static Obj t_##pyname(Obj *args, size_t nargs, Obj kwnames)                \
     {                                                                          \
-        (void)args;                                                            \
-        if (vm_check_args(#pyname, nargs, kwnames, 0, 0) < 0)                  \
-            return NULL;                                                       \
         return float_new(clock_s(id));                                         \
     }                                                                          \
     static Obj t_##pyname##_ns(Obj *args, size_t nargs, Obj kwnames)           \
     {                                                                          \
-        (void)args;                                                            \
-        if (vm_check_args(#pyname "_ns", nargs, kwnames, 0, 0) < 0)            \
-            return NULL;                                                       \
         return int_from_i64(clock_ns(id));                                     \
     }
 CLOCK_FN(time, CLOCK_REALTIME)
@@ -350,16 +344,16 @@ static Obj t_ctime(Obj *args, size_t nargs, Obj kwnames)
 }
 
 static const MethodDef time_functions[] = {
-    {"time", t_time, 0, NULL},
-    {"time_ns", t_time_ns, 0, NULL},
-    {"perf_counter", t_perf_counter, 0, NULL},
-    {"perf_counter_ns", t_perf_counter_ns, 0, NULL},
-    {"monotonic", t_monotonic, 0, NULL},
-    {"monotonic_ns", t_monotonic_ns, 0, NULL},
-    {"process_time", t_process_time, 0, NULL},
-    {"process_time_ns", t_process_time_ns, 0, NULL},
-    {"thread_time", t_thread_time, 0, NULL},
-    {"thread_time_ns", t_thread_time_ns, 0, NULL},
+    {"time", t_time, METH_NOARGS, NULL},
+    {"time_ns", t_time_ns, METH_NOARGS, NULL},
+    {"perf_counter", t_perf_counter, METH_NOARGS, NULL},
+    {"perf_counter_ns", t_perf_counter_ns, METH_NOARGS, NULL},
+    {"monotonic", t_monotonic, METH_NOARGS, NULL},
+    {"monotonic_ns", t_monotonic_ns, METH_NOARGS, NULL},
+    {"process_time", t_process_time, METH_NOARGS, NULL},
+    {"process_time_ns", t_process_time_ns, METH_NOARGS, NULL},
+    {"thread_time", t_thread_time, METH_NOARGS, NULL},
+    {"thread_time_ns", t_thread_time_ns, METH_NOARGS, NULL},
     {"sleep", t_sleep, METH_O, NULL},
     {"gmtime", t_gmtime, METH_OLDMSG | METH_ARGS(0, 1), NULL},
     {"localtime", t_localtime, METH_OLDMSG | METH_ARGS(0, 1), NULL},
