@@ -695,9 +695,6 @@ static Obj os_unsetenv(Obj *args, size_t nargs, Obj kwnames)
 #define OS_INT_GETTER(fname, expr)                                             \
     static Obj os_##fname(Obj *args, size_t nargs, Obj kwnames)                \
     {                                                                          \
-        (void)args;                                                            \
-        if (vm_check_args(#fname, nargs, kwnames, 0, 0) < 0)                   \
-            return NULL;                                                       \
         return MAKE_SMALLINT(expr);                                            \
     }
 OS_INT_GETTER(getpid, getpid())
@@ -1618,8 +1615,6 @@ static int stat_arg(Obj v, struct stat *st, bool follow)
 #define PRED(fname, follow, test)                                              \
     static Obj pp_##fname(Obj *args, size_t nargs, Obj kwnames)                \
     {                                                                          \
-        if (vm_check_args(#fname, nargs, kwnames, 1, 1) < 0)                   \
-            return NULL;                                                       \
         struct stat st;                                                        \
         int rc = stat_arg(args[0], &st, follow);                               \
         if (rc == -2)                                                          \
@@ -1633,10 +1628,8 @@ PRED(isdir, true, S_ISDIR(st.st_mode))
 PRED(islink, false, S_ISLNK(st.st_mode))
 
 /* getsize and friends raise OSError. */
-static Obj stat_value(Obj *args, size_t nargs, Obj kwnames, const char *fname, int what)
+static Obj stat_value(Obj *args, int what)
 {
-    if (vm_check_args(fname, nargs, kwnames, 1, 1) < 0)
-        return NULL;
     struct stat st;
     int rc = stat_any(args[0], "stat", true, true, &st);
     if (rc == -2)
@@ -1651,10 +1644,10 @@ static Obj stat_value(Obj *args, size_t nargs, Obj kwnames, const char *fname, i
     }
 }
 
-static Obj pp_getsize(Obj *args, size_t nargs, Obj kwnames) { return stat_value(args, nargs, kwnames, "getsize", 0); }
-static Obj pp_getmtime(Obj *args, size_t nargs, Obj kwnames) { return stat_value(args, nargs, kwnames, "getmtime", 1); }
-static Obj pp_getatime(Obj *args, size_t nargs, Obj kwnames) { return stat_value(args, nargs, kwnames, "getatime", 2); }
-static Obj pp_getctime(Obj *args, size_t nargs, Obj kwnames) { return stat_value(args, nargs, kwnames, "getctime", 3); }
+static Obj pp_getsize(Obj *args, size_t nargs, Obj kwnames) { return stat_value(args, 0); }
+static Obj pp_getmtime(Obj *args, size_t nargs, Obj kwnames) { return stat_value(args, 1); }
+static Obj pp_getatime(Obj *args, size_t nargs, Obj kwnames) { return stat_value(args, 2); }
+static Obj pp_getctime(Obj *args, size_t nargs, Obj kwnames) { return stat_value(args, 3); }
 
 static Obj pp_samefile(Obj *args, size_t nargs, Obj kwnames)
 {
@@ -1711,15 +1704,15 @@ static const MethodDef posixpath_functions[] = {
     {"commonprefix", pp_commonprefix, METH_O, NULL},
     {"expanduser", pp_expanduser, 0, NULL},
     {"expandvars", pp_expandvars, 0, NULL},
-    {"exists", pp_exists, 0, NULL},
-    {"lexists", pp_lexists, 0, NULL},
-    {"isfile", pp_isfile, 0, NULL},
-    {"isdir", pp_isdir, 0, NULL},
-    {"islink", pp_islink, 0, NULL},
-    {"getsize", pp_getsize, 0, NULL},
-    {"getmtime", pp_getmtime, 0, NULL},
-    {"getatime", pp_getatime, 0, NULL},
-    {"getctime", pp_getctime, 0, NULL},
+    {"exists", pp_exists, METH_O, NULL},
+    {"lexists", pp_lexists, METH_O, NULL},
+    {"isfile", pp_isfile, METH_O, NULL},
+    {"isdir", pp_isdir, METH_O, NULL},
+    {"islink", pp_islink, METH_O, NULL},
+    {"getsize", pp_getsize, METH_O, NULL},
+    {"getmtime", pp_getmtime, METH_O, NULL},
+    {"getatime", pp_getatime, METH_O, NULL},
+    {"getctime", pp_getctime, METH_O, NULL},
     {"samefile", pp_samefile, METH_ARGS(2, 2), NULL},
     {NULL, NULL, 0, NULL},
 };
@@ -1749,12 +1742,12 @@ static const MethodDef os_functions[] = {
     {"getenv", os_getenv, METH_KW, NULL},
     {"putenv", os_putenv, 0, NULL},
     {"unsetenv", os_unsetenv, 0, NULL},
-    {"getpid", os_getpid, 0, NULL},
-    {"getppid", os_getppid, 0, NULL},
-    {"getuid", os_getuid, 0, NULL},
-    {"geteuid", os_geteuid, 0, NULL},
-    {"getgid", os_getgid, 0, NULL},
-    {"getegid", os_getegid, 0, NULL},
+    {"getpid", os_getpid, METH_NOARGS, NULL},
+    {"getppid", os_getppid, METH_NOARGS, NULL},
+    {"getuid", os_getuid, METH_NOARGS, NULL},
+    {"geteuid", os_geteuid, METH_NOARGS, NULL},
+    {"getgid", os_getgid, METH_NOARGS, NULL},
+    {"getegid", os_getegid, METH_NOARGS, NULL},
     {"cpu_count", os_cpu_count, METH_NOARGS, NULL},
     {"urandom", os_urandom, METH_O, NULL},
     {"strerror", os_strerror, 0, NULL},
