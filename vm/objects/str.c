@@ -1414,8 +1414,6 @@ static int64_t count_in(Obj s, Obj sub, int64_t start, int64_t end)
 static bool search_args(const char *name, Obj *args, size_t nargs, Obj kwnames, Obj *s, Obj *sub,
                         int64_t *start, int64_t *end)
 {
-    if (check_args_old(name, nargs - 1, kwnames, 1, 3) < 0)
-        return false;
     if (!self_str(args[0], name))
         return false;
     if (!str_value(args[1])) {
@@ -1477,8 +1475,6 @@ static bool tail_match(Obj s, Obj sub, int64_t start, int64_t end, bool at_end)
 
 static Obj startsend(const char *name, Obj *args, size_t nargs, Obj kwnames, bool at_end)
 {
-    if (check_args_old(name, nargs - 1, kwnames, 1, 3) < 0)
-        return NULL;
     if (!self_str(args[0], name))
         return NULL;
     int64_t start = 0, end = INT64_MAX / 4;
@@ -1787,8 +1783,6 @@ out:
 static Obj partition_common(Obj *args, size_t nargs, Obj kwnames, bool rev)
 {
     const char *fname = rev ? "str.rpartition" : "str.partition";
-    if (vm_check_args(fname, nargs - 1, kwnames, 1, 1) < 0)
-        return NULL;
     SELF(fname);
     Obj sep = str_value(args[1]);
     if (!sep) {
@@ -1850,8 +1844,6 @@ static bool in_wide(const uint32_t *w, int64_t n, uint32_t cp)
 
 static Obj strip_common(Obj *args, size_t nargs, Obj kwnames, int which, const char *fname)
 {
-    if (vm_check_args(fname, nargs - 1, kwnames, 0, 1) < 0)
-        return NULL;
     SELF(fname);
     Obj chars = nargs > 1 && !IS_NONE(args[1]) ? args[1] : NULL;
     if (chars && !(chars = str_value(chars))) {
@@ -1999,8 +1991,6 @@ void sb_replace(StrBuf *b, const char *p, int64_t n, const char *q, int64_t qn, 
 static Obj affix_common(Obj *args, size_t nargs, Obj kwnames, bool suffix)
 {
     const char *fname = suffix ? "str.removesuffix" : "str.removeprefix";
-    if (vm_check_args(fname, nargs - 1, kwnames, 1, 1) < 0)
-        return NULL;
     SELF(fname);
     Obj a = str_value(args[1]);
     if (!a) {
@@ -2162,8 +2152,6 @@ static Obj case_unicode(Obj s, int mode)
 
 static Obj case_method(Obj *args, size_t nargs, Obj kwnames, int mode, const char *fname)
 {
-    if (vm_check_args(fname, nargs - 1, kwnames, 0, 0) < 0)
-        return NULL;
     SELF(fname);
     if (STR(self)->nbytes == 0)
         return self;
@@ -2209,8 +2197,6 @@ static bool char_is(int what, uint32_t c)
 
 static Obj is_method(Obj *args, size_t nargs, Obj kwnames, int what, const char *fname)
 {
-    if (vm_check_args(fname, nargs - 1, kwnames, 0, 0) < 0)
-        return NULL;
     SELF(fname);
     int64_t n = STR(self)->nbytes;
     if (n == 0)
@@ -2247,8 +2233,6 @@ static inline bool cp_title(uint32_t c) { return c >= 128 && uni_istitle(c); }
 /* islower / isupper: some cased char, none of the other case (nor titlecase). */
 static Obj case_test(Obj *args, size_t nargs, Obj kwnames, bool upper, const char *fname)
 {
-    if (vm_check_args(fname, nargs - 1, kwnames, 0, 0) < 0)
-        return NULL;
     SELF(fname);
     const unsigned char *p = (const unsigned char *)str_cstr(self);
     int64_t n = STR(self)->nbytes;
@@ -2356,8 +2340,6 @@ enum { JUST_LEFT, JUST_RIGHT, JUST_CENTER };
 
 static Obj just_method(Obj *args, size_t nargs, Obj kwnames, int how, const char *fname)
 {
-    if (vm_check_args(fname, nargs - 1, kwnames, 1, 2) < 0)
-        return NULL;
     if (!self_str(args[0], fname))
         return NULL;
     int64_t width;
@@ -2468,9 +2450,6 @@ void sb_expandtabs(StrBuf *b, const char *p, int64_t n, int64_t tabsize, bool ut
 
 static Obj m_maketrans(Obj *args, size_t nargs, Obj kwnames)
 {
-    /* METH_STATIC: no self */
-    if (vm_check_args("maketrans", nargs, kwnames, 1, 3) < 0)
-        return NULL;
     Obj *r = vm_roots(3);
     Obj res = NULL;
     r[0] = dict_new();
@@ -2669,49 +2648,49 @@ static Obj m___getnewargs__(Obj *args, size_t nargs, Obj kwnames)
 /* ------------------------------------------------------------------ */
 
 static const MethodDef str_methods[] = {
-    {"find", m_find, 0, NULL},
-    {"rfind", m_rfind, 0, NULL},
-    {"index", m_index, 0, NULL},
-    {"rindex", m_rindex, 0, NULL},
-    {"count", m_count, 0, NULL},
-    {"startswith", m_startswith, 0, NULL},
-    {"endswith", m_endswith, 0, NULL},
+    {"find", m_find, METH_ARGS(1, 3) | METH_OLDMSG, NULL},
+    {"rfind", m_rfind, METH_ARGS(1, 3) | METH_OLDMSG, NULL},
+    {"index", m_index, METH_ARGS(1, 3) | METH_OLDMSG, NULL},
+    {"rindex", m_rindex, METH_ARGS(1, 3) | METH_OLDMSG, NULL},
+    {"count", m_count, METH_ARGS(1, 3) | METH_OLDMSG, NULL},
+    {"startswith", m_startswith, METH_ARGS(1, 3) | METH_OLDMSG, NULL},
+    {"endswith", m_endswith, METH_ARGS(1, 3) | METH_OLDMSG, NULL},
     {"split", m_split, METH_KW, NULL},
     {"rsplit", m_rsplit, METH_KW, NULL},
     {"splitlines", m_splitlines, METH_KW, NULL},
-    {"partition", m_partition, 0, NULL},
-    {"rpartition", m_rpartition, 0, NULL},
+    {"partition", m_partition, METH_O, NULL},
+    {"rpartition", m_rpartition, METH_O, NULL},
     {"join", m_join, METH_O, NULL},
-    {"strip", m_strip, 0, NULL},
-    {"lstrip", m_lstrip, 0, NULL},
-    {"rstrip", m_rstrip, 0, NULL},
+    {"strip", m_strip, METH_ARGS(0, 1), NULL},
+    {"lstrip", m_lstrip, METH_ARGS(0, 1), NULL},
+    {"rstrip", m_rstrip, METH_ARGS(0, 1), NULL},
     {"replace", m_replace, METH_ARGS(2, 3), NULL},
-    {"removeprefix", m_removeprefix, 0, NULL},
-    {"removesuffix", m_removesuffix, 0, NULL},
-    {"lower", m_lower, 0, NULL},
-    {"upper", m_upper, 0, NULL},
-    {"title", m_title, 0, NULL},
-    {"capitalize", m_capitalize, 0, NULL},
-    {"swapcase", m_swapcase, 0, NULL},
-    {"casefold", m_casefold, 0, NULL},
-    {"isalpha", m_isalpha, 0, NULL},
-    {"isalnum", m_isalnum, 0, NULL},
-    {"isdecimal", m_isdecimal, 0, NULL},
-    {"isdigit", m_isdigit, 0, NULL},
-    {"isnumeric", m_isnumeric, 0, NULL},
-    {"isspace", m_isspace, 0, NULL},
-    {"isprintable", m_isprintable, 0, NULL},
+    {"removeprefix", m_removeprefix, METH_O, NULL},
+    {"removesuffix", m_removesuffix, METH_O, NULL},
+    {"lower", m_lower, METH_NOARGS, NULL},
+    {"upper", m_upper, METH_NOARGS, NULL},
+    {"title", m_title, METH_NOARGS, NULL},
+    {"capitalize", m_capitalize, METH_NOARGS, NULL},
+    {"swapcase", m_swapcase, METH_NOARGS, NULL},
+    {"casefold", m_casefold, METH_NOARGS, NULL},
+    {"isalpha", m_isalpha, METH_NOARGS, NULL},
+    {"isalnum", m_isalnum, METH_NOARGS, NULL},
+    {"isdecimal", m_isdecimal, METH_NOARGS, NULL},
+    {"isdigit", m_isdigit, METH_NOARGS, NULL},
+    {"isnumeric", m_isnumeric, METH_NOARGS, NULL},
+    {"isspace", m_isspace, METH_NOARGS, NULL},
+    {"isprintable", m_isprintable, METH_NOARGS, NULL},
     {"isascii", m_isascii, METH_NOARGS, NULL},
-    {"islower", m_islower, 0, NULL},
-    {"isupper", m_isupper, 0, NULL},
+    {"islower", m_islower, METH_NOARGS, NULL},
+    {"isupper", m_isupper, METH_NOARGS, NULL},
     {"istitle", m_istitle, METH_NOARGS, NULL},
     {"isidentifier", m_isidentifier, METH_NOARGS, NULL},
-    {"ljust", m_ljust, 0, NULL},
-    {"rjust", m_rjust, 0, NULL},
-    {"center", m_center, 0, NULL},
+    {"ljust", m_ljust, METH_ARGS(1, 2), NULL},
+    {"rjust", m_rjust, METH_ARGS(1, 2), NULL},
+    {"center", m_center, METH_ARGS(1, 2), NULL},
     {"zfill", m_zfill, METH_O, NULL},
     {"expandtabs", m_expandtabs, METH_KW, NULL},
-    {"maketrans", m_maketrans, METH_STATIC, NULL},
+    {"maketrans", m_maketrans, METH_STATIC | METH_ARGS(1, 3), NULL},
     {"translate", m_translate, METH_O, NULL},
     {"encode", m_encode, METH_KW, NULL},
     {"format", str_format_method, METH_KW, NULL},
