@@ -1011,25 +1011,6 @@ static Obj self_str(Obj v, const char *meth)
     return s;
 }
 
-int check_args_old(const char *fname, size_t nargs, Obj kwnames, int min, int max)
-{
-    if (kwnames && TUPLE_LEN(kwnames) > 0) {
-        err_format(E_TypeError, "%s() takes no keyword arguments", fname);
-        return -1;
-    }
-    if ((int64_t)nargs < min) {
-        err_format(E_TypeError, "%s() takes at least %d argument%s (%zu given)", fname, min, min == 1 ? "" : "s",
-                   nargs);
-        return -1;
-    }
-    if ((int64_t)nargs > max) {
-        err_format(E_TypeError, "%s() takes at most %d argument%s (%zu given)", fname, max, max == 1 ? "" : "s",
-                   nargs);
-        return -1;
-    }
-    return 0;
-}
-
 /* An integer argument (width, count, ...): __index__, OverflowError if huge. */
 int arg_i64(Obj v, int64_t *out)
 {

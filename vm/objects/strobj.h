@@ -47,9 +47,6 @@ Obj str_richcompare(Obj a, Obj b, int op);
 Obj str_add(Obj a, Obj b);
 
 /* ---- argument helpers shared by str.c, bytes.c, format.c ---- */
-/* Argument count check with PyArg_ParseTuple's messages
- * ("find() takes at least 1 argument (0 given)"). 0 or -1. */
-int check_args_old(const char *fname, size_t nargs, Obj kwnames, int min, int max);
 /* An integer argument through __index__ (small-int fast path); 0 or -1. */
 int arg_i64(Obj v, int64_t *out);
 /* An argument CPython takes as a C int: OverflowError "Python int too large
