@@ -544,8 +544,6 @@ out:
 static Obj os_close(Obj *args, size_t nargs, Obj kwnames)
 {
     vm_tx_become_inevitable();   /* changes the world: no abort may repeat it */
-    if (vm_check_args("close", nargs, kwnames, 1, 1) < 0)
-        return NULL;
     int64_t fd;
     if (arg_c_int(args[0], &fd) < 0)
         return NULL;
@@ -582,8 +580,6 @@ static Obj os_read(Obj *args, size_t nargs, Obj kwnames)
 static Obj os_write(Obj *args, size_t nargs, Obj kwnames)
 {
     vm_tx_become_inevitable();   /* changes the world: no abort may repeat it */
-    if (vm_check_args("write", nargs, kwnames, 2, 2) < 0)
-        return NULL;
     int64_t fd;
     if (arg_c_int(args[0], &fd) < 0)
         return NULL;
@@ -634,8 +630,6 @@ out:
 static Obj os_putenv(Obj *args, size_t nargs, Obj kwnames)
 {
     vm_tx_become_inevitable();   /* changes the world: no abort may repeat it */
-    if (vm_check_args("putenv", nargs, kwnames, 2, 2) < 0)
-        return NULL;
     if (!IS_STR(args[0]) || !IS_STR(args[1])) {
         err_format(E_TypeError, "str expected, not %s", type_name(IS_STR(args[0]) ? args[1] : args[0]));
         return NULL;
@@ -666,8 +660,6 @@ static Obj os_putenv(Obj *args, size_t nargs, Obj kwnames)
 static Obj os_unsetenv(Obj *args, size_t nargs, Obj kwnames)
 {
     vm_tx_become_inevitable();   /* changes the world: no abort may repeat it */
-    if (vm_check_args("unsetenv", nargs, kwnames, 1, 1) < 0)
-        return NULL;
     if (!IS_STR(args[0])) {
         err_format(E_TypeError, "str expected, not %s", type_name(args[0]));
         return NULL;
@@ -765,8 +757,6 @@ static Obj os_urandom(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj os_strerror(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("strerror", nargs, kwnames, 1, 1) < 0)
-        return NULL;
     int64_t e;
     if (arg_c_int(args[0], &e) < 0)
         return NULL;
@@ -843,8 +833,6 @@ out:
 static Obj os__exit(Obj *args, size_t nargs, Obj kwnames)
 {
     vm_tx_become_inevitable();   /* changes the world: no abort may repeat it */
-    if (vm_check_args("_exit", nargs, kwnames, 1, 1) < 0)
-        return NULL;
     int64_t n;
     if (arg_c_int(args[0], &n) < 0)
         return NULL;
@@ -1063,8 +1051,6 @@ out:
 
 static Obj one_path_fn(Obj *args, size_t nargs, Obj kwnames, const char *fname, PathStr *ps)
 {
-    if (vm_check_args(fname, nargs, kwnames, 1, 1) < 0)
-        return NULL;
     if (pstr(args[0], ps) < 0)
         return NULL;
     return g_None;
@@ -1690,20 +1676,20 @@ static Obj pp_splitdrive(Obj *args, size_t nargs, Obj kwnames)
 
 static const MethodDef posixpath_functions[] = {
     {"join", pp_join, 0, NULL},
-    {"split", pp_split, 0, NULL},
-    {"basename", pp_basename, 0, NULL},
-    {"dirname", pp_dirname, 0, NULL},
-    {"splitext", pp_splitext, 0, NULL},
+    {"split", pp_split, METH_O, NULL},
+    {"basename", pp_basename, METH_O, NULL},
+    {"dirname", pp_dirname, METH_O, NULL},
+    {"splitext", pp_splitext, METH_O, NULL},
     {"splitdrive", pp_splitdrive, METH_O, NULL},
-    {"isabs", pp_isabs, 0, NULL},
-    {"normpath", pp_normpath, 0, NULL},
+    {"isabs", pp_isabs, METH_O, NULL},
+    {"normpath", pp_normpath, METH_O, NULL},
     {"normcase", pp_normcase, METH_O, NULL},
-    {"abspath", pp_abspath, 0, NULL},
+    {"abspath", pp_abspath, METH_O, NULL},
     {"realpath", pp_realpath, METH_KW, NULL},
     {"relpath", pp_relpath, METH_KW, NULL},
     {"commonprefix", pp_commonprefix, METH_O, NULL},
-    {"expanduser", pp_expanduser, 0, NULL},
-    {"expandvars", pp_expandvars, 0, NULL},
+    {"expanduser", pp_expanduser, METH_O, NULL},
+    {"expandvars", pp_expandvars, METH_O, NULL},
     {"exists", pp_exists, METH_O, NULL},
     {"lexists", pp_lexists, METH_O, NULL},
     {"isfile", pp_isfile, METH_O, NULL},
@@ -1736,12 +1722,12 @@ static const MethodDef os_functions[] = {
     {"access", os_access, METH_KW, NULL},
     {"chmod", os_chmod, METH_KW, NULL},
     {"open", os_open, METH_KW, NULL},
-    {"close", os_close, 0, NULL},
+    {"close", os_close, METH_O, NULL},
     {"read", os_read, METH_ARGS(2, 2), NULL},
-    {"write", os_write, 0, NULL},
+    {"write", os_write, METH_ARGS(2, 2), NULL},
     {"getenv", os_getenv, METH_KW, NULL},
-    {"putenv", os_putenv, 0, NULL},
-    {"unsetenv", os_unsetenv, 0, NULL},
+    {"putenv", os_putenv, METH_ARGS(2, 2), NULL},
+    {"unsetenv", os_unsetenv, METH_O, NULL},
     {"getpid", os_getpid, METH_NOARGS, NULL},
     {"getppid", os_getppid, METH_NOARGS, NULL},
     {"getuid", os_getuid, METH_NOARGS, NULL},
@@ -1750,12 +1736,12 @@ static const MethodDef os_functions[] = {
     {"getegid", os_getegid, METH_NOARGS, NULL},
     {"cpu_count", os_cpu_count, METH_NOARGS, NULL},
     {"urandom", os_urandom, METH_O, NULL},
-    {"strerror", os_strerror, 0, NULL},
+    {"strerror", os_strerror, METH_O, NULL},
     {"fspath", os_fspath, METH_KW, NULL},
     {"fsencode", os_fsencode, METH_KW, NULL},
     {"fsdecode", os_fsdecode, METH_KW, NULL},
     {"system", os_system, METH_KW, NULL},
-    {"_exit", os__exit, 0, NULL},
+    {"_exit", os__exit, METH_O, NULL},
     {"kill", os_kill, METH_OLDMSG | METH_ARGS(2, 2), NULL},
     {"walk", os_walk, METH_KW, NULL},
     {NULL, NULL, 0, NULL},
