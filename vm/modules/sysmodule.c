@@ -336,8 +336,6 @@ out:
  * state an abort would not undo). */
 static Obj set_tracing(Obj *args, size_t nargs, Obj kwnames, const char *name, int root)
 {
-    if (vm_check_args(name, nargs, kwnames, 1, 1) < 0)
-        return NULL;
     vm_tx_become_inevitable();
     vm_ts.roots[root] = IS_NONE(args[0]) ? NULL : args[0];
     bool was = vm_tracing;
@@ -481,8 +479,8 @@ static const MethodDef sys_functions[] = {
     {"displayhook", sys_displayhook, METH_O, NULL},
     {"gettrace", sys_gettrace, METH_NOARGS, NULL},
     {"getprofile", sys_getprofile, METH_NOARGS, NULL},
-    {"settrace", sys_settrace, 0, NULL},
-    {"setprofile", sys_setprofile, 0, NULL},
+    {"settrace", sys_settrace, METH_O, NULL},
+    {"setprofile", sys_setprofile, METH_O, NULL},
     {"is_finalizing", sys_is_finalizing, METH_NOARGS,
      "is_finalizing()\n\nReturn True if Python is exiting.\n\ntmpy: true while the finalizers of what is still "
      "reachable run, after the atexit handlers."},
