@@ -276,9 +276,9 @@ static Obj g_origin(Obj *args, size_t nargs, Obj kw)
 }
 
 static const MethodDef coro_methods[] = {
-    {"send", gen_m_send, 0, "send(arg) -> send 'arg' into coroutine,\nreturn next iterated value or raise StopIteration."},
-    {"throw", gen_m_throw, 0, "throw(value)\nthrow(type[,value[,traceback]])\n\nRaise exception in coroutine, return next iterated value or raise\nStopIteration."},
-    {"close", gen_m_close, 0, "close() -> raise GeneratorExit inside coroutine."},
+    {"send", gen_m_send, METH_O, "send(arg) -> send 'arg' into coroutine,\nreturn next iterated value or raise StopIteration."},
+    {"throw", gen_m_throw, METH_ARGS(1, 3), "throw(value)\nthrow(type[,value[,traceback]])\n\nRaise exception in coroutine, return next iterated value or raise\nStopIteration."},
+    {"close", gen_m_close, METH_NOARGS, "close() -> raise GeneratorExit inside coroutine."},
     {"__await__", m_await, METH_NOARGS | METH_WRAPPER, "Return an iterator to be used in await expression."},
     {NULL, NULL, 0, NULL},
 };
@@ -513,6 +513,7 @@ static Obj as_send(Obj *args, size_t nargs, Obj kw)
  * own (an asend awaitable is closed by them). */
 static Obj aw_throw(Obj *args, size_t nargs, Obj kw)
 {
+    /* counted here, after the callers' state check, as CPython does */
     if (vm_check_args("throw", nargs - 1, kw, 1, 3) < 0)
         return NULL;
     Obj exc = gen_throw_args(args + 1, nargs - 1);
