@@ -787,22 +787,24 @@ static Obj unpack_iterator_length_hint(Obj *args, size_t nargs, Obj kwnames)
  * format or a Struct (format_of). */
 static Obj s_pack(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("pack", nargs, kwnames, 1, 1 << 30) < 0)
+    if (nargs == 0) {   /* the module function without its format (CPython's wording) */
+        err_set(E_TypeError, "missing format argument");
         return NULL;
+    }
     return do_pack(args[0], args + 1, nargs - 1);
 }
 
 static Obj s_pack_into(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("pack_into", nargs, kwnames, 1, 1 << 30) < 0)
+    if (nargs == 0) {   /* the module function without its format (CPython's wording) */
+        err_set(E_TypeError, "missing format argument");
         return NULL;
+    }
     return do_pack_into("pack_into", args[0], args + 1, nargs - 1);
 }
 
 static Obj s_unpack(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("unpack", nargs, kwnames, 2, 2) < 0)
-        return NULL;
     return do_unpack(args[0], args[1]);
 }
 
@@ -910,7 +912,7 @@ static Obj st_size(Obj *args, size_t nargs, Obj kwnames)
 static const MethodDef struct_methods[] = {
     {"pack", s_pack, 0, NULL},
     {"pack_into", s_pack_into, 0, NULL},
-    {"unpack", s_unpack, 0, NULL},
+    {"unpack", s_unpack, METH_O, NULL},
     {"unpack_from", st_unpack_from, METH_KW, NULL},
     {"iter_unpack", st_iter_unpack, METH_O, NULL},
     {NULL, NULL, 0, NULL},
@@ -924,7 +926,7 @@ static const MethodDef unpack_iterator_methods[] = {
 static const MethodDef struct_functions[] = {
     {"pack", s_pack, 0, NULL},
     {"pack_into", s_pack_into, 0, NULL},
-    {"unpack", s_unpack, 0, NULL},
+    {"unpack", s_unpack, METH_ARGS(2, 2), NULL},
     {"unpack_from", s_unpack_from, METH_KW, NULL},
     {"iter_unpack", s_iter_unpack, METH_ARGS(2, 2), NULL},
     {"calcsize", s_calcsize, METH_O, NULL},
