@@ -721,8 +721,6 @@ static Obj mio_truncate(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj mio_close(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("close", nargs - 1, kwnames, 0, 0) < 0)
-        return NULL;
     Obj s = check_self(args[0], type_of(args[0]));
     if (!s)
         return NULL;
@@ -781,14 +779,14 @@ static Obj mio_unsupported(const char *what)
 
 static Obj mio_fileno(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("fileno", nargs - 1, kwnames, 0, 0) < 0 || !check_self(args[0], type_of(args[0])))
+    if (!check_self(args[0], type_of(args[0])))
         return NULL;
     return mio_unsupported("fileno");
 }
 
 static Obj mio_detach(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("detach", nargs - 1, kwnames, 0, 0) < 0 || !check_self(args[0], type_of(args[0])))
+    if (!check_self(args[0], type_of(args[0])))
         return NULL;
     return mio_unsupported("detach");
 }
@@ -891,7 +889,7 @@ static Obj sio_line_buffering(Obj *args, size_t nargs, Obj kwnames)
 }
 
 static const MethodDef common_methods[] = {
-    {"close", mio_close, 0, NULL},
+    {"close", mio_close, METH_NOARGS, NULL},
     {"read", mio_read, METH_ARGS(0, 1), NULL},
     {"readline", mio_readline, METH_ARGS(0, 1), NULL},
     {"tell", mio_tell, METH_NOARGS, NULL},
@@ -902,8 +900,8 @@ static const MethodDef common_methods[] = {
     {"seekable", mio_true, METH_NOARGS, NULL},
     {"isatty", mio_isatty, METH_NOARGS, NULL},
     {"flush", mio_flush, METH_NOARGS, NULL},
-    {"fileno", mio_fileno, 0, NULL},
-    {"detach", mio_detach, 0, NULL},
+    {"fileno", mio_fileno, METH_NOARGS, NULL},
+    {"detach", mio_detach, METH_NOARGS, NULL},
     {"readlines", mio_readlines, METH_ARGS(0, 1), NULL},
     {"writelines", mio_writelines, METH_O, NULL},
     {"__enter__", mio_enter, METH_NOARGS, NULL},
