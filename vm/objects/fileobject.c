@@ -1540,8 +1540,6 @@ out:
 
 static Obj m_write(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("write", nargs, kwnames, 2, 2) < 0)
-        return NULL;
     Obj self = args[0];
     Obj st = check_writable(self, "write");
     if (!st)
@@ -1943,7 +1941,7 @@ static const MethodDef file_methods[] = {
     {"read", m_read, METH_KW, NULL},
     {"readline", m_readline, METH_KW, NULL},
     {"readlines", m_readlines, METH_KW, NULL},
-    {"write", m_write, 0, NULL},
+    {"write", m_write, METH_O, NULL},
     {"writelines", m_writelines, METH_O, NULL},
     {"close", m_close, METH_NOARGS, NULL},
     {"flush", m_flush, METH_NOARGS, NULL},
