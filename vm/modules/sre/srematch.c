@@ -204,8 +204,6 @@ out:
 /* start / end / span: the optional group argument. */
 static int span_of(Obj *args, size_t nargs, Obj kwnames, const char *fname, int64_t *s, int64_t *e)
 {
-    if (vm_check_args(fname, nargs - 1, kwnames, 0, 1) < 0)
-        return -1;
     int64_t g = 0;
     if (nargs == 2 && (g = group_index(&args[0], args[1])) < 0)
         return -1;
@@ -325,14 +323,14 @@ static const MethodDef match_methods[] = {
     {"groups", match_groups, METH_KW, "Return a tuple containing all the subgroups of the match, from 1."},
     {"groupdict", match_groupdict, METH_KW,
      "Return a dictionary containing all the named subgroups of the match, keyed by the subgroup name."},
-    {"start", match_start, 0, "Return index of the start of the substring matched by group."},
-    {"end", match_end, 0, "Return index of the end of the substring matched by group."},
-    {"span", match_span, 0, "For match object m, return the 2-tuple (m.start(group), m.end(group))."},
+    {"start", match_start, METH_ARGS(0, 1), "Return index of the start of the substring matched by group."},
+    {"end", match_end, METH_ARGS(0, 1), "Return index of the end of the substring matched by group."},
+    {"span", match_span, METH_ARGS(0, 1), "For match object m, return the 2-tuple (m.start(group), m.end(group))."},
     {"expand", match_expand, METH_O,
      "Return the string obtained by doing backslash substitution on the string template, as done by the sub() method."},
-    {"__copy__", sre_copy, 0, NULL},
-    {"__deepcopy__", sre_deepcopy, 0, NULL},
-    {"__class_getitem__", sre_class_getitem, METH_CLASS, "See PEP 585"},
+    {"__copy__", sre_copy, METH_NOARGS, NULL},
+    {"__deepcopy__", sre_deepcopy, METH_O, NULL},
+    {"__class_getitem__", sre_class_getitem, METH_CLASS | METH_O, "See PEP 585"},
     {NULL, NULL, 0, NULL},
 };
 

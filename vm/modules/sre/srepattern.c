@@ -519,20 +519,14 @@ static int64_t pattern_hash(Obj self)
 /* Pattern and Match are immutable: a copy is the object itself. */
 Obj sre_copy(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("__copy__", nargs - 1, kwnames, 0, 0) < 0)
-        return NULL;
     return args[0];
 }
 Obj sre_deepcopy(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("__deepcopy__", nargs - 1, kwnames, 1, 1) < 0)
-        return NULL;
     return args[0];
 }
 Obj sre_class_getitem(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("__class_getitem__", nargs - 1, kwnames, 1, 1) < 0)
-        return NULL;
     return generic_alias_new(args[0], args[1]);
 }
 
@@ -552,9 +546,9 @@ static const MethodDef pattern_methods[] = {
      "Return an iterator over all non-overlapping matches for the RE pattern in string.\n\n"
      "For each match, the iterator returns a match object."},
     {"scanner", pattern_scanner, METH_KW, NULL},
-    {"__copy__", sre_copy, 0, NULL},
-    {"__deepcopy__", sre_deepcopy, 0, NULL},
-    {"__class_getitem__", sre_class_getitem, METH_CLASS, "See PEP 585"},
+    {"__copy__", sre_copy, METH_NOARGS, NULL},
+    {"__deepcopy__", sre_deepcopy, METH_O, NULL},
+    {"__class_getitem__", sre_class_getitem, METH_CLASS | METH_O, "See PEP 585"},
     {NULL, NULL, 0, NULL},
 };
 
