@@ -410,6 +410,36 @@ int64_t seq_count(Obj *sslot, Obj *vslot)
     return count;
 }
 
+/* tp_richcompare of list and tuple: lexicographic, the first index whose
+ * items differ decides (== tries identity first, so a sequence equals
+ * itself); the operands are held in root slots across user __eq__. */
+Obj seq_compare(Obj a, Obj b, int op)
+{
+    a = vm_unwrap(a);
+    b = vm_unwrap(b);
+    if (!(IS_LIST(a) && IS_LIST(b)) && !(IS_TUPLE(a) && IS_TUPLE(b)))
+        return g_NotImplemented;
+    if (a == b && (op == CMP_EQ || op == CMP_NE))
+        return vm_bool(op == CMP_EQ);
+    Obj *r = vm_roots(2);
+    r[0] = a;
+    r[1] = b;
+    Obj res = seq_richcompare(r, op);
+    vm_unroots(r);
+    return res;
+}
+
+/* tp_len and tp_bool of list and tuple. */
+int64_t seq_len_slot(Obj self)
+{
+    return seq_len(vm_unwrap(self));
+}
+
+int seq_bool_slot(Obj self)
+{
+    return seq_len(vm_unwrap(self)) != 0;
+}
+
 /* list.index / tuple.index, declared METH_ARGS(1, 3): the first i in
  * [start, stop) with self[i] == value. */
 Obj seq_index_method(Obj *args, size_t nargs, Obj kwnames)
@@ -456,6 +486,7 @@ Obj seq_count_method(Obj *args, size_t nargs, Obj kwnames)
 
 Obj seq_repr(Obj s)
 {
+    s = vm_unwrap(s);
     bool list = IS_LIST(s);
     int64_t n = seq_len(s);
     if (n == 0)

@@ -179,8 +179,12 @@ Obj seq_richcompare(Obj *slots, int op);
 int64_t seq_find(Obj *sslot, Obj *vslot, int64_t start, int64_t stop);
 /* Number of items == *vslot, -1 on error. */
 int64_t seq_count(Obj *sslot, Obj *vslot);
-/* '[a, b]' / '(a, b)' / '(a,)'; `self` unwrapped; recursion shows as '[...]'. */
+/* '[a, b]' / '(a, b)' / '(a,)' (also tp_repr of both); recursion shows as '[...]'. */
 Obj seq_repr(Obj s);
+/* The slots list and tuple share: tp_richcompare, tp_len, tp_bool. */
+Obj seq_compare(Obj a, Obj b, int op);
+int64_t seq_len_slot(Obj self);
+int seq_bool_slot(Obj self);
 /* Clamp list.index / tuple.index start and stop (CPython's slice rules). */
 void seq_clamp_range(int64_t n, int64_t *start, int64_t *stop);
 /* list.index / tuple.index (METH_ARGS(1, 3)) and list.count / tuple.count (METH_O). */
@@ -196,7 +200,6 @@ Obj container_wrap_for_type(TypeObj *builtin, Obj type, Obj value);
 /* tuple.c                                                             */
 /* ------------------------------------------------------------------ */
 int64_t tuple_hash(Obj t);
-Obj tuple_richcompare(Obj a, Obj b, int op);
 Obj tuple_getslice(Obj t, int64_t lo, int64_t hi);   /* clamped to bounds */
 Obj tuple_concat(Obj a, Obj b);                      /* both tuples */
 Obj tuple_getitem(Obj t, Obj key);                   /* the tp_getitem slot */
@@ -215,7 +218,6 @@ void list_clear(Obj list);
 void list_reverse(Obj list);
 Obj list_getitem(Obj list, Obj key);                 /* the tp_getitem slot */
 int list_setitem(Obj list, Obj key, Obj v);          /* the tp_setitem slot (v NULL: del) */
-Obj list_richcompare(Obj a, Obj b, int op);
 Obj list_iter_new(Obj list);
 /* list(iterable) as a new exact list (vm_list_from_iter may use it). */
 Obj list_from_iterable(Obj iterable);

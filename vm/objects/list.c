@@ -447,40 +447,7 @@ Obj list_copy(Obj list)
     return list_getslice(list, 0, LIST_LEN(list));
 }
 
-/* ---- repr ---- */
-
-static Obj list_repr(Obj self)
-{
-    return seq_repr(vm_unwrap(self));
-}
-
-/* ---- comparison ---- */
-
-Obj list_richcompare(Obj a, Obj b, int op)
-{
-    a = vm_unwrap(a);
-    b = vm_unwrap(b);
-    if (!IS_LIST(a) || !IS_LIST(b))
-        return g_NotImplemented;
-    Obj *r = vm_roots(2);
-    r[0] = a;
-    r[1] = b;
-    Obj res = seq_richcompare(r, op);
-    vm_unroots(r);
-    return res;
-}
-
 /* ---- sequence slots ---- */
-
-static int64_t list_len(Obj self)
-{
-    return LIST_LEN(vm_unwrap(self));
-}
-
-static int list_bool(Obj self)
-{
-    return LIST_LEN(vm_unwrap(self)) != 0;
-}
 
 /* Items of `v` as a vector: a list or tuple (a copy when it is `l` itself),
  * else list(v). NULL + TypeError(msg) if v is not iterable. */
@@ -1012,15 +979,15 @@ void list_init_type(void)
     ensure_empty_array();
     T_list = (TypeObj *)type_new_builtin("list", T_object, TID_LIST, TPF_BASETYPE | TPF_SEQUENCE | TPF_MATCH_SELF);
     TypeObj *t = T_list;
-    t->tp_repr = list_repr;
+    t->tp_repr = seq_repr;
     t->tp_hash = list_unhashable;
-    t->tp_richcompare = list_richcompare;
-    t->tp_len = list_len;
+    t->tp_richcompare = seq_compare;
+    t->tp_len = seq_len_slot;
     t->tp_getitem = list_getitem;
     t->tp_setitem = list_setitem;
     t->tp_contains = list_contains;
     t->tp_iter = list_iter;
-    t->tp_bool = list_bool;
+    t->tp_bool = seq_bool_slot;
     t->tp_new = list_tp_new;
     t->tp_init = list_tp_init;
     t->nb[NB_ADD] = list_add;

@@ -111,39 +111,7 @@ int64_t tuple_hash(Obj t)
     return (int64_t)acc;
 }
 
-/* ---- repr ---- */
-
-static Obj tuple_repr(Obj self)
-{
-    return seq_repr(vm_unwrap(self));
-}
-
-/* ---- comparison ---- */
-
-/* Lexicographic: the first index whose items differ decides (== uses
- * identity first); the tuples are held in root slots across user __eq__. */
-Obj tuple_richcompare(Obj a, Obj b, int op)
-{
-    a = vm_unwrap(a);
-    b = vm_unwrap(b);
-    if (!IS_TUPLE(a) || !IS_TUPLE(b))
-        return g_NotImplemented;
-    if (a == b && (op == CMP_EQ || op == CMP_NE))
-        return vm_bool(op == CMP_EQ);
-    Obj *r = vm_roots(2);
-    r[0] = a;
-    r[1] = b;
-    Obj res = seq_richcompare(r, op);
-    vm_unroots(r);
-    return res;
-}
-
 /* ---- sequence ---- */
-
-static int64_t tuple_len(Obj self)
-{
-    return TUPLE_LEN(vm_unwrap(self));
-}
 
 Obj tuple_getslice(Obj t, int64_t lo, int64_t hi)
 {
@@ -349,23 +317,18 @@ static const MethodDef tuple_methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-static int tuple_bool(Obj self)
-{
-    return TUPLE_LEN(vm_unwrap(self)) != 0;
-}
-
 void tuple_init_type(void)
 {
     T_tuple = (TypeObj *)type_new_builtin("tuple", T_object, TID_TUPLE, TPF_BASETYPE | TPF_SEQUENCE | TPF_MATCH_SELF);
     TypeObj *t = T_tuple;
-    t->tp_repr = tuple_repr;
+    t->tp_repr = seq_repr;
     t->tp_hash = tuple_hash;
-    t->tp_richcompare = tuple_richcompare;
-    t->tp_len = tuple_len;
+    t->tp_richcompare = seq_compare;
+    t->tp_len = seq_len_slot;
     t->tp_getitem = tuple_getitem;
     t->tp_contains = tuple_contains;
     t->tp_iter = tuple_iter;
-    t->tp_bool = tuple_bool;
+    t->tp_bool = seq_bool_slot;
     t->tp_new = tuple_tp_new;
     t->nb[NB_ADD] = tuple_add;
     t->nb[NB_MUL] = tuple_mul;
