@@ -429,6 +429,17 @@ Obj seq_compare(Obj a, Obj b, int op)
     return res;
 }
 
+/* tp_contains of list and tuple: 1, 0, -1. */
+int seq_contains_slot(Obj self, Obj v)
+{
+    Obj *r = vm_roots(2);
+    r[0] = vm_unwrap(self);
+    r[1] = v;
+    int64_t i = seq_find(&r[0], &r[1], 0, INT64_MAX);
+    vm_unroots(r);
+    return i == -2 ? -1 : i >= 0;
+}
+
 /* tp_len and tp_bool of list and tuple. */
 int64_t seq_len_slot(Obj self)
 {

@@ -181,8 +181,9 @@ int64_t seq_find(Obj *sslot, Obj *vslot, int64_t start, int64_t stop);
 int64_t seq_count(Obj *sslot, Obj *vslot);
 /* '[a, b]' / '(a, b)' / '(a,)' (also tp_repr of both); recursion shows as '[...]'. */
 Obj seq_repr(Obj s);
-/* The slots list and tuple share: tp_richcompare, tp_len, tp_bool. */
+/* The slots list and tuple share: tp_richcompare, tp_contains, tp_len, tp_bool. */
 Obj seq_compare(Obj a, Obj b, int op);
+int seq_contains_slot(Obj self, Obj v);
 int64_t seq_len_slot(Obj self);
 int seq_bool_slot(Obj self);
 /* Clamp list.index / tuple.index start and stop (CPython's slice rules). */

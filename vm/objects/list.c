@@ -681,16 +681,6 @@ int list_setitem(Obj self, Obj key, Obj v)
     return 0;
 }
 
-static int list_contains(Obj self, Obj v)
-{
-    Obj *r = vm_roots(2);
-    r[0] = vm_unwrap(self);
-    r[1] = v;
-    int64_t i = seq_find(&r[0], &r[1], 0, INT64_MAX);
-    vm_unroots(r);
-    return i == -2 ? -1 : i >= 0;
-}
-
 static Obj list_iter(Obj self)
 {
     return list_iter_new(vm_unwrap(self));
@@ -985,7 +975,7 @@ void list_init_type(void)
     t->tp_len = seq_len_slot;
     t->tp_getitem = list_getitem;
     t->tp_setitem = list_setitem;
-    t->tp_contains = list_contains;
+    t->tp_contains = seq_contains_slot;
     t->tp_iter = list_iter;
     t->tp_bool = seq_bool_slot;
     t->tp_new = list_tp_new;

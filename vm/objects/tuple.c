@@ -187,16 +187,6 @@ Obj tuple_getitem(Obj self, Obj key)
     return TUPLE_ITEMS(t)[i];
 }
 
-static int tuple_contains(Obj self, Obj v)
-{
-    Obj *r = vm_roots(2);
-    r[0] = vm_unwrap(self);
-    r[1] = v;
-    int64_t i = seq_find(&r[0], &r[1], 0, INT64_MAX);
-    vm_unroots(r);
-    return i == -2 ? -1 : i >= 0;
-}
-
 static Obj tuple_iter(Obj self)
 {
     return tuple_iter_new(vm_unwrap(self));
@@ -326,7 +316,7 @@ void tuple_init_type(void)
     t->tp_richcompare = seq_compare;
     t->tp_len = seq_len_slot;
     t->tp_getitem = tuple_getitem;
-    t->tp_contains = tuple_contains;
+    t->tp_contains = seq_contains_slot;
     t->tp_iter = tuple_iter;
     t->tp_bool = seq_bool_slot;
     t->tp_new = tuple_tp_new;
