@@ -328,9 +328,9 @@ enum {
                              given, so fn may read args[0..min) without looking */
     METH_OLDMSG = 16,     /* with METH_COUNTED: PyArg_ParseTuple's wording ("find() takes at least
                              1 argument (0 given)") in place of "find expected at least 1 argument, got 0";
-                             implies METH_BARENAME */
-    METH_BARENAME = 32,   /* messages name a module function without its module, as CPython does its
-                             METH_VARARGS ones ("log() takes no keyword arguments", not "math.log()") */
+                             in a module it implies METH_BARENAME */
+    METH_BARENAME = 32,   /* CPython's function is METH_VARARGS: bound to a module or an object it goes
+                             by its bare name ("log() takes no keyword arguments", not "math.log()") */
     METH_WRAPPER = 64,    /* with METH_COUNTED: a slot wrapper in CPython (__next__, __await__, __repr__),
                              so its wording: "expected 0 arguments, got 1", "wrapper __next__() takes no
                              keyword arguments" */

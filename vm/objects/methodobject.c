@@ -46,16 +46,20 @@ static Obj builtin_bind(Obj descr, Obj self)
 /* "len", "math.sqrt" or "list.append" for messages, as CPython's
  * _PyObject_FunctionStr: the module is named unless it is builtins; a bound
  * method is named by its receiver's type (or class), an unbound one by the
- * defining type; "deque", not "collections.deque". */
+ * defining type; "deque", not "collections.deque". A function that is
+ * METH_VARARGS in CPython (METH_BARENAME; METH_OLDMSG in a module) goes by
+ * its bare name once bound to a module or an object. */
 void builtin_qualname(Obj b, char *buf, size_t n)
 {
     Obj owner = BUILTIN(b)->owner, self = BUILTIN(b)->self;
     const char *name = BUILTIN(b)->def->name;
-    if (owner && IS_TYPE(owner)) {
+    int flags = BUILTIN(b)->def->flags;
+    if (self && ((flags & METH_BARENAME) || (!owner && (flags & METH_OLDMSG)))) {
+        snprintf(buf, n, "%s", name);   /* CPython's METH_VARARGS: the bare name once bound */
+    } else if (owner && IS_TYPE(owner)) {
         TypeObj *t = !self ? (TypeObj *)owner : IS_TYPE(self) ? (TypeObj *)self : TYPE(self);
         snprintf(buf, n, "%s.%s", str_cstr(t->name), name);
-    } else if (!owner && self && TID(self) == TID_MODULE && !(BUILTIN(b)->def->flags & (METH_BARENAME | METH_OLDMSG)) &&
-             IS_STR(((ModuleObj *)self)->name) &&
+    } else if (!owner && self && TID(self) == TID_MODULE && IS_STR(((ModuleObj *)self)->name) &&
              !str_eq_cstr(((ModuleObj *)self)->name, "builtins"))
         snprintf(buf, n, "%s.%s", str_cstr(((ModuleObj *)self)->name), name);
     else
