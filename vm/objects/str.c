@@ -2629,13 +2629,13 @@ static Obj m___getnewargs__(Obj *args, size_t nargs, Obj kwnames)
 /* ------------------------------------------------------------------ */
 
 static const MethodDef str_methods[] = {
-    {"find", m_find, METH_ARGS(1, 3) | METH_OLDMSG, NULL},
-    {"rfind", m_rfind, METH_ARGS(1, 3) | METH_OLDMSG, NULL},
-    {"index", m_index, METH_ARGS(1, 3) | METH_OLDMSG, NULL},
-    {"rindex", m_rindex, METH_ARGS(1, 3) | METH_OLDMSG, NULL},
-    {"count", m_count, METH_ARGS(1, 3) | METH_OLDMSG, NULL},
-    {"startswith", m_startswith, METH_ARGS(1, 3) | METH_OLDMSG, NULL},
-    {"endswith", m_endswith, METH_ARGS(1, 3) | METH_OLDMSG, NULL},
+    {"find", m_find, METH_ARGS(1, 3) | METH_OLDMSG | METH_BARENAME, NULL},
+    {"rfind", m_rfind, METH_ARGS(1, 3) | METH_OLDMSG | METH_BARENAME, NULL},
+    {"index", m_index, METH_ARGS(1, 3) | METH_OLDMSG | METH_BARENAME, NULL},
+    {"rindex", m_rindex, METH_ARGS(1, 3) | METH_OLDMSG | METH_BARENAME, NULL},
+    {"count", m_count, METH_ARGS(1, 3) | METH_OLDMSG | METH_BARENAME, NULL},
+    {"startswith", m_startswith, METH_ARGS(1, 3) | METH_OLDMSG | METH_BARENAME, NULL},
+    {"endswith", m_endswith, METH_ARGS(1, 3) | METH_OLDMSG | METH_BARENAME, NULL},
     {"split", m_split, METH_KW, NULL},
     {"rsplit", m_rsplit, METH_KW, NULL},
     {"splitlines", m_splitlines, METH_KW, NULL},
