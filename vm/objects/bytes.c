@@ -2865,13 +2865,13 @@ out:
     {"lstrip", bm_lstrip, METH_ARGS(0, 1), NULL},                   \
     {"rstrip", bm_rstrip, METH_ARGS(0, 1), NULL},                   \
     {"replace", bm_replace, METH_ARGS(2, 3), NULL},                 \
-    {"find", bm_find, METH_ARGS(1, 3) | METH_OLDMSG, NULL},         \
-    {"rfind", bm_rfind, METH_ARGS(1, 3) | METH_OLDMSG, NULL},       \
-    {"index", bm_index, METH_ARGS(1, 3) | METH_OLDMSG, NULL},       \
-    {"rindex", bm_rindex, METH_ARGS(1, 3) | METH_OLDMSG, NULL},     \
-    {"count", bm_count, METH_ARGS(1, 3) | METH_OLDMSG, NULL},       \
-    {"startswith", bm_startswith, METH_ARGS(1, 3) | METH_OLDMSG, NULL}, \
-    {"endswith", bm_endswith, METH_ARGS(1, 3) | METH_OLDMSG, NULL}, \
+    {"find", bm_find, METH_ARGS(1, 3) | METH_OLDMSG | METH_BARENAME, NULL}, \
+    {"rfind", bm_rfind, METH_ARGS(1, 3) | METH_OLDMSG | METH_BARENAME, NULL}, \
+    {"index", bm_index, METH_ARGS(1, 3) | METH_OLDMSG | METH_BARENAME, NULL}, \
+    {"rindex", bm_rindex, METH_ARGS(1, 3) | METH_OLDMSG | METH_BARENAME, NULL}, \
+    {"count", bm_count, METH_ARGS(1, 3) | METH_OLDMSG | METH_BARENAME, NULL}, \
+    {"startswith", bm_startswith, METH_ARGS(1, 3) | METH_OLDMSG | METH_BARENAME, NULL}, \
+    {"endswith", bm_endswith, METH_ARGS(1, 3) | METH_OLDMSG | METH_BARENAME, NULL}, \
     {"partition", bm_partition, METH_O, NULL},                      \
     {"rpartition", bm_rpartition, METH_O, NULL},                    \
     {"removeprefix", bm_removeprefix, METH_O, NULL},                \
