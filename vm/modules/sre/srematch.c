@@ -102,10 +102,6 @@ static Obj group_value(Obj *mslot, int64_t g, Obj dflt)
 
 static Obj match_group(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (kwnames && TUPLE_LEN(kwnames)) {
-        err_set(E_TypeError, "group() takes no keyword arguments");
-        return NULL;
-    }
     if (nargs <= 1)
         return group_value(&args[0], 0, g_None);
     if (nargs == 2) {
@@ -318,7 +314,7 @@ out:
 }
 
 static const MethodDef match_methods[] = {
-    {"group", match_group, METH_KW,
+    {"group", match_group, METH_BARENAME,
      "group([group1, ...]) -> str or tuple.\n    Return subgroup(s) of the match by indices or names.\n    For 0 returns the entire match."},
     {"groups", match_groups, METH_KW, "Return a tuple containing all the subgroups of the match, from 1."},
     {"groupdict", match_groupdict, METH_KW,
