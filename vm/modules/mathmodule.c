@@ -621,10 +621,6 @@ enum { NORM_STACK = 16 };
 
 static Obj m_hypot(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (kwnames && TUPLE_LEN(kwnames) > 0) {
-        err_set(E_TypeError, "hypot() takes no keyword arguments");
-        return NULL;
-    }
     double local[NORM_STACK];
     double *v = nargs <= NORM_STACK ? local : malloc(nargs * sizeof(double));
     if (!v)
@@ -832,10 +828,6 @@ static Obj m_isqrt(Obj *args, size_t nargs, Obj kwnames)
 /* gcd / lcm of any number of ints */
 static Obj gcd_lcm(Obj *args, size_t nargs, Obj kwnames, bool lcm)
 {
-    if (kwnames && TUPLE_LEN(kwnames) > 0) {
-        err_format(E_TypeError, "%s() takes no keyword arguments", lcm ? "lcm" : "gcd");
-        return NULL;
-    }
     Obj *r = vm_roots(2);
     Obj res = NULL;
     r[0] = MAKE_SMALLINT(lcm ? 1 : 0);
@@ -857,19 +849,6 @@ static Obj m_lcm(Obj *args, size_t nargs, Obj kwnames) { return gcd_lcm(args, na
 
 static Obj comb_perm_args(Obj *args, size_t nargs, Obj kwnames, bool perm)
 {
-    const char *name = perm ? "perm" : "comb";
-    if (kwnames && TUPLE_LEN(kwnames) > 0) {
-        err_format(E_TypeError, "%s() takes no keyword arguments", name);
-        return NULL;
-    }
-    if (nargs < (perm ? 1u : 2u) || nargs > 2) {
-        if (perm)
-            err_format(E_TypeError, nargs < 1 ? "perm expected at least 1 argument, got %zu"
-                                              : "perm expected at most 2 arguments, got %zu", nargs);
-        else
-            err_format(E_TypeError, "comb expected 2 arguments, got %zu", nargs);
-        return NULL;
-    }
     Obj *r = vm_roots(2);
     Obj res = NULL;
     if (!(r[0] = vm_index(args[0])))
@@ -941,8 +920,8 @@ static const MethodDef math_functions[] = {
     {"gcd", m_gcd, 0, "Greatest Common Divisor."},
     {"lcm", m_lcm, 0, "Least Common Multiple."},
     {"factorial", m_factorial, METH_O, "Find n!."},
-    {"comb", m_comb, 0, NULL},
-    {"perm", m_perm, 0, NULL},
+    {"comb", m_comb, METH_ARGS(2, 2), NULL},
+    {"perm", m_perm, METH_ARGS(1, 2), NULL},
     {"isqrt", m_isqrt, METH_O, NULL},
     {"fsum", m_fsum, METH_O, NULL},
     {"prod", m_prod, METH_KW, NULL},
