@@ -408,10 +408,6 @@ static Obj g_audit_hooks;
 /* sys.audit(event, *args): each hook(event, args) in the order added. */
 static Obj sys_audit(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (kwnames && TUPLE_LEN(kwnames)) {
-        err_set(E_TypeError, "audit() takes no keyword arguments");
-        return NULL;
-    }
     if (nargs < 1) {
         err_set(E_TypeError, "audit() missing 1 required positional argument: 'event'");
         return NULL;
