@@ -1165,10 +1165,6 @@ static Obj pp_isabs(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj pp_join(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (kwnames && TUPLE_LEN(kwnames)) {
-        err_set(E_TypeError, "join() takes no keyword arguments");
-        return NULL;
-    }
     if (nargs < 1) {
         err_set(E_TypeError, "join() missing 1 required positional argument: 'a'");
         return NULL;
