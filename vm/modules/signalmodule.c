@@ -188,14 +188,6 @@ static Obj sig_getsignal(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj sig_default_int_handler(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (kwnames && TUPLE_LEN(kwnames) > 0) {
-        err_set(E_TypeError, "default_int_handler() takes no keyword arguments");
-        return NULL;
-    }
-    if (nargs != 2) {
-        err_format(E_TypeError, "default_int_handler expected 2 arguments, got %zu", nargs);
-        return NULL;
-    }
     err_set_obj((Obj)E_KeyboardInterrupt);
     return NULL;
 }
@@ -373,7 +365,7 @@ static const MethodDef signal_functions[] = {
 /* ------------------------------------------------------------------ */
 
 static const MethodDef default_int_handler_def = {
-    "default_int_handler", sig_default_int_handler, METH_KW,
+    "default_int_handler", sig_default_int_handler, METH_ARGS(2, 2),
     "The default handler for SIGINT installed by Python.\n\nIt raises KeyboardInterrupt."};
 
 void signals_init(void)
