@@ -811,14 +811,8 @@ static Obj list_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
 
 static int list_tp_init(Obj self, Obj *args, size_t nargs, Obj kwnames)
 {
-    if (kwnames && TUPLE_LEN(kwnames)) {
-        err_set(E_TypeError, "list() takes no keyword arguments");
+    if (vm_check_args("list", nargs, kwnames, 0, 1) < 0)
         return -1;
-    }
-    if (nargs > 1) {
-        err_format(E_TypeError, "list expected at most 1 argument, got %zu", nargs);
-        return -1;
-    }
     Obj l = vm_unwrap(self);
     if (LIST_LEN(l))
         list_clear(l);
