@@ -278,14 +278,8 @@ static Obj tuple_from_iterable(Obj it)
 
 static Obj tuple_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
 {
-    if (kwnames && TUPLE_LEN(kwnames)) {
-        err_set(E_TypeError, "tuple() takes no keyword arguments");
+    if (vm_check_args("tuple", nargs, kwnames, 0, 1) < 0)
         return NULL;
-    }
-    if (nargs > 1) {
-        err_format(E_TypeError, "tuple expected at most 1 argument, got %zu", nargs);
-        return NULL;
-    }
     Obj t = nargs ? tuple_from_iterable(args[0]) : tuple_new(0);
     return container_wrap_for_type(T_tuple, type, t);
 }
