@@ -1419,14 +1419,8 @@ static Obj set_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
 
 static int set_tp_init(Obj self, Obj *args, size_t nargs, Obj kwnames)
 {
-    if (kwnames && TUPLE_LEN(kwnames)) {
-        err_set(E_TypeError, "set() takes no keyword arguments");
+    if (vm_check_args("set", nargs, kwnames, 0, 1) < 0)
         return -1;
-    }
-    if (nargs > 1) {
-        err_format(E_TypeError, "set expected at most 1 argument, got %zu", nargs);
-        return -1;
-    }
     Obj *r = vm_roots(1);   /* s_update's set pointer must be a root slot */
     r[0] = vm_unwrap(self);
     if (SETOBJ(r[0])->used)
@@ -1438,14 +1432,8 @@ static int set_tp_init(Obj self, Obj *args, size_t nargs, Obj kwnames)
 
 static Obj frozenset_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
 {
-    if (kwnames && TUPLE_LEN(kwnames)) {
-        err_set(E_TypeError, "frozenset() takes no keyword arguments");
+    if (vm_check_args("frozenset", nargs, kwnames, 0, 1) < 0)
         return NULL;
-    }
-    if (nargs > 1) {
-        err_format(E_TypeError, "frozenset expected at most 1 argument, got %zu", nargs);
-        return NULL;
-    }
     if ((TypeObj *)type == T_frozenset && nargs == 1 && IS_SET_ANY(args[0]) && is_frozen(args[0]))
         return args[0];
     Obj fs = frozenset_new(nargs ? args[0] : NULL);
