@@ -1935,14 +1935,8 @@ static Obj bool_tp_repr(Obj v)
 static Obj bool_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
 {
     (void)type;
-    if (kwnames && TUPLE_LEN(kwnames) > 0) {
-        err_set(E_TypeError, "bool() takes no keyword arguments");
+    if (vm_check_args("bool", nargs, kwnames, 0, 1) < 0)
         return NULL;
-    }
-    if (nargs > 1) {
-        err_format(E_TypeError, "bool expected at most 1 argument, got %zu", nargs);
-        return NULL;
-    }
     if (nargs == 0)
         return g_False;
     int t = vm_is_true(args[0]);
