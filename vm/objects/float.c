@@ -609,14 +609,8 @@ static Obj float_richcompare(Obj a, Obj b, int op)
 
 static Obj float_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
 {
-    if (kwnames && TUPLE_LEN(kwnames) > 0) {
-        err_set(E_TypeError, "float() takes no keyword arguments");
+    if (vm_check_args("float", nargs, kwnames, 0, 1) < 0)
         return NULL;
-    }
-    if (nargs > 1) {
-        err_format(E_TypeError, "float expected at most 1 argument, got %zu", nargs);
-        return NULL;
-    }
     Obj v;
     if (nargs == 0)
         v = float_new(0.0);
