@@ -354,18 +354,8 @@ static int64_t slice_unhashable(Obj self)
 static Obj slice_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
 {
     (void)type;
-    if (kwnames && TUPLE_LEN(kwnames)) {
-        err_set(E_TypeError, "slice() takes no keyword arguments");
+    if (vm_check_args("slice", nargs, kwnames, 1, 3) < 0)
         return NULL;
-    }
-    if (nargs < 1) {
-        err_format(E_TypeError, "slice expected at least 1 argument, got %zu", nargs);
-        return NULL;
-    }
-    if (nargs > 3) {
-        err_format(E_TypeError, "slice expected at most 3 arguments, got %zu", nargs);
-        return NULL;
-    }
     if (nargs == 1)
         return slice_new(g_None, args[0], g_None);
     return slice_new(args[0], args[1], nargs > 2 ? args[2] : g_None);
@@ -815,18 +805,8 @@ static Obj range_step_get(Obj *args, size_t nargs, Obj kwnames)
 static Obj range_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
 {
     (void)type;
-    if (kwnames && TUPLE_LEN(kwnames)) {
-        err_set(E_TypeError, "range() takes no keyword arguments");
+    if (vm_check_args("range", nargs, kwnames, 1, 3) < 0)
         return NULL;
-    }
-    if (nargs < 1) {
-        err_format(E_TypeError, "range expected at least 1 argument, got %zu", nargs);
-        return NULL;
-    }
-    if (nargs > 3) {
-        err_format(E_TypeError, "range expected at most 3 arguments, got %zu", nargs);
-        return NULL;
-    }
     if (nargs == 1)
         return range_new(MAKE_SMALLINT(0), args[0], MAKE_SMALLINT(1));
     return range_new(args[0], args[1], nargs > 2 ? args[2] : MAKE_SMALLINT(1));
