@@ -15,33 +15,6 @@ Obj g_builtins_module;
 Obj g_builtins;   /* the builtins module's dict */
 Obj g_modules;    /* sys.modules */
 
-/* ------------------------------------------------------------------ */
-/* Argument checks with CPython's messages                             */
-/* ------------------------------------------------------------------ */
-
-static int no_kw(const char *name, Obj kwnames)
-{
-    if (kwnames && TUPLE_LEN(kwnames) > 0) {
-        err_format(E_TypeError, "%s() takes no keyword arguments", name);
-        return -1;
-    }
-    return 0;
-}
-
-/* "getattr expected at least 2 arguments, got 1" style. */
-static int pos_args(const char *name, size_t nargs, Obj kwnames, size_t min, size_t max)
-{
-    if (no_kw(name, kwnames) < 0)
-        return -1;
-    if (nargs < min || nargs > max) {
-        size_t want = nargs < min ? min : max;
-        const char *how = min == max ? "" : nargs < min ? "at least " : "at most ";
-        err_format(E_TypeError, "%s expected %s%zu argument%s, got %zu", name, how, want, want == 1 ? "" : "s", nargs);
-        return -1;
-    }
-    return 0;
-}
-
 /* Find keyword arguments by name; an unknown one is an error. */
 static int kw_lookup(const char *fname, Obj *args, size_t nargs, Obj kwnames, const char *const *names, Obj *out)
 {
@@ -925,9 +898,7 @@ static Obj eval_exec(Obj *args, size_t nargs, Obj kwnames, bool is_eval)
     const char *fname = is_eval ? "eval" : "exec";
     Obj *a = vm_roots(4);
     Obj res = NULL;
-    if (is_eval) {
-        if (pos_args("eval", nargs, kwnames, 1, 3) < 0)
-            goto out;
+    if (is_eval) {   /* declared METH_ARGS(1, 3) */
         for (size_t i = 0; i < nargs; i++)
             a[i] = args[i];
     } else {
@@ -1109,8 +1080,6 @@ out:
 
 static Obj bi_exit(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (no_kw("exit", kwnames) < 0)
-        return NULL;
     if (nargs > 1) {
         err_format(E_TypeError, "Quitter.__call__() takes from 1 to 2 positional arguments but %zu were given",
                    nargs + 1);
@@ -1137,7 +1106,7 @@ static const MethodDef builtin_functions[] = {
     {"delattr", bi_delattr, METH_ARGS(2, 2), NULL},
     {"dir", bi_dir, METH_ARGS(0, 1), NULL},
     {"divmod", bi_divmod, METH_ARGS(2, 2), NULL},
-    {"eval", bi_eval, 0, NULL},
+    {"eval", bi_eval, METH_ARGS(1, 3), NULL},
     {"exec", bi_exec, METH_KW, NULL},
     {"exit", bi_exit, 0, NULL},
     {"format", bi_format, METH_ARGS(1, 2), NULL},
