@@ -331,6 +331,8 @@ enum {
                              in a module it implies METH_BARENAME */
     METH_BARENAME = 32,   /* CPython's function is METH_VARARGS: bound to a module or an object it goes
                              by its bare name ("log() takes no keyword arguments", not "math.log()") */
+    METH_UNPACKED = 128,  /* with METH_COUNTED: PyArg_UnpackTuple's wording even for one argument
+                             ("split expected 1 argument, got 0", not "takes exactly one argument") */
     METH_WRAPPER = 64,    /* with METH_COUNTED: a slot wrapper in CPython (__next__, __await__, __repr__),
                              so its wording: "expected 0 arguments, got 1", "wrapper __next__() takes no
                              keyword arguments" */

@@ -92,6 +92,10 @@ static Obj builtin_args_error(Obj callable, size_t n, Obj kwnames)
                    min == max ? "exactly" : few ? "at least" : "at most", k, k == 1 ? "" : "s", n);
         return NULL;
     }
+    if ((flags & METH_UNPACKED) && min == max) {
+        err_format(E_TypeError, "%s expected %d argument%s, got %zu", def->name, min, min == 1 ? "" : "s", n);
+        return NULL;
+    }
     /* vm_check_args words it by the kind: "q() takes no arguments", "q() takes
      * exactly one argument", else "name expected at most 1 argument, got 2". */
     vm_check_args(max == 0 || (min == 1 && max == 1) ? q : def->name, n, NULL, min, max);
