@@ -284,6 +284,12 @@ def run_direct():
                  lambda: m.group(k=1), lambda: group(k=1), lambda: math.gcd(k=1), lambda: time.gmtime(k=1),
                  lambda: collections.deque().index(k=1)):
         show("varargs", call)
+    eg = ExceptionGroup("g", [ValueError(), TypeError()])
+    derive, split = eg.derive, eg.split
+    for call in (lambda: eg.derive(), lambda: eg.derive(1, 2), lambda: eg.derive(k=1), lambda: derive(k=1),
+                 lambda: eg.split(), lambda: eg.split(k=1), lambda: split(k=1), lambda: eg.subgroup(1, 2),
+                 lambda: ExceptionGroup.__class_getitem__()):
+        show("group", call)
 
 
 run_types()
