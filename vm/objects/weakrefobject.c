@@ -103,10 +103,8 @@ static Obj as_ref(Obj self)
 
 static Obj ref_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
 {
-    if (kwnames && TUPLE_LEN(kwnames)) {
-        err_set(E_TypeError, "ref() takes no keyword arguments");
+    if (vm_check_args("ref", nargs, kwnames, 0, -1) < 0)
         return NULL;
-    }
     if (nargs < 1 || nargs > 2) {
         err_format(E_TypeError, "__new__ expected at most 2 arguments, got %zu", nargs);
         if (nargs < 1)
