@@ -233,10 +233,8 @@ static Obj sm_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
 {
     bool is_static = (TypeObj *)type == T_staticmethod || type_is_subtype((TypeObj *)type, T_staticmethod);
     const char *name = is_static ? "staticmethod" : "classmethod";
-    if (kwnames && TUPLE_LEN(kwnames)) {
-        err_format(E_TypeError, "%s() takes no keyword arguments", name);
+    if (vm_check_args(name, nargs, kwnames, 0, -1) < 0)
         return NULL;
-    }
     if (nargs != 1) {
         err_format(E_TypeError, "%s expected 1 argument, got %zu", name, nargs);
         return NULL;
