@@ -126,6 +126,12 @@ bench: $(BENCHES) $(TMPY_GIL) $(TMPY_STM)
 	bench/py_single.py
 	bench/py_sync.py --tmpy $(TMPY_GIL)
 	bench/py_stm.py
+	bench/parallel.py
+
+# bench/parallel/*.py at 1-8 threads under build/tmpy, build/tmpy-gil and python3:
+# bench/results/parallel.txt and parallel.png.
+bench-parallel: $(TMPY_GIL) $(TMPY_STM)
+	bench/parallel.py
 
 check-valgrind: setup all $(CTESTS)
 	python3 -m pytest -q tests -k valgrind

@@ -30,6 +30,7 @@ void tm_config_defaults(tm_config *c)
         .major_factor = 1.82,
         .gc_debug_move = false,
         .stm_solo = true,
+        .stm_cm = TM_CM_CFG_ON,
     };
 }
 
@@ -125,6 +126,18 @@ int tm_config_from_env(tm_config *c, char *err, size_t errlen)
         return -1;
     if (env_flag("TMPY_STM_CHECK", &c->stm_check, err, errlen))
         return -1;
+    if ((v = getenv("TMPY_STM_CM")) && *v) {
+        if (strcmp(v, "off") == 0)
+            c->stm_cm = TM_CM_CFG_OFF;
+        else if (strcmp(v, "on") == 0)
+            c->stm_cm = TM_CM_CFG_ON;
+        else if (strcmp(v, "eager") == 0)
+            c->stm_cm = TM_CM_CFG_EAGER;
+        else {
+            snprintf(err, errlen, "TMPY_STM_CM must be 'on', 'off' or 'eager', got '%s'", v);
+            return -1;
+        }
+    }
     if ((v = getenv("TMPY_STM_INJECT_ABORTS")) && *v) {
         char *end;
         errno = 0;

@@ -17,12 +17,15 @@ typedef struct tm_config {
                                inevitable reader of what it wrote instead of aborting one of them */
     bool stm_check;         /* TMPY_STM_CHECK=1: the write-barrier checker (barriercheck.c) */
     bool stm_solo;          /* TMPY_STM_SOLO=0 turns off solo transactions (stm.c): on by default */
+    int stm_cm;             /* TMPY_STM_CM: the contention manager (contention.h), TM_CM_CFG_* */
     double inject_aborts;   /* TMPY_STM_INJECT_ABORTS=RATE[:SEED]: probability of a forced abort at */
     uint64_t inject_seed;   /* each commit, barrier slow path and allocation slow path (tests) */
     bool tm_htm;            /* TMPY_TM=htm (or --tm=htm): the GIL build elides its GIL with HTM */
     const char *htm_fake;   /* TMPY_HTM_FAKE: the fake HTM's script or model (tests), NULL: RTM */
     uint32_t htm_txlen;     /* TMPY_HTM_TXLEN: a constant transaction length, 0: per yield point */
 } tm_config;
+
+enum { TM_CM_CFG_OFF, TM_CM_CFG_ON, TM_CM_CFG_EAGER };   /* TMPY_STM_CM=off, on (default), eager (tests) */
 
 /* A command line's choice of TMPY_TM (`--tm=htm`), set before
  * tm_runtime_init_from_env; it wins over the environment. */

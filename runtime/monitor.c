@@ -10,20 +10,31 @@
  * contender may inflate it on the owner's behalf).
  *
  * Fat locks live in a table reached by their 23-bit index (two levels:
- * lazily allocated chunks, never freed). Each has a small internal spin lock
+ * lazily allocated chunks, never freed; STM: deflated ones are reused from
+ * a free list). Each has a small internal spin lock
  * guarding the owner, the count, a FIFO entry queue and a FIFO wait set. The
  * queue nodes are on the blocked threads' C stacks; each thread parks on its
  * node's own futex word, so a wakeup is aimed at one thread.
  *
- * Fat unlock lets the monitor go (owner 0) and wakes the first queued
- * thread, which retries: another thread may barge in first, in which case
- * the woken thread goes back to the head of the queue, not the tail.
+ * Waiting to enter is a queue, not a race: a fat unlock with a thread
+ * queued hands the monitor to it (owner and count set for it) before
+ * waking it, so an unlocking thread that enters again at once queues
+ * behind it instead of taking the monitor back before the woken thread has
+ * run (under STM, a woken thread runs only after the unlocker's
+ * transaction commits). A contender for a thin lock inflates it at once
+ * and queues, so the owner's next unlock finds it.
  *
  * STM build: the thin word is transactional data (written after tm_write),
  * so the thin fast paths are plain transactional code. Fat locks and
  * blocking are not transactional: every slow path becomes inevitable first
  * (an inevitable transaction never aborts, so nothing done to a fat lock is
- * ever undone by a rollback). */
+ * ever undone by a rollback), and reads the word again once it is. So that
+ * a monitor contended once does not make every later enter and exit
+ * inevitable, the owner's last exit of an idle fat lock (nobody queued,
+ * waiting, or notified and not yet back) deflates it: the thin free word
+ * is stored and the fat lock goes to the free list. Nobody else can hold
+ * on to it then: only one transaction is inevitable, so every other thread
+ * that touches a fat lock is parked in one of its lists or counted. */
 #define _GNU_SOURCE
 #include "monitor.h"
 #include "fatal.h"
@@ -42,9 +53,6 @@
 #define FAT_CHUNK_BITS 10
 #define FAT_CHUNK (1u << FAT_CHUNK_BITS)
 #define FAT_MAX (1u << FAT_INDEX_BITS)
-/* Contended thin locks: how many times a contender hands the segment over,
- * so that the owner can run and unlock, before it inflates and blocks. */
-#define THIN_SPINS 3
 
 /* Deadlines: CLOCK_MONOTONIC nanoseconds; these two are special. */
 #define DL_FOREVER TM_PARK_FOREVER
@@ -53,7 +61,7 @@
 /* ---- Queue nodes (on the blocked thread's stack) ---- */
 
 /* NODE_QUEUED while in a list; taken off by another thread, NODE_WOKEN
- * (retry; or notified, in the wait set) or NODE_GRANTED (the unlocking
+ * (notified, in the wait set) or NODE_GRANTED (entry queue: the unlocking
  * thread made this one the owner). */
 enum { NODE_QUEUED, NODE_WOKEN, NODE_GRANTED };
 
@@ -61,7 +69,6 @@ typedef struct mnode {
     struct mnode *next, *prev;
     uint32_t futex;     /* 0 while parked; set to 1 (then FUTEX_WAKE) to unpark */
     int state;
-    bool handoff;       /* entry queue: overtaken once; the next unlock hands over */
     uint32_t index;     /* entry queue: the thread and how many levels it takes */
     uint64_t levels;
 } mnode;
@@ -79,17 +86,6 @@ static void q_push_tail(mqueue *q, mnode *n)
     else
         q->head = n;
     q->tail = n;
-}
-
-static void q_push_head(mqueue *q, mnode *n)
-{
-    n->prev = NULL;
-    n->next = q->head;
-    if (q->head)
-        q->head->prev = n;
-    else
-        q->tail = n;
-    q->head = n;
 }
 
 static void q_remove(mqueue *q, mnode *n)
@@ -113,19 +109,31 @@ typedef struct fat_lock {
     uint64_t count;     /* nesting levels (not minus one) */
     mqueue entry;       /* threads waiting to own the monitor */
     mqueue waiting;     /* threads in wait() */
+    uint32_t woken;     /* threads notified out of `waiting` that have not yet queued to enter */
+    uint32_t index;     /* its own index in the table */
+    struct fat_lock *next_free;   /* STM: deflated, on the free list */
 } __attribute__((aligned(64))) fat_lock;
 
 static fat_lock *fat_chunks[FAT_MAX / FAT_CHUNK];
 static uint32_t fat_next = 0;
+static fat_lock *fat_free_list;   /* under fat_alloc_lock */
 static pthread_mutex_t fat_alloc_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static uint64_t stat_inflations, stat_contended, stat_fat_locks;
+static uint64_t stat_inflations, stat_contended, stat_fat_locks, stat_deflations;
 
 static inline void stat_add(uint64_t *c) { __atomic_fetch_add(c, 1, __ATOMIC_RELAXED); }
 
 static fat_lock *fat_new(uint32_t *index_out)
 {
     pthread_mutex_lock(&fat_alloc_lock);
+    fat_lock *f = fat_free_list;
+    if (f) {
+        fat_free_list = f->next_free;
+        f->next_free = NULL;
+        pthread_mutex_unlock(&fat_alloc_lock);
+        *index_out = f->index;
+        return f;
+    }
     uint32_t idx = fat_next;
     if (idx >= FAT_MAX)
         tm_fatal("out of fat locks: %u monitors inflated", idx);
@@ -135,7 +143,7 @@ static fat_lock *fat_new(uint32_t *index_out)
         if (!chunk)
             tm_fatal("out of memory for fat locks");
         for (uint32_t i = 0; i < FAT_CHUNK; i++)
-            chunk[i] = (fat_lock){0};
+            chunk[i] = (fat_lock){.index = (idx & ~(FAT_CHUNK - 1)) + i};
         __atomic_store_n(&fat_chunks[idx >> FAT_CHUNK_BITS], chunk, __ATOMIC_RELEASE);
     }
     fat_next = idx + 1;
@@ -144,6 +152,18 @@ static fat_lock *fat_new(uint32_t *index_out)
     *index_out = idx;
     return &chunk[idx & (FAT_CHUNK - 1)];
 }
+
+#if TM_STM
+/* A deflated fat lock (unowned, nobody queued, waiting or woken) goes back
+ * for the next inflation. */
+static void fat_free(fat_lock *f)
+{
+    pthread_mutex_lock(&fat_alloc_lock);
+    f->next_free = fat_free_list;
+    fat_free_list = f;
+    pthread_mutex_unlock(&fat_alloc_lock);
+}
+#endif
 
 static inline fat_lock *fat_of(uint32_t w)
 {
@@ -314,24 +334,17 @@ static fat_lock *inflate(object_t *o, uint32_t w, uint32_t owner, uint64_t count
 static inline uint32_t thin_owner(uint32_t w) { return (w & TM_LOCK_OWNER_MASK) >> TM_LOCK_OWNER_SHIFT; }
 static inline uint32_t thin_levels(uint32_t w) { return ((w & TM_LOCK_COUNT_MASK) >> TM_LOCK_COUNT_SHIFT) + 1; }
 
-/* With f's internal lock: let the monitor go and wake the first thread
- * queued to enter. It retries, and another thread may take the monitor
- * first (barging keeps a thread that holds the segment from blocking on
- * every lock that others wait for); a thread overtaken that way asks for a
- * handoff, and the next unlock makes it the owner directly, so nobody
- * starves. */
+/* With f's internal lock: hand the monitor to the first thread queued to
+ * enter and wake it, or let it go if nobody is queued. */
 static void fat_release_locked(fat_lock *f)
 {
     mnode *n = f->entry.head;
-    if (n && n->handoff) {
-        fat_give(f, n->index, n->levels);
-        n->state = NODE_GRANTED;
-    } else {
+    if (!n) {
         fat_give(f, 0, 0);
-        if (!n)
-            return;
-        n->state = NODE_WOKEN;
+        return;
     }
+    fat_give(f, n->index, n->levels);
+    n->state = NODE_GRANTED;
     q_remove(&f->entry, n);
     unpark(n);
 }
@@ -361,47 +374,25 @@ static int fat_enter(fat_lock *f, uint64_t levels, int64_t deadline, bool counte
     bool interrupted = false;
     if (!got && !counted)
         stat_add(&stat_contended);
-    while (!got && !deadline_passed(deadline)) {
-        if (interruptible && tm_interrupted()) {
-            interrupted = true;
-            break;
-        }
-        n.futex = 0;
+    if (!got && !deadline_passed(deadline)) {
         n.state = NODE_QUEUED;
-        if (n.handoff)
-            q_push_head(&f->entry, &n);
-        else
-            q_push_tail(&f->entry, &n);
-        fat_unlock_internal(f);
-        park(&n, deadline, interruptible);
-        fat_lock_internal(f);
-        if (n.state == NODE_GRANTED) {
-            got = true;
-            break;
+        q_push_tail(&f->entry, &n);
+        /* Parks until an unlock hands the monitor over, or the deadline or
+         * an interrupt; a spurious wakeup parks again. */
+        while (n.state == NODE_QUEUED && !deadline_passed(deadline) && !(interruptible && tm_interrupted())) {
+            n.futex = 0;
+            fat_unlock_internal(f);
+            park(&n, deadline, interruptible);
+            fat_lock_internal(f);
         }
-        if (n.state == NODE_QUEUED)     /* timed out or interrupted */
+        got = n.state == NODE_GRANTED;
+        if (!got) {
             q_remove(&f->entry, &n);
-        else                            /* woken: if overtaken, back to the head for a handoff */
-            n.handoff = true;
-        got = fat_take(f, &n);
+            interrupted = interruptible && tm_interrupted();
+        }
     }
-    /* Gave up (woken or not): the owner's unlock will wake the next in line. */
     fat_unlock_internal(f);
     return got ? 1 : interrupted ? TM_MONITOR_INTERRUPTED : 0;
-}
-
-/* Hand the segment over once so that a thin lock's owner can run. Under
- * the GIL, no sched_yield(): a releaser that re-acquires at once queues
- * behind the waiters (gil.c), and yielding the CPU to a holder that does
- * not block would only let it run on without us waiting. */
-static void spin_handoff(object_t **op)
-{
-    TM_PUSH_ROOT(*op);
-    blocking_begin();
-    if (TM_STM)
-        sched_yield();
-    blocking_end();
-    TM_POP_ROOT(*op);
 }
 
 /* Enter `levels` times (>= 1), waiting until the deadline (or an
@@ -410,13 +401,16 @@ static int enter_slow(object_t *o, uint64_t levels, int64_t deadline, bool inter
 {
     uint32_t me = my_bits();
     TM_ASSERT(me != 0);
-    int spins = 0;
     bool counted = false;
     for (;;) {
         word_prepare_store(o);
         uint32_t w = word_load(o);
-        if (w & TM_LOCK_FAT_BIT)
-            return fat_enter(fat_of(slow_path_word(o)), levels, deadline, counted, interruptible);
+        if (w & TM_LOCK_FAT_BIT) {
+            w = slow_path_word(o);
+            if (!(w & TM_LOCK_FAT_BIT))   /* deflated meanwhile (STM) */
+                continue;
+            return fat_enter(fat_of(w), levels, deadline, counted, interruptible);
+        }
         uint32_t owner = w & TM_LOCK_OWNER_MASK;
         if (owner == 0) {
             uint32_t low = w & TM_GCFLAG_MASK;
@@ -452,18 +446,10 @@ static int enter_slow(object_t *o, uint64_t levels, int64_t deadline, bool inter
             return 0;
         if (interruptible && tm_interrupted())
             return TM_MONITOR_INTERRUPTED;
-#if TM_STM
-        bool others_waiting = true;
-#else
-        bool others_waiting = tm_segment_waiters != 0;
-#endif
-        if (spins < THIN_SPINS && others_waiting) {
-            spins++;
-            spin_handoff(&o);
-            continue;
-        }
-        /* Inflate on the owner's behalf (it cannot write the word while we
-         * own the segment, and will find the fat lock when it unlocks). */
+        /* Inflate on the owner's behalf and queue, so that its unlock hands
+         * the monitor over (GIL: it cannot write the word while we own the
+         * segment; STM: we are inevitable, and a transaction of the owner's
+         * that wrote the word aborts). It finds the fat lock when it unlocks. */
         w = slow_path_word(o);
         if ((w & TM_LOCK_FAT_BIT) || (w & TM_LOCK_OWNER_MASK) == 0 || (w & TM_LOCK_OWNER_MASK) == me)
             continue;
@@ -509,12 +495,25 @@ int tm_monitor_enter_interruptible(object_t *o, int64_t timeout_ns)
     return enter_with_timeout(o, timeout_ns, true);
 }
 
-/* Fat, or not ours. A fat word's index never changes, so w stays good. */
-static __attribute__((noinline)) bool exit_slow(uint32_t w)
+/* STM, with f's internal lock, the caller inevitable, owning f at its last
+ * level: whether nobody else holds on to f. Every thread that touches a fat
+ * lock is inevitable, and only one transaction is, so the others are
+ * parked: in the entry queue, in the wait set, or notified out of it and
+ * not yet back (woken). */
+static inline bool fat_idle(const fat_lock *f)
+{
+    return !f->entry.head && !f->waiting.head && !f->woken;
+}
+
+/* Fat, or not ours. */
+static __attribute__((noinline)) bool exit_slow(object_t *o, uint32_t w)
 {
     if (!(w & TM_LOCK_FAT_BIT))
         return false;
     slow_path_begin();
+    w = word_load(o);   /* STM: read again now that no other transaction can change it */
+    if (!(w & TM_LOCK_FAT_BIT))
+        return tm_monitor_exit(o);
     fat_lock *f = fat_of(w);
     if (!fat_owned(f))
         return false;
@@ -522,7 +521,24 @@ static __attribute__((noinline)) bool exit_slow(uint32_t w)
         f->count--;
         return true;
     }
+#if TM_STM
+    /* Deflate an idle fat lock back to thin: its next uncontended enter
+     * and exit are transactional writes of the word again, not inevitable
+     * slow paths. The word's write lock first (it may park; nobody waits
+     * for f's internal lock meanwhile: they would have to be inevitable). */
+    word_prepare_store(o);
     fat_lock_internal(f);
+    if (fat_idle(f)) {
+        word_store(o, word_load(o) & TM_GCFLAG_MASK);
+        fat_give(f, 0, 0);
+        fat_unlock_internal(f);
+        fat_free(f);
+        stat_add(&stat_deflations);
+        return true;
+    }
+#else
+    fat_lock_internal(f);
+#endif
     fat_release_locked(f);
     fat_unlock_internal(f);
     return true;
@@ -542,7 +558,7 @@ bool tm_monitor_exit(object_t *o)
         word_store(o, x == 0 ? (w & TM_GCFLAG_MASK) : w - THIN_ONE);
         return true;
     }
-    return exit_slow(w);
+    return exit_slow(o, w);
 }
 
 uint64_t tm_monitor_count(object_t *o)
@@ -574,6 +590,9 @@ uint64_t tm_monitor_exit_all(object_t *o)
         return thin_levels(w);
     }
     slow_path_begin();
+    w = word_load(o);   /* STM: read again now that no other transaction can change it */
+    if (!(w & TM_LOCK_FAT_BIT))
+        return tm_monitor_exit_all(o);
     fat_lock *f = fat_of(w);
     fat_lock_internal(f);
     uint64_t c = 0;
@@ -624,6 +643,8 @@ int tm_monitor_wait(object_t *o, int64_t timeout_ns)
                                      : TM_MONITOR_TIMED_OUT;
     if (result != TM_MONITOR_NOTIFIED)
         q_remove(&f->waiting, &n);
+    else
+        f->woken--;   /* inevitable again: nobody can deflate f until we are back in it */
     fat_unlock_internal(f);
     fat_enter(f, saved, DL_FOREVER, true, false);
     return result;
@@ -635,6 +656,9 @@ int64_t tm_monitor_notify(object_t *o, uint64_t n)
     if (!(w & TM_LOCK_FAT_BIT))
         return thin_owned(w) ? 0 : -1;    /* a thin lock has no waiters (wait inflates) */
     slow_path_begin();
+    w = word_load(o);   /* STM: read again now that no other transaction can change it */
+    if (!(w & TM_LOCK_FAT_BIT))
+        return tm_monitor_notify(o, n);
     fat_lock *f = fat_of(w);
     fat_lock_internal(f);
     if (!fat_owned(f)) {
@@ -646,6 +670,7 @@ int64_t tm_monitor_notify(object_t *o, uint64_t n)
         mnode *m = f->waiting.head;
         q_remove(&f->waiting, m);
         m->state = NODE_WOKEN;
+        f->woken++;
         unpark(m);
         woken++;
     }
@@ -658,4 +683,5 @@ void tm_monitor_get_stats(tm_monitor_stats *out)
     out->inflations = __atomic_load_n(&stat_inflations, __ATOMIC_RELAXED);
     out->contended_enters = __atomic_load_n(&stat_contended, __ATOMIC_RELAXED);
     out->fat_locks = __atomic_load_n(&stat_fat_locks, __ATOMIC_RELAXED);
+    out->deflations = __atomic_load_n(&stat_deflations, __ATOMIC_RELAXED);
 }

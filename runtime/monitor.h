@@ -10,22 +10,26 @@
  * Uncontended locking is one compare-and-swap of 0 -> my_index; nested locking
  * and unlocking are plain stores by the owner (only the owner writes a thin
  * word). Contention, wait/notify and count overflow inflate the lock to a fat
- * lock (owner, count, entry queue, wait set, parked on futexes); a fat lock
- * stays fat.
+ * lock (owner, count, entry queue, wait set, parked on futexes). Entering is
+ * a queue, not a race: an unlock hands the monitor to the first thread
+ * queued, which owns it before it runs again. In the GIL build a fat lock
+ * stays fat; in the STM build (where fat-lock operations run inevitable) an
+ * idle fat lock deflates back to thin at its owner's last exit.
  *
  * Every call is made by an attached thread that owns a segment (holds the
  * GIL; in the STM build, runs a transaction). Calls that may block hand the
  * segment back while they wait (the hooks of tm_monitor_set_blocking_hooks)
  * and take it again before returning. While blocked, objects may move: the
  * caller keeps its references (o too) in roots and re-reads them afterwards.
- * The monitor touches o after blocking only where it roots it (a contended
- * thin lock); once the lock is fat it never needs o again (fat locks do not
- * move).
+ * The monitor never touches o after blocking: a contended thin lock is
+ * inflated before the contender blocks, and fat locks do not move.
  *
  * Header words are written only by the segment's owner: under the GIL one
  * thread at a time, so a contender may inflate a thin lock on its owner's
- * behalf. (In the STM build the lock word is transactional data; the
- * interpreter's use of monitors under STM is not built yet.)
+ * behalf. In the STM build the lock word is transactional data: thin enter
+ * and exit are transactional writes of it; a contender inflates inevitable
+ * (a transaction of the owner's that wrote the word aborts), and the
+ * blocking hooks' end must leave the new transaction inevitable.
  *
  * A thread that ends while it holds a monitor leaves it held; its index is
  * reused by a later thread, which then appears to own that monitor. */
@@ -81,7 +85,7 @@ enum tm_monitor_wait_result {
 int tm_monitor_wait(object_t *o, int64_t timeout_ns);
 /* Wake up to n waiters of o's monitor (UINT64_MAX: all). Returns how many
  * were woken, or -1 if the caller does not own the monitor. The woken
- * threads compete for the monitor once the caller releases it. */
+ * threads queue to enter the monitor again, behind those already queued. */
 int64_t tm_monitor_notify(object_t *o, uint64_t n);
 
 /* How a blocking monitor call hands back its segment and takes it again.
@@ -94,7 +98,8 @@ void tm_monitor_set_blocking_hooks(void (*begin)(void), void (*end)(void));
 typedef struct tm_monitor_stats {
     uint64_t inflations;        /* thin -> fat, any cause */
     uint64_t contended_enters;  /* enters that found another owner */
-    uint64_t fat_locks;         /* fat locks ever made (never freed) */
+    uint64_t fat_locks;         /* fat locks ever made (never freed; STM: deflated ones are reused) */
+    uint64_t deflations;        /* STM: fat -> thin */
 } tm_monitor_stats;
 void tm_monitor_get_stats(tm_monitor_stats *out);
 

@@ -14,6 +14,8 @@
 #include "fatal.h"
 #include "gc_internal.h"
 #include "stm.h"
+#include "contention.h"
+#include "txlength.h"
 
 #if TM_STM
 
@@ -294,6 +296,7 @@ void tm_start_transaction_after_setjmp(void)
     TM_ASSERT(me->attached && me->segment == 0);
     if (me->wait_for_seg)
         wait_for_winner(me);
+    tm_cm_before_start();   /* a serialised thread takes the token first, holding no segment */
     acquire_segment();
     tm_check_reprotect(me->segment);
     /* A fresh read version; the markers are cleared once every 255. */
@@ -338,6 +341,51 @@ static void (*inevitable_hook)(void);
 
 void tm_set_inevitable_hook(void (*hook)(void)) { inevitable_hook = hook; }
 
+/* ---- Transaction lengths per yield point (txlength.h) ---- */
+
+tm_txlen_policy tm_stm_txlen_policy;
+
+void tm_stm_txlen_init(const tm_txlen_params *params) { tm_txlen_init(&tm_stm_txlen_policy, params); }
+
+uint32_t tm_stm_tx_begin_at(uintptr_t site)
+{
+    tm_self.tx_site = site;
+    tm_self.tx_site_aborted = false;
+    return tm_txlen_start(&tm_stm_txlen_policy, site);
+}
+
+uint32_t tm_stm_tx_length_now(void)
+{
+    const tm_txlen_policy *pol = &tm_stm_txlen_policy;
+    if (pol->p.constant)
+        return pol->p.constant;
+    const tm_txlen_site *s = tm_self.tx_site ? tm_txlen_lookup(pol, tm_self.tx_site) : NULL;
+    return s && s->length ? s->length : pol->p.initial;
+}
+
+/* The first conflict abort of a transaction counts against its site
+ * (Figure 3, lines 11-24); its retries do not. */
+static void note_abort_at_site(tm_thread *me, int cause)
+{
+    if (!me->tx_site || me->tx_site_aborted || cause == TM_ABORT_INJECTED || cause == TM_ABORT_EXPLICIT)
+        return;
+    me->tx_site_aborted = true;
+    if (tm_txlen_first_abort(&tm_stm_txlen_policy, me->tx_site))
+        STAT(LENGTH_CUTS)++;
+}
+
+/* After a commit that began at commit_start: the contention manager weighs
+ * the commit's cost against the transaction's run (a solo commit's cost
+ * does not count: it is what serialising buys). */
+static void end_transaction(tm_thread *me, uint64_t commit_start)
+{
+    uint64_t now = tm_ticks();
+    bool solo = tm_is_solo();
+    me->tx_site = 0;
+    release_segment();
+    tm_cm_committed(commit_start - me->tx_start_ticks, solo ? 0 : now - commit_start);
+}
+
 static void abort_self(int cause)
 {
     tm_thread *me = &tm_self;
@@ -365,6 +413,8 @@ static void abort_self(int cause)
     STAT(ABORTED_NS) += tm_ticks() - me->tx_start_ticks;
     me->tx_stats[TM_STAT_ABORT_CAUSE + cause]++;
     me->last_abort_cause = cause;
+    note_abort_at_site(me, cause);
+    tm_cm_aborted(cause);
     pthread_mutex_lock(&sync_lock);
     me->last_conflict_tid = segtx[seg].conflict_tid;
     segtx[seg].conflict_tid = 0;
@@ -490,7 +540,7 @@ void tm_commit_transaction(void)
         if (cause)
             abort_self(cause);
         STAT(COMMITTED)++;
-        release_segment();
+        end_transaction(me, t0);
         return;
     }
     others o;
@@ -544,22 +594,46 @@ void tm_commit_transaction(void)
     tm_resume_world();
     STAT(COMMITTED)++;
     STAT(COMMIT_NS) += tm_ticks() - t0;
-    release_segment();
+    end_transaction(me, t0);
 }
 
 static bool no_other_inevitable(void *arg) { (void)arg; return inevitable_seg == 0; }
 
 /* Solo is allowed (not under the barrier checker, whose thread segments map
  * shared pages read-only, nor with injected aborts, which an inevitable
- * transaction never takes) and this thread is alone: sync_lock held. */
+ * transaction never takes) and this thread is alone, or holds the
+ * contention manager's token (the threads that conflict with it wait for
+ * the token, holding no segment), and no other transaction runs: sync_lock
+ * held. */
 static bool can_go_solo(int seg)
 {
-    if (!tm_cfg.stm_solo || tm_check_writes || tm_cfg.inject_aborts > 0 || tm_thread_count() != 1)
+    if (!tm_cfg.stm_solo || tm_check_writes || tm_cfg.inject_aborts > 0 ||
+        (tm_thread_count() != 1 && !tm_self.cm_token))
         return false;
     for (int j = 1; j <= tm_seg.nsegments; j++)
         if (j != seg && segtx[j].state != SEG_FREE)
             return false;
     return true;
+}
+
+/* A solo transaction writes shared pages in place, but its commit still
+ * copies what it wrote into every segment holding those pages private (left
+ * from parallel transactions until the next major collection): with a big
+ * object written at every commit (a dict's tables), that copy was most of a
+ * serialised run's time. Nobody else runs now: give those pages back first
+ * (keeping the ones this transaction wrote). */
+static void reshare_for_solo(int seg)
+{
+    bool others = false;
+    for (int j = 1; j <= tm_seg.nsegments; j++)
+        if (j != seg && tm_private_page_count(j))
+            others = true;
+    if (!others)
+        return;
+    tm_stop_world();   /* immediate: every other segment is free */
+    tm_reshare_pages();
+    tm_resume_world();
+    STAT(RESHARE_FOR_SOLO)++;
 }
 
 /* Solo only where the embedder asked for it (tm_become_solo): a plain
@@ -584,11 +658,16 @@ static void become_inevitable(bool solo_wanted)
     if (cause)
         abort_self(cause);
     STAT(INEVITABLE)++;
+    if (__atomic_load_n(&solo_seg, __ATOMIC_RELAXED) == seg)
+        reshare_for_solo(seg);
     if (inevitable_hook)
         inevitable_hook();
 }
 
-void tm_become_inevitable(void) { become_inevitable(false); }
+/* A serialised transaction (it holds the contention manager's token) goes
+ * solo when it can: the threads it conflicts with wait for the token, not
+ * inside a transaction. */
+void tm_become_inevitable(void) { become_inevitable(tm_self.cm_token); }
 
 void tm_become_globally_unique(void)
 {
@@ -604,7 +683,7 @@ bool tm_become_solo(void)
     if (is_inevitable(seg))
         return __atomic_load_n(&solo_seg, __ATOMIC_RELAXED) == seg;
     /* Cheap tests first: most transactions of a threaded program end here. */
-    if (!tm_cfg.stm_solo || tm_thread_count() != 1)
+    if (!tm_cfg.stm_solo || (tm_thread_count() != 1 && !tm_self.cm_token))
         return false;
     pthread_mutex_lock(&sync_lock);
     bool alone = !inevitable_seg && !sync_requester && !segtx[seg].must_abort && can_go_solo(seg);
@@ -612,8 +691,13 @@ bool tm_become_solo(void)
     if (!alone)
         return false;
     become_inevitable(true);   /* solo, unless a thread attached meanwhile */
-    return __atomic_load_n(&solo_seg, __ATOMIC_RELAXED) == seg;
+    bool solo = __atomic_load_n(&solo_seg, __ATOMIC_RELAXED) == seg;
+    if (solo && tm_self.cm_token)
+        STAT(SOLO_SERIALISED)++;
+    return solo;
 }
+
+bool tm_tx_serialised(void) { return tm_self.cm_token; }
 
 bool tm_is_solo(void) { return tm_self.segment && __atomic_load_n(&solo_seg, __ATOMIC_RELAXED) == tm_self.segment; }
 
@@ -791,6 +875,16 @@ static void add_stats(tm_stm_stats *s, const uint64_t *c)
     s->pages_privatised += c[TM_STAT_PAGES_PRIVATISED];
     s->reader_waits += c[TM_STAT_READER_WAITS];
     s->reshares_on_demand += c[TM_STAT_RESHARE_ON_DEMAND];
+    s->length_cuts += c[TM_STAT_LENGTH_CUTS];
+    s->reshares_for_solo += c[TM_STAT_RESHARE_FOR_SOLO];
+    s->serialised += c[TM_STAT_SERIALISED];
+    s->solo_serialised += c[TM_STAT_SOLO_SERIALISED];
+    s->token_waits += c[TM_STAT_TOKEN_WAITS];
+    s->token_wait_ns += c[TM_STAT_TOKEN_WAIT_NS];
+    s->cm_serialise += c[TM_STAT_CM_SERIALISE];
+    s->cm_trials += c[TM_STAT_CM_TRIALS];
+    s->cm_parallel += c[TM_STAT_CM_PARALLEL];
+    s->cm_costly_commits += c[TM_STAT_CM_COSTLY_COMMITS];
 }
 
 void tm_stm_get_stats(tm_stm_stats *out)
@@ -803,6 +897,7 @@ void tm_stm_get_stats(tm_stm_stats *out)
     out->sync_ns = tm_ticks_to_ns(out->sync_ns);
     out->wait_ns = tm_ticks_to_ns(out->wait_ns);
     out->aborted_ns = tm_ticks_to_ns(out->aborted_ns);
+    out->token_wait_ns = tm_ticks_to_ns(out->token_wait_ns);
 }
 
 #else
@@ -812,5 +907,9 @@ void tm_set_nursery_end(uintptr_t end) { TM_SEGLOCAL->nursery_end = end; }
 void tm_stm_init(void) {}
 void tm_stm_maybe_inject_abort(void) {}
 void tm_stm_get_stats(tm_stm_stats *out) { *out = (tm_stm_stats){0}; }
+tm_txlen_policy tm_stm_txlen_policy;
+void tm_stm_txlen_init(const tm_txlen_params *params) { tm_txlen_init(&tm_stm_txlen_policy, params); }
+uint32_t tm_stm_tx_begin_at(uintptr_t site) { return tm_txlen_start(&tm_stm_txlen_policy, site); }
+uint32_t tm_stm_tx_length_now(void) { return tm_stm_txlen_policy.p.initial; }
 
 #endif

@@ -12,6 +12,17 @@ enum {
     TM_STAT_STARTED, TM_STAT_COMMITTED, TM_STAT_ABORTED, TM_STAT_INEVITABLE,
     TM_STAT_COMMIT_NS, TM_STAT_SYNC_NS, TM_STAT_WAIT_NS, TM_STAT_PAGES_PRIVATISED,
     TM_STAT_READER_WAITS, TM_STAT_RESHARE_ON_DEMAND, TM_STAT_ABORTED_NS,
+    /* the contention manager (contention.c) */
+    TM_STAT_SERIALISED,      /* transactions run holding the token */
+    TM_STAT_SOLO_SERIALISED, /* of those, solo */
+    TM_STAT_TOKEN_WAITS,     /* times a thread slept waiting for the token */
+    TM_STAT_TOKEN_WAIT_NS,
+    TM_STAT_CM_SERIALISE,    /* a thread became serialised */
+    TM_STAT_CM_TRIALS,       /* a serialised thread tried parallel again */
+    TM_STAT_CM_PARALLEL,     /* a trial ended in parallel mode */
+    TM_STAT_CM_COSTLY_COMMITS, /* commits that cost more than their transaction's run, outside SERIAL */
+    TM_STAT_LENGTH_CUTS,     /* per-yield-point lengths shortened */
+    TM_STAT_RESHARE_FOR_SOLO, /* other segments' private pages re-shared for a solo transaction */
     TM_STAT_ABORT_CAUSE,   /* + enum tm_abort_cause */
     TM_STAT_COUNT = TM_STAT_ABORT_CAUSE + TM_ABORT_CAUSES
 };

@@ -93,7 +93,7 @@ void tm_thread_attach(void)
 void tm_thread_detach(void)
 {
     tm_thread *me = &tm_self;
-    TM_ASSERT(me->attached && me->segment == 0);
+    TM_ASSERT(me->attached && me->segment == 0 && !me->cm_token);   /* the token goes back at commit */
     pthread_mutex_lock(&registry_lock);
     if (me->prev)
         me->prev->next = me->next;

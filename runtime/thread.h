@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define TM_TX_STATS 24
+#define TM_TX_STATS 32
 
 typedef struct tm_thread {
     object_t **ss_top;               /* next free shadow-stack slot */
@@ -31,6 +31,15 @@ typedef struct tm_thread {
     uint64_t tx_start_ticks;         /* when the running transaction started */
     int wait_for_seg;                /* after losing a conflict: the winner's segment... */
     uint64_t wait_for_start;         /* ...and its transaction, which we let finish first */
+    /* STM contention manager (contention.h) */
+    uint8_t cm_mode;                 /* TM_CM_PARALLEL, _SERIAL, _TRIAL */
+    bool cm_token;                   /* holds the token */
+    uint32_t cm_conflicts;           /* conflict aborts since its last commit */
+    uint32_t cm_commits;             /* commits in this mode (SERIAL: toward a trial; TRIAL: toward PARALLEL) */
+    uint32_t cm_probation;           /* serialised commits before its next trial */
+    /* STM transaction lengths per yield point (txlength.h, tm_stm_tx_length) */
+    uintptr_t tx_site;               /* the yield point the running transaction started at (0: none) */
+    bool tx_site_aborted;            /* its first abort has been counted against the site */
     uint64_t acquisitions;           /* GIL build: times this thread took the segment */
     /* GIL build, HTM elision of the GIL (elision.c); tx_stats holds its counters */
     uint8_t elide_state;             /* TM_ELIDE_OUT, _IN_TX (a hardware transaction), _HOLDS_GIL */

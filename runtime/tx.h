@@ -41,8 +41,27 @@ typedef struct tm_stm_stats {
     uint64_t pages_privatised;
     uint64_t reader_waits;                  /* commits that waited for a reader (TMPY_STM_WAIT_FOR_READERS) */
     uint64_t reshares_on_demand;            /* the kernel's mapping limit forced a re-share */
+    uint64_t length_cuts;                   /* per-yield-point lengths shortened (tm_stm_tx_begin_at) */
+    uint64_t reshares_for_solo;             /* other segments' private pages re-shared for a solo transaction */
+    /* the contention manager (contention.h) */
+    uint64_t serialised, solo_serialised;   /* transactions run holding the token; of those, solo */
+    uint64_t token_waits, token_wait_ns;    /* sleeps waiting for the token, and their time */
+    uint64_t cm_serialise, cm_trials, cm_parallel;   /* threads serialised, trials, trials that stayed parallel */
+    uint64_t cm_costly_commits;             /* commits that cost more than their run, outside serialisation */
 } tm_stm_stats;
 void tm_stm_get_stats(tm_stm_stats *out);
+
+/* STM: transaction lengths per yield point (paper 001, Figure 3; txlength.h),
+ * driven by the STM's aborts: a transaction's first conflict abort counts
+ * against the yield point it started at. The embedder sets the parameters
+ * once (constant: one length everywhere), then asks for a length when a
+ * transaction starts at a yield point (`site`: an opaque non-zero word), and
+ * again after an abort (the site's length may just have been cut). A
+ * transaction started otherwise has no site. (GIL build: the policy only.) */
+extern tm_txlen_policy tm_stm_txlen_policy;
+void tm_stm_txlen_init(const tm_txlen_params *params);
+uint32_t tm_stm_tx_begin_at(uintptr_t site);
+uint32_t tm_stm_tx_length_now(void);
 
 /* GIL build (gil.c): owning segment 1 is holding the GIL. */
 void tm_segment_acquire(void);
@@ -112,6 +131,12 @@ bool tm_created_here(object_t *o);
  * thread's). */
 bool tm_become_solo(void);
 bool tm_is_solo(void);
+/* The contention manager (contention.h) serialises this thread's
+ * transactions: the running one holds the token. */
+bool tm_tx_serialised(void);
+/* The next transaction starts right after the coming commit (a yield
+ * point): a serialised thread may keep the token across it. */
+void tm_cm_continue_next(void);
 
 /* Safe point for loops that do not allocate: another thread asked us to stop. */
 void tm_safepoint_slow(void);

@@ -16,6 +16,7 @@ void tm_txlen_default_params(tm_txlen_params *out)
     out->period = TM_TXLEN_PERIOD;
     out->attenuation = TM_TXLEN_ATTENUATION;
     out->threshold = TM_TXLEN_THRESHOLD;
+    out->minimum = 1;
 }
 
 void tm_txlen_init(tm_txlen_policy *pol, const tm_txlen_params *params)
@@ -24,8 +25,10 @@ void tm_txlen_init(tm_txlen_policy *pol, const tm_txlen_params *params)
         pol->p = *params;
     else
         tm_txlen_default_params(&pol->p);
-    if (pol->p.initial < 1)
-        pol->p.initial = 1;
+    if (pol->p.minimum < 1)
+        pol->p.minimum = 1;
+    if (pol->p.initial < pol->p.minimum)
+        pol->p.initial = pol->p.minimum;
     for (size_t i = 0; i < TM_TXLEN_SITES; i++)
         pol->sites[i] = (tm_txlen_site){.site = TM_TXLEN_EMPTY};
     pol->untracked = 0;
@@ -65,7 +68,7 @@ const tm_txlen_site *tm_txlen_lookup(const tm_txlen_policy *pol, uintptr_t site)
 
 bool tm_txlen_settled(const tm_txlen_policy *pol, const tm_txlen_site *s)
 {
-    return LOAD(s->counter) > pol->p.period || LOAD(s->length) == 1;
+    return LOAD(s->counter) > pol->p.period || LOAD(s->length) <= pol->p.minimum;
 }
 
 uint32_t tm_txlen_start(tm_txlen_policy *pol, uintptr_t site)
@@ -103,7 +106,7 @@ bool tm_txlen_first_abort(tm_txlen_policy *pol, uintptr_t site)
     STORE(s->aborted, LOAD(s->aborted) + 1);
     STORE(s->aborted_at_length, LOAD(s->aborted_at_length) + 1);
     uint32_t len = LOAD(s->length);
-    if (len <= 1 || LOAD(s->counter) > pol->p.period)
+    if (len <= pol->p.minimum || LOAD(s->counter) > pol->p.period)
         return false;
     uint32_t n = LOAD(s->aborts);
     if (n <= pol->p.threshold) {
@@ -111,7 +114,7 @@ bool tm_txlen_first_abort(tm_txlen_policy *pol, uintptr_t site)
         return false;
     }
     uint32_t cut = (uint32_t)(len * pol->p.attenuation);
-    STORE(s->length, cut < 1 ? 1 : cut);
+    STORE(s->length, cut < pol->p.minimum ? pol->p.minimum : cut);
     STORE(s->counter, 0);
     STORE(s->aborts, 0);
     STORE(s->shortened, LOAD(s->shortened) + 1);

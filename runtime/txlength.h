@@ -40,6 +40,7 @@ typedef struct tm_txlen_params {
     uint32_t period;       /* transactions per profiling period */
     double attenuation;    /* length *= attenuation when a period aborts too often */
     uint32_t threshold;    /* aborts a period may have */
+    uint32_t minimum;      /* no cut goes below it (the paper's 1; 0 reads as 1) */
 } tm_txlen_params;
 
 typedef struct tm_txlen_site {

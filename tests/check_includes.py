@@ -1,38 +1,27 @@
 #!/usr/bin/env python3
-"""Checks that C files include only across the boundaries docs/ARCHITECTURE.md
-allows ("The vm/ folders"). Usage: tests/check_includes.py [ROOT]; prints one
-line per forbidden include (file:line: what and why) and exits 1 if any.
+"""Checks that C files include only across the boundaries of the layer table
+in docs/ARCHITECTURE.md ("## Layers"), the same table tests/check_layers.py
+checks calls against. Usage: tests/check_includes.py [ROOT]; prints one line
+per forbidden include (file:line: what and why) and exits 1 if any.
 
 An include "X" is resolved as gcc does with the Makefile's flags: first in the
 including file's folder, then vm/ and runtime/ (vm files) or runtime/
-(runtime files). The rules below say which files may include which headers;
-an include no rule allows, or that names no file, is an error.
+(runtime files). The rules:
+- runtime/ includes only runtime/ headers, and vm/ reaches runtime/ only
+  through vm/tmpy.h (which includes runtime/tmrt.h);
+- a vm/ file (or header) may include the public headers of its own layer and
+  of the layers below (the table's last column);
+- a header no row lists is private to its folder: only files of that folder
+  include it;
+- start-up, which registers every layout, may include any vm/ header.
+An include no rule allows, or that names no file, is an error.
 """
 import re
 import sys
 from pathlib import Path
 
-CORE = r"vm/(rt/)?[^/]+"      # the evaluation core (vm/) and its runtime glue (vm/rt/)
-ANY_VM = r"vm/.+"
-
-# (including file, included header): regular expressions over paths
-# relative to the repository. An include is allowed if one pair matches.
-ALLOWED = [
-    (r"runtime/.+", r"runtime/[^/]+\.h"),                  # runtime/ is self-contained
-    (r"vm/tmpy\.h", r"runtime/tmrt\.h"),                   # the one contract with runtime/
-    (ANY_VM, r"vm/tmpy\.h"),
-    (ANY_VM, r"vm/objects/[^/]+\.h"),                      # the object model's API is open to all
-    (r"vm/compiler/.+", r"vm/compiler/[^/]+\.h"),          # compiler internals stay inside
-    (r"vm/compiler/.+", r"vm/opcodes\.h"),
-    (CORE, r"vm/(opcodes|eval)\.h"),
-    (CORE, r"vm/compiler/compile\.h"),                    # only its public header
-    (r"vm/modules/.+", r"vm/modules/[^/]+\.h"),
-    (r"vm/modules/sre/.+", r"vm/modules/sre/[^/]+\.h"),      # _sre's private header
-    (r"vm/modules/.+", r"vm/(opcodes|eval)\.h"),
-    (r"vm/modules/.+", r"vm/compiler/compile\.h"),
-    (r"vm/main\.c", r"vm/modules/modules\.h"),             # main registers the modules
-    (r"vm/startup\.c", r"vm/modules/.+\.h"),               # the start-up table lists every layout
-]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from check_layers import layer_of, read_layers  # noqa: E402
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
 
@@ -53,12 +42,35 @@ def resolve(root, rel, name):
     return None
 
 
-def allowed(src, dst):
-    return any(re.fullmatch(a, src) and re.fullmatch(b, dst) for a, b in ALLOWED)
+def layer_of_file(rows, rel):
+    """A header's layer: the row listing it, else the layer of its folder's sources."""
+    if rel.endswith(".h"):
+        row = layer_of(rows, rel, "headers")
+        if row:
+            return row
+        return layer_of(rows, rel[:-2] + ".c")
+    return layer_of(rows, rel)
+
+
+def allowed(rows, src, dst):
+    if src.startswith("runtime/") or dst.startswith("runtime/"):
+        return dst.startswith("runtime/") and (src.startswith("runtime/") or
+                                               (src == "vm/tmpy.h" and dst == "runtime/tmrt.h"))
+    mine = layer_of_file(rows, src)
+    if mine is None:
+        return False
+    if mine["name"] == "startup":
+        return True
+    public = layer_of(rows, dst, "headers")
+    if public is not None:
+        return public["rank"] <= mine["rank"]
+    # a private header: only its own folder
+    return dst.rsplit("/", 1)[0] == src.rsplit("/", 1)[0]
 
 
 def check(root):
     root = Path(root)
+    rows = read_layers(root)
     errors = []
     for top in ("runtime", "vm"):
         for path in sorted((root / top).rglob("*.[ch]")):
@@ -70,9 +82,9 @@ def check(root):
                 dst = resolve(root, rel, m.group(1))
                 if dst is None:
                     errors.append(f'{rel}:{lineno}: includes "{m.group(1)}", which is no file of the tree')
-                elif not allowed(rel, dst):
+                elif not allowed(rows, rel, dst):
                     errors.append(f'{rel}:{lineno}: includes {dst}: not allowed across this boundary '
-                                  f'(docs/ARCHITECTURE.md, "The vm/ folders")')
+                                  f'(docs/ARCHITECTURE.md, "Layers")')
     return errors
 
 

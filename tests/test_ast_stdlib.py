@@ -7,7 +7,7 @@ import subprocess
 
 import pytest
 
-from conftest import BUILD, ROOT
+from conftest import BUILD, REF_PYTHON, ROOT
 from test_stdlib_compile import STDLIB, ensure_stdlib
 
 DRIVER = ROOT / "tests" / "stdlib" / "ast_all.py"
@@ -19,7 +19,7 @@ def test_ast_of_every_stdlib_file(exe):
     files = sorted(str(p) for p in STDLIB.rglob("*.py") if not any(d.endswith("-packages") for d in p.parts))
     assert len(files) > 600
     listing = "\n".join(files) + "\n"
-    ref = subprocess.run(["python3", str(DRIVER)], input=listing, capture_output=True, text=True, timeout=900)
+    ref = subprocess.run([REF_PYTHON, str(DRIVER)], input=listing, capture_output=True, text=True, timeout=900)
     assert ref.returncode == 0, ref.stderr[-2000:]
     p = subprocess.run([str(BUILD / exe), str(DRIVER)], input=listing, capture_output=True, text=True, timeout=900)
     assert p.returncode == 0, p.stderr[-2000:]

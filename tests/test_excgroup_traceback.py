@@ -5,11 +5,10 @@ inside a box, the width and depth limits) and the exit status must equal
 python3's, under both builds. The programs are tests/py/excgroup_uncaught*.py
 (which test_py.py also runs, comparing only the last line)."""
 import subprocess
-import sys
 
 import pytest
 
-from conftest import BUILD, ROOT
+from conftest import BUILD, REF_PYTHON, ROOT
 
 PROGRAMS = sorted((ROOT / "tests" / "py").glob("excgroup_uncaught*.py"))
 
@@ -24,6 +23,6 @@ def run(exe, program):
 def test_uncaught_group_printed_as_cpython(build, program):
     exe = BUILD / build
     assert exe.exists(), f"{exe} is not built: run `make`"
-    expected = run(sys.executable, program)
+    expected = run(REF_PYTHON, program)
     assert "Exception Group Traceback" in expected[2]
     assert run(exe, program) == expected

@@ -5,11 +5,10 @@ default format (place, source line, the tracemalloc hint; once per message
 and line). tests/test_py.py runs the same programs comparing only the last
 stderr line."""
 import subprocess
-import sys
 
 import pytest
 
-from conftest import BUILD, ROOT
+from conftest import BUILD, REF_PYTHON, ROOT
 
 PROGRAMS = [ROOT / "tests" / "py" / name for name in ("coro_never_awaited.py", "warnings_plain_display.py")]
 
@@ -24,6 +23,6 @@ def run(exe, program):
 def test_finalizer_stderr_as_cpython(build, program):
     exe = BUILD / build
     assert exe.exists(), f"{exe} is not built: run `make`"
-    expected = run(sys.executable, program)
+    expected = run(REF_PYTHON, program)
     assert any("Warning: " in line for line in expected[2])
     assert run(exe, program) == expected

@@ -6,11 +6,10 @@ pattern is compiled and run by python3 and by build/tmpy-gil; the outputs
 must be equal. (tests/py/complex_match.py covers more of the same as a
 differential program.)"""
 import subprocess
-import sys
 
 import pytest
 
-from conftest import BUILD
+from conftest import BUILD, REF_PYTHON
 
 TMPY = BUILD / "tmpy-gil"
 
@@ -39,4 +38,4 @@ def run(exe, pattern):
 
 @pytest.mark.parametrize("pattern", PATTERNS)
 def test_complex_literal_pattern_as_cpython(pattern):
-    assert run(TMPY, pattern) == run(sys.executable, pattern)
+    assert run(TMPY, pattern) == run(REF_PYTHON, pattern)

@@ -8,10 +8,14 @@ A test program may carry directives in its first lines:
   # env: NAME=value      extra environment (one line per variable)
 In args and env, \\xNN stands for the byte NN, so a program can receive
 bytes that are not UTF-8 (as the OS may hand them in).
-Every program also runs under `tmpy-gil --tm=htm` (HTM elision of the GIL;
-without RTM it must print one line first and run with the GIL) and under
---tm=htm with the fake HTM's conflict model (TMPY_HTM_FAKE; the threaded
-programs also in move mode).
+Every program also runs under --tm=htm with the fake HTM's conflict model
+(TMPY_HTM_FAKE; the threaded programs also in move mode), and, on a CPU
+whose RTM tmpy-gil uses, under plain `tmpy-gil --tm=htm` (hardware
+transactions elide the GIL; without RTM that run is the GIL run again, and
+tests/test_htm.py checks the one line it prints first). A threaded program
+is one that imports, itself or through its own modules (tests/py/support),
+a module that starts threads or is tmpy's TM (THREAD_MODULES).
+The expected output is REF_PYTHON's (CPython 3.11; TMPY_REF_PYTHON).
 Every program also runs with TMPY_GC_DEBUG=move (a minor collection at
 every allocation moves every young object), which finds a reference held
 across an allocation without a root; TMPY_PY_MOVE=0 skips that half.
@@ -24,15 +28,16 @@ TMPY_TXLEN=5 yield points that abort at random (TMPY_STM_INJECT_ABORTS, rate
 TMPY_ABORT_RATE, default 0.02, seeded per program; TMPY_ABORT_SEED=N changes
 the seeds, and a failure names the seed that reproduces it).
 """
+import ast
 import codecs
 import os
 import pathlib
+import re
 import subprocess
-import sys
 
 import pytest
 
-from conftest import BUILD, ROOT
+from conftest import BUILD, REF_PYTHON, ROOT, htm_uses_rtm
 
 PY_DIR = ROOT / "tests" / "py"
 TMPY_GIL = BUILD / "tmpy-gil"
@@ -63,9 +68,6 @@ def directives(path):
     return args, stdin, env
 
 
-RTM_MISSING = "tmpy: RTM is not available on this CPU; running with the GIL"
-
-
 def run(exe, path, extra_env=None, options=()):
     args, stdin, env = directives(path)
     full = dict(os.environ)
@@ -78,20 +80,56 @@ def run(exe, path, extra_env=None, options=()):
     p = subprocess.run([str(exe), *options, path.name, *args], cwd=path.parent, input=stdin,
                        capture_output=True, text=True, timeout=120, env=full)
     err = p.stderr.strip().splitlines()
-    if "--tm=htm" in options and "TMPY_HTM_FAKE" not in full and not rtm_available():
-        # Without RTM, --tm=htm says so once, first, and runs with the GIL.
-        assert err and err[0] == RTM_MISSING, f"--tm=htm without RTM: stderr starts {err[:1]}"
-        err = err[1:]
-    return p.stdout, p.returncode, err[-1] if err else ""
+    stats = [line for line in err if line.startswith("tmpy stats: ")] if "TMPY_STATS" in (extra_env or {}) else []
+    err = [line for line in err if line not in stats]
+    return p.stdout, p.returncode, err[-1] if err else "", stats
 
 
-def rtm_available():
-    """Whether this CPU reports RTM (tmpy then also runs a test transaction)."""
+# Modules through which a program starts threads (or uses tmpy's tm module);
+# a module of the program's own directory that it imports is read in turn.
+THREAD_MODULES = {"threading", "_thread", "queue", "concurrent", "asyncio", "multiprocessing", "socketserver",
+                  "tm"}
+
+
+def imported_modules(path, seen=None):
+    """The top-level names of the modules a program file imports anywhere
+    (import, from-import, __import__/import_module of a literal name), with
+    those of the files under PY_DIR it imports. A file CPython cannot parse
+    imports nothing."""
+    seen = set() if seen is None else seen
+    if path in seen:
+        return set()
+    seen.add(path)
     try:
-        with open("/proc/cpuinfo") as f:
-            return " rtm" in f.read()
-    except OSError:
-        return False
+        tree = ast.parse(path.read_bytes(), str(path))
+    except SyntaxError:
+        return set()
+    names = set()   # dotted names, relative ones made absolute from PY_DIR
+    package = path.parent.relative_to(PY_DIR).parts
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            base = package[:len(package) - node.level + 1] if node.level else ()
+            module = ".".join([*base, *([node.module] if node.module else [])])
+            if module:
+                names.add(module)
+            names |= {f"{module}.{a.name}".lstrip(".") for a in node.names}   # maybe submodules
+        elif (isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant)
+              and isinstance(node.args[0].value, str)
+              and getattr(node.func, "id", getattr(node.func, "attr", None)) in ("__import__", "import_module")):
+            names.add(node.args[0].value)
+    tops = {n.split(".")[0] for n in names}
+    for n in names:
+        parts = n.split(".")
+        for i in range(1, len(parts) + 1):   # a package's __init__ runs before its submodule
+            for f in (PY_DIR.joinpath(*parts[:i]).with_suffix(".py"), PY_DIR.joinpath(*parts[:i], "__init__.py")):
+                if f.is_file():
+                    tops |= imported_modules(f, seen)
+    return tops
+
+
+THREADED = [p for p in PROGRAMS if imported_modules(p) & THREAD_MODULES]
 
 
 _expected = {}
@@ -99,7 +137,7 @@ _expected = {}
 
 def expected(path):
     if path not in _expected:
-        _expected[path] = run(sys.executable, path)
+        _expected[path] = run(REF_PYTHON, path)
     return _expected[path]
 
 
@@ -110,6 +148,7 @@ def check(path, extra_env=None, exe=TMPY_GIL, options=()):
     where = " ".join([*options, *(f"{k}={v}" for k, v in (extra_env or {}).items())])
     assert got[0] == want[0], f"stdout differs ({where} {exe.name})"
     assert (got[1], got[2]) == (want[1], want[2]), f"exit code / last stderr line differ ({where} {exe.name})"
+    return got
 
 
 @pytest.mark.parametrize("path", PROGRAMS, ids=[p.stem for p in PROGRAMS])
@@ -123,10 +162,14 @@ def test_program_move_mode(path):
     check(path, {"TMPY_GC_DEBUG": "move"})
 
 
-@pytest.mark.parametrize("path", PROGRAMS, ids=[p.stem for p in PROGRAMS])
+# Without RTM, --tm=htm runs with the GIL: the run would be test_program's.
+HTM_PROGRAMS = PROGRAMS if htm_uses_rtm() else [
+    pytest.param(None, marks=pytest.mark.skip(reason="tmpy-gil has no RTM here: --tm=htm is the GIL run"))]
+
+
+@pytest.mark.parametrize("path", HTM_PROGRAMS, ids=lambda p: p.stem if p else "no-rtm")
 def test_program_htm(path):
-    """tmpy-gil --tm=htm: with RTM, hardware transactions elide the GIL;
-    without (this machine), one line on stderr and the GIL."""
+    """tmpy-gil --tm=htm on a CPU with RTM: hardware transactions elide the GIL."""
     check(path, options=("--tm=htm",))
 
 
@@ -134,12 +177,15 @@ def test_program_htm(path):
 def test_program_htm_fake(path):
     """The elision's state machine driven by the fake HTM's conflict model
     (runtime/htm_fake.c): aborts, retries, GIL fallbacks and length cuts
-    happen in every threaded program, which must still print the same."""
-    check(path, {"TMPY_HTM_FAKE": f"model:conflict=0.002,capacity=100,seed={abort_seed(path)}"},
-          options=("--tm=htm",))
-
-
-THREADED = [p for p in PROGRAMS if "thread" in p.stem]
+    happen in every threaded program, which must still print the same.
+    Its TMPY_STATS report keeps THREADED honest: a program outside it (so
+    without the threaded variants) must start no transaction."""
+    stats = check(path, {"TMPY_HTM_FAKE": f"model:conflict=0.002,capacity=100,seed={abort_seed(path)}",
+                         "TMPY_STATS": "1"}, options=("--tm=htm",))[3]
+    if path not in THREADED:
+        started = [m for m in map(re.compile(r"htm \(fake\): (\d+) hardware transactions").search, stats) if m]
+        assert not started or started[0][1] == "0", (
+            f"{path.name} runs threads but imports none of THREAD_MODULES: {started[0].string}")
 
 
 @pytest.mark.skipif(os.environ.get("TMPY_PY_MOVE") == "0", reason="TMPY_PY_MOVE=0")
@@ -172,6 +218,26 @@ def test_program_stm_abort_injection(path):
     rate = os.environ.get("TMPY_ABORT_RATE", "0.02")
     check(path, {"TMPY_SEGMENTS": "4", "TMPY_TXLEN": "5",
                  "TMPY_STM_INJECT_ABORTS": f"{rate}:{abort_seed(path)}"}, TMPY_STM)
+
+
+THREADED = [p for p in PROGRAMS if "threading" in p.read_text() or "_thread" in p.read_text()]
+
+
+@pytest.mark.parametrize("path", THREADED, ids=[p.stem for p in THREADED])
+def test_program_stm_contention_eager(path):
+    """The contention manager changing modes all the time (TMPY_STM_CM=eager:
+    every injected abort serialises, two commits end a probation or a trial),
+    with per-yield-point lengths cut fast (initial 20, period 10, threshold 0)."""
+    rate = os.environ.get("TMPY_ABORT_RATE", "0.02")
+    check(path, {"TMPY_SEGMENTS": "4", "TMPY_STM_CM": "eager", "TMPY_TXLEN_DYNAMIC": "20,10,0,1",
+                 "TMPY_STM_INJECT_ABORTS": f"{rate}:{abort_seed(path)}"}, TMPY_STM)
+
+
+@pytest.mark.parametrize("path", THREADED, ids=[p.stem for p in THREADED])
+def test_program_stm_contention_two_segments(path):
+    """Serialised threads with two segments and no injected aborts (solo
+    transactions for the token holder), eager mode."""
+    check(path, {"TMPY_SEGMENTS": "2", "TMPY_STM_CM": "eager"}, TMPY_STM)
 
 
 @pytest.mark.parametrize("path", PROGRAMS, ids=[p.stem for p in PROGRAMS])

@@ -15,7 +15,7 @@ import sys
 
 import pytest
 
-from conftest import BUILD, ROOT
+from conftest import BUILD, REF_PYTHON, ROOT
 
 DRIVER = ROOT / "tests" / "fuzz" / "re_random.py"
 CASES = int(os.environ.get("TMPY_RE_FUZZ_CASES", "300"))
@@ -40,7 +40,7 @@ def test_re_random(build, tmp_path):
     cases = tmp_path / "cases.txt"
     print(f"seed {SEED}, {CASES} cases")
     subprocess.run([sys.executable, str(DRIVER), "gen", str(SEED), str(CASES), str(cases)], check=True)
-    expected = run([sys.executable, str(DRIVER), "run", str(cases)])
+    expected = run([REF_PYTHON, str(DRIVER), "run", str(cases)])
     got = run([str(BUILD / exe), str(DRIVER), "run", str(cases)], env)
     lines = cases.read_text(encoding="utf-8").splitlines()
     for e, g in zip(expected, got):

@@ -14,12 +14,11 @@ last lines of stderr and the traceback entries of the program's own code
 import shutil
 import signal
 import subprocess
-import sys
 import time
 
 import pytest
 
-from conftest import BUILD
+from conftest import BUILD, REF_PYTHON
 
 BUILDS = {"gil": BUILD / "tmpy-gil", "stm": BUILD / "tmpy"}
 
@@ -105,7 +104,7 @@ _expected = {}
 
 def expected(name):
     if name not in _expected:
-        _expected[name] = summary(*interrupt([sys.executable], PROGRAMS[name]), frames=name not in FRAMES_VARY)
+        _expected[name] = summary(*interrupt([REF_PYTHON], PROGRAMS[name]), frames=name not in FRAMES_VARY)
     return _expected[name]
 
 
@@ -141,4 +140,4 @@ def test_timeout_command(build):
                            timeout=60)
         return p.returncode, p.stdout, p.stderr.splitlines()[:1], p.stderr.splitlines()[-1:]
 
-    assert go(str(BUILDS[build])) == go(sys.executable)
+    assert go(str(BUILDS[build])) == go(REF_PYTHON)

@@ -11,7 +11,7 @@ import subprocess
 
 import pytest
 
-from conftest import BUILD, ROOT
+from conftest import BUILD, REF_PYTHON, ROOT
 
 STDLIB = pathlib.Path("/usr/lib/python3.11")
 PACKAGES = ["libpython3.11-minimal", "libpython3.11-stdlib"]
@@ -36,8 +36,8 @@ def test_compiles_every_stdlib_file(exe):
     files = sorted(str(p) for p in STDLIB.rglob("*.py") if not any(d.endswith("-packages") for d in p.parts))
     assert len(files) > 600
     listing = "\n".join(files) + "\n"
-    ref = subprocess.run(["python3", str(DRIVER)], input=listing, capture_output=True, text=True, timeout=600)
-    assert ref.returncode == 0, f"python3 refuses a file itself:\n{ref.stdout}{ref.stderr}"
+    ref = subprocess.run([REF_PYTHON, str(DRIVER)], input=listing, capture_output=True, text=True, timeout=600)
+    assert ref.returncode == 0, f"{REF_PYTHON} refuses a file itself:\n{ref.stdout}{ref.stderr}"
     p = subprocess.run([str(BUILD / exe), str(DRIVER)], input=listing, capture_output=True, text=True,
                        timeout=600)
     assert p.returncode == 0, f"{exe} refused a file:\n{p.stdout}{p.stderr[-2000:]}"

@@ -6,11 +6,10 @@ and the exit status) must equal python3's, under both builds. The programs
 are tests/py/traceback_markers_*.py, which print many tracebacks through
 sys.excepthook (test_py.py also runs them, comparing only the last line)."""
 import subprocess
-import sys
 
 import pytest
 
-from conftest import BUILD, ROOT
+from conftest import BUILD, REF_PYTHON, ROOT
 
 PROGRAMS = sorted((ROOT / "tests" / "py").glob("traceback_markers_*.py"))
 
@@ -25,6 +24,6 @@ def run(exe, program):
 def test_markers_printed_as_cpython(build, program):
     exe = BUILD / build
     assert exe.exists(), f"{exe} is not built: run `make`"
-    expected = run(sys.executable, program)
+    expected = run(REF_PYTHON, program)
     assert "^" in expected[2] and "~" in expected[2]
     assert run(exe, program) == expected

@@ -90,7 +90,7 @@ static inline Obj instance_dict(Obj obj)
     return NULL;
 }
 
-void eval_chain_context(Obj exc, Obj handled)
+static void eval_chain_context(Obj exc, Obj handled)
 {
     if (!handled || handled == exc || !IS_EXCEPTION(exc) || !IS_EXCEPTION(handled))
         return;
@@ -220,7 +220,7 @@ static inline Frame *push_function_frame(Obj func, Obj *args, size_t nargs, Obj 
     return nf;
 }
 
-Frame *eval_push_function(Obj func, Obj *args, size_t nargs, Obj kwnames, Obj *gen_out)
+static Frame *eval_push_function(Obj func, Obj *args, size_t nargs, Obj kwnames, Obj *gen_out)
 {
     *gen_out = NULL;
     Frame *f = push_function_frame(func, args, nargs, kwnames, false, gen_out);
@@ -312,101 +312,46 @@ static Obj load_global_slow(CodeObj *co, uint32_t cidx, Obj globals, Obj builtin
     return v;
 }
 
-/* Find `name` in t's MRO: the owner type and the entry index in its dict. */
-static TypeObj *mro_find(TypeObj *t, Obj name, int64_t *ix_out)
-{
-    Obj mro = t->mro;
-    if (!mro || !IS_TUPLE(mro))
-        return NULL;
-    int64_t n = TUPLE_LEN(mro);
-    for (int64_t i = 0; i < n; i++) {
-        TypeObj *b = (TypeObj *)TUPLE_ITEMS(mro)[i];
-        if (!b->dict || !IS_DICT(b->dict))
-            return NULL;
-        int64_t ix = dict_lookup_str_index(b->dict, name);
-        if (ix >= 0) {
-            *ix_out = ix;
-            return b;
-        }
-    }
-    return NULL;
-}
-
 static inline bool generic_getattr_type(TypeObj *t)
 {
     return t->tp_getattro == T_object->tp_getattro;
 }
 
-/* What an attribute lookup on instances of one type finds (never allocates).
- * Returns false when the type cannot be cached (custom getattr, classes, ...). */
+/* What an attribute lookup on instances of one type finds (never allocates):
+ * from the type attribute cache (type_lookup), classified. Returns false when
+ * it cannot be used (custom getattr, classes, ...). */
 typedef struct AttrInfo {
     uint8_t kind;        /* AC_INSTANCE, AC_TYPE_ATTR or AC_DATA_DESCR */
     uint64_t dver;       /* owner dict version */
     uint64_t owner;      /* owner type */
     int64_t index;       /* entry index in the owner dict */
+    Obj value;           /* what the type has (NULL for AC_INSTANCE) */
 } AttrInfo;
 
-static bool attr_analyze(TypeObj *t, unsigned tid, Obj name, AttrInfo *ai)
+static inline __attribute__((always_inline)) bool attr_analyze(TypeObj *t, unsigned tid, Obj name, AttrInfo *ai)
 {
-    if (type_version(t) == 0 || !generic_getattr_type(t) || tid == TID_TYPE || tid == TID_FUNCTION ||
-        tid == TID_MODULE)
+    if (!generic_getattr_type(t) || tid == TID_TYPE || tid == TID_FUNCTION || tid == TID_MODULE)
         return false;
-    bool has_dict = tid == TID_INSTANCE || tid == TID_EXCEPTION;
-    int64_t ix = -1;
-    TypeObj *owner = mro_find(t, name, &ix);
-    ai->dver = 0;
-    ai->owner = 0;
-    ai->index = -1;
-    if (!owner) {
-        if (!has_dict)
+    const TypeAttr *at = type_lookup_where(t, name);
+    if (!at->owner) {
+        if (tid != TID_INSTANCE && tid != TID_EXCEPTION)
             return false;
         ai->kind = AC_INSTANCE;
+        ai->value = NULL;
+        ai->dver = 0;
+        ai->owner = 0;
+        ai->index = -1;
         return true;
     }
-    Obj v = dict_value_at(owner->dict, ix);
+    Obj v = dict_value_at(at->owner->dict, at->ix);
     if (!v)
         return false;
     ai->kind = TYPE(v)->tp_descr_set ? AC_DATA_DESCR : AC_TYPE_ATTR;
-    ai->dver = DICT(owner->dict)->version;
-    ai->owner = (uint64_t)(uintptr_t)owner;
-    ai->index = ix;
+    ai->value = v;
+    ai->dver = at->dver;
+    ai->owner = (uint64_t)(uintptr_t)at->owner;
+    ai->index = at->ix;
     return true;
-}
-
-/* Per-thread type attribute cache behind the per-site caches, for sites that
- * see several types (a site's own entry stops refilling after a few misses).
- * Keys: type version (globally unique) and the interned (pinned) name. */
-typedef struct TypeCacheEntry {
-    uint64_t tver;
-    uintptr_t name;
-    AttrInfo info;
-} TypeCacheEntry;
-#define TYPE_CACHE_SIZE 4096
-static __thread TypeCacheEntry type_cache[TYPE_CACHE_SIZE];
-
-static inline const AttrInfo *type_cache_get(TypeObj *t, unsigned tid, Obj name)
-{
-    uint64_t tver = type_version(t);
-    uintptr_t nm = (uintptr_t)name;
-    TypeCacheEntry *e = &type_cache[(tver * 0x9E3779B97F4A7C15ULL ^ (nm >> 4)) % TYPE_CACHE_SIZE];
-    if (e->tver == tver && e->name == nm && tver != 0)
-        return &e->info;
-    if (!attr_analyze(t, tid, name, &e->info)) {
-        e->tver = 0;
-        return NULL;
-    }
-    e->tver = tver;
-    e->name = nm;
-    return &e->info;
-}
-
-/* The owner-dict value an AttrInfo points to, or NULL if it went stale. */
-static inline Obj attr_info_value(const AttrInfo *ai)
-{
-    Obj od = ((TypeObj *)(uintptr_t)ai->owner)->dict;
-    if (DICT(od)->version != ai->dver)
-        return NULL;
-    return dict_value_at(od, ai->index);
 }
 
 /* Fill a LOAD_ATTR / LOAD_METHOD cache entry for (type(obj), name). Never
@@ -431,14 +376,11 @@ static __attribute__((noinline)) void attr_cache_refill(CodeObj *co, uint32_t ci
         tver = DICT(d)->version;
     } else {
         AttrInfo ai;
-        if (!attr_analyze(t, tid, name, &ai))
+        if (type_version(t) == 0 || !attr_analyze(t, tid, name, &ai))
             return;
         kind = ai.kind;
-        if (kind == AC_TYPE_ATTR && method) {
-            Obj v = attr_info_value(&ai);
-            if (v && (IS_FUNCTION(v) || vm_is_method_descr(v)))
-                kind = AC_METHOD;
-        }
+        if (kind == AC_TYPE_ATTR && method && (IS_FUNCTION(ai.value) || vm_is_method_descr(ai.value)))
+            kind = AC_METHOD;
         dver = ai.dver;
         owner_bits = ai.owner;
         ix = ai.index;
@@ -464,15 +406,16 @@ static Obj load_attr_slow(CodeObj *co, uint32_t cidx, Obj obj, Obj name)
 {
     attr_cache_fill(co, cidx, obj, name, false);
     TypeObj *t = TYPE(obj);
-    const AttrInfo *ai = type_cache_get(t, TID(obj), name);
-    if (ai) {
+    AttrInfo ai;
+    if (attr_analyze(t, TID(obj), name, &ai)) {
         Obj v;
-        if (ai->kind != AC_DATA_DESCR) {
+        if (ai.kind != AC_DATA_DESCR) {
             Obj d = instance_dict(obj);
             if (d && DICT(d)->used && (v = dict_getitem_str(d, name)))
                 return v;
         }
-        if (ai->kind != AC_INSTANCE && (v = attr_info_value(ai))) {
+        if (ai.kind != AC_INSTANCE) {
+            v = ai.value;
             descrgetfunc get = TYPE(v)->tp_descr_get;
             return get ? get(v, obj, (Obj)t) : v;
         }
@@ -492,9 +435,12 @@ static int store_attr_typecache(Obj obj, Obj name, Obj v)
     Obj d = instance_dict(obj);
     if (!d)
         return 0;
-    const AttrInfo *ai = type_cache_get(t, tid, name);
-    if (!ai || ai->kind == AC_DATA_DESCR)
-        return 0;
+    const TypeAttr *at = type_lookup_where(t, name);   /* a data descriptor there takes the store */
+    if (at->owner) {
+        Obj tv = dict_value_at(at->owner->dict, at->ix);
+        if (!tv || TYPE(tv)->tp_descr_set)
+            return 0;
+    }
     return dict_setitem(d, name, v) < 0 ? -1 : 1;
 }
 
@@ -510,13 +456,10 @@ static void store_attr_cache_fill(CodeObj *co, uint32_t cidx, Obj obj, Obj name)
     if ((tid != TID_INSTANCE && tid != TID_EXCEPTION) || type_version(t) == 0 ||
         t->tp_setattro != T_object->tp_setattro || !instance_dict(obj))
         return;
-    int64_t ix;
-    TypeObj *owner = mro_find(t, name, &ix);
-    if (owner) {
-        Obj v = dict_value_at(owner->dict, ix);
-        if (!v || TYPE(v)->tp_descr_set)
-            return;
-    }
+    const TypeAttr *at = type_lookup_where(t, name);
+    Obj v = type_attr_value(at);
+    if (at->owner && (!v || TYPE(v)->tp_descr_set))
+        return;
     VM_WRITE(co->cache);
     e->fills++;
     e->kind = AC_STORE_INST;
@@ -532,10 +475,10 @@ static int load_method_slow(CodeObj *co, uint32_t cidx, Obj *out /* 2 root slots
     Obj obj = out[0];
     TypeObj *t = TYPE(obj);
     attr_cache_fill(co, cidx, obj, name, true);
-    const AttrInfo *ai = type_cache_get(t, TID(obj), name);
-    if (ai && ai->kind == AC_TYPE_ATTR) {
-        Obj descr = attr_info_value(ai);
-        if (descr && (IS_FUNCTION(descr) || vm_is_method_descr(descr))) {
+    AttrInfo ai;
+    if (attr_analyze(t, TID(obj), name, &ai) && ai.kind == AC_TYPE_ATTR) {
+        Obj descr = ai.value;
+        if (IS_FUNCTION(descr) || vm_is_method_descr(descr)) {
             Obj d = instance_dict(obj);
             Obj v = d && DICT(d)->used ? dict_getitem_str(d, name) : NULL;
             if (v) {
@@ -568,11 +511,10 @@ static inline Obj plain_class_init(Obj callable)
         return NULL;
     if (unlikely(!s_init_name))
         s_init_name = str_intern_cstr("__init__");   /* interned: pinned, never freed */
-    const AttrInfo *ai = type_cache_get(cls, TID_INSTANCE, s_init_name);
-    if (!ai || ai->kind != AC_TYPE_ATTR)
+    AttrInfo ai;
+    if (!attr_analyze(cls, TID_INSTANCE, s_init_name, &ai) || ai.kind != AC_TYPE_ATTR)
         return NULL;
-    Obj init = attr_info_value(ai);
-    return init && IS_FUNCTION(init) ? init : NULL;
+    return IS_FUNCTION(ai.value) ? ai.value : NULL;
 }
 
 /* name is interned (co->names): it survives the lookups; the namespaces
@@ -3016,6 +2958,7 @@ Obj eval_run(Frame *entry, int throwing, int *status)
         bool brk = false;
         Obj r = eval_loop(entry, throwing, status, &brk);
         while (brk) {
+            tm_cm_continue_next();   /* a serialised thread may keep the token */
             vm_tx_commit();
             tm_start_transaction();
             vm_tx_started();   /* the saved state back after an abort, else a snapshot */
@@ -3100,7 +3043,7 @@ Obj vm_eval_code(Obj code, Obj globals, Obj locals)
     return res;
 }
 
-Obj vm_run_class_body(Obj func, Obj ns)
+Obj eval_run_class_body(Obj func, Obj ns)
 {
     if (!IS_FUNCTION(func)) {
         err_set(E_TypeError, "class body must be a function");
@@ -3127,7 +3070,7 @@ int vm_current_future_flags(void)
     return (((CodeObj *)f->code)->flags & CO_FUTURE_ANNOTATIONS) ? COMPILE_FUTURE_ANNOTATIONS : 0;
 }
 
-Obj vm_current_globals(void)
+Obj eval_current_globals(void)
 {
     Frame *f = vm_ts.frame;
     return f ? FRAME_HDR(f)[HDR_GLOBALS] : NULL;
@@ -3171,7 +3114,7 @@ fail:
     return NULL;
 }
 
-int vm_current_super_args(Obj *type_out, Obj *obj_out)
+int eval_current_super_args(Obj *type_out, Obj *obj_out)
 {
     Frame *f = vm_ts.frame;
     if (!f) {
@@ -3217,10 +3160,4 @@ int vm_current_super_args(Obj *type_out, Obj *obj_out)
     }
     err_set(E_RuntimeError, "super(): __class__ cell not found");
     return -1;
-}
-
-int vm_current_lineno(void)
-{
-    Frame *f = vm_ts.frame;
-    return f ? eval_frame_lineno(f) : -1;
 }

@@ -1,5 +1,7 @@
-/* The eval side of tmpy: frames, generators, the eval loop's internal API
- * (eval.c, call.c, function.c, generator.c, traceback.c, vmthread.c).
+/* The eval layer's header: frames, generators, the eval loop's API, import,
+ * tracebacks and the finalizer work (eval.c, call.c, function.c,
+ * generator.c, coroutine.c, import.c, trace.c, traceback.c, vmthread.c and
+ * the eval side of rt/). Open to the modules and start-up above it.
  *
  * Frames. A running Python frame is a C struct `Frame` (metadata: code,
  * ip, block stack) on a per-thread C array, plus a run of shadow-stack slots
@@ -19,7 +21,8 @@
 #ifndef TMPY_EVAL_H
 #define TMPY_EVAL_H
 
-#include "tmpy.h"
+#include "objects/objects.h"
+#include "compiler/compile.h"
 #include "opcodes.h"
 
 #define FRAME_MAX_BLOCKS 20
@@ -132,20 +135,10 @@ enum { FO_TRACE_LINES = 1, FO_IN_EVENT = 2 /* a trace or profile function runs f
 /* Per-thread eval state (vmthread.c). */
 extern __thread Frame *vm_frames_base, *vm_frames_limit;
 extern __thread Obj *vm_ss_safe_limit;      /* frames must end below this */
-extern __thread uintptr_t vm_cstack_limit;  /* C stack must stay above this */
-
-static inline bool vm_cstack_low(void)
-{
-    char here;
-    return (uintptr_t)&here < vm_cstack_limit;
-}
 
 /* Nesting of eval_run levels on this thread (C code running Python). Only
  * the C stack limits it: Python frames count against the recursion limit. */
 extern __thread int vm_eval_levels;
-/* Threads started and not yet finished, the main thread included (blocking.c;
- * _thread counts them, before a new thread exists). */
-extern int vm_live_threads;
 static inline int eval_enter_level(void)
 {
     if (unlikely(vm_cstack_low())) {
@@ -161,19 +154,18 @@ static inline void eval_leave_level(void) { vm_eval_levels--; }
  * only at a yield point of the outermost eval loop and spans vm_tx_length
  * yield points (TMPY_TXLEN); anywhere else a transaction runs inevitable. */
 #define VM_TX_LENGTH_DEFAULT 1000   /* measured: bench/py_stm.py, docs/ARCHITECTURE.md */
+/* Per-yield-point lengths (txstate.c; paper 001, section 4.3): a site whose
+ * transactions abort more than THRESHOLD times in a PERIOD of them has its
+ * length cut by 0.75; a PERIOD with fewer aborts settles it. */
+#define VM_TX_LENGTH_PERIOD 300
+#define VM_TX_LENGTH_THRESHOLD 18
+#define VM_TX_LENGTH_MIN 1
 extern int vm_tx_length;
 extern __thread int vm_tx_countdown;     /* yield points left in this transaction */
 extern __thread Frame *vm_tx_low;        /* lowest frame saved for an abort; NULL: none */
 void vm_tx_started(void);                /* after tm_start_transaction at a yield point */
 void vm_tx_commit(void);                 /* commit (may abort) and drop the undo log */
 void vm_tx_init(void);                   /* start-up: the abort hook (STM) */
-void vm_tx_forget(void);                 /* drop the undo log (committed or inevitable) */
-/* C blocks of a transaction that may abort (txmalloc.c): record them from
- * its start, forget them at commit or when it turns inevitable, free them
- * when it aborts. */
-void vm_txmalloc_track(void);
-void vm_txmalloc_forget(void);
-void vm_txmalloc_free_all(void);
 void vm_tx_save_frame_slow(Frame *f, Obj *above);
 extern bool vm_tx_stats_enabled;         /* TMPY_STATS=1 */
 void vm_tx_merge_stats(void);            /* a thread ends: its abort sites into the totals */
@@ -184,6 +176,8 @@ void vm_tx_print_stats(void);            /* at exit, TMPY_STATS=1 */
 #define VM_SITE_SHIFT 47
 int vm_elision_stats(Obj d);             /* tm.stats(): adds the elision's counters and lengths to d */
 void vm_elision_print_stats(void);       /* at exit, TMPY_STATS=1 */
+/* At exit, TMPY_STATS=1: the per-yield-point lengths of pol (both builds). */
+void vm_txlen_print_sites(const tm_txlen_policy *pol, const char *label);
 /* f, a frame below the innermost, gets a slot written (its frame object:
  * f_back, sys._getframe(n)): save it for an abort first, with the frames
  * between, as the pops that make it innermost again would. */
@@ -213,11 +207,6 @@ static inline void vm_tx_frame_popped(Frame *back, Obj *above)
 /* Run frames from `entry` (already pushed) until it returns, yields (generator
  * entries) or raises. throwing: the current exception is raised at entry->ip. */
 Obj eval_run(Frame *entry, int throwing, int *status);
-/* Push a frame for func with bound arguments. args must be root slots that
- * stay alive; the frame's slots start at the current shadow-stack top.
- * Returns the frame (kind FR_ENTRY) or NULL with an exception.
- * For a generator function returns NULL and *gen_out = the new generator. */
-Frame *eval_push_function(Obj func, Obj *args, size_t nargs, Obj kwnames, Obj *gen_out);
 /* Call a Python function from C (a new C level). */
 Obj eval_call_function(Obj func, Obj *args, size_t nargs, Obj kwnames);
 /* Line of the instruction a frame is at. */
@@ -260,41 +249,25 @@ static inline void frame_link(Frame *nf, CodeObj *co, const uint32_t __seg_gs *i
 
 /* Set the current exception to an instance (no chaining, traceback kept). */
 static inline void eval_set_exc(Obj exc) { vm_ts.roots[ROOT_CUR_EXC] = exc; }
-/* __context__ chaining with the handled exception (cycle-safe). */
-void eval_chain_context(Obj exc, Obj handled);
 Obj eval_globals_builtins(Obj globals);
 
-/* call.c */
+/* bindargs.c */
 /* Bind args to a frame's localsplus (zeroed slots, root). Returns 0 or -1. */
 int call_bind_args(Obj func, CodeObj *co, Obj *args, size_t nargs, Obj kwnames, Obj *lp);
 /* Create cells and copy the closure: localsplus after binding. */
 int call_init_cells(Obj func, CodeObj *co, Obj *lp);
-/* f(**m): merge mapping m into the kwargs dict d (duplicates: TypeError). */
-int call_merge_kwargs(Obj d, Obj m, Obj func);
-/* f(*x) with x not iterable: CPython's message (replaces a TypeError). */
-void call_star_arg_error(Obj func, Obj arg);
-/* f(*args, **kwargs): an argument vector on the shadow stack (v[0] = kwnames
- * or NULL, arguments from v[1], self first if given). The caller resets
- * tm_self.ss_top afterwards (also on error). */
-Obj *call_ex_args(Obj func, Obj self, Obj args, Obj kwargs, size_t *nargs_out);
-/* Qualified name for messages: "f", "C.m" (function qualname). */
-const char *func_display_name(Obj func);
 
 /* generator.c */
 Obj gen_create(Obj func, CodeObj *co, Obj *lp);         /* from a bound frame region */
 Frame *gen_push_frame(Obj gen, Obj sent, bool push_sent); /* NULL on error (recursion) */
 void gen_suspend_frame(Frame *f, Obj *sp);              /* save the running frame; pops it */
 void gen_finish_frame(Frame *f);                        /* generator returned or raised; pops it */
-Obj gen_resume(Obj gen, Obj sent, Obj exc, int *status);
 void gen_init_type(void);
 /* The collector found it unreachable (slot[0], registered GEN_F_FINALIZABLE):
  * close it, warn it was never awaited, or call its async finalizer hook. */
 void gen_finalize(Obj *slot);
 /* "generator", "coroutine" or "async generator" (messages). */
 const char *gen_kind_name(Obj gen);
-/* Resume with value (NULL: nothing pushed). Its return v becomes
- * StopIteration(v) (async generators: StopAsyncIteration). */
-Obj gen_send_ex(Obj gen, Obj value);
 /* throw(): close_on_genexit false lets a GeneratorExit reach the delegate
  * of an await through its throw() (async generators' aclose). */
 Obj gen_throw_ex(Obj gen, Obj exc, bool close_on_genexit);
@@ -349,8 +322,79 @@ int eval_profile_c(Frame *f, int what, Obj callable);   /* c_call (0), c_return 
 void eval_dispatch_update(void);          /* eval.c: the loop's dispatch table for this thread's state */
 void eval_trace_after_abort(void);       /* STM: the thread's tracing state after an abort restored its roots */
 
-/* function.c */
-Obj function_get_doc(Obj code);
-bool vm_is_method_descr(Obj v);   /* a built-in method descriptor: call with self first */
+
+/* ---- The eval layer's API to the layers above (moved from tmpy.h) ---- */
+/* Attach the calling OS thread (allocates its root slots). */
+void vm_thread_init(void);
+/* Before a thread ends: drops its roots and frame stack. */
+void vm_thread_fini(void);
+/* Print `exc` as CPython does for an uncaught exception (traceback, chained
+ * causes/contexts, "Type: message") to stderr (traceback.c). */
+void vm_print_exception(Obj exc);
+/* The same without its causes and contexts (CPython's unraisable hook). */
+void vm_print_exception_unchained(Obj exc);
+/* A message on sys.stderr (after start-up; stdout's pending output first). */
+void vm_errmsg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* ------------------------------------------------------------------ */
+/* Functions, frames, generators, evaluation (eval.c and friends)      */
+/* ------------------------------------------------------------------ */
+Obj function_new(Obj code, Obj globals, Obj qualname);
+Obj cell_new(Obj v);
+/* Run module-level code: returns the result (None) or NULL with an exception. */
+Obj vm_eval_code(Obj code, Obj globals, Obj locals);
+/* What the hooks of the lower layers call (tmpy.h's VMHooks). */
+Obj eval_current_globals(void);
+int eval_current_super_args(Obj *type_out, Obj *obj_out);
+Obj eval_run_class_body(Obj func, Obj ns);
+Obj import_cstr(const char *name);
+/* The innermost Python frame's locals and line. */
+Obj vm_current_locals(void);              /* locals() */
+/* The generator protocol for yield from / send / throw, used by builtins too. */
+Obj gen_send(Obj gen, Obj value);          /* NULL+StopIteration(value) at the end */
+Obj gen_throw(Obj gen, Obj exc);
+Obj gen_close(Obj gen);
+/* The builtins aiter(v) and anext(aiter[, dflt]) (coroutine.c; dflt NULL: none). */
+Obj coro_builtin_aiter(Obj v);
+Obj coro_builtin_anext(Obj aiter, Obj dflt);
+/* The future features of the innermost running Python code, as
+ * COMPILE_* flags (what compile/exec/eval inherit). */
+int vm_current_future_flags(void);
+Obj vm_import(Obj name, Obj globals, Obj fromlist, int level);   /* __import__ */
+/* C modules: called on first import; returns the module or NULL. */
+typedef Obj (*module_init_fn)(void);
+void vm_register_builtin_module(const char *name, module_init_fn init);
+extern Obj g_main_module;
+/* Find the source of a module by dotted name (parents are imported, the
+ * module itself is not). Returns its file path (str; None for a namespace
+ * package) and *is_pkg; NULL with ModuleNotFoundError/ImportError set if
+ * absent. */
+Obj import_find_source(Obj fullname, bool *is_pkg);
+/* Compile and run a file's source as module `mod` (globals = its dict).
+ * Returns None or NULL with an exception. */
+Obj import_run_source_file(Obj mod, Obj path);
+/* Read a whole file into C memory (malloc'd, NUL-terminated): 0, or -1 with
+ * OSError set. */
+int import_read_file(const char *path, char **out, size_t *len);
+void import_init_paths(bool ignore_env, const char *script_dir);
+/* Import a module by absolute dotted name, its parents first; returns it. */
+Obj import_absolute(Obj absname);
+/* The absolute name for a relative import (level dots) from the module
+ * whose globals (or a dict with __package__) are given. */
+Obj import_resolve_relative(Obj name, Obj globals, int level);
+extern const char *vm_libdir;              /* lib/ of the source tree or install */
+void eval_fill_layouts(tm_type *generator_layout, tm_type *frame_layout);   /* eval.c: frame, generator */
+void func_init_types(void);     /* eval side: function, code, cell, generator, frame, traceback */
+/* gcwork.c: weak-reference callbacks and finalizers, run outside the collector. */
+void vm_run_gc_work(void);        /* runs what collections queued (no-op while already running) */
+/* CPython's PyErr_WriteUnraisable: "Exception ignored in: <repr of what>"
+ * and the current exception's traceback on stderr; clears the exception. */
+void vm_report_unraisable(Obj what);
+/* gc.collect(): a major collection, then the queued work; None or NULL.
+ * stack_top: where the arguments of the calling C function end (args +
+ * nargs), or NULL: dead value-stack slots above it are cleared first. */
+Obj vm_gc_collect(Obj *stack_top, int64_t *found);
+void vm_gc_at_exit(void);         /* at exit: collect, then finalize what is still registered */
+/* Set by vm_gc_at_exit: the finalizers of the shutdown run (sys.is_finalizing()). */
+extern bool vm_finalizing;
 
 #endif

@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-TypeObj *T_function, *T_code, *T_cell, *T_method;
 
 #define FUNC(v) ((FunctionObj *)(v))
 #define METHOD(v) ((MethodObj *)(v))
@@ -16,7 +15,7 @@ TypeObj *T_function, *T_code, *T_cell, *T_method;
 /* ------------------------------------------------------------------ */
 /* Functions                                                          */
 /* ------------------------------------------------------------------ */
-Obj function_get_doc(Obj code)
+static Obj function_get_doc(Obj code)
 {
     CodeObj *co = CODE(code);
     if ((co->flags & CO_HAS_DOCSTRING) && co->consts && TUPLE_LEN(co->consts) > 0)
@@ -52,11 +51,6 @@ Obj function_new(Obj code, Obj globals, Obj qualname)
     F->builtins = r[3];
     vm_unroots(r);
     return fn;
-}
-
-static Obj function_call(Obj f, Obj *args, size_t nargs, Obj kwnames)
-{
-    return eval_call_function(f, args, nargs, kwnames);
 }
 
 static Obj function_descr_get(Obj f, Obj obj, Obj type)
@@ -300,19 +294,6 @@ GETTER(f_set_annotations)
 /* ------------------------------------------------------------------ */
 /* Bound methods                                                      */
 /* ------------------------------------------------------------------ */
-Obj method_new(Obj func, Obj self)
-{
-    Obj *r = vm_roots(2);
-    r[0] = func;
-    r[1] = self;
-    Obj m = (Obj)tm_allocate(TID_METHOD, sizeof(struct MethodObj_));
-    if (m) {
-        METHOD(m)->func = r[0];
-        METHOD(m)->self = r[1];
-    }
-    vm_unroots(r);
-    return m ? m : err_nomemory();
-}
 
 /* types.MethodType(function, instance), as CPython. */
 static Obj method_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
@@ -691,14 +672,6 @@ static int64_t code_hash(Obj c)
 /* ------------------------------------------------------------------ */
 /* Built-in method descriptors (for LOAD_METHOD and vm_call_method)     */
 /* ------------------------------------------------------------------ */
-bool vm_is_method_descr(Obj v)
-{
-    if (TID(v) != TID_BUILTIN)
-        return false;
-    BuiltinObj *b = (BuiltinObj *)v;
-    return !b->self && b->owner && IS_TYPE(b->owner) && b->def &&
-           !(b->def->flags & (METH_STATIC | METH_CLASS));
-}
 
 /* ------------------------------------------------------------------ */
 /* Types                                                              */
@@ -706,7 +679,7 @@ bool vm_is_method_descr(Obj v)
 void func_init_types(void)
 {
     T_function = (TypeObj *)type_new_builtin("function", T_object, TID_FUNCTION, 0);
-    T_function->tp_call = function_call;
+    T_function->tp_call = eval_call_function;   /* vm_call (objects/call.c) reaches eval here */
     T_function->tp_descr_get = function_descr_get;
     T_function->tp_repr = function_repr;
     T_function->tp_getattro = function_getattro;

@@ -227,7 +227,7 @@ const char *gen_kind_name(Obj gen)
     }
 }
 
-Obj gen_resume(Obj gen, Obj sent, Obj exc, int *status)
+static Obj gen_resume(Obj gen, Obj sent, Obj exc, int *status)
 {
     *status = RUN_ERROR;
     GenObj *g = GEN(gen);
@@ -295,7 +295,7 @@ static void set_returned(Obj gen, Obj v)
         set_stopiteration(v);
 }
 
-Obj gen_send_ex(Obj gen, Obj value)
+static Obj gen_send_ex(Obj gen, Obj value)
 {
     int st;
     Obj *r = vm_roots(1);

@@ -1,8 +1,7 @@
 /* The import system: __import__ semantics over sys.modules, the registry of
  * modules written in C, and source files found on sys.path (packages with
  * __init__.py, namespace packages, relative imports). No bytecode caches. */
-#include "tmpy.h"
-#include "objects/objects.h"
+#include "eval.h"
 #include "objects/strobj.h"
 #include "objects/containers.h"
 
@@ -722,7 +721,7 @@ out:
     return res;
 }
 
-Obj vm_import_cstr(const char *name)
+Obj import_cstr(const char *name)
 {
     Obj *r = vm_roots(1);
     Obj res = NULL;

@@ -1,6 +1,7 @@
 /* The command line: tmpy-gil [options] FILE.py | -c CODE | -m MODULE | - [args],
  * start-up of the runtime and the interpreter, exit status and the atexit
  * module. */
+#include "startup.h"
 #include "eval.h"
 #include "modules/modules.h"
 #include "objects/objects.h"
@@ -61,8 +62,6 @@ static void print_help(void)
            "PYTHONPATH, PYTHONUNBUFFERED,\n"
            "PYTHONINTMAXSTRDIGITS, PYTHONSAFEPATH as in CPython.\n");
 }
-
-static Obj builtins_module_init(void) { return g_builtins_module; }
 
 /* ------------------------------------------------------------------ */
 /* Exit status                                                         */
@@ -550,6 +549,7 @@ options_done:
         }
         vm_tx_length = (int)n;
     }
+    vm_install_hooks();
     tm_thread_attach();
     /* Start-up and every C-level stretch outside the eval loop run inevitable
      * (they cannot be rolled back; see "Interpreter state across an abort"). */
@@ -582,41 +582,7 @@ options_done:
         fatal_startup("sys");
     vm_unroots(r);
 
-    vm_register_builtin_module("sys", sys_module_init);
-    vm_register_builtin_module("builtins", builtins_module_init);
-    vm_register_builtin_module("time", time_module_init);
-    vm_register_builtin_module("math", math_module_init);
-    vm_register_builtin_module("cmath", cmath_module_init);
-    vm_register_builtin_module("os", os_module_init);
-    vm_register_builtin_module("posix", os_module_init);
-    vm_register_builtin_module("os.path", posixpath_module_init);
-    vm_register_builtin_module("posixpath", posixpath_module_init);
-    vm_register_builtin_module("random", random_module_init);
-    vm_register_builtin_module("atexit", atexit_module_init);
-    vm_register_builtin_module("_warnings", warnings_module_init);
-    vm_register_builtin_module("_contextvars", contextvars_module_init);
-    vm_register_builtin_module("_struct", struct_module_init);
-    vm_register_builtin_module("_codecs", codecs_module_init);
-    vm_register_builtin_module("errno", errno_module_init);
-    vm_register_builtin_module("_collections", collections_module_init);
-    vm_register_builtin_module("_sre", sre_module_init);
-    vm_register_builtin_module("_ast", ast_module_init);
-    vm_register_builtin_module("_itertools", itertools_module_init);
-    vm_register_builtin_module("_weakref", weakref_module_init);
-    vm_register_builtin_module("gc", gc_module_init);
-    vm_register_builtin_module("_thread", thread_module_init);
-    vm_register_builtin_module("tm", tm_module_init);
-    vm_register_builtin_module("importlib", importlib_module_init);
-    vm_register_builtin_module("importlib.machinery", importlib_machinery_module_init);
-    vm_register_builtin_module("_io", io_module_init);
-    vm_register_builtin_module("signal", signal_module_init);
-    vm_register_builtin_module("_signal", signal_module_init);
-    atexit_init();
-    warnings_init();
-    contextvars_init();
-    struct_init();
-    codecs_init();
-    gc_init();
+    vm_init_modules();
     vm_tx_init();
     VM_GLOBAL_ROOT(g_main_module);
     if (xdigits)

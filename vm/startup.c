@@ -1,12 +1,25 @@
-/* The GC's view of every built-in shape (one runtime type id per TID_*,
- * registered in enum order), and the start-up order of the types. */
-#include "objects/objects.h"
+/* The start-up table, in one file: the hooks the upper layers lend the
+ * lower ones, the GC's view of every built-in shape (one runtime type id per
+ * TID_*, registered in enum order), the start-up order of the types, then
+ * the built-in modules. main.c runs them in that order. */
+#include "startup.h"
 #include "modules/sre/sre.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-TypeObj *vm_tid_type[TID_COUNT];
+void vm_install_hooks(void)
+{
+    vm_hooks = (VMHooks){
+        .current_globals = eval_current_globals,
+        .current_super_args = eval_current_super_args,
+        .run_class_body = eval_run_class_body,
+        .import_cstr = import_cstr,
+        .tx_commit = vm_tx_commit,
+        .signals_check = signals_check,
+        .warn = warnings_warn,
+    };
+}
 
 /* ------------------------------------------------------------------ */
 /* Layouts                                                            */
@@ -60,7 +73,7 @@ static void reg(unsigned expected, tm_type t)
     }
 }
 
-void vm_register_layouts(void)
+static void vm_register_layouts(void)
 {
     static bool done;
     if (done)
@@ -203,4 +216,59 @@ void vm_init_types(void)
     count_init_type();
     weakref_init_types();
     sre_init_types();
+}
+
+/* ------------------------------------------------------------------ */
+/* The built-in C modules (as Lua's linit.c): imported on first use     */
+/* (import.c calls the init function then), in this table's order when */
+/* several are; then the state some keep from the start.               */
+/* ------------------------------------------------------------------ */
+/* builtins exists from the start (builtins_init): importing it finds it. */
+static Obj builtins_module_init(void) { return g_builtins_module; }
+
+static const struct {
+    const char *name;
+    module_init_fn init;
+} builtin_modules[] = {
+    {"sys", sys_module_init},
+    {"builtins", builtins_module_init},
+    {"time", time_module_init},
+    {"math", math_module_init},
+    {"cmath", cmath_module_init},
+    {"os", os_module_init},
+    {"posix", os_module_init},
+    {"os.path", posixpath_module_init},
+    {"posixpath", posixpath_module_init},
+    {"random", random_module_init},
+    {"atexit", atexit_module_init},
+    {"_warnings", warnings_module_init},
+    {"_contextvars", contextvars_module_init},
+    {"_struct", struct_module_init},
+    {"_codecs", codecs_module_init},
+    {"errno", errno_module_init},
+    {"_collections", collections_module_init},
+    {"_sre", sre_module_init},
+    {"_ast", ast_module_init},
+    {"_itertools", itertools_module_init},
+    {"_weakref", weakref_module_init},
+    {"gc", gc_module_init},
+    {"_thread", thread_module_init},
+    {"tm", tm_module_init},
+    {"importlib", importlib_module_init},
+    {"importlib.machinery", importlib_machinery_module_init},
+    {"_io", io_module_init},
+    {"signal", signal_module_init},
+    {"_signal", signal_module_init},
+};
+
+void vm_init_modules(void)
+{
+    for (size_t i = 0; i < ARRAY_LEN(builtin_modules); i++)
+        vm_register_builtin_module(builtin_modules[i].name, builtin_modules[i].init);
+    atexit_init();
+    warnings_init();
+    contextvars_init();
+    struct_init();
+    codecs_init();
+    gc_init();
 }

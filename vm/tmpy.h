@@ -392,8 +392,6 @@ VM_STRUCT(CodeObj) {
     int16_t cell2arg[16];   /* for cell var i (< 16): index of the parameter it starts from, or -1 */
     uint32_t code[];   /* instruction words: see opcodes.h */
 };
-/* Pinned (tm_allocate_old): the eval loop keeps a raw pointer to code[]. */
-Obj code_new(int32_t ninstr);
 
 VM_STRUCT(FunctionObj) {
     tm_header h;
@@ -528,8 +526,6 @@ extern TypeObj *T_list_iterator, *T_tuple_iterator, *T_str_iterator, *T_range_it
 
 extern Obj g_None, g_True, g_False, g_NotImplemented, g_Ellipsis;
 extern Obj g_empty_tuple, g_empty_str;
-extern Obj g_builtins;      /* the builtins module's dict (builtinsmodule.c) */
-extern Obj g_modules;       /* sys.modules dict (builtinsmodule.c) */
 
 /* Type of any value (small ints included). */
 extern TypeObj *vm_tid_type[TID_COUNT];   /* tid -> type for layouts without cls */
@@ -562,8 +558,6 @@ static inline TypeObj *TYPE(Obj v)
 #define IS_CODE(v) (TID(v) == TID_CODE)
 #define IS_EXCEPTION(v) (TID(v) == TID_EXCEPTION)
 #define IS_INSTANCE(v) (TID(v) == TID_INSTANCE)
-bool vm_isinstance_type(Obj v, TypeObj *t);   /* isinstance(v, t) for one type, via the MRO */
-bool type_is_subtype(TypeObj *a, TypeObj *b); /* b in a.__mro__ */
 /* Instance of a user subclass of a built-in (class L(list)): the built-in value. */
 static inline Obj vm_unwrap(Obj v)
 {
@@ -601,257 +595,47 @@ enum { ROOT_CUR_EXC,        /* the exception being raised (NULL: none) */
 extern __thread VMThread vm_ts;
 extern int vm_recursion_limit;   /* sys.getrecursionlimit(), default 1000 */
 
-/* Attach the calling OS thread (allocates its root slots). */
-void vm_thread_init(void);
-/* Before a thread ends: drops its roots and frame stack. */
-void vm_thread_fini(void);
+/* Threads started and not yet finished, the main thread included (blocking.c;
+ * _thread counts them, before a new thread exists). */
+extern int vm_live_threads;
 
-/* ------------------------------------------------------------------ */
-/* Errors (exceptions.c)                                               */
-/* ------------------------------------------------------------------ */
-extern TypeObj *E_BaseException, *E_Exception, *E_SystemExit, *E_KeyboardInterrupt,
-    *E_GeneratorExit, *E_StopIteration, *E_ArithmeticError, *E_ZeroDivisionError,
-    *E_OverflowError, *E_FloatingPointError, *E_AssertionError, *E_AttributeError,
-    *E_BufferError, *E_EOFError, *E_ImportError, *E_ModuleNotFoundError, *E_LookupError,
-    *E_IndexError, *E_KeyError, *E_MemoryError, *E_NameError, *E_UnboundLocalError,
-    *E_OSError, *E_FileNotFoundError, *E_FileExistsError, *E_PermissionError,
-    *E_IsADirectoryError, *E_NotADirectoryError, *E_TimeoutError, *E_ReferenceError,
-    *E_RuntimeError, *E_NotImplementedError, *E_RecursionError, *E_SyntaxError,
-    *E_IndentationError, *E_TabError, *E_SystemError, *E_TypeError, *E_ValueError,
-    *E_UnicodeError, *E_UnicodeDecodeError, *E_UnicodeEncodeError, *E_Warning,
-    *E_UserWarning, *E_DeprecationWarning, *E_RuntimeWarning, *E_StopAsyncIteration,
-    *E_ConnectionError, *E_BrokenPipeError, *E_ChildProcessError, *E_InterruptedError,
-    *E_ProcessLookupError, *E_BlockingIOError;
-
-Obj err_occurred(void);                            /* current exception or NULL */
-void err_set(TypeObj *type, const char *msg);      /* type(msg) */
-void err_format(TypeObj *type, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void err_set_obj(Obj exc);                         /* an exception instance (or a class: instantiated) */
-void err_set_value(TypeObj *type, Obj arg);        /* type(arg) */
-bool err_matches(TypeObj *type);                   /* current exception is an instance of type */
-bool err_given_matches(Obj exc, Obj type_or_tuple);/* for `except X:` */
-Obj err_fetch(void);                               /* take the current exception (clears it) */
-void err_clear(void);
-Obj err_nomemory(void);                            /* sets MemoryError, returns NULL */
-Obj err_no_attr(Obj obj, Obj name);                /* AttributeError like CPython's; returns NULL */
-/* Type name of a value, as a linear C string (valid until the next allocation). */
-const char *type_name(Obj v);
-const char *type_name_of_type(TypeObj *t);
-/* Make an exception instance: type(*args). */
-Obj exc_new(TypeObj *type, Obj *args, size_t nargs);
-/* StopIteration value helpers. */
-Obj exc_stopiteration_value(Obj exc);
-/* Print `exc` as CPython does for an uncaught exception (traceback, chained
- * causes/contexts, "Type: message") to stderr (traceback.c). */
-void vm_print_exception(Obj exc);
-/* The same without its causes and contexts (CPython's unraisable hook). */
-void vm_print_exception_unchained(Obj exc);
-/* A message on sys.stderr (after start-up; stdout's pending output first). */
-void vm_errmsg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* Add a traceback entry for (code, lineno) to the current exception. */
-void vm_traceback_add(Obj code, int lineno);
-
-/* Recursion guard for C code. */
+/* rt/threadstate.c: attach the calling OS thread and set up vm_ts (the eval
+ * layer's vm_thread_init adds the frame stack). */
+void vm_threadstate_init(void);
+/* Recursion guard for C code (threadstate.c). */
 int vm_enter_recursive(const char *where);   /* 0, or -1 with RecursionError set */
 void vm_leave_recursive(void);
+/* Shadow-stack slots kept free above the frames for C code's vm_roots. */
+#define VM_SS_MARGIN (64 * 1024)
+extern __thread uintptr_t vm_cstack_limit;  /* C stack must stay above this */
+static inline bool vm_cstack_low(void)
+{
+    char here;
+    return (uintptr_t)&here < vm_cstack_limit;
+}
 
 /* ------------------------------------------------------------------ */
-/* The abstract object API (abstract.c, typeobject.c)                  */
+/* Accessors of the layouts above. The functions of the objects live   */
+/* in the objects layer's headers (objects/objects.h and the headers   */
+/* it includes); each upper layer has its own (docs/ARCHITECTURE.md,   */
+/* "Layers").                                                          */
 /* ------------------------------------------------------------------ */
-Obj vm_repr(Obj v);                       /* str */
-Obj vm_str(Obj v);                        /* str */
-Obj vm_ascii(Obj v);
-int64_t vm_hash(Obj v);                   /* -1 on error */
-Obj vm_richcompare(Obj a, Obj b, int op); /* with reflection and the default identity ==/!= */
-int vm_richcompare_bool(Obj a, Obj b, int op);  /* 1, 0, -1; `is` shortcut for EQ/NE */
-int vm_equal(Obj a, Obj b);               /* a is b or a == b: 1, 0, -1 (used by containers) */
-int vm_is_true(Obj v);                    /* 1, 0, -1 */
-Obj vm_binop(Obj a, Obj b, int nb_op);    /* a op b with __rop__ / subclass rules; TypeError "unsupported operand type(s)" */
-Obj vm_inplace_binop(Obj a, Obj b, int nb_op);
-Obj vm_unaryop(Obj v, int un_op);
-Obj vm_getitem(Obj o, Obj key);
-int vm_setitem(Obj o, Obj key, Obj v);
-int vm_delitem(Obj o, Obj key);
-int64_t vm_len(Obj o);                    /* -1 on error */
-int vm_contains(Obj container, Obj item); /* `item in container`: 1, 0, -1 */
-Obj vm_iter(Obj o);                       /* iter(o): __iter__ or the sequence protocol */
-Obj vm_next(Obj it);                      /* next item; NULL without error when exhausted */
-Obj vm_getattr(Obj o, Obj name);          /* name: str */
-Obj vm_getattr_cstr(Obj o, const char *name);
-Obj vm_getattr_opt(Obj o, Obj name);      /* NULL without error on AttributeError */
-int vm_setattr(Obj o, Obj name, Obj v);   /* v NULL: delattr */
-int vm_hasattr(Obj o, Obj name);
-Obj vm_generic_getattr(Obj o, Obj name);  /* object.__getattribute__ */
-int vm_generic_setattr(Obj o, Obj name, Obj v);
-Obj vm_lookup_type(TypeObj *t, Obj name); /* MRO lookup, no binding, no error; NULL if absent */
-Obj vm_lookup_special(Obj v, const char *dunder);  /* type(v) MRO lookup by C name (interned); NULL if absent */
-Obj vm_call(Obj callable, Obj *args, size_t nargs, Obj kwnames);  /* args must be in root slots */
-Obj vm_call0(Obj callable);
-Obj vm_call1(Obj callable, Obj a);
-Obj vm_call2(Obj callable, Obj a, Obj b);
-Obj vm_call3(Obj callable, Obj a, Obj b, Obj c);
-Obj vm_call_method(Obj self, const char *name, Obj *args, size_t nargs);   /* self.name(*args); args rooted */
-Obj vm_call_method1(Obj self, const char *name, Obj a);                  /* self.name(a) */
-Obj vm_call_tuple_dict(Obj callable, Obj args_tuple, Obj kwargs_dict);  /* f(*t, **d) */
-bool vm_callable(Obj v);
-int vm_isinstance(Obj v, Obj cls_or_tuple);     /* isinstance(): 1, 0, -1 */
-int vm_issubclass(Obj cls, Obj cls_or_tuple);
-Obj vm_index(Obj v);                      /* operator.index(v): an int, or TypeError */
-int vm_index_i64(Obj v, int64_t *out);    /* __index__ to a C int64; OverflowError/IndexError-free: -1 with error */
-Obj vm_number_int(Obj v);                 /* int(v) for one argument */
-Obj vm_number_float(Obj v);               /* float(v) for one argument */
-int vm_as_double(Obj v, double *out);     /* int/float/bool/__float__ to double; -1 with TypeError */
-Obj vm_format(Obj v, Obj spec);           /* format(v, spec): __format__ */
-Obj vm_dir(Obj v);
-Obj vm_list_from_iter(Obj iterable);      /* list(iterable) */
-Obj vm_tuple_from_iter(Obj iterable);     /* tuple(iterable) */
-/* Unpack an iterable into exactly n (or with star) root slots. */
-int vm_unpack(Obj iterable, Obj *out, int n);
-
-/* Types and classes (typeobject.c). */
-Obj type_new_builtin(const char *name, TypeObj *base, unsigned inst_tid, unsigned flags);  /* start-up only */
-void type_add_methods(TypeObj *t, const MethodDef *defs);
-void type_add_getset(TypeObj *t, const char *name, cfunc getter, cfunc setter);  /* getter(args=[self]), setter(args=[self, value]) */
-/* A member descriptor of a built-in type (CPython's PyMemberDef): getter(args=[self]),
- * setter(args=[self, value or NULL]) or NULL for a READONLY one ("readonly attribute"); doc may be NULL. */
-void type_add_member(TypeObj *t, const char *name, cfunc getter, cfunc setter, const char *doc);
-void type_set_attr_cstr(TypeObj *t, const char *name, Obj v);
-void type_ready(TypeObj *t);    /* after slots and methods are set: fills dunder entries from slots, mro, inherits slots */
-Obj type_call(Obj type, Obj *args, size_t nargs, Obj kwnames);  /* calling a class */
-Obj vm_build_class(Obj *args, size_t nargs, Obj kwnames);      /* builtins.__build_class__(func, name, *bases, **kw) */
-Obj instance_new(TypeObj *cls);   /* a bare instance of a user class (object.__new__) */
-int module_add(Obj module, const char *name, Obj v);
-Obj module_new(const char *name);
-void module_add_functions(Obj module, const MethodDef *defs);
-Obj builtin_new(const MethodDef *def, Obj self, Obj owner);
-/* Call a BuiltinObj: binds self, checks the instance for an unbound method
- * descriptor, and the declared argument count (METH_ARGS). */
-Obj builtin_call(Obj callable, Obj *args, size_t nargs, Obj kwnames);
-/* "len", "math.sqrt" or "list.append", for messages, into buf. */
-void builtin_qualname(Obj b, char *buf, size_t n);
-Obj method_new(Obj func, Obj self);
-
-/* ------------------------------------------------------------------ */
-/* Argument checking (args.c, objects agent)                           */
-/* ------------------------------------------------------------------ */
-/* Bind positional and keyword args of a C function to out[0..nnames)
- * (NULL for those not given). names: parameter names (NULL-terminated
- * list); `min` required, `maxpos` that may be positional. `out` must be
- * root slots. CPython-style TypeError messages ("f() takes at most 2
- * arguments (3 given)", "f() got an unexpected keyword argument 'x'",
- * "f() missing required argument 'x' (pos 1)"). Returns 0 or -1. */
-int vm_parse_args(const char *fname, Obj *args, size_t nargs, Obj kwnames,
-                  const char *const *names, int min, int maxpos, Obj *out);
-/* No keyword arguments and min <= nargs <= max, else TypeError. */
-int vm_check_args(const char *fname, size_t nargs, Obj kwnames, int min, int max);
-
-/* ------------------------------------------------------------------ */
-/* Numbers (int.c, float.c, complex.c)                               */
-/* ------------------------------------------------------------------ */
-Obj int_from_i64(int64_t v);
-Obj int_from_u64(uint64_t v);
-Obj int_from_double(double d);            /* truncates; OverflowError for inf, ValueError for nan */
-int int_as_i64(Obj v, int64_t *out);      /* int/bool; -1 with OverflowError if too big */
-int int_as_double(Obj v, double *out);    /* -1 with OverflowError */
-Obj int_from_string(const char *s, size_t len, int base);  /* int('...', base) semantics (underscores, sign, spaces); ValueError */
-Obj int_to_string(Obj v, int base);       /* str: decimal or '0x..' style for 16/8/2 (hex/oct/bin) */
-int int_sign(Obj v);                      /* -1, 0, 1 */
-int int_compare(Obj a, Obj b);            /* -1, 0, 1 for ints/bools */
-Obj int_add(Obj a, Obj b);  Obj int_sub(Obj a, Obj b);  Obj int_mul(Obj a, Obj b);
-Obj int_floordiv(Obj a, Obj b);  Obj int_mod(Obj a, Obj b);  Obj int_pow(Obj a, Obj b, Obj mod /* or NULL */);
-int64_t int_hash(Obj v);
-Obj float_new(double d);
 #define FLOAT_VAL(v) (((FloatObj *)(v))->value)
-int64_t float_hash(double d);             /* equal to int_hash for integral values */
-/* Shortest repr that round-trips ('1.0', '0.1', '1e+16', 'inf', 'nan'). buf >= 32 bytes. */
-void float_repr_buf(double d, char *buf);
-Obj float_repr_obj(double d);
-/* complex.c (more in objects/numbers.h) */
-Obj complex_new(double real, double imag);
 #define COMPLEX_REAL(v) (((ComplexObj *)(v))->real)
 #define COMPLEX_IMAG(v) (((ComplexObj *)(v))->imag)
 
-/* ------------------------------------------------------------------ */
-/* Strings (str.c, bytes.c, format.c)                                  */
-/* ------------------------------------------------------------------ */
-/* str_new: UTF-8 as str stores it (lone surrogates as their 3-byte form).
- * It checks: a byte that is not part of that becomes U+DC00+byte, so no str
- * ever holds invalid UTF-8 (but text from the OS goes through str_from_os). */
-Obj str_new(const char *utf8, size_t nbytes);
-Obj str_from_cstr(const char *s);
-/* Text the OS hands in (argv, file names, environment, getcwd, readlink):
- * strict UTF-8 decoded with surrogateescape as CPython does (an undecodable
- * byte b becomes U+DC00+b; encoded surrogates are undecodable too). */
-Obj str_from_os(const char *p, size_t n);
-Obj str_from_os_cstr(const char *p);
-/* The same decoding appended to a StrBuf as str's UTF-8. */
-struct StrBuf;
-void sb_add_os(struct StrBuf *b, const char *p, size_t n);
-/* A str's bytes for the OS (surrogateescape: U+DC80..U+DCFF become the bytes
- * 0x80..0xFF again): malloc'd, NUL-terminated, length in *n (n may be NULL).
- * NULL with UnicodeEncodeError (another lone surrogate) or MemoryError. */
-char *str_to_os(Obj s, size_t *n);
-Obj str_from_format(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-Obj str_intern_cstr(const char *s);                  /* the interned (pinned, never freed) str */
-Obj str_intern(Obj s);                               /* interned equivalent of s */
 #define STR(v) ((StrObj *)(v))
 static inline int64_t str_len(Obj s) { return STR(s)->length; }
 static inline const char *str_cstr(Obj s) { return (const char *)VM_LINEAR(STR(s)->data); }
-bool str_eq(Obj a, Obj b);                           /* both str */
-bool str_eq_cstr(Obj s, const char *c);
-int64_t str_hash(Obj s);
-Obj str_concat(Obj a, Obj b);
-Obj str_from_codepoint(uint32_t cp);
-Obj str_join(Obj sep, Obj iterable);
-int str_compare(Obj a, Obj b);                       /* -1, 0, 1 by code point */
-Obj bytes_new(const char *data, size_t n);
-Obj bytearray_new(const char *data, size_t n);
-/* format.c */
-Obj format_int(Obj v, Obj spec);          /* int.__format__ */
-Obj format_float(double d, Obj spec);     /* float.__format__ */
-Obj format_complex(double re, double im, Obj spec);   /* complex.__format__ (spec not empty) */
-Obj format_str(Obj s, Obj spec);          /* str.__format__ */
-Obj str_format_method(Obj *args, size_t nargs, Obj kwnames);   /* str.format */
-Obj str_percent_format(Obj fmt, Obj values);                   /* fmt % values */
-Obj bytes_percent_format(Obj fmt, Obj values);
 
 /* The largest object, in bytes, the heap could ever hold (its old space).
  * A size computed from user input beyond it is a MemoryError at once,
  * before anything is built. */
 static inline uint64_t vm_max_object_size(void) { return tm_seg.segment_size - tm_seg.old_start; }
 
-/* A growable byte buffer in C memory (no GC concerns) for building strings.
- * It never grows past vm_max_object_size(): like running out of memory, that
- * poisons it (later adds do nothing; sb_finish raises MemoryError). */
-typedef struct StrBuf { char *p; size_t len, cap; } StrBuf;
-void sb_init(StrBuf *b);
-void sb_add(StrBuf *b, const char *s, size_t n);
-bool sb_reserve(StrBuf *b, size_t n);      /* room for n more bytes and a NUL; false: out of memory (poisoned) */
-void sb_add_repeat(StrBuf *b, const char *unit, size_t n, int64_t count);   /* count copies (count <= 0: none) */
-void sb_nomemory(StrBuf *b);              /* poison it (a size known to be too big) */
-static inline bool sb_failed(const StrBuf *b) { return b->cap == SIZE_MAX; }
-void sb_adds(StrBuf *b, const char *s);
-void sb_addc(StrBuf *b, char c);
-void sb_add_str(StrBuf *b, Obj s);        /* append a str's UTF-8 */
-void sb_add_codepoint(StrBuf *b, uint32_t cp);
-void sb_printf(StrBuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-Obj sb_finish(StrBuf *b);                 /* a str; frees the buffer; NULL (MemoryError) on failure */
-void sb_free(StrBuf *b);
-
-/* ------------------------------------------------------------------ */
-/* Containers (tuple.c, list.c, dict.c, set.c, range.c, slice.c)       */
-/* ------------------------------------------------------------------ */
-Obj tuple_new(int64_t n);                 /* items NULL: fill with TUPLE_ITEMS(t)[i] = v before use */
-Obj tuple_pack(int n, ...);               /* tuple of n Obj values (copied to root slots before allocating) */
-Obj tuple_from_array(Obj *items, int64_t n);   /* items in root slots */
 #define TUPLE(v) ((TupleObj *)(v))
 #define TUPLE_LEN(v) (TUPLE(v)->length)
 #define TUPLE_ITEMS(v) (TUPLE(v)->items)
-Obj list_new(int64_t n);                  /* length n, items None */
-Obj list_new_capacity(int64_t cap);       /* length 0 */
-int list_append(Obj list, Obj v);
-Obj list_from_array(Obj *items, int64_t n);    /* items in root slots */
-int list_sort(Obj list, Obj key, bool reverse);
 #define ARRAY(v) ((ArrayObj *)vm_rd(v))
 #define RAW(v) ((RawObj *)vm_rd(v))
 #define DICT(v) ((DictObj *)vm_rd(v))
@@ -860,129 +644,16 @@ int list_sort(Obj list, Obj key, bool reverse);
 #define LIST(v) ((ListObj *)vm_rd(v))
 #define LIST_LEN(v) (LIST(v)->length)
 #define LIST_ITEMS(v) (((ArrayObj *)vm_rd(LIST(v)->array))->items)
-Obj array_new(int64_t n);                 /* ArrayObj */
-Obj raw_new(int64_t n);                   /* RawObj, zeroed */
-
-Obj dict_new(void);
-Obj dict_new_presized(int64_t n);
-Obj dict_getitem(Obj d, Obj key);         /* borrowed value, or NULL: missing (no error) or error (err_occurred) */
-Obj dict_getitem_str(Obj d, Obj key);     /* key: an exact str (fast path, never raises) */
-Obj dict_getitem_cstr(Obj d, const char *key);
-/* Entry index of an exact-str key (-1 if absent; never raises) and the value
- * at an entry index (for inline caches validated by DictObj.version). */
-int64_t dict_lookup_str_index(Obj d, Obj key);
-Obj dict_value_at(Obj d, int64_t ix);
-int dict_setitem(Obj d, Obj key, Obj v);
-int dict_setitem_cstr(Obj d, const char *key, Obj v);
-int dict_delitem(Obj d, Obj key);         /* KeyError if missing */
-int dict_pop(Obj d, Obj key, Obj *out);   /* 1 found (removed; *out is the value), 0 missing, -1 error */
-/* Remove and return the last (or first) (key, value) pair; NULL without an error if empty. */
-Obj dict_popitem_end(Obj d, bool last);
-/* Move key's entry to the end (or the front) of the order; KeyError if missing. */
-int dict_move_to_end(Obj d, Obj key, bool last);
-int64_t dict_len(Obj d);
-/* Iterate: pos starts at 0; returns false at the end. k/v may be NULL. */
-bool dict_next(Obj d, int64_t *pos, Obj *k, Obj *v);
-Obj dict_copy(Obj d);
-int dict_update(Obj d, Obj other);        /* dict.update(other) for a mapping or iterable of pairs */
-int dict_merge_kwargs(Obj d, Obj mapping);/* for f(**m): TypeError on non-str keys */
-Obj dict_keys_list(Obj d);
-Obj dict_items_list(Obj d);
-Obj dict_values_list(Obj d);
-void dict_clear(Obj d);
-
-Obj set_new(Obj iterable /* or NULL */);
-Obj frozenset_new(Obj iterable /* or NULL */);
-int set_add(Obj s, Obj key);
-int set_contains(Obj s, Obj key);
-int set_discard(Obj s, Obj key);          /* 1 removed, 0 absent, -1 error */
-bool set_next(Obj s, int64_t *pos, Obj *key);
-int64_t set_len(Obj s);
-
-Obj range_new(Obj start, Obj stop, Obj step);
-Obj slice_new(Obj start, Obj stop, Obj step);
-/* Resolve a slice against a length: CPython's PySlice_GetIndicesEx. Returns slice length or -1.
- * Only for sequences whose length cannot change: the slice's __index__ methods
- * run user code, so a mutable one (list, bytearray) calls slice_unpack, then
- * reads its length, then slice_adjust (PySlice_Unpack + PySlice_AdjustIndices). */
-int64_t slice_indices(Obj slice, int64_t length, int64_t *start, int64_t *stop, int64_t *step);
-int slice_unpack(Obj slice, int64_t *start, int64_t *stop, int64_t *step);   /* 0 or -1 */
-int64_t slice_adjust(int64_t length, int64_t *start, int64_t *stop, int64_t step);   /* the slice length */
-/* Sequence helpers */
-int64_t vm_normalize_index(int64_t i, int64_t len);   /* i < 0 ? i + len : i (no bound check) */
-Obj seqiter_new(Obj seq);                 /* iterator over __getitem__ 0, 1, ... */
 
 /* ------------------------------------------------------------------ */
-/* Functions, frames, generators, evaluation (eval.c and friends)      */
+/* Process-wide interpreter state every layer reads (rt/interpstate.c; */
+/* the modules that own them fill them in at start-up)                 */
 /* ------------------------------------------------------------------ */
-Obj function_new(Obj code, Obj globals, Obj qualname);
-Obj cell_new(Obj v);
-/* Run module-level code: returns the result (None) or NULL with an exception. */
-Obj vm_eval_code(Obj code, Obj globals, Obj locals);
-/* Run a class body function with `ns` as its locals (for __build_class__).
- * Returns the body's result (None) or NULL on error. A body that needs the
- * __class__ cell (zero-arg super) stores the cell in ns['__classcell__'];
- * vm_build_class removes it and sets the cell to the new class. */
-Obj vm_run_class_body(Obj func, Obj ns);
-/* The innermost Python frame's globals dict / code / (self, __class__) for super(). */
-Obj vm_current_globals(void);
-Obj vm_current_locals(void);              /* locals() */
-int vm_current_super_args(Obj *type_out, Obj *obj_out);
-int vm_current_lineno(void);
-/* The generator protocol for yield from / send / throw, used by builtins too. */
-Obj gen_send(Obj gen, Obj value);          /* NULL+StopIteration(value) at the end */
-Obj gen_throw(Obj gen, Obj exc);
-Obj gen_close(Obj gen);
-/* The builtins aiter(v) and anext(aiter[, dflt]) (coroutine.c; dflt NULL: none). */
-Obj coro_builtin_aiter(Obj v);
-Obj coro_builtin_anext(Obj aiter, Obj dflt);
-
-/* ------------------------------------------------------------------ */
-/* Compiler (compile.c, parser front end)                              */
-/* ------------------------------------------------------------------ */
-enum { COMPILE_EXEC, COMPILE_EVAL, COMPILE_SINGLE };
-/* OR'd into vm_compile's mode: compile as if the source began with
- * `from __future__ import annotations` (compile()'s flag, or inherited). */
-#define COMPILE_FUTURE_ANNOTATIONS 0x100
-/* compile()'s flag value of that feature (CPython's CO_FUTURE_ANNOTATIONS). */
-#define PY_CO_FUTURE_ANNOTATIONS 0x1000000
-/* The future features of the innermost running Python code, as
- * COMPILE_* flags (what compile/exec/eval inherit). */
-int vm_current_future_flags(void);
-/* Source text to a code object, or NULL with SyntaxError (msg, filename,
- * lineno, offset, text: as CPython's SyntaxError attributes) set. src and
- * filename must be C memory (they are read after allocations). */
-Obj vm_compile(const char *src, size_t len, const char *filename, int mode);
-
-/* ------------------------------------------------------------------ */
-/* Modules, import, start-up (import.c, modules/, main.c)             */
-/* ------------------------------------------------------------------ */
-Obj vm_import(Obj name, Obj globals, Obj fromlist, int level);   /* __import__ */
-Obj vm_import_cstr(const char *name);     /* import a module by dotted name; returns it */
-/* C modules: called on first import; returns the module or NULL. */
-typedef Obj (*module_init_fn)(void);
-void vm_register_builtin_module(const char *name, module_init_fn init);
-extern Obj g_main_module;
-/* Find the source of a module by dotted name (parents are imported, the
- * module itself is not). Returns its file path (str; None for a namespace
- * package) and *is_pkg; NULL with ModuleNotFoundError/ImportError set if
- * absent. */
-Obj import_find_source(Obj fullname, bool *is_pkg);
-/* Compile and run a file's source as module `mod` (globals = its dict).
- * Returns None or NULL with an exception. */
-Obj import_run_source_file(Obj mod, Obj path);
-/* Read a whole file into C memory (malloc'd, NUL-terminated): 0, or -1 with
- * OSError set. */
-int import_read_file(const char *path, char **out, size_t *len);
-void import_init_paths(bool ignore_env, const char *script_dir);
-/* Import a module by absolute dotted name, its parents first; returns it. */
-Obj import_absolute(Obj absname);
-/* The absolute name for a relative import (level dots) from the module
- * whose globals (or a dict with __package__) are given. */
-Obj import_resolve_relative(Obj name, Obj globals, int level);
-extern const char *vm_libdir;              /* lib/ of the source tree or install */
+extern Obj g_modules;                      /* sys.modules dict */
+extern Obj g_builtins_module;
+extern Obj g_builtins;                     /* the builtins module's dict */
+extern Obj g_sys_module, g_sys_dict;       /* sys and its dict */
 extern Obj g_sys_path;                     /* list of str */
-extern Obj g_builtins_module;              /* builtinsmodule.c */
 /* sys.<name> as it is now (user code may rebind sys.stdout); NULL if unset (no error). */
 Obj sys_get(const char *name);
 /* Command-line flags (main.c sets them before start-up; sys.flags shows them). */
@@ -991,12 +662,6 @@ struct sys_cflags {
     int isolated, safe_path, unbuffered;
 };
 extern struct sys_cflags sys_cflags;
-extern Obj g_sys_stdout, g_sys_stderr, g_sys_stdin;   /* file objects */
-/* Write to sys.stdout / sys.stderr (print uses these). */
-int file_write_str(Obj file, Obj s);
-int file_flush(Obj file);
-Obj file_open(Obj path, const char *mode, int buffering);
-Obj file_from_fd(int fd, const char *mode, const char *name);
 
 /* Blocking calls (blocking.c).
  * Every system call that may wait (read/write on pipes and terminals, open,
@@ -1023,12 +688,6 @@ ssize_t vm_blocking_read(int fd, void *buf, size_t n);         /* -1 with errno 
 ssize_t vm_blocking_write(int fd, const void *buf, size_t n);  /* may write less than n */
 int vm_blocking_open(const char *path, int flags, int mode);
 
-/* Signals (modules/signalmodule.c): in the main thread, with a signal
- * caught (tm_interrupt_pending), run the Python handlers; -1 with the
- * exception a handler raised. Called at the eval loop's back-edges and
- * returns and after every wait an interrupt ended (runtime/park.h). */
-int vm_signals_check(void);
-
 /* STM: before an effect that cannot be undone (C memory shared between
  * threads, I/O), the running transaction becomes inevitable (nothing under
  * the GIL; the runtime's inevitable hook drops the undo log, txstate.c). May
@@ -1041,63 +700,60 @@ static inline void vm_tx_become_inevitable(void) { tm_become_inevitable(); }
 void *vm_malloc_kept(size_t n);
 void *vm_realloc_kept(void *p, size_t n);
 extern uint64_t vm_tx_blocks_freed;   /* statistics: blocks aborts freed */
+/* C blocks of a transaction that may abort (txmalloc.c): record them from
+ * its start, forget them at commit or when it turns inevitable, free them
+ * when it aborts. */
+void vm_txmalloc_track(void);
+void vm_txmalloc_forget(void);
+void vm_txmalloc_free_all(void);
 
-/* Start-up: layouts, types, singletons, builtins, sys. */
-void vm_register_layouts(void);           /* startup.c: registers TID_* with the runtime */
-void eval_fill_layouts(tm_type *generator_layout, tm_type *frame_layout);   /* eval.c: frame, generator */
-void vm_init_types(void);                 /* calls each *_init_type below in order */
-void object_init_types(void);   /* typeobject.c: object, type, NoneType, ..., property, super, module, builtin, method */
-void exceptions_init(void);     /* exceptions.c */
-void int_init_type(void);       /* int.c: int, bool */
-void float_init_type(void);
-void complex_init_type(void);
-void str_init_type(void);
-void bytes_init_type(void);
-void tuple_init_type(void);
-void list_init_type(void);
-void dict_init_type(void);
-void set_init_type(void);
-void range_init_type(void);     /* range, slice */
-void func_init_types(void);     /* eval side: function, code, cell, generator, frame, traceback */
-void iter_init_types(void);     /* builtiniters.c: enumerate, zip, map, filter, reversed, callable_iterator */
-void file_init_type(void);
-void deque_init_type(void);    /* dequeobject.c: collections.deque (the _collections module exposes it) */
-extern TypeObj *T_deque;
-void memview_init_type(void);   /* memoryview.c */
-/* The memoryview layout's GC trace hook: counts live views during a census (memoryview.c). */
-void memview_gc_trace(object_t *o, tm_ref_visitor visit, void *ctx);
-void count_init_type(void);    /* countobject.c: itertools.count (the _itertools module exposes it) */
-extern TypeObj *T_count;
-void weakref_init_types(void); /* weakrefobject.c: weakref.ref, ProxyType, CallableProxyType */
-extern TypeObj *T_weakref, *T_weakproxy, *T_weakcallableproxy;
-/* ref(ob, callback) / proxy(ob, callback) of type `type` (one of the three);
- * without a callback, the existing plain one of that kind if there is one
- * (CPython's sharing); TypeError "cannot create weak reference to 'int' object". */
-Obj weakref_new(TypeObj *type, Obj ob, Obj callback);
-Obj weakref_referent(Obj w);      /* the referent or NULL (dead); w a WeakrefObj */
-/* gcwork.c: weak-reference callbacks and finalizers, run outside the collector. */
-void vm_run_gc_work(void);        /* runs what collections queued (no-op while already running) */
-/* CPython's PyErr_WriteUnraisable: "Exception ignored in: <repr of what>"
- * and the current exception's traceback on stderr; clears the exception. */
-void vm_report_unraisable(Obj what);
-/* warnings.c: a warning from C (CPython's PyErr_WarnEx, stacklevel 1):
+/* ------------------------------------------------------------------ */
+/* Hooks: what the layers below need of the layers above. Start-up     */
+/* installs them (vm_install_hooks, startup.c) before anything runs; a  */
+/* lower layer calls the inline functions below and never names an     */
+/* upper layer's function (docs/ARCHITECTURE.md, "Layers";             */
+/* tests/check_layers.py).                                             */
+/* ------------------------------------------------------------------ */
+typedef struct VMHooks {
+    /* eval layer */
+    Obj (*current_globals)(void);                        /* eval.c */
+    int (*current_super_args)(Obj *type_out, Obj *obj_out);
+    Obj (*run_class_body)(Obj func, Obj ns);
+    Obj (*import_cstr)(const char *name);                /* import.c */
+    void (*tx_commit)(void);                             /* rt/txstate.c */
+    /* modules layer */
+    int (*signals_check)(void);                          /* modules/signalmodule.c */
+    int (*warn)(TypeObj *category, Obj message, Obj source);   /* modules/warningsmodule.c */
+} VMHooks;
+extern VMHooks vm_hooks;   /* rt/interpstate.c */
+
+/* The innermost Python frame's globals dict, and its (self, __class__) for
+ * a zero-argument super(): 0, or -1 with RuntimeError. */
+static inline Obj vm_current_globals(void) { return vm_hooks.current_globals(); }
+static inline int vm_current_super_args(Obj *type_out, Obj *obj_out) { return vm_hooks.current_super_args(type_out, obj_out); }
+/* Run a class body function with `ns` as its locals (__build_class__): the
+ * body's result (None) or NULL. A body that needs the __class__ cell
+ * (zero-arg super) stores the cell in ns['__classcell__']; vm_build_class
+ * removes it and sets the cell to the new class. */
+static inline Obj vm_run_class_body(Obj func, Obj ns) { return vm_hooks.run_class_body(func, ns); }
+/* Import a module by dotted name (its parents first); returns it. */
+static inline Obj vm_import_cstr(const char *name) { return vm_hooks.import_cstr(name); }
+/* Signals (modules/signalmodule.c): in the main thread, with a signal
+ * caught (tm_interrupt_pending), run the Python handlers; -1 with the
+ * exception a handler raised. Called at the eval loop's back-edges and
+ * returns and after every wait an interrupt ended (runtime/park.h). */
+static inline int vm_signals_check(void) { return vm_hooks.signals_check(); }
+
+/* warningsmodule.c: a warning from C (CPython's PyErr_WarnEx, stacklevel 1):
  * warnings.warn if that module is imported, else CPython's default filters
  * and format on stderr. message: a str; source: the object it is about
  * (the tracemalloc hint) or NULL. 0, or -1 with an exception (a filter
  * made it an error). */
-int vm_warn(TypeObj *category, Obj message, Obj source);
-/* gc.collect(): a major collection, then the queued work; None or NULL.
- * stack_top: where the arguments of the calling C function end (args +
- * nargs), or NULL: dead value-stack slots above it are cleared first. */
-Obj vm_gc_collect(Obj *stack_top, int64_t *found);
-void vm_gc_at_exit(void);         /* at exit: collect, then finalize what is still registered */
-/* Set by vm_gc_at_exit: the finalizers of the shutdown run (sys.is_finalizing()). */
-extern bool vm_finalizing;
-Obj builtins_init(void);        /* the builtins module */
-Obj sys_init(Obj argv_list);
+static inline int vm_warn(TypeObj *category, Obj message, Obj source) { return vm_hooks.warn(category, message, source); }
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 #define likely(x) __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
 
 #endif
+

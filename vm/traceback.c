@@ -38,11 +38,6 @@ void traceback_prepend(Obj exc, Obj code, Obj globals, int lineno, int64_t lasti
     vm_unroots(r);
 }
 
-void vm_traceback_add(Obj code, int lineno)
-{
-    traceback_prepend(err_occurred(), code, NULL, lineno, -1);
-}
-
 Obj frameobj_new(Obj code, Obj globals, int lineno)
 {
     Obj *r = vm_roots(2);

@@ -17,9 +17,10 @@
  *     (no inflation for try-only), a timed-out thread leaving the queue
  *     behind a queued one, and a timed enter that succeeds when the holder
  *     lets go; exit, wait and notify by a non-owner fail and change nothing;
- *     handoff: a woken thread overtaken by a barging one goes back to the
- *     head of the queue (ahead of a thread queued after it) and the next
- *     unlock makes it the owner directly;
+ *     handoff: an unlock makes the first queued thread the owner (the
+ *     unlocker cannot take it back), then the next; fairness: a thread that
+ *     enters and exits in a loop enters at most once more while another
+ *     waits (the contender inflates and queues at once);
  *  5. wait/notify: timeouts re-acquire with the same count (thin, fat, 0,
  *     young object that moves while waiting), custom blocking hooks, N
  *     waiters notified one at a time in FIFO order, two at a time, all at
@@ -31,7 +32,7 @@
  *
  * TMPY_TEST_SCALE multiplies the iteration counts; TMPY_GC_DEBUG=move runs
  * it with every allocation collecting. Optional arguments name the parts to
- * run (uncontended nesting contention timed wait recycle). */
+ * run (uncontended nesting contention timed fairness wait recycle interrupt). */
 #include "tmrt.h"
 #include "monitor.h"
 #include "testutil.h"
@@ -637,7 +638,9 @@ static void test_timed(void)
 }
 
 /* Handoff. Q then R queue on a fat monitor we hold; hooks count each one's
- * blocking calls, so we know (under the GIL) when each is parked. */
+ * blocking calls, so we know (under the GIL) when each is parked. An unlock
+ * hands the monitor to the first in the queue: it is Q's before Q has run,
+ * and we cannot take it back. */
 static volatile int q_index, r_index, q_blocks, r_blocks, entered[2], nentered;
 
 static void counting_begin(void)
@@ -681,28 +684,76 @@ static void test_handoff(void)
     CHECK(pthread_create(&r, NULL, entrant_main, (void *)&r_index) == 0, "pthread_create");
     await_at_least(&r_blocks, 1);
     tm_start_transaction();
-    CHECK(tm_monitor_exit(shared) && tm_monitor_owner(shared) == 0, "exit: owner %u", tm_monitor_owner(shared));
-    CHECK(tm_monitor_enter_timed(shared, 0), "barging in ahead of the woken thread failed");
-    tm_commit_transaction();
-    await_at_least(&q_blocks, 2);     /* Q woke, found us the owner, queued again */
-    tm_start_transaction();
-    CHECK(q_blocks == 2 && r_blocks == 1 && nentered == 0, "blocks %d %d, %d entered", q_blocks, r_blocks, nentered);
     CHECK(tm_monitor_exit(shared), "exit");
-    CHECK(tm_monitor_owner(shared) == (unsigned)q_index, "the overtaken thread was not handed the monitor: owner %u, "
-          "Q is %d, R is %d", tm_monitor_owner(shared), q_index, r_index);
-    CHECK(!tm_monitor_enter_timed(shared, 0), "took a monitor handed to another thread");
+    CHECK(tm_monitor_owner(shared) == (unsigned)q_index, "the first queued thread was not handed the monitor: "
+          "owner %u, Q is %d, R is %d", tm_monitor_owner(shared), q_index, r_index);
+    CHECK(!tm_monitor_enter_timed(shared, 0), "took back a monitor handed to another thread");
+    CHECK(!tm_monitor_exit(shared), "exit of a monitor handed to another thread");
     tm_commit_transaction();
     pthread_join(q, NULL);
     pthread_join(r, NULL);
     tm_monitor_set_blocking_hooks(NULL, NULL);
     tm_start_transaction();
     CHECK(nentered == 2 && entered[0] == q_index && entered[1] == r_index, "entered in the wrong order");
-    CHECK(tm_monitor_owner(shared) == 0 && q_blocks == 2 && r_blocks == 1, "owner %u, blocks %d %d",
+    CHECK(tm_monitor_owner(shared) == 0 && q_blocks == 1 && r_blocks == 1, "owner %u, blocks %d %d",
           tm_monitor_owner(shared), q_blocks, r_blocks);
     shared = NULL;
     tm_commit_transaction();
-    printf("ok handoff: a woken thread overtaken once is handed the monitor at the next unlock, ahead of the "
-           "queue\n");
+    printf("ok handoff: an unlock hands the monitor to the first queued thread, which runs before the unlocker "
+           "can take it back; then to the next\n");
+}
+
+/* Fairness. A spinner enters and exits a thin-locked monitor in a loop,
+ * handing the GIL over only while it holds it; we enter it many times. Our
+ * enter inflates and queues, so the spinner's next exit hands the monitor
+ * to us: it never enters again while we wait. Spinning instead (handing the
+ * segment over and looking again) or waking us to retry lets it enter
+ * again each time it runs first. */
+static volatile int spinner_rounds, spinner_stop;
+
+static void *spinner_main(void *arg)
+{
+    (void)arg;
+    tm_thread_attach();
+    tm_start_transaction();
+    while (!spinner_stop) {
+        tm_monitor_enter(shared);
+        spinner_rounds++;
+        gil_handover();   /* holding it: `shared` is a global root */
+        CHECK(tm_monitor_exit(shared), "spinner: exit");
+    }
+    tm_commit_transaction();
+    tm_thread_detach();
+    return NULL;
+}
+
+static void test_fairness(void)
+{
+    spinner_rounds = spinner_stop = 0;
+    tm_start_transaction();
+    shared = as_obj(new_cell());   /* thin: the first contention inflates it */
+    tm_commit_transaction();
+    pthread_t s;
+    CHECK(pthread_create(&s, NULL, spinner_main, NULL) == 0, "pthread_create");
+    int rounds = (int)(50 * scale) + 1, worst = 0;
+    for (int i = 0; i < rounds; i++) {
+        await_at_least(&spinner_rounds, spinner_rounds + 1);
+        tm_start_transaction();
+        int before = spinner_rounds;
+        tm_monitor_enter(shared);
+        if (spinner_rounds - before > worst)
+            worst = spinner_rounds - before;
+        CHECK(tm_monitor_exit(shared), "exit");
+        tm_commit_transaction();
+    }
+    spinner_stop = 1;
+    pthread_join(s, NULL);
+    tm_start_transaction();
+    CHECK(worst == 0, "the spinner entered %d times while we waited", worst);
+    CHECK(flags(shared) & TM_LOCK_FAT_BIT, "contention did not inflate");
+    shared = NULL;
+    tm_commit_transaction();
+    printf("ok fairness: %d enters behind a spinning thread, which never entered while we waited\n", rounds);
 }
 
 /* ---- 5. wait / notify ---- */
@@ -1162,6 +1213,8 @@ int main(int argc, char **argv)
         test_timed();
         test_handoff();
     }
+    if (wanted(argc, argv, "fairness"))
+        test_fairness();
     if (wanted(argc, argv, "wait"))
         test_wait();
     if (wanted(argc, argv, "contention"))

@@ -90,8 +90,6 @@ char *arena_strndup(Arena *a, const char *s, size_t n)
 
 char *arena_strdup(Arena *a, const char *s) { return arena_strndup(a, s, strlen(s)); }
 
-size_t arena_bytes(const Arena *a) { return a->total; }
-
 /* ------------------------------------------------------------------ */
 /* Dump: Name(field=value, ...) with positions as @line:col-line:col.   */
 /* Positions are left out inside f-strings (CPython 3.11's are odd     */
@@ -689,27 +687,3 @@ static void dump_stmt(Dumper *d, stmt_ty s)
 }
 
 static void dump_stmts(Dumper *d, stmt_seq s) { DUMP_SEQ(d, s, dump_stmt); }
-
-void ast_dump(FILE *f, mod_ty m)
-{
-    Dumper d = {f, 0};
-    if (!m) {
-        fputs("None\n", f);
-        return;
-    }
-    switch (m->kind) {
-    case Module_kind:
-        fputs("Module(body=", f);
-        dump_stmts(&d, m->v.Module.body);
-        break;
-    case Interactive_kind:
-        fputs("Interactive(body=", f);
-        dump_stmts(&d, m->v.Interactive.body);
-        break;
-    case Expression_kind:
-        fputs("Expression(body=", f);
-        dump_expr(&d, m->v.Expression.body);
-        break;
-    }
-    fputs(")\n", f);
-}

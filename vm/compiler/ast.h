@@ -46,7 +46,6 @@ void arena_free(Arena *a);                   /* frees everything allocated in a 
 void *arena_alloc(Arena *a, size_t n);       /* zeroed, 16-byte aligned; NULL if out of memory */
 char *arena_strdup(Arena *a, const char *s); /* NULL if out of memory */
 char *arena_strndup(Arena *a, const char *s, size_t n);  /* copies n bytes and adds a NUL */
-size_t arena_bytes(const Arena *a);          /* bytes allocated so far (statistics, limits) */
 
 /* ------------------------------------------------------------------ */
 /* Node handles and sequences                                          */
@@ -378,8 +377,6 @@ struct _withitem {
 /* Utilities (ast.c)                                                   */
 /* ------------------------------------------------------------------ */
 #include <stdio.h>
-/* Print a tree in the style of Python's ast.dump() (debugging/tests). */
-void ast_dump(FILE *f, mod_ty m);
 /* The decimal digits of an int literal's digits in base 2/8/10/16 (without
  * leading zeros), malloc'd; NULL if out of memory. */
 char *ast_int_to_decimal(const char *digits, int base);

@@ -1,8 +1,9 @@
-/* tmpy: the bytecode compiler (compile.c): AST -> code objects per opcodes.h.
+/* The compiler layer's header: the bytecode compiler (compile.c): source or
+ * AST -> code objects per opcodes.h.
  *
- * vm_compile (declared in tmpy.h) is the entry point; code_new (tmpy.h)
- * allocates a pinned code object. This header adds debugging helpers and
- * states the parts of the code-object contract that opcodes.h leaves open.
+ * vm_compile is the entry point; code_new allocates a pinned code object.
+ * This header also has debugging helpers and states the parts of the
+ * code-object contract that opcodes.h leaves open.
  *
  * Contract notes for the eval loop (see also the comment at the top of
  * compile.c):
@@ -26,7 +27,7 @@
 #ifndef TMPY_COMPILE_H
 #define TMPY_COMPILE_H
 
-#include "tmpy.h"
+#include "objects/objects.h"
 
 #include <stdio.h>
 
@@ -52,7 +53,7 @@ bool code_position_at(CodeObj *co, int64_t i, CodePos *out);
 bool source_error_anchors(const char *seg, size_t len, int *left, int *right, char *primary, char *secondary);
 
 /* Print a human-readable listing of a code object and, recursively, of the
- * code objects among its constants. For debugging. */
+ * code objects among its constants. For debugging (call it from gdb). */
 void code_disassemble(Obj code, FILE *out);
 
 /* ---- The `ast` module's node classes (astschema.c, astexport.c, astimport.c) ----
@@ -94,5 +95,21 @@ Obj ast_parse_to_objects(const char *src, size_t len, const char *filename, int 
 Obj ast_compile_objects(Obj tree, const char *filename, int mode);
 /* isinstance(v, ast.AST), false when _ast was never imported */
 bool ast_is_node(Obj v);
+
+/* Pinned (tm_allocate_old): the eval loop keeps a raw pointer to code[]. */
+Obj code_new(int32_t ninstr);
+/* ------------------------------------------------------------------ */
+/* Compiler (compile.c, parser front end)                              */
+/* ------------------------------------------------------------------ */
+enum { COMPILE_EXEC, COMPILE_EVAL, COMPILE_SINGLE };
+/* OR'd into vm_compile's mode: compile as if the source began with
+ * `from __future__ import annotations` (compile()'s flag, or inherited). */
+#define COMPILE_FUTURE_ANNOTATIONS 0x100
+/* compile()'s flag value of that feature (CPython's CO_FUTURE_ANNOTATIONS). */
+#define PY_CO_FUTURE_ANNOTATIONS 0x1000000
+/* Source text to a code object, or NULL with SyntaxError (msg, filename,
+ * lineno, offset, text: as CPython's SyntaxError attributes) set. src and
+ * filename must be C memory (they are read after allocations). */
+Obj vm_compile(const char *src, size_t len, const char *filename, int mode);
 
 #endif

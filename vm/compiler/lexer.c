@@ -495,14 +495,14 @@ static int in_ranges(const uint32_t (*r)[2], size_t n, uint32_t cp)
     return 0;
 }
 
-int lex_is_id_start(uint32_t cp)
+static int lex_is_id_start(uint32_t cp)
 {
     if (cp < 0x80)
         return (cp >= 'a' && cp <= 'z') || (cp >= 'A' && cp <= 'Z') || cp == '_';
     return in_ranges(xid_start_ranges, sizeof xid_start_ranges / sizeof xid_start_ranges[0], cp);
 }
 
-int lex_is_id_continue(uint32_t cp)
+static int lex_is_id_continue(uint32_t cp)
 {
     if (cp < 0x80)
         return (cp >= 'a' && cp <= 'z') || (cp >= 'A' && cp <= 'Z') || cp == '_' ||

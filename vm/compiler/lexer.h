@@ -102,9 +102,6 @@ int lex_decode_number(Arena *arena, const Token *t, constant *c, SyntaxErrorInfo
 void lex_set_error(SyntaxErrorInfo *err, int kind, int lineno, int col, int end_lineno,
                    int end_col, const char *fmt, ...) __attribute__((format(printf, 7, 8)));
 
-/* Unicode identifier tests (XID_Start / XID_Continue, Unicode 14). */
-int lex_is_id_start(uint32_t cp);
-int lex_is_id_continue(uint32_t cp);
 /* Decode one UTF-8 sequence at s (len bytes available); returns its length
  * (1 for an invalid byte, with *cp = the byte). */
 int lex_utf8_decode(const char *s, size_t len, uint32_t *cp);

@@ -4,7 +4,7 @@
  * own are not kept); constants are written as their repr. */
 #include "unparse.h"
 #include "parser.h"
-#include "tmpy.h"
+#include "objects/objects.h"
 #include "objects/strobj.h"
 
 #include <stdlib.h>

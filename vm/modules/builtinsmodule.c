@@ -1,5 +1,4 @@
 /* The builtins module: built-in functions, constants, types and exceptions. */
-#include "tmpy.h"
 #include "compiler/compile.h"
 #include "modules.h"
 #include "objects/objects.h"
@@ -11,9 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-Obj g_builtins_module;
-Obj g_builtins;   /* the builtins module's dict */
-Obj g_modules;    /* sys.modules */
 
 /* Find keyword arguments by name; an unknown one is an error. */
 static int kw_lookup(const char *fname, Obj *args, size_t nargs, Obj kwnames, const char *const *names, Obj *out)
@@ -654,8 +650,12 @@ static Obj bi_sum(Obj *args, size_t nargs, Obj kwnames)
                 b = ((BoolObj *)it)->value;
             else
                 b = INT64_MIN;
-            if (b != INT64_MIN && !__builtin_add_overflow(acc, b, &acc))
+            /* the sum goes to a temporary: on overflow the builtin stores the wrapped value */
+            int64_t next;
+            if (b != INT64_MIN && !__builtin_add_overflow(acc, b, &next)) {
+                acc = next;
                 continue;
+            }
             r[1] = int_from_i64(acc);
             if (!r[1])
                 goto out;

@@ -13,7 +13,7 @@
 #include <float.h>
 #include <math.h>
 
-#include "tmpy.h"
+#include "objects/objects.h"
 #include "objects/numbers.h"
 
 #define INF INFINITY

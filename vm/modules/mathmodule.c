@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tmpy.h"
+#include "objects/objects.h"
 #include "objects/numbers.h"
 
 static Obj domain_error(void)

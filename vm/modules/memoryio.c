@@ -7,7 +7,6 @@
  * since (joined into a when anything else needs the text), i = position,
  * n = length, both in code points; kind = SIO_* flags and newline mode.
  * BytesIO: a = a bytearray holding the bytes, i = position; kind = closed. */
-#include "tmpy.h"
 #include "objects/objects.h"
 #include "objects/containers.h"
 #include "objects/strobj.h"

@@ -4,12 +4,11 @@
 #ifndef TMPY_MODULES_H
 #define TMPY_MODULES_H
 
-#include "tmpy.h"
+#include "eval.h"
 
 #include <signal.h>
 
 /* ---- sysmodule.c ---- */
-extern Obj g_sys_module;
 extern double vm_switch_interval;          /* sys.setswitchinterval (seconds) */
 
 /* ---- threadmodule.c, tmmodule.c ---- */
@@ -20,11 +19,13 @@ Obj thread_module_init(void);   /* _thread */
 Obj tm_module_init(void);       /* tm */
 
 /* ---- signalmodule.c ---- */
+int signals_check(void);             /* the signal hook (tmpy.h's vm_signals_check) */
 void signals_init(void);             /* start-up, main thread: SIGINT raises KeyboardInterrupt */
 void signals_thread_mask(sigset_t *set);   /* what threads other than the main one block */
 void signals_exit_by_sigint(void);   /* end the process as killed by SIGINT (uncaught KeyboardInterrupt) */
 Obj signal_module_init(void);
 
+int warnings_warn(TypeObj *category, Obj message, Obj source);   /* the warning hook (tmpy.h's vm_warn) */
 /* ---- C modules (vm_register_builtin_module) ---- */
 Obj sys_module_init(void);
 Obj time_module_init(void);
@@ -57,5 +58,12 @@ int atexit_run_callbacks(void);   /* at exit: runs atexit.register()ed callables
 /* The math and cmath modules' init functions (mathmodule.c, cmathmodule.c). */
 Obj math_module_init(void);
 Obj cmath_module_init(void);
+
+void deque_init_type(void);    /* dequeobject.c: collections.deque (the _collections module exposes it) */
+extern TypeObj *T_deque;
+void count_init_type(void);    /* countobject.c: itertools.count (the _itertools module exposes it) */
+extern TypeObj *T_count;
+Obj builtins_init(void);        /* the builtins module */
+Obj sys_init(Obj argv_list);
 
 #endif

@@ -1,5 +1,4 @@
 /* The os module (POSIX calls) and os.path (posixpath: path strings). */
-#include "tmpy.h"
 #include "modules.h"
 #include "objects/objects.h"
 #include "objects/strobj.h"

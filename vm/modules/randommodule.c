@@ -9,7 +9,6 @@
  * whose base_value is a private RawObj holding the generator state.
  * Methods of a subclass that overrides random(), getrandbits() or
  * _randbelow() call the overrides, as random.py does. */
-#include "tmpy.h"
 #include "modules.h"
 #include "objects/objects.h"
 #include "objects/numbers.h"

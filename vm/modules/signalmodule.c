@@ -96,7 +96,7 @@ static int run_handlers(void)
     return rc;
 }
 
-int vm_signals_check(void)
+int signals_check(void)
 {
     if (!tm_interrupted())
         return 0;

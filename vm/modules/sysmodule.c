@@ -1,5 +1,4 @@
 /* The sys module. */
-#include "tmpy.h"
 #include "modules.h"
 #include "objects/numbers.h"
 #include "objects/objects.h"
@@ -13,25 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-Obj g_sys_module;
-Obj g_sys_path;
 double vm_switch_interval = 0.005;
-struct sys_cflags sys_cflags;
-
-static Obj g_sys_dict;         /* the sys module's dict (its attributes) */
-
-Obj sys_get(const char *name)
-{
-    if (!g_sys_dict)
-        return NULL;
-    /* a cached interned key: no allocation after the first call per name */
-    Obj key = vm_intern_cached(name);
-    if (!key) {
-        err_clear();
-        return NULL;
-    }
-    return dict_getitem_str(g_sys_dict, key);
-}
 
 /* ------------------------------------------------------------------ */
 /* sys functions                                                       */

@@ -99,9 +99,23 @@ out:
 /* ------------------------------------------------------------------ */
 /* _thread.lock: a flag, with its object's monitor for waiting          */
 /* ------------------------------------------------------------------ */
-/* IterObj fields: i = locked, n = threads waiting. Taking a free lock and
- * releasing one nobody waits for only touch the flag (the GIL makes that
- * atomic); waiters sleep in the lock object's monitor wait set. */
+/* IterObj fields: i = locked; n = threads waiting (counted from entering
+ * the monitor to leaving it); kind = handoffs, waiters a release notified
+ * that have not yet come back for the lock. Taking a free lock and releasing
+ * one nobody waits for only touch the flag (under STM, a write of the lock
+ * object in the transaction); waiters sleep in the lock object's monitor
+ * wait set, which is FIFO.
+ *
+ * Waiting is a queue, not a race: a release that finds a waiter not yet
+ * handed the lock notifies the first one and leaves the lock locked, now
+ * the woken thread's. Letting it go and waking the waiter to retry starves
+ * the waiter when the releaser takes the lock again at once: under STM the
+ * woken thread runs only after the releaser's transaction commits, by which
+ * time the releaser has re-taken it (tests/py/thread_lock_handoff.py). */
+
+#define LOCK_HELD(o) (ITER(o)->i)
+#define LOCK_WAITERS(o) (ITER(o)->n)
+#define LOCK_HANDOFFS(o) (ITER(o)->kind)
 
 static TypeObj *T_lock, *T_rlock, *T_local;
 
@@ -117,39 +131,40 @@ static Obj lock_new_obj(void)
  * handlers out of the monitor, and the wait goes on (PEP 475). */
 static int lock_acquire_slot(Obj *slot, int64_t timeout_ns)
 {
-    if (!ITER(*slot)->i) {
+    if (!LOCK_HELD(*slot)) {
         VM_WRITE(*slot);
-        ITER(*slot)->i = 1;
+        LOCK_HELD(*slot) = 1;
         return 1;
     }
     if (timeout_ns == 0)
         return 0;
     uint64_t deadline = timeout_ns > 0 ? now_ns() + (uint64_t)timeout_ns : 0;
     for (;;) {
-        VM_WRITE(*slot);
-        ITER(*slot)->n++;
         tm_monitor_enter((object_t *)*slot);
-        int got = 0;
-        bool interrupted = false;
-        for (;;) {
-            if (!ITER(*slot)->i) {
+        VM_WRITE(*slot);
+        LOCK_WAITERS(*slot)++;
+        int got = 0, rc = TM_MONITOR_TIMED_OUT;
+        while (!got && rc != TM_MONITOR_INTERRUPTED) {
+            if (!LOCK_HELD(*slot)) {     /* free: no waiter is owed it */
                 VM_WRITE(*slot);
-                ITER(*slot)->i = 1;
+                LOCK_HELD(*slot) = 1;
                 got = 1;
                 break;
             }
             int64_t left = remaining_ns(timeout_ns, deadline);
             if (left == 0)
                 break;
-            if (tm_monitor_wait((object_t *)*slot, left) == TM_MONITOR_INTERRUPTED) {
-                interrupted = true;
-                break;
+            rc = tm_monitor_wait((object_t *)*slot, left);
+            if (rc == TM_MONITOR_NOTIFIED) {   /* handed over: ours, still locked */
+                VM_WRITE(*slot);
+                LOCK_HANDOFFS(*slot)--;
+                got = 1;
             }
         }
         VM_WRITE(*slot);
-        ITER(*slot)->n--;
+        LOCK_WAITERS(*slot)--;
         tm_monitor_exit((object_t *)*slot);
-        if (!interrupted)
+        if (got || rc != TM_MONITOR_INTERRUPTED)
             return got;
         if (vm_signals_check() < 0)
             return -1;
@@ -158,18 +173,31 @@ static int lock_acquire_slot(Obj *slot, int64_t timeout_ns)
 
 static int lock_release_obj(Obj *slot)
 {
-    if (!ITER(*slot)->i) {
+    if (!LOCK_HELD(*slot)) {
         err_set(E_RuntimeError, "release unlocked lock");
         return -1;
     }
-    VM_WRITE(*slot);
-    ITER(*slot)->i = 0;
-    if (ITER(*slot)->n > 0) {
-        tm_monitor_enter((object_t *)*slot);
-        tm_monitor_notify((object_t *)*slot, 1);
-        tm_monitor_exit((object_t *)*slot);
+    if (LOCK_WAITERS(*slot) <= LOCK_HANDOFFS(*slot)) {   /* nobody left to hand it to */
+        VM_WRITE(*slot);
+        LOCK_HELD(*slot) = 0;
+        return 0;
     }
-    return 0;
+    /* Waiters in the wait set hold no monitor; one counted but not there
+     * (timed out, coming back for the monitor) is skipped by the notify. */
+    tm_monitor_enter((object_t *)*slot);
+    int rc = 0;
+    if (!LOCK_HELD(*slot)) {   /* released by another thread while we entered */
+        err_set(E_RuntimeError, "release unlocked lock");
+        rc = -1;
+    } else if (tm_monitor_notify((object_t *)*slot, 1) > 0) {
+        VM_WRITE(*slot);
+        LOCK_HANDOFFS(*slot)++;
+    } else {
+        VM_WRITE(*slot);
+        LOCK_HELD(*slot) = 0;
+    }
+    tm_monitor_exit((object_t *)*slot);
+    return rc;
 }
 
 static Obj lock_acquire(Obj *args, size_t nargs, Obj kwnames)
@@ -193,13 +221,13 @@ static Obj lock_release(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj lock_locked(Obj *args, size_t nargs, Obj kwnames)
 {
-    return ITER(args[0])->i ? g_True : g_False;
+    return LOCK_HELD(args[0]) ? g_True : g_False;
 }
 
 static Obj lock_repr(Obj self)
 {
     uint64_t id = vm_object_id_slot(&self);
-    return str_from_format("<%s _thread.lock object at 0x%lx>", ITER(self)->i ? "locked" : "unlocked",
+    return str_from_format("<%s _thread.lock object at 0x%lx>", LOCK_HELD(self) ? "locked" : "unlocked",
                            (unsigned long)id);
 }
 

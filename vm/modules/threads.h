@@ -2,7 +2,7 @@
 #ifndef TMPY_THREADS_H
 #define TMPY_THREADS_H
 
-#include "tmpy.h"
+#include "objects/objects.h"
 
 /* The largest timeout in seconds (nanoseconds in 64 bits), _thread.TIMEOUT_MAX. */
 #define TIMEOUT_MAX 9223372036.0

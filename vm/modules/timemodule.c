@@ -1,5 +1,4 @@
 /* The time module: clocks, sleep, struct_time conversions. */
-#include "tmpy.h"
 #include "modules.h"
 #include "objects/numbers.h"
 #include "objects/objects.h"

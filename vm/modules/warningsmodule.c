@@ -505,7 +505,7 @@ out:
 /* A warning the interpreter issues from C (CPython's PyErr_WarnEx, with
  * stacklevel 1): the same filters, registries and display as warn(), with
  * or without warnings imported. source: the object it is about, or NULL. */
-int vm_warn(TypeObj *category, Obj message, Obj source)
+int warnings_warn(TypeObj *category, Obj message, Obj source)
 {
     Obj *r = vm_roots(3);
     r[0] = message;

@@ -1,7 +1,6 @@
 /* The iterator types of the builtins: enumerate, zip, map, filter,
  * reversed and iter(callable, sentinel). All are IterObj (TID_ITER, cls
  * set); a NULL `a` marks an exhausted iterator. */
-#include "tmpy.h"
 #include "objects.h"
 #include "containers.h"
 

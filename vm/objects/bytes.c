@@ -3,6 +3,7 @@
  * methods, their iterators, and the codecs (str.encode / bytes.decode):
  * utf-8, ascii, latin-1 with the common error handlers. */
 #define _GNU_SOURCE
+#include "objects.h"
 #include "strobj.h"
 #include "containers.h"
 
@@ -152,19 +153,14 @@ static inline bool is_ba(Obj v) { return TID(v) == TID_BYTEARRAY; }
 /* Data of a bytes or bytearray (unwrapped); linear, valid until the next allocation. */
 static inline const unsigned char *bdata(Obj v, int64_t *n)
 {
-    if (TID(v) == TID_BYTES) {
-        *n = BYTES(v)->length;
-        return (const unsigned char *)VM_LINEAR(BYTES(v)->data);
-    }
     if (TID(v) == TID_MEMORYVIEW) {   /* checked C-contiguous by buffer_value */
         const char *p = "";
         if (!memview_contiguous_data(v, &p, n))
             *n = 0;
         return (const unsigned char *)p;
     }
-    *n = BYTEARRAY(v)->length;
-    const unsigned char *p = ba_wdata(v);
-    return p ? p : (const unsigned char *)"";
+    const unsigned char __seg_gs *d = bytes_storage(v, n);
+    return d ? (const unsigned char *)VM_LINEAR(d) : (const unsigned char *)"";
 }
 
 bool bytes_like(Obj v, const char **p, int64_t *n)
@@ -255,7 +251,7 @@ static void repr_body(StrBuf *b, const unsigned char *p, int64_t n, bool always_
     sb_addc(b, quote);
 }
 
-Obj bytes_repr(Obj v)
+static Obj bytes_repr(Obj v)
 {
     v = vm_unwrap(v);
     int64_t n;
@@ -266,7 +262,7 @@ Obj bytes_repr(Obj v)
     return sb_finish(&b);
 }
 
-Obj bytearray_repr(Obj v)
+static Obj bytearray_repr(Obj v)
 {
     Obj orig = v;
     v = vm_unwrap(v);
@@ -1569,7 +1565,7 @@ static Obj bytes_mod(Obj a, Obj b)
 }
 
 /* Iterator: a = the bytes/bytearray, i = next index. */
-Obj bytes_iter_new(Obj b)
+static Obj bytes_iter_new(Obj b)
 {
     Obj *r = vm_roots(1);
     r[0] = vm_unwrap(b);
@@ -1774,6 +1770,17 @@ static Obj bstartsend(const char *name, Obj *args, size_t nargs, Obj kwnames, bo
 
 static Obj bm_startswith(Obj *a, size_t n, Obj k) { return bstartsend("startswith", a, n, k, false); }
 static Obj bm_endswith(Obj *a, size_t n, Obj k) { return bstartsend("endswith", a, n, k, true); }
+
+bool str_or_bytes_like(Obj v, const char **p, int64_t *n)
+{
+    Obj u = vm_unwrap(v);
+    if (IS_STR(u)) {
+        *p = str_cstr(u);
+        *n = STR(u)->nbytes;
+        return true;
+    }
+    return bytes_like(u, p, n);
+}
 
 bool bytes_like_arg(Obj v, const char **q, int64_t *qn)
 {

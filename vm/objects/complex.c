@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tmpy.h"
 #include "numbers.h"
 #include "objects.h"
 
@@ -63,7 +62,7 @@ static cplx cplx_pow_uint(cplx a, unsigned long n)
     return acc;
 }
 
-cplx cplx_pow(cplx a, cplx b, int *err)
+static cplx cplx_pow(cplx a, cplx b, int *err)
 {
     cplx r;
     if (b.im == 0.0 && b.re == floor(b.re) && fabs(b.re) <= 100.0) {

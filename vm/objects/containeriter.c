@@ -3,6 +3,7 @@
  * helpers every container uses (index arguments, repr recursion, subclass
  * wrapping). Dict, set and range iterators live next to their containers
  * because they read private table layouts. */
+#include "objects.h"
 #include "containers.h"
 
 #include <stdlib.h>
@@ -163,11 +164,6 @@ Obj seq_iter_next(Obj it)
 Obj seqiter_new(Obj seq)
 {
     return iter_alloc(T_seq_iterator, seq, ITK_SEQ);
-}
-
-int64_t vm_normalize_index(int64_t i, int64_t len)
-{
-    return i < 0 ? i + len : i;
 }
 
 /* ---- helpers ---- */

@@ -1,10 +1,34 @@
-/* containers area: tuple, list, dict, set/frozenset, range, slice and their
- * iterators and views (tuple.c, list.c, listsort.c, dict.c, set.c, range.c,
- * containeriter.c). What tmpy.h declares is not repeated here. */
+/* containers area: tuple, list, range, slice and the iterators and views
+ * of the containers (tuple.c, list.c, listsort.c, range.c, containeriter.c).
+ * dict and set/frozenset: dictset.h. */
 #ifndef TMPY_CONTAINERS_H
 #define TMPY_CONTAINERS_H
 
 #include "tmpy.h"
+#include "abstract.h"
+#include "strobj.h"
+
+/* ---- The core tuple / list / range / slice API ---- */
+Obj tuple_new(int64_t n);                 /* items NULL: fill with TUPLE_ITEMS(t)[i] = v before use */
+Obj tuple_pack(int n, ...);               /* tuple of n Obj values (copied to root slots before allocating) */
+Obj tuple_from_array(Obj *items, int64_t n);   /* items in root slots */
+Obj list_new(int64_t n);                  /* length n, items None */
+Obj list_new_capacity(int64_t cap);       /* length 0 */
+int list_append(Obj list, Obj v);
+Obj list_from_array(Obj *items, int64_t n);    /* items in root slots */
+int list_sort(Obj list, Obj key, bool reverse);
+Obj array_new(int64_t n);                 /* ArrayObj */
+Obj raw_new(int64_t n);                   /* RawObj, zeroed */
+Obj range_new(Obj start, Obj stop, Obj step);
+Obj slice_new(Obj start, Obj stop, Obj step);
+/* Resolve a slice against a length: CPython's PySlice_GetIndicesEx. Returns slice length or -1.
+ * Only for sequences whose length cannot change: the slice's __index__ methods
+ * run user code, so a mutable one (list, bytearray) calls slice_unpack, then
+ * reads its length, then slice_adjust (PySlice_Unpack + PySlice_AdjustIndices). */
+int64_t slice_indices(Obj slice, int64_t length, int64_t *start, int64_t *stop, int64_t *step);
+int slice_unpack(Obj slice, int64_t *start, int64_t *stop, int64_t *step);   /* 0 or -1 */
+int64_t slice_adjust(int64_t length, int64_t *start, int64_t *stop, int64_t step);   /* the slice length */
+Obj seqiter_new(Obj seq);                 /* iterator over __getitem__ 0, 1, ... */
 
 #define RANGE(v) ((RangeObj *)(v))
 #define SLICE(v) ((SliceObj *)(v))
@@ -200,95 +224,19 @@ Obj container_wrap_for_type(TypeObj *builtin, Obj type, Obj value);
 /* ------------------------------------------------------------------ */
 /* tuple.c                                                             */
 /* ------------------------------------------------------------------ */
-int64_t tuple_hash(Obj t);
-Obj tuple_getslice(Obj t, int64_t lo, int64_t hi);   /* clamped to bounds */
-Obj tuple_concat(Obj a, Obj b);                      /* both tuples */
-Obj tuple_getitem(Obj t, Obj key);                   /* the tp_getitem slot */
 Obj tuple_iter_new(Obj t);
 
 /* ------------------------------------------------------------------ */
 /* list.c / listsort.c                                                 */
 /* ------------------------------------------------------------------ */
 int list_extend(Obj list, Obj iterable);             /* list.extend: 0 / -1 */
-int list_insert(Obj list, int64_t i, Obj v);         /* list.insert (i clamped like CPython) */
 Obj list_pop(Obj list, int64_t i);                   /* IndexError "pop index out of range" */
 Obj list_as_tuple(Obj list);                         /* LIST_TO_TUPLE */
-Obj list_getslice(Obj list, int64_t lo, int64_t hi); /* clamped to bounds */
 Obj list_copy(Obj list);
 void list_clear(Obj list);
-void list_reverse(Obj list);
-Obj list_getitem(Obj list, Obj key);                 /* the tp_getitem slot */
 int list_setitem(Obj list, Obj key, Obj v);          /* the tp_setitem slot (v NULL: del) */
 Obj list_iter_new(Obj list);
 /* list(iterable) as a new exact list (vm_list_from_iter may use it). */
 Obj list_from_iterable(Obj iterable);
-/* Grow capacity to at least n items (length unchanged). */
-int list_reserve(Obj list, int64_t n);
-
-/* ------------------------------------------------------------------ */
-/* dict.c                                                              */
-/* ------------------------------------------------------------------ */
-/* Lookup with the hash already known. Same contract as dict_getitem. */
-Obj dict_getitem_hash(Obj d, Obj key, int64_t hash);
-int dict_setitem_hash(Obj d, Obj key, Obj v, int64_t hash);
-int dict_contains(Obj d, Obj key);                   /* 1, 0, -1 */
-/* d.setdefault(key, dflt): the value now in d (borrowed), NULL on error. */
-Obj dict_setdefault(Obj d, Obj key, Obj dflt);
-/* Merge a mapping (dict: fast path; else keys() + __getitem__) into d.
- * override 1: d.update(); 0: keep existing keys; 2: KeyError(key) on a duplicate. */
-int dict_merge(Obj d, Obj other, int override);
-/* d[k] = v for every (k, v) pair of an iterable (dict(iterable) rules). */
-int dict_merge_pairs(Obj d, Obj iterable);
-/* dict_merge_kwargs: non-str keys raise TypeError "keywords must be strings";
- * a non-mapping raises TypeError "'X' object is not a mapping"; a key already
- * in d raises KeyError(key) (the eval loop turns it into "f() got multiple
- * values for keyword argument 'k'"). */
-Obj dict_repr(Obj d);
-Obj dict_richcompare(Obj a, Obj b, int op);
-Obj dict_subscript(Obj self, Obj key);               /* tp_getitem (with __missing__) */
-Obj dict_keys_view(Obj d);
-Obj dict_values_view(Obj d);
-Obj dict_items_view(Obj d);
-/* dict_getitem_str may, only when d holds a non-str key whose hash equals
- * the str's, run that key's __eq__ (and so allocate). */
-
-/* ------------------------------------------------------------------ */
-/* set.c                                                               */
-/* ------------------------------------------------------------------ */
-int set_update(Obj s, Obj iterable);                 /* set.update(iterable) (SET_UPDATE) */
-Obj set_copy(Obj s);                                 /* same kind (set / frozenset) */
-void set_clear(Obj s);
-int set_remove(Obj s, Obj key);                      /* KeyError if absent */
-Obj set_pop(Obj s);
-int64_t frozenset_hash(Obj s);
-Obj set_repr(Obj s);
-Obj set_richcompare(Obj a, Obj b, int op);
-/* set-like operations on two sets (set or frozenset values, not wrapped):
- * the result has the kind of `a`. */
-Obj set_union2(Obj a, Obj b);
-Obj set_intersection2(Obj a, Obj b);
-Obj set_difference2(Obj a, Obj b);
-Obj set_symmetric_difference2(Obj a, Obj b);
-int set_issubset2(Obj a, Obj b);                     /* 1, 0, -1 */
-Obj set_iter_new(Obj s);
-/* The constant of a set display of >= 3 constants, as CPython 3.11 builds
- * it: frozenset(items), rebuilt once from its own iteration order (what
- * its constant merging does). Compiled as BUILD_SET 0, LOAD_CONST this,
- * SET_UPDATE 1 (with SET_UPDATE calling set_update), `print({5, 17, 33})`
- * shows CPython's order. items: a tuple. */
-Obj set_display_constant(Obj items);
-/* CPython's set internals that the dict views use (other: any iterable). */
-int set_difference_update(Obj s, Obj other);
-int set_symmetric_difference_update(Obj s, Obj other);
-Obj set_intersection_iter(Obj s, Obj other);          /* new set (kind of s) */
-
-/* ------------------------------------------------------------------ */
-/* range.c (range and slice)                                           */
-/* ------------------------------------------------------------------ */
-Obj range_new_i64(int64_t start, int64_t stop, int64_t step);   /* step != 0 */
-int64_t range_len(Obj r);                            /* -1 + OverflowError if huge */
-Obj range_iter_new(Obj r);
-Obj range_reversed(Obj r);
-Obj slice_repr(Obj s);                               /* 'slice(1, 2, None)' */
 
 #endif

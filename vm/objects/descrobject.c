@@ -1,10 +1,15 @@
-/* Descriptors written in C: property, staticmethod and classmethod. */
+/* Descriptors written in C: property, staticmethod and classmethod; and the
+ * descriptors through which types show their C parts: slot wrappers
+ * (int.__add__, bound: method-wrapper), getset descriptors (type.__name__)
+ * and member descriptors (__slots__ entries, read-only C fields). */
 #include "objects.h"
+#include "slotdefs.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 TypeObj *T_property, *T_staticmethod, *T_classmethod;
+TypeObj *T_wrapper_descriptor, *T_method_wrapper, *T_getset_descriptor, *T_member_descriptor;
 
 #define PROP(v) ((PropertyHObj *)(v))
 #define SM(v) ((StaticMethodObj *)(v))
@@ -12,7 +17,7 @@ TypeObj *T_property, *T_staticmethod, *T_classmethod;
 /* ------------------------------------------------------------------ */
 /* property                                                           */
 /* ------------------------------------------------------------------ */
-Obj property_new(Obj fget, Obj fset, Obj fdel, Obj doc)
+static Obj property_new(Obj fget, Obj fset, Obj fdel, Obj doc)
 {
     Obj *r = vm_roots(4);
     r[0] = fget;
@@ -362,5 +367,385 @@ void descr_init_types(void)
     type_add_getset(t, "__func__", sm_func_get, NULL);
     type_add_getset(t, "__wrapped__", sm_func_get, NULL);
     type_add_getset(t, "__isabstractmethod__", sm_isabstract_get, NULL);
+    type_ready(t);
+}
+
+/* ------------------------------------------------------------------ */
+/* Wrapper descriptors: C slots seen as dunders (int.__add__)          */
+/* ------------------------------------------------------------------ */
+Obj wrapper_new(TypeObj *owner, int sdi, Obj self)
+{
+    Obj *r = vm_roots(1);
+    r[0] = self;
+    Obj w = (Obj)tm_allocate(TID_ITER, sizeof(struct IterObj_));
+    self = r[0];
+    vm_unroots(r);
+    if (!w)
+        return err_nomemory();
+    IterObj *it = ITER(w);
+    it->cls = (Obj)(self ? T_method_wrapper : T_wrapper_descriptor);
+    it->a = (Obj)owner;
+    it->b = slotdefs[sdi].iname;
+    it->c = self;
+    it->i = sdi;
+    return w;
+}
+
+static Obj wrapperdescr_call(Obj w, Obj *args, size_t nargs, Obj kwnames)
+{
+    IterObj *it = ITER(w);
+    return wrapper_call_slot((TypeObj *)it->a, &slotdefs[it->i], args, nargs, kwnames);
+}
+
+static Obj wrapperdescr_get(Obj w, Obj obj, Obj type)
+{
+    (void)type;
+    IterObj *it = ITER(w);
+    const SlotDef *sd = &slotdefs[it->i];
+    if (!obj || sd->kind == WK_NEW)
+        return w;
+    TypeObj *owner = (TypeObj *)it->a;
+    if (!vm_isinstance_type(obj, owner)) {
+        err_format(E_TypeError, "descriptor '%s' for '%s' objects doesn't apply to a '%s' object", sd->name,
+                   type_name_of_type(owner), type_name(obj));
+        return NULL;
+    }
+    return wrapper_new(owner, (int)it->i, obj);
+}
+
+static Obj sb_finish_or_null(StrBuf *b) { return sb_finish(b); }
+
+static Obj wrapperdescr_repr(Obj w)
+{
+    IterObj *it = ITER(w);
+    const SlotDef *sd = &slotdefs[it->i];
+    if (sd->kind == WK_NEW) {
+        uint64_t addr = vm_object_id(it->a);
+        return str_from_format("<built-in method __new__ of type object at %#lx>", (unsigned long)addr);
+    }
+    StrBuf b;
+    sb_init(&b);
+    sb_printf(&b, "<slot wrapper '%s' of '%s' objects>", sd->name, type_name_of_type((TypeObj *)it->a));
+    return sb_finish_or_null(&b);
+}
+
+static Obj methwrapper_call(Obj w, Obj *args, size_t nargs, Obj kwnames)
+{
+    size_t nkw = kwnames ? (size_t)TUPLE_LEN(kwnames) : 0;
+    Obj *r = vm_roots((int)(nargs + nkw + 2));
+    r[nargs + nkw + 1] = w;
+    r[0] = (ITER(w))->c;
+    for (size_t i = 0; i < nargs + nkw; i++)
+        r[i + 1] = args[i];
+    w = r[nargs + nkw + 1];
+    IterObj *it = ITER(w);
+    Obj res = wrapper_call_slot((TypeObj *)it->a, &slotdefs[it->i], r, nargs + 1, kwnames);
+    vm_unroots(r);
+    return res;
+}
+
+static Obj methwrapper_repr(Obj w)
+{
+    Obj *r = vm_roots(1);
+    r[0] = w;
+    uint64_t addr = vm_object_id((ITER(w))->c);
+    w = r[0];
+    vm_unroots(r);
+    IterObj *it = ITER(w);
+    StrBuf b;
+    sb_init(&b);
+    sb_printf(&b, "<method-wrapper '%s' of %s object at %#lx>", slotdefs[it->i].name, type_name(it->c),
+              (unsigned long)addr);
+    return sb_finish(&b);
+}
+
+static Obj methwrapper_richcompare(Obj a, Obj b, int op)
+{
+    if ((op != CMP_EQ && op != CMP_NE) || TYPE(b) != T_method_wrapper)
+        return g_NotImplemented;
+    IterObj *x = ITER(a), *y = ITER(b);
+    bool eq = x->c == y->c && x->i == y->i && x->a == y->a;
+    return vm_bool(op == CMP_EQ ? eq : !eq);
+}
+
+static int64_t methwrapper_hash(Obj w)
+{
+    Obj *r = vm_roots(1);
+    r[0] = w;
+    int64_t h = vm_identity_hash((ITER(w))->c);
+    w = r[0];
+    vm_unroots(r);
+    h ^= (ITER(w))->i * 1000003;
+    return h == -1 ? -2 : h;
+}
+
+static Obj wrapper_name_get(Obj *args, size_t nargs, Obj kw)
+{
+    (void)nargs, (void)kw;
+    return (ITER(args[0]))->b;
+}
+
+static Obj wrapper_qualname_get(Obj *args, size_t nargs, Obj kw)
+{
+    (void)nargs, (void)kw;
+    IterObj *it = ITER(args[0]);
+    return str_from_format("%s.%s", type_name_of_type((TypeObj *)it->a), slotdefs[it->i].name);
+}
+
+static Obj wrapper_objclass_get(Obj *args, size_t nargs, Obj kw)
+{
+    (void)nargs, (void)kw;
+    return (ITER(args[0]))->a;
+}
+
+static Obj wrapper_self_get(Obj *args, size_t nargs, Obj kw)
+{
+    (void)nargs, (void)kw;
+    return (ITER(args[0]))->c;
+}
+
+static Obj none_get(Obj *args, size_t nargs, Obj kw)
+{
+    (void)args, (void)nargs, (void)kw;
+    return g_None;
+}
+
+/* ------------------------------------------------------------------ */
+/* getset descriptors (type_add_getset)                                */
+/* ------------------------------------------------------------------ */
+static Obj getset_get(Obj d, Obj obj, Obj type)
+{
+    (void)type;
+    if (!obj)
+        return d;
+    IterObj *it = ITER(d);
+    TypeObj *owner = (TypeObj *)it->a;
+    if (!vm_isinstance_type(obj, owner)) {
+        err_format(E_TypeError, "descriptor '%s' for '%s' objects doesn't apply to a '%s' object",
+                   str_cstr(it->b), type_name_of_type(owner), type_name(obj));
+        return NULL;
+    }
+    cfunc getter = (cfunc)(uintptr_t)it->i;
+    if (!getter) {
+        err_format(E_AttributeError, "attribute '%s' of '%s' objects is not readable", str_cstr(it->b),
+                   type_name_of_type(owner));
+        return NULL;
+    }
+    Obj *r = vm_roots(1);
+    r[0] = obj;
+    Obj res = getter(r, 1, NULL);
+    vm_unroots(r);
+    return res;
+}
+
+static int getset_set(Obj d, Obj obj, Obj v)
+{
+    IterObj *it = ITER(d);
+    TypeObj *owner = (TypeObj *)it->a;
+    cfunc setter = (cfunc)(uintptr_t)it->n;
+    if (!setter) {
+        err_format(E_AttributeError, "attribute '%s' of '%s' objects is not writable", str_cstr(it->b),
+                   type_name_of_type(owner));
+        return -1;
+    }
+    if (!vm_isinstance_type(obj, owner)) {
+        err_format(E_TypeError, "descriptor '%s' for '%s' objects doesn't apply to a '%s' object",
+                   str_cstr(it->b), type_name_of_type(owner), type_name(obj));
+        return -1;
+    }
+    Obj *r = vm_roots(2);
+    r[0] = obj;
+    r[1] = v;
+    Obj res = setter(r, 2, NULL);
+    vm_unroots(r);
+    return res ? 0 : -1;
+}
+
+static Obj getset_repr(Obj d)
+{
+    IterObj *it = ITER(d);
+    StrBuf b;
+    sb_init(&b);
+    sb_printf(&b, "<attribute '%s' of '%s' objects>", str_cstr(it->b), type_name_of_type((TypeObj *)it->a));
+    return sb_finish(&b);
+}
+
+/* ------------------------------------------------------------------ */
+/* member descriptors: __slots__ entries (values in InstanceHObj.slots), */
+/* and read-only fields of built-in types (type_add_member)             */
+/* ------------------------------------------------------------------ */
+Obj member_new(TypeObj *owner, Obj name, int64_t index)
+{
+    Obj *r = vm_roots(1);
+    r[0] = name;
+    Obj m = (Obj)tm_allocate(TID_ITER, sizeof(struct IterObj_));
+    if (m) {
+        IterObj *it = ITER(m);
+        it->cls = (Obj)T_member_descriptor;
+        it->a = (Obj)owner;
+        it->b = r[0];
+        it->i = index;
+        it->kind = MEMBER_SLOT;
+    }
+    vm_unroots(r);
+    return m ? m : err_nomemory();
+}
+
+static bool member_check(Obj d, Obj obj)
+{
+    IterObj *it = ITER(d);
+    if (vm_isinstance_type(obj, (TypeObj *)it->a))
+        return true;
+    err_format(E_TypeError, "descriptor '%s' for '%s' objects doesn't apply to a '%s' object", str_cstr(it->b),
+               type_name_of_type((TypeObj *)it->a), type_name(obj));
+    return false;
+}
+
+static Obj member_get(Obj d, Obj obj, Obj type)
+{
+    (void)type;
+    if (!obj)
+        return d;
+    if (!member_check(d, obj))
+        return NULL;
+    IterObj *it = ITER(d);
+    if (it->kind == MEMBER_C)
+        return ((cfunc)(uintptr_t)it->n)(&obj, 1, NULL);
+    Obj v = NULL;
+    if (TID(obj) == TID_INSTANCE) {
+        Obj arr = INSTH(obj)->slots;
+        if (arr && it->i < ARRAY(arr)->length)
+            v = ARRAY(arr)->items[it->i];
+    } else {
+        Obj __seg_gs *slot = vm_dict_slot(obj);
+        if (slot && *slot)
+            v = dict_getitem_str(*slot, it->b);
+    }
+    if (!v)
+        return err_no_attr(obj, it->b);
+    return v;
+}
+
+static int member_set(Obj d, Obj obj, Obj v)
+{
+    if (!member_check(d, obj))
+        return -1;
+    IterObj *it = ITER(d);
+    if (it->kind == MEMBER_C) {
+        if (!it->i) {
+            err_set(E_AttributeError, "readonly attribute");
+            return -1;
+        }
+        Obj a[2] = {obj, v};
+        return ((cfunc)(uintptr_t)it->i)(a, 2, NULL) ? 0 : -1;
+    }
+    if (TID(obj) != TID_INSTANCE) {
+        /* exceptions: no slot storage of their own, the dict holds it */
+        Obj *r = vm_roots(2);
+        r[0] = d;
+        r[1] = v;
+        Obj dict = vm_instance_dict(obj);
+        int rc = -1;
+        if (dict)
+            rc = r[1] ? dict_setitem(dict, (ITER(r[0]))->b, r[1]) : dict_delitem(dict, (ITER(r[0]))->b);
+        vm_unroots(r);
+        return rc;
+    }
+    Obj arr = INSTH(obj)->slots;
+    int64_t need = TYPE(obj)->nslots;
+    if (it->i >= need)
+        need = it->i + 1;
+    if (!arr || ARRAY(arr)->length < need) {
+        if (!v) {
+            err_set_value(E_AttributeError, it->b);
+            return -1;
+        }
+        Obj *r = vm_roots(4);
+        r[0] = d;
+        r[1] = obj;
+        r[2] = v;
+        r[3] = arr;
+        Obj na = array_new(need);
+        if (!na) {
+            vm_unroots(r);
+            return -1;
+        }
+        if (r[3])
+            for (int64_t k = 0; k < ARRAY(r[3])->length; k++)
+                ARRAY(na)->items[k] = ARRAY(r[3])->items[k];
+        obj = r[1];
+        v = r[2];
+        it = ITER(r[0]);
+        vm_unroots(r);
+        VM_WRITE(obj);
+        INSTH(obj)->slots = na;
+        arr = na;
+    }
+    if (!v && !ARRAY(arr)->items[it->i]) {
+        err_set_value(E_AttributeError, it->b);
+        return -1;
+    }
+    VM_WRITE(arr);
+    ARRAY(arr)->items[it->i] = v;
+    return 0;
+}
+
+static Obj member_repr(Obj d)
+{
+    IterObj *it = ITER(d);
+    StrBuf b;
+    sb_init(&b);
+    sb_printf(&b, "<member '%s' of '%s' objects>", str_cstr(it->b), type_name_of_type((TypeObj *)it->a));
+    return sb_finish(&b);
+}
+
+static Obj member_doc_get(Obj *args, size_t nargs, Obj kw)
+{
+    (void)nargs, (void)kw;
+    IterObj *it = ITER(args[0]);
+    return it->kind == MEMBER_C ? it->c : g_None;
+}
+
+/* The types of the descriptors above (created early by object_init_types:
+ * type_add_getset needs getset_descriptor before any type is filled). */
+void descr_init_attr_types(void)
+{
+    TypeObj *t;
+
+    t = T_wrapper_descriptor;
+    t->tp_call = wrapperdescr_call;
+    t->tp_descr_get = wrapperdescr_get;
+    t->tp_repr = wrapperdescr_repr;
+    type_add_getset(t, "__name__", wrapper_name_get, NULL);
+    type_add_getset(t, "__qualname__", wrapper_qualname_get, NULL);
+    type_add_getset(t, "__objclass__", wrapper_objclass_get, NULL);
+    type_add_getset(t, "__doc__", none_get, NULL);
+    type_ready(t);
+    t = T_method_wrapper;
+    t->tp_call = methwrapper_call;
+    t->tp_repr = methwrapper_repr;
+    t->tp_richcompare = methwrapper_richcompare;
+    t->tp_hash = methwrapper_hash;
+    type_add_getset(t, "__name__", wrapper_name_get, NULL);
+    type_add_getset(t, "__qualname__", wrapper_qualname_get, NULL);
+    type_add_getset(t, "__self__", wrapper_self_get, NULL);
+    type_add_getset(t, "__objclass__", wrapper_objclass_get, NULL);
+    type_add_getset(t, "__doc__", none_get, NULL);
+    type_ready(t);
+    t = T_getset_descriptor;
+    t->tp_descr_get = getset_get;
+    t->tp_descr_set = getset_set;
+    t->tp_repr = getset_repr;
+    type_add_getset(t, "__name__", wrapper_name_get, NULL);
+    type_add_getset(t, "__objclass__", wrapper_objclass_get, NULL);
+    type_add_getset(t, "__doc__", none_get, NULL);
+    type_ready(t);
+    t = T_member_descriptor;
+    t->tp_descr_get = member_get;
+    t->tp_descr_set = member_set;
+    t->tp_repr = member_repr;
+    type_add_getset(t, "__name__", wrapper_name_get, NULL);
+    type_add_getset(t, "__objclass__", wrapper_objclass_get, NULL);
+    type_add_getset(t, "__doc__", member_doc_get, NULL);
     type_ready(t);
 }

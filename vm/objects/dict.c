@@ -25,10 +25,14 @@
  * Keys are hashed and compared with vm_hash / vm_equal, except exact str and
  * small int keys, which never run Python code. A user __eq__ may mutate the
  * dict during a lookup: the lookup then restarts (as CPython's does). */
+#include "objects.h"
 #include "containers.h"
 
 #include <stdlib.h>
 #include <string.h>
+static Obj dict_values_view(Obj d);
+static Obj dict_keys_view(Obj d);
+static Obj dict_items_view(Obj d);
 
 TypeObj *T_dict, *T_dict_keys, *T_dict_values, *T_dict_items, *T_dict_keyiterator,
     *T_dict_valueiterator, *T_dict_itemiterator, *T_dict_reversekeyiterator,
@@ -346,7 +350,10 @@ static int d_insert_new(Obj *dp, Obj *kp, Obj *vp, int64_t hash)
     VM_WRITE(index);
     ix_slots(index)[i] = (int32_t)n;
     Obj e = DICT(d)->entries;
-    VM_WRITE(e);
+    /* item barriers: a big entry array's commit (STM) and minor collection
+     * then cover the card(s) of this triple, not the whole array */
+    VM_WRITE_ITEM(e, 3 * n);
+    VM_WRITE_ITEM(e, 3 * n + 2);
     ARRAY(e)->items[3 * n] = tag;
     ARRAY(e)->items[3 * n + 1] = *kp;
     ARRAY(e)->items[3 * n + 2] = *vp;
@@ -364,7 +371,7 @@ static int d_insert(Obj *dp, Obj *kp, Obj *vp, int64_t hash)
         return -1;
     if (ix >= 0) {
         Obj e = DICT(*dp)->entries;
-        VM_WRITE(e);
+        VM_WRITE_ITEM(e, 3 * ix + 2);
         ARRAY(e)->items[3 * ix + 2] = *vp;
         return 0;
     }
@@ -377,7 +384,8 @@ static void d_delete_at(Obj d, int64_t ix, uint64_t slot)
     VM_WRITE(index);
     ix_slots(index)[slot] = IX_DUMMY;
     Obj e = DICT(d)->entries;
-    VM_WRITE(e);
+    VM_WRITE_ITEM(e, 3 * ix);
+    VM_WRITE_ITEM(e, 3 * ix + 2);
     ARRAY(e)->items[3 * ix] = NULL;
     ARRAY(e)->items[3 * ix + 1] = NULL;
     ARRAY(e)->items[3 * ix + 2] = NULL;
@@ -388,7 +396,7 @@ static void d_delete_at(Obj d, int64_t ix, uint64_t slot)
 
 /* ---- the public API ---- */
 
-Obj dict_getitem_hash(Obj d, Obj key, int64_t hash)
+static Obj dict_getitem_hash(Obj d, Obj key, int64_t hash)
 {
     d = vm_unwrap(d);
     int64_t ix = d_lookup(&d, &key, NULL, hash, NULL);
@@ -468,12 +476,6 @@ Obj dict_getitem_cstr(Obj d, const char *key)
     if (!k)
         return NULL;
     return dict_getitem_str(vm_unwrap(d), k);
-}
-
-int dict_setitem_hash(Obj d, Obj key, Obj v, int64_t hash)
-{
-    d = vm_unwrap(d);
-    return d_insert(&d, &key, &v, hash);
 }
 
 int dict_setitem(Obj d, Obj key, Obj v)
@@ -561,7 +563,7 @@ int dict_contains(Obj d, Obj key)
     return ix == LOOKUP_ERROR ? -1 : ix >= 0;
 }
 
-Obj dict_setdefault(Obj d, Obj key, Obj dflt)
+static Obj dict_setdefault(Obj d, Obj key, Obj dflt)
 {
     d = vm_unwrap(d);
     int64_t h = key_hash(&key, &d, &dflt);
@@ -681,7 +683,6 @@ static Obj dict_to_list(Obj d, int which)
 }
 
 Obj dict_keys_list(Obj d) { return dict_to_list(d, 0); }
-Obj dict_values_list(Obj d) { return dict_to_list(d, 1); }
 Obj dict_items_list(Obj d) { return dict_to_list(d, 2); }
 
 /* ---- merging ---- */
@@ -720,7 +721,7 @@ static int merge_one(Obj *dp, Obj *kp, Obj *vp, int64_t hash, int override)
     return d_insert(dp, kp, vp, hash);
 }
 
-int dict_merge(Obj d, Obj other, int override)
+static int dict_merge(Obj d, Obj other, int override)
 {
     Obj *r = vm_roots(6);
     r[0] = vm_unwrap(d);
@@ -793,7 +794,7 @@ done:
     return rc;
 }
 
-int dict_merge_pairs(Obj d, Obj iterable)
+static int dict_merge_pairs(Obj d, Obj iterable)
 {
     Obj *r = vm_roots(5);
     r[0] = vm_unwrap(d);
@@ -862,50 +863,9 @@ int dict_update(Obj d, Obj other)
     return rc;
 }
 
-int dict_merge_kwargs(Obj d, Obj mapping)
-{
-    Obj *r = vm_roots(4);
-    r[0] = vm_unwrap(d);
-    r[1] = mapping;
-    int rc = 0;
-    if (!is_plain_dict_source(mapping)) {
-        int has = vm_hasattr(mapping, s_keys);
-        if (has <= 0) {
-            if (has == 0)
-                err_format(E_TypeError, "'%s' object is not a mapping", type_name(r[1]));
-            vm_unroots(r);
-            return -1;
-        }
-    }
-    /* merge into a scratch dict first so that key checks see every key */
-    r[2] = dict_new();
-    if (!r[2] || dict_merge(r[2], r[1], 1) < 0) {
-        vm_unroots(r);
-        return -1;
-    }
-    int64_t pos = 0;
-    Obj k, v;
-    while (dict_next(r[2], &pos, &k, &v)) {
-        if (!IS_STR(k) && !(IS_INSTANCE(k) && IS_STR(vm_unwrap(k)))) {
-            err_set(E_TypeError, "keywords must be strings");
-            rc = -1;
-            break;
-        }
-        r[3] = k;
-        Obj vv = v;
-        int64_t h = key_hash(&r[3], &r[0], &vv);
-        if (h == -1 || merge_one(&r[0], &r[3], &vv, h, 2) < 0) {
-            rc = -1;
-            break;
-        }
-    }
-    vm_unroots(r);
-    return rc;
-}
-
 /* ---- slots ---- */
 
-Obj dict_repr(Obj self)
+static Obj dict_repr(Obj self)
 {
     Obj d = vm_unwrap(self);
     if (DICT(d)->used == 0)
@@ -988,7 +948,7 @@ static int dict_equal(Obj a, Obj b)
     return res;
 }
 
-Obj dict_richcompare(Obj a, Obj b, int op)
+static Obj dict_richcompare(Obj a, Obj b, int op)
 {
     a = vm_unwrap(a);
     b = vm_unwrap(b);
@@ -1013,7 +973,7 @@ static int dict_bool_slot(Obj self)
     return DICT(vm_unwrap(self))->used != 0;
 }
 
-Obj dict_subscript(Obj self, Obj key)
+static Obj dict_subscript(Obj self, Obj key)
 {
     Obj d = vm_unwrap(self);
     if (simple_key(key) && d == self) {
@@ -1442,15 +1402,15 @@ static const MethodDef dict_methods[] = {
 
 /* ---- views: dict_keys, dict_values, dict_items ---- */
 
-Obj dict_keys_view(Obj d)
+static Obj dict_keys_view(Obj d)
 {
     return iter_alloc(T_dict_keys, vm_unwrap(d), ITK_VIEW_KEYS);
 }
-Obj dict_values_view(Obj d)
+static Obj dict_values_view(Obj d)
 {
     return iter_alloc(T_dict_values, vm_unwrap(d), ITK_VIEW_VALUES);
 }
-Obj dict_items_view(Obj d)
+static Obj dict_items_view(Obj d)
 {
     return iter_alloc(T_dict_items, vm_unwrap(d), ITK_VIEW_ITEMS);
 }

@@ -526,7 +526,7 @@ out:
 }
 
 /* OSError */
-TypeObj *err_type_for_errno(int e)
+static TypeObj *err_type_for_errno(int e)
 {
     switch (e) {
     case ENOENT: return E_FileNotFoundError;
@@ -1139,42 +1139,4 @@ Obj exc_stopiteration_value(Obj exc)
     if (a && IS_TUPLE(a) && TUPLE_LEN(a) >= 1)
         return TUPLE_ITEMS(a)[0];
     return g_None;
-}
-
-void err_set_stopiteration(Obj value)
-{
-    Obj e = value ? exc_new(E_StopIteration, &value, 1) : exc_new(E_StopIteration, NULL, 0);
-    if (e)
-        err_set_obj(e);
-}
-
-void err_set_syntax(TypeObj *type, const char *msg, const char *filename, int lineno, int offset,
-                    const char *text, int end_lineno, int end_offset)
-{
-    Obj *r = vm_roots(5);
-    r[0] = str_from_cstr(msg);
-    r[1] = filename ? str_from_cstr(filename) : g_None;
-    r[2] = text ? str_from_cstr(text) : g_None;
-    if (!r[0] || !r[1] || !r[2]) {
-        vm_unroots(r);
-        err_nomemory();
-        return;
-    }
-    Obj info = tuple_new(6);
-    if (!info) {
-        vm_unroots(r);
-        return;
-    }
-    TUPLE_ITEMS(info)[0] = r[1];
-    TUPLE_ITEMS(info)[1] = MAKE_SMALLINT(lineno);
-    TUPLE_ITEMS(info)[2] = MAKE_SMALLINT(offset);
-    TUPLE_ITEMS(info)[3] = r[2];
-    TUPLE_ITEMS(info)[4] = MAKE_SMALLINT(end_lineno);
-    TUPLE_ITEMS(info)[5] = MAKE_SMALLINT(end_offset);
-    r[4] = info;
-    r[3] = r[0];
-    Obj e = exc_new(type, &r[3], 2);   /* SyntaxError(msg, (filename, lineno, ...)) */
-    if (e)
-        err_set_obj(e);
-    vm_unroots(r);
 }

@@ -9,7 +9,6 @@
  * `f.buffer` of a text file is a binary "view": a FileObj flagged F_VIEW
  * whose `encoding` field holds the text file, so both share one state (fd,
  * buffers) and print() and sys.stdout.buffer.write() stay in order. */
-#include "tmpy.h"
 #include "objects.h"
 #include "strobj.h"
 
@@ -317,7 +316,7 @@ static bool stdio_locale_escapes(void)
     return cached;
 }
 
-Obj file_from_fd(int fd, const char *mode, const char *name)
+static Obj file_from_fd(int fd, const char *mode, const char *name)
 {
     Obj *r = vm_roots(3);
     r[0] = str_from_cstr(name);
@@ -623,11 +622,6 @@ Obj file_open_ex(Obj path, const char *mode, int buffering, Obj encoding, Obj er
         close(fd);
     vm_unroots(r);
     return f;
-}
-
-Obj file_open(Obj path, const char *mode, int buffering)
-{
-    return file_open_ex(path, mode, buffering, NULL, NULL, NULL, true);
 }
 
 /* ------------------------------------------------------------------ */

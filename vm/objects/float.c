@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tmpy.h"
 #include "strobj.h"
 #include "numbers.h"
 #include "objects.h"
@@ -281,7 +280,7 @@ static long copy_digits(const char **pp, const char *end, char **o)
     return n;
 }
 
-int float_parse(const char *s, size_t len, double *out)
+static int float_parse(const char *s, size_t len, double *out)
 {
     len = num_strip(&s, len);
     const char *p = s, *end = s + len;
@@ -331,45 +330,16 @@ done:
     return rc;
 }
 
-/* Bytes of a str/bytes/bytearray (unwrapped), linear until the next allocation. */
-static bool float_text_bytes(Obj u, const char **s, size_t *n)
-{
-    switch (TID(u)) {
-    case TID_STR:
-        *s = str_cstr(u);
-        *n = (size_t)STR(u)->nbytes;
-        return true;
-    case TID_BYTES:
-        *s = (const char *)VM_LINEAR(((BytesObj *)u)->data);
-        *n = (size_t)((BytesObj *)u)->length;
-        return true;
-    case TID_BYTEARRAY: {
-        ByteArrayObj *ba = BYTEARRAY(u);
-        *n = (size_t)ba->length;
-        *s = ba->raw ? (const char *)VM_LINEAR(RAW(ba->raw)->data) : "";
-        return true;
-    }
-    case TID_MEMORYVIEW: {
-        int64_t m;
-        if (!memview_contiguous_data(u, s, &m))
-            return false;
-        *n = (size_t)m;
-        return true;
-    }
-    default:
-        return false;
-    }
-}
-
 Obj float_parse_object(Obj obj)
 {
     const char *s;
-    size_t n;
+    int64_t len;
     double d;
-    if (!float_text_bytes(vm_unwrap(obj), &s, &n)) {
+    if (!str_or_bytes_like(obj, &s, &len)) {
         err_format(E_TypeError, "float() argument must be a string or a real number, not '%s'", type_name(obj));
         return NULL;
     }
+    size_t n = (size_t)len;
     size_t alen;
     char *ascii = IS_STR(vm_unwrap(obj)) ? num_ascii_copy(s, n, &alen) : NULL;
     int rc = ascii ? float_parse(ascii, alen, &d) : float_parse(s, n, &d);
@@ -409,7 +379,7 @@ static void float_divmod_parts(double x, double y, double *qout, double *rout)
     *rout = mod;
 }
 
-Obj float_floordiv_double(double a, double b)
+static Obj float_floordiv_double(double a, double b)
 {
     if (b == 0) {
         err_set(E_ZeroDivisionError, "float floor division by zero");
@@ -420,7 +390,7 @@ Obj float_floordiv_double(double a, double b)
     return float_new(q);
 }
 
-Obj float_mod_double(double a, double b)
+static Obj float_mod_double(double a, double b)
 {
     if (b == 0) {
         err_set(E_ZeroDivisionError, "float modulo");

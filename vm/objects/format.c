@@ -3,6 +3,7 @@
  * and bytes. Digits come from snprintf (floats) and int_to_string (big
  * ints); grouping, signs, prefixes and padding are done here. */
 #define _GNU_SOURCE
+#include "objects.h"
 #include "strobj.h"
 #include "numbers.h"
 
@@ -736,7 +737,7 @@ static Obj format_complex_c(double re, double im, const char *spec, size_t n)
     return finish(&b, format_complex_spec(&b, re, im, &sp));
 }
 
-Obj format_str_cspec(Obj s, const char *spec, size_t n)
+static Obj format_str_cspec(Obj s, const char *spec, size_t n)
 {
     s = vm_unwrap(s);
     if (n == 0)

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tmpy.h"
+#include "objects.h"
 #include "numbers.h"
 #include "strobj.h"
 
@@ -484,7 +484,7 @@ Obj int_abs(Obj v)
     return int_neg(v);
 }
 
-Obj int_invert(Obj v)
+static Obj int_invert(Obj v)
 {
     int64_t x;
     if (int_small_value(v, &x))
@@ -620,7 +620,7 @@ static mp_size_t normalize(const mp_limb_t *d, mp_size_t n)
     return n;
 }
 
-Obj int_truediv(Obj a, Obj b)
+static Obj int_truediv(Obj a, Obj b)
 {
     int64_t x, y;
     const int64_t exact = (int64_t)1 << 53;
@@ -996,9 +996,9 @@ static Obj int_bitop(Obj a, Obj b, int op)
         mpz_xor(r, view_mpz(zu, &u), view_mpz(zw, &w));
     return int_from_mpz_clear(r);
 }
-Obj int_and(Obj a, Obj b) { return int_bitop(a, b, BIT_AND); }
+static Obj int_and(Obj a, Obj b) { return int_bitop(a, b, BIT_AND); }
 Obj int_or(Obj a, Obj b) { return int_bitop(a, b, BIT_OR); }
-Obj int_xor(Obj a, Obj b) { return int_bitop(a, b, BIT_XOR); }
+static Obj int_xor(Obj a, Obj b) { return int_bitop(a, b, BIT_XOR); }
 
 /* ------------------------------------------------------------------ */
 /* Hash: n mod (2**61 - 1) with n's sign; -1 becomes -2                */
@@ -1037,7 +1037,7 @@ int int_set_max_str_digits(int64_t n)
 
 int64_t int_get_max_str_digits(void) { return int_max_str_digits; }
 
-char *int_digits_cstr(Obj v, int base, size_t *len)
+static char *int_digits_cstr(Obj v, int base, size_t *len)
 {
     IntView w;
     int_view(v, &w);
@@ -1370,37 +1370,6 @@ Obj int_from_string(const char *s, size_t len, int base)
     return err_invalid_literal(lit, base);
 }
 
-/* Bytes of a str/bytes/bytearray (after vm_unwrap), linear: valid until the
- * next allocation. false if obj is none of those. */
-static bool text_bytes(Obj u, const char **s, size_t *n)
-{
-    switch (TID(u)) {
-    case TID_STR:
-        *s = str_cstr(u);
-        *n = (size_t)STR(u)->nbytes;
-        return true;
-    case TID_BYTES:
-        *s = (const char *)VM_LINEAR(((BytesObj *)u)->data);
-        *n = (size_t)((BytesObj *)u)->length;
-        return true;
-    case TID_BYTEARRAY: {
-        ByteArrayObj *ba = BYTEARRAY(u);
-        *n = (size_t)ba->length;
-        *s = ba->raw ? (const char *)VM_LINEAR(RAW(ba->raw)->data) : "";
-        return true;
-    }
-    case TID_MEMORYVIEW: {
-        int64_t m;
-        if (!memview_contiguous_data(u, s, &m))
-            return false;
-        *n = (size_t)m;
-        return true;
-    }
-    default:
-        return false;
-    }
-}
-
 Obj int_parse_object(Obj obj, int base)
 {
     if (base != 0 && (base < 2 || base > 36)) {
@@ -1408,11 +1377,12 @@ Obj int_parse_object(Obj obj, int base)
         return NULL;
     }
     const char *s;
-    size_t n;
-    if (!text_bytes(vm_unwrap(obj), &s, &n)) {
+    int64_t len;
+    if (!str_or_bytes_like(obj, &s, &len)) {
         err_format(E_TypeError, "int() can't convert non-string with explicit base");
         return NULL;
     }
+    size_t n = (size_t)len;
     Obj *root = vm_roots(1);
     root[0] = obj;
     bool bad;
@@ -1429,7 +1399,7 @@ Obj int_parse_object(Obj obj, int base)
 /* ------------------------------------------------------------------ */
 /* Rounding                                                            */
 /* ------------------------------------------------------------------ */
-Obj int_round(Obj v, Obj ndigits)
+static Obj int_round(Obj v, Obj ndigits)
 {
     v = int_exact(v);
     if (!ndigits || int_sign(ndigits) >= 0)
@@ -1793,8 +1763,9 @@ static unsigned char *bytes_of(Obj v, size_t *n)
 {
     const char *s;
     Obj u = vm_unwrap(v);
-    if (TID(u) == TID_BYTES || TID(u) == TID_BYTEARRAY) {
-        text_bytes(u, &s, n);
+    int64_t nbytes;
+    if ((TID(u) == TID_BYTES || TID(u) == TID_BYTEARRAY) && bytes_like(u, &s, &nbytes)) {
+        *n = (size_t)nbytes;
         unsigned char *p = malloc(*n + 1);
         if (!p) {
             err_nomemory();

@@ -136,7 +136,7 @@ static int64_t grow_capacity(int64_t need)
     return need + (need >> 1) + 4;
 }
 
-int list_reserve(Obj list, int64_t n)
+static int list_reserve(Obj list, int64_t n)
 {
     if (n <= list_cap(list))
         return 0;
@@ -324,7 +324,7 @@ Obj list_as_tuple(Obj list)
 
 /* ---- basic mutations ---- */
 
-int list_insert(Obj list, int64_t i, Obj v)
+static int list_insert(Obj list, int64_t i, Obj v)
 {
     Obj *r = vm_roots(2);
     r[0] = list;
@@ -402,7 +402,7 @@ void list_clear(Obj list)
     LIST(list)->length = 0;
 }
 
-void list_reverse(Obj list)
+static void list_reverse(Obj list)
 {
     list = vm_unwrap(list);
     int64_t n = LIST_LEN(list);
@@ -418,7 +418,7 @@ void list_reverse(Obj list)
     }
 }
 
-Obj list_getslice(Obj list, int64_t lo, int64_t hi)
+static Obj list_getslice(Obj list, int64_t lo, int64_t hi)
 {
     int64_t n = LIST_LEN(list);
     if (lo < 0)
@@ -587,7 +587,7 @@ static int list_ass_subscript_slice(Obj l, Obj slice, Obj v)
     return 0;
 }
 
-Obj list_getitem(Obj self, Obj key)
+static Obj list_getitem(Obj self, Obj key)
 {
     Obj l = vm_unwrap(self);
     int64_t i;

@@ -11,6 +11,7 @@
  * key function or a comparison that mutates it is detected ("list modified
  * during sort"), and a failing comparison leaves the list holding all its
  * items (in some order): every merge finishes copying before it returns. */
+#include "objects.h"
 #include "containers.h"
 
 #include <stdlib.h>

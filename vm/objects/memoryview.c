@@ -96,16 +96,6 @@ static int64_t mv_nitems(Obj mv)
 }
 
 /* The base's data (segment pointer) and its current length. */
-static unsigned char __seg_gs *base_data(Obj base, int64_t *len)
-{
-    if (TID(base) == TID_BYTES) {
-        *len = BYTES(base)->length;
-        return (unsigned char __seg_gs *)BYTES(base)->data;
-    }
-    *len = BYTEARRAY(base)->length;
-    return bytearray_data(base);
-}
-
 /* Byte offset (from the base's data) of item `flat` of the view, counting
  * in C order (fortran: in Fortran order). */
 static int64_t item_offset(Obj mv, int nd, const int64_t *shape, const int64_t *strides, int64_t flat, bool fortran)
@@ -139,7 +129,7 @@ static unsigned char __seg_gs *mv_data(Obj mv)
         else
             hi += ext;
     }
-    unsigned char __seg_gs *p = base_data(MEMVIEW(mv)->base, &len);
+    unsigned char __seg_gs *p = bytes_storage(MEMVIEW(mv)->base, &len);
     if (!empty && (lo < 0 || hi + MEMVIEW(mv)->itemsize > len)) {
         err_set(E_BufferError, "memoryview: the underlying buffer has changed size");
         return NULL;
@@ -356,7 +346,7 @@ static Obj mv_from_object(Obj obj)
     r[0] = obj;
     r[1] = v;
     int64_t len;
-    base_data(v, &len);
+    bytes_storage(v, &len);
     int64_t one = 1;
     if ((r[2] = str_intern_cstr("B")) && (r[3] = int_tuple(&len, 1)) && (r[4] = int_tuple(&one, 1)))
         res = mv_alloc(r, 0, 1, 'B', tid == TID_BYTES ? MV_READONLY : 0);

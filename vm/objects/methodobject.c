@@ -1,5 +1,6 @@
 /* Built-in functions and methods (BuiltinObj): a C function with its
- * MethodDef, bound to `self` (a module or an instance) or unbound in a type. */
+ * MethodDef, bound to `self` (a module or an instance) or unbound in a type;
+ * and making bound methods (MethodObj). */
 #include "objects.h"
 
 #include <stdlib.h>
@@ -24,6 +25,31 @@ Obj builtin_new(const MethodDef *def, Obj self, Obj owner)
     }
     vm_unroots(r);
     return b ? b : err_nomemory();
+}
+
+/* A bound method (MethodObj: func with self). Its type, T_method, is the
+ * eval layer's (function.c). */
+Obj method_new(Obj func, Obj self)
+{
+    Obj *r = vm_roots(2);
+    r[0] = func;
+    r[1] = self;
+    Obj m = (Obj)tm_allocate(TID_METHOD, sizeof(struct MethodObj_));
+    if (m) {
+        ((MethodObj *)m)->func = r[0];
+        ((MethodObj *)m)->self = r[1];
+    }
+    vm_unroots(r);
+    return m ? m : err_nomemory();
+}
+
+bool vm_is_method_descr(Obj v)
+{
+    if (TID(v) != TID_BUILTIN)
+        return false;
+    BuiltinObj *b = (BuiltinObj *)v;
+    return !b->self && b->owner && IS_TYPE(b->owner) && b->def &&
+           !(b->def->flags & (METH_STATIC | METH_CLASS));
 }
 
 /* A bound copy of an unbound method descriptor. */

@@ -5,6 +5,27 @@
 
 #include "tmpy.h"
 
+/* ---- The core int / float / complex API ---- */
+Obj int_from_i64(int64_t v);
+Obj int_from_u64(uint64_t v);
+Obj int_from_double(double d);            /* truncates; OverflowError for inf, ValueError for nan */
+int int_as_i64(Obj v, int64_t *out);      /* int/bool; -1 with OverflowError if too big */
+int int_as_double(Obj v, double *out);    /* -1 with OverflowError */
+Obj int_from_string(const char *s, size_t len, int base);  /* int('...', base) semantics (underscores, sign, spaces); ValueError */
+Obj int_to_string(Obj v, int base);       /* str: decimal or '0x..' style for 16/8/2 (hex/oct/bin) */
+int int_sign(Obj v);                      /* -1, 0, 1 */
+int int_compare(Obj a, Obj b);            /* -1, 0, 1 for ints/bools */
+Obj int_add(Obj a, Obj b);  Obj int_sub(Obj a, Obj b);  Obj int_mul(Obj a, Obj b);
+Obj int_floordiv(Obj a, Obj b);  Obj int_mod(Obj a, Obj b);  Obj int_pow(Obj a, Obj b, Obj mod /* or NULL */);
+int64_t int_hash(Obj v);
+Obj float_new(double d);
+int64_t float_hash(double d);             /* equal to int_hash for integral values */
+/* Shortest repr that round-trips ('1.0', '0.1', '1e+16', 'inf', 'nan'). buf >= 32 bytes. */
+void float_repr_buf(double d, char *buf);
+Obj float_repr_obj(double d);
+/* complex.c (more in objects/numbers.h) */
+Obj complex_new(double real, double imag);
+
 /* ---- int.c ---- */
 
 /* CPython 3.11's limit on decimal str<->int conversions (0: no limit).
@@ -19,14 +40,10 @@ int64_t int_get_max_str_digits(void);
  * return a new int or NULL with an exception, never NotImplemented. */
 Obj int_neg(Obj v);
 Obj int_abs(Obj v);
-Obj int_invert(Obj v);
-Obj int_truediv(Obj a, Obj b);            /* correctly rounded float */
 Obj int_divmod(Obj a, Obj b);             /* (q, r) tuple */
 Obj int_lshift(Obj a, Obj b);
 Obj int_rshift(Obj a, Obj b);
-Obj int_and(Obj a, Obj b);
 Obj int_or(Obj a, Obj b);
-Obj int_xor(Obj a, Obj b);
 Obj int_gcd(Obj a, Obj b);                /* non-negative */
 Obj int_lcm(Obj a, Obj b);                /* non-negative */
 Obj int_isqrt(Obj v);                     /* ValueError for negatives */
@@ -35,7 +52,6 @@ Obj int_comb(Obj n, Obj k);               /* n, k >= 0 */
 Obj int_perm(Obj n, Obj k);               /* n, k >= 0 */
 /* v > 0: v = m * 2**e with m in [0.5, 1) correctly rounded; returns m. */
 double int_frexp(Obj v, int64_t *e);
-Obj int_round(Obj v, Obj ndigits);        /* int.__round__(ndigits), ndigits an int or NULL */
 uint64_t int_bit_length(Obj v);
 bool int_is_zero(Obj v);
 /* The int as an int64; false (and INT64_MAX/MIN by sign) if it does not fit. Never raises. */
@@ -48,10 +64,6 @@ int int_float_compare(Obj i, double d);
 /* int(obj, base) for a str, bytes or bytearray (user subclasses unwrapped);
  * CPython's error messages (the literal's repr). base 0 or 2..36. */
 Obj int_parse_object(Obj obj, int base);
-/* Digits of |v| in base 2..36 (lowercase), no sign or prefix, malloc'd and
- * NUL-terminated (free() it); *len gets the length. NULL + MemoryError.
- * No max-str-digits check (format.c does its own for base 10). */
-char *int_digits_cstr(Obj v, int base, size_t *len);
 
 /* Strip int()/float() whitespace (ASCII and Unicode spaces) from both ends
  * of UTF-8 text: advances *s, returns the new length. */
@@ -64,18 +76,12 @@ char *num_ascii_copy(const char *s, size_t len, size_t *outlen);
 
 /* ---- float.c ---- */
 
-/* Parse a Python float literal (float() syntax: whitespace, sign, inf/nan,
- * underscores between digits). 0 ok, -1 bad syntax (no exception set). */
-int float_parse(const char *s, size_t len, double *out);
 /* float(obj) for a str, bytes or bytearray: ValueError "could not convert
  * string to float: ..." like CPython. */
 Obj float_parse_object(Obj obj);
 /* a ** b for doubles with Python's errors (ZeroDivisionError, OverflowError);
  * a negative a to a non-integral b gives a complex. */
 Obj float_pow_double(double a, double b);
-/* Python's float floor division and modulo (divmod pieces). err on b == 0. */
-Obj float_floordiv_double(double a, double b);
-Obj float_mod_double(double a, double b);
 
 /* ---- complex.c ---- */
 
@@ -113,7 +119,6 @@ static inline cplx cplx_quot(cplx a, cplx b, int *err)
     }
     return r;
 }
-cplx cplx_pow(cplx a, cplx b, int *err);
 /* |z|: inf if a part is infinite (even with a nan), else nan if a part is
  * nan, else hypot; *overflow set when finite parts give an infinite result. */
 double cplx_abs(cplx z, bool *overflow);

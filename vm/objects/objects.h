@@ -1,5 +1,8 @@
-/* The object model's API beyond tmpy.h: what the files of objects/ share
- * (types, descriptors, identity, names, exceptions), open to the whole VM.
+/* The objects layer's header: the object model's API, open to every layer
+ * above (docs/ARCHITECTURE.md, "Layers"). It includes the area headers
+ * (errors, the abstract API and calls, numbers, strings, containers, dict
+ * and set) and declares what the files of objects/ share beyond them
+ * (types, descriptors, identity, names, files, weak references, exceptions).
  *
  * Conventions the objects area relies on (other areas, please follow):
  *
@@ -37,6 +40,12 @@
 #define TMPY_OBJECTS_H
 
 #include "tmpy.h"
+#include "errors.h"
+#include "abstract.h"
+#include "numbers.h"
+#include "strobj.h"
+#include "containers.h"
+#include "dictset.h"
 
 /* ---- Real layouts behind some public structs (registered sizes) ---- */
 /* TID_INSTANCE: InstanceObj plus an identity-hash word (0: not assigned)
@@ -123,31 +132,73 @@ Obj vm_call_dunder(Obj self, Obj name, Obj *args, int nargs, int *found);
 /* Call a value found on a type as a method of self (binding through
  * __get__ when needed): f(self, *args). args rooted. */
 Obj vm_call_unbound(Obj f, Obj self, Obj *args, int nargs);
-/* Type of the built-in whose slots an instance's layout uses (int for
- * class I(int)); NULL if the type's instances are not base_value wrappers. */
-TypeObj *vm_builtin_base(TypeObj *t);
-/* Make `cls` (a subtype of builtin `owner`) instance from owner's tp_new. */
-Obj vm_new_for(TypeObj *owner, Obj cls, Obj *args, size_t nargs, Obj kwnames);
-/* Refresh the version of t and every subclass (after a class attribute change). */
+/* Type versions and lookup (typelookup.c): refresh the version of t and
+ * every subclass (after a class attribute change); a version never given
+ * before (the attribute cache's key); the MRO walk without the cache (before
+ * t is readied: its base chain), *where (if not NULL) gets the defining type. */
 void type_modified(TypeObj *t);
-Obj type_getattro(Obj type, Obj name);
-int type_setattro(Obj type, Obj name, Obj v);
+uint64_t type_new_version(void);
+Obj type_lookup_uncached(TypeObj *t, Obj name, TypeObj **where);
+
+/* The type attribute cache (typelookup.c): every lookup of a name in a
+ * type's MRO (vm_lookup_type, the eval loop's attribute paths) goes through
+ * one per-thread cache keyed on the type's version (renewed on every change of
+ * the type, a base or __bases__) and the name, checked against the owner dict's
+ * version. A TypeAttr says where the name is: the type of the MRO that defines
+ * it (NULL: none does) and its entry in that type's dict, valid while the
+ * dict's version is dver. */
+typedef struct TypeAttr {
+    TypeObj *owner;
+    uint64_t dver;
+    int64_t ix;
+} TypeAttr;
+typedef struct TypeCacheEntry {
+    uint64_t tver;     /* the version of the type looked in (0: empty) */
+    Obj name;          /* compared by address, with the hash */
+    int64_t hash;
+    TypeAttr at;
+} TypeCacheEntry;
+#define TYPE_CACHE_BITS 12
+extern __thread TypeCacheEntry type_cache[1u << TYPE_CACHE_BITS];
+static inline unsigned type_cache_index(uint64_t ver, int64_t h)
+{
+    return (unsigned)(((ver * 0x9E3779B97F4A7C15ull) ^ (uint64_t)h) >> (64 - TYPE_CACHE_BITS));
+}
+const TypeAttr *type_lookup_fill(TypeObj *t, Obj name);
+/* Where name (a str) is in the MRO of t (a readied type): valid until the
+ * next lookup on this thread. */
+static inline const TypeAttr *type_lookup_where(TypeObj *t, Obj name)
+{
+    uint64_t ver = t->version;
+    int64_t h = STR(name)->hash;
+    TypeCacheEntry *e = &type_cache[type_cache_index(ver, h)];
+    if (e->tver == ver && e->name == name && e->hash == h &&
+        (!e->at.owner || DICT(e->at.owner->dict)->version == e->at.dver))
+        return &e->at;
+    return type_lookup_fill(t, name);
+}
+static inline Obj type_attr_value(const TypeAttr *at)
+{
+    return at->owner ? dict_value_at(at->owner->dict, at->ix) : NULL;
+}
 Obj type_repr(Obj type);
+/* __module__ of a type as a str (NULL: builtins). */
+Obj type_module(TypeObj *t);
 /* object's slots, for types that want to reuse them. */
 Obj object_repr(Obj self);
-Obj object_str(Obj self);
-int64_t object_hash(Obj self);
-Obj object_richcompare(Obj self, Obj other, int op);
-Obj object_new(Obj type, Obj *args, size_t nargs, Obj kwnames);
-int object_init(Obj self, Obj *args, size_t nargs, Obj kwnames);
-/* A slot wrapper descriptor (int.__add__), bound to self if non-NULL. */
-Obj wrapper_new(TypeObj *owner, int slotdef, Obj self);
 /* May instances of t get attribute `name` (a dict, or a __slots__ name)? */
 bool type_allows_attr(TypeObj *t, Obj name);
+/* genericalias.c: */
 /* The members of `int | None` (a tuple), or NULL if u is not a union. */
 Obj type_union_args(Obj u);
 /* type[key]: __class_getitem__ or a generic alias (list[int]). */
 Obj type_subscript(Obj type, Obj key);
+/* a | b for types, unions and aliases (NotImplemented for other operands). */
+Obj type_or(Obj a, Obj b);
+/* types.GenericAlias and instances of its Python subclasses. */
+extern TypeObj *T_generic_alias;
+bool is_generic_alias(Obj v);
+void genericalias_init_types(void);   /* types.UnionType, types.GenericAlias */
 /* __dict__ getset for types whose instances have a dict. */
 Obj vm_getset_dict_get(Obj *args, size_t nargs, Obj kwnames);
 Obj vm_getset_dict_set(Obj *args, size_t nargs, Obj kwnames);
@@ -156,11 +207,17 @@ Obj vm_getset_dict_set(Obj *args, size_t nargs, Obj kwnames);
 void builtin_init_type(void);
 void module_init_type(void);
 void descr_init_types(void);      /* property, staticmethod, classmethod */
+void descr_init_attr_types(void); /* wrapper_descriptor, method-wrapper, getset and member descriptors */
 void super_init_type(void);
-Obj super_new_obj(Obj type, Obj obj);
-Obj property_new(Obj fget, Obj fset, Obj fdel, Obj doc);
 Obj staticmethod_new(Obj f);
 Obj classmethod_new(Obj f);
+/* A slot wrapper descriptor (int.__add__), bound to self if non-NULL. */
+Obj wrapper_new(TypeObj *owner, int slotdef, Obj self);
+/* A member descriptor: IterObj.kind MEMBER_SLOT (a __slots__ entry, index
+ * into InstanceHObj.slots) or MEMBER_C (a C member: its getter in n, its
+ * setter (or 0) in i, its doc in c). */
+enum { MEMBER_SLOT = 0, MEMBER_C = 1 };
+Obj member_new(TypeObj *owner, Obj name, int64_t index);
 
 /* Method descriptors into a class namespace dict (for classes made by
  * calling type()); owner checks the receiver. */
@@ -214,15 +271,7 @@ Obj callable_iter_new(Obj callable, Obj sentinel);
 /* Adds every built-in exception class (and the EnvironmentError / IOError
  * aliases) to a module or dict. NEEDED by builtins_init. */
 int exceptions_add_builtins(Obj module_or_dict);
-/* Raise StopIteration(value) (value may be NULL: no value). */
-void err_set_stopiteration(Obj value);
-/* The exception type for an errno (FileNotFoundError for ENOENT...). */
-TypeObj *err_type_for_errno(int errnum);
-/* SyntaxError details (compiler / traceback printing): set as CPython's
- * attributes; filename may be NULL. */
-void err_set_syntax(TypeObj *type, const char *msg, const char *filename, int lineno,
-                    int offset, const char *text, int end_lineno, int end_offset);
-/* types.GenericAlias(origin, args) (typeobject.c): what cls[args] gives
+/* types.GenericAlias(origin, args) (genericalias.c): what cls[args] gives
  * for the built-in generic classes. */
 Obj generic_alias_new(Obj origin, Obj key);
 
@@ -247,5 +296,35 @@ Obj exc_group_prep_reraise(Obj orig, Obj raised);
 extern TypeObj *E_UnicodeTranslateError, *E_ConnectionAbortedError, *E_ConnectionRefusedError,
     *E_ConnectionResetError, *E_PendingDeprecationWarning, *E_SyntaxWarning, *E_FutureWarning,
     *E_ImportWarning, *E_UnicodeWarning, *E_BytesWarning, *E_ResourceWarning, *E_EncodingWarning;
+
+/* ---- fileobject.c: the standard streams, writing ---- */
+extern Obj g_sys_stdout, g_sys_stderr, g_sys_stdin;   /* file objects */
+/* Write to sys.stdout / sys.stderr (print uses these). */
+int file_write_str(Obj file, Obj s);
+int file_flush(Obj file);
+void object_init_types(void);   /* typeobject.c: object, type, NoneType, ..., property, super, module, builtin, method */
+void exceptions_init(void);     /* exceptions.c */
+void int_init_type(void);       /* int.c: int, bool */
+void float_init_type(void);
+void complex_init_type(void);
+void str_init_type(void);
+void bytes_init_type(void);
+void tuple_init_type(void);
+void list_init_type(void);
+void dict_init_type(void);
+void set_init_type(void);
+void range_init_type(void);     /* range, slice */
+void iter_init_types(void);     /* builtiniters.c: enumerate, zip, map, filter, reversed, callable_iterator */
+void file_init_type(void);
+void memview_init_type(void);   /* memoryview.c */
+/* The memoryview layout's GC trace hook: counts live views during a census (memoryview.c). */
+void memview_gc_trace(object_t *o, tm_ref_visitor visit, void *ctx);
+void weakref_init_types(void); /* weakrefobject.c: weakref.ref, ProxyType, CallableProxyType */
+extern TypeObj *T_weakref, *T_weakproxy, *T_weakcallableproxy;
+/* ref(ob, callback) / proxy(ob, callback) of type `type` (one of the three);
+ * without a callback, the existing plain one of that kind if there is one
+ * (CPython's sharing); TypeError "cannot create weak reference to 'int' object". */
+Obj weakref_new(TypeObj *type, Obj ob, Obj callback);
+Obj weakref_referent(Obj w);      /* the referent or NULL (dead); w a WeakrefObj */
 
 #endif

@@ -6,11 +6,13 @@
  * int_* functions throughout, like CPython's long ranges.
  * The range iterator (ITK_RANGE: i = next value, n = items left, a = step)
  * is what the eval loop's FOR_ITER special-cases (range_iter_next_inline). */
+#include "objects.h"
 #include "containers.h"
 #include "numbers.h"
 
 #include <stdlib.h>
 #include <string.h>
+static Obj range_iter_new(Obj r);
 
 TypeObj *T_range, *T_slice, *T_range_iterator, *T_longrange_iterator;
 
@@ -92,17 +94,6 @@ static Obj range_make(Obj start, Obj stop, Obj step)
     return o;
 }
 
-Obj range_new_i64(int64_t start, int64_t stop, int64_t step)
-{
-    Obj *r = vm_roots(3);
-    r[0] = int_from_i64(start);
-    r[1] = r[0] ? int_from_i64(stop) : NULL;
-    r[2] = r[1] ? int_from_i64(step) : NULL;
-    Obj res = r[2] ? range_make(r[0], r[1], r[2]) : NULL;
-    vm_unroots(r);
-    return res;
-}
-
 Obj range_new(Obj start, Obj stop, Obj step)
 {
     Obj *r = vm_roots(3);
@@ -131,7 +122,7 @@ static Obj range_length_obj(Obj rg)
     return long_length(RANGE(rg)->start, RANGE(rg)->stop, RANGE(rg)->step);
 }
 
-int64_t range_len(Obj rg)
+static int64_t range_len(Obj rg)
 {
     if (RANGE(rg)->length >= 0)
         return RANGE(rg)->length;
@@ -303,7 +294,7 @@ int64_t slice_indices(Obj slice, int64_t length, int64_t *startp, int64_t *stopp
     return slice_adjust(length, startp, stopp, *stepp);
 }
 
-Obj slice_repr(Obj s)
+static Obj slice_repr(Obj s)
 {
     Obj *r = vm_roots(4);
     r[0] = s;
@@ -702,7 +693,7 @@ static Obj range_iter_make(Obj first, Obj step, Obj n)
     return it;
 }
 
-Obj range_iter_new(Obj rg)
+static Obj range_iter_new(Obj rg)
 {
     if (RANGE(rg)->length >= 0)
         return range_iter_make(RANGE(rg)->start, RANGE(rg)->step, MAKE_SMALLINT(RANGE(rg)->length));
@@ -714,7 +705,7 @@ Obj range_iter_new(Obj rg)
     return res;
 }
 
-Obj range_reversed(Obj rg)
+static Obj range_reversed(Obj rg)
 {
     Obj *r = vm_roots(4);
     r[0] = rg;

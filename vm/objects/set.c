@@ -15,10 +15,12 @@
  * order, so they cannot live in tagged words). table is NULL until the
  * first key (mask is 7 then). For mutable sets SetObj.hash holds the pop
  * finger; for frozensets the cached hash (-1: not computed). */
+#include "objects.h"
 #include "containers.h"
 
 #include <stdlib.h>
 #include <string.h>
+static int64_t frozenset_hash(Obj s);
 
 TypeObj *T_set, *T_frozenset, *T_set_iterator;
 
@@ -648,7 +650,7 @@ int set_contains(Obj s, Obj key)
     return rc;
 }
 
-int set_discard(Obj s, Obj key)
+static int set_discard(Obj s, Obj key)
 {
     Obj *r = vm_roots(2);
     r[0] = vm_unwrap(s);
@@ -659,7 +661,7 @@ int set_discard(Obj s, Obj key)
     return rc;
 }
 
-int set_remove(Obj s, Obj key)
+static int set_remove(Obj s, Obj key)
 {
     Obj *r = vm_roots(3);
     r[0] = vm_unwrap(s);
@@ -671,11 +673,6 @@ int set_remove(Obj s, Obj key)
         err_set_value(E_KeyError, r[2]);
     vm_unroots(r);
     return rc == 1 ? 0 : -1;
-}
-
-bool set_next(Obj s, int64_t *pos, Obj *key)
-{
-    return s_next(vm_unwrap(s), pos, key, NULL);
 }
 
 int64_t set_len(Obj s)
@@ -692,7 +689,7 @@ int set_update(Obj s, Obj iterable)
     return rc;
 }
 
-void set_clear(Obj s)
+static void set_clear(Obj s)
 {
     s_clear(vm_unwrap(s));
 }
@@ -710,13 +707,13 @@ static Obj s_copy_kind(Obj so, bool frozen)
     return res;
 }
 
-Obj set_copy(Obj s)
+static Obj set_copy(Obj s)
 {
     s = vm_unwrap(s);
     return s_copy_kind(s, is_frozen(s));
 }
 
-Obj set_pop(Obj s)
+static Obj set_pop(Obj s)
 {
     Obj so = vm_unwrap(s);
     if (SETOBJ(so)->used == 0) {
@@ -750,7 +747,7 @@ static uint64_t shuffle_bits(uint64_t h)
     return ((h ^ 89869747ULL) ^ (h << 16)) * 3644798167ULL;
 }
 
-int64_t frozenset_hash(Obj s)
+static int64_t frozenset_hash(Obj s)
 {
     Obj so = vm_unwrap(s);
     if (!is_frozen(so)) {
@@ -1151,7 +1148,7 @@ out:
 }
 
 /* Result of set.union(*others) etc. for two set values. */
-Obj set_union2(Obj a, Obj b)
+static Obj set_union2(Obj a, Obj b)
 {
     Obj *r = vm_roots(2);
     r[1] = b;
@@ -1160,11 +1157,6 @@ Obj set_union2(Obj a, Obj b)
     vm_unroots(r);
     return res;
 }
-Obj set_intersection2(Obj a, Obj b) { return s_intersection(a, b); }
-Obj set_difference2(Obj a, Obj b) { return s_difference(a, b); }
-Obj set_symmetric_difference2(Obj a, Obj b) { return s_symmetric_difference(a, b); }
-int set_issubset2(Obj a, Obj b) { return s_issubset(a, b); }
-
 /* ---- iterator ---- */
 
 static Obj setiter_next(Obj it)
@@ -1191,7 +1183,7 @@ static Obj setiter_next(Obj it)
     return k;
 }
 
-Obj set_iter_new(Obj s)
+static Obj set_iter_new(Obj s)
 {
     Obj it = iter_alloc(T_set_iterator, vm_unwrap(s), ITK_SET);
     if (it) {
@@ -1211,7 +1203,7 @@ static const char *kind_name(Obj self, Obj so)
     return is_frozen(so) ? "frozenset" : "set";
 }
 
-Obj set_repr(Obj self)
+static Obj set_repr(Obj self)
 {
     Obj so = vm_unwrap(self);
     Obj *r = vm_roots(3);
@@ -1264,7 +1256,7 @@ Obj set_repr(Obj self)
     return sb_finish(&b);
 }
 
-Obj set_richcompare(Obj a, Obj b, int op)
+static Obj set_richcompare(Obj a, Obj b, int op)
 {
     Obj v = vm_unwrap(a), w = vm_unwrap(b);
     if (!IS_SET_ANY(v) || !IS_SET_ANY(w))

@@ -4,6 +4,7 @@
  * sequential indexing O(1) amortised. Also: interning, the one-char cache,
  * the str type with its slots and methods, and the str iterator. */
 #define _GNU_SOURCE
+#include "objects.h"
 #include "strobj.h"
 #include "containers.h"
 
@@ -392,7 +393,7 @@ bool str_eq_cstr(Obj s, const char *c)
 }
 
 /* UTF-8 byte order is code point order (surrogates included). */
-int str_compare(Obj a, Obj b)
+static int str_compare(Obj a, Obj b)
 {
     if (a == b)
         return 0;
@@ -693,7 +694,7 @@ Obj str_substr(Obj s, int64_t start, int64_t stop)
     return res;
 }
 
-Obj str_char_at(Obj s, int64_t i)
+static Obj str_char_at(Obj s, int64_t i)
 {
     if (str_is_ascii(s))
         return str_from_codepoint((unsigned char)STR(s)->data[i]);
@@ -727,7 +728,7 @@ Obj str_concat(Obj a, Obj b)
     return s;
 }
 
-Obj str_mul(Obj s, int64_t n)
+static Obj str_mul(Obj s, int64_t n)
 {
     int64_t nb = STR(s)->nbytes;
     if (n <= 0 || nb == 0)
@@ -861,7 +862,7 @@ void sb_add_escape(StrBuf *b, uint32_t cp)
     sb_add(b, buf, (size_t)k);
 }
 
-Obj str_repr(Obj s)
+static Obj str_repr(Obj s)
 {
     s = vm_unwrap(s);
     const unsigned char *p = (const unsigned char *)str_cstr(s);
@@ -950,7 +951,7 @@ Obj str_ascii_escape(Obj s)
 /* Iterator                                                            */
 /* ------------------------------------------------------------------ */
 
-Obj str_iter_new(Obj s)
+static Obj str_iter_new(Obj s)
 {
     Obj *r = vm_roots(1);
     r[0] = vm_unwrap(s);
@@ -1129,7 +1130,7 @@ static int64_t str_tp_len(Obj s) { return STR(vm_unwrap(s))->length; }
 
 static int str_tp_bool(Obj s) { return STR(vm_unwrap(s))->nbytes != 0; }
 
-Obj str_richcompare(Obj a, Obj b, int op)
+static Obj str_richcompare(Obj a, Obj b, int op)
 {
     a = str_value(a);
     b = str_value(b);
@@ -1176,7 +1177,7 @@ static Obj str_slice_step(Obj s, int64_t start, int64_t step, int64_t count)
     return res;
 }
 
-Obj str_getitem(Obj s, Obj key)
+static Obj str_getitem(Obj s, Obj key)
 {
     s = vm_unwrap(s);
     int64_t len = STR(s)->length;
@@ -1227,7 +1228,7 @@ Obj str_getitem(Obj s, Obj key)
     return res;
 }
 
-int str_contains(Obj s, Obj sub)
+static int str_contains(Obj s, Obj sub)
 {
     s = vm_unwrap(s);
     Obj t = str_value(sub);
@@ -1247,7 +1248,7 @@ static bool defers_to(Obj other, const char *rname)
     return (TYPE(other)->flags & TPF_HEAPTYPE) && vm_lookup_special(other, rname) != NULL;
 }
 
-Obj str_add(Obj a, Obj b)
+static Obj str_add(Obj a, Obj b)
 {
     Obj x = str_value(a);
     if (!x)
@@ -2258,7 +2259,7 @@ static Obj m_istitle(Obj *args, size_t nargs, Obj kwnames)
     return vm_bool(cased);
 }
 
-bool str_isidentifier(Obj s)
+static bool str_isidentifier(Obj s)
 {
     s = vm_unwrap(s);
     const unsigned char *p = (const unsigned char *)str_cstr(s);

@@ -1,5 +1,6 @@
 /* StrBuf: a growable byte buffer in C memory for building strings. It holds
  * no GC references, so nothing moves under it; sb_finish makes the str. */
+#include "objects.h"
 #include "strobj.h"
 
 #include <stdlib.h>

@@ -7,6 +7,61 @@
 
 #include <string.h>
 
+/* A growable byte buffer in C memory (no GC concerns) for building strings.
+ * It never grows past vm_max_object_size(): like running out of memory, that
+ * poisons it (later adds do nothing; sb_finish raises MemoryError). */
+typedef struct StrBuf { char *p; size_t len, cap; } StrBuf;
+void sb_init(StrBuf *b);
+void sb_add(StrBuf *b, const char *s, size_t n);
+bool sb_reserve(StrBuf *b, size_t n);      /* room for n more bytes and a NUL; false: out of memory (poisoned) */
+void sb_add_repeat(StrBuf *b, const char *unit, size_t n, int64_t count);   /* count copies (count <= 0: none) */
+void sb_nomemory(StrBuf *b);              /* poison it (a size known to be too big) */
+static inline bool sb_failed(const StrBuf *b) { return b->cap == SIZE_MAX; }
+void sb_adds(StrBuf *b, const char *s);
+void sb_addc(StrBuf *b, char c);
+void sb_add_str(StrBuf *b, Obj s);        /* append a str's UTF-8 */
+void sb_add_codepoint(StrBuf *b, uint32_t cp);
+void sb_printf(StrBuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+Obj sb_finish(StrBuf *b);                 /* a str; frees the buffer; NULL (MemoryError) on failure */
+void sb_free(StrBuf *b);
+
+/* ---- The core str / bytes API ---- */
+/* str_new: UTF-8 as str stores it (lone surrogates as their 3-byte form).
+ * It checks: a byte that is not part of that becomes U+DC00+byte, so no str
+ * ever holds invalid UTF-8 (but text from the OS goes through str_from_os). */
+Obj str_new(const char *utf8, size_t nbytes);
+Obj str_from_cstr(const char *s);
+/* Text the OS hands in (argv, file names, environment, getcwd, readlink):
+ * strict UTF-8 decoded with surrogateescape as CPython does (an undecodable
+ * byte b becomes U+DC00+b; encoded surrogates are undecodable too). */
+Obj str_from_os(const char *p, size_t n);
+Obj str_from_os_cstr(const char *p);
+/* The same decoding appended to a StrBuf as str's UTF-8. */
+void sb_add_os(struct StrBuf *b, const char *p, size_t n);
+/* A str's bytes for the OS (surrogateescape: U+DC80..U+DCFF become the bytes
+ * 0x80..0xFF again): malloc'd, NUL-terminated, length in *n (n may be NULL).
+ * NULL with UnicodeEncodeError (another lone surrogate) or MemoryError. */
+char *str_to_os(Obj s, size_t *n);
+Obj str_from_format(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+Obj str_intern_cstr(const char *s);                  /* the interned (pinned, never freed) str */
+Obj str_intern(Obj s);                               /* interned equivalent of s */
+bool str_eq(Obj a, Obj b);                           /* both str */
+bool str_eq_cstr(Obj s, const char *c);
+int64_t str_hash(Obj s);
+Obj str_concat(Obj a, Obj b);
+Obj str_from_codepoint(uint32_t cp);
+Obj str_join(Obj sep, Obj iterable);
+Obj bytes_new(const char *data, size_t n);
+Obj bytearray_new(const char *data, size_t n);
+/* format.c */
+Obj format_int(Obj v, Obj spec);          /* int.__format__ */
+Obj format_float(double d, Obj spec);     /* float.__format__ */
+Obj format_complex(double re, double im, Obj spec);   /* complex.__format__ (spec not empty) */
+Obj format_str(Obj s, Obj spec);          /* str.__format__ */
+Obj str_format_method(Obj *args, size_t nargs, Obj kwnames);   /* str.format */
+Obj str_percent_format(Obj fmt, Obj values);                   /* fmt % values */
+Obj bytes_percent_format(Obj fmt, Obj values);
+
 /* ---- str internals ---- */
 static inline bool str_is_ascii(Obj s) { return STR(s)->length == STR(s)->nbytes; }
 /* A str of nbytes bytes and `length` code points whose data the caller fills
@@ -20,8 +75,6 @@ int64_t str_byte_offset(Obj s, int64_t i);
 void str_cursor_reset(void);
 /* s[start:stop] in code points (0 <= start <= stop <= length). */
 Obj str_substr(Obj s, int64_t start, int64_t stop);
-/* s[i] for 0 <= i < length (no checks): a one-char str. */
-Obj str_char_at(Obj s, int64_t i);
 /* isinstance(v, str): the str value (unwrapped from a subclass instance) or NULL. */
 static inline Obj str_value(Obj v)
 {
@@ -30,21 +83,12 @@ static inline Obj str_value(Obj v)
     v = vm_unwrap(v);
     return IS_STR(v) ? v : NULL;
 }
-Obj str_repr(Obj s);                      /* repr(s) */
 /* cp as \xhh, \uhhhh or \Uhhhhhhhh (repr, ascii(), backslashreplace). */
 void sb_add_escape(StrBuf *b, uint32_t cp);
 /* The hash of a byte string (str hashes its UTF-8 this way; bytes too, so
  * hash(b'ab') == hash('ab') as in CPython). Never -1. */
 int64_t hash_data(const void *p, size_t n);
 Obj str_ascii_escape(Obj repr);           /* ascii(): non-ASCII of a repr as \x.. \u.... \U........ */
-Obj str_iter_new(Obj s);
-Obj str_mul(Obj s, int64_t n);
-bool str_isidentifier(Obj s);             /* str.isidentifier() */
-/* The type's slots (eval loop fast paths may call them directly). */
-Obj str_getitem(Obj s, Obj key);
-int str_contains(Obj s, Obj sub);
-Obj str_richcompare(Obj a, Obj b, int op);
-Obj str_add(Obj a, Obj b);
 
 /* ---- argument helpers shared by str.c, bytes.c, format.c ---- */
 /* An integer argument through __index__ (small-int fast path); 0 or -1. */
@@ -198,16 +242,28 @@ static inline unsigned char __seg_gs *bytearray_data(Obj ba)
     Obj raw = BYTEARRAY(ba)->raw;
     return raw ? (RAW(raw))->data : (unsigned char __seg_gs *)0;
 }
+/* The storage of a bytes or bytearray (not unwrapped, not a memoryview):
+ * its data, segment-relative (NULL for an empty bytearray), and length. The
+ * one accessor under bytes_like and memoryviews' bases. */
+static inline unsigned char __seg_gs *bytes_storage(Obj v, int64_t *n)
+{
+    if (TID(v) == TID_BYTES) {
+        *n = BYTES(v)->length;
+        return (unsigned char __seg_gs *)BYTES(v)->data;
+    }
+    *n = BYTEARRAY(v)->length;
+    return bytearray_data(v);
+}
 Obj bytes_alloc(int64_t n);               /* zeroed bytes of length n */
-Obj bytes_repr(Obj b);                    /* b'...' */
-Obj bytearray_repr(Obj b);                /* bytearray(b'...') */
-Obj bytes_iter_new(Obj b);
 /* bytes-like (bytes, bytearray, subclasses unwrapped, or a C-contiguous memoryview): data and length in
  * *p and *n (linear, valid until the next allocation); false if v is not one. */
 bool bytes_like(Obj v, const char **p, int64_t *n);
 /* bytes_like for an argument: false with TypeError "a bytes-like object is
  * required" if v is not one. */
 bool bytes_like_arg(Obj v, const char **p, int64_t *n);
+/* bytes_like, or the UTF-8 of a str (subclasses unwrapped): the text that
+ * int() and float() parse. */
+bool str_or_bytes_like(Obj v, const char **p, int64_t *n);
 /* memoryview.c: the data of a C-contiguous memoryview that is not released
  * (as bytes_like); false otherwise. */
 bool memview_contiguous_data(Obj mv, const char **p, int64_t *n);
@@ -225,8 +281,6 @@ void raise_codec_error(TypeObj *type, const char *enc, Obj *objp, int64_t start,
 Obj str_from_bytes_args(Obj b, Obj encoding, Obj errors);            /* str(b, encoding, errors) */
 
 /* ---- formatting (format.c) ---- */
-/* format(v, spec) for the built-in types whose __format__ is ours. */
-Obj format_str_cspec(Obj s, const char *spec, size_t n);
 /* str.format_map(mapping). */
 Obj str_format_map(Obj fmt, Obj mapping);
 

@@ -18,7 +18,7 @@ static TypeObj *supercheck(TypeObj *type, Obj obj)
     return NULL;
 }
 
-Obj super_new_obj(Obj type, Obj obj)
+static Obj super_new_obj(Obj type, Obj obj)
 {
     if (!IS_TYPE(type)) {
         err_format(E_TypeError, "super() argument 1 must be a type, not %s", type_name(type));

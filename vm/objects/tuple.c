@@ -2,6 +2,7 @@
  * CPython 3.11's xxHash-based tuple hash, so sets of tuples iterate in
  * CPython's order. TupleObj.hash caches it (0: not cached) when every item
  * is of an immutable built-in type. */
+#include "objects.h"
 #include "containers.h"
 
 #include <string.h>
@@ -67,7 +68,7 @@ static bool hash_is_stable(Obj v)
     }
 }
 
-int64_t tuple_hash(Obj t)
+static int64_t tuple_hash(Obj t)
 {
     t = vm_unwrap(t);
     int64_t cached = TUPLE(t)->hash;
@@ -113,7 +114,7 @@ int64_t tuple_hash(Obj t)
 
 /* ---- sequence ---- */
 
-Obj tuple_getslice(Obj t, int64_t lo, int64_t hi)
+static Obj tuple_getslice(Obj t, int64_t lo, int64_t hi)
 {
     int64_t n = TUPLE_LEN(t);
     if (lo < 0)
@@ -136,7 +137,7 @@ Obj tuple_getslice(Obj t, int64_t lo, int64_t hi)
     return res;
 }
 
-Obj tuple_getitem(Obj self, Obj key)
+static Obj tuple_getitem(Obj self, Obj key)
 {
     Obj t = vm_unwrap(self);
     int64_t i;
@@ -192,7 +193,7 @@ static Obj tuple_iter(Obj self)
     return tuple_iter_new(vm_unwrap(self));
 }
 
-Obj tuple_concat(Obj a, Obj b)
+static Obj tuple_concat(Obj a, Obj b)
 {
     int64_t la = TUPLE_LEN(a), lb = TUPLE_LEN(b);
     if (lb == 0 && IS_TUPLE(a))

@@ -1,36 +1,34 @@
 /* Type objects: built-in type creation (type_new_builtin, type_ready), the
- * slot <-> dunder bridges in both directions (wrapper descriptors that expose
- * C slots as __add__ & co., and slot functions that call a class's Python
+ * slot <-> dunder bridges in both directions (calling a C slot as __add__ &
+ * co. for the slot wrappers, and slot functions that call a class's Python
  * dunders), classes (class statements, type(name, bases, dict), C3 MRO,
- * __slots__, __init_subclass__, __set_name__), the method cache, and the
- * `object` and `type` types themselves.
+ * __slots__, __init_subclass__, __set_name__), and the `object` and `type`
+ * types themselves. Attribute lookup and its cache: typelookup.c;
+ * descriptors: descrobject.c; `int | None`, `list[int]`: genericalias.c.
  *
  * Identity hash (object.__hash__): objects move, so instances and
  * exceptions keep a counter-based hash in a hidden word (identity.c,
  * vm_identity_hash); other objects hash on their address once old.
  */
 #include "objects.h"
+#include "slotdefs.h"
 #include "strobj.h"
 
 #include <stdlib.h>
 #include <string.h>
+static Obj vm_new_for(TypeObj *owner, Obj cls, Obj *args, size_t nargs, Obj kwnames);
+static int object_init(Obj self, Obj *args, size_t nargs, Obj kwnames);
 
 static int check_type_name(Obj name);
 
 TypeObj *T_object, *T_type, *T_NoneType, *T_NotImplementedType, *T_ellipsis, *T_capsule;
-TypeObj *T_wrapper_descriptor, *T_method_wrapper, *T_getset_descriptor, *T_member_descriptor;
-static TypeObj *T_union, *T_generic_alias;
+/* The eval layer makes these types (func_init_types); vm_call and TYPE() read them. */
+TypeObj *T_function, *T_code, *T_cell, *T_method;
+TypeObj *vm_tid_type[TID_COUNT];   /* filled at start-up (vm_init_types, startup.c) */
 
 /* ------------------------------------------------------------------ */
 /* Slot ids and their accessors                                       */
 /* ------------------------------------------------------------------ */
-enum {
-    S_REPR, S_STR, S_HASH, S_RICHCMP, S_ITER, S_NEXT, S_CALL, S_GETATTRO, S_SETATTRO,
-    S_DGET, S_DSET, S_LEN, S_GETITEM, S_SETITEM, S_CONTAINS, S_BOOL, S_NEW, S_INIT,
-    S_NEG, S_POS, S_INVERT, S_INT, S_FLOAT, S_INDEX, S_ABS,
-    S_NB, S_NBI = S_NB + NB_COUNT, S_COUNT = S_NBI + NB_COUNT
-};
-
 typedef void (*anyfn)(void);
 
 static anyfn slot_get(TypeObj *t, int s)
@@ -109,22 +107,7 @@ static void slot_set(TypeObj *t, int s, anyfn f)
     }
 }
 
-/* Wrapper kinds: how a dunder's arguments map onto its slot. */
-enum {
-    WK_UNARY, WK_HASH, WK_CMP, WK_NEXT, WK_CALL, WK_GETATTR, WK_SETATTR, WK_DELATTR,
-    WK_GET, WK_SET, WK_DELETE, WK_LEN, WK_GETITEM, WK_SETITEM, WK_DELITEM, WK_CONTAINS,
-    WK_BOOL, WK_NEW, WK_INIT, WK_BIN, WK_RBIN, WK_IBIN
-};
-
-typedef struct SlotDef {
-    const char *name;
-    int slot;     /* S_* */
-    int kind;     /* WK_* */
-    int op;       /* CMP_* / NB_* */
-    Obj iname;    /* interned name (set at start-up) */
-} SlotDef;
-
-static SlotDef slotdefs[160];
+SlotDef slotdefs[SLOTDEFS_MAX];
 static int nslotdefs;
 
 static void add_slotdef(const char *name, int slot, int kind, int op)
@@ -176,130 +159,6 @@ static void init_slotdefs(void)
 }
 
 /* ------------------------------------------------------------------ */
-/* Versions and the method cache                                      */
-/* ------------------------------------------------------------------ */
-static uint64_t version_counter;
-
-static uint64_t next_version(void)
-{
-    return __atomic_add_fetch(&version_counter, 1, __ATOMIC_RELAXED);
-}
-
-static void modified_rec(TypeObj *t, int depth)
-{
-    VM_WRITE_RARE(t);
-    t->version = next_version();
-    Obj subs = t->subclasses;
-    if (!subs || depth > 200)
-        return;
-    for (int64_t i = 0; i < LIST_LEN(subs); i++)
-        modified_rec((TypeObj *)LIST_ITEMS(subs)[i], depth + 1);
-}
-
-void type_modified(TypeObj *t) { modified_rec(t, 0); }
-
-#define MCACHE_BITS 12
-typedef struct MEntry {
-    uint64_t tver;
-    Obj name;          /* compared by address only (with the hash) */
-    int64_t hash;
-    TypeObj *owner;    /* NULL: absent */
-    uint64_t dver;     /* owner->dict's version when cached */
-    int64_t ix;
-} MEntry;
-/* Per thread: no locking, and no torn entries under STM. */
-static __thread MEntry mcache[1u << MCACHE_BITS];
-
-static inline unsigned mcache_index(uint64_t ver, int64_t h)
-{
-    return (unsigned)(((ver * 0x9E3779B97F4A7C15ull) ^ (uint64_t)h) * 0xff51afd7ed558ccdull >> (64 - MCACHE_BITS));
-}
-
-/* Walk the MRO (no cache). *where gets the defining type. */
-static Obj lookup_where(TypeObj *t, Obj name, TypeObj **where)
-{
-    Obj mro = t->mro;
-    if (mro) {
-        int64_t n = TUPLE_LEN(mro);
-        for (int64_t i = 0; i < n; i++) {
-            TypeObj *b = (TypeObj *)TUPLE_ITEMS(mro)[i];
-            Obj d = b->dict;
-            if (!d)
-                continue;
-            Obj v = IS_STR(name) ? dict_getitem_str(d, name) : dict_getitem(d, name);
-            if (v) {
-                if (where)
-                    *where = b;
-                return v;
-            }
-        }
-        return NULL;
-    }
-    /* Not readied yet (start-up): follow the base chain. */
-    for (TypeObj *b = t; b; b = (TypeObj *)b->base) {
-        Obj d = b->dict;
-        if (!d)
-            continue;
-        Obj v = IS_STR(name) ? dict_getitem_str(d, name) : dict_getitem(d, name);
-        if (v) {
-            if (where)
-                *where = b;
-            return v;
-        }
-    }
-    return NULL;
-}
-
-Obj vm_lookup_type(TypeObj *t, Obj name)
-{
-    if (unlikely(!IS_STR(name) || !t->mro))
-        return lookup_where(t, name, NULL);
-    int64_t h = STR(name)->hash;
-    if (h == -1)
-        h = str_hash(name);
-    uint64_t ver = t->version;
-    MEntry *e = &mcache[mcache_index(ver, h)];
-    if (e->tver == ver && e->name == name && e->hash == h) {
-        if (!e->owner)
-            return NULL;
-        Obj d = e->owner->dict;
-        if (DICT(d)->version == e->dver)
-            return dict_value_at(d, e->ix);
-    }
-    Obj mro = t->mro;
-    int64_t n = TUPLE_LEN(mro);
-    for (int64_t i = 0; i < n; i++) {
-        TypeObj *b = (TypeObj *)TUPLE_ITEMS(mro)[i];
-        Obj d = b->dict;
-        int64_t ix = dict_lookup_str_index(d, name);
-        if (ix >= 0) {
-            e->tver = ver;
-            e->name = name;
-            e->hash = h;
-            e->owner = b;
-            e->dver = DICT(d)->version;
-            e->ix = ix;
-            return dict_value_at(d, ix);
-        }
-    }
-    e->tver = ver;
-    e->name = name;
-    e->hash = h;
-    e->owner = NULL;
-    return NULL;
-}
-
-Obj vm_lookup_special(Obj v, const char *dunder)
-{
-    Obj name = vm_intern_cached(dunder);
-    if (!name) {
-        err_clear();
-        return NULL;
-    }
-    return vm_lookup_type(TYPE(v), name);
-}
-
-/* ------------------------------------------------------------------ */
 /* Subtype tests                                                      */
 /* ------------------------------------------------------------------ */
 bool type_is_subtype(TypeObj *a, TypeObj *b)
@@ -334,7 +193,7 @@ static inline bool layout_is_value(TypeObj *t)
     return tid < TID_FIRST_WITH_CLS && (tid != TID_ITER || (t->flags & TPF_ITER_VALUE));
 }
 
-TypeObj *vm_builtin_base(TypeObj *t)
+static TypeObj *vm_builtin_base(TypeObj *t)
 {
     TypeObj *s = (TypeObj *)t->solid;
     if (s && layout_is_value(s) && t != s)
@@ -377,8 +236,6 @@ Obj instance_new(TypeObj *cls)
         tm_register_finalizer((object_t *)o);
     return o;
 }
-
-static bool is_generic_alias(Obj v) { return TID(v) == TID_ITER && type_is_subtype(TYPE(v), T_generic_alias); }
 
 Obj __seg_gs *vm_dict_slot(Obj o)
 {
@@ -436,7 +293,6 @@ static bool is_wrapper(Obj v)
     return !IS_SMALLINT(v) && v->h.tid == TID_ITER && (ITER(v))->cls == (Obj)T_wrapper_descriptor;
 }
 
-static Obj wrapper_call_slot(TypeObj *owner, const SlotDef *sd, Obj *args, size_t nargs, Obj kwnames);
 
 Obj vm_call_dunder(Obj self, Obj name, Obj *args, int nargs, int *found)
 {
@@ -617,8 +473,9 @@ static Obj slot_tp_getattr_hook(Obj self, Obj name)
     Obj *r = vm_roots(2);
     r[0] = self;
     r[1] = name;
-    TypeObj *t = TYPE(self), *where = NULL;
-    Obj ga = lookup_where(t, NAME(__getattribute__), &where);
+    const TypeAttr *at = type_lookup_where(TYPE(self), NAME(__getattribute__));
+    TypeObj *where = at->owner;
+    Obj ga = type_attr_value(at);
     Obj res;
     if (!ga || !(where->flags & TPF_HEAPTYPE))
         res = (where && where->tp_getattro) ? where->tp_getattro(self, name) : vm_generic_getattr(self, name);
@@ -989,7 +846,7 @@ static Obj heap_new_value(Obj type, Obj *args, size_t nargs, Obj kwnames)
     return vm_new_for((TypeObj *)((TypeObj *)type)->solid, type, args, nargs, kwnames);
 }
 
-Obj vm_new_for(TypeObj *owner, Obj cls, Obj *args, size_t nargs, Obj kwnames)
+static Obj vm_new_for(TypeObj *owner, Obj cls, Obj *args, size_t nargs, Obj kwnames)
 {
     if (!owner->tp_new) {
         err_format(E_TypeError, "cannot create '%s' instances", type_name_of_type(owner));
@@ -1095,7 +952,7 @@ static void update_one_slot(TypeObj *t, int s)
         if (sd->slot != s)
             continue;
         TypeObj *where = NULL;
-        Obj v = lookup_where(t, sd->iname, &where);
+        Obj v = type_lookup_uncached(t, sd->iname, &where);
         if (!v)
             continue;
         if (where->flags & TPF_HEAPTYPE) {
@@ -1107,12 +964,12 @@ static void update_one_slot(TypeObj *t, int s)
     /* Extra dunders that feed a slot without a wrapper of their own. */
     if (!python && s == S_GETATTRO) {
         TypeObj *where = NULL;
-        if (lookup_where(t, NAME(__getattr__), &where) && (where->flags & TPF_HEAPTYPE))
+        if (type_lookup_uncached(t, NAME(__getattr__), &where) && (where->flags & TPF_HEAPTYPE))
             python = true;
     }
     if (!python && s == S_BOOL && !builtin_src) {
         TypeObj *where = NULL;
-        if (lookup_where(t, NAME(__len__), &where) && (where->flags & TPF_HEAPTYPE))
+        if (type_lookup_uncached(t, NAME(__len__), &where) && (where->flags & TPF_HEAPTYPE))
             python = true;
     }
     anyfn f = NULL;
@@ -1120,7 +977,7 @@ static void update_one_slot(TypeObj *t, int s)
         f = slot_fn_for(s);
         if (s == S_HASH) {
             TypeObj *where = NULL;
-            Obj h = lookup_where(t, NAME(__hash__), &where);
+            Obj h = type_lookup_uncached(t, NAME(__hash__), &where);
             if (h == g_None)
                 f = NULL;
         }
@@ -1168,26 +1025,8 @@ static void update_slots_for_name(TypeObj *t, Obj name, int depth)
 }
 
 /* ------------------------------------------------------------------ */
-/* Wrapper descriptors: C slots seen as dunders (int.__add__)          */
+/* Calling a C slot as its dunder (the slot wrappers' call)           */
 /* ------------------------------------------------------------------ */
-Obj wrapper_new(TypeObj *owner, int sdi, Obj self)
-{
-    Obj *r = vm_roots(1);
-    r[0] = self;
-    Obj w = (Obj)tm_allocate(TID_ITER, sizeof(struct IterObj_));
-    self = r[0];
-    vm_unroots(r);
-    if (!w)
-        return err_nomemory();
-    IterObj *it = ITER(w);
-    it->cls = (Obj)(self ? T_method_wrapper : T_wrapper_descriptor);
-    it->a = (Obj)owner;
-    it->b = slotdefs[sdi].iname;
-    it->c = self;
-    it->i = sdi;
-    return w;
-}
-
 static Obj arity_error(size_t expected, size_t got)
 {
     err_format(E_TypeError, "expected %zu argument%s, got %zu", expected, expected == 1 ? "" : "s", got);
@@ -1200,7 +1039,7 @@ static Obj slot_missing(TypeObj *owner, const SlotDef *sd)
     return NULL;
 }
 
-static Obj wrapper_call_slot(TypeObj *owner, const SlotDef *sd, Obj *args, size_t nargs, Obj kwnames)
+Obj wrapper_call_slot(TypeObj *owner, const SlotDef *sd, Obj *args, size_t nargs, Obj kwnames)
 {
     const char *oname = type_name_of_type(owner);
     if (sd->kind == WK_NEW) {
@@ -1393,315 +1232,6 @@ static Obj wrapper_call_slot(TypeObj *owner, const SlotDef *sd, Obj *args, size_
     return slot_missing(owner, sd);
 }
 
-static Obj wrapperdescr_call(Obj w, Obj *args, size_t nargs, Obj kwnames)
-{
-    IterObj *it = ITER(w);
-    return wrapper_call_slot((TypeObj *)it->a, &slotdefs[it->i], args, nargs, kwnames);
-}
-
-static Obj wrapperdescr_get(Obj w, Obj obj, Obj type)
-{
-    (void)type;
-    IterObj *it = ITER(w);
-    const SlotDef *sd = &slotdefs[it->i];
-    if (!obj || sd->kind == WK_NEW)
-        return w;
-    TypeObj *owner = (TypeObj *)it->a;
-    if (!vm_isinstance_type(obj, owner)) {
-        err_format(E_TypeError, "descriptor '%s' for '%s' objects doesn't apply to a '%s' object", sd->name,
-                   type_name_of_type(owner), type_name(obj));
-        return NULL;
-    }
-    return wrapper_new(owner, (int)it->i, obj);
-}
-
-static Obj sb_finish_or_null(StrBuf *b) { return sb_finish(b); }
-
-static Obj wrapperdescr_repr(Obj w)
-{
-    IterObj *it = ITER(w);
-    const SlotDef *sd = &slotdefs[it->i];
-    if (sd->kind == WK_NEW) {
-        uint64_t addr = vm_object_id(it->a);
-        return str_from_format("<built-in method __new__ of type object at %#lx>", (unsigned long)addr);
-    }
-    StrBuf b;
-    sb_init(&b);
-    sb_printf(&b, "<slot wrapper '%s' of '%s' objects>", sd->name, type_name_of_type((TypeObj *)it->a));
-    return sb_finish_or_null(&b);
-}
-
-static Obj methwrapper_call(Obj w, Obj *args, size_t nargs, Obj kwnames)
-{
-    size_t nkw = kwnames ? (size_t)TUPLE_LEN(kwnames) : 0;
-    Obj *r = vm_roots((int)(nargs + nkw + 2));
-    r[nargs + nkw + 1] = w;
-    r[0] = (ITER(w))->c;
-    for (size_t i = 0; i < nargs + nkw; i++)
-        r[i + 1] = args[i];
-    w = r[nargs + nkw + 1];
-    IterObj *it = ITER(w);
-    Obj res = wrapper_call_slot((TypeObj *)it->a, &slotdefs[it->i], r, nargs + 1, kwnames);
-    vm_unroots(r);
-    return res;
-}
-
-static Obj methwrapper_repr(Obj w)
-{
-    Obj *r = vm_roots(1);
-    r[0] = w;
-    uint64_t addr = vm_object_id((ITER(w))->c);
-    w = r[0];
-    vm_unroots(r);
-    IterObj *it = ITER(w);
-    StrBuf b;
-    sb_init(&b);
-    sb_printf(&b, "<method-wrapper '%s' of %s object at %#lx>", slotdefs[it->i].name, type_name(it->c),
-              (unsigned long)addr);
-    return sb_finish(&b);
-}
-
-static Obj methwrapper_richcompare(Obj a, Obj b, int op)
-{
-    if ((op != CMP_EQ && op != CMP_NE) || TYPE(b) != T_method_wrapper)
-        return g_NotImplemented;
-    IterObj *x = ITER(a), *y = ITER(b);
-    bool eq = x->c == y->c && x->i == y->i && x->a == y->a;
-    return vm_bool(op == CMP_EQ ? eq : !eq);
-}
-
-static int64_t methwrapper_hash(Obj w)
-{
-    Obj *r = vm_roots(1);
-    r[0] = w;
-    int64_t h = vm_identity_hash((ITER(w))->c);
-    w = r[0];
-    vm_unroots(r);
-    h ^= (ITER(w))->i * 1000003;
-    return h == -1 ? -2 : h;
-}
-
-static Obj wrapper_name_get(Obj *args, size_t nargs, Obj kw)
-{
-    (void)nargs, (void)kw;
-    return (ITER(args[0]))->b;
-}
-
-static Obj wrapper_qualname_get(Obj *args, size_t nargs, Obj kw)
-{
-    (void)nargs, (void)kw;
-    IterObj *it = ITER(args[0]);
-    return str_from_format("%s.%s", type_name_of_type((TypeObj *)it->a), slotdefs[it->i].name);
-}
-
-static Obj wrapper_objclass_get(Obj *args, size_t nargs, Obj kw)
-{
-    (void)nargs, (void)kw;
-    return (ITER(args[0]))->a;
-}
-
-static Obj wrapper_self_get(Obj *args, size_t nargs, Obj kw)
-{
-    (void)nargs, (void)kw;
-    return (ITER(args[0]))->c;
-}
-
-static Obj none_get(Obj *args, size_t nargs, Obj kw)
-{
-    (void)args, (void)nargs, (void)kw;
-    return g_None;
-}
-
-/* ------------------------------------------------------------------ */
-/* getset descriptors (type_add_getset)                                */
-/* ------------------------------------------------------------------ */
-static Obj getset_get(Obj d, Obj obj, Obj type)
-{
-    (void)type;
-    if (!obj)
-        return d;
-    IterObj *it = ITER(d);
-    TypeObj *owner = (TypeObj *)it->a;
-    if (!vm_isinstance_type(obj, owner)) {
-        err_format(E_TypeError, "descriptor '%s' for '%s' objects doesn't apply to a '%s' object",
-                   str_cstr(it->b), type_name_of_type(owner), type_name(obj));
-        return NULL;
-    }
-    cfunc getter = (cfunc)(uintptr_t)it->i;
-    if (!getter) {
-        err_format(E_AttributeError, "attribute '%s' of '%s' objects is not readable", str_cstr(it->b),
-                   type_name_of_type(owner));
-        return NULL;
-    }
-    Obj *r = vm_roots(1);
-    r[0] = obj;
-    Obj res = getter(r, 1, NULL);
-    vm_unroots(r);
-    return res;
-}
-
-static int getset_set(Obj d, Obj obj, Obj v)
-{
-    IterObj *it = ITER(d);
-    TypeObj *owner = (TypeObj *)it->a;
-    cfunc setter = (cfunc)(uintptr_t)it->n;
-    if (!setter) {
-        err_format(E_AttributeError, "attribute '%s' of '%s' objects is not writable", str_cstr(it->b),
-                   type_name_of_type(owner));
-        return -1;
-    }
-    if (!vm_isinstance_type(obj, owner)) {
-        err_format(E_TypeError, "descriptor '%s' for '%s' objects doesn't apply to a '%s' object",
-                   str_cstr(it->b), type_name_of_type(owner), type_name(obj));
-        return -1;
-    }
-    Obj *r = vm_roots(2);
-    r[0] = obj;
-    r[1] = v;
-    Obj res = setter(r, 2, NULL);
-    vm_unroots(r);
-    return res ? 0 : -1;
-}
-
-static Obj getset_repr(Obj d)
-{
-    IterObj *it = ITER(d);
-    StrBuf b;
-    sb_init(&b);
-    sb_printf(&b, "<attribute '%s' of '%s' objects>", str_cstr(it->b), type_name_of_type((TypeObj *)it->a));
-    return sb_finish(&b);
-}
-
-/* ------------------------------------------------------------------ */
-/* member descriptors: __slots__ entries (values in InstanceHObj.slots), */
-/* and read-only fields of built-in types (type_add_member)             */
-/* ------------------------------------------------------------------ */
-enum { MEMBER_SLOT = 0, MEMBER_C = 1 };   /* IterObj.kind; a C member's getter is in n, its setter (or 0) in i, its doc in c */
-static Obj member_new(TypeObj *owner, Obj name, int64_t index)
-{
-    Obj *r = vm_roots(1);
-    r[0] = name;
-    Obj m = (Obj)tm_allocate(TID_ITER, sizeof(struct IterObj_));
-    if (m) {
-        IterObj *it = ITER(m);
-        it->cls = (Obj)T_member_descriptor;
-        it->a = (Obj)owner;
-        it->b = r[0];
-        it->i = index;
-        it->kind = MEMBER_SLOT;
-    }
-    vm_unroots(r);
-    return m ? m : err_nomemory();
-}
-
-static bool member_check(Obj d, Obj obj)
-{
-    IterObj *it = ITER(d);
-    if (vm_isinstance_type(obj, (TypeObj *)it->a))
-        return true;
-    err_format(E_TypeError, "descriptor '%s' for '%s' objects doesn't apply to a '%s' object", str_cstr(it->b),
-               type_name_of_type((TypeObj *)it->a), type_name(obj));
-    return false;
-}
-
-static Obj member_get(Obj d, Obj obj, Obj type)
-{
-    (void)type;
-    if (!obj)
-        return d;
-    if (!member_check(d, obj))
-        return NULL;
-    IterObj *it = ITER(d);
-    if (it->kind == MEMBER_C)
-        return ((cfunc)(uintptr_t)it->n)(&obj, 1, NULL);
-    Obj v = NULL;
-    if (TID(obj) == TID_INSTANCE) {
-        Obj arr = INSTH(obj)->slots;
-        if (arr && it->i < ARRAY(arr)->length)
-            v = ARRAY(arr)->items[it->i];
-    } else {
-        Obj __seg_gs *slot = vm_dict_slot(obj);
-        if (slot && *slot)
-            v = dict_getitem_str(*slot, it->b);
-    }
-    if (!v)
-        return err_no_attr(obj, it->b);
-    return v;
-}
-
-static int member_set(Obj d, Obj obj, Obj v)
-{
-    if (!member_check(d, obj))
-        return -1;
-    IterObj *it = ITER(d);
-    if (it->kind == MEMBER_C) {
-        if (!it->i) {
-            err_set(E_AttributeError, "readonly attribute");
-            return -1;
-        }
-        Obj a[2] = {obj, v};
-        return ((cfunc)(uintptr_t)it->i)(a, 2, NULL) ? 0 : -1;
-    }
-    if (TID(obj) != TID_INSTANCE) {
-        /* exceptions: no slot storage of their own, the dict holds it */
-        Obj *r = vm_roots(2);
-        r[0] = d;
-        r[1] = v;
-        Obj dict = vm_instance_dict(obj);
-        int rc = -1;
-        if (dict)
-            rc = r[1] ? dict_setitem(dict, (ITER(r[0]))->b, r[1]) : dict_delitem(dict, (ITER(r[0]))->b);
-        vm_unroots(r);
-        return rc;
-    }
-    Obj arr = INSTH(obj)->slots;
-    int64_t need = TYPE(obj)->nslots;
-    if (it->i >= need)
-        need = it->i + 1;
-    if (!arr || ARRAY(arr)->length < need) {
-        if (!v) {
-            err_set_value(E_AttributeError, it->b);
-            return -1;
-        }
-        Obj *r = vm_roots(4);
-        r[0] = d;
-        r[1] = obj;
-        r[2] = v;
-        r[3] = arr;
-        Obj na = array_new(need);
-        if (!na) {
-            vm_unroots(r);
-            return -1;
-        }
-        if (r[3])
-            for (int64_t k = 0; k < ARRAY(r[3])->length; k++)
-                ARRAY(na)->items[k] = ARRAY(r[3])->items[k];
-        obj = r[1];
-        v = r[2];
-        it = ITER(r[0]);
-        vm_unroots(r);
-        VM_WRITE(obj);
-        INSTH(obj)->slots = na;
-        arr = na;
-    }
-    if (!v && !ARRAY(arr)->items[it->i]) {
-        err_set_value(E_AttributeError, it->b);
-        return -1;
-    }
-    VM_WRITE(arr);
-    ARRAY(arr)->items[it->i] = v;
-    return 0;
-}
-
-static Obj member_repr(Obj d)
-{
-    IterObj *it = ITER(d);
-    StrBuf b;
-    sb_init(&b);
-    sb_printf(&b, "<member '%s' of '%s' objects>", str_cstr(it->b), type_name_of_type((TypeObj *)it->a));
-    return sb_finish(&b);
-}
-
 /* ------------------------------------------------------------------ */
 /* Built-in type creation                                             */
 /* ------------------------------------------------------------------ */
@@ -1744,7 +1274,7 @@ Obj type_new_builtin(const char *name, TypeObj *base, unsigned inst_tid, unsigne
     t->flags = flags;
     t->inst_tid = (uint16_t)inst_tid;
     t->base = (Obj)base;
-    t->version = next_version();
+    t->version = type_new_version();
     const char *dot = strrchr(name, '.');
     Obj nm = str_intern_cstr(dot ? dot + 1 : name);
     if (!nm)
@@ -1833,13 +1363,6 @@ void type_add_member(TypeObj *t, const char *name, cfunc getter, cfunc setter, c
         fatal_startup("out of memory");
     vm_unroots(r);
     type_modified(t);
-}
-
-static Obj member_doc_get(Obj *args, size_t nargs, Obj kw)
-{
-    (void)nargs, (void)kw;
-    IterObj *it = ITER(args[0]);
-    return it->kind == MEMBER_C ? it->c : g_None;
 }
 
 void type_set_attr_cstr(TypeObj *t, const char *name, Obj v)
@@ -2489,7 +2012,7 @@ static Obj type_tp_new(Obj meta, Obj *args, size_t nargs, Obj kwnames)
                (has_weakref ? TPF_WEAKREFABLE : 0) | (has_del ? TPF_HAS_DEL : 0);
     t->inst_tid = (uint16_t)(layout_is_value(solid) ? TID_INSTANCE : solid->inst_tid);
     t->nslots = (uint16_t)nslots;
-    t->version = next_version();
+    t->version = type_new_version();
     r[6] = compute_mro(t, r[1]);
     if (!r[6])
         goto fail;
@@ -2754,7 +2277,7 @@ fail:
 /* ------------------------------------------------------------------ */
 /* type: attributes                                                   */
 /* ------------------------------------------------------------------ */
-Obj type_getattro(Obj type, Obj name)
+static Obj type_getattro(Obj type, Obj name)
 {
     TypeObj *t = (TypeObj *)type, *meta = TYPE(type);
     Obj meta_attr = vm_lookup_type(meta, name);
@@ -2777,7 +2300,7 @@ Obj type_getattro(Obj type, Obj name)
     return err_no_attr(type, name);
 }
 
-int type_setattro(Obj type, Obj name, Obj v)
+static int type_setattro(Obj type, Obj name, Obj v)
 {
     TypeObj *t = (TypeObj *)type;
     if (!IS_STR(name)) {
@@ -2839,7 +2362,7 @@ out:
 }
 
 /* __module__ of a type as a str (NULL: builtins). */
-static Obj type_module(TypeObj *t)
+Obj type_module(TypeObj *t)
 {
     if (t->flags & TPF_HEAPTYPE) {
         Obj m = dict_getitem_str(t->dict, NAME(__module__));
@@ -3268,579 +2791,6 @@ out:
 }
 
 /* ------------------------------------------------------------------ */
-/* int | None, list[int]                                              */
-/* ------------------------------------------------------------------ */
-
-static bool union_arg_ok(Obj v)
-{
-    return v == g_None || IS_TYPE(v) || TYPE(v) == T_union || is_generic_alias(v);
-}
-
-Obj type_union_args(Obj u) { return TYPE(u) == T_union ? (ITER(u))->a : NULL; }
-
-static int union_add(Obj list, Obj v)
-{
-    if (v == g_None)
-        v = (Obj)T_NoneType;
-    for (int64_t i = 0; i < LIST_LEN(list); i++)
-        if (LIST_ITEMS(list)[i] == v)
-            return 0;
-    return list_append(list, v);
-}
-
-static Obj type_or(Obj a, Obj b)
-{
-    if (!union_arg_ok(a) || !union_arg_ok(b))
-        return g_NotImplemented;
-    Obj *r = vm_roots(3);
-    r[0] = a;
-    r[1] = b;
-    r[2] = list_new(0);
-    Obj res = NULL;
-    if (!r[2])
-        goto out;
-    for (int k = 0; k < 2; k++) {
-        Obj x = r[k];
-        if (TYPE(x) == T_union) {
-            Obj args = (ITER(x))->a;
-            for (int64_t i = 0; i < TUPLE_LEN(args); i++)
-                if (union_add(r[2], TUPLE_ITEMS((ITER(r[k]))->a)[i]) < 0)
-                    goto out;
-        } else if (union_add(r[2], x) < 0) {
-            goto out;
-        }
-    }
-    if (LIST_LEN(r[2]) == 1) {
-        res = LIST_ITEMS(r[2])[0];
-        goto out;
-    }
-    Obj t = vm_tuple_from_iter(r[2]);
-    if (!t)
-        goto out;
-    r[0] = t;
-    Obj u = (Obj)tm_allocate(TID_ITER, sizeof(struct IterObj_));
-    if (!u) {
-        err_nomemory();
-        goto out;
-    }
-    (ITER(u))->cls = (Obj)T_union;
-    (ITER(u))->a = r[0];
-    res = u;
-out:
-    vm_unroots(r);
-    return res;
-}
-
-/* repr of a type argument as typing shows it: int, mod.C, ... */
-static int repr_type_arg(StrBuf *b, Obj v)
-{
-    if (v == g_Ellipsis) {
-        sb_adds(b, "...");
-        return 0;
-    }
-    if (v == (Obj)T_NoneType || v == g_None) {
-        sb_adds(b, "None");
-        return 0;
-    }
-    if (IS_TYPE(v)) {
-        TypeObj *t = (TypeObj *)v;
-        Obj mod = type_module(t);
-        if (mod && !str_eq(mod, NAME(builtins))) {
-            sb_add_str(b, mod);
-            sb_addc(b, '.');
-        }
-        sb_add_str(b, t->qualname ? t->qualname : t->name);
-        return 0;
-    }
-    Obj s = vm_repr(v);
-    if (!s)
-        return -1;
-    sb_add_str(b, s);
-    return 0;
-}
-
-static Obj union_repr(Obj u)
-{
-    Obj *r = vm_roots(1);
-    r[0] = (ITER(u))->a;
-    StrBuf b;
-    sb_init(&b);
-    for (int64_t i = 0; i < TUPLE_LEN(r[0]); i++) {
-        if (i)
-            sb_adds(&b, " | ");
-        if (repr_type_arg(&b, TUPLE_ITEMS(r[0])[i]) < 0) {
-            sb_free(&b);
-            vm_unroots(r);
-            return NULL;
-        }
-    }
-    vm_unroots(r);
-    return sb_finish(&b);
-}
-
-static bool tuple_same_set(Obj a, Obj b)
-{
-    if (TUPLE_LEN(a) != TUPLE_LEN(b))
-        return false;
-    for (int64_t i = 0; i < TUPLE_LEN(a); i++) {
-        bool found = false;
-        for (int64_t j = 0; j < TUPLE_LEN(b) && !found; j++)
-            found = TUPLE_ITEMS(a)[i] == TUPLE_ITEMS(b)[j];
-        if (!found)
-            return false;
-    }
-    return true;
-}
-
-static Obj union_richcompare(Obj a, Obj b, int op)
-{
-    if ((op != CMP_EQ && op != CMP_NE) || TYPE(b) != T_union)
-        return g_NotImplemented;
-    bool eq = tuple_same_set((ITER(a))->a, (ITER(b))->a);
-    return vm_bool(op == CMP_EQ ? eq : !eq);
-}
-
-static int64_t union_hash(Obj u)
-{
-    Obj *r = vm_roots(1);
-    r[0] = u;
-    int64_t h = 0x345678;
-    for (int64_t i = 0; i < TUPLE_LEN((ITER(r[0]))->a); i++)
-        h ^= vm_identity_hash(TUPLE_ITEMS((ITER(r[0]))->a)[i]);
-    vm_unroots(r);
-    return h == -1 ? -2 : h;
-}
-
-static Obj union_args_get(Obj *args, size_t nargs, Obj kw)
-{
-    (void)nargs, (void)kw;
-    return (ITER(args[0]))->a;
-}
-
-/* types.GenericAlias (list[int]): an IterObj whose a is the origin and b the
- * args tuple; cls is GenericAlias or a Python subclass of it (which keeps
- * this layout: no instance dict, as collections.abc's uses __slots__ = ()). */
-static Obj generic_alias_make(Obj cls, Obj origin, Obj key)
-{
-    Obj *r = vm_roots(3);
-    r[0] = origin;
-    r[1] = IS_TUPLE(key) ? key : tuple_pack(1, key);
-    r[2] = cls;
-    Obj res = NULL;
-    if (!r[1])
-        goto out;
-    Obj g = (Obj)tm_allocate(TID_ITER, sizeof(struct IterObj_));
-    if (!g) {
-        err_nomemory();
-        goto out;
-    }
-    (ITER(g))->cls = r[2];
-    (ITER(g))->a = r[0];
-    (ITER(g))->b = r[1];
-    res = g;
-out:
-    vm_unroots(r);
-    return res;
-}
-
-Obj generic_alias_new(Obj origin, Obj key) { return generic_alias_make((Obj)T_generic_alias, origin, key); }
-
-
-/* GenericAlias(origin, args), also for subclasses. */
-static Obj generic_alias_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
-{
-    if (kwnames && TUPLE_LEN(kwnames)) {
-        err_set(E_TypeError, "GenericAlias() takes no keyword arguments");
-        return NULL;
-    }
-    if (nargs != 2) {
-        err_format(E_TypeError, "GenericAlias expected 2 arguments, got %d", (int)nargs);
-        return NULL;
-    }
-    return generic_alias_make(type, args[0], args[1]);
-}
-
-static Obj generic_alias_repr(Obj g)
-{
-    Obj *r = vm_roots(1);
-    r[0] = g;
-    StrBuf b;
-    sb_init(&b);
-    if (repr_type_arg(&b, (ITER(r[0]))->a) < 0)
-        goto fail;
-    sb_addc(&b, '[');
-    Obj args = (ITER(r[0]))->b;
-    if (TUPLE_LEN(args) == 0)
-        sb_adds(&b, "()");
-    for (int64_t i = 0; i < TUPLE_LEN((ITER(r[0]))->b); i++) {
-        if (i)
-            sb_adds(&b, ", ");
-        if (repr_type_arg(&b, TUPLE_ITEMS((ITER(r[0]))->b)[i]) < 0)
-            goto fail;
-    }
-    sb_addc(&b, ']');
-    vm_unroots(r);
-    return sb_finish(&b);
-fail:
-    sb_free(&b);
-    vm_unroots(r);
-    return NULL;
-}
-
-/* Calling an alias calls its origin and, as CPython, records the alias as
- * the result's __orig_class__ where the result takes attributes. */
-static Obj generic_alias_call(Obj g, Obj *args, size_t nargs, Obj kwnames)
-{
-    Obj *r = vm_roots(2);
-    r[0] = g;
-    Obj res = NULL;
-    r[1] = vm_call((ITER(g))->a, args, nargs, kwnames);
-    if (r[1]) {
-        if (vm_setattr(r[1], vm_intern_cached("__orig_class__"), r[0]) < 0) {
-            if (!err_matches(E_AttributeError) && !err_matches(E_TypeError))
-                goto out;
-            err_clear();
-        }
-        res = r[1];
-    }
-out:
-    vm_unroots(r);
-    return res;
-}
-
-/* The alias's own attributes (CPython's list); every other name is the origin's. */
-static Obj generic_alias_getattro(Obj g, Obj name)
-{
-    static const char *const own[] = {"__class__", "__origin__", "__args__", "__unpacked__", "__parameters__",
-                                      "__typing_unpacked_tuple_args__", "__mro_entries__", "__reduce_ex__",
-                                      "__reduce__", "__copy__", "__deepcopy__", NULL};
-    if (IS_STR(name)) {
-        for (const char *const *p = own;; p++) {
-            if (!*p)
-                return vm_getattr((ITER(g))->a, name);
-            if (str_eq_cstr(name, *p))
-                break;
-        }
-    }
-    return vm_generic_getattr(g, name);
-}
-
-static Obj ga_origin_get(Obj *args, size_t nargs, Obj kw)
-{
-    (void)nargs, (void)kw;
-    return (ITER(args[0]))->a;
-}
-
-static Obj ga_args_get(Obj *args, size_t nargs, Obj kw)
-{
-    (void)nargs, (void)kw;
-    return (ITER(args[0]))->b;
-}
-
-static Obj ga_unpacked_get(Obj *args, size_t nargs, Obj kw)
-{
-    (void)args, (void)nargs, (void)kw;
-    return g_False;
-}
-
-/* Type variables are told apart by identity, as CPython does. */
-static int64_t index_by_identity(Obj tuple, Obj v)
-{
-    for (int64_t i = 0; i < TUPLE_LEN(tuple); i++)
-        if (TUPLE_ITEMS(tuple)[i] == v)
-            return i;
-    return -1;
-}
-
-static int append_new_by_identity(Obj list, Obj v)
-{
-    for (int64_t i = 0; i < LIST_LEN(list); i++)
-        if (LIST_ITEMS(list)[i] == v)
-            return 0;
-    return list_append(list, v);
-}
-
-/* The type variables among args, in order, each once: an arg with
- * __typing_subst__ (a TypeVar), or the __parameters__ of an arg that has
- * them (another alias); classes are skipped. */
-static Obj make_parameters(Obj args)
-{
-    Obj *r = vm_roots(4);   /* 0 args, 1 result list, 2 arg, 3 its parameters */
-    Obj res = NULL;
-    r[0] = args;
-    if (!(r[1] = list_new_capacity(4)))
-        goto out;
-    for (int64_t i = 0; i < TUPLE_LEN(r[0]); i++) {
-        r[2] = TUPLE_ITEMS(r[0])[i];
-        if (IS_TYPE(r[2]))
-            continue;
-        Obj subst = vm_getattr_opt(r[2], vm_intern_cached("__typing_subst__"));
-        if (!subst && err_occurred())
-            goto out;
-        if (subst) {
-            if (append_new_by_identity(r[1], r[2]) < 0)
-                goto out;
-            continue;
-        }
-        r[3] = vm_getattr_opt(r[2], vm_intern_cached("__parameters__"));
-        if (!r[3] && err_occurred())
-            goto out;
-        if (!r[3] || !IS_TUPLE(r[3]))
-            continue;
-        for (int64_t j = 0; j < TUPLE_LEN(r[3]); j++)
-            if (append_new_by_identity(r[1], TUPLE_ITEMS(r[3])[j]) < 0)
-                goto out;
-    }
-    res = vm_tuple_from_iter(r[1]);
-out:
-    vm_unroots(r);
-    return res;
-}
-
-static Obj ga_parameters_get(Obj *args, size_t nargs, Obj kw)
-{
-    (void)nargs, (void)kw;
-    return make_parameters((ITER(args[0]))->b);
-}
-
-/* PEP 560: class C(list[int]) derives from list. */
-static Obj ga_mro_entries(Obj *args, size_t nargs, Obj kwnames)
-{
-    return tuple_pack(1, (ITER(args[0]))->a);
-}
-
-static Obj ga_reduce(Obj *args, size_t nargs, Obj kwnames)
-{
-    Obj *r = vm_roots(2);
-    Obj res = NULL;
-    r[0] = args[0];
-    if ((r[1] = tuple_pack(2, (ITER(r[0]))->a, (ITER(r[0]))->b)))
-        res = tuple_pack(2, (Obj)TYPE(r[0]), r[1]);
-    vm_unroots(r);
-    return res;
-}
-
-/* The arguments of alias[key] as a tuple: key's items (key itself if not a
- * tuple), each unpacked tuple (*tuple[int, str], which has
- * __typing_unpacked_tuple_args__ not ending in ...) spread out. */
-static Obj subst_items(Obj key)
-{
-    Obj *r = vm_roots(4);   /* 0 items, 1 result list, 2 item, 3 its unpacked args */
-    Obj res = NULL;
-    r[0] = IS_TUPLE(key) ? key : tuple_pack(1, key);
-    if (!r[0] || !(r[1] = list_new_capacity(TUPLE_LEN(r[0]))))
-        goto out;
-    for (int64_t i = 0; i < TUPLE_LEN(r[0]); i++) {
-        r[2] = TUPLE_ITEMS(r[0])[i];
-        r[3] = IS_TYPE(r[2]) ? NULL : vm_getattr_opt(r[2], vm_intern_cached("__typing_unpacked_tuple_args__"));
-        if (!r[3] && err_occurred())
-            goto out;
-        if (r[3] && IS_TUPLE(r[3]) &&
-            !(TUPLE_LEN(r[3]) && TUPLE_ITEMS(r[3])[TUPLE_LEN(r[3]) - 1] == g_Ellipsis)) {
-            for (int64_t j = 0; j < TUPLE_LEN(r[3]); j++)
-                if (list_append(r[1], TUPLE_ITEMS(r[3])[j]) < 0)
-                    goto out;
-        } else if (list_append(r[1], r[2]) < 0)
-            goto out;
-    }
-    res = vm_tuple_from_iter(r[1]);
-out:
-    vm_unroots(r);
-    return res;
-}
-
-/* A parameter standing for several arguments (a TypeVarTuple: its type is
- * iterable) given a tuple of them. */
-static bool spreads(Obj param, Obj arg)
-{
-    return IS_TUPLE(arg) && vm_lookup_type(TYPE(param), NAME(__iter__)) != NULL;
-}
-
-/* An arg that is not itself a type variable but has some (list[T]):
- * arg[its parameters replaced by the matching items]. */
-static Obj subst_nested(Obj arg, Obj params, Obj items)
-{
-    Obj *r = vm_roots(6);   /* 0 arg, 1 params, 2 items, 3 its parameters, 4 new args, 5 one */
-    Obj res = NULL;
-    r[0] = arg;
-    r[1] = params;
-    r[2] = items;
-    r[3] = vm_getattr_opt(arg, vm_intern_cached("__parameters__"));
-    if (!r[3]) {
-        if (!err_occurred())
-            res = r[0];
-        goto out;
-    }
-    if (!IS_TUPLE(r[3]) || TUPLE_LEN(r[3]) == 0) {
-        res = r[0];
-        goto out;
-    }
-    if (!(r[4] = list_new_capacity(TUPLE_LEN(r[3]))))
-        goto out;
-    for (int64_t i = 0; i < TUPLE_LEN(r[3]); i++) {
-        Obj p = TUPLE_ITEMS(r[3])[i];
-        int64_t k = index_by_identity(r[1], p);
-        r[5] = k >= 0 ? TUPLE_ITEMS(r[2])[k] : p;
-        if (k >= 0 && spreads(TUPLE_ITEMS(r[1])[k], r[5])) {
-            for (int64_t j = 0; j < TUPLE_LEN(r[5]); j++)
-                if (list_append(r[4], TUPLE_ITEMS(r[5])[j]) < 0)
-                    goto out;
-        } else if (list_append(r[4], r[5]) < 0)
-            goto out;
-    }
-    if (!(r[4] = vm_tuple_from_iter(r[4])))
-        goto out;
-    res = vm_getitem(r[0], r[4]);
-out:
-    vm_unroots(r);
-    return res;
-}
-
-/* alias[key]: each type variable among the args replaced by the matching
- * item (through its __typing_subst__), nested aliases substituted in turn;
- * the result is a plain GenericAlias of the same origin (CPython 3.11). */
-static Obj ga_getitem(Obj g, Obj key)
-{
-    Obj *r = vm_roots(8);   /* 0 alias, 1 params, 2 key, 3 items, 4 new args, 5 arg, 6 subst, 7 new arg */
-    Obj res = NULL;
-    r[0] = g;
-    r[2] = key;
-    if (!(r[1] = make_parameters((ITER(r[0]))->b)))
-        goto out;
-    int64_t nparams = TUPLE_LEN(r[1]);
-    if (nparams == 0) {
-        Obj rep = generic_alias_repr(r[0]);
-        if (rep)
-            err_format(E_TypeError, "%s is not a generic class", str_cstr(rep));
-        goto out;
-    }
-    /* A parameter may first reshape the key (TypeVarTuple, ParamSpec). */
-    if (!IS_TUPLE(r[2]) && !(r[2] = tuple_pack(1, r[2])))
-        goto out;
-    for (int64_t i = 0; i < nparams; i++) {
-        r[6] = vm_getattr_opt(TUPLE_ITEMS(r[1])[i], vm_intern_cached("__typing_prepare_subst__"));
-        if (!r[6]) {
-            if (err_occurred())
-                goto out;
-            continue;
-        }
-        if (!(r[2] = vm_call2(r[6], r[0], r[2])))
-            goto out;
-    }
-    if (!(r[3] = subst_items(r[2])))
-        goto out;
-    int64_t nitems = TUPLE_LEN(r[3]);
-    if (nitems != nparams) {
-        Obj rep = generic_alias_repr(r[0]);
-        if (rep)
-            err_format(E_TypeError, "Too %s arguments for %s; actual %lld, expected %lld",
-                       nitems > nparams ? "many" : "few", str_cstr(rep), (long long)nitems, (long long)nparams);
-        goto out;
-    }
-    if (!(r[4] = list_new_capacity(TUPLE_LEN((ITER(r[0]))->b))))
-        goto out;
-    for (int64_t i = 0; i < TUPLE_LEN((ITER(r[0]))->b); i++) {
-        r[5] = TUPLE_ITEMS((ITER(r[0]))->b)[i];
-        if (IS_TYPE(r[5])) {
-            if (list_append(r[4], r[5]) < 0)
-                goto out;
-            continue;
-        }
-        /* *Ts among the args: its substitution (a tuple) is spread. */
-        Obj unpacked = vm_getattr_opt(r[5], vm_intern_cached("__typing_is_unpacked_typevartuple__"));
-        int spread = 0;
-        if (!unpacked && err_occurred())
-            goto out;
-        if (unpacked && (spread = vm_is_true(unpacked)) < 0)
-            goto out;
-        r[6] = vm_getattr_opt(r[5], vm_intern_cached("__typing_subst__"));
-        if (!r[6] && err_occurred())
-            goto out;
-        if (r[6]) {
-            int64_t k = index_by_identity(r[1], r[5]);
-            r[7] = k >= 0 ? vm_call1(r[6], TUPLE_ITEMS(r[3])[k]) : r[5];
-        } else
-            r[7] = subst_nested(r[5], r[1], r[3]);
-        if (!r[7])
-            goto out;
-        if (spread && IS_TUPLE(r[7])) {
-            for (int64_t j = 0; j < TUPLE_LEN(r[7]); j++)
-                if (list_append(r[4], TUPLE_ITEMS(r[7])[j]) < 0)
-                    goto out;
-        } else if (list_append(r[4], r[7]) < 0)
-            goto out;
-    }
-    if (!(r[4] = vm_tuple_from_iter(r[4])))
-        goto out;
-    res = generic_alias_new((ITER(r[0]))->a, r[4]);
-out:
-    vm_unroots(r);
-    return res;
-}
-
-static Obj generic_alias_richcompare(Obj a, Obj b, int op)
-{
-    if ((op != CMP_EQ && op != CMP_NE) || !is_generic_alias(b))
-        return g_NotImplemented;
-    Obj *r = vm_roots(2);
-    r[0] = a;
-    r[1] = b;
-    Obj res = NULL;
-    int eq = vm_richcompare_bool((ITER(a))->a, (ITER(b))->a, CMP_EQ);
-    if (eq > 0)
-        eq = vm_richcompare_bool((ITER(r[0]))->b, (ITER(r[1]))->b, CMP_EQ);
-    if (eq >= 0)
-        res = vm_bool(op == CMP_EQ ? eq : !eq);
-    vm_unroots(r);
-    return res;
-}
-
-static int64_t generic_alias_hash(Obj g)
-{
-    Obj *r = vm_roots(1);
-    r[0] = g;
-    int64_t h = vm_hash((ITER(g))->b);
-    if (h != -1) {
-        int64_t h0 = vm_hash((ITER(r[0]))->a);
-        h = h0 == -1 ? -1 : h ^ h0;
-    }
-    vm_unroots(r);
-    return h == -1 && !err_occurred() ? -2 : h;
-}
-
-static const MethodDef generic_alias_methods[] = {
-    {"__mro_entries__", ga_mro_entries, METH_O, NULL},
-    {"__reduce__", ga_reduce, METH_NOARGS, NULL},
-    {NULL, NULL, 0, NULL},
-};
-
-/* type[key]: __class_getitem__, or a generic alias for the built-in containers. */
-Obj type_subscript(Obj type, Obj key)
-{
-    Obj *r = vm_roots(2);
-    r[0] = type;
-    r[1] = key;
-    Obj res = NULL;
-    Obj f = vm_lookup_type((TypeObj *)type, NAME(__class_getitem__));
-    if (f) {
-        descrgetfunc g = TYPE(f)->tp_descr_get;
-        Obj bound = g ? g(f, NULL, type) : f;
-        if (bound)
-            res = vm_call1(bound, r[1]);
-        goto out;
-    }
-    TypeObj *t = (TypeObj *)type;
-    if (t == T_list || t == T_dict || t == T_tuple || t == T_set || t == T_frozenset || t == T_type) {
-        res = generic_alias_new(type, key);
-        goto out;
-    }
-    err_format(E_TypeError, "type '%s' is not subscriptable", type_name_of_type(t));
-out:
-    vm_unroots(r);
-    return res;
-}
-
-/* ------------------------------------------------------------------ */
 /* object                                                             */
 /* ------------------------------------------------------------------ */
 Obj object_repr(Obj self)
@@ -3864,11 +2814,11 @@ Obj object_repr(Obj self)
     return sb_finish(&b);
 }
 
-Obj object_str(Obj self) { return vm_repr(self); }
+static Obj object_str(Obj self) { return vm_repr(self); }
 
-int64_t object_hash(Obj self) { return vm_identity_hash(self); }
+static int64_t object_hash(Obj self) { return vm_identity_hash(self); }
 
-Obj object_richcompare(Obj self, Obj other, int op)
+static Obj object_richcompare(Obj self, Obj other, int op)
 {
     if (op == CMP_EQ)
         return self == other ? g_True : g_NotImplemented;
@@ -3914,7 +2864,7 @@ static Obj abstract_error(TypeObj *t)
     return res;
 }
 
-Obj object_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
+static Obj object_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
 {
     (void)args;
     TypeObj *t = (TypeObj *)type;
@@ -3939,7 +2889,7 @@ Obj object_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
     return instance_new(t);
 }
 
-int object_init(Obj self, Obj *args, size_t nargs, Obj kwnames)
+static int object_init(Obj self, Obj *args, size_t nargs, Obj kwnames)
 {
     (void)args;
     if (excess_args(nargs, kwnames)) {
@@ -4393,44 +3343,7 @@ void object_init_types(void)
     type_add_getset(t, "__annotations__", type_annotations_get, type_annotations_set);
     type_ready(t);
 
-    /* descriptor helper types */
-    t = T_wrapper_descriptor;
-    t->tp_call = wrapperdescr_call;
-    t->tp_descr_get = wrapperdescr_get;
-    t->tp_repr = wrapperdescr_repr;
-    type_add_getset(t, "__name__", wrapper_name_get, NULL);
-    type_add_getset(t, "__qualname__", wrapper_qualname_get, NULL);
-    type_add_getset(t, "__objclass__", wrapper_objclass_get, NULL);
-    type_add_getset(t, "__doc__", none_get, NULL);
-    type_ready(t);
-    t = T_method_wrapper;
-    t->tp_call = methwrapper_call;
-    t->tp_repr = methwrapper_repr;
-    t->tp_richcompare = methwrapper_richcompare;
-    t->tp_hash = methwrapper_hash;
-    type_add_getset(t, "__name__", wrapper_name_get, NULL);
-    type_add_getset(t, "__qualname__", wrapper_qualname_get, NULL);
-    type_add_getset(t, "__self__", wrapper_self_get, NULL);
-    type_add_getset(t, "__objclass__", wrapper_objclass_get, NULL);
-    type_add_getset(t, "__doc__", none_get, NULL);
-    type_ready(t);
-    t = T_getset_descriptor;
-    t->tp_descr_get = getset_get;
-    t->tp_descr_set = getset_set;
-    t->tp_repr = getset_repr;
-    type_add_getset(t, "__name__", wrapper_name_get, NULL);
-    type_add_getset(t, "__objclass__", wrapper_objclass_get, NULL);
-    type_add_getset(t, "__doc__", none_get, NULL);
-    type_ready(t);
-    t = T_member_descriptor;
-    t->tp_descr_get = member_get;
-    t->tp_descr_set = member_set;
-    t->tp_repr = member_repr;
-    type_add_getset(t, "__name__", wrapper_name_get, NULL);
-    type_add_getset(t, "__objclass__", wrapper_objclass_get, NULL);
-    type_add_getset(t, "__doc__", member_doc_get, NULL);
-    type_ready(t);
-
+    descr_init_attr_types();   /* slot wrappers, getset and member descriptors */
     builtin_init_type();
     module_init_type();
     descr_init_types();
@@ -4454,28 +3367,5 @@ void object_init_types(void)
 
     T_capsule = new_type("PyCapsule", T_object, TID_CAPSULE, 0);
     type_ready(T_capsule);
-
-    T_union = new_type("types.UnionType", T_object, TID_ITER, 0);
-    T_union->tp_repr = union_repr;
-    T_union->tp_richcompare = union_richcompare;
-    T_union->tp_hash = union_hash;
-    T_union->nb[NB_OR] = type_or;
-    type_add_getset(T_union, "__args__", union_args_get, NULL);
-    type_ready(T_union);
-
-    T_generic_alias = new_type("types.GenericAlias", T_object, TID_ITER, TPF_BASETYPE);
-    T_generic_alias->tp_new = generic_alias_tp_new;
-    T_generic_alias->tp_getitem = ga_getitem;
-    type_add_methods(T_generic_alias, generic_alias_methods);
-    type_add_getset(T_generic_alias, "__origin__", ga_origin_get, NULL);
-    type_add_getset(T_generic_alias, "__args__", ga_args_get, NULL);
-    type_add_getset(T_generic_alias, "__parameters__", ga_parameters_get, NULL);
-    type_add_getset(T_generic_alias, "__unpacked__", ga_unpacked_get, NULL);
-    T_generic_alias->tp_repr = generic_alias_repr;
-    T_generic_alias->tp_call = generic_alias_call;
-    T_generic_alias->tp_getattro = generic_alias_getattro;
-    T_generic_alias->tp_richcompare = generic_alias_richcompare;
-    T_generic_alias->tp_hash = generic_alias_hash;
-    T_generic_alias->nb[NB_OR] = type_or;
-    type_ready(T_generic_alias);
+    genericalias_init_types();
 }

@@ -3,6 +3,7 @@
  * python3 vm/objects/unicodedb_gen.py > vm/objects/unicodedb.c   Do not edit by hand.
  * Data derived from the Unicode Character Database, (c) Unicode, Inc., under
  * the Unicode license: see NOTICE (source files and license terms). */
+#include "objects.h"
 #include "strobj.h"
 
 typedef struct URange { uint32_t lo, hi; } URange;

@@ -5,6 +5,7 @@
  * aliases (NameAliases.txt) too. The tables are generated
  * (unicodenames_data.h, by unicodedb_gen.py); a lookup scans them, which is
  * fast enough for what only the compiler and a codec ask. */
+#include "objects.h"
 #include "strobj.h"
 
 #include "unicodenames_data.h"

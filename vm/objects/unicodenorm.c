@@ -3,6 +3,7 @@
  * compatibility decomposition (Hangul syllables by rule), canonical
  * ordering of combining marks, canonical composition. The tables are
  * generated from CPython's unicodedata (unicodenorm_data.h). */
+#include "objects.h"
 #include "strobj.h"
 
 #include <stdlib.h>

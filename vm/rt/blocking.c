@@ -3,7 +3,7 @@
  * may wait (I/O, sleep, lock waits) it hands the segment on, which runs a
  * minor collection: callers keep references in root slots and re-read them
  * afterwards, and pass only C memory to the system call. */
-#include "eval.h"
+#include "objects/objects.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -28,7 +28,7 @@ void vm_blocking_begin(void)
     if (__atomic_load_n(&vm_live_threads, __ATOMIC_ACQUIRE) > 1 && !vm_ts.atomic) {
         released_for_blocking = true;
 #if TM_STM
-        vm_tx_commit();
+        vm_hooks.tx_commit();   /* vm_tx_commit: drops the eval loop's undo log */
 #else
         tm_commit_transaction();
 #endif
@@ -54,7 +54,7 @@ void vm_commit_point(void)
 #if TM_STM
     vm_tx_become_inevitable();   /* so the commit below cannot abort */
     if (!vm_ts.atomic) {
-        vm_tx_commit();
+        vm_hooks.tx_commit();
         tm_start_transaction();
         tm_become_inevitable();
     }

@@ -1,34 +1,11 @@
 /* The HTM elision's statistics as the interpreter shows them (tmpy-gil
  * --tm=htm): tm.stats() entries and the TMPY_STATS=1 report, with the
- * runtime's yield-point sites (runtime/txlength.h) named file:line. */
+ * runtime's yield-point sites (runtime/txlength.h) named file:line; the
+ * STM build's report of its own sites (txstate.c) shares the printer. */
 #include "eval.h"
 
 #include <stdio.h>
 #include <stdlib.h>
-
-#if !TM_STM
-static const char *const stat_names[TM_ELIDE_STATS] = {
-    [TM_ELIDE_STARTED] = "htm_started",
-    [TM_ELIDE_COMMITTED] = "htm_committed",
-    [TM_ELIDE_ABORT_CONFLICT] = "conflict",
-    [TM_ELIDE_ABORT_CAPACITY] = "capacity",
-    [TM_ELIDE_ABORT_GIL_HELD] = "gil_held",
-    [TM_ELIDE_ABORT_NEED_GIL] = "need_gil",
-    [TM_ELIDE_ABORT_EXPLICIT] = "explicit",
-    [TM_ELIDE_ABORT_OTHER] = "other",
-    [TM_ELIDE_RETRIES_TRANSIENT] = "htm_retries_transient",
-    [TM_ELIDE_RETRIES_GIL] = "htm_retries_gil",
-    [TM_ELIDE_SPINS] = "gil_spins",
-    [TM_ELIDE_GIL_ALONE] = "gil_alone",
-    [TM_ELIDE_GIL_SPIN_TIMEOUT] = "fallback_spin_timeout",
-    [TM_ELIDE_GIL_RETRIES_OUT] = "fallback_gil_retries_out",
-    [TM_ELIDE_GIL_PERSISTENT] = "fallback_persistent",
-    [TM_ELIDE_GIL_TRANSIENT_OUT] = "fallback_transient_out",
-    [TM_ELIDE_NEED_GIL_IN_FAKE] = "fake_need_gil_went_on",
-    [TM_ELIDE_LENGTH_CUTS] = "length_cuts",
-};
-#define FIRST_ABORT TM_ELIDE_ABORT_CONFLICT
-#define LAST_ABORT TM_ELIDE_ABORT_OTHER
 
 /* The yield point a site names; false for 0 (a start outside a yield
  * point: a new thread, after a blocking call) or a code object no longer
@@ -55,19 +32,65 @@ static int by_started(const void *a, const void *b)
     return x->started < y->started ? 1 : x->started > y->started ? -1 : 0;
 }
 
-/* The sites in use, most transactions first; *n of them (free() the array). */
-static const tm_txlen_site **sorted_sites(size_t *n)
+/* The sites of pol in use, most transactions first; *n of them (free() the array). */
+static const tm_txlen_site **sorted_sites(const tm_txlen_policy *pol, size_t *n)
 {
     const tm_txlen_site **v = malloc(TM_TXLEN_SITES * sizeof *v);
     *n = 0;
     if (!v)
         return NULL;
     for (size_t i = 0; i < TM_TXLEN_SITES; i++)
-        if (tm_elision_policy.sites[i].site != TM_TXLEN_EMPTY && tm_elision_policy.sites[i].started)
-            v[(*n)++] = &tm_elision_policy.sites[i];
+        if (pol->sites[i].site != TM_TXLEN_EMPTY && pol->sites[i].started)
+            v[(*n)++] = &pol->sites[i];
     qsort(v, *n, sizeof *v, by_started);
     return v;
 }
+
+/* TMPY_STATS=1: the ten sites of pol with the most transactions. */
+void vm_txlen_print_sites(const tm_txlen_policy *pol, const char *label)
+{
+    size_t n = 0;
+    const tm_txlen_site **v = sorted_sites(pol, &n);
+    for (size_t i = 0; i < n && i < 10; i++) {
+        const tm_txlen_site *t = v[i];
+        const char *file = "<start>";
+        int line = 0;
+        site_place(t->site, &file, &line);
+        uint32_t in_period = t->counter > pol->p.period ? pol->p.period : t->counter;
+        fprintf(stderr, "tmpy stats: %s %s:%d: length %u (cut %u times, %s, %u aborts in %u of its period), "
+                "%llu transactions, %llu aborted; at this length %llu, %llu aborted (%.1f%%)\n", label, file, line, t->length,
+                t->shortened, tm_txlen_settled(pol, t) ? "settled" : "profiling", t->aborts, in_period,
+                (unsigned long long)t->started,
+                (unsigned long long)t->aborted, (unsigned long long)t->started_at_length,
+                (unsigned long long)t->aborted_at_length,
+                t->started_at_length ? 100.0 * (double)t->aborted_at_length / (double)t->started_at_length : 0.0);
+    }
+    free(v);
+}
+
+#if !TM_STM
+static const char *const stat_names[TM_ELIDE_STATS] = {
+    [TM_ELIDE_STARTED] = "htm_started",
+    [TM_ELIDE_COMMITTED] = "htm_committed",
+    [TM_ELIDE_ABORT_CONFLICT] = "conflict",
+    [TM_ELIDE_ABORT_CAPACITY] = "capacity",
+    [TM_ELIDE_ABORT_GIL_HELD] = "gil_held",
+    [TM_ELIDE_ABORT_NEED_GIL] = "need_gil",
+    [TM_ELIDE_ABORT_EXPLICIT] = "explicit",
+    [TM_ELIDE_ABORT_OTHER] = "other",
+    [TM_ELIDE_RETRIES_TRANSIENT] = "htm_retries_transient",
+    [TM_ELIDE_RETRIES_GIL] = "htm_retries_gil",
+    [TM_ELIDE_SPINS] = "gil_spins",
+    [TM_ELIDE_GIL_ALONE] = "gil_alone",
+    [TM_ELIDE_GIL_SPIN_TIMEOUT] = "fallback_spin_timeout",
+    [TM_ELIDE_GIL_RETRIES_OUT] = "fallback_gil_retries_out",
+    [TM_ELIDE_GIL_PERSISTENT] = "fallback_persistent",
+    [TM_ELIDE_GIL_TRANSIENT_OUT] = "fallback_transient_out",
+    [TM_ELIDE_NEED_GIL_IN_FAKE] = "fake_need_gil_went_on",
+    [TM_ELIDE_LENGTH_CUTS] = "length_cuts",
+};
+#define FIRST_ABORT TM_ELIDE_ABORT_CONFLICT
+#define LAST_ABORT TM_ELIDE_ABORT_OTHER
 
 static int put_u64(Obj d, const char *key, uint64_t v)
 {
@@ -124,7 +147,7 @@ int vm_elision_stats(Obj d)
     if (!(r[1] = list_new_capacity(0)))
         goto out;
     size_t n = 0;
-    const tm_txlen_site **v = tm_elision_on ? sorted_sites(&n) : NULL;
+    const tm_txlen_site **v = tm_elision_on ? sorted_sites(&tm_elision_policy, &n) : NULL;
     for (size_t i = 0; i < n; i++) {
         if (!(r[2] = site_tuple(v[i])) || list_append(r[1], r[2]) < 0) {
             free(v);
@@ -191,23 +214,7 @@ void vm_elision_print_stats(void)
                 (unsigned long long)w[k].begins, (unsigned long long)w[k].fallbacks,
                 w[k].begins ? 100.0 * (double)w[k].fallbacks / (double)w[k].begins : 0.0);
     }
-    size_t n = 0;
-    const tm_txlen_site **v = sorted_sites(&n);
-    for (size_t i = 0; i < n && i < 10; i++) {
-        const tm_txlen_site *t = v[i];
-        const char *file = "<start>";
-        int line = 0;
-        site_place(t->site, &file, &line);
-        uint32_t in_period = t->counter > tm_elision_policy.p.period ? tm_elision_policy.p.period : t->counter;
-        fprintf(stderr, "tmpy stats: htm site %s:%d: length %u (cut %u times, %s, %u aborts in %u of its period), "
-                "%llu transactions, %llu aborted; at this length %llu, %llu aborted (%.1f%%)\n", file, line, t->length,
-                t->shortened, tm_txlen_settled(&tm_elision_policy, t) ? "settled" : "profiling", t->aborts, in_period,
-                (unsigned long long)t->started,
-                (unsigned long long)t->aborted, (unsigned long long)t->started_at_length,
-                (unsigned long long)t->aborted_at_length,
-                t->started_at_length ? 100.0 * (double)t->aborted_at_length / (double)t->started_at_length : 0.0);
-    }
-    free(v);
+    vm_txlen_print_sites(&tm_elision_policy, "htm site");
 }
 #else
 int vm_elision_stats(Obj d)

@@ -16,7 +16,6 @@
  * and async generators are finalized as CPython's _PyGen_Finalize does
  * (generator.c, gen_finalize: close(), the "never awaited" warning, the
  * async generator finalizer hook). */
-#include "tmpy.h"
 #include "eval.h"
 #include "objects/objects.h"
 #include "objects/strobj.h"

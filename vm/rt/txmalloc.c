@@ -22,7 +22,7 @@
  *    file buffers are).
  * Blocks libc allocates internally (opendir, getcwd(NULL)) are not seen;
  * freeing them here finds nothing in the set and just frees them. */
-#include "tmpy.h"
+#include "objects/objects.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -187,8 +187,6 @@ void vm_txmalloc_free_all(void)
     if (n)
         __atomic_add_fetch(&vm_tx_blocks_freed, n, __ATOMIC_RELAXED);
 }
-
-size_t vm_txmalloc_count(void) { return tx.count; }
 
 #else
 

@@ -36,6 +36,8 @@ __thread int vm_tx_countdown;
 __thread Frame *vm_tx_low;
 
 #if TM_STM
+static void vm_tx_forget(void);
+
 /* One saved run of shadow-stack slots, with the frame record they belong to. */
 typedef struct SavedRun {
     Obj *addr;
@@ -216,6 +218,19 @@ void vm_tx_print_stats(void)
             (unsigned long long)s.aborts_by_cause[TM_ABORT_RARE_WRITE], (unsigned long long)s.inevitable);
     fprintf(stderr, "tmpy stats: %.3f ms lost in aborted transactions, %.3f ms committing, %.3f ms stopping the "
             "world, %.3f ms parked\n", s.aborted_ns / 1e6, s.commit_ns / 1e6, s.sync_ns / 1e6, s.wait_ns / 1e6);
+    fprintf(stderr, "tmpy stats: contention manager: %llu transactions serialised (%llu solo), %llu waits for the "
+            "token (%.3f ms), %llu threads serialised, %llu trials in parallel, %llu back to parallel, %llu re-shares "
+            "for solo, %llu costly commits\n",
+            (unsigned long long)s.serialised, (unsigned long long)s.solo_serialised,
+            (unsigned long long)s.token_waits, s.token_wait_ns / 1e6, (unsigned long long)s.cm_serialise,
+            (unsigned long long)s.cm_trials, (unsigned long long)s.cm_parallel, (unsigned long long)s.reshares_for_solo,
+            (unsigned long long)s.cm_costly_commits);
+    if (tm_stm_txlen_policy.p.constant)
+        fprintf(stderr, "tmpy stats: transaction length %u at every yield point (TMPY_TXLEN)\n",
+                tm_stm_txlen_policy.p.constant);
+    else
+        fprintf(stderr, "tmpy stats: per-yield-point lengths: %llu cuts\n", (unsigned long long)s.length_cuts);
+    vm_txlen_print_sites(&tm_stm_txlen_policy, "site");
     qsort(all_sites, ARRAY_LEN(all_sites), sizeof all_sites[0], by_aborts);
     for (int i = 0; i < 10 && all_sites[i].aborts; i++) {
         CodeObj *co = (CodeObj *)all_sites[i].code;
@@ -256,10 +271,41 @@ static void restore_slots_at_abort(void)
         *p = NULL;
 }
 
+/* Transaction lengths per yield point (tx.h: tm_stm_tx_begin_at): a
+ * transaction started at a yield point spans its site's length, which
+ * starts at VM_TX_LENGTH_DEFAULT and is cut where transactions conflict.
+ * TMPY_TXLEN pins one length everywhere. Solo and serialised transactions
+ * (contention.h; they cannot conflict with each other) take no part: they
+ * run vm_tx_length. */
 void vm_tx_init(void)
 {
     tm_set_abort_hook(restore_slots_at_abort);
     tm_set_inevitable_hook(vm_tx_forget);   /* an inevitable transaction needs no undo log */
+    tm_txlen_params p;
+    tm_txlen_default_params(&p);
+    p.initial = VM_TX_LENGTH_DEFAULT;
+    p.period = VM_TX_LENGTH_PERIOD;
+    p.threshold = VM_TX_LENGTH_THRESHOLD;
+    p.minimum = VM_TX_LENGTH_MIN;
+    /* TMPY_TXLEN_DYNAMIC=INITIAL,PERIOD,THRESHOLD,MINIMUM (measurements) */
+    const char *dyn = getenv("TMPY_TXLEN_DYNAMIC");
+    if (dyn && sscanf(dyn, "%u,%u,%u,%u", &p.initial, &p.period, &p.threshold, &p.minimum) != 4) {
+        fprintf(stderr, "tmpy: error: TMPY_TXLEN_DYNAMIC must be INITIAL,PERIOD,THRESHOLD,MINIMUM, got '%s'\n", dyn);
+        exit(1);
+    }
+    if (getenv("TMPY_TXLEN"))   /* checked by main: vm_tx_length has it */
+        p.constant = (uint32_t)vm_tx_length;
+    tm_stm_txlen_init(&p);
+}
+
+/* The yield point a transaction starts at: where the innermost frame resumes
+ * (the code object is pinned), named as the HTM elision names it. */
+static uintptr_t start_site(void)
+{
+    Frame *f = vm_ts.frame;
+    if (!f)
+        return 0;
+    return (uintptr_t)f->code | ((uintptr_t)(f->ip - f->code->code) << VM_SITE_SHIFT);
 }
 
 void vm_tx_started(void)
@@ -290,12 +336,15 @@ void vm_tx_started(void)
         vm_txmalloc_free_all();
         nruns = initial_runs;
         tm_self.undo_top = tm_self.undo_base + (nruns ? runs[nruns - 1].at + runs[nruns - 1].n : 0);
-        vm_tx_countdown = vm_tx_length + 1;   /* see below */
+        /* see below; the abort may have cut the site's length */
+        vm_tx_countdown = tm_tx_serialised() ? vm_tx_length + 1 : (int)tm_stm_tx_length_now() + 1;
         if (vm_tx_stats_enabled)
             record_abort();
         if (++aborts_in_a_row >= ABORTS_BEFORE_INEVITABLE) {
             aborts_in_a_row = 0;
             vm_tx_become_inevitable();
+        } else if (tm_tx_serialised()) {
+            tm_become_solo();   /* serialised: solo if nobody else runs (drops the log) */
         }
         return;
     }
@@ -306,6 +355,10 @@ void vm_tx_started(void)
         vm_tx_countdown = vm_tx_length + 1;
         return;
     }
+    /* Serialised transactions cannot conflict with each other: they run
+     * long and take no part in the per-site profiling. */
+    uintptr_t site = tm_tx_serialised() ? 0 : start_site();
+    int length = site ? (int)tm_stm_tx_begin_at(site) : vm_tx_length;
     head.ts = vm_ts;
     head.eval_levels = vm_eval_levels;
     head.repr_depth = repr_depth_get();
@@ -318,11 +371,11 @@ void vm_tx_started(void)
     /* +1: the loop may resume at the yield point that ended the last
      * transaction (an instruction redone), which must not end this one at
      * once: with TMPY_TXLEN=1 it would commit forever without progress. */
-    vm_tx_countdown = vm_tx_length + 1;
+    vm_tx_countdown = length + 1;
     vm_txmalloc_track();
 }
 
-void vm_tx_forget(void)
+static void vm_tx_forget(void)
 {
     vm_txmalloc_forget();
     nruns = initial_runs = 0;

@@ -5,7 +5,7 @@
 #ifndef TMPY_SRE_H
 #define TMPY_SRE_H
 
-#include "tmpy.h"
+#include "objects/objects.h"
 
 #define SRE_MAGIC 20220615
 #define SRE_CODESIZE 4
@@ -168,7 +168,6 @@ bool sre_code_valid(const uint32_t *code, int64_t n, int64_t groups);
 /* Case helpers shared with _sre's functions. */
 uint32_t sre_lower_ascii(uint32_t ch);
 uint32_t sre_lower_unicode(uint32_t ch);
-uint32_t sre_upper_unicode(uint32_t ch);
 bool sre_iscased_ascii(uint32_t ch);
 bool sre_iscased_unicode(uint32_t ch);
 

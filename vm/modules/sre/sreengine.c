@@ -186,7 +186,7 @@ uint32_t sre_lower_unicode(uint32_t ch)
     return out[0];
 }
 
-uint32_t sre_upper_unicode(uint32_t ch)
+static uint32_t sre_upper_unicode(uint32_t ch)
 {
     if (ch < 128)
         return upper_ascii(ch);

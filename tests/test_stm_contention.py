@@ -1,0 +1,22 @@
+"""The STM's contention manager and per-yield-point lengths (tests/c/test_stm_contention.c)."""
+import pytest
+
+
+@pytest.mark.parametrize("run", range(3))
+def test_contention_eager(ctest, run):
+    """Scripted aborts serialise threads (TMPY_STM_CM=eager): modes, the token's queue, no lost update."""
+    ctest("test_stm_contention-stm")
+
+
+def test_contention_two_segments(ctest):
+    """A thread waiting for the token holds no segment: with two, a parallel thread still runs."""
+    ctest("test_stm_contention-stm", env={"TMPY_SEGMENTS": "2"})
+
+
+def test_contention_default_mode(ctest):
+    """The default manager under real conflicts: no lost update, lengths adapt."""
+    ctest("test_stm_contention-stm", env={"TMPY_STM_CM": "on"})
+
+
+def test_contention_move_mode(ctest):
+    ctest("test_stm_contention-stm", env={"TMPY_GC_DEBUG": "move"})
