@@ -326,7 +326,8 @@ int seq_repeat_count(Obj a, Obj b, bool seq_is_a, int64_t *n)
 
 /* ---- list and tuple: one implementation of their item algorithms ---- */
 
-Obj seq_richcompare(Obj *slots, int op)
+/* Lexicographic comparison of slots[0] and slots[1] (same kind). */
+static Obj seq_richcompare(Obj *slots, int op)
 {
     if ((op == CMP_EQ || op == CMP_NE) && seq_len(slots[0]) != seq_len(slots[1]))
         return vm_bool(op == CMP_NE);
@@ -391,7 +392,8 @@ int64_t seq_find(Obj *sslot, Obj *vslot, int64_t start, int64_t stop)
     return -1;
 }
 
-int64_t seq_count(Obj *sslot, Obj *vslot)
+/* Number of items == *vslot, -1 on error. */
+static int64_t seq_count(Obj *sslot, Obj *vslot)
 {
     int64_t count = 0;
     for (int64_t i = 0; i < seq_len(*sslot); i++) {

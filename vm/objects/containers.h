@@ -197,12 +197,8 @@ static inline Obj __seg_gs *seq_items(Obj s)
 {
     return IS_LIST(s) ? LIST_ITEMS(s) : TUPLE_ITEMS(s);
 }
-/* Lexicographic comparison of slots[0] and slots[1] (same kind). */
-Obj seq_richcompare(Obj *slots, int op);
 /* First index i in [start, stop) with *sslot[i] == *vslot: i, -1 if none, -2 on error. */
 int64_t seq_find(Obj *sslot, Obj *vslot, int64_t start, int64_t stop);
-/* Number of items == *vslot, -1 on error. */
-int64_t seq_count(Obj *sslot, Obj *vslot);
 /* '[a, b]' / '(a, b)' / '(a,)' (also tp_repr of both); recursion shows as '[...]'. */
 Obj seq_repr(Obj s);
 /* The slots list and tuple share: tp_richcompare, tp_contains, tp_len, tp_bool. */
