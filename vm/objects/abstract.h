@@ -75,8 +75,6 @@ Obj builtin_new(const MethodDef *def, Obj self, Obj owner);
 /* Call a BuiltinObj: binds self, checks the instance for an unbound method
  * descriptor, and the declared argument count (METH_ARGS). */
 Obj builtin_call(Obj callable, Obj *args, size_t nargs, Obj kwnames);
-/* "len", "math.sqrt" or "list.append", for messages, into buf. */
-void builtin_qualname(Obj b, char *buf, size_t n);
 Obj method_new(Obj func, Obj self);          /* a bound method (methodobject.c) */
 bool vm_is_method_descr(Obj v);   /* a built-in method descriptor: call with self first */
 
