@@ -266,8 +266,6 @@ static Obj coro_repr(Obj c)
 
 static Obj m_await(Obj *args, size_t nargs, Obj kw)
 {
-    if (vm_check_args("__await__", nargs - 1, kw, 0, 0) < 0)
-        return NULL;
     return aw_new(T_coroutine_wrapper, args[0], NULL);
 }
 
@@ -278,10 +276,10 @@ static Obj g_origin(Obj *args, size_t nargs, Obj kw)
 }
 
 static const MethodDef coro_methods[] = {
-    {"send", gen_m_send, 0, "send(arg) -> send 'arg' into coroutine,\nreturn next iterated value or raise StopIteration."},
-    {"throw", gen_m_throw, 0, "throw(value)\nthrow(type[,value[,traceback]])\n\nRaise exception in coroutine, return next iterated value or raise\nStopIteration."},
-    {"close", gen_m_close, 0, "close() -> raise GeneratorExit inside coroutine."},
-    {"__await__", m_await, 0, "Return an iterator to be used in await expression."},
+    {"send", gen_m_send, METH_O, "send(arg) -> send 'arg' into coroutine,\nreturn next iterated value or raise StopIteration."},
+    {"throw", gen_m_throw, METH_ARGS(1, 3), "throw(value)\nthrow(type[,value[,traceback]])\n\nRaise exception in coroutine, return next iterated value or raise\nStopIteration."},
+    {"close", gen_m_close, METH_NOARGS, "close() -> raise GeneratorExit inside coroutine."},
+    {"__await__", m_await, METH_NOARGS | METH_WRAPPER, "Return an iterator to be used in await expression."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -293,15 +291,11 @@ static Obj cw_iternext(Obj w)
 
 static Obj cw_send(Obj *args, size_t nargs, Obj kw)
 {
-    if (vm_check_args("send", nargs - 1, kw, 1, 1) < 0)
-        return NULL;
     return gen_send(ITER(args[0])->a, args[1]);
 }
 
 static Obj cw_throw(Obj *args, size_t nargs, Obj kw)
 {
-    if (vm_check_args("throw", nargs - 1, kw, 1, 3) < 0)
-        return NULL;
     Obj *r = vm_roots(1);
     r[0] = ITER(args[0])->a;
     Obj exc = gen_throw_args(args + 1, nargs - 1);
@@ -312,8 +306,6 @@ static Obj cw_throw(Obj *args, size_t nargs, Obj kw)
 
 static Obj cw_close(Obj *args, size_t nargs, Obj kw)
 {
-    if (vm_check_args("close", nargs - 1, kw, 0, 0) < 0)
-        return NULL;
     return gen_close(ITER(args[0])->a);
 }
 
@@ -324,15 +316,13 @@ static Obj self_iter(Obj v)
 
 static Obj m_self(Obj *args, size_t nargs, Obj kw)
 {
-    if (vm_check_args("__iter__", nargs - 1, kw, 0, 0) < 0)
-        return NULL;
     return args[0];
 }
 
 static const MethodDef cw_methods[] = {
-    {"send", cw_send, 0, "send(arg) -> send 'arg' into coroutine,\nreturn next iterated value or raise StopIteration."},
-    {"throw", cw_throw, 0, "throw(value)\nthrow(type[,value[,traceback]])\n\nRaise exception in coroutine, return next iterated value or raise\nStopIteration."},
-    {"close", cw_close, 0, "close() -> raise GeneratorExit inside coroutine."},
+    {"send", cw_send, METH_O, "send(arg) -> send 'arg' into coroutine,\nreturn next iterated value or raise StopIteration."},
+    {"throw", cw_throw, METH_ARGS(1, 3), "throw(value)\nthrow(type[,value[,traceback]])\n\nRaise exception in coroutine, return next iterated value or raise\nStopIteration."},
+    {"close", cw_close, METH_NOARGS, "close() -> raise GeneratorExit inside coroutine."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -421,37 +411,29 @@ static Obj anext_proxy(Obj *args, size_t nargs, const char *meth)
 
 static Obj an_send(Obj *args, size_t nargs, Obj kw)
 {
-    if (vm_check_args("send", nargs - 1, kw, 1, 1) < 0)
-        return NULL;
     return anext_proxy(args, nargs, "send");
 }
 
 static Obj an_throw(Obj *args, size_t nargs, Obj kw)
 {
-    if (vm_check_args("throw", nargs - 1, kw, 1, 3) < 0)
-        return NULL;
     return anext_proxy(args, nargs, "throw");
 }
 
 static Obj an_close(Obj *args, size_t nargs, Obj kw)
 {
-    if (vm_check_args("close", nargs - 1, kw, 0, 0) < 0)
-        return NULL;
     return anext_proxy(args, nargs, "close");
 }
 
 static Obj an_await(Obj *args, size_t nargs, Obj kw)
 {
-    if (vm_check_args("__await__", nargs - 1, kw, 0, 0) < 0)
-        return NULL;
     return args[0];
 }
 
 static const MethodDef anext_methods[] = {
-    {"send", an_send, 0, "send(arg) -> send 'arg' into the wrapped iterator,\nreturn next yielded value or raise StopIteration."},
-    {"throw", an_throw, 0, "throw(value)\nthrow(type[,value[,tb]])\n\nRaise exception in the wrapped iterator, return next yielded value\nor raise StopIteration."},
-    {"close", an_close, 0, "close() -> raise GeneratorExit inside generator."},
-    {"__await__", an_await, 0, "Return an iterator to be used in await expression."},
+    {"send", an_send, METH_O, "send(arg) -> send 'arg' into the wrapped iterator,\nreturn next yielded value or raise StopIteration."},
+    {"throw", an_throw, METH_ARGS(1, 3), "throw(value)\nthrow(type[,value[,tb]])\n\nRaise exception in the wrapped iterator, return next yielded value\nor raise StopIteration."},
+    {"close", an_close, METH_NOARGS, "close() -> raise GeneratorExit inside generator."},
+    {"__await__", an_await, METH_NOARGS | METH_WRAPPER, "Return an iterator to be used in await expression."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -522,8 +504,6 @@ static Obj asend_iternext(Obj o)
 
 static Obj as_send(Obj *args, size_t nargs, Obj kw)
 {
-    if (vm_check_args("send", nargs - 1, kw, 1, 1) < 0)
-        return NULL;
     return asend_send(args[0], args[1]);
 }
 
@@ -533,6 +513,7 @@ static Obj as_send(Obj *args, size_t nargs, Obj kw)
  * own (an asend awaitable is closed by them). */
 static Obj aw_throw(Obj *args, size_t nargs, Obj kw)
 {
+    /* counted here, after the callers' state check, as CPython does */
     if (vm_check_args("throw", nargs - 1, kw, 1, 3) < 0)
         return NULL;
     Obj exc = gen_throw_args(args + 1, nargs - 1);
@@ -554,17 +535,15 @@ static Obj as_throw(Obj *args, size_t nargs, Obj kw)
 
 static Obj as_close(Obj *args, size_t nargs, Obj kw)
 {
-    if (vm_check_args("close", nargs - 1, kw, 0, 0) < 0)
-        return NULL;
     aw_set_state(args[0], AW_CLOSED);
     return g_None;
 }
 
 static const MethodDef asend_methods[] = {
-    {"send", as_send, 0, "send(arg) -> send 'arg' into generator,\nreturn next yielded value or raise StopIteration."},
+    {"send", as_send, METH_O, "send(arg) -> send 'arg' into generator,\nreturn next yielded value or raise StopIteration."},
     {"throw", as_throw, 0, "throw(value)\nthrow(type[,value[,tb]])\n\nRaise exception in generator, return next yielded value or raise\nStopIteration."},
-    {"close", as_close, 0, "close() -> raise GeneratorExit inside generator."},
-    {"__await__", m_self, 0, "Return an iterator to be used in await expression."},
+    {"close", as_close, METH_NOARGS, "close() -> raise GeneratorExit inside generator."},
+    {"__await__", m_self, METH_NOARGS | METH_WRAPPER, "Return an iterator to be used in await expression."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -691,8 +670,6 @@ static Obj athrow_iternext(Obj o)
 
 static Obj at_send(Obj *args, size_t nargs, Obj kw)
 {
-    if (vm_check_args("send", nargs - 1, kw, 1, 1) < 0)
-        return NULL;
     return athrow_send(args[0], args[1]);
 }
 
@@ -717,39 +694,31 @@ static Obj at_throw(Obj *args, size_t nargs, Obj kw)
 
 static Obj at_close(Obj *args, size_t nargs, Obj kw)
 {
-    if (vm_check_args("close", nargs - 1, kw, 0, 0) < 0)
-        return NULL;
     aw_set_state(args[0], AW_CLOSED);
     return g_None;
 }
 
 static const MethodDef athrow_methods[] = {
-    {"send", at_send, 0, "send(arg) -> send 'arg' into generator,\nreturn next yielded value or raise StopIteration."},
+    {"send", at_send, METH_O, "send(arg) -> send 'arg' into generator,\nreturn next yielded value or raise StopIteration."},
     {"throw", at_throw, 0, "throw(value)\nthrow(type[,value[,tb]])\n\nRaise exception in generator, return next yielded value or raise\nStopIteration."},
-    {"close", at_close, 0, "close() -> raise GeneratorExit inside generator."},
-    {"__await__", m_self, 0, "Return an iterator to be used in await expression."},
+    {"close", at_close, METH_NOARGS, "close() -> raise GeneratorExit inside generator."},
+    {"__await__", m_self, METH_NOARGS | METH_WRAPPER, "Return an iterator to be used in await expression."},
     {NULL, NULL, 0, NULL},
 };
 
 /* The async generator's own methods */
 static Obj ag_m_aiter(Obj *args, size_t nargs, Obj kw)
 {
-    if (vm_check_args("__aiter__", nargs - 1, kw, 0, 0) < 0)
-        return NULL;
     return args[0];
 }
 
 static Obj ag_m_anext(Obj *args, size_t nargs, Obj kw)
 {
-    if (vm_check_args("__anext__", nargs - 1, kw, 0, 0) < 0)
-        return NULL;
     return ag_asend_new(args[0], g_None);
 }
 
 static Obj ag_m_asend(Obj *args, size_t nargs, Obj kw)
 {
-    if (vm_check_args("asend", nargs - 1, kw, 1, 1) < 0)
-        return NULL;
     return ag_asend_new(args[0], args[1]);
 }
 
@@ -773,8 +742,6 @@ static Obj ag_m_athrow(Obj *args, size_t nargs, Obj kw)
 
 static Obj ag_m_aclose(Obj *args, size_t nargs, Obj kw)
 {
-    if (vm_check_args("aclose", nargs - 1, kw, 0, 0) < 0)
-        return NULL;
     Obj *r = vm_roots(1);
     r[0] = args[0];
     Obj res = ag_init_hooks(r[0]) == 0 ? aw_new(T_athrow, r[0], NULL) : NULL;
@@ -789,11 +756,11 @@ static Obj ag_running(Obj *args, size_t nargs, Obj kw)
 }
 
 static const MethodDef ag_methods[] = {
-    {"asend", ag_m_asend, 0, "asend(v) -> send 'v' in generator."},
+    {"asend", ag_m_asend, METH_O, "asend(v) -> send 'v' in generator."},
     {"athrow", ag_m_athrow, 0, "athrow(typ[,val[,tb]]) -> raise exception in generator."},
-    {"aclose", ag_m_aclose, 0, "aclose() -> raise GeneratorExit inside generator."},
-    {"__aiter__", ag_m_aiter, 0, "Return an awaitable, that resolves in asynchronous iterator."},
-    {"__anext__", ag_m_anext, 0, "Return a value or raise StopAsyncIteration."},
+    {"aclose", ag_m_aclose, METH_NOARGS, "aclose() -> raise GeneratorExit inside generator."},
+    {"__aiter__", ag_m_aiter, METH_NOARGS | METH_WRAPPER, "Return an awaitable, that resolves in asynchronous iterator."},
+    {"__anext__", ag_m_anext, METH_NOARGS | METH_WRAPPER, "Return a value or raise StopAsyncIteration."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -806,7 +773,7 @@ static TypeObj *iter_type(const char *name, unaryfunc next, const MethodDef *met
     if (next) {
         t->tp_iter = self_iter;
         t->tp_iternext = next;
-        type_add_methods(t, (const MethodDef[]){{"__iter__", m_self, 0, "Implement iter(self)."},
+        type_add_methods(t, (const MethodDef[]){{"__iter__", m_self, METH_NOARGS | METH_WRAPPER, "Implement iter(self)."},
                                                 {NULL, NULL, 0, NULL}});
     }
     if (methods)

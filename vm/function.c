@@ -622,8 +622,6 @@ static Obj int_or_none(int v, int none_below) { return v < none_below ? g_None :
  * (tmpy's words, not CPython's code units), None where unknown. */
 static Obj code_positions(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("co_positions", nargs - 1, kwnames, 0, 0) < 0)
-        return NULL;
     CodeObj *co = CODE(args[0]);
     int64_t n = (int64_t)co->ninstr;
     CodePos *all = malloc((size_t)n * sizeof(CodePos) + 1);
@@ -653,7 +651,7 @@ out:
 
 static const MethodDef code_methods[] = {
     {"replace", code_replace, METH_KW, "Return a copy of the code object with new values for the specified fields."},
-    {"co_positions", code_positions, 0,
+    {"co_positions", code_positions, METH_NOARGS,
      "Return an iterator of (start_line, end_line, start_column, end_column) for each instruction."},
     {NULL, NULL, 0, NULL},
 };

@@ -510,15 +510,11 @@ static Obj gen_iter(Obj gen)
 
 Obj gen_m_send(Obj *args, size_t nargs, Obj kw)
 {
-    if (vm_check_args("send", nargs - 1, kw, 1, 1) < 0)
-        return NULL;
     return gen_send(args[0], args[1]);
 }
 
 Obj gen_m_throw(Obj *args, size_t nargs, Obj kw)
 {
-    if (vm_check_args("throw", nargs - 1, kw, 1, 3) < 0)
-        return NULL;
     Obj exc = gen_throw_args(args + 1, nargs - 1);
     return exc ? gen_throw(args[0], exc) : NULL;
 }
@@ -569,15 +565,11 @@ done:
 
 Obj gen_m_close(Obj *args, size_t nargs, Obj kw)
 {
-    if (vm_check_args("close", nargs - 1, kw, 0, 0) < 0)
-        return NULL;
     return gen_close(args[0]);
 }
 
 static Obj m_next(Obj *args, size_t nargs, Obj kw)
 {
-    if (vm_check_args("__next__", nargs - 1, kw, 0, 0) < 0)
-        return NULL;
     if (GEN(args[0])->state == GEN_FINISHED) {
         err_set_obj((Obj)E_StopIteration);
         return NULL;
@@ -587,17 +579,15 @@ static Obj m_next(Obj *args, size_t nargs, Obj kw)
 
 static Obj m_iter(Obj *args, size_t nargs, Obj kw)
 {
-    if (vm_check_args("__iter__", nargs - 1, kw, 0, 0) < 0)
-        return NULL;
     return args[0];
 }
 
 static const MethodDef gen_methods[] = {
-    {"send", gen_m_send, 0, "send(arg) -> send 'arg' into generator,\nreturn next yielded value or raise StopIteration."},
-    {"throw", gen_m_throw, 0, "throw(value)\nthrow(type[,value[,tb]])\n\nRaise exception in generator, return next yielded value or raise\nStopIteration."},
-    {"close", gen_m_close, 0, "close() -> raise GeneratorExit inside generator."},
-    {"__next__", m_next, 0, "Implement next(self)."},
-    {"__iter__", m_iter, 0, "Implement iter(self)."},
+    {"send", gen_m_send, METH_O, "send(arg) -> send 'arg' into generator,\nreturn next yielded value or raise StopIteration."},
+    {"throw", gen_m_throw, METH_ARGS(1, 3), "throw(value)\nthrow(type[,value[,tb]])\n\nRaise exception in generator, return next yielded value or raise\nStopIteration."},
+    {"close", gen_m_close, METH_NOARGS, "close() -> raise GeneratorExit inside generator."},
+    {"__next__", m_next, METH_NOARGS | METH_WRAPPER, "Implement next(self)."},
+    {"__iter__", m_iter, METH_NOARGS | METH_WRAPPER, "Implement iter(self)."},
     {NULL, NULL, 0, NULL},
 };
 

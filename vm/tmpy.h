@@ -329,7 +329,28 @@ enum {
     METH_KW = 1,          /* accepts keyword arguments (kwnames may be non-NULL) */
     METH_STATIC = 2,      /* in a type: a staticmethod (no self) */
     METH_CLASS = 4,       /* in a type: a classmethod (args[0] = the class) */
+    METH_COUNTED = 8,     /* the call checks the declared count (METH_ARGS) and that no keyword is
+                             given, so fn may read args[0..min) without looking */
+    METH_OLDMSG = 16,     /* with METH_COUNTED: PyArg_ParseTuple's wording ("find() takes at least
+                             1 argument (0 given)") in place of "find expected at least 1 argument, got 0";
+                             in a module it implies METH_BARENAME */
+    METH_BARENAME = 32,   /* CPython's function is METH_VARARGS: bound to a module or an object it goes
+                             by its bare name ("log() takes no keyword arguments", not "math.log()") */
+    METH_UNPACKED = 128,  /* with METH_COUNTED: PyArg_UnpackTuple's wording even for one argument
+                             ("split expected 1 argument, got 0", not "takes exactly one argument") */
+    METH_WRAPPER = 64,    /* with METH_COUNTED: a slot wrapper in CPython (__next__, __await__, __repr__),
+                             so its wording: "expected 0 arguments, got 1", "wrapper __next__() takes no
+                             keyword arguments" */
 };
+/* Declared positional-argument counts (self not counted; max -1: no limit). The messages are
+ * CPython's for the kind: METH_NOARGS "list.clear() takes no arguments (1 given)", METH_O
+ * "list.append() takes exactly one argument (0 given)", others "pop expected at most 1 argument,
+ * got 2"; a keyword: "list.pop() takes no keyword arguments". */
+#define METH_ARGS(min, max) (METH_COUNTED | (min) << 8 | ((max) & 0xff) << 16)
+#define METH_NOARGS METH_ARGS(0, 0)
+#define METH_O METH_ARGS(1, 1)
+#define METH_ARGS_MIN(flags) ((flags) >> 8 & 0xff)
+#define METH_ARGS_MAX(flags) ((flags) >> 16 & 0xff)   /* 0xff: no limit */
 VM_STRUCT(BuiltinObj) { tm_header h; Obj self; Obj name; const MethodDef *def; Obj owner; /* defining type, for unbound methods */ };
 
 /* ------------------------------------------------------------------ */

@@ -175,8 +175,6 @@ GETTER(fr_set_trace_opcodes) { UNUSED_ARGS; return flag_set(args, FO_TRACE_OPCOD
  * locals in tmpy (nothing to drop). traceback.clear_frames calls it. */
 static Obj fr_clear(Obj *args, size_t nargs, Obj kw)
 {
-    if (vm_check_args("clear", nargs, kw, 1, 1) < 0)
-        return NULL;
     if (!(FRAMEO(args[0])->flags & FO_IN_EVENT) && eval_frameobj_live(args[0])) {
         err_set(E_RuntimeError, "cannot clear an executing frame");
         return NULL;
@@ -184,7 +182,7 @@ static Obj fr_clear(Obj *args, size_t nargs, Obj kw)
     return g_None;
 }
 static const MethodDef frame_methods[] = {
-    {"clear", fr_clear, 0, NULL},
+    {"clear", fr_clear, METH_NOARGS, NULL},
     {NULL, NULL, 0, NULL},
 };
 

@@ -62,8 +62,6 @@ out:
 /* copy and pickle: (type(self), (), self.__dict__) */
 static Obj ast_reduce(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("__reduce__", nargs, kwnames, 1, 1) < 0)
-        return NULL;
     Obj *r = vm_roots(2);
     Obj res = NULL;
     r[0] = vm_getattr_cstr(args[0], "__dict__");
@@ -76,7 +74,7 @@ static Obj ast_reduce(Obj *args, size_t nargs, Obj kwnames)
 
 static const MethodDef ast_methods[] = {
     {"__init__", ast_init, METH_KW, NULL},
-    {"__reduce__", ast_reduce, 0, NULL},
+    {"__reduce__", ast_reduce, METH_NOARGS, NULL},
     {NULL, NULL, 0, NULL},
 };
 

@@ -50,8 +50,6 @@ out:
 
 static Obj ax_unregister(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("unregister", nargs, kwnames, 1, 1) < 0)
-        return NULL;
     if (!g_atexit)
         return g_None;
     for (int64_t i = 0; i < LIST_LEN(g_atexit);) {
@@ -102,18 +100,12 @@ int atexit_run_callbacks(void)
 
 static Obj ax_run_exitfuncs(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
-    if (vm_check_args("_run_exitfuncs", nargs, kwnames, 0, 0) < 0)
-        return NULL;
     atexit_run_callbacks();
     return g_None;
 }
 
 static Obj ax_clear(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
-    if (vm_check_args("_clear", nargs, kwnames, 0, 0) < 0)
-        return NULL;
     if (g_atexit)
         list_clear(g_atexit);
     return g_None;
@@ -121,18 +113,15 @@ static Obj ax_clear(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj ax_ncallbacks(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
-    if (vm_check_args("_ncallbacks", nargs, kwnames, 0, 0) < 0)
-        return NULL;
     return MAKE_SMALLINT(g_atexit ? LIST_LEN(g_atexit) : 0);
 }
 
 static const MethodDef atexit_functions[] = {
     {"register", ax_register, METH_KW, NULL},
-    {"unregister", ax_unregister, 0, NULL},
-    {"_run_exitfuncs", ax_run_exitfuncs, 0, NULL},
-    {"_clear", ax_clear, 0, NULL},
-    {"_ncallbacks", ax_ncallbacks, 0, NULL},
+    {"unregister", ax_unregister, METH_O, NULL},
+    {"_run_exitfuncs", ax_run_exitfuncs, METH_NOARGS, NULL},
+    {"_clear", ax_clear, METH_NOARGS, NULL},
+    {"_ncallbacks", ax_ncallbacks, METH_NOARGS, NULL},
     {NULL, NULL, 0, NULL},
 };
 

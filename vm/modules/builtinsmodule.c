@@ -10,44 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ------------------------------------------------------------------ */
-/* Argument checks with CPython's messages                             */
-/* ------------------------------------------------------------------ */
-
-static int no_kw(const char *name, Obj kwnames)
-{
-    if (kwnames && TUPLE_LEN(kwnames) > 0) {
-        err_format(E_TypeError, "%s() takes no keyword arguments", name);
-        return -1;
-    }
-    return 0;
-}
-
-/* METH_O style: "len() takes exactly one argument (0 given)". */
-static int one_arg(const char *name, size_t nargs, Obj kwnames)
-{
-    if (no_kw(name, kwnames) < 0)
-        return -1;
-    if (nargs != 1) {
-        err_format(E_TypeError, "%s() takes exactly one argument (%zu given)", name, nargs);
-        return -1;
-    }
-    return 0;
-}
-
-/* "getattr expected at least 2 arguments, got 1" style. */
-static int pos_args(const char *name, size_t nargs, Obj kwnames, size_t min, size_t max)
-{
-    if (no_kw(name, kwnames) < 0)
-        return -1;
-    if (nargs < min || nargs > max) {
-        size_t want = nargs < min ? min : max;
-        const char *how = min == max ? "" : nargs < min ? "at least " : "at most ";
-        err_format(E_TypeError, "%s expected %s%zu argument%s, got %zu", name, how, want, want == 1 ? "" : "s", nargs);
-        return -1;
-    }
-    return 0;
-}
 
 /* Find keyword arguments by name; an unknown one is an error. */
 static int kw_lookup(const char *fname, Obj *args, size_t nargs, Obj kwnames, const char *const *names, Obj *out)
@@ -175,8 +137,6 @@ out:
 
 static Obj bi_input(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (pos_args("input", nargs, kwnames, 0, 1) < 0)
-        return NULL;
     Obj *r = vm_roots(4);
     Obj res = NULL;
     r[0] = sys_get("stdin");
@@ -227,16 +187,12 @@ out:
 
 static Obj bi_len(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (one_arg("len", nargs, kwnames) < 0)
-        return NULL;
     int64_t n = vm_len(args[0]);
     return n < 0 ? NULL : int_from_i64(n);
 }
 
 static Obj bi_abs(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (one_arg("abs", nargs, kwnames) < 0)
-        return NULL;
     Obj v = args[0];
     if (IS_SMALLINT(v)) {
         int64_t n = SMALLINT_VAL(v);
@@ -254,8 +210,6 @@ static Obj bi_abs(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj all_any(Obj *args, size_t nargs, Obj kwnames, const char *name, bool want)
 {
-    if (one_arg(name, nargs, kwnames) < 0)
-        return NULL;
     Obj *r = vm_roots(2);
     Obj res = NULL;
     r[0] = vm_iter(args[0]);
@@ -286,18 +240,16 @@ static Obj bi_any(Obj *args, size_t nargs, Obj kwnames) { return all_any(args, n
 
 static Obj bi_ascii(Obj *args, size_t nargs, Obj kwnames)
 {
-    return one_arg("ascii", nargs, kwnames) < 0 ? NULL : vm_ascii(args[0]);
+    return vm_ascii(args[0]);
 }
 
 static Obj bi_repr(Obj *args, size_t nargs, Obj kwnames)
 {
-    return one_arg("repr", nargs, kwnames) < 0 ? NULL : vm_repr(args[0]);
+    return vm_repr(args[0]);
 }
 
 static Obj int_base(Obj *args, size_t nargs, Obj kwnames, const char *name, int base)
 {
-    if (one_arg(name, nargs, kwnames) < 0)
-        return NULL;
     Obj i = vm_index(args[0]);
     return i ? int_to_string(i, base) : NULL;
 }
@@ -308,13 +260,11 @@ static Obj bi_hex(Obj *args, size_t nargs, Obj kwnames) { return int_base(args, 
 
 static Obj bi_callable(Obj *args, size_t nargs, Obj kwnames)
 {
-    return one_arg("callable", nargs, kwnames) < 0 ? NULL : vm_bool(vm_callable(args[0]));
+    return vm_bool(vm_callable(args[0]));
 }
 
 static Obj bi_chr(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (one_arg("chr", nargs, kwnames) < 0)
-        return NULL;
     int64_t c;
     if (IS_SMALLINT(args[0])) {
         c = SMALLINT_VAL(args[0]);
@@ -338,8 +288,6 @@ static Obj bi_chr(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj bi_ord(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (one_arg("ord", nargs, kwnames) < 0)
-        return NULL;
     Obj v = args[0];
     Obj s = str_value(v);
     if (s) {
@@ -365,30 +313,22 @@ static Obj bi_ord(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj bi_hash(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (one_arg("hash", nargs, kwnames) < 0)
-        return NULL;
     int64_t h = vm_hash(args[0]);
     return h == -1 ? NULL : int_from_i64(h);
 }
 
 static Obj bi_id(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (one_arg("id", nargs, kwnames) < 0)
-        return NULL;
     return int_from_u64(vm_object_id(args[0]));
 }
 
 static Obj bi_divmod(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (pos_args("divmod", nargs, kwnames, 2, 2) < 0)
-        return NULL;
     return vm_binop(args[0], args[1], NB_DIVMOD);
 }
 
 static Obj bi_format(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (pos_args("format", nargs, kwnames, 1, 2) < 0)
-        return NULL;
     Obj spec = g_empty_str;
     if (nargs == 2) {
         spec = str_value(args[1]);
@@ -406,8 +346,6 @@ static Obj bi_format(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj bi_getattr(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (pos_args("getattr", nargs, kwnames, 2, 3) < 0)
-        return NULL;
     Obj name = attr_name(args[1]);
     if (!name)
         return NULL;
@@ -421,8 +359,6 @@ static Obj bi_getattr(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj bi_hasattr(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (pos_args("hasattr", nargs, kwnames, 2, 2) < 0)
-        return NULL;
     Obj name = attr_name(args[1]);
     if (!name)
         return NULL;
@@ -434,8 +370,6 @@ static Obj bi_hasattr(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj bi_setattr(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (pos_args("setattr", nargs, kwnames, 3, 3) < 0)
-        return NULL;
     Obj name = attr_name(args[1]);
     if (!name)
         return NULL;
@@ -444,8 +378,6 @@ static Obj bi_setattr(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj bi_delattr(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (pos_args("delattr", nargs, kwnames, 2, 2) < 0)
-        return NULL;
     Obj name = attr_name(args[1]);
     if (!name)
         return NULL;
@@ -454,8 +386,6 @@ static Obj bi_delattr(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj bi_dir(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (pos_args("dir", nargs, kwnames, 0, 1) < 0)
-        return NULL;
     if (nargs == 1)
         return vm_dir(args[0]);
     Obj *r = vm_roots(2);
@@ -472,8 +402,6 @@ static Obj bi_dir(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj bi_vars(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (pos_args("vars", nargs, kwnames, 0, 1) < 0)
-        return NULL;
     if (nargs == 0)
         return vm_current_locals();
     Obj d = vm_getattr_opt(args[0], NAME(__dict__));
@@ -484,13 +412,6 @@ static Obj bi_vars(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj bi_globals(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
-    if (no_kw("globals", kwnames) < 0)
-        return NULL;
-    if (nargs) {
-        err_format(E_TypeError, "globals() takes no arguments (%zu given)", nargs);
-        return NULL;
-    }
     Obj g = vm_current_globals();
     if (!g && !err_occurred())
         err_set(E_SystemError, "globals(): no current frame");
@@ -499,13 +420,6 @@ static Obj bi_globals(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj bi_locals(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
-    if (no_kw("locals", kwnames) < 0)
-        return NULL;
-    if (nargs) {
-        err_format(E_TypeError, "locals() takes no arguments (%zu given)", nargs);
-        return NULL;
-    }
     Obj l = vm_current_locals();
     if (!l && !err_occurred())
         err_set(E_SystemError, "locals(): no current frame");
@@ -518,8 +432,6 @@ static Obj bi_locals(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj bi_isinstance(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (pos_args("isinstance", nargs, kwnames, 2, 2) < 0)
-        return NULL;
     Obj cls = args[1];
     if (IS_TYPE(cls) && TYPE(args[0]) == (TypeObj *)cls)
         return g_True;
@@ -529,16 +441,12 @@ static Obj bi_isinstance(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj bi_issubclass(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (pos_args("issubclass", nargs, kwnames, 2, 2) < 0)
-        return NULL;
     int r = vm_issubclass(args[0], args[1]);
     return r < 0 ? NULL : vm_bool(r);
 }
 
 static Obj bi_iter(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (pos_args("iter", nargs, kwnames, 1, 2) < 0)
-        return NULL;
     if (nargs == 1)
         return vm_iter(args[0]);
     if (!vm_callable(args[0])) {
@@ -550,26 +458,16 @@ static Obj bi_iter(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj bi_aiter(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (no_kw("aiter", kwnames) < 0)
-        return NULL;
-    if (nargs != 1) {
-        err_format(E_TypeError, "aiter() takes exactly one argument (%zu given)", nargs);
-        return NULL;
-    }
     return coro_builtin_aiter(args[0]);
 }
 
 static Obj bi_anext(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (pos_args("anext", nargs, kwnames, 1, 2) < 0)
-        return NULL;
     return coro_builtin_anext(args[0], nargs > 1 ? args[1] : NULL);
 }
 
 static Obj bi_next(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (pos_args("next", nargs, kwnames, 1, 2) < 0)
-        return NULL;
     Obj it = args[0];
     if (!TYPE(it)->tp_iternext) {
         err_format(E_TypeError, "'%s' object is not an iterator", type_name(it));
@@ -1000,9 +898,7 @@ static Obj eval_exec(Obj *args, size_t nargs, Obj kwnames, bool is_eval)
     const char *fname = is_eval ? "eval" : "exec";
     Obj *a = vm_roots(4);
     Obj res = NULL;
-    if (is_eval) {
-        if (pos_args("eval", nargs, kwnames, 1, 3) < 0)
-            goto out;
+    if (is_eval) {   /* declared METH_ARGS(1, 3) */
         for (size_t i = 0; i < nargs; i++)
             a[i] = args[i];
     } else {
@@ -1184,8 +1080,6 @@ out:
 
 static Obj bi_exit(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (no_kw("exit", kwnames) < 0)
-        return NULL;
     if (nargs > 1) {
         err_format(E_TypeError, "Quitter.__call__() takes from 1 to 2 positional arguments but %zu were given",
                    nargs + 1);
@@ -1201,50 +1095,50 @@ static Obj bi_exit(Obj *args, size_t nargs, Obj kwnames)
 static const MethodDef builtin_functions[] = {
     {"__build_class__", vm_build_class, METH_KW, NULL},
     {"__import__", bi_import, METH_KW, NULL},
-    {"abs", bi_abs, 0, NULL},
-    {"all", bi_all, 0, NULL},
-    {"any", bi_any, 0, NULL},
-    {"ascii", bi_ascii, 0, NULL},
-    {"bin", bi_bin, 0, NULL},
-    {"callable", bi_callable, 0, NULL},
-    {"chr", bi_chr, 0, NULL},
+    {"abs", bi_abs, METH_O, NULL},
+    {"all", bi_all, METH_O, NULL},
+    {"any", bi_any, METH_O, NULL},
+    {"ascii", bi_ascii, METH_O, NULL},
+    {"bin", bi_bin, METH_O, NULL},
+    {"callable", bi_callable, METH_O, NULL},
+    {"chr", bi_chr, METH_O, NULL},
     {"compile", bi_compile, METH_KW, NULL},
-    {"delattr", bi_delattr, 0, NULL},
-    {"dir", bi_dir, 0, NULL},
-    {"divmod", bi_divmod, 0, NULL},
-    {"eval", bi_eval, 0, NULL},
+    {"delattr", bi_delattr, METH_ARGS(2, 2), NULL},
+    {"dir", bi_dir, METH_ARGS(0, 1), NULL},
+    {"divmod", bi_divmod, METH_ARGS(2, 2), NULL},
+    {"eval", bi_eval, METH_ARGS(1, 3), NULL},
     {"exec", bi_exec, METH_KW, NULL},
     {"exit", bi_exit, 0, NULL},
-    {"format", bi_format, 0, NULL},
-    {"getattr", bi_getattr, 0, NULL},
-    {"globals", bi_globals, 0, NULL},
-    {"hasattr", bi_hasattr, 0, NULL},
-    {"hash", bi_hash, 0, NULL},
-    {"hex", bi_hex, 0, NULL},
-    {"id", bi_id, 0, NULL},
-    {"input", bi_input, 0, NULL},
-    {"isinstance", bi_isinstance, 0, NULL},
-    {"issubclass", bi_issubclass, 0, NULL},
-    {"iter", bi_iter, 0, NULL},
-    {"aiter", bi_aiter, 0, NULL},
-    {"anext", bi_anext, 0, NULL},
-    {"len", bi_len, 0, NULL},
-    {"locals", bi_locals, 0, NULL},
+    {"format", bi_format, METH_ARGS(1, 2), NULL},
+    {"getattr", bi_getattr, METH_ARGS(2, 3), NULL},
+    {"globals", bi_globals, METH_NOARGS, NULL},
+    {"hasattr", bi_hasattr, METH_ARGS(2, 2), NULL},
+    {"hash", bi_hash, METH_O, NULL},
+    {"hex", bi_hex, METH_O, NULL},
+    {"id", bi_id, METH_O, NULL},
+    {"input", bi_input, METH_ARGS(0, 1), NULL},
+    {"isinstance", bi_isinstance, METH_ARGS(2, 2), NULL},
+    {"issubclass", bi_issubclass, METH_ARGS(2, 2), NULL},
+    {"iter", bi_iter, METH_ARGS(1, 2), NULL},
+    {"aiter", bi_aiter, METH_O, NULL},
+    {"anext", bi_anext, METH_ARGS(1, 2), NULL},
+    {"len", bi_len, METH_O, NULL},
+    {"locals", bi_locals, METH_NOARGS, NULL},
     {"max", bi_max, METH_KW, NULL},
     {"min", bi_min, METH_KW, NULL},
-    {"next", bi_next, 0, NULL},
-    {"oct", bi_oct, 0, NULL},
+    {"next", bi_next, METH_ARGS(1, 2), NULL},
+    {"oct", bi_oct, METH_O, NULL},
     {"open", bi_open, METH_KW, NULL},
-    {"ord", bi_ord, 0, NULL},
+    {"ord", bi_ord, METH_O, NULL},
     {"pow", bi_pow, METH_KW, NULL},
     {"print", bi_print, METH_KW, NULL},
     {"quit", bi_exit, 0, NULL},
-    {"repr", bi_repr, 0, NULL},
+    {"repr", bi_repr, METH_O, NULL},
     {"round", bi_round, METH_KW, NULL},
-    {"setattr", bi_setattr, 0, NULL},
+    {"setattr", bi_setattr, METH_ARGS(3, 3), NULL},
     {"sorted", bi_sorted, METH_KW, NULL},
     {"sum", bi_sum, METH_KW, NULL},
-    {"vars", bi_vars, 0, NULL},
+    {"vars", bi_vars, METH_ARGS(0, 1), NULL},
     {NULL, NULL, 0, NULL},
 };
 

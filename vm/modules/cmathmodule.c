@@ -409,10 +409,8 @@ static Obj math_error(int err)
 
 typedef cplx (*cfunc1)(cplx, int *);
 
-static Obj cmath_1(const char *name, Obj *args, size_t nargs, Obj kwnames, cfunc1 f)
+static Obj cmath_1(Obj *args, cfunc1 f)
 {
-    if (vm_check_args(name, nargs, kwnames, 1, 1) < 0)
-        return NULL;
     cplx z;
     if (complex_arg(args[0], &z) < 0)
         return NULL;
@@ -426,7 +424,7 @@ static Obj cmath_1(const char *name, Obj *args, size_t nargs, Obj kwnames, cfunc
 #define CMATH1(name)                                                        \
     static Obj cm_##name(Obj *args, size_t nargs, Obj kwnames)              \
     {                                                                       \
-        return cmath_1("cmath." #name "()", args, nargs, kwnames, c_##name); \
+        return cmath_1(args, c_##name);                                     \
     }
 
 CMATH1(sqrt)
@@ -445,20 +443,8 @@ CMATH1(cosh)
 CMATH1(sinh)
 CMATH1(tanh)
 
-/* log and rect name themselves "cmath.f()" for keywords, "f" for counts. */
-static int no_keywords(const char *name, Obj kwnames)
-{
-    if (kwnames && TUPLE_LEN(kwnames) > 0) {
-        err_format(E_TypeError, "%s takes no keyword arguments", name);
-        return -1;
-    }
-    return 0;
-}
-
 static Obj cm_log(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (no_keywords("cmath.log()", kwnames) < 0 || vm_check_args("log", nargs, kwnames, 1, 2) < 0)
-        return NULL;
     cplx z, b = {0.0, 0.0};
     if (complex_arg(args[0], &z) < 0 || (nargs > 1 && complex_arg(args[1], &b) < 0))
         return NULL;
@@ -478,8 +464,6 @@ static Obj cm_log(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj cm_phase(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("cmath.phase()", nargs, kwnames, 1, 1) < 0)
-        return NULL;
     cplx z;
     if (complex_arg(args[0], &z) < 0)
         return NULL;
@@ -492,8 +476,6 @@ static Obj cm_phase(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj cm_polar(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("cmath.polar()", nargs, kwnames, 1, 1) < 0)
-        return NULL;
     cplx z;
     if (complex_arg(args[0], &z) < 0)
         return NULL;
@@ -540,8 +522,6 @@ static cplx c_rect(double r, double phi, int *err)
 
 static Obj cm_rect(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (no_keywords("cmath.rect()", kwnames) < 0 || vm_check_args("rect", nargs, kwnames, 2, 2) < 0)
-        return NULL;
     double r, phi;
     if (vm_as_double(args[0], &r) < 0 || vm_as_double(args[1], &phi) < 0)
         return NULL;
@@ -552,10 +532,8 @@ static Obj cm_rect(Obj *args, size_t nargs, Obj kwnames)
     return complex_from_cplx(z);
 }
 
-static Obj cm_test(const char *name, Obj *args, size_t nargs, Obj kwnames, int which)
+static Obj cm_test(Obj *args, int which)
 {
-    if (vm_check_args(name, nargs, kwnames, 1, 1) < 0)
-        return NULL;
     cplx z;
     if (complex_arg(args[0], &z) < 0)
         return NULL;
@@ -566,9 +544,9 @@ static Obj cm_test(const char *name, Obj *args, size_t nargs, Obj kwnames, int w
     }
 }
 
-static Obj cm_isfinite(Obj *args, size_t nargs, Obj kwnames) { return cm_test("cmath.isfinite()", args, nargs, kwnames, 0); }
-static Obj cm_isinf(Obj *args, size_t nargs, Obj kwnames) { return cm_test("cmath.isinf()", args, nargs, kwnames, 1); }
-static Obj cm_isnan(Obj *args, size_t nargs, Obj kwnames) { return cm_test("cmath.isnan()", args, nargs, kwnames, 2); }
+static Obj cm_isfinite(Obj *args, size_t nargs, Obj kwnames) { return cm_test(args, 0); }
+static Obj cm_isinf(Obj *args, size_t nargs, Obj kwnames) { return cm_test(args, 1); }
+static Obj cm_isnan(Obj *args, size_t nargs, Obj kwnames) { return cm_test(args, 2); }
 
 static Obj cm_isclose(Obj *args, size_t nargs, Obj kwnames)
 {
@@ -603,28 +581,28 @@ done:
 }
 
 static const MethodDef cmath_functions[] = {
-    {"sqrt", cm_sqrt, METH_KW, "Return the square root of z."},
-    {"exp", cm_exp, METH_KW, "Return the exponential value e**z."},
-    {"log", cm_log, METH_KW, "log(z[, base]) -> the logarithm of z to the given base."},
-    {"log10", cm_log10, METH_KW, "Return the base-10 logarithm of z."},
-    {"acos", cm_acos, METH_KW, "Return the arc cosine of z."},
-    {"asin", cm_asin, METH_KW, "Return the arc sine of z."},
-    {"atan", cm_atan, METH_KW, "Return the arc tangent of z."},
-    {"acosh", cm_acosh, METH_KW, "Return the inverse hyperbolic cosine of z."},
-    {"asinh", cm_asinh, METH_KW, "Return the inverse hyperbolic sine of z."},
-    {"atanh", cm_atanh, METH_KW, "Return the inverse hyperbolic tangent of z."},
-    {"cos", cm_cos, METH_KW, "Return the cosine of z."},
-    {"sin", cm_sin, METH_KW, "Return the sine of z."},
-    {"tan", cm_tan, METH_KW, "Return the tangent of z."},
-    {"cosh", cm_cosh, METH_KW, "Return the hyperbolic cosine of z."},
-    {"sinh", cm_sinh, METH_KW, "Return the hyperbolic sine of z."},
-    {"tanh", cm_tanh, METH_KW, "Return the hyperbolic tangent of z."},
-    {"phase", cm_phase, METH_KW, "Return argument, also known as the phase angle, of a complex."},
-    {"polar", cm_polar, METH_KW, "Convert a complex from rectangular coordinates to polar coordinates."},
-    {"rect", cm_rect, METH_KW, "Convert from polar coordinates to rectangular coordinates."},
-    {"isfinite", cm_isfinite, METH_KW, "Return True if both the real and imaginary parts of z are finite, else False."},
-    {"isinf", cm_isinf, METH_KW, "Checks if the real or imaginary part of z is infinite."},
-    {"isnan", cm_isnan, METH_KW, "Checks if the real or imaginary part of z not a number (NaN)."},
+    {"sqrt", cm_sqrt, METH_O, "Return the square root of z."},
+    {"exp", cm_exp, METH_O, "Return the exponential value e**z."},
+    {"log", cm_log, METH_ARGS(1, 2), "log(z[, base]) -> the logarithm of z to the given base."},
+    {"log10", cm_log10, METH_O, "Return the base-10 logarithm of z."},
+    {"acos", cm_acos, METH_O, "Return the arc cosine of z."},
+    {"asin", cm_asin, METH_O, "Return the arc sine of z."},
+    {"atan", cm_atan, METH_O, "Return the arc tangent of z."},
+    {"acosh", cm_acosh, METH_O, "Return the inverse hyperbolic cosine of z."},
+    {"asinh", cm_asinh, METH_O, "Return the inverse hyperbolic sine of z."},
+    {"atanh", cm_atanh, METH_O, "Return the inverse hyperbolic tangent of z."},
+    {"cos", cm_cos, METH_O, "Return the cosine of z."},
+    {"sin", cm_sin, METH_O, "Return the sine of z."},
+    {"tan", cm_tan, METH_O, "Return the tangent of z."},
+    {"cosh", cm_cosh, METH_O, "Return the hyperbolic cosine of z."},
+    {"sinh", cm_sinh, METH_O, "Return the hyperbolic sine of z."},
+    {"tanh", cm_tanh, METH_O, "Return the hyperbolic tangent of z."},
+    {"phase", cm_phase, METH_O, "Return argument, also known as the phase angle, of a complex."},
+    {"polar", cm_polar, METH_O, "Convert a complex from rectangular coordinates to polar coordinates."},
+    {"rect", cm_rect, METH_ARGS(2, 2), "Convert from polar coordinates to rectangular coordinates."},
+    {"isfinite", cm_isfinite, METH_O, "Return True if both the real and imaginary parts of z are finite, else False."},
+    {"isinf", cm_isinf, METH_O, "Checks if the real or imaginary part of z is infinite."},
+    {"isnan", cm_isnan, METH_O, "Checks if the real or imaginary part of z not a number (NaN)."},
     {"isclose", cm_isclose, METH_KW, "Determine whether two complex numbers are close in value."},
     {NULL, NULL, 0, NULL},
 };

@@ -26,8 +26,6 @@ static Obj g_codec_search, g_codec_cache, g_codec_errors;
 
 static Obj c_register(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("register", nargs, kwnames, 1, 1) < 0)
-        return NULL;
     if (!vm_callable(args[0])) {
         err_set(E_TypeError, "argument must be callable");
         return NULL;
@@ -37,8 +35,6 @@ static Obj c_register(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj c_unregister(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("unregister", nargs, kwnames, 1, 1) < 0)
-        return NULL;
     Obj search = g_codec_search;
     for (int64_t i = 0; i < LIST_LEN(search); i++)
         if (LIST_ITEMS(search)[i] == args[0]) {
@@ -112,15 +108,11 @@ out:
 
 static Obj c_lookup(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("lookup", nargs, kwnames, 1, 1) < 0)
-        return NULL;
     return codec_lookup(args[0]);
 }
 
 static Obj c_forget_codec(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("_forget_codec", nargs, kwnames, 1, 1) < 0)
-        return NULL;
     if (!IS_STR(args[0])) {
         err_format(E_TypeError, "_forget_codec() argument must be str, not %s", type_name(args[0]));
         return NULL;
@@ -169,8 +161,6 @@ static Obj c_decode(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj c_register_error(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("register_error", nargs, kwnames, 2, 2) < 0)
-        return NULL;
     if (!IS_STR(args[0])) {
         err_format(E_TypeError, "register_error() argument 1 must be str, not %s", type_name(args[0]));
         return NULL;
@@ -184,8 +174,6 @@ static Obj c_register_error(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj c_lookup_error(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("lookup_error", nargs, kwnames, 1, 1) < 0)
-        return NULL;
     if (!IS_STR(args[0])) {
         err_format(E_TypeError, "lookup_error() argument must be str, not %s", type_name(args[0]));
         return NULL;
@@ -204,14 +192,11 @@ typedef struct {
     bool decode;
 } UnicodeErrorParts;
 
-/* The argument of error handler fname, in parts; -1 with TypeError when
+/* The argument of an error handler (args[0]), in parts; -1 with TypeError when
  * it is neither a UnicodeEncodeError nor a UnicodeDecodeError (nor, unless
  * decode_ok, the second). */
-static int handler_arg(const char *fname, Obj *args, size_t nargs, Obj kwnames, bool decode_ok,
-                       UnicodeErrorParts *u)
+static int handler_arg(Obj *args, bool decode_ok, UnicodeErrorParts *u)
 {
-    if (vm_check_args(fname, nargs, kwnames, 1, 1) < 0)
-        return -1;
     Obj exc = args[0];
     bool enc = vm_isinstance_type(exc, E_UnicodeEncodeError);
     bool dec = vm_isinstance_type(exc, E_UnicodeDecodeError);
@@ -250,8 +235,6 @@ static Obj handler_result(Obj replacement, int64_t end)
 
 static Obj h_strict(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("strict_errors", nargs, kwnames, 1, 1) < 0)
-        return NULL;
     if (!vm_isinstance_type(args[0], E_BaseException)) {
         err_set(E_TypeError, "codec must pass exception instance");
         return NULL;
@@ -263,7 +246,7 @@ static Obj h_strict(Obj *args, size_t nargs, Obj kwnames)
 static Obj h_ignore(Obj *args, size_t nargs, Obj kwnames)
 {
     UnicodeErrorParts u;
-    if (handler_arg("ignore_errors", args, nargs, kwnames, true, &u) < 0)
+    if (handler_arg(args, true, &u) < 0)
         return NULL;
     return handler_result(g_empty_str, u.end);
 }
@@ -271,7 +254,7 @@ static Obj h_ignore(Obj *args, size_t nargs, Obj kwnames)
 static Obj h_replace(Obj *args, size_t nargs, Obj kwnames)
 {
     UnicodeErrorParts u;
-    if (handler_arg("replace_errors", args, nargs, kwnames, true, &u) < 0)
+    if (handler_arg(args, true, &u) < 0)
         return NULL;
     if (u.decode)
         return handler_result(str_from_cstr("\xef\xbf\xbd"), u.end);
@@ -302,11 +285,10 @@ static Obj str_part(Obj s, int64_t start, int64_t end)
 
 /* backslashreplace / xmlcharrefreplace / namereplace of an encode error:
  * the escapes tmpy's ASCII encoder makes for those characters. */
-static Obj encode_escapes(const char *fname, Obj *args, size_t nargs, Obj kwnames, const char *handler,
-                          bool decode_ok)
+static Obj encode_escapes(Obj *args, const char *handler, bool decode_ok)
 {
     UnicodeErrorParts u;
-    if (handler_arg(fname, args, nargs, kwnames, decode_ok, &u) < 0)
+    if (handler_arg(args, decode_ok, &u) < 0)
         return NULL;
     int64_t start = u.start, end = u.end;
     Obj *r = vm_roots(2);
@@ -343,24 +325,24 @@ out:
 
 static Obj h_backslashreplace(Obj *args, size_t nargs, Obj kwnames)
 {
-    return encode_escapes("backslashreplace_errors", args, nargs, kwnames, "backslashreplace", true);
+    return encode_escapes(args, "backslashreplace", true);
 }
 
 static Obj h_xmlcharrefreplace(Obj *args, size_t nargs, Obj kwnames)
 {
-    return encode_escapes("xmlcharrefreplace_errors", args, nargs, kwnames, "xmlcharrefreplace", false);
+    return encode_escapes(args, "xmlcharrefreplace", false);
 }
 
 static Obj h_namereplace(Obj *args, size_t nargs, Obj kwnames)
 {
-    return encode_escapes("namereplace_errors", args, nargs, kwnames, "namereplace", false);
+    return encode_escapes(args, "namereplace", false);
 }
 
 /* surrogateescape: U+DC80..U+DCFF <-> the bytes 0x80..0xFF. */
 static Obj h_surrogateescape(Obj *args, size_t nargs, Obj kwnames)
 {
     UnicodeErrorParts u;
-    if (handler_arg("surrogateescape", args, nargs, kwnames, true, &u) < 0)
+    if (handler_arg(args, true, &u) < 0)
         return NULL;
     int64_t start = u.start, end = u.end;
     Obj *r = vm_roots(2);
@@ -426,7 +408,7 @@ out:
 static Obj h_surrogatepass(Obj *args, size_t nargs, Obj kwnames)
 {
     UnicodeErrorParts u;
-    if (handler_arg("surrogatepass", args, nargs, kwnames, true, &u) < 0)
+    if (handler_arg(args, true, &u) < 0)
         return NULL;
     int64_t start = u.start, end = u.end;
     Obj *r = vm_roots(3);
@@ -718,8 +700,6 @@ out:
  * to its byte, which charmap_encode takes. */
 static Obj c_charmap_build(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("charmap_build", nargs, kwnames, 1, 1) < 0)
-        return NULL;
     if (!IS_STR(args[0])) {
         err_format(E_TypeError, "charmap_build() argument must be str, not %s", type_name(args[0]));
         return NULL;
@@ -976,14 +956,14 @@ out:
 }
 
 static const MethodDef codecs_functions[] = {
-    {"register", c_register, 0, NULL},
-    {"unregister", c_unregister, 0, NULL},
-    {"lookup", c_lookup, 0, NULL},
-    {"_forget_codec", c_forget_codec, 0, NULL},
+    {"register", c_register, METH_O, NULL},
+    {"unregister", c_unregister, METH_O, NULL},
+    {"lookup", c_lookup, METH_O, NULL},
+    {"_forget_codec", c_forget_codec, METH_O, NULL},
     {"encode", c_encode, METH_KW, NULL},
     {"decode", c_decode, METH_KW, NULL},
-    {"register_error", c_register_error, 0, NULL},
-    {"lookup_error", c_lookup_error, 0, NULL},
+    {"register_error", c_register_error, METH_ARGS(2, 2), NULL},
+    {"lookup_error", c_lookup_error, METH_O, NULL},
     {"utf_8_encode", c_utf_8_encode, METH_KW, NULL},
     {"utf_8_decode", c_utf_8_decode, METH_KW, NULL},
     {"ascii_encode", c_ascii_encode, METH_KW, NULL},
@@ -1010,7 +990,7 @@ static const MethodDef codecs_functions[] = {
     {"utf_32_ex_decode", c_utf_32_ex_decode, METH_KW, NULL},
     {"charmap_decode", c_charmap_decode, METH_KW, NULL},
     {"charmap_encode", c_charmap_encode, METH_KW, NULL},
-    {"charmap_build", c_charmap_build, 0, NULL},
+    {"charmap_build", c_charmap_build, METH_O, NULL},
     {"escape_decode", c_escape_decode, METH_KW, NULL},
     {"escape_encode", c_escape_encode, METH_KW, NULL},
     {NULL, NULL, 0, NULL},
@@ -1018,14 +998,14 @@ static const MethodDef codecs_functions[] = {
 
 /* The built-in error handlers, as lookup_error returns them. */
 static const MethodDef handler_functions[] = {
-    {"strict_errors", h_strict, 0, NULL},
-    {"ignore_errors", h_ignore, 0, NULL},
-    {"replace_errors", h_replace, 0, NULL},
-    {"backslashreplace_errors", h_backslashreplace, 0, NULL},
-    {"xmlcharrefreplace_errors", h_xmlcharrefreplace, 0, NULL},
-    {"namereplace_errors", h_namereplace, 0, NULL},
-    {"surrogateescape", h_surrogateescape, 0, NULL},
-    {"surrogatepass", h_surrogatepass, 0, NULL},
+    {"strict_errors", h_strict, METH_O | METH_BARENAME, NULL},
+    {"ignore_errors", h_ignore, METH_O | METH_BARENAME, NULL},
+    {"replace_errors", h_replace, METH_O | METH_BARENAME, NULL},
+    {"backslashreplace_errors", h_backslashreplace, METH_O | METH_BARENAME, NULL},
+    {"xmlcharrefreplace_errors", h_xmlcharrefreplace, METH_O | METH_BARENAME, NULL},
+    {"namereplace_errors", h_namereplace, METH_O | METH_BARENAME, NULL},
+    {"surrogateescape", h_surrogateescape, METH_O | METH_BARENAME, NULL},
+    {"surrogatepass", h_surrogatepass, METH_O | METH_BARENAME, NULL},
     {NULL, NULL, 0, NULL},
 };
 

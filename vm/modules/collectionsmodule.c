@@ -89,8 +89,6 @@ static Obj odict_popitem(Obj *args, size_t nargs, Obj kwnames)
  * themselves end instead of overflowing. */
 static Obj guarded_repr(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("guarded_repr", nargs, kwnames, 2, 2) < 0)
-        return NULL;
     Obj *r = vm_roots(2);
     r[0] = args[0];
     r[1] = args[1];
@@ -111,7 +109,7 @@ static Obj guarded_repr(Obj *args, size_t nargs, Obj kwnames)
 }
 
 static const MethodDef module_funcs[] = {
-    {"guarded_repr", guarded_repr, 0, "guarded_repr(obj, fn) -> fn(obj), or '...' inside obj's own repr"},
+    {"guarded_repr", guarded_repr, METH_ARGS(2, 2), "guarded_repr(obj, fn) -> fn(obj), or '...' inside obj's own repr"},
     {NULL, NULL, 0, NULL},
 };
 

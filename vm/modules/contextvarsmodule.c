@@ -51,7 +51,6 @@ static int check_type(Obj v, TypeObj *t, const char *what)
 static Obj context_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
 {
     (void)type;
-    (void)args;
     if (nargs || (kwnames && TUPLE_LEN(kwnames))) {
         err_set(E_TypeError, "Context() does not accept any arguments");
         return NULL;
@@ -99,7 +98,7 @@ static Obj context_iter(Obj self)
 
 static Obj ctx_get(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("get", nargs, kwnames, 2, 3) < 0 || !ctx_self_check(args[0]))
+    if (!ctx_self_check(args[0]))
         return NULL;
     if (check_type(args[1], T_context_var, "a ContextVar key") < 0)
         return NULL;
@@ -111,7 +110,7 @@ static Obj ctx_get(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj ctx_view(Obj *args, size_t nargs, Obj kwnames, const char *what)
 {
-    if (vm_check_args(what, nargs, kwnames, 1, 1) < 0 || !ctx_self_check(args[0]))
+    if (!ctx_self_check(args[0]))
         return NULL;
     return vm_call_method(ITER(args[0])->a, what, NULL, 0);
 }
@@ -133,7 +132,7 @@ static Obj ctx_items(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj ctx_copy(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("copy", nargs, kwnames, 1, 1) < 0 || !ctx_self_check(args[0]))
+    if (!ctx_self_check(args[0]))
         return NULL;
     return context_alloc(ITER(args[0])->a);
 }
@@ -174,11 +173,11 @@ out:
 }
 
 static const MethodDef context_methods[] = {
-    {"get", ctx_get, 0, NULL},
-    {"keys", ctx_keys, 0, NULL},
-    {"values", ctx_values, 0, NULL},
-    {"items", ctx_items, 0, NULL},
-    {"copy", ctx_copy, 0, NULL},
+    {"get", ctx_get, METH_ARGS(1, 2), NULL},
+    {"keys", ctx_keys, METH_NOARGS, NULL},
+    {"values", ctx_values, METH_NOARGS, NULL},
+    {"items", ctx_items, METH_NOARGS, NULL},
+    {"copy", ctx_copy, METH_NOARGS, NULL},
     {"run", ctx_run, METH_KW, NULL},
     {NULL, NULL, 0, NULL},
 };
@@ -216,7 +215,7 @@ static Obj var_self_check(Obj self)
  * given, else the variable's default, else LookupError. */
 static Obj var_get(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("get", nargs, kwnames, 1, 2) < 0 || !var_self_check(args[0]))
+    if (!var_self_check(args[0]))
         return NULL;
     Obj ctx = current_context();
     if (!ctx)
@@ -256,7 +255,7 @@ out:
 
 static Obj var_set(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("set", nargs, kwnames, 2, 2) < 0 || !var_self_check(args[0]))
+    if (!var_self_check(args[0]))
         return NULL;
     Obj *r = vm_roots(3);
     Obj res = NULL;
@@ -281,7 +280,7 @@ out:
 
 static Obj var_reset(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("reset", nargs, kwnames, 2, 2) < 0 || !var_self_check(args[0]))
+    if (!var_self_check(args[0]))
         return NULL;
     if (!vm_isinstance_type(args[1], T_token)) {
         err_format(E_TypeError, "expected an instance of Token, got '%s'", type_name(args[1]));
@@ -316,8 +315,6 @@ static Obj var_reset(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj var_name(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)nargs;
-    (void)kwnames;
     return ITER(args[0])->a;
 }
 
@@ -345,8 +342,6 @@ out:
 
 static Obj generic_alias_of(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("__class_getitem__", nargs, kwnames, 2, 2) < 0)
-        return NULL;
     Obj *r = vm_roots(1);
     Obj res = NULL;
     r[0] = vm_import_cstr("types");
@@ -357,10 +352,10 @@ static Obj generic_alias_of(Obj *args, size_t nargs, Obj kwnames)
 }
 
 static const MethodDef context_var_methods[] = {
-    {"get", var_get, 0, NULL},
-    {"set", var_set, 0, NULL},
-    {"reset", var_reset, 0, NULL},
-    {"__class_getitem__", generic_alias_of, METH_CLASS, NULL},
+    {"get", var_get, METH_ARGS(0, 1), NULL},
+    {"set", var_set, METH_O, NULL},
+    {"reset", var_reset, METH_O, NULL},
+    {"__class_getitem__", generic_alias_of, METH_CLASS | METH_O, NULL},
     {NULL, NULL, 0, NULL},
 };
 
@@ -368,15 +363,11 @@ static const MethodDef context_var_methods[] = {
 
 static Obj token_var(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)nargs;
-    (void)kwnames;
     return ITER(args[0])->b;
 }
 
 static Obj token_old_value(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)nargs;
-    (void)kwnames;
     return ITER(args[0])->c ? ITER(args[0])->c : g_token_missing;
 }
 
@@ -402,7 +393,7 @@ static Obj token_missing_repr(Obj self)
 }
 
 static const MethodDef token_methods[] = {
-    {"__class_getitem__", generic_alias_of, METH_CLASS, NULL},
+    {"__class_getitem__", generic_alias_of, METH_CLASS | METH_O, NULL},
     {NULL, NULL, 0, NULL},
 };
 
@@ -410,15 +401,12 @@ static const MethodDef token_methods[] = {
 
 static Obj cv_copy_context(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
-    if (vm_check_args("copy_context", nargs, kwnames, 0, 0) < 0)
-        return NULL;
     Obj ctx = current_context();
     return ctx ? context_alloc(ITER(ctx)->a) : NULL;
 }
 
 static const MethodDef contextvars_functions[] = {
-    {"copy_context", cv_copy_context, 0, NULL},
+    {"copy_context", cv_copy_context, METH_NOARGS, NULL},
     {NULL, NULL, 0, NULL},
 };
 

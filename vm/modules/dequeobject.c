@@ -222,8 +222,6 @@ static Obj dq_copy(Obj self)
 
 static Obj m_push(Obj *args, size_t nargs, Obj kwnames, const char *name, bool left)
 {
-    if (meth_check_args("deque", name, nargs - 1, kwnames, 1, 1) < 0)
-        return NULL;
     Obj *r = vm_roots(2);
     r[0] = as_deque(args[0], name);
     r[1] = args[1];
@@ -236,8 +234,6 @@ static Obj deque_appendleft(Obj *args, size_t nargs, Obj kwnames) { return m_pus
 
 static Obj m_pop(Obj *args, size_t nargs, Obj kwnames, const char *name, bool left)
 {
-    if (meth_check_args("deque", name, nargs - 1, kwnames, 0, 0) < 0)
-        return NULL;
     Obj d = as_deque(args[0], name);
     return d ? dq_pop(d, left) : NULL;
 }
@@ -246,8 +242,6 @@ static Obj deque_popleft(Obj *args, size_t nargs, Obj kwnames) { return m_pop(ar
 
 static Obj m_extend(Obj *args, size_t nargs, Obj kwnames, const char *name, bool left)
 {
-    if (meth_check_args("deque", name, nargs - 1, kwnames, 1, 1) < 0)
-        return NULL;
     Obj *r = vm_roots(1);
     r[0] = as_deque(args[0], name);
     int rc = r[0] ? dq_extend(&r[0], args[1], left) : -1;
@@ -259,8 +253,6 @@ static Obj deque_extendleft(Obj *args, size_t nargs, Obj kwnames) { return m_ext
 
 static Obj deque_clear_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (meth_check_args("deque", "clear", nargs - 1, kwnames, 0, 0) < 0)
-        return NULL;
     Obj *r = vm_roots(1);
     r[0] = as_deque(args[0], "clear");
     int rc = r[0] ? dq_clear(&r[0]) : -1;
@@ -270,8 +262,6 @@ static Obj deque_clear_m(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj deque_copy_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (meth_check_args("deque", "copy", nargs - 1, kwnames, 0, 0) < 0)
-        return NULL;
     if (!as_deque(args[0], "copy"))
         return NULL;
     return dq_copy(args[0]);
@@ -279,12 +269,10 @@ static Obj deque_copy_m(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj deque_rotate(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (nargs > 2 && !(kwnames && TUPLE_LEN(kwnames))) {
+    if (nargs > 2) {   /* CPython words this one apart: "deque.rotate expected ..." */
         err_format(E_TypeError, "deque.rotate expected at most 1 argument, got %zu", nargs - 1);
         return NULL;
     }
-    if (meth_check_args("deque", "rotate", nargs - 1, kwnames, 0, 1) < 0)
-        return NULL;
     int64_t n = 1;
     if (nargs > 1 && vm_index_i64(args[1], &n) < 0)
         return NULL;
@@ -327,8 +315,6 @@ static Obj deque_rotate(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj deque_reverse_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (meth_check_args("deque", "reverse", nargs - 1, kwnames, 0, 0) < 0)
-        return NULL;
     Obj d = as_deque(args[0], "reverse");
     if (!d)
         return NULL;
@@ -372,8 +358,6 @@ static int64_t dq_find(Obj *ds, Obj *vs, int64_t start, int64_t stop)
 
 static Obj deque_count(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (meth_check_args("deque", "count", nargs - 1, kwnames, 1, 1) < 0)
-        return NULL;
     Obj *r = vm_roots(2);
     r[0] = as_deque(args[0], "count");
     r[1] = args[1];
@@ -398,13 +382,6 @@ out:
 
 static Obj deque_index(Obj *args, size_t nargs, Obj kwnames)
 {
-    if ((nargs < 2 || nargs > 4) && !(kwnames && TUPLE_LEN(kwnames))) {
-        err_format(E_TypeError, "index() takes at %s %d argument%s (%zu given)", nargs < 2 ? "least" : "most",
-                   nargs < 2 ? 1 : 3, nargs < 2 ? "" : "s", nargs - 1);
-        return NULL;
-    }
-    if (meth_check_args("deque", "index", nargs - 1, kwnames, 1, 3) < 0)
-        return NULL;
     Obj *r = vm_roots(2);
     Obj res = NULL;
     r[0] = as_deque(args[0], "index");
@@ -432,12 +409,6 @@ out:
 
 static Obj deque_insert(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (nargs != 3 && !(kwnames && TUPLE_LEN(kwnames))) {
-        err_format(E_TypeError, "insert() takes exactly 2 arguments (%zu given)", nargs - 1);
-        return NULL;
-    }
-    if (meth_check_args("deque", "insert", nargs - 1, kwnames, 2, 2) < 0)
-        return NULL;
     int64_t i;
     if (vm_index_i64(args[1], &i) < 0)
         return NULL;
@@ -476,8 +447,6 @@ out:
 
 static Obj deque_remove(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (meth_check_args("deque", "remove", nargs - 1, kwnames, 1, 1) < 0)
-        return NULL;
     Obj *r = vm_roots(2);
     Obj res = NULL;
     r[0] = as_deque(args[0], "remove");
@@ -501,8 +470,6 @@ static Obj deque_reversed_m(Obj *args, size_t nargs, Obj kwnames);
 
 static Obj deque_maxlen_get(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)nargs;
-    (void)kwnames;
     Obj d = as_deque(args[0], "maxlen");
     if (!d)
         return NULL;
@@ -675,8 +642,6 @@ static Obj dq_iter_new(Obj self, bool rev)
 static Obj deque_iter(Obj self) { return dq_iter_new(self, false); }
 static Obj deque_reversed_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (meth_check_args("deque", "__reversed__", nargs - 1, kwnames, 0, 0) < 0)
-        return NULL;
     if (!as_deque(args[0], "__reversed__"))
         return NULL;
     return dq_iter_new(args[0], true);
@@ -706,9 +671,6 @@ static Obj deque_reviter_next(Obj it) { return dq_iter_next(it, true); }
 
 static Obj deque_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
-    (void)nargs;
-    (void)kwnames;
     return container_wrap_for_type(T_deque, type, deque_alloc(-1));
 }
 
@@ -863,22 +825,22 @@ out:
 }
 
 static const MethodDef deque_methods[] = {
-    {"append", deque_append, 0, "Add an element to the right side of the deque."},
-    {"appendleft", deque_appendleft, 0, "Add an element to the left side of the deque."},
-    {"pop", deque_pop, 0, "Remove and return the rightmost element."},
-    {"popleft", deque_popleft, 0, "Remove and return the leftmost element."},
-    {"extend", deque_extend, 0, "Extend the right side of the deque with elements from the iterable"},
-    {"extendleft", deque_extendleft, 0, "Extend the left side of the deque with elements from the iterable"},
+    {"append", deque_append, METH_O, "Add an element to the right side of the deque."},
+    {"appendleft", deque_appendleft, METH_O, "Add an element to the left side of the deque."},
+    {"pop", deque_pop, METH_NOARGS, "Remove and return the rightmost element."},
+    {"popleft", deque_popleft, METH_NOARGS, "Remove and return the leftmost element."},
+    {"extend", deque_extend, METH_O, "Extend the right side of the deque with elements from the iterable"},
+    {"extendleft", deque_extendleft, METH_O, "Extend the left side of the deque with elements from the iterable"},
     {"rotate", deque_rotate, 0, "Rotate the deque n steps to the right (default n=1).  If n is negative, rotates left."},
-    {"clear", deque_clear_m, 0, "Remove all elements from the deque."},
-    {"copy", deque_copy_m, 0, "Return a shallow copy of a deque."},
-    {"__copy__", deque_copy_m, 0, "Return a shallow copy of a deque."},
-    {"count", deque_count, 0, "D.count(value) -> integer -- return number of occurrences of value"},
-    {"index", deque_index, 0, "D.index(value, [start, [stop]]) -> integer -- return first index of value."},
-    {"insert", deque_insert, 0, "D.insert(index, object) -- insert object before index"},
-    {"remove", deque_remove, 0, "D.remove(value) -- remove first occurrence of value."},
-    {"reverse", deque_reverse_m, 0, "D.reverse() -- reverse *IN PLACE*"},
-    {"__reversed__", deque_reversed_m, 0, "D.__reversed__() -- return a reverse iterator over the deque"},
+    {"clear", deque_clear_m, METH_NOARGS, "Remove all elements from the deque."},
+    {"copy", deque_copy_m, METH_NOARGS, "Return a shallow copy of a deque."},
+    {"__copy__", deque_copy_m, METH_NOARGS, "Return a shallow copy of a deque."},
+    {"count", deque_count, METH_O, "D.count(value) -> integer -- return number of occurrences of value"},
+    {"index", deque_index, METH_ARGS(1, 3) | METH_OLDMSG, "D.index(value, [start, [stop]]) -> integer -- return first index of value."},
+    {"insert", deque_insert, METH_ARGS(2, 2) | METH_OLDMSG, "D.insert(index, object) -- insert object before index"},
+    {"remove", deque_remove, METH_O, "D.remove(value) -- remove first occurrence of value."},
+    {"reverse", deque_reverse_m, METH_NOARGS, "D.reverse() -- reverse *IN PLACE*"},
+    {"__reversed__", deque_reversed_m, METH_NOARGS, "D.__reversed__() -- return a reverse iterator over the deque"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -92,9 +92,6 @@ out:
 
 static Obj gc_enable(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
-    if (vm_check_args("enable", nargs, kwnames, 0, 0) < 0)
-        return NULL;
     vm_tx_become_inevitable();
     gc_enabled = true;
     apply_auto();
@@ -103,9 +100,6 @@ static Obj gc_enable(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj gc_disable(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
-    if (vm_check_args("disable", nargs, kwnames, 0, 0) < 0)
-        return NULL;
     vm_tx_become_inevitable();
     gc_enabled = false;
     apply_auto();
@@ -114,26 +108,17 @@ static Obj gc_disable(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj gc_isenabled(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
-    if (vm_check_args("isenabled", nargs, kwnames, 0, 0) < 0)
-        return NULL;
     return vm_bool(gc_enabled);
 }
 
 static Obj gc_get_count(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
-    if (vm_check_args("get_count", nargs, kwnames, 0, 0) < 0)
-        return NULL;
     return tuple_pack(3, int_from_i64((int64_t)(tm_gc_young_bytes() >> 10)),
                       int_from_i64((int64_t)tm_gc_minors_since_major()), MAKE_SMALLINT(0));
 }
 
 static Obj gc_get_threshold(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
-    if (vm_check_args("get_threshold", nargs, kwnames, 0, 0) < 0)
-        return NULL;
     size_t min;
     double factor;
     tm_gc_get_major_threshold(&min, &factor);
@@ -150,8 +135,6 @@ static Obj gc_get_threshold(Obj *args, size_t nargs, Obj kwnames)
  * least 1); threshold2 its growth factor in percent (at least 110). */
 static Obj gc_set_threshold(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("set_threshold", nargs, kwnames, 1, 3) < 0)
-        return NULL;
     int64_t t[3];
     for (size_t i = 0; i < nargs; i++)
         if (vm_index_i64(args[i], &t[i]) < 0)
@@ -175,17 +158,17 @@ static const MethodDef gc_functions[] = {
      "Run a major collection, then the weak-reference callbacks and finalizers it queued. Returns the number "
      "of old objects the collection freed plus the number it found unreachable and queued for finalization "
      "(young objects that died in the minor collection before it are not counted)."},
-    {"enable", gc_enable, 0, "Enable automatic major collections (started by old-space growth)."},
-    {"disable", gc_disable, 0,
+    {"enable", gc_enable, METH_NOARGS, "Enable automatic major collections (started by old-space growth)."},
+    {"disable", gc_disable, METH_NOARGS,
      "Disable automatic major collections; minor collections still run, and a full heap still collects."},
-    {"isenabled", gc_isenabled, 0, "Returns true if automatic major collections are enabled."},
-    {"get_count", gc_get_count, 0,
+    {"isenabled", gc_isenabled, METH_NOARGS, "Returns true if automatic major collections are enabled."},
+    {"get_count", gc_get_count, METH_NOARGS,
      "(KiB allocated young by this thread since its last minor collection, minor collections since the "
      "last major collection, 0)."},
-    {"get_threshold", gc_get_threshold, 0,
+    {"get_threshold", gc_get_threshold, METH_NOARGS,
      "(nursery size in KiB, minimum old-space size for a major collection in MiB, major growth factor in "
      "percent)."},
-    {"set_threshold", gc_set_threshold, 0,
+    {"set_threshold", gc_set_threshold, METH_OLDMSG | METH_ARGS(1, 3),
      "set_threshold(threshold0[, threshold1[, threshold2]]): threshold0 == 0 disables automatic collections, "
      "any other value enables them (the nursery size is fixed at start-up); threshold1: the major "
      "collection's minimum old-space size in MiB; threshold2: its growth factor in percent (>= 110)."},

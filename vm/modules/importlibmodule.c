@@ -49,8 +49,6 @@ out:
 
 static Obj il_reload(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("reload", nargs, kwnames, 1, 1) < 0)
-        return NULL;
     if (TID(args[0]) != TID_MODULE) {
         err_set(E_TypeError, "reload() argument must be a module");
         return NULL;
@@ -66,16 +64,13 @@ static Obj il_reload(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj il_invalidate_caches(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
-    if (vm_check_args("invalidate_caches", nargs, kwnames, 0, 0) < 0)
-        return NULL;
     return g_None;
 }
 
 static const MethodDef importlib_functions[] = {
     {"import_module", il_import_module, METH_KW, NULL},
-    {"reload", il_reload, 0, NULL},
-    {"invalidate_caches", il_invalidate_caches, 0, NULL},
+    {"reload", il_reload, METH_O, NULL},
+    {"invalidate_caches", il_invalidate_caches, METH_NOARGS, NULL},
     {NULL, NULL, 0, NULL},
 };
 
@@ -95,9 +90,6 @@ Obj importlib_module_init(void)
 /* importlib.machinery.all_suffixes(): source then bytecode suffixes (tmpy loads no extension modules) */
 static Obj im_all_suffixes(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
-    if (vm_check_args("all_suffixes", nargs, kwnames, 0, 0) < 0)
-        return NULL;
     Obj *r = vm_roots(2);
     Obj res = NULL;
     r[0] = list_new(0);
@@ -109,7 +101,7 @@ static Obj im_all_suffixes(Obj *args, size_t nargs, Obj kwnames)
 }
 
 static const MethodDef machinery_functions[] = {
-    {"all_suffixes", im_all_suffixes, 0, NULL},
+    {"all_suffixes", im_all_suffixes, METH_NOARGS, NULL},
     {NULL, NULL, 0, NULL},
 };
 

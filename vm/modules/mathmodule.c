@@ -25,23 +25,6 @@ static Obj range_error(void)
     return NULL;
 }
 
-/* Exactly n positional arguments, CPython's message for math.f(). */
-static int check_nargs(const char *name, size_t nargs, Obj kwnames, size_t n)
-{
-    if (kwnames && TUPLE_LEN(kwnames) > 0) {
-        err_format(E_TypeError, "math.%s() takes no keyword arguments", name);
-        return -1;
-    }
-    if (nargs != n) {
-        if (n == 1)
-            err_format(E_TypeError, "math.%s() takes exactly one argument (%zu given)", name, nargs);
-        else
-            err_format(E_TypeError, "%s expected %zu arguments, got %zu", name, n, nargs);
-        return -1;
-    }
-    return 0;
-}
-
 static inline int to_double(Obj v, double *out)
 {
     if (IS_FLOAT(v)) {
@@ -55,7 +38,7 @@ static inline int to_double(Obj v, double *out)
 static Obj math_1(Obj *args, size_t nargs, Obj kwnames, const char *name, double (*f)(double), bool can_overflow)
 {
     double x;
-    if (check_nargs(name, nargs, kwnames, 1) < 0 || to_double(args[0], &x) < 0)
+    if (to_double(args[0], &x) < 0)
         return NULL;
     double r = f(x);
     if (isnan(r) && !isnan(x))
@@ -97,7 +80,7 @@ MATH1(cbrt, cbrt, false)
 static Obj scaled(Obj *args, size_t nargs, Obj kwnames, const char *name, double factor)
 {
     double x;
-    if (check_nargs(name, nargs, kwnames, 1) < 0 || to_double(args[0], &x) < 0)
+    if (to_double(args[0], &x) < 0)
         return NULL;
     return float_new(x * factor);
 }
@@ -274,7 +257,7 @@ static double lgamma_py(double x, int *err)
 static Obj math_gamma_like(Obj *args, size_t nargs, Obj kwnames, const char *name, double (*f)(double, int *))
 {
     double x;
-    if (check_nargs(name, nargs, kwnames, 1) < 0 || to_double(args[0], &x) < 0)
+    if (to_double(args[0], &x) < 0)
         return NULL;
     int err;
     double r = f(x, &err);
@@ -292,7 +275,7 @@ static Obj m_lgamma(Obj *args, size_t nargs, Obj kwnames) { return math_gamma_li
 /* ------------------------------------------------------------------ */
 static int two_doubles(const char *name, Obj *args, size_t nargs, Obj kwnames, double *x, double *y)
 {
-    if (check_nargs(name, nargs, kwnames, 2) < 0 || to_double(args[0], x) < 0 || to_double(args[1], y) < 0)
+    if (to_double(args[0], x) < 0 || to_double(args[1], y) < 0)
         return -1;
     return 0;
 }
@@ -363,7 +346,7 @@ static Obj m_nextafter(Obj *args, size_t nargs, Obj kwnames)
 static Obj m_ulp(Obj *args, size_t nargs, Obj kwnames)
 {
     double x;
-    if (check_nargs("ulp", nargs, kwnames, 1) < 0 || to_double(args[0], &x) < 0)
+    if (to_double(args[0], &x) < 0)
         return NULL;
     if (isnan(x) || isinf(x))
         return float_new(fabs(x));
@@ -377,21 +360,21 @@ static Obj m_ulp(Obj *args, size_t nargs, Obj kwnames)
 static Obj m_isnan(Obj *args, size_t nargs, Obj kwnames)
 {
     double x;
-    if (check_nargs("isnan", nargs, kwnames, 1) < 0 || to_double(args[0], &x) < 0)
+    if (to_double(args[0], &x) < 0)
         return NULL;
     return vm_bool(isnan(x));
 }
 static Obj m_isinf(Obj *args, size_t nargs, Obj kwnames)
 {
     double x;
-    if (check_nargs("isinf", nargs, kwnames, 1) < 0 || to_double(args[0], &x) < 0)
+    if (to_double(args[0], &x) < 0)
         return NULL;
     return vm_bool(isinf(x));
 }
 static Obj m_isfinite(Obj *args, size_t nargs, Obj kwnames)
 {
     double x;
-    if (check_nargs("isfinite", nargs, kwnames, 1) < 0 || to_double(args[0], &x) < 0)
+    if (to_double(args[0], &x) < 0)
         return NULL;
     return vm_bool(isfinite(x));
 }
@@ -429,7 +412,7 @@ done:
 static Obj m_frexp(Obj *args, size_t nargs, Obj kwnames)
 {
     double x;
-    if (check_nargs("frexp", nargs, kwnames, 1) < 0 || to_double(args[0], &x) < 0)
+    if (to_double(args[0], &x) < 0)
         return NULL;
     int e = 0;
     double m = x;
@@ -444,7 +427,7 @@ static Obj m_frexp(Obj *args, size_t nargs, Obj kwnames)
 static Obj m_ldexp(Obj *args, size_t nargs, Obj kwnames)
 {
     double x;
-    if (check_nargs("ldexp", nargs, kwnames, 2) < 0 || to_double(args[0], &x) < 0)
+    if (to_double(args[0], &x) < 0)
         return NULL;
     Obj i = vm_unwrap(args[1]);
     if (!IS_INT(i)) {
@@ -468,7 +451,7 @@ static Obj m_ldexp(Obj *args, size_t nargs, Obj kwnames)
 static Obj m_modf(Obj *args, size_t nargs, Obj kwnames)
 {
     double x, ip, fp;
-    if (check_nargs("modf", nargs, kwnames, 1) < 0 || to_double(args[0], &x) < 0)
+    if (to_double(args[0], &x) < 0)
         return NULL;
     if (isinf(x)) {
         ip = x;
@@ -489,8 +472,6 @@ static Obj m_modf(Obj *args, size_t nargs, Obj kwnames)
 static Obj round_to_int(Obj *args, size_t nargs, Obj kwnames, const char *name, const char *dunder,
                         double (*f)(double))
 {
-    if (check_nargs(name, nargs, kwnames, 1) < 0)
-        return NULL;
     Obj v = args[0];
     if (IS_FLOAT(v))
         return int_from_double(f(FLOAT_VAL(v)));
@@ -561,13 +542,8 @@ static int log_helper(Obj v, double (*f)(double), double *out)
 
 static Obj m_log(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (kwnames && TUPLE_LEN(kwnames) > 0) {
-        err_set(E_TypeError, "log() takes no keyword arguments");
-        return NULL;
-    }
-    if (nargs < 1 || nargs > 2) {
-        err_format(E_TypeError, nargs < 1 ? "log expected at least 1 argument, got %zu"
-                                          : "log expected at most 2 arguments, got %zu", nargs);
+    if (nargs < 1 || nargs > 2) {   /* CPython's own wording for log */
+        err_set(E_TypeError, "math.log requires 1 to 2 arguments");
         return NULL;
     }
     double num, den;
@@ -587,7 +563,7 @@ static Obj m_log(Obj *args, size_t nargs, Obj kwnames)
 static Obj m_log2(Obj *args, size_t nargs, Obj kwnames)
 {
     double r;
-    if (check_nargs("log2", nargs, kwnames, 1) < 0 || log_helper(args[0], log2, &r) < 0)
+    if (log_helper(args[0], log2, &r) < 0)
         return NULL;
     return float_new(r);
 }
@@ -595,7 +571,7 @@ static Obj m_log2(Obj *args, size_t nargs, Obj kwnames)
 static Obj m_log10(Obj *args, size_t nargs, Obj kwnames)
 {
     double r;
-    if (check_nargs("log10", nargs, kwnames, 1) < 0 || log_helper(args[0], log10, &r) < 0)
+    if (log_helper(args[0], log10, &r) < 0)
         return NULL;
     return float_new(r);
 }
@@ -645,10 +621,6 @@ enum { NORM_STACK = 16 };
 
 static Obj m_hypot(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (kwnames && TUPLE_LEN(kwnames) > 0) {
-        err_set(E_TypeError, "hypot() takes no keyword arguments");
-        return NULL;
-    }
     double local[NORM_STACK];
     double *v = nargs <= NORM_STACK ? local : malloc(nargs * sizeof(double));
     if (!v)
@@ -676,8 +648,6 @@ static Obj m_hypot(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj m_dist(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (check_nargs("dist", nargs, kwnames, 2) < 0)
-        return NULL;
     Obj *r = vm_roots(2);
     Obj res = NULL;
     double *v = NULL;
@@ -721,8 +691,6 @@ done:
 /* ------------------------------------------------------------------ */
 static Obj m_fsum(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (check_nargs("fsum", nargs, kwnames, 1) < 0)
-        return NULL;
     Obj *r = vm_roots(2);
     Obj res = NULL;
     size_t n = 0, cap = 32;
@@ -847,16 +815,12 @@ done:
 /* ------------------------------------------------------------------ */
 static Obj m_factorial(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (check_nargs("factorial", nargs, kwnames, 1) < 0)
-        return NULL;
     Obj n = vm_index(args[0]);
     return n ? int_factorial(n) : NULL;
 }
 
 static Obj m_isqrt(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (check_nargs("isqrt", nargs, kwnames, 1) < 0)
-        return NULL;
     Obj n = vm_index(args[0]);
     return n ? int_isqrt(n) : NULL;
 }
@@ -864,10 +828,6 @@ static Obj m_isqrt(Obj *args, size_t nargs, Obj kwnames)
 /* gcd / lcm of any number of ints */
 static Obj gcd_lcm(Obj *args, size_t nargs, Obj kwnames, bool lcm)
 {
-    if (kwnames && TUPLE_LEN(kwnames) > 0) {
-        err_format(E_TypeError, "%s() takes no keyword arguments", lcm ? "lcm" : "gcd");
-        return NULL;
-    }
     Obj *r = vm_roots(2);
     Obj res = NULL;
     r[0] = MAKE_SMALLINT(lcm ? 1 : 0);
@@ -889,19 +849,6 @@ static Obj m_lcm(Obj *args, size_t nargs, Obj kwnames) { return gcd_lcm(args, na
 
 static Obj comb_perm_args(Obj *args, size_t nargs, Obj kwnames, bool perm)
 {
-    const char *name = perm ? "perm" : "comb";
-    if (kwnames && TUPLE_LEN(kwnames) > 0) {
-        err_format(E_TypeError, "%s() takes no keyword arguments", name);
-        return NULL;
-    }
-    if (nargs < (perm ? 1u : 2u) || nargs > 2) {
-        if (perm)
-            err_format(E_TypeError, nargs < 1 ? "perm expected at least 1 argument, got %zu"
-                                              : "perm expected at most 2 arguments, got %zu", nargs);
-        else
-            err_format(E_TypeError, "comb expected 2 arguments, got %zu", nargs);
-        return NULL;
-    }
     Obj *r = vm_roots(2);
     Obj res = NULL;
     if (!(r[0] = vm_index(args[0])))
@@ -930,61 +877,61 @@ static Obj m_perm(Obj *args, size_t nargs, Obj kwnames) { return comb_perm_args(
 
 /* ------------------------------------------------------------------ */
 static const MethodDef math_functions[] = {
-    {"sqrt", m_sqrt, 0, "Return the square root of x."},
-    {"exp", m_exp, 0, "Return e raised to the power of x."},
-    {"exp2", m_exp2, 0, "Return 2 raised to the power of x."},
-    {"expm1", m_expm1, 0, "Return exp(x)-1."},
-    {"log", m_log, 0, "log(x, [base=math.e])"},
-    {"log2", m_log2, 0, "Return the base 2 logarithm of x."},
-    {"log10", m_log10, 0, "Return the base 10 logarithm of x."},
-    {"log1p", m_log1p, 0, "Return the natural logarithm of 1+x (base e)."},
-    {"pow", m_pow, 0, "Return x**y (x to the power of y)."},
-    {"fabs", m_fabs, 0, "Return the absolute value of the float x."},
-    {"floor", m_floor, 0, "Return the floor of x as an Integral."},
-    {"ceil", m_ceil, 0, "Return the ceiling of x as an Integral."},
-    {"trunc", m_trunc, 0, "Truncates the Real x to the nearest Integral toward 0."},
-    {"sin", m_sin, 0, NULL},
-    {"cos", m_cos, 0, NULL},
-    {"tan", m_tan, 0, NULL},
-    {"asin", m_asin, 0, NULL},
-    {"acos", m_acos, 0, NULL},
-    {"atan", m_atan, 0, NULL},
-    {"atan2", m_atan2, 0, NULL},
-    {"sinh", m_sinh, 0, NULL},
-    {"cosh", m_cosh, 0, NULL},
-    {"tanh", m_tanh, 0, NULL},
-    {"asinh", m_asinh, 0, NULL},
-    {"acosh", m_acosh, 0, NULL},
-    {"atanh", m_atanh, 0, NULL},
+    {"sqrt", m_sqrt, METH_O, "Return the square root of x."},
+    {"exp", m_exp, METH_O, "Return e raised to the power of x."},
+    {"exp2", m_exp2, METH_O, "Return 2 raised to the power of x."},
+    {"expm1", m_expm1, METH_O, "Return exp(x)-1."},
+    {"log", m_log, METH_BARENAME, "log(x, [base=math.e])"},
+    {"log2", m_log2, METH_O, "Return the base 2 logarithm of x."},
+    {"log10", m_log10, METH_O, "Return the base 10 logarithm of x."},
+    {"log1p", m_log1p, METH_O, "Return the natural logarithm of 1+x (base e)."},
+    {"pow", m_pow, METH_ARGS(2, 2), "Return x**y (x to the power of y)."},
+    {"fabs", m_fabs, METH_O, "Return the absolute value of the float x."},
+    {"floor", m_floor, METH_O, "Return the floor of x as an Integral."},
+    {"ceil", m_ceil, METH_O, "Return the ceiling of x as an Integral."},
+    {"trunc", m_trunc, METH_O, "Truncates the Real x to the nearest Integral toward 0."},
+    {"sin", m_sin, METH_O, NULL},
+    {"cos", m_cos, METH_O, NULL},
+    {"tan", m_tan, METH_O, NULL},
+    {"asin", m_asin, METH_O, NULL},
+    {"acos", m_acos, METH_O, NULL},
+    {"atan", m_atan, METH_O, NULL},
+    {"atan2", m_atan2, METH_ARGS(2, 2), NULL},
+    {"sinh", m_sinh, METH_O, NULL},
+    {"cosh", m_cosh, METH_O, NULL},
+    {"tanh", m_tanh, METH_O, NULL},
+    {"asinh", m_asinh, METH_O, NULL},
+    {"acosh", m_acosh, METH_O, NULL},
+    {"atanh", m_atanh, METH_O, NULL},
     {"hypot", m_hypot, 0, "Multidimensional Euclidean distance from the origin to a point."},
-    {"dist", m_dist, 0, "Return the Euclidean distance between two points p and q."},
-    {"degrees", m_degrees, 0, "Convert angle x from radians to degrees."},
-    {"radians", m_radians, 0, "Convert angle x from degrees to radians."},
-    {"copysign", m_copysign, 0, NULL},
-    {"fmod", m_fmod, 0, NULL},
-    {"remainder", m_remainder, 0, NULL},
-    {"modf", m_modf, 0, NULL},
-    {"frexp", m_frexp, 0, NULL},
-    {"ldexp", m_ldexp, 0, NULL},
-    {"isnan", m_isnan, 0, NULL},
-    {"isinf", m_isinf, 0, NULL},
-    {"isfinite", m_isfinite, 0, NULL},
+    {"dist", m_dist, METH_ARGS(2, 2), "Return the Euclidean distance between two points p and q."},
+    {"degrees", m_degrees, METH_O, "Convert angle x from radians to degrees."},
+    {"radians", m_radians, METH_O, "Convert angle x from degrees to radians."},
+    {"copysign", m_copysign, METH_ARGS(2, 2), NULL},
+    {"fmod", m_fmod, METH_ARGS(2, 2), NULL},
+    {"remainder", m_remainder, METH_ARGS(2, 2), NULL},
+    {"modf", m_modf, METH_O, NULL},
+    {"frexp", m_frexp, METH_O, NULL},
+    {"ldexp", m_ldexp, METH_ARGS(2, 2), NULL},
+    {"isnan", m_isnan, METH_O, NULL},
+    {"isinf", m_isinf, METH_O, NULL},
+    {"isfinite", m_isfinite, METH_O, NULL},
     {"isclose", m_isclose, METH_KW, NULL},
     {"gcd", m_gcd, 0, "Greatest Common Divisor."},
     {"lcm", m_lcm, 0, "Least Common Multiple."},
-    {"factorial", m_factorial, 0, "Find n!."},
-    {"comb", m_comb, 0, NULL},
-    {"perm", m_perm, 0, NULL},
-    {"isqrt", m_isqrt, 0, NULL},
-    {"fsum", m_fsum, 0, NULL},
+    {"factorial", m_factorial, METH_O, "Find n!."},
+    {"comb", m_comb, METH_ARGS(2, 2), NULL},
+    {"perm", m_perm, METH_ARGS(1, 2), NULL},
+    {"isqrt", m_isqrt, METH_O, NULL},
+    {"fsum", m_fsum, METH_O, NULL},
     {"prod", m_prod, METH_KW, NULL},
-    {"erf", m_erf, 0, NULL},
-    {"erfc", m_erfc, 0, NULL},
-    {"gamma", m_gamma, 0, NULL},
-    {"lgamma", m_lgamma, 0, NULL},
-    {"cbrt", m_cbrt, 0, NULL},
-    {"nextafter", m_nextafter, 0, NULL},
-    {"ulp", m_ulp, 0, NULL},
+    {"erf", m_erf, METH_O, NULL},
+    {"erfc", m_erfc, METH_O, NULL},
+    {"gamma", m_gamma, METH_O, NULL},
+    {"lgamma", m_lgamma, METH_O, NULL},
+    {"cbrt", m_cbrt, METH_O, NULL},
+    {"nextafter", m_nextafter, METH_ARGS(2, 2), NULL},
+    {"ulp", m_ulp, METH_O, NULL},
     {NULL, NULL, 0, NULL},
 };
 

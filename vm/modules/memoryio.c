@@ -214,9 +214,6 @@ out:
 
 static Obj sio_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
-    (void)nargs;
-    (void)kwnames;
     Obj *r = vm_roots(2);
     Obj res = NULL;
     r[0] = list_new_capacity(4);
@@ -285,8 +282,6 @@ out:
 
 static Obj sio_write(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("write", nargs - 1, kwnames, 1, 1) < 0)
-        return NULL;
     Obj s = open_self(args[0], T_StringIO, false);
     if (!s)
         return NULL;
@@ -299,8 +294,6 @@ static Obj sio_write(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj sio_getvalue(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("getvalue", nargs - 1, kwnames, 0, 0) < 0)
-        return NULL;
     Obj s = open_self(args[0], T_StringIO, false);
     if (!s || sio_settle(s) < 0)
         return NULL;
@@ -416,9 +409,6 @@ out:
 
 static Obj bio_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
-    (void)nargs;
-    (void)kwnames;
     Obj *r = vm_roots(1);
     Obj res = NULL;
     r[0] = bytearray_new("", 0);
@@ -464,8 +454,6 @@ static int64_t bio_len(Obj s)
 
 static Obj bio_getvalue(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("getvalue", nargs - 1, kwnames, 0, 0) < 0)
-        return NULL;
     Obj s = open_self(args[0], T_BytesIO, true);
     if (!s)
         return NULL;
@@ -477,8 +465,6 @@ static Obj bio_getvalue(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj bio_getbuffer(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("getbuffer", nargs - 1, kwnames, 0, 0) < 0)
-        return NULL;
     Obj s = open_self(args[0], T_BytesIO, true);
     return s ? vm_call1((Obj)T_memoryview, ITER(s)->a) : NULL;
 }
@@ -524,8 +510,6 @@ static Obj bio_readline_impl(Obj s, int64_t size)
 /* readinto(buffer): bytes read into a bytearray; their count. */
 static Obj bio_readinto(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("readinto", nargs - 1, kwnames, 1, 1) < 0)
-        return NULL;
     Obj s = open_self(args[0], T_BytesIO, true);
     if (!s)
         return NULL;
@@ -555,8 +539,6 @@ static Obj bio_readinto(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj bio_write(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("write", nargs - 1, kwnames, 1, 1) < 0)
-        return NULL;
     Obj s = open_self(args[0], T_BytesIO, true);
     if (!s)
         return NULL;
@@ -645,8 +627,6 @@ static Obj mio_readline_impl(Obj s, TypeObj *t, int64_t size)
 /* read(size=-1), also BytesIO's read1 */
 static Obj mio_read(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("read", nargs - 1, kwnames, 0, 1) < 0)
-        return NULL;
     TypeObj *t;
     int64_t size;
     if (!open_typed(args[0], &t) || size_arg(nargs > 1 ? args[1] : NULL, &size) < 0)
@@ -657,8 +637,6 @@ static Obj mio_read(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj mio_readline(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("readline", nargs - 1, kwnames, 0, 1) < 0)
-        return NULL;
     TypeObj *t;
     int64_t size;
     if (!open_typed(args[0], &t) || size_arg(nargs > 1 ? args[1] : NULL, &size) < 0)
@@ -680,8 +658,6 @@ static Obj mio_next(Obj self)
 
 static Obj mio_tell(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("tell", nargs - 1, kwnames, 0, 0) < 0)
-        return NULL;
     TypeObj *t;
     Obj s = open_typed(args[0], &t);
     return s ? int_from_i64(ITER(s)->i) : NULL;
@@ -691,8 +667,6 @@ static Obj mio_tell(Obj *args, size_t nargs, Obj kwnames)
  * position or the end; the messages differ in case as CPython's do. */
 static Obj mio_seek(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("seek", nargs - 1, kwnames, 1, 2) < 0)
-        return NULL;
     TypeObj *t;
     int64_t pos, whence = 0;
     if (!open_typed(args[0], &t) || vm_index_i64(args[1], &pos) < 0 ||
@@ -727,8 +701,6 @@ static Obj mio_seek(Obj *args, size_t nargs, Obj kwnames)
 /* truncate(size=None): None is the position. */
 static Obj mio_truncate(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("truncate", nargs - 1, kwnames, 0, 1) < 0)
-        return NULL;
     TypeObj *t;
     int64_t size;
     if (!open_typed(args[0], &t) || size_arg(nargs > 1 ? args[1] : NULL, &size) < 0)
@@ -748,8 +720,6 @@ static Obj mio_truncate(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj mio_close(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("close", nargs - 1, kwnames, 0, 0) < 0)
-        return NULL;
     Obj s = check_self(args[0], type_of(args[0]));
     if (!s)
         return NULL;
@@ -760,8 +730,6 @@ static Obj mio_close(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj mio_closed(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)nargs;
-    (void)kwnames;
     Obj s = check_self(args[0], type_of(args[0]));
     return s ? vm_bool(ITER(s)->kind & IO_CLOSED) : NULL;
 }
@@ -769,23 +737,17 @@ static Obj mio_closed(Obj *args, size_t nargs, Obj kwnames)
 /* readable, writable, seekable: True while open. */
 static Obj mio_true(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("readable", nargs - 1, kwnames, 0, 0) < 0)
-        return NULL;
     TypeObj *t = type_of(args[0]);
     return open_self(args[0], t, t == T_BytesIO) ? g_True : NULL;
 }
 
 static Obj mio_isatty(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("isatty", nargs - 1, kwnames, 0, 0) < 0)
-        return NULL;
     return open_self(args[0], type_of(args[0]), true) ? g_False : NULL;
 }
 
 static Obj mio_flush(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("flush", nargs - 1, kwnames, 0, 0) < 0)
-        return NULL;
     TypeObj *t = type_of(args[0]);
     if (t == T_BytesIO)
         return open_self(args[0], t, true) ? g_None : NULL;
@@ -794,16 +756,12 @@ static Obj mio_flush(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj mio_enter(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("__enter__", nargs - 1, kwnames, 0, 0) < 0)
-        return NULL;
     return open_self(args[0], type_of(args[0]), true) ? args[0] : NULL;
 }
 
 /* __exit__(*exc_info): close; exceptions go on. */
 static Obj mio_exit(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)nargs;
-    (void)kwnames;
     return mio_close(args, 1, NULL) ? g_None : NULL;
 }
 
@@ -820,14 +778,14 @@ static Obj mio_unsupported(const char *what)
 
 static Obj mio_fileno(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("fileno", nargs - 1, kwnames, 0, 0) < 0 || !check_self(args[0], type_of(args[0])))
+    if (!check_self(args[0], type_of(args[0])))
         return NULL;
     return mio_unsupported("fileno");
 }
 
 static Obj mio_detach(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("detach", nargs - 1, kwnames, 0, 0) < 0 || !check_self(args[0], type_of(args[0])))
+    if (!check_self(args[0], type_of(args[0])))
         return NULL;
     return mio_unsupported("detach");
 }
@@ -836,8 +794,6 @@ static Obj mio_detach(Obj *args, size_t nargs, Obj kwnames)
  * reaches hint. Like writelines, IOBase's in CPython: its closed message. */
 static Obj mio_readlines(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("readlines", nargs - 1, kwnames, 0, 1) < 0)
-        return NULL;
     int64_t hint;
     TypeObj *t = type_of(args[0]);
     if (!open_self(args[0], t, true) || size_arg(nargs > 1 ? args[1] : NULL, &hint) < 0)
@@ -870,8 +826,6 @@ out:
 
 static Obj mio_writelines(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("writelines", nargs - 1, kwnames, 1, 1) < 0)
-        return NULL;
     if (!open_self(args[0], type_of(args[0]), true))
         return NULL;
     Obj *r = vm_roots(3);
@@ -898,8 +852,6 @@ out:
 
 static Obj sio_newlines(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)nargs;
-    (void)kwnames;
     Obj s = open_self(args[0], T_StringIO, false);
     if (!s)
         return NULL;
@@ -927,52 +879,47 @@ out:
 
 static Obj sio_none_attr(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
-    (void)nargs;
-    (void)kwnames;
     return g_None;
 }
 
 static Obj sio_line_buffering(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)nargs;
-    (void)kwnames;
     return open_self(args[0], T_StringIO, false) ? g_False : NULL;
 }
 
 static const MethodDef common_methods[] = {
-    {"close", mio_close, 0, NULL},
-    {"read", mio_read, 0, NULL},
-    {"readline", mio_readline, 0, NULL},
-    {"tell", mio_tell, 0, NULL},
-    {"seek", mio_seek, 0, NULL},
-    {"truncate", mio_truncate, 0, NULL},
-    {"readable", mio_true, 0, NULL},
-    {"writable", mio_true, 0, NULL},
-    {"seekable", mio_true, 0, NULL},
-    {"isatty", mio_isatty, 0, NULL},
-    {"flush", mio_flush, 0, NULL},
-    {"fileno", mio_fileno, 0, NULL},
-    {"detach", mio_detach, 0, NULL},
-    {"readlines", mio_readlines, 0, NULL},
-    {"writelines", mio_writelines, 0, NULL},
-    {"__enter__", mio_enter, 0, NULL},
+    {"close", mio_close, METH_NOARGS, NULL},
+    {"read", mio_read, METH_ARGS(0, 1), NULL},
+    {"readline", mio_readline, METH_ARGS(0, 1), NULL},
+    {"tell", mio_tell, METH_NOARGS, NULL},
+    {"seek", mio_seek, METH_ARGS(1, 2), NULL},
+    {"truncate", mio_truncate, METH_ARGS(0, 1), NULL},
+    {"readable", mio_true, METH_NOARGS, NULL},
+    {"writable", mio_true, METH_NOARGS, NULL},
+    {"seekable", mio_true, METH_NOARGS, NULL},
+    {"isatty", mio_isatty, METH_NOARGS, NULL},
+    {"flush", mio_flush, METH_NOARGS, NULL},
+    {"fileno", mio_fileno, METH_NOARGS, NULL},
+    {"detach", mio_detach, METH_NOARGS, NULL},
+    {"readlines", mio_readlines, METH_ARGS(0, 1), NULL},
+    {"writelines", mio_writelines, METH_O, NULL},
+    {"__enter__", mio_enter, METH_NOARGS, NULL},
     {"__exit__", mio_exit, 0, NULL},
     {NULL, NULL, 0, NULL},
 };
 
 static const MethodDef stringio_methods[] = {
-    {"write", sio_write, 0, NULL},
-    {"getvalue", sio_getvalue, 0, NULL},
+    {"write", sio_write, METH_O, NULL},
+    {"getvalue", sio_getvalue, METH_NOARGS, NULL},
     {NULL, NULL, 0, NULL},
 };
 
 static const MethodDef bytesio_methods[] = {
-    {"write", bio_write, 0, NULL},
-    {"getvalue", bio_getvalue, 0, NULL},
-    {"getbuffer", bio_getbuffer, 0, NULL},
-    {"read1", mio_read, 0, NULL},
-    {"readinto", bio_readinto, 0, NULL},
+    {"write", bio_write, METH_O, NULL},
+    {"getvalue", bio_getvalue, METH_NOARGS, NULL},
+    {"getbuffer", bio_getbuffer, METH_NOARGS, NULL},
+    {"read1", mio_read, METH_ARGS(0, 1), NULL},
+    {"readinto", bio_readinto, METH_O, NULL},
     {NULL, NULL, 0, NULL},
 };
 

@@ -225,8 +225,6 @@ out:
  * terminal on fd; OSError when fd is not one. */
 static Obj os_get_terminal_size(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("get_terminal_size", nargs, kwnames, 0, 1) < 0)
-        return NULL;
     int64_t fd = STDOUT_FILENO;
     if (nargs && vm_index_i64(args[0], &fd) < 0)
         return NULL;
@@ -248,8 +246,6 @@ static Obj os_lstat(Obj *args, size_t nargs, Obj kwnames) { return do_stat(args,
 
 static Obj os_fstat(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("fstat", nargs, kwnames, 1, 1) < 0)
-        return NULL;
     int64_t fd;
     if (arg_c_int(args[0], &fd) < 0)
         return NULL;
@@ -263,9 +259,6 @@ static Obj os_fstat(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj os_getcwd(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
-    if (vm_check_args("getcwd", nargs, kwnames, 0, 0) < 0)
-        return NULL;
     char buf[PATH_MAX];
     if (!getcwd(buf, sizeof buf))
         return err_from_errno(errno, NULL);
@@ -274,9 +267,6 @@ static Obj os_getcwd(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj os_getcwdb(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
-    if (vm_check_args("getcwdb", nargs, kwnames, 0, 0) < 0)
-        return NULL;
     char buf[PATH_MAX];
     if (!getcwd(buf, sizeof buf))
         return err_from_errno(errno, NULL);
@@ -553,8 +543,6 @@ out:
 static Obj os_close(Obj *args, size_t nargs, Obj kwnames)
 {
     vm_tx_become_inevitable();   /* changes the world: no abort may repeat it */
-    if (vm_check_args("close", nargs, kwnames, 1, 1) < 0)
-        return NULL;
     int64_t fd;
     if (arg_c_int(args[0], &fd) < 0)
         return NULL;
@@ -565,8 +553,6 @@ static Obj os_close(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj os_read(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("read", nargs, kwnames, 2, 2) < 0)
-        return NULL;
     int64_t fd, n;
     if (arg_c_int(args[0], &fd) < 0 || vm_index_i64(args[1], &n) < 0)
         return NULL;
@@ -593,8 +579,6 @@ static Obj os_read(Obj *args, size_t nargs, Obj kwnames)
 static Obj os_write(Obj *args, size_t nargs, Obj kwnames)
 {
     vm_tx_become_inevitable();   /* changes the world: no abort may repeat it */
-    if (vm_check_args("write", nargs, kwnames, 2, 2) < 0)
-        return NULL;
     int64_t fd;
     if (arg_c_int(args[0], &fd) < 0)
         return NULL;
@@ -645,8 +629,6 @@ out:
 static Obj os_putenv(Obj *args, size_t nargs, Obj kwnames)
 {
     vm_tx_become_inevitable();   /* changes the world: no abort may repeat it */
-    if (vm_check_args("putenv", nargs, kwnames, 2, 2) < 0)
-        return NULL;
     if (!IS_STR(args[0]) || !IS_STR(args[1])) {
         err_format(E_TypeError, "str expected, not %s", type_name(IS_STR(args[0]) ? args[1] : args[0]));
         return NULL;
@@ -677,8 +659,6 @@ static Obj os_putenv(Obj *args, size_t nargs, Obj kwnames)
 static Obj os_unsetenv(Obj *args, size_t nargs, Obj kwnames)
 {
     vm_tx_become_inevitable();   /* changes the world: no abort may repeat it */
-    if (vm_check_args("unsetenv", nargs, kwnames, 1, 1) < 0)
-        return NULL;
     if (!IS_STR(args[0])) {
         err_format(E_TypeError, "str expected, not %s", type_name(args[0]));
         return NULL;
@@ -706,9 +686,6 @@ static Obj os_unsetenv(Obj *args, size_t nargs, Obj kwnames)
 #define OS_INT_GETTER(fname, expr)                                             \
     static Obj os_##fname(Obj *args, size_t nargs, Obj kwnames)                \
     {                                                                          \
-        (void)args;                                                            \
-        if (vm_check_args(#fname, nargs, kwnames, 0, 0) < 0)                   \
-            return NULL;                                                       \
         return MAKE_SMALLINT(expr);                                            \
     }
 OS_INT_GETTER(getpid, getpid())
@@ -717,8 +694,6 @@ OS_INT_GETTER(getpid, getpid())
  * before the call returns (the main thread gets it). */
 static Obj os_kill(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("kill", nargs, kwnames, 2, 2) < 0)
-        return NULL;
     int64_t pid, sig;
     for (int i = 0; i < 2; i++)
         if (!IS_INT(vm_unwrap(args[i]))) {
@@ -744,17 +719,12 @@ OS_INT_GETTER(getegid, getegid())
 
 static Obj os_cpu_count(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
-    if (vm_check_args("cpu_count", nargs, kwnames, 0, 0) < 0)
-        return NULL;
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     return n > 0 ? MAKE_SMALLINT(n) : g_None;
 }
 
 static Obj os_urandom(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("urandom", nargs, kwnames, 1, 1) < 0)
-        return NULL;
     int64_t n;
     if (vm_index_i64(args[0], &n) < 0)
         return NULL;
@@ -786,8 +756,6 @@ static Obj os_urandom(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj os_strerror(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("strerror", nargs, kwnames, 1, 1) < 0)
-        return NULL;
     int64_t e;
     if (arg_c_int(args[0], &e) < 0)
         return NULL;
@@ -864,8 +832,6 @@ out:
 static Obj os__exit(Obj *args, size_t nargs, Obj kwnames)
 {
     vm_tx_become_inevitable();   /* changes the world: no abort may repeat it */
-    if (vm_check_args("_exit", nargs, kwnames, 1, 1) < 0)
-        return NULL;
     int64_t n;
     if (arg_c_int(args[0], &n) < 0)
         return NULL;
@@ -1084,8 +1050,6 @@ out:
 
 static Obj one_path_fn(Obj *args, size_t nargs, Obj kwnames, const char *fname, PathStr *ps)
 {
-    if (vm_check_args(fname, nargs, kwnames, 1, 1) < 0)
-        return NULL;
     if (pstr(args[0], ps) < 0)
         return NULL;
     return g_None;
@@ -1200,10 +1164,6 @@ static Obj pp_isabs(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj pp_join(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (kwnames && TUPLE_LEN(kwnames)) {
-        err_set(E_TypeError, "join() takes no keyword arguments");
-        return NULL;
-    }
     if (nargs < 1) {
         err_set(E_TypeError, "join() missing 1 required positional argument: 'a'");
         return NULL;
@@ -1483,8 +1443,6 @@ out:
 
 static Obj pp_commonprefix(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("commonprefix", nargs, kwnames, 1, 1) < 0)
-        return NULL;
     Obj *r = vm_roots(1);
     Obj res = NULL;
     r[0] = vm_list_from_iter(args[0]);
@@ -1638,8 +1596,6 @@ static int stat_arg(Obj v, struct stat *st, bool follow)
 #define PRED(fname, follow, test)                                              \
     static Obj pp_##fname(Obj *args, size_t nargs, Obj kwnames)                \
     {                                                                          \
-        if (vm_check_args(#fname, nargs, kwnames, 1, 1) < 0)                   \
-            return NULL;                                                       \
         struct stat st;                                                        \
         int rc = stat_arg(args[0], &st, follow);                               \
         if (rc == -2)                                                          \
@@ -1653,10 +1609,8 @@ PRED(isdir, true, S_ISDIR(st.st_mode))
 PRED(islink, false, S_ISLNK(st.st_mode))
 
 /* getsize and friends raise OSError. */
-static Obj stat_value(Obj *args, size_t nargs, Obj kwnames, const char *fname, int what)
+static Obj stat_value(Obj *args, int what)
 {
-    if (vm_check_args(fname, nargs, kwnames, 1, 1) < 0)
-        return NULL;
     struct stat st;
     int rc = stat_any(args[0], "stat", true, true, &st);
     if (rc == -2)
@@ -1671,15 +1625,13 @@ static Obj stat_value(Obj *args, size_t nargs, Obj kwnames, const char *fname, i
     }
 }
 
-static Obj pp_getsize(Obj *args, size_t nargs, Obj kwnames) { return stat_value(args, nargs, kwnames, "getsize", 0); }
-static Obj pp_getmtime(Obj *args, size_t nargs, Obj kwnames) { return stat_value(args, nargs, kwnames, "getmtime", 1); }
-static Obj pp_getatime(Obj *args, size_t nargs, Obj kwnames) { return stat_value(args, nargs, kwnames, "getatime", 2); }
-static Obj pp_getctime(Obj *args, size_t nargs, Obj kwnames) { return stat_value(args, nargs, kwnames, "getctime", 3); }
+static Obj pp_getsize(Obj *args, size_t nargs, Obj kwnames) { return stat_value(args, 0); }
+static Obj pp_getmtime(Obj *args, size_t nargs, Obj kwnames) { return stat_value(args, 1); }
+static Obj pp_getatime(Obj *args, size_t nargs, Obj kwnames) { return stat_value(args, 2); }
+static Obj pp_getctime(Obj *args, size_t nargs, Obj kwnames) { return stat_value(args, 3); }
 
 static Obj pp_samefile(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("samefile", nargs, kwnames, 2, 2) < 0)
-        return NULL;
     struct stat a, b;
     int r1 = stat_any(args[0], "stat", true, true, &a);
     if (r1 == -2)
@@ -1696,15 +1648,11 @@ static Obj pp_samefile(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj pp_normcase(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("normcase", nargs, kwnames, 1, 1) < 0)
-        return NULL;
     return vm_fspath(args[0]);
 }
 
 static Obj pp_splitdrive(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("splitdrive", nargs, kwnames, 1, 1) < 0)
-        return NULL;
     Obj *r = vm_roots(2);
     Obj res = NULL;
     r[0] = vm_fspath(args[0]);
@@ -1723,36 +1671,36 @@ static Obj pp_splitdrive(Obj *args, size_t nargs, Obj kwnames)
 
 static const MethodDef posixpath_functions[] = {
     {"join", pp_join, 0, NULL},
-    {"split", pp_split, 0, NULL},
-    {"basename", pp_basename, 0, NULL},
-    {"dirname", pp_dirname, 0, NULL},
-    {"splitext", pp_splitext, 0, NULL},
-    {"splitdrive", pp_splitdrive, 0, NULL},
-    {"isabs", pp_isabs, 0, NULL},
-    {"normpath", pp_normpath, 0, NULL},
-    {"normcase", pp_normcase, 0, NULL},
-    {"abspath", pp_abspath, 0, NULL},
+    {"split", pp_split, METH_O, NULL},
+    {"basename", pp_basename, METH_O, NULL},
+    {"dirname", pp_dirname, METH_O, NULL},
+    {"splitext", pp_splitext, METH_O, NULL},
+    {"splitdrive", pp_splitdrive, METH_O, NULL},
+    {"isabs", pp_isabs, METH_O, NULL},
+    {"normpath", pp_normpath, METH_O, NULL},
+    {"normcase", pp_normcase, METH_O, NULL},
+    {"abspath", pp_abspath, METH_O, NULL},
     {"realpath", pp_realpath, METH_KW, NULL},
     {"relpath", pp_relpath, METH_KW, NULL},
-    {"commonprefix", pp_commonprefix, 0, NULL},
-    {"expanduser", pp_expanduser, 0, NULL},
-    {"expandvars", pp_expandvars, 0, NULL},
-    {"exists", pp_exists, 0, NULL},
-    {"lexists", pp_lexists, 0, NULL},
-    {"isfile", pp_isfile, 0, NULL},
-    {"isdir", pp_isdir, 0, NULL},
-    {"islink", pp_islink, 0, NULL},
-    {"getsize", pp_getsize, 0, NULL},
-    {"getmtime", pp_getmtime, 0, NULL},
-    {"getatime", pp_getatime, 0, NULL},
-    {"getctime", pp_getctime, 0, NULL},
-    {"samefile", pp_samefile, 0, NULL},
+    {"commonprefix", pp_commonprefix, METH_O, NULL},
+    {"expanduser", pp_expanduser, METH_O, NULL},
+    {"expandvars", pp_expandvars, METH_O, NULL},
+    {"exists", pp_exists, METH_O, NULL},
+    {"lexists", pp_lexists, METH_O, NULL},
+    {"isfile", pp_isfile, METH_O, NULL},
+    {"isdir", pp_isdir, METH_O, NULL},
+    {"islink", pp_islink, METH_O, NULL},
+    {"getsize", pp_getsize, METH_O, NULL},
+    {"getmtime", pp_getmtime, METH_O, NULL},
+    {"getatime", pp_getatime, METH_O, NULL},
+    {"getctime", pp_getctime, METH_O, NULL},
+    {"samefile", pp_samefile, METH_ARGS(2, 2), NULL},
     {NULL, NULL, 0, NULL},
 };
 
 static const MethodDef os_functions[] = {
-    {"getcwd", os_getcwd, 0, NULL},
-    {"getcwdb", os_getcwdb, 0, NULL},
+    {"getcwd", os_getcwd, METH_NOARGS, NULL},
+    {"getcwdb", os_getcwdb, METH_NOARGS, NULL},
     {"chdir", os_chdir, METH_KW, NULL},
     {"listdir", os_listdir, METH_KW, NULL},
     {"mkdir", os_mkdir, METH_KW, NULL},
@@ -1763,33 +1711,33 @@ static const MethodDef os_functions[] = {
     {"rename", os_rename, METH_KW, NULL},
     {"replace", os_replace, METH_KW, NULL},
     {"stat", os_stat, METH_KW, NULL},
-    {"get_terminal_size", os_get_terminal_size, 0, NULL},
+    {"get_terminal_size", os_get_terminal_size, METH_ARGS(0, 1), NULL},
     {"lstat", os_lstat, METH_KW, NULL},
-    {"fstat", os_fstat, 0, NULL},
+    {"fstat", os_fstat, METH_O, NULL},
     {"access", os_access, METH_KW, NULL},
     {"chmod", os_chmod, METH_KW, NULL},
     {"open", os_open, METH_KW, NULL},
-    {"close", os_close, 0, NULL},
-    {"read", os_read, 0, NULL},
-    {"write", os_write, 0, NULL},
+    {"close", os_close, METH_O, NULL},
+    {"read", os_read, METH_ARGS(2, 2), NULL},
+    {"write", os_write, METH_ARGS(2, 2), NULL},
     {"getenv", os_getenv, METH_KW, NULL},
-    {"putenv", os_putenv, 0, NULL},
-    {"unsetenv", os_unsetenv, 0, NULL},
-    {"getpid", os_getpid, 0, NULL},
-    {"getppid", os_getppid, 0, NULL},
-    {"getuid", os_getuid, 0, NULL},
-    {"geteuid", os_geteuid, 0, NULL},
-    {"getgid", os_getgid, 0, NULL},
-    {"getegid", os_getegid, 0, NULL},
-    {"cpu_count", os_cpu_count, 0, NULL},
-    {"urandom", os_urandom, 0, NULL},
-    {"strerror", os_strerror, 0, NULL},
+    {"putenv", os_putenv, METH_ARGS(2, 2), NULL},
+    {"unsetenv", os_unsetenv, METH_O, NULL},
+    {"getpid", os_getpid, METH_NOARGS, NULL},
+    {"getppid", os_getppid, METH_NOARGS, NULL},
+    {"getuid", os_getuid, METH_NOARGS, NULL},
+    {"geteuid", os_geteuid, METH_NOARGS, NULL},
+    {"getgid", os_getgid, METH_NOARGS, NULL},
+    {"getegid", os_getegid, METH_NOARGS, NULL},
+    {"cpu_count", os_cpu_count, METH_NOARGS, NULL},
+    {"urandom", os_urandom, METH_O, NULL},
+    {"strerror", os_strerror, METH_O, NULL},
     {"fspath", os_fspath, METH_KW, NULL},
     {"fsencode", os_fsencode, METH_KW, NULL},
     {"fsdecode", os_fsdecode, METH_KW, NULL},
     {"system", os_system, METH_KW, NULL},
-    {"_exit", os__exit, 0, NULL},
-    {"kill", os_kill, 0, NULL},
+    {"_exit", os__exit, METH_O, NULL},
+    {"kill", os_kill, METH_OLDMSG | METH_ARGS(2, 2), NULL},
     {"walk", os_walk, METH_KW, NULL},
     {NULL, NULL, 0, NULL},
 };

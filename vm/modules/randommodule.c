@@ -664,10 +664,6 @@ out:
 
 static Obj r_random(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (unlikely(nargs != 1 || kwnames)) {
-        if (vm_check_args("random", nargs ? nargs - 1 : 0, kwnames, 0, 0) < 0)
-            return NULL;
-    }
     MTState *s = self_state(args, nargs);
     if (!s)
         return NULL;
@@ -676,8 +672,6 @@ static Obj r_random(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj r_getrandbits(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("getrandbits", nargs ? nargs - 1 : 0, kwnames, 1, 1) < 0)
-        return NULL;
     int64_t k;
     if (arg_c_int(args[1], &k) < 0)   /* CPython takes k as a C int */
         return NULL;
@@ -690,8 +684,6 @@ static Obj r_getrandbits(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj r_randbytes(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("randbytes", nargs ? nargs - 1 : 0, kwnames, 1, 1) < 0)
-        return NULL;
     int64_t n;
     if (arg_c_int(args[1], &n) < 0)
         return NULL;
@@ -745,8 +737,6 @@ static Obj r_randbytes(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj r_getstate(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("getstate", nargs ? nargs - 1 : 0, kwnames, 0, 0) < 0)
-        return NULL;
     Obj *r = vm_roots(3);
     Obj res = NULL;
     r[0] = args[0];
@@ -775,8 +765,6 @@ out:
 
 static Obj r_setstate(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("setstate", nargs ? nargs - 1 : 0, kwnames, 1, 1) < 0)
-        return NULL;
     Obj state = vm_unwrap(args[1]);
     if (!IS_TUPLE(state) || TUPLE_LEN(state) < 1) {
         err_set(E_TypeError, "state vector must be a tuple");
@@ -851,8 +839,6 @@ static Obj r_setstate(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj r_randbelow(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("_randbelow", nargs ? nargs - 1 : 0, kwnames, 1, 1) < 0)
-        return NULL;
     Obj n = vm_index(args[1]);
     if (!n)
         return NULL;
@@ -1072,8 +1058,6 @@ out:
 
 static Obj r_choice(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("choice", nargs ? nargs - 1 : 0, kwnames, 1, 1) < 0)
-        return NULL;
     Obj seq = args[1];
     int64_t n = vm_len(seq);
     if (n < 0)
@@ -1095,8 +1079,6 @@ static Obj r_choice(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj r_shuffle(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("shuffle", nargs ? nargs - 1 : 0, kwnames, 1, 1) < 0)
-        return NULL;
     int64_t n = vm_len(args[1]);
     if (n < 0)
         return NULL;
@@ -1926,8 +1908,6 @@ static Obj r_weibullvariate(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj random_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
-    (void)nargs;
     if (type == (Obj)T_Random && kwnames && TUPLE_LEN(kwnames)) {
         err_set(E_TypeError, "Random() takes no keyword arguments");
         return NULL;
@@ -1972,9 +1952,6 @@ static int random_tp_init(Obj self, Obj *args, size_t nargs, Obj kwnames)
 
 static Obj sr_random(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
-    if (vm_check_args("random", nargs ? nargs - 1 : 0, kwnames, 0, 0) < 0)
-        return NULL;
     unsigned char b[7];
     if (getrandom(b, sizeof b, 0) != (ssize_t)sizeof b)
         return err_from_errno(errno, NULL);
@@ -1986,8 +1963,6 @@ static Obj sr_random(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj sr_getrandbits(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("getrandbits", nargs ? nargs - 1 : 0, kwnames, 1, 1) < 0)
-        return NULL;
     int64_t k;
     if (vm_index_i64(args[1], &k) < 0)
         return NULL;
@@ -2040,16 +2015,16 @@ static Obj sr_notimplemented(Obj *args, size_t nargs, Obj kwnames)
 
 static const MethodDef random_methods[] = {
     {"seed", r_seed, METH_KW, "Initialize internal state from a seed."},
-    {"random", r_random, 0, "random() -> x in the interval [0, 1)."},
-    {"getrandbits", r_getrandbits, 0, "getrandbits(k) -> x.  Generates an int with k random bits."},
-    {"randbytes", r_randbytes, 0, "Generate n random bytes."},
-    {"getstate", r_getstate, 0, "Return internal state; can be passed to setstate() later."},
-    {"setstate", r_setstate, 0, "Restore internal state from object returned by getstate()."},
-    {"_randbelow", r_randbelow, 0, "Return a random int in the range [0,n).  Defined for n > 0."},
+    {"random", r_random, METH_NOARGS, "random() -> x in the interval [0, 1)."},
+    {"getrandbits", r_getrandbits, METH_O, "getrandbits(k) -> x.  Generates an int with k random bits."},
+    {"randbytes", r_randbytes, METH_O, "Generate n random bytes."},
+    {"getstate", r_getstate, METH_NOARGS, "Return internal state; can be passed to setstate() later."},
+    {"setstate", r_setstate, METH_O, "Restore internal state from object returned by getstate()."},
+    {"_randbelow", r_randbelow, METH_O, "Return a random int in the range [0,n).  Defined for n > 0."},
     {"randrange", r_randrange, METH_KW, "Choose a random item from range(stop) or range(start, stop[, step])."},
     {"randint", r_randint, METH_KW, "Return random integer in range [a, b], including both end points."},
-    {"choice", r_choice, 0, "Choose a random element from a non-empty sequence."},
-    {"shuffle", r_shuffle, 0, "Shuffle list x in place, and return None."},
+    {"choice", r_choice, METH_O, "Choose a random element from a non-empty sequence."},
+    {"shuffle", r_shuffle, METH_O, "Shuffle list x in place, and return None."},
     {"sample", r_sample, METH_KW, "Chooses k unique random elements from a population sequence."},
     {"choices", r_choices, METH_KW, "Return a k sized list of population elements chosen with replacement."},
     {"uniform", r_uniform, METH_KW, "Get a random number in the range [a, b) or [a, b] depending on rounding."},
@@ -2067,8 +2042,8 @@ static const MethodDef random_methods[] = {
 };
 
 static const MethodDef sysrandom_methods[] = {
-    {"random", sr_random, 0, "Get the next random number in the range 0.0 <= X < 1.0."},
-    {"getrandbits", sr_getrandbits, 0, "getrandbits(k) -> x.  Generates an int with k random bits."},
+    {"random", sr_random, METH_NOARGS, "Get the next random number in the range 0.0 <= X < 1.0."},
+    {"getrandbits", sr_getrandbits, METH_O, "getrandbits(k) -> x.  Generates an int with k random bits."},
     {"seed", sr_seed, METH_KW, "Stub method.  Not used for a system random number generator."},
     {"getstate", sr_notimplemented, METH_KW, NULL},
     {"setstate", sr_notimplemented, METH_KW, NULL},

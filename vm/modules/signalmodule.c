@@ -144,8 +144,6 @@ static int install(int sig, void (*action)(int))
 
 static Obj sig_signal(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("signal", nargs, kwnames, 2, 2) < 0)
-        return NULL;
     int sig;
     if (signal_number(args[0], &sig) < 0)
         return NULL;
@@ -182,8 +180,6 @@ static Obj sig_signal(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj sig_getsignal(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("getsignal", nargs, kwnames, 1, 1) < 0)
-        return NULL;
     int sig;
     if (signal_number(args[0], &sig) < 0)
         return NULL;
@@ -192,15 +188,6 @@ static Obj sig_getsignal(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj sig_default_int_handler(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
-    if (kwnames && TUPLE_LEN(kwnames) > 0) {
-        err_set(E_TypeError, "default_int_handler() takes no keyword arguments");
-        return NULL;
-    }
-    if (nargs != 2) {
-        err_format(E_TypeError, "default_int_handler expected 2 arguments, got %zu", nargs);
-        return NULL;
-    }
     err_set_obj((Obj)E_KeyboardInterrupt);
     return NULL;
 }
@@ -210,8 +197,6 @@ static Obj sig_default_int_handler(Obj *args, size_t nargs, Obj kwnames)
  * it is blocked). */
 static Obj sig_raise_signal(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("raise_signal", nargs, kwnames, 1, 1) < 0)
-        return NULL;
     int64_t sig;
     if (c_int_arg(args[0], &sig) < 0)
         return NULL;
@@ -230,8 +215,6 @@ static Obj sig_raise_signal(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj sig_alarm(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("alarm", nargs, kwnames, 1, 1) < 0)
-        return NULL;
     int64_t secs;
     if (c_int_arg(args[0], &secs) < 0)
         return NULL;
@@ -242,9 +225,6 @@ static Obj sig_alarm(Obj *args, size_t nargs, Obj kwnames)
 /* Wait for a signal: returns once a handler ran. */
 static Obj sig_pause(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
-    if (vm_check_args("pause", nargs, kwnames, 0, 0) < 0)
-        return NULL;
     uint32_t never = 0;
     vm_blocking_begin();
     tm_park(&never, TM_PARK_FOREVER, true);
@@ -254,8 +234,6 @@ static Obj sig_pause(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj sig_strsignal(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("strsignal", nargs, kwnames, 1, 1) < 0)
-        return NULL;
     int sig;
     if (signal_number(args[0], &sig) < 0)
         return NULL;
@@ -267,9 +245,6 @@ static Obj sig_strsignal(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj sig_valid_signals(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
-    if (vm_check_args("valid_signals", nargs, kwnames, 0, 0) < 0)
-        return NULL;
     sigset_t all;
     sigfillset(&all);
     Obj *r = vm_roots(1);
@@ -344,8 +319,6 @@ static int seconds_to_timeval(Obj v, struct timeval *tv)
 
 static Obj sig_setitimer(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("setitimer", nargs, kwnames, 2, 3) < 0)
-        return NULL;
     int which;
     struct itimerval nv = {{0, 0}, {0, 0}}, old;
     if (which_timer(args[0], &which) < 0)
@@ -365,8 +338,6 @@ static Obj sig_setitimer(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj sig_getitimer(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("getitimer", nargs, kwnames, 1, 1) < 0)
-        return NULL;
     int which;
     struct itimerval cur;
     if (which_timer(args[0], &which) < 0)
@@ -377,15 +348,15 @@ static Obj sig_getitimer(Obj *args, size_t nargs, Obj kwnames)
 }
 
 static const MethodDef signal_functions[] = {
-    {"signal", sig_signal, 0, "Set the action for the given signal; return the previous one."},
-    {"getsignal", sig_getsignal, 0, "Return the current action for the given signal."},
-    {"raise_signal", sig_raise_signal, 0, "Send a signal to the executing process."},
-    {"alarm", sig_alarm, 0, "Arrange for SIGALRM to arrive after the given number of seconds."},
-    {"pause", sig_pause, 0, "Wait until a signal arrives."},
-    {"strsignal", sig_strsignal, 0, "Return the system description of the given signal."},
-    {"valid_signals", sig_valid_signals, 0, "Return a set of valid signal numbers on this platform."},
-    {"setitimer", sig_setitimer, 0, "Set an interval timer; return its previous (delay, interval)."},
-    {"getitimer", sig_getitimer, 0, "Return the current (delay, interval) of an interval timer."},
+    {"signal", sig_signal, METH_ARGS(2, 2), "Set the action for the given signal; return the previous one."},
+    {"getsignal", sig_getsignal, METH_O, "Return the current action for the given signal."},
+    {"raise_signal", sig_raise_signal, METH_O, "Send a signal to the executing process."},
+    {"alarm", sig_alarm, METH_O, "Arrange for SIGALRM to arrive after the given number of seconds."},
+    {"pause", sig_pause, METH_NOARGS, "Wait until a signal arrives."},
+    {"strsignal", sig_strsignal, METH_O, "Return the system description of the given signal."},
+    {"valid_signals", sig_valid_signals, METH_NOARGS, "Return a set of valid signal numbers on this platform."},
+    {"setitimer", sig_setitimer, METH_ARGS(2, 3), "Set an interval timer; return its previous (delay, interval)."},
+    {"getitimer", sig_getitimer, METH_O, "Return the current (delay, interval) of an interval timer."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -394,7 +365,7 @@ static const MethodDef signal_functions[] = {
 /* ------------------------------------------------------------------ */
 
 static const MethodDef default_int_handler_def = {
-    "default_int_handler", sig_default_int_handler, METH_KW,
+    "default_int_handler", sig_default_int_handler, METH_ARGS(2, 2),
     "The default handler for SIGINT installed by Python.\n\nIt raises KeyboardInterrupt."};
 
 void signals_init(void)

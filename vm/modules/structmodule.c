@@ -768,8 +768,6 @@ out:
 
 static Obj unpack_iterator_length_hint(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("__length_hint__", nargs, kwnames, 1, 1) < 0)
-        return NULL;
     Obj self = args[0];
     if (!ITER(self)->a)
         return MAKE_SMALLINT(0);
@@ -789,22 +787,24 @@ static Obj unpack_iterator_length_hint(Obj *args, size_t nargs, Obj kwnames)
  * format or a Struct (format_of). */
 static Obj s_pack(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("pack", nargs, kwnames, 1, 1 << 30) < 0)
+    if (nargs == 0) {   /* the module function without its format (CPython's wording) */
+        err_set(E_TypeError, "missing format argument");
         return NULL;
+    }
     return do_pack(args[0], args + 1, nargs - 1);
 }
 
 static Obj s_pack_into(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("pack_into", nargs, kwnames, 1, 1 << 30) < 0)
+    if (nargs == 0) {   /* the module function without its format (CPython's wording) */
+        err_set(E_TypeError, "missing format argument");
         return NULL;
+    }
     return do_pack_into("pack_into", args[0], args + 1, nargs - 1);
 }
 
 static Obj s_unpack(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("unpack", nargs, kwnames, 2, 2) < 0)
-        return NULL;
     return do_unpack(args[0], args[1]);
 }
 
@@ -821,8 +821,6 @@ static Obj s_unpack_from(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj s_iter_unpack(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("iter_unpack", nargs, kwnames, 2, 2) < 0)
-        return NULL;
     Obj *r = vm_roots(2);
     Obj res = NULL;
     r[1] = args[1];
@@ -835,8 +833,6 @@ static Obj s_iter_unpack(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj s_calcsize(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("calcsize", nargs, kwnames, 1, 1) < 0)
-        return NULL;
     Format f;
     if (format_of(args[0], &f) < 0)
         return NULL;
@@ -848,9 +844,6 @@ static Obj s_calcsize(Obj *args, size_t nargs, Obj kwnames)
 /* Formats are not cached: nothing to clear. */
 static Obj s_clearcache(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
-    if (vm_check_args("_clearcache", nargs, kwnames, 0, 0) < 0)
-        return NULL;
     return g_None;
 }
 
@@ -898,22 +891,16 @@ static Obj st_unpack_from(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj st_iter_unpack(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("iter_unpack", nargs, kwnames, 2, 2) < 0)
-        return NULL;
     return do_iter_unpack(args[0], args[1]);
 }
 
 static Obj st_format(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)nargs;
-    (void)kwnames;
     return ITER(args[0])->a;
 }
 
 static Obj st_size(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)nargs;
-    (void)kwnames;
     Format f;
     if (format_parse(ITER(args[0])->a, &f) < 0)
         return NULL;
@@ -925,25 +912,25 @@ static Obj st_size(Obj *args, size_t nargs, Obj kwnames)
 static const MethodDef struct_methods[] = {
     {"pack", s_pack, 0, NULL},
     {"pack_into", s_pack_into, 0, NULL},
-    {"unpack", s_unpack, 0, NULL},
+    {"unpack", s_unpack, METH_O, NULL},
     {"unpack_from", st_unpack_from, METH_KW, NULL},
-    {"iter_unpack", st_iter_unpack, 0, NULL},
+    {"iter_unpack", st_iter_unpack, METH_O, NULL},
     {NULL, NULL, 0, NULL},
 };
 
 static const MethodDef unpack_iterator_methods[] = {
-    {"__length_hint__", unpack_iterator_length_hint, 0, NULL},
+    {"__length_hint__", unpack_iterator_length_hint, METH_NOARGS, NULL},
     {NULL, NULL, 0, NULL},
 };
 
 static const MethodDef struct_functions[] = {
     {"pack", s_pack, 0, NULL},
     {"pack_into", s_pack_into, 0, NULL},
-    {"unpack", s_unpack, 0, NULL},
+    {"unpack", s_unpack, METH_ARGS(2, 2), NULL},
     {"unpack_from", s_unpack_from, METH_KW, NULL},
-    {"iter_unpack", s_iter_unpack, 0, NULL},
-    {"calcsize", s_calcsize, 0, NULL},
-    {"_clearcache", s_clearcache, 0, NULL},
+    {"iter_unpack", s_iter_unpack, METH_ARGS(2, 2), NULL},
+    {"calcsize", s_calcsize, METH_O, NULL},
+    {"_clearcache", s_clearcache, METH_NOARGS, NULL},
     {NULL, NULL, 0, NULL},
 };
 

@@ -20,8 +20,6 @@ double vm_switch_interval = 0.005;
 
 static Obj sys_exit(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("exit", nargs, kwnames, 0, 1) < 0)
-        return NULL;
     Obj exc = exc_new(E_SystemExit, args, nargs);
     if (exc)
         err_set_obj(exc);
@@ -30,16 +28,11 @@ static Obj sys_exit(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj sys_getrecursionlimit(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
-    if (vm_check_args("getrecursionlimit", nargs, kwnames, 0, 0) < 0)
-        return NULL;
     return MAKE_SMALLINT(vm_recursion_limit);
 }
 
 static Obj sys_setrecursionlimit(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("setrecursionlimit", nargs, kwnames, 1, 1) < 0)
-        return NULL;
     int64_t n;
     if (IS_FLOAT(args[0])) {
         err_set(E_TypeError, "'float' object cannot be interpreted as an integer");
@@ -67,9 +60,6 @@ static Obj handled_exception(void)
 
 static Obj sys_exc_info(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
-    if (vm_check_args("exc_info", nargs, kwnames, 0, 0) < 0)
-        return NULL;
     Obj e = handled_exception();
     if (!e)
         return tuple_pack(3, g_None, g_None, g_None);
@@ -79,17 +69,12 @@ static Obj sys_exc_info(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj sys_exception(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
-    if (vm_check_args("exception", nargs, kwnames, 0, 0) < 0)
-        return NULL;
     Obj e = handled_exception();
     return e ? e : g_None;
 }
 
 static Obj sys_intern(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("intern", nargs, kwnames, 1, 1) < 0)
-        return NULL;
     if (!IS_STR(args[0])) {
         err_format(E_TypeError, "intern() argument must be str, not %s", type_name(args[0]));
         return NULL;
@@ -226,9 +211,6 @@ done:
 
 static Obj sys_get_asyncgen_hooks(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
-    if (vm_check_args("get_asyncgen_hooks", nargs, kwnames, 0, 0) < 0)
-        return NULL;
     Obj *it = vm_roots(2);
     it[0] = vm_ts.roots[ROOT_ASYNCGEN_FIRSTITER] ? vm_ts.roots[ROOT_ASYNCGEN_FIRSTITER] : g_None;
     it[1] = vm_ts.roots[ROOT_ASYNCGEN_FINALIZER] ? vm_ts.roots[ROOT_ASYNCGEN_FINALIZER] : g_None;
@@ -239,24 +221,16 @@ static Obj sys_get_asyncgen_hooks(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj sys_getdefaultencoding(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
-    if (vm_check_args("getdefaultencoding", nargs, kwnames, 0, 0) < 0)
-        return NULL;
     return str_from_cstr("utf-8");
 }
 
 static Obj sys_getfilesystemencodeerrors(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
-    if (vm_check_args("getfilesystemencodeerrors", nargs, kwnames, 0, 0) < 0)
-        return NULL;
     return str_from_cstr("surrogateescape");   /* str_from_os / str_to_os */
 }
 
 static Obj sys_setswitchinterval(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("setswitchinterval", nargs, kwnames, 1, 1) < 0)
-        return NULL;
     double d;
     if (vm_as_double(args[0], &d) < 0)
         return NULL;
@@ -275,17 +249,11 @@ static Obj sys_setswitchinterval(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj sys_getswitchinterval(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
-    if (vm_check_args("getswitchinterval", nargs, kwnames, 0, 0) < 0)
-        return NULL;
     return float_new(vm_switch_interval);
 }
 
 static Obj sys_get_int_max_str_digits(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
-    if (vm_check_args("get_int_max_str_digits", nargs, kwnames, 0, 0) < 0)
-        return NULL;
     return int_from_i64(int_get_max_str_digits());
 }
 
@@ -304,8 +272,6 @@ static Obj sys_set_int_max_str_digits(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj sys_excepthook(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("excepthook", nargs, kwnames, 3, 3) < 0)
-        return NULL;
     if (!IS_EXCEPTION(args[1])) {
         file_write_cstr(g_sys_stderr, "TypeError: print_exception(): Exception expected for value, ", 61);
         Obj *r = vm_roots(1);
@@ -321,8 +287,6 @@ static Obj sys_excepthook(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj sys_displayhook(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("displayhook", nargs, kwnames, 1, 1) < 0)
-        return NULL;
     if (IS_NONE(args[0]))
         return g_None;
     Obj *r = vm_roots(2);
@@ -353,8 +317,6 @@ out:
  * state an abort would not undo). */
 static Obj set_tracing(Obj *args, size_t nargs, Obj kwnames, const char *name, int root)
 {
-    if (vm_check_args(name, nargs, kwnames, 1, 1) < 0)
-        return NULL;
     vm_tx_become_inevitable();
     vm_ts.roots[root] = IS_NONE(args[0]) ? NULL : args[0];
     bool was = vm_tracing;
@@ -381,25 +343,16 @@ static Obj sys_setprofile(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj sys_gettrace(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
-    if (vm_check_args("gettrace", nargs, kwnames, 0, 0) < 0)
-        return NULL;
     return vm_ts.roots[ROOT_TRACE_FUNC] ? vm_ts.roots[ROOT_TRACE_FUNC] : g_None;
 }
 
 static Obj sys_getprofile(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
-    if (vm_check_args("getprofile", nargs, kwnames, 0, 0) < 0)
-        return NULL;
     return vm_ts.roots[ROOT_PROFILE_FUNC] ? vm_ts.roots[ROOT_PROFILE_FUNC] : g_None;
 }
 
 static Obj sys_is_finalizing(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
-    if (vm_check_args("is_finalizing", nargs, kwnames, 0, 0) < 0)
-        return NULL;
     return vm_bool(vm_finalizing);
 }
 
@@ -407,8 +360,6 @@ static Obj sys_is_finalizing(Obj *args, size_t nargs, Obj kwnames)
  * thread (the one trace functions get: trace.c). */
 static Obj sys_getframe(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("_getframe", nargs, kwnames, 0, 1) < 0)
-        return NULL;
     int64_t depth = 0;
     if (nargs == 1 && vm_index_i64(args[0], &depth) < 0)
         return NULL;
@@ -426,8 +377,6 @@ static Obj sys_getframe(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj sys_getrefcount(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("getrefcount", nargs, kwnames, 1, 1) < 0)
-        return NULL;
     (void)args;   /* no reference counts here: a plausible constant */
     return MAKE_SMALLINT(2);
 }
@@ -440,10 +389,6 @@ static Obj g_audit_hooks;
 /* sys.audit(event, *args): each hook(event, args) in the order added. */
 static Obj sys_audit(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (kwnames && TUPLE_LEN(kwnames)) {
-        err_set(E_TypeError, "audit() takes no keyword arguments");
-        return NULL;
-    }
     if (nargs < 1) {
         err_set(E_TypeError, "audit() missing 1 required positional argument: 'event'");
         return NULL;
@@ -472,8 +417,6 @@ static Obj sys_audit(Obj *args, size_t nargs, Obj kwnames)
  * silently. */
 static Obj sys_addaudithook(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("addaudithook", nargs, kwnames, 1, 1) < 0)
-        return NULL;
     Obj *r = vm_roots(2);
     r[0] = args[0];
     r[1] = str_intern_cstr("sys.addaudithook");
@@ -491,37 +434,37 @@ static Obj sys_addaudithook(Obj *args, size_t nargs, Obj kwnames)
 }
 
 static const MethodDef sys_functions[] = {
-    {"exit", sys_exit, 0, NULL},
+    {"exit", sys_exit, METH_ARGS(0, 1), NULL},
     {"audit", sys_audit, 0, NULL},
-    {"addaudithook", sys_addaudithook, 0, NULL},
+    {"addaudithook", sys_addaudithook, METH_O, NULL},
     {"set_asyncgen_hooks", sys_set_asyncgen_hooks, METH_KW, NULL},
-    {"get_asyncgen_hooks", sys_get_asyncgen_hooks, 0, NULL},
-    {"getrecursionlimit", sys_getrecursionlimit, 0, NULL},
-    {"setrecursionlimit", sys_setrecursionlimit, 0, NULL},
-    {"exc_info", sys_exc_info, 0, NULL},
-    {"exception", sys_exception, 0, NULL},
-    {"intern", sys_intern, 0, NULL},
+    {"get_asyncgen_hooks", sys_get_asyncgen_hooks, METH_NOARGS, NULL},
+    {"getrecursionlimit", sys_getrecursionlimit, METH_NOARGS, NULL},
+    {"setrecursionlimit", sys_setrecursionlimit, METH_O, NULL},
+    {"exc_info", sys_exc_info, METH_NOARGS, NULL},
+    {"exception", sys_exception, METH_NOARGS, NULL},
+    {"intern", sys_intern, METH_O, NULL},
     {"getsizeof", sys_getsizeof, METH_KW, NULL},
-    {"getdefaultencoding", sys_getdefaultencoding, 0, NULL},
-    {"getfilesystemencoding", sys_getdefaultencoding, 0, NULL},
-    {"getfilesystemencodeerrors", sys_getfilesystemencodeerrors, 0, NULL},
-    {"setswitchinterval", sys_setswitchinterval, 0, NULL},
-    {"getswitchinterval", sys_getswitchinterval, 0, NULL},
-    {"get_int_max_str_digits", sys_get_int_max_str_digits, 0, NULL},
+    {"getdefaultencoding", sys_getdefaultencoding, METH_NOARGS, NULL},
+    {"getfilesystemencoding", sys_getdefaultencoding, METH_NOARGS, NULL},
+    {"getfilesystemencodeerrors", sys_getfilesystemencodeerrors, METH_NOARGS, NULL},
+    {"setswitchinterval", sys_setswitchinterval, METH_O, NULL},
+    {"getswitchinterval", sys_getswitchinterval, METH_NOARGS, NULL},
+    {"get_int_max_str_digits", sys_get_int_max_str_digits, METH_NOARGS, NULL},
     {"set_int_max_str_digits", sys_set_int_max_str_digits, METH_KW, NULL},
-    {"excepthook", sys_excepthook, 0, NULL},
-    {"displayhook", sys_displayhook, 0, NULL},
-    {"gettrace", sys_gettrace, 0, NULL},
-    {"getprofile", sys_getprofile, 0, NULL},
-    {"settrace", sys_settrace, 0, NULL},
-    {"setprofile", sys_setprofile, 0, NULL},
-    {"is_finalizing", sys_is_finalizing, 0,
+    {"excepthook", sys_excepthook, METH_ARGS(3, 3), NULL},
+    {"displayhook", sys_displayhook, METH_O, NULL},
+    {"gettrace", sys_gettrace, METH_NOARGS, NULL},
+    {"getprofile", sys_getprofile, METH_NOARGS, NULL},
+    {"settrace", sys_settrace, METH_O, NULL},
+    {"setprofile", sys_setprofile, METH_O, NULL},
+    {"is_finalizing", sys_is_finalizing, METH_NOARGS,
      "is_finalizing()\n\nReturn True if Python is exiting.\n\ntmpy: true while the finalizers of what is still "
      "reachable run, after the atexit handlers."},
-    {"getrefcount", sys_getrefcount, 0,
+    {"getrefcount", sys_getrefcount, METH_O,
      "getrefcount(object) -> 2\n\ntmpy has no reference counts (its garbage collector traces): this always "
      "returns 2, the count CPython gives for an object that only the argument refers to."},
-    {"_getframe", sys_getframe, 0, NULL},
+    {"_getframe", sys_getframe, METH_ARGS(0, 1), NULL},
     {NULL, NULL, 0, NULL},
 };
 

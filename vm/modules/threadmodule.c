@@ -211,22 +211,16 @@ static Obj lock_acquire(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj lock_enter(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("__enter__", nargs - 1, kwnames, 0, 0) < 0)
-        return NULL;
     return lock_acquire_slot(&args[0], TM_MONITOR_FOREVER) < 0 ? NULL : g_True;
 }
 
 static Obj lock_release(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)nargs;
-    (void)kwnames;
     return lock_release_obj(&args[0]) < 0 ? NULL : g_None;
 }
 
 static Obj lock_locked(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("locked", nargs - 1, kwnames, 0, 0) < 0)
-        return NULL;
     return LOCK_HELD(args[0]) ? g_True : g_False;
 }
 
@@ -240,7 +234,6 @@ static Obj lock_repr(Obj self)
 static Obj lock_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
 {
     (void)type;
-    (void)args;
     if (vm_check_args("lock", nargs, kwnames, 0, 0) < 0)
         return NULL;
     return lock_new_obj();
@@ -249,12 +242,12 @@ static Obj lock_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
 static const MethodDef lock_methods[] = {
     {"acquire", lock_acquire, METH_KW, "Lock the lock."},
     {"acquire_lock", lock_acquire, METH_KW, NULL},
-    {"__enter__", lock_enter, 0, NULL},
+    {"__enter__", lock_enter, METH_NOARGS, NULL},
     {"release", lock_release, 0, "Release the lock."},
     {"release_lock", lock_release, 0, NULL},
     {"__exit__", lock_release, 0, NULL},
-    {"locked", lock_locked, 0, "Test whether the lock is currently locked."},
-    {"locked_lock", lock_locked, 0, NULL},
+    {"locked", lock_locked, METH_NOARGS, "Test whether the lock is currently locked."},
+    {"locked_lock", lock_locked, METH_NOARGS, NULL},
     {NULL, NULL, 0, NULL},
 };
 
@@ -264,9 +257,6 @@ static const MethodDef lock_methods[] = {
 
 static Obj rlock_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
-    (void)nargs;
-    (void)kwnames;
     Obj l = iter_alloc((TypeObj *)type, NULL, 0);
     return l ? l : err_nomemory();
 }
@@ -296,15 +286,11 @@ static Obj rlock_acquire(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj rlock_enter(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("__enter__", nargs - 1, kwnames, 0, 0) < 0)
-        return NULL;
     return rlock_acquire_slot(&args[0], TM_MONITOR_FOREVER) < 0 ? NULL : g_True;
 }
 
 static Obj rlock_release(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)nargs;
-    (void)kwnames;
     if (!tm_monitor_exit((object_t *)args[0])) {
         err_set(E_RuntimeError, "cannot release un-acquired lock");
         return NULL;
@@ -314,22 +300,16 @@ static Obj rlock_release(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj rlock_is_owned(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("_is_owned", nargs - 1, kwnames, 0, 0) < 0)
-        return NULL;
     return tm_monitor_count((object_t *)args[0]) ? g_True : g_False;
 }
 
 static Obj rlock_recursion_count(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("_recursion_count", nargs - 1, kwnames, 0, 0) < 0)
-        return NULL;
     return int_from_u64(tm_monitor_count((object_t *)args[0]));
 }
 
 static Obj rlock_release_save(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("_release_save", nargs - 1, kwnames, 0, 0) < 0)
-        return NULL;
     if (!tm_monitor_count((object_t *)args[0])) {
         err_set(E_RuntimeError, "cannot release un-acquired lock");
         return NULL;
@@ -347,8 +327,6 @@ static Obj rlock_release_save(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj rlock_acquire_restore(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("_acquire_restore", nargs - 1, kwnames, 1, 1) < 0)
-        return NULL;
     Obj st = args[1];
     int64_t count;
     if (!IS_TUPLE(st) || TUPLE_LEN(st) != 2 || int_as_i64(TUPLE_ITEMS(st)[0], &count) < 0 || count < 1) {
@@ -376,13 +354,13 @@ static Obj rlock_repr(Obj self)
 
 static const MethodDef rlock_methods[] = {
     {"acquire", rlock_acquire, METH_KW, "Lock the lock."},
-    {"__enter__", rlock_enter, 0, NULL},
+    {"__enter__", rlock_enter, METH_NOARGS, NULL},
     {"release", rlock_release, 0, "Release the lock."},
     {"__exit__", rlock_release, 0, NULL},
-    {"_is_owned", rlock_is_owned, 0, NULL},
-    {"_recursion_count", rlock_recursion_count, 0, NULL},
-    {"_release_save", rlock_release_save, 0, NULL},
-    {"_acquire_restore", rlock_acquire_restore, 0, NULL},
+    {"_is_owned", rlock_is_owned, METH_NOARGS, NULL},
+    {"_recursion_count", rlock_recursion_count, METH_NOARGS, NULL},
+    {"_release_save", rlock_release_save, METH_NOARGS, NULL},
+    {"_acquire_restore", rlock_acquire_restore, METH_O, NULL},
     {NULL, NULL, 0, NULL},
 };
 
@@ -605,8 +583,6 @@ static void *thread_main(void *arg)
 
 static Obj thread_start_new(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("start_new_thread", nargs, kwnames, 2, 3) < 0)
-        return NULL;
     if (!vm_callable(args[0])) {
         err_set(E_TypeError, "first arg must be callable");
         return NULL;
@@ -661,40 +637,26 @@ out:
 
 static Obj thread_get_ident(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
-    if (vm_check_args("get_ident", nargs, kwnames, 0, 0) < 0)
-        return NULL;
     return int_from_u64((unsigned long)pthread_self());
 }
 
 static Obj thread_get_native_id(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
-    if (vm_check_args("get_native_id", nargs, kwnames, 0, 0) < 0)
-        return NULL;
     return int_from_i64((int64_t)syscall(SYS_gettid));
 }
 
 static Obj thread_count(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
-    if (vm_check_args("_count", nargs, kwnames, 0, 0) < 0)
-        return NULL;
     return int_from_i64(__atomic_load_n(&vm_live_threads, __ATOMIC_ACQUIRE) - 1);
 }
 
 static Obj thread_allocate_lock(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
-    if (vm_check_args("allocate_lock", nargs, kwnames, 0, 0) < 0)
-        return NULL;
     return lock_new_obj();
 }
 
 static Obj thread_stack_size_fn(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("stack_size", nargs, kwnames, 0, 1) < 0)
-        return NULL;
     size_t old = thread_stack_size;
     int64_t v = 0;   /* no argument: back to the default */
     if (nargs == 1 && int_as_i64(args[0], &v) < 0)
@@ -713,22 +675,19 @@ static Obj thread_stack_size_fn(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj thread_daemon_threads_allowed(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
-    if (vm_check_args("daemon_threads_allowed", nargs, kwnames, 0, 0) < 0)
-        return NULL;
     return g_True;
 }
 
 static const MethodDef thread_functions[] = {
-    {"start_new_thread", thread_start_new, 0, "Start a new thread and return its identifier."},
-    {"start_new", thread_start_new, 0, NULL},
-    {"get_ident", thread_get_ident, 0, "Return a non-zero integer that uniquely identifies the current thread."},
-    {"get_native_id", thread_get_native_id, 0, "Return the native integral Thread ID of the current thread."},
-    {"_count", thread_count, 0, NULL},
-    {"allocate_lock", thread_allocate_lock, 0, "Create a new lock object."},
-    {"allocate", thread_allocate_lock, 0, NULL},
-    {"stack_size", thread_stack_size_fn, 0, NULL},
-    {"daemon_threads_allowed", thread_daemon_threads_allowed, 0, NULL},
+    {"start_new_thread", thread_start_new, METH_BARENAME | METH_ARGS(2, 3), "Start a new thread and return its identifier."},
+    {"start_new", thread_start_new, METH_BARENAME | METH_ARGS(2, 3), NULL},
+    {"get_ident", thread_get_ident, METH_NOARGS, "Return a non-zero integer that uniquely identifies the current thread."},
+    {"get_native_id", thread_get_native_id, METH_NOARGS, "Return the native integral Thread ID of the current thread."},
+    {"_count", thread_count, METH_NOARGS, NULL},
+    {"allocate_lock", thread_allocate_lock, METH_NOARGS, "Create a new lock object."},
+    {"allocate", thread_allocate_lock, METH_NOARGS, NULL},
+    {"stack_size", thread_stack_size_fn, METH_OLDMSG | METH_ARGS(0, 1), NULL},
+    {"daemon_threads_allowed", thread_daemon_threads_allowed, METH_NOARGS, NULL},
     {NULL, NULL, 0, NULL},
 };
 

@@ -33,16 +33,10 @@ static double clock_s(clockid_t id)
 #define CLOCK_FN(pyname, id)                                                   \
     static Obj t_##pyname(Obj *args, size_t nargs, Obj kwnames)                \
     {                                                                          \
-        (void)args;                                                            \
-        if (vm_check_args(#pyname, nargs, kwnames, 0, 0) < 0)                  \
-            return NULL;                                                       \
         return float_new(clock_s(id));                                         \
     }                                                                          \
     static Obj t_##pyname##_ns(Obj *args, size_t nargs, Obj kwnames)           \
     {                                                                          \
-        (void)args;                                                            \
-        if (vm_check_args(#pyname "_ns", nargs, kwnames, 0, 0) < 0)            \
-            return NULL;                                                       \
         return int_from_i64(clock_ns(id));                                     \
     }
 CLOCK_FN(time, CLOCK_REALTIME)
@@ -53,8 +47,6 @@ CLOCK_FN(thread_time, CLOCK_THREAD_CPUTIME_ID)
 
 static Obj t_sleep(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("sleep", nargs, kwnames, 1, 1) < 0)
-        return NULL;
     double secs;
     if (IS_FLOAT(args[0])) {
         secs = FLOAT_VAL(args[0]);
@@ -160,8 +152,6 @@ static int secs_arg(Obj *args, size_t nargs, time_t *out)
 
 static Obj t_gmtime(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("gmtime", nargs, kwnames, 0, 1) < 0)
-        return NULL;
     time_t t;
     if (secs_arg(args, nargs, &t) < 0)
         return NULL;
@@ -175,8 +165,6 @@ static Obj t_gmtime(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj t_localtime(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("localtime", nargs, kwnames, 0, 1) < 0)
-        return NULL;
     time_t t;
     if (secs_arg(args, nargs, &t) < 0)
         return NULL;
@@ -275,8 +263,6 @@ static int tm_arg(Obj *args, size_t nargs, size_t idx, struct tm *out, const cha
 
 static Obj t_mktime(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("mktime", nargs, kwnames, 1, 1) < 0)
-        return NULL;
     struct tm tmv;
     if (tuple_to_tm(args[0], &tmv, "mktime") < 0)
         return NULL;
@@ -291,8 +277,6 @@ static Obj t_mktime(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj t_strftime(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("strftime", nargs, kwnames, 1, 2) < 0)
-        return NULL;
     Obj fmt = args[0];
     if (!IS_STR(fmt)) {
         err_format(E_TypeError, "strftime() argument 1 must be str, not %s", type_name(fmt));
@@ -339,8 +323,6 @@ static Obj format_asctime(const struct tm *t)
 
 static Obj t_asctime(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("asctime", nargs, kwnames, 0, 1) < 0)
-        return NULL;
     struct tm tmv;
     if (tm_arg(args, nargs, 0, &tmv, "asctime") < 0)
         return NULL;
@@ -349,8 +331,6 @@ static Obj t_asctime(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj t_ctime(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("ctime", nargs, kwnames, 0, 1) < 0)
-        return NULL;
     time_t t;
     if (secs_arg(args, nargs, &t) < 0)
         return NULL;
@@ -363,23 +343,23 @@ static Obj t_ctime(Obj *args, size_t nargs, Obj kwnames)
 }
 
 static const MethodDef time_functions[] = {
-    {"time", t_time, 0, NULL},
-    {"time_ns", t_time_ns, 0, NULL},
-    {"perf_counter", t_perf_counter, 0, NULL},
-    {"perf_counter_ns", t_perf_counter_ns, 0, NULL},
-    {"monotonic", t_monotonic, 0, NULL},
-    {"monotonic_ns", t_monotonic_ns, 0, NULL},
-    {"process_time", t_process_time, 0, NULL},
-    {"process_time_ns", t_process_time_ns, 0, NULL},
-    {"thread_time", t_thread_time, 0, NULL},
-    {"thread_time_ns", t_thread_time_ns, 0, NULL},
-    {"sleep", t_sleep, 0, NULL},
-    {"gmtime", t_gmtime, 0, NULL},
-    {"localtime", t_localtime, 0, NULL},
-    {"mktime", t_mktime, 0, NULL},
-    {"strftime", t_strftime, 0, NULL},
-    {"asctime", t_asctime, 0, NULL},
-    {"ctime", t_ctime, 0, NULL},
+    {"time", t_time, METH_NOARGS, NULL},
+    {"time_ns", t_time_ns, METH_NOARGS, NULL},
+    {"perf_counter", t_perf_counter, METH_NOARGS, NULL},
+    {"perf_counter_ns", t_perf_counter_ns, METH_NOARGS, NULL},
+    {"monotonic", t_monotonic, METH_NOARGS, NULL},
+    {"monotonic_ns", t_monotonic_ns, METH_NOARGS, NULL},
+    {"process_time", t_process_time, METH_NOARGS, NULL},
+    {"process_time_ns", t_process_time_ns, METH_NOARGS, NULL},
+    {"thread_time", t_thread_time, METH_NOARGS, NULL},
+    {"thread_time_ns", t_thread_time_ns, METH_NOARGS, NULL},
+    {"sleep", t_sleep, METH_O, NULL},
+    {"gmtime", t_gmtime, METH_OLDMSG | METH_ARGS(0, 1), NULL},
+    {"localtime", t_localtime, METH_OLDMSG | METH_ARGS(0, 1), NULL},
+    {"mktime", t_mktime, METH_O, NULL},
+    {"strftime", t_strftime, METH_OLDMSG | METH_ARGS(1, 2), NULL},
+    {"asctime", t_asctime, METH_BARENAME | METH_ARGS(0, 1), NULL},
+    {"ctime", t_ctime, METH_OLDMSG | METH_ARGS(0, 1), NULL},
     {NULL, NULL, 0, NULL},
 };
 

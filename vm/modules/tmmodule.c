@@ -48,32 +48,23 @@ static int parse_timeout(Obj v, int64_t *ns)
 
 static Obj tm_mode(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
-    if (vm_check_args("mode", nargs, kwnames, 0, 0) < 0)
-        return NULL;
     return str_from_cstr(TM_STM ? "stm" : tm_elision_on ? "htm" : "gil");
 }
 
 static Obj tm_synchronized(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("synchronized", nargs, kwnames, 1, 1) < 0)
-        return NULL;
     Obj s = iter_alloc(T_synchronized, args[0], 0);
     return s ? s : err_nomemory();
 }
 
 static Obj sync_enter(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("__enter__", nargs - 1, kwnames, 0, 0) < 0)
-        return NULL;
     tm_monitor_enter(monitor_of(ITER(args[0])->a));
     return ITER(args[0])->a;
 }
 
 static Obj sync_exit(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)nargs;
-    (void)kwnames;
     if (!tm_monitor_exit(monitor_of(ITER(args[0])->a))) {
         err_set(E_RuntimeError, "cannot release un-acquired monitor");
         return NULL;
@@ -89,7 +80,7 @@ static Obj sync_repr(Obj self)
 }
 
 static const MethodDef sync_methods[] = {
-    {"__enter__", sync_enter, 0, NULL},
+    {"__enter__", sync_enter, METH_NOARGS, NULL},
     {"__exit__", sync_exit, 0, NULL},
     {NULL, NULL, 0, NULL},
 };
@@ -152,15 +143,11 @@ out:
 
 static Obj tm_notify_all(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("notify_all", nargs, kwnames, 1, 1) < 0)
-        return NULL;
     return notify_common(args[0], UINT64_MAX);
 }
 
 static Obj tm_is_owned(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("is_owned", nargs, kwnames, 1, 1) < 0)
-        return NULL;
     return tm_monitor_count(monitor_of(args[0])) ? g_True : g_False;
 }
 
@@ -171,16 +158,12 @@ static Obj tm_is_owned(Obj *args, size_t nargs, Obj kwnames)
  * leaves the block with its effects kept, as with a lock. */
 static Obj atomic_enter(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
-    if (vm_check_args("__enter__", nargs - 1, kwnames, 0, 0) < 0)
-        return NULL;
     vm_ts.atomic++;
     return g_None;
 }
 
 static Obj atomic_exit(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args, (void)nargs, (void)kwnames;
     if (vm_ts.atomic > 0)
         vm_ts.atomic--;
     return g_False;
@@ -193,7 +176,7 @@ static Obj atomic_repr(Obj self)
 }
 
 static const MethodDef atomic_methods[] = {
-    {"__enter__", atomic_enter, 0, NULL},
+    {"__enter__", atomic_enter, METH_NOARGS, NULL},
     {"__exit__", atomic_exit, 0, NULL},
     {NULL, NULL, 0, NULL},
 };
@@ -211,9 +194,6 @@ static int stat_item(Obj d, const char *key, uint64_t v)
  * (zero under the GIL, where nothing aborts). */
 static Obj tm_stats(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
-    if (vm_check_args("stats", nargs, kwnames, 0, 0) < 0)
-        return NULL;
     tm_stm_stats s;
     tm_stm_get_stats(&s);
     Obj *r = vm_roots(2);
@@ -245,13 +225,13 @@ out:
 }
 
 static const MethodDef tm_functions[] = {
-    {"stats", tm_stats, 0, "The transaction statistics: transactions, commits, aborts by cause, ..."},
-    {"mode", tm_mode, 0, "'gil', 'htm' (tmpy-gil --tm=htm with an HTM) or 'stm': how this interpreter runs threads."},
-    {"synchronized", tm_synchronized, 0, "A re-entrant context manager on obj's monitor."},
+    {"stats", tm_stats, METH_NOARGS, "The transaction statistics: transactions, commits, aborts by cause, ..."},
+    {"mode", tm_mode, METH_NOARGS, "'gil', 'htm' (tmpy-gil --tm=htm with an HTM) or 'stm': how this interpreter runs threads."},
+    {"synchronized", tm_synchronized, METH_O, "A re-entrant context manager on obj's monitor."},
     {"wait", tm_wait, METH_KW, "Wait on obj's monitor (held by the caller) until notified or the timeout."},
     {"notify", tm_notify, METH_KW, "Wake up to n threads waiting on obj's monitor."},
-    {"notify_all", tm_notify_all, 0, "Wake every thread waiting on obj's monitor."},
-    {"is_owned", tm_is_owned, 0, "Whether the calling thread holds obj's monitor."},
+    {"notify_all", tm_notify_all, METH_O, "Wake every thread waiting on obj's monitor."},
+    {"is_owned", tm_is_owned, METH_O, "Whether the calling thread holds obj's monitor."},
     {NULL, NULL, 0, NULL},
 };
 

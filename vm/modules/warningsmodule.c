@@ -548,9 +548,6 @@ out:
 
 static Obj w_filters_mutated(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
-    if (vm_check_args("_filters_mutated", nargs, kwnames, 0, 0) < 0)
-        return NULL;
     Obj v = LIST_ITEMS(g_warn_version)[0];
     if (list_setitem(g_warn_version, MAKE_SMALLINT(0), MAKE_SMALLINT(SMALLINT_VAL(v) + 1)) < 0)
         return NULL;
@@ -560,7 +557,7 @@ static Obj w_filters_mutated(Obj *args, size_t nargs, Obj kwnames)
 static const MethodDef warnings_functions[] = {
     {"warn", w_warn, METH_KW, NULL},
     {"warn_explicit", w_warn_explicit, METH_KW, NULL},
-    {"_filters_mutated", w_filters_mutated, 0, NULL},
+    {"_filters_mutated", w_filters_mutated, METH_NOARGS, NULL},
     {NULL, NULL, 0, NULL},
 };
 

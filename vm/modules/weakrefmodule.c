@@ -42,8 +42,6 @@ static int64_t count_refs(Obj *slot, Obj *stack_top)
 
 static Obj wr_getweakrefcount(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("getweakrefcount", nargs, kwnames, 1, 1) < 0)
-        return NULL;
     Obj *r = vm_roots(1);
     r[0] = args[0];
     int64_t n = count_refs(&r[0], args + nargs);
@@ -53,8 +51,6 @@ static Obj wr_getweakrefcount(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj wr_getweakrefs(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("getweakrefs", nargs, kwnames, 1, 1) < 0)
-        return NULL;
     Obj *r = vm_roots(2);
     r[0] = args[0];
     int64_t n = count_refs(&r[0], args + nargs);
@@ -83,16 +79,12 @@ static Obj wr_getweakrefs(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj wr_proxy(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("proxy", nargs, kwnames, 1, 2) < 0)
-        return NULL;
     return weakref_new(T_weakproxy, args[0], nargs > 1 ? args[1] : NULL);
 }
 
 /* _remove_dead_weakref(dict, key): del dict[key] if it holds a dead weak reference. */
 static Obj wr_remove_dead_weakref(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("_remove_dead_weakref", nargs, kwnames, 2, 2) < 0)
-        return NULL;
     if (!IS_DICT(args[0])) {
         err_format(E_TypeError, "_remove_dead_weakref() argument 1 must be dict, not %s", type_name(args[0]));
         return NULL;
@@ -110,10 +102,10 @@ static Obj wr_remove_dead_weakref(Obj *args, size_t nargs, Obj kwnames)
 }
 
 static const MethodDef weakref_functions[] = {
-    {"getweakrefcount", wr_getweakrefcount, 0, "Return the number of weak references to 'object'."},
-    {"getweakrefs", wr_getweakrefs, 0, "Return a list of all weak reference objects pointing to 'object'."},
-    {"proxy", wr_proxy, 0, "Create a proxy object that weakly references 'object'."},
-    {"_remove_dead_weakref", wr_remove_dead_weakref, 0, NULL},
+    {"getweakrefcount", wr_getweakrefcount, METH_O, "Return the number of weak references to 'object'."},
+    {"getweakrefs", wr_getweakrefs, METH_O, "Return a list of all weak reference objects pointing to 'object'."},
+    {"proxy", wr_proxy, METH_ARGS(1, 2), "Create a proxy object that weakly references 'object'."},
+    {"_remove_dead_weakref", wr_remove_dead_weakref, METH_ARGS(2, 2), NULL},
     {NULL, NULL, 0, NULL},
 };
 

@@ -72,6 +72,9 @@ int module_add(Obj module, const char *name, Obj v);
 Obj module_new(const char *name);
 void module_add_functions(Obj module, const MethodDef *defs);
 Obj builtin_new(const MethodDef *def, Obj self, Obj owner);
+/* Call a BuiltinObj: binds self, checks the instance for an unbound method
+ * descriptor, and the declared argument count (METH_ARGS). */
+Obj builtin_call(Obj callable, Obj *args, size_t nargs, Obj kwnames);
 Obj method_new(Obj func, Obj self);          /* a bound method (methodobject.c) */
 bool vm_is_method_descr(Obj v);   /* a built-in method descriptor: call with self first */
 

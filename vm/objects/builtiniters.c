@@ -42,15 +42,6 @@ static Obj wrap(TypeObj *builtin, Obj type, Obj it)
     return it;
 }
 
-static int no_kw(const char *name, Obj kwnames)
-{
-    if (kwnames && TUPLE_LEN(kwnames) > 0) {
-        err_format(E_TypeError, "%s() takes no keyword arguments", name);
-        return -1;
-    }
-    return 0;
-}
-
 /* ------------------------------------------------------------------ */
 /* enumerate                                                           */
 /* ------------------------------------------------------------------ */
@@ -258,7 +249,7 @@ out:
 
 static Obj map_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
 {
-    if (no_kw("map", kwnames) < 0)
+    if (vm_check_args("map", nargs, kwnames, 0, -1) < 0)
         return NULL;
     if (nargs < 2) {
         err_set(E_TypeError, "map() must have at least two arguments.");
@@ -336,12 +327,8 @@ out:
 
 static Obj filter_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
 {
-    if (no_kw("filter", kwnames) < 0)
+    if (vm_check_args("filter", nargs, kwnames, 2, 2) < 0)
         return NULL;
-    if (nargs != 2) {
-        err_format(E_TypeError, "filter expected 2 arguments, got %zu", nargs);
-        return NULL;
-    }
     Obj *r = vm_roots(2);
     Obj res = NULL;
     r[0] = type;
@@ -401,9 +388,9 @@ static Obj filter_next(Obj self)
 
 static Obj reversed_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
 {
-    if (no_kw("reversed", kwnames) < 0)
+    if (vm_check_args("reversed", nargs, kwnames, 0, -1) < 0)
         return NULL;
-    if (nargs != 1) {
+    if (nargs != 1) {   /* not "takes exactly one argument": CPython's own wording */
         err_format(E_TypeError, "reversed expected 1 argument, got %zu", nargs);
         return NULL;
     }
@@ -467,8 +454,6 @@ static Obj reversed_next(Obj self)
 
 static Obj reversed_length_hint(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)nargs;
-    (void)kwnames;
     Obj self = vm_unwrap(args[0]);
     if (TID(self) != TID_ITER || !ITER(self)->a)
         return MAKE_SMALLINT(0);
@@ -525,7 +510,7 @@ out:
 /* ------------------------------------------------------------------ */
 
 static const MethodDef reversed_methods[] = {
-    {"__length_hint__", reversed_length_hint, 0, NULL},
+    {"__length_hint__", reversed_length_hint, METH_NOARGS, NULL},
     {NULL, NULL, 0, NULL},
 };
 

@@ -466,9 +466,6 @@ static Obj bytes_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
 static Obj bytearray_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
 {
     (void)type;
-    (void)args;
-    (void)nargs;
-    (void)kwnames;
     return bytearray_alloc(0);
 }
 
@@ -1605,8 +1602,6 @@ static Obj bytes_iter_next(Obj self)
 
 static Obj bytes_iter_length_hint(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)nargs;
-    (void)kwnames;
     IterObj *it = ITER(args[0]);
     if (!it->a)
         return MAKE_SMALLINT(0);
@@ -1626,20 +1621,6 @@ static Obj self_bytes(Obj v, const char *meth)
         err_format(E_TypeError, "descriptor '%s' requires a 'bytes' object but received a '%s'", meth,
                    type_name(v));
     return b;
-}
-
-/* "bytes.lower" / "bytearray.lower": the name in METH_NOARGS / METH_O count errors. */
-static const char *qname(Obj self, const char *meth, char *buf, size_t n)
-{
-    snprintf(buf, n, "%s.%s", is_ba(vm_unwrap(self)) ? "bytearray" : "bytes", meth);
-    return buf;
-}
-
-/* vm_check_args with the qualified name. */
-static int check_q(Obj *args, const char *meth, size_t nargs, Obj kwnames, int min, int max)
-{
-    char q[64];
-    return vm_check_args(qname(args[0], meth, q, sizeof q), nargs, kwnames, min, max);
 }
 
 #define SELF(name)                          \
@@ -1676,8 +1657,6 @@ static int sub_arg(Obj v, int *byte)
 static bool bsearch_args(const char *name, Obj *args, size_t nargs, Obj kwnames, char *one, const char **q,
                          int64_t *qn, int64_t *start, int64_t *end)
 {
-    if (check_args_old(name, nargs - 1, kwnames, 1, 3) < 0)
-        return false;
     if (!self_bytes(args[0], name))
         return false;
     int byte;
@@ -1761,8 +1740,6 @@ static bool btail(Obj self, const char *q, int64_t qn, int64_t start, int64_t en
 
 static Obj bstartsend(const char *name, Obj *args, size_t nargs, Obj kwnames, bool at_end)
 {
-    if (check_args_old(name, nargs - 1, kwnames, 1, 3) < 0)
-        return NULL;
     if (!self_bytes(args[0], name))
         return NULL;
     int64_t start = 0, end = INT64_MAX / 4;
@@ -1879,8 +1856,6 @@ out:
 static Obj bpartition(Obj *args, size_t nargs, Obj kwnames, bool rev)
 {
     const char *fname = rev ? "rpartition" : "partition";
-    if (check_q(args, fname, nargs - 1, kwnames, 1, 1) < 0)
-        return NULL;
     SELF(fname);
     const char *q;
     int64_t qn, n;
@@ -1919,8 +1894,6 @@ static Obj bm_rpartition(Obj *a, size_t n, Obj k) { return bpartition(a, n, k, t
 
 static Obj bm_join(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (check_q(args, "join", nargs - 1, kwnames, 1, 1) < 0)
-        return NULL;
     SELF("join");
     Obj *r = vm_roots(2);
     r[0] = self;
@@ -1975,8 +1948,6 @@ out:
 
 static Obj bstrip(Obj *args, size_t nargs, Obj kwnames, int which, const char *fname)
 {
-    if (vm_check_args(fname, nargs - 1, kwnames, 0, 1) < 0)
-        return NULL;
     SELF(fname);
     bool table[256];
     memset(table, 0, sizeof table);
@@ -2013,8 +1984,6 @@ static Obj bm_rstrip(Obj *a, size_t n, Obj k) { return bstrip(a, n, k, 2, "rstri
 
 static Obj bm_replace(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("replace", nargs - 1, kwnames, 2, 3) < 0)
-        return NULL;
     if (!self_bytes(args[0], "replace"))
         return NULL;
     const char *q, *w;
@@ -2044,8 +2013,6 @@ static Obj bm_replace(Obj *args, size_t nargs, Obj kwnames)
 static Obj baffix(Obj *args, size_t nargs, Obj kwnames, bool suffix)
 {
     const char *fname = suffix ? "removesuffix" : "removeprefix";
-    if (check_q(args, fname, nargs - 1, kwnames, 1, 1) < 0)
-        return NULL;
     SELF(fname);
     const char *q;
     int64_t qn, n;
@@ -2073,8 +2040,6 @@ enum { BC_LOWER, BC_UPPER, BC_SWAP, BC_TITLE, BC_CAPITALIZE };
 
 static Obj bcase(Obj *args, size_t nargs, Obj kwnames, int mode, const char *fname)
 {
-    if (check_q(args, fname, nargs - 1, kwnames, 0, 0) < 0)
-        return NULL;
     SELF(fname);
     int64_t n;
     bdata(self, &n);
@@ -2120,8 +2085,6 @@ enum { BI_DIGIT, BI_ALPHA, BI_ALNUM, BI_SPACE, BI_ASCII, BI_LOWER, BI_UPPER, BI_
 
 static Obj bis(Obj *args, size_t nargs, Obj kwnames, int what, const char *fname)
 {
-    if (check_q(args, fname, nargs - 1, kwnames, 0, 0) < 0)
-        return NULL;
     SELF(fname);
     int64_t n;
     const unsigned char *p = bdata(self, &n);
@@ -2182,8 +2145,6 @@ static Obj bm_istitle(Obj *a, size_t n, Obj k) { return bis(a, n, k, BI_TITLE, "
 
 static Obj bjust(Obj *args, size_t nargs, Obj kwnames, int how, const char *fname)
 {
-    if (vm_check_args(fname, nargs - 1, kwnames, 1, 2) < 0)
-        return NULL;
     if (!self_bytes(args[0], fname))
         return NULL;
     int64_t width;
@@ -2232,8 +2193,6 @@ static Obj bm_center(Obj *a, size_t n, Obj k) { return bjust(a, n, k, 2, "center
 
 static Obj bm_zfill(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (check_q(args, "zfill", nargs - 1, kwnames, 1, 1) < 0)
-        return NULL;
     if (!self_bytes(args[0], "zfill"))
         return NULL;
     int64_t width;
@@ -2381,11 +2340,6 @@ static int hexval(unsigned c)
 
 static Obj bm_fromhex(Obj *args, size_t nargs, Obj kwnames)
 {
-    /* METH_CLASS: args[0] is the class */
-    char q[64];
-    snprintf(q, sizeof q, "%s.fromhex", type_name_of_type((TypeObj *)args[0]));
-    if (vm_check_args(q, nargs - 1, kwnames, 1, 1) < 0)
-        return NULL;
     Obj s = str_value(args[1]);
     if (!s) {
         err_format(E_TypeError, "fromhex() argument must be str, not %s", type_name(args[1]));
@@ -2430,9 +2384,6 @@ static Obj bm_fromhex(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj bm_maketrans(Obj *args, size_t nargs, Obj kwnames)
 {
-    /* METH_STATIC */
-    if (vm_check_args("maketrans", nargs, kwnames, 2, 2) < 0)
-        return NULL;
     const char *f, *t;
     int64_t fn, tn;
     if (!bytes_like_arg(args[0], &f, &fn) || !bytes_like_arg(args[1], &t, &tn))
@@ -2497,8 +2448,6 @@ out:
 
 static Obj bm___getnewargs__(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (check_q(args, "__getnewargs__", nargs - 1, kwnames, 0, 0) < 0)
-        return NULL;
     SELF("__getnewargs__");
     Obj *r = vm_roots(1);
     r[0] = self;
@@ -2686,8 +2635,6 @@ out:
 
 static Obj ba_append(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (check_q(args, "append", nargs - 1, kwnames, 1, 1) < 0)
-        return NULL;
     BA_SELF("append");
     (void)self;
     int c = byte_value(args[1], "byte must be in range(0, 256)");
@@ -2722,8 +2669,6 @@ static int ba_extend_obj(Obj *bap, Obj v)
 
 static Obj ba_extend(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (check_q(args, "extend", nargs - 1, kwnames, 1, 1) < 0)
-        return NULL;
     BA_SELF("extend");
     Obj *r = vm_roots(1);
     r[0] = self;
@@ -2734,8 +2679,6 @@ static Obj ba_extend(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj ba_pop(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("pop", nargs - 1, kwnames, 0, 1) < 0)
-        return NULL;
     BA_SELF("pop");
     int64_t i = -1;
     if (nargs > 1 && arg_i64(args[1], &i) < 0)
@@ -2762,8 +2705,6 @@ static Obj ba_pop(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj ba_insert(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("insert", nargs - 1, kwnames, 2, 2) < 0)
-        return NULL;
     BA_SELF("insert");
     (void)self;
     int64_t i;
@@ -2790,8 +2731,6 @@ static Obj ba_insert(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj ba_remove(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (check_q(args, "remove", nargs - 1, kwnames, 1, 1) < 0)
-        return NULL;
     BA_SELF("remove");
     (void)self;
     int c = byte_value(args[1], "byte must be in range(0, 256)");
@@ -2817,8 +2756,6 @@ static Obj ba_remove(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj ba_reverse(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (check_q(args, "reverse", nargs - 1, kwnames, 0, 0) < 0)
-        return NULL;
     BA_SELF("reverse");
     int64_t n = BYTEARRAY(self)->length;
     if (n > 1) {
@@ -2834,8 +2771,6 @@ static Obj ba_reverse(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj ba_clear(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (check_q(args, "clear", nargs - 1, kwnames, 0, 0) < 0)
-        return NULL;
     BA_SELF("clear");
     Obj *r = vm_roots(1);
     r[0] = self;
@@ -2852,8 +2787,6 @@ static Obj ba_clear(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj ba_copy(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (check_q(args, "copy", nargs - 1, kwnames, 0, 0) < 0)
-        return NULL;
     BA_SELF("copy");
     Obj *r = vm_roots(1);
     r[0] = self;
@@ -2928,68 +2861,68 @@ out:
 #define SHARED_METHODS                                              \
     {"decode", bm_decode, METH_KW, NULL},                           \
     {"hex", bm_hex, METH_KW, NULL},                                 \
-    {"fromhex", bm_fromhex, METH_CLASS, NULL},                      \
-    {"maketrans", bm_maketrans, METH_STATIC, NULL},                 \
+    {"fromhex", bm_fromhex, METH_CLASS | METH_O, NULL},             \
+    {"maketrans", bm_maketrans, METH_STATIC | METH_ARGS(2, 2), NULL}, \
     {"translate", bm_translate, METH_KW, NULL},                     \
-    {"join", bm_join, 0, NULL},                                     \
+    {"join", bm_join, METH_O, NULL},                                \
     {"split", bm_split, METH_KW, NULL},                             \
     {"rsplit", bm_rsplit, METH_KW, NULL},                           \
     {"splitlines", bm_splitlines, METH_KW, NULL},                   \
-    {"strip", bm_strip, 0, NULL},                                   \
-    {"lstrip", bm_lstrip, 0, NULL},                                 \
-    {"rstrip", bm_rstrip, 0, NULL},                                 \
-    {"replace", bm_replace, 0, NULL},                               \
-    {"find", bm_find, 0, NULL},                                     \
-    {"rfind", bm_rfind, 0, NULL},                                   \
-    {"index", bm_index, 0, NULL},                                   \
-    {"rindex", bm_rindex, 0, NULL},                                 \
-    {"count", bm_count, 0, NULL},                                   \
-    {"startswith", bm_startswith, 0, NULL},                         \
-    {"endswith", bm_endswith, 0, NULL},                             \
-    {"partition", bm_partition, 0, NULL},                           \
-    {"rpartition", bm_rpartition, 0, NULL},                         \
-    {"removeprefix", bm_removeprefix, 0, NULL},                     \
-    {"removesuffix", bm_removesuffix, 0, NULL},                     \
-    {"lower", bm_lower, 0, NULL},                                   \
-    {"upper", bm_upper, 0, NULL},                                   \
-    {"swapcase", bm_swapcase, 0, NULL},                             \
-    {"title", bm_title, 0, NULL},                                   \
-    {"capitalize", bm_capitalize, 0, NULL},                         \
-    {"isdigit", bm_isdigit, 0, NULL},                               \
-    {"isalpha", bm_isalpha, 0, NULL},                               \
-    {"isalnum", bm_isalnum, 0, NULL},                               \
-    {"isspace", bm_isspace, 0, NULL},                               \
-    {"isascii", bm_isascii, 0, NULL},                               \
-    {"islower", bm_islower, 0, NULL},                               \
-    {"isupper", bm_isupper, 0, NULL},                               \
-    {"istitle", bm_istitle, 0, NULL},                               \
-    {"ljust", bm_ljust, 0, NULL},                                   \
-    {"rjust", bm_rjust, 0, NULL},                                   \
-    {"center", bm_center, 0, NULL},                                 \
-    {"zfill", bm_zfill, 0, NULL},                                   \
+    {"strip", bm_strip, METH_ARGS(0, 1), NULL},                     \
+    {"lstrip", bm_lstrip, METH_ARGS(0, 1), NULL},                   \
+    {"rstrip", bm_rstrip, METH_ARGS(0, 1), NULL},                   \
+    {"replace", bm_replace, METH_ARGS(2, 3), NULL},                 \
+    {"find", bm_find, METH_ARGS(1, 3) | METH_OLDMSG | METH_BARENAME, NULL}, \
+    {"rfind", bm_rfind, METH_ARGS(1, 3) | METH_OLDMSG | METH_BARENAME, NULL}, \
+    {"index", bm_index, METH_ARGS(1, 3) | METH_OLDMSG | METH_BARENAME, NULL}, \
+    {"rindex", bm_rindex, METH_ARGS(1, 3) | METH_OLDMSG | METH_BARENAME, NULL}, \
+    {"count", bm_count, METH_ARGS(1, 3) | METH_OLDMSG | METH_BARENAME, NULL}, \
+    {"startswith", bm_startswith, METH_ARGS(1, 3) | METH_OLDMSG | METH_BARENAME, NULL}, \
+    {"endswith", bm_endswith, METH_ARGS(1, 3) | METH_OLDMSG | METH_BARENAME, NULL}, \
+    {"partition", bm_partition, METH_O, NULL},                      \
+    {"rpartition", bm_rpartition, METH_O, NULL},                    \
+    {"removeprefix", bm_removeprefix, METH_O, NULL},                \
+    {"removesuffix", bm_removesuffix, METH_O, NULL},                \
+    {"lower", bm_lower, METH_NOARGS, NULL},                         \
+    {"upper", bm_upper, METH_NOARGS, NULL},                         \
+    {"swapcase", bm_swapcase, METH_NOARGS, NULL},                   \
+    {"title", bm_title, METH_NOARGS, NULL},                         \
+    {"capitalize", bm_capitalize, METH_NOARGS, NULL},               \
+    {"isdigit", bm_isdigit, METH_NOARGS, NULL},                     \
+    {"isalpha", bm_isalpha, METH_NOARGS, NULL},                     \
+    {"isalnum", bm_isalnum, METH_NOARGS, NULL},                     \
+    {"isspace", bm_isspace, METH_NOARGS, NULL},                     \
+    {"isascii", bm_isascii, METH_NOARGS, NULL},                     \
+    {"islower", bm_islower, METH_NOARGS, NULL},                     \
+    {"isupper", bm_isupper, METH_NOARGS, NULL},                     \
+    {"istitle", bm_istitle, METH_NOARGS, NULL},                     \
+    {"ljust", bm_ljust, METH_ARGS(1, 2), NULL},                     \
+    {"rjust", bm_rjust, METH_ARGS(1, 2), NULL},                     \
+    {"center", bm_center, METH_ARGS(1, 2), NULL},                   \
+    {"zfill", bm_zfill, METH_O, NULL},                              \
     {"expandtabs", bm_expandtabs, METH_KW, NULL}
 
 static const MethodDef bytes_methods[] = {
     SHARED_METHODS,
-    {"__getnewargs__", bm___getnewargs__, 0, NULL},
+    {"__getnewargs__", bm___getnewargs__, METH_NOARGS, NULL},
     {NULL, NULL, 0, NULL},
 };
 
 static const MethodDef bytearray_methods[] = {
     SHARED_METHODS,
-    {"append", ba_append, 0, NULL},
-    {"extend", ba_extend, 0, NULL},
-    {"pop", ba_pop, 0, NULL},
-    {"insert", ba_insert, 0, NULL},
-    {"remove", ba_remove, 0, NULL},
-    {"reverse", ba_reverse, 0, NULL},
-    {"clear", ba_clear, 0, NULL},
-    {"copy", ba_copy, 0, NULL},
+    {"append", ba_append, METH_O, NULL},
+    {"extend", ba_extend, METH_O, NULL},
+    {"pop", ba_pop, METH_ARGS(0, 1), NULL},
+    {"insert", ba_insert, METH_ARGS(2, 2), NULL},
+    {"remove", ba_remove, METH_O, NULL},
+    {"reverse", ba_reverse, METH_NOARGS, NULL},
+    {"clear", ba_clear, METH_NOARGS, NULL},
+    {"copy", ba_copy, METH_NOARGS, NULL},
     {NULL, NULL, 0, NULL},
 };
 
 static const MethodDef bytes_iter_methods[] = {
-    {"__length_hint__", bytes_iter_length_hint, 0, NULL},
+    {"__length_hint__", bytes_iter_length_hint, METH_NOARGS, NULL},
     {NULL, NULL, 0, NULL},
 };
 

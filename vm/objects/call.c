@@ -38,62 +38,146 @@ static void raise_buf(TypeObj *type, StrBuf *b)
 }
 
 /* ------------------------------------------------------------------ */
-/* Built-in functions and methods                                      */
+/* Built-in functions and methods: the declared counts checked once    */
 /* ------------------------------------------------------------------ */
-static void builtin_qualname(StrBuf *b, BuiltinObj *B)
+/* "len", "math.sqrt" or "list.append" for messages, as CPython's
+ * _PyObject_FunctionStr: the module is named unless it is builtins; a bound
+ * method is named by its receiver's type (or class), an unbound one by the
+ * defining type; "deque", not "collections.deque". A function that is
+ * METH_VARARGS in CPython (METH_BARENAME; METH_OLDMSG in a module) goes by
+ * its bare name once bound to a module or an object. */
+static void builtin_qualname(Obj b, char *buf, size_t n)
 {
-    if (B->owner && IS_TYPE(B->owner)) {
-        sb_add_str(b, ((TypeObj *)B->owner)->name);
-        sb_addc(b, '.');
-    }
-    sb_adds(b, B->def && B->def->name ? B->def->name : "?");
+    Obj owner = ((BuiltinObj *)b)->owner, self = ((BuiltinObj *)b)->self;
+    const char *name = ((BuiltinObj *)b)->def->name;
+    int flags = ((BuiltinObj *)b)->def->flags;
+    if (self && ((flags & METH_BARENAME) || (!owner && (flags & METH_OLDMSG)))) {
+        snprintf(buf, n, "%s", name);   /* CPython's METH_VARARGS: the bare name once bound */
+    } else if (owner && IS_TYPE(owner)) {
+        TypeObj *t = !self ? (TypeObj *)owner : IS_TYPE(self) ? (TypeObj *)self : TYPE(self);
+        snprintf(buf, n, "%s.%s", str_cstr(t->name), name);
+    } else if (!owner && self && TID(self) == TID_MODULE && IS_STR(((ModuleObj *)self)->name) &&
+             !str_eq_cstr(((ModuleObj *)self)->name, "builtins"))
+        snprintf(buf, n, "%s.%s", str_cstr(((ModuleObj *)self)->name), name);
+    else
+        snprintf(buf, n, "%s", name);
 }
 
-static Obj call_builtin(Obj bo, Obj *args, size_t nargs, Obj kwnames)
+/* A keyword to a function without METH_KW, or a count outside the declared
+ * one (n: positional arguments, self not counted): CPython's message for the kind. */
+__attribute__((cold, noinline)) static Obj builtin_args_error(Obj callable, size_t n, Obj kwnames)
 {
-    BuiltinObj *B = (BuiltinObj *)bo;
-    const MethodDef *def = B->def;
-    if (kwnames && TUPLE_LEN(kwnames) == 0)
-        kwnames = NULL;
-    if (unlikely(kwnames && !(def->flags & METH_KW))) {
-        StrBuf b;
-        sb_init(&b);
-        builtin_qualname(&b, B);
-        sb_adds(&b, "() takes no keyword arguments");
-        raise_buf(E_TypeError, &b);
+    const MethodDef *def = ((BuiltinObj *)callable)->def;
+    int flags = def->flags, min = METH_ARGS_MIN(flags), max = METH_ARGS_MAX(flags);
+    char q[200];
+    builtin_qualname(callable, q, sizeof q);
+    if (kwnames) {
+        err_format(E_TypeError, "%s%s() takes no keyword arguments", flags & METH_WRAPPER ? "wrapper " : "",
+                   flags & METH_WRAPPER ? def->name : q);
         return NULL;
     }
-    Obj self = B->self;
-    Obj owner = B->owner;
-    if (self && owner && TID(self) != TID_MODULE && !(def->flags & METH_STATIC)) {
-        /* Bound method of a type: self goes first. */
-        size_t total = nargs + (kwnames ? (size_t)TUPLE_LEN(kwnames) : 0);
-        Obj *v = vm_roots((int)total + 2);
-        v[0] = kwnames;
-        v[1] = self;
-        memcpy(v + 2, args, total * sizeof(Obj));
-        Obj r = def->fn(v + 1, nargs + 1, v[0]);
-        vm_unroots(v);
-        return r;
+    if (max == 0xff)
+        max = -1;
+    if (flags & METH_WRAPPER) {
+        err_format(E_TypeError, "expected %d argument%s, got %zu", min, min == 1 ? "" : "s", n);
+        return NULL;
     }
-    if (!self && owner && IS_TYPE(owner) && !(def->flags & (METH_STATIC | METH_CLASS))) {
-        /* Unbound method descriptor: args[0] must be an instance. */
-        if (nargs == 0) {
-            StrBuf b;
-            sb_init(&b);
-            sb_adds(&b, "unbound method ");
-            builtin_qualname(&b, B);
-            sb_adds(&b, "() needs an argument");
-            raise_buf(E_TypeError, &b);
-            return NULL;
+    if (flags & METH_OLDMSG) {
+        bool few = (int)n < min;
+        int k = few ? min : max;
+        err_format(E_TypeError, "%s() takes %s %d argument%s (%zu given)", def->name,
+                   min == max ? "exactly" : few ? "at least" : "at most", k, k == 1 ? "" : "s", n);
+        return NULL;
+    }
+    if ((flags & METH_UNPACKED) && min == max) {
+        err_format(E_TypeError, "%s expected %d argument%s, got %zu", def->name, min, min == 1 ? "" : "s", n);
+        return NULL;
+    }
+    /* vm_check_args words it by the kind: "q() takes no arguments", "q() takes
+     * exactly one argument", else "name expected at most 1 argument, got 2". */
+    vm_check_args(max == 0 || (min == 1 && max == 1) ? q : def->name, n, NULL, min, max);
+    return NULL;
+}
+
+static inline bool builtin_count_ok(int flags, size_t n)
+{
+    size_t max = METH_ARGS_MAX(flags);
+    return !(flags & METH_COUNTED) || (n >= (size_t)METH_ARGS_MIN(flags) && (n <= max || max == 0xff));
+}
+
+/* A bound method of a type (self and owner set): self goes first. */
+static Obj builtin_call_bound(Obj callable, Obj *args, size_t nargs, Obj kwnames)
+{
+    BuiltinObj *b = (BuiltinObj *)callable;
+    const MethodDef *def = b->def;
+    if (unlikely(!builtin_count_ok(def->flags, nargs)))
+        return builtin_args_error(callable, nargs, NULL);
+    size_t total = nargs + (kwnames ? (size_t)TUPLE_LEN(kwnames) : 0);
+    Obj *r = vm_roots((int)total + 2);
+    r[0] = kwnames;
+    r[1] = b->self;
+    memcpy(r + 2, args, total * sizeof(Obj));
+    Obj res = def->fn(r + 1, nargs + 1, r[0]);
+    vm_unroots(r);
+    return res;
+}
+
+/* An unbound method descriptor called without its receiver or with one of
+ * another type (the class for METH_CLASS). */
+__attribute__((cold, noinline)) static Obj builtin_receiver_error(Obj callable, Obj *args, size_t nargs)
+{
+    const MethodDef *def = ((BuiltinObj *)callable)->def;
+    TypeObj *owner = (TypeObj *)((BuiltinObj *)callable)->owner;
+    if (nargs == 0) {
+        char q[200];
+        builtin_qualname(callable, q, sizeof q);
+        err_format(E_TypeError, "unbound method %s() needs an argument", q);
+    } else if (def->flags & METH_CLASS) {
+        err_format(E_TypeError, "descriptor '%s' for type '%s' needs a subtype of '%s', not '%s'", def->name,
+                   type_name_of_type(owner), type_name_of_type(owner), type_name(args[0]));
+    } else {
+        err_format(E_TypeError, "descriptor '%s' for '%s' objects doesn't apply to a '%s' object", def->name,
+                   type_name_of_type(owner), type_name(args[0]));
+    }
+    return NULL;
+}
+
+/* The call of every C function and method; its errors are out of line, so
+ * the common call stays short. Inlined in vm_call (the hot caller). */
+static inline __attribute__((always_inline)) Obj call_builtin(Obj callable, Obj *args, size_t nargs, Obj kwnames)
+{
+    BuiltinObj *b = (BuiltinObj *)callable;
+    const MethodDef *def = b->def;
+    int flags = def->flags;
+    if (kwnames && TUPLE_LEN(kwnames) == 0)
+        kwnames = NULL;
+    if (unlikely(kwnames && !(flags & METH_KW)))
+        return builtin_args_error(callable, nargs, kwnames);
+    Obj owner = b->owner;
+    if (owner && !(flags & METH_STATIC)) {
+        if (b->self)
+            return builtin_call_bound(callable, args, nargs, kwnames);
+        /* Unbound method descriptor: args[0] must be an instance (the class for METH_CLASS). */
+        if (unlikely(nargs == 0))
+            return builtin_receiver_error(callable, args, nargs);
+        if (flags & METH_CLASS) {
+            if (unlikely(!IS_TYPE(args[0]) || !type_is_subtype((TypeObj *)args[0], (TypeObj *)owner)))
+                return builtin_receiver_error(callable, args, nargs);
+        } else if (unlikely(TYPE(args[0]) != (TypeObj *)owner && !vm_isinstance_type(args[0], (TypeObj *)owner))) {
+            return builtin_receiver_error(callable, args, nargs);
         }
-        if (TYPE(args[0]) != (TypeObj *)owner && !vm_isinstance_type(args[0], (TypeObj *)owner)) {
-            err_format(E_TypeError, "descriptor '%s' for '%s' objects doesn't apply to a '%s' object",
-                       def->name, type_name_of_type((TypeObj *)owner), type_name(args[0]));
-            return NULL;
-        }
+        if (unlikely(!builtin_count_ok(flags, nargs - 1)))
+            return builtin_args_error(callable, nargs - 1, NULL);
+    } else if (unlikely(!builtin_count_ok(flags, nargs))) {
+        return builtin_args_error(callable, nargs, NULL);
     }
     return def->fn(args, nargs, kwnames);
+}
+
+/* builtin_function_or_method's tp_call. */
+Obj builtin_call(Obj callable, Obj *args, size_t nargs, Obj kwnames)
+{
+    return call_builtin(callable, args, nargs, kwnames);
 }
 
 /* ------------------------------------------------------------------ */
@@ -232,8 +316,9 @@ static void function_str(StrBuf *b, Obj func)
         sb_adds(b, func_display_name(func));
         sb_adds(b, "()");
     } else if (TID(func) == TID_BUILTIN) {
-        builtin_qualname(b, (BuiltinObj *)func);
-        sb_adds(b, "()");
+        char q[200];
+        builtin_qualname(func, q, sizeof q);
+        sb_printf(b, "%s()", q);
     } else {
         sb_printf(b, "%s object", type_name(func));
     }

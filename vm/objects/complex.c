@@ -625,22 +625,15 @@ static Obj complex_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
 /* ------------------------------------------------------------------ */
 /* Methods and attributes                                              */
 /* ------------------------------------------------------------------ */
-#define NOARGS(name)                                                    \
-    do {                                                                \
-        if (vm_check_args("complex." name, nargs - 1, kwnames, 0, 0) < 0) \
-            return NULL;                                                \
-    } while (0)
 
 static Obj complex_m_conjugate(Obj *args, size_t nargs, Obj kwnames)
 {
-    NOARGS("conjugate");
     cplx z = cval(vm_unwrap(args[0]));
     return complex_new(z.re, -z.im);
 }
 
 static Obj complex_m_getnewargs(Obj *args, size_t nargs, Obj kwnames)
 {
-    NOARGS("__getnewargs__");
     Obj *r = vm_roots(2);
     Obj res = NULL;
     cplx z = cval(vm_unwrap(args[0]));
@@ -652,7 +645,6 @@ static Obj complex_m_getnewargs(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj complex_m_complex(Obj *args, size_t nargs, Obj kwnames)
 {
-    NOARGS("__complex__");
     Obj v = args[0];
     if (IS_COMPLEX(v))
         return v;
@@ -661,8 +653,6 @@ static Obj complex_m_complex(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj complex_m_format(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("__format__", nargs - 1, kwnames, 1, 1) < 0)
-        return NULL;
     if (!IS_STR(vm_unwrap(args[1]))) {
         err_format(E_TypeError, "__format__() argument must be str, not %s",
                    IS_NONE(args[1]) ? "None" : type_name(args[1]));
@@ -676,33 +666,26 @@ static Obj complex_m_format(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj complex_get_real(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)nargs;
-    (void)kwnames;
     return float_new(COMPLEX_REAL(vm_unwrap(args[0])));
 }
 
 static Obj complex_get_imag(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)nargs;
-    (void)kwnames;
     return float_new(COMPLEX_IMAG(vm_unwrap(args[0])));
 }
 
 /* real and imag are read-only (CPython's member descriptors' message). */
 static Obj complex_set_readonly(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
-    (void)nargs;
-    (void)kwnames;
     err_set(E_AttributeError, "readonly attribute");
     return NULL;
 }
 
 static const MethodDef complex_methods[] = {
-    {"conjugate", complex_m_conjugate, 0, "Return the complex conjugate of its argument. (3-4j).conjugate() == 3+4j."},
-    {"__getnewargs__", complex_m_getnewargs, 0, NULL},
-    {"__format__", complex_m_format, 0, "Convert to a string according to format_spec."},
-    {"__complex__", complex_m_complex, 0, "Convert this value to exact type complex."},
+    {"conjugate", complex_m_conjugate, METH_NOARGS, "Return the complex conjugate of its argument. (3-4j).conjugate() == 3+4j."},
+    {"__getnewargs__", complex_m_getnewargs, METH_NOARGS, NULL},
+    {"__format__", complex_m_format, METH_O, "Convert to a string according to format_spec."},
+    {"__complex__", complex_m_complex, METH_NOARGS, "Convert this value to exact type complex."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -7,6 +7,7 @@
 #include "containers.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 TypeObj *T_list_iterator, *T_list_reverseiterator, *T_tuple_iterator, *T_seq_iterator;
 
@@ -33,8 +34,6 @@ Obj iter_self(Obj it)
 /* __length_hint__ of the simple iterators (operator.length_hint, list()). */
 static Obj iter_length_hint(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (meth_check_args(type_name(args[0]), "__length_hint__", nargs - 1, kwnames, 0, 0) < 0)
-        return NULL;
     Obj it = args[0];
     int64_t n = 0;
     Obj a = ITER(it)->a;
@@ -72,7 +71,7 @@ static Obj iter_length_hint(Obj *args, size_t nargs, Obj kwnames)
 }
 
 static const MethodDef iter_methods[] = {
-    {"__length_hint__", iter_length_hint, 0, "Private method returning an estimate of len(list(it))."},
+    {"__length_hint__", iter_length_hint, METH_NOARGS, "Private method returning an estimate of len(list(it))."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -325,23 +324,10 @@ int seq_repeat_count(Obj a, Obj b, bool seq_is_a, int64_t *n)
     return rc;
 }
 
-
-int meth_check_args(const char *tname, const char *meth, size_t nargs, Obj kwnames, int min, int max)
-{
-    bool kw = kwnames && TUPLE_LEN(kwnames) > 0;
-    if (likely(!kw && (int64_t)nargs >= min && (max < 0 || (int64_t)nargs <= max)))
-        return 0;
-    char name[160];
-    if (kw || max == 0 || (min == 1 && max == 1))
-        snprintf(name, sizeof name, "%s.%s", tname, meth);
-    else
-        snprintf(name, sizeof name, "%s", meth);
-    return vm_check_args(name, nargs, kwnames, min, max);
-}
-
 /* ---- list and tuple: one implementation of their item algorithms ---- */
 
-Obj seq_richcompare(Obj *slots, int op)
+/* Lexicographic comparison of slots[0] and slots[1] (same kind). */
+static Obj seq_richcompare(Obj *slots, int op)
 {
     if ((op == CMP_EQ || op == CMP_NE) && seq_len(slots[0]) != seq_len(slots[1]))
         return vm_bool(op == CMP_NE);
@@ -406,7 +392,8 @@ int64_t seq_find(Obj *sslot, Obj *vslot, int64_t start, int64_t stop)
     return -1;
 }
 
-int64_t seq_count(Obj *sslot, Obj *vslot)
+/* Number of items == *vslot, -1 on error. */
+static int64_t seq_count(Obj *sslot, Obj *vslot)
 {
     int64_t count = 0;
     for (int64_t i = 0; i < seq_len(*sslot); i++) {
@@ -421,8 +408,94 @@ int64_t seq_count(Obj *sslot, Obj *vslot)
     return count;
 }
 
+/* tp_richcompare of list and tuple: lexicographic, the first index whose
+ * items differ decides (== tries identity first, so a sequence equals
+ * itself); the operands are held in root slots across user __eq__. */
+Obj seq_compare(Obj a, Obj b, int op)
+{
+    a = vm_unwrap(a);
+    b = vm_unwrap(b);
+    if (!(IS_LIST(a) && IS_LIST(b)) && !(IS_TUPLE(a) && IS_TUPLE(b)))
+        return g_NotImplemented;
+    if (a == b && (op == CMP_EQ || op == CMP_NE))
+        return vm_bool(op == CMP_EQ);
+    Obj *r = vm_roots(2);
+    r[0] = a;
+    r[1] = b;
+    Obj res = seq_richcompare(r, op);
+    vm_unroots(r);
+    return res;
+}
+
+/* tp_contains of list and tuple: 1, 0, -1. */
+int seq_contains_slot(Obj self, Obj v)
+{
+    Obj *r = vm_roots(2);
+    r[0] = vm_unwrap(self);
+    r[1] = v;
+    int64_t i = seq_find(&r[0], &r[1], 0, INT64_MAX);
+    vm_unroots(r);
+    return i == -2 ? -1 : i >= 0;
+}
+
+/* tp_len and tp_bool of list and tuple. */
+int64_t seq_len_slot(Obj self)
+{
+    return seq_len(vm_unwrap(self));
+}
+
+int seq_bool_slot(Obj self)
+{
+    return seq_len(vm_unwrap(self)) != 0;
+}
+
+/* list.index / tuple.index, declared METH_ARGS(1, 3): the first i in
+ * [start, stop) with self[i] == value. */
+Obj seq_index_method(Obj *args, size_t nargs, Obj kwnames)
+{
+    int64_t start = 0, stop = INT64_MAX;
+    if (nargs > 2 && seq_slice_index(args[2], &start, false) < 0)
+        return NULL;
+    if (nargs > 3 && seq_slice_index(args[3], &stop, false) < 0)
+        return NULL;
+    Obj *r = vm_roots(2);
+    r[0] = vm_unwrap(args[0]);
+    r[1] = args[1];
+    seq_clamp_range(seq_len(r[0]), &start, &stop);
+    int64_t i = seq_find(&r[0], &r[1], start, stop);
+    bool list = IS_LIST(r[0]);
+    vm_unroots(r);
+    if (i >= 0)
+        return MAKE_SMALLINT(i);
+    if (i == -2)
+        return NULL;
+    if (!list) {
+        err_set(E_ValueError, "tuple.index(x): x not in tuple");
+        return NULL;
+    }
+    Obj s = vm_repr(args[1]);
+    char *c = s ? strdup(str_cstr(s)) : NULL;
+    if (!c)
+        return s ? err_nomemory() : NULL;
+    err_format(E_ValueError, "%s is not in list", c);
+    free(c);
+    return NULL;
+}
+
+/* list.count / tuple.count, declared METH_O. */
+Obj seq_count_method(Obj *args, size_t nargs, Obj kwnames)
+{
+    Obj *r = vm_roots(2);
+    r[0] = vm_unwrap(args[0]);
+    r[1] = args[1];
+    int64_t count = seq_count(&r[0], &r[1]);
+    vm_unroots(r);
+    return count < 0 ? NULL : MAKE_SMALLINT(count);
+}
+
 Obj seq_repr(Obj s)
 {
+    s = vm_unwrap(s);
     bool list = IS_LIST(s);
     int64_t n = seq_len(s);
     if (n == 0)

@@ -197,21 +197,20 @@ static inline Obj __seg_gs *seq_items(Obj s)
 {
     return IS_LIST(s) ? LIST_ITEMS(s) : TUPLE_ITEMS(s);
 }
-/* Lexicographic comparison of slots[0] and slots[1] (same kind). */
-Obj seq_richcompare(Obj *slots, int op);
 /* First index i in [start, stop) with *sslot[i] == *vslot: i, -1 if none, -2 on error. */
 int64_t seq_find(Obj *sslot, Obj *vslot, int64_t start, int64_t stop);
-/* Number of items == *vslot, -1 on error. */
-int64_t seq_count(Obj *sslot, Obj *vslot);
-/* '[a, b]' / '(a, b)' / '(a,)'; `self` unwrapped; recursion shows as '[...]'. */
+/* '[a, b]' / '(a, b)' / '(a,)' (also tp_repr of both); recursion shows as '[...]'. */
 Obj seq_repr(Obj s);
+/* The slots list and tuple share: tp_richcompare, tp_contains, tp_len, tp_bool. */
+Obj seq_compare(Obj a, Obj b, int op);
+int seq_contains_slot(Obj self, Obj v);
+int64_t seq_len_slot(Obj self);
+int seq_bool_slot(Obj self);
 /* Clamp list.index / tuple.index start and stop (CPython's slice rules). */
 void seq_clamp_range(int64_t n, int64_t *start, int64_t *stop);
-
-/* vm_check_args for a method of built-in type `tname`, with CPython's
- * naming: "list.append() takes exactly one argument (0 given)" but
- * "pop expected at most 1 argument, got 2". */
-int meth_check_args(const char *tname, const char *meth, size_t nargs, Obj kwnames, int min, int max);
+/* list.index / tuple.index (METH_ARGS(1, 3)) and list.count / tuple.count (METH_O). */
+Obj seq_index_method(Obj *args, size_t nargs, Obj kwnames);
+Obj seq_count_method(Obj *args, size_t nargs, Obj kwnames);
 
 /* Make the result of tp_new for `type`: the built-in value itself when type
  * is the built-in type, else an instance of the user subclass wrapping it

@@ -145,29 +145,21 @@ static Obj property_copy(Obj self, int which, Obj f)
 
 static Obj property_getter_m(Obj *args, size_t nargs, Obj kw)
 {
-    if (vm_check_args("getter", nargs - 1, kw, 1, 1) < 0)
-        return NULL;
     return property_copy(args[0], 0, args[1]);
 }
 
 static Obj property_setter_m(Obj *args, size_t nargs, Obj kw)
 {
-    if (vm_check_args("setter", nargs - 1, kw, 1, 1) < 0)
-        return NULL;
     return property_copy(args[0], 1, args[1]);
 }
 
 static Obj property_deleter_m(Obj *args, size_t nargs, Obj kw)
 {
-    if (vm_check_args("deleter", nargs - 1, kw, 1, 1) < 0)
-        return NULL;
     return property_copy(args[0], 2, args[1]);
 }
 
 static Obj property_set_name_m(Obj *args, size_t nargs, Obj kw)
 {
-    if (vm_check_args("__set_name__", nargs - 1, kw, 2, 2) < 0)
-        return NULL;
     Obj p = prop_of(args[0]);
     VM_WRITE_RARE(p);
     PROP(p)->name = args[2];
@@ -218,10 +210,10 @@ static Obj property_isabstract_get(Obj *a, size_t n, Obj k)
 }
 
 static const MethodDef property_methods[] = {
-    {"getter", property_getter_m, 0, NULL},
-    {"setter", property_setter_m, 0, NULL},
-    {"deleter", property_deleter_m, 0, NULL},
-    {"__set_name__", property_set_name_m, 0, NULL},
+    {"getter", property_getter_m, METH_O, NULL},
+    {"setter", property_setter_m, METH_O, NULL},
+    {"deleter", property_deleter_m, METH_O, NULL},
+    {"__set_name__", property_set_name_m, METH_ARGS(2, 2), NULL},
     {NULL, NULL, 0, NULL},
 };
 
@@ -244,13 +236,10 @@ Obj classmethod_new(Obj f) { return wrap_func(TID_CLASSMETHOD, f); }
 
 static Obj sm_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args, (void)kwnames;
     bool is_static = (TypeObj *)type == T_staticmethod || type_is_subtype((TypeObj *)type, T_staticmethod);
     const char *name = is_static ? "staticmethod" : "classmethod";
-    if (kwnames && TUPLE_LEN(kwnames)) {
-        err_format(E_TypeError, "%s() takes no keyword arguments", name);
+    if (vm_check_args(name, nargs, kwnames, 0, -1) < 0)
         return NULL;
-    }
     if (nargs != 1) {
         err_format(E_TypeError, "%s expected 1 argument, got %zu", name, nargs);
         return NULL;

@@ -1028,9 +1028,6 @@ static int64_t dict_unhashable(Obj self)
 
 static Obj dict_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
-    (void)nargs;
-    (void)kwnames;
     return container_wrap_for_type(T_dict, type, dict_new());
 }
 
@@ -1180,29 +1177,21 @@ static Obj dict_iter_slot(Obj self)
 
 static Obj dict_keys_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (meth_check_args("dict", "keys", nargs - 1, kwnames, 0, 0) < 0)
-        return NULL;
     return dict_keys_view(args[0]);
 }
 
 static Obj dict_values_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (meth_check_args("dict", "values", nargs - 1, kwnames, 0, 0) < 0)
-        return NULL;
     return dict_values_view(args[0]);
 }
 
 static Obj dict_items_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (meth_check_args("dict", "items", nargs - 1, kwnames, 0, 0) < 0)
-        return NULL;
     return dict_items_view(args[0]);
 }
 
 static Obj dict_get_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (meth_check_args("dict", "get", nargs - 1, kwnames, 1, 2) < 0)
-        return NULL;
     Obj v = dict_getitem(vm_unwrap(args[0]), args[1]);
     if (v)
         return v;
@@ -1213,15 +1202,11 @@ static Obj dict_get_m(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj dict_setdefault_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (meth_check_args("dict", "setdefault", nargs - 1, kwnames, 1, 2) < 0)
-        return NULL;
     return dict_setdefault(vm_unwrap(args[0]), args[1], nargs > 2 ? args[2] : g_None);
 }
 
 static Obj dict_pop_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (meth_check_args("dict", "pop", nargs - 1, kwnames, 1, 2) < 0)
-        return NULL;
     Obj v;
     int rc = dict_pop(vm_unwrap(args[0]), args[1], &v);
     if (rc < 0)
@@ -1274,8 +1259,6 @@ Obj dict_popitem_end(Obj d, bool last)
 
 static Obj dict_popitem_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (meth_check_args("dict", "popitem", nargs - 1, kwnames, 0, 0) < 0)
-        return NULL;
     if (DICT(vm_unwrap(args[0]))->used == 0) {
         err_set(E_KeyError, "popitem(): dictionary is empty");
         return NULL;
@@ -1363,8 +1346,6 @@ static Obj dict_update_m(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj dict_fromkeys_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (meth_check_args("dict", "fromkeys", nargs - 1, kwnames, 1, 2) < 0)
-        return NULL;
     Obj *r = vm_roots(4);
     r[1] = nargs > 2 ? args[2] : g_None;
     r[0] = (TypeObj *)args[0] == T_dict ? dict_new() : vm_call0(args[0]);
@@ -1392,39 +1373,33 @@ out:
 
 static Obj dict_copy_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (meth_check_args("dict", "copy", nargs - 1, kwnames, 0, 0) < 0)
-        return NULL;
     return dict_copy(args[0]);
 }
 
 static Obj dict_clear_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (meth_check_args("dict", "clear", nargs - 1, kwnames, 0, 0) < 0)
-        return NULL;
     dict_clear(args[0]);
     return g_None;
 }
 
 static Obj dict_reversed_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (meth_check_args("dict", "__reversed__", nargs - 1, kwnames, 0, 0) < 0)
-        return NULL;
     return dictiter_new(args[0], ITK_DICT_REV_KEYS);
 }
 
 static const MethodDef dict_methods[] = {
-    {"keys", dict_keys_m, 0, "D.keys() -> a set-like object providing a view on D's keys"},
-    {"values", dict_values_m, 0, "D.values() -> an object providing a view on D's values"},
-    {"items", dict_items_m, 0, "D.items() -> a set-like object providing a view on D's items"},
-    {"get", dict_get_m, 0, "Return the value for key if key is in the dictionary, else default."},
-    {"setdefault", dict_setdefault_m, 0, "Insert key with a value of default if key is not in the dictionary."},
-    {"pop", dict_pop_m, 0, "D.pop(k[,d]) -> v, remove specified key and return the corresponding value."},
-    {"popitem", dict_popitem_m, 0, "Remove and return a (key, value) pair as a 2-tuple."},
+    {"keys", dict_keys_m, METH_NOARGS, "D.keys() -> a set-like object providing a view on D's keys"},
+    {"values", dict_values_m, METH_NOARGS, "D.values() -> an object providing a view on D's values"},
+    {"items", dict_items_m, METH_NOARGS, "D.items() -> a set-like object providing a view on D's items"},
+    {"get", dict_get_m, METH_ARGS(1, 2), "Return the value for key if key is in the dictionary, else default."},
+    {"setdefault", dict_setdefault_m, METH_ARGS(1, 2), "Insert key with a value of default if key is not in the dictionary."},
+    {"pop", dict_pop_m, METH_ARGS(1, 2), "D.pop(k[,d]) -> v, remove specified key and return the corresponding value."},
+    {"popitem", dict_popitem_m, METH_NOARGS, "Remove and return a (key, value) pair as a 2-tuple."},
     {"update", dict_update_m, METH_KW, "D.update([E, ]**F) -> None.  Update D from dict/iterable E and F."},
-    {"fromkeys", dict_fromkeys_m, METH_CLASS, "Create a new dictionary with keys from iterable and values set to value."},
-    {"copy", dict_copy_m, 0, "D.copy() -> a shallow copy of D"},
-    {"clear", dict_clear_m, 0, "D.clear() -> None.  Remove all items from D."},
-    {"__reversed__", dict_reversed_m, 0, "Return a reverse iterator over the dict keys."},
+    {"fromkeys", dict_fromkeys_m, METH_CLASS | METH_ARGS(1, 2), "Create a new dictionary with keys from iterable and values set to value."},
+    {"copy", dict_copy_m, METH_NOARGS, "D.copy() -> a shallow copy of D"},
+    {"clear", dict_clear_m, METH_NOARGS, "D.clear() -> None.  Remove all items from D."},
+    {"__reversed__", dict_reversed_m, METH_NOARGS, "Return a reverse iterator over the dict keys."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -1465,8 +1440,6 @@ static Obj view_iter(Obj self)
 
 static Obj view_reversed_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (meth_check_args(type_name(args[0]), "__reversed__", nargs - 1, kwnames, 0, 0) < 0)
-        return NULL;
     int64_t k = ITER(args[0])->kind;
     return dictiter_new(ITER(args[0])->a, k == ITK_VIEW_KEYS ? ITK_DICT_REV_KEYS
                                           : k == ITK_VIEW_VALUES ? ITK_DICT_REV_VALUES : ITK_DICT_REV_ITEMS);
@@ -1717,8 +1690,6 @@ static Obj view_xor(Obj a, Obj b)
 
 static Obj view_isdisjoint_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (meth_check_args(type_name(args[0]), "isdisjoint", nargs - 1, kwnames, 1, 1) < 0)
-        return NULL;
     Obj *r = vm_roots(3);
     r[0] = args[0];
     r[1] = args[1];
@@ -1764,12 +1735,12 @@ out:
 }
 
 static const MethodDef setview_methods[] = {
-    {"isdisjoint", view_isdisjoint_m, 0, "Return True if the view and the given iterable have a null intersection."},
-    {"__reversed__", view_reversed_m, 0, "Return a reverse iterator over the dict keys."},
+    {"isdisjoint", view_isdisjoint_m, METH_O, "Return True if the view and the given iterable have a null intersection."},
+    {"__reversed__", view_reversed_m, METH_NOARGS, "Return a reverse iterator over the dict keys."},
     {NULL, NULL, 0, NULL},
 };
 static const MethodDef valuesview_methods[] = {
-    {"__reversed__", view_reversed_m, 0, "Return a reverse iterator over the dict values."},
+    {"__reversed__", view_reversed_m, METH_NOARGS, "Return a reverse iterator over the dict values."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -177,23 +177,12 @@ static Obj eg_str(Obj self)
     return sb_finish(&b);
 }
 
-static int one_arg(const char *name, size_t nargs, Obj kw)
-{
-    if (kw && TUPLE_LEN(kw)) {
-        err_format(E_TypeError, "%s() takes no keyword arguments", name);
-        return -1;
-    }
-    if (nargs != 2) {
-        err_format(E_TypeError, "%s expected 1 argument, got %zu", name, nargs - 1);
-        return -1;
-    }
-    return 0;
-}
-
 static Obj eg_derive_m(Obj *args, size_t nargs, Obj kw)
 {
-    if (one_arg("derive", nargs, kw) < 0)
+    if (nargs != 2) {   /* CPython's PyArg_ParseTuple "O", unnamed */
+        err_format(E_TypeError, "function takes exactly 1 argument (%zu given)", nargs - 1);
         return NULL;
+    }
     Obj msg = group_field(args[0], 0);
     return make_group(msg ? msg : g_empty_str, args[1]);
 }
@@ -345,8 +334,6 @@ out:
 
 static Obj eg_split_m(Obj *args, size_t nargs, Obj kw)
 {
-    if (one_arg("split", nargs, kw) < 0)
-        return NULL;
     int kind = matcher_kind(args[1]);
     if (kind < 0)
         return NULL;
@@ -360,8 +347,6 @@ static Obj eg_split_m(Obj *args, size_t nargs, Obj kw)
 
 static Obj eg_subgroup_m(Obj *args, size_t nargs, Obj kw)
 {
-    if (one_arg("subgroup", nargs, kw) < 0)
-        return NULL;
     int kind = matcher_kind(args[1]);
     if (kind < 0)
         return NULL;
@@ -376,16 +361,14 @@ static Obj eg_subgroup_m(Obj *args, size_t nargs, Obj kw)
 /* BaseExceptionGroup[T]: a generic alias, as for the built-in containers. */
 static Obj eg_class_getitem_m(Obj *args, size_t nargs, Obj kw)
 {
-    if (one_arg("__class_getitem__", nargs, kw) < 0)
-        return NULL;
     return generic_alias_new(args[0], args[1]);
 }
 
 static const MethodDef eg_methods[] = {
-    {"derive", eg_derive_m, 0, NULL},
-    {"split", eg_split_m, 0, NULL},
-    {"subgroup", eg_subgroup_m, 0, NULL},
-    {"__class_getitem__", eg_class_getitem_m, METH_CLASS, NULL},
+    {"derive", eg_derive_m, METH_BARENAME, NULL},
+    {"split", eg_split_m, METH_O | METH_UNPACKED | METH_BARENAME, NULL},
+    {"subgroup", eg_subgroup_m, METH_O | METH_UNPACKED | METH_BARENAME, NULL},
+    {"__class_getitem__", eg_class_getitem_m, METH_CLASS | METH_O, NULL},
     {NULL, NULL, 0, NULL},
 };
 

@@ -127,7 +127,6 @@ static Obj tuple_of(Obj *args, size_t nargs)
 
 static Obj exc_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)kwnames;
     Obj *r = vm_roots(1);
     r[0] = tuple_of(args, nargs);
     Obj self = NULL;
@@ -328,8 +327,6 @@ static Obj exc_suppress_set(Obj *a, size_t n, Obj k)
 
 static Obj exc_with_traceback_m(Obj *args, size_t nargs, Obj kw)
 {
-    if (vm_check_args("with_traceback", nargs - 1, kw, 1, 1) < 0)
-        return NULL;
     Obj v[2] = {args[0], args[1]};
     if (!exc_tb_set(v, 2, NULL))
         return NULL;
@@ -338,8 +335,6 @@ static Obj exc_with_traceback_m(Obj *args, size_t nargs, Obj kw)
 
 static Obj exc_add_note_m(Obj *args, size_t nargs, Obj kw)
 {
-    if (vm_check_args("add_note", nargs - 1, kw, 1, 1) < 0)
-        return NULL;
     if (!IS_STR(args[1])) {
         err_format(E_TypeError, "note must be a str, not '%s'", type_name(args[1]));
         return NULL;
@@ -371,8 +366,6 @@ static Obj exc_add_note_m(Obj *args, size_t nargs, Obj kw)
  * (pickle and copy rebuild the exception from it). */
 static Obj exc_reduce_m(Obj *args, size_t nargs, Obj kw)
 {
-    if (vm_check_args("__reduce__", nargs - 1, kw, 0, 0) < 0)
-        return NULL;
     Obj d = EXC(args[0])->dict;
     Obj a = EXC(args[0])->args ? EXC(args[0])->args : g_empty_tuple;
     if (d && dict_len(d) > 0)
@@ -383,8 +376,6 @@ static Obj exc_reduce_m(Obj *args, size_t nargs, Obj kw)
 /* __setstate__(state): the dict's items become attributes. */
 static Obj exc_setstate_m(Obj *args, size_t nargs, Obj kw)
 {
-    if (vm_check_args("__setstate__", nargs - 1, kw, 1, 1) < 0)
-        return NULL;
     if (IS_NONE(args[1]))
         return g_None;
     if (!IS_DICT(args[1])) {
@@ -414,10 +405,10 @@ out:
 }
 
 static const MethodDef exc_methods[] = {
-    {"__reduce__", exc_reduce_m, 0, NULL},
-    {"__setstate__", exc_setstate_m, 0, NULL},
-    {"with_traceback", exc_with_traceback_m, 0, NULL},
-    {"add_note", exc_add_note_m, 0, NULL},
+    {"__reduce__", exc_reduce_m, METH_NOARGS, NULL},
+    {"__setstate__", exc_setstate_m, METH_O, NULL},
+    {"with_traceback", exc_with_traceback_m, METH_O, NULL},
+    {"add_note", exc_add_note_m, METH_O, NULL},
     {NULL, NULL, 0, NULL},
 };
 

@@ -1534,8 +1534,6 @@ out:
 
 static Obj m_write(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("write", nargs, kwnames, 2, 2) < 0)
-        return NULL;
     Obj self = args[0];
     Obj st = check_writable(self, "write");
     if (!st)
@@ -1562,8 +1560,6 @@ static Obj m_write(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj m_writelines(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("writelines", nargs, kwnames, 2, 2) < 0)
-        return NULL;
     if (!check_writable(args[0], "writelines"))
         return NULL;
     Obj *r = vm_roots(3);
@@ -1636,8 +1632,6 @@ int file_finalize(Obj f)
 
 static Obj m_close(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("close", nargs, kwnames, 1, 1) < 0)
-        return NULL;
     if (TID(args[0]) != TID_FILE)
         return check_file(args[0], "close");
     return close_file(args[0]) < 0 ? NULL : g_None;
@@ -1645,8 +1639,6 @@ static Obj m_close(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj m_flush(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("flush", nargs, kwnames, 1, 1) < 0)
-        return NULL;
     Obj st = check_file(args[0], "flush");
     if (!st)
         return NULL;
@@ -1655,48 +1647,36 @@ static Obj m_flush(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj m_fileno(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("fileno", nargs, kwnames, 1, 1) < 0)
-        return NULL;
     Obj st = check_file(args[0], "fileno");
     return st ? MAKE_SMALLINT(FO(st)->fd) : NULL;
 }
 
 static Obj m_isatty(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("isatty", nargs, kwnames, 1, 1) < 0)
-        return NULL;
     Obj st = check_file(args[0], "isatty");
     return st ? vm_bool(isatty((int)FO(st)->fd)) : NULL;
 }
 
 static Obj m_readable(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("readable", nargs, kwnames, 1, 1) < 0)
-        return NULL;
     Obj st = check_file(args[0], "readable");
     return st ? vm_bool(FO(st)->flags & F_READ) : NULL;
 }
 
 static Obj m_writable(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("writable", nargs, kwnames, 1, 1) < 0)
-        return NULL;
     Obj st = check_file(args[0], "writable");
     return st ? vm_bool(FO(st)->flags & F_WRITE) : NULL;
 }
 
 static Obj m_seekable(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("seekable", nargs, kwnames, 1, 1) < 0)
-        return NULL;
     Obj st = check_file(args[0], "seekable");
     return st ? vm_bool(lseek((int)FO(st)->fd, 0, SEEK_CUR) >= 0) : NULL;
 }
 
 static Obj m_tell(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("tell", nargs, kwnames, 1, 1) < 0)
-        return NULL;
     Obj st = check_file(args[0], "tell");
     if (!st || flush_state(st) < 0)
         return NULL;
@@ -1783,8 +1763,6 @@ out:
 
 static Obj m_enter(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("__enter__", nargs, kwnames, 1, 1) < 0)
-        return NULL;
     if (!check_file(args[0], "__enter__"))
         return NULL;
     return args[0];
@@ -1792,7 +1770,6 @@ static Obj m_enter(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj m_exit(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)kwnames;
     if (nargs < 1 || TID(args[0]) != TID_FILE)
         return check_file(nargs ? args[0] : g_None, "__exit__");
     return close_file(args[0]) < 0 ? NULL : g_None;
@@ -1800,8 +1777,6 @@ static Obj m_exit(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj m_iter_method(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("__iter__", nargs, kwnames, 1, 1) < 0)
-        return NULL;
     return check_file(args[0], "__iter__") ? args[0] : NULL;
 }
 
@@ -1960,21 +1935,21 @@ static const MethodDef file_methods[] = {
     {"read", m_read, METH_KW, NULL},
     {"readline", m_readline, METH_KW, NULL},
     {"readlines", m_readlines, METH_KW, NULL},
-    {"write", m_write, 0, NULL},
-    {"writelines", m_writelines, 0, NULL},
-    {"close", m_close, 0, NULL},
-    {"flush", m_flush, 0, NULL},
-    {"fileno", m_fileno, 0, NULL},
-    {"isatty", m_isatty, 0, NULL},
-    {"readable", m_readable, 0, NULL},
-    {"writable", m_writable, 0, NULL},
-    {"seekable", m_seekable, 0, NULL},
+    {"write", m_write, METH_O, NULL},
+    {"writelines", m_writelines, METH_O, NULL},
+    {"close", m_close, METH_NOARGS, NULL},
+    {"flush", m_flush, METH_NOARGS, NULL},
+    {"fileno", m_fileno, METH_NOARGS, NULL},
+    {"isatty", m_isatty, METH_NOARGS, NULL},
+    {"readable", m_readable, METH_NOARGS, NULL},
+    {"writable", m_writable, METH_NOARGS, NULL},
+    {"seekable", m_seekable, METH_NOARGS, NULL},
     {"seek", m_seek, METH_KW, NULL},
-    {"tell", m_tell, 0, NULL},
+    {"tell", m_tell, METH_NOARGS, NULL},
     {"truncate", m_truncate, METH_KW, NULL},
-    {"__enter__", m_enter, 0, NULL},
+    {"__enter__", m_enter, METH_NOARGS, NULL},
     {"__exit__", m_exit, 0, NULL},
-    {"__iter__", m_iter_method, 0, NULL},
+    {"__iter__", m_iter_method, METH_NOARGS | METH_WRAPPER, NULL},
     {NULL, NULL, 0, NULL},
 };
 

@@ -579,14 +579,8 @@ static Obj float_richcompare(Obj a, Obj b, int op)
 
 static Obj float_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
 {
-    if (kwnames && TUPLE_LEN(kwnames) > 0) {
-        err_set(E_TypeError, "float() takes no keyword arguments");
+    if (vm_check_args("float", nargs, kwnames, 0, 1) < 0)
         return NULL;
-    }
-    if (nargs > 1) {
-        err_format(E_TypeError, "float expected at most 1 argument, got %zu", nargs);
-        return NULL;
-    }
     Obj v;
     if (nargs == 0)
         v = float_new(0.0);
@@ -629,51 +623,38 @@ static Obj float_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
 /* ------------------------------------------------------------------ */
 /* Methods                                                             */
 /* ------------------------------------------------------------------ */
-#define TYPE_PREFIX "float."
-#define NOARGS(name)                                                    \
-    do {                                                                \
-        if (vm_check_args(TYPE_PREFIX name, nargs - 1, kwnames, 0, 0) < 0) \
-            return NULL;                                                \
-    } while (0)
 
 static Obj float_m_is_integer(Obj *args, size_t nargs, Obj kwnames)
 {
-    NOARGS("is_integer");
     double x = fval(args[0]);
     return vm_bool(isfinite(x) && floor(x) == x);
 }
 
 static Obj float_m_conjugate(Obj *args, size_t nargs, Obj kwnames)
 {
-    NOARGS("conjugate");
     return float_exact(args[0]);
 }
 
 static Obj float_m_trunc(Obj *args, size_t nargs, Obj kwnames)
 {
-    NOARGS("__trunc__");
     return int_from_double(trunc(fval(args[0])));
 }
 static Obj float_m_floor(Obj *args, size_t nargs, Obj kwnames)
 {
-    NOARGS("__floor__");
     return int_from_double(floor(fval(args[0])));
 }
 static Obj float_m_ceil(Obj *args, size_t nargs, Obj kwnames)
 {
-    NOARGS("__ceil__");
     return int_from_double(ceil(fval(args[0])));
 }
 
 static Obj float_m_getnewargs(Obj *args, size_t nargs, Obj kwnames)
 {
-    NOARGS("__getnewargs__");
     return tuple_pack(1, float_exact(args[0]));
 }
 
 static Obj float_m_as_integer_ratio(Obj *args, size_t nargs, Obj kwnames)
 {
-    NOARGS("as_integer_ratio");
     double x = fval(args[0]);
     if (isinf(x)) {
         err_set(E_OverflowError, "cannot convert Infinity to integer ratio");
@@ -709,7 +690,6 @@ static Obj float_m_as_integer_ratio(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj float_m_hex(Obj *args, size_t nargs, Obj kwnames)
 {
-    NOARGS("hex");
     double x = fval(args[0]);
     char buf[48];
     if (isnan(x) || isinf(x)) {
@@ -804,8 +784,6 @@ done:
 
 static Obj float_m_fromhex(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("fromhex", nargs - 1, kwnames, 1, 1) < 0)
-        return NULL;
     if (!IS_STR(vm_unwrap(args[1]))) {
         err_format(E_TypeError, "fromhex() argument must be str, not %s", type_name(args[1]));
         return NULL;
@@ -895,15 +873,11 @@ static Obj float_round(double x, Obj ndigits)
 
 static Obj float_m_round(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("__round__", nargs - 1, kwnames, 0, 1) < 0)
-        return NULL;
     return float_round(fval(args[0]), nargs > 1 ? args[1] : NULL);
 }
 
 static Obj float_m_format(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("__format__", nargs - 1, kwnames, 1, 1) < 0)
-        return NULL;
     if (!IS_STR(args[1])) {
         err_format(E_TypeError, "__format__() argument must be str, not %s", type_name(args[1]));
         return NULL;
@@ -915,8 +889,6 @@ static Obj float_m_format(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj float_m_getformat(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("__getformat__", nargs - 1, kwnames, 1, 1) < 0)
-        return NULL;
     Obj t = args[1];
     if (!IS_STR(t)) {
         err_format(E_TypeError, "__getformat__() argument must be str, not %s", type_name(t));
@@ -941,18 +913,18 @@ static Obj float_get_imag(Obj *args, size_t nargs, Obj kwnames)
 }
 
 static const MethodDef float_methods[] = {
-    {"is_integer", float_m_is_integer, 0, "Return True if the float is an integer."},
-    {"as_integer_ratio", float_m_as_integer_ratio, 0, "Return integer ratio."},
-    {"hex", float_m_hex, 0, "Return a hexadecimal representation of a floating-point number."},
-    {"fromhex", float_m_fromhex, METH_CLASS, "Create a floating-point number from a hexadecimal string."},
-    {"conjugate", float_m_conjugate, 0, "Return self, the complex conjugate of any float."},
-    {"__trunc__", float_m_trunc, 0, "Return the Integral closest to x between 0 and x."},
-    {"__floor__", float_m_floor, 0, "Return the floor as an Integral."},
-    {"__ceil__", float_m_ceil, 0, "Return the ceiling as an Integral."},
-    {"__round__", float_m_round, 0, "Return the Integral closest to x, rounding half toward even."},
-    {"__getnewargs__", float_m_getnewargs, 0, NULL},
-    {"__format__", float_m_format, 0, "Formats the float according to format_spec."},
-    {"__getformat__", float_m_getformat, METH_CLASS, NULL},
+    {"is_integer", float_m_is_integer, METH_NOARGS, "Return True if the float is an integer."},
+    {"as_integer_ratio", float_m_as_integer_ratio, METH_NOARGS, "Return integer ratio."},
+    {"hex", float_m_hex, METH_NOARGS, "Return a hexadecimal representation of a floating-point number."},
+    {"fromhex", float_m_fromhex, METH_CLASS | METH_O, "Create a floating-point number from a hexadecimal string."},
+    {"conjugate", float_m_conjugate, METH_NOARGS, "Return self, the complex conjugate of any float."},
+    {"__trunc__", float_m_trunc, METH_NOARGS, "Return the Integral closest to x between 0 and x."},
+    {"__floor__", float_m_floor, METH_NOARGS, "Return the floor as an Integral."},
+    {"__ceil__", float_m_ceil, METH_NOARGS, "Return the ceiling as an Integral."},
+    {"__round__", float_m_round, METH_ARGS(0, 1), "Return the Integral closest to x, rounding half toward even."},
+    {"__getnewargs__", float_m_getnewargs, METH_NOARGS, NULL},
+    {"__format__", float_m_format, METH_O, "Formats the float according to format_spec."},
+    {"__getformat__", float_m_getformat, METH_CLASS | METH_O, NULL},
     {NULL, NULL, 0, NULL},
 };
 

@@ -351,15 +351,11 @@ static Obj ga_parameters_get(Obj *args, size_t nargs, Obj kw)
 /* PEP 560: class C(list[int]) derives from list. */
 static Obj ga_mro_entries(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("__mro_entries__", nargs - 1, kwnames, 1, 1) < 0)
-        return NULL;
     return tuple_pack(1, (ITER(args[0]))->a);
 }
 
 static Obj ga_reduce(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("__reduce__", nargs - 1, kwnames, 0, 0) < 0)
-        return NULL;
     Obj *r = vm_roots(2);
     Obj res = NULL;
     r[0] = args[0];
@@ -558,8 +554,8 @@ static int64_t generic_alias_hash(Obj g)
 }
 
 static const MethodDef generic_alias_methods[] = {
-    {"__mro_entries__", ga_mro_entries, 0, NULL},
-    {"__reduce__", ga_reduce, 0, NULL},
+    {"__mro_entries__", ga_mro_entries, METH_O, NULL},
+    {"__reduce__", ga_reduce, METH_NOARGS, NULL},
     {NULL, NULL, 0, NULL},
 };
 

@@ -1592,12 +1592,6 @@ static Obj int_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
 /* ------------------------------------------------------------------ */
 /* Methods                                                             */
 /* ------------------------------------------------------------------ */
-#define TYPE_PREFIX "int."
-#define NOARGS(name)                                                    \
-    do {                                                                \
-        if (vm_check_args(TYPE_PREFIX name, nargs - 1, kwnames, 0, 0) < 0) \
-            return NULL;                                                \
-    } while (0)
 
 static Obj int_m_self(Obj *args, size_t nargs, Obj kwnames)
 {
@@ -1606,22 +1600,19 @@ static Obj int_m_self(Obj *args, size_t nargs, Obj kwnames)
 }
 static Obj int_m_conjugate(Obj *args, size_t nargs, Obj kwnames)
 {
-    NOARGS("conjugate");
     return int_exact(args[0]);
 }
-static Obj int_m_trunc(Obj *args, size_t nargs, Obj kwnames) { NOARGS("__trunc__"); return int_exact(args[0]); }
-static Obj int_m_floor(Obj *args, size_t nargs, Obj kwnames) { NOARGS("__floor__"); return int_exact(args[0]); }
-static Obj int_m_ceil(Obj *args, size_t nargs, Obj kwnames) { NOARGS("__ceil__"); return int_exact(args[0]); }
+static Obj int_m_trunc(Obj *args, size_t nargs, Obj kwnames) { return int_exact(args[0]); }
+static Obj int_m_floor(Obj *args, size_t nargs, Obj kwnames) { return int_exact(args[0]); }
+static Obj int_m_ceil(Obj *args, size_t nargs, Obj kwnames) { return int_exact(args[0]); }
 
 static Obj int_m_bit_length(Obj *args, size_t nargs, Obj kwnames)
 {
-    NOARGS("bit_length");
     return int_from_u64(int_bit_length(vm_unwrap(args[0])));
 }
 
 static Obj int_m_bit_count(Obj *args, size_t nargs, Obj kwnames)
 {
-    NOARGS("bit_count");
     IntView w;
     int_view(vm_unwrap(args[0]), &w);
     return int_from_u64(w.n ? (uint64_t)mpn_popcount(w.d, w.n) : 0);
@@ -1629,20 +1620,16 @@ static Obj int_m_bit_count(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj int_m_as_integer_ratio(Obj *args, size_t nargs, Obj kwnames)
 {
-    NOARGS("as_integer_ratio");
     return tuple_pack(2, int_exact(args[0]), MAKE_SMALLINT(1));
 }
 
 static Obj int_m_getnewargs(Obj *args, size_t nargs, Obj kwnames)
 {
-    NOARGS("__getnewargs__");
     return tuple_pack(1, int_exact(args[0]));
 }
 
 static Obj int_m_round(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("__round__", nargs - 1, kwnames, 0, 1) < 0)
-        return NULL;
     if (nargs < 2 || IS_NONE(args[1]))
         return int_exact(args[0]);
     Obj nd = vm_index(args[1]);
@@ -1653,8 +1640,6 @@ static Obj int_m_round(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj int_m_format(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("__format__", nargs - 1, kwnames, 1, 1) < 0)
-        return NULL;
     if (!IS_STR(args[1])) {
         err_format(E_TypeError, "__format__() argument must be str, not %s", type_name(args[1]));
         return NULL;
@@ -1666,7 +1651,6 @@ static Obj int_m_format(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj int_m_sizeof(Obj *args, size_t nargs, Obj kwnames)
 {
-    NOARGS("__sizeof__");
     /* CPython's figure: a 24-byte header and one 4-byte digit per 30 bits */
     uint64_t digits = (int_bit_length(vm_unwrap(args[0])) + 29) / 30;
     return int_from_u64(24 + 4 * (digits ? digits : 1));
@@ -1890,19 +1874,19 @@ static Obj int_get_one(Obj *args, size_t nargs, Obj kwnames)
 }
 
 static const MethodDef int_methods[] = {
-    {"conjugate", int_m_conjugate, 0, "Returns self, the complex conjugate of any int."},
-    {"bit_length", int_m_bit_length, 0, "Number of bits necessary to represent self in binary."},
-    {"bit_count", int_m_bit_count, 0, "Number of ones in the binary representation of the absolute value of self."},
+    {"conjugate", int_m_conjugate, METH_NOARGS, "Returns self, the complex conjugate of any int."},
+    {"bit_length", int_m_bit_length, METH_NOARGS, "Number of bits necessary to represent self in binary."},
+    {"bit_count", int_m_bit_count, METH_NOARGS, "Number of ones in the binary representation of the absolute value of self."},
     {"to_bytes", int_m_to_bytes, METH_KW, "Return an array of bytes representing an integer."},
     {"from_bytes", int_m_from_bytes, METH_KW | METH_CLASS, "Return the integer represented by the given array of bytes."},
-    {"as_integer_ratio", int_m_as_integer_ratio, 0, "Return integer ratio."},
-    {"__trunc__", int_m_trunc, 0, "Truncating an Integral returns itself."},
-    {"__floor__", int_m_floor, 0, "Flooring an Integral returns itself."},
-    {"__ceil__", int_m_ceil, 0, "Ceiling of an Integral returns itself."},
-    {"__round__", int_m_round, 0, "Rounding an Integral returns itself."},
-    {"__getnewargs__", int_m_getnewargs, 0, NULL},
-    {"__format__", int_m_format, 0, NULL},
-    {"__sizeof__", int_m_sizeof, 0, "Returns size in memory, in bytes."},
+    {"as_integer_ratio", int_m_as_integer_ratio, METH_NOARGS, "Return integer ratio."},
+    {"__trunc__", int_m_trunc, METH_NOARGS, "Truncating an Integral returns itself."},
+    {"__floor__", int_m_floor, METH_NOARGS, "Flooring an Integral returns itself."},
+    {"__ceil__", int_m_ceil, METH_NOARGS, "Ceiling of an Integral returns itself."},
+    {"__round__", int_m_round, METH_ARGS(0, 1), "Rounding an Integral returns itself."},
+    {"__getnewargs__", int_m_getnewargs, METH_NOARGS, NULL},
+    {"__format__", int_m_format, METH_O, NULL},
+    {"__sizeof__", int_m_sizeof, METH_NOARGS, "Returns size in memory, in bytes."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -1922,14 +1906,8 @@ static Obj bool_tp_repr(Obj v)
 static Obj bool_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
 {
     (void)type;
-    if (kwnames && TUPLE_LEN(kwnames) > 0) {
-        err_set(E_TypeError, "bool() takes no keyword arguments");
+    if (vm_check_args("bool", nargs, kwnames, 0, 1) < 0)
         return NULL;
-    }
-    if (nargs > 1) {
-        err_format(E_TypeError, "bool expected at most 1 argument, got %zu", nargs);
-        return NULL;
-    }
     if (nargs == 0)
         return g_False;
     int t = vm_is_true(args[0]);

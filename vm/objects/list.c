@@ -447,40 +447,7 @@ Obj list_copy(Obj list)
     return list_getslice(list, 0, LIST_LEN(list));
 }
 
-/* ---- repr ---- */
-
-static Obj list_repr(Obj self)
-{
-    return seq_repr(vm_unwrap(self));
-}
-
-/* ---- comparison ---- */
-
-static Obj list_richcompare(Obj a, Obj b, int op)
-{
-    a = vm_unwrap(a);
-    b = vm_unwrap(b);
-    if (!IS_LIST(a) || !IS_LIST(b))
-        return g_NotImplemented;
-    Obj *r = vm_roots(2);
-    r[0] = a;
-    r[1] = b;
-    Obj res = seq_richcompare(r, op);
-    vm_unroots(r);
-    return res;
-}
-
 /* ---- sequence slots ---- */
-
-static int64_t list_len(Obj self)
-{
-    return LIST_LEN(vm_unwrap(self));
-}
-
-static int list_bool(Obj self)
-{
-    return LIST_LEN(vm_unwrap(self)) != 0;
-}
 
 /* Items of `v` as a vector: a list or tuple (a copy when it is `l` itself),
  * else list(v). NULL + TypeError(msg) if v is not iterable. */
@@ -714,16 +681,6 @@ int list_setitem(Obj self, Obj key, Obj v)
     return 0;
 }
 
-static int list_contains(Obj self, Obj v)
-{
-    Obj *r = vm_roots(2);
-    r[0] = vm_unwrap(self);
-    r[1] = v;
-    int64_t i = seq_find(&r[0], &r[1], 0, INT64_MAX);
-    vm_unroots(r);
-    return i == -2 ? -1 : i >= 0;
-}
-
 static Obj list_iter(Obj self)
 {
     return list_iter_new(vm_unwrap(self));
@@ -849,22 +806,13 @@ static int64_t list_unhashable(Obj self)
 
 static Obj list_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
-    (void)nargs;
-    (void)kwnames;
     return container_wrap_for_type(T_list, type, list_new_capacity(0));
 }
 
 static int list_tp_init(Obj self, Obj *args, size_t nargs, Obj kwnames)
 {
-    if (kwnames && TUPLE_LEN(kwnames)) {
-        err_set(E_TypeError, "list() takes no keyword arguments");
+    if (vm_check_args("list", nargs, kwnames, 0, 1) < 0)
         return -1;
-    }
-    if (nargs > 1) {
-        err_format(E_TypeError, "list expected at most 1 argument, got %zu", nargs);
-        return -1;
-    }
     Obj l = vm_unwrap(self);
     if (LIST_LEN(l))
         list_clear(l);
@@ -893,8 +841,6 @@ static int list_arg_i64(Obj v, int64_t *out)
 
 static Obj list_append_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (meth_check_args("list", "append", nargs - 1, kwnames, 1, 1) < 0)
-        return NULL;
     if (list_append(vm_unwrap(args[0]), args[1]) < 0)
         return NULL;
     return g_None;
@@ -902,8 +848,6 @@ static Obj list_append_m(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj list_extend_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (meth_check_args("list", "extend", nargs - 1, kwnames, 1, 1) < 0)
-        return NULL;
     if (list_extend(vm_unwrap(args[0]), args[1]) < 0)
         return NULL;
     return g_None;
@@ -911,8 +855,6 @@ static Obj list_extend_m(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj list_insert_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (meth_check_args("list", "insert", nargs - 1, kwnames, 2, 2) < 0)
-        return NULL;
     int64_t i;
     if (list_arg_i64(args[1], &i) < 0)
         return NULL;
@@ -923,8 +865,6 @@ static Obj list_insert_m(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj list_pop_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (meth_check_args("list", "pop", nargs - 1, kwnames, 0, 1) < 0)
-        return NULL;
     int64_t i = -1;
     if (nargs > 1 && list_arg_i64(args[1], &i) < 0)
         return NULL;
@@ -933,8 +873,6 @@ static Obj list_pop_m(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj list_remove_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (meth_check_args("list", "remove", nargs - 1, kwnames, 1, 1) < 0)
-        return NULL;
     Obj *r = vm_roots(2);
     r[0] = vm_unwrap(args[0]);
     r[1] = args[1];
@@ -951,68 +889,19 @@ static Obj list_remove_m(Obj *args, size_t nargs, Obj kwnames)
     return g_None;
 }
 
-static Obj list_index_m(Obj *args, size_t nargs, Obj kwnames)
-{
-    if (meth_check_args("list", "index", nargs - 1, kwnames, 1, 3) < 0)
-        return NULL;
-    int64_t start = 0, stop = INT64_MAX;
-    if (nargs > 2 && seq_slice_index(args[2], &start, false) < 0)
-        return NULL;
-    if (nargs > 3 && seq_slice_index(args[3], &stop, false) < 0)
-        return NULL;
-    seq_clamp_range(LIST_LEN(vm_unwrap(args[0])), &start, &stop);
-    Obj *r = vm_roots(2);
-    r[0] = vm_unwrap(args[0]);
-    r[1] = args[1];
-    int64_t i = seq_find(&r[0], &r[1], start, stop);
-    vm_unroots(r);
-    if (i == -2)
-        return NULL;
-    if (i == -1) {
-        Obj s = vm_repr(args[1]);
-        if (!s)
-            return NULL;
-        char *c = strdup(str_cstr(s));
-        if (!c)
-            return err_nomemory();
-        err_format(E_ValueError, "%s is not in list", c);
-        free(c);
-        return NULL;
-    }
-    return MAKE_SMALLINT(i);
-}
-
-static Obj list_count_m(Obj *args, size_t nargs, Obj kwnames)
-{
-    if (meth_check_args("list", "count", nargs - 1, kwnames, 1, 1) < 0)
-        return NULL;
-    Obj *r = vm_roots(2);
-    r[0] = vm_unwrap(args[0]);
-    r[1] = args[1];
-    int64_t count = seq_count(&r[0], &r[1]);
-    vm_unroots(r);
-    return count < 0 ? NULL : MAKE_SMALLINT(count);
-}
-
 static Obj list_reverse_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (meth_check_args("list", "reverse", nargs - 1, kwnames, 0, 0) < 0)
-        return NULL;
     list_reverse(args[0]);
     return g_None;
 }
 
 static Obj list_copy_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (meth_check_args("list", "copy", nargs - 1, kwnames, 0, 0) < 0)
-        return NULL;
     return list_copy(args[0]);
 }
 
 static Obj list_clear_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (meth_check_args("list", "clear", nargs - 1, kwnames, 0, 0) < 0)
-        return NULL;
     list_clear(args[0]);
     return g_None;
 }
@@ -1046,8 +935,6 @@ static Obj list_sort_m(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj list_reversed_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (meth_check_args("list", "__reversed__", nargs - 1, kwnames, 0, 0) < 0)
-        return NULL;
     Obj l = vm_unwrap(args[0]);
     Obj it = iter_alloc(T_list_reverseiterator, l, ITK_LIST_REV);
     if (it)
@@ -1056,18 +943,18 @@ static Obj list_reversed_m(Obj *args, size_t nargs, Obj kwnames)
 }
 
 static const MethodDef list_methods[] = {
-    {"append", list_append_m, 0, "Append object to the end of the list."},
-    {"extend", list_extend_m, 0, "Extend list by appending elements from the iterable."},
-    {"insert", list_insert_m, 0, "Insert object before index."},
-    {"pop", list_pop_m, 0, "Remove and return item at index (default last)."},
-    {"remove", list_remove_m, 0, "Remove first occurrence of value."},
-    {"index", list_index_m, 0, "Return first index of value."},
-    {"count", list_count_m, 0, "Return number of occurrences of value."},
-    {"reverse", list_reverse_m, 0, "Reverse *IN PLACE*."},
+    {"append", list_append_m, METH_O, "Append object to the end of the list."},
+    {"extend", list_extend_m, METH_O, "Extend list by appending elements from the iterable."},
+    {"insert", list_insert_m, METH_ARGS(2, 2), "Insert object before index."},
+    {"pop", list_pop_m, METH_ARGS(0, 1), "Remove and return item at index (default last)."},
+    {"remove", list_remove_m, METH_O, "Remove first occurrence of value."},
+    {"index", seq_index_method, METH_ARGS(1, 3), "Return first index of value."},
+    {"count", seq_count_method, METH_O, "Return number of occurrences of value."},
+    {"reverse", list_reverse_m, METH_NOARGS, "Reverse *IN PLACE*."},
     {"sort", list_sort_m, METH_KW, "Sort the list in ascending order and return None."},
-    {"copy", list_copy_m, 0, "Return a shallow copy of the list."},
-    {"clear", list_clear_m, 0, "Remove all items from list."},
-    {"__reversed__", list_reversed_m, 0, "Return a reverse iterator over the list."},
+    {"copy", list_copy_m, METH_NOARGS, "Return a shallow copy of the list."},
+    {"clear", list_clear_m, METH_NOARGS, "Remove all items from list."},
+    {"__reversed__", list_reversed_m, METH_NOARGS, "Return a reverse iterator over the list."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -1076,15 +963,15 @@ void list_init_type(void)
     ensure_empty_array();
     T_list = (TypeObj *)type_new_builtin("list", T_object, TID_LIST, TPF_BASETYPE | TPF_SEQUENCE | TPF_MATCH_SELF);
     TypeObj *t = T_list;
-    t->tp_repr = list_repr;
+    t->tp_repr = seq_repr;
     t->tp_hash = list_unhashable;
-    t->tp_richcompare = list_richcompare;
-    t->tp_len = list_len;
+    t->tp_richcompare = seq_compare;
+    t->tp_len = seq_len_slot;
     t->tp_getitem = list_getitem;
     t->tp_setitem = list_setitem;
-    t->tp_contains = list_contains;
+    t->tp_contains = seq_contains_slot;
     t->tp_iter = list_iter;
-    t->tp_bool = list_bool;
+    t->tp_bool = seq_bool_slot;
     t->tp_new = list_tp_new;
     t->tp_init = list_tp_init;
     t->nb[NB_ADD] = list_add;

@@ -675,7 +675,7 @@ out:
 
 static Obj mv_tolist(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("tolist", nargs - 1, kwnames, 0, 0) < 0 || !self_mv(args, "tolist"))
+    if (!self_mv(args, "tolist"))
         return NULL;
     int64_t shape[MV_MAXDIM], strides[MV_MAXDIM];
     int nd = mv_dims(args[0], shape, strides);
@@ -705,30 +705,24 @@ static void mv_release_now(Obj mv)
 
 static Obj mv_release(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("release", nargs - 1, kwnames, 0, 0) < 0)
-        return NULL;
     mv_release_now(args[0]);
     return g_None;
 }
 
 static Obj mv_enter(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)nargs;
-    (void)kwnames;
     return self_mv(args, "__enter__");
 }
 
 static Obj mv_exit(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)nargs;
-    (void)kwnames;
     mv_release_now(args[0]);
     return g_None;
 }
 
 static Obj mv_toreadonly(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("toreadonly", nargs - 1, kwnames, 0, 0) < 0 || !self_mv(args, "toreadonly"))
+    if (!self_mv(args, "toreadonly"))
         return NULL;
     int64_t shape[MV_MAXDIM], strides[MV_MAXDIM];
     int nd = mv_dims(args[0], shape, strides);
@@ -1229,10 +1223,10 @@ static Obj mv_repr(Obj self)
 
 static const MethodDef mv_methods[] = {
     {"tobytes", mv_tobytes, METH_KW, NULL},
-    {"tolist", mv_tolist, 0, NULL},
+    {"tolist", mv_tolist, METH_NOARGS, NULL},
     {"hex", mv_hex, METH_KW, NULL},
-    {"release", mv_release, 0, NULL},
-    {"toreadonly", mv_toreadonly, 0, NULL},
+    {"release", mv_release, METH_NOARGS, NULL},
+    {"toreadonly", mv_toreadonly, METH_NOARGS, NULL},
     {"cast", mv_cast, METH_KW, NULL},
     {"__enter__", mv_enter, 0, NULL},
     {"__exit__", mv_exit, 0, NULL},

@@ -69,59 +69,6 @@ static Obj builtin_bind(Obj descr, Obj self)
     return b ? b : err_nomemory();
 }
 
-/* "len" or "list.append" for messages (linear, valid until the next allocation). */
-static void builtin_qualname(Obj b, char *buf, size_t n)
-{
-    Obj owner = BUILTIN(b)->owner;
-    if (owner && IS_TYPE(owner))
-        snprintf(buf, n, "%s.%s", type_name_of_type((TypeObj *)owner), BUILTIN(b)->def->name);
-    else
-        snprintf(buf, n, "%s", BUILTIN(b)->def->name);
-}
-
-static Obj builtin_call(Obj callable, Obj *args, size_t nargs, Obj kwnames)
-{
-    BuiltinObj *b = BUILTIN(callable);
-    const MethodDef *def = b->def;
-    size_t nkw = kwnames ? (size_t)TUPLE_LEN(kwnames) : 0;
-    if (nkw && !(def->flags & METH_KW)) {
-        char q[200];
-        builtin_qualname(callable, q, sizeof q);
-        err_format(E_TypeError, "%s() takes no keyword arguments", q);
-        return NULL;
-    }
-    if (b->self && b->owner) {
-        Obj *r = vm_roots((int)(nargs + nkw + 1));
-        r[0] = b->self;
-        for (size_t i = 0; i < nargs + nkw; i++)
-            r[i + 1] = args[i];
-        Obj res = def->fn(r, nargs + 1, kwnames);
-        vm_unroots(r);
-        return res;
-    }
-    if (b->owner && !(def->flags & METH_STATIC)) {
-        TypeObj *owner = (TypeObj *)b->owner;
-        if (nargs == 0) {
-            char q[200];
-            builtin_qualname(callable, q, sizeof q);
-            err_format(E_TypeError, "unbound method %s() needs an argument", q);
-            return NULL;
-        }
-        if (def->flags & METH_CLASS) {
-            if (!IS_TYPE(args[0]) || !type_is_subtype((TypeObj *)args[0], owner)) {
-                err_format(E_TypeError, "descriptor '%s' for type '%s' needs a subtype of '%s', not '%s'",
-                           def->name, type_name_of_type(owner), type_name_of_type(owner), type_name(args[0]));
-                return NULL;
-            }
-        } else if (!vm_isinstance_type(args[0], owner)) {
-            err_format(E_TypeError, "descriptor '%s' for '%s' objects doesn't apply to a '%s' object", def->name,
-                       type_name_of_type(owner), type_name(args[0]));
-            return NULL;
-        }
-    }
-    return def->fn(args, nargs, kwnames);
-}
-
 static Obj builtin_descr_get(Obj descr, Obj obj, Obj type)
 {
     BuiltinObj *b = BUILTIN(descr);
@@ -199,13 +146,11 @@ static int64_t builtin_hash(Obj v)
 
 static Obj builtin_name_get(Obj *args, size_t nargs, Obj kw)
 {
-    (void)nargs, (void)kw;
     return BUILTIN(args[0])->name;
 }
 
 static Obj builtin_qualname_get(Obj *args, size_t nargs, Obj kw)
 {
-    (void)nargs, (void)kw;
     Obj b = args[0];
     if (BUILTIN(b)->owner && IS_TYPE(BUILTIN(b)->owner))
         return str_from_format("%s.%s", type_name_of_type((TypeObj *)BUILTIN(b)->owner), BUILTIN(b)->def->name);
@@ -214,7 +159,6 @@ static Obj builtin_qualname_get(Obj *args, size_t nargs, Obj kw)
 
 static Obj builtin_self_get(Obj *args, size_t nargs, Obj kw)
 {
-    (void)nargs, (void)kw;
     Obj s = BUILTIN(args[0])->self;
     if (!s && !BUILTIN(args[0])->owner && g_builtins_module)
         return g_builtins_module;
@@ -223,14 +167,12 @@ static Obj builtin_self_get(Obj *args, size_t nargs, Obj kw)
 
 static Obj builtin_doc_get(Obj *args, size_t nargs, Obj kw)
 {
-    (void)nargs, (void)kw;
     const char *d = BUILTIN(args[0])->def->doc;
     return d ? str_from_cstr(d) : g_None;
 }
 
 static Obj builtin_module_get(Obj *args, size_t nargs, Obj kw)
 {
-    (void)nargs, (void)kw;
     Obj b = args[0];
     if (BUILTIN(b)->owner)
         return g_None;
@@ -242,7 +184,6 @@ static Obj builtin_module_get(Obj *args, size_t nargs, Obj kw)
 
 static Obj builtin_objclass_get(Obj *args, size_t nargs, Obj kw)
 {
-    (void)nargs, (void)kw;
     Obj o = BUILTIN(args[0])->owner;
     if (!o)
         return err_no_attr(args[0], NAME(__objclass__));

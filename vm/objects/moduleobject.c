@@ -147,8 +147,6 @@ static int module_tp_init(Obj self, Obj *args, size_t nargs, Obj kwnames)
 
 static Obj module_dir_m(Obj *args, size_t nargs, Obj kw)
 {
-    if (vm_check_args("__dir__", nargs - 1, kw, 0, 0) < 0)
-        return NULL;
     Obj d = ((ModuleObj *)args[0])->dict;
     Obj f = dict_getitem_str(d, NAME(__dir__));
     if (f)
@@ -161,7 +159,7 @@ void module_init_type(void)
     TypeObj *t;
 
     static const MethodDef module_methods[] = {
-        {"__dir__", module_dir_m, 0, NULL},
+        {"__dir__", module_dir_m, METH_NOARGS, NULL},
         {NULL, NULL, 0, NULL},
     };
     t = T_module = (TypeObj *)type_new_builtin("module", T_object, TID_MODULE, TPF_HAS_DICT);

@@ -28,8 +28,6 @@ static Obj ns_init(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj ns_repr(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("__repr__", nargs, kwnames, 1, 1) < 0)
-        return NULL;
     Obj *r = vm_roots(4);
     Obj res = NULL;
     r[0] = args[0];
@@ -74,8 +72,6 @@ out:
 
 static Obj ns_eq(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("__eq__", nargs, kwnames, 2, 2) < 0)
-        return NULL;
     if (TYPE(args[0]) != TYPE(args[1]))
         return g_NotImplemented;
     Obj *r = vm_roots(2);
@@ -90,8 +86,8 @@ static Obj ns_eq(Obj *args, size_t nargs, Obj kwnames)
 
 static const MethodDef ns_methods[] = {
     {"__init__", ns_init, METH_KW, NULL},
-    {"__repr__", ns_repr, 0, NULL},
-    {"__eq__", ns_eq, 0, NULL},
+    {"__repr__", ns_repr, METH_NOARGS | METH_WRAPPER, NULL},
+    {"__eq__", ns_eq, METH_O | METH_WRAPPER, NULL},
     {NULL, NULL, 0, NULL},
 };
 

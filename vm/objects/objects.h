@@ -29,6 +29,12 @@
  *   is an instance of owner ("descriptor 'append' for 'list' objects doesn't
  *   apply to a 'int' object") before calling: please do the same check if
  *   eval calls BuiltinObj functions directly.
+ * - A method table declares each entry's positional count (METH_NOARGS,
+ *   METH_O, METH_ARGS(min, max); self not counted) and builtin_call checks
+ *   it, and refuses keywords without METH_KW, with CPython's message for the
+ *   kind: the function then reads args[1..] without checking. Check by hand
+ *   only what a declaration cannot say (an order CPython keeps, a message of
+ *   its own).
  */
 #ifndef TMPY_OBJECTS_H
 #define TMPY_OBJECTS_H

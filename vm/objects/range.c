@@ -345,18 +345,8 @@ static int64_t slice_unhashable(Obj self)
 static Obj slice_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
 {
     (void)type;
-    if (kwnames && TUPLE_LEN(kwnames)) {
-        err_set(E_TypeError, "slice() takes no keyword arguments");
+    if (vm_check_args("slice", nargs, kwnames, 1, 3) < 0)
         return NULL;
-    }
-    if (nargs < 1) {
-        err_format(E_TypeError, "slice expected at least 1 argument, got %zu", nargs);
-        return NULL;
-    }
-    if (nargs > 3) {
-        err_format(E_TypeError, "slice expected at most 3 arguments, got %zu", nargs);
-        return NULL;
-    }
     if (nargs == 1)
         return slice_new(g_None, args[0], g_None);
     return slice_new(args[0], args[1], nargs > 2 ? args[2] : g_None);
@@ -364,8 +354,6 @@ static Obj slice_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
 
 static Obj slice_indices_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (meth_check_args("slice", "indices", nargs - 1, kwnames, 1, 1) < 0)
-        return NULL;
     Obj *r = vm_roots(4);
     Obj res = NULL;
     r[0] = args[1];
@@ -386,25 +374,19 @@ out:
 
 static Obj slice_start_get(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)nargs;
-    (void)kwnames;
     return SLICE(args[0])->start;
 }
 static Obj slice_stop_get(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)nargs;
-    (void)kwnames;
     return SLICE(args[0])->stop;
 }
 static Obj slice_step_get(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)nargs;
-    (void)kwnames;
     return SLICE(args[0])->step;
 }
 
 static const MethodDef slice_methods[] = {
-    {"indices", slice_indices_m, 0, "S.indices(len) -> (start, stop, stride)"},
+    {"indices", slice_indices_m, METH_O, "S.indices(len) -> (start, stop, stride)"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -753,8 +735,6 @@ static Obj range_iter_slot(Obj self)
 
 static Obj range_count_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (meth_check_args("range", "count", nargs - 1, kwnames, 1, 1) < 0)
-        return NULL;
     if (is_exact_int(args[1])) {
         int rc = range_contains_int(args[0], args[1]);
         return rc < 0 ? NULL : MAKE_SMALLINT(rc);
@@ -767,8 +747,6 @@ static Obj range_count_m(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj range_index_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (meth_check_args("range", "index", nargs - 1, kwnames, 1, 1) < 0)
-        return NULL;
     if (is_exact_int(args[1])) {
         int rc = range_contains_int(args[0], args[1]);
         if (rc < 0)
@@ -799,54 +777,36 @@ static Obj range_index_m(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj range_reversed_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (meth_check_args("range", "__reversed__", nargs - 1, kwnames, 0, 0) < 0)
-        return NULL;
     return range_reversed(args[0]);
 }
 
 static Obj range_start_get(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)nargs;
-    (void)kwnames;
     return RANGE(args[0])->start;
 }
 static Obj range_stop_get(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)nargs;
-    (void)kwnames;
     return RANGE(args[0])->stop;
 }
 static Obj range_step_get(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)nargs;
-    (void)kwnames;
     return RANGE(args[0])->step;
 }
 
 static Obj range_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
 {
     (void)type;
-    if (kwnames && TUPLE_LEN(kwnames)) {
-        err_set(E_TypeError, "range() takes no keyword arguments");
+    if (vm_check_args("range", nargs, kwnames, 1, 3) < 0)
         return NULL;
-    }
-    if (nargs < 1) {
-        err_format(E_TypeError, "range expected at least 1 argument, got %zu", nargs);
-        return NULL;
-    }
-    if (nargs > 3) {
-        err_format(E_TypeError, "range expected at most 3 arguments, got %zu", nargs);
-        return NULL;
-    }
     if (nargs == 1)
         return range_new(MAKE_SMALLINT(0), args[0], MAKE_SMALLINT(1));
     return range_new(args[0], args[1], nargs > 2 ? args[2] : MAKE_SMALLINT(1));
 }
 
 static const MethodDef range_methods[] = {
-    {"count", range_count_m, 0, "rangeobject.count(value) -> integer -- return number of occurrences of value"},
-    {"index", range_index_m, 0, "rangeobject.index(value) -> integer -- return index of value."},
-    {"__reversed__", range_reversed_m, 0, "Return a reverse iterator."},
+    {"count", range_count_m, METH_O, "rangeobject.count(value) -> integer -- return number of occurrences of value"},
+    {"index", range_index_m, METH_O, "rangeobject.index(value) -> integer -- return index of value."},
+    {"__reversed__", range_reversed_m, METH_NOARGS, "Return a reverse iterator."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -1405,8 +1405,6 @@ static Obj set_ixor(Obj a, Obj b) { return set_inplace(a, b, NB_XOR); }
 
 static Obj set_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
-    (void)nargs;
     if ((TypeObj *)type == T_set && kwnames && TUPLE_LEN(kwnames)) {
         err_set(E_TypeError, "set() takes no keyword arguments");
         return NULL;
@@ -1416,14 +1414,8 @@ static Obj set_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
 
 static int set_tp_init(Obj self, Obj *args, size_t nargs, Obj kwnames)
 {
-    if (kwnames && TUPLE_LEN(kwnames)) {
-        err_set(E_TypeError, "set() takes no keyword arguments");
+    if (vm_check_args("set", nargs, kwnames, 0, 1) < 0)
         return -1;
-    }
-    if (nargs > 1) {
-        err_format(E_TypeError, "set expected at most 1 argument, got %zu", nargs);
-        return -1;
-    }
     Obj *r = vm_roots(1);   /* s_update's set pointer must be a root slot */
     r[0] = vm_unwrap(self);
     if (SETOBJ(r[0])->used)
@@ -1435,14 +1427,8 @@ static int set_tp_init(Obj self, Obj *args, size_t nargs, Obj kwnames)
 
 static Obj frozenset_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
 {
-    if (kwnames && TUPLE_LEN(kwnames)) {
-        err_set(E_TypeError, "frozenset() takes no keyword arguments");
+    if (vm_check_args("frozenset", nargs, kwnames, 0, 1) < 0)
         return NULL;
-    }
-    if (nargs > 1) {
-        err_format(E_TypeError, "frozenset expected at most 1 argument, got %zu", nargs);
-        return NULL;
-    }
     if ((TypeObj *)type == T_frozenset && nargs == 1 && IS_SET_ANY(args[0]) && is_frozen(args[0]))
         return args[0];
     Obj fs = frozenset_new(nargs ? args[0] : NULL);
@@ -1450,12 +1436,6 @@ static Obj frozenset_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
 }
 
 /* ---- methods ---- */
-
-/* "set" or "frozenset" (CPython's names in argument errors). */
-static const char *set_tname(Obj self)
-{
-    return is_frozen(vm_unwrap(self)) ? "frozenset" : "set";
-}
 
 /* Mutating methods are looked up on frozensets too while TYPE() maps every
  * TID_SET object to `set`: refuse them as a missing attribute. */
@@ -1470,14 +1450,14 @@ static bool refuse_frozen(Obj self, const char *name)
 
 static Obj set_add_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (refuse_frozen(args[0], "add") || meth_check_args(set_tname(args[0]), "add", nargs - 1, kwnames, 1, 1) < 0)
+    if (refuse_frozen(args[0], "add"))
         return NULL;
     return set_add(args[0], args[1]) < 0 ? NULL : g_None;
 }
 
 static Obj set_clear_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (refuse_frozen(args[0], "clear") || meth_check_args(set_tname(args[0]), "clear", nargs - 1, kwnames, 0, 0) < 0)
+    if (refuse_frozen(args[0], "clear"))
         return NULL;
     set_clear(args[0]);
     return g_None;
@@ -1485,8 +1465,6 @@ static Obj set_clear_m(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj set_copy_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (meth_check_args(set_tname(args[0]), "copy", nargs - 1, kwnames, 0, 0) < 0)
-        return NULL;
     if (IS_SET_ANY(args[0]) && is_frozen(args[0]))
         return args[0];
     return set_copy(args[0]);
@@ -1494,28 +1472,28 @@ static Obj set_copy_m(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj set_discard_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (refuse_frozen(args[0], "discard") || meth_check_args(set_tname(args[0]), "discard", nargs - 1, kwnames, 1, 1) < 0)
+    if (refuse_frozen(args[0], "discard"))
         return NULL;
     return set_discard(args[0], args[1]) < 0 ? NULL : g_None;
 }
 
 static Obj set_remove_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (refuse_frozen(args[0], "remove") || meth_check_args(set_tname(args[0]), "remove", nargs - 1, kwnames, 1, 1) < 0)
+    if (refuse_frozen(args[0], "remove"))
         return NULL;
     return set_remove(args[0], args[1]) < 0 ? NULL : g_None;
 }
 
 static Obj set_pop_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (refuse_frozen(args[0], "pop") || meth_check_args(set_tname(args[0]), "pop", nargs - 1, kwnames, 0, 0) < 0)
+    if (refuse_frozen(args[0], "pop"))
         return NULL;
     return set_pop(args[0]);
 }
 
 static Obj set_update_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (refuse_frozen(args[0], "update") || meth_check_args(set_tname(args[0]), "update", 0, kwnames, 0, 0) < 0)
+    if (refuse_frozen(args[0], "update"))
         return NULL;
     for (size_t i = 1; i < nargs; i++)
         if (set_update(args[0], args[i]) < 0)
@@ -1525,8 +1503,6 @@ static Obj set_update_m(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj set_union_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (meth_check_args(set_tname(args[0]), "union", 0, kwnames, 0, 0) < 0)
-        return NULL;
     Obj *r = vm_roots(1);
     r[0] = set_copy(args[0]);
     for (size_t i = 1; r[0] && i < nargs; i++) {
@@ -1555,15 +1531,12 @@ static Obj intersection_multi(Obj *args, size_t nargs)
 
 static Obj set_intersection_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (meth_check_args(set_tname(args[0]), "intersection", 0, kwnames, 0, 0) < 0)
-        return NULL;
     return intersection_multi(args, nargs);
 }
 
 static Obj set_intersection_update_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (refuse_frozen(args[0], "intersection_update") ||
-        meth_check_args(set_tname(args[0]), "intersection_update", 0, kwnames, 0, 0) < 0)
+    if (refuse_frozen(args[0], "intersection_update"))
         return NULL;
     Obj tmp = intersection_multi(args, nargs);
     if (!tmp)
@@ -1574,8 +1547,6 @@ static Obj set_intersection_update_m(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj set_difference_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (meth_check_args(set_tname(args[0]), "difference", 0, kwnames, 0, 0) < 0)
-        return NULL;
     if (nargs == 1)
         return set_copy(args[0]);
     Obj *r = vm_roots(1);
@@ -1590,8 +1561,7 @@ static Obj set_difference_m(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj set_difference_update_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (refuse_frozen(args[0], "difference_update") ||
-        meth_check_args(set_tname(args[0]), "difference_update", 0, kwnames, 0, 0) < 0)
+    if (refuse_frozen(args[0], "difference_update"))
         return NULL;
     for (size_t i = 1; i < nargs; i++)
         if (set_difference_update(args[0], args[i]) < 0)
@@ -1601,64 +1571,55 @@ static Obj set_difference_update_m(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj set_symmetric_difference_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (meth_check_args(set_tname(args[0]), "symmetric_difference", nargs - 1, kwnames, 1, 1) < 0)
-        return NULL;
     return s_symmetric_difference(args[0], args[1]);
 }
 
 static Obj set_symmetric_difference_update_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (refuse_frozen(args[0], "symmetric_difference_update") ||
-        meth_check_args(set_tname(args[0]), "symmetric_difference_update", nargs - 1, kwnames, 1, 1) < 0)
+    if (refuse_frozen(args[0], "symmetric_difference_update"))
         return NULL;
     return set_symmetric_difference_update(args[0], args[1]) < 0 ? NULL : g_None;
 }
 
 static Obj set_issubset_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (meth_check_args(set_tname(args[0]), "issubset", nargs - 1, kwnames, 1, 1) < 0)
-        return NULL;
     int rc = s_issubset(args[0], args[1]);
     return rc < 0 ? NULL : vm_bool(rc);
 }
 
 static Obj set_issuperset_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (meth_check_args(set_tname(args[0]), "issuperset", nargs - 1, kwnames, 1, 1) < 0)
-        return NULL;
     int rc = s_issuperset(args[0], args[1]);
     return rc < 0 ? NULL : vm_bool(rc);
 }
 
 static Obj set_isdisjoint_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (meth_check_args(set_tname(args[0]), "isdisjoint", nargs - 1, kwnames, 1, 1) < 0)
-        return NULL;
     int rc = s_isdisjoint(args[0], args[1]);
     return rc < 0 ? NULL : vm_bool(rc);
 }
 
 #define SHARED_SET_METHODS \
-    {"copy", set_copy_m, 0, "Return a shallow copy of a set."}, \
+    {"copy", set_copy_m, METH_NOARGS, "Return a shallow copy of a set."}, \
     {"difference", set_difference_m, 0, "Return the difference of two or more sets as a new set."}, \
     {"intersection", set_intersection_m, 0, "Return the intersection of two sets as a new set."}, \
-    {"isdisjoint", set_isdisjoint_m, 0, "Return True if two sets have a null intersection."}, \
-    {"issubset", set_issubset_m, 0, "Report whether another set contains this set."}, \
-    {"issuperset", set_issuperset_m, 0, "Report whether this set contains another set."}, \
-    {"symmetric_difference", set_symmetric_difference_m, 0, "Return the symmetric difference of two sets as a new set."}, \
+    {"isdisjoint", set_isdisjoint_m, METH_O, "Return True if two sets have a null intersection."}, \
+    {"issubset", set_issubset_m, METH_O, "Report whether another set contains this set."}, \
+    {"issuperset", set_issuperset_m, METH_O, "Report whether this set contains another set."}, \
+    {"symmetric_difference", set_symmetric_difference_m, METH_O, "Return the symmetric difference of two sets as a new set."}, \
     {"union", set_union_m, 0, "Return the union of sets as a new set."},
 
 static const MethodDef set_methods[] = {
     SHARED_SET_METHODS
-    {"add", set_add_m, 0, "Add an element to a set."},
-    {"clear", set_clear_m, 0, "Remove all elements from this set."},
-    {"discard", set_discard_m, 0, "Remove an element from a set if it is a member."},
-    {"remove", set_remove_m, 0, "Remove an element from a set; it must be a member."},
-    {"pop", set_pop_m, 0, "Remove and return an arbitrary set element."},
+    {"add", set_add_m, METH_O, "Add an element to a set."},
+    {"clear", set_clear_m, METH_NOARGS, "Remove all elements from this set."},
+    {"discard", set_discard_m, METH_O, "Remove an element from a set if it is a member."},
+    {"remove", set_remove_m, METH_O, "Remove an element from a set; it must be a member."},
+    {"pop", set_pop_m, METH_NOARGS, "Remove and return an arbitrary set element."},
     {"update", set_update_m, 0, "Update a set with the union of itself and others."},
     {"intersection_update", set_intersection_update_m, 0, "Update a set with the intersection of itself and another."},
     {"difference_update", set_difference_update_m, 0, "Remove all elements of another set from this set."},
-    {"symmetric_difference_update", set_symmetric_difference_update_m, 0, "Update a set with the symmetric difference of itself and another."},
+    {"symmetric_difference_update", set_symmetric_difference_update_m, METH_O, "Update a set with the symmetric difference of itself and another."},
     {NULL, NULL, 0, NULL},
 };
 

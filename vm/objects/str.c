@@ -990,8 +990,6 @@ static Obj str_iter_next(Obj self)
 
 static Obj str_iter_length_hint(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)nargs;
-    (void)kwnames;
     IterObj *it = ITER(args[0]);
     Obj s = it->a;
     return MAKE_SMALLINT(s ? STR(s)->length - it->n : 0);
@@ -1012,25 +1010,6 @@ static Obj self_str(Obj v, const char *meth)
         err_format(E_TypeError, "descriptor '%s' for 'str' objects doesn't apply to a '%s' object", meth,
                    type_name(v));
     return s;
-}
-
-int check_args_old(const char *fname, size_t nargs, Obj kwnames, int min, int max)
-{
-    if (kwnames && TUPLE_LEN(kwnames) > 0) {
-        err_format(E_TypeError, "%s() takes no keyword arguments", fname);
-        return -1;
-    }
-    if ((int64_t)nargs < min) {
-        err_format(E_TypeError, "%s() takes at least %d argument%s (%zu given)", fname, min, min == 1 ? "" : "s",
-                   nargs);
-        return -1;
-    }
-    if ((int64_t)nargs > max) {
-        err_format(E_TypeError, "%s() takes at most %d argument%s (%zu given)", fname, max, max == 1 ? "" : "s",
-                   nargs);
-        return -1;
-    }
-    return 0;
 }
 
 /* An integer argument (width, count, ...): __index__, OverflowError if huge. */
@@ -1417,8 +1396,6 @@ static int64_t count_in(Obj s, Obj sub, int64_t start, int64_t end)
 static bool search_args(const char *name, Obj *args, size_t nargs, Obj kwnames, Obj *s, Obj *sub,
                         int64_t *start, int64_t *end)
 {
-    if (check_args_old(name, nargs - 1, kwnames, 1, 3) < 0)
-        return false;
     if (!self_str(args[0], name))
         return false;
     if (!str_value(args[1])) {
@@ -1480,8 +1457,6 @@ static bool tail_match(Obj s, Obj sub, int64_t start, int64_t end, bool at_end)
 
 static Obj startsend(const char *name, Obj *args, size_t nargs, Obj kwnames, bool at_end)
 {
-    if (check_args_old(name, nargs - 1, kwnames, 1, 3) < 0)
-        return NULL;
     if (!self_str(args[0], name))
         return NULL;
     int64_t start = 0, end = INT64_MAX / 4;
@@ -1790,8 +1765,6 @@ out:
 static Obj partition_common(Obj *args, size_t nargs, Obj kwnames, bool rev)
 {
     const char *fname = rev ? "str.rpartition" : "str.partition";
-    if (vm_check_args(fname, nargs - 1, kwnames, 1, 1) < 0)
-        return NULL;
     SELF(fname);
     Obj sep = str_value(args[1]);
     if (!sep) {
@@ -1833,8 +1806,6 @@ static Obj m_rpartition(Obj *args, size_t nargs, Obj kw) { return partition_comm
 
 static Obj m_join(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("str.join", nargs - 1, kwnames, 1, 1) < 0)
-        return NULL;
     SELF("join");
     return str_join(self, args[1]);
 }
@@ -1855,8 +1826,6 @@ static bool in_wide(const uint32_t *w, int64_t n, uint32_t cp)
 
 static Obj strip_common(Obj *args, size_t nargs, Obj kwnames, int which, const char *fname)
 {
-    if (vm_check_args(fname, nargs - 1, kwnames, 0, 1) < 0)
-        return NULL;
     SELF(fname);
     Obj chars = nargs > 1 && !IS_NONE(args[1]) ? args[1] : NULL;
     if (chars && !(chars = str_value(chars))) {
@@ -1923,8 +1892,6 @@ static Obj m_rstrip(Obj *args, size_t nargs, Obj kw) { return strip_common(args,
 
 static Obj m_replace(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("replace", nargs - 1, kwnames, 2, 3) < 0)
-        return NULL;
     if (!self_str(args[0], "replace"))
         return NULL;
     for (int k = 1; k <= 2; k++) {
@@ -2006,8 +1973,6 @@ void sb_replace(StrBuf *b, const char *p, int64_t n, const char *q, int64_t qn, 
 static Obj affix_common(Obj *args, size_t nargs, Obj kwnames, bool suffix)
 {
     const char *fname = suffix ? "str.removesuffix" : "str.removeprefix";
-    if (vm_check_args(fname, nargs - 1, kwnames, 1, 1) < 0)
-        return NULL;
     SELF(fname);
     Obj a = str_value(args[1]);
     if (!a) {
@@ -2169,8 +2134,6 @@ static Obj case_unicode(Obj s, int mode)
 
 static Obj case_method(Obj *args, size_t nargs, Obj kwnames, int mode, const char *fname)
 {
-    if (vm_check_args(fname, nargs - 1, kwnames, 0, 0) < 0)
-        return NULL;
     SELF(fname);
     if (STR(self)->nbytes == 0)
         return self;
@@ -2216,8 +2179,6 @@ static bool char_is(int what, uint32_t c)
 
 static Obj is_method(Obj *args, size_t nargs, Obj kwnames, int what, const char *fname)
 {
-    if (vm_check_args(fname, nargs - 1, kwnames, 0, 0) < 0)
-        return NULL;
     SELF(fname);
     int64_t n = STR(self)->nbytes;
     if (n == 0)
@@ -2243,8 +2204,6 @@ static Obj m_isprintable(Obj *a, size_t n, Obj k) { return is_method(a, n, k, IS
 
 static Obj m_isascii(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("str.isascii", nargs - 1, kwnames, 0, 0) < 0)
-        return NULL;
     SELF("isascii");
     return vm_bool(str_is_ascii(self));
 }
@@ -2256,8 +2215,6 @@ static inline bool cp_title(uint32_t c) { return c >= 128 && uni_istitle(c); }
 /* islower / isupper: some cased char, none of the other case (nor titlecase). */
 static Obj case_test(Obj *args, size_t nargs, Obj kwnames, bool upper, const char *fname)
 {
-    if (vm_check_args(fname, nargs - 1, kwnames, 0, 0) < 0)
-        return NULL;
     SELF(fname);
     const unsigned char *p = (const unsigned char *)str_cstr(self);
     int64_t n = STR(self)->nbytes;
@@ -2279,8 +2236,6 @@ static Obj m_isupper(Obj *a, size_t n, Obj k) { return case_test(a, n, k, true, 
 
 static Obj m_istitle(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("str.istitle", nargs - 1, kwnames, 0, 0) < 0)
-        return NULL;
     SELF("istitle");
     const unsigned char *p = (const unsigned char *)str_cstr(self);
     int64_t n = STR(self)->nbytes;
@@ -2328,8 +2283,6 @@ static bool str_isidentifier(Obj s)
 
 static Obj m_isidentifier(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("str.isidentifier", nargs - 1, kwnames, 0, 0) < 0)
-        return NULL;
     SELF("isidentifier");
     return vm_bool(str_isidentifier(self));
 }
@@ -2369,8 +2322,6 @@ enum { JUST_LEFT, JUST_RIGHT, JUST_CENTER };
 
 static Obj just_method(Obj *args, size_t nargs, Obj kwnames, int how, const char *fname)
 {
-    if (vm_check_args(fname, nargs - 1, kwnames, 1, 2) < 0)
-        return NULL;
     if (!self_str(args[0], fname))
         return NULL;
     int64_t width;
@@ -2409,8 +2360,6 @@ static Obj m_center(Obj *a, size_t n, Obj k) { return just_method(a, n, k, JUST_
 
 static Obj m_zfill(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("str.zfill", nargs - 1, kwnames, 1, 1) < 0)
-        return NULL;
     if (!self_str(args[0], "zfill"))
         return NULL;
     int64_t width;
@@ -2483,9 +2432,6 @@ void sb_expandtabs(StrBuf *b, const char *p, int64_t n, int64_t tabsize, bool ut
 
 static Obj m_maketrans(Obj *args, size_t nargs, Obj kwnames)
 {
-    /* METH_STATIC: no self */
-    if (vm_check_args("maketrans", nargs, kwnames, 1, 3) < 0)
-        return NULL;
     Obj *r = vm_roots(3);
     Obj res = NULL;
     r[0] = dict_new();
@@ -2562,8 +2508,6 @@ out:
 
 static Obj m_translate(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("str.translate", nargs - 1, kwnames, 1, 1) < 0)
-        return NULL;
     if (!self_str(args[0], "translate"))
         return NULL;
     /* outcome cache for ASCII chars: -2 unknown, -1 delete, else a code point */
@@ -2658,16 +2602,12 @@ out:
 
 static Obj m_format_map(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("str.format_map", nargs - 1, kwnames, 1, 1) < 0)
-        return NULL;
     SELF("format_map");
     return str_format_map(self, args[1]);
 }
 
 static Obj m___format__(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("str.__format__", nargs - 1, kwnames, 1, 1) < 0)
-        return NULL;
     SELF("__format__");
     if (!str_value(args[1])) {
         err_format(E_TypeError, "__format__() argument must be str, not %s", type_name(args[1]));
@@ -2681,8 +2621,6 @@ static Obj m___format__(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj m___getnewargs__(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("str.__getnewargs__", nargs - 1, kwnames, 0, 0) < 0)
-        return NULL;
     SELF("__getnewargs__");
     return tuple_pack(1, self);
 }
@@ -2692,60 +2630,60 @@ static Obj m___getnewargs__(Obj *args, size_t nargs, Obj kwnames)
 /* ------------------------------------------------------------------ */
 
 static const MethodDef str_methods[] = {
-    {"find", m_find, 0, NULL},
-    {"rfind", m_rfind, 0, NULL},
-    {"index", m_index, 0, NULL},
-    {"rindex", m_rindex, 0, NULL},
-    {"count", m_count, 0, NULL},
-    {"startswith", m_startswith, 0, NULL},
-    {"endswith", m_endswith, 0, NULL},
+    {"find", m_find, METH_ARGS(1, 3) | METH_OLDMSG | METH_BARENAME, NULL},
+    {"rfind", m_rfind, METH_ARGS(1, 3) | METH_OLDMSG | METH_BARENAME, NULL},
+    {"index", m_index, METH_ARGS(1, 3) | METH_OLDMSG | METH_BARENAME, NULL},
+    {"rindex", m_rindex, METH_ARGS(1, 3) | METH_OLDMSG | METH_BARENAME, NULL},
+    {"count", m_count, METH_ARGS(1, 3) | METH_OLDMSG | METH_BARENAME, NULL},
+    {"startswith", m_startswith, METH_ARGS(1, 3) | METH_OLDMSG | METH_BARENAME, NULL},
+    {"endswith", m_endswith, METH_ARGS(1, 3) | METH_OLDMSG | METH_BARENAME, NULL},
     {"split", m_split, METH_KW, NULL},
     {"rsplit", m_rsplit, METH_KW, NULL},
     {"splitlines", m_splitlines, METH_KW, NULL},
-    {"partition", m_partition, 0, NULL},
-    {"rpartition", m_rpartition, 0, NULL},
-    {"join", m_join, 0, NULL},
-    {"strip", m_strip, 0, NULL},
-    {"lstrip", m_lstrip, 0, NULL},
-    {"rstrip", m_rstrip, 0, NULL},
-    {"replace", m_replace, 0, NULL},
-    {"removeprefix", m_removeprefix, 0, NULL},
-    {"removesuffix", m_removesuffix, 0, NULL},
-    {"lower", m_lower, 0, NULL},
-    {"upper", m_upper, 0, NULL},
-    {"title", m_title, 0, NULL},
-    {"capitalize", m_capitalize, 0, NULL},
-    {"swapcase", m_swapcase, 0, NULL},
-    {"casefold", m_casefold, 0, NULL},
-    {"isalpha", m_isalpha, 0, NULL},
-    {"isalnum", m_isalnum, 0, NULL},
-    {"isdecimal", m_isdecimal, 0, NULL},
-    {"isdigit", m_isdigit, 0, NULL},
-    {"isnumeric", m_isnumeric, 0, NULL},
-    {"isspace", m_isspace, 0, NULL},
-    {"isprintable", m_isprintable, 0, NULL},
-    {"isascii", m_isascii, 0, NULL},
-    {"islower", m_islower, 0, NULL},
-    {"isupper", m_isupper, 0, NULL},
-    {"istitle", m_istitle, 0, NULL},
-    {"isidentifier", m_isidentifier, 0, NULL},
-    {"ljust", m_ljust, 0, NULL},
-    {"rjust", m_rjust, 0, NULL},
-    {"center", m_center, 0, NULL},
-    {"zfill", m_zfill, 0, NULL},
+    {"partition", m_partition, METH_O, NULL},
+    {"rpartition", m_rpartition, METH_O, NULL},
+    {"join", m_join, METH_O, NULL},
+    {"strip", m_strip, METH_ARGS(0, 1), NULL},
+    {"lstrip", m_lstrip, METH_ARGS(0, 1), NULL},
+    {"rstrip", m_rstrip, METH_ARGS(0, 1), NULL},
+    {"replace", m_replace, METH_ARGS(2, 3), NULL},
+    {"removeprefix", m_removeprefix, METH_O, NULL},
+    {"removesuffix", m_removesuffix, METH_O, NULL},
+    {"lower", m_lower, METH_NOARGS, NULL},
+    {"upper", m_upper, METH_NOARGS, NULL},
+    {"title", m_title, METH_NOARGS, NULL},
+    {"capitalize", m_capitalize, METH_NOARGS, NULL},
+    {"swapcase", m_swapcase, METH_NOARGS, NULL},
+    {"casefold", m_casefold, METH_NOARGS, NULL},
+    {"isalpha", m_isalpha, METH_NOARGS, NULL},
+    {"isalnum", m_isalnum, METH_NOARGS, NULL},
+    {"isdecimal", m_isdecimal, METH_NOARGS, NULL},
+    {"isdigit", m_isdigit, METH_NOARGS, NULL},
+    {"isnumeric", m_isnumeric, METH_NOARGS, NULL},
+    {"isspace", m_isspace, METH_NOARGS, NULL},
+    {"isprintable", m_isprintable, METH_NOARGS, NULL},
+    {"isascii", m_isascii, METH_NOARGS, NULL},
+    {"islower", m_islower, METH_NOARGS, NULL},
+    {"isupper", m_isupper, METH_NOARGS, NULL},
+    {"istitle", m_istitle, METH_NOARGS, NULL},
+    {"isidentifier", m_isidentifier, METH_NOARGS, NULL},
+    {"ljust", m_ljust, METH_ARGS(1, 2), NULL},
+    {"rjust", m_rjust, METH_ARGS(1, 2), NULL},
+    {"center", m_center, METH_ARGS(1, 2), NULL},
+    {"zfill", m_zfill, METH_O, NULL},
     {"expandtabs", m_expandtabs, METH_KW, NULL},
-    {"maketrans", m_maketrans, METH_STATIC, NULL},
-    {"translate", m_translate, 0, NULL},
+    {"maketrans", m_maketrans, METH_STATIC | METH_ARGS(1, 3), NULL},
+    {"translate", m_translate, METH_O, NULL},
     {"encode", m_encode, METH_KW, NULL},
     {"format", str_format_method, METH_KW, NULL},
-    {"format_map", m_format_map, 0, NULL},
-    {"__format__", m___format__, 0, NULL},
-    {"__getnewargs__", m___getnewargs__, 0, NULL},
+    {"format_map", m_format_map, METH_O, NULL},
+    {"__format__", m___format__, METH_O, NULL},
+    {"__getnewargs__", m___getnewargs__, METH_NOARGS, NULL},
     {NULL, NULL, 0, NULL},
 };
 
 static const MethodDef str_iter_methods[] = {
-    {"__length_hint__", str_iter_length_hint, 0, NULL},
+    {"__length_hint__", str_iter_length_hint, METH_NOARGS, NULL},
     {NULL, NULL, 0, NULL},
 };
 

@@ -91,9 +91,6 @@ int64_t hash_data(const void *p, size_t n);
 Obj str_ascii_escape(Obj repr);           /* ascii(): non-ASCII of a repr as \x.. \u.... \U........ */
 
 /* ---- argument helpers shared by str.c, bytes.c, format.c ---- */
-/* Argument count check with PyArg_ParseTuple's messages
- * ("find() takes at least 1 argument (0 given)"). 0 or -1. */
-int check_args_old(const char *fname, size_t nargs, Obj kwnames, int min, int max);
 /* An integer argument through __index__ (small-int fast path); 0 or -1. */
 int arg_i64(Obj v, int64_t *out);
 /* An argument CPython takes as a C int: OverflowError "Python int too large

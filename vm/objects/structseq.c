@@ -28,8 +28,6 @@ static const cfunc ss_getters[] = {
 /* repr: module.name(field=value, ...) for the named fields. */
 static Obj ss_repr(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("__repr__", nargs, kwnames, 1, 1) < 0)
-        return NULL;
     Obj *r = vm_roots(4);
     Obj res = NULL;
     r[0] = args[0];
@@ -63,7 +61,7 @@ out:
 }
 
 static const MethodDef ss_methods[] = {
-    {"__repr__", ss_repr, 0, NULL},
+    {"__repr__", ss_repr, METH_NOARGS | METH_WRAPPER, NULL},
     {NULL, NULL, 0, NULL},
 };
 

@@ -48,10 +48,8 @@ static Obj super_new_obj(Obj type, Obj obj)
 static Obj super_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
 {
     (void)type;
-    if (kwnames && TUPLE_LEN(kwnames)) {
-        err_set(E_TypeError, "super() takes no keyword arguments");
+    if (vm_check_args("super", nargs, kwnames, 0, -1) < 0)
         return NULL;
-    }
     if (nargs > 2) {
         err_format(E_TypeError, "super() expected at most 2 arguments, got %zu", nargs);
         return NULL;

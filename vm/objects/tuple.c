@@ -112,39 +112,7 @@ static int64_t tuple_hash(Obj t)
     return (int64_t)acc;
 }
 
-/* ---- repr ---- */
-
-static Obj tuple_repr(Obj self)
-{
-    return seq_repr(vm_unwrap(self));
-}
-
-/* ---- comparison ---- */
-
-/* Lexicographic: the first index whose items differ decides (== uses
- * identity first); the tuples are held in root slots across user __eq__. */
-static Obj tuple_richcompare(Obj a, Obj b, int op)
-{
-    a = vm_unwrap(a);
-    b = vm_unwrap(b);
-    if (!IS_TUPLE(a) || !IS_TUPLE(b))
-        return g_NotImplemented;
-    if (a == b && (op == CMP_EQ || op == CMP_NE))
-        return vm_bool(op == CMP_EQ);
-    Obj *r = vm_roots(2);
-    r[0] = a;
-    r[1] = b;
-    Obj res = seq_richcompare(r, op);
-    vm_unroots(r);
-    return res;
-}
-
 /* ---- sequence ---- */
-
-static int64_t tuple_len(Obj self)
-{
-    return TUPLE_LEN(vm_unwrap(self));
-}
 
 static Obj tuple_getslice(Obj t, int64_t lo, int64_t hi)
 {
@@ -218,16 +186,6 @@ static Obj tuple_getitem(Obj self, Obj key)
         return NULL;
     }
     return TUPLE_ITEMS(t)[i];
-}
-
-static int tuple_contains(Obj self, Obj v)
-{
-    Obj *r = vm_roots(2);
-    r[0] = vm_unwrap(self);
-    r[1] = v;
-    int64_t i = seq_find(&r[0], &r[1], 0, INT64_MAX);
-    vm_unroots(r);
-    return i == -2 ? -1 : i >= 0;
 }
 
 static Obj tuple_iter(Obj self)
@@ -321,58 +279,16 @@ static Obj tuple_from_iterable(Obj it)
 
 static Obj tuple_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
 {
-    if (kwnames && TUPLE_LEN(kwnames)) {
-        err_set(E_TypeError, "tuple() takes no keyword arguments");
+    if (vm_check_args("tuple", nargs, kwnames, 0, 1) < 0)
         return NULL;
-    }
-    if (nargs > 1) {
-        err_format(E_TypeError, "tuple expected at most 1 argument, got %zu", nargs);
-        return NULL;
-    }
     Obj t = nargs ? tuple_from_iterable(args[0]) : tuple_new(0);
     return container_wrap_for_type(T_tuple, type, t);
 }
 
 /* ---- methods ---- */
 
-static Obj tuple_index_m(Obj *args, size_t nargs, Obj kwnames)
-{
-    if (meth_check_args("tuple", "index", nargs - 1, kwnames, 1, 3) < 0)
-        return NULL;
-    int64_t start = 0, stop = INT64_MAX;
-    if (nargs > 2 && seq_slice_index(args[2], &start, false) < 0)
-        return NULL;
-    if (nargs > 3 && seq_slice_index(args[3], &stop, false) < 0)
-        return NULL;
-    seq_clamp_range(TUPLE_LEN(vm_unwrap(args[0])), &start, &stop);
-    Obj *r = vm_roots(2);
-    r[0] = vm_unwrap(args[0]);
-    r[1] = args[1];
-    int64_t i = seq_find(&r[0], &r[1], start, stop);
-    vm_unroots(r);
-    if (i >= 0)
-        return MAKE_SMALLINT(i);
-    if (i == -1)
-        err_set(E_ValueError, "tuple.index(x): x not in tuple");
-    return NULL;
-}
-
-static Obj tuple_count_m(Obj *args, size_t nargs, Obj kwnames)
-{
-    if (meth_check_args("tuple", "count", nargs - 1, kwnames, 1, 1) < 0)
-        return NULL;
-    Obj *r = vm_roots(2);
-    r[0] = vm_unwrap(args[0]);
-    r[1] = args[1];
-    int64_t count = seq_count(&r[0], &r[1]);
-    vm_unroots(r);
-    return count < 0 ? NULL : MAKE_SMALLINT(count);
-}
-
 static Obj tuple_getnewargs_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (meth_check_args("tuple", "__getnewargs__", nargs - 1, kwnames, 0, 0) < 0)
-        return NULL;
     Obj t = tuple_getslice(vm_unwrap(args[0]), 0, INT64_MAX);
     if (!t)
         return NULL;
@@ -380,29 +296,24 @@ static Obj tuple_getnewargs_m(Obj *args, size_t nargs, Obj kwnames)
 }
 
 static const MethodDef tuple_methods[] = {
-    {"index", tuple_index_m, 0, "Return first index of value."},
-    {"count", tuple_count_m, 0, "Return number of occurrences of value."},
-    {"__getnewargs__", tuple_getnewargs_m, 0, NULL},
+    {"index", seq_index_method, METH_ARGS(1, 3), "Return first index of value."},
+    {"count", seq_count_method, METH_O, "Return number of occurrences of value."},
+    {"__getnewargs__", tuple_getnewargs_m, METH_NOARGS, NULL},
     {NULL, NULL, 0, NULL},
 };
-
-static int tuple_bool(Obj self)
-{
-    return TUPLE_LEN(vm_unwrap(self)) != 0;
-}
 
 void tuple_init_type(void)
 {
     T_tuple = (TypeObj *)type_new_builtin("tuple", T_object, TID_TUPLE, TPF_BASETYPE | TPF_SEQUENCE | TPF_MATCH_SELF);
     TypeObj *t = T_tuple;
-    t->tp_repr = tuple_repr;
+    t->tp_repr = seq_repr;
     t->tp_hash = tuple_hash;
-    t->tp_richcompare = tuple_richcompare;
-    t->tp_len = tuple_len;
+    t->tp_richcompare = seq_compare;
+    t->tp_len = seq_len_slot;
     t->tp_getitem = tuple_getitem;
-    t->tp_contains = tuple_contains;
+    t->tp_contains = seq_contains_slot;
     t->tp_iter = tuple_iter;
-    t->tp_bool = tuple_bool;
+    t->tp_bool = seq_bool_slot;
     t->tp_new = tuple_tp_new;
     t->nb[NB_ADD] = tuple_add;
     t->nb[NB_MUL] = tuple_mul;

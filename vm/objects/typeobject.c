@@ -2741,31 +2741,23 @@ static Obj type_annotations_set(Obj *args, size_t nargs, Obj kw)
 
 static Obj type_mro_m(Obj *args, size_t nargs, Obj kw)
 {
-    if (vm_check_args("mro", nargs - 1, kw, 0, 0) < 0)
-        return NULL;
     Obj m = ((TypeObj *)args[0])->mro;
     return vm_list_from_iter(m ? m : g_empty_tuple);
 }
 
 static Obj type_subclasses_m(Obj *args, size_t nargs, Obj kw)
 {
-    if (vm_check_args("__subclasses__", nargs - 1, kw, 0, 0) < 0)
-        return NULL;
     Obj s = ((TypeObj *)args[0])->subclasses;
     return s ? vm_list_from_iter(s) : list_new(0);
 }
 
 static Obj type_instancecheck_m(Obj *args, size_t nargs, Obj kw)
 {
-    if (vm_check_args("__instancecheck__", nargs - 1, kw, 1, 1) < 0)
-        return NULL;
     return vm_bool(vm_isinstance_type(args[1], (TypeObj *)args[0]));
 }
 
 static Obj type_subclasscheck_m(Obj *args, size_t nargs, Obj kw)
 {
-    if (vm_check_args("__subclasscheck__", nargs - 1, kw, 1, 1) < 0)
-        return NULL;
     if (!IS_TYPE(args[1])) {
         err_set(E_TypeError, "issubclass() arg 1 must be a class");
         return NULL;
@@ -2781,8 +2773,6 @@ static Obj type_prepare_m(Obj *args, size_t nargs, Obj kw)
 
 static Obj type_dir_m(Obj *args, size_t nargs, Obj kw)
 {
-    if (vm_check_args("__dir__", nargs - 1, kw, 0, 0) < 0)
-        return NULL;
     Obj *r = vm_roots(1);
     r[0] = dict_new();
     Obj res = NULL;
@@ -2980,8 +2970,6 @@ Obj vm_getset_dict_set(Obj *args, size_t nargs, Obj kw)
 
 static Obj object_format_m(Obj *args, size_t nargs, Obj kw)
 {
-    if (vm_check_args("__format__", nargs - 1, kw, 1, 1) < 0)
-        return NULL;
     Obj spec = args[1];
     if (!IS_STR(spec)) {
         err_format(E_TypeError, "__format__() argument must be str, not %s", type_name(spec));
@@ -2996,8 +2984,6 @@ static Obj object_format_m(Obj *args, size_t nargs, Obj kw)
 
 static Obj object_dir_m(Obj *args, size_t nargs, Obj kw)
 {
-    if (vm_check_args("__dir__", nargs - 1, kw, 0, 0) < 0)
-        return NULL;
     Obj *r = vm_roots(2);
     Obj res = NULL;
     r[0] = dict_new();
@@ -3104,8 +3090,6 @@ out:
 
 static Obj object_getstate_m(Obj *args, size_t nargs, Obj kw)
 {
-    if (vm_check_args("__getstate__", nargs - 1, kw, 0, 0) < 0)
-        return NULL;
     return object_getstate_default(args[0], false);
 }
 
@@ -3227,8 +3211,6 @@ static Obj reduce_copyreg(Obj self, int64_t protocol)
 
 static Obj object_reduce_m(Obj *args, size_t nargs, Obj kw)
 {
-    if (vm_check_args("__reduce__", nargs - 1, kw, 0, 0) < 0)
-        return NULL;
     return reduce_copyreg(args[0], 0);
 }
 
@@ -3236,8 +3218,6 @@ static Obj object_reduce_m(Obj *args, size_t nargs, Obj kw)
  * rebuilds through copyreg.__newobj__, 0 and 1 through copyreg. */
 static Obj object_reduce_ex_m(Obj *args, size_t nargs, Obj kw)
 {
-    if (vm_check_args("__reduce_ex__", nargs - 1, kw, 1, 1) < 0)
-        return NULL;
     int64_t protocol;
     if (vm_index_i64(args[1], &protocol) < 0)
         return NULL;
@@ -3250,8 +3230,6 @@ static Obj object_reduce_ex_m(Obj *args, size_t nargs, Obj kw)
 
 static Obj object_sizeof_m(Obj *args, size_t nargs, Obj kw)
 {
-    if (vm_check_args("__sizeof__", nargs - 1, kw, 0, 0) < 0)
-        return NULL;
     Obj o = args[0];
     if (IS_SMALLINT(o))
         return MAKE_SMALLINT(28);
@@ -3259,24 +3237,24 @@ static Obj object_sizeof_m(Obj *args, size_t nargs, Obj kw)
 }
 
 static const MethodDef object_methods[] = {
-    {"__format__", object_format_m, 0, NULL},
-    {"__dir__", object_dir_m, 0, NULL},
+    {"__format__", object_format_m, METH_O, NULL},
+    {"__dir__", object_dir_m, METH_NOARGS, NULL},
     {"__init_subclass__", object_init_subclass_m, METH_CLASS | METH_KW, NULL},
     {"__subclasshook__", object_subclasshook_m, METH_CLASS | METH_KW, NULL},
-    {"__reduce_ex__", object_reduce_ex_m, 0, NULL},
-    {"__reduce__", object_reduce_m, 0, NULL},
-    {"__getstate__", object_getstate_m, 0, NULL},
-    {"__sizeof__", object_sizeof_m, 0, NULL},
+    {"__reduce_ex__", object_reduce_ex_m, METH_O, NULL},
+    {"__reduce__", object_reduce_m, METH_NOARGS, NULL},
+    {"__getstate__", object_getstate_m, METH_NOARGS, NULL},
+    {"__sizeof__", object_sizeof_m, METH_NOARGS, NULL},
     {NULL, NULL, 0, NULL},
 };
 
 static const MethodDef type_methods[] = {
-    {"mro", type_mro_m, 0, NULL},
-    {"__subclasses__", type_subclasses_m, 0, NULL},
-    {"__instancecheck__", type_instancecheck_m, 0, NULL},
-    {"__subclasscheck__", type_subclasscheck_m, 0, NULL},
+    {"mro", type_mro_m, METH_NOARGS, NULL},
+    {"__subclasses__", type_subclasses_m, METH_NOARGS, NULL},
+    {"__instancecheck__", type_instancecheck_m, METH_O, NULL},
+    {"__subclasscheck__", type_subclasscheck_m, METH_O, NULL},
     {"__prepare__", type_prepare_m, METH_CLASS | METH_KW, NULL},
-    {"__dir__", type_dir_m, 0, NULL},
+    {"__dir__", type_dir_m, METH_NOARGS, NULL},
     {NULL, NULL, 0, NULL},
 };
 

@@ -103,10 +103,8 @@ static Obj as_ref(Obj self)
 
 static Obj ref_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
 {
-    if (kwnames && TUPLE_LEN(kwnames)) {
-        err_set(E_TypeError, "ref() takes no keyword arguments");
+    if (vm_check_args("ref", nargs, kwnames, 0, -1) < 0)
         return NULL;
-    }
     if (nargs < 1 || nargs > 2) {
         err_format(E_TypeError, "__new__ expected at most 2 arguments, got %zu", nargs);
         if (nargs < 1)
@@ -132,8 +130,6 @@ static Obj ref_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
 static int ref_tp_init(Obj self, Obj *args, size_t nargs, Obj kwnames)
 {
     (void)self;
-    (void)args;
-    (void)kwnames;
     if (nargs < 1 || nargs > 2) {
         err_format(E_TypeError, "__init__ expected at most 2 arguments, got %zu", nargs);
         return -1;
@@ -143,7 +139,6 @@ static int ref_tp_init(Obj self, Obj *args, size_t nargs, Obj kwnames)
 
 static Obj ref_call(Obj self, Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
     if (nargs || (kwnames && TUPLE_LEN(kwnames))) {
         err_format(E_TypeError, "weakref() takes exactly 0 arguments (%zu given)", nargs);
         return NULL;
@@ -217,8 +212,6 @@ static Obj ref_repr(Obj self) { return weak_repr(self, "weakref"); }
 
 static Obj ref_callback_get(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)nargs;
-    (void)kwnames;
     Obj w = vm_unwrap(args[0]);
     if (!is_weak(w)) {
         err_set(E_TypeError, "descriptor '__callback__' needs a weak reference");
@@ -230,13 +223,11 @@ static Obj ref_callback_get(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj ref_class_getitem(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("__class_getitem__", nargs, kwnames, 2, 2) < 0)
-        return NULL;
     return args[0];   /* weakref.ref[int] is ref, as the typing machinery needs no more here */
 }
 
 static const MethodDef ref_methods[] = {
-    {"__class_getitem__", ref_class_getitem, METH_CLASS, NULL},
+    {"__class_getitem__", ref_class_getitem, METH_CLASS | METH_O, NULL},
     {NULL, NULL, 0, NULL},
 };
 

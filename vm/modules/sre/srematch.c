@@ -102,10 +102,6 @@ static Obj group_value(Obj *mslot, int64_t g, Obj dflt)
 
 static Obj match_group(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (kwnames && TUPLE_LEN(kwnames)) {
-        err_set(E_TypeError, "group() takes no keyword arguments");
-        return NULL;
-    }
     if (nargs <= 1)
         return group_value(&args[0], 0, g_None);
     if (nargs == 2) {
@@ -204,8 +200,6 @@ out:
 /* start / end / span: the optional group argument. */
 static int span_of(Obj *args, size_t nargs, Obj kwnames, const char *fname, int64_t *s, int64_t *e)
 {
-    if (vm_check_args(fname, nargs - 1, kwnames, 0, 1) < 0)
-        return -1;
     int64_t g = 0;
     if (nargs == 2 && (g = group_index(&args[0], args[1])) < 0)
         return -1;
@@ -237,8 +231,6 @@ static Obj match_span(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj match_expand(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("expand", nargs - 1, kwnames, 1, 1) < 0)
-        return NULL;
     Obj *r = vm_roots(4);
     Obj res = NULL;
     r[1] = SREMATCH(args[0])->pattern;
@@ -255,7 +247,6 @@ static Obj match_expand(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj match_get_regs(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)nargs, (void)kwnames;
     Obj *r = vm_roots(2);
     Obj res = NULL;
     r[0] = args[0];
@@ -277,14 +268,12 @@ out:
 
 static Obj match_get_lastindex(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)nargs, (void)kwnames;
     int64_t li = SREMATCH(args[0])->lastindex;
     return li < 0 ? g_None : int_from_i64(li);
 }
 
 static Obj match_get_lastgroup(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)nargs, (void)kwnames;
     int64_t li = SREMATCH(args[0])->lastindex;
     Obj ig = SREPAT(SREMATCH(args[0])->pattern)->indexgroup;
     if (li < 0 || !ig || !IS_TUPLE(ig) || li >= TUPLE_LEN(ig))
@@ -325,19 +314,19 @@ out:
 }
 
 static const MethodDef match_methods[] = {
-    {"group", match_group, METH_KW,
+    {"group", match_group, METH_BARENAME,
      "group([group1, ...]) -> str or tuple.\n    Return subgroup(s) of the match by indices or names.\n    For 0 returns the entire match."},
     {"groups", match_groups, METH_KW, "Return a tuple containing all the subgroups of the match, from 1."},
     {"groupdict", match_groupdict, METH_KW,
      "Return a dictionary containing all the named subgroups of the match, keyed by the subgroup name."},
-    {"start", match_start, 0, "Return index of the start of the substring matched by group."},
-    {"end", match_end, 0, "Return index of the end of the substring matched by group."},
-    {"span", match_span, 0, "For match object m, return the 2-tuple (m.start(group), m.end(group))."},
-    {"expand", match_expand, 0,
+    {"start", match_start, METH_ARGS(0, 1), "Return index of the start of the substring matched by group."},
+    {"end", match_end, METH_ARGS(0, 1), "Return index of the end of the substring matched by group."},
+    {"span", match_span, METH_ARGS(0, 1), "For match object m, return the 2-tuple (m.start(group), m.end(group))."},
+    {"expand", match_expand, METH_O,
      "Return the string obtained by doing backslash substitution on the string template, as done by the sub() method."},
-    {"__copy__", sre_copy, 0, NULL},
-    {"__deepcopy__", sre_deepcopy, 0, NULL},
-    {"__class_getitem__", sre_class_getitem, METH_CLASS, "See PEP 585"},
+    {"__copy__", sre_copy, METH_NOARGS, NULL},
+    {"__deepcopy__", sre_deepcopy, METH_O, NULL},
+    {"__class_getitem__", sre_class_getitem, METH_CLASS | METH_O, "See PEP 585"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -14,8 +14,6 @@
 /* The character argument: a C int, as CPython (read as unsigned, returned as int). */
 static int char_arg(const char *fname, Obj *args, size_t nargs, Obj kwnames, uint32_t *ch)
 {
-    if (vm_check_args(fname, nargs, kwnames, 1, 1) < 0)
-        return -1;
     int64_t v;
     if (arg_c_int(args[0], &v) < 0)
         return -1;
@@ -25,9 +23,6 @@ static int char_arg(const char *fname, Obj *args, size_t nargs, Obj kwnames, uin
 
 static Obj sre_getcodesize(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args;
-    if (vm_check_args("getcodesize", nargs, kwnames, 0, 0) < 0)
-        return NULL;
     return MAKE_SMALLINT(SRE_CODESIZE);
 }
 
@@ -145,11 +140,11 @@ out:
 
 static const MethodDef sre_funcs[] = {
     {"compile", sre_compile, METH_KW, NULL},
-    {"getcodesize", sre_getcodesize, 0, NULL},
-    {"ascii_iscased", sre_ascii_iscased, 0, NULL},
-    {"unicode_iscased", sre_unicode_iscased, 0, NULL},
-    {"ascii_tolower", sre_ascii_tolower, 0, NULL},
-    {"unicode_tolower", sre_unicode_tolower, 0, NULL},
+    {"getcodesize", sre_getcodesize, METH_NOARGS, NULL},
+    {"ascii_iscased", sre_ascii_iscased, METH_O, NULL},
+    {"unicode_iscased", sre_unicode_iscased, METH_O, NULL},
+    {"ascii_tolower", sre_ascii_tolower, METH_O, NULL},
+    {"unicode_tolower", sre_unicode_tolower, METH_O, NULL},
     {NULL, NULL, 0, NULL},
 };
 

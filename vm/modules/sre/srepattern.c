@@ -390,15 +390,11 @@ out:
 
 static Obj scanner_match(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("match", nargs - 1, kwnames, 0, 0) < 0)
-        return NULL;
     return scanner_step(args[0], DO_MATCH);
 }
 
 static Obj scanner_search(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("search", nargs - 1, kwnames, 0, 0) < 0)
-        return NULL;
     return scanner_step(args[0], DO_SEARCH);
 }
 
@@ -410,7 +406,6 @@ static Obj scanner_next(Obj self)
 
 static Obj scanner_pattern(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)nargs, (void)kwnames;
     return SRESCANNER(args[0])->pattern;
 }
 
@@ -422,23 +417,19 @@ static Obj pattern_finditer(Obj *args, size_t nargs, Obj kwnames)
 /* ---- attributes, repr, comparison ---- */
 static Obj pattern_get_pattern(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)nargs, (void)kwnames;
     return SREPAT(args[0])->pattern;
 }
 static Obj pattern_get_flags(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)nargs, (void)kwnames;
     return int_from_i64(SREPAT(args[0])->flags);
 }
 static Obj pattern_get_groups(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)nargs, (void)kwnames;
     return int_from_i64(SREPAT(args[0])->groups);
 }
 /* A copy: the pattern's own dict must not change (CPython gives a read-only proxy). */
 static Obj pattern_get_groupindex(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)nargs, (void)kwnames;
     return dict_copy(SREPAT(args[0])->groupindex);
 }
 
@@ -528,20 +519,14 @@ static int64_t pattern_hash(Obj self)
 /* Pattern and Match are immutable: a copy is the object itself. */
 Obj sre_copy(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("__copy__", nargs - 1, kwnames, 0, 0) < 0)
-        return NULL;
     return args[0];
 }
 Obj sre_deepcopy(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("__deepcopy__", nargs - 1, kwnames, 1, 1) < 0)
-        return NULL;
     return args[0];
 }
 Obj sre_class_getitem(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("__class_getitem__", nargs - 1, kwnames, 1, 1) < 0)
-        return NULL;
     return generic_alias_new(args[0], args[1]);
 }
 
@@ -561,15 +546,15 @@ static const MethodDef pattern_methods[] = {
      "Return an iterator over all non-overlapping matches for the RE pattern in string.\n\n"
      "For each match, the iterator returns a match object."},
     {"scanner", pattern_scanner, METH_KW, NULL},
-    {"__copy__", sre_copy, 0, NULL},
-    {"__deepcopy__", sre_deepcopy, 0, NULL},
-    {"__class_getitem__", sre_class_getitem, METH_CLASS, "See PEP 585"},
+    {"__copy__", sre_copy, METH_NOARGS, NULL},
+    {"__deepcopy__", sre_deepcopy, METH_O, NULL},
+    {"__class_getitem__", sre_class_getitem, METH_CLASS | METH_O, "See PEP 585"},
     {NULL, NULL, 0, NULL},
 };
 
 static const MethodDef scanner_methods[] = {
-    {"match", scanner_match, 0, NULL},
-    {"search", scanner_search, 0, NULL},
+    {"match", scanner_match, METH_NOARGS, NULL},
+    {"search", scanner_search, METH_NOARGS, NULL},
     {NULL, NULL, 0, NULL},
 };
 
