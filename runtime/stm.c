@@ -676,10 +676,11 @@ static void become_inevitable(bool solo_wanted)
         inevitable_hook();
 }
 
-/* A serialised transaction (it holds the contention manager's token) goes
- * solo when it can: the threads it conflicts with wait for the token, not
- * inside a transaction. */
-void tm_become_inevitable(void) { become_inevitable(tm_self.cm_token); }
+/* Never solo, token or not: the transaction may go on to wait for another
+ * thread's (a scripted reader, a thread it joins inside an atomic block),
+ * which a solo one keeps from starting. A serialised thread goes solo at
+ * its transaction's start instead (tm_become_solo, from the embedder). */
+void tm_become_inevitable(void) { become_inevitable(false); }
 
 void tm_become_globally_unique(void)
 {

@@ -126,7 +126,9 @@ def test_valgrind(args):
     env = dict(VALGRIND_ENV)
     if args[0] == "test_stm_conflicts-stm":
         env["TMPY_SEGMENTS"] = "2"   # its two scripted threads run transactions at once
-    p = run(["valgrind", "-q", "--error-exitcode=9", str(BUILD / "tests" / args[0]), *args[1:]], env=env)
+    # --fair-sched: the scripted threads spin-wait for each other; valgrind's default
+    # scheduler can leave the one that would end the wait unscheduled for minutes.
+    p = run(["valgrind", "-q", "--fair-sched=yes", "--error-exitcode=9", str(BUILD / "tests" / args[0]), *args[1:]], env=env)
     assert p.returncode == 0, p.stdout + p.stderr
 
 

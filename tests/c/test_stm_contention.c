@@ -210,6 +210,53 @@ static void test_token_queue(void)
     CHECK(committed_x() == 4, "no update lost: %lu", (unsigned long)committed_x());
 }
 
+/* ---- A serialised thread that becomes inevitable is not solo: its
+ * transaction may wait for another thread's, which must be able to start
+ * (a solo transaction keeps every other from starting: this hung). ---- */
+static volatile bool other_committed;
+
+static void *inevitable_waiter(void *arg)
+{
+    (void)arg;
+    tm_thread_attach();
+    CHECK(tx_aborting(1), "the waiter holds the token");
+    tm_start_transaction();   /* its probation: serialised again */
+    CHECK(tm_tx_serialised(), "serialised");
+    tm_become_inevitable();
+    CHECK(!tm_is_solo(), "a plain inevitable transaction went solo");
+    set_step(1);
+    while (!__atomic_load_n(&other_committed, __ATOMIC_SEQ_CST))
+        tm_safepoint();
+    tm_commit_transaction();
+    tm_thread_detach();
+    return NULL;
+}
+
+static void *parallel_committer(void *arg)
+{
+    (void)arg;
+    tm_thread_attach();
+    wait_step(1, false);
+    tm_start_transaction();
+    tm_commit_transaction();
+    __atomic_store_n(&other_committed, true, __ATOMIC_SEQ_CST);
+    tm_thread_detach();
+    return NULL;
+}
+
+static void test_inevitable_not_solo(void)
+{
+    reset_x(0);
+    set_step(0);
+    other_committed = false;
+    pthread_t a, b;
+    pthread_create(&a, NULL, inevitable_waiter, NULL);
+    pthread_create(&b, NULL, parallel_committer, NULL);
+    pthread_join(a, NULL);
+    pthread_join(b, NULL);
+    printf("ok a serialised inevitable transaction waits for another thread's commit\n");
+}
+
 /* ---- Hammer: threads increment one cell, losing transactions to real
  * conflicts and to scripted aborts; serialised or not, no update is lost,
  * and a thread that keeps losing commits in the end. ---- */
@@ -385,6 +432,7 @@ int main(void)
     if (tm_cfg.stm_cm == TM_CM_CFG_EAGER) {
         test_modes();
         test_token_queue();
+        test_inevitable_not_solo();
     }
     test_hammer();
     test_lengths();
