@@ -34,6 +34,8 @@ static struct segtx {
     int must_abort;            /* a tm_abort_cause set by another thread, under sync_lock */
     int winner;                /* the segment that set must_abort for a write-write conflict */
     uint16_t conflict_tid;     /* type id of the object of the conflict that dooms it (statistics) */
+    uintptr_t conflict_site;   /* where the other side of that conflict was (tm_set_site_hook; statistics) */
+    uintptr_t tx_site;         /* the yield point the running transaction started at (statistics) */
     bool unique;               /* tm_become_globally_unique: its commit aborts every other transaction */
 } segtx[TM_MAX_SEGMENTS + 1];
 
@@ -237,7 +239,7 @@ static void acquire_segment(void)
     if (seg < 1 || seg > tm_seg.nsegments || segtx[seg].state != SEG_FREE)
         for (seg = 1; segtx[seg].state != SEG_FREE; seg++)
             ;
-    segtx[seg] = (struct segtx){.state = SEG_RUNNING, .start_time = ++tx_clock};
+    segtx[seg] = (struct segtx){.state = SEG_RUNNING, .start_time = ++tx_clock, .tx_site = me->tx_site};
     tm_segstates[seg].thread = me;
     me->segment = me->last_segment = seg;
     uint16_t ov = ++overflow_clock;
@@ -348,6 +350,13 @@ static void (*inevitable_hook)(void);
 
 void tm_set_inevitable_hook(void (*hook)(void)) { inevitable_hook = hook; }
 
+static uintptr_t (*site_hook)(void);
+
+void tm_set_site_hook(uintptr_t (*hook)(void)) { site_hook = hook; }
+
+/* Where the calling thread is now, as the embedder names it (0: unknown). */
+static uintptr_t here(void) { return site_hook ? site_hook() : 0; }
+
 /* ---- Transaction lengths per yield point (txlength.h) ---- */
 
 tm_txlen_policy tm_stm_txlen_policy;
@@ -358,6 +367,8 @@ uint32_t tm_stm_tx_begin_at(uintptr_t site)
 {
     tm_self.tx_site = site;
     tm_self.tx_site_aborted = false;
+    if (tm_self.segment)
+        segtx[tm_self.segment].tx_site = site;   /* names it when it wins a conflict */
     return tm_txlen_start(&tm_stm_txlen_policy, site);
 }
 
@@ -427,7 +438,10 @@ static void abort_self(int cause)
     tm_cm_aborted(cause);
     pthread_mutex_lock(&sync_lock);
     me->last_conflict_tid = segtx[seg].conflict_tid;
+    me->last_conflict_site = segtx[seg].conflict_site;
+    me->last_abort_ticks = tm_ticks() - me->tx_start_ticks;
     segtx[seg].conflict_tid = 0;
+    segtx[seg].conflict_site = 0;
     if (segtx[seg].winner)
         lose_to(segtx[seg].winner);
     pthread_mutex_unlock(&sync_lock);
@@ -526,6 +540,7 @@ static struct tx_id check_readers(tm_segstate *ss, const others *o)
             }
             segtx[j].must_abort = TM_ABORT_READ_WRITE;   /* no lock needed: j is parked */
             segtx[j].conflict_tid = tid_at(so);
+            segtx[j].conflict_site = here();   /* the commit that wrote what j read */
         }
     }
     return (struct tx_id){0, 0};
@@ -573,8 +588,10 @@ void tm_commit_transaction(void)
      * alongside goes on (everyone else is inevitable-free: we are it). */
     if (segtx[seg].unique)
         for (int k = 0; k < o.ntx; k++)
-            if (!segtx[o.tx[k]].must_abort)
+            if (!segtx[o.tx[k]].must_abort) {
                 segtx[o.tx[k]].must_abort = TM_ABORT_RARE_WRITE;
+                segtx[o.tx[k]].conflict_site = here();
+            }
     /* Publish: our writes, then the objects we created. The pages we wrote
      * are private (privatised before the stores: a whole object's, or a
      * carded one's header and marked cards), unless a solo transaction wrote
@@ -753,6 +770,7 @@ static void write_write_contention(uintptr_t idx, uint8_t owner)
             segtx[owner].must_abort = TM_ABORT_WRITE_WRITE;
             segtx[owner].winner = me;
             segtx[owner].conflict_tid = tid_at(idx << 4);
+            segtx[owner].conflict_site = here();   /* the write that takes its lock */
         }
         signal_segment(owner);
         sync_broadcast();
@@ -761,6 +779,8 @@ static void write_write_contention(uintptr_t idx, uint8_t owner)
     } else {
         cause = is_inevitable(owner) ? TM_ABORT_INEVITABLE : TM_ABORT_WRITE_WRITE;
         segtx[me].conflict_tid = tid_at(idx << 4);
+        segtx[me].conflict_site = segtx[owner].tx_site;   /* the owner wrote somewhere after its start */
+        tm_self.lost_at_site = here();
         lose_to(owner);
     }
     pthread_mutex_unlock(&sync_lock);

@@ -108,6 +108,9 @@ void tm_set_abort_hook(void (*hook)(void));
 /* Called when the running transaction has just become inevitable (it can no
  * longer abort): the embedder drops what it kept to undo an abort. */
 void tm_set_inevitable_hook(void (*hook)(void));
+/* Returns where the calling thread is now, in the embedder's terms (its
+ * yield-point sites): statistics name both sides of a conflict with it. */
+void tm_set_site_hook(uintptr_t (*hook)(void));
 #define tm_start_transaction() \
     do { (void)__builtin_setjmp(tm_self.abort_jmp); tm_start_transaction_after_setjmp(); } while (0)
 void tm_commit_transaction(void);
