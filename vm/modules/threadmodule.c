@@ -139,6 +139,7 @@ static int lock_acquire_slot(Obj *slot, int64_t timeout_ns)
     if (timeout_ns == 0)
         return 0;
     uint64_t deadline = timeout_ns > 0 ? now_ns() + (uint64_t)timeout_ns : 0;
+    uint64_t t0 = tm_wait_begin();   /* fairness statistics (tx.h) */
     for (;;) {
         tm_monitor_enter((object_t *)*slot);
         VM_WRITE(*slot);
@@ -164,8 +165,10 @@ static int lock_acquire_slot(Obj *slot, int64_t timeout_ns)
         VM_WRITE(*slot);
         LOCK_WAITERS(*slot)--;
         tm_monitor_exit((object_t *)*slot);
-        if (got || rc != TM_MONITOR_INTERRUPTED)
+        if (got || rc != TM_MONITOR_INTERRUPTED) {
+            tm_wait_end(TM_WAIT_LOCK, t0);
             return got;
+        }
         if (vm_signals_check() < 0)
             return -1;
     }
