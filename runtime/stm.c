@@ -229,12 +229,25 @@ static bool segment_available(void *arg)
     return false;
 }
 
+/* Threads waiting for a segment take it in arrival order (a ticket, under
+ * sync_lock), not in a race for sync_lock: a thread that commits and
+ * starts again at once would otherwise keep a waiter out for as long as
+ * the scheduler lets it (tests/test_stm_interp.py, fairness tests). */
+static uint64_t segment_next_ticket, segment_serving;
+
 static void acquire_segment(void)
 {
     tm_thread *me = &tm_self;
     pthread_mutex_lock(&sync_lock);
-    while (!segment_available(NULL))
-        sync_wait();
+    uint64_t ticket = segment_next_ticket++;
+    if (ticket != segment_serving || !segment_available(NULL)) {
+        uint64_t t0 = tm_wait_begin();
+        while (ticket != segment_serving || !segment_available(NULL))
+            sync_wait();
+        tm_wait_end(TM_WAIT_SEGMENT, t0);
+    }
+    if (++segment_serving != segment_next_ticket)
+        sync_broadcast();   /* the next in line may take another free segment */
     int seg = me->last_segment;
     if (seg < 1 || seg > tm_seg.nsegments || segtx[seg].state != SEG_FREE)
         for (seg = 1; segtx[seg].state != SEG_FREE; seg++)
@@ -249,6 +262,14 @@ static void acquire_segment(void)
     pthread_mutex_unlock(&sync_lock);
     tm_set_segment(seg);
     TM_SEGLOCAL->nursery_end = nursery_end_value();
+}
+
+int tm_stm_segment_waiters(void)
+{
+    pthread_mutex_lock(&sync_lock);
+    int n = (int)(segment_next_ticket - segment_serving);
+    pthread_mutex_unlock(&sync_lock);
+    return n;
 }
 
 static void release_segment(void)
@@ -626,7 +647,33 @@ void tm_commit_transaction(void)
     end_transaction(me, t0);
 }
 
-static bool no_other_inevitable(void *arg) { (void)arg; return inevitable_seg == 0; }
+/* Transactions waiting to become inevitable, by segment, in arrival order
+ * (under sync_lock): the first gets it when the inevitable one ends, not
+ * whoever takes sync_lock first. One that aborts while it waits leaves. */
+static int inevitable_queue[TM_MAX_SEGMENTS];
+static int inevitable_queued;
+
+static bool inevitable_turn(void *arg)
+{
+    return inevitable_seg == 0 && inevitable_queue[0] == (int)(intptr_t)arg;
+}
+
+int tm_stm_inevitable_waiters(void)
+{
+    pthread_mutex_lock(&sync_lock);
+    int n = inevitable_queued;
+    pthread_mutex_unlock(&sync_lock);
+    return n;
+}
+
+static void inevitable_dequeue(int seg)   /* sync_lock held */
+{
+    int n = 0;
+    for (int i = 0; i < inevitable_queued; i++)
+        if (inevitable_queue[i] != seg)
+            inevitable_queue[n++] = inevitable_queue[i];
+    inevitable_queued = n;
+}
 
 /* Solo is allowed (not under the barrier checker, whose thread segments map
  * shared pages read-only, nor with injected aborts, which an inevitable
@@ -675,7 +722,18 @@ static void become_inevitable(bool solo_wanted)
     if (is_inevitable(seg))
         return;
     pthread_mutex_lock(&sync_lock);
-    int cause = inevitable_seg || sync_requester ? park_until(no_other_inevitable, NULL) : segtx[seg].must_abort;
+    int cause;
+    if (inevitable_seg || sync_requester || inevitable_queued) {
+        uint64_t t0 = tm_wait_begin();
+        inevitable_queue[inevitable_queued++] = seg;
+        cause = park_until(inevitable_turn, (void *)(intptr_t)seg);
+        inevitable_dequeue(seg);
+        if (inevitable_queued)
+            sync_broadcast();   /* the next in line, if this one aborts */
+        tm_wait_end(TM_WAIT_INEVITABLE, t0);
+    } else {
+        cause = segtx[seg].must_abort;
+    }
     if (!cause) {
         __atomic_store_n(&inevitable_seg, seg, __ATOMIC_RELAXED);
         if (solo_wanted && can_go_solo(seg)) {

@@ -327,6 +327,13 @@ void vm_tx_print_stats(void)
             (unsigned long long)s.token_waits, s.token_wait_ns / 1e6, (unsigned long long)s.cm_serialise,
             (unsigned long long)s.cm_trials, (unsigned long long)s.cm_parallel, (unsigned long long)s.reshares_for_solo,
             (unsigned long long)s.cm_costly_commits);
+    tm_wait_stat w[TM_WAIT_KINDS];   /* fairness: who waited, how long */
+    tm_wait_get_stats(w);
+    fprintf(stderr, "tmpy stats: waits:");
+    for (int k = 0; k < TM_WAIT_KINDS; k++)
+        fprintf(stderr, "%s %s %llu (%.3f ms, longest %.3f ms)", k ? "," : "", tm_wait_names[k],
+                (unsigned long long)w[k].count, w[k].total_ns / 1e6, w[k].max_ns / 1e6);
+    fprintf(stderr, "\n");
     if (tm_stm_txlen_policy.p.constant)
         fprintf(stderr, "tmpy stats: transaction length %u at every yield point (TMPY_TXLEN)\n",
                 tm_stm_txlen_policy.p.constant);
