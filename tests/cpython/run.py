@@ -137,6 +137,7 @@ def main(argv=None):
     ap.add_argument("modules", nargs="*")
     a = ap.parse_args(argv)
     mods = a.modules or [m for m, fast in read_modules() if a.all or fast]
+    a.exe = str(Path(a.exe).resolve())
     build = Path(a.exe).name
     exp = read_expected()
     with concurrent.futures.ThreadPoolExecutor(a.j) as pool:
