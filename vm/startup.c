@@ -256,6 +256,7 @@ static const struct {
     {"tm", tm_module_init},
     {"importlib", importlib_module_init},
     {"importlib.machinery", importlib_machinery_module_init},
+    {"_imp", imp_module_init},
     {"_io", io_module_init},
     {"signal", signal_module_init},
     {"_signal", signal_module_init},
