@@ -31,7 +31,7 @@ Obj g_main_module;
 /* Registry of C modules                                               */
 /* ------------------------------------------------------------------ */
 
-#define MAX_BUILTIN_MODULES 64
+#define MAX_BUILTIN_MODULES 128
 static struct { const char *name; module_init_fn init; } g_registry[MAX_BUILTIN_MODULES];
 static int g_nregistry;
 static Obj g_import_lock;   /* its monitor is the import lock */
@@ -44,11 +44,14 @@ void vm_register_builtin_module(const char *name, module_init_fn init)
             g_registry[i].init = init;
             return;
         }
-    if (g_nregistry < MAX_BUILTIN_MODULES) {
-        g_registry[g_nregistry].name = name;
-        g_registry[g_nregistry].init = init;
-        g_nregistry++;
+    if (g_nregistry == MAX_BUILTIN_MODULES) {   /* start-up: a module would silently go missing */
+        fprintf(stderr, "tmpy: fatal: more than %d built-in modules (raise MAX_BUILTIN_MODULES in vm/import.c)\n",
+                MAX_BUILTIN_MODULES);
+        exit(1);
     }
+    g_registry[g_nregistry].name = name;
+    g_registry[g_nregistry].init = init;
+    g_nregistry++;
 }
 
 static module_init_fn find_builtin(Obj name)
