@@ -154,3 +154,13 @@ print(io.DEFAULT_BUFFER_SIZE, issubclass(io.UnsupportedOperation, OSError),
 for name in os.listdir(d):
     os.remove(os.path.join(d, name))
 os.rmdir(d)
+
+# the usual way to change stdout's encoding: detach and wrap again
+import sys
+old = sys.stdout
+sys.stdout = io.TextIOWrapper(old.detach(), encoding="latin-1", line_buffering=True)
+print("after detach: é", type(sys.stdout).__name__, sys.stdout.encoding)
+try:
+    old.write("x")
+except ValueError as e:
+    print("ValueError", e)

@@ -1094,6 +1094,12 @@ static const char *layer_kind(Obj self)
  * the Python implementation, called with the same arguments. */
 static Obj forward(const char *meth, Obj *args, size_t nargs, Obj kwnames)
 {
+    if (!strcmp(layer_kind(args[0]), "FileIO")) {   /* always over a descriptor once initialized */
+        if (!strcmp(meth, "_get_closed"))
+            return g_True;
+        err_set(E_ValueError, "I/O operation on uninitialized object");
+        return NULL;
+    }
     size_t nkw = kwnames ? (size_t)TUPLE_LEN(kwnames) : 0;
     Obj *r = vm_roots(nargs + nkw + 2);
     for (size_t i = 0; i < nargs + nkw; i++)
@@ -1259,8 +1265,19 @@ int file_write_str(Obj file, Obj s)
     return res ? 0 : -1;
 }
 
+/* A layer of the classes themselves that detach() emptied. */
+static bool detached(Obj file)
+{
+    if (!plain_layer(file) || engine_of(file))
+        return false;
+    Obj d = vm_instance_dict(file);
+    return d && dict_getitem_cstr(d, "_detached") != NULL;
+}
+
 int file_flush(Obj file)
 {
+    if (detached(file))
+        return 0;   /* sys.stdout detached and replaced: its new object is flushed */
     Obj v = plain_layer(file) ? engine_of(file) : NULL;
     if (v) {
         Obj st = fstate(v);
