@@ -158,7 +158,7 @@ os.rmdir(d)
 # the usual way to change stdout's encoding: detach and wrap again
 import sys
 old = sys.stdout
-sys.stdout = io.TextIOWrapper(old.detach(), encoding="latin-1", line_buffering=True)
+sys.stdout = io.TextIOWrapper(old.detach(), encoding="ascii", errors="backslashreplace", line_buffering=True)
 print("after detach: é", type(sys.stdout).__name__, sys.stdout.encoding)
 try:
     old.write("x")

@@ -1106,12 +1106,10 @@ static Obj forward(const char *meth, Obj *args, size_t nargs, Obj kwnames)
         r[i] = args[i];
     r[nargs + nkw + 1] = kwnames;
     Obj res = NULL;
-    Obj mod = vm_import_cstr("_iogeneric");
-    if (mod && (r[nargs + nkw] = vm_getattr_cstr(mod, layer_kind(r[0]))) != NULL) {
-        Obj fn = vm_getattr_cstr(r[nargs + nkw], meth);
-        if (fn)
-            res = vm_call(fn, r, nargs, r[nargs + nkw + 1]);
-    }
+    r[nargs + nkw] = vm_import_cstr("_iogeneric");
+    if (r[nargs + nkw] && (r[nargs + nkw] = vm_getattr_cstr(r[nargs + nkw], layer_kind(r[0]))) != NULL &&
+        (r[nargs + nkw] = vm_getattr_cstr(r[nargs + nkw], meth)) != NULL)
+        res = vm_call(r[nargs + nkw], r, nargs, r[nargs + nkw + 1]);
     vm_unroots(r);
     return res;
 }
@@ -1802,7 +1800,8 @@ static Obj m_detach(Obj *args, size_t nargs, Obj kwnames)
         err_unsupported("detach");
         goto out;
     }
-    if (vm_setattr(r[0], str_from_cstr("_detached"), g_True) < 0)
+    Obj name = str_from_cstr("_detached");
+    if (!name || vm_setattr(r[0], name, g_True) < 0)
         goto out;
     VM_WRITE(r[0]);
     INST(r[0])->base_value = NULL;
@@ -1819,13 +1818,14 @@ static Obj layer_iternext(Obj self)
         /* a subclass, or a layer over a Python object: self.readline() */
         Obj *r = vm_roots(1);
         r[0] = self;
-        Obj line = vm_call_method(r[0], "readline", NULL, 0);
+        r[0] = vm_call_method(r[0], "readline", NULL, 0);
+        Obj line = r[0];
+        if (line) {
+            Obj u = vm_unwrap(line);
+            int64_t n = IS_STR(u) ? str_len(u) : IS_BYTES(u) ? BYTES(u)->length : vm_len(line);
+            line = n > 0 ? r[0] : NULL;   /* 0: the end; -1: an error */
+        }
         vm_unroots(r);
-        if (!line)
-            return NULL;
-        Obj u = vm_unwrap(line);
-        if (IS_STR(u) ? str_len(u) == 0 : IS_BYTES(u) ? BYTES(u)->length == 0 : vm_len(line) == 0)
-            return NULL;
         return line;
     }
     v = check_readable(self, "__next__");
@@ -1948,7 +1948,6 @@ static Obj m_readinto_common(Obj *args, size_t nargs, Obj kwnames, const char *m
     Obj cast_args = str_from_cstr("B");
     if (!cast_args)
         goto out;
-    r[2] = mv;
     Obj *c = vm_roots(1);
     c[0] = cast_args;
     Obj flat = vm_call_method(r[2], "cast", c, 1);
@@ -2737,6 +2736,18 @@ out:
     return res;
 }
 
+/* text.mode = mode, as CPython's open() sets it. */
+static int set_mode_attr(Obj text, const char *mode)
+{
+    Obj *r = vm_roots(3);
+    r[0] = text;
+    r[1] = str_from_cstr(mode);
+    r[2] = r[1] ? str_from_cstr("mode") : NULL;
+    int rc = r[2] ? vm_setattr(r[0], r[2], r[1]) : -1;
+    vm_unroots(r);
+    return rc;
+}
+
 /* open(file, mode='r', buffering=-1, encoding=None, errors=None,
  * newline=None, closefd=True, opener=None). */
 Obj file_open(Obj *args, size_t nargs, Obj kwnames)
@@ -2868,8 +2879,7 @@ Obj file_open(Obj *args, size_t nargs, Obj kwnames)
     }
     if (!a[11])
         goto out;
-    Obj ms = str_from_cstr(mode);
-    if (!ms || vm_setattr(a[11], str_from_cstr("mode"), ms) < 0)
+    if (set_mode_attr(a[11], mode) < 0)
         goto out;
     res = a[11];
 out:
@@ -2925,8 +2935,7 @@ static Obj stdio_new(int fd, const char *name)
     r[6] = tv ? layer_new(T_TextIOWrapper, tv) : NULL;
     if (!r[6])
         goto out;
-    Obj ms = str_from_cstr(in ? "r" : "w");
-    if (!ms || vm_setattr(r[6], str_from_cstr("mode"), ms) < 0)
+    if (set_mode_attr(r[6], in ? "r" : "w") < 0)
         goto out;
     res = r[6];
 out:
