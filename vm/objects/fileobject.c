@@ -474,8 +474,8 @@ static int drop_read_buffer(Obj st)
 static int write_bytes(Obj v, const char *p, size_t n, bool has_newline)
 {
     vm_tx_become_inevitable();   /* the buffer is C memory: no abort may write it twice */
-    Obj st = fstate(v);
     int64_t vflags = FO(v)->flags;
+    Obj st = (vflags & F_VIEW) ? FO(v)->state : v;
     if (vflags & F_RAW)
         vflags |= F_UNBUF;
     FileObj *f = FO(st);
@@ -1003,14 +1003,32 @@ static int read_line_unlocked(Obj v, StrBuf *out, int64_t limit, bool text)
     }
 }
 
+/* Code points in valid UTF-8: the bytes that are not continuation bytes
+ * (10xxxxxx), a word at a time. */
+static int64_t utf8_count_cps(const unsigned char *p, size_t n)
+{
+    size_t cont = 0, i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, p + i, 8);
+        uint64_t m = w & ~(w << 1) & 0x8080808080808080ull;
+        if (m)
+            cont += (size_t)__builtin_popcountll(m);
+    }
+    for (; i < n; i++)
+        cont += (p[i] & 0xc0) == 0x80;
+    return (int64_t)(n - cont);
+}
+
 /* The next line when it lies whole in the read buffer and needs no newline
  * translation (the common case of `for line in f`); NULL without an error
  * when the general path must run. */
 static Obj fast_line(Obj v, bool text)
 {
-    Obj st = fstate(v);
+    int64_t vf = FO(v)->flags;
+    Obj st = (vf & F_VIEW) ? FO(v)->state : v;
     FileObj *f = FO(st);
-    if ((FO(v)->flags & F_SKIPLF) || f->rpos >= f->rlen)
+    if ((vf & F_SKIPLF) || f->rpos >= f->rlen)
         return NULL;
     const unsigned char *p = rdata(st) + f->rpos;
     size_t avail = (size_t)(f->rlen - f->rpos);
@@ -1019,17 +1037,27 @@ static Obj fast_line(Obj v, bool text)
         return NULL;
     size_t len = (size_t)(nl - p) + 1;
     if (text) {
-        if (FO(v)->flags & (F_TRANSLATE | F_NL_ANY)) {
+        if (vf & (F_TRANSLATE | F_NL_ANY)) {
             if (memchr(p, '\r', len))
                 return NULL;
-            note_newline(v, F_SEEN_LF);
+            if (unlikely(!(vf & F_SEEN_LF))) {
+                VM_WRITE(v);
+                FO(v)->flags |= F_SEEN_LF;
+            }
         }
         if (utf8_valid_prefix((const char *)p, len) != len)
             return NULL;   /* the general path raises the error */
     }
     VM_WRITE(st);
     f->rpos += (int64_t)len;
-    /* p points into the pinned read buffer: str_new copies it out first */
+    if (text && len > 1) {
+        /* validated above: the str is made without a second scan (p points
+         * into the pinned read buffer, which the allocation does not move) */
+        Obj res = str_alloc((int64_t)len, utf8_count_cps(p, len));
+        if (res)
+            memcpy(VM_LINEAR(STR(res)->data), p, len);
+        return res;
+    }
     return text ? str_new((const char *)p, len) : bytes_new((const char *)p, len);
 }
 
@@ -1213,23 +1241,34 @@ static bool plain_layer(Obj file)
 /* Public C API                                                        */
 /* ------------------------------------------------------------------ */
 
+/* The view C writes text to directly: a TextIOWrapper's (not a
+ * subclass's) over a descriptor, open and writable; else NULL (the
+ * general path, which also raises the errors). */
+static inline Obj direct_text_view(Obj file)
+{
+    if (TYPE(file) != T_TextIOWrapper)
+        return NULL;
+    Obj v = INST(file)->base_value;
+    if (unlikely(!v || TID(v) != TID_FILE))
+        return NULL;
+    int64_t vf = FO(v)->flags;
+    if ((vf & (F_BINARY | F_WRITE)) != F_WRITE)
+        return NULL;
+    Obj st = (vf & F_VIEW) ? FO(v)->state : v;
+    return (FO(st)->flags & F_CLOSED) ? NULL : v;
+}
+
 bool file_is_fast_text(Obj f)
 {
-    Obj v = TYPE(f) == T_TextIOWrapper ? engine_of(f) : NULL;
-    return v && is_text(v);
+    return TYPE(f) == T_TextIOWrapper;   /* file_write_cstr() checks the rest */
 }
 
 int file_write_cstr(Obj file, const char *s, size_t n)
 {
-    Obj v = plain_layer(file) ? engine_of(file) : NULL;
-    if (v && is_text(v)) {
-        v = check_writable(file, "write");
-        if (!v)
-            return -1;
-        /* lone surrogates in text go through the errors handler (below) */
-        if (likely(!utf8_has_surrogate(s, n)))
-            return write_bytes(v, s, n, memchr(s, '\n', n) != NULL);
-    }
+    Obj v = direct_text_view(file);
+    /* lone surrogates in text go through the errors handler (below) */
+    if (likely(v != NULL) && likely(!utf8_has_surrogate(s, n)))
+        return write_bytes(v, s, n, (FO(v)->flags & F_LINEBUF) && memchr(s, '\n', n));
     Obj *r = vm_roots(1);
     r[0] = file;
     Obj str = str_new(s, n);
@@ -1242,8 +1281,11 @@ int file_write_cstr(Obj file, const char *s, size_t n)
 
 int file_write_str(Obj file, Obj s)
 {
-    Obj v = TYPE(file) == T_TextIOWrapper ? engine_of(file) : NULL;
-    if (likely(v != NULL)) {
+    Obj v = direct_text_view(file);
+    if (likely(v != NULL) && likely(IS_STR(s)))
+        return write_text(v, s);
+    v = TYPE(file) == T_TextIOWrapper ? engine_of(file) : NULL;
+    if (v && is_text(v)) {
         v = check_writable(file, "write");
         if (!v)
             return -1;
@@ -1814,6 +1856,16 @@ out:
 static Obj layer_iternext(Obj self)
 {
     Obj v = plain_layer(self) ? engine_of(self) : NULL;
+    if (likely(v != NULL)) {
+        /* the common case first: an open readable file, a line in the buffer */
+        int64_t vf = FO(v)->flags;
+        Obj st = (vf & F_VIEW) ? FO(v)->state : v;
+        if (likely(!(FO(st)->flags & F_CLOSED) && (vf & F_READ))) {
+            Obj res = fast_line(v, !(vf & F_BINARY));
+            if (res)
+                return res;
+        }
+    }
     if (!v) {
         /* a subclass, or a layer over a Python object: self.readline() */
         Obj *r = vm_roots(1);

@@ -246,8 +246,8 @@ Obj file_open(Obj *args, size_t nargs, Obj kwnames);
 /* The _io classes (fileobject.c; iomodule.c makes the module). */
 extern TypeObj *T_IOBase, *T_RawIOBase, *T_BufferedIOBase, *T_TextIOBase, *T_FileIO, *T_BufferedReader,
     *T_BufferedWriter, *T_BufferedRandom, *T_TextIOWrapper;
-/* A TextIOWrapper (not a subclass) over a descriptor: print() writes its
- * line with file_write_cstr. */
+/* A TextIOWrapper (not a subclass): print() writes its whole line with one
+ * file_write_cstr (no Python override of write() to call piece by piece). */
 bool file_is_fast_text(Obj f);
 /* One line (str or bytes, with its newline; empty at EOF) of a file object
  * (FileObj fast path, else file.readline()). */
