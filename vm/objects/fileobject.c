@@ -1118,6 +1118,17 @@ static const char *layer_kind(Obj self)
     return "FileIO";
 }
 
+/* _io imported: the Python methods of the classes are installed (the
+ * abstract classes' defaults: a FileIO's readline and __enter__). open()
+ * and the layers over Python objects make sure of it. */
+static int io_ready(void)
+{
+    Obj mods = sys_get("modules");
+    if (mods && IS_DICT(mods) && dict_getitem_cstr(mods, "_io"))
+        return 0;
+    return vm_import_cstr("_io") ? 0 : -1;
+}
+
 /* A layer over a Python object (or one not initialized): the method of
  * the Python implementation, called with the same arguments. */
 static Obj forward(const char *meth, Obj *args, size_t nargs, Obj kwnames)
@@ -1134,6 +1145,10 @@ static Obj forward(const char *meth, Obj *args, size_t nargs, Obj kwnames)
         r[i] = args[i];
     r[nargs + nkw + 1] = kwnames;
     Obj res = NULL;
+    if (io_ready() < 0) {
+        vm_unroots(r);
+        return NULL;
+    }
     r[nargs + nkw] = vm_import_cstr("_iogeneric");
     if (r[nargs + nkw] && (r[nargs + nkw] = vm_getattr_cstr(r[nargs + nkw], layer_kind(r[0]))) != NULL &&
         (r[nargs + nkw] = vm_getattr_cstr(r[nargs + nkw], meth)) != NULL)
@@ -2808,7 +2823,7 @@ Obj file_open(Obj *args, size_t nargs, Obj kwnames)
                                         "closefd", "opener", NULL};
     Obj *a = vm_roots(12);
     Obj res = NULL;
-    if (vm_parse_args("open", args, nargs, kwnames, names, 1, 8, a) < 0)
+    if (vm_parse_args("open", args, nargs, kwnames, names, 1, 8, a) < 0 || io_ready() < 0)
         goto out;
     char mode[16] = "r";
     if (a[1]) {
@@ -2952,7 +2967,8 @@ out:
 /* ------------------------------------------------------------------ */
 
 /* sys.stdin/stdout/stderr: a TextIOWrapper over a BufferedReader or
- * BufferedWriter over a FileIO, as CPython's. */
+ * BufferedWriter over a FileIO, as CPython's; unbuffered (-u,
+ * PYTHONUNBUFFERED), stdout and stderr wrap their FileIO directly. */
 static Obj stdio_new(int fd, const char *name)
 {
     Obj *r = vm_roots(7);
@@ -2966,10 +2982,16 @@ static Obj stdio_new(int fd, const char *name)
     int64_t rw = in ? F_READ : F_WRITE;
     r[3] = file_alloc(fd, r[0], r[1], rw | F_RAW | F_BINARY | (fd ? F_STDIO : 0), NULL);
     r[4] = r[3] ? layer_new(T_FileIO, r[3]) : NULL;
-    Obj bv = r[4] ? view_new(r[3], rw | F_BINARY | (sys_cflags.unbuffered && !in ? F_UNBUF : 0), NULL, r[4]) : NULL;
-    r[5] = bv ? layer_new(in ? T_BufferedReader : T_BufferedWriter, bv) : NULL;
-    if (!r[5])
+    if (!r[4])
         goto out;
+    if (sys_cflags.unbuffered && !in) {
+        r[5] = r[4];
+    } else {
+        Obj bv = view_new(r[3], rw | F_BINARY, NULL, r[4]);
+        r[5] = bv ? layer_new(in ? T_BufferedReader : T_BufferedWriter, bv) : NULL;
+        if (!r[5])
+            goto out;
+    }
     /* text: newline='\n' as CPython's standard streams (no translation) */
     int64_t fl = rw | F_EXPLICIT_ENC;
     if (fd == 2 || (!in && isatty(fd)))
