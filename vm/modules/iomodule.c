@@ -1,10 +1,11 @@
 /* The _io module: CPython's names and class hierarchy, under CPython's own
  * Lib/io.py. The classes are C types (vm/objects/fileobject.c): FileIO,
- * the Buffered* classes and TextIOWrapper run in C over a file descriptor,
- * StringIO and BytesIO in memoryio.c; lib/_iogeneric.py gives the methods
- * that CPython's C code gets by calling methods (the _IOBase family's
- * defaults, the layers over Python objects), IncrementalNewlineDecoder and
- * BufferedRWPair. It is imported (and installs them) when _io is. */
+ * the Buffered* classes and TextIOWrapper run in C over a file descriptor
+ * (lib/_iolayers.py over Python objects), StringIO and BytesIO in
+ * memoryio.c; lib/_iogeneric.py gives the methods that CPython's C code
+ * gets by calling methods (the _IOBase family's defaults),
+ * IncrementalNewlineDecoder and BufferedRWPair. It is imported (and
+ * installs them) when _io is. */
 #include "modules.h"
 #include "objects/objects.h"
 

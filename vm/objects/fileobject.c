@@ -969,7 +969,11 @@ static int read_line_unlocked(Obj v, StrBuf *out, int64_t limit, bool text)
             }
             VM_WRITE(st);
             f->rpos += (int64_t)end;
-            if (f->rpos < f->rlen) {
+            /* newline='': the \n of \r\n is a character of its own, within the limit */
+            bool room = limit < 0 || got < limit || (FO(v)->flags & F_TRANSLATE);
+            if (!room) {
+                note_newline(v, F_SEEN_CR);
+            } else if (f->rpos < f->rlen) {
                 if (rdata(st)[f->rpos] == '\n') {
                     f->rpos++;
                     crlf = true;
@@ -1119,8 +1123,9 @@ static const char *layer_kind(Obj self)
 }
 
 /* _io imported: the Python methods of the classes are installed (the
- * abstract classes' defaults: a FileIO's readline and __enter__). open()
- * and the layers over Python objects make sure of it. */
+ * abstract classes' defaults: a FileIO's readline). open(buffering=0) and
+ * the layers over Python objects make sure of it; the other layers have
+ * their methods in C. */
 static int io_ready(void)
 {
     Obj mods = sys_get("modules");
@@ -1130,7 +1135,8 @@ static int io_ready(void)
 }
 
 /* A layer over a Python object (or one not initialized): the method of
- * the Python implementation, called with the same arguments. */
+ * the Python implementation (lib/_iolayers.py), called with the same
+ * arguments. */
 static Obj forward(const char *meth, Obj *args, size_t nargs, Obj kwnames)
 {
     if (!strcmp(layer_kind(args[0]), "FileIO")) {   /* always over a descriptor once initialized */
@@ -1149,7 +1155,7 @@ static Obj forward(const char *meth, Obj *args, size_t nargs, Obj kwnames)
         vm_unroots(r);
         return NULL;
     }
-    r[nargs + nkw] = vm_import_cstr("_iogeneric");
+    r[nargs + nkw] = vm_import_cstr("_iolayers");
     if (r[nargs + nkw] && (r[nargs + nkw] = vm_getattr_cstr(r[nargs + nkw], layer_kind(r[0]))) != NULL &&
         (r[nargs + nkw] = vm_getattr_cstr(r[nargs + nkw], meth)) != NULL)
         res = vm_call(r[nargs + nkw], r, nargs, r[nargs + nkw + 1]);
@@ -1785,6 +1791,8 @@ static Obj m_seek(Obj *args, size_t nargs, Obj kwnames)
     FO(st)->rpos = FO(st)->rlen = 0;
     VM_WRITE(v);
     FO(v)->flags &= ~F_SKIPLF;
+    if (is_text(v) && (whence == 2 || off == 0))
+        FO(v)->flags &= ~F_SEEN_ALL;   /* CPython resets its decoder there, and with it `newlines` */
     off_t pos = lseek((int)FO(st)->fd, (off_t)off, (int)whence);
     if (pos < 0) {
         err_from_errno(errno, NULL);
@@ -2823,7 +2831,7 @@ Obj file_open(Obj *args, size_t nargs, Obj kwnames)
                                         "closefd", "opener", NULL};
     Obj *a = vm_roots(12);
     Obj res = NULL;
-    if (vm_parse_args("open", args, nargs, kwnames, names, 1, 8, a) < 0 || io_ready() < 0)
+    if (vm_parse_args("open", args, nargs, kwnames, names, 1, 8, a) < 0)
         goto out;
     char mode[16] = "r";
     if (a[1]) {
@@ -2913,7 +2921,8 @@ Obj file_open(Obj *args, size_t nargs, Obj kwnames)
     }
     bool tty = isatty((int)FO(a[8])->fd);
     if (buffering == 0) {
-        res = a[9];
+        if (io_ready() == 0)
+            res = a[9];
         goto out;
     }
     int64_t rw = FO(a[8])->flags & (F_READ | F_WRITE);
