@@ -1027,10 +1027,9 @@ static int64_t utf8_count_cps(const unsigned char *p, size_t n)
 /* The next line when it lies whole in the read buffer and needs no newline
  * translation (the common case of `for line in f`); NULL without an error
  * when the general path must run. */
-static Obj fast_line(Obj v, bool text)
+static Obj fast_line_in(Obj v, Obj st, int64_t vf)
 {
-    int64_t vf = FO(v)->flags;
-    Obj st = (vf & F_VIEW) ? FO(v)->state : v;
+    bool text = !(vf & F_BINARY);
     FileObj *f = FO(st);
     if ((vf & F_SKIPLF) || f->rpos >= f->rlen)
         return NULL;
@@ -1063,6 +1062,32 @@ static Obj fast_line(Obj v, bool text)
         return res;
     }
     return text ? str_new((const char *)p, len) : bytes_new((const char *)p, len);
+}
+
+static Obj fast_line(Obj v)
+{
+    int64_t vf = FO(v)->flags;
+    return fast_line_in(v, (vf & F_VIEW) ? FO(v)->state : v, vf);
+}
+
+/* The view of a layer of the classes themselves (not a subclass) that is
+ * open and readable, and its state and flags; NULL when the general path
+ * must run (which raises the errors). */
+static inline Obj readable_view(Obj self, Obj *st_out, int64_t *vf_out)
+{
+    TypeObj *t = TYPE(self);
+    if (t != T_TextIOWrapper && t != T_BufferedReader && t != T_BufferedRandom)
+        return NULL;
+    Obj v = INST(self)->base_value;
+    if (unlikely(!v || TID(v) != TID_FILE))
+        return NULL;
+    int64_t vf = FO(v)->flags;
+    Obj st = (vf & F_VIEW) ? FO(v)->state : v;
+    if (unlikely((FO(st)->flags & F_CLOSED) || !(vf & F_READ)))
+        return NULL;
+    *st_out = st;
+    *vf_out = vf;
+    return v;
 }
 
 /* Turn collected bytes into the result object (st: the file, whose errors
@@ -1385,7 +1410,7 @@ static int read_line(Obj v, StrBuf *out, int64_t limit, bool text)
 /* One line of the open file view v (NULL with an error). */
 static Obj line_of(Obj v)
 {
-    Obj res = fast_line(v, is_text(v));
+    Obj res = fast_line(v);
     if (res || err_occurred())
         return res;
     StrBuf b;
@@ -1476,6 +1501,15 @@ out:
 
 static Obj m_readline(Obj *args, size_t nargs, Obj kwnames)
 {
+    if (nargs == 1 && !kwnames) {
+        /* readline() of an open file with the line in the buffer */
+        Obj st;
+        int64_t vf;
+        Obj v = readable_view(args[0], &st, &vf);
+        Obj res = v ? fast_line_in(v, st, vf) : NULL;
+        if (res || err_occurred())
+            return res;
+    }
     FORWARD("readline");
     static const char *const names[] = {"self", "size", NULL};
     Obj *a = vm_roots(2);
@@ -1878,17 +1912,16 @@ out:
 
 static Obj layer_iternext(Obj self)
 {
-    Obj v = plain_layer(self) ? engine_of(self) : NULL;
+    /* the common case first: an open readable file, a line in the buffer */
+    Obj st;
+    int64_t vf;
+    Obj v = readable_view(self, &st, &vf);
     if (likely(v != NULL)) {
-        /* the common case first: an open readable file, a line in the buffer */
-        int64_t vf = FO(v)->flags;
-        Obj st = (vf & F_VIEW) ? FO(v)->state : v;
-        if (likely(!(FO(st)->flags & F_CLOSED) && (vf & F_READ))) {
-            Obj res = fast_line(v, !(vf & F_BINARY));
-            if (res)
-                return res;
-        }
+        Obj res = fast_line_in(v, st, vf);
+        if (res || err_occurred())
+            return res;
     }
+    v = plain_layer(self) ? engine_of(self) : NULL;
     if (!v) {
         /* a subclass, or a layer over a Python object: self.readline() */
         Obj *r = vm_roots(1);
@@ -1906,7 +1939,7 @@ static Obj layer_iternext(Obj self)
     v = check_readable(self, "__next__");
     if (!v)
         return NULL;
-    Obj res = fast_line(v, is_text(v));
+    Obj res = fast_line(v);
     if (res || err_occurred())
         return res;
     StrBuf b;
