@@ -145,7 +145,8 @@ static void vm_register_layouts(void)
     reg(TID_ITER, layout_fixed("iter", sizeof(struct IterObj_),
                                REF(IterObj, cls) | REF(IterObj, a) | REF(IterObj, b) | REF(IterObj, c)));
     reg(TID_FILE, layout_fixed("file", sizeof(struct FileObj_),
-                               REF(FileObj, name) | REF(FileObj, mode) | REF(FileObj, rbuf) | REF(FileObj, encoding)));
+                               REF(FileObj, name) | REF(FileObj, mode) | REF(FileObj, rbuf) | REF(FileObj, encoding) |
+                               REF(FileObj, state) | REF(FileObj, lower)));
     reg(TID_CAPSULE, layout_fixed("capsule", sizeof(struct CapsuleObj_),
                                   REF(CapsuleObj, refs[0]) | REF(CapsuleObj, refs[1]) | REF(CapsuleObj, refs[2]) |
                                       REF(CapsuleObj, refs[3])));
