@@ -18,7 +18,8 @@
 typedef struct {
     char *c;       /* NULL when fd >= 0 or the argument was None */
     bool bytes;    /* results of this path are bytes */
-    int fd;        /* -1 unless an int was given (allow_fd) */
+    bool is_fd;    /* an int was given (allow_fd): fd */
+    int fd;
 } PosixPath;
 
 /* 0, or -1 with TypeError "fname: argname should be string, bytes,
@@ -47,5 +48,8 @@ int posix_scandir_init(Obj module);     /* adds DirEntry */
 /* posixprocess.c */
 extern const MethodDef posix_process_functions[];
 int posix_process_init(Obj module);      /* the result types and constants */
+/* In a fork's child, before it runs Python: its own object space (heap:
+ * tm_segments_fork_copy's memfd, made just before the fork), one thread. */
+void posix_after_fork_child(int heap);
 
 #endif

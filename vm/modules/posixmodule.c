@@ -99,11 +99,21 @@ int posix_path(Obj v, const char *fname, const char *argname, bool nullable, boo
     out->c = NULL;
     out->bytes = false;
     out->fd = -1;
+    out->is_fd = false;
     if (nullable && (!v || IS_NONE(v)))
         return 0;
     Obj u = vm_unwrap(v);
-    if (allow_fd && IS_INT(u) && TID(u) != TID_BOOL)
-        return posix_int(v, &out->fd);
+    if (allow_fd && IS_INT(u) && TID(u) != TID_BOOL) {
+        int64_t fd;
+        if (int_as_i64(u, &fd) < 0 || fd > INT_MAX || fd < INT_MIN) {
+            err_clear();
+            err_set(E_OverflowError, int_sign(u) > 0 ? "fd is greater than maximum" : "fd is less than minimum");
+            return -1;
+        }
+        out->fd = (int)fd;
+        out->is_fd = true;
+        return 0;
+    }
     if (!IS_STR(u) && !IS_BYTES(u)) {
         Obj *r = vm_roots(1);
         r[0] = v;
@@ -241,7 +251,7 @@ static Obj stat_impl(Obj *args, size_t nargs, Obj kwnames, const char *fname, bo
         posix_bool(a[2], follow, &follow) < 0 || posix_path(a[0], fname, "path", false, true, &p) < 0)
         goto out;
     struct stat st;
-    int rc = p.fd >= 0 ? fstat(p.fd, &st) : fstatat(dfd, p.c, &st, follow ? 0 : AT_SYMLINK_NOFOLLOW);
+    int rc = p.is_fd ? fstat(p.fd, &st) : fstatat(dfd, p.c, &st, follow ? 0 : AT_SYMLINK_NOFOLLOW);
     res = rc < 0 ? posix_error(a[0]) : posix_stat_result(&st);
 out:
     posix_path_free(&p);
@@ -307,7 +317,7 @@ static Obj posix_chdir(Obj *args, size_t nargs, Obj kwnames)
         posix_path(a[0], "chdir", "path", false, true, &p) < 0)
         goto out;
     vm_tx_become_inevitable();   /* changes the world: no abort may repeat it */
-    res = (p.fd >= 0 ? fchdir(p.fd) : chdir(p.c)) < 0 ? posix_error(a[0]) : g_None;
+    res = (p.is_fd ? fchdir(p.fd) : chdir(p.c)) < 0 ? posix_error(a[0]) : g_None;
 out:
     posix_path_free(&p);
     vm_unroots(a);
@@ -495,7 +505,7 @@ static Obj posix_chmod(Obj *args, size_t nargs, Obj kwnames)
         posix_dir_fd(a[2], &dfd) < 0 || posix_bool(a[3], true, &follow) < 0)
         goto out;
     vm_tx_become_inevitable();
-    int rc = p.fd >= 0 ? fchmod(p.fd, (mode_t)mode) : fchmodat(dfd, p.c, (mode_t)mode, follow ? 0 : AT_SYMLINK_NOFOLLOW);
+    int rc = p.is_fd ? fchmod(p.fd, (mode_t)mode) : fchmodat(dfd, p.c, (mode_t)mode, follow ? 0 : AT_SYMLINK_NOFOLLOW);
     if (rc < 0 && !follow && (errno == ENOTSUP || errno == EOPNOTSUPP))
         err_set(E_NotImplementedError, "chmod: follow_symlinks unavailable on this platform");
     else
@@ -532,12 +542,12 @@ static Obj chown_impl(Obj *args, size_t nargs, Obj kwnames, const char *fname, b
     int64_t uid, gid;
     int dfd;
     if (vm_parse_args(fname, args, nargs, kwnames, fd_only ? fd_names : names, 3, 3, a) < 0 ||
-        (fd_only ? posix_int(a[0], &p.fd) : posix_path(a[0], fname, "path", false, !follow ? false : true, &p)) < 0 ||
+        (fd_only ? posix_int(a[0], &p.fd) : posix_path(a[0], fname, "path", false, follow, &p)) < 0 ||
         vm_index_i64(a[1], &uid) < 0 || vm_index_i64(a[2], &gid) < 0 || posix_dir_fd(a[3], &dfd) < 0 ||
         posix_bool(a[4], follow, &follow) < 0)
         goto out;
     vm_tx_become_inevitable();
-    int rc = fd_only || p.fd >= 0 ? fchown(p.fd, (uid_t)uid, (gid_t)gid)
+    int rc = fd_only || p.is_fd ? fchown(p.fd, (uid_t)uid, (gid_t)gid)
                                   : fchownat(dfd, p.c, (uid_t)uid, (gid_t)gid, follow ? 0 : AT_SYMLINK_NOFOLLOW);
     res = rc < 0 ? posix_error(fd_only ? NULL : a[0]) : g_None;
 out:
@@ -632,7 +642,7 @@ static Obj posix_utime(Obj *args, size_t nargs, Obj kwnames)
         tsp = ts;
     }
     vm_tx_become_inevitable();
-    int rc = p.fd >= 0 ? futimens(p.fd, tsp) : utimensat(dfd, p.c, tsp, follow ? 0 : AT_SYMLINK_NOFOLLOW);
+    int rc = p.is_fd ? futimens(p.fd, tsp) : utimensat(dfd, p.c, tsp, follow ? 0 : AT_SYMLINK_NOFOLLOW);
     res = rc < 0 ? posix_error(a[0]) : g_None;
 out:
     posix_path_free(&p);
@@ -652,7 +662,7 @@ static Obj posix_truncate(Obj *args, size_t nargs, Obj kwnames)
         posix_path(a[0], "truncate", "path", false, true, &p) < 0 || vm_index_i64(a[1], &len) < 0)
         goto out;
     vm_tx_become_inevitable();
-    int rc = p.fd >= 0 ? ftruncate(p.fd, (off_t)len) : truncate(p.c, (off_t)len);
+    int rc = p.is_fd ? ftruncate(p.fd, (off_t)len) : truncate(p.c, (off_t)len);
     res = rc < 0 ? posix_error(a[0]) : g_None;
 out:
     posix_path_free(&p);
@@ -705,7 +715,7 @@ out:
  * stays where it was). NULL with errno. */
 DIR *posix_opendir(const PosixPath *p)
 {
-    if (p->fd < 0)
+    if (!p->is_fd)
         return opendir(p->c ? p->c : ".");
     int fd = fcntl(p->fd, F_DUPFD_CLOEXEC, 0);
     if (fd < 0)

@@ -1,7 +1,11 @@
 /* The posix module's processes: ids, fork and the at-fork hooks, exec,
  * wait and the wait-status macros, signals to processes, uname, times.
  *
- * fork: the child has one thread, the one that forked. Its transaction was
+ * fork: the object space's shared pages would stay shared between parent
+ * and child (a MAP_SHARED memfd): they are copied into a new memfd just
+ * before the fork (tm_segments_fork_copy), which the child maps in their
+ * place before it runs any Python.
+ * The child has one thread, the one that forked. Its transaction was
  * made inevitable before the fork (STM), so the child goes on from a state
  * no abort can take back; vm_live_threads is 1 again in the child, so its
  * blocking calls keep the segment. Threads of the parent do not exist in
@@ -220,19 +224,33 @@ static Obj posix_fork(Obj *args, size_t nargs, Obj kwnames)
 {
     run_fork_hooks(0, true);
     vm_tx_become_inevitable();   /* both processes go on from here: no abort may take it back */
-    pid_t pid = fork();
+    int heap = tm_segments_fork_copy();   /* the child's object space, as of now */
+    pid_t pid = heap < 0 ? -1 : fork();
     if (pid < 0) {
         int e = errno;
+        if (heap >= 0)
+            close(heap);
         run_fork_hooks(1, false);
         return err_from_errno(e, NULL);
     }
     if (pid == 0) {
-        __atomic_store_n(&vm_live_threads, 1, __ATOMIC_RELEASE);
+        posix_after_fork_child(heap);
         run_fork_hooks(2, false);
     } else {
+        close(heap);
         run_fork_hooks(1, false);
     }
     return int_from_i64(pid);
+}
+
+void posix_after_fork_child(int heap)
+{
+    /* the object space must stop being the parent's too */
+    if (tm_segments_fork_child(heap) != 0) {
+        fprintf(stderr, "tmpy: fork: cannot copy the object space into the child: %s\n", strerror(errno));
+        _exit(127);
+    }
+    __atomic_store_n(&vm_live_threads, 1, __ATOMIC_RELEASE);
 }
 
 /* ---- exec ---- */
@@ -367,7 +385,7 @@ static Obj exec_impl(Obj *args, size_t nargs, Obj kwnames, const char *fname, bo
             goto out;
     }
     vm_tx_become_inevitable();
-    if (p.fd >= 0)
+    if (p.is_fd)
         fexecve(p.fd, argv, envp);
     else
         execve(p.c, argv, with_env ? envp : environ);

@@ -273,7 +273,7 @@ Obj posix_scandir(Obj *args, size_t nargs, Obj kwnames)
         a[2] = posix_mkpath(p.bytes, raw[i].name, nl);
         if (!a[2])
             goto out;
-        if (p.fd >= 0) {
+        if (p.is_fd) {
             a[3] = a[2];
         } else {
             char *full = malloc(dl + nl + 2);
@@ -291,7 +291,7 @@ Obj posix_scandir(Obj *args, size_t nargs, Obj kwnames)
             if (!a[3])
                 goto out;
         }
-        Obj e = iter_alloc(T_dir_entry, a[2], p.fd >= 0 ? p.fd : AT_FDCWD);
+        Obj e = iter_alloc(T_dir_entry, a[2], p.is_fd ? p.fd : AT_FDCWD);
         if (!e)
             goto out;
         ITER(e)->b = a[3];

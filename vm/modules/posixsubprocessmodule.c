@@ -151,7 +151,7 @@ static int clear_cloexec(int fd)
 }
 
 /* The child: never returns. preexec is a root slot holding the callable or None. */
-static void child_exec(ForkExec *fe, Obj *preexec)
+static void child_exec(ForkExec *fe, Obj *preexec, int heap)
 {
     int epw = fe->errpipe_write;
     if (fe->p2cwrite != -1)
@@ -203,7 +203,7 @@ static void child_exec(ForkExec *fe, Obj *preexec)
     if (fe->uid != -1 && setreuid((uid_t)fe->uid, (uid_t)fe->uid) < 0)
         goto fail;
     if (!IS_NONE(*preexec)) {
-        __atomic_store_n(&vm_live_threads, 1, __ATOMIC_RELEASE);
+        posix_after_fork_child(heap);
         if (!vm_call0(*preexec)) {
             static const char msg[] = "SubprocessError:0:Exception occurred in preexec_fn.";
             write_all(epw, msg, sizeof msg - 1);
@@ -315,12 +315,20 @@ static Obj fork_exec(Obj *args, size_t nargs, Obj kwnames)
     if (fe.max_fd < 256)
         fe.max_fd = 256;
     vm_tx_become_inevitable();   /* both processes go on from here */
+    /* a preexec_fn runs Python in the child: it needs its own object space */
+    int heap = IS_NONE(args[21]) ? -1 : tm_segments_fork_copy();
+    if (!IS_NONE(args[21]) && heap < 0) {
+        posix_error(NULL);
+        goto out;
+    }
     Obj *pre = vm_roots(1);
     pre[0] = args[21];
     pid_t pid = fork();
     if (pid == 0)
-        child_exec(&fe, pre);
+        child_exec(&fe, pre, heap);
     vm_unroots(pre);
+    if (heap >= 0)
+        close(heap);
     res = pid < 0 ? posix_error(NULL) : int_from_i64(pid);
 out:
     free_strv(fe.argv);
