@@ -347,8 +347,11 @@ static const MethodDef posixsubprocess_functions[] = {
 
 Obj posixsubprocess_module_init(void)
 {
-    Obj m = module_new("_posixsubprocess");
-    if (m)
-        module_add_functions(m, posixsubprocess_functions);
+    Obj *r = vm_roots(1);
+    r[0] = module_new("_posixsubprocess");
+    if (r[0])
+        module_add_functions(r[0], posixsubprocess_functions);
+    Obj m = r[0];
+    vm_unroots(r);
     return m;
 }
