@@ -153,6 +153,8 @@ class P:
 print(os.fspath(P()), isinstance(P(), os.PathLike), sorted(os.listdir(P()))[:2], os.stat(P()).st_size >= 0)
 
 # the rest
+v = os.statvfs('.')
+print(type(v).__name__, len(v), v.f_bsize > 0, v.f_fsid == os.fstatvfs(os.open('.', os.O_RDONLY)).f_fsid)
 print(type(os.uname()).__name__, len(os.uname()), os.uname().sysname)
 t = os.times()
 print(type(t).__name__, len(t), all(isinstance(x, float) for x in t))

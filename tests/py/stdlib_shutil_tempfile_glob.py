@@ -43,6 +43,7 @@ with tempfile.TemporaryDirectory() as d:
     print('onerror', errors)
     shutil.rmtree(os.path.join(d, 'missing'), ignore_errors=True)
     print('which', shutil.which('sh') is not None, shutil.which('no-such-program-x'), shutil.which('sh', path=d))
+    print('disk_usage', shutil.disk_usage(d).total > 0)
     print('terminal size', shutil.get_terminal_size((77, 22)))
 
     m = tempfile.mkdtemp(dir=d, prefix='pre', suffix='suf')

@@ -21,12 +21,13 @@
 #include <sys/ioctl.h>
 #include <sys/random.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/types.h>
 #include <unistd.h>
 
 extern char **environ;
 
-static Obj g_posix_module, g_stat_result, g_terminal_size;
+static Obj g_posix_module, g_stat_result, g_terminal_size, g_statvfs_result;
 
 /* ------------------------------------------------------------------ */
 /* Arguments                                                           */
@@ -285,6 +286,57 @@ static Obj posix_fstat(Obj *args, size_t nargs, Obj kwnames)
         res = fstat(fd, &st) < 0 ? posix_error(NULL) : posix_stat_result(&st);
     vm_unroots(a);
     return res;
+}
+
+/* statvfs(path) (path may be an fd) / fstatvfs(fd): os.statvfs_result */
+static Obj statvfs_result(const struct statvfs *v)
+{
+    Obj *r = vm_roots(11);
+    Obj res = NULL;
+    uint64_t f[] = {v->f_bsize, v->f_frsize, v->f_blocks, v->f_bfree, v->f_bavail,
+                    v->f_files, v->f_ffree, v->f_favail, v->f_flag, v->f_namemax};
+    for (int i = 0; i < 10; i++)
+        if (!(r[i] = int_from_u64(f[i])))
+            goto out;
+    r[10] = structseq_new(g_statvfs_result, r, 10);
+    if (!r[10])
+        goto out;
+    r[0] = int_from_u64(v->f_fsid);
+    if (!r[0] || vm_setattr(r[10], str_intern_cstr("f_fsid"), r[0]) < 0)
+        goto out;
+    res = r[10];
+out:
+    vm_unroots(r);
+    return res;
+}
+
+static Obj posix_statvfs(Obj *args, size_t nargs, Obj kwnames)
+{
+    static const char *const names[] = {"path", NULL};
+    Obj *a = vm_roots(1);
+    Obj res = NULL;
+    PosixPath p = {0};
+    if (vm_parse_args("statvfs", args, nargs, kwnames, names, 1, 1, a) < 0 ||
+        posix_path(a[0], "statvfs", "path", false, true, &p) < 0)
+        goto out;
+    struct statvfs v;
+    vm_blocking_begin();   /* a network file system may take its time */
+    int rc = p.is_fd ? fstatvfs(p.fd, &v) : statvfs(p.c, &v);
+    vm_blocking_end();
+    res = rc < 0 ? posix_error(a[0]) : statvfs_result(&v);
+out:
+    posix_path_free(&p);
+    vm_unroots(a);
+    return res;
+}
+
+static Obj posix_fstatvfs(Obj *args, size_t nargs, Obj kwnames)
+{
+    int fd;
+    struct statvfs v;
+    if (posix_int(args[0], &fd) < 0)
+        return NULL;
+    return fstatvfs(fd, &v) < 0 ? posix_error(NULL) : statvfs_result(&v);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1241,6 +1293,8 @@ static const MethodDef posix_functions[] = {
     {"stat", posix_stat, METH_KW, NULL},
     {"lstat", posix_lstat, METH_KW, NULL},
     {"fstat", posix_fstat, METH_KW, NULL},
+    {"statvfs", posix_statvfs, METH_KW, NULL},
+    {"fstatvfs", posix_fstatvfs, METH_O, NULL},
     {"getcwd", posix_getcwd, METH_NOARGS, NULL},
     {"getcwdb", posix_getcwdb, METH_NOARGS, NULL},
     {"chdir", posix_chdir, METH_KW, NULL},
@@ -1329,7 +1383,7 @@ out:
  * supports_follow_symlinks are made from. */
 static const char *const have_functions[] = {
     "HAVE_FACCESSAT", "HAVE_FCHDIR",   "HAVE_FCHMOD",    "HAVE_FCHMODAT",   "HAVE_FCHOWN",
-    "HAVE_FCHOWNAT",  "HAVE_FDOPENDIR", "HAVE_FSTATAT",  "HAVE_FTRUNCATE",  "HAVE_FUTIMENS",
+    "HAVE_FCHOWNAT",  "HAVE_FDOPENDIR", "HAVE_FSTATAT",  "HAVE_FSTATVFS", "HAVE_FTRUNCATE",  "HAVE_FUTIMENS",
     "HAVE_LCHOWN",    "HAVE_LINKAT",    "HAVE_LSTAT",    "HAVE_MKDIRAT",    "HAVE_MKFIFOAT",
     "HAVE_OPENAT",    "HAVE_READLINKAT", "HAVE_RENAMEAT", "HAVE_SYMLINKAT", "HAVE_UNLINKAT",
     "HAVE_UTIMENSAT",
@@ -1350,6 +1404,10 @@ static const NameVal posix_int_consts[] = {
     {"EX_CANTCREAT", 73}, {"EX_IOERR", 74}, {"EX_TEMPFAIL", 75}, {"EX_PROTOCOL", 76}, {"EX_NOPERM", 77},
     {"EX_CONFIG", 78},
     {"TMP_MAX", TMP_MAX}, {"NGROUPS_MAX", NGROUPS_MAX},
+    {"ST_RDONLY", ST_RDONLY}, {"ST_NOSUID", ST_NOSUID}, {"ST_NODEV", ST_NODEV}, {"ST_NOEXEC", ST_NOEXEC},
+    {"ST_SYNCHRONOUS", ST_SYNCHRONOUS}, {"ST_MANDLOCK", ST_MANDLOCK}, {"ST_WRITE", ST_WRITE},
+    {"ST_APPEND", ST_APPEND}, {"ST_NOATIME", ST_NOATIME}, {"ST_NODIRATIME", ST_NODIRATIME},
+    {"ST_RELATIME", ST_RELATIME},
 };
 
 Obj posix_module_init(void)
@@ -1359,6 +1417,13 @@ Obj posix_module_init(void)
     VM_GLOBAL_ROOT(g_posix_module);
     VM_GLOBAL_ROOT(g_stat_result);
     VM_GLOBAL_ROOT(g_terminal_size);
+    VM_GLOBAL_ROOT(g_statvfs_result);
+    if (!g_statvfs_result) {
+        static const char *const fields[] = {"f_bsize", "f_frsize", "f_blocks", "f_bfree", "f_bavail",
+                                             "f_files", "f_ffree", "f_favail", "f_flag", "f_namemax"};
+        if (!(g_statvfs_result = structseq_new_type("os", "statvfs_result", fields, 10, 10)))
+            return NULL;
+    }
     if (!g_stat_result && !(g_stat_result = structseq_new_type("os", "stat_result", stat_fields, 10, 7)))
         return NULL;
     if (!g_terminal_size) {
@@ -1389,7 +1454,8 @@ Obj posix_module_init(void)
     if (!(r[1] = conf_dict(confstr_names, ARRAY_LEN(confstr_names))) || module_add(r[0], "confstr_names", r[1]) < 0)
         goto out;
     if (module_add(r[0], "error", (Obj)E_OSError) < 0 || module_add(r[0], "stat_result", g_stat_result) < 0 ||
-        module_add(r[0], "terminal_size", g_terminal_size) < 0 || posix_scandir_init(r[0]) < 0 ||
+        module_add(r[0], "terminal_size", g_terminal_size) < 0 ||
+        module_add(r[0], "statvfs_result", g_statvfs_result) < 0 || posix_scandir_init(r[0]) < 0 ||
         posix_process_init(r[0]) < 0)
         goto out;
     g_posix_module = r[0];
