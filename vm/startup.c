@@ -239,6 +239,8 @@ static const struct {
     {"_posixsubprocess", posixsubprocess_module_init},
     {"select", select_module_init},
     {"fcntl", fcntl_module_init},
+    {"pwd", pwd_module_init},
+    {"grp", grp_module_init},
     {"random", random_module_init},
     {"atexit", atexit_module_init},
     {"_warnings", warnings_module_init},

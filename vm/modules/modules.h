@@ -33,6 +33,8 @@ Obj posix_module_init(void);             /* posix (under CPython's os.py) */
 Obj posixsubprocess_module_init(void);   /* _posixsubprocess */
 Obj select_module_init(void);            /* select */
 Obj fcntl_module_init(void);             /* fcntl */
+Obj pwd_module_init(void);               /* pwd (pwdgrpmodule.c) */
+Obj grp_module_init(void);               /* grp (pwdgrpmodule.c) */
 Obj random_module_init(void);
 Obj atexit_module_init(void);
 Obj warnings_module_init(void);     /* _warnings */
