@@ -101,6 +101,12 @@ size_t tm_shared_bytes_resident(void);
  * child cannot go on); the parent closes it. */
 int tm_segments_fork_copy(void);
 int tm_segments_fork_child(int fd);
+/* The transaction layer around a fork (stm.c): tm_fork_prepare before the
+ * copy (STM: parks every other transaction), then tm_fork_parent in the
+ * parent and tm_fork_child in the child (no-ops under the GIL). */
+void tm_fork_prepare(void);
+void tm_fork_parent(void);
+void tm_fork_child(void);
 
 /* The write-barrier checker (barriercheck.c; STM build, TMPY_STM_CHECK=1):
  * shared old-space pages of thread segments are read-only, so a store that

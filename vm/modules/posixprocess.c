@@ -224,10 +224,12 @@ static Obj posix_fork(Obj *args, size_t nargs, Obj kwnames)
 {
     run_fork_hooks(0, true);
     vm_tx_become_inevitable();   /* both processes go on from here: no abort may take it back */
+    tm_fork_prepare();   /* STM: the other threads park at a safe point */
     int heap = tm_segments_fork_copy();   /* the child's object space, as of now */
     pid_t pid = heap < 0 ? -1 : fork();
     if (pid < 0) {
         int e = errno;
+        tm_fork_parent();
         if (heap >= 0)
             close(heap);
         run_fork_hooks(1, false);
@@ -237,6 +239,7 @@ static Obj posix_fork(Obj *args, size_t nargs, Obj kwnames)
         posix_after_fork_child(heap);
         run_fork_hooks(2, false);
     } else {
+        tm_fork_parent();
         close(heap);
         run_fork_hooks(1, false);
     }
@@ -246,6 +249,7 @@ static Obj posix_fork(Obj *args, size_t nargs, Obj kwnames)
 void posix_after_fork_child(int heap)
 {
     /* the object space must stop being the parent's too */
+    tm_fork_child();
     if (tm_segments_fork_child(heap) != 0) {
         fprintf(stderr, "tmpy: fork: cannot copy the object space into the child: %s\n", strerror(errno));
         _exit(127);

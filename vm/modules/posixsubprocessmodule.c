@@ -316,8 +316,12 @@ static Obj fork_exec(Obj *args, size_t nargs, Obj kwnames)
         fe.max_fd = 256;
     vm_tx_become_inevitable();   /* both processes go on from here */
     /* a preexec_fn runs Python in the child: it needs its own object space */
-    int heap = IS_NONE(args[21]) ? -1 : tm_segments_fork_copy();
-    if (!IS_NONE(args[21]) && heap < 0) {
+    bool own_heap = !IS_NONE(args[21]);
+    if (own_heap)
+        tm_fork_prepare();
+    int heap = own_heap ? tm_segments_fork_copy() : -1;
+    if (own_heap && heap < 0) {
+        tm_fork_parent();
         posix_error(NULL);
         goto out;
     }
@@ -327,8 +331,10 @@ static Obj fork_exec(Obj *args, size_t nargs, Obj kwnames)
     if (pid == 0)
         child_exec(&fe, pre, heap);
     vm_unroots(pre);
-    if (heap >= 0)
+    if (own_heap) {
+        tm_fork_parent();
         close(heap);
+    }
     res = pid < 0 ? posix_error(NULL) : int_from_i64(pid);
 out:
     free_strv(fe.argv);
