@@ -9,6 +9,7 @@
 #include "objects/objects.h"
 #include "objects/strobj.h"
 
+#include <dirent.h>
 #include <stdbool.h>
 #include <sys/stat.h>
 
@@ -27,14 +28,15 @@ typedef struct {
  * byte". NULL (not given) or None is allowed when nullable. */
 int posix_path(Obj v, const char *fname, const char *argname, bool nullable, bool allow_fd, PosixPath *out);
 void posix_path_free(PosixPath *p);
-/* A dir_fd argument: NULL or None -> AT_FDCWD; else a C int. 0 or -1. */
-int posix_dir_fd(Obj v, int *fd);
 /* A C int argument (fd, mode, flags): 0 or -1 (TypeError/OverflowError). */
 int posix_int(Obj v, int *out);
 /* An object's file descriptor: an int, or what its fileno() returns. */
 int posix_fileno(Obj v, int *fd);
 /* A truth-value argument; dflt when NULL. 0 or -1. */
 int posix_bool(Obj v, bool dflt, bool *out);
+/* Opens a directory: a path (NULL: "."), or a copy of an fd, rewound (the
+ * caller's fd stays where it was). NULL with errno. */
+DIR *posix_opendir(const PosixPath *p);
 /* OSError from errno, naming the path argument v (NULL: none). NULL. */
 Obj posix_error(Obj v);
 /* The os.stat_result of st. */

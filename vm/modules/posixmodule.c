@@ -83,7 +83,8 @@ int posix_bool(Obj v, bool dflt, bool *out)
     return 0;
 }
 
-int posix_dir_fd(Obj v, int *fd)
+/* A dir_fd argument: NULL or None -> AT_FDCWD; else a C int. 0 or -1. */
+static int posix_dir_fd(Obj v, int *fd)
 {
     *fd = AT_FDCWD;
     if (!v || IS_NONE(v))
@@ -763,8 +764,6 @@ out:
     return res;
 }
 
-/* Opens a directory: a path, or a copy of an fd (rewound: the caller's fd
- * stays where it was). NULL with errno. */
 DIR *posix_opendir(const PosixPath *p)
 {
     if (!p->is_fd)

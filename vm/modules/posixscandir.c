@@ -19,8 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-DIR *posix_opendir(const PosixPath *p);   /* posixmodule.c */
-
 static TypeObj *T_dir_entry, *T_scandir_iterator;
 
 /* ---- DirEntry ---- */
