@@ -966,6 +966,11 @@ void tm_write_items_slowpath(object_t *o, uintptr_t index, uintptr_t count)
                         (unsigned long)index, (unsigned long)(index + count - 1),
                         (unsigned long)tm_varsize_length(o, t));
     if (!created_here) {
+        /* A card this transaction marked is locked, listed and private:
+         * the common case, a store into a card written before. */
+        const uint8_t *marked = tm_card_tables[TM_CARDS_TX][seg];
+        if (marked[lo >> TM_CARD_SHIFT] && marked[hi >> TM_CARD_SHIFT] && (hi >> TM_CARD_SHIFT) - (lo >> TM_CARD_SHIFT) <= 1)
+            goto gc_part;
         if (!card_writer_listed(ss, so)) {
             tm_stm_maybe_inject_abort();
             tm_list_push(&ss->modified, so);   /* published and restored by its cards */
@@ -984,6 +989,7 @@ void tm_write_items_slowpath(object_t *o, uintptr_t index, uintptr_t count)
         privatise_range(seg, lo, hi + 1);
         tm_cards_set_range(TM_CARDS_TX, seg, lo, hi);
     }
+gc_part:
     if (t->items_are_refs)
         tm_gc_remember_cards(ss, o, lo, hi);
 }

@@ -112,6 +112,13 @@ static inline void tm_read_at(uintptr_t at)
     if (rv)
         *(uint8_t __seg_gs *)(at >> 4) = rv;
 }
+/* The same in a loop: rv = tm_read_version() once (0: no markers needed). */
+static inline uint8_t tm_read_version(void) { return TM_SEGLOCAL->read_version; }
+static inline void tm_read_at_rv(uintptr_t at, uint8_t rv)
+{
+    if (rv)
+        *(uint8_t __seg_gs *)(at >> 4) = rv;
+}
 
 void tm_start_transaction_after_setjmp(void);
 /* Called by an abort after the heap is restored, before the thread lets its
@@ -171,6 +178,8 @@ static inline void tm_safepoint(void)
 
 static inline void tm_read(object_t *o) { (void)o; }
 static inline void tm_read_at(uintptr_t at) { (void)at; }
+static inline uint8_t tm_read_version(void) { return 0; }
+static inline void tm_read_at_rv(uintptr_t at, uint8_t rv) { (void)at; (void)rv; }
 /* With HTM elision on (`--tm=htm`), a transaction is a hardware transaction
  * or, as its fallback, holding the GIL (elision.h). */
 static inline void tm_start_transaction(void)

@@ -105,10 +105,10 @@ static inline Obj d_value(Obj d, int64_t ix)
 {
     Obj e = DICT(d)->entries;
     Obj __seg_gs *p = &ents_nb(e)[3 * ix + 2];
-    if (ix_by_slot(DICT(d)->index))
-        tm_read_at((uintptr_t)p);
-    else
+    if (!ix_by_slot(DICT(d)->index))
         VM_READ(e);
+    else
+        tm_read_at((uintptr_t)p);
     return *p;
 }
 
@@ -280,24 +280,21 @@ restart:;
     Obj index = DICT(d)->index;
     if (!index)
         return IX_EMPTY;
-    bool by_slot = d_read_tables(d, index);
+    uint8_t rv = d_read_tables(d, index) ? tm_read_version() : 0;
     Obj key = *kp;
     Obj tag = MAKE_SMALLINT(hash);
     uint64_t mask = ix_size_nb(index) - 1;
     uint64_t perturb = probe_seed(tag);
     uint64_t i = perturb & mask;
     for (;;) {
-        if (by_slot)
-            tm_read_at((uintptr_t)&ix_slots_nb(index)[i]);
+        tm_read_at_rv((uintptr_t)&ix_slots_nb(index)[i], rv);
         int32_t ix = ix_slots_nb(index)[i];
         if (ix == IX_EMPTY)
             return IX_EMPTY;
         if (ix >= 0) {
             Obj __seg_gs *e = ents_nb(DICT(d)->entries) + 3 * ix;
-            if (by_slot) {
-                tm_read_at((uintptr_t)&e[0]);
-                tm_read_at((uintptr_t)&e[1]);
-            }
+            tm_read_at_rv((uintptr_t)&e[0], rv);
+            tm_read_at_rv((uintptr_t)&e[1], rv);
             Obj ek = e[1];
             if (ek == key)
                 goto found;
@@ -312,7 +309,7 @@ restart:;
                     d = *dp;
                     key = *kp;
                     index = DICT(d)->index;
-                    by_slot = d_read_tables(d, index);
+                    rv = d_read_tables(d, index) ? tm_read_version() : 0;
                 }
                 if (eq) {
                 found:
@@ -331,29 +328,27 @@ restart:;
  * never runs Python code. Returns the entry number, IX_EMPTY, or
  * NEED_SLOW when a colliding key needs vm_equal (then use d_lookup). */
 enum { NEED_SLOW = -4 };
-static inline __attribute__((always_inline)) int64_t d_probe_fast(Obj d, Obj key, int64_t hash)
+/* The probe loop, specialised on `marking` (one copy with the slot and entry
+ * read markers of a big table, one without: the markers' test is not paid
+ * per probe where they are not needed, one thread alone included). */
+static inline __attribute__((always_inline)) int64_t d_probe_loop(Obj index, Obj __seg_gs *e, Obj key, int64_t hash,
+                                                                  uint8_t rv, const bool marking)
 {
-    VM_READ(d);
-    Obj index = DICT(d)->index;
-    if (!index)
-        return IX_EMPTY;
-    bool by_slot = d_read_tables(d, index);
     Obj tag = MAKE_SMALLINT(hash);
     uint64_t mask = ix_size_nb(index) - 1;
     uint64_t perturb = probe_seed(tag);
     uint64_t i = perturb & mask;
-    Obj __seg_gs *e = ents_nb(DICT(d)->entries);
     int32_t __seg_gs *slots = ix_slots_nb(index);
     for (;;) {
-        if (by_slot)
-            tm_read_at((uintptr_t)&slots[i]);
+        if (marking)
+            tm_read_at_rv((uintptr_t)&slots[i], rv);
         int32_t ix = slots[i];
         if (ix == IX_EMPTY)
             return IX_EMPTY;
         if (ix >= 0) {
-            if (by_slot) {
-                tm_read_at((uintptr_t)&e[3 * ix]);
-                tm_read_at((uintptr_t)&e[3 * ix + 1]);
+            if (marking) {
+                tm_read_at_rv((uintptr_t)&e[3 * ix], rv);
+                tm_read_at_rv((uintptr_t)&e[3 * ix + 1], rv);
             }
             Obj ek = e[3 * ix + 1];
             if (ek == key)
@@ -369,6 +364,19 @@ static inline __attribute__((always_inline)) int64_t d_probe_fast(Obj d, Obj key
         perturb >>= PERTURB_SHIFT;
         i = (i * 5 + perturb + 1) & mask;
     }
+}
+
+static inline __attribute__((always_inline)) int64_t d_probe_fast(Obj d, Obj key, int64_t hash)
+{
+    VM_READ(d);
+    Obj index = DICT(d)->index;
+    if (!index)
+        return IX_EMPTY;
+    uint8_t rv = d_read_tables(d, index) ? tm_read_version() : 0;
+    Obj __seg_gs *e = ents_nb(DICT(d)->entries);
+    if (rv)
+        return d_probe_loop(index, e, key, hash, rv, true);
+    return d_probe_loop(index, e, key, hash, 0, false);
 }
 
 static inline bool simple_key(Obj k)

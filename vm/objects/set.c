@@ -182,10 +182,10 @@ static inline void t_read_whole(Obj table)
     VM_READ(table);
     VM_READ(t_hashobj(table));
 }
-static inline void t_read_slot(Obj table, uint64_t j)
+static inline void t_read_slot(Obj table, uint64_t j, uint8_t rv)
 {
-    tm_read_at((uintptr_t)&t_keys_nb(table)[j]);
-    tm_read_at((uintptr_t)&t_hashes_nb(table)[j]);
+    tm_read_at_rv((uintptr_t)&t_keys_nb(table)[j], rv);
+    tm_read_at_rv((uintptr_t)&t_hashes_nb(table)[j], rv);
 }
 
 static inline bool is_frozen(Obj so)
@@ -351,6 +351,7 @@ restart:;
     if (!table)
         return -1;
     bool by_slot = t_striped(table);
+    uint8_t rv = by_slot ? tm_read_version() : 0;
     if (!by_slot)
         t_read_whole(table);
     Obj key = *kp;
@@ -361,8 +362,7 @@ restart:;
         uint64_t j = i;
         int probes = (i + LINEAR_PROBES <= mask) ? LINEAR_PROBES : 0;
         do {
-            if (by_slot)
-                t_read_slot(table, j);
+            t_read_slot(table, j, rv);
             Obj ek = t_keys_nb(table)[j];
             if (!ek)
                 return -1;
@@ -394,26 +394,21 @@ restart:;
 
 /* set_contains for small int / exact str keys, inlined: the slot, -1, or
  * -3 when a colliding key needs vm_equal. */
-static inline __attribute__((always_inline)) int64_t s_probe_fast(Obj so, Obj key, int64_t hash)
+/* The probe loop of s_probe_fast, specialised on `marking` (a big table's
+ * slot markers): a loop without markers pays nothing for them. */
+static inline __attribute__((always_inline)) int64_t s_probe_loop(Obj table, uint64_t mask, Obj key, int64_t hash,
+                                                                  uint8_t rv, const bool marking)
 {
-    VM_READ(so);
-    Obj table = SETOBJ(so)->table;
-    if (!table)
-        return -1;
-    bool by_slot = t_striped(table);
-    if (!by_slot)
-        t_read_whole(table);
     Obj __seg_gs *keys = t_keys_nb(table);
     int64_t __seg_gs *hashes = t_hashes_nb(table);
-    uint64_t mask = (uint64_t)SETOBJ(so)->mask;
     uint64_t perturb = (uint64_t)hash;
     uint64_t i = (uint64_t)hash & mask;
     for (;;) {
         uint64_t j = i;
         int probes = (i + LINEAR_PROBES <= mask) ? LINEAR_PROBES : 0;
         do {
-            if (by_slot)
-                t_read_slot(table, j);
+            if (marking)
+                t_read_slot(table, j, rv);
             Obj ek = keys[j];
             if (ek == key)
                 return (int64_t)j;
@@ -433,6 +428,23 @@ static inline __attribute__((always_inline)) int64_t s_probe_fast(Obj so, Obj ke
     }
 }
 
+static inline __attribute__((always_inline)) int64_t s_probe_fast(Obj so, Obj key, int64_t hash)
+{
+    VM_READ(so);
+    Obj table = SETOBJ(so)->table;
+    if (!table)
+        return -1;
+    uint64_t mask = (uint64_t)SETOBJ(so)->mask;
+    uint8_t rv = 0;
+    if (!t_striped(table))
+        t_read_whole(table);
+    else
+        rv = tm_read_version();
+    if (rv)
+        return s_probe_loop(table, mask, key, hash, rv, true);
+    return s_probe_loop(table, mask, key, hash, 0, false);
+}
+
 /* CPython's set_add_entry. */
 static int s_add(Obj *sp, Obj *kp, int64_t hash)
 {
@@ -449,14 +461,14 @@ restart:
     int64_t freeslot = -1;
     uint64_t j;
     bool by_slot = t_striped(table);
+    uint8_t rv = by_slot ? tm_read_version() : 0;
     if (!by_slot)
         t_read_whole(table);
     for (;;) {
         j = i;
         int probes = (i + LINEAR_PROBES <= mask) ? LINEAR_PROBES : 0;
         do {
-            if (by_slot)
-                t_read_slot(table, j);
+            t_read_slot(table, j, rv);
             Obj ek = t_keys_nb(table)[j];
             if (!ek)
                 goto found_unused_or_dummy;
