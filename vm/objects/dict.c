@@ -592,7 +592,7 @@ static int d_pop(Obj *dp, Obj *kp, int64_t h, Obj *out)
     if (ix < 0)
         return 0;
     if (out)
-        *out = ents(*dp)[3 * ix + 2];
+        *out = d_value(*dp, ix);
     d_delete_at(*dp, ix, slot);
     return 1;
 }
@@ -645,7 +645,7 @@ static Obj dict_setdefault(Obj d, Obj key, Obj dflt)
     if (ix == LOOKUP_ERROR)
         return NULL;
     if (ix >= 0)
-        return ents(d)[3 * ix + 2];
+        return d_value(d, ix);
     /* absent: inserted without comparing again, as CPython */
     Obj *r = vm_roots(1);
     r[0] = dflt;
@@ -1052,12 +1052,12 @@ static Obj dict_subscript(Obj self, Obj key)
         int64_t h = container_hash(key);
         int64_t ix = d_probe_fast(d, key, h);
         if (ix >= 0)
-            return ents(d)[3 * ix + 2];
+            return d_value(d, ix);
         /* d_lookup refreshes d and key if a colliding key's __eq__ ran */
         if (ix == NEED_SLOW)
             ix = d_lookup(&d, &key, NULL, h, NULL);
         if (ix >= 0)
-            return ents(d)[3 * ix + 2];
+            return d_value(d, ix);
         if (ix == IX_EMPTY)
             err_set_value(E_KeyError, key);
         return NULL;
