@@ -93,7 +93,7 @@ static inline int n_stripes(void)
 }
 static inline int my_stripe(void)
 {
-    return (tm_self.segment - 1) % n_stripes();
+    return (int)((unsigned)(tm_self.segment + NSTRIPES - 1) % (unsigned)n_stripes());   /* segment >= 1 in a transaction */
 }
 
 /* The set's size: SetObj's count and its table's stripes. */
