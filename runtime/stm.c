@@ -35,6 +35,8 @@ static struct segtx {
     int must_abort;            /* a tm_abort_cause set by another thread, under sync_lock */
     int winner;                /* the segment that set must_abort for a write-write conflict */
     uint16_t conflict_tid;     /* type id of the object of the conflict that dooms it (statistics) */
+    uintptr_t conflict_site;   /* where the other side of that conflict was (tm_set_site_hook; statistics) */
+    uintptr_t tx_site;         /* the yield point the running transaction started at (statistics) */
     bool unique;               /* tm_become_globally_unique: its commit aborts every other transaction */
 } segtx[TM_MAX_SEGMENTS + 1];
 
@@ -250,17 +252,30 @@ static bool segment_available(void *arg)
     return false;
 }
 
+/* Threads waiting for a segment take it in arrival order (a ticket, under
+ * sync_lock), not in a race for sync_lock: a thread that commits and
+ * starts again at once would otherwise keep a waiter out for as long as
+ * the scheduler lets it (tests/test_stm_interp.py, fairness tests). */
+static uint64_t segment_next_ticket, segment_serving;
+
 static void acquire_segment(void)
 {
     tm_thread *me = &tm_self;
     pthread_mutex_lock(&sync_lock);
-    while (!segment_available(NULL))
-        sync_wait();
+    uint64_t ticket = segment_next_ticket++;
+    if (ticket != segment_serving || !segment_available(NULL)) {
+        uint64_t t0 = tm_wait_begin();
+        while (ticket != segment_serving || !segment_available(NULL))
+            sync_wait();
+        tm_wait_end(TM_WAIT_SEGMENT, t0);
+    }
+    if (++segment_serving != segment_next_ticket)
+        sync_broadcast();   /* the next in line may take another free segment */
     int seg = me->last_segment;
     if (seg < 1 || seg > tm_seg.nsegments || segtx[seg].state != SEG_FREE)
         for (seg = 1; segtx[seg].state != SEG_FREE; seg++)
             ;
-    segtx[seg] = (struct segtx){.state = SEG_RUNNING, .start_time = ++tx_clock};
+    segtx[seg] = (struct segtx){.state = SEG_RUNNING, .start_time = ++tx_clock, .tx_site = me->tx_site};
     tm_segstates[seg].thread = me;
     me->segment = me->last_segment = seg;
     uint16_t ov = ++overflow_clock;
@@ -270,6 +285,14 @@ static void acquire_segment(void)
     pthread_mutex_unlock(&sync_lock);
     tm_set_segment(seg);
     TM_SEGLOCAL->nursery_end = nursery_end_value();
+}
+
+int tm_stm_segment_waiters(void)
+{
+    pthread_mutex_lock(&sync_lock);
+    int n = (int)(segment_next_ticket - segment_serving);
+    pthread_mutex_unlock(&sync_lock);
+    return n;
 }
 
 static void release_segment(void)
@@ -371,6 +394,13 @@ static void (*inevitable_hook)(void);
 
 void tm_set_inevitable_hook(void (*hook)(void)) { inevitable_hook = hook; }
 
+static uintptr_t (*site_hook)(void);
+
+void tm_set_site_hook(uintptr_t (*hook)(void)) { site_hook = hook; }
+
+/* Where the calling thread is now, as the embedder names it (0: unknown). */
+static uintptr_t here(void) { return site_hook ? site_hook() : 0; }
+
 /* ---- Transaction lengths per yield point (txlength.h) ---- */
 
 tm_txlen_policy tm_stm_txlen_policy;
@@ -381,6 +411,8 @@ uint32_t tm_stm_tx_begin_at(uintptr_t site)
 {
     tm_self.tx_site = site;
     tm_self.tx_site_aborted = false;
+    if (tm_self.segment)
+        segtx[tm_self.segment].tx_site = site;   /* names it when it wins a conflict */
     return tm_txlen_start(&tm_stm_txlen_policy, site);
 }
 
@@ -464,7 +496,10 @@ static void abort_self(int cause)
     tm_cm_aborted(cause);
     pthread_mutex_lock(&sync_lock);
     me->last_conflict_tid = segtx[seg].conflict_tid;
+    me->last_conflict_site = segtx[seg].conflict_site;
+    me->last_abort_ticks = tm_ticks() - me->tx_start_ticks;
     segtx[seg].conflict_tid = 0;
+    segtx[seg].conflict_site = 0;
     if (segtx[seg].winner)
         lose_to(segtx[seg].winner);
     pthread_mutex_unlock(&sync_lock);
@@ -577,6 +612,7 @@ static struct tx_id check_readers(tm_segstate *ss, const others *o)
             }
             segtx[j].must_abort = TM_ABORT_READ_WRITE;   /* no lock needed: j is parked */
             segtx[j].conflict_tid = card ? 0 : tid_at(so);
+            segtx[j].conflict_site = here();   /* the commit that wrote what j read */
         }
     }
     return (struct tx_id){0, 0};
@@ -624,8 +660,10 @@ void tm_commit_transaction(void)
      * alongside goes on (everyone else is inevitable-free: we are it). */
     if (segtx[seg].unique)
         for (int k = 0; k < o.ntx; k++)
-            if (!segtx[o.tx[k]].must_abort)
+            if (!segtx[o.tx[k]].must_abort) {
                 segtx[o.tx[k]].must_abort = TM_ABORT_RARE_WRITE;
+                segtx[o.tx[k]].conflict_site = here();
+            }
     /* Publish: our writes, then the objects we created. The pages we wrote
      * are private (privatised before the stores: a whole object's, or a
      * carded one's header and marked cards), unless a solo transaction wrote
@@ -658,7 +696,33 @@ void tm_commit_transaction(void)
     end_transaction(me, t0);
 }
 
-static bool no_other_inevitable(void *arg) { (void)arg; return inevitable_seg == 0; }
+/* Transactions waiting to become inevitable, by segment, in arrival order
+ * (under sync_lock): the first gets it when the inevitable one ends, not
+ * whoever takes sync_lock first. One that aborts while it waits leaves. */
+static int inevitable_queue[TM_MAX_SEGMENTS];
+static int inevitable_queued;
+
+static bool inevitable_turn(void *arg)
+{
+    return inevitable_seg == 0 && inevitable_queue[0] == (int)(intptr_t)arg;
+}
+
+int tm_stm_inevitable_waiters(void)
+{
+    pthread_mutex_lock(&sync_lock);
+    int n = inevitable_queued;
+    pthread_mutex_unlock(&sync_lock);
+    return n;
+}
+
+static void inevitable_dequeue(int seg)   /* sync_lock held */
+{
+    int n = 0;
+    for (int i = 0; i < inevitable_queued; i++)
+        if (inevitable_queue[i] != seg)
+            inevitable_queue[n++] = inevitable_queue[i];
+    inevitable_queued = n;
+}
 
 /* Solo is allowed (not under the barrier checker, whose thread segments map
  * shared pages read-only, nor with injected aborts, which an inevitable
@@ -707,7 +771,18 @@ static void become_inevitable(bool solo_wanted)
     if (is_inevitable(seg))
         return;
     pthread_mutex_lock(&sync_lock);
-    int cause = inevitable_seg || sync_requester ? park_until(no_other_inevitable, NULL) : segtx[seg].must_abort;
+    int cause;
+    if (inevitable_seg || sync_requester || inevitable_queued) {
+        uint64_t t0 = tm_wait_begin();
+        inevitable_queue[inevitable_queued++] = seg;
+        cause = park_until(inevitable_turn, (void *)(intptr_t)seg);
+        inevitable_dequeue(seg);
+        if (inevitable_queued)
+            sync_broadcast();   /* the next in line, if this one aborts */
+        tm_wait_end(TM_WAIT_INEVITABLE, t0);
+    } else {
+        cause = segtx[seg].must_abort;
+    }
     if (!cause) {
         __atomic_store_n(&inevitable_seg, seg, __ATOMIC_RELAXED);
         if (solo_wanted && can_go_solo(seg)) {
@@ -802,6 +877,7 @@ static void write_write_contention(uintptr_t idx, uint8_t owner, uintptr_t obj)
             segtx[owner].must_abort = TM_ABORT_WRITE_WRITE;
             segtx[owner].winner = me;
             segtx[owner].conflict_tid = tid_at(obj);
+            segtx[owner].conflict_site = here();   /* the write that takes its lock */
         }
         signal_segment(owner);
         sync_broadcast();
@@ -810,6 +886,8 @@ static void write_write_contention(uintptr_t idx, uint8_t owner, uintptr_t obj)
     } else {
         cause = is_inevitable(owner) ? TM_ABORT_INEVITABLE : TM_ABORT_WRITE_WRITE;
         segtx[me].conflict_tid = tid_at(obj);
+        segtx[me].conflict_site = segtx[owner].tx_site;   /* the owner wrote somewhere after its start */
+        tm_self.lost_at_site = here();
         lose_to(owner);
     }
     pthread_mutex_unlock(&sync_lock);

@@ -51,6 +51,19 @@ typedef struct tm_stm_stats {
 } tm_stm_stats;
 void tm_stm_get_stats(tm_stm_stats *out);
 
+/* Fairness statistics (runtime/stats.c): waits to become inevitable, to
+ * take a segment (STM), for a _thread.lock and for a monitor's entry (both
+ * builds): how many, their total and the longest. A wait is noted only
+ * when the thread had to wait: tm_wait_begin() then, tm_wait_end() after. */
+enum tm_wait_kind { TM_WAIT_INEVITABLE, TM_WAIT_SEGMENT, TM_WAIT_LOCK, TM_WAIT_MONITOR, TM_WAIT_KINDS };
+typedef struct tm_wait_stat {
+    uint64_t count, total_ns, max_ns;
+} tm_wait_stat;
+extern const char *const tm_wait_names[TM_WAIT_KINDS];   /* "inevitable", "segment", "lock", "monitor" */
+uint64_t tm_wait_begin(void);
+void tm_wait_end(enum tm_wait_kind kind, uint64_t begun);
+void tm_wait_get_stats(tm_wait_stat out[TM_WAIT_KINDS]);
+
 /* STM: transaction lengths per yield point (paper 001, Figure 3; txlength.h),
  * driven by the STM's aborts: a transaction's first conflict abort counts
  * against the yield point it started at. The embedder sets the parameters
@@ -129,6 +142,9 @@ void tm_set_abort_hook(void (*hook)(void));
 /* Called when the running transaction has just become inevitable (it can no
  * longer abort): the embedder drops what it kept to undo an abort. */
 void tm_set_inevitable_hook(void (*hook)(void));
+/* Returns where the calling thread is now, in the embedder's terms (its
+ * yield-point sites): statistics name both sides of a conflict with it. */
+void tm_set_site_hook(uintptr_t (*hook)(void));
 #define tm_start_transaction() \
     do { (void)__builtin_setjmp(tm_self.abort_jmp); tm_start_transaction_after_setjmp(); } while (0)
 void tm_commit_transaction(void);

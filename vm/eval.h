@@ -178,6 +178,8 @@ int vm_elision_stats(Obj d);             /* tm.stats(): adds the elision's count
 void vm_elision_print_stats(void);       /* at exit, TMPY_STATS=1 */
 /* At exit, TMPY_STATS=1: the per-yield-point lengths of pol (both builds). */
 void vm_txlen_print_sites(const tm_txlen_policy *pol, const char *label);
+/* The file and line a yield-point site names; false for none. */
+bool vm_site_place(uintptr_t site, const char **file, int *line);
 /* f, a frame below the innermost, gets a slot written (its frame object:
  * f_back, sys._getframe(n)): save it for an abort first, with the frames
  * between, as the pops that make it innermost again would. */

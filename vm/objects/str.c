@@ -512,7 +512,6 @@ static Obj intern_bytes(const char *p, size_t n, int64_t length)
     }
     if (length < 0 && utf8_scan(src, n, false, &length) != n) {
         /* not UTF-8 (a C caller's bytes): intern the escaped str instead */
-        pthread_mutex_unlock(&intern_lock);
         s = str_escape_decode(src, n, false);
         free(heap);
         return s ? str_intern(s) : NULL;
