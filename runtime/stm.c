@@ -20,6 +20,7 @@
 #if TM_STM
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/sysinfo.h>
@@ -60,6 +61,26 @@ static int solo_seg;
 static uint64_t tx_clock;
 static uint16_t overflow_clock;
 static uint8_t *write_locks;     /* one byte per 16 bytes of segment: owning segment */
+
+/* Conflict units of big objects. A carded object (cards.h) written through
+ * tm_write_items is locked card by card, not whole: the lock of the card
+ * starting at c is the byte of the 16 bytes after c's first, inside the
+ * object (a carded object starts a page run), so never an object's own lock.
+ * A whole write (tm_write) takes the object's lock and every card's, so it
+ * excludes card writers, and a card writer checks the object's lock after
+ * taking its card's (both are atomic read-modify-writes: one of the two sees
+ * the other). Commits publish a card writer's cards only (cards.h), and
+ * readers mark either the object (tm_read: a whole reader) or the 16 bytes
+ * of each item they read (tm_read_at): a commit that wrote a card aborts the
+ * whole readers and the readers of that card's items. Two threads writing
+ * different cards of one dict or set table then run in parallel. */
+static inline uintptr_t card_lock_index(uintptr_t card) { return (card << (TM_CARD_SHIFT - 4)) + 1; }
+static inline uintptr_t card_of_lock(uintptr_t idx) { return (idx - 1) << 4; }
+
+/* TMPY_STM_TEST_NO_CARD_LOCKS=1 (tests only): card writers take no card
+ * lock, so two transactions may write one card and the later commit
+ * overwrites the earlier one's items: the stress tests must catch it. */
+static bool no_card_locks;
 
 /* Waiting on sync_cond: every state change bumps sync_epoch under
  * sync_lock. A waiter first spins on the epoch without the lock (a handoff
@@ -112,6 +133,8 @@ void tm_stm_init(void)
                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (write_locks == MAP_FAILED)
         tm_fatal("cannot allocate the write-lock array: %s", strerror(errno));
+    const char *e = getenv("TMPY_STM_TEST_NO_CARD_LOCKS");
+    no_card_locks = e && *e == '1';
 }
 
 /* Read without the lock by the inevitable transaction itself (only it
@@ -425,6 +448,21 @@ static void end_transaction(tm_thread *me, uint64_t commit_start)
     tm_cm_committed(commit_start - me->tx_start_ticks, solo ? 0 : now - commit_start);
 }
 
+/* At commit and abort: the objects' locks we hold (a carded object written
+ * only by cards has none of ours), then the cards'. */
+static void release_write_locks(tm_segstate *ss, int seg)
+{
+    for (size_t i = 0; i < ss->modified.count; i++) {
+        uintptr_t idx = ss->modified.items[i] >> 4;
+        if (__atomic_load_n(&write_locks[idx], __ATOMIC_RELAXED) == seg)
+            __atomic_store_n(&write_locks[idx], 0, __ATOMIC_RELEASE);
+    }
+    if (!no_card_locks)
+        for (size_t i = 0; i < ss->card_locks.count; i++)
+            __atomic_store_n(&write_locks[ss->card_locks.items[i]], 0, __ATOMIC_RELEASE);
+    ss->modified.count = ss->card_objs.count = ss->card_locks.count = 0;
+}
+
 static void abort_self(int cause)
 {
     tm_thread *me = &tm_self;
@@ -441,9 +479,8 @@ static void abort_self(int cause)
         } else {
             copy_object(0, seg, so, size);
         }
-        __atomic_store_n(&write_locks[so >> 4], 0, __ATOMIC_RELEASE);
     }
-    ss->modified.count = 0;
+    release_write_locks(ss, seg);
     /* Everything it created is garbage: the nursery is emptied, big young
      * objects freed, overflow objects left to the next major collection. */
     tm_discard_young(ss);
@@ -542,14 +579,28 @@ static bool transaction_ended(void *arg)
 
 /* Read-write conflicts, with the world stopped: whoever read what we wrote
  * must not commit. Returns a reader to wait for (seg 0: none), or aborts us. */
+/* Did segment j (read version rv) read the 16-byte granules of [at, at + n * 16)? */
+static bool read_any(int j, uint8_t rv, uintptr_t at, size_t n)
+{
+    const uint8_t *m = (const uint8_t *)tm_segment_base(j) + (at >> 4);
+    for (size_t g = 0; g < n; g++)
+        if (m[g] == rv)
+            return true;
+    return false;
+}
+
 static struct tx_id check_readers(tm_segstate *ss, const others *o)
 {
     int seg = ss->seg;
-    for (size_t i = 0; i < ss->modified.count; i++) {
-        uintptr_t so = ss->modified.items[i];
+    size_t nobj = ss->modified.count;
+    /* The objects (their whole readers), then the cards we hold (the
+     * readers of their items: tm_read_at), as lock indexes. */
+    for (size_t i = 0; i < nobj + ss->card_locks.count; i++) {
+        bool card = i >= nobj;
+        uintptr_t so = card ? card_of_lock(ss->card_locks.items[i - nobj]) : ss->modified.items[i];
         for (int k = 0; k < o->ntx; k++) {
             int j = o->tx[k];
-            if (((uint8_t *)tm_segment_base(j))[so >> 4] != o->rv[k] || segtx[j].must_abort)
+            if (segtx[j].must_abort || !read_any(j, o->rv[k], so, card ? TM_CARD_SIZE >> 4 : 1))
                 continue;
             bool older = segtx[j].start_time < segtx[seg].start_time;
             if (tm_cfg.wait_for_readers && (older || is_inevitable(j)) && !is_inevitable(seg))
@@ -560,7 +611,7 @@ static struct tx_id check_readers(tm_segstate *ss, const others *o)
                 abort_self(TM_ABORT_INEVITABLE);
             }
             segtx[j].must_abort = TM_ABORT_READ_WRITE;   /* no lock needed: j is parked */
-            segtx[j].conflict_tid = tid_at(so);
+            segtx[j].conflict_tid = card ? 0 : tid_at(so);
             segtx[j].conflict_site = here();   /* the commit that wrote what j read */
         }
     }
@@ -636,9 +687,7 @@ void tm_commit_transaction(void)
         obj->h.overflow = 0;
         publish(seg, &o, (uintptr_t)obj, tm_object_size(obj));
     }
-    for (size_t i = 0; i < ss->modified.count; i++)
-        __atomic_store_n(&write_locks[ss->modified.items[i] >> 4], 0, __ATOMIC_RELEASE);
-    ss->modified.count = 0;
+    release_write_locks(ss, seg);
     ss->created.count = 0;
     tm_weak_publish(ss);   /* its weak references and registrations are everyone's now */
     tm_resume_world();
@@ -812,7 +861,7 @@ static bool lock_released(void *arg)
 
 /* Someone else holds the write lock: the younger transaction loses, and an
  * inevitable one always wins. */
-static void write_write_contention(uintptr_t idx, uint8_t owner)
+static void write_write_contention(uintptr_t idx, uint8_t owner, uintptr_t obj)
 {
     int me = tm_self.segment;
     pthread_mutex_lock(&sync_lock);
@@ -827,7 +876,7 @@ static void write_write_contention(uintptr_t idx, uint8_t owner)
         if (!segtx[owner].must_abort) {
             segtx[owner].must_abort = TM_ABORT_WRITE_WRITE;
             segtx[owner].winner = me;
-            segtx[owner].conflict_tid = tid_at(idx << 4);
+            segtx[owner].conflict_tid = tid_at(obj);
             segtx[owner].conflict_site = here();   /* the write that takes its lock */
         }
         signal_segment(owner);
@@ -836,7 +885,7 @@ static void write_write_contention(uintptr_t idx, uint8_t owner)
         cause = park_until(lock_released, &w);
     } else {
         cause = is_inevitable(owner) ? TM_ABORT_INEVITABLE : TM_ABORT_WRITE_WRITE;
-        segtx[me].conflict_tid = tid_at(idx << 4);
+        segtx[me].conflict_tid = tid_at(obj);
         segtx[me].conflict_site = segtx[owner].tx_site;   /* the owner wrote somewhere after its start */
         tm_self.lost_at_site = here();
         lose_to(owner);
@@ -874,27 +923,45 @@ void tm_write_lock_word_slowpath(object_t *o) { write_slowpath(o, true); }
 /* The STM half of a write: mark o read, take its write lock (contention
  * may park or abort us) and list it as modified. The caller privatises the
  * pages it will write (privatise_range). */
+/* Take write lock idx (of the object at obj, or of one of its cards):
+ * true if we took it now, false if it was ours. Contention may park or
+ * abort us. */
+static bool take_lock(uintptr_t idx, int seg, uintptr_t obj)
+{
+    for (;;) {
+        uint8_t owner = __atomic_load_n(&write_locks[idx], __ATOMIC_ACQUIRE);
+        if (owner == seg)
+            return false;
+        uint8_t zero = 0;
+        if (owner == 0) {
+            if (__atomic_compare_exchange_n(&write_locks[idx], &zero, (uint8_t)seg, false,
+                                            __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+                return true;
+            continue;
+        }
+        write_write_contention(idx, owner, obj);
+    }
+}
+
+/* The locks of the cards [lo, hi] (bytes, hi included) of the carded
+ * object at so; under TMPY_STM_TEST_NO_CARD_LOCKS only listed (the first
+ * time: an unmarked card), for the read-write check. */
+static void take_card_locks(int seg, tm_segstate *ss, uintptr_t so, uintptr_t lo, uintptr_t hi)
+{
+    for (uintptr_t c = lo >> TM_CARD_SHIFT; c <= hi >> TM_CARD_SHIFT; c++) {
+        uintptr_t idx = card_lock_index(c);
+        if (no_card_locks ? !tm_card_tables[TM_CARDS_TX][seg][c] : take_lock(idx, seg, so))
+            tm_list_push(&ss->card_locks, idx);
+    }
+}
+
 static void acquire_for_write(object_t *o, int seg, tm_segstate *ss)
 {
     uintptr_t so = (uintptr_t)o;
     tm_stm_maybe_inject_abort();
     tm_read(o);
-    uintptr_t idx = so >> 4;
-    for (;;) {
-        uint8_t owner = __atomic_load_n(&write_locks[idx], __ATOMIC_ACQUIRE);
-        if (owner == seg)
-            return;
-        uint8_t zero = 0;
-        if (owner == 0) {
-            if (__atomic_compare_exchange_n(&write_locks[idx], &zero, (uint8_t)seg, false,
-                                            __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
-                tm_list_push(&ss->modified, so);
-                return;
-            }
-            continue;
-        }
-        write_write_contention(idx, owner);
-    }
+    if (take_lock(so >> 4, seg, so))
+        tm_list_push(&ss->modified, so);
 }
 
 /* Before writing [lo, hi) of an object we hold the write lock of: its pages
@@ -929,13 +996,28 @@ static void write_slowpath(object_t *o, bool lock_word_only)
                         "go through tm_write_rare", tm_types[o->h.tid].name);
     acquire_for_write(o, seg, ss);
     size_t size = tm_object_size(o);
-    privatise_range(seg, so, so + size);
-    /* A carded object is published by its cards: a store anywhere marks them all. */
-    if (tm_carded(&tm_types[o->h.tid], size))
+    /* A carded object is published by its cards: a store anywhere takes
+     * them all (no card writer is left beside us) and marks them all. */
+    if (tm_carded(&tm_types[o->h.tid], size)) {
+        take_card_locks(seg, ss, so, so, so + size - 1);
         tm_cards_set_all(TM_CARDS_TX, seg, so, size);
+    }
+    privatise_range(seg, so, so + size);
     /* GC part, after the last point where we could have parked. */
     tm_list_push(&ss->remembered, so);
     o->h.flags &= ~TM_GCFLAG_WRITE_BARRIER;   /* in our private copy */
+}
+
+/* Is the carded object at so listed as ours (its lock, or a card write)?
+ * A transaction writes few carded objects: the list is short. */
+static bool card_writer_listed(tm_segstate *ss, uintptr_t so)
+{
+    if (__atomic_load_n(&write_locks[so >> 4], __ATOMIC_RELAXED) == ss->seg)
+        return true;
+    for (size_t i = ss->card_objs.count; i-- > 0;)
+        if (ss->card_objs.items[i] == so)
+            return true;
+    return false;
 }
 
 /* The flag stays set: every carded store comes here, and only the first
@@ -962,13 +1044,30 @@ void tm_write_items_slowpath(object_t *o, uintptr_t index, uintptr_t count)
                         (unsigned long)index, (unsigned long)(index + count - 1),
                         (unsigned long)tm_varsize_length(o, t));
     if (!created_here) {
-        if (__atomic_load_n(&write_locks[so >> 4], __ATOMIC_RELAXED) != seg) {
-            acquire_for_write(o, seg, ss);
+        /* A card this transaction marked is locked, listed and private:
+         * the common case, a store into a card written before. */
+        const uint8_t *marked = tm_card_tables[TM_CARDS_TX][seg];
+        if (marked[lo >> TM_CARD_SHIFT] && marked[hi >> TM_CARD_SHIFT] && (hi >> TM_CARD_SHIFT) - (lo >> TM_CARD_SHIFT) <= 1)
+            goto gc_part;
+        if (!card_writer_listed(ss, so)) {
+            tm_stm_maybe_inject_abort();
+            tm_list_push(&ss->modified, so);   /* published and restored by its cards */
+            tm_list_push(&ss->card_objs, so);
             privatise_range(seg, so, so + t->base_size);   /* the header: the GC flags, the lock word */
+        }
+        take_card_locks(seg, ss, so, lo, hi);
+        /* Then nobody may hold the whole object (a whole writer takes the
+         * object's lock, then every card's). */
+        for (;;) {
+            uint8_t owner = __atomic_load_n(&write_locks[so >> 4], __ATOMIC_ACQUIRE);
+            if (!owner || owner == seg)
+                break;
+            write_write_contention(so >> 4, owner, so);
         }
         privatise_range(seg, lo, hi + 1);
         tm_cards_set_range(TM_CARDS_TX, seg, lo, hi);
     }
+gc_part:
     if (t->items_are_refs)
         tm_gc_remember_cards(ss, o, lo, hi);
 }

@@ -112,6 +112,27 @@ static inline void tm_read(object_t *o)
         *(uint8_t __seg_gs *)((uintptr_t)o >> 4) = rv;
 }
 
+/* Read barrier for the items of a big (carded, cards.h) object read one by
+ * one: marks the 16 bytes at segment offset `at` instead of the object. A
+ * commit that wrote a card of the object aborts the readers of the card's
+ * items and the readers of the whole object (tm_read), so readers of other
+ * cards go on. Only for the items of a carded object (its header and fixed
+ * part still take tm_read): elsewhere the 16 bytes may hold another object's
+ * header, whose marker this would set. */
+static inline void tm_read_at(uintptr_t at)
+{
+    uint8_t rv = TM_SEGLOCAL->read_version;
+    if (rv)
+        *(uint8_t __seg_gs *)(at >> 4) = rv;
+}
+/* The same in a loop: rv = tm_read_version() once (0: no markers needed). */
+static inline uint8_t tm_read_version(void) { return TM_SEGLOCAL->read_version; }
+static inline void tm_read_at_rv(uintptr_t at, uint8_t rv)
+{
+    if (rv)
+        *(uint8_t __seg_gs *)(at >> 4) = rv;
+}
+
 void tm_start_transaction_after_setjmp(void);
 /* Called by an abort after the heap is restored, before the thread lets its
  * segment go and waits to start again: the embedder puts back the roots
@@ -172,6 +193,9 @@ static inline void tm_safepoint(void)
 #else /* GIL */
 
 static inline void tm_read(object_t *o) { (void)o; }
+static inline void tm_read_at(uintptr_t at) { (void)at; }
+static inline uint8_t tm_read_version(void) { return 0; }
+static inline void tm_read_at_rv(uintptr_t at, uint8_t rv) { (void)at; (void)rv; }
 /* With HTM elision on (`--tm=htm`), a transaction is a hardware transaction
  * or, as its fallback, holding the GIL (elision.h). */
 static inline void tm_start_transaction(void)
