@@ -3,10 +3,15 @@ interpreter that runs this file, and appends one line per test to the
 result file: "<outcome> <test id>" (outcome: pass, fail, error, skip, xfail,
 xpass). A line is written as each test ends, so a crash or a hang keeps
 what ran before it. Usage: driver.py MODULE RESULT_FILE"""
+import os
 import sys
 import unittest
 
 module_name, result_path = sys.argv[1], sys.argv[2]
+# Both interpreters run the same test files: the reference python3 may
+# have its own (newer) copy of the test package.
+import test  # noqa: E402
+test.__path__[:] = [os.environ.get("TMPY_CPYTHON_TESTDIR", "/usr/lib/python3.11/test")]
 out = open(result_path, "w", encoding="utf-8")
 
 

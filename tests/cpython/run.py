@@ -65,7 +65,7 @@ def run_module(exe, module, result_file, timeout=TIMEOUT):
     """Runs the driver in a scratch directory (tests write files into the
     current one); returns ({test id: outcome}, note, seconds), the note
     saying why the run ended early (import error, timeout, exit status)."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("TMPY_")}
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TMPY_") or k.startswith("TMPY_CPYTHON")}
     result_file.parent.mkdir(parents=True, exist_ok=True)
     if result_file.exists():
         result_file.unlink()
