@@ -262,6 +262,7 @@ static const struct {
     {"binascii", binascii_module_init},
     {"zlib", zlib_module_init},
     {"_hashlib", hashlib_module_init},
+    {"_blake2", blake2_module_init},
 };
 
 void vm_init_modules(void)

@@ -537,7 +537,7 @@ static Obj h_new(Obj *args, size_t nargs, Obj kwnames)
         goto out;
     Obj s = str_value(a[0]);
     if (!s) {
-        err_format(E_TypeError, "new() argument 'name' must be str, not %s", type_name(a[0]));
+        err_set(E_TypeError, "name must be a string");
         goto out;
     }
     int k = algo_index(str_cstr(s));
