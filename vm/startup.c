@@ -263,6 +263,7 @@ static const struct {
     {"zlib", zlib_module_init},
     {"_hashlib", hashlib_module_init},
     {"_blake2", blake2_module_init},
+    {"marshal", marshal_module_init},
 };
 
 void vm_init_modules(void)
