@@ -806,11 +806,14 @@ static const MethodDef marshal_functions[] = {
 
 Obj marshal_module_init(void)
 {
-    Obj m = module_new("marshal");
-    if (!m)
-        return NULL;
-    module_add_functions(m, marshal_functions);
-    if (module_add(m, "version", MAKE_SMALLINT(MARSHAL_VERSION)) < 0)
-        return NULL;
-    return m;
+    Obj *r = vm_roots(1);
+    Obj res = NULL;
+    r[0] = module_new("marshal");
+    if (r[0]) {
+        module_add_functions(r[0], marshal_functions);
+        if (module_add(r[0], "version", MAKE_SMALLINT(MARSHAL_VERSION)) == 0)
+            res = r[0];
+    }
+    vm_unroots(r);
+    return res;
 }
