@@ -264,6 +264,7 @@ static const struct {
     {"_hashlib", hashlib_module_init},
     {"_blake2", blake2_module_init},
     {"marshal", marshal_module_init},
+    {"array", array_module_init},
 };
 
 void vm_init_modules(void)
