@@ -392,10 +392,8 @@ static Obj z_compressobj(Obj *args, size_t nargs, Obj kwnames)
             goto out;
     const char *zp;
     int64_t zn;
-    if (a[5] && !bytes_like(a[5], &zp, &zn)) {
-        err_set(E_TypeError, "zdict argument must support the buffer protocol");
+    if (a[5] && !bytes_like_arg(a[5], &zp, &zn))
         goto out;
-    }
     a[6] = stream_new(T_Compress, ZF_COMPRESS);
     if (!a[6])
         goto out;
