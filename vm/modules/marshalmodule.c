@@ -561,6 +561,8 @@ static Obj r_string_kind(Reader *rd, int64_t n, int code)
     return s;
 }
 
+/* Items appended one by one to the list in *seqp: a size read from
+ * corrupt data costs nothing until items are really there. */
 static Obj r_sequence_items(Reader *rd, Obj *seqp, int64_t n, bool is_list)
 {
     for (int64_t i = 0; i < n; i++) {
@@ -570,13 +572,8 @@ static Obj r_sequence_items(Reader *rd, Obj *seqp, int64_t n, bool is_list)
                 bad_data(is_list ? "NULL object in marshal data for list" : "NULL object in marshal data for tuple");
             return NULL;
         }
-        if (is_list) {
-            VM_WRITE_ITEM(LIST(*seqp)->array, i);
-            LIST_ITEMS(*seqp)[i] = item;
-        } else {
-            VM_WRITE(*seqp);
-            TUPLE_ITEMS(*seqp)[i] = item;
-        }
+        if (list_append(*seqp, item) < 0)
+            return NULL;
     }
     return *seqp;
 }
@@ -637,7 +634,7 @@ static Obj r_object_inner(Reader *rd, int code, int flag)
         } else if (code != '{' && r_long(rd, &n) < 0) {
             break;
         }
-        if (code != '{' && (n < 0 || n > (int64_t)(vm_max_object_size() / 8))) {
+        if (code != '{' && n < 0) {
             bad_data(code == '[' ? "list size out of range" : code == '<' || code == '>' ? "set size out of range"
                                                                                           : "tuple size out of range");
             break;
@@ -645,14 +642,12 @@ static Obj r_object_inner(Reader *rd, int code, int flag)
         if (flag && (idx = r_ref_reserve(rd)) < 0)
             break;
         if (code == ')' || code == '(') {
-            r[0] = tuple_new(n);
-            if (!r[0])
+            r[0] = list_new(0);
+            if (!r[0] || !r_sequence_items(rd, &r[0], n, false))
                 break;
-            for (int64_t i = 0; i < n; i++)
-                TUPLE_ITEMS(r[0])[i] = g_None;
-            res = r_sequence_items(rd, &r[0], n, false);
+            res = list_as_tuple(r[0]);
         } else if (code == '[') {
-            r[0] = list_new(n);
+            r[0] = list_new(0);
             if (!r[0])
                 break;
             if (flag && !r_ref_set(rd, idx, r[0]))
