@@ -33,3 +33,24 @@ for f in [lambda: u.name('\x00'), lambda: u.lookup('NOPE'), lambda: u.decimal('x
     except Exception as e: print(type(e).__name__, e)
 import re
 print(re.sub(r'\N{EM DASH}', '-', 'a\u2014b'), 'caf\u00e9' == u.normalize('NFC', 'cafe\u0301'))
+o = u.ucd_3_2_0
+print(o.unidata_version, type(o).__name__)
+h = hashlib.md5()
+for c in range(0, 0x110000, 163):
+    ch = chr(c)
+    h.update(('%s%s%s%d%d|%s|%s|%s|%s|%s' % (o.category(ch), o.bidirectional(ch), o.east_asian_width(ch), o.mirrored(ch), o.combining(ch),
+              o.decomposition(ch), o.decimal(ch, ''), o.digit(ch, ''), o.numeric(ch, ''), o.name(ch, ''))).encode())
+print('3.2 props', h.hexdigest())
+h = hashlib.md5()
+for c in range(0, 0x30000, 241):
+    ch = chr(c)
+    if 0xd800 <= c < 0xe000: continue
+    for form in ('NFC', 'NFD', 'NFKC', 'NFKD'):
+        h.update(o.normalize(form, ch + '\u0301\u0327a').encode('utf-8', 'surrogatepass'))
+print('3.2 normalize', h.hexdigest())
+print([o.normalize('NFC', chr(c)) == chr(c) for c in (0x2f868, 0x2f874, 0xf951)], ascii(o.normalize('NFD', '\U0002f868')))
+for bad in [lambda: o.name('\u0221'), lambda: o.lookup('LATIN SMALL LETTER D WITH CURL'), lambda: o.category('xy')]:
+    try: print(bad())
+    except Exception as e: print(type(e).__name__, e)
+import stringprep, encodings.idna
+print('bücher.example'.encode('idna'), b'xn--bcher-kva.example'.decode('idna'), stringprep.in_table_b1('\u00ad'), stringprep.map_table_b2('\u00df'), stringprep.in_table_c21('\u0080'), stringprep.in_table_d1('\u05d0'))
