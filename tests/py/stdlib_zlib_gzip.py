@@ -42,7 +42,17 @@ import gzip, io
 g = gzip.compress(data, mtime=0); print(len(g), gzip.decompress(g) == data)
 bio = io.BytesIO()
 with gzip.GzipFile(fileobj=bio, mode='wb', mtime=0) as f: f.write(data)
-print(gzip.decompress(bio.getvalue()) == data)   # reading a GzipFile needs io.BufferedReader over a raw stream (the io part of issue 22)
+print(gzip.decompress(bio.getvalue()) == data)
+bio.seek(0)
+with gzip.GzipFile(fileobj=bio) as f: print(f.read() == data)
+import tarfile
+tb = io.BytesIO()
+with tarfile.open(fileobj=tb, mode='w:gz') as t:
+    for name, content in (('a.txt', data[:5000]), ('b.bin', bytes(range(256)) * 4)):
+        ti = tarfile.TarInfo(name); ti.size = len(content); ti.mtime = 0; t.addfile(ti, io.BytesIO(content))
+tb.seek(0)
+with tarfile.open(fileobj=tb, mode='r:gz') as t:
+    print(t.getnames(), t.extractfile('a.txt').read() == data[:5000], len(t.extractfile('b.bin').read()))
 print(gzip.decompress(gzip.compress(b'a', mtime=0) + gzip.compress(b'b', mtime=0)))
 try: gzip.decompress(b'\x1f\x8b\x08\x00' + b'\x00' * 6 + b'garbage')
 except Exception as e: print(type(e).__name__, e)
