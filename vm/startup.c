@@ -263,6 +263,13 @@ static const struct {
     {"_io", io_module_init},
     {"signal", signal_module_init},
     {"_signal", signal_module_init},
+    {"binascii", binascii_module_init},
+    {"zlib", zlib_module_init},
+    {"_hashlib", hashlib_module_init},
+    {"_blake2", blake2_module_init},
+    {"marshal", marshal_module_init},
+    {"array", array_module_init},
+    {"unicodedata", unicodedata_module_init},
 };
 
 void vm_init_modules(void)

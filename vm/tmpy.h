@@ -734,6 +734,9 @@ typedef struct VMHooks {
     /* modules layer */
     int (*signals_check)(void);                          /* modules/signalmodule.c */
     int (*warn)(TypeObj *category, Obj message, Obj source);   /* modules/warningsmodule.c */
+    /* modules/arraymodule.c (set when array is imported): the bytearray an array.array keeps
+     * its items in, its struct letter and item size; NULL if v is no array (buffer protocol) */
+    Obj (*buffer_export)(Obj v, int *code, int64_t *itemsize);
 } VMHooks;
 extern VMHooks vm_hooks;   /* rt/interpstate.c */
 

@@ -52,6 +52,13 @@ Obj weakref_module_init(void);       /* _weakref */
 Obj gc_module_init(void);            /* gc */
 Obj sre_module_init(void);           /* _sre */
 Obj ast_module_init(void);           /* _ast */
+Obj binascii_module_init(void);      /* binascii */
+Obj zlib_module_init(void);          /* zlib (on libz) */
+Obj hashlib_module_init(void);       /* _hashlib (on OpenSSL's libcrypto) */
+Obj blake2_module_init(void);        /* _blake2 (on OpenSSL's libcrypto) */
+Obj marshal_module_init(void);       /* marshal */
+Obj array_module_init(void);         /* array */
+Obj unicodedata_module_init(void);   /* unicodedata */
 void gc_init(void);                  /* start-up: gc.callbacks, gc.garbage */
 void atexit_init(void);           /* start-up */
 void warnings_init(void);         /* start-up: _warnings' state */

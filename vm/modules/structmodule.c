@@ -3,7 +3,8 @@
  * written from the struct module's documentation. A format is parsed at
  * each use (formats are short); '@' (the default) is native size and
  * alignment of this x86-64 machine, '=', '<', '>' and '!' standard sizes
- * without alignment. Messages are CPython's. */
+ * without alignment. Messages are CPython's. pack_into writes into a
+ * bytearray or an array.array. */
 #include "modules.h"
 #include "objects/containers.h"
 #include "objects/numbers.h"
@@ -576,6 +577,18 @@ out:
     return res;
 }
 
+/* The bytearray pack_into writes into: a bytearray, or an array.array's
+ * storage (vm_hooks.buffer_export); NULL if v is neither. */
+static Obj writable_bytearray(Obj v)
+{
+    v = vm_unwrap(v);
+    if (TID(v) == TID_BYTEARRAY)
+        return v;
+    int code;
+    int64_t itemsize;
+    return TID(v) == TID_ITER && vm_hooks.buffer_export ? vm_hooks.buffer_export(v, &code, &itemsize) : NULL;
+}
+
 static Obj do_pack_into(const char *fname, Obj fmt, Obj *args, size_t nargs)
 {
     if (nargs < 2) {
@@ -590,7 +603,7 @@ static Obj do_pack_into(const char *fname, Obj fmt, Obj *args, size_t nargs)
         return NULL;
     Obj res = NULL;
     unsigned char *buf = NULL;
-    if (!(TID(vm_unwrap(args[0])) == TID_BYTEARRAY)) {
+    if (!writable_bytearray(args[0])) {
         if (TYPE(args[0]) == T_memoryview)
             err_set(E_NotImplementedError, "pack_into() into a memoryview is not built in tmpy yet");
         else
@@ -604,7 +617,7 @@ static Obj do_pack_into(const char *fname, Obj fmt, Obj *args, size_t nargs)
     int64_t offset;
     if (vm_index_i64(args[1], &offset) < 0)
         goto out;
-    int64_t len = BYTEARRAY(vm_unwrap(args[0]))->length;   /* args[0]: the offset's __index__ may move it */
+    int64_t len = BYTEARRAY(writable_bytearray(args[0]))->length;   /* args[0]: the offset's __index__ may move it */
     if (offset < 0) {
         if (offset + f.size > 0) {
             struct_error("no space to pack %lld bytes at offset %lld", (long long)f.size, (long long)offset);
@@ -630,7 +643,7 @@ static Obj do_pack_into(const char *fname, Obj fmt, Obj *args, size_t nargs)
     if (pack_values(&f, args + 2, buf) < 0)
         goto out;
     /* the values' __index__ may have resized the bytearray */
-    Obj ba = vm_unwrap(args[0]);
+    Obj ba = writable_bytearray(args[0]);
     if (BYTEARRAY(ba)->length - offset < f.size) {
         struct_error("pack_into requires a buffer of at least %lld bytes", (long long)(f.size + offset));
         goto out;

@@ -174,6 +174,13 @@ bool bytes_like(Obj v, const char **p, int64_t *n)
     unsigned tid = TID(v);
     if (tid == TID_MEMORYVIEW)
         return memview_contiguous_data(v, p, n);
+    if (tid == TID_ITER && vm_hooks.buffer_export) {   /* an array.array: its storage bytearray */
+        int code;
+        int64_t itemsize;
+        Obj base = vm_hooks.buffer_export(v, &code, &itemsize);
+        if (base)
+            v = base, tid = TID_BYTEARRAY;
+    }
     if (tid != TID_BYTES && tid != TID_BYTEARRAY)
         return false;
     *p = (const char *)bdata(v, n);

@@ -337,6 +337,27 @@ static Obj mv_from_object(Obj obj)
         vm_unroots(r);
         return res;
     }
+    int code = 'B';
+    int64_t itemsize = 1;
+    Obj exported = tid == TID_ITER && vm_hooks.buffer_export ? vm_hooks.buffer_export(v, &code, &itemsize) : NULL;
+    if (exported) {   /* an array.array: a view of its storage bytearray in its item format */
+        if (!format_size(code)) {
+            err_format(E_NotImplementedError, "memoryview: format '%c' is not supported", code);
+            return NULL;
+        }
+        Obj *r = vm_roots(5);
+        Obj res = NULL;
+        r[0] = obj;
+        r[1] = exported;
+        char fmt[2] = {(char)code, 0};
+        int64_t len, one = itemsize;
+        bytes_storage(r[1], &len);
+        len /= itemsize;
+        if ((r[2] = str_intern_cstr(fmt)) && (r[3] = int_tuple(&len, 1)) && (r[4] = int_tuple(&one, 1)))
+            res = mv_alloc(r, 0, itemsize, code, 0);
+        vm_unroots(r);
+        return res;
+    }
     if (tid != TID_BYTES && tid != TID_BYTEARRAY) {
         err_format(E_TypeError, "memoryview: a bytes-like object is required, not '%s'", type_name(obj));
         return NULL;

@@ -190,6 +190,30 @@ static Obj builtin_objclass_get(Obj *args, size_t nargs, Obj kw)
     return o;
 }
 
+/* __reduce__ (pickle): a module's function or a builtin by its name, which
+ * pickle saves as a global; a method as getattr(self or its class, name). */
+static Obj builtin_reduce(Obj *args, size_t nargs, Obj kw)
+{
+    Obj b = args[0];
+    Obj self = BUILTIN(b)->self, owner = BUILTIN(b)->owner;
+    if ((!self || TID(self) == TID_MODULE) && !(owner && !self))
+        return str_from_cstr(BUILTIN(b)->def->name);
+    Obj *r = vm_roots(3);
+    Obj res = NULL;
+    r[0] = self ? self : owner;
+    r[1] = str_from_cstr(BUILTIN(args[0])->def->name);
+    r[2] = r[1] ? dict_getitem_cstr(g_builtins, "getattr") : NULL;
+    if (r[2] && (r[1] = tuple_pack(2, r[0], r[1])))
+        res = tuple_pack(2, r[2], r[1]);
+    vm_unroots(r);
+    return res;
+}
+
+static const MethodDef builtin_methods[] = {
+    {"__reduce__", builtin_reduce, METH_NOARGS, NULL},
+    {NULL, NULL, 0, NULL},
+};
+
 /* Method descriptors of defs (bound on access, checked against `owner`)
  * into a class namespace dict, for classes made by calling type(). */
 int builtin_add_to_dict(Obj ns, const MethodDef *defs, TypeObj *owner)
@@ -222,5 +246,6 @@ void builtin_init_type(void)
     type_add_getset(t, "__doc__", builtin_doc_get, NULL);
     type_add_getset(t, "__module__", builtin_module_get, NULL);
     type_add_getset(t, "__objclass__", builtin_objclass_get, NULL);
+    type_add_methods(t, builtin_methods);
     type_ready(t);
 }
