@@ -151,8 +151,10 @@ static inline int eval_enter_level(void)
 static inline void eval_leave_level(void) { vm_eval_levels--; }
 
 /* Transactions (txstate.c; STM build). A transaction that may abort starts
- * only at a yield point of the outermost eval loop and spans vm_tx_length
- * yield points (TMPY_TXLEN); anywhere else a transaction runs inevitable. */
+ * only at a yield point (of an eval loop at any depth: its eval_run is the
+ * restart point) and spans vm_tx_length yield points (TMPY_TXLEN); anywhere
+ * else a transaction runs inevitable, and so does one whose loop returned
+ * to C. */
 #define VM_TX_LENGTH_DEFAULT 1000   /* measured: bench/py_stm.py, docs/ARCHITECTURE.md */
 /* Per-yield-point lengths (txstate.c; paper 001, section 4.3): a site whose
  * transactions abort more than THRESHOLD times in a PERIOD of them has its
@@ -163,6 +165,7 @@ static inline void eval_leave_level(void) { vm_eval_levels--; }
 extern int vm_tx_length;
 extern __thread int vm_tx_countdown;     /* yield points left in this transaction */
 extern __thread Frame *vm_tx_low;        /* lowest frame saved for an abort; NULL: none */
+extern __thread int vm_tx_level;         /* the eval level an abort restarts at; 0: cannot abort */
 void vm_tx_started(void);                /* after tm_start_transaction at a yield point */
 void vm_tx_commit(void);                 /* commit (may abort) and drop the undo log */
 void vm_tx_init(void);                   /* start-up: the abort hook (STM) */

@@ -4,9 +4,10 @@
  * the nursery) but not what the interpreter keeps outside it: frame slots on
  * the shadow stack, Frame records in the per-thread C array, vm_ts and the
  * eval loop's C locals. A transaction that may abort starts only at a yield
- * point of the outermost eval loop (vm_eval_levels == 1), whose C frame
- * outlives it; everything else (start-up, after a blocking call, a new
- * thread) runs inevitable until the loop's next yield point.
+ * point of an eval loop (at any depth: vm_tx_level), whose eval_run C frame
+ * outlives it until the loop returns to C, which makes it inevitable first
+ * (eval.c, LEAVE_RUN); everything else (start-up, after a blocking call, a
+ * new thread) runs inevitable until a loop's next yield point.
  *
  * At the start we save what the transaction can change below the frames it
  * creates itself: vm_ts and the thread's root slots, the innermost frame's
@@ -34,6 +35,7 @@ int vm_tx_length = VM_TX_LENGTH_DEFAULT;
 
 __thread int vm_tx_countdown;
 __thread Frame *vm_tx_low;
+__thread int vm_tx_level;
 
 #if TM_STM
 static void vm_tx_forget(void);
@@ -331,6 +333,7 @@ void vm_tx_started(void)
         repr_depth_set(head.repr_depth);
         tm_self.ss_top = head.ss_top;
         vm_tx_low = head.low;
+        vm_tx_level = head.eval_levels;
         str_cursor_reset();   /* the abort reuses nursery addresses */
         eval_trace_after_abort();
         vm_txmalloc_free_all();
@@ -367,6 +370,7 @@ void vm_tx_started(void)
     if (vm_ts.frame)
         save_frame(vm_ts.frame, (Obj *)tm_self.ss_top);
     head.low = vm_tx_low;
+    vm_tx_level = vm_eval_levels;
     initial_runs = nruns;
     /* +1: the loop may resume at the yield point that ended the last
      * transaction (an instruction redone), which must not end this one at
@@ -382,6 +386,7 @@ static void vm_tx_forget(void)
     if (runs)
         tm_self.undo_top = tm_self.undo_base;
     vm_tx_low = NULL;
+    vm_tx_level = 0;
 }
 
 void vm_tx_commit(void)
