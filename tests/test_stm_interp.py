@@ -223,3 +223,38 @@ def test_divergent_injection_moves_the_clocks():
     assert int(injected) > 1000 and float(ahead) > int(injected) * 25e-6 - 0.02, (injected, ahead)
     injected, ahead = run(CLOCK_SKEW, env).stdout.split()
     assert int(injected) > 1000 and abs(float(ahead)) < 0.03, (injected, ahead)
+
+
+# A trace function with loops of its own: with short transactions and
+# injected aborts, transactions start and restart inside it (a nested eval
+# level); the restart must keep it marked as running (trace.c's busy), or
+# the trace function's own frames get traced.
+TRACE_IN_TRACER = """
+import sys
+events = []
+def tracer(frame, event, arg):
+    if frame.f_code.co_name in ("work", "tracer"):
+        n = 0
+        for i in range(20):
+            n += i
+        events.append((event, frame.f_code.co_name))
+    return tracer
+def work():
+    t = 0
+    for i in range(30):
+        t += i
+    return t
+sys.settrace(tracer)
+r = [work() for _ in range(5)]
+sys.settrace(None)
+print(r[0], len(events), sorted(set(events)))
+"""
+
+
+def test_abort_inside_trace_function_keeps_it_untraced():
+    want = subprocess.run([str(BUILD / "tmpy-gil"), "-c", TRACE_IN_TRACER], capture_output=True, text=True,
+                          timeout=60).stdout
+    assert "'tracer'" not in want
+    for seed in range(1, 6):
+        p = run(TRACE_IN_TRACER, {"TMPY_TXLEN": "2", "TMPY_STM_INJECT_ABORTS": f"0.1:{seed}"}, timeout=60)
+        assert p.stdout == want, (seed, p.stdout, p.stderr[-300:])

@@ -323,7 +323,8 @@ int eval_trace_return(Frame *f, Obj v);   /* return event (v NULL: the frame end
 int eval_trace_exception(Frame *f);       /* exception event: the current exception passes through f */
 int eval_profile_c(Frame *f, int what, Obj callable);   /* c_call (0), c_return (1), c_exception (2) */
 void eval_dispatch_update(void);          /* eval.c: the loop's dispatch table for this thread's state */
-void eval_trace_after_abort(void);       /* STM: the thread's tracing state after an abort restored its roots */
+int eval_trace_busy(void);               /* STM: inside how many trace or profile function calls */
+void eval_trace_after_abort(int busy_at_start);   /* STM: the tracing state after an abort restored the roots */
 
 
 /* ---- The eval layer's API to the layers above (moved from tmpy.h) ---- */

@@ -58,6 +58,7 @@ static __thread struct {
     VMThread ts;
     int eval_levels;
     int repr_depth;
+    int trace_busy;
     object_t **ss_top;
     Frame *low;
 } head;
@@ -335,7 +336,7 @@ void vm_tx_started(void)
         vm_tx_low = head.low;
         vm_tx_level = head.eval_levels;
         str_cursor_reset();   /* the abort reuses nursery addresses */
-        eval_trace_after_abort();
+        eval_trace_after_abort(head.trace_busy);
         vm_txmalloc_free_all();
         nruns = initial_runs;
         tm_self.undo_top = tm_self.undo_base + (nruns ? runs[nruns - 1].at + runs[nruns - 1].n : 0);
@@ -365,6 +366,7 @@ void vm_tx_started(void)
     head.ts = vm_ts;
     head.eval_levels = vm_eval_levels;
     head.repr_depth = repr_depth_get();
+    head.trace_busy = eval_trace_busy();
     head.ss_top = tm_self.ss_top;
     save_run(vm_ts.roots, ROOT_COUNT, NULL);
     if (vm_ts.frame)
