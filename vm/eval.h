@@ -168,6 +168,7 @@ extern __thread Frame *vm_tx_low;        /* lowest frame saved for an abort; NUL
 extern __thread int vm_tx_level;         /* the eval level an abort restarts at; 0: cannot abort */
 void vm_tx_started(void);                /* after tm_start_transaction at a yield point */
 void vm_tx_commit(void);                 /* commit (may abort) and drop the undo log */
+bool vm_tx_nested_may_end(void);         /* a nested level's yield point may end the transaction now */
 void vm_tx_init(void);                   /* start-up: the abort hook (STM) */
 void vm_tx_save_frame_slow(Frame *f, Obj *above);
 extern bool vm_tx_stats_enabled;         /* TMPY_STATS=1 */
