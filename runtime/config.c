@@ -157,6 +157,8 @@ int tm_config_from_env(tm_config *c, char *err, size_t errlen)
         c->inject_aborts = rate;
         c->inject_seed = seed;
     }
+    if (env_flag("TMPY_STM_INJECT_DIVERGE", &c->inject_diverge, err, errlen))
+        return -1;
     v = tm_config_tm_option ? tm_config_tm_option : getenv("TMPY_TM");
     if (v && *v) {
         if (strcmp(v, TM_STM ? "stm" : "gil") != 0 && (TM_STM || strcmp(v, "htm") != 0)) {

@@ -20,6 +20,8 @@ typedef struct tm_config {
     int stm_cm;             /* TMPY_STM_CM: the contention manager (contention.h), TM_CM_CFG_* */
     double inject_aborts;   /* TMPY_STM_INJECT_ABORTS=RATE[:SEED]: probability of a forced abort at */
     uint64_t inject_seed;   /* each commit, barrier slow path and allocation slow path (tests) */
+    bool inject_diverge;    /* TMPY_STM_INJECT_DIVERGE=1: an injected abort's retry sees another world
+                               (the clocks moved on, another thread's commit landed; stm.c) */
     bool tm_htm;            /* TMPY_TM=htm (or --tm=htm): the GIL build elides its GIL with HTM */
     const char *htm_fake;   /* TMPY_HTM_FAKE: the fake HTM's script or model (tests), NULL: RTM */
     uint32_t htm_txlen;     /* TMPY_HTM_TXLEN: a constant transaction length, 0: per yield point */

@@ -20,6 +20,7 @@
 #if TM_STM
 
 #include <errno.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -513,17 +514,48 @@ void tm_abort_transaction(void) { abort_self(TM_ABORT_EXPLICIT); }
  * from the seed and its thread index, so a run repeats per thread. */
 static __thread uint64_t inject_state;
 
-void tm_stm_maybe_inject_abort(void)
+static uint64_t inject_draw(void)
 {
-    if (tm_cfg.inject_aborts <= 0 || !tm_self.segment || is_inevitable(tm_self.segment))
-        return;
     if (!inject_state)
         inject_state = (tm_cfg.inject_seed + tm_self.index) * 0x9E3779B97F4A7C15ull | 1;
     inject_state ^= inject_state << 13;
     inject_state ^= inject_state >> 7;
     inject_state ^= inject_state << 17;
-    if ((double)(inject_state >> 11) * 0x1.0p-53 < tm_cfg.inject_aborts)
+    return inject_state;
+}
+
+/* TMPY_STM_INJECT_DIVERGE=1: a retry normally runs at once on the world
+ * its aborted run saw, so it takes the same path and sets C state as the
+ * aborted run did. Here an injected abort first moves the world on: the
+ * interpreter's clocks jump ahead (by 1 ns to 100 us: code that branches on
+ * the clock may branch the other way), and the thread waits a little,
+ * parking at safe points, for another thread's transaction to start or end,
+ * so that a pending commit lands before the retry reads again. The skew
+ * only grows, for every thread: the clocks stay monotonic. */
+uint64_t tm_clock_skew_ns;
+
+#define DIVERGE_MAX_SKEW_NS 100000
+#define DIVERGE_WAIT_ROUNDS 64
+
+static void diverge_before_retry(void)
+{
+    __atomic_add_fetch(&tm_clock_skew_ns, 1 + inject_draw() % DIVERGE_MAX_SKEW_NS, __ATOMIC_RELAXED);
+    uint64_t e = __atomic_load_n(&sync_epoch, __ATOMIC_ACQUIRE);
+    for (int i = 0; i < DIVERGE_WAIT_ROUNDS && __atomic_load_n(&sync_epoch, __ATOMIC_ACQUIRE) == e; i++) {
+        tm_safepoint();   /* a committer may be waiting for us (it may also abort us) */
+        sched_yield();
+    }
+}
+
+void tm_stm_maybe_inject_abort(void)
+{
+    if (tm_cfg.inject_aborts <= 0 || !tm_self.segment || is_inevitable(tm_self.segment))
+        return;
+    if ((double)(inject_draw() >> 11) * 0x1.0p-53 < tm_cfg.inject_aborts) {
+        if (tm_cfg.inject_diverge)
+            diverge_before_retry();
         abort_self(TM_ABORT_INJECTED);
+    }
 }
 
 /* What a commit needs to know about the other segments, gathered once
@@ -1136,6 +1168,7 @@ int tm_inevitable_segment(void) { return 1; }   /* the GIL holder is always inev
 void tm_set_nursery_end(uintptr_t end) { TM_SEGLOCAL->nursery_end = end; }
 void tm_stm_init(void) {}
 void tm_stm_maybe_inject_abort(void) {}
+uint64_t tm_clock_skew_ns;   /* no injection here: always 0 */
 void tm_stm_get_stats(tm_stm_stats *out) { *out = (tm_stm_stats){0}; }
 tm_txlen_policy tm_stm_txlen_policy;
 void tm_stm_txlen_init(const tm_txlen_params *params) { tm_txlen_init(&tm_stm_txlen_policy, params); }

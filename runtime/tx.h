@@ -20,6 +20,11 @@
 
 #include <setjmp.h>
 
+/* TMPY_STM_INJECT_DIVERGE=1 (tests): how far injected aborts have moved the
+ * clocks the interpreter shows (time.time, monotonic, perf_counter) ahead;
+ * only grows; always 0 otherwise and in the GIL build (stm.c). */
+extern uint64_t tm_clock_skew_ns;
+
 /* Why a transaction aborted (statistics and tests). */
 enum tm_abort_cause {
     TM_ABORT_NONE,

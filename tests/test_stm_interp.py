@@ -183,6 +183,125 @@ def test_transactions_of_one_yield_point_make_progress():
         assert p.returncode == 0 and p.stdout.split() == ["1225", "1275"], (env, p.stdout, p.stderr)
 
 
+SPIN_IN_CALLBACK = ROOT / "tests" / "py" / "thread_spin_in_callback.py"
+
+
+@pytest.mark.parametrize("env", [{"TMPY_SEGMENTS": "2", "TMPY_STM_SOLO": "0"},
+                                 {"TMPY_SEGMENTS": "1", "TMPY_STM_SOLO": "0"},
+                                 {"TMPY_SEGMENTS": "8"},
+                                 {"TMPY_SEGMENTS": "2", "TMPY_TXLEN": "2", "TMPY_STM_INJECT_ABORTS": "0.2:4"}],
+                         ids=["solo0-2seg", "solo0-1seg", "8seg", "txlen2-inject"])
+def test_spinning_callback_commits(env):
+    """Issue 21, reproducer 5: an inevitable transaction spinning in Python
+    code called from C commits at its yield points (the differential
+    variants run it at 1 and 4 segments, injected, under the checker)."""
+    p = subprocess.run([str(TMPY), SPIN_IN_CALLBACK.name], cwd=SPIN_IN_CALLBACK.parent, capture_output=True,
+                       text=True, timeout=120, env={**os.environ, **env})
+    assert p.returncode == 0 and p.stdout.splitlines()[-1] == "all done", (p.stdout[-300:], p.stderr[-500:])
+
+
+# Python called from C, three levels deep: map's callback builds a dict whose
+# __eq__ resumes generators from sum(), sorts with a key function, and raises
+# and catches inside a generator. With transactions of one or three yield
+# points and injected aborts, transactions start, abort and restart at every
+# level (python3 prints 51424).
+NESTED = """
+def gen(n):
+    for i in range(n):
+        if i % 7 == 3:
+            try:
+                raise ValueError(i)
+            except ValueError as e:
+                yield e.args[0] * 2
+        else:
+            yield i
+def key(x):
+    t = 0
+    for j in range(x % 13):
+        t += j
+    return (t, -x)
+class K:
+    def __init__(self, v): self.v = v
+    def __hash__(self): return self.v % 5
+    def __eq__(self, o):
+        return sum(gen(self.v % 11)) == sum(gen(o.v % 11)) and self.v == o.v
+def cb(x):
+    d = {K(i): i for i in range(x % 17)}
+    s = sum(d.get(K(i), 0) for i in range(x % 19))
+    return s + sum(sorted(range(x % 23), key=key)[:3]) + sum(gen(x % 29))
+print(sum(map(cb, range(300))))
+"""
+
+
+@pytest.mark.parametrize("txlen,seed", [("1", 1), ("3", 2), ("3", 3)])
+def test_transactions_restart_at_nested_levels(txlen, seed):
+    for extra in ({}, {"TMPY_GC_DEBUG": "move"}):
+        p = run(NESTED, {"TMPY_TXLEN": txlen, "TMPY_STM_INJECT_ABORTS": f"0.1:{seed}", **extra}, timeout=120)
+        assert p.returncode == 0 and p.stdout.strip() == "51424", (extra, p.stdout, p.stderr[-500:])
+
+
+# Wall time from /proc/uptime (not skewed, 10 ms steps) against
+# time.monotonic() across work that injected aborts cut short.
+CLOCK_SKEW = """
+import time, tm
+def uptime():
+    with open('/proc/uptime') as f:
+        return float(f.read().split()[0])
+u0, m0 = uptime(), time.monotonic()
+t = 0
+for i in range(20000):
+    t += len([i, i + 1])
+m1, u1 = time.monotonic(), uptime()
+print(tm.stats()["aborts_by_cause"].get("injected", 0), (m1 - m0) - (u1 - u0))
+"""
+
+
+def test_divergent_injection_moves_the_clocks():
+    """TMPY_STM_INJECT_DIVERGE=1: every injected abort moves time.monotonic()
+    ahead by 1 ns to 100 us (50 us on average), so a retry that branches on
+    the clock may branch the other way; without it the clocks agree."""
+    env = {"TMPY_TXLEN": "5", "TMPY_STM_INJECT_ABORTS": "0.2:2"}
+    injected, ahead = run(CLOCK_SKEW, {**env, "TMPY_STM_INJECT_DIVERGE": "1"}).stdout.split()
+    assert int(injected) > 1000 and float(ahead) > int(injected) * 25e-6 - 0.02, (injected, ahead)
+    injected, ahead = run(CLOCK_SKEW, env).stdout.split()
+    assert int(injected) > 1000 and abs(float(ahead)) < 0.03, (injected, ahead)
+
+
+# A trace function with loops of its own: with short transactions and
+# injected aborts, transactions start and restart inside it (a nested eval
+# level); the restart must keep it marked as running (trace.c's busy), or
+# the trace function's own frames get traced.
+TRACE_IN_TRACER = """
+import sys
+events = []
+def tracer(frame, event, arg):
+    if frame.f_code.co_name in ("work", "tracer"):
+        n = 0
+        for i in range(20):
+            n += i
+        events.append((event, frame.f_code.co_name))
+    return tracer
+def work():
+    t = 0
+    for i in range(30):
+        t += i
+    return t
+sys.settrace(tracer)
+r = [work() for _ in range(5)]
+sys.settrace(None)
+print(r[0], len(events), sorted(set(events)))
+"""
+
+
+def test_abort_inside_trace_function_keeps_it_untraced():
+    want = subprocess.run([str(BUILD / "tmpy-gil"), "-c", TRACE_IN_TRACER], capture_output=True, text=True,
+                          timeout=60).stdout
+    assert "'tracer'" not in want
+    for seed in range(1, 6):
+        p = run(TRACE_IN_TRACER, {"TMPY_TXLEN": "2", "TMPY_STM_INJECT_ABORTS": f"0.1:{seed}"}, timeout=60)
+        assert p.stdout == want, (seed, p.stdout, p.stderr[-300:])
+
+
 # Issue 21's reproducers: their retries take another path (the clock, a
 # rare writer's commit), so C state an aborted run set shows. tests/test_py.py
 # runs them in its variants; here also in the settings of the issue (very

@@ -1320,14 +1320,16 @@ static Obj eval_loop(Frame *entry, int throwing, int *status, bool *tx_break)
         LOAD_FRAME();                         \
     } while (0)
 /* A yield point. STM: every vm_tx_length of them (outside `with
- * tm.atomic:`) the outermost loop returns to eval_run to end the
- * transaction; `redo` is 1 where the point comes before the instruction's
- * work (the instruction runs again when the loop resumes), 0 after it.
- * GIL: hand the GIL on if a thread waits. */
+ * tm.atomic:`) the loop returns to its eval_run to end the transaction, at
+ * any eval depth (at a nested one not too often: vm_tx_nested_may_end);
+ * `redo` is 1 where the point comes before the
+ * instruction's work (the instruction runs again when the loop resumes), 0
+ * after it. GIL: hand the GIL on if a thread waits. */
 #if TM_STM
 #define YIELD_POINT_AT(redo)                                           \
     do {                                                               \
-        if (unlikely(--vm_tx_countdown <= 0) && tx_break && !vm_ts.atomic) { \
+        if (unlikely(--vm_tx_countdown <= 0) && !vm_ts.atomic &&      \
+            (vm_eval_levels == 1 || vm_tx_nested_may_end())) {         \
             f->sp = sp;                                                \
             f->ip = ip - (redo);                                       \
             *tx_break = true;                                          \
@@ -1335,11 +1337,12 @@ static Obj eval_loop(Frame *entry, int throwing, int *status, bool *tx_break)
         }                                                              \
         tm_safepoint();   /* a committer may be waiting for us */      \
     } while (0)
-/* Leaving the outermost loop while a transaction that may abort runs: C
- * code continues it, which an abort could not rewind. */
+/* Leaving the loop whose eval_run the running transaction would restart
+ * in after an abort: C code continues it, which an abort could not
+ * rewind, so it becomes inevitable (vm_tx_level is 0 when it is). */
 #define LEAVE_RUN()                                                    \
     do {                                                               \
-        if (vm_tx_low && vm_eval_levels == 1)                          \
+        if (unlikely(vm_tx_level >= vm_eval_levels))                   \
             vm_tx_become_inevitable();                                 \
     } while (0)
 #else
@@ -2946,31 +2949,34 @@ unwind:
 }
 #pragma GCC diagnostic pop
 
-/* The loop, entered from C. In the outermost loop (STM) transactions end at
- * yield points: the loop returns here, the transaction commits and the next
+/* The loop, entered from C. STM: transactions end at yield points, at any
+ * eval depth: the loop returns here, the transaction commits and the next
  * one starts in this C frame, which outlives it (the setjmp an abort comes
- * back to; txstate.c then has the frames as they were at its start), and the
- * loop resumes on the innermost frame. */
+ * back to; txstate.c then has the frames as they were at its start), and
+ * the loop resumes on the innermost frame. The C frames below this one
+ * (a builtin that called Python) wait for the loop to return: an abort
+ * never goes below it, and the loop leaves it only inevitable (LEAVE_RUN).
+ * Weak callbacks and finalizers run between transactions of the
+ * outermost loop only (gcwork.c). */
 Obj eval_run(Frame *entry, int throwing, int *status)
 {
 #if TM_STM
-    if (vm_eval_levels == 1) {
-        bool brk = false;
-        Obj r = eval_loop(entry, throwing, status, &brk);
-        while (brk) {
-            tm_cm_continue_next();   /* a serialised thread may keep the token */
-            vm_tx_commit();
-            tm_start_transaction();
-            vm_tx_started();   /* the saved state back after an abort, else a snapshot */
-            if (unlikely(tm_gc_pending))
-                vm_run_gc_work();   /* weak callbacks, finalizers: inevitable (gcwork.c) */
-            brk = false;
-            r = eval_loop(vm_ts.frame, 0, status, &brk);
-        }
-        return r;
+    bool brk = false;
+    Obj r = eval_loop(entry, throwing, status, &brk);
+    while (brk) {
+        tm_cm_continue_next();   /* a serialised thread may keep the token */
+        vm_tx_commit();
+        tm_start_transaction();
+        vm_tx_started();   /* the saved state back after an abort, else a snapshot */
+        if (unlikely(tm_gc_pending) && vm_eval_levels == 1)
+            vm_run_gc_work();   /* weak callbacks, finalizers: inevitable (gcwork.c) */
+        brk = false;
+        r = eval_loop(vm_ts.frame, 0, status, &brk);
     }
-#endif
+    return r;
+#else
     return eval_loop(entry, throwing, status, NULL);
+#endif
 }
 
 /* ------------------------------------------------------------------ */

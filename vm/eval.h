@@ -151,8 +151,10 @@ static inline int eval_enter_level(void)
 static inline void eval_leave_level(void) { vm_eval_levels--; }
 
 /* Transactions (txstate.c; STM build). A transaction that may abort starts
- * only at a yield point of the outermost eval loop and spans vm_tx_length
- * yield points (TMPY_TXLEN); anywhere else a transaction runs inevitable. */
+ * only at a yield point (of an eval loop at any depth: its eval_run is the
+ * restart point) and spans vm_tx_length yield points (TMPY_TXLEN); anywhere
+ * else a transaction runs inevitable, and so does one whose loop returned
+ * to C. */
 #define VM_TX_LENGTH_DEFAULT 1000   /* measured: bench/py_stm.py, docs/ARCHITECTURE.md */
 /* Per-yield-point lengths (txstate.c; paper 001, section 4.3): a site whose
  * transactions abort more than THRESHOLD times in a PERIOD of them has its
@@ -163,8 +165,10 @@ static inline void eval_leave_level(void) { vm_eval_levels--; }
 extern int vm_tx_length;
 extern __thread int vm_tx_countdown;     /* yield points left in this transaction */
 extern __thread Frame *vm_tx_low;        /* lowest frame saved for an abort; NULL: none */
+extern __thread int vm_tx_level;         /* the eval level an abort restarts at; 0: cannot abort */
 void vm_tx_started(void);                /* after tm_start_transaction at a yield point */
 void vm_tx_commit(void);                 /* commit (may abort) and drop the undo log */
+bool vm_tx_nested_may_end(void);         /* a nested level's yield point may end the transaction now */
 void vm_tx_init(void);                   /* start-up: the abort hook (STM) */
 void vm_tx_save_frame_slow(Frame *f, Obj *above);
 extern bool vm_tx_stats_enabled;         /* TMPY_STATS=1 */
@@ -322,7 +326,8 @@ int eval_trace_return(Frame *f, Obj v);   /* return event (v NULL: the frame end
 int eval_trace_exception(Frame *f);       /* exception event: the current exception passes through f */
 int eval_profile_c(Frame *f, int what, Obj callable);   /* c_call (0), c_return (1), c_exception (2) */
 void eval_dispatch_update(void);          /* eval.c: the loop's dispatch table for this thread's state */
-void eval_trace_after_abort(void);       /* STM: the thread's tracing state after an abort restored its roots */
+int eval_trace_busy(void);               /* STM: inside how many trace or profile function calls */
+void eval_trace_after_abort(int busy_at_start);   /* STM: the tracing state after an abort restored the roots */
 
 
 /* ---- The eval layer's API to the layers above (moved from tmpy.h) ---- */

@@ -87,11 +87,14 @@ static void sync_flags(void)
 }
 
 /* STM: an abort restored the root slots as they were when the transaction
- * started, at a yield point of the outermost loop, where no trace function
- * runs: `busy` (C state the abort skipped past) is 0 there. */
-void eval_trace_after_abort(void)
+ * started, at a yield point of some eval level, which may be inside a trace
+ * function: `busy` (C state the abort skipped past) gets its value of then
+ * back (txstate.c saves it with eval_trace_busy). */
+int eval_trace_busy(void) { return busy; }
+
+void eval_trace_after_abort(int busy_at_start)
 {
-    busy = 0;
+    busy = busy_at_start;
     sync_flags();
 }
 

@@ -16,18 +16,27 @@ static Obj g_struct_time;   /* time.struct_time */
 static const char *const st_fields[] = {"tm_year", "tm_mon", "tm_mday", "tm_hour", "tm_min",
                                         "tm_sec", "tm_wday", "tm_yday", "tm_isdst"};
 
+/* The clocks Python reads. Wall and monotonic time include the skew that
+ * injected aborts add under TMPY_STM_INJECT_DIVERGE=1 (tests: a retry sees
+ * a later time; runtime/tx.h); CPU clocks do not. */
 static int64_t clock_ns(clockid_t id)
 {
     struct timespec ts;
     clock_gettime(id, &ts);
-    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+    int64_t ns = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+    if (id == CLOCK_REALTIME || id == CLOCK_MONOTONIC)
+        ns += (int64_t)__atomic_load_n(&tm_clock_skew_ns, __ATOMIC_RELAXED);
+    return ns;
 }
 
 static double clock_s(clockid_t id)
 {
     struct timespec ts;
     clock_gettime(id, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+    double s = (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+    if (id == CLOCK_REALTIME || id == CLOCK_MONOTONIC)
+        s += (double)__atomic_load_n(&tm_clock_skew_ns, __ATOMIC_RELAXED) * 1e-9;
+    return s;
 }
 
 #define CLOCK_FN(pyname, id)                                                   \

@@ -8,8 +8,9 @@
  * allocates is recorded in a per-thread set and dropped from it when freed.
  * An abort frees what the set still holds: the C frames or the heap objects
  * that owned those blocks were discarded with it (a transaction that may
- * abort starts only where no C builtin runs). A commit empties the set: the
- * blocks belong to their owners from then on.
+ * abort starts only at an eval loop's yield point; the C builtins below that
+ * loop wait for it to return and allocate nothing meanwhile). A commit
+ * empties the set: the blocks belong to their owners from then on.
  *
  * Two kinds of owner survive an abort and must not lose their block:
  *  - C state that an abort does not undo (a static cache, a per-thread

@@ -4,9 +4,10 @@
  * the nursery) but not what the interpreter keeps outside it: frame slots on
  * the shadow stack, Frame records in the per-thread C array, vm_ts and the
  * eval loop's C locals. A transaction that may abort starts only at a yield
- * point of the outermost eval loop (vm_eval_levels == 1), whose C frame
- * outlives it; everything else (start-up, after a blocking call, a new
- * thread) runs inevitable until the loop's next yield point.
+ * point of an eval loop (at any depth: vm_tx_level), whose eval_run C frame
+ * outlives it until the loop returns to C, which makes it inevitable first
+ * (eval.c, LEAVE_RUN); everything else (start-up, after a blocking call, a
+ * new thread) runs inevitable until a loop's next yield point.
  *
  * At the start we save what the transaction can change below the frames it
  * creates itself: vm_ts and the thread's root slots, the innermost frame's
@@ -29,14 +30,27 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 
 int vm_tx_length = VM_TX_LENGTH_DEFAULT;
 
 __thread int vm_tx_countdown;
 __thread Frame *vm_tx_low;
+__thread int vm_tx_level;
 
 #if TM_STM
 static void vm_tx_forget(void);
+
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static __thread uint64_t last_commit_ns;
+static bool length_pinned;   /* TMPY_TXLEN */
+
 
 /* One saved run of shadow-stack slots, with the frame record they belong to. */
 typedef struct SavedRun {
@@ -56,6 +70,7 @@ static __thread struct {
     VMThread ts;
     int eval_levels;
     int repr_depth;
+    int trace_busy;
     object_t **ss_top;
     Frame *low;
 } head;
@@ -406,8 +421,10 @@ void vm_tx_init(void)
         fprintf(stderr, "tmpy: error: TMPY_TXLEN_DYNAMIC must be INITIAL,PERIOD,THRESHOLD,MINIMUM, got '%s'\n", dyn);
         exit(1);
     }
-    if (getenv("TMPY_TXLEN"))   /* checked by main: vm_tx_length has it */
+    if (getenv("TMPY_TXLEN")) {   /* checked by main: vm_tx_length has it */
         p.constant = (uint32_t)vm_tx_length;
+        length_pinned = true;
+    }
     tm_stm_txlen_init(&p);
 }
 
@@ -444,8 +461,9 @@ void vm_tx_started(void)
         repr_depth_set(head.repr_depth);
         tm_self.ss_top = head.ss_top;
         vm_tx_low = head.low;
+        vm_tx_level = head.eval_levels;
         str_cursor_reset();   /* the abort reuses nursery addresses */
-        eval_trace_after_abort();
+        eval_trace_after_abort(head.trace_busy);
         vm_txmalloc_free_all();
         nruns = initial_runs;
         tm_self.undo_top = tm_self.undo_base + (nruns ? runs[nruns - 1].at + runs[nruns - 1].n : 0);
@@ -475,11 +493,13 @@ void vm_tx_started(void)
     head.ts = vm_ts;
     head.eval_levels = vm_eval_levels;
     head.repr_depth = repr_depth_get();
+    head.trace_busy = eval_trace_busy();
     head.ss_top = tm_self.ss_top;
     save_run(vm_ts.roots, ROOT_COUNT, NULL);
     if (vm_ts.frame)
         save_frame(vm_ts.frame, (Obj *)tm_self.ss_top);
     head.low = vm_tx_low;
+    vm_tx_level = vm_eval_levels;
     initial_runs = nruns;
     /* +1: the loop may resume at the yield point that ended the last
      * transaction (an instruction redone), which must not end this one at
@@ -495,6 +515,7 @@ static void vm_tx_forget(void)
     if (runs)
         tm_self.undo_top = tm_self.undo_base;
     vm_tx_low = NULL;
+    vm_tx_level = 0;
 }
 
 void vm_tx_commit(void)
@@ -502,6 +523,28 @@ void vm_tx_commit(void)
     tm_commit_transaction();   /* may abort: the log is still there to undo */
     vm_tx_forget();
     vm_tx_countdown = vm_tx_length;
+    last_commit_ns = now_ns();
+}
+
+/* A yield point of a nested eval level ran out of its transaction's
+ * length. Below the loop, C code waits with its work in the transaction (a
+ * sort and its key array, a dict being built, a generator's consumer): after
+ * a commit there, its next writes to that data take the write barrier's slow
+ * path and privatise its pages anew, once per transaction (a sort with a key
+ * function ran 8x slower committing every 1000 yield points). So a nested
+ * level ends a transaction only when NESTED_MIN_NS have passed since the
+ * thread's last commit: often enough for a spinning callback to see other
+ * threads' writes and let them commit and become inevitable. TMPY_TXLEN
+ * (tests: short transactions everywhere) ends it at every vm_tx_length. */
+#define NESTED_MIN_NS 10000000u
+#define NESTED_RECHECK 1000   /* yield points before the clock is read again */
+
+bool vm_tx_nested_may_end(void)
+{
+    if (length_pinned || now_ns() - last_commit_ns >= NESTED_MIN_NS)
+        return true;
+    vm_tx_countdown = NESTED_RECHECK;
+    return false;
 }
 
 #else
