@@ -7,13 +7,16 @@
 import gc
 import os
 import threading
+import time
 
 go = threading.Event()
+ready = threading.Semaphore(0)
 counts = [[0] for i in range(3)]
 mine = {'value': 'parent'}
 
 
 def worker(i):
+    ready.release()
     go.wait()
     for k in range(1000):
         counts[i][0] += 1
@@ -22,6 +25,11 @@ def worker(i):
 threads = [threading.Thread(target=worker, args=(i,)) for i in range(3)]
 for t in threads:
     t.start()
+# the fork must find them waiting, not running Python (see above): each
+# has said so, then had time to reach go.wait()
+for t in threads:
+    ready.acquire()
+time.sleep(0.5)
 
 results = []
 for round in range(2):
