@@ -444,7 +444,7 @@ def main(argv):
     first = int(args[0]) if args else 1
     n = int(args[1]) if len(args) > 1 else 10
     ref = opts.get("--ref", default_ref())
-    outdir = Path(opts.get("--out", BUILD / "fuzz_threads"))
+    outdir = Path(opts.get("--out", BUILD / "fuzz_threads")).resolve()
     deadline = time.monotonic() + float(opts["--seconds"]) if "--seconds" in opts else None
     tmpdir = outdir / "tmp"
     tmpdir.mkdir(parents=True, exist_ok=True)
