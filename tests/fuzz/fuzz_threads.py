@@ -118,6 +118,18 @@ def nested(n):
 
 
 G = numbers({gen_len})
+flags = [0] * NT
+spin_end = []   # one deadline for all spinners, set after the barrier before the spin
+
+
+def spin_until_all(_):
+    """Spins (no blocking call) until every thread set its flag: python3 and
+    the GIL switch threads; under the STM the spinning transaction must
+    commit to see the other threads' writes."""
+    while not all(flags):
+        if time.monotonic() > spin_end[0]:
+            return False
+    return True
 '''
 
 EPILOGUE = '''
@@ -188,6 +200,15 @@ class Gen:
             lines += ["    for i in range(QN):",
                       "        queues[(t + 1) % NT].put((t, i))",
                       "        out.append(queues[t].get(timeout=30))"]
+        if "spin" in phases:
+            # spinning inside Python code called from C (map), after output
+            lines += ["    barrier.wait(30)",
+                      "    with glock:",
+                      "        if not spin_end:",
+                      "            spin_end.append(time.monotonic() + 5)",
+                      "    print(end='', flush=True)",
+                      "    flags[t] = 1",
+                      "    out.append(('spin', list(map(spin_until_all, [0]))))"]
         if "relay" in phases:
             lines += ["    for i in range(RELAY):",
                       "        with cond:",
@@ -209,6 +230,8 @@ class Gen:
         nt = rng.randrange(2, 9)
         rounds = rng.choice([5, 20, 50, 120])
         phases = [p for p in ("barrier", "queue", "relay") if rng.random() < 0.35]
+        if rng.random() < 0.2:
+            phases.append("spin")
         src = [PRELUDE.format(nt=nt, rounds=rounds, gen_len=rng.randrange(0, 400)),
                f"QN = {rng.randrange(1, 30)}", f"RELAY = {rng.randrange(1, 4)}", ""]
         for t in range(nt):
@@ -317,6 +340,10 @@ def s_finalizer(g, k, u):
     return ["f = Fin(t)", "if r % 2:", "    f.self = f", "del f"]
 
 
+def s_finalizers_many(g, k, u):
+    return [f"for _ in range({k * 20}):", "    Fin(t)"]
+
+
 def s_sleep(g, k, u):
     return ["time.sleep(0)"]
 
@@ -346,7 +373,7 @@ def s_str_int(g, k, u):
 STEPS = [s_lock_counter, s_lock_counter_sleep, s_rlock_nested, s_atomic_counter, s_atomic_bank,
          s_atomic_sleep, s_atomic_list, s_atomic_raise, s_lock_raise, s_list_append, s_dict_own,
          s_dict_shared, s_dict_pop, s_set, s_attr, s_class_attr, s_class_counter, s_gen_local,
-         s_gen_shared, s_exception, s_exception_nested, s_finalizer, s_sleep, s_stringio,
+         s_gen_shared, s_exception, s_exception_nested, s_finalizer, s_finalizers_many, s_sleep, s_stringio,
          s_devnull, s_callback, s_gc, s_str_int]
 
 
@@ -398,6 +425,19 @@ def save_failure(outdir, seed, name, exe, env, src, want, got):
     return d
 
 
+def first_difference(want, got):
+    """The first stdout line that differs, shortened: a failure's signature."""
+    w, g = want.splitlines(), got.splitlines()
+    for i in range(max(len(w), len(g))):
+        a = w[i] if i < len(w) else "<none>"
+        b = g[i] if i < len(g) else "<none>"
+        if a != b:
+            # where the lines part, with some context
+            j = next((k for k in range(min(len(a), len(b))) if a[k] != b[k]), min(len(a), len(b)))
+            return f"[line {i + 1}: want ...{a[max(0, j - 40):j + 40]!r} got ...{b[max(0, j - 40):j + 40]!r}]"
+    return ""
+
+
 def check_seed(seed, ref, outdir, tmpdir, stm=None):
     """Runs one seed; returns a list of failure descriptions (saved under outdir)."""
     stm = stm or BUILD / "tmpy"
@@ -415,7 +455,8 @@ def check_seed(seed, ref, outdir, tmpdir, stm=None):
             d = save_failure(outdir, seed, name, stm, env, src, want, got)
             what = "hang" if got[0] == "hang" else f"exit {got[0]}" if got[0] != want[0] else "stdout differs"
             last = got[2].strip().splitlines()[-1:] if got[2].strip() else []
-            failures.append(f"seed {seed} {name}: {what} {' '.join(last)[:200]} -> {d}")
+            failures.append(f"seed {seed} {name}: {what} {' '.join(last)[:200]} "
+                            f"{first_difference(want[1], got[1])} -> {d}")
     prog.unlink()
     return failures
 
