@@ -14,14 +14,13 @@ expected.txt, got.txt).
 
 A run whose failures are all explained by bugs already filed (a crash with a
 known message, or an output equal to python3's once a known bug's mark is
-replaced: KNOWN_CRASHES, KNOWN_OUTPUTS) is an expected failure, named, until
+replaced: KNOWN_CRASHES, KNOWN_OUTPUTS in the fuzzer) is an expected failure, named, until
 the fix lands: remove the entry with the fix.
 """
 import os
 import sys
 import tempfile
 import time
-from pathlib import Path
 
 import pytest
 
@@ -34,33 +33,7 @@ N = int(os.environ.get("TMPY_FUZZ_THREADS_N", "16"))
 FIRST = int(os.environ.get("TMPY_FUZZ_THREADS_SEED", "1"))
 SECONDS = float(os.environ.get("TMPY_FUZZ_THREADS_SECONDS", "40"))
 
-# A crash whose message has this signature -> the filed bug.
-KNOWN_CRASHES = {
-    "assertion failed: me->attached && me->segment == 0":
-        "issue 21 #2: a blocking call's flag survives its aborted commit",
-}
-# (what the bug prints, what python3 prints, the filed bug): an output that
-# equals python3's once these are replaced differs by known bugs only.
-KNOWN_OUTPUTS = [
-    ("('spin', [False])", "('spin', [True])",
-     "issue 21 #5: an inevitable transaction spinning in code called from C never commits"),
-]
-
-
-def known_bug(failure):
-    """The filed bugs that explain a failure line of check_seed, or None."""
-    for sig, why in KNOWN_CRASHES.items():
-        if sig in failure:
-            return why
-    saved = Path(failure.rsplit(" -> ", 1)[1])
-    want = (saved / "expected.txt").read_text()
-    got = (saved / "got.txt").read_text().split("\n--- stderr ---\n")[0]
-    whys = []
-    for bad, good, why in KNOWN_OUTPUTS:
-        if bad in got:
-            got = got.replace(bad, good)
-            whys.append(why)
-    return "; ".join(whys) if whys and got.rstrip("\n") == want.rstrip("\n") else None
+known_bug = fuzz_threads.known_bug
 
 
 @pytest.mark.skipif(not (BUILD / "tmpy").exists(), reason="build/tmpy is not built")
