@@ -44,8 +44,10 @@ BUILD = Path(os.environ.get("TMPY_BUILD", ROOT / "build"))
 TIMEOUT = float(os.environ.get("TMPY_FUZZ_THREADS_TIMEOUT", "60"))
 
 PRELUDE = '''\
+import collections
 import gc
 import io
+import weakref
 import os
 import queue
 import sys
@@ -81,6 +83,30 @@ cond = threading.Condition()
 
 class Shared:
     count = 0
+
+    def meth(self):
+        return 0
+
+
+class Sub(Shared):
+    pass
+
+
+def make_meth(v):
+    def meth(self):
+        return v
+    return meth
+
+
+BIG = [0] * 3000
+DQ = collections.deque()
+tls = threading.local()
+wcalls = []
+wrefs = []
+
+
+class Target:
+    pass
 
 
 class Obj:
@@ -154,11 +180,13 @@ print("S", len(S), sorted(S)[:20])
 print("attrs", sorted((k, v) for k, v in vars(obj).items() if k.startswith("a")))
 print("cls", sorted((k, v) for k, v in vars(Shared).items() if k.startswith("c_")))
 print("G", len(GV), sum(GV), "rest", sum(G))
+print("BIG", sum(BIG), BIG.index(max(BIG)) if max(BIG) else -1, "DQ", len(DQ) >= 0)
 for t, r in enumerate(results):
     print("thread", t, r)
 for _ in range(3):
     gc.collect()
-print("dels", len(dels), sorted(set(dels)))
+print("dels", len(dels), sorted(set(dels)), "weakref callbacks", len(wcalls),
+      sum(w() is None for w in wrefs))
 '''
 
 
@@ -346,6 +374,43 @@ def s_finalizers_many(g, k, u):
     return [f"for _ in range({k * 20}):", "    Fin(t)"]
 
 
+def s_method_swap(g, k, u):
+    # a class attribute (a method) replaced under the lock, called at once
+    # through an instance of a subclass: the type caches must see the write
+    return ["with lock:", f"    Shared.meth = make_meth(r * {k} + t)",
+            f"    out.append(Sub().meth() == r * {k} + t)"]
+
+
+def s_class_attr_del(g, k, u):
+    return ["with lock:", f"    Shared.c_tmp = {k}", "    v = Sub().c_tmp", "    del Shared.c_tmp",
+            "    out.append((v, hasattr(Sub(), 'c_tmp')))"]
+
+
+def s_big_list(g, k, u):
+    # each thread writes its own cells of one big list (card marking)
+    return [f"BIG[(t * 373 + r * {k}) % 3000] += 1"]
+
+
+def s_deque(g, k, u):
+    return [f"DQ.append((t, r, {k}))", "if len(DQ) > 50:", "    try:", "        DQ.popleft()",
+            "    except IndexError:", "        pass"]
+
+
+def s_thread_local(g, k, u):
+    return [f"tls.v = getattr(tls, 'v', 0) + {k}", "out.append(tls.v)"]
+
+
+def s_weakref(g, k, u):
+    # the weak reference is kept alive (a dead one calls nothing), the target dies
+    return ["o = Target()", "w = weakref.ref(o, lambda _: wcalls.append(1))",
+            "out.append(w() is o)", "wrefs.append(w)", "del o, w"]
+
+
+def s_atomic_nested(g, k, u):
+    return ["with tm.atomic:", "    with tm.atomic:", f"        obj.count += {k}",
+            "    bank.a += 1", "    bank.b -= 1"]
+
+
 def s_sleep(g, k, u):
     return ["time.sleep(0)"]
 
@@ -376,7 +441,8 @@ STEPS = [s_lock_counter, s_lock_counter_sleep, s_rlock_nested, s_atomic_counter,
          s_atomic_sleep, s_atomic_list, s_atomic_raise, s_lock_raise, s_list_append, s_dict_own,
          s_dict_shared, s_dict_pop, s_set, s_attr, s_class_attr, s_class_counter, s_gen_local,
          s_gen_shared, s_exception, s_exception_nested, s_finalizer, s_finalizers_many, s_sleep, s_stringio,
-         s_devnull, s_callback, s_gc, s_str_int]
+         s_devnull, s_callback, s_gc, s_str_int, s_method_swap, s_class_attr_del, s_big_list,
+         s_deque, s_thread_local, s_weakref, s_atomic_nested]
 
 
 def generate(seed):
