@@ -411,6 +411,16 @@ def s_atomic_nested(g, k, u):
             "    bank.a += 1", "    bank.b -= 1"]
 
 
+IMPORTABLE = ["json", "string", "textwrap", "fractions", "colorsys", "heapq", "bisect", "shlex",
+              "difflib", "calendar"]
+
+
+def s_import(g, k, u):
+    # the first import of a module, from several threads at once (the import lock)
+    m = IMPORTABLE[(u * 7 + k) % len(IMPORTABLE)]   # not the rng: both forms of a step must agree
+    return [f"import {m} as mod_{u}", f"out.append(mod_{u}.__name__)"]
+
+
 def s_sleep(g, k, u):
     return ["time.sleep(0)"]
 
@@ -442,7 +452,7 @@ STEPS = [s_lock_counter, s_lock_counter_sleep, s_rlock_nested, s_atomic_counter,
          s_dict_shared, s_dict_pop, s_set, s_attr, s_class_attr, s_class_counter, s_gen_local,
          s_gen_shared, s_exception, s_exception_nested, s_finalizer, s_finalizers_many, s_sleep, s_stringio,
          s_devnull, s_callback, s_gc, s_str_int, s_method_swap, s_class_attr_del, s_big_list,
-         s_deque, s_thread_local, s_weakref, s_atomic_nested]
+         s_deque, s_thread_local, s_weakref, s_atomic_nested, s_import]
 
 
 def generate(seed):
@@ -451,13 +461,19 @@ def generate(seed):
 
 def configs(seed):
     """The build/tmpy runs of a seed: (name, env). Two and four segments,
-    injected aborts at a rate and transaction length drawn from the seed."""
+    injected aborts at a rate and transaction length drawn from the seed;
+    some runs also in move mode (TMPY_GC_DEBUG=move: young objects move at
+    every minor collection) or without solo transactions (TMPY_STM_SOLO=0)."""
     rng = random.Random(seed * 7919 + 1)
     out = []
     for segs in (2, 4):
         env = {"TMPY_SEGMENTS": str(segs), "TMPY_STM_CHECK": "1",
                "TMPY_TXLEN": str(rng.choice([1, 2, 5, 20, 100])),
                "TMPY_STM_INJECT_ABORTS": f"{rng.choice([0.01, 0.05, 0.2])}:{rng.randrange(1, 1000)}"}
+        if rng.random() < 0.25:
+            env["TMPY_GC_DEBUG"] = "move"
+        if rng.random() < 0.25:
+            env["TMPY_STM_SOLO"] = "0"
         out.append((f"seg{segs}", env))
     return out
 
