@@ -42,6 +42,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent.parent
 BUILD = Path(os.environ.get("TMPY_BUILD", ROOT / "build"))
 TIMEOUT = float(os.environ.get("TMPY_FUZZ_THREADS_TIMEOUT", "60"))
+# Phases left out (comma-separated; "spin" while issue 21 #5 is open, for long
+# runs that look for other bugs). The rest of each program stays the same.
+SKIP = set(filter(None, os.environ.get("TMPY_FUZZ_THREADS_SKIP", "").split(",")))
 
 PRELUDE = '''\
 import collections
@@ -260,7 +263,7 @@ class Gen:
         nt = rng.randrange(2, 9)
         rounds = rng.choice([5, 20, 50, 120])
         phases = [p for p in ("barrier", "queue", "relay") if rng.random() < 0.35]
-        if rng.random() < 0.2:
+        if rng.random() < 0.2 and "spin" not in SKIP:
             phases.append("spin")
         src = [PRELUDE.format(nt=nt, rounds=rounds, gen_len=rng.randrange(0, 400)),
                f"QN = {rng.randrange(1, 30)}", f"RELAY = {rng.randrange(1, 4)}", ""]
