@@ -99,3 +99,13 @@ def test_programs_are_deterministic_under_python3(tmp_path):
         a = fuzz_threads.run_program(REF_PYTHON, prog, {}, tmp_path)
         b = fuzz_threads.run_program(REF_PYTHON, prog, {}, tmp_path)
         assert a[0] == 0 and a[:2] == b[:2], (seed, a[2][-2000:])
+
+
+def test_lost_finalizers_are_known_only_as_fewer(tmp_path):
+    """issue 21 #1's mark: fewer __del__ runs (of the same threads) on the dels line, nothing else."""
+    rx = fuzz_threads.KNOWN_SHORT_COUNTS[0][0]
+    want = "dels 3620 [2, 3] weakref callbacks 5 5"
+    assert fuzz_threads.short_counts(rx, want, "dels 1 [2] weakref callbacks 4 5")
+    assert not fuzz_threads.short_counts(rx, want, "dels 3621 [2, 3] weakref callbacks 5 5")
+    assert not fuzz_threads.short_counts(rx, want, "dels 10 [2, 4] weakref callbacks 5 5")
+    assert not fuzz_threads.short_counts(rx, want, "dels 10 [2] weakref callbacks 5 4")
