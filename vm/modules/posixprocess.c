@@ -202,6 +202,7 @@ static Obj posix_register_at_fork(Obj *args, size_t nargs, Obj kwnames)
             goto out;
         }
     static const int slot[] = {0, 2, 1};   /* names' order -> g_fork_hooks' */
+    vm_tx_become_inevitable();   /* the lists are C global roots, made here on first use */
     for (int i = 0; i < 3; i++) {
         if (!a[i] || IS_NONE(a[i]))
             continue;

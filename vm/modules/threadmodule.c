@@ -674,6 +674,8 @@ static Obj thread_stack_size_fn(Obj *args, size_t nargs, Obj kwnames)
         err_format(E_ValueError, "size not valid: %lld bytes", (long long)v);
         return NULL;
     }
+    vm_tx_become_inevitable();   /* a C global: an aborted retry that skips this call must not keep it */
+    old = thread_stack_size;
     thread_stack_size = (size_t)v;
     return int_from_u64(old);
 }
