@@ -43,6 +43,7 @@ Obj importlib_module_init(void);
 Obj importlib_machinery_module_init(void);   /* importlib.machinery */
 Obj collections_module_init(void);   /* _collections */
 Obj itertools_module_init(void);     /* _itertools */
+Obj heapq_module_init(void);         /* _heapq */
 Obj weakref_module_init(void);       /* _weakref */
 Obj gc_module_init(void);            /* gc */
 Obj sre_module_init(void);           /* _sre */
