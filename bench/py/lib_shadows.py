@@ -36,7 +36,26 @@ def bench_operator():
     return s + len(sorted(rows, key=g))
 
 
-for name, fn in (("heapq", bench_heapq), ("operator", bench_operator)):
+def bench_weakref():
+    import weakref
+    class K:
+        pass
+    keys = [K() for _ in range(N // 4)]
+    wv = weakref.WeakValueDictionary()
+    wk = weakref.WeakKeyDictionary()
+    for i, k in enumerate(keys):
+        wv[i] = k
+        wk[k] = i
+    s = 0
+    for _ in range(4):
+        for i, k in enumerate(keys):
+            s += wk[k]
+            s += wv[i] is k
+    del keys
+    return s + len(wv) + len(wk)
+
+
+for name, fn in (("heapq", bench_heapq), ("operator", bench_operator), ("weakref", bench_weakref)):
     if len(sys.argv) > 2 and name not in sys.argv[2:]:
         continue
     t = time.process_time()
