@@ -3,11 +3,11 @@
  * abstract operations the eval loop uses (so map(operator.add, ...) or a
  * sort key runs no Python frame, and messages are the interpreter's own:
  * "'complex' object cannot be interpreted as an integer"). What this
- * module leaves out (abs, concat, countOf, indexOf, length_hint,
- * attrgetter, itemgetter, methodcaller, _abs) operator.py defines in
- * Python. */
+ * module leaves out (abs, length_hint, attrgetter, itemgetter,
+ * methodcaller, _abs) operator.py defines in Python. */
 #include "modules.h"
 #include "objects/objects.h"
+#include "objects/numbers.h"
 #include "objects/strobj.h"
 
 /* Comparisons: the rich comparison's result object, as `a < b`. */
@@ -130,6 +130,98 @@ static Obj op_delitem(Obj *args, size_t nargs, Obj kwnames)
     return vm_delitem(args[0], args[1]) < 0 ? NULL : g_None;
 }
 
+/* CPython's sequence check: a __getitem__, and not a dict. */
+static bool is_sequence(Obj v)
+{
+    return !IS_DICT(vm_unwrap(v)) && vm_lookup_special(v, "__getitem__");
+}
+
+/* The built-in sequences whose + is their concatenation. */
+static bool has_concat(Obj v)
+{
+    Obj u = vm_unwrap(v);
+    return IS_LIST(u) || IS_TUPLE(u) || IS_STR(u) || IS_BYTES(u) || TID(u) == TID_BYTEARRAY ||
+           TID(u) == TID_DEQUE;
+}
+
+/* concat and iconcat: a + b (a += b) for sequences only. */
+static Obj concat(Obj a, Obj b, bool inplace)
+{
+    if (has_concat(a) || (is_sequence(a) && is_sequence(b)))
+        return inplace ? vm_inplace_binop(a, b, NB_ADD) : vm_binop(a, b, NB_ADD);
+    err_format(E_TypeError, "'%s' object can't be concatenated", type_name(a));
+    return NULL;
+}
+
+static Obj op_concat(Obj *args, size_t nargs, Obj kwnames)
+{
+    (void)nargs;
+    (void)kwnames;
+    return concat(args[0], args[1], false);
+}
+
+static Obj op_iconcat(Obj *args, size_t nargs, Obj kwnames)
+{
+    (void)nargs;
+    (void)kwnames;
+    return concat(args[0], args[1], true);
+}
+
+/* countOf and indexOf: walk seq for items that are b or equal b; with
+ * `first`, stop at the first one and return its index. */
+static Obj search(Obj seq, Obj b, bool first)
+{
+    Obj *r = vm_roots(3);
+    Obj res = NULL;
+    r[1] = b;
+    r[0] = vm_iter(seq);
+    if (!r[0]) {
+        if (err_matches(E_TypeError)) {
+            err_clear();
+            err_format(E_TypeError, "argument of type '%s' is not iterable", type_name(seq));
+        }
+        goto out;
+    }
+    int64_t n = 0, i = 0;
+    for (;; i++) {
+        r[2] = vm_next(r[0]);
+        if (!r[2]) {
+            if (err_occurred())
+                goto out;
+            break;
+        }
+        int eq = vm_equal(r[2], r[1]);
+        if (eq < 0)
+            goto out;
+        if (eq && first) {
+            res = int_from_i64(i);
+            goto out;
+        }
+        n += eq;
+    }
+    if (first)
+        err_set(E_ValueError, "sequence.index(x): x not in sequence");
+    else
+        res = int_from_i64(n);
+out:
+    vm_unroots(r);
+    return res;
+}
+
+static Obj op_countOf(Obj *args, size_t nargs, Obj kwnames)
+{
+    (void)nargs;
+    (void)kwnames;
+    return search(args[0], args[1], false);
+}
+
+static Obj op_indexOf(Obj *args, size_t nargs, Obj kwnames)
+{
+    (void)nargs;
+    (void)kwnames;
+    return search(args[0], args[1], true);
+}
+
 #define F1(pyname, fn, doc) {pyname, fn, METH_ARGS(1, 1), doc}
 #define F2(pyname, fn, doc) {pyname, fn, METH_ARGS(2, 2), doc}
 #define FB(name, sym) F2(#name, op_##name, "Same as a " sym " b."), F2("i" #name, op_i##name, "Same as a " sym "= b.")
@@ -168,6 +260,10 @@ static const MethodDef operator_funcs[] = {
     F2("getitem", op_getitem, "Same as a[b]."),
     {"setitem", op_setitem, METH_ARGS(3, 3), "Same as a[b] = c."},
     F2("delitem", op_delitem, "Same as del a[b]."),
+    F2("concat", op_concat, "Same as a + b, for a and b sequences."),
+    F2("iconcat", op_iconcat, "Same as a += b, for a and b sequences."),
+    F2("countOf", op_countOf, "Return the number of items in a which are, or which equal, b."),
+    F2("indexOf", op_indexOf, "Return the first index of b in a."),
     {NULL, NULL, 0, NULL},
 };
 
