@@ -1015,6 +1015,22 @@ void tm_stm_get_stats(tm_stm_stats *out)
     out->token_wait_ns = tm_ticks_to_ns(out->token_wait_ns);
 }
 
+/* fork(): the other transactions park at a safe point first, so the pages
+ * copied for the child hold no half-done writes and the child finds their
+ * segments parked, not running (it would wait for them forever). The child
+ * has none of those threads: its sync state starts afresh (the condition
+ * variable's waiters were theirs). Their segments stay parked there. */
+void tm_fork_prepare(void) { tm_stop_world(); }
+void tm_fork_parent(void) { tm_resume_world(); }
+void tm_fork_child(void)
+{
+    pthread_mutex_init(&sync_lock, NULL);
+    pthread_cond_init(&sync_cond, NULL);
+    sync_sleepers = 0;
+    sync_requester = 0;
+    __atomic_add_fetch(&sync_epoch, 1, __ATOMIC_RELEASE);
+}
+
 #else
 
 int tm_inevitable_segment(void) { return 1; }   /* the GIL holder is always inevitable */
@@ -1026,5 +1042,8 @@ tm_txlen_policy tm_stm_txlen_policy;
 void tm_stm_txlen_init(const tm_txlen_params *params) { tm_txlen_init(&tm_stm_txlen_policy, params); }
 uint32_t tm_stm_tx_begin_at(uintptr_t site) { return tm_txlen_start(&tm_stm_txlen_policy, site); }
 uint32_t tm_stm_tx_length_now(void) { return tm_stm_txlen_policy.p.initial; }
+void tm_fork_prepare(void) {}   /* the GIL holder is the only one running */
+void tm_fork_parent(void) {}
+void tm_fork_child(void) {}
 
 #endif

@@ -380,6 +380,11 @@ int import_read_file(const char *path, char **out, size_t *len);
 void import_init_paths(bool ignore_env, const char *script_dir);
 /* Import a module by absolute dotted name, its parents first; returns it. */
 Obj import_absolute(Obj absname);
+/* The import lock and the built-in registry as _imp shows them. */
+int import_lock_acquire(void);        /* -1: MemoryError */
+bool import_lock_release(void);       /* false: the caller does not hold it */
+bool import_lock_held(void);          /* by any thread */
+bool import_is_builtin(Obj name);
 /* The absolute name for a relative import (level dots) from the module
  * whose globals (or a dict with __package__) are given. */
 Obj import_resolve_relative(Obj name, Obj globals, int level);

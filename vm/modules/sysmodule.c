@@ -693,8 +693,8 @@ Obj sys_init(Obj argv_list)
         ADD("pycache_prefix", g_None) < 0)
         goto fail;
     {
-        static const char *const names[] = {"_io", "atexit", "builtins", "importlib", "math", "os", "posix",
-                                            "posixpath", "random", "sys", "time"};
+        static const char *const names[] = {"_io", "atexit", "builtins", "importlib", "math", "posix",
+                                            "random", "sys", "time"};
         r[1] = str_list(names, (int)ARRAY_LEN(names));
         if (!r[1] || ADD("builtin_module_names", list_as_tuple(r[1])) < 0)
             goto fail;
