@@ -253,6 +253,8 @@ static const struct {
     {"_sre", sre_module_init},
     {"_ast", ast_module_init},
     {"_itertools", itertools_module_init},
+    {"_heapq", heapq_module_init},
+    {"_operator", operator_module_init},
     {"_weakref", weakref_module_init},
     {"gc", gc_module_init},
     {"_thread", thread_module_init},

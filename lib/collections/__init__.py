@@ -12,7 +12,7 @@ __all__ = ['ChainMap', 'Counter', 'OrderedDict', 'UserDict', 'UserList', 'UserSt
 
 # C: each operation is one atomic step (vm/objects/dequeobject.c, vm/modules/collectionsmodule.c)
 import _collections
-from _collections import deque
+from _collections import deque, _count_elements
 
 
 class defaultdict(dict):
@@ -98,8 +98,7 @@ class Counter(dict):
         if iterable is None:
             pass
         elif not isinstance(iterable, dict):
-            for elem in iterable:                   # one more of each element seen
-                self[elem] = self.get(elem, 0) + 1
+            _count_elements(self, iterable)         # one more of each element seen
         elif self:
             for elem, count in iterable.items():
                 self[elem] = count + self.get(elem, 0)

@@ -108,7 +108,38 @@ static Obj guarded_repr(Obj *args, size_t nargs, Obj kwnames)
     return res;
 }
 
+/* _count_elements(mapping, iterable): mapping[e] = mapping.get(e, 0) + 1
+ * for each e (Counter.update over an iterable), through the mapping's own
+ * get and __setitem__ (a subclass's override runs). */
+static Obj count_elements(Obj *args, size_t nargs, Obj kwnames)
+{
+    Obj *r = vm_roots(5);
+    Obj res = NULL;
+    r[0] = args[0];
+    r[1] = vm_getattr_cstr(r[0], "get");
+    r[2] = r[1] ? vm_iter(args[1]) : NULL;
+    if (!r[2])
+        goto out;
+    for (;;) {
+        r[3] = vm_next(r[2]);
+        if (!r[3]) {
+            if (!err_occurred())
+                res = g_None;
+            break;
+        }
+        r[4] = vm_call2(r[1], r[3], MAKE_SMALLINT(0));
+        if (r[4])
+            r[4] = vm_binop(r[4], MAKE_SMALLINT(1), NB_ADD);
+        if (!r[4] || vm_setitem(r[0], r[3], r[4]) < 0)
+            break;
+    }
+out:
+    vm_unroots(r);
+    return res;
+}
+
 static const MethodDef module_funcs[] = {
+    {"_count_elements", count_elements, METH_ARGS(2, 2), "Count elements in the iterable, updating the mapping"},
     {"guarded_repr", guarded_repr, METH_ARGS(2, 2), "guarded_repr(obj, fn) -> fn(obj), or '...' inside obj's own repr"},
     {NULL, NULL, 0, NULL},
 };

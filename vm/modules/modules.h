@@ -48,6 +48,8 @@ Obj importlib_machinery_module_init(void);   /* importlib.machinery */
 Obj imp_module_init(void);                   /* _imp */
 Obj collections_module_init(void);   /* _collections */
 Obj itertools_module_init(void);     /* _itertools */
+Obj heapq_module_init(void);         /* _heapq */
+Obj operator_module_init(void);      /* _operator */
 Obj weakref_module_init(void);       /* _weakref */
 Obj gc_module_init(void);            /* gc */
 Obj sre_module_init(void);           /* _sre */
