@@ -31,6 +31,14 @@ print(len(l))
 """
 
 
+
+def vm_ldlibs():
+    """The libraries the interpreter links with: the Makefile's VM_LDLIBS."""
+    for line in (ROOT / "Makefile").read_text().splitlines():
+        if line.startswith("VM_LDLIBS"):
+            return line.split("=", 1)[1].split()
+    raise AssertionError("the Makefile has no VM_LDLIBS line")
+
 def build_broken(exe, source, define):
     """build/tmpy with one source file recompiled with a test define that
     breaks a barrier; the other objects are the STM build's."""
@@ -45,7 +53,7 @@ def build_broken(exe, source, define):
           f"-D{define}", "-O2", "-g", "-std=gnu11", "-pthread", "-fno-strict-aliasing"]
     subprocess.run(cc + ["-c", source, "-o", str(obj)], cwd=ROOT, check=True)
     subprocess.run(["gcc", "-g", *objs, str(obj), "-o", str(exe), str(BUILD / "libtmrt-stm.a"),
-                    "-lgmp", "-lm", "-pthread"], cwd=ROOT, check=True)
+                    *vm_ldlibs(), "-pthread"], cwd=ROOT, check=True)
     return exe
 
 
