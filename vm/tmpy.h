@@ -264,7 +264,7 @@ VM_STRUCT(ListObj) { tm_header h; int64_t length; Obj array; /* ArrayObj, capaci
  * or removed or the table is rebuilt, NOT when an existing key's value is
  * replaced: an entry index cached with a version stays valid while the
  * version is unchanged (inline caches for globals rely on it). */
-VM_STRUCT(DictObj) { tm_header h; int64_t used; uint64_t version; Obj entries; Obj index; int64_t nentries; int64_t reserved; };
+VM_STRUCT(DictObj) { tm_header h; int64_t used; uint64_t version; Obj entries; Obj index; int64_t nentries; int64_t popped; };
 VM_STRUCT(SetObj) { tm_header h; int64_t used; int64_t fill; int64_t mask; Obj table; int64_t frozen; int64_t hash; };
 VM_STRUCT(RangeObj) { tm_header h; Obj start; Obj stop; Obj step; int64_t length; /* -1: big */ };
 VM_STRUCT(SliceObj) { tm_header h; Obj start; Obj stop; Obj step; };
