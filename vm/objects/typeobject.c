@@ -402,6 +402,11 @@ static int64_t hash_from_result(Obj r)
     }
     if (TID(r) == TID_BOOL)
         return ((BoolObj *)r)->value;
+    /* CPython keeps a result that fits a C hash as it is, and reduces only
+     * a bigger one as hash(int) does */
+    int64_t h;
+    if (int_as_i64_saturated(r, &h))
+        return h == -1 ? -2 : h;
     return int_hash(r);
 }
 
