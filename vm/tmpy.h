@@ -271,7 +271,8 @@ VM_STRUCT(SliceObj) { tm_header h; Obj start; Obj stop; Obj step; };
 VM_STRUCT(CellObj) { tm_header h; Obj ref; /* NULL: empty */ };
 #define CELL(v) ((CellObj *)vm_rd(v))
 VM_STRUCT(MethodObj) { tm_header h; Obj func; Obj self; };
-VM_STRUCT(ModuleObj) { tm_header h; Obj dict; Obj name; };
+/* cls: NULL for a plain module, else its ModuleType subclass (TYPE() reads it) */
+VM_STRUCT(ModuleObj) { tm_header h; Obj dict; Obj name; Obj cls; };
 VM_STRUCT(PropertyObj) { tm_header h; Obj fget; Obj fset; Obj fdel; Obj doc; };
 VM_STRUCT(StaticMethodObj) { tm_header h; Obj func; };   /* classmethod too */
 VM_STRUCT(SuperObj) { tm_header h; Obj type; Obj obj; Obj obj_type; };
@@ -545,6 +546,8 @@ static inline TypeObj *TYPE(Obj v)
         return (TypeObj *)((IterObj *)v)->cls;   /* no barrier: set at creation */
     if (tid == TID_SET && ((SetObj *)v)->frozen)   /* no barrier: set at creation */
         return T_frozenset;
+    if (tid == TID_MODULE && ((ModuleObj *)v)->cls)   /* modules are read without barriers */
+        return (TypeObj *)((ModuleObj *)v)->cls;
     return vm_tid_type[tid];
 }
 #define TID(v) (IS_SMALLINT(v) ? 0u : (unsigned)(v)->h.tid)

@@ -186,11 +186,12 @@ bool vm_isinstance_type(Obj v, TypeObj *t)
 }
 
 /* Built-in types whose instances are values without a cls field: their
- * user subclasses wrap the value (InstanceObj.base_value). */
+ * user subclasses wrap the value (InstanceObj.base_value). A module keeps
+ * the ModuleType subclass it belongs to in its own cls. */
 static inline bool layout_is_value(TypeObj *t)
 {
     unsigned tid = t->inst_tid;
-    return tid < TID_FIRST_WITH_CLS && (tid != TID_ITER || (t->flags & TPF_ITER_VALUE));
+    return tid < TID_FIRST_WITH_CLS && tid != TID_MODULE && (tid != TID_ITER || (t->flags & TPF_ITER_VALUE));
 }
 
 static TypeObj *vm_builtin_base(TypeObj *t)
@@ -2008,7 +2009,7 @@ static Obj type_tp_new(Obj meta, Obj *args, size_t nargs, Obj kwnames)
     /* (subclasses of types.GenericAlias keep its IterObj layout: their __dict__
      * and __slots__ values live in a dict in its c field, vm_dict_slot) */
     if (solid->inst_tid != TID_INSTANCE && solid->inst_tid != TID_EXCEPTION && !layout_is_value(solid) &&
-        solid->inst_tid != TID_TYPE && solid != T_generic_alias) {
+        solid->inst_tid != TID_TYPE && solid != T_generic_alias && solid != T_module) {
         err_format(E_TypeError, "type '%s' is not an acceptable base type", type_name_of_type(solid));
         goto fail;
     }
@@ -2989,6 +2990,16 @@ static Obj object_class_set(Obj *args, size_t nargs, Obj kw)
         return NULL;
     }
     TypeObj *old = TYPE(self), *nt = (TypeObj *)v;
+    if (TID(self) == TID_MODULE && type_is_subtype(nt, T_module)) {
+        if (nt->nslots != old->nslots) {
+            err_format(E_TypeError, "__class__ assignment: '%s' object layout differs from '%s'",
+                       type_name_of_type(nt), type_name_of_type(old));
+            return NULL;
+        }
+        VM_WRITE_RARE(self);   /* modules are read without barriers */
+        ((ModuleObj *)self)->cls = nt == T_module ? NULL : v;
+        return g_None;
+    }
     if (TID(self) < TID_FIRST_WITH_CLS || !(old->flags & TPF_HEAPTYPE) || !(nt->flags & TPF_HEAPTYPE)) {
         err_set(E_TypeError, "__class__ assignment only supported for mutable types or ModuleType subclasses");
         return NULL;
