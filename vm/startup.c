@@ -249,6 +249,7 @@ static const struct {
     {"_collections", collections_module_init},
     {"_sre", sre_module_init},
     {"_ast", ast_module_init},
+    {"_string", string_module_init},
     {"_itertools", itertools_module_init},
     {"_weakref", weakref_module_init},
     {"gc", gc_module_init},
@@ -271,4 +272,5 @@ void vm_init_modules(void)
     struct_init();
     codecs_init();
     gc_init();
+    string_init();
 }

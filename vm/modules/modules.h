@@ -47,6 +47,8 @@ Obj weakref_module_init(void);       /* _weakref */
 Obj gc_module_init(void);            /* gc */
 Obj sre_module_init(void);           /* _sre */
 Obj ast_module_init(void);           /* _ast */
+Obj string_module_init(void);        /* _string */
+void string_init(void);              /* start-up: _string's iterator types */
 void gc_init(void);                  /* start-up: gc.callbacks, gc.garbage */
 void atexit_init(void);           /* start-up */
 void warnings_init(void);         /* start-up: _warnings' state */
