@@ -366,8 +366,8 @@ void vm_register_builtin_module(const char *name, module_init_fn init);
 extern Obj g_main_module;
 /* Find the source of a module by dotted name (parents are imported, the
  * module itself is not). Returns its file path (str; None for a namespace
- * package) and *is_pkg; NULL with ModuleNotFoundError/ImportError set if
- * absent. */
+ * package, "" for a module written in C) and *is_pkg; NULL without an
+ * exception if there is none, with one if importing a parent failed. */
 Obj import_find_source(Obj fullname, bool *is_pkg);
 /* Compile and run a file's source as module `mod` (globals = its dict).
  * Returns None or NULL with an exception. */

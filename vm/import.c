@@ -745,12 +745,23 @@ Obj import_find_source(Obj fullname, bool *is_pkg)
             goto out;
         r[3] = vm_getattr_opt(r[2], NAME(__path__));
         if (!r[3]) {
-            if (!err_occurred())
-                err_not_found(r[0], NULL);
+            if (!err_occurred()) {
+                Obj *q = vm_roots(1);
+                q[0] = str_from_format("__path__ attribute not found on '%s' while trying to find '%s'",
+                                       str_cstr(r[1]), str_cstr(r[0]));
+                if (q[0] && (q[0] = exc_new(E_ModuleNotFoundError, &q[0], 1)) && vm_setattr(q[0], NAME(name), r[0]) == 0)
+                    err_set_obj(q[0]);
+                vm_unroots(q);
+            }
             goto out;
         }
     } else {
         r[3] = current_sys_path();
+    }
+    if (find_builtin(r[0])) {   /* a C module: no source (runpy: no code object) */
+        *is_pkg = false;
+        res = g_empty_str;
+        goto out;
     }
     Found *f = malloc(sizeof *f);
     if (!f) {
@@ -767,9 +778,7 @@ Obj import_find_source(Obj fullname, bool *is_pkg)
         } else if (f->kind == FOUND_NAMESPACE) {
             *is_pkg = true;
             res = g_None;
-        } else {
-            err_not_found(r[0], NULL);
-        }
+        }   /* else not found: NULL, no exception (importlib's find_spec gives None) */
     }
     free(f);
 out:
