@@ -375,7 +375,11 @@ Obj import_run_source_file(Obj mod, Obj path);
 /* Read a whole file into C memory (malloc'd, NUL-terminated): 0, or -1 with
  * OSError set. */
 int import_read_file(const char *path, char **out, size_t *len);
-void import_init_paths(bool ignore_env, const char *script_dir);
+/* sys.path, and CPython's getpath: sys.executable from argv0, the prefixes
+ * (a venv's pyvenv.cfg next to the executable or one directory up makes
+ * its directory sys.prefix), sys.builtin_module_names from the registry. */
+void import_init_paths(bool ignore_env, const char *argv0);
+void import_prepend_path0(const char *dir);
 /* Import a module by absolute dotted name, its parents first; returns it. */
 Obj import_absolute(Obj absname);
 /* The absolute name for a relative import (level dots) from the module

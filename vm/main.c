@@ -487,7 +487,8 @@ int main(int argc, char **argv)
             case 'P': sys_cflags.safe_path = 1; break;
             case 'q': sys_cflags.quiet = 1; break;
             case 'v': sys_cflags.verbose++; break;
-            case 'S': case 'b': case 'd': case 'i': case 'R': break;
+            case 'S': sys_cflags.no_site = 1; break;
+            case 'b': case 'd': case 'i': case 'R': break;
             case 'V':
                 printf("Python 3.11.7\n");
                 return 0;
@@ -532,6 +533,9 @@ options_done:
         }
         if (!xdigits)
             xdigits = getenv("PYTHONINTMAXSTRDIGITS");
+        const char *nus = getenv("PYTHONNOUSERSITE");
+        if (nus && *nus)
+            sys_cflags.no_user_site = 1;
     }
 
     /* The script: its absolute path (for __file__ and messages) and the
@@ -662,7 +666,21 @@ options_done:
         else
             path0 = "";
     }
-    import_init_paths(ignore_env, path0);
+    import_init_paths(ignore_env, g_prog);
+
+    /* CPython's site (site-packages, .pth files, a venv's prefix), as
+     * python3 imports it unless -S. */
+    if (!sys_cflags.no_site && !import_cstr("site")) {
+        Obj exc = err_fetch();
+        fprintf(stderr, "Fatal Python error: init_import_site: Failed to import the site module\n"
+                        "Python runtime state: initialized\n");
+        if (exc)
+            vm_print_exception(exc);
+        fflush(stderr);
+        finish(1);
+    }
+    if (path0)
+        import_prepend_path0(path0);
 
     /* Start-up objects become old: the program's first collection is cheaper. */
     tm_collect_minor();

@@ -667,7 +667,7 @@ Obj sys_get(const char *name);
 /* Command-line flags (main.c sets them before start-up; sys.flags shows them). */
 struct sys_cflags {
     int optimize, dont_write_bytecode, no_user_site, ignore_environment, verbose, quiet;
-    int isolated, safe_path, unbuffered;
+    int isolated, safe_path, unbuffered, no_site;
 };
 extern struct sys_cflags sys_cflags;
 
