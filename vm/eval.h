@@ -376,8 +376,8 @@ Obj import_run_source_file(Obj mod, Obj path);
  * OSError set. */
 int import_read_file(const char *path, char **out, size_t *len);
 /* sys.path, and CPython's getpath: sys.executable from argv0, the prefixes
- * (a venv's pyvenv.cfg next to the executable or one directory up makes
- * its directory sys.prefix), sys.builtin_module_names from the registry. */
+ * (a venv's pyvenv.cfg next to the executable or one directory up names
+ * the base executable), sys.builtin_module_names from the registry. */
 void import_init_paths(bool ignore_env, const char *argv0);
 void import_prepend_path0(const char *dir);
 /* Import a module by absolute dotted name, its parents first; returns it. */

@@ -913,17 +913,18 @@ static int set_sys_path_attr(const char *name, const char *os_path)
 
 /* sys.executable, sys._base_executable and the four prefixes. tmpy's own
  * prefix is the directory above the one its binary is in (build/ in the
- * source tree, bin/ when installed); a venv's is the venv. */
+ * source tree, bin/ when installed); in a venv (a pyvenv.cfg beside the
+ * executable or one directory up) the base executable is the one in the
+ * directory its home names, and site makes the venv sys.prefix. */
 static void init_prefixes(const char *argv0)
 {
-    static char exe[PATH_MAX], base_exe[PATH_MAX], real[PATH_MAX], prefix[PATH_MAX], base_prefix[PATH_MAX];
+    static char exe[PATH_MAX], base_exe[PATH_MAX], real[PATH_MAX], base_prefix[PATH_MAX];
     find_executable(argv0, exe, sizeof exe);
     ssize_t n = readlink("/proc/self/exe", real, sizeof real - 1);
     real[n > 0 ? n : 0] = 0;
     snprintf(base_prefix, sizeof base_prefix, "%s", real);
     dir_name(base_prefix);
     dir_name(base_prefix);
-    snprintf(prefix, sizeof prefix, "%s", base_prefix);
     snprintf(base_exe, sizeof base_exe, "%s", exe);
     char exe_dir[PATH_MAX], cfg[PATH_MAX + 16], home[PATH_MAX];
     snprintf(exe_dir, sizeof exe_dir, "%s", exe);
@@ -940,16 +941,14 @@ static void init_prefixes(const char *argv0)
         if (is_file(cfg))
             venv = read_pyvenv_home(cfg, home, sizeof home);
     }
-    if (venv) {
-        snprintf(prefix, sizeof prefix, "%s", exe_dir);
-        dir_name(prefix);
+    if (venv) {   /* (sys.prefix becomes the venv when site runs, as in CPython 3.11) */
         const char *slash = strrchr(exe, '/');
         char cand[PATH_MAX];
         bool fits = join_path(cand, sizeof cand, home, slash ? slash + 1 : exe);
         snprintf(base_exe, sizeof base_exe, "%s", fits && home[0] && is_file(cand) ? cand : real);
     }
     if (set_sys_path_attr("executable", exe) < 0 || set_sys_path_attr("_base_executable", base_exe) < 0 ||
-        set_sys_path_attr("prefix", prefix) < 0 || set_sys_path_attr("exec_prefix", prefix) < 0 ||
+        set_sys_path_attr("prefix", base_prefix) < 0 || set_sys_path_attr("exec_prefix", base_prefix) < 0 ||
         set_sys_path_attr("base_prefix", base_prefix) < 0 || set_sys_path_attr("base_exec_prefix", base_prefix) < 0)
         err_clear();
 }
