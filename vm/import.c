@@ -425,14 +425,16 @@ Obj import_absolute(Obj absname)
         return module_found(m, absname);
     if (err_occurred())
         return NULL;
+    Obj *r = vm_roots(1);
+    r[0] = absname;   /* (the first import allocates the lock) */
     if (!g_import_lock) {
         VM_GLOBAL_ROOT(g_import_lock);
         VM_GLOBAL_ROOT(g_loading);
-        if (!(g_import_lock = list_new_capacity(0)) || !(g_loading = dict_new()))
+        if (!(g_import_lock = list_new_capacity(0)) || !(g_loading = dict_new())) {
+            vm_unroots(r);
             return NULL;
+        }
     }
-    Obj *r = vm_roots(1);
-    r[0] = absname;
     tm_monitor_enter((object_t *)g_import_lock);   /* may wait: absname is re-read */
     m = dict_getitem(g_modules, r[0]);
     Obj res = m ? module_found(m, r[0]) : err_occurred() ? NULL : load_with_parents(r[0]);
@@ -907,8 +909,11 @@ static bool read_pyvenv_home(const char *cfg, char *out, size_t cap)
 
 static int set_sys_path_attr(const char *name, const char *os_path)
 {
-    Obj v = str_from_os_cstr(os_path);
-    return v ? dict_setitem_cstr(g_sys_dict, name, v) : -1;
+    Obj *r = vm_roots(1);   /* the key's allocation may move the value */
+    r[0] = str_from_os_cstr(os_path);
+    int rc = r[0] ? dict_setitem_cstr(g_sys_dict, name, r[0]) : -1;
+    vm_unroots(r);
+    return rc;
 }
 
 /* sys.executable, sys._base_executable and the four prefixes. tmpy's own
