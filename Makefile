@@ -117,6 +117,9 @@ setup:
 	@test -f $(TMPY_STDLIBDIR)/os.py -a -f $(TMPY_STDLIBDIR)/asyncio/base_events.py || \
 	  { (apt-get update && apt-get install -y libpython3.11-minimal libpython3.11-stdlib) || \
 	    (sudo apt-get update && sudo apt-get install -y libpython3.11-minimal libpython3.11-stdlib); }
+	@test -f $(TMPY_STDLIBDIR)/test/test_grammar.py || \
+	  { (apt-get update && apt-get install -y libpython3.11-testsuite) || \
+	    (sudo apt-get update && sudo apt-get install -y libpython3.11-testsuite); }
 
 test: setup all $(CTESTS)
 	python3 -m pytest -q tests

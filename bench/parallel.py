@@ -38,7 +38,7 @@ import time
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 PROGRAM_DIR = ROOT / "bench" / "parallel"
 # The table's order: the programs on shared data, then the independent ones.
-SHARED = ["dict_distinct_key_inserts", "locked_counters", "queue_pipeline", "list_appends",
+SHARED = ["dict_distinct_key_inserts", "set_add_discard", "dict_value_updates", "locked_counters", "queue_pipeline", "list_appends",
           "tree_inserts_locked", "word_count", "read_mostly_dict", "shared_object_attr_reads",
           "dict_inserts_and_locked_counters"]
 INDEPENDENT = ["while_loop", "iterator_loop", "countdown", "mandelbrot", "nbody"]

@@ -15,7 +15,9 @@
  * holds two of them. A store into a carded object's items whose card is not
  * marked is lost to the other segments: the barrier checker
  * (TMPY_STM_CHECK=1) compares the unmarked cards with the committed copy at
- * every commit (tm_check_unmarked_cards). */
+ * every commit (tm_check_unmarked_cards). Under STM a card is also the
+ * conflict unit of such an object written by cards: stm.c locks it card by
+ * card and checks the readers of its items (tm_read_at) card by card. */
 #ifndef TM_CARDS_H
 #define TM_CARDS_H
 

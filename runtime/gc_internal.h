@@ -19,7 +19,9 @@ typedef struct tm_segstate {
     uint64_t survived;        /* bytes moved by the minor collection under way */
     uintptr_t young_start;    /* move mode: first young byte of the nursery */
     /* STM: the running transaction */
-    tm_list modified;         /* old objects it holds the write lock of */
+    tm_list modified;         /* old objects it holds the write lock of, or (carded) wrote cards of */
+    tm_list card_objs;        /* carded objects it wrote by cards (tm_write_items), also in modified */
+    tm_list card_locks;       /* write-lock indexes of the cards it holds (stm.c) */
     tm_list created;          /* objects it moved out of the nursery: published at commit */
     uint16_t overflow;        /* marks its objects outside the nursery (never 0 in a transaction) */
     /* Weak references and finalizers (weak.c): this segment's, until published */

@@ -375,6 +375,7 @@ static int fat_enter(fat_lock *f, uint64_t levels, int64_t deadline, bool counte
     if (!got && !counted)
         stat_add(&stat_contended);
     if (!got && !deadline_passed(deadline)) {
+        uint64_t t0 = tm_wait_begin();   /* fairness statistics (tx.h) */
         n.state = NODE_QUEUED;
         q_push_tail(&f->entry, &n);
         /* Parks until an unlock hands the monitor over, or the deadline or
@@ -390,6 +391,7 @@ static int fat_enter(fat_lock *f, uint64_t levels, int64_t deadline, bool counte
             q_remove(&f->entry, &n);
             interrupted = interruptible && tm_interrupted();
         }
+        tm_wait_end(TM_WAIT_MONITOR, t0);
     }
     fat_unlock_internal(f);
     return got ? 1 : interrupted ? TM_MONITOR_INTERRUPTED : 0;

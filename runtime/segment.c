@@ -239,3 +239,90 @@ size_t tm_shared_bytes_resident(void)
         return 0;
     return (size_t)st.st_blocks * 512;
 }
+
+/* Maps the memfd over pages [from, to) of seg's old space. */
+static int map_shared_run(int seg, size_t from, size_t to, int prot)
+{
+    uintptr_t so = tm_seg.old_start + from * TM_PAGE_SIZE;
+    return map_fixed(tm_segment_base(seg) + so, (to - from) * TM_PAGE_SIZE, prot, MAP_SHARED | MAP_NORESERVE,
+                     tm_seg.memfd, (off_t)so);
+}
+
+/* Maps the (new) memfd over the shared runs of seg: the gaps between its
+ * private pages, which fork already made the child's own (copy-on-write). */
+static int remap_shared_runs(int seg)
+{
+    int prot = tm_check_writes && seg >= 1 ? PROT_READ : PROT_READ | PROT_WRITE;
+    size_t npages = (tm_seg.segment_size - tm_seg.old_start) / TM_PAGE_SIZE, nwords = (npages + 63) / 64;
+    const uint64_t *words = (const uint64_t *)private_map[seg];
+    size_t start = 0;
+    for (size_t w = 0; w < nwords; w++)
+        for (uint64_t bits = words[w]; bits; bits &= bits - 1) {
+            size_t i = w * 64 + (size_t)__builtin_ctzll(bits);
+            if (i > start && map_shared_run(seg, start, i, prot) != 0)
+                return -1;
+            start = i + 1;
+        }
+    if (npages > start && map_shared_run(seg, start, npages, prot) != 0)
+        return -1;
+    tm_check_unprotect_again(seg);
+    return 0;
+}
+
+/* Copies [from, to) of the memfd into fd at the same offsets. */
+static int copy_range(int fd, off_t from, off_t to)
+{
+    while (from < to) {
+        loff_t in = from, out = from;
+        ssize_t n = copy_file_range(tm_seg.memfd, &in, fd, &out, (size_t)(to - from), 0);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            /* no copy_file_range here: segment 0 maps every shared page */
+            n = pwrite(fd, tm_seg.base + from, (size_t)(to - from), from);
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n <= 0)
+                return -1;
+        }
+        from += n;
+    }
+    return 0;
+}
+
+int tm_segments_fork_copy(void)
+{
+    int fd = memfd_create("tmpy-old-space", MFD_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    if (ftruncate(fd, (off_t)tm_seg.segment_size) != 0)
+        goto fail;
+    /* only the pages that hold data (the rest are holes) */
+    for (off_t pos = (off_t)tm_seg.old_start, end = (off_t)tm_seg.segment_size; pos < end;) {
+        off_t data = lseek(tm_seg.memfd, pos, SEEK_DATA);
+        if (data < 0) {
+            if (errno == ENXIO)
+                break;
+            goto fail;
+        }
+        off_t hole = lseek(tm_seg.memfd, data, SEEK_HOLE);
+        if (hole < 0 || copy_range(fd, data, hole) != 0)
+            goto fail;
+        pos = hole;
+    }
+    return fd;
+fail:
+    close(fd);
+    return -1;
+}
+
+int tm_segments_fork_child(int fd)
+{
+    int old = tm_seg.memfd;
+    tm_seg.memfd = fd;
+    for (int s = 0; s <= tm_seg.nsegments; s++)
+        if (remap_shared_runs(s) != 0)
+            return -1;   /* half remapped: the caller cannot go on */
+    close(old);
+    return 0;
+}

@@ -93,6 +93,20 @@ bool tm_private_pages_over_budget(void);
 void tm_pages_release(uintptr_t so, size_t npages);
 /* Physical memory held by the shared object space, in bytes. */
 size_t tm_shared_bytes_resident(void);
+/* fork(): the old space's MAP_SHARED memfd would stay shared between parent
+ * and child (each would see the other's writes). Before the fork, with no
+ * other writer, tm_segments_fork_copy copies its pages into a new memfd
+ * (returned, or -1 with errno); the child maps that one in its place in
+ * every segment with tm_segments_fork_child (0, or -1 with errno: the
+ * child cannot go on); the parent closes it. */
+int tm_segments_fork_copy(void);
+int tm_segments_fork_child(int fd);
+/* The transaction layer around a fork (stm.c): tm_fork_prepare before the
+ * copy (STM: parks every other transaction), then tm_fork_parent in the
+ * parent and tm_fork_child in the child (no-ops under the GIL). */
+void tm_fork_prepare(void);
+void tm_fork_parent(void);
+void tm_fork_child(void);
 
 /* The write-barrier checker (barriercheck.c; STM build, TMPY_STM_CHECK=1):
  * shared old-space pages of thread segments are read-only, so a store that

@@ -20,6 +20,7 @@
 #if TM_STM
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/sysinfo.h>
@@ -34,6 +35,8 @@ static struct segtx {
     int must_abort;            /* a tm_abort_cause set by another thread, under sync_lock */
     int winner;                /* the segment that set must_abort for a write-write conflict */
     uint16_t conflict_tid;     /* type id of the object of the conflict that dooms it (statistics) */
+    uintptr_t conflict_site;   /* where the other side of that conflict was (tm_set_site_hook; statistics) */
+    uintptr_t tx_site;         /* the yield point the running transaction started at (statistics) */
     bool unique;               /* tm_become_globally_unique: its commit aborts every other transaction */
 } segtx[TM_MAX_SEGMENTS + 1];
 
@@ -58,6 +61,26 @@ static int solo_seg;
 static uint64_t tx_clock;
 static uint16_t overflow_clock;
 static uint8_t *write_locks;     /* one byte per 16 bytes of segment: owning segment */
+
+/* Conflict units of big objects. A carded object (cards.h) written through
+ * tm_write_items is locked card by card, not whole: the lock of the card
+ * starting at c is the byte of the 16 bytes after c's first, inside the
+ * object (a carded object starts a page run), so never an object's own lock.
+ * A whole write (tm_write) takes the object's lock and every card's, so it
+ * excludes card writers, and a card writer checks the object's lock after
+ * taking its card's (both are atomic read-modify-writes: one of the two sees
+ * the other). Commits publish a card writer's cards only (cards.h), and
+ * readers mark either the object (tm_read: a whole reader) or the 16 bytes
+ * of each item they read (tm_read_at): a commit that wrote a card aborts the
+ * whole readers and the readers of that card's items. Two threads writing
+ * different cards of one dict or set table then run in parallel. */
+static inline uintptr_t card_lock_index(uintptr_t card) { return (card << (TM_CARD_SHIFT - 4)) + 1; }
+static inline uintptr_t card_of_lock(uintptr_t idx) { return (idx - 1) << 4; }
+
+/* TMPY_STM_TEST_NO_CARD_LOCKS=1 (tests only): card writers take no card
+ * lock, so two transactions may write one card and the later commit
+ * overwrites the earlier one's items: the stress tests must catch it. */
+static bool no_card_locks;
 
 /* Waiting on sync_cond: every state change bumps sync_epoch under
  * sync_lock. A waiter first spins on the epoch without the lock (a handoff
@@ -110,6 +133,8 @@ void tm_stm_init(void)
                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (write_locks == MAP_FAILED)
         tm_fatal("cannot allocate the write-lock array: %s", strerror(errno));
+    const char *e = getenv("TMPY_STM_TEST_NO_CARD_LOCKS");
+    no_card_locks = e && *e == '1';
 }
 
 /* Read without the lock by the inevitable transaction itself (only it
@@ -227,17 +252,30 @@ static bool segment_available(void *arg)
     return false;
 }
 
+/* Threads waiting for a segment take it in arrival order (a ticket, under
+ * sync_lock), not in a race for sync_lock: a thread that commits and
+ * starts again at once would otherwise keep a waiter out for as long as
+ * the scheduler lets it (tests/test_stm_interp.py, fairness tests). */
+static uint64_t segment_next_ticket, segment_serving;
+
 static void acquire_segment(void)
 {
     tm_thread *me = &tm_self;
     pthread_mutex_lock(&sync_lock);
-    while (!segment_available(NULL))
-        sync_wait();
+    uint64_t ticket = segment_next_ticket++;
+    if (ticket != segment_serving || !segment_available(NULL)) {
+        uint64_t t0 = tm_wait_begin();
+        while (ticket != segment_serving || !segment_available(NULL))
+            sync_wait();
+        tm_wait_end(TM_WAIT_SEGMENT, t0);
+    }
+    if (++segment_serving != segment_next_ticket)
+        sync_broadcast();   /* the next in line may take another free segment */
     int seg = me->last_segment;
     if (seg < 1 || seg > tm_seg.nsegments || segtx[seg].state != SEG_FREE)
         for (seg = 1; segtx[seg].state != SEG_FREE; seg++)
             ;
-    segtx[seg] = (struct segtx){.state = SEG_RUNNING, .start_time = ++tx_clock};
+    segtx[seg] = (struct segtx){.state = SEG_RUNNING, .start_time = ++tx_clock, .tx_site = me->tx_site};
     tm_segstates[seg].thread = me;
     me->segment = me->last_segment = seg;
     uint16_t ov = ++overflow_clock;
@@ -247,6 +285,14 @@ static void acquire_segment(void)
     pthread_mutex_unlock(&sync_lock);
     tm_set_segment(seg);
     TM_SEGLOCAL->nursery_end = nursery_end_value();
+}
+
+int tm_stm_segment_waiters(void)
+{
+    pthread_mutex_lock(&sync_lock);
+    int n = (int)(segment_next_ticket - segment_serving);
+    pthread_mutex_unlock(&sync_lock);
+    return n;
 }
 
 static void release_segment(void)
@@ -348,6 +394,13 @@ static void (*inevitable_hook)(void);
 
 void tm_set_inevitable_hook(void (*hook)(void)) { inevitable_hook = hook; }
 
+static uintptr_t (*site_hook)(void);
+
+void tm_set_site_hook(uintptr_t (*hook)(void)) { site_hook = hook; }
+
+/* Where the calling thread is now, as the embedder names it (0: unknown). */
+static uintptr_t here(void) { return site_hook ? site_hook() : 0; }
+
 /* ---- Transaction lengths per yield point (txlength.h) ---- */
 
 tm_txlen_policy tm_stm_txlen_policy;
@@ -358,6 +411,8 @@ uint32_t tm_stm_tx_begin_at(uintptr_t site)
 {
     tm_self.tx_site = site;
     tm_self.tx_site_aborted = false;
+    if (tm_self.segment)
+        segtx[tm_self.segment].tx_site = site;   /* names it when it wins a conflict */
     return tm_txlen_start(&tm_stm_txlen_policy, site);
 }
 
@@ -393,6 +448,21 @@ static void end_transaction(tm_thread *me, uint64_t commit_start)
     tm_cm_committed(commit_start - me->tx_start_ticks, solo ? 0 : now - commit_start);
 }
 
+/* At commit and abort: the objects' locks we hold (a carded object written
+ * only by cards has none of ours), then the cards'. */
+static void release_write_locks(tm_segstate *ss, int seg)
+{
+    for (size_t i = 0; i < ss->modified.count; i++) {
+        uintptr_t idx = ss->modified.items[i] >> 4;
+        if (__atomic_load_n(&write_locks[idx], __ATOMIC_RELAXED) == seg)
+            __atomic_store_n(&write_locks[idx], 0, __ATOMIC_RELEASE);
+    }
+    if (!no_card_locks)
+        for (size_t i = 0; i < ss->card_locks.count; i++)
+            __atomic_store_n(&write_locks[ss->card_locks.items[i]], 0, __ATOMIC_RELEASE);
+    ss->modified.count = ss->card_objs.count = ss->card_locks.count = 0;
+}
+
 static void abort_self(int cause)
 {
     tm_thread *me = &tm_self;
@@ -409,9 +479,8 @@ static void abort_self(int cause)
         } else {
             copy_object(0, seg, so, size);
         }
-        __atomic_store_n(&write_locks[so >> 4], 0, __ATOMIC_RELEASE);
     }
-    ss->modified.count = 0;
+    release_write_locks(ss, seg);
     /* Everything it created is garbage: the nursery is emptied, big young
      * objects freed, overflow objects left to the next major collection. */
     tm_discard_young(ss);
@@ -427,7 +496,10 @@ static void abort_self(int cause)
     tm_cm_aborted(cause);
     pthread_mutex_lock(&sync_lock);
     me->last_conflict_tid = segtx[seg].conflict_tid;
+    me->last_conflict_site = segtx[seg].conflict_site;
+    me->last_abort_ticks = tm_ticks() - me->tx_start_ticks;
     segtx[seg].conflict_tid = 0;
+    segtx[seg].conflict_site = 0;
     if (segtx[seg].winner)
         lose_to(segtx[seg].winner);
     pthread_mutex_unlock(&sync_lock);
@@ -507,14 +579,28 @@ static bool transaction_ended(void *arg)
 
 /* Read-write conflicts, with the world stopped: whoever read what we wrote
  * must not commit. Returns a reader to wait for (seg 0: none), or aborts us. */
+/* Did segment j (read version rv) read the 16-byte granules of [at, at + n * 16)? */
+static bool read_any(int j, uint8_t rv, uintptr_t at, size_t n)
+{
+    const uint8_t *m = (const uint8_t *)tm_segment_base(j) + (at >> 4);
+    for (size_t g = 0; g < n; g++)
+        if (m[g] == rv)
+            return true;
+    return false;
+}
+
 static struct tx_id check_readers(tm_segstate *ss, const others *o)
 {
     int seg = ss->seg;
-    for (size_t i = 0; i < ss->modified.count; i++) {
-        uintptr_t so = ss->modified.items[i];
+    size_t nobj = ss->modified.count;
+    /* The objects (their whole readers), then the cards we hold (the
+     * readers of their items: tm_read_at), as lock indexes. */
+    for (size_t i = 0; i < nobj + ss->card_locks.count; i++) {
+        bool card = i >= nobj;
+        uintptr_t so = card ? card_of_lock(ss->card_locks.items[i - nobj]) : ss->modified.items[i];
         for (int k = 0; k < o->ntx; k++) {
             int j = o->tx[k];
-            if (((uint8_t *)tm_segment_base(j))[so >> 4] != o->rv[k] || segtx[j].must_abort)
+            if (segtx[j].must_abort || !read_any(j, o->rv[k], so, card ? TM_CARD_SIZE >> 4 : 1))
                 continue;
             bool older = segtx[j].start_time < segtx[seg].start_time;
             if (tm_cfg.wait_for_readers && (older || is_inevitable(j)) && !is_inevitable(seg))
@@ -525,7 +611,8 @@ static struct tx_id check_readers(tm_segstate *ss, const others *o)
                 abort_self(TM_ABORT_INEVITABLE);
             }
             segtx[j].must_abort = TM_ABORT_READ_WRITE;   /* no lock needed: j is parked */
-            segtx[j].conflict_tid = tid_at(so);
+            segtx[j].conflict_tid = card ? 0 : tid_at(so);
+            segtx[j].conflict_site = here();   /* the commit that wrote what j read */
         }
     }
     return (struct tx_id){0, 0};
@@ -573,8 +660,10 @@ void tm_commit_transaction(void)
      * alongside goes on (everyone else is inevitable-free: we are it). */
     if (segtx[seg].unique)
         for (int k = 0; k < o.ntx; k++)
-            if (!segtx[o.tx[k]].must_abort)
+            if (!segtx[o.tx[k]].must_abort) {
                 segtx[o.tx[k]].must_abort = TM_ABORT_RARE_WRITE;
+                segtx[o.tx[k]].conflict_site = here();
+            }
     /* Publish: our writes, then the objects we created. The pages we wrote
      * are private (privatised before the stores: a whole object's, or a
      * carded one's header and marked cards), unless a solo transaction wrote
@@ -598,9 +687,7 @@ void tm_commit_transaction(void)
         obj->h.overflow = 0;
         publish(seg, &o, (uintptr_t)obj, tm_object_size(obj));
     }
-    for (size_t i = 0; i < ss->modified.count; i++)
-        __atomic_store_n(&write_locks[ss->modified.items[i] >> 4], 0, __ATOMIC_RELEASE);
-    ss->modified.count = 0;
+    release_write_locks(ss, seg);
     ss->created.count = 0;
     tm_weak_publish(ss);   /* its weak references and registrations are everyone's now */
     tm_resume_world();
@@ -609,7 +696,33 @@ void tm_commit_transaction(void)
     end_transaction(me, t0);
 }
 
-static bool no_other_inevitable(void *arg) { (void)arg; return inevitable_seg == 0; }
+/* Transactions waiting to become inevitable, by segment, in arrival order
+ * (under sync_lock): the first gets it when the inevitable one ends, not
+ * whoever takes sync_lock first. One that aborts while it waits leaves. */
+static int inevitable_queue[TM_MAX_SEGMENTS];
+static int inevitable_queued;
+
+static bool inevitable_turn(void *arg)
+{
+    return inevitable_seg == 0 && inevitable_queue[0] == (int)(intptr_t)arg;
+}
+
+int tm_stm_inevitable_waiters(void)
+{
+    pthread_mutex_lock(&sync_lock);
+    int n = inevitable_queued;
+    pthread_mutex_unlock(&sync_lock);
+    return n;
+}
+
+static void inevitable_dequeue(int seg)   /* sync_lock held */
+{
+    int n = 0;
+    for (int i = 0; i < inevitable_queued; i++)
+        if (inevitable_queue[i] != seg)
+            inevitable_queue[n++] = inevitable_queue[i];
+    inevitable_queued = n;
+}
 
 /* Solo is allowed (not under the barrier checker, whose thread segments map
  * shared pages read-only, nor with injected aborts, which an inevitable
@@ -658,7 +771,18 @@ static void become_inevitable(bool solo_wanted)
     if (is_inevitable(seg))
         return;
     pthread_mutex_lock(&sync_lock);
-    int cause = inevitable_seg || sync_requester ? park_until(no_other_inevitable, NULL) : segtx[seg].must_abort;
+    int cause;
+    if (inevitable_seg || sync_requester || inevitable_queued) {
+        uint64_t t0 = tm_wait_begin();
+        inevitable_queue[inevitable_queued++] = seg;
+        cause = park_until(inevitable_turn, (void *)(intptr_t)seg);
+        inevitable_dequeue(seg);
+        if (inevitable_queued)
+            sync_broadcast();   /* the next in line, if this one aborts */
+        tm_wait_end(TM_WAIT_INEVITABLE, t0);
+    } else {
+        cause = segtx[seg].must_abort;
+    }
     if (!cause) {
         __atomic_store_n(&inevitable_seg, seg, __ATOMIC_RELAXED);
         if (solo_wanted && can_go_solo(seg)) {
@@ -737,7 +861,7 @@ static bool lock_released(void *arg)
 
 /* Someone else holds the write lock: the younger transaction loses, and an
  * inevitable one always wins. */
-static void write_write_contention(uintptr_t idx, uint8_t owner)
+static void write_write_contention(uintptr_t idx, uint8_t owner, uintptr_t obj)
 {
     int me = tm_self.segment;
     pthread_mutex_lock(&sync_lock);
@@ -752,7 +876,8 @@ static void write_write_contention(uintptr_t idx, uint8_t owner)
         if (!segtx[owner].must_abort) {
             segtx[owner].must_abort = TM_ABORT_WRITE_WRITE;
             segtx[owner].winner = me;
-            segtx[owner].conflict_tid = tid_at(idx << 4);
+            segtx[owner].conflict_tid = tid_at(obj);
+            segtx[owner].conflict_site = here();   /* the write that takes its lock */
         }
         signal_segment(owner);
         sync_broadcast();
@@ -760,7 +885,9 @@ static void write_write_contention(uintptr_t idx, uint8_t owner)
         cause = park_until(lock_released, &w);
     } else {
         cause = is_inevitable(owner) ? TM_ABORT_INEVITABLE : TM_ABORT_WRITE_WRITE;
-        segtx[me].conflict_tid = tid_at(idx << 4);
+        segtx[me].conflict_tid = tid_at(obj);
+        segtx[me].conflict_site = segtx[owner].tx_site;   /* the owner wrote somewhere after its start */
+        tm_self.lost_at_site = here();
         lose_to(owner);
     }
     pthread_mutex_unlock(&sync_lock);
@@ -796,27 +923,45 @@ void tm_write_lock_word_slowpath(object_t *o) { write_slowpath(o, true); }
 /* The STM half of a write: mark o read, take its write lock (contention
  * may park or abort us) and list it as modified. The caller privatises the
  * pages it will write (privatise_range). */
+/* Take write lock idx (of the object at obj, or of one of its cards):
+ * true if we took it now, false if it was ours. Contention may park or
+ * abort us. */
+static bool take_lock(uintptr_t idx, int seg, uintptr_t obj)
+{
+    for (;;) {
+        uint8_t owner = __atomic_load_n(&write_locks[idx], __ATOMIC_ACQUIRE);
+        if (owner == seg)
+            return false;
+        uint8_t zero = 0;
+        if (owner == 0) {
+            if (__atomic_compare_exchange_n(&write_locks[idx], &zero, (uint8_t)seg, false,
+                                            __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+                return true;
+            continue;
+        }
+        write_write_contention(idx, owner, obj);
+    }
+}
+
+/* The locks of the cards [lo, hi] (bytes, hi included) of the carded
+ * object at so; under TMPY_STM_TEST_NO_CARD_LOCKS only listed (the first
+ * time: an unmarked card), for the read-write check. */
+static void take_card_locks(int seg, tm_segstate *ss, uintptr_t so, uintptr_t lo, uintptr_t hi)
+{
+    for (uintptr_t c = lo >> TM_CARD_SHIFT; c <= hi >> TM_CARD_SHIFT; c++) {
+        uintptr_t idx = card_lock_index(c);
+        if (no_card_locks ? !tm_card_tables[TM_CARDS_TX][seg][c] : take_lock(idx, seg, so))
+            tm_list_push(&ss->card_locks, idx);
+    }
+}
+
 static void acquire_for_write(object_t *o, int seg, tm_segstate *ss)
 {
     uintptr_t so = (uintptr_t)o;
     tm_stm_maybe_inject_abort();
     tm_read(o);
-    uintptr_t idx = so >> 4;
-    for (;;) {
-        uint8_t owner = __atomic_load_n(&write_locks[idx], __ATOMIC_ACQUIRE);
-        if (owner == seg)
-            return;
-        uint8_t zero = 0;
-        if (owner == 0) {
-            if (__atomic_compare_exchange_n(&write_locks[idx], &zero, (uint8_t)seg, false,
-                                            __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
-                tm_list_push(&ss->modified, so);
-                return;
-            }
-            continue;
-        }
-        write_write_contention(idx, owner);
-    }
+    if (take_lock(so >> 4, seg, so))
+        tm_list_push(&ss->modified, so);
 }
 
 /* Before writing [lo, hi) of an object we hold the write lock of: its pages
@@ -851,13 +996,28 @@ static void write_slowpath(object_t *o, bool lock_word_only)
                         "go through tm_write_rare", tm_types[o->h.tid].name);
     acquire_for_write(o, seg, ss);
     size_t size = tm_object_size(o);
-    privatise_range(seg, so, so + size);
-    /* A carded object is published by its cards: a store anywhere marks them all. */
-    if (tm_carded(&tm_types[o->h.tid], size))
+    /* A carded object is published by its cards: a store anywhere takes
+     * them all (no card writer is left beside us) and marks them all. */
+    if (tm_carded(&tm_types[o->h.tid], size)) {
+        take_card_locks(seg, ss, so, so, so + size - 1);
         tm_cards_set_all(TM_CARDS_TX, seg, so, size);
+    }
+    privatise_range(seg, so, so + size);
     /* GC part, after the last point where we could have parked. */
     tm_list_push(&ss->remembered, so);
     o->h.flags &= ~TM_GCFLAG_WRITE_BARRIER;   /* in our private copy */
+}
+
+/* Is the carded object at so listed as ours (its lock, or a card write)?
+ * A transaction writes few carded objects: the list is short. */
+static bool card_writer_listed(tm_segstate *ss, uintptr_t so)
+{
+    if (__atomic_load_n(&write_locks[so >> 4], __ATOMIC_RELAXED) == ss->seg)
+        return true;
+    for (size_t i = ss->card_objs.count; i-- > 0;)
+        if (ss->card_objs.items[i] == so)
+            return true;
+    return false;
 }
 
 /* The flag stays set: every carded store comes here, and only the first
@@ -884,13 +1044,30 @@ void tm_write_items_slowpath(object_t *o, uintptr_t index, uintptr_t count)
                         (unsigned long)index, (unsigned long)(index + count - 1),
                         (unsigned long)tm_varsize_length(o, t));
     if (!created_here) {
-        if (__atomic_load_n(&write_locks[so >> 4], __ATOMIC_RELAXED) != seg) {
-            acquire_for_write(o, seg, ss);
+        /* A card this transaction marked is locked, listed and private:
+         * the common case, a store into a card written before. */
+        const uint8_t *marked = tm_card_tables[TM_CARDS_TX][seg];
+        if (marked[lo >> TM_CARD_SHIFT] && marked[hi >> TM_CARD_SHIFT] && (hi >> TM_CARD_SHIFT) - (lo >> TM_CARD_SHIFT) <= 1)
+            goto gc_part;
+        if (!card_writer_listed(ss, so)) {
+            tm_stm_maybe_inject_abort();
+            tm_list_push(&ss->modified, so);   /* published and restored by its cards */
+            tm_list_push(&ss->card_objs, so);
             privatise_range(seg, so, so + t->base_size);   /* the header: the GC flags, the lock word */
+        }
+        take_card_locks(seg, ss, so, lo, hi);
+        /* Then nobody may hold the whole object (a whole writer takes the
+         * object's lock, then every card's). */
+        for (;;) {
+            uint8_t owner = __atomic_load_n(&write_locks[so >> 4], __ATOMIC_ACQUIRE);
+            if (!owner || owner == seg)
+                break;
+            write_write_contention(so >> 4, owner, so);
         }
         privatise_range(seg, lo, hi + 1);
         tm_cards_set_range(TM_CARDS_TX, seg, lo, hi);
     }
+gc_part:
     if (t->items_are_refs)
         tm_gc_remember_cards(ss, o, lo, hi);
 }
@@ -937,6 +1114,22 @@ void tm_stm_get_stats(tm_stm_stats *out)
     out->token_wait_ns = tm_ticks_to_ns(out->token_wait_ns);
 }
 
+/* fork(): the other transactions park at a safe point first, so the pages
+ * copied for the child hold no half-done writes and the child finds their
+ * segments parked, not running (it would wait for them forever). The child
+ * has none of those threads: its sync state starts afresh (the condition
+ * variable's waiters were theirs). Their segments stay parked there. */
+void tm_fork_prepare(void) { tm_stop_world(); }
+void tm_fork_parent(void) { tm_resume_world(); }
+void tm_fork_child(void)
+{
+    pthread_mutex_init(&sync_lock, NULL);
+    pthread_cond_init(&sync_cond, NULL);
+    sync_sleepers = 0;
+    sync_requester = 0;
+    __atomic_add_fetch(&sync_epoch, 1, __ATOMIC_RELEASE);
+}
+
 #else
 
 int tm_inevitable_segment(void) { return 1; }   /* the GIL holder is always inevitable */
@@ -948,5 +1141,8 @@ tm_txlen_policy tm_stm_txlen_policy;
 void tm_stm_txlen_init(const tm_txlen_params *params) { tm_txlen_init(&tm_stm_txlen_policy, params); }
 uint32_t tm_stm_tx_begin_at(uintptr_t site) { return tm_txlen_start(&tm_stm_txlen_policy, site); }
 uint32_t tm_stm_tx_length_now(void) { return tm_stm_txlen_policy.p.initial; }
+void tm_fork_prepare(void) {}   /* the GIL holder is the only one running */
+void tm_fork_parent(void) {}
+void tm_fork_child(void) {}
 
 #endif

@@ -32,4 +32,9 @@ _Static_assert(TM_STAT_COUNT <= sizeof(((tm_thread *)0)->tx_stats) / sizeof(uint
 
 void tm_stm_init(void);
 
+/* Threads waiting for a segment, transactions waiting to become inevitable
+ * (both served in arrival order): for tests and statistics. */
+int tm_stm_segment_waiters(void);
+int tm_stm_inevitable_waiters(void);
+
 #endif

@@ -28,6 +28,10 @@ typedef struct tm_thread {
     uint64_t tx_stats[TM_TX_STATS];  /* per-thread counters, summed by tm_stm_get_stats */
     int last_abort_cause;            /* enum tm_abort_cause of the last abort */
     uint16_t last_conflict_tid;      /* type id of the object its conflict was on (0: none) */
+    uintptr_t last_conflict_site;    /* where the other side was: the write or commit that won (0: unknown) */
+    uintptr_t lost_at_site;          /* where this thread was when it lost a write lock (0: elsewhere);
+                                        the embedder clears it after reading */
+    uint64_t last_abort_ticks;       /* how long its last aborted transaction had run */
     uint64_t tx_start_ticks;         /* when the running transaction started */
     int wait_for_seg;                /* after losing a conflict: the winner's segment... */
     uint64_t wait_for_start;         /* ...and its transaction, which we let finish first */

@@ -10,6 +10,7 @@
 #include "thread.h"
 #include "tx.h"
 #include "monitor.h"
+#include "stats.h"
 #include "park.h"
 
 /* Set up segments and the heap. Returns 0, or -1 with one line in err. */

@@ -51,6 +51,19 @@ typedef struct tm_stm_stats {
 } tm_stm_stats;
 void tm_stm_get_stats(tm_stm_stats *out);
 
+/* Fairness statistics (runtime/stats.c): waits to become inevitable, to
+ * take a segment (STM), for a _thread.lock and for a monitor's entry (both
+ * builds): how many, their total and the longest. A wait is noted only
+ * when the thread had to wait: tm_wait_begin() then, tm_wait_end() after. */
+enum tm_wait_kind { TM_WAIT_INEVITABLE, TM_WAIT_SEGMENT, TM_WAIT_LOCK, TM_WAIT_MONITOR, TM_WAIT_KINDS };
+typedef struct tm_wait_stat {
+    uint64_t count, total_ns, max_ns;
+} tm_wait_stat;
+extern const char *const tm_wait_names[TM_WAIT_KINDS];   /* "inevitable", "segment", "lock", "monitor" */
+uint64_t tm_wait_begin(void);
+void tm_wait_end(enum tm_wait_kind kind, uint64_t begun);
+void tm_wait_get_stats(tm_wait_stat out[TM_WAIT_KINDS]);
+
 /* STM: transaction lengths per yield point (paper 001, Figure 3; txlength.h),
  * driven by the STM's aborts: a transaction's first conflict abort counts
  * against the yield point it started at. The embedder sets the parameters
@@ -99,6 +112,27 @@ static inline void tm_read(object_t *o)
         *(uint8_t __seg_gs *)((uintptr_t)o >> 4) = rv;
 }
 
+/* Read barrier for the items of a big (carded, cards.h) object read one by
+ * one: marks the 16 bytes at segment offset `at` instead of the object. A
+ * commit that wrote a card of the object aborts the readers of the card's
+ * items and the readers of the whole object (tm_read), so readers of other
+ * cards go on. Only for the items of a carded object (its header and fixed
+ * part still take tm_read): elsewhere the 16 bytes may hold another object's
+ * header, whose marker this would set. */
+static inline void tm_read_at(uintptr_t at)
+{
+    uint8_t rv = TM_SEGLOCAL->read_version;
+    if (rv)
+        *(uint8_t __seg_gs *)(at >> 4) = rv;
+}
+/* The same in a loop: rv = tm_read_version() once (0: no markers needed). */
+static inline uint8_t tm_read_version(void) { return TM_SEGLOCAL->read_version; }
+static inline void tm_read_at_rv(uintptr_t at, uint8_t rv)
+{
+    if (rv)
+        *(uint8_t __seg_gs *)(at >> 4) = rv;
+}
+
 void tm_start_transaction_after_setjmp(void);
 /* Called by an abort after the heap is restored, before the thread lets its
  * segment go and waits to start again: the embedder puts back the roots
@@ -108,6 +142,9 @@ void tm_set_abort_hook(void (*hook)(void));
 /* Called when the running transaction has just become inevitable (it can no
  * longer abort): the embedder drops what it kept to undo an abort. */
 void tm_set_inevitable_hook(void (*hook)(void));
+/* Returns where the calling thread is now, in the embedder's terms (its
+ * yield-point sites): statistics name both sides of a conflict with it. */
+void tm_set_site_hook(uintptr_t (*hook)(void));
 #define tm_start_transaction() \
     do { (void)__builtin_setjmp(tm_self.abort_jmp); tm_start_transaction_after_setjmp(); } while (0)
 void tm_commit_transaction(void);
@@ -156,6 +193,9 @@ static inline void tm_safepoint(void)
 #else /* GIL */
 
 static inline void tm_read(object_t *o) { (void)o; }
+static inline void tm_read_at(uintptr_t at) { (void)at; }
+static inline uint8_t tm_read_version(void) { return 0; }
+static inline void tm_read_at_rv(uintptr_t at, uint8_t rv) { (void)at; (void)rv; }
 /* With HTM elision on (`--tm=htm`), a transaction is a hardware transaction
  * or, as its fallback, holding the GIL (elision.h). */
 static inline void tm_start_transaction(void)

@@ -198,19 +198,7 @@ def test_program_htm_fake_move_mode(path):
                  "TMPY_GC_DEBUG": "move"}, options=("--tm=htm",))
 
 
-# Known liveness bug (issue 20, open): a free segment goes to whichever thread
-# gets sync_lock first, not to the longest waiter, so with one segment a thread
-# that commits and starts again in a loop can keep a waiter out for seconds.
-# A first-come first-served segment queue hangs test_stm_conflicts under
-# valgrind as it stands; until both are fixed the fairness program's
-# one-segment run may fail (it is reported, not hidden: xfail, not strict).
-ONE_SEGMENT_STARVES = {"thread_lock_fairness"}
-
-
-@pytest.mark.parametrize("path", [
-    pytest.param(p, marks=pytest.mark.xfail(reason="one segment: segment acquisition is a race (issue 20)",
-                                            strict=False))
-    if p.stem in ONE_SEGMENT_STARVES else p for p in PROGRAMS], ids=[p.stem for p in PROGRAMS])
+@pytest.mark.parametrize("path", PROGRAMS, ids=[p.stem for p in PROGRAMS])
 def test_program_stm_one_segment(path):
     check(path, {"TMPY_SEGMENTS": "1"}, TMPY_STM)
 

@@ -120,7 +120,8 @@ def test_extreme_but_valid_parameters(ctest, env):
 
 @pytest.mark.skipif(not shutil.which("valgrind"), reason="valgrind not installed")
 @pytest.mark.parametrize("args", [("test_segment",), ("test_gc", "cycles"), ("test_gc", "large"),
-                                  ("test_gc-stm", "cycles"), ("test_stm_conflicts-stm",)],
+                                  ("test_gc-stm", "cycles"), ("test_stm_conflicts-stm",),
+                                  ("test_stm_fairness-stm", "segment")],
                          ids=lambda a: "-".join(a))
 def test_valgrind(args):
     env = dict(VALGRIND_ENV)

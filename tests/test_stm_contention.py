@@ -20,3 +20,16 @@ def test_contention_default_mode(ctest):
 
 def test_contention_move_mode(ctest):
     ctest("test_stm_contention-stm", env={"TMPY_GC_DEBUG": "move"})
+
+
+@pytest.mark.parametrize("run", range(3))
+def test_segment_queue_is_fifo(ctest, run):
+    """A thread waiting for the one segment gets it before the thread that
+    gives it up and asks again at once (tests/c/test_stm_fairness.c)."""
+    ctest("test_stm_fairness-stm", "segment", env={"TMPY_SEGMENTS": "1"})
+
+
+@pytest.mark.parametrize("run", range(3))
+def test_inevitable_queue_is_fifo(ctest, run):
+    """The same for becoming inevitable, with two segments."""
+    ctest("test_stm_fairness-stm", "inevitable", env={"TMPY_SEGMENTS": "2"})

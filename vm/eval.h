@@ -178,6 +178,8 @@ int vm_elision_stats(Obj d);             /* tm.stats(): adds the elision's count
 void vm_elision_print_stats(void);       /* at exit, TMPY_STATS=1 */
 /* At exit, TMPY_STATS=1: the per-yield-point lengths of pol (both builds). */
 void vm_txlen_print_sites(const tm_txlen_policy *pol, const char *label);
+/* The file and line a yield-point site names; false for none. */
+bool vm_site_place(uintptr_t site, const char **file, int *line);
 /* f, a frame below the innermost, gets a slot written (its frame object:
  * f_back, sys._getframe(n)): save it for an abort first, with the frames
  * between, as the pops that make it innermost again would. */
@@ -382,6 +384,11 @@ void import_init_paths(bool ignore_env, const char *argv0);
 void import_prepend_path0(const char *dir);
 /* Import a module by absolute dotted name, its parents first; returns it. */
 Obj import_absolute(Obj absname);
+/* The import lock and the built-in registry as _imp shows them. */
+int import_lock_acquire(void);        /* -1: MemoryError */
+bool import_lock_release(void);       /* false: the caller does not hold it */
+bool import_lock_held(void);          /* by any thread */
+bool import_is_builtin(Obj name);
 /* The absolute name for a relative import (level dots) from the module
  * whose globals (or a dict with __package__) are given. */
 Obj import_resolve_relative(Obj name, Obj globals, int level);

@@ -33,7 +33,7 @@ Obj g_main_module;
 /* Registry of C modules                                               */
 /* ------------------------------------------------------------------ */
 
-#define MAX_BUILTIN_MODULES 64
+#define MAX_BUILTIN_MODULES 128
 static struct { const char *name; module_init_fn init; } g_registry[MAX_BUILTIN_MODULES];
 static int g_nregistry;
 static Obj g_import_lock;   /* its monitor is the import lock */
@@ -46,11 +46,14 @@ void vm_register_builtin_module(const char *name, module_init_fn init)
             g_registry[i].init = init;
             return;
         }
-    if (g_nregistry < MAX_BUILTIN_MODULES) {
-        g_registry[g_nregistry].name = name;
-        g_registry[g_nregistry].init = init;
-        g_nregistry++;
+    if (g_nregistry == MAX_BUILTIN_MODULES) {   /* start-up: a module would silently go missing */
+        fprintf(stderr, "tmpy: fatal: more than %d built-in modules (raise MAX_BUILTIN_MODULES in vm/import.c)\n",
+                MAX_BUILTIN_MODULES);
+        exit(1);
     }
+    g_registry[g_nregistry].name = name;
+    g_registry[g_nregistry].init = init;
+    g_nregistry++;
 }
 
 static module_init_fn find_builtin(Obj name)
@@ -414,6 +417,50 @@ static Obj module_found(Obj m, Obj absname)
 
 static Obj load_with_parents(Obj absname);
 
+/* The import lock's object and the loading set, made on first use (as
+ * C global roots: inevitable first, so an abort cannot leave them half
+ * made). False on MemoryError. */
+static bool import_lock_ready(void)
+{
+    if (g_import_lock && g_loading)
+        return true;
+    vm_tx_become_inevitable();
+    if (!g_import_lock) {
+        VM_GLOBAL_ROOT(g_import_lock);
+        VM_GLOBAL_ROOT(g_loading);
+        if (!(g_import_lock = list_new_capacity(0)))
+            return false;
+    }
+    if (!g_loading && !(g_loading = dict_new()))
+        return false;
+    return true;
+}
+
+/* _imp.acquire_lock/release_lock/lock_held: the import lock from Python. */
+int import_lock_acquire(void)
+{
+    if (!import_lock_ready())
+        return -1;
+    tm_monitor_enter((object_t *)g_import_lock);
+    return 0;
+}
+
+bool import_lock_release(void)
+{
+    return g_import_lock && tm_monitor_exit((object_t *)g_import_lock);
+}
+
+bool import_lock_held(void)
+{
+    return g_import_lock && tm_monitor_owner((object_t *)g_import_lock) != 0;
+}
+
+/* Whether name is a module built into the interpreter (_imp.is_builtin). */
+bool import_is_builtin(Obj name)
+{
+    return find_builtin(name) != NULL;
+}
+
 /* Import a module by absolute dotted name, its parents first. One thread at
  * a time loads modules (the import lock, the monitor of g_import_lock;
  * re-entrant, since loading a module imports others): a thread importing a
@@ -426,14 +473,10 @@ Obj import_absolute(Obj absname)
     if (err_occurred())
         return NULL;
     Obj *r = vm_roots(1);
-    r[0] = absname;   /* (the first import allocates the lock) */
-    if (!g_import_lock) {
-        VM_GLOBAL_ROOT(g_import_lock);
-        VM_GLOBAL_ROOT(g_loading);
-        if (!(g_import_lock = list_new_capacity(0)) || !(g_loading = dict_new())) {
-            vm_unroots(r);
-            return NULL;
-        }
+    r[0] = absname;
+    if (!import_lock_ready()) {
+        vm_unroots(r);
+        return NULL;
     }
     tm_monitor_enter((object_t *)g_import_lock);   /* may wait: absname is re-read */
     m = dict_getitem(g_modules, r[0]);

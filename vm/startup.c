@@ -145,7 +145,8 @@ static void vm_register_layouts(void)
     reg(TID_ITER, layout_fixed("iter", sizeof(struct IterObj_),
                                REF(IterObj, cls) | REF(IterObj, a) | REF(IterObj, b) | REF(IterObj, c)));
     reg(TID_FILE, layout_fixed("file", sizeof(struct FileObj_),
-                               REF(FileObj, name) | REF(FileObj, mode) | REF(FileObj, rbuf) | REF(FileObj, encoding)));
+                               REF(FileObj, name) | REF(FileObj, mode) | REF(FileObj, rbuf) | REF(FileObj, encoding) |
+                               REF(FileObj, state) | REF(FileObj, lower)));
     reg(TID_CAPSULE, layout_fixed("capsule", sizeof(struct CapsuleObj_),
                                   REF(CapsuleObj, refs[0]) | REF(CapsuleObj, refs[1]) | REF(CapsuleObj, refs[2]) |
                                       REF(CapsuleObj, refs[3])));
@@ -235,10 +236,12 @@ static const struct {
     {"time", time_module_init},
     {"math", math_module_init},
     {"cmath", cmath_module_init},
-    {"os", os_module_init},
-    {"posix", os_module_init},
-    {"os.path", posixpath_module_init},
-    {"posixpath", posixpath_module_init},
+    {"posix", posix_module_init},
+    {"_posixsubprocess", posixsubprocess_module_init},
+    {"select", select_module_init},
+    {"fcntl", fcntl_module_init},
+    {"pwd", pwd_module_init},
+    {"grp", grp_module_init},
     {"random", random_module_init},
     {"atexit", atexit_module_init},
     {"_warnings", warnings_module_init},
@@ -257,6 +260,7 @@ static const struct {
     {"tm", tm_module_init},
     {"importlib", importlib_module_init},
     {"importlib.machinery", importlib_machinery_module_init},
+    {"_imp", imp_module_init},
     {"_io", io_module_init},
     {"signal", signal_module_init},
     {"_signal", signal_module_init},

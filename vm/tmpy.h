@@ -291,8 +291,13 @@ VM_STRUCT(CountObj) { tm_header h; Obj value; Obj step; };
 VM_STRUCT(WeakrefObj) { tm_header h; Obj referent; Obj callback; Obj wrapper; int64_t hash; int64_t has_hash; };
 #define WREF(v) ((WeakrefObj *)vm_rd(v))
 VM_STRUCT(CapsuleObj) { tm_header h; Obj refs[4]; void *cdata; int64_t kind; };
-/* Files (fileobject.c). The write buffer is C memory (freed at close). */
+/* Files (fileobject.c): the engine of the _io objects over a file descriptor.
+ * The write buffer is C memory (freed at close). A view (one per FileIO,
+ * Buffered* or TextIOWrapper layer) points to the state it shares in `state`;
+ * `lower` is the layer object it wraps (a text layer's buffer, a buffered
+ * layer's raw). */
 VM_STRUCT(FileObj) { tm_header h; Obj name; Obj mode; Obj rbuf; /* RawObj read buffer */ Obj encoding;
+                     Obj state; Obj lower;
                      int64_t fd; int64_t flags; int64_t rpos; int64_t rlen; char *wbuf; int64_t wlen; int64_t wcap; };
 #define FO(v) ((FileObj *)vm_rd(v))
 

@@ -57,6 +57,20 @@
  *                  TMPY_STM_CHECK=1 every commit also compares the cards it
  *                  did not mark with the committed copy.
  *
+ *   cardunits T    conflict units of big objects (runtime/stm.c: per-card write
+ *                  locks, tm_read_at): a blob of 4096 words, card-marked.
+ *                  (a) T threads write words of their own, interleaved so
+ *                  every card holds words of every thread, blindly (no
+ *                  read): the last value each committed transaction wrote
+ *                  must be there (without the card locks a commit copies
+ *                  its whole card over another transaction's uncommitted
+ *                  words: TMPY_STM_TEST_NO_CARD_LOCKS=1 must fail here);
+ *                  (b) each thread writes only cards of its own: no
+ *                  write-write and no read-write abort at all (a count,
+ *                  the conflict unit is the card, not the object); (c)
+ *                  threads increment shared counters read with tm_read_at
+ *                  (read-write conflicts per item): every count exact.
+ *
  *   solo           deterministic: a thread alone runs solo transactions
  *                  (tm_become_solo): it writes counters in place (no page
  *                  privatised), replaces some of them in the big (card-
@@ -1759,6 +1773,155 @@ static void mode_rawcards(int T)
 }
 
 /* ==================================================================== */
+/* cardunits                                                            */
+
+enum { CU_WORDS = 4096, CU_COUNTERS = 200 };   /* 32 KB: 64 cards of 64 words (the first starts 4 words in) */
+static long cu_iters;
+static uint64_t *cu_last;   /* (a): per word, the value of the last committed write, by its owner */
+
+static blob_t *cu_blob(void) { return (blob_t *)g_root; }
+
+static void cu_store(uintptr_t i, uintptr_t v)
+{
+    tm_write_items(g_root, i, 1);
+    cu_blob()->items[i] = v;
+}
+
+/* (a) and (b): blind writes of words of one's own; `own_cards`: thread t
+ * writes only the cards c with c % T == t (words well inside them). */
+static void *cu_blind_worker(void *arg)
+{
+    worker *w = arg;
+    tm_thread_attach();
+    bool own_cards = w->extra;
+    for (volatile long it = 0; it < cu_iters; it++) {
+        uint64_t r = mix3((uint64_t)w->tid, (uint64_t)it, 31);
+        int n = 1 + (int)(r % 3);
+        uintptr_t words[3];
+        for (int k = 0; k < n; k++) {
+            uint64_t q = mix3((uint64_t)w->tid, (uint64_t)it, 300 + (uint64_t)k);
+            if (own_cards) {
+                uintptr_t card = ((q >> 8) % (CU_WORDS / 64 / nthreads)) * nthreads + (uintptr_t)w->tid;
+                words[k] = card * 64 + (q >> 24) % 56;   /* card c holds words 64c - 4 .. 64c + 59 */
+            } else {
+                words[k] = ((q >> 8) % (CU_WORDS / nthreads)) * nthreads + (uintptr_t)w->tid;
+            }
+        }
+        uintptr_t v = ((uintptr_t)(w->tid + 1) << 40) | (uintptr_t)(it + 1);
+        volatile int attempts = 0;
+        tm_start_transaction();
+        attempts++;
+        for (int k = 0; k < n; k++) {
+            cu_store(words[k], v + (uintptr_t)k);
+            spin(3000);   /* let the transactions overlap */
+        }
+        if (!own_cards && (r >> 20) % 16 == 0 && attempts == 1)
+            tm_abort_transaction();
+        commit();
+        for (int k = 0; k < n; k++)
+            cu_last[words[k]] = v + (uintptr_t)k;
+    }
+    tm_thread_detach();
+    return NULL;
+}
+
+/* (c): increment two shared counters, read with tm_read_at. */
+static void *cu_counter_worker(void *arg)
+{
+    worker *w = arg;
+    tm_thread_attach();
+    for (volatile long it = 0; it < cu_iters; it++) {
+        uintptr_t pick[2];
+        for (int k = 0; k < 2; k++)
+            pick[k] = mix3((uint64_t)w->tid, (uint64_t)it, 500 + (uint64_t)k) % CU_COUNTERS * 19;   /* spread over cards */
+        tm_start_transaction();
+        for (int k = 0; k < 2; k++) {
+            tm_read_at((uintptr_t)&cu_blob()->items[pick[k]]);
+            uintptr_t v = cu_blob()->items[pick[k]];
+            spin(100);
+            cu_store(pick[k], v + 1);
+        }
+        commit();
+        for (int k = 0; k < 2; k++)
+            w->contrib[pick[k]]++;
+    }
+    tm_thread_detach();
+    return NULL;
+}
+
+static void cu_run(int T, const char *name, void *(*fn)(void *), bool own_cards, tm_stm_stats *s)
+{
+    init_workers(T, CU_WORDS);
+    for (int t = 0; t < T; t++)
+        W[t].extra = own_cards;
+    stats_start();
+    phase_name = name;
+    start_threads(T, fn);
+    join_threads();
+    print_stats(name, s);
+}
+
+static void mode_cardunits(int T)
+{
+    CHECK(T >= 2 && T <= MAXT, "thread count %d out of range", T);
+    cu_iters = scaled(1500, 100);
+    cu_last = calloc(CU_WORDS, sizeof(uint64_t));
+    CHECK(cu_last, "out of C memory");
+    tm_start_transaction();
+    tm_become_inevitable();
+    g_root = alloc_var(T_BLOB, CU_WORDS);   /* zeroed */
+    commit();
+    tm_stm_stats s;
+
+    cu_run(T, "cardunits blind", cu_blind_worker, false, &s);
+    tm_start_transaction();
+    unsigned long lost = 0, first = CU_WORDS;
+    for (uintptr_t i = 0; i < CU_WORDS; i++)
+        if (cu_blob()->items[i] != cu_last[i] && lost++ == 0)
+            first = i;
+    commit();
+    CHECK(lost == 0, "cardunits: %lu of %d words lost their last committed write (word %lu is %#lx, "
+          "its last commit wrote %#lx)", lost, CU_WORDS, first, (unsigned long)cu_blob()->items[first],
+          (unsigned long)cu_last[first]);
+    CHECK(s.aborts_by_cause[TM_ABORT_EXPLICIT] > 0, "no explicit abort ran");
+
+    memset(cu_last, 0, CU_WORDS * sizeof(uint64_t));
+    tm_start_transaction();
+    tm_become_inevitable();
+    tm_write(g_root);
+    for (uintptr_t i = 0; i < CU_WORDS; i++)
+        cu_blob()->items[i] = 0;
+    commit();
+    cu_run(T, "cardunits own cards", cu_blind_worker, true, &s);
+    CHECK(s.aborts_by_cause[TM_ABORT_WRITE_WRITE] == 0 && s.aborts_by_cause[TM_ABORT_READ_WRITE] == 0,
+          "cardunits: threads writing only cards of their own conflicted (%lu write-write, %lu read-write "
+          "aborts): the conflict unit is not the card", (unsigned long)s.aborts_by_cause[TM_ABORT_WRITE_WRITE],
+          (unsigned long)s.aborts_by_cause[TM_ABORT_READ_WRITE]);
+    tm_start_transaction();
+    for (uintptr_t i = 0; i < CU_WORDS; i++)
+        CHECK(cu_blob()->items[i] == cu_last[i], "cardunits own cards: word %lu is %#lx, its last commit wrote %#lx",
+              (unsigned long)i, (unsigned long)cu_blob()->items[i], (unsigned long)cu_last[i]);
+    commit();
+
+    tm_start_transaction();
+    tm_become_inevitable();
+    tm_write(g_root);
+    for (uintptr_t i = 0; i < CU_WORDS; i++)
+        cu_blob()->items[i] = 0;
+    commit();
+    cu_run(T, "cardunits counters", cu_counter_worker, false, &s);
+    tm_start_transaction();
+    for (uintptr_t i = 0; i < CU_WORDS; i++) {
+        uint64_t e = expected_count(T, i);
+        CHECK(cu_blob()->items[i] == e, "cardunits counters: word %lu is %lu, committed transactions added %lu",
+              (unsigned long)i, (unsigned long)cu_blob()->items[i], (unsigned long)e);
+    }
+    commit();
+    printf("ok cardunits %d threads (%d segments): blind writes kept, own cards without conflicts, counters exact\n",
+           T, tm_seg.nsegments);
+}
+
+/* ==================================================================== */
 /* solo                                                                 */
 
 enum { SOLO_N = 1100 };   /* counters over several pages; the array (8.8 KB) is card-marked */
@@ -1883,7 +2046,7 @@ int main(int argc, char **argv)
 {
     setvbuf(stdout, NULL, _IOLBF, 0);
     if (argc < 2) {
-        fprintf(stderr, "usage: %s lost_update T | bank T | inevitable | overflow | major [all|pre|barrier|stress] | cards T | rawcards T | solo\n",
+        fprintf(stderr, "usage: %s lost_update T | bank T | inevitable | overflow | major [all|pre|barrier|stress] | cards T | rawcards T | cardunits T | solo\n",
                 argv[0]);
         return 2;
     }
@@ -1922,6 +2085,8 @@ int main(int argc, char **argv)
         mode_rawcards(T);
     else if (!strcmp(mode, "solo"))
         mode_solo();
+    else if (!strcmp(mode, "cardunits"))
+        mode_cardunits(T);
     else {
         fprintf(stderr, "unknown mode '%s'\n", mode);
         return 2;

@@ -82,7 +82,7 @@ static Obj bi_print(Obj *args, size_t nargs, Obj kwnames)
             goto out;
         }
     }
-    if (TID(kw[2]) == TID_FILE && print_simple_args(args, nargs)) {
+    if (file_is_fast_text(kw[2]) && print_simple_args(args, nargs)) {
         /* the whole line in one write (one system call when unbuffered) */
         StrBuf b;
         sb_init(&b);
@@ -1018,39 +1018,7 @@ out:
 
 static Obj bi_open(Obj *args, size_t nargs, Obj kwnames)
 {
-    static const char *const names[] = {"file", "mode", "buffering", "encoding", "errors", "newline",
-                                        "closefd", "opener", NULL};
-    Obj *a = vm_roots(8);
-    Obj res = NULL;
-    if (vm_parse_args("open", args, nargs, kwnames, names, 1, 8, a) < 0)
-        goto out;
-    char mode[16] = "r";
-    if (a[1]) {
-        Obj m = str_value(a[1]);
-        if (!m) {
-            err_format(E_TypeError, "open() argument 'mode' must be str, not %s", type_name(a[1]));
-            goto out;
-        }
-        if (STR(m)->nbytes >= (int64_t)sizeof mode) {
-            err_format(E_ValueError, "invalid mode: '%s'", str_cstr(m));
-            goto out;
-        }
-        memcpy(mode, str_cstr(m), (size_t)STR(m)->nbytes + 1);
-    }
-    int64_t buffering = -1;
-    if (a[2] && vm_index_i64(a[2], &buffering) < 0)
-        goto out;
-    int closefd = 1;
-    if (a[6] && (closefd = vm_is_true(a[6])) < 0)
-        goto out;
-    if (a[7] && !IS_NONE(a[7])) {
-        err_set(E_NotImplementedError, "open(): opener= is not supported yet");
-        goto out;
-    }
-    res = file_open_ex(a[0], mode, (int)buffering, a[3], a[4], a[5], closefd);
-out:
-    vm_unroots(a);
-    return res;
+    return file_open(args, nargs, kwnames);   /* fileobject.c */
 }
 
 static Obj bi_import(Obj *args, size_t nargs, Obj kwnames)

@@ -519,6 +519,13 @@ static Obj decode_with(const char *fname, const char *encoding, int unit, Obj *a
             keep = n - utf8_incomplete_tail((const unsigned char *)p, n);
         else if (unit > 1)
             keep = n - n % unit;
+        if (unit == 2 && keep >= 2) {
+            /* a high surrogate waits for its low half */
+            const unsigned char *u = (const unsigned char *)p + keep - 2;
+            unsigned v = !strcmp(encoding, "utf-16-be") ? (unsigned)(u[0] << 8 | u[1]) : (unsigned)(u[1] << 8 | u[0]);
+            if (v >= 0xD800 && v <= 0xDBFF)
+                keep -= 2;
+        }
     }
     a[3] = bytes_new(p, (size_t)keep);
     if (!a[3] || !(a[3] = bytes_decode(a[3], encoding, errors_arg(a[1], errbuf, sizeof errbuf))))
@@ -588,8 +595,16 @@ static Obj ex_decode(const char *fname, int unit, Obj *args, size_t nargs, Obj k
         goto out;
     }
     int64_t keep = n - skip;
-    if (!final)
+    if (!final) {
         keep -= keep % unit;
+        if (unit == 2 && keep >= 2) {
+            /* a high surrogate waits for its low half */
+            const unsigned char *u = (const unsigned char *)p + skip + keep - 2;
+            unsigned v = order > 0 ? (unsigned)(u[0] << 8 | u[1]) : (unsigned)(u[1] << 8 | u[0]);
+            if (v >= 0xD800 && v <= 0xDBFF)
+                keep -= 2;
+        }
+    }
     a[4] = bytes_new(p + skip, (size_t)keep);
     const char *enc = unit == 2 ? (order > 0 ? "utf-16-be" : "utf-16-le") : (order > 0 ? "utf-32-be" : "utf-32-le");
     if (!a[4] || !(a[4] = bytes_decode(a[4], enc, errors)))

@@ -29,8 +29,12 @@ int warnings_warn(TypeObj *category, Obj message, Obj source);   /* the warning 
 /* ---- C modules (vm_register_builtin_module) ---- */
 Obj sys_module_init(void);
 Obj time_module_init(void);
-Obj os_module_init(void);
-Obj posixpath_module_init(void);
+Obj posix_module_init(void);             /* posix (under CPython's os.py) */
+Obj posixsubprocess_module_init(void);   /* _posixsubprocess */
+Obj select_module_init(void);            /* select */
+Obj fcntl_module_init(void);             /* fcntl */
+Obj pwd_module_init(void);               /* pwd (pwdgrpmodule.c) */
+Obj grp_module_init(void);               /* grp (pwdgrpmodule.c) */
 Obj random_module_init(void);
 Obj atexit_module_init(void);
 Obj warnings_module_init(void);     /* _warnings */
@@ -41,6 +45,7 @@ Obj errno_module_init(void);        /* errno */
 Obj io_module_init(void);       /* _io */
 Obj importlib_module_init(void);
 Obj importlib_machinery_module_init(void);   /* importlib.machinery */
+Obj imp_module_init(void);                   /* _imp */
 Obj collections_module_init(void);   /* _collections */
 Obj itertools_module_init(void);     /* _itertools */
 Obj weakref_module_init(void);       /* _weakref */

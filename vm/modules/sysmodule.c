@@ -48,6 +48,7 @@ static Obj sys_setrecursionlimit(Obj *args, size_t nargs, Obj kwnames)
         err_set(E_OverflowError, "Python int too large to convert to C int");
         return NULL;
     }
+    vm_tx_become_inevitable();   /* a C global: an abort would not restore it */
     vm_recursion_limit = (int)n;
     return g_None;
 }
@@ -240,6 +241,7 @@ static Obj sys_setswitchinterval(Obj *args, size_t nargs, Obj kwnames)
     }
     /* Kept in whole microseconds, as CPython does. */
     uint64_t us = d * 1e6 >= 1e15 ? (uint64_t)1e15 : (uint64_t)(d * 1e6);
+    vm_tx_become_inevitable();   /* a C global: an abort would not restore it */
     vm_switch_interval = (double)us * 1e-6;
 #if !TM_STM   /* under STM threads run in parallel: nothing to switch */
     tm_set_switch_interval_ns(us * 1000);
@@ -264,8 +266,11 @@ static Obj sys_set_int_max_str_digits(Obj *args, size_t nargs, Obj kwnames)
     Obj res = NULL;
     int64_t n;
     if (vm_parse_args("set_int_max_str_digits", args, nargs, kwnames, names, 1, 1, a) == 0 &&
-        vm_index_i64(a[0], &n) == 0 && int_set_max_str_digits(n) == 0)
-        res = g_None;
+        vm_index_i64(a[0], &n) == 0) {
+        vm_tx_become_inevitable();   /* a C global: an abort would not restore it */
+        if (int_set_max_str_digits(n) == 0)
+            res = g_None;
+    }
     vm_unroots(a);
     return res;
 }

@@ -139,6 +139,7 @@ static int lock_acquire_slot(Obj *slot, int64_t timeout_ns)
     if (timeout_ns == 0)
         return 0;
     uint64_t deadline = timeout_ns > 0 ? now_ns() + (uint64_t)timeout_ns : 0;
+    uint64_t t0 = tm_wait_begin();   /* fairness statistics (tx.h) */
     for (;;) {
         tm_monitor_enter((object_t *)*slot);
         VM_WRITE(*slot);
@@ -164,8 +165,10 @@ static int lock_acquire_slot(Obj *slot, int64_t timeout_ns)
         VM_WRITE(*slot);
         LOCK_WAITERS(*slot)--;
         tm_monitor_exit((object_t *)*slot);
-        if (got || rc != TM_MONITOR_INTERRUPTED)
+        if (got || rc != TM_MONITOR_INTERRUPTED) {
+            tm_wait_end(TM_WAIT_LOCK, t0);
             return got;
+        }
         if (vm_signals_check() < 0)
             return -1;
     }
@@ -601,6 +604,9 @@ static Obj thread_start_new(Obj *args, size_t nargs, Obj kwnames)
     }
     Obj *r = vm_roots(2);
     Obj res = NULL;
+    /* A thread started is not undone; and the serial is a C global, taken
+     * only by an inevitable transaction (one at a time, never aborted). */
+    vm_tx_become_inevitable();
     int64_t serial = ++boot_serial;
     r[0] = int_from_i64(serial);
     r[1] = r[0] ? tuple_pack(3, args[0], args[1], nargs > 2 ? args[2] : g_None) : NULL;
@@ -612,7 +618,6 @@ static Obj thread_start_new(Obj *args, size_t nargs, Obj kwnames)
     if (thread_stack_size)
         pthread_attr_setstacksize(&attr, thread_stack_size);
     pthread_t tid;
-    vm_tx_become_inevitable();   /* a thread started is not undone */
     __atomic_add_fetch(&vm_live_threads, 1, __ATOMIC_ACQ_REL);
     /* The new thread blocks the asynchronous signals, so that the kernel
      * delivers them to the main thread, whose waits they end (signalmodule.c). */

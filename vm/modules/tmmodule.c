@@ -216,6 +216,20 @@ static Obj tm_stats(Obj *args, size_t nargs, Obj kwnames)
         stat_item(r[0], "commit_ns", s.commit_ns) < 0 || stat_item(r[0], "wait_ns", s.wait_ns) < 0 ||
         stat_item(r[0], "c_blocks_freed_by_aborts", __atomic_load_n(&vm_tx_blocks_freed, __ATOMIC_RELAXED)) < 0)
         goto out;
+    /* fairness: waits by kind, each (count, total ns, longest ns) */
+    tm_wait_stat w[TM_WAIT_KINDS];
+    tm_wait_get_stats(w);
+    r[1] = dict_new();
+    if (!r[1] || dict_setitem_cstr(r[0], "waits", r[1]) < 0)
+        goto out;
+    for (int k = 0; k < TM_WAIT_KINDS; k++) {
+        Obj *v = vm_roots(3);   /* each int may allocate */
+        Obj t = (v[0] = int_from_u64(w[k].count)) && (v[1] = int_from_u64(w[k].total_ns)) &&
+                        (v[2] = int_from_u64(w[k].max_ns)) ? tuple_pack(3, v[0], v[1], v[2]) : NULL;
+        vm_unroots(v);
+        if (!t || dict_setitem_cstr(r[1], tm_wait_names[k], t) < 0)
+            goto out;
+    }
     if (!TM_STM && vm_elision_stats(r[0]) < 0)   /* tmpy-gil: the HTM elision's (zero without --tm=htm) */
         goto out;
     res = r[0];

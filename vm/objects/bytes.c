@@ -21,6 +21,11 @@ static Obj empty_bytes;   /* pinned, a global root */
 static Obj get_empty_bytes(void)
 {
     if (unlikely(!empty_bytes)) {
+        /* A C global: only an inevitable transaction sets it (an aborted
+         * one's object would be discarded), and only once. */
+        vm_tx_become_inevitable();
+        if (empty_bytes)
+            return empty_bytes;
         size_t size = tm_type_size(&tm_types[TID_BYTES], 0);
         Obj b = (Obj)tm_allocate_old(TID_BYTES, size);
         if (!b)

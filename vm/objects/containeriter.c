@@ -61,7 +61,7 @@ static Obj iter_length_hint(Obj *args, size_t nargs, Obj kwnames)
             n = SMALLINT_VAL(ITER(it)->c);
         break;
     case ITK_SET:
-        if (a && ITER(it)->n == SETOBJ(a)->used && ITER(it)->c)
+        if (a && ITER(it)->n == set_len(a) && ITER(it)->c)
             n = SMALLINT_VAL(ITER(it)->c);
         break;
     default:

@@ -21,8 +21,15 @@
  * an existing key writes only its group; a lookup reads the index and one
  * group) without touching the probing code. Today every store into either
  * table names the items it writes (VM_WRITE_ITEM(S)): a big table is then
- * published by the cards written, not whole, at each commit. Write locks
- * are still per object, so two threads writing one dict conflict.
+ * published by the cards written, not whole, at each commit. A big table
+ * (an index of BY_SLOT_MIN slots and up: both tables card-marked) is also
+ * read slot by slot (tm_read_at) on the lookup paths, and the runtime locks
+ * its cards, not the whole table: replacing the values of different keys
+ * of one big dict from several threads does not conflict. Adding or
+ * removing a key still writes DictObj (used, nentries, version) and the
+ * entries' tail, so two threads inserting into one dict conflict: insertion
+ * order must be the commit order, so the tail cannot be split per thread
+ * without a commit-time merge (docs/ARCHITECTURE.md, "Known gaps").
  *
  * DictObj.version (tmpy.h contract): a fresh value from one global counter
  * (in per-thread blocks, vm_unique_next) whenever a key is added or removed
@@ -67,6 +74,48 @@ static inline uint64_t ix_size(Obj index)
 {
     return (uint64_t)RAW(index)->length / 4;
 }
+/* Big tables are read slot by slot: an index of BY_SLOT_MIN int32 slots is
+ * 8 KiB, card-marked (runtime cards.h), and its entries array then is too.
+ * The tables' lengths never change, so they are read without barriers. */
+#define BY_SLOT_MIN 2048
+static inline uint64_t ix_size_nb(Obj index)
+{
+    return (uint64_t)((RawObj *)index)->length / 4;   /* no barrier: a table's length never changes */
+}
+static inline bool ix_by_slot(Obj index)
+{
+    return TM_STM && ix_size_nb(index) >= BY_SLOT_MIN;
+}
+static inline int32_t __seg_gs *ix_slots_nb(Obj index)
+{
+    return (int32_t __seg_gs *)((RawObj *)index)->data;   /* no barrier: the caller marks the slots it reads */
+}
+static inline Obj __seg_gs *ents_nb(Obj entries)
+{
+    return ((ArrayObj *)entries)->items;   /* no barrier: the caller marks the entries it reads */
+}
+/* Before reading the tables of d (index non-NULL): a small table's read
+ * barrier now, or a big one's slots and entries one by one (true). */
+static inline bool d_read_tables(Obj d, Obj index)
+{
+    if (ix_by_slot(index))
+        return true;
+    VM_READ(index);
+    VM_READ(DICT(d)->entries);
+    return false;
+}
+/* The value of entry ix (the key found by a lookup). */
+static inline Obj d_value(Obj d, int64_t ix)
+{
+    Obj e = DICT(d)->entries;
+    Obj __seg_gs *p = &ents_nb(e)[3 * ix + 2];
+    if (!ix_by_slot(DICT(d)->index))
+        VM_READ(e);
+    else
+        tm_read_at((uintptr_t)p);
+    return *p;
+}
+
 static inline Obj __seg_gs *ents(Obj d)
 {
     return ARRAY(DICT(d)->entries)->items;
@@ -236,19 +285,21 @@ restart:;
     Obj index = DICT(d)->index;
     if (!index)
         return IX_EMPTY;
-    VM_READ(index);
-    VM_READ(DICT(d)->entries);
+    uint8_t rv = d_read_tables(d, index) ? tm_read_version() : 0;
     Obj key = *kp;
     Obj tag = MAKE_SMALLINT(hash);
-    uint64_t mask = ix_size(index) - 1;
+    uint64_t mask = ix_size_nb(index) - 1;
     uint64_t perturb = probe_seed(tag);
     uint64_t i = perturb & mask;
     for (;;) {
-        int32_t ix = ix_slots(index)[i];
+        tm_read_at_rv((uintptr_t)&ix_slots_nb(index)[i], rv);
+        int32_t ix = ix_slots_nb(index)[i];
         if (ix == IX_EMPTY)
             return IX_EMPTY;
         if (ix >= 0) {
-            Obj __seg_gs *e = ents(d) + 3 * ix;
+            Obj __seg_gs *e = ents_nb(DICT(d)->entries) + 3 * ix;
+            tm_read_at_rv((uintptr_t)&e[0], rv);
+            tm_read_at_rv((uintptr_t)&e[1], rv);
             Obj ek = e[1];
             if (ek == key)
                 goto found;
@@ -263,6 +314,7 @@ restart:;
                     d = *dp;
                     key = *kp;
                     index = DICT(d)->index;
+                    rv = d_read_tables(d, index) ? tm_read_version() : 0;
                 }
                 if (eq) {
                 found:
@@ -281,24 +333,28 @@ restart:;
  * never runs Python code. Returns the entry number, IX_EMPTY, or
  * NEED_SLOW when a colliding key needs vm_equal (then use d_lookup). */
 enum { NEED_SLOW = -4 };
-static inline __attribute__((always_inline)) int64_t d_probe_fast(Obj d, Obj key, int64_t hash)
+/* The probe loop, specialised on `marking` (one copy with the slot and entry
+ * read markers of a big table, one without: the markers' test is not paid
+ * per probe where they are not needed, one thread alone included). */
+static inline __attribute__((always_inline)) int64_t d_probe_loop(Obj index, Obj __seg_gs *e, Obj key, int64_t hash,
+                                                                  uint8_t rv, const bool marking)
 {
-    VM_READ(d);
-    Obj index = DICT(d)->index;
-    if (!index)
-        return IX_EMPTY;
-    VM_READ(index);
-    VM_READ(DICT(d)->entries);
     Obj tag = MAKE_SMALLINT(hash);
-    uint64_t mask = ix_size(index) - 1;
+    uint64_t mask = ix_size_nb(index) - 1;
     uint64_t perturb = probe_seed(tag);
     uint64_t i = perturb & mask;
-    Obj __seg_gs *e = ents(d);
+    int32_t __seg_gs *slots = ix_slots_nb(index);
     for (;;) {
-        int32_t ix = ix_slots(index)[i];
+        if (marking)
+            tm_read_at_rv((uintptr_t)&slots[i], rv);
+        int32_t ix = slots[i];
         if (ix == IX_EMPTY)
             return IX_EMPTY;
         if (ix >= 0) {
+            if (marking) {
+                tm_read_at_rv((uintptr_t)&e[3 * ix], rv);
+                tm_read_at_rv((uintptr_t)&e[3 * ix + 1], rv);
+            }
             Obj ek = e[3 * ix + 1];
             if (ek == key)
                 return ix;
@@ -313,6 +369,19 @@ static inline __attribute__((always_inline)) int64_t d_probe_fast(Obj d, Obj key
         perturb >>= PERTURB_SHIFT;
         i = (i * 5 + perturb + 1) & mask;
     }
+}
+
+static inline __attribute__((always_inline)) int64_t d_probe_fast(Obj d, Obj key, int64_t hash)
+{
+    VM_READ(d);
+    Obj index = DICT(d)->index;
+    if (!index)
+        return IX_EMPTY;
+    uint8_t rv = d_read_tables(d, index) ? tm_read_version() : 0;
+    Obj __seg_gs *e = ents_nb(DICT(d)->entries);
+    if (rv)
+        return d_probe_loop(index, e, key, hash, rv, true);
+    return d_probe_loop(index, e, key, hash, 0, false);
 }
 
 static inline bool simple_key(Obj k)
@@ -381,7 +450,7 @@ static int d_insert(Obj *dp, Obj *kp, Obj *vp, int64_t hash)
     if (ix >= 0) {
         Obj e = DICT(*dp)->entries;
         VM_WRITE_ITEM(e, 3 * ix + 2);
-        ARRAY(e)->items[3 * ix + 2] = *vp;
+        ents_nb(e)[3 * ix + 2] = *vp;   /* the lookup read the entry (its key) */
         return 0;
     }
     return d_insert_new(dp, kp, vp, hash);
@@ -410,7 +479,7 @@ static Obj dict_getitem_hash(Obj d, Obj key, int64_t hash)
     int64_t ix = d_lookup(&d, &key, NULL, hash, NULL);
     if (ix < 0)
         return NULL;
-    return ents(d)[3 * ix + 2];
+    return d_value(d, ix);
 }
 
 Obj dict_getitem(Obj d, Obj key)
@@ -419,7 +488,7 @@ Obj dict_getitem(Obj d, Obj key)
     if (simple_key(key)) {
         int64_t ix = d_probe_fast(d, key, container_hash(key));
         if (ix >= 0)
-            return ents(d)[3 * ix + 2];
+            return d_value(d, ix);
         if (ix == IX_EMPTY)
             return NULL;
     }
@@ -463,7 +532,7 @@ Obj dict_getitem_str(Obj d, Obj key)
     int64_t ix = lookup_str(&d, key);
     if (ix < 0)
         return NULL;
-    return ents(d)[3 * ix + 2];
+    return d_value(d, ix);
 }
 
 Obj dict_value_at(Obj d, int64_t ix)
@@ -496,7 +565,7 @@ int dict_setitem(Obj d, Obj key, Obj v)
             /* replacing a value: the version stays */
             Obj e = DICT(d)->entries;
             VM_WRITE_ITEM(e, 3 * ix + 2);
-            ARRAY(e)->items[3 * ix + 2] = v;
+            ents_nb(e)[3 * ix + 2] = v;   /* the lookup read the entry (its key) */
             return 0;
         }
         return d_insert(&d, &key, &v, h);
@@ -528,7 +597,7 @@ static int d_pop(Obj *dp, Obj *kp, int64_t h, Obj *out)
     if (ix < 0)
         return 0;
     if (out)
-        *out = ents(*dp)[3 * ix + 2];
+        *out = d_value(*dp, ix);
     d_delete_at(*dp, ix, slot);
     return 1;
 }
@@ -581,7 +650,7 @@ static Obj dict_setdefault(Obj d, Obj key, Obj dflt)
     if (ix == LOOKUP_ERROR)
         return NULL;
     if (ix >= 0)
-        return ents(d)[3 * ix + 2];
+        return d_value(d, ix);
     /* absent: inserted without comparing again, as CPython */
     Obj *r = vm_roots(1);
     r[0] = dflt;
@@ -989,12 +1058,12 @@ static Obj dict_subscript(Obj self, Obj key)
         int64_t h = container_hash(key);
         int64_t ix = d_probe_fast(d, key, h);
         if (ix >= 0)
-            return ents(d)[3 * ix + 2];
+            return d_value(d, ix);
         /* d_lookup refreshes d and key if a colliding key's __eq__ ran */
         if (ix == NEED_SLOW)
             ix = d_lookup(&d, &key, NULL, h, NULL);
         if (ix >= 0)
-            return ents(d)[3 * ix + 2];
+            return d_value(d, ix);
         if (ix == IX_EMPTY)
             err_set_value(E_KeyError, key);
         return NULL;

@@ -1,14 +1,23 @@
-/* File objects: open(), sys.stdin/stdout/stderr.
+/* The file engine under _io's FileIO, BufferedReader/Writer/Random and
+ * TextIOWrapper (vm/modules/iomodule.c makes the module): open(),
+ * sys.stdin/stdout/stderr.
  *
- * One type serves text and binary files (FileObj in tmpy.h). Reads go
- * through a pinned read buffer (a RawObj allocated old, so a linear pointer
- * into it survives allocations); writes collect in a C buffer flushed when
- * full, at close, at exit, and (stdout) before anything reaches stderr.
- * Text is UTF-8; reading translates \r\n and \r to \n (universal newlines).
+ * The instances of those classes are ordinary instances (a dict, Python
+ * subclasses) whose base_value is a FileObj (tmpy.h) when they sit over a
+ * file descriptor. One FileObj per descriptor holds the state (fd, read and
+ * write buffers, closed); each layer over it (the FileIO, the buffered
+ * object, the text wrapper) has its own FileObj "view" (F_VIEW, `state`
+ * pointing to the state) with the flags of its layer: raw, binary or text,
+ * the newline mode, the errors handler, line buffering. The layers share
+ * one buffer, so print() and sys.stdout.buffer.write() stay in order.
+ * Layers over anything else (a BytesIO, a Python object) have no FileObj:
+ * their methods run the Python implementation in lib/_iogeneric.py.
  *
- * `f.buffer` of a text file is a binary "view": a FileObj flagged F_VIEW
- * whose `encoding` field holds the text file, so both share one state (fd,
- * buffers) and print() and sys.stdout.buffer.write() stay in order. */
+ * Reads go through a pinned read buffer (a RawObj allocated old, so a
+ * linear pointer into it survives allocations); writes collect in a C
+ * buffer flushed when full, at close, at exit, and (stdout) before anything
+ * reaches stderr. Text here is UTF-8; reading translates \r\n and \r to \n
+ * (universal newlines). */
 #include "objects.h"
 #include "strobj.h"
 
@@ -40,6 +49,11 @@ enum {
     F_VIEW = 1 << 12,       /* binary view of a text file: state in ->encoding */
     F_STDIO = 1 << 13,      /* fd 1 or 2: flush sys.stdout before writing */
     F_EXPLICIT_ENC = 1 << 14,
+    F_RAW = 1 << 20,        /* a FileIO view: reads and writes go straight to the fd */
+    F_WTHROUGH = 1 << 21,   /* TextIOWrapper write_through */
+    /* newline kinds read so far (the newlines attribute; newline None or '') */
+    F_SEEN_LF = 1 << 22, F_SEEN_CR = 1 << 23, F_SEEN_CRLF = 1 << 24,
+    F_SEEN_ALL = F_SEEN_LF | F_SEEN_CR | F_SEEN_CRLF,
     F_ERR_SHIFT = 16,       /* bits 16-18: the errors= handler, an index into err_names */
     F_ERR_MASK = 7 << 16,
 };
@@ -57,14 +71,30 @@ static inline const char *err_name(Obj st) { return err_names[(FO(st)->flags & F
 unsigned file_closed_std_fds;
 static Obj g_open_files;        /* list of writable files not closed yet */
 static Obj g_unsupported_op;    /* io.UnsupportedOperation (made on first use) */
-static Obj g_stdout_view;       /* sys.stdout.buffer */
-static Obj g_stdin_view;        /* sys.stdin.buffer */
 
 
 /* The object holding the state (fd, buffers, closed flag). */
 static inline Obj fstate(Obj f)
 {
-    return (FO(f)->flags & F_VIEW) ? FO(f)->encoding : f;
+    return (FO(f)->flags & F_VIEW) ? FO(f)->state : f;
+}
+
+/* The FileObj of an _io instance (NULL: a layer over a Python object, or
+ * not initialized). */
+static inline Obj engine_of(Obj self)
+{
+    if (TID(self) != TID_INSTANCE)
+        return NULL;
+    Obj b = INST(self)->base_value;
+    return b && TID(b) == TID_FILE ? b : NULL;
+}
+
+/* The state of sys.stdout when it is over a descriptor. No allocation. */
+static Obj stdout_state(void)
+{
+    Obj out = g_sys_stdout;
+    Obj e = out ? engine_of(out) : NULL;
+    return e ? fstate(e) : NULL;
 }
 
 /* ------------------------------------------------------------------ */
@@ -282,6 +312,7 @@ static Obj file_alloc(int fd, Obj name, Obj mode, int64_t flags, Obj encoding)
     fo->mode = r[1];
     fo->rbuf = r[2];
     fo->encoding = r[3];
+    fo->state = fo->lower = NULL;
     fo->fd = fd;
     fo->flags = flags;
     fo->rpos = fo->rlen = 0;
@@ -314,42 +345,6 @@ static bool stdio_locale_escapes(void)
         }
     }
     return cached;
-}
-
-static Obj file_from_fd(int fd, const char *mode, const char *name)
-{
-    Obj *r = vm_roots(3);
-    r[0] = str_from_cstr(name);
-    r[1] = r[0] ? str_from_cstr(mode) : NULL;
-    r[2] = r[1] ? str_from_cstr("utf-8") : NULL;
-    if (!r[2]) {
-        vm_unroots(r);
-        return NULL;
-    }
-    int64_t flags = F_EXPLICIT_ENC;
-    if (strchr(mode, 'r') || strchr(mode, '+'))
-        flags |= F_READ;
-    if (strchr(mode, 'w') || strchr(mode, 'a') || strchr(mode, '+'))
-        flags |= F_WRITE;
-    if (strchr(mode, 'b'))
-        flags |= F_BINARY;
-    /* text: newline='\n' as CPython's standard streams (no translation) */
-    if (fd == 1 || fd == 2)
-        flags |= F_STDIO;
-    if (fd == 2 || ((flags & F_WRITE) && isatty(fd)))
-        flags |= F_LINEBUF;
-    if ((fd == 1 || fd == 2) && sys_cflags.unbuffered)
-        flags |= F_UNBUF;   /* -u, PYTHONUNBUFFERED */
-    /* CPython's standard streams: stderr backslashreplace; stdin and stdout
-     * surrogateescape in the C and POSIX locales and in C.UTF-8 (a locale
-     * coercion target) or with PYTHONUTF8=1, else strict. */
-    if (fd == 2)
-        flags |= (int64_t)ERRH_BACKSLASHREPLACE << F_ERR_SHIFT;
-    else if (stdio_locale_escapes())
-        flags |= (int64_t)ERRH_SURROGATEESCAPE << F_ERR_SHIFT;
-    Obj f = file_alloc(fd, r[0], r[1], flags, (flags & F_BINARY) ? NULL : r[2]);
-    vm_unroots(r);
-    return f;
 }
 
 Obj vm_fspath(Obj path)
@@ -392,238 +387,6 @@ static bool enc_is_utf8(const char *e)
     return !strcmp(buf, "utf8") || !strcmp(buf, "u8") || !strcmp(buf, "utf") || !strcmp(buf, "cp65001");
 }
 
-Obj file_open_ex(Obj path, const char *mode, int buffering, Obj encoding, Obj errors, Obj newline, bool closefd)
-{
-    /* Parse the mode as CPython's io.open does. */
-    int r_ = 0, w_ = 0, a_ = 0, x_ = 0, plus = 0, b_ = 0, t_ = 0;
-    for (const char *m = mode; *m; m++) {
-        int *slot;
-        switch (*m) {
-        case 'r': slot = &r_; break;
-        case 'w': slot = &w_; break;
-        case 'a': slot = &a_; break;
-        case 'x': slot = &x_; break;
-        case '+': slot = &plus; break;
-        case 'b': slot = &b_; break;
-        case 't': slot = &t_; break;
-        default: slot = NULL;
-        }
-        if (!slot || *slot) {
-            err_format(E_ValueError, "invalid mode: '%s'", mode);
-            return NULL;
-        }
-        *slot = 1;
-    }
-    if (r_ + w_ + a_ + x_ != 1) {
-        err_set(E_ValueError, "must have exactly one of create/read/write/append mode");
-        return NULL;
-    }
-    if (b_ && t_) {
-        err_set(E_ValueError, "can't have text and binary mode at once");
-        return NULL;
-    }
-    if (encoding && IS_NONE(encoding))
-        encoding = NULL;
-    if (newline && IS_NONE(newline))
-        newline = NULL;
-    if (b_ && encoding) {
-        err_set(E_ValueError, "binary mode doesn't take an encoding argument");
-        return NULL;
-    }
-    if (errors && IS_NONE(errors))
-        errors = NULL;
-    if (b_ && errors) {
-        err_set(E_ValueError, "binary mode doesn't take an errors argument");
-        return NULL;
-    }
-    if (b_ && newline) {
-        err_set(E_ValueError, "binary mode doesn't take a newline argument");
-        return NULL;
-    }
-    if (!b_ && buffering == 0) {
-        err_set(E_ValueError, "can't have unbuffered text I/O");
-        return NULL;
-    }
-    int64_t flags = 0;
-    if (encoding) {
-        if (!IS_STR(encoding)) {
-            err_format(E_TypeError, "open() argument 'encoding' must be str or None, not %s", type_name(encoding));
-            return NULL;
-        }
-        if (!enc_is_utf8(str_cstr(encoding))) {
-            err_format(E_NotImplementedError, "open(): encoding '%s' is not supported yet (only UTF-8)",
-                       str_cstr(encoding));
-            return NULL;
-        }
-        flags |= F_EXPLICIT_ENC;
-    }
-    if (errors) {
-        Obj e = str_value(errors);
-        if (!e) {
-            err_format(E_TypeError, "open() argument 'errors' must be str or None, not %s", type_name(errors));
-            return NULL;
-        }
-        size_t k = 0;
-        while (k < ARRAY_LEN(err_names) && !str_eq_cstr(e, err_names[k]))
-            k++;
-        if (k == ARRAY_LEN(err_names)) {
-            err_format(E_LookupError, "unknown error handler name '%s'", str_cstr(e));
-            return NULL;
-        }
-        flags |= (int64_t)k << F_ERR_SHIFT;
-    }
-    if (!b_) {
-        if (!newline) {
-            flags |= F_TRANSLATE;
-        } else if (!IS_STR(newline)) {
-            err_format(E_TypeError, "open() argument 'newline' must be str or None, not %s", type_name(newline));
-            return NULL;
-        } else if (str_eq_cstr(newline, "")) {
-            flags |= F_NL_ANY;
-        } else if (str_eq_cstr(newline, "\n")) {
-            /* lines end at \n only, nothing translated */
-        } else if (str_eq_cstr(newline, "\r") || str_eq_cstr(newline, "\r\n")) {
-            err_set(E_NotImplementedError, "open(): newline='\\r' and '\\r\\n' are not supported yet");
-            return NULL;
-        } else {
-            err_format(E_ValueError, "illegal newline value: %s", str_cstr(newline));
-            return NULL;
-        }
-    }
-    int oflags = O_CLOEXEC;
-    if (r_)
-        flags |= F_READ;
-    else
-        flags |= F_WRITE;
-    if (plus)
-        flags |= F_READ | F_WRITE;
-    oflags |= plus ? O_RDWR : r_ ? O_RDONLY : O_WRONLY;
-    if (w_)
-        oflags |= O_CREAT | O_TRUNC;
-    if (a_) {
-        oflags |= O_CREAT | O_APPEND;
-        flags |= F_APPEND;
-    }
-    if (x_)
-        oflags |= O_CREAT | O_EXCL;
-    if (b_)
-        flags |= F_BINARY;
-    if (buffering == 0)
-        flags |= F_UNBUF;
-    else if (buffering == 1 && !b_)
-        flags |= F_LINEBUF;
-
-    Obj *r = vm_roots(5);
-    r[0] = path;
-    r[4] = encoding;
-    int fd;
-    if (IS_INT(path) && TID(path) != TID_BOOL) {
-        int64_t v;
-        if (int_as_i64(path, &v) < 0) {
-            vm_unroots(r);
-            return NULL;
-        }
-        if (v < 0 || v > 0x7fffffff) {
-            err_set(v < 0 ? E_ValueError : E_OverflowError,
-                    v < 0 ? "negative file descriptor" : "signed integer is greater than maximum");
-            vm_unroots(r);
-            return NULL;
-        }
-        fd = (int)v;
-        struct stat st;
-        if (fstat(fd, &st) < 0) {
-            err_from_errno(errno, NULL);
-            vm_unroots(r);
-            return NULL;
-        }
-        if (closefd)
-            flags |= F_CLOSEFD;
-        if (fd == 1 || fd == 2)
-            flags |= F_STDIO;
-    } else {
-        if (!closefd) {
-            err_set(E_ValueError, "Cannot use closefd=False with file name");
-            vm_unroots(r);
-            return NULL;
-        }
-        Obj p = vm_fspath(path);
-        if (!p) {
-            vm_unroots(r);
-            return NULL;
-        }
-        r[0] = p;
-        size_t clen;
-        char *cpath;   /* the file system's bytes (a str: surrogateescape) */
-        if (IS_STR(p)) {
-            cpath = str_to_os(p, &clen);
-        } else {
-            clen = (size_t)((BytesObj *)p)->length;
-            cpath = malloc(clen + 1);
-            if (cpath) {
-                memcpy(cpath, (const char *)VM_LINEAR(((BytesObj *)p)->data), clen);
-                cpath[clen] = 0;
-            } else {
-                err_nomemory();
-            }
-        }
-        if (!cpath || strlen(cpath) != clen) {
-            if (cpath)
-                err_set(E_ValueError, "embedded null byte");
-            free(cpath);
-            vm_unroots(r);
-            return NULL;
-        }
-        fd = vm_blocking_open(cpath, oflags, 0666);
-        free(cpath);
-        if (fd < 0) {
-            err_from_errno(errno, r[0]);
-            vm_unroots(r);
-            return NULL;
-        }
-        struct stat st;
-        if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-            close(fd);
-            err_from_errno(EISDIR, r[0]);
-            vm_unroots(r);
-            return NULL;
-        }
-        flags |= F_CLOSEFD;
-    }
-    /* The mode string as CPython reports it. */
-    char mbuf[8];
-    if (b_) {
-        snprintf(mbuf, sizeof mbuf, "%s%s", r_ ? "rb" : w_ ? "wb" : a_ ? "ab" : "xb", plus ? "+" : "");
-        if (plus && !r_)
-            snprintf(mbuf, sizeof mbuf, "%s", a_ ? "ab+" : x_ ? "xb+" : "rb+");
-    } else {
-        snprintf(mbuf, sizeof mbuf, "%s", mode);
-    }
-    r[1] = str_from_cstr(mbuf);
-    if (r[1] && !b_)
-        r[2] = r[4] ? r[4] : str_from_cstr("UTF-8");
-    if (!r[1] || (!b_ && !r[2])) {
-        close(fd);
-        vm_unroots(r);
-        return NULL;
-    }
-    if (!(flags & F_LINEBUF) && (flags & F_WRITE) && buffering < 0 && isatty(fd) && !b_)
-        flags |= F_LINEBUF;
-    Obj f = file_alloc(fd, r[0], r[1], flags, b_ ? NULL : r[2]);
-    if (f)
-        tm_register_finalizer((object_t *)f);   /* closed (and flushed) when collected: file_finalize */
-    if (f && (flags & F_WRITE)) {
-        r[3] = f;
-        if (register_open_file(f) < 0)
-            f = NULL;
-        else
-            f = r[3];
-    }
-    if (!f && (flags & F_CLOSEFD))
-        close(fd);
-    vm_unroots(r);
-    return f;
-}
-
 /* ------------------------------------------------------------------ */
 /* Low-level I/O                                                       */
 /* ------------------------------------------------------------------ */
@@ -634,8 +397,8 @@ static int flush_raw(Obj st);
  * pending output goes first. Never allocates (callers hold linear pointers). */
 static void flush_stdout_first(Obj st)
 {
-    Obj out = g_sys_stdout;
-    if (out && TID(out) == TID_FILE && out != st && FO(out)->wlen > 0)
+    Obj out = stdout_state();
+    if (out && out != st && FO(out)->wlen > 0)
         (void)flush_raw(out);
 }
 
@@ -704,22 +467,27 @@ static int drop_read_buffer(Obj st)
     return 0;
 }
 
-/* Append bytes to the state's output. p may point into a GC object: it is
+/* Append bytes to the output of view v's state (v's flags say whether it
+ * is line buffered or unbuffered). p may point into a GC object: it is
  * copied to C memory before anything that can block (a flush hands the GIL
  * on, and the object may then move). */
-static int write_bytes(Obj st, const char *p, size_t n, bool has_newline)
+static int write_bytes(Obj v, const char *p, size_t n, bool has_newline)
 {
     vm_tx_become_inevitable();   /* the buffer is C memory: no abort may write it twice */
+    int64_t vflags = FO(v)->flags;
+    Obj st = (vflags & F_VIEW) ? FO(v)->state : v;
+    if (vflags & F_RAW)
+        vflags |= F_UNBUF;
     FileObj *f = FO(st);
     if (n == 0)
         return 0;
     if (f->rlen > f->rpos)
         drop_read_buffer(st);
-    if (!(f->flags & F_UNBUF) && (size_t)(f->wcap - f->wlen) >= n) {
+    if (!(vflags & F_UNBUF) && (size_t)(f->wcap - f->wlen) >= n) {
         memcpy(f->wbuf + f->wlen, p, n);   /* the common case: room in the buffer */
         VM_WRITE(st);
         f->wlen += (int64_t)n;
-        if ((f->flags & F_LINEBUF) && has_newline)
+        if ((vflags & F_LINEBUF) && has_newline)
             return flush_state(st);
         return 0;
     }
@@ -732,10 +500,10 @@ static int write_bytes(Obj st, const char *p, size_t n, bool has_newline)
     int rc = -1;
     /* Flushing blocks, and another thread may fill the buffer meanwhile:
      * check the room again after each flush. */
-    while (f->wlen && ((f->flags & F_UNBUF) || (size_t)(f->wcap - f->wlen) < n))
+    while (f->wlen && ((vflags & F_UNBUF) || (size_t)(f->wcap - f->wlen) < n))
         if (flush_state(st) < 0)
             goto out;
-    if ((f->flags & F_UNBUF) || n >= WBUF_SIZE) {
+    if ((vflags & F_UNBUF) || n >= WBUF_SIZE) {
         if (f->flags & F_STDIO)
             flush_stdout_first(st);
         if (write_all((int)f->fd, copy, n) < 0) {
@@ -758,7 +526,7 @@ static int write_bytes(Obj st, const char *p, size_t n, bool has_newline)
     memcpy(f->wbuf + f->wlen, copy, n);
     VM_WRITE(st);
     f->wlen += (int64_t)n;
-    rc = (f->flags & F_LINEBUF) && has_newline ? flush_state(st) : 0;
+    rc = (vflags & F_LINEBUF) && has_newline ? flush_state(st) : 0;
 out:
     free(copy);
     return rc;
@@ -766,19 +534,19 @@ out:
 
 /* A str written to text file st: its UTF-8 as it is, or, when it holds lone
  * surrogates, encoded with the file's errors handler (strict: UnicodeEncodeError). */
-static int write_text(Obj st, Obj s)
+static int write_text(Obj v, Obj s)
 {
     size_t n = (size_t)STR(s)->nbytes;
     const char *p = str_cstr(s);
     if (likely(!utf8_has_surrogate(p, n)))
-        return write_bytes(st, p, n, (FO(st)->flags & F_LINEBUF) && memchr(p, '\n', n));
+        return write_bytes(v, p, n, (FO(v)->flags & F_LINEBUF) && memchr(p, '\n', n));
     Obj *r = vm_roots(1);
-    r[0] = str_encode(s, "utf-8", err_name(st));
+    r[0] = str_encode(s, "utf-8", err_name(v));
     int rc = -1;
     if (r[0]) {
         n = (size_t)BYTES(r[0])->length;
         p = (const char *)VM_LINEAR(BYTES(r[0])->data);
-        rc = write_bytes(st, p, n, (FO(st)->flags & F_LINEBUF) && memchr(p, '\n', n));
+        rc = write_bytes(v, p, n, (FO(v)->flags & F_LINEBUF) && memchr(p, '\n', n));
     }
     vm_unroots(r);
     return rc;
@@ -792,7 +560,7 @@ static int fill(Obj st)
         return 1;
     if (f->wlen && flush_state(st) < 0)
         return -1;
-    if (g_sys_stdout && (f->fd == 0) && TID(g_sys_stdout) == TID_FILE && FO(g_sys_stdout)->wlen)
+    if (f->fd == 0 && stdout_state() && FO(stdout_state())->wlen)
         flush_stdout_first(st);   /* an interactive prompt shows before we wait */
     /* One thread at a time fills the buffer (the read hands the GIL on):
      * the file's monitor serves as CPython's per-file lock. st is pinned. */
@@ -835,27 +603,67 @@ static inline const unsigned char *rdata(Obj st)
     return (const unsigned char *)VM_LINEAR(RAW(FO(st)->rbuf)->data);
 }
 
-/* Consume a pending \n after a translated \r. 0 ok, -1 error. */
-static int skip_lf(Obj st)
+/* Record the kinds of newline in p[0..n) read by text view v. */
+static void note_newlines(Obj v, const unsigned char *p, size_t n)
 {
-    FileObj *f = FO(st);
-    if (!(f->flags & F_SKIPLF))
+    int64_t fl = FO(v)->flags;
+    if (!(fl & (F_TRANSLATE | F_NL_ANY)) || (fl & F_SEEN_ALL) == F_SEEN_ALL)
+        return;
+    int64_t seen = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (p[i] == '\n') {
+            seen |= F_SEEN_LF;
+        } else if (p[i] == '\r') {
+            if (i + 1 < n && p[i + 1] == '\n') {
+                seen |= F_SEEN_CRLF;
+                i++;
+            } else {
+                seen |= F_SEEN_CR;
+            }
+        }
+    }
+    if (seen & ~fl) {
+        VM_WRITE(v);
+        FO(v)->flags |= seen;
+    }
+}
+
+static void note_newline(Obj v, int64_t kind)
+{
+    if ((FO(v)->flags & (F_TRANSLATE | F_NL_ANY)) && !(FO(v)->flags & kind)) {
+        VM_WRITE(v);
+        FO(v)->flags |= kind;
+    }
+}
+
+/* Consume a pending \n after a translated \r. 0 ok, -1 error. */
+static int skip_lf(Obj v)
+{
+    if (!(FO(v)->flags & F_SKIPLF))
         return 0;
+    Obj st = fstate(v);
     int rc = fill(st);
     if (rc < 0)
         return -1;
-    VM_WRITE(st);
-    f->flags &= ~F_SKIPLF;
-    if (rc > 0 && rdata(st)[f->rpos] == '\n')
-        f->rpos++;
+    VM_WRITE(v);
+    FO(v)->flags &= ~F_SKIPLF;
+    if (rc > 0 && rdata(st)[FO(st)->rpos] == '\n') {
+        VM_WRITE(st);
+        FO(st)->rpos++;
+        note_newline(v, F_SEEN_CRLF);
+    } else {
+        note_newline(v, F_SEEN_CR);
+    }
     return 0;
 }
 
 /* Copy text bytes into out, translating \r\n and \r to \n when asked.
  * Returns the bytes consumed from p. A \r at the very end sets SKIPLF. */
-static void add_translated(Obj st, StrBuf *out, const unsigned char *p, size_t n)
+static void add_translated(Obj v, StrBuf *out, const unsigned char *p, size_t n)
 {
-    if (!(FO(st)->flags & F_TRANSLATE)) {
+    Obj st = fstate(v);
+    note_newlines(v, p, n && p[n - 1] == '\r' ? n - 1 : n);
+    if (!(FO(v)->flags & F_TRANSLATE)) {
         sb_add(out, (const char *)p, n);
         return;
     }
@@ -870,7 +678,8 @@ static void add_translated(Obj st, StrBuf *out, const unsigned char *p, size_t n
                 i++;
         } else {
             VM_WRITE(st);
-            FO(st)->flags |= F_SKIPLF;
+            VM_WRITE(v);
+            FO(v)->flags |= F_SKIPLF;
         }
         start = i + 1;
     }
@@ -900,14 +709,15 @@ static size_t translate_in_place(char *p, size_t n)
 /* Read everything left into out (text: newlines translated). The file's
  * size sizes the buffer, so a regular file is read with one system call
  * and no copying. */
-static int read_all_raw_unlocked(Obj st, StrBuf *out, bool text)
+static int read_all_raw_unlocked(Obj v, StrBuf *out, bool text)
 {
+    Obj st = fstate(v);
     FileObj *f = FO(st);
-    if (text && skip_lf(st) < 0)
+    if (text && skip_lf(v) < 0)
         return -1;
     if (f->rpos < f->rlen) {
         if (text)
-            add_translated(st, out, rdata(st) + f->rpos, (size_t)(f->rlen - f->rpos));
+            add_translated(v, out, rdata(st) + f->rpos, (size_t)(f->rlen - f->rpos));
         else
             sb_add(out, (const char *)rdata(st) + f->rpos, (size_t)(f->rlen - f->rpos));
         VM_WRITE(st);
@@ -941,16 +751,19 @@ static int read_all_raw_unlocked(Obj st, StrBuf *out, bool text)
         if (out->cap - out->len - 1 == 0)
             chunk = out->len < 65536 ? 65536 : out->len;   /* grow geometrically */
     }
-    if (text && (FO(st)->flags & F_TRANSLATE)) {
-        if ((FO(st)->flags & F_SKIPLF) && out->len > start && out->p[start] == '\n') {
+    if (text)
+        note_newlines(v, (const unsigned char *)out->p + start, out->len - start);
+    if (text && (FO(v)->flags & F_TRANSLATE)) {
+        if ((FO(v)->flags & F_SKIPLF) && out->len > start && out->p[start] == '\n') {
             memmove(out->p + start, out->p + start + 1, out->len - start - 1);
             out->len--;
         }
         out->len = start + translate_in_place(out->p + start, out->len - start);
     }
-    if (FO(st)->flags & F_SKIPLF) {
+    if (FO(v)->flags & F_SKIPLF) {
         VM_WRITE(st);
-        FO(st)->flags &= ~F_SKIPLF;
+        VM_WRITE(v);
+        FO(v)->flags &= ~F_SKIPLF;
     }
     return 0;
 }
@@ -1012,11 +825,12 @@ static Obj read_all_bytes_direct(Obj st)
 }
 
 /* Read n bytes (binary) or up to n characters (text). */
-static int read_n_unlocked(Obj st, StrBuf *out, int64_t n, bool text)
+static int read_n_unlocked(Obj v, StrBuf *out, int64_t n, bool text)
 {
+    Obj st = fstate(v);
     int64_t got = 0;
     while (got < n) {
-        if (text && skip_lf(st) < 0)
+        if (text && skip_lf(v) < 0)
             return -1;
         int rc = fill(st);
         if (rc < 0)
@@ -1061,14 +875,15 @@ static int read_n_unlocked(Obj st, StrBuf *out, int64_t n, bool text)
                 }
                 break;
             }
-            if (p[i] == '\r' && (f->flags & F_TRANSLATE)) {
+            if (p[i] == '\r' && (FO(v)->flags & F_TRANSLATE)) {
                 sb_addc(out, '\n');
                 if (i + 1 < avail) {
                     if (p[i + 1] == '\n')
                         i++;
                 } else {
                     VM_WRITE(st);
-                    f->flags |= F_SKIPLF;
+                    VM_WRITE(v);
+                FO(v)->flags |= F_SKIPLF;
                 }
             } else {
                 sb_add(out, (const char *)p + i, len);
@@ -1076,6 +891,7 @@ static int read_n_unlocked(Obj st, StrBuf *out, int64_t n, bool text)
             i += len;
             got++;
         }
+        note_newlines(v, p, i && p[i - 1] == '\r' && (FO(v)->flags & F_SKIPLF) ? i - 1 : i);
         VM_WRITE(st);
         f->rpos += (int64_t)i;
     next_chunk:;
@@ -1084,12 +900,13 @@ static int read_n_unlocked(Obj st, StrBuf *out, int64_t n, bool text)
 }
 
 /* One line into out: up to and including the line end; limit < 0: none. */
-static int read_line_unlocked(Obj st, StrBuf *out, int64_t limit, bool text)
+static int read_line_unlocked(Obj v, StrBuf *out, int64_t limit, bool text)
 {
-    bool any = text && (FO(st)->flags & (F_TRANSLATE | F_NL_ANY));
+    Obj st = fstate(v);
+    bool any = text && (FO(v)->flags & (F_TRANSLATE | F_NL_ANY));
     int64_t got = 0;   /* characters (text) or bytes */
     for (;;) {
-        if (text && skip_lf(st) < 0)
+        if (text && skip_lf(v) < 0)
             return -1;
         int rc = fill(st);
         if (rc < 0)
@@ -1139,9 +956,12 @@ static int read_line_unlocked(Obj st, StrBuf *out, int64_t limit, bool text)
                 return 0;
             }
         }
+        if (text)
+            note_newlines(v, p, found == 2 ? end - 1 : end);
         if (found == 2) {
             /* \r: translated (or kept, newline='') and a following \n joins it */
-            if (f->flags & F_TRANSLATE) {
+            bool crlf = false;
+            if (FO(v)->flags & F_TRANSLATE) {
                 sb_add(out, (const char *)p, end - 1);
                 sb_addc(out, '\n');
             } else {
@@ -1149,14 +969,21 @@ static int read_line_unlocked(Obj st, StrBuf *out, int64_t limit, bool text)
             }
             VM_WRITE(st);
             f->rpos += (int64_t)end;
-            if (f->rpos < f->rlen) {
+            /* newline='': the \n of \r\n is a character of its own, within the limit */
+            bool room = limit < 0 || got < limit || (FO(v)->flags & F_TRANSLATE);
+            if (!room) {
+                note_newline(v, F_SEEN_CR);
+            } else if (f->rpos < f->rlen) {
                 if (rdata(st)[f->rpos] == '\n') {
                     f->rpos++;
-                    if (!(f->flags & F_TRANSLATE))
+                    crlf = true;
+                    if (!(FO(v)->flags & F_TRANSLATE))
                         sb_addc(out, '\n');
                 }
-            } else if (f->flags & F_TRANSLATE) {
-                f->flags |= F_SKIPLF;
+                note_newline(v, crlf ? F_SEEN_CRLF : F_SEEN_CR);
+            } else if (FO(v)->flags & F_TRANSLATE) {
+                VM_WRITE(v);
+                FO(v)->flags |= F_SKIPLF;   /* skip_lf() notes the kind */
             } else {
                 /* newline='': peek for the \n of a \r\n split by the buffer */
                 int rr = fill(st);
@@ -1166,7 +993,9 @@ static int read_line_unlocked(Obj st, StrBuf *out, int64_t limit, bool text)
                     VM_WRITE(st);
                     FO(st)->rpos++;
                     sb_addc(out, '\n');
+                    crlf = true;
                 }
+                note_newline(v, crlf ? F_SEEN_CRLF : F_SEEN_CR);
             }
             return 0;
         }
@@ -1178,13 +1007,31 @@ static int read_line_unlocked(Obj st, StrBuf *out, int64_t limit, bool text)
     }
 }
 
+/* Code points in valid UTF-8: the bytes that are not continuation bytes
+ * (10xxxxxx), a word at a time. */
+static int64_t utf8_count_cps(const unsigned char *p, size_t n)
+{
+    size_t cont = 0, i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, p + i, 8);
+        uint64_t m = w & ~(w << 1) & 0x8080808080808080ull;
+        if (m)
+            cont += (size_t)__builtin_popcountll(m);
+    }
+    for (; i < n; i++)
+        cont += (p[i] & 0xc0) == 0x80;
+    return (int64_t)(n - cont);
+}
+
 /* The next line when it lies whole in the read buffer and needs no newline
  * translation (the common case of `for line in f`); NULL without an error
  * when the general path must run. */
-static Obj fast_line(Obj st, bool text)
+static Obj fast_line_in(Obj v, Obj st, int64_t vf)
 {
+    bool text = !(vf & F_BINARY);
     FileObj *f = FO(st);
-    if ((f->flags & F_SKIPLF) || f->rpos >= f->rlen)
+    if ((vf & F_SKIPLF) || f->rpos >= f->rlen)
         return NULL;
     const unsigned char *p = rdata(st) + f->rpos;
     size_t avail = (size_t)(f->rlen - f->rpos);
@@ -1193,20 +1040,59 @@ static Obj fast_line(Obj st, bool text)
         return NULL;
     size_t len = (size_t)(nl - p) + 1;
     if (text) {
-        if ((f->flags & (F_TRANSLATE | F_NL_ANY)) && memchr(p, '\r', len))
-            return NULL;
+        if (vf & (F_TRANSLATE | F_NL_ANY)) {
+            if (memchr(p, '\r', len))
+                return NULL;
+            if (unlikely(!(vf & F_SEEN_LF))) {
+                VM_WRITE(v);
+                FO(v)->flags |= F_SEEN_LF;
+            }
+        }
         if (utf8_valid_prefix((const char *)p, len) != len)
             return NULL;   /* the general path raises the error */
     }
     VM_WRITE(st);
     f->rpos += (int64_t)len;
-    /* p points into the pinned read buffer: str_new copies it out first */
+    if (text && len > 1) {
+        /* validated above: the str is made without a second scan (p points
+         * into the pinned read buffer, which the allocation does not move) */
+        Obj res = str_alloc((int64_t)len, utf8_count_cps(p, len));
+        if (res)
+            memcpy(VM_LINEAR(STR(res)->data), p, len);
+        return res;
+    }
     return text ? str_new((const char *)p, len) : bytes_new((const char *)p, len);
+}
+
+static Obj fast_line(Obj v)
+{
+    int64_t vf = FO(v)->flags;
+    return fast_line_in(v, (vf & F_VIEW) ? FO(v)->state : v, vf);
+}
+
+/* The view of a layer of the classes themselves (not a subclass) that is
+ * open and readable, and its state and flags; NULL when the general path
+ * must run (which raises the errors). */
+static inline Obj readable_view(Obj self, Obj *st_out, int64_t *vf_out)
+{
+    TypeObj *t = TYPE(self);
+    if (t != T_TextIOWrapper && t != T_BufferedReader && t != T_BufferedRandom)
+        return NULL;
+    Obj v = INST(self)->base_value;
+    if (unlikely(!v || TID(v) != TID_FILE))
+        return NULL;
+    int64_t vf = FO(v)->flags;
+    Obj st = (vf & F_VIEW) ? FO(v)->state : v;
+    if (unlikely((FO(st)->flags & F_CLOSED) || !(vf & F_READ)))
+        return NULL;
+    *st_out = st;
+    *vf_out = vf;
+    return v;
 }
 
 /* Turn collected bytes into the result object (st: the file, whose errors
  * handler decodes text that is not UTF-8). */
-static Obj finish(Obj st, StrBuf *b, bool text)
+static Obj finish(Obj v, StrBuf *b, bool text)
 {
     if (b->cap == SIZE_MAX) {   /* a StrBuf that ran out of memory */
         sb_free(b);
@@ -1219,7 +1105,7 @@ static Obj finish(Obj st, StrBuf *b, bool text)
     }
     size_t ok = utf8_valid_prefix(b->p ? b->p : "", b->len);
     if (ok != b->len) {
-        if ((FO(st)->flags & F_ERR_MASK) == 0) {
+        if ((FO(v)->flags & F_ERR_MASK) == 0) {
             err_decode((const unsigned char *)b->p, b->len, ok);
             sb_free(b);
             return NULL;
@@ -1227,7 +1113,7 @@ static Obj finish(Obj st, StrBuf *b, bool text)
         Obj *r = vm_roots(1);
         r[0] = bytes_new(b->p, b->len);
         sb_free(b);
-        Obj res = r[0] ? bytes_decode(r[0], "utf-8", err_name(st)) : NULL;
+        Obj res = r[0] ? bytes_decode(r[0], "utf-8", err_name(v)) : NULL;
         vm_unroots(r);
         return res;
     }
@@ -1239,38 +1125,141 @@ static Obj finish(Obj st, StrBuf *b, bool text)
 }
 
 /* ------------------------------------------------------------------ */
+/* The classes, and the layers over a Python object                    */
+/* ------------------------------------------------------------------ */
+
+TypeObj *T_IOBase, *T_RawIOBase, *T_BufferedIOBase, *T_TextIOBase, *T_FileIO, *T_BufferedReader,
+    *T_BufferedWriter, *T_BufferedRandom, *T_TextIOWrapper;
+
+static inline bool is_text(Obj v) { return !(FO(v)->flags & F_BINARY); }
+
+/* The name of the Python implementation of self's class (lib/_iogeneric.py). */
+static const char *layer_kind(Obj self)
+{
+    if (vm_isinstance_type(self, T_TextIOWrapper))
+        return "TextIOWrapper";
+    if (vm_isinstance_type(self, T_BufferedRandom))
+        return "BufferedRandom";
+    if (vm_isinstance_type(self, T_BufferedReader))
+        return "BufferedReader";
+    if (vm_isinstance_type(self, T_BufferedWriter))
+        return "BufferedWriter";
+    return "FileIO";
+}
+
+/* _io imported: the Python methods of the classes are installed (the
+ * abstract classes' defaults: a FileIO's readline). open(buffering=0) and
+ * the layers over Python objects make sure of it; the other layers have
+ * their methods in C. */
+static int io_ready(void)
+{
+    Obj mods = sys_get("modules");
+    if (mods && IS_DICT(mods) && dict_getitem_cstr(mods, "_io"))
+        return 0;
+    return vm_import_cstr("_io") ? 0 : -1;
+}
+
+/* A layer over a Python object (or one not initialized): the method of
+ * the Python implementation (lib/_iolayers.py), called with the same
+ * arguments. */
+static Obj forward(const char *meth, Obj *args, size_t nargs, Obj kwnames)
+{
+    if (!strcmp(layer_kind(args[0]), "FileIO")) {   /* always over a descriptor once initialized */
+        if (!strcmp(meth, "_get_closed"))
+            return g_True;
+        err_set(E_ValueError, "I/O operation on uninitialized object");
+        return NULL;
+    }
+    size_t nkw = kwnames ? (size_t)TUPLE_LEN(kwnames) : 0;
+    Obj *r = vm_roots(nargs + nkw + 2);
+    for (size_t i = 0; i < nargs + nkw; i++)
+        r[i] = args[i];
+    r[nargs + nkw + 1] = kwnames;
+    Obj res = NULL;
+    if (io_ready() < 0) {
+        vm_unroots(r);
+        return NULL;
+    }
+    r[nargs + nkw] = vm_import_cstr("_iolayers");
+    if (r[nargs + nkw] && (r[nargs + nkw] = vm_getattr_cstr(r[nargs + nkw], layer_kind(r[0]))) != NULL &&
+        (r[nargs + nkw] = vm_getattr_cstr(r[nargs + nkw], meth)) != NULL)
+        res = vm_call(r[nargs + nkw], r, nargs, r[nargs + nkw + 1]);
+    vm_unroots(r);
+    return res;
+}
+
+#define FORWARD(meth) \
+    do { \
+        if (!engine_of(args[0])) \
+            return forward(meth, args, nargs, kwnames); \
+    } while (0)
+
+/* ------------------------------------------------------------------ */
 /* Checks shared by the methods                                        */
 /* ------------------------------------------------------------------ */
 
-static Obj check_file(Obj self, const char *meth)
+/* ValueError for method meth of a closed file, in CPython's words for
+ * each layer. */
+static Obj err_closed_for(Obj v, const char *meth)
 {
-    if (TID(self) != TID_FILE) {
-        err_format(E_TypeError, "descriptor '%s' requires a file object but received '%s'", meth, type_name(self));
+    bool raw = FO(v)->flags & F_RAW, buffered = !raw && !is_text(v);
+    static const char *const terse[] = {"fileno", "isatty", "readable", "seekable", "writable", NULL};
+    static const char *const of[] = {"read", "read1", "peek", "readinto", "readinto1", "readline", "seek",
+                                     "truncate", NULL};
+    bool flush = !strcmp(meth, "flush");
+    for (const char *const *t = terse; *t; t++)
+        if (!strcmp(meth, *t))
+            raw = true;
+    if ((raw && !flush) || (buffered && !strcmp(meth, "tell"))) {
+        err_set(E_ValueError, "I/O operation on closed file");
         return NULL;
     }
-    Obj st = fstate(self);
-    if (FO(st)->flags & F_CLOSED)
-        return err_closed();
-    return st;
+    if (buffered) {
+        for (const char *const *t = of; *t; t++)
+            if (!strcmp(meth, *t)) {
+                err_format(E_ValueError, "%s of closed file", meth);
+                return NULL;
+            }
+        if (!strcmp(meth, "write") || (flush && (FO(v)->flags & F_WRITE))) {
+            err_format(E_ValueError, "%s of closed file", meth);
+            if (!flush) {
+                err_clear();
+                err_set(E_ValueError, "write to closed file");
+            }
+            return NULL;
+        }
+    }
+    return err_closed();
+}
+
+/* The view of an open file object, or NULL with ValueError. */
+static Obj check_file(Obj self, const char *meth)
+{
+    Obj v = engine_of(self);
+    if (!v) {
+        err_set(E_ValueError, "I/O operation on uninitialized object");
+        return NULL;
+    }
+    if (FO(fstate(v))->flags & F_CLOSED)
+        return err_closed_for(v, meth);
+    return v;
 }
 
 static Obj check_readable(Obj self, const char *meth)
 {
-    Obj st = check_file(self, meth);
-    if (st && !(FO(st)->flags & F_READ))
-        return err_unsupported("not readable");
-    return st;
+    Obj v = check_file(self, meth);
+    if (v && !(FO(v)->flags & F_READ))
+        return err_unsupported(is_text(v) ? "not readable" : "File or stream is not readable.");
+    return v;
 }
 
 static Obj check_writable(Obj self, const char *meth)
 {
-    Obj st = check_file(self, meth);
-    if (st && !(FO(st)->flags & F_WRITE))
-        return err_unsupported("not writable");
-    return st;
+    Obj v = check_file(self, meth);
+    if (v && !(FO(v)->flags & F_WRITE))
+        return err_unsupported(is_text(v) ? "not writable" : "File or stream is not writable.");
+    return v;
 }
-
-static inline bool is_text(Obj self) { return !(FO(self)->flags & F_BINARY); }
 
 /* An optional size argument: None or an int (-1: all). */
 static int size_arg(Obj v, int64_t *out)
@@ -1279,27 +1268,53 @@ static int size_arg(Obj v, int64_t *out)
         *out = -1;
         return 0;
     }
-    if (!IS_INT(vm_unwrap(v))) {
+    if (!IS_INT(vm_unwrap(v)) && !vm_lookup_special(v, "__index__")) {
         err_format(E_TypeError, "argument should be integer or None, not '%s'", type_name(v));
         return -1;
     }
     return vm_index_i64(v, out);
 }
 
+/* A text or buffered layer of the classes themselves (not a subclass,
+ * whose Python overrides must be called). */
+static bool plain_layer(Obj file)
+{
+    TypeObj *t = TYPE(file);
+    return t == T_TextIOWrapper || t == T_BufferedWriter || t == T_BufferedReader || t == T_BufferedRandom;
+}
+
 /* ------------------------------------------------------------------ */
 /* Public C API                                                        */
 /* ------------------------------------------------------------------ */
 
+/* The view C writes text to directly: a TextIOWrapper's (not a
+ * subclass's) over a descriptor, open and writable; else NULL (the
+ * general path, which also raises the errors). */
+static inline Obj direct_text_view(Obj file)
+{
+    if (TYPE(file) != T_TextIOWrapper)
+        return NULL;
+    Obj v = INST(file)->base_value;
+    if (unlikely(!v || TID(v) != TID_FILE))
+        return NULL;
+    int64_t vf = FO(v)->flags;
+    if ((vf & (F_BINARY | F_WRITE)) != F_WRITE)
+        return NULL;
+    Obj st = (vf & F_VIEW) ? FO(v)->state : v;
+    return (FO(st)->flags & F_CLOSED) ? NULL : v;
+}
+
+bool file_is_fast_text(Obj f)
+{
+    return TYPE(f) == T_TextIOWrapper;   /* file_write_cstr() checks the rest */
+}
+
 int file_write_cstr(Obj file, const char *s, size_t n)
 {
-    if (TID(file) == TID_FILE) {
-        Obj st = check_writable(file, "write");
-        if (!st)
-            return -1;
-        /* lone surrogates in text go through the errors handler (below) */
-        if (likely(!utf8_has_surrogate(s, n)) || (FO(file)->flags & F_BINARY))
-            return write_bytes(st, s, n, memchr(s, '\n', n) != NULL);
-    }
+    Obj v = direct_text_view(file);
+    /* lone surrogates in text go through the errors handler (below) */
+    if (likely(v != NULL) && likely(!utf8_has_surrogate(s, n)))
+        return write_bytes(v, s, n, (FO(v)->flags & F_LINEBUF) && memchr(s, '\n', n));
     Obj *r = vm_roots(1);
     r[0] = file;
     Obj str = str_new(s, n);
@@ -1312,9 +1327,13 @@ int file_write_cstr(Obj file, const char *s, size_t n)
 
 int file_write_str(Obj file, Obj s)
 {
-    if (likely(TID(file) == TID_FILE && !(FO(file)->flags & F_BINARY))) {
-        Obj st = check_writable(file, "write");
-        if (!st)
+    Obj v = direct_text_view(file);
+    if (likely(v != NULL) && likely(IS_STR(s)))
+        return write_text(v, s);
+    v = TYPE(file) == T_TextIOWrapper ? engine_of(file) : NULL;
+    if (v && is_text(v)) {
+        v = check_writable(file, "write");
+        if (!v)
             return -1;
         if (!IS_STR(s)) {
             s = vm_unwrap(s);
@@ -1323,7 +1342,7 @@ int file_write_str(Obj file, Obj s)
                 return -1;
             }
         }
-        return write_text(st, s);
+        return write_text(v, s);
     }
     Obj *r = vm_roots(1);
     r[0] = s;
@@ -1332,10 +1351,22 @@ int file_write_str(Obj file, Obj s)
     return res ? 0 : -1;
 }
 
+/* A layer of the classes themselves that detach() emptied. */
+static bool detached(Obj file)
+{
+    if (!plain_layer(file) || engine_of(file))
+        return false;
+    Obj d = vm_instance_dict(file);
+    return d && dict_getitem_cstr(d, "_detached") != NULL;
+}
+
 int file_flush(Obj file)
 {
-    if (TID(file) == TID_FILE) {
-        Obj st = fstate(file);
+    if (detached(file))
+        return 0;   /* sys.stdout detached and replaced: its new object is flushed */
+    Obj v = plain_layer(file) ? engine_of(file) : NULL;
+    if (v) {
+        Obj st = fstate(v);
         if (FO(st)->flags & F_CLOSED) {
             err_closed();
             return -1;
@@ -1349,76 +1380,79 @@ int file_flush(Obj file)
 /* Each read runs whole under the file's monitor (re-entrant; fill() takes
  * it too): a line or a read(n) is never split between threads whose reads
  * interleave while one waits for data. */
-static int read_all_raw(Obj st, StrBuf *out, bool text)
+static int read_all_raw(Obj v, StrBuf *out, bool text)
 {
+    Obj st = fstate(v);
     tm_monitor_enter((object_t *)st);
-    int rc = read_all_raw_unlocked(st, out, text);
+    int rc = read_all_raw_unlocked(v, out, text);
     tm_monitor_exit((object_t *)st);
     return rc;
 }
 
-static int read_n(Obj st, StrBuf *out, int64_t n, bool text)
+static int read_n(Obj v, StrBuf *out, int64_t n, bool text)
 {
+    Obj st = fstate(v);
     tm_monitor_enter((object_t *)st);
-    int rc = read_n_unlocked(st, out, n, text);
+    int rc = read_n_unlocked(v, out, n, text);
     tm_monitor_exit((object_t *)st);
     return rc;
 }
 
-static int read_line(Obj st, StrBuf *out, int64_t limit, bool text)
+static int read_line(Obj v, StrBuf *out, int64_t limit, bool text)
 {
+    Obj st = fstate(v);
     tm_monitor_enter((object_t *)st);
-    int rc = read_line_unlocked(st, out, limit, text);
+    int rc = read_line_unlocked(v, out, limit, text);
     tm_monitor_exit((object_t *)st);
     return rc;
+}
+
+/* One line of the open file view v (NULL with an error). */
+static Obj line_of(Obj v)
+{
+    Obj res = fast_line(v);
+    if (res || err_occurred())
+        return res;
+    StrBuf b;
+    sb_init(&b);
+    if (read_line(v, &b, -1, is_text(v)) < 0) {
+        sb_free(&b);
+        return NULL;
+    }
+    return finish(v, &b, is_text(v));
 }
 
 Obj file_readline(Obj file)
 {
-    if (TID(file) == TID_FILE) {
-        Obj *r = vm_roots(1);
-        r[0] = file;
-        Obj st = check_readable(file, "readline");
-        Obj res = st ? fast_line(st, is_text(file)) : NULL;
-        if (st && !res && !err_occurred()) {
-            StrBuf b;
-            sb_init(&b);
-            if (read_line(st, &b, -1, is_text(r[0])) < 0)
-                sb_free(&b);
-            else
-                res = finish(st, &b, is_text(r[0]));
-        }
-        vm_unroots(r);
-        return res;
+    if (plain_layer(file) && engine_of(file)) {
+        Obj v = check_readable(file, "readline");
+        return v ? line_of(v) : NULL;
     }
     return vm_call_method(file, "readline", NULL, 0);
 }
 
+/* Flush a standard stream's object at exit (errors cleared); -1: failed. */
+static int flush_stream_at_exit(Obj f)
+{
+    if (!f || IS_NONE(f))
+        return 0;
+    Obj v = engine_of(f);
+    if (v && (FO(fstate(v))->flags & F_CLOSED))
+        return 0;
+    if (file_flush(f) < 0) {
+        err_clear();
+        return -1;
+    }
+    return 0;
+}
+
 int file_flush_all_at_exit(void)
 {
-    int rc = 0;
-    Obj out = sys_get("stdout");
-    if (out && !IS_NONE(out)) {
-        if (TID(out) == TID_FILE && (FO(fstate(out))->flags & F_CLOSED))
-            ;
-        else if (file_flush(out) < 0) {
-            err_clear();
-            rc = -1;
-        }
-    }
-    if (g_sys_stdout && TID(g_sys_stdout) == TID_FILE && !(FO(g_sys_stdout)->flags & F_CLOSED)) {
-        if (flush_state(g_sys_stdout) < 0) {
-            err_clear();
-            rc = -1;
-        }
-    }
-    Obj err = sys_get("stderr");
-    if (err && !IS_NONE(err) && !(TID(err) == TID_FILE && (FO(fstate(err))->flags & F_CLOSED)))
-        if (file_flush(err) < 0)
-            err_clear();
-    if (g_sys_stderr && TID(g_sys_stderr) == TID_FILE && !(FO(g_sys_stderr)->flags & F_CLOSED))
-        if (flush_state(g_sys_stderr) < 0)
-            err_clear();
+    int rc = flush_stream_at_exit(sys_get("stdout"));
+    if (flush_stream_at_exit(g_sys_stdout) < 0)
+        rc = -1;
+    (void)flush_stream_at_exit(sys_get("stderr"));
+    (void)flush_stream_at_exit(g_sys_stderr);
     if (g_open_files) {
         for (int64_t i = 0; i < LIST_LEN(g_open_files); i++) {
             Obj f = weakref_referent(LIST_ITEMS(g_open_files)[i]);
@@ -1431,34 +1465,35 @@ int file_flush_all_at_exit(void)
 }
 
 /* ------------------------------------------------------------------ */
-/* Methods                                                             */
+/* Methods shared by the layers                                        */
 /* ------------------------------------------------------------------ */
 
 static Obj m_read(Obj *args, size_t nargs, Obj kwnames)
 {
+    FORWARD("read");
     static const char *const names[] = {"self", "size", NULL};
     Obj *a = vm_roots(2);
     Obj res = NULL;
     int64_t n;
     if (vm_parse_args("read", args, nargs, kwnames, names, 1, 2, a) < 0 || size_arg(a[1], &n) < 0)
         goto out;
-    Obj st = check_readable(a[0], "read");
-    if (!st)
+    Obj v = check_readable(a[0], "read");
+    if (!v)
         goto out;
-    bool text = is_text(a[0]);
-    if (n < 0 && !text) {
-        res = read_all_bytes_direct(st);
+    bool text = is_text(v);
+    if (n < 0 && !text && !(FO(v)->flags & F_SKIPLF)) {
+        res = read_all_bytes_direct(fstate(v));
         if (res || err_occurred())
             goto out;
     }
     StrBuf b;
     sb_init(&b);
-    int rc = n < 0 ? read_all_raw(st, &b, text) : read_n(st, &b, n, text);
+    int rc = n < 0 ? read_all_raw(v, &b, text) : read_n(v, &b, n, text);
     if (rc < 0) {
         sb_free(&b);
         goto out;
     }
-    res = finish(st, &b, text);
+    res = finish(v, &b, text);
 out:
     vm_unroots(a);
     return res;
@@ -1466,25 +1501,36 @@ out:
 
 static Obj m_readline(Obj *args, size_t nargs, Obj kwnames)
 {
+    if (nargs == 1 && !kwnames) {
+        /* readline() of an open file with the line in the buffer */
+        Obj st;
+        int64_t vf;
+        Obj v = readable_view(args[0], &st, &vf);
+        Obj res = v ? fast_line_in(v, st, vf) : NULL;
+        if (res || err_occurred())
+            return res;
+    }
+    FORWARD("readline");
     static const char *const names[] = {"self", "size", NULL};
     Obj *a = vm_roots(2);
     Obj res = NULL;
     int64_t n;
     if (vm_parse_args("readline", args, nargs, kwnames, names, 1, 2, a) < 0 || size_arg(a[1], &n) < 0)
         goto out;
-    Obj st = check_readable(a[0], "readline");
-    if (!st)
+    Obj v = check_readable(a[0], "readline");
+    if (!v)
         goto out;
-    bool text = is_text(a[0]);
-    if (n < 0 && ((res = fast_line(st, text)) || err_occurred()))
+    if (n < 0) {
+        res = line_of(v);
         goto out;
+    }
     StrBuf b;
     sb_init(&b);
-    if (read_line(st, &b, n, text) < 0) {
+    if (read_line(v, &b, n, is_text(v)) < 0) {
         sb_free(&b);
         goto out;
     }
-    res = finish(st, &b, text);
+    res = finish(v, &b, is_text(v));
 out:
     vm_unroots(a);
     return res;
@@ -1492,6 +1538,7 @@ out:
 
 static Obj m_readlines(Obj *args, size_t nargs, Obj kwnames)
 {
+    FORWARD("readlines");
     static const char *const names[] = {"self", "hint", NULL};
     Obj *a = vm_roots(4);
     Obj res = NULL;
@@ -1503,25 +1550,19 @@ static Obj m_readlines(Obj *args, size_t nargs, Obj kwnames)
     a[2] = list_new_capacity(8);
     if (!a[2])
         goto out;
-    bool text = is_text(a[0]);
     int64_t total = 0;
     for (;;) {
-        Obj st = check_readable(a[0], "readlines");
-        if (!st)
+        Obj v = check_readable(a[0], "readlines");
+        if (!v)
             goto out;
-        StrBuf b;
-        sb_init(&b);
-        if (read_line(st, &b, -1, text) < 0) {
-            sb_free(&b);
+        a[3] = line_of(v);
+        if (!a[3])
             goto out;
-        }
-        if (b.len == 0) {
-            sb_free(&b);
+        int64_t len = IS_STR(a[3]) ? str_len(a[3]) : BYTES(a[3])->length;
+        if (len == 0)
             break;
-        }
-        total += (int64_t)b.len;
-        a[3] = finish(st, &b, text);
-        if (!a[3] || list_append(a[2], a[3]) < 0)
+        total += len;
+        if (list_append(a[2], a[3]) < 0)
             goto out;
         if (hint > 0 && total >= hint)
             break;
@@ -1532,38 +1573,44 @@ out:
     return res;
 }
 
-static Obj m_write(Obj *args, size_t nargs, Obj kwnames)
+/* Bytes from a bytes-like argument of write(). */
+static Obj write_binary(Obj v, Obj b)
 {
-    Obj self = args[0];
-    Obj st = check_writable(self, "write");
-    if (!st)
-        return NULL;
-    Obj v = args[1];
-    if (is_text(self)) {
-        Obj s = vm_unwrap(v);
-        if (!IS_STR(s)) {
-            err_format(E_TypeError, "write() argument must be str, not %s", type_name(v));
-            return NULL;
-        }
-        if (write_text(st, s) < 0)
-            return NULL;
-        return int_from_i64(str_len(s));
-    }
     const char *p;
     int64_t n;
-    if (!bytes_like_arg(v, &p, &n))
+    if (!bytes_like_arg(b, &p, &n))
         return NULL;
-    if (write_bytes(st, p, (size_t)n, (FO(st)->flags & F_LINEBUF) && memchr(p, '\n', (size_t)n)) < 0)
+    if (write_bytes(v, p, (size_t)n, (FO(v)->flags & F_LINEBUF) && memchr(p, '\n', (size_t)n)) < 0)
         return NULL;
     return int_from_i64(n);
 }
 
+static Obj m_write(Obj *args, size_t nargs, Obj kwnames)
+{
+    FORWARD("write");
+    Obj v = check_writable(args[0], "write");
+    if (!v)
+        return NULL;
+    if (!is_text(v))
+        return write_binary(v, args[1]);
+    Obj s = vm_unwrap(args[1]);
+    if (!IS_STR(s)) {
+        err_format(E_TypeError, "write() argument must be str, not %s", type_name(args[1]));
+        return NULL;
+    }
+    if (write_text(v, s) < 0)
+        return NULL;
+    return int_from_i64(str_len(s));
+}
+
 static Obj m_writelines(Obj *args, size_t nargs, Obj kwnames)
 {
+    FORWARD("writelines");
     if (!check_writable(args[0], "writelines"))
         return NULL;
     Obj *r = vm_roots(3);
     Obj res = NULL;
+    r[2] = args[0];
     r[0] = vm_iter(args[1]);
     if (!r[0])
         goto out;
@@ -1574,11 +1621,19 @@ static Obj m_writelines(Obj *args, size_t nargs, Obj kwnames)
                 goto out;
             break;
         }
-        Obj *w = vm_roots(2);
-        w[0] = args[0];
-        w[1] = r[1];
-        Obj rc = m_write(w, 2, NULL);
-        vm_unroots(w);
+        Obj v = check_writable(r[2], "writelines");
+        if (!v)
+            goto out;
+        Obj rc;
+        if (is_text(v)) {
+            Obj *w = vm_roots(2);
+            w[0] = r[2];
+            w[1] = r[1];
+            rc = m_write(w, 2, NULL);
+            vm_unroots(w);
+        } else {
+            rc = write_binary(v, r[1]);
+        }
         if (!rc)
             goto out;
     }
@@ -1588,24 +1643,18 @@ out:
     return res;
 }
 
-static int close_file(Obj self)
+static int close_state(Obj st)
 {
-    Obj st = fstate(self);
     FileObj *f = FO(st);
     if (f->flags & F_CLOSED)
         return 0;
     /* closing the descriptor cannot be undone: an abort after close() would
      * close it again (EBADF, or another file that reused the number) */
     vm_tx_become_inevitable();
-    st = fstate(self);
     f = FO(st);
     if (f->flags & F_CLOSED)
         return 0;
-    Obj *r = vm_roots(1);
-    r[0] = st;
-    int rc = flush_state(st);   /* raising allocates: st is read again */
-    st = r[0];
-    vm_unroots(r);
+    int rc = flush_state(st);   /* st is pinned */
     f = FO(st);
     VM_WRITE(st);
     f->flags |= F_CLOSED;
@@ -1627,84 +1676,133 @@ static int close_file(Obj self)
 
 int file_finalize(Obj f)
 {
-    return close_file(f);
+    return close_state(fstate(f));
 }
 
 static Obj m_close(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (TID(args[0]) != TID_FILE)
-        return check_file(args[0], "close");
-    return close_file(args[0]) < 0 ? NULL : g_None;
+    FORWARD("close");
+    Obj v = engine_of(args[0]);
+    Obj st = fstate(v);
+    if (FO(st)->flags & F_CLOSED)
+        return g_None;
+    Obj *r = vm_roots(1);
+    r[0] = args[0];
+    int rc = 0;
+    if (!plain_layer(r[0]) && !(FO(v)->flags & F_RAW)) {
+        /* a subclass: its flush() runs first, as CPython's close calls it */
+        Obj res = vm_call_method(r[0], "flush", NULL, 0);
+        if (!res)
+            rc = -1;
+    }
+    Obj *saved = NULL;
+    if (rc < 0) {
+        saved = vm_roots(1);
+        saved[0] = err_fetch();
+    }
+    v = engine_of(r[0]);
+    if (v && close_state(fstate(v)) < 0 && rc == 0)
+        rc = -1;
+    if (saved) {
+        err_clear();
+        err_set_obj(saved[0]);
+        vm_unroots(saved);
+    }
+    vm_unroots(r);
+    return rc < 0 ? NULL : g_None;
 }
 
 static Obj m_flush(Obj *args, size_t nargs, Obj kwnames)
 {
-    Obj st = check_file(args[0], "flush");
-    if (!st)
-        return NULL;
-    return flush_state(st) < 0 ? NULL : g_None;
+    FORWARD("flush");
+    Obj v = engine_of(args[0]);
+    if (FO(fstate(v))->flags & F_CLOSED)
+        return err_closed_for(v, "flush");
+    return flush_state(fstate(v)) < 0 ? NULL : g_None;
 }
 
 static Obj m_fileno(Obj *args, size_t nargs, Obj kwnames)
 {
-    Obj st = check_file(args[0], "fileno");
-    return st ? MAKE_SMALLINT(FO(st)->fd) : NULL;
+    FORWARD("fileno");
+    Obj v = check_file(args[0], "fileno");
+    return v ? MAKE_SMALLINT(FO(fstate(v))->fd) : NULL;
 }
 
 static Obj m_isatty(Obj *args, size_t nargs, Obj kwnames)
 {
-    Obj st = check_file(args[0], "isatty");
-    return st ? vm_bool(isatty((int)FO(st)->fd)) : NULL;
+    FORWARD("isatty");
+    Obj v = check_file(args[0], "isatty");
+    return v ? vm_bool(isatty((int)FO(fstate(v))->fd)) : NULL;
 }
 
 static Obj m_readable(Obj *args, size_t nargs, Obj kwnames)
 {
-    Obj st = check_file(args[0], "readable");
-    return st ? vm_bool(FO(st)->flags & F_READ) : NULL;
+    FORWARD("readable");
+    Obj v = check_file(args[0], "readable");
+    return v ? vm_bool(FO(v)->flags & F_READ) : NULL;
 }
 
 static Obj m_writable(Obj *args, size_t nargs, Obj kwnames)
 {
-    Obj st = check_file(args[0], "writable");
-    return st ? vm_bool(FO(st)->flags & F_WRITE) : NULL;
+    FORWARD("writable");
+    Obj v = engine_of(args[0]);
+    if (FO(v)->flags & F_RAW)
+        v = check_file(args[0], "writable");
+    return v ? vm_bool(FO(v)->flags & F_WRITE) : NULL;
 }
 
 static Obj m_seekable(Obj *args, size_t nargs, Obj kwnames)
 {
-    Obj st = check_file(args[0], "seekable");
-    return st ? vm_bool(lseek((int)FO(st)->fd, 0, SEEK_CUR) >= 0) : NULL;
+    FORWARD("seekable");
+    Obj v = check_file(args[0], "seekable");
+    return v ? vm_bool(lseek((int)FO(fstate(v))->fd, 0, SEEK_CUR) >= 0) : NULL;
 }
 
 static Obj m_tell(Obj *args, size_t nargs, Obj kwnames)
 {
-    Obj st = check_file(args[0], "tell");
-    if (!st || flush_state(st) < 0)
+    FORWARD("tell");
+    Obj v = check_file(args[0], "tell");
+    if (!v)
+        return NULL;
+    Obj st = fstate(v);
+    if (is_text(v) && skip_lf(v) < 0)   /* a \r\n split by the buffer: the position after the \n */
+        return NULL;
+    if (flush_state(st) < 0)
         return NULL;
     off_t pos = lseek((int)FO(st)->fd, 0, SEEK_CUR);
     if (pos < 0)
         return err_from_errno(errno, NULL);
-    pos -= (off_t)(FO(st)->rlen - FO(st)->rpos);
+    if (!(FO(v)->flags & F_RAW))
+        pos -= (off_t)(FO(st)->rlen - FO(st)->rpos);
     return int_from_i64(pos);
 }
 
 static Obj m_seek(Obj *args, size_t nargs, Obj kwnames)
 {
+    FORWARD("seek");
     static const char *const names[] = {"self", "cookie", "whence", NULL};
     Obj *a = vm_roots(3);
     Obj res = NULL;
     int64_t off, whence = 0;
     if (vm_parse_args("seek", args, nargs, kwnames, names, 2, 3, a) < 0)
         goto out;
-    if (vm_index_i64(a[1], &off) < 0 || (a[2] && vm_index_i64(a[2], &whence) < 0))
-        goto out;
-    Obj st = check_file(a[0], "seek");
-    if (!st)
-        goto out;
-    if (whence < 0 || whence > 2) {
-        err_format(E_ValueError, "invalid whence (%ld, should be 0, 1 or 2)", (long)whence);
+    if (!IS_INT(vm_unwrap(a[1])) && !vm_lookup_special(a[1], "__index__")) {
+        err_format(E_TypeError, "an integer is required");
         goto out;
     }
-    if (is_text(a[0])) {
+    if (vm_index_i64(a[1], &off) < 0 || (a[2] && vm_index_i64(a[2], &whence) < 0))
+        goto out;
+    Obj v = check_file(a[0], "seek");
+    if (!v)
+        goto out;
+    if (whence < 0 || whence > 2) {
+        if (is_text(v))
+            err_format(E_ValueError, "invalid whence (%ld, should be 0, 1 or 2)", (long)whence);
+        else
+            err_format(E_ValueError, "whence value %ld unsupported", (long)whence);
+        goto out;
+    }
+    if (is_text(v)) {
         if (whence == 1 && off != 0) {
             err_unsupported("can't do nonzero cur-relative seeks");
             goto out;
@@ -1718,13 +1816,17 @@ static Obj m_seek(Obj *args, size_t nargs, Obj kwnames)
             goto out;
         }
     }
+    Obj st = fstate(v);
     if (flush_state(st) < 0)
         goto out;
-    if (whence == 1)
+    if (whence == 1 && !(FO(v)->flags & F_RAW))
         off -= FO(st)->rlen - FO(st)->rpos;
     VM_WRITE(st);
     FO(st)->rpos = FO(st)->rlen = 0;
-    FO(st)->flags &= ~F_SKIPLF;
+    VM_WRITE(v);
+    FO(v)->flags &= ~F_SKIPLF;
+    if (is_text(v) && (whence == 2 || off == 0))
+        FO(v)->flags &= ~F_SEEN_ALL;   /* CPython resets its decoder there, and with it `newlines` */
     off_t pos = lseek((int)FO(st)->fd, (off_t)off, (int)whence);
     if (pos < 0) {
         err_from_errno(errno, NULL);
@@ -1738,18 +1840,22 @@ out:
 
 static Obj m_truncate(Obj *args, size_t nargs, Obj kwnames)
 {
+    FORWARD("truncate");
     static const char *const names[] = {"self", "size", NULL};
     Obj *a = vm_roots(2);
     Obj res = NULL;
     int64_t size;
     if (vm_parse_args("truncate", args, nargs, kwnames, names, 1, 2, a) < 0 || size_arg(a[1], &size) < 0)
         goto out;
-    Obj st = check_writable(a[0], "truncate");
-    if (!st || flush_state(st) < 0)
+    Obj v = check_writable(a[0], "truncate");
+    if (!v)
+        goto out;
+    Obj st = fstate(v);
+    if (flush_state(st) < 0)
         goto out;
     if (size < 0) {
         off_t pos = lseek((int)FO(st)->fd, 0, SEEK_CUR);
-        size = pos - (FO(st)->rlen - FO(st)->rpos);
+        size = pos - (FO(v)->flags & F_RAW ? 0 : FO(st)->rlen - FO(st)->rpos);
     }
     if (ftruncate((int)FO(st)->fd, (off_t)size) < 0) {
         err_from_errno(errno, NULL);
@@ -1763,6 +1869,7 @@ out:
 
 static Obj m_enter(Obj *args, size_t nargs, Obj kwnames)
 {
+    FORWARD("__enter__");
     if (!check_file(args[0], "__enter__"))
         return NULL;
     return args[0];
@@ -1770,173 +1877,1193 @@ static Obj m_enter(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj m_exit(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (nargs < 1 || TID(args[0]) != TID_FILE)
-        return check_file(nargs ? args[0] : g_None, "__exit__");
-    return close_file(args[0]) < 0 ? NULL : g_None;
-}
-
-static Obj m_iter_method(Obj *args, size_t nargs, Obj kwnames)
-{
-    return check_file(args[0], "__iter__") ? args[0] : NULL;
-}
-
-static Obj file_iter(Obj self)
-{
-    return check_file(self, "__iter__") ? self : NULL;
-}
-
-static Obj file_iternext(Obj self)
-{
     Obj *r = vm_roots(1);
-    r[0] = self;
-    Obj st = check_readable(self, "__next__");
-    Obj res = NULL;
-    if (st && (res = fast_line(st, is_text(self))) != NULL) {
-        vm_unroots(r);
-        return res;
-    }
-    if (st && !err_occurred()) {
-        StrBuf b;
-        sb_init(&b);
-        if (read_line(st, &b, -1, is_text(r[0])) < 0) {
-            sb_free(&b);
-        } else if (b.len == 0) {
-            sb_free(&b);   /* end: NULL without an error */
-        } else {
-            res = finish(st, &b, is_text(r[0]));
-        }
-    }
+    r[0] = args[0];
+    Obj res = vm_call_method(r[0], "close", NULL, 0);
     vm_unroots(r);
-    return res;
+    return res ? g_None : NULL;
 }
 
-static Obj file_repr(Obj self)
+/* Detach: the layer below, this one unusable ("detached") after. */
+static Obj m_detach(Obj *args, size_t nargs, Obj kwnames)
 {
-    FileObj *f = FO(self);
+    FORWARD("detach");
     Obj *r = vm_roots(3);
     Obj res = NULL;
-    r[0] = self;
-    if (f->flags & F_VIEW) {
-        r[1] = vm_repr(FO(fstate(self))->name);
-        if (r[1])
-            res = str_from_format("<_io.BufferedWriter name=%s>", str_cstr(r[1]));
-        vm_unroots(r);
-        return res;
-    }
-    r[1] = vm_repr(f->name);
-    if (!r[1])
+    r[0] = args[0];
+    r[1] = engine_of(r[0]);
+    if (!(FO(fstate(r[1]))->flags & F_CLOSED) && flush_state(fstate(r[1])) < 0)
         goto out;
-    if (FO(r[0])->flags & F_BINARY) {
-        int64_t fl = FO(r[0])->flags;
-        const char *kind = (fl & F_READ) && (fl & F_WRITE) ? "BufferedRandom"
-                         : (fl & F_READ) ? "BufferedReader" : "BufferedWriter";
-        res = str_from_format("<_io.%s name=%s>", kind, str_cstr(r[1]));
+    r[2] = FO(r[1])->lower;
+    if (!r[2]) {
+        err_unsupported("detach");
         goto out;
     }
-    r[2] = vm_repr(FO(r[0])->mode);
-    if (!r[2])
+    Obj name = str_from_cstr("_detached");
+    if (!name || vm_setattr(r[0], name, g_True) < 0)
         goto out;
-    Obj enc = vm_repr(FO(r[0])->encoding);
-    if (!enc)
-        goto out;
-    res = str_from_format("<_io.TextIOWrapper name=%s mode=%s encoding=%s>", str_cstr(r[1]),
-                          str_cstr(r[2]), str_cstr(enc));
+    VM_WRITE(r[0]);
+    INST(r[0])->base_value = NULL;
+    res = r[2];
 out:
     vm_unroots(r);
     return res;
 }
 
-/* ---- attributes ---- */
+static Obj layer_iternext(Obj self)
+{
+    /* the common case first: an open readable file, a line in the buffer */
+    Obj st;
+    int64_t vf;
+    Obj v = readable_view(self, &st, &vf);
+    if (likely(v != NULL)) {
+        Obj res = fast_line_in(v, st, vf);
+        if (res || err_occurred())
+            return res;
+    }
+    v = plain_layer(self) ? engine_of(self) : NULL;
+    if (!v) {
+        /* a subclass, or a layer over a Python object: self.readline() */
+        Obj *r = vm_roots(1);
+        r[0] = self;
+        r[0] = vm_call_method(r[0], "readline", NULL, 0);
+        Obj line = r[0];
+        if (line) {
+            Obj u = vm_unwrap(line);
+            int64_t n = IS_STR(u) ? str_len(u) : IS_BYTES(u) ? BYTES(u)->length : vm_len(line);
+            line = n > 0 ? r[0] : NULL;   /* 0: the end; -1: an error */
+        }
+        vm_unroots(r);
+        return line;
+    }
+    v = check_readable(self, "__next__");
+    if (!v)
+        return NULL;
+    Obj res = fast_line(v);
+    if (res || err_occurred())
+        return res;
+    StrBuf b;
+    sb_init(&b);
+    if (read_line(v, &b, -1, is_text(v)) < 0) {
+        sb_free(&b);
+        return NULL;
+    }
+    if (b.len == 0) {
+        sb_free(&b);
+        return NULL;   /* end: NULL without an error */
+    }
+    return finish(v, &b, is_text(v));
+}
+
+static Obj layer_iter(Obj self)
+{
+    Obj v = engine_of(self);
+    if (v)
+        return (FO(fstate(v))->flags & F_CLOSED) ? err_closed() : self;
+    Obj *r = vm_roots(1);
+    r[0] = self;
+    Obj c = vm_getattr_cstr(r[0], "closed");
+    int t = c ? vm_is_true(c) : -1;
+    Obj res = t < 0 ? NULL : t ? err_closed() : r[0];
+    vm_unroots(r);
+    return res;
+}
+
+/* ------------------------------------------------------------------ */
+/* FileIO: the raw layer (reads and writes go straight to the fd)      */
+/* ------------------------------------------------------------------ */
+
+/* One read() of at most n bytes into C memory, then a bytes object; None
+ * when a non-blocking fd has nothing. */
+static Obj raw_read_n(Obj st, int64_t n)
+{
+    char *tmp = malloc(n > 0 ? (size_t)n : 1);
+    if (!tmp)
+        return err_nomemory();
+    ssize_t got = vm_blocking_read((int)FO(st)->fd, tmp, (size_t)n);
+    Obj res;
+    if (got < 0)
+        res = errno == EAGAIN ? g_None : errno == EINTR ? NULL : err_from_errno(errno, NULL);
+    else
+        res = bytes_new(tmp, (size_t)got);
+    free(tmp);
+    return res;
+}
+
+static Obj raw_readall(Obj v)
+{
+    Obj st = fstate(v);
+    StrBuf b;
+    sb_init(&b);
+    /* what the buffered layer read ahead is not the raw file's any more */
+    Obj *r = vm_roots(1);
+    r[0] = v;
+    int64_t rpos = FO(st)->rpos, rlen = FO(st)->rlen;
+    VM_WRITE(st);
+    FO(st)->rpos = FO(st)->rlen = 0;
+    int rc = read_all_raw(v, &b, false);
+    VM_WRITE(st);
+    FO(st)->rpos = rpos;
+    FO(st)->rlen = rlen;
+    vm_unroots(r);
+    if (rc < 0) {
+        sb_free(&b);
+        return NULL;
+    }
+    return finish(v, &b, false);
+}
+
+static Obj raw_m_read(Obj *args, size_t nargs, Obj kwnames)
+{
+    static const char *const names[] = {"self", "size", NULL};
+    Obj *a = vm_roots(2);
+    Obj res = NULL;
+    int64_t n;
+    if (vm_parse_args("read", args, nargs, kwnames, names, 1, 2, a) < 0 || size_arg(a[1], &n) < 0)
+        goto out;
+    Obj v = check_readable(a[0], "read");
+    if (v)
+        res = n < 0 ? raw_readall(v) : raw_read_n(fstate(v), n);
+out:
+    vm_unroots(a);
+    return res;
+}
+
+static Obj raw_m_readall(Obj *args, size_t nargs, Obj kwnames)
+{
+    Obj v = check_readable(args[0], "readall");
+    return v ? raw_readall(v) : NULL;
+}
+
+/* readinto(b) of any layer: read(len(b)) copied into the writable buffer b. */
+static Obj m_readinto_common(Obj *args, size_t nargs, Obj kwnames, const char *meth)
+{
+    Obj *r = vm_roots(3);
+    Obj res = NULL;
+    r[0] = args[0];
+    r[1] = args[1];
+    Obj mv = vm_call1((Obj)T_memoryview, r[1]);
+    if (!mv)
+        goto out;
+    r[2] = mv;
+    Obj ro = vm_getattr_cstr(r[2], "readonly");
+    if (!ro)
+        goto out;
+    if (ro == g_True) {
+        err_format(E_TypeError, "readinto() argument must be read-write bytes-like object, not %s", type_name(r[1]));
+        goto out;
+    }
+    Obj cast_args = str_from_cstr("B");
+    if (!cast_args)
+        goto out;
+    Obj *c = vm_roots(1);
+    c[0] = cast_args;
+    Obj flat = vm_call_method(r[2], "cast", c, 1);
+    vm_unroots(c);
+    if (!flat)
+        goto out;
+    r[2] = flat;
+    int64_t n = vm_len(r[2]);
+    if (n < 0)
+        goto out;
+    Obj *ca = vm_roots(2);
+    ca[0] = r[0];
+    ca[1] = int_from_i64(n);
+    Obj data = ca[1] ? vm_call_method(ca[0], meth, &ca[1], 1) : NULL;
+    vm_unroots(ca);
+    if (!data)
+        goto out;
+    if (IS_NONE(data)) {
+        res = g_None;
+        goto out;
+    }
+    int64_t got = BYTES(data)->length;
+    Obj *s = vm_roots(2);
+    s[0] = data;
+    s[1] = slice_new(MAKE_SMALLINT(0), int_from_i64(got), g_None);
+    int rc = s[1] ? vm_setitem(r[2], s[1], s[0]) : -1;
+    vm_unroots(s);
+    if (rc < 0)
+        goto out;
+    res = int_from_i64(got);
+out:
+    vm_unroots(r);
+    return res;
+}
+
+static Obj raw_m_readinto(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (!check_readable(args[0], "readinto"))
+        return NULL;
+    return m_readinto_common(args, nargs, kwnames, "read");
+}
+
+static Obj raw_m_write(Obj *args, size_t nargs, Obj kwnames)
+{
+    Obj v = check_writable(args[0], "write");
+    return v ? write_binary(v, args[1]) : NULL;
+}
+
+static Obj raw_m_close(Obj *args, size_t nargs, Obj kwnames)
+{
+    Obj v = engine_of(args[0]);
+    if (!v)
+        return g_None;
+    Obj *r = vm_roots(1);
+    r[0] = args[0];
+    int rc = close_state(fstate(v));
+    vm_unroots(r);
+    return rc < 0 ? NULL : g_None;
+}
 
 static Obj g_closed(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)nargs; (void)kwnames;
-    return vm_bool(FO(fstate(args[0]))->flags & F_CLOSED);
+    FORWARD("_get_closed");
+    return vm_bool(FO(fstate(engine_of(args[0])))->flags & F_CLOSED);
 }
 
 static Obj g_name(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)nargs; (void)kwnames;
-    return FO(fstate(args[0]))->name;
+    FORWARD("_get_name");
+    Obj st = fstate(engine_of(args[0]));
+    if (!FO(st)->name) {
+        err_format(E_AttributeError, "'%s' object has no attribute 'name'", type_name(args[0]));
+        return NULL;
+    }
+    return FO(st)->name;
+}
+
+static Obj s_name(Obj *args, size_t nargs, Obj kwnames)
+{
+    Obj v = engine_of(args[0]);
+    if (!v || !args[1]) {
+        err_set(E_AttributeError, "can't delete attribute 'name'");
+        return NULL;
+    }
+    Obj st = fstate(v);
+    VM_WRITE(st);
+    FO(st)->name = args[1];
+    return g_None;
 }
 
 static Obj g_mode(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)nargs; (void)kwnames;
-    Obj self = args[0];
-    if (FO(self)->flags & F_VIEW) {
-        int64_t fl = FO(fstate(self))->flags;
-        return str_from_cstr((fl & F_READ) && (fl & F_WRITE) ? "rb+" : (fl & F_READ) ? "rb" : "wb");
-    }
-    return FO(self)->mode;
+    FORWARD("_get_mode");
+    return FO(fstate(engine_of(args[0])))->mode;
 }
+
+static Obj g_closefd(Obj *args, size_t nargs, Obj kwnames)
+{
+    Obj v = engine_of(args[0]);
+    return vm_bool(!v || (FO(fstate(v))->flags & F_CLOSEFD));
+}
+
+static Obj g_lower(Obj *args, size_t nargs, Obj kwnames)
+{
+    FORWARD(TYPE(args[0]) == T_TextIOWrapper || vm_isinstance_type(args[0], T_TextIOWrapper) ? "_get_buffer"
+                                                                                              : "_get_raw");
+    Obj l = FO(engine_of(args[0]))->lower;
+    return l ? l : g_None;
+}
+
+static Obj raw_repr(Obj self)
+{
+    Obj v = engine_of(self);
+    if (!v || (FO(fstate(v))->flags & F_CLOSED))
+        return str_from_format("<_io.FileIO [closed]>");
+    Obj *r = vm_roots(2);
+    Obj res = NULL;
+    r[0] = vm_repr(FO(fstate(v))->name);
+    r[1] = r[0] ? vm_repr(FO(fstate(v))->mode) : NULL;
+    if (r[1])
+        res = str_from_format("<_io.FileIO name=%s mode=%s closefd=%s>", str_cstr(r[0]), str_cstr(r[1]),
+                              (FO(fstate(v))->flags & F_CLOSEFD) ? "True" : "False");
+    vm_unroots(r);
+    return res;
+}
+
+/* repr(getattr(self, name)), or NULL without an error when it has none. */
+static Obj attr_repr(Obj self, const char *name)
+{
+    Obj a = vm_getattr_cstr(self, name);
+    if (!a) {
+        if (err_matches(E_AttributeError) || err_matches(E_ValueError))
+            err_clear();
+        return NULL;
+    }
+    return vm_repr(a);
+}
+
+static Obj buffered_repr(Obj self)
+{
+    Obj *r = vm_roots(2);
+    r[0] = self;
+    Obj res = NULL;
+    Obj tn = vm_getattr_cstr((Obj)TYPE(self), "__name__");
+    if (!tn)
+        goto out;
+    r[1] = tn;
+    Obj nm = attr_repr(r[0], "name");
+    if (err_occurred())
+        goto out;
+    const char *mod = TYPE(r[0])->flags & TPF_HEAPTYPE ? "" : "_io.";
+    res = nm ? str_from_format("<%s%s name=%s>", mod, str_cstr(r[1]), str_cstr(nm))
+             : str_from_format("<%s%s>", mod, str_cstr(r[1]));
+out:
+    vm_unroots(r);
+    return res;
+}
+
+static Obj text_repr(Obj self)
+{
+    Obj *r = vm_roots(4);
+    r[0] = self;
+    Obj res = NULL;
+    StrBuf b;
+    sb_init(&b);
+    sb_add(&b, "<_io.TextIOWrapper", 18);
+    const char *names[] = {"name", "mode", "encoding"};
+    for (int i = 0; i < 3; i++) {
+        Obj a = attr_repr(r[0], names[i]);
+        if (err_occurred()) {
+            sb_free(&b);
+            goto out;
+        }
+        if (a) {
+            sb_addc(&b, ' ');
+            sb_add(&b, names[i], strlen(names[i]));
+            sb_addc(&b, '=');
+            sb_add(&b, str_cstr(a), (size_t)STR(a)->nbytes);
+        }
+    }
+    sb_addc(&b, '>');
+    res = sb_finish(&b);
+out:
+    vm_unroots(r);
+    return res;
+}
+
+/* ------------------------------------------------------------------ */
+/* Buffered layers                                                     */
+/* ------------------------------------------------------------------ */
+
+static Obj buf_m_read1(Obj *args, size_t nargs, Obj kwnames)
+{
+    FORWARD("read1");
+    static const char *const names[] = {"self", "size", NULL};
+    Obj *a = vm_roots(2);
+    Obj res = NULL;
+    int64_t n;
+    if (vm_parse_args("read1", args, nargs, kwnames, names, 1, 2, a) < 0 || size_arg(a[1], &n) < 0)
+        goto out;
+    Obj v = check_readable(a[0], "read1");
+    if (!v)
+        goto out;
+    Obj st = fstate(v);
+    if (n == 0) {
+        res = bytes_new("", 0);
+        goto out;
+    }
+    tm_monitor_enter((object_t *)st);
+    int rc = fill(st);
+    if (rc > 0) {
+        int64_t avail = FO(st)->rlen - FO(st)->rpos;
+        if (n < 0 || n > avail)
+            n = avail;
+        res = bytes_new((const char *)rdata(st) + FO(st)->rpos, (size_t)n);
+        if (res) {
+            VM_WRITE(st);
+            FO(st)->rpos += n;
+        }
+    } else if (rc == 0) {
+        res = bytes_new("", 0);
+    }
+    tm_monitor_exit((object_t *)st);
+out:
+    vm_unroots(a);
+    return res;
+}
+
+static Obj buf_m_peek(Obj *args, size_t nargs, Obj kwnames)
+{
+    FORWARD("peek");
+    Obj v = check_readable(args[0], "peek");
+    if (!v)
+        return NULL;
+    Obj st = fstate(v);
+    tm_monitor_enter((object_t *)st);
+    int rc = fill(st);
+    Obj res = NULL;
+    if (rc >= 0)
+        res = bytes_new((const char *)rdata(st) + FO(st)->rpos, (size_t)(FO(st)->rlen - FO(st)->rpos));
+    tm_monitor_exit((object_t *)st);
+    return res;
+}
+
+static Obj buf_m_readinto(Obj *args, size_t nargs, Obj kwnames)
+{
+    FORWARD("readinto");
+    if (!check_readable(args[0], "readinto"))
+        return NULL;
+    return m_readinto_common(args, nargs, kwnames, "read");
+}
+
+static Obj buf_m_readinto1(Obj *args, size_t nargs, Obj kwnames)
+{
+    FORWARD("readinto1");
+    if (!check_readable(args[0], "readinto1"))
+        return NULL;
+    return m_readinto_common(args, nargs, kwnames, "read1");
+}
+
+/* ------------------------------------------------------------------ */
+/* TextIOWrapper                                                       */
+/* ------------------------------------------------------------------ */
 
 static Obj g_encoding(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)nargs; (void)kwnames;
-    Obj self = args[0];
-    if (FO(self)->flags & F_BINARY) {
-        err_format(E_AttributeError, "'_io.BufferedReader' object has no attribute 'encoding'");
-        return NULL;
-    }
-    return FO(self)->encoding;
+    FORWARD("_get_encoding");
+    return FO(engine_of(args[0]))->encoding;
 }
 
 static Obj g_errors(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)nargs; (void)kwnames;
-    return str_from_cstr(err_name(args[0]));
+    FORWARD("_get_errors");
+    return str_from_cstr(err_name(engine_of(args[0])));
 }
 
 static Obj g_newlines(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)args; (void)nargs; (void)kwnames;
-    return g_None;
+    FORWARD("_get_newlines");
+    int64_t fl = FO(engine_of(args[0]))->flags;
+    int k = (fl & F_SEEN_LF ? 1 : 0) | (fl & F_SEEN_CR ? 2 : 0) | (fl & F_SEEN_CRLF ? 4 : 0);
+    static const char *const kinds[][3] = {{NULL}, {"\n"}, {"\r"}, {"\r", "\n"}, {"\r\n"}, {"\n", "\r\n"},
+                                           {"\r", "\r\n"}, {"\r", "\n", "\r\n"}};
+    if (k == 0)
+        return g_None;
+    Obj *r = vm_roots(3);
+    int n = 0;
+    for (; n < 3 && kinds[k][n]; n++)
+        if (!(r[n] = str_from_cstr(kinds[k][n]))) {
+            vm_unroots(r);
+            return NULL;
+        }
+    Obj res = n == 1 ? r[0] : n == 2 ? tuple_pack(2, r[0], r[1]) : tuple_pack(3, r[0], r[1], r[2]);
+    vm_unroots(r);
+    return res;
 }
 
 static Obj g_line_buffering(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)nargs; (void)kwnames;
-    return vm_bool(FO(fstate(args[0]))->flags & F_LINEBUF);
+    FORWARD("_get_line_buffering");
+    return vm_bool(FO(engine_of(args[0]))->flags & F_LINEBUF);
 }
 
-static Obj g_buffer(Obj *args, size_t nargs, Obj kwnames)
+static Obj g_write_through(Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)nargs; (void)kwnames;
-    Obj self = args[0];
-    if (FO(self)->flags & F_BINARY) {
-        err_set(E_AttributeError, "'_io.BufferedReader' object has no attribute 'buffer'");
-        return NULL;
+    FORWARD("_get_write_through");
+    return vm_bool(FO(engine_of(args[0]))->flags & F_WTHROUGH);
+}
+
+/* The text flags for encoding/errors/newline when the C text layer can do
+ * them (UTF-8; newline None, '' or '\n'): 0 and *flags set; 1: it cannot
+ * (the Python implementation will); -1: an error. */
+static int text_flags(Obj encoding, Obj errors, Obj newline, int64_t *flags)
+{
+    int64_t fl = 0;
+    if (encoding && !IS_NONE(encoding)) {
+        if (!IS_STR(encoding))
+            return 1;
+        if (!str_eq_cstr(encoding, "locale") && !enc_is_utf8(str_cstr(encoding)))
+            return 1;
+        fl |= F_EXPLICIT_ENC;
     }
-    if (self == g_sys_stdout && g_stdout_view)
-        return g_stdout_view;
-    if (self == g_sys_stdin && g_stdin_view)
-        return g_stdin_view;
-    vm_tx_become_inevitable();   /* a C global root is written only by an inevitable transaction */
-    if (self == g_sys_stdout && g_stdout_view)   /* made by another thread while we waited */
-        return g_stdout_view;
-    if (self == g_sys_stdin && g_stdin_view)
-        return g_stdin_view;
-    Obj *r = vm_roots(1);
-    r[0] = self;
-    int64_t fl = (FO(self)->flags & (F_READ | F_WRITE)) | F_BINARY | F_VIEW;
-    Obj v = file_alloc((int)FO(self)->fd, FO(self)->name, FO(self)->mode, fl, self);
+    if (errors && !IS_NONE(errors)) {
+        if (!IS_STR(errors))
+            return 1;
+        size_t k = 0;
+        while (k < ARRAY_LEN(err_names) && !str_eq_cstr(errors, err_names[k]))
+            k++;
+        if (k == ARRAY_LEN(err_names))
+            return 1;
+        fl |= (int64_t)k << F_ERR_SHIFT;
+    }
+    if (!newline || IS_NONE(newline))
+        fl |= F_TRANSLATE;
+    else if (!IS_STR(newline))
+        return 1;
+    else if (str_eq_cstr(newline, ""))
+        fl |= F_NL_ANY;
+    else if (!str_eq_cstr(newline, "\n"))
+        return 1;
+    *flags = fl;
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Construction                                                        */
+/* ------------------------------------------------------------------ */
+
+/* A view of state st for one layer (pinned, as the state: methods keep it
+ * in C locals across blocking calls). */
+static Obj view_new(Obj st, int64_t flags, Obj encoding, Obj lower)
+{
+    Obj *r = vm_roots(3);
+    r[0] = st;
+    r[1] = encoding;
+    r[2] = lower;
+    Obj v = (Obj)tm_allocate_old(TID_FILE, sizeof(struct FileObj_));
     if (v) {
-        if (r[0] == g_sys_stdout)
-            g_stdout_view = v;
-        else if (r[0] == g_sys_stdin)
-            g_stdin_view = v;
+        FileObj *fo = FO(v);
+        fo->name = fo->mode = fo->rbuf = NULL;
+        fo->encoding = r[1];
+        fo->state = r[0];
+        fo->lower = r[2];
+        fo->fd = FO(r[0])->fd;
+        fo->flags = flags | F_VIEW;
+        fo->rpos = fo->rlen = fo->wlen = fo->wcap = 0;
+        fo->wbuf = NULL;
+    } else {
+        err_nomemory();
     }
     vm_unroots(r);
     return v;
 }
 
-static const MethodDef file_methods[] = {
-    {"read", m_read, METH_KW, NULL},
-    {"readline", m_readline, METH_KW, NULL},
-    {"readlines", m_readlines, METH_KW, NULL},
-    {"write", m_write, METH_O, NULL},
-    {"writelines", m_writelines, METH_O, NULL},
+/* An instance of t whose engine is e. */
+static Obj layer_new(TypeObj *t, Obj e)
+{
+    Obj *r = vm_roots(1);
+    r[0] = e;
+    Obj inst = instance_new(t);
+    if (inst) {
+        VM_WRITE(inst);
+        INST(inst)->base_value = r[0];
+    }
+    vm_unroots(r);
+    return inst;
+}
+
+static void set_engine(Obj self, Obj e)
+{
+    VM_WRITE(self);
+    INST(self)->base_value = e;
+}
+
+/* The state of a new FileIO over fd (flags: F_READ/F_WRITE/F_APPEND/
+ * F_CLOSEFD/F_STDIO). Registered for the flush at exit when writable, and
+ * closed when collected. */
+static Obj state_new(int fd, Obj name, Obj mode, int64_t flags)
+{
+    Obj f = file_alloc(fd, name, mode, flags | F_RAW | F_BINARY, NULL);
+    if (!f)
+        return NULL;
+    tm_register_finalizer((object_t *)f);   /* closed (and flushed) when collected: file_finalize */
+    if (flags & F_WRITE) {
+        Obj *r = vm_roots(1);
+        r[0] = f;
+        int rc = register_open_file(f);
+        f = r[0];
+        vm_unroots(r);
+        if (rc < 0)
+            return NULL;
+    }
+    return f;
+}
+
+/* Parse an open()/FileIO mode. Returns 0 and the flags; -1 with ValueError. */
+struct mode_bits { int r, w, a, x, plus, b, t; };
+static int parse_mode(const char *mode, struct mode_bits *m, bool fileio)
+{
+    memset(m, 0, sizeof *m);
+    for (const char *p = mode; *p; p++) {
+        int *slot;
+        switch (*p) {
+        case 'r': slot = &m->r; break;
+        case 'w': slot = &m->w; break;
+        case 'a': slot = &m->a; break;
+        case 'x': slot = &m->x; break;
+        case '+': slot = &m->plus; break;
+        case 'b': slot = &m->b; break;
+        case 't': slot = fileio ? NULL : &m->t; break;
+        default: slot = NULL;
+        }
+        if (!slot || *slot) {
+            err_format(E_ValueError, "invalid mode: %s%s%s", fileio ? "" : "'", mode, fileio ? "" : "'");
+            return -1;
+        }
+        *slot = 1;
+    }
+    if (m->r + m->w + m->a + m->x != 1) {
+        err_set(E_ValueError, fileio ? "Must have exactly one of create/read/write/append mode and at most one plus"
+                                     : "must have exactly one of create/read/write/append mode");
+        return -1;
+    }
+    return 0;
+}
+
+/* FileIO(file, mode='r', closefd=True, opener=None): the state over the
+ * opened descriptor, or NULL. */
+static Obj fileio_open(Obj path, const char *mode, bool closefd, Obj opener)
+{
+    struct mode_bits m;
+    if (parse_mode(mode, &m, true) < 0)
+        return NULL;
+    int64_t flags = 0;
+    int oflags = O_CLOEXEC;
+    flags |= m.r ? F_READ : F_WRITE;
+    if (m.plus)
+        flags |= F_READ | F_WRITE;
+    oflags |= m.plus ? O_RDWR : m.r ? O_RDONLY : O_WRONLY;
+    if (m.w)
+        oflags |= O_CREAT | O_TRUNC;
+    if (m.a) {
+        oflags |= O_CREAT | O_APPEND;
+        flags |= F_APPEND;
+    }
+    if (m.x)
+        oflags |= O_CREAT | O_EXCL;
+    Obj *r = vm_roots(3);
+    Obj res = NULL;
+    r[0] = path;
+    int fd = -1;
+    bool is_fd = false;
+    if (IS_FLOAT(path)) {
+        err_set(E_TypeError, "integer argument expected, got float");
+        goto out;
+    }
+    if (IS_INT(vm_unwrap(path))) {
+        int64_t v;
+        if (vm_index_i64(path, &v) < 0)
+            goto out;
+        if (v < 0) {
+            err_set(E_ValueError, "negative file descriptor");
+            goto out;
+        }
+        if (v > 0x7fffffff) {
+            err_set(E_OverflowError, "signed integer is greater than maximum");
+            goto out;
+        }
+        fd = (int)v;
+        is_fd = true;
+        struct stat stb;
+        if (fstat(fd, &stb) < 0) {
+            err_from_errno(errno, NULL);
+            goto out;
+        }
+        if (closefd)
+            flags |= F_CLOSEFD;
+    } else {
+        if (!closefd) {
+            err_set(E_ValueError, "Cannot use closefd=False with file name");
+            goto out;
+        }
+        Obj p = vm_fspath(path);
+        if (!p)
+            goto out;
+        r[0] = p;
+        flags |= F_CLOSEFD;
+        if (opener && !IS_NONE(opener)) {
+            Obj *c = vm_roots(2);
+            c[0] = r[0];
+            c[1] = MAKE_SMALLINT(oflags);
+            Obj fdo = vm_call(opener, c, 2, NULL);
+            vm_unroots(c);
+            if (!fdo)
+                goto out;
+            if (!IS_INT(vm_unwrap(fdo))) {
+                err_format(E_TypeError, "expected integer from opener");
+                goto out;
+            }
+            int64_t v;
+            if (vm_index_i64(fdo, &v) < 0)
+                goto out;
+            if (v < 0) {
+                err_format(E_ValueError, "opener returned %ld", (long)v);
+                goto out;
+            }
+            fd = (int)v;
+        } else {
+            size_t clen;
+            char *cpath;   /* the file system's bytes (a str: surrogateescape) */
+            if (IS_STR(p)) {
+                cpath = str_to_os(p, &clen);
+            } else {
+                clen = (size_t)((BytesObj *)p)->length;
+                cpath = malloc(clen + 1);
+                if (cpath) {
+                    memcpy(cpath, (const char *)VM_LINEAR(((BytesObj *)p)->data), clen);
+                    cpath[clen] = 0;
+                } else {
+                    err_nomemory();
+                }
+            }
+            if (!cpath || strlen(cpath) != clen) {
+                if (cpath)
+                    err_set(E_ValueError, "embedded null byte");
+                free(cpath);
+                goto out;
+            }
+            fd = vm_blocking_open(cpath, oflags, 0666);
+            free(cpath);
+            if (fd < 0) {
+                err_from_errno(errno, r[0]);
+                goto out;
+            }
+        }
+        struct stat stb;
+        if (fstat(fd, &stb) == 0 && S_ISDIR(stb.st_mode)) {
+            close(fd);
+            err_from_errno(EISDIR, r[0]);
+            goto out;
+        }
+    }
+    if (m.a)
+        lseek(fd, 0, SEEK_END);
+    if (fd == 1 || fd == 2)
+        flags |= F_STDIO;
+    /* The mode as CPython's FileIO reports it. */
+    const char *fm = m.x ? (m.plus ? "xb+" : "xb") : m.a ? (m.plus ? "ab+" : "ab")
+                   : m.w ? (m.plus ? "rb+" : "wb") : (m.plus ? "rb+" : "rb");
+    r[1] = str_from_cstr(fm);
+    if (r[1])
+        res = state_new(fd, r[0], r[1], flags);
+    if (!res && (flags & F_CLOSEFD) && !is_fd)
+        close(fd);
+out:
+    vm_unroots(r);
+    return res;
+}
+
+static Obj io_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
+{
+    return instance_new((TypeObj *)type);
+}
+
+static int fileio_init(Obj self, Obj *args, size_t nargs, Obj kwnames)
+{
+    static const char *const names[] = {"file", "mode", "closefd", "opener", NULL};
+    Obj *a = vm_roots(5);
+    int rc = -1;
+    a[4] = self;
+    if (vm_parse_args("FileIO", args, nargs, kwnames, names, 1, 4, a) < 0)
+        goto out;
+    const char *mode = "r";
+    if (a[1]) {
+        Obj m = str_value(a[1]);
+        if (!m) {
+            err_format(E_TypeError, "FileIO() argument 'mode' must be str, not %s", type_name(a[1]));
+            goto out;
+        }
+        mode = str_cstr(m);
+    }
+    int closefd = 1;
+    if (a[2] && (closefd = vm_is_true(a[2])) < 0)
+        goto out;
+    Obj old = engine_of(a[4]);
+    if (old && close_state(fstate(old)) < 0)
+        goto out;
+    Obj st = fileio_open(a[0], mode, closefd, a[3]);
+    if (!st)
+        goto out;
+    set_engine(a[4], st);
+    rc = 0;
+out:
+    vm_unroots(a);
+    return rc;
+}
+
+/* BufferedReader/Writer/Random(raw, buffer_size=DEFAULT_BUFFER_SIZE). */
+static int buffered_init(Obj self, Obj *args, size_t nargs, Obj kwnames)
+{
+    static const char *const names[] = {"raw", "buffer_size", NULL};
+    Obj *a = vm_roots(3);
+    int rc = -1;
+    a[2] = self;
+    TypeObj *kind = vm_isinstance_type(self, T_BufferedRandom) ? T_BufferedRandom
+                  : vm_isinstance_type(self, T_BufferedReader) ? T_BufferedReader : T_BufferedWriter;
+    const char *fname = kind == T_BufferedRandom ? "BufferedRandom" : kind == T_BufferedReader ? "BufferedReader"
+                                                                                              : "BufferedWriter";
+    if (vm_parse_args(fname, args, nargs, kwnames, names, 1, 2, a) < 0)
+        goto out;
+    int64_t size = FILE_BUFFER_SIZE;
+    if (a[1] && vm_index_i64(a[1], &size) < 0)
+        goto out;
+    if (size <= 0) {
+        err_set(E_ValueError, "buffer size must be strictly positive");
+        goto out;
+    }
+    Obj re = TYPE(a[0]) == T_FileIO ? engine_of(a[0]) : NULL;
+    if (!re || (FO(re)->flags & F_CLOSED)) {
+        set_engine(a[2], NULL);
+        Obj *f = vm_roots(nargs + 1 + (kwnames ? (size_t)TUPLE_LEN(kwnames) : 0));
+        f[0] = a[2];
+        for (size_t i = 0; i < nargs + (kwnames ? (size_t)TUPLE_LEN(kwnames) : 0); i++)
+            f[i + 1] = args[i];
+        Obj res = forward("__init__", f, nargs + 1, kwnames);
+        vm_unroots(f);
+        rc = res ? 0 : -1;
+        goto out;
+    }
+    int64_t want = kind == T_BufferedRandom ? F_READ | F_WRITE : kind == T_BufferedReader ? F_READ : F_WRITE;
+    if ((want & F_READ) && !(FO(re)->flags & F_READ)) {
+        err_unsupported("File or stream is not readable.");
+        goto out;
+    }
+    if ((want & F_WRITE) && !(FO(re)->flags & F_WRITE)) {
+        err_unsupported("File or stream is not writable.");
+        goto out;
+    }
+    if (kind == T_BufferedRandom && lseek((int)FO(re)->fd, 0, SEEK_CUR) < 0) {
+        err_unsupported("File or stream is not seekable.");
+        goto out;
+    }
+    Obj v = view_new(re, want | F_BINARY, NULL, a[0]);
+    if (!v)
+        goto out;
+    set_engine(a[2], v);
+    rc = 0;
+out:
+    vm_unroots(a);
+    return rc;
+}
+
+static const char *const text_init_names[] = {"buffer", "encoding", "errors", "newline", "line_buffering",
+                                              "write_through", NULL};
+
+/* TextIOWrapper(buffer, encoding=None, errors=None, newline=None,
+ * line_buffering=False, write_through=False): the C text layer over an
+ * open()-made buffer in UTF-8, else the Python implementation. */
+static int text_init(Obj self, Obj *args, size_t nargs, Obj kwnames)
+{
+    Obj *a = vm_roots(7);
+    int rc = -1;
+    a[6] = self;
+    if (vm_parse_args("TextIOWrapper", args, nargs, kwnames, text_init_names, 1, 6, a) < 0)
+        goto out;
+    int64_t fl = 0;
+    int lb = 0, wt = 0;
+    if (a[4] && (lb = vm_is_true(a[4])) < 0)
+        goto out;
+    if (a[5] && (wt = vm_is_true(a[5])) < 0)
+        goto out;
+    TypeObj *bt = TYPE(a[0]);
+    Obj be = (bt == T_BufferedReader || bt == T_BufferedWriter || bt == T_BufferedRandom) ? engine_of(a[0]) : NULL;
+    int can = be && !(FO(fstate(be))->flags & F_CLOSED) ? text_flags(a[1], a[2], a[3], &fl) : 1;
+    if (can < 0)
+        goto out;
+    if (can > 0) {
+        set_engine(a[6], NULL);
+        size_t nall = nargs + (kwnames ? (size_t)TUPLE_LEN(kwnames) : 0);
+        Obj *f = vm_roots(nall + 1);
+        f[0] = a[6];
+        for (size_t i = 0; i < nall; i++)
+            f[i + 1] = args[i];
+        Obj res = forward("__init__", f, nargs + 1, kwnames);
+        vm_unroots(f);
+        rc = res ? 0 : -1;
+        goto out;
+    }
+    Obj enc = (fl & F_EXPLICIT_ENC) && !str_eq_cstr(a[1], "locale") ? a[1] : str_from_cstr("UTF-8");
+    if (!enc)
+        goto out;
+    if (lb)
+        fl |= F_LINEBUF;
+    if (wt)
+        fl |= F_WTHROUGH;
+    Obj v = view_new(fstate(be), (FO(be)->flags & (F_READ | F_WRITE)) | fl, enc, a[0]);
+    if (!v)
+        goto out;
+    set_engine(a[6], v);
+    rc = 0;
+out:
+    vm_unroots(a);
+    return rc;
+}
+
+/* reconfigure(*, encoding, errors, newline, line_buffering, write_through):
+ * in place while the C text layer can do it, else by the Python one. */
+static Obj text_m_reconfigure(Obj *args, size_t nargs, Obj kwnames)
+{
+    FORWARD("reconfigure");
+    static const char *const names[] = {"self", "encoding", "errors", "newline", "line_buffering",
+                                        "write_through", NULL};
+    Obj *a = vm_roots(7);
+    Obj res = NULL;
+    if (vm_parse_args("reconfigure", args, nargs, kwnames, names, 1, 1, a) < 0)
+        goto out;
+    Obj v = engine_of(a[0]);
+    if (file_flush(a[0]) < 0)
+        goto out;
+    int64_t old = FO(v)->flags;
+    /* what is not given stays */
+    if (!a[2] && (old & F_ERR_MASK))
+        a[2] = str_from_cstr(err_name(v));
+    if (!a[3])
+        a[3] = (old & F_TRANSLATE) ? g_None : str_from_cstr((old & F_NL_ANY) ? "" : "\n");
+    int64_t fl = 0;
+    int can = text_flags(a[1] ? a[1] : FO(v)->encoding, a[2], a[3], &fl);
+    if (can < 0)
+        goto out;
+    int lb = (old & F_LINEBUF) != 0, wt = (old & F_WTHROUGH) != 0;
+    if (a[4] && !IS_NONE(a[4]) && (lb = vm_is_true(a[4])) < 0)
+        goto out;
+    if (a[5] && !IS_NONE(a[5]) && (wt = vm_is_true(a[5])) < 0)
+        goto out;
+    if (can == 0) {
+        v = engine_of(a[0]);
+        Obj enc = a[1] && !IS_NONE(a[1]) && !str_eq_cstr(a[1], "locale") ? a[1] : a[1] ? str_from_cstr("UTF-8") : FO(v)->encoding;
+        if (!enc)
+            goto out;
+        v = engine_of(a[0]);
+        VM_WRITE(v);
+        FO(v)->encoding = enc;
+        FO(v)->flags = (old & (F_READ | F_WRITE | F_VIEW | F_SKIPLF)) | fl | (lb ? F_LINEBUF : 0) | (wt ? F_WTHROUGH : 0);
+        res = g_None;
+        goto out;
+    }
+    /* The Python implementation takes over, over the same buffer. */
+    Obj *c = vm_roots(6);
+    c[0] = a[0];
+    c[1] = FO(v)->lower;
+    c[2] = a[1] ? a[1] : FO(v)->encoding;
+    c[3] = a[2] ? a[2] : g_None;
+    c[4] = a[3];
+    c[5] = vm_bool(lb);
+    Obj w = vm_bool(wt);
+    set_engine(c[0], NULL);
+    Obj *f = vm_roots(7);
+    for (int i = 0; i < 6; i++)
+        f[i] = c[i];
+    f[6] = w;
+    res = forward("__init__", f, 7, NULL);
+    vm_unroots(f);
+    vm_unroots(c);
+out:
+    vm_unroots(a);
+    return res;
+}
+
+/* text.mode = mode, as CPython's open() sets it. */
+static int set_mode_attr(Obj text, const char *mode)
+{
+    Obj *r = vm_roots(3);
+    r[0] = text;
+    r[1] = str_from_cstr(mode);
+    r[2] = r[1] ? str_from_cstr("mode") : NULL;
+    int rc = r[2] ? vm_setattr(r[0], r[2], r[1]) : -1;
+    vm_unroots(r);
+    return rc;
+}
+
+/* open(file, mode='r', buffering=-1, encoding=None, errors=None,
+ * newline=None, closefd=True, opener=None). */
+Obj file_open(Obj *args, size_t nargs, Obj kwnames)
+{
+    static const char *const names[] = {"file", "mode", "buffering", "encoding", "errors", "newline",
+                                        "closefd", "opener", NULL};
+    Obj *a = vm_roots(12);
+    Obj res = NULL;
+    if (vm_parse_args("open", args, nargs, kwnames, names, 1, 8, a) < 0)
+        goto out;
+    char mode[16] = "r";
+    if (a[1]) {
+        Obj m = str_value(a[1]);
+        if (!m) {
+            err_format(E_TypeError, "open() argument 'mode' must be str, not %s", type_name(a[1]));
+            goto out;
+        }
+        if (STR(m)->nbytes >= (int64_t)sizeof mode) {
+            err_format(E_ValueError, "invalid mode: '%s'", str_cstr(m));
+            goto out;
+        }
+        memcpy(mode, str_cstr(m), (size_t)STR(m)->nbytes + 1);
+    }
+    int64_t buffering = -1;
+    if (a[2] && vm_index_i64(a[2], &buffering) < 0)
+        goto out;
+    int closefd = 1;
+    if (a[6] && (closefd = vm_is_true(a[6])) < 0)
+        goto out;
+    struct mode_bits m;
+    if (parse_mode(mode, &m, false) < 0)
+        goto out;
+    for (int i = 3; i <= 5; i++)
+        if (a[i] && IS_NONE(a[i]))
+            a[i] = NULL;
+    if (m.b && m.t) {
+        err_set(E_ValueError, "can't have text and binary mode at once");
+        goto out;
+    }
+    if (m.b && a[3]) {
+        err_set(E_ValueError, "binary mode doesn't take an encoding argument");
+        goto out;
+    }
+    if (m.b && a[4]) {
+        err_set(E_ValueError, "binary mode doesn't take an errors argument");
+        goto out;
+    }
+    if (m.b && a[5]) {
+        err_set(E_ValueError, "binary mode doesn't take a newline argument");
+        goto out;
+    }
+    if (!m.b && buffering == 0) {
+        err_set(E_ValueError, "can't have unbuffered text I/O");
+        goto out;
+    }
+    if (a[3] && !IS_STR(a[3])) {
+        err_format(E_TypeError, "open() argument 'encoding' must be str or None, not %s", type_name(a[3]));
+        goto out;
+    }
+    if (a[4] && !IS_STR(a[4])) {
+        err_format(E_TypeError, "open() argument 'errors' must be str or None, not %s", type_name(a[4]));
+        goto out;
+    }
+    if (a[5]) {
+        if (!IS_STR(a[5])) {
+            err_format(E_TypeError, "open() argument 'newline' must be str or None, not %s", type_name(a[5]));
+            goto out;
+        }
+        if (!str_eq_cstr(a[5], "") && !str_eq_cstr(a[5], "\n") && !str_eq_cstr(a[5], "\r") &&
+            !str_eq_cstr(a[5], "\r\n")) {
+            err_format(E_ValueError, "illegal newline value: %s", str_cstr(a[5]));
+            goto out;
+        }
+    }
+    if (a[4]) {
+        /* an unknown error handler fails here, as CPython's lookup does */
+        Obj *c = vm_roots(1);
+        c[0] = a[4];
+        Obj mod = vm_import_cstr("codecs");
+        Obj le = mod ? vm_getattr_cstr(mod, "lookup_error") : NULL;
+        Obj h = le ? vm_call(le, c, 1, NULL) : NULL;
+        vm_unroots(c);
+        if (!h)
+            goto out;
+    }
+    char fmode[8];
+    snprintf(fmode, sizeof fmode, "%s%s", m.r ? "r" : m.w ? "w" : m.a ? "a" : "x", m.plus ? "+" : "");
+    Obj st = fileio_open(a[0], fmode, closefd, a[7]);
+    if (!st)
+        goto out;
+    a[8] = st;
+    a[9] = layer_new(T_FileIO, st);
+    if (!a[9]) {
+        close_state(a[8]);
+        goto out;
+    }
+    bool tty = isatty((int)FO(a[8])->fd);
+    if (buffering == 0) {
+        if (io_ready() == 0)
+            res = a[9];
+        goto out;
+    }
+    int64_t rw = FO(a[8])->flags & (F_READ | F_WRITE);
+    TypeObj *bt = m.plus ? T_BufferedRandom : m.r ? T_BufferedReader : T_BufferedWriter;
+    Obj bv = view_new(a[8], rw | F_BINARY, NULL, a[9]);
+    a[10] = bv ? layer_new(bt, bv) : NULL;
+    if (!a[10])
+        goto out;
+    if (m.b) {
+        res = a[10];
+        goto out;
+    }
+    /* text */
+    int64_t fl = 0;
+    int can = text_flags(a[3], a[4], a[5], &fl);
+    bool lb = buffering == 1 || (buffering < 0 && tty);
+    if (can == 0) {
+        Obj enc = a[3] && !str_eq_cstr(a[3], "locale") ? a[3] : str_from_cstr("UTF-8");
+        Obj tv = enc ? view_new(a[8], rw | fl | (lb ? F_LINEBUF : 0), enc, a[10]) : NULL;
+        a[11] = tv ? layer_new(T_TextIOWrapper, tv) : NULL;
+    } else {
+        Obj *c = vm_roots(6);
+        c[0] = a[10];
+        c[1] = a[3] ? a[3] : g_None;
+        c[2] = a[4] ? a[4] : g_None;
+        c[3] = a[5] ? a[5] : g_None;
+        c[4] = vm_bool(lb);
+        a[11] = vm_call((Obj)T_TextIOWrapper, c, 5, NULL);
+        vm_unroots(c);
+    }
+    if (!a[11])
+        goto out;
+    if (set_mode_attr(a[11], mode) < 0)
+        goto out;
+    res = a[11];
+out:
+    if (!res && a[8] && err_occurred()) {
+        Obj *e = vm_roots(1);
+        e[0] = err_fetch();
+        close_state(a[8]);
+        err_clear();
+        err_set_obj(e[0]);
+        vm_unroots(e);
+    }
+    vm_unroots(a);
+    return res;
+}
+
+/* ------------------------------------------------------------------ */
+/* The standard streams                                                */
+/* ------------------------------------------------------------------ */
+
+/* sys.stdin/stdout/stderr: a TextIOWrapper over a BufferedReader or
+ * BufferedWriter over a FileIO, as CPython's; unbuffered (-u,
+ * PYTHONUNBUFFERED), stdout and stderr wrap their FileIO directly. */
+static Obj stdio_new(int fd, const char *name)
+{
+    Obj *r = vm_roots(7);
+    Obj res = NULL;
+    bool in = fd == 0;
+    r[0] = str_from_cstr(name);
+    r[1] = r[0] ? str_from_cstr(in ? "rb" : "wb") : NULL;
+    r[2] = r[1] ? str_from_cstr("utf-8") : NULL;
+    if (!r[2])
+        goto out;
+    int64_t rw = in ? F_READ : F_WRITE;
+    r[3] = file_alloc(fd, r[0], r[1], rw | F_RAW | F_BINARY | (fd ? F_STDIO : 0), NULL);
+    r[4] = r[3] ? layer_new(T_FileIO, r[3]) : NULL;
+    if (!r[4])
+        goto out;
+    if (sys_cflags.unbuffered && !in) {
+        r[5] = r[4];
+    } else {
+        Obj bv = view_new(r[3], rw | F_BINARY, NULL, r[4]);
+        r[5] = bv ? layer_new(in ? T_BufferedReader : T_BufferedWriter, bv) : NULL;
+        if (!r[5])
+            goto out;
+    }
+    /* text: newline='\n' as CPython's standard streams (no translation) */
+    int64_t fl = rw | F_EXPLICIT_ENC;
+    if (fd == 2 || (!in && isatty(fd)))
+        fl |= F_LINEBUF;
+    if (!in && sys_cflags.unbuffered)
+        fl |= F_UNBUF | F_WTHROUGH;   /* -u, PYTHONUNBUFFERED */
+    /* CPython's standard streams: stderr backslashreplace; stdin and stdout
+     * surrogateescape in the C and POSIX locales and in C.UTF-8 (a locale
+     * coercion target) or with PYTHONUTF8=1, else strict. */
+    if (fd == 2)
+        fl |= (int64_t)ERRH_BACKSLASHREPLACE << F_ERR_SHIFT;
+    else if (stdio_locale_escapes())
+        fl |= (int64_t)ERRH_SURROGATEESCAPE << F_ERR_SHIFT;
+    Obj tv = view_new(r[3], fl, r[2], r[5]);
+    r[6] = tv ? layer_new(T_TextIOWrapper, tv) : NULL;
+    if (!r[6])
+        goto out;
+    if (set_mode_attr(r[6], in ? "r" : "w") < 0)
+        goto out;
+    res = r[6];
+out:
+    vm_unroots(r);
+    return res;
+}
+
+/* ------------------------------------------------------------------ */
+/* Types                                                               */
+/* ------------------------------------------------------------------ */
+
+static const MethodDef common_methods[] = {
     {"close", m_close, METH_NOARGS, NULL},
     {"flush", m_flush, METH_NOARGS, NULL},
     {"fileno", m_fileno, METH_NOARGS, NULL},
@@ -1949,27 +3076,126 @@ static const MethodDef file_methods[] = {
     {"truncate", m_truncate, METH_KW, NULL},
     {"__enter__", m_enter, METH_NOARGS, NULL},
     {"__exit__", m_exit, 0, NULL},
-    {"__iter__", m_iter_method, METH_NOARGS | METH_WRAPPER, NULL},
+    {"detach", m_detach, METH_NOARGS, NULL},
     {NULL, NULL, 0, NULL},
 };
 
+static const MethodDef read_methods[] = {
+    {"read", m_read, METH_KW, NULL},
+    {"readline", m_readline, METH_KW, NULL},
+    {"readlines", m_readlines, METH_KW, NULL},
+    {NULL, NULL, 0, NULL},
+};
+
+static const MethodDef buffered_read_methods[] = {
+    {"read1", buf_m_read1, METH_KW, NULL},
+    {"peek", buf_m_peek, METH_ARGS(0, 1), NULL},
+    {"readinto", buf_m_readinto, METH_O, NULL},
+    {"readinto1", buf_m_readinto1, METH_O, NULL},
+    {NULL, NULL, 0, NULL},
+};
+
+static const MethodDef write_methods[] = {
+    {"write", m_write, METH_O, NULL},
+    {"writelines", m_writelines, METH_O, NULL},
+    {NULL, NULL, 0, NULL},
+};
+
+static const MethodDef text_methods[] = {
+    {"reconfigure", text_m_reconfigure, METH_KW, NULL},
+    {NULL, NULL, 0, NULL},
+};
+
+static const MethodDef fileio_methods[] = {
+    {"read", raw_m_read, METH_KW, NULL},
+    {"readall", raw_m_readall, METH_NOARGS, NULL},
+    {"readinto", raw_m_readinto, METH_O, NULL},
+    {"write", raw_m_write, METH_O, NULL},
+    {"close", raw_m_close, METH_NOARGS, NULL},
+    {"fileno", m_fileno, METH_NOARGS, NULL},
+    {"isatty", m_isatty, METH_NOARGS, NULL},
+    {"readable", m_readable, METH_NOARGS, NULL},
+    {"writable", m_writable, METH_NOARGS, NULL},
+    {"seekable", m_seekable, METH_NOARGS, NULL},
+    {"seek", m_seek, METH_KW, NULL},
+    {"tell", m_tell, METH_NOARGS, NULL},
+    {"truncate", m_truncate, METH_KW, NULL},
+    {NULL, NULL, 0, NULL},
+};
+
+static TypeObj *io_type(const char *name, TypeObj *base)
+{
+    TypeObj *t = (TypeObj *)type_new_builtin(name, base, TID_INSTANCE, TPF_BASETYPE | TPF_HAS_DICT | TPF_WEAKREFABLE);
+    VM_WRITE(t);
+    t->tp_new = io_tp_new;
+    return t;
+}
+
 void file_init_type(void)
 {
-    T_file = (TypeObj *)type_new_builtin("_io.TextIOWrapper", T_object, TID_FILE, 0);
-    VM_WRITE(T_file);
-    T_file->tp_repr = file_repr;
-    T_file->tp_iter = file_iter;
-    T_file->tp_iternext = file_iternext;
-    type_add_methods(T_file, file_methods);
-    type_add_getset(T_file, "closed", g_closed, NULL);
-    type_add_getset(T_file, "name", g_name, NULL);
-    type_add_getset(T_file, "mode", g_mode, NULL);
-    type_add_getset(T_file, "encoding", g_encoding, NULL);
-    type_add_getset(T_file, "errors", g_errors, NULL);
-    type_add_getset(T_file, "newlines", g_newlines, NULL);
-    type_add_getset(T_file, "line_buffering", g_line_buffering, NULL);
-    type_add_getset(T_file, "buffer", g_buffer, NULL);
+    T_file = (TypeObj *)type_new_builtin("_io._FileEngine", T_object, TID_FILE, 0);
     type_ready(T_file);
+
+    T_IOBase = io_type("_io._IOBase", T_object);
+    T_IOBase->tp_iter = layer_iter;
+    T_IOBase->tp_iternext = layer_iternext;
+    type_add_getset(T_IOBase, "__dict__", vm_getset_dict_get, vm_getset_dict_set);
+    type_ready(T_IOBase);
+    T_RawIOBase = io_type("_io._RawIOBase", T_IOBase);
+    type_ready(T_RawIOBase);
+    T_BufferedIOBase = io_type("_io._BufferedIOBase", T_IOBase);
+    type_ready(T_BufferedIOBase);
+    T_TextIOBase = io_type("_io._TextIOBase", T_IOBase);
+    type_ready(T_TextIOBase);
+
+    T_FileIO = io_type("_io.FileIO", T_RawIOBase);
+    T_FileIO->tp_init = fileio_init;
+    T_FileIO->tp_repr = raw_repr;
+    type_add_methods(T_FileIO, fileio_methods);
+    type_add_getset(T_FileIO, "closed", g_closed, NULL);
+    type_add_getset(T_FileIO, "closefd", g_closefd, NULL);
+    type_add_getset(T_FileIO, "name", g_name, s_name);
+    type_add_getset(T_FileIO, "mode", g_mode, NULL);
+    type_ready(T_FileIO);
+
+    TypeObj **bts[] = {&T_BufferedReader, &T_BufferedWriter, &T_BufferedRandom};
+    const char *bnames[] = {"_io.BufferedReader", "_io.BufferedWriter", "_io.BufferedRandom"};
+    for (int i = 0; i < 3; i++) {
+        TypeObj *t = *bts[i] = io_type(bnames[i], T_BufferedIOBase);
+        t->tp_init = buffered_init;
+        t->tp_repr = buffered_repr;
+        t->tp_iternext = layer_iternext;
+        type_add_methods(t, common_methods);
+        if (i != 1) {
+            type_add_methods(t, read_methods);
+            type_add_methods(t, buffered_read_methods);
+        }
+        if (i != 0)
+            type_add_methods(t, write_methods);
+        type_add_getset(t, "raw", g_lower, NULL);
+        type_add_getset(t, "closed", g_closed, NULL);
+        type_add_getset(t, "name", g_name, NULL);
+        type_add_getset(t, "mode", g_mode, NULL);
+        type_ready(t);
+    }
+
+    T_TextIOWrapper = io_type("_io.TextIOWrapper", T_TextIOBase);
+    T_TextIOWrapper->tp_init = text_init;
+    T_TextIOWrapper->tp_repr = text_repr;
+    T_TextIOWrapper->tp_iternext = layer_iternext;
+    type_add_methods(T_TextIOWrapper, common_methods);
+    type_add_methods(T_TextIOWrapper, read_methods);
+    type_add_methods(T_TextIOWrapper, write_methods);
+    type_add_methods(T_TextIOWrapper, text_methods);
+    type_add_getset(T_TextIOWrapper, "buffer", g_lower, NULL);
+    type_add_getset(T_TextIOWrapper, "closed", g_closed, NULL);
+    type_add_getset(T_TextIOWrapper, "name", g_name, NULL);
+    type_add_getset(T_TextIOWrapper, "encoding", g_encoding, NULL);
+    type_add_getset(T_TextIOWrapper, "errors", g_errors, NULL);
+    type_add_getset(T_TextIOWrapper, "newlines", g_newlines, NULL);
+    type_add_getset(T_TextIOWrapper, "line_buffering", g_line_buffering, NULL);
+    type_add_getset(T_TextIOWrapper, "write_through", g_write_through, NULL);
+    type_ready(T_TextIOWrapper);
 
     VM_GLOBAL_ROOT(g_sys_stdout);
     VM_GLOBAL_ROOT(g_sys_stderr);
@@ -1981,13 +3207,15 @@ void file_init_type(void)
         exit(1);
     }
     VM_GLOBAL_ROOT(g_unsupported_op);
-    VM_GLOBAL_ROOT(g_stdout_view);
-    VM_GLOBAL_ROOT(g_stdin_view);
     /* a standard stream whose fd is closed is None, as in CPython */
     bool ok0 = valid_fd(0) && !(file_closed_std_fds & 1);
     bool ok1 = valid_fd(1) && !(file_closed_std_fds & 2);
     bool ok2 = valid_fd(2) && !(file_closed_std_fds & 4);
-    g_sys_stdin = ok0 ? file_from_fd(0, "r", "<stdin>") : g_None;
-    g_sys_stdout = ok1 ? file_from_fd(1, "w", "<stdout>") : g_None;
-    g_sys_stderr = ok2 ? file_from_fd(2, "w", "<stderr>") : g_None;
+    g_sys_stdin = ok0 ? stdio_new(0, "<stdin>") : g_None;
+    g_sys_stdout = ok1 ? stdio_new(1, "<stdout>") : g_None;
+    g_sys_stderr = ok2 ? stdio_new(2, "<stderr>") : g_None;
+    if (!g_sys_stdin || !g_sys_stdout || !g_sys_stderr) {
+        fputs("tmpy: fatal: cannot make the standard streams\n", stderr);
+        exit(1);
+    }
 }

@@ -95,6 +95,11 @@ static Obj namespace_type(void)
 {
     if (g_namespace_type)
         return g_namespace_type;
+    /* A C global: only an inevitable transaction sets it (an aborted one's
+     * class would be discarded), and only once. */
+    vm_tx_become_inevitable();
+    if (g_namespace_type)
+        return g_namespace_type;
     Obj *r = vm_roots(4);
     r[0] = str_from_cstr("SimpleNamespace");
     r[1] = r[0] ? tuple_pack(1, (Obj)T_object) : NULL;

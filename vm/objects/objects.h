@@ -240,9 +240,15 @@ Obj file_unsupported_operation(void);
 extern TypeObj *T_StringIO, *T_BytesIO;
 void memoryio_init_types(void);
 #define FILE_BUFFER_SIZE 8192   /* io.DEFAULT_BUFFER_SIZE */
-/* open() with all its arguments: encoding/errors/newline NULL or None for
- * the defaults; closefd false only for an int `path` (a file descriptor). */
-Obj file_open_ex(Obj path, const char *mode, int buffering, Obj encoding, Obj errors, Obj newline, bool closefd);
+/* builtins.open and _io.open: open(file, mode='r', buffering=-1,
+ * encoding=None, errors=None, newline=None, closefd=True, opener=None). */
+Obj file_open(Obj *args, size_t nargs, Obj kwnames);
+/* The _io classes (fileobject.c; iomodule.c makes the module). */
+extern TypeObj *T_IOBase, *T_RawIOBase, *T_BufferedIOBase, *T_TextIOBase, *T_FileIO, *T_BufferedReader,
+    *T_BufferedWriter, *T_BufferedRandom, *T_TextIOWrapper;
+/* A TextIOWrapper (not a subclass): print() writes its whole line with one
+ * file_write_cstr (no Python override of write() to call piece by piece). */
+bool file_is_fast_text(Obj f);
 /* One line (str or bytes, with its newline; empty at EOF) of a file object
  * (FileObj fast path, else file.readline()). */
 Obj file_readline(Obj file);

@@ -16,7 +16,22 @@
  * first key (mask is 7 then). For mutable sets SetObj.hash holds the pop
  * finger; for frozensets the cached hash (-1: not computed). A store of one
  * slot names it (VM_WRITE_ITEM(S)): a big table's commit then publishes the
- * cards written, not the whole table; bulk stores take VM_WRITE. */
+ * cards written, not the whole table; bulk stores take VM_WRITE.
+ *
+ * Conflict units (STM): a big table (STRIPED_MIN slots and up) is written and
+ * read slot by slot (the runtime locks and checks it card by card), and its
+ * counters do not make every add and discard one write of the SetObj: the
+ * hashes object ends with NSTRIPES card-aligned stripes, one per segment (a
+ * segment's transactions add to theirs), each a used delta, a fill delta and
+ * a fill allowance. The true counts are SetObj's plus the stripes' deltas
+ * (set_used reads them all: only len() and what needs the size conflicts
+ * with adders). An add into a never-used slot may raise its stripe's fill
+ * delta up to the allowance; past it the add folds every stripe into
+ * SetObj (the rare global event, as a resize) and takes the exact path, then
+ * shares the room left before the resize threshold out again. So the sum of
+ * the allowances never passes the threshold, and the table resizes exactly
+ * where CPython's does (set order stays CPython's). Everything else that
+ * reads fill first folds (s_fold). */
 #include "objects.h"
 #include "containers.h"
 
@@ -40,6 +55,137 @@ static inline int64_t __seg_gs *t_hashes(Obj table)
 {
     int64_t n = ARRAY(table)->length - 1;
     return (int64_t __seg_gs *)RAW(ARRAY(table)->items[n])->data;
+}
+
+/* ---- big tables: counter stripes (conflict units, above) ---- */
+
+#define STRIPED_MIN 1024   /* slots: the keys and hashes (8 KiB each) are card-marked (runtime cards.h) */
+#define NSTRIPES 8
+enum { ST_USED, ST_FILL, ST_ALLOW };
+
+/* Slots of a table: its length never changes, so it is read without a barrier. */
+static inline int64_t t_size(Obj table)
+{
+    return ((ArrayObj *)table)->length - 1;   /* no barrier: a table's length never changes */
+}
+static inline bool t_striped(Obj table)
+{
+    return t_size(table) >= STRIPED_MIN;
+}
+/* Byte offset of stripe k in the hashes' data: after the hashes, on a card
+ * boundary (the data starts 16 bytes into its page run). */
+static inline uint64_t stripe_offset(int64_t size, int k)
+{
+    return (uint64_t)size * 8 + 496 + 512 * (uint64_t)k;
+}
+static inline Obj t_hashobj(Obj table)
+{
+    return ((ArrayObj *)table)->items[t_size(table)];   /* no barrier: set once, when the table is made */
+}
+static inline int64_t __seg_gs *t_stripe(Obj table, int k)
+{
+    return (int64_t __seg_gs *)(((RawObj *)t_hashobj(table))->data + stripe_offset(t_size(table), k));   /* no barrier: callers mark the stripe (tm_read_at) */
+}
+/* Stripes in use: one per segment, up to NSTRIPES. */
+static inline int n_stripes(void)
+{
+    return !TM_STM ? 1 : tm_seg.nsegments < NSTRIPES ? tm_seg.nsegments : NSTRIPES;
+}
+static inline int my_stripe(void)
+{
+    return (int)((unsigned)(tm_self.segment + NSTRIPES - 1) % (unsigned)n_stripes());   /* segment >= 1 in a transaction */
+}
+
+/* The set's size: SetObj's count and its table's stripes. */
+static int64_t set_used(Obj so)
+{
+    int64_t used = SETOBJ(so)->used;
+    Obj table = SETOBJ(so)->table;
+    if (table && t_striped(table))
+        for (int k = 0; k < n_stripes(); k++) {
+            int64_t __seg_gs *st = t_stripe(table, k);
+            tm_read_at((uintptr_t)st);
+            used += st[ST_USED];
+        }
+    return used;
+}
+
+/* Share the room left before the resize threshold out among the stripes
+ * (SetObj's fill exact: right after a fold or a resize). */
+static void set_allowances(Obj so)
+{
+    Obj table = SETOBJ(so)->table;
+    if (!table || !t_striped(table))
+        return;
+    int64_t room = (SETOBJ(so)->mask * 3 - 1) / 5 - SETOBJ(so)->fill;
+    int64_t allow = room > 0 ? room / n_stripes() : 0;
+    Obj h = t_hashobj(table);
+    for (int k = 0; k < n_stripes(); k++) {
+        int64_t __seg_gs *st = t_stripe(table, k);
+        tm_read_at((uintptr_t)st);
+        if (st[ST_ALLOW] != allow) {
+            VM_WRITE_ITEMS(h, stripe_offset(t_size(table), k), 24);
+            st[ST_ALLOW] = allow;
+        }
+    }
+}
+
+/* Fold the stripes' deltas into SetObj: its counts are exact after it. */
+static void s_fold(Obj so)
+{
+    Obj table = SETOBJ(so)->table;
+    if (!table || !t_striped(table))
+        return;
+    Obj h = t_hashobj(table);
+    for (int k = 0; k < n_stripes(); k++) {
+        int64_t __seg_gs *st = t_stripe(table, k);
+        tm_read_at((uintptr_t)st);
+        int64_t du = st[ST_USED], df = st[ST_FILL];
+        if (!du && !df)
+            continue;
+        VM_WRITE_ITEMS(h, stripe_offset(t_size(table), k), 24);
+        st[ST_USED] = st[ST_FILL] = 0;
+        VM_WRITE(so);
+        SETOBJ(so)->used += du;
+        SETOBJ(so)->fill += df;
+    }
+    set_allowances(so);   /* the stripes' old allowances were for the old fill */
+}
+
+/* The fill, exact (a set we only read: no fold). */
+static int64_t set_fill(Obj so)
+{
+    int64_t fill = SETOBJ(so)->fill;
+    Obj table = SETOBJ(so)->table;
+    if (table && t_striped(table))
+        for (int k = 0; k < n_stripes(); k++) {
+            int64_t __seg_gs *st = t_stripe(table, k);
+            tm_read_at((uintptr_t)st);
+            fill += st[ST_FILL];
+        }
+    return fill;
+}
+
+/* Slot storage read without the tables' barriers: the callers mark either
+ * the whole table (t_read_whole, small tables) or each slot (t_read_slot,
+ * big ones). */
+static inline Obj __seg_gs *t_keys_nb(Obj table)
+{
+    return ((ArrayObj *)table)->items;   /* no barrier: t_read_whole or t_read_slot */
+}
+static inline int64_t __seg_gs *t_hashes_nb(Obj table)
+{
+    return (int64_t __seg_gs *)((RawObj *)t_hashobj(table))->data;   /* no barrier: t_read_whole or t_read_slot */
+}
+static inline void t_read_whole(Obj table)
+{
+    VM_READ(table);
+    VM_READ(t_hashobj(table));
+}
+static inline void t_read_slot(Obj table, uint64_t j, uint8_t rv)
+{
+    tm_read_at_rv((uintptr_t)&t_keys_nb(table)[j], rv);
+    tm_read_at_rv((uintptr_t)&t_hashes_nb(table)[j], rv);
 }
 
 static inline bool is_frozen(Obj so)
@@ -84,7 +230,7 @@ static Obj alloc_table(int64_t size)
         return NULL;
     Obj *r = vm_roots(1);
     r[0] = keys;
-    Obj hashes = raw_new(size * 8);
+    Obj hashes = raw_new(size >= STRIPED_MIN ? (int64_t)stripe_offset(size, NSTRIPES) : size * 8);
     keys = r[0];
     vm_unroots(r);
     if (!hashes)
@@ -123,6 +269,7 @@ found:
  * minused; active keys are re-inserted in old-table order. */
 static int s_resize(Obj *sp, int64_t minused)
 {
+    s_fold(*sp);
     int64_t newsize = MINSIZE;
     while (newsize <= minused)
         newsize <<= 1;
@@ -149,7 +296,8 @@ static int s_resize(Obj *sp, int64_t minused)
     VM_WRITE(so);
     SETOBJ(so)->table = nt;
     SETOBJ(so)->mask = (int64_t)newmask;
-    SETOBJ(so)->fill = SETOBJ(so)->used;
+    SETOBJ(so)->fill = set_used(so);
+    set_allowances(so);
     return 0;
 }
 
@@ -202,8 +350,10 @@ restart:;
     Obj table = SETOBJ(so)->table;
     if (!table)
         return -1;
-    VM_READ(table);
-    VM_READ(ARRAY(table)->items[ARRAY(table)->length - 1]);
+    bool by_slot = t_striped(table);
+    uint8_t rv = by_slot ? tm_read_version() : 0;
+    if (!by_slot)
+        t_read_whole(table);
     Obj key = *kp;
     uint64_t mask = (uint64_t)SETOBJ(so)->mask;
     uint64_t perturb = (uint64_t)hash;
@@ -212,10 +362,11 @@ restart:;
         uint64_t j = i;
         int probes = (i + LINEAR_PROBES <= mask) ? LINEAR_PROBES : 0;
         do {
-            Obj ek = t_keys(table)[j];
+            t_read_slot(table, j, rv);
+            Obj ek = t_keys_nb(table)[j];
             if (!ek)
                 return -1;
-            if (t_hashes(table)[j] == hash) {
+            if (t_hashes_nb(table)[j] == hash) {
                 if (ek == key)
                     return (int64_t)j;
                 int eq = container_fast_eq(ek, key);
@@ -228,6 +379,8 @@ restart:;
                     so = *sp;
                     key = *kp;
                     table = SETOBJ(so)->table;
+                    if (!by_slot)
+                        t_read_whole(table);
                 }
                 if (eq)
                     return (int64_t)j;
@@ -241,23 +394,21 @@ restart:;
 
 /* set_contains for small int / exact str keys, inlined: the slot, -1, or
  * -3 when a colliding key needs vm_equal. */
-static inline __attribute__((always_inline)) int64_t s_probe_fast(Obj so, Obj key, int64_t hash)
+/* The probe loop of s_probe_fast, specialised on `marking` (a big table's
+ * slot markers): a loop without markers pays nothing for them. */
+static inline __attribute__((always_inline)) int64_t s_probe_loop(Obj table, uint64_t mask, Obj key, int64_t hash,
+                                                                  uint8_t rv, const bool marking)
 {
-    VM_READ(so);
-    Obj table = SETOBJ(so)->table;
-    if (!table)
-        return -1;
-    VM_READ(table);
-    VM_READ(ARRAY(table)->items[ARRAY(table)->length - 1]);
-    Obj __seg_gs *keys = t_keys(table);
-    int64_t __seg_gs *hashes = t_hashes(table);
-    uint64_t mask = (uint64_t)SETOBJ(so)->mask;
+    Obj __seg_gs *keys = t_keys_nb(table);
+    int64_t __seg_gs *hashes = t_hashes_nb(table);
     uint64_t perturb = (uint64_t)hash;
     uint64_t i = (uint64_t)hash & mask;
     for (;;) {
         uint64_t j = i;
         int probes = (i + LINEAR_PROBES <= mask) ? LINEAR_PROBES : 0;
         do {
+            if (marking)
+                t_read_slot(table, j, rv);
             Obj ek = keys[j];
             if (ek == key)
                 return (int64_t)j;
@@ -277,6 +428,23 @@ static inline __attribute__((always_inline)) int64_t s_probe_fast(Obj so, Obj ke
     }
 }
 
+static inline __attribute__((always_inline)) int64_t s_probe_fast(Obj so, Obj key, int64_t hash)
+{
+    VM_READ(so);
+    Obj table = SETOBJ(so)->table;
+    if (!table)
+        return -1;
+    uint64_t mask = (uint64_t)SETOBJ(so)->mask;
+    uint8_t rv = 0;
+    if (!t_striped(table))
+        t_read_whole(table);
+    else
+        rv = tm_read_version();
+    if (rv)
+        return s_probe_loop(table, mask, key, hash, rv, true);
+    return s_probe_loop(table, mask, key, hash, 0, false);
+}
+
 /* CPython's set_add_entry. */
 static int s_add(Obj *sp, Obj *kp, int64_t hash)
 {
@@ -292,14 +460,19 @@ restart:
     uint64_t i = (uint64_t)hash & mask;
     int64_t freeslot = -1;
     uint64_t j;
+    bool by_slot = t_striped(table);
+    uint8_t rv = by_slot ? tm_read_version() : 0;
+    if (!by_slot)
+        t_read_whole(table);
     for (;;) {
         j = i;
         int probes = (i + LINEAR_PROBES <= mask) ? LINEAR_PROBES : 0;
         do {
-            Obj ek = t_keys(table)[j];
+            t_read_slot(table, j, rv);
+            Obj ek = t_keys_nb(table)[j];
             if (!ek)
                 goto found_unused_or_dummy;
-            int64_t eh = t_hashes(table)[j];
+            int64_t eh = t_hashes_nb(table)[j];
             if (eh == hash) {
                 if (ek == key)
                     return 0;
@@ -314,6 +487,8 @@ restart:
                     key = *kp;
                     table = SETOBJ(so)->table;
                     mask = (uint64_t)SETOBJ(so)->mask;
+                    if (!by_slot)
+                        t_read_whole(table);
                 }
                 if (eq)
                     return 0;
@@ -327,25 +502,36 @@ restart:
     }
 found_unused_or_dummy:
     /* an __eq__ run after freeslot was seen may have filled it (same table) */
-    if (freeslot >= 0 && t_keys(table)[freeslot] != g_dummy)
+    if (freeslot >= 0 && t_keys_nb(table)[freeslot] != g_dummy)
         goto restart;
     int64_t at = freeslot >= 0 ? freeslot : (int64_t)j;
     VM_WRITE_ITEM(table, at);
-    VM_WRITE_ITEMS(ARRAY(table)->items[ARRAY(table)->length - 1], at * 8, 8);
+    VM_WRITE_ITEMS(t_hashobj(table), at * 8, 8);
+    t_keys_nb(table)[at] = key;
+    t_hashes_nb(table)[at] = hash;
+    if (by_slot) {   /* a big table: count in this segment's stripe while its allowance lasts */
+        int64_t __seg_gs *st = t_stripe(table, my_stripe());
+        tm_read_at((uintptr_t)st);
+        if (freeslot >= 0 || st[ST_FILL] < st[ST_ALLOW]) {
+            VM_WRITE_ITEMS(t_hashobj(table), stripe_offset(t_size(table), my_stripe()), 24);
+            st[ST_USED]++;
+            st[ST_FILL] += freeslot < 0;
+            return 0;
+        }
+        s_fold(so);   /* the rare global event: SetObj's counts are exact again */
+    }
     VM_WRITE(so);
     if (freeslot >= 0) {
-        t_keys(table)[freeslot] = key;
-        t_hashes(table)[freeslot] = hash;
         SETOBJ(so)->used++;
         return 0;
     }
-    t_keys(table)[j] = key;
-    t_hashes(table)[j] = hash;
     SETOBJ(so)->fill++;
     SETOBJ(so)->used++;
-    if ((uint64_t)SETOBJ(so)->fill * 5 < mask * 3)
+    if ((uint64_t)SETOBJ(so)->fill * 5 < mask * 3) {
+        set_allowances(so);
         return 0;
-    int64_t used = SETOBJ(so)->used;
+    }
+    int64_t used = set_used(so);
     return s_resize(sp, used > 50000 ? used * 2 : used * 4);
 }
 
@@ -360,9 +546,16 @@ static int s_discard(Obj *sp, Obj *kp, int64_t hash)
     Obj so = *sp;
     Obj table = SETOBJ(so)->table;
     VM_WRITE_ITEM(table, slot);
-    VM_WRITE_ITEMS(ARRAY(table)->items[ARRAY(table)->length - 1], slot * 8, 8);
-    t_keys(table)[slot] = g_dummy;
-    t_hashes(table)[slot] = -1;
+    VM_WRITE_ITEMS(t_hashobj(table), slot * 8, 8);
+    t_keys_nb(table)[slot] = g_dummy;
+    t_hashes_nb(table)[slot] = -1;
+    if (t_striped(table)) {
+        int64_t __seg_gs *st = t_stripe(table, my_stripe());
+        tm_read_at((uintptr_t)st);
+        VM_WRITE_ITEMS(t_hashobj(table), stripe_offset(t_size(table), my_stripe()), 24);
+        st[ST_USED]--;
+        return 1;
+    }
     VM_WRITE(so);
     SETOBJ(so)->used--;
     return 1;
@@ -420,13 +613,14 @@ static void s_clear(Obj so)
 /* CPython's set_merge: add every key of the set `*op` to *sp. */
 static int s_merge(Obj *sp, Obj *op)
 {
+    s_fold(*sp);
     Obj so = *sp, other = *op;
-    if (so == other || SETOBJ(other)->used == 0)
+    if (so == other || set_used(other) == 0)
         return 0;
-    if ((SETOBJ(so)->fill + SETOBJ(other)->used) * 5 >= SETOBJ(so)->mask * 3) {
+    if ((SETOBJ(so)->fill + set_used(other)) * 5 >= SETOBJ(so)->mask * 3) {
         Obj *r = vm_roots(1);
         r[0] = other;
-        int rc = s_resize(sp, (SETOBJ(so)->used + SETOBJ(other)->used) * 2);
+        int rc = s_resize(sp, (set_used(so) + set_used(other)) * 2);
         *op = r[0];
         vm_unroots(r);
         if (rc < 0)
@@ -440,7 +634,7 @@ static int s_merge(Obj *sp, Obj *op)
     other = *op;
     Obj st = SETOBJ(so)->table, ot = SETOBJ(other)->table;
     int64_t omask = SETOBJ(other)->mask;
-    if (SETOBJ(so)->fill == 0 && SETOBJ(so)->mask == omask && SETOBJ(other)->fill == SETOBJ(other)->used) {
+    if (SETOBJ(so)->fill == 0 && SETOBJ(so)->mask == omask && set_fill(other) == set_used(other)) {
         /* same size, no dummies: copy slot by slot */
         VM_WRITE(st);
         VM_WRITE(ARRAY(st)->items[ARRAY(st)->length - 1]);
@@ -452,8 +646,9 @@ static int s_merge(Obj *sp, Obj *op)
             }
         }
         VM_WRITE(so);
-        SETOBJ(so)->fill = SETOBJ(other)->fill;
-        SETOBJ(so)->used = SETOBJ(other)->used;
+        SETOBJ(so)->fill = set_fill(other);
+        SETOBJ(so)->used = set_used(other);
+        set_allowances(so);
         return 0;
     }
     if (SETOBJ(so)->fill == 0) {
@@ -466,8 +661,9 @@ static int s_merge(Obj *sp, Obj *op)
                 insert_clean(st, mask, k, t_hashes(ot)[i]);
         }
         VM_WRITE(so);
-        SETOBJ(so)->fill = SETOBJ(other)->used;
-        SETOBJ(so)->used = SETOBJ(other)->used;
+        SETOBJ(so)->fill = set_used(other);
+        SETOBJ(so)->used = set_used(other);
+        set_allowances(so);
         return 0;
     }
     /* general case: normal insertions (may run __eq__) */
@@ -504,9 +700,10 @@ static int s_update(Obj *sp, Obj other)
         rc = s_merge(sp, &r[0]);
     } else if (IS_DICT(other)) {
         int64_t dictsize = DICT(other)->used;
+        s_fold(*sp);
         Obj so = *sp;
         if ((SETOBJ(so)->fill + dictsize) * 5 >= SETOBJ(so)->mask * 3)
-            rc = s_resize(sp, (SETOBJ(so)->used + dictsize) * 2);
+            rc = s_resize(sp, (set_used(so) + dictsize) * 2);
         int64_t pos = 0;
         Obj k;
         while (rc == 0 && dict_next(r[0], &pos, &k, NULL)) {
@@ -556,7 +753,7 @@ static Obj set_to_tuple(Obj so)
 {
     Obj *r = vm_roots(1);
     r[0] = so;
-    Obj t = tuple_new(SETOBJ(so)->used);
+    Obj t = tuple_new(set_used(so));
     so = r[0];
     vm_unroots(r);
     if (!t)
@@ -680,7 +877,7 @@ static int set_remove(Obj s, Obj key)
 
 int64_t set_len(Obj s)
 {
-    return SETOBJ(vm_unwrap(s))->used;
+    return set_used(vm_unwrap(s));
 }
 
 int set_update(Obj s, Obj iterable)
@@ -719,7 +916,7 @@ static Obj set_copy(Obj s)
 static Obj set_pop(Obj s)
 {
     Obj so = vm_unwrap(s);
-    if (SETOBJ(so)->used == 0) {
+    if (set_used(so) == 0) {
         err_set(E_KeyError, "pop from an empty set");
         return NULL;
     }
@@ -765,7 +962,7 @@ static int64_t frozenset_hash(Obj s)
     Obj k;
     while (s_next(so, &pos, &k, &h))
         hash ^= shuffle_bits((uint64_t)h);
-    hash ^= ((uint64_t)SETOBJ(so)->used + 1) * 1927868237ULL;
+    hash ^= ((uint64_t)set_used(so) + 1) * 1927868237ULL;
     hash ^= (hash >> 11) ^ (hash >> 25);
     hash = hash * 69069U + 907133923ULL;
     if (hash == (uint64_t)-1)
@@ -805,7 +1002,7 @@ static Obj s_intersection(Obj so, Obj other)
         goto out;
     if (is_anyset(r[1])) {
         r[1] = vm_unwrap(r[1]);
-        if (SETOBJ(r[1])->used > SETOBJ(r[0])->used) {
+        if (set_used(r[1]) > set_used(r[0])) {
             Obj t = r[0];
             r[0] = r[1];
             r[1] = t;
@@ -861,7 +1058,7 @@ static int s_difference_update(Obj *sp, Obj other)
     }
     if (is_anyset(r[0])) {
         r[0] = vm_unwrap(r[0]);
-        if ((SETOBJ(r[0])->used >> 3) > SETOBJ(*sp)->used) {
+        if ((set_used(r[0]) >> 3) > set_used(*sp)) {
             r[0] = s_intersection(*sp, r[0]);
             if (!r[0]) {
                 vm_unroots(r);
@@ -901,10 +1098,11 @@ static int s_difference_update(Obj *sp, Obj other)
     if (rc < 0)
         return -1;
     Obj so = *sp;
+    s_fold(so);
     /* more than 1/4 dummies: resize them away */
-    if ((uint64_t)(SETOBJ(so)->fill - SETOBJ(so)->used) <= (uint64_t)SETOBJ(so)->mask / 4)
+    if ((uint64_t)(SETOBJ(so)->fill - set_used(so)) <= (uint64_t)SETOBJ(so)->mask / 4)
         return 0;
-    int64_t used = SETOBJ(so)->used;
+    int64_t used = set_used(so);
     return s_resize(sp, used > 50000 ? used * 2 : used * 4);
 }
 
@@ -935,12 +1133,12 @@ static Obj s_difference(Obj so, Obj other)
     int64_t other_size;
     Obj uo = vm_unwrap(other);
     if (IS_SET_ANY(uo))
-        other_size = SETOBJ(uo)->used;
+        other_size = set_used(uo);
     else if (IS_DICT(other))
         other_size = DICT(other)->used;
     else
         return s_copy_and_difference(so, other);
-    if ((SETOBJ(so)->used >> 2) > other_size)
+    if ((set_used(so) >> 2) > other_size)
         return s_copy_and_difference(so, other);
     Obj *r = vm_roots(4);
     r[0] = so;
@@ -1050,7 +1248,7 @@ static int s_issubset(Obj so, Obj other)
             goto out;
     }
     r[1] = vm_unwrap(r[1]);
-    if (SETOBJ(r[0])->used > SETOBJ(r[1])->used) {
+    if (set_used(r[0]) > set_used(r[1])) {
         res = 0;
         goto out;
     }
@@ -1107,11 +1305,11 @@ static int s_isdisjoint(Obj so, Obj other)
     r[1] = other;
     int res = -1;
     if (vm_unwrap(r[1]) == r[0]) {
-        res = SETOBJ(r[0])->used == 0;
+        res = set_used(r[0]) == 0;
         goto out;
     }
     if (IS_SET_ANY(r[1])) {
-        if (SETOBJ(r[1])->used > SETOBJ(r[0])->used) {
+        if (set_used(r[1]) > set_used(r[0])) {
             Obj t = r[0];
             r[0] = r[1];
             r[1] = t;
@@ -1168,7 +1366,7 @@ static Obj setiter_next(Obj it)
     if (!so)
         return NULL;
     VM_READ(so);
-    if (ITER(it)->n != SETOBJ(so)->used) {
+    if (ITER(it)->n != set_used(so)) {
         err_set(E_RuntimeError, "Set changed size during iteration");
         VM_WRITE(it);
         ITER(it)->n = -1;   /* sticky */
@@ -1191,8 +1389,8 @@ static Obj set_iter_new(Obj s)
     Obj it = iter_alloc(T_set_iterator, vm_unwrap(s), ITK_SET);
     if (it) {
         Obj so = ITER(it)->a;
-        ITER(it)->n = SETOBJ(so)->used;
-        ITER(it)->c = MAKE_SMALLINT(SETOBJ(so)->used);
+        ITER(it)->n = set_used(so);
+        ITER(it)->c = MAKE_SMALLINT(set_used(so));
     }
     return it;
 }
@@ -1218,7 +1416,7 @@ static Obj set_repr(Obj self)
         vm_unroots(r);
         return res;
     }
-    if (SETOBJ(r[0])->used == 0) {
+    if (set_used(r[0]) == 0) {
         repr_leave();
         Obj res = str_from_format("%s()", kind_name(r[1], r[0]));
         vm_unroots(r);
@@ -1268,7 +1466,7 @@ static Obj set_richcompare(Obj a, Obj b, int op)
     switch (op) {
     case CMP_EQ:
     case CMP_NE:
-        if (SETOBJ(v)->used != SETOBJ(w)->used) {
+        if (set_used(v) != set_used(w)) {
             rc = 0;
         } else if (is_frozen(v) && is_frozen(w) && SETOBJ(v)->hash != -1 && SETOBJ(w)->hash != -1 &&
                    SETOBJ(v)->hash != SETOBJ(w)->hash) {
@@ -1286,10 +1484,10 @@ static Obj set_richcompare(Obj a, Obj b, int op)
         rc = s_issuperset(v, w);
         break;
     case CMP_LT:
-        rc = SETOBJ(v)->used >= SETOBJ(w)->used ? 0 : s_issubset(v, w);
+        rc = set_used(v) >= set_used(w) ? 0 : s_issubset(v, w);
         break;
     default:
-        rc = SETOBJ(v)->used <= SETOBJ(w)->used ? 0 : s_issuperset(v, w);
+        rc = set_used(v) <= set_used(w) ? 0 : s_issuperset(v, w);
         break;
     }
     return rc < 0 ? NULL : vm_bool(rc);
@@ -1302,12 +1500,12 @@ static int64_t set_hash_slot(Obj self)
 
 static int64_t set_len_slot(Obj self)
 {
-    return SETOBJ(vm_unwrap(self))->used;
+    return set_used(vm_unwrap(self));
 }
 
 static int set_bool_slot(Obj self)
 {
-    return SETOBJ(vm_unwrap(self))->used != 0;
+    return set_used(vm_unwrap(self)) != 0;
 }
 
 static int set_contains_slot(Obj self, Obj key)
@@ -1351,6 +1549,7 @@ static Obj set_xor(Obj a, Obj b)
 /* so takes over tmp's table (intersection_update). */
 static void swap_bodies(Obj so, Obj tmp)
 {
+    s_fold(tmp);   /* the stripes go with the table */
     VM_WRITE(so);
     SETOBJ(so)->table = SETOBJ(tmp)->table;
     SETOBJ(so)->mask = SETOBJ(tmp)->mask;
@@ -1418,7 +1617,7 @@ static int set_tp_init(Obj self, Obj *args, size_t nargs, Obj kwnames)
         return -1;
     Obj *r = vm_roots(1);   /* s_update's set pointer must be a root slot */
     r[0] = vm_unwrap(self);
-    if (SETOBJ(r[0])->used)
+    if (set_used(r[0]))
         s_clear(r[0]);
     int rc = nargs ? s_update(&r[0], args[0]) : 0;
     vm_unroots(r);

@@ -215,19 +215,6 @@ Obj str_from_os(const char *p, size_t n)
 
 Obj str_from_os_cstr(const char *p) { return str_from_os(p, strlen(p)); }
 
-void sb_add_os(StrBuf *b, const char *p, size_t n)
-{
-    size_t i = 0;
-    while (i < n) {
-        int64_t count;
-        size_t ok = utf8_scan(p + i, n - i, true, &count);
-        sb_add(b, p + i, ok);
-        i += ok;
-        if (i < n)
-            sb_add_codepoint(b, 0xdc00 + (unsigned char)p[i++]);
-    }
-}
-
 size_t utf8_unescape_os(char *p, size_t n)
 {
     size_t o = 0;
@@ -512,7 +499,6 @@ static Obj intern_bytes(const char *p, size_t n, int64_t length)
     }
     if (length < 0 && utf8_scan(src, n, false, &length) != n) {
         /* not UTF-8 (a C caller's bytes): intern the escaped str instead */
-        pthread_mutex_unlock(&intern_lock);
         s = str_escape_decode(src, n, false);
         free(heap);
         return s ? str_intern(s) : NULL;

@@ -36,8 +36,6 @@ Obj str_from_cstr(const char *s);
  * byte b becomes U+DC00+b; encoded surrogates are undecodable too). */
 Obj str_from_os(const char *p, size_t n);
 Obj str_from_os_cstr(const char *p);
-/* The same decoding appended to a StrBuf as str's UTF-8. */
-void sb_add_os(struct StrBuf *b, const char *p, size_t n);
 /* A str's bytes for the OS (surrogateescape: U+DC80..U+DCFF become the bytes
  * 0x80..0xFF again): malloc'd, NUL-terminated, length in *n (n may be NULL).
  * NULL with UnicodeEncodeError (another lone surrogate) or MemoryError. */

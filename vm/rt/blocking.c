@@ -26,12 +26,15 @@ void vm_blocking_begin(void)
 {
     int e = errno;
     if (__atomic_load_n(&vm_live_threads, __ATOMIC_ACQUIRE) > 1 && !vm_ts.atomic) {
-        released_for_blocking = true;
 #if TM_STM
         vm_hooks.tx_commit();   /* vm_tx_commit: drops the eval loop's undo log */
 #else
         tm_commit_transaction();
 #endif
+        /* Only once committed: the commit may abort, and the retry may take
+         * another path (into `with tm.atomic:`, where no transaction must
+         * start at the end; issue 21, 2). */
+        released_for_blocking = true;
     } else {
         vm_tx_become_inevitable();
     }

@@ -10,7 +10,7 @@
 /* The yield point a site names; false for 0 (a start outside a yield
  * point: a new thread, after a blocking call) or a code object no longer
  * there (statistics only: a freed one may read as another object). */
-static bool site_place(uintptr_t site, const char **file, int *line)
+bool vm_site_place(uintptr_t site, const char **file, int *line)
 {
     uintptr_t off = site & (((uintptr_t)1 << VM_SITE_SHIFT) - 1);
     if (!off)
@@ -55,7 +55,7 @@ void vm_txlen_print_sites(const tm_txlen_policy *pol, const char *label)
         const tm_txlen_site *t = v[i];
         const char *file = "<start>";
         int line = 0;
-        site_place(t->site, &file, &line);
+        vm_site_place(t->site, &file, &line);
         uint32_t in_period = t->counter > pol->p.period ? pol->p.period : t->counter;
         fprintf(stderr, "tmpy stats: %s %s:%d: length %u (cut %u times, %s, %u aborts in %u of its period), "
                 "%llu transactions, %llu aborted; at this length %llu, %llu aborted (%.1f%%)\n", label, file, line, t->length,
@@ -106,7 +106,7 @@ static Obj site_tuple(const tm_txlen_site *s)
 {
     const char *file = "<start>";
     int line = 0;
-    site_place(s->site, &file, &line);
+    vm_site_place(s->site, &file, &line);
     Obj *r = vm_roots(7);
     Obj res = NULL;
     if (!(r[0] = str_from_cstr(file)) || !(r[1] = int_from_i64(line)) || !(r[2] = int_from_u64(s->length)) ||

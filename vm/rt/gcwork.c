@@ -88,8 +88,12 @@ void vm_run_gc_work(void)
 {
     if (running || !tm_gc_pending)
         return;
+    /* Taking from the queues is not undone by an abort. Becoming inevitable
+     * may abort (while it waits for another inevitable transaction): the
+     * flag is set only after it, or an abort would leave it set and this
+     * thread would never run the queues again (issue 21, finalizers lost). */
+    vm_tx_become_inevitable();
     running = true;
-    vm_tx_become_inevitable();   /* taking from the queues is not undone by an abort */
     Obj *r = vm_roots(1);
     for (;;) {
         object_t *w = tm_take_cleared_weakref();

@@ -124,15 +124,25 @@ void vm_tx_save_frames_to(Frame *f)
 }
 
 /* ---- Where transactions abort (TMPY_STATS) ----
- * Per thread, the yield points (code, line) whose transactions aborted and
- * the type ids of the objects the conflicts were on; merged into the
- * process totals when a thread ends. */
+ * Per thread, the yield points (code, line) whose transactions aborted, the
+ * type ids of the objects the conflicts were on, and the conflicts by both
+ * sides (where the loser was, where the winner wrote or committed, the
+ * type, the time lost); merged into the process totals when a thread ends. */
 #define SITES 256
+#define CONFLICTS 256
 typedef struct AbortSite { uintptr_t code; int line; uint64_t aborts; } AbortSite;   /* code: a pinned CodeObj */
+typedef struct Conflict {
+    uintptr_t lost_code, won_code;   /* pinned CodeObjs; won_code 0: the other side is not known */
+    int lost_line, won_line;
+    uint16_t tid;
+    uint64_t aborts, ticks;          /* how many, and how long the aborted transactions had run */
+} Conflict;
 static __thread AbortSite *sites;           /* SITES entries, made on first use */
 static __thread uint64_t *conflict_tids;    /* TM_MAX_TYPES counters */
+static __thread Conflict *conflicts;        /* CONFLICTS entries */
 static AbortSite all_sites[4 * SITES];
 static uint64_t all_conflict_tids[TM_MAX_TYPES];
+static Conflict all_conflicts[4 * CONFLICTS];
 static pthread_mutex_t stats_lock = PTHREAD_MUTEX_INITIALIZER;
 bool vm_tx_stats_enabled;
 
@@ -153,17 +163,55 @@ static void add_site(AbortSite *table, size_t size, uintptr_t code, int line, ui
     /* full: the statistics lose this one */
 }
 
+static bool same_conflict(const Conflict *a, const Conflict *b)
+{
+    return a->lost_code == b->lost_code && a->lost_line == b->lost_line && a->won_code == b->won_code &&
+           a->won_line == b->won_line && a->tid == b->tid;
+}
+
+static void add_conflict(Conflict *table, size_t size, const Conflict *c)
+{
+    size_t h = ((c->lost_code >> 4) * 31 + (c->won_code >> 4) * 17 + (size_t)c->lost_line * 7 +
+                (size_t)c->won_line + c->tid) % size;
+    for (size_t k = 0; k < size; k++, h = (h + 1) % size) {
+        Conflict *s = &table[h];
+        if (!s->aborts) {
+            *s = *c;
+            return;
+        }
+        if (same_conflict(s, c)) {
+            s->aborts += c->aborts;
+            s->ticks += c->ticks;
+            return;
+        }
+    }
+    /* full: the statistics lose this one */
+}
+
 static bool stats_tables(void)
 {
     if (!sites) {
         sites = vm_malloc_kept(SITES * sizeof *sites);
         conflict_tids = vm_malloc_kept(TM_MAX_TYPES * sizeof *conflict_tids);
+        conflicts = vm_malloc_kept(CONFLICTS * sizeof *conflicts);
         if (sites)
             memset(sites, 0, SITES * sizeof *sites);
         if (conflict_tids)
             memset(conflict_tids, 0, TM_MAX_TYPES * sizeof *conflict_tids);
+        if (conflicts)
+            memset(conflicts, 0, CONFLICTS * sizeof *conflicts);
     }
-    return sites && conflict_tids;
+    return sites && conflict_tids && conflicts;
+}
+
+/* A site's code object and line (code 0: none). */
+static void site_code_line(uintptr_t site, uintptr_t *code, int *line)
+{
+    const char *file;
+    *code = 0;
+    *line = 0;
+    if (vm_site_place(site, &file, line))
+        *code = site & (((uintptr_t)1 << VM_SITE_SHIFT) - 1);
 }
 
 static void record_abort(void)
@@ -173,13 +221,28 @@ static void record_abort(void)
     Frame *f = vm_ts.frame;   /* restored: where the transaction started */
     if (f)
         add_site(sites, SITES, (uintptr_t)f->code, eval_frame_lineno(f), 1);
-    if (tm_self.last_conflict_tid)
-        conflict_tids[tm_self.last_conflict_tid]++;
+    uint16_t tid = tm_self.last_conflict_tid;
+    if (tid) {
+        conflict_tids[tid]++;
+        /* The loser's side: where it lost a write lock, else where its
+         * transaction started (a reader learns of its loss later). */
+        Conflict c = {.tid = tid, .aborts = 1, .ticks = tm_self.last_abort_ticks};
+        if (tm_self.lost_at_site)
+            site_code_line(tm_self.lost_at_site, &c.lost_code, &c.lost_line);
+        else if (f) {
+            c.lost_code = (uintptr_t)f->code;
+            c.lost_line = eval_frame_lineno(f);
+        }
+        site_code_line(tm_self.last_conflict_site, &c.won_code, &c.won_line);
+        if (c.lost_code)
+            add_conflict(conflicts, CONFLICTS, &c);
+    }
+    tm_self.lost_at_site = 0;
 }
 
 void vm_tx_merge_stats(void)
 {
-    if (!sites || !conflict_tids)
+    if (!sites || !conflict_tids || !conflicts)
         return;
     pthread_mutex_lock(&stats_lock);
     for (size_t i = 0; i < SITES; i++)
@@ -187,11 +250,50 @@ void vm_tx_merge_stats(void)
             add_site(all_sites, ARRAY_LEN(all_sites), sites[i].code, sites[i].line, sites[i].aborts);
     for (size_t i = 0; i < TM_MAX_TYPES; i++)
         all_conflict_tids[i] += conflict_tids[i];
+    for (size_t i = 0; i < CONFLICTS; i++)
+        if (conflicts[i].aborts)
+            add_conflict(all_conflicts, ARRAY_LEN(all_conflicts), &conflicts[i]);
     pthread_mutex_unlock(&stats_lock);
     free(sites);
     free(conflict_tids);
+    free(conflicts);
     sites = NULL;
     conflict_tids = NULL;
+    conflicts = NULL;
+}
+
+static int by_ticks(const void *a, const void *b)
+{
+    uint64_t x = ((const Conflict *)a)->ticks, y = ((const Conflict *)b)->ticks;
+    return x < y ? 1 : x > y ? -1 : 0;
+}
+
+static const char *code_file(uintptr_t code)
+{
+    CodeObj *co = (CodeObj *)code;
+    return IS_STR(co->filename) ? str_cstr(co->filename) : "?";
+}
+
+static const char *tid_name(size_t t)
+{
+    return t < TID_COUNT && vm_tid_type[t] ? type_name_of_type(vm_tid_type[t]) : tm_types[t].name;
+}
+
+/* The ten conflicts that cost the most, both sides named (docs/CONFLICTS.md
+ * says how to read and fix them). */
+static void print_conflicts(void)
+{
+    qsort(all_conflicts, ARRAY_LEN(all_conflicts), sizeof all_conflicts[0], by_ticks);
+    for (int i = 0; i < 10 && all_conflicts[i].aborts; i++) {
+        const Conflict *c = &all_conflicts[i];
+        fprintf(stderr, "tmpy stats: conflict on %s: %llu aborts, %.3f ms lost at %s:%d", tid_name(c->tid),
+                (unsigned long long)c->aborts, tm_ticks_to_ns(c->ticks) / 1e6, code_file(c->lost_code),
+                c->lost_line);
+        if (c->won_code)
+            fprintf(stderr, ", to a write at %s:%d\n", code_file(c->won_code), c->won_line);
+        else
+            fprintf(stderr, ", to a write from C or a thread's start\n");
+    }
 }
 
 static int by_aborts(const void *a, const void *b)
@@ -225,6 +327,13 @@ void vm_tx_print_stats(void)
             (unsigned long long)s.token_waits, s.token_wait_ns / 1e6, (unsigned long long)s.cm_serialise,
             (unsigned long long)s.cm_trials, (unsigned long long)s.cm_parallel, (unsigned long long)s.reshares_for_solo,
             (unsigned long long)s.cm_costly_commits);
+    tm_wait_stat w[TM_WAIT_KINDS];   /* fairness: who waited, how long */
+    tm_wait_get_stats(w);
+    fprintf(stderr, "tmpy stats: waits:");
+    for (int k = 0; k < TM_WAIT_KINDS; k++)
+        fprintf(stderr, "%s %s %llu (%.3f ms, longest %.3f ms)", k ? "," : "", tm_wait_names[k],
+                (unsigned long long)w[k].count, w[k].total_ns / 1e6, w[k].max_ns / 1e6);
+    fprintf(stderr, "\n");
     if (tm_stm_txlen_policy.p.constant)
         fprintf(stderr, "tmpy stats: transaction length %u at every yield point (TMPY_TXLEN)\n",
                 tm_stm_txlen_policy.p.constant);
@@ -240,7 +349,8 @@ void vm_tx_print_stats(void)
     for (size_t t = 1; t < TM_MAX_TYPES; t++)
         if (all_conflict_tids[t])
             fprintf(stderr, "tmpy stats: %llu conflicts on %s objects\n", (unsigned long long)all_conflict_tids[t],
-                    t < TID_COUNT && vm_tid_type[t] ? type_name_of_type(vm_tid_type[t]) : tm_types[t].name);
+                    tid_name(t));
+    print_conflicts();
 }
 
 /* After this many aborts in a row a thread runs its transaction inevitable
@@ -277,10 +387,13 @@ static void restore_slots_at_abort(void)
  * TMPY_TXLEN pins one length everywhere. Solo and serialised transactions
  * (contention.h; they cannot conflict with each other) take no part: they
  * run vm_tx_length. */
+static uintptr_t start_site(void);
+
 void vm_tx_init(void)
 {
     tm_set_abort_hook(restore_slots_at_abort);
     tm_set_inevitable_hook(vm_tx_forget);   /* an inevitable transaction needs no undo log */
+    tm_set_site_hook(start_site);           /* statistics: the two sides of a conflict */
     tm_txlen_params p;
     tm_txlen_default_params(&p);
     p.initial = VM_TX_LENGTH_DEFAULT;

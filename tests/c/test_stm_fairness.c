@@ -1,0 +1,89 @@
+/* Fairness of the STM's two queues (issue 21): a thread waiting for a
+ * segment, or to become inevitable, is served before a thread that asks
+ * after it. The case the race lost: a thread ends its transaction and
+ * starts the next at once, while the other thread, asleep in its wait,
+ * still has to wake up; before the queues the runner took the segment (or
+ * inevitability) again every time.
+ *
+ *   test_stm_fairness-stm segment      (run with TMPY_SEGMENTS=1)
+ *   test_stm_fairness-stm inevitable   (two segments or more)
+ *
+ * Each round: the runner holds what the waiter wants; once the runtime
+ * counts the waiter as waiting, the runner gives it up and asks again at
+ * once; the waiter, served first, marks that it got it before the runner's
+ * next turn. */
+#include "tmrt.h"
+#include "testutil.h"
+#include "stm.h"
+
+#include <pthread.h>
+#include <sched.h>
+#include <string.h>
+#include <time.h>
+
+#define ROUNDS 20
+
+static volatile int waiter_got;
+static bool want_inevitable;
+
+static void *waiter(void *arg)
+{
+    (void)arg;
+    tm_thread_attach();
+    tm_start_transaction();   /* segment: waits here, behind the runner */
+    if (want_inevitable)
+        tm_become_inevitable();   /* inevitable: waits here */
+    __atomic_store_n(&waiter_got, 1, __ATOMIC_SEQ_CST);
+    tm_commit_transaction();
+    tm_thread_detach();
+    return NULL;
+}
+
+static void pause_a_little(void)
+{
+    struct timespec ts = {0, 2000000};   /* the waiter falls asleep in its wait */
+    nanosleep(&ts, NULL);
+}
+
+static void round_of(int (*waiters)(void))
+{
+    waiter_got = 0;
+    tm_start_transaction();
+    if (want_inevitable)
+        tm_become_inevitable();
+    pthread_t t;
+    pthread_create(&t, NULL, waiter, NULL);
+    while (waiters() == 0)   /* queued (outside any park: nobody else runs) */
+        sched_yield();
+    pause_a_little();
+    tm_commit_transaction();
+    tm_start_transaction();   /* at once: the waiter asked first */
+    if (want_inevitable)
+        tm_become_inevitable();
+    int got = __atomic_load_n(&waiter_got, __ATOMIC_SEQ_CST);
+    tm_commit_transaction();
+    pthread_join(t, NULL);
+    CHECK(got, "the %s went to the thread that asked again, not to the one waiting",
+          want_inevitable ? "inevitable turn" : "segment");
+}
+
+int main(int argc, char **argv)
+{
+    CHECK(argc == 2 && (!strcmp(argv[1], "segment") || !strcmp(argv[1], "inevitable")),
+          "usage: test_stm_fairness-stm segment|inevitable");
+    want_inevitable = !strcmp(argv[1], "inevitable");
+    setenv("TMPY_STM_CM", "off", 1);   /* no token: the queues alone */
+    tm_runtime_init_from_env();
+    CHECK(want_inevitable ? tm_seg.nsegments >= 2 : tm_seg.nsegments == 1,
+          "%s needs %s segment(s), not %d", argv[1], want_inevitable ? "two or more" : "one", tm_seg.nsegments);
+    tm_thread_attach();
+    for (int i = 0; i < ROUNDS; i++)
+        round_of(want_inevitable ? tm_stm_inevitable_waiters : tm_stm_segment_waiters);
+    tm_wait_stat w[TM_WAIT_KINDS];
+    tm_wait_get_stats(w);
+    int kind = want_inevitable ? TM_WAIT_INEVITABLE : TM_WAIT_SEGMENT;
+    CHECK(w[kind].count >= ROUNDS, "the statistics count the waits: %llu", (unsigned long long)w[kind].count);
+    CHECK(w[kind].max_ns > 0 && w[kind].total_ns >= w[kind].max_ns, "and time them");
+    printf("ok %d rounds: the %s went to the waiter first\n", ROUNDS, argv[1]);
+    return 0;
+}

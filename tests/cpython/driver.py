@@ -1,0 +1,59 @@
+"""Runs one of CPython's test modules with CPython's unittest under the
+interpreter that runs this file, and appends one line per test to the
+result file: "<outcome> <test id>" (outcome: pass, fail, error, skip, xfail,
+xpass). A line is written as each test ends, so a crash or a hang keeps
+what ran before it. Usage: driver.py MODULE RESULT_FILE"""
+import os
+import sys
+import unittest
+
+module_name, result_path = sys.argv[1], sys.argv[2]
+# Both interpreters run the same test files: the reference python3 may
+# have its own (newer) copy of the test package.
+import test  # noqa: E402
+test.__path__[:] = [os.environ.get("TMPY_CPYTHON_TESTDIR", "/usr/lib/python3.11/test")]
+out = open(result_path, "w", encoding="utf-8")
+
+
+def note(outcome, test):
+    out.write(f"{outcome} {test.id()}\n")
+    out.flush()
+
+
+class Recorder(unittest.TestResult):
+    def addSuccess(self, test):
+        note("pass", test)
+
+    def addFailure(self, test, err):
+        note("fail", test)
+
+    def addError(self, test, err):
+        # an error in setUpClass/setUpModule comes with a placeholder test
+        note("error", test)
+
+    def addSkip(self, test, reason):
+        note("skip", test)
+
+    def addExpectedFailure(self, test, err):
+        note("xfail", test)
+
+    def addUnexpectedSuccess(self, test):
+        note("xpass", test)
+
+    def addSubTest(self, test, subtest, err):
+        # a failing subtest fails its test
+        if err is not None:
+            note("fail", test)
+
+
+try:
+    __import__(module_name)
+    module = sys.modules[module_name]
+    suite = unittest.TestLoader().loadTestsFromModule(module)   # honours load_tests (doctests)
+except BaseException as e:  # the module does not import: no test runs
+    out.write(f"import-error {module_name} {type(e).__name__}: {e}\n".replace("\n", " ").rstrip() + "\n")
+    out.close()
+    sys.exit(0)
+suite.run(Recorder())
+out.write("done\n")
+out.close()
