@@ -259,9 +259,10 @@ static bool is_wrapped(Obj v)
 /* ------------------------------------------------------------------ */
 static Obj coro_repr(Obj c)
 {
+    uint64_t id = vm_object_id_slot(&c);
     Obj q = GEN(c)->qualname;
     return str_from_format("<%s object %s at %#lx>", TID(c) == TID_COROUTINE ? "coroutine" : "async_generator",
-                           q && IS_STR(q) ? str_cstr(q) : "?", (unsigned long)(uintptr_t)c);
+                           q && IS_STR(q) ? str_cstr(q) : "?", (unsigned long)id);
 }
 
 static Obj m_await(Obj *args, size_t nargs, Obj kw)

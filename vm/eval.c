@@ -1564,8 +1564,8 @@ static Obj eval_loop(Frame *entry, int throwing, int *status, bool *tx_break)
                     goto load_attr_done;
             }
             break;
-        case AC_MODULE:
-            if (TID(obj) == TID_MODULE) {
+        case AC_MODULE:   /* a plain module (a ModuleType subclass may shadow its dict) */
+            if (TID(obj) == TID_MODULE && !((ModuleObj *)obj)->cls) {
                 Obj d = ((ModuleObj *)obj)->dict;
                 if (DICT(d)->version == e->tver && (v = dict_value_at(d, e->index)))
                     goto load_attr_done;
@@ -1663,7 +1663,7 @@ static Obj eval_loop(Frame *entry, int throwing, int *status, bool *tx_break)
                     }
                 }
             }
-        } else if (e->kind == AC_MODULE && TID(obj) == TID_MODULE) {
+        } else if (e->kind == AC_MODULE && TID(obj) == TID_MODULE && !((ModuleObj *)obj)->cls) {
             Obj d = ((ModuleObj *)obj)->dict;
             Obj v;
             if (DICT(d)->version == e->tver && (v = dict_value_at(d, e->index))) {

@@ -373,8 +373,8 @@ void vm_register_builtin_module(const char *name, module_init_fn init);
 extern Obj g_main_module;
 /* Find the source of a module by dotted name (parents are imported, the
  * module itself is not). Returns its file path (str; None for a namespace
- * package) and *is_pkg; NULL with ModuleNotFoundError/ImportError set if
- * absent. */
+ * package, "" for a module written in C) and *is_pkg; NULL without an
+ * exception if there is none, with one if importing a parent failed. */
 Obj import_find_source(Obj fullname, bool *is_pkg);
 /* Compile and run a file's source as module `mod` (globals = its dict).
  * Returns None or NULL with an exception. */
@@ -382,7 +382,11 @@ Obj import_run_source_file(Obj mod, Obj path);
 /* Read a whole file into C memory (malloc'd, NUL-terminated): 0, or -1 with
  * OSError set. */
 int import_read_file(const char *path, char **out, size_t *len);
-void import_init_paths(bool ignore_env, const char *script_dir);
+/* sys.path, and CPython's getpath: sys.executable from argv0, the prefixes
+ * (a venv's pyvenv.cfg next to the executable or one directory up names
+ * the base executable), sys.builtin_module_names from the registry. */
+void import_init_paths(bool ignore_env, const char *argv0);
+void import_prepend_path0(const char *dir);
 /* Import a module by absolute dotted name, its parents first; returns it. */
 Obj import_absolute(Obj absname);
 /* The import lock and the built-in registry as _imp shows them. */

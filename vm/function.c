@@ -63,9 +63,9 @@ static Obj function_descr_get(Obj f, Obj obj, Obj type)
 
 static Obj function_repr(Obj f)
 {
+    uint64_t id = vm_object_id_slot(&f);   /* id()'s value: the address once it no longer moves */
     Obj q = FUNC(f)->qualname;
-    return str_from_format("<function %s at %#lx>", q && IS_STR(q) ? str_cstr(q) : "?",
-                           (unsigned long)(uintptr_t)f);
+    return str_from_format("<function %s at %#lx>", q && IS_STR(q) ? str_cstr(q) : "?", (unsigned long)id);
 }
 
 /* Data descriptors on the type, then the function's __dict__, then the rest. */
@@ -418,11 +418,12 @@ Obj cell_new(Obj v)
 
 static Obj cell_repr(Obj c)
 {
+    uint64_t id = vm_object_id_slot(&c);
     Obj v = CELL(c)->ref;
     if (!v)
-        return str_from_format("<cell at %#lx: empty>", (unsigned long)(uintptr_t)c);
-    return str_from_format("<cell at %#lx: %s object at %#lx>", (unsigned long)(uintptr_t)c, type_name(v),
-                           (unsigned long)(uintptr_t)v);
+        return str_from_format("<cell at %#lx: empty>", (unsigned long)id);
+    uint64_t vid = vm_object_id_slot(&v);
+    return str_from_format("<cell at %#lx: %s object at %#lx>", (unsigned long)id, type_name(v), (unsigned long)vid);
 }
 
 static Obj cell_richcompare(Obj a, Obj b, int op)
@@ -467,9 +468,10 @@ GETTER(c_set_contents)
 /* ------------------------------------------------------------------ */
 static Obj code_repr(Obj c)
 {
+    uint64_t id = vm_object_id_slot(&c);
     CodeObj *co = CODE(c);
     return str_from_format("<code object %s at %#lx, file \"%s\", line %d>", str_cstr(co->name),
-                           (unsigned long)(uintptr_t)c, str_cstr(co->filename), (int)co->firstlineno);
+                           (unsigned long)id, str_cstr(co->filename), (int)co->firstlineno);
 }
 
 static Obj localsplus_slice(Obj c, int from, int to)

@@ -498,9 +498,9 @@ void gen_finalize(Obj *slot)
 /* ------------------------------------------------------------------ */
 static Obj gen_repr(Obj gen)
 {
+    uint64_t id = vm_object_id_slot(&gen);
     Obj q = GEN(gen)->qualname;
-    return str_from_format("<generator object %s at %#lx>", q && IS_STR(q) ? str_cstr(q) : "?",
-                           (unsigned long)(uintptr_t)gen);
+    return str_from_format("<generator object %s at %#lx>", q && IS_STR(q) ? str_cstr(q) : "?", (unsigned long)id);
 }
 
 static Obj gen_iter(Obj gen)

@@ -8,8 +8,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -790,12 +792,23 @@ Obj import_find_source(Obj fullname, bool *is_pkg)
             goto out;
         r[3] = vm_getattr_opt(r[2], NAME(__path__));
         if (!r[3]) {
-            if (!err_occurred())
-                err_not_found(r[0], NULL);
+            if (!err_occurred()) {
+                Obj *q = vm_roots(1);
+                q[0] = str_from_format("__path__ attribute not found on '%s' while trying to find '%s'",
+                                       str_cstr(r[1]), str_cstr(r[0]));
+                if (q[0] && (q[0] = exc_new(E_ModuleNotFoundError, &q[0], 1)) && vm_setattr(q[0], NAME(name), r[0]) == 0)
+                    err_set_obj(q[0]);
+                vm_unroots(q);
+            }
             goto out;
         }
     } else {
         r[3] = current_sys_path();
+    }
+    if (find_builtin(r[0])) {   /* a C module: no source (runpy: no code object) */
+        *is_pkg = false;
+        res = g_empty_str;
+        goto out;
     }
     Found *f = malloc(sizeof *f);
     if (!f) {
@@ -812,9 +825,7 @@ Obj import_find_source(Obj fullname, bool *is_pkg)
         } else if (f->kind == FOUND_NAMESPACE) {
             *is_pkg = true;
             res = g_None;
-        } else {
-            err_not_found(r[0], NULL);
-        }
+        }   /* else not found: NULL, no exception (importlib's find_spec gives None) */
     }
     free(f);
 out:
@@ -822,10 +833,221 @@ out:
     return res;
 }
 
-/* sys.path: the script's directory, PYTHONPATH, tmpy's lib/, then CPython's
- * standard library (where it is a directory). */
-void import_init_paths(bool ignore_env, const char *script_dir)
+/* out = a/b; false (out "") if it does not fit. */
+static bool join_path(char *out, size_t cap, const char *a, const char *b)
 {
+    int k = snprintf(out, cap, "%s/%s", a, b);
+    if (k < 0 || (size_t)k >= cap) {
+        out[0] = 0;
+        return false;
+    }
+    return true;
+}
+
+/* "a/./b/../c" -> "a/c" in place, for an absolute path (CPython's abspath:
+ * lexical, symbolic links are kept). */
+static void normalize_path(char *p)
+{
+    char *out = p, *in = p;
+    while (*in) {
+        while (*in == '/')
+            in++;
+        char *seg = in;
+        while (*in && *in != '/')
+            in++;
+        size_t len = (size_t)(in - seg);
+        if (len == 0 || (len == 1 && seg[0] == '.'))
+            continue;
+        if (len == 2 && seg[0] == '.' && seg[1] == '.') {
+            while (out > p && *--out != '/')
+                ;
+            continue;
+        }
+        *out++ = '/';
+        memmove(out, seg, len);
+        out += len;
+    }
+    if (out == p)
+        *out++ = '/';
+    *out = 0;
+}
+
+static void dir_name(char *p)
+{
+    char *slash = strrchr(p, '/');
+    if (slash && slash != p)
+        *slash = 0;
+    else if (slash)
+        slash[1] = 0;
+}
+
+/* The executable as the user named it: argv[0] made absolute, or found on
+ * PATH; the running binary if neither works. */
+static void find_executable(const char *argv0, char *out, size_t cap)
+{
+    out[0] = 0;
+    if (argv0 && strchr(argv0, '/')) {
+        char cwd[PATH_MAX];
+        if (argv0[0] == '/')
+            snprintf(out, cap, "%s", argv0);
+        else if (getcwd(cwd, sizeof cwd))
+            join_path(out, cap, cwd, argv0);
+    } else if (argv0 && *argv0) {
+        const char *path = getenv("PATH");
+        while (path && *path) {
+            const char *colon = strchr(path, ':');
+            size_t len = colon ? (size_t)(colon - path) : strlen(path);
+            char cand[PATH_MAX];
+            int k = snprintf(cand, sizeof cand, "%.*s/%s", (int)len, len ? path : ".", argv0);
+            if (k > 0 && (size_t)k < sizeof cand && is_file(cand) && access(cand, X_OK) == 0) {
+                if (cand[0] == '/') {
+                    snprintf(out, cap, "%s", cand);
+                } else {
+                    char cwd[PATH_MAX];
+                    if (getcwd(cwd, sizeof cwd))
+                        join_path(out, cap, cwd, cand);
+                }
+                break;
+            }
+            path = colon ? colon + 1 : NULL;
+        }
+    }
+    if (!out[0] || !is_file(out)) {
+        ssize_t n = readlink("/proc/self/exe", out, cap - 1);
+        out[n > 0 ? n : 0] = 0;
+    }
+    normalize_path(out);
+}
+
+/* The "home = DIR" line of a venv's pyvenv.cfg (out: "" if none). */
+static bool read_pyvenv_home(const char *cfg, char *out, size_t cap)
+{
+    out[0] = 0;
+    FILE *f = fopen(cfg, "r");
+    if (!f)
+        return false;
+    char line[PATH_MAX + 64];
+    while (fgets(line, sizeof line, f)) {
+        char *eq = strchr(line, '=');
+        if (!eq)
+            continue;
+        char *k = line, *ke = eq;
+        while (*k == ' ' || *k == '\t')
+            k++;
+        while (ke > k && (ke[-1] == ' ' || ke[-1] == '\t'))
+            ke--;
+        if ((size_t)(ke - k) != 4 || strncasecmp(k, "home", 4) != 0)
+            continue;
+        char *v = eq + 1;
+        while (*v == ' ' || *v == '\t')
+            v++;
+        size_t len = strlen(v);
+        while (len && (v[len - 1] == '\n' || v[len - 1] == '\r' || v[len - 1] == ' ' || v[len - 1] == '\t'))
+            len--;
+        snprintf(out, cap, "%.*s", (int)len, v);
+    }
+    fclose(f);
+    return true;
+}
+
+static int set_sys_path_attr(const char *name, const char *os_path)
+{
+    Obj *r = vm_roots(1);   /* the key's allocation may move the value */
+    r[0] = str_from_os_cstr(os_path);
+    int rc = r[0] ? dict_setitem_cstr(g_sys_dict, name, r[0]) : -1;
+    vm_unroots(r);
+    return rc;
+}
+
+/* sys.executable, sys._base_executable and the four prefixes. tmpy's own
+ * prefix is the directory above the one its binary is in (build/ in the
+ * source tree, bin/ when installed); in a venv (a pyvenv.cfg beside the
+ * executable or one directory up) the base executable is the one in the
+ * directory its home names, and site makes the venv sys.prefix. */
+static void init_prefixes(const char *argv0)
+{
+    static char exe[PATH_MAX], base_exe[PATH_MAX], real[PATH_MAX], base_prefix[PATH_MAX];
+    find_executable(argv0, exe, sizeof exe);
+    ssize_t n = readlink("/proc/self/exe", real, sizeof real - 1);
+    real[n > 0 ? n : 0] = 0;
+    snprintf(base_prefix, sizeof base_prefix, "%s", real);
+    dir_name(base_prefix);
+    dir_name(base_prefix);
+    snprintf(base_exe, sizeof base_exe, "%s", exe);
+    char exe_dir[PATH_MAX], cfg[PATH_MAX + 16], home[PATH_MAX];
+    snprintf(exe_dir, sizeof exe_dir, "%s", exe);
+    dir_name(exe_dir);
+    bool venv = false;
+    snprintf(cfg, sizeof cfg, "%s/pyvenv.cfg", exe_dir);
+    if (is_file(cfg))
+        venv = read_pyvenv_home(cfg, home, sizeof home);
+    if (!venv) {
+        char up[PATH_MAX];
+        snprintf(up, sizeof up, "%s", exe_dir);
+        dir_name(up);
+        snprintf(cfg, sizeof cfg, "%s/pyvenv.cfg", up);
+        if (is_file(cfg))
+            venv = read_pyvenv_home(cfg, home, sizeof home);
+    }
+    if (venv) {   /* (sys.prefix becomes the venv when site runs, as in CPython 3.11) */
+        const char *slash = strrchr(exe, '/');
+        char cand[PATH_MAX];
+        bool fits = join_path(cand, sizeof cand, home, slash ? slash + 1 : exe);
+        snprintf(base_exe, sizeof base_exe, "%s", fits && home[0] && is_file(cand) ? cand : real);
+    }
+    if (set_sys_path_attr("executable", exe) < 0 || set_sys_path_attr("_base_executable", base_exe) < 0 ||
+        set_sys_path_attr("prefix", base_prefix) < 0 || set_sys_path_attr("exec_prefix", base_prefix) < 0 ||
+        set_sys_path_attr("base_prefix", base_prefix) < 0 || set_sys_path_attr("base_exec_prefix", base_prefix) < 0)
+        err_clear();
+}
+
+/* sys.builtin_module_names: the registry's top-level names, sorted. */
+static void publish_builtin_names(void)
+{
+    const char *names[MAX_BUILTIN_MODULES];
+    int n = 0;
+    for (int i = 0; i < g_nregistry; i++)
+        if (!strchr(g_registry[i].name, '.'))
+            names[n++] = g_registry[i].name;
+    for (int i = 1; i < n; i++)   /* insertion sort: a few dozen names */
+        for (int j = i; j > 0 && strcmp(names[j - 1], names[j]) > 0; j--) {
+            const char *t = names[j];
+            names[j] = names[j - 1];
+            names[j - 1] = t;
+        }
+    Obj *r = vm_roots(2);
+    r[0] = list_new_capacity(n);
+    for (int i = 0; r[0] && i < n; i++) {
+        r[1] = str_from_cstr(names[i]);
+        if (!r[1] || list_append(r[0], r[1]) < 0)
+            r[0] = NULL;
+    }
+    if (r[0])
+        r[0] = list_as_tuple(r[0]);
+    if (!r[0] || dict_setitem_cstr(g_sys_dict, "builtin_module_names", r[0]) < 0)
+        err_clear();
+    vm_unroots(r);
+}
+
+/* sys.path[0]: the script's directory, '' or the current directory; as
+ * CPython does, after site ran. */
+void import_prepend_path0(const char *dir)
+{
+    Obj *r = vm_roots(3);
+    r[0] = current_sys_path();
+    r[1] = MAKE_SMALLINT(0);
+    r[2] = str_from_os_cstr(dir);
+    if (!r[2] || !IS_LIST(r[0]) || !vm_call_method(r[0], "insert", &r[1], 2))
+        err_clear();
+    vm_unroots(r);
+}
+
+/* sys.path: PYTHONPATH, tmpy's lib/, then CPython's standard library (where
+ * it is a directory). */
+void import_init_paths(bool ignore_env, const char *argv0)
+{
+    init_prefixes(argv0);
+    publish_builtin_names();
     static char libbuf[PATH_MAX + 16];
     if (!is_dir(vm_libdir)) {
         char exe[PATH_MAX];
@@ -844,11 +1066,6 @@ void import_init_paths(bool ignore_env, const char *script_dir)
         }
     }
     Obj *r = vm_roots(1);
-    if (script_dir) {
-        r[0] = str_from_os_cstr(script_dir);
-        if (r[0])
-            list_append(g_sys_path, r[0]);
-    }
     const char *pp = ignore_env ? NULL : getenv("PYTHONPATH");
     if (pp && *pp) {
         const char *p = pp;

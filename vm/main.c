@@ -265,45 +265,107 @@ static char *read_stdin_all(size_t *len)
     return buf;
 }
 
+/* runpy's _get_module_details for `-m NAME`, as CPython 3.11 words it:
+ * the parent package is imported first (an error there, other than a
+ * missing parent, is the program's own and its traceback is shown), then
+ * NAME is found; a package runs its __main__. Returns the source path and
+ * sets *runname, or NULL with *message set (the "-m" error CPython prints
+ * after sys.executable), or NULL with an exception set. */
+static Obj module_details(Obj name, Obj *runname, Obj *message)
+{
+    Obj *r = vm_roots(4);   /* name, parent / scratch, found, exception */
+    Obj res = NULL;
+    r[0] = name;
+    const char *n = str_cstr(name);
+    const char *dot = strrchr(n, '.');
+    if (dot) {
+        r[1] = str_new(n, (size_t)(dot - n));
+        if (!r[1])
+            goto out;
+        if (!import_absolute(r[1])) {
+            if (!err_matches(E_ImportError))
+                goto out;
+            r[3] = err_fetch();
+            Obj en = vm_getattr_opt(r[3], NAME(name));
+            if (!en && err_occurred())
+                goto out;
+            /* a missing parent is reported by the search below */
+            bool missing_parent = en && IS_STR(en) &&
+                                  (str_eq(en, r[1]) || (strncmp(str_cstr(r[1]), str_cstr(en), (size_t)STR(en)->nbytes) == 0 &&
+                                                        str_cstr(r[1])[STR(en)->nbytes] == '.'));
+            if (!missing_parent) {
+                err_set_obj(r[3]);
+                goto out;
+            }
+        }
+    }
+    bool is_pkg = false;
+    r[2] = import_find_source(r[0], &is_pkg);
+    if (!r[2] && !err_occurred()) {
+        *message = str_from_format("No module named %s", str_cstr(r[0]));
+        goto out;
+    }
+    if (!r[2]) {
+        if (!err_matches(E_ImportError) && !err_matches(E_AttributeError) && !err_matches(E_TypeError) &&
+            !err_matches(E_ValueError))
+            goto out;
+        r[3] = err_fetch();
+        r[1] = vm_str(r[3]);
+        if (!r[1])
+            goto out;
+        size_t len = (size_t)STR(r[0])->nbytes;
+        bool py = len > 3 && !strcmp(str_cstr(r[0]) + len - 3, ".py");
+        *message = str_from_format("Error while finding module specification for '%s' (%s: %s)%s%.*s%s%s%s",
+                                   str_cstr(r[0]), type_name(r[3]), str_cstr(r[1]),
+                                   py ? ". Try using '" : "", py ? (int)(len - 3) : 0, str_cstr(r[0]),
+                                   py ? "' instead of '" : "", py ? str_cstr(r[0]) : "", py ? "' as the module name." : "");
+        goto out;
+    }
+    if (IS_STR(r[2]) && str_len(r[2]) == 0) {   /* a C module: nothing to run */
+        *message = str_from_format("No code object available for %s", str_cstr(r[0]));
+        goto out;
+    }
+    if (!is_pkg) {
+        *runname = r[0];
+        res = r[2];
+        goto out;
+    }
+    size_t len = (size_t)STR(r[0])->nbytes;
+    if (!strcmp(str_cstr(r[0]), "__main__") || (len >= 9 && !strcmp(str_cstr(r[0]) + len - 9, ".__main__"))) {
+        *message = str_from_cstr("Cannot use package as __main__ module");
+        goto out;
+    }
+    r[1] = str_from_format("%s.__main__", str_cstr(r[0]));
+    if (!r[1])
+        goto out;
+    res = module_details(r[1], runname, message);
+    if (!res && *message && dict_getitem(g_modules, r[0])) {
+        Obj m = *message;
+        *message = str_from_format("%s; '%s' is a package and cannot be directly executed", str_cstr(m),
+                                   str_cstr(r[0]));
+    }
+out:
+    vm_unroots(r);
+    return res;
+}
+
 static int run_module(const char *modname)
 {
-    Obj *r = vm_roots(4);
+    Obj *r = vm_roots(4);   /* name, path, run name, message */
     int status = 1;
     r[0] = str_from_cstr(modname);
-    bool is_pkg = false;
-    r[1] = r[0] ? import_find_source(r[0], &is_pkg) : NULL;
-    if (r[1] && is_pkg) {
-        r[2] = str_from_format("%s.__main__", modname);
-        bool sub_pkg = false;
-        r[1] = r[2] ? import_find_source(r[2], &sub_pkg) : NULL;
-        if (!r[1] || IS_NONE(r[1]) || sub_pkg) {
-            err_clear();
-            if (file_flush(g_sys_stdout) < 0)
-                err_clear();
-            vm_errmsg("%s: No module named %s.__main__; '%s' is a package and cannot be directly executed\n", g_prog,
-                   modname, modname);
+    if (r[0])
+        r[1] = module_details(r[0], &r[2], &r[3]);
+    if (!r[1]) {
+        Obj exc = r[3] ? NULL : err_fetch();
+        if (exc) {
+            status = handle_uncaught(exc);
             goto out;
         }
-        r[0] = r[2];
-    }
-    if (!r[1] || IS_NONE(r[1])) {
-        Obj exc = err_fetch();
         if (file_flush(g_sys_stdout) < 0)
             err_clear();
-        if (exc && vm_isinstance_type(exc, E_ModuleNotFoundError) && !strchr(modname, '.')) {
-            vm_errmsg("%s: No module named %s\n", g_prog, modname);
-        } else if (exc) {
-            Obj *q = vm_roots(2);
-            q[0] = exc;
-            q[1] = vm_str(exc);
-            if (!q[1])
-                err_clear();
-            vm_errmsg("%s: Error while finding module specification for '%s' (%s: %s)\n", g_prog, modname,
-                   type_name(q[0]), q[1] ? str_cstr(q[1]) : "");
-            vm_unroots(q);
-        } else {
-            vm_errmsg("%s: No module named %s\n", g_prog, modname);
-        }
+        Obj exe = sys_get("executable");
+        vm_errmsg("%s: %s\n", exe && IS_STR(exe) ? str_cstr(exe) : g_prog, r[3] ? str_cstr(r[3]) : modname);
         goto out;
     }
     /* sys.argv[0] is the module's file */
@@ -312,7 +374,7 @@ static int run_module(const char *modname)
         VM_WRITE(LIST(argv)->array);
         LIST_ITEMS(argv)[0] = r[1];
     }
-    const char *full = str_cstr(r[0]);
+    const char *full = str_cstr(r[2]);
     const char *dot = strrchr(full, '.');
     r[3] = dot ? str_new(full, (size_t)(dot - full)) : g_empty_str;
     char *path = r[3] ? str_to_os(r[1], NULL) : NULL;
@@ -425,7 +487,8 @@ int main(int argc, char **argv)
             case 'P': sys_cflags.safe_path = 1; break;
             case 'q': sys_cflags.quiet = 1; break;
             case 'v': sys_cflags.verbose++; break;
-            case 'S': case 'b': case 'd': case 'i': case 'R': break;
+            case 'S': sys_cflags.no_site = 1; break;
+            case 'b': case 'd': case 'i': case 'R': break;
             case 'V':
                 printf("Python 3.11.7\n");
                 return 0;
@@ -470,6 +533,9 @@ options_done:
         }
         if (!xdigits)
             xdigits = getenv("PYTHONINTMAXSTRDIGITS");
+        const char *nus = getenv("PYTHONNOUSERSITE");
+        if (nus && *nus)
+            sys_cflags.no_user_site = 1;
     }
 
     /* The script: its absolute path (for __file__ and messages) and the
@@ -600,7 +666,21 @@ options_done:
         else
             path0 = "";
     }
-    import_init_paths(ignore_env, path0);
+    import_init_paths(ignore_env, g_prog);
+
+    /* CPython's site (site-packages, .pth files, a venv's prefix), as
+     * python3 imports it unless -S. */
+    if (!sys_cflags.no_site && !import_cstr("site")) {
+        Obj exc = err_fetch();
+        fprintf(stderr, "Fatal Python error: init_import_site: Failed to import the site module\n"
+                        "Python runtime state: initialized\n");
+        if (exc)
+            vm_print_exception(exc);
+        fflush(stderr);
+        finish(1);
+    }
+    if (path0)
+        import_prepend_path0(path0);
 
     /* Start-up objects become old: the program's first collection is cheaper. */
     tm_collect_minor();

@@ -134,7 +134,7 @@ static void vm_register_layouts(void)
     reg(TID_FRAME, frame);
     reg(TID_TRACEBACK, layout_fixed("traceback", sizeof(struct TracebackObj_),
                                     REF(TracebackObj, next) | REF(TracebackObj, code) | REF(TracebackObj, globals)));
-    reg(TID_MODULE, layout_fixed("module", sizeof(struct ModuleObj_), REF(ModuleObj, dict) | REF(ModuleObj, name)));
+    reg(TID_MODULE, layout_fixed("module", sizeof(struct ModuleObj_), REF(ModuleObj, dict) | REF(ModuleObj, name) | REF(ModuleObj, cls)));
     reg(TID_PROPERTY, layout_fixed("property", sizeof(struct PropertyHObj_),
                                    REF(PropertyHObj, fget) | REF(PropertyHObj, fset) | REF(PropertyHObj, fdel) |
                                        REF(PropertyHObj, doc) | REF(PropertyHObj, name)));
@@ -252,6 +252,7 @@ static const struct {
     {"_collections", collections_module_init},
     {"_sre", sre_module_init},
     {"_ast", ast_module_init},
+    {"_string", string_module_init},
     {"_itertools", itertools_module_init},
     {"_heapq", heapq_module_init},
     {"_operator", operator_module_init},
@@ -284,4 +285,5 @@ void vm_init_modules(void)
     struct_init();
     codecs_init();
     gc_init();
+    string_init();
 }

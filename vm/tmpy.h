@@ -264,14 +264,15 @@ VM_STRUCT(ListObj) { tm_header h; int64_t length; Obj array; /* ArrayObj, capaci
  * or removed or the table is rebuilt, NOT when an existing key's value is
  * replaced: an entry index cached with a version stays valid while the
  * version is unchanged (inline caches for globals rely on it). */
-VM_STRUCT(DictObj) { tm_header h; int64_t used; uint64_t version; Obj entries; Obj index; int64_t nentries; int64_t reserved; };
+VM_STRUCT(DictObj) { tm_header h; int64_t used; uint64_t version; Obj entries; Obj index; int64_t nentries; int64_t popped; };
 VM_STRUCT(SetObj) { tm_header h; int64_t used; int64_t fill; int64_t mask; Obj table; int64_t frozen; int64_t hash; };
 VM_STRUCT(RangeObj) { tm_header h; Obj start; Obj stop; Obj step; int64_t length; /* -1: big */ };
 VM_STRUCT(SliceObj) { tm_header h; Obj start; Obj stop; Obj step; };
 VM_STRUCT(CellObj) { tm_header h; Obj ref; /* NULL: empty */ };
 #define CELL(v) ((CellObj *)vm_rd(v))
 VM_STRUCT(MethodObj) { tm_header h; Obj func; Obj self; };
-VM_STRUCT(ModuleObj) { tm_header h; Obj dict; Obj name; };
+/* cls: NULL for a plain module, else its ModuleType subclass (TYPE() reads it) */
+VM_STRUCT(ModuleObj) { tm_header h; Obj dict; Obj name; Obj cls; };
 VM_STRUCT(PropertyObj) { tm_header h; Obj fget; Obj fset; Obj fdel; Obj doc; };
 VM_STRUCT(StaticMethodObj) { tm_header h; Obj func; };   /* classmethod too */
 VM_STRUCT(SuperObj) { tm_header h; Obj type; Obj obj; Obj obj_type; };
@@ -550,6 +551,8 @@ static inline TypeObj *TYPE(Obj v)
         return (TypeObj *)((IterObj *)v)->cls;   /* no barrier: set at creation */
     if (tid == TID_SET && ((SetObj *)v)->frozen)   /* no barrier: set at creation */
         return T_frozenset;
+    if (tid == TID_MODULE && ((ModuleObj *)v)->cls)   /* modules are read without barriers */
+        return (TypeObj *)((ModuleObj *)v)->cls;
     return vm_tid_type[tid];
 }
 #define TID(v) (IS_SMALLINT(v) ? 0u : (unsigned)(v)->h.tid)
@@ -669,7 +672,7 @@ Obj sys_get(const char *name);
 /* Command-line flags (main.c sets them before start-up; sys.flags shows them). */
 struct sys_cflags {
     int optimize, dont_write_bytecode, no_user_site, ignore_environment, verbose, quiet;
-    int isolated, safe_path, unbuffered;
+    int isolated, safe_path, unbuffered, no_site;
 };
 extern struct sys_cflags sys_cflags;
 

@@ -188,8 +188,9 @@ static const MethodDef frame_methods[] = {
 
 static Obj frame_repr(Obj f)
 {
+    uint64_t id = vm_object_id_slot(&f);
     CodeObj *co = (CodeObj *)FRAMEO(f)->code;
-    return str_from_format("<frame at %#lx, file '%s', line %d, code %s>", (unsigned long)(uintptr_t)f,
+    return str_from_format("<frame at %#lx, file '%s', line %d, code %s>", (unsigned long)id,
                            str_cstr(co->filename), fr_lineno(f), str_cstr(co->name));
 }
 

@@ -266,11 +266,6 @@ def _check_names(typename, field_names, rename):
         taken.add(name)
 
 
-def _arg_list(names):
-    quoted = [repr(n) for n in names]
-    return quoted[0] if len(quoted) == 1 else ', '.join(quoted[:-1]) + ' and ' + quoted[-1]
-
-
 def namedtuple(typename, field_names, *, rename=False, defaults=None, module=None):
     if isinstance(field_names, str):
         field_names = field_names.replace(',', ' ').split()
@@ -286,32 +281,19 @@ def namedtuple(typename, field_names, *, rename=False, defaults=None, module=Non
         if len(defaults) > count:
             raise TypeError('Got more default values than field names')
         field_defaults = dict(zip(names[count - len(defaults):], defaults))
-    signature = typename + '.__new__()'
 
-    def __new__(_cls, *args, **kwargs):
-        # binds arguments as the generated def __new__(_cls, f1, f2=d2, ...) would
-        given = len(args)
-        if given > count:
-            raise TypeError(f'{signature} takes {count + 1} positional arguments but {given + 1} were given')
-        for name in names[:given]:
-            if name in kwargs:
-                raise TypeError(f'{signature} got multiple values for argument {name!r}')
-        values = list(args)
-        lacking = []
-        for name in names[given:]:
-            if name in kwargs:
-                values.append(kwargs.pop(name))
-            elif name in field_defaults:
-                values.append(field_defaults[name])
-            else:
-                lacking.append(name)
-        if lacking:
-            plural = 's' if len(lacking) > 1 else ''
-            raise TypeError(f'{signature} missing {len(lacking)} required positional argument{plural}: '
-                            f'{_arg_list(lacking)}')
-        for name in kwargs:
-            raise TypeError(f'{signature} got an unexpected keyword argument {name!r}')
-        return tuple.__new__(_cls, values)
+    # __new__ is a real function with one parameter per field, so its
+    # __defaults__ (namedtuple(defaults=) or assigned later) are the
+    # defaults a call binds, and the call's errors are Python's own.
+    params = ', '.join(names)
+    source = f'def __new__(_cls, {params}):\n    return _tuple_new(_cls, ({"".join(n + ", " for n in names)}))\n'
+    scope = {'_tuple_new': tuple.__new__, '__builtins__': {}, '__name__': f'namedtuple_{typename}'}
+    exec(source, scope)
+    __new__ = scope['__new__']
+    __new__.__qualname__ = f'{typename}.__new__'
+    __new__.__doc__ = f'Create new instance of {typename}({params})'
+    if defaults is not None:
+        __new__.__defaults__ = defaults
 
     def _make(cls, iterable):
         made = tuple.__new__(cls, iterable)

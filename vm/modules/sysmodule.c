@@ -576,6 +576,7 @@ static Obj make_flags(void)
     it[3] = MAKE_SMALLINT(sys_cflags.optimize);
     it[4] = MAKE_SMALLINT(sys_cflags.dont_write_bytecode);
     it[5] = MAKE_SMALLINT(sys_cflags.no_user_site);
+    it[6] = MAKE_SMALLINT(sys_cflags.no_site);
     it[7] = MAKE_SMALLINT(sys_cflags.ignore_environment);
     it[8] = MAKE_SMALLINT(sys_cflags.verbose);
     it[10] = MAKE_SMALLINT(sys_cflags.quiet);
@@ -632,6 +633,10 @@ static Obj str_list(const char *const *items, int n)
 
 static char g_executable[4096];
 
+/* CPython's format, which platform._sys_version parses: "3.11.7 (BUILD,
+ * DATE, TIME) [COMPILER]"; tmpy is named where CPython names its branch. */
+#define SYS_VERSION "3.11.7 (tmpy, " __DATE__ ", " __TIME__ ") [GCC " __VERSION__ "]"
+
 Obj sys_init(Obj argv_list)
 {
     VM_GLOBAL_ROOT(g_sys_module);
@@ -670,17 +675,14 @@ Obj sys_init(Obj argv_list)
         ADD("stderr", g_sys_stderr) < 0 || ADD("__stderr__", g_sys_stderr) < 0 ||
         ADD("maxsize", int_from_i64(INT64_MAX)) < 0 ||
         ADD("maxunicode", MAKE_SMALLINT(0x10ffff)) < 0 ||
-        ADD("version", str_from_cstr("3.11.7 (tmpy)")) < 0 ||
+        ADD("version", str_from_cstr(SYS_VERSION)) < 0 ||
         ADD("hexversion", MAKE_SMALLINT(0x030b07f0)) < 0 ||
         ADD("api_version", MAKE_SMALLINT(1013)) < 0 ||
         ADD("platform", str_from_cstr("linux")) < 0 ||
         ADD("byteorder", str_from_cstr("little")) < 0 ||
-        ADD("executable", str_from_os_cstr(g_executable)) < 0 ||
+        ADD("executable", str_from_os_cstr(g_executable)) < 0 ||   /* import_init_paths sets these five */
         ADD("_base_executable", str_from_os_cstr(g_executable)) < 0 ||
-        ADD("prefix", str_from_cstr("/usr/local")) < 0 ||
-        ADD("base_prefix", str_from_cstr("/usr/local")) < 0 ||
-        ADD("exec_prefix", str_from_cstr("/usr/local")) < 0 ||
-        ADD("base_exec_prefix", str_from_cstr("/usr/local")) < 0 ||
+        ADD("platlibdir", str_from_cstr("lib")) < 0 ||
         ADD("copyright", str_from_cstr("Copyright (c) tmpy authors; Python semantics (c) PSF.")) < 0 ||
         ADD("float_repr_style", str_from_cstr("short")) < 0 ||
         ADD("abiflags", str_from_cstr("")) < 0 ||
@@ -692,12 +694,7 @@ Obj sys_init(Obj argv_list)
         ADD("_xoptions", dict_new()) < 0 ||
         ADD("pycache_prefix", g_None) < 0)
         goto fail;
-    {
-        static const char *const names[] = {"_io", "atexit", "builtins", "importlib", "math", "posix",
-                                            "random", "sys", "time"};
-        r[1] = str_list(names, (int)ARRAY_LEN(names));
-        if (!r[1] || ADD("builtin_module_names", list_as_tuple(r[1])) < 0)
-            goto fail;
+    {   /* (builtin_module_names: import_init_paths, from the registry of C modules) */
         static const char *const stdlib[] = {"abc", "atexit", "builtins", "collections", "copy", "functools",
                                              "heapq", "importlib", "io", "itertools", "math", "operator", "os",
                                              "posixpath", "random", "re", "string", "sys", "time", "types",

@@ -380,8 +380,14 @@ Obj vm_iter(Obj o)
 Obj vm_next(Obj it)
 {
     unaryfunc f = TYPE(it)->tp_iternext;
-    if (likely(f != NULL))
-        return f(it);
+    if (likely(f != NULL)) {
+        /* a StopIteration raised inside (map's function, say) ends the
+         * iteration, as CPython's PyIter_Next has it */
+        Obj v = f(it);
+        if (unlikely(!v) && err_occurred() && err_matches(E_StopIteration))
+            err_clear();
+        return v;
+    }
     err_format(E_TypeError, "'%s' object is not an iterator", type_name(it));
     return NULL;
 }

@@ -25,7 +25,7 @@ int vm_delitem(Obj o, Obj key);
 int64_t vm_len(Obj o);                    /* -1 on error */
 int vm_contains(Obj container, Obj item); /* `item in container`: 1, 0, -1 */
 Obj vm_iter(Obj o);                       /* iter(o): __iter__ or the sequence protocol */
-Obj vm_next(Obj it);                      /* next item; NULL without error when exhausted */
+Obj vm_next(Obj it);                      /* next item; NULL without error when exhausted (a StopIteration raised inside included) */
 Obj vm_getattr(Obj o, Obj name);          /* name: str */
 Obj vm_getattr_cstr(Obj o, const char *name);
 Obj vm_getattr_opt(Obj o, Obj name);      /* NULL without error on AttributeError */

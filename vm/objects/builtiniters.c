@@ -11,12 +11,14 @@ enum { ITK_ENUMERATE = 100, ITK_ENUMERATE_BIG, ITK_ZIP, ITK_MAP, ITK_MAP1, ITK_F
 
 /* next() of an iterator these wrap: counted as a recursive call, so that
  * map(f, map(f, ...)) nested a million deep raises RecursionError instead of
- * overflowing the C stack. */
+ * overflowing the C stack. A StopIteration the inner one raised is passed
+ * on as it is (CPython's map calls its tp_iternext). */
 static Obj inner_next(Obj it)
 {
     if (vm_enter_recursive(NULL) < 0)
         return NULL;
-    Obj v = vm_next(it);
+    unaryfunc f = TYPE(it)->tp_iternext;
+    Obj v = f ? f(it) : vm_next(it);
     vm_leave_recursive();
     return v;
 }

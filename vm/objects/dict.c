@@ -9,6 +9,10 @@
  *            (CPython's perturbed probe): IX_EMPTY, IX_DUMMY (deleted) or the
  *            entry number.
  *   nentries triples in use (live + deleted).
+ *   popped   DUMMY slots popitem() left behind when it gave its entry back
+ *            (nentries lowered): they fill the index as entries do, so a
+ *            table is full when nentries + popped reaches its capacity (or
+ *            a lookup of a missing key could find no EMPTY slot to stop at).
  * Both are NULL in an empty dict that never had a key (no allocation).
  *
  * STM note: the entries are kept apart from the index on purpose. A later
@@ -207,6 +211,7 @@ static int d_build(Obj *dp, int64_t size, Obj *srcp, int64_t src_n)
     DICT(d)->entries = entries;
     DICT(d)->index = index;
     DICT(d)->nentries = n;
+    DICT(d)->popped = 0;
     DICT(d)->used = n;
     DICT(d)->version = next_version();
     return 0;
@@ -409,7 +414,7 @@ static inline int64_t key_hash(Obj *kp, Obj *dp, Obj *vp)
 static int d_insert_new(Obj *dp, Obj *kp, Obj *vp, int64_t hash)
 {
     Obj d = *dp;
-    if (DICT(d)->nentries >= ents_cap(d)) {
+    if (DICT(d)->nentries + DICT(d)->popped >= ents_cap(d)) {
         int64_t used = DICT(d)->used;
         if (d_resize(dp, kp, vp, used + (used >> 1) + 1) < 0)
             return -1;
@@ -699,6 +704,7 @@ void dict_clear(Obj d)
     DICT(d)->entries = NULL;
     DICT(d)->index = NULL;
     DICT(d)->nentries = 0;
+    DICT(d)->popped = 0;
     DICT(d)->used = 0;
     DICT(d)->version = next_version();
 }
@@ -811,7 +817,7 @@ static int dict_merge(Obj d, Obj other, int override)
             goto done;
         }
         int64_t need = DICT(r[0])->used + DICT(o)->used;
-        if (DICT(o)->used > ents_cap(r[0]) - DICT(r[0])->nentries &&
+        if (DICT(o)->used > ents_cap(r[0]) - DICT(r[0])->nentries - DICT(r[0])->popped &&
             d_resize(&r[0], NULL, NULL, need) < 0) {
             rc = -1;
             goto done;
@@ -1321,8 +1327,10 @@ Obj dict_popitem_end(Obj d, bool last)
     if (!t)
         return NULL;
     d_delete_at(d, i, slot_of_entry(d, i));
-    if (last)
-        DICT(d)->nentries = i;   /* the tail is free again */
+    if (last) {   /* the tail is free again; its slot stays a DUMMY */
+        DICT(d)->nentries = i;
+        DICT(d)->popped++;
+    }
     return t;
 }
 

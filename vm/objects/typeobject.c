@@ -186,11 +186,12 @@ bool vm_isinstance_type(Obj v, TypeObj *t)
 }
 
 /* Built-in types whose instances are values without a cls field: their
- * user subclasses wrap the value (InstanceObj.base_value). */
+ * user subclasses wrap the value (InstanceObj.base_value). A module keeps
+ * the ModuleType subclass it belongs to in its own cls. */
 static inline bool layout_is_value(TypeObj *t)
 {
     unsigned tid = t->inst_tid;
-    return tid < TID_FIRST_WITH_CLS && (tid != TID_ITER || (t->flags & TPF_ITER_VALUE));
+    return tid < TID_FIRST_WITH_CLS && tid != TID_MODULE && (tid != TID_ITER || (t->flags & TPF_ITER_VALUE));
 }
 
 static TypeObj *vm_builtin_base(TypeObj *t)
@@ -402,6 +403,11 @@ static int64_t hash_from_result(Obj r)
     }
     if (TID(r) == TID_BOOL)
         return ((BoolObj *)r)->value;
+    /* CPython keeps a result that fits a C hash as it is, and reduces only
+     * a bigger one as hash(int) does */
+    int64_t h;
+    if (int_as_i64_saturated(r, &h))
+        return h == -1 ? -2 : h;
     return int_hash(r);
 }
 
@@ -1641,6 +1647,63 @@ static TypeObj *best_base(Obj bases, TypeObj **solid_out)
     return base;
 }
 
+/* A getset descriptor `name` in *tp's dict (*tp refreshed). */
+static int add_getset_descriptor(Obj *tp, Obj name, cfunc getter, cfunc setter)
+{
+    Obj *r = vm_roots(1);
+    r[0] = name;
+    Obj g = (Obj)tm_allocate(TID_ITER, sizeof(struct IterObj_));
+    name = r[0];
+    vm_unroots(r);
+    if (!g) {
+        err_nomemory();
+        return -1;
+    }
+    IterObj *it = ITER(g);
+    it->cls = (Obj)T_getset_descriptor;
+    it->a = *tp;
+    it->b = name;
+    it->i = (int64_t)(uintptr_t)getter;
+    it->n = (int64_t)(uintptr_t)setter;
+    return dict_setitem(((TypeObj *)*tp)->dict, name, g);
+}
+
+/* instance.__weakref__: a weak reference to it, or None (CPython gives the
+ * head of its list; tmpy keeps no list, _weakref.getweakrefs finds them). */
+static Obj weakref_attr_get(Obj *args, size_t nargs, Obj kw)
+{
+    (void)nargs, (void)kw;
+    Obj *r = vm_roots(1);
+    r[0] = args[0];
+    Obj m = vm_import_cstr("_weakref");
+    Obj refs = m ? vm_call_method1(m, "getweakrefs", r[0]) : NULL;
+    vm_unroots(r);
+    if (!refs)
+        return NULL;
+    return LIST_LEN(refs) ? LIST_ITEMS(refs)[0] : g_None;
+}
+
+/* The class whose __slots__ gave t's instances their slot values (CPython's
+ * solid base, for slots): t itself, or, when t added none (an empty
+ * __slots__, or only __dict__ / __weakref__, or no __slots__ at all), the
+ * owner of the base t took them from. */
+static TypeObj *slot_owner(TypeObj *t)
+{
+    for (;;) {
+        TypeObj *from = NULL;
+        for (int64_t i = 0; t->nslots && t->bases && i < TUPLE_LEN(t->bases); i++) {
+            TypeObj *b = (TypeObj *)TUPLE_ITEMS(t->bases)[i];
+            if (b->nslots == t->nslots) {
+                from = b;
+                break;
+            }
+        }
+        if (!from)
+            return t;
+        t = from;
+    }
+}
+
 static Obj current_module_name(void)
 {
     Obj g = vm_current_globals();
@@ -1917,11 +1980,12 @@ static Obj type_tp_new(Obj meta, Obj *args, size_t nargs, Obj kwnames)
     for (int64_t i = 0; i < TUPLE_LEN(r[1]); i++)
         if (((TypeObj *)TUPLE_ITEMS(r[1])[i])->flags & TPF_HAS_DICT)
             base_has_dict = true;
-    /* __slots__ values go after the bases' ones (one base chain may have slots) */
+    /* __slots__ values go after the bases' ones (one base chain may have
+     * slots): the bases' slot owners must lie on one chain */
     int64_t base_nslots = 0;
     TypeObj *slot_base = NULL;
     for (int64_t i = 0; i < TUPLE_LEN(r[1]); i++) {
-        TypeObj *b = (TypeObj *)TUPLE_ITEMS(r[1])[i];
+        TypeObj *b = slot_owner((TypeObj *)TUPLE_ITEMS(r[1])[i]);
         if (!b->nslots)
             continue;
         if (!slot_base || type_is_subtype(b, slot_base)) {
@@ -1932,6 +1996,11 @@ static Obj type_tp_new(Obj meta, Obj *args, size_t nargs, Obj kwnames)
             goto fail;
         }
     }
+    if (slot_base && solid != T_object && !type_is_subtype(slot_base, solid)) {
+        /* slots from a class beside a built-in with a layout of its own */
+        err_set(E_TypeError, "multiple bases have instance lay-out conflict");
+        goto fail;
+    }
     int64_t nslots = base_nslots + (r[4] ? TUPLE_LEN(r[4]) : 0);
     if (nslots > 60000) {
         err_set(E_TypeError, "too many __slots__");
@@ -1940,7 +2009,7 @@ static Obj type_tp_new(Obj meta, Obj *args, size_t nargs, Obj kwnames)
     /* (subclasses of types.GenericAlias keep its IterObj layout: their __dict__
      * and __slots__ values live in a dict in its c field, vm_dict_slot) */
     if (solid->inst_tid != TID_INSTANCE && solid->inst_tid != TID_EXCEPTION && !layout_is_value(solid) &&
-        solid->inst_tid != TID_TYPE && solid != T_generic_alias) {
+        solid->inst_tid != TID_TYPE && solid != T_generic_alias && solid != T_module) {
         err_format(E_TypeError, "type '%s' is not an acceptable base type", type_name_of_type(solid));
         goto fail;
     }
@@ -2019,21 +2088,17 @@ static Obj type_tp_new(Obj meta, Obj *args, size_t nargs, Obj kwnames)
     t = (TypeObj *)r[7];
     VM_WRITE_RARE(t);
     t->mro = r[6];
-    /* (a metaclass's instances are classes: type's own __dict__ serves them) */
-    if (has_dict && !base_has_dict && solid->inst_tid != TID_TYPE && !dict_getitem_str(t->dict, NAME(__dict__))) {
-        /* The class that introduces the instance dict gets a __dict__ descriptor. */
-        Obj g = (Obj)tm_allocate(TID_ITER, sizeof(struct IterObj_));
-        if (!g) {
-            err_nomemory();
-            goto fail;
-        }
-        IterObj *it = ITER(g);
-        it->cls = (Obj)T_getset_descriptor;
-        it->a = r[7];
-        it->b = NAME(__dict__);
-        it->i = (int64_t)(uintptr_t)vm_getset_dict_get;
-        it->n = (int64_t)(uintptr_t)vm_getset_dict_set;
-        if (dict_setitem(((TypeObj *)r[7])->dict, NAME(__dict__), g) < 0)
+    /* The class that introduces the instance dict or weak references gets a
+     * __dict__ / __weakref__ descriptor (a metaclass's instances are
+     * classes: type's own serve them). */
+    if (has_dict && !base_has_dict && solid->inst_tid != TID_TYPE && !dict_getitem_str(t->dict, NAME(__dict__)) &&
+        add_getset_descriptor(&r[7], NAME(__dict__), vm_getset_dict_get, vm_getset_dict_set) < 0)
+        goto fail;
+    t = (TypeObj *)r[7];
+    if (has_weakref && !(base->flags & TPF_WEAKREFABLE) && solid->inst_tid != TID_TYPE &&
+        !dict_getitem_cstr(t->dict, "__weakref__")) {
+        r[9] = str_intern_cstr("__weakref__");
+        if (!r[9] || add_getset_descriptor(&r[7], r[9], weakref_attr_get, NULL) < 0)
             goto fail;
     }
     for (int64_t k = 0; r[4] && k < TUPLE_LEN(r[4]); k++) {
@@ -2925,6 +2990,16 @@ static Obj object_class_set(Obj *args, size_t nargs, Obj kw)
         return NULL;
     }
     TypeObj *old = TYPE(self), *nt = (TypeObj *)v;
+    if (TID(self) == TID_MODULE && type_is_subtype(nt, T_module)) {
+        if (nt->nslots != old->nslots) {
+            err_format(E_TypeError, "__class__ assignment: '%s' object layout differs from '%s'",
+                       type_name_of_type(nt), type_name_of_type(old));
+            return NULL;
+        }
+        VM_WRITE_RARE(self);   /* modules are read without barriers */
+        ((ModuleObj *)self)->cls = nt == T_module ? NULL : v;
+        return g_None;
+    }
     if (TID(self) < TID_FIRST_WITH_CLS || !(old->flags & TPF_HEAPTYPE) || !(nt->flags & TPF_HEAPTYPE)) {
         err_set(E_TypeError, "__class__ assignment only supported for mutable types or ModuleType subclasses");
         return NULL;
