@@ -71,9 +71,18 @@ static Obj sock_self(Obj self, const char *meth)
 /* Errors                                                              */
 /* ------------------------------------------------------------------ */
 
+/* OSError(errno, strerror): its constructor picks the subclass
+ * (ConnectionRefusedError, ...), as CPython's PyErr_SetFromErrno does. */
 static Obj raise_errno(int e)
 {
-    return err_from_errno(e, NULL);
+    Obj *r = vm_roots(2);
+    r[0] = MAKE_SMALLINT(e);
+    r[1] = str_from_cstr(strerror(e));
+    Obj exc = r[1] ? exc_new(E_OSError, r, 2) : NULL;
+    if (exc)
+        err_set_obj(exc);
+    vm_unroots(r);
+    return NULL;
 }
 
 /* exc_type(code, message): gaierror and herror as CPython raises them. */
