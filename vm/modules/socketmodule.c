@@ -458,6 +458,8 @@ static Obj sock_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
     VM_WRITE(it);
     ITER(it)->i = -1;
     ITER(it)->n = -1;
+    if ((TypeObj *)type == T_socket)   /* a subclass's instance is registered itself (TPF_HAS_DEL) */
+        tm_register_finalizer((object_t *)it);
     return container_wrap_for_type(T_socket, type, it);
 }
 
@@ -472,6 +474,7 @@ static Obj sock_from_fd(int fd, int family, int type, int proto)
     ITER(it)->n = g_default_timeout;
     if (g_default_timeout >= 0)
         set_blocking_fd(fd, false);
+    tm_register_finalizer((object_t *)it);
     return it;
 }
 
@@ -584,6 +587,33 @@ static Obj sock_close(Obj *args, size_t nargs, Obj kwnames)
     if (rc < 0 && e != ECONNRESET)
         return raise_errno(e);
     return g_None;
+}
+
+/* The finalizer of a collected socket (gcwork.c calls __del__): CPython's
+ * ResourceWarning "unclosed ...", then the fd is closed. */
+static Obj sock_del(Obj *args, size_t nargs, Obj kwnames)
+{
+    SELF("__del__");
+    if (SOCK_FD(s) == -1)
+        return g_None;
+    Obj *r = vm_roots(3);
+    r[0] = args[0];
+    r[1] = vm_repr(r[0]);
+    r[2] = r[1] ? str_from_cstr("unclosed ") : NULL;
+    Obj msg = r[2] ? str_concat(r[2], r[1]) : NULL;
+    int rc = msg ? warnings_warn(E_ResourceWarning, msg, r[0]) : -1;
+    /* closed even when the warning raised (the error filter): the fd must not leak */
+    s = vm_unwrap(r[0]);
+    int fd = SOCK_FD(s);
+    if (fd != -1) {
+        vm_tx_become_inevitable();
+        s = vm_unwrap(r[0]);
+        VM_WRITE(s);
+        ITER(s)->i = -1;
+        close(fd);
+    }
+    vm_unroots(r);
+    return rc < 0 ? NULL : g_None;
 }
 
 static Obj sock_detach(Obj *args, size_t nargs, Obj kwnames)
@@ -1196,6 +1226,7 @@ static const MethodDef socket_methods[] = {
     {"fileno", sock_fileno, METH_NOARGS, NULL},
     {"close", sock_close, METH_NOARGS, NULL},
     {"detach", sock_detach, METH_NOARGS, NULL},
+    {"__del__", sock_del, METH_NOARGS, NULL},
     {"dup", sock_dup, METH_NOARGS, NULL},
     {"bind", sock_bind, METH_O, NULL},
     {"listen", sock_listen, METH_ARGS(0, 1), NULL},
@@ -1889,6 +1920,7 @@ static void socket_make_types(void)
         return;
     TypeObj *t = (TypeObj *)type_new_builtin("_socket.socket", T_object, TID_ITER, TPF_BASETYPE | TPF_ITER_VALUE);
     VM_WRITE_RARE(t);
+    t->flags |= TPF_HAS_DEL;   /* subclasses' instances are registered for finalization */
     t->tp_new = sock_new;
     t->tp_init = sock_init;
     t->tp_repr = sock_repr;
