@@ -7,6 +7,10 @@ except ImportError:   # select is another module's work: socket.py only names se
     _stand_in = types.ModuleType("select")
     _stand_in.select = None
     sys.modules["select"] = _stand_in
+try:
+    import array
+except ImportError:   # array too: socket.py imports it for send_fds/recv_fds, used here by neither
+    sys.modules["array"] = types.ModuleType("array")
 import os
 if not hasattr(os, "_get_exports_list"):   # tmpy's own os before CPython's os.py (the posix work)
     os._get_exports_list = lambda module: [n for n in dir(module) if n[0] != "_"]

@@ -120,13 +120,14 @@ static Obj raise_timeout(void)
 enum { CALL_ERRNO = -1, CALL_TIMEOUT = -2, CALL_RAISED = -3 };
 
 /* One system call on an fd that may wait; all in C memory. */
-enum { OP_RECV, OP_RECVFROM, OP_SEND, OP_SENDTO, OP_ACCEPT };
+enum { OP_RECV, OP_RECVFROM, OP_SEND, OP_SENDTO, OP_ACCEPT, OP_SENDMSG, OP_RECVMSG };
 typedef struct {
     int op, fd, flags;
     char *buf;
     size_t len;
     struct sockaddr_storage addr;
     socklen_t addrlen;
+    struct msghdr *msg;   /* OP_SENDMSG, OP_RECVMSG */
     int err;   /* errno of a CALL_ERRNO result */
 } SockOp;
 
@@ -145,6 +146,11 @@ static ssize_t op_run(SockOp *o)
     case OP_ACCEPT:
         o->addrlen = sizeof o->addr;
         return accept4(o->fd, (struct sockaddr *)&o->addr, &o->addrlen, SOCK_CLOEXEC);
+    case OP_SENDMSG:
+        return sendmsg(o->fd, o->msg, o->flags | MSG_NOSIGNAL);
+    case OP_RECVMSG:
+        o->msg->msg_namelen = sizeof o->addr;
+        return recvmsg(o->fd, o->msg, o->flags);
     }
     errno = EINVAL;
     return -1;
@@ -155,6 +161,8 @@ static ssize_t op_run(SockOp *o)
  * raised), CALL_ERRNO with *err. */
 static int wait_fd(int fd, short events, int64_t deadline, int *err)
 {
+    if (fd < 0)
+        return 0;   /* closed: the call itself fails with EBADF, as CPython's */
     for (;;) {
         int ms = -1;
         if (deadline >= 0) {
@@ -186,7 +194,7 @@ static int wait_fd(int fd, short events, int64_t deadline, int *err)
 static ssize_t sock_call(SockOp *o, int64_t timeout)
 {
     int64_t deadline = timeout > 0 ? tm_now_ns() + timeout : -1;
-    bool writing = o->op == OP_SEND || o->op == OP_SENDTO;
+    bool writing = o->op == OP_SEND || o->op == OP_SENDTO || o->op == OP_SENDMSG;
     for (;;) {
         if (timeout > 0) {
             int w = wait_fd(o->fd, writing ? POLLOUT : POLLIN, deadline, &o->err);
@@ -1093,6 +1101,171 @@ out:
     return res;
 }
 
+/* sendmsg(buffers[, ancdata[, flags[, address]]]): the buffers and the
+ * ancillary (level, type, data) items copied into one C message first. */
+static Obj sock_sendmsg(Obj *args, size_t nargs, Obj kwnames)
+{
+    SELF("sendmsg");
+    Obj *r = vm_roots(3);
+    Obj res = NULL;
+    struct iovec *iov = NULL;
+    char *control = NULL;
+    int64_t niov = 0;
+    SockOp o = {.op = OP_SENDMSG};
+    struct msghdr msg;
+    memset(&msg, 0, sizeof msg);
+    r[0] = vm_list_from_iter(args[1]);
+    if (!r[0])
+        goto out;
+    if (nargs > 2 && !IS_NONE(args[2])) {
+        r[1] = vm_list_from_iter(args[2]);
+        if (!r[1])
+            goto out;
+    }
+    if (flags_arg(args, nargs, 3, &o.flags) < 0)
+        goto out;
+    if (nargs > 4 && !IS_NONE(args[4])) {
+        if (sockaddr_arg(SOCK_FAMILY(vm_unwrap(args[0])), args[4], "sendmsg", &o.addr, &o.addrlen) < 0)
+            goto out;
+        msg.msg_name = &o.addr;
+        msg.msg_namelen = o.addrlen;
+    }
+    int64_t n = LIST_LEN(r[0]);
+    iov = calloc((size_t)n + 1, sizeof *iov);
+    if (!iov) {
+        err_nomemory();
+        goto out;
+    }
+    for (; niov < n; niov++) {
+        size_t len;
+        char *d = copy_data(LIST_ITEMS(r[0])[niov], &len);
+        if (!d)
+            goto out;
+        iov[niov].iov_base = d;
+        iov[niov].iov_len = len;
+    }
+    msg.msg_iov = iov;
+    msg.msg_iovlen = (size_t)n;
+    if (r[1]) {
+        int64_t na = LIST_LEN(r[1]);
+        size_t space = 0;
+        for (int64_t i = 0; i < na; i++) {
+            Obj item = vm_unwrap(LIST_ITEMS(r[1])[i]);
+            const char *p;
+            int64_t len;
+            if (!IS_TUPLE(item) || TUPLE(item)->length != 3 || !bytes_like(vm_unwrap(TUPLE(item)->items[2]), &p, &len)) {
+                err_set(E_TypeError, "[sendmsg() ancillary data items]() argument must be sequence of length 3, "
+                                     "not a different object");
+                goto out;
+            }
+            space += CMSG_SPACE((size_t)len);
+        }
+        if (space) {
+            control = calloc(1, space);
+            if (!control) {
+                err_nomemory();
+                goto out;
+            }
+            msg.msg_control = control;
+            msg.msg_controllen = space;
+            struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+            for (int64_t i = 0; i < na; i++) {
+                Obj item = vm_unwrap(LIST_ITEMS(r[1])[i]);
+                int level, type;
+                if (int_arg_or(TUPLE(item)->items[0], 0, &level) < 0 || int_arg_or(TUPLE(vm_unwrap(LIST_ITEMS(r[1])[i]))->items[1], 0, &type) < 0)
+                    goto out;
+                item = vm_unwrap(LIST_ITEMS(r[1])[i]);
+                const char *p;
+                int64_t len;
+                bytes_like(vm_unwrap(TUPLE(item)->items[2]), &p, &len);
+                c->cmsg_level = level;
+                c->cmsg_type = type;
+                c->cmsg_len = CMSG_LEN((size_t)len);
+                memcpy(CMSG_DATA(c), p, (size_t)len);
+                c = CMSG_NXTHDR(&msg, c);
+            }
+        }
+    }
+    Obj sk = vm_unwrap(args[0]);
+    o.fd = SOCK_FD(sk);
+    o.msg = &msg;
+    ssize_t got = sock_call(&o, SOCK_TIMEOUT(sk));
+    if (got < 0)
+        call_failed(got, o.err);
+    else
+        res = int_from_i64(got);
+out:
+    for (int64_t i = 0; i < niov; i++)
+        free(iov[i].iov_base);
+    free(iov);
+    free(control);
+    vm_unroots(r);
+    return res;
+}
+
+/* recvmsg(bufsize[, ancbufsize[, flags]]) -> (data, ancdata, msg_flags, address) */
+static Obj sock_recvmsg(Obj *args, size_t nargs, Obj kwnames)
+{
+    SELF("recvmsg");
+    size_t bufsize, ancsize = 0;
+    SockOp o = {.op = OP_RECVMSG};
+    if (bufsize_arg(args[1], "recvmsg", &bufsize) < 0)
+        return NULL;
+    if (nargs > 2) {
+        int64_t a;
+        if (vm_index_i64(args[2], &a) < 0)
+            return NULL;
+        if (a < 0) {
+            err_set(E_ValueError, "negative buffer size in recvmsg()");
+            return NULL;
+        }
+        ancsize = (size_t)a;
+    }
+    if (flags_arg(args, nargs, 3, &o.flags) < 0)
+        return NULL;
+    char *buf = malloc(bufsize ? bufsize : 1);
+    char *control = ancsize ? calloc(1, ancsize) : NULL;
+    if (!buf || (ancsize && !control)) {
+        free(buf);
+        free(control);
+        return err_nomemory();
+    }
+    struct iovec iov = {.iov_base = buf, .iov_len = bufsize};
+    struct msghdr msg = {.msg_name = &o.addr, .msg_iov = &iov, .msg_iovlen = 1, .msg_control = control,
+                         .msg_controllen = ancsize};
+    s = vm_unwrap(args[0]);
+    o.fd = SOCK_FD(s);
+    o.msg = &msg;
+    ssize_t got = sock_call(&o, SOCK_TIMEOUT(s));
+    Obj *r = vm_roots(4);
+    Obj res = NULL;
+    if (got < 0) {
+        call_failed(got, o.err);
+        goto out;
+    }
+    r[0] = bytes_new(buf, (size_t)got);
+    r[1] = r[0] ? list_new(0) : NULL;
+    if (!r[1])
+        goto out;
+    if (ancsize) {
+        for (struct cmsghdr *c = CMSG_FIRSTHDR(&msg); c; c = CMSG_NXTHDR(&msg, c)) {
+            size_t dlen = c->cmsg_len - CMSG_LEN(0);
+            r[2] = bytes_new((const char *)CMSG_DATA(c), dlen);
+            Obj t = r[2] ? tuple_pack(3, MAKE_SMALLINT(c->cmsg_level), MAKE_SMALLINT(c->cmsg_type), r[2]) : NULL;
+            if (!t || list_append(r[1], t) < 0)
+                goto out;
+        }
+    }
+    r[2] = msg.msg_namelen ? sockaddr_obj((struct sockaddr *)&o.addr, msg.msg_namelen) : g_None;
+    if (r[2])
+        res = tuple_pack(4, r[0], r[1], MAKE_SMALLINT(msg.msg_flags), r[2]);
+out:
+    free(buf);
+    free(control);
+    vm_unroots(r);
+    return res;
+}
+
 static Obj sock_shutdown(Obj *args, size_t nargs, Obj kwnames)
 {
     SELF("shutdown");
@@ -1239,6 +1412,8 @@ static const MethodDef socket_methods[] = {
     {"recv", sock_recv, METH_ARGS(1, 2), NULL},
     {"recvfrom", sock_recvfrom, METH_ARGS(1, 2), NULL},
     {"recv_into", sock_recv_into, METH_KW, NULL},
+    {"sendmsg", sock_sendmsg, METH_ARGS(1, 4), NULL},
+    {"recvmsg", sock_recvmsg, METH_ARGS(1, 3), NULL},
     {"shutdown", sock_shutdown, METH_O, NULL},
     {"settimeout", sock_settimeout, METH_O, NULL},
     {"gettimeout", sock_gettimeout, METH_NOARGS, NULL},
