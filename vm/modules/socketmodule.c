@@ -335,9 +335,19 @@ static int port_arg(Obj v, const char *caller, int *out)
     return 0;
 }
 
+static int inet_addr_arg(int family, Obj *addr, const char *caller, struct sockaddr_storage *out, socklen_t *len);
+
 /* CPython's getsockaddrarg: a Python address for `family` into *out. */
 static int sockaddr_arg(int family, Obj addr, const char *caller, struct sockaddr_storage *out, socklen_t *len)
 {
+    if (family == AF_INET || family == AF_INET6) {
+        /* __index__ of a port may run Python code (and move the tuple): kept in a root */
+        Obj *r = vm_roots(1);
+        r[0] = addr;
+        int rc = inet_addr_arg(family, r, caller, out, len);
+        vm_unroots(r);
+        return rc;
+    }
     memset(out, 0, sizeof *out);
     Obj a = vm_unwrap(addr);
     if (family == AF_UNIX) {
@@ -367,52 +377,57 @@ static int sockaddr_arg(int family, Obj addr, const char *caller, struct sockadd
         free(owned);
         return 0;
     }
-    if (family == AF_INET || family == AF_INET6) {
-        bool v6 = family == AF_INET6;
-        if (!IS_TUPLE(a)) {
-            err_format(E_TypeError, "%s(): AF_INET%s address must be tuple, not %s", caller, v6 ? "6" : "",
-                       type_name(addr));
-            return -1;
-        }
-        int64_t n = TUPLE(a)->length;
-        if (v6 ? (n < 2 || n > 4) : n != 2) {
-            if (v6)
-                err_format(E_TypeError, "AF_INET6 address must be a tuple (host, port[, flowinfo[, scopeid]])");
-            else
-                err_format(E_TypeError, "AF_INET address must be a pair (host, port)");
-            return -1;
-        }
-        int port;
-        if (port_arg(TUPLE(a)->items[1], caller, &port) < 0)
-            return -1;
-        int64_t flow = 0, scope = 0;
-        if (n > 2 && vm_index_i64(TUPLE(vm_unwrap(addr))->items[2], &flow) < 0)
-            return -1;
-        if (n > 3 && vm_index_i64(TUPLE(vm_unwrap(addr))->items[3], &scope) < 0)
-            return -1;
-        if (flow < 0 || flow > 0xfffff) {
-            err_format(E_OverflowError, "%s(): flowinfo must be 0-1048575.", caller);
-            return -1;
-        }
-        char *host = host_cstr(TUPLE(vm_unwrap(addr))->items[0]);
-        if (!host)
-            return -1;
-        int rc = resolve_host(host, family, out, len);
-        free(host);
-        if (rc < 0)
-            return -1;
-        if (v6) {
-            struct sockaddr_in6 *a6 = (struct sockaddr_in6 *)out;
-            a6->sin6_port = htons((uint16_t)port);
-            a6->sin6_flowinfo = htonl((uint32_t)flow);
-            a6->sin6_scope_id = (uint32_t)scope;
-        } else {
-            ((struct sockaddr_in *)out)->sin_port = htons((uint16_t)port);
-        }
-        return 0;
-    }
     err_format(E_OSError, "%s(): bad family", caller);
     return -1;
+}
+
+/* AF_INET (host, port) and AF_INET6 (host, port[, flowinfo[, scope_id]]); *addr is a root. */
+static int inet_addr_arg(int family, Obj *addr, const char *caller, struct sockaddr_storage *out, socklen_t *len)
+{
+    memset(out, 0, sizeof *out);
+    bool v6 = family == AF_INET6;
+    Obj a = vm_unwrap(*addr);
+    if (!IS_TUPLE(a)) {
+        err_format(E_TypeError, "%s(): AF_INET%s address must be tuple, not %s", caller, v6 ? "6" : "",
+                   type_name(*addr));
+        return -1;
+    }
+    int64_t n = TUPLE(a)->length;
+    if (v6 ? (n < 2 || n > 4) : n != 2) {
+        if (v6)
+            err_format(E_TypeError, "AF_INET6 address must be a tuple (host, port[, flowinfo[, scopeid]])");
+        else
+            err_format(E_TypeError, "AF_INET address must be a pair (host, port)");
+        return -1;
+    }
+    int port;
+    if (port_arg(TUPLE(a)->items[1], caller, &port) < 0)
+        return -1;
+    int64_t flow = 0, scope = 0;
+    if (n > 2 && vm_index_i64(TUPLE(vm_unwrap(*addr))->items[2], &flow) < 0)
+        return -1;
+    if (n > 3 && vm_index_i64(TUPLE(vm_unwrap(*addr))->items[3], &scope) < 0)
+        return -1;
+    if (flow < 0 || flow > 0xfffff) {
+        err_format(E_OverflowError, "%s(): flowinfo must be 0-1048575.", caller);
+        return -1;
+    }
+    char *host = host_cstr(TUPLE(vm_unwrap(*addr))->items[0]);
+    if (!host)
+        return -1;
+    int rc = resolve_host(host, family, out, len);
+    free(host);
+    if (rc < 0)
+        return -1;
+    if (v6) {
+        struct sockaddr_in6 *a6 = (struct sockaddr_in6 *)out;
+        a6->sin6_port = htons((uint16_t)port);
+        a6->sin6_flowinfo = htonl((uint32_t)flow);
+        a6->sin6_scope_id = (uint32_t)scope;
+    } else {
+        ((struct sockaddr_in *)out)->sin_port = htons((uint16_t)port);
+    }
+    return 0;
 }
 
 /* CPython's makesockaddr: the Python form of a C address (None if empty). */
