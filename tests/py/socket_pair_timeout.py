@@ -135,3 +135,31 @@ print(s.gettimeout(), s.getblocking())
 s.close()
 socket.setdefaulttimeout(None)
 print(socket.getdefaulttimeout())
+
+# a host name resolved (from /etc/hosts: no network) before connect and
+# sendto: the resolver is a blocking call, during which objects move (with
+# another thread alive, a blocking call hands the GIL on and collects)
+import threading
+done = threading.Event()
+waiter = threading.Thread(target=done.wait)
+waiter.start()
+srv = socket.socket()
+srv.bind(("localhost", 0))
+srv.listen()
+port = srv.getsockname()[1]
+c = socket.socket()
+c.connect(("localhost", port))
+conn, _ = srv.accept()
+print(c.getpeername() == conn.getsockname(), c.connect_ex(("localhost", port)))
+c.sendall(b"by name")
+print(conn.recv(100))
+for s in (c, conn, srv):
+    s.close()
+u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+u.bind(("localhost", 0))
+v = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+v.sendto(b"to a name", ("localhost", u.getsockname()[1]))
+print(u.recv(100))
+u.close(); v.close()
+done.set()
+waiter.join()

@@ -810,15 +810,17 @@ static Obj sock_accept(Obj *args, size_t nargs, Obj kwnames)
     return tuple_pack(2, int_from_i64(fd), addr);
 }
 
-/* CPython's internal_connect: 0, or an errno (connect_ex's result), or -1 with an exception set. */
-static int do_connect(Obj self, Obj addr, const char *caller)
+/* CPython's internal_connect: 0, or an errno (connect_ex's result), or -1
+ * with an exception set. args: [self, address], roots (resolving a host name
+ * is a blocking call: objects move). */
+static int do_connect(Obj *args, const char *caller)
 {
-    Obj s = vm_unwrap(self);
+    Obj s = vm_unwrap(args[0]);
     struct sockaddr_storage sa;
     socklen_t len;
-    if (sockaddr_arg(SOCK_FAMILY(s), addr, caller, &sa, &len) < 0)
+    if (sockaddr_arg(SOCK_FAMILY(s), args[1], caller, &sa, &len) < 0)
         return -1;
-    s = vm_unwrap(self);
+    s = vm_unwrap(args[0]);
     int fd = SOCK_FD(s);
     int64_t timeout = SOCK_TIMEOUT(s);
     vm_blocking_begin();
@@ -857,7 +859,7 @@ static Obj sock_connect(Obj *args, size_t nargs, Obj kwnames)
 {
     SELF("connect");
     (void)s;
-    int e = do_connect(args[0], args[1], "connect");
+    int e = do_connect(args, "connect");
     if (e < 0)
         return NULL;
     if (e > 0)
@@ -869,7 +871,7 @@ static Obj sock_connect_ex(Obj *args, size_t nargs, Obj kwnames)
 {
     SELF("connect_ex");
     (void)s;
-    int e = do_connect(args[0], args[1], "connect_ex");
+    int e = do_connect(args, "connect_ex");
     if (e < 0)
         return NULL;
     return MAKE_SMALLINT(e);
