@@ -41,3 +41,17 @@ d1, d2 = _socket.socketpair(_socket.AF_UNIX, _socket.SOCK_DGRAM)
 d1.sendmsg([b"dg", b"ram"])
 print(d2.recvmsg(10))
 d1.close(); d2.close()
+
+# recvfrom_into, CMSG_LEN's range, close(None)
+d1, d2 = _socket.socketpair(_socket.AF_UNIX, _socket.SOCK_DGRAM)
+d1.send(b"into")
+buf = bytearray(8)
+print(d2.recvfrom_into(buf), buf)
+d1.close(); d2.close()
+big = 0x7fffffff - _socket.CMSG_LEN(0)
+print(_socket.CMSG_LEN(big) <= 0x7fffffff)
+for bad in (lambda: _socket.CMSG_LEN(big + 1), lambda: _socket.CMSG_LEN(-1), lambda: _socket.close(None)):
+    try:
+        bad()
+    except (OverflowError, TypeError) as e:
+        print(type(e).__name__)

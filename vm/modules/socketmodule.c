@@ -1067,19 +1067,20 @@ out:
     return res;
 }
 
-static Obj sock_recv_into(Obj *args, size_t nargs, Obj kwnames)
+/* recv_into and recvfrom_into: into a writable buffer (via a C copy: the call may wait) */
+static Obj recv_into_common(Obj *args, size_t nargs, Obj kwnames, int op, const char *meth)
 {
     static const char *const names[] = {"self", "buffer", "nbytes", "flags", NULL};
     Obj *a = vm_roots(5);
     Obj res = NULL;
     char *tmp = NULL;
-    if (vm_parse_args("recv_into", args, nargs, kwnames, names, 2, 4, a) < 0 || !sock_self(a[0], "recv_into"))
+    if (vm_parse_args(meth, args, nargs, kwnames, names, 2, 4, a) < 0 || !sock_self(a[0], meth))
         goto out;
-    SockOp o = {.op = OP_RECV};
+    SockOp o = {.op = op};
     size_t want = 0;
-    if ((a[2] && bufsize_arg(a[2], "recv_into", &want) < 0) || int_arg_or(a[3], 0, &o.flags) < 0)
+    if ((a[2] && bufsize_arg(a[2], meth, &want) < 0) || int_arg_or(a[3], 0, &o.flags) < 0)
         goto out;
-    a[4] = writable_view(a[1], "recv_into");
+    a[4] = writable_view(a[1], meth);
     if (!a[4])
         goto out;
     int64_t cap = vm_len(a[4]);
@@ -1110,12 +1111,26 @@ static Obj sock_recv_into(Obj *args, size_t nargs, Obj kwnames)
     c[1] = c[0] ? slice_new(MAKE_SMALLINT(0), int_from_i64(n), g_None) : NULL;
     int rc = c[1] ? vm_setitem(a[4], c[1], c[0]) : -1;
     vm_unroots(c);
-    if (rc == 0)
+    if (rc == 0 && op == OP_RECVFROM) {
+        a[2] = sockaddr_obj((struct sockaddr *)&o.addr, o.addrlen);
+        res = a[2] ? tuple_pack(2, int_from_i64(n), a[2]) : NULL;
+    } else if (rc == 0) {
         res = int_from_i64(n);
+    }
 out:
     free(tmp);
     vm_unroots(a);
     return res;
+}
+
+static Obj sock_recv_into(Obj *args, size_t nargs, Obj kwnames)
+{
+    return recv_into_common(args, nargs, kwnames, OP_RECV, "recv_into");
+}
+
+static Obj sock_recvfrom_into(Obj *args, size_t nargs, Obj kwnames)
+{
+    return recv_into_common(args, nargs, kwnames, OP_RECVFROM, "recvfrom_into");
 }
 
 /* sendmsg(buffers[, ancdata[, flags[, address]]]): the buffers and the
@@ -1429,6 +1444,7 @@ static const MethodDef socket_methods[] = {
     {"recv", sock_recv, METH_ARGS(1, 2), NULL},
     {"recvfrom", sock_recvfrom, METH_ARGS(1, 2), NULL},
     {"recv_into", sock_recv_into, METH_KW, NULL},
+    {"recvfrom_into", sock_recvfrom_into, METH_KW, NULL},
     {"sendmsg", sock_sendmsg, METH_ARGS(1, 4), NULL},
     {"recvmsg", sock_recvmsg, METH_ARGS(1, 3), NULL},
     {"shutdown", sock_shutdown, METH_O, NULL},
@@ -1954,6 +1970,10 @@ static Obj m_socketpair(Obj *args, size_t nargs, Obj kwnames)
 static Obj m_dup(Obj *args, size_t nargs, Obj kwnames)
 {
     int fd;
+    if (IS_NONE(args[0])) {   /* int_arg_or would take None for the default */
+        err_set(E_TypeError, "'NoneType' object cannot be interpreted as an integer");
+        return NULL;
+    }
     if (int_arg_or(args[0], 0, &fd) < 0)
         return NULL;
     vm_tx_become_inevitable();
@@ -1966,6 +1986,10 @@ static Obj m_dup(Obj *args, size_t nargs, Obj kwnames)
 static Obj m_close(Obj *args, size_t nargs, Obj kwnames)
 {
     int fd;
+    if (IS_NONE(args[0])) {   /* int_arg_or would take None for the default */
+        err_set(E_TypeError, "'NoneType' object cannot be interpreted as an integer");
+        return NULL;
+    }
     if (int_arg_or(args[0], 0, &fd) < 0)
         return NULL;
     vm_tx_become_inevitable();
@@ -2048,7 +2072,9 @@ static Obj cmsg_common(Obj v, bool space)
     int64_t n;
     if (vm_index_i64(v, &n) < 0)
         return NULL;
-    if (n < 0 || n > INT32_MAX - 64) {
+    /* the result must fit a socklen_t as CPython checks it (31 bits) */
+    int64_t limit = space ? (int64_t)INT32_MAX - (int64_t)CMSG_SPACE(1) + 1 : (int64_t)INT32_MAX - (int64_t)CMSG_LEN(0);
+    if (n < 0 || n > limit) {
         err_format(E_OverflowError, "%s() argument out of range", space ? "CMSG_SPACE" : "CMSG_LEN");
         return NULL;
     }
