@@ -965,6 +965,10 @@ static Obj sock_sendall(Obj *args, size_t nargs, Obj kwnames)
 static Obj sock_sendto(Obj *args, size_t nargs, Obj kwnames)
 {
     SELF("sendto");
+    if (nargs < 3 || nargs > 4) {   /* CPython's own count message */
+        err_format(E_TypeError, "sendto() takes 2 or 3 arguments (%zu given)", nargs - 1);
+        return NULL;
+    }
     int flags = 0;
     Obj addr = args[2];
     if (nargs == 4) {
@@ -1440,7 +1444,7 @@ static const MethodDef socket_methods[] = {
     {"connect_ex", sock_connect_ex, METH_O, NULL},
     {"send", sock_send, METH_ARGS(1, 2), NULL},
     {"sendall", sock_sendall, METH_ARGS(1, 2), NULL},
-    {"sendto", sock_sendto, METH_ARGS(2, 3), NULL},
+    {"sendto", sock_sendto, METH_ARGS(0, 0xff), NULL},
     {"recv", sock_recv, METH_ARGS(1, 2), NULL},
     {"recvfrom", sock_recvfrom, METH_ARGS(1, 2), NULL},
     {"recv_into", sock_recv_into, METH_KW, NULL},
@@ -2073,7 +2077,7 @@ static Obj cmsg_common(Obj v, bool space)
     if (vm_index_i64(v, &n) < 0)
         return NULL;
     /* the result must fit a socklen_t as CPython checks it (31 bits) */
-    int64_t limit = space ? (int64_t)INT32_MAX - (int64_t)CMSG_SPACE(1) + 1 : (int64_t)INT32_MAX - (int64_t)CMSG_LEN(0);
+    int64_t limit = space ? (int64_t)INT32_MAX - (int64_t)CMSG_SPACE(1) : (int64_t)INT32_MAX - (int64_t)CMSG_LEN(0);
     if (n < 0 || n > limit) {
         err_format(E_OverflowError, "%s() argument out of range", space ? "CMSG_SPACE" : "CMSG_LEN");
         return NULL;
