@@ -264,6 +264,7 @@ static const struct {
     {"importlib.machinery", importlib_machinery_module_init},
     {"_imp", imp_module_init},
     {"_io", io_module_init},
+    {"_socket", socket_module_init},
     {"signal", signal_module_init},
     {"_signal", signal_module_init},
     {"binascii", binascii_module_init},

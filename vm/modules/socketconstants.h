@@ -1,0 +1,747 @@
+/* The integer constants of the _socket module that Linux defines (included
+ * once, by socketmodule.c, into its table): each only where the C library
+ * has it, as CPython does. */
+#ifdef AF_ALG
+    {"AF_ALG", AF_ALG},
+#endif
+#ifdef AF_APPLETALK
+    {"AF_APPLETALK", AF_APPLETALK},
+#endif
+#ifdef AF_ASH
+    {"AF_ASH", AF_ASH},
+#endif
+#ifdef AF_ATMPVC
+    {"AF_ATMPVC", AF_ATMPVC},
+#endif
+#ifdef AF_ATMSVC
+    {"AF_ATMSVC", AF_ATMSVC},
+#endif
+#ifdef AF_AX25
+    {"AF_AX25", AF_AX25},
+#endif
+#ifdef AF_BRIDGE
+    {"AF_BRIDGE", AF_BRIDGE},
+#endif
+#ifdef AF_CAN
+    {"AF_CAN", AF_CAN},
+#endif
+#ifdef AF_DECnet
+    {"AF_DECnet", AF_DECnet},
+#endif
+#ifdef AF_ECONET
+    {"AF_ECONET", AF_ECONET},
+#endif
+#ifdef AF_INET
+    {"AF_INET", AF_INET},
+#endif
+#ifdef AF_INET6
+    {"AF_INET6", AF_INET6},
+#endif
+#ifdef AF_IPX
+    {"AF_IPX", AF_IPX},
+#endif
+#ifdef AF_IRDA
+    {"AF_IRDA", AF_IRDA},
+#endif
+#ifdef AF_KEY
+    {"AF_KEY", AF_KEY},
+#endif
+#ifdef AF_LLC
+    {"AF_LLC", AF_LLC},
+#endif
+#ifdef AF_NETBEUI
+    {"AF_NETBEUI", AF_NETBEUI},
+#endif
+#ifdef AF_NETLINK
+    {"AF_NETLINK", AF_NETLINK},
+#endif
+#ifdef AF_NETROM
+    {"AF_NETROM", AF_NETROM},
+#endif
+#ifdef AF_PACKET
+    {"AF_PACKET", AF_PACKET},
+#endif
+#ifdef AF_PPPOX
+    {"AF_PPPOX", AF_PPPOX},
+#endif
+#ifdef AF_QIPCRTR
+    {"AF_QIPCRTR", AF_QIPCRTR},
+#endif
+#ifdef AF_RDS
+    {"AF_RDS", AF_RDS},
+#endif
+#ifdef AF_ROSE
+    {"AF_ROSE", AF_ROSE},
+#endif
+#ifdef AF_ROUTE
+    {"AF_ROUTE", AF_ROUTE},
+#endif
+#ifdef AF_SECURITY
+    {"AF_SECURITY", AF_SECURITY},
+#endif
+#ifdef AF_SNA
+    {"AF_SNA", AF_SNA},
+#endif
+#ifdef AF_TIPC
+    {"AF_TIPC", AF_TIPC},
+#endif
+#ifdef AF_UNIX
+    {"AF_UNIX", AF_UNIX},
+#endif
+#ifdef AF_UNSPEC
+    {"AF_UNSPEC", AF_UNSPEC},
+#endif
+#ifdef AF_VSOCK
+    {"AF_VSOCK", AF_VSOCK},
+#endif
+#ifdef AF_WANPIPE
+    {"AF_WANPIPE", AF_WANPIPE},
+#endif
+#ifdef AF_X25
+    {"AF_X25", AF_X25},
+#endif
+#ifdef AI_ADDRCONFIG
+    {"AI_ADDRCONFIG", AI_ADDRCONFIG},
+#endif
+#ifdef AI_ALL
+    {"AI_ALL", AI_ALL},
+#endif
+#ifdef AI_CANONNAME
+    {"AI_CANONNAME", AI_CANONNAME},
+#endif
+#ifdef AI_NUMERICHOST
+    {"AI_NUMERICHOST", AI_NUMERICHOST},
+#endif
+#ifdef AI_NUMERICSERV
+    {"AI_NUMERICSERV", AI_NUMERICSERV},
+#endif
+#ifdef AI_PASSIVE
+    {"AI_PASSIVE", AI_PASSIVE},
+#endif
+#ifdef AI_V4MAPPED
+    {"AI_V4MAPPED", AI_V4MAPPED},
+#endif
+#ifdef EAI_ADDRFAMILY
+    {"EAI_ADDRFAMILY", EAI_ADDRFAMILY},
+#endif
+#ifdef EAI_AGAIN
+    {"EAI_AGAIN", EAI_AGAIN},
+#endif
+#ifdef EAI_BADFLAGS
+    {"EAI_BADFLAGS", EAI_BADFLAGS},
+#endif
+#ifdef EAI_FAIL
+    {"EAI_FAIL", EAI_FAIL},
+#endif
+#ifdef EAI_FAMILY
+    {"EAI_FAMILY", EAI_FAMILY},
+#endif
+#ifdef EAI_MEMORY
+    {"EAI_MEMORY", EAI_MEMORY},
+#endif
+#ifdef EAI_NODATA
+    {"EAI_NODATA", EAI_NODATA},
+#endif
+#ifdef EAI_NONAME
+    {"EAI_NONAME", EAI_NONAME},
+#endif
+#ifdef EAI_OVERFLOW
+    {"EAI_OVERFLOW", EAI_OVERFLOW},
+#endif
+#ifdef EAI_SERVICE
+    {"EAI_SERVICE", EAI_SERVICE},
+#endif
+#ifdef EAI_SOCKTYPE
+    {"EAI_SOCKTYPE", EAI_SOCKTYPE},
+#endif
+#ifdef EAI_SYSTEM
+    {"EAI_SYSTEM", EAI_SYSTEM},
+#endif
+#ifdef INADDR_ALLHOSTS_GROUP
+    {"INADDR_ALLHOSTS_GROUP", INADDR_ALLHOSTS_GROUP},
+#endif
+#ifdef INADDR_ANY
+    {"INADDR_ANY", INADDR_ANY},
+#endif
+#ifdef INADDR_BROADCAST
+    {"INADDR_BROADCAST", INADDR_BROADCAST},
+#endif
+#ifdef INADDR_LOOPBACK
+    {"INADDR_LOOPBACK", INADDR_LOOPBACK},
+#endif
+#ifdef INADDR_MAX_LOCAL_GROUP
+    {"INADDR_MAX_LOCAL_GROUP", INADDR_MAX_LOCAL_GROUP},
+#endif
+#ifdef INADDR_NONE
+    {"INADDR_NONE", INADDR_NONE},
+#endif
+#ifdef INADDR_UNSPEC_GROUP
+    {"INADDR_UNSPEC_GROUP", INADDR_UNSPEC_GROUP},
+#endif
+#ifdef IPPORT_RESERVED
+    {"IPPORT_RESERVED", IPPORT_RESERVED},
+#endif
+#ifdef IPPORT_USERRESERVED
+    {"IPPORT_USERRESERVED", IPPORT_USERRESERVED},
+#endif
+#ifdef IPPROTO_AH
+    {"IPPROTO_AH", IPPROTO_AH},
+#endif
+#ifdef IPPROTO_DSTOPTS
+    {"IPPROTO_DSTOPTS", IPPROTO_DSTOPTS},
+#endif
+#ifdef IPPROTO_EGP
+    {"IPPROTO_EGP", IPPROTO_EGP},
+#endif
+#ifdef IPPROTO_ESP
+    {"IPPROTO_ESP", IPPROTO_ESP},
+#endif
+#ifdef IPPROTO_FRAGMENT
+    {"IPPROTO_FRAGMENT", IPPROTO_FRAGMENT},
+#endif
+#ifdef IPPROTO_GRE
+    {"IPPROTO_GRE", IPPROTO_GRE},
+#endif
+#ifdef IPPROTO_HOPOPTS
+    {"IPPROTO_HOPOPTS", IPPROTO_HOPOPTS},
+#endif
+#ifdef IPPROTO_ICMP
+    {"IPPROTO_ICMP", IPPROTO_ICMP},
+#endif
+#ifdef IPPROTO_ICMPV6
+    {"IPPROTO_ICMPV6", IPPROTO_ICMPV6},
+#endif
+#ifdef IPPROTO_IDP
+    {"IPPROTO_IDP", IPPROTO_IDP},
+#endif
+#ifdef IPPROTO_IGMP
+    {"IPPROTO_IGMP", IPPROTO_IGMP},
+#endif
+#ifdef IPPROTO_IP
+    {"IPPROTO_IP", IPPROTO_IP},
+#endif
+#ifdef IPPROTO_IPIP
+    {"IPPROTO_IPIP", IPPROTO_IPIP},
+#endif
+#ifdef IPPROTO_IPV6
+    {"IPPROTO_IPV6", IPPROTO_IPV6},
+#endif
+#ifdef IPPROTO_MPTCP
+    {"IPPROTO_MPTCP", IPPROTO_MPTCP},
+#endif
+#ifdef IPPROTO_NONE
+    {"IPPROTO_NONE", IPPROTO_NONE},
+#endif
+#ifdef IPPROTO_PIM
+    {"IPPROTO_PIM", IPPROTO_PIM},
+#endif
+#ifdef IPPROTO_PUP
+    {"IPPROTO_PUP", IPPROTO_PUP},
+#endif
+#ifdef IPPROTO_RAW
+    {"IPPROTO_RAW", IPPROTO_RAW},
+#endif
+#ifdef IPPROTO_ROUTING
+    {"IPPROTO_ROUTING", IPPROTO_ROUTING},
+#endif
+#ifdef IPPROTO_RSVP
+    {"IPPROTO_RSVP", IPPROTO_RSVP},
+#endif
+#ifdef IPPROTO_SCTP
+    {"IPPROTO_SCTP", IPPROTO_SCTP},
+#endif
+#ifdef IPPROTO_TCP
+    {"IPPROTO_TCP", IPPROTO_TCP},
+#endif
+#ifdef IPPROTO_TP
+    {"IPPROTO_TP", IPPROTO_TP},
+#endif
+#ifdef IPPROTO_UDP
+    {"IPPROTO_UDP", IPPROTO_UDP},
+#endif
+#ifdef IPPROTO_UDPLITE
+    {"IPPROTO_UDPLITE", IPPROTO_UDPLITE},
+#endif
+#ifdef IPV6_CHECKSUM
+    {"IPV6_CHECKSUM", IPV6_CHECKSUM},
+#endif
+#ifdef IPV6_DONTFRAG
+    {"IPV6_DONTFRAG", IPV6_DONTFRAG},
+#endif
+#ifdef IPV6_DSTOPTS
+    {"IPV6_DSTOPTS", IPV6_DSTOPTS},
+#endif
+#ifdef IPV6_HOPLIMIT
+    {"IPV6_HOPLIMIT", IPV6_HOPLIMIT},
+#endif
+#ifdef IPV6_HOPOPTS
+    {"IPV6_HOPOPTS", IPV6_HOPOPTS},
+#endif
+#ifdef IPV6_JOIN_GROUP
+    {"IPV6_JOIN_GROUP", IPV6_JOIN_GROUP},
+#endif
+#ifdef IPV6_LEAVE_GROUP
+    {"IPV6_LEAVE_GROUP", IPV6_LEAVE_GROUP},
+#endif
+#ifdef IPV6_MULTICAST_HOPS
+    {"IPV6_MULTICAST_HOPS", IPV6_MULTICAST_HOPS},
+#endif
+#ifdef IPV6_MULTICAST_IF
+    {"IPV6_MULTICAST_IF", IPV6_MULTICAST_IF},
+#endif
+#ifdef IPV6_MULTICAST_LOOP
+    {"IPV6_MULTICAST_LOOP", IPV6_MULTICAST_LOOP},
+#endif
+#ifdef IPV6_NEXTHOP
+    {"IPV6_NEXTHOP", IPV6_NEXTHOP},
+#endif
+#ifdef IPV6_PATHMTU
+    {"IPV6_PATHMTU", IPV6_PATHMTU},
+#endif
+#ifdef IPV6_PKTINFO
+    {"IPV6_PKTINFO", IPV6_PKTINFO},
+#endif
+#ifdef IPV6_RECVDSTOPTS
+    {"IPV6_RECVDSTOPTS", IPV6_RECVDSTOPTS},
+#endif
+#ifdef IPV6_RECVHOPLIMIT
+    {"IPV6_RECVHOPLIMIT", IPV6_RECVHOPLIMIT},
+#endif
+#ifdef IPV6_RECVHOPOPTS
+    {"IPV6_RECVHOPOPTS", IPV6_RECVHOPOPTS},
+#endif
+#ifdef IPV6_RECVPATHMTU
+    {"IPV6_RECVPATHMTU", IPV6_RECVPATHMTU},
+#endif
+#ifdef IPV6_RECVPKTINFO
+    {"IPV6_RECVPKTINFO", IPV6_RECVPKTINFO},
+#endif
+#ifdef IPV6_RECVRTHDR
+    {"IPV6_RECVRTHDR", IPV6_RECVRTHDR},
+#endif
+#ifdef IPV6_RECVTCLASS
+    {"IPV6_RECVTCLASS", IPV6_RECVTCLASS},
+#endif
+#ifdef IPV6_RTHDR
+    {"IPV6_RTHDR", IPV6_RTHDR},
+#endif
+#ifdef IPV6_RTHDRDSTOPTS
+    {"IPV6_RTHDRDSTOPTS", IPV6_RTHDRDSTOPTS},
+#endif
+#ifdef IPV6_RTHDR_TYPE_0
+    {"IPV6_RTHDR_TYPE_0", IPV6_RTHDR_TYPE_0},
+#endif
+#ifdef IPV6_TCLASS
+    {"IPV6_TCLASS", IPV6_TCLASS},
+#endif
+#ifdef IPV6_UNICAST_HOPS
+    {"IPV6_UNICAST_HOPS", IPV6_UNICAST_HOPS},
+#endif
+#ifdef IPV6_V6ONLY
+    {"IPV6_V6ONLY", IPV6_V6ONLY},
+#endif
+#ifdef IP_ADD_MEMBERSHIP
+    {"IP_ADD_MEMBERSHIP", IP_ADD_MEMBERSHIP},
+#endif
+#ifdef IP_BIND_ADDRESS_NO_PORT
+    {"IP_BIND_ADDRESS_NO_PORT", IP_BIND_ADDRESS_NO_PORT},
+#endif
+#ifdef IP_DEFAULT_MULTICAST_LOOP
+    {"IP_DEFAULT_MULTICAST_LOOP", IP_DEFAULT_MULTICAST_LOOP},
+#endif
+#ifdef IP_DEFAULT_MULTICAST_TTL
+    {"IP_DEFAULT_MULTICAST_TTL", IP_DEFAULT_MULTICAST_TTL},
+#endif
+#ifdef IP_DROP_MEMBERSHIP
+    {"IP_DROP_MEMBERSHIP", IP_DROP_MEMBERSHIP},
+#endif
+#ifdef IP_HDRINCL
+    {"IP_HDRINCL", IP_HDRINCL},
+#endif
+#ifdef IP_MAX_MEMBERSHIPS
+    {"IP_MAX_MEMBERSHIPS", IP_MAX_MEMBERSHIPS},
+#endif
+#ifdef IP_MULTICAST_IF
+    {"IP_MULTICAST_IF", IP_MULTICAST_IF},
+#endif
+#ifdef IP_MULTICAST_LOOP
+    {"IP_MULTICAST_LOOP", IP_MULTICAST_LOOP},
+#endif
+#ifdef IP_MULTICAST_TTL
+    {"IP_MULTICAST_TTL", IP_MULTICAST_TTL},
+#endif
+#ifdef IP_OPTIONS
+    {"IP_OPTIONS", IP_OPTIONS},
+#endif
+#ifdef IP_RECVOPTS
+    {"IP_RECVOPTS", IP_RECVOPTS},
+#endif
+#ifdef IP_RECVRETOPTS
+    {"IP_RECVRETOPTS", IP_RECVRETOPTS},
+#endif
+#ifdef IP_RECVTOS
+    {"IP_RECVTOS", IP_RECVTOS},
+#endif
+#ifdef IP_RETOPTS
+    {"IP_RETOPTS", IP_RETOPTS},
+#endif
+#ifdef IP_TOS
+    {"IP_TOS", IP_TOS},
+#endif
+#ifdef IP_TRANSPARENT
+    {"IP_TRANSPARENT", IP_TRANSPARENT},
+#endif
+#ifdef IP_TTL
+    {"IP_TTL", IP_TTL},
+#endif
+#ifdef MSG_CMSG_CLOEXEC
+    {"MSG_CMSG_CLOEXEC", MSG_CMSG_CLOEXEC},
+#endif
+#ifdef MSG_CONFIRM
+    {"MSG_CONFIRM", MSG_CONFIRM},
+#endif
+#ifdef MSG_CTRUNC
+    {"MSG_CTRUNC", MSG_CTRUNC},
+#endif
+#ifdef MSG_DONTROUTE
+    {"MSG_DONTROUTE", MSG_DONTROUTE},
+#endif
+#ifdef MSG_DONTWAIT
+    {"MSG_DONTWAIT", MSG_DONTWAIT},
+#endif
+#ifdef MSG_EOR
+    {"MSG_EOR", MSG_EOR},
+#endif
+#ifdef MSG_ERRQUEUE
+    {"MSG_ERRQUEUE", MSG_ERRQUEUE},
+#endif
+#ifdef MSG_FASTOPEN
+    {"MSG_FASTOPEN", MSG_FASTOPEN},
+#endif
+#ifdef MSG_MORE
+    {"MSG_MORE", MSG_MORE},
+#endif
+#ifdef MSG_NOSIGNAL
+    {"MSG_NOSIGNAL", MSG_NOSIGNAL},
+#endif
+#ifdef MSG_OOB
+    {"MSG_OOB", MSG_OOB},
+#endif
+#ifdef MSG_PEEK
+    {"MSG_PEEK", MSG_PEEK},
+#endif
+#ifdef MSG_TRUNC
+    {"MSG_TRUNC", MSG_TRUNC},
+#endif
+#ifdef MSG_WAITALL
+    {"MSG_WAITALL", MSG_WAITALL},
+#endif
+#ifdef NI_DGRAM
+    {"NI_DGRAM", NI_DGRAM},
+#endif
+#ifdef NI_MAXHOST
+    {"NI_MAXHOST", NI_MAXHOST},
+#endif
+#ifdef NI_MAXSERV
+    {"NI_MAXSERV", NI_MAXSERV},
+#endif
+#ifdef NI_NAMEREQD
+    {"NI_NAMEREQD", NI_NAMEREQD},
+#endif
+#ifdef NI_NOFQDN
+    {"NI_NOFQDN", NI_NOFQDN},
+#endif
+#ifdef NI_NUMERICHOST
+    {"NI_NUMERICHOST", NI_NUMERICHOST},
+#endif
+#ifdef NI_NUMERICSERV
+    {"NI_NUMERICSERV", NI_NUMERICSERV},
+#endif
+#ifdef PF_CAN
+    {"PF_CAN", PF_CAN},
+#endif
+#ifdef PF_PACKET
+    {"PF_PACKET", PF_PACKET},
+#endif
+#ifdef PF_RDS
+    {"PF_RDS", PF_RDS},
+#endif
+#ifdef SCM_CREDENTIALS
+    {"SCM_CREDENTIALS", SCM_CREDENTIALS},
+#endif
+#ifdef SCM_J1939_DEST_ADDR
+    {"SCM_J1939_DEST_ADDR", SCM_J1939_DEST_ADDR},
+#endif
+#ifdef SCM_J1939_DEST_NAME
+    {"SCM_J1939_DEST_NAME", SCM_J1939_DEST_NAME},
+#endif
+#ifdef SCM_J1939_ERRQUEUE
+    {"SCM_J1939_ERRQUEUE", SCM_J1939_ERRQUEUE},
+#endif
+#ifdef SCM_J1939_PRIO
+    {"SCM_J1939_PRIO", SCM_J1939_PRIO},
+#endif
+#ifdef SCM_RIGHTS
+    {"SCM_RIGHTS", SCM_RIGHTS},
+#endif
+#ifdef SHUT_RD
+    {"SHUT_RD", SHUT_RD},
+#endif
+#ifdef SHUT_RDWR
+    {"SHUT_RDWR", SHUT_RDWR},
+#endif
+#ifdef SHUT_WR
+    {"SHUT_WR", SHUT_WR},
+#endif
+#ifdef SOCK_CLOEXEC
+    {"SOCK_CLOEXEC", SOCK_CLOEXEC},
+#endif
+#ifdef SOCK_DGRAM
+    {"SOCK_DGRAM", SOCK_DGRAM},
+#endif
+#ifdef SOCK_NONBLOCK
+    {"SOCK_NONBLOCK", SOCK_NONBLOCK},
+#endif
+#ifdef SOCK_RAW
+    {"SOCK_RAW", SOCK_RAW},
+#endif
+#ifdef SOCK_RDM
+    {"SOCK_RDM", SOCK_RDM},
+#endif
+#ifdef SOCK_SEQPACKET
+    {"SOCK_SEQPACKET", SOCK_SEQPACKET},
+#endif
+#ifdef SOCK_STREAM
+    {"SOCK_STREAM", SOCK_STREAM},
+#endif
+#ifdef SOL_ALG
+    {"SOL_ALG", SOL_ALG},
+#endif
+#ifdef SOL_CAN_BASE
+    {"SOL_CAN_BASE", SOL_CAN_BASE},
+#endif
+#ifdef SOL_CAN_RAW
+    {"SOL_CAN_RAW", SOL_CAN_RAW},
+#endif
+#ifdef SOL_IP
+    {"SOL_IP", SOL_IP},
+#endif
+#ifdef SOL_RDS
+    {"SOL_RDS", SOL_RDS},
+#endif
+#ifdef SOL_SOCKET
+    {"SOL_SOCKET", SOL_SOCKET},
+#endif
+#ifdef SOL_TCP
+    {"SOL_TCP", SOL_TCP},
+#endif
+#ifdef SOL_TIPC
+    {"SOL_TIPC", SOL_TIPC},
+#endif
+#ifdef SOL_UDP
+    {"SOL_UDP", SOL_UDP},
+#endif
+#ifdef SOMAXCONN
+    {"SOMAXCONN", SOMAXCONN},
+#endif
+#ifdef SO_ACCEPTCONN
+    {"SO_ACCEPTCONN", SO_ACCEPTCONN},
+#endif
+#ifdef SO_BINDTODEVICE
+    {"SO_BINDTODEVICE", SO_BINDTODEVICE},
+#endif
+#ifdef SO_BROADCAST
+    {"SO_BROADCAST", SO_BROADCAST},
+#endif
+#ifdef SO_DEBUG
+    {"SO_DEBUG", SO_DEBUG},
+#endif
+#ifdef SO_DOMAIN
+    {"SO_DOMAIN", SO_DOMAIN},
+#endif
+#ifdef SO_DONTROUTE
+    {"SO_DONTROUTE", SO_DONTROUTE},
+#endif
+#ifdef SO_ERROR
+    {"SO_ERROR", SO_ERROR},
+#endif
+#ifdef SO_INCOMING_CPU
+    {"SO_INCOMING_CPU", SO_INCOMING_CPU},
+#endif
+#ifdef SO_J1939_ERRQUEUE
+    {"SO_J1939_ERRQUEUE", SO_J1939_ERRQUEUE},
+#endif
+#ifdef SO_J1939_FILTER
+    {"SO_J1939_FILTER", SO_J1939_FILTER},
+#endif
+#ifdef SO_J1939_PROMISC
+    {"SO_J1939_PROMISC", SO_J1939_PROMISC},
+#endif
+#ifdef SO_J1939_SEND_PRIO
+    {"SO_J1939_SEND_PRIO", SO_J1939_SEND_PRIO},
+#endif
+#ifdef SO_KEEPALIVE
+    {"SO_KEEPALIVE", SO_KEEPALIVE},
+#endif
+#ifdef SO_LINGER
+    {"SO_LINGER", SO_LINGER},
+#endif
+#ifdef SO_MARK
+    {"SO_MARK", SO_MARK},
+#endif
+#ifdef SO_OOBINLINE
+    {"SO_OOBINLINE", SO_OOBINLINE},
+#endif
+#ifdef SO_PASSCRED
+    {"SO_PASSCRED", SO_PASSCRED},
+#endif
+#ifdef SO_PASSSEC
+    {"SO_PASSSEC", SO_PASSSEC},
+#endif
+#ifdef SO_PEERCRED
+    {"SO_PEERCRED", SO_PEERCRED},
+#endif
+#ifdef SO_PEERSEC
+    {"SO_PEERSEC", SO_PEERSEC},
+#endif
+#ifdef SO_PRIORITY
+    {"SO_PRIORITY", SO_PRIORITY},
+#endif
+#ifdef SO_PROTOCOL
+    {"SO_PROTOCOL", SO_PROTOCOL},
+#endif
+#ifdef SO_RCVBUF
+    {"SO_RCVBUF", SO_RCVBUF},
+#endif
+#ifdef SO_RCVLOWAT
+    {"SO_RCVLOWAT", SO_RCVLOWAT},
+#endif
+#ifdef SO_RCVTIMEO
+    {"SO_RCVTIMEO", SO_RCVTIMEO},
+#endif
+#ifdef SO_REUSEADDR
+    {"SO_REUSEADDR", SO_REUSEADDR},
+#endif
+#ifdef SO_REUSEPORT
+    {"SO_REUSEPORT", SO_REUSEPORT},
+#endif
+#ifdef SO_SNDBUF
+    {"SO_SNDBUF", SO_SNDBUF},
+#endif
+#ifdef SO_SNDLOWAT
+    {"SO_SNDLOWAT", SO_SNDLOWAT},
+#endif
+#ifdef SO_SNDTIMEO
+    {"SO_SNDTIMEO", SO_SNDTIMEO},
+#endif
+#ifdef SO_TYPE
+    {"SO_TYPE", SO_TYPE},
+#endif
+#ifdef SO_VM_SOCKETS_BUFFER_MAX_SIZE
+    {"SO_VM_SOCKETS_BUFFER_MAX_SIZE", SO_VM_SOCKETS_BUFFER_MAX_SIZE},
+#endif
+#ifdef SO_VM_SOCKETS_BUFFER_MIN_SIZE
+    {"SO_VM_SOCKETS_BUFFER_MIN_SIZE", SO_VM_SOCKETS_BUFFER_MIN_SIZE},
+#endif
+#ifdef SO_VM_SOCKETS_BUFFER_SIZE
+    {"SO_VM_SOCKETS_BUFFER_SIZE", SO_VM_SOCKETS_BUFFER_SIZE},
+#endif
+#ifdef TCP_CONGESTION
+    {"TCP_CONGESTION", TCP_CONGESTION},
+#endif
+#ifdef TCP_CORK
+    {"TCP_CORK", TCP_CORK},
+#endif
+#ifdef TCP_DEFER_ACCEPT
+    {"TCP_DEFER_ACCEPT", TCP_DEFER_ACCEPT},
+#endif
+#ifdef TCP_FASTOPEN
+    {"TCP_FASTOPEN", TCP_FASTOPEN},
+#endif
+#ifdef TCP_INFO
+    {"TCP_INFO", TCP_INFO},
+#endif
+#ifdef TCP_KEEPCNT
+    {"TCP_KEEPCNT", TCP_KEEPCNT},
+#endif
+#ifdef TCP_KEEPIDLE
+    {"TCP_KEEPIDLE", TCP_KEEPIDLE},
+#endif
+#ifdef TCP_KEEPINTVL
+    {"TCP_KEEPINTVL", TCP_KEEPINTVL},
+#endif
+#ifdef TCP_LINGER2
+    {"TCP_LINGER2", TCP_LINGER2},
+#endif
+#ifdef TCP_MAXSEG
+    {"TCP_MAXSEG", TCP_MAXSEG},
+#endif
+#ifdef TCP_NODELAY
+    {"TCP_NODELAY", TCP_NODELAY},
+#endif
+#ifdef TCP_NOTSENT_LOWAT
+    {"TCP_NOTSENT_LOWAT", TCP_NOTSENT_LOWAT},
+#endif
+#ifdef TCP_QUICKACK
+    {"TCP_QUICKACK", TCP_QUICKACK},
+#endif
+#ifdef TCP_SYNCNT
+    {"TCP_SYNCNT", TCP_SYNCNT},
+#endif
+#ifdef TCP_USER_TIMEOUT
+    {"TCP_USER_TIMEOUT", TCP_USER_TIMEOUT},
+#endif
+#ifdef TCP_WINDOW_CLAMP
+    {"TCP_WINDOW_CLAMP", TCP_WINDOW_CLAMP},
+#endif
+#ifdef UDPLITE_RECV_CSCOV
+    {"UDPLITE_RECV_CSCOV", UDPLITE_RECV_CSCOV},
+#endif
+#ifdef UDPLITE_SEND_CSCOV
+    {"UDPLITE_SEND_CSCOV", UDPLITE_SEND_CSCOV},
+#endif
+#ifdef NETLINK_CRYPTO
+    {"NETLINK_CRYPTO", NETLINK_CRYPTO},
+#endif
+#ifdef NETLINK_DNRTMSG
+    {"NETLINK_DNRTMSG", NETLINK_DNRTMSG},
+#endif
+#ifdef NETLINK_FIREWALL
+    {"NETLINK_FIREWALL", NETLINK_FIREWALL},
+#endif
+#ifdef NETLINK_IP6_FW
+    {"NETLINK_IP6_FW", NETLINK_IP6_FW},
+#endif
+#ifdef NETLINK_NFLOG
+    {"NETLINK_NFLOG", NETLINK_NFLOG},
+#endif
+#ifdef NETLINK_ROUTE
+    {"NETLINK_ROUTE", NETLINK_ROUTE},
+#endif
+#ifdef NETLINK_USERSOCK
+    {"NETLINK_USERSOCK", NETLINK_USERSOCK},
+#endif
+#ifdef NETLINK_XFRM
+    {"NETLINK_XFRM", NETLINK_XFRM},
+#endif
+#ifdef PACKET_BROADCAST
+    {"PACKET_BROADCAST", PACKET_BROADCAST},
+#endif
+#ifdef PACKET_FASTROUTE
+    {"PACKET_FASTROUTE", PACKET_FASTROUTE},
+#endif
+#ifdef PACKET_HOST
+    {"PACKET_HOST", PACKET_HOST},
+#endif
+#ifdef PACKET_LOOPBACK
+    {"PACKET_LOOPBACK", PACKET_LOOPBACK},
+#endif
+#ifdef PACKET_MULTICAST
+    {"PACKET_MULTICAST", PACKET_MULTICAST},
+#endif
+#ifdef PACKET_OTHERHOST
+    {"PACKET_OTHERHOST", PACKET_OTHERHOST},
+#endif
+#ifdef PACKET_OUTGOING
+    {"PACKET_OUTGOING", PACKET_OUTGOING},
+#endif
