@@ -8,7 +8,7 @@ import subprocess
 import pytest
 
 from conftest import BUILD, REF_PYTHON, ROOT
-from test_stdlib_compile import STDLIB, ensure_stdlib
+from test_stdlib_compile import ensure_stdlib, stdlib_files
 
 DRIVER = ROOT / "tests" / "stdlib" / "ast_all.py"
 
@@ -16,7 +16,7 @@ DRIVER = ROOT / "tests" / "stdlib" / "ast_all.py"
 @pytest.mark.parametrize("exe", ["tmpy-gil"])
 def test_ast_of_every_stdlib_file(exe):
     ensure_stdlib()
-    files = sorted(str(p) for p in STDLIB.rglob("*.py") if not any(d.endswith("-packages") for d in p.parts))
+    files = stdlib_files()
     assert len(files) > 600
     listing = "\n".join(files) + "\n"
     ref = subprocess.run([REF_PYTHON, str(DRIVER)], input=listing, capture_output=True, text=True, timeout=900)
