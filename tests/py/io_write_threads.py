@@ -1,8 +1,8 @@
-# Threads writing one file through each of its layers at once: the
-# TextIOWrapper (print()'s path to sys.stdout), its BufferedWriter and its
-# FileIO, and a TextIOWrapper in another encoding (the Python layer) over a
-# second file: no line lost, torn or doubled. (One write() per line: CPython's
-# print() writes the line and its end separately, which threads may split.)
+# Threads writing files through each layer at once: a BufferedWriter and a
+# FileIO shared by all threads (unlocked), and TextIOWrapper files in two
+# encodings (utf-8 in C, latin-1 in the Python layer) written under a lock
+# (CPython's own text layer tears lines written at once): no line lost, torn or
+# doubled. (One write() per line: print() writes the line and its end apart.)
 import os
 import sys
 import threading
@@ -12,9 +12,11 @@ path = "/tmp/tmpy_io_write_threads_%d.txt" % os.getpid()
 path2 = path + ".latin1"
 
 
-def check(p, encoding, ways):
-    with open(p, encoding=encoding) as f:
-        lines = f.read().splitlines()
+def check(p, encoding, ways, also=None):
+    lines = []
+    for name in (p, *also) if also else (p,):
+        with open(name, encoding=encoding) as f:
+            lines += f.read().splitlines()
     seen = set()
     ok = True
     for line in lines:
@@ -27,6 +29,18 @@ def check(p, encoding, ways):
 
 f = open(path, "w", encoding="utf-8")
 g = open(path2, "w", encoding="latin-1")
+# Raw writes get their own file: mixed into f they could land between the two
+# parts of a line its BufferedWriter flushes in two chunks (CPython too).
+path3 = path + ".raw"
+h = open(path3, "wb", buffering=0)
+# Buffered writes too: CPython's TextIOWrapper and its BufferedWriter written
+# from threads at once can tear a line (its text layer hands the buffer
+# chunks of pending lines while another thread writes to the buffer).
+path4 = path + ".buffered"
+b = open(path4, "wb")
+# And CPython's TextIOWrapper itself tears lines written from threads at once
+# (its pending chunks are not under a lock): text writes take a lock.
+text_lock = threading.Lock()
 
 
 def writer(k):
@@ -34,12 +48,14 @@ def writer(k):
         line = f"thread {k} line {i} {'é' * (i % 23)}"
         way = (k + i) % 3
         if way == 0:
-            f.write(line + "\n")
+            with text_lock:
+                f.write(line + "\n")
         elif way == 1:
-            f.buffer.write((line + "\n").encode())
+            b.write((line + "\n").encode())
         else:
-            f.buffer.raw.write((line + "\n").encode())
-        g.write(line + "\n")
+            h.write((line + "\n").encode())
+        with text_lock:
+            g.write(line + "\n")
 
 
 ts = [threading.Thread(target=writer, args=(k,)) for k in range(NTHREADS)]
@@ -49,9 +65,13 @@ for t in ts:
     t.join()
 f.close()
 g.close()
-check(path, "utf-8", 1)
+h.close()
+b.close()
+check(path, "utf-8", 1, also=(path3, path4))
 check(path2, "latin-1", 1)
 os.remove(path)
 os.remove(path2)
+os.remove(path3)
+os.remove(path4)
 raw = getattr(sys.stdout.buffer, "raw", sys.stdout.buffer)   # no BufferedWriter when unbuffered (-u)
 print(type(sys.stdout).__name__, type(sys.stdout.buffer).__name__, type(raw).__name__, sys.stdout.write_through)
