@@ -36,7 +36,6 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "../../runtime/park.h"
 
 static TypeObj *T_socket;
 static TypeObj *E_herror, *E_gaierror;
