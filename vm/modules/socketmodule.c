@@ -36,7 +36,6 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-
 static TypeObj *T_socket;
 static TypeObj *E_herror, *E_gaierror;
 /* socket.setdefaulttimeout(): nanoseconds, -1 for None. Written only by an
