@@ -351,8 +351,52 @@ static Obj t_ctime(Obj *args, size_t nargs, Obj kwnames)
     return format_asctime(&tmv);
 }
 
+/* time.get_clock_info(name): what each clock function reads, as CPython
+ * reports it on Linux (tmpy's clocks are the same clock_gettime calls). */
+static Obj t_get_clock_info(Obj *args, size_t nargs, Obj kwnames)
+{
+    static const struct { const char *name, *impl; clockid_t id; bool monotonic, adjustable; } clocks[] = {
+        {"time", "clock_gettime(CLOCK_REALTIME)", CLOCK_REALTIME, false, true},
+        {"monotonic", "clock_gettime(CLOCK_MONOTONIC)", CLOCK_MONOTONIC, true, false},
+        {"perf_counter", "clock_gettime(CLOCK_MONOTONIC)", CLOCK_MONOTONIC, true, false},
+        {"process_time", "clock_gettime(CLOCK_PROCESS_CPUTIME_ID)", CLOCK_PROCESS_CPUTIME_ID, true, false},
+        {"thread_time", "clock_gettime(CLOCK_THREAD_CPUTIME_ID)", CLOCK_THREAD_CPUTIME_ID, true, false},
+    };
+    if (!IS_STR(args[0])) {
+        err_format(E_TypeError, "get_clock_info() argument must be str, not %s", type_name(args[0]));
+        return NULL;
+    }
+    for (size_t i = 0; i < sizeof clocks / sizeof clocks[0]; i++) {
+        if (!str_eq_cstr(args[0], clocks[i].name))
+            continue;
+        struct timespec res;
+        double resolution = clock_getres(clocks[i].id, &res) == 0 ? (double)res.tv_sec + (double)res.tv_nsec * 1e-9
+                                                                  : 1e-9;
+        Obj *r = vm_roots(4);
+        Obj ns = NULL;
+        r[0] = namespace_new();
+        r[1] = r[0] ? str_from_cstr(clocks[i].impl) : NULL;
+        r[2] = r[1] ? float_new(resolution) : NULL;
+        static const char *const fields[] = {"implementation", "monotonic", "adjustable", "resolution"};
+        bool ok = r[2] != NULL;
+        for (int f = 0; ok && f < 4; f++) {
+            r[3] = str_from_cstr(fields[f]);
+            Obj v = f == 0 ? r[1] : f == 1 ? (clocks[i].monotonic ? g_True : g_False)
+                  : f == 2 ? (clocks[i].adjustable ? g_True : g_False) : r[2];
+            ok = r[3] && vm_setattr(r[0], r[3], v) == 0;
+        }
+        if (ok)
+            ns = r[0];
+        vm_unroots(r);
+        return ns;
+    }
+    err_set(E_ValueError, "unknown clock");
+    return NULL;
+}
+
 static const MethodDef time_functions[] = {
     {"time", t_time, METH_NOARGS, NULL},
+    {"get_clock_info", t_get_clock_info, METH_O, NULL},
     {"time_ns", t_time_ns, METH_NOARGS, NULL},
     {"perf_counter", t_perf_counter, METH_NOARGS, NULL},
     {"perf_counter_ns", t_perf_counter_ns, METH_NOARGS, NULL},
