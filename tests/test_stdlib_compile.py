@@ -30,15 +30,21 @@ def ensure_stdlib():
     pytest.fail(f"CPython 3.11's standard library is not in {STDLIB}: apt-get install {' '.join(PACKAGES)}")
 
 
+# What Debian's libpython3.11-testsuite installs besides test/ (lib2to3's test
+# data is Python 2 that CPython refuses too).
+TESTSUITE_DIRS = {("ctypes", "test"), ("distutils", "tests"), ("idlelib", "idle_test"), ("lib2to3", "tests"),
+                  ("tkinter", "test"), ("unittest", "test")}
+
 
 def stdlib_files():
     """The library's .py files: not site-packages, and not CPython's own test
-    package (libpython3.11-testsuite, which tests/cpython runs; its sources
-    include files with broken coding declarations that only CPython's test
-    of the tokenizer reads, and parsing them all would double this test)."""
+    package and the other test folders of libpython3.11-testsuite (tests/cpython
+    runs them; their sources include files with broken coding declarations
+    that only CPython's tokenizer tests read, and Python 2 data)."""
     top = len(STDLIB.parts)
     return sorted(str(p) for p in STDLIB.rglob("*.py")
-                  if not any(d.endswith("-packages") for d in p.parts) and p.parts[top] != "test")
+                  if not any(d.endswith("-packages") for d in p.parts) and p.parts[top] != "test"
+                  and not (len(p.parts) > top + 1 and (p.parts[top], p.parts[top + 1]) in TESTSUITE_DIRS))
 
 @pytest.mark.parametrize("exe", ["tmpy-gil", "tmpy"])
 def test_compiles_every_stdlib_file(exe):
