@@ -1,3 +1,0 @@
-#!/bin/sh
-# seed 103667, config seg4
-cd "$(dirname "$0")" && PYTHONHASHSEED=0 TMPY_SEGMENTS=4 TMPY_STM_CHECK=1 TMPY_STM_INJECT_ABORTS=0.01:29 TMPY_TXLEN=2 timeout 60 ../../../../build/tmpy prog.py
