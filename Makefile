@@ -45,7 +45,7 @@ CTESTS     := $(GIL_TESTS:%=$(BUILD)/tests/%) $(STM_TESTS:%=$(BUILD)/tests/%-stm
 BENCHES    := $(patsubst bench/%.c,$(BUILD)/bench/%,$(wildcard bench/*.c))
 DEMO       := $(BUILD)/bench/tmrt_demo $(BUILD)/bench/parallel_demo $(BUILD)/bench/parallel_demo-stm
 
-.PHONY: all test demo bench check-valgrind clean setup
+.PHONY: all test test-packages demo bench check-valgrind clean setup
 all: $(LIB_GIL) $(LIB_STM) $(DEMO) $(TMPY_GIL) $(TMPY_STM)
 
 $(BUILD)/gil/%.o: runtime/%.c $(RT_HDR)
@@ -125,6 +125,12 @@ setup:
 
 test: setup all $(CTESTS)
 	python3 -m pytest -q tests
+
+# Popular packages' own test suites under both builds (tests/packages/; downloads
+# cached in ~/.cache/tmpy-packages; minutes): not part of `make test` (there,
+# TMPY_PACKAGE_TESTS=1 runs them as tests/test_packages.py).
+test-packages: setup all
+	python3 tests/packages/run.py --out bench/results/packages.txt
 
 bench: $(BENCHES) $(TMPY_GIL) $(TMPY_STM)
 	bench/run.sh
