@@ -39,6 +39,7 @@ static struct segtx {
     uintptr_t conflict_site;   /* where the other side of that conflict was (tm_set_site_hook; statistics) */
     uintptr_t tx_site;         /* the yield point the running transaction started at (statistics) */
     bool unique;               /* tm_become_globally_unique: its commit aborts every other transaction */
+    bool fresh;                /* waits to become inevitable having read nothing (tm_become_inevitable_fresh) */
 } segtx[TM_MAX_SEGMENTS + 1];
 
 /* The type id of the object at segment offset so, as committed. */
@@ -692,7 +693,7 @@ void tm_commit_transaction(void)
      * alongside goes on (everyone else is inevitable-free: we are it). */
     if (segtx[seg].unique)
         for (int k = 0; k < o.ntx; k++)
-            if (!segtx[o.tx[k]].must_abort) {
+            if (!segtx[o.tx[k]].must_abort && !segtx[o.tx[k]].fresh) {   /* fresh: read nothing */
                 segtx[o.tx[k]].must_abort = TM_ABORT_RARE_WRITE;
                 segtx[o.tx[k]].conflict_site = here();
             }
@@ -796,7 +797,7 @@ static void reshare_for_solo(int seg)
 /* Solo only where the embedder asked for it (tm_become_solo): a plain
  * inevitable transaction must not keep other threads from starting theirs
  * (one may wait inside it for another thread's transaction). */
-static void become_inevitable(bool solo_wanted)
+static void become_inevitable(bool solo_wanted, bool fresh)
 {
     int seg = tm_self.segment;
     TM_ASSERT(seg > 0);
@@ -807,7 +808,9 @@ static void become_inevitable(bool solo_wanted)
     if (inevitable_seg || sync_requester || inevitable_queued) {
         uint64_t t0 = tm_wait_begin();
         inevitable_queue[inevitable_queued++] = seg;
+        segtx[seg].fresh = fresh;
         cause = park_until(inevitable_turn, (void *)(intptr_t)seg);
+        segtx[seg].fresh = false;
         inevitable_dequeue(seg);
         if (inevitable_queued)
             sync_broadcast();   /* the next in line, if this one aborts */
@@ -836,7 +839,9 @@ static void become_inevitable(bool solo_wanted)
  * thread's (a scripted reader, a thread it joins inside an atomic block),
  * which a solo one keeps from starting. A serialised thread goes solo at
  * its transaction's start instead (tm_become_solo, from the embedder). */
-void tm_become_inevitable(void) { become_inevitable(false); }
+void tm_become_inevitable(void) { become_inevitable(false, false); }
+
+void tm_become_inevitable_fresh(void) { become_inevitable(false, true); }
 
 void tm_become_globally_unique(void)
 {
@@ -859,7 +864,7 @@ bool tm_become_solo(void)
     pthread_mutex_unlock(&sync_lock);
     if (!alone)
         return false;
-    become_inevitable(true);   /* solo, unless a thread attached meanwhile */
+    become_inevitable(true, false);   /* solo, unless a thread attached meanwhile */
     bool solo = __atomic_load_n(&solo_seg, __ATOMIC_RELAXED) == seg;
     if (solo && tm_self.cm_token)
         STAT(SOLO_SERIALISED)++;

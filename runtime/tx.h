@@ -154,6 +154,11 @@ void tm_set_site_hook(uintptr_t (*hook)(void));
     do { (void)__builtin_setjmp(tm_self.abort_jmp); tm_start_transaction_after_setjmp(); } while (0)
 void tm_commit_transaction(void);
 void tm_become_inevitable(void);
+/* tm_become_inevitable() right after tm_start_transaction(), before the
+ * transaction has read anything (an embedder's retry that falls back to
+ * inevitable at once): while it waits, a globally unique commit need not
+ * abort it, so a stream of rare writes cannot keep it from its turn. */
+void tm_become_inevitable_fresh(void);
 bool tm_is_inevitable(void);
 __attribute__((noreturn)) void tm_abort_transaction(void);
 /* Become inevitable, and abort at commit every other transaction then

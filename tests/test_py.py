@@ -264,10 +264,7 @@ def test_program_stm_barrier_check(path):
 
 # Known bugs this variant finds, named until fixed (the run still happens:
 # a fix shows as XPASS).
-MOVE_ABORTS_KNOWN = {
-    "io_file_text_random": "the C text layer's tell() can go negative after aborts in move mode "
-                           "(TMPY_STM_INJECT_ABORTS=0.01:2011): found 2026-12-06, to fix",
-}
+MOVE_ABORTS_KNOWN = {}
 
 
 @pytest.mark.skipif(os.environ.get("TMPY_PY_MOVE") == "0", reason="TMPY_PY_MOVE=0")

@@ -456,6 +456,7 @@ static int flush_state(Obj st)
 /* Unread buffered input of a read/write file is given back before writing. */
 static int drop_read_buffer(Obj st)
 {
+    vm_tx_become_inevitable();   /* moves the descriptor's offset (see m_seek) */
     FileObj *f = FO(st);
     int64_t unread = f->rlen - f->rpos;
     if (unread > 0 && lseek((int)f->fd, -unread, SEEK_CUR) < 0) {
@@ -1816,6 +1817,10 @@ static Obj m_seek(Obj *args, size_t nargs, Obj kwnames)
             goto out;
         }
     }
+    /* The descriptor's offset is kernel state an abort cannot take back: a
+     * retry would move a relative seek twice, and a tell() before it would
+     * read the new offset against the restored buffer (issue 21). */
+    vm_tx_become_inevitable();
     Obj st = fstate(v);
     if (flush_state(st) < 0)
         goto out;
@@ -1850,6 +1855,7 @@ static Obj m_truncate(Obj *args, size_t nargs, Obj kwnames)
     Obj v = check_writable(a[0], "truncate");
     if (!v)
         goto out;
+    vm_tx_become_inevitable();   /* a file's length, like its offset, is not undone by an abort */
     Obj st = fstate(v);
     if (flush_state(st) < 0)
         goto out;

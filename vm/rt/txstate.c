@@ -369,9 +369,15 @@ void vm_tx_print_stats(void)
 }
 
 /* After this many aborts in a row a thread runs its transaction inevitable
- * (as the papers fall back to the GIL): no livelock. */
+ * (as the papers fall back to the GIL): no livelock. A long transaction
+ * falls back sooner, once its aborts in a row have lost this much time: a
+ * 30 ms `with tm.atomic:` block that a stream of rare writes keeps aborting
+ * lost 8 x 30 ms per block before (issue 21's matrix, the finalizer
+ * reproducer at 2 and 4 segments, over 5x tmpy-gil's time). */
 #define ABORTS_BEFORE_INEVITABLE 8
+#define LOST_NS_BEFORE_INEVITABLE 2000000
 static __thread int aborts_in_a_row;
+static __thread uint64_t ticks_lost_in_a_row;
 
 /* Right after a transaction started at a yield point: a fresh snapshot, or
  * (the log is not empty: the transaction aborted) the saved state back. */
@@ -471,15 +477,22 @@ void vm_tx_started(void)
         vm_tx_countdown = tm_tx_serialised() ? vm_tx_length + 1 : (int)tm_stm_tx_length_now() + 1;
         if (vm_tx_stats_enabled)
             record_abort();
-        if (++aborts_in_a_row >= ABORTS_BEFORE_INEVITABLE) {
+        ticks_lost_in_a_row += tm_self.last_abort_ticks;
+        if (++aborts_in_a_row >= ABORTS_BEFORE_INEVITABLE
+            || tm_ticks_to_ns(ticks_lost_in_a_row) >= LOST_NS_BEFORE_INEVITABLE) {
+            /* Nothing read yet: a rare write's commit does not abort it
+             * while it waits. Counted on until it got there: an abort while
+             * it waits comes back here and waits again. */
+            tm_become_inevitable_fresh();
             aborts_in_a_row = 0;
-            vm_tx_become_inevitable();
+            ticks_lost_in_a_row = 0;
         } else if (tm_tx_serialised()) {
             tm_become_solo();   /* serialised: solo if nobody else runs (drops the log) */
         }
         return;
     }
     aborts_in_a_row = 0;
+    ticks_lost_in_a_row = 0;
     /* The only thread: run solo (inevitable, writes in place; tx.h), with
      * nothing to save for an abort that cannot come. */
     if (tm_become_solo()) {
