@@ -5,13 +5,13 @@
  * and child (a MAP_SHARED memfd): they are copied into a new memfd just
  * before the fork (tm_segments_fork_copy), which the child maps in their
  * place before it runs any Python.
- * The child has one thread, the one that forked. Its transaction was
- * made inevitable before the fork (STM), so the child goes on from a state
- * no abort can take back; vm_live_threads is 1 again in the child, so its
- * blocking calls keep the segment. Threads of the parent do not exist in
- * the child but the runtime still counts their segments: a child of a
- * process with several threads should only exec or _exit (what
- * _posixsubprocess's child does, in C), as POSIX asks of such a child. */
+ * Other threads may be running: tm_fork_prepare parks them at a safe point
+ * (STM) and the forking thread's transaction is inevitable, so the child
+ * goes on from a state no abort can take back. The child has one thread,
+ * the one that forked: tm_fork_child rolls back the others' transactions
+ * and forgets them (runtime/fork.c), vm_live_threads is 1 again, and the
+ * forking thread becomes the main one (signals). threading's own state is
+ * reset by its register_at_fork hook (lib/threading.py, _after_fork). */
 #define _GNU_SOURCE
 #include "posix.h"
 #include "objects/containers.h"
@@ -256,6 +256,14 @@ void posix_after_fork_child(int heap)
         _exit(127);
     }
     __atomic_store_n(&vm_live_threads, 1, __ATOMIC_RELEASE);
+    /* The forking thread is the child's main thread (as in CPython): the
+     * one signals go to and whose waits they end. */
+    if (!tm_interrupt_is_target()) {
+        tm_interrupt_set_target();
+        sigset_t blocked;
+        signals_thread_mask(&blocked);
+        pthread_sigmask(SIG_UNBLOCK, &blocked, NULL);
+    }
 }
 
 /* ---- exec ---- */
