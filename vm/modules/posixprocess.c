@@ -256,6 +256,7 @@ void posix_after_fork_child(int heap)
         _exit(127);
     }
     __atomic_store_n(&vm_live_threads, 1, __ATOMIC_RELEASE);
+    import_after_fork_child();
     /* The forking thread is the child's main thread (as in CPython): the
      * one signals go to and whose waits they end. */
     if (!tm_interrupt_is_target()) {
