@@ -56,6 +56,23 @@ p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
 err = [line if "thread 0x" not in line else line[:line.index("0x")] + "0x..." for line in p.stderr.splitlines()]
 print(p.returncode, err)
 
+# faulthandler's watchdog and a user signal, in a child (thread ids masked): the armed thread's
+# frames are the same whenever the watchdog fires (both calls on one line)
+code = """import faulthandler, os, signal, sys, time
+def g():
+    os.kill(os.getpid(), signal.SIGUSR1)
+faulthandler.register(signal.SIGUSR1, file=sys.stdout, all_threads=False)
+g()
+print(faulthandler.unregister(signal.SIGUSR1), faulthandler.unregister(signal.SIGUSR1))
+sys.stdout.flush()
+def wait():
+    faulthandler.dump_traceback_later(0.05, exit=True, file=sys.stdout); time.sleep(60)
+wait()
+"""
+p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+out = [line if "0x" not in line else line[:line.index("0x")] + "0x..." for line in p.stdout.splitlines()]
+print(p.returncode, out)
+
 # _opcode through dis.stack_effect
 ops = dis.opmap
 print([dis.stack_effect(ops[n], a) for n, a in

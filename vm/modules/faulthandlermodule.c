@@ -224,6 +224,10 @@ static void fatal_handler(int sig)
         dump_thread(fd, "Stack", 0);
     errno = e;
     raise(sig);   /* the previous handler (the default one: the process dies of it) */
+    /* a previous handler that returned (the barrier checker's, for a fault
+     * it does not check) leaves the default action, which must end us */
+    signal(sig, SIG_DFL);
+    raise(sig);
 }
 
 static void install_fatal(void)
@@ -598,8 +602,11 @@ Obj faulthandler_module_init(void)
     VM_GLOBAL_ROOT(g_fatal_file);
     VM_GLOBAL_ROOT(g_later_file);
     VM_GLOBAL_ROOT(g_user_files);
-    Obj m = module_new("faulthandler");
-    if (m)
-        module_add_functions(m, fh_functions);
+    Obj *r = vm_roots(1);
+    r[0] = module_new("faulthandler");
+    if (r[0])
+        module_add_functions(r[0], fh_functions);   /* may move the module: read it back from its root */
+    Obj m = r[0];
+    vm_unroots(r);
     return m;
 }

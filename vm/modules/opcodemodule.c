@@ -299,8 +299,11 @@ static const MethodDef opcode_functions[] = {
 
 Obj opcode_module_init(void)
 {
-    Obj m = module_new("_opcode");
-    if (m)
-        module_add_functions(m, opcode_functions);
+    Obj *r = vm_roots(1);
+    r[0] = module_new("_opcode");
+    if (r[0])
+        module_add_functions(r[0], opcode_functions);   /* may move the module: read it back from its root */
+    Obj m = r[0];
+    vm_unroots(r);
     return m;
 }

@@ -88,8 +88,11 @@ static const MethodDef posixshmem_functions[] = {
 
 Obj posixshmem_module_init(void)
 {
-    Obj m = module_new("_posixshmem");
-    if (m)
-        module_add_functions(m, posixshmem_functions);
+    Obj *r = vm_roots(1);
+    r[0] = module_new("_posixshmem");
+    if (r[0])
+        module_add_functions(r[0], posixshmem_functions);   /* may move the module: read it back from its root */
+    Obj m = r[0];
+    vm_unroots(r);
     return m;
 }

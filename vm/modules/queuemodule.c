@@ -224,8 +224,11 @@ static Obj q_put_nowait(Obj *args, size_t nargs, Obj kwnames)
     Obj *a = vm_roots(1);
     Obj res = NULL;
     if (vm_parse_args("put_nowait", args + 1, nargs - 1, kwnames, names, 1, 1, a) == 0) {
-        Obj call[2] = {args[0], a[0]};
+        Obj *call = vm_roots(2);   /* q_put's arguments are root slots */
+        call[0] = args[0];
+        call[1] = a[0];
         res = q_put(call, 2, NULL);
+        vm_unroots(call);
     }
     vm_unroots(a);
     return res;
