@@ -1,7 +1,8 @@
 """Processes against threads and one process: a CPU-bound function over a list, run serially, by a
 multiprocessing.Pool (fork) of 2 workers, by a ProcessPoolExecutor of 2 and by 2 threads, under
 python3, tmpy-gil and tmpy (STM). Wall-clock seconds, best of REPEAT; the machine's 2 cores are
-shared, so the numbers say more about overheads than about speedups.
+shared, so the numbers say more about overheads than about speedups. Also the cost of one
+os.fork() + waitpid of a child that exits at once (tmpy copies its object space for the child).
 
     python3 bench/py_processes.py [--out bench/results/py_processes.txt]
 """
@@ -24,7 +25,7 @@ def work(n):
         s += i * i % 7
     return s
 
-ITEMS = [60000] * 16
+ITEMS = [400000] * 16
 REPEAT = 3
 
 def best(fn):
@@ -56,10 +57,21 @@ def threads():
     for t in ts: t.join()
     return sum(out)
 
+def fork_wait():
+    import os
+    t = time.perf_counter()
+    for _ in range(20):
+        pid = os.fork()
+        if pid == 0:
+            os._exit(0)
+        os.waitpid(pid, 0)
+    return (time.perf_counter() - t) / 20
+
 if __name__ == "__main__":
+    fork_ms = fork_wait() * 1000
     results = {name: best(fn) for name, fn in (("serial", serial), ("pool", pool), ("executor", executor), ("threads", threads))}
     assert len({r for _, r in results.values()}) == 1
-    print(" ".join("%s=%.3f" % (k, v[0]) for k, v in results.items()))
+    print(" ".join("%s=%.3f" % (k, v[0]) for k, v in results.items()), "fork+waitpid=%.1fms" % fork_ms)
 '''
 
 
@@ -69,7 +81,7 @@ def main():
     args = ap.parse_args()
     lines = ["== py_processes ==", "date:     " + time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()),
              "kernel:   " + platform.release(), "cpus:     %d (shared with other work)" % os.cpu_count(),
-             "16 calls of work(60000), 2 workers, best of 3, seconds"]
+             "16 calls of work(400000), 2 workers, best of 3, seconds"]
     for exe in (sys.executable, os.path.join(ROOT, "build", "tmpy-gil"), os.path.join(ROOT, "build", "tmpy")):
         p = subprocess.run([exe, "-c", WORK], capture_output=True, text=True, timeout=900)
         lines.append("%-10s %s" % (os.path.basename(exe), p.stdout.strip() or p.stderr.strip()[-300:]))
