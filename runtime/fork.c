@@ -29,6 +29,9 @@ void tm_fork_parent(void)
 #endif
 }
 
+/* Called after tm_segments_fork_child: the rollback reads the committed
+ * contents, which must be the child's copy by then, not the pages the
+ * parent goes on writing. */
 void tm_fork_child(void)
 {
 #if TM_STM

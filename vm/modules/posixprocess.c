@@ -250,11 +250,14 @@ static Obj posix_fork(Obj *args, size_t nargs, Obj kwnames)
 void posix_after_fork_child(int heap)
 {
     /* the object space must stop being the parent's too */
-    tm_fork_child();
     if (tm_segments_fork_child(heap) != 0) {
         fprintf(stderr, "tmpy: fork: cannot copy the object space into the child: %s\n", strerror(errno));
         _exit(127);
     }
+    /* only now: the other threads' transactions are rolled back from the
+     * committed contents, which must be the child's copy, not the pages the
+     * parent goes on writing */
+    tm_fork_child();
     __atomic_store_n(&vm_live_threads, 1, __ATOMIC_RELEASE);
     import_after_fork_child();
     /* The forking thread is the child's main thread (as in CPython): the
