@@ -8,8 +8,7 @@ Differences from CPython, on purpose:
 - Without a warnings module, the deprecated aliases (getName, setDaemon, currentThread, ...) print the
   DeprecationWarning line to sys.stderr the way CPython's default filters do (once per call site, only
   for calls made from __main__).
-- No fork support (_after_fork), no weak references: a dummy thread stays in the active table forever,
-  as in CPython 3.11.
+- No weak references: a dummy thread stays in the active table forever, as in CPython 3.11.
 """
 
 import sys as _sys
@@ -31,6 +30,7 @@ _start_new_thread = _thread.start_new_thread
 _allocate_lock = _thread.allocate_lock
 get_ident = _thread.get_ident
 get_native_id = _thread.get_native_id
+_HAVE_THREAD_NATIVE_ID = True
 ThreadError = _thread.error
 TIMEOUT_MAX = _thread.TIMEOUT_MAX
 stack_size = _thread.stack_size
@@ -899,3 +899,34 @@ def _shutdown():
             break
         for t in pending:
             t._wait_for_stop(None)
+
+
+def _after_fork():
+    """In a forked child (os.register_at_fork): the forking thread is the only one left.
+
+    The others count as stopped; their monitors (and the table's lock) may have been held by one of them
+    at the fork, so every thread object gets a fresh monitor and the table a fresh lock, as CPython
+    reinitialises its locks.
+    """
+    global _active_limbo_lock, _main_thread
+    _active_limbo_lock = _allocate_lock()
+    try:
+        current = _active[get_ident()]
+    except KeyError:
+        current = _MainThread()   # forked by a thread not started by threading
+    _main_thread = current
+    with _active_limbo_lock:
+        for thread in _enumerate():
+            thread._lifecycle = _Monitor()
+            if thread is not current:
+                thread._is_stopped = True
+        _limbo.clear()
+        _active.clear()
+        current._set_ident()
+        current._set_native_id()
+        _active[current._ident] = current
+
+
+import posix as _posix
+_posix.register_at_fork(after_in_child=_after_fork)
+del _posix

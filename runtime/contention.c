@@ -178,6 +178,17 @@ void tm_cm_committed(uint64_t run_ticks, uint64_t commit_ticks)
         give_token(me);
 }
 
+/* fork() (fork.c): the token's queue held the other threads' tickets; the
+ * child's one thread keeps the token if it held it, else nobody holds it. */
+void tm_cm_fork_child(void)
+{
+    if (tm_self.cm_token)
+        next_ticket = serving + 1;
+    else
+        serving = next_ticket;
+    sleepers = 0;
+}
+
 #else
 
 void tm_cm_before_start(void) {}

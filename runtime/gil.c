@@ -145,4 +145,16 @@ void tm_yield_slow(uintptr_t site)
         tm_start_transaction();
     }
 }
+/* fork() (fork.c): the caller holds the GIL; the threads that waited for
+ * it do not exist in the child (one may even have held the mutex). */
+void tm_gil_fork_child(void)
+{
+    pthread_mutex_init(&gil_mutex, NULL);
+    pthread_once(&gil_once, gil_init);
+    gil_init();   /* a new condition variable: the old one's waiters are gone */
+    tm_segment_waiters = 0;
+    last_releaser = NULL;
+    __atomic_and_fetch(&tm_yield_request, ~TM_YIELD_DROP, __ATOMIC_RELEASE);   /* asked by a waiter */
+}
+
 #endif

@@ -687,3 +687,31 @@ void tm_monitor_get_stats(tm_monitor_stats *out)
     out->fat_locks = __atomic_load_n(&stat_fat_locks, __ATOMIC_RELAXED);
     out->deflations = __atomic_load_n(&stat_deflations, __ATOMIC_RELAXED);
 }
+
+/* fork() (fork.c): in the child only the calling thread exists; whoever
+ * else held o's monitor, queued for it or waited in it is gone. The monitor
+ * is made free with nobody queued or waiting (the caller's own levels go
+ * too, as a lock reinitialised after a fork is unlocked). A fat lock stays
+ * fat, emptied. STM: the caller's transaction is inevitable (the child's
+ * only thread). */
+void tm_monitor_fork_reset(object_t *o)
+{
+    uint32_t w = word_load(o);
+    if (w & TM_LOCK_FAT_BIT) {
+        fat_lock *f = fat_of(w);
+        f->lock = 0;
+        owner_set(f, 0);
+        f->count = 0;
+        f->entry = (mqueue){0};
+        f->waiting = (mqueue){0};
+        f->woken = 0;
+        return;
+    }
+    if (!(w & TM_LOCK_FIELD_MASK))
+        return;
+#if TM_STM
+    word_prepare_store(o);
+    w = word_load(o);
+#endif
+    word_store(o, w & TM_GCFLAG_MASK);
+}

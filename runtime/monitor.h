@@ -103,4 +103,8 @@ typedef struct tm_monitor_stats {
 } tm_monitor_stats;
 void tm_monitor_get_stats(tm_monitor_stats *out);
 
+/* In a forked child (the caller is its only thread): o's monitor becomes
+ * free, with nobody queued or waiting (they were other threads, gone). */
+void tm_monitor_fork_reset(object_t *o);
+
 #endif

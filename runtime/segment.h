@@ -101,9 +101,11 @@ size_t tm_shared_bytes_resident(void);
  * child cannot go on); the parent closes it. */
 int tm_segments_fork_copy(void);
 int tm_segments_fork_child(int fd);
-/* The transaction layer around a fork (stm.c): tm_fork_prepare before the
- * copy (STM: parks every other transaction), then tm_fork_parent in the
- * parent and tm_fork_child in the child (no-ops under the GIL). */
+/* Around a fork (fork.c): tm_fork_prepare before the copy (STM: parks
+ * every other transaction; both builds: locks the thread registry), then
+ * tm_fork_parent in the parent, and in the child tm_fork_child after
+ * tm_segments_fork_child (it rolls back the other threads' transactions
+ * from the committed contents, which must be the child's copy by then). */
 void tm_fork_prepare(void);
 void tm_fork_parent(void);
 void tm_fork_child(void);

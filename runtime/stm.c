@@ -1151,19 +1151,51 @@ void tm_stm_get_stats(tm_stm_stats *out)
     out->token_wait_ns = tm_ticks_to_ns(out->token_wait_ns);
 }
 
-/* fork(): the other transactions park at a safe point first, so the pages
- * copied for the child hold no half-done writes and the child finds their
- * segments parked, not running (it would wait for them forever). The child
- * has none of those threads: its sync state starts afresh (the condition
- * variable's waiters were theirs). Their segments stay parked there. */
-void tm_fork_prepare(void) { tm_stop_world(); }
-void tm_fork_parent(void) { tm_resume_world(); }
-void tm_fork_child(void)
+/* fork() (fork.c): the other transactions park at a safe point first, so
+ * the pages copied for the child hold no half-done writes. The child has
+ * none of those threads: their transactions are rolled back as an abort
+ * would (the objects they wrote get the committed contents back in their
+ * segment, their write locks go, their young objects are dropped) and their
+ * segments are free again; the sync state starts afresh (its waiters were
+ * theirs), and so do the queues they may have stood in (for a segment, to
+ * become inevitable). The caller's transaction is inevitable. */
+static void roll_back_ghost(int seg)
+{
+    tm_segstate *ss = &tm_segstates[seg];
+    for (size_t i = 0; i < ss->modified.count; i++) {
+        uintptr_t so = ss->modified.items[i];
+        size_t size = tm_object_size_in(0, so);
+        if (tm_carded(&tm_types[tid_at(so)], size)) {
+            tm_cards_clear(TM_CARDS_TX, seg, so, size);
+            copy_pages_private_in(seg, 0, seg, so, size);
+        } else {
+            copy_object(0, seg, so, size);
+        }
+    }
+    release_write_locks(ss, seg);
+    int me = tm_self.segment;
+    tm_set_segment(seg);   /* the nursery to empty is addressed through %gs */
+    tm_discard_young(ss);
+    tm_set_segment(me);
+    ss->created.count = 0;
+    ss->thread = NULL;
+    segtx[seg] = (struct segtx){.state = SEG_FREE};
+}
+
+void tm_stm_fork_child(void)
 {
     pthread_mutex_init(&sync_lock, NULL);
     pthread_cond_init(&sync_cond, NULL);
     sync_sleepers = 0;
     sync_requester = 0;
+    int me = tm_self.segment;
+    for (int j = 1; j <= tm_seg.nsegments; j++)
+        if (j != me && segtx[j].state != SEG_FREE)
+            roll_back_ghost(j);
+    if (solo_seg && solo_seg != me)
+        solo_seg = 0;
+    inevitable_queued = 0;
+    segment_serving = segment_next_ticket;
     __atomic_add_fetch(&sync_epoch, 1, __ATOMIC_RELEASE);
 }
 
@@ -1179,8 +1211,5 @@ tm_txlen_policy tm_stm_txlen_policy;
 void tm_stm_txlen_init(const tm_txlen_params *params) { tm_txlen_init(&tm_stm_txlen_policy, params); }
 uint32_t tm_stm_tx_begin_at(uintptr_t site) { return tm_txlen_start(&tm_stm_txlen_policy, site); }
 uint32_t tm_stm_tx_length_now(void) { return tm_stm_txlen_policy.p.initial; }
-void tm_fork_prepare(void) {}   /* the GIL holder is the only one running */
-void tm_fork_parent(void) {}
-void tm_fork_child(void) {}
 
 #endif

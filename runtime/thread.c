@@ -150,3 +150,36 @@ void tm_threads_drain_remembered(tm_list *into)
         move_items(&t->remembered, into);
     pthread_mutex_unlock(&registry_lock);
 }
+
+/* fork() (fork.c): no thread attaches or detaches while the process is
+ * copied; the registry lock is held from prepare to the parent's or the
+ * child's call. */
+void tm_threads_fork_prepare(void) { pthread_mutex_lock(&registry_lock); }
+void tm_threads_fork_parent(void) { pthread_mutex_unlock(&registry_lock); }
+
+/* The child has one thread, the caller: the others' entries go as if they
+ * had detached (their counters kept, their shadow stacks unmapped, their
+ * indexes free). Their tm_thread records were their TLS, still mapped. */
+void tm_threads_fork_child(void)
+{
+    pthread_mutex_init(&registry_lock, NULL);
+    tm_thread *me = &tm_self;
+    for (tm_thread *t = threads, *next; t; t = next) {
+        next = t->next;
+        if (t == me)
+            continue;
+        for (int i = 0; i < TM_TX_STATS; i++)
+            detached_tx_stats[i] += t->tx_stats[i];
+        for (size_t i = 0; i < t->remembered.count; i++)
+            tm_list_push(&detached_remembered, t->remembered.items[i]);
+        tm_list_free(&t->remembered);
+        by_index[t->index] = NULL;
+        munmap(t->ss_base, TM_SHADOWSTACK_ENTRIES * sizeof(object_t *) + TM_PAGE_SIZE);
+        t->attached = false;
+        t->segment = 0;
+        t->cm_token = false;
+    }
+    me->prev = me->next = NULL;
+    threads = me;
+    nthreads = 1;
+}

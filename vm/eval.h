@@ -393,6 +393,7 @@ Obj import_absolute(Obj absname);
 int import_lock_acquire(void);        /* -1: MemoryError */
 bool import_lock_release(void);       /* false: the caller does not hold it */
 bool import_lock_held(void);          /* by any thread */
+void import_after_fork_child(void);   /* fork: an import lock another thread held is free */
 bool import_is_builtin(Obj name);
 /* The absolute name for a relative import (level dots) from the module
  * whose globals (or a dict with __package__) are given. */

@@ -450,6 +450,14 @@ bool import_lock_release(void)
     return g_import_lock && tm_monitor_exit((object_t *)g_import_lock);
 }
 
+/* fork (posixprocess.c): in the child, an import lock held by another
+ * thread (gone there) is free again, as CPython reinitialises it. */
+void import_after_fork_child(void)
+{
+    if (g_import_lock && tm_monitor_owner((object_t *)g_import_lock) != tm_self.index)
+        tm_monitor_fork_reset((object_t *)g_import_lock);
+}
+
 bool import_lock_held(void)
 {
     return g_import_lock && tm_monitor_owner((object_t *)g_import_lock) != 0;

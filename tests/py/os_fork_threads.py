@@ -1,9 +1,8 @@
 # os.fork() in a process with other threads, waiting (as an idle pool's
 # workers do): the child has only the forking thread and its own copy of
 # the objects (what it writes, the parent never sees); it allocates,
-# collects and commits without the threads it does not have. (Under STM a
-# thread running Python at the fork can keep the child waiting: see
-# docs/STDLIB.md, posix.)
+# collects and commits without the threads it does not have. (Threads
+# running Python at the fork: tests/py/fork_threads_stress.py.)
 import gc
 import os
 import threading
@@ -25,8 +24,8 @@ def worker(i):
 threads = [threading.Thread(target=worker, args=(i,)) for i in range(3)]
 for t in threads:
     t.start()
-# the fork must find them waiting, not running Python (see above): each
-# has said so, then had time to reach go.wait()
+# the fork finds them waiting (this program's case): each has said so,
+# then had time to reach go.wait()
 for t in threads:
     ready.acquire()
 time.sleep(0.5)

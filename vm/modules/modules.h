@@ -31,6 +31,14 @@ Obj sys_module_init(void);
 Obj time_module_init(void);
 Obj posix_module_init(void);             /* posix (under CPython's os.py) */
 Obj posixsubprocess_module_init(void);   /* _posixsubprocess */
+Obj multiprocessing_module_init(void);   /* _multiprocessing (SemLock) */
+Obj posixshmem_module_init(void);        /* _posixshmem */
+Obj resource_module_init(void);          /* resource */
+Obj termios_module_init(void);           /* termios */
+Obj faulthandler_module_init(void);      /* faulthandler */
+Obj opcode_module_init(void);            /* _opcode */
+Obj queue_module_init(void);             /* _queue (SimpleQueue) */
+Obj locale_module_init(void);            /* _locale */
 Obj select_module_init(void);            /* select */
 Obj fcntl_module_init(void);             /* fcntl */
 Obj pwd_module_init(void);               /* pwd (pwdgrpmodule.c) */

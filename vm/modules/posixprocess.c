@@ -5,13 +5,13 @@
  * and child (a MAP_SHARED memfd): they are copied into a new memfd just
  * before the fork (tm_segments_fork_copy), which the child maps in their
  * place before it runs any Python.
- * The child has one thread, the one that forked. Its transaction was
- * made inevitable before the fork (STM), so the child goes on from a state
- * no abort can take back; vm_live_threads is 1 again in the child, so its
- * blocking calls keep the segment. Threads of the parent do not exist in
- * the child but the runtime still counts their segments: a child of a
- * process with several threads should only exec or _exit (what
- * _posixsubprocess's child does, in C), as POSIX asks of such a child. */
+ * Other threads may be running: tm_fork_prepare parks them at a safe point
+ * (STM) and the forking thread's transaction is inevitable, so the child
+ * goes on from a state no abort can take back. The child has one thread,
+ * the one that forked: tm_fork_child rolls back the others' transactions
+ * and forgets them (runtime/fork.c), vm_live_threads is 1 again, and the
+ * forking thread becomes the main one (signals). threading's own state is
+ * reset by its register_at_fork hook (lib/threading.py, _after_fork). */
 #define _GNU_SOURCE
 #include "posix.h"
 #include "objects/containers.h"
@@ -250,12 +250,24 @@ static Obj posix_fork(Obj *args, size_t nargs, Obj kwnames)
 void posix_after_fork_child(int heap)
 {
     /* the object space must stop being the parent's too */
-    tm_fork_child();
     if (tm_segments_fork_child(heap) != 0) {
         fprintf(stderr, "tmpy: fork: cannot copy the object space into the child: %s\n", strerror(errno));
         _exit(127);
     }
+    /* only now: the other threads' transactions are rolled back from the
+     * committed contents, which must be the child's copy, not the pages the
+     * parent goes on writing */
+    tm_fork_child();
     __atomic_store_n(&vm_live_threads, 1, __ATOMIC_RELEASE);
+    import_after_fork_child();
+    /* The forking thread is the child's main thread (as in CPython): the
+     * one signals go to and whose waits they end. */
+    if (!tm_interrupt_is_target()) {
+        tm_interrupt_set_target();
+        sigset_t blocked;
+        signals_thread_mask(&blocked);
+        pthread_sigmask(SIG_UNBLOCK, &blocked, NULL);
+    }
 }
 
 /* ---- exec ---- */

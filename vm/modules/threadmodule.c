@@ -227,6 +227,19 @@ static Obj lock_locked(Obj *args, size_t nargs, Obj kwnames)
     return LOCK_HELD(args[0]) ? g_True : g_False;
 }
 
+/* _at_fork_reinit(): in a forked child the lock is free again: whoever held
+ * it or waited for it was another thread, gone (runtime/fork.c). */
+static Obj lock_at_fork_reinit(Obj *args, size_t nargs, Obj kwnames)
+{
+    vm_tx_become_inevitable();   /* the monitor's reset is not transactional */
+    tm_monitor_fork_reset((object_t *)args[0]);
+    VM_WRITE(args[0]);
+    LOCK_HELD(args[0]) = 0;
+    LOCK_WAITERS(args[0]) = 0;
+    LOCK_HANDOFFS(args[0]) = 0;
+    return g_None;
+}
+
 static Obj lock_repr(Obj self)
 {
     uint64_t id = vm_object_id_slot(&self);
@@ -251,6 +264,7 @@ static const MethodDef lock_methods[] = {
     {"__exit__", lock_release, 0, NULL},
     {"locked", lock_locked, METH_NOARGS, "Test whether the lock is currently locked."},
     {"locked_lock", lock_locked, METH_NOARGS, NULL},
+    {"_at_fork_reinit", lock_at_fork_reinit, METH_NOARGS, NULL},
     {NULL, NULL, 0, NULL},
 };
 
@@ -341,6 +355,13 @@ static Obj rlock_acquire_restore(Obj *args, size_t nargs, Obj kwnames)
     return g_None;
 }
 
+static Obj rlock_at_fork_reinit(Obj *args, size_t nargs, Obj kwnames)
+{
+    vm_tx_become_inevitable();
+    tm_monitor_fork_reset((object_t *)args[0]);
+    return g_None;
+}
+
 static Obj rlock_repr(Obj self)
 {
     uint64_t id = vm_object_id_slot(&self);
@@ -364,6 +385,7 @@ static const MethodDef rlock_methods[] = {
     {"_recursion_count", rlock_recursion_count, METH_NOARGS, NULL},
     {"_release_save", rlock_release_save, METH_NOARGS, NULL},
     {"_acquire_restore", rlock_acquire_restore, METH_O, NULL},
+    {"_at_fork_reinit", rlock_at_fork_reinit, METH_NOARGS, NULL},
     {NULL, NULL, 0, NULL},
 };
 
