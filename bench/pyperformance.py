@@ -87,6 +87,8 @@ def manifest(benchmarks):
 def parse_binary(spec):
     name, _, rest = spec.partition("=")
     exe, _, envs = rest.partition(":")
+    if "/" in exe:
+        exe = os.path.abspath(exe)   # the benchmarks run in their own folder
     env = dict(os.environ)
     for kv in filter(None, envs.split(",")):
         k, _, v = kv.partition("=")
@@ -134,6 +136,8 @@ def main():
     ap.add_argument("--target", type=float, default=0.25, help="seconds of python3 CPU per value")
     ap.add_argument("--bench", default="", help="comma-separated MANIFEST names (default all)")
     ap.add_argument("--out", default=str(ROOT / "bench" / "results" / "pyperformance.txt"))
+    ap.add_argument("--pairs", default="",
+                    help="extra ratio columns A/B, comma-separated (default: the third binary / the second)")
     ap.add_argument("binaries", nargs="*")
     a = ap.parse_args()
     specs = a.binaries or ["python3=python3", f"tmpy-gil={ROOT}/build/tmpy-gil", f"tmpy={ROOT}/build/tmpy"]
@@ -204,43 +208,35 @@ def main():
         f"{load1[0]:.2f} {load1[1]:.2f} {load1[2]:.2f} at end (1/5/15 min)")
     out()
     names = [n for n, _, _ in bins]
-    head = f"{'benchmark':28}" + "".join(f"{n + ' ms':>14}" for n in names) + \
-        "".join(f"{n + '/' + names[0]:>18}" for n in names[1:])
-    if len(names) > 2:
-        head += f"{names[2] + '/' + names[1]:>18}"
+    pairs = [(n, names[0]) for n in names[1:]]
+    if a.pairs:
+        pairs += [tuple(p.split("/")) for p in a.pairs.split(",")]
+    elif len(names) > 2:
+        pairs.append((names[2], names[1]))
+    head = f"{'benchmark':24}" + "".join(f"{n + ' ms':>13}" for n in names) + \
+        "".join(f"{x + '/' + y:>{max(10, len(x) + len(y) + 2)}}" for x, y in pairs)
     out(head)
-    ratios = {n: [] for n in names[1:]}
-    ratio21 = []
+    ratios = {p: [] for p in pairs}
     for name, _, _ in todo:
         for sub in subs.get(name, []):
-            row = f"{sub:28}"
+            row = f"{sub:24}"
             ts = {n: best.get((sub, n)) for n in names}
             for n in names:
-                row += f"{ts[n] * 1e3:14.3f}" if ts[n] else f"{'fails':>14}"
-            for n in names[1:]:
-                if ts[n] and ts[names[0]]:
-                    x = ts[n] / ts[names[0]]
-                    ratios[n].append(x)
-                    row += f"{x:17.2f}x"
+                row += f"{ts[n] * 1e3:13.3f}" if ts[n] else f"{'fails':>13}"
+            for x, y in pairs:
+                w = max(10, len(x) + len(y) + 2)
+                if ts[x] and ts[y]:
+                    r = ts[x] / ts[y]
+                    ratios[(x, y)].append(r)
+                    row += f"{r:{w - 1}.2f}x"
                 else:
-                    row += f"{'-':>18}"
-            if len(names) > 2:
-                if ts[names[2]] and ts[names[1]]:
-                    x = ts[names[2]] / ts[names[1]]
-                    ratio21.append(x)
-                    row += f"{x:17.2f}x"
-                else:
-                    row += f"{'-':>18}"
+                    row += f"{'-':>{w}}"
             out(row)
     out()
-    for n in names[1:]:
-        rs = ratios[n]
-        slower = sum(1 for x in rs if x > 1.0)
-        out(f"geometric mean {n}/{names[0]}: {geomean(rs):.2f}x over {len(rs)} benchmarks "
-            f"({slower} slower than {names[0]}, max {max(rs, default=float('nan')):.2f}x)")
-    if len(names) > 2:
-        out(f"geometric mean {names[2]}/{names[1]}: {geomean(ratio21):.2f}x over {len(ratio21)} benchmarks "
-            f"(max {max(ratio21, default=float('nan')):.2f}x)")
+    for (x, y), rs in ratios.items():
+        slower = sum(1 for r in rs if r > 1.0)
+        out(f"geometric mean {x}/{y}: {geomean(rs):.2f}x over {len(rs)} benchmarks "
+            f"({slower} above 1.0, max {max(rs, default=float('nan')):.2f}x)")
     out()
     out("do not run:")
     for (name, n), err in sorted(errors.items()):
