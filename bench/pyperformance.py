@@ -135,6 +135,8 @@ def main():
     ap.add_argument("--values", type=int, default=1, help="values per benchmark per round")
     ap.add_argument("--target", type=float, default=0.25, help="seconds of python3 CPU per value")
     ap.add_argument("--bench", default="", help="comma-separated MANIFEST names (default all)")
+    ap.add_argument("--skip", default="", help="comma-separated MANIFEST names or prefixes* not to run "
+                    "(listed as skipped)")
     ap.add_argument("--out", default=str(ROOT / "bench" / "results" / "pyperformance.txt"))
     ap.add_argument("--pairs", default="",
                     help="extra ratio columns A/B, comma-separated (default: the third binary / the second)")
@@ -144,6 +146,7 @@ def main():
     bins = [parse_binary(s) for s in specs]
     benchmarks = fetch()
     wanted = set(filter(None, a.bench.split(",")))
+    skip = list(filter(None, a.skip.split(",")))
     lines = []
 
     def out(s=""):
@@ -170,7 +173,9 @@ def main():
     for name, folder, extra, deps in manifest(benchmarks):
         if wanted and name not in wanted:
             continue
-        if deps:
+        if any(name == s or (s.endswith("*") and name.startswith(s[:-1])) for s in skip):
+            skipped.append((name, "skipped in this run (--skip)"))
+        elif deps:
             skipped.append((name, "needs third-party packages: " + ", ".join(deps)))
         else:
             todo.append((name, folder, extra))
