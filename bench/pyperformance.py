@@ -218,7 +218,7 @@ def main():
         pairs += [tuple(p.split("/")) for p in a.pairs.split(",")]
     elif len(names) > 2:
         pairs.append((names[2], names[1]))
-    head = f"{'benchmark':24}" + "".join(f"{n + ' ms':>13}" for n in names) + \
+    head = f"{'benchmark':24}" + "".join(f"{n + ' ms':>14}" for n in names) + \
         "".join(f"{x + '/' + y:>{max(10, len(x) + len(y) + 2)}}" for x, y in pairs)
     out(head)
     ratios = {p: [] for p in pairs}
@@ -227,7 +227,7 @@ def main():
             row = f"{sub:24}"
             ts = {n: best.get((sub, n)) for n in names}
             for n in names:
-                row += f"{ts[n] * 1e3:13.3f}" if ts[n] else f"{'fails':>13}"
+                row += f"{ts[n] * 1e3:14.3f}" if ts[n] else f"{'fails':>14}"
             for x, y in pairs:
                 w = max(10, len(x) + len(y) + 2)
                 if ts[x] and ts[y]:
