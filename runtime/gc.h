@@ -63,6 +63,14 @@ void tm_write_items_slowpath(object_t *o, uintptr_t index, uintptr_t count);
 void tm_collect_minor(void);
 void tm_collect_major(void);
 
+/* The segment offset a young object in the nursery will have once old, so
+ * that its identity (id()) is known without a minor collection: old space
+ * for it is reserved now and the next minor collection of this segment
+ * copies it there (keeping it alive that once). Repeated calls give the
+ * same offset. Returns the object's own offset if it is not in the
+ * nursery, 0 when old space is full. */
+uintptr_t tm_reserve_old_address(object_t *o);
+
 /* A C global that holds a reference; traced by every collection. */
 void tm_add_global_root(object_t **slot);
 

@@ -30,6 +30,13 @@ typedef struct tm_segstate {
     tm_list weak_new;         /* weak references moved out of the nursery */
     tm_list final_new;        /* objects registered for finalization */
     tm_list weak_cleared;     /* weak references cleared by its minor collections */
+    /* tm_reserve_old_address: nursery objects promised an old address,
+     * pairs (young SO, reserved SO) in `reserved`, found by young SO
+     * through an open-addressing index (C memory, reserved_cap a power of
+     * two, 0: none yet); emptied by each minor collection or abort. */
+    tm_list reserved;
+    uintptr_t *reserved_index;   /* positions in `reserved` + 1 (0: empty slot) */
+    size_t reserved_cap;
 } tm_segstate;
 
 /* A FIFO of segment offsets for the embedder (weak.c). */
@@ -78,6 +85,9 @@ extern bool tm_gc_roots_all_threads;
 void tm_htm_need_gil(void);
 
 void tm_visit_global_roots(void (*visit)(object_t **slot, void *ctx), void *ctx);
+/* Major collection: the old blocks reserved for young objects of any
+ * segment (tm_reserve_old_address) are in use, though not yet objects. */
+void tm_gc_mark_reserved(void (*mark)(uintptr_t so));
 void tm_gc_init(void);
 
 static inline bool tm_in_nursery(uintptr_t so)

@@ -295,6 +295,8 @@ static void weak_and_finalizer_passes(void)
 #endif
 }
 
+static void mark_reserved_block(uintptr_t so) { (void)tm_old_mark(so); }
+
 void tm_collect_major(void)
 {
     int me = tm_self.segment;
@@ -322,6 +324,7 @@ void tm_collect_major(void)
 #if TM_STM
     foreach_transaction(forget_dead_created, NULL);
 #endif
+    tm_gc_mark_reserved(mark_reserved_block);
     tm_old_sweep();
 #if TM_STM
     tm_reshare_pages();

@@ -5,6 +5,7 @@
 #include "oldspace.h"
 #include "thread.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 tm_segstate tm_segstates[TM_MAX_SEGMENTS + 1];
@@ -25,9 +26,27 @@ void tm_gc_init(void)
     }
 }
 
-/* Where a young object lives after this collection; copies it on first sight.
+/* Copy nursery object o to old space at n, leaving the forwarding address.
  * Copies carry the transaction's overflow number (STM), so the write
  * barrier knows them as its own, and are published at commit. */
+static inline object_t *move_to(object_t *o, uintptr_t n, size_t size, tm_segstate *ss)
+{
+    uintptr_t __seg_gs *words = (uintptr_t __seg_gs *)o;
+    uintptr_t __seg_gs *to = (uintptr_t __seg_gs *)n;
+    for (size_t i = 0; i < size / 8; i++)
+        to[i] = words[i];
+    ((object_t *)n)->h.flags |= TM_GCFLAG_WRITE_BARRIER;
+    ((object_t *)n)->h.overflow = ss->overflow;
+    o->h.flags = TM_GCFLAG_FORWARDED;
+    words[1] = n;
+    tm_list_push(&ss->to_trace, n);
+    if (TM_STM)
+        tm_list_push(&ss->created, n);
+    ss->survived += size;
+    return (object_t *)n;
+}
+
+/* Where a young object lives after this collection; copies it on first sight. */
 static inline object_t *forward(object_t *o, tm_segstate *ss)
 {
     uintptr_t so = (uintptr_t)o;
@@ -44,18 +63,7 @@ static inline object_t *forward(object_t *o, tm_segstate *ss)
         uintptr_t n = tm_old_alloc(ss->seg, size);
         if (!n)
             tm_fatal("old space exhausted during a minor collection");
-        uintptr_t __seg_gs *to = (uintptr_t __seg_gs *)n;
-        for (size_t i = 0; i < size / 8; i++)
-            to[i] = words[i];
-        ((object_t *)n)->h.flags |= TM_GCFLAG_WRITE_BARRIER;
-        ((object_t *)n)->h.overflow = ss->overflow;
-        o->h.flags = TM_GCFLAG_FORWARDED;
-        words[1] = n;
-        tm_list_push(&ss->to_trace, n);
-        if (TM_STM)
-            tm_list_push(&ss->created, n);
-        ss->survived += size;
-        return (object_t *)n;
+        return move_to(o, n, size, ss);
     }
     if (ss->young_outside.count && o && (o->h.flags & TM_GCFLAG_YOUNG_OUTSIDE)) {
         o->h.flags = (o->h.flags & ~TM_GCFLAG_YOUNG_OUTSIDE) | TM_GCFLAG_WRITE_BARRIER;
@@ -167,6 +175,74 @@ static void trace_carded(tm_segstate *ss)
     ss->carded.count = 0;
 }
 
+/* ---- addresses promised to young objects (tm_reserve_old_address) ---- */
+static size_t reserved_slot(const tm_segstate *ss, uintptr_t so)
+{
+    size_t mask = ss->reserved_cap - 1;
+    size_t i = (size_t)(((so >> 4) * 0x9E3779B97F4A7C15ULL) >> 20) & mask;
+    for (uintptr_t k; (k = ss->reserved_index[i]); i = (i + 1) & mask)
+        if (ss->reserved.items[2 * (k - 1)] == so)
+            break;
+    return i;
+}
+
+static void reserved_grow(tm_segstate *ss)
+{
+    size_t cap = ss->reserved_cap ? ss->reserved_cap * 2 : 64;
+    uintptr_t *index = calloc(cap, sizeof *index);
+    if (!index)
+        tm_fatal("out of C memory reserving an old address");
+    free(ss->reserved_index);
+    ss->reserved_index = index;
+    ss->reserved_cap = cap;
+    for (size_t p = 0; p < ss->reserved.count; p += 2)
+        index[reserved_slot(ss, ss->reserved.items[p])] = p / 2 + 1;
+}
+
+/* After a collection or an abort: no promise is pending. A reserved block
+ * whose object was discarded is unmarked and the next sweep frees it. */
+static void reserved_clear(tm_segstate *ss)
+{
+    if (!ss->reserved.count)
+        return;
+    ss->reserved.count = 0;
+    if (ss->reserved_cap > 1024) {   /* a burst: give the index back */
+        free(ss->reserved_index);
+        ss->reserved_index = NULL;
+        ss->reserved_cap = 0;
+    } else {
+        memset(ss->reserved_index, 0, ss->reserved_cap * sizeof *ss->reserved_index);
+    }
+}
+
+uintptr_t tm_reserve_old_address(object_t *o)
+{
+    uintptr_t so = (uintptr_t)o;
+    if (!tm_in_nursery(so))
+        return so;
+    tm_segstate *ss = &tm_segstates[tm_self.segment];
+    size_t npairs = ss->reserved.count / 2;
+    if ((npairs + 1) * 2 > ss->reserved_cap)
+        reserved_grow(ss);
+    size_t i = reserved_slot(ss, so);
+    if (ss->reserved_index[i])
+        return ss->reserved.items[2 * (ss->reserved_index[i] - 1) + 1];
+    uintptr_t n = tm_old_alloc(ss->seg, tm_object_size(o));
+    if (!n)
+        return 0;
+    tm_list_push(&ss->reserved, so);
+    tm_list_push(&ss->reserved, n);
+    ss->reserved_index[i] = npairs + 1;
+    return n;
+}
+
+void tm_gc_mark_reserved(void (*mark)(uintptr_t so))
+{
+    for (int s = 0; s <= tm_seg.nsegments; s++)
+        for (size_t p = 1; p < tm_segstates[s].reserved.count; p += 2)
+            mark(tm_segstates[s].reserved.items[p]);
+}
+
 void tm_discard_young(tm_segstate *ss)
 {
     empty_nursery(ss);
@@ -182,6 +258,7 @@ void tm_discard_young(tm_segstate *ss)
     ss->young_outside_bytes = 0;
     ss->remembered.count = 0;
     ss->to_trace.count = 0;
+    reserved_clear(ss);
     tm_weak_forget(ss);
 }
 
@@ -199,6 +276,14 @@ void tm_collect_minor_of(tm_segstate *ss)
         return;
     }
     uint64_t t0 = tm_ticks();
+
+    /* Objects promised an old address move there first, alive or not:
+     * their identity is out. */
+    for (size_t p = 0; p < ss->reserved.count; p += 2) {
+        object_t *o = (object_t *)ss->reserved.items[p];
+        move_to(o, ss->reserved.items[p + 1], tm_object_size(o), ss);
+    }
+    reserved_clear(ss);
 
     /* Roots: the running thread's shadow stack (a thread that gave the
      * segment up holds no young reference) and the C globals. Under STM a

@@ -37,6 +37,10 @@ enum {
     AC_METHOD,      /* LOAD_METHOD: a function on the type, instance dict checked */
     AC_MODULE,      /* module attribute: tver is the module dict's version */
     AC_STORE_INST,  /* STORE_ATTR: store into the instance dict */
+    AC_SLOT,        /* a __slots__ member on the type: InstanceHObj.slots[slot] (tver, owner dict dver) */
+    AC_STORE_SLOT,  /* STORE_ATTR into a __slots__ member, as AC_SLOT */
+    AC_STORE_DESCR, /* STORE_ATTR through another data descriptor on the type (owner dict) */
+    AC_CLASS_ATTR,  /* an attribute of a class whose metatype is `type`: tver is the class's version */
 };
 VM_STRUCT(AttrCache) {
     uint64_t tver;      /* TypeObj.version (or module dict version) */
@@ -45,7 +49,7 @@ VM_STRUCT(AttrCache) {
     int32_t index;      /* entry index in owner dict / module dict */
     uint8_t kind;       /* AC_* */
     uint8_t fills;
-    uint16_t pad;
+    uint16_t slot;      /* AC_SLOT, AC_STORE_SLOT: the slot index */
 };
 
 _Static_assert(sizeof(struct GlobalCache_) <= CACHE_ENTRY_SIZE, "cache entry");
@@ -354,6 +358,53 @@ static inline __attribute__((always_inline)) bool attr_analyze(TypeObj *t, unsig
     return true;
 }
 
+/* Whether cls.name can be cached as AC_CLASS_ATTR: cls's metatype is
+ * `type` itself (no metaclass getattr, no metaclass attribute in the way:
+ * type's own dict is immutable, so a data descriptor of it for name, which
+ * type_getattro would prefer, is checked once here), and name is on cls's
+ * MRO. Never allocates. */
+static bool class_attr_cacheable(TypeObj *cls, Obj name)
+{
+    if (TYPE((Obj)cls) != T_type || type_version(cls) == 0 || !cls->mro)
+        return false;
+    const TypeAttr *meta = type_lookup_where(T_type, name);
+    Obj mv = type_attr_value(meta);
+    if (meta->owner && (!mv || (TYPE(mv)->tp_descr_get && TYPE(mv)->tp_descr_set)))
+        return false;
+    Obj v = type_attr_value(type_lookup_where(cls, name));
+    return v != NULL;
+}
+
+/* An AC_CLASS_ATTR hit: 1 with *out set, 0 a miss, -1 an error (a
+ * descriptor's __get__ raised). What type_getattro returns for it. */
+static inline int class_attr_hit(AttrCache *e, Obj obj, Obj *out)
+{
+    if (TID(obj) != TID_TYPE || TYPE(obj) != T_type || type_version((TypeObj *)obj) != e->tver)
+        return 0;
+    Obj od = ((TypeObj *)(uintptr_t)e->owner)->dict;
+    if (DICT(od)->version != e->dver)
+        return 0;
+    Obj v = dict_value_at(od, e->index);
+    if (!v)
+        return 0;
+    descrgetfunc get = TYPE(v)->tp_descr_get;
+    if (get && !(v = get(v, NULL, obj)))
+        return -1;
+    *out = v;
+    return 1;
+}
+
+/* The slots array of an instance when its type still has the __slots__
+ * member an AC_SLOT / AC_STORE_SLOT entry was filled for, and the array
+ * holds that slot; else NULL. */
+static inline Obj slot_array_hit(AttrCache *e, Obj obj)
+{
+    if (type_version(TYPE(obj)) != e->tver || DICT(((TypeObj *)(uintptr_t)e->owner)->dict)->version != e->dver)
+        return NULL;
+    Obj arr = INSTH(obj)->slots;
+    return arr && e->slot < ARRAY(arr)->length ? arr : NULL;
+}
+
 /* Fill a LOAD_ATTR / LOAD_METHOD cache entry for (type(obj), name). Never
  * allocates. */
 static __attribute__((noinline)) void attr_cache_refill(CodeObj *co, uint32_t cidx, Obj obj, Obj name,
@@ -365,6 +416,7 @@ static __attribute__((noinline)) void attr_cache_refill(CodeObj *co, uint32_t ci
     uint8_t kind;
     uint64_t tver, dver = 0, owner_bits = 0;
     int64_t ix = -1;
+    uint16_t slot = 0;
     if (tid == TID_MODULE && t == T_module) {
         Obj d = ((ModuleObj *)obj)->dict;
         if (!d || !IS_DICT(d) || vm_lookup_type(t, name))
@@ -374,6 +426,15 @@ static __attribute__((noinline)) void attr_cache_refill(CodeObj *co, uint32_t ci
             return;
         kind = AC_MODULE;
         tver = DICT(d)->version;
+    } else if (tid == TID_TYPE) {
+        if (!class_attr_cacheable((TypeObj *)obj, name))
+            return;
+        const TypeAttr *at = type_lookup_where((TypeObj *)obj, name);
+        kind = AC_CLASS_ATTR;
+        tver = type_version((TypeObj *)obj);
+        dver = at->dver;
+        owner_bits = (uint64_t)(uintptr_t)at->owner;
+        ix = at->ix;
     } else {
         AttrInfo ai;
         if (type_version(t) == 0 || !attr_analyze(t, tid, name, &ai))
@@ -381,6 +442,13 @@ static __attribute__((noinline)) void attr_cache_refill(CodeObj *co, uint32_t ci
         kind = ai.kind;
         if (kind == AC_TYPE_ATTR && method && (IS_FUNCTION(ai.value) || vm_is_method_descr(ai.value)))
             kind = AC_METHOD;
+        if (kind == AC_DATA_DESCR && !method && tid == TID_INSTANCE) {
+            int64_t s = member_slot_index(ai.value);
+            if (s >= 0 && s <= UINT16_MAX) {
+                kind = AC_SLOT;
+                slot = (uint16_t)s;
+            }
+        }
         dver = ai.dver;
         owner_bits = ai.owner;
         ix = ai.index;
@@ -393,6 +461,7 @@ static __attribute__((noinline)) void attr_cache_refill(CodeObj *co, uint32_t ci
     e->dver = dver;
     e->owner = owner_bits;
     e->index = (int32_t)ix;
+    e->slot = slot;
 }
 
 static inline void attr_cache_fill(CodeObj *co, uint32_t cidx, Obj obj, Obj name, bool method)
@@ -454,19 +523,30 @@ static void store_attr_cache_fill(CodeObj *co, uint32_t cidx, Obj obj, Obj name)
     TypeObj *t = TYPE(obj);
     unsigned tid = TID(obj);
     if ((tid != TID_INSTANCE && tid != TID_EXCEPTION) || type_version(t) == 0 ||
-        t->tp_setattro != T_object->tp_setattro || !instance_dict(obj))
+        t->tp_setattro != T_object->tp_setattro)
         return;
     const TypeAttr *at = type_lookup_where(t, name);
     Obj v = type_attr_value(at);
-    if (at->owner && (!v || TYPE(v)->tp_descr_set))
+    uint8_t kind = AC_STORE_INST;
+    int64_t slot = -1;
+    if (at->owner && v && TYPE(v)->tp_descr_set) {
+        /* A data descriptor takes the store: a __slots__ member of an
+         * instance directly, any other through its setter. */
+        slot = tid == TID_INSTANCE ? member_slot_index(v) : -1;
+        kind = slot >= 0 && slot <= UINT16_MAX ? AC_STORE_SLOT : AC_STORE_DESCR;
+    } else if (at->owner && !v) {
         return;
+    } else if (!instance_dict(obj)) {
+        return;
+    }
     VM_WRITE(co->cache);
     e->fills++;
-    e->kind = AC_STORE_INST;
+    e->kind = kind;
     e->tver = type_version(t);
-    e->dver = 0;
-    e->owner = 0;
-    e->index = -1;
+    e->dver = kind == AC_STORE_INST ? 0 : at->dver;
+    e->owner = kind == AC_STORE_INST ? 0 : (uint64_t)(uintptr_t)at->owner;
+    e->index = kind == AC_STORE_INST ? -1 : (int32_t)at->ix;
+    e->slot = kind == AC_STORE_SLOT ? (uint16_t)slot : 0;
 }
 
 /* LOAD_METHOD without a per-site hit: pushes (meth, obj) or (attr, NULL) into out. */
@@ -1571,6 +1651,20 @@ static Obj eval_loop(Frame *entry, int throwing, int *status, bool *tx_break)
                     goto load_attr_done;
             }
             break;
+        case AC_SLOT: {
+            Obj arr = slot_array_hit(e, obj);
+            if (arr && (v = ARRAY(arr)->items[e->slot]))
+                goto load_attr_done;
+            break;   /* unset: the slow path raises */
+        }
+        case AC_CLASS_ATTR: {
+            int hit = class_attr_hit(e, obj, &v);
+            if (hit < 0)
+                goto error;
+            if (hit)
+                goto load_attr_done;
+            break;
+        }
         case AC_TYPE_ATTR:
         case AC_METHOD:
         case AC_DATA_DESCR: {
@@ -1616,6 +1710,21 @@ static Obj eval_loop(Frame *entry, int throwing, int *status, bool *tx_break)
             Obj d = instance_dict(obj);
             if (d) {
                 if (dict_setitem(d, name, sp[-2]) < 0)
+                    goto error;
+                goto store_attr_done;
+            }
+        } else if (e->kind == AC_STORE_SLOT) {
+            Obj arr = slot_array_hit(e, obj);
+            if (arr) {
+                VM_WRITE(arr);
+                ARRAY(arr)->items[e->slot] = sp[-2];
+                goto store_attr_done;
+            }
+        } else if (e->kind == AC_STORE_DESCR && type_version(TYPE(obj)) == e->tver) {
+            Obj od = ((TypeObj *)(uintptr_t)e->owner)->dict;
+            Obj dsc;
+            if (DICT(od)->version == e->dver && (dsc = dict_value_at(od, e->index)) && TYPE(dsc)->tp_descr_set) {
+                if (TYPE(dsc)->tp_descr_set(dsc, obj, sp[-2]) < 0)
                     goto error;
                 goto store_attr_done;
             }
@@ -1667,6 +1776,17 @@ static Obj eval_loop(Frame *entry, int throwing, int *status, bool *tx_break)
             Obj d = ((ModuleObj *)obj)->dict;
             Obj v;
             if (DICT(d)->version == e->tver && (v = dict_value_at(d, e->index))) {
+                sp[-1] = v;
+                *sp++ = NULL;
+                ip++;
+                DISPATCH();
+            }
+        } else if (e->kind == AC_CLASS_ATTR) {
+            Obj v;
+            int hit = class_attr_hit(e, obj, &v);
+            if (hit < 0)
+                goto error;
+            if (hit) {
                 sp[-1] = v;
                 *sp++ = NULL;
                 ip++;

@@ -2,7 +2,8 @@
  * objects is mutated through many minor and major collections and checked
  * field by field against a model kept in C memory. Run it with
  * TMPY_GC_DEBUG=move too. Big arrays (the index's chunks, a few random
- * ones) are card-marked: part of their stores use tm_write_item. Other modes: large, cycles, release, old, cards (tm_cards_take's runs), exhaust. */
+ * ones) are card-marked: part of their stores use tm_write_item; one object
+ * in 8 is promised its old address (tm_reserve_old_address). Other modes: large, cycles, release, old, cards (tm_cards_take's runs), exhaust. */
 #include "tmrt.h"
 #include "cards.h"
 #include "oldspace.h"
@@ -54,6 +55,7 @@ typedef struct model {
     uint16_t tid;
     uint32_t len;      /* refs of a node (NREFS) or array, bytes of a blob */
     uint32_t *refs;    /* ids (0 = NULL) */
+    uintptr_t reserved; /* tm_reserve_old_address's answer (0: not asked): its SO for life */
 } model;
 
 static model *M;
@@ -71,7 +73,7 @@ static uint32_t new_id(uint16_t tid, uint32_t len)
         CHECK(M, "out of memory for the model");
     }
     uint32_t id = (uint32_t)nids++;
-    M[id] = (model){tid, len, tid == T_BLOB ? NULL : calloc(len ? len : 1, sizeof(uint32_t))};
+    M[id] = (model){tid, len, tid == T_BLOB ? NULL : calloc(len ? len : 1, sizeof(uint32_t)), 0};
     return id;
 }
 
@@ -167,6 +169,13 @@ static void new_object(rng_t *r, size_t slot)
         for (uint32_t i = 0; i < len; i++)
             ((blob_t *)o)->bytes[i] = (uint8_t)mix(id + i);
     }
+    /* Some objects are promised their old address (as id() does): the
+     * object must be found there from then on, and twice asked is one answer. */
+    if (rng_below(r, 8) == 0) {
+        uintptr_t at = tm_reserve_old_address(o);
+        CHECK(at && at == tm_reserve_old_address(o), "id %u: reservation failed or changed", id);
+        M[id].reserved = at;
+    }
     slot_set(slot, o, id);
 }
 
@@ -196,6 +205,9 @@ static void reach(object_t *o, uint32_t want, const char *from, uint32_t from_id
     CHECK(o->h.tid == M[want].tid, "id %u: type %u, expected %u", want, o->h.tid, M[want].tid);
     if (seen[want])
         return;
+    bool young = (uintptr_t)o >= tm_seg.nursery_start && (uintptr_t)o < tm_seg.nursery_end;
+    CHECK(!M[want].reserved || young || (uintptr_t)o == M[want].reserved, "id %u at SO %#lx, promised %#lx",
+          want, (unsigned long)(uintptr_t)o, (unsigned long)M[want].reserved);
     seen[want] = 1;
     seen_count++;
     stack[sp] = o;

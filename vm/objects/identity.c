@@ -5,15 +5,23 @@
 #include <string.h>
 
 /* Old objects never move (major collections do not compact), so an old
- * object's segment offset is a stable identity. A young object is made old
- * first by one minor collection. Small ints are tagged words: odd, so never
- * equal to an object's (16-aligned) offset. The caller's copy of v is stale
- * after this call if v was young: read it again from its root slot. */
+ * object's segment offset is a stable identity. A young object in the
+ * nursery gets the offset it will have once old, reserved now (no minor
+ * collection: copy.deepcopy takes an id of each new memo dict);
+ * one that lives outside the nursery is made old by a minor collection.
+ * Small ints are tagged words: odd, so never equal to an object's
+ * (16-aligned) offset. The caller's copy of v is stale after this call if
+ * v was young: read it again from its root slot. */
 uint64_t vm_object_id(Obj v)
 {
     if (IS_SMALLINT(v))
         return (uint64_t)(uintptr_t)v;
     uintptr_t so = (uintptr_t)v;
+    if (so >= tm_seg.nursery_start && so < tm_seg.nursery_end) {
+        uintptr_t reserved = tm_reserve_old_address((object_t *)v);
+        if (reserved)
+            return reserved;
+    }
     if ((so >= tm_seg.nursery_start && so < tm_seg.nursery_end) || (v->h.flags & TM_GCFLAG_YOUNG_OUTSIDE)) {
         Obj *r = vm_roots(1);
         r[0] = v;

@@ -218,6 +218,15 @@ Obj wrapper_new(TypeObj *owner, int slotdef, Obj self);
  * setter (or 0) in i, its doc in c). */
 enum { MEMBER_SLOT = 0, MEMBER_C = 1 };
 Obj member_new(TypeObj *owner, Obj name, int64_t index);
+/* The InstanceHObj.slots index a __slots__ member descriptor reads and
+ * writes; -1 for any other object (the eval loop's attribute caches). */
+static inline int64_t member_slot_index(Obj d)
+{
+    if (IS_SMALLINT(d) || TID(d) != TID_ITER)
+        return -1;
+    IterObj *it = ITER(d);
+    return it->cls == (Obj)T_member_descriptor && it->kind == MEMBER_SLOT ? it->i : -1;
+}
 
 /* Method descriptors into a class namespace dict (for classes made by
  * calling type()); owner checks the receiver. */

@@ -3102,6 +3102,15 @@ static Obj object_subclasshook_m(Obj *args, size_t nargs, Obj kw)
  * them (it caches them in cls.__slotnames__). */
 static Obj slot_names_of(Obj cls)
 {
+    /* copyreg caches them in the class's own dict: read that from C first
+     * (copy and pickle ask for every object they reduce). */
+    Obj cached_name = vm_intern_cached("__slotnames__");
+    if (!cached_name)
+        return NULL;
+    Obj own = ((TypeObj *)cls)->dict;
+    Obj cached = own ? dict_getitem_str(own, cached_name) : NULL;
+    if (cached && IS_LIST(cached))
+        return cached;
     Obj *r = vm_roots(2);
     Obj res = NULL;
     r[0] = cls;
@@ -3174,7 +3183,8 @@ static Obj object_state(Obj self, bool required)
     Obj *r = vm_roots(2);
     Obj res = NULL;
     r[0] = self;
-    Obj mine = dict_getitem_cstr(T_object->dict, "__getstate__");
+    Obj getstate = vm_intern_cached("__getstate__");
+    Obj mine = getstate ? dict_getitem_str(T_object->dict, getstate) : NULL;
     Obj found = vm_lookup_special(r[0], "__getstate__");
     if (!found || found == mine)
         res = object_getstate_default(r[0], required);
@@ -3296,7 +3306,8 @@ static Obj object_reduce_ex_m(Obj *args, size_t nargs, Obj kw)
     int64_t protocol;
     if (vm_index_i64(args[1], &protocol) < 0)
         return NULL;
-    Obj mine = dict_getitem_cstr(T_object->dict, "__reduce__");
+    Obj reduce = vm_intern_cached("__reduce__");
+    Obj mine = reduce ? dict_getitem_str(T_object->dict, reduce) : NULL;
     Obj found = vm_lookup_special(args[0], "__reduce__");
     if (found && found != mine)
         return vm_call_method(args[0], "__reduce__", NULL, 0);
