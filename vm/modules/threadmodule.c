@@ -204,7 +204,7 @@ static int lock_release_obj(Obj *slot)
         err_set(E_RuntimeError, "release unlocked lock");
         return -1;
     }
-    if (vm_ts.locks_held > 0)
+    if (vm_ts.locks_held > 0)   /* a count for the STM's transaction lengths (txstate.c) */
         vm_ts.locks_held--;
     int64_t waiters = LOCK_WAITERS(*slot), woken = LOCK_WOKEN(*slot);
     if (waiters <= woken || (woken > 0 && !(word & LOCK_STARVING))) {
@@ -260,8 +260,8 @@ static Obj lock_locked(Obj *args, size_t nargs, Obj kwnames)
 static Obj lock_repr(Obj self)
 {
     uint64_t id = vm_object_id_slot(&self);
-    return str_from_format("<%s _thread.lock object at 0x%lx>", (LOCK_WORD(self) & LOCK_STATE) != LOCK_FREE ? "locked" : "unlocked",
-                           (unsigned long)id);
+    bool locked = (LOCK_WORD(self) & LOCK_STATE) != LOCK_FREE;
+    return str_from_format("<%s _thread.lock object at 0x%lx>", locked ? "locked" : "unlocked", (unsigned long)id);
 }
 
 static Obj lock_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
