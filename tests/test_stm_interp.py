@@ -382,3 +382,40 @@ def test_disjoint_set_and_dict_updates_do_not_conflict():
     odd = sum(range(1, 60000, 2)) + sum(range(120001, 180000, 2))
     assert (n, total, values) == (str(400000 + 60000), str(-(400000 * 400001) // 2 + odd), str(3 * 120000)), p.stdout
     assert few == "True", f"{conflicts} conflict aborts between threads writing disjoint cards"
+
+
+# Two threads increment one counter under one threading.Lock, in sections of
+# about a dozen yield points, with transactions of 5 (TMPY_TXLEN=5): a
+# transaction ending inside a section would publish the lock held and make
+# the other thread wait for it (a dozen or more lock waits per run when
+# transactions could end there); a transaction runs on to the release
+# instead (vm_tx_locks_may_end), so contenders conflict on the lock word
+# and never find it held.
+LOCKED_SECTIONS = """
+import threading, tm
+lock = threading.Lock()
+class B: pass
+b = B(); b.n = 0
+go = threading.Barrier(2)
+def work():
+    go.wait()
+    for i in range(20000):
+        with lock:
+            v = b.n
+            for _ in range(5):
+                pass
+            b.n = v + 1
+ts = [threading.Thread(target=work) for _ in range(2)]
+for t in ts: t.start()
+for t in ts: t.join()
+print(b.n, tm.stats()['waits']['lock'][0])
+"""
+
+
+@pytest.mark.parametrize("segments", ["2", "4"])
+def test_transactions_do_not_end_holding_a_lock(segments):
+    p = run(LOCKED_SECTIONS, {"TMPY_SEGMENTS": segments, "TMPY_TXLEN": "5"})
+    assert p.returncode == 0, p.stderr
+    n, waits = p.stdout.split()
+    assert n == "40000", (p.stdout, p.stderr)
+    assert int(waits) <= 2, (p.stdout, p.stderr)

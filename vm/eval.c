@@ -1401,7 +1401,8 @@ static Obj eval_loop(Frame *entry, int throwing, int *status, bool *tx_break)
     } while (0)
 /* A yield point. STM: every vm_tx_length of them (outside `with
  * tm.atomic:`) the loop returns to its eval_run to end the transaction, at
- * any eval depth (at a nested one not too often: vm_tx_nested_may_end);
+ * any eval depth (at a nested one not too often: vm_tx_nested_may_end; not
+ * while holding a lock taken in it, for a while: vm_tx_locks_may_end);
  * `redo` is 1 where the point comes before the
  * instruction's work (the instruction runs again when the loop resumes), 0
  * after it. GIL: hand the GIL on if a thread waits. */
@@ -1409,7 +1410,8 @@ static Obj eval_loop(Frame *entry, int throwing, int *status, bool *tx_break)
 #define YIELD_POINT_AT(redo)                                           \
     do {                                                               \
         if (unlikely(--vm_tx_countdown <= 0) && !vm_ts.atomic &&      \
-            (vm_eval_levels == 1 || vm_tx_nested_may_end())) {         \
+            (vm_eval_levels == 1 || vm_tx_nested_may_end()) &&         \
+            (likely(!vm_ts.locks_held) || vm_tx_locks_may_end())) {    \
             f->sp = sp;                                                \
             f->ip = ip - (redo);                                       \
             *tx_break = true;                                          \

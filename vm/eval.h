@@ -169,6 +169,7 @@ extern __thread int vm_tx_level;         /* the eval level an abort restarts at;
 void vm_tx_started(void);                /* after tm_start_transaction at a yield point */
 void vm_tx_commit(void);                 /* commit (may abort) and drop the undo log */
 bool vm_tx_nested_may_end(void);         /* a nested level's yield point may end the transaction now */
+bool vm_tx_locks_may_end(void);          /* holding a lock: may the transaction end now (txstate.c) */
 void vm_tx_init(void);                   /* start-up: the abort hook (STM) */
 void vm_tx_save_frame_slow(Frame *f, Obj *above);
 extern bool vm_tx_stats_enabled;         /* TMPY_STATS=1 */

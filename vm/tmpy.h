@@ -592,6 +592,8 @@ typedef struct VMThread {
     int c_depth;            /* nested C recursion (vm_enter_recursive) */
     int py_depth;           /* Python frames on this thread */
     int atomic;             /* nesting of `with tm.atomic:` blocks */
+    int locks_held;         /* _thread.lock objects this thread took and has not released (STM: a
+                             * transaction runs on past its length to their release; txstate.c) */
     struct Frame *frame;    /* the innermost Python frame (eval.c) */
     void *eval_state;       /* eval.c private */
 } VMThread;

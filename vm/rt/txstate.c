@@ -378,6 +378,7 @@ void vm_tx_print_stats(void)
 #define LOST_NS_BEFORE_INEVITABLE 2000000
 static __thread int aborts_in_a_row;
 static __thread uint64_t ticks_lost_in_a_row;
+static __thread int lock_extension;   /* yield points run past the length while holding a lock */
 
 /* Right after a transaction started at a yield point: a fresh snapshot, or
  * (the log is not empty: the transaction aborted) the saved state back. */
@@ -446,6 +447,7 @@ static uintptr_t start_site(void)
 
 void vm_tx_started(void)
 {
+    lock_extension = 0;
     if (nruns) {
         Obj *top = (Obj *)head.ss_top, *high = top;
         for (size_t i = nruns; i-- > 0;) {
@@ -557,6 +559,28 @@ bool vm_tx_nested_may_end(void)
     if (length_pinned || now_ns() - last_commit_ns >= NESTED_MIN_NS)
         return true;
     vm_tx_countdown = NESTED_RECHECK;
+    return false;
+}
+
+/* A yield point ran out of its transaction's length while this thread holds
+ * a _thread.lock it took (vm_ts.locks_held). Committing now would publish
+ * the lock held: every other thread that wants it then parks, and wakes
+ * only after our release and our next commit (tree_inserts_locked: most
+ * transactions ended inside the insert's `with lock:`). So the transaction
+ * runs on, LOCK_RECHECK yield points at a time, until the lock is released,
+ * up to LOCK_EXTENSION_MAX lengths more (a long critical section commits
+ * anyway); another thread taking the lock meanwhile conflicts on the lock
+ * word instead, which the contention manager serialises. */
+#define LOCK_EXTENSION_MAX 4
+#define LOCK_RECHECK 16
+
+bool vm_tx_locks_may_end(void)
+{
+    if (lock_extension >= LOCK_EXTENSION_MAX * vm_tx_length)
+        return true;
+    int more = vm_tx_length < LOCK_RECHECK ? vm_tx_length : LOCK_RECHECK;
+    lock_extension += more;
+    vm_tx_countdown = more;
     return false;
 }
 
