@@ -25,11 +25,11 @@
  * (an index of BY_SLOT_MIN slots and up: both tables card-marked) is also
  * read slot by slot (tm_read_at) on the lookup paths, and the runtime locks
  * its cards, not the whole table: replacing the values of different keys
- * of one big dict from several threads does not conflict. Adding or
- * removing a key still writes DictObj (used, nentries, version) and the
- * entries' tail, so two threads inserting into one dict conflict: insertion
- * order must be the commit order, so the tail cannot be split per thread
- * without a commit-time merge (docs/ARCHITECTURE.md, "Known gaps").
+ * of one big dict from several threads does not conflict, and neither does
+ * inserting different non-str keys into it: such an insert is logged and
+ * placed at the tail at commit (below, "inserts that commit at the tail").
+ * Removing a key, and inserting a str key, still write DictObj (used,
+ * nentries, version) and the entries' tail.
  *
  * DictObj.version (tmpy.h contract): a fresh value from one global counter
  * (in per-thread blocks, vm_unique_next) whenever a key is added or removed
