@@ -173,12 +173,16 @@ static inline uint64_t probe_seed(Obj tag)
  * (d_fold). The merge aborts the transaction (its retry inserts plainly) when
  * another transaction holds the tail or the counter, or the entries' room
  * would fall below the reserve (a quarter of the entries' capacity, so that a
- * transaction of a thousand inserts fits from an 8192-slot index up): every
- * commit leaves that much room and a
- * transaction logs at most that many entries per dict, so turning a log into
- * plain inserts inside the transaction never needs a resize (it must not
- * allocate: d_used is called where C locals are not rooted). A plain insert
- * into a big table resizes when less than the reserve is left.
+ * transaction of a thousand inserts fits from an 8192-slot index up); its
+ * retry inserts plainly and resizes once the room is short of the reserve
+ * (a plain insert otherwise resizes when the table is full, as CPython). So
+ * turning a log into plain inserts inside the transaction never needs a
+ * resize (it must not allocate: d_used is called where C locals are not
+ * rooted): a transaction logs at most the reserve per dict, and only while
+ * DictObj's count, its popped slots and its log fit the capacity; DictObj
+ * cannot change under it (every lookup read it: a writer's commit aborts
+ * it), and the counter grows only by merges, each of which left the reserve
+ * free.
  *
  * Only keys that never equal a str are logged (ints, floats, bytes, tuples):
  * the eval loop's caches look names up by str and validate on
@@ -326,12 +330,22 @@ static inline int64_t d_nentries(Obj d)
     return DICT(d)->nentries + d_appended(d);
 }
 /* Before an operation writes DictObj's counts or tables: DictObj exact. */
+/* The retry of a failed merge: a plain insert resizes once the room is
+ * short of the reserve (elsewhere, as CPython, when the table is full). */
+static inline bool appends_short(void)
+{
+#if TM_STM
+    return appends_plain;
+#else
+    return false;
+#endif
+}
 static inline void d_prepare_write(Obj d)
 {
     d_flush_own(d);
     d_fold(d);
 }
-/* A big table keeps this many entries free for pending inserts. */
+/* The room a merge leaves in a big table (below the capacity). */
 static inline int64_t d_reserve(Obj d)
 {
 #if TM_STM
@@ -623,7 +637,7 @@ static int d_insert_new(Obj *dp, Obj *kp, Obj *vp, int64_t hash)
 {
     Obj d = *dp;
     d_prepare_write(d);
-    if (DICT(d)->nentries + DICT(d)->popped >= ents_cap(d) - d_reserve(d)) {
+    if (DICT(d)->nentries + DICT(d)->popped >= ents_cap(d) - (appends_short() ? d_reserve(d) : 0)) {
         int64_t used = DICT(d)->used;
         if (d_resize(dp, kp, vp, used + (used >> 1) + 1) < 0)
             return -1;
@@ -664,7 +678,7 @@ static int d_insert_pending(Obj *dp, Obj *kp, Obj *vp, int64_t hash)
     int j = log ? log_dict_slot(log, d) : -1;
     int64_t own = j >= 0 ? SMALLINT_VAL(log_items(log)[2 + 2 * j]) : 0;
     int64_t reserve = d_reserve(d);
-    if (own >= reserve || DICT(d)->nentries + DICT(d)->popped + own + 1 > ents_cap(d) - reserve)
+    if (own >= reserve || DICT(d)->nentries + DICT(d)->popped + own + 1 > ents_cap(d))
         return 1;
     if (j < 0 && log) {
         for (j = 0; j < LOG_DICTS && log_items(log)[1 + 2 * j]; j++)
