@@ -80,7 +80,11 @@ static inline int32_t __seg_gs *ix_slots(Obj index)
 static inline uint64_t ix_slots_of_length(int64_t length)
 {
     uint64_t n = (uint64_t)length / 4;
-    return TM_STM && n > 2048 ? n - IX_COUNTER_BYTES / 4 : n;
+#if TM_STM
+    return 1ull << (63 - __builtin_clzll(n));   /* a power of two, plus 128 when big: no branch */
+#else
+    return n;
+#endif
 }
 static inline uint64_t ix_size(Obj index)
 {
@@ -96,7 +100,7 @@ static inline uint64_t ix_size_nb(Obj index)
 }
 static inline bool ix_by_slot(Obj index)
 {
-    return TM_STM && ix_size_nb(index) >= BY_SLOT_MIN;
+    return TM_STM && ((RawObj *)index)->length >= BY_SLOT_MIN * 4;   /* no barrier: never changes */
 }
 static inline int32_t __seg_gs *ix_slots_nb(Obj index)
 {
@@ -220,7 +224,9 @@ static int log_dict_slot(Obj log, Obj d)
 }
 
 /* The appended counter of a big index (a card of its own). */
-static inline uint64_t counter_offset(Obj index) { return ix_size_nb(index) * 4 + IX_COUNTER_BYTES - 16; }
+/* The last 16 bytes of the index's data: its own card (the object starts
+ * a page run, its data 16 bytes in, its length is the slots' plus 512). */
+static inline uint64_t counter_offset(Obj index) { return (uint64_t)((RawObj *)index)->length - 16; }
 static inline int64_t __seg_gs *ix_counter(Obj index)
 {
     return (int64_t __seg_gs *)(((RawObj *)index)->data + counter_offset(index));   /* no barrier: tm_read_at */
@@ -252,13 +258,14 @@ static void d_fold(Obj d)
     DICT(d)->used += a;
 }
 
-/* The tag of the key of pending slot value ix. */
-static inline Obj pending_tag(int32_t ix)
+/* Does pending slot value ix hold a key with this tag? (Out of line: the
+ * probe loops do not pay for it.) */
+static __attribute__((noinline, cold)) bool pending_hit(int32_t ix, Obj tag)
 {
     Obj log = alog();
     if (!log)
         appends_broken("a pending slot without an append log");
-    return log_items(log)[LOG_HDR + LOG_W * (int64_t)(IX_PENDING0 - ix) + 1];
+    return !ignore_pending && log_items(log)[LOG_HDR + LOG_W * (int64_t)(IX_PENDING0 - ix) + 1] == tag;
 }
 
 /* Turn this transaction's pending inserts into d into plain ones, in log
@@ -310,8 +317,7 @@ static inline bool loggable_key(Obj k)
     return t == TID_BIGINT || t == TID_FLOAT || t == TID_BYTES || t == TID_TUPLE;
 }
 #else
-static inline Obj pending_tag(int32_t ix) { (void)ix; return NULL; }
-static const bool ignore_pending = false;
+static inline bool pending_hit(int32_t ix, Obj tag) { (void)ix; (void)tag; return false; }
 static inline int64_t d_appended(Obj d) { (void)d; return 0; }
 static inline void d_fold(Obj d) { (void)d; }
 static inline void d_flush_own(Obj d) { (void)d; }
@@ -540,7 +546,7 @@ restart:;
                     return ix;
                 }
             }
-        } else if (TM_STM && ix <= IX_PENDING0 && !ignore_pending && pending_tag(ix) == tag) {
+        } else if (TM_STM && ix <= IX_PENDING0 && pending_hit(ix, tag)) {
             d_flush_own(d);   /* maybe our own pending key: look again at plain entries */
             goto restart;
         }
@@ -585,7 +591,7 @@ static inline __attribute__((always_inline)) int64_t d_probe_loop(Obj index, Obj
                 if (eq == -2)
                     return NEED_SLOW;
             }
-        } else if (TM_STM && ix <= IX_PENDING0 && !ignore_pending && pending_tag(ix) == tag) {
+        } else if (TM_STM && ix <= IX_PENDING0 && pending_hit(ix, tag)) {
             return NEED_SLOW;   /* d_lookup turns the pending inserts into plain ones */
         }
         perturb >>= PERTURB_SHIFT;
@@ -1578,14 +1584,16 @@ static Obj dictiter_next(Obj it)
     if (!d)
         return NULL;
     VM_READ(d);
-    if (ITER(it)->n != d_used(d)) {
+    d_flush_own(d);
+    int64_t appended = d_appended(d);
+    if (ITER(it)->n != DICT(d)->used + appended) {
         err_set(E_RuntimeError, "dictionary changed size during iteration");
         VM_WRITE(it);
         ITER(it)->n = -1;   /* sticky */
         return NULL;
     }
     int64_t kind = ITER(it)->kind;
-    int64_t i = ITER(it)->i, n = d_nentries(d), next;
+    int64_t i = ITER(it)->i, n = DICT(d)->nentries + appended, next;
     Obj k = NULL, v = NULL;
     if (kind < ITK_DICT_REV_KEYS) {
         for (; i < n; i++)
