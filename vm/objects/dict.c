@@ -644,6 +644,11 @@ static int d_insert_new(Obj *dp, Obj *kp, Obj *vp, int64_t hash)
     Obj d = *dp;
     d_prepare_write(d);
     if (DICT(d)->nentries + DICT(d)->popped >= ents_cap(d) - (appends_short() ? d_reserve(d) : 0)) {
+        /* A big table's resize is the rare global event: it runs inevitable
+         * (it cannot be aborted after building megabytes of tables, and the
+         * inserters it conflicts with wait instead of retrying). */
+        if (TM_STM && DICT(d)->index && ix_by_slot(DICT(d)->index))
+            vm_tx_become_inevitable();
         int64_t used = DICT(d)->used;
         if (d_resize(dp, kp, vp, used + (used >> 1) + 1) < 0)
             return -1;
