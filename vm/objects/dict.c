@@ -759,8 +759,42 @@ static int d_insert_pending(Obj *dp, Obj *kp, Obj *vp, int64_t hash)
  * cannot have its merge fail, so its log becomes plain inserts here. */
 static void dict_appends_before_commit(void)
 {
-    if (alog() && tm_is_inevitable())
+    Obj log = alog();
+    if (!log)
+        return;
+    if (tm_is_inevitable()) {
         dict_flush_pending();
+        return;
+    }
+    /* A dict whose merge would find the room short (judged by the counter
+     * read without a marker: a hint, which the merge checks again): its
+     * inserts become plain ones and the table grows here, instead of an
+     * abort and a retry that resizes. */
+    for (int j = 0; j < LOG_DICTS; j++) {
+        Obj d = log_items(log)[1 + 2 * j];
+        if (!d)
+            continue;
+        int64_t cnt = SMALLINT_VAL(log_items(log)[2 + 2 * j]);
+        int64_t appended = *ix_counter(DICT(d)->index);   /* no marker: a hint */
+        if (DICT(d)->nentries + appended + DICT(d)->popped + cnt <= ents_cap(d) - d_reserve(d))
+            continue;
+        d_flush_own_slow(d, log, j);
+        if (DICT(d)->nentries + DICT(d)->popped >= ents_cap(d) - d_reserve(d)) {
+            Obj *r = vm_roots(2);
+            r[0] = d;
+            r[1] = err_fetch();   /* the exception in flight, if any, stays */
+            vm_tx_become_inevitable();   /* a resize: the rare global event */
+            int64_t used = DICT(r[0])->used;
+            if (d_resize(&r[0], NULL, NULL, used + (used >> 1) + 1) < 0)
+                err_clear();   /* no memory for the bigger table: the next insert tries again */
+            if (r[1])
+                err_set_obj(r[1]);
+            vm_unroots(r);
+            dict_flush_pending();   /* inevitable now: its merge must not fail */
+            return;
+        }
+        log = alog();
+    }
 }
 #endif
 
