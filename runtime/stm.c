@@ -1165,6 +1165,21 @@ bool tm_commit_write_items(object_t *o, uintptr_t index, uintptr_t count)
     return true;
 }
 
+void tm_prepare_write_items(object_t *o, uintptr_t index, uintptr_t count)
+{
+    const tm_type *t = &tm_types[o->h.tid];
+    size_t size = tm_object_size(o);
+    int seg = tm_self.segment;
+    if (!count || !tm_carded(t, size) || o->h.overflow == tm_segstates[seg].overflow)
+        return;
+    uintptr_t so = (uintptr_t)o, lo = so + t->base_size + index * t->item_size;
+    uintptr_t hi = lo + count * t->item_size;
+    if (hi > so + size)
+        hi = so + size;
+    if (lo < hi)
+        privatise_range(seg, lo, hi);
+}
+
 /* ---- Statistics ---- */
 
 static void add_stats(tm_stm_stats *s, const uint64_t *c)

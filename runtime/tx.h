@@ -193,6 +193,10 @@ void tm_set_commit_hooks(void (*before)(void), bool (*merge)(void));
  * never waits: false if another transaction holds the object or one of the
  * cards (or the private pages are near the kernel's limit). */
 bool tm_commit_write_items(object_t *o, uintptr_t index, uintptr_t count);
+/* In `before` (or any running transaction): make the pages of those items of
+ * a carded object private in this segment now, so that a merge writing them
+ * does not copy pages with the world stopped. Only a hint: takes no lock. */
+void tm_prepare_write_items(object_t *o, uintptr_t index, uintptr_t count);
 
 /* Safe point for loops that do not allocate: another thread asked us to stop. */
 void tm_safepoint_slow(void);
