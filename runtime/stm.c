@@ -1170,7 +1170,7 @@ void tm_prepare_write_items(object_t *o, uintptr_t index, uintptr_t count)
     const tm_type *t = &tm_types[o->h.tid];
     size_t size = tm_object_size(o);
     int seg = tm_self.segment;
-    if (!count || !tm_carded(t, size) || o->h.overflow == tm_segstates[seg].overflow)
+    if (!count || !tm_carded(t, size) || tm_created_here(o))   /* young or ours: nothing shared */
         return;
     uintptr_t so = (uintptr_t)o, lo = so + t->base_size + index * t->item_size;
     uintptr_t hi = lo + count * t->item_size;
