@@ -410,13 +410,14 @@ print(len(d), sum(d.values()), conflicts() - before)
 def test_distinct_key_inserts_do_not_conflict():
     """No conflict names the insert line (before the append logs: write-write
     aborts on the entries' tail, and DictObj's counts, 9 in all in a run of
-    main); 3 conflicts allowed for what the threads' start shares."""
+    main, most of them there); up to 6 allowed for what the threads' start
+    shares (threading's objects, 2-4 in a run)."""
     p = run(DISTINCT_INSERTS, {"TMPY_SEGMENTS": "2", "TMPY_TXLEN": "1000", "TMPY_STATS": "1"})
     assert p.returncode == 0, p.stderr
     n, total, conflicts = p.stdout.split()
     assert (n, total) == ("470000", str(sum(range(PER_KEYS)) + sum(range(400000, 400000 + PER_KEYS)))), p.stdout
     insert_line = [line for line in p.stderr.splitlines() if "conflict on" in line and "<string>:7" in line]
-    assert not insert_line and int(conflicts) <= 3, p.stderr
+    assert not insert_line and int(conflicts) <= 6, p.stderr
 
 
 PER_KEYS = 100000
