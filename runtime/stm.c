@@ -388,6 +388,15 @@ static void copy_pages_private_in(int in, int from, int to, uintptr_t so, size_t
     }
 }
 
+static void (*commit_before_hook)(void);
+static bool (*commit_merge_hook)(void);
+
+void tm_set_commit_hooks(void (*before)(void), bool (*merge)(void))
+{
+    commit_before_hook = before;
+    commit_merge_hook = merge;
+}
+
 static void (*abort_hook)(void);
 
 void tm_set_abort_hook(void (*hook)(void)) { abort_hook = hook; }
@@ -656,6 +665,8 @@ void tm_commit_transaction(void)
     tm_thread *me = &tm_self;
     int seg = me->segment;
     tm_segstate *ss = &tm_segstates[seg];
+    if (commit_before_hook)
+        commit_before_hook();
     tm_stm_maybe_inject_abort();
     tm_collect_minor_of(ss);   /* nothing young outlives the transaction */
     tm_gc_maybe_collect_major();
@@ -675,6 +686,13 @@ void tm_commit_transaction(void)
     others o;
     for (;;) {
         tm_stop_world();
+        /* Before gathering: the merge may privatise pages of ours. */
+        if (commit_merge_hook && !commit_merge_hook()) {
+            if (is_inevitable(seg))
+                tm_fatal("an inevitable transaction's commit merge failed");
+            tm_resume_world();
+            abort_self(TM_ABORT_WRITE_WRITE);
+        }
         gather_others(seg, &o);
         struct tx_id reader = check_readers(ss, &o);
         if (!reader.seg)
@@ -1107,6 +1125,64 @@ void tm_write_items_slowpath(object_t *o, uintptr_t index, uintptr_t count)
 gc_part:
     if (t->items_are_refs)
         tm_gc_remember_cards(ss, o, lo, hi);
+}
+
+/* The committed tail's writes of an append log (tm_set_commit_hooks), with
+ * the world stopped: take what tm_write_items_slowpath takes, but fail
+ * instead of waiting (the other transactions are parked at safe points and
+ * cannot let go). The locks taken are listed, so an abort releases them. */
+bool tm_commit_write_items(object_t *o, uintptr_t index, uintptr_t count)
+{
+    const tm_type *t = &tm_types[o->h.tid];
+    size_t size = tm_object_size(o);
+    int seg = tm_self.segment;
+    tm_segstate *ss = &tm_segstates[seg];
+    uintptr_t so = (uintptr_t)o;
+    TM_ASSERT(tm_carded(t, size) && count);
+    if (o->h.overflow == ss->overflow)   /* created here: published whole */
+        return true;
+    uint8_t owner = __atomic_load_n(&write_locks[so >> 4], __ATOMIC_ACQUIRE);
+    if (owner == seg)   /* written whole: every card is ours, marked and private */
+        return true;
+    if (owner || tm_private_pages_over_budget())
+        return false;
+    uintptr_t lo = so + t->base_size + index * t->item_size, hi = lo + count * t->item_size - 1;
+    const uint8_t *marked = tm_card_tables[TM_CARDS_TX][seg];
+    for (uintptr_t c = lo >> TM_CARD_SHIFT; c <= hi >> TM_CARD_SHIFT; c++) {
+        if (marked[c])
+            continue;
+        uintptr_t idx = card_lock_index(c);
+        if (!no_card_locks) {
+            uint8_t zero = 0;
+            if (!__atomic_compare_exchange_n(&write_locks[idx], &zero, (uint8_t)seg, false, __ATOMIC_ACQ_REL,
+                                             __ATOMIC_ACQUIRE))
+                return false;   /* marked is clear: not ours */
+        }
+        tm_list_push(&ss->card_locks, idx);
+    }
+    if (!card_writer_listed(ss, so)) {
+        tm_list_push(&ss->modified, so);
+        tm_list_push(&ss->card_objs, so);
+        privatise_range(seg, so, so + t->base_size);
+    }
+    privatise_range(seg, lo, hi + 1);
+    tm_cards_set_range(TM_CARDS_TX, seg, lo, hi);
+    return true;
+}
+
+void tm_prepare_write_items(object_t *o, uintptr_t index, uintptr_t count)
+{
+    const tm_type *t = &tm_types[o->h.tid];
+    size_t size = tm_object_size(o);
+    int seg = tm_self.segment;
+    if (!count || !tm_carded(t, size) || tm_created_here(o))   /* young or ours: nothing shared */
+        return;
+    uintptr_t so = (uintptr_t)o, lo = so + t->base_size + index * t->item_size;
+    uintptr_t hi = lo + count * t->item_size;
+    if (hi > so + size)
+        hi = so + size;
+    if (lo < hi)
+        privatise_range(seg, lo, hi);
 }
 
 /* ---- Statistics ---- */

@@ -185,6 +185,24 @@ bool tm_tx_serialised(void);
  * point): a serialised thread may keep the token across it. */
 void tm_cm_continue_next(void);
 
+/* Commit-time merges (the embedder's append logs: a transaction's inserts
+ * placed at the committed tail in commit order). `before` runs first in
+ * every commit, as ordinary code of the transaction (it may write, allocate
+ * and abort: an inevitable transaction turns its log into plain writes
+ * there). `merge` runs in every commit that wrote something, with the world
+ * stopped, before the read check and the publication: it reads the committed
+ * state and writes through tm_commit_write_items only; false aborts the
+ * transaction (never returned by an inevitable one). */
+void tm_set_commit_hooks(void (*before)(void), bool (*merge)(void));
+/* Inside `merge` only: tm_write_items for a carded object (cards.h) that
+ * never waits: false if another transaction holds the object or one of the
+ * cards (or the private pages are near the kernel's limit). */
+bool tm_commit_write_items(object_t *o, uintptr_t index, uintptr_t count);
+/* In `before` (or any running transaction): make the pages of those items of
+ * a carded object private in this segment now, so that a merge writing them
+ * does not copy pages with the world stopped. Only a hint: takes no lock. */
+void tm_prepare_write_items(object_t *o, uintptr_t index, uintptr_t count);
+
 /* Safe point for loops that do not allocate: another thread asked us to stop. */
 void tm_safepoint_slow(void);
 /* The write barrier for a store into the header's lock word (monitor.c). */

@@ -606,7 +606,8 @@ enum { ROOT_CUR_EXC,        /* the exception being raised (NULL: none) */
        ROOT_TRACE_FUNC,     /* sys.settrace(...), NULL: none */
        ROOT_PROFILE_FUNC,   /* sys.setprofile(...), NULL: none */
        ROOT_CONTEXT,        /* the current contextvars.Context, NULL: none made yet */
-       ROOT_COUNT = 9 };
+       ROOT_DICT_APPENDS,   /* STM: the running transaction's pending dict inserts (dict.c), NULL: none */
+       ROOT_COUNT = 10 };
 extern __thread VMThread vm_ts;
 extern int vm_recursion_limit;   /* sys.getrecursionlimit(), default 1000 */
 

@@ -28,6 +28,7 @@ void vm_thread_init(void)
 
 void vm_thread_fini(void)
 {
+    dict_flush_pending();   /* its log lives in a root slot */
     tm_self.ss_top = tm_self.ss_base;
     vm_ts.roots = NULL;
     vm_ts.frame = NULL;

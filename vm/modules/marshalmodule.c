@@ -142,7 +142,7 @@ static int w_ref(Writer *w, Obj *vp, int *flag)
     }
     if (err_occurred())
         goto out;
-    r[1] = int_from_i64(DICT(*w->refs)->used);
+    r[1] = int_from_i64(dict_len(*w->refs));
     if (!r[1] || dict_setitem(*w->refs, r[0], r[1]) < 0)
         goto out;
     *flag = FLAG_REF;

@@ -57,7 +57,7 @@ static Obj iter_length_hint(Obj *args, size_t nargs, Obj kwnames)
         return ITER(it)->c ? ITER(it)->c : MAKE_SMALLINT(0);
     case ITK_DICT_KEYS: case ITK_DICT_VALUES: case ITK_DICT_ITEMS:
     case ITK_DICT_REV_KEYS: case ITK_DICT_REV_VALUES: case ITK_DICT_REV_ITEMS:
-        if (a && ITER(it)->n == DICT(a)->used && ITER(it)->c)
+        if (a && ITER(it)->n == dict_len(a) && ITER(it)->c)
             n = SMALLINT_VAL(ITER(it)->c);
         break;
     case ITK_SET:

@@ -25,11 +25,11 @@
  * (an index of BY_SLOT_MIN slots and up: both tables card-marked) is also
  * read slot by slot (tm_read_at) on the lookup paths, and the runtime locks
  * its cards, not the whole table: replacing the values of different keys
- * of one big dict from several threads does not conflict. Adding or
- * removing a key still writes DictObj (used, nentries, version) and the
- * entries' tail, so two threads inserting into one dict conflict: insertion
- * order must be the commit order, so the tail cannot be split per thread
- * without a commit-time merge (docs/ARCHITECTURE.md, "Known gaps").
+ * of one big dict from several threads does not conflict, and neither does
+ * inserting different non-str keys into it: such an insert is logged and
+ * placed at the tail at commit (below, "inserts that commit at the tail").
+ * Removing a key, and inserting a str key, still write DictObj (used,
+ * nentries, version) and the entries' tail.
  *
  * DictObj.version (tmpy.h contract): a fresh value from one global counter
  * (in per-thread blocks, vm_unique_next) whenever a key is added or removed
@@ -42,6 +42,7 @@
 #include "objects.h"
 #include "containers.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 static Obj dict_values_view(Obj d);
@@ -53,6 +54,9 @@ TypeObj *T_dict, *T_dict_keys, *T_dict_values, *T_dict_items, *T_dict_keyiterato
     *T_dict_reversevalueiterator, *T_dict_reverseitemiterator;
 
 enum { IX_EMPTY = -1, IX_DUMMY = -2, LOOKUP_ERROR = -3 };
+/* STM: a slot at IX_PENDING0 - k or below holds the running transaction's
+ * pending insert k (its append log, below); no other transaction sees one. */
+enum { IX_PENDING0 = -8 };
 #define MINSIZE 8
 #define PERTURB_SHIFT 5
 
@@ -70,9 +74,21 @@ static inline int32_t __seg_gs *ix_slots(Obj index)
 {
     return (int32_t __seg_gs *)RAW(index)->data;
 }
+/* STM: a big index (BY_SLOT_MIN slots and up) ends with one more card, the
+ * appended counter (below): its slots are the length's first power of two. */
+#define IX_COUNTER_BYTES 512
+static inline uint64_t ix_slots_of_length(int64_t length)
+{
+    uint64_t n = (uint64_t)length / 4;
+#if TM_STM
+    return 1ull << (63 - __builtin_clzll(n));   /* a power of two, plus 128 when big: no branch */
+#else
+    return n;
+#endif
+}
 static inline uint64_t ix_size(Obj index)
 {
-    return (uint64_t)RAW(index)->length / 4;
+    return ix_slots_of_length(RAW(index)->length);
 }
 /* Big tables are read slot by slot: an index of BY_SLOT_MIN int32 slots is
  * 8 KiB, card-marked (runtime cards.h), and its entries array then is too.
@@ -80,11 +96,11 @@ static inline uint64_t ix_size(Obj index)
 #define BY_SLOT_MIN 2048
 static inline uint64_t ix_size_nb(Obj index)
 {
-    return (uint64_t)((RawObj *)index)->length / 4;   /* no barrier: a table's length never changes */
+    return ix_slots_of_length(((RawObj *)index)->length);   /* no barrier: a table's length never changes */
 }
 static inline bool ix_by_slot(Obj index)
 {
-    return TM_STM && ix_size_nb(index) >= BY_SLOT_MIN;
+    return TM_STM && ((RawObj *)index)->length >= BY_SLOT_MIN * 4;   /* no barrier: never changes */
 }
 static inline int32_t __seg_gs *ix_slots_nb(Obj index)
 {
@@ -122,7 +138,8 @@ static inline Obj __seg_gs *ents(Obj d)
 }
 static inline int64_t ents_cap(Obj d)
 {
-    return DICT(d)->entries ? ARRAY(DICT(d)->entries)->length / 3 : 0;
+    Obj e = DICT(d)->entries;
+    return e ? ((ArrayObj *)e)->length / 3 : 0;   /* no barrier: a table's length never changes */
 }
 static inline int64_t usable_for(int64_t size)
 {
@@ -139,6 +156,211 @@ static int64_t size_for(int64_t n)
 static inline uint64_t probe_seed(Obj tag)
 {
     return (uint64_t)(uintptr_t)tag >> 1;
+}
+
+/* ---- STM: inserts that commit at the tail (docs/ARCHITECTURE.md) ----
+ *
+ * Two transactions that insert different keys into one big dict would both
+ * write DictObj (nentries, used) and the entries' tail: they always
+ * conflict, and insertion order must be the commit order. So an insert of a
+ * new key into a big table (by a transaction that can abort) only writes its
+ * index slot, a card as any slot store, with a pending mark naming an entry
+ * of the transaction's append log (ROOT_DICT_APPENDS); the transaction's own
+ * lookups that meet the mark with the key's hash tag first turn the log into
+ * plain inserts (d_flush_own), and so does every other operation on the dict
+ * (d_used, d_nentries, d_prepare_write). At commit, with the world stopped
+ * (dict_appends_merge), the log's entries go to the committed tail in log
+ * order, the slots are re-pointed at them, and the index's appended counter
+ * (a card of its own after the slots) grows: DictObj is not written, so the
+ * other inserters, whose lookups read it, go on. The true counts are
+ * DictObj's plus the counter; a writer folds the counter into DictObj first
+ * (d_fold). The merge aborts the transaction (its retry inserts plainly) when
+ * another transaction holds the tail or the counter, or the entries' room
+ * would fall below the reserve (a quarter of the entries' capacity, so that a
+ * transaction of a thousand inserts fits from an 8192-slot index up); its
+ * retry inserts plainly and resizes once the room is short of the reserve
+ * (a plain insert otherwise resizes when the table is full, as CPython). So
+ * turning a log into plain inserts inside the transaction never needs a
+ * resize (it must not allocate: d_used is called where C locals are not
+ * rooted): a transaction logs at most the reserve per dict, and only while
+ * DictObj's count, its popped slots and its log fit the capacity; DictObj
+ * cannot change under it (every lookup read it: a writer's commit aborts
+ * it), and the counter grows only by merges, each of which left the reserve
+ * free.
+ *
+ * Only keys that never equal a str are logged (ints, floats, bytes, tuples):
+ * the eval loop's caches look names up by str and validate on
+ * DictObj.version, which the merge does not change. An inevitable
+ * transaction inserts plainly and turns its log into plain inserts when it
+ * commits (dict_appends_before_commit). */
+#if TM_STM
+#define APPEND_RESERVE_SHIFT 2   /* the reserve: a quarter of the capacity */
+#define LOG_DICTS 4                       /* dicts one transaction logs inserts into */
+#define LOG_HDR (1 + 2 * LOG_DICTS)       /* [0] entries; then (dict, count) pairs */
+#define LOG_W 5                           /* an entry: dict, tag, key, value, slot */
+static __thread bool appends_plain;       /* the retry of a failed merge inserts plainly */
+/* TMPY_TEST_DICT_IGNORE_PENDING=1 (tests only): lookups do not see the
+ * transaction's pending inserts, so a key inserted twice in one transaction
+ * is logged twice: tests/py/dict_appends_threads.py must then fail. */
+static bool ignore_pending;
+
+/* (A thread commits before its root slots exist, at its start.) */
+static inline Obj alog(void) { return vm_ts.roots ? vm_ts.roots[ROOT_DICT_APPENDS] : NULL; }
+
+/* An invariant of the append logs broke: no way to go on correctly. */
+static __attribute__((noreturn, cold)) void appends_broken(const char *what)
+{
+    fprintf(stderr, "tmpy: fatal: dict append log: %s\n", what);
+    abort();
+}
+static inline Obj __seg_gs *log_items(Obj log) { return ARRAY(log)->items; }
+
+static int log_dict_slot(Obj log, Obj d)
+{
+    for (int j = 0; j < LOG_DICTS; j++)
+        if (log_items(log)[1 + 2 * j] == d)
+            return j;
+    return -1;
+}
+
+/* The appended counter of a big index (a card of its own). */
+/* The last 16 bytes of the index's data: its own card (the object starts
+ * a page run, its data 16 bytes in, its length is the slots' plus 512). */
+static inline uint64_t counter_offset(Obj index) { return (uint64_t)((RawObj *)index)->length - 16; }
+static inline int64_t __seg_gs *ix_counter(Obj index)
+{
+    return (int64_t __seg_gs *)(((RawObj *)index)->data + counter_offset(index));   /* no barrier: tm_read_at */
+}
+static inline int64_t d_appended(Obj d)
+{
+    Obj index = DICT(d)->index;
+    if (!index || !ix_by_slot(index))
+        return 0;
+    int64_t __seg_gs *c = ix_counter(index);
+    tm_read_at((uintptr_t)c);
+    return *c;
+}
+/* Fold the counter into DictObj (a writer, before it writes DictObj). */
+static void d_fold(Obj d)
+{
+    Obj index = DICT(d)->index;
+    if (!index || !ix_by_slot(index))
+        return;
+    int64_t __seg_gs *c = ix_counter(index);
+    tm_read_at((uintptr_t)c);
+    int64_t a = *c;
+    if (!a)
+        return;
+    VM_WRITE_ITEMS(index, counter_offset(index), 8);
+    *c = 0;
+    VM_WRITE(d);
+    DICT(d)->nentries += a;
+    DICT(d)->used += a;
+}
+
+/* Does pending slot value ix hold a key with this tag? (Out of line: the
+ * probe loops do not pay for it.) */
+static __attribute__((noinline, cold)) bool pending_hit(int32_t ix, Obj tag)
+{
+    Obj log = alog();
+    if (!log)
+        appends_broken("a pending slot without an append log");
+    return !ignore_pending && log_items(log)[LOG_HDR + LOG_W * (int64_t)(IX_PENDING0 - ix) + 1] == tag;
+}
+
+/* Turn this transaction's pending inserts into d into plain ones, in log
+ * order. Never allocates: the room is there (d_reserve). */
+static __attribute__((noinline)) void d_flush_own_slow(Obj d, Obj log, int j)
+{
+    d_fold(d);
+    Obj index = DICT(d)->index, e = DICT(d)->entries;
+    int64_t n0 = DICT(d)->nentries, n = n0, nlog = SMALLINT_VAL(log_items(log)[0]);
+    VM_WRITE(log);
+    for (int64_t k = 0; k < nlog; k++) {
+        Obj __seg_gs *le = log_items(log) + LOG_HDR + LOG_W * k;
+        if (le[0] != d)
+            continue;
+        if (n + DICT(d)->popped >= ents_cap(d))
+            appends_broken("no room for the pending inserts of a transaction");
+        VM_WRITE_ITEMS(e, 3 * n, 3);
+        ARRAY(e)->items[3 * n] = le[1];
+        ARRAY(e)->items[3 * n + 1] = le[2];
+        ARRAY(e)->items[3 * n + 2] = le[3];
+        uint64_t slot = (uint64_t)SMALLINT_VAL(le[4]);
+        VM_WRITE_ITEMS(index, slot * 4, 4);
+        ix_slots_nb(index)[slot] = (int32_t)n;
+        le[0] = NULL;
+        n++;
+    }
+    log_items(log)[1 + 2 * j] = NULL;
+    log_items(log)[2 + 2 * j] = MAKE_SMALLINT(0);
+    VM_WRITE(d);
+    DICT(d)->nentries = n;
+    DICT(d)->used += n - n0;
+    DICT(d)->version = next_version();
+}
+static inline void d_flush_own(Obj d)
+{
+    Obj log = alog();
+    if (__builtin_expect(log != NULL, 0)) {
+        int j = log_dict_slot(log, d);
+        if (j >= 0)
+            d_flush_own_slow(d, log, j);
+    }
+}
+/* Keys that never equal a str (not even through a subclass's __eq__). */
+static inline bool loggable_key(Obj k)
+{
+    if (IS_SMALLINT(k))
+        return true;
+    uint16_t t = TID(k);
+    return t == TID_BIGINT || t == TID_FLOAT || t == TID_BYTES || t == TID_TUPLE;
+}
+#else
+static inline bool pending_hit(int32_t ix, Obj tag) { (void)ix; (void)tag; return false; }
+static inline int64_t d_appended(Obj d) { (void)d; return 0; }
+static inline void d_fold(Obj d) { (void)d; }
+static inline void d_flush_own(Obj d) { (void)d; }
+#endif
+
+/* The true counts (DictObj's and the tail's counter), after this
+ * transaction's pending inserts into d became plain ones. */
+static inline int64_t d_used(Obj d)
+{
+    d_flush_own(d);
+    return DICT(d)->used + d_appended(d);
+}
+static inline int64_t d_nentries(Obj d)
+{
+    d_flush_own(d);
+    return DICT(d)->nentries + d_appended(d);
+}
+/* Before an operation writes DictObj's counts or tables: DictObj exact. */
+/* The retry of a failed merge: a plain insert resizes once the room is
+ * short of the reserve (elsewhere, as CPython, when the table is full). */
+static inline bool appends_short(void)
+{
+#if TM_STM
+    return appends_plain;
+#else
+    return false;
+#endif
+}
+static inline void d_prepare_write(Obj d)
+{
+    d_flush_own(d);
+    d_fold(d);
+}
+/* The room a merge leaves in a big table (below the capacity). */
+static inline int64_t d_reserve(Obj d)
+{
+#if TM_STM
+    Obj index = DICT(d)->index;
+    return index && ix_by_slot(index) ? ents_cap(d) >> APPEND_RESERVE_SHIFT : 0;
+#else
+    (void)d;
+    return 0;
+#endif
 }
 
 Obj dict_new(void)
@@ -159,7 +381,7 @@ static uint64_t find_empty_slot(Obj index, Obj tag)
     uint64_t mask = ix_size(index) - 1;
     uint64_t perturb = probe_seed(tag);
     uint64_t i = perturb & mask;
-    while (slots[i] >= 0) {
+    while (slots[i] >= 0 || (TM_STM && slots[i] <= IX_PENDING0)) {
         perturb >>= PERTURB_SHIFT;
         i = (i * 5 + perturb + 1) & mask;
     }
@@ -172,7 +394,7 @@ static uint64_t find_empty_slot(Obj index, Obj tag)
  * dict's. */
 static int d_build(Obj *dp, int64_t size, Obj *srcp, int64_t src_n)
 {
-    Obj index = raw_new(size * 4);
+    Obj index = raw_new(size * 4 + (TM_STM && size >= BY_SLOT_MIN ? IX_COUNTER_BYTES : 0));
     if (!index)
         return -1;
     Obj *r = vm_roots(1);
@@ -221,12 +443,13 @@ static int d_build(Obj *dp, int64_t size, Obj *srcp, int64_t src_n)
  * the caller holds (refreshed), may be NULL. */
 static int d_resize(Obj *dp, Obj *kp, Obj *vp, int64_t need)
 {
+    d_prepare_write(*dp);
     Obj *r = vm_roots(4);
     r[0] = *dp;
     r[1] = kp ? *kp : NULL;
     r[2] = vp ? *vp : NULL;
     r[3] = DICT(*dp)->entries;
-    int rc = d_build(&r[0], size_for(need), &r[3], DICT(*dp)->nentries);
+    int rc = d_build(&r[0], size_for(need), &r[3], d_nentries(*dp));
     *dp = r[0];
     if (kp)
         *kp = r[1];
@@ -323,6 +546,9 @@ restart:;
                     return ix;
                 }
             }
+        } else if (TM_STM && ix <= IX_PENDING0 && pending_hit(ix, tag)) {
+            d_flush_own(d);   /* maybe our own pending key: look again at plain entries */
+            goto restart;
         }
         perturb >>= PERTURB_SHIFT;
         i = (i * 5 + perturb + 1) & mask;
@@ -365,6 +591,8 @@ static inline __attribute__((always_inline)) int64_t d_probe_loop(Obj index, Obj
                 if (eq == -2)
                     return NEED_SLOW;
             }
+        } else if (TM_STM && ix <= IX_PENDING0 && pending_hit(ix, tag)) {
+            return NEED_SLOW;   /* d_lookup turns the pending inserts into plain ones */
         }
         perturb >>= PERTURB_SHIFT;
         i = (i * 5 + perturb + 1) & mask;
@@ -414,7 +642,13 @@ static inline int64_t key_hash(Obj *kp, Obj *dp, Obj *vp)
 static int d_insert_new(Obj *dp, Obj *kp, Obj *vp, int64_t hash)
 {
     Obj d = *dp;
-    if (DICT(d)->nentries + DICT(d)->popped >= ents_cap(d)) {
+    d_prepare_write(d);
+    if (DICT(d)->nentries + DICT(d)->popped >= ents_cap(d) - (appends_short() ? d_reserve(d) : 0)) {
+        /* A big table's resize is the rare global event: it runs inevitable
+         * (it cannot be aborted after building megabytes of tables, and the
+         * inserters it conflicts with wait instead of retrying). */
+        if (TM_STM && DICT(d)->index && ix_by_slot(DICT(d)->index))
+            vm_tx_become_inevitable();
         int64_t used = DICT(d)->used;
         if (d_resize(dp, kp, vp, used + (used >> 1) + 1) < 0)
             return -1;
@@ -442,6 +676,200 @@ static int d_insert_new(Obj *dp, Obj *kp, Obj *vp, int64_t hash)
     return 0;
 }
 
+#if TM_STM
+/* Log the insert of *kp -> *vp (known absent) as pending: 0 done, -1 error,
+ * 1 not loggable here (insert plainly). */
+static int d_insert_pending(Obj *dp, Obj *kp, Obj *vp, int64_t hash)
+{
+    Obj d = *dp;
+    Obj index = DICT(d)->index;
+    if (!index || !ix_by_slot(index) || appends_plain || !loggable_key(*kp) || tm_is_inevitable())
+        return 1;
+    Obj log = alog();
+    int j = log ? log_dict_slot(log, d) : -1;
+    int64_t own = j >= 0 ? SMALLINT_VAL(log_items(log)[2 + 2 * j]) : 0;
+    int64_t reserve = d_reserve(d);
+    if (own >= reserve || DICT(d)->nentries + DICT(d)->popped + own + 1 > ents_cap(d))
+        return 1;
+    if (j < 0 && log) {
+        for (j = 0; j < LOG_DICTS && log_items(log)[1 + 2 * j]; j++)
+            ;
+        if (j == LOG_DICTS)
+            return 1;
+    }
+    if (j < 0)
+        j = 0;
+    int64_t nlog = log ? SMALLINT_VAL(log_items(log)[0]) : 0;
+    if (!log || LOG_HDR + LOG_W * (nlog + 1) > ARRAY(log)->length) {
+        Obj *r = vm_roots(4);
+        r[0] = d;
+        r[1] = *kp;
+        r[2] = *vp;
+        r[3] = log;
+        int64_t len = log ? ARRAY(log)->length : 0;
+        Obj grown = array_new(len ? 2 * len - LOG_HDR : LOG_HDR + LOG_W * 64);
+        if (grown) {
+            VM_WRITE(grown);
+            if (r[3])
+                for (int64_t i = 0; i < len; i++)
+                    ARRAY(grown)->items[i] = ARRAY(r[3])->items[i];
+            else
+                for (int w = 0; w < LOG_HDR; w += 2)
+                    ARRAY(grown)->items[w] = MAKE_SMALLINT(0);   /* the entry count and the dicts' counts */
+            vm_ts.roots[ROOT_DICT_APPENDS] = grown;
+        }
+        *dp = d = r[0];
+        *kp = r[1];
+        *vp = r[2];
+        vm_unroots(r);
+        if (!grown)
+            return -1;
+        log = grown;
+        index = DICT(d)->index;
+    }
+    /* The first free slot on the key's probe sequence (the lookup before
+     * marked the same slots read). */
+    Obj tag = MAKE_SMALLINT(hash);
+    int32_t __seg_gs *slots = ix_slots_nb(index);
+    uint64_t mask = ix_size_nb(index) - 1, perturb = probe_seed(tag), i = perturb & mask;
+    for (;;) {
+        tm_read_at((uintptr_t)&slots[i]);
+        int32_t ix = slots[i];
+        if (ix == IX_EMPTY || ix == IX_DUMMY)
+            break;
+        perturb >>= PERTURB_SHIFT;
+        i = (i * 5 + perturb + 1) & mask;
+    }
+    VM_WRITE(log);
+    Obj __seg_gs *le = log_items(log) + LOG_HDR + LOG_W * nlog;
+    le[0] = d;
+    le[1] = tag;
+    le[2] = *kp;
+    le[3] = *vp;
+    le[4] = MAKE_SMALLINT((int64_t)i);
+    log_items(log)[0] = MAKE_SMALLINT(nlog + 1);
+    log_items(log)[1 + 2 * j] = d;
+    log_items(log)[2 + 2 * j] = MAKE_SMALLINT(own + 1);
+    VM_WRITE_ITEMS(index, i * 4, 4);
+    slots[i] = (int32_t)(IX_PENDING0 - nlog);
+    return 0;
+}
+
+/* Commit, first (ordinary transactional code): an inevitable transaction
+ * cannot have its merge fail, so its log becomes plain inserts here. */
+static void dict_appends_before_commit(void)
+{
+    Obj log = alog();
+    if (!log)
+        return;
+    if (tm_is_inevitable()) {
+        dict_flush_pending();
+        return;
+    }
+    /* A dict whose merge would find the room short (judged by the counter
+     * read without a marker: a hint, which the merge checks again): its
+     * inserts become plain ones and the table grows here, instead of an
+     * abort and a retry that resizes. */
+    for (int j = 0; j < LOG_DICTS; j++) {
+        Obj d = log_items(log)[1 + 2 * j];
+        if (!d)
+            continue;
+        int64_t cnt = SMALLINT_VAL(log_items(log)[2 + 2 * j]);
+        Obj index = DICT(d)->index;
+        int64_t tail = DICT(d)->nentries + *ix_counter(index);   /* no marker: a hint */
+        if (tail + DICT(d)->popped + cnt <= ents_cap(d) - d_reserve(d)) {
+            /* The pages the merge will write, private before the world stops. */
+            tm_prepare_write_items((object_t *)index, counter_offset(index), 8);
+            tm_prepare_write_items((object_t *)DICT(d)->entries, (uintptr_t)(3 * tail), (uintptr_t)(3 * cnt));
+            continue;
+        }
+        d_flush_own_slow(d, log, j);
+        if (DICT(d)->nentries + DICT(d)->popped >= ents_cap(d) - d_reserve(d)) {
+            Obj *r = vm_roots(2);
+            r[0] = d;
+            r[1] = err_fetch();   /* the exception in flight, if any, stays */
+            vm_tx_become_inevitable();   /* a resize: the rare global event */
+            int64_t used = DICT(r[0])->used;
+            if (d_resize(&r[0], NULL, NULL, used + (used >> 1) + 1) < 0)
+                err_clear();   /* no memory for the bigger table: the next insert tries again */
+            if (r[1])
+                err_set_obj(r[1]);
+            vm_unroots(r);
+            dict_flush_pending();   /* inevitable now: its merge must not fail */
+            return;
+        }
+        log = alog();
+    }
+}
+#endif
+
+void dict_flush_pending(void)
+{
+#if TM_STM
+    Obj log = alog();
+    if (!log)
+        return;
+    for (int j = 0; j < LOG_DICTS; j++) {
+        Obj d = log_items(log)[1 + 2 * j];
+        if (d)
+            d_flush_own_slow(d, log, j);
+    }
+    vm_ts.roots[ROOT_DICT_APPENDS] = NULL;
+#endif
+}
+
+#if TM_STM
+
+/* Commit, with the world stopped (tm_set_commit_hooks): each logged dict's
+ * entries go to its committed tail, in log order. Reads see the committed
+ * state (or this transaction's own writes); writes go through
+ * tm_commit_write_items. False: the transaction aborts, and its retry
+ * inserts plainly. */
+static bool dict_appends_merge(void)
+{
+    Obj log = alog();
+    if (!log) {
+        appends_plain = false;
+        return true;
+    }
+    int64_t nlog = SMALLINT_VAL(log_items(log)[0]);
+    for (int j = 0; j < LOG_DICTS; j++) {
+        Obj d = log_items(log)[1 + 2 * j];
+        if (!d)
+            continue;
+        int64_t cnt = SMALLINT_VAL(log_items(log)[2 + 2 * j]);
+        Obj index = DICT(d)->index, e = DICT(d)->entries;
+        int64_t __seg_gs *counter = ix_counter(index);
+        int64_t tail = DICT(d)->nentries + *counter;
+        if (tail + DICT(d)->popped + cnt > ents_cap(d) - d_reserve(d) ||
+            !tm_commit_write_items((object_t *)index, counter_offset(index), 8) ||
+            !tm_commit_write_items((object_t *)e, (uintptr_t)(3 * tail), (uintptr_t)(3 * cnt))) {
+            appends_plain = true;
+            return false;
+        }
+        Obj __seg_gs *to = ((ArrayObj *)e)->items;   /* tm_commit_write_items: ours now */
+        int32_t __seg_gs *slots = ix_slots_nb(index);
+        int64_t n = tail;
+        for (int64_t k = 0; k < nlog; k++) {
+            Obj __seg_gs *le = log_items(log) + LOG_HDR + LOG_W * k;
+            if (le[0] != d)
+                continue;
+            to[3 * n] = le[1];
+            to[3 * n + 1] = le[2];
+            to[3 * n + 2] = le[3];
+            slots[SMALLINT_VAL(le[4])] = (int32_t)n;   /* a slot this transaction wrote: its card is ours */
+            n++;
+        }
+        if (n - tail != cnt)
+            appends_broken("a dict's count does not match its entries");
+        *counter += cnt;
+    }
+    vm_ts.roots[ROOT_DICT_APPENDS] = NULL;
+    appends_plain = false;
+    return true;
+}
+#endif
+
 static int d_insert(Obj *dp, Obj *kp, Obj *vp, int64_t hash)
 {
     int64_t ix = d_lookup(dp, kp, vp, hash, NULL);
@@ -453,11 +881,17 @@ static int d_insert(Obj *dp, Obj *kp, Obj *vp, int64_t hash)
         ents_nb(e)[3 * ix + 2] = *vp;   /* the lookup read the entry (its key) */
         return 0;
     }
+#if TM_STM
+    int rc = d_insert_pending(dp, kp, vp, hash);
+    if (rc <= 0)
+        return rc;
+#endif
     return d_insert_new(dp, kp, vp, hash);
 }
 
 static void d_delete_at(Obj d, int64_t ix, uint64_t slot)
 {
+    d_prepare_write(d);
     Obj index = DICT(d)->index;
     VM_WRITE_ITEMS(index, slot * 4, 4);
     ix_slots(index)[slot] = IX_DUMMY;
@@ -605,7 +1039,7 @@ static int d_pop(Obj *dp, Obj *kp, int64_t h, Obj *out)
 int dict_pop(Obj d, Obj key, Obj *out)
 {
     d = vm_unwrap(d);
-    if (DICT(d)->used == 0)
+    if (d_used(d) == 0)
         return 0;   /* CPython does not even hash the key then */
     int64_t h = key_hash(&key, &d, NULL);
     if (h == -1)
@@ -662,7 +1096,7 @@ static Obj dict_setdefault(Obj d, Obj key, Obj dflt)
 
 int64_t dict_len(Obj d)
 {
-    return DICT(vm_unwrap(d))->used;
+    return d_used(vm_unwrap(d));
 }
 
 /* dict_next, also giving the stored hash (63 bits: for this file's tables only). */
@@ -670,7 +1104,7 @@ static bool dict_next_hash(Obj d, int64_t *pos, Obj *k, Obj *v, int64_t *hash)
 {
     d = vm_unwrap(d);
     VM_READ(d);
-    int64_t i = *pos, n = DICT(d)->nentries;
+    int64_t i = *pos, n = d_nentries(d);
     if (i < n)
         VM_READ(DICT(d)->entries);
     if (i < 0)
@@ -700,6 +1134,7 @@ bool dict_next(Obj d, int64_t *pos, Obj *k, Obj *v)
 void dict_clear(Obj d)
 {
     d = vm_unwrap(d);
+    d_prepare_write(d);
     VM_WRITE(d);
     DICT(d)->entries = NULL;
     DICT(d)->index = NULL;
@@ -720,9 +1155,9 @@ Obj dict_copy(Obj d)
         return NULL;
     }
     d = r[0];
-    if (DICT(d)->used) {
+    if (d_used(d)) {
         r[2] = DICT(d)->entries;
-        if (d_build(&r[1], size_for(DICT(d)->used), &r[2], DICT(d)->nentries) < 0) {
+        if (d_build(&r[1], size_for(d_used(d)), &r[2], d_nentries(d)) < 0) {
             vm_unroots(r);
             return NULL;
         }
@@ -736,7 +1171,7 @@ Obj dict_copy(Obj d)
 static Obj dict_to_list(Obj d, int which)
 {
     d = vm_unwrap(d);
-    int64_t n = DICT(d)->used;
+    int64_t n = d_used(d);
     Obj *r = vm_roots(2);
     r[0] = d;
     r[1] = list_new(n);
@@ -808,22 +1243,22 @@ static int dict_merge(Obj d, Obj other, int override)
     if (is_plain_dict_source(r[1])) {
         r[1] = vm_unwrap(r[1]);
         Obj o = r[1];
-        if (o == r[0] || DICT(o)->used == 0)
+        if (o == r[0] || d_used(o) == 0)
             goto done;
-        if (DICT(r[0])->used == 0 && override != 2) {
+        if (d_used(r[0]) == 0 && override != 2) {
             /* into an empty dict: one table build, no lookups */
             r[2] = DICT(o)->entries;
-            rc = d_build(&r[0], size_for(DICT(o)->used), &r[2], DICT(o)->nentries);
+            rc = d_build(&r[0], size_for(d_used(o)), &r[2], d_nentries(o));
             goto done;
         }
-        int64_t need = DICT(r[0])->used + DICT(o)->used;
-        if (DICT(o)->used > ents_cap(r[0]) - DICT(r[0])->nentries - DICT(r[0])->popped &&
+        int64_t need = d_used(r[0]) + d_used(o);
+        if (d_used(o) > ents_cap(r[0]) - d_nentries(r[0]) - DICT(r[0])->popped &&
             d_resize(&r[0], NULL, NULL, need) < 0) {
             rc = -1;
             goto done;
         }
         r[2] = DICT(r[1])->entries;
-        int64_t n = DICT(r[1])->nentries;
+        int64_t n = d_nentries(r[1]);
         for (int64_t i = 0; i < n; i++) {
             Obj __seg_gs *e = ARRAY(r[2])->items + 3 * i;
             if (!e[1])
@@ -835,7 +1270,7 @@ static int dict_merge(Obj d, Obj other, int override)
                 rc = -1;
                 goto done;
             }
-            if (DICT(r[1])->entries != r[2] || DICT(r[1])->nentries != n) {
+            if (DICT(r[1])->entries != r[2] || d_nentries(r[1]) != n) {
                 err_set(E_RuntimeError, "dict mutated during update");
                 rc = -1;
                 goto done;
@@ -946,7 +1381,7 @@ int dict_update(Obj d, Obj other)
 static Obj dict_repr(Obj self)
 {
     Obj d = vm_unwrap(self);
-    if (DICT(d)->used == 0)
+    if (d_used(d) == 0)
         return str_from_cstr("{}");
     Obj *r = vm_roots(2);
     r[0] = d;
@@ -989,13 +1424,13 @@ static Obj dict_repr(Obj self)
 /* a == b for two dicts: 1, 0, -1. */
 static int dict_equal(Obj a, Obj b)
 {
-    if (DICT(a)->used != DICT(b)->used)
+    if (d_used(a) != d_used(b))
         return 0;
     Obj *r = vm_roots(4);
     r[0] = a;
     r[1] = b;
     int res = 1;
-    for (int64_t i = 0; i < DICT(r[0])->nentries; i++) {
+    for (int64_t i = 0; i < d_nentries(r[0]); i++) {
         Obj __seg_gs *e = ents(r[0]) + 3 * i;
         if (!e[1])
             continue;
@@ -1043,12 +1478,12 @@ static Obj dict_richcompare(Obj a, Obj b, int op)
 
 static int64_t dict_len_slot(Obj self)
 {
-    return DICT(vm_unwrap(self))->used;
+    return d_used(vm_unwrap(self));
 }
 
 static int dict_bool_slot(Obj self)
 {
-    return DICT(vm_unwrap(self))->used != 0;
+    return d_used(vm_unwrap(self)) != 0;
 }
 
 static Obj dict_subscript(Obj self, Obj key)
@@ -1181,9 +1616,9 @@ static Obj dictiter_new(Obj d, int kind)
     if (!it)
         return NULL;
     d = ITER(it)->a;
-    ITER(it)->n = DICT(d)->used;
-    ITER(it)->c = MAKE_SMALLINT(DICT(d)->used);
-    ITER(it)->i = kind >= ITK_DICT_REV_KEYS ? DICT(d)->nentries - 1 : 0;
+    ITER(it)->n = d_used(d);
+    ITER(it)->c = MAKE_SMALLINT(d_used(d));
+    ITER(it)->i = kind >= ITK_DICT_REV_KEYS ? d_nentries(d) - 1 : 0;
     return it;
 }
 
@@ -1193,14 +1628,16 @@ static Obj dictiter_next(Obj it)
     if (!d)
         return NULL;
     VM_READ(d);
-    if (ITER(it)->n != DICT(d)->used) {
+    d_flush_own(d);
+    int64_t appended = d_appended(d);
+    if (ITER(it)->n != DICT(d)->used + appended) {
         err_set(E_RuntimeError, "dictionary changed size during iteration");
         VM_WRITE(it);
         ITER(it)->n = -1;   /* sticky */
         return NULL;
     }
     int64_t kind = ITER(it)->kind;
-    int64_t i = ITER(it)->i, n = DICT(d)->nentries, next;
+    int64_t i = ITER(it)->i, n = DICT(d)->nentries + appended, next;
     Obj k = NULL, v = NULL;
     if (kind < ITK_DICT_REV_KEYS) {
         for (; i < n; i++)
@@ -1310,9 +1747,9 @@ static uint64_t slot_of_entry(Obj d, int64_t ix)
 Obj dict_popitem_end(Obj d, bool last)
 {
     d = vm_unwrap(d);
-    if (DICT(d)->used == 0)
+    if (d_used(d) == 0)
         return NULL;
-    int64_t n = DICT(d)->nentries, i;
+    int64_t n = d_nentries(d), i;
     if (last)
         for (i = n - 1; !ents(d)[3 * i + 1]; i--)
             ;
@@ -1336,7 +1773,7 @@ Obj dict_popitem_end(Obj d, bool last)
 
 static Obj dict_popitem_m(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (DICT(vm_unwrap(args[0]))->used == 0) {
+    if (d_used(vm_unwrap(args[0])) == 0) {
         err_set(E_KeyError, "popitem(): dictionary is empty");
         return NULL;
     }
@@ -1346,7 +1783,7 @@ static Obj dict_popitem_m(Obj *args, size_t nargs, Obj kwnames)
 int dict_move_to_end(Obj d, Obj key, bool last)
 {
     d = vm_unwrap(d);
-    if (DICT(d)->used == 0) {
+    if (d_used(d) == 0) {
         err_set_value(E_KeyError, key);
         return -1;
     }
@@ -1366,7 +1803,7 @@ int dict_move_to_end(Obj d, Obj key, bool last)
         goto out;
     }
     d = r[0];
-    int64_t n = DICT(d)->nentries;
+    int64_t n = d_nentries(d);
     if (last) {
         int64_t j = n - 1;
         while (!ents(d)[3 * j + 1])
@@ -1391,7 +1828,7 @@ int dict_move_to_end(Obj d, Obj key, bool last)
     }
     /* To the front: rebuild the table from a copy of the entries with this
      * one first (stored hashes: no key's __hash__ or __eq__ runs). */
-    int64_t used = DICT(d)->used;
+    int64_t used = d_used(d);
     r[3] = array_new(3 * used);
     if (!r[3])
         goto out;
@@ -1505,7 +1942,7 @@ static inline bool is_setlike_view(Obj v)
 
 static int64_t view_len(Obj self)
 {
-    return DICT(ITER(self)->a)->used;
+    return d_used(ITER(self)->a);
 }
 
 static Obj view_iter(Obj self)
@@ -1667,7 +2104,7 @@ static Obj view_and(Obj a, Obj b)
     r[0] = a;
     r[1] = b;
     Obj res = NULL;
-    int64_t la = DICT(ITER(a)->a)->used;
+    int64_t la = d_used(ITER(a)->a);
     if (TID(b) == TID_SET && !SETOBJ(b)->frozen) {
         int64_t lb = set_len(b);
         if (la <= lb) {
@@ -1675,7 +2112,7 @@ static Obj view_and(Obj a, Obj b)
             goto out;
         }
     }
-    if (is_setlike_view(b) && DICT(ITER(b)->a)->used > la) {
+    if (is_setlike_view(b) && d_used(ITER(b)->a) > la) {
         r[0] = b;
         r[1] = a;
     }
@@ -1717,7 +2154,7 @@ static Obj items_xor(Obj a, Obj b)
     Obj res = NULL;
     if (!r[0] || !(r[2] = set_new(NULL)))
         goto out;
-    for (int64_t i = 0; i < DICT(r[1])->nentries; i++) {
+    for (int64_t i = 0; i < d_nentries(r[1]); i++) {
         Obj __seg_gs *e = ents(r[1]) + 3 * i;
         if (!e[1])
             continue;
@@ -1848,6 +2285,11 @@ void dict_init_type(void)
     VM_GLOBAL_ROOT(s_keys);
     s_iter = str_intern_cstr("__iter__");
     VM_GLOBAL_ROOT(s_iter);
+#if TM_STM
+    tm_set_commit_hooks(dict_appends_before_commit, dict_appends_merge);
+    const char *e = getenv("TMPY_TEST_DICT_IGNORE_PENDING");
+    ignore_pending = e && *e == '1';
+#endif
     T_dict = (TypeObj *)type_new_builtin("dict", T_object, TID_DICT, TPF_BASETYPE | TPF_MAPPING | TPF_MATCH_SELF);
     TypeObj *t = T_dict;
     t->tp_repr = dict_repr;

@@ -33,6 +33,10 @@ int dict_update(Obj d, Obj other);        /* dict.update(other) for a mapping or
 Obj dict_keys_list(Obj d);
 Obj dict_items_list(Obj d);
 void dict_clear(Obj d);
+/* STM: turn the running transaction's pending inserts (dict.c, "inserts
+ * that commit at the tail") into plain ones; a thread calls it before its
+ * root slots go. Nothing in the GIL build. */
+void dict_flush_pending(void);
 
 Obj set_new(Obj iterable /* or NULL */);
 Obj frozenset_new(Obj iterable /* or NULL */);

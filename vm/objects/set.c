@@ -699,7 +699,7 @@ static int s_update(Obj *sp, Obj other)
         r[0] = uo;
         rc = s_merge(sp, &r[0]);
     } else if (IS_DICT(other)) {
-        int64_t dictsize = DICT(other)->used;
+        int64_t dictsize = dict_len(other);
         s_fold(*sp);
         Obj so = *sp;
         if ((SETOBJ(so)->fill + dictsize) * 5 >= SETOBJ(so)->mask * 3)
@@ -1135,7 +1135,7 @@ static Obj s_difference(Obj so, Obj other)
     if (IS_SET_ANY(uo))
         other_size = set_used(uo);
     else if (IS_DICT(other))
-        other_size = DICT(other)->used;
+        other_size = dict_len(other);
     else
         return s_copy_and_difference(so, other);
     if ((set_used(so) >> 2) > other_size)
