@@ -964,6 +964,39 @@ fail:
     return NULL;
 }
 
+/* IMPORT_NAME when the frame's builtins.__import__ is not the built-in one
+ * (a user's override, as CPython calls it: name, globals, locals or None,
+ * fromlist, level), or is missing. */
+__attribute__((noinline)) static Obj import_name_override(Obj import_func, Obj name, Obj globals, Obj locals,
+                                                          Obj fromlist, int64_t level)
+{
+    if (!import_func) {
+        if (!err_occurred() || err_matches(E_KeyError)) {
+            err_clear();
+            err_set(E_ImportError, "__import__ not found");
+        }
+        return NULL;
+    }
+    Obj *r = vm_roots(6);
+    r[0] = import_func;
+    r[1] = name;
+    r[2] = globals;
+    r[3] = locals ? locals : g_None;
+    r[4] = fromlist;
+    r[5] = int_from_i64(level);
+    Obj res = r[5] ? vm_call(r[0], r + 1, 5, NULL) : NULL;
+    vm_unroots(r);
+    return res;
+}
+
+/* builtins.__import__ is still the built-in function (the common case: no
+ * call through it, vm_import directly). */
+static inline bool is_builtin_import(Obj f)
+{
+    return f && TID(f) == TID_BUILTIN && ((BuiltinObj *)f)->self == g_builtins_module &&
+           !strcmp(((BuiltinObj *)f)->def->name, "__import__");
+}
+
 static Obj import_from(Obj module, Obj name)
 {
     Obj *r = vm_roots(4);
@@ -2533,7 +2566,11 @@ call_c_profiled: {
         int64_t level = 0;
         if (IS_SMALLINT(sp[-2]))
             level = SMALLINT_VAL(sp[-2]);
-        Obj m = vm_import(NAME(ARG), HDR[HDR_GLOBALS], sp[-1], (int)level);
+        Obj b = HDR[HDR_BUILTINS];
+        Obj import_func = IS_DICT(b) ? dict_getitem_str(b, vm_names[VMN___import__]) : vm_getitem(b, vm_names[VMN___import__]);
+        Obj m = likely(is_builtin_import(import_func))
+                    ? vm_import(NAME(ARG), HDR[HDR_GLOBALS], sp[-1], (int)level)
+                    : import_name_override(import_func, NAME(ARG), HDR[HDR_GLOBALS], HDR[HDR_LOCALS], sp[-1], level);
         if (!m)
             goto error;
         sp--;

@@ -376,9 +376,6 @@ extern Obj g_main_module;
  * package, "" for a module written in C) and *is_pkg; NULL without an
  * exception if there is none, with one if importing a parent failed. */
 Obj import_find_source(Obj fullname, bool *is_pkg);
-/* Compile and run a file's source as module `mod` (globals = its dict).
- * Returns None or NULL with an exception. */
-Obj import_run_source_file(Obj mod, Obj path);
 /* Read a whole file into C memory (malloc'd, NUL-terminated): 0, or -1 with
  * OSError set. */
 int import_read_file(const char *path, char **out, size_t *len);
@@ -397,6 +394,18 @@ bool import_is_builtin(Obj name);
 /* The absolute name for a relative import (level dots) from the module
  * whose globals (or a dict with __package__) are given. */
 Obj import_resolve_relative(Obj name, Obj globals, int level);
+/* sys.meta_path and sys.path_hooks (importhooks.c): the default finders'
+ * kinds, CPython's importlib._bootstrap(_external) loaded on first need. */
+enum { IMPORTHOOK_BUILTIN, IMPORTHOOK_FROZEN, IMPORTHOOK_PATH, IMPORTHOOK_NKINDS, IMPORTHOOK_OTHER = IMPORTHOOK_NKINDS };
+void importhooks_init(void);                       /* start-up, after sys exists */
+int importhooks_kind(Obj finder);                  /* a default finder's kind or IMPORTHOOK_OTHER */
+bool importhooks_path_default(void);               /* PathFinder would see what import.c sees */
+bool importhooks_is_frozen(Obj name);              /* _frozen_importlib(_external) */
+Obj importhooks_frozen_module(Obj name);           /* loads the bootstrap; the module */
+int importhooks_attach_spec(Obj mod, Obj name, Obj file, Obj path_list);   /* __spec__, __loader__ */
+Obj importhooks_find_spec(Obj finder, Obj name, Obj path);   /* a spec, None, or NULL */
+Obj importhooks_path_find_spec(Obj name, Obj path);          /* CPython's PathFinder */
+Obj importhooks_load_spec(Obj spec);                         /* _bootstrap._load(spec) */
 extern const char *vm_libdir;              /* lib/ of the source tree or install */
 void eval_fill_layouts(tm_type *generator_layout, tm_type *frame_layout);   /* eval.c: frame, generator */
 void func_init_types(void);     /* eval side: function, code, cell, generator, frame, traceback */

@@ -260,8 +260,6 @@ static const struct {
     {"gc", gc_module_init},
     {"_thread", thread_module_init},
     {"tm", tm_module_init},
-    {"importlib", importlib_module_init},
-    {"importlib.machinery", importlib_machinery_module_init},
     {"_imp", imp_module_init},
     {"_io", io_module_init},
     {"_socket", socket_module_init},
