@@ -414,6 +414,7 @@ void vm_run_gc_work(void);        /* runs what collections queued (no-op while a
 /* CPython's PyErr_WriteUnraisable: "Exception ignored in: <repr of what>"
  * and the current exception's traceback on stderr; clears the exception. */
 void vm_report_unraisable(Obj what);
+void vm_print_unraisable(Obj exc, Obj what, Obj err_msg);   /* sys.__unraisablehook__'s output */
 /* gc.collect(): a major collection, then the queued work; None or NULL.
  * stack_top: where the arguments of the calling C function end (args +
  * nargs), or NULL: dead value-stack slots above it are cleared first. */
