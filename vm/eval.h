@@ -386,6 +386,7 @@ void import_init_paths(bool ignore_env, const char *argv0);
 void import_prepend_path0(const char *dir);
 /* Import a module by absolute dotted name, its parents first; returns it. */
 Obj import_absolute(Obj absname);
+Obj import_source_module(Obj name);   /* a top-level source module by import.c's search alone */
 /* The import lock and the built-in registry as _imp shows them. */
 int import_lock_acquire(void);        /* -1: MemoryError */
 bool import_lock_release(void);       /* false: the caller does not hold it */

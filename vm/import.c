@@ -145,6 +145,16 @@ static bool is_dir(const char *p)
     return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+/* A path entry that is a file or inside one (an archive and a folder in
+ * it: what zipimporter reads). */
+static bool entry_in_file(const char *p)
+{
+    struct stat st;
+    if (stat(p, &st) == 0)
+        return S_ISREG(st.st_mode);
+    return errno == ENOTDIR;
+}
+
 /* The directory a sys.path entry names ('' is the current directory), as
  * the file system's bytes. */
 static bool entry_dir(Obj entry, char *out, size_t cap)
@@ -162,7 +172,7 @@ static bool entry_dir(Obj entry, char *out, size_t cap)
 }
 
 /* Where a module's source is. */
-enum { FOUND_NONE, FOUND_MODULE, FOUND_PACKAGE, FOUND_NAMESPACE };
+enum { FOUND_NONE, FOUND_MODULE, FOUND_PACKAGE, FOUND_NAMESPACE, FOUND_FILE_ENTRY };
 typedef struct {
     int kind;
     char path[PATH_MAX];      /* the .py file (module or __init__.py) */
@@ -179,8 +189,10 @@ static Obj current_sys_path(void)
 /* Find a module by its full name in `search` (the parent's __path__ or
  * sys.path): a package directory with __init__.py first, then name.py, in
  * each entry; directories without __init__.py make a namespace package
- * (their list in *ns_dirs) if nothing else is found. */
-static int find_module(Obj fullname, Obj search, Found *f, Obj *ns_dirs)
+ * (their list in *ns_dirs) if nothing else is found. With stop_at_files,
+ * an entry that is a file (a zip archive: zipimporter's) ends the search
+ * as FOUND_FILE_ENTRY, for CPython's PathFinder to do. */
+static int find_module(Obj fullname, Obj search, Found *f, Obj *ns_dirs, bool stop_at_files)
 {
     const char *full = str_cstr(fullname);
     const char *dot = strrchr(full, '.');
@@ -201,6 +213,10 @@ static int find_module(Obj fullname, Obj search, Found *f, Obj *ns_dirs)
         Obj entry = IS_LIST(list) ? LIST_ITEMS(list)[i] : TUPLE_ITEMS(list)[i];
         if (!entry_dir(entry, dir, sizeof dir))
             continue;
+        if (stop_at_files && entry_in_file(dir)) {
+            f->kind = FOUND_FILE_ENTRY;
+            break;
+        }
         int k = snprintf(f->dir, sizeof f->dir, "%s/%s", dir, base);
         if (k < 0 || (size_t)k >= sizeof f->dir)
             continue;
@@ -316,8 +332,10 @@ static Obj load_builtin(Obj fullname, module_init_fn init)
 
 /* PathFinder's part, in C: the module's source on `search` (the parent's
  * __path__ or sys.path), loaded. *found false (and NULL, no exception) if
- * there is none. Returns the module (borrowed from sys.modules) or NULL. */
-static Obj load_from_path(Obj fullname, Obj search, bool *found)
+ * there is none, *deferred true if an entry is a file (with
+ * stop_at_files: CPython's PathFinder is to search). Returns the module
+ * (borrowed from sys.modules) or NULL. */
+static Obj load_from_path(Obj fullname, Obj search, bool *found, bool stop_at_files, bool *deferred)
 {
     Obj *r = vm_roots(6);   /* fullname, search, module, ns dirs, path str, scratch */
     Obj res = NULL;
@@ -329,11 +347,13 @@ static Obj load_from_path(Obj fullname, Obj search, bool *found)
         err_nomemory();
         goto out;
     }
-    if (find_module(r[0], r[1], f, &r[3]) < 0) {
+    *deferred = false;
+    if (find_module(r[0], r[1], f, &r[3], stop_at_files) < 0) {
         free(f);
         goto out;
     }
-    if (f->kind == FOUND_NONE) {
+    if (f->kind == FOUND_NONE || f->kind == FOUND_FILE_ENTRY) {
+        *deferred = f->kind == FOUND_FILE_ENTRY;
         free(f);
         *found = false;
         goto out;
@@ -461,15 +481,16 @@ static Obj load_module(Obj fullname, Obj parent_path)
             continue;
         case IMPORTHOOK_PATH:
             if (importhooks_path_default()) {
-                bool found = false;
+                bool found = false, deferred = false;
                 Obj *q = vm_roots(1);   /* a namespace package's _NamespacePath: its list now */
                 q[0] = !r[1] ? current_sys_path() : IS_LIST(r[1]) || IS_TUPLE(r[1]) ? r[1] : vm_call1((Obj)T_list, r[1]);
-                res = q[0] ? load_from_path(r[0], q[0], &found) : NULL;
+                res = q[0] ? load_from_path(r[0], q[0], &found, true, &deferred) : NULL;
                 found = found || !q[0];
                 vm_unroots(q);
                 if (res || found)
                     goto out;
-                continue;
+                if (!deferred)
+                    continue;
             }
             r[4] = importhooks_path_find_spec(r[0], r[1]);
             break;
@@ -485,6 +506,30 @@ static Obj load_module(Obj fullname, Obj parent_path)
         }
     }
     err_not_found(r[0], NULL);
+out:
+    vm_unroots(r);
+    return res;
+}
+
+/* A top-level module from a source file on sys.path, found by import.c's
+ * search alone (no finder asked, file entries skipped): zipimport, which
+ * the zipimporter hook needs before it can look into a zip archive on
+ * sys.path. */
+Obj import_source_module(Obj name)
+{
+    Obj *r = vm_roots(1);
+    Obj res = NULL;
+    r[0] = name;
+    if (import_lock_acquire() < 0)
+        goto out;
+    res = dict_getitem(g_modules, r[0]);
+    if (!res && !err_occurred()) {
+        bool found = false, deferred = false;
+        res = load_from_path(r[0], current_sys_path(), &found, false, &deferred);
+        if (!res && !found)
+            err_not_found(r[0], NULL);
+    }
+    import_lock_release();
 out:
     vm_unroots(r);
     return res;
@@ -913,7 +958,7 @@ Obj import_find_source(Obj fullname, bool *is_pkg)
         goto out;
     }
     Obj *q = vm_roots(1);
-    int rc = find_module(r[0], r[3], f, &q[0]);
+    int rc = find_module(r[0], r[3], f, &q[0], false);
     vm_unroots(q);
     if (rc == 0) {
         if (f->kind == FOUND_MODULE || f->kind == FOUND_PACKAGE) {

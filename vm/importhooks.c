@@ -25,12 +25,14 @@
 static Obj g_stand_ins[IMPORTHOOK_NKINDS];   /* the start-up stand-ins, by kind */
 static Obj g_finders[IMPORTHOOK_NKINDS];     /* CPython's classes, once loaded */
 static Obj g_file_hook_stand_in;             /* sys.path_hooks' stand-in */
+static Obj g_zip_hook_stand_in;              /* sys.path_hooks' zipimporter until zipimport is loaded */
+static Obj g_zip_hook;                       /* zipimport.zipimporter, once loaded */
 static Obj g_file_hook;                      /* FileFinder.path_hook(...)'s closure, once loaded */
 static Obj g_file_finder;                    /* _frozen_importlib_external.FileFinder */
 static Obj g_bootstrap, g_bootstrap_external;
-static bool g_installing;
 
 static Obj load_bootstrap(void);
+static void swap_in(const char *name, const Obj *olds, const Obj *news, int n);
 
 /* ------------------------------------------------------------------ */
 /* Stand-ins                                                           */
@@ -78,6 +80,31 @@ static Obj stand_in_file_hook(Obj *args, size_t nargs, Obj kwnames)
     return vm_call1(g_file_hook, args[0]);
 }
 
+/* zipimporter(path), sys.path_hooks[0] as CPython's: loads zipimport
+ * (CPython's, from source: it is frozen there) on the first call, which
+ * PathFinder makes only when it runs in Python (a file on sys.path, a
+ * hook of the user's), and puts its class in the stand-in's place. */
+static Obj stand_in_zip_hook(Obj *args, size_t nargs, Obj kwnames)
+{
+    Obj *r = vm_roots(3);
+    Obj res = NULL;
+    r[0] = args[0];
+    if (!g_zip_hook) {
+        if (!(r[1] = str_from_cstr("zipimport")) || !(r[1] = import_source_module(r[1])) ||
+            !(r[1] = vm_getattr_cstr(r[1], "zipimporter")))
+            goto out;
+        vm_tx_become_inevitable();   /* a C global root: an abort would not undo it */
+        g_zip_hook = r[1];
+        swap_in("path_hooks", &g_zip_hook_stand_in, &g_zip_hook, 1);
+    }
+    res = vm_call1(g_zip_hook, r[0]);
+out:
+    vm_unroots(r);
+    return res;
+}
+
+static const MethodDef zip_hook_def = {"zipimporter", stand_in_zip_hook, METH_O, NULL};
+
 static const MethodDef stand_in_defs[IMPORTHOOK_NKINDS + 1] = {
     {"find_spec", stand_in_builtin_find_spec, METH_KW, NULL},
     {"find_spec", stand_in_frozen_find_spec, METH_KW, NULL},
@@ -113,6 +140,8 @@ void importhooks_init(void)
     for (int k = 0; k < IMPORTHOOK_NKINDS; k++)
         VM_GLOBAL_ROOT(g_finders[k]);
     VM_GLOBAL_ROOT(g_file_hook_stand_in);
+    VM_GLOBAL_ROOT(g_zip_hook_stand_in);
+    VM_GLOBAL_ROOT(g_zip_hook);
     VM_GLOBAL_ROOT(g_file_hook);
     VM_GLOBAL_ROOT(g_file_finder);
     VM_GLOBAL_ROOT(g_bootstrap);
@@ -124,6 +153,10 @@ void importhooks_init(void)
         if (!g_stand_ins[k] || !meta || !IS_LIST(meta) || list_append(meta, g_stand_ins[k]) < 0)
             goto fail;
     }
+    g_zip_hook_stand_in = builtin_new(&zip_hook_def, NULL, NULL);
+    hooks = sys_get("path_hooks");
+    if (!g_zip_hook_stand_in || !hooks || !IS_LIST(hooks) || list_append(hooks, g_zip_hook_stand_in) < 0)
+        goto fail;
     g_file_hook_stand_in = builtin_new(&stand_in_defs[IMPORTHOOK_NKINDS], NULL, NULL);
     hooks = sys_get("path_hooks");
     if (!g_file_hook_stand_in || !hooks || !IS_LIST(hooks) || list_append(hooks, g_file_hook_stand_in) < 0)
@@ -148,8 +181,9 @@ int importhooks_kind(Obj finder)
 }
 
 /* Whether PathFinder would see only what import.c's search sees:
- * sys.path_hooks holds only FileFinder's hook, and sys.path_importer_cache
- * holds no finder but FileFinders (and None). */
+ * sys.path_hooks holds only zipimporter and FileFinder's hook (a file on
+ * the path, zipimporter's, is left to CPython's PathFinder by import.c),
+ * and sys.path_importer_cache holds no finder but FileFinders (and None). */
 bool importhooks_path_default(void)
 {
     Obj hooks = sys_get("path_hooks");
@@ -157,7 +191,8 @@ bool importhooks_path_default(void)
         return false;
     for (int64_t i = 0; i < LIST_LEN(hooks); i++) {
         Obj h = LIST_ITEMS(hooks)[i];
-        if (h != g_file_hook_stand_in && !(g_file_hook && h == g_file_hook))
+        if (h != g_file_hook_stand_in && !(g_file_hook && h == g_file_hook) && h != g_zip_hook_stand_in &&
+            !(g_zip_hook && h == g_zip_hook))
             return false;
     }
     Obj cache = sys_get("path_importer_cache");
@@ -166,7 +201,8 @@ bool importhooks_path_default(void)
     int64_t pos = 0;
     Obj k, v;
     while (dict_next(cache, &pos, &k, &v))
-        if (!IS_NONE(v) && !(g_file_finder && TYPE(v) == (TypeObj *)g_file_finder))
+        if (!IS_NONE(v) && !(g_file_finder && TYPE(v) == (TypeObj *)g_file_finder) &&
+            !(g_zip_hook && TYPE(v) == (TypeObj *)g_zip_hook))
             return false;
     return true;
 }
@@ -268,77 +304,82 @@ static void swap_in(const char *name, const Obj *olds, const Obj *news, int n)
 static Obj gcd_import_builtin(void);
 static int give_specs_to_loaded_modules(void);
 
-/* Load _frozen_importlib and _frozen_importlib_external (once: under the
- * import lock, inevitable, since it sets C global roots), set them up as
- * CPython's start-up does, swap them in for the stand-ins. Returns
- * _frozen_importlib or NULL. */
+/* Load _frozen_importlib and _frozen_importlib_external (once, under the
+ * import lock), set them up as CPython's start-up does, swap them in for
+ * the stand-ins. The C globals are set at the end, in one inevitable
+ * stretch with no allocation (an abort cannot undo a C global; the Python
+ * code before may run in several transactions). Returns _frozen_importlib
+ * or NULL. */
 static Obj load_bootstrap(void)
 {
     if (g_bootstrap_external)
         return g_bootstrap;
     if (import_lock_acquire() < 0)
         return NULL;
-    vm_tx_become_inevitable();
-    Obj *r = vm_roots(6);   /* bootstrap, external, _imp, scratch x3 */
+    Obj *r = vm_roots(11);   /* bootstrap, external, _imp, scratch, FileFinder, hook, 3 finders, gcd, name */
     Obj res = NULL;
     if (g_bootstrap_external) {
         res = g_bootstrap;
         goto out;
     }
-    if (g_installing) {
+    /* being loaded by this thread (the lock is re-entrant): sys.modules says so */
+    if (!(r[10] = str_from_cstr("_frozen_importlib")))
+        goto out;
+    if (dict_getitem(g_modules, r[10])) {
         err_set(E_ImportError, "importlib's bootstrap imported while it is being set up");
         goto out;
     }
-    g_installing = true;
     char dir[4096];
     if (importlib_dir(dir, sizeof dir) < 0)
-        goto done;
+        goto out;
     if (!(r[0] = run_frozen("_frozen_importlib", dir, "_bootstrap.py", "importlib._bootstrap")))
-        goto done;
+        goto out;
     if (!(r[2] = import_cstr("_imp")) || !(r[3] = vm_getattr_cstr(r[0], "_setup")) ||
         !vm_call2(r[3], g_sys_module, r[2]))
-        goto done;
+        goto fail;
     if (!(r[1] = run_frozen("_frozen_importlib_external", dir, "_bootstrap_external.py",
                             "importlib._bootstrap_external")))
-        goto done;
+        goto fail;
     if (!(r[3] = vm_getattr_cstr(r[1], "_set_bootstrap_module")) || !vm_call1(r[3], r[0]) ||
         vm_setattr(r[0], vm_intern_cached("_bootstrap_external"), r[1]) < 0)
-        goto done;
+        goto fail;
     /* FileFinder.path_hook(*_get_supported_file_loaders()) */
     if (!(r[3] = vm_getattr_cstr(r[1], "_get_supported_file_loaders")) || !(r[3] = vm_call0(r[3])))
-        goto done;
+        goto fail;
     if (!(r[4] = vm_getattr_cstr(r[1], "FileFinder")) || !(r[5] = vm_getattr_cstr(r[4], "path_hook")))
-        goto done;
+        goto fail;
     if (!IS_LIST(r[3]) || !(r[3] = list_as_tuple(r[3])) || !(r[5] = vm_call_tuple_dict(r[5], r[3], NULL)))
-        goto done;
+        goto fail;
+    if (!(r[6] = vm_getattr_cstr(r[0], "BuiltinImporter")) || !(r[7] = vm_getattr_cstr(r[0], "FrozenImporter")) ||
+        !(r[8] = vm_getattr_cstr(r[1], "PathFinder")))
+        goto fail;
+    /* one import lock: importlib.import_module goes through import.c */
+    if (!(r[9] = gcd_import_builtin()) || vm_setattr(r[0], vm_intern_cached("_gcd_import"), r[9]) < 0)
+        goto fail;
+    vm_tx_become_inevitable();
+    g_finders[IMPORTHOOK_BUILTIN] = r[6];
+    g_finders[IMPORTHOOK_FROZEN] = r[7];
+    g_finders[IMPORTHOOK_PATH] = r[8];
     g_file_hook = r[5];
     g_file_finder = r[4];
-    if (!(r[3] = vm_getattr_cstr(r[0], "BuiltinImporter")))
-        goto done;
-    g_finders[IMPORTHOOK_BUILTIN] = r[3];
-    if (!(r[3] = vm_getattr_cstr(r[0], "FrozenImporter")))
-        goto done;
-    g_finders[IMPORTHOOK_FROZEN] = r[3];
-    if (!(r[3] = vm_getattr_cstr(r[1], "PathFinder")))
-        goto done;
-    g_finders[IMPORTHOOK_PATH] = r[3];
-    /* one import lock: importlib.import_module goes through import.c */
-    if (!(r[3] = gcd_import_builtin()) || vm_setattr(r[0], vm_intern_cached("_gcd_import"), r[3]) < 0)
-        goto done;
     g_bootstrap = r[0];
     g_bootstrap_external = r[1];
     swap_in("meta_path", g_stand_ins, g_finders, IMPORTHOOK_NKINDS);
     swap_in("path_hooks", &g_file_hook_stand_in, &g_file_hook, 1);
     if (give_specs_to_loaded_modules() < 0)
-        goto done;
+        goto out;   /* (loaded: a module without its spec is no reason to unload) */
     res = r[0];
-done:
-    g_installing = false;
-    if (!res) {   /* leave nothing half set */
-        g_bootstrap = g_bootstrap_external = NULL;
-        for (int k = 0; k < IMPORTHOOK_NKINDS; k++)
-            g_finders[k] = NULL;
-        g_file_hook = g_file_finder = NULL;
+    goto out;
+fail:   /* nothing half set: the two modules leave sys.modules */
+    {
+        Obj *e = vm_roots(2);
+        e[0] = err_fetch();
+        Obj dummy;
+        if (dict_pop(g_modules, r[10], &dummy) < 0 || !(e[1] = str_from_cstr("_frozen_importlib_external")) ||
+            dict_pop(g_modules, e[1], &dummy) < 0)
+            err_clear();
+        err_set_obj(e[0]);
+        vm_unroots(e);
     }
 out:
     import_lock_release();
