@@ -1,9 +1,10 @@
 """The import system's costs (issue 22): start-up CPU time, the first import
 of importlib (which loads CPython's importlib._bootstrap and
 _bootstrap_external), and the common import of a module already imported
-(`import os` in a loop, and importlib.import_module). Runs each given
-interpreter; CPU time of a run is the child's user + sys (getrusage), the
-median of N runs.
+(`import os` in a loop, and importlib.import_module: CPU time per import,
+the best of 5 processes x 7 loops). CPU time of a run is the child's user +
+sys (getrusage), the median of N runs; the interpreters' runs alternate, so
+a change of the machine's load hits them alike.
 
 Usage: python3 bench/import_system.py [--runs N] [--loops N] EXE [EXE ...]
 """
@@ -15,32 +16,32 @@ import time
 
 LOOP = """
 import time, importlib
-t = time.perf_counter()
-for _ in range({n}):
-    import os
-a = time.perf_counter() - t
-t = time.perf_counter()
-for _ in range({n}):
-    from os import path
-b = time.perf_counter() - t
-im = importlib.import_module
-t = time.perf_counter()
-for _ in range({n}):
-    im("os")
-c = time.perf_counter() - t
-print(f"{{a / {n} * 1e9:.1f}} {{b / {n} * 1e9:.1f}} {{c / {n} * 1e9:.1f}}")
+def best(f):
+    out = []
+    for _ in range(7):
+        t = time.process_time()
+        f()
+        out.append(time.process_time() - t)
+    return min(out) / {n} * 1e9
+def stmt():
+    for _ in range({n}):
+        import os
+def from_stmt():
+    for _ in range({n}):
+        from os import path
+def im(im=importlib.import_module):
+    for _ in range({n}):
+        im("os")
+print(f"{{best(stmt):.1f}} {{best(from_stmt):.1f}} {{best(im):.1f}}")
 """
 
 
-def cpu_of(cmd, runs):
-    times = []
-    for _ in range(runs):
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        if subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode:
-            return None, None
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        times.append((after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime) * 1e3)
-    return statistics.median(times), min(times)
+def cpu_once(cmd):
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode:
+        return None
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime) * 1e3
 
 
 def main():
@@ -49,23 +50,35 @@ def main():
     ap.add_argument("--loops", type=int, default=200000)
     ap.add_argument("exes", nargs="+")
     args = ap.parse_args()
-    print(f"date: {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}")
-    for exe in args.exes:
-        for label, code in (("-c pass", "pass"), ("-S -c pass", None), ("import importlib", "import importlib"),
-                            ("import importlib.util", "import importlib.util")):
-            cmd = [exe, "-S", "-c", "pass"] if code is None else [exe, "-c", code]
-            med, lo = cpu_of(cmd, args.runs)
-            if med is None:
+    print(f"date: {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; the interpreters' runs interleaved")
+    for label, code in (("-c pass", "pass"), ("-S -c pass", None), ("import importlib", "import importlib"),
+                        ("import importlib.util", "import importlib.util")):
+        times = {exe: [] for exe in args.exes}
+        for _ in range(args.runs):
+            for exe in args.exes:
+                cmd = [exe, "-S", "-c", "pass"] if code is None else [exe, "-c", code]
+                times[exe].append(cpu_once(cmd))
+        for exe in args.exes:
+            t = times[exe]
+            if None in t:
                 print(f"{exe:40s} {label:24s} fails")
-                continue
-            print(f"{exe:40s} {label:24s} CPU median {med:7.2f} ms  min {lo:7.2f} ms")
-        out = subprocess.run([exe, "-c", LOOP.format(n=args.loops)], capture_output=True, text=True)
-        if out.returncode:
-            print(f"{exe:40s} loop fails: {out.stderr.strip().splitlines()[-1]}")
+            else:
+                print(f"{exe:40s} {label:24s} CPU median {statistics.median(t):7.2f} ms  min {min(t):7.2f} ms")
+    loops = {exe: [] for exe in args.exes}
+    for _ in range(5):
+        for exe in args.exes:
+            out = subprocess.run([exe, "-c", LOOP.format(n=args.loops)], capture_output=True, text=True)
+            if out.returncode:
+                loops[exe] = None
+            elif loops[exe] is not None:
+                loops[exe].append([float(x) for x in out.stdout.split()])
+    for exe in args.exes:
+        if loops[exe] is None:
+            print(f"{exe:40s} loop fails")
             continue
-        a, b, c = out.stdout.split()
-        print(f"{exe:40s} already imported: `import os` {a} ns, `from os import path` {b} ns, "
-              f"import_module('os') {c} ns")
+        a, b, c = (min(r[i] for r in loops[exe]) for i in range(3))
+        print(f"{exe:40s} already imported (best of 5 processes x 7 loops): `import os` {a:.1f} ns, "
+              f"`from os import path` {b:.1f} ns, import_module('os') {c:.1f} ns")
 
 
 if __name__ == "__main__":

@@ -964,12 +964,48 @@ fail:
     return NULL;
 }
 
-/* IMPORT_NAME when the frame's builtins.__import__ is not the built-in one
- * (a user's override, as CPython calls it: name, globals, locals or None,
- * fromlist, level), or is missing. */
-__attribute__((noinline)) static Obj import_name_override(Obj import_func, Obj name, Obj globals, Obj locals,
-                                                          Obj fromlist, int64_t level)
+/* The built-in __import__ (a global root, noted at start-up): while
+ * builtins.__import__ is still it, IMPORT_NAME calls vm_import directly. */
+static Obj g_builtin_import;
+
+void eval_note_builtin_import(void)
 {
+    VM_GLOBAL_ROOT(g_builtin_import);
+    g_builtin_import = dict_getitem_str(g_builtins, vm_names[VMN___import__]);
+}
+
+/* Where __import__ was in the builtins dict last looked at, by its version
+ * (per thread: a dict version is never reused, so what it says stays true
+ * after an abort): IMPORT_NAME's check costs a compare and a load. */
+static __thread uint64_t import_cache_version;
+static __thread int64_t import_cache_index;
+
+static inline bool builtin_import_in_place(Obj builtins)
+{
+    return IS_DICT(builtins) && DICT(builtins)->version == import_cache_version &&
+           dict_value_at(builtins, import_cache_index) == g_builtin_import;
+}
+
+/* IMPORT_NAME past the check: __import__ looked up (and its place noted);
+ * the built-in one is vm_import, a user's override is called as CPython
+ * calls it (name, globals, locals or None, fromlist, level); none is
+ * ImportError. */
+__attribute__((noinline)) static Obj import_name_slow(Obj builtins, Obj name, Obj globals, Obj locals,
+                                                      Obj fromlist, int64_t level)
+{
+    Obj import_func;
+    if (IS_DICT(builtins)) {
+        int64_t ix = dict_lookup_str_index(builtins, vm_names[VMN___import__]);
+        import_func = ix >= 0 ? dict_value_at(builtins, ix) : NULL;
+        if (ix >= 0 && DICT(builtins)->version != 0) {
+            import_cache_version = DICT(builtins)->version;
+            import_cache_index = ix;
+        }
+    } else {
+        import_func = vm_getitem(builtins, vm_names[VMN___import__]);
+    }
+    if (import_func && import_func == g_builtin_import)
+        return vm_import(name, globals, fromlist, (int)level);
     if (!import_func) {
         if (!err_occurred() || err_matches(E_KeyError)) {
             err_clear();
@@ -987,14 +1023,6 @@ __attribute__((noinline)) static Obj import_name_override(Obj import_func, Obj n
     Obj res = r[5] ? vm_call(r[0], r + 1, 5, NULL) : NULL;
     vm_unroots(r);
     return res;
-}
-
-/* builtins.__import__ is still the built-in function (the common case: no
- * call through it, vm_import directly). */
-static inline bool is_builtin_import(Obj f)
-{
-    return f && TID(f) == TID_BUILTIN && ((BuiltinObj *)f)->self == g_builtins_module &&
-           !strcmp(((BuiltinObj *)f)->def->name, "__import__");
 }
 
 static Obj import_from(Obj module, Obj name)
@@ -2566,11 +2594,9 @@ call_c_profiled: {
         int64_t level = 0;
         if (IS_SMALLINT(sp[-2]))
             level = SMALLINT_VAL(sp[-2]);
-        Obj b = HDR[HDR_BUILTINS];
-        Obj import_func = IS_DICT(b) ? dict_getitem_str(b, vm_names[VMN___import__]) : vm_getitem(b, vm_names[VMN___import__]);
-        Obj m = likely(is_builtin_import(import_func))
+        Obj m = likely(builtin_import_in_place(HDR[HDR_BUILTINS]))
                     ? vm_import(NAME(ARG), HDR[HDR_GLOBALS], sp[-1], (int)level)
-                    : import_name_override(import_func, NAME(ARG), HDR[HDR_GLOBALS], HDR[HDR_LOCALS], sp[-1], level);
+                    : import_name_slow(HDR[HDR_BUILTINS], NAME(ARG), HDR[HDR_GLOBALS], HDR[HDR_LOCALS], sp[-1], level);
         if (!m)
             goto error;
         sp--;

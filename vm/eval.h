@@ -367,6 +367,7 @@ Obj coro_builtin_anext(Obj aiter, Obj dflt);
  * COMPILE_* flags (what compile/exec/eval inherit). */
 int vm_current_future_flags(void);
 Obj vm_import(Obj name, Obj globals, Obj fromlist, int level);   /* __import__ */
+void eval_note_builtin_import(void);   /* start-up, after builtins: what IMPORT_NAME compares with */
 /* C modules: called on first import; returns the module or NULL. */
 typedef Obj (*module_init_fn)(void);
 void vm_register_builtin_module(const char *name, module_init_fn init);

@@ -278,6 +278,7 @@ void vm_init_modules(void)
 {
     for (size_t i = 0; i < ARRAY_LEN(builtin_modules); i++)
         vm_register_builtin_module(builtin_modules[i].name, builtin_modules[i].init);
+    eval_note_builtin_import();
     atexit_init();
     warnings_init();
     contextvars_init();
