@@ -145,6 +145,17 @@ try:
 finally:
     builtins.__import__ = orig
 print(seen)
+try:   # a builtins dict without __import__
+    exec("import os", {"__builtins__": {"print": print}})
+except ImportError as e:
+    print("ImportError", e)
+class Fake:
+    a = "attr a"
+
+
+ns = {"__builtins__": {"__import__": lambda name, *rest: (print("fake", name, rest[2:]), Fake)[1]}}
+exec("import anything.sub\nfrom pkg import a\nr = (anything.__name__, a)", ns)
+print(ns["r"])
 sys.modules["blocked_mod"] = None
 try:
     import blocked_mod
