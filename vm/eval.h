@@ -408,6 +408,7 @@ int importhooks_attach_spec(Obj mod, Obj name, Obj file, Obj path_list);   /* __
 Obj importhooks_find_spec(Obj finder, Obj name, Obj path);   /* a spec, None, or NULL */
 Obj importhooks_path_find_spec(Obj name, Obj path);          /* CPython's PathFinder */
 Obj importhooks_load_spec(Obj spec);                         /* _bootstrap._load(spec) */
+void importhooks_trim_traceback(Obj exc);   /* CPython's remove_importlib_frames */
 extern const char *vm_libdir;              /* lib/ of the source tree or install */
 void eval_fill_layouts(tm_type *generator_layout, tm_type *frame_layout);   /* eval.c: frame, generator */
 void func_init_types(void);     /* eval side: function, code, cell, generator, frame, traceback */

@@ -507,6 +507,8 @@ static Obj load_module(Obj fullname, Obj parent_path)
     }
     err_not_found(r[0], NULL);
 out:
+    if (!res)
+        importhooks_trim_traceback(err_occurred());
     vm_unroots(r);
     return res;
 }

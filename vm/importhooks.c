@@ -551,6 +551,76 @@ Obj importhooks_load_spec(Obj spec)
 }
 
 /* ------------------------------------------------------------------ */
+/* Tracebacks                                                          */
+/* ------------------------------------------------------------------ */
+
+static bool bootstrap_entry(Obj tb)
+{
+    CodeObj *co = (CodeObj *)((TracebackObj *)tb)->code;
+    return co && IS_CODE((Obj)co) && IS_STR(co->filename) &&
+           !strncmp(str_cstr(co->filename), "<frozen importlib._bootstrap", 28);
+}
+
+/* CPython's remove_importlib_frames on a failed import's exception: a run
+ * of entries of the bootstrap's code is cut up to its last
+ * _call_with_frames_removed (the loader's call of the module's code), or
+ * whole for an ImportError, so the traceback shows the program's frames as
+ * if the import were one step. Relinks the entries in place, as CPython
+ * does; allocates nothing. */
+void importhooks_trim_traceback(Obj exc)
+{
+    enum { MAX_ENTRIES = 1024 };
+    Obj ents[MAX_ENTRIES];
+    bool keep[MAX_ENTRIES];
+    if (!exc || !IS_EXCEPTION(exc) || !EXC(exc)->traceback || !g_bootstrap)
+        return;
+    int n = 0;
+    for (Obj tb = EXC(exc)->traceback; tb; tb = ((TracebackObj *)tb)->next) {
+        if (n == MAX_ENTRIES)
+            return;   /* (a deep recursion's: left whole) */
+        ents[n] = tb;
+        keep[n] = true;
+        n++;
+    }
+    bool always = vm_isinstance_type(exc, E_ImportError), changed = false;
+    int chunk = -1;
+    for (int i = 0; i < n; i++) {
+        if (!bootstrap_entry(ents[i])) {
+            chunk = -1;
+            continue;
+        }
+        if (chunk < 0)
+            chunk = i;
+        CodeObj *co = (CodeObj *)((TracebackObj *)ents[i])->code;
+        if (always || (IS_STR(co->name) && str_eq_cstr(co->name, "_call_with_frames_removed"))) {
+            for (int k = chunk; k <= i; k++)
+                keep[k] = false;
+            changed = true;
+        }
+    }
+    if (!changed)
+        return;
+    Obj head = NULL, prev = NULL;
+    for (int i = 0; i < n; i++) {
+        if (!keep[i])
+            continue;
+        if (prev) {
+            VM_WRITE_RARE(prev);
+            ((TracebackObj *)prev)->next = ents[i];
+        } else {
+            head = ents[i];
+        }
+        prev = ents[i];
+    }
+    if (prev) {
+        VM_WRITE_RARE(prev);
+        ((TracebackObj *)prev)->next = NULL;
+    }
+    VM_WRITE(exc);
+    EXC(exc)->traceback = head;
+}
+
+/* ------------------------------------------------------------------ */
 /* _gcd_import                                                         */
 /* ------------------------------------------------------------------ */
 
