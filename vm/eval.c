@@ -1044,6 +1044,67 @@ fail:
     return NULL;
 }
 
+/* The built-in __import__ (a global root, noted at start-up): while
+ * builtins.__import__ is still it, IMPORT_NAME calls vm_import directly. */
+static Obj g_builtin_import;
+
+void eval_note_builtin_import(void)
+{
+    VM_GLOBAL_ROOT(g_builtin_import);
+    g_builtin_import = dict_getitem_str(g_builtins, vm_names[VMN___import__]);
+}
+
+/* Where __import__ was in the builtins dict last looked at, by its version
+ * (per thread: a dict version is never reused, so what it says stays true
+ * after an abort): IMPORT_NAME's check costs a compare and a load. */
+static __thread uint64_t import_cache_version;
+static __thread int64_t import_cache_index;
+
+static inline bool builtin_import_in_place(Obj builtins)
+{
+    return IS_DICT(builtins) && DICT(builtins)->version == import_cache_version &&
+           dict_value_at(builtins, import_cache_index) == g_builtin_import;
+}
+
+/* IMPORT_NAME past the check: __import__ looked up (and its place noted);
+ * the built-in one is vm_import, a user's override is called as CPython
+ * calls it (name, globals, locals or None, fromlist, level); none is
+ * ImportError. */
+__attribute__((noinline)) static Obj import_name_slow(Obj builtins, Obj name, Obj globals, Obj locals,
+                                                      Obj fromlist, int64_t level)
+{
+    Obj import_func;
+    if (IS_DICT(builtins)) {
+        int64_t ix = dict_lookup_str_index(builtins, vm_names[VMN___import__]);
+        import_func = ix >= 0 ? dict_value_at(builtins, ix) : NULL;
+        if (ix >= 0 && DICT(builtins)->version != 0) {
+            import_cache_version = DICT(builtins)->version;
+            import_cache_index = ix;
+        }
+    } else {
+        import_func = vm_getitem(builtins, vm_names[VMN___import__]);
+    }
+    if (import_func && import_func == g_builtin_import)
+        return vm_import(name, globals, fromlist, (int)level);
+    if (!import_func) {
+        if (!err_occurred() || err_matches(E_KeyError)) {
+            err_clear();
+            err_set(E_ImportError, "__import__ not found");
+        }
+        return NULL;
+    }
+    Obj *r = vm_roots(6);
+    r[0] = import_func;
+    r[1] = name;
+    r[2] = globals;
+    r[3] = locals ? locals : g_None;
+    r[4] = fromlist;
+    r[5] = int_from_i64(level);
+    Obj res = r[5] ? vm_call(r[0], r + 1, 5, NULL) : NULL;
+    vm_unroots(r);
+    return res;
+}
+
 static Obj import_from(Obj module, Obj name)
 {
     Obj *r = vm_roots(4);
@@ -2655,7 +2716,9 @@ call_c_profiled: {
         int64_t level = 0;
         if (IS_SMALLINT(sp[-2]))
             level = SMALLINT_VAL(sp[-2]);
-        Obj m = vm_import(NAME(ARG), HDR[HDR_GLOBALS], sp[-1], (int)level);
+        Obj m = likely(builtin_import_in_place(HDR[HDR_BUILTINS]))
+                    ? vm_import(NAME(ARG), HDR[HDR_GLOBALS], sp[-1], (int)level)
+                    : import_name_slow(HDR[HDR_BUILTINS], NAME(ARG), HDR[HDR_GLOBALS], HDR[HDR_LOCALS], sp[-1], level);
         if (!m)
             goto error;
         sp--;

@@ -368,6 +368,7 @@ Obj coro_builtin_anext(Obj aiter, Obj dflt);
  * COMPILE_* flags (what compile/exec/eval inherit). */
 int vm_current_future_flags(void);
 Obj vm_import(Obj name, Obj globals, Obj fromlist, int level);   /* __import__ */
+void eval_note_builtin_import(void);   /* start-up, after builtins: what IMPORT_NAME compares with */
 /* C modules: called on first import; returns the module or NULL. */
 typedef Obj (*module_init_fn)(void);
 void vm_register_builtin_module(const char *name, module_init_fn init);
@@ -377,9 +378,6 @@ extern Obj g_main_module;
  * package, "" for a module written in C) and *is_pkg; NULL without an
  * exception if there is none, with one if importing a parent failed. */
 Obj import_find_source(Obj fullname, bool *is_pkg);
-/* Compile and run a file's source as module `mod` (globals = its dict).
- * Returns None or NULL with an exception. */
-Obj import_run_source_file(Obj mod, Obj path);
 /* Read a whole file into C memory (malloc'd, NUL-terminated): 0, or -1 with
  * OSError set. */
 int import_read_file(const char *path, char **out, size_t *len);
@@ -390,6 +388,7 @@ void import_init_paths(bool ignore_env, const char *argv0);
 void import_prepend_path0(const char *dir);
 /* Import a module by absolute dotted name, its parents first; returns it. */
 Obj import_absolute(Obj absname);
+Obj import_source_module(Obj name);   /* a top-level source module by import.c's search alone */
 /* The import lock and the built-in registry as _imp shows them. */
 int import_lock_acquire(void);        /* -1: MemoryError */
 bool import_lock_release(void);       /* false: the caller does not hold it */
@@ -399,6 +398,19 @@ bool import_is_builtin(Obj name);
 /* The absolute name for a relative import (level dots) from the module
  * whose globals (or a dict with __package__) are given. */
 Obj import_resolve_relative(Obj name, Obj globals, int level);
+/* sys.meta_path and sys.path_hooks (importhooks.c): the default finders'
+ * kinds, CPython's importlib._bootstrap(_external) loaded on first need. */
+enum { IMPORTHOOK_BUILTIN, IMPORTHOOK_FROZEN, IMPORTHOOK_PATH, IMPORTHOOK_NKINDS, IMPORTHOOK_OTHER = IMPORTHOOK_NKINDS };
+void importhooks_init(void);                       /* start-up, after sys exists */
+int importhooks_kind(Obj finder);                  /* a default finder's kind or IMPORTHOOK_OTHER */
+bool importhooks_path_default(void);               /* PathFinder would see what import.c sees */
+bool importhooks_is_frozen(Obj name);              /* _frozen_importlib(_external) */
+Obj importhooks_frozen_module(Obj name);           /* loads the bootstrap; the module */
+int importhooks_attach_spec(Obj mod, Obj name, Obj file, Obj path_list);   /* __spec__, __loader__ */
+Obj importhooks_find_spec(Obj finder, Obj name, Obj path);   /* a spec, None, or NULL */
+Obj importhooks_path_find_spec(Obj name, Obj path);          /* CPython's PathFinder */
+Obj importhooks_load_spec(Obj spec);                         /* _bootstrap._load(spec) */
+void importhooks_trim_traceback(Obj exc);   /* CPython's remove_importlib_frames */
 extern const char *vm_libdir;              /* lib/ of the source tree or install */
 void eval_fill_layouts(tm_type *generator_layout, tm_type *frame_layout);   /* eval.c: frame, generator */
 void func_init_types(void);     /* eval side: function, code, cell, generator, frame, traceback */
@@ -407,6 +419,7 @@ void vm_run_gc_work(void);        /* runs what collections queued (no-op while a
 /* CPython's PyErr_WriteUnraisable: "Exception ignored in: <repr of what>"
  * and the current exception's traceback on stderr; clears the exception. */
 void vm_report_unraisable(Obj what);
+void vm_print_unraisable(Obj exc, Obj what, Obj err_msg);   /* sys.__unraisablehook__'s output */
 /* gc.collect(): a major collection, then the queued work; None or NULL.
  * stack_top: where the arguments of the calling C function end (args +
  * nargs), or NULL: dead value-stack slots above it are cleared first. */

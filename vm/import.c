@@ -145,6 +145,16 @@ static bool is_dir(const char *p)
     return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+/* A path entry that is a file or inside one (an archive and a folder in
+ * it: what zipimporter reads). */
+static bool entry_in_file(const char *p)
+{
+    struct stat st;
+    if (stat(p, &st) == 0)
+        return S_ISREG(st.st_mode);
+    return errno == ENOTDIR;
+}
+
 /* The directory a sys.path entry names ('' is the current directory), as
  * the file system's bytes. */
 static bool entry_dir(Obj entry, char *out, size_t cap)
@@ -162,7 +172,7 @@ static bool entry_dir(Obj entry, char *out, size_t cap)
 }
 
 /* Where a module's source is. */
-enum { FOUND_NONE, FOUND_MODULE, FOUND_PACKAGE, FOUND_NAMESPACE };
+enum { FOUND_NONE, FOUND_MODULE, FOUND_PACKAGE, FOUND_NAMESPACE, FOUND_FILE_ENTRY };
 typedef struct {
     int kind;
     char path[PATH_MAX];      /* the .py file (module or __init__.py) */
@@ -179,8 +189,10 @@ static Obj current_sys_path(void)
 /* Find a module by its full name in `search` (the parent's __path__ or
  * sys.path): a package directory with __init__.py first, then name.py, in
  * each entry; directories without __init__.py make a namespace package
- * (their list in *ns_dirs) if nothing else is found. */
-static int find_module(Obj fullname, Obj search, Found *f, Obj *ns_dirs)
+ * (their list in *ns_dirs) if nothing else is found. With stop_at_files,
+ * an entry that is a file (a zip archive: zipimporter's) ends the search
+ * as FOUND_FILE_ENTRY, for CPython's PathFinder to do. */
+static int find_module(Obj fullname, Obj search, Found *f, Obj *ns_dirs, bool stop_at_files)
 {
     const char *full = str_cstr(fullname);
     const char *dot = strrchr(full, '.');
@@ -201,6 +213,10 @@ static int find_module(Obj fullname, Obj search, Found *f, Obj *ns_dirs)
         Obj entry = IS_LIST(list) ? LIST_ITEMS(list)[i] : TUPLE_ITEMS(list)[i];
         if (!entry_dir(entry, dir, sizeof dir))
             continue;
+        if (stop_at_files && entry_in_file(dir)) {
+            f->kind = FOUND_FILE_ENTRY;
+            break;
+        }
         int k = snprintf(f->dir, sizeof f->dir, "%s/%s", dir, base);
         if (k < 0 || (size_t)k >= sizeof f->dir)
             continue;
@@ -246,7 +262,7 @@ static Obj parent_name(Obj fullname)
     return str_new(s, (size_t)(dot - s));
 }
 
-Obj import_run_source_file(Obj mod, Obj path)
+static Obj run_source_file(Obj mod, Obj path)
 {
     char *cpath = strdup(str_cstr(path));   /* the code's file name */
     if (!cpath)
@@ -300,38 +316,46 @@ out:
     return rc;
 }
 
-/* Import one module whose parent (if any) is imported; `search` is the
- * parent's __path__ or sys.path. Returns the module (borrowed from
- * sys.modules) or NULL. */
-static Obj load_module(Obj fullname, Obj search)
+/* A module written in C: its init, in sys.modules (BuiltinImporter's part). */
+static Obj load_builtin(Obj fullname, module_init_fn init)
+{
+    Obj *r = vm_roots(2);
+    Obj res = NULL;
+    r[0] = fullname;
+    vm_tx_become_inevitable();   /* module inits set C globals (roots) */
+    r[1] = init();
+    if (r[1] && (dict_getitem(g_modules, r[0]) || dict_setitem(g_modules, r[0], r[1]) == 0))
+        res = dict_getitem(g_modules, r[0]);
+    vm_unroots(r);
+    return res;
+}
+
+/* PathFinder's part, in C: the module's source on `search` (the parent's
+ * __path__ or sys.path), loaded. *found false (and NULL, no exception) if
+ * there is none, *deferred true if an entry is a file (with
+ * stop_at_files: CPython's PathFinder is to search). Returns the module
+ * (borrowed from sys.modules) or NULL. */
+static Obj load_from_path(Obj fullname, Obj search, bool *found, bool stop_at_files, bool *deferred)
 {
     Obj *r = vm_roots(6);   /* fullname, search, module, ns dirs, path str, scratch */
     Obj res = NULL;
     r[0] = fullname;
     r[1] = search;
-    module_init_fn init = find_builtin(fullname);
-    if (init) {
-        vm_tx_become_inevitable();   /* module inits set C globals (roots) */
-        r[2] = init();
-        if (!r[2])
-            goto out;
-        if (!dict_getitem(g_modules, r[0]) && dict_setitem(g_modules, r[0], r[2]) < 0)
-            goto out;
-        res = dict_getitem(g_modules, r[0]);
-        goto out;
-    }
+    *found = true;
     Found *f = malloc(sizeof *f);
     if (!f) {
         err_nomemory();
         goto out;
     }
-    if (find_module(r[0], r[1], f, &r[3]) < 0) {
+    *deferred = false;
+    if (find_module(r[0], r[1], f, &r[3], stop_at_files) < 0) {
         free(f);
         goto out;
     }
-    if (f->kind == FOUND_NONE) {
+    if (f->kind == FOUND_NONE || f->kind == FOUND_FILE_ENTRY) {
+        *deferred = f->kind == FOUND_FILE_ENTRY;
         free(f);
-        err_not_found(r[0], NULL);
+        *found = false;
         goto out;
     }
     char *cname = strdup(str_cstr(r[0]));
@@ -346,7 +370,7 @@ static Obj load_module(Obj fullname, Obj search)
     if (kind == FOUND_NAMESPACE) {
         free(f);
         pkg = r[0];
-        if (set_module_attrs(r[2], r[0], NULL, pkg, r[3]) < 0)
+        if (set_module_attrs(r[2], r[0], NULL, pkg, r[3]) < 0 || importhooks_attach_spec(r[2], r[0], NULL, r[3]) < 0)
             goto out;
         if (dict_setitem(g_modules, r[0], r[2]) < 0)
             goto out;
@@ -371,12 +395,12 @@ static Obj load_module(Obj fullname, Obj search)
         if (!r[5])
             goto out;
     }
-    if (set_module_attrs(r[2], r[0], r[4], r[5], r[3]) < 0)
+    if (set_module_attrs(r[2], r[0], r[4], r[5], r[3]) < 0 || importhooks_attach_spec(r[2], r[0], r[4], r[3]) < 0)
         goto out;
     /* In sys.modules before running: circular imports see the partial module. */
     if (dict_setitem(g_modules, r[0], r[2]) < 0)
         goto out;
-    if (!import_run_source_file(r[2], r[4])) {
+    if (!run_source_file(r[2], r[4])) {
         /* a failed import leaves nothing behind in sys.modules */
         Obj *e = vm_roots(1);
         e[0] = err_fetch();
@@ -396,6 +420,123 @@ out:
     return res;
 }
 
+/* A finder's spec loaded, or the module a finder put in sys.modules while
+ * finding (CPython's _find_spec returns that one). */
+static Obj load_found_spec(Obj fullname, Obj spec)
+{
+    Obj m = dict_getitem(g_modules, fullname);
+    if (m)
+        return m;
+    if (err_occurred())
+        return NULL;
+    return importhooks_load_spec(spec);
+}
+
+/* Import one module whose parent (if any) is imported, asking the finders
+ * of sys.meta_path in turn as CPython's _find_spec does; `parent_path` is
+ * the parent's __path__ (NULL for a top-level module). The default finders
+ * work in C (the registry, the frozen bootstrap, the path search) while
+ * sys.path_hooks and sys.path_importer_cache are the default ones; any
+ * other finder is called. Returns the module (borrowed from sys.modules)
+ * or NULL. */
+static Obj load_module(Obj fullname, Obj parent_path)
+{
+    Obj *r = vm_roots(5);   /* fullname, parent path, meta_path, finder, spec */
+    Obj res = NULL;
+    r[0] = fullname;
+    r[1] = parent_path;
+    r[2] = sys_get("meta_path");
+    if (!r[2] || IS_NONE(r[2])) {
+        err_set(E_ImportError, "sys.meta_path is None, Python is likely shutting down");
+        goto out;
+    }
+    if (!IS_LIST(r[2])) {   /* any iterable: a list of it */
+        if (!(r[2] = vm_call1((Obj)T_list, r[2])))
+            goto out;
+    }
+    if (LIST_LEN(r[2]) == 0) {
+        Obj *q = vm_roots(1);
+        q[0] = str_from_cstr("sys.meta_path is empty");
+        int rc = q[0] ? vm_warn(E_ImportWarning, q[0], NULL) : -1;
+        vm_unroots(q);
+        if (rc < 0)
+            goto out;
+    }
+    for (int64_t i = 0; i < LIST_LEN(r[2]); i++) {
+        r[3] = LIST_ITEMS(r[2])[i];
+        switch (importhooks_kind(r[3])) {
+        case IMPORTHOOK_BUILTIN: {
+            module_init_fn init = find_builtin(r[0]);
+            if (init) {
+                res = load_builtin(r[0], init);
+                goto out;
+            }
+            continue;
+        }
+        case IMPORTHOOK_FROZEN:
+            if (importhooks_is_frozen(r[0])) {
+                res = importhooks_frozen_module(r[0]) ? dict_getitem(g_modules, r[0]) : NULL;
+                goto out;
+            }
+            continue;
+        case IMPORTHOOK_PATH:
+            if (importhooks_path_default()) {
+                bool found = false, deferred = false;
+                Obj *q = vm_roots(1);   /* a namespace package's _NamespacePath: its list now */
+                q[0] = !r[1] ? current_sys_path() : IS_LIST(r[1]) || IS_TUPLE(r[1]) ? r[1] : vm_call1((Obj)T_list, r[1]);
+                res = q[0] ? load_from_path(r[0], q[0], &found, true, &deferred) : NULL;
+                found = found || !q[0];
+                vm_unroots(q);
+                if (res || found)
+                    goto out;
+                if (!deferred)
+                    continue;
+            }
+            r[4] = importhooks_path_find_spec(r[0], r[1]);
+            break;
+        default:
+            r[4] = importhooks_find_spec(r[3], r[0], r[1]);
+            break;
+        }
+        if (!r[4])
+            goto out;
+        if (!IS_NONE(r[4])) {
+            res = load_found_spec(r[0], r[4]);
+            goto out;
+        }
+    }
+    err_not_found(r[0], NULL);
+out:
+    if (!res)
+        importhooks_trim_traceback(err_occurred());
+    vm_unroots(r);
+    return res;
+}
+
+/* A top-level module from a source file on sys.path, found by import.c's
+ * search alone (no finder asked, file entries skipped): zipimport, which
+ * the zipimporter hook needs before it can look into a zip archive on
+ * sys.path. */
+Obj import_source_module(Obj name)
+{
+    Obj *r = vm_roots(1);
+    Obj res = NULL;
+    r[0] = name;
+    if (import_lock_acquire() < 0)
+        goto out;
+    res = dict_getitem(g_modules, r[0]);
+    if (!res && !err_occurred()) {
+        bool found = false, deferred = false;
+        res = load_from_path(r[0], current_sys_path(), &found, false, &deferred);
+        if (!res && !found)
+            err_not_found(r[0], NULL);
+    }
+    import_lock_release();
+out:
+    vm_unroots(r);
+    return res;
+}
+
 /* A module another thread is loading now (it is in sys.modules, half
  * initialised): the importer must wait for the import lock. */
 static bool loading_elsewhere(Obj absname)
@@ -409,7 +550,12 @@ static bool loading_elsewhere(Obj absname)
 static Obj module_found(Obj m, Obj absname)
 {
     if (IS_NONE(m)) {
-        err_format(E_ModuleNotFoundError, "import of %s halted; None in sys.modules", str_cstr(absname));
+        Obj *r = vm_roots(2);
+        r[0] = absname;
+        r[1] = str_from_format("import of %s halted; None in sys.modules", str_cstr(absname));
+        if (r[1] && (r[1] = exc_new(E_ModuleNotFoundError, &r[1], 1)) && vm_setattr(r[1], NAME(name), r[0]) == 0)
+            err_set_obj(r[1]);
+        vm_unroots(r);
         return NULL;
     }
     return m;
@@ -531,8 +677,6 @@ static Obj load_with_parents(Obj absname)
             }
             goto out;
         }
-    } else {
-        r[3] = current_sys_path();
     }
     if (dict_setitem(g_loading, r[0], g_True) < 0)
         goto out;
@@ -824,7 +968,7 @@ Obj import_find_source(Obj fullname, bool *is_pkg)
         goto out;
     }
     Obj *q = vm_roots(1);
-    int rc = find_module(r[0], r[3], f, &q[0]);
+    int rc = find_module(r[0], r[3], f, &q[0], false);
     vm_unroots(q);
     if (rc == 0) {
         if (f->kind == FOUND_MODULE || f->kind == FOUND_PACKAGE) {
@@ -1056,6 +1200,7 @@ void import_init_paths(bool ignore_env, const char *argv0)
 {
     init_prefixes(argv0);
     publish_builtin_names();
+    importhooks_init();
     static char libbuf[PATH_MAX + 16];
     if (!is_dir(vm_libdir)) {
         char exe[PATH_MAX];

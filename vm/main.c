@@ -85,9 +85,9 @@ static int handle_uncaught(Obj exc)
         }
         if (IS_NONE(r[1])) {
             status = 0;
-        } else if (IS_INT(r[1])) {
+        } else if (IS_INT(r[1]) || vm_isinstance_type(r[1], T_int)) {   /* (an IntEnum too: pytest's ExitCode) */
             int64_t v;
-            if (int_as_i64(r[1], &v) < 0) {
+            if (IS_INT(r[1]) ? int_as_i64(r[1], &v) < 0 : vm_index_i64(r[1], &v) < 0) {
                 err_clear();
                 v = -1;
             }

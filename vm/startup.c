@@ -268,8 +268,6 @@ static const struct {
     {"gc", gc_module_init},
     {"_thread", thread_module_init},
     {"tm", tm_module_init},
-    {"importlib", importlib_module_init},
-    {"importlib.machinery", importlib_machinery_module_init},
     {"_imp", imp_module_init},
     {"_io", io_module_init},
     {"_socket", socket_module_init},
@@ -288,6 +286,7 @@ void vm_init_modules(void)
 {
     for (size_t i = 0; i < ARRAY_LEN(builtin_modules); i++)
         vm_register_builtin_module(builtin_modules[i].name, builtin_modules[i].init);
+    eval_note_builtin_import();
     atexit_init();
     warnings_init();
     contextvars_init();

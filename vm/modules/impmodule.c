@@ -1,8 +1,12 @@
-/* The _imp module: what CPython's importlib and test.support ask of the
- * import system's C side. tmpy imports in C (vm/import.c): built-in modules
- * come from its registry, there are no frozen modules and no extension
- * modules, so the frozen and dynamic entry points answer as an interpreter
- * without them does. The import lock is vm/import.c's. */
+/* The _imp module: what CPython's importlib (its _bootstrap and
+ * _bootstrap_external, which tmpy runs as _frozen_importlib(_external):
+ * vm/importhooks.c) and test.support ask of the import system's C side.
+ * Built-in modules come from vm/import.c's registry; tmpy has no frozen
+ * modules (its two bootstrap modules are compiled from CPython's source on
+ * first need, not frozen: is_frozen answers False for them as for every
+ * name) and loads no extension modules, so the frozen and dynamic entry
+ * points answer as an interpreter without them does. The import lock is
+ * vm/import.c's. */
 #include "modules.h"
 #include "objects/containers.h"
 #include "objects/objects.h"
@@ -128,10 +132,36 @@ static Obj imp_override_frozen(Obj *args, size_t nargs, Obj kwnames)
     return arg_c_int(args[0], &v) < 0 ? NULL : g_None;
 }
 
+/* _fix_co_filename(code, path): a code object read from a .pyc names the
+ * file it was compiled from; the loader gives it (and the code objects in
+ * it that named the same file) the path it was found at. */
+static void rename_code_file(Obj code, Obj oldname, Obj newname)
+{
+    CodeObj *co = (CodeObj *)code;
+    if (!IS_STR(co->filename) || !str_eq(co->filename, oldname))
+        return;
+    VM_WRITE_RARE(code);
+    co->filename = newname;
+    Obj consts = co->consts;
+    for (int64_t i = 0; consts && IS_TUPLE(consts) && i < TUPLE_LEN(consts); i++)
+        if (IS_CODE(TUPLE_ITEMS(consts)[i]))
+            rename_code_file(TUPLE_ITEMS(consts)[i], oldname, newname);
+}
+
 static Obj imp_fix_co_filename(Obj *args, size_t nargs, Obj kwnames)
 {
-    err_set(E_NotImplementedError, "_imp._fix_co_filename is not built in tmpy");
-    return NULL;
+    if (!IS_CODE(args[0])) {
+        err_format(E_TypeError, "_fix_co_filename() argument 1 must be code, not %s", type_name(args[0]));
+        return NULL;
+    }
+    if (!IS_STR(args[1])) {
+        err_format(E_TypeError, "_fix_co_filename() argument 2 must be str, not %s", type_name(args[1]));
+        return NULL;
+    }
+    Obj old = ((CodeObj *)args[0])->filename;
+    if (IS_STR(old) && !str_eq(old, args[1]))
+        rename_code_file(args[0], old, args[1]);   /* (no allocation: nothing moves) */
+    return g_None;
 }
 
 /* ---- source_hash: SipHash-1-3 keyed by (key, 0), as hash-based .pyc

@@ -52,8 +52,6 @@ Obj codecs_module_init(void);       /* _codecs */
 Obj errno_module_init(void);        /* errno */
 Obj io_module_init(void);       /* _io */
 Obj socket_module_init(void);   /* _socket */
-Obj importlib_module_init(void);
-Obj importlib_machinery_module_init(void);   /* importlib.machinery */
 Obj imp_module_init(void);                   /* _imp */
 Obj collections_module_init(void);   /* _collections */
 Obj itertools_module_init(void);     /* _itertools */

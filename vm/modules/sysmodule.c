@@ -290,6 +290,22 @@ static Obj sys_excepthook(Obj *args, size_t nargs, Obj kwnames)
     return g_None;
 }
 
+/* sys.__unraisablehook__(unraisable): what CPython's default prints. */
+static Obj sys_unraisablehook(Obj *args, size_t nargs, Obj kwnames)
+{
+    Obj *r = vm_roots(4);
+    Obj res = NULL;
+    r[0] = args[0];
+    if (!(r[1] = vm_getattr_cstr(r[0], "exc_value")) || !(r[2] = vm_getattr_cstr(r[0], "object")) ||
+        !(r[3] = vm_getattr_cstr(r[0], "err_msg")))
+        goto out;
+    vm_print_unraisable(IS_NONE(r[1]) ? NULL : r[1], r[2], r[3]);
+    res = g_None;
+out:
+    vm_unroots(r);
+    return res;
+}
+
 static Obj sys_displayhook(Obj *args, size_t nargs, Obj kwnames)
 {
     if (IS_NONE(args[0]))
@@ -459,6 +475,7 @@ static const MethodDef sys_functions[] = {
     {"set_int_max_str_digits", sys_set_int_max_str_digits, METH_KW, NULL},
     {"excepthook", sys_excepthook, METH_ARGS(3, 3), NULL},
     {"displayhook", sys_displayhook, METH_O, NULL},
+    {"unraisablehook", sys_unraisablehook, METH_O, NULL},
     {"gettrace", sys_gettrace, METH_NOARGS, NULL},
     {"getprofile", sys_getprofile, METH_NOARGS, NULL},
     {"settrace", sys_settrace, METH_O, NULL},
@@ -715,7 +732,7 @@ Obj sys_init(Obj argv_list)
         ADD("float_info", make_float_info()) < 0 || ADD("int_info", make_int_info()) < 0 ||
         ADD("hash_info", make_hash_info()) < 0 || ADD("flags", make_flags()) < 0)
         goto fail;
-    for (const char *const *h = (const char *const[]){"excepthook", "displayhook", NULL}; *h; h++) {
+    for (const char *const *h = (const char *const[]){"excepthook", "displayhook", "unraisablehook", NULL}; *h; h++) {
         Obj f = dict_getitem_cstr(g_sys_dict, *h);
         char dunder[32];
         snprintf(dunder, sizeof dunder, "__%s__", *h);

@@ -575,7 +575,9 @@ Obj type_subscript(Obj type, Obj key)
         goto out;
     }
     TypeObj *t = (TypeObj *)type;
-    if (t == T_list || t == T_dict || t == T_tuple || t == T_set || t == T_frozenset || t == T_type) {
+    /* (subclasses of the containers too: their __class_getitem__ is inherited in CPython; not of type) */
+    if (type_is_subtype(t, T_list) || type_is_subtype(t, T_dict) || type_is_subtype(t, T_tuple) ||
+        type_is_subtype(t, T_set) || type_is_subtype(t, T_frozenset) || t == T_type) {
         res = generic_alias_new(type, key);
         goto out;
     }

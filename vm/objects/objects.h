@@ -71,7 +71,7 @@ VM_STRUCT(PropertyHObj) { tm_header h; Obj fget; Obj fset; Obj fdel; Obj doc; Ob
     X(__format__) X(__dir__) X(__dict__) X(__class__) X(__name__) X(__qualname__) X(__module__) \
     X(__doc__) X(__slots__) X(__classcell__) X(__init_subclass__) X(__set_name__) X(__missing__) \
     X(__enter__) X(__exit__) X(__instancecheck__) X(__subclasscheck__) X(__prepare__) \
-    X(__class_getitem__) X(__file__) X(__builtins__) X(__package__) X(__loader__) X(__spec__) \
+    X(__class_getitem__) X(__import__) X(__file__) X(__builtins__) X(__package__) X(__loader__) X(__spec__) \
     X(__reversed__) X(__round__) X(__abstractmethods__) X(__weakref__) X(__del__) X(__all__) X(__path__) \
     X(__mro_entries__) X(__bases__) X(__mro__) X(__subclasshook__) X(__self__) X(__func__) \
     X(__wrapped__) X(__isabstractmethod__) X(__objclass__) X(__annotations__) X(__notes__) \

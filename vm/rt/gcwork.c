@@ -22,17 +22,26 @@
 
 static __thread bool running;
 
-void vm_report_unraisable(Obj what)
+/* CPython's default unraisable hook: "Exception ignored in: <repr>" (or
+ * err_msg's words), then the exception without its chain. */
+void vm_print_unraisable(Obj exc, Obj what, Obj err_msg)
 {
-    Obj *r = vm_roots(2);
-    r[0] = err_fetch();
+    Obj *r = vm_roots(3);
+    r[0] = exc;
     r[1] = what;
-    Obj rep = vm_repr(r[1]);
-    if (!rep)
+    r[2] = err_msg && !IS_NONE(err_msg) ? vm_str(err_msg) : NULL;
+    if (!r[2])
         err_clear();
     if (g_sys_stdout && file_flush(g_sys_stdout) < 0)
         err_clear();
-    vm_errmsg("Exception ignored in: %s\n", rep ? str_cstr(rep) : "<object repr() failed>");
+    if (r[1] && !IS_NONE(r[1])) {
+        Obj rep = vm_repr(r[1]);
+        if (!rep)
+            err_clear();
+        vm_errmsg("%s: %s\n", r[2] ? str_cstr(r[2]) : "Exception ignored in", rep ? str_cstr(rep) : "<object repr() failed>");
+    } else if (r[2]) {
+        vm_errmsg("%s:\n", str_cstr(r[2]));
+    }
     /* CPython: no chained exceptions; one raised without a traceback (by C
      * code) gets the running frame's line */
     Frame *f = vm_ts.frame;
@@ -40,6 +49,64 @@ void vm_report_unraisable(Obj what)
         traceback_prepend(r[0], (Obj)f->code, FRAME_HDR(f)[HDR_GLOBALS], eval_frame_lineno(f), f->ip - f->code->code - 1);
     if (r[0])
         vm_print_exception_unchained(r[0]);
+    vm_unroots(r);
+}
+
+/* The type of the hook's argument (sys.UnraisableHookArgs, not a sys
+ * attribute in CPython either): made on first use, a C global root. */
+static Obj g_unraisable_args_type;
+
+static Obj unraisable_args_type(void)
+{
+    if (!g_unraisable_args_type) {
+        static const char *const f[] = {"exc_type", "exc_value", "exc_traceback", "err_msg", "object"};
+        vm_tx_become_inevitable();   /* a C global root: an abort would not undo it */
+        VM_GLOBAL_ROOT(g_unraisable_args_type);
+        g_unraisable_args_type = structseq_new_type("sys", "UnraisableHookArgs", f, 5, 5);
+    }
+    return g_unraisable_args_type;
+}
+
+/* sys.unraisablehook(UnraisableHookArgs) when the user replaced it: 0, or
+ * -1 with its exception. */
+static int call_unraisable_hook(Obj hook, Obj exc, Obj what)
+{
+    Obj *r = vm_roots(7);   /* hook, exc_type, exc_value, exc_traceback, err_msg, object, args type */
+    int rc = -1;
+    r[0] = hook;
+    r[2] = exc ? exc : g_None;
+    r[1] = exc ? (Obj)TYPE(exc) : g_None;
+    r[3] = exc && IS_EXCEPTION(exc) && EXC(exc)->traceback ? EXC(exc)->traceback : g_None;
+    r[4] = g_None;
+    r[5] = what ? what : g_None;
+    r[6] = unraisable_args_type();
+    if (r[6] && (r[6] = structseq_new(r[6], r + 1, 5)) && vm_call1(r[0], r[6]))
+        rc = 0;
+    vm_unroots(r);
+    return rc;
+}
+
+void vm_report_unraisable(Obj what)
+{
+    Obj *r = vm_roots(3);
+    r[0] = err_fetch();
+    r[1] = what;
+    r[2] = sys_get("unraisablehook");
+    if (r[2] && !IS_NONE(r[2]) && r[2] != sys_get("__unraisablehook__")) {
+        if (call_unraisable_hook(r[2], r[0], r[1]) == 0) {
+            vm_unroots(r);
+            return;
+        }
+        r[0] = err_fetch();   /* the hook failed: its own error, as CPython */
+        r[1] = r[2];
+        r[2] = str_from_cstr("Exception ignored in sys.unraisablehook");
+        if (!r[2])
+            err_clear();
+        vm_print_unraisable(r[0], r[1], r[2]);
+        vm_unroots(r);
+        return;
+    }
+    vm_print_unraisable(r[0], r[1], NULL);
     vm_unroots(r);
 }
 
