@@ -302,9 +302,11 @@ static const MethodDef lock_methods[] = {
 /* _thread.RLock: the object's own monitor                             */
 /* ------------------------------------------------------------------ */
 
+/* A subclass's instance wraps this object (TPF_ITER_VALUE) and is itself the
+ * monitor: the methods and the repr receive the instance. */
 static Obj rlock_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
 {
-    Obj l = iter_alloc((TypeObj *)type, NULL, 0);
+    Obj l = iter_alloc(T_rlock, NULL, 0);
     return l ? l : err_nomemory();
 }
 
@@ -758,6 +760,8 @@ static void init_types(void)
 {
     T_lock = thread_make_type("_thread.lock", lock_tp_new, lock_repr, lock_methods);
     T_rlock = thread_make_type("_thread.RLock", rlock_tp_new, rlock_repr, rlock_methods);
+    VM_WRITE(T_rlock);
+    T_rlock->flags |= TPF_BASETYPE | TPF_ITER_VALUE;
 
     T_local = (TypeObj *)type_new_builtin("_thread._local", T_object, TID_INSTANCE, TPF_BASETYPE | TPF_HAS_DICT);
     VM_WRITE(T_local);

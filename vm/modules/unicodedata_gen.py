@@ -47,7 +47,7 @@ def idx(lst, v):
     return lst.index(v)
 
 
-def write_db(db, pre):
+def write_db(db, pre, own_norm):
     records, rec_index, per_cp = [], {}, []
     for c in range(MAXCP):
         ch = chr(c)
@@ -102,25 +102,12 @@ def write_db(db, pre):
             tag = idx(tags, parts[0])
             parts = parts[1:]
         decs.append((c, tag, [int(p, 16) for p in parts]))
-    table(pre + 'decomp_cp', 'uint32_t', [d[0] for d in decs], 12)
-    table(pre + 'decomp_tag', 'uint8_t', [d[1] for d in decs], 32)
-    offs, data = [0], []
-    for d in decs:
-        data += d[2]
-        offs.append(len(data))
-    table(pre + 'decomp_off', 'uint16_t', offs)
-    table(pre + 'decomp_data', 'uint32_t', data, 12)
-
-    # Primary composites: canonical pairs that NFC composes (not excluded).
-    pairs = []
-    for c, tag, parts in decs:
-        if tag == 0 and len(parts) == 2 and db.normalize('NFC', chr(c)) == chr(c):
-            pairs.append((parts[0], parts[1], c))
-    pairs.sort()
-    w('static const UdPair %spairs[%d] = {\n' % (pre, len(pairs)))
-    for i in range(0, len(pairs), 4):
-        w('    ' + ''.join('{0x%x,0x%x,0x%x},' % p for p in pairs[i:i + 4]) + '\n')
-    w('};\n')
+    # (Unicode 14.0.0's decompositions and composites are the interpreter's
+    # own, vm/objects/unicodenorm_data.h: uni_norm_db. Written here only for
+    # ucd_3_2_0.)
+    dmap = {c: (tag, parts) for c, tag, parts in decs}
+    if own_norm:
+        own_norm = write_norm_tables(db, pre, decs)
     # Code points the database has no name for that the current one names
     # (unassigned then): name() and lookup() refuse them.
     unnamed = [c for c in range(MAXCP) if db.name(chr(c), None) is None and unicodedata.name(chr(c), None)]
@@ -140,7 +127,6 @@ def write_db(db, pre):
     # database is not what its decomposition() says (CPython's ucd_3_2_0
     # keeps the erroneous 3.2 mappings of a few CJK compatibility
     # ideographs): the one code point they decompose to instead.
-    dmap = {c: (tag, parts) for c, tag, parts in decs}
     def full(c):
         if 0xac00 <= c <= 0xd7a3 or c not in dmap or dmap[c][0]:
             return chr(c)
@@ -153,18 +139,46 @@ def write_db(db, pre):
         if n != full(c):
             assert len(n) == 1, hex(c)
             corr.append((c, ord(n)))
-    w('static const uint32_t %scorrections[%d][2] = {\n' % (pre, max(1, len(corr))))
-    w('    ' + ''.join('{0x%x,0x%x},' % p for p in corr) + ('' if corr else '{0x110000,0x110000},') + '\n};\n')
+    if own_norm:
+        w('static const uint32_t %scorrections[%d][2] = {\n' % (pre, max(1, len(corr))))
+        w('    ' + ''.join('{0x%x,0x%x},' % p for p in corr) + ('' if corr else '{0x110000,0x110000},') + '\n};\n')
+        w('static const UniNormDb %snorm = {%d, %sdecomp_cp, %sdecomp_tag, %sdecomp_off, %sdecomp_data, ud_decomp_tags, '
+          '%d, %spairs, %scorrections, %d};\n'
+          % (pre, len(decs), pre, pre, pre, pre, len(own_norm), pre, pre, len(corr)))
+    else:
+        assert not corr
     w('static const UdDb %sdb = {"%s", %srecords, %sindex1, %sindex2, %d, %snum_cp, %snum_decimal, %snum_digit, '
-      '%snum_numer, %snum_denom, %d, %sdecomp_cp, %sdecomp_tag, %sdecomp_off, %sdecomp_data, %d, %spairs, %sunnamed, %d, '
-      '%scorrections, %d};\n'
-      % (pre, db.unidata_version, pre, pre, pre, len(nums), pre, pre, pre, pre, pre, len(decs), pre, pre, pre, pre,
-         len(pairs), pre, pre, len(ranges), pre, len(corr)))
+      '%snum_numer, %snum_denom, %s, %sunnamed, %d};\n'
+      % (pre, db.unidata_version, pre, pre, pre, len(nums), pre, pre, pre, pre, pre,
+         '&%snorm' % pre if own_norm else '&uni_norm_db', pre, len(ranges)))
+
+
+def write_norm_tables(db, pre, decs):
+    """The one-level decompositions (tag index, code points) and the primary
+    composites of `db`, as a UniNormDb's tables; returns the composites."""
+    table(pre + 'decomp_cp', 'uint32_t', [d[0] for d in decs], 12)
+    table(pre + 'decomp_tag', 'uint8_t', [d[1] for d in decs], 32)
+    offs, data = [0], []
+    for d in decs:
+        data += d[2]
+        offs.append(len(data))
+    table(pre + 'decomp_off', 'uint16_t', offs)
+    table(pre + 'decomp_data', 'uint32_t', data, 12)
+    # Primary composites: canonical pairs that NFC composes (not excluded).
+    pairs = []
+    for c, tag, parts in decs:
+        if tag == 0 and len(parts) == 2 and db.normalize('NFC', chr(c)) == chr(c):
+            pairs.append((parts[0], parts[1], c))
+    pairs.sort()
+    w('static const UniPair %spairs[%d] = {\n' % (pre, len(pairs)))
+    for i in range(0, len(pairs), 4):
+        w('    ' + ''.join('{0x%x,0x%x,0x%x},' % p for p in pairs[i:i + 4]) + '\n')
+    w('};\n')
+    return pairs
 
 
 w('#define UD_BLOCK_SHIFT %d\n' % (BLOCK.bit_length() - 1))
 w('typedef struct UdRecord { uint8_t category, bidi, eaw, mirrored, combining; } UdRecord;\n')
-w('typedef struct UdPair { uint32_t first, second, composite; } UdPair;\n')
 w('''typedef struct UdDb {
     const char *version;
     const UdRecord *records;
@@ -175,22 +189,20 @@ w('''typedef struct UdDb {
     const int8_t *num_decimal, *num_digit;
     const int64_t *num_numer;
     const uint16_t *num_denom;
-    int ndecomp;
-    const uint32_t *decomp_cp;
-    const uint8_t *decomp_tag;
-    const uint16_t *decomp_off;
-    const uint32_t *decomp_data;
-    int npairs;
-    const UdPair *pairs;
+    const UniNormDb *norm;   /* decompositions and composites */
     const uint32_t (*unnamed)[2];   /* ranges named now but not in this version */
     int nunnamed;
-    const uint32_t (*corrections)[2];   /* normalization corrections: code point, what it decomposes to */
-    int ncorrections;
 } UdDb;
 ''')
-write_db(unicodedata, 'ud_')
-write_db(unicodedata.ucd_3_2_0, 'ud32_')
+# the tag strings come first: ud32_norm refers to them
+for d in (unicodedata, unicodedata.ucd_3_2_0):
+    for c in range(MAXCP):
+        t = d.decomposition(chr(c))
+        if t.startswith('<'):
+            idx(tags, t.split()[0])
+strings('ud_decomp_tags', tags)
+write_db(unicodedata, 'ud_', False)
+write_db(unicodedata.ucd_3_2_0, 'ud32_', True)
 strings('ud_categories', cats)
 strings('ud_bidis', bidis)
 strings('ud_eaws', eaws)
-strings('ud_decomp_tags', tags)

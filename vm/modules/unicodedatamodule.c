@@ -79,7 +79,6 @@ DEFINE_BOTH(ud_combining)
     return cp < 0 ? NULL : MAKE_SMALLINT(record_of(db, (uint32_t)cp)->combining);
 }
 
-static int ccc_of(const UdDb *db, uint32_t cp) { return record_of(db, cp)->combining; }
 
 /* ---- numeric values ---- */
 
@@ -126,36 +125,22 @@ DEFINE_BOTH(ud_numeric) { return numeric_common(db, "numeric", args, nargs, 2); 
 
 /* ---- decomposition ---- */
 
-static int decomp_index(const UdDb *db, uint32_t cp)
-{
-    int lo = 0, hi = db->ndecomp;
-    while (lo < hi) {
-        int mid = (lo + hi) / 2;
-        if (cp < db->decomp_cp[mid])
-            hi = mid;
-        else if (cp > db->decomp_cp[mid])
-            lo = mid + 1;
-        else
-            return mid;
-    }
-    return -1;
-}
-
 DEFINE_BOTH(ud_decomposition)
 {
     int64_t cp = char_arg("decomposition", args[0]);
     if (cp < 0)
         return NULL;
-    int i = decomp_index(db, (uint32_t)cp);
+    const UniNormDb *nd = db->norm;
+    int i = uni_decomp_index(nd, (uint32_t)cp);
     if (i < 0)
         return str_from_cstr("");
     StrBuf b;
     sb_init(&b);
-    const char *tag = ud_decomp_tags[db->decomp_tag[i]];
+    const char *tag = nd->tag_names[nd->decomp_tag[i]];
     if (*tag)
         sb_adds(&b, tag);
-    for (int k = db->decomp_off[i]; k < db->decomp_off[i + 1]; k++)
-        sb_printf(&b, "%s%04X", b.len ? " " : "", (unsigned)db->decomp_data[k]);
+    for (int k = nd->decomp_off[i]; k < nd->decomp_off[i + 1]; k++)
+        sb_printf(&b, "%s%04X", b.len ? " " : "", (unsigned)nd->decomp_data[k]);
     return sb_finish(&b);
 }
 
@@ -211,77 +196,6 @@ DEFINE_BOTH(ud_lookup)
 
 /* ---- normalization ---- */
 
-enum { S_BASE = 0xac00, L_BASE = 0x1100, V_BASE = 0x1161, T_BASE = 0x11a7,
-       L_COUNT = 19, V_COUNT = 21, T_COUNT = 28, N_COUNT = V_COUNT * T_COUNT, S_COUNT = L_COUNT * N_COUNT };
-
-typedef struct {
-    uint32_t *p;
-    size_t len, cap;
-    bool failed;
-} CpBuf;
-
-static void cp_push(CpBuf *b, uint32_t cp)
-{
-    if (b->failed)
-        return;
-    if (b->len == b->cap) {
-        size_t cap = b->cap ? b->cap * 2 : 64;
-        uint32_t *q = realloc(b->p, cap * sizeof *q);
-        if (!q) {
-            b->failed = true;
-            return;
-        }
-        b->p = q;
-        b->cap = cap;
-    }
-    b->p[b->len++] = cp;
-}
-
-static void decompose(const UdDb *db, CpBuf *out, uint32_t cp, bool compat)
-{
-    if (cp >= S_BASE && cp < S_BASE + S_COUNT) {
-        uint32_t s = cp - S_BASE;
-        cp_push(out, L_BASE + s / N_COUNT);
-        cp_push(out, V_BASE + (s % N_COUNT) / T_COUNT);
-        if (s % T_COUNT)
-            cp_push(out, T_BASE + s % T_COUNT);
-        return;
-    }
-    for (int k = 0; k < db->ncorrections; k++) {
-        if (db->corrections[k][0] == cp) {
-            decompose(db, out, db->corrections[k][1], compat);
-            return;
-        }
-    }
-    int i = decomp_index(db, cp);
-    if (i < 0 || (db->decomp_tag[i] && !compat)) {
-        cp_push(out, cp);
-        return;
-    }
-    for (int k = db->decomp_off[i]; k < db->decomp_off[i + 1]; k++)
-        decompose(db, out, db->decomp_data[k], compat);
-}
-
-static uint32_t compose_pair(const UdDb *db, uint32_t a, uint32_t b)
-{
-    if (a >= L_BASE && a < L_BASE + L_COUNT && b >= V_BASE && b < V_BASE + V_COUNT)
-        return S_BASE + ((a - L_BASE) * V_COUNT + (b - V_BASE)) * T_COUNT;
-    if (a >= S_BASE && a < S_BASE + S_COUNT && (a - S_BASE) % T_COUNT == 0 && b > T_BASE && b < T_BASE + T_COUNT)
-        return a + (b - T_BASE);
-    int lo = 0, hi = db->npairs;
-    while (lo < hi) {
-        int mid = (lo + hi) / 2;
-        const UdPair *p = &db->pairs[mid];
-        if (a < p->first || (a == p->first && b < p->second))
-            hi = mid;
-        else if (a > p->first || b > p->second)
-            lo = mid + 1;
-        else
-            return p->composite;
-    }
-    return 0;
-}
-
 /* form: "NFC", "NFD", "NFKC", "NFKD" -> compose, compat; -1 if none. */
 static int form_arg(Obj v, bool *compose, bool *compat)
 {
@@ -300,65 +214,32 @@ static int form_arg(Obj v, bool *compose, bool *compat)
     return -1;
 }
 
-/* The normal form of s; NULL with MemoryError. */
+/* The normal form of s (objects/unicodenorm.c over db's tables); NULL with
+ * MemoryError. */
 static Obj normalize(const UdDb *db, Obj s, bool compose, bool compat)
 {
     if (str_is_ascii(s))
         return s;   /* ASCII is in every normal form */
-    CpBuf b = {0};
+    uint32_t *in = malloc((size_t)STR(s)->length * sizeof *in + 1);
+    if (!in)
+        return err_nomemory();
+    size_t n = 0;
     const unsigned char *p = (const unsigned char *)str_cstr(s), *end = p + STR(s)->nbytes;
     while (p < end) {
         int k;
-        uint32_t cp = utf8_decode(p, &k);
+        in[n++] = utf8_decode(p, &k);
         p += k;
-        decompose(db, &b, cp, compat);
     }
-    /* canonical ordering: a stable sort of each run of non-starters */
-    for (size_t i = 1; i < b.len && !b.failed; i++) {
-        int c = ccc_of(&ud_db, b.p[i]);   /* CPython orders by today's classes, in ucd_3_2_0 too */
-        if (!c)
-            continue;
-        size_t j = i;
-        uint32_t v = b.p[i];
-        while (j > 0 && ccc_of(&ud_db, b.p[j - 1]) > c) {
-            b.p[j] = b.p[j - 1];
-            j--;
-        }
-        b.p[j] = v;
-    }
-    if (compose && b.len && !b.failed) {
-        size_t out = 0;
-        int64_t starter = -1;
-        int last = -1;   /* ccc of the last character kept after the starter; -1: none */
-        for (size_t i = 0; i < b.len; i++) {
-            uint32_t cp = b.p[i];
-            int c = ccc_of(&ud_db, cp);
-            if (starter >= 0 && (last == -1 || (last != 0 && last < c))) {
-                uint32_t comp = compose_pair(db, b.p[starter], cp);
-                if (comp) {
-                    b.p[starter] = comp;
-                    continue;
-                }
-            }
-            if (c == 0) {
-                starter = (int64_t)out;
-                last = -1;
-            } else {
-                last = c;
-            }
-            b.p[out++] = cp;
-        }
-        b.len = out;
-    }
-    if (b.failed) {
-        free(b.p);
+    size_t m = 0;
+    uint32_t *out = uni_normalize(db->norm, in, n, compose, compat, &m);
+    free(in);
+    if (!out)
         return err_nomemory();
-    }
     StrBuf sb;
     sb_init(&sb);
-    for (size_t i = 0; i < b.len; i++)
-        sb_add_codepoint(&sb, b.p[i]);
-    free(b.p);
+    for (size_t i = 0; i < m; i++)
+        sb_add_codepoint(&sb, out[i]);
+    free(out);
     return sb_finish(&sb);
 }
 

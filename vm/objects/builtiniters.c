@@ -33,17 +33,6 @@ static Obj iter_repr(Obj self)
     return res;
 }
 
-/* The iterator made for `type`: an instance of a user subclass is the same
- * IterObj with its cls set to the subclass (TID_ITER layouts carry cls). */
-static Obj wrap(TypeObj *builtin, Obj type, Obj it)
-{
-    if (it && type != (Obj)builtin && IS_TYPE(type)) {
-        VM_WRITE(it);
-        ITER(it)->cls = type;
-    }
-    return it;
-}
-
 /* ------------------------------------------------------------------ */
 /* enumerate                                                           */
 /* ------------------------------------------------------------------ */
@@ -86,7 +75,7 @@ static Obj enumerate_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
         ITER(it)->b = a[1];
     else
         ITER(it)->i = start;
-    res = wrap(T_enumerate, type, it);
+    res = it;
 out:
     vm_unroots(a);
     return res;
@@ -184,7 +173,7 @@ static Obj zip_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
     Obj it = r[1] ? iter_alloc(T_zip, r[1], ITK_ZIP) : NULL;
     if (it)
         ITER(it)->n = strict;
-    Obj res = wrap(T_zip, r[0], it);
+    Obj res = it;
     vm_unroots(r);
     return res;
 }
@@ -268,7 +257,7 @@ static Obj map_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
         if (!it)
             goto out;
         ITER(it)->c = r[1];
-        res = wrap(T_map, r[0], it);
+        res = it;
         goto out;
     }
     r[1] = iters_tuple(args + 1, nargs - 1);
@@ -278,7 +267,7 @@ static Obj map_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
     if (!it)
         goto out;
     ITER(it)->b = r[1];
-    res = wrap(T_map, r[0], it);
+    res = it;
 out:
     vm_unroots(r);
     return res;
@@ -340,7 +329,8 @@ static Obj filter_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
         if (it) {
             /* None and bool both mean "keep the true items" */
             ITER(it)->b = (IS_NONE(args[0]) || args[0] == (Obj)T_bool) ? NULL : args[0];
-            res = wrap(T_filter, r[0], it);
+            ITER(it)->c = args[0];   /* as given, for __reduce__ */
+            res = it;
         }
     }
     vm_unroots(r);
@@ -418,7 +408,7 @@ static Obj reversed_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
         Obj it = iter_alloc(T_reversed, r[1], ITK_REVERSED);
         if (it) {
             ITER(it)->i = n - 1;
-            res = wrap(T_reversed, r[0], it);
+            res = it;
         }
     }
     vm_unroots(r);
@@ -454,13 +444,18 @@ static Obj reversed_next(Obj self)
     return NULL;
 }
 
+/* The items left, bounded by the sequence's length now (it may have shrunk;
+ * an error of its __len__ comes through, as CPython's). */
 static Obj reversed_length_hint(Obj *args, size_t nargs, Obj kwnames)
 {
     Obj self = vm_unwrap(args[0]);
     if (TID(self) != TID_ITER || !ITER(self)->a)
         return MAKE_SMALLINT(0);
-    int64_t n = ITER(self)->i + 1;
-    return MAKE_SMALLINT(n < 0 ? 0 : n);
+    int64_t pos = ITER(self)->i + 1;
+    int64_t n = vm_len(ITER(self)->a);
+    if (n < 0)
+        return NULL;
+    return MAKE_SMALLINT(n < pos ? 0 : pos);
 }
 
 /* ------------------------------------------------------------------ */
@@ -511,8 +506,183 @@ out:
 
 /* ------------------------------------------------------------------ */
 
+/* ------------------------------------------------------------------ */
+/* Pickling: __reduce__ gives (type(self), args[, state]) as CPython's */
+/* ------------------------------------------------------------------ */
+
+/* The IterObj of `self` (an instance of a subclass wraps one). */
+static Obj iter_of(Obj self, TypeObj *builtin)
+{
+    Obj u = vm_unwrap(self);
+    if (TID(u) != TID_ITER || TYPE(u) != builtin) {
+        err_format(E_TypeError, "'%s' object is not initialized", type_name(self));
+        return NULL;
+    }
+    return u;
+}
+
+/* iter(()): what an exhausted iterator pickles as its source. */
+static Obj empty_iter(void)
+{
+    return vm_iter(g_empty_tuple);
+}
+
+static Obj enumerate_reduce(Obj *args, size_t nargs, Obj kwnames)
+{
+    Obj *r = vm_roots(3);
+    Obj res = NULL;
+    r[0] = iter_of(args[0], T_enumerate);
+    if (!r[0])
+        goto out;
+    r[1] = ITER(r[0])->a ? ITER(r[0])->a : empty_iter();
+    if (!r[1])
+        goto out;
+    r[2] = ITER(r[0])->kind == ITK_ENUMERATE ? MAKE_SMALLINT(ITER(r[0])->i) : ITER(r[0])->b;
+    r[1] = tuple_pack(2, r[1], r[2]);
+    if (r[1])
+        res = tuple_pack(2, (Obj)TYPE(args[0]), r[1]);
+out:
+    vm_unroots(r);
+    return res;
+}
+
+static Obj zip_reduce(Obj *args, size_t nargs, Obj kwnames)
+{
+    Obj u = iter_of(args[0], T_zip);
+    if (!u)
+        return NULL;
+    Obj its = ITER(u)->a ? ITER(u)->a : g_empty_tuple;
+    if (ITER(u)->n)
+        return tuple_pack(3, (Obj)TYPE(args[0]), its, g_True);
+    return tuple_pack(2, (Obj)TYPE(args[0]), its);
+}
+
+static Obj zip_setstate(Obj *args, size_t nargs, Obj kwnames)
+{
+    Obj u = iter_of(args[0], T_zip);
+    if (!u)
+        return NULL;
+    int strict = vm_is_true(args[1]);
+    if (strict < 0)
+        return NULL;
+    u = vm_unwrap(args[0]);
+    VM_WRITE(u);
+    ITER(u)->n = strict;
+    return g_None;
+}
+
+/* map(func, *iterators); an exhausted map has let go of its function and
+ * pickles as map(None, ()), which yields nothing as well. */
+static Obj map_reduce(Obj *args, size_t nargs, Obj kwnames)
+{
+    Obj *r = vm_roots(2);
+    Obj res = NULL;
+    r[0] = iter_of(args[0], T_map);
+    if (!r[0])
+        goto out;
+    if (!ITER(r[0])->a) {
+        r[1] = tuple_pack(2, g_None, g_empty_tuple);
+    } else if (ITER(r[0])->kind == ITK_MAP1) {
+        r[1] = tuple_pack(2, ITER(r[0])->a, ITER(r[0])->c);
+    } else {
+        int64_t n = TUPLE_LEN(ITER(r[0])->b);
+        r[1] = tuple_new(n + 1);
+        if (r[1]) {
+            VM_WRITE(r[1]);
+            TUPLE_ITEMS(r[1])[0] = ITER(r[0])->a;
+            for (int64_t i = 0; i < n; i++)
+                TUPLE_ITEMS(r[1])[i + 1] = TUPLE_ITEMS(ITER(r[0])->b)[i];
+        }
+    }
+    if (r[1])
+        res = tuple_pack(2, (Obj)TYPE(args[0]), r[1]);
+out:
+    vm_unroots(r);
+    return res;
+}
+
+static Obj filter_reduce(Obj *args, size_t nargs, Obj kwnames)
+{
+    Obj *r = vm_roots(2);
+    Obj res = NULL;
+    r[0] = iter_of(args[0], T_filter);
+    if (!r[0])
+        goto out;
+    r[1] = ITER(r[0])->a ? ITER(r[0])->a : empty_iter();
+    if (r[1])
+        r[1] = tuple_pack(2, ITER(r[0])->c, r[1]);
+    if (r[1])
+        res = tuple_pack(2, (Obj)TYPE(args[0]), r[1]);
+out:
+    vm_unroots(r);
+    return res;
+}
+
+/* (type, (seq,), next index) while items are left, (type, ((),)) after. */
+static Obj reversed_reduce(Obj *args, size_t nargs, Obj kwnames)
+{
+    Obj *r = vm_roots(2);
+    Obj res = NULL;
+    r[0] = iter_of(args[0], T_reversed);
+    if (!r[0])
+        goto out;
+    r[1] = tuple_pack(1, ITER(r[0])->a ? ITER(r[0])->a : g_empty_tuple);
+    if (!r[1])
+        goto out;
+    if (ITER(r[0])->a)
+        res = tuple_pack(3, (Obj)TYPE(args[0]), r[1], MAKE_SMALLINT(ITER(r[0])->i));
+    else
+        res = tuple_pack(2, (Obj)TYPE(args[0]), r[1]);
+out:
+    vm_unroots(r);
+    return res;
+}
+
+static Obj reversed_setstate(Obj *args, size_t nargs, Obj kwnames)
+{
+    Obj u = iter_of(args[0], T_reversed);
+    if (!u)
+        return NULL;
+    int64_t i;
+    if (arg_i64(args[1], &i) < 0)
+        return NULL;
+    u = vm_unwrap(args[0]);
+    if (ITER(u)->a) {
+        int64_t n = vm_len(ITER(u)->a);
+        if (n < 0)
+            return NULL;
+        u = vm_unwrap(args[0]);
+        VM_WRITE(u);
+        ITER(u)->i = i < -1 ? -1 : i > n - 1 ? n - 1 : i;
+    }
+    return g_None;
+}
+
+static const MethodDef enumerate_methods[] = {
+    {"__reduce__", enumerate_reduce, METH_NOARGS, "Return state information for pickling."},
+    {NULL, NULL, 0, NULL},
+};
+
+static const MethodDef zip_methods[] = {
+    {"__reduce__", zip_reduce, METH_NOARGS, "Return state information for pickling."},
+    {"__setstate__", zip_setstate, METH_O, "Set state information for unpickling."},
+    {NULL, NULL, 0, NULL},
+};
+
+static const MethodDef map_methods[] = {
+    {"__reduce__", map_reduce, METH_NOARGS, "Return state information for pickling."},
+    {NULL, NULL, 0, NULL},
+};
+
+static const MethodDef filter_methods[] = {
+    {"__reduce__", filter_reduce, METH_NOARGS, "Return state information for pickling."},
+    {NULL, NULL, 0, NULL},
+};
+
 static const MethodDef reversed_methods[] = {
     {"__length_hint__", reversed_length_hint, METH_NOARGS, NULL},
+    {"__reduce__", reversed_reduce, METH_NOARGS, "Return state information for pickling."},
+    {"__setstate__", reversed_setstate, METH_O, "Set state information for unpickling."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -529,11 +699,15 @@ static TypeObj *make_type(const char *name, unaryfunc next, newfunc tp_new, unsi
 
 void iter_init_types(void)
 {
-    T_enumerate = make_type("enumerate", enumerate_next, enumerate_new, TPF_BASETYPE);
-    T_zip = make_type("zip", zip_next, zip_new, TPF_BASETYPE);
-    T_map = make_type("map", map_next, map_new, TPF_BASETYPE);
-    T_filter = make_type("filter", filter_next, filter_new, TPF_BASETYPE);
-    T_reversed = make_type("reversed", reversed_next, reversed_new, TPF_BASETYPE);
+    T_enumerate = make_type("enumerate", enumerate_next, enumerate_new, TPF_BASETYPE | TPF_ITER_VALUE);
+    T_zip = make_type("zip", zip_next, zip_new, TPF_BASETYPE | TPF_ITER_VALUE);
+    T_map = make_type("map", map_next, map_new, TPF_BASETYPE | TPF_ITER_VALUE);
+    T_filter = make_type("filter", filter_next, filter_new, TPF_BASETYPE | TPF_ITER_VALUE);
+    T_reversed = make_type("reversed", reversed_next, reversed_new, TPF_BASETYPE | TPF_ITER_VALUE);
+    type_add_methods(T_enumerate, enumerate_methods);
+    type_add_methods(T_zip, zip_methods);
+    type_add_methods(T_map, map_methods);
+    type_add_methods(T_filter, filter_methods);
     type_add_methods(T_reversed, reversed_methods);
     T_callable_iterator = make_type("callable_iterator", callable_iter_next, NULL, 0);
     type_ready(T_enumerate);

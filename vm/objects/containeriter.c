@@ -86,6 +86,78 @@ TypeObj *iter_make_type(const char *name, unaryfunc next, bool length_hint)
     return t;
 }
 
+/* ---- pickling: (iter, (seq,), next index) as CPython's ---- */
+
+static Obj builtin_named(const char *name)
+{
+    return vm_getattr_cstr(g_builtins_module, name);
+}
+
+/* list / tuple / sequence iterators: iter(seq) advanced to index i; an
+ * exhausted one is iter(()). The reverse list iterator is reversed(list). */
+static Obj seqiter_reduce(Obj *args, size_t nargs, Obj kwnames)
+{
+    Obj *r = vm_roots(3);
+    Obj res = NULL;
+    r[0] = args[0];
+    Obj a = ITER(r[0])->a;
+    int64_t kind = ITER(r[0])->kind;
+    bool live = a && (kind != ITK_LIST_REV || ITER(r[0])->i >= 0);
+    r[1] = builtin_named(live && kind == ITK_LIST_REV ? "reversed" : "iter");
+    if (!r[1])
+        goto out;
+    if (!live) {
+        r[2] = tuple_pack(1, g_empty_tuple);
+        if (r[2])
+            res = tuple_pack(2, r[1], r[2]);
+        goto out;
+    }
+    r[2] = tuple_pack(1, ITER(r[0])->a);
+    if (r[2])
+        res = tuple_pack(3, r[1], r[2], MAKE_SMALLINT(ITER(r[0])->i));
+out:
+    vm_unroots(r);
+    return res;
+}
+
+/* __setstate__(index): clamped to the sequence as CPython does. */
+static Obj seqiter_setstate(Obj *args, size_t nargs, Obj kwnames)
+{
+    int64_t i;
+    if (arg_i64(args[1], &i) < 0)
+        return NULL;
+    Obj it = args[0];
+    Obj a = ITER(it)->a;
+    if (!a)
+        return g_None;
+    int64_t kind = ITER(it)->kind;
+    if (kind == ITK_LIST_REV) {
+        int64_t n = LIST_LEN(a);
+        i = i < -1 ? -1 : i > n - 1 ? n - 1 : i;
+    } else {
+        if (i < 0)
+            i = 0;
+        if (kind == ITK_LIST && i > LIST_LEN(a))
+            i = LIST_LEN(a);
+        if (kind == ITK_TUPLE && i > TUPLE_LEN(a))
+            i = TUPLE_LEN(a);
+    }
+    VM_WRITE(it);
+    ITER(it)->i = i;
+    return g_None;
+}
+
+static const MethodDef seqiter_methods[] = {
+    {"__reduce__", seqiter_reduce, METH_NOARGS, "Return state information for pickling."},
+    {"__setstate__", seqiter_setstate, METH_O, "Set state information for unpickling."},
+    {NULL, NULL, 0, NULL},
+};
+
+void seqiter_add_pickling(TypeObj *t)
+{
+    type_add_methods(t, seqiter_methods);
+}
+
 /* ---- list iterators ---- */
 
 Obj list_iter_next(Obj it)

@@ -504,6 +504,19 @@ static Obj wrapper_self_get(Obj *args, size_t nargs, Obj kw)
     return (ITER(args[0]))->c;
 }
 
+/* T.__new__ is CPython's built-in method bound to T: its __self__ is the
+ * type (copyreg's protocol 0/1 pickling reads it); other slot wrappers have
+ * no __self__. */
+static Obj wrapperdescr_self_get(Obj *args, size_t nargs, Obj kw)
+{
+    (void)nargs, (void)kw;
+    IterObj *it = ITER(args[0]);
+    if (slotdefs[it->i].slot == S_NEW)
+        return it->a;
+    err_format(E_AttributeError, "'wrapper_descriptor' object has no attribute '__self__'");
+    return NULL;
+}
+
 static Obj none_get(Obj *args, size_t nargs, Obj kw)
 {
     (void)args, (void)nargs, (void)kw;
@@ -719,6 +732,7 @@ void descr_init_attr_types(void)
     type_add_getset(t, "__name__", wrapper_name_get, NULL);
     type_add_getset(t, "__qualname__", wrapper_qualname_get, NULL);
     type_add_getset(t, "__objclass__", wrapper_objclass_get, NULL);
+    type_add_getset(t, "__self__", wrapperdescr_self_get, NULL);
     type_add_getset(t, "__doc__", none_get, NULL);
     type_ready(t);
     t = T_method_wrapper;

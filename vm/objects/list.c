@@ -984,4 +984,6 @@ void list_init_type(void)
 
     T_list_iterator = iter_make_type("list_iterator", list_iter_next, true);
     T_list_reverseiterator = iter_make_type("list_reverseiterator", list_reviter_next, true);
+    seqiter_add_pickling(T_list_iterator);
+    seqiter_add_pickling(T_list_reverseiterator);
 }

@@ -705,6 +705,81 @@ static Obj range_iter_new(Obj rg)
     return res;
 }
 
+/* ---- pickling a range iterator: iter(range(next, stop, step)) ---- */
+
+/* The iterator's next value, step and items left, as int objects in r[0..2]. */
+static void range_iter_state(Obj it, Obj *r)
+{
+    if (ITER(it)->kind == ITK_RANGE) {
+        r[0] = MAKE_SMALLINT(ITER(it)->i);
+        r[1] = ITER(it)->a;
+        r[2] = MAKE_SMALLINT(ITER(it)->n > 0 ? ITER(it)->n : 0);
+    } else {
+        r[0] = ITER(it)->a;
+        r[1] = ITER(it)->b;
+        r[2] = ITER(it)->c ? ITER(it)->c : MAKE_SMALLINT(0);
+    }
+}
+
+static Obj range_iter_reduce(Obj *args, size_t nargs, Obj kwnames)
+{
+    Obj *r = vm_roots(5);
+    Obj res = NULL;
+    range_iter_state(args[0], r);
+    /* stop = next + left * step */
+    if (!(r[3] = int_mul(r[2], r[1])) || !(r[3] = int_add(r[0], r[3])))
+        goto out;
+    if (!(r[3] = range_make(r[0], r[3], r[1])) || !(r[3] = tuple_pack(1, r[3])))
+        goto out;
+    if (!(r[4] = vm_getattr_cstr(g_builtins_module, "iter")))
+        goto out;
+    res = tuple_pack(3, r[4], r[3], MAKE_SMALLINT(0));
+out:
+    vm_unroots(r);
+    return res;
+}
+
+/* __setstate__(index): skip that many items (clamped to the ones left). */
+static Obj range_iter_setstate(Obj *args, size_t nargs, Obj kwnames)
+{
+    Obj *r = vm_roots(5);
+    Obj res = NULL;
+    r[4] = args[0];
+    range_iter_state(args[0], r);
+    r[3] = as_plain_int(is_exact_int(args[1]) ? args[1] : vm_index(args[1]));
+    if (!r[3])
+        goto out;
+    if (int_sign(r[3]) < 0)
+        r[3] = MAKE_SMALLINT(0);
+    else if (int_compare(r[3], r[2]) > 0)
+        r[3] = r[2];
+    Obj adv = int_mul(r[3], r[1]);
+    if (!adv || !(r[0] = int_add(r[0], adv)) || !(r[2] = int_sub(r[2], r[3])))
+        goto out;
+    Obj it = r[4];
+    VM_WRITE(it);
+    if (ITER(it)->kind == ITK_RANGE && IS_SMALLINT(r[0])) {
+        ITER(it)->i = SMALLINT_VAL(r[0]);
+        ITER(it)->n = SMALLINT_VAL(r[2]);
+    } else if (ITER(it)->kind == ITK_RANGE) {
+        err_set(E_OverflowError, "range iterator position out of range");
+        goto out;
+    } else {
+        ITER(it)->a = r[0];
+        ITER(it)->c = r[2];
+    }
+    res = g_None;
+out:
+    vm_unroots(r);
+    return res;
+}
+
+static const MethodDef range_iter_methods[] = {
+    {"__reduce__", range_iter_reduce, METH_NOARGS, "Return state information for pickling."},
+    {"__setstate__", range_iter_setstate, METH_O, "Set state information for unpickling."},
+    {NULL, NULL, 0, NULL},
+};
+
 static Obj range_reversed(Obj rg)
 {
     Obj *r = vm_roots(4);
@@ -803,7 +878,20 @@ static Obj range_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
     return range_new(args[0], args[1], nargs > 2 ? args[2] : MAKE_SMALLINT(1));
 }
 
+/* range(start, stop, step) again, for pickle and copy */
+static Obj range_reduce_m(Obj *args, size_t nargs, Obj kwnames)
+{
+    Obj *r = vm_roots(1);
+    r[0] = args[0];
+    Obj res = tuple_pack(3, RANGE(r[0])->start, RANGE(r[0])->stop, RANGE(r[0])->step);
+    if (res)
+        res = tuple_pack(2, (Obj)T_range, res);
+    vm_unroots(r);
+    return res;
+}
+
 static const MethodDef range_methods[] = {
+    {"__reduce__", range_reduce_m, METH_NOARGS, NULL},
     {"count", range_count_m, METH_O, "rangeobject.count(value) -> integer -- return number of occurrences of value"},
     {"index", range_index_m, METH_O, "rangeobject.index(value) -> integer -- return index of value."},
     {"__reversed__", range_reversed_m, METH_NOARGS, "Return a reverse iterator."},
@@ -844,4 +932,6 @@ void range_init_type(void)
 
     T_range_iterator = iter_make_type("range_iterator", range_iter_next, true);
     T_longrange_iterator = iter_make_type("longrange_iterator", range_iter_next, true);
+    type_add_methods(T_range_iterator, range_iter_methods);
+    type_add_methods(T_longrange_iterator, range_iter_methods);
 }

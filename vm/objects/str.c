@@ -981,6 +981,51 @@ static Obj str_iter_length_hint(Obj *args, size_t nargs, Obj kwnames)
     return MAKE_SMALLINT(s ? STR(s)->length - it->n : 0);
 }
 
+/* Pickling: (iter, (s,), code point index); an exhausted one is iter(''). */
+static Obj str_iter_reduce(Obj *args, size_t nargs, Obj kwnames)
+{
+    Obj *r = vm_roots(2);
+    Obj res = NULL;
+    r[0] = args[0];
+    r[1] = vm_getattr_cstr(g_builtins_module, "iter");
+    if (!r[1])
+        goto out;
+    Obj s = ITER(r[0])->a;
+    Obj t = tuple_pack(1, s ? s : g_empty_str);
+    if (t)
+        res = s ? tuple_pack(3, r[1], t, MAKE_SMALLINT(ITER(r[0])->n)) : tuple_pack(2, r[1], t);
+out:
+    vm_unroots(r);
+    return res;
+}
+
+/* __setstate__(index): position at that code point (clamped to the string). */
+static Obj str_iter_setstate(Obj *args, size_t nargs, Obj kwnames)
+{
+    int64_t n;
+    if (arg_i64(args[1], &n) < 0)
+        return NULL;
+    Obj self = args[0];
+    Obj s = ITER(self)->a;
+    if (!s)
+        return g_None;
+    if (n < 0)
+        n = 0;
+    if (n > STR(s)->length)
+        n = STR(s)->length;
+    const unsigned char *p = (const unsigned char *)str_cstr(s);
+    int64_t b = 0;
+    for (int64_t k = 0; k < n; k++) {
+        int len;
+        utf8_decode(p + b, &len);
+        b += len;
+    }
+    VM_WRITE(self);
+    ITER(self)->i = b;
+    ITER(self)->n = n;
+    return g_None;
+}
+
 /* ------------------------------------------------------------------ */
 /* Argument helpers                                                    */
 /* ------------------------------------------------------------------ */
@@ -2670,6 +2715,8 @@ static const MethodDef str_methods[] = {
 
 static const MethodDef str_iter_methods[] = {
     {"__length_hint__", str_iter_length_hint, METH_NOARGS, NULL},
+    {"__reduce__", str_iter_reduce, METH_NOARGS, "Return state information for pickling."},
+    {"__setstate__", str_iter_setstate, METH_O, "Set state information for unpickling."},
     {NULL, NULL, 0, NULL},
 };
 

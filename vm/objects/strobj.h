@@ -212,6 +212,29 @@ bool uni_isxidcontinue(uint32_t cp);
 /* unicodenorm.c: the NFKC form of n bytes of UTF-8, malloc'd and NUL-terminated
  * (its length in *outlen); NULL if out of memory. */
 char *uni_nfkc_utf8(const char *s, size_t n, size_t *outlen);
+/* unicodenorm.c: normalisation over a database's one-level decompositions
+ * (UnicodeData.txt's, with their <tag>) and primary composites: the
+ * interpreter's Unicode 14.0.0 ones (uni_norm_db, also the unicodedata
+ * module's) or unicodedata.ucd_3_2_0's. Canonical order uses today's
+ * combining classes, as CPython's ucd_3_2_0 does. */
+typedef struct UniPair { uint32_t first, second, composite; } UniPair;
+typedef struct UniNormDb {
+    int ndecomp;
+    const uint32_t *decomp_cp;      /* sorted */
+    const uint8_t *decomp_tag;      /* index into tag_names; 0: canonical */
+    const uint16_t *decomp_off;     /* decomposition i: decomp_data[off[i] .. off[i+1]) */
+    const uint32_t *decomp_data;
+    const char *const *tag_names;   /* "", "<compat>", ... */
+    int npairs;
+    const UniPair *pairs;           /* sorted by (first, second) */
+    const uint32_t (*corrections)[2];   /* code points that decompose to another one instead */
+    int ncorrections;
+} UniNormDb;
+extern const UniNormDb uni_norm_db;
+int uni_decomp_index(const UniNormDb *db, uint32_t cp);   /* -1: no decomposition */
+/* The NFC/NFD/NFKC/NFKD form of n code points, malloc'd (*outn of them);
+ * NULL if out of memory. */
+uint32_t *uni_normalize(const UniNormDb *db, const uint32_t *in, size_t n, bool compose, bool compat, size_t *outn);
 /* unicodenames.c: the code point of a character name (\N{...}); false if none. */
 bool uni_lookup_name(const char *name, size_t n, uint32_t *cp);
 /* unicodenames.c: the name of a code point (unicodedata.name); false if none. */

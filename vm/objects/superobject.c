@@ -47,7 +47,6 @@ static Obj super_new_obj(Obj type, Obj obj)
 
 static Obj super_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
 {
-    (void)type;
     if (vm_check_args("super", nargs, kwnames, 0, -1) < 0)
         return NULL;
     if (nargs > 2) {
@@ -66,6 +65,11 @@ static Obj super_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
         vm_unroots(r);
         return s;
     }
+    if (type != (Obj)T_super && !IS_TYPE(args[0])) {
+        /* a subclass's call goes through CPython's argument parser, with its wording */
+        err_format(E_TypeError, "super() argument 1 must be type, not %s", type_name(args[0]));
+        return NULL;
+    }
     return super_new_obj(args[0], nargs > 1 ? args[1] : NULL);
 }
 
@@ -77,7 +81,10 @@ static int super_tp_init(Obj self, Obj *args, size_t nargs, Obj kwnames)
 
 static Obj super_getattro(Obj self, Obj name)
 {
-    SuperObj *s = SUPER(self);
+    Obj u = vm_unwrap(self);   /* an instance of a subclass of super wraps one */
+    if (TID(u) != TID_SUPER)   /* (one made by object.__new__ has none) */
+        return vm_generic_getattr(self, name);
+    SuperObj *s = SUPER(u);
     TypeObj *start = (TypeObj *)s->obj_type;
     if (start && !(IS_STR(name) && str_eq(name, NAME(__class__)))) {
         Obj mro = start->mro;
@@ -101,7 +108,7 @@ static Obj super_getattro(Obj self, Obj name)
 static Obj super_repr(Obj self)
 {
     Obj *r = vm_roots(2);
-    r[0] = self;
+    r[0] = self = vm_unwrap(self);
     Obj res = NULL;
     Obj tr = type_repr(SUPER(self)->type);
     if (!tr)
@@ -124,17 +131,17 @@ out:
     return res;
 }
 
-static Obj super_thisclass_get(Obj *a, size_t n, Obj k) { (void)n, (void)k; return SUPER(a[0])->type; }
+static Obj super_thisclass_get(Obj *a, size_t n, Obj k) { (void)n, (void)k; return SUPER(vm_unwrap(a[0]))->type; }
 static Obj super_self_get(Obj *a, size_t n, Obj k)
 {
     (void)n, (void)k;
-    Obj o = SUPER(a[0])->obj;
+    Obj o = SUPER(vm_unwrap(a[0]))->obj;
     return o ? o : g_None;
 }
 static Obj super_self_class_get(Obj *a, size_t n, Obj k)
 {
     (void)n, (void)k;
-    Obj o = SUPER(a[0])->obj_type;
+    Obj o = SUPER(vm_unwrap(a[0]))->obj_type;
     return o ? o : g_None;
 }
 
@@ -142,7 +149,7 @@ void super_init_type(void)
 {
     TypeObj *t;
 
-    t = T_super = (TypeObj *)type_new_builtin("super", T_object, TID_SUPER, 0);
+    t = T_super = (TypeObj *)type_new_builtin("super", T_object, TID_SUPER, TPF_BASETYPE);
     t->tp_new = super_tp_new;
     t->tp_init = super_tp_init;
     t->tp_getattro = super_getattro;

@@ -322,4 +322,6 @@ void tuple_init_type(void)
 
     T_tuple_iterator = iter_make_type("tuple_iterator", tuple_iter_next, true);
     T_seq_iterator = iter_make_type("iterator", seq_iter_next, false);
+    seqiter_add_pickling(T_tuple_iterator);
+    seqiter_add_pickling(T_seq_iterator);
 }

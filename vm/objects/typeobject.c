@@ -11,6 +11,7 @@
  * vm_identity_hash); other objects hash on their address once old.
  */
 #include "objects.h"
+#include "containers.h"
 #include "slotdefs.h"
 #include "strobj.h"
 
@@ -782,7 +783,13 @@ static Obj ad_repr(Obj s) { UNWRAP_OR(s, NULL) (void)u_s; return vbase_of(s)->tp
 static Obj ad_str(Obj s) { UNWRAP_OR(s, NULL) (void)u_s; return vbase_of(s)->tp_str(s); }
 static int64_t ad_hash(Obj s) { UNWRAP_OR(s, -1) return vbase_of(s)->tp_hash(u_s); }
 static Obj ad_richcmp(Obj s, Obj o, int op) { UNWRAP_OR(s, NULL) return vbase_of(s)->tp_richcompare(u_s, vm_unwrap(o), op); }
-static Obj ad_iter(Obj s) { UNWRAP_OR(s, NULL) return vbase_of(s)->tp_iter(u_s); }
+static Obj ad_iter(Obj s)
+{
+    UNWRAP_OR(s, NULL)
+    unaryfunc f = vbase_of(s)->tp_iter;
+    /* an iterator subclass (class E(enumerate)) is its own iterator: its __next__ runs */
+    return f == iter_self ? s : f(u_s);
+}
 static Obj ad_next(Obj s) { UNWRAP_OR(s, NULL) return vbase_of(s)->tp_iternext(u_s); }
 static int64_t ad_len(Obj s) { UNWRAP_OR(s, -1) return vbase_of(s)->tp_len(u_s); }
 static Obj ad_getitem(Obj s, Obj k)
@@ -864,8 +871,9 @@ static Obj vm_new_for(TypeObj *owner, Obj cls, Obj *args, size_t nargs, Obj kwna
     r[1] = cls;
     r[0] = owner->tp_new(cls, args, nargs, kwnames);
     Obj res = r[0];
-    if (res && !vm_isinstance_type(res, (TypeObj *)r[1])) {
-        /* The built-in made a plain value: wrap it. */
+    if (res && !vm_isinstance_type(res, (TypeObj *)r[1]) && vm_isinstance_type(res, owner)) {
+        /* The built-in made a plain value: wrap it (not something else it
+         * returned, as reversed(seq) gives seq.__reversed__()). */
         Obj inst = instance_new((TypeObj *)r[1]);
         if (inst) {
             VM_WRITE(inst);
@@ -2692,6 +2700,29 @@ static Obj type_base_get(Obj *args, size_t nargs, Obj kw)
     return b ? b : g_None;
 }
 
+/* __flags__ in CPython's bit values (Py_TPFLAGS_*), for the code that reads
+ * them: copyreg's protocol 0/1 pickling stops at the first non-heap base. */
+static Obj type_flags_get(Obj *args, size_t nargs, Obj kw)
+{
+    (void)nargs, (void)kw;
+    TypeObj *t = (TypeObj *)args[0];
+    uint64_t f = 1u << 12;   /* READY */
+    f |= (t->flags & TPF_HEAPTYPE) ? (1u << 9) | (1u << 14) : (1u << 8);   /* HEAPTYPE|HAVE_GC, or IMMUTABLETYPE */
+    if (t->flags & TPF_BASETYPE)
+        f |= 1u << 10;
+    if (t->flags & TPF_SEQUENCE)
+        f |= 1u << 5;
+    if (t->flags & TPF_MAPPING)
+        f |= 1u << 6;
+    if (t->flags & TPF_ABSTRACT_NEW)
+        f |= 1u << 20;
+    static TypeObj **const kinds[] = {&T_int, &T_list, &T_tuple, &T_bytes, &T_str, &T_dict, &E_BaseException, &T_type};
+    for (int i = 0; i < 8; i++)
+        if (type_is_subtype(t, *kinds[i]) || t == *kinds[i])
+            f |= 1ull << (24 + i);   /* LONG_SUBCLASS .. TYPE_SUBCLASS */
+    return int_from_u64(f);
+}
+
 static Obj type_mro_get(Obj *args, size_t nargs, Obj kw)
 {
     (void)nargs, (void)kw;
@@ -3423,6 +3454,7 @@ void object_init_types(void)
     type_add_getset(t, "__bases__", type_bases_get, type_bases_set);
     type_add_getset(t, "__base__", type_base_get, NULL);
     type_add_getset(t, "__mro__", type_mro_get, NULL);
+    type_add_getset(t, "__flags__", type_flags_get, NULL);
     type_add_getset(t, "__dict__", type_dict_get, NULL);
     type_add_getset(t, "__doc__", type_doc_get, type_doc_set);
     type_add_getset(t, "__abstractmethods__", type_abstract_get, type_abstract_set);

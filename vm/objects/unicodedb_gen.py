@@ -132,24 +132,35 @@ def write_norm():
     header('NFKC normalisation data (unicodenorm.c): compatibility decompositions,\n'
            ' * canonical combining classes, primary composites.',
            'python3 vm/objects/unicodedb_gen.py norm > vm/objects/unicodenorm_data.h')
-    def hangul(c):
-        return 0xac00 <= c <= 0xd7a3
-    # Full compatibility decompositions of single characters (NFKD), Hangul
-    # syllables left to the rule in unicodenorm.c.
-    keys, offsets, data = [], [0], []
+    # Decompositions, one level as UnicodeData.txt gives them: the tag index
+    # into uni_decomp_tag_names (0: canonical) and the code points. The one
+    # copy of them: unicodenorm.c applies them recursively (NFKC of
+    # identifiers) and so does the unicodedata module (uni_norm_db).
+    tags = ['']
+    decs = []
     for c in range(MAXCP):
-        if hangul(c) or 0xd800 <= c < 0xe000:
+        d = unicodedata.decomposition(chr(c))
+        if not d:
             continue
-        d = unicodedata.normalize('NFKD', chr(c))
-        if d != chr(c):
-            keys.append(c)
-            data += [ord(x) for x in d]
-            offsets.append(len(data))
+        parts = d.split()
+        tag = 0
+        if parts[0].startswith('<'):
+            if parts[0] not in tags:
+                tags.append(parts[0])
+            tag = tags.index(parts[0])
+            parts = parts[1:]
+        decs.append((c, tag, [int(p, 16) for p in parts]))
+    offsets, data = [0], []
+    for d in decs:
+        data += d[2]
+        offsets.append(len(data))
     assert len(data) < 1 << 16
-    w('#define UNI_NDECOMP %d\n' % len(keys))
-    w('static const uint32_t uni_decomp_cp[%d] = {\n' % len(keys))
-    for i in range(0, len(keys), 12):
-        w('    ' + ','.join('0x%x' % c for c in keys[i:i + 12]) + ',\n')
+    w('static const uint32_t uni_decomp_cp[%d] = {\n' % len(decs))
+    for i in range(0, len(decs), 12):
+        w('    ' + ','.join('0x%x' % d[0] for d in decs[i:i + 12]) + ',\n')
+    w('};\nstatic const uint8_t uni_decomp_tag[%d] = {\n' % len(decs))
+    for i in range(0, len(decs), 32):
+        w('    ' + ','.join(str(d[1]) for d in decs[i:i + 32]) + ',\n')
     w('};\n/* decomposition of uni_decomp_cp[i]: uni_decomp_data[off[i] .. off[i+1]) */\n')
     w('static const uint16_t uni_decomp_off[%d] = {\n' % len(offsets))
     for i in range(0, len(offsets), 16):
@@ -157,7 +168,8 @@ def write_norm():
     w('};\nstatic const uint32_t uni_decomp_data[%d] = {\n' % len(data))
     for i in range(0, len(data), 12):
         w('    ' + ','.join('0x%x' % c for c in data[i:i + 12]) + ',\n')
-    w('};\n')
+    w('};\nstatic const char *const uni_decomp_tag_names[%d] = {\n' % len(tags))
+    w('    ' + ' '.join('"%s",' % t for t in tags) + '\n};\n')
     # Canonical combining classes, as runs.
     runs = []
     for c in range(MAXCP):
@@ -168,25 +180,14 @@ def write_norm():
             runs[-1][1] = c
         else:
             runs.append([c, c, k])
-    w('typedef struct UniCcc { uint32_t lo, hi; uint8_t ccc; } UniCcc;\n')
     w('static const UniCcc uni_ccc[%d] = {\n' % len(runs))
     for i in range(0, len(runs), 6):
         w('    ' + ''.join('{0x%x,0x%x,%d},' % tuple(r) for r in runs[i:i + 6]) + '\n')
     w('};\n')
     # Primary composites: a canonical decomposition into two that NFC
     # composes back (not excluded, not a non-starter decomposition).
-    pairs = []
-    for c in range(MAXCP):
-        if hangul(c) or 0xd800 <= c < 0xe000:
-            continue
-        d = unicodedata.decomposition(chr(c))
-        if not d or d.startswith('<'):
-            continue
-        parts = [int(x, 16) for x in d.split()]
-        if len(parts) == 2 and unicodedata.normalize('NFC', chr(c)) == chr(c):
-            pairs.append((parts[0], parts[1], c))
-    pairs.sort()
-    w('typedef struct UniPair { uint32_t first, second, composite; } UniPair;\n')
+    pairs = sorted((parts[0], parts[1], c) for c, tag, parts in decs
+                   if tag == 0 and len(parts) == 2 and unicodedata.normalize('NFC', chr(c)) == chr(c))
     w('static const UniPair uni_pairs[%d] = {\n' % len(pairs))
     for i in range(0, len(pairs), 4):
         w('    ' + ''.join('{0x%x,0x%x,0x%x},' % p for p in pairs[i:i + 4]) + '\n')
