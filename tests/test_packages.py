@@ -3,15 +3,18 @@
 each build, or tests/packages/expected_failures.txt names it with a reason.
 Downloads (cached outside the repository) and minutes of runs: only with
 TMPY_PACKAGE_TESTS=1 (`make test-packages`), never in the default suite."""
+import importlib.util
 import os
 import sys
 
 import pytest
 
-from conftest import BUILD, ROOT
+from conftest import ROOT
 
-sys.path.insert(0, str(ROOT / "tests" / "packages"))
-import run as packages  # noqa: E402
+# by path: tests/cpython/run.py is imported as `run` by another test module
+_spec = importlib.util.spec_from_file_location("packages_run", ROOT / "tests" / "packages" / "run.py")
+packages = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(packages)
 
 ENABLED = os.environ.get("TMPY_PACKAGE_TESTS") == "1"
 PACKAGES = packages.read_packages()
