@@ -477,6 +477,11 @@ static int give_specs_to_loaded_modules(void)
         if (TID(r[2]) != TID_MODULE || !IS_STR(r[1]) || str_eq_cstr(r[1], "__main__"))
             continue;
         Obj d = ((ModuleObj *)r[2])->dict;
+        /* an alias (multiprocessing keeps __main__ as __mp_main__ too) gets
+         * no spec under its other name: spawn reads __main__.__spec__ */
+        Obj own = dict_getitem_str(d, NAME(__name__));
+        if (!own || !IS_STR(own) || !str_eq(own, r[1]))
+            continue;
         Obj spec = dict_getitem_str(d, NAME(__spec__));
         if (spec && !IS_NONE(spec))
             continue;
