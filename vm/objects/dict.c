@@ -226,7 +226,10 @@ static int log_dict_slot(Obj log, Obj d)
 /* The appended counter of a big index (a card of its own). */
 /* The last 16 bytes of the index's data: its own card (the object starts
  * a page run, its data 16 bytes in, its length is the slots' plus 512). */
-static inline uint64_t counter_offset(Obj index) { return (uint64_t)((RawObj *)index)->length - 16; }
+static inline uint64_t counter_offset(Obj index)
+{
+    return (uint64_t)((RawObj *)index)->length - 16;   /* no barrier: a raw object's length never changes */
+}
 static inline int64_t __seg_gs *ix_counter(Obj index)
 {
     return (int64_t __seg_gs *)(((RawObj *)index)->data + counter_offset(index));   /* no barrier: tm_read_at */
@@ -847,7 +850,7 @@ static bool dict_appends_merge(void)
             appends_plain = true;
             return false;
         }
-        Obj __seg_gs *to = ((ArrayObj *)e)->items;   /* tm_commit_write_items: ours now */
+        Obj __seg_gs *to = ((ArrayObj *)e)->items;   /* no barrier: tm_commit_write_items made them ours */
         int32_t __seg_gs *slots = ix_slots_nb(index);
         int64_t n = tail;
         for (int64_t k = 0; k < nlog; k++) {
