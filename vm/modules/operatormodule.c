@@ -296,18 +296,16 @@ static Obj itemgetter_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
     return items ? getter_alloc(T_itemgetter, items, (int64_t)nargs) : NULL;
 }
 
-static Obj itemgetter_call(Obj self, Obj *args, size_t nargs, Obj kwnames)
+/* A getter applied to obj: one(obj, spec) for its one spec, or a tuple of
+ * one(obj, spec) for each (itemgetter and attrgetter share it). */
+static Obj getter_apply(Obj obj, Obj specs, int64_t n, Obj (*one)(Obj, Obj))
 {
-    if (check_one_arg("itemgetter", nargs, kwnames) < 0)
-        return NULL;
-    Obj items = ITER(self)->a;
-    int64_t n = ITER(self)->n;
     if (n == 1)
-        return get_item(args[0], TUPLE_ITEMS(items)[0]);
+        return one(obj, TUPLE_ITEMS(specs)[0]);
     Obj *r = vm_roots(3);
     Obj res = NULL;
-    r[0] = args[0];
-    r[1] = items;
+    r[0] = obj;
+    r[1] = specs;
     r[2] = tuple_new(n);
     for (int64_t i = 0; r[2] && i < n; i++) {
         VM_WRITE(r[2]);
@@ -316,7 +314,7 @@ static Obj itemgetter_call(Obj self, Obj *args, size_t nargs, Obj kwnames)
     if (!r[2])
         goto out;
     for (int64_t i = 0; i < n; i++) {
-        Obj v = get_item(r[0], TUPLE_ITEMS(r[1])[i]);
+        Obj v = one(r[0], TUPLE_ITEMS(r[1])[i]);
         if (!v)
             goto out;
         VM_WRITE(r[2]);
@@ -326,6 +324,13 @@ static Obj itemgetter_call(Obj self, Obj *args, size_t nargs, Obj kwnames)
 out:
     vm_unroots(r);
     return res;
+}
+
+static Obj itemgetter_call(Obj self, Obj *args, size_t nargs, Obj kwnames)
+{
+    if (check_one_arg("itemgetter", nargs, kwnames) < 0)
+        return NULL;
+    return getter_apply(args[0], ITER(self)->a, ITER(self)->n, get_item);
 }
 
 /* "operator.itemgetter(1, 'k')": the type's name and the reprs of `args` (a
@@ -472,32 +477,7 @@ static Obj attrgetter_call(Obj self, Obj *args, size_t nargs, Obj kwnames)
 {
     if (check_one_arg("attrgetter", nargs, kwnames) < 0)
         return NULL;
-    Obj specs = ITER(self)->a;
-    int64_t n = ITER(self)->n;
-    if (n == 1)
-        return get_attr_path(args[0], TUPLE_ITEMS(specs)[0]);
-    Obj *r = vm_roots(3);
-    Obj res = NULL;
-    r[0] = args[0];
-    r[1] = specs;
-    r[2] = tuple_new(n);
-    for (int64_t i = 0; r[2] && i < n; i++) {
-        VM_WRITE(r[2]);
-        TUPLE_ITEMS(r[2])[i] = g_None;
-    }
-    if (!r[2])
-        goto out;
-    for (int64_t i = 0; i < n; i++) {
-        Obj v = get_attr_path(r[0], TUPLE_ITEMS(r[1])[i]);
-        if (!v)
-            goto out;
-        VM_WRITE(r[2]);
-        TUPLE_ITEMS(r[2])[i] = v;
-    }
-    res = r[2];
-out:
-    vm_unroots(r);
-    return res;
+    return getter_apply(args[0], ITER(self)->a, ITER(self)->n, get_attr_path);
 }
 
 /* The names as the user wrote them: dotted parts joined again. */
