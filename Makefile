@@ -124,7 +124,7 @@ setup:
 	    (sudo apt-get update && sudo apt-get install -y libpython3.11-testsuite); }
 
 test: setup all $(CTESTS)
-	python3 -m pytest -q tests
+	python3 -m pytest -q --durations=30 tests
 
 # Popular packages' own test suites under both builds (tests/packages/; downloads
 # cached in ~/.cache/tmpy-packages; minutes): not part of `make test` (there,
