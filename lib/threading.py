@@ -17,6 +17,7 @@ import tm as _tm
 
 from time import monotonic as _time
 from itertools import count as _count, islice as _islice
+from _weakrefset import WeakSet
 
 __all__ = ['get_ident', 'active_count', 'Condition', 'current_thread',
            'enumerate', 'main_thread', 'TIMEOUT_MAX',
@@ -470,6 +471,7 @@ def _newname(template="Thread-%d"):
 _active_limbo_lock = _allocate_lock()
 _active = {}     # ident -> Thread, for started threads (and dummy threads)
 _limbo = {}      # Thread -> Thread, between start() and the thread running its bootstrap
+_dangling = WeakSet()   # every Thread made and not yet collected (test.support's leak checks read it)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -610,6 +612,7 @@ class Thread:
         self._excepthook_at_init = excepthook
         self._sys_excepthook_at_init = _sys.excepthook
         self._initialized = True
+        _dangling.add(self)
 
     def __repr__(self):
         assert self._initialized, "Thread.__init__() was not called"
