@@ -519,6 +519,18 @@ static Obj scan_value(const Scan *sc, Pos *pos)
     return scan_number(sc, pos);
 }
 
+/* A Py_ssize_t argument (PyArg's "n"), with its overflow message. */
+static int ssize_arg(Obj v, int64_t *out)
+{
+    if (vm_index_i64(v, out) == 0)
+        return 0;
+    if (err_matches(E_OverflowError)) {
+        err_clear();
+        err_set(E_OverflowError, "Python int too large to convert to C ssize_t");
+    }
+    return -1;
+}
+
 /* The string argument of scan_once / scanstring (a str subclass: its value). */
 static Obj string_arg(Obj v)
 {
@@ -536,10 +548,8 @@ static Obj scanner_call(Obj self, Obj *args, size_t nargs, Obj kwnames)
     Obj res = NULL;
     if (vm_parse_args("scan_once", args, nargs, kwnames, names, 2, 2, a) < 0)
         goto done;
-    if (!string_arg(a[0]))
-        goto done;
     int64_t idx;
-    if (vm_index_i64(a[1], &idx) < 0)
+    if (ssize_arg(a[1], &idx) < 0 || !string_arg(a[0]))
         goto done;
     Obj s = str_value(a[0]);   /* (read again: __index__ may have moved it) */
     if (idx < 0) {
@@ -607,10 +617,8 @@ out:
 /* scanstring(string, end, strict=True) -> (str, end) */
 static Obj json_scanstring(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (!string_arg(args[0]))
-        return NULL;
     int64_t end;
-    if (vm_index_i64(args[1], &end) < 0)
+    if (ssize_arg(args[1], &end) < 0 || !string_arg(args[0]))
         return NULL;
     bool strict = true;
     if (nargs > 2) {
@@ -863,7 +871,10 @@ static int enc_list(Enc *e, Obj obj)
     Obj *r = vm_roots(2);
     int rc = -1;
     r[0] = obj;
-    r[1] = vm_unwrap(obj);   /* the list or tuple value (a subclass's __iter__ is not used) */
+    /* a list or tuple as it is; a subclass instance through its __iter__ (PySequence_Fast) */
+    r[1] = IS_LIST(obj) || IS_TUPLE(obj) ? obj : vm_list_from_iter(obj);
+    if (!r[1])
+        goto out;
     bool is_list = IS_LIST(r[1]);
     if ((is_list ? LIST_LEN(r[1]) : TUPLE_LEN(r[1])) == 0) {
         sb_add(&e->out, "[]", 2);
