@@ -544,8 +544,10 @@ static Obj string_arg(Obj v)
 static Obj scanner_call(Obj self, Obj *args, size_t nargs, Obj kwnames)
 {
     static const char *const names[] = {"string", "idx", NULL};
-    Obj *a = vm_roots(2);
+    Obj *a = vm_roots(3);
     Obj res = NULL;
+    a[2] = ITER(self)->a;   /* (self is not a root slot: read it before anything allocates) */
+    bool strict = ITER(self)->i != 0;
     if (vm_parse_args("scan_once", args, nargs, kwnames, names, 2, 2, a) < 0)
         goto done;
     int64_t idx;
@@ -563,8 +565,8 @@ static Obj scanner_call(Obj self, Obj *args, size_t nargs, Obj kwnames)
     Scan sc;
     sc.r = vm_roots(R_COUNT);
     sc.r[R_STR] = s;
-    sc.r[R_CONF] = ITER(self)->a;
-    sc.strict = ITER(self)->i != 0;
+    sc.r[R_CONF] = a[2];
+    sc.strict = strict;
     sc.nbytes = STR(s)->nbytes;
     sc.r[R_MEMO] = dict_new();
     if (sc.r[R_MEMO]) {
@@ -968,9 +970,9 @@ static int enc_dict(Enc *e, Obj obj)
         goto out;
     sb_addc(&e->out, '{');
     bool first = true;
-    if (IS_DICT(obj) && !(e->flags & F_SORT_KEYS)) {
+    if (IS_DICT(r[0]) && !(e->flags & F_SORT_KEYS)) {
         /* a snapshot of keys and values (a default() may change the dict) */
-        int64_t n = dict_len(obj);
+        int64_t n = dict_len(r[0]);
         r[1] = tuple_new(2 * n);
         if (!r[1])
             goto out;
@@ -992,7 +994,7 @@ static int enc_dict(Enc *e, Obj obj)
     } else {
         /* CPython's PyMapping_Items: dict.items() of a plain dict, the
          * items() method of a subclass; sorted as (key, value) pairs */
-        r[1] = IS_DICT(obj) ? dict_items_list(obj) : vm_call_method(obj, "items", NULL, 0);
+        r[1] = IS_DICT(r[0]) ? dict_items_list(r[0]) : vm_call_method(r[0], "items", NULL, 0);
         if (r[1] && !IS_LIST(r[1]))
             r[1] = vm_list_from_iter(r[1]);
         if (!r[1])
@@ -1078,13 +1080,13 @@ static Obj encoder_call(Obj self, Obj *args, size_t nargs, Obj kwnames)
     static const char *const names[] = {"obj", "_current_indent_level", NULL};
     Obj *r = vm_roots(3);
     Obj res = NULL;
+    r[2] = ITER(self)->a;   /* (self is not a root slot: read it before anything allocates) */
+    Enc e = {.conf = &r[2], .flags = (int)ITER(self)->i, .strenc = (int)ITER(self)->n};
     if (vm_parse_args("_iterencode", args, nargs, kwnames, names, 2, 2, r) < 0)
         goto done;
     int64_t level;
-    if (vm_index_i64(r[1], &level) < 0)
+    if (ssize_arg(r[1], &level) < 0)
         goto done;
-    r[2] = ITER(self)->a;
-    Enc e = {.conf = &r[2], .flags = (int)ITER(self)->i, .strenc = (int)ITER(self)->n};
     sb_init(&e.out);
     int rc = enc_obj(&e, r[0]);
     free(e.open);
