@@ -197,3 +197,9 @@ for name in ['skipkeys', 'ensure_ascii', 'check_circular', 'allow_nan', 'sort_ke
     show('bad ' + name, json.JSONEncoder(**{name: BadBool()}).encode, {'a': 1})
 show('scanstring overflow', sc, b'xxx', sys.maxsize + 1)
 show('scan overflow', scan, b'xxx', sys.maxsize + 1)
+# the settings as read-only members
+print(scan.strict, scan.object_hook, scan.object_pairs_hook is None, scan.parse_float is float, scan.parse_int is int,
+      scan.parse_constant == dec.parse_constant)
+print(e2.markers, e2.default is str, e2.indent, e2.key_separator, e2.item_separator, e2.sort_keys, e2.skipkeys,
+      e3.encoder is _json.encode_basestring)
+show('readonly', setattr, scan, 'strict', False)

@@ -1154,12 +1154,77 @@ out:
 /* The module                                                          */
 /* ------------------------------------------------------------------ */
 
-static TypeObj *make_type(const char *name, newfunc tp_new, vectorcallfunc call, const char *doc)
+/* The settings as CPython's read-only members: Scanner.strict,
+ * .object_hook, ...; Encoder.markers, .default, ..., .sort_keys, .skipkeys. */
+#define CONF_GETTER(name, k)                                        \
+    static Obj name(Obj *args, size_t nargs, Obj kwnames)           \
+    {                                                               \
+        return TUPLE_ITEMS(ITER(args[0])->a)[k];                    \
+    }
+CONF_GETTER(scanner_object_hook, K_OBJECT_HOOK)
+CONF_GETTER(scanner_pairs_hook, K_PAIRS_HOOK)
+CONF_GETTER(scanner_parse_float, K_PARSE_FLOAT)
+CONF_GETTER(scanner_parse_int, K_PARSE_INT)
+CONF_GETTER(scanner_parse_constant, K_PARSE_CONSTANT)
+CONF_GETTER(encoder_markers, C_MARKERS)
+CONF_GETTER(encoder_default, C_DEFAULT)
+CONF_GETTER(encoder_encoder, C_ENCODER)
+CONF_GETTER(encoder_indent, C_INDENT)
+CONF_GETTER(encoder_key_sep, C_KEY_SEP)
+CONF_GETTER(encoder_item_sep, C_ITEM_SEP)
+
+static Obj scanner_strict(Obj *args, size_t nargs, Obj kwnames)
+{
+    return vm_bool(ITER(args[0])->i != 0);
+}
+
+static Obj encoder_sort_keys(Obj *args, size_t nargs, Obj kwnames)
+{
+    return vm_bool(ITER(args[0])->i & F_SORT_KEYS);
+}
+
+static Obj encoder_skipkeys(Obj *args, size_t nargs, Obj kwnames)
+{
+    return vm_bool(ITER(args[0])->i & F_SKIPKEYS);
+}
+
+/* A member's setter: CPython's READONLY members refuse with this message. */
+static Obj readonly_set(Obj *args, size_t nargs, Obj kwnames)
+{
+    err_set(E_AttributeError, "readonly attribute");
+    return NULL;
+}
+
+static void scanner_members(TypeObj *t)
+{
+    type_add_getset(t, "strict", scanner_strict, readonly_set);
+    type_add_getset(t, "object_hook", scanner_object_hook, readonly_set);
+    type_add_getset(t, "object_pairs_hook", scanner_pairs_hook, readonly_set);
+    type_add_getset(t, "parse_float", scanner_parse_float, readonly_set);
+    type_add_getset(t, "parse_int", scanner_parse_int, readonly_set);
+    type_add_getset(t, "parse_constant", scanner_parse_constant, readonly_set);
+}
+
+static void encoder_members(TypeObj *t)
+{
+    type_add_getset(t, "markers", encoder_markers, readonly_set);
+    type_add_getset(t, "default", encoder_default, readonly_set);
+    type_add_getset(t, "encoder", encoder_encoder, readonly_set);
+    type_add_getset(t, "indent", encoder_indent, readonly_set);
+    type_add_getset(t, "key_separator", encoder_key_sep, readonly_set);
+    type_add_getset(t, "item_separator", encoder_item_sep, readonly_set);
+    type_add_getset(t, "sort_keys", encoder_sort_keys, readonly_set);
+    type_add_getset(t, "skipkeys", encoder_skipkeys, readonly_set);
+}
+
+static TypeObj *make_type(const char *name, newfunc tp_new, vectorcallfunc call, void (*members)(TypeObj *),
+                          const char *doc)
 {
     TypeObj *t = (TypeObj *)type_new_builtin(name, T_object, TID_ITER, 0);
     VM_WRITE(t);
     t->tp_new = tp_new;
     t->tp_call = call;
+    members(t);
     type_ready(t);
     Obj d = str_from_cstr(doc);
     if (d)
@@ -1184,8 +1249,9 @@ static const MethodDef json_funcs[] = {
 Obj json_module_init(void)
 {
     if (!T_scanner) {   /* module inits run inevitable: C globals may be written */
-        T_scanner = make_type("_json.Scanner", scanner_new, scanner_call, "JSON scanner object");
-        T_encoder = make_type("_json.Encoder", encoder_new, encoder_call, "Encoder(markers, default, encoder, "
+        T_scanner = make_type("_json.Scanner", scanner_new, scanner_call, scanner_members, "JSON scanner object");
+        T_encoder = make_type("_json.Encoder", encoder_new, encoder_call, encoder_members,
+                              "Encoder(markers, default, encoder, "
                               "indent, key_separator, item_separator, sort_keys, skipkeys, allow_nan)");
     }
     Obj *r = vm_roots(2);
