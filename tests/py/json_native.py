@@ -203,3 +203,8 @@ print(scan.strict, scan.object_hook, scan.object_pairs_hook is None, scan.parse_
 print(e2.markers, e2.default is str, e2.indent, e2.key_separator, e2.item_separator, e2.sort_keys, e2.skipkeys,
       e3.encoder is _json.encode_basestring)
 show('readonly', setattr, scan, 'strict', False)
+# ints past sys.get_int_max_str_digits() both ways
+show('dumps huge int', json.dumps, 10 ** 5000)
+show('dumps huge key', json.dumps, {10 ** 5000: 1})
+show('loads huge int', json.loads, '1' * 5000)
+print(len(str(json.loads('[' + '9' * 4300 + ']')[0])))
