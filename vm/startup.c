@@ -264,6 +264,7 @@ static const struct {
     {"_itertools", itertools_module_init},
     {"_heapq", heapq_module_init},
     {"_operator", operator_module_init},
+    {"_functools", functools_module_init},
     {"_csv", csv_module_init},
     {"_weakref", weakref_module_init},
     {"gc", gc_module_init},
