@@ -62,9 +62,10 @@ static Obj partial_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
         return NULL;
     }
     int64_t nkw = kwnames ? TUPLE_LEN(kwnames) : 0;
-    Obj *r = vm_roots(8);   /* type, func, inner args, inner keywords, args, keywords, instance, state */
+    Obj *r = vm_roots(9);   /* type, func, inner args, inner keywords, args, keywords, instance, state, kwnames */
     Obj res = NULL;
     r[0] = type;
+    r[8] = kwnames;
     r[1] = args[0];
     Obj st;
     if (TYPE(r[1])->tp_call == partial_call && (st = partial_state(r[1], false)) && !INST(r[1])->dict) {
@@ -97,7 +98,7 @@ static Obj partial_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
     if (!r[5])
         goto out;
     for (int64_t i = 0; i < nkw; i++)
-        if (dict_setitem(r[5], TUPLE_ITEMS(kwnames)[i], args[nargs + i]) < 0)
+        if (dict_setitem(r[5], TUPLE_ITEMS(r[8])[i], args[nargs + i]) < 0)
             goto out;
     r[6] = instance_new((TypeObj *)r[0]);
     if (!r[6])
@@ -151,7 +152,8 @@ static Obj partial_call(Obj self, Obj *args, size_t nargs, Obj kwnames)
     if (!r[1])
         goto out;
     st = partial_state(r[0], false);
-    VM_WRITE(r[1]);
+    if (np + (int64_t)nargs)   /* (the empty tuple is shared) */
+        VM_WRITE(r[1]);
     for (int64_t i = 0; i < np; i++)
         TUPLE_ITEMS(r[1])[i] = TUPLE_ITEMS(ITER(st)->b)[i];
     for (size_t i = 0; i < nargs; i++)
@@ -554,8 +556,8 @@ static Obj lru_make_key(Obj *args, size_t nargs, Obj kwnames, bool typed)
     int64_t n = (int64_t)nargs + (nkw ? 1 + 2 * nkw : 0) + (typed ? (int64_t)nargs + nkw : 0);
     Obj *r = vm_roots(1);
     r[0] = kwnames;
-    Obj key = tuple_new(n);
-    if (key) {
+    Obj key = n ? tuple_new(n) : g_empty_tuple;
+    if (key && n) {
         VM_WRITE(key);
         int64_t k = 0;
         for (size_t i = 0; i < nargs; i++)
@@ -580,9 +582,10 @@ static Obj lru_make_key(Obj *args, size_t nargs, Obj kwnames, bool typed)
 
 static Obj lru_call(Obj self, Obj *args, size_t nargs, Obj kwnames)
 {
-    Obj *r = vm_roots(4);   /* state, key, result, self */
+    Obj *r = vm_roots(5);   /* state, key, result, self, kwnames */
     Obj res = NULL;
     r[3] = self;
+    r[4] = kwnames;
     r[0] = lru_state(self);
     if (!r[0])
         goto out;
@@ -590,7 +593,7 @@ static Obj lru_call(Obj self, Obj *args, size_t nargs, Obj kwnames)
     if (maxsize == 0) {   /* no cache: every call is a miss */
         if (lru_count(&r[0], false) < 0)
             goto out;
-        res = vm_call(ITER(r[0])->a, args, nargs, kwnames);
+        res = vm_call(ITER(r[0])->a, args, nargs, r[4]);
         goto out;
     }
     r[1] = lru_make_key(args, nargs, kwnames, ITER(r[0])->kind != 0);
@@ -613,7 +616,7 @@ static Obj lru_call(Obj self, Obj *args, size_t nargs, Obj kwnames)
     }
     if (err_occurred() || lru_count(&r[0], false) < 0)
         goto out;
-    r[2] = vm_call(ITER(r[0])->a, args, nargs, kwnames);
+    r[2] = vm_call(ITER(r[0])->a, args, nargs, r[4]);
     if (!r[2])
         goto out;
     if (maxsize > 0) {
