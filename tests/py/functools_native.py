@@ -293,3 +293,19 @@ def tracked(x):
 for x in (1, 2, 3, 1, 4, 2, 1, 3):
     tracked(x)
 print(seen, tracked.cache_info())
+
+# typed with no arguments (an empty key), keyword order makes distinct keys
+@lru_cache(typed=True)
+def noargs():
+    return "n"
+
+
+print(noargs(), noargs(), noargs.cache_info())
+
+
+@lru_cache(maxsize=None)
+def kws(**k):
+    return list(k)
+
+
+print(kws(a=1, b=2), kws(b=2, a=1), kws(a=1, b=2), kws.cache_info())

@@ -30,7 +30,7 @@
 #include "objects/strobj.h"
 #include "objects/containers.h"
 
-TypeObj *T_partial, *T_partial_state, *T_keywrapper, *T_lru_wrapper, *T_lru_state, *T_lru_counts;
+static TypeObj *T_partial, *T_partial_state, *T_keywrapper, *T_lru_wrapper, *T_lru_state, *T_lru_counts;
 static Obj g_kwd_mark;   /* separates positional from keyword arguments in lru_cache keys */
 
 /* Past this many arguments a call goes through a tuple and a dict, not root slots. */
