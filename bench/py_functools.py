@@ -9,7 +9,13 @@ timed inside the interpreter; the results must agree.
 
 appends a section named LABEL to OUT (default bench/results/functools.txt)
 with the machine, the date and its load. `py_functools.py worker [pure]` is
-the part that runs in each interpreter (pure: without _functools)."""
+the part that runs in each interpreter (pure: without _functools).
+
+    python3 bench/py_functools.py conflicts [OUT]
+
+appends build/tmpy's transaction statistics (TMPY_STATS=1) for two threads
+hitting one lru_cache, unbounded and bounded (`conflicts_worker MAXSIZE`):
+the unbounded cache's hits write only the thread's own count stripe."""
 import os
 import sys
 import time
@@ -152,8 +158,52 @@ def main():
         f.write(text)
 
 
+def conflicts_worker(maxsize):
+    import threading
+    from functools import lru_cache
+
+    @lru_cache(maxsize=maxsize)
+    def sq(x):
+        return x * x
+    for i in range(256):
+        sq(i)
+
+    def work():
+        for i in range(N // 2):
+            sq(i & 255)
+    ts = [threading.Thread(target=work) for _ in range(2)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    print(sq.cache_info())
+
+
+def conflicts():
+    import subprocess
+    here = os.path.dirname(os.path.abspath(__file__))
+    out = sys.argv[2] if len(sys.argv) > 2 else os.path.join(here, "results", "functools.txt")
+    stm = os.path.join(os.path.dirname(here), "build", "tmpy")
+    lines = [f"\nSTM conflicts: 2 threads, {N // 2} hits each on one lru_cache of 256 keys, build/tmpy "
+             f"TMPY_SEGMENTS=4 TMPY_STATS=1, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}"]
+    for maxsize in ("None", "512"):
+        p = subprocess.run([stm, os.path.abspath(__file__), "conflicts_worker", maxsize], capture_output=True,
+                           text=True, check=True, env=dict(os.environ, TMPY_STATS="1", TMPY_SEGMENTS="4"))
+        stats = [line for line in p.stderr.splitlines() if "aborts (" in line or "lost in aborted" in line]
+        lines.append(f"maxsize={maxsize}: {p.stdout.strip()}")
+        lines += ["  " + line for line in stats]
+    text = "\n".join(lines) + "\n"
+    print(text)
+    with open(out, "a") as f:
+        f.write(text)
+
+
 if __name__ == "__main__":
     if sys.argv[1:2] == ["worker"]:
         worker()
+    elif sys.argv[1:2] == ["conflicts_worker"]:
+        conflicts_worker(None if sys.argv[2] == "None" else int(sys.argv[2]))
+    elif sys.argv[1:2] == ["conflicts"]:
+        conflicts()
     else:
         main()
