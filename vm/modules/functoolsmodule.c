@@ -131,8 +131,7 @@ static Obj partial_call(Obj self, Obj *args, size_t nargs, Obj kwnames)
         if (np == 0)
             return vm_call(ITER(st)->a, args, nargs, kwnames);
         int64_t n = np + (int64_t)nargs + nkw;
-        Obj *r = vm_roots((int)n + 1);
-        st = partial_state(self, false);   /* (vm_roots does not allocate: st is where it was) */
+        Obj *r = vm_roots((int)n + 1);   /* (does not allocate: st stays where it is) */
         r[n] = ITER(st)->a;
         pargs = ITER(st)->b;
         for (int64_t i = 0; i < np; i++)
