@@ -167,7 +167,9 @@ def interpreter(build, site):
     `site` through a .pth file."""
     if build == "python3":
         return sys.executable
-    venv = CACHE / "venvs" / build
+    # one venv per build file: the cache is shared by worktrees, whose builds differ
+    tag = hashlib.sha256(str(BUILD / build).encode()).hexdigest()[:10]
+    venv = CACHE / "venvs" / f"{build}-{tag}"
     exe = venv / "bin" / "python"
     if not exe.exists():
         if venv.exists():

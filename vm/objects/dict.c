@@ -910,7 +910,7 @@ static void d_delete_at(Obj d, int64_t ix, uint64_t slot)
 
 /* ---- the public API ---- */
 
-static Obj dict_getitem_hash(Obj d, Obj key, int64_t hash)
+Obj dict_getitem_known_hash(Obj d, Obj key, int64_t hash)
 {
     d = vm_unwrap(d);
     int64_t ix = d_lookup(&d, &key, NULL, hash, NULL);
@@ -932,7 +932,7 @@ Obj dict_getitem(Obj d, Obj key)
     int64_t h = key_hash(&key, &d, NULL);
     if (h == -1)
         return NULL;
-    return dict_getitem_hash(d, key, h);
+    return dict_getitem_known_hash(d, key, h);
 }
 
 /* Exact str key: pointer equality, then str_eq with the cached hash. Only
@@ -1011,6 +1011,12 @@ int dict_setitem(Obj d, Obj key, Obj v)
     if (h == -1)
         return -1;
     return d_insert(&d, &key, &v, h);
+}
+
+int dict_setitem_known_hash(Obj d, Obj key, Obj v, int64_t hash)
+{
+    d = vm_unwrap(d);
+    return d_insert(&d, &key, &v, hash);
 }
 
 int dict_setitem_cstr(Obj d, const char *key, Obj v)
@@ -1783,7 +1789,8 @@ static Obj dict_popitem_m(Obj *args, size_t nargs, Obj kwnames)
     return dict_popitem_end(args[0], true);
 }
 
-int dict_move_to_end(Obj d, Obj key, bool last)
+/* h: key's hash, or -1 to compute it here. */
+static int d_move_to_end(Obj d, Obj key, int64_t h, bool last)
 {
     d = vm_unwrap(d);
     if (d_used(d) == 0) {
@@ -1794,7 +1801,8 @@ int dict_move_to_end(Obj d, Obj key, bool last)
     r[0] = d;
     r[1] = key;
     int rc = -1;
-    int64_t h = key_hash(&r[1], &r[0], NULL);
+    if (h == -1)
+        h = key_hash(&r[1], &r[0], NULL);
     if (h == -1)
         goto out;
     uint64_t slot;
@@ -1852,6 +1860,16 @@ int dict_move_to_end(Obj d, Obj key, bool last)
 out:
     vm_unroots(r);
     return rc;
+}
+
+int dict_move_to_end(Obj d, Obj key, bool last)
+{
+    return d_move_to_end(d, key, -1, last);
+}
+
+int dict_move_to_end_known_hash(Obj d, Obj key, int64_t hash)
+{
+    return d_move_to_end(d, key, hash, true);
 }
 
 static Obj dict_update_m(Obj *args, size_t nargs, Obj kwnames)
@@ -2164,7 +2182,7 @@ static Obj items_xor(Obj a, Obj b)
         r[3] = e[1];
         r[4] = e[2];
         int64_t h = SMALLINT_VAL(e[0]);
-        Obj v1 = dict_getitem_hash(r[0], r[3], h);
+        Obj v1 = dict_getitem_known_hash(r[0], r[3], h);
         int del = 0;
         if (!v1) {
             if (err_occurred())

@@ -26,6 +26,11 @@ Obj dict_popitem_end(Obj d, bool last);
 /* Move key's entry to the end (or the front) of the order; KeyError if missing. */
 int dict_move_to_end(Obj d, Obj key, bool last);
 int64_t dict_len(Obj d);
+/* The forms for a key the caller hashed once (hash = vm_hash(key), never -1):
+ * functools' lru_cache calls a key's __hash__ once per call, as CPython's. */
+Obj dict_getitem_known_hash(Obj d, Obj key, int64_t hash);
+int dict_setitem_known_hash(Obj d, Obj key, Obj v, int64_t hash);
+int dict_move_to_end_known_hash(Obj d, Obj key, int64_t hash);   /* to the end; KeyError if missing */
 /* Iterate: pos starts at 0; returns false at the end. k/v may be NULL. */
 bool dict_next(Obj d, int64_t *pos, Obj *k, Obj *v);
 Obj dict_copy(Obj d);
