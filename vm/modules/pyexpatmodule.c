@@ -874,6 +874,10 @@ static Obj xp_parsefile(Obj *args, size_t nargs, Obj kwnames)
         goto out;
     int rc = XML_STATUS_OK;
     for (;;) {
+        if (!XML_GetBuffer(pc->xp, PARSEFILE_CHUNK)) {   /* a finished parser: "parsing finished" */
+            rc = XML_STATUS_ERROR;
+            break;
+        }
         r[2] = vm_call1(r[1], MAKE_SMALLINT(PARSEFILE_CHUNK));
         if (!r[2]) {
             pc->exc_pending = true;
