@@ -119,12 +119,16 @@ static Obj set_error(XML_Parser xp, enum XML_Error code)
     r[0] = str_from_format("%.200s: line %lld, column %lld", msg ? msg : "", (long long)line, (long long)col);
     if (r[0])
         r[1] = vm_call1(g_expat_error, r[0]);
-    if (r[1]) {
-        if (vm_setattr(r[1], str_intern_cstr("code"), int_from_i64(code)) == 0 &&
-            vm_setattr(r[1], str_intern_cstr("offset"), int_from_i64(col)) == 0 &&
-            vm_setattr(r[1], str_intern_cstr("lineno"), int_from_i64(line)) == 0)
-            err_set_obj(r[1]);
+    static const char *const names[] = {"code", "offset", "lineno"};
+    int64_t values[] = {code, col, line};
+    int k = 0;
+    for (; r[1] && k < 3; k++) {
+        Obj name = str_intern_cstr(names[k]);   /* pinned: stays valid in a local */
+        if (!name || !(r[0] = int_from_i64(values[k])) || vm_setattr(r[1], name, r[0]) < 0)
+            break;
     }
+    if (k == 3)
+        err_set_obj(r[1]);
     vm_unroots(r);
     return NULL;
 }
@@ -526,16 +530,16 @@ static Obj conv_model(ParserC *pc, const XML_Content *m)
         return NULL;
     Obj *r = vm_roots(4);
     Obj res = NULL;
-    r[3] = tuple_new(m->numchildren);
+    r[3] = list_new_capacity(m->numchildren);
     if (!r[3])
         goto out;
     for (unsigned i = 0; i < m->numchildren; i++) {
         Obj c = conv_model(pc, &m->children[i]);
-        if (!c)
+        if (!c || list_append(r[3], c) < 0)
             goto out;
-        TUPLE_ITEMS(r[3])[i] = c;
     }
-    if (!(r[0] = int_from_i64(m->type)) || !(r[1] = int_from_i64(m->quant)) || !(r[2] = intern_name(pc, m->name)))
+    if (!(r[3] = vm_tuple_from_iter(r[3])) || !(r[0] = int_from_i64(m->type)) || !(r[1] = int_from_i64(m->quant)) ||
+        !(r[2] = intern_name(pc, m->name)))
         goto out;
     res = tuple_from_array(r, 4);
 out:
@@ -862,7 +866,8 @@ static Obj xp_parsefile(Obj *args, size_t nargs, Obj kwnames)
     Obj *r = vm_roots(3);
     Obj res = NULL;
     r[0] = args[0];
-    r[1] = vm_getattr_opt(args[1], str_intern_cstr("read"));
+    Obj read_name = str_intern_cstr("read");   /* pinned */
+    r[1] = read_name ? vm_getattr_opt(args[1], read_name) : NULL;
     if (!r[1]) {
         if (!err_occurred())
             err_set(E_TypeError, "argument must have 'read' attribute");
