@@ -110,3 +110,14 @@ try:
     plistlib.loads(b'<?xml version="1.0"?><plist><dict><key>a</key></plist>')
 except Exception as err:
     print(type(err).__name__, err)
+
+# xmlrpc's marshalling over pyexpat
+import xmlrpc.client
+body = xmlrpc.client.dumps(({'a': [1, 2.5, 'x', True, None]}, b'\x00bin'), 'do.it', allow_none=True)
+print(body)
+print(xmlrpc.client.loads(body, use_builtin_types=True))
+fault = xmlrpc.client.dumps(xmlrpc.client.Fault(4, 'bad'), methodresponse=True)
+try:
+    xmlrpc.client.loads(fault)
+except xmlrpc.client.Fault as f:
+    print('Fault', f.faultCode, f.faultString)
