@@ -70,7 +70,11 @@ p.StartElementHandler = start
 try:
     p.Parse('<a><b/><c/><d/></a>', True)
 except Boom as e:
-    print('raised', e, seen, p.StartElementHandler)
+    print('raised', e, seen, p.StartElementHandler, p.ErrorCode == errors.codes[errors.XML_ERROR_ABORTED])
+try:
+    p.Parse('<more/>', True)
+except expat.ExpatError as e:
+    print('after raising:', e)
 
 # incremental parsing in chunks, str and bytes, buffer_text
 text = '<doc>' + ''.join('<p n="%d">line %d &amp; more \u00e9</p>' % (i, i) for i in range(200)) + '</doc>'

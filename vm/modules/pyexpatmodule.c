@@ -19,8 +19,8 @@
  * handler may move the object: the callbacks read it from the slot each
  * time). The input is copied into libexpat's own buffer (XML_GetBuffer)
  * before it parses, so no pointer into a movable str or bytes is held
- * while Python runs. A handler that raises clears every handler (as
- * CPython does) and Parse raises the exception once libexpat returns.
+ * while Python runs. A handler that raises clears every handler and stops
+ * libexpat (as CPython does); Parse raises the exception.
  *
  * C handlers are registered with libexpat to match the handler list at
  * the start of every Parse, and at once when a handler is set during a
@@ -199,8 +199,8 @@ static int error_external_entity_ref(XML_Parser xp, const XML_Char *context, con
     return XML_STATUS_ERROR;
 }
 
-/* A handler raised: as CPython, every handler is dropped (the parse goes on
- * to the end of this input without calling Python) and Parse raises. */
+/* A handler raised: as CPython, every handler is dropped, libexpat stops,
+ * and Parse raises the exception. */
 static void flag_error(ParserC *pc)
 {
     pc->exc_pending = true;
@@ -211,6 +211,7 @@ static void flag_error(ParserC *pc)
             register_handler(pc->xp, k, false);
     pc->registered = 0;
     XML_SetExternalEntityRefHandler(pc->xp, error_external_entity_ref);
+    XML_StopParser(pc->xp, XML_FALSE);   /* as CPython: the parse ends here (ErrorCode: aborted) */
 }
 
 /* Call handler k with args r[0..n) (root slots); NULL after flag_error. */
