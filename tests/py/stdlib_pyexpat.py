@@ -166,3 +166,17 @@ def ext(context, base, system_id, public_id):
 p.ExternalEntityRefHandler = ext
 p.Parse(b'<!DOCTYPE a [<!ENTITY e SYSTEM "e.xml">]><a>&e;</a>', True)
 print(got)
+
+# intern given: a dict subclass too
+class D(dict):
+    pass
+shared = D()
+for doc_ in ('<a><b/></a>', '<b><a/></b>'):
+    q = expat.ParserCreate(intern=shared)
+    q.StartElementHandler = lambda n, a: None
+    q.Parse(doc_, True)
+print(type(q.intern).__name__, sorted(shared))
+try:
+    expat.ParserCreate(intern=[])
+except TypeError as e:
+    print(e)

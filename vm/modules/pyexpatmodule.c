@@ -147,7 +147,7 @@ static Obj intern_name(ParserC *pc, const XML_Char *s)
     r[0] = str_new(s, strlen(s));
     if (!r[0])
         goto out;
-    Obj d = ITER(self_of(pc))->b;
+    Obj d = vm_unwrap(ITER(self_of(pc))->b);   /* a dict subclass: its dict, as CPython's PyDict_* */
     if (IS_NONE(d)) {
         res = r[0];
         goto out;
@@ -159,7 +159,7 @@ static Obj intern_name(ParserC *pc, const XML_Char *s)
     }
     if (err_occurred())
         goto out;
-    if (dict_setitem(ITER(self_of(pc))->b, r[0], r[0]) < 0)
+    if (dict_setitem(vm_unwrap(ITER(self_of(pc))->b), r[0], r[0]) < 0)
         goto out;
     res = r[0];
 out:
