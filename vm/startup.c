@@ -283,6 +283,7 @@ static const struct {
     {"marshal", marshal_module_init},
     {"array", array_module_init},
     {"unicodedata", unicodedata_module_init},
+    {"pyexpat", pyexpat_module_init},
 };
 
 void vm_init_modules(void)

@@ -71,6 +71,7 @@ Obj blake2_module_init(void);        /* _blake2 (on OpenSSL's libcrypto) */
 Obj marshal_module_init(void);       /* marshal */
 Obj array_module_init(void);         /* array */
 Obj unicodedata_module_init(void);   /* unicodedata */
+Obj pyexpat_module_init(void);       /* pyexpat (on libexpat) */
 Obj string_module_init(void);        /* _string */
 void string_init(void);              /* start-up: _string's iterator types */
 void gc_init(void);                  /* start-up: gc.callbacks, gc.garbage */

@@ -321,7 +321,7 @@ static Obj call_unbound_kw(Obj f, Obj self, Obj *args, size_t nargs, Obj kwnames
     r[nargs + nkw + 1] = f;
     r[nargs + nkw + 2] = kwnames;
     Obj res;
-    if (IS_FUNCTION(f) || TID(f) == TID_BUILTIN) {
+    if (IS_FUNCTION(f) || (TID(f) == TID_BUILTIN && !((BuiltinObj *)f)->self)) {   /* a bound builtin (gen.__next__ in a class) is no descriptor */
         res = vm_call(f, r, nargs + 1, kwnames);
     } else if (is_wrapper(f) && !(ITER(f))->c) {
         res = wrapper_call_slot((TypeObj *)(ITER(f))->a, &slotdefs[(ITER(f))->i], r, nargs + 1, kwnames);
