@@ -32,7 +32,7 @@ TMPY_STM := $(BUILD)/tmpy
 # (`make TMPY_STDLIBDIR=...` at build time, TMPY_STDLIB at run time).
 TMPY_STDLIBDIR ?= /usr/lib/python3.11
 VM_CPPFLAGS := -Ivm -Iruntime -DTMPY_LIBDIR='"$(CURDIR)/lib"' -DTMPY_STDLIBDIR='"$(TMPY_STDLIBDIR)"'
-VM_LDLIBS := -lgmp -lz -lcrypto -lm
+VM_LDLIBS := -lgmp -lz -lcrypto -lexpat -lm
 
 # tests/c/test_X.c runs against the GIL build as build/tests/test_X and, if
 # its name is in BOTH_TESTS or starts with test_stm_, against the STM build
@@ -114,8 +114,9 @@ setup:
 	@python3 -c 'import pytest' 2>/dev/null || python3 -m pip install --quiet pytest
 	@test -f /usr/include/gmp.h -o -f /usr/include/x86_64-linux-gnu/gmp.h || \
 	  { (apt-get update && apt-get install -y libgmp-dev) || (sudo apt-get update && sudo apt-get install -y libgmp-dev); }
-	@test -f /usr/include/zlib.h -a -f /usr/include/openssl/evp.h || \
-	  { (apt-get update && apt-get install -y zlib1g-dev libssl-dev) || (sudo apt-get update && sudo apt-get install -y zlib1g-dev libssl-dev); }
+	@test -f /usr/include/zlib.h -a -f /usr/include/openssl/evp.h -a -f /usr/include/expat.h || \
+	  { (apt-get update && apt-get install -y zlib1g-dev libssl-dev libexpat1-dev) || \
+	    (sudo apt-get update && sudo apt-get install -y zlib1g-dev libssl-dev libexpat1-dev); }
 	@test -f $(TMPY_STDLIBDIR)/os.py -a -f $(TMPY_STDLIBDIR)/asyncio/base_events.py || \
 	  { (apt-get update && apt-get install -y libpython3.11-minimal libpython3.11-stdlib) || \
 	    (sudo apt-get update && sudo apt-get install -y libpython3.11-minimal libpython3.11-stdlib); }

@@ -281,6 +281,7 @@ static const struct {
     {"marshal", marshal_module_init},
     {"array", array_module_init},
     {"mmap", mmap_module_init},
+    {"_expat", expat_module_init},
     {"unicodedata", unicodedata_module_init},
 };
 

@@ -69,6 +69,7 @@ Obj blake2_module_init(void);        /* _blake2 (on OpenSSL's libcrypto) */
 Obj marshal_module_init(void);       /* marshal */
 Obj array_module_init(void);         /* array */
 Obj mmap_module_init(void);          /* mmap */
+Obj expat_module_init(void);         /* _expat (on libexpat; lib/pyexpat.py) */
 Obj unicodedata_module_init(void);   /* unicodedata */
 Obj string_module_init(void);        /* _string */
 void string_init(void);              /* start-up: _string's iterator types */
