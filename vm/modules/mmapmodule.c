@@ -561,11 +561,26 @@ static Obj map_resize(Obj *args, size_t nargs, Obj kwnames)
     char *old = s->data;
     int64_t oldsize = s->size;
 #if TM_STM
-    /* the old range stays readable (retire_range) for a transaction that
-     * may be copying from it: grow or shrink in place, else map anew */
+    /* every old byte stays readable (retire_range) for a transaction that
+     * may be copying from it: a shrink covers the pages it drops with a
+     * placeholder; a growth grows in place, else maps anew and retires the
+     * old range */
+    long page = sysconf(_SC_PAGESIZE);
+    int64_t keep = (newsize + page - 1) / page * page, had = (oldsize + page - 1) / page * page;
+    if (newsize <= oldsize) {
+        Obj *r = vm_roots(1);
+        r[0] = args[0];
+        int rc = had > keep ? retire_range(&r[0], old + keep, had - keep) : 0;
+        vm_unroots(r);
+        if (rc < 0)
+            return NULL;
+        MapState *w = state_w(vm_unwrap(args[0]));
+        w->size = newsize;
+        return g_None;
+    }
     char *p = mremap(old, (size_t)oldsize, (size_t)newsize, 0);
     bool moved = false;
-    if (p == MAP_FAILED && newsize > oldsize && errno == ENOMEM) {
+    if (p == MAP_FAILED && errno == ENOMEM) {
         if (s->fd >= 0) {
             p = mmap(NULL, (size_t)newsize, s->prot, s->flags, s->fd, (off_t)s->offset);
         } else {
