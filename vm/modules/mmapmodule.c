@@ -18,10 +18,11 @@
  * write sees bytes that may change, as under CPython without a lock. A
  * close or a resize that moves the mapping would unmap memory that a
  * running transaction may still be copying (its conflict on the state is
- * found only at its commit), so there the old range is replaced by an
- * anonymous read-only placeholder (a MAP_FIXED mapping of the same size:
- * such a reader copies zeros and then aborts) and unmapped by the object's
- * __del__, which the collector runs once no thread can reach the object.
+ * found only at its commit), so there the old range (a shrink: the pages
+ * it drops) is replaced by an anonymous read-only placeholder (a MAP_FIXED
+ * mapping of the same size: such a reader copies zeros and then aborts) and
+ * unmapped by the object's __del__, which the collector runs once no thread
+ * can reach the object.
  * The GIL build unmaps at once. */
 #define _GNU_SOURCE
 #include "posix.h"
