@@ -1,7 +1,8 @@
 """The ecosystem: a venv made by `BUILD -m venv --without-pip DIR`, pip
 installed into it from Debian's wheel (/usr/share/python-wheels,
 python3-pip-whl; skipped without it) by pip itself run from that wheel
-(the wheel put on sys.path, runpy's run_module('pip'): as ensurepip does); then the venv's pip
+(the wheel put on sys.path, runpy's run_module('pip'), as ensurepip
+does: `-m pip` does not look inside a zip archive yet); then the venv's pip
 reports its version, installs a pure-Python wheel made here from a local
 directory (no network), the venv's python imports it, and pip lists it.
 
@@ -80,3 +81,18 @@ def test_venv_pip_install_offline(build, tmp_path):
     assert out == "42 True True\n", out
     out = run([py, "-m", "pip", "list"], env)
     assert "tmpy-demo" in out and "pip" in out, out
+
+
+@pytest.mark.parametrize("build", ["tmpy-gil", "tmpy"])
+def test_zip_on_pythonpath_at_startup(build, tmp_path):
+    """A zip archive on PYTHONPATH (pip's wheel, as above) is on sys.path
+    before site is imported: the importlib bootstrap's own imports, which that
+    first search sets up, must not hand the search back to it."""
+    archive = tmp_path / "m.zip"
+    with zipfile.ZipFile(archive, "w") as z:
+        z.writestr("zmod.py", "X = 1\n")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
+    env["PYTHONPATH"] = str(archive)
+    for flags in ([], ["-S"]):
+        out = run([str(BUILD / build), *flags, "-c", "import zmod, sys; print(zmod.X, zmod.__file__.endswith('zmod.py'))"], env)
+        assert out == "1 True\n", out
