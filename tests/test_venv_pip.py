@@ -1,8 +1,7 @@
 """The ecosystem: a venv made by `BUILD -m venv --without-pip DIR`, pip
 installed into it from Debian's wheel (/usr/share/python-wheels,
 python3-pip-whl; skipped without it) by pip itself run from that wheel
-(the wheel put on sys.path, runpy's run_module('pip'), as ensurepip
-does: `-m pip` does not look inside a zip archive yet); then the venv's pip
+(PYTHONPATH=the wheel, `-m pip`); then the venv's pip
 reports its version, installs a pure-Python wheel made here from a local
 directory (no network), the venv's python imports it, and pip lists it.
 
@@ -67,10 +66,8 @@ def test_venv_pip_install_offline(build, tmp_path):
     run([str(exe), "-m", "venv", "--without-pip", str(venv)], env)
     py = str(venv / "bin" / "python")
     wheel = WHEELS[0]
-    bootstrap = ("import runpy, sys; sys.path.insert(0, sys.argv.pop(1)); "
-                 "runpy.run_module('pip', run_name='__main__', alter_sys=True)")
-    out = run([py, "-c", bootstrap, wheel, "install", "--no-compile", "--find-links", os.path.dirname(wheel), "pip"],
-              env)
+    out = run([py, "-m", "pip", "install", "--no-compile", "--find-links", os.path.dirname(wheel), "pip"],
+              dict(env, PYTHONPATH=wheel))
     assert "Successfully installed pip-" in out, out
     out = run([py, "-m", "pip", "--version"], env)
     assert out.startswith("pip ") and str(venv) in out, out
@@ -91,8 +88,15 @@ def test_zip_on_pythonpath_at_startup(build, tmp_path):
     archive = tmp_path / "m.zip"
     with zipfile.ZipFile(archive, "w") as z:
         z.writestr("zmod.py", "X = 1\n")
+        z.writestr("zpkg/__init__.py", "")
+        z.writestr("zpkg/__main__.py", "import sys\nprint(__name__, sys.argv[1:])\nraise SystemExit(3)\n")
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
     env["PYTHONPATH"] = str(archive)
     for flags in ([], ["-S"]):
         out = run([str(BUILD / build), *flags, "-c", "import zmod, sys; print(zmod.X, zmod.__file__.endswith('zmod.py'))"], env)
         assert out == "1 True\n", out
+    # -m finds a package inside the archive (runpy's search) and runs its __main__
+    p = subprocess.run([str(BUILD / build), "-m", "zpkg", "a"], env=env, capture_output=True, text=True, timeout=60)
+    assert (p.returncode, p.stdout) == (3, "__main__ ['a']\n"), (p.returncode, p.stdout, p.stderr)
+    p = subprocess.run([str(BUILD / build), "-m", "nosuch"], env=env, capture_output=True, text=True, timeout=60)
+    assert p.returncode == 1 and p.stderr.endswith(": No module named nosuch\n"), p.stderr
