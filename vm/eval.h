@@ -405,6 +405,7 @@ void importhooks_init(void);                       /* start-up, after sys exists
 int importhooks_kind(Obj finder);                  /* a default finder's kind or IMPORTHOOK_OTHER */
 bool importhooks_path_default(void);               /* PathFinder would see what import.c sees */
 bool importhooks_is_frozen(Obj name);              /* _frozen_importlib(_external) */
+bool importhooks_bootstrap_loading(void);         /* this thread is setting up _frozen_importlib */
 Obj importhooks_frozen_module(Obj name);           /* loads the bootstrap; the module */
 int importhooks_attach_spec(Obj mod, Obj name, Obj file, Obj path_list);   /* __spec__, __loader__ */
 Obj importhooks_find_spec(Obj finder, Obj name, Obj path);   /* a spec, None, or NULL */

@@ -396,6 +396,14 @@ Obj importhooks_frozen_module(Obj name)
     return str_eq_cstr(name, "_frozen_importlib") ? g_bootstrap : g_bootstrap_external;
 }
 
+/* Whether the bootstrap is being set up (by this thread: the import lock
+ * is held while it is): its own imports must not send a search to the
+ * PathFinder it is making. */
+bool importhooks_bootstrap_loading(void)
+{
+    return !g_bootstrap_external && dict_getitem(g_modules, vm_intern_cached("_frozen_importlib"));
+}
+
 bool importhooks_is_frozen(Obj name)
 {
     return str_eq_cstr(name, "_frozen_importlib") || str_eq_cstr(name, "_frozen_importlib_external");

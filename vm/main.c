@@ -349,6 +349,40 @@ out:
     return res;
 }
 
+/* Whether sys.path holds a file (a zip archive), which import.c's search
+ * leaves to CPython's PathFinder. */
+static bool path_has_file_entry(void)
+{
+    Obj path = sys_get("path");
+    if (!path || !IS_LIST(path))
+        return false;
+    for (int64_t i = 0; i < LIST_LEN(path); i++) {
+        Obj e = LIST_ITEMS(path)[i];
+        struct stat st;
+        if (IS_STR(e) && stat(str_cstr(e), &st) == 0 && S_ISREG(st.st_mode))
+            return true;
+    }
+    return false;
+}
+
+/* `-m NAME` by runpy._run_module_as_main(NAME), as CPython's -m: for a
+ * module the C search did not find while a zip archive is on sys.path. */
+static int run_module_by_runpy(Obj *namep)
+{
+    Obj *r = vm_roots(2);
+    int status = 1;
+    r[0] = make_main_module(NULL, NULL);   /* runpy runs the code in its namespace */
+    if (r[0] && (r[0] = vm_import_cstr("runpy")) && (r[0] = vm_getattr_cstr(r[0], "_run_module_as_main")) &&
+        vm_call2(r[0], *namep, g_True)) {
+        status = 0;
+    } else {
+        Obj exc = err_fetch();
+        status = exc ? handle_uncaught(exc) : 1;
+    }
+    vm_unroots(r);
+    return status;
+}
+
 static int run_module(const char *modname)
 {
     Obj *r = vm_roots(4);   /* name, path, run name, message */
@@ -356,6 +390,10 @@ static int run_module(const char *modname)
     r[0] = str_from_cstr(modname);
     if (r[0])
         r[1] = module_details(r[0], &r[2], &r[3]);
+    if (!r[1] && r[3] && path_has_file_entry()) {
+        status = run_module_by_runpy(&r[0]);
+        goto out;
+    }
     if (!r[1]) {
         Obj exc = r[3] ? NULL : err_fetch();
         if (exc) {

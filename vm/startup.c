@@ -282,6 +282,7 @@ static const struct {
     {"_blake2", blake2_module_init},
     {"marshal", marshal_module_init},
     {"array", array_module_init},
+    {"mmap", mmap_module_init},
     {"unicodedata", unicodedata_module_init},
     {"pyexpat", pyexpat_module_init},
 };

@@ -70,6 +70,7 @@ Obj hashlib_module_init(void);       /* _hashlib (on OpenSSL's libcrypto) */
 Obj blake2_module_init(void);        /* _blake2 (on OpenSSL's libcrypto) */
 Obj marshal_module_init(void);       /* marshal */
 Obj array_module_init(void);         /* array */
+Obj mmap_module_init(void);          /* mmap */
 Obj unicodedata_module_init(void);   /* unicodedata */
 Obj pyexpat_module_init(void);       /* pyexpat (on libexpat) */
 Obj string_module_init(void);        /* _string */
