@@ -777,19 +777,33 @@ static void inevitable_dequeue(int seg)   /* sync_lock held */
 
 /* Solo is allowed (not under the barrier checker, whose thread segments map
  * shared pages read-only, nor with injected aborts, which an inevitable
- * transaction never takes) and this thread is alone, or holds the
- * contention manager's token (the threads that conflict with it wait for
- * the token, holding no segment), and no other transaction runs: sync_lock
- * held. */
+ * transaction never takes), this thread is alone, or every other attached
+ * thread is parked in a wait only a running thread can end (a join, a lock:
+ * tm_thread_passive_begin), or it holds the contention manager's token (the
+ * threads that conflict with it wait for the token, holding no segment), and
+ * no other transaction runs and no thread waits for a segment (it is let in
+ * first): sync_lock held. A thread asleep or in I/O keeps it from solo: it
+ * may wake and run while this transaction waits for it (a spin inside
+ * `with tm.atomic:`, which no yield point ends). */
 static bool can_go_solo(int seg)
 {
     if (!tm_cfg.stm_solo || tm_check_writes || tm_cfg.inject_aborts > 0 ||
-        (tm_thread_count() != 1 && !tm_self.cm_token))
+        (!tm_threads_all_others_passive() && !tm_self.cm_token) || segment_next_ticket != segment_serving)
         return false;
     for (int j = 1; j <= tm_seg.nsegments; j++)
         if (j != seg && segtx[j].state != SEG_FREE)
             return false;
     return true;
+}
+
+/* The same, read without sync_lock (a hint: can_go_solo decides): most
+ * transactions of a threaded program end here without taking the lock. */
+static bool others_running_hint(int seg)
+{
+    for (int j = 1; j <= tm_seg.nsegments; j++)
+        if (j != seg && __atomic_load_n(&segtx[j].state, __ATOMIC_RELAXED) != SEG_FREE)
+            return true;
+    return false;
 }
 
 /* A solo transaction writes shared pages in place, but its commit still
@@ -875,7 +889,8 @@ bool tm_become_solo(void)
     if (is_inevitable(seg))
         return __atomic_load_n(&solo_seg, __ATOMIC_RELAXED) == seg;
     /* Cheap tests first: most transactions of a threaded program end here. */
-    if (!tm_cfg.stm_solo || (tm_thread_count() != 1 && !tm_self.cm_token))
+    if (!tm_cfg.stm_solo || (!tm_threads_all_others_passive() && !tm_self.cm_token) ||
+        (tm_thread_count() != 1 && others_running_hint(seg)))
         return false;
     pthread_mutex_lock(&sync_lock);
     bool alone = !inevitable_seg && !sync_requester && !segtx[seg].must_abort && can_go_solo(seg);
@@ -884,6 +899,8 @@ bool tm_become_solo(void)
         return false;
     become_inevitable(true, false);   /* solo, unless a thread attached meanwhile */
     bool solo = __atomic_load_n(&solo_seg, __ATOMIC_RELAXED) == seg;
+    if (solo)
+        STAT(SOLO)++;
     if (solo && tm_self.cm_token)
         STAT(SOLO_SERIALISED)++;
     return solo;
@@ -1206,6 +1223,7 @@ static void add_stats(tm_stm_stats *s, const uint64_t *c)
     s->reshares_for_solo += c[TM_STAT_RESHARE_FOR_SOLO];
     s->serialised += c[TM_STAT_SERIALISED];
     s->solo_serialised += c[TM_STAT_SOLO_SERIALISED];
+    s->solo += c[TM_STAT_SOLO];
     s->token_waits += c[TM_STAT_TOKEN_WAITS];
     s->token_wait_ns += c[TM_STAT_TOKEN_WAIT_NS];
     s->cm_serialise += c[TM_STAT_CM_SERIALISE];
