@@ -40,6 +40,11 @@ static struct segtx {
     uintptr_t tx_site;         /* the yield point the running transaction started at (statistics) */
     bool unique;               /* tm_become_globally_unique: its commit aborts every other transaction */
     bool fresh;                /* waits to become inevitable having read nothing (tm_become_inevitable_fresh) */
+    /* Solo, and no segment had a private page when it went solo (none can
+     * get one before it ends: privatise_range): its writes are in segment
+     * 0 already and its commit publishes nothing, so its stores into big
+     * objects mark no cards and take no card locks. Its own thread's. */
+    bool in_place;
 } segtx[TM_MAX_SEGMENTS + 1];
 
 /* The type id of the object at segment offset so, as committed. */
@@ -719,7 +724,9 @@ void tm_commit_transaction(void)
      * are private (privatised before the stores: a whole object's, or a
      * carded one's header and marked cards), unless a solo transaction wrote
      * them in place: then segment 0 has them already. */
-    for (size_t i = 0; i < ss->modified.count; i++) {
+    if (segtx[seg].in_place && (o.self_private || o.npriv))
+        tm_fatal("a page became private during a solo transaction that writes in place");
+    for (size_t i = 0; i < ss->modified.count && !segtx[seg].in_place; i++) {
         uintptr_t so = ss->modified.items[i];
         size_t size = tm_object_size((object_t *)so);
         const tm_type *t = &tm_types[((object_t *)so)->h.tid];
@@ -812,18 +819,23 @@ static bool others_running_hint(int seg)
  * object written at every commit (a dict's tables), that copy was most of a
  * serialised run's time. Nobody else runs now: give those pages back first
  * (keeping the ones this transaction wrote). */
+static bool any_private_page(void)
+{
+    for (int j = 1; j <= tm_seg.nsegments; j++)
+        if (tm_private_page_count(j))
+            return true;
+    return false;
+}
+
 static void reshare_for_solo(int seg)
 {
-    bool others = false;
-    for (int j = 1; j <= tm_seg.nsegments; j++)
-        if (j != seg && tm_private_page_count(j))
-            others = true;
-    if (!others)
-        return;
-    tm_stop_world();   /* immediate: every other segment is free */
-    tm_reshare_pages();
-    tm_resume_world();
-    STAT(RESHARE_FOR_SOLO)++;
+    if (any_private_page()) {   /* ours too: this transaction wrote nothing yet */
+        tm_stop_world();   /* immediate: every other segment is free */
+        tm_reshare_pages();
+        tm_resume_world();
+        STAT(RESHARE_FOR_SOLO)++;
+    }
+    segtx[seg].in_place = !any_private_page();
 }
 
 /* Solo only where the embedder asked for it (tm_become_solo): a plain
@@ -1070,7 +1082,7 @@ static void write_slowpath(object_t *o, bool lock_word_only)
     size_t size = tm_object_size(o);
     /* A carded object is published by its cards: a store anywhere takes
      * them all (no card writer is left beside us) and marks them all. */
-    if (tm_carded(&tm_types[o->h.tid], size)) {
+    if (!segtx[seg].in_place && tm_carded(&tm_types[o->h.tid], size)) {
         take_card_locks(seg, ss, so, so, so + size - 1);
         tm_cards_set_all(TM_CARDS_TX, seg, so, size);
     }
@@ -1115,7 +1127,20 @@ void tm_write_items_slowpath(object_t *o, uintptr_t index, uintptr_t count)
         tm_check_report("item barrier past the end of a '%s' (items %lu..%lu of %lu)", t->name,
                         (unsigned long)index, (unsigned long)(index + count - 1),
                         (unsigned long)tm_varsize_length(o, t));
-    if (!created_here) {
+    if (!created_here && segtx[seg].in_place) {
+        /* Nothing to publish, nobody to lock out: listed once (a root for
+         * a major collection). A raw object then needs no barrier until the
+         * next collection, as in the GIL build. */
+        if (!card_writer_listed(ss, so)) {
+            tm_list_push(&ss->modified, so);
+            tm_list_push(&ss->card_objs, so);
+        }
+        if (!t->items_are_refs) {
+            tm_list_push(&ss->remembered, so);
+            o->h.flags &= ~TM_GCFLAG_WRITE_BARRIER;
+            return;
+        }
+    } else if (!created_here) {
         /* A card this transaction marked is locked, listed and private:
          * the common case, a store into a card written before. */
         const uint8_t *marked = tm_card_tables[TM_CARDS_TX][seg];
