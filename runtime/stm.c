@@ -689,8 +689,12 @@ void tm_commit_transaction(void)
         return;
     }
     others o;
+    /* A solo transaction's world is stopped already: every other segment
+     * is free and none is taken before it ends (segment_available). */
+    bool solo = __atomic_load_n(&solo_seg, __ATOMIC_RELAXED) == seg;
     for (;;) {
-        tm_stop_world();
+        if (!solo)
+            tm_stop_world();
         /* Before gathering: the merge may privatise pages of ours. */
         if (commit_merge_hook && !commit_merge_hook()) {
             if (is_inevitable(seg))
@@ -748,7 +752,8 @@ void tm_commit_transaction(void)
     release_write_locks(ss, seg);
     ss->created.count = 0;
     tm_weak_publish(ss);   /* its weak references and registrations are everyone's now */
-    tm_resume_world();
+    if (!solo)
+        tm_resume_world();
     STAT(COMMITTED)++;
     STAT(COMMIT_NS) += tm_ticks() - t0;
     end_transaction(me, t0);
