@@ -12,6 +12,7 @@
 #include "fatal.h"
 #include "gc_internal.h"
 #include "oldspace.h"
+#include "segment.h"
 #include "thread.h"
 
 #include <pthread.h>
@@ -98,6 +99,20 @@ static void mark_young_of(tm_segstate *ss, void *ctx)
 /* A transaction's written objects are roots (it holds their write locks)
  * and have two versions: its own, and the committed one in segment 0, which
  * an abort brings back. Trace both, whichever view marked them first. */
+static bool has_private_page(int seg, uintptr_t so, size_t size)
+{
+    if (!tm_private_page_count(seg))
+        return false;
+    for (uintptr_t p = so & ~(uintptr_t)(TM_PAGE_SIZE - 1); p < so + size; p += TM_PAGE_SIZE)
+        if (tm_page_is_private(seg, p))
+            return true;
+    return false;
+}
+
+/* The own view is skipped where none of the object's pages is private in
+ * the transaction's segment (a solo transaction's writes: in place), since
+ * it is segment 0's; one that the mark makes grey is traced by the drain
+ * (a big table was traced three times). */
 static void mark_transaction(tm_segstate *ss, void *ctx)
 {
     (void)ctx;
@@ -105,8 +120,12 @@ static void mark_transaction(tm_segstate *ss, void *ctx)
         tm_set_segment(view ? ss->seg : 0);
         for (size_t i = 0; i < ss->modified.count; i++) {
             object_t *o = (object_t *)ss->modified.items[i];
-            mark(o);
-            tm_trace(o, mark_slot, NULL);
+            if (view && !has_private_page(ss->seg, (uintptr_t)o, tm_object_size(o)))
+                continue;
+            if (!tm_in_nursery((uintptr_t)o) && tm_old_mark((uintptr_t)o))
+                tm_list_push(&mark_stack, (uintptr_t)o);   /* traced by the drain, in this view */
+            else
+                tm_trace(o, mark_slot, NULL);
         }
         drain();
     }

@@ -246,8 +246,15 @@ static void unpark(mnode *n)
 static void park(mnode *n, int64_t deadline, bool interruptible)
 {
     blocking_begin();
+    /* Forever: only a running thread's exit or notify (or an interrupt,
+     * whose handler then waits for a segment) ends it. */
+    bool passive = deadline == DL_FOREVER;
+    if (passive)
+        tm_thread_passive_begin();
     if (deadline != DL_TRY)
         tm_park(&n->futex, deadline, interruptible);
+    if (passive)
+        tm_thread_passive_end();
     blocking_end();
 }
 

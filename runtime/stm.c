@@ -40,6 +40,11 @@ static struct segtx {
     uintptr_t tx_site;         /* the yield point the running transaction started at (statistics) */
     bool unique;               /* tm_become_globally_unique: its commit aborts every other transaction */
     bool fresh;                /* waits to become inevitable having read nothing (tm_become_inevitable_fresh) */
+    /* Solo, and no segment had a private page when it went solo (none can
+     * get one before it ends: privatise_range): its writes are in segment
+     * 0 already and its commit publishes nothing, so its stores into big
+     * objects mark no cards and take no card locks. Its own thread's. */
+    bool in_place;
 } segtx[TM_MAX_SEGMENTS + 1];
 
 /* The type id of the object at segment offset so, as committed. */
@@ -684,8 +689,12 @@ void tm_commit_transaction(void)
         return;
     }
     others o;
+    /* A solo transaction's world is stopped already: every other segment
+     * is free and none is taken before it ends (segment_available). */
+    bool solo = __atomic_load_n(&solo_seg, __ATOMIC_RELAXED) == seg;
     for (;;) {
-        tm_stop_world();
+        if (!solo)
+            tm_stop_world();
         /* Before gathering: the merge may privatise pages of ours. */
         if (commit_merge_hook && !commit_merge_hook()) {
             if (is_inevitable(seg))
@@ -719,7 +728,9 @@ void tm_commit_transaction(void)
      * are private (privatised before the stores: a whole object's, or a
      * carded one's header and marked cards), unless a solo transaction wrote
      * them in place: then segment 0 has them already. */
-    for (size_t i = 0; i < ss->modified.count; i++) {
+    if (segtx[seg].in_place && (o.self_private || o.npriv))
+        tm_fatal("a page became private during a solo transaction that writes in place");
+    for (size_t i = 0; i < ss->modified.count && !segtx[seg].in_place; i++) {
         uintptr_t so = ss->modified.items[i];
         size_t size = tm_object_size((object_t *)so);
         const tm_type *t = &tm_types[((object_t *)so)->h.tid];
@@ -741,7 +752,8 @@ void tm_commit_transaction(void)
     release_write_locks(ss, seg);
     ss->created.count = 0;
     tm_weak_publish(ss);   /* its weak references and registrations are everyone's now */
-    tm_resume_world();
+    if (!solo)
+        tm_resume_world();
     STAT(COMMITTED)++;
     STAT(COMMIT_NS) += tm_ticks() - t0;
     end_transaction(me, t0);
@@ -777,19 +789,33 @@ static void inevitable_dequeue(int seg)   /* sync_lock held */
 
 /* Solo is allowed (not under the barrier checker, whose thread segments map
  * shared pages read-only, nor with injected aborts, which an inevitable
- * transaction never takes) and this thread is alone, or holds the
- * contention manager's token (the threads that conflict with it wait for
- * the token, holding no segment), and no other transaction runs: sync_lock
- * held. */
+ * transaction never takes), this thread is alone, or every other attached
+ * thread is parked in a wait only a running thread can end (a join, a lock:
+ * tm_thread_passive_begin), or it holds the contention manager's token (the
+ * threads that conflict with it wait for the token, holding no segment), and
+ * no other transaction runs and no thread waits for a segment (it is let in
+ * first): sync_lock held. A thread asleep or in I/O keeps it from solo: it
+ * may wake and run while this transaction waits for it (a spin inside
+ * `with tm.atomic:`, which no yield point ends). */
 static bool can_go_solo(int seg)
 {
     if (!tm_cfg.stm_solo || tm_check_writes || tm_cfg.inject_aborts > 0 ||
-        (tm_thread_count() != 1 && !tm_self.cm_token))
+        (!tm_threads_all_others_passive() && !tm_self.cm_token) || segment_next_ticket != segment_serving)
         return false;
     for (int j = 1; j <= tm_seg.nsegments; j++)
         if (j != seg && segtx[j].state != SEG_FREE)
             return false;
     return true;
+}
+
+/* The same, read without sync_lock (a hint: can_go_solo decides): most
+ * transactions of a threaded program end here without taking the lock. */
+static bool others_running_hint(int seg)
+{
+    for (int j = 1; j <= tm_seg.nsegments; j++)
+        if (j != seg && __atomic_load_n(&segtx[j].state, __ATOMIC_RELAXED) != SEG_FREE)
+            return true;
+    return false;
 }
 
 /* A solo transaction writes shared pages in place, but its commit still
@@ -798,18 +824,23 @@ static bool can_go_solo(int seg)
  * object written at every commit (a dict's tables), that copy was most of a
  * serialised run's time. Nobody else runs now: give those pages back first
  * (keeping the ones this transaction wrote). */
+static bool any_private_page(void)
+{
+    for (int j = 1; j <= tm_seg.nsegments; j++)
+        if (tm_private_page_count(j))
+            return true;
+    return false;
+}
+
 static void reshare_for_solo(int seg)
 {
-    bool others = false;
-    for (int j = 1; j <= tm_seg.nsegments; j++)
-        if (j != seg && tm_private_page_count(j))
-            others = true;
-    if (!others)
-        return;
-    tm_stop_world();   /* immediate: every other segment is free */
-    tm_reshare_pages();
-    tm_resume_world();
-    STAT(RESHARE_FOR_SOLO)++;
+    if (any_private_page()) {   /* ours too: this transaction wrote nothing yet */
+        tm_stop_world();   /* immediate: every other segment is free */
+        tm_reshare_pages();
+        tm_resume_world();
+        STAT(RESHARE_FOR_SOLO)++;
+    }
+    segtx[seg].in_place = !any_private_page();
 }
 
 /* Solo only where the embedder asked for it (tm_become_solo): a plain
@@ -875,7 +906,8 @@ bool tm_become_solo(void)
     if (is_inevitable(seg))
         return __atomic_load_n(&solo_seg, __ATOMIC_RELAXED) == seg;
     /* Cheap tests first: most transactions of a threaded program end here. */
-    if (!tm_cfg.stm_solo || (tm_thread_count() != 1 && !tm_self.cm_token))
+    if (!tm_cfg.stm_solo || (!tm_threads_all_others_passive() && !tm_self.cm_token) ||
+        (tm_thread_count() != 1 && others_running_hint(seg)))
         return false;
     pthread_mutex_lock(&sync_lock);
     bool alone = !inevitable_seg && !sync_requester && !segtx[seg].must_abort && can_go_solo(seg);
@@ -884,6 +916,8 @@ bool tm_become_solo(void)
         return false;
     become_inevitable(true, false);   /* solo, unless a thread attached meanwhile */
     bool solo = __atomic_load_n(&solo_seg, __ATOMIC_RELAXED) == seg;
+    if (solo)
+        STAT(SOLO)++;
     if (solo && tm_self.cm_token)
         STAT(SOLO_SERIALISED)++;
     return solo;
@@ -1053,7 +1087,7 @@ static void write_slowpath(object_t *o, bool lock_word_only)
     size_t size = tm_object_size(o);
     /* A carded object is published by its cards: a store anywhere takes
      * them all (no card writer is left beside us) and marks them all. */
-    if (tm_carded(&tm_types[o->h.tid], size)) {
+    if (!segtx[seg].in_place && tm_carded(&tm_types[o->h.tid], size)) {
         take_card_locks(seg, ss, so, so, so + size - 1);
         tm_cards_set_all(TM_CARDS_TX, seg, so, size);
     }
@@ -1098,7 +1132,20 @@ void tm_write_items_slowpath(object_t *o, uintptr_t index, uintptr_t count)
         tm_check_report("item barrier past the end of a '%s' (items %lu..%lu of %lu)", t->name,
                         (unsigned long)index, (unsigned long)(index + count - 1),
                         (unsigned long)tm_varsize_length(o, t));
-    if (!created_here) {
+    if (!created_here && segtx[seg].in_place) {
+        /* Nothing to publish, nobody to lock out: listed once (a root for
+         * a major collection). A raw object then needs no barrier until the
+         * next collection, as in the GIL build. */
+        if (!card_writer_listed(ss, so)) {
+            tm_list_push(&ss->modified, so);
+            tm_list_push(&ss->card_objs, so);
+        }
+        if (!t->items_are_refs) {
+            tm_list_push(&ss->remembered, so);
+            o->h.flags &= ~TM_GCFLAG_WRITE_BARRIER;
+            return;
+        }
+    } else if (!created_here) {
         /* A card this transaction marked is locked, listed and private:
          * the common case, a store into a card written before. */
         const uint8_t *marked = tm_card_tables[TM_CARDS_TX][seg];
@@ -1206,6 +1253,7 @@ static void add_stats(tm_stm_stats *s, const uint64_t *c)
     s->reshares_for_solo += c[TM_STAT_RESHARE_FOR_SOLO];
     s->serialised += c[TM_STAT_SERIALISED];
     s->solo_serialised += c[TM_STAT_SOLO_SERIALISED];
+    s->solo += c[TM_STAT_SOLO];
     s->token_waits += c[TM_STAT_TOKEN_WAITS];
     s->token_wait_ns += c[TM_STAT_TOKEN_WAIT_NS];
     s->cm_serialise += c[TM_STAT_CM_SERIALISE];

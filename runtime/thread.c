@@ -11,6 +11,9 @@ __thread tm_thread tm_self;
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 static tm_thread *threads;
 static int nthreads;
+/* Attached threads parked in a wait that only a running thread can end
+ * (tm_thread_passive_begin): they let another one run solo. */
+static int passive_waiters;
 /* Index -> thread; a free index is NULL. Written under registry_lock with
  * release stores, a thread once its index and shadow stack are set
  * (tm_thread_by_index reads without the lock). */
@@ -116,6 +119,15 @@ void tm_thread_detach(void)
 
 int tm_thread_count(void) { return __atomic_load_n(&nthreads, __ATOMIC_RELAXED); }
 
+void tm_thread_passive_begin(void) { __atomic_add_fetch(&passive_waiters, 1, __ATOMIC_ACQ_REL); }
+void tm_thread_passive_end(void) { __atomic_sub_fetch(&passive_waiters, 1, __ATOMIC_ACQ_REL); }
+
+bool tm_threads_all_others_passive(void)
+{
+    int n = __atomic_load_n(&nthreads, __ATOMIC_ACQUIRE);
+    return n == 1 || n - 1 == __atomic_load_n(&passive_waiters, __ATOMIC_ACQUIRE);
+}
+
 void tm_threads_foreach(void (*fn)(tm_thread *t, void *ctx), void *ctx)
 {
     pthread_mutex_lock(&registry_lock);
@@ -182,4 +194,5 @@ void tm_threads_fork_child(void)
     me->prev = me->next = NULL;
     threads = me;
     nthreads = 1;
+    passive_waiters = 0;   /* the others' parks are gone; the caller is not parked */
 }

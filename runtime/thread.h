@@ -84,6 +84,15 @@ tm_thread *tm_thread_by_index(unsigned index);
 /* Calls fn on every attached thread, under the registry lock. */
 void tm_threads_foreach(void (*fn)(tm_thread *t, void *ctx), void *ctx);
 int tm_thread_count(void);
+/* Around a park that only another running thread can end (a monitor entry
+ * or wait without a timeout: not a sleep, I/O or a timed wait), holding no
+ * segment. A transaction may run solo (tx.h) while every other attached
+ * thread is in such a park: none of them can want a segment before the
+ * solo one lets it go (a woken one waits for its commit). */
+void tm_thread_passive_begin(void);
+void tm_thread_passive_end(void);
+/* This thread is the only one attached, or every other one is passive. */
+bool tm_threads_all_others_passive(void);
 /* sum[i] = tx_stats[i] summed over every thread attached now or before
  * (a thread's counters are kept when it detaches). */
 void tm_threads_sum_tx_stats(uint64_t sum[TM_TX_STATS]);

@@ -48,6 +48,7 @@ typedef struct tm_stm_stats {
     uint64_t reshares_on_demand;            /* the kernel's mapping limit forced a re-share */
     uint64_t length_cuts;                   /* per-yield-point lengths shortened (tm_stm_tx_begin_at) */
     uint64_t reshares_for_solo;             /* other segments' private pages re-shared for a solo transaction */
+    uint64_t solo;                          /* transactions run solo (tm_become_solo) */
     /* the contention manager (contention.h) */
     uint64_t serialised, solo_serialised;   /* transactions run holding the token; of those, solo */
     uint64_t token_waits, token_wait_ns;    /* sleeps waiting for the token, and their time */
@@ -168,9 +169,11 @@ void tm_become_globally_unique(void);
 bool tm_is_globally_unique(void);
 /* o was allocated by the running transaction: no other one can see it. */
 bool tm_created_here(object_t *o);
-/* If this thread is the only one attached and no other transaction runs,
- * make the running transaction inevitable and solo: no other transaction
- * starts before it ends (a thread that attaches meanwhile waits), so its
+/* If no other transaction runs and no thread waits for a segment, and
+ * every other attached thread is parked in a join or a lock's wait
+ * (tm_thread_passive_begin, thread.h) or this thread is serialised, make the
+ * running transaction inevitable and solo: no other transaction starts
+ * before it ends (a thread that attaches or wants a segment waits), so its
  * write barrier writes shared pages in place instead of privatising them.
  * Returns whether it is solo. Never solo under TMPY_STM_SOLO=0, the barrier
  * checker or injected aborts. Only this call makes a transaction solo:

@@ -493,3 +493,87 @@ def test_dict_appends_blind_lookups_fail():
     p = subprocess.run([str(TMPY), str(APPENDS)], capture_output=True, text=True, timeout=300,
                        env=dict(os.environ, TMPY_SEGMENTS="4", TMPY_TEST_DICT_IGNORE_PENDING="1"))
     assert (p.returncode, p.stdout) != (0, want) or "Traceback" in p.stderr, p.stdout
+
+
+# One worker runs while the main thread waits in join(): the main thread
+# holds no segment, so the worker's transactions run solo (no read markers,
+# no page privatised, nothing saved for an abort). The dict's values must
+# come out exact whether solo or not.
+SOLO_WORKER = """
+import threading, tm
+d = {}
+s = set(range(-5000, 0))
+def work():
+    for i in range(200000):
+        d[i] = i
+        s.add(i)
+    for i in range(0, 200000, 2):
+        s.discard(i)
+t = threading.Thread(target=work)
+t.start(); t.join()
+print(len(d), sum(d.values()), len(s), sum(s))
+"""
+
+
+@pytest.mark.parametrize("env", [{}, {"TMPY_STM_SOLO": "0"}, {"TMPY_GC_DEBUG": "move"},
+                                 {"TMPY_STM_INJECT_ABORTS": "0.02:5", "TMPY_STM_INJECT_DIVERGE": "1"}],
+                         ids=["solo", "solo0", "move", "inject"])
+def test_worker_beside_a_joining_thread_runs_solo(env):
+    """The worker's transactions run solo while the main thread is blocked
+    in join() (before, solo needed the only attached thread); not solo
+    under TMPY_STM_SOLO=0 nor with injected aborts; the same result in
+    every mode."""
+    p = run(SOLO_WORKER, dict(env, TMPY_STATS="1"))
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.split() == ["200000", str(sum(range(200000))), "105000",
+                                str(sum(range(-5000, 0)) + sum(range(1, 200000, 2)))], p.stdout
+    solo = stats_line(p.stderr, "transactions solo")
+    if env.get("TMPY_STM_SOLO") == "0" or "TMPY_STM_INJECT_ABORTS" in env:
+        assert solo == 0, p.stderr
+    else:
+        assert solo >= 100, p.stderr
+
+
+# A thread asleep holds no segment, but it may wake and run while another
+# transaction waits for it: here the main thread spins inside `with
+# tm.atomic:` (no yield point ends it) until the sleeper sets a flag. Had the
+# main thread's transaction gone solo beside the sleeper, the sleeper could
+# never start another transaction: a hang. A thread parked in a lock's wait
+# (only a running thread can end it) does let the main thread run solo.
+SOLO_BESIDE_SLEEPER = """
+import threading, time, tm
+flag = []
+lock = threading.Lock()
+lock.acquire()
+def sleeper():
+    time.sleep(0.3)
+    flag.append(1)
+def waiter():
+    lock.acquire()
+    lock.release()
+s = threading.Thread(target=sleeper)
+w = threading.Thread(target=waiter)
+s.start(); w.start()
+n = 0
+for i in range(30000):
+    n += i
+spins = 0
+with tm.atomic:
+    while not flag:
+        spins += 1
+s.join()
+before = tm.stats()["solo"]
+for i in range(100000):
+    n += i
+after = tm.stats()["solo"]
+lock.release()
+w.join()
+print(n, after > before)
+"""
+
+
+def test_no_solo_beside_a_sleeping_thread():
+    """The sleeper keeps the main thread from solo (the spin ends); once
+    only the lock's waiter is left, the main thread's transactions run solo."""
+    p = run(SOLO_BESIDE_SLEEPER, timeout=60)
+    assert (p.returncode, p.stdout) == (0, f"{sum(range(30000)) + sum(range(100000))} True\n"), p.stderr

@@ -78,9 +78,11 @@
  *                  both into the private pages another segment kept from an
  *                  earlier writer (the array: only the marked cards, which
  *                  must therefore be marked in place too), and a thread
- *                  that attaches meanwhile starts its transaction only after
- *                  the solo one commits. Not solo while another thread is
- *                  attached, nor under TMPY_STM_SOLO=0.
+ *                  that attaches meanwhile, or was attached and passive
+ *                  (parked in a join or a lock's wait), starts its
+ *                  transaction only after the solo one commits. Not solo
+ *                  while another thread runs a transaction or is attached
+ *                  and not passive, nor under TMPY_STM_SOLO=0.
  *
  * The STM contract this relies on: a transaction can park in tm_write()
  * (write-write contention), tm_safepoint() and tm_become_inevitable(), but
@@ -1925,7 +1927,7 @@ static void mode_cardunits(int T)
 /* solo                                                                 */
 
 enum { SOLO_N = 1100 };   /* counters over several pages; the array (8.8 KB) is card-marked */
-static atomic_int solo_step, solo_writer_seg, solo_late_started;
+static atomic_int solo_step, solo_writer_seg, solo_late_started, solo_idle_started;
 
 static void solo_wait_step(int s)
 {
@@ -1934,16 +1936,16 @@ static void solo_wait_step(int s)
 }
 
 /* Another segment writes every counter and the array, commits and
- * detaches: their pages stay private there. */
+ * detaches: their pages stay private there. It starts its transaction
+ * first, so the main thread's, started beside it, is not solo. */
 static void *solo_writer(void *arg)
 {
     (void)arg;
     tm_thread_attach();
-    atomic_store(&solo_step, 1);
-    solo_wait_step(2);
     tm_start_transaction();
     atomic_store(&solo_writer_seg, tm_self.segment);
-    CHECK(!tm_become_solo(), "solo while another thread is attached");
+    atomic_store(&solo_step, 1);
+    solo_wait_step(2);
     for (uintptr_t i = 0; i < SOLO_N; i++)
         write_counter(i, read_counter(i) + 1);
     tm_write(g_root);   /* privatises every page of the array */
@@ -1969,15 +1971,39 @@ static void *solo_late(void *arg)
     return NULL;
 }
 
+/* Attached beside the main thread, running no transaction: first busy (it
+ * may start one any time: no solo beside it), then passive, as a thread
+ * parked in a join or a lock's wait (tm_thread_passive_begin): the main
+ * thread goes solo, and this one's transaction waits for its commit. */
+static void *solo_idle(void *arg)
+{
+    (void)arg;
+    tm_thread_attach();
+    atomic_store(&solo_step, 6);
+    solo_wait_step(7);
+    tm_thread_passive_begin();
+    atomic_store(&solo_step, 8);
+    solo_wait_step(9);
+    tm_thread_passive_end();
+    tm_start_transaction();
+    atomic_store(&solo_idle_started, 1);
+    for (uintptr_t i = 0; i < SOLO_N; i++)
+        CHECK(read_counter(i) == 3, "idle thread: counter %lu is %lu, expected 3", (unsigned long)i,
+              (unsigned long)read_counter(i));
+    commit();
+    tm_thread_detach();
+    return NULL;
+}
+
 static void mode_solo(void)
 {
     setup_counters(SOLO_N);
     pthread_t th;
     CHECK(pthread_create(&th, NULL, solo_writer, NULL) == 0, "pthread_create");
     solo_wait_step(1);
-    /* Hold a segment so that the writer takes another one. */
+    /* Take another segment than the writer's. */
     tm_start_transaction();
-    CHECK(!tm_become_solo(), "solo while another thread is attached");
+    CHECK(!tm_become_solo(), "solo while another thread runs a transaction");
     int mine = tm_self.segment;
     atomic_store(&solo_step, 2);
     while (atomic_load(&solo_step) < 3)
@@ -2035,11 +2061,30 @@ static void mode_solo(void)
         if (tm_page_is_private(j, arr_so))
             CHECK(!memcmp(tm_segment_base(j) + arr_so, tm_segment_base(0) + arr_so, arr_size),
                   "segment %d's private copy of the array differs from the committed one", j);
+    /* A thread attached, between transactions: no solo while it may start
+     * one, solo once it is passive. */
+    CHECK(pthread_create(&th, NULL, solo_idle, NULL) == 0, "pthread_create");
+    solo_wait_step(6);
+    tm_start_transaction();
+    CHECK(!tm_become_solo(), "solo beside an attached thread that is not passive");
+    commit();
+    atomic_store(&solo_step, 7);
+    solo_wait_step(8);
+    tm_start_transaction();
+    CHECK(tm_become_solo() && tm_is_solo(), "not solo beside a passive thread");
+    for (uintptr_t i = 0; i < SOLO_N; i++)
+        write_counter(i, read_counter(i) + 1);
+    atomic_store(&solo_step, 9);
+    usleep(50000);
+    CHECK(!atomic_load(&solo_idle_started), "a transaction started beside a solo one");
+    commit();
+    pthread_join(th, NULL);
+    CHECK(atomic_load(&solo_idle_started), "the idle thread never started");
     tm_start_transaction();
     for (uintptr_t i = 0; i < SOLO_N; i++)
-        CHECK(read_counter(i) == 2, "counter %lu is %lu, expected 2", (unsigned long)i, (unsigned long)read_counter(i));
+        CHECK(read_counter(i) == 3, "counter %lu is %lu, expected 3", (unsigned long)i, (unsigned long)read_counter(i));
     commit();
-    printf("ok solo: in place, published into segment %d's private pages, a late thread waited\n", other);
+    printf("ok solo: in place, published into segment %d's private pages, a late and a passive thread waited\n", other);
 }
 
 int main(int argc, char **argv)

@@ -333,6 +333,8 @@ void vm_tx_print_stats(void)
             (unsigned long long)s.aborts_by_cause[TM_ABORT_EXPLICIT],
             (unsigned long long)s.aborts_by_cause[TM_ABORT_INJECTED],
             (unsigned long long)s.aborts_by_cause[TM_ABORT_RARE_WRITE], (unsigned long long)s.inevitable);
+    fprintf(stderr, "tmpy stats: %llu transactions solo (no other transaction ran beside them)\n",
+            (unsigned long long)s.solo);
     fprintf(stderr, "tmpy stats: %.3f ms lost in aborted transactions, %.3f ms committing, %.3f ms stopping the "
             "world, %.3f ms parked\n", s.aborted_ns / 1e6, s.commit_ns / 1e6, s.sync_ns / 1e6, s.wait_ns / 1e6);
     fprintf(stderr, "tmpy stats: contention manager: %llu transactions serialised (%llu solo), %llu waits for the "
@@ -495,8 +497,8 @@ void vm_tx_started(void)
     }
     aborts_in_a_row = 0;
     ticks_lost_in_a_row = 0;
-    /* The only thread: run solo (inevitable, writes in place; tx.h), with
-     * nothing to save for an abort that cannot come. */
+    /* No other transaction runs: run solo (inevitable, writes in place;
+     * tx.h), with nothing to save for an abort that cannot come. */
     if (tm_become_solo()) {
         vm_tx_countdown = vm_tx_length + 1;
         return;

@@ -83,7 +83,7 @@ class _FallbackTm:
 
     @staticmethod
     def stats():
-        return {"transactions": 0, "commits": 0, "aborts": 0, "inevitable": 0,
+        return {"transactions": 0, "commits": 0, "aborts": 0, "inevitable": 0, "solo": 0,
                 "aborts_by_cause": {}, "aborted_ns": 0, "commit_ns": 0, "wait_ns": 0,
                 "c_blocks_freed_by_aborts": 0}
 
