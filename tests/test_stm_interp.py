@@ -367,14 +367,16 @@ ts = [threading.Thread(target=work, args=(k,)) for k in range(2)]
 for t in ts: t.start()
 for t in ts: t.join()
 n = conflicts() - before
-print(len(s), sum(s), sum(d.values()), n <= 2, n)
+print(len(s), sum(s), sum(d.values()), n <= 5, n)
 """
 
 
 def test_disjoint_set_and_dict_updates_do_not_conflict():
     """The conflict unit of a big set or dict table is its card: disjoint adds,
     discards and value replacements by two threads cost no conflict aborts
-    (2 allowed for what else the threads share), not one per pair of
+    (5 allowed for what else the threads share: threading's objects at the
+    threads' start, 2 in most runs, and now and then a probe run that crosses
+    into the other thread's card; 0-4 in a loaded run), not one per pair of
     overlapping transactions (per-object locks; main before this: 8-13)."""
     p = run(DISJOINT, {"TMPY_SEGMENTS": "2", "TMPY_TXLEN": "1000"})
     assert p.returncode == 0, p.stderr
