@@ -2106,6 +2106,7 @@ call_c_profiled: {
                 }
                 sp--;
                 sp[-1] = g_None;
+                f->gen_clean = 0;
                 DISPATCH();
             }
             if (st == GEN_RUNNING) {
@@ -2156,6 +2157,7 @@ call_c_profiled: {
         }
         sp--;
         sp[-1] = value;
+        f->gen_clean = 0;
         DISPATCH();
     }
 
@@ -3021,6 +3023,7 @@ return_other: {
         case FR_GEN_YIELDFROM:
             gen_finish_frame(f);
             RESUME_FRAME(f->back);
+            f->gen_clean = 0;            /* it runs on past its YIELD_FROM */
             sp[-1] = v;                  /* replaces the receiver */
             DISPATCH();
         case FR_INIT:
@@ -3042,6 +3045,7 @@ return_other: {
     }
 
 error: {
+        f->gen_clean = 0;   /* a handler may run on in this frame */
         Obj exc = err_occurred();
         if (unlikely(!exc)) {
             err_set(E_SystemError, "error return without exception set");
@@ -3109,6 +3113,7 @@ unwind:
         gen_finish_frame(f);
         gen_convert_stop_exc(gtid);
         f = f->back;
+        f->gen_clean = 0;
         break;
     }
     default: {

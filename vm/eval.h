@@ -68,6 +68,8 @@ typedef struct Frame {
     uint8_t kind;                   /* FR_* */
     uint8_t status;                 /* entry frames: RUN_* */
     uint8_t traced;                 /* tracing: the call event of this activation is past */
+    uint8_t gen_clean;              /* generator frames: resumed at its YIELD_FROM and has run nothing else
+                                       since, so its slots still equal the GenObj's copy (generator.c) */
     int32_t trace_last;             /* tracing: index of the last instruction seen (-1: none) */
     Block blocks[FRAME_MAX_BLOCKS];
 } Frame;
@@ -249,6 +251,7 @@ static inline void frame_link(Frame *nf, CodeObj *co, const uint32_t __seg_gs *i
     nf->nblocks = 0;
     nf->kind = (uint8_t)kind;
     nf->traced = 0;
+    nf->gen_clean = 0;
     nf->trace_last = -1;
     vm_ts.frame = nf;
     vm_ts.py_depth++;

@@ -104,6 +104,10 @@ Frame *gen_push_frame(Obj gen, Obj sent, bool push_sent)
     g->state = GEN_RUNNING;
     frame_link(nf, co, co->code + g->ip, lp, end, FR_GEN_ENTRY);
     nf->sp += g->sp + (push_sent ? 1 : 0);
+    /* A delegating generator of a yield-from chain, resumed to pass a value
+     * on: if its delegate yields again before it runs anything else, its
+     * suspension need not copy its slots back (gen_suspend_frame). */
+    nf->gen_clean = push_sent && !vm_tracing && INSTR_OP(co->code[g->ip]) == OP_YIELD_FROM;
     nf->nblocks = (int16_t)g->nblocks;
     for (int i = 0; i < g->nblocks; i++)
         nf->blocks[i] = g->blocks[i];
@@ -118,6 +122,18 @@ void gen_suspend_frame(Frame *f, Obj *sp)
     Obj gen = hdr[HDR_GEN];
     GenObj *g = GEN(gen);
     VM_WRITE(gen);
+    if (f->gen_clean && !hdr[HDR_FRAMEOBJ] && !vm_tracing) {
+        /* It only ran its YIELD_FROM again (which popped the value sent in):
+         * locals, value stack, ip, blocks and exception state are what its
+         * generator saved when it last suspended here; the collector keeps
+         * both copies' references current. */
+        vm_ts.roots[ROOT_HANDLED_EXC] = hdr[HDR_PREV_EXC];
+        g->state = GEN_SUSPENDED;
+        vm_ts.py_depth--;
+        vm_ts.frame = f->back;
+        vm_tx_frame_popped(f->back, f->localsplus);
+        return;
+    }
     /* The header slots never change after creation but for the frame
      * object: save localsplus, it and the value stack. */
     int nlp = (int)(hdr - f->localsplus);
