@@ -2059,6 +2059,13 @@ call_c_profiled: {
             if (rc_ < 0)
                 goto error;
         }
+        if (unlikely(f->nblocks > 0)) {
+            *sp = yv;   /* a root while the block stack's room is made */
+            int rc_ = gen_reserve_blocks(f);
+            yv = *sp;
+            if (rc_ < 0)
+                goto error;
+        }
         gen_suspend_frame(f, sp);
         switch (f->kind) {
         case FR_GEN_FORITER:

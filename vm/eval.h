@@ -88,7 +88,9 @@ VM_STRUCT(GenObj) {
     Obj code;
     Obj name, qualname;
     Obj exc_state;           /* handled exception saved across a yield inside an except block */
-    Obj frame_obj;           /* FrameObj for gi_frame, made on demand */
+    Obj blocks;              /* RawObj of FRAME_MAX_BLOCKS Blocks: the saved block stack, made when it
+                                first suspends inside a try or with block (most never do: kept out of
+                                line, a generator is 160 bytes smaller for the nursery) */
     Obj ag_finalizer;        /* async generators: the finalizer hook when first iterated (called with
                                 the generator when it is collected started and unfinished) */
     /* ---- not references ---- */
@@ -97,7 +99,6 @@ VM_STRUCT(GenObj) {
     int64_t ip;              /* resume instruction index */
     int64_t sp;              /* value-stack depth */
     int64_t nblocks;
-    Block blocks[FRAME_MAX_BLOCKS];
     Obj slots[];
 };
 #define GEN(v) ((GenObj *)vm_rd(v))
@@ -271,6 +272,14 @@ int call_init_cells(Obj func, CodeObj *co, Obj *lp);
 Obj gen_create(Obj func, CodeObj *co, Obj *lp);         /* from a bound frame region */
 Frame *gen_push_frame(Obj gen, Obj sent, bool push_sent); /* NULL on error (recursion) */
 void gen_suspend_frame(Frame *f, Obj *sp);              /* save the running frame; pops it */
+/* Before gen_suspend_frame of a frame inside blocks: 0, or -1 (MemoryError);
+ * may collect (the frame's slots are roots). */
+int gen_alloc_blocks(Obj gen);
+static inline int gen_reserve_blocks(Frame *f)
+{
+    Obj gen = FRAME_HDR(f)[HDR_GEN];
+    return unlikely(f->nblocks > 0) && !GEN(gen)->blocks ? gen_alloc_blocks(gen) : 0;
+}
 void gen_finish_frame(Frame *f);                        /* generator returned or raised; pops it */
 void gen_init_type(void);
 /* The collector found it unreachable (slot[0], registered GEN_F_FINALIZABLE):
