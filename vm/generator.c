@@ -197,6 +197,13 @@ void gen_finish_frame(Frame *f)
     Obj gen = hdr[HDR_GEN];
     GenObj *g = GEN(gen);
     VM_WRITE(gen);
+    if (unlikely(g->flags & GEN_F_FINALIZABLE) && tm_unregister_last_finalizer((object_t *)gen)) {
+        /* finished: nothing left to finalize (an async generator is
+         * registered at its first iteration, and one that ends before
+         * anything else registers, as the leaves of a recursion do, need
+         * not outlive the next minor collection) */
+        g->flags &= ~GEN_F_FINALIZABLE;
+    }
     g->state = GEN_FINISHED;
     g->exc_state = NULL;
     g->blocks = NULL;

@@ -1,5 +1,6 @@
 # Generator/coroutine resumption micro-benchmarks (issue 23): each case
 # prints its CPU time. Usage: gen_micro.py [scale] [case,...]
+import asyncio
 import sys
 import time
 
@@ -139,8 +140,6 @@ def case_coroutine(n):
 
 
 def case_async_gen(n):
-    import asyncio
-
     async def agen(k):
         for i in range(k):
             yield i
@@ -150,6 +149,37 @@ def case_async_gen(n):
         async for x in agen(n):
             t += x
         return t
+
+    return asyncio.run(main())
+
+
+class ATree(Tree):
+    async def __aiter__(self):
+        if self.left:
+            async for i in self.left:
+                yield i
+        yield self.value
+        if self.right:
+            async for i in self.right:
+                yield i
+
+
+def atree(r):
+    if not r:
+        return None
+    i = len(r) // 2
+    return ATree(atree(r[:i]), r[i], atree(r[i + 1:]))
+
+
+def case_async_tree(n):
+    t = atree(range(5000))
+
+    async def main():
+        s = 0
+        for _ in range(max(1, n // 20000)):
+            async for x in t:
+                s += x
+        return s
 
     return asyncio.run(main())
 
