@@ -2139,7 +2139,16 @@ call_c_profiled: {
          * slot drops the StopIteration, whose value is the result here. */
         Obj r;
         unaryfunc next = TYPE(recv)->tp_iternext;
-        if (!IS_NONE(v))
+        if (coro_is_asend(recv)) {
+            Obj done = NULL;
+            r = coro_asend_step(recv, v, &done);
+            if (!r && done) {
+                sp--;
+                sp[-1] = done;
+                f->gen_clean = 0;
+                DISPATCH();
+            }
+        } else if (!IS_NONE(v))
             r = vm_call_method(recv, "send", sp - 1, 1);
         else if (TID(recv) == TID_INSTANCE)
             r = vm_call_method(recv, "__next__", NULL, 0);

@@ -316,6 +316,11 @@ Obj coro_get_awaitable(Obj v, int where);
 Obj coro_get_aiter(Obj v);              /* GET_AITER */
 Obj coro_get_anext(Obj aiter);          /* GET_ANEXT: the awaitable of __anext__() */
 Obj asyncgen_wrap_value(Obj v);         /* ASYNC_GEN_WRAP */
+/* YIELD_FROM on an asend awaitable (`await agen.__anext__()`, async for):
+ * its send(arg), except that when it ends with the async generator's
+ * yielded value, NULL is returned with *value set and no StopIteration made. */
+bool coro_is_asend(Obj v);
+Obj coro_asend_step(Obj o, Obj arg, Obj *value);
 
 /* traceback.c */
 void traceback_prepend(Obj exc, Obj code, Obj globals /* NULL: unknown */, int lineno, int64_t lasti);
