@@ -445,7 +445,15 @@ static const MethodDef anext_methods[] = {
  * wrapped value is the generator's `yield` (StopIteration(value) ends this
  * awaitable); another value passes through (an inner await's); an error
  * ends the generator's run. */
+static Obj ag_unwrap_to(Obj gen, Obj result, Obj *value);
 static Obj ag_unwrap(Obj gen, Obj result)
+{
+    return ag_unwrap_to(gen, result, NULL);
+}
+
+/* value non-NULL: a wrapped value is stored there (NULL returned, no
+ * exception) instead of raised as StopIteration(value). */
+static Obj ag_unwrap_to(Obj gen, Obj result, Obj *value)
 {
     if (!result) {
         Obj *r = vm_roots(1);
@@ -461,7 +469,10 @@ static Obj ag_unwrap(Obj gen, Obj result)
     if (is_wrapped(result)) {
         Obj *r = vm_roots(1);
         r[0] = gen;
-        set_stop_value(ITER(result)->a);
+        if (value)
+            *value = ITER(result)->a;   /* ag_set_flag does not allocate */
+        else
+            set_stop_value(ITER(result)->a);
         ag_set_flag(r[0], AG_RUNNING_ASYNC, false);
         vm_unroots(r);
         return NULL;
@@ -469,7 +480,24 @@ static Obj ag_unwrap(Obj gen, Obj result)
     return result;
 }
 
+static Obj asend_run(Obj o, Obj arg, Obj *value);
 static Obj asend_send(Obj o, Obj arg)
+{
+    return asend_run(o, arg, NULL);
+}
+
+bool coro_is_asend(Obj v)
+{
+    return TYPE(v) == T_asend;
+}
+
+Obj coro_asend_step(Obj o, Obj arg, Obj *value)
+{
+    *value = NULL;
+    return asend_run(o, arg, value);
+}
+
+static Obj asend_run(Obj o, Obj arg, Obj *value)
 {
     if (ITER(o)->i == AW_CLOSED) {
         err_set(E_RuntimeError, "cannot reuse already awaited __anext__()/asend()");
@@ -490,7 +518,7 @@ static Obj asend_send(Obj o, Obj arg)
     }
     ag_set_flag(ITER(r[0])->a, AG_RUNNING_ASYNC, true);
     res = gen_send(ITER(r[0])->a, r[1]);
-    res = ag_unwrap(ITER(r[0])->a, res);
+    res = ag_unwrap_to(ITER(r[0])->a, res, value);
     if (!res)
         aw_set_state(r[0], AW_CLOSED);
 done:

@@ -2059,6 +2059,13 @@ call_c_profiled: {
             if (rc_ < 0)
                 goto error;
         }
+        if (unlikely(f->nblocks > 0)) {
+            *sp = yv;   /* a root while the block stack's room is made */
+            int rc_ = gen_reserve_blocks(f);
+            yv = *sp;
+            if (rc_ < 0)
+                goto error;
+        }
         gen_suspend_frame(f, sp);
         switch (f->kind) {
         case FR_GEN_FORITER:
@@ -2106,6 +2113,7 @@ call_c_profiled: {
                 }
                 sp--;
                 sp[-1] = g_None;
+                f->gen_clean = 0;
                 DISPATCH();
             }
             if (st == GEN_RUNNING) {
@@ -2131,7 +2139,16 @@ call_c_profiled: {
          * slot drops the StopIteration, whose value is the result here. */
         Obj r;
         unaryfunc next = TYPE(recv)->tp_iternext;
-        if (!IS_NONE(v))
+        if (coro_is_asend(recv)) {
+            Obj done = NULL;
+            r = coro_asend_step(recv, v, &done);
+            if (!r && done) {
+                sp--;
+                sp[-1] = done;
+                f->gen_clean = 0;
+                DISPATCH();
+            }
+        } else if (!IS_NONE(v))
             r = vm_call_method(recv, "send", sp - 1, 1);
         else if (TID(recv) == TID_INSTANCE)
             r = vm_call_method(recv, "__next__", NULL, 0);
@@ -2156,6 +2173,7 @@ call_c_profiled: {
         }
         sp--;
         sp[-1] = value;
+        f->gen_clean = 0;
         DISPATCH();
     }
 
@@ -3021,6 +3039,7 @@ return_other: {
         case FR_GEN_YIELDFROM:
             gen_finish_frame(f);
             RESUME_FRAME(f->back);
+            f->gen_clean = 0;            /* it runs on past its YIELD_FROM */
             sp[-1] = v;                  /* replaces the receiver */
             DISPATCH();
         case FR_INIT:
@@ -3042,6 +3061,7 @@ return_other: {
     }
 
 error: {
+        f->gen_clean = 0;   /* a handler may run on in this frame */
         Obj exc = err_occurred();
         if (unlikely(!exc)) {
             err_set(E_SystemError, "error return without exception set");
@@ -3109,6 +3129,7 @@ unwind:
         gen_finish_frame(f);
         gen_convert_stop_exc(gtid);
         f = f->back;
+        f->gen_clean = 0;
         break;
     }
     default: {

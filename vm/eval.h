@@ -68,6 +68,8 @@ typedef struct Frame {
     uint8_t kind;                   /* FR_* */
     uint8_t status;                 /* entry frames: RUN_* */
     uint8_t traced;                 /* tracing: the call event of this activation is past */
+    uint8_t gen_clean;              /* generator frames: resumed at its YIELD_FROM and has run nothing else
+                                       since, so its slots still equal the GenObj's copy (generator.c) */
     int32_t trace_last;             /* tracing: index of the last instruction seen (-1: none) */
     Block blocks[FRAME_MAX_BLOCKS];
 } Frame;
@@ -86,7 +88,9 @@ VM_STRUCT(GenObj) {
     Obj code;
     Obj name, qualname;
     Obj exc_state;           /* handled exception saved across a yield inside an except block */
-    Obj frame_obj;           /* FrameObj for gi_frame, made on demand */
+    Obj blocks;              /* RawObj of FRAME_MAX_BLOCKS Blocks: the saved block stack, made when it
+                                first suspends inside a try or with block (most never do: kept out of
+                                line, a generator is 160 bytes smaller for the nursery) */
     Obj ag_finalizer;        /* async generators: the finalizer hook when first iterated (called with
                                 the generator when it is collected started and unfinished) */
     /* ---- not references ---- */
@@ -95,7 +99,6 @@ VM_STRUCT(GenObj) {
     int64_t ip;              /* resume instruction index */
     int64_t sp;              /* value-stack depth */
     int64_t nblocks;
-    Block blocks[FRAME_MAX_BLOCKS];
     Obj slots[];
 };
 #define GEN(v) ((GenObj *)vm_rd(v))
@@ -249,6 +252,7 @@ static inline void frame_link(Frame *nf, CodeObj *co, const uint32_t __seg_gs *i
     nf->nblocks = 0;
     nf->kind = (uint8_t)kind;
     nf->traced = 0;
+    nf->gen_clean = 0;
     nf->trace_last = -1;
     vm_ts.frame = nf;
     vm_ts.py_depth++;
@@ -268,6 +272,14 @@ int call_init_cells(Obj func, CodeObj *co, Obj *lp);
 Obj gen_create(Obj func, CodeObj *co, Obj *lp);         /* from a bound frame region */
 Frame *gen_push_frame(Obj gen, Obj sent, bool push_sent); /* NULL on error (recursion) */
 void gen_suspend_frame(Frame *f, Obj *sp);              /* save the running frame; pops it */
+/* Before gen_suspend_frame of a frame inside blocks: 0, or -1 (MemoryError);
+ * may collect (the frame's slots are roots). */
+int gen_alloc_blocks(Obj gen);
+static inline int gen_reserve_blocks(Frame *f)
+{
+    Obj gen = FRAME_HDR(f)[HDR_GEN];
+    return unlikely(f->nblocks > 0) && !GEN(gen)->blocks ? gen_alloc_blocks(gen) : 0;
+}
 void gen_finish_frame(Frame *f);                        /* generator returned or raised; pops it */
 void gen_init_type(void);
 /* The collector found it unreachable (slot[0], registered GEN_F_FINALIZABLE):
@@ -304,6 +316,11 @@ Obj coro_get_awaitable(Obj v, int where);
 Obj coro_get_aiter(Obj v);              /* GET_AITER */
 Obj coro_get_anext(Obj aiter);          /* GET_ANEXT: the awaitable of __anext__() */
 Obj asyncgen_wrap_value(Obj v);         /* ASYNC_GEN_WRAP */
+/* YIELD_FROM on an asend awaitable (`await agen.__anext__()`, async for):
+ * its send(arg), except that when it ends with the async generator's
+ * yielded value, NULL is returned with *value set and no StopIteration made. */
+bool coro_is_asend(Obj v);
+Obj coro_asend_step(Obj o, Obj arg, Obj *value);
 
 /* traceback.c */
 void traceback_prepend(Obj exc, Obj code, Obj globals /* NULL: unknown */, int lineno, int64_t lasti);

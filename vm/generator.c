@@ -5,6 +5,7 @@
  * YIELD_FROM resume generators inside the loop without C recursion; the C
  * entry points here (send, throw, close, next) run a new loop level. */
 #include "eval.h"
+#include "objects/containers.h"
 
 #include <stddef.h>
 #include <string.h>
@@ -22,7 +23,7 @@ void eval_fill_layouts(tm_type *gl, tm_type *fl)
     gl->item_size = sizeof(Obj);
     gl->length_offset = offsetof(struct GenObj_, nslots);
     gl->ref_words = GEN_REF_WORD(code) | GEN_REF_WORD(name) | GEN_REF_WORD(qualname) |
-                    GEN_REF_WORD(exc_state) | GEN_REF_WORD(frame_obj) | GEN_REF_WORD(ag_finalizer);
+                    GEN_REF_WORD(exc_state) | GEN_REF_WORD(blocks) | GEN_REF_WORD(ag_finalizer);
     gl->items_are_refs = true;
 
     memset(fl, 0, sizeof *fl);
@@ -55,6 +56,7 @@ Obj gen_create(Obj func, CodeObj *co, Obj *lp)
     g->nblocks = 0;
     g->flags = 0;
     g->ag_finalizer = NULL;
+    g->blocks = NULL;
     if (tid == TID_COROUTINE) {
         /* never awaited: warned about when collected */
         g->flags = GEN_F_FINALIZABLE;
@@ -104,9 +106,16 @@ Frame *gen_push_frame(Obj gen, Obj sent, bool push_sent)
     g->state = GEN_RUNNING;
     frame_link(nf, co, co->code + g->ip, lp, end, FR_GEN_ENTRY);
     nf->sp += g->sp + (push_sent ? 1 : 0);
+    /* A delegating generator of a yield-from chain, resumed to pass a value
+     * on: if its delegate yields again before it runs anything else, its
+     * suspension need not copy its slots back (gen_suspend_frame). */
+    nf->gen_clean = push_sent && !vm_tracing && INSTR_OP(co->code[g->ip]) == OP_YIELD_FROM;
     nf->nblocks = (int16_t)g->nblocks;
-    for (int i = 0; i < g->nblocks; i++)
-        nf->blocks[i] = g->blocks[i];
+    if (unlikely(g->nblocks > 0)) {
+        tm_compiler_barrier();
+        memcpy(nf->blocks, VM_LINEAR(RAW(g->blocks)->data), (size_t)g->nblocks * sizeof(Block));
+        tm_compiler_barrier();
+    }
     return nf;
 }
 
@@ -118,6 +127,18 @@ void gen_suspend_frame(Frame *f, Obj *sp)
     Obj gen = hdr[HDR_GEN];
     GenObj *g = GEN(gen);
     VM_WRITE(gen);
+    if (f->gen_clean && !hdr[HDR_FRAMEOBJ] && !vm_tracing) {
+        /* It only ran its YIELD_FROM again (which popped the value sent in):
+         * locals, value stack, ip, blocks and exception state are what its
+         * generator saved when it last suspended here; the collector keeps
+         * both copies' references current. */
+        vm_ts.roots[ROOT_HANDLED_EXC] = hdr[HDR_PREV_EXC];
+        g->state = GEN_SUSPENDED;
+        vm_ts.py_depth--;
+        vm_ts.frame = f->back;
+        vm_tx_frame_popped(f->back, f->localsplus);
+        return;
+    }
     /* The header slots never change after creation but for the frame
      * object: save localsplus, it and the value stack. */
     int nlp = (int)(hdr - f->localsplus);
@@ -138,10 +159,14 @@ void gen_suspend_frame(Frame *f, Obj *sp)
         tm_register_finalizer((object_t *)gen);
     }
     bool in_handler = false;
-    for (int i = 0; i < f->nblocks; i++) {
-        g->blocks[i] = f->blocks[i];
-        if (f->blocks[i].type == BLK_EXCEPT_HANDLER)
-            in_handler = true;
+    if (f->nblocks > 0) {
+        VM_WRITE(g->blocks);   /* made by gen_reserve_blocks */
+        tm_compiler_barrier();
+        memcpy(VM_LINEAR(RAW(g->blocks)->data), f->blocks, (size_t)f->nblocks * sizeof(Block));
+        tm_compiler_barrier();
+        for (int i = 0; i < f->nblocks; i++)
+            if (f->blocks[i].type == BLK_EXCEPT_HANDLER)
+                in_handler = true;
     }
     g->exc_state = in_handler ? vm_ts.roots[ROOT_HANDLED_EXC] : NULL;
     vm_ts.roots[ROOT_HANDLED_EXC] = hdr[HDR_PREV_EXC];
@@ -149,6 +174,19 @@ void gen_suspend_frame(Frame *f, Obj *sp)
     vm_ts.py_depth--;
     vm_ts.frame = f->back;
     vm_tx_frame_popped(f->back, f->localsplus);
+}
+
+int gen_alloc_blocks(Obj gen)
+{
+    Obj *r = vm_roots(1);
+    r[0] = gen;
+    Obj raw = raw_new(FRAME_MAX_BLOCKS * sizeof(Block));
+    if (raw) {
+        VM_WRITE(r[0]);
+        GEN(r[0])->blocks = raw;
+    }
+    vm_unroots(r);
+    return raw ? 0 : -1;
 }
 
 void gen_finish_frame(Frame *f)
@@ -159,8 +197,16 @@ void gen_finish_frame(Frame *f)
     Obj gen = hdr[HDR_GEN];
     GenObj *g = GEN(gen);
     VM_WRITE(gen);
+    if (unlikely(g->flags & GEN_F_FINALIZABLE) && tm_unregister_last_finalizer((object_t *)gen)) {
+        /* finished: nothing left to finalize (an async generator is
+         * registered at its first iteration, and one that ends before
+         * anything else registers, as the leaves of a recursion do, need
+         * not outlive the next minor collection) */
+        g->flags &= ~GEN_F_FINALIZABLE;
+    }
     g->state = GEN_FINISHED;
     g->exc_state = NULL;
+    g->blocks = NULL;
     g->nblocks = 0;
     g->sp = 0;
     for (int64_t i = 0; i < g->nslots; i++)
