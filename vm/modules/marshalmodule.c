@@ -666,6 +666,20 @@ static bool is_str_tuple(Obj t)
     return true;
 }
 
+/* The strs of a tuple of names interned in place (the compiler interns them;
+ * data written at version < 3 has them plain): 0 or -1. */
+static int intern_items(Obj *tp)
+{
+    for (int64_t i = 0; i < TUPLE_LEN(*tp); i++) {
+        Obj v = str_intern(TUPLE_ITEMS(*tp)[i]);
+        if (!v)
+            return -1;
+        VM_WRITE(*tp);
+        TUPLE_ITEMS(*tp)[i] = v;
+    }
+    return 0;
+}
+
 /* A TYPE_TMPY_CODE record (see w_code). The counts are checked against
  * each other and the tables so that the eval loop's indexing of locals,
  * cells and line tables stays in bounds; the instruction words are taken
@@ -730,6 +744,8 @@ static Obj r_code(Reader *rd)
         bad_data("bad code object");
         goto out;
     }
+    if (intern_items(&r[C_NAMES]) < 0 || intern_items(&r[C_LOCALSPLUS]) < 0 || !(r[C_NAME] = str_intern(r[C_NAME])))
+        goto out;
     if (!(r[C_CACHE] = raw_new(ncaches * CACHE_ENTRY_SIZE)))
         goto out;
     /* nothing below allocates */
