@@ -1,16 +1,11 @@
-"""The ecosystem: a venv made by `BUILD -m venv --without-pip DIR`, pip
-installed into it from Debian's wheel (/usr/share/python-wheels,
-python3-pip-whl; skipped without it) by pip itself run from that wheel
-(PYTHONPATH=the wheel, `-m pip`); then the venv's pip
-reports its version, installs a pure-Python wheel made here from a local
-directory (no network), the venv's python imports it, and pip lists it.
-
-Every install passes --no-compile: pip byte-compiles with compileall, which
-raises NotImplementedError when sys.implementation.cache_tag is None (tmpy
-has no bytecode cache). For the same reason `BUILD -m venv DIR` with pip
-fails: ensurepip runs pip without --no-compile and drops every PIP_*
-variable, and `pip uninstall` fails (it lists each file's cache_from_source)
-(docs/PYTHON.md). Under 60 s for both builds."""
+"""The ecosystem: a venv made by `BUILD -m venv DIR` (ensurepip installs pip
+from Debian's wheels, /usr/share/python-wheels, python3-pip-whl; skipped
+without them); then the venv's pip reports its version, installs a
+pure-Python wheel made here from a local directory (no network), byte-compiled
+(__pycache__/NAME.tmpy-311.pyc: tmpy's marshal of its code objects), the
+venv's python imports it, pip lists it and uninstalls it (.pyc included).
+Also a venv made `--without-pip` with pip installed by pip run from its wheel
+(PYTHONPATH=the wheel, `-m pip`). Under 60 s for both builds."""
 import base64
 import glob
 import hashlib
@@ -52,6 +47,13 @@ def run(args, env, timeout=120):
     return p.stdout
 
 
+def pip_env():
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PIP_", "PYTHON"))}
+    env.update(PIP_NO_INDEX="1", PIP_DISABLE_PIP_VERSION_CHECK="1", PIP_NO_CACHE_DIR="1",
+               PIP_ROOT_USER_ACTION="ignore")
+    return env
+
+
 @pytest.mark.skipif(not WHEELS, reason="no pip wheel in /usr/share/python-wheels (python3-pip-whl)")
 @pytest.mark.parametrize("build", ["tmpy-gil", "tmpy"])
 def test_venv_pip_install_offline(build, tmp_path):
@@ -59,25 +61,45 @@ def test_venv_pip_install_offline(build, tmp_path):
     wheels = tmp_path / "wheels"
     wheels.mkdir()
     make_wheel(wheels)
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PIP_", "PYTHON"))}
-    env.update(PIP_NO_INDEX="1", PIP_DISABLE_PIP_VERSION_CHECK="1", PIP_NO_CACHE_DIR="1",
-               PIP_ROOT_USER_ACTION="ignore")
+    env = pip_env()
     venv = tmp_path / "venv"
-    run([str(exe), "-m", "venv", "--without-pip", str(venv)], env)
+    run([str(exe), "-m", "venv", str(venv)], env)
+    py = str(venv / "bin" / "python")
+    out = run([py, "-m", "pip", "--version"], env)
+    assert out.startswith("pip ") and str(venv) in out, out
+    out = run([py, "-m", "pip", "install", "--find-links", str(wheels), "tmpy-demo"], env)
+    assert "Successfully installed tmpy-demo-1.0" in out, out
+    site = glob.glob(str(venv / "lib" / "python3.*" / "site-packages"))[0]
+    pyc = os.path.join(site, "tmpy_demo", "__pycache__", "__init__.tmpy-311.pyc")
+    assert os.path.exists(pyc), os.listdir(os.path.join(site, "tmpy_demo"))
+    out = run([py, "-c", "import sys, tmpy_demo; print(tmpy_demo.X, sys.prefix == sys.argv[1], "
+                         "tmpy_demo.__file__.startswith(sys.argv[1]), tmpy_demo.__cached__ == sys.argv[2])",
+               str(venv), pyc], env)
+    assert out == "42 True True True\n", out
+    # the .pyc pip wrote is tmpy's: importlib's loader runs it
+    out = run([py, "-c", "import importlib.util as u, sys; s = u.spec_from_file_location('d', sys.argv[1]); "
+                         "m = u.module_from_spec(s); s.loader.exec_module(m); print(m.X)",
+               os.path.join(site, "tmpy_demo", "__init__.py")], env)
+    assert out == "42\n", out
+    out = run([py, "-m", "pip", "list"], env)
+    assert "tmpy-demo" in out and "pip" in out, out
+    out = run([py, "-m", "pip", "uninstall", "-y", "tmpy-demo"], env)
+    assert "Successfully uninstalled tmpy-demo-1.0" in out, out
+    assert not os.path.exists(os.path.join(site, "tmpy_demo")), os.listdir(site)
+
+
+@pytest.mark.skipif(not WHEELS, reason="no pip wheel in /usr/share/python-wheels (python3-pip-whl)")
+def test_venv_without_pip_then_pip_from_its_wheel(tmp_path):
+    env = pip_env()
+    venv = tmp_path / "venv"
+    run([str(BUILD / "tmpy-gil"), "-m", "venv", "--without-pip", str(venv)], env)
     py = str(venv / "bin" / "python")
     wheel = WHEELS[0]
-    out = run([py, "-m", "pip", "install", "--no-compile", "--find-links", os.path.dirname(wheel), "pip"],
+    out = run([py, "-m", "pip", "install", "--find-links", os.path.dirname(wheel), "pip"],
               dict(env, PYTHONPATH=wheel))
     assert "Successfully installed pip-" in out, out
     out = run([py, "-m", "pip", "--version"], env)
     assert out.startswith("pip ") and str(venv) in out, out
-    out = run([py, "-m", "pip", "install", "--no-compile", "--find-links", str(wheels), "tmpy-demo"], env)
-    assert "Successfully installed tmpy-demo-1.0" in out, out
-    out = run([py, "-c", "import sys, tmpy_demo; print(tmpy_demo.X, sys.prefix == sys.argv[1], "
-                         "tmpy_demo.__file__.startswith(sys.argv[1]))", str(venv)], env)
-    assert out == "42 True True\n", out
-    out = run([py, "-m", "pip", "list"], env)
-    assert "tmpy-demo" in out and "pip" in out, out
 
 
 @pytest.mark.parametrize("build", ["tmpy-gil", "tmpy"])

@@ -222,6 +222,12 @@ Obj eval_call_function(Obj func, Obj *args, size_t nargs, Obj kwnames);
 /* Line of the instruction a frame is at. */
 int eval_frame_lineno(Frame *f);
 int code_line_at(CodeObj *co, int64_t word_index);
+/* A fingerprint of the instruction set (the opcode names in order, the inline
+ * cache size, the layout of marshal's code records): marshal refuses code
+ * written by a tmpy whose bytecode differs, and tmpy's .pyc magic number
+ * (importhooks.c) is made from it, so such a .pyc is recompiled, not run. */
+#define CODE_RECORD_FORMAT 1   /* marshal's code record layout: bump when CodeObj changes */
+uint32_t code_bytecode_fingerprint(void);
 /* Name of the localsplus slot i of code. */
 static inline Obj code_localname(CodeObj *co, int i) { return TUPLE_ITEMS(co->localsplus)[i]; }
 static inline int code_nlocalsplus(CodeObj *co) { return co->nlocals + co->ncellvars + co->nfreevars; }

@@ -618,6 +618,19 @@ done:
     return res;
 }
 
+uint32_t code_bytecode_fingerprint(void)
+{
+    static const char names[] =
+#define OP_NAME_TEXT(name) #name "\0"
+        OP_LIST(OP_NAME_TEXT)
+#undef OP_NAME_TEXT
+        ;
+    uint32_t h = 2166136261u ^ CACHE_ENTRY_SIZE ^ CODE_RECORD_FORMAT << 8;
+    for (size_t i = 0; i < sizeof names; i++)
+        h = (h ^ (unsigned char)names[i]) * 16777619u;
+    return h;
+}
+
 static Obj int_or_none(int v, int none_below) { return v < none_below ? g_None : MAKE_SMALLINT(v); }
 
 /* co_positions(): (line, end_line, col, end_col) of each instruction word

@@ -291,6 +291,39 @@ static Obj run_source_file(Obj mod, Obj path)
     return res;
 }
 
+/* __cached__ of a module from DIR/NAME.py: DIR/__pycache__/NAME.tmpy-311.pyc, what
+ * importlib.util.cache_from_source gives (sys.implementation.cache_tag); None for
+ * another file name. tmpy reads no .pyc here (it compiles the source). */
+static Obj cached_path(Obj file)
+{
+    const char *p = str_cstr(file);
+    size_t n = (size_t)STR(file)->nbytes;
+    if (n < 3 || memcmp(p + n - 3, ".py", 3) != 0 || memchr(p, 0, n))
+        return g_None;
+    size_t dirlen = n;
+    while (dirlen > 0 && p[dirlen - 1] != '/')
+        dirlen--;
+    const char *mid = "__pycache__/", *tail = ".tmpy-311.pyc";
+    size_t len = dirlen + strlen(mid) + (n - 3 - dirlen) + strlen(tail);
+    char *buf = malloc(len + 1);
+    if (!buf)
+        return err_nomemory();
+    snprintf(buf, len + 1, "%.*s%s%.*s%s", (int)dirlen, p, mid, (int)(n - 3 - dirlen), p + dirlen, tail);
+    Obj res = str_new(buf, len);
+    free(buf);
+    return res;
+}
+
+static int module_add_cached(Obj mod, Obj file)
+{
+    Obj *r = vm_roots(2);
+    r[0] = mod;
+    r[1] = cached_path(file);
+    int rc = r[1] ? module_add(r[0], "__cached__", r[1]) : -1;
+    vm_unroots(r);
+    return rc;
+}
+
 static int set_module_attrs(Obj mod, Obj fullname, Obj file, Obj package, Obj path_list)
 {
     Obj *r = vm_roots(5);
@@ -302,6 +335,7 @@ static int set_module_attrs(Obj mod, Obj fullname, Obj file, Obj package, Obj pa
     int rc = -1;
     if (module_add(r[0], "__name__", r[1]) < 0 ||
         (r[2] && module_add(r[0], "__file__", r[2]) < 0) ||
+        (r[2] && IS_STR(r[2]) && module_add_cached(r[0], r[2]) < 0) ||
         module_add(r[0], "__package__", r[3]) < 0 ||
         (r[4] && module_add(r[0], "__path__", r[4]) < 0) ||
         module_add(r[0], "__spec__", g_None) < 0 ||

@@ -343,6 +343,17 @@ static Obj load_bootstrap(void)
     if (!(r[3] = vm_getattr_cstr(r[1], "_set_bootstrap_module")) || !vm_call1(r[3], r[0]) ||
         vm_setattr(r[0], vm_intern_cached("_bootstrap_external"), r[1]) < 0)
         goto fail;
+    /* tmpy's .pyc magic (before importlib.util copies it): made from the instruction set,
+     * above CPython's numbers (3.11: 3495), so neither reads the other's and a rebuilt
+     * tmpy with other bytecode recompiles (cache_tag "tmpy-311" keeps the files apart too) */
+    {
+        uint32_t magic = 20000 + code_bytecode_fingerprint() % 10000;
+        char b[4] = {(char)(magic & 0xff), (char)(magic >> 8), '\r', '\n'};
+        if (!(r[3] = bytes_new(b, 4)) || vm_setattr(r[1], vm_intern_cached("MAGIC_NUMBER"), r[3]) < 0 ||
+            !(r[3] = int_from_i64((int64_t)magic | (int64_t)'\r' << 16 | (int64_t)'\n' << 24)) ||
+            vm_setattr(r[1], vm_intern_cached("_RAW_MAGIC_NUMBER"), r[3]) < 0)
+            goto fail;
+    }
     /* FileFinder.path_hook(*_get_supported_file_loaders()) */
     if (!(r[3] = vm_getattr_cstr(r[1], "_get_supported_file_loaders")) || !(r[3] = vm_call0(r[3])))
         goto fail;

@@ -3,7 +3,8 @@
 # (a corrupt container size once made loads fill gigabytes).
 import random, marshal, zlib, binascii, array, unicodedata, sys
 rnd = random.Random(int(sys.argv[1]) if len(sys.argv) > 1 else 1)
-good = [marshal.dumps(v) for v in [(1, 'a', [2.5, None], {'k': b'x'}, frozenset({3})), 2**100, 'é' * 3, [[1], [2]]]]
+good = [marshal.dumps(v) for v in [(1, 'a', [2.5, None], {'k': b'x'}, frozenset({3})), 2**100, 'é' * 3, [[1], [2]],
+                                   compile('def f(a, *b, c):\n    x = [a for a in b]\n    return lambda: x\n', 'c', 'exec')]]
 kinds = {}
 # CPython preallocates a corrupt container size (a list of 2**31 items takes
 # it minutes to free), so only tmpy runs the marshal part.

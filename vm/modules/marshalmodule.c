@@ -15,6 +15,7 @@
  * compiler interns those constants). The bytes then match CPython's for
  * constants; loads reads all of CPython's output. */
 #include "modules.h"
+#include "compiler/compile.h"
 #include "objects/containers.h"
 #include "objects/numbers.h"
 #include "objects/objects.h"
@@ -28,6 +29,8 @@
 #define MARSHAL_VERSION 4
 #define MAX_DEPTH 2000
 #define FLAG_REF 0x80
+#define TYPE_TMPY_CODE 'K'   /* not one of CPython's type codes */
+#define CODE_NSCALARS 11
 
 /* ---- writing ---- */
 
@@ -164,6 +167,46 @@ static int w_items(Writer *w, Obj *seqp, bool is_list)
     }
 }
 
+/* A code object, in tmpy's own layout (TYPE_TMPY_CODE): CPython's 'c'
+ * records hold CPython bytecode, which tmpy cannot run, so they stay
+ * "unknown type code" here. Scalars, the instruction words, the line and
+ * position tables, then the objects. */
+static int w_code(Writer *w, Obj *vp, int flag)
+{
+    CodeObj *co = (CodeObj *)*vp;   /* pinned: the pointer stays valid */
+    w_byte(w, TYPE_TMPY_CODE | flag);
+    w_long(w, (int32_t)code_bytecode_fingerprint());
+    int32_t scalars[] = {co->argcount, co->posonlyargcount, co->kwonlyargcount, co->nlocals, co->ncellvars,
+                         co->nfreevars, co->stacksize, co->flags, co->firstlineno, co->ncaches,
+                         co->cell2arg_count};
+    for (size_t i = 0; i < sizeof scalars / sizeof scalars[0]; i++)
+        w_long(w, scalars[i]);
+    for (int i = 0; i < 16; i++)
+        w_long(w, co->cell2arg[i]);
+    w_long(w, (int64_t)co->ninstr);
+    for (uint64_t i = 0; i < co->ninstr; i++)
+        w_long(w, (int64_t)co->code[i]);
+    Obj tables[2] = {co->lines, co->positions};
+    for (int t = 0; t < 2; t++) {
+        if (!tables[t]) {
+            w_byte(w, 0);
+            continue;
+        }
+        RawObj *raw = RAW(tables[t]);
+        w_byte(w, 1);
+        w_pstring(w, (const char *)VM_LINEAR(raw->data), raw->length);
+    }
+    /* w_object allocates: each field is read again from the pinned code */
+    for (int f = 0; f < 6; f++) {
+        co = (CodeObj *)*vp;
+        Obj v = f == 0 ? co->consts : f == 1 ? co->names : f == 2 ? co->localsplus
+              : f == 3 ? co->name : f == 4 ? co->qualname : co->filename;
+        if (w_object(w, v) < 0)
+            return -1;
+    }
+    return 0;
+}
+
 static int w_complex_object(Writer *w, Obj *vp, int flag)
 {
     Obj v = *vp;
@@ -266,6 +309,8 @@ static int w_complex_object(Writer *w, Obj *vp, int flag)
         vm_unroots(r);
         return rc;
     }
+    if (t == T_code)
+        return w_code(w, vp, flag);
     const char *p;
     int64_t n;
     if (bytes_like(v, &p, &n)) {   /* bytes, and any other buffer, as bytes */
@@ -578,6 +623,163 @@ static Obj r_sequence_items(Reader *rd, Obj *seqp, int64_t n, bool is_list)
     return *seqp;
 }
 
+/* A RawObj of a table written by w_code (a byte 0: none). */
+static int r_table(Reader *rd, Obj *out)
+{
+    const unsigned char *q = r_bytes(rd, 1);
+    if (!q)
+        return -1;
+    if (q[0] == 0) {
+        *out = NULL;
+        return 0;
+    }
+    int64_t n;
+    if (q[0] != 1) {
+        bad_data("bad code object table");
+        return -1;
+    }
+    if (r_long(rd, &n) < 0)
+        return -1;
+    if (n < 0 || n > (int64_t)vm_max_object_size()) {
+        bad_data("bytes object size out of range");
+        return -1;
+    }
+    if (!rd->file && n > rd->len - rd->pos) {   /* before allocating n bytes */
+        err_set(E_EOFError, "marshal data too short");
+        return -1;
+    }
+    if (!(*out = raw_new(n)))
+        return -1;
+    if (!(q = r_bytes(rd, n)))
+        return -1;
+    memcpy(VM_LINEAR(RAW(*out)->data), q, (size_t)n);
+    return 0;
+}
+
+static bool is_str_tuple(Obj t)
+{
+    if (TYPE(t) != T_tuple)
+        return false;
+    for (int64_t i = 0; i < TUPLE_LEN(t); i++)
+        if (TYPE(TUPLE_ITEMS(t)[i]) != T_str)
+            return false;
+    return true;
+}
+
+/* The strs of a tuple of names interned in place (the compiler interns them;
+ * data written at version < 3 has them plain): 0 or -1. */
+static int intern_items(Obj *tp)
+{
+    for (int64_t i = 0; i < TUPLE_LEN(*tp); i++) {
+        Obj v = str_intern(TUPLE_ITEMS(*tp)[i]);
+        if (!v)
+            return -1;
+        VM_WRITE(*tp);
+        TUPLE_ITEMS(*tp)[i] = v;
+    }
+    return 0;
+}
+
+/* A TYPE_TMPY_CODE record (see w_code). The counts are checked against
+ * each other and the tables so that the eval loop's indexing of locals,
+ * cells and line tables stays in bounds; the instruction words are taken
+ * as written (as CPython takes its bytecode). */
+static Obj r_code(Reader *rd)
+{
+    enum { C_LINES, C_POSITIONS, C_CONSTS, C_NAMES, C_LOCALSPLUS, C_NAME, C_QUALNAME, C_FILENAME, C_CACHE,
+           C_CODE, C_N };
+    int64_t fingerprint;
+    if (r_long(rd, &fingerprint) < 0)
+        return NULL;
+    if ((uint32_t)fingerprint != code_bytecode_fingerprint())
+        return bad_data("code object of another tmpy bytecode");
+    const unsigned char *q;
+    int64_t sc[CODE_NSCALARS], c2a[16], ninstr;
+    for (int i = 0; i < CODE_NSCALARS; i++)
+        if (r_long(rd, &sc[i]) < 0)
+            return NULL;
+    for (int i = 0; i < 16; i++)
+        if (r_long(rd, &c2a[i]) < 0)
+            return NULL;
+    if (r_long(rd, &ninstr) < 0)
+        return NULL;
+    int64_t argc = sc[0], posonly = sc[1], kwonly = sc[2], nlocals = sc[3], ncell = sc[4], nfree = sc[5];
+    int64_t ncaches = sc[9], nc2a = sc[10];
+    bool ok = ninstr >= 0 && argc >= 0 && posonly >= 0 && posonly <= argc && kwonly >= 0 && nlocals >= 0
+              && ncell >= 0 && nfree >= 0 && sc[6] >= 0 && ncaches >= 0 && ncaches <= ninstr && nc2a >= 0
+              && nc2a <= 16 && nc2a <= ncell && argc + kwonly + !!(sc[7] & CO_VARARGS)
+                                                   + !!(sc[7] & CO_VARKEYWORDS) <= nlocals;
+    for (int i = 0; ok && i < 16; i++)
+        ok = i < nc2a ? c2a[i] >= 0 && c2a[i] < nlocals : c2a[i] == -1;
+    if (!ok)
+        return bad_data("bad code object");
+    if (!rd->file && ninstr > (rd->len - rd->pos) / 4) {   /* before allocating the words */
+        err_set(E_EOFError, "marshal data too short");
+        return NULL;
+    }
+    Obj *r = vm_roots(C_N);
+    Obj res = NULL;
+    if (!(r[C_CODE] = code_new((int32_t)ninstr)))
+        goto out;
+    if (!(q = r_bytes(rd, 4 * ninstr)))
+        goto out;
+    CodeObj *co = (CodeObj *)r[C_CODE];
+    VM_WRITE(r[C_CODE]);
+    for (int64_t i = 0; i < ninstr; i++)
+        co->code[i] = (uint32_t)q[4 * i] | (uint32_t)q[4 * i + 1] << 8 | (uint32_t)q[4 * i + 2] << 16
+                      | (uint32_t)q[4 * i + 3] << 24;
+    if (r_table(rd, &r[C_LINES]) < 0 || r_table(rd, &r[C_POSITIONS]) < 0)
+        goto out;
+    for (int f = C_CONSTS; f <= C_FILENAME; f++) {
+        if (!(r[f] = r_object(rd))) {
+            if (!err_occurred())
+                bad_data("NULL object in marshal data for code");
+            goto out;
+        }
+    }
+    if (!r[C_LINES] || RAW(r[C_LINES])->length != 4 * ninstr || TYPE(r[C_CONSTS]) != T_tuple
+        || !is_str_tuple(r[C_NAMES]) || !is_str_tuple(r[C_LOCALSPLUS])
+        || TUPLE_LEN(r[C_LOCALSPLUS]) != nlocals + ncell + nfree || TYPE(r[C_NAME]) != T_str
+        || TYPE(r[C_QUALNAME]) != T_str || TYPE(r[C_FILENAME]) != T_str) {
+        bad_data("bad code object");
+        goto out;
+    }
+    if (intern_items(&r[C_NAMES]) < 0 || intern_items(&r[C_LOCALSPLUS]) < 0 || !(r[C_NAME] = str_intern(r[C_NAME])))
+        goto out;
+    if (!(r[C_CACHE] = raw_new(ncaches * CACHE_ENTRY_SIZE)))
+        goto out;
+    /* nothing below allocates */
+    co = (CodeObj *)r[C_CODE];
+    VM_WRITE(r[C_CODE]);
+    co->consts = r[C_CONSTS];
+    co->names = r[C_NAMES];
+    co->localsplus = r[C_LOCALSPLUS];
+    co->name = r[C_NAME];
+    co->qualname = r[C_QUALNAME];
+    co->filename = r[C_FILENAME];
+    co->lines = r[C_LINES];
+    co->positions = r[C_POSITIONS];
+    co->cache = r[C_CACHE];
+    co->argcount = (int32_t)argc;
+    co->posonlyargcount = (int32_t)posonly;
+    co->kwonlyargcount = (int32_t)kwonly;
+    co->nlocals = (int32_t)nlocals;
+    co->ncellvars = (int32_t)ncell;
+    co->nfreevars = (int32_t)nfree;
+    co->stacksize = (int32_t)sc[6];
+    co->flags = (int32_t)sc[7];
+    co->firstlineno = (int32_t)sc[8];
+    co->ncaches = (int32_t)ncaches;
+    co->reserved_ = 0;
+    co->cell2arg_count = (int32_t)nc2a;
+    for (int i = 0; i < 16; i++)
+        co->cell2arg[i] = (int16_t)c2a[i];
+    res = r[C_CODE];
+out:
+    vm_unroots(r);
+    return res;
+}
+
 static Obj r_object_inner(Reader *rd, int code, int flag)
 {
     Obj *r = vm_roots(3);
@@ -694,6 +896,11 @@ static Obj r_object_inner(Reader *rd, int code, int flag)
         }
         break;
     }
+    case TYPE_TMPY_CODE:
+        if (flag && (idx = r_ref_reserve(rd)) < 0)
+            break;
+        res = r_code(rd);
+        break;
     case 'r': {
         if (r_long(rd, &n) < 0)
             break;

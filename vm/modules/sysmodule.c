@@ -623,7 +623,7 @@ static Obj make_implementation(Obj version_info)
         goto out;
     /* the key is made (and pinned) before r[1] is read: it may move */
 #define NS_SET(name, expr) (r[2] = (expr), !r[2] ? -1 : ns_set(r, name))
-    if (NS_SET("name", str_from_cstr("tmpy")) < 0 || NS_SET("cache_tag", g_None) < 0 ||
+    if (NS_SET("name", str_from_cstr("tmpy")) < 0 || NS_SET("cache_tag", str_from_cstr("tmpy-311")) < 0 ||
         NS_SET("version", r[0]) < 0 || NS_SET("hexversion", MAKE_SMALLINT(0x030b07f0)) < 0 ||
         NS_SET("_multiarch", str_from_cstr("x86_64-linux-gnu")) < 0)
         goto out;
