@@ -181,6 +181,14 @@ bool bytes_like(Obj v, const char **p, int64_t *n)
         if (base)
             v = base, tid = TID_BYTEARRAY;
     }
+    unsigned char *mapped;
+    bool writable;
+    if (tid == TID_ITER && vm_hooks.mapped_buffer && vm_hooks.mapped_buffer(v, &mapped, n, &writable)) {
+        if (!mapped)   /* closed */
+            return false;
+        *p = (const char *)mapped;   /* outside the heap: stays put across allocations */
+        return true;
+    }
     if (tid != TID_BYTES && tid != TID_BYTEARRAY)
         return false;
     *p = (const char *)bdata(v, n);

@@ -291,6 +291,8 @@ bool memview_contiguous_data(Obj mv, const char **p, int64_t *n);
 /* memoryview.c: how many memoryviews not released over the bytearray in *bap
  * are still alive (a major collection finds them; *bap is re-read after). */
 int64_t memview_live_exports(Obj *bap);
+/* The census alone: how many views of *basep (any base, in a root slot) are alive and not released. */
+int64_t memview_live_views(Obj *basep);
 /* str.encode / bytes.decode (encoding, errors: C strings, NULL = defaults). */
 Obj str_encode(Obj s, const char *encoding, const char *errors);
 Obj bytes_decode(Obj b, const char *encoding, const char *errors);   /* b: bytes or bytearray */
