@@ -98,7 +98,17 @@ with memoryview(a) as av:
     av[:3] = b"abc"
     print(av.cast("I")[0] == struct.unpack("I", b"abc\x00")[0])
 print(a[:4], bytes(a)[:3])
+print(b"<" + a[:0] + b">", (b"x" + a)[:4], bytearray(b"y") + a[:2], int.from_bytes(a[:3], "big"))
+print(int.from_bytes(a, "little") == int.from_bytes(bytes(a), "little"), a[:3].decode(), str(a[:3], "ascii"))
+ba = bytearray(b"z")
+ba += a
+print(len(ba), ba[:4], b"-".join([a[:1], a]).count(b"-"), b"bc" in bytes(a))
 a.close()
+for f in (bytes, bytearray, memoryview, lambda x: b"" + x):
+    try:
+        f(a)
+    except (ValueError, TypeError) as e:
+        print(type(e).__name__, e)
 
 # multiprocessing.shared_memory over memoryview(mmap)
 from multiprocessing import shared_memory
