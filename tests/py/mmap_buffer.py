@@ -110,8 +110,31 @@ for f in (bytes, bytearray, memoryview, lambda x: b"" + x):
     except (ValueError, TypeError) as e:
         print(type(e).__name__, e)
 
+# struct.pack_into a map, a view of a map and other writable buffers
+import array
+ba = bytearray(8); struct.pack_into("<HI", ba, 1, 7, 9); print(ba)
+mv = memoryview(ba); struct.pack_into("<H", mv[2:], 0, 0x4142); print(ba)
+a = array.array("B", bytes(6)); struct.pack_into("2s", a, 4, b"ok"); print(a)
+m = mmap.mmap(-1, 8); struct.pack_into("<Q", m, 0, 2**40 + 5); print(m[:])
+v = memoryview(m); struct.Struct(">I").pack_into(v, 4, 1); print(m[:]); v.release()
+for tgt in (b"xxxx", memoryview(b"xxxx"), memoryview(ba)[::2], memoryview(ba).cast("H")):
+    try: struct.pack_into("<H", tgt, 0, 1); print("ok", bytes(tgt) if not isinstance(tgt, bytes) else tgt)
+    except (TypeError, struct.error) as e: print(type(e).__name__, e)
+try: struct.pack_into("<Q", memoryview(ba)[:4], 0, 1)
+except struct.error as e: print(e)
+
 # multiprocessing.shared_memory over memoryview(mmap)
 from multiprocessing import shared_memory
+
+sl = shared_memory.ShareableList([1, 2.5, "abc", b"xy", None, True])
+print(list(sl), sl[2], sl.format)
+sl[0] = 42
+sl[2] = "zz"
+other_sl = shared_memory.ShareableList(name=sl.shm.name)
+print(list(other_sl), other_sl.count(42), other_sl.index("zz"))
+other_sl.shm.close()
+sl.shm.close()
+sl.shm.unlink()
 
 shm = shared_memory.SharedMemory(create=True, size=64)
 shm.buf[:5] = b"abcde"

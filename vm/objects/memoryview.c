@@ -225,6 +225,81 @@ bool memview_contiguous_data(Obj mv, const char **p, int64_t *n)
     return true;
 }
 
+/* The writable buffer of v (unwrapped): a bytearray, an array's storage, a
+ * map that may be written, or a writable C-contiguous memoryview that is
+ * not released; its bytes' count, or -1 if v is none. */
+int64_t writable_buffer_len(Obj v)
+{
+    v = vm_unwrap(v);
+    int64_t n;
+    if (TID(v) == TID_BYTEARRAY)
+        return BYTEARRAY(v)->length;
+    if (TID(v) == TID_MEMORYVIEW) {
+        if (MEMVIEW(v)->flags & (MV_RELEASED | MV_READONLY) || !mv_is_c_contiguous(v))
+            return -1;
+        return mv_nitems(v) * MEMVIEW(v)->itemsize;
+    }
+    if (TID(v) != TID_ITER)
+        return -1;
+    unsigned char *d;
+    bool writable;
+    if (vm_hooks.mapped_buffer && vm_hooks.mapped_buffer(v, &d, &n, &writable))
+        return d && writable ? n : -1;
+    int code;
+    int64_t itemsize;
+    Obj ba = vm_hooks.buffer_export ? vm_hooks.buffer_export(v, &code, &itemsize) : NULL;
+    return ba ? BYTEARRAY(ba)->length : -1;
+}
+
+/* Store n bytes at `offset` of v's writable buffer (checked by the caller
+ * with writable_buffer_len, and checked again here: becoming inevitable may
+ * have retried), through the bytearray's barrier or inevitable for a map.
+ * 0, or -1 with BufferError if it no longer holds them. */
+int writable_buffer_store(Obj v, int64_t offset, const void *src, int64_t n)
+{
+    if (n <= 0)
+        return 0;
+    Obj u = vm_unwrap(v);
+    if (TID(u) == TID_MEMORYVIEW) {
+        unsigned char __seg_gs *d = mv_data_for_write(u);
+        if (!d)
+            return -1;
+        u = vm_unwrap(v);
+        if (writable_buffer_len(u) - offset < n)
+            goto changed;
+        memcpy((unsigned char *)VM_LINEAR(d + MEMVIEW(u)->offset) + offset, src, (size_t)n);
+        return 0;
+    }
+    if (TID(u) == TID_ITER && vm_hooks.mapped_buffer) {
+        unsigned char *d;
+        int64_t len;
+        bool writable;
+        if (vm_hooks.mapped_buffer(u, &d, &len, &writable)) {
+            vm_tx_become_inevitable();
+            u = vm_unwrap(v);
+            vm_hooks.mapped_buffer(u, &d, &len, &writable);
+            if (!d || !writable || len - offset < n)
+                goto changed;
+            memcpy(d + offset, src, (size_t)n);
+            return 0;
+        }
+    }
+    if (TID(u) == TID_ITER) {
+        int code;
+        int64_t itemsize;
+        u = vm_hooks.buffer_export ? vm_hooks.buffer_export(u, &code, &itemsize) : NULL;
+    }
+    if (!u || TID(u) != TID_BYTEARRAY || BYTEARRAY(u)->length - offset < n)
+        goto changed;
+    Obj raw = BYTEARRAY(u)->raw;
+    VM_WRITE(raw);
+    memcpy((unsigned char *)VM_LINEAR(RAW(raw)->data) + offset, src, (size_t)n);
+    return 0;
+changed:
+    err_set(E_BufferError, "the buffer has changed size");
+    return -1;
+}
+
 /* ------------------------------------------------------------------ */
 /* Exports of bytearrays                                               */
 /* ------------------------------------------------------------------ */
