@@ -743,6 +743,12 @@ typedef struct VMHooks {
     /* modules/arraymodule.c (set when array is imported): the bytearray an array.array keeps
      * its items in, its struct letter and item size; NULL if v is no array (buffer protocol) */
     Obj (*buffer_export)(Obj v, int *code, int64_t *itemsize);
+    /* modules/mmapmodule.c (set when mmap is imported), the buffer protocol of mapped memory:
+     * mapped_buffer is false if v (unwrapped) is no mmap.mmap, else true with its bytes (linear,
+     * NULL once closed), their length and whether they may be written; mapped_export adds delta
+     * to its count of exports (memoryviews), which close() and resize() refuse while positive */
+    bool (*mapped_buffer)(Obj v, unsigned char **data, int64_t *len, bool *writable);
+    void (*mapped_export)(Obj v, int64_t delta);
 } VMHooks;
 extern VMHooks vm_hooks;   /* rt/interpstate.c */
 

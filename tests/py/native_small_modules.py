@@ -126,7 +126,7 @@ try:
 except locale.Error as e:
     print("locale.Error", e)
 
-# _posixshmem (multiprocessing.shared_memory's calls; mmap itself is not built)
+# _posixshmem (multiprocessing.shared_memory's calls; shared_memory itself: tests/py/mmap_buffer.py)
 import _posixshmem
 name = "/tmpy_shm_%d" % os.getpid()
 fd = _posixshmem.shm_open(name, os.O_CREAT | os.O_EXCL | os.O_RDWR, mode=0o600)

@@ -23,7 +23,12 @@
  * mapping of the same size: such a reader copies zeros and then aborts) and
  * unmapped by the object's __del__, which the collector runs once no thread
  * can reach the object.
- * The GIL build unmaps at once. */
+ * The GIL build unmaps at once.
+ *
+ * The buffer protocol (vm_hooks.mapped_buffer, mapped_export): bytes-like
+ * consumers read the mapped bytes in place; a memoryview reads and writes
+ * them (memoryview.c; a store there is inevitable too) and counts as an
+ * export, which close() and resize() refuse while one is alive. */
 #define _GNU_SOURCE
 #include "posix.h"
 #include "objects/containers.h"
@@ -44,7 +49,7 @@ typedef struct {
     int64_t size;      /* bytes mapped */
     int64_t pos;       /* read/write position */
     int64_t offset;    /* offset in the file */
-    int64_t exports;   /* reserved: buffers exported (none yet) */
+    int64_t exports;   /* memoryviews made of it, not released (some may be dead: refuse_if_exported) */
     int fd;            /* a dup of the caller's descriptor; -1 anonymous or closed */
     int access;
     int flags;
@@ -260,6 +265,42 @@ out:
     return res;
 }
 
+/* BufferError if a memoryview of m (in a root slot, unwrapped) that is
+ * not released is alive. Without reference counts a dropped view stays
+ * counted, so a positive count is checked by a census of the live views
+ * (a major collection), which corrects it. 0 or -1. */
+static int refuse_if_exported(Obj *mp, const char *message)
+{
+    if (state_of(*mp)->exports <= 0)
+        return 0;
+    int64_t live = memview_live_views(mp);
+    state_w(*mp)->exports = live;
+    if (live > 0) {
+        err_set(E_BufferError, message);
+        return -1;
+    }
+    return 0;
+}
+
+/* vm_hooks.mapped_buffer */
+static bool mapped_buffer(Obj v, unsigned char **data, int64_t *len, bool *writable)
+{
+    if (!is_mmap(v))
+        return false;
+    const MapState *s = state_of(v);
+    *data = (unsigned char *)s->data;
+    *len = s->data ? s->size : 0;
+    *writable = s->access != ACCESS_READ;
+    return true;
+}
+
+/* vm_hooks.mapped_export */
+static void mapped_export(Obj v, int64_t delta)
+{
+    if (is_mmap(v))
+        state_w(v)->exports += delta;
+}
+
 /* Unmap and close the descriptor (once). The transaction is inevitable. */
 static int unmap_all(Obj *mp)
 {
@@ -285,14 +326,14 @@ static Obj map_close(Obj *args, size_t nargs, Obj kwnames)
     Obj m = map_self(args[0], "close");
     if (!m)
         return NULL;
-    if (state_of(m)->exports > 0) {
-        err_set(E_BufferError, "cannot close exported pointers exist");
-        return NULL;
-    }
-    vm_tx_become_inevitable();
-    Obj *r = vm_roots(1);
+    Obj *r = vm_roots(2);
     r[0] = args[0];
-    int rc = unmap_all(&r[0]);
+    r[1] = m;
+    int rc = refuse_if_exported(&r[1], "cannot close exported pointers exist");
+    if (rc == 0) {
+        vm_tx_become_inevitable();
+        rc = unmap_all(&r[0]);
+    }
     vm_unroots(r);
     return rc < 0 ? NULL : g_None;
 }
@@ -547,6 +588,13 @@ static Obj map_resize(Obj *args, size_t nargs, Obj kwnames)
         return NULL;
     Obj m = open_self_for_effect(args[0], "resize");
     if (!m)
+        return NULL;
+    Obj *r = vm_roots(1);
+    r[0] = m;
+    int refused = refuse_if_exported(&r[0], "mmap can't resize with extant buffers exported.");
+    m = r[0];
+    vm_unroots(r);
+    if (refused < 0 || !(m = open_self_for_effect(args[0], "resize")))
         return NULL;
     const MapState *s = state_of(m);
     if (s->access != ACCESS_WRITE && s->access != ACCESS_DEFAULT) {
@@ -973,6 +1021,8 @@ Obj mmap_module_init(void)
         make_types();
         if (!T_mmap || !T_mmap_iterator)
             return err_nomemory();
+        vm_hooks.mapped_buffer = mapped_buffer;
+        vm_hooks.mapped_export = mapped_export;
     }
     Obj *r = vm_roots(2);
     Obj res = NULL;

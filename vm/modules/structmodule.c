@@ -577,18 +577,6 @@ out:
     return res;
 }
 
-/* The bytearray pack_into writes into: a bytearray, or an array.array's
- * storage (vm_hooks.buffer_export); NULL if v is neither. */
-static Obj writable_bytearray(Obj v)
-{
-    v = vm_unwrap(v);
-    if (TID(v) == TID_BYTEARRAY)
-        return v;
-    int code;
-    int64_t itemsize;
-    return TID(v) == TID_ITER && vm_hooks.buffer_export ? vm_hooks.buffer_export(v, &code, &itemsize) : NULL;
-}
-
 static Obj do_pack_into(const char *fname, Obj fmt, Obj *args, size_t nargs)
 {
     if (nargs < 2) {
@@ -603,11 +591,8 @@ static Obj do_pack_into(const char *fname, Obj fmt, Obj *args, size_t nargs)
         return NULL;
     Obj res = NULL;
     unsigned char *buf = NULL;
-    if (!writable_bytearray(args[0])) {
-        if (TYPE(args[0]) == T_memoryview)
-            err_set(E_NotImplementedError, "pack_into() into a memoryview is not built in tmpy yet");
-        else
-            err_format(E_TypeError, "argument must be read-write bytes-like object, not %s", type_name(args[0]));
+    if (writable_buffer_len(args[0]) < 0) {
+        err_format(E_TypeError, "argument must be read-write bytes-like object, not %s", type_name(args[0]));
         goto out;
     }
     if ((int64_t)nargs - 2 != f.nvalues) {
@@ -617,7 +602,11 @@ static Obj do_pack_into(const char *fname, Obj fmt, Obj *args, size_t nargs)
     int64_t offset;
     if (vm_index_i64(args[1], &offset) < 0)
         goto out;
-    int64_t len = BYTEARRAY(writable_bytearray(args[0]))->length;   /* args[0]: the offset's __index__ may move it */
+    int64_t len = writable_buffer_len(args[0]);   /* the offset's __index__ may have changed it */
+    if (len < 0) {
+        err_format(E_TypeError, "argument must be read-write bytes-like object, not %s", type_name(args[0]));
+        goto out;
+    }
     if (offset < 0) {
         if (offset + f.size > 0) {
             struct_error("no space to pack %lld bytes at offset %lld", (long long)f.size, (long long)offset);
@@ -643,17 +632,12 @@ static Obj do_pack_into(const char *fname, Obj fmt, Obj *args, size_t nargs)
     if (pack_values(&f, args + 2, buf) < 0)
         goto out;
     /* the values' __index__ may have resized the bytearray */
-    Obj ba = writable_bytearray(args[0]);
-    if (BYTEARRAY(ba)->length - offset < f.size) {
+    if (writable_buffer_len(args[0]) - offset < f.size) {
         struct_error("pack_into requires a buffer of at least %lld bytes", (long long)(f.size + offset));
         goto out;
     }
-    if (f.size > 0) {
-        Obj raw = BYTEARRAY(ba)->raw;
-        VM_WRITE(raw);
-        memcpy(VM_LINEAR((RAW(raw))->data) + offset, buf, (size_t)f.size);
-    }
-    res = g_None;
+    if (writable_buffer_store(args[0], offset, buf, f.size) == 0)
+        res = g_None;
 out:
     free(buf);
     format_free(&f);

@@ -155,9 +155,26 @@ static unsigned char *ba_write_data(Obj ba)
 
 static inline bool is_ba(Obj v) { return TID(v) == TID_BYTEARRAY; }
 
-/* Data of a bytes or bytearray (unwrapped); linear, valid until the next allocation. */
+/* The bytes an open mmap.mmap (unwrapped) maps, linear; NULL if v is none. */
+static const unsigned char *mapped_data(Obj v, int64_t *n)
+{
+    unsigned char *d;
+    bool writable;
+    if (TID(v) == TID_ITER && vm_hooks.mapped_buffer && vm_hooks.mapped_buffer(v, &d, n, &writable))
+        return d;
+    return NULL;
+}
+
+/* Data of a bytes or bytearray (unwrapped), or of what buffer_value
+ * accepts; linear, valid until the next allocation. */
 static inline const unsigned char *bdata(Obj v, int64_t *n)
 {
+    if (TID(v) == TID_ITER) {   /* an open map, checked by buffer_value */
+        const unsigned char *d = mapped_data(v, n);
+        if (!d)
+            *n = 0;
+        return d ? d : (const unsigned char *)"";
+    }
     if (TID(v) == TID_MEMORYVIEW) {   /* checked C-contiguous by buffer_value */
         const char *p = "";
         if (!memview_contiguous_data(v, &p, n))
@@ -181,6 +198,16 @@ bool bytes_like(Obj v, const char **p, int64_t *n)
         if (base)
             v = base, tid = TID_BYTEARRAY;
     }
+    if (tid == TID_ITER) {
+        unsigned char *mapped;
+        bool writable;
+        if (vm_hooks.mapped_buffer && vm_hooks.mapped_buffer(v, &mapped, n, &writable)) {
+            if (!mapped)   /* closed: bytes_like_arg says so */
+                return false;
+            *p = (const char *)mapped;   /* outside the heap: stays put across allocations */
+            return true;
+        }
+    }
     if (tid != TID_BYTES && tid != TID_BYTEARRAY)
         return false;
     *p = (const char *)bdata(v, n);
@@ -203,6 +230,8 @@ static Obj buffer_value(Obj v)
     int64_t n;
     if (!b && TID(v) == TID_MEMORYVIEW && memview_contiguous_data(v, &p, &n))
         b = v;
+    if (!b && mapped_data(vm_unwrap(v), &n))   /* an open mmap.mmap */
+        b = vm_unwrap(v);
     return b;
 }
 
@@ -1798,6 +1827,13 @@ bool bytes_like_arg(Obj v, const char **q, int64_t *qn)
 {
     if (bytes_like(v, q, qn))
         return true;
+    unsigned char *mapped;
+    bool writable;
+    Obj u = vm_unwrap(v);
+    if (TID(u) == TID_ITER && vm_hooks.mapped_buffer && vm_hooks.mapped_buffer(u, &mapped, qn, &writable)) {
+        err_set(E_ValueError, "mmap closed or invalid");
+        return false;
+    }
     err_format(E_TypeError, "a bytes-like object is required, not '%s'", type_name(v));
     return false;
 }

@@ -1764,7 +1764,7 @@ static unsigned char *bytes_of(Obj v, size_t *n)
     const char *s;
     Obj u = vm_unwrap(v);
     int64_t nbytes;
-    if ((TID(u) == TID_BYTES || TID(u) == TID_BYTEARRAY) && bytes_like(u, &s, &nbytes)) {
+    if ((TID(u) == TID_BYTES || TID(u) == TID_BYTEARRAY || TID(u) == TID_ITER) && bytes_like(u, &s, &nbytes)) {   /* ITER: an array or a map */
         *n = (size_t)nbytes;
         unsigned char *p = malloc(*n + 1);
         if (!p) {

@@ -11,7 +11,13 @@
  * live view of that bytearray, and the count is corrected to what is alive.
  *
  * Under STM a view reads and writes its bytearray through the bytearray's
- * barriers (BYTEARRAY, RAW, VM_WRITE); a bytes object is immutable. */
+ * barriers (BYTEARRAY, RAW, VM_WRITE); a bytes object is immutable.
+ *
+ * The base may also be an mmap.mmap (vm_hooks.mapped_buffer): its bytes
+ * are outside the heap, reached through %gs by their distance from this
+ * thread's segment, and under STM a store into them first makes the
+ * transaction inevitable (no abort can undo it). Its exports are counted
+ * by vm_hooks.mapped_export; mmap's close() and resize() take the census. */
 #include "strobj.h"
 #include "containers.h"
 #include "numbers.h"
@@ -109,6 +115,22 @@ static int64_t item_offset(Obj mv, int nd, const int64_t *shape, const int64_t *
     return off;
 }
 
+/* The base's data, segment-relative, and its length: a bytes or bytearray's
+ * storage, or the bytes an mmap maps (none once it is closed). */
+static unsigned char __seg_gs *base_storage(Obj base, int64_t *len)
+{
+    unsigned char *d = NULL;
+    bool writable;
+    if (TID(base) == TID_ITER && vm_hooks.mapped_buffer && vm_hooks.mapped_buffer(base, &d, len, &writable)) {
+        if (!d) {
+            *len = 0;
+            return NULL;
+        }
+        return (unsigned char __seg_gs *)((uintptr_t)d - (uintptr_t)tm_gs_base);
+    }
+    return bytes_storage(base, len);
+}
+
 /* The base's data, checked to still hold every byte the view spans (a
  * bytearray exported to a live view cannot shrink; this is the guard that
  * keeps a broken rule from reading outside it). */
@@ -129,7 +151,7 @@ static unsigned char __seg_gs *mv_data(Obj mv)
         else
             hi += ext;
     }
-    unsigned char __seg_gs *p = bytes_storage(MEMVIEW(mv)->base, &len);
+    unsigned char __seg_gs *p = base_storage(MEMVIEW(mv)->base, &len);
     if (!empty && (lo < 0 || hi + MEMVIEW(mv)->itemsize > len)) {
         err_set(E_BufferError, "memoryview: the underlying buffer has changed size");
         return NULL;
@@ -139,12 +161,17 @@ static unsigned char __seg_gs *mv_data(Obj mv)
 
 /* mv_data for a store: the base bytearray's data after its write barrier
  * (under STM the barrier may give the transaction its own copy, so the
- * pointer is fetched again after it). NULL with the error. */
+ * pointer is fetched again after it), or a map's bytes once the transaction
+ * is inevitable (it may have been retried: fetched again too). NULL with the
+ * error. */
 static unsigned char __seg_gs *mv_data_for_write(Obj mv)
 {
     if (!mv_data(mv))
         return NULL;
-    VM_WRITE(BYTEARRAY(MEMVIEW(mv)->base)->raw);
+    if (TID(MEMVIEW(mv)->base) == TID_BYTEARRAY)
+        VM_WRITE(BYTEARRAY(MEMVIEW(mv)->base)->raw);
+    else
+        vm_tx_become_inevitable();
     return mv_data(mv);
 }
 
@@ -198,12 +225,89 @@ bool memview_contiguous_data(Obj mv, const char **p, int64_t *n)
     return true;
 }
 
+/* The writable buffer of v (unwrapped): a bytearray, an array's storage, a
+ * map that may be written, or a writable C-contiguous memoryview that is
+ * not released; its bytes' count, or -1 if v is none. */
+int64_t writable_buffer_len(Obj v)
+{
+    v = vm_unwrap(v);
+    int64_t n;
+    if (TID(v) == TID_BYTEARRAY)
+        return BYTEARRAY(v)->length;
+    if (TID(v) == TID_MEMORYVIEW) {
+        if (MEMVIEW(v)->flags & (MV_RELEASED | MV_READONLY) || !mv_is_c_contiguous(v))
+            return -1;
+        return mv_nitems(v) * MEMVIEW(v)->itemsize;
+    }
+    if (TID(v) != TID_ITER)
+        return -1;
+    unsigned char *d;
+    bool writable;
+    if (vm_hooks.mapped_buffer && vm_hooks.mapped_buffer(v, &d, &n, &writable))
+        return d && writable ? n : -1;
+    int code;
+    int64_t itemsize;
+    Obj ba = vm_hooks.buffer_export ? vm_hooks.buffer_export(v, &code, &itemsize) : NULL;
+    return ba ? BYTEARRAY(ba)->length : -1;
+}
+
+/* Store n bytes at `offset` of v's writable buffer (checked by the caller
+ * with writable_buffer_len, and checked again here: becoming inevitable may
+ * have retried), through the bytearray's barrier or inevitable for a map.
+ * 0, or -1 with BufferError if it no longer holds them. */
+int writable_buffer_store(Obj v, int64_t offset, const void *src, int64_t n)
+{
+    if (n <= 0)
+        return 0;
+    Obj u = vm_unwrap(v);
+    if (TID(u) == TID_MEMORYVIEW) {
+        unsigned char __seg_gs *d = mv_data_for_write(u);
+        if (!d)
+            return -1;
+        u = vm_unwrap(v);
+        if (writable_buffer_len(u) - offset < n)
+            goto changed;
+        memcpy((unsigned char *)VM_LINEAR(d + MEMVIEW(u)->offset) + offset, src, (size_t)n);
+        return 0;
+    }
+    if (TID(u) == TID_ITER && vm_hooks.mapped_buffer) {
+        unsigned char *d;
+        int64_t len;
+        bool writable;
+        if (vm_hooks.mapped_buffer(u, &d, &len, &writable)) {
+            vm_tx_become_inevitable();
+            u = vm_unwrap(v);
+            vm_hooks.mapped_buffer(u, &d, &len, &writable);
+            if (!d || !writable || len - offset < n)
+                goto changed;
+            memcpy(d + offset, src, (size_t)n);
+            return 0;
+        }
+    }
+    if (TID(u) == TID_ITER) {
+        int code;
+        int64_t itemsize;
+        u = vm_hooks.buffer_export ? vm_hooks.buffer_export(u, &code, &itemsize) : NULL;
+    }
+    if (!u || TID(u) != TID_BYTEARRAY || BYTEARRAY(u)->length - offset < n)
+        goto changed;
+    Obj raw = BYTEARRAY(u)->raw;
+    VM_WRITE(raw);
+    memcpy((unsigned char *)VM_LINEAR(RAW(raw)->data) + offset, src, (size_t)n);
+    return 0;
+changed:
+    err_set(E_BufferError, "the buffer has changed size");
+    return -1;
+}
+
 /* ------------------------------------------------------------------ */
 /* Exports of bytearrays                                               */
 /* ------------------------------------------------------------------ */
 
 static void add_export(Obj base, int delta)
 {
+    if (TID(base) == TID_ITER && vm_hooks.mapped_export)
+        vm_hooks.mapped_export(base, delta);
     if (TID(base) != TID_BYTEARRAY)
         return;
     VM_WRITE(base);
@@ -244,7 +348,7 @@ static int cmp_addr(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-int64_t memview_live_exports(Obj *bap)
+int64_t memview_live_views(Obj *basep)
 {
     /* C globals written around a collection: no abort may come between
      * (inevitable); and no older version of what this thread wrote may keep
@@ -254,7 +358,7 @@ int64_t memview_live_exports(Obj *bap)
     vm_tx_become_inevitable();
     tm_collect_minor();   /* the bytearray is old (it stays put) and nothing of ours is young */
     census_count = 0;
-    census_target = (uintptr_t)*bap;
+    census_target = (uintptr_t)*basep;
     tm_collect_major();
     census_target = 0;
     qsort(census_seen, census_count, sizeof *census_seen, cmp_addr);
@@ -265,6 +369,12 @@ int64_t memview_live_exports(Obj *bap)
     free(census_seen);
     census_seen = NULL;
     census_count = census_cap = 0;
+    return live;
+}
+
+int64_t memview_live_exports(Obj *bap)
+{
+    int64_t live = memview_live_views(bap);
     VM_WRITE(*bap);
     BYTEARRAY(*bap)->exports = live;
     return live;
@@ -355,6 +465,24 @@ static Obj mv_from_object(Obj obj)
         len /= itemsize;
         if ((r[2] = str_intern_cstr(fmt)) && (r[3] = int_tuple(&len, 1)) && (r[4] = int_tuple(&one, 1)))
             res = mv_alloc(r, 0, itemsize, code, 0);
+        vm_unroots(r);
+        return res;
+    }
+    unsigned char *mapped;
+    int64_t mapped_len;
+    bool writable;
+    if (tid == TID_ITER && vm_hooks.mapped_buffer && vm_hooks.mapped_buffer(v, &mapped, &mapped_len, &writable)) {
+        if (!mapped) {
+            err_set(E_ValueError, "mmap closed or invalid");
+            return NULL;
+        }
+        Obj *r = vm_roots(5);
+        Obj res = NULL;
+        r[0] = obj;
+        r[1] = v;
+        int64_t one = 1;
+        if ((r[2] = str_intern_cstr("B")) && (r[3] = int_tuple(&mapped_len, 1)) && (r[4] = int_tuple(&one, 1)))
+            res = mv_alloc(r, 0, 1, 'B', writable ? 0 : MV_READONLY);
         vm_unroots(r);
         return res;
     }

@@ -291,6 +291,13 @@ bool memview_contiguous_data(Obj mv, const char **p, int64_t *n);
 /* memoryview.c: how many memoryviews not released over the bytearray in *bap
  * are still alive (a major collection finds them; *bap is re-read after). */
 int64_t memview_live_exports(Obj *bap);
+/* memoryview.c: the writable buffer of v (a bytearray, an array.array's storage, a writable mmap, a
+ * writable C-contiguous memoryview): its length, or -1 if v is none; and a store of n bytes at offset
+ * into it (through its barrier; inevitable for a map): 0, or -1 with BufferError if it shrank. */
+int64_t writable_buffer_len(Obj v);
+int writable_buffer_store(Obj v, int64_t offset, const void *src, int64_t n);
+/* The census alone: how many views of *basep (any base, in a root slot) are alive and not released. */
+int64_t memview_live_views(Obj *basep);
 /* str.encode / bytes.decode (encoding, errors: C strings, NULL = defaults). */
 Obj str_encode(Obj s, const char *encoding, const char *errors);
 Obj bytes_decode(Obj b, const char *encoding, const char *errors);   /* b: bytes or bytearray */
