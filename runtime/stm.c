@@ -156,15 +156,20 @@ bool tm_is_inevitable(void) { return is_inevitable(tm_self.segment); }
 
 /* ---- Parking ---- */
 
-/* With sync_lock held: park this segment until ready() and no other segment
- * stops the world; then run again. Returns the abort cause, if any. */
+/* With sync_lock held: park this segment until ready() (or it must abort)
+ * and no other segment stops the world; then run again. Returns the abort
+ * cause, if any. One that must abort waits for the world too: its abort
+ * empties its nursery and rewrites what it wrote, which a major collection
+ * of the stopper may be reading (issue 21: "object at SO 0x40000000 has a
+ * bad type id", the first young object of the aborting segment, zeroed
+ * while the collector parsed its nursery). */
 static int park_until(bool (*ready)(void *), void *arg)
 {
     int me = tm_self.segment;
     uint64_t t0 = tm_ticks();
     segtx[me].state = SEG_PARKED;
     sync_broadcast();
-    while (!segtx[me].must_abort && (!ready(arg) || (sync_requester && sync_requester != me)))
+    while ((!segtx[me].must_abort && !ready(arg)) || (sync_requester && sync_requester != me))
         sync_wait();
     segtx[me].state = SEG_RUNNING;
     if (!sync_requester)
@@ -289,9 +294,11 @@ static void acquire_segment(void)
     if (!ov)
         ov = ++overflow_clock;
     tm_segstates[seg].overflow = ov;
-    pthread_mutex_unlock(&sync_lock);
+    /* Under the lock: a world stop may signal this segment (it runs) as soon
+     * as the lock is free, and a store after that would lose the signal. */
     tm_set_segment(seg);
     TM_SEGLOCAL->nursery_end = nursery_end_value();
+    pthread_mutex_unlock(&sync_lock);
 }
 
 int tm_stm_segment_waiters(void)

@@ -4,11 +4,13 @@
  * interleaving is forced, not hoped for. Every case checks who aborted, why,
  * and that the loser's effects never became visible. */
 #include "tmrt.h"
+#include "gc_internal.h"   /* tm_stop_world, tm_segstates: the stopped-world test */
 #include "testutil.h"
 
 #include <pthread.h>
 #include <sched.h>
 #include <string.h>
+#include <unistd.h>
 
 typedef __seg_gs struct cell {
     tm_header h;
@@ -523,6 +525,80 @@ static void test_rare_write(void)
     printf("ok rare write: a reader without a read marker aborts when the globally unique writer commits\n");
 }
 
+/* ---- An abort waits for a stopped world: A reads X, makes young objects
+ * and parks at safe points; B's inevitable commit of X dooms A and wakes it,
+ * and B at once stops the world (as a major collection does, which parses
+ * A's nursery in place). Until B resumes it, A must stay parked: before the
+ * fix a doomed A left its park to abort, emptying its nursery under the
+ * collector (issue 21: "object at SO 0x40000000 has a bad type id"). B
+ * watches every other segment's thread and nursery while it holds the
+ * world; A wins the race for the lock only sometimes, hence the rounds. ---- */
+static void *sw_a(void *arg)
+{
+    (void)arg;
+    THREAD_BEGIN;
+    tm_start_transaction();
+    ra.attempts++;
+    ra.seen = get(X);
+    for (int i = 0; i < 64; i++)
+        (void)new_cell((uintptr_t)i);
+    if (ra.attempts == 1)
+        set_step(1);
+    wait_step(2, true);
+    tm_commit_transaction();
+    THREAD_END(&ra);
+}
+
+typedef struct seg_view { tm_thread *thread; uintptr_t nursery_current; } seg_view;
+
+static void view_segments(seg_view *v)
+{
+    for (int j = 1; j <= tm_seg.nsegments; j++) {
+        const struct tm_seglocal *sl = (const struct tm_seglocal *)(tm_segment_base(j) + TM_SEGLOCAL_OFFSET);
+        v[j].thread = __atomic_load_n(&tm_segstates[j].thread, __ATOMIC_ACQUIRE);
+        v[j].nursery_current = __atomic_load_n(&sl->nursery_current, __ATOMIC_ACQUIRE);
+    }
+}
+
+static void *sw_b(void *arg)
+{
+    (void)arg;
+    THREAD_BEGIN;
+    wait_step(1, false);
+    tm_start_transaction();
+    tm_become_inevitable();
+    put(X, 42);
+    tm_commit_transaction();   /* A read X: doomed, and woken by the resume */
+    tm_start_transaction();
+    tm_stop_world();
+    seg_view before[TM_MAX_SEGMENTS + 1], after[TM_MAX_SEGMENTS + 1];
+    view_segments(before);
+    usleep(500);   /* time for a doomed A to run, if it may */
+    view_segments(after);
+    for (int j = 1; j <= tm_seg.nsegments; j++)
+        if (j != tm_self.segment)
+            CHECK(before[j].thread == after[j].thread && before[j].nursery_current == after[j].nursery_current,
+                  "segment %d changed while segment %d held the world stopped (thread %p -> %p, nursery at %#lx -> "
+                  "%#lx): a doomed transaction left its park to abort", j, tm_self.segment, (void *)before[j].thread,
+                  (void *)after[j].thread, before[j].nursery_current, after[j].nursery_current);
+    tm_resume_world();
+    tm_commit_transaction();
+    set_step(2);
+    THREAD_END(&rb);
+}
+
+static void test_abort_waits_for_stopped_world(void)
+{
+    int rounds = 40;
+    for (int r = 0; r < rounds; r++) {
+        reset_cells(1, 2);
+        run2(sw_a, sw_b);
+        CHECK(ra.attempts == 2 && ra.seen == 42, "A ran %d times and read %lu", ra.attempts, ra.seen);
+    }
+    printf("ok abort waits for a stopped world: %d rounds, no segment changed while another held the world\n",
+           rounds);
+}
+
 static void test_many_transactions_then_conflict(void)
 {
     for (int i = 0; i < 700; i++) {
@@ -559,6 +635,7 @@ int main(void)
     }
     test_abort_restores();
     test_yield_then_abort();
+    test_abort_waits_for_stopped_world();
     if (!tm_cfg.wait_for_readers)
         test_many_transactions_then_conflict();
     tm_stm_stats st;

@@ -54,13 +54,18 @@ lost = rare_write_aborts() - before
 done = True
 t.join()
 print("blocks:", total)
-# About one rare-write abort per block with the fall-back (up to 4 seen
-# under injection, where the transactions between the blocks lose some
-# too); over 10 per block before it (a retry waiting for its turn to be
-# inevitable was aborted by each rare write and counted from zero again).
-# After the merge with the lock and append-log work, runs under the test
-# harness lose 6-8 per block (124-160 in all; issue 21 note: find why, the
-# branch alone measured about 1): the bound is 10 per block until then, which
-# the bug's 192-701 still mostly exceeds.
-print("bounded:", lost <= 10 * BLOCKS, "" if lost <= 10 * BLOCKS else lost)
+# How many a block loses depends on whether the two threads really run at
+# the same time. On a loaded machine they take turns: the writer's next
+# commit comes after the block has run a few ms, one abort loses the 2 ms
+# and the retry goes inevitable (about 1 per block). On two free CPUs the
+# writer commits a rare write every ~0.3 ms, so each attempt is aborted
+# before it lost much: the 2 ms rule never fires and the 8-aborts-in-a-row
+# rule does (ABORTS_BEFORE_INEVITABLE in vm/rt/txstate.c): 7-8 per block,
+# 146-160 in all, the same in the commit that added this test (measured
+# under `chrt -r 1`, which gives both threads a CPU; issue 21 note). So the
+# bound is that rule plus one for the short transactions between the blocks;
+# before the fall-back the test lost 192-701 in all (a retry waiting for its
+# turn to be inevitable was aborted by each rare write and counted from zero
+# again), over it.
+print("bounded:", lost <= 9 * BLOCKS, "" if lost <= 9 * BLOCKS else lost)
 print("writer ran:", K.x > 0)
