@@ -19,8 +19,9 @@
  * close or a resize that moves the mapping would unmap memory that a
  * running transaction may still be copying (its conflict on the state is
  * found only at its commit), so there the old range (a shrink: the pages
- * it drops) is replaced by an anonymous read-only placeholder (a MAP_FIXED
- * mapping of the same size: such a reader copies zeros and then aborts) and
+ * it drops) is replaced by a read-only copy of its bytes (swapped in by one
+ * mremap: a reader sees the old bytes, as the committed state it read says,
+ * whether it then aborts or commits first) and
  * unmapped by the object's __del__, which the collector runs once no thread
  * can reach the object.
  * The GIL build unmaps at once.
@@ -116,13 +117,24 @@ static Obj open_self_for_effect(Obj self, const char *meth)
 }
 
 /* Retire the range [p, p + n) of m: unmap it (GIL), or (STM) map a
- * read-only anonymous placeholder over it and remember it for __del__.
+ * read-only copy of its bytes over it and remember it for __del__.
  * The caller is inevitable; m is in a root slot. 0 or -1. */
 static int retire_range(Obj *mp, char *p, int64_t n)
 {
 #if TM_STM
-    if (mmap(p, (size_t)n, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0) == MAP_FAILED) {
+    /* A read-only copy of the old bytes, swapped in at once (mremap onto the
+     * range): a reader whose transaction commits before ours (it read the
+     * committed state) must have seen the old bytes, not zeros. */
+    char *copy = mmap(NULL, (size_t)n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (copy == MAP_FAILED) {
         posix_error(NULL);
+        return -1;
+    }
+    memcpy(copy, p, (size_t)n);
+    if (mprotect(copy, (size_t)n, PROT_READ) != 0 ||
+        mremap(copy, (size_t)n, (size_t)n, MREMAP_MAYMOVE | MREMAP_FIXED, p) == MAP_FAILED) {
+        posix_error(NULL);
+        munmap(copy, (size_t)n);
         return -1;
     }
     Obj *r = vm_roots(2);
@@ -605,24 +617,32 @@ static Obj map_resize(Obj *args, size_t nargs, Obj kwnames)
         err_set(E_ValueError, "new size out of range");
         return NULL;
     }
-    if (s->fd >= 0 && ftruncate(s->fd, (off_t)(s->offset + newsize)) < 0)
-        return posix_error(NULL);
     char *old = s->data;
     int64_t oldsize = s->size;
 #if TM_STM
-    /* every old byte stays readable (retire_range) for a transaction that
-     * may be copying from it: a shrink covers the pages it drops with a
-     * placeholder; a growth grows in place, else maps anew and retires the
-     * old range */
-    long page = sysconf(_SC_PAGESIZE);
-    int64_t keep = (newsize + page - 1) / page * page, had = (oldsize + page - 1) / page * page;
-    if (newsize <= oldsize) {
+    /* a shrink retires the dropped pages before the file loses them (a read
+     * past the file's end would fault) */
+    if (newsize < oldsize) {
+        long pg = sysconf(_SC_PAGESIZE);
+        int64_t keep = (newsize + pg - 1) / pg * pg, had = (oldsize + pg - 1) / pg * pg;
         Obj *r = vm_roots(1);
         r[0] = args[0];
         int rc = had > keep ? retire_range(&r[0], old + keep, had - keep) : 0;
         vm_unroots(r);
         if (rc < 0)
             return NULL;
+        m = vm_unwrap(args[0]);
+        s = state_of(m);
+    }
+#endif
+    if (s->fd >= 0 && ftruncate(s->fd, (off_t)(s->offset + newsize)) < 0)
+        return posix_error(NULL);
+#if TM_STM
+    /* every old byte stays readable (retire_range) for a transaction that
+     * may be copying from it: a shrink covers the pages it drops with a
+     * placeholder; a growth grows in place, else maps anew and retires the
+     * old range */
+    if (newsize <= oldsize) {
         MapState *w = state_w(vm_unwrap(args[0]));
         w->size = newsize;
         return g_None;
