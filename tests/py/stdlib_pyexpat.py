@@ -144,8 +144,8 @@ p.ParseFile(io.BytesIO(b'<?xml version="1.0"?><a>t&#65;</a>'))
 print(out, p.GetInputContext())
 try:
     p.ParseFile(io.StringIO('<a/>'))
-except TypeError as e:
-    print(e)
+except (TypeError, expat.ExpatError) as e:   # a finished parser says so first
+    print(type(e).__name__, e)
 for enc in ('iso-8859-1', 'iso-8859-15', 'cp1252', 'utf-16'):
     got = []
     p = expat.ParserCreate()
@@ -180,3 +180,32 @@ try:
     expat.ParserCreate(intern=[])
 except TypeError as e:
     print(e)
+
+
+# A handler that replaces handlers mid-parse, with buffered text pending (the
+# setter flushes the buffer, which runs Python code, before it stores the new
+# handler; move mode finds a stale self or handler there), and sets a flag
+# whose __bool__ runs Python code.
+def swap_mid_parse():
+    import pyexpat
+    p = pyexpat.ParserCreate()
+    p.buffer_text = True
+    seen = []
+
+    class Truth:
+        def __bool__(self):
+            seen.append("bool")
+            return True
+
+    def start(name, attrs):
+        seen.append(("start", name))
+        if name == "b":
+            p.CharacterDataHandler = lambda data: seen.append(("late", data))
+            p.ordered_attributes = Truth()
+    p.StartElementHandler = start
+    p.CharacterDataHandler = lambda data: seen.append(("early", data))
+    p.Parse("<a>one<b>two</b>three</a>", True)
+    print(seen)
+
+
+swap_mid_parse()

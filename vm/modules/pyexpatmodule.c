@@ -733,8 +733,12 @@ static Obj parser_del(Obj *args, size_t nargs, Obj kwnames)
 }
 
 /* The parser's ParserC, or NULL with an error once it is freed. */
+/* Inevitable first: libexpat's state (outside the heap) may be read or
+ * changed by the caller, even its position getters write a cache, and a
+ * parse by another (inevitable) thread may be changing it. */
 static ParserC *live_pc(Obj self)
 {
+    vm_tx_become_inevitable();
     ParserC *pc = pc_of(self);
     if (!pc)
         err_set(E_RuntimeError, "parser has been freed");
@@ -773,6 +777,10 @@ static ParserC *parse_begin(Obj *selfp, Obj **saved_slot)
     ParserC *pc = live_pc(*selfp);
     if (!pc)
         return NULL;
+    if (pc->self_slot) {   /* libexpat must not be re-entered (its buffer may move under the outer parse) */
+        err_set(E_RuntimeError, "cannot call Parse() from within a handler");
+        return NULL;
+    }
     *saved_slot = pc->self_slot;
     pc->self_slot = selfp;
     pc->parsing = true;
@@ -1025,23 +1033,23 @@ static Obj handler_getter(Obj self, int k)
     return h ? h : g_None;
 }
 
-static Obj handler_setter(Obj self, int k, Obj v)
+/* args: (self, handler), root slots (a flush runs Python code). */
+static Obj handler_setter(Obj *args, int k)
 {
-    if (!v) {
+    if (!args[1]) {
         err_set(E_AttributeError, "Cannot delete attribute");
         return NULL;
     }
-    ParserC *pc = pc_of(self);
-    if (pc && pc->parsing) {   /* libexpat's registration changes now: inevitable */
-        vm_tx_become_inevitable();
-        if (k == H_CharacterData && flush_buffer(pc) < 0) {
-            pc->exc_pending = false;
-            return NULL;
-        }
+    if (pc_of(args[0]))
+        vm_tx_become_inevitable();   /* parsing is libexpat's state, read here, and its registration may change */
+    ParserC *pc = pc_of(args[0]);
+    if (pc && pc->parsing && k == H_CharacterData && flush_buffer(pc) < 0) {
+        pc->exc_pending = false;
+        return NULL;
     }
-    handler_store(self, k, v);
+    handler_store(args[0], k, args[1]);
     if (pc && pc->parsing)
-        sync_handlers(pc, self);
+        sync_handlers(pc, args[0]);
     return g_None;
 }
 
@@ -1049,7 +1057,7 @@ static Obj handler_setter(Obj self, int k, Obj v)
     static Obj get_##name(Obj *args, size_t nargs, Obj kwnames) { return handler_getter(args[0], H_##name); } \
     static Obj set_##name(Obj *args, size_t nargs, Obj kwnames)                                             \
     {                                                                                                       \
-        return handler_setter(args[0], H_##name, args[1]);                                                  \
+        return handler_setter(args, H_##name);                                                              \
     }
 HANDLERS(H_ACCESSORS)
 #define H_GETTER(name) get_##name,
@@ -1059,20 +1067,22 @@ static const cfunc handler_setters[] = {HANDLERS(H_SETTER)};
 
 static Obj flag_get(Obj self, int f) { return vm_bool((flags_of(self) & f) != 0); }
 
-static Obj flag_set(Obj self, int f, Obj v)
+static Obj flag_set(Obj *args, int f)
 {
-    if (!v) {
+    if (!args[1]) {
         err_set(E_AttributeError, "Cannot delete attribute");
         return NULL;
     }
-    int t = vm_is_true(v);
+    int t = vm_is_true(args[1]);   /* may run __bool__: self re-read after it */
     if (t < 0)
         return NULL;
+    Obj self = args[0];
+    if (pc_of(self))
+        vm_tx_become_inevitable();   /* parsing is libexpat's state */
     VM_WRITE(self);
     ITER(self)->n = t ? (ITER(self)->n | f) : (ITER(self)->n & ~(int64_t)f);
     ParserC *pc = pc_of(self);
     if (f == PF_BUFFER_TEXT && pc && pc->parsing) {   /* the buffer changes now */
-        vm_tx_become_inevitable();
         if (sync_buffer(pc, self) < 0) {
             pc->exc_pending = false;
             return NULL;
@@ -1083,7 +1093,7 @@ static Obj flag_set(Obj self, int f, Obj v)
 
 #define FLAG_ACCESSORS(attr, f)                                                                              \
     static Obj get_##attr(Obj *args, size_t nargs, Obj kwnames) { return flag_get(args[0], f); }             \
-    static Obj set_##attr(Obj *args, size_t nargs, Obj kwnames) { return flag_set(args[0], f, args[1]); }
+    static Obj set_##attr(Obj *args, size_t nargs, Obj kwnames) { return flag_set(args, f); }
 FLAG_ACCESSORS(ordered_attributes, PF_ORDERED)
 FLAG_ACCESSORS(specified_attributes, PF_SPECIFIED)
 FLAG_ACCESSORS(buffer_text, PF_BUFFER_TEXT)
@@ -1112,11 +1122,12 @@ static Obj set_buffer_size(Obj *args, size_t nargs, Obj kwnames)
         err_set(E_ValueError, "buffer_size must be greater than zero");
         return NULL;
     }
+    if (pc_of(self))
+        vm_tx_become_inevitable();   /* parsing is libexpat's state */
     VM_WRITE(self);
     ITER(self)->kind = size;
     ParserC *pc = pc_of(self);
     if (pc && pc->parsing) {
-        vm_tx_become_inevitable();
         if (sync_buffer(pc, args[0]) < 0) {
             pc->exc_pending = false;
             return NULL;
