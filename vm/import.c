@@ -520,7 +520,8 @@ static Obj load_module(Obj fullname, Obj parent_path)
                 q[0] = !r[1] ? current_sys_path() : IS_LIST(r[1]) || IS_TUPLE(r[1]) ? r[1] : vm_call1((Obj)T_list, r[1]);
                 /* while the bootstrap is set up, its imports skip file entries (a zip
                  * archive on PYTHONPATH): the PathFinder that reads them is what it makes */
-                res = q[0] ? load_from_path(r[0], q[0], &found, !importhooks_bootstrap_loading(), &deferred) : NULL;
+                bool scan_files = !importhooks_bootstrap_loading();   /* may allocate: before r[0], q[0] are read */
+                res = q[0] ? load_from_path(r[0], q[0], &found, scan_files, &deferred) : NULL;
                 found = found || !q[0];
                 vm_unroots(q);
                 if (res || found)

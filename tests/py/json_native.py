@@ -208,3 +208,18 @@ show('dumps huge int', json.dumps, 10 ** 5000)
 show('dumps huge key', json.dumps, {10 ** 5000: 1})
 show('loads huge int', json.loads, '1' * 5000)
 print(len(str(json.loads('[' + '9' * 4300 + ']')[0])))
+
+
+# A scanner called with a string made in the call (young: a collection in the
+# call may move it) and an index past non-ASCII characters.
+def young_string_scan():
+    import json
+    sc = json.scanner.c_make_scanner(json.JSONDecoder()) if json.scanner.c_make_scanner else None
+    if sc is None:
+        print("no C scanner")
+        return
+    for k in range(3):
+        print(sc("\u00e9" * (3 + k) + '  ["ab", 1]', 5 + k))
+
+
+young_string_scan()

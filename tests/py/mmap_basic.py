@@ -114,3 +114,18 @@ s[0:3] = b"sub"
 print(type(s).__name__, isinstance(s, mmap.mmap), s[:3], len(s))
 s.close()
 print(err(mmap.mmap, -1, 0))
+
+
+# Indices whose __index__ allocates (a collection may move the map and the key
+# mid-call: move mode runs these with every young object moved).
+class I:
+    def __init__(self, v): self.v = v
+    def __index__(self):
+        junk = [[i] * 3 for i in range(2000)]
+        return self.v
+m = mmap.mmap(-1, 8)
+m[:] = b"hello wo"
+print(m[I(1)], m[I(1):I(5)], m[I(0):I(8):I(2)])
+m[I(2)] = I(76)
+m[I(0):I(2)] = b"HE"
+print(m[:], m.find(b"o", I(5)), m.rfind(b"l", I(0), I(8)), m.find(b"o", I(0)))

@@ -656,7 +656,6 @@ static Obj lru_cache_info(Obj *args, size_t nargs, Obj kwnames)
     Obj stripes = TUPLE_ITEMS(ITER(r[0])->c)[1];
     Obj s;
     while (dict_next(stripes, &pos, NULL, &s)) {
-        VM_READ(s);   /* other threads' stripes: a commit of theirs must abort this read */
         hits += ITER(s)->i;
         misses += ITER(s)->n;
     }

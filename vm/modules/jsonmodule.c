@@ -570,7 +570,7 @@ static Obj scanner_call(Obj self, Obj *args, size_t nargs, Obj kwnames)
     sc.nbytes = STR(s)->nbytes;
     sc.r[R_MEMO] = dict_new();
     if (sc.r[R_MEMO]) {
-        Pos pos = {str_byte_offset(s, idx), idx};
+        Pos pos = {str_byte_offset(sc.r[R_STR], idx), idx};   /* dict_new may have moved s */
         Obj v = scan_value(&sc, &pos);
         if (v) {
             Obj *t = vm_roots(2);

@@ -648,9 +648,9 @@ static int r_table(Reader *rd, Obj *out)
         err_set(E_EOFError, "marshal data too short");
         return -1;
     }
-    if (!(*out = raw_new(n)))
-        return -1;
-    if (!(q = r_bytes(rd, n)))
+    /* read first (a file's read() runs Python code, which may commit): the
+     * raw is then new, written without a barrier; q is C memory */
+    if (!(q = r_bytes(rd, n)) || !(*out = raw_new(n)))
         return -1;
     memcpy(VM_LINEAR(RAW(*out)->data), q, (size_t)n);
     return 0;

@@ -477,15 +477,15 @@ static Obj map_readline(Obj *args, size_t nargs, Obj kwnames)
 
 /* The [start, end) arguments of find/rfind (defaults: the position and the
  * size; negative ones count from the end; clamped to [0, size]). */
-static int search_range(Obj *args, size_t nargs, const MapState *s, int64_t *start, int64_t *end)
+static int search_range(Obj *args, size_t nargs, int64_t *start, int64_t *end)
 {
-    *start = s->pos;
-    *end = s->size;
+    *start = state_of(vm_unwrap(args[0]))->pos;
+    *end = state_of(vm_unwrap(args[0]))->size;
     if (nargs > 2 && !IS_NONE(args[2]) && vm_index_i64(args[2], start) < 0)
         return -1;
     if (nargs > 3 && !IS_NONE(args[3]) && vm_index_i64(args[3], end) < 0)
         return -1;
-    int64_t size = s->size;
+    int64_t size = state_of(vm_unwrap(args[0]))->size;   /* read again: __index__ may have moved the state (or resized the map) */
     if (*start < 0)
         *start += size;
     if (*start < 0)
@@ -510,7 +510,7 @@ static Obj map_search(Obj *args, size_t nargs, Obj kwnames, const char *fname, b
     if (!bytes_like_arg(args[1], &sub, &subn))
         return NULL;
     int64_t start, end;
-    if (search_range(args, nargs, state_of(vm_unwrap(args[0])), &start, &end) < 0)
+    if (search_range(args, nargs, &start, &end) < 0)
         return NULL;
     Obj m = open_self(args[0], fname);   /* __index__ may have closed it */
     if (!m)
@@ -819,16 +819,19 @@ static Obj map_madvise(Obj *args, size_t nargs, Obj kwnames)
 /* Items and slices                                                    */
 /* ------------------------------------------------------------------ */
 
-static Obj map_getitem_slot(Obj self, Obj key)
+/* Both slots keep self, key and value in root slots: an __index__ or a
+ * slice's bounds run Python code, which may collect (and move them) or
+ * close or resize the map (open_self checks again). */
+static Obj map_getitem_rooted(Obj *r)
 {
-    Obj m = open_self(self, "__getitem__");
+    Obj m = open_self(r[0], "__getitem__");
     if (!m)
         return NULL;
     int64_t i;
-    int k = seq_index_arg(key, &i);
+    int k = seq_index_arg(r[1], &i);
     if (k < 0)
         return NULL;
-    if (!(m = open_self(self, "__getitem__")))
+    if (!(m = open_self(r[0], "__getitem__")))
         return NULL;
     const MapState *s = state_of(m);
     if (k > 0) {
@@ -840,26 +843,25 @@ static Obj map_getitem_slot(Obj self, Obj key)
         }
         return MAKE_SMALLINT((unsigned char)s->data[i]);
     }
-    if (TID(key) != TID_SLICE) {
+    if (TID(r[1]) != TID_SLICE) {
         err_set(E_TypeError, "mmap indices must be integers");
         return NULL;
     }
     int64_t start, stop, step;
-    if (slice_unpack(key, &start, &stop, &step) < 0 || !(m = open_self(self, "__getitem__")))
+    if (slice_unpack(r[1], &start, &stop, &step) < 0 || !(m = open_self(r[0], "__getitem__")))
         return NULL;
     s = state_of(m);
     int64_t cnt = slice_adjust(s->size, &start, &stop, step);
-    if (step == 1 || cnt <= 0) {
-        Obj *r = vm_roots(1);
-        r[0] = self;
-        Obj b = take_bytes(&r[0], start, cnt > 0 ? cnt : 0, false);
-        vm_unroots(r);
-        return b;
-    }
+    if (step == 1 || cnt <= 0)
+        return take_bytes(&r[0], start, cnt > 0 ? cnt : 0, false);
     Obj b = bytes_alloc(cnt);
-    if (!b)
+    if (!b || !(m = open_self(r[0], "__getitem__")))
         return NULL;
-    s = state_of(vm_unwrap(self));
+    s = state_of(m);
+    if (start + (cnt - 1) * step >= s->size || start + (cnt - 1) * step < 0) {   /* a collection's finalizer resized it */
+        err_set(E_IndexError, "mmap index out of range");
+        return NULL;
+    }
     char *dst = (char *)VM_LINEAR(BYTES(b)->data);   /* a new object: no barrier */
     for (int64_t j = 0; j < cnt; j++)
         dst[j] = s->data[start + j * step];
@@ -867,20 +869,32 @@ static Obj map_getitem_slot(Obj self, Obj key)
     return b;
 }
 
-static int map_setitem_slot(Obj self, Obj key, Obj v)
+static Obj map_getitem_slot(Obj self, Obj key)
 {
-    Obj m = open_self(self, "__setitem__");
+    Obj *r = vm_roots(2);
+    r[0] = self;
+    r[1] = key;
+    Obj res = map_getitem_rooted(r);
+    vm_unroots(r);
+    return res;
+}
+
+static int map_setitem_rooted(Obj *r)
+{
+    Obj m = open_self(r[0], "__setitem__");
     if (!m)
         return -1;
-    if (!v) {
+    if (!r[2]) {
         err_set(E_TypeError, "mmap doesn't support item deletion");
         return -1;
     }
     int64_t i;
-    int k = seq_index_arg(key, &i);
+    int k = seq_index_arg(r[1], &i);
     if (k < 0)
         return -1;
     if (k > 0) {
+        if (!(m = open_self(r[0], "__setitem__")))
+            return -1;
         int64_t size = state_of(m)->size;
         if (i < 0)
             i += size;
@@ -888,19 +902,19 @@ static int map_setitem_slot(Obj self, Obj key, Obj v)
             err_set(E_IndexError, "mmap index out of range");
             return -1;
         }
-        if (!IS_INT(vm_unwrap(v)) && !vm_lookup_special(v, "__index__")) {
+        if (!IS_INT(vm_unwrap(r[2])) && !vm_lookup_special(r[2], "__index__")) {
             if (!err_occurred())
                 err_set(E_TypeError, "mmap item value must be an int");
             return -1;
         }
         int64_t x;
-        if (vm_index_i64(v, &x) < 0)
+        if (vm_index_i64(r[2], &x) < 0)
             return -1;
         if (x < 0 || x > 255) {
             err_set(E_ValueError, "mmap item value must be in range(0, 256)");
             return -1;
         }
-        if (!(m = open_self_for_effect(self, "__setitem__")) || check_writable(m) < 0)
+        if (!(m = open_self_for_effect(r[0], "__setitem__")) || check_writable(m) < 0)
             return -1;
         const MapState *s = state_of(m);
         if (i >= s->size) {
@@ -910,20 +924,20 @@ static int map_setitem_slot(Obj self, Obj key, Obj v)
         s->data[i] = (char)x;
         return 0;
     }
-    if (TID(key) != TID_SLICE) {
+    if (TID(r[1]) != TID_SLICE) {
         err_set(E_TypeError, "mmap indices must be integer");
         return -1;
     }
     int64_t start, stop, step;
     const char *p;
     int64_t n;
-    if (slice_unpack(key, &start, &stop, &step) < 0 || !bytes_like_arg(v, &p, &n))
+    if (slice_unpack(r[1], &start, &stop, &step) < 0 || !bytes_like_arg(r[2], &p, &n))
         return -1;
-    if (!(m = open_self_for_effect(self, "__setitem__")) || check_writable(m) < 0)
+    if (!(m = open_self_for_effect(r[0], "__setitem__")) || check_writable(m) < 0)
         return -1;
     const MapState *s = state_of(m);
     int64_t cnt = slice_adjust(s->size, &start, &stop, step);
-    bytes_like(v, &p, &n);   /* re-read: linear until the next allocation */
+    bytes_like(r[2], &p, &n);   /* after the calls above: r[2] may have moved */
     if (n != (cnt > 0 ? cnt : 0)) {
         err_set(E_IndexError, "mmap slice assignment is wrong size");
         return -1;
@@ -931,6 +945,17 @@ static int map_setitem_slot(Obj self, Obj key, Obj v)
     for (int64_t j = 0; j < n; j++)
         s->data[start + j * step] = p[j];
     return 0;
+}
+
+static int map_setitem_slot(Obj self, Obj key, Obj v)
+{
+    Obj *r = vm_roots(3);
+    r[0] = self;
+    r[1] = key;
+    r[2] = v;
+    int rc = map_setitem_rooted(r);
+    vm_unroots(r);
+    return rc;
 }
 
 /* Iteration: one-byte bytes objects, as CPython's sequence protocol gives. */
