@@ -1193,7 +1193,7 @@ bool tm_commit_write_items(object_t *o, uintptr_t index, uintptr_t count)
     tm_segstate *ss = &tm_segstates[seg];
     uintptr_t so = (uintptr_t)o;
     TM_ASSERT(tm_carded(t, size) && count);
-    if (o->h.overflow == ss->overflow)   /* created here: published whole */
+    if (o->h.overflow == ss->overflow || segtx[seg].in_place)   /* created here: published whole; solo: written in place */
         return true;
     uint8_t owner = __atomic_load_n(&write_locks[so >> 4], __ATOMIC_ACQUIRE);
     if (owner == seg)   /* written whole: every card is ours, marked and private */
