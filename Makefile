@@ -112,6 +112,7 @@ demo: $(DEMO) $(TMPY_GIL) $(TMPY_STM)
 # Installs what the tests need, once (a fresh machine has gcc, make, python3).
 setup:
 	@python3 -c 'import pytest' 2>/dev/null || python3 -m pip install --quiet pytest
+	@python3 -c 'import xdist' 2>/dev/null || python3 -m pip install --quiet pytest-xdist
 	@test -f /usr/include/gmp.h -o -f /usr/include/x86_64-linux-gnu/gmp.h || \
 	  { (apt-get update && apt-get install -y libgmp-dev) || (sudo apt-get update && sudo apt-get install -y libgmp-dev); }
 	@test -f /usr/include/zlib.h -a -f /usr/include/openssl/evp.h || \
@@ -125,8 +126,17 @@ setup:
 	  { (apt-get update && apt-get install -y libpython3.11-testsuite) || \
 	    (sudo apt-get update && sudo apt-get install -y libpython3.11-testsuite); }
 
+# The differential programs and CPython's test modules (single runs of a
+# program each, most of the suite's time) on TEST_WORKERS pytest-xdist workers;
+# then the rest, whose concurrency and stress tests want the cores to themselves.
+TEST_WORKERS ?= 2
+PARALLEL_TESTS = tests/test_py.py tests/test_cpython_suite.py tests/test_ast_stdlib.py tests/test_fuzz_builtins.py \
+  tests/test_fuzz_compile.py
 test: setup all $(CTESTS)
-	python3 -m pytest -q --durations=30 tests
+	@status=0; \
+	python3 -m pytest -q -n $(TEST_WORKERS) --dist loadgroup --durations=10 $(PARALLEL_TESTS) || status=1; \
+	python3 -m pytest -q --durations=30 tests $(addprefix --ignore=,$(PARALLEL_TESTS)) || status=1; \
+	exit $$status
 
 # Popular packages' own test suites under both builds (tests/packages/; downloads
 # cached in ~/.cache/tmpy-packages; minutes): not part of `make test` (there,
