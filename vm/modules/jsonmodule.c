@@ -347,6 +347,22 @@ static Obj scan_number(const Scan *sc, Pos *pos)
     return res;
 }
 
+/* After a member of an object or array: whitespace, then `close` (returns 1,
+ * *pos left on it) or ',' and whitespace (returns 0); else raises, -1. */
+static int scan_separator(const Scan *sc, Pos *pos, char close)
+{
+    skip_ws(sc, pos);
+    if (pos->b < sc->nbytes && scan_bytes(sc)[pos->b] == close)
+        return 1;
+    if (pos->b >= sc->nbytes || scan_bytes(sc)[pos->b] != ',') {
+        raise_decode_error("Expecting ',' delimiter", sc->r[R_STR], pos->c);
+        return -1;
+    }
+    pos->b++, pos->c++;
+    skip_ws(sc, pos);
+    return 0;
+}
+
 /* An object; *pos is just past its '{'. */
 static Obj scan_object(const Scan *sc, Pos *pos)
 {
@@ -390,15 +406,11 @@ static Obj scan_object(const Scan *sc, Pos *pos)
             } else if (dict_setitem(r[0], r[1], r[2]) < 0) {
                 goto out;
             }
-            skip_ws(sc, pos);
-            if (pos->b < sc->nbytes && scan_bytes(sc)[pos->b] == '}')
-                break;
-            if (pos->b >= sc->nbytes || scan_bytes(sc)[pos->b] != ',') {
-                raise_decode_error("Expecting ',' delimiter", sc->r[R_STR], pos->c);
+            int sep = scan_separator(sc, pos, '}');
+            if (sep < 0)
                 goto out;
-            }
-            pos->b++, pos->c++;
-            skip_ws(sc, pos);
+            if (sep)
+                break;
         }
     }
     pos->b++, pos->c++;   /* the '}' */
@@ -427,15 +439,11 @@ static Obj scan_array(const Scan *sc, Pos *pos)
             Obj v = scan_value(sc, pos);
             if (!v || list_append(r[0], v) < 0)
                 goto out;
-            skip_ws(sc, pos);
-            if (pos->b < sc->nbytes && scan_bytes(sc)[pos->b] == ']')
-                break;
-            if (pos->b >= sc->nbytes || scan_bytes(sc)[pos->b] != ',') {
-                raise_decode_error("Expecting ',' delimiter", sc->r[R_STR], pos->c);
+            int sep = scan_separator(sc, pos, ']');
+            if (sep < 0)
                 goto out;
-            }
-            pos->b++, pos->c++;
-            skip_ws(sc, pos);
+            if (sep)
+                break;
         }
     }
     pos->b++, pos->c++;   /* the ']' */
