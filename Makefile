@@ -134,7 +134,7 @@ PARALLEL_TESTS = tests/test_py.py tests/test_cpython_suite.py tests/test_ast_std
   tests/test_fuzz_compile.py
 test: setup all $(CTESTS)
 	@status=0; \
-	python3 -m pytest -q -n $(TEST_WORKERS) --dist loadgroup --durations=10 $(PARALLEL_TESTS) || status=1; \
+	python3 -m pytest -q -n $(TEST_WORKERS) --durations=10 $(PARALLEL_TESTS) || status=1; \
 	python3 -m pytest -q --durations=30 tests $(addprefix --ignore=,$(PARALLEL_TESTS)) || status=1; \
 	exit $$status
 

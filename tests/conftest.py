@@ -81,19 +81,3 @@ def pytest_collection_finish(session):
         if problem:
             raise pytest.UsageError(problem)
 
-
-# `make test` runs the differential programs and CPython's test modules on two
-# pytest-xdist workers (--dist loadgroup): every run of one program (or one
-# module) goes to the same worker, so its reference output is computed once and
-# two workers never write the same cached reference file.
-PARALLEL_GROUPS = {"test_py.py": "path", "test_cpython_suite.py": "module"}
-
-
-def pytest_collection_modifyitems(config, items):
-    for item in items:
-        param = PARALLEL_GROUPS.get(item.path.name)
-        callspec = getattr(item, "callspec", None)
-        if param and callspec and param in callspec.params:
-            value = callspec.params[param]
-            name = value.stem if isinstance(value, pathlib.Path) else str(value)
-            item.add_marker(pytest.mark.xdist_group(name=name))

@@ -14,6 +14,7 @@ kept in build/cpython-ref/ (python3 does not change between runs).
 Needs Debian's libpython3.11-testsuite (`make setup` installs it)."""
 import argparse
 import concurrent.futures
+import fcntl
 import os
 import shutil
 import subprocess
@@ -110,10 +111,16 @@ def reference(module):
     """The reference interpreter's outcomes (CPython 3.11: TMPY_REF_PYTHON,
     default python3), run once and kept in build/cpython-ref/."""
     f = REF_DIR / f"{module}.txt"
-    outcomes, done, note = parse_results(f)
-    if not done and not note:
-        run_module(os.environ.get("TMPY_REF_PYTHON", "python3"), module, f)
+    REF_DIR.mkdir(parents=True, exist_ok=True)
+    # Under a lock: the two builds' tests of one module may run at once (make
+    # test's pytest-xdist workers), and the second must not read or remove the
+    # first one's half-written file.
+    with open(REF_DIR / f"{module}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
         outcomes, done, note = parse_results(f)
+        if not done and not note:
+            run_module(os.environ.get("TMPY_REF_PYTHON", "python3"), module, f)
+            outcomes, done, note = parse_results(f)
     return outcomes, note
 
 
