@@ -66,6 +66,8 @@ static void give_token(tm_thread *me)
 
 void tm_cm_continue_next(void) { continue_next = true; }
 
+bool tm_cm_next_follows(void) { return continue_next; }
+
 static uint64_t ns_to_ticks(uint64_t *cache, uint64_t ns);
 
 static bool slice_over(void) { return tm_ticks() - token_since > ns_to_ticks(&slice_ticks, SLICE_NS); }
@@ -196,6 +198,7 @@ void tm_cm_aborted(int cause) { (void)cause; }
 void tm_cm_committed(uint64_t run_ticks, uint64_t commit_ticks) { (void)run_ticks, (void)commit_ticks; }
 void tm_cm_continue_next(void) {}
 bool tm_cm_holds_token(void) { return false; }
+bool tm_cm_next_follows(void) { return false; }
 int tm_cm_token_waiters(void) { return 0; }
 
 #endif

@@ -57,6 +57,9 @@ void tm_cm_committed(uint64_t run_ticks, uint64_t commit_ticks);
  * the next transaction, so a serialised thread may keep the token across
  * it, for up to a slice of 5 ms. */
 bool tm_cm_holds_token(void);
+/* tm_cm_continue_next was called for the coming commit (stm.c: the
+ * committer may keep its segment for its time slice). */
+bool tm_cm_next_follows(void);
 /* Threads asleep waiting for the token (racy: for statistics and tests). */
 int tm_cm_token_waiters(void);
 

@@ -25,6 +25,7 @@ typedef struct tm_thread {
     object_t **undo_base, **undo_top;  /* references the client keeps to undo an abort (C memory);
                                           every one is old: major collections mark them */
     int last_segment;                /* preferred at the next start */
+    uint64_t slice_start_ns;         /* STM: when it last took a segment through the queue (time slices) */
     uint64_t tx_stats[TM_TX_STATS];  /* per-thread counters, summed by tm_stm_get_stats */
     int last_abort_cause;            /* enum tm_abort_cause of the last abort */
     uint16_t last_conflict_tid;      /* type id of the object its conflict was on (0: none) */

@@ -333,8 +333,9 @@ void vm_tx_print_stats(void)
             (unsigned long long)s.aborts_by_cause[TM_ABORT_EXPLICIT],
             (unsigned long long)s.aborts_by_cause[TM_ABORT_INJECTED],
             (unsigned long long)s.aborts_by_cause[TM_ABORT_RARE_WRITE], (unsigned long long)s.inevitable);
-    fprintf(stderr, "tmpy stats: %llu transactions solo (no other transaction ran beside them)\n",
-            (unsigned long long)s.solo);
+    fprintf(stderr, "tmpy stats: %llu transactions solo (no other transaction ran beside them), %llu commits kept "
+            "their segment for the next transaction while threads waited for one (time slices)\n",
+            (unsigned long long)s.solo, (unsigned long long)s.segments_kept);
     fprintf(stderr, "tmpy stats: %.3f ms lost in aborted transactions, %.3f ms committing, %.3f ms stopping the "
             "world, %.3f ms parked\n", s.aborted_ns / 1e6, s.commit_ns / 1e6, s.sync_ns / 1e6, s.wait_ns / 1e6);
     fprintf(stderr, "tmpy stats: contention manager: %llu transactions serialised (%llu solo), %llu waits for the "
