@@ -45,6 +45,13 @@ enum { TM_CM_PARALLEL, TM_CM_SERIAL, TM_CM_TRIAL };
 /* Before a transaction takes its segment: a serialised thread takes the
  * token (waiting in the queue if another thread holds it). */
 void tm_cm_before_start(void);
+/* The calling thread's transaction lost a write-write conflict to winner's
+ * (sync_lock held): the winner's commit counts as a lost transaction for it
+ * too, so that both sides of a conflict take the token, not only the loser
+ * (a serialised loser waiting for the token while the winner ran on in
+ * parallel went on conflicting with it: locked_counters at 2 threads went
+ * serial and back to parallel 16 times, its aborts parking the other side). */
+void tm_cm_won_against(tm_thread *winner);
 /* The running transaction aborted (cause: enum tm_abort_cause). */
 void tm_cm_aborted(int cause);
 /* The running transaction committed and let its segment go, after running

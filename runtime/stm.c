@@ -460,6 +460,8 @@ static void release_segment(bool may_keep)
  * with the world stopped; wait_for_winner does the waiting at restart. */
 static void lose_to(int winner)
 {
+    if (segtx[winner].state != SEG_FREE && tm_segstates[winner].thread)
+        tm_cm_won_against(tm_segstates[winner].thread);
     if (!tm_self.wait_for_seg) {
         tm_self.wait_for_seg = winner;
         tm_self.wait_for_start = segtx[winner].start_time;
@@ -1398,6 +1400,7 @@ static void add_stats(tm_stm_stats *s, const uint64_t *c)
     s->cm_trials += c[TM_STAT_CM_TRIALS];
     s->cm_parallel += c[TM_STAT_CM_PARALLEL];
     s->cm_costly_commits += c[TM_STAT_CM_COSTLY_COMMITS];
+    s->cm_drafted += c[TM_STAT_CM_DRAFTED];
 }
 
 void tm_stm_get_stats(tm_stm_stats *out)

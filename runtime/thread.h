@@ -42,6 +42,7 @@ typedef struct tm_thread {
     uint32_t cm_conflicts;           /* conflict aborts since its last commit */
     uint32_t cm_commits;             /* commits in this mode (SERIAL: toward a trial; TRIAL: toward PARALLEL) */
     uint32_t cm_probation;           /* serialised commits before its next trial */
+    bool cm_drafted;                 /* won a write-write conflict since its last commit (another thread's atomic store) */
     /* STM transaction lengths per yield point (txlength.h, tm_stm_tx_length) */
     uintptr_t tx_site;               /* the yield point the running transaction started at (0: none) */
     bool tx_site_aborted;            /* its first abort has been counted against the site */

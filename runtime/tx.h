@@ -55,6 +55,7 @@ typedef struct tm_stm_stats {
     uint64_t token_waits, token_wait_ns;    /* sleeps waiting for the token, and their time */
     uint64_t cm_serialise, cm_trials, cm_parallel;   /* threads serialised, trials, trials that stayed parallel */
     uint64_t cm_costly_commits;             /* commits that cost more than their run, outside serialisation */
+    uint64_t cm_drafted;                    /* commits of a transaction that made another lose, outside serialisation */
 } tm_stm_stats;
 void tm_stm_get_stats(tm_stm_stats *out);
 
