@@ -585,10 +585,12 @@ def test_no_solo_beside_a_sleeping_thread():
 # commit is followed at once by its next transaction keeps its segment for
 # a switch interval while others wait, then hands it to the longest waiter.
 # Six threads on two segments each count on their own box until every box
-# has reached ROUNDS: a thread that kept its segment for good (no handoff
-# at the slice's end), or a waiter never served, leaves the others' counts
-# short and the program never ends (the test's timeout). The kept-segment
-# count shows that slices are in force at all.
+# has reached ROUNDS: a waiter never served leaves the others' counts short
+# and the program never ends (the test's timeout), and the kept-segment
+# count shows that slices are in force in the interpreter. (The reads of
+# the other boxes conflict, and an abort hands the segment on too, so the
+# handoff at the slice's end is checked exactly by test_stm_fairness's
+# slices case, tests/test_stm_contention.py.)
 SLICES = """
 import sys, threading, tm
 sys.setswitchinterval(0.001)
@@ -602,8 +604,13 @@ def work(k):
     while True:
         me.n += 1
         i += 1
-        if i % 500 == 0 and min(b.n for b in boxes) >= ROUNDS:
-            break
+        if i % 500 == 0:   # a plain loop: a generator's yield would end the transaction otherwise
+            done = True
+            for b in boxes:
+                if b.n < ROUNDS:
+                    done = False
+            if done:
+                break
 ts = [threading.Thread(target=work, args=(k,)) for k in range(6)]
 for t in ts: t.start()
 for t in ts: t.join()
@@ -620,4 +627,7 @@ print(all(b.n >= ROUNDS for b in boxes), tm.stats()["segments_kept"] > 0)
                          ids=["2seg", "2seg-txlen50", "3seg-inject-diverge", "2seg-eager-inject"])
 def test_time_slices_hand_segments_on(env):
     p = run(SLICES, env, timeout=120)
-    assert p.returncode == 0 and p.stdout.split() == ["True", "True"], (p.stdout, p.stderr[-1000:])
+    # eager: injected aborts serialise the threads, which then wait for the
+    # token (holding no segment) rather than for a segment: none may be kept
+    want = ["True", "True"] if env.get("TMPY_STM_CM") != "eager" else ["True"]
+    assert p.returncode == 0 and p.stdout.split()[:len(want)] == want, (p.stdout, p.stderr[-1000:])
