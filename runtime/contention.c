@@ -66,6 +66,8 @@ static void give_token(tm_thread *me)
 
 void tm_cm_continue_next(void) { continue_next = true; }
 
+bool tm_cm_next_follows(void) { return continue_next; }
+
 static uint64_t ns_to_ticks(uint64_t *cache, uint64_t ns);
 
 static bool slice_over(void) { return tm_ticks() - token_since > ns_to_ticks(&slice_ticks, SLICE_NS); }
@@ -142,10 +144,22 @@ static uint64_t ns_to_ticks(uint64_t *cache, uint64_t ns)
     return t;
 }
 
+void tm_cm_won_against(tm_thread *winner)
+{
+    if (tm_cfg.stm_cm != TM_CM_CFG_OFF && winner != &tm_self)
+        __atomic_store_n(&winner->cm_drafted, true, __ATOMIC_RELAXED);
+}
+
 static void count_commit(tm_thread *me, bool costly)
 {
+    bool drafted = __atomic_exchange_n(&me->cm_drafted, false, __ATOMIC_RELAXED);
     if (costly && me->cm_mode != TM_CM_SERIAL && tm_cfg.stm_cm == TM_CM_CFG_ON) {   /* eager: scripted, no timing */
         STAT(CM_COSTLY_COMMITS)++;
+        lost(me);
+        return;
+    }
+    if (drafted && me->cm_mode != TM_CM_SERIAL && tm_cfg.stm_cm != TM_CM_CFG_OFF) {
+        STAT(CM_DRAFTED)++;
         lost(me);
         return;
     }
@@ -193,9 +207,11 @@ void tm_cm_fork_child(void)
 
 void tm_cm_before_start(void) {}
 void tm_cm_aborted(int cause) { (void)cause; }
+void tm_cm_won_against(tm_thread *winner) { (void)winner; }
 void tm_cm_committed(uint64_t run_ticks, uint64_t commit_ticks) { (void)run_ticks, (void)commit_ticks; }
 void tm_cm_continue_next(void) {}
 bool tm_cm_holds_token(void) { return false; }
+bool tm_cm_next_follows(void) { return false; }
 int tm_cm_token_waiters(void) { return 0; }
 
 #endif

@@ -45,6 +45,13 @@ enum { TM_CM_PARALLEL, TM_CM_SERIAL, TM_CM_TRIAL };
 /* Before a transaction takes its segment: a serialised thread takes the
  * token (waiting in the queue if another thread holds it). */
 void tm_cm_before_start(void);
+/* The calling thread's transaction lost a write-write conflict to winner's
+ * (sync_lock held): the winner's commit counts as a lost transaction for it
+ * too, so that both sides of a conflict take the token, not only the loser
+ * (a serialised loser waiting for the token while the winner ran on in
+ * parallel went on conflicting with it: locked_counters at 2 threads went
+ * serial and back to parallel 16 times, its aborts parking the other side). */
+void tm_cm_won_against(tm_thread *winner);
 /* The running transaction aborted (cause: enum tm_abort_cause). */
 void tm_cm_aborted(int cause);
 /* The running transaction committed and let its segment go, after running
@@ -57,6 +64,9 @@ void tm_cm_committed(uint64_t run_ticks, uint64_t commit_ticks);
  * the next transaction, so a serialised thread may keep the token across
  * it, for up to a slice of 5 ms. */
 bool tm_cm_holds_token(void);
+/* tm_cm_continue_next was called for the coming commit (stm.c: the
+ * committer may keep its segment for its time slice). */
+bool tm_cm_next_follows(void);
 /* Threads asleep waiting for the token (racy: for statistics and tests). */
 int tm_cm_token_waiters(void);
 

@@ -45,6 +45,11 @@ static struct segtx {
      * 0 already and its commit publishes nothing, so its stores into big
      * objects mark no cards and take no card locks. Its own thread's. */
     bool in_place;
+    /* A FREE segment kept for the thread that just committed in it and
+     * starts its next transaction at once (its slice is not over), until
+     * kept_until (CLOCK_MONOTONIC ns): see "Time slices" below. */
+    tm_thread *kept_for;
+    uint64_t kept_until;
 } segtx[TM_MAX_SEGMENTS + 1];
 
 /* The type id of the object at segment offset so, as committed. */
@@ -97,6 +102,8 @@ static uint64_t sync_epoch;
 static int sync_sleepers;
 #define SYNC_SPIN 2000
 static int ncpus;
+static void segment_wake(void);
+static void segment_cond_init(void);
 
 /* Short when threads outnumber CPUs: the awaited one needs a core. */
 static int sync_spin(void) { return tm_thread_count() > ncpus ? SYNC_SPIN / 20 : SYNC_SPIN; }
@@ -136,6 +143,7 @@ static uintptr_t nursery_end_value(void)
 void tm_stm_init(void)
 {
     ncpus = get_nprocs();
+    segment_cond_init();
     write_locks = mmap(NULL, tm_seg.segment_size / 16, PROT_READ | PROT_WRITE,
                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (write_locks == MAP_FAILED)
@@ -235,6 +243,7 @@ void tm_stop_world(void)
         if (cause) {
             sync_requester = 0;
             sync_broadcast();
+            segment_wake();
         }
     }
     pthread_mutex_unlock(&sync_lock);
@@ -248,21 +257,11 @@ void tm_resume_world(void)
     pthread_mutex_lock(&sync_lock);
     sync_requester = 0;
     sync_broadcast();
+    segment_wake();
     pthread_mutex_unlock(&sync_lock);
 }
 
 /* ---- Segments ---- */
-
-static bool segment_available(void *arg)
-{
-    (void)arg;
-    if (sync_requester || solo_seg)
-        return false;
-    for (int j = 1; j <= tm_seg.nsegments; j++)
-        if (segtx[j].state == SEG_FREE)
-            return true;
-    return false;
-}
 
 /* Threads waiting for a segment take it in arrival order (a ticket, under
  * sync_lock), not in a race for sync_lock: a thread that commits and
@@ -270,23 +269,121 @@ static bool segment_available(void *arg)
  * the scheduler lets it (tests/test_stm_interp.py, fairness tests). */
 static uint64_t segment_next_ticket, segment_serving;
 
+/* Time slices (issue 20: threads outnumbering segments). A thread whose
+ * commit is followed at once by its next transaction (a yield point) keeps
+ * its segment across it while others wait, for a switch interval from when
+ * it took the segment (sys.setswitchinterval, 5 ms), as a GIL holder keeps
+ * the GIL; then it lets it go to the longest waiter and queues behind the
+ * others. Handing the segment over at every commit (every ~25 us of
+ * while_loop) made every transaction a futex wake and a context switch
+ * (8 threads on 2 segments: 13,944 segment waits in 14,000 transactions).
+ * Segment waiters sleep on a condition of their own (segment_cond), woken
+ * only when a segment may have become theirs, not at every commit. */
+static pthread_cond_t segment_cond;   /* on CLOCK_MONOTONIC: tm_stm_init */
+static int segment_sleepers;
+static uint64_t switch_interval_ns = 5000000;
+
+void tm_set_switch_interval_ns(uint64_t ns) { __atomic_store_n(&switch_interval_ns, ns, __ATOMIC_RELAXED); }
+uint64_t tm_get_switch_interval_ns(void) { return __atomic_load_n(&switch_interval_ns, __ATOMIC_RELAXED); }
+
+static uint64_t monotonic_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void segment_cond_init(void)
+{
+    pthread_condattr_t a;
+    pthread_condattr_init(&a);
+    pthread_condattr_setclock(&a, CLOCK_MONOTONIC);
+    pthread_cond_init(&segment_cond, &a);
+    pthread_condattr_destroy(&a);
+}
+
+static void segment_wake(void)   /* sync_lock held: a segment may be free for a waiter */
+{
+    if (segment_sleepers)
+        pthread_cond_broadcast(&segment_cond);
+}
+
+/* sync_lock held; returns with it held, after a wake or at deadline (0: none). */
+static void segment_wait(uint64_t deadline)
+{
+    segment_sleepers++;
+    if (deadline) {
+        struct timespec ts = {.tv_sec = (time_t)(deadline / 1000000000u), .tv_nsec = (long)(deadline % 1000000000u)};
+        pthread_cond_timedwait(&segment_cond, &sync_lock, &ts);
+    } else {
+        pthread_cond_wait(&segment_cond, &sync_lock);
+    }
+    segment_sleepers--;
+}
+
+/* Kept for another thread, and its slice not over. */
+static bool kept_from(int j, const tm_thread *me, uint64_t now)
+{
+    return segtx[j].kept_for && segtx[j].kept_for != me && now < segtx[j].kept_until;
+}
+
+/* A FREE segment this thread may take now (its last one first), or 0; the
+ * earliest end of a reservation that keeps one from it in *until. */
+static int free_segment_for(const tm_thread *me, uint64_t *until)
+{
+    if (sync_requester || solo_seg)
+        return 0;
+    uint64_t now = 0;
+    int last = me->last_segment;
+    if (last >= 1 && last <= tm_seg.nsegments && segtx[last].state == SEG_FREE &&
+        (!segtx[last].kept_for || !kept_from(last, me, now = monotonic_ns())))
+        return last;
+    for (int j = 1; j <= tm_seg.nsegments; j++) {
+        if (segtx[j].state != SEG_FREE)
+            continue;
+        if (!segtx[j].kept_for)
+            return j;
+        if (!now)
+            now = monotonic_ns();
+        if (!kept_from(j, me, now))
+            return j;
+        if (!*until || segtx[j].kept_until < *until)
+            *until = segtx[j].kept_until;
+    }
+    return 0;
+}
+
 static void acquire_segment(void)
 {
     tm_thread *me = &tm_self;
     pthread_mutex_lock(&sync_lock);
-    uint64_t ticket = segment_next_ticket++;
-    if (ticket != segment_serving || !segment_available(NULL)) {
-        uint64_t t0 = tm_wait_begin();
-        while (ticket != segment_serving || !segment_available(NULL))
-            sync_wait();
-        tm_wait_end(TM_WAIT_SEGMENT, t0);
+    int seg = 0, last = me->last_segment;
+    if (last >= 1 && last <= tm_seg.nsegments && segtx[last].kept_for == me) {
+        /* Kept for us: no ticket (the waiters queue for the others). */
+        while ((sync_requester || solo_seg) && segtx[last].kept_for == me && segtx[last].state == SEG_FREE &&
+               monotonic_ns() < segtx[last].kept_until)
+            segment_wait(segtx[last].kept_until);
+        if (!sync_requester && !solo_seg && segtx[last].kept_for == me && segtx[last].state == SEG_FREE)
+            seg = last;
     }
-    if (++segment_serving != segment_next_ticket)
-        sync_broadcast();   /* the next in line may take another free segment */
-    int seg = me->last_segment;
-    if (seg < 1 || seg > tm_seg.nsegments || segtx[seg].state != SEG_FREE)
-        for (seg = 1; segtx[seg].state != SEG_FREE; seg++)
-            ;
+    if (!seg) {
+        if (last >= 1 && last <= tm_seg.nsegments && segtx[last].kept_for == me) {
+            segtx[last].kept_for = NULL;   /* not taken (a world stop, solo): the queue decides */
+            segment_wake();
+        }
+        uint64_t ticket = segment_next_ticket++, until = 0;
+        if (ticket != segment_serving || !(seg = free_segment_for(me, &until))) {
+            uint64_t t0 = tm_wait_begin();
+            do {
+                segment_wait(until);
+                until = 0;
+            } while (ticket != segment_serving || !(seg = free_segment_for(me, &until)));
+            tm_wait_end(TM_WAIT_SEGMENT, t0);
+        }
+        if (++segment_serving != segment_next_ticket)
+            segment_wake();   /* the next in line may take another free segment */
+        me->slice_start_ns = monotonic_ns();
+    }
     segtx[seg] = (struct segtx){.state = SEG_RUNNING, .start_time = ++tx_clock, .tx_site = me->tx_site};
     tm_segstates[seg].thread = me;
     me->segment = me->last_segment = seg;
@@ -295,9 +392,27 @@ static void acquire_segment(void)
         ov = ++overflow_clock;
     tm_segstates[seg].overflow = ov;
     /* Under the lock: a world stop may signal this segment (it runs) as soon
-     * as the lock is free, and a store after that would lose the signal. */
-    tm_set_segment(seg);
-    TM_SEGLOCAL->nursery_end = nursery_end_value();
+     * as the lock is free, and a store after that would lose the signal.
+     * Through the segment's base: %gs is set after the lock (an arch_prctl
+     * system call where FSGSBASE is missing), and not at all when it is
+     * this segment's already. */
+    struct tm_seglocal *sl = seglocal_of(seg);
+    sl->nursery_end = tm_cfg.gc_debug_move ? sl->nursery_current : tm_seg.nursery_end;
+    pthread_mutex_unlock(&sync_lock);
+    if (tm_gs_base != tm_segment_base(seg))
+        tm_set_segment(seg);
+}
+
+static void drop_kept_segment(tm_thread *me)
+{
+    int last = me->last_segment;
+    if (last < 1 || last > tm_seg.nsegments || __atomic_load_n(&segtx[last].kept_for, __ATOMIC_RELAXED) != me)
+        return;
+    pthread_mutex_lock(&sync_lock);
+    if (segtx[last].kept_for == me) {
+        segtx[last].kept_for = NULL;
+        segment_wake();
+    }
     pthread_mutex_unlock(&sync_lock);
 }
 
@@ -309,18 +424,31 @@ int tm_stm_segment_waiters(void)
     return n;
 }
 
-static void release_segment(void)
+/* may_keep: a commit followed at once by the next transaction (time slices). */
+static void release_segment(bool may_keep)
 {
     tm_thread *me = &tm_self;
     int seg = me->segment;
     pthread_mutex_lock(&sync_lock);
     if (inevitable_seg == seg)
         __atomic_store_n(&inevitable_seg, 0, __ATOMIC_RELAXED);
-    if (solo_seg == seg)
+    bool was_solo = solo_seg == seg;
+    if (was_solo)
         __atomic_store_n(&solo_seg, 0, __ATOMIC_RELAXED);
-    segtx[seg] = (struct segtx){.state = SEG_FREE};
+    uint64_t until = 0;
+    if (may_keep && segment_next_ticket != segment_serving) {
+        uint64_t now = monotonic_ns();
+        until = me->slice_start_ns + tm_get_switch_interval_ns();
+        if (now >= until)
+            until = 0;
+        else
+            STAT(SEGMENT_KEPT)++;
+    }
+    segtx[seg] = (struct segtx){.state = SEG_FREE, .kept_for = until ? me : NULL, .kept_until = until};
     tm_segstates[seg].thread = NULL;
     sync_broadcast();
+    if (!until || was_solo)
+        segment_wake();
     pthread_mutex_unlock(&sync_lock);
     me->segment = 0;
 }
@@ -332,6 +460,8 @@ static void release_segment(void)
  * with the world stopped; wait_for_winner does the waiting at restart. */
 static void lose_to(int winner)
 {
+    if (segtx[winner].state != SEG_FREE && tm_segstates[winner].thread)
+        tm_cm_won_against(tm_segstates[winner].thread);
     if (!tm_self.wait_for_seg) {
         tm_self.wait_for_seg = winner;
         tm_self.wait_for_start = segtx[winner].start_time;
@@ -356,6 +486,8 @@ void tm_start_transaction_after_setjmp(void)
     TM_ASSERT(me->attached && me->segment == 0);
     if (me->wait_for_seg)
         wait_for_winner(me);
+    if (me->cm_mode == TM_CM_SERIAL && !me->cm_token)
+        drop_kept_segment(me);   /* it may wait for the token, which a segment waiter may hold */
     tm_cm_before_start();   /* a serialised thread takes the token first, holding no segment */
     acquire_segment();
     tm_check_reprotect(me->segment);
@@ -467,7 +599,7 @@ static void end_transaction(tm_thread *me, uint64_t commit_start)
     uint64_t now = tm_ticks();
     bool solo = tm_is_solo();
     me->tx_site = 0;
-    release_segment();
+    release_segment(tm_cm_next_follows() && me->cm_mode != TM_CM_SERIAL);
     tm_cm_committed(commit_start - me->tx_start_ticks, solo ? 0 : now - commit_start);
 }
 
@@ -526,7 +658,7 @@ static void abort_self(int cause)
     if (segtx[seg].winner)
         lose_to(segtx[seg].winner);
     pthread_mutex_unlock(&sync_lock);
-    release_segment();
+    release_segment(false);
     __builtin_longjmp(me->abort_jmp, 1);
 }
 
@@ -697,7 +829,7 @@ void tm_commit_transaction(void)
     }
     others o;
     /* A solo transaction's world is stopped already: every other segment
-     * is free and none is taken before it ends (segment_available). */
+     * is free and none is taken before it ends (free_segment_for). */
     bool solo = __atomic_load_n(&solo_seg, __ATOMIC_RELAXED) == seg;
     for (;;) {
         if (!solo)
@@ -1261,12 +1393,14 @@ static void add_stats(tm_stm_stats *s, const uint64_t *c)
     s->serialised += c[TM_STAT_SERIALISED];
     s->solo_serialised += c[TM_STAT_SOLO_SERIALISED];
     s->solo += c[TM_STAT_SOLO];
+    s->segments_kept += c[TM_STAT_SEGMENT_KEPT];
     s->token_waits += c[TM_STAT_TOKEN_WAITS];
     s->token_wait_ns += c[TM_STAT_TOKEN_WAIT_NS];
     s->cm_serialise += c[TM_STAT_CM_SERIALISE];
     s->cm_trials += c[TM_STAT_CM_TRIALS];
     s->cm_parallel += c[TM_STAT_CM_PARALLEL];
     s->cm_costly_commits += c[TM_STAT_CM_COSTLY_COMMITS];
+    s->cm_drafted += c[TM_STAT_CM_DRAFTED];
 }
 
 void tm_stm_get_stats(tm_stm_stats *out)
@@ -1327,6 +1461,10 @@ void tm_stm_fork_child(void)
         solo_seg = 0;
     inevitable_queued = 0;
     segment_serving = segment_next_ticket;
+    for (int j = 1; j <= tm_seg.nsegments; j++)
+        segtx[j].kept_for = NULL;   /* maybe for a thread the child does not have */
+    segment_cond_init();
+    segment_sleepers = 0;
     __atomic_add_fetch(&sync_epoch, 1, __ATOMIC_RELEASE);
 }
 

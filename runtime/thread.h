@@ -25,6 +25,7 @@ typedef struct tm_thread {
     object_t **undo_base, **undo_top;  /* references the client keeps to undo an abort (C memory);
                                           every one is old: major collections mark them */
     int last_segment;                /* preferred at the next start */
+    uint64_t slice_start_ns;         /* STM: when it last took a segment through the queue (time slices) */
     uint64_t tx_stats[TM_TX_STATS];  /* per-thread counters, summed by tm_stm_get_stats */
     int last_abort_cause;            /* enum tm_abort_cause of the last abort */
     uint16_t last_conflict_tid;      /* type id of the object its conflict was on (0: none) */
@@ -41,6 +42,7 @@ typedef struct tm_thread {
     uint32_t cm_conflicts;           /* conflict aborts since its last commit */
     uint32_t cm_commits;             /* commits in this mode (SERIAL: toward a trial; TRIAL: toward PARALLEL) */
     uint32_t cm_probation;           /* serialised commits before its next trial */
+    bool cm_drafted;                 /* won a write-write conflict since its last commit (another thread's atomic store) */
     /* STM transaction lengths per yield point (txlength.h, tm_stm_tx_length) */
     uintptr_t tx_site;               /* the yield point the running transaction started at (0: none) */
     bool tx_site_aborted;            /* its first abort has been counted against the site */

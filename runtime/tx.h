@@ -49,11 +49,13 @@ typedef struct tm_stm_stats {
     uint64_t length_cuts;                   /* per-yield-point lengths shortened (tm_stm_tx_begin_at) */
     uint64_t reshares_for_solo;             /* other segments' private pages re-shared for a solo transaction */
     uint64_t solo;                          /* transactions run solo (tm_become_solo) */
+    uint64_t segments_kept;                 /* commits that kept their segment for the next transaction (time slices) */
     /* the contention manager (contention.h) */
     uint64_t serialised, solo_serialised;   /* transactions run holding the token; of those, solo */
     uint64_t token_waits, token_wait_ns;    /* sleeps waiting for the token, and their time */
     uint64_t cm_serialise, cm_trials, cm_parallel;   /* threads serialised, trials, trials that stayed parallel */
     uint64_t cm_costly_commits;             /* commits that cost more than their run, outside serialisation */
+    uint64_t cm_drafted;                    /* commits of a transaction that made another lose, outside serialisation */
 } tm_stm_stats;
 void tm_stm_get_stats(tm_stm_stats *out);
 

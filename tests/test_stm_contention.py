@@ -30,6 +30,14 @@ def test_segment_queue_is_fifo(ctest, run):
 
 
 @pytest.mark.parametrize("run", range(3))
+def test_segment_time_slices(ctest, run):
+    """A thread whose commits its next transaction follows keeps the one
+    segment for a switch interval while another waits, then hands it on
+    (tests/c/test_stm_fairness.c, slices)."""
+    ctest("test_stm_fairness-stm", "slices", env={"TMPY_SEGMENTS": "1"}, timeout=60)
+
+
+@pytest.mark.parametrize("run", range(3))
 def test_inevitable_queue_is_fifo(ctest, run):
     """The same for becoming inevitable, with two segments."""
     ctest("test_stm_fairness-stm", "inevitable", env={"TMPY_SEGMENTS": "2"})

@@ -257,6 +257,61 @@ static void test_inevitable_not_solo(void)
     printf("ok a serialised inevitable transaction waits for another thread's commit\n");
 }
 
+/* ---- Both sides of a conflict: the winner of a write-write conflict is
+ * serialised too (tm_cm_won_against), so that a serialised loser waiting
+ * for the token does not go on conflicting with a winner running in
+ * parallel. A (older) writes X and waits; B (younger) writes X, loses and
+ * aborts; A's commit then counts as lost (eager: one serialises), so A's
+ * next transaction holds the token. Without the draft, A stays parallel
+ * (or, if the draft never comes, A's wait times out). ---- */
+
+static void *younger_writer(void *arg)
+{
+    (void)arg;
+    tm_thread_attach();
+    wait_step(1, false);
+    volatile int attempts = 0;
+    tm_start_transaction();
+    if (attempts++ == 0)
+        set_step(2);
+    put(X, get(X) + 1);   /* the first attempt loses to A's lock */
+    tm_commit_transaction();
+    tm_thread_detach();
+    return NULL;
+}
+
+static void test_winner_drafted(void)
+{
+    reset_x(0);
+    set_step(0);
+    tm_stm_stats s0 = stats();
+    pthread_t b;
+    pthread_create(&b, NULL, younger_writer, NULL);
+    tm_start_transaction();
+    CHECK(!tm_tx_serialised(), "A starts in parallel");
+    put(X, get(X) + 1);
+    set_step(1);
+    wait_step(2, true);
+    uint64_t t0 = tm_ticks();
+    while (!__atomic_load_n(&tm_self.cm_drafted, __ATOMIC_SEQ_CST)) {
+        tm_safepoint();
+        CHECK(tm_ticks_to_ns(tm_ticks() - t0) < 20000000000ull, "B's loss never drafted A");
+    }
+    tm_commit_transaction();
+    pthread_join(b, NULL);
+    tm_start_transaction();
+    CHECK(tm_tx_serialised(), "the winner of the conflict runs serialised after it");
+    tm_commit_transaction();
+    tm_stm_stats s1 = stats();
+    CHECK(s1.cm_drafted - s0.cm_drafted == 1, "one drafted commit, not %llu",
+          (unsigned long long)(s1.cm_drafted - s0.cm_drafted));
+    CHECK(committed_x() == 2, "both increments: %lu", (unsigned long)committed_x());
+    /* end A's serialisation (probation 2, trial 2) for the cases after */
+    for (int i = 0; i < 4; i++)
+        tx_aborting(0);
+    printf("ok the winner of a conflict is serialised with the loser\n");
+}
+
 /* ---- Hammer: threads increment one cell, losing transactions to real
  * conflicts and to scripted aborts; serialised or not, no update is lost,
  * and a thread that keeps losing commits in the end. ---- */
@@ -433,6 +488,7 @@ int main(void)
         test_modes();
         test_token_queue();
         test_inevitable_not_solo();
+        test_winner_drafted();
     }
     test_hammer();
     test_lengths();

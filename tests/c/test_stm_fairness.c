@@ -7,6 +7,7 @@
  *
  *   test_stm_fairness-stm segment      (run with TMPY_SEGMENTS=1)
  *   test_stm_fairness-stm inevitable   (two segments or more)
+ *   test_stm_fairness-stm slices       (run with TMPY_SEGMENTS=1)
  *
  * Each round: the runner holds what the waiter wants; once the runtime
  * counts the waiter as waiting, the runner gives it up and asks again at
@@ -67,10 +68,55 @@ static void round_of(int (*waiters)(void))
           want_inevitable ? "inevitable turn" : "segment");
 }
 
+/* Time slices (issue 20): a runner whose commits its next transaction
+ * follows at once (tm_cm_continue_next, as the interpreter's yield points)
+ * keeps the one segment across them while the waiter waits, for a switch
+ * interval, and then lets the waiter have it. Kept for good, the loop
+ * below never ends; handed over at every commit (as before the slices),
+ * the runner commits once before the waiter runs. The interval is long
+ * (300 ms) so that a runner descheduled for a while still commits twice. */
+static void slices(void)
+{
+    tm_set_switch_interval_ns(300000000);
+    tm_stm_stats s0;
+    tm_stm_get_stats(&s0);
+    waiter_got = 0;
+    tm_start_transaction();
+    pthread_t t;
+    pthread_create(&t, NULL, waiter, NULL);
+    while (tm_stm_segment_waiters() == 0)
+        sched_yield();
+    long commits = 0;
+    for (;;) {
+        tm_cm_continue_next();
+        tm_commit_transaction();
+        tm_start_transaction();
+        if (__atomic_load_n(&waiter_got, __ATOMIC_SEQ_CST))
+            break;
+        commits++;
+    }
+    tm_commit_transaction();
+    pthread_join(t, NULL);
+    tm_stm_stats s1;
+    tm_stm_get_stats(&s1);
+    CHECK(commits >= 2, "the runner kept its segment across %ld commit(s) only", commits);
+    CHECK(s1.segments_kept - s0.segments_kept >= (uint64_t)commits, "kept %llu times for %ld commits",
+          (unsigned long long)(s1.segments_kept - s0.segments_kept), commits);
+    printf("ok slices: the runner kept the segment across %ld commits, then the waiter had it\n", commits);
+}
+
 int main(int argc, char **argv)
 {
+    if (argc == 2 && !strcmp(argv[1], "slices")) {
+        setenv("TMPY_STM_CM", "off", 1);
+        tm_runtime_init_from_env();
+        CHECK(tm_seg.nsegments == 1, "slices needs one segment, not %d", tm_seg.nsegments);
+        tm_thread_attach();
+        slices();
+        return 0;
+    }
     CHECK(argc == 2 && (!strcmp(argv[1], "segment") || !strcmp(argv[1], "inevitable")),
-          "usage: test_stm_fairness-stm segment|inevitable");
+          "usage: test_stm_fairness-stm segment|inevitable|slices");
     want_inevitable = !strcmp(argv[1], "inevitable");
     setenv("TMPY_STM_CM", "off", 1);   /* no token: the queues alone */
     tm_runtime_init_from_env();

@@ -243,9 +243,7 @@ static Obj sys_setswitchinterval(Obj *args, size_t nargs, Obj kwnames)
     uint64_t us = d * 1e6 >= 1e15 ? (uint64_t)1e15 : (uint64_t)(d * 1e6);
     vm_tx_become_inevitable();   /* a C global: an abort would not restore it */
     vm_switch_interval = (double)us * 1e-6;
-#if !TM_STM   /* under STM threads run in parallel: nothing to switch */
-    tm_set_switch_interval_ns(us * 1000);
-#endif
+    tm_set_switch_interval_ns(us * 1000);   /* STM: how long a thread keeps its segment while others wait */
     return g_None;
 }
 

@@ -333,17 +333,18 @@ void vm_tx_print_stats(void)
             (unsigned long long)s.aborts_by_cause[TM_ABORT_EXPLICIT],
             (unsigned long long)s.aborts_by_cause[TM_ABORT_INJECTED],
             (unsigned long long)s.aborts_by_cause[TM_ABORT_RARE_WRITE], (unsigned long long)s.inevitable);
-    fprintf(stderr, "tmpy stats: %llu transactions solo (no other transaction ran beside them)\n",
-            (unsigned long long)s.solo);
+    fprintf(stderr, "tmpy stats: %llu transactions solo (no other transaction ran beside them), %llu commits kept "
+            "their segment for the next transaction while threads waited for one (time slices)\n",
+            (unsigned long long)s.solo, (unsigned long long)s.segments_kept);
     fprintf(stderr, "tmpy stats: %.3f ms lost in aborted transactions, %.3f ms committing, %.3f ms stopping the "
             "world, %.3f ms parked\n", s.aborted_ns / 1e6, s.commit_ns / 1e6, s.sync_ns / 1e6, s.wait_ns / 1e6);
     fprintf(stderr, "tmpy stats: contention manager: %llu transactions serialised (%llu solo), %llu waits for the "
             "token (%.3f ms), %llu threads serialised, %llu trials in parallel, %llu back to parallel, %llu re-shares "
-            "for solo, %llu costly commits\n",
+            "for solo, %llu costly commits, %llu commits that won a conflict\n",
             (unsigned long long)s.serialised, (unsigned long long)s.solo_serialised,
             (unsigned long long)s.token_waits, s.token_wait_ns / 1e6, (unsigned long long)s.cm_serialise,
             (unsigned long long)s.cm_trials, (unsigned long long)s.cm_parallel, (unsigned long long)s.reshares_for_solo,
-            (unsigned long long)s.cm_costly_commits);
+            (unsigned long long)s.cm_costly_commits, (unsigned long long)s.cm_drafted);
     tm_wait_stat w[TM_WAIT_KINDS];   /* fairness: who waited, how long */
     tm_wait_get_stats(w);
     fprintf(stderr, "tmpy stats: waits:");
