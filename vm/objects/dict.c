@@ -871,6 +871,18 @@ static bool dict_appends_merge(void)
     appends_plain = false;
     return true;
 }
+
+/* The commit hooks of the append logs: the dicts' and the lists'
+ * (listappends.c). */
+static void appends_before_commit(void)
+{
+    dict_appends_before_commit();
+    list_appends_before_commit();
+}
+static bool appends_merge(void)
+{
+    return dict_appends_merge() && list_appends_merge();
+}
 #endif
 
 static int d_insert(Obj *dp, Obj *kp, Obj *vp, int64_t hash)
@@ -2307,7 +2319,8 @@ void dict_init_type(void)
     s_iter = str_intern_cstr("__iter__");
     VM_GLOBAL_ROOT(s_iter);
 #if TM_STM
-    tm_set_commit_hooks(dict_appends_before_commit, dict_appends_merge);
+    tm_set_commit_hooks(appends_before_commit, appends_merge);
+    list_appends_init();
     const char *e = getenv("TMPY_TEST_DICT_IGNORE_PENDING");
     ignore_pending = e && *e == '1';
 #endif
