@@ -5,8 +5,8 @@
 # Each thread also reads a list of its own (made by the main thread, so
 # shared and old) right after appending to it: len(), [-1], pop, extend,
 # insert, iteration, `in`, under a lock and across a sleep (a commit) and an
-# os call (inevitable): each of these must first turn the pending appends
-# into plain ones. Checked at the end: nothing lost or doubled, each
+# os call: each of these must first turn the pending appends into plain
+# ones (and, for lists made with no room, abort: the retry appends plainly). Checked at the end: nothing lost or doubled, each
 # thread's items in its order, its own list exactly what it made.
 # TMPY_TEST_LIST_SKIP_FLUSH=1 makes the reads blind to pending appends, and
 # this must then fail (tests/test_stm_interp.py).
@@ -21,6 +21,7 @@ PRE = 3000          # items before the threads start: a carded array from the st
 big = list(range(-PRE, 0))
 empty = []          # starts with no room at all: the first commit grows it
 own = [[] for _ in range(THREADS)]
+spare = [[] for _ in range(THREADS * (PER // 200))]   # empty, no room: a read right after a logged append aborts, the retry appends plainly
 lock = threading.Lock()
 under_lock = []
 checks = [True] * THREADS
@@ -48,6 +49,10 @@ def worker(t):
             for _ in mine:
                 n += 1
             ok = ok and n == i + 1
+        if i % 200 == 0:
+            s = spare[t * (PER // 200) + i // 200]
+            s.append(x)
+            ok = ok and len(s) == 1 and s[0] == x
         if i % 307 == 0:
             with lock:
                 under_lock.append(x)
@@ -83,3 +88,4 @@ print("empty list", len(empty), sorted(empty) == sorted(x for x in range(THREADS
 print("own lists exact", all(own[t] == list(range(t * PER, (t + 1) * PER)) for t in range(THREADS)))
 print("reads saw own appends", all(checks), all(lens_ok))
 print("under lock", len(under_lock), len(set(under_lock)) == len(under_lock))
+print("spare lists", all(len(s) == 1 for s in spare), sorted(s[0] for s in spare) == sorted(t * PER + i for t in range(THREADS) for i in range(0, PER, 200)))
