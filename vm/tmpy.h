@@ -665,9 +665,15 @@ extern __thread bool vm_list_logging;
 void list_flush_own_slow(Obj l);
 static inline Obj vm_rd_list(Obj l)
 {
-    if (__builtin_expect(vm_list_logging, 0))
-        list_flush_own_slow(l);
-    return vm_rd(l);
+    uint8_t rv = tm_read_version();
+    if (rv) {   /* 0: a solo transaction, which logs nothing (the test costs it nothing) */
+#ifndef TMPY_BREAK_READ_BARRIER   /* tests only, as vm_rd */
+        tm_read_at_rv((uintptr_t)l, rv);
+#endif
+        if (__builtin_expect(vm_list_logging, 0))
+            list_flush_own_slow(l);
+    }
+    return l;
 }
 #define LIST(v) ((ListObj *)vm_rd_list(v))
 #else
