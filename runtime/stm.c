@@ -549,6 +549,10 @@ static void (*inevitable_hook)(void);
 
 void tm_set_inevitable_hook(void (*hook)(void)) { inevitable_hook = hook; }
 
+static void (*before_inevitable_hook)(void);
+
+void tm_set_before_inevitable_hook(void (*hook)(void)) { before_inevitable_hook = hook; }
+
 static uintptr_t (*site_hook)(void);
 
 void tm_set_site_hook(uintptr_t (*hook)(void)) { site_hook = hook; }
@@ -991,6 +995,8 @@ static void become_inevitable(bool solo_wanted, bool fresh)
     TM_ASSERT(seg > 0);
     if (is_inevitable(seg))
         return;
+    if (before_inevitable_hook)
+        before_inevitable_hook();   /* may write and abort: still an ordinary transaction */
     pthread_mutex_lock(&sync_lock);
     int cause;
     if (inevitable_seg || sync_requester || inevitable_queued) {
@@ -1313,6 +1319,8 @@ gc_part:
         tm_gc_remember_cards(ss, o, lo, hi);
 }
 
+bool tm_commit_write(object_t *o);
+
 /* The committed tail's writes of an append log (tm_set_commit_hooks), with
  * the world stopped: take what tm_write_items_slowpath takes, but fail
  * instead of waiting (the other transactions are parked at safe points and
@@ -1324,7 +1332,9 @@ bool tm_commit_write_items(object_t *o, uintptr_t index, uintptr_t count)
     int seg = tm_self.segment;
     tm_segstate *ss = &tm_segstates[seg];
     uintptr_t so = (uintptr_t)o;
-    TM_ASSERT(tm_carded(t, size) && count);
+    TM_ASSERT(count);
+    if (!tm_carded(t, size))
+        return tm_commit_write(o);
     if (o->h.overflow == ss->overflow || segtx[seg].in_place)   /* created here: published whole; solo: written in place */
         return true;
     uint8_t owner = __atomic_load_n(&write_locks[so >> 4], __ATOMIC_ACQUIRE);
@@ -1353,6 +1363,30 @@ bool tm_commit_write_items(object_t *o, uintptr_t index, uintptr_t count)
     }
     privatise_range(seg, lo, hi + 1);
     tm_cards_set_range(TM_CARDS_TX, seg, lo, hi);
+    return true;
+}
+
+/* The same for a whole object that is not carded (a list's header). */
+bool tm_commit_write(object_t *o)
+{
+    int seg = tm_self.segment;
+    tm_segstate *ss = &tm_segstates[seg];
+    uintptr_t so = (uintptr_t)o;
+    size_t size = tm_object_size(o);
+    TM_ASSERT(!tm_carded(&tm_types[o->h.tid], size));
+    if (o->h.overflow == ss->overflow || segtx[seg].in_place)   /* created here: published whole; solo: written in place */
+        return true;
+    uint8_t owner = __atomic_load_n(&write_locks[so >> 4], __ATOMIC_ACQUIRE);
+    if (owner == seg)   /* written before: locked, listed and private */
+        return true;
+    if (owner || tm_private_pages_over_budget())
+        return false;
+    uint8_t zero = 0;
+    if (!__atomic_compare_exchange_n(&write_locks[so >> 4], &zero, (uint8_t)seg, false, __ATOMIC_ACQ_REL,
+                                     __ATOMIC_ACQUIRE))
+        return false;
+    tm_list_push(&ss->modified, so);
+    privatise_range(seg, so, so + size);
     return true;
 }
 

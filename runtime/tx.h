@@ -150,6 +150,11 @@ void tm_set_abort_hook(void (*hook)(void));
 /* Called when the running transaction has just become inevitable (it can no
  * longer abort): the embedder drops what it kept to undo an abort. */
 void tm_set_inevitable_hook(void (*hook)(void));
+/* Called when the running transaction is about to become inevitable (it can
+ * still abort there, and may write): the embedder turns what only a
+ * transaction that can abort may hold (an append log that may need an abort
+ * to be flushed) into plain writes. */
+void tm_set_before_inevitable_hook(void (*hook)(void));
 /* Returns where the calling thread is now, in the embedder's terms (its
  * yield-point sites): statistics name both sides of a conflict with it. */
 void tm_set_site_hook(uintptr_t (*hook)(void));
@@ -201,12 +206,17 @@ void tm_cm_continue_next(void);
 void tm_set_commit_hooks(void (*before)(void), bool (*merge)(void));
 /* Inside `merge` only: tm_write_items for a carded object (cards.h) that
  * never waits: false if another transaction holds the object or one of the
- * cards (or the private pages are near the kernel's limit). */
+ * cards (or the private pages are near the kernel's limit). An object that
+ * is not carded is written whole (tm_commit_write). */
 bool tm_commit_write_items(object_t *o, uintptr_t index, uintptr_t count);
 /* In `before` (or any running transaction): make the pages of those items of
  * a carded object private in this segment now, so that a merge writing them
  * does not copy pages with the world stopped. Only a hint: takes no lock. */
 void tm_prepare_write_items(object_t *o, uintptr_t index, uintptr_t count);
+/* Inside `merge` only: tm_write for an object that is not carded, and that
+ * never waits: false if another transaction holds it (or the private pages
+ * are near the kernel's limit). */
+bool tm_commit_write(object_t *o);
 
 /* Safe point for loops that do not allocate: another thread asked us to stop. */
 void tm_safepoint_slow(void);

@@ -607,7 +607,8 @@ enum { ROOT_CUR_EXC,        /* the exception being raised (NULL: none) */
        ROOT_PROFILE_FUNC,   /* sys.setprofile(...), NULL: none */
        ROOT_CONTEXT,        /* the current contextvars.Context, NULL: none made yet */
        ROOT_DICT_APPENDS,   /* STM: the running transaction's pending dict inserts (dict.c), NULL: none */
-       ROOT_COUNT = 10 };
+       ROOT_LIST_APPENDS,   /* STM: the running transaction's pending list appends (listappends.c), NULL: none */
+       ROOT_COUNT = 11 };
 extern __thread VMThread vm_ts;
 extern int vm_recursion_limit;   /* sys.getrecursionlimit(), default 1000 */
 
@@ -657,7 +658,27 @@ static inline uint64_t vm_max_object_size(void) { return tm_seg.segment_size - t
 #define DICT(v) ((DictObj *)vm_rd(v))
 #define SETOBJ(v) ((SetObj *)vm_rd(v))
 #define ITER(v) ((IterObj *)vm_rd(v))
+#if TM_STM
+/* A read of a list first turns the running transaction's pending appends
+ * to it into plain ones (objects/listappends.c): program order. */
+extern __thread bool vm_list_logging;
+void list_flush_own_slow(Obj l);
+static inline Obj vm_rd_list(Obj l)
+{
+    uint8_t rv = tm_read_version();
+    if (rv) {   /* 0: a solo transaction, which logs nothing (the test costs it nothing) */
+#ifndef TMPY_BREAK_READ_BARRIER   /* tests only, as vm_rd */
+        tm_read_at_rv((uintptr_t)l, rv);
+#endif
+        if (__builtin_expect(vm_list_logging, 0))
+            list_flush_own_slow(l);
+    }
+    return l;
+}
+#define LIST(v) ((ListObj *)vm_rd_list(v))
+#else
 #define LIST(v) ((ListObj *)vm_rd(v))
+#endif
 #define LIST_LEN(v) (LIST(v)->length)
 #define LIST_ITEMS(v) (((ArrayObj *)vm_rd(LIST(v)->array))->items)
 

@@ -29,6 +29,9 @@ void vm_thread_init(void)
 void vm_thread_fini(void)
 {
     dict_flush_pending();   /* its log lives in a root slot */
+#if TM_STM
+    list_flush_pending();
+#endif
     tm_self.ss_top = tm_self.ss_base;
     vm_ts.roots = NULL;
     vm_ts.frame = NULL;

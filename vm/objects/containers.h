@@ -15,6 +15,14 @@ Obj tuple_from_array(Obj *items, int64_t n);   /* items in root slots */
 Obj list_new(int64_t n);                  /* length n, items None */
 Obj list_new_capacity(int64_t cap);       /* length 0 */
 int list_append(Obj list, Obj v);
+#if TM_STM
+/* Appends to a shared list that commit at the tail (listappends.c). */
+int list_append_shared(Obj list, Obj v);   /* l.append(v) */
+void list_flush_pending(void);             /* the log into plain appends (may allocate) */
+void list_appends_before_commit(void);
+bool list_appends_merge(void);
+void list_appends_init(void);
+#endif
 Obj list_from_array(Obj *items, int64_t n);    /* items in root slots */
 int list_sort(Obj list, Obj key, bool reverse);
 Obj array_new(int64_t n);                 /* ArrayObj */

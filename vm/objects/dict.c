@@ -196,8 +196,13 @@ static inline uint64_t probe_seed(Obj tag)
 #if TM_STM
 #define APPEND_RESERVE_SHIFT 2   /* the reserve: a quarter of the capacity */
 #define LOG_DICTS 4                       /* dicts one transaction logs inserts into */
-#define LOG_HDR (1 + 2 * LOG_DICTS)       /* [0] entries; then (dict, count) pairs */
+#define LOG_HDR (1 + 2 * LOG_DICTS)       /* [0] entries; then (dict, count) pairs; then the chunks */
 #define LOG_W 5                           /* an entry: dict, tag, key, value, slot */
+/* The entries are in chunks (ArrayObj) of LOG_CHUNK entries, small objects:
+ * one array of a transaction's thousand entries (40 KiB) became a large
+ * object at every commit's minor collection (fresh pages: faults and
+ * zeroing), and garbage that brought major collections on sooner. */
+#define LOG_CHUNK 48
 static __thread bool appends_plain;       /* the retry of a failed merge inserts plainly */
 /* TMPY_TEST_DICT_IGNORE_PENDING=1 (tests only): lookups do not see the
  * transaction's pending inserts, so a key inserted twice in one transaction
@@ -214,6 +219,18 @@ static __attribute__((noreturn, cold)) void appends_broken(const char *what)
     abort();
 }
 static inline Obj __seg_gs *log_items(Obj log) { return ARRAY(log)->items; }
+/* Entry k of the log (its LOG_W slots). */
+static inline Obj __seg_gs *log_entry(Obj log, int64_t k)
+{
+    return ARRAY(log_items(log)[LOG_HDR + k / LOG_CHUNK])->items + LOG_W * (k % LOG_CHUNK);
+}
+/* The same, to be written (its chunk was made by this transaction). */
+static inline Obj __seg_gs *log_entry_w(Obj log, int64_t k)
+{
+    Obj chunk = log_items(log)[LOG_HDR + k / LOG_CHUNK];
+    VM_WRITE(chunk);
+    return ARRAY(chunk)->items + LOG_W * (k % LOG_CHUNK);
+}
 
 static int log_dict_slot(Obj log, Obj d)
 {
@@ -268,7 +285,7 @@ static __attribute__((noinline, cold)) bool pending_hit(int32_t ix, Obj tag)
     Obj log = alog();
     if (!log)
         appends_broken("a pending slot without an append log");
-    return !ignore_pending && log_items(log)[LOG_HDR + LOG_W * (int64_t)(IX_PENDING0 - ix) + 1] == tag;
+    return !ignore_pending && log_entry(log, (int64_t)(IX_PENDING0 - ix))[1] == tag;
 }
 
 /* Turn this transaction's pending inserts into d into plain ones, in log
@@ -280,9 +297,10 @@ static __attribute__((noinline)) void d_flush_own_slow(Obj d, Obj log, int j)
     int64_t n0 = DICT(d)->nentries, n = n0, nlog = SMALLINT_VAL(log_items(log)[0]);
     VM_WRITE(log);
     for (int64_t k = 0; k < nlog; k++) {
-        Obj __seg_gs *le = log_items(log) + LOG_HDR + LOG_W * k;
+        Obj __seg_gs *le = log_entry(log, k);
         if (le[0] != d)
             continue;
+        le = log_entry_w(log, k);
         if (n + DICT(d)->popped >= ents_cap(d))
             appends_broken("no room for the pending inserts of a transaction");
         VM_WRITE_ITEMS(e, 3 * n, 3);
@@ -703,31 +721,43 @@ static int d_insert_pending(Obj *dp, Obj *kp, Obj *vp, int64_t hash)
     if (j < 0)
         j = 0;
     int64_t nlog = log ? SMALLINT_VAL(log_items(log)[0]) : 0;
-    if (!log || LOG_HDR + LOG_W * (nlog + 1) > ARRAY(log)->length) {
-        Obj *r = vm_roots(4);
+    if (!log || nlog % LOG_CHUNK == 0) {   /* a new chunk (and maybe more room for chunks) */
+        Obj *r = vm_roots(5);
         r[0] = d;
         r[1] = *kp;
         r[2] = *vp;
         r[3] = log;
         int64_t len = log ? ARRAY(log)->length : 0;
-        Obj grown = array_new(len ? 2 * len - LOG_HDR : LOG_HDR + LOG_W * 64);
-        if (grown) {
-            VM_WRITE(grown);
-            if (r[3])
-                for (int64_t i = 0; i < len; i++)
-                    ARRAY(grown)->items[i] = ARRAY(r[3])->items[i];
-            else
-                for (int w = 0; w < LOG_HDR; w += 2)
-                    ARRAY(grown)->items[w] = MAKE_SMALLINT(0);   /* the entry count and the dicts' counts */
-            vm_ts.roots[ROOT_DICT_APPENDS] = grown;
+        bool ok = true;
+        if (!log || LOG_HDR + nlog / LOG_CHUNK + 1 > len) {
+            Obj grown = array_new(len ? 2 * len - LOG_HDR : LOG_HDR + 16);
+            if (grown) {
+                VM_WRITE(grown);
+                if (r[3])
+                    for (int64_t i = 0; i < len; i++)
+                        ARRAY(grown)->items[i] = ARRAY(r[3])->items[i];
+                else
+                    for (int w = 0; w < LOG_HDR; w += 2)
+                        ARRAY(grown)->items[w] = MAKE_SMALLINT(0);   /* the entry count and the dicts' counts */
+                r[3] = grown;
+                vm_ts.roots[ROOT_DICT_APPENDS] = grown;
+            } else {
+                ok = false;
+            }
+        }
+        if (ok && (r[4] = array_new(LOG_W * LOG_CHUNK))) {
+            VM_WRITE(r[3]);
+            ARRAY(r[3])->items[LOG_HDR + nlog / LOG_CHUNK] = r[4];
+        } else {
+            ok = false;
         }
         *dp = d = r[0];
         *kp = r[1];
         *vp = r[2];
+        log = r[3];
         vm_unroots(r);
-        if (!grown)
+        if (!ok)
             return -1;
-        log = grown;
         index = DICT(d)->index;
     }
     /* The first free slot on the key's probe sequence (the lookup before
@@ -744,7 +774,7 @@ static int d_insert_pending(Obj *dp, Obj *kp, Obj *vp, int64_t hash)
         i = (i * 5 + perturb + 1) & mask;
     }
     VM_WRITE(log);
-    Obj __seg_gs *le = log_items(log) + LOG_HDR + LOG_W * nlog;
+    Obj __seg_gs *le = log_entry_w(log, nlog);
     le[0] = d;
     le[1] = tag;
     le[2] = *kp;
@@ -854,7 +884,7 @@ static bool dict_appends_merge(void)
         int32_t __seg_gs *slots = ix_slots_nb(index);
         int64_t n = tail;
         for (int64_t k = 0; k < nlog; k++) {
-            Obj __seg_gs *le = log_items(log) + LOG_HDR + LOG_W * k;
+            Obj __seg_gs *le = log_entry(log, k);
             if (le[0] != d)
                 continue;
             to[3 * n] = le[1];
@@ -870,6 +900,18 @@ static bool dict_appends_merge(void)
     vm_ts.roots[ROOT_DICT_APPENDS] = NULL;
     appends_plain = false;
     return true;
+}
+
+/* The commit hooks of the append logs: the dicts' and the lists'
+ * (listappends.c). */
+static void appends_before_commit(void)
+{
+    dict_appends_before_commit();
+    list_appends_before_commit();
+}
+static bool appends_merge(void)
+{
+    return dict_appends_merge() && list_appends_merge();
 }
 #endif
 
@@ -2307,7 +2349,8 @@ void dict_init_type(void)
     s_iter = str_intern_cstr("__iter__");
     VM_GLOBAL_ROOT(s_iter);
 #if TM_STM
-    tm_set_commit_hooks(dict_appends_before_commit, dict_appends_merge);
+    tm_set_commit_hooks(appends_before_commit, appends_merge);
+    list_appends_init();
     const char *e = getenv("TMPY_TEST_DICT_IGNORE_PENDING");
     ignore_pending = e && *e == '1';
 #endif

@@ -841,7 +841,11 @@ static int list_arg_i64(Obj v, int64_t *out)
 
 static Obj list_append_m(Obj *args, size_t nargs, Obj kwnames)
 {
+#if TM_STM
+    if (list_append_shared(vm_unwrap(args[0]), args[1]) < 0)
+#else
     if (list_append(vm_unwrap(args[0]), args[1]) < 0)
+#endif
         return NULL;
     return g_None;
 }

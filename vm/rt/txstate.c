@@ -337,7 +337,8 @@ void vm_tx_print_stats(void)
             "their segment for the next transaction while threads waited for one (time slices)\n",
             (unsigned long long)s.solo, (unsigned long long)s.segments_kept);
     fprintf(stderr, "tmpy stats: %.3f ms lost in aborted transactions, %.3f ms committing, %.3f ms stopping the "
-            "world, %.3f ms parked\n", s.aborted_ns / 1e6, s.commit_ns / 1e6, s.sync_ns / 1e6, s.wait_ns / 1e6);
+            "world, %.3f ms parked, %llu pages privatised\n", s.aborted_ns / 1e6, s.commit_ns / 1e6, s.sync_ns / 1e6,
+            s.wait_ns / 1e6, (unsigned long long)s.pages_privatised);
     fprintf(stderr, "tmpy stats: contention manager: %llu transactions serialised (%llu solo), %llu waits for the "
             "token (%.3f ms), %llu threads serialised, %llu trials in parallel, %llu back to parallel, %llu re-shares "
             "for solo, %llu costly commits, %llu commits that won a conflict\n",
