@@ -24,6 +24,7 @@ enum {
     TM_STAT_LENGTH_CUTS,     /* per-yield-point lengths shortened */
     TM_STAT_RESHARE_FOR_SOLO, /* other segments' private pages re-shared for a solo transaction */
     TM_STAT_SOLO,            /* transactions run solo (tm_become_solo) */
+    TM_STAT_SOLO_WENT_ON,    /* yield points a solo transaction went on past (tm_solo_may_go_on) */
     TM_STAT_ABORT_CAUSE,   /* + enum tm_abort_cause */
     TM_STAT_COUNT = TM_STAT_ABORT_CAUSE + TM_ABORT_CAUSES
 };
