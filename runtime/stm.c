@@ -930,6 +930,16 @@ bool tm_become_solo(void)
     return solo;
 }
 
+/* Not at the price of a re-share (a world stop and a remap per run of
+ * pages): two threads handing a queue back and forth, each waking from a
+ * blocking call while the other parks, re-shared at every call
+ * (queue_pipeline: +2% instructions, most of it in the kernel besides). */
+void tm_become_solo_or_inevitable(void)
+{
+    if (any_private_page() || !tm_become_solo())
+        tm_become_inevitable();
+}
+
 bool tm_tx_serialised(void) { return tm_self.cm_token; }
 
 bool tm_is_solo(void) { return tm_self.segment && __atomic_load_n(&solo_seg, __ATOMIC_RELAXED) == tm_self.segment; }

@@ -192,13 +192,10 @@ bool tm_is_solo(void);
 bool tm_solo_may_go_on(void);
 /* For a transaction started in C code, which runs inevitable (after a
  * blocking call, at a thread's or the program's start): solo if it can be
- * (no read markers, no page privatised), else inevitable. Right after
- * tm_start_transaction() (an abort while it waits comes back there). */
-static inline void tm_become_solo_or_inevitable(void)
-{
-    if (!tm_become_solo())
-        tm_become_inevitable();
-}
+ * without re-sharing pages (no read markers, no page privatised), else
+ * inevitable. Right after tm_start_transaction() (an abort while it waits
+ * comes back there). */
+void tm_become_solo_or_inevitable(void);
 /* The contention manager (contention.h) serialises this thread's
  * transactions: the running one holds the token. */
 bool tm_tx_serialised(void);
