@@ -2,6 +2,7 @@
 #ifndef TM_GC_INTERNAL_H
 #define TM_GC_INTERNAL_H
 
+#include "cards.h"
 #include "config.h"
 #include "gc.h"
 #include "list.h"
@@ -71,8 +72,16 @@ void tm_gc_maybe_collect_major(void);
 void tm_discard_young(tm_segstate *ss);
 /* The GC half of tm_write_items for an object whose items are references
  * and that is carded (cards.h): mark the cards of the bytes [lo, hi] and
- * list the object for the next minor collection. */
-void tm_gc_remember_cards(tm_segstate *ss, object_t *o, uintptr_t lo, uintptr_t hi);
+ * list the object for the next minor collection. Inline: every store into
+ * a big table of references comes here. */
+static inline void tm_gc_remember_cards(tm_segstate *ss, object_t *o, uintptr_t lo, uintptr_t hi)
+{
+    tm_cards_set_range(TM_CARDS_GC, ss->seg, lo, hi);
+    if (!(o->h.flags & TM_GCFLAG_CARDS_SET)) {
+        o->h.flags |= TM_GCFLAG_CARDS_SET;
+        tm_list_push(&ss->carded, (uintptr_t)o);
+    }
+}
 /* Re-share private pages no running transaction needs (world stopped). */
 void tm_reshare_pages(void);
 

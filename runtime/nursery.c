@@ -148,15 +148,6 @@ static void fix_item_range(uintptr_t start, uintptr_t end, void *ss)
         fix_slot((object_t *__seg_gs *)p, ss);
 }
 
-void tm_gc_remember_cards(tm_segstate *ss, object_t *o, uintptr_t lo, uintptr_t hi)
-{
-    tm_cards_set_range(TM_CARDS_GC, ss->seg, lo, hi);
-    if (!(o->h.flags & TM_GCFLAG_CARDS_SET)) {
-        o->h.flags |= TM_GCFLAG_CARDS_SET;
-        tm_list_push(&ss->carded, (uintptr_t)o);
-    }
-}
-
 /* Carded objects: trace the items of their marked cards, unless a plain
  * write barrier remembered the whole object too (its flag is clear then). */
 static void trace_carded(tm_segstate *ss)

@@ -1068,9 +1068,45 @@ bool tm_become_solo(void)
     return solo;
 }
 
+/* Not at the price of a re-share (a world stop and a remap per run of
+ * pages): two threads handing a queue back and forth, each waking from a
+ * blocking call while the other parks, re-shared at every call
+ * (queue_pipeline: +2% instructions, most of it in the kernel besides). */
+void tm_become_solo_or_inevitable(void)
+{
+    if (any_private_page() || !tm_become_solo())
+        tm_become_inevitable();
+}
+
 bool tm_tx_serialised(void) { return tm_self.cm_token; }
 
 bool tm_is_solo(void) { return tm_self.segment && __atomic_load_n(&solo_seg, __ATOMIC_RELAXED) == tm_self.segment; }
+
+/* Read without sync_lock: a thread that changes any of it (a passive one
+ * woken: it ends its passive wait, then waits for a segment; one that
+ * attaches: it waits for a segment) is seen at the next yield point that
+ * asks, within one transaction length, as it would wait for a commit. The
+ * lists' bound keeps a long solo run's lists (8 bytes an object) small;
+ * with one thread, nothing else would end it (a blocking call commits only
+ * with other threads alive). */
+#define SOLO_LISTS_MAX 65536
+
+bool tm_solo_may_go_on(void)
+{
+    int seg = tm_self.segment;
+    if (!seg || __atomic_load_n(&solo_seg, __ATOMIC_RELAXED) != seg || !tm_threads_all_others_passive())
+        return false;
+    if (__atomic_load_n(&segment_next_ticket, __ATOMIC_RELAXED) != __atomic_load_n(&segment_serving, __ATOMIC_RELAXED) ||
+        __atomic_load_n(&inevitable_queued, __ATOMIC_RELAXED) || __atomic_load_n(&sync_requester, __ATOMIC_RELAXED))
+        return false;
+    /* Its weak references and registrations are published, and their
+     * callbacks and finalizers queued, only by a commit. */
+    const tm_segstate *ss = &tm_segstates[seg];
+    if (ss->modified.count + ss->created.count > SOLO_LISTS_MAX || !tm_weak_lists_empty(ss))
+        return false;
+    STAT(SOLO_WENT_ON)++;
+    return true;
+}
 
 bool tm_created_here(object_t *o)
 {
@@ -1279,12 +1315,12 @@ void tm_write_items_slowpath(object_t *o, uintptr_t index, uintptr_t count)
                         (unsigned long)tm_varsize_length(o, t));
     if (!created_here && segtx[seg].in_place) {
         /* Nothing to publish, nobody to lock out: listed once (a root for
-         * a major collection). A raw object then needs no barrier until the
-         * next collection, as in the GIL build. */
-        if (!card_writer_listed(ss, so)) {
+         * a major collection), by taking its lock as a whole write does (a
+         * byte per store says it is ours; searching card_objs at every store
+         * cost as much as the rest of the barrier). A raw object then needs
+         * no barrier until the next collection, as in the GIL build. */
+        if (take_lock(so >> 4, seg, so))
             tm_list_push(&ss->modified, so);
-            tm_list_push(&ss->card_objs, so);
-        }
         if (!t->items_are_refs) {
             tm_list_push(&ss->remembered, so);
             o->h.flags &= ~TM_GCFLAG_WRITE_BARRIER;
@@ -1428,6 +1464,7 @@ static void add_stats(tm_stm_stats *s, const uint64_t *c)
     s->solo_serialised += c[TM_STAT_SOLO_SERIALISED];
     s->solo += c[TM_STAT_SOLO];
     s->segments_kept += c[TM_STAT_SEGMENT_KEPT];
+    s->solo_went_on += c[TM_STAT_SOLO_WENT_ON];
     s->token_waits += c[TM_STAT_TOKEN_WAITS];
     s->token_wait_ns += c[TM_STAT_TOKEN_WAIT_NS];
     s->cm_serialise += c[TM_STAT_CM_SERIALISE];

@@ -50,6 +50,7 @@ typedef struct tm_stm_stats {
     uint64_t reshares_for_solo;             /* other segments' private pages re-shared for a solo transaction */
     uint64_t solo;                          /* transactions run solo (tm_become_solo) */
     uint64_t segments_kept;                 /* commits that kept their segment for the next transaction (time slices) */
+    uint64_t solo_went_on;                  /* yield points a solo transaction went on past (tm_solo_may_go_on) */
     /* the contention manager (contention.h) */
     uint64_t serialised, solo_serialised;   /* transactions run holding the token; of those, solo */
     uint64_t token_waits, token_wait_ns;    /* sleeps waiting for the token, and their time */
@@ -188,6 +189,20 @@ bool tm_created_here(object_t *o);
  * thread's). */
 bool tm_become_solo(void);
 bool tm_is_solo(void);
+/* At a yield point that would end the running transaction: may it go on
+ * instead? Only a solo one, while nobody wants what its commit would hand
+ * on (as the GIL build's holder keeps the GIL while nobody waits): every
+ * other thread is still passive, none waits for a segment, to become
+ * inevitable or to stop the world, and its lists of written and created
+ * objects are short. Then its commit (a minor collection, the global roots,
+ * the cards of big objects, a segment hand-over) is skipped. */
+bool tm_solo_may_go_on(void);
+/* For a transaction started in C code, which runs inevitable (after a
+ * blocking call, at a thread's or the program's start): solo if it can be
+ * without re-sharing pages (no read markers, no page privatised), else
+ * inevitable. Right after tm_start_transaction() (an abort while it waits
+ * comes back there). */
+void tm_become_solo_or_inevitable(void);
 /* The contention manager (contention.h) serialises this thread's
  * transactions: the running one holds the token. */
 bool tm_tx_serialised(void);
@@ -257,6 +272,7 @@ static inline void tm_commit_transaction(void)
 }
 /* Nothing can abort under the GIL, so every transaction is inevitable. */
 static inline void tm_become_inevitable(void) {}
+static inline void tm_become_solo_or_inevitable(void) {}
 static inline bool tm_is_inevitable(void) { return true; }
 static inline void tm_safepoint(void) {}
 static inline void tm_become_globally_unique(void) {}

@@ -606,10 +606,13 @@ def test_worker_beside_a_joining_thread_runs_solo(env):
     assert p.stdout.split() == ["200000", str(sum(range(200000))), "105000",
                                 str(sum(range(-5000, 0)) + sum(range(1, 200000, 2)))], p.stdout
     solo = stats_line(p.stderr, "transactions solo")
+    went_on = stats_line(p.stderr, "yield points went on solo")
     if env.get("TMPY_STM_SOLO") == "0" or "TMPY_STM_INJECT_ABORTS" in env:
-        assert solo == 0, p.stderr
+        assert solo == went_on == 0, p.stderr
     else:
-        assert solo >= 100, p.stderr
+        # a solo transaction goes on past the yield points that would end
+        # it (nobody else wants to run): few solo transactions, long ones
+        assert solo >= 1 and solo + went_on >= 100, p.stderr
 
 
 # A thread asleep holds no segment, but it may wake and run while another
@@ -640,10 +643,12 @@ with tm.atomic:
     while not flag:
         spins += 1
 s.join()
-before = tm.stats()["solo"]
+st = tm.stats()
+before = st["solo"] + st["solo_went_on"]
 for i in range(100000):
     n += i
-after = tm.stats()["solo"]
+st = tm.stats()
+after = st["solo"] + st["solo_went_on"]
 lock.release()
 w.join()
 print(n, after > before)

@@ -1472,7 +1472,8 @@ static Obj eval_loop(Frame *entry, int throwing, int *status, bool *tx_break)
     do {                                                               \
         if (unlikely(--vm_tx_countdown <= 0) && !vm_ts.atomic &&      \
             (vm_eval_levels == 1 || vm_tx_nested_may_end()) &&         \
-            (likely(!vm_ts.locks_held) || vm_tx_locks_may_end())) {    \
+            (likely(!vm_ts.locks_held) || vm_tx_locks_may_end()) &&   \
+            !vm_tx_solo_goes_on()) {                                   \
             f->sp = sp;                                                \
             f->ip = ip - (redo);                                       \
             *tx_break = true;                                          \

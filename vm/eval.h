@@ -173,6 +173,7 @@ void vm_tx_started(void);                /* after tm_start_transaction at a yiel
 void vm_tx_commit(void);                 /* commit (may abort) and drop the undo log */
 bool vm_tx_nested_may_end(void);         /* a nested level's yield point may end the transaction now */
 bool vm_tx_locks_may_end(void);          /* holding a lock: may the transaction end now (txstate.c) */
+bool vm_tx_solo_goes_on(void);           /* a solo transaction goes on past this yield point (txstate.c) */
 void vm_tx_init(void);                   /* start-up: the abort hook (STM) */
 void vm_tx_save_frame_slow(Frame *f, Obj *above);
 extern bool vm_tx_stats_enabled;         /* TMPY_STATS=1 */

@@ -658,7 +658,7 @@ options_done:
     /* Start-up and every C-level stretch outside the eval loop run inevitable
      * (they cannot be rolled back; see "Interpreter state across an abort"). */
     tm_start_transaction();
-    tm_become_inevitable();
+    tm_become_solo_or_inevitable();
     vm_thread_init();
     vm_init_types();
     if (!builtins_init())

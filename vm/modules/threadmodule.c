@@ -608,7 +608,7 @@ static void *thread_main(void *arg)
     int64_t serial = (int64_t)(intptr_t)arg;
     tm_thread_attach();   /* the starter made sure an index is free */
     tm_start_transaction();
-    tm_become_inevitable();   /* until the eval loop's first yield point (txstate.c) */
+    tm_become_solo_or_inevitable();   /* until the eval loop's first yield point (txstate.c) */
     vm_thread_init();
     register_ident();
     Obj *r = vm_roots(3);

@@ -47,7 +47,7 @@ void vm_blocking_end(void)
     if (released_for_blocking) {
         released_for_blocking = false;
         tm_start_transaction();
-        tm_become_inevitable();   /* an abort while it waits comes back here */
+        tm_become_solo_or_inevitable();   /* an abort while it waits comes back here */
     }
     errno = e;
 }

@@ -333,9 +333,10 @@ void vm_tx_print_stats(void)
             (unsigned long long)s.aborts_by_cause[TM_ABORT_EXPLICIT],
             (unsigned long long)s.aborts_by_cause[TM_ABORT_INJECTED],
             (unsigned long long)s.aborts_by_cause[TM_ABORT_RARE_WRITE], (unsigned long long)s.inevitable);
-    fprintf(stderr, "tmpy stats: %llu transactions solo (no other transaction ran beside them), %llu commits kept "
-            "their segment for the next transaction while threads waited for one (time slices)\n",
-            (unsigned long long)s.solo, (unsigned long long)s.segments_kept);
+    fprintf(stderr, "tmpy stats: %llu transactions solo (no other transaction ran beside them), "
+            "%llu yield points went on solo, %llu commits kept their segment for the next transaction while threads "
+            "waited for one (time slices)\n", (unsigned long long)s.solo, (unsigned long long)s.solo_went_on,
+            (unsigned long long)s.segments_kept);
     fprintf(stderr, "tmpy stats: %.3f ms lost in aborted transactions, %.3f ms committing, %.3f ms stopping the "
             "world, %.3f ms parked, %llu pages privatised\n", s.aborted_ns / 1e6, s.commit_ns / 1e6, s.sync_ns / 1e6,
             s.wait_ns / 1e6, (unsigned long long)s.pages_privatised);
@@ -586,6 +587,21 @@ bool vm_tx_locks_may_end(void)
     lock_extension += more;
     vm_tx_countdown = more;
     return false;
+}
+
+/* A yield point ran out of its transaction's length in a solo transaction:
+ * it goes on while nobody else wants to run (tm_solo_may_go_on) and no
+ * weak callback or finalizer waits (they run between transactions: eval_run);
+ * not with TMPY_TXLEN (tests: commits at every length, solo ones too).
+ * A solo transaction cannot abort and its commit publishes nothing another
+ * thread waits for; committing it at every length only cost a minor
+ * collection, the C global roots and a segment hand-over each time. */
+bool vm_tx_solo_goes_on(void)
+{
+    if (length_pinned || tm_gc_pending || !tm_solo_may_go_on())
+        return false;
+    vm_tx_countdown = vm_tx_length;
+    return true;
 }
 
 #else
