@@ -121,6 +121,14 @@ void tm_weak_note_young(object_t *w);
 void tm_foreach_weakref_to(object_t *referent, void (*fn)(object_t *weakref, void *ctx), void *ctx);
 /* Objects the last major collection freed (an honest count for gc.collect). */
 uint64_t tm_gc_last_freed_objects(void);
+/* Counting the dead containers (objects whose layout holds a reference: the
+ * ones a reference-counting collector leaves to its cycle detector) that
+ * the calling thread's collections find, young ones included, from
+ * tm_gc_count_dead_start() until tm_gc_count_dead_stop() (which returns the
+ * count). For gc.collect()'s result: a tracing collector cannot tell cyclic
+ * garbage from the rest, but atomic objects (numbers, strings) never count. */
+void tm_gc_count_dead_start(void);
+uint64_t tm_gc_count_dead_stop(void);
 /* Some object is registered for finalization (published or this transaction's). */
 bool tm_gc_has_finalizers(void);
 

@@ -344,7 +344,7 @@ void tm_collect_major(void)
     foreach_transaction(forget_dead_created, NULL);
 #endif
     tm_gc_mark_reserved(mark_reserved_block);
-    tm_old_sweep();
+    tm_old_sweep(tm_self.count_dead ? &tm_self.dead_found : NULL);
 #if TM_STM
     tm_reshare_pages();
 #endif

@@ -253,6 +253,35 @@ void tm_discard_young(tm_segstate *ss)
     tm_weak_forget(ss);
 }
 
+/* The nursery objects this collection did not move (bump-allocated, so
+ * parseable: a moved one's size is its copy's) that hold references. */
+static uint64_t dead_young_containers(tm_segstate *ss, uintptr_t used_end)
+{
+    uint64_t n = 0;
+    for (uintptr_t p = ss->young_start; p < used_end;) {
+        object_t *o = (object_t *)p;
+        if (o->h.flags & TM_GCFLAG_FORWARDED) {
+            p += tm_object_size((object_t *)((uintptr_t __seg_gs *)o)[1]);
+            continue;
+        }
+        n += tm_tid_holds_refs(o->h.tid);
+        p += tm_object_size(o);
+    }
+    return n;
+}
+
+void tm_gc_count_dead_start(void)
+{
+    tm_self.count_dead = true;
+    tm_self.dead_found = 0;
+}
+
+uint64_t tm_gc_count_dead_stop(void)
+{
+    tm_self.count_dead = false;
+    return tm_self.dead_found;
+}
+
 /* Minor collection of segment ss->seg, whose nursery %gs must address now;
  * roots are the shadow stack of the thread running there. */
 void tm_collect_minor_of(tm_segstate *ss)
@@ -306,12 +335,16 @@ void tm_collect_minor_of(tm_segstate *ss)
         tm_trace(o, fix_slot, ss);
     }
     update_weak_slots(ss);
+    if (tm_self.count_dead)
+        tm_self.dead_found += dead_young_containers(ss, used_end);
     /* Young objects outside the nursery: reached ones are old now. */
     for (size_t i = 0; i < ss->young_outside.count; i++) {
         uintptr_t so = ss->young_outside.items[i];
-        if (((object_t *)so)->h.flags & TM_GCFLAG_YOUNG_OUTSIDE)
+        if (((object_t *)so)->h.flags & TM_GCFLAG_YOUNG_OUTSIDE) {
+            if (tm_self.count_dead)
+                tm_self.dead_found += tm_tid_holds_refs(((object_t *)so)->h.tid);
             tm_old_large_free(so);
-        else
+        } else
             tm_old_large_promoted(so);
     }
     ss->young_outside.count = 0;

@@ -84,6 +84,16 @@ static inline uintptr_t tm_varsize_length(object_t *o, const tm_type *t)
     return *(uintptr_t __seg_gs *)((char __seg_gs *)o + t->length_offset);
 }
 
+/* The layout holds references (a container, in reference-counting terms).
+ * Takes any type id: a dead object's header may be garbage. */
+static inline bool tm_tid_holds_refs(unsigned tid)
+{
+    if (tid == 0 || tid >= tm_ntypes)
+        return false;
+    const tm_type *t = &tm_types[tid];
+    return t->ref_words || t->items_are_refs || t->trace;
+}
+
 /* Size of an object with a valid header; a bad type id is a heap corruption. */
 size_t tm_object_size_checked(object_t *o);
 

@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include "oldspace.h"
 #include "fatal.h"
+#include "object.h"
 #include "segment.h"
 
 #include <pthread.h>
@@ -302,9 +303,21 @@ bool tm_old_is_marked(uintptr_t so)
 
 size_t tm_old_objects_freed;
 
-void tm_old_sweep(void)
+/* Dead containers among a small page's freed slots (bitmaps of 64). */
+static uint64_t dead_containers(const smallpage *sp, int w, uint64_t dead)
+{
+    uint64_t n = 0;
+    for (; dead; dead &= dead - 1) {
+        uintptr_t so = sp->so + (uintptr_t)(w * 64 + __builtin_ctzll(dead)) * sp->slot_size;
+        n += tm_tid_holds_refs(((object_t *)so)->h.tid);
+    }
+    return n;
+}
+
+void tm_old_sweep(uint64_t *dead)
 {
     size_t used = 0, freed = 0;
+    uint64_t containers = 0;
     memset(segalloc, 0, sizeof segalloc);
     /* Small pages: keep marked slots; empty pages become free. */
     for (size_t i = nsmall; i-- > 0;) {
@@ -312,6 +325,8 @@ void tm_old_sweep(void)
         unsigned live = 0;
         for (int w = 0; w < 4; w++) {
             freed += (size_t)__builtin_popcountll(sp->used[w] & ~sp->mark[w]);
+            if (dead)
+                containers += dead_containers(sp, w, sp->used[w] & ~sp->mark[w]);
             sp->used[w] &= sp->mark[w];
             sp->mark[w] = 0;
             live += (unsigned)__builtin_popcountll(sp->used[w]);
@@ -338,6 +353,8 @@ void tm_old_sweep(void)
             used += pi->npages * TM_PAGE_SIZE;
             continue;
         }
+        if (dead)
+            containers += tm_tid_holds_refs(((object_t *)large_objs[i])->h.tid);
         size_t first = page_of(large_objs[i]), n = pi->npages;
         for (size_t j = 0; j < n; j++)
             pages[first + j] = (pageinfo){.kind = PAGE_FREE};
@@ -347,6 +364,8 @@ void tm_old_sweep(void)
     }
     tm_old_bytes_used = used;
     tm_old_objects_freed = freed;
+    if (dead)
+        *dead += containers;
     /* Rebuild the free runs in address order. The first free pages stay
      * mapped (the next minor collections fill them without page faults);
      * the rest go back to the kernel. */

@@ -40,7 +40,9 @@ extern size_t tm_old_large_count;
 bool tm_old_mark(uintptr_t so);
 bool tm_old_is_marked(uintptr_t so);
 /* Free every unmarked object, clear the marks, give empty pages back. */
-void tm_old_sweep(void);
+/* dead != NULL: adds the number of freed objects whose layout holds
+ * references (their headers read as the current segment sees them). */
+void tm_old_sweep(uint64_t *dead);
 /* Objects the last sweep freed. */
 extern size_t tm_old_objects_freed;
 

@@ -53,6 +53,8 @@ typedef struct tm_thread {
     uintptr_t elide_site;            /* the yield point it started at */
     tm_list remembered;              /* under elision: old objects its write barrier remembered (one list
                                         per thread, so concurrent transactions do not conflict on one) */
+    bool count_dead;                 /* its collections count dead containers (tm_gc_count_dead_start) */
+    uint64_t dead_found;             /* ...into this */
     /* Registry of attached threads */
     struct tm_thread *next, *prev;
 } tm_thread;

@@ -268,6 +268,7 @@ static const struct {
     {"_functools", functools_module_init},
     {"_csv", csv_module_init},
     {"_weakref", weakref_module_init},
+    {"_abc", abc_module_init},
     {"gc", gc_module_init},
     {"_thread", thread_module_init},
     {"tm", tm_module_init},

@@ -156,8 +156,8 @@ static Obj gc_set_threshold(Obj *args, size_t nargs, Obj kwnames)
 static const MethodDef gc_functions[] = {
     {"collect", gc_collect, METH_KW,
      "Run a major collection, then the weak-reference callbacks and finalizers it queued. Returns the number "
-     "of old objects the collection freed plus the number it found unreachable and queued for finalization "
-     "(young objects that died in the minor collection before it are not counted)."},
+     "of unreachable objects it found that hold references (young and old; numbers, strings and bytes are "
+     "not counted, as CPython's reference counting frees them), including those queued for finalization."},
     {"enable", gc_enable, METH_NOARGS, "Enable automatic major collections (started by old-space growth)."},
     {"disable", gc_disable, METH_NOARGS,
      "Disable automatic major collections; minor collections still run, and a full heap still collects."},

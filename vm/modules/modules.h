@@ -61,6 +61,7 @@ Obj json_module_init(void);          /* _json */
 Obj functools_module_init(void);     /* _functools */
 Obj csv_module_init(void);           /* _csv */
 Obj weakref_module_init(void);       /* _weakref */
+Obj abc_module_init(void);           /* _abc */
 Obj gc_module_init(void);            /* gc */
 Obj sre_module_init(void);           /* _sre */
 Obj ast_module_init(void);           /* _ast */

@@ -2604,6 +2604,17 @@ static Obj m_translate(Obj *args, size_t nargs, Obj kwnames)
     return sb_finish(&b);
 }
 
+/* A codec or error-handler name into buf, cut at size - 1 bytes (as
+ * snprintf, which cost 1% of pickle_pure_python in str.encode calls). */
+static void copy_name(char *buf, size_t size, Obj s)
+{
+    size_t n = (size_t)STR(s)->nbytes;
+    if (n >= size)
+        n = size - 1;
+    memcpy(buf, str_cstr(s), n);
+    buf[n] = 0;
+}
+
 static Obj m_encode(Obj *args, size_t nargs, Obj kwnames)
 {
     static const char *const names[] = {"encoding", "errors", NULL};
@@ -2622,9 +2633,9 @@ static Obj m_encode(Obj *args, size_t nargs, Obj kwnames)
     /* copy the names: str_encode allocates */
     char enc[64] = "utf-8", errs[64] = "strict";
     if (o[0])
-        snprintf(enc, sizeof enc, "%s", str_cstr(vm_unwrap(o[0])));
+        copy_name(enc, sizeof enc, vm_unwrap(o[0]));
     if (o[1])
-        snprintf(errs, sizeof errs, "%s", str_cstr(vm_unwrap(o[1])));
+        copy_name(errs, sizeof errs, vm_unwrap(o[1]));
     res = str_encode(vm_unwrap(args[0]), enc, errs);
 out:
     vm_unroots(o);

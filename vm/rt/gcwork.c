@@ -193,9 +193,13 @@ static void clear_dead_stack(Obj *top)
         *p = NULL;
 }
 
+/* *found: the dead containers (objects that hold references: CPython's
+ * collector counts only those, the rest die by reference counting), young
+ * and old, plus the unreachable objects queued for finalization. */
 Obj vm_gc_collect(Obj *stack_top, int64_t *found)
 {
     clear_dead_stack(stack_top);
+    tm_gc_count_dead_start();
 #if TM_STM
     /* What this transaction made (weak references, registrations) is the
      * collector's to judge only once committed: commit, and go on in an
@@ -211,8 +215,16 @@ Obj vm_gc_collect(Obj *stack_top, int64_t *found)
     size_t before = tm_gc_pending;
     tm_collect_major();
     size_t queued = tm_gc_pending > before ? tm_gc_pending - before : 0;
-    *found = (int64_t)(tm_gc_last_freed_objects() + queued);
+    *found = (int64_t)(tm_gc_count_dead_stop() + queued);
     vm_run_gc_work();
+    /* The finalized objects (and what only they reach) are freed now, as
+     * CPython's collection frees what it finalized and did not resurrect:
+     * else the next collect() would count them a second time. */
+    if (queued && !running) {
+        vm_tx_become_inevitable();
+        tm_collect_major();
+        vm_run_gc_work();
+    }
     return g_None;
 }
 

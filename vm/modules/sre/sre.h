@@ -147,6 +147,7 @@ typedef struct SreState {
     SreRepeat *reps; int64_t nreps, capreps;
     int64_t *snaps; int64_t nsnap, capsnap;   /* marks saved by choice points */
     uint32_t steps;
+    int64_t marks_small[2 * 10];   /* marks of a pattern of up to 9 groups: no malloc per call */
 } SreState;
 /* Set up for matching `subj` with `pattern` over [pos, endpos] (clamped as
  * CPython does). 0, or -1 with MemoryError. */

@@ -374,7 +374,10 @@ int sre_state_init(SreState *st, Obj *pattern, SreSubject *subj, int64_t pos, in
     st->start = pos;
     st->end = endpos;
     st->ngroups = SREPAT(*pattern)->groups + 1;
-    st->marks = malloc((size_t)st->ngroups * 2 * sizeof(int64_t));
+    if (st->ngroups * 2 <= (int64_t)(sizeof st->marks_small / sizeof st->marks_small[0]))
+        st->marks = st->marks_small;
+    else
+        st->marks = malloc((size_t)st->ngroups * 2 * sizeof(int64_t));
     if (!st->marks) {
         err_nomemory();
         return -1;
@@ -385,7 +388,8 @@ int sre_state_init(SreState *st, Obj *pattern, SreSubject *subj, int64_t pos, in
 
 void sre_state_fini(SreState *st)
 {
-    free(st->marks);
+    if (st->marks != st->marks_small)
+        free(st->marks);
     free(st->cps);
     free(st->trail);
     free(st->frames);
