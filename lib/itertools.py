@@ -2,6 +2,7 @@
 
 
 from _itertools import count   # C: next() is one atomic step (vm/objects/countobject.c)
+from _operator import index as _index
 
 
 def cycle(iterable):
@@ -199,23 +200,80 @@ def takewhile(predicate, iterable):
             break
 
 
-def tee(iterable, n=2):
+class _tee_link:
+    """A block of values read from the iterator tee objects share, and the
+    next block: blocks every tee object has passed are collected."""
+    __slots__ = ('values', 'next')
+
+    def __init__(self):
+        self.values = []
+        self.next = None
+
+
+class _tee_source:
+    __slots__ = ('it', 'running')
+
+    def __init__(self, it):
+        self.it = it
+        self.running = False
+
+
+_TEE_LINK_SIZE = 57
+
+
+class _tee:
+    """Iterator wrapped to make it copyable."""
+    __slots__ = ('_source', '_link', '_index', '__weakref__')
+
+    def __init__(self, iterable):
+        it = iter(iterable)
+        if isinstance(it, _tee):
+            self._source, self._link, self._index = it._source, it._link, it._index
+        else:
+            self._source, self._link, self._index = _tee_source(it), _tee_link(), 0
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        link, index = self._link, self._index
+        if index == _TEE_LINK_SIZE:
+            if link.next is None:
+                link.next = _tee_link()
+            link = self._link = link.next
+            index = 0
+        values = link.values
+        if index == len(values):
+            source = self._source
+            if source.running:
+                raise RuntimeError('cannot re-enter the tee iterator')
+            source.running = True
+            try:
+                value = next(source.it)
+            finally:
+                source.running = False
+            values.append(value)
+        value = values[index]
+        self._index = index + 1
+        return value
+
+    def __copy__(self):
+        return _tee(self)
+
+
+def tee(iterable, n=2, /):
+    """Returns a tuple of n independent iterators."""
+    n = _index(n)
     if n < 0:
         raise ValueError('n must be >= 0')
+    if n == 0:
+        return ()
     it = iter(iterable)
-    buffers = [[] for _ in range(n)]
-
-    def gen(mybuf):
-        while True:
-            if not mybuf:
-                try:
-                    value = next(it)
-                except StopIteration:
-                    return
-                for b in buffers:
-                    b.append(value)
-            yield mybuf.pop(0)
-    return tuple(gen(b) for b in buffers)
+    copyable = it if hasattr(it, '__copy__') else _tee(it)
+    result = [copyable]
+    for _ in range(1, n):
+        result.append(copyable.__copy__())
+    return tuple(result)
 
 
 def zip_longest(*args, fillvalue=None):

@@ -29,6 +29,7 @@ __all__ = ['get_ident', 'active_count', 'Condition', 'current_thread',
 
 _start_new_thread = _thread.start_new_thread
 _allocate_lock = _thread.allocate_lock
+_set_sentinel = _thread._set_sentinel
 get_ident = _thread.get_ident
 get_native_id = _thread.get_native_id
 _HAVE_THREAD_NATIVE_ID = True
@@ -104,6 +105,77 @@ def _object_repr(obj, detail):
     """'<module.Class at 0xADDR: detail>', the repr of the synchronisation objects."""
     kind = obj.__class__
     return '<%s.%s at %#x: %s>' % (kind.__module__, kind.__qualname__, id(obj), detail)
+
+
+# ---------------------------------------------------------------------------------------------------
+# The reentrant lock in Python (CPython's _PyRLock; RLock is _thread's)
+
+class _RLock:
+    """A reentrant lock over a plain lock: the thread that holds it may take it again, and must release
+    it as many times as it took it."""
+
+    def __init__(self):
+        self._block = _allocate_lock()
+        self._owner = None
+        self._count = 0
+
+    def __repr__(self):
+        owner = self._owner
+        thread = _active.get(owner)
+        if thread is not None:
+            owner = thread.name
+        return '<%s %s.%s object owner=%r count=%d at %s>' % (
+            'locked' if self._block.locked() else 'unlocked', self.__class__.__module__,
+            self.__class__.__qualname__, owner, self._count, hex(id(self)))
+
+    def _at_fork_reinit(self):
+        self._block._at_fork_reinit()
+        self._owner = None
+        self._count = 0
+
+    def acquire(self, blocking=True, timeout=-1):
+        me = get_ident()
+        if self._owner == me:
+            self._count += 1
+            return 1
+        taken = self._block.acquire(blocking, timeout)
+        if taken:
+            self._owner = me
+            self._count = 1
+        return taken
+
+    __enter__ = acquire
+
+    def release(self):
+        if self._owner != get_ident():
+            raise RuntimeError("cannot release un-acquired lock")
+        self._count -= 1
+        if not self._count:
+            self._owner = None
+            self._block.release()
+
+    def __exit__(self, t, v, tb):
+        self.release()
+
+    # for Condition: give the lock up whatever its depth, and take it back to the same depth
+    def _release_save(self):
+        if self._count == 0:
+            raise RuntimeError("cannot release un-acquired lock")
+        state = self._count, self._owner
+        self._count = 0
+        self._owner = None
+        self._block.release()
+        return state
+
+    def _acquire_restore(self, state):
+        self._block.acquire()
+        self._count, self._owner = state
+
+    def _is_owned(self):
+        return self._owner == get_ident()
+
+
+_PyRLock = _RLock
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -604,6 +676,7 @@ class Thread:
         self._lifecycle = _Monitor()
         self._is_started = False
         self._is_stopped = False
+        self._tstate_lock = None   # released by _thread once the thread has ended (join waits for it)
         self._stderr = _sys.stderr
         if excepthook is None:
             raise RuntimeError("threading.excepthook is None")
@@ -662,6 +735,7 @@ class Thread:
         try:
             self._set_ident()
             self._set_native_id()
+            self._tstate_lock = _set_sentinel()
             with _active_limbo_lock:
                 _active[self._ident] = self
                 del _limbo[self]
@@ -679,6 +753,9 @@ class Thread:
                 _invoke_excepthook(self)
         finally:
             self._delete()
+            # Out of _dangling once stopped: CPython's reference counts free a joined thread that
+            # nothing holds at once, and test.support's threading_cleanup() looks before it collects.
+            _dangling.discard(self)
             self._stop()
 
     def _stop(self):
@@ -692,9 +769,17 @@ class Thread:
             _active.pop(get_ident(), None)
 
     def _wait_for_stop(self, timeout):
+        deadline = None if timeout is None else _time() + timeout
         lifecycle = self._lifecycle
         with _tm.synchronized(lifecycle):
-            _monitor_wait_for(lifecycle, lambda: self._is_stopped, timeout)
+            if not _monitor_wait_for(lifecycle, lambda: self._is_stopped, timeout):
+                return
+        # then for the thread's end in _thread (out of _count(), as after CPython's join)
+        lock = self._tstate_lock
+        if lock is not None:
+            left = -1 if deadline is None else max(deadline - _time(), 0)
+            if lock.acquire(True, left):
+                lock.release()
 
     def join(self, timeout=None):
         """Wait until the thread terminates, or until the timeout (seconds) expires.
@@ -931,6 +1016,7 @@ def _after_fork():
             thread._lifecycle = _Monitor()
             if thread is not current:
                 thread._is_stopped = True
+                thread._tstate_lock = None   # held by a thread the fork left behind
         _limbo.clear()
         _active.clear()
         current._set_ident()

@@ -540,6 +540,9 @@ extern Obj g_empty_tuple, g_empty_str;
 
 /* Type of any value (small ints included). */
 extern TypeObj *vm_tid_type[TID_COUNT];   /* tid -> type for layouts without cls */
+/* The type of a BuiltinObj unbound in a type: method_descriptor, classmethod_descriptor, or
+ * builtin_function_or_method for a static method (methodobject.c). */
+TypeObj *vm_builtin_descr_type(BuiltinObj *b);
 static inline TypeObj *TYPE(Obj v)
 {
     if (IS_SMALLINT(v))
@@ -553,6 +556,9 @@ static inline TypeObj *TYPE(Obj v)
         return T_frozenset;
     if (tid == TID_MODULE && ((ModuleObj *)v)->cls)   /* modules are read without barriers */
         return (TypeObj *)((ModuleObj *)v)->cls;
+    if (tid == TID_BUILTIN && !((BuiltinObj *)v)->self && ((BuiltinObj *)v)->owner &&   /* no barrier: */
+        ((BuiltinObj *)v)->owner->h.tid == TID_TYPE)                                     /* set at creation */
+        return vm_builtin_descr_type((BuiltinObj *)v);
     return vm_tid_type[tid];
 }
 #define TID(v) (IS_SMALLINT(v) ? 0u : (unsigned)(v)->h.tid)

@@ -10,9 +10,63 @@ __all__ = ['ChainMap', 'Counter', 'OrderedDict', 'UserDict', 'UserList', 'UserSt
            'namedtuple']
 
 
-# C: each operation is one atomic step (vm/objects/dequeobject.c, vm/modules/collectionsmodule.c)
-import _collections
-from _collections import deque, _count_elements
+# C: each operation is one atomic step (vm/objects/dequeobject.c, vm/modules/collectionsmodule.c).
+# Without _collections (blocked, as test.support's import_fresh_module does for the pure-Python
+# variants) the module imports as CPython's does: no deque, the operations below in Python.
+try:
+    import _collections
+except ImportError:
+    _collections = None
+else:
+    from _collections import deque, _count_elements
+
+
+def _py_defaultdict_missing(self, key):
+    if self.default_factory is None:
+        raise KeyError(key)
+    self[key] = value = self.default_factory()
+    return value
+
+
+def _py_odict_popitem(self, last=True):
+    if not self:
+        raise KeyError('dictionary is empty')
+    key = next(reversed(self) if last else iter(self))
+    return key, dict.pop(self, key)
+
+
+def _py_odict_move_to_end(self, key, last=True):
+    value = dict.pop(self, key)
+    if last:
+        dict.__setitem__(self, key, value)
+    else:
+        rest = list(dict.items(self))
+        dict.clear(self)
+        dict.__setitem__(self, key, value)
+        for k, v in rest:
+            dict.__setitem__(self, k, v)
+
+
+def _py_guarded_repr(obj, fn, _running=set()):
+    from _thread import get_ident
+    key = id(obj), get_ident()
+    if key in _running:
+        return '...'
+    _running.add(key)
+    try:
+        return fn(obj)
+    finally:
+        _running.discard(key)
+
+
+if _collections is None:
+    def _count_elements(mapping, iterable):
+        mapping_get = mapping.get
+        for elem in iterable:
+            mapping[elem] = mapping_get(elem, 0) + 1
+    _guarded_repr = _py_guarded_repr
+else:
+    _guarded_repr = _collections.guarded_repr
 
 
 class defaultdict(dict):
@@ -23,7 +77,7 @@ class defaultdict(dict):
         self.default_factory = default_factory
 
     # the factory call and the insertion in one step
-    __missing__ = _collections.defaultdict_missing
+    __missing__ = _collections.defaultdict_missing if _collections else _py_defaultdict_missing
 
     def __repr__(self):
         return '%s(%r, %s)' % (type(self).__name__, self.default_factory, dict.__repr__(self))
@@ -44,11 +98,11 @@ class OrderedDict(dict):
     order-sensitive equality."""
 
     # each reorders the dict in one step
-    popitem = _collections.odict_popitem
-    move_to_end = _collections.odict_move_to_end
+    popitem = _collections.odict_popitem if _collections else _py_odict_popitem
+    move_to_end = _collections.odict_move_to_end if _collections else _py_odict_move_to_end
 
     def __repr__(self):
-        return _collections.guarded_repr(self, _odict_repr)
+        return _guarded_repr(self, _odict_repr)
 
     def __eq__(self, other):
         if isinstance(other, OrderedDict):
@@ -396,7 +450,7 @@ class ChainMap:
         return any(self.maps)
 
     def __repr__(self):
-        return _collections.guarded_repr(self, _chainmap_repr)
+        return _guarded_repr(self, _chainmap_repr)
 
     def __eq__(self, other):
         if not isinstance(other, (dict, ChainMap)):

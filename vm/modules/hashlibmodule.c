@@ -803,11 +803,17 @@ out:
     return res;
 }
 
-static Obj h_compare_digest(Obj *args, size_t nargs, Obj kwnames)
+/* compare_digest(a, b): also operator._compare_digest (hmac's), as in CPython. */
+Obj hashlib_compare_digest(Obj *args, size_t nargs, Obj kwnames)
 {
     const char *p, *q;
     int64_t pn, qn;
     Obj sa = str_value(args[0]), sb = str_value(args[1]);
+    if (!(sa && sb) && !bytes_like(args[0], &p, &pn) && !bytes_like(args[1], &q, &qn)) {
+        err_format(E_TypeError, "unsupported operand types(s) or combination of types: '%s' and '%s'",
+                   type_name(args[0]), type_name(args[1]));
+        return NULL;
+    }
     if (sa && sb) {
         if (!str_is_ascii(sa) || !str_is_ascii(sb)) {
             err_set(E_TypeError, "comparing strings with non-ASCII characters is not supported");
@@ -880,7 +886,7 @@ static const MethodDef hashlib_functions[] = {
     {"hmac_new", h_hmac_new, METH_KW, "hmac_new($module, /, key, msg=b'', digestmod=None)\n--\n\nReturn a new hmac object."},
     {"hmac_digest", h_hmac_digest, METH_KW, "hmac_digest($module, /, key, msg, digest)\n--\n\nSingle-shot HMAC."},
     {"pbkdf2_hmac", h_pbkdf2_hmac, METH_KW, "pbkdf2_hmac($module, /, hash_name, password, salt, iterations, dklen=None)\n--\n\nPassword based key derivation function 2 (PKCS #5 v2.0) with HMAC as pseudorandom function."},
-    {"compare_digest", h_compare_digest, METH_ARGS(2, 2), "compare_digest($module, a, b, /)\n--\n\nReturn 'a == b'."},
+    {"compare_digest", hashlib_compare_digest, METH_ARGS(2, 2), "compare_digest($module, a, b, /)\n--\n\nReturn 'a == b'."},
     {"get_fips_mode", h_get_fips_mode, METH_NOARGS, "get_fips_mode($module, /)\n--\n\nDetermine the OpenSSL FIPS mode of operation."},
     {NULL, NULL, 0, NULL},
 };

@@ -68,6 +68,7 @@ Obj ast_module_init(void);           /* _ast */
 Obj binascii_module_init(void);      /* binascii */
 Obj zlib_module_init(void);          /* zlib (on libz) */
 Obj hashlib_module_init(void);       /* _hashlib (on OpenSSL's libcrypto) */
+Obj hashlib_compare_digest(Obj *args, size_t nargs, Obj kwnames);   /* also _operator._compare_digest */
 Obj blake2_module_init(void);        /* _blake2 (on OpenSSL's libcrypto) */
 Obj marshal_module_init(void);       /* marshal */
 Obj array_module_init(void);         /* array */

@@ -735,6 +735,7 @@ static const MethodDef operator_funcs[] = {
     F2("iconcat", op_iconcat, "Same as a += b, for a and b sequences."),
     F2("countOf", op_countOf, "Return the number of items in a which are, or which equal, b."),
     F2("indexOf", op_indexOf, "Return the first index of b in a."),
+    F2("_compare_digest", hashlib_compare_digest, "Return 'a == b'."),
     {NULL, NULL, 0, NULL},
 };
 

@@ -586,6 +586,9 @@ out:
 static Obj g_boot;
 static int64_t boot_serial;
 static size_t thread_stack_size;   /* 0: the system default */
+/* The root slot (in thread_main's frame) of the thread's sentinel lock, made
+ * by _set_sentinel(); NULL in threads not started by start_new_thread. */
+static __thread Obj *sentinel_slot;
 
 static void report_thread_exception(Obj func, Obj exc)
 {
@@ -611,7 +614,8 @@ static void *thread_main(void *arg)
     tm_become_solo_or_inevitable();   /* until the eval loop's first yield point (txstate.c) */
     vm_thread_init();
     register_ident();
-    Obj *r = vm_roots(3);
+    Obj *r = vm_roots(4);
+    sentinel_slot = &r[3];
     r[0] = int_from_i64(serial);
     r[1] = r[0] ? dict_getitem(g_boot, r[0]) : NULL;
     if (r[1]) {
@@ -628,12 +632,23 @@ static void *thread_main(void *arg)
         }
     }
     err_clear();
+    sentinel_slot = NULL;
+    /* Its Python code is over: the thread leaves _count() and releases its
+     * sentinel (what Thread.join() waits for last) in one step that cannot
+     * abort, so a joined thread is no longer counted, as in CPython. */
+    vm_tx_become_inevitable();
+    __atomic_sub_fetch(&vm_live_threads, 1, __ATOMIC_ACQ_REL);
+    if (r[3] && (LOCK_WORD(r[3]) & LOCK_STATE) != LOCK_FREE) {
+        int held = vm_ts.locks_held;
+        if (lock_release_obj(&r[3]) < 0)
+            err_clear();
+        vm_ts.locks_held = held;
+    }
     vm_unroots(r);
     if (vm_tx_stats_enabled)
         vm_tx_merge_stats();
     vm_thread_fini();
     tm_commit_transaction();
-    __atomic_sub_fetch(&vm_live_threads, 1, __ATOMIC_ACQ_REL);
     tm_thread_detach();
     return NULL;
 }
@@ -709,6 +724,25 @@ static Obj thread_count(Obj *args, size_t nargs, Obj kwnames)
     return int_from_i64(__atomic_load_n(&vm_live_threads, __ATOMIC_ACQUIRE) - 1);
 }
 
+/* _set_sentinel(): a held lock that the calling thread releases when it
+ * ends, after leaving _count() (threading's join waits for it). Made
+ * inevitable: the root slot it is kept in is no transactional memory. */
+static Obj thread_set_sentinel(Obj *args, size_t nargs, Obj kwnames)
+{
+    vm_tx_become_inevitable();
+    Obj *r = vm_roots(1);
+    r[0] = lock_new_obj();
+    Obj res = NULL;
+    if (r[0]) {
+        lock_set_word(&r[0], LOCK_HELD);   /* not in vm_ts.locks_held: no lock the code holds */
+        if (sentinel_slot)
+            *sentinel_slot = r[0];
+        res = r[0];
+    }
+    vm_unroots(r);
+    return res;
+}
+
 static Obj thread_allocate_lock(Obj *args, size_t nargs, Obj kwnames)
 {
     return lock_new_obj();
@@ -745,6 +779,7 @@ static const MethodDef thread_functions[] = {
     {"get_ident", thread_get_ident, METH_NOARGS, "Return a non-zero integer that uniquely identifies the current thread."},
     {"get_native_id", thread_get_native_id, METH_NOARGS, "Return the native integral Thread ID of the current thread."},
     {"_count", thread_count, METH_NOARGS, NULL},
+    {"_set_sentinel", thread_set_sentinel, METH_NOARGS, "Set a sentinel lock that will be released when the current thread state is finalized."},
     {"allocate_lock", thread_allocate_lock, METH_NOARGS, "Create a new lock object."},
     {"allocate", thread_allocate_lock, METH_NOARGS, NULL},
     {"stack_size", thread_stack_size_fn, METH_OLDMSG | METH_ARGS(0, 1), NULL},

@@ -284,6 +284,20 @@ static Obj t_mktime(Obj *args, size_t nargs, Obj kwnames)
     return float_new((double)t);
 }
 
+/* strptime(string, format="%a %b %d %H:%M:%S %Y"): CPython's _strptime module does the parsing. */
+static Obj t_strptime(Obj *args, size_t nargs, Obj kwnames)
+{
+    Obj *r = vm_roots(3);
+    Obj res = NULL;
+    r[0] = args[0];
+    r[1] = nargs > 1 ? args[1] : str_from_cstr("%a %b %d %H:%M:%S %Y");
+    Obj name = r[1] ? str_from_cstr("_strptime") : NULL;
+    if (name && (r[2] = vm_import(name, NULL, g_None, 0)) && (r[2] = vm_getattr_cstr(r[2], "_strptime_time")))
+        res = vm_call2(r[2], r[0], r[1]);
+    vm_unroots(r);
+    return res;
+}
+
 static Obj t_strftime(Obj *args, size_t nargs, Obj kwnames)
 {
     Obj fmt = args[0];
@@ -411,6 +425,7 @@ static const MethodDef time_functions[] = {
     {"localtime", t_localtime, METH_OLDMSG | METH_ARGS(0, 1), NULL},
     {"mktime", t_mktime, METH_O, NULL},
     {"strftime", t_strftime, METH_OLDMSG | METH_ARGS(1, 2), NULL},
+    {"strptime", t_strptime, METH_OLDMSG | METH_ARGS(1, 2), NULL},
     {"asctime", t_asctime, METH_BARENAME | METH_ARGS(0, 1), NULL},
     {"ctime", t_ctime, METH_OLDMSG | METH_ARGS(0, 1), NULL},
     {NULL, NULL, 0, NULL},
@@ -420,7 +435,8 @@ Obj time_module_init(void)
 {
     if (!g_struct_time) {
         VM_GLOBAL_ROOT(g_struct_time);
-        g_struct_time = structseq_new_type("time", "struct_time", st_fields, 9, 9);
+        static const char *const st_extra[] = {"tm_zone", "tm_gmtoff"};
+        g_struct_time = structseq_new_type_extra("time", "struct_time", st_fields, 9, 9, st_extra, 2);
         if (!g_struct_time)
             return NULL;
     }
@@ -431,7 +447,8 @@ Obj time_module_init(void)
     if (!r[0])
         goto out;
     module_add_functions(r[0], time_functions);
-    if (module_add(r[0], "struct_time", g_struct_time) < 0)
+    if (module_add(r[0], "struct_time", g_struct_time) < 0 ||
+        module_add(r[0], "_STRUCT_TM_ITEMS", MAKE_SMALLINT(11)) < 0)
         goto out;
     r[1] = str_from_os_cstr(tzname[0]);
     r[2] = r[1] ? str_from_os_cstr(tzname[1]) : NULL;

@@ -7,6 +7,17 @@
 #include <string.h>
 
 TypeObj *T_builtin;
+/* CPython's types of the unbound ones in a type's dict: list.append, dict.__dict__['fromkeys']
+ * (one BuiltinObj layout; TYPE() asks vm_builtin_descr_type). */
+static TypeObj *T_method_descriptor, *T_classmethod_descriptor;
+
+TypeObj *vm_builtin_descr_type(BuiltinObj *b)
+{
+    int flags = b->def->flags;
+    if (flags & METH_STATIC)
+        return T_builtin;
+    return flags & METH_CLASS ? T_classmethod_descriptor : T_method_descriptor;
+}
 
 #define BUILTIN(v) ((BuiltinObj *)(v))
 
@@ -230,11 +241,9 @@ int builtin_add_to_dict(Obj ns, const MethodDef *defs, TypeObj *owner)
 }
 
 
-void builtin_init_type(void)
+static TypeObj *builtin_type(const char *name, bool descriptor)
 {
-    TypeObj *t;
-
-    t = T_builtin = (TypeObj *)type_new_builtin("builtin_function_or_method", T_object, TID_BUILTIN, 0);
+    TypeObj *t = (TypeObj *)type_new_builtin(name, T_object, TID_BUILTIN, 0);
     t->tp_call = builtin_call;
     t->tp_descr_get = builtin_descr_get;
     t->tp_repr = builtin_repr;
@@ -242,10 +251,21 @@ void builtin_init_type(void)
     t->tp_hash = builtin_hash;
     type_add_getset(t, "__name__", builtin_name_get, NULL);
     type_add_getset(t, "__qualname__", builtin_qualname_get, NULL);
-    type_add_getset(t, "__self__", builtin_self_get, NULL);
     type_add_getset(t, "__doc__", builtin_doc_get, NULL);
-    type_add_getset(t, "__module__", builtin_module_get, NULL);
-    type_add_getset(t, "__objclass__", builtin_objclass_get, NULL);
+    if (descriptor) {
+        type_add_getset(t, "__objclass__", builtin_objclass_get, NULL);
+    } else {
+        type_add_getset(t, "__self__", builtin_self_get, NULL);
+        type_add_getset(t, "__module__", builtin_module_get, NULL);
+    }
     type_add_methods(t, builtin_methods);
     type_ready(t);
+    return t;
+}
+
+void builtin_init_type(void)
+{
+    T_builtin = builtin_type("builtin_function_or_method", false);   /* first: vm_tid_type's */
+    T_method_descriptor = builtin_type("method_descriptor", true);
+    T_classmethod_descriptor = builtin_type("classmethod_descriptor", true);
 }

@@ -237,6 +237,10 @@ int builtin_add_to_dict(Obj ns, const MethodDef *defs, TypeObj *owner);
  * a tuple subclass of n fields (named in its repr), the first ngetters of
  * them also attributes; instances have a dict for extra attributes. */
 Obj structseq_new_type(const char *module, const char *name, const char *const *fields, int n, int ngetters);
+/* ... with nextra fields past the sequence (attributes only: time.struct_time's tm_zone, tm_gmtoff),
+ * which its constructor takes from a longer sequence or a dict, and __reduce__ returns. */
+Obj structseq_new_type_extra(const char *module, const char *name, const char *const *fields, int n, int ngetters,
+                             const char *const *extra, int nextra);
 Obj structseq_new(Obj type, Obj *items, int n);        /* items in root slots */
 /* types.SimpleNamespace-like object: attributes in its dict, repr namespace(a=1, ...). */
 Obj namespace_new(void);
