@@ -1796,7 +1796,7 @@ static Obj pickler_clear_memo(Obj *args, size_t nargs, Obj kwnames)
 static Obj pickler_get_fast(Obj *args, size_t nargs, Obj kwnames)
 {
     Obj st = pickler_state_checked(args[0]);
-    return st ? vm_bool(ITER(st)->n & PFL_FAST) : NULL;
+    return st ? MAKE_SMALLINT((ITER(st)->n & PFL_FAST) != 0) : NULL;
 }
 
 static Obj pickler_set_fast(Obj *args, size_t nargs, Obj kwnames)
@@ -3242,10 +3242,6 @@ static Obj pickle_loads(Obj *args, size_t nargs, Obj kwnames)
     Obj res = NULL;
     if (vm_parse_args("loads", args, nargs, kwnames, names, 1, 1, a) < 0)
         goto out;
-    if (IS_STR(a[0])) {
-        err_set(E_TypeError, "Can't load pickle from unicode string");
-        goto out;
-    }
     const char *p;
     int64_t n;
     if (!bytes_like_arg(a[0], &p, &n))
