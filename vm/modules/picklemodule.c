@@ -236,6 +236,16 @@ static const char *payload_data(Obj v)
     return (const char *)VM_LINEAR(BYTES(v)->data);
 }
 
+/* A bytes copy of n bytes of the payload in *srcp (a root slot: the
+ * allocation may move it, so its data is read after). */
+static Obj bytes_copy_of(Obj *srcp, int64_t n)
+{
+    Obj b = bytes_alloc(n);
+    if (b && n)
+        memcpy(VM_LINEAR(BYTES(b)->data), payload_data(*srcp), (size_t)n);
+    return b;
+}
+
 /* An opcode header and its payload (str, bytes or bytearray data at
  * *datap, a root slot, n bytes). A payload of FRAME_SIZE_TARGET bytes or
  * more goes outside any frame, and straight to the file when there is one
@@ -257,7 +267,7 @@ static int write_header_payload(Pk *pk, const unsigned char *hdr, size_t hn, Obj
         if (flush_out(pk) < 0)
             return -1;
         Obj payload = *datap;
-        if (IS_STR(payload) && !(payload = bytes_new(str_cstr(*datap), (size_t)n)))
+        if (IS_STR(payload) && !(payload = bytes_copy_of(datap, n)))
             return -1;
         if (!vm_call1(pk->r[PR_WRITE], payload))
             return -1;
@@ -537,7 +547,7 @@ static int save_bytearray(Pk *pk, Obj *op, uint64_t oid)
             return save_reduce2(pk, (Obj)T_bytearray, g_empty_tuple, op, oid);
         Obj *r = vm_roots(1);
         int rc = -1;
-        r[0] = bytes_new((const char *)VM_LINEAR(bytearray_data(*op)), (size_t)n);
+        r[0] = bytes_copy_of(op, n);
         if (r[0] && (r[0] = tuple_pack(1, r[0])))
             rc = save_reduce2(pk, (Obj)T_bytearray, r[0], op, oid);
         vm_unroots(r);
