@@ -155,6 +155,11 @@ typedef struct Pk {
     int proto;
     bool bin, fix_imports, fast;
     int fast_nesting;
+    /* dumps() / dump(): the memo no one else sees, a C table from id to
+     * index (ids are old-space addresses, stable while PR_MEMO_OBJS keeps
+     * the objects); NULL: PR_MEMO's dict (a Pickler's memo). */
+    uint64_t *ctab;    /* pairs (id + 1, index); 0: empty */
+    uint64_t cmask, ccount;
 } Pk;
 
 static int save(Pk *pk, Obj obj, bool pers_save);
@@ -281,11 +286,57 @@ static int write_header_payload(Pk *pk, const unsigned char *hdr, size_t hn, Obj
 
 /* ---- the memo ---- */
 
+static inline uint64_t ctab_slot(uint64_t oid, uint64_t mask)
+{
+    return ((oid >> 4) * 0x9E3779B97F4A7C15ull >> 20) & mask;
+}
+
 /* The memo index of the object whose id is oid, or -1. */
 static int64_t memo_find(Pk *pk, uint64_t oid)
 {
+    if (pk->ctab) {
+        for (uint64_t i = ctab_slot(oid, pk->cmask);; i = (i + 1) & pk->cmask) {
+            uint64_t k = pk->ctab[2 * i];
+            if (k == oid + 1)
+                return (int64_t)pk->ctab[2 * i + 1];
+            if (!k)
+                return -1;
+        }
+    }
     Obj v = dict_getitem(pk->r[PR_MEMO], MAKE_SMALLINT((int64_t)oid));
     return v ? SMALLINT_VAL(v) : -1;
+}
+
+static int ctab_put(Pk *pk, uint64_t oid, uint64_t idx)
+{
+    if ((pk->ccount + 1) * 2 > pk->cmask + 1) {
+        uint64_t ncap = (pk->cmask + 1) * 2;
+        uint64_t *t = calloc(ncap * 2, sizeof *t);
+        if (!t) {
+            err_nomemory();
+            return -1;
+        }
+        for (uint64_t j = 0; j <= pk->cmask; j++) {
+            uint64_t k = pk->ctab[2 * j];
+            if (!k)
+                continue;
+            uint64_t i = ctab_slot(k - 1, ncap - 1);
+            while (t[2 * i])
+                i = (i + 1) & (ncap - 1);
+            t[2 * i] = k;
+            t[2 * i + 1] = pk->ctab[2 * j + 1];
+        }
+        free(pk->ctab);
+        pk->ctab = t;
+        pk->cmask = ncap - 1;
+    }
+    uint64_t i = ctab_slot(oid, pk->cmask);
+    while (pk->ctab[2 * i])
+        i = (i + 1) & pk->cmask;
+    pk->ctab[2 * i] = oid + 1;
+    pk->ctab[2 * i + 1] = idx;
+    pk->ccount++;
+    return 0;
 }
 
 static void write_get(Pk *pk, int64_t idx)
@@ -311,9 +362,17 @@ static int memoize(Pk *pk, Obj *op, uint64_t oid)
 {
     if (pk->fast)
         return 0;
-    int64_t idx = dict_len(pk->r[PR_MEMO]);
-    if (dict_setitem(pk->r[PR_MEMO], MAKE_SMALLINT((int64_t)oid), MAKE_SMALLINT(idx)) < 0 ||
-        list_append(pk->r[PR_MEMO_OBJS], *op) < 0)
+    int64_t idx;
+    if (pk->ctab) {
+        idx = (int64_t)pk->ccount;
+        if (ctab_put(pk, oid, (uint64_t)idx) < 0)
+            return -1;
+    } else {
+        idx = dict_len(pk->r[PR_MEMO]);
+        if (dict_setitem(pk->r[PR_MEMO], MAKE_SMALLINT((int64_t)oid), MAKE_SMALLINT(idx)) < 0)
+            return -1;
+    }
+    if (list_append(pk->r[PR_MEMO_OBJS], *op) < 0)
         return -1;
     unsigned char b[8];
     if (pk->proto >= 4) {
@@ -1678,12 +1737,19 @@ static Obj dump_common(Obj *objp, Obj file, Obj protocol, Obj fix_imports, Obj b
             goto out;
         }
     }
-    if (!(pk.r[PR_MEMO] = dict_new()) || !(pk.r[PR_MEMO_OBJS] = list_new_capacity(0)))
+    if (!(pk.r[PR_MEMO_OBJS] = list_new_capacity(0)))
         goto out;
+    pk.cmask = 63;
+    if (!(pk.ctab = calloc((pk.cmask + 1) * 2, sizeof *pk.ctab))) {
+        err_nomemory();
+        goto out;
+    }
     sb_init(&pk.out);
+    sb_reserve(&pk.out, 256);
     if (dump_obj(&pk, objp) == 0)
         res = file ? g_None : bytes_new(pk.out.p, pk.out.len);
     sb_free(&pk.out);
+    free(pk.ctab);
 out:
     vm_unroots(pk.r);
     return res;
