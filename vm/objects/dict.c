@@ -1894,11 +1894,6 @@ int dict_move_to_end(Obj d, Obj key, bool last)
     return d_move_to_end(d, key, -1, last, NULL);
 }
 
-int dict_move_to_end_known_hash(Obj d, Obj key, int64_t hash)
-{
-    return d_move_to_end(d, key, hash, true, NULL);
-}
-
 Obj dict_get_move_to_end_known_hash(Obj d, Obj key, int64_t hash)
 {
     Obj *r = vm_roots(1);

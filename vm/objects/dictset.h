@@ -30,7 +30,6 @@ int64_t dict_len(Obj d);
  * functools' lru_cache calls a key's __hash__ once per call, as CPython's. */
 Obj dict_getitem_known_hash(Obj d, Obj key, int64_t hash);
 int dict_setitem_known_hash(Obj d, Obj key, Obj v, int64_t hash);
-int dict_move_to_end_known_hash(Obj d, Obj key, int64_t hash);   /* to the end; KeyError if missing */
 /* The value of key, its entry moved to the end, in one lookup (a bounded
  * lru_cache's hit); NULL: missing (no error) or an error (err_occurred). */
 Obj dict_get_move_to_end_known_hash(Obj d, Obj key, int64_t hash);
