@@ -265,6 +265,7 @@ static const struct {
     {"_heapq", heapq_module_init},
     {"_operator", operator_module_init},
     {"_json", json_module_init},
+    {"_pickle", pickle_module_init},
     {"_functools", functools_module_init},
     {"_csv", csv_module_init},
     {"_weakref", weakref_module_init},

@@ -15,9 +15,12 @@
  *
  * _lru_cache_wrapper: an instance (a __dict__ for update_wrapper) whose
  * base_value is an IterObj of functools._lru_state: a = the user function,
- * b = the cache dict, c = (cache_info_type, stripes), i = maxsize (-1: None),
- * kind = typed. The cache is the dict: its order is the recency order for a
- * bounded cache (a hit moves its key to the end, eviction pops the first).
+ * b = the cache dict, c = [cache_info_type, stripes, eviction token, eviction
+ * hint], i = maxsize (-1: None), kind = typed. The cache is the dict: its
+ * order is the recency order for a bounded cache (a hit finds its key and
+ * moves it to the end in one lookup, so a key's __eq__ runs once, as in
+ * CPython; eviction pops the first, its scan starting past the entries the
+ * previous evictions found deleted: dict_popitem_first_hinted).
  * Keys are hashed once per call (the dict's known-hash forms). hits and
  * misses are counted per thread, in a stripe object of this thread's runtime
  * index in the stripes dict: a hit of an unbounded cache reads the cache and
@@ -496,8 +499,13 @@ static Obj lru_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
         goto out;
     if (!(a[7] = dict_new()) || !(a[8] = dict_new()))
         goto out;
-    if (!(a[8] = tuple_pack(2, a[3], a[8])))
+    a[6] = a[8];
+    if (!(a[8] = list_new(4)))
         goto out;
+    LIST_ITEMS(a[8])[0] = a[3];
+    LIST_ITEMS(a[8])[1] = a[6];
+    LIST_ITEMS(a[8])[2] = g_None;
+    LIST_ITEMS(a[8])[3] = MAKE_SMALLINT(0);
     if (!(a[5] = instance_new((TypeObj *)a[4])))
         goto out;
     if (!(a[6] = iter_alloc(T_lru_state, a[0], typed)))
@@ -519,7 +527,7 @@ out:
 static int lru_count(Obj *stp, bool hit)
 {
     Obj key = MAKE_SMALLINT((int64_t)tm_self.index);
-    Obj stripes = TUPLE_ITEMS(ITER(*stp)->c)[1];
+    Obj stripes = LIST_ITEMS(ITER(*stp)->c)[1];
     Obj s = dict_getitem(stripes, key);   /* a small-int key: no Python code runs */
     if (!s) {
         s = iter_alloc(T_lru_counts, NULL, 0);
@@ -527,7 +535,7 @@ static int lru_count(Obj *stp, bool hit)
             return -1;
         Obj *r = vm_roots(1);
         r[0] = s;
-        int rc = dict_setitem(TUPLE_ITEMS(ITER(*stp)->c)[1], key, r[0]);
+        int rc = dict_setitem(LIST_ITEMS(ITER(*stp)->c)[1], key, r[0]);
         s = r[0];
         vm_unroots(r);
         if (rc < 0)
@@ -579,6 +587,25 @@ static Obj lru_make_key(Obj *args, size_t nargs, Obj kwnames, bool typed)
     return key;
 }
 
+/* Drop the least recently used entry of the cache whose state is *stp. */
+static int lru_evict(Obj *stp)
+{
+    Obj *r = vm_roots(1);
+    Obj conf = ITER(*stp)->c;
+    r[0] = LIST_ITEMS(conf)[2] == g_None ? NULL : LIST_ITEMS(conf)[2];
+    int64_t hint = SMALLINT_VAL(LIST_ITEMS(conf)[3]);
+    int rc = !dict_popitem_first_hinted(ITER(*stp)->b, &r[0], &hint) && err_occurred() ? -1 : 0;
+    if (rc == 0 && r[0]) {
+        conf = ITER(*stp)->c;
+        Obj arr = LIST(conf)->array;
+        VM_WRITE_ITEMS(arr, 2, 2);
+        ARRAY(arr)->items[2] = r[0];
+        ARRAY(arr)->items[3] = MAKE_SMALLINT(hint);
+    }
+    vm_unroots(r);
+    return rc;
+}
+
 static Obj lru_call(Obj self, Obj *args, size_t nargs, Obj kwnames)
 {
     Obj *r = vm_roots(5);   /* state, key, result, self, kwnames */
@@ -601,13 +628,9 @@ static Obj lru_call(Obj self, Obj *args, size_t nargs, Obj kwnames)
     int64_t h = vm_hash(r[1]);
     if (h == -1)
         goto out;
-    r[2] = dict_getitem_known_hash(ITER(r[0])->b, r[1], h);
+    r[2] = maxsize > 0 ? dict_get_move_to_end_known_hash(ITER(r[0])->b, r[1], h)
+                       : dict_getitem_known_hash(ITER(r[0])->b, r[1], h);
     if (r[2]) {
-        if (maxsize > 0 && dict_move_to_end_known_hash(ITER(r[0])->b, r[1], h) < 0) {
-            if (!err_matches(E_KeyError))   /* a key's __eq__ emptied the cache: still a hit */
-                goto out;
-            err_clear();
-        }
         if (lru_count(&r[0], true) < 0)
             goto out;
         res = r[2];
@@ -626,7 +649,7 @@ static Obj lru_call(Obj self, Obj *args, size_t nargs, Obj kwnames)
         }
         if (err_occurred())
             goto out;
-        if (dict_len(ITER(r[0])->b) >= maxsize && !dict_popitem_end(ITER(r[0])->b, false) && err_occurred())
+        if (dict_len(ITER(r[0])->b) >= maxsize && lru_evict(&r[0]) < 0)
             goto out;
     }
     if (dict_setitem_known_hash(ITER(r[0])->b, r[1], r[2], h) < 0)
@@ -653,7 +676,7 @@ static Obj lru_cache_info(Obj *args, size_t nargs, Obj kwnames)
     if (!r[0])
         goto out;
     int64_t hits = 0, misses = 0, pos = 0;
-    Obj stripes = TUPLE_ITEMS(ITER(r[0])->c)[1];
+    Obj stripes = LIST_ITEMS(ITER(r[0])->c)[1];
     Obj s;
     while (dict_next(stripes, &pos, NULL, &s)) {
         hits += ITER(s)->i;
@@ -663,7 +686,7 @@ static Obj lru_cache_info(Obj *args, size_t nargs, Obj kwnames)
     if (!(r[1] = int_from_i64(hits)) || !(r[2] = int_from_i64(misses)) ||
         !(r[3] = maxsize < 0 ? g_None : int_from_i64(maxsize)) || !(r[4] = int_from_i64(dict_len(ITER(r[0])->b))))
         goto out;
-    res = vm_call(TUPLE_ITEMS(ITER(r[0])->c)[0], &r[1], 4, NULL);
+    res = vm_call(LIST_ITEMS(ITER(r[0])->c)[0], &r[1], 4, NULL);
 out:
     vm_unroots(r);
     return res;
@@ -674,7 +697,7 @@ static Obj lru_cache_clear(Obj *args, size_t nargs, Obj kwnames)
     Obj st = lru_state(args[0]);
     if (!st)
         return NULL;
-    Obj stripes = TUPLE_ITEMS(ITER(st)->c)[1];
+    Obj stripes = LIST_ITEMS(ITER(st)->c)[1];
     int64_t pos = 0;
     Obj s;
     while (dict_next(stripes, &pos, NULL, &s)) {

@@ -58,6 +58,7 @@ Obj itertools_module_init(void);     /* _itertools */
 Obj heapq_module_init(void);         /* _heapq */
 Obj operator_module_init(void);      /* _operator */
 Obj json_module_init(void);          /* _json */
+Obj pickle_module_init(void);        /* _pickle */
 Obj functools_module_init(void);     /* _functools */
 Obj csv_module_init(void);           /* _csv */
 Obj weakref_module_init(void);       /* _weakref */

@@ -1795,7 +1795,11 @@ static uint64_t slot_of_entry(Obj d, int64_t ix)
     return j;
 }
 
-Obj dict_popitem_end(Obj d, bool last)
+/* popitem from the end or the front; a front scan starts at *hint while
+ * *tokenp (a root slot) is the entries array the hint was left for (entries
+ * are deleted in place and added only at the tail, so below the first live
+ * one nothing comes back), and leaves both for the next call. */
+static Obj d_popitem(Obj d, bool last, Obj *tokenp, int64_t *hint)
 {
     d = vm_unwrap(d);
     if (d_used(d) == 0)
@@ -1805,8 +1809,12 @@ Obj dict_popitem_end(Obj d, bool last)
         for (i = n - 1; !ents(d)[3 * i + 1]; i--)
             ;
     else
-        for (i = 0; !ents(d)[3 * i + 1]; i++)
+        for (i = tokenp && *tokenp == DICT(d)->entries && *hint <= n ? *hint : 0; !ents(d)[3 * i + 1]; i++)
             ;
+    if (tokenp) {
+        *tokenp = DICT(d)->entries;
+        *hint = i + 1;
+    }
     Obj *r = vm_roots(1);
     r[0] = d;
     Obj t = tuple_pack(2, ents(d)[3 * i + 1], ents(d)[3 * i + 2]);
@@ -1822,6 +1830,16 @@ Obj dict_popitem_end(Obj d, bool last)
     return t;
 }
 
+Obj dict_popitem_end(Obj d, bool last)
+{
+    return d_popitem(d, last, NULL, NULL);
+}
+
+Obj dict_popitem_first_hinted(Obj d, Obj *tokenp, int64_t *hint)
+{
+    return d_popitem(d, false, tokenp, hint);
+}
+
 static Obj dict_popitem_m(Obj *args, size_t nargs, Obj kwnames)
 {
     if (d_used(vm_unwrap(args[0])) == 0) {
@@ -1831,11 +1849,15 @@ static Obj dict_popitem_m(Obj *args, size_t nargs, Obj kwnames)
     return dict_popitem_end(args[0], true);
 }
 
-/* h: key's hash, or -1 to compute it here. */
-static int d_move_to_end(Obj d, Obj key, int64_t h, bool last)
+/* h: key's hash, or -1 to compute it here. With `found` (a root slot): a
+ * missing key is no error (*found stays NULL), a present one's value is put
+ * there. */
+static int d_move_to_end(Obj d, Obj key, int64_t h, bool last, Obj *found)
 {
     d = vm_unwrap(d);
     if (d_used(d) == 0) {
+        if (found)
+            return 0;
         err_set_value(E_KeyError, key);
         return -1;
     }
@@ -1852,10 +1874,15 @@ static int d_move_to_end(Obj d, Obj key, int64_t h, bool last)
     if (ix == LOOKUP_ERROR)
         goto out;
     if (ix < 0) {
-        err_set_value(E_KeyError, r[1]);
+        if (found)
+            rc = 0;
+        else
+            err_set_value(E_KeyError, r[1]);
         goto out;
     }
     d = r[0];
+    if (found)
+        *found = ents(d)[3 * ix + 2];
     int64_t n = d_nentries(d);
     if (last) {
         int64_t j = n - 1;
@@ -1906,12 +1933,15 @@ out:
 
 int dict_move_to_end(Obj d, Obj key, bool last)
 {
-    return d_move_to_end(d, key, -1, last);
+    return d_move_to_end(d, key, -1, last, NULL);
 }
 
-int dict_move_to_end_known_hash(Obj d, Obj key, int64_t hash)
+Obj dict_get_move_to_end_known_hash(Obj d, Obj key, int64_t hash)
 {
-    return d_move_to_end(d, key, hash, true);
+    Obj *r = vm_roots(1);
+    Obj v = d_move_to_end(d, key, hash, true, &r[0]) < 0 ? NULL : r[0];
+    vm_unroots(r);
+    return v;
 }
 
 static Obj dict_update_m(Obj *args, size_t nargs, Obj kwnames)

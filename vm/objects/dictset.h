@@ -30,7 +30,14 @@ int64_t dict_len(Obj d);
  * functools' lru_cache calls a key's __hash__ once per call, as CPython's. */
 Obj dict_getitem_known_hash(Obj d, Obj key, int64_t hash);
 int dict_setitem_known_hash(Obj d, Obj key, Obj v, int64_t hash);
-int dict_move_to_end_known_hash(Obj d, Obj key, int64_t hash);   /* to the end; KeyError if missing */
+/* The value of key, its entry moved to the end, in one lookup (a bounded
+ * lru_cache's hit); NULL: missing (no error) or an error (err_occurred). */
+Obj dict_get_move_to_end_known_hash(Obj d, Obj key, int64_t hash);
+/* popitem from the front, the scan starting at *hint while *tokenp (a root
+ * slot, NULL at first) is what the previous call left there: an LRU
+ * eviction that does not rescan the deleted entries before the first live
+ * one. NULL without an error if empty. */
+Obj dict_popitem_first_hinted(Obj d, Obj *tokenp, int64_t *hint);
 /* Iterate: pos starts at 0; returns false at the end. k/v may be NULL. */
 bool dict_next(Obj d, int64_t *pos, Obj *k, Obj *v);
 Obj dict_copy(Obj d);
