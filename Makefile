@@ -45,7 +45,7 @@ CTESTS     := $(GIL_TESTS:%=$(BUILD)/tests/%) $(STM_TESTS:%=$(BUILD)/tests/%-stm
 BENCHES    := $(patsubst bench/%.c,$(BUILD)/bench/%,$(wildcard bench/*.c))
 DEMO       := $(BUILD)/bench/tmrt_demo $(BUILD)/bench/parallel_demo $(BUILD)/bench/parallel_demo-stm
 
-.PHONY: all test test-packages demo bench check-valgrind clean setup
+.PHONY: all test test-packages demo bench bench-memory check-valgrind clean setup
 all: $(LIB_GIL) $(LIB_STM) $(DEMO) $(TMPY_GIL) $(TMPY_STM)
 
 $(BUILD)/gil/%.o: runtime/%.c $(RT_HDR)
@@ -155,6 +155,11 @@ bench: $(BENCHES) $(TMPY_GIL) $(TMPY_STM)
 # bench/results/parallel.txt and parallel.png.
 bench-parallel: $(TMPY_GIL) $(TMPY_STM)
 	bench/parallel.py
+
+# Peak RSS and time of bench's held programs (word count, tree building, ray
+# tracing, a 200 MB file read) under python3, tmpy-gil and tmpy: bench/results/memory.txt.
+bench-memory: $(TMPY_GIL) $(TMPY_STM)
+	bench/memory.py
 
 check-valgrind: setup all $(CTESTS)
 	python3 -m pytest -q tests -k valgrind

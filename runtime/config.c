@@ -26,7 +26,7 @@ void tm_config_defaults(tm_config *c)
         .nsegments = default_segments(),
         .segment_size = 16UL << 30, /* the heap limit; fits a 24 GiB machine */
         .nursery_size = 4UL << 20,
-        .major_min = 64UL << 20,
+        .major_min = 16UL << 20,   /* 64M let a small program's old garbage grow to 4x CPython's RSS */
         .major_factor = 1.82,
         .gc_debug_move = false,
         .stm_solo = true,

@@ -19,6 +19,13 @@
 #include <stdlib.h>
 
 size_t tm_major_threshold;
+/* Big objects that became old since the last major collection start the next
+ * one past this many bytes: the growth the factor allows, but at least one
+ * nursery, not TMPY_GC_MAJOR_MIN. A file read in 1 MiB chunks promotes the
+ * chunk a minor collection finds in a variable, and those dead chunks held
+ * 64 MB until the first major collection (CPython frees each at once). Marking
+ * a big object costs one bit, and a small live heap little. */
+static size_t large_growth_limit;   /* 0: one nursery (before the first) */
 static tm_list mark_stack;
 static bool auto_major = true;         /* gc.enable() / gc.disable() */
 static uint64_t minors_at_last_major;  /* gc.get_count() */
@@ -44,12 +51,22 @@ static void drain(void)
         tm_trace((object_t *)tm_list_pop(&mark_stack), mark_slot, NULL);
 }
 
+/* STM: the view the committed state is read in where no transaction's view
+ * is asked for. Segment 0 holds it, but each page read there is mapped a
+ * second time, and RSS counts every mapping (a major collection of a tree
+ * that a thread waiting in join() reaches mapped the whole tree twice). The
+ * collector's own segment shows the committed state of every object but the
+ * ones running transactions wrote, and mark_transaction traces the committed
+ * versions of those in segment 0 itself; the collector's transaction is one
+ * of them. */
+static int committed_view = 1;
+
 /* A thread's roots, seen from its transaction's segment (or the committed
- * state in segment 0 if it runs none). */
+ * state if it runs none). */
 static void mark_thread(tm_thread *t, void *ctx)
 {
     (void)ctx;
-    tm_set_segment(TM_STM ? t->segment : 1);
+    tm_set_segment(TM_STM ? (t->segment ? t->segment : committed_view) : 1);
     for (object_t **p = t->ss_base; p < t->ss_top; p++)
         mark(*p);
     for (object_t **p = t->undo_base; p < t->undo_top; p++)
@@ -91,8 +108,13 @@ static void mark_young_of(tm_segstate *ss, void *ctx)
         mark_young(o);
         p += tm_object_size(o);
     }
-    for (size_t i = 0; i < ss->young_outside.count; i++)
+    /* Marked too, reached or not: a small one shares a page with old
+     * objects, and the sweep would free its slot under the transaction
+     * (its minor collection decides whether it lives). */
+    for (size_t i = 0; i < ss->young_outside.count; i++) {
+        (void)tm_old_mark(ss->young_outside.items[i]);
         mark_young((object_t *)ss->young_outside.items[i]);
+    }
     drain();
 }
 
@@ -196,9 +218,9 @@ void tm_reshare_pages(void)
 
 /* ---- Weak references and finalizers (gc.h, weak.c) ---- */
 
-/* Where published objects are read: the committed state (segment 0) under
- * STM, the GIL's segment otherwise. */
-#define PUBLISHED_VIEW (TM_STM ? 0 : 1)
+/* Where published objects are read: the committed state under STM, the
+ * GIL's segment otherwise. */
+#define PUBLISHED_VIEW (TM_STM ? committed_view : 1)
 
 static bool marked_or_not_old(object_t *r)
 {
@@ -327,13 +349,14 @@ void tm_collect_major(void)
 #endif
     tm_collect_minor();   /* ours: the caller expects its objects to move */
     uint64_t t0 = tm_ticks();
+    committed_view = TM_STM ? me : 1;
     tm_threads_foreach(mark_thread, NULL);
 #if TM_STM
     foreach_transaction(mark_young_of, &me);
     foreach_transaction(mark_transaction, NULL);
     /* Globals are written only by the inevitable transaction: see them as
      * it does (objects it created may so far exist only in its pages). */
-    tm_set_segment(tm_inevitable_segment());
+    tm_set_segment(tm_inevitable_segment() ? tm_inevitable_segment() : committed_view);
 #else
     tm_set_segment(me);
 #endif
@@ -347,10 +370,17 @@ void tm_collect_major(void)
     tm_old_sweep(tm_self.count_dead ? &tm_self.dead_found : NULL);
 #if TM_STM
     tm_reshare_pages();
+    /* What commits, privatisations and aborts read or wrote through
+     * segment 0 since the last one stays in the memfd but leaves the
+     * process's page tables (RSS counted it once more per view). */
+    tm_view_forget_pages(0, tm_seg.old_start, tm_old_high_water());
 #endif
     tm_set_segment(me);
     size_t next = (size_t)((double)tm_old_bytes_used * tm_cfg.major_factor);
     tm_major_threshold = next > tm_cfg.major_min ? next : tm_cfg.major_min;
+    large_growth_limit = next - tm_old_bytes_used > tm_gc_nursery_size() ? next - tm_old_bytes_used
+                                                                         : tm_gc_nursery_size();
+    tm_old_large_bytes_promoted = 0;
     tm_stats.major_collections++;
     minors_at_last_major = tm_stats.minor_collections;
     tm_stats.major_ns += tm_ticks() - t0;
@@ -389,7 +419,9 @@ void tm_gc_maybe_collect_major(void)
     if (!auto_major)
         return;
     size_t used = __atomic_load_n(&tm_old_bytes_used, __ATOMIC_RELAXED);
-    if (used + tm_segstates[tm_self.segment].young_outside_bytes >= tm_major_threshold)
+    if (used + tm_segstates[tm_self.segment].young_outside_bytes >= tm_major_threshold ||
+        __atomic_load_n(&tm_old_large_bytes_promoted, __ATOMIC_RELAXED) >=
+            (large_growth_limit ? large_growth_limit : tm_gc_nursery_size()))
         tm_collect_major();
 }
 

@@ -244,7 +244,7 @@ void tm_discard_young(tm_segstate *ss)
                        tm_object_size((object_t *)ss->carded.items[i]));
     ss->carded.count = 0;
     for (size_t i = 0; i < ss->young_outside.count; i++)
-        tm_old_large_free(ss->young_outside.items[i]);
+        tm_old_young_free(ss->young_outside.items[i]);
     ss->young_outside.count = 0;
     ss->young_outside_bytes = 0;
     ss->remembered.count = 0;
@@ -343,9 +343,9 @@ void tm_collect_minor_of(tm_segstate *ss)
         if (((object_t *)so)->h.flags & TM_GCFLAG_YOUNG_OUTSIDE) {
             if (tm_self.count_dead)
                 tm_self.dead_found += tm_tid_holds_refs(((object_t *)so)->h.tid);
-            tm_old_large_free(so);
+            tm_old_young_free(so);
         } else
-            tm_old_large_promoted(so);
+            tm_old_young_promoted(so);
     }
     ss->young_outside.count = 0;
     ss->young_outside_bytes = 0;
@@ -403,14 +403,13 @@ static object_t *allocate_young_outside(uint16_t tid, size_t size)
     tm_gc_maybe_collect_major();
     if (!room_for_nursery_and(size))
         return NULL;   /* MemoryError, not a minor collection without room later */
-    uintptr_t so = tm_old_alloc_young_large(size);
+    uintptr_t so = tm_old_alloc_young(tm_self.segment, size);
     if (!so) {
         tm_collect_major();
-        if (!(so = tm_old_alloc_young_large(size)))
+        if (!(so = tm_old_alloc_young(tm_self.segment, size)))
             return NULL;
     }
-    tm_check_unprotect(tm_self.segment, so, size);
-    object_t *o = (object_t *)so;   /* pages come zeroed */
+    object_t *o = (object_t *)so;   /* zeroed, and writable under the barrier checker */
     o->h.flags = TM_GCFLAG_YOUNG_OUTSIDE;
     o->h.tid = tid;
     tm_list_push(&ss->young_outside, so);

@@ -57,7 +57,7 @@ static size_t nsmall, capsmall;
 static uintptr_t *large_objs;     /* every old large object */
 static size_t nlarge, caplarge;
 
-size_t tm_old_bytes_used, tm_old_pages_in_use, tm_old_large_count;
+size_t tm_old_bytes_used, tm_old_pages_in_use, tm_old_large_count, tm_old_large_bytes_promoted;
 uint64_t tm_old_pages_released;
 
 static uintptr_t page_so(size_t i) { return tm_seg.old_start + i * TM_PAGE_SIZE; }
@@ -104,9 +104,11 @@ size_t tm_old_free_bytes(void)
     return (npages_total - hw + free_in_runs) * TM_PAGE_SIZE;
 }
 
-/* Hand out n contiguous zeroed pages: first fit in the free runs, else above hw. */
-static size_t pages_alloc(size_t n)
+/* Hand out n contiguous pages: first fit in the free runs, else above hw
+ * (*fresh set: never used, so they read as zero). */
+static size_t pages_alloc(size_t n, bool *fresh)
 {
+    *fresh = false;
     size_t first = (size_t)-1;
     pthread_mutex_lock(&pages_lock);
     for (size_t i = 0; i < nruns; i++) {
@@ -123,6 +125,7 @@ static size_t pages_alloc(size_t n)
     if (first == (size_t)-1 && n <= npages_total - hw) {
         first = hw;
         hw += n;
+        *fresh = true;
     }
     if (first != (size_t)-1)
         tm_old_pages_in_use += n;
@@ -167,7 +170,8 @@ static void pages_free(size_t first, size_t n)
 
 static smallpage *new_small_page(int seg, int c)
 {
-    size_t i = pages_alloc(1);
+    bool fresh;
+    size_t i = pages_alloc(1, &fresh);
     if (i == (size_t)-1)
         return NULL;
     smallpage *sp = calloc(1, sizeof *sp);
@@ -212,17 +216,24 @@ static uintptr_t alloc_small(int seg, size_t size)
     }
 }
 
-static uintptr_t alloc_large(size_t size, bool zeroed)
+/* zero_seg >= 0: the pages must read as zero, and are cleared through that
+ * segment's view (the one that will write them: clearing them through
+ * segment 0 mapped every page of every big young object there too, twice
+ * its size in RSS). Fresh pages and released ones read as zero already. */
+static uintptr_t alloc_large(size_t size, int zero_seg)
 {
     size_t n = (size + TM_PAGE_SIZE - 1) / TM_PAGE_SIZE;
-    size_t i = pages_alloc(n);
+    bool fresh;
+    size_t i = pages_alloc(n, &fresh);
     if (i == (size_t)-1)
         return 0;
-    if (zeroed) {   /* released pages and pages above hw read as zero already */
+    if (zero_seg >= 0)
+        tm_check_unprotect(zero_seg, page_so(i), size);   /* before the clearing stores */
+    if (zero_seg >= 0 && !fresh) {
         tm_compiler_barrier();
         for (size_t j = i; j < i + n; j++)
-            if (j < hw && pages[j].kind == PAGE_FREE && !pages[j].released)
-                memset(tm_segment_base(0) + page_so(j), 0, TM_PAGE_SIZE);
+            if (!pages[j].released)
+                memset(tm_segment_base(zero_seg) + page_so(j), 0, TM_PAGE_SIZE);
         tm_compiler_barrier();
     }
     pages[i] = (pageinfo){.kind = PAGE_LARGE, .npages = (uint32_t)n};
@@ -240,6 +251,7 @@ void tm_old_large_promoted(uintptr_t so)
     tm_old_large_count++;
     pages[page_of(so)].marked = 0;   /* a major collection may have marked it while young */
     tm_old_bytes_used += pages[page_of(so)].npages * TM_PAGE_SIZE;
+    tm_old_large_bytes_promoted += pages[page_of(so)].npages * TM_PAGE_SIZE;
     pthread_mutex_unlock(&pages_lock);
 }
 
@@ -249,7 +261,7 @@ uintptr_t tm_old_alloc(int seg, size_t size)
     if (size <= TM_SMALL_MAX) {
         so = alloc_small(seg, size);
     } else {
-        so = alloc_large(size, false);
+        so = alloc_large(size, -1);
         if (so)
             tm_old_large_promoted(so);
     }
@@ -258,12 +270,58 @@ uintptr_t tm_old_alloc(int seg, size_t size)
     return so;
 }
 
-uintptr_t tm_old_alloc_young_large(size_t size) { return alloc_large(size, true); }
+uintptr_t tm_old_alloc_young_large(int seg, size_t size) { return alloc_large(size, seg); }
 
 void tm_old_large_free(uintptr_t so)
 {
     size_t i = page_of(so);
     pages_free(i, pages[i].npages);
+}
+
+uintptr_t tm_old_alloc_young(int seg, size_t size)
+{
+    if (size > TM_SMALL_MAX)
+        return tm_old_alloc_young_large(seg, size);
+    uintptr_t so = alloc_small(seg, size);
+    if (so) {
+        tm_check_unprotect(seg, so, size);
+        char *p = tm_segment_base(seg) + so;
+        tm_compiler_barrier();
+        memset(p, 0, size);
+        tm_compiler_barrier();
+    }
+    return so;
+}
+
+void tm_old_young_promoted(uintptr_t so)
+{
+    if (pages[page_of(so)].kind != PAGE_SMALL)
+        tm_old_large_promoted(so);
+    /* a small slot was counted in use when it was handed out */
+}
+
+/* Only the segment whose allocator owns the page frees a slot in it (its
+ * own transaction's young object), or a collector with the world stopped. */
+void tm_old_young_free(uintptr_t so)
+{
+    pageinfo *pi = &pages[page_of(so)];
+    if (pi->kind != PAGE_SMALL) {
+        tm_old_large_free(so);
+        return;
+    }
+    smallpage *sp = pi->sp;
+    unsigned slot = (unsigned)(so - sp->so) / sp->slot_size;
+    uint64_t bit = 1ULL << (slot % 64);
+    if (!(sp->used[slot / 64] & bit))
+        tm_fatal("freeing SO %#lx, which is not an allocated small object", (unsigned long)so);
+    sp->used[slot / 64] &= ~bit;
+    sp->mark[slot / 64] &= ~bit;
+    __atomic_sub_fetch(&tm_old_bytes_used, sp->slot_size, __ATOMIC_RELAXED);
+    struct segalloc *sa = &segalloc[sp->seg];
+    if (sp->nfree++ == 0 && sa->current[sp->cls] != sp) {   /* full pages are on no list */
+        sp->next_partial = sa->partial[sp->cls];
+        sa->partial[sp->cls] = sp;
+    }
 }
 
 bool tm_old_mark(uintptr_t so)

@@ -152,8 +152,16 @@ int tm_pages_privatise(int seg, uintptr_t so, size_t npages)
     tm_compiler_barrier();
     if (map_fixed(dst, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0) != 0)
         return -1;
-    /* Segment 0 still maps the shared pages: copy them into the private ones. */
-    memcpy(dst, tm_seg.base + so, len);
+    /* The shared pages' contents, from the memfd: a copy through segment 0
+     * would map them there too, which RSS counts again. */
+    for (size_t done = 0; done < len;) {
+        ssize_t n = pread(tm_seg.memfd, dst + done, len - done, (off_t)(so + done));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            tm_fatal("cannot read old-space pages from the memfd: %s", n < 0 ? strerror(errno) : "end of file");
+        done += (size_t)n;
+    }
     tm_compiler_barrier();
     set_private(seg, so, npages, true);
     return 0;
@@ -222,6 +230,19 @@ bool tm_private_pages_over_budget(void)
 }
 
 size_t tm_private_page_count(int seg) { return private_count[seg]; }
+
+void tm_view_forget_pages(int seg, uintptr_t lo, uintptr_t hi)
+{
+    if (seg != 0)
+        tm_fatal("tm_view_forget_pages: segment %d may hold private pages", seg);
+    if (hi <= lo)
+        return;
+    check_range(lo, (hi - lo) / TM_PAGE_SIZE);
+    tm_compiler_barrier();
+    /* MADV_DONTNEED on a shared mapping unmaps; it frees nothing. */
+    if (madvise(tm_segment_base(seg) + lo, hi - lo, MADV_DONTNEED) != 0)
+        tm_fatal("cannot unmap segment %d's view of old space: %s", seg, strerror(errno));
+}
 
 void tm_pages_release(uintptr_t so, size_t npages)
 {
