@@ -16,6 +16,7 @@
 #include "stm.h"
 #include "contention.h"
 #include "txlength.h"
+#include "park.h"
 
 #if TM_STM
 
@@ -120,6 +121,11 @@ static void sync_wait(void)   /* sync_lock held; returns with it held, after som
     while (__atomic_load_n(&sync_epoch, __ATOMIC_ACQUIRE) == e)
         pthread_cond_wait(&sync_cond, &sync_lock);
     sync_sleepers--;
+    if (tm_cfg.wake_delay_us) {   /* tests: the woken thread runs late */
+        pthread_mutex_unlock(&sync_lock);
+        tm_wake_delay();
+        pthread_mutex_lock(&sync_lock);
+    }
 }
 
 static struct tm_seglocal *seglocal_of(int seg)
@@ -993,13 +999,18 @@ static void write_write_contention(uintptr_t idx, uint8_t owner, uintptr_t obj)
 
 /* Private pages near the kernel's mapping limit (vm.max_map_count: two per
  * isolated private page): re-share what no running transaction needs first.
- * Once the kernel refuses, even re-sharing mmaps fail, so act before. */
+ * Once the kernel refuses, even re-sharing mmaps fail, so act before. A
+ * commit's merge (tm_commit_write_items) privatises with the world stopped
+ * by itself already: stopping it again would wait for itself forever. */
 static void privatise_page(int seg, uintptr_t page)
 {
     if (tm_private_pages_over_budget()) {
-        tm_stop_world();
+        bool stopped_here = __atomic_load_n(&sync_requester, __ATOMIC_RELAXED) == seg;   /* only we set it to us */
+        if (!stopped_here)
+            tm_stop_world();
         tm_reshare_pages();
-        tm_resume_world();
+        if (!stopped_here)
+            tm_resume_world();
         STAT(RESHARE_ON_DEMAND)++;
     }
     if (tm_pages_privatise(seg, page, 1) != 0)
@@ -1198,7 +1209,7 @@ bool tm_commit_write_items(object_t *o, uintptr_t index, uintptr_t count)
     uint8_t owner = __atomic_load_n(&write_locks[so >> 4], __ATOMIC_ACQUIRE);
     if (owner == seg)   /* written whole: every card is ours, marked and private */
         return true;
-    if (owner || tm_private_pages_over_budget())
+    if (owner)
         return false;
     uintptr_t lo = so + t->base_size + index * t->item_size, hi = lo + count * t->item_size - 1;
     const uint8_t *marked = tm_card_tables[TM_CARDS_TX][seg];

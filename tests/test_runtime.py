@@ -141,6 +141,12 @@ def test_stm_private_pages_stay_under_the_kernel_mapping_limit(ctest):
     ctest("test_stm_mappings-stm")
 
 
+def test_stm_merge_privatises_past_the_page_budget(ctest):
+    """A commit's merge (tm_commit_write_items) crosses the private-page budget with the world stopped
+    by itself: it re-shares there (it used to stop the world again and wait for itself forever)."""
+    ctest("test_stm_mappings-stm", "merge", timeout=120)
+
+
 HEAP_FULL = """
 l = []
 try:
