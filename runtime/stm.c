@@ -109,10 +109,16 @@ static void sync_broadcast(void)   /* sync_lock held */
         pthread_cond_broadcast(&sync_cond);
 }
 
+static void (*wait_hook)(int when);
+
+void tm_stm_set_wait_hook(void (*hook)(int when)) { wait_hook = hook; }
+
 static void sync_wait(void)   /* sync_lock held; returns with it held, after some change */
 {
     uint64_t e = __atomic_load_n(&sync_epoch, __ATOMIC_ACQUIRE);
     pthread_mutex_unlock(&sync_lock);
+    if (wait_hook)
+        wait_hook(TM_WAIT_HOOK_BEFORE);
     int spin = sync_spin();
     for (int i = 0; i < spin && __atomic_load_n(&sync_epoch, __ATOMIC_ACQUIRE) == e; i++)
         __builtin_ia32_pause();
@@ -121,9 +127,11 @@ static void sync_wait(void)   /* sync_lock held; returns with it held, after som
     while (__atomic_load_n(&sync_epoch, __ATOMIC_ACQUIRE) == e)
         pthread_cond_wait(&sync_cond, &sync_lock);
     sync_sleepers--;
-    if (tm_cfg.wake_delay_us) {   /* tests: the woken thread runs late */
+    if (tm_cfg.wake_delay_us || wait_hook) {   /* tests: the woken thread runs late */
         pthread_mutex_unlock(&sync_lock);
         tm_wake_delay();
+        if (wait_hook)
+            wait_hook(TM_WAIT_HOOK_WOKEN);
         pthread_mutex_lock(&sync_lock);
     }
 }
