@@ -89,6 +89,9 @@ static inline uintptr_t card_of_lock(uintptr_t idx) { return (idx - 1) << 4; }
  * lock, so two transactions may write one card and the later commit
  * overwrites the earlier one's items: the stress tests must catch it. */
 static bool no_card_locks;
+/* TMPY_STM_TEST_SOLO_KEEPS_PRIVATE=1 (tests): a solo transaction re-shares
+ * no page first, so its commit copies into other segments' private pages. */
+static bool solo_keeps_private;
 
 /* Waiting on sync_cond: every state change bumps sync_epoch under
  * sync_lock. A waiter first spins on the epoch without the lock (a handoff
@@ -156,6 +159,8 @@ void tm_stm_init(void)
         tm_fatal("cannot allocate the write-lock array: %s", strerror(errno));
     const char *e = getenv("TMPY_STM_TEST_NO_CARD_LOCKS");
     no_card_locks = e && *e == '1';
+    e = getenv("TMPY_STM_TEST_SOLO_KEEPS_PRIVATE");
+    solo_keeps_private = e && *e == '1';
 }
 
 /* Read without the lock by the inevitable transaction itself (only it
@@ -855,7 +860,7 @@ static bool any_private_page(void)
 
 static void reshare_for_solo(int seg)
 {
-    if (any_private_page()) {   /* ours too: this transaction wrote nothing yet */
+    if (!solo_keeps_private && any_private_page()) {   /* ours too: this transaction wrote nothing yet */
         tm_stop_world();   /* immediate: every other segment is free */
         tm_reshare_pages();
         tm_resume_world();
