@@ -104,6 +104,8 @@ def test_gil_threads_move_everything(ctest):
     {"TMPY_STM_SOLO": "2"},
     {"TMPY_STM_INJECT_ABORTS": "0.1:x"},
     {"TMPY_STM_INJECT_ABORTS": "often"},
+    {"TMPY_TEST_WAKE_DELAY": "2ms"},
+    {"TMPY_TEST_WAKE_DELAY": "2000000"},
 ], ids=lambda e: ",".join(f"{k}={v}" for k, v in e.items()))
 def test_bad_parameter_is_one_clear_line(env):
     p = run([str(BUILD / "tests" / "test_gc"), "init"], env=env)
