@@ -272,36 +272,62 @@ void tm_resume_world(void)
 
 /* ---- Segments ---- */
 
-static bool segment_available(void *arg)
+static int free_segments(void)
 {
-    (void)arg;
-    if (sync_requester || solo_seg)
-        return false;
+    int n = 0;
     for (int j = 1; j <= tm_seg.nsegments; j++)
-        if (segtx[j].state == SEG_FREE)
-            return true;
-    return false;
+        n += segtx[j].state == SEG_FREE;
+    return n;
 }
 
-/* Threads waiting for a segment take it in arrival order (a ticket, under
- * sync_lock), not in a race for sync_lock: a thread that commits and
- * starts again at once would otherwise keep a waiter out for as long as
- * the scheduler lets it (tests/test_stm_interp.py, fairness tests). */
-static uint64_t segment_next_ticket, segment_serving;
+/* Threads waiting for a segment, in arrival order (under sync_lock): a
+ * thread takes a free segment only if one is left for each thread queued
+ * before it. A thread that commits and starts again at once would otherwise
+ * keep a waiter out for as long as the scheduler lets it (tests/
+ * test_stm_interp.py, fairness tests); and unlike a strict ticket order, a
+ * running thread need not wait for a woken one to be scheduled while spare
+ * segments are free (with tickets, a thread woken late held up every later
+ * arrival: a convoy that ran short transactions 300x slower under
+ * TMPY_TEST_WAKE_DELAY, and as much on a loaded machine). */
+typedef struct segment_waiter { struct segment_waiter *next; } segment_waiter;
+static segment_waiter *segment_queue, **segment_queue_tail = &segment_queue;
+static int segment_queued;
+
+static bool segment_for(int ahead)
+{
+    return !sync_requester && !solo_seg && free_segments() > ahead;
+}
+
+static int queued_ahead(const segment_waiter *w)
+{
+    int n = 0;
+    for (const segment_waiter *p = segment_queue; p != w; p = p->next)
+        n++;
+    return n;
+}
 
 static void acquire_segment(void)
 {
     tm_thread *me = &tm_self;
     pthread_mutex_lock(&sync_lock);
-    uint64_t ticket = segment_next_ticket++;
-    if (ticket != segment_serving || !segment_available(NULL)) {
+    if (segment_queued || !segment_for(0)) {
+        segment_waiter w = {NULL};
+        *segment_queue_tail = &w;
+        segment_queue_tail = &w.next;
+        segment_queued++;
         uint64_t t0 = tm_wait_begin();
-        while (ticket != segment_serving || !segment_available(NULL))
+        while (!segment_for(queued_ahead(&w)))
             sync_wait();
         tm_wait_end(TM_WAIT_SEGMENT, t0);
+        segment_waiter **pp = &segment_queue;
+        while (*pp != &w)
+            pp = &(*pp)->next;
+        *pp = w.next;
+        if (segment_queue_tail == &w.next)
+            segment_queue_tail = pp;
+        if (--segment_queued)
+            sync_broadcast();   /* the ones behind moved up */
     }
-    if (++segment_serving != segment_next_ticket)
-        sync_broadcast();   /* the next in line may take another free segment */
     int seg = me->last_segment;
     if (seg < 1 || seg > tm_seg.nsegments || segtx[seg].state != SEG_FREE)
         for (seg = 1; segtx[seg].state != SEG_FREE; seg++)
@@ -323,7 +349,7 @@ static void acquire_segment(void)
 int tm_stm_segment_waiters(void)
 {
     pthread_mutex_lock(&sync_lock);
-    int n = (int)(segment_next_ticket - segment_serving);
+    int n = segment_queued;
     pthread_mutex_unlock(&sync_lock);
     return n;
 }
@@ -716,7 +742,7 @@ void tm_commit_transaction(void)
     }
     others o;
     /* A solo transaction's world is stopped already: every other segment
-     * is free and none is taken before it ends (segment_available). */
+     * is free and none is taken before it ends (segment_for). */
     bool solo = __atomic_load_n(&solo_seg, __ATOMIC_RELAXED) == seg;
     for (;;) {
         if (!solo)
@@ -826,7 +852,7 @@ static void inevitable_dequeue(int seg)   /* sync_lock held */
 static bool can_go_solo(int seg)
 {
     if (!tm_cfg.stm_solo || tm_check_writes || tm_cfg.inject_aborts > 0 ||
-        (!tm_threads_all_others_passive() && !tm_self.cm_token) || segment_next_ticket != segment_serving)
+        (!tm_threads_all_others_passive() && !tm_self.cm_token) || segment_queued)
         return false;
     for (int j = 1; j <= tm_seg.nsegments; j++)
         if (j != seg && segtx[j].state != SEG_FREE)
@@ -1350,7 +1376,9 @@ void tm_stm_fork_child(void)
     if (solo_seg && solo_seg != me)
         solo_seg = 0;
     inevitable_queued = 0;
-    segment_serving = segment_next_ticket;
+    segment_queue = NULL;   /* its waiters do not exist in the child */
+    segment_queue_tail = &segment_queue;
+    segment_queued = 0;
     __atomic_add_fetch(&sync_epoch, 1, __ATOMIC_RELEASE);
 }
 
