@@ -159,6 +159,16 @@ int tm_config_from_env(tm_config *c, char *err, size_t errlen)
     }
     if (env_flag("TMPY_STM_INJECT_DIVERGE", &c->inject_diverge, err, errlen))
         return -1;
+    if ((v = getenv("TMPY_TEST_WAKE_DELAY")) && *v) {
+        char *end;
+        errno = 0;
+        unsigned long us = strtoul(v, &end, 10);
+        if (!isdigit((unsigned char)*v) || *end || errno || us > 1000000) {
+            snprintf(err, errlen, "TMPY_TEST_WAKE_DELAY must be microseconds from 0 to 1000000, got '%s'", v);
+            return -1;
+        }
+        c->wake_delay_us = (uint32_t)us;
+    }
     v = tm_config_tm_option ? tm_config_tm_option : getenv("TMPY_TM");
     if (v && *v) {
         if (strcmp(v, TM_STM ? "stm" : "gil") != 0 && (TM_STM || strcmp(v, "htm") != 0)) {

@@ -2,6 +2,7 @@
  * (see park.h). */
 #define _GNU_SOURCE
 #include "park.h"
+#include "tmrt.h"
 
 #include <errno.h>
 #include <linux/futex.h>
@@ -52,6 +53,7 @@ int tm_park(uint32_t *word, int64_t deadline, bool interruptible)
             tsp = &rel;
         }
         futex(word, FUTEX_WAIT_PRIVATE, 0, tsp);
+        tm_wake_delay();
     }
     if (interruptible) {
         target_word = NULL;
@@ -61,6 +63,23 @@ int tm_park(uint32_t *word, int64_t deadline, bool interruptible)
             result = TM_PARK_INTERRUPTED;
     }
     return result;
+}
+
+void tm_wake_delay(void)
+{
+    uint32_t max = tm_cfg.wake_delay_us;
+    if (!max)
+        return;
+    static __thread uint64_t state;   /* a per-thread xorshift generator */
+    if (!state)
+        state = (uint64_t)tm_now_ns() * 0x9E3779B97F4A7C15ull | 1;
+    state ^= state << 13;
+    state ^= state >> 7;
+    state ^= state << 17;
+    uint64_t ns = state % ((uint64_t)max + 1) * 1000;
+    struct timespec ts = {.tv_sec = (time_t)(ns / 1000000000), .tv_nsec = (long)(ns % 1000000000)};
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+        ;
 }
 
 void tm_unpark(uint32_t *word)

@@ -33,6 +33,11 @@ int tm_park(uint32_t *word, int64_t deadline, bool interruptible);
 /* Set *word to 1 and wake the thread parked on it. */
 void tm_unpark(uint32_t *word);
 
+/* TMPY_TEST_WAKE_DELAY (tests): sleeps a random 0..MAX microseconds, as if
+ * the scheduler ran a woken thread late; nothing when the knob is unset.
+ * Called after every wake-up of the runtime's wait loops. */
+void tm_wake_delay(void);
+
 extern volatile int tm_interrupt_pending;
 /* The calling thread becomes the interrupt target. */
 void tm_interrupt_set_target(void);

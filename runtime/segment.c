@@ -106,6 +106,10 @@ int tm_segments_init(int nsegments, size_t segment_size, size_t nursery_size,
         fclose(f);
     }
     private_budget = max_maps > 8192 ? (max_maps - 4096) / 2 : max_maps / 4;
+    /* Tests: a small budget reaches the re-share paths in a few pages. */
+    const char *budget = getenv("TMPY_STM_TEST_PAGE_BUDGET");
+    if (budget && atol(budget) > 0)
+        private_budget = (size_t)atol(budget);
     tm_seg = L;
     return 0;
 }

@@ -16,6 +16,7 @@
 #include "stm.h"
 #include "contention.h"
 #include "txlength.h"
+#include "park.h"
 
 #if TM_STM
 
@@ -93,6 +94,9 @@ static inline uintptr_t card_of_lock(uintptr_t idx) { return (idx - 1) << 4; }
  * lock, so two transactions may write one card and the later commit
  * overwrites the earlier one's items: the stress tests must catch it. */
 static bool no_card_locks;
+/* TMPY_STM_TEST_SOLO_KEEPS_PRIVATE=1 (tests): a solo transaction re-shares
+ * no page first, so its commit copies into other segments' private pages. */
+static bool solo_keeps_private;
 
 /* Waiting on sync_cond: every state change bumps sync_epoch under
  * sync_lock. A waiter first spins on the epoch without the lock (a handoff
@@ -115,10 +119,16 @@ static void sync_broadcast(void)   /* sync_lock held */
         pthread_cond_broadcast(&sync_cond);
 }
 
+static void (*wait_hook)(int when);
+
+void tm_stm_set_wait_hook(void (*hook)(int when)) { wait_hook = hook; }
+
 static void sync_wait(void)   /* sync_lock held; returns with it held, after some change */
 {
     uint64_t e = __atomic_load_n(&sync_epoch, __ATOMIC_ACQUIRE);
     pthread_mutex_unlock(&sync_lock);
+    if (wait_hook)
+        wait_hook(TM_WAIT_HOOK_BEFORE);
     int spin = sync_spin();
     for (int i = 0; i < spin && __atomic_load_n(&sync_epoch, __ATOMIC_ACQUIRE) == e; i++)
         __builtin_ia32_pause();
@@ -127,6 +137,13 @@ static void sync_wait(void)   /* sync_lock held; returns with it held, after som
     while (__atomic_load_n(&sync_epoch, __ATOMIC_ACQUIRE) == e)
         pthread_cond_wait(&sync_cond, &sync_lock);
     sync_sleepers--;
+    if (tm_cfg.wake_delay_us || wait_hook) {   /* tests: the woken thread runs late */
+        pthread_mutex_unlock(&sync_lock);
+        tm_wake_delay();
+        if (wait_hook)
+            wait_hook(TM_WAIT_HOOK_WOKEN);
+        pthread_mutex_lock(&sync_lock);
+    }
 }
 
 static struct tm_seglocal *seglocal_of(int seg)
@@ -150,6 +167,8 @@ void tm_stm_init(void)
         tm_fatal("cannot allocate the write-lock array: %s", strerror(errno));
     const char *e = getenv("TMPY_STM_TEST_NO_CARD_LOCKS");
     no_card_locks = e && *e == '1';
+    e = getenv("TMPY_STM_TEST_SOLO_KEEPS_PRIVATE");
+    solo_keeps_private = e && *e == '1';
 }
 
 /* Read without the lock by the inevitable transaction itself (only it
@@ -263,11 +282,26 @@ void tm_resume_world(void)
 
 /* ---- Segments ---- */
 
-/* Threads waiting for a segment take it in arrival order (a ticket, under
- * sync_lock), not in a race for sync_lock: a thread that commits and
- * starts again at once would otherwise keep a waiter out for as long as
- * the scheduler lets it (tests/test_stm_interp.py, fairness tests). */
-static uint64_t segment_next_ticket, segment_serving;
+/* Threads waiting for a segment, in arrival order (under sync_lock): a
+ * thread takes a free segment only if one is left for each thread queued
+ * before it. A thread that commits and starts again at once would otherwise
+ * keep a waiter out for as long as the scheduler lets it (tests/
+ * test_stm_interp.py, fairness tests); and unlike a strict ticket order, a
+ * running thread need not wait for a woken one to be scheduled while spare
+ * segments are free (with tickets, a thread woken late held up every later
+ * arrival: a convoy that ran short transactions 300x slower under
+ * TMPY_TEST_WAKE_DELAY, and as much on a loaded machine). */
+typedef struct segment_waiter { struct segment_waiter *next; } segment_waiter;
+static segment_waiter *segment_queue, **segment_queue_tail = &segment_queue;
+static int segment_queued;
+
+static int queued_ahead(const segment_waiter *w)
+{
+    int n = 0;
+    for (const segment_waiter *p = segment_queue; p != w; p = p->next)
+        n++;
+    return n;
+}
 
 /* Time slices (issue 20: threads outnumbering segments). A thread whose
  * commit is followed at once by its next transaction (a yield point) keeps
@@ -327,30 +361,28 @@ static bool kept_from(int j, const tm_thread *me, uint64_t now)
     return segtx[j].kept_for && segtx[j].kept_for != me && now < segtx[j].kept_until;
 }
 
-/* A FREE segment this thread may take now (its last one first), or 0; the
+/* A FREE segment this thread may take now (its last one first), or 0: one
+ * only if more such segments are free than threads queued ahead of it; the
  * earliest end of a reservation that keeps one from it in *until. */
-static int free_segment_for(const tm_thread *me, uint64_t *until)
+static int free_segment_for(const tm_thread *me, int ahead, uint64_t *until)
 {
     if (sync_requester || solo_seg)
         return 0;
-    uint64_t now = 0;
-    int last = me->last_segment;
-    if (last >= 1 && last <= tm_seg.nsegments && segtx[last].state == SEG_FREE &&
-        (!segtx[last].kept_for || !kept_from(last, me, now = monotonic_ns())))
-        return last;
+    uint64_t now = monotonic_ns();
+    int n = 0, first = 0, last = me->last_segment;
     for (int j = 1; j <= tm_seg.nsegments; j++) {
         if (segtx[j].state != SEG_FREE)
             continue;
-        if (!segtx[j].kept_for)
-            return j;
-        if (!now)
-            now = monotonic_ns();
-        if (!kept_from(j, me, now))
-            return j;
-        if (!*until || segtx[j].kept_until < *until)
-            *until = segtx[j].kept_until;
+        if (segtx[j].kept_for && kept_from(j, me, now)) {
+            if (!*until || segtx[j].kept_until < *until)
+                *until = segtx[j].kept_until;
+            continue;
+        }
+        n++;
+        if (!first || j == last)
+            first = j;
     }
-    return 0;
+    return n > ahead ? first : 0;
 }
 
 static void acquire_segment(void)
@@ -359,7 +391,7 @@ static void acquire_segment(void)
     pthread_mutex_lock(&sync_lock);
     int seg = 0, last = me->last_segment;
     if (last >= 1 && last <= tm_seg.nsegments && segtx[last].kept_for == me) {
-        /* Kept for us: no ticket (the waiters queue for the others). */
+        /* Kept for us: no place in the queue (the waiters queue for the others). */
         while ((sync_requester || solo_seg) && segtx[last].kept_for == me && segtx[last].state == SEG_FREE &&
                monotonic_ns() < segtx[last].kept_until)
             segment_wait(segtx[last].kept_until);
@@ -371,17 +403,29 @@ static void acquire_segment(void)
             segtx[last].kept_for = NULL;   /* not taken (a world stop, solo): the queue decides */
             segment_wake();
         }
-        uint64_t ticket = segment_next_ticket++, until = 0;
-        if (ticket != segment_serving || !(seg = free_segment_for(me, &until))) {
+        uint64_t until = 0;
+        if (segment_queued || !(seg = free_segment_for(me, 0, &until))) {
+            segment_waiter w = {NULL};
+            *segment_queue_tail = &w;
+            segment_queue_tail = &w.next;
+            segment_queued++;
             uint64_t t0 = tm_wait_begin();
-            do {
-                segment_wait(until);
+            for (;;) {
                 until = 0;
-            } while (ticket != segment_serving || !(seg = free_segment_for(me, &until)));
+                if ((seg = free_segment_for(me, queued_ahead(&w), &until)))
+                    break;
+                segment_wait(until);
+            }
             tm_wait_end(TM_WAIT_SEGMENT, t0);
+            segment_waiter **pp = &segment_queue;
+            while (*pp != &w)
+                pp = &(*pp)->next;
+            *pp = w.next;
+            if (segment_queue_tail == &w.next)
+                segment_queue_tail = pp;
+            if (--segment_queued)
+                segment_wake();   /* the ones behind moved up */
         }
-        if (++segment_serving != segment_next_ticket)
-            segment_wake();   /* the next in line may take another free segment */
         me->slice_start_ns = monotonic_ns();
     }
     segtx[seg] = (struct segtx){.state = SEG_RUNNING, .start_time = ++tx_clock, .tx_site = me->tx_site};
@@ -419,7 +463,7 @@ static void drop_kept_segment(tm_thread *me)
 int tm_stm_segment_waiters(void)
 {
     pthread_mutex_lock(&sync_lock);
-    int n = (int)(segment_next_ticket - segment_serving);
+    int n = segment_queued;
     pthread_mutex_unlock(&sync_lock);
     return n;
 }
@@ -436,7 +480,7 @@ static void release_segment(bool may_keep)
     if (was_solo)
         __atomic_store_n(&solo_seg, 0, __ATOMIC_RELAXED);
     uint64_t until = 0;
-    if (may_keep && segment_next_ticket != segment_serving) {
+    if (may_keep && segment_queued) {
         uint64_t now = monotonic_ns();
         until = me->slice_start_ns + tm_get_switch_interval_ns();
         if (now >= until)
@@ -943,7 +987,7 @@ static void inevitable_dequeue(int seg)   /* sync_lock held */
 static bool can_go_solo(int seg)
 {
     if (!tm_cfg.stm_solo || tm_check_writes || tm_cfg.inject_aborts > 0 ||
-        (!tm_threads_all_others_passive() && !tm_self.cm_token) || segment_next_ticket != segment_serving)
+        (!tm_threads_all_others_passive() && !tm_self.cm_token) || segment_queued)
         return false;
     for (int j = 1; j <= tm_seg.nsegments; j++)
         if (j != seg && segtx[j].state != SEG_FREE)
@@ -977,7 +1021,7 @@ static bool any_private_page(void)
 
 static void reshare_for_solo(int seg)
 {
-    if (any_private_page()) {   /* ours too: this transaction wrote nothing yet */
+    if (!solo_keeps_private && any_private_page()) {   /* ours too: this transaction wrote nothing yet */
         tm_stop_world();   /* immediate: every other segment is free */
         tm_reshare_pages();
         tm_resume_world();
@@ -1096,7 +1140,7 @@ bool tm_solo_may_go_on(void)
     int seg = tm_self.segment;
     if (!seg || __atomic_load_n(&solo_seg, __ATOMIC_RELAXED) != seg || !tm_threads_all_others_passive())
         return false;
-    if (__atomic_load_n(&segment_next_ticket, __ATOMIC_RELAXED) != __atomic_load_n(&segment_serving, __ATOMIC_RELAXED) ||
+    if (__atomic_load_n(&segment_queued, __ATOMIC_RELAXED) ||
         __atomic_load_n(&inevitable_queued, __ATOMIC_RELAXED) || __atomic_load_n(&sync_requester, __ATOMIC_RELAXED))
         return false;
     /* Its weak references and registrations are published, and their
@@ -1167,13 +1211,18 @@ static void write_write_contention(uintptr_t idx, uint8_t owner, uintptr_t obj)
 
 /* Private pages near the kernel's mapping limit (vm.max_map_count: two per
  * isolated private page): re-share what no running transaction needs first.
- * Once the kernel refuses, even re-sharing mmaps fail, so act before. */
+ * Once the kernel refuses, even re-sharing mmaps fail, so act before. A
+ * commit's merge (tm_commit_write_items) privatises with the world stopped
+ * by itself already: stopping it again would wait for itself forever. */
 static void privatise_page(int seg, uintptr_t page)
 {
     if (tm_private_pages_over_budget()) {
-        tm_stop_world();
+        bool stopped_here = __atomic_load_n(&sync_requester, __ATOMIC_RELAXED) == seg;   /* only we set it to us */
+        if (!stopped_here)
+            tm_stop_world();
         tm_reshare_pages();
-        tm_resume_world();
+        if (!stopped_here)
+            tm_resume_world();
         STAT(RESHARE_ON_DEMAND)++;
     }
     if (tm_pages_privatise(seg, page, 1) != 0)
@@ -1376,7 +1425,7 @@ bool tm_commit_write_items(object_t *o, uintptr_t index, uintptr_t count)
     uint8_t owner = __atomic_load_n(&write_locks[so >> 4], __ATOMIC_ACQUIRE);
     if (owner == seg)   /* written whole: every card is ours, marked and private */
         return true;
-    if (owner || tm_private_pages_over_budget())
+    if (owner)
         return false;
     uintptr_t lo = so + t->base_size + index * t->item_size, hi = lo + count * t->item_size - 1;
     const uint8_t *marked = tm_card_tables[TM_CARDS_TX][seg];
@@ -1531,11 +1580,13 @@ void tm_stm_fork_child(void)
     if (solo_seg && solo_seg != me)
         solo_seg = 0;
     inevitable_queued = 0;
-    segment_serving = segment_next_ticket;
     for (int j = 1; j <= tm_seg.nsegments; j++)
         segtx[j].kept_for = NULL;   /* maybe for a thread the child does not have */
     segment_cond_init();
     segment_sleepers = 0;
+    segment_queue = NULL;   /* its waiters do not exist in the child */
+    segment_queue_tail = &segment_queue;
+    segment_queued = 0;
     __atomic_add_fetch(&sync_epoch, 1, __ATOMIC_RELEASE);
 }
 

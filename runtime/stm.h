@@ -41,4 +41,10 @@ void tm_stm_init(void);
 int tm_stm_segment_waiters(void);
 int tm_stm_inevitable_waiters(void);
 
+/* Tests: a hook a thread calls in the STM's wait loop (sync_wait), without
+ * the lock, before it waits and after each wake-up, to force an
+ * interleaving (it may wait for another thread there). NULL: none. */
+enum { TM_WAIT_HOOK_BEFORE, TM_WAIT_HOOK_WOKEN };
+void tm_stm_set_wait_hook(void (*hook)(int when));
+
 #endif

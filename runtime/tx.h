@@ -221,8 +221,9 @@ void tm_cm_continue_next(void);
 void tm_set_commit_hooks(void (*before)(void), bool (*merge)(void));
 /* Inside `merge` only: tm_write_items for a carded object (cards.h) that
  * never waits: false if another transaction holds the object or one of the
- * cards (or the private pages are near the kernel's limit). An object that
- * is not carded is written whole (tm_commit_write). */
+ * cards. Near the kernel's limit on private pages it re-shares pages (the
+ * world is stopped already). An object that is not carded is written whole
+ * (tm_commit_write). */
 bool tm_commit_write_items(object_t *o, uintptr_t index, uintptr_t count);
 /* In `before` (or any running transaction): make the pages of those items of
  * a carded object private in this segment now, so that a merge writing them

@@ -256,6 +256,22 @@ def test_program_stm_divergent_retries(path):
                  "TMPY_STM_INJECT_ABORTS": f"{rate}:{abort_seed(path) + 1}"}, TMPY_STM)
 
 
+# Hand-overs between threads (locks, conditions, queues, tm.wait/notify),
+# quick enough with the delay below.
+LATE_WAKEUP_PROGRAMS = [PY_DIR / f"{n}.py" for n in (
+    "thread_condition_wakeups", "thread_lock_handover_stress", "thread_queue", "thread_tm_wait_notify",
+    "stm_queue_pipeline", "thread_local_stress", "thread_barrier", "thread_event")]
+
+
+@pytest.mark.parametrize("path", LATE_WAKEUP_PROGRAMS, ids=[p.stem for p in LATE_WAKEUP_PROGRAMS])
+def test_program_stm_late_wakeups(path):
+    """Every woken thread runs 0-2 ms late (TMPY_TEST_WAKE_DELAY, in the
+    runtime's wait loops): a wake-up that only works when the woken thread
+    runs at once, or an order that makes running threads wait for woken ones,
+    shows as a hang or a timeout here. Four segments, short transactions."""
+    check(path, {"TMPY_SEGMENTS": "4", "TMPY_TXLEN": "5", "TMPY_TEST_WAKE_DELAY": "2000"}, TMPY_STM)
+
+
 @pytest.mark.parametrize("path", STM_THREADED, ids=[p.stem for p in STM_THREADED])
 def test_program_stm_contention_two_segments(path):
     """Serialised threads with two segments and no injected aborts (solo

@@ -104,6 +104,8 @@ def test_gil_threads_move_everything(ctest):
     {"TMPY_STM_SOLO": "2"},
     {"TMPY_STM_INJECT_ABORTS": "0.1:x"},
     {"TMPY_STM_INJECT_ABORTS": "often"},
+    {"TMPY_TEST_WAKE_DELAY": "2ms"},
+    {"TMPY_TEST_WAKE_DELAY": "2000000"},
 ], ids=lambda e: ",".join(f"{k}={v}" for k, v in e.items()))
 def test_bad_parameter_is_one_clear_line(env):
     p = run([str(BUILD / "tests" / "test_gc"), "init"], env=env)
@@ -139,6 +141,12 @@ def test_valgrind(args):
 def test_stm_private_pages_stay_under_the_kernel_mapping_limit(ctest):
     """50k isolated private pages in two transactions: the first set is re-shared on demand."""
     ctest("test_stm_mappings-stm")
+
+
+def test_stm_merge_privatises_past_the_page_budget(ctest):
+    """A commit's merge (tm_commit_write_items) crosses the private-page budget with the world stopped
+    by itself: it re-shares there (it used to stop the world again and wait for itself forever)."""
+    ctest("test_stm_mappings-stm", "merge", timeout=120)
 
 
 HEAP_FULL = """

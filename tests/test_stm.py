@@ -119,6 +119,13 @@ def test_solo_transactions(ctest, env):
     assert "ok solo: in place" in p.stdout
 
 
+def test_solo_commit_reaches_private_copies(ctest):
+    """A solo transaction re-shares every page first, so the commit's copy into another segment's private
+    pages runs only when some are kept (a test knob): then each copy must equal the committed state."""
+    p = stress(ctest, "solo", env={"TMPY_STM_TEST_SOLO_KEEPS_PRIVATE": "1"})
+    assert "ok solo: published into the writer's private pages" in p.stdout
+
+
 def test_solo_off(ctest):
     p = stress(ctest, "solo", env={"TMPY_STM_SOLO": "0"})
     assert "ok solo: off" in p.stdout

@@ -29,6 +29,13 @@ def test_segment_queue_is_fifo(ctest, run):
     ctest("test_stm_fairness-stm", "segment", env={"TMPY_SEGMENTS": "1"})
 
 
+def test_segment_queue_lets_a_spare_segment_go(ctest):
+    """A thread asking for a segment while a spare one is free takes it at once, even behind a waiter
+    woken but not yet running (held by a wait hook): with a strict ticket order it waited for that
+    waiter to be scheduled, a convoy (tests/c/test_stm_fairness.c, spare)."""
+    ctest("test_stm_fairness-stm", "spare", env={"TMPY_SEGMENTS": "2"})
+
+
 @pytest.mark.parametrize("run", range(3))
 def test_segment_time_slices(ctest, run):
     """A thread whose commits its next transaction follows keeps the one

@@ -5,6 +5,7 @@
  * and that the loser's effects never became visible. */
 #include "tmrt.h"
 #include "gc_internal.h"   /* tm_stop_world, tm_segstates: the stopped-world test */
+#include "stm.h"           /* tm_stm_set_wait_hook: its forced rounds */
 #include "testutil.h"
 
 #include <pthread.h>
@@ -533,10 +534,31 @@ static void test_rare_write(void)
  * collector (issue 21: "object at SO 0x40000000 has a bad type id"). B
  * watches every other segment's thread and nursery while it holds the
  * world; A wins the race for the lock only sometimes, hence the rounds. ---- */
+/* The forced rounds (tm_stm_set_wait_hook): A, woken in its park by B's
+ * commit, looks at its state only once B has stopped the world again; B
+ * then waits until A either waits again (right) or leaves its segment (the
+ * bug), so that every forced round catches the bug. */
+static volatile int sw_forced, sw_b_stopped, sw_a_rechecked, sw_a_waits_again;
+static __thread bool sw_is_a;
+
+static void sw_wait_hook(int when)
+{
+    if (!sw_is_a || !__atomic_load_n(&sw_forced, __ATOMIC_SEQ_CST))
+        return;
+    if (when == TM_WAIT_HOOK_WOKEN && !sw_a_rechecked) {
+        while (!__atomic_load_n(&sw_b_stopped, __ATOMIC_SEQ_CST))
+            sched_yield();
+        __atomic_store_n(&sw_a_rechecked, 1, __ATOMIC_SEQ_CST);
+    } else if (when == TM_WAIT_HOOK_BEFORE && sw_a_rechecked) {
+        __atomic_store_n(&sw_a_waits_again, 1, __ATOMIC_SEQ_CST);
+    }
+}
+
 static void *sw_a(void *arg)
 {
     (void)arg;
     THREAD_BEGIN;
+    sw_is_a = true;
     tm_start_transaction();
     ra.attempts++;
     ra.seen = get(X);
@@ -560,6 +582,14 @@ static void view_segments(seg_view *v)
     }
 }
 
+static bool views_equal(const seg_view *a, const seg_view *b)
+{
+    for (int j = 1; j <= tm_seg.nsegments; j++)
+        if (a[j].thread != b[j].thread || a[j].nursery_current != b[j].nursery_current)
+            return false;
+    return true;
+}
+
 static void *sw_b(void *arg)
 {
     (void)arg;
@@ -573,7 +603,17 @@ static void *sw_b(void *arg)
     tm_stop_world();
     seg_view before[TM_MAX_SEGMENTS + 1], after[TM_MAX_SEGMENTS + 1];
     view_segments(before);
-    usleep(500);   /* time for a doomed A to run, if it may */
+    if (sw_forced) {
+        __atomic_store_n(&sw_b_stopped, 1, __ATOMIC_SEQ_CST);
+        for (;;) {   /* until A waits again, or changed its segment */
+            view_segments(after);
+            if (__atomic_load_n(&sw_a_waits_again, __ATOMIC_SEQ_CST) || !views_equal(before, after))
+                break;
+            sched_yield();
+        }
+    } else {
+        usleep(500);   /* time for a doomed A to run, if it may */
+    }
     view_segments(after);
     for (int j = 1; j <= tm_seg.nsegments; j++)
         if (j != tm_self.segment)
@@ -589,14 +629,20 @@ static void *sw_b(void *arg)
 
 static void test_abort_waits_for_stopped_world(void)
 {
-    int rounds = 40;
-    for (int r = 0; r < rounds; r++) {
+    int rounds = 40, forced = 5;
+    tm_stm_set_wait_hook(sw_wait_hook);
+    for (int r = 0; r < rounds + forced; r++) {
+        sw_forced = r >= rounds;
+        sw_b_stopped = sw_a_rechecked = sw_a_waits_again = 0;
         reset_cells(1, 2);
         run2(sw_a, sw_b);
         CHECK(ra.attempts == 2 && ra.seen == 42, "A ran %d times and read %lu", ra.attempts, ra.seen);
+        CHECK(!sw_forced || sw_a_rechecked, "a forced round where A never woke in its park");
     }
-    printf("ok abort waits for a stopped world: %d rounds, no segment changed while another held the world\n",
-           rounds);
+    tm_stm_set_wait_hook(NULL);
+    sw_forced = 0;
+    printf("ok abort waits for a stopped world: %d rounds (%d forced), no segment changed while another held "
+           "the world\n", rounds + forced, forced);
 }
 
 static void test_many_transactions_then_conflict(void)

@@ -8,6 +8,7 @@
  *   test_stm_fairness-stm segment      (run with TMPY_SEGMENTS=1)
  *   test_stm_fairness-stm inevitable   (two segments or more)
  *   test_stm_fairness-stm slices       (run with TMPY_SEGMENTS=1)
+ *   test_stm_fairness-stm spare        (run with TMPY_SEGMENTS=2)
  *
  * Each round: the runner holds what the waiter wants; once the runtime
  * counts the waiter as waiting, the runner gives it up and asks again at
@@ -105,6 +106,83 @@ static void slices(void)
     printf("ok slices: the runner kept the segment across %ld commits, then the waiter had it\n", commits);
 }
 
+/* ---- spare (two segments): the queue keeps a segment for each thread
+ * waiting, but a thread that asks while a spare one is free takes it at
+ * once, even behind a waiter that was woken and is not running yet. With a
+ * strict ticket order it waited for that waiter to be scheduled: every
+ * later arrival did, a convoy (short transactions ran up to 300x slower
+ * under TMPY_TEST_WAKE_DELAY, or on a loaded machine). The wait hook holds
+ * the woken waiter until the runner has started again; if that never
+ * happens by itself, the waiter gives up after SPARE_WAIT_S and the round
+ * fails. ---- */
+#define SPARE_WAIT_S 10
+static volatile int spare_armed, runner_again, convoy;
+static __thread bool is_waiter;
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void spare_hook(int when)
+{
+    if (when != TM_WAIT_HOOK_WOKEN || !is_waiter || !__atomic_load_n(&spare_armed, __ATOMIC_SEQ_CST))
+        return;
+    __atomic_store_n(&spare_armed, 0, __ATOMIC_SEQ_CST);
+    double give_up = now_s() + SPARE_WAIT_S;
+    while (!__atomic_load_n(&runner_again, __ATOMIC_SEQ_CST))
+        if (now_s() > give_up) {
+            __atomic_store_n(&convoy, 1, __ATOMIC_SEQ_CST);
+            break;
+        } else {
+            sched_yield();
+        }
+}
+
+static void *spare_waiter(void *arg)
+{
+    (void)arg;
+    is_waiter = true;
+    tm_thread_attach();
+    tm_start_transaction();   /* queued: the world is stopped */
+    __atomic_store_n(&waiter_got, 1, __ATOMIC_SEQ_CST);
+    tm_commit_transaction();
+    tm_thread_detach();
+    return NULL;
+}
+
+static int spare_mode(void)
+{
+    tm_runtime_init_from_env();
+    CHECK(tm_seg.nsegments == 2, "spare needs two segments, not %d", tm_seg.nsegments);
+    tm_stm_set_wait_hook(spare_hook);
+    tm_thread_attach();
+    for (int i = 0; i < 3; i++) {
+        waiter_got = runner_again = 0;
+        tm_start_transaction();
+        tm_stop_world();   /* the waiter finds no segment it may take: it queues */
+        pthread_t t;
+        pthread_create(&t, NULL, spare_waiter, NULL);
+        while (tm_stm_segment_waiters() == 0)
+            sched_yield();
+        __atomic_store_n(&spare_armed, 1, __ATOMIC_SEQ_CST);
+        tm_resume_world();   /* wakes the waiter: the hook holds it */
+        tm_commit_transaction();
+        tm_start_transaction();   /* two free segments, one waiter ahead: take the spare one */
+        __atomic_store_n(&runner_again, 1, __ATOMIC_SEQ_CST);
+        tm_commit_transaction();
+        pthread_join(t, NULL);
+        CHECK(!convoy, "round %d: the runner waited for a woken waiter to run though a spare segment was free", i);
+        CHECK(waiter_got, "the waiter never got a segment");
+    }
+    tm_stm_set_wait_hook(NULL);
+    printf("ok spare: a thread took a spare segment while a woken waiter had not run yet, 3 rounds\n");
+    tm_thread_detach();
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc == 2 && !strcmp(argv[1], "slices")) {
@@ -115,8 +193,10 @@ int main(int argc, char **argv)
         slices();
         return 0;
     }
+    if (argc == 2 && !strcmp(argv[1], "spare"))
+        return spare_mode();
     CHECK(argc == 2 && (!strcmp(argv[1], "segment") || !strcmp(argv[1], "inevitable")),
-          "usage: test_stm_fairness-stm segment|inevitable|slices");
+          "usage: test_stm_fairness-stm segment|inevitable|slices|spare");
     want_inevitable = !strcmp(argv[1], "inevitable");
     setenv("TMPY_STM_CM", "off", 1);   /* no token: the queues alone */
     tm_runtime_init_from_env();

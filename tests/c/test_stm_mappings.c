@@ -6,6 +6,9 @@
 #include "tmrt.h"
 #include "testutil.h"
 
+#include <string.h>
+#include <unistd.h>
+
 typedef __seg_gs struct blob {
     tm_header h;
     uintptr_t len;
@@ -35,8 +38,110 @@ static void write_isolated_pages(size_t first, size_t n, uint64_t tag)
     tm_commit_transaction();
 }
 
-int main(void)
+/* ---- Mode "merge": the re-share on demand inside a commit's merge ----
+ * tm_commit_write_items privatises pages with the world stopped by the
+ * committing thread itself. With the private pages one short of the budget
+ * (TMPY_STM_TEST_PAGE_BUDGET), a merge that writes items on pages not yet
+ * private crosses it: the re-share must run in the stopped world, not stop
+ * it a second time (that waited for itself forever). */
+enum { BUDGET = 48, MERGE_BLOBS = 400, BIG_WORDS = 8 * TM_PAGE_SIZE / 8 };
+static object_t *big;        /* a raw carded object of 8 pages */
+static bool merge_on;
+static size_t merge_lo, merge_n;
+
+static bool merge_items(void)
 {
+    if (!merge_on)
+        return true;
+    if (!tm_commit_write_items(big, merge_lo, merge_n))
+        return false;
+    for (size_t i = merge_lo; i < merge_lo + merge_n; i++)
+        ((blob_t *)big)->words[i] = 7000000 + i;   /* no barrier: the merge made them ours */
+    return true;
+}
+
+static size_t private_pages(void)
+{
+    size_t n = 0;
+    for (int j = 1; j <= tm_seg.nsegments; j++)
+        n += tm_private_page_count(j);
+    return n;
+}
+
+static int merge_mode(void)
+{
+    char budget[16];
+    snprintf(budget, sizeof budget, "%d", BUDGET);
+    setenv("TMPY_STM_TEST_PAGE_BUDGET", budget, 1);
+    alarm(60);   /* the bug hangs: end the test instead */
+    tm_runtime_init_from_env();
+    T_BLOB = tm_register_type(&(tm_type){.name = "blob", .base_size = sizeof(struct blob),
+                                         .item_size = 8, .length_offset = 8});
+    T_TABLE = tm_register_type(&(tm_type){.name = "table", .base_size = sizeof(struct table),
+                                          .item_size = 8, .length_offset = 8, .items_are_refs = true});
+    tm_add_global_root(&table);
+    tm_add_global_root(&big);
+    tm_set_commit_hooks(NULL, merge_items);
+    tm_thread_attach();
+
+    size_t words = (2048 - sizeof(struct blob)) / 8;
+    tm_start_transaction();
+    tm_become_inevitable();
+    table = tm_allocate_var(T_TABLE, MERGE_BLOBS);
+    CHECK(table, "table allocation failed");
+    for (size_t i = 0; i < MERGE_BLOBS; i++) {
+        object_t *b = tm_allocate_var(T_BLOB, words);
+        CHECK(b, "blob allocation failed");
+        ((blob_t *)b)->words[0] = i;
+        tm_write(table);
+        ((table_t *)table)->items[i] = b;
+    }
+    big = tm_allocate_var(T_BLOB, BIG_WORDS);
+    CHECK(big, "big allocation failed");
+    tm_commit_transaction();
+
+    /* Items on three pages of big, away from its header page. */
+    merge_lo = 2 * TM_PAGE_SIZE / 8;
+    merge_n = 2 * TM_PAGE_SIZE / 8 + 1;
+    tm_start_transaction();
+    CHECK(!tm_page_is_private(tm_self.segment, (uintptr_t)big + 3 * TM_PAGE_SIZE),
+          "big's pages are private before the merge");
+    /* One blob a page until the private pages are one short of the budget
+     * (a write barrier re-shares on the way when they reach it). */
+    size_t p = 0;
+    while (private_pages() != BUDGET - 1) {
+        CHECK(p * 2 < MERGE_BLOBS, "never one page short of the budget (%zu private)", private_pages());
+        blob_t *b = blob(p * 2);
+        tm_write((object_t *)b);
+        b->words[0] = 5000000 + p;
+        p++;
+    }
+    merge_on = true;
+    tm_commit_transaction();
+    merge_on = false;
+
+    tm_stm_stats st;
+    tm_stm_get_stats(&st);
+    CHECK(st.reshares_on_demand >= 1, "the merge never re-shared (%zu private pages)", private_pages());
+    tm_start_transaction();
+    for (size_t i = 0; i < p; i++)
+        CHECK(blob(i * 2)->words[0] == 5000000 + i, "blob %zu lost its write", i * 2);
+    for (size_t i = 0; i < BIG_WORDS; i++) {
+        uint64_t want = i >= merge_lo && i < merge_lo + merge_n ? 7000000 + i : 0;
+        CHECK(((blob_t *)big)->words[i] == want, "big word %zu is %lu, expected %lu", i,
+              ((blob_t *)big)->words[i], want);
+    }
+    tm_commit_transaction();
+    printf("ok merge: %zu pages written, the merge's %zu items on 3 pages privatised past the budget of %d "
+           "(%lu re-share(s) on demand)\n", p, merge_n, BUDGET, st.reshares_on_demand);
+    tm_thread_detach();
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1 && strcmp(argv[1], "merge") == 0)
+        return merge_mode();
     tm_runtime_init_from_env();
     T_BLOB = tm_register_type(&(tm_type){.name = "blob", .base_size = sizeof(struct blob),
                                          .item_size = 8, .length_offset = 8});
