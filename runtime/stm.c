@@ -39,6 +39,7 @@ static struct segtx {
     uint16_t conflict_tid;     /* type id of the object of the conflict that dooms it (statistics) */
     uintptr_t conflict_site;   /* where the other side of that conflict was (tm_set_site_hook; statistics) */
     uintptr_t tx_site;         /* the yield point the running transaction started at (statistics) */
+    size_t old_used_at_start;  /* tm_old_bytes_used when it started: bounds a solo run (tm_solo_may_go_on) */
     bool unique;               /* tm_become_globally_unique: its commit aborts every other transaction */
     bool fresh;                /* waits to become inevitable having read nothing (tm_become_inevitable_fresh) */
     /* Solo, and no segment had a private page when it went solo (none can
@@ -428,7 +429,8 @@ static void acquire_segment(void)
         }
         me->slice_start_ns = monotonic_ns();
     }
-    segtx[seg] = (struct segtx){.state = SEG_RUNNING, .start_time = ++tx_clock, .tx_site = me->tx_site};
+    segtx[seg] = (struct segtx){.state = SEG_RUNNING, .start_time = ++tx_clock, .tx_site = me->tx_site,
+                                 .old_used_at_start = __atomic_load_n(&tm_old_bytes_used, __ATOMIC_RELAXED)};
     tm_segstates[seg].thread = me;
     me->segment = me->last_segment = seg;
     uint16_t ov = ++overflow_clock;
@@ -1147,6 +1149,12 @@ bool tm_solo_may_go_on(void)
      * callbacks and finalizers queued, only by a commit. */
     const tm_segstate *ss = &tm_segstates[seg];
     if (ss->modified.count + ss->created.count > SOLO_LISTS_MAX || !tm_weak_lists_empty(ss))
+        return false;
+    /* Nor once it has taken a nursery's worth of old space or big young
+     * objects: what it created stays live until it commits (a program that
+     * filled the heap, then dropped it, got MemoryError). */
+    size_t used = __atomic_load_n(&tm_old_bytes_used, __ATOMIC_RELAXED), start = segtx[seg].old_used_at_start;
+    if (ss->young_outside_bytes >= tm_gc_nursery_size() || (used > start && used - start >= tm_gc_nursery_size()))
         return false;
     STAT(SOLO_WENT_ON)++;
     return true;
