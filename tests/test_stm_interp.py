@@ -470,6 +470,20 @@ def appends_reference():
                           text=True, timeout=120).stdout
 
 
+def run_appends_stress(program, segments, want):
+    """program at `segments` with injected aborts whose retries diverge, in
+    move mode with aborts, and under the barrier checker, each giving `want`;
+    TMPY_APPENDS_RUNS=N repeats each (default 1)."""
+    for r in range(int(os.environ.get("TMPY_APPENDS_RUNS", "1"))):
+        for env in ({"TMPY_STM_INJECT_ABORTS": f"0.02:{r * 31 + int(segments)}", "TMPY_STM_INJECT_DIVERGE": "1"},
+                    {"TMPY_GC_DEBUG": "move", "TMPY_STM_INJECT_ABORTS": f"0.01:{r * 37 + int(segments)}"},
+                    {"TMPY_STM_CHECK": "1"}):
+            env = dict(env, TMPY_SEGMENTS=segments)
+            p = subprocess.run([str(TMPY), str(program)], capture_output=True, text=True, timeout=300,
+                               env=dict(os.environ, **env))
+            assert (p.returncode, p.stdout) == (0, want), (env, p.stdout, p.stderr[-2000:])
+
+
 @pytest.mark.parametrize("segments", ["2", "4", "8"])
 def test_dict_appends_stress(segments):
     """tests/py/dict_appends_threads.py (every key once, len, each thread's
@@ -477,14 +491,7 @@ def test_dict_appends_stress(segments):
     diverge, and in move mode; TMPY_APPENDS_RUNS=N repeats each (default 1)."""
     want = appends_reference()
     assert "values True" in want
-    for r in range(int(os.environ.get("TMPY_APPENDS_RUNS", "1"))):
-        for env in ({"TMPY_STM_INJECT_ABORTS": f"0.02:{r * 31 + int(segments)}", "TMPY_STM_INJECT_DIVERGE": "1"},
-                    {"TMPY_GC_DEBUG": "move", "TMPY_STM_INJECT_ABORTS": f"0.01:{r * 37 + int(segments)}"},
-                    {"TMPY_STM_CHECK": "1"}):
-            env = dict(env, TMPY_SEGMENTS=segments)
-            p = subprocess.run([str(TMPY), str(APPENDS)], capture_output=True, text=True, timeout=300,
-                               env=dict(os.environ, **env))
-            assert (p.returncode, p.stdout) == (0, want), (env, p.stdout, p.stderr[-2000:])
+    run_appends_stress(APPENDS, segments, want)
 
 
 def test_dict_appends_blind_lookups_fail():
@@ -552,14 +559,7 @@ def test_list_appends_stress(segments):
     TMPY_APPENDS_RUNS=N repeats each (default 1)."""
     want = list_appends_reference()
     assert "own lists exact True" in want
-    for r in range(int(os.environ.get("TMPY_APPENDS_RUNS", "1"))):
-        for env in ({"TMPY_STM_INJECT_ABORTS": f"0.02:{r * 31 + int(segments)}", "TMPY_STM_INJECT_DIVERGE": "1"},
-                    {"TMPY_GC_DEBUG": "move", "TMPY_STM_INJECT_ABORTS": f"0.01:{r * 37 + int(segments)}"},
-                    {"TMPY_STM_CHECK": "1"}):
-            env = dict(env, TMPY_SEGMENTS=segments)
-            p = subprocess.run([str(TMPY), str(LIST_APPENDS)], capture_output=True, text=True, timeout=300,
-                               env=dict(os.environ, **env))
-            assert (p.returncode, p.stdout) == (0, want), (env, p.stdout, p.stderr[-2000:])
+    run_appends_stress(LIST_APPENDS, segments, want)
 
 
 def test_list_appends_skipped_flush_fails():
