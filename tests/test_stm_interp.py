@@ -530,7 +530,7 @@ print(len(l), sum(l[131097:]), conflicts() - before)
 
 def test_list_appends_do_not_conflict():
     """No conflict names the append line (before the append logs: write-write
-    aborts there, on ListObj's length, in every run: 3-18 in all). Up to 6
+    aborts there, on ListObj's length, in every run: 3-18 in all). Up to 12
     allowed for the threads' start: a thread is inevitable until its first
     yield point, so its first appends are plain ones that hold the list,
     and the other's merge then fails (1-2 in a run, at the loop's line; 7 seen once with conflicts against thread start-up in threading.py)."""
