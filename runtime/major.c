@@ -61,6 +61,28 @@ static void drain(void)
  * of them. */
 static int committed_view = 1;
 
+#if TM_STM
+/* The undo log (thread.h) holds committed references only: one to an
+ * object the running transaction created dangles once its minor collection
+ * frees the object (the log is no root of it) or an abort discards the view
+ * its contents exist in (the collector then traced stale slots). Checked at
+ * every major collection, so a client that saves one fails here, not later
+ * and rarely. */
+static void check_undo_log(const tm_thread *t)
+{
+    uint16_t overflow = tm_segstates[t->segment].overflow;
+    for (object_t **p = t->undo_base; p < t->undo_top; p++) {
+        uintptr_t so = (uintptr_t)*p;
+        if (!so || (so & TM_IMMEDIATE_TAG))
+            continue;
+        if (tm_in_nursery(so) || ((*p)->h.flags & TM_GCFLAG_YOUNG_OUTSIDE) || (*p)->h.overflow == overflow)
+            tm_fatal("the undo log of a thread holds an object its running transaction created "
+                     "(%#lx, entry %ld): only committed references may be saved there",
+                     (unsigned long)so, (long)(p - t->undo_base));
+    }
+}
+#endif
+
 /* A thread's roots, seen from its transaction's segment (or the committed
  * state if it runs none). */
 static void mark_thread(tm_thread *t, void *ctx)
@@ -69,6 +91,10 @@ static void mark_thread(tm_thread *t, void *ctx)
     tm_set_segment(TM_STM ? (t->segment ? t->segment : committed_view) : 1);
     for (object_t **p = t->ss_base; p < t->ss_top; p++)
         mark(*p);
+#if TM_STM
+    if (t->segment)
+        check_undo_log(t);
+#endif
     for (object_t **p = t->undo_base; p < t->undo_top; p++)
         mark(*p);
     drain();

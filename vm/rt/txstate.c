@@ -17,10 +17,11 @@
  * first (a callee's slots overlap its caller's argument slots), and the
  * loop reloads its locals from the restored innermost frame.
  *
- * Every reference saved here is old (a transaction starts right after a
- * commit, whose minor collection empties the nursery, and a frame is saved
- * before the transaction touches it), so minor collections need not update
- * them; major collections mark them (tm_self.undo_base .. undo_top). */
+ * Every reference saved here is old and committed (a transaction starts
+ * right after a commit, whose minor collection empties the nursery, a frame
+ * is saved before the transaction touches it, and what the transaction
+ * created is saved as NULL, see save_run), so minor collections need not
+ * update them; major collections mark them (tm_self.undo_base .. undo_top). */
 #define _GNU_SOURCE
 #include "eval.h"
 #include "objects/containers.h"
@@ -103,14 +104,20 @@ static void save_run(Obj *addr, size_t n, Frame *frame)
     r->frame = frame;
     if (frame)
         r->record = *frame;
-    /* A young reference can be here only in slots the transaction itself
-     * wrote, which an older run or the clearing in vm_tx_started covers:
-     * keep NULL instead (a major collection marks these). */
-    uintptr_t ns = tm_seg.nursery_start, nsize = tm_seg.nursery_end - tm_seg.nursery_start;
+    /* An object this transaction created (young, big young outside the
+     * nursery, or promoted by a minor collection since it started) can be
+     * here only in slots the transaction itself wrote, which an older run
+     * or the clearing in vm_tx_started covers: keep NULL instead. Major
+     * collections mark these entries, also while the thread waits to
+     * restart after an abort: a created object is freed by the minor
+     * collection that finds it unreachable (the log is no root of it), and
+     * after an abort its contents exist only in the discarded view (read in
+     * another, its slots held stale references: the fuzzer's "reference to
+     * SO ..., which is not an allocated old object" in gc.collect). */
     for (size_t i = 0; i < n; i++) {
         Obj v = addr[i];
         /* a tagged small int is not a reference, whatever address it spells */
-        tm_self.undo_top[i] = !IS_SMALLINT(v) && (uintptr_t)v - ns < nsize ? NULL : (object_t *)v;
+        tm_self.undo_top[i] = v && !IS_SMALLINT(v) && tm_created_here((object_t *)v) ? NULL : (object_t *)v;
     }
     /* publish after the copies: a major collection marks up to undo_top */
     __atomic_store_n(&tm_self.undo_top, tm_self.undo_top + n, __ATOMIC_RELEASE);
