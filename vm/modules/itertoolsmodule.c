@@ -105,6 +105,15 @@ static int check_keywords(const char *fname, Obj kwnames, const char *const *nam
     return 0;
 }
 
+/* CPython's rule for the constructors that take no keywords: the keywords
+ * of a call to a subclass that defines its own __init__ are that __init__'s
+ * (the constructor ignores them). */
+static Obj own_keywords(Obj type, TypeObj *t, Obj kwnames)
+{
+    TypeObj *ty = (TypeObj *)type;
+    return ty != t && ty->tp_init != t->tp_init ? NULL : kwnames;
+}
+
 /* One positional argument and no keyword ("cycle expected 1 argument, got 0"). */
 static int check_one_arg(const char *fname, size_t nargs, Obj kwnames)
 {
@@ -310,7 +319,7 @@ static Obj count_reduce(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj cycle_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
 {
-    if (check_one_arg("cycle", nargs, kwnames) < 0)
+    if (check_one_arg("cycle", nargs, own_keywords(type, T_cycle, kwnames)) < 0)
         return NULL;
     Obj *r = vm_roots(2);
     Obj res = NULL;
@@ -611,7 +620,7 @@ static Obj accumulate_setstate(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj chain_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("chain", nargs, kwnames, 0, -1) < 0)
+    if (vm_check_args("chain", nargs, own_keywords(type, T_chain, kwnames), 0, -1) < 0)
         return NULL;
     Obj *r = vm_roots(1);
     Obj res = NULL;
@@ -768,9 +777,9 @@ static Obj compress_reduce(Obj *args, size_t nargs, Obj kwnames)
 /* the iterator; i = dropwhile's "started", takewhile's "stopped"      */
 /* ------------------------------------------------------------------ */
 
-static Obj func_iter_new(TypeObj *t, const char *name, Obj *args, size_t nargs, Obj kwnames)
+static Obj func_iter_new(Obj type, TypeObj *t, const char *name, Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args(name, nargs, kwnames, 2, 2) < 0)
+    if (vm_check_args(name, nargs, own_keywords(type, t, kwnames), 2, 2) < 0)
         return NULL;
     Obj *r = vm_roots(1);
     Obj res = NULL;
@@ -783,22 +792,22 @@ static Obj func_iter_new(TypeObj *t, const char *name, Obj *args, size_t nargs, 
 
 static Obj dropwhile_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
 {
-    return func_iter_new(T_dropwhile, "dropwhile", args, nargs, kwnames);
+    return func_iter_new(type, T_dropwhile, "dropwhile", args, nargs, kwnames);
 }
 
 static Obj takewhile_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
 {
-    return func_iter_new(T_takewhile, "takewhile", args, nargs, kwnames);
+    return func_iter_new(type, T_takewhile, "takewhile", args, nargs, kwnames);
 }
 
 static Obj filterfalse_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
 {
-    return func_iter_new(T_filterfalse, "filterfalse", args, nargs, kwnames);
+    return func_iter_new(type, T_filterfalse, "filterfalse", args, nargs, kwnames);
 }
 
 static Obj starmap_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
 {
-    return func_iter_new(T_starmap, "starmap", args, nargs, kwnames);
+    return func_iter_new(type, T_starmap, "starmap", args, nargs, kwnames);
 }
 
 /* predicate(item) as a truth value: 1, 0, -1. None and bool mean the item's truth. */
@@ -942,7 +951,7 @@ static const char islice_stop_msg[] = "Stop argument for islice() must be None o
 
 static Obj islice_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
 {
-    if (vm_check_args("islice", nargs, kwnames, 2, 4) < 0)
+    if (vm_check_args("islice", nargs, own_keywords(type, T_islice, kwnames), 2, 4) < 0)
         return NULL;
     int64_t start = 0, stop = -1, step = 1;
     if (nargs == 2) {
@@ -1076,7 +1085,7 @@ static Obj islice_setstate(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj pairwise_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
 {
-    if (check_one_arg("pairwise", nargs, kwnames) < 0)
+    if (check_one_arg("pairwise", nargs, own_keywords(type, T_pairwise, kwnames)) < 0)
         return NULL;
     Obj *r = vm_roots(1);
     Obj res = NULL;
@@ -2333,6 +2342,8 @@ void itertools_init_types(void)
     T_groupby = make_type("itertools.groupby", groupby_next, groupby_new, groupby_methods, true);
     T_grouper = make_type("itertools._grouper", grouper_next, grouper_new, grouper_methods, false);
     T_tee = make_type("itertools._tee", tee_next, tee_new, tee_methods, false);
+    VM_WRITE(T_tee);
+    T_tee->flags |= TPF_WEAKREFABLE;
     T_teedata = make_type("itertools._tee_dataobject", NULL, teedata_new, teedata_methods, false);
     T_zip_longest = make_type("itertools.zip_longest", zip_longest_next, zip_longest_new, zip_longest_methods, true);
     T_product = make_type("itertools.product", product_next, product_new, product_methods, true);
