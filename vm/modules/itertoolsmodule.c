@@ -502,7 +502,14 @@ static Obj repeat_reduce(Obj *args, size_t nargs, Obj kwnames)
     if (!u)
         return NULL;
     int64_t cnt = ITER(u)->i;
-    Obj t = cnt >= 0 ? tuple_pack(2, ITER(u)->a, int_from_i64(cnt)) : tuple_pack(1, ITER(u)->a);
+    if (cnt < 0) {
+        Obj t = tuple_pack(1, ITER(u)->a);
+        return reduce_value(args[0], t, NULL);
+    }
+    Obj *r = vm_roots(1);
+    r[0] = int_from_i64(cnt);
+    Obj t = r[0] ? tuple_pack(2, ITER(vm_unwrap(args[0]))->a, r[0]) : NULL;
+    vm_unroots(r);
     return reduce_value(args[0], t, NULL);
 }
 
@@ -769,7 +776,10 @@ static Obj compress_next(Obj self)
 static Obj compress_reduce(Obj *args, size_t nargs, Obj kwnames)
 {
     Obj u = state_of(args[0], T_compress);
-    return u ? reduce_value(args[0], tuple_pack(2, ITER(u)->a, ITER(u)->b), NULL) : NULL;
+    if (!u)
+        return NULL;
+    Obj t = tuple_pack(2, ITER(u)->a, ITER(u)->b);
+    return reduce_value(args[0], t, NULL);
 }
 
 /* ------------------------------------------------------------------ */
@@ -918,7 +928,8 @@ static Obj func_iter_reduce(Obj *args, TypeObj *t, bool with_flag)
     if (!u)
         return NULL;
     Obj flag = ITER(u)->i ? g_True : g_False;
-    return reduce_value(args[0], tuple_pack(2, ITER(u)->a, ITER(u)->b), with_flag ? flag : NULL);
+    Obj tup = tuple_pack(2, ITER(u)->a, ITER(u)->b);
+    return reduce_value(args[0], tup, with_flag ? flag : NULL);
 }
 
 static Obj func_iter_setflag(Obj *args, TypeObj *t)
@@ -1055,9 +1066,12 @@ static Obj islice_reduce(Obj *args, size_t nargs, Obj kwnames)
     r[2] = ITER(r[0])->n == -1 ? g_None : int_from_i64(ITER(r[0])->n);
     if (!r[2])
         goto out;
-    r[1] = int_from_i64(ITER(r[0])->i);
-    if (r[1])
-        r[1] = tuple_pack(4, ITER(r[0])->a, r[1], r[2], int_from_i64(ITER(r[0])->kind));
+    Obj *n = vm_roots(2);
+    n[0] = int_from_i64(ITER(r[0])->i);
+    n[1] = n[0] ? int_from_i64(ITER(r[0])->kind) : NULL;
+    if (n[1])
+        r[1] = tuple_pack(4, ITER(r[0])->a, n[0], r[2], n[1]);
+    vm_unroots(n);
     res = reduce_value(args[0], r[1], ITER(r[0])->c);
 out:
     vm_unroots(r);
@@ -1323,7 +1337,8 @@ static Obj grouper_reduce(Obj *args, size_t nargs, Obj kwnames)
         vm_unroots(r);
         return res;
     }
-    return reduce_value(args[0], tuple_pack(2, ITER(u)->a, ITER(u)->b), NULL);
+    Obj t = tuple_pack(2, ITER(u)->a, ITER(u)->b);
+    return reduce_value(args[0], t, NULL);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1558,7 +1573,8 @@ static Obj itertools_tee(Obj *args, size_t nargs, Obj kwnames)
     r[1] = vm_iter(args[0]);
     if (!r[1])
         goto out;
-    r[2] = vm_getattr_opt(r[1], str_intern_cstr("__copy__"));
+    r[2] = str_intern_cstr("__copy__");
+    r[2] = vm_getattr_opt(r[1], r[2]);
     if (!r[2]) {
         if (err_occurred())
             goto out;
@@ -2015,9 +2031,11 @@ static Obj pool_iter_reduce(Obj *args, TypeObj *t)
     if (!r[1])
         goto out;
     if (!ITER(r[0])->c) {
-        res = reduce_value(args[0], tuple_pack(2, ITER(r[0])->a, r[1]), NULL);
+        r[2] = tuple_pack(2, ITER(r[0])->a, r[1]);
+        res = reduce_value(args[0], r[2], NULL);
     } else if (ITER(r[0])->i) {
-        res = reduce_value(args[0], tuple_pack(2, g_empty_tuple, r[1]), NULL);
+        r[2] = tuple_pack(2, g_empty_tuple, r[1]);
+        res = reduce_value(args[0], r[2], NULL);
     } else {
         r[3] = ITER(r[0])->b;
         int64_t n = TUPLE_LEN(ITER(r[0])->a), rr = ITER(r[0])->n;
@@ -2031,7 +2049,9 @@ static Obj pool_iter_reduce(Obj *args, TypeObj *t)
             r[2] = ints_tuple(&r[3], 0, rr);
         }
         if (r[2])
-            res = reduce_value(args[0], tuple_pack(2, ITER(r[0])->a, r[1]), r[2]);
+            r[1] = tuple_pack(2, ITER(r[0])->a, r[1]);
+        if (r[2] && r[1])
+            res = reduce_value(args[0], r[1], r[2]);
     }
 out:
     vm_unroots(r);
