@@ -1635,11 +1635,13 @@ done:
 
 static int save(Pk *pk, Obj obj, bool pers_save)
 {
-    if (pk->frame_start >= 0 && (int64_t)pk->out.len - pk->frame_start >= FRAME_SIZE_TARGET &&
-        frame_commit(pk, false, false) < 0)
-        return -1;
     Obj *r = vm_roots(1);
-    r[0] = obj;
+    r[0] = obj;   /* rooted first: a frame commit calls the file's write(), Python code */
+    if (pk->frame_start >= 0 && (int64_t)pk->out.len - pk->frame_start >= FRAME_SIZE_TARGET &&
+        frame_commit(pk, false, false) < 0) {
+        vm_unroots(r);
+        return -1;
+    }
     int rc = save_obj(pk, &r[0], pers_save);
     vm_unroots(r);
     return rc;
