@@ -389,12 +389,23 @@ GETTER(m_get_self) { UNUSED_ARGS; return METHOD(args[0])->self; }
 GETTER(m_get_func) { UNUSED_ARGS; return METHOD(args[0])->func; }
 GETTER(m_get_doc) { UNUSED_ARGS; return vm_getattr_cstr(METHOD(args[0])->func, "__doc__"); }
 
+/* (getattr, (self, name)), as CPython's method.__reduce__. */
 static Obj m_reduce(Obj *args, size_t nargs, Obj kw)
 {
     UNUSED_ARGS;
-    (void)args;
-    err_set(E_NotImplementedError, "pickling bound methods is not supported yet");
-    return NULL;
+    Obj *r = vm_roots(2);
+    Obj res = NULL;
+    r[0] = vm_getattr_cstr(METHOD(args[0])->func, "__name__");
+    if (r[0])
+        r[0] = tuple_pack(2, METHOD(args[0])->self, r[0]);
+    if (r[0])
+        r[1] = dict_getitem_cstr(g_builtins, "getattr");
+    if (r[1])
+        res = tuple_pack(2, r[1], r[0]);
+    else if (r[0] && !err_occurred())
+        err_set(E_RuntimeError, "builtins.getattr is missing");
+    vm_unroots(r);
+    return res;
 }
 
 static const MethodDef method_methods[] = {

@@ -214,7 +214,7 @@ void vm_init_types(void)
     memoryio_init_types();
     deque_init_type();
     memview_init_type();
-    count_init_type();
+    itertools_init_types();
     weakref_init_types();
     sre_init_types();
 }
@@ -261,7 +261,7 @@ static const struct {
     {"_sre", sre_module_init},
     {"_ast", ast_module_init},
     {"_string", string_module_init},
-    {"_itertools", itertools_module_init},
+    {"itertools", itertools_module_init},
     {"_heapq", heapq_module_init},
     {"_operator", operator_module_init},
     {"_json", json_module_init},

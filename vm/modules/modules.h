@@ -54,7 +54,7 @@ Obj io_module_init(void);       /* _io */
 Obj socket_module_init(void);   /* _socket */
 Obj imp_module_init(void);                   /* _imp */
 Obj collections_module_init(void);   /* _collections */
-Obj itertools_module_init(void);     /* _itertools */
+Obj itertools_module_init(void);     /* itertools (all of it in C) */
 Obj heapq_module_init(void);         /* _heapq */
 Obj operator_module_init(void);      /* _operator */
 Obj json_module_init(void);          /* _json */
@@ -92,7 +92,7 @@ Obj cmath_module_init(void);
 
 void deque_init_type(void);    /* dequeobject.c: collections.deque (the _collections module exposes it) */
 extern TypeObj *T_deque;
-void count_init_type(void);    /* countobject.c: itertools.count (the _itertools module exposes it) */
+void itertools_init_types(void);   /* itertoolsmodule.c: the itertools types (start-up) */
 extern TypeObj *T_count;
 Obj builtins_init(void);        /* the builtins module */
 Obj sys_init(Obj argv_list);

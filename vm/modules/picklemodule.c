@@ -20,9 +20,9 @@
  * Lib/pickle.py reads them); persistent_load likewise at each load(), and
  * find_class is called through the instance when a subclass overrides it.
  *
- * PickleBuffer is not provided (pickle.py then has no out-of-band buffers
- * to pickle): buffer_callback is accepted and never called; an unpickler
- * still takes buffers= for NEXT_BUFFER. */
+ * PickleBuffer (protocol 5, PEP 574; the type is memoryview.c's): saved in
+ * band as bytes or a bytearray, or out of band (NEXT_BUFFER, READONLY_BUFFER)
+ * when buffer_callback returns false for it; an unpickler takes buffers=. */
 #include "modules.h"
 #include "objects/objects.h"
 
@@ -146,7 +146,7 @@ enum { PF_WRITE, PF_MEMO, PF_MEMO_OBJS, PF_BUFCB, PF_COUNT };
 enum { PFL_INIT = 1, PFL_FIX_IMPORTS = 2, PFL_FAST = 4 };
 
 /* Root slots of one dump. */
-enum { PR_SELF, PR_WRITE, PR_MEMO, PR_MEMO_OBJS, PR_PERSID, PR_REDUCER, PR_DISPATCH, PR_FASTMEMO, PR_COUNT };
+enum { PR_SELF, PR_WRITE, PR_MEMO, PR_MEMO_OBJS, PR_PERSID, PR_REDUCER, PR_DISPATCH, PR_FASTMEMO, PR_BUFCB, PR_COUNT };
 
 typedef struct Pk {
     Obj *r;
@@ -557,6 +557,56 @@ static int save_reduce2(Pk *pk, Obj callable, Obj args, Obj *objp, uint64_t oid)
     r[0] = callable;
     r[1] = args;
     int rc = save_reduce(pk, r, 2, objp, oid);
+    vm_unroots(r);
+    return rc;
+}
+
+static int save_bytes(Pk *pk, Obj *op, uint64_t oid);
+static int save_bytearray(Pk *pk, Obj *op, uint64_t oid);
+
+/* A PickleBuffer: its bytes in band (bytes if read-only, else a bytearray),
+ * or out of band when buffer_callback(pb) is false. */
+static int save_picklebuffer(Pk *pk, Obj *op, uint64_t oid)
+{
+    if (pk->proto < 5) {
+        err_set((TypeObj *)g_PicklingError, "PickleBuffer can only pickled with protocol >= 5");
+        return -1;
+    }
+    Obj *r = vm_roots(2);
+    int rc = -1;
+    r[0] = picklebuffer_view(*op);
+    if (!r[0])
+        goto out;
+    r[1] = vm_getattr_cstr(r[0], "contiguous");
+    if (!r[1])
+        goto out;
+    if (r[1] != g_True) {
+        err_set((TypeObj *)g_PicklingError, "PickleBuffer can not be pickled when pointing to a non-contiguous buffer");
+        goto out;
+    }
+    int in_band = 1;
+    if (pk->r[PR_BUFCB]) {
+        r[1] = vm_call1(pk->r[PR_BUFCB], *op);
+        if (!r[1] || (in_band = vm_is_true(r[1])) < 0)
+            goto out;
+    }
+    r[1] = vm_getattr_cstr(r[0], "readonly");
+    if (!r[1])
+        goto out;
+    bool readonly = r[1] == g_True;
+    if (!in_band) {
+        w1(pk, NEXT_BUFFER);
+        if (readonly)
+            w1(pk, READONLY_BUFFER);
+        rc = 0;
+        goto out;
+    }
+    r[1] = vm_call_method(r[0], "tobytes", NULL, 0);
+    if (r[1] && !readonly)
+        r[1] = vm_call1((Obj)T_bytearray, r[1]);
+    if (r[1])
+        rc = readonly ? save_bytes(pk, &r[1], oid) : save_bytearray(pk, &r[1], oid);
+out:
     vm_unroots(r);
     return rc;
 }
@@ -1597,6 +1647,10 @@ static int save_obj(Pk *pk, Obj *op, bool pers_save)
         rc = save_type(pk, op, oid);
         goto reduced;
     }
+    if (TYPE(*op) == T_picklebuffer) {
+        rc = save_picklebuffer(pk, op, oid);
+        goto reduced;
+    }
     if (IS_FUNCTION(*op)) {
         rc = save_global(pk, op, oid, NULL);
         goto reduced;
@@ -1635,11 +1689,13 @@ done:
 
 static int save(Pk *pk, Obj obj, bool pers_save)
 {
-    if (pk->frame_start >= 0 && (int64_t)pk->out.len - pk->frame_start >= FRAME_SIZE_TARGET &&
-        frame_commit(pk, false, false) < 0)
-        return -1;
     Obj *r = vm_roots(1);
-    r[0] = obj;
+    r[0] = obj;   /* rooted first: a frame commit calls the file's write(), Python code */
+    if (pk->frame_start >= 0 && (int64_t)pk->out.len - pk->frame_start >= FRAME_SIZE_TARGET &&
+        frame_commit(pk, false, false) < 0) {
+        vm_unroots(r);
+        return -1;
+    }
     int rc = save_obj(pk, &r[0], pers_save);
     vm_unroots(r);
     return rc;
@@ -1686,6 +1742,7 @@ static int pk_from_pickler(Pk *pk, Obj *selfp)
     pk->r[PR_WRITE] = field(st, PF_WRITE);
     pk->r[PR_MEMO] = field(st, PF_MEMO);
     pk->r[PR_MEMO_OBJS] = field(st, PF_MEMO_OBJS);
+    pk->r[PR_BUFCB] = IS_NONE(field(st, PF_BUFCB)) ? NULL : field(st, PF_BUFCB);
     if (!(pk->r[PR_PERSID] = vm_getattr_opt(*selfp, name_of("persistent_id"))) && err_occurred())
         return -1;
     if (!(pk->r[PR_REDUCER] = vm_getattr_opt(*selfp, name_of("reducer_override"))) && err_occurred())
@@ -1737,6 +1794,7 @@ static Obj dump_common(Obj *objp, Obj file, Obj protocol, Obj fix_imports, Obj b
             goto out;
         }
     }
+    pk.r[PR_BUFCB] = bufcb && !IS_NONE(bufcb) ? bufcb : NULL;
     if (!(pk.r[PR_MEMO_OBJS] = list_new_capacity(0)))
         goto out;
     pk.cmask = 63;
@@ -3678,6 +3736,7 @@ Obj pickle_module_init(void)
         goto out;
     module_add_functions(r[0], pickle_funcs);
     if (module_add(r[0], "Pickler", (Obj)T_pickler) < 0 || module_add(r[0], "Unpickler", (Obj)T_unpickler) < 0 ||
+        module_add(r[0], "PickleBuffer", (Obj)T_picklebuffer) < 0 ||
         module_add(r[0], "PickleError", g_PickleError) < 0 ||
         module_add(r[0], "PicklingError", g_PicklingError) < 0 ||
         module_add(r[0], "UnpicklingError", g_UnpicklingError) < 0)

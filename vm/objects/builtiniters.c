@@ -240,6 +240,9 @@ out:
 
 static Obj map_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
 {
+    /* (CPython: a subclass defining __init__ takes its own keywords) */
+    if ((TypeObj *)type != T_map && ((TypeObj *)type)->tp_init != T_map->tp_init)
+        kwnames = NULL;
     if (vm_check_args("map", nargs, kwnames, 0, -1) < 0)
         return NULL;
     if (nargs < 2) {
@@ -318,6 +321,8 @@ out:
 
 static Obj filter_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
 {
+    if ((TypeObj *)type != T_filter && ((TypeObj *)type)->tp_init != T_filter->tp_init)
+        kwnames = NULL;   /* as map's */
     if (vm_check_args("filter", nargs, kwnames, 2, 2) < 0)
         return NULL;
     Obj *r = vm_roots(2);

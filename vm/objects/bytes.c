@@ -191,6 +191,8 @@ bool bytes_like(Obj v, const char **p, int64_t *n)
     unsigned tid = TID(v);
     if (tid == TID_MEMORYVIEW)
         return memview_contiguous_data(v, p, n);
+    if (tid == TID_ITER && ITER(v)->cls == (Obj)T_picklebuffer)   /* its view, unless released */
+        return ITER(v)->a && memview_contiguous_data(ITER(v)->a, p, n);
     if (tid == TID_ITER && vm_hooks.buffer_export) {   /* an array.array: its storage bytearray */
         int code;
         int64_t itemsize;

@@ -29,6 +29,7 @@
 
 TypeObj *T_memoryview;
 static TypeObj *T_memory_iterator;
+TypeObj *T_picklebuffer;   /* pickle.PickleBuffer (below) */
 
 enum { MV_RELEASED = 1, MV_READONLY = 2 };
 #define MV_MAXDIM 64
@@ -435,6 +436,13 @@ static Obj mv_from_object(Obj obj)
 {
     Obj v = vm_unwrap(obj);
     unsigned tid = TID(v);
+    if (tid == TID_ITER && ITER(v)->cls == (Obj)T_picklebuffer) {
+        if (!ITER(v)->a) {
+            err_set(E_ValueError, "operation forbidden on released PickleBuffer object");
+            return NULL;
+        }
+        return mv_from_object(ITER(v)->a);   /* (its .obj: the object the PickleBuffer wraps) */
+    }
     if (tid == TID_MEMORYVIEW) {
         if (check_released(v) < 0)
             return NULL;
@@ -1382,6 +1390,90 @@ static const MethodDef mv_methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
+/* ------------------------------------------------------------------ */
+/* pickle.PickleBuffer (PEP 574): a view of an object's buffer that the */
+/* picklers of protocol 5 can hand out of band. An IterObj: a = a      */
+/* memoryview of the object (NULL once released).                      */
+/* ------------------------------------------------------------------ */
+
+static Obj pb_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
+{
+    if (kwnames && TUPLE_LEN(kwnames)) {
+        err_set(E_TypeError, "PickleBuffer() takes no keyword arguments");
+        return NULL;
+    }
+    if (nargs != 1) {
+        err_format(E_TypeError, "PickleBuffer() takes exactly 1 positional argument (%zu given)", nargs);
+        return NULL;
+    }
+    Obj *a = vm_roots(1);
+    Obj res = NULL;
+    a[0] = mv_from_object(args[0]);
+    if (a[0])
+        res = iter_alloc(T_picklebuffer, a[0], 0);
+    else if (err_matches(E_TypeError) && !vm_isinstance_type(args[0], T_memoryview)) {
+        err_clear();   /* CPython's wording: the buffer protocol's, not memoryview's */
+        err_format(E_TypeError, "a bytes-like object is required, not '%s'", type_name(args[0]));
+    }
+    vm_unroots(a);
+    return res;
+}
+
+/* The memoryview of a PickleBuffer, or ValueError once released. */
+static Obj pb_view(Obj self)
+{
+    Obj v = ITER(self)->a;
+    if (!v)
+        err_set(E_ValueError, "operation forbidden on released PickleBuffer object");
+    return v;
+}
+
+/* raw(): a one-dimensional memoryview of unsigned bytes over the buffer. */
+static Obj pb_raw(Obj *args, size_t nargs, Obj kwnames)
+{
+    Obj v = pb_view(args[0]);
+    if (!v)
+        return NULL;
+    if (!mv_is_c_contiguous(v)) {
+        err_set(E_BufferError, "cannot extract raw buffer from non-contiguous buffer");
+        return NULL;
+    }
+    Obj *r = vm_roots(1);
+    r[0] = str_intern_cstr("B");
+    Obj res = r[0] ? vm_call_method(ITER(args[0])->a, "cast", r, 1) : NULL;
+    vm_unroots(r);
+    return res;
+}
+
+/* release(): lets go of the buffer (a second call does nothing). */
+static Obj pb_release(Obj *args, size_t nargs, Obj kwnames)
+{
+    Obj v = ITER(args[0])->a;
+    if (v) {
+        Obj u = args[0];
+        VM_WRITE(u);
+        ITER(u)->a = NULL;
+        Obj *r = vm_roots(1);
+        r[0] = v;
+        Obj res = vm_call_method(r[0], "release", NULL, 0);
+        vm_unroots(r);
+        if (!res)
+            return NULL;
+    }
+    return g_None;
+}
+
+static const MethodDef pb_methods[] = {
+    {"raw", pb_raw, METH_NOARGS, "Return a memoryview of the raw memory underlying this buffer."},
+    {"release", pb_release, METH_NOARGS, "Release the underlying buffer exposed by the PickleBuffer object."},
+    {NULL, NULL, 0, NULL},
+};
+
+Obj picklebuffer_view(Obj pb)
+{
+    return pb_view(pb);
+}
+
 void memview_init_type(void)
 {
     TypeObj *t = (TypeObj *)type_new_builtin("memoryview", T_object, TID_MEMORYVIEW, 0);
@@ -1409,4 +1501,10 @@ void memview_init_type(void)
     type_add_getset(t, "contiguous", mv_get_contiguous, NULL);
     type_ready(t);
     T_memory_iterator = iter_make_type("memory_iterator", mv_iter_next, false);
+    T_picklebuffer = (TypeObj *)type_new_builtin("pickle.PickleBuffer", T_object, TID_ITER, 0);
+    VM_WRITE(T_picklebuffer);
+    T_picklebuffer->tp_new = pb_tp_new;
+    T_picklebuffer->flags |= TPF_WEAKREFABLE;
+    type_add_methods(T_picklebuffer, pb_methods);
+    type_ready(T_picklebuffer);
 }

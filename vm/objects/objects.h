@@ -336,6 +336,10 @@ void range_init_type(void);     /* range, slice */
 void iter_init_types(void);     /* builtiniters.c: enumerate, zip, map, filter, reversed, callable_iterator */
 void file_init_type(void);
 void memview_init_type(void);   /* memoryview.c */
+/* pickle.PickleBuffer (memoryview.c): a view of an object's buffer (_pickle exports the type);
+ * picklebuffer_view gives its memoryview, or NULL with ValueError once released. */
+extern TypeObj *T_picklebuffer;
+Obj picklebuffer_view(Obj pb);
 /* The memoryview layout's GC trace hook: counts live views during a census (memoryview.c). */
 void memview_gc_trace(object_t *o, tm_ref_visitor visit, void *ctx);
 void weakref_init_types(void); /* weakrefobject.c: weakref.ref, ProxyType, CallableProxyType */

@@ -385,8 +385,17 @@ static Obj slice_step_get(Obj *args, size_t nargs, Obj kwnames)
     return SLICE(args[0])->step;
 }
 
+/* (slice, (start, stop, step)) */
+static Obj slice_reduce_m(Obj *args, size_t nargs, Obj kwnames)
+{
+    Obj s = args[0];
+    Obj t = tuple_pack(3, SLICE(s)->start, SLICE(s)->stop, SLICE(s)->step);
+    return t ? tuple_pack(2, (Obj)T_slice, t) : NULL;
+}
+
 static const MethodDef slice_methods[] = {
     {"indices", slice_indices_m, METH_O, "S.indices(len) -> (start, stop, stride)"},
+    {"__reduce__", slice_reduce_m, METH_NOARGS, "Return state information for pickling."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -3401,6 +3401,17 @@ static Obj none_new(Obj type, Obj *args, size_t nargs, Obj kw)
     return (TypeObj *)type == T_ellipsis ? g_Ellipsis : g_NotImplemented;
 }
 
+/* Ellipsis and NotImplemented pickle by name (as globals of builtins). */
+static Obj singleton_reduce(Obj *args, size_t nargs, Obj kwnames)
+{
+    return str_from_cstr(args[0] == g_Ellipsis ? "Ellipsis" : "NotImplemented");
+}
+
+static const MethodDef singleton_methods[] = {
+    {"__reduce__", singleton_reduce, METH_NOARGS, NULL},
+    {NULL, NULL, 0, NULL},
+};
+
 /* ------------------------------------------------------------------ */
 /* Start-up                                                           */
 /* ------------------------------------------------------------------ */
@@ -3476,6 +3487,8 @@ void object_init_types(void)
         st[i]->tp_repr = singleton_repr;
         st[i]->tp_bool = none_bool;
         st[i]->tp_new = none_new;
+        if (i > 0)   /* None pickles by its own opcode */
+            type_add_methods(st[i], singleton_methods);
         type_ready(st[i]);
     }
     VM_WRITE(g_NotImplemented);

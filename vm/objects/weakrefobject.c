@@ -38,7 +38,7 @@ static bool weakref_supported(Obj v)
     case TID_GENERATOR: case TID_COROUTINE: case TID_ASYNC_GENERATOR: case TID_CODE:
     case TID_MODULE: case TID_FILE: case TID_DEQUE:
         return true;
-    case TID_INSTANCE: case TID_EXCEPTION:
+    case TID_INSTANCE: case TID_EXCEPTION: case TID_ITER:   /* TID_ITER: itertools._tee */
         return (TYPE(v)->flags & TPF_WEAKREFABLE) != 0;
     default:
         return false;
