@@ -30,10 +30,11 @@ extern Obj g_dt_utc;   /* timezone.utc */
 #define DT_MAX_DAYS 999999999
 #define DT_US_PER_DAY 86400000000LL
 #define DT_MAX_ORDINAL 3652059   /* date(9999, 12, 31).toordinal() */
-#define DT_YMD(y, m, d) (((int64_t)(y) << 9) | ((int64_t)(m) << 5) | (int64_t)(d))
-#define DT_YEAR(p) ((int)((p) >> 9))
-#define DT_MONTH(p) ((int)(((p) >> 5) & 15))
-#define DT_DAY(p) ((int)((p) & 31))
+/* 8 bits for the day: a pickle state's day byte is taken as it is (CPython checks only the month) */
+#define DT_YMD(y, m, d) (((int64_t)(y) << 16) | ((int64_t)(m) << 8) | (int64_t)(d))
+#define DT_YEAR(p) ((int)((p) >> 16))
+#define DT_MONTH(p) ((int)(((p) >> 8) & 255))
+#define DT_DAY(p) ((int)((p) & 255))
 
 static inline Obj dt_v(Obj v) { return vm_unwrap(v); }
 static inline bool dt_is(Obj v, TypeObj *t) { return vm_isinstance_type(v, t); }

@@ -64,10 +64,6 @@ static Obj date_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
     unsigned char st[4];
     if (nargs == 1 && !kwnames && date_state(args[0], 4, st, date_state_ok)) {
         int y = st[0] * 256 + st[1];
-        if (st[3] < 1 || st[3] > dt_days_in_month(y, st[2])) {
-            err_set(E_ValueError, "day is out of range for month");
-            return NULL;
-        }
         return dt_wrap(T_dt_date, type, dt_date_new(y, st[2], st[3]));
     }
     static const char *const names[] = {"year", "month", "day", NULL};
@@ -153,8 +149,13 @@ static Obj date_fromisocalendar(Obj *args, size_t nargs, Obj kwnames)
     a[3] = args[0];
     int64_t y, w, d;
     if (vm_parse_args("fromisocalendar", args + 1, nargs - 1, kwnames, names, 3, 3, a) < 0 ||
-        dt_int_arg(a[0], &y) < 0 || dt_int_arg(a[1], &w) < 0 || dt_int_arg(a[2], &d) < 0)
+        dt_int_arg(a[0], &y) < 0 || dt_int_arg(a[1], &w) < 0 || dt_int_arg(a[2], &d) < 0) {
+        if (err_matches(E_OverflowError)) {
+            err_clear();
+            err_set(E_ValueError, "ISO calendar component out of range");
+        }
         goto out;
+    }
     if (y < DT_MINYEAR || y > DT_MAXYEAR) {
         err_format(E_ValueError, "Year is out of range: %lld", (long long)y);
         goto out;
@@ -407,14 +408,8 @@ static Obj cmp_result(int c, int op)
 
 static Obj date_richcompare(Obj self, Obj other, int op)
 {
-    if (!dt_is(other, T_dt_date))
+    if (!dt_is(other, T_dt_date))   /* (a datetime on the right was asked first: its subclass) */
         return g_NotImplemented;
-    if (dt_is(other, T_dt_datetime) != dt_is(self, T_dt_datetime)) {   /* a date and a datetime */
-        if (op == CMP_EQ || op == CMP_NE)
-            return vm_bool(op == CMP_NE);
-        err_format(E_TypeError, "can't compare %s to %s", dt_type_display(other), dt_type_display(self));
-        return NULL;
-    }
     int64_t a = dt_i(self), b = dt_i(other);
     return cmp_result(a < b ? -1 : a > b, op);
 }

@@ -126,8 +126,7 @@ static Obj datetime_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
         }
         int y = st[0] * 256 + st[1], m = st[2] & 0x7f;
         int64_t us = ((int64_t)st[7] << 16) | (st[8] << 8) | st[9];
-        if (dt_check_date(y, m, st[3]) < 0 || dt_check_time(st[4], st[5], st[6], us, 0) < 0)
-            return NULL;
+        /* the other fields as they are: CPython checks only the month */
         int64_t u = ((st[4] * 60 + st[5]) * 60 + st[6]) * 1000000LL + us;
         return dt_wrap(T_dt_datetime, type, dt_datetime_new(y, m, st[3], u, tz, st[2] >> 7));
     }

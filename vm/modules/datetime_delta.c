@@ -258,6 +258,15 @@ static Obj float_ratio(Obj f)
     r[0] = f;
     Obj res = vm_call_method(r[0], "as_integer_ratio", NULL, 0);
     vm_unroots(r);
+    if (res && !IS_TUPLE(res)) {
+        err_format(E_TypeError, "unexpected return type from as_integer_ratio(): expected tuple, got '%s'",
+                   type_name(res));
+        return NULL;
+    }
+    if (res && (TUPLE_LEN(res) != 2 || !IS_INT(TUPLE_ITEMS(res)[0]) || !IS_INT(TUPLE_ITEMS(res)[1]))) {
+        err_set(E_ValueError, "as_integer_ratio() must return a 2-tuple of ints");
+        return NULL;
+    }
     return res;
 }
 
@@ -293,7 +302,7 @@ static Obj delta_mul(Obj a, Obj b)
         Obj *r = vm_roots(2);
         Obj res = NULL;
         r[0] = a;
-        r[1] = float_ratio(u);
+        r[1] = float_ratio(b);
         if (r[1])
             res = delta_scaled(r[0], TUPLE_ITEMS(r[1])[0], TUPLE_ITEMS(r[1])[1]);
         vm_unroots(r);
@@ -324,7 +333,7 @@ static Obj delta_truediv(Obj a, Obj b)
             res = dt_delta_from_int(r[2]);
     } else if (IS_FLOAT(u)) {
         res = NULL;
-        if ((r[2] = float_ratio(u)))
+        if ((r[2] = float_ratio(r[1])))
             res = delta_scaled(r[0], TUPLE_ITEMS(r[2])[1], TUPLE_ITEMS(r[2])[0]);
     }
     vm_unroots(r);

@@ -84,9 +84,7 @@ static Obj time_from_state(Obj type, Obj *args, size_t nargs, Obj kwnames, bool 
         err_set(E_TypeError, "bad tzinfo state arg");
         return NULL;
     }
-    int64_t us = ((int64_t)st[3] << 16) | (st[4] << 8) | st[5];
-    if (dt_check_time(st[0] & 0x7f, st[1], st[2], us, 0) < 0)
-        return NULL;
+    int64_t us = ((int64_t)st[3] << 16) | (st[4] << 8) | st[5];   /* as it is: CPython checks only the hour */
     return dt_wrap(T_dt_time, type, dt_time_new(us_of(st[0] & 0x7f, st[1], st[2], us), tz, st[0] >> 7));
 }
 

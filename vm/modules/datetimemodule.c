@@ -497,13 +497,24 @@ Obj dt_strftime(Obj fmt, Obj timetuple, int64_t us, Obj tz, Obj tzarg)
             if (!r[4])
                 goto fail;
             if (r[4] != g_None) {
-                const char *z = str_cstr(r[4]);
-                for (int64_t j = 0; j < STR(r[4])->nbytes; j++) {
-                    if (z[j] == '%')
-                        sb_addc(&b, '%');
-                    sb_addc(&b, z[j]);
-                    z = str_cstr(r[4]);
+                /* '%' doubled, through the name's own replace() as CPython */
+                Obj *pr = vm_roots(2);
+                pr[0] = str_from_cstr("%");
+                pr[1] = pr[0] ? str_from_cstr("%%") : NULL;
+                r[4] = pr[1] ? vm_call_method(r[4], "replace", pr, 2) : NULL;
+                vm_unroots(pr);
+                if (!r[4])
+                    goto fail;
+                if (!dt_is(r[4], T_str)) {
+                    err_set(E_TypeError, "tzname.replace() did not return a string");
+                    goto fail;
                 }
+                r[4] = str_value(r[4]);
+                if (utf8_has_surrogate(str_cstr(r[4]), (size_t)STR(r[4])->nbytes)) {
+                    str_encode(r[4], "utf-8", "strict");
+                    goto fail;
+                }
+                sb_add_str(&b, r[4]);
             }
         } else {
             sb_addc(&b, '%');
@@ -729,7 +740,7 @@ int dt_parse_isotime(const char *s, size_t n, int64_t *us_of_day, Obj *tz)
             if (s[tzpos - 1] == '-')
                 off = -off;
             if (off <= -DT_US_PER_DAY || off >= DT_US_PER_DAY)
-                return -2;
+                return -1;
             Obj d = dt_delta_from_us(off);
             if (!d)
                 return -2;
