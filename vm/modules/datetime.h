@@ -98,7 +98,10 @@ Obj dt_strftime(Obj fmt, Obj timetuple, int64_t us, Obj tz, Obj tzarg);
 void dt_format_time(StrBuf *b, int64_t us_of_day, int timespec);
 int dt_timespec(Obj spec, int64_t us, int *out);   /* -1 with ValueError "Unknown timespec value" */
 int dt_parse_isodate(const char *s, size_t n, int *y, int *m, int *d);   /* -1 (no error set) */
-int dt_parse_isotime(const char *s, size_t n, int64_t *us_of_day, Obj *tz);   /* -1 (no error set); *tz must be a root */
+/* 0 with hour, minute, second, microsecond (not range-checked: the constructor's checks say
+ * what is wrong) and the tz (None, utc or a timezone); -1 (no error set) for a malformed string,
+ * -2 with an error (an offset of a day or more). *tz must be a root. */
+int dt_parse_isotime(const char *s, size_t n, int comps[4], Obj *tz);
 size_t dt_iso_separator(const char *s, size_t n);   /* length of the date part, 0: invalid */
 Obj dt_struct_time(int y, int m, int d, int64_t us_of_day, int dst);
 int64_t dt_hash_i128(__int128 v);

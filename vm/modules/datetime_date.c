@@ -130,14 +130,14 @@ static Obj date_fromisoformat(Obj *args, size_t nargs, Obj kwnames)
     }
     s = str_value(s);
     int y, m, d;
-    if (!str_is_ascii(s) || dt_parse_isodate(str_cstr(s), (size_t)STR(s)->nbytes, &y, &m, &d) < 0 ||
-        dt_check_date(y, m, d) < 0) {
-        err_clear();
+    if (!str_is_ascii(s) || dt_parse_isodate(str_cstr(s), (size_t)STR(s)->nbytes, &y, &m, &d) < 0) {
         Obj rep = vm_repr(args[1]);
         if (rep)
             err_format(E_ValueError, "Invalid isoformat string: %s", str_cstr(rep));
         return NULL;
     }
+    if (dt_check_date(y, m, d) < 0)
+        return NULL;
     return dt_date_of_type(args[0], y, m, d);
 }
 
@@ -172,7 +172,7 @@ static Obj date_fromisocalendar(Obj *args, size_t nargs, Obj kwnames)
         }
     }
     if (d <= 0 || d >= 8) {
-        err_format(E_ValueError, "Invalid weekday: %lld (range is [1, 7])", (long long)d);
+        err_format(E_ValueError, "Invalid day: %lld (range is [1, 7])", (long long)d);
         goto out;
     }
     int yy, mm, dd;

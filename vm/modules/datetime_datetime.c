@@ -289,8 +289,7 @@ static Obj datetime_fromisoformat(Obj *args, size_t nargs, Obj kwnames)
     r[2] = g_None;
     const char *p = str_cstr(r[1]);
     size_t n = (size_t)STR(r[1])->nbytes;
-    int y, m, d, rc = -1;
-    int64_t us = 0;
+    int y, m, d, rc = -1, c[4] = {0, 0, 0, 0};
     size_t ascii = 0;   /* the ASCII prefix: the date part must be in it */
     while (ascii < n && !((unsigned char)p[ascii] & 0x80))
         ascii++;
@@ -303,8 +302,7 @@ static Obj datetime_fromisoformat(Obj *args, size_t nargs, Obj kwnames)
             bool tascii = true;
             for (size_t k = t0; k < n; k++)
                 tascii &= !((unsigned char)p[k] & 0x80);
-            if (t0 < n)
-                rc = tascii ? dt_parse_isotime(p + t0, n - t0, &us, &r[2]) : -1;
+            rc = t0 < n && tascii ? dt_parse_isotime(p + t0, n - t0, c, &r[2]) : -1;
         }
     }
     if (rc == -2)
@@ -315,9 +313,9 @@ static Obj datetime_fromisoformat(Obj *args, size_t nargs, Obj kwnames)
             err_format(E_ValueError, "Invalid isoformat string: %s", str_cstr(rep));
         goto out;
     }
-    if (dt_check_date(y, m, d) < 0)
+    if (dt_check_date(y, m, d) < 0 || dt_check_time(c[0], c[1], c[2], c[3], 0) < 0)
         goto out;
-    res = dt_datetime_of_type(r[0], y, m, d, us, r[2], 0);
+    res = dt_datetime_of_type(r[0], y, m, d, ((c[0] * 60LL + c[1]) * 60 + c[2]) * 1000000 + c[3], r[2], 0);
 out:
     vm_unroots(r);
     return res;
@@ -418,6 +416,8 @@ static Obj datetime_repr(Obj self)
         sb_printf(&b, ", %lld", (long long)(s % 60));
     if (us)
         sb_printf(&b, ", %lld", (long long)us);
+    if (dt_fold(r[0]))
+        sb_adds(&b, ", fold=1");
     if (ITER(dt_v(r[0]))->a) {
         Obj rep = vm_repr(ITER(dt_v(r[0]))->a);
         if (!rep) {
@@ -428,8 +428,6 @@ static Obj datetime_repr(Obj self)
         sb_adds(&b, ", tzinfo=");
         sb_add_str(&b, rep);
     }
-    if (dt_fold(r[0]))
-        sb_adds(&b, ", fold=1");
     sb_addc(&b, ')');
     vm_unroots(r);
     return sb_finish(&b);

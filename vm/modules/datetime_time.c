@@ -142,6 +142,8 @@ static Obj time_repr(Obj self)
         sb_printf(&b, ", %lld", (long long)(s % 60));
     if (us)
         sb_printf(&b, ", %lld", (long long)us);
+    if (dt_fold(r[0]))
+        sb_adds(&b, ", fold=1");
     if (ITER(dt_v(r[0]))->a) {
         Obj rep = vm_repr(ITER(dt_v(r[0]))->a);
         if (!rep) {
@@ -152,8 +154,6 @@ static Obj time_repr(Obj self)
         sb_adds(&b, ", tzinfo=");
         sb_add_str(&b, rep);
     }
-    if (dt_fold(r[0]))
-        sb_adds(&b, ", fold=1");
     sb_addc(&b, ')');
     vm_unroots(r);
     return sb_finish(&b);
@@ -190,14 +190,14 @@ static Obj time_fromisoformat(Obj *args, size_t nargs, Obj kwnames)
     Obj res = NULL;
     r[0] = args[0];
     r[1] = s;
-    int64_t us;
+    int c[4];
     const char *p = str_cstr(s);
     size_t n = (size_t)STR(s)->nbytes;
     if (n && p[0] == 'T') {
         p++;
         n--;
     }
-    int rc = str_is_ascii(s) ? dt_parse_isotime(p, n, &us, &r[2]) : -1;
+    int rc = str_is_ascii(s) ? dt_parse_isotime(p, n, c, &r[2]) : -1;
     if (rc == -2)
         goto out;
     if (rc < 0) {
@@ -206,18 +206,17 @@ static Obj time_fromisoformat(Obj *args, size_t nargs, Obj kwnames)
             err_format(E_ValueError, "Invalid isoformat string: %s", str_cstr(rep));
         goto out;
     }
+    if (dt_check_time(c[0], c[1], c[2], c[3], 0) < 0)
+        goto out;
     if ((TypeObj *)r[0] == T_dt_time) {
-        res = dt_time_new(us, r[2], 0);
+        res = dt_time_new(us_of(c[0], c[1], c[2], c[3]), r[2], 0);
     } else {
-        int64_t s2 = us / 1000000;
-        Obj *c = vm_roots(5);
-        c[0] = MAKE_SMALLINT(s2 / 3600);
-        c[1] = MAKE_SMALLINT(s2 / 60 % 60);
-        c[2] = MAKE_SMALLINT(s2 % 60);
-        c[3] = MAKE_SMALLINT(us % 1000000);
-        c[4] = r[2];
-        res = vm_call(r[0], c, 5, NULL);
-        vm_unroots(c);
+        Obj *v = vm_roots(5);
+        for (int i = 0; i < 4; i++)
+            v[i] = MAKE_SMALLINT(c[i]);
+        v[4] = r[2];
+        res = vm_call(r[0], v, 5, NULL);
+        vm_unroots(v);
     }
 out:
     vm_unroots(r);

@@ -705,7 +705,7 @@ static int parse_hh_mm_ss_ff(const char *s, size_t n, int comps[4])
     return 0;
 }
 
-int dt_parse_isotime(const char *s, size_t n, int64_t *us_of_day, Obj *tz)
+int dt_parse_isotime(const char *s, size_t n, int comps[4], Obj *tz)
 {
     if (n < 2)
         return -1;
@@ -719,12 +719,8 @@ int dt_parse_isotime(const char *s, size_t n, int64_t *us_of_day, Obj *tz)
     for (size_t i = 0; i < n && !tzpos; i++)
         if (s[i] == 'Z')
             tzpos = i + 1;
-    int comps[4];
     if (parse_hh_mm_ss_ff(s, tzpos ? tzpos - 1 : n, comps) < 0)
         return -1;
-    if (comps[0] > 23 || comps[1] > 59 || comps[2] > 59)
-        return -1;
-    *us_of_day = ((int64_t)comps[0] * 3600 + comps[1] * 60 + comps[2]) * 1000000 + comps[3];
     *tz = g_None;
     if (tzpos == n && s[n - 1] == 'Z') {
         *tz = g_dt_utc;
@@ -739,11 +735,16 @@ int dt_parse_isotime(const char *s, size_t n, int64_t *us_of_day, Obj *tz)
         } else {
             if (s[tzpos - 1] == '-')
                 off = -off;
-            if (off <= -DT_US_PER_DAY || off >= DT_US_PER_DAY)
-                return -1;
             Obj d = dt_delta_from_us(off);
             if (!d)
                 return -2;
+            if (off <= -DT_US_PER_DAY || off >= DT_US_PER_DAY) {   /* timezone()'s error */
+                Obj rep = vm_repr(d);
+                if (rep)
+                    err_format(E_ValueError, "offset must be a timedelta strictly between -timedelta(hours=24) and "
+                               "timedelta(hours=24), not %s.", str_cstr(rep));
+                return -2;
+            }
             Obj z = dt_timezone_new(d, NULL);
             if (!z)
                 return -2;
