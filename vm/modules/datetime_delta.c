@@ -40,12 +40,14 @@ Obj dt_delta_from_us(__int128 us)
 Obj dt_delta_from_int(Obj us)
 {
     int64_t v;
-    if (int_as_i64(us, &v) == 0)
-        return dt_delta_from_us(v);
-    err_clear();
     Obj *r = vm_roots(2);
     Obj res = NULL;
     r[0] = us;
+    if (int_as_i64(r[0], &v) == 0) {
+        vm_unroots(r);
+        return dt_delta_from_us(v);
+    }
+    err_clear();   /* (the OverflowError it raised may have moved us: r[0] has it) */
     r[1] = int_from_i64(DT_US_PER_DAY);
     if (r[1] && (r[0] = int_divmod(r[0], r[1]))) {
         int64_t days, rem;
