@@ -48,7 +48,6 @@ static inline __int128 delta_us(Obj v) { return (__int128)dt_i(v) * DT_US_PER_DA
 
 /* ---- calendar (datetimemodule.c) ---- */
 bool dt_is_leap(int y);
-int dt_days_in_month(int y, int m);
 int64_t dt_ymd_to_ord(int y, int m, int d);        /* 0001-01-01 is 1 */
 void dt_ord_to_ymd(int64_t ord, int *y, int *m, int *d);
 int dt_weekday(int y, int m, int d);                /* Monday 0 */
@@ -63,14 +62,9 @@ const char *dt_type_display(Obj v);                 /* type name as CPython's tp
 /* ---- making values: the exact types ---- */
 Obj dt_delta_new(int64_t days, int64_t us_of_day);             /* normalised input; OverflowError past the range */
 Obj dt_delta_from_us(__int128 us);                             /* OverflowError past the range */
-Obj dt_delta_from_int(Obj us);                                 /* a Python int of microseconds */
 Obj dt_date_new(int y, int m, int d);
 Obj dt_time_new(int64_t us_of_day, Obj tz, int fold);          /* tz NULL or None: naive */
 Obj dt_datetime_new(int y, int m, int d, int64_t us_of_day, Obj tz, int fold);
-/* Of `type` (a subclass: called, as CPython's new_*_subclass does). */
-Obj dt_date_of_type(Obj type, int y, int m, int d);
-Obj dt_datetime_of_type(Obj type, int y, int m, int d, int64_t us_of_day, Obj tz, int fold);
-Obj dt_timezone_new(Obj offset, Obj name);                     /* no checks; offset 0 without name: utc */
 /* Wrap a new IterObj of `base` for `type` (a Python subclass of base). */
 Obj dt_wrap(TypeObj *base, Obj type, Obj value);
 
@@ -83,7 +77,6 @@ Obj dt_call_tzname(Obj tz, Obj arg);    /* None or str */
 /* "+HH:MM[:SS[.ffffff]]" of a timedelta offset (sep "" for %z). */
 void dt_format_offset(StrBuf *b, Obj offset, const char *sep);
 Obj dt_local_timezone_at(int64_t utc_seconds);   /* timezone(offset, tm_zone) of localtime then */
-int dt_local_seconds(int64_t u, int64_t *out);   /* localtime(u) as seconds since 0001-01-01 (wall clock) */
 int dt_local_to_utc(int y, int m, int d, int64_t sec_of_day, int fold, int64_t *out);   /* timestamp of local wall time */
 /* fromtimestamp: a timestamp (int or float) as whole seconds and microseconds (rounded half
  * to even); then the fields (y, m, d, H, M, S) of those seconds in UTC or local time, with
@@ -111,7 +104,6 @@ void dt_delta_init(void);
 void dt_date_init(void);
 void dt_time_init(void);
 void dt_datetime_init(void);
-void dt_tz_init(void);
 /* naive-aware datetime arithmetic (datetime_datetime.c) for timezone.fromutc */
 Obj dt_datetime_add_us(Obj dt, __int128 us, Obj type);   /* dt + us, of `type` (NULL: dt's type) */
 

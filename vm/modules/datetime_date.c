@@ -15,7 +15,7 @@ Obj dt_date_new(int y, int m, int d)
     return v;
 }
 
-Obj dt_date_of_type(Obj type, int y, int m, int d)
+static Obj dt_date_of_type(Obj type, int y, int m, int d)
 {
     if ((TypeObj *)type == T_dt_date)
         return dt_date_new(y, m, d);

@@ -19,7 +19,7 @@ Obj dt_datetime_new(int y, int m, int d, int64_t us_of_day, Obj tz, int fold)
     return v;
 }
 
-Obj dt_datetime_of_type(Obj type, int y, int m, int d, int64_t u, Obj tz, int fold)
+static Obj dt_datetime_of_type(Obj type, int y, int m, int d, int64_t u, Obj tz, int fold)
 {
     if ((TypeObj *)type == T_dt_datetime)
         return dt_datetime_new(y, m, d, u, tz, fold);

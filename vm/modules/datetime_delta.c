@@ -6,6 +6,8 @@
 
 #include <math.h>
 
+static Obj dt_delta_from_int(Obj us);   /* a Python int of microseconds */
+
 Obj dt_delta_new(int64_t days, int64_t us_of_day)
 {
     if (days < -DT_MAX_DAYS || days > DT_MAX_DAYS) {
@@ -37,7 +39,7 @@ Obj dt_delta_from_us(__int128 us)
     return dt_delta_new((int64_t)days, (int64_t)rem);
 }
 
-Obj dt_delta_from_int(Obj us)
+static Obj dt_delta_from_int(Obj us)
 {
     int64_t v;
     Obj *r = vm_roots(2);

@@ -13,6 +13,10 @@
 #include <string.h>
 #include <time.h>
 
+static int dt_days_in_month(int y, int m);
+static int dt_local_seconds(int64_t u, int64_t *out);
+static Obj dt_timezone_new(Obj offset, Obj name);   /* no checks; offset 0 without name: utc */
+
 TypeObj *T_dt_delta, *T_dt_date, *T_dt_time, *T_dt_datetime, *T_dt_tzinfo, *T_dt_timezone;
 Obj g_dt_utc;
 
@@ -25,7 +29,7 @@ static const int days_before_month_tab[13] = {0, 0, 31, 59, 90, 120, 151, 181, 2
 
 bool dt_is_leap(int y) { return y % 4 == 0 && (y % 100 != 0 || y % 400 == 0); }
 
-int dt_days_in_month(int y, int m) { return m == 2 && dt_is_leap(y) ? 29 : days_in_month_tab[m]; }
+static int dt_days_in_month(int y, int m) { return m == 2 && dt_is_leap(y) ? 29 : days_in_month_tab[m]; }
 
 static int64_t days_before_year(int64_t y)
 {
@@ -296,7 +300,7 @@ static int local_tm(int64_t t, struct tm *tm)
     return 0;
 }
 
-int dt_local_seconds(int64_t u, int64_t *out)
+static int dt_local_seconds(int64_t u, int64_t *out)
 {
     struct tm tm;
     if (local_tm(u - EPOCH_SECONDS, &tm) < 0)
@@ -857,7 +861,7 @@ static const MethodDef tzinfo_methods[] = {
 /* timezone                                                            */
 /* ------------------------------------------------------------------ */
 
-Obj dt_timezone_new(Obj offset, Obj name)
+static Obj dt_timezone_new(Obj offset, Obj name)
 {
     if (!name && g_dt_utc && delta_us(offset) == 0)
         return g_dt_utc;
@@ -1009,7 +1013,7 @@ static void set_doc(TypeObj *t, const char *doc)
         type_set_attr_cstr(t, "__doc__", d);
 }
 
-void dt_tz_init(void)
+static void dt_tz_init(void)
 {
     TypeObj *t = T_dt_tzinfo = (TypeObj *)type_new_builtin("datetime.tzinfo", T_object, TID_ITER,
                                                             TPF_BASETYPE | TPF_ITER_VALUE);
