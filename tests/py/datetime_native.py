@@ -72,6 +72,7 @@ print(err(time, tzinfo=1), err(time, 1, 2, 3, "4"))
 est = timezone(timedelta(hours=-5), "EST")
 ist = timezone(timedelta(hours=5, minutes=30))
 odd = timezone(-timedelta(hours=1, seconds=5, microseconds=6))
+print(repr(time(1, tzinfo=est, fold=1)), repr(datetime(2000, 1, 1, tzinfo=est, fold=1)))   # the orders differ
 print(est, repr(est), ist, repr(ist), odd, repr(timezone.utc), timezone.utc, timezone.min, timezone.max)
 print(est.utcoffset(None), est.dst(None), est.tzname(None), ist.tzname(None), timezone(timedelta(0)) is timezone.utc)
 print(est == timezone(timedelta(hours=-5)), hash(est) == hash(timezone(timedelta(hours=-5))), est != ist)

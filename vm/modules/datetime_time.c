@@ -142,8 +142,6 @@ static Obj time_repr(Obj self)
         sb_printf(&b, ", %lld", (long long)(s % 60));
     if (us)
         sb_printf(&b, ", %lld", (long long)us);
-    if (dt_fold(r[0]))
-        sb_adds(&b, ", fold=1");
     if (ITER(dt_v(r[0]))->a) {
         Obj rep = vm_repr(ITER(dt_v(r[0]))->a);
         if (!rep) {
@@ -154,6 +152,8 @@ static Obj time_repr(Obj self)
         sb_adds(&b, ", tzinfo=");
         sb_add_str(&b, rep);
     }
+    if (dt_fold(r[0]))   /* after tzinfo here, before it in datetime's repr: CPython's orders */
+        sb_adds(&b, ", fold=1");
     sb_addc(&b, ')');
     vm_unroots(r);
     return sb_finish(&b);
