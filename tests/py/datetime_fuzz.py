@@ -18,3 +18,21 @@ for i in range(400):
           a.isoformat(), str(a), datetime.fromisoformat(a.isoformat()) == a, repr(a.date().isocalendar()), a.strftime("%Y %j %U %W %z %Z %f"), tr(lambda: t / u),
           a.timetuple()[:], tr(lambda: a.utctimetuple()[:]), tr(lambda: a.timestamp()) if a.tzinfo else '', tr(lambda: a.astimezone(timezone.utc)), a.toordinal(), a.weekday(), repr(t), str(t), t.total_seconds(),
           (hash(a) == hash(b)) == (a == b) or a != b, tr(lambda: a.time() < b.time()), tr(lambda: a.timetz() == b.timetz()), repr(a.timetz()))
+
+
+# fromisoformat on mangled ISO strings: accepted and refused as CPython's C parser does
+rnd = random.Random(3)
+alpha = "0123456789-:T+Z.,W "
+base = ["2024-03-10T02:30:15.250000+05:30", "20240310T023015,5Z", "2024-W10-7T02", "2024W107", "12:30:45.123456-08:00", "2024-03-10", "T12:30", "1230", "2024-03-10 12"]
+def tr(f, s):
+    try: return repr(f(s))
+    except Exception as e: return type(e).__name__
+for i in range(1500):
+    s = list(rnd.choice(base))
+    for _ in range(rnd.randint(0, 3)):
+        op = rnd.randint(0, 2); p = rnd.randint(0, len(s))
+        if op == 0 and s: s.pop(min(p, len(s) - 1))
+        elif op == 1: s.insert(p, rnd.choice(alpha))
+        elif s: s[min(p, len(s) - 1)] = rnd.choice(alpha)
+    s = "".join(s)
+    print(repr(s), tr(datetime.fromisoformat, s), tr(date.fromisoformat, s), tr(time.fromisoformat, s))

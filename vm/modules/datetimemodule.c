@@ -638,11 +638,10 @@ int dt_parse_isodate(const char *s, size_t n, int *y, int *m, int *d)
         if (pos + 2 > n || digits(s + pos, 2, &week) < 0)
             return -1;
         pos += 2;
-        if (n > pos) {
-            if ((s[pos] == '-') != sep)
+        if (n > pos) {   /* (what follows the day is not looked at, as CPython's C parser) */
+            if (sep && s[pos++] != '-')
                 return -1;
-            pos += sep;
-            if (pos + 1 != n || digits(s + pos, 1, &day) < 0)
+            if (pos + 1 > n || digits(s + pos, 1, &day) < 0)
                 return -1;
         }
         if (*y < DT_MINYEAR || *y > DT_MAXYEAR)
@@ -662,99 +661,95 @@ int dt_parse_isodate(const char *s, size_t n, int *y, int *m, int *d)
     if (pos + 2 > n || digits(s + pos, 2, m) < 0)
         return -1;
     pos += 2;
-    if (pos < n && (s[pos] == '-') != sep)
+    if (sep && (pos >= n || s[pos++] != '-'))
         return -1;
-    if (pos >= n && sep)
-        return -1;
-    pos += sep;
-    if (pos + 2 != n || digits(s + pos, 2, d) < 0)
+    if (pos + 2 > n || digits(s + pos, 2, d) < 0)
         return -1;
     return 0;
 }
 
-/* HH[:?MM[:?SS[{.,}f+]]]: comps = hour, minute, second, microsecond */
-static int parse_hh_mm_ss_ff(const char *s, size_t n, int comps[4])
+/* HH[:?MM[:?SS[{.,}f+]]] in s[0, n) as CPython 3.11's C parser reads it (more leniently than
+ * datetime.py): comps = hour, minute, second, microsecond. The string goes on to s[total] (what
+ * follows the part: a time zone), past it reads as a NUL. 0: parsed to the end; 1: parsed with
+ * something left before the end (accepted by the caller when a time zone follows); -1: malformed. */
+static int parse_hh_mm_ss_ff(const char *s, size_t n, size_t total, int comps[4])
 {
-    size_t pos = 0;
-    bool sep = false;
+    size_t p = 0;
+    bool sep = true;
     comps[0] = comps[1] = comps[2] = comps[3] = 0;
-    for (int c = 0; c < 3; c++) {
-        if (n - pos < 2 || digits(s + pos, 2, &comps[c]) < 0)
+    for (int i = 0; i < 3; i++) {
+        if (p + 2 > total || digits(s + p, 2, &comps[i]) < 0)
             return -1;
-        pos += 2;
-        if (c == 0)
-            sep = pos < n && s[pos] == ':';
-        if (pos >= n || c >= 2)
+        p += 2;
+        char c = p < total ? s[p] : '\0';
+        p++;
+        if (i == 0)
+            sep = c == ':';
+        if (p >= n)
+            return c != '\0';
+        if (sep && c == ':')
+            continue;
+        if (c == '.' || c == ',')
             break;
-        if (sep && s[pos] != ':')
+        if (sep)
             return -1;
-        pos += sep;
+        p--;   /* no separators: the next digits start here */
     }
-    if (pos < n) {
-        if (s[pos] != '.' && s[pos] != ',')
-            return -1;
-        pos++;
-        size_t rest = n - pos;
-        if (rest == 0)
-            return -1;
-        size_t take = rest >= 6 ? 6 : rest;
-        if (digits(s + pos, take, &comps[3]) < 0)
-            return -1;
-        for (size_t k = take; k < 6; k++)
-            comps[3] *= 10;
-        for (size_t k = pos + take; k < n; k++)
-            if (!is_digit(s[k]))
-                return -1;
-    }
-    return 0;
+    size_t rest = n - p, take = rest >= 6 ? 6 : rest;
+    if (digits(s + p, take, &comps[3]) < 0)
+        return -1;
+    for (size_t k = take; k < 6; k++)
+        comps[3] *= 10;
+    p += take;
+    while (p < total && is_digit(s[p]))   /* digits past microseconds are dropped */
+        p++;
+    return p < total;
 }
 
 int dt_parse_isotime(const char *s, size_t n, int comps[4], Obj *tz)
 {
-    if (n < 2)
+    if (n == 0)
         return -1;
-    size_t tzpos = 0;   /* 1 + the index of the sign or Z */
-    for (size_t i = 0; i < n && !tzpos; i++)
-        if (s[i] == '-')
-            tzpos = i + 1;
-    for (size_t i = 0; i < n && !tzpos; i++)
-        if (s[i] == '+')
-            tzpos = i + 1;
-    for (size_t i = 0; i < n && !tzpos; i++)
-        if (s[i] == 'Z')
-            tzpos = i + 1;
-    if (parse_hh_mm_ss_ff(s, tzpos ? tzpos - 1 : n, comps) < 0)
+    size_t tzpos = 0;   /* the first of Z, + and - */
+    while (tzpos < n && s[tzpos] != 'Z' && s[tzpos] != '+' && s[tzpos] != '-')
+        tzpos++;
+    int rv = parse_hh_mm_ss_ff(s, tzpos, n, comps);
+    if (rv < 0)
         return -1;
     *tz = g_None;
-    if (tzpos == n && s[n - 1] == 'Z') {
-        *tz = g_dt_utc;
-    } else if (tzpos) {
-        size_t tn = n - tzpos;
-        int tc[4];
-        if (s[tzpos - 1] == 'Z' || tn == 0 || tn == 1 || tn == 3 || parse_hh_mm_ss_ff(s + tzpos, tn, tc) < 0)
+    if (tzpos == n)
+        return rv == 1 ? -1 : 0;
+    if (s[tzpos] == 'Z') {
+        if (tzpos + 1 != n)
             return -1;
-        __int128 off = (((__int128)tc[0] * 60 + tc[1]) * 60 + tc[2]) * 1000000 + tc[3];
-        if (off == 0) {
-            *tz = g_dt_utc;
-        } else {
-            if (s[tzpos - 1] == '-')
-                off = -off;
-            Obj d = dt_delta_from_us(off);
-            if (!d)
-                return -2;
-            if (off <= -DT_US_PER_DAY || off >= DT_US_PER_DAY) {   /* timezone()'s error */
-                Obj rep = vm_repr(d);
-                if (rep)
-                    err_format(E_ValueError, "offset must be a timedelta strictly between -timedelta(hours=24) and "
-                               "timedelta(hours=24), not %s.", str_cstr(rep));
-                return -2;
-            }
-            Obj z = dt_timezone_new(d, NULL);
-            if (!z)
-                return -2;
-            *tz = z;
-        }
+        *tz = g_dt_utc;
+        return 0;
     }
+    int tc[4];
+    size_t tn = n - tzpos - 1;
+    if (parse_hh_mm_ss_ff(s + tzpos + 1, tn, tn, tc) != 0)
+        return -1;
+    __int128 off = (((__int128)tc[0] * 60 + tc[1]) * 60 + tc[2]) * 1000000 + tc[3];
+    if (off == 0) {
+        *tz = g_dt_utc;
+        return 0;
+    }
+    if (s[tzpos] == '-')
+        off = -off;
+    Obj d = dt_delta_from_us(off);
+    if (!d)
+        return -2;
+    if (off <= -DT_US_PER_DAY || off >= DT_US_PER_DAY) {   /* timezone()'s error */
+        Obj rep = vm_repr(d);
+        if (rep)
+            err_format(E_ValueError, "offset must be a timedelta strictly between -timedelta(hours=24) and "
+                       "timedelta(hours=24), not %s.", str_cstr(rep));
+        return -2;
+    }
+    Obj z = dt_timezone_new(d, NULL);
+    if (!z)
+        return -2;
+    *tz = z;
     return 0;
 }
 
