@@ -24,7 +24,7 @@ for i in range(400):
 rnd = random.Random(3)
 alpha = "0123456789-:T+Z.,W "
 base = ["2024-03-10T02:30:15.250000+05:30", "20240310T023015,5Z", "2024-W10-7T02", "2024W107", "12:30:45.123456-08:00", "2024-03-10", "T12:30", "1230", "2024-03-10 12"]
-def tr(f, s):
+def parse(f, s):
     try: return repr(f(s))
     except Exception as e: return type(e).__name__
 for i in range(1500):
@@ -35,4 +35,4 @@ for i in range(1500):
         elif op == 1: s.insert(p, rnd.choice(alpha))
         elif s: s[min(p, len(s) - 1)] = rnd.choice(alpha)
     s = "".join(s)
-    print(repr(s), tr(datetime.fromisoformat, s), tr(date.fromisoformat, s), tr(time.fromisoformat, s))
+    print(repr(s), parse(datetime.fromisoformat, s), parse(date.fromisoformat, s), parse(time.fromisoformat, s))
