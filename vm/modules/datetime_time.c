@@ -323,10 +323,10 @@ out:
 
 static int64_t time_hash(Obj self)
 {
+    __int128 u = dt_n(self);   /* (read first: the call may move self) */
     Obj off = dt_call_utcoffset(dt_tz(self), g_None);
     if (!off)
         return -1;
-    __int128 u = dt_n(self);
     if (off != g_None)
         u -= delta_us(off);
     return dt_hash_i128(u * 11 + 4);
