@@ -267,6 +267,7 @@ static const struct {
     {"_json", json_module_init},
     {"_pickle", pickle_module_init},
     {"_functools", functools_module_init},
+    {"_datetime", datetime_module_init},
     {"_csv", csv_module_init},
     {"_weakref", weakref_module_init},
     {"_abc", abc_module_init},

@@ -60,6 +60,7 @@ Obj operator_module_init(void);      /* _operator */
 Obj json_module_init(void);          /* _json */
 Obj pickle_module_init(void);        /* _pickle */
 Obj functools_module_init(void);     /* _functools */
+Obj datetime_module_init(void);      /* _datetime (datetimemodule.c and datetime_*.c) */
 Obj csv_module_init(void);           /* _csv */
 Obj weakref_module_init(void);       /* _weakref */
 Obj abc_module_init(void);           /* _abc */

@@ -408,6 +408,39 @@ static Obj t_get_clock_info(Obj *args, size_t nargs, Obj kwnames)
     return NULL;
 }
 
+/* tzname, timezone, altzone and daylight of the module in *mp (a root), from libc's after tzset(). */
+static int set_tz_attrs(Obj *mp)
+{
+    Obj *r = vm_roots(2);
+    int rc = -1;
+    r[0] = str_from_os_cstr(tzname[0]);
+    r[1] = r[0] ? str_from_os_cstr(tzname[1]) : NULL;
+    if (!r[1] || !(r[0] = tuple_pack(2, r[0], r[1])) || module_add(*mp, "tzname", r[0]) < 0)
+        goto out;
+    if ((r[0] = int_from_i64(timezone), !r[0]) || module_add(*mp, "timezone", r[0]) < 0 ||
+        (r[0] = int_from_i64(daylight ? timezone - 3600 : timezone), !r[0]) ||
+        module_add(*mp, "altzone", r[0]) < 0 || module_add(*mp, "daylight", MAKE_SMALLINT(daylight != 0)) < 0)
+        goto out;
+    rc = 0;
+out:
+    vm_unroots(r);
+    return rc;
+}
+
+/* time.tzset(): libc re-reads TZ (os.environ's putenv set it); the module's zone attributes follow. */
+static Obj t_tzset(Obj *args, size_t nargs, Obj kwnames)
+{
+    vm_tx_become_inevitable();   /* libc's zone state is C memory shared by the threads */
+    tzset();
+    Obj *r = vm_roots(1);
+    Obj res = NULL;
+    r[0] = vm_import_cstr("time");
+    if (r[0] && set_tz_attrs(&r[0]) == 0)
+        res = g_None;
+    vm_unroots(r);
+    return res;
+}
+
 static const MethodDef time_functions[] = {
     {"time", t_time, METH_NOARGS, NULL},
     {"get_clock_info", t_get_clock_info, METH_O, NULL},
@@ -428,6 +461,7 @@ static const MethodDef time_functions[] = {
     {"strptime", t_strptime, METH_OLDMSG | METH_ARGS(1, 2), NULL},
     {"asctime", t_asctime, METH_BARENAME | METH_ARGS(0, 1), NULL},
     {"ctime", t_ctime, METH_OLDMSG | METH_ARGS(0, 1), NULL},
+    {"tzset", t_tzset, METH_NOARGS, NULL},
     {NULL, NULL, 0, NULL},
 };
 
@@ -450,13 +484,7 @@ Obj time_module_init(void)
     if (module_add(r[0], "struct_time", g_struct_time) < 0 ||
         module_add(r[0], "_STRUCT_TM_ITEMS", MAKE_SMALLINT(11)) < 0)
         goto out;
-    r[1] = str_from_os_cstr(tzname[0]);
-    r[2] = r[1] ? str_from_os_cstr(tzname[1]) : NULL;
-    if (!r[2] || !(r[1] = tuple_pack(2, r[1], r[2])) || module_add(r[0], "tzname", r[1]) < 0)
-        goto out;
-    if ((r[1] = int_from_i64(timezone), !r[1]) || module_add(r[0], "timezone", r[1]) < 0 ||
-        (r[1] = int_from_i64(daylight ? timezone - 3600 : timezone), !r[1]) ||
-        module_add(r[0], "altzone", r[1]) < 0 || module_add(r[0], "daylight", MAKE_SMALLINT(daylight != 0)) < 0)
+    if (set_tz_attrs(&r[0]) < 0)
         goto out;
     res = r[0];
 out:
