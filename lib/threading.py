@@ -272,6 +272,8 @@ class Condition:
                 notified = waiter.acquire(True, timeout)
             else:
                 notified = waiter.acquire(False)
+            if notified:
+                waiter.release()   # taken by us: off this thread's count of locks held (STM)
             return notified
         finally:
             self._acquire_restore(state)

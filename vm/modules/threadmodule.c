@@ -99,8 +99,9 @@ out:
 /* ------------------------------------------------------------------ */
 /* _thread.lock: a state word and a queue of waiters, all transactional */
 /* ------------------------------------------------------------------ */
-/* IterObj fields: i = the state word (LOCK_FREE, LOCK_HELD, or
- * LOCK_RESERVED for the thread whose index is above LOCK_FOR_SHIFT);
+/* IterObj fields: i = the state word (LOCK_FREE, LOCK_HELD with the
+ * owner's index above LOCK_FOR_SHIFT, or LOCK_RESERVED for the thread whose
+ * index is there);
  * a = the waiting threads' indices, a list in arrival order (NULL until
  * the first wait); n = the index of the starving waiter (below), 0 if
  * none; kind = waiters a release woke that have not come back yet.
@@ -129,7 +130,8 @@ out:
  * thread runs only after the releaser's transaction commits, it would. */
 
 enum { LOCK_FREE = 0, LOCK_HELD = 1, LOCK_RESERVED = 2, LOCK_STATE = 3 };
-#define LOCK_FOR_SHIFT 8
+#define LOCK_FOR_SHIFT 8   /* the owner's index (LOCK_HELD) or the one it is reserved for */
+#define LOCK_HELD_BY_ME (LOCK_HELD | (int64_t)tm_self.index << LOCK_FOR_SHIFT)
 #define LOCK_WORD(o) (ITER(o)->i)
 #define LOCK_QUEUE(o) (ITER(o)->a)
 #define LOCK_STARVING(o) (ITER(o)->n)
@@ -193,7 +195,7 @@ static bool lock_wait_check(Obj *slot, bool leaving)
     int64_t word = LOCK_WORD(lock);
     unsigned me = tm_self.index;
     if ((word & LOCK_STATE) == LOCK_RESERVED && (word >> LOCK_FOR_SHIFT) == me) {
-        lock_set_word(slot, LOCK_HELD);   /* handed over to us */
+        lock_set_word(slot, LOCK_HELD_BY_ME);   /* handed over to us */
         return true;
     }
     if (LOCK_STARVING(lock) == me) {   /* waiting for a release to reserve it */
@@ -213,7 +215,7 @@ static bool lock_wait_check(Obj *slot, bool leaving)
     VM_WRITE(*slot);
     LOCK_WOKEN(*slot)--;
     if ((word & LOCK_STATE) == LOCK_FREE) {
-        LOCK_WORD(*slot) = LOCK_HELD;
+        LOCK_WORD(*slot) = LOCK_HELD_BY_ME;
         return true;
     }
     if (!leaving) {
@@ -234,7 +236,7 @@ static int lock_acquire_slot(Obj *slot, int64_t timeout_ns)
 {
     int64_t word = LOCK_WORD(*slot);
     if ((word & LOCK_STATE) == LOCK_FREE) {
-        lock_set_word(slot, LOCK_HELD);
+        lock_set_word(slot, LOCK_HELD_BY_ME);
         vm_ts.locks_held++;
         return 1;
     }
@@ -244,6 +246,9 @@ static int lock_acquire_slot(Obj *slot, int64_t timeout_ns)
     uint64_t t0 = tm_wait_begin();   /* fairness statistics (tx.h) */
     if (lock_queue_push(slot) < 0)
         return -1;
+    /* The wait commits: what this thread holds is published held anyway,
+     * so no later transaction runs on for it (vm_tx_locks_may_end). */
+    vm_ts.locks_held = 0;
     int got = 0;
     for (;;) {
         /* Before the commit that publishes our registration (wake.h). */
@@ -264,7 +269,7 @@ static int lock_acquire_slot(Obj *slot, int64_t timeout_ns)
                 return -1;
             word = LOCK_WORD(*slot);
             if ((word & LOCK_STATE) == LOCK_FREE) {
-                lock_set_word(slot, LOCK_HELD);
+                lock_set_word(slot, LOCK_HELD_BY_ME);
                 got = 1;
                 break;
             }
@@ -275,6 +280,13 @@ static int lock_acquire_slot(Obj *slot, int64_t timeout_ns)
     tm_wait_end(TM_WAIT_LOCK, t0);
     if (got)
         vm_ts.locks_held++;
+#if TM_STM
+    /* The transaction after a wait runs inevitable (vm_blocking_end): it
+     * ends at the next yield point it may end at (with the lock held: at
+     * its release, vm_tx_locks_may_end), so the thread runs on in
+     * transactions that may abort, beside the others. */
+    vm_tx_countdown = 1;
+#endif
     return got;
 }
 
@@ -286,7 +298,9 @@ static int lock_release_obj(Obj *slot)
         err_set(E_RuntimeError, "release unlocked lock");
         return -1;
     }
-    if (vm_ts.locks_held > 0)   /* a count for the STM's transaction lengths (txstate.c) */
+    /* A count for the STM's transaction lengths (txstate.c), of the locks
+     * this thread took (a Condition's notify releases the waiter's). */
+    if (vm_ts.locks_held > 0 && (word >> LOCK_FOR_SHIFT) == tm_self.index)
         vm_ts.locks_held--;
     int64_t starving = LOCK_STARVING(lock);
     if (starving) {   /* hand it to the waiter that lost it once */
