@@ -24,15 +24,6 @@ static uint64_t now_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* Nanoseconds left until deadline (0 if passed); -1 stays "forever". */
-static int64_t remaining_ns(int64_t timeout_ns, uint64_t deadline)
-{
-    if (timeout_ns < 0)
-        return TM_MONITOR_FOREVER;
-    uint64_t now = now_ns();
-    return now >= deadline ? 0 : (int64_t)(deadline - now);
-}
-
 /* ------------------------------------------------------------------ */
 /* Thread identity                                                     */
 /* ------------------------------------------------------------------ */
@@ -232,7 +223,7 @@ static bool lock_wait_check(Obj *slot, bool leaving)
  * signal handler raised: a signal ends the main thread's wait, which leaves
  * the queue, runs the handlers and, unless one raised, queues again
  * (PEP 475). */
-static int lock_acquire_slot(Obj *slot, int64_t timeout_ns)
+static int lock_acquire_slot(Obj *slot, int64_t timeout_ns, bool interruptible)
 {
     int64_t word = LOCK_WORD(*slot);
     if ((word & LOCK_STATE) == LOCK_FREE) {
@@ -254,7 +245,7 @@ static int lock_acquire_slot(Obj *slot, int64_t timeout_ns)
         /* Before the commit that publishes our registration (wake.h). */
         tm_wake_prepare();
         vm_blocking_begin();
-        int r = tm_wake_wait(deadline, true);
+        int r = tm_wake_wait(deadline, interruptible);
         vm_blocking_end();
         bool interrupted = r == TM_PARK_INTERRUPTED && tm_interrupted();
         bool timed_out = deadline != TM_PARK_FOREVER && (int64_t)now_ns() >= deadline;
@@ -325,13 +316,13 @@ static Obj lock_acquire(Obj *args, size_t nargs, Obj kwnames)
     int64_t ns;
     if (parse_acquire_args("acquire", args + 1, nargs - 1, kwnames, &ns) < 0)
         return NULL;
-    int rc = lock_acquire_slot(&args[0], ns);
+    int rc = lock_acquire_slot(&args[0], ns, true);
     return rc < 0 ? NULL : rc ? g_True : g_False;
 }
 
 static Obj lock_enter(Obj *args, size_t nargs, Obj kwnames)
 {
-    return lock_acquire_slot(&args[0], TM_MONITOR_FOREVER) < 0 ? NULL : g_True;
+    return lock_acquire_slot(&args[0], TM_MONITOR_FOREVER, true) < 0 ? NULL : g_True;
 }
 
 static Obj lock_release(Obj *args, size_t nargs, Obj kwnames)
@@ -385,48 +376,96 @@ static const MethodDef lock_methods[] = {
 };
 
 /* ------------------------------------------------------------------ */
-/* _thread.RLock: the object's own monitor                             */
+/* _thread.RLock: a _thread.lock that counts its owner's levels         */
 /* ------------------------------------------------------------------ */
+/* The lock's fields and operations, with the owner's nesting count minus
+ * one in the state word above RLOCK_COUNT_SHIFT: a nested acquire or release is
+ * a transactional write of the word, a first acquire and a last release
+ * are the lock's, so a contended RLock is no monitor slow path either
+ * (issue 20; it was the object's monitor, inevitable once contended under
+ * STM). A subclass's instance wraps the lock object (TPF_ITER_VALUE): the
+ * methods and the repr unwrap it. */
+#define RLOCK_COUNT_SHIFT 32
+#define RLOCK_ONE ((int64_t)1 << RLOCK_COUNT_SHIFT)
 
-/* A subclass's instance wraps this object (TPF_ITER_VALUE) and is itself the
- * monitor: the methods and the repr receive the instance. */
 static Obj rlock_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
 {
     Obj l = iter_alloc(T_rlock, NULL, 0);
     return l ? l : err_nomemory();
 }
 
-/* Enter the RLock in *slot (a root slot). Returns as lock_acquire_slot. */
-static int rlock_acquire_slot(Obj *slot, int64_t timeout_ns)
+/* The owner's thread index, 0 if free (or reserved for a waiter). */
+static unsigned rlock_owner(Obj lock)
 {
-    uint64_t deadline = timeout_ns > 0 ? now_ns() + (uint64_t)timeout_ns : 0;
-    for (;;) {
-        int64_t left = timeout_ns == 0 ? 0 : remaining_ns(timeout_ns, deadline);
-        int rc = tm_monitor_enter_interruptible((object_t *)*slot, left);
-        if (rc != TM_MONITOR_INTERRUPTED)
-            return rc;
-        if (vm_signals_check() < 0)
-            return -1;
-    }
+    int64_t word = LOCK_WORD(lock);
+    return (word & LOCK_STATE) == LOCK_HELD ? (unsigned)((word >> LOCK_FOR_SHIFT) & 0xffff) : 0;
 }
+
+/* The calling thread's levels of the lock (0: not its owner). */
+static uint64_t rlock_count(Obj lock)
+{
+    return rlock_owner(lock) == tm_self.index ? (uint64_t)(LOCK_WORD(lock) >> RLOCK_COUNT_SHIFT) + 1 : 0;
+}
+
+/* Take the RLock in *slot (a root slot holding the lock object, not a
+ * subclass's instance) `levels` more times. Returns as lock_acquire_slot. */
+static int rlock_acquire_slot(Obj *slot, int64_t timeout_ns, uint64_t levels, bool interruptible)
+{
+    if (rlock_count(*slot) == 0) {
+        int rc = lock_acquire_slot(slot, timeout_ns, interruptible);
+        if (rc <= 0)
+            return rc;
+        levels--;   /* one level now: nothing above the owner in the word */
+    }
+    if ((uint64_t)(LOCK_WORD(*slot) >> RLOCK_COUNT_SHIFT) + levels >= ((uint64_t)1 << 31)) {
+        err_set(E_OverflowError, "Internal lock count overflowed");
+        return -1;
+    }
+    lock_set_word(slot, LOCK_WORD(*slot) + (int64_t)levels * RLOCK_ONE);
+    return 1;
+}
+
+/* Call with the lock object itself in a root slot. */
+#define WITH_RLOCK(self, r) Obj *r = vm_roots(1); r[0] = vm_unwrap(self)
 
 static Obj rlock_acquire(Obj *args, size_t nargs, Obj kwnames)
 {
     int64_t ns;
     if (parse_acquire_args("acquire", args + 1, nargs - 1, kwnames, &ns) < 0)
         return NULL;
-    int rc = rlock_acquire_slot(&args[0], ns);
+    WITH_RLOCK(args[0], r);
+    int rc = rlock_acquire_slot(&r[0], ns, 1, true);
+    vm_unroots(r);
     return rc < 0 ? NULL : rc ? g_True : g_False;
 }
 
 static Obj rlock_enter(Obj *args, size_t nargs, Obj kwnames)
 {
-    return rlock_acquire_slot(&args[0], TM_MONITOR_FOREVER) < 0 ? NULL : g_True;
+    WITH_RLOCK(args[0], r);
+    int rc = rlock_acquire_slot(&r[0], TM_MONITOR_FOREVER, 1, true);
+    vm_unroots(r);
+    return rc < 0 ? NULL : g_True;
+}
+
+/* Let go of `levels` of the caller's levels (all of them if as many). */
+static void rlock_release_levels(Obj *slot, uint64_t levels)
+{
+    if (levels < rlock_count(*slot)) {
+        lock_set_word(slot, LOCK_WORD(*slot) - (int64_t)levels * RLOCK_ONE);
+        return;
+    }
+    lock_set_word(slot, LOCK_WORD(*slot) & (RLOCK_ONE - 1));
+    lock_release_obj(slot);   /* ours: cannot fail */
 }
 
 static Obj rlock_release(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (!tm_monitor_exit((object_t *)args[0])) {
+    WITH_RLOCK(args[0], r);
+    bool owned = rlock_count(r[0]) > 0;
+    if (owned)
+        rlock_release_levels(&r[0], 1);
+    vm_unroots(r);
+    if (!owned) {
         err_set(E_RuntimeError, "cannot release un-acquired lock");
         return NULL;
     }
@@ -435,27 +474,30 @@ static Obj rlock_release(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj rlock_is_owned(Obj *args, size_t nargs, Obj kwnames)
 {
-    return tm_monitor_count((object_t *)args[0]) ? g_True : g_False;
+    return rlock_count(vm_unwrap(args[0])) ? g_True : g_False;
 }
 
 static Obj rlock_recursion_count(Obj *args, size_t nargs, Obj kwnames)
 {
-    return int_from_u64(tm_monitor_count((object_t *)args[0]));
+    return int_from_u64(rlock_count(vm_unwrap(args[0])));
 }
 
 static Obj rlock_release_save(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (!tm_monitor_count((object_t *)args[0])) {
-        err_set(E_RuntimeError, "cannot release un-acquired lock");
-        return NULL;
-    }
-    /* The state is built before the release: building it may collect. */
-    Obj *r = vm_roots(2);
+    WITH_RLOCK(args[0], r);
     Obj res = NULL;
-    r[0] = int_from_u64(tm_monitor_count((object_t *)args[0]));
-    r[1] = r[0] ? int_from_u64(ident_by_index[tm_self.index]) : NULL;
-    if (r[1] && (res = tuple_pack(2, r[0], r[1])))
-        tm_monitor_exit_all((object_t *)args[0]);
+    uint64_t count = rlock_count(r[0]);
+    if (!count) {
+        err_set(E_RuntimeError, "cannot release un-acquired lock");
+    } else {
+        /* The state is built before the release: building it may collect. */
+        Obj *st = vm_roots(2);
+        st[0] = int_from_u64(count);
+        st[1] = st[0] ? int_from_u64(ident_by_index[tm_self.index]) : NULL;
+        if (st[1] && (res = tuple_pack(2, st[0], st[1])))
+            rlock_release_levels(&r[0], count);
+        vm_unroots(st);
+    }
     vm_unroots(r);
     return res;
 }
@@ -469,26 +511,29 @@ static Obj rlock_acquire_restore(Obj *args, size_t nargs, Obj kwnames)
             err_set(E_TypeError, "_acquire_restore() argument must be a (count, owner) tuple");
         return NULL;
     }
-    tm_monitor_enter_count((object_t *)args[0], (uint64_t)count);
-    return g_None;
+    WITH_RLOCK(args[0], r);
+    int rc = rlock_acquire_slot(&r[0], TM_MONITOR_FOREVER, (uint64_t)count, false);   /* a wait that must finish */
+    vm_unroots(r);
+    return rc < 0 ? NULL : g_None;
 }
 
 static Obj rlock_at_fork_reinit(Obj *args, size_t nargs, Obj kwnames)
 {
-    vm_tx_become_inevitable();
-    tm_monitor_fork_reset((object_t *)args[0]);
+    Obj l = vm_unwrap(args[0]);
+    VM_WRITE(l);
+    LOCK_WORD(l) = LOCK_FREE;
+    LOCK_QUEUE(l) = NULL;
+    LOCK_STARVING(l) = 0;
+    LOCK_WOKEN(l) = 0;
     return g_None;
 }
 
 static Obj rlock_repr(Obj self)
 {
     uint64_t id = vm_object_id_slot(&self);
-    unsigned owner = tm_monitor_owner((object_t *)self);
-    uint64_t count = 0;
-    if (owner == tm_self.index)
-        count = tm_monitor_count((object_t *)self);
-    else if (owner)
-        count = 1;   /* another thread's count is private to it */
+    Obj l = vm_unwrap(self);
+    unsigned owner = rlock_owner(l);
+    uint64_t count = owner ? (uint64_t)(LOCK_WORD(l) >> RLOCK_COUNT_SHIFT) + 1 : 0;
     return str_from_format("<%s %s object owner=%lu count=%lu at 0x%lx>", owner ? "locked" : "unlocked",
                            type_name(self), owner ? ident_by_index[owner] : 0UL, (unsigned long)count,
                            (unsigned long)id);
