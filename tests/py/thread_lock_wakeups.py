@@ -7,7 +7,9 @@
 # - a bounded queue.Queue between producers and consumers (Condition's
 #   waits and notifies are lock handoffs);
 # - waits that time out leave the lock and the Condition as they were;
-# - notify_all wakes every waiter, notify(n) at most n.
+# - notify_all wakes every waiter, notify(n) at most n;
+# - an RLock taken two levels deep by contending threads, and a Condition
+#   on an RLock (the default) handing a turn around a ring of threads.
 import os
 import queue
 import threading
@@ -116,7 +118,39 @@ def notify_counts():
     print("notify(2) left", left, "waiting; all woke:", state["woke"])
 
 
+def rlocks():
+    lock = threading.RLock()
+    box = {"n": 0}
+
+    def add():
+        for _ in range(ROUNDS):
+            with lock:
+                with lock:
+                    v = box["n"]
+                    for _ in range(3):
+                        pass
+                    box["n"] = v + 1
+
+    start_join([threading.Thread(target=add) for _ in range(4)], HANG)
+    cond = threading.Condition()
+    turn = {"who": 0, "log": []}
+
+    def ring(k, n):
+        for _ in range(ROUNDS // 10):
+            with cond:
+                while turn["who"] != k:
+                    cond.wait()
+                turn["log"].append(k)
+                turn["who"] = (k + 1) % n
+                cond.notify_all()
+
+    start_join([threading.Thread(target=ring, args=(k, 3)) for k in range(3)], HANG)
+    in_order = turn["log"] == [i % 3 for i in range(len(turn["log"]))]
+    print("rlock count:", box["n"], "free:", lock.acquire(False), "ring turns:", len(turn["log"]), "in order:", in_order)
+
+
 ping_pong()
 pipeline()
+rlocks()
 timeouts()
 notify_counts()
