@@ -233,7 +233,8 @@ static int lock_acquire_slot(Obj *slot, int64_t timeout_ns, bool interruptible)
     }
     if (timeout_ns == 0)
         return 0;
-    int64_t deadline = timeout_ns > 0 ? (int64_t)now_ns() + timeout_ns : TM_PARK_FOREVER;
+    int64_t now = (int64_t)now_ns();
+    int64_t deadline = timeout_ns < 0 || timeout_ns > TM_PARK_FOREVER - now ? TM_PARK_FOREVER : now + timeout_ns;
     uint64_t t0 = tm_wait_begin();   /* fairness statistics (tx.h) */
     if (lock_queue_push(slot) < 0)
         return -1;
@@ -304,7 +305,7 @@ static int lock_release_obj(Obj *slot)
     VM_WRITE(lock);
     LOCK_WORD(lock) = LOCK_FREE;
     Obj q = LOCK_QUEUE(lock);
-    if (LOCK_WOKEN(lock) > 0 || !q || LIST_LEN(q) == 0)
+    if (!q || LIST_LEN(q) == 0 || LOCK_WOKEN(lock) > 0)
         return 0;   /* nobody to wake, or one woken already on its way */
     LOCK_WOKEN(lock)++;
     tm_wake_after_commit(lock_queue_take(lock, 0));
@@ -411,60 +412,75 @@ static uint64_t rlock_count(Obj lock)
  * subclass's instance) `levels` more times. Returns as lock_acquire_slot. */
 static int rlock_acquire_slot(Obj *slot, int64_t timeout_ns, uint64_t levels, bool interruptible)
 {
-    if (rlock_count(*slot) == 0) {
+    int64_t word = LOCK_WORD(*slot);
+    if ((word & (RLOCK_ONE - 1)) != LOCK_HELD_BY_ME) {
         int rc = lock_acquire_slot(slot, timeout_ns, interruptible);
-        if (rc <= 0)
+        if (rc <= 0 || --levels == 0)   /* one level now: nothing above the owner in the word */
             return rc;
-        levels--;   /* one level now: nothing above the owner in the word */
+        word = LOCK_WORD(*slot);
     }
-    if ((uint64_t)(LOCK_WORD(*slot) >> RLOCK_COUNT_SHIFT) + levels >= ((uint64_t)1 << 31)) {
+    if ((uint64_t)(word >> RLOCK_COUNT_SHIFT) + levels >= ((uint64_t)1 << 31)) {
         err_set(E_OverflowError, "Internal lock count overflowed");
         return -1;
     }
-    lock_set_word(slot, LOCK_WORD(*slot) + (int64_t)levels * RLOCK_ONE);
+    lock_set_word(slot, word + (int64_t)levels * RLOCK_ONE);
     return 1;
 }
 
-/* Call with the lock object itself in a root slot. */
-#define WITH_RLOCK(self, r) Obj *r = vm_roots(1); r[0] = vm_unwrap(self)
+/* A root slot holding the lock object: the argument's own, or, for a
+ * subclass's instance, one of *roots (given back with vm_unroots). */
+static Obj *rlock_slot(Obj *arg, Obj **roots)
+{
+    *roots = NULL;
+    if (!IS_INSTANCE(*arg))
+        return arg;
+    *roots = vm_roots(1);
+    (*roots)[0] = vm_unwrap(*arg);
+    return *roots;
+}
 
 static Obj rlock_acquire(Obj *args, size_t nargs, Obj kwnames)
 {
     int64_t ns;
     if (parse_acquire_args("acquire", args + 1, nargs - 1, kwnames, &ns) < 0)
         return NULL;
-    WITH_RLOCK(args[0], r);
-    int rc = rlock_acquire_slot(&r[0], ns, 1, true);
-    vm_unroots(r);
+    Obj *r, *slot = rlock_slot(&args[0], &r);
+    int rc = rlock_acquire_slot(slot, ns, 1, true);
+    if (r)
+        vm_unroots(r);
     return rc < 0 ? NULL : rc ? g_True : g_False;
 }
 
 static Obj rlock_enter(Obj *args, size_t nargs, Obj kwnames)
 {
-    WITH_RLOCK(args[0], r);
-    int rc = rlock_acquire_slot(&r[0], TM_MONITOR_FOREVER, 1, true);
-    vm_unroots(r);
+    Obj *r, *slot = rlock_slot(&args[0], &r);
+    int rc = rlock_acquire_slot(slot, TM_MONITOR_FOREVER, 1, true);
+    if (r)
+        vm_unroots(r);
     return rc < 0 ? NULL : g_True;
 }
 
 /* Let go of `levels` of the caller's levels (all of them if as many). */
 static void rlock_release_levels(Obj *slot, uint64_t levels)
 {
-    if (levels < rlock_count(*slot)) {
-        lock_set_word(slot, LOCK_WORD(*slot) - (int64_t)levels * RLOCK_ONE);
+    int64_t word = LOCK_WORD(*slot);
+    if (levels <= (uint64_t)(word >> RLOCK_COUNT_SHIFT)) {
+        lock_set_word(slot, word - (int64_t)levels * RLOCK_ONE);
         return;
     }
-    lock_set_word(slot, LOCK_WORD(*slot) & (RLOCK_ONE - 1));
+    if (word >> RLOCK_COUNT_SHIFT)
+        lock_set_word(slot, word & (RLOCK_ONE - 1));
     lock_release_obj(slot);   /* ours: cannot fail */
 }
 
 static Obj rlock_release(Obj *args, size_t nargs, Obj kwnames)
 {
-    WITH_RLOCK(args[0], r);
-    bool owned = rlock_count(r[0]) > 0;
+    Obj *r, *slot = rlock_slot(&args[0], &r);
+    bool owned = (LOCK_WORD(*slot) & (RLOCK_ONE - 1)) == LOCK_HELD_BY_ME;
     if (owned)
-        rlock_release_levels(&r[0], 1);
-    vm_unroots(r);
+        rlock_release_levels(slot, 1);
+    if (r)
+        vm_unroots(r);
     if (!owned) {
         err_set(E_RuntimeError, "cannot release un-acquired lock");
         return NULL;
@@ -484,7 +500,8 @@ static Obj rlock_recursion_count(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj rlock_release_save(Obj *args, size_t nargs, Obj kwnames)
 {
-    WITH_RLOCK(args[0], r);
+    Obj *r = vm_roots(1);
+    r[0] = vm_unwrap(args[0]);
     Obj res = NULL;
     uint64_t count = rlock_count(r[0]);
     if (!count) {
@@ -511,7 +528,8 @@ static Obj rlock_acquire_restore(Obj *args, size_t nargs, Obj kwnames)
             err_set(E_TypeError, "_acquire_restore() argument must be a (count, owner) tuple");
         return NULL;
     }
-    WITH_RLOCK(args[0], r);
+    Obj *r = vm_roots(1);
+    r[0] = vm_unwrap(args[0]);
     int rc = rlock_acquire_slot(&r[0], TM_MONITOR_FOREVER, (uint64_t)count, false);   /* a wait that must finish */
     vm_unroots(r);
     return rc < 0 ? NULL : g_None;
