@@ -398,9 +398,10 @@ import threading, tm
 lock = threading.Lock()
 class B: pass
 b = B(); b.n = 0
-go = threading.Barrier(2)
+go = False   # a spin, not a Barrier: its Condition's wait would count as a lock wait
 def work():
-    go.wait()
+    while not go:
+        pass
     for i in range(20000):
         with lock:
             v = b.n
@@ -409,6 +410,7 @@ def work():
             b.n = v + 1
 ts = [threading.Thread(target=work) for _ in range(2)]
 for t in ts: t.start()
+go = True
 for t in ts: t.join()
 print(b.n, tm.stats()['waits']['lock'][0])
 """
