@@ -1,11 +1,10 @@
 """Synchronised queues for threads, after CPython 3.11's queue module.
 
 Queue, LifoQueue and PriorityQueue share one lock among three threading.Condition objects; SimpleQueue
-waits directly on its own object monitor (tm.synchronized / tm.wait / tm.notify).
+has one Condition over an RLock.
 """
 
 import threading
-import tm as _tm
 from collections import deque
 from heapq import heappush, heappop
 from types import GenericAlias
@@ -163,16 +162,18 @@ class SimpleQueue:
 
     def __init__(self):
         self._items = deque()
-        self._monitor = threading._Monitor()
-        self._getters = 0        # threads blocked in get()
+        # Reentrant, so that put() from a __del__ or a signal handler that interrupted a put() or a
+        # get() of the same thread does not deadlock (CPython's SimpleQueue is reentrant). Its
+        # waits and wake-ups are lock operations, transactional under STM (it waited in a monitor
+        # before: every wake-up of a ThreadPoolExecutor worker was an inevitable slow path).
+        self._cond = threading.Condition(threading.RLock())
 
     def put(self, item, block=True, timeout=None):
         """Put item into the queue; never blocks (block and timeout are accepted and ignored)."""
-        monitor = self._monitor
-        with _tm.synchronized(monitor):
+        cond = self._cond
+        with cond:
             self._items.append(item)
-            if self._getters:
-                _tm.notify(monitor)
+            cond.notify()
 
     def get(self, block=True, timeout=None):
         """Remove and return an item.
@@ -182,18 +183,14 @@ class SimpleQueue:
         """
         if block and timeout is not None and timeout < 0:
             raise ValueError("'timeout' must be a non-negative number")
-        monitor = self._monitor
+        cond = self._cond
         items = self._items
-        with _tm.synchronized(monitor):
+        with cond:
             if not items:
                 if not block:
                     raise Empty
-                self._getters += 1
-                try:
-                    if not threading._monitor_wait_for(monitor, lambda: items, timeout):
-                        raise Empty
-                finally:
-                    self._getters -= 1
+                if not cond.wait_for(lambda: items, timeout):
+                    raise Empty
             return items.popleft()
 
     def put_nowait(self, item):

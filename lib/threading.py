@@ -1,8 +1,9 @@
 """Thread objects and synchronisation primitives, after CPython 3.11's threading.
 
 Built on the C modules `_thread` (threads, Lock, RLock, thread-local data) and `tm` (object monitors:
-tm.synchronized / tm.wait / tm.notify).  A Condition waits on a private monitor object of its own, so
-Condition, Semaphore, Event, Barrier, Thread.join and queue all block in the monitor machinery.
+tm.synchronized / tm.wait / tm.notify).  A Condition's waiter blocks on a plain lock of its own that
+notify releases, so Condition, Semaphore, Event, Barrier and queue block on _thread.lock (transactional
+under STM); Thread.join waits on a private monitor.
 
 Differences from CPython, on purpose:
 - Without a warnings module, the deprecated aliases (getName, setDaemon, currentThread, ...) print the
@@ -220,16 +221,12 @@ class Condition:
             method = getattr(lock, name, None)
             if method is not None:
                 setattr(self, name, method)
-        self._monitor = _Monitor()
-        # Threads in wait(), counted while they still hold the lock: a notifier (who holds the lock)
-        # that sees 0 has nobody to wake and need not enter the monitor. _nwoken: at most how many
-        # of them a notify woke that are not back yet (every thread back from the wait takes one
-        # off, notified or not, so it never counts more than there are): while every waiter
-        # counted is one of those, notify has nobody left to wake and does not enter the monitor
-        # either (a producer putting items while its woken consumer waits to run entered it on
-        # every put: 318,000 times for 160,000 items through queue.Queue, inevitable under STM).
-        self._nwaiters = 0
-        self._nwoken = 0
+        # One plain lock per thread in wait(), in the order they began waiting: the waiter holds
+        # it and blocks taking it again; notify releases it. Every step is a _thread.lock
+        # operation, transactional under STM (a release that wakes a thread wakes it after its
+        # commit), where waiting in a monitor made every notify and every wait an inevitable slow
+        # path (queue_pipeline: 1,236 of 1,243 transactions inevitable).
+        self._waiters = []
 
     def __enter__(self):
         return self._lock.__enter__()
@@ -238,7 +235,7 @@ class Condition:
         return self._lock.__exit__(*exc_info)
 
     def __repr__(self):
-        return f"<Condition({self._lock}, {self._nwaiters})>"
+        return f"<Condition({self._lock}, {len(self._waiters)})>"
 
     # Fallbacks for locks without owner tracking (a plain Lock).
     def _release_save(self):
@@ -262,29 +259,31 @@ class Condition:
         """
         if not self._is_owned():
             raise RuntimeError("cannot wait on un-acquired lock")
-        monitor = self._monitor
+        waiter = _allocate_lock()
+        waiter.acquire()
+        # Queued before the lock goes: a notifier needs the lock, so it finds us queued.
+        self._waiters.append(waiter)
+        state = self._release_save()
         notified = False
-        released = False
         try:
-            # Enter the monitor before letting go of the lock: a notifier needs the lock and then the
-            # monitor, so it cannot notify before we are waiting.
-            with _tm.synchronized(monitor):
-                self._nwaiters += 1
-                try:
-                    state = self._release_save()
-                    released = True
-                    if timeout is None or timeout > 0:
-                        notified = _tm.wait(monitor, timeout)
-                finally:
-                    self._nwaiters -= 1
-                    if self._nwoken:
-                        self._nwoken -= 1
-            # Out of the monitor before taking the lock again, or a notifier holding the lock and
-            # waiting for the monitor would deadlock with us.
+            if timeout is None:
+                notified = waiter.acquire()
+            elif timeout > 0:
+                notified = waiter.acquire(True, timeout)
+            else:
+                notified = waiter.acquire(False)
+            if notified:
+                waiter.release()   # taken by us: off this thread's count of locks held (STM)
+            return notified
         finally:
-            if released:
-                self._acquire_restore(state)
-        return notified
+            self._acquire_restore(state)
+            if not notified:
+                # Timed out (or a signal handler raised): leave the queue, unless a notify took us
+                # off it meanwhile (then that notify was spent on us, as in CPython).
+                try:
+                    self._waiters.remove(waiter)
+                except ValueError:
+                    pass
 
     def wait_for(self, predicate, timeout=None):
         """Wait until predicate() is true or the timeout expires; return the last predicate() value."""
@@ -307,15 +306,14 @@ class Condition:
         """Wake up to n threads waiting on this condition."""
         if not self._is_owned():
             raise RuntimeError("cannot notify on un-acquired lock")
-        waiting = self._nwaiters - self._nwoken
-        if n > 0 and waiting > 0:
-            monitor = self._monitor
-            with _tm.synchronized(monitor):
-                self._nwoken += _tm.notify(monitor, min(n, waiting))
+        waiters = self._waiters
+        while n > 0 and waiters:
+            waiters.pop(0).release()
+            n -= 1
 
     def notify_all(self):
         """Wake up every thread waiting on this condition."""
-        self.notify(self._nwaiters)
+        self.notify(len(self._waiters))
 
     def notifyAll(self):
         """Deprecated alias of notify_all()."""

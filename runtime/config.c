@@ -159,6 +159,8 @@ int tm_config_from_env(tm_config *c, char *err, size_t errlen)
     }
     if (env_flag("TMPY_STM_INJECT_DIVERGE", &c->inject_diverge, err, errlen))
         return -1;
+    if (env_flag("TMPY_TEST_WAKE_AT_ONCE", &c->wake_at_once, err, errlen))
+        return -1;
     if ((v = getenv("TMPY_TEST_WAKE_DELAY")) && *v) {
         char *end;
         errno = 0;

@@ -22,6 +22,7 @@ typedef struct tm_config {
     uint64_t inject_seed;   /* each commit, barrier slow path and allocation slow path (tests) */
     bool inject_diverge;    /* TMPY_STM_INJECT_DIVERGE=1: an injected abort's retry sees another world
                                (the clocks moved on, another thread's commit landed; stm.c) */
+    bool wake_at_once;      /* TMPY_TEST_WAKE_AT_ONCE=1 (tests): wake.c wakes before the commit, which loses wake-ups */
     uint32_t wake_delay_us; /* TMPY_TEST_WAKE_DELAY=MAX_US: a random 0..MAX_US sleep after every wake-up
                                of a runtime wait loop (tests: a woken thread that runs late) */
     bool tm_htm;            /* TMPY_TM=htm (or --tm=htm): the GIL build elides its GIL with HTM */

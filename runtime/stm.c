@@ -17,6 +17,7 @@
 #include "contention.h"
 #include "txlength.h"
 #include "park.h"
+#include "wake.h"
 
 #if TM_STM
 
@@ -651,6 +652,7 @@ static void end_transaction(tm_thread *me, uint64_t commit_start)
     me->tx_site = 0;
     release_segment(tm_cm_next_follows() && me->cm_mode != TM_CM_SERIAL);
     tm_cm_committed(commit_start - me->tx_start_ticks, solo ? 0 : now - commit_start);
+    tm_wakes_run();   /* the waiters its writes let go (wake.h) */
 }
 
 /* At commit and abort: the objects' locks we hold (a carded object written
@@ -709,6 +711,7 @@ static void abort_self(int cause)
         lose_to(segtx[seg].winner);
     pthread_mutex_unlock(&sync_lock);
     release_segment(false);
+    tm_wakes_drop();
     __builtin_longjmp(me->abort_jmp, 1);
 }
 

@@ -12,6 +12,7 @@
 #include "monitor.h"
 #include "stats.h"
 #include "park.h"
+#include "wake.h"
 
 /* Set up segments and the heap. Returns 0, or -1 with one line in err. */
 int tm_runtime_init(const tm_config *cfg, char *err, size_t errlen);

@@ -398,9 +398,10 @@ import threading, tm
 lock = threading.Lock()
 class B: pass
 b = B(); b.n = 0
-go = threading.Barrier(2)
+go = False   # a spin, not a Barrier: its Condition's wait would count as a lock wait
 def work():
-    go.wait()
+    while not go:
+        pass
     for i in range(20000):
         with lock:
             v = b.n
@@ -409,6 +410,7 @@ def work():
             b.n = v + 1
 ts = [threading.Thread(target=work) for _ in range(2)]
 for t in ts: t.start()
+go = True
 for t in ts: t.join()
 print(b.n, tm.stats()['waits']['lock'][0])
 """
@@ -712,3 +714,39 @@ def test_time_slices_hand_segments_on(env):
     # token (holding no segment) rather than for a segment: none may be kept
     want = ["True", "True"] if env.get("TMPY_STM_CM") != "eager" else ["True"]
     assert p.returncode == 0 and p.stdout.split()[:len(want)] == want, (p.stdout, p.stderr[-1000:])
+
+
+WAKEUPS = ROOT / "tests" / "py" / "thread_lock_wakeups.py"
+
+
+def wakeups_reference():
+    return subprocess.run([str(REF_PYTHON), str(WAKEUPS)], capture_output=True, text=True, timeout=120,
+                          cwd=WAKEUPS.parent).stdout
+
+
+@pytest.mark.parametrize("env", [
+    {"TMPY_TXLEN": "5"},
+    {"TMPY_TXLEN": "5", "TMPY_SEGMENTS": "4", "TMPY_STM_INJECT_ABORTS": "0.05:7", "TMPY_STM_INJECT_DIVERGE": "1"},
+    {"TMPY_TXLEN": "5", "TMPY_TEST_WAKE_DELAY": "300"},
+], ids=["short", "diverging-aborts", "late-wakeups"])
+def test_lock_wakeups_after_commit(env):
+    """A release that lets a waiter go is transactional (threadmodule.c) and
+    wakes it after the commit (runtime/wake.h): with short transactions,
+    most releases run in transactions that can abort, and no wake-up is lost
+    (a hang) or doubled (two owners). TMPY_WAKEUPS_RUNS=N repeats each."""
+    want = wakeups_reference()
+    assert "HUNG" not in want and "False waiters left: 0" in want
+    for _ in range(int(os.environ.get("TMPY_WAKEUPS_RUNS", "1"))):
+        p = subprocess.run([str(TMPY), str(WAKEUPS)], capture_output=True, text=True, timeout=120,
+                           cwd=WAKEUPS.parent, env=dict(os.environ, **env))
+        assert (p.returncode, p.stdout) == (0, want), p.stderr[-2000:]
+
+
+def test_lock_wakeups_before_commit_are_lost():
+    """Waking before the commit (TMPY_TEST_WAKE_AT_ONCE=1) loses wake-ups:
+    the woken thread checks the lock before the release is committed, finds
+    itself still queued and waits again, and nobody wakes it any more."""
+    p = subprocess.run([str(TMPY), str(WAKEUPS)], capture_output=True, text=True, timeout=120,
+                       cwd=WAKEUPS.parent,
+                       env=dict(os.environ, TMPY_TXLEN="5", TMPY_TEST_WAKE_AT_ONCE="1", TMPY_TEST_HANG_SECONDS="3"))
+    assert "HUNG" in p.stdout, p.stdout

@@ -24,15 +24,6 @@ static uint64_t now_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* Nanoseconds left until deadline (0 if passed); -1 stays "forever". */
-static int64_t remaining_ns(int64_t timeout_ns, uint64_t deadline)
-{
-    if (timeout_ns < 0)
-        return TM_MONITOR_FOREVER;
-    uint64_t now = now_ns();
-    return now >= deadline ? 0 : (int64_t)(deadline - now);
-}
-
 /* ------------------------------------------------------------------ */
 /* Thread identity                                                     */
 /* ------------------------------------------------------------------ */
@@ -97,32 +88,44 @@ out:
 }
 
 /* ------------------------------------------------------------------ */
-/* _thread.lock: a state word, with its object's monitor for waiting   */
+/* _thread.lock: a state word and a queue of waiters, all transactional */
 /* ------------------------------------------------------------------ */
-/* IterObj fields: i = the state (LOCK_FREE, LOCK_HELD, or LOCK_RESERVED:
- * handed to a notified waiter that has not run yet) and the LOCK_STARVING
- * bit; n = threads waiting (counted from entering the monitor to leaving
- * it); kind = waiters a release notified that have not yet come back.
- * Taking a free lock and releasing one nobody waits for only touch the
- * state (under STM, a write of the lock object in the transaction); waiters
- * sleep in the lock object's monitor wait set, which is FIFO.
+/* IterObj fields: i = the state word (LOCK_FREE, LOCK_HELD with the
+ * owner's index above LOCK_FOR_SHIFT, or LOCK_RESERVED for the thread whose
+ * index is there);
+ * a = the waiting threads' indices, a list in arrival order (NULL until
+ * the first wait); n = the index of the starving waiter (below), 0 if
+ * none; kind = waiters a release woke that have not come back yet.
+ *
+ * Every operation, contended or not, is plain transactional code on these
+ * fields (issue 20): a release that lets a waiter go takes it off the
+ * queue and asks for its wake-up after the commit (runtime/wake.h: an abort
+ * drops it); a waiter registers in its transaction, commits, sleeps on its
+ * own wake word holding no segment, and checks again in a new transaction.
+ * Under STM no lock operation becomes inevitable (the monitor of the lock
+ * object they used before made every contended release and every wait an
+ * inevitable slow path: queue_pipeline ran 1,236 of its 1,243 transactions
+ * inevitable). Under the GIL the same code wakes at once.
  *
  * Eventually fair (issue 20). A release with waiters lets the lock go and
- * wakes the first waiter (unless one is already on its way back): the
+ * wakes the first waiter (unless one woken is still on its way back): the
  * releaser may take the lock again before the woken thread runs, as with
  * CPython's lock. Handing every release to the waiter instead made every
  * contended release a thread switch: two threads inserting into one tree
  * under one lock ran 5x slower at 2 threads than at 1 under tmpy-gil, where
  * python3 does not slow down. A woken waiter that finds the lock taken
- * again sets LOCK_STARVING, and the next release hands the lock over
- * (LOCK_RESERVED, the waiter's when it runs): so a thread that takes and
- * releases the lock in a tight loop cannot starve a waiter
+ * again becomes the starving waiter (n), and the next release reserves the
+ * lock for it (LOCK_RESERVED: nobody else can take it): so a thread that
+ * takes and releases the lock in a tight loop cannot starve a waiter
  * (tests/py/thread_lock_fairness.py), which under STM, where the woken
  * thread runs only after the releaser's transaction commits, it would. */
 
-enum { LOCK_FREE = 0, LOCK_HELD = 1, LOCK_RESERVED = 2, LOCK_STATE = 3, LOCK_STARVING = 4 };
+enum { LOCK_FREE = 0, LOCK_HELD = 1, LOCK_RESERVED = 2, LOCK_STATE = 3 };
+#define LOCK_FOR_SHIFT 8   /* the owner's index (LOCK_HELD) or the one it is reserved for */
+#define LOCK_HELD_BY_ME (LOCK_HELD | (int64_t)tm_self.index << LOCK_FOR_SHIFT)
 #define LOCK_WORD(o) (ITER(o)->i)
-#define LOCK_WAITERS(o) (ITER(o)->n)
+#define LOCK_QUEUE(o) (ITER(o)->a)
+#define LOCK_STARVING(o) (ITER(o)->n)
 #define LOCK_WOKEN(o) (ITER(o)->kind)
 
 static TypeObj *T_lock, *T_rlock, *T_local;
@@ -139,98 +142,174 @@ static void lock_set_word(Obj *slot, int64_t word)
     LOCK_WORD(*slot) = word;
 }
 
+/* The calling thread joins the lock's queue (at the tail). -1: MemoryError. */
+static int lock_queue_push(Obj *slot)
+{
+    if (!LOCK_QUEUE(*slot)) {
+        Obj q = list_new_capacity(4);
+        if (!q)
+            return -1;
+        VM_WRITE(*slot);
+        LOCK_QUEUE(*slot) = q;
+    }
+    return list_append(LOCK_QUEUE(*slot), MAKE_SMALLINT(tm_self.index));
+}
+
+/* Where the calling thread is in the lock's queue, or -1. */
+static int64_t lock_queue_find(Obj lock)
+{
+    Obj q = LOCK_QUEUE(lock);
+    if (!q)
+        return -1;
+    Obj me = MAKE_SMALLINT(tm_self.index);
+    int64_t n = LIST_LEN(q);
+    for (int64_t i = 0; i < n; i++)
+        if (LIST_ITEMS(q)[i] == me)
+            return i;
+    return -1;
+}
+
+/* Take the thread at position i off the queue; its index. */
+static unsigned lock_queue_take(Obj lock, int64_t i)
+{
+    Obj v = list_pop(LOCK_QUEUE(lock), i);   /* no allocation: small ints */
+    return (unsigned)((intptr_t)v >> 1);
+}
+
+/* The calling thread's wait for the lock in *slot ends: whether it is
+ * now the lock's owner. Called in the transaction that checks after a
+ * wake-up (or a timeout or an interrupt); `leaving`: it will not wait
+ * again, so it also takes itself off the queue or the starving place. */
+static bool lock_wait_check(Obj *slot, bool leaving)
+{
+    Obj lock = *slot;
+    int64_t word = LOCK_WORD(lock);
+    unsigned me = tm_self.index;
+    if ((word & LOCK_STATE) == LOCK_RESERVED && (word >> LOCK_FOR_SHIFT) == me) {
+        lock_set_word(slot, LOCK_HELD_BY_ME);   /* handed over to us */
+        return true;
+    }
+    if (LOCK_STARVING(lock) == me) {   /* waiting for a release to reserve it */
+        if (leaving) {
+            VM_WRITE(*slot);
+            LOCK_STARVING(*slot) = 0;
+        }
+        return false;
+    }
+    int64_t at = lock_queue_find(lock);
+    if (at >= 0) {   /* not woken yet */
+        if (leaving)
+            lock_queue_take(lock, at);
+        return false;
+    }
+    /* Woken by a release: ours if nobody took it before we ran. */
+    VM_WRITE(*slot);
+    LOCK_WOKEN(*slot)--;
+    if ((word & LOCK_STATE) == LOCK_FREE) {
+        LOCK_WORD(*slot) = LOCK_HELD_BY_ME;
+        return true;
+    }
+    if (!leaving) {
+        if (!LOCK_STARVING(*slot))
+            LOCK_STARVING(*slot) = me;   /* the next release reserves it for us */
+        else if (lock_queue_push(slot) < 0)
+            err_clear();   /* cannot happen: the list had room for us */
+    }
+    return false;
+}
+
 /* Acquire the lock in *slot (a root slot: the lock may move while we
  * wait). Returns 1 when taken, 0 at the timeout, -1 with the exception a
- * signal handler raised: a signal ends the main thread's wait, runs the
- * handlers out of the monitor, and the wait goes on (PEP 475). */
-static int lock_acquire_slot(Obj *slot, int64_t timeout_ns)
+ * signal handler raised: a signal ends the main thread's wait, which leaves
+ * the queue, runs the handlers and, unless one raised, queues again
+ * (PEP 475). */
+static int lock_acquire_slot(Obj *slot, int64_t timeout_ns, bool interruptible)
 {
     int64_t word = LOCK_WORD(*slot);
     if ((word & LOCK_STATE) == LOCK_FREE) {
-        lock_set_word(slot, word | LOCK_HELD);
+        lock_set_word(slot, LOCK_HELD_BY_ME);
         vm_ts.locks_held++;
         return 1;
     }
     if (timeout_ns == 0)
         return 0;
-    uint64_t deadline = timeout_ns > 0 ? now_ns() + (uint64_t)timeout_ns : 0;
+    int64_t now = (int64_t)now_ns();
+    int64_t deadline = timeout_ns < 0 || timeout_ns > TM_PARK_FOREVER - now ? TM_PARK_FOREVER : now + timeout_ns;
     uint64_t t0 = tm_wait_begin();   /* fairness statistics (tx.h) */
+    if (lock_queue_push(slot) < 0)
+        return -1;
+    /* The wait commits: what this thread holds is published held anyway,
+     * so no later transaction runs on for it (vm_tx_locks_may_end). */
+    vm_ts.locks_held = 0;
+    int got = 0;
     for (;;) {
-        tm_monitor_enter((object_t *)*slot);
-        VM_WRITE(*slot);
-        LOCK_WAITERS(*slot)++;
-        int got = 0, rc = TM_MONITOR_TIMED_OUT;
-        while (!got && rc != TM_MONITOR_INTERRUPTED) {
+        /* Before the commit that publishes our registration (wake.h). */
+        tm_wake_prepare();
+        vm_blocking_begin();
+        int r = tm_wake_wait(deadline, interruptible);
+        vm_blocking_end();
+        bool interrupted = r == TM_PARK_INTERRUPTED && tm_interrupted();
+        bool timed_out = deadline != TM_PARK_FOREVER && (int64_t)now_ns() >= deadline;
+        if (lock_wait_check(slot, interrupted || timed_out)) {
+            got = 1;
+            break;
+        }
+        if (timed_out)
+            break;
+        if (interrupted) {
+            if (vm_signals_check() < 0)
+                return -1;
             word = LOCK_WORD(*slot);
             if ((word & LOCK_STATE) == LOCK_FREE) {
-                lock_set_word(slot, word | LOCK_HELD);
+                lock_set_word(slot, LOCK_HELD_BY_ME);
                 got = 1;
                 break;
             }
-            int64_t left = remaining_ns(timeout_ns, deadline);
-            if (left == 0)
-                break;
-            rc = tm_monitor_wait((object_t *)*slot, left);
-            if (rc == TM_MONITOR_NOTIFIED) {
-                VM_WRITE(*slot);
-                LOCK_WOKEN(*slot)--;
-                word = LOCK_WORD(*slot);
-                if ((word & LOCK_STATE) == LOCK_RESERVED) {   /* handed over: ours */
-                    lock_set_word(slot, LOCK_HELD);
-                    got = 1;
-                } else if ((word & LOCK_STATE) == LOCK_HELD) {   /* taken again before we ran */
-                    lock_set_word(slot, word | LOCK_STARVING);
-                }
-            }
+            if (lock_queue_push(slot) < 0)
+                return -1;
         }
-        VM_WRITE(*slot);
-        LOCK_WAITERS(*slot)--;
-        tm_monitor_exit((object_t *)*slot);
-        if (got || rc != TM_MONITOR_INTERRUPTED) {
-            tm_wait_end(TM_WAIT_LOCK, t0);
-            if (got)
-                vm_ts.locks_held++;
-            return got;
-        }
-        if (vm_signals_check() < 0)
-            return -1;
     }
+    tm_wait_end(TM_WAIT_LOCK, t0);
+    if (got)
+        vm_ts.locks_held++;
+#if TM_STM
+    /* The transaction after a wait runs inevitable (vm_blocking_end): it
+     * ends at the next yield point it may end at (with the lock held: at
+     * its release, vm_tx_locks_may_end), so the thread runs on in
+     * transactions that may abort, beside the others. */
+    vm_tx_countdown = 1;
+#endif
+    return got;
 }
 
 static int lock_release_obj(Obj *slot)
 {
-    int64_t word = LOCK_WORD(*slot);
+    Obj lock = *slot;
+    int64_t word = LOCK_WORD(lock);
     if ((word & LOCK_STATE) == LOCK_FREE) {
         err_set(E_RuntimeError, "release unlocked lock");
         return -1;
     }
-    if (vm_ts.locks_held > 0)   /* a count for the STM's transaction lengths (txstate.c) */
+    /* A count for the STM's transaction lengths (txstate.c), of the locks
+     * this thread took (a Condition's notify releases the waiter's). */
+    if (vm_ts.locks_held > 0 && (word >> LOCK_FOR_SHIFT) == tm_self.index)
         vm_ts.locks_held--;
-    int64_t waiters = LOCK_WAITERS(*slot), woken = LOCK_WOKEN(*slot);
-    if (waiters <= woken || (woken > 0 && !(word & LOCK_STARVING))) {
-        /* nobody to wake, or one woken already on its way */
-        lock_set_word(slot, LOCK_FREE);
+    int64_t starving = LOCK_STARVING(lock);
+    if (starving) {   /* hand it to the waiter that lost it once */
+        VM_WRITE(lock);
+        LOCK_WORD(lock) = LOCK_RESERVED | (starving << LOCK_FOR_SHIFT);
+        LOCK_STARVING(lock) = 0;
+        tm_wake_after_commit((unsigned)starving);
         return 0;
     }
-    /* Waiters in the wait set hold no monitor; one counted but not there
-     * (timed out, coming back for the monitor) is skipped by the notify. */
-    tm_monitor_enter((object_t *)*slot);
-    int rc = 0;
-    word = LOCK_WORD(*slot);
-    if ((word & LOCK_STATE) == LOCK_FREE) {   /* released by another thread while we entered */
-        err_set(E_RuntimeError, "release unlocked lock");
-        rc = -1;
-    } else if ((word & LOCK_STARVING) && LOCK_WOKEN(*slot) > 0) {
-        lock_set_word(slot, LOCK_RESERVED);   /* for the woken thread on its way back */
-    } else if (tm_monitor_notify((object_t *)*slot, 1) > 0) {
-        lock_set_word(slot, word & LOCK_STARVING ? LOCK_RESERVED : LOCK_FREE);
-        VM_WRITE(*slot);
-        LOCK_WOKEN(*slot)++;
-    } else {
-        lock_set_word(slot, word & LOCK_STARVING);
-    }
-    tm_monitor_exit((object_t *)*slot);
-    return rc;
+    VM_WRITE(lock);
+    LOCK_WORD(lock) = LOCK_FREE;
+    Obj q = LOCK_QUEUE(lock);
+    if (!q || LIST_LEN(q) == 0 || LOCK_WOKEN(lock) > 0)
+        return 0;   /* nobody to wake, or one woken already on its way */
+    LOCK_WOKEN(lock)++;
+    tm_wake_after_commit(lock_queue_take(lock, 0));
+    return 0;
 }
 
 static Obj lock_acquire(Obj *args, size_t nargs, Obj kwnames)
@@ -238,13 +317,13 @@ static Obj lock_acquire(Obj *args, size_t nargs, Obj kwnames)
     int64_t ns;
     if (parse_acquire_args("acquire", args + 1, nargs - 1, kwnames, &ns) < 0)
         return NULL;
-    int rc = lock_acquire_slot(&args[0], ns);
+    int rc = lock_acquire_slot(&args[0], ns, true);
     return rc < 0 ? NULL : rc ? g_True : g_False;
 }
 
 static Obj lock_enter(Obj *args, size_t nargs, Obj kwnames)
 {
-    return lock_acquire_slot(&args[0], TM_MONITOR_FOREVER) < 0 ? NULL : g_True;
+    return lock_acquire_slot(&args[0], TM_MONITOR_FOREVER, true) < 0 ? NULL : g_True;
 }
 
 static Obj lock_release(Obj *args, size_t nargs, Obj kwnames)
@@ -261,11 +340,10 @@ static Obj lock_locked(Obj *args, size_t nargs, Obj kwnames)
  * it or waited for it was another thread, gone (runtime/fork.c). */
 static Obj lock_at_fork_reinit(Obj *args, size_t nargs, Obj kwnames)
 {
-    vm_tx_become_inevitable();   /* the monitor's reset is not transactional */
-    tm_monitor_fork_reset((object_t *)args[0]);
     VM_WRITE(args[0]);
     LOCK_WORD(args[0]) = LOCK_FREE;
-    LOCK_WAITERS(args[0]) = 0;
+    LOCK_QUEUE(args[0]) = NULL;
+    LOCK_STARVING(args[0]) = 0;
     LOCK_WOKEN(args[0]) = 0;
     return g_None;
 }
@@ -299,29 +377,66 @@ static const MethodDef lock_methods[] = {
 };
 
 /* ------------------------------------------------------------------ */
-/* _thread.RLock: the object's own monitor                             */
+/* _thread.RLock: a _thread.lock that counts its owner's levels         */
 /* ------------------------------------------------------------------ */
+/* The lock's fields and operations, with the owner's nesting count minus
+ * one in the state word above RLOCK_COUNT_SHIFT: a nested acquire or release is
+ * a transactional write of the word, a first acquire and a last release
+ * are the lock's, so a contended RLock is no monitor slow path either
+ * (issue 20; it was the object's monitor, inevitable once contended under
+ * STM). A subclass's instance wraps the lock object (TPF_ITER_VALUE): the
+ * methods and the repr unwrap it. */
+#define RLOCK_COUNT_SHIFT 32
+#define RLOCK_ONE ((int64_t)1 << RLOCK_COUNT_SHIFT)
 
-/* A subclass's instance wraps this object (TPF_ITER_VALUE) and is itself the
- * monitor: the methods and the repr receive the instance. */
 static Obj rlock_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
 {
     Obj l = iter_alloc(T_rlock, NULL, 0);
     return l ? l : err_nomemory();
 }
 
-/* Enter the RLock in *slot (a root slot). Returns as lock_acquire_slot. */
-static int rlock_acquire_slot(Obj *slot, int64_t timeout_ns)
+/* The owner's thread index, 0 if free (or reserved for a waiter). */
+static unsigned rlock_owner(Obj lock)
 {
-    uint64_t deadline = timeout_ns > 0 ? now_ns() + (uint64_t)timeout_ns : 0;
-    for (;;) {
-        int64_t left = timeout_ns == 0 ? 0 : remaining_ns(timeout_ns, deadline);
-        int rc = tm_monitor_enter_interruptible((object_t *)*slot, left);
-        if (rc != TM_MONITOR_INTERRUPTED)
+    int64_t word = LOCK_WORD(lock);
+    return (word & LOCK_STATE) == LOCK_HELD ? (unsigned)((word >> LOCK_FOR_SHIFT) & 0xffff) : 0;
+}
+
+/* The calling thread's levels of the lock (0: not its owner). */
+static uint64_t rlock_count(Obj lock)
+{
+    return rlock_owner(lock) == tm_self.index ? (uint64_t)(LOCK_WORD(lock) >> RLOCK_COUNT_SHIFT) + 1 : 0;
+}
+
+/* Take the RLock in *slot (a root slot holding the lock object, not a
+ * subclass's instance) `levels` more times. Returns as lock_acquire_slot. */
+static int rlock_acquire_slot(Obj *slot, int64_t timeout_ns, uint64_t levels, bool interruptible)
+{
+    int64_t word = LOCK_WORD(*slot);
+    if ((word & (RLOCK_ONE - 1)) != LOCK_HELD_BY_ME) {
+        int rc = lock_acquire_slot(slot, timeout_ns, interruptible);
+        if (rc <= 0 || --levels == 0)   /* one level now: nothing above the owner in the word */
             return rc;
-        if (vm_signals_check() < 0)
-            return -1;
+        word = LOCK_WORD(*slot);
     }
+    if ((uint64_t)(word >> RLOCK_COUNT_SHIFT) + levels >= ((uint64_t)1 << 31)) {
+        err_set(E_OverflowError, "Internal lock count overflowed");
+        return -1;
+    }
+    lock_set_word(slot, word + (int64_t)levels * RLOCK_ONE);
+    return 1;
+}
+
+/* A root slot holding the lock object: the argument's own, or, for a
+ * subclass's instance, one of *roots (given back with vm_unroots). */
+static Obj *rlock_slot(Obj *arg, Obj **roots)
+{
+    *roots = NULL;
+    if (!IS_INSTANCE(*arg))
+        return arg;
+    *roots = vm_roots(1);
+    (*roots)[0] = vm_unwrap(*arg);
+    return *roots;
 }
 
 static Obj rlock_acquire(Obj *args, size_t nargs, Obj kwnames)
@@ -329,18 +444,44 @@ static Obj rlock_acquire(Obj *args, size_t nargs, Obj kwnames)
     int64_t ns;
     if (parse_acquire_args("acquire", args + 1, nargs - 1, kwnames, &ns) < 0)
         return NULL;
-    int rc = rlock_acquire_slot(&args[0], ns);
+    Obj *r, *slot = rlock_slot(&args[0], &r);
+    int rc = rlock_acquire_slot(slot, ns, 1, true);
+    if (r)
+        vm_unroots(r);
     return rc < 0 ? NULL : rc ? g_True : g_False;
 }
 
 static Obj rlock_enter(Obj *args, size_t nargs, Obj kwnames)
 {
-    return rlock_acquire_slot(&args[0], TM_MONITOR_FOREVER) < 0 ? NULL : g_True;
+    Obj *r, *slot = rlock_slot(&args[0], &r);
+    int rc = rlock_acquire_slot(slot, TM_MONITOR_FOREVER, 1, true);
+    if (r)
+        vm_unroots(r);
+    return rc < 0 ? NULL : g_True;
+}
+
+/* Let go of `levels` of the caller's levels (all of them if as many). */
+static void rlock_release_levels(Obj *slot, uint64_t levels)
+{
+    int64_t word = LOCK_WORD(*slot);
+    if (levels <= (uint64_t)(word >> RLOCK_COUNT_SHIFT)) {
+        lock_set_word(slot, word - (int64_t)levels * RLOCK_ONE);
+        return;
+    }
+    if (word >> RLOCK_COUNT_SHIFT)
+        lock_set_word(slot, word & (RLOCK_ONE - 1));
+    lock_release_obj(slot);   /* ours: cannot fail */
 }
 
 static Obj rlock_release(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (!tm_monitor_exit((object_t *)args[0])) {
+    Obj *r, *slot = rlock_slot(&args[0], &r);
+    bool owned = (LOCK_WORD(*slot) & (RLOCK_ONE - 1)) == LOCK_HELD_BY_ME;
+    if (owned)
+        rlock_release_levels(slot, 1);
+    if (r)
+        vm_unroots(r);
+    if (!owned) {
         err_set(E_RuntimeError, "cannot release un-acquired lock");
         return NULL;
     }
@@ -349,27 +490,31 @@ static Obj rlock_release(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj rlock_is_owned(Obj *args, size_t nargs, Obj kwnames)
 {
-    return tm_monitor_count((object_t *)args[0]) ? g_True : g_False;
+    return rlock_count(vm_unwrap(args[0])) ? g_True : g_False;
 }
 
 static Obj rlock_recursion_count(Obj *args, size_t nargs, Obj kwnames)
 {
-    return int_from_u64(tm_monitor_count((object_t *)args[0]));
+    return int_from_u64(rlock_count(vm_unwrap(args[0])));
 }
 
 static Obj rlock_release_save(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (!tm_monitor_count((object_t *)args[0])) {
-        err_set(E_RuntimeError, "cannot release un-acquired lock");
-        return NULL;
-    }
-    /* The state is built before the release: building it may collect. */
-    Obj *r = vm_roots(2);
+    Obj *r = vm_roots(1);
+    r[0] = vm_unwrap(args[0]);
     Obj res = NULL;
-    r[0] = int_from_u64(tm_monitor_count((object_t *)args[0]));
-    r[1] = r[0] ? int_from_u64(ident_by_index[tm_self.index]) : NULL;
-    if (r[1] && (res = tuple_pack(2, r[0], r[1])))
-        tm_monitor_exit_all((object_t *)args[0]);
+    uint64_t count = rlock_count(r[0]);
+    if (!count) {
+        err_set(E_RuntimeError, "cannot release un-acquired lock");
+    } else {
+        /* The state is built before the release: building it may collect. */
+        Obj *st = vm_roots(2);
+        st[0] = int_from_u64(count);
+        st[1] = st[0] ? int_from_u64(ident_by_index[tm_self.index]) : NULL;
+        if (st[1] && (res = tuple_pack(2, st[0], st[1])))
+            rlock_release_levels(&r[0], count);
+        vm_unroots(st);
+    }
     vm_unroots(r);
     return res;
 }
@@ -383,26 +528,30 @@ static Obj rlock_acquire_restore(Obj *args, size_t nargs, Obj kwnames)
             err_set(E_TypeError, "_acquire_restore() argument must be a (count, owner) tuple");
         return NULL;
     }
-    tm_monitor_enter_count((object_t *)args[0], (uint64_t)count);
-    return g_None;
+    Obj *r = vm_roots(1);
+    r[0] = vm_unwrap(args[0]);
+    int rc = rlock_acquire_slot(&r[0], TM_MONITOR_FOREVER, (uint64_t)count, false);   /* a wait that must finish */
+    vm_unroots(r);
+    return rc < 0 ? NULL : g_None;
 }
 
 static Obj rlock_at_fork_reinit(Obj *args, size_t nargs, Obj kwnames)
 {
-    vm_tx_become_inevitable();
-    tm_monitor_fork_reset((object_t *)args[0]);
+    Obj l = vm_unwrap(args[0]);
+    VM_WRITE(l);
+    LOCK_WORD(l) = LOCK_FREE;
+    LOCK_QUEUE(l) = NULL;
+    LOCK_STARVING(l) = 0;
+    LOCK_WOKEN(l) = 0;
     return g_None;
 }
 
 static Obj rlock_repr(Obj self)
 {
     uint64_t id = vm_object_id_slot(&self);
-    unsigned owner = tm_monitor_owner((object_t *)self);
-    uint64_t count = 0;
-    if (owner == tm_self.index)
-        count = tm_monitor_count((object_t *)self);
-    else if (owner)
-        count = 1;   /* another thread's count is private to it */
+    Obj l = vm_unwrap(self);
+    unsigned owner = rlock_owner(l);
+    uint64_t count = owner ? (uint64_t)(LOCK_WORD(l) >> RLOCK_COUNT_SHIFT) + 1 : 0;
     return str_from_format("<%s %s object owner=%lu count=%lu at 0x%lx>", owner ? "locked" : "unlocked",
                            type_name(self), owner ? ident_by_index[owner] : 0UL, (unsigned long)count,
                            (unsigned long)id);
