@@ -1385,10 +1385,28 @@ static bool card_writer_listed(tm_segstate *ss, uintptr_t so)
 void tm_write_items_slowpath(object_t *o, uintptr_t index, uintptr_t count)
 {
     const tm_type *t = &tm_types[o->h.tid];
-    size_t size = tm_object_size(o);
     int seg = tm_self.segment;
     tm_segstate *ss = &tm_segstates[seg];
     uintptr_t so = (uintptr_t)o;
+    /* The common case first, before the object's size: a store into cards
+     * this transaction marked (only a carded object of its own has marked
+     * cards there: a big object has its pages to itself), or into a carded
+     * table of references a solo transaction took (its lock byte is ours; a
+     * created object's never is). Then only the GC's cards are left to mark
+     * (set_add_discard at 2 threads spent 8% of its time in this function). */
+    if (t->item_size && count && !tm_check_writes) {
+        uintptr_t lo = so + t->base_size + index * t->item_size, hi = lo + count * t->item_size - 1;
+        const uint8_t *marked = tm_card_tables[TM_CARDS_TX][seg];
+        if ((marked[lo >> TM_CARD_SHIFT] && marked[hi >> TM_CARD_SHIFT] &&
+             (hi >> TM_CARD_SHIFT) - (lo >> TM_CARD_SHIFT) <= 1) ||
+            (segtx[seg].in_place && t->items_are_refs &&
+             __atomic_load_n(&write_locks[so >> 4], __ATOMIC_RELAXED) == seg && tm_carded(t, tm_object_size(o)))) {
+            if (t->items_are_refs)
+                tm_gc_remember_cards(ss, o, lo, hi);
+            return;
+        }
+    }
+    size_t size = tm_object_size(o);
     bool created_here = o->h.overflow == ss->overflow;
     if (!tm_carded(t, size) || (created_here && !t->items_are_refs)) {
         write_slowpath(o, false);
