@@ -5,15 +5,16 @@
 # lists into every 7th item inside `with tm.atomic:`, allocates enough for a
 # minor collection to make them old (created by the transaction, reached
 # only through its private pages), while another thread calls gc.collect()
-# in a loop. If a view's private pages went untraced, those lists would be
+# in a loop (sleeping a little between them). If a view's private pages went untraced, those lists would be
 # swept under the writer and the check below would read garbage.
 import gc
 import threading
+import time
 from support.tm_fallback import tm
 
-N = 20000
-ROUNDS = 12
-table = [None] * N          # 160 KiB of references: carded
+N = 16384
+ROUNDS = 8
+table = [None] * N          # 128 KiB of references: carded
 done = threading.Event()
 bad = []
 
@@ -23,7 +24,7 @@ def writer():
         with tm.atomic:
             for i in range(0, N, 7):
                 table[i] = [r, i, "x" * (i % 5)]
-            junk = [[j] for j in range(30000)]   # nursery full: a minor collection inside
+            junk = [b"%d" % j * 500 for j in range(2500)]   # 4 MiB nursery full: a minor collection inside
             del junk
             for i in range(0, N, 7):
                 if table[i] != [r, i, "x" * (i % 5)]:
@@ -41,6 +42,7 @@ def collector():
     while not done.is_set():
         gc.collect()
         n += 1
+        time.sleep(0.0005)   # lets the writer run where a collection stops it (GIL builds)
     return n
 
 
