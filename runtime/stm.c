@@ -1548,8 +1548,18 @@ void tm_prepare_write_items(object_t *o, uintptr_t index, uintptr_t count)
     uintptr_t hi = lo + count * t->item_size;
     if (hi > so + size)
         hi = so + size;
-    if (lo < hi)
+    if (lo >= hi)
+        return;
+    if (merge_private || tm_check_writes || tm_cfg.wait_for_readers) {
         privatise_range(seg, lo, hi);
+        return;
+    }
+    /* The merge will write in place (merge_in_place): map the pages in this
+     * view now, a read each (a shared page's read fault maps it writable,
+     * and its neighbours), so that the stopped world does not wait for
+     * page faults. */
+    for (uintptr_t p = lo & ~(uintptr_t)(TM_PAGE_SIZE - 1); p < hi; p += TM_PAGE_SIZE)
+        (void)*(volatile const char __seg_gs *)(p < lo ? lo : p);
 }
 
 /* ---- Statistics ---- */

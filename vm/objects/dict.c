@@ -810,8 +810,12 @@ static void dict_appends_before_commit(void)
         int64_t cnt = SMALLINT_VAL(log_items(log)[2 + 2 * j]);
         Obj index = DICT(d)->index;
         int64_t tail = DICT(d)->nentries + *ix_counter(index);   /* no marker: a hint */
-        if (tail + DICT(d)->popped + cnt <= ents_cap(d) - d_reserve(d))
-            continue;   /* (the merge writes in place: no pages to privatise ahead) */
+        if (tail + DICT(d)->popped + cnt <= ents_cap(d) - d_reserve(d)) {
+            /* The pages the merge will write, ready before the world stops. */
+            tm_prepare_write_items((object_t *)index, counter_offset(index), 8);
+            tm_prepare_write_items((object_t *)DICT(d)->entries, (uintptr_t)(3 * tail), (uintptr_t)(3 * cnt));
+            continue;
+        }
         d_flush_own_slow(d, log, j);
         if (DICT(d)->nentries + DICT(d)->popped >= ents_cap(d) - d_reserve(d)) {
             Obj *r = vm_roots(2);

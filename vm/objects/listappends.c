@@ -273,8 +273,10 @@ void list_appends_before_commit(void)
         ListObj *p = (ListObj *)l;   /* no barrier: a hint, checked again by the merge */
         Obj arr = p->array;
         int64_t n = p->length, cap = ((ArrayObj *)arr)->length;   /* no barrier: an array's length never changes */
-        if (n + 2 * cnt + 64 <= cap)
-            continue;   /* (the merge writes in place: no pages to privatise ahead) */
+        if (n + 2 * cnt + 64 <= cap) {
+            tm_prepare_write_items((object_t *)arr, (uintptr_t)n, (uintptr_t)cnt);   /* ready before the world stops */
+            continue;
+        }
         /* Room short: this transaction grows the list (a resize) and
          * appends plainly. */
         Obj *r = vm_roots(1);
