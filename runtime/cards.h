@@ -35,6 +35,14 @@
 enum { TM_CARDS_GC, TM_CARDS_TX };
 
 extern uint8_t *tm_card_tables[2][TM_MAX_SEGMENTS + 1];
+/* One byte per group of 64 cards (32 KiB): set when a card of the group is
+ * marked, so that taking the cards of a huge object skips its unmarked
+ * groups (a 32 MiB set table has 64 K cards, and every commit that wrote a
+ * few of them scanned them all: bench/results/commit_merge_in_place.txt).
+ * Cleared by tm_cards_take once the whole group is clear; a stale set
+ * byte only costs a scan. */
+#define TM_CARD_GROUP_SHIFT 6
+extern uint8_t *tm_card_groups[2][TM_MAX_SEGMENTS + 1];
 
 void tm_cards_init(void);
 
@@ -56,6 +64,8 @@ static inline void tm_cards_set_range(int kind, int seg, uintptr_t lo, uintptr_t
 {
     for (uintptr_t c = lo >> TM_CARD_SHIFT; c <= hi >> TM_CARD_SHIFT; c++)
         tm_card_tables[kind][seg][c] = 1;
+    for (uintptr_t g = lo >> (TM_CARD_SHIFT + TM_CARD_GROUP_SHIFT); g <= hi >> (TM_CARD_SHIFT + TM_CARD_GROUP_SHIFT); g++)
+        tm_card_groups[kind][seg][g] = 1;
 }
 
 /* Mark (or clear) every card of [so, so + size). */

@@ -161,6 +161,38 @@ static bool has_private_page(int seg, uintptr_t so, size_t size)
  * the transaction's segment (a solo transaction's writes: in place), since
  * it is segment 0's; one that the mark makes grey is traced by the drain
  * (a big table was traced three times). */
+/* An object traced whole before, in another view, traced again in this
+ * one: only what can differ between two views, i.e. its fixed part and
+ * the items on pages some segment has private (elsewhere every view shows
+ * segment 0's). For a big table that transactions write card by card, the
+ * whole trace in each view of each writer was most of a major collection
+ * with threads running (a dict of 1.6 M entries, 2 writers: four full
+ * traces; bench/results/commit_merge_in_place.txt). */
+static void trace_again(object_t *o)
+{
+    const tm_type *t = &tm_types[o->h.tid];
+    size_t size = tm_object_size(o);
+    if (!tm_gc_carded(t, size) || t->trace) {
+        tm_trace(o, mark_slot, NULL);
+        return;
+    }
+    object_t *__seg_gs *words = (object_t *__seg_gs *)o;
+    for (uint64_t m = t->ref_words; m; m &= m - 1)
+        mark_slot(&words[__builtin_ctzll(m)], NULL);
+    uintptr_t so = (uintptr_t)o, items = so + t->base_size;
+    uintptr_t end = items + tm_varsize_length(o, t) * sizeof(object_t *);
+    for (uintptr_t p = so & ~(uintptr_t)(TM_PAGE_SIZE - 1); p < end; p += TM_PAGE_SIZE) {
+        bool private = false;
+        for (int j = 1; j <= tm_seg.nsegments && !private; j++)
+            private = tm_page_is_private(j, p);
+        if (!private)
+            continue;
+        uintptr_t lo = p < items ? items : p, hi = p + TM_PAGE_SIZE < end ? p + TM_PAGE_SIZE : end;
+        for (uintptr_t a = lo; a < hi; a += sizeof(object_t *))
+            mark_slot((object_t *__seg_gs *)a, NULL);
+    }
+}
+
 static void mark_transaction(tm_segstate *ss, void *ctx)
 {
     (void)ctx;
@@ -170,10 +202,12 @@ static void mark_transaction(tm_segstate *ss, void *ctx)
             object_t *o = (object_t *)ss->modified.items[i];
             if (view && !has_private_page(ss->seg, (uintptr_t)o, tm_object_size(o)))
                 continue;
-            if (!tm_in_nursery((uintptr_t)o) && tm_old_mark((uintptr_t)o))
+            if (tm_in_nursery((uintptr_t)o))
+                tm_trace(o, mark_slot, NULL);
+            else if (tm_old_mark((uintptr_t)o))
                 tm_list_push(&mark_stack, (uintptr_t)o);   /* traced by the drain, in this view */
             else
-                tm_trace(o, mark_slot, NULL);
+                trace_again(o);   /* marked: traced whole already, in a view drained before */
         }
         drain();
     }

@@ -217,7 +217,10 @@ void tm_cm_continue_next(void);
  * there). `merge` runs in every commit that wrote something, with the world
  * stopped, before the read check and the publication: it reads the committed
  * state and writes through tm_commit_write_items only; false aborts the
- * transaction (never returned by an inevitable one). */
+ * transaction (never returned by an inevitable one). Its stores may land in
+ * the committed state itself (stm.c merge_in_place: nothing privatised), so
+ * it must take everything it will write before it writes anything: false
+ * after a store would leave that store committed. */
 void tm_set_commit_hooks(void (*before)(void), bool (*merge)(void));
 /* Inside `merge` only: tm_write_items for a carded object (cards.h) that
  * never waits: false if another transaction holds the object or one of the
@@ -226,8 +229,10 @@ void tm_set_commit_hooks(void (*before)(void), bool (*merge)(void));
  * (tm_commit_write). */
 bool tm_commit_write_items(object_t *o, uintptr_t index, uintptr_t count);
 /* In `before` (or any running transaction): make the pages of those items of
- * a carded object private in this segment now, so that a merge writing them
- * does not copy pages with the world stopped. Only a hint: takes no lock. */
+ * a carded object ready for the merge now, so that it does not wait for
+ * them with the world stopped: where merges write in place (stm.c
+ * merge_in_place) map them in this view (a read each: their page faults),
+ * else make them private. Only a hint: takes no lock. */
 void tm_prepare_write_items(object_t *o, uintptr_t index, uintptr_t count);
 /* Inside `merge` only: tm_write for an object that is not carded, and that
  * never waits: false if another transaction holds it (or the private pages

@@ -149,6 +149,12 @@ def test_stm_merge_privatises_past_the_page_budget(ctest):
     ctest("test_stm_mappings-stm", "merge", timeout=120)
 
 
+def test_stm_merge_writes_in_place(ctest):
+    """A commit's merge writes the committed state in place (no page privatised in its segment), and a
+    segment that has the page private gets the merged items."""
+    ctest("test_stm_mappings-stm", "inplace", timeout=120)
+
+
 HEAP_FULL = """
 l = []
 try:

@@ -534,8 +534,10 @@ static void take_and_check(uintptr_t start, uintptr_t end, const int *marked, in
 {
     uint8_t *t = tm_card_tables[TM_CARDS_GC][1];
     size_t first = start >> TM_CARD_SHIFT;
-    for (int i = 0; i < nmarked; i++)
-        t[first + (size_t)marked[i]] = 1;
+    for (int i = 0; i < nmarked; i++) {   /* as a barrier marks it: the card and its group */
+        uintptr_t a = (uintptr_t)(first + (size_t)marked[i]) << TM_CARD_SHIFT;
+        tm_cards_set_range(TM_CARDS_GC, 1, a, a);
+    }
     nruns = 0;
     tm_cards_take(TM_CARDS_GC, 1, start, end, note_run, NULL);
     CHECK(nruns == nwant, "%d runs, expected %d", nruns, nwant);
@@ -565,7 +567,27 @@ static void test_card_runs(void)
     /* Two pages, the second's cards all clear but for the one after it. */
     end = p + 2 * TM_PAGE_SIZE - 8;
     take_and_check(start, end, (int[]){3, 16}, 2, (uintptr_t[]){p + 1536, p + 2048}, 1);
-    printf("ok cards: runs clipped to the range, the next object's card kept\n");
+    /* A huge object (cards.h: groups of 64 cards): marks in its first and
+     * third groups, a run across the second and third groups' boundary,
+     * and the card after it, in the group of its last card. Clear groups
+     * are skipped, a group's byte is cleared once its cards are, and kept
+     * while another object's card in it is marked. */
+    uintptr_t gsz = (uintptr_t)TM_CARD_SIZE << TM_CARD_GROUP_SHIFT, g0 = 256 * gsz;
+    start = g0 + 24;
+    end = g0 + 4 * gsz - 8;
+    size_t c0 = g0 >> TM_CARD_SHIFT, G = (size_t)1 << TM_CARD_GROUP_SHIFT;
+    take_and_check(start, end, (int[]){5, (int)(2 * G - 1), (int)(2 * G), (int)(3 * G + 9), (int)(4 * G)}, 5,
+                   (uintptr_t[]){g0 + 5 * TM_CARD_SIZE, g0 + 6 * TM_CARD_SIZE,
+                                 g0 + (2 * G - 1) * TM_CARD_SIZE, g0 + (2 * G + 1) * TM_CARD_SIZE,
+                                 g0 + (3 * G + 9) * TM_CARD_SIZE, g0 + (3 * G + 10) * TM_CARD_SIZE}, 3);
+    const uint8_t *groups = tm_card_groups[TM_CARDS_GC][1];
+    for (size_t g = 0; g < 4; g++)
+        CHECK(!groups[(c0 >> TM_CARD_GROUP_SHIFT) + g], "group %zu of the object still set", g);
+    tm_cards_set_range(TM_CARDS_GC, 1, g0 + 4 * gsz - 16, g0 + 4 * gsz + 8);   /* its last card and the next group's first */
+    take_and_check(start, end, NULL, 0, (uintptr_t[]){g0 + 4 * gsz - TM_CARD_SIZE, end}, 1);
+    CHECK(groups[(c0 >> TM_CARD_GROUP_SHIFT) + 4], "the next object's group was cleared");
+    tm_card_tables[TM_CARDS_GC][1][c0 + 4 * G] = 0;
+    printf("ok cards: runs clipped to the range, the next object's card kept, clear groups skipped\n");
 }
 
 int main(int argc, char **argv)

@@ -6,6 +6,7 @@
 #include "tmrt.h"
 #include "testutil.h"
 
+#include <pthread.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -73,6 +74,7 @@ static int merge_mode(void)
     char budget[16];
     snprintf(budget, sizeof budget, "%d", BUDGET);
     setenv("TMPY_STM_TEST_PAGE_BUDGET", budget, 1);
+    setenv("TMPY_STM_TEST_MERGE_PRIVATE", "1", 1);   /* a merge that privatises (mode "inplace": one that does not) */
     alarm(60);   /* the bug hangs: end the test instead */
     tm_runtime_init_from_env();
     T_BLOB = tm_register_type(&(tm_type){.name = "blob", .base_size = sizeof(struct blob),
@@ -138,10 +140,86 @@ static int merge_mode(void)
     return 0;
 }
 
+/* ---- Mode "inplace": a merge writes the committed state in place ----
+ * With the world stopped and nothing left that can abort the commit, a
+ * merge writes through the committer's view: where its page is shared that
+ * is segment 0 itself, so it privatises nothing; the cards it marks are
+ * still copied into a segment that has the page private. Thread A keeps a
+ * page of big private (it wrote an item there) and runs a transaction that
+ * waits at safe points while thread B merges items onto that page and the
+ * next: B's pages stay shared, and A then reads the merged items. */
+static int merged_by_b;
+static int b_seg;
+
+static void *merging_thread(void *arg)
+{
+    (void)arg;
+    tm_thread_attach();
+    tm_start_transaction();
+    b_seg = tm_self.segment;
+    tm_write_items(big, 0, 1);   /* a commit that wrote nothing runs no merge */
+    ((blob_t *)big)->words[0] = 1;
+    merge_on = true;
+    tm_commit_transaction();
+    merge_on = false;
+    __atomic_store_n(&merged_by_b, 1, __ATOMIC_RELEASE);
+    tm_thread_detach();
+    return NULL;
+}
+
+static int inplace_mode(void)
+{
+    alarm(60);
+    tm_runtime_init_from_env();
+    T_BLOB = tm_register_type(&(tm_type){.name = "blob", .base_size = sizeof(struct blob),
+                                         .item_size = 8, .length_offset = 8});
+    tm_add_global_root(&big);
+    tm_set_commit_hooks(NULL, merge_items);
+    tm_thread_attach();
+    tm_start_transaction();
+    tm_become_inevitable();
+    big = tm_allocate_var(T_BLOB, BIG_WORDS);
+    CHECK(big, "big allocation failed");
+    tm_commit_transaction();
+
+    uintptr_t page = (uintptr_t)big + 2 * TM_PAGE_SIZE;   /* items 2 * 512 - 2.. on it */
+    merge_lo = 2 * TM_PAGE_SIZE / 8 + 16;
+    merge_n = TM_PAGE_SIZE / 8;                           /* to the next page */
+    tm_start_transaction();
+    int a_seg = tm_self.segment;
+    tm_write_items(big, 2 * TM_PAGE_SIZE / 8, 1);
+    ((blob_t *)big)->words[2 * TM_PAGE_SIZE / 8] = 42;     /* page private in A's segment */
+    tm_commit_transaction();
+    tm_start_transaction();
+    CHECK(tm_self.segment == a_seg, "A moved to segment %d from %d", tm_self.segment, a_seg);
+    CHECK(tm_page_is_private(a_seg, page), "A's page of big is not private");
+    pthread_t th;
+    CHECK(pthread_create(&th, NULL, merging_thread, NULL) == 0, "pthread_create");
+    while (!__atomic_load_n(&merged_by_b, __ATOMIC_ACQUIRE))
+        tm_safepoint();   /* B's commit stops the world */
+    CHECK(b_seg != a_seg, "B ran in A's segment %d", b_seg);
+    CHECK(!tm_page_is_private(b_seg, page) && !tm_page_is_private(b_seg, page + TM_PAGE_SIZE),
+          "the merge privatised its pages in B's segment %d (it should write in place)", b_seg);
+    CHECK(tm_page_is_private(a_seg, page), "A's page of big was re-shared");
+    for (size_t i = 0; i < BIG_WORDS; i++) {
+        uint64_t want = i >= merge_lo && i < merge_lo + merge_n ? 7000000 + i
+                        : i == 2 * TM_PAGE_SIZE / 8 ? 42 : i == 0 ? 1 : 0;
+        CHECK(((blob_t *)big)->words[i] == want, "A sees big word %zu as %lu, expected %lu", i,
+              ((blob_t *)big)->words[i], want);
+    }
+    tm_commit_transaction();
+    pthread_join(th, NULL);
+    printf("ok inplace: a merge of %zu items wrote segment 0 in place and A's private page got them\n", merge_n);
+    tm_thread_detach();
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "merge") == 0)
         return merge_mode();
+    if (argc > 1 && strcmp(argv[1], "inplace") == 0)
+        return inplace_mode();
     tm_runtime_init_from_env();
     T_BLOB = tm_register_type(&(tm_type){.name = "blob", .base_size = sizeof(struct blob),
                                          .item_size = 8, .length_offset = 8});

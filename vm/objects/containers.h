@@ -20,7 +20,8 @@ int list_append(Obj list, Obj v);
 int list_append_shared(Obj list, Obj v);   /* l.append(v) */
 void list_flush_pending(void);             /* the log into plain appends (may allocate) */
 void list_appends_before_commit(void);
-bool list_appends_merge(void);
+bool list_appends_merge_check(void);   /* commit, world stopped: may fail, writes nothing */
+void list_appends_merge_apply(void);   /* then: cannot fail */
 void list_appends_init(void);
 #endif
 Obj list_from_array(Obj *items, int64_t n);    /* items in root slots */

@@ -169,7 +169,7 @@ static inline uint64_t probe_seed(Obj tag)
  * lookups that meet the mark with the key's hash tag first turn the log into
  * plain inserts (d_flush_own), and so does every other operation on the dict
  * (d_used, d_nentries, d_prepare_write). At commit, with the world stopped
- * (dict_appends_merge), the log's entries go to the committed tail in log
+ * (dict_appends_merge_check, _apply), the log's entries go to the committed tail in log
  * order, the slots are re-pointed at them, and the index's appended counter
  * (a card of its own after the slots) grows: DictObj is not written, so the
  * other inserters, whose lookups read it, go on. The true counts are
@@ -811,7 +811,7 @@ static void dict_appends_before_commit(void)
         Obj index = DICT(d)->index;
         int64_t tail = DICT(d)->nentries + *ix_counter(index);   /* no marker: a hint */
         if (tail + DICT(d)->popped + cnt <= ents_cap(d) - d_reserve(d)) {
-            /* The pages the merge will write, private before the world stops. */
+            /* The pages the merge will write, ready before the world stops. */
             tm_prepare_write_items((object_t *)index, counter_offset(index), 8);
             tm_prepare_write_items((object_t *)DICT(d)->entries, (uintptr_t)(3 * tail), (uintptr_t)(3 * cnt));
             continue;
@@ -853,18 +853,42 @@ void dict_flush_pending(void)
 
 #if TM_STM
 
-/* Commit, with the world stopped (tm_set_commit_hooks): each logged dict's
- * entries go to its committed tail, in log order. Reads see the committed
- * state (or this transaction's own writes); writes go through
- * tm_commit_write_items. False: the transaction aborts, and its retry
- * inserts plainly. */
-static bool dict_appends_merge(void)
+/* Commit, with the world stopped (tm_set_commit_hooks), in two steps: the
+ * merge may write in place (the committed state itself: runtime/stm.c
+ * merge_in_place), so nothing may fail once it wrote. First every logged
+ * dict's room is checked and its tail and counter taken (through
+ * tm_commit_write_items); false: the transaction aborts, and its retry
+ * inserts plainly. Reads see the committed state (or this transaction's
+ * own writes). */
+static bool dict_appends_merge_check(void)
 {
     Obj log = alog();
-    if (!log) {
-        appends_plain = false;
+    if (!log)
         return true;
+    for (int j = 0; j < LOG_DICTS; j++) {
+        Obj d = log_items(log)[1 + 2 * j];
+        if (!d)
+            continue;
+        int64_t cnt = SMALLINT_VAL(log_items(log)[2 + 2 * j]);
+        Obj index = DICT(d)->index, e = DICT(d)->entries;
+        int64_t tail = DICT(d)->nentries + *ix_counter(index);
+        if (tail + DICT(d)->popped + cnt > ents_cap(d) - d_reserve(d) ||
+            !tm_commit_write_items((object_t *)index, counter_offset(index), 8) ||
+            !tm_commit_write_items((object_t *)e, (uintptr_t)(3 * tail), (uintptr_t)(3 * cnt))) {
+            appends_plain = true;
+            return false;
+        }
     }
+    return true;
+}
+
+/* Then each logged dict's entries go to its committed tail, in log order. */
+static void dict_appends_merge_apply(void)
+{
+    Obj log = alog();
+    appends_plain = false;
+    if (!log)
+        return;
     int64_t nlog = SMALLINT_VAL(log_items(log)[0]);
     for (int j = 0; j < LOG_DICTS; j++) {
         Obj d = log_items(log)[1 + 2 * j];
@@ -874,12 +898,6 @@ static bool dict_appends_merge(void)
         Obj index = DICT(d)->index, e = DICT(d)->entries;
         int64_t __seg_gs *counter = ix_counter(index);
         int64_t tail = DICT(d)->nentries + *counter;
-        if (tail + DICT(d)->popped + cnt > ents_cap(d) - d_reserve(d) ||
-            !tm_commit_write_items((object_t *)index, counter_offset(index), 8) ||
-            !tm_commit_write_items((object_t *)e, (uintptr_t)(3 * tail), (uintptr_t)(3 * cnt))) {
-            appends_plain = true;
-            return false;
-        }
         Obj __seg_gs *to = ((ArrayObj *)e)->items;   /* no barrier: tm_commit_write_items made them ours */
         int32_t __seg_gs *slots = ix_slots_nb(index);
         int64_t n = tail;
@@ -898,8 +916,6 @@ static bool dict_appends_merge(void)
         *counter += cnt;
     }
     vm_ts.roots[ROOT_DICT_APPENDS] = NULL;
-    appends_plain = false;
-    return true;
 }
 
 /* The commit hooks of the append logs: the dicts' and the lists'
@@ -911,7 +927,11 @@ static void appends_before_commit(void)
 }
 static bool appends_merge(void)
 {
-    return dict_appends_merge() && list_appends_merge();
+    if (!dict_appends_merge_check() || !list_appends_merge_check())
+        return false;
+    dict_appends_merge_apply();
+    list_appends_merge_apply();
+    return true;
 }
 #endif
 

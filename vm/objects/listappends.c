@@ -8,7 +8,7 @@
  * is set), reads nothing of the list: it puts the item in the transaction's
  * append log (ROOT_LIST_APPENDS: per list, its count and an array of the
  * items, in program order). At commit, with the world stopped
- * (list_appends_merge), the items go to the committed tail, and ListObj's
+ * (list_appends_merge_check, _apply), the items go to the committed tail, and ListObj's
  * length grows, through tm_commit_write(_items): the readers of the list
  * (every LIST() cast marks ListObj read) are then aborted by the ordinary
  * read check, and the other appenders, which never read it, go on.
@@ -274,7 +274,7 @@ void list_appends_before_commit(void)
         Obj arr = p->array;
         int64_t n = p->length, cap = ((ArrayObj *)arr)->length;   /* no barrier: an array's length never changes */
         if (n + 2 * cnt + 64 <= cap) {
-            tm_prepare_write_items((object_t *)arr, (uintptr_t)n, (uintptr_t)cnt);   /* private before the world stops */
+            tm_prepare_write_items((object_t *)arr, (uintptr_t)n, (uintptr_t)cnt);   /* ready before the world stops */
             continue;
         }
         /* Room short: this transaction grows the list (a resize) and
@@ -288,22 +288,22 @@ void list_appends_before_commit(void)
     }
 }
 
-/* Commit, with the world stopped (tm_set_commit_hooks): each logged list's
- * items go to its committed tail, in log order. False: the transaction
- * aborts, and its retry appends plainly. */
-bool list_appends_merge(void)
+/* Commit, with the world stopped (tm_set_commit_hooks), in two steps: the
+ * merge may write in place (the committed state itself: runtime/stm.c
+ * merge_in_place), so nothing may fail once it wrote. First every logged
+ * list is checked and taken (tm_commit_write(_items)); false: the
+ * transaction aborts, and its retry appends plainly (room short) or logs
+ * again (a plain writer held the list: it has committed by then). */
+bool list_appends_merge_check(void)
 {
     Obj log = alog();
-    if (!log) {
-        lists_plain = false;
+    if (!log)
         return true;
-    }
     for (int j = 0; j < LOG_LISTS; j++) {
         Obj l = log_items(log)[LOG_W * j];
         if (!l)
             continue;
         int64_t cnt = SMALLINT_VAL(log_items(log)[LOG_W * j + 1]);
-        Obj items = log_items(log)[LOG_W * j + 2];
         ListObj *p = (ListObj *)l;   /* no barrier: the committed state, the world stopped */
         Obj arr = p->array;
         int64_t n = p->length;
@@ -311,17 +311,33 @@ bool list_appends_merge(void)
             lists_plain = true;   /* room short: the retry grows the list */
             return false;
         }
-        /* Held by another transaction (a plain writer of the list): the
-         * retry logs again, that one has committed by then. */
         if (!tm_commit_write((object_t *)l) || !tm_commit_write_items((object_t *)arr, (uintptr_t)n, (uintptr_t)cnt))
             return false;
+    }
+    return true;
+}
+
+/* Then each logged list's items go to its committed tail, in log order. */
+void list_appends_merge_apply(void)
+{
+    Obj log = alog();
+    lists_plain = false;
+    if (!log)
+        return;
+    for (int j = 0; j < LOG_LISTS; j++) {
+        Obj l = log_items(log)[LOG_W * j];
+        if (!l)
+            continue;
+        int64_t cnt = SMALLINT_VAL(log_items(log)[LOG_W * j + 1]);
+        Obj items = log_items(log)[LOG_W * j + 2];
+        ListObj *p = (ListObj *)l;   /* no barrier: taken by list_appends_merge_check */
+        Obj arr = p->array;
+        int64_t n = p->length;
         log_copy_to(items, cnt, ((ArrayObj *)arr)->items + n);   /* no barrier: tm_commit_write_items made them ours */
         p->length = n + cnt;
     }
     vm_ts.roots[ROOT_LIST_APPENDS] = NULL;
     vm_list_logging = false;
-    lists_plain = false;
-    return true;
 }
 
 void list_appends_init(void)
