@@ -9,7 +9,8 @@ venv made by that build (`BUILD -m venv --without-pip`) whose site-packages
 reaches the shared site directory through a .pth file. A test counts for
 tmpy when it passes under python3 and under the build; the tests that pass
 under python3 and fail under a build are listed, less the ones
-expected_failures.txt names with a reason.
+expected_failures.txt names with a reason. Each build's pytest output is
+kept in the cache's logs/<package>-<build>.txt.
 
     python3 tests/packages/run.py [--builds tmpy-gil,tmpy] [--out FILE] [PACKAGE ...]
 
@@ -183,8 +184,9 @@ def interpreter(build, site):
 OUTCOME = re.compile(r"^(PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS) (\S+)")
 
 
-def run_suite(exe, src, tests):
-    """{test id: outcome} and a note, from pytest -rA in the sdist's folder."""
+def run_suite(exe, src, tests, log=None):
+    """{test id: outcome} and a note, from pytest -rA in the sdist's folder
+    (its whole output kept in `log` when given, to read why a test failed)."""
     cmd = [exe, "-m", "pytest", "-q", "-rA", "-p", "no:cacheprovider", "--color=no",
            "-W", "ignore::DeprecationWarning", *tests]
     env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", COLUMNS="200")
@@ -197,6 +199,9 @@ def run_suite(exe, src, tests):
                            errors="replace")
     except subprocess.TimeoutExpired:
         return {}, f"timed out after {TIMEOUT:.0f} s", time.time() - start
+    if log:
+        log.parent.mkdir(parents=True, exist_ok=True)
+        log.write_text(p.stdout + "\n--- stderr ---\n" + p.stderr)
     results = {}
     for line in p.stdout.splitlines():
         m = OUTCOME.match(line)
@@ -235,7 +240,7 @@ def main():
         passing = {t for t, o in ref.items() if o == "PASSED"}
         cells = []
         for b in builds:
-            got, note, t = run_suite(interpreter(b, site), src, tests)
+            got, note, t = run_suite(interpreter(b, site), src, tests, CACHE / "logs" / f"{name}-{b}.txt")
             ok = {t2 for t2 in passing if got.get(t2) == "PASSED"}
             lost = sorted(passing - ok)
             unexplained = [t2 for t2 in lost if not expected(fails, name, t2)]
