@@ -10,7 +10,7 @@ reaches the shared site directory through a .pth file. A test counts for
 tmpy when it passes under python3 and under the build; the tests that pass
 under python3 and fail under a build are listed, less the ones
 expected_failures.txt names with a reason. Each build's pytest output is
-kept in the cache's logs/<package>-<build>.txt.
+kept in the cache's logs/<package>-<build>.txt (python3's too).
 
     python3 tests/packages/run.py [--builds tmpy-gil,tmpy] [--out FILE] [PACKAGE ...]
 
@@ -236,7 +236,7 @@ def main():
     details = []
     for name, version, tests, _ in pkgs:
         src = unpack_sdist(name, version)
-        ref, ref_note, ref_t = run_suite(sys.executable, src, tests)
+        ref, ref_note, ref_t = run_suite(sys.executable, src, tests, CACHE / "logs" / f"{name}-python3.txt")
         passing = {t for t, o in ref.items() if o == "PASSED"}
         cells = []
         for b in builds:
