@@ -1449,6 +1449,11 @@ void type_ready(TypeObj *t)
          * __str__ of its own, so a subclass's __repr__ shows in str() too. */
         if (sd->slot == S_STR && t->tp_str == t->tp_repr)
             continue;
+        /* a container's tp_bool is only a shortcut of its length: CPython's
+         * have no __bool__, so a subclass's __len__ decides its truth (pytz's
+         * LazyList); range has one of its own */
+        if (sd->slot == S_BOOL && t->tp_len && t != T_range)
+            continue;
         Obj w = wrapper_new(t, i, NULL);
         if (!w || dict_setitem(t->dict, sd->iname, w) < 0)
             fatal_startup("out of memory");
