@@ -9,7 +9,6 @@ import glob
 import importlib.util
 import os
 import subprocess
-import sys
 
 import pytest
 
@@ -36,7 +35,7 @@ def site():
 def test_package_suite(package, build, site):
     name, version, tests, _ = next(p for p in PACKAGES if p[0] == package)
     src = packages.unpack_sdist(name, version)
-    ref, ref_note, _ = packages.run_suite(sys.executable, src, tests)
+    ref, ref_note, _ = packages.run_suite(packages.interpreter("python3", site), src, tests)
     passing = {t for t, o in ref.items() if o == "PASSED"}
     assert passing, f"no test of {name} passed under python3: {ref_note}"
     got, note, _ = packages.run_suite(packages.interpreter(build, site), src, tests)

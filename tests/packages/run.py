@@ -4,8 +4,8 @@ Each package of packages.txt (pinned versions) is fetched once into a cache
 outside the repository (its sdist, for the tests, and the wheels of it and
 of what its tests need), installed into a site directory with python3's pip
 (pure-Python wheels do not depend on the interpreter), and its tests run
-with pytest under python3 (the reference) and under each tmpy build, in a
-venv made by that build (`BUILD -m venv --without-pip`) whose site-packages
+with pytest under python3 (the reference) and under each tmpy build, each in a
+venv made by that interpreter (`BUILD -m venv --without-pip`) whose site-packages
 reaches the shared site directory through a .pth file. A test counts for
 tmpy when it passes under python3 and under the build; the tests that pass
 under python3 and fail under a build are listed, less the ones
@@ -164,18 +164,18 @@ def unpack_sdist(name, version):
 
 
 def interpreter(build, site):
-    """python3 itself, or a venv made by the build whose site-packages reaches
-    `site` through a .pth file."""
-    if build == "python3":
-        return sys.executable
+    """A venv made by the build (or by python3, the reference: so that it sees
+    only the pinned packages too, not its own site-packages) whose
+    site-packages reaches `site` through a .pth file."""
+    maker = sys.executable if build == "python3" else str(BUILD / build)
     # one venv per build file: the cache is shared by worktrees, whose builds differ
-    tag = hashlib.sha256(str(BUILD / build).encode()).hexdigest()[:10]
+    tag = hashlib.sha256(maker.encode()).hexdigest()[:10]
     venv = CACHE / "venvs" / f"{build}-{tag}"
     exe = venv / "bin" / "python"
     if not exe.exists():
         if venv.exists():
             shutil.rmtree(venv)
-        subprocess.run([str(BUILD / build), "-m", "venv", "--without-pip", str(venv)], check=True)
+        subprocess.run([maker, "-m", "venv", "--without-pip", str(venv)], check=True)
     (sp,) = (venv / "lib").glob("python3*/site-packages")
     (sp / "tmpy_packages_site.pth").write_text(str(site) + "\n")
     return str(exe)
@@ -191,8 +191,6 @@ def run_suite(exe, src, tests, log=None):
            "-W", "ignore::DeprecationWarning", *tests]
     env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", COLUMNS="200")
     env.pop("PYTHONPATH", None)
-    if exe == sys.executable:
-        env["PYTHONPATH"] = str(CACHE / "site")
     start = time.time()
     try:
         p = subprocess.run(cmd, cwd=src, env=env, capture_output=True, text=True, timeout=TIMEOUT,
@@ -236,7 +234,7 @@ def main():
     details = []
     for name, version, tests, _ in pkgs:
         src = unpack_sdist(name, version)
-        ref, ref_note, ref_t = run_suite(sys.executable, src, tests, CACHE / "logs" / f"{name}-python3.txt")
+        ref, ref_note, ref_t = run_suite(interpreter("python3", site), src, tests, CACHE / "logs" / f"{name}-python3.txt")
         passing = {t for t, o in ref.items() if o == "PASSED"}
         cells = []
         for b in builds:

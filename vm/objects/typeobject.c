@@ -584,7 +584,7 @@ static int slot_tp_setitem(Obj self, Obj key, Obj v)
         if (v)
             err_format(E_TypeError, "'%s' object does not support item assignment", type_name(self));
         else
-            err_format(E_TypeError, "'%s' object doesn't support item deletion", type_name(self));
+            vm_delitem_error(self, key);
         return -1;
     }
     return res ? 0 : -1;
@@ -1176,6 +1176,10 @@ Obj wrapper_call_slot(TypeObj *owner, const SlotDef *sd, Obj *args, size_t nargs
     case WK_GETITEM:
         if (n != 1)
             return arity_error(1, n);
+        /* dict.__getitem__ of a subclass's instance asks its __missing__ (the
+         * slot unwraps it itself): urllib.parse's _Quoter(...).__getitem__ */
+        if (owner == T_dict)
+            return ((binaryfunc)fn)(self, a[0]);
         return ((binaryfunc)fn)(s, a[0]);
     case WK_SETITEM:
     case WK_DELITEM: {
