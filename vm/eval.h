@@ -127,6 +127,7 @@ VM_STRUCT(FrameObj) {
     int64_t lineno;   /* the line when last seen running */
     int64_t live;     /* Frame * while the frame runs, else 0 */
     int64_t flags;    /* FO_TRACE_LINES, FO_TRACE_OPCODES, FO_IN_EVENT */
+    Obj locals;       /* f_locals of an ended (not generator) frame: taken as it ended, or NULL */
 };
 #define FRAMEO(v) ((FrameObj *)vm_rd(v))
 enum { FO_TRACE_LINES = 1, FO_IN_EVENT = 2 /* a trace or profile function runs for it: f_lineno is the event's */,

@@ -552,61 +552,97 @@ GETTER(co_get_flags)
     return MAKE_SMALLINT(r);
 }
 
-/* code.replace(co_flags=...): only CO_ITERABLE_COROUTINE (0x100) may
- * change (what types.coroutine needs); other fields are not built. The copy
- * gets its own inline caches. */
+/* code.replace(): co_flags (only CO_ITERABLE_COROUTINE, 0x100, may change:
+ * what types.coroutine needs), co_name, co_qualname, co_filename and
+ * co_firstlineno (which moves every line by the difference, as CPython's
+ * line table is relative to it: what hypothesis's proxies do); the other
+ * fields are not built. The copy gets its own inline caches. */
+enum { RP_FLAGS = 1, RP_NAME, RP_QUALNAME, RP_FILENAME, RP_FIRSTLINENO, RP_CACHE, RP_CODE, RP_LINES, RP_NSLOTS };
 static Obj code_replace(Obj *args, size_t nargs, Obj kwnames)
 {
-    static const char *const names[] = {"co_flags", NULL};
+    static const char *const names[] = {"co_flags", "co_name", "co_qualname", "co_filename", "co_firstlineno", NULL};
+    static const char *const cpython_fields[] = {"co_argcount", "co_posonlyargcount", "co_kwonlyargcount",
+        "co_nlocals", "co_stacksize", "co_code", "co_consts", "co_names", "co_varnames", "co_freevars",
+        "co_cellvars", "co_linetable", "co_exceptiontable", NULL};
     if (nargs > 1) {
         err_set(E_TypeError, "replace() takes no positional arguments");
         return NULL;
     }
     if (kwnames) {
-        for (int64_t i = 0; i < TUPLE_LEN(kwnames); i++)
-            if (strcmp(str_cstr(TUPLE_ITEMS(kwnames)[i]), "co_flags") != 0) {
-                err_format(E_NotImplementedError, "code.replace(): only co_flags can be replaced in tmpy, not %s",
-                           str_cstr(TUPLE_ITEMS(kwnames)[i]));
+        for (int64_t i = 0; i < TUPLE_LEN(kwnames); i++) {
+            const char *k = str_cstr(TUPLE_ITEMS(kwnames)[i]);
+            bool known = false;
+            for (int j = 0; names[j]; j++)
+                known |= strcmp(k, names[j]) == 0;
+            for (int j = 0; !known && cpython_fields[j]; j++)
+                if (strcmp(k, cpython_fields[j]) == 0) {
+                    err_format(E_NotImplementedError, "code.replace(): tmpy cannot replace %s", k);
+                    return NULL;
+                }
+            if (!known) {
+                err_format(E_TypeError, "'%s' is an invalid keyword argument for replace()", k);
                 return NULL;
             }
+        }
     }
-    Obj *r = vm_roots(4);
+    Obj *r = vm_roots(RP_NSLOTS);
     Obj res = NULL;
     r[0] = args[0];
     if (vm_parse_args("replace", args + 1, 0, kwnames, names, 0, 0, r + 1) < 0)
         goto done;
-    if (!r[1]) {
-        res = r[0];   /* nothing replaced: an equal code object */
+    for (int i = RP_NAME; i <= RP_FILENAME; i++)
+        if (r[i] && !IS_STR(r[i])) {
+            err_format(E_TypeError, "replace() argument '%s' must be str, not %s", names[i - 1], type_name(r[i]));
+            goto done;
+        }
+    int64_t want = CODE(r[0])->flags & CO_ITERABLE_COROUTINE ? 0x100 : 0;
+    if (r[RP_FLAGS]) {
+        if (vm_index_i64(r[RP_FLAGS], &want) < 0)
+            goto done;
+        Obj cur = co_get_flags(r, 1, NULL);
+        if (!cur)
+            goto done;
+        if ((want & ~0x100) != (SMALLINT_VAL(cur) & ~0x100)) {
+            err_set(E_NotImplementedError, "code.replace(): tmpy can only change the CO_ITERABLE_COROUTINE flag (0x100)");
+            goto done;
+        }
+    }
+    int64_t firstlineno = CODE(r[0])->firstlineno;
+    if (r[RP_FIRSTLINENO] && vm_index_i64(r[RP_FIRSTLINENO], &firstlineno) < 0)
+        goto done;
+    if (firstlineno < INT32_MIN || firstlineno > INT32_MAX) {
+        err_set(E_OverflowError, "Python int too large to convert to C int");
         goto done;
     }
-    int64_t want;
-    if (vm_index_i64(r[1], &want) < 0)
-        goto done;
-    Obj cur = co_get_flags(r, 1, NULL);
-    if (!cur)
-        goto done;
-    if ((want & ~0x100) != (SMALLINT_VAL(cur) & ~0x100)) {
-        err_set(E_NotImplementedError, "code.replace(): tmpy can only change the CO_ITERABLE_COROUTINE flag (0x100)");
-        goto done;
+    int32_t shift = (int32_t)(firstlineno - CODE(r[0])->firstlineno);
+    if (shift && CODE(r[0])->lines) {
+        uint64_t n = CODE(r[0])->ninstr;
+        if (!(r[RP_LINES] = raw_new((int64_t)(n * sizeof(int32_t)))))
+            goto done;
+        const int32_t __seg_gs *from = (const int32_t __seg_gs *)RAW(CODE(r[0])->lines)->data;
+        int32_t *to = (int32_t *)VM_LINEAR(RAW(r[RP_LINES])->data);
+        for (uint64_t i = 0; i < n; i++)
+            to[i] = from[i] > 0 ? from[i] + shift : from[i];
     }
-    r[2] = raw_new((int64_t)CODE(r[0])->ncaches * CACHE_ENTRY_SIZE);
-    if (!r[2])
+    r[RP_CACHE] = raw_new((int64_t)CODE(r[0])->ncaches * CACHE_ENTRY_SIZE);
+    if (!r[RP_CACHE])
         goto done;
-    r[3] = code_new((int32_t)CODE(r[0])->ninstr);
-    if (!r[3])
+    r[RP_CODE] = code_new((int32_t)CODE(r[0])->ninstr);
+    if (!r[RP_CODE])
         goto done;
     /* nothing below allocates */
-    CodeObj *src = CODE(r[0]), *dst = CODE(r[3]);
-    VM_WRITE(r[3]);
+    CodeObj *src = CODE(r[0]), *dst = CODE(r[RP_CODE]);
+    VM_WRITE(r[RP_CODE]);
     dst->consts = src->consts;
     dst->names = src->names;
     dst->localsplus = src->localsplus;
-    dst->name = src->name;
-    dst->qualname = src->qualname;
-    dst->filename = src->filename;
-    dst->lines = src->lines;
-    dst->positions = src->positions;
-    dst->cache = r[2];
+    dst->name = r[RP_NAME] ? r[RP_NAME] : src->name;
+    dst->qualname = r[RP_QUALNAME] ? r[RP_QUALNAME] : src->qualname;
+    dst->filename = r[RP_FILENAME] ? r[RP_FILENAME] : src->filename;
+    dst->lines = shift ? r[RP_LINES] : src->lines;
+    /* the column ranges hold lines too: none rather than wrong ones */
+    dst->positions = shift ? NULL : src->positions;
+    dst->cache = r[RP_CACHE];
     dst->argcount = src->argcount;
     dst->posonlyargcount = src->posonlyargcount;
     dst->kwonlyargcount = src->kwonlyargcount;
@@ -615,7 +651,7 @@ static Obj code_replace(Obj *args, size_t nargs, Obj kwnames)
     dst->nfreevars = src->nfreevars;
     dst->stacksize = src->stacksize;
     dst->flags = (src->flags & ~CO_ITERABLE_COROUTINE) | ((want & 0x100) ? CO_ITERABLE_COROUTINE : 0);
-    dst->firstlineno = src->firstlineno;
+    dst->firstlineno = (int32_t)firstlineno;
     dst->ncaches = src->ncaches;
     dst->reserved_ = 0;
     dst->cell2arg_count = src->cell2arg_count;
@@ -623,7 +659,7 @@ static Obj code_replace(Obj *args, size_t nargs, Obj kwnames)
         dst->cell2arg[i] = src->cell2arg[i];
     for (uint64_t i = 0; i < src->ninstr; i++)
         dst->code[i] = src->code[i];
-    res = r[3];
+    res = r[RP_CODE];
 done:
     vm_unroots(r);
     return res;

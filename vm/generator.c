@@ -30,7 +30,7 @@ void eval_fill_layouts(tm_type *gl, tm_type *fl)
     fl->name = "frame";
     fl->base_size = sizeof(struct FrameObj_);
     fl->ref_words = FRAME_REF_WORD(code) | FRAME_REF_WORD(globals) | FRAME_REF_WORD(gen) | FRAME_REF_WORD(back) |
-                    FRAME_REF_WORD(trace);
+                    FRAME_REF_WORD(trace) | FRAME_REF_WORD(locals);
 }
 
 /* ------------------------------------------------------------------ */

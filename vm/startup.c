@@ -133,7 +133,8 @@ static void vm_register_layouts(void)
     reg(TID_ASYNC_GENERATOR, gen);
     reg(TID_FRAME, frame);
     reg(TID_TRACEBACK, layout_fixed("traceback", sizeof(struct TracebackObj_),
-                                    REF(TracebackObj, next) | REF(TracebackObj, code) | REF(TracebackObj, globals)));
+                                    REF(TracebackObj, next) | REF(TracebackObj, code) | REF(TracebackObj, globals) |
+                                        REF(TracebackObj, frame)));
     reg(TID_MODULE, layout_fixed("module", sizeof(struct ModuleObj_), REF(ModuleObj, dict) | REF(ModuleObj, name) | REF(ModuleObj, cls)));
     reg(TID_PROPERTY, layout_fixed("property", sizeof(struct PropertyHObj_),
                                    REF(PropertyHObj, fget) | REF(PropertyHObj, fset) | REF(PropertyHObj, fdel) |

@@ -303,7 +303,8 @@ VM_STRUCT(FileObj) { tm_header h; Obj name; Obj mode; Obj rbuf; /* RawObj read b
 
 /* Traceback entry: one per frame an exception passed through. */
 VM_STRUCT(TracebackObj) { tm_header h; Obj next; Obj code; int64_t lineno; int64_t lasti; /* instruction word, -1: unknown */
-                           Obj globals; /* of the frame (tb_frame.f_globals), or NULL */ };
+                           Obj globals; /* of the frame (tb_frame.f_globals), or NULL */
+                           Obj frame; /* the frame's FrameObj (tb_frame), or NULL: made from code and globals */ };
 
 /* Layouts with a class: cls at offset 8, dict at 16 (NULL: no dict yet). */
 /* __slots__ attributes live in the dict too (setattr refuses other names). */

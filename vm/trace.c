@@ -61,14 +61,33 @@ Obj eval_frame_object(Frame *f)
     return fo;
 }
 
+/* The frame leaves the stack: its object keeps the line, and, when the
+ * frame ends with an exception (not a generator's, which may run again),
+ * the locals it ended with: f_locals of a traceback's frame, as in CPython.
+ * Only then: the exception, pending, is rooted, while a return's value is
+ * held in a C variable of the eval loop that a collection here would not
+ * update. */
 void eval_frame_ended(Frame *f)
 {
     Obj fo = FRAME_HDR(f)[HDR_FRAMEOBJ];
-    if (fo && FRAMEO(fo)->live) {
-        VM_WRITE(fo);
-        FRAMEO(fo)->lineno = eval_frame_lineno(f);
-        FRAMEO(fo)->live = 0;
+    if (!fo || !FRAMEO(fo)->live)
+        return;
+    Obj *r = vm_roots(3);
+    r[0] = fo;
+    if (!FRAME_HDR(f)[HDR_GEN] && vm_ts.roots[ROOT_CUR_EXC]) {
+        r[1] = err_fetch();
+        r[2] = eval_frame_locals(f);
+        if (!r[2])
+            err_clear();
+        if (r[1])
+            vm_ts.roots[ROOT_CUR_EXC] = r[1];
     }
+    VM_WRITE(r[0]);
+    FRAMEO(r[0])->lineno = eval_frame_lineno(f);
+    FRAMEO(r[0])->live = 0;
+    if (r[2])
+        FRAMEO(r[0])->locals = r[2];
+    vm_unroots(r);
 }
 
 /* ------------------------------------------------------------------ */

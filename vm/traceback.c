@@ -17,19 +17,27 @@ TypeObj *T_traceback, *T_frame;
 /* ------------------------------------------------------------------ */
 /* Entries                                                            */
 /* ------------------------------------------------------------------ */
+/* The entry of the running frame (code, globals) keeps its frame object, as
+ * CPython's does: tb_frame.f_locals is that frame's locals (live while it
+ * runs, then as it ended: eval_frame_ended). Not a generator's frame, whose
+ * object would cost every later yield its fast path. */
 void traceback_prepend(Obj exc, Obj code, Obj globals, int lineno, int64_t lasti)
 {
     if (!exc || !IS_EXCEPTION(exc))
         return;
-    Obj *r = vm_roots(3);
+    Obj *r = vm_roots(4);
     r[0] = exc;
     r[1] = code;
     r[2] = globals;
+    Frame *f = vm_ts.frame;
+    if (f && (Obj)f->code == code && !FRAME_HDR(f)[HDR_GEN] && !(r[3] = eval_frame_object(f)))
+        err_clear();   /* no memory for it: the entry is made without */
     Obj tb = (Obj)tm_allocate(TID_TRACEBACK, sizeof(struct TracebackObj_));
     if (tb) {
         TB(tb)->next = EXC(r[0])->traceback;
         TB(tb)->code = r[1];
         TB(tb)->globals = r[2];
+        TB(tb)->frame = r[3];
         TB(tb)->lineno = lineno;
         TB(tb)->lasti = lasti;
         VM_WRITE(r[0]);
@@ -91,6 +99,8 @@ GETTER(tb_get_lasti)
 GETTER(tb_get_frame)
 {
     UNUSED_ARGS;
+    if (TB(args[0])->frame)
+        return TB(args[0])->frame;
     Obj g = TB(args[0])->globals;
     return frameobj_new(TB(args[0])->code, g ? g : g_None, (int)TB(args[0])->lineno);
 }
@@ -120,12 +130,15 @@ GETTER(fr_get_back)
     return f && f->back ? eval_frame_object(f->back) : g_None;
 }
 /* The locals of a running frame (a new dict of its fast locals, or its
- * mapping); {} once it has ended (tmpy keeps no snapshot). */
+ * mapping); once it has ended, those it had then (eval_frame_ended), or {}
+ * (a generator's frame, an entry without its frame object). */
 GETTER(fr_get_locals)
 {
     UNUSED_ARGS;
     Frame *f = eval_frameobj_live(args[0]);
-    return f ? eval_frame_locals(f) : dict_new();
+    if (f)
+        return eval_frame_locals(f);
+    return FRAMEO(args[0])->locals ? FRAMEO(args[0])->locals : dict_new();
 }
 /* CPython's f_lasti counts two bytes a code unit; tmpy's instructions are
  * not CPython's, so this is tmpy's instruction index times two. */

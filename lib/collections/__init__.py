@@ -2,6 +2,7 @@
 Counter, OrderedDict, namedtuple, ChainMap; the operations of defaultdict and
 OrderedDict that CPython makes atomic are C functions of _collections."""
 
+import _collections_abc
 import sys as _sys
 from itertools import chain as _chain, repeat as _repeat, starmap as _starmap
 from operator import itemgetter as _itemgetter
@@ -402,7 +403,7 @@ def _chainmap_repr(cm):
     return '%s(%s)' % (cm.__class__.__name__, ', '.join(repr(m) for m in cm.maps))
 
 
-class ChainMap:
+class ChainMap(_collections_abc.MutableMapping):
     """Several mappings seen as one: lookups search them in order, updates
     go to the first."""
     __abc_tpflags__ = 1 << 6  # a mapping for match statements (Py_TPFLAGS_MAPPING)
@@ -458,15 +459,6 @@ class ChainMap:
         return dict(self.items()) == dict(other.items())
 
     __hash__ = None
-
-    def keys(self):
-        return list(self)
-
-    def items(self):
-        return [(key, self[key]) for key in self]
-
-    def values(self):
-        return [self[key] for key in self]
 
     @classmethod
     def fromkeys(cls, iterable, *args):

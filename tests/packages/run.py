@@ -4,12 +4,13 @@ Each package of packages.txt (pinned versions) is fetched once into a cache
 outside the repository (its sdist, for the tests, and the wheels of it and
 of what its tests need), installed into a site directory with python3's pip
 (pure-Python wheels do not depend on the interpreter), and its tests run
-with pytest under python3 (the reference) and under each tmpy build, in a
-venv made by that build (`BUILD -m venv --without-pip`) whose site-packages
+with pytest under python3 (the reference) and under each tmpy build, each in a
+venv made by that interpreter (`BUILD -m venv --without-pip`) whose site-packages
 reaches the shared site directory through a .pth file. A test counts for
 tmpy when it passes under python3 and under the build; the tests that pass
 under python3 and fail under a build are listed, less the ones
-expected_failures.txt names with a reason.
+expected_failures.txt names with a reason. Each build's pytest output is
+kept in the cache's logs/<package>-<build>.txt (python3's too).
 
     python3 tests/packages/run.py [--builds tmpy-gil,tmpy] [--out FILE] [PACKAGE ...]
 
@@ -163,18 +164,18 @@ def unpack_sdist(name, version):
 
 
 def interpreter(build, site):
-    """python3 itself, or a venv made by the build whose site-packages reaches
-    `site` through a .pth file."""
-    if build == "python3":
-        return sys.executable
+    """A venv made by the build (or by python3, the reference: so that it sees
+    only the pinned packages too, not its own site-packages) whose
+    site-packages reaches `site` through a .pth file."""
+    maker = sys.executable if build == "python3" else str(BUILD / build)
     # one venv per build file: the cache is shared by worktrees, whose builds differ
-    tag = hashlib.sha256(str(BUILD / build).encode()).hexdigest()[:10]
+    tag = hashlib.sha256(maker.encode()).hexdigest()[:10]
     venv = CACHE / "venvs" / f"{build}-{tag}"
     exe = venv / "bin" / "python"
     if not exe.exists():
         if venv.exists():
             shutil.rmtree(venv)
-        subprocess.run([str(BUILD / build), "-m", "venv", "--without-pip", str(venv)], check=True)
+        subprocess.run([maker, "-m", "venv", "--without-pip", str(venv)], check=True)
     (sp,) = (venv / "lib").glob("python3*/site-packages")
     (sp / "tmpy_packages_site.pth").write_text(str(site) + "\n")
     return str(exe)
@@ -183,20 +184,22 @@ def interpreter(build, site):
 OUTCOME = re.compile(r"^(PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS) (\S+)")
 
 
-def run_suite(exe, src, tests):
-    """{test id: outcome} and a note, from pytest -rA in the sdist's folder."""
+def run_suite(exe, src, tests, log=None):
+    """{test id: outcome} and a note, from pytest -rA in the sdist's folder
+    (its whole output kept in `log` when given, to read why a test failed)."""
     cmd = [exe, "-m", "pytest", "-q", "-rA", "-p", "no:cacheprovider", "--color=no",
            "-W", "ignore::DeprecationWarning", *tests]
     env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", COLUMNS="200")
     env.pop("PYTHONPATH", None)
-    if exe == sys.executable:
-        env["PYTHONPATH"] = str(CACHE / "site")
     start = time.time()
     try:
         p = subprocess.run(cmd, cwd=src, env=env, capture_output=True, text=True, timeout=TIMEOUT,
                            errors="replace")
     except subprocess.TimeoutExpired:
         return {}, f"timed out after {TIMEOUT:.0f} s", time.time() - start
+    if log:
+        log.parent.mkdir(parents=True, exist_ok=True)
+        log.write_text(p.stdout + "\n--- stderr ---\n" + p.stderr)
     results = {}
     for line in p.stdout.splitlines():
         m = OUTCOME.match(line)
@@ -231,11 +234,11 @@ def main():
     details = []
     for name, version, tests, _ in pkgs:
         src = unpack_sdist(name, version)
-        ref, ref_note, ref_t = run_suite(sys.executable, src, tests)
+        ref, ref_note, ref_t = run_suite(interpreter("python3", site), src, tests, CACHE / "logs" / f"{name}-python3.txt")
         passing = {t for t, o in ref.items() if o == "PASSED"}
         cells = []
         for b in builds:
-            got, note, t = run_suite(interpreter(b, site), src, tests)
+            got, note, t = run_suite(interpreter(b, site), src, tests, CACHE / "logs" / f"{name}-{b}.txt")
             ok = {t2 for t2 in passing if got.get(t2) == "PASSED"}
             lost = sorted(passing - ok)
             unexplained = [t2 for t2 in lost if not expected(fails, name, t2)]

@@ -1088,7 +1088,7 @@ static const MethodDef builtin_functions[] = {
     {"isinstance", bi_isinstance, METH_ARGS(2, 2), NULL},
     {"issubclass", bi_issubclass, METH_ARGS(2, 2), NULL},
     {"iter", bi_iter, METH_ARGS(1, 2), NULL},
-    {"aiter", bi_aiter, METH_O, NULL},
+    {"aiter", bi_aiter, METH_O, "aiter($module, async_iterable, /)\n--\n\nReturn an AsyncIterator for an AsyncIterable object."},
     {"anext", bi_anext, METH_ARGS(1, 2), NULL},
     {"len", bi_len, METH_O, NULL},
     {"locals", bi_locals, METH_NOARGS, NULL},

@@ -267,6 +267,34 @@ static Obj deque_copy_m(Obj *args, size_t nargs, Obj kwnames)
     return dq_copy(args[0]);
 }
 
+/* Pickling as CPython's: (type, () or ((), maxlen), the instance's
+ * __dict__ or None, an iterator of the items, which pickle appends). */
+static Obj deque_reduce(Obj *args, size_t nargs, Obj kwnames)
+{
+    Obj *r = vm_roots(4);
+    Obj res = NULL;
+    r[0] = args[0];
+    Obj d = as_deque(r[0], "__reduce__");
+    if (!d)
+        goto out;
+    int64_t ml = DEQUE(d)->maxlen;
+    Obj dict = vm_getattr_opt(r[0], NAME(__dict__));
+    if (!dict && err_occurred())
+        goto out;
+    r[1] = dict && !(IS_DICT(dict) && DICT(dict)->used == 0) ? dict : g_None;
+    if (ml < 0) {
+        r[2] = g_empty_tuple;
+    } else if (!(r[2] = int_from_i64(ml)) || !(r[2] = tuple_pack(2, g_empty_tuple, r[2]))) {
+        goto out;
+    }
+    if (!(r[3] = vm_iter(r[0])))
+        goto out;
+    res = tuple_pack(4, (Obj)TYPE(r[0]), r[2], r[1], r[3]);
+out:
+    vm_unroots(r);
+    return res;
+}
+
 static Obj deque_rotate(Obj *args, size_t nargs, Obj kwnames)
 {
     if (nargs > 2) {   /* CPython words this one apart: "deque.rotate expected ..." */
@@ -835,6 +863,7 @@ static const MethodDef deque_methods[] = {
     {"clear", deque_clear_m, METH_NOARGS, "Remove all elements from the deque."},
     {"copy", deque_copy_m, METH_NOARGS, "Return a shallow copy of a deque."},
     {"__copy__", deque_copy_m, METH_NOARGS, "Return a shallow copy of a deque."},
+    {"__reduce__", deque_reduce, METH_NOARGS, "Return state information for pickling."},
     {"count", deque_count, METH_O, "D.count(value) -> integer -- return number of occurrences of value"},
     {"index", deque_index, METH_ARGS(1, 3) | METH_OLDMSG, "D.index(value, [start, [stop]]) -> integer -- return first index of value."},
     {"insert", deque_insert, METH_ARGS(2, 2) | METH_OLDMSG, "D.insert(index, object) -- insert object before index"},

@@ -2013,7 +2013,38 @@ static Obj sr_notimplemented(Obj *args, size_t nargs, Obj kwnames)
     return NULL;
 }
 
+/* Pickling as CPython's random.Random: (class, (), self.getstate()), and
+ * __setstate__ calls self.setstate (a subclass's override included). */
+static Obj r_reduce(Obj *args, size_t nargs, Obj kwnames)
+{
+    Obj *r = vm_roots(2);
+    Obj res = NULL;
+    r[0] = args[0];
+    r[1] = vm_call_method(r[0], "getstate", NULL, 0);
+    if (r[1])
+        res = tuple_pack(3, (Obj)TYPE(r[0]), g_empty_tuple, r[1]);
+    vm_unroots(r);
+    return res;
+}
+
+static Obj r_getstate_dunder(Obj *args, size_t nargs, Obj kwnames)
+{
+    return vm_call_method(args[0], "getstate", NULL, 0);
+}
+
+static Obj r_setstate_dunder(Obj *args, size_t nargs, Obj kwnames)
+{
+    Obj *r = vm_roots(1);
+    r[0] = vm_call_method1(args[0], "setstate", args[1]);
+    Obj res = r[0] ? g_None : NULL;
+    vm_unroots(r);
+    return res;
+}
+
 static const MethodDef random_methods[] = {
+    {"__reduce__", r_reduce, METH_NOARGS, NULL},
+    {"__getstate__", r_getstate_dunder, METH_NOARGS, NULL},
+    {"__setstate__", r_setstate_dunder, METH_O, NULL},
     {"seed", r_seed, METH_KW, "Initialize internal state from a seed."},
     {"random", r_random, METH_NOARGS, "random() -> x in the interval [0, 1)."},
     {"getrandbits", r_getrandbits, METH_O, "getrandbits(k) -> x.  Generates an int with k random bits."},

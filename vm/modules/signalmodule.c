@@ -21,6 +21,8 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <sys/time.h>
 #include <unistd.h>
 
@@ -33,9 +35,22 @@ static Obj g_handlers;
 static Obj g_default_int_handler;
 static TypeObj *E_ItimerError;
 
+/* set_wakeup_fd's descriptor (-1: none): the C handler writes the signal's
+ * number to it as one byte, for event loops that wait in select/poll
+ * (multiprocessing's forkserver, asyncio). */
+static volatile sig_atomic_t wakeup_fd = -1;
+
 static void on_signal(int sig)
 {
     tripped[sig] = 1;
+    int fd = wakeup_fd;
+    if (fd >= 0) {
+        int saved = errno;
+        unsigned char byte = (unsigned char)sig;
+        ssize_t n = write(fd, &byte, 1);   /* a full pipe drops it, as CPython does (without its warning) */
+        (void)n;
+        errno = saved;
+    }
     tm_interrupt();
 }
 
@@ -176,6 +191,44 @@ static Obj sig_signal(Obj *args, size_t nargs, Obj kwnames)
     VM_WRITE(LIST(g_handlers)->array);
     LIST_ITEMS(g_handlers)[sig] = args[1];
     return old;
+}
+
+/* set_wakeup_fd(fd, /, *, warn_on_full_buffer=True): the old fd. */
+static Obj sig_set_wakeup_fd(Obj *args, size_t nargs, Obj kwnames)
+{
+    static const char *const names[] = {"", "warn_on_full_buffer", NULL};
+    Obj *r = vm_roots(2);
+    Obj res = NULL;
+    int64_t fd;
+    if (vm_parse_args("set_wakeup_fd", args, nargs, kwnames, names, 1, 1, r) < 0 || c_int_arg(r[0], &fd) < 0)
+        goto out;
+    if (!tm_interrupt_is_target()) {
+        err_set(E_ValueError, "set_wakeup_fd only works in main thread of the main interpreter");
+        goto out;
+    }
+    if (fd != -1) {
+        struct stat st;
+        if (fd < 0 || fstat((int)fd, &st) != 0) {
+            err_from_errno(fd < 0 ? EBADF : errno, NULL);
+            goto out;
+        }
+        int fl = fcntl((int)fd, F_GETFL);
+        if (fl < 0) {
+            err_from_errno(errno, NULL);
+            goto out;
+        }
+        if (!(fl & O_NONBLOCK)) {
+            err_format(E_ValueError, "the fd %d must be in non-blocking mode", (int)fd);
+            goto out;
+        }
+    }
+    vm_tx_become_inevitable();   /* the handler's C state: no abort may undo it */
+    int old = wakeup_fd;
+    wakeup_fd = (sig_atomic_t)fd;
+    res = MAKE_SMALLINT(old);
+out:
+    vm_unroots(r);
+    return res;
 }
 
 static Obj sig_getsignal(Obj *args, size_t nargs, Obj kwnames)
@@ -350,6 +403,9 @@ static Obj sig_getitimer(Obj *args, size_t nargs, Obj kwnames)
 static const MethodDef signal_functions[] = {
     {"signal", sig_signal, METH_ARGS(2, 2), "Set the action for the given signal; return the previous one."},
     {"getsignal", sig_getsignal, METH_O, "Return the current action for the given signal."},
+    {"set_wakeup_fd", sig_set_wakeup_fd, METH_KW,
+     "set_wakeup_fd($module, fd, /, *, warn_on_full_buffer=True)\n--\n\n"
+     "Sets the fd to be written to (with the signal number) when a signal comes in."},
     {"raise_signal", sig_raise_signal, METH_O, "Send a signal to the executing process."},
     {"alarm", sig_alarm, METH_O, "Arrange for SIGALRM to arrive after the given number of seconds."},
     {"pause", sig_pause, METH_NOARGS, "Wait until a signal arrives."},

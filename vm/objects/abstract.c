@@ -312,8 +312,20 @@ int vm_setitem(Obj o, Obj key, Obj v)
     if (v)
         err_format(E_TypeError, "'%s' object does not support item assignment", type_name(o));
     else
-        err_format(E_TypeError, "'%s' object doesn't support item deletion", type_name(o));
+        vm_delitem_error(o, key);
     return -1;
+}
+
+/* CPython's two messages: "doesn't" from its sequence path (an index on a
+ * type with sequence methods: a class, str, tuple), "does not" otherwise
+ * (mappingproxy with a str key, int). */
+void vm_delitem_error(Obj o, Obj key)
+{
+    TypeObj *t = TYPE(o);
+    bool index = IS_INT(vm_unwrap(key)) || TYPE(key)->nb_index;
+    bool seq = (t->flags & TPF_HEAPTYPE) || t->tp_len || t->tp_contains;
+    err_format(E_TypeError, index && seq ? "'%s' object doesn't support item deletion"
+                                         : "'%s' object does not support item deletion", type_name(o));
 }
 
 int vm_delitem(Obj o, Obj key) { return vm_setitem(o, key, NULL); }

@@ -21,6 +21,7 @@ Obj vm_inplace_binop(Obj a, Obj b, int nb_op);
 Obj vm_unaryop(Obj v, int un_op);
 Obj vm_getitem(Obj o, Obj key);
 int vm_setitem(Obj o, Obj key, Obj v);
+void vm_delitem_error(Obj o, Obj key);   /* TypeError: o does not support deleting key */
 int vm_delitem(Obj o, Obj key);
 int64_t vm_len(Obj o);                    /* -1 on error */
 int vm_contains(Obj container, Obj item); /* `item in container`: 1, 0, -1 */

@@ -479,6 +479,32 @@ static int64_t methwrapper_hash(Obj w)
     return h == -1 ? -2 : h;
 }
 
+/* A slot wrapper's signature as CPython's slot table gives it (inspect.signature
+ * of object.__init__ and the like: pluggy's varnames). */
+static Obj wrapper_text_signature_get(Obj *args, size_t nargs, Obj kw)
+{
+    (void)nargs, (void)kw;
+    const SlotDef *sd = &slotdefs[ITER(args[0])->i];
+    const char *sig = "($self, /)";
+    switch (sd->kind) {
+    case WK_CMP: case WK_BIN: case WK_RBIN: case WK_IBIN:
+        sig = strcmp(sd->name, "__pow__") == 0 || strcmp(sd->name, "__rpow__") == 0 ? "($self, value, mod=None, /)"
+                                                                                     : "($self, value, /)";
+        break;
+    case WK_CALL: case WK_INIT: sig = "($self, /, *args, **kwargs)"; break;
+    case WK_NEW: sig = "($type, *args, **kwargs)"; break;
+    case WK_GETATTR: case WK_DELATTR: sig = "($self, name, /)"; break;
+    case WK_SETATTR: sig = "($self, name, value, /)"; break;
+    case WK_GET: sig = "($self, instance, owner=None, /)"; break;
+    case WK_SET: sig = "($self, instance, value, /)"; break;
+    case WK_DELETE: sig = "($self, instance, /)"; break;
+    case WK_GETITEM: case WK_DELITEM: case WK_CONTAINS: sig = "($self, key, /)"; break;
+    case WK_SETITEM: sig = "($self, key, value, /)"; break;
+    default: break;   /* unary ones, __hash__, __next__, __len__, __bool__ */
+    }
+    return str_from_cstr(sig);
+}
+
 static Obj wrapper_name_get(Obj *args, size_t nargs, Obj kw)
 {
     (void)nargs, (void)kw;
@@ -734,6 +760,7 @@ void descr_init_attr_types(void)
     type_add_getset(t, "__objclass__", wrapper_objclass_get, NULL);
     type_add_getset(t, "__self__", wrapperdescr_self_get, NULL);
     type_add_getset(t, "__doc__", none_get, NULL);
+    type_add_getset(t, "__text_signature__", wrapper_text_signature_get, NULL);
     type_ready(t);
     t = T_method_wrapper;
     t->tp_call = methwrapper_call;
@@ -745,6 +772,7 @@ void descr_init_attr_types(void)
     type_add_getset(t, "__self__", wrapper_self_get, NULL);
     type_add_getset(t, "__objclass__", wrapper_objclass_get, NULL);
     type_add_getset(t, "__doc__", none_get, NULL);
+    type_add_getset(t, "__text_signature__", wrapper_text_signature_get, NULL);
     type_ready(t);
     t = T_getset_descriptor;
     t->tp_descr_get = getset_get;

@@ -176,10 +176,36 @@ static Obj builtin_self_get(Obj *args, size_t nargs, Obj kw)
     return s ? s : g_None;
 }
 
+/* A doc that starts "NAME(SIGNATURE)\n--\n\n" (CPython's convention, which
+ * inspect.signature reads through __text_signature__): the end of its
+ * signature line, or NULL when the doc has none. */
+static const char *doc_signature_end(const char *name, const char *doc)
+{
+    size_t n = strlen(name);
+    if (!doc || strncmp(doc, name, n) != 0 || doc[n] != '(')
+        return NULL;
+    const char *end = strstr(doc + n, ")\n--\n\n");
+    return end && !memchr(doc, '\n', (size_t)(end - doc)) ? end + 1 : NULL;
+}
+
 static Obj builtin_doc_get(Obj *args, size_t nargs, Obj kw)
 {
-    const char *d = BUILTIN(args[0])->def->doc;
-    return d ? str_from_cstr(d) : g_None;
+    const MethodDef *def = BUILTIN(args[0])->def;
+    const char *d = def->doc;
+    const char *sig_end = doc_signature_end(def->name, d);
+    if (sig_end)
+        d = sig_end + strlen("\n--\n\n");
+    return d && *d ? str_from_cstr(d) : g_None;
+}
+
+static Obj builtin_text_signature_get(Obj *args, size_t nargs, Obj kw)
+{
+    const MethodDef *def = BUILTIN(args[0])->def;
+    const char *sig_end = doc_signature_end(def->name, def->doc);
+    if (!sig_end)
+        return g_None;
+    const char *sig = def->doc + strlen(def->name);
+    return str_new(sig, (size_t)(sig_end - sig));
 }
 
 static Obj builtin_module_get(Obj *args, size_t nargs, Obj kw)
@@ -252,6 +278,7 @@ static TypeObj *builtin_type(const char *name, bool descriptor)
     type_add_getset(t, "__name__", builtin_name_get, NULL);
     type_add_getset(t, "__qualname__", builtin_qualname_get, NULL);
     type_add_getset(t, "__doc__", builtin_doc_get, NULL);
+    type_add_getset(t, "__text_signature__", builtin_text_signature_get, NULL);
     if (descriptor) {
         type_add_getset(t, "__objclass__", builtin_objclass_get, NULL);
     } else {

@@ -584,7 +584,7 @@ static int slot_tp_setitem(Obj self, Obj key, Obj v)
         if (v)
             err_format(E_TypeError, "'%s' object does not support item assignment", type_name(self));
         else
-            err_format(E_TypeError, "'%s' object doesn't support item deletion", type_name(self));
+            vm_delitem_error(self, key);
         return -1;
     }
     return res ? 0 : -1;
@@ -1176,6 +1176,10 @@ Obj wrapper_call_slot(TypeObj *owner, const SlotDef *sd, Obj *args, size_t nargs
     case WK_GETITEM:
         if (n != 1)
             return arity_error(1, n);
+        /* dict.__getitem__ of a subclass's instance asks its __missing__ (the
+         * slot unwraps it itself): urllib.parse's _Quoter(...).__getitem__ */
+        if (owner == T_dict)
+            return ((binaryfunc)fn)(self, a[0]);
         return ((binaryfunc)fn)(s, a[0]);
     case WK_SETITEM:
     case WK_DELITEM: {
@@ -1448,6 +1452,11 @@ void type_ready(TypeObj *t)
         /* tp_str == tp_repr is only a shortcut (int, float): like CPython, no
          * __str__ of its own, so a subclass's __repr__ shows in str() too. */
         if (sd->slot == S_STR && t->tp_str == t->tp_repr)
+            continue;
+        /* a container's tp_bool is only a shortcut of its length: CPython's
+         * have no __bool__, so a subclass's __len__ decides its truth (pytz's
+         * LazyList); range has one of its own */
+        if (sd->slot == S_BOOL && t->tp_len && t != T_range)
             continue;
         Obj w = wrapper_new(t, i, NULL);
         if (!w || dict_setitem(t->dict, sd->iname, w) < 0)
