@@ -1859,6 +1859,19 @@ static Obj eval_loop(Frame *entry, int throwing, int *status, bool *tx_break)
                     }
                 }
             }
+        } else if (e->kind == AC_INSTANCE) {
+            /* a callable in the instance dict (self.append = stack.append) */
+            Obj d, v;
+            int64_t hint = e->index;
+            if (type_version(TYPE(obj)) == e->tver && (d = instance_dict(obj)) &&
+                (v = dict_getitem_str_hinted(d, name, &hint))) {
+                if (unlikely(hint != e->index))
+                    attr_cache_rehint(co, cidx, hint);
+                sp[-1] = v;
+                *sp++ = NULL;
+                ip++;
+                DISPATCH();
+            }
         } else if (e->kind == AC_MODULE && TID(obj) == TID_MODULE && !((ModuleObj *)obj)->cls) {
             Obj d = ((ModuleObj *)obj)->dict;
             Obj v;
