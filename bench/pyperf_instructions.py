@@ -66,7 +66,7 @@ def main():
     interps = [s.split("=", 1) for s in args.interps]
     benchmarks = {row[0]: row for row in harness.manifest(harness.fetch())}
     print(f"{'benchmark':24}" + "".join(f"{n:>16}" for n, _ in interps)
-          + "".join(f"{n + '/' + interps[0][0]:>18}" for n, _ in interps[1:]))
+          + "".join(f"{n + '/' + interps[0][0]:>22}" for n, _ in interps[1:]))
     for name in args.bench.split(","):
         _, folder, opts, _ = benchmarks[name]
         a, c = (map(int, args.loops.split(","))) if args.loops else DEFAULT_LOOPS.get(name, (1, 2))
@@ -76,7 +76,7 @@ def main():
             per.append((instructions(path, folder, opts, name, c)
                         - instructions(path, folder, opts, name, a)) / (c - a))
         print(f"{name:24}" + "".join(f"{p / 1e6:15.1f}M" for p in per)
-              + "".join(f"{p / per[0]:17.2f}x" for p in per[1:]), flush=True)
+              + "".join(f"{p / per[0]:21.2f}x" for p in per[1:]), flush=True)
 
 
 if __name__ == "__main__":
