@@ -464,6 +464,21 @@ static __attribute__((noinline)) void attr_cache_refill(CodeObj *co, uint32_t ci
     e->slot = slot;
 }
 
+/* AC_INSTANCE and AC_STORE_INST keep in `index` a guess of the name's entry
+ * in instance dicts (dict_getitem_str_hinted): instances of one class
+ * mostly set their attributes in one order. A site whose instances
+ * disagree stops updating it after a few tries (a cache write each). */
+#define ATTR_MAX_REHINTS 8
+static __attribute__((noinline)) void attr_cache_rehint(CodeObj *co, uint32_t cidx, int64_t hint)
+{
+    AttrCache *e = ATTR_CACHE(co, cidx);
+    if (e->slot >= ATTR_MAX_REHINTS || hint < 0 || hint > INT32_MAX)
+        return;
+    VM_WRITE(co->cache);
+    e->slot++;
+    e->index = (int32_t)hint;
+}
+
 static inline void attr_cache_fill(CodeObj *co, uint32_t cidx, Obj obj, Obj name, bool method)
 {
     if (cache_usable(co, cidx) && ATTR_CACHE(co, cidx)->fills < CACHE_MAX_FILLS)
@@ -1704,8 +1719,12 @@ static Obj eval_loop(Frame *entry, int throwing, int *status, bool *tx_break)
         case AC_INSTANCE:
             if (type_version(TYPE(obj)) == e->tver) {
                 Obj d = instance_dict(obj);
-                if (d && (v = dict_getitem_str(d, name)))
+                int64_t hint = e->index;
+                if (d && (v = dict_getitem_str_hinted(d, name, &hint))) {
+                    if (unlikely(hint != e->index))
+                        attr_cache_rehint(co, cidx, hint);
                     goto load_attr_done;
+                }
             }
             break;
         case AC_MODULE:   /* a plain module (a ModuleType subclass may shadow its dict) */
@@ -1773,8 +1792,12 @@ static Obj eval_loop(Frame *entry, int throwing, int *status, bool *tx_break)
         if (e->kind == AC_STORE_INST && type_version(TYPE(obj)) == e->tver) {
             Obj d = instance_dict(obj);
             if (d) {
+                if (dict_replace_str_hinted(d, name, e->index, sp[-2]))
+                    goto store_attr_done;
                 if (dict_setitem(d, name, sp[-2]) < 0)
                     goto error;
+                if (ATTR_CACHE(co, cidx)->slot < ATTR_MAX_REHINTS)
+                    attr_cache_rehint(co, cidx, dict_lookup_str_index(instance_dict(sp[-1]), name));
                 goto store_attr_done;
             }
         } else if (e->kind == AC_STORE_SLOT) {
@@ -1835,6 +1858,19 @@ static Obj eval_loop(Frame *entry, int throwing, int *status, bool *tx_break)
                         }
                     }
                 }
+            }
+        } else if (e->kind == AC_INSTANCE) {
+            /* a callable in the instance dict (self.append = stack.append) */
+            Obj d, v;
+            int64_t hint = e->index;
+            if (type_version(TYPE(obj)) == e->tver && (d = instance_dict(obj)) &&
+                (v = dict_getitem_str_hinted(d, name, &hint))) {
+                if (unlikely(hint != e->index))
+                    attr_cache_rehint(co, cidx, hint);
+                sp[-1] = v;
+                *sp++ = NULL;
+                ip++;
+                DISPATCH();
             }
         } else if (e->kind == AC_MODULE && TID(obj) == TID_MODULE && !((ModuleObj *)obj)->cls) {
             Obj d = ((ModuleObj *)obj)->dict;

@@ -31,14 +31,16 @@ typedef struct {
     int size;          /* of one item */
 } FormatItem;
 
+#define FORMAT_SMALL_ITEMS 8
 typedef struct {
     bool little;       /* byte order */
     bool native;       /* native sizes and alignment ('@') */
     int nitems;
-    FormatItem *items;
+    FormatItem *items; /* small, or malloc'd (a longer format) */
     int64_t size;      /* total bytes */
     int64_t nvalues;   /* values packed / unpacked */
-} Format;
+    FormatItem small[FORMAT_SMALL_ITEMS];   /* a short format's items: no malloc per call */
+} Format;   /* not copied: items may point into it */
 
 static Obj struct_error_type(void)
 {
@@ -99,14 +101,18 @@ static int code_size(char code, bool native)
 
 static void format_free(Format *f)
 {
-    free(f->items);
+    if (f->items != f->small)
+        free(f->items);
     f->items = NULL;
 }
 
 /* Parses fmt (str or bytes) into *f. 0, or -1 with struct.error / TypeError. */
 static int format_parse(Obj fmt, Format *f)
 {
-    memset(f, 0, sizeof *f);
+    f->little = f->native = false;
+    f->nitems = 0;
+    f->items = f->small;
+    f->size = f->nvalues = 0;
     const char *s;
     int64_t n;
     if (IS_STR(fmt)) {
@@ -117,7 +123,8 @@ static int format_parse(Obj fmt, Format *f)
         return -1;
     }
     /* a private copy: parsing allocates nothing, but be safe against moves */
-    char *p = malloc((size_t)n + 1);
+    char local[64];
+    char *p = n < (int64_t)sizeof local ? local : malloc((size_t)n + 1);
     if (!p) {
         err_nomemory();
         return -1;
@@ -132,7 +139,7 @@ static int format_parse(Obj fmt, Format *f)
         f->little = p[0] == '@' || p[0] == '=' || p[0] == '<';
         i = 1;
     }
-    int cap = 0;
+    int cap = FORMAT_SMALL_ITEMS;
     int64_t off = 0;
     while (i < n) {
         char c = p[i];
@@ -172,12 +179,15 @@ static int format_parse(Obj fmt, Format *f)
             goto fail;
         }
         if (f->nitems == cap) {
-            cap = cap ? cap * 2 : 8;
-            FormatItem *ni = realloc(f->items, (size_t)cap * sizeof *ni);
+            cap *= 2;
+            FormatItem *ni = f->items == f->small ? malloc((size_t)cap * sizeof *ni)
+                                                  : realloc(f->items, (size_t)cap * sizeof *ni);
             if (!ni) {
                 err_nomemory();
                 goto fail;
             }
+            if (f->items == f->small)
+                memcpy(ni, f->small, sizeof f->small);
             f->items = ni;
         }
         f->items[f->nitems++] = (FormatItem){c, count, off, size};
@@ -190,10 +200,12 @@ static int format_parse(Obj fmt, Format *f)
             f->nvalues += bytes_code ? 1 : count;
     }
     f->size = off;
-    free(p);
+    if (p != local)
+        free(p);
     return 0;
 fail:
-    free(p);
+    if (p != local)
+        free(p);
     format_free(f);
     return -1;
 }
@@ -564,14 +576,17 @@ static Obj do_pack(Obj fmt, Obj *values, size_t nvalues)
         err_nomemory();
         goto out;
     }
-    unsigned char *buf = calloc(1, (size_t)f.size + 1);
+    unsigned char small[64];
+    unsigned char *buf = f.size < (int64_t)sizeof small ? small : malloc((size_t)f.size + 1);
     if (!buf) {
         err_nomemory();
         goto out;
     }
+    memset(buf, 0, (size_t)f.size + 1);
     if (pack_values(&f, values, buf) == 0)
         res = bytes_new((const char *)buf, (size_t)f.size);
-    free(buf);
+    if (buf != small)
+        free(buf);
 out:
     format_free(&f);
     return res;

@@ -1034,6 +1034,43 @@ Obj dict_getitem_str(Obj d, Obj key)
     return d_value(d, ix);
 }
 
+/* Entry hint of an inline cache (an instance dict's attribute): entry ix
+ * when it holds exact-str key (pointer equal) with a value, else -1. Only
+ * small tables (one barrier for the entries); never raises. */
+static inline int64_t str_entry_hit(Obj d, Obj key, int64_t ix)
+{
+    VM_READ(d);
+    Obj index = DICT(d)->index;
+    if (ix < 0 || ix >= DICT(d)->nentries || !index || ix_by_slot(index))
+        return -1;
+    Obj e = DICT(d)->entries;
+    VM_READ(e);
+    Obj __seg_gs *p = &ents_nb(e)[3 * ix];
+    return p[1] == key && p[2] ? ix : -1;
+}
+
+Obj dict_getitem_str_hinted(Obj d, Obj key, int64_t *hint)
+{
+    int64_t ix = str_entry_hit(d, key, *hint);
+    if (ix >= 0)
+        return ents_nb(DICT(d)->entries)[3 * ix + 2];
+    ix = lookup_str(&d, key);
+    if (ix < 0)
+        return NULL;
+    *hint = ix;
+    return d_value(d, ix);
+}
+
+bool dict_replace_str_hinted(Obj d, Obj key, int64_t hint, Obj v)
+{
+    if (str_entry_hit(d, key, hint) < 0)
+        return false;
+    Obj e = DICT(d)->entries;
+    VM_WRITE_ITEM(e, 3 * hint + 2);   /* replacing a value: the version stays */
+    ents_nb(e)[3 * hint + 2] = v;
+    return true;
+}
+
 Obj dict_value_at(Obj d, int64_t ix)
 {
     VM_READ(d);

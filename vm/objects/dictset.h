@@ -17,6 +17,13 @@ Obj dict_getitem_cstr(Obj d, const char *key);
  * at an entry index (for inline caches validated by DictObj.version). */
 int64_t dict_lookup_str_index(Obj d, Obj key);
 Obj dict_value_at(Obj d, int64_t ix);
+/* An inline cache's guess *hint of the entry of exact-str key: its value
+ * by a pointer compare when right, else by lookup (*hint set to the entry
+ * found; NULL: absent). Never raises. */
+Obj dict_getitem_str_hinted(Obj d, Obj key, int64_t *hint);
+/* Replace the value of exact-str key when entry hint holds it (true); false:
+ * not there, nothing done (the caller stores through dict_setitem). */
+bool dict_replace_str_hinted(Obj d, Obj key, int64_t hint, Obj v);
 int dict_setitem(Obj d, Obj key, Obj v);
 int dict_setitem_cstr(Obj d, const char *key, Obj v);
 int dict_delitem(Obj d, Obj key);         /* KeyError if missing */

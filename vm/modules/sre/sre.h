@@ -130,6 +130,7 @@ typedef struct SreState {
     const uint32_t *code;
     const unsigned char *s8;
     const uint32_t *s32;
+    const uint32_t *startmap;   /* the pattern's start map (SRE_STARTMAP_WORDS) or NULL */
     int64_t start, end;  /* where this attempt starts; endpos */
     int64_t pos;         /* Match.pos (the search's first position) */
     bool match_all;      /* fullmatch */
@@ -163,6 +164,14 @@ int sre_search(SreState *st);
 bool sre_state_span(SreState *st, int64_t g, int64_t *start, int64_t *end);
 /* A Match object for the state's last success. */
 Obj sre_match_new(SreState *st);
+/* The start map, kept in the code's RawObj past its FAILURE sentinel: a
+ * word (1: the map holds) and a 256-bit set of the characters below 256 a
+ * match can start with (what search's first-character filter accepts),
+ * so search skips a narrow subject's other characters by table lookup. */
+#define SRE_STARTMAP_WORDS 9
+/* Fill map (SRE_STARTMAP_WORDS words) for valid code; flags: the pattern's
+ * (a LOCALE pattern's first characters depend on the locale: no map). */
+void sre_start_map(const uint32_t *code, int64_t flags, uint32_t *map);
 /* Checks code words for _sre.compile: true if the engine can run them. */
 bool sre_code_valid(const uint32_t *code, int64_t n, int64_t groups);
 

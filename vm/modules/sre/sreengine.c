@@ -406,6 +406,8 @@ void sre_state_fini(SreState *st)
 void sre_state_refresh(SreState *st)
 {
     st->code = (const uint32_t *)VM_LINEAR(RAW(SREPAT(*st->pattern)->code)->data);
+    const uint32_t *map = st->code + SREPAT(*st->pattern)->codelen + 1;
+    st->startmap = map[0] ? map + 1 : NULL;
     const void *d = subject_data(st->subj);
     st->s8 = d;
     st->s32 = d;
@@ -703,6 +705,9 @@ static int run(SreState *st, uint32_t pc)
             if (!code[q])
                 goto fail;
             uint32_t next = q + code[q];
+            /* no choice point for alternatives that cannot match here */
+            while (code[next] && code[next + 1] == SRE_OP_LITERAL && (pos >= end || CH(pos) != code[next + 2]))
+                next += code[next];
             if (code[next] || rep >= 0)   /* after the last alternative too: it restores marks */
                 PUSH_CP(CP_BRANCH, next, pos, 0, 0, rep >= 0);
             pc = q + 1;
@@ -911,6 +916,8 @@ fail:
                     continue;
                 }
                 uint32_t next = q + code[q];
+                while (code[next] && code[next + 1] == SRE_OP_LITERAL && (pos >= end || CH(pos) != code[next + 2]))
+                    next += code[next];
                 if (code[next] || c->snap)
                     c->pc = next;
                 else
@@ -1107,6 +1114,27 @@ int sre_search(SreState *st)
             return 0;
         last = 0;   /* only position 0 can match */
     }
+    const uint32_t *map = st->startmap;
+    if (map && st->subj->width == 1 && (filter || has_first || charset_pc)) {
+        /* the same filter as below, by table */
+        const unsigned char *s8 = st->s8;
+        int64_t stop = last < st->end ? last : st->end - 1;
+        for (;; s++) {
+            while (s <= stop && !(map[s8[s] >> 5] & (1u << (s8[s] & 31))))
+                s++;
+            if (s > stop)
+                return 0;
+            st->start = s;
+            st->match_start = s;
+            int rc = run(st, pc);
+            if (rc != 0)
+                return rc;
+            st->must_advance = false;
+            code = st->code;   /* a signal handler may have moved it */
+            map = st->startmap;
+            s8 = st->s8;
+        }
+    }
     for (; s <= last; s++) {
         if (filter) {
             bool wide = st->subj->width == 4;
@@ -1149,6 +1177,27 @@ int sre_search(SreState *st)
         code = st->code;   /* a signal handler may have moved it */
     }
     return 0;
+}
+
+void sre_start_map(const uint32_t *code, int64_t flags, uint32_t *map)
+{
+    memset(map, 0, SRE_STARTMAP_WORDS * sizeof(uint32_t));
+    if (flags & SRE_FLAG_LOCALE)
+        return;
+    int64_t min;
+    uint32_t pc = skip_info(code, &min);
+    uint32_t info = code[0] == SRE_OP_INFO ? code[2] : 0;
+    uint32_t filter = info & (SRE_INFO_PREFIX | SRE_INFO_CHARSET) ? 0 : first_filter(code, pc);
+    if (!(info & (SRE_INFO_PREFIX | SRE_INFO_CHARSET)) && !filter)
+        return;
+    for (uint32_t ch = 0; ch < 256; ch++) {
+        bool can = info & SRE_INFO_PREFIX ? ch == code[7]
+                   : info & SRE_INFO_CHARSET ? in_charset(code, 5, ch)
+                   : first_matches(code, filter, ch);
+        if (can)
+            map[1 + (ch >> 5)] |= 1u << (ch & 31);
+    }
+    map[0] = 1;
 }
 
 /* ------------------------------------------------------------------ */

@@ -86,7 +86,7 @@ static Obj sre_compile(Obj *args, size_t nargs, Obj kwnames)
         isbytes = 1;
     }
     int64_t n = LIST_LEN(vm_unwrap(r[2]));
-    r[6] = raw_new((n + 1) * 4);   /* a FAILURE word (0) past the end */
+    r[6] = raw_new((n + 1 + SRE_STARTMAP_WORDS) * 4);   /* a FAILURE word (0) past the end, the start map */
     if (!r[6])
         goto out;
     for (int64_t i = 0; i < n; i++) {
@@ -114,6 +114,10 @@ static Obj sre_compile(Obj *args, size_t nargs, Obj kwnames)
         !sre_code_valid((const uint32_t *)VM_LINEAR(RAW(r[6])->data), n, groups)) {
         err_set(E_RuntimeError, "invalid SRE code");
         goto out;
+    }
+    {
+        uint32_t *words = (uint32_t *)VM_LINEAR(RAW(r[6])->data);
+        sre_start_map(words, flags, words + n + 1);
     }
     r[7] = dict_copy(vm_unwrap(r[4]));
     if (!r[7])
