@@ -510,7 +510,10 @@ static Obj decode_with(const char *fname, const char *encoding, int unit, Obj *a
     int64_t n;
     if (!bytes_like_arg(a[0], &p, &n))
         goto out;
-    int final = 1;
+    /* final=False by default for the UTF codecs, as CPython: a
+     * StreamReader calls them without it and must keep an incomplete tail */
+    bool utf = unit > 1 || !strcmp(encoding, "utf-8");
+    int final = !utf;
     if (a[2] && (final = vm_is_true(a[2])) < 0)
         goto out;
     int64_t keep = n;
