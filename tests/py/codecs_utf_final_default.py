@@ -26,3 +26,13 @@ for enc in ["utf-8", "utf-16", "utf-16-le", "utf-16-be", "utf-32", "utf-32-le", 
         q.seek(i)
         parts.append(r.read())
     print(enc, parts, r.read() == "", r.bytebuffer)
+
+# readbuffer_encode: the bytes of a buffer (or of a str in UTF-8) and their count
+import array
+print(codecs.readbuffer_encode(array.array("b", b"spam")), codecs.readbuffer_encode(""),
+      codecs.readbuffer_encode("h\xe9", "strict"), codecs.readbuffer_encode(memoryview(b"ab")))
+for bad in [(), (42,)]:
+    try:
+        codecs.readbuffer_encode(*bad)
+    except TypeError:
+        print("TypeError")
