@@ -78,3 +78,22 @@ try:
     issubclass(Looping(), AbstractSuper)
 except RecursionError:
     print("RecursionError")
+
+# a parameterized generic is neither a type nor class-like (its __bases__ is its origin's)
+import collections.abc
+
+
+def f():
+    pass
+
+
+for cls in [collections.abc.Callable[[], None], list[int], (int, dict[str, int])]:
+    try:
+        print(isinstance(f, cls))
+    except TypeError as e:
+        print("TypeError", e)
+try:
+    issubclass(type(f), collections.abc.Callable[[int], int])
+except TypeError as e:
+    print("TypeError", e)
+print(list[int].__bases__, isinstance(f, collections.abc.Callable))

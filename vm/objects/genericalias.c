@@ -614,7 +614,23 @@ static int64_t generic_alias_hash(Obj g)
     return h == -1 && !err_occurred() ? -2 : h;
 }
 
+/* isinstance(x, list[int]) and issubclass(C, list[int]) are errors (the
+ * alias is neither a type nor class-like), as in CPython. */
+static Obj ga_instancecheck(Obj *args, size_t nargs, Obj kwnames)
+{
+    err_set(E_TypeError, "isinstance() argument 2 cannot be a parameterized generic");
+    return NULL;
+}
+
+static Obj ga_subclasscheck(Obj *args, size_t nargs, Obj kwnames)
+{
+    err_set(E_TypeError, "issubclass() argument 2 cannot be a parameterized generic");
+    return NULL;
+}
+
 static const MethodDef generic_alias_methods[] = {
+    {"__instancecheck__", ga_instancecheck, METH_O, NULL},
+    {"__subclasscheck__", ga_subclasscheck, METH_O, NULL},
     {"__mro_entries__", ga_mro_entries, METH_O, NULL},
     {"__reduce__", ga_reduce, METH_NOARGS, NULL},
     {NULL, NULL, 0, NULL},
