@@ -730,6 +730,7 @@ void vm_commit_point(void);
  * set (callers raise nothing of their own then), else it reads on. */
 ssize_t vm_blocking_read(int fd, void *buf, size_t n);         /* -1 with errno */
 ssize_t vm_blocking_write(int fd, const void *buf, size_t n);  /* may write less than n */
+int vm_write_all(int fd, const char *p, size_t n);              /* 0, or -1 with errno (EINTR: a signal handler raised) */
 int vm_blocking_open(const char *path, int flags, int mode);
 
 /* STM: before an effect that cannot be undone (C memory shared between

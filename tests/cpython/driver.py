@@ -2,17 +2,22 @@
 interpreter that runs this file, and appends one line per test to the
 result file: "<outcome> <test id>" (outcome: pass, fail, error, skip, xfail,
 xpass). A line is written as each test ends, so a crash or a hang keeps
-what ran before it. Usage: driver.py MODULE RESULT_FILE"""
+what ran before it. Usage: driver.py MODULE RESULT_FILE
+
+Everything runs under `if __name__ == "__main__"`: multiprocessing's spawn
+start method runs the parent's main file again in each child (as
+__mp_main__, with the parent's sys.argv), which without the guard ran the
+whole module again there and truncated the result file."""
 import os
 import sys
 import unittest
 
-module_name, result_path = sys.argv[1], sys.argv[2]
-# Both interpreters run the same test files: the reference python3 may
-# have its own (newer) copy of the test package.
+# Both interpreters run the same test files: the reference python3 may have
+# its own (newer) copy of the test package (spawned children need it too).
 import test  # noqa: E402
 test.__path__[:] = [os.environ.get("TMPY_CPYTHON_TESTDIR", "/usr/lib/python3.11/test")]
-out = open(result_path, "w", encoding="utf-8")
+
+out = None   # the result file (main)
 
 
 def note(outcome, test):
@@ -69,16 +74,24 @@ def skip_hangs(suite, hangs):
             setattr(t, t._testMethodName, lambda t=t: t.skipTest(reason))
 
 
-try:
-    __import__(module_name)
-    module = sys.modules[module_name]
-    suite = unittest.TestLoader().loadTestsFromModule(module)   # honours load_tests (doctests)
-except BaseException as e:  # the module does not import: no test runs
-    out.write(f"import-error {module_name} {type(e).__name__}: {e}\n".replace("\n", " ").rstrip() + "\n")
+def main():
+    global out
+    module_name, result_path = sys.argv[1], sys.argv[2]
+    out = open(result_path, "w", encoding="utf-8")
+    try:
+        __import__(module_name)
+        module = sys.modules[module_name]
+        suite = unittest.TestLoader().loadTestsFromModule(module)   # honours load_tests (doctests)
+    except BaseException as e:  # the module does not import: no test runs
+        out.write(f"import-error {module_name} {type(e).__name__}: {e}\n".replace("\n", " ").rstrip() + "\n")
+        out.close()
+        sys.exit(0)
+    if sys.implementation.name != "cpython":
+        skip_hangs(suite, read_hangs())
+    suite.run(Recorder())
+    out.write("done\n")
     out.close()
-    sys.exit(0)
-if sys.implementation.name != "cpython":
-    skip_hangs(suite, read_hangs())
-suite.run(Recorder())
-out.write("done\n")
-out.close()
+
+
+if __name__ == "__main__":
+    main()

@@ -510,7 +510,10 @@ static Obj decode_with(const char *fname, const char *encoding, int unit, Obj *a
     int64_t n;
     if (!bytes_like_arg(a[0], &p, &n))
         goto out;
-    int final = 1;
+    /* final=False by default for the UTF codecs, as CPython: a
+     * StreamReader calls them without it and must keep an incomplete tail */
+    bool utf = unit > 1 || !strcmp(encoding, "utf-8");
+    int final = !utf;
     if (a[2] && (final = vm_is_true(a[2])) < 0)
         goto out;
     int64_t keep = n;
@@ -930,6 +933,28 @@ out:
 }
 
 /* escape_encode(bytes, errors=None): repr-style escapes, without quotes. */
+/* readbuffer_encode(data, errors=None): (the bytes of a buffer, or of a str in UTF-8, their count). */
+static Obj c_readbuffer_encode(Obj *args, size_t nargs, Obj kwnames)
+{
+    static const char *const names[] = {"data", "errors", NULL};
+    Obj *a = vm_roots(3);
+    Obj res = NULL;
+    if (vm_parse_args("readbuffer_encode", args, nargs, kwnames, names, 1, 2, a) < 0)
+        goto out;
+    const char *p;
+    int64_t n;
+    if (!str_or_bytes_like(a[0], &p, &n)) {
+        err_format(E_TypeError, "readbuffer_encode() argument 1 must be str or a bytes-like object, not %s",
+                   type_name(a[0]));
+        goto out;
+    }
+    if ((a[2] = bytes_new(p, (size_t)n)))
+        res = tuple_pack(2, a[2], int_from_i64(n));
+out:
+    vm_unroots(a);
+    return res;
+}
+
 static Obj c_escape_encode(Obj *args, size_t nargs, Obj kwnames)
 {
     static const char *const names[] = {"data", "errors", NULL};
@@ -1008,6 +1033,7 @@ static const MethodDef codecs_functions[] = {
     {"charmap_build", c_charmap_build, METH_O, NULL},
     {"escape_decode", c_escape_decode, METH_KW, NULL},
     {"escape_encode", c_escape_encode, METH_KW, NULL},
+    {"readbuffer_encode", c_readbuffer_encode, METH_KW, NULL},
     {NULL, NULL, 0, NULL},
 };
 

@@ -961,7 +961,7 @@ static Obj posix_write(Obj *args, size_t nargs, Obj kwnames)
     int e = errno;
     free(copy);
     if (w < 0)
-        return err_from_errno(e, NULL);
+        return e == EINTR && err_occurred() ? NULL : err_from_errno(e, NULL);   /* EINTR: a handler raised */
     return int_from_i64(w);
 }
 

@@ -48,6 +48,14 @@ static Obj sys_setrecursionlimit(Obj *args, size_t nargs, Obj kwnames)
         err_set(E_OverflowError, "Python int too large to convert to C int");
         return NULL;
     }
+    /* as CPython: a limit at or below the depth the thread is at now fails
+     * (code that probes for the lowest limit it can set relies on it) */
+    int depth = vm_ts.py_depth + vm_ts.c_depth;
+    if (depth >= n) {
+        err_format(E_RecursionError, "cannot set the recursion limit to %d at the recursion depth %d: the limit is too low",
+                   (int)n, depth);
+        return NULL;
+    }
     vm_tx_become_inevitable();   /* a C global: an abort would not restore it */
     vm_recursion_limit = (int)n;
     return g_None;

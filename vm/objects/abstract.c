@@ -599,6 +599,72 @@ static int call_check_hook(Obj f, Obj cls, Obj arg)
     return vm_is_true(res);
 }
 
+/* CPython's protocol for class-like objects that are not types (they have
+ * a __bases__ tuple, their instances a __class__): cls.__bases__ if it is a
+ * tuple; NULL otherwise (with an error only if the lookup raised one other
+ * than AttributeError). */
+static Obj abstract_bases(Obj cls)
+{
+    Obj bases = vm_getattr_opt(cls, NAME(__bases__));
+    return bases && IS_TUPLE(bases) ? bases : NULL;
+}
+
+/* cls has __bases__, else TypeError msg (unless the lookup raised). */
+static int abstract_check_class(Obj cls, const char *msg)
+{
+    if (abstract_bases(cls))
+        return 0;
+    if (!err_occurred())
+        err_set(E_TypeError, msg);
+    return -1;
+}
+
+/* Whether cls is derived or among its __bases__, transitively. */
+static int abstract_issubclass(Obj derived, Obj cls)
+{
+    Obj *r = vm_roots(3);   /* 0 derived, 1 cls, 2 bases */
+    r[0] = derived;
+    r[1] = cls;
+    int res = 0;
+    int64_t n;
+    for (;;) {   /* single inheritance without recursion */
+        if (r[0] == r[1]) {
+            res = 1;
+            goto out;
+        }
+        if (!(r[2] = abstract_bases(r[0]))) {
+            res = err_occurred() ? -1 : 0;
+            goto out;
+        }
+        n = TUPLE_LEN(r[2]);
+        if (n == 0)
+            goto out;
+        if (n > 1)
+            break;
+        r[0] = TUPLE_ITEMS(r[2])[0];
+    }
+    if (vm_enter_recursive(" in __issubclass__") < 0) {
+        res = -1;
+        goto out;
+    }
+    for (int64_t i = 0; i < n && res == 0; i++)
+        res = abstract_issubclass(TUPLE_ITEMS(r[2])[i], r[1]);
+    vm_leave_recursive();
+out:
+    vm_unroots(r);
+    return res;
+}
+
+/* v.__class__ when a type overrides it (a proxy, a mock), else NULL (with
+ * an error if the lookup raised one other than AttributeError). */
+static Obj overridden_class(Obj v)
+{
+    Obj d = vm_lookup_type(TYPE(v), NAME(__class__));
+    if (d && d == dict_getitem_str(T_object->dict, NAME(__class__)))
+        return NULL;
+    return vm_getattr_opt(v, NAME(__class__));
+}
+
 int vm_isinstance(Obj v, Obj cls)
 {
     if (IS_TYPE(cls)) {
@@ -608,7 +674,15 @@ int vm_isinstance(Obj v, Obj cls)
         Obj hook = meta_hook(cls, NAME(__instancecheck__));
         if (hook)
             return call_check_hook(hook, cls, v);
-        return vm_isinstance_type(v, c);
+        if (vm_isinstance_type(v, c))
+            return 1;
+        Obj *r = vm_roots(1);
+        r[0] = cls;
+        Obj icls = overridden_class(v);
+        int res = !icls && err_occurred() ? -1
+                  : icls && icls != (Obj)TYPE(v) && IS_TYPE(icls) && type_is_subtype((TypeObj *)icls, (TypeObj *)r[0]);
+        vm_unroots(r);
+        return res;
     }
     Obj items = IS_TUPLE(cls) ? cls : type_union_args(cls);
     if (items) {
@@ -630,8 +704,31 @@ int vm_isinstance(Obj v, Obj cls)
     Obj hook = vm_lookup_type(TYPE(cls), NAME(__instancecheck__));
     if (hook)
         return call_check_hook(hook, cls, v);
-    err_set(E_TypeError, "isinstance() arg 2 must be a type, a tuple of types, or a union");
-    return -1;
+    Obj *r = vm_roots(2);
+    r[0] = v;
+    r[1] = cls;
+    int res = -1;
+    if (abstract_check_class(r[1], "isinstance() arg 2 must be a type, a tuple of types, or a union") == 0) {
+        Obj icls = vm_getattr_opt(r[0], NAME(__class__));
+        res = icls ? abstract_issubclass(icls, r[1]) : err_occurred() ? -1 : 0;
+    }
+    vm_unroots(r);
+    return res;
+}
+
+/* issubclass for a derived or cls that is not a type: by __bases__. */
+static int abstract_issubclass_checked(Obj derived, Obj cls)
+{
+    Obj *r = vm_roots(2);
+    r[0] = derived;
+    r[1] = cls;
+    int res = -1;
+    if (abstract_check_class(r[0], "issubclass() arg 1 must be a class") == 0 &&
+        (type_union_args(r[1]) ||
+         abstract_check_class(r[1], "issubclass() arg 2 must be a class, a tuple of classes, or a union") == 0))
+        res = abstract_issubclass(r[0], r[1]);
+    vm_unroots(r);
+    return res;
 }
 
 int vm_issubclass(Obj cls, Obj cls2)
@@ -640,10 +737,8 @@ int vm_issubclass(Obj cls, Obj cls2)
         Obj hook = meta_hook(cls2, NAME(__subclasscheck__));
         if (hook)
             return call_check_hook(hook, cls2, cls);
-        if (!IS_TYPE(cls)) {
-            err_set(E_TypeError, "issubclass() arg 1 must be a class");
-            return -1;
-        }
+        if (!IS_TYPE(cls))
+            return abstract_issubclass_checked(cls, cls2);
         return type_is_subtype((TypeObj *)cls, (TypeObj *)cls2);
     }
     Obj items = IS_TUPLE(cls2) ? cls2 : type_union_args(cls2);
@@ -666,12 +761,7 @@ int vm_issubclass(Obj cls, Obj cls2)
     Obj hook = vm_lookup_type(TYPE(cls2), NAME(__subclasscheck__));
     if (hook)
         return call_check_hook(hook, cls2, cls);
-    if (!IS_TYPE(cls)) {
-        err_set(E_TypeError, "issubclass() arg 1 must be a class");
-        return -1;
-    }
-    err_set(E_TypeError, "issubclass() arg 2 must be a class, a tuple of classes, or a union");
-    return -1;
+    return abstract_issubclass_checked(cls, cls2);
 }
 
 /* ------------------------------------------------------------------ */

@@ -402,18 +402,6 @@ static void flush_stdout_first(Obj st)
         (void)flush_raw(out);
 }
 
-static int write_all(int fd, const char *p, size_t n)
-{
-    while (n > 0) {
-        ssize_t w = vm_blocking_write(fd, p, n);
-        if (w < 0)
-            return -1;
-        p += w;
-        n -= (size_t)w;
-    }
-    return 0;
-}
-
 /* Write the C buffer of a state object: 0 or an errno (nothing raised). */
 static int flush_raw(Obj st)
 {
@@ -431,7 +419,7 @@ static int flush_raw(Obj st)
     VM_WRITE(st);
     f->wbuf = NULL;
     f->wlen = f->wcap = 0;
-    int rc = write_all((int)f->fd, p, n) < 0 ? (errno ? errno : EIO) : 0;
+    int rc = vm_write_all((int)f->fd, p, n) < 0 ? (errno ? errno : EIO) : 0;
     f = FO(st);   /* pinned: the same object */
     if (!f->wbuf && !(f->flags & F_CLOSED)) {
         VM_WRITE(st);
@@ -447,7 +435,8 @@ static int flush_state(Obj st)
 {
     int e = flush_raw(st);
     if (e) {
-        err_from_errno(e, NULL);
+        if (e != EINTR || !err_occurred())   /* EINTR: a signal handler's exception is set */
+            err_from_errno(e, NULL);
         return -1;
     }
     return 0;
@@ -507,8 +496,9 @@ static int write_bytes(Obj v, const char *p, size_t n, bool has_newline)
     if ((vflags & F_UNBUF) || n >= WBUF_SIZE) {
         if (f->flags & F_STDIO)
             flush_stdout_first(st);
-        if (write_all((int)f->fd, copy, n) < 0) {
-            err_from_errno(errno, NULL);
+        if (vm_write_all((int)f->fd, copy, n) < 0) {
+            if (errno != EINTR || !err_occurred())
+                err_from_errno(errno, NULL);
             goto out;
         }
         rc = 0;

@@ -6,6 +6,7 @@
 
 static TypeObj *T_union;
 TypeObj *T_generic_alias;
+static TypeObj *T_generic_alias_iterator;
 
 bool is_generic_alias(Obj v) { return TID(v) == TID_ITER && type_is_subtype(TYPE(v), T_generic_alias); }
 
@@ -162,10 +163,13 @@ static Obj union_args_get(Obj *args, size_t nargs, Obj kw)
 /* ------------------------------------------------------------------ */
 /* list[int] (types.GenericAlias)                                     */
 /* ------------------------------------------------------------------ */
-/* types.GenericAlias (list[int]): an IterObj whose a is the origin and b the
- * args tuple; cls is GenericAlias or a Python subclass of it (which keeps
- * this layout: no instance dict, as collections.abc's uses __slots__ = ()). */
-static Obj generic_alias_make(Obj cls, Obj origin, Obj key)
+/* types.GenericAlias (list[int]): an IterObj whose a is the origin, b the
+ * args tuple and kind 1 when starred (*tuple[int], what iterating an alias
+ * gives); cls is GenericAlias or a Python subclass of it (which keeps this
+ * layout: no instance dict, as collections.abc's uses __slots__ = ()). */
+static bool ga_starred(Obj g) { return (ITER(g))->kind == 1; }
+
+static Obj generic_alias_make_starred(Obj cls, Obj origin, Obj key, bool starred)
 {
     Obj *r = vm_roots(3);
     r[0] = origin;
@@ -182,14 +186,49 @@ static Obj generic_alias_make(Obj cls, Obj origin, Obj key)
     (ITER(g))->cls = r[2];
     (ITER(g))->a = r[0];
     (ITER(g))->b = r[1];
+    (ITER(g))->kind = starred;
     res = g;
 out:
     vm_unroots(r);
     return res;
 }
 
+static Obj generic_alias_make(Obj cls, Obj origin, Obj key)
+{
+    return generic_alias_make_starred(cls, origin, key, false);
+}
+
 Obj generic_alias_new(Obj origin, Obj key) { return generic_alias_make((Obj)T_generic_alias, origin, key); }
 
+/* iter(alias) yields the starred alias once: [*tuple[int]], Generic[*Ts].
+ * The iterator (a = the alias until it is used) pickles as iter(alias). */
+static Obj generic_alias_iter(Obj g) { return iter_alloc(T_generic_alias_iterator, g, 0); }
+
+static Obj ga_iter_next(Obj it)
+{
+    Obj g = (ITER(it))->a;
+    if (!g)
+        return NULL;
+    VM_WRITE(it);
+    (ITER(it))->a = NULL;
+    return generic_alias_make_starred((Obj)T_generic_alias, (ITER(g))->a, (ITER(g))->b, true);
+}
+
+static Obj ga_iter_reduce(Obj *args, size_t nargs, Obj kwnames)
+{
+    Obj *r = vm_roots(2);
+    Obj res = NULL;
+    r[0] = (ITER(args[0]))->a;
+    if ((r[0] = tuple_pack(1, r[0] ? r[0] : g_empty_tuple)) && (r[1] = vm_getattr_cstr(g_builtins_module, "iter")))
+        res = tuple_pack(2, r[1], r[0]);
+    vm_unroots(r);
+    return res;
+}
+
+static const MethodDef ga_iter_methods[] = {
+    {"__reduce__", ga_iter_reduce, METH_NOARGS, NULL},
+    {NULL, NULL, 0, NULL},
+};
 
 /* GenericAlias(origin, args), also for subclasses. */
 static Obj generic_alias_tp_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
@@ -211,6 +250,8 @@ static Obj generic_alias_repr(Obj g)
     r[0] = g;
     StrBuf b;
     sb_init(&b);
+    if (ga_starred(r[0]))
+        sb_addc(&b, '*');
     if (repr_type_arg(&b, (ITER(r[0]))->a) < 0)
         goto fail;
     sb_addc(&b, '[');
@@ -284,8 +325,17 @@ static Obj ga_args_get(Obj *args, size_t nargs, Obj kw)
 
 static Obj ga_unpacked_get(Obj *args, size_t nargs, Obj kw)
 {
-    (void)args, (void)nargs, (void)kw;
-    return g_False;
+    (void)nargs, (void)kw;
+    return vm_bool(ga_starred(args[0]));
+}
+
+/* *tuple[int, str]: its args, which substitution spreads; None otherwise. */
+static Obj ga_unpacked_tuple_args_get(Obj *args, size_t nargs, Obj kw)
+{
+    (void)nargs, (void)kw;
+    if (ga_starred(args[0]) && (ITER(args[0]))->a == (Obj)T_tuple)
+        return (ITER(args[0]))->b;
+    return g_None;
 }
 
 /* Type variables are told apart by identity, as CPython does. */
@@ -359,7 +409,12 @@ static Obj ga_reduce(Obj *args, size_t nargs, Obj kwnames)
     Obj *r = vm_roots(2);
     Obj res = NULL;
     r[0] = args[0];
-    if ((r[1] = tuple_pack(2, (ITER(r[0]))->a, (ITER(r[0]))->b)))
+    if (ga_starred(r[0])) {
+        /* as CPython: next(iter(the alias unstarred)) */
+        if ((r[1] = generic_alias_new((ITER(r[0]))->a, (ITER(r[0]))->b)) && (r[1] = generic_alias_iter(r[1])) &&
+            (r[1] = tuple_pack(1, r[1])) && (r[0] = vm_getattr_cstr(g_builtins_module, "next")))
+            res = tuple_pack(2, r[0], r[1]);
+    } else if ((r[1] = tuple_pack(2, (ITER(r[0]))->a, (ITER(r[0]))->b)))
         res = tuple_pack(2, (Obj)TYPE(r[0]), r[1]);
     vm_unroots(r);
     return res;
@@ -459,8 +514,9 @@ static Obj ga_getitem(Obj g, Obj key)
             err_format(E_TypeError, "%s is not a generic class", str_cstr(rep));
         goto out;
     }
-    /* A parameter may first reshape the key (TypeVarTuple, ParamSpec). */
-    if (!IS_TUPLE(r[2]) && !(r[2] = tuple_pack(1, r[2])))
+    /* The unpacked tuples among the items are spread, then a parameter may
+     * reshape them (TypeVarTuple, ParamSpec). */
+    if (!(r[2] = subst_items(r[2])))
         goto out;
     for (int64_t i = 0; i < nparams; i++) {
         r[6] = vm_getattr_opt(TUPLE_ITEMS(r[1])[i], vm_intern_cached("__typing_prepare_subst__"));
@@ -471,9 +527,10 @@ static Obj ga_getitem(Obj g, Obj key)
         }
         if (!(r[2] = vm_call2(r[6], r[0], r[2])))
             goto out;
+        if (!IS_TUPLE(r[2]) && !(r[2] = tuple_pack(1, r[2])))
+            goto out;
     }
-    if (!(r[3] = subst_items(r[2])))
-        goto out;
+    r[3] = r[2];
     int64_t nitems = TUPLE_LEN(r[3]);
     if (nitems != nparams) {
         Obj rep = generic_alias_repr(r[0]);
@@ -517,7 +574,7 @@ static Obj ga_getitem(Obj g, Obj key)
     }
     if (!(r[4] = vm_tuple_from_iter(r[4])))
         goto out;
-    res = generic_alias_new((ITER(r[0]))->a, r[4]);
+    res = generic_alias_make_starred((Obj)T_generic_alias, (ITER(r[0]))->a, r[4], ga_starred(r[0]));
 out:
     vm_unroots(r);
     return res;
@@ -531,6 +588,10 @@ static Obj generic_alias_richcompare(Obj a, Obj b, int op)
     r[0] = a;
     r[1] = b;
     Obj res = NULL;
+    if (ga_starred(a) != ga_starred(b)) {
+        vm_unroots(r);
+        return vm_bool(op == CMP_NE);
+    }
     int eq = vm_richcompare_bool((ITER(a))->a, (ITER(b))->a, CMP_EQ);
     if (eq > 0)
         eq = vm_richcompare_bool((ITER(r[0]))->b, (ITER(r[1]))->b, CMP_EQ);
@@ -553,7 +614,23 @@ static int64_t generic_alias_hash(Obj g)
     return h == -1 && !err_occurred() ? -2 : h;
 }
 
+/* isinstance(x, list[int]) and issubclass(C, list[int]) are errors (the
+ * alias is neither a type nor class-like), as in CPython. */
+static Obj ga_instancecheck(Obj *args, size_t nargs, Obj kwnames)
+{
+    err_set(E_TypeError, "isinstance() argument 2 cannot be a parameterized generic");
+    return NULL;
+}
+
+static Obj ga_subclasscheck(Obj *args, size_t nargs, Obj kwnames)
+{
+    err_set(E_TypeError, "issubclass() argument 2 cannot be a parameterized generic");
+    return NULL;
+}
+
 static const MethodDef generic_alias_methods[] = {
+    {"__instancecheck__", ga_instancecheck, METH_O, NULL},
+    {"__subclasscheck__", ga_subclasscheck, METH_O, NULL},
     {"__mro_entries__", ga_mro_entries, METH_O, NULL},
     {"__reduce__", ga_reduce, METH_NOARGS, NULL},
     {NULL, NULL, 0, NULL},
@@ -605,6 +682,10 @@ void genericalias_init_types(void)
     type_add_getset(T_generic_alias, "__args__", ga_args_get, NULL);
     type_add_getset(T_generic_alias, "__parameters__", ga_parameters_get, NULL);
     type_add_getset(T_generic_alias, "__unpacked__", ga_unpacked_get, NULL);
+    type_add_getset(T_generic_alias, "__typing_unpacked_tuple_args__", ga_unpacked_tuple_args_get, NULL);
+    T_generic_alias->tp_iter = generic_alias_iter;
+    T_generic_alias_iterator = iter_make_type("generic_alias_iterator", ga_iter_next, false);
+    type_add_methods(T_generic_alias_iterator, ga_iter_methods);
     T_generic_alias->tp_repr = generic_alias_repr;
     T_generic_alias->tp_call = generic_alias_call;
     T_generic_alias->tp_getattro = generic_alias_getattro;

@@ -3,32 +3,152 @@
  * does: letters in any case, but Hangul syllables and CJK unified
  * ideographs ("CJK UNIFIED IDEOGRAPH-4E00") only in upper case;
  * aliases (NameAliases.txt) too. The tables are generated
- * (unicodenames_data.h, by unicodedb_gen.py); a lookup scans them, which is
- * fast enough for what only the compiler and a codec ask. */
+ * (unicodenames_data.h, by unicodedb_gen.py). The first name() or lookup()
+ * builds an index of them (where each word and each name starts, and hash
+ * tables of both): unicodedata.name over every code point, as test_unicodedata
+ * does, scanned the whole table once per character. */
 #include "objects.h"
 #include "strobj.h"
 
 #include "unicodenames_data.h"
 
+#include <stdatomic.h>
+#include <stdlib.h>
+
 #define UNI_MAX_NAME 256
 
 static inline unsigned char ub(char c) { return (unsigned char)((unsigned char)c - UNI_BYTE_OFFSET); }
 
+/* The index of the two tables: word_off[i] is where word i's length byte
+ * is in uni_lexicon; names are in code point order, name_cp[i] the code
+ * point of the i-th and name_off[i] where its length byte is in uni_names;
+ * word_hash and name_hash (open addressing, mask + 1 slots) hold
+ * index + 1 of a word by its text and of a name by its coded form. */
+typedef struct {
+    uint32_t word_off[UNI_NWORDS];
+    uint32_t *name_cp, *name_off, nnames;
+    uint32_t *word_hash, word_mask;
+    uint32_t *name_hash, name_mask;
+} NameIndex;
+
+static _Atomic(NameIndex *) s_name_index;
+
+static void out_of_memory(void)
+{
+    fputs("tmpy: fatal: out of memory for the index of Unicode names\n", stderr);
+    abort();
+}
+
+/* FNV-1a over the bytes of a table (stored + UNI_BYTE_OFFSET) or plain ones. */
+static uint32_t hash_bytes(const char *p, size_t n, bool stored)
+{
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (stored ? ub(p[i]) : (unsigned char)p[i])) * 16777619u;
+    return h;
+}
+
+static uint32_t pow2_above(uint32_t n)
+{
+    uint32_t m = 1;
+    while (m < 2 * n)
+        m <<= 1;
+    return m;
+}
+
+/* Reads one entry of uni_names at *p: its code point delta; *p left at its length byte. */
+static uint32_t read_delta(const char **p)
+{
+    uint32_t delta = 0;
+    for (int shift = 0;; shift += 7) {
+        unsigned char b = ub(*(*p)++);
+        delta |= (uint32_t)(b & 0x7f) << shift;
+        if (!(b & 0x80))
+            return delta;
+    }
+}
+
+/* Built once per process (kept: C state an STM abort does not undo; every
+ * builder makes the same index, and a loser of the race frees its own). */
+static NameIndex *name_index(void)
+{
+    NameIndex *ix = atomic_load_explicit(&s_name_index, memory_order_acquire);
+    if (ix)
+        return ix;
+    ix = vm_malloc_kept(sizeof *ix);
+    if (!ix)
+        out_of_memory();
+    const char *p = uni_lexicon;
+    for (int i = 0; i < UNI_NWORDS; i++) {
+        ix->word_off[i] = (uint32_t)(p - uni_lexicon);
+        p += 1 + ub(*p);
+    }
+    const char *end = uni_names + sizeof uni_names - 1;
+    uint32_t n = 0;
+    for (p = uni_names; p < end; n++) {
+        read_delta(&p);
+        p += 1 + ub(*p);
+    }
+    ix->nnames = n;
+    ix->name_cp = vm_malloc_kept(n * sizeof(uint32_t));
+    ix->name_off = vm_malloc_kept(n * sizeof(uint32_t));
+    ix->word_mask = pow2_above(UNI_NWORDS) - 1;
+    ix->word_hash = vm_malloc_kept((ix->word_mask + 1) * sizeof(uint32_t));
+    ix->name_mask = pow2_above(n) - 1;
+    ix->name_hash = vm_malloc_kept((ix->name_mask + 1) * sizeof(uint32_t));
+    if (!ix->name_cp || !ix->name_off || !ix->word_hash || !ix->name_hash)
+        out_of_memory();
+    memset(ix->word_hash, 0, (ix->word_mask + 1) * sizeof(uint32_t));
+    memset(ix->name_hash, 0, (ix->name_mask + 1) * sizeof(uint32_t));
+    for (uint32_t i = 0; i < UNI_NWORDS; i++) {
+        const char *w = uni_lexicon + ix->word_off[i];
+        uint32_t h = hash_bytes(w + 1, ub(*w), true) & ix->word_mask;
+        while (ix->word_hash[h])
+            h = (h + 1) & ix->word_mask;
+        ix->word_hash[h] = i + 1;
+    }
+    uint32_t c = (uint32_t)-1;
+    p = uni_names;
+    for (uint32_t i = 0; i < n; i++) {
+        c += read_delta(&p);
+        ix->name_cp[i] = c;
+        ix->name_off[i] = (uint32_t)(p - uni_names);
+        uint32_t h = hash_bytes(p + 1, ub(*p), true) & ix->name_mask;
+        while (ix->name_hash[h])
+            h = (h + 1) & ix->name_mask;
+        ix->name_hash[h] = i + 1;
+        p += 1 + ub(*p);
+    }
+    NameIndex *none = NULL;
+    if (!atomic_compare_exchange_strong(&s_name_index, &none, ix)) {
+        free(ix->name_cp);
+        free(ix->name_off);
+        free(ix->word_hash);
+        free(ix->name_hash);
+        free(ix);
+        ix = none;
+    }
+    return ix;
+}
+
+/* Whether the stored bytes at t (length byte first) are the n plain bytes at w. */
+static bool same_bytes(const char *t, const unsigned char *w, size_t n)
+{
+    if ((size_t)ub(*t) != n)
+        return false;
+    for (size_t k = 0; k < n; k++)
+        if (ub(t[1 + k]) != w[k])
+            return false;
+    return true;
+}
+
 /* Index of one word in the lexicon; -1 if no name has it. */
 static int word_index(const char *w, size_t n)
 {
-    const char *p = uni_lexicon;
-    for (int i = 0; i < UNI_NWORDS; i++) {
-        size_t len = ub(*p++);
-        if (len == n) {
-            size_t k = 0;
-            while (k < n && ub(p[k]) == (unsigned char)w[k])
-                k++;
-            if (k == n)
-                return i;
-        }
-        p += len;
-    }
+    NameIndex *ix = name_index();
+    for (uint32_t h = hash_bytes(w, n, false) & ix->word_mask; ix->word_hash[h]; h = (h + 1) & ix->word_mask)
+        if (same_bytes(uni_lexicon + ix->word_off[ix->word_hash[h] - 1], (const unsigned char *)w, n))
+            return (int)ix->word_hash[h] - 1;
     return -1;
 }
 
@@ -56,28 +176,14 @@ static int code_name(const char *name, size_t n, unsigned char *out, size_t cap)
 
 static bool lookup_table(const unsigned char *code, int len, uint32_t *cp)
 {
-    const char *p = uni_names, *end = uni_names + sizeof uni_names - 1;
-    uint32_t c = (uint32_t)-1;
-    while (p < end) {
-        uint32_t delta = 0;
-        for (int shift = 0;; shift += 7) {
-            unsigned char b = ub(*p++);
-            delta |= (uint32_t)(b & 0x7f) << shift;
-            if (!(b & 0x80))
-                break;
+    NameIndex *ix = name_index();
+    for (uint32_t h = hash_bytes((const char *)code, (size_t)len, false) & ix->name_mask; ix->name_hash[h];
+         h = (h + 1) & ix->name_mask) {
+        uint32_t i = ix->name_hash[h] - 1;
+        if (same_bytes(uni_names + ix->name_off[i], code, (size_t)len)) {
+            *cp = ix->name_cp[i];
+            return true;
         }
-        c += delta;
-        int n = ub(*p++);
-        if (n == len) {
-            int k = 0;
-            while (k < n && ub(p[k]) == code[k])
-                k++;
-            if (k == n) {
-                *cp = c;
-                return true;
-            }
-        }
-        p += n;
     }
     return false;
 }
@@ -181,16 +287,13 @@ bool uni_lookup_name(const char *name, size_t n, uint32_t *cp)
 /* The word with index wi of the lexicon: its text and length. */
 static const char *word_at(int wi, size_t *len)
 {
-    const char *p = uni_lexicon;
-    for (int i = 0; i < wi; i++)
-        p += 1 + ub(*p);
+    const char *p = uni_lexicon + name_index()->word_off[wi];
     *len = ub(*p);
     return p + 1;
 }
 
 /* The name of cp (unicodedata.name) into out, NUL-terminated; false if cp
- * has none or it does not fit. Scans the tables: for what a codec's
- * namereplace handler asks, one character at a time. */
+ * has none or it does not fit. */
 bool uni_name_of(uint32_t cp, char *out, size_t cap)
 {
     if (cp >= 0xac00 && cp <= 0xd7a3) {
@@ -203,39 +306,33 @@ bool uni_name_of(uint32_t cp, char *out, size_t cap)
             int n = snprintf(out, cap, "%s%04X", uni_rule_ranges[i].prefix, (unsigned)cp);
             return n > 0 && (size_t)n < cap;
         }
-    const char *p = uni_names, *end = uni_names + sizeof uni_names - 1;
-    uint32_t c = (uint32_t)-1;
-    while (p < end) {
-        uint32_t delta = 0;
-        for (int shift = 0;; shift += 7) {
-            unsigned char b = ub(*p++);
-            delta |= (uint32_t)(b & 0x7f) << shift;
-            if (!(b & 0x80))
-                break;
-        }
-        c += delta;
-        int n = ub(*p++);
-        if (c > cp)
-            return false;
-        if (c == cp) {
-            size_t k = 0;
-            for (int j = 0; j < n;) {
-                int wi = ub(p[j++]);
-                if (wi & 0x80)
-                    wi = (wi & 0x7f) << 8 | ub(p[j++]);
-                size_t len;
-                const char *w = word_at(wi, &len);
-                if (k + len + 2 > cap)
-                    return false;
-                if (k)
-                    out[k++] = ' ';
-                for (size_t q = 0; q < len; q++)
-                    out[k++] = (char)ub(w[q]);
-            }
-            out[k] = 0;
-            return true;
-        }
-        p += n;
+    NameIndex *ix = name_index();
+    uint32_t lo = 0, hi = ix->nnames;   /* the first name at or above cp, in [lo, hi] */
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (ix->name_cp[mid] < cp)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
-    return false;
+    if (lo == ix->nnames || ix->name_cp[lo] != cp)
+        return false;
+    const char *p = uni_names + ix->name_off[lo];
+    int n = ub(*p++);
+    size_t k = 0;
+    for (int j = 0; j < n;) {
+        int wi = ub(p[j++]);
+        if (wi & 0x80)
+            wi = (wi & 0x7f) << 8 | ub(p[j++]);
+        size_t len;
+        const char *w = word_at(wi, &len);
+        if (k + len + 2 > cap)
+            return false;
+        if (k)
+            out[k++] = ' ';
+        for (size_t q = 0; q < len; q++)
+            out[k++] = (char)ub(w[q]);
+    }
+    out[k] = 0;
+    return true;
 }

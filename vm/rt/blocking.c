@@ -89,15 +89,49 @@ ssize_t vm_blocking_read(int fd, void *buf, size_t n)
     }
 }
 
+/* The same for a write that a signal interrupts before it wrote anything
+ * (one interrupted after some bytes returns their count: vm_write_all). */
 ssize_t vm_blocking_write(int fd, const void *buf, size_t n)
 {
     ssize_t w;
-    vm_blocking_begin();
-    do
-        w = write(fd, buf, n);
-    while (w < 0 && errno == EINTR);
-    vm_blocking_end();
-    return w;
+    for (;;) {
+        vm_blocking_begin();
+        do {
+            if (tm_interrupted()) {
+                w = -1;
+                errno = EINTR;
+                break;
+            }
+            w = write(fd, buf, n);
+        } while (w < 0 && errno == EINTR);
+        vm_blocking_end();
+        if (w >= 0 || errno != EINTR)
+            return w;
+        if (vm_signals_check() < 0) {
+            errno = EINTR;
+            return -1;
+        }
+    }
+}
+
+/* All n bytes: a partial write (a full pipe, a signal) runs the signal
+ * handlers before writing on, as CPython's buffered writer does: one that
+ * raises ends the write (-1, errno EINTR, its exception set); else it would
+ * block again, maybe for ever (test_io's interrupted writes). */
+int vm_write_all(int fd, const char *p, size_t n)
+{
+    while (n > 0) {
+        ssize_t w = vm_blocking_write(fd, p, n);
+        if (w < 0)
+            return -1;
+        p += w;
+        n -= (size_t)w;
+        if (n > 0 && vm_signals_check() < 0) {
+            errno = EINTR;
+            return -1;
+        }
+    }
+    return 0;
 }
 
 int vm_blocking_open(const char *path, int flags, int mode)
