@@ -2,8 +2,9 @@
 
 tests/fuzz/fuzz_parse.c links only those three files and the two Unicode
 lookups they call (vm/objects/unicodenames.c for \\N{...}, unicodenorm.c for
-NFKC identifiers: plain C over static tables); none of them may depend on the
-GC or on other vm files. It parses the seed programs, then mutated and
+NFKC identifiers: plain C over static tables; the name lookup's index is built
+with vm_malloc_kept, so vm/rt/txmalloc.c comes too, built as in the GIL build:
+plain malloc); none of them may depend on the GC or on other vm files. It parses the seed programs, then mutated and
 generated programs for TMPY_FUZZ_SECONDS seconds (default 20); any crash,
 hang, sanitizer report or leak fails the test. A failing input is saved to
 build/fuzz_parse_crash.py: replay it with `build/tests/fuzz_parse FILE`.
@@ -17,7 +18,7 @@ from conftest import BUILD, ROOT
 
 EXE = BUILD / "tests" / "fuzz_parse"
 SOURCES = ["tests/fuzz/fuzz_parse.c", "vm/compiler/ast.c", "vm/compiler/lexer.c", "vm/compiler/parser.c",
-           "vm/objects/unicodenames.c", "vm/objects/unicodenorm.c"]
+           "vm/objects/unicodenames.c", "vm/objects/unicodenorm.c", "vm/rt/txmalloc.c"]
 # The Makefile's flags, plus the sanitizers (no %gs objects are involved).
 CFLAGS = ["-O1", "-g", "-std=gnu11", "-Wall", "-Wextra", "-Werror", "-Ivm/compiler", "-Ivm", "-Iruntime",
           "-fsanitize=address,undefined", "-fno-sanitize-recover=undefined"]
