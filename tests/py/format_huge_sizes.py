@@ -82,9 +82,9 @@ show('list *=', lambda: imul([1]))
 show('bytearray *=', lambda: imul(bytearray(b'ab')))
 print('%05f|%-06f|%+05.1f|% 08.2f|%#.0f|%010.3g' % (float('inf'), float('-inf'), float('nan'), -1.5, 3, -0.0))
 show('bytes * 2**62', lambda: b'ab' * 2**62)
-x = 'a' * 2**20
-show('replace grows', lambda: x.replace('a', 'y' * 2**30))
-show('replace empty', lambda: x.replace('', 'y' * 2**30))
+x = 'a' * 2**25
+show('replace grows', lambda: x.replace('a', 'y' * 2**25))
+show('replace empty', lambda: x.replace('', 'y' * 2**25))
 show('bytes replace', lambda: b'aaa'.replace(b'', b'xy' * 2**49))
 show('1 << 2**62', lambda: 1 << 2**62)
 show('1 << 2**70', lambda: 1 << 2**70)
