@@ -232,6 +232,24 @@ static void forget_dead_created(tm_segstate *ss, void *ctx)
     ss->carded.count = n;
 }
 
+/* Objects written since the segment's last minor collection and dead now
+ * (a transaction created, wrote and dropped them; or a commit's merge wrote
+ * them after the commit's minor collection, and the segment waits with no
+ * thread for its next transaction): that collection would write their
+ * headers and trace them after the sweep freed them (the threaded fuzzer's
+ * seed 1007590). Every segment, running a transaction or not. */
+static void forget_dead_remembered(void)
+{
+    for (int j = 1; j <= tm_seg.nsegments; j++) {
+        tm_list *l = &tm_segstates[j].remembered;
+        size_t n = 0;
+        for (size_t i = 0; i < l->count; i++)
+            if (tm_in_nursery(l->items[i]) || tm_old_is_marked(l->items[i]))
+                l->items[n++] = l->items[i];
+        l->count = n;
+    }
+}
+
 static int cmp_uintptr(const void *a, const void *b)
 {
     uintptr_t x = *(const uintptr_t *)a, y = *(const uintptr_t *)b;
@@ -425,6 +443,7 @@ void tm_collect_major(void)
     weak_and_finalizer_passes();
 #if TM_STM
     foreach_transaction(forget_dead_created, NULL);
+    forget_dead_remembered();
 #endif
     tm_gc_mark_reserved(mark_reserved_block);
     tm_old_sweep(tm_self.count_dead ? &tm_self.dead_found : NULL);

@@ -296,6 +296,16 @@ void tm_collect_minor_of(tm_segstate *ss)
         return;
     }
     uint64_t t0 = tm_ticks();
+    /* Under the checks (move mode, the barrier checker), before anything
+     * is promoted: a remembered object the last major collection freed is
+     * a bug that is otherwise silent (the flag write and the trace below
+     * land in free memory). */
+    if (TM_STM && (tm_cfg.gc_debug_move || tm_check_writes))
+        for (size_t i = 0; i < ss->remembered.count; i++)
+            if (!tm_in_nursery(ss->remembered.items[i]) && !tm_old_is_allocated(ss->remembered.items[i]))
+                tm_fatal("minor collection: remembered SO %#lx is not an allocated old object "
+                         "(freed by a major collection while its transaction ran?)",
+                         (unsigned long)ss->remembered.items[i]);
 
     /* Objects promised an old address move there first, alive or not:
      * their identity is out. */

@@ -359,6 +359,21 @@ bool tm_old_is_marked(uintptr_t so)
     return pi->kind == PAGE_LARGE && pi->marked;
 }
 
+/* Is so the start of an allocated old object (a small slot in use, or the
+ * first page of a big one)? For checks. */
+bool tm_old_is_allocated(uintptr_t so)
+{
+    if (so < tm_seg.old_start || so >= tm_old_high_water())
+        return false;
+    pageinfo *pi = &pages[page_of(so)];
+    if (pi->kind == PAGE_SMALL) {
+        const smallpage *sp = pi->sp;
+        unsigned slot = (unsigned)(so - sp->so) / sp->slot_size;
+        return (so - sp->so) % sp->slot_size == 0 && (sp->used[slot / 64] & (1ULL << (slot % 64)));
+    }
+    return pi->kind == PAGE_LARGE && so % TM_PAGE_SIZE == 0;
+}
+
 size_t tm_old_objects_freed;
 
 /* Dead containers among a small page's freed slots (bitmaps of 64). */

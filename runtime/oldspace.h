@@ -53,6 +53,7 @@ extern size_t tm_old_large_bytes_promoted;
 /* Major collection: set the mark bit of an old object; true if it was clear. */
 bool tm_old_mark(uintptr_t so);
 bool tm_old_is_marked(uintptr_t so);
+bool tm_old_is_allocated(uintptr_t so);
 /* Free every unmarked object, clear the marks, give empty pages back. */
 /* dead != NULL: adds the number of freed objects whose layout holds
  * references (their headers read as the current segment sees them). */

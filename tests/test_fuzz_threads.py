@@ -128,3 +128,25 @@ def test_lost_finalizers_are_known_only_as_fewer(tmp_path):
     assert not fuzz_threads.short_counts(rx, want, "dels 3621 [2, 3] weakref callbacks 5 5")
     assert not fuzz_threads.short_counts(rx, want, "dels 10 [2, 4] weakref callbacks 5 5")
     assert not fuzz_threads.short_counts(rx, want, "dels 10 [2] weakref callbacks 5 4")
+
+
+# Saved programs the fuzzer failed on, with the configuration that failed,
+# kept where no shorter test catches the bug as often (tests/fuzz/found/README.md).
+FOUND = [
+    # A major collection freed an object that a running transaction had created,
+    # written (remembered for its next minor collection) and dropped; that minor
+    # collection then wrote the freed object's header (runtime/major.c
+    # forget_dead_created). Failed 5 runs in 6 with the check in runtime/nursery.c.
+    ("seed_1007590.py", {"TMPY_GC_DEBUG": "move", "TMPY_SEGMENTS": "4", "TMPY_STM_CHECK": "1",
+                         "TMPY_STM_INJECT_ABORTS": "0.05:804", "TMPY_STM_SOLO": "0", "TMPY_TXLEN": "1"}),
+]
+
+
+@pytest.mark.skipif(not (BUILD / "tmpy").exists(), reason="build/tmpy is not built")
+@pytest.mark.parametrize("name,env", FOUND, ids=[f[0] for f in FOUND])
+def test_found_program(name, env, tmp_path):
+    prog = ROOT / "tests" / "fuzz" / "found" / name
+    want = fuzz_threads.run_program(str(REF_PYTHON), prog, {}, tmp_path)
+    for _ in range(3):
+        got = fuzz_threads.run_program(BUILD / "tmpy", prog, env, tmp_path)
+        assert got[:2] == want[:2], f"{name} under {env}: exit {got[0]}\n{got[2][-2000:]}"
