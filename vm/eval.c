@@ -2104,17 +2104,27 @@ call_c_profiled: {
                 goto error;
         }
         gen_suspend_frame(f, sp);
+    yield_popped:
         switch (f->kind) {
         case FR_GEN_FORITER:
             RESUME_FRAME(f->back);
             *sp++ = yv;
             DISPATCH();
-        case FR_GEN_YIELDFROM:
+        case FR_GEN_YIELDFROM: {
             /* The delegating generator yields the value too and, when
-             * resumed, runs its YIELD_FROM again. */
-            RESUME_FRAME(f->back);
+             * resumed, runs its YIELD_FROM again. One that was resumed
+             * only to pass a value on (the levels of a `yield from` chain)
+             * is popped here without running anything. */
+            Frame *b = f->back;
+            if (likely(b->gen_clean) && likely(!FRAME_HDR(b)[HDR_FRAMEOBJ]) && likely(!vm_tracing)) {
+                gen_pop_clean_frame(b);
+                f = b;
+                goto yield_popped;
+            }
+            RESUME_FRAME(b);
             f->ip--;
             goto do_yield;
+        }
         default: /* FR_GEN_ENTRY */
             tm_self.ss_top = (object_t **)f->localsplus;
             *status = RUN_YIELDED;
@@ -2163,7 +2173,7 @@ call_c_profiled: {
             }
             sp--;
             f->sp = sp;
-            Frame *nf = gen_push_frame(recv, v, st != GEN_CREATED);
+            Frame *nf = gen_push_frame_inline(recv, v, st != GEN_CREATED);
             if (!nf)
                 goto error;
             nf->kind = FR_GEN_YIELDFROM;
@@ -2276,7 +2286,7 @@ call_c_profiled: {
                 goto error;
             }
             f->sp = sp;
-            Frame *nf = gen_push_frame(it, g_None, st != GEN_CREATED);
+            Frame *nf = gen_push_frame_inline(it, g_None, st != GEN_CREATED);
             if (!nf)
                 goto error;
             nf->kind = FR_GEN_FORITER;

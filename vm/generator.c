@@ -71,52 +71,7 @@ Obj gen_create(Obj func, CodeObj *co, Obj *lp)
 
 Frame *gen_push_frame(Obj gen, Obj sent, bool push_sent)
 {
-    GenObj *g = GEN(gen);
-    CodeObj *co = (CodeObj *)g->code;
-    int nlp = code_nlocalsplus(co);
-    Obj *lp = (Obj *)tm_self.ss_top;
-    Obj *end = lp + g->nslots;
-    Frame *nf = frame_next(end);
-    if (!nf)
-        return NULL;
-    int64_t live = nlp + FRAME_NHDR + g->sp;
-    tm_compiler_barrier();
-    memcpy(lp, VM_LINEAR(g->slots), (size_t)live * sizeof(Obj));
-    tm_compiler_barrier();
-    if (push_sent)
-        lp[live++] = sent;
-    /* The slots above must hold valid values for the GC (a short loop:
-     * a memset call costs more here). */
-    for (Obj *p = lp + live; p < end; p++)
-        *(Obj volatile *)p = NULL;
-    tm_self.ss_top = (object_t **)end;
-    Obj *hdr = lp + nlp;
-    hdr[HDR_PREV_EXC] = vm_ts.roots[ROOT_HANDLED_EXC];
-    if (g->exc_state)
-        vm_ts.roots[ROOT_HANDLED_EXC] = g->exc_state;
-    VM_WRITE(gen);
-    if (unlikely(g->state == GEN_CREATED) && TID(gen) == TID_COROUTINE &&
-        tm_unregister_last_finalizer((object_t *)gen)) {
-        /* A coroutine awaited right after its creation (the common case)
-         * cannot be "never awaited" any more: its registration is taken
-         * back, so it does not outlive minor collections; like a generator
-         * it registers again if it suspends inside try/with. */
-        g->flags &= ~GEN_F_FINALIZABLE;
-    }
-    g->state = GEN_RUNNING;
-    frame_link(nf, co, co->code + g->ip, lp, end, FR_GEN_ENTRY);
-    nf->sp += g->sp + (push_sent ? 1 : 0);
-    /* A delegating generator of a yield-from chain, resumed to pass a value
-     * on: if its delegate yields again before it runs anything else, its
-     * suspension need not copy its slots back (gen_suspend_frame). */
-    nf->gen_clean = push_sent && !vm_tracing && INSTR_OP(co->code[g->ip]) == OP_YIELD_FROM;
-    nf->nblocks = (int16_t)g->nblocks;
-    if (unlikely(g->nblocks > 0)) {
-        tm_compiler_barrier();
-        memcpy(nf->blocks, VM_LINEAR(RAW(g->blocks)->data), (size_t)g->nblocks * sizeof(Block));
-        tm_compiler_barrier();
-    }
-    return nf;
+    return gen_push_frame_inline(gen, sent, push_sent);
 }
 
 void gen_suspend_frame(Frame *f, Obj *sp)
@@ -132,11 +87,8 @@ void gen_suspend_frame(Frame *f, Obj *sp)
          * locals, value stack, ip, blocks and exception state are what its
          * generator saved when it last suspended here; the collector keeps
          * both copies' references current. */
-        vm_ts.roots[ROOT_HANDLED_EXC] = hdr[HDR_PREV_EXC];
-        g->state = GEN_SUSPENDED;
-        vm_ts.py_depth--;
-        vm_ts.frame = f->back;
-        vm_tx_frame_popped(f->back, f->localsplus);
+        (void)g;
+        gen_pop_clean_frame(f);
         return;
     }
     /* The header slots never change after creation but for the frame
