@@ -36,16 +36,15 @@ void eval_fill_layouts(tm_type *gl, tm_type *fl)
 /* ------------------------------------------------------------------ */
 /* Frames in and out of generator objects                              */
 /* ------------------------------------------------------------------ */
-Obj gen_create(Obj func, CodeObj *co, Obj *lp)
+static unsigned gen_tid_of(CodeObj *co)
 {
-    int nlp = code_nlocalsplus(co);
-    int64_t nslots = nlp + FRAME_NHDR + co->stacksize;
-    unsigned tid = (co->flags & CO_ASYNC_GENERATOR) ? TID_ASYNC_GENERATOR
-                   : (co->flags & CO_COROUTINE) ? TID_COROUTINE : TID_GENERATOR;
-    Obj gen = (Obj)tm_allocate_var(tid, (uintptr_t)nslots);
-    if (!gen)
-        return err_nomemory();
-    func = lp[nlp + HDR_FUNC];
+    return (co->flags & CO_ASYNC_GENERATOR) ? TID_ASYNC_GENERATOR
+           : (co->flags & CO_COROUTINE) ? TID_COROUTINE : TID_GENERATOR;
+}
+
+/* The fields of a new (zeroed) generator object but its slots. */
+static void gen_setup(Obj gen, unsigned tid, CodeObj *co, Obj func)
+{
     GenObj *g = GEN(gen);
     g->code = (Obj)co;
     g->name = ((FunctionObj *)func)->name;
@@ -62,10 +61,54 @@ Obj gen_create(Obj func, CodeObj *co, Obj *lp)
         g->flags = GEN_F_FINALIZABLE;
         tm_register_finalizer((object_t *)gen);
     }
+}
+
+Obj gen_create(Obj func, CodeObj *co, Obj *lp)
+{
+    int nlp = code_nlocalsplus(co);
+    int64_t nslots = nlp + FRAME_NHDR + co->stacksize;
+    unsigned tid = gen_tid_of(co);
+    Obj gen = (Obj)tm_allocate_var(tid, (uintptr_t)nslots);
+    if (!gen)
+        return err_nomemory();
+    func = lp[nlp + HDR_FUNC];
+    gen_setup(gen, tid, co, func);
+    GenObj *g = GEN(gen);
     for (int i = 0; i < nlp + FRAME_NHDR; i++)
         g->slots[i] = lp[i];
     g->slots[nlp + HDR_GEN] = gen;
     g->slots[nlp + HDR_PREV_EXC] = NULL;
+    return gen;
+}
+
+Obj gen_create_args(Obj func, Obj *args, size_t nargs)
+{
+    CodeObj *co = (CodeObj *)((FunctionObj *)func)->code;
+    int nlp = code_nlocalsplus(co);
+    int64_t nslots = nlp + FRAME_NHDR + co->stacksize;
+    unsigned tid = gen_tid_of(co);
+    /* args need not be roots: kept here across the allocation */
+    Obj *r = vm_roots((int)nargs + 1);
+    r[0] = func;
+    for (size_t i = 0; i < nargs; i++)
+        r[i + 1] = args[i];
+    Obj gen = (Obj)tm_allocate_var(tid, (uintptr_t)nslots);
+    if (!gen) {
+        vm_unroots(r);
+        return err_nomemory();
+    }
+    func = r[0];
+    gen_setup(gen, tid, co, func);
+    GenObj *g = GEN(gen);
+    /* the other locals are unbound and the value stack empty: the new
+     * object's slots are NULL */
+    for (size_t i = 0; i < nargs; i++)
+        g->slots[i] = r[i + 1];
+    vm_unroots(r);
+    g->slots[nlp + HDR_FUNC] = func;
+    g->slots[nlp + HDR_GLOBALS] = ((FunctionObj *)func)->globals;
+    g->slots[nlp + HDR_BUILTINS] = ((FunctionObj *)func)->builtins;
+    g->slots[nlp + HDR_GEN] = gen;
     return gen;
 }
 
