@@ -224,6 +224,36 @@ static inline Frame *push_function_frame(Obj func, Obj *args, size_t nargs, Obj 
     return nf;
 }
 
+/* The common call from the loop, inline: positional arguments in place that
+ * match the parameters exactly, no cells, not a generator. NULL: not such a
+ * call (or the recursion limit): push_function_frame then. */
+static inline __attribute__((always_inline)) Frame *push_simple_frame(Obj func, Obj *args, size_t nargs)
+{
+    CodeObj *co = (CodeObj *)((FunctionObj *)func)->code;
+    if (unlikely(nargs != (size_t)co->argcount || co->kwonlyargcount != 0 ||
+                 (co->flags & (CO_VARARGS | CO_VARKEYWORDS | CO_GENERATOR)) || (co->ncellvars | co->nfreevars)))
+        return NULL;
+    Obj *old_top = (Obj *)tm_self.ss_top;
+    Obj *lp = args;
+    int nlp = co->nlocals;
+    Obj *end = lp + nlp + FRAME_NHDR + co->stacksize;
+    Frame *nf = frame_next(end);
+    if (unlikely(!nf))
+        return NULL;   /* push_function_frame raises it again */
+    for (Obj *p = lp + nargs; p < end; p++)
+        *p = NULL;
+    /* as push_function_frame: never below the caller's slots */
+    if (end < old_top)
+        end = old_top;
+    tm_self.ss_top = (object_t **)end;
+    Obj *hdr = lp + nlp;
+    hdr[HDR_FUNC] = func;
+    hdr[HDR_GLOBALS] = ((FunctionObj *)func)->globals;
+    hdr[HDR_BUILTINS] = ((FunctionObj *)func)->builtins;
+    frame_link(nf, co, co->code, lp, end, FR_CALL);
+    return nf;
+}
+
 static Frame *eval_push_function(Obj func, Obj *args, size_t nargs, Obj kwnames, Obj *gen_out)
 {
     *gen_out = NULL;
@@ -479,6 +509,21 @@ static __attribute__((noinline)) void attr_cache_rehint(CodeObj *co, uint32_t ci
     e->index = (int32_t)hint;
 }
 
+/* An AC_INSTANCE entry also serves a second type (instances of sibling
+ * classes at one site, as deltablue's constraint subclasses): its version in
+ * `dver` and its name's entry hint in `owner` (both unused by AC_INSTANCE).
+ * Set once after each refill (a cache write), when the second type also
+ * finds the name in its instances' dicts only; ix: its entry there. */
+static __attribute__((noinline)) void attr_cache_second_type(CodeObj *co, uint32_t cidx, TypeObj *t, int64_t ix)
+{
+    AttrCache *e = ATTR_CACHE(co, cidx);
+    if (e->kind != AC_INSTANCE || e->dver != 0 || type_version(t) == 0 || type_version(t) == e->tver)
+        return;
+    VM_WRITE(co->cache);
+    e->dver = type_version(t);
+    e->owner = (uint64_t)ix;
+}
+
 static inline void attr_cache_fill(CodeObj *co, uint32_t cidx, Obj obj, Obj name, bool method)
 {
     if (cache_usable(co, cidx) && ATTR_CACHE(co, cidx)->fills < CACHE_MAX_FILLS)
@@ -495,8 +540,15 @@ static Obj load_attr_slow(CodeObj *co, uint32_t cidx, Obj obj, Obj name)
         Obj v;
         if (ai.kind != AC_DATA_DESCR) {
             Obj d = instance_dict(obj);
-            if (d && DICT(d)->used && (v = dict_getitem_str(d, name)))
-                return v;
+            if (d && DICT(d)->used) {
+                int64_t hint = -1;
+                if ((v = dict_getitem_str_hinted(d, name, &hint))) {
+                    if (ai.kind == AC_INSTANCE && cache_usable(co, cidx) &&
+                        ATTR_CACHE(co, cidx)->kind == AC_INSTANCE && ATTR_CACHE(co, cidx)->dver == 0)
+                        attr_cache_second_type(co, cidx, t, hint);
+                    return v;
+                }
+            }
         }
         if (ai.kind != AC_INSTANCE) {
             v = ai.value;
@@ -1716,8 +1768,9 @@ static Obj eval_loop(Frame *entry, int throwing, int *status, bool *tx_break)
         AttrCache *e = ATTR_CACHE(co, cidx);
         Obj v;
         switch (e->kind) {
-        case AC_INSTANCE:
-            if (type_version(TYPE(obj)) == e->tver) {
+        case AC_INSTANCE: {
+            uint64_t tv = type_version(TYPE(obj));
+            if (tv == e->tver) {
                 Obj d = instance_dict(obj);
                 int64_t hint = e->index;
                 if (d && (v = dict_getitem_str_hinted(d, name, &hint))) {
@@ -1725,8 +1778,15 @@ static Obj eval_loop(Frame *entry, int throwing, int *status, bool *tx_break)
                         attr_cache_rehint(co, cidx, hint);
                     goto load_attr_done;
                 }
+            } else if (tv == e->dver && tv != 0) {
+                /* the site's second type (attr_cache_second_type) */
+                Obj d = instance_dict(obj);
+                int64_t hint = (int64_t)e->owner;
+                if (d && (v = dict_getitem_str_hinted(d, name, &hint)))
+                    goto load_attr_done;
             }
             break;
+        }
         case AC_MODULE:   /* a plain module (a ModuleType subclass may shadow its dict) */
             if (TID(obj) == TID_MODULE && !((ModuleObj *)obj)->cls) {
                 Obj d = ((ModuleObj *)obj)->dict;
@@ -1945,8 +2005,17 @@ static Obj eval_loop(Frame *entry, int throwing, int *status, bool *tx_break)
         }
         UNPACK_BOUND_METHOD();
         Obj callable = cbase[0];
-        if (TID(callable) == TID_FUNCTION)
+        if (TID(callable) == TID_FUNCTION) {
+            Frame *nf = push_simple_frame(callable, cargs, cnargs);
+            if (likely(nf != NULL)) {
+                f->sp = cbase;
+                f = nf;
+                LOAD_FRAME();
+                sp = f->sp;
+                DISPATCH();
+            }
             ENTER_FUNCTION(true);
+        }
         if (TID(callable) == TID_TYPE && !cbase[1]) {
             Obj init = plain_class_init(callable);
             if (init) {
@@ -2104,17 +2173,27 @@ call_c_profiled: {
                 goto error;
         }
         gen_suspend_frame(f, sp);
+    yield_popped:
         switch (f->kind) {
         case FR_GEN_FORITER:
             RESUME_FRAME(f->back);
             *sp++ = yv;
             DISPATCH();
-        case FR_GEN_YIELDFROM:
+        case FR_GEN_YIELDFROM: {
             /* The delegating generator yields the value too and, when
-             * resumed, runs its YIELD_FROM again. */
-            RESUME_FRAME(f->back);
+             * resumed, runs its YIELD_FROM again. One that was resumed
+             * only to pass a value on (the levels of a `yield from` chain)
+             * is popped here without running anything. */
+            Frame *b = f->back;
+            if (likely(b->gen_clean) && likely(!FRAME_HDR(b)[HDR_FRAMEOBJ]) && likely(!vm_tracing)) {
+                gen_pop_clean_frame(b);
+                f = b;
+                goto yield_popped;
+            }
+            RESUME_FRAME(b);
             f->ip--;
             goto do_yield;
+        }
         default: /* FR_GEN_ENTRY */
             tm_self.ss_top = (object_t **)f->localsplus;
             *status = RUN_YIELDED;
@@ -2163,7 +2242,7 @@ call_c_profiled: {
             }
             sp--;
             f->sp = sp;
-            Frame *nf = gen_push_frame(recv, v, st != GEN_CREATED);
+            Frame *nf = gen_push_frame_inline(recv, v, st != GEN_CREATED);
             if (!nf)
                 goto error;
             nf->kind = FR_GEN_YIELDFROM;
@@ -2276,7 +2355,7 @@ call_c_profiled: {
                 goto error;
             }
             f->sp = sp;
-            Frame *nf = gen_push_frame(it, g_None, st != GEN_CREATED);
+            Frame *nf = gen_push_frame_inline(it, g_None, st != GEN_CREATED);
             if (!nf)
                 goto error;
             nf->kind = FR_GEN_FORITER;
@@ -3229,6 +3308,11 @@ __thread int vm_eval_levels;
 
 Obj eval_call_function(Obj func, Obj *args, size_t nargs, Obj kwnames)
 {
+    CodeObj *co = (CodeObj *)((FunctionObj *)func)->code;
+    if (unlikely(co->flags & CO_GENERATOR) && !kwnames && nargs == (size_t)co->argcount && nargs <= 8 &&
+        co->kwonlyargcount == 0 && !(co->flags & (CO_VARARGS | CO_VARKEYWORDS)) &&
+        !(co->ncellvars | co->nfreevars))
+        return gen_create_args(func, args, nargs);   /* iter() of a class whose __iter__ is a generator */
     if (eval_enter_level() < 0)
         return NULL;
     Obj gen = NULL;

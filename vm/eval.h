@@ -25,6 +25,8 @@
 #include "compiler/compile.h"
 #include "opcodes.h"
 
+#include <string.h>
+
 #define FRAME_MAX_BLOCKS 20
 
 enum { BLK_TRY = 1, BLK_EXCEPT_HANDLER = 2 };
@@ -278,6 +280,10 @@ int call_init_cells(Obj func, CodeObj *co, Obj *lp);
 
 /* generator.c */
 Obj gen_create(Obj func, CodeObj *co, Obj *lp);         /* from a bound frame region */
+/* A call of generator function func with exactly its positional parameters
+ * in args (at most 8), when its code has no cells: the generator made
+ * without a frame first. */
+Obj gen_create_args(Obj func, Obj *args, size_t nargs);
 Frame *gen_push_frame(Obj gen, Obj sent, bool push_sent); /* NULL on error (recursion) */
 void gen_suspend_frame(Frame *f, Obj *sp);              /* save the running frame; pops it */
 /* Before gen_suspend_frame of a frame inside blocks: 0, or -1 (MemoryError);
@@ -354,6 +360,93 @@ int eval_profile_c(Frame *f, int what, Obj callable);   /* c_call (0), c_return 
 void eval_dispatch_update(void);          /* eval.c: the loop's dispatch table for this thread's state */
 int eval_trace_busy(void);               /* STM: inside how many trace or profile function calls */
 void eval_trace_after_abort(int busy_at_start);   /* STM: the tracing state after an abort restored the roots */
+
+/* Resume generator `gen` (created or suspended, not running): copy its saved
+ * slots and block stack onto the shadow stack above ss_top, push `sent` when
+ * push_sent, and link the frame as the innermost (kind FR_GEN_ENTRY; the
+ * caller sets another). NULL on error (recursion). Inline for the eval
+ * loop's FOR_ITER and YIELD_FROM, which resume one per value and level of a
+ * `yield from` chain; gen_push_frame (generator.c) for the C entry points. */
+static inline __attribute__((always_inline)) Frame *gen_push_frame_inline(Obj gen, Obj sent, bool push_sent)
+{
+    GenObj *g = GEN(gen);
+    CodeObj *co = (CodeObj *)g->code;
+    Obj *lp = (Obj *)tm_self.ss_top;
+    Obj *end = lp + g->nslots;
+    Frame *nf = frame_next(end);
+    if (unlikely(!nf))
+        return NULL;
+    int nlp = code_nlocalsplus(co);
+    int64_t gsp = g->sp;
+    int64_t ip = g->ip;
+    Obj *stack_base = lp + nlp + FRAME_NHDR;
+    tm_compiler_barrier();
+    memcpy(lp, VM_LINEAR(g->slots), (size_t)(nlp + FRAME_NHDR + gsp) * sizeof(Obj));
+    tm_compiler_barrier();
+    Obj *sp = stack_base + gsp;
+    if (push_sent)
+        *sp++ = sent;
+    /* The slots above must hold valid values for the GC (a short loop:
+     * a memset call costs more here). */
+    for (Obj *p = sp; p < end; p++)
+        *(Obj volatile *)p = NULL;
+    tm_self.ss_top = (object_t **)end;
+    stack_base[-FRAME_NHDR + HDR_PREV_EXC] = vm_ts.roots[ROOT_HANDLED_EXC];
+    if (unlikely(g->exc_state != NULL))
+        vm_ts.roots[ROOT_HANDLED_EXC] = g->exc_state;
+    int64_t nblocks = g->nblocks;
+    VM_WRITE(gen);
+    if (unlikely(g->state == GEN_CREATED) && TID(gen) == TID_COROUTINE &&
+        tm_unregister_last_finalizer((object_t *)gen)) {
+        /* A coroutine awaited right after its creation (the common case)
+         * cannot be "never awaited" any more: its registration is taken
+         * back, so it does not outlive minor collections; like a generator
+         * it registers again if it suspends inside try/with. */
+        g->flags &= ~GEN_F_FINALIZABLE;
+    }
+    g->state = GEN_RUNNING;
+    const uint32_t __seg_gs *cip = co->code + ip;
+    nf->back = vm_ts.frame;
+    nf->code = co;
+    nf->ip = cip;
+    nf->localsplus = lp;
+    nf->stack_base = stack_base;
+    nf->sp = sp;
+    nf->end = end;
+    nf->kind = FR_GEN_ENTRY;
+    nf->traced = 0;
+    nf->trace_last = -1;
+    /* A delegating generator of a yield-from chain, resumed to pass a value
+     * on: if its delegate yields again before it runs anything else, its
+     * suspension need not copy its slots back (gen_suspend_frame, and the
+     * eval loop's yield: gen_pop_clean_frame). */
+    nf->gen_clean = push_sent && !vm_tracing && INSTR_OP(*cip) == OP_YIELD_FROM;
+    nf->nblocks = (int16_t)nblocks;
+    vm_ts.frame = nf;
+    vm_ts.py_depth++;
+    if (unlikely(nblocks > 0)) {
+        tm_compiler_barrier();
+        memcpy(nf->blocks, VM_LINEAR(RAW(g->blocks)->data), (size_t)nblocks * sizeof(Block));
+        tm_compiler_barrier();
+    }
+    return nf;
+}
+
+/* The eval loop's yield through a chain: pop generator frame f, which was
+ * resumed at its YIELD_FROM and has run nothing else since (f->gen_clean,
+ * no frame object, not tracing): its generator's saved copy is still
+ * current (as in gen_suspend_frame). */
+static inline __attribute__((always_inline)) void gen_pop_clean_frame(Frame *f)
+{
+    Obj *hdr = FRAME_HDR(f);
+    Obj gen = hdr[HDR_GEN];
+    VM_WRITE(gen);
+    vm_ts.roots[ROOT_HANDLED_EXC] = hdr[HDR_PREV_EXC];
+    GEN(gen)->state = GEN_SUSPENDED;
+    vm_ts.py_depth--;
+    vm_ts.frame = f->back;
+    vm_tx_frame_popped(f->back, f->localsplus);
+}
 
 
 /* ---- The eval layer's API to the layers above (moved from tmpy.h) ---- */

@@ -36,16 +36,15 @@ void eval_fill_layouts(tm_type *gl, tm_type *fl)
 /* ------------------------------------------------------------------ */
 /* Frames in and out of generator objects                              */
 /* ------------------------------------------------------------------ */
-Obj gen_create(Obj func, CodeObj *co, Obj *lp)
+static unsigned gen_tid_of(CodeObj *co)
 {
-    int nlp = code_nlocalsplus(co);
-    int64_t nslots = nlp + FRAME_NHDR + co->stacksize;
-    unsigned tid = (co->flags & CO_ASYNC_GENERATOR) ? TID_ASYNC_GENERATOR
-                   : (co->flags & CO_COROUTINE) ? TID_COROUTINE : TID_GENERATOR;
-    Obj gen = (Obj)tm_allocate_var(tid, (uintptr_t)nslots);
-    if (!gen)
-        return err_nomemory();
-    func = lp[nlp + HDR_FUNC];
+    return (co->flags & CO_ASYNC_GENERATOR) ? TID_ASYNC_GENERATOR
+           : (co->flags & CO_COROUTINE) ? TID_COROUTINE : TID_GENERATOR;
+}
+
+/* The fields of a new (zeroed) generator object but its slots. */
+static void gen_setup(Obj gen, unsigned tid, CodeObj *co, Obj func)
+{
     GenObj *g = GEN(gen);
     g->code = (Obj)co;
     g->name = ((FunctionObj *)func)->name;
@@ -62,6 +61,19 @@ Obj gen_create(Obj func, CodeObj *co, Obj *lp)
         g->flags = GEN_F_FINALIZABLE;
         tm_register_finalizer((object_t *)gen);
     }
+}
+
+Obj gen_create(Obj func, CodeObj *co, Obj *lp)
+{
+    int nlp = code_nlocalsplus(co);
+    int64_t nslots = nlp + FRAME_NHDR + co->stacksize;
+    unsigned tid = gen_tid_of(co);
+    Obj gen = (Obj)tm_allocate_var(tid, (uintptr_t)nslots);
+    if (!gen)
+        return err_nomemory();
+    func = lp[nlp + HDR_FUNC];
+    gen_setup(gen, tid, co, func);
+    GenObj *g = GEN(gen);
     for (int i = 0; i < nlp + FRAME_NHDR; i++)
         g->slots[i] = lp[i];
     g->slots[nlp + HDR_GEN] = gen;
@@ -69,54 +81,40 @@ Obj gen_create(Obj func, CodeObj *co, Obj *lp)
     return gen;
 }
 
+Obj gen_create_args(Obj func, Obj *args, size_t nargs)
+{
+    CodeObj *co = (CodeObj *)((FunctionObj *)func)->code;
+    int nlp = code_nlocalsplus(co);
+    int64_t nslots = nlp + FRAME_NHDR + co->stacksize;
+    unsigned tid = gen_tid_of(co);
+    /* args need not be roots: kept here across the allocation */
+    Obj *r = vm_roots((int)nargs + 1);
+    r[0] = func;
+    for (size_t i = 0; i < nargs; i++)
+        r[i + 1] = args[i];
+    Obj gen = (Obj)tm_allocate_var(tid, (uintptr_t)nslots);
+    if (!gen) {
+        vm_unroots(r);
+        return err_nomemory();
+    }
+    func = r[0];
+    gen_setup(gen, tid, co, func);
+    GenObj *g = GEN(gen);
+    /* the other locals are unbound and the value stack empty: the new
+     * object's slots are NULL */
+    for (size_t i = 0; i < nargs; i++)
+        g->slots[i] = r[i + 1];
+    vm_unroots(r);
+    g->slots[nlp + HDR_FUNC] = func;
+    g->slots[nlp + HDR_GLOBALS] = ((FunctionObj *)func)->globals;
+    g->slots[nlp + HDR_BUILTINS] = ((FunctionObj *)func)->builtins;
+    g->slots[nlp + HDR_GEN] = gen;
+    return gen;
+}
+
 Frame *gen_push_frame(Obj gen, Obj sent, bool push_sent)
 {
-    GenObj *g = GEN(gen);
-    CodeObj *co = (CodeObj *)g->code;
-    int nlp = code_nlocalsplus(co);
-    Obj *lp = (Obj *)tm_self.ss_top;
-    Obj *end = lp + g->nslots;
-    Frame *nf = frame_next(end);
-    if (!nf)
-        return NULL;
-    int64_t live = nlp + FRAME_NHDR + g->sp;
-    tm_compiler_barrier();
-    memcpy(lp, VM_LINEAR(g->slots), (size_t)live * sizeof(Obj));
-    tm_compiler_barrier();
-    if (push_sent)
-        lp[live++] = sent;
-    /* The slots above must hold valid values for the GC (a short loop:
-     * a memset call costs more here). */
-    for (Obj *p = lp + live; p < end; p++)
-        *(Obj volatile *)p = NULL;
-    tm_self.ss_top = (object_t **)end;
-    Obj *hdr = lp + nlp;
-    hdr[HDR_PREV_EXC] = vm_ts.roots[ROOT_HANDLED_EXC];
-    if (g->exc_state)
-        vm_ts.roots[ROOT_HANDLED_EXC] = g->exc_state;
-    VM_WRITE(gen);
-    if (unlikely(g->state == GEN_CREATED) && TID(gen) == TID_COROUTINE &&
-        tm_unregister_last_finalizer((object_t *)gen)) {
-        /* A coroutine awaited right after its creation (the common case)
-         * cannot be "never awaited" any more: its registration is taken
-         * back, so it does not outlive minor collections; like a generator
-         * it registers again if it suspends inside try/with. */
-        g->flags &= ~GEN_F_FINALIZABLE;
-    }
-    g->state = GEN_RUNNING;
-    frame_link(nf, co, co->code + g->ip, lp, end, FR_GEN_ENTRY);
-    nf->sp += g->sp + (push_sent ? 1 : 0);
-    /* A delegating generator of a yield-from chain, resumed to pass a value
-     * on: if its delegate yields again before it runs anything else, its
-     * suspension need not copy its slots back (gen_suspend_frame). */
-    nf->gen_clean = push_sent && !vm_tracing && INSTR_OP(co->code[g->ip]) == OP_YIELD_FROM;
-    nf->nblocks = (int16_t)g->nblocks;
-    if (unlikely(g->nblocks > 0)) {
-        tm_compiler_barrier();
-        memcpy(nf->blocks, VM_LINEAR(RAW(g->blocks)->data), (size_t)g->nblocks * sizeof(Block));
-        tm_compiler_barrier();
-    }
-    return nf;
+    return gen_push_frame_inline(gen, sent, push_sent);
 }
 
 void gen_suspend_frame(Frame *f, Obj *sp)
@@ -132,11 +130,8 @@ void gen_suspend_frame(Frame *f, Obj *sp)
          * locals, value stack, ip, blocks and exception state are what its
          * generator saved when it last suspended here; the collector keeps
          * both copies' references current. */
-        vm_ts.roots[ROOT_HANDLED_EXC] = hdr[HDR_PREV_EXC];
-        g->state = GEN_SUSPENDED;
-        vm_ts.py_depth--;
-        vm_ts.frame = f->back;
-        vm_tx_frame_popped(f->back, f->localsplus);
+        (void)g;
+        gen_pop_clean_frame(f);
         return;
     }
     /* The header slots never change after creation but for the frame
