@@ -144,6 +144,9 @@ enum { LOCK_FREE = 0, LOCK_HELD = 1, LOCK_RESERVED = 2, LOCK_STATE = 3 };
 
 static TypeObj *T_lock, *T_rlock, *T_local;
 
+uint64_t thread_lock_slow_acquires, thread_lock_slow_releases;
+#define COUNT_SLOW(c) __atomic_add_fetch(&(c), 1, __ATOMIC_RELAXED)
+
 static Obj lock_new_obj(void)
 {
     Obj l = iter_alloc(T_lock, NULL, 0);
@@ -261,6 +264,7 @@ static inline bool lock_take_fast(Obj lock)
  * unless one raised, queues again (PEP 475). */
 static __attribute__((noinline)) int lock_acquire_slow(Obj *slot, int64_t timeout_ns, bool interruptible)
 {
+    COUNT_SLOW(thread_lock_slow_acquires);
     int64_t word = LOCK_WORD(*slot);
     if ((word & LOCK_STATE) == LOCK_FREE) {   /* cannot be, unless a caller skipped the fast path */
         lock_set_word(slot, LOCK_HELD_BY_ME);
@@ -341,6 +345,7 @@ static inline bool lock_release_fast(Obj lock)
 
 static __attribute__((noinline)) int lock_release_obj(Obj *slot)
 {
+    COUNT_SLOW(thread_lock_slow_releases);
     Obj lock = *slot;
     int64_t word = LOCK_WORD(lock);
     if ((word & LOCK_STATE) == LOCK_FREE) {
