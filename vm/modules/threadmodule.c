@@ -98,7 +98,13 @@ out:
  * none; kind = waiters a release woke that have not come back yet.
  *
  * Every operation, contended or not, is plain transactional code on these
- * fields (issue 20): a release that lets a waiter go takes it off the
+ * fields (issue 20). The uncontended ones are inlined fast paths that read
+ * the object once (one read barrier) and write the word (the write
+ * barrier and one store): an acquire of a free lock, a release by its
+ * owner with nobody waiting (no starving waiter, no queue: an emptied
+ * queue is dropped, so the release reads no list), an RLock's nested
+ * levels; the rest are out-of-line slow paths, counted for tm.stats()
+ * (thread_lock_slow_*). A release that lets a waiter go takes it off the
  * queue and asks for its wake-up after the commit (runtime/wake.h: an abort
  * drops it); a waiter registers in its transaction, commits, sleeps on its
  * own wake word holding no segment, and checks again in a new transaction.
