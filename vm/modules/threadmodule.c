@@ -98,7 +98,13 @@ out:
  * none; kind = waiters a release woke that have not come back yet.
  *
  * Every operation, contended or not, is plain transactional code on these
- * fields (issue 20): a release that lets a waiter go takes it off the
+ * fields (issue 20). The uncontended ones are inlined fast paths that read
+ * the object once (one read barrier) and write the word (the write
+ * barrier and one store): an acquire of a free lock, a release by its
+ * owner with nobody waiting (no starving waiter, no queue: an emptied
+ * queue is dropped, so the release reads no list), an RLock's nested
+ * levels; the rest are out-of-line slow paths, counted for tm.stats()
+ * (thread_lock_slow_*). A release that lets a waiter go takes it off the
  * queue and asks for its wake-up after the commit (runtime/wake.h: an abort
  * drops it); a waiter registers in its transaction, commits, sleeps on its
  * own wake word holding no segment, and checks again in a new transaction.
@@ -128,7 +134,24 @@ enum { LOCK_FREE = 0, LOCK_HELD = 1, LOCK_RESERVED = 2, LOCK_STATE = 3 };
 #define LOCK_STARVING(o) (ITER(o)->n)
 #define LOCK_WOKEN(o) (ITER(o)->kind)
 
+/* The count of the locks this thread took (vm_ts.locks_held), which only
+ * the STM's yield points read (vm_tx_locks_may_end). */
+#if TM_STM
+#define LOCKS_HELD_INC() (vm_ts.locks_held++)
+#define LOCKS_HELD_DEC()             \
+    do {                             \
+        if (vm_ts.locks_held > 0)    \
+            vm_ts.locks_held--;      \
+    } while (0)
+#else
+#define LOCKS_HELD_INC() ((void)0)
+#define LOCKS_HELD_DEC() ((void)0)
+#endif
+
 static TypeObj *T_lock, *T_rlock, *T_local;
+
+uint64_t thread_lock_slow_acquires, thread_lock_slow_releases;
+#define COUNT_SLOW(c) __atomic_add_fetch(&(c), 1, __ATOMIC_RELAXED)
 
 static Obj lock_new_obj(void)
 {
@@ -169,10 +192,16 @@ static int64_t lock_queue_find(Obj lock)
     return -1;
 }
 
-/* Take the thread at position i off the queue; its index. */
+/* Take the thread at position i off the queue; its index. The queue
+ * emptied goes (NULL): a release reads no list to see nobody waits. */
 static unsigned lock_queue_take(Obj lock, int64_t i)
 {
-    Obj v = list_pop(LOCK_QUEUE(lock), i);   /* no allocation: small ints */
+    Obj q = LOCK_QUEUE(lock);
+    Obj v = list_pop(q, i);   /* no allocation: small ints */
+    if (LIST_LEN(q) == 0) {
+        VM_WRITE(lock);
+        LOCK_QUEUE(lock) = NULL;
+    }
     return (unsigned)((intptr_t)v >> 1);
 }
 
@@ -218,17 +247,34 @@ static bool lock_wait_check(Obj *slot, bool leaving)
     return false;
 }
 
-/* Acquire the lock in *slot (a root slot: the lock may move while we
- * wait). Returns 1 when taken, 0 at the timeout, -1 with the exception a
- * signal handler raised: a signal ends the main thread's wait, which leaves
- * the queue, runs the handlers and, unless one raised, queues again
- * (PEP 475). */
-static int lock_acquire_slot(Obj *slot, int64_t timeout_ns, bool interruptible)
+/* The uncontended acquire (issue 20): the lock is free, and taking it is
+ * a transactional write of its word (one read barrier, the write barrier,
+ * one store), inlined into the methods; everything else is the slow path
+ * below. Whether a woken waiter is on its way back does not matter: it
+ * checks again (lock_wait_check). */
+static inline bool lock_take_fast(Obj lock)
 {
+    IterObj *it = ITER(lock);
+    if (unlikely(it->i != LOCK_FREE))
+        return false;
+    VM_WRITE(lock);
+    it->i = LOCK_HELD_BY_ME;
+    LOCKS_HELD_INC();
+    return true;
+}
+
+/* Acquire the lock in *slot (a root slot: the lock may move while we
+ * wait), which lock_take_fast found taken. Returns 1 when taken, 0 at the
+ * timeout, -1 with the exception a signal handler raised: a signal ends
+ * the main thread's wait, which leaves the queue, runs the handlers and,
+ * unless one raised, queues again (PEP 475). */
+static __attribute__((noinline)) int lock_acquire_slow(Obj *slot, int64_t timeout_ns, bool interruptible)
+{
+    COUNT_SLOW(thread_lock_slow_acquires);
     int64_t word = LOCK_WORD(*slot);
-    if ((word & LOCK_STATE) == LOCK_FREE) {
+    if ((word & LOCK_STATE) == LOCK_FREE) {   /* cannot be, unless a caller skipped the fast path */
         lock_set_word(slot, LOCK_HELD_BY_ME);
-        vm_ts.locks_held++;
+        LOCKS_HELD_INC();
         return 1;
     }
     if (timeout_ns == 0)
@@ -271,7 +317,7 @@ static int lock_acquire_slot(Obj *slot, int64_t timeout_ns, bool interruptible)
     }
     tm_wait_end(TM_WAIT_LOCK, t0);
     if (got)
-        vm_ts.locks_held++;
+        LOCKS_HELD_INC();
 #if TM_STM
     /* The transaction after a wait runs inevitable (vm_blocking_end): it
      * ends at the next yield point it may end at (with the lock held: at
@@ -282,8 +328,30 @@ static int lock_acquire_slot(Obj *slot, int64_t timeout_ns, bool interruptible)
     return got;
 }
 
-static int lock_release_obj(Obj *slot)
+static inline int lock_acquire_slot(Obj *slot, int64_t timeout_ns, bool interruptible)
 {
+    return likely(lock_take_fast(*slot)) ? 1 : lock_acquire_slow(slot, timeout_ns, interruptible);
+}
+
+/* The uncontended release: the caller's lock, and nobody waits for it (no
+ * starving waiter, no queue: lock_queue_take drops an emptied one), so
+ * releasing it is a transactional write of its word. A lock held by
+ * another thread (a Lock may be released by any thread) or with waiters
+ * goes to lock_release_obj. */
+static inline bool lock_release_fast(Obj lock)
+{
+    IterObj *it = ITER(lock);
+    if (unlikely(it->i != LOCK_HELD_BY_ME || it->n != 0 || it->a != NULL))
+        return false;
+    VM_WRITE(lock);
+    it->i = LOCK_FREE;
+    LOCKS_HELD_DEC();
+    return true;
+}
+
+static __attribute__((noinline)) int lock_release_obj(Obj *slot)
+{
+    COUNT_SLOW(thread_lock_slow_releases);
     Obj lock = *slot;
     int64_t word = LOCK_WORD(lock);
     if ((word & LOCK_STATE) == LOCK_FREE) {
@@ -292,8 +360,8 @@ static int lock_release_obj(Obj *slot)
     }
     /* A count for the STM's transaction lengths (txstate.c), of the locks
      * this thread took (a Condition's notify releases the waiter's). */
-    if (vm_ts.locks_held > 0 && (word >> LOCK_FOR_SHIFT) == tm_self.index)
-        vm_ts.locks_held--;
+    if ((word >> LOCK_FOR_SHIFT) == tm_self.index)
+        LOCKS_HELD_DEC();
     int64_t starving = LOCK_STARVING(lock);
     if (starving) {   /* hand it to the waiter that lost it once */
         VM_WRITE(lock);
@@ -312,13 +380,20 @@ static int lock_release_obj(Obj *slot)
     return 0;
 }
 
-static Obj lock_acquire(Obj *args, size_t nargs, Obj kwnames)
+static __attribute__((noinline)) Obj lock_acquire_args(Obj *args, size_t nargs, Obj kwnames)
 {
     int64_t ns;
     if (parse_acquire_args("acquire", args + 1, nargs - 1, kwnames, &ns) < 0)
         return NULL;
     int rc = lock_acquire_slot(&args[0], ns, true);
     return rc < 0 ? NULL : rc ? g_True : g_False;
+}
+
+static Obj lock_acquire(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (nargs == 1 && !kwnames && likely(lock_take_fast(args[0])))
+        return g_True;
+    return lock_acquire_args(args, nargs, kwnames);
 }
 
 static Obj lock_enter(Obj *args, size_t nargs, Obj kwnames)
@@ -328,6 +403,8 @@ static Obj lock_enter(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj lock_release(Obj *args, size_t nargs, Obj kwnames)
 {
+    if (likely(lock_release_fast(args[0])))
+        return g_None;
     return lock_release_obj(&args[0]) < 0 ? NULL : g_None;
 }
 
@@ -408,6 +485,48 @@ static uint64_t rlock_count(Obj lock)
     return rlock_owner(lock) == tm_self.index ? (uint64_t)(LOCK_WORD(lock) >> RLOCK_COUNT_SHIFT) + 1 : 0;
 }
 
+/* The uncontended RLock acquire, inlined into the methods: a free lock, or
+ * one more level of the caller's own, is a transactional write of its
+ * word. `lock` is the lock object (a subclass's instance unwrapped). */
+static inline bool rlock_take_fast(Obj lock)
+{
+    IterObj *it = ITER(lock);
+    int64_t word = it->i;
+    if (word == LOCK_FREE) {
+        VM_WRITE(lock);
+        it->i = LOCK_HELD_BY_ME;
+        LOCKS_HELD_INC();
+        return true;
+    }
+    /* one more level, unless the count is at its bound (the slow path raises) */
+    if (unlikely((word & (RLOCK_ONE - 1)) != LOCK_HELD_BY_ME || (uint64_t)word >= ((uint64_t)1 << 62)))
+        return false;
+    VM_WRITE(lock);
+    it->i = word + RLOCK_ONE;
+    return true;
+}
+
+/* The uncontended RLock release: one of the caller's levels, not the last,
+ * or the last with nobody waiting (lock_release_fast). */
+static inline bool rlock_release_fast(Obj lock)
+{
+    IterObj *it = ITER(lock);
+    int64_t word = it->i;
+    if (unlikely((word & (RLOCK_ONE - 1)) != LOCK_HELD_BY_ME))
+        return false;
+    if (word >= RLOCK_ONE) {
+        VM_WRITE(lock);
+        it->i = word - RLOCK_ONE;
+        return true;
+    }
+    if (unlikely(it->n != 0 || it->a != NULL))
+        return false;
+    VM_WRITE(lock);
+    it->i = LOCK_FREE;
+    LOCKS_HELD_DEC();
+    return true;
+}
+
 /* Take the RLock in *slot (a root slot holding the lock object, not a
  * subclass's instance) `levels` more times. Returns as lock_acquire_slot. */
 static int rlock_acquire_slot(Obj *slot, int64_t timeout_ns, uint64_t levels, bool interruptible)
@@ -439,7 +558,10 @@ static Obj *rlock_slot(Obj *arg, Obj **roots)
     return *roots;
 }
 
-static Obj rlock_acquire(Obj *args, size_t nargs, Obj kwnames)
+/* The methods' slow paths are functions of their own, so that the fast
+ * paths save no registers (a call of the GIL build's RLock pair was 60
+ * instructions, 18 of them saving and restoring registers). */
+static __attribute__((noinline)) Obj rlock_acquire_slow(Obj *args, size_t nargs, Obj kwnames)
 {
     int64_t ns;
     if (parse_acquire_args("acquire", args + 1, nargs - 1, kwnames, &ns) < 0)
@@ -451,13 +573,27 @@ static Obj rlock_acquire(Obj *args, size_t nargs, Obj kwnames)
     return rc < 0 ? NULL : rc ? g_True : g_False;
 }
 
-static Obj rlock_enter(Obj *args, size_t nargs, Obj kwnames)
+static Obj rlock_acquire(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (nargs == 1 && !kwnames && likely(rlock_take_fast(vm_unwrap(args[0]))))
+        return g_True;
+    return rlock_acquire_slow(args, nargs, kwnames);
+}
+
+static __attribute__((noinline)) Obj rlock_enter_slow(Obj *args)
 {
     Obj *r, *slot = rlock_slot(&args[0], &r);
     int rc = rlock_acquire_slot(slot, TM_MONITOR_FOREVER, 1, true);
     if (r)
         vm_unroots(r);
     return rc < 0 ? NULL : g_True;
+}
+
+static Obj rlock_enter(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (likely(rlock_take_fast(vm_unwrap(args[0]))))
+        return g_True;
+    return rlock_enter_slow(args);
 }
 
 /* Let go of `levels` of the caller's levels (all of them if as many). */
@@ -473,7 +609,7 @@ static void rlock_release_levels(Obj *slot, uint64_t levels)
     lock_release_obj(slot);   /* ours: cannot fail */
 }
 
-static Obj rlock_release(Obj *args, size_t nargs, Obj kwnames)
+static __attribute__((noinline)) Obj rlock_release_slow(Obj *args)
 {
     Obj *r, *slot = rlock_slot(&args[0], &r);
     bool owned = (LOCK_WORD(*slot) & (RLOCK_ONE - 1)) == LOCK_HELD_BY_ME;
@@ -486,6 +622,13 @@ static Obj rlock_release(Obj *args, size_t nargs, Obj kwnames)
         return NULL;
     }
     return g_None;
+}
+
+static Obj rlock_release(Obj *args, size_t nargs, Obj kwnames)
+{
+    if (likely(rlock_release_fast(vm_unwrap(args[0]))))
+        return g_None;
+    return rlock_release_slow(args);
 }
 
 static Obj rlock_is_owned(Obj *args, size_t nargs, Obj kwnames)

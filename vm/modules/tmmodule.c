@@ -217,7 +217,9 @@ static Obj tm_stats(Obj *args, size_t nargs, Obj kwnames)
         stat_item(r[0], "solo_went_on", s.solo_went_on) < 0 ||
         stat_item(r[0], "aborted_ns", s.aborted_ns) < 0 ||
         stat_item(r[0], "commit_ns", s.commit_ns) < 0 || stat_item(r[0], "wait_ns", s.wait_ns) < 0 ||
-        stat_item(r[0], "c_blocks_freed_by_aborts", __atomic_load_n(&vm_tx_blocks_freed, __ATOMIC_RELAXED)) < 0)
+        stat_item(r[0], "c_blocks_freed_by_aborts", __atomic_load_n(&vm_tx_blocks_freed, __ATOMIC_RELAXED)) < 0 ||
+        stat_item(r[0], "lock_slow_acquires", __atomic_load_n(&thread_lock_slow_acquires, __ATOMIC_RELAXED)) < 0 ||
+        stat_item(r[0], "lock_slow_releases", __atomic_load_n(&thread_lock_slow_releases, __ATOMIC_RELAXED)) < 0)
         goto out;
     /* fairness: waits by kind, each (count, total ns, longest ns) */
     tm_wait_stat w[TM_WAIT_KINDS];
