@@ -510,10 +510,11 @@ found_unused_or_dummy:
     t_keys_nb(table)[at] = key;
     t_hashes_nb(table)[at] = hash;
     if (by_slot) {   /* a big table: count in this segment's stripe while its allowance lasts */
-        int64_t __seg_gs *st = t_stripe(table, my_stripe());
+        int ms = my_stripe();
+        int64_t __seg_gs *st = t_stripe(table, ms);
         tm_read_at((uintptr_t)st);
         if (freeslot >= 0 || st[ST_FILL] < st[ST_ALLOW]) {
-            VM_WRITE_ITEMS(t_hashobj(table), stripe_offset(t_size(table), my_stripe()), 24);
+            VM_WRITE_ITEMS(t_hashobj(table), stripe_offset(t_size(table), ms), 24);
             st[ST_USED]++;
             st[ST_FILL] += freeslot < 0;
             return 0;
@@ -550,9 +551,10 @@ static int s_discard(Obj *sp, Obj *kp, int64_t hash)
     t_keys_nb(table)[slot] = g_dummy;
     t_hashes_nb(table)[slot] = -1;
     if (t_striped(table)) {
-        int64_t __seg_gs *st = t_stripe(table, my_stripe());
+        int ms = my_stripe();
+        int64_t __seg_gs *st = t_stripe(table, ms);
         tm_read_at((uintptr_t)st);
-        VM_WRITE_ITEMS(t_hashobj(table), stripe_offset(t_size(table), my_stripe()), 24);
+        VM_WRITE_ITEMS(t_hashobj(table), stripe_offset(t_size(table), ms), 24);
         st[ST_USED]--;
         return 1;
     }
@@ -585,8 +587,9 @@ static inline bool s_next(Obj so, int64_t *pos, Obj *key, int64_t *hash)
     if (!table)
         return false;
     int64_t mask = SETOBJ(so)->mask;
+    Obj __seg_gs *keys = t_keys(table);   /* one read barrier, not one a slot: nothing here moves it */
     for (int64_t i = *pos; i <= mask; i++) {
-        Obj k = t_keys(table)[i];
+        Obj k = keys[i];
         if (k && k != g_dummy) {
             *key = k;
             if (hash)
@@ -1362,25 +1365,26 @@ static Obj set_union2(Obj a, Obj b)
 
 static Obj setiter_next(Obj it)
 {
-    Obj so = ITER(it)->a;
+    IterObj *io = ITER(it);   /* one read barrier: nothing below moves it */
+    Obj so = io->a;
     if (!so)
         return NULL;
     VM_READ(so);
-    if (ITER(it)->n != set_used(so)) {
+    if (io->n != set_used(so)) {
         err_set(E_RuntimeError, "Set changed size during iteration");
         VM_WRITE(it);
-        ITER(it)->n = -1;   /* sticky */
+        io->n = -1;   /* sticky */
         return NULL;
     }
-    int64_t pos = ITER(it)->i;
+    int64_t pos = io->i;
     Obj k;
     VM_WRITE(it);
     if (!s_next(so, &pos, &k, NULL)) {
-        ITER(it)->a = NULL;
+        io->a = NULL;
         return NULL;
     }
-    ITER(it)->i = pos;
-    ITER(it)->c = MAKE_SMALLINT(SMALLINT_VAL(ITER(it)->c) - 1);
+    io->i = pos;
+    io->c = MAKE_SMALLINT(SMALLINT_VAL(io->c) - 1);
     return k;
 }
 
