@@ -260,8 +260,18 @@ static inline int64_t d_appended(Obj d)
     tm_read_at((uintptr_t)c);
     return *c;
 }
-/* Fold the counter into DictObj (a writer, before it writes DictObj). */
-static void d_fold(Obj d)
+/* Fold the counter into DictObj (a writer, before it writes DictObj): its
+ * test inline (every insert asks), the fold out of line. */
+static __attribute__((noinline)) void d_fold_slow(Obj d, Obj index, int64_t a)
+{
+    int64_t __seg_gs *c = ix_counter(index);
+    VM_WRITE_ITEMS(index, counter_offset(index), 8);
+    *c = 0;
+    VM_WRITE(d);
+    DICT(d)->nentries += a;
+    DICT(d)->used += a;
+}
+static inline void d_fold(Obj d)
 {
     Obj index = DICT(d)->index;
     if (!index || !ix_by_slot(index))
@@ -269,13 +279,8 @@ static void d_fold(Obj d)
     int64_t __seg_gs *c = ix_counter(index);
     tm_read_at((uintptr_t)c);
     int64_t a = *c;
-    if (!a)
-        return;
-    VM_WRITE_ITEMS(index, counter_offset(index), 8);
-    *c = 0;
-    VM_WRITE(d);
-    DICT(d)->nentries += a;
-    DICT(d)->used += a;
+    if (a)
+        d_fold_slow(d, index, a);
 }
 
 /* Does pending slot value ix hold a key with this tag? (Out of line: the
@@ -535,13 +540,14 @@ restart:;
     uint64_t mask = ix_size_nb(index) - 1;
     uint64_t perturb = probe_seed(tag);
     uint64_t i = perturb & mask;
+    Obj __seg_gs *es = ents_nb(DICT(d)->entries);   /* one barrier on d, not one a probe */
     for (;;) {
         tm_read_at_rv((uintptr_t)&ix_slots_nb(index)[i], rv);
         int32_t ix = ix_slots_nb(index)[i];
         if (ix == IX_EMPTY)
             return IX_EMPTY;
         if (ix >= 0) {
-            Obj __seg_gs *e = ents_nb(DICT(d)->entries) + 3 * ix;
+            Obj __seg_gs *e = es + 3 * ix;
             tm_read_at_rv((uintptr_t)&e[0], rv);
             tm_read_at_rv((uintptr_t)&e[1], rv);
             Obj ek = e[1];
@@ -559,6 +565,7 @@ restart:;
                     key = *kp;
                     index = DICT(d)->index;
                     rv = d_read_tables(d, index) ? tm_read_version() : 0;
+                    es = ents_nb(DICT(d)->entries);
                 }
                 if (eq) {
                 found:

@@ -99,14 +99,17 @@ static inline int my_stripe(void)
 /* The set's size: SetObj's count and its table's stripes. */
 static int64_t set_used(Obj so)
 {
-    int64_t used = SETOBJ(so)->used;
-    Obj table = SETOBJ(so)->table;
-    if (table && t_striped(table))
-        for (int k = 0; k < n_stripes(); k++) {
-            int64_t __seg_gs *st = t_stripe(table, k);
-            tm_read_at((uintptr_t)st);
+    SetObj *s = SETOBJ(so);   /* one read barrier (an iteration asks at every step) */
+    int64_t used = s->used;
+    Obj table = s->table;
+    if (table && t_striped(table)) {
+        int64_t __seg_gs *st = t_stripe(table, 0);
+        uint8_t rv = tm_read_version();
+        for (int k = 0, n = n_stripes(); k < n; k++, st += 512 / 8) {   /* stripe k + 1 is 512 bytes on (stripe_offset) */
+            tm_read_at_rv((uintptr_t)st, rv);
             used += st[ST_USED];
         }
+    }
     return used;
 }
 
@@ -302,10 +305,8 @@ static int s_resize(Obj *sp, int64_t minused)
 }
 
 /* Allocate the first table; *kp (may be NULL) is refreshed too. */
-static int ensure_table(Obj *sp, Obj *kp)
+static __attribute__((noinline)) int ensure_table_slow(Obj *sp, Obj *kp)
 {
-    if (SETOBJ(*sp)->table)
-        return 0;
     Obj *r = vm_roots(2);
     r[0] = *sp;
     r[1] = kp ? *kp : NULL;
@@ -319,6 +320,10 @@ static int ensure_table(Obj *sp, Obj *kp)
     VM_WRITE(*sp);
     SETOBJ(*sp)->table = t;
     return 0;
+}
+static inline int ensure_table(Obj *sp, Obj *kp)
+{
+    return SETOBJ(*sp)->table ? 0 : ensure_table_slow(sp, kp);
 }
 
 /* vm_equal(startkey, *kp) with Python code allowed: 1, 0, -1, or 2 when
