@@ -683,6 +683,24 @@ static void release_write_locks(tm_segstate *ss, int seg)
     ss->modified.count = ss->card_objs.count = ss->card_locks.count = 0;
 }
 
+/* Major collection, after marking (world stopped): a transaction that
+ * writes in place cannot abort, so the old objects it wrote need not
+ * survive for an abort to restore, and its dead ones leave its list (and
+ * their locks go): nothing in its commit reads them. */
+bool tm_stm_writes_in_place(int seg) { return segtx[seg].in_place; }
+void tm_stm_forget_dead_written(tm_segstate *ss)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < ss->modified.count; i++) {
+        uintptr_t so = ss->modified.items[i];
+        if (tm_old_is_marked(so))
+            ss->modified.items[n++] = so;
+        else if (__atomic_load_n(&write_locks[so >> 4], __ATOMIC_RELAXED) == ss->seg)
+            __atomic_store_n(&write_locks[so >> 4], 0, __ATOMIC_RELEASE);
+    }
+    ss->modified.count = n;
+}
+
 static void abort_self(int cause)
 {
     tm_thread *me = &tm_self;
