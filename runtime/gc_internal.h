@@ -115,6 +115,11 @@ void tm_set_nursery_end(uintptr_t end);
 void tm_safepoint_slow(void);
 /* TMPY_STM_INJECT_ABORTS: abort the running transaction here, at random. */
 void tm_stm_maybe_inject_abort(void);
+/* STM: does the transaction of segment seg write in place (solo: it cannot
+ * abort)? Then a major collection keeps only the live objects of its list of
+ * written ones (tm_stm_forget_dead_written), which are no roots. */
+bool tm_stm_writes_in_place(int seg);
+void tm_stm_forget_dead_written(tm_segstate *ss);
 /* STM: park every other transaction at a safe point (may abort the caller). */
 void tm_stop_world(void);
 void tm_resume_world(void);

@@ -98,6 +98,9 @@ static inline uintptr_t card_of_lock(uintptr_t idx) { return (idx - 1) << 4; }
  * lock, so two transactions may write one card and the later commit
  * overwrites the earlier one's items: the stress tests must catch it. */
 static bool no_card_locks;
+/* TMPY_STM_TEST_NO_PRIVATISE_AHEAD=1 (tests, measurements): item stores
+ * privatise the pages they write only (privatise_items). */
+static bool no_privatise_ahead;
 /* TMPY_STM_TEST_SOLO_KEEPS_PRIVATE=1 (tests): a solo transaction re-shares
  * no page first, so its commit copies into other segments' private pages. */
 static bool solo_keeps_private;
@@ -175,6 +178,8 @@ void tm_stm_init(void)
         tm_fatal("cannot allocate the write-lock array: %s", strerror(errno));
     const char *e = getenv("TMPY_STM_TEST_NO_CARD_LOCKS");
     no_card_locks = e && *e == '1';
+    e = getenv("TMPY_STM_TEST_NO_PRIVATISE_AHEAD");
+    no_privatise_ahead = e && *e == '1';
     e = getenv("TMPY_STM_TEST_SOLO_KEEPS_PRIVATE");
     solo_keeps_private = e && *e == '1';
     e = getenv("TMPY_STM_TEST_MERGE_PRIVATE");
@@ -676,6 +681,24 @@ static void release_write_locks(tm_segstate *ss, int seg)
         for (size_t i = 0; i < ss->card_locks.count; i++)
             __atomic_store_n(&write_locks[ss->card_locks.items[i]], 0, __ATOMIC_RELEASE);
     ss->modified.count = ss->card_objs.count = ss->card_locks.count = 0;
+}
+
+/* Major collection, after marking (world stopped): a transaction that
+ * writes in place cannot abort, so the old objects it wrote need not
+ * survive for an abort to restore, and its dead ones leave its list (and
+ * their locks go): nothing in its commit reads them. */
+bool tm_stm_writes_in_place(int seg) { return segtx[seg].in_place; }
+void tm_stm_forget_dead_written(tm_segstate *ss)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < ss->modified.count; i++) {
+        uintptr_t so = ss->modified.items[i];
+        if (tm_old_is_marked(so))
+            ss->modified.items[n++] = so;
+        else if (__atomic_load_n(&write_locks[so >> 4], __ATOMIC_RELAXED) == ss->seg)
+            __atomic_store_n(&write_locks[so >> 4], 0, __ATOMIC_RELEASE);
+    }
+    ss->modified.count = n;
 }
 
 static void abort_self(int cause)
@@ -1256,7 +1279,7 @@ static void write_write_contention(uintptr_t idx, uint8_t owner, uintptr_t obj)
  * Once the kernel refuses, even re-sharing mmaps fail, so act before. A
  * commit's merge (tm_commit_write_items) privatises with the world stopped
  * by itself already: stopping it again would wait for itself forever. */
-static void privatise_page(int seg, uintptr_t page)
+static void privatise_pages(int seg, uintptr_t page, size_t npages)
 {
     if (tm_private_pages_over_budget()) {
         bool stopped_here = __atomic_load_n(&sync_requester, __ATOMIC_RELAXED) == seg;   /* only we set it to us */
@@ -1267,10 +1290,11 @@ static void privatise_page(int seg, uintptr_t page)
             tm_resume_world();
         STAT(RESHARE_ON_DEMAND)++;
     }
-    if (tm_pages_privatise(seg, page, 1) != 0)
+    if (tm_pages_privatise(seg, page, npages) != 0)
         tm_fatal("cannot privatise another page: the kernel's limit on memory mappings "
                  "(vm.max_map_count) is reached by pages that running transactions write");
-    STAT(PAGES_PRIVATISED)++;
+    STAT(PAGES_PRIVATISED) += npages;
+    STAT(PRIVATISE_CALLS)++;
 }
 
 static void write_slowpath(object_t *o, bool lock_word_only);
@@ -1335,9 +1359,47 @@ static void privatise_range(int seg, uintptr_t lo, uintptr_t hi)
 {
     if (__atomic_load_n(&solo_seg, __ATOMIC_RELAXED) == seg)
         return;
-    for (uintptr_t p = lo & ~(TM_PAGE_SIZE - 1); p < hi; p += TM_PAGE_SIZE)
-        if (!tm_page_is_private(seg, p))
-            privatise_page(seg, p);
+    /* A run of shared pages in one call: one mmap and one read of the
+     * memfd, not one of each per page. */
+    for (uintptr_t p = lo & ~(TM_PAGE_SIZE - 1); p < hi;) {
+        if (tm_page_is_private(seg, p)) {
+            p += TM_PAGE_SIZE;
+            continue;
+        }
+        uintptr_t e = p + TM_PAGE_SIZE;
+        while (e < hi && !tm_page_is_private(seg, e))
+            e += TM_PAGE_SIZE;
+        privatise_pages(seg, p, (e - p) / TM_PAGE_SIZE);
+        p = e;
+    }
+}
+
+/* Item stores [lo, hi) into the carded object at so (size bytes): their
+ * pages become private, and when the stores walk the object upwards (the
+ * first card of a page whose predecessor, not the header's page, is private
+ * here already: a loop storing item after item, a set or a dict index
+ * filled with consecutive ints) so do the next PRIVATISE_AHEAD - 1 pages of
+ * the object, in the same call. Each privatisation is a kernel mapping
+ * change (an mmap that splits the shared mapping) and a read of the memfd:
+ * one call for eight pages costs about what one for a page does
+ * (set_add_discard at 2 threads: 16,500 calls, a third of its CPU in the
+ * kernel). A page made private ahead and never written is correct as any
+ * private page: commits copy what they write into it, and the next major
+ * collection re-shares it. Random stores rarely land on a page's first
+ * card next to a private page, so they privatise what they write only. */
+#define PRIVATISE_AHEAD 8
+static void privatise_items(int seg, uintptr_t so, size_t size, uintptr_t lo, uintptr_t hi)
+{
+    uintptr_t p = lo & ~(TM_PAGE_SIZE - 1);
+    if (!no_privatise_ahead && lo - p < TM_CARD_SIZE && p >= (so & ~(TM_PAGE_SIZE - 1)) + 2 * TM_PAGE_SIZE &&
+        !tm_page_is_private(seg, p) && tm_page_is_private(seg, p - TM_PAGE_SIZE)) {
+        uintptr_t ahead = p + PRIVATISE_AHEAD * TM_PAGE_SIZE, end = so + size;
+        if (ahead > end)
+            ahead = end;
+        if (hi < ahead)
+            hi = ahead;
+    }
+    privatise_range(seg, lo, hi);
 }
 
 static void write_slowpath(object_t *o, bool lock_word_only)
@@ -1385,7 +1447,31 @@ static bool card_writer_listed(tm_segstate *ss, uintptr_t so)
  * one of a transaction takes the lock. An object this transaction created
  * is published whole: its cards are only the GC's (references), and a raw
  * one needs none (tm_write's path clears its flag once). */
+/* In place (solo), a store into cards the GC has marked in this
+ * transaction: its lock is ours and the cards are remembered (a minor
+ * collection, which every commit runs, clears the marks, and a card holds
+ * one object: a carded one starts a page run). A dict filled by one thread
+ * takes this path for all but one store in 21 of its entries (three a key,
+ * 64 a card): it cost 120 instructions a store through the checks of
+ * write_items_slowpath (dict_distinct_key_inserts at 1 thread: 40M of the
+ * 174M instructions it ran more than tmpy-gil), 64 inside it, and now a
+ * leaf function's few. */
+static __attribute__((noinline)) void write_items_slowpath(object_t *o, uintptr_t index, uintptr_t count);
 void tm_write_items_slowpath(object_t *o, uintptr_t index, uintptr_t count)
+{
+    int seg = tm_self.segment;
+    if (segtx[seg].in_place) {
+        const tm_type *t = &tm_types[o->h.tid];
+        uintptr_t lo = (uintptr_t)o + t->base_size + index * t->item_size, hi = lo + count * t->item_size - 1;
+        const uint8_t *gc = tm_card_tables[TM_CARDS_GC][seg];
+        if (t->item_size && count && gc[lo >> TM_CARD_SHIFT] && gc[hi >> TM_CARD_SHIFT] &&
+            (hi >> TM_CARD_SHIFT) - (lo >> TM_CARD_SHIFT) <= 1)
+            return;
+    }
+    write_items_slowpath(o, index, count);
+}
+
+static __attribute__((noinline)) void write_items_slowpath(object_t *o, uintptr_t index, uintptr_t count)
 {
     const tm_type *t = &tm_types[o->h.tid];
     int seg = tm_self.segment;
@@ -1456,7 +1542,7 @@ void tm_write_items_slowpath(object_t *o, uintptr_t index, uintptr_t count)
                 break;
             write_write_contention(so >> 4, owner, so);
         }
-        privatise_range(seg, lo, hi + 1);
+        privatise_items(seg, so, size, lo, hi + 1);
         tm_cards_set_range(TM_CARDS_TX, seg, lo, hi);
     }
 gc_part:
@@ -1580,6 +1666,7 @@ static void add_stats(tm_stm_stats *s, const uint64_t *c)
     s->sync_ns += c[TM_STAT_SYNC_NS];
     s->wait_ns += c[TM_STAT_WAIT_NS];
     s->pages_privatised += c[TM_STAT_PAGES_PRIVATISED];
+    s->privatise_calls += c[TM_STAT_PRIVATISE_CALLS];
     s->reader_waits += c[TM_STAT_READER_WAITS];
     s->reshares_on_demand += c[TM_STAT_RESHARE_ON_DEMAND];
     s->length_cuts += c[TM_STAT_LENGTH_CUTS];

@@ -27,6 +27,7 @@ enum {
     TM_STAT_CM_DRAFTED,      /* commits of a transaction that won a write-write conflict, outside SERIAL */
     TM_STAT_SEGMENT_KEPT,    /* commits that kept their segment for the next transaction while others waited */
     TM_STAT_SOLO_WENT_ON,    /* yield points a solo transaction went on past (tm_solo_may_go_on) */
+    TM_STAT_PRIVATISE_CALLS, /* privatisations (runs of pages, one mmap each) */
     TM_STAT_ABORT_CAUSE,   /* + enum tm_abort_cause */
     TM_STAT_COUNT = TM_STAT_ABORT_CAUSE + TM_ABORT_CAUSES
 };

@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define TM_TX_STATS 32
+#define TM_TX_STATS 40
 
 typedef struct tm_thread {
     object_t **ss_top;               /* next free shadow-stack slot */

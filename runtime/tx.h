@@ -44,6 +44,7 @@ typedef struct tm_stm_stats {
     uint64_t commit_ns, sync_ns, wait_ns;   /* commit, stopping the world, parked */
     uint64_t aborted_ns;                    /* time spent in transactions that aborted */
     uint64_t pages_privatised;
+    uint64_t privatise_calls;               /* runs of pages privatised in one call (one mmap each) */
     uint64_t reader_waits;                  /* commits that waited for a reader (TMPY_STM_WAIT_FOR_READERS) */
     uint64_t reshares_on_demand;            /* the kernel's mapping limit forced a re-share */
     uint64_t length_cuts;                   /* per-yield-point lengths shortened (tm_stm_tx_begin_at) */

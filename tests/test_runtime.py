@@ -155,6 +155,12 @@ def test_stm_merge_writes_in_place(ctest):
     ctest("test_stm_mappings-stm", "inplace", timeout=120)
 
 
+def test_stm_item_stores_privatise_ahead(ctest):
+    """Item stores walking up a carded object privatise the next pages in one call, and those pages
+    stay coherent: another thread's commit reaches them, the writer's own stores stay its own."""
+    ctest("test_stm_mappings-stm", "ahead", timeout=120)
+
+
 HEAP_FULL = """
 l = []
 try:

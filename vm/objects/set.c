@@ -99,14 +99,17 @@ static inline int my_stripe(void)
 /* The set's size: SetObj's count and its table's stripes. */
 static int64_t set_used(Obj so)
 {
-    int64_t used = SETOBJ(so)->used;
-    Obj table = SETOBJ(so)->table;
-    if (table && t_striped(table))
-        for (int k = 0; k < n_stripes(); k++) {
-            int64_t __seg_gs *st = t_stripe(table, k);
-            tm_read_at((uintptr_t)st);
+    SetObj *s = SETOBJ(so);   /* one read barrier (an iteration asks at every step) */
+    int64_t used = s->used;
+    Obj table = s->table;
+    if (table && t_striped(table)) {
+        int64_t __seg_gs *st = t_stripe(table, 0);
+        uint8_t rv = tm_read_version();
+        for (int k = 0, n = n_stripes(); k < n; k++, st += 512 / 8) {   /* stripe k + 1 is 512 bytes on (stripe_offset) */
+            tm_read_at_rv((uintptr_t)st, rv);
             used += st[ST_USED];
         }
+    }
     return used;
 }
 
@@ -302,10 +305,8 @@ static int s_resize(Obj *sp, int64_t minused)
 }
 
 /* Allocate the first table; *kp (may be NULL) is refreshed too. */
-static int ensure_table(Obj *sp, Obj *kp)
+static __attribute__((noinline)) int ensure_table_slow(Obj *sp, Obj *kp)
 {
-    if (SETOBJ(*sp)->table)
-        return 0;
     Obj *r = vm_roots(2);
     r[0] = *sp;
     r[1] = kp ? *kp : NULL;
@@ -319,6 +320,10 @@ static int ensure_table(Obj *sp, Obj *kp)
     VM_WRITE(*sp);
     SETOBJ(*sp)->table = t;
     return 0;
+}
+static inline int ensure_table(Obj *sp, Obj *kp)
+{
+    return SETOBJ(*sp)->table ? 0 : ensure_table_slow(sp, kp);
 }
 
 /* vm_equal(startkey, *kp) with Python code allowed: 1, 0, -1, or 2 when
@@ -510,10 +515,11 @@ found_unused_or_dummy:
     t_keys_nb(table)[at] = key;
     t_hashes_nb(table)[at] = hash;
     if (by_slot) {   /* a big table: count in this segment's stripe while its allowance lasts */
-        int64_t __seg_gs *st = t_stripe(table, my_stripe());
+        int ms = my_stripe();
+        int64_t __seg_gs *st = t_stripe(table, ms);
         tm_read_at((uintptr_t)st);
         if (freeslot >= 0 || st[ST_FILL] < st[ST_ALLOW]) {
-            VM_WRITE_ITEMS(t_hashobj(table), stripe_offset(t_size(table), my_stripe()), 24);
+            VM_WRITE_ITEMS(t_hashobj(table), stripe_offset(t_size(table), ms), 24);
             st[ST_USED]++;
             st[ST_FILL] += freeslot < 0;
             return 0;
@@ -550,9 +556,10 @@ static int s_discard(Obj *sp, Obj *kp, int64_t hash)
     t_keys_nb(table)[slot] = g_dummy;
     t_hashes_nb(table)[slot] = -1;
     if (t_striped(table)) {
-        int64_t __seg_gs *st = t_stripe(table, my_stripe());
+        int ms = my_stripe();
+        int64_t __seg_gs *st = t_stripe(table, ms);
         tm_read_at((uintptr_t)st);
-        VM_WRITE_ITEMS(t_hashobj(table), stripe_offset(t_size(table), my_stripe()), 24);
+        VM_WRITE_ITEMS(t_hashobj(table), stripe_offset(t_size(table), ms), 24);
         st[ST_USED]--;
         return 1;
     }
@@ -585,8 +592,9 @@ static inline bool s_next(Obj so, int64_t *pos, Obj *key, int64_t *hash)
     if (!table)
         return false;
     int64_t mask = SETOBJ(so)->mask;
+    Obj __seg_gs *keys = t_keys(table);   /* one read barrier, not one a slot: nothing here moves it */
     for (int64_t i = *pos; i <= mask; i++) {
-        Obj k = t_keys(table)[i];
+        Obj k = keys[i];
         if (k && k != g_dummy) {
             *key = k;
             if (hash)
@@ -1362,25 +1370,26 @@ static Obj set_union2(Obj a, Obj b)
 
 static Obj setiter_next(Obj it)
 {
-    Obj so = ITER(it)->a;
+    IterObj *io = ITER(it);   /* one read barrier: nothing below moves it */
+    Obj so = io->a;
     if (!so)
         return NULL;
     VM_READ(so);
-    if (ITER(it)->n != set_used(so)) {
+    if (io->n != set_used(so)) {
         err_set(E_RuntimeError, "Set changed size during iteration");
         VM_WRITE(it);
-        ITER(it)->n = -1;   /* sticky */
+        io->n = -1;   /* sticky */
         return NULL;
     }
-    int64_t pos = ITER(it)->i;
+    int64_t pos = io->i;
     Obj k;
     VM_WRITE(it);
     if (!s_next(so, &pos, &k, NULL)) {
-        ITER(it)->a = NULL;
+        io->a = NULL;
         return NULL;
     }
-    ITER(it)->i = pos;
-    ITER(it)->c = MAKE_SMALLINT(SMALLINT_VAL(ITER(it)->c) - 1);
+    io->i = pos;
+    io->c = MAKE_SMALLINT(SMALLINT_VAL(io->c) - 1);
     return k;
 }
 

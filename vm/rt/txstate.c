@@ -345,8 +345,9 @@ void vm_tx_print_stats(void)
             "waited for one (time slices)\n", (unsigned long long)s.solo, (unsigned long long)s.solo_went_on,
             (unsigned long long)s.segments_kept);
     fprintf(stderr, "tmpy stats: %.3f ms lost in aborted transactions, %.3f ms committing, %.3f ms stopping the "
-            "world, %.3f ms parked, %llu pages privatised\n", s.aborted_ns / 1e6, s.commit_ns / 1e6, s.sync_ns / 1e6,
-            s.wait_ns / 1e6, (unsigned long long)s.pages_privatised);
+            "world, %.3f ms parked, %llu pages privatised (in %llu runs)\n", s.aborted_ns / 1e6, s.commit_ns / 1e6,
+            s.sync_ns / 1e6, s.wait_ns / 1e6, (unsigned long long)s.pages_privatised,
+            (unsigned long long)s.privatise_calls);
     fprintf(stderr, "tmpy stats: contention manager: %llu transactions serialised (%llu solo), %llu waits for the "
             "token (%.3f ms), %llu threads serialised, %llu trials in parallel, %llu back to parallel, %llu re-shares "
             "for solo, %llu costly commits, %llu commits that won a conflict\n",
