@@ -460,9 +460,47 @@ static Obj sys_addaudithook(Obj *args, size_t nargs, Obj kwnames)
     return res;
 }
 
+/* sys.breakpointhook(*args, **kws): the callable that $PYTHONBREAKPOINT
+ * names (pdb.set_trace when unset or empty, nothing for "0"; ignored under
+ * -E), called with the arguments; a name that does not import warns. */
+static Obj sys_breakpointhook(Obj *args, size_t nargs, Obj kwnames)
+{
+    const char *env = sys_cflags.ignore_environment ? NULL : getenv("PYTHONBREAKPOINT");
+    if (!env || !*env)
+        env = "pdb.set_trace";
+    else if (strcmp(env, "0") == 0)
+        return g_None;
+    const char *dot = strrchr(env, '.');
+    Obj *r = vm_roots(3);
+    Obj res = NULL;
+    if (dot == env)
+        goto warn;
+    r[0] = dot ? str_new(env, (size_t)(dot - env)) : str_from_cstr("builtins");
+    if (!r[0])
+        goto out;
+    if (!(r[1] = import_absolute(r[0]))) {
+        if (err_matches(E_ImportError))
+            goto warn;
+        goto out;
+    }
+    if (!(r[2] = vm_getattr_cstr(r[1], dot ? dot + 1 : env)))
+        goto warn;
+    res = vm_call(r[2], args, nargs, kwnames);
+    goto out;
+warn:
+    err_clear();
+    r[0] = str_from_format("Ignoring unimportable $PYTHONBREAKPOINT: \"%s\"", env);
+    if (r[0] && vm_warn(E_RuntimeWarning, r[0], NULL) == 0)
+        res = g_None;
+out:
+    vm_unroots(r);
+    return res;
+}
+
 static const MethodDef sys_functions[] = {
     {"exit", sys_exit, METH_ARGS(0, 1), NULL},
     {"audit", sys_audit, 0, NULL},
+    {"breakpointhook", sys_breakpointhook, METH_KW, NULL},
     {"addaudithook", sys_addaudithook, METH_O, NULL},
     {"set_asyncgen_hooks", sys_set_asyncgen_hooks, METH_KW, NULL},
     {"get_asyncgen_hooks", sys_get_asyncgen_hooks, METH_NOARGS, NULL},
@@ -738,7 +776,7 @@ Obj sys_init(Obj argv_list)
         ADD("float_info", make_float_info()) < 0 || ADD("int_info", make_int_info()) < 0 ||
         ADD("hash_info", make_hash_info()) < 0 || ADD("flags", make_flags()) < 0)
         goto fail;
-    for (const char *const *h = (const char *const[]){"excepthook", "displayhook", "unraisablehook", NULL}; *h; h++) {
+    for (const char *const *h = (const char *const[]){"excepthook", "displayhook", "unraisablehook", "breakpointhook", NULL}; *h; h++) {
         Obj f = dict_getitem_cstr(g_sys_dict, *h);
         char dunder[32];
         snprintf(dunder, sizeof dunder, "__%s__", *h);
