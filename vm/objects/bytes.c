@@ -1038,8 +1038,15 @@ static Obj wide_decode(Obj *bp, int enc, const char *errors)
             }
         }
             /* fall through */
-        case ERR_STRICT:
         case ERR_SURROGATEPASS:
+            /* a lone surrogate code unit decodes to itself */
+            if (eh == ERR_SURROGATEPASS && n - i >= size && c >= 0xd800 && c <= 0xdfff) {
+                sb_add_codepoint(&b, c);
+                i += size;
+                continue;
+            }
+            /* fall through */
+        case ERR_STRICT:
             sb_free(&b);
             raise_codec_error(E_UnicodeDecodeError, encoding_name(enc), bp, i, i + span, reason);
             return NULL;
