@@ -64,3 +64,17 @@ for bases, slots in [((), b'x'), ((int,), 'x'), ((), ''), ((), '42'), ((), 'x\x0
         print(bases, repr(slots), 'ok')
     except (TypeError, ValueError) as e:
         print(bases, repr(slots), type(e).__name__, e)
+
+
+class SubStr(str):
+    pass
+
+
+class X:
+    __slots__ = (SubStr('x'), SubStr('__dict__'))
+
+
+x = X()
+x.x = 1
+x.y = 2
+print(x.x, x.__dict__, type(X.__dict__['x']).__name__)

@@ -1773,10 +1773,11 @@ static Obj parse_slots(Obj class_name, Obj slots, bool *wants_dict, bool *wants_
         goto fail;
     for (int64_t i = 0; i < n; i++) {
         Obj s = TUPLE_ITEMS(r[0])[i];
-        if (!IS_STR(s)) {
+        if (!vm_isinstance_type(s, T_str)) {
             err_format(E_TypeError, "__slots__ items must be strings, not '%s'", type_name(s));
             goto fail;
         }
+        s = vm_unwrap(s);   /* a str subclass's value */
         if (!str_isidentifier(s)) {
             err_set(E_TypeError, "__slots__ must be identifiers");
             goto fail;
