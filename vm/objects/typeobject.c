@@ -1983,6 +1983,12 @@ static Obj type_tp_new(Obj meta, Obj *args, size_t nargs, Obj kwnames)
             goto fail;
     }
     bool doc_given = dict_getitem_str(r[2], NAME(__doc__)) != NULL;   /* a docstring (or an assignment) */
+    {   /* CPython keeps a str __doc__ as UTF-8 too: a lone surrogate is a UnicodeEncodeError */
+        Obj doc = dict_getitem_str(r[2], NAME(__doc__));
+        if (doc && vm_isinstance_type(doc, T_str) && !str_is_ascii(vm_unwrap(doc)) &&
+            !str_encode(vm_unwrap(doc), "utf-8", "strict"))
+            goto fail;
+    }
     if (!doc_given && dict_setitem(r[2], NAME(__doc__), g_None) < 0)
         goto fail;
     /* __classcell__ */
