@@ -167,7 +167,14 @@ static Obj sys_getsizeof(Obj *args, size_t nargs, Obj kwnames)
     Obj res = NULL;
     if (vm_parse_args("getsizeof", args, nargs, kwnames, names, 1, 2, a) == 0) {
         Obj m = vm_lookup_special(a[0], "__sizeof__");
-        if (m && TID(a[0]) == TID_INSTANCE && TYPE(a[0])->flags & TPF_HEAPTYPE) {
+        TypeObj *where = NULL;
+        Obj key = vm_intern_cached("__sizeof__");
+        if (m && key && vm_unwrap(a[0]) != a[0] && type_lookup_uncached(TYPE(a[0]), key, &where) && where &&
+            !(where->flags & TPF_HEAPTYPE)) {
+            /* an instance of a subclass of a built-in that keeps the built-in's
+             * __sizeof__: its value's size and the instance's own */
+            res = int_from_i64(approx_size(vm_unwrap(a[0])) + (int64_t)tm_object_size(a[0]));
+        } else if (m && TID(a[0]) == TID_INSTANCE && TYPE(a[0])->flags & TPF_HEAPTYPE) {
             Obj v = vm_call_method(a[0], "__sizeof__", NULL, 0);
             if (v) {
                 int64_t n;
