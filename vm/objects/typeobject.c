@@ -3430,7 +3430,15 @@ static Obj singleton_repr(Obj v)
     return str_from_cstr("Ellipsis");
 }
 
-static int none_bool(Obj v) { return v != g_None; }
+static int none_bool(Obj v)
+{
+    if (v == g_NotImplemented) {   /* deprecated since 3.9, as CPython warns */
+        Obj msg = str_from_cstr("NotImplemented should not be used in a boolean context");
+        if (!msg || vm_warn(E_DeprecationWarning, msg, NULL) < 0)
+            return -1;
+    }
+    return v != g_None;
+}
 
 static Obj none_new(Obj type, Obj *args, size_t nargs, Obj kw)
 {
