@@ -242,6 +242,7 @@ static const struct {
     {"_multiprocessing", multiprocessing_module_init},
     {"_posixshmem", posixshmem_module_init},
     {"resource", resource_module_init},
+    {"_uuid", uuid_module_init},
     {"termios", termios_module_init},
     {"_queue", queue_module_init},
     {"_locale", locale_module_init},

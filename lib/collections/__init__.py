@@ -89,6 +89,9 @@ class defaultdict(dict):
     __copy__ = copy
 
 
+_odict_marker = object()
+
+
 def _odict_repr(od):
     name = od.__class__.__name__
     return '%s(%r)' % (name, list(od.items())) if od else name + '()'
@@ -124,6 +127,54 @@ class OrderedDict(dict):
         for key in iterable:
             made[key] = value       # through __setitem__, for subclasses
         return made
+
+    # CPython's signatures (default by keyword); one dict operation each
+    def pop(self, key, default=_odict_marker):
+        if default is _odict_marker:
+            return dict.pop(self, key)
+        return dict.pop(self, key, default)
+
+    def setdefault(self, key, default=None):
+        if type(self) is OrderedDict:
+            return dict.setdefault(self, key, default)
+        if key in self:
+            return self[key]
+        self[key] = default
+        return default
+
+    def __reduce__(self):
+        # (class, (), instance state without what every OrderedDict has, None, items)
+        state = self.__getstate__()
+        if state:
+            if isinstance(state, tuple):
+                state, slots = state
+            else:
+                slots = {}
+            state = dict(state) if state else {}
+            slots = dict(slots) if slots else {}
+            for k in vars(OrderedDict()):
+                state.pop(k, None)
+                slots.pop(k, None)
+            state = (state or None, slots) if slots else (state or None)
+        return self.__class__, (), state, None, iter(self.items())
+
+    def __or__(self, other):
+        if not isinstance(other, dict):
+            return NotImplemented
+        new = self.__class__(self)
+        new.update(other)
+        return new
+
+    def __ror__(self, other):
+        if not isinstance(other, dict):
+            return NotImplemented
+        new = self.__class__(other)
+        new.update(self)
+        return new
+
+    def __ior__(self, other):
+        self.update(other)
+        return self
 
 
 class Counter(dict):

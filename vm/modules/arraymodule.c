@@ -1616,7 +1616,8 @@ static const MethodDef array_functions[] = {
 static void make_types(void)
 {
     TypeObj *t = (TypeObj *)type_new_builtin("array.array", T_object, TID_ITER,
-                                             TPF_BASETYPE | TPF_ITER_VALUE | TPF_SEQUENCE | TPF_DOTTED_NAME);
+                                             TPF_BASETYPE | TPF_ITER_VALUE | TPF_SEQUENCE | TPF_DOTTED_NAME |
+                                             TPF_WEAKREFABLE);
     VM_WRITE_RARE(t);
     t->tp_new = arr_tp_new;
     t->tp_repr = array_repr;

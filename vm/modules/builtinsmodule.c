@@ -1060,6 +1060,17 @@ static Obj bi_exit(Obj *args, size_t nargs, Obj kwnames)
     return NULL;
 }
 
+/* breakpoint(*args, **kws): calls sys.breakpointhook with them. */
+static Obj bi_breakpoint(Obj *args, size_t nargs, Obj kwnames)
+{
+    Obj hook = sys_get("breakpointhook");
+    if (!hook) {
+        err_set(E_RuntimeError, "lost sys.breakpointhook");
+        return NULL;
+    }
+    return vm_call(hook, args, nargs, kwnames);
+}
+
 static const MethodDef builtin_functions[] = {
     {"__build_class__", vm_build_class, METH_KW, NULL},
     {"__import__", bi_import, METH_KW, NULL},
@@ -1068,6 +1079,7 @@ static const MethodDef builtin_functions[] = {
     {"any", bi_any, METH_O, NULL},
     {"ascii", bi_ascii, METH_O, NULL},
     {"bin", bi_bin, METH_O, NULL},
+    {"breakpoint", bi_breakpoint, METH_KW, NULL},
     {"callable", bi_callable, METH_O, NULL},
     {"chr", bi_chr, METH_O, NULL},
     {"compile", bi_compile, METH_KW, NULL},

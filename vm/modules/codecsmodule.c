@@ -15,6 +15,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <ctype.h>
 #include <string.h>
 
 /* The registries, made at start-up (global roots, never rebound, so
@@ -404,7 +405,43 @@ out:
     return res;
 }
 
-/* surrogatepass for UTF-8: a lone surrogate as its 3-byte form. */
+/* The standard UTF encodings surrogatepass knows, as CPython names them
+ * ("utf-8", "utf_16", "UTF16-LE", ...): the bytes per code unit (3 for
+ * UTF-8) and the byte order (big-endian or not; "utf-16"/"utf-32" are the
+ * machine's, little-endian), or 0 for another encoding. */
+static int standard_utf(const char *e, bool *big)
+{
+    *big = false;
+    if (!strcmp(e, "cp65001"))
+        return 3;
+    if (tolower((unsigned char)e[0]) != 'u' || tolower((unsigned char)e[1]) != 't' ||
+        tolower((unsigned char)e[2]) != 'f')
+        return 0;
+    e += 3;
+    if (*e == '-' || *e == '_')
+        e++;
+    if (!strcmp(e, "8"))
+        return 3;
+    int unit = !strncmp(e, "16", 2) ? 2 : !strncmp(e, "32", 2) ? 4 : 0;
+    if (!unit)
+        return 0;
+    e += 2;
+    if (!*e)
+        return unit;
+    if (*e != '-' && *e != '_')
+        return 0;
+    e++;
+    if (tolower((unsigned char)e[0]) == 'b' && tolower((unsigned char)e[1]) == 'e' && !e[2]) {
+        *big = true;
+        return unit;
+    }
+    if (tolower((unsigned char)e[0]) == 'l' && tolower((unsigned char)e[1]) == 'e' && !e[2])
+        return unit;
+    return 0;
+}
+
+/* surrogatepass: a lone surrogate as its UTF-8 (3 bytes), UTF-16 or UTF-32
+ * code unit, both ways. */
 static Obj h_surrogatepass(Obj *args, size_t nargs, Obj kwnames)
 {
     UnicodeErrorParts u;
@@ -422,27 +459,68 @@ static Obj h_surrogatepass(Obj *args, size_t nargs, Obj kwnames)
         err_set(E_TypeError, "encoding attribute must be unicode");
         goto out;
     }
-    if (!str_eq_cstr(r[2], "utf-8") && !str_eq_cstr(r[2], "utf8")) {
+    bool big;
+    int unit = standard_utf(str_cstr(r[2]), &big);
+    if (!unit) {
         err_set_obj(r[1]);
         goto out;
     }
     if (u.decode) {
         const char *p;
         int64_t n;
-        if (bytes_like(r[0], &p, &n) && start >= 0 && start + 3 <= n && (unsigned char)p[start] == 0xED &&
-            ((unsigned char)p[start + 1] & 0xE0) == 0xA0 && ((unsigned char)p[start + 2] & 0xC0) == 0x80) {
-            uint32_t cp = 0xD000 | (((unsigned char)p[start + 1] & 0x3F) << 6) | ((unsigned char)p[start + 2] & 0x3F);
-            res = handler_result(str_from_codepoint(cp), start + 3);
-        } else {
+        const unsigned char *q;
+        uint32_t cp = 0;
+        if (!bytes_like(r[0], &p, &n) || start < 0 || start + unit > n) {
             err_set_obj(r[1]);
+            goto out;
         }
+        q = (const unsigned char *)p + start;
+        if (unit == 3) {
+            if (q[0] == 0xED && (q[1] & 0xE0) == 0xA0 && (q[2] & 0xC0) == 0x80)
+                cp = 0xD000 | ((q[1] & 0x3Fu) << 6) | (q[2] & 0x3Fu);
+        } else {
+            for (int k = 0; k < unit; k++)
+                cp = cp << 8 | q[big ? k : unit - 1 - k];
+        }
+        if (cp < 0xD800 || cp > 0xDFFF)
+            err_set_obj(r[1]);
+        else
+            res = handler_result(str_from_codepoint(cp), start + unit);
         goto out;
     }
     r[0] = str_part(r[0], start, end);
     if (!r[0])
         goto out;
-    /* tmpy stores a lone surrogate as its 3-byte form: those bytes are the answer */
-    res = handler_result(str_encode(r[0], "utf-8", "surrogatepass"), end);
+    /* every character of the range must be a surrogate; tmpy stores one as its 3-byte form */
+    const unsigned char *q = (const unsigned char *)str_cstr(r[0]);
+    int64_t count = STR(r[0])->length;
+    char *buf = malloc((size_t)(count ? count : 1) * 4);
+    if (!buf) {
+        err_nomemory();
+        goto out;
+    }
+    for (int64_t k = 0; k < count; k++) {
+        int len;
+        uint32_t cp = utf8_decode(q, &len);
+        q += len;
+        if (cp < 0xD800 || cp > 0xDFFF) {
+            free(buf);
+            err_set_obj(r[1]);
+            goto out;
+        }
+        unsigned char *o = (unsigned char *)buf + k * unit;
+        if (unit == 3) {
+            o[0] = (unsigned char)(0xE0 | cp >> 12);
+            o[1] = (unsigned char)(0x80 | (cp >> 6 & 0x3F));
+            o[2] = (unsigned char)(0x80 | (cp & 0x3F));
+        } else {
+            for (int b = 0; b < unit; b++)
+                o[big ? unit - 1 - b : b] = (unsigned char)(cp >> (8 * b));
+        }
+    }
+    Obj bs = bytes_new(buf, (size_t)(count * unit));
+    free(buf);
+    res = handler_result(bs, end);
 out:
     vm_unroots(r);
     return res;

@@ -925,7 +925,7 @@ static const MethodDef bytesio_methods[] = {
 
 static TypeObj *make_type(const char *name, newfunc tp_new, initfunc tp_init, const MethodDef *methods)
 {
-    TypeObj *t = (TypeObj *)type_new_builtin(name, T_object, TID_ITER, TPF_BASETYPE | TPF_ITER_VALUE);
+    TypeObj *t = (TypeObj *)type_new_builtin(name, T_object, TID_ITER, TPF_BASETYPE | TPF_ITER_VALUE | TPF_WEAKREFABLE);
     VM_WRITE_RARE(t);
     t->tp_new = tp_new;
     t->tp_init = tp_init;

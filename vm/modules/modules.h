@@ -34,6 +34,7 @@ Obj posixsubprocess_module_init(void);   /* _posixsubprocess */
 Obj multiprocessing_module_init(void);   /* _multiprocessing (SemLock) */
 Obj posixshmem_module_init(void);        /* _posixshmem */
 Obj resource_module_init(void);          /* resource */
+Obj uuid_module_init(void);              /* _uuid */
 Obj termios_module_init(void);           /* termios */
 Obj faulthandler_module_init(void);      /* faulthandler */
 Obj opcode_module_init(void);            /* _opcode */

@@ -167,7 +167,14 @@ static Obj sys_getsizeof(Obj *args, size_t nargs, Obj kwnames)
     Obj res = NULL;
     if (vm_parse_args("getsizeof", args, nargs, kwnames, names, 1, 2, a) == 0) {
         Obj m = vm_lookup_special(a[0], "__sizeof__");
-        if (m && TID(a[0]) == TID_INSTANCE && TYPE(a[0])->flags & TPF_HEAPTYPE) {
+        TypeObj *where = NULL;
+        Obj key = vm_intern_cached("__sizeof__");
+        if (m && key && vm_unwrap(a[0]) != a[0] && type_lookup_uncached(TYPE(a[0]), key, &where) && where &&
+            !(where->flags & TPF_HEAPTYPE)) {
+            /* an instance of a subclass of a built-in that keeps the built-in's
+             * __sizeof__: its value's size and the instance's own */
+            res = int_from_i64(approx_size(vm_unwrap(a[0])) + (int64_t)tm_object_size(a[0]));
+        } else if (m && TID(a[0]) == TID_INSTANCE && TYPE(a[0])->flags & TPF_HEAPTYPE) {
             Obj v = vm_call_method(a[0], "__sizeof__", NULL, 0);
             if (v) {
                 int64_t n;
@@ -460,9 +467,47 @@ static Obj sys_addaudithook(Obj *args, size_t nargs, Obj kwnames)
     return res;
 }
 
+/* sys.breakpointhook(*args, **kws): the callable that $PYTHONBREAKPOINT
+ * names (pdb.set_trace when unset or empty, nothing for "0"; ignored under
+ * -E), called with the arguments; a name that does not import warns. */
+static Obj sys_breakpointhook(Obj *args, size_t nargs, Obj kwnames)
+{
+    const char *env = sys_cflags.ignore_environment ? NULL : getenv("PYTHONBREAKPOINT");
+    if (!env || !*env)
+        env = "pdb.set_trace";
+    else if (strcmp(env, "0") == 0)
+        return g_None;
+    const char *dot = strrchr(env, '.');
+    Obj *r = vm_roots(3);
+    Obj res = NULL;
+    if (dot == env)
+        goto warn;
+    r[0] = dot ? str_new(env, (size_t)(dot - env)) : str_from_cstr("builtins");
+    if (!r[0])
+        goto out;
+    if (!(r[1] = import_absolute(r[0]))) {
+        if (err_matches(E_ImportError))
+            goto warn;
+        goto out;
+    }
+    if (!(r[2] = vm_getattr_cstr(r[1], dot ? dot + 1 : env)))
+        goto warn;
+    res = vm_call(r[2], args, nargs, kwnames);
+    goto out;
+warn:
+    err_clear();
+    r[0] = str_from_format("Ignoring unimportable $PYTHONBREAKPOINT: \"%s\"", env);
+    if (r[0] && vm_warn(E_RuntimeWarning, r[0], NULL) == 0)
+        res = g_None;
+out:
+    vm_unroots(r);
+    return res;
+}
+
 static const MethodDef sys_functions[] = {
     {"exit", sys_exit, METH_ARGS(0, 1), NULL},
     {"audit", sys_audit, 0, NULL},
+    {"breakpointhook", sys_breakpointhook, METH_KW, NULL},
     {"addaudithook", sys_addaudithook, METH_O, NULL},
     {"set_asyncgen_hooks", sys_set_asyncgen_hooks, METH_KW, NULL},
     {"get_asyncgen_hooks", sys_get_asyncgen_hooks, METH_NOARGS, NULL},
@@ -738,7 +783,7 @@ Obj sys_init(Obj argv_list)
         ADD("float_info", make_float_info()) < 0 || ADD("int_info", make_int_info()) < 0 ||
         ADD("hash_info", make_hash_info()) < 0 || ADD("flags", make_flags()) < 0)
         goto fail;
-    for (const char *const *h = (const char *const[]){"excepthook", "displayhook", "unraisablehook", NULL}; *h; h++) {
+    for (const char *const *h = (const char *const[]){"excepthook", "displayhook", "unraisablehook", "breakpointhook", NULL}; *h; h++) {
         Obj f = dict_getitem_cstr(g_sys_dict, *h);
         char dunder[32];
         snprintf(dunder, sizeof dunder, "__%s__", *h);

@@ -721,4 +721,10 @@ void iter_init_types(void)
     type_ready(T_filter);
     type_ready(T_reversed);
     type_ready(T_callable_iterator);
+    /* (the dict and set iterator types exist by now: dict.c and set.c) */
+    TypeObj *const copied[] = {T_dict_keyiterator, T_dict_valueiterator, T_dict_itemiterator,
+                               T_dict_reversekeyiterator, T_dict_reversevalueiterator, T_dict_reverseitemiterator,
+                               T_set_iterator};
+    for (size_t i = 0; i < ARRAY_LEN(copied); i++)
+        copyiter_add_pickling(copied[i]);
 }

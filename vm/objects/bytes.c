@@ -1038,8 +1038,15 @@ static Obj wide_decode(Obj *bp, int enc, const char *errors)
             }
         }
             /* fall through */
-        case ERR_STRICT:
         case ERR_SURROGATEPASS:
+            /* a lone surrogate code unit decodes to itself */
+            if (eh == ERR_SURROGATEPASS && n - i >= size && c >= 0xd800 && c <= 0xdfff) {
+                sb_add_codepoint(&b, c);
+                i += size;
+                continue;
+            }
+            /* fall through */
+        case ERR_STRICT:
             sb_free(&b);
             raise_codec_error(E_UnicodeDecodeError, encoding_name(enc), bp, i, i + span, reason);
             return NULL;
@@ -2980,8 +2987,44 @@ static const MethodDef bytearray_methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
+/* Pickling as CPython's: (iter, (the bytes,), next index), or iter(()) once
+ * exhausted; __setstate__ clamps the index to the data. */
+static Obj bytes_iter_reduce(Obj *args, size_t nargs, Obj kwnames)
+{
+    Obj *r = vm_roots(3);
+    Obj res = NULL;
+    r[0] = args[0];
+    if (!(r[1] = vm_getattr_cstr(g_builtins_module, "iter")))
+        goto out;
+    Obj b = ITER(r[0])->a;
+    if (!(r[2] = tuple_pack(1, b ? b : g_empty_tuple)))
+        goto out;
+    res = b ? tuple_pack(3, r[1], r[2], int_from_i64(ITER(r[0])->i)) : tuple_pack(2, r[1], r[2]);
+out:
+    vm_unroots(r);
+    return res;
+}
+
+static Obj bytes_iter_setstate(Obj *args, size_t nargs, Obj kwnames)
+{
+    int64_t i;
+    if (arg_i64(args[1], &i) < 0)
+        return NULL;
+    Obj it = args[0];
+    Obj b = ITER(it)->a;
+    if (!b)
+        return g_None;
+    int64_t n;
+    bdata(b, &n);
+    VM_WRITE(it);
+    ITER(it)->i = i < 0 ? 0 : i > n ? n : i;
+    return g_None;
+}
+
 static const MethodDef bytes_iter_methods[] = {
     {"__length_hint__", bytes_iter_length_hint, METH_NOARGS, NULL},
+    {"__reduce__", bytes_iter_reduce, METH_NOARGS, "Return state information for pickling."},
+    {"__setstate__", bytes_iter_setstate, METH_O, "Set state information for unpickling."},
     {NULL, NULL, 0, NULL},
 };
 

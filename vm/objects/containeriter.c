@@ -158,6 +158,40 @@ void seqiter_add_pickling(TypeObj *t)
     type_add_methods(t, seqiter_methods);
 }
 
+/* dict and set iterators: (iter, (list of the items left,)), the list read
+ * from a copy of the iterator so the original does not move, as CPython's
+ * (a set's order is not kept: it unpickles as a list iterator). */
+static Obj copyiter_reduce(Obj *args, size_t nargs, Obj kwnames)
+{
+    Obj *r = vm_roots(3);
+    Obj res = NULL;
+    r[0] = args[0];
+    r[1] = iter_alloc((TypeObj *)ITER(r[0])->cls, ITER(r[0])->a, ITER(r[0])->kind);
+    if (!r[1])
+        goto out;
+    /* a new object: no barrier */
+    ITER(r[1])->b = ITER(r[0])->b;
+    ITER(r[1])->c = ITER(r[0])->c;
+    ITER(r[1])->i = ITER(r[0])->i;
+    ITER(r[1])->n = ITER(r[0])->n;
+    if (!(r[1] = vm_list_from_iter(r[1])) || !(r[1] = tuple_pack(1, r[1])) || !(r[2] = builtin_named("iter")))
+        goto out;
+    res = tuple_pack(2, r[2], r[1]);
+out:
+    vm_unroots(r);
+    return res;
+}
+
+static const MethodDef copyiter_methods[] = {
+    {"__reduce__", copyiter_reduce, METH_NOARGS, "Return state information for pickling."},
+    {NULL, NULL, 0, NULL},
+};
+
+void copyiter_add_pickling(TypeObj *t)
+{
+    type_add_methods(t, copyiter_methods);
+}
+
 /* ---- list iterators ---- */
 
 Obj list_iter_next(Obj it)

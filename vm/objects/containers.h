@@ -75,6 +75,7 @@ Obj iter_alloc(TypeObj *cls, Obj a, int64_t kind);
  * __length_hint__ if asked (list, tuple, range, dict and set kinds). */
 TypeObj *iter_make_type(const char *name, unaryfunc next, bool length_hint);
 void seqiter_add_pickling(TypeObj *t);     /* __reduce__/__setstate__ of the list, tuple and sequence iterators */
+void copyiter_add_pickling(TypeObj *t);    /* __reduce__ of the dict and set iterators */
 Obj iter_self(Obj it);                     /* tp_iter of every iterator */
 
 /* tp_iternext of the container iterators (NULL without error: exhausted). */

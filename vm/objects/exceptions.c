@@ -479,13 +479,44 @@ static int import_init(Obj self, Obj *args, size_t nargs, Obj kw)
     Obj *r = vm_roots(1);
     r[0] = self;
     int rc = -1;
-    if (set_args(self, args, nargs) < 0 || extra_set(r[0], 0, 3, nargs == 1 ? args[0] : g_None) < 0)
+    /* (name and path not given are reset, as CPython's) */
+    if (set_args(self, args, nargs) < 0 || extra_set(r[0], 0, 3, nargs == 1 ? args[0] : g_None) < 0 ||
+        extra_set(r[0], 1, 3, g_None) < 0 || extra_set(r[0], 2, 3, g_None) < 0)
         goto out;
     rc = kw_to_extra(r[0], args + nargs, kw, names, slots, 3);
 out:
     vm_unroots(r);
     return rc;
 }
+
+/* ImportError.__reduce__: (type, args[, state]), the state the instance
+ * dict with name and path when they are not None. */
+static Obj import_reduce_m(Obj *args, size_t nargs, Obj kw)
+{
+    Obj *r = vm_roots(3);
+    Obj res = NULL;
+    r[0] = args[0];
+    Obj d = EXC(r[0])->dict;
+    r[1] = d ? dict_copy(d) : dict_new();
+    if (!r[1])
+        goto out;
+    static const char *const keys[] = {"name", "path"};
+    for (int i = 0; i < 2; i++) {
+        Obj v = extra_item(r[0], i + 1);
+        if (v != g_None && dict_setitem_cstr(r[1], keys[i], v) < 0)
+            goto out;
+    }
+    r[2] = EXC(r[0])->args ? EXC(r[0])->args : g_empty_tuple;
+    res = dict_len(r[1]) > 0 ? tuple_pack(3, (Obj)TYPE(r[0]), r[2], r[1]) : tuple_pack(2, (Obj)TYPE(r[0]), r[2]);
+out:
+    vm_unroots(r);
+    return res;
+}
+
+static const MethodDef import_methods[] = {
+    {"__reduce__", import_reduce_m, METH_NOARGS, NULL},
+    {NULL, NULL, 0, NULL},
+};
 
 static Obj import_str(Obj self)
 {
@@ -868,6 +899,7 @@ void exceptions_init(void)
             type_add_getset(t, "msg", imp_msg_get, imp_msg_set);
             type_add_getset(t, "name", imp_name_get, imp_name_set);
             type_add_getset(t, "path", imp_path_get, imp_path_set);
+            type_add_methods(t, import_methods);
             break;
         case K_OS:
             t->tp_new = os_tp_new;

@@ -2290,7 +2290,7 @@ static Obj m_istitle(Obj *args, size_t nargs, Obj kwnames)
     return vm_bool(cased);
 }
 
-static bool str_isidentifier(Obj s)
+bool str_isidentifier(Obj s)
 {
     s = vm_unwrap(s);
     const unsigned char *p = (const unsigned char *)str_cstr(s);

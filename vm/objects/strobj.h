@@ -61,6 +61,7 @@ Obj str_percent_format(Obj fmt, Obj values);                   /* fmt % values *
 Obj bytes_percent_format(Obj fmt, Obj values);
 
 /* ---- str internals ---- */
+bool str_isidentifier(Obj s);   /* str.isidentifier() */
 static inline bool str_is_ascii(Obj s) { return STR(s)->length == STR(s)->nbytes; }
 /* A str of nbytes bytes and `length` code points whose data the caller fills
  * right away (through VM_LINEAR(STR(s)->data)); NUL already in place. */

@@ -1749,7 +1749,11 @@ static Obj mangle_private_name(Obj class_name, Obj s)
 
 /* __slots__ of a class body: a tuple of names (without __dict__ and
  * __weakref__), private ones mangled; *wants_dict if '__dict__' is listed. */
-static Obj parse_slots(Obj class_name, Obj slots, bool *wants_dict, bool *wants_weakref)
+/* may_add_dict / may_add_weak: the best base has no instance dict / no weak
+ * references and allows them; varsize_base: the best base when its CPython
+ * layout has items (no slots at all). CPython's rules and messages. */
+static Obj parse_slots(Obj class_name, Obj slots, bool *wants_dict, bool *wants_weakref, bool may_add_dict,
+                       bool may_add_weak, TypeObj *varsize_base)
 {
     Obj *r = vm_roots(2);
     if (IS_STR(slots))
@@ -1759,20 +1763,39 @@ static Obj parse_slots(Obj class_name, Obj slots, bool *wants_dict, bool *wants_
     if (!r[0])
         goto fail;
     int64_t n = TUPLE_LEN(r[0]);
+    if (n > 0 && varsize_base) {   /* items after the header (int, tuple, bytes) */
+        err_format(E_TypeError, "nonempty __slots__ not supported for subtype of '%s'",
+                   type_name_of_type(varsize_base));
+        goto fail;
+    }
     r[1] = list_new(0);
     if (!r[1])
         goto fail;
     for (int64_t i = 0; i < n; i++) {
         Obj s = TUPLE_ITEMS(r[0])[i];
-        if (!IS_STR(s)) {
+        if (!vm_isinstance_type(s, T_str)) {
             err_format(E_TypeError, "__slots__ items must be strings, not '%s'", type_name(s));
             goto fail;
         }
+        s = vm_unwrap(s);   /* a str subclass's value */
+        if (!str_isidentifier(s)) {
+            err_set(E_TypeError, "__slots__ must be identifiers");
+            goto fail;
+        }
         if (str_eq(s, NAME(__dict__))) {
+            if (!may_add_dict || *wants_dict) {
+                err_set(E_TypeError, "__dict__ slot disallowed: we already got one");
+                goto fail;
+            }
             *wants_dict = true;
             continue;
         }
         if (str_eq(s, NAME(__weakref__))) {
+            if (!may_add_weak || *wants_weakref) {
+                err_set(E_TypeError,
+                        "__weakref__ slot disallowed: either we already got one, or __itemsize__ != 0");
+                goto fail;
+            }
             *wants_weakref = true;
             continue;
         }
@@ -1960,6 +1983,12 @@ static Obj type_tp_new(Obj meta, Obj *args, size_t nargs, Obj kwnames)
             goto fail;
     }
     bool doc_given = dict_getitem_str(r[2], NAME(__doc__)) != NULL;   /* a docstring (or an assignment) */
+    {   /* CPython keeps a str __doc__ as UTF-8 too: a lone surrogate is a UnicodeEncodeError */
+        Obj doc = dict_getitem_str(r[2], NAME(__doc__));
+        if (doc && vm_isinstance_type(doc, T_str) && !str_is_ascii(vm_unwrap(doc)) &&
+            !str_encode(vm_unwrap(doc), "utf-8", "strict"))
+            goto fail;
+    }
     if (!doc_given && dict_setitem(r[2], NAME(__doc__), g_None) < 0)
         goto fail;
     /* __classcell__ */
@@ -1973,12 +2002,17 @@ static Obj type_tp_new(Obj meta, Obj *args, size_t nargs, Obj kwnames)
         if (dict_delitem(r[2], NAME(__classcell__)) < 0)
             goto fail;
     }
-    /* __slots__ */
-    bool has_dict = true, wants_dict = false, has_weakref = true;
+    /* __slots__. The built-ins whose CPython layout has items after the
+     * header (int, tuple, bytes: a nonzero tp_itemsize) take no weak
+     * references in their subclasses and no nonempty __slots__. */
+    bool varsize = type_is_subtype(solid, T_int) || type_is_subtype(solid, T_tuple) ||
+                   type_is_subtype(solid, T_bytes);
+    bool has_dict = true, wants_dict = false, has_weakref = !varsize;
     Obj slots = dict_getitem_str(r[2], NAME(__slots__));
     if (slots) {
         has_weakref = false;
-        r[4] = parse_slots(r[0], slots, &wants_dict, &has_weakref);
+        r[4] = parse_slots(r[0], slots, &wants_dict, &has_weakref, !(base->flags & TPF_HAS_DICT),
+                           !(base->flags & TPF_WEAKREFABLE), varsize ? base : NULL);
         if (!r[4])
             goto fail;
         has_dict = wants_dict;
@@ -3396,7 +3430,15 @@ static Obj singleton_repr(Obj v)
     return str_from_cstr("Ellipsis");
 }
 
-static int none_bool(Obj v) { return v != g_None; }
+static int none_bool(Obj v)
+{
+    if (v == g_NotImplemented) {   /* deprecated since 3.9, as CPython warns */
+        Obj msg = str_from_cstr("NotImplemented should not be used in a boolean context");
+        if (!msg || vm_warn(E_DeprecationWarning, msg, NULL) < 0)
+            return -1;
+    }
+    return v != g_None;
+}
 
 static Obj none_new(Obj type, Obj *args, size_t nargs, Obj kw)
 {

@@ -36,9 +36,9 @@ static bool weakref_supported(Obj v)
     switch (TID(v)) {
     case TID_TYPE: case TID_FUNCTION: case TID_SET: case TID_METHOD: case TID_BUILTIN:
     case TID_GENERATOR: case TID_COROUTINE: case TID_ASYNC_GENERATOR: case TID_CODE:
-    case TID_MODULE: case TID_FILE: case TID_DEQUE:
+    case TID_MODULE: case TID_FILE: case TID_DEQUE: case TID_MEMORYVIEW: case TID_SRE_PATTERN:
         return true;
-    case TID_INSTANCE: case TID_EXCEPTION: case TID_ITER:   /* TID_ITER: itertools._tee */
+    case TID_INSTANCE: case TID_EXCEPTION: case TID_ITER:   /* TID_ITER: array.array, io.BytesIO, itertools._tee */
         return (TYPE(v)->flags & TPF_WEAKREFABLE) != 0;
     default:
         return false;
