@@ -284,7 +284,6 @@ Obj gen_create(Obj func, CodeObj *co, Obj *lp);         /* from a bound frame re
  * in args (at most 8), when its code has no cells: the generator made
  * without a frame first. */
 Obj gen_create_args(Obj func, Obj *args, size_t nargs);
-Frame *gen_push_frame(Obj gen, Obj sent, bool push_sent); /* NULL on error (recursion) */
 void gen_suspend_frame(Frame *f, Obj *sp);              /* save the running frame; pops it */
 /* Before gen_suspend_frame of a frame inside blocks: 0, or -1 (MemoryError);
  * may collect (the frame's slots are roots). */

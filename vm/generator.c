@@ -112,7 +112,7 @@ Obj gen_create_args(Obj func, Obj *args, size_t nargs)
     return gen;
 }
 
-Frame *gen_push_frame(Obj gen, Obj sent, bool push_sent)
+static Frame *gen_push_frame(Obj gen, Obj sent, bool push_sent)
 {
     return gen_push_frame_inline(gen, sent, push_sent);
 }
