@@ -28,6 +28,10 @@ typedef struct {
  * byte". NULL (not given) or None is allowed when nullable. */
 int posix_path(Obj v, const char *fname, const char *argname, bool nullable, bool allow_fd, PosixPath *out);
 void posix_path_free(PosixPath *p);
+/* n bytes from the OS entropy source (getrandom), retried after a signal or a
+ * short read: 0, or -1 with errno set (os.urandom, random's seeds and
+ * SystemRandom, _uuid). */
+int posix_random_bytes(void *buf, size_t n);
 /* A C int argument (fd, mode, flags): 0 or -1 (TypeError/OverflowError). */
 int posix_int(Obj v, int *out);
 /* An object's file descriptor: an int, or what its fileno() returns. */

@@ -1094,6 +1094,21 @@ static Obj posix_cpu_count(Obj *args, size_t nargs, Obj kwnames)
     return n > 0 ? MAKE_SMALLINT(n) : g_None;
 }
 
+int posix_random_bytes(void *buf, size_t n)
+{
+    size_t got = 0;
+    while (got < n) {
+        ssize_t k = getrandom((char *)buf + got, n - got, 0);
+        if (k < 0) {
+            if (errno == EINTR)
+                continue;
+            return -1;
+        }
+        got += (size_t)k;
+    }
+    return 0;
+}
+
 static Obj posix_urandom(Obj *args, size_t nargs, Obj kwnames)
 {
     int64_t n;
@@ -1108,17 +1123,10 @@ static Obj posix_urandom(Obj *args, size_t nargs, Obj kwnames)
     char *buf = malloc((size_t)n + 1);
     if (!buf)
         return err_nomemory();
-    size_t got = 0;
-    while (got < (size_t)n) {
-        ssize_t k = getrandom(buf + got, (size_t)n - got, 0);
-        if (k < 0) {
-            if (errno == EINTR)
-                continue;
-            int e = errno;
-            free(buf);
-            return err_from_errno(e, NULL);
-        }
-        got += (size_t)k;
+    if (posix_random_bytes(buf, (size_t)n) < 0) {
+        int e = errno;
+        free(buf);
+        return err_from_errno(e, NULL);
     }
     Obj res = bytes_new(buf, (size_t)n);
     free(buf);

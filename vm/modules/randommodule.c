@@ -10,6 +10,7 @@
  * Methods of a subclass that overrides random(), getrandbits() or
  * _randbelow() call the overrides, as random.py does. */
 #include "modules.h"
+#include "posix.h"
 #include "objects/objects.h"
 #include "objects/numbers.h"
 #include "objects/strobj.h"
@@ -20,7 +21,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -484,22 +484,15 @@ static MTState *self_state(Obj *args, size_t nargs)
 static void seed_urandom(MTState *s)
 {
     uint32_t key[MT_N];
-    size_t got = 0;
-    while (got < sizeof key) {
-        ssize_t k = getrandom((char *)key + got, sizeof key - got, 0);
-        if (k < 0) {
-            if (errno == EINTR)
-                continue;
-            /* no entropy source: time and pid */
-            struct timespec ts;
-            clock_gettime(CLOCK_REALTIME, &ts);
-            key[0] = (uint32_t)ts.tv_sec;
-            key[1] = (uint32_t)ts.tv_nsec;
-            key[2] = (uint32_t)getpid();
-            mt_init_by_array(s, key, 3);
-            return;
-        }
-        got += (size_t)k;
+    if (posix_random_bytes(key, sizeof key) < 0) {
+        /* no entropy source: time and pid */
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        key[0] = (uint32_t)ts.tv_sec;
+        key[1] = (uint32_t)ts.tv_nsec;
+        key[2] = (uint32_t)getpid();
+        mt_init_by_array(s, key, 3);
+        return;
     }
     mt_init_by_array(s, key, MT_N);
 }
@@ -1953,7 +1946,7 @@ static int random_tp_init(Obj self, Obj *args, size_t nargs, Obj kwnames)
 static Obj sr_random(Obj *args, size_t nargs, Obj kwnames)
 {
     unsigned char b[7];
-    if (getrandom(b, sizeof b, 0) != (ssize_t)sizeof b)
+    if (posix_random_bytes(b, sizeof b) < 0)
         return err_from_errno(errno, NULL);
     uint64_t v = 0;
     for (int i = 0; i < 7; i++)
@@ -1976,16 +1969,10 @@ static Obj sr_getrandbits(Obj *args, size_t nargs, Obj kwnames)
     unsigned char *buf = malloc(nbytes + 1);
     if (!buf)
         return err_nomemory();
-    size_t got = 0;
-    while (got < nbytes) {
-        ssize_t g = getrandom(buf + got, nbytes - got, 0);
-        if (g < 0) {
-            if (errno == EINTR)
-                continue;
-            free(buf);
-            return err_from_errno(errno, NULL);
-        }
-        got += (size_t)g;
+    if (posix_random_bytes(buf, nbytes) < 0) {
+        int e = errno;
+        free(buf);
+        return err_from_errno(e, NULL);
     }
     /* int.from_bytes(buf, 'big') >> (nbytes * 8 - k) */
     Obj *r = vm_roots(1);

@@ -10,6 +10,7 @@
 #define _GNU_SOURCE
 #include "eval.h"
 #include "modules.h"
+#include "posix.h"
 #include "objects/objects.h"
 #include "objects/strobj.h"
 
@@ -18,7 +19,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <time.h>
 
 static pthread_mutex_t g_uuid_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -29,15 +29,9 @@ static unsigned char g_node[6];
 
 static void random_bytes(unsigned char *p, size_t n)
 {
-    size_t got = 0;
-    while (got < n) {
-        ssize_t k = getrandom(p + got, n - got, 0);
-        if (k <= 0)
-            break;
-        got += (size_t)k;
-    }
-    for (; got < n; got++)   /* no entropy source: the clock's bits */
-        p[got] = (unsigned char)(clock() >> (got % 4 * 8));
+    if (posix_random_bytes(p, n) < 0)
+        for (size_t i = 0; i < n; i++)   /* no entropy source: the clock's bits */
+            p[i] = (unsigned char)(clock() >> (i % 4 * 8));
 }
 
 /* The first interface (in name order) whose address is 6 non-zero bytes. */

@@ -2999,7 +2999,7 @@ static Obj bytes_iter_reduce(Obj *args, size_t nargs, Obj kwnames)
     Obj b = ITER(r[0])->a;
     if (!(r[2] = tuple_pack(1, b ? b : g_empty_tuple)))
         goto out;
-    res = b ? tuple_pack(3, r[1], r[2], int_from_i64(ITER(r[0])->i)) : tuple_pack(2, r[1], r[2]);
+    res = b ? tuple_pack(3, r[1], r[2], MAKE_SMALLINT(ITER(r[0])->i)) : tuple_pack(2, r[1], r[2]);   /* an index: no allocation among the arguments */
 out:
     vm_unroots(r);
     return res;
