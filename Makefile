@@ -137,7 +137,12 @@ PARALLEL_TESTS = tests/test_py.py tests/test_cpython_suite.py tests/test_ast_std
   tests/test_layers.py tests/test_includes.py tests/test_globals.py tests/test_run_module.py tests/test_site.py \
   tests/test_traceback_markers.py tests/test_excgroup_traceback.py tests/test_match_complex.py \
   tests/test_re_random.py tests/test_re_sre_code.py tests/test_deep_iterators.py tests/test_finalizer_warnings.py
-test: setup all $(CTESTS)
+# The set-up first (it may install headers the build needs), then the build
+# on every core (TEST_JOBS), then the tests.
+TEST_JOBS ?= $(shell nproc)
+test:
+	@$(MAKE) --no-print-directory setup
+	@$(MAKE) --no-print-directory -j$(TEST_JOBS) all $(CTESTS)
 	@status=0; \
 	python3 -m pytest -q -n $(TEST_WORKERS) --durations=10 $(PARALLEL_TESTS) || status=1; \
 	python3 -m pytest -q --durations=30 tests $(addprefix --ignore=,$(PARALLEL_TESTS)) || status=1; \

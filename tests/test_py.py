@@ -8,35 +8,40 @@ A test program may carry directives in its first lines:
   # env: NAME=value      extra environment (one line per variable)
 In args and env, \\xNN stands for the byte NN, so a program can receive
 bytes that are not UTF-8 (as the OS may hand them in).
-Every program also runs under --tm=htm with the fake HTM's conflict model
-(TMPY_HTM_FAKE; the threaded programs also in move mode), and, on a CPU
-whose RTM tmpy-gil uses, under plain `tmpy-gil --tm=htm` (hardware
-transactions elide the GIL; without RTM that run is the GIL run again, and
+The threaded programs also run under --tm=htm with the fake HTM's conflict
+model (TMPY_HTM_FAKE), also in move mode; and, on a CPU whose RTM tmpy-gil
+uses, every program under plain `tmpy-gil --tm=htm` (hardware transactions
+elide the GIL; without RTM that run is the GIL run again, and
 tests/test_htm.py checks the one line it prints first). A threaded program
 is one that imports, itself or through its own modules (tests/py/support),
-a module that starts threads or is tmpy's TM (THREAD_MODULES).
+a module that starts threads or is tmpy's TM (THREAD_MODULES); the others'
+move-mode run is under the fake HTM and checks that they start none.
 The expected output is REF_PYTHON's (CPython 3.11; TMPY_REF_PYTHON).
 Every program also runs with TMPY_GC_DEBUG=move (a minor collection at
 every allocation moves every young object), which finds a reference held
 across an allocation without a root; TMPY_PY_MOVE=0 skips that half.
 
 Under build/tmpy (STM) every program runs with four segments (its threads
-in parallel), the threaded ones also with one, with four under the write-barrier checker
-(TMPY_STM_CHECK=1), and with four under abort injection, and with two in move mode under abort
-injection (TMPY_PY_MOVE=0 skips that one too): transactions of
-TMPY_TXLEN=5 yield points that abort at random (TMPY_STM_INJECT_ABORTS, rate
-TMPY_ABORT_RATE, default 0.02, seeded per program; TMPY_ABORT_SEED=N changes
-the seeds, and a failure names the seed that reproduces it).
+in parallel), the threaded ones also with one, with four under the
+write-barrier checker (TMPY_STM_CHECK=1) and abort injection, and with two
+in move mode under abort injection (TMPY_PY_MOVE=0 skips that one too):
+transactions of TMPY_TXLEN=5 yield points (20 in move mode) that abort at
+random (TMPY_STM_INJECT_ABORTS, rate TMPY_ABORT_RATE, default 0.02, seeded
+per program; TMPY_ABORT_SEED=N changes the seeds, and a failure names the
+seed that reproduces it).
 The threaded programs also run with injected aborts whose retries diverge
 (TMPY_STM_INJECT_DIVERGE=1: the clocks move on and another thread's commit
 may land before the retry).
 """
 import ast
 import codecs
+import json
 import os
 import pathlib
 import re
+import shutil
 import subprocess
+import time
 
 import pytest
 
@@ -136,12 +141,40 @@ THREADED = [p for p in PROGRAMS if imported_modules(p) & THREAD_MODULES]
 
 
 _expected = {}
+# The pytest-xdist workers of one run share the references (each would
+# otherwise run python3 on nearly every program itself).
+_RUN_ID = os.environ.get("PYTEST_XDIST_TESTRUNUID")
+REF_DIR = BUILD / "py-ref" / _RUN_ID if _RUN_ID else None
+
+
+def forget_old_references():
+    """The reference directories of runs over an hour old."""
+    now = time.time()
+    for d in (BUILD / "py-ref").glob("*"):
+        try:
+            if d != REF_DIR and now - d.stat().st_mtime > 3600:
+                shutil.rmtree(d, ignore_errors=True)
+        except FileNotFoundError:
+            pass
 
 
 def expected(path):
     if path not in _expected:
-        _expected[path] = run(REF_PYTHON, path)
+        saved = REF_DIR / (str(path.relative_to(PY_DIR)).replace("/", "__") + ".json") if REF_DIR else None
+        if saved and saved.exists():
+            _expected[path] = tuple(json.loads(saved.read_text()))
+        else:
+            _expected[path] = run(REF_PYTHON, path)
+            if saved:
+                saved.parent.mkdir(parents=True, exist_ok=True)
+                tmp = saved.with_suffix(f".{os.getpid()}")
+                tmp.write_text(json.dumps(_expected[path]))
+                os.replace(tmp, saved)
     return _expected[path]
+
+
+if REF_DIR:
+    forget_old_references()
 
 
 def check(path, extra_env=None, exe=TMPY_GIL, options=()):
@@ -162,7 +195,21 @@ def test_program(path):
 @pytest.mark.skipif(os.environ.get("TMPY_PY_MOVE") == "0", reason="TMPY_PY_MOVE=0")
 @pytest.mark.parametrize("path", PROGRAMS, ids=[p.stem for p in PROGRAMS])
 def test_program_move_mode(path):
-    check(path, {"TMPY_GC_DEBUG": "move"})
+    """A program that starts no thread also runs here under --tm=htm on the
+    fake HTM (in its run nothing differs from the GIL's; its TMPY_STATS
+    report keeps THREADED honest: see test_program_htm_fake)."""
+    if path in THREADED:
+        check(path, {"TMPY_GC_DEBUG": "move"})
+    else:
+        stats = check(path, {"TMPY_GC_DEBUG": "move", **htm_fake_env(path), "TMPY_STATS": "1"},
+                      options=("--tm=htm",))[3]
+        started = [m for m in map(re.compile(r"htm \(fake\): (\d+) hardware transactions").search, stats) if m]
+        assert not started or started[0][1] == "0", (
+            f"{path.name} runs threads but imports none of THREAD_MODULES: {started[0].string}")
+
+
+def htm_fake_env(path):
+    return {"TMPY_HTM_FAKE": f"model:conflict=0.002,capacity=100,seed={abort_seed(path)}"}
 
 
 # Without RTM, --tm=htm runs with the GIL: the run would be test_program's.
@@ -176,19 +223,14 @@ def test_program_htm(path):
     check(path, options=("--tm=htm",))
 
 
-@pytest.mark.parametrize("path", PROGRAMS, ids=[p.stem for p in PROGRAMS])
+@pytest.mark.parametrize("path", THREADED, ids=[p.stem for p in THREADED])
 def test_program_htm_fake(path):
     """The elision's state machine driven by the fake HTM's conflict model
     (runtime/htm_fake.c): aborts, retries, GIL fallbacks and length cuts
-    happen in every threaded program, which must still print the same.
-    Its TMPY_STATS report keeps THREADED honest: a program outside it (so
-    without the threaded variants) must start no transaction."""
-    stats = check(path, {"TMPY_HTM_FAKE": f"model:conflict=0.002,capacity=100,seed={abort_seed(path)}",
-                         "TMPY_STATS": "1"}, options=("--tm=htm",))[3]
-    if path not in THREADED:
-        started = [m for m in map(re.compile(r"htm \(fake\): (\d+) hardware transactions").search, stats) if m]
-        assert not started or started[0][1] == "0", (
-            f"{path.name} runs threads but imports none of THREAD_MODULES: {started[0].string}")
+    happen in every threaded program, which must still print the same. (A
+    program that starts no thread starts no transaction: its run would be
+    the GIL's, so it runs so only in move mode, which checks that.)"""
+    check(path, htm_fake_env(path), options=("--tm=htm",))
 
 
 @pytest.mark.skipif(os.environ.get("TMPY_PY_MOVE") == "0", reason="TMPY_PY_MOVE=0")
@@ -197,8 +239,7 @@ def test_program_htm_fake_move_mode(path):
     """The threaded programs under the fake in move mode: transactions end
     with young objects alive, so every thread's shadow stack must be a root
     of the next minor collection."""
-    check(path, {"TMPY_HTM_FAKE": f"model:conflict=0.002,capacity=100,seed={abort_seed(path)}",
-                 "TMPY_GC_DEBUG": "move"}, options=("--tm=htm",))
+    check(path, {**htm_fake_env(path), "TMPY_GC_DEBUG": "move"}, options=("--tm=htm",))
 
 
 # One segment matters only where threads share it: a program that starts no
@@ -220,13 +261,6 @@ def test_program_stm_four_segments(path):
 def abort_seed(path):
     base = int(os.environ.get("TMPY_ABORT_SEED", "0"))
     return base * 1000003 + sum(path.stem.encode())
-
-
-@pytest.mark.parametrize("path", PROGRAMS, ids=[p.stem for p in PROGRAMS])
-def test_program_stm_abort_injection(path):
-    rate = os.environ.get("TMPY_ABORT_RATE", "0.02")
-    check(path, {"TMPY_SEGMENTS": "4", "TMPY_TXLEN": "5",
-                 "TMPY_STM_INJECT_ABORTS": f"{rate}:{abort_seed(path)}"}, TMPY_STM)
 
 
 # The programs that name threading or _thread (not THREADED, which test_program_htm_fake reads when it
@@ -280,10 +314,15 @@ def test_program_stm_contention_two_segments(path):
 
 
 @pytest.mark.parametrize("path", PROGRAMS, ids=[p.stem for p in PROGRAMS])
-def test_program_stm_barrier_check(path):
+def test_program_stm_barrier_check_aborts(path):
     """Under the write-barrier checker a store that skipped its barrier
-    stops the program with the C location (runtime/barriercheck.c)."""
-    check(path, {"TMPY_SEGMENTS": "4", "TMPY_STM_CHECK": "1"}, TMPY_STM)
+    stops the program with the C location (runtime/barriercheck.c); with
+    transactions of TMPY_TXLEN=5 yield points that abort at random, so the
+    retries' paths are checked too (and the aborts' undo is checked by the
+    output)."""
+    rate = os.environ.get("TMPY_ABORT_RATE", "0.02")
+    check(path, {"TMPY_SEGMENTS": "4", "TMPY_STM_CHECK": "1", "TMPY_TXLEN": "5",
+                 "TMPY_STM_INJECT_ABORTS": f"{rate}:{abort_seed(path)}"}, TMPY_STM)
 
 
 # Known bugs this variant finds, named until fixed (the run still happens:
