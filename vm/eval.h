@@ -318,6 +318,8 @@ Obj gen_get_suspended(Obj *args, size_t nargs, Obj kw);
 Obj gen_get_code(Obj *args, size_t nargs, Obj kw);
 Obj gen_get_frame(Obj *args, size_t nargs, Obj kw);
 Obj gen_get_yieldfrom(Obj *args, size_t nargs, Obj kw);
+Obj gen_saved_locals(Obj gen);   /* f_locals of a suspended or new generator's frame */
+int gen_saved_line(Obj gen);      /* and its f_lineno */
 void gen_add_name_getsets(TypeObj *t);   /* __name__, __qualname__ */
 
 /* coroutine.c */

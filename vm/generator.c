@@ -663,7 +663,7 @@ Obj gen_get_frame(Obj *args, size_t nargs, Obj kw)
                 return eval_frame_object(f);
     }
     CodeObj *co = (CodeObj *)g->code;
-    int line = g->state == GEN_CREATED ? co->firstlineno : code_line_at(co, g->ip - 1);
+    int line = gen_saved_line(args[0]);
     int nlp = code_nlocalsplus(co);
     if (g->slots[nlp + HDR_FRAMEOBJ])   /* the one tracing or sys._getframe made */
         return g->slots[nlp + HDR_FRAMEOBJ];
@@ -672,8 +672,51 @@ Obj gen_get_frame(Obj *args, size_t nargs, Obj kw)
     if (fo) {
         VM_WRITE(fo);
         FRAMEO(fo)->gen = args[0];
+        g = GEN(args[0]);
+        if (g->state == GEN_SUSPENDED || g->state == GEN_CREATED) {
+            /* kept: gi_frame is one object while the generator lives, as in CPython */
+            VM_WRITE(args[0]);
+            g->slots[nlp + HDR_FRAMEOBJ] = fo;
+        }
     }
     return fo;
+}
+
+/* The line a generator that does not run stopped at (its first, not yet
+ * started). */
+int gen_saved_line(Obj gen)
+{
+    GenObj *g = GEN(gen);
+    CodeObj *co = (CodeObj *)g->code;
+    return g->state == GEN_CREATED ? co->firstlineno : code_line_at(co, g->ip - 1);
+}
+
+/* The locals a generator saved when it last suspended (or its arguments,
+ * not yet started): f_locals of its frame object while it does not run. The
+ * slots are read again after each insertion, which may move the generator. */
+Obj gen_saved_locals(Obj gen)
+{
+    Obj *r = vm_roots(2);
+    r[0] = gen;
+    r[1] = dict_new();
+    if (!r[1])
+        goto fail;
+    int n = code_nlocalsplus((CodeObj *)GEN(gen)->code);
+    for (int i = 0; i < n; i++) {
+        GenObj *g = GEN(r[0]);
+        CodeObj *co = (CodeObj *)g->code;
+        Obj v = g->slots[i];
+        if (v && i >= co->nlocals)
+            v = CELL(v)->ref;
+        if (v && dict_setitem(r[1], code_localname(co, i), v) < 0)
+            goto fail;
+    }
+    Obj d = r[1];
+    vm_unroots(r);
+    return d;
+fail:
+    vm_unroots(r);
+    return NULL;
 }
 
 Obj gen_get_yieldfrom(Obj *args, size_t nargs, Obj kw)

@@ -37,9 +37,16 @@ static const char *const event_names[] = {"call", "line", "return", "exception",
 Frame *eval_frameobj_live(Obj fo)
 {
     Frame *f = (Frame *)(uintptr_t)FRAMEO(fo)->live;
-    if (!f || f < vm_frames_base || f > vm_ts.frame || FRAME_HDR(f)[HDR_FRAMEOBJ] != fo)
-        return NULL;
-    return f;
+    if (f && f >= vm_frames_base && f <= vm_ts.frame && FRAME_HDR(f)[HDR_FRAMEOBJ] == fo)
+        return f;
+    /* A generator's frame, resumed since its object last saw it run (a
+     * yield clears `live`, and the resumed frame need not lie where it did). */
+    Obj gen = FRAMEO(fo)->gen;
+    if (gen && GEN(gen)->state == GEN_RUNNING)
+        for (f = vm_ts.frame; f; f = f->back)
+            if (FRAME_HDR(f)[HDR_GEN] == gen && FRAME_HDR(f)[HDR_FRAMEOBJ] == fo)
+                return f;
+    return NULL;
 }
 
 Obj eval_frame_object(Frame *f)

@@ -111,7 +111,12 @@ GETTER(tb_get_frame)
 static int fr_lineno(Obj fo)
 {
     Frame *f = (FRAMEO(fo)->flags & FO_IN_EVENT) ? NULL : eval_frameobj_live(fo);
-    return f ? eval_frame_lineno(f) : (int)FRAMEO(fo)->lineno;
+    if (f)
+        return eval_frame_lineno(f);
+    Obj gen = FRAMEO(fo)->gen;
+    if (!(FRAMEO(fo)->flags & FO_IN_EVENT) && gen && GEN(gen)->state == GEN_SUSPENDED)
+        return gen_saved_line(gen);
+    return (int)FRAMEO(fo)->lineno;
 }
 GETTER(fr_get_code) { UNUSED_ARGS; return FRAMEO(args[0])->code; }
 GETTER(fr_get_lineno) { UNUSED_ARGS; return MAKE_SMALLINT(fr_lineno(args[0])); }
@@ -130,15 +135,21 @@ GETTER(fr_get_back)
     return f && f->back ? eval_frame_object(f->back) : g_None;
 }
 /* The locals of a running frame (a new dict of its fast locals, or its
- * mapping); once it has ended, those it had then (eval_frame_ended), or {}
- * (a generator's frame, an entry without its frame object). */
+ * mapping); of a suspended or new generator's, those it saved; once it
+ * has ended, those it had then (eval_frame_ended), or {} (a finished
+ * generator's frame, an entry without its frame object). */
 GETTER(fr_get_locals)
 {
     UNUSED_ARGS;
     Frame *f = eval_frameobj_live(args[0]);
     if (f)
         return eval_frame_locals(f);
-    return FRAMEO(args[0])->locals ? FRAMEO(args[0])->locals : dict_new();
+    if (FRAMEO(args[0])->locals)
+        return FRAMEO(args[0])->locals;
+    Obj gen = FRAMEO(args[0])->gen;
+    if (gen && (GEN(gen)->state == GEN_SUSPENDED || GEN(gen)->state == GEN_CREATED))
+        return gen_saved_locals(gen);
+    return dict_new();
 }
 /* CPython's f_lasti counts two bytes a code unit; tmpy's instructions are
  * not CPython's, so this is tmpy's instruction index times two. */
