@@ -114,11 +114,19 @@ int tm_config_from_env(tm_config *c, char *err, size_t errlen)
         c->major_min = s;
     }
     if ((v = getenv("TMPY_GC_DEBUG")) && *v) {
-        if (strcmp(v, "move") != 0) {
-            snprintf(err, errlen, "TMPY_GC_DEBUG must be 'move' or empty, got '%s'", v);
+        char *end = NULL;
+        unsigned long room = 0;
+        if (strncmp(v, "move:", 5) == 0) {
+            errno = 0;
+            room = strtoul(v + 5, &end, 10);
+        }
+        if (strcmp(v, "move") != 0 && !(end && end != v + 5 && !*end && !errno && room <= 65536)) {
+            snprintf(err, errlen, "TMPY_GC_DEBUG must be 'move', 'move:ROOM' (bytes, at most 65536) or empty, "
+                     "got '%s'", v);
             return -1;
         }
         c->gc_debug_move = true;
+        c->gc_debug_room = (uint32_t)room;
     }
     if (env_flag("TMPY_STM_WAIT_FOR_READERS", &c->wait_for_readers, err, errlen))
         return -1;

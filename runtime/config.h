@@ -13,6 +13,9 @@ typedef struct tm_config {
     size_t major_min;       /* TMPY_GC_MAJOR_MIN: old-space bytes before the first major collection */
     double major_factor;    /* next major at live * factor */
     bool gc_debug_move;     /* TMPY_GC_DEBUG=move: a minor collection at every allocation */
+    uint32_t gc_debug_room; /* TMPY_GC_DEBUG=move:ROOM: after each collection, room for 0..ROOM more
+                               bytes (random), so objects also stay young across a few allocations
+                               before they move (a reference held across them is caught too) */
     bool wait_for_readers;  /* TMPY_STM_WAIT_FOR_READERS=1: a committer waits for an older or
                                inevitable reader of what it wrote instead of aborting one of them */
     bool stm_check;         /* TMPY_STM_CHECK=1: the write-barrier checker (barriercheck.c) */

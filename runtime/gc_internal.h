@@ -19,6 +19,7 @@ typedef struct tm_segstate {
     tm_list to_trace;         /* minor collection: survivors whose fields need fixing */
     uint64_t survived;        /* bytes moved by the minor collection under way */
     uintptr_t young_start;    /* move mode: first young byte of the nursery */
+    uint64_t room_rng;        /* move mode with room: its random state */
     /* STM: the running transaction */
     tm_list modified;         /* old objects it holds the write lock of, or (carded) wrote cards of */
     tm_list card_objs;        /* carded objects it wrote by cards (tm_write_items), also in modified */

@@ -427,6 +427,21 @@ static object_t *allocate_young_outside(uint16_t tid, size_t size)
     return o;
 }
 
+/* Move mode: the bytes the allocations after this one may take before the
+ * next collection, 0..gc_debug_room (16-byte steps, at most `left`), 0
+ * half the time: an object allocated at once before a collection moves at
+ * the next allocation, others after a few. */
+static size_t move_mode_room(tm_segstate *ss, size_t left)
+{
+    if (!tm_cfg.gc_debug_room)
+        return 0;
+    uint64_t x = ss->room_rng ? ss->room_rng : 0x9e3779b97f4a7c15u ^ (uint64_t)ss->seg;
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    ss->room_rng = x;
+    size_t room = (x & 1) ? ((x >> 8) % (tm_cfg.gc_debug_room + 1)) & ~(size_t)15 : 0;
+    return room < left ? room : 0;
+}
+
 object_t *tm_allocate_slow(uint16_t tid, size_t size)
 {
 #if !TM_STM
@@ -452,11 +467,12 @@ object_t *tm_allocate_slow(uint16_t tid, size_t size)
     if (tm_cfg.gc_debug_move) {
         if (cur + size > tm_seg.nursery_end)
             cur = ss->young_start = tm_seg.nursery_start;   /* wrap around */
+        size_t room = move_mode_room(ss, tm_seg.nursery_end - (cur + size));
         char *p = tm_linear((char __seg_gs *)cur);
         tm_compiler_barrier();
-        memset(p, 0, size);
+        memset(p, 0, size + room);
         tm_compiler_barrier();
-        tm_set_nursery_end(cur + size);   /* the next allocation collects again */
+        tm_set_nursery_end(cur + size + room);   /* the next allocation (past the room) collects again */
     }
     return take(cur, size, tid);
 }

@@ -98,6 +98,8 @@ def test_gil_threads_move_everything(ctest):
     {"TMPY_NURSERY_SIZE": "1"},
     {"TMPY_NURSERY_SIZE": "2G", "TMPY_SEGMENT_SIZE": "4G"},
     {"TMPY_GC_DEBUG": "everything"},
+    {"TMPY_GC_DEBUG": "move:"},
+    {"TMPY_GC_DEBUG": "move:70000"},
     {"TMPY_STM_WAIT_FOR_READERS": "yes"},
     {"TMPY_STM_INJECT_ABORTS": "2"},
     {"TMPY_STM_CHECK": "yes"},

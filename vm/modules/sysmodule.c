@@ -707,6 +707,8 @@ static char g_executable[4096];
 
 Obj sys_init(Obj argv_list)
 {
+    Obj *r = vm_roots(4);
+    r[0] = argv_list;   /* before the first allocation, which may move it */
     VM_GLOBAL_ROOT(g_sys_module);
     VM_GLOBAL_ROOT(g_sys_dict);
     VM_GLOBAL_ROOT(g_sys_path);
@@ -716,8 +718,6 @@ Obj sys_init(Obj argv_list)
         exit(1);
     }
     namespace_init();
-    Obj *r = vm_roots(4);
-    r[0] = argv_list;
     Obj m = module_new("sys");   /* g_modules: made by builtins_init, which runs first */
     if (!m)
         goto fail;

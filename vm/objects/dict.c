@@ -1674,15 +1674,16 @@ static int dict_update_common(Obj d, Obj *args, size_t nargs, Obj kwnames, const
         err_format(E_TypeError, "%s expected at most 1 argument, got %zu", fname, nargs);
         return -1;
     }
-    Obj *r = vm_roots(1);
+    Obj *r = vm_roots(2);
     r[0] = d;
+    r[1] = kwnames;   /* may move while the update allocates */
     if (nargs == 1 && dict_update(r[0], args[0]) < 0) {
         vm_unroots(r);
         return -1;
     }
-    int64_t nkw = kwnames ? TUPLE_LEN(kwnames) : 0;
+    int64_t nkw = r[1] ? TUPLE_LEN(r[1]) : 0;
     for (int64_t k = 0; k < nkw; k++) {
-        if (dict_setitem(r[0], TUPLE_ITEMS(kwnames)[k], args[nargs + k]) < 0) {
+        if (dict_setitem(r[0], TUPLE_ITEMS(r[1])[k], args[nargs + k]) < 0) {
             vm_unroots(r);
             return -1;
         }
