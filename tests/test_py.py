@@ -197,7 +197,7 @@ def test_program(path):
 # also stays young across some allocations before it moves (as in a normal
 # run): a reference a C function holds across an allocation to an object an
 # earlier allocation of the call would promote in plain move mode is caught.
-MOVE_ROOM = "move:512"
+MOVE_ROOM = os.environ.get("TMPY_PY_MOVE_ROOM", "move:512")   # another ROOM for a longer search
 
 
 @pytest.mark.skipif(os.environ.get("TMPY_PY_MOVE") == "0", reason="TMPY_PY_MOVE=0")

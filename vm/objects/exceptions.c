@@ -476,14 +476,15 @@ static int import_init(Obj self, Obj *args, size_t nargs, Obj kw)
 {
     static const char *const names[] = {"name", "path", NULL};
     static const int slots[] = {1, 2};
-    Obj *r = vm_roots(1);
+    Obj *r = vm_roots(2);
     r[0] = self;
+    r[1] = kw;   /* may move while the stores allocate */
     int rc = -1;
     /* (name and path not given are reset, as CPython's) */
-    if (set_args(self, args, nargs) < 0 || extra_set(r[0], 0, 3, nargs == 1 ? args[0] : g_None) < 0 ||
+    if (set_args(r[0], args, nargs) < 0 || extra_set(r[0], 0, 3, nargs == 1 ? args[0] : g_None) < 0 ||
         extra_set(r[0], 1, 3, g_None) < 0 || extra_set(r[0], 2, 3, g_None) < 0)
         goto out;
-    rc = kw_to_extra(r[0], args + nargs, kw, names, slots, 3);
+    rc = kw_to_extra(r[0], args + nargs, r[1], names, slots, 3);
 out:
     vm_unroots(r);
     return rc;
@@ -530,12 +531,13 @@ static int attr_init(Obj self, Obj *args, size_t nargs, Obj kw)
 {
     static const char *const names[] = {"name", "obj", NULL};
     static const int slots[] = {0, 1};
-    Obj *r = vm_roots(1);
+    Obj *r = vm_roots(2);
     r[0] = self;
+    r[1] = kw;   /* may move while set_args allocates */
     int rc = -1;
-    if (set_args(self, args, nargs) < 0)
+    if (set_args(r[0], args, nargs) < 0)
         goto out;
-    rc = kw_to_extra(r[0], args + nargs, kw, names, slots, 2);
+    rc = kw_to_extra(r[0], args + nargs, r[1], names, slots, 2);
 out:
     vm_unroots(r);
     return rc;
@@ -545,12 +547,13 @@ static int name_init(Obj self, Obj *args, size_t nargs, Obj kw)
 {
     static const char *const names[] = {"name", NULL};
     static const int slots[] = {0};
-    Obj *r = vm_roots(1);
+    Obj *r = vm_roots(2);
     r[0] = self;
+    r[1] = kw;   /* may move while set_args allocates */
     int rc = -1;
-    if (set_args(self, args, nargs) < 0)
+    if (set_args(r[0], args, nargs) < 0)
         goto out;
-    rc = kw_to_extra(r[0], args + nargs, kw, names, slots, 2);
+    rc = kw_to_extra(r[0], args + nargs, r[1], names, slots, 2);
 out:
     vm_unroots(r);
     return rc;

@@ -193,7 +193,7 @@ out:
 static int module_tp_init(Obj self, Obj *args, size_t nargs, Obj kwnames)
 {
     static const char *const names[] = {"name", "doc", NULL};
-    Obj *r = vm_roots(3);
+    Obj *r = vm_roots(4);
     int rc = -1;
     r[2] = self;
     if (vm_parse_args("module", args, nargs, kwnames, names, 1, 2, r) < 0)
@@ -202,10 +202,10 @@ static int module_tp_init(Obj self, Obj *args, size_t nargs, Obj kwnames)
         err_format(E_TypeError, "module() argument 'name' must be str, not %s", type_name(r[0]));
         goto out;
     }
-    Obj d = ((ModuleObj *)r[2])->dict;
-    if (dict_setitem(d, NAME(__name__), r[0]) < 0 || dict_setitem(d, NAME(__doc__), r[1] ? r[1] : g_None) < 0 ||
-        dict_setitem(d, NAME(__package__), g_None) < 0 || dict_setitem(d, NAME(__loader__), g_None) < 0 ||
-        dict_setitem(d, NAME(__spec__), g_None) < 0)
+    r[3] = ((ModuleObj *)r[2])->dict;   /* may move while the stores allocate */
+    if (dict_setitem(r[3], NAME(__name__), r[0]) < 0 || dict_setitem(r[3], NAME(__doc__), r[1] ? r[1] : g_None) < 0 ||
+        dict_setitem(r[3], NAME(__package__), g_None) < 0 || dict_setitem(r[3], NAME(__loader__), g_None) < 0 ||
+        dict_setitem(r[3], NAME(__spec__), g_None) < 0)
         goto out;
     if (((ModuleObj *)r[2])->name != r[0]) {
         VM_WRITE_RARE(r[2]);
