@@ -1053,8 +1053,10 @@ static Obj match_class(Obj *slots, int nargs)
                        type_name_of_type((TypeObj *)slots[1]), (int)allowed, allowed == 1 ? "" : "s", nargs);
             goto fail;
         }
+        /* getattr may have run Python code that committed the tuple, which is
+         * then read without barriers: a rare write */
         if (match_self) {
-            VM_WRITE(r[1]);
+            VM_WRITE_RARE(r[1]);
             TUPLE_ITEMS(r[1])[0] = slots[0];
         } else {
             for (int i = 0; i < nargs; i++) {
@@ -1066,7 +1068,7 @@ static Obj match_class(Obj *slots, int nargs)
                 Obj v = match_class_attr(slots, r);
                 if (!v)
                     goto missing;
-                VM_WRITE(r[1]);
+                VM_WRITE_RARE(r[1]);
                 TUPLE_ITEMS(r[1])[i] = v;
             }
         }
@@ -1076,7 +1078,7 @@ static Obj match_class(Obj *slots, int nargs)
         Obj v = match_class_attr(slots, r);
         if (!v)
             goto missing;
-        VM_WRITE(r[1]);
+        VM_WRITE_RARE(r[1]);
         TUPLE_ITEMS(r[1])[nargs + i] = v;
     }
     Obj res = r[1];

@@ -1585,13 +1585,15 @@ static Obj itertools_tee(Obj *args, size_t nargs, Obj kwnames)
         if (!r[2])
             goto out;
     }
-    VM_WRITE(r[0]);
+    /* iter() and __copy__ may run Python code, which may have committed the
+     * tuple: a tuple is read without barriers once published */
+    VM_WRITE_RARE(r[0]);
     TUPLE_ITEMS(r[0])[0] = r[1];
     for (int64_t i = 1; i < n; i++) {
         Obj c = vm_call0(r[2]);
         if (!c)
             goto out;
-        VM_WRITE(r[0]);
+        VM_WRITE_RARE(r[0]);
         TUPLE_ITEMS(r[0])[i] = c;
     }
     res = r[0];
@@ -1757,11 +1759,13 @@ static Obj product_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
         r[2] = vm_tuple_from_iter(args[i]);
         if (!r[2])
             goto out;
-        VM_WRITE(r[0]);
+        /* the iteration ran Python code, which may have committed the tuple:
+         * a tuple is read without barriers once published */
+        VM_WRITE_RARE(r[0]);
         TUPLE_ITEMS(r[0])[i] = r[2];
     }
     if (npools)
-        VM_WRITE(r[0]);
+        VM_WRITE_RARE(r[0]);
     for (int64_t i = nin; i < npools; i++)
         TUPLE_ITEMS(r[0])[i] = TUPLE_ITEMS(r[0])[i - nin];
     r[1] = raw_ints_new(npools);
