@@ -129,14 +129,16 @@ setup:
 # The differential programs, CPython's test modules and every test that runs
 # single programs with no timing or stress in them (most of the suite's time)
 # on TEST_WORKERS pytest-xdist workers; then the rest, whose concurrency and
-# stress tests want the cores to themselves (and test_fuzz_parse, whose
-# fixture builds one binary in build/tests).
+# stress tests want the cores to themselves (the runtime's C tests of
+# test_runtime.py are single-threaded, or threaded without timing, and
+# valgrind runs one thread at a time: they run in the first pass).
 TEST_WORKERS ?= 2
 PARALLEL_TESTS = tests/test_py.py tests/test_cpython_suite.py tests/test_ast_stdlib.py tests/test_fuzz_builtins.py \
   tests/test_fuzz_compile.py tests/test_venv_pip.py tests/test_stdlib_compile.py tests/test_docs.py \
   tests/test_layers.py tests/test_includes.py tests/test_globals.py tests/test_run_module.py tests/test_site.py \
   tests/test_traceback_markers.py tests/test_excgroup_traceback.py tests/test_match_complex.py \
-  tests/test_re_random.py tests/test_re_sre_code.py tests/test_deep_iterators.py tests/test_finalizer_warnings.py
+  tests/test_re_random.py tests/test_re_sre_code.py tests/test_deep_iterators.py tests/test_finalizer_warnings.py \
+  tests/test_runtime.py tests/test_fuzz_parse.py
 # The set-up first (it may install headers the build needs), then the build
 # on every core (TEST_JOBS), then the tests.
 TEST_JOBS ?= $(shell nproc)

@@ -10,6 +10,7 @@ hang, sanitizer report or leak fails the test. A failing input is saved to
 build/fuzz_parse_crash.py: replay it with `build/tests/fuzz_parse FILE`.
 """
 import os
+import shutil
 import subprocess
 
 import pytest
@@ -32,8 +33,10 @@ SAN_MARKERS = ("ERROR: AddressSanitizer", "ERROR: LeakSanitizer", "runtime error
 
 @pytest.fixture(scope="module")
 def fuzz_exe():
-    """gcc CFLAGS SOURCES -o build/tests/fuzz_parse (the objects built in parallel)."""
-    objdir = BUILD / "tests" / "fuzz_parse.objs"
+    """gcc CFLAGS SOURCES -o build/tests/fuzz_parse (the objects built in parallel;
+    in a directory of this process's and linked to a file renamed into place,
+    since two pytest-xdist workers may build it at once)."""
+    objdir = BUILD / "tests" / f"fuzz_parse.objs.{os.getpid()}"
     objdir.mkdir(parents=True, exist_ok=True)
     procs = []
     for src in SOURCES:
@@ -44,9 +47,12 @@ def fuzz_exe():
     for cmd, obj, proc in procs:
         out = proc.communicate()[0]
         assert proc.returncode == 0, f"build failed: {' '.join(cmd)}\n{out}"
-    cmd = ["gcc", *CFLAGS, *(str(obj) for _, obj, _ in procs), "-o", str(EXE)]
+    tmp = EXE.with_name(f"{EXE.name}.{os.getpid()}")
+    cmd = ["gcc", *CFLAGS, *(str(obj) for _, obj, _ in procs), "-o", str(tmp)]
     p = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
     assert p.returncode == 0, f"link failed: {' '.join(cmd)}\n{p.stdout}\n{p.stderr}"
+    os.replace(tmp, EXE)
+    shutil.rmtree(objdir, ignore_errors=True)
     return EXE
 
 
