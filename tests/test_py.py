@@ -20,7 +20,8 @@ The expected output is REF_PYTHON's (CPython 3.11; TMPY_REF_PYTHON).
 Every program also runs with TMPY_GC_DEBUG=move:512 (a minor collection at
 every allocation, or after a few, moves every young object), which finds a
 reference held across an allocation without a root; TMPY_PY_MOVE=0 skips
-that half.
+that half. The move-mode runs below (the fake HTM's, the STM build's) use
+the same room.
 
 Under build/tmpy (STM) every program runs with four segments (its threads
 in parallel), the threaded ones also with one, with four under the
@@ -247,7 +248,7 @@ def test_program_htm_fake_move_mode(path):
     """The threaded programs under the fake in move mode: transactions end
     with young objects alive, so every thread's shadow stack must be a root
     of the next minor collection."""
-    check(path, {**htm_fake_env(path), "TMPY_GC_DEBUG": "move"}, options=("--tm=htm",))
+    check(path, {**htm_fake_env(path), "TMPY_GC_DEBUG": MOVE_ROOM}, options=("--tm=htm",))
 
 
 # One segment matters only where threads share it: a program that starts no
@@ -345,5 +346,5 @@ def test_program_stm_move_mode_aborts(path, request):
     keeps to an object the abort discarded stops the program at once."""
     if path.stem in MOVE_ABORTS_KNOWN:
         request.applymarker(pytest.mark.xfail(reason=MOVE_ABORTS_KNOWN[path.stem], strict=False))
-    check(path, {"TMPY_GC_DEBUG": "move", "TMPY_SEGMENTS": "2", "TMPY_TXLEN": "20",
+    check(path, {"TMPY_GC_DEBUG": MOVE_ROOM, "TMPY_SEGMENTS": "2", "TMPY_TXLEN": "20",
                  "TMPY_STM_INJECT_ABORTS": f"0.01:{abort_seed(path)}"}, TMPY_STM)

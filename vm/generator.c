@@ -701,7 +701,7 @@ Obj gen_saved_locals(Obj gen)
     r[1] = dict_new();
     if (!r[1])
         goto fail;
-    int n = code_nlocalsplus((CodeObj *)GEN(gen)->code);
+    int n = code_nlocalsplus((CodeObj *)GEN(r[0])->code);
     for (int i = 0; i < n; i++) {
         GenObj *g = GEN(r[0]);
         CodeObj *co = (CodeObj *)g->code;
