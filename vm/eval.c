@@ -3426,19 +3426,29 @@ Obj eval_frame_locals(Frame *f)
     Obj loc = FRAME_HDR(f)[HDR_LOCALS];
     if (loc)
         return loc;
-    CodeObj *co = f->code;
+    Obj *r = vm_roots(1);
+    r[0] = (Obj)f->code;
+    Obj d = eval_slots_locals(&r[0], f->localsplus);
+    vm_unroots(r);
+    return d;
+}
+
+/* A new dict of the bound locals in slots[0..nlocalsplus) (roots: a frame's
+ * or a copy of a generator's), cells read through; the code in *code_root,
+ * a root too, since the insertions allocate. */
+Obj eval_slots_locals(Obj *code_root, Obj *slots)
+{
     Obj *r = vm_roots(1);
     r[0] = dict_new();
     if (!r[0])
         goto fail;
-    int n = code_nlocalsplus(co);
+    int n = code_nlocalsplus((CodeObj *)*code_root);
     for (int i = 0; i < n; i++) {
-        Obj v = f->localsplus[i];
+        CodeObj *co = (CodeObj *)*code_root;
+        Obj v = slots[i];
         if (v && i >= co->nlocals)
             v = CELL(v)->ref;
-        if (!v)
-            continue;
-        if (dict_setitem(r[0], code_localname(co, i), v) < 0)
+        if (v && dict_setitem(r[0], code_localname(co, i), v) < 0)
             goto fail;
     }
     Obj d = r[0];

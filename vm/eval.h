@@ -352,6 +352,7 @@ void traceback_init_types(void);   /* T_traceback, T_frame */
 extern __thread int vm_tracing, vm_profiling;
 Obj eval_frame_object(Frame *f);          /* f's FrameObj, made on first use */
 Obj eval_frame_locals(Frame *f);          /* eval.c: locals() of f (its mapping, or a new dict of its fast locals) */
+Obj eval_slots_locals(Obj *code_root, Obj *slots);   /* eval.c: the same of rooted slots */
 Frame *eval_frameobj_live(Obj fo);        /* the running frame of a FrameObj of this thread, or NULL */
 void eval_frame_ended(Frame *f);          /* f leaves the stack (returned, yielded, unwound) */
 int eval_trace_instr(Frame *f);           /* call and line events before an instruction; -1: error */

@@ -692,31 +692,19 @@ int gen_saved_line(Obj gen)
 }
 
 /* The locals a generator saved when it last suspended (or its arguments,
- * not yet started): f_locals of its frame object while it does not run. The
- * slots are read again after each insertion, which may move the generator. */
+ * not yet started): f_locals of its frame object while it does not run.
+ * Copied into roots first: the insertions allocate, and may move it. */
 Obj gen_saved_locals(Obj gen)
 {
-    Obj *r = vm_roots(2);
-    r[0] = gen;
-    r[1] = dict_new();
-    if (!r[1])
-        goto fail;
-    int n = code_nlocalsplus((CodeObj *)GEN(r[0])->code);
-    for (int i = 0; i < n; i++) {
-        GenObj *g = GEN(r[0]);
-        CodeObj *co = (CodeObj *)g->code;
-        Obj v = g->slots[i];
-        if (v && i >= co->nlocals)
-            v = CELL(v)->ref;
-        if (v && dict_setitem(r[1], code_localname(co, i), v) < 0)
-            goto fail;
-    }
-    Obj d = r[1];
+    GenObj *g = GEN(gen);
+    int n = code_nlocalsplus((CodeObj *)g->code);
+    Obj *r = vm_roots(n + 1);
+    r[0] = g->code;
+    for (int i = 0; i < n; i++)
+        r[i + 1] = g->slots[i];
+    Obj d = eval_slots_locals(&r[0], r + 1);
     vm_unroots(r);
     return d;
-fail:
-    vm_unroots(r);
-    return NULL;
 }
 
 Obj gen_get_yieldfrom(Obj *args, size_t nargs, Obj kw)
