@@ -976,7 +976,9 @@ static Obj match_keys(Obj *slots)
             vm_unroots(r);
             return g_None;
         }
-        VM_WRITE(r[2]);
+        /* get() may have run Python code that committed the tuple, which is
+         * then read without barriers: a rare write */
+        VM_WRITE_RARE(r[2]);
         TUPLE_ITEMS(r[2])[i] = v;
     }
     Obj res = r[2];

@@ -120,7 +120,9 @@ static Obj match_group(Obj *args, size_t nargs, Obj kwnames)
         Obj v = group_value(&args[0], g, g_None);
         if (!v)
             goto out;
-        VM_WRITE(r[0]);   /* the tuple may be old by now */
+        /* the group's name lookup may have run Python code that committed
+         * the tuple, which is then read without barriers: a rare write */
+        VM_WRITE_RARE(r[0]);
         TUPLE_ITEMS(r[0])[i - 1] = v;
     }
     res = r[0];
