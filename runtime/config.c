@@ -134,6 +134,8 @@ int tm_config_from_env(tm_config *c, char *err, size_t errlen)
         return -1;
     if (env_flag("TMPY_STM_CHECK", &c->stm_check, err, errlen))
         return -1;
+    if (env_flag("TMPY_GC_VERIFY", &c->gc_verify, err, errlen))
+        return -1;
     if ((v = getenv("TMPY_STM_CM")) && *v) {
         if (strcmp(v, "off") == 0)
             c->stm_cm = TM_CM_CFG_OFF;

@@ -16,6 +16,9 @@ typedef struct tm_config {
     uint32_t gc_debug_room; /* TMPY_GC_DEBUG=move:ROOM: after each collection, room for 0..ROOM more
                                bytes (random), so objects also stay young across a few allocations
                                before they move (a reference held across them is caught too) */
+    bool gc_verify;         /* TMPY_GC_VERIFY=1 (debugging): before each sweep, every reference of a
+                               live object is to a live one; freed slots are poisoned (tid 0) and
+                               remembered, so a reference to one says who freed it (major.c) */
     bool wait_for_readers;  /* TMPY_STM_WAIT_FOR_READERS=1: a committer waits for an older or
                                inevitable reader of what it wrote instead of aborting one of them */
     bool stm_check;         /* TMPY_STM_CHECK=1: the write-barrier checker (barriercheck.c) */

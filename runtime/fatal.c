@@ -3,6 +3,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+void (*tm_fatal_context)(void);
+
 void tm_fatal(const char *fmt, ...)
 {
     va_list ap;
@@ -11,5 +13,10 @@ void tm_fatal(const char *fmt, ...)
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
     va_end(ap);
+    if (tm_fatal_context) {
+        void (*context)(void) = tm_fatal_context;
+        tm_fatal_context = NULL;   /* a failure inside it does not loop */
+        context();
+    }
     abort();
 }

@@ -16,6 +16,7 @@
 #include "thread.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 size_t tm_major_threshold;
@@ -41,14 +42,54 @@ static inline void mark(object_t *o)
         tm_list_push(&mark_stack, so);
 }
 
-static void mark_slot(object_t *__seg_gs *slot, void *ctx) { (void)ctx; mark(*slot); }
+/* The object drain is tracing and the slot it reads (for the message of a
+ * reference to something that is no object: which object holds it). */
+static uintptr_t tracing, tracing_slot;
+
+static void describe_tracing(void)
+{
+    if (!tracing) {
+        fputs("tmpy: (in a root, not in an object)\n", stderr);
+        return;
+    }
+    unsigned tid = ((object_t *)tracing)->h.tid;
+    fprintf(stderr, "tmpy: (in slot +%#lx of SO %#lx, layout '%s', flags %#x)\n",
+            (unsigned long)(tracing_slot - tracing), (unsigned long)tracing,
+            tid && tid < tm_ntypes ? tm_types[tid].name : "?", ((object_t *)tracing)->h.flags);
+    /* its neighbours say what it is (a list of what) */
+    const tm_type *t = tid && tid < tm_ntypes ? &tm_types[tid] : NULL;
+    if (!t || !t->items_are_refs)
+        return;
+    uintptr_t items = tracing + t->base_size;
+    int64_t n = (int64_t)tm_varsize_length((object_t *)tracing, t);
+    int64_t at = (int64_t)(tracing_slot - items) / 8;
+    fprintf(stderr, "tmpy: (%ld items; around item %ld:", (long)n, (long)at);
+    for (int64_t i = at < 4 ? 0 : at - 4; i < n && i <= at + 4; i++) {
+        uintptr_t so = *(uintptr_t __seg_gs *)(items + 8 * (uintptr_t)i);
+        const char *name = !so ? "NULL" : (so & TM_IMMEDIATE_TAG) ? "immediate"
+                         : tm_in_nursery(so) ? "young" : !tm_old_is_allocated(so) ? "FREED"
+                         : ((object_t *)so)->h.tid < tm_ntypes ? tm_types[((object_t *)so)->h.tid].name : "?";
+        fprintf(stderr, " %s", name);
+    }
+    fputs(")\n", stderr);
+}
+
+static void mark_slot(object_t *__seg_gs *slot, void *ctx)
+{
+    (void)ctx;
+    tracing_slot = (uintptr_t)slot;
+    mark(*slot);
+}
 static void mark_root(object_t **slot, void *ctx) { (void)ctx; mark(*slot); }
 
 /* Trace everything marked so far, as the segment %gs addresses sees it. */
 static void drain(void)
 {
-    while (mark_stack.count)
-        tm_trace((object_t *)tm_list_pop(&mark_stack), mark_slot, NULL);
+    while (mark_stack.count) {
+        tracing = tm_list_pop(&mark_stack);
+        tm_trace((object_t *)tracing, mark_slot, NULL);
+    }
+    tracing = 0;
 }
 
 /* STM: the view the committed state is read in where no transaction's view
@@ -141,6 +182,13 @@ static void mark_young_of(tm_segstate *ss, void *ctx)
         (void)tm_old_mark(ss->young_outside.items[i]);
         mark_young((object_t *)ss->young_outside.items[i]);
     }
+    /* What its earlier minor collections made old is young to it too: C
+     * code parked in it may hold such an object in a local and nowhere else
+     * (a value returned by Python code, while its transaction waits to
+     * become inevitable, was swept: the threaded fuzzer's seed 2008411).
+     * Its own next commit's collection decides which of them live. */
+    for (size_t i = 0; i < ss->created.count; i++)
+        mark((object_t *)ss->created.items[i]);
     drain();
 }
 
@@ -216,6 +264,40 @@ static void mark_transaction(tm_segstate *ss, void *ctx)
                 trace_again(o);   /* marked: traced whole already, in a view drained before */
         }
         drain();
+    }
+}
+
+/* The barrier checker (TMPY_STM_CHECK): after the sweep, every reference in
+ * every object a running transaction wrote, in its view and in the committed
+ * one, is to an object that is still allocated (or young). One to a freed
+ * object dangles now, not at the next major collection that meets it. */
+struct dangling_ctx { int seg, view; uintptr_t holder; };
+
+static void check_slot_allocated(object_t *__seg_gs *slot, void *vctx)
+{
+    struct dangling_ctx *c = vctx;
+    uintptr_t so = (uintptr_t)*slot;
+    if (!so || (so & TM_IMMEDIATE_TAG) || tm_in_nursery(so) || tm_old_is_allocated(so))
+        return;
+    unsigned tid = ((object_t *)c->holder)->h.tid;
+    tm_fatal("after a major collection: SO %#lx (layout '%s'), which the transaction in segment %d "
+             "wrote, holds in slot +%#lx (view of segment %d) a reference to SO %#lx, which is not an "
+             "allocated old object", (unsigned long)c->holder, tid < tm_ntypes ? tm_types[tid].name : "?",
+             c->seg, (unsigned long)((uintptr_t)slot - c->holder), c->view, (unsigned long)so);
+}
+
+static void check_written_after_sweep(tm_segstate *ss, void *ctx)
+{
+    (void)ctx;
+    struct dangling_ctx c = {.seg = ss->seg};
+    for (int view = 0; view < 2; view++) {
+        c.view = view ? ss->seg : 0;
+        tm_set_segment(c.view);
+        for (size_t i = 0; i < ss->modified.count; i++) {
+            c.holder = ss->modified.items[i];
+            if (tm_in_nursery(c.holder) || tm_old_is_allocated(c.holder))
+                tm_trace((object_t *)c.holder, check_slot_allocated, &c);
+        }
     }
 }
 
@@ -422,6 +504,46 @@ static void weak_and_finalizer_passes(void)
 #endif
 }
 
+/* TMPY_GC_VERIFY=1 (debugging): before the sweep, every marked object's
+ * references in the committed view are marked too (or young). */
+static uintptr_t verify_holder;
+static const char *verify_list;   /* NULL: the committed view */
+static int verify_seg;
+static void verify_slot(object_t *__seg_gs *slot, void *ctx)
+{
+    (void)ctx;
+    uintptr_t so = (uintptr_t)*slot;
+    if (!so || (so & TM_IMMEDIATE_TAG) || tm_in_nursery(so) || tm_old_is_marked(so))
+        return;
+    unsigned tid = ((object_t *)verify_holder)->h.tid, rtid = ((object_t *)so)->h.tid;
+    if (verify_list)
+        fprintf(stderr, "tmpy: gc verify: in the view of segment %d, which %s it: ", verify_seg, verify_list);
+    fprintf(stderr, "tmpy: gc verify: marked SO %#lx (layout '%s', flags %#x) holds in slot +%#lx "
+            "SO %#lx (layout '%s', %s), which the sweep frees\n",
+            (unsigned long)verify_holder, tid < tm_ntypes ? tm_types[tid].name : "?",
+            ((object_t *)verify_holder)->h.flags, (unsigned long)((uintptr_t)slot - verify_holder),
+            (unsigned long)so, rtid < tm_ntypes ? tm_types[rtid].name : "?",
+            tm_old_is_allocated(so) ? "allocated" : "not allocated");
+}
+static void verify_marked(uintptr_t so, void *ctx)
+{
+#if TM_STM
+    /* Only committed objects: not one a running transaction created, nor
+     * one on a page some segment has private (segment 0 may not show it). */
+    tm_list *skip = ctx;
+    if (bsearch(&so, skip->items, skip->count, sizeof(uintptr_t), cmp_uintptr))
+        return;
+    size_t size = tm_object_size_in(0, so);
+    for (int j = 1; j <= tm_seg.nsegments; j++)
+        if (has_private_page(j, so, size))
+            return;
+#else
+    (void)ctx;
+#endif
+    verify_holder = so;
+    tm_trace((object_t *)so, verify_slot, NULL);
+}
+
 static void mark_reserved_block(uintptr_t so) { (void)tm_old_mark(so); }
 
 void tm_collect_major(void)
@@ -435,6 +557,7 @@ void tm_collect_major(void)
 #endif
     tm_collect_minor();   /* ours: the caller expects its objects to move */
     uint64_t t0 = tm_ticks();
+    tm_fatal_context = describe_tracing;
     committed_view = TM_STM ? me : 1;
     tm_threads_foreach(mark_thread, NULL);
 #if TM_STM
@@ -454,8 +577,48 @@ void tm_collect_major(void)
     forget_dead_remembered();
 #endif
     tm_gc_mark_reserved(mark_reserved_block);
+    tm_fatal_context = NULL;
+    if (tm_cfg.gc_verify) {
+        static tm_list skip;
+        skip.count = 0;
+#if TM_STM
+        for (int j = 1; j <= tm_seg.nsegments; j++)
+            if (tm_segstates[j].thread) {
+                for (size_t i = 0; i < tm_segstates[j].created.count; i++)
+                    tm_list_push(&skip, tm_segstates[j].created.items[i]);
+                for (size_t i = 0; i < tm_segstates[j].young_outside.count; i++)
+                    tm_list_push(&skip, tm_segstates[j].young_outside.items[i]);
+            }
+        qsort(skip.items, skip.count, sizeof(uintptr_t), cmp_uintptr);
+#endif
+        tm_set_segment(0);
+        tm_old_foreach_marked(verify_marked, &skip);
+#if TM_STM
+        /* and what running transactions created or wrote, in their views */
+        for (int j = 1; j <= tm_seg.nsegments; j++) {
+            tm_segstate *ss = &tm_segstates[j];
+            if (!ss->thread)
+                continue;
+            tm_set_segment(j);
+            const tm_list *lists[] = {&ss->created, &ss->modified};
+            for (int l = 0; l < 2; l++)
+                for (size_t i = 0; i < lists[l]->count; i++) {
+                    uintptr_t so = lists[l]->items[i];
+                    if (tm_in_nursery(so) || !tm_old_is_marked(so))
+                        continue;
+                    verify_holder = so;
+                    verify_list = l ? "written" : "created";
+                    verify_seg = j;
+                    tm_trace((object_t *)so, verify_slot, NULL);
+                }
+        }
+        verify_list = NULL;
+#endif
+    }
     tm_old_sweep(tm_self.count_dead ? &tm_self.dead_found : NULL);
 #if TM_STM
+    if (tm_check_writes)
+        foreach_transaction(check_written_after_sweep, NULL);
     tm_reshare_pages();
     /* What commits, privatisations and aborts read or wrote through
      * segment 0 since the last one stays in the memfd but leaves the

@@ -243,8 +243,10 @@ void tm_discard_young(tm_segstate *ss)
         tm_cards_clear(TM_CARDS_GC, ss->seg, ss->carded.items[i],
                        tm_object_size((object_t *)ss->carded.items[i]));
     ss->carded.count = 0;
-    for (size_t i = 0; i < ss->young_outside.count; i++)
+    for (size_t i = 0; i < ss->young_outside.count; i++) {
+        tm_old_note_freed(ss->young_outside.items[i], 1, ss->seg);
         tm_old_young_free(ss->young_outside.items[i]);
+    }
     ss->young_outside.count = 0;
     ss->young_outside_bytes = 0;
     ss->remembered.count = 0;
@@ -353,6 +355,7 @@ void tm_collect_minor_of(tm_segstate *ss)
         if (((object_t *)so)->h.flags & TM_GCFLAG_YOUNG_OUTSIDE) {
             if (tm_self.count_dead)
                 tm_self.dead_found += tm_tid_holds_refs(((object_t *)so)->h.tid);
+            tm_old_note_freed(so, 0, ss->seg);
             tm_old_young_free(so);
         } else
             tm_old_young_promoted(so);

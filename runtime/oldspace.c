@@ -1,10 +1,12 @@
 #define _GNU_SOURCE
 #include "oldspace.h"
 #include "fatal.h"
+#include "gc_internal.h"
 #include "object.h"
 #include "segment.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -300,6 +302,47 @@ void tm_old_young_promoted(uintptr_t so)
     /* a small slot was counted in use when it was handed out */
 }
 
+/* TMPY_GC_VERIFY (debugging): who freed an old slot last, for the message
+ * of a reference to it. Direct-mapped by address. */
+#define FREED_LOG (1u << 20)
+static struct freed_rec { uintptr_t so; uint16_t tid; uint8_t how, seg; uint32_t when; } *freed_log;
+static uint32_t freed_majors;
+static bool freed_log_on = true;
+static bool freed_log_ready(void)
+{
+    if (!freed_log_on)
+        return false;
+    if (!freed_log) {
+        if (!tm_cfg.gc_verify) {
+            freed_log_on = false;
+            return false;
+        }
+        if (!(freed_log = calloc(FREED_LOG, sizeof *freed_log)))
+            tm_fatal("out of C memory for TMPY_GC_VERIFY's record of freed objects");
+    }
+    return true;
+}
+void tm_old_note_freed(uintptr_t so, int how, int seg)
+{
+    if (!freed_log_ready())
+        return;
+    struct freed_rec *r = &freed_log[(so >> 4) & (FREED_LOG - 1)];
+    *r = (struct freed_rec){so, ((object_t *)so)->h.tid, (uint8_t)how, (uint8_t)seg, freed_majors};
+}
+void tm_old_describe_freed(uintptr_t so)
+{
+    static const char *const hows[] = {"a minor collection (young outside, unreached)",
+                                       "an abort (young outside)", "a major collection's sweep"};
+    struct freed_rec *r = freed_log ? &freed_log[(so >> 4) & (FREED_LOG - 1)] : NULL;
+    if (!r || r->so != so) {
+        fprintf(stderr, "tmpy: (SO %#lx: no record of its freeing)\n", (unsigned long)so);
+        return;
+    }
+    fprintf(stderr, "tmpy: (SO %#lx, layout '%s', was freed by %s in segment %d, after %u major collections; now %u)\n",
+            (unsigned long)so, r->tid < tm_ntypes ? tm_types[r->tid].name : "?", hows[r->how], r->seg,
+            r->when, freed_majors);
+}
+
 /* Only the segment whose allocator owns the page frees a slot in it (its
  * own transaction's young object), or a collector with the world stopped. */
 void tm_old_young_free(uintptr_t so)
@@ -332,7 +375,10 @@ bool tm_old_mark(uintptr_t so)
         unsigned slot = (unsigned)(so - sp->so) / sp->slot_size;
         uint64_t bit = 1ULL << (slot % 64);
         if (!(sp->used[slot / 64] & bit) || (so - sp->so) % sp->slot_size)
+        {
+            tm_old_describe_freed(so);
             tm_fatal("reference to SO %#lx, which is not an allocated old object", (unsigned long)so);
+        }
         if (sp->mark[slot / 64] & bit)
             return false;
         sp->mark[slot / 64] |= bit;
@@ -346,6 +392,20 @@ bool tm_old_mark(uintptr_t so)
     }
     tm_fatal("reference to SO %#lx, which is not an old object (page kind %d)",
              (unsigned long)so, pi->kind);
+}
+
+/* Debugging (TMPY_GC_VERIFY): fn on every marked object, before the sweep. */
+void tm_old_foreach_marked(void (*fn)(uintptr_t so, void *ctx), void *ctx)
+{
+    for (size_t i = 0; i < nsmall; i++) {
+        smallpage *sp = small_pages[i];
+        for (unsigned slot = 0; slot < sp->nslots; slot++)
+            if (sp->mark[slot / 64] & (1ULL << (slot % 64)))
+                fn(sp->so + (uintptr_t)slot * sp->slot_size, ctx);
+    }
+    for (size_t i = 0; i < nlarge; i++)
+        if (pages[page_of(large_objs[i])].marked)
+            fn(large_objs[i], ctx);
 }
 
 bool tm_old_is_marked(uintptr_t so)
@@ -398,6 +458,13 @@ void tm_old_sweep(uint64_t *dead)
         unsigned live = 0;
         for (int w = 0; w < 4; w++) {
             freed += (size_t)__builtin_popcountll(sp->used[w] & ~sp->mark[w]);
+            if (freed_log_ready())
+                for (uint64_t b = sp->used[w] & ~sp->mark[w]; b; b &= b - 1) {
+                    uintptr_t so = sp->so + ((uintptr_t)w * 64 + (uintptr_t)__builtin_ctzll(b)) * sp->slot_size;
+                    tm_old_note_freed(so, 2, 0);
+                    /* poisoned in the shared view: a later use meets tid 0 */
+                    ((struct tm_header *)(tm_segment_base(0) + so))->tid = 0;
+                }
             if (dead)
                 containers += dead_containers(sp, w, sp->used[w] & ~sp->mark[w]);
             sp->used[w] &= sp->mark[w];
@@ -437,6 +504,7 @@ void tm_old_sweep(uint64_t *dead)
     }
     tm_old_bytes_used = used;
     tm_old_objects_freed = freed;
+    freed_majors++;
     if (dead)
         *dead += containers;
     /* Rebuild the free runs in address order. The first free pages stay

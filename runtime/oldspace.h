@@ -53,6 +53,10 @@ extern size_t tm_old_large_bytes_promoted;
 /* Major collection: set the mark bit of an old object; true if it was clear. */
 bool tm_old_mark(uintptr_t so);
 bool tm_old_is_marked(uintptr_t so);
+/* TMPY_GC_VERIFY: record a freeing (how: 0 minor, 1 abort, 2 sweep) and tell it. */
+void tm_old_note_freed(uintptr_t so, int how, int seg);
+void tm_old_describe_freed(uintptr_t so);
+void tm_old_foreach_marked(void (*fn)(uintptr_t so, void *ctx), void *ctx);
 bool tm_old_is_allocated(uintptr_t so);
 /* Free every unmarked object, clear the marks, give empty pages back. */
 /* dead != NULL: adds the number of freed objects whose layout holds

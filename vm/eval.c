@@ -1560,6 +1560,22 @@ static Obj eval_loop(Frame *entry, int throwing, int *status, bool *tx_break)
         if (unlikely(vm_tx_level >= vm_eval_levels))                   \
             vm_tx_become_inevitable();                                 \
     } while (0)
+/* The same for a loop that returns v, with the frame popped: becoming
+ * inevitable may park this thread while another collects, and v, held in C
+ * only, would not be a root (an object this transaction made and promoted
+ * was swept, and returned freed: the threaded fuzzer's seed 2008411). It
+ * waits in the frame's first slot, on the shadow stack. */
+#define LEAVE_RUN_WITH(v)                                              \
+    do {                                                               \
+        if (unlikely(vm_tx_level >= vm_eval_levels)) {                 \
+            Obj *keep_ = (Obj *)tm_self.ss_top;                        \
+            *keep_ = (v);                                              \
+            tm_self.ss_top = (object_t **)(keep_ + 1);                 \
+            vm_tx_become_inevitable();                                 \
+            (v) = *keep_;                                              \
+            tm_self.ss_top = (object_t **)keep_;                       \
+        }                                                              \
+    } while (0)
 #else
 /* The request word first: while it is 0 (always, with one thread and no
  * HTM elision) a yield point is two loads (the second: work the collector
@@ -1577,6 +1593,7 @@ static Obj eval_loop(Frame *entry, int throwing, int *status, bool *tx_break)
         }                                                                          \
     } while (0)
 #define LEAVE_RUN() ((void)0)
+#define LEAVE_RUN_WITH(v) ((void)0)
 #endif
 /* A signal was caught: the main thread runs the Python handlers here,
  * between two instructions (modules/signalmodule.c); a handler's exception
@@ -2201,7 +2218,7 @@ call_c_profiled: {
         default: /* FR_GEN_ENTRY */
             tm_self.ss_top = (object_t **)f->localsplus;
             *status = RUN_YIELDED;
-            LEAVE_RUN();
+            LEAVE_RUN_WITH(yv);
             return yv;
         }
     }
@@ -3142,13 +3159,13 @@ return_other: {
             pop_frame(f);
             tm_self.ss_top = (object_t **)f->localsplus;
             *status = RUN_RETURNED;
-            LEAVE_RUN();
+            LEAVE_RUN_WITH(v);
             return v;
         case FR_GEN_ENTRY:
             gen_finish_frame(f);
             tm_self.ss_top = (object_t **)f->localsplus;
             *status = RUN_RETURNED;
-            LEAVE_RUN();
+            LEAVE_RUN_WITH(v);
             return v;
         case FR_GEN_FORITER:
             gen_finish_frame(f);
