@@ -147,7 +147,9 @@ def test_threads_outnumber_segments(ctest, args, segments):
     # One segment runs one transaction at a time, each a hand-over between
     # threads (the C test's commits are not followed at once by the next
     # transaction, so no time slice keeps the segment): a tenth of the work.
-    env = {"TMPY_SEGMENTS": segments, **({"TMPY_TEST_SCALE": "0.1"} if segments == "1" else {})}
+    # Bank at two segments: half the transfers (test_bank_opacity runs them all).
+    scale = "0.1" if segments == "1" else "0.5" if args[0] == "bank" else None
+    env = {"TMPY_SEGMENTS": segments, **({"TMPY_TEST_SCALE": scale} if scale else {})}
     p = stress(ctest, *args, env=env)
     assert f"{segments} segments" in p.stdout
 
@@ -157,4 +159,6 @@ def test_threads_outnumber_segments(ctest, args, segments):
 def test_wait_for_readers(ctest, args):
     """The contention policy where a committer waits for an older or
     inevitable reader instead of aborting it."""
-    stress(ctest, *args, env={"TMPY_STM_WAIT_FOR_READERS": "1"})
+    # bank: half the transfers (the policy shows in the first half as well)
+    env = {"TMPY_STM_WAIT_FOR_READERS": "1", **({"TMPY_TEST_SCALE": "0.5"} if args[0] == "bank" else {})}
+    stress(ctest, *args, env=env)
