@@ -132,7 +132,7 @@ setup:
 # stress tests want the cores to themselves (the runtime's C tests of
 # test_runtime.py are single-threaded, or threaded without timing, and
 # valgrind runs one thread at a time: they run in the first pass).
-TEST_WORKERS ?= 2
+TEST_WORKERS ?= 3
 PARALLEL_TESTS = tests/test_py.py tests/test_cpython_suite.py tests/test_ast_stdlib.py tests/test_fuzz_builtins.py \
   tests/test_fuzz_compile.py tests/test_venv_pip.py tests/test_stdlib_compile.py tests/test_docs.py \
   tests/test_layers.py tests/test_includes.py tests/test_globals.py tests/test_run_module.py tests/test_site.py \

@@ -5,7 +5,7 @@ surrogates and non-UTF-8 bytes. Any crash (a signal, a fatal error) or hang
 fails the test; Python exceptions are the expected outcome of most calls.
 
 Seeds run one after the other for TMPY_FUZZ_SECONDS seconds per build
-(default 15): tmpy-gil, and build/tmpy with transactions of 5 yield points
+(default 10): tmpy-gil, and build/tmpy with transactions of 5 yield points
 aborted at random (so the C code the calls reach is also cut short by
 aborts). TMPY_FUZZ_SEED sets the first seed (default: one per day, printed),
 TMPY_FUZZ_VALGRIND=1 also runs one seed under valgrind (minutes). A failure
@@ -24,7 +24,7 @@ from conftest import BUILD, ROOT
 
 DRIVER = ROOT / "tests" / "fuzz" / "fuzz_builtins.py"
 CALLS = 4000
-SECONDS = float(os.environ.get("TMPY_FUZZ_SECONDS", "15"))
+SECONDS = float(os.environ.get("TMPY_FUZZ_SECONDS", "10"))
 FIRST_SEED = int(os.environ.get("TMPY_FUZZ_SEED", datetime.date.today().toordinal() % 100000 * 1000))
 
 BUILDS = {

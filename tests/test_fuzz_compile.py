@@ -1,6 +1,6 @@
 """Fuzzes tmpy's tokenizer, parser and compiler in-process: tmpy-gil runs
 tests/fuzz/fuzz_compile.py over mutations of the tests/py programs for
-TMPY_FUZZ_SECONDS (default 20) per seed; a crash, hang or unexpected
+TMPY_FUZZ_SECONDS (default 12) per seed; a crash, hang or unexpected
 exception fails. Deep nesting must give SyntaxError/RecursionError."""
 import os
 import subprocess
@@ -10,7 +10,7 @@ import pytest
 from conftest import BUILD, ROOT
 
 TMPY = BUILD / "tmpy-gil"
-SECONDS = float(os.environ.get("TMPY_FUZZ_SECONDS", "20"))
+SECONDS = float(os.environ.get("TMPY_FUZZ_SECONDS", "12"))
 
 
 @pytest.mark.parametrize("seed", [1, 2])

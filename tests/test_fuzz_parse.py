@@ -5,7 +5,7 @@ lookups they call (vm/objects/unicodenames.c for \\N{...}, unicodenorm.c for
 NFKC identifiers: plain C over static tables; the name lookup's index is built
 with vm_malloc_kept, so vm/rt/txmalloc.c comes too, built as in the GIL build:
 plain malloc); none of them may depend on the GC or on other vm files. It parses the seed programs, then mutated and
-generated programs for TMPY_FUZZ_SECONDS seconds (default 20); any crash,
+generated programs for TMPY_FUZZ_SECONDS seconds (default 12); any crash,
 hang, sanitizer report or leak fails the test. A failing input is saved to
 build/fuzz_parse_crash.py: replay it with `build/tests/fuzz_parse FILE`.
 """
@@ -85,7 +85,7 @@ def test_seeds_parse(fuzz_exe):
 
 
 def test_fuzz(fuzz_exe):
-    seconds = float(os.environ.get("TMPY_FUZZ_SECONDS", "20"))
+    seconds = float(os.environ.get("TMPY_FUZZ_SECONDS", "12"))
     p = subprocess.run([str(fuzz_exe), "-t", str(seconds), "-d", "tests/fuzz/seeds",
                         "-o", str(BUILD / "fuzz_parse_crash.py")],
                        cwd=ROOT, capture_output=True, text=True, env={**os.environ, **SAN_ENV},

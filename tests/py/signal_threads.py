@@ -44,10 +44,27 @@ signal.signal(signal.SIGUSR1, recording)
 signal.signal(signal.SIGUSR2, stopping)
 
 
+def main_is_waiting():
+    """The main thread sleeps in the kernel (a wait), not runnable. Read from
+    /proc: on a loaded machine 50 ms were not always enough for the main
+    thread to reach its wait, and a raising handler then ran before it."""
+    try:
+        with open("/proc/self/task/%d/stat" % threading.main_thread().native_id) as f:
+            return f.read().rsplit(")", 1)[1].split()[0] == "S"
+    except OSError:
+        return True
+
+
 def kill_later(sig, then=None):
     """A thread that sends sig to the process once the main thread waits, then calls then()."""
     def run():
         time.sleep(0.05)
+        for _ in range(1000):   # two looks 10 ms apart: not a moment's wait for the GIL
+            if main_is_waiting():
+                time.sleep(0.01)
+                if main_is_waiting():
+                    break
+            time.sleep(0.01)
         os.kill(os.getpid(), sig)
         time.sleep(0.05)
         if then:
