@@ -75,9 +75,15 @@ static void *grow(void *arr, size_t *cap, size_t elem)
     return p;
 }
 
+/* TMPY_GC_VERIFY (debugging): who freed an old slot last. */
+#define FREED_LOG (1u << 20)
+static struct freed_rec { uintptr_t so; uint16_t tid; uint8_t how, seg; uint32_t when; } *freed_log;
+
 void tm_oldspace_init(void)
 {
     npages_total = (tm_seg.segment_size - tm_seg.old_start) / TM_PAGE_SIZE;
+    if (tm_cfg.gc_verify && !freed_log && !(freed_log = calloc(FREED_LOG, sizeof *freed_log)))
+        tm_fatal("out of C memory for TMPY_GC_VERIFY's record of freed objects");
     pages = mmap(NULL, npages_total * sizeof *pages, PROT_READ | PROT_WRITE,
                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (pages == MAP_FAILED)
@@ -304,24 +310,9 @@ void tm_old_young_promoted(uintptr_t so)
 
 /* TMPY_GC_VERIFY (debugging): who freed an old slot last, for the message
  * of a reference to it. Direct-mapped by address. */
-#define FREED_LOG (1u << 20)
-static struct freed_rec { uintptr_t so; uint16_t tid; uint8_t how, seg; uint32_t when; } *freed_log;
 static uint32_t freed_majors;
-static bool freed_log_on = true;
-static bool freed_log_ready(void)
-{
-    if (!freed_log_on)
-        return false;
-    if (!freed_log) {
-        if (!tm_cfg.gc_verify) {
-            freed_log_on = false;
-            return false;
-        }
-        if (!(freed_log = calloc(FREED_LOG, sizeof *freed_log)))
-            tm_fatal("out of C memory for TMPY_GC_VERIFY's record of freed objects");
-    }
-    return true;
-}
+/* Made at start-up (tm_oldspace_init): segments' minor collections note in parallel. */
+static bool freed_log_ready(void) { return freed_log != NULL; }
 void tm_old_note_freed(uintptr_t so, int how, int seg)
 {
     if (!freed_log_ready())
