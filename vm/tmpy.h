@@ -615,7 +615,8 @@ enum { ROOT_CUR_EXC,        /* the exception being raised (NULL: none) */
        ROOT_CONTEXT,        /* the current contextvars.Context, NULL: none made yet */
        ROOT_DICT_APPENDS,   /* STM: the running transaction's pending dict inserts (dict.c), NULL: none */
        ROOT_LIST_APPENDS,   /* STM: the running transaction's pending list appends (listappends.c), NULL: none */
-       ROOT_COUNT = 11 };
+       ROOT_SET_OPS,        /* STM: the running transaction's blind set adds and discards (setlog.c), NULL: none */
+       ROOT_COUNT = 12 };
 extern __thread VMThread vm_ts;
 extern int vm_recursion_limit;   /* sys.getrecursionlimit(), default 1000 */
 
@@ -663,7 +664,6 @@ static inline uint64_t vm_max_object_size(void) { return tm_seg.segment_size - t
 #define ARRAY(v) ((ArrayObj *)vm_rd(v))
 #define RAW(v) ((RawObj *)vm_rd(v))
 #define DICT(v) ((DictObj *)vm_rd(v))
-#define SETOBJ(v) ((SetObj *)vm_rd(v))
 #define ITER(v) ((IterObj *)vm_rd(v))
 #if TM_STM
 /* A read of a list first turns the running transaction's pending appends
@@ -683,9 +683,29 @@ static inline Obj vm_rd_list(Obj l)
     return l;
 }
 #define LIST(v) ((ListObj *)vm_rd_list(v))
+/* The same for sets: a read first turns the transaction's blind adds and
+ * discards of that set into plain ones (objects/setlog.c). */
+extern __thread bool vm_set_logging;
+void set_flush_own_slow(Obj s);
+static inline Obj vm_rd_set(Obj s)
+{
+    uint8_t rv = tm_read_version();
+    if (rv) {   /* 0: a solo transaction, which logs nothing */
+#ifndef TMPY_BREAK_READ_BARRIER   /* tests only, as vm_rd */
+        tm_read_at_rv((uintptr_t)s, rv);
+#endif
+        if (__builtin_expect(vm_set_logging, 0))
+            set_flush_own_slow(s);
+    }
+    return s;
+}
+#define SETOBJ(v) ((SetObj *)vm_rd_set(v))
 #else
 #define LIST(v) ((ListObj *)vm_rd(v))
+#define SETOBJ(v) ((SetObj *)vm_rd(v))
 #endif
+/* A set read by its log itself (setlog.c): the barrier, no flush. */
+#define SETOBJ_NOFLUSH(v) ((SetObj *)vm_rd(v))
 #define LIST_LEN(v) (LIST(v)->length)
 #define LIST_ITEMS(v) (((ArrayObj *)vm_rd(LIST(v)->array))->items)
 

@@ -31,6 +31,7 @@ void vm_thread_fini(void)
     dict_flush_pending();   /* its log lives in a root slot */
 #if TM_STM
     list_flush_pending();
+    set_log_thread_end();   /* its entries into plain stores; its C memory */
 #endif
     tm_self.ss_top = tm_self.ss_base;
     vm_ts.roots = NULL;

@@ -215,6 +215,8 @@ static Obj tm_stats(Obj *args, size_t nargs, Obj kwnames)
         stat_item(r[0], "inevitable", s.inevitable) < 0 || stat_item(r[0], "solo", s.solo) < 0 ||
         stat_item(r[0], "segments_kept", s.segments_kept) < 0 ||
         stat_item(r[0], "solo_went_on", s.solo_went_on) < 0 ||
+        stat_item(r[0], "pages_privatised", s.pages_privatised) < 0 ||
+        stat_item(r[0], "set_ops_blind", __atomic_load_n(&vm_set_ops_blind, __ATOMIC_RELAXED)) < 0 ||
         stat_item(r[0], "aborted_ns", s.aborted_ns) < 0 ||
         stat_item(r[0], "commit_ns", s.commit_ns) < 0 || stat_item(r[0], "wait_ns", s.wait_ns) < 0 ||
         stat_item(r[0], "c_blocks_freed_by_aborts", __atomic_load_n(&vm_tx_blocks_freed, __ATOMIC_RELAXED)) < 0 ||

@@ -15,6 +15,7 @@ Obj tuple_from_array(Obj *items, int64_t n);   /* items in root slots */
 Obj list_new(int64_t n);                  /* length n, items None */
 Obj list_new_capacity(int64_t cap);       /* length 0 */
 int list_append(Obj list, Obj v);
+extern uint64_t vm_set_ops_blind;          /* set adds and discards committed blind (setlog.c) */
 #if TM_STM
 /* Appends to a shared list that commit at the tail (listappends.c). */
 int list_append_shared(Obj list, Obj v);   /* l.append(v) */
@@ -23,6 +24,13 @@ void list_appends_before_commit(void);
 bool list_appends_merge_check(void);   /* commit, world stopped: may fail, writes nothing */
 void list_appends_merge_apply(void);   /* then: cannot fail */
 void list_appends_init(void);
+/* Blind adds and discards of a big shared set (setlog.c). */
+void set_flush_pending(void);              /* the log into plain stores (never allocates) */
+void set_log_thread_end(void);             /* the same, and the log's C memory freed */
+void set_log_before_commit(void);
+bool set_log_merge_check(void);
+void set_log_merge_apply(void);
+void set_log_init(void);
 #endif
 Obj list_from_array(Obj *items, int64_t n);    /* items in root slots */
 int list_sort(Obj list, Obj key, bool reverse);

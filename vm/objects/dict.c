@@ -935,19 +935,21 @@ static void dict_appends_merge_apply(void)
     vm_ts.roots[ROOT_DICT_APPENDS] = NULL;
 }
 
-/* The commit hooks of the append logs: the dicts' and the lists'
- * (listappends.c). */
+/* The commit hooks of the append logs: the dicts', the lists'
+ * (listappends.c) and the sets' blind adds and discards (setlog.c). */
 static void appends_before_commit(void)
 {
     dict_appends_before_commit();
     list_appends_before_commit();
+    set_log_before_commit();
 }
 static bool appends_merge(void)
 {
-    if (!dict_appends_merge_check() || !list_appends_merge_check())
+    if (!dict_appends_merge_check() || !list_appends_merge_check() || !set_log_merge_check())
         return false;
     dict_appends_merge_apply();
     list_appends_merge_apply();
+    set_log_merge_apply();
     return true;
 }
 #endif
@@ -2458,6 +2460,7 @@ void dict_init_type(void)
 #if TM_STM
     tm_set_commit_hooks(appends_before_commit, appends_merge);
     list_appends_init();
+    set_log_init();
     const char *e = getenv("TMPY_TEST_DICT_IGNORE_PENDING");
     ignore_pending = e && *e == '1';
 #endif

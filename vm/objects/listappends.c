@@ -176,9 +176,11 @@ void list_flush_pending(void)
 
 /* Before becoming inevitable (tm_set_before_inevitable_hook): no abort will
  * be possible to make room, so the log becomes plain appends now, or the
- * transaction aborts (room short) and its retry appends plainly. */
-static void list_appends_before_inevitable(void)
+ * transaction aborts (room short) and its retry appends plainly. The sets'
+ * blind entries become plain stores too (setlog.c). */
+static void appends_before_inevitable(void)
 {
+    set_flush_pending();
     Obj log = alog();
     if (!log)
         return;
@@ -342,7 +344,7 @@ void list_appends_merge_apply(void)
 
 void list_appends_init(void)
 {
-    tm_set_before_inevitable_hook(list_appends_before_inevitable);
+    tm_set_before_inevitable_hook(appends_before_inevitable);
     const char *e = getenv("TMPY_TEST_LIST_SKIP_FLUSH");
     skip_flush = e && *e == '1';
 }

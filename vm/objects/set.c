@@ -34,6 +34,7 @@
  * reads fill first folds (s_fold). */
 #include "objects.h"
 #include "containers.h"
+#include "settable.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -42,10 +43,13 @@ static int64_t frozenset_hash(Obj s);
 TypeObj *T_set, *T_frozenset, *T_set_iterator;
 
 #define MINSIZE 8
-#define LINEAR_PROBES 9
-#define PERTURB_SHIFT 5
 
 static Obj g_dummy;   /* pinned: marks a deleted slot */
+
+Obj set_dummy_key(void)
+{
+    return g_dummy;
+}
 
 static inline Obj __seg_gs *t_keys(Obj table)
 {
@@ -55,45 +59,6 @@ static inline int64_t __seg_gs *t_hashes(Obj table)
 {
     int64_t n = ARRAY(table)->length - 1;
     return (int64_t __seg_gs *)RAW(ARRAY(table)->items[n])->data;
-}
-
-/* ---- big tables: counter stripes (conflict units, above) ---- */
-
-#define STRIPED_MIN 1024   /* slots: the keys and hashes (8 KiB each) are card-marked (runtime cards.h) */
-#define NSTRIPES 8
-enum { ST_USED, ST_FILL, ST_ALLOW };
-
-/* Slots of a table: its length never changes, so it is read without a barrier. */
-static inline int64_t t_size(Obj table)
-{
-    return ((ArrayObj *)table)->length - 1;   /* no barrier: a table's length never changes */
-}
-static inline bool t_striped(Obj table)
-{
-    return t_size(table) >= STRIPED_MIN;
-}
-/* Byte offset of stripe k in the hashes' data: after the hashes, on a card
- * boundary (the data starts 16 bytes into its page run). */
-static inline uint64_t stripe_offset(int64_t size, int k)
-{
-    return (uint64_t)size * 8 + 496 + 512 * (uint64_t)k;
-}
-static inline Obj t_hashobj(Obj table)
-{
-    return ((ArrayObj *)table)->items[t_size(table)];   /* no barrier: set once, when the table is made */
-}
-static inline int64_t __seg_gs *t_stripe(Obj table, int k)
-{
-    return (int64_t __seg_gs *)(((RawObj *)t_hashobj(table))->data + stripe_offset(t_size(table), k));   /* no barrier: callers mark the stripe (tm_read_at) */
-}
-/* Stripes in use: one per segment, up to NSTRIPES. */
-static inline int n_stripes(void)
-{
-    return !TM_STM ? 1 : tm_seg.nsegments < NSTRIPES ? tm_seg.nsegments : NSTRIPES;
-}
-static inline int my_stripe(void)
-{
-    return (int)((unsigned)(tm_self.segment + NSTRIPES - 1) % (unsigned)n_stripes());   /* segment >= 1 in a transaction */
 }
 
 /* The set's size: SetObj's count and its table's stripes. */
@@ -169,31 +134,9 @@ static int64_t set_fill(Obj so)
     return fill;
 }
 
-/* Slot storage read without the tables' barriers: the callers mark either
- * the whole table (t_read_whole, small tables) or each slot (t_read_slot,
- * big ones). */
-static inline Obj __seg_gs *t_keys_nb(Obj table)
-{
-    return ((ArrayObj *)table)->items;   /* no barrier: t_read_whole or t_read_slot */
-}
-static inline int64_t __seg_gs *t_hashes_nb(Obj table)
-{
-    return (int64_t __seg_gs *)((RawObj *)t_hashobj(table))->data;   /* no barrier: t_read_whole or t_read_slot */
-}
-static inline void t_read_whole(Obj table)
-{
-    VM_READ(table);
-    VM_READ(t_hashobj(table));
-}
-static inline void t_read_slot(Obj table, uint64_t j, uint8_t rv)
-{
-    tm_read_at_rv((uintptr_t)&t_keys_nb(table)[j], rv);
-    tm_read_at_rv((uintptr_t)&t_hashes_nb(table)[j], rv);
-}
-
 static inline bool is_frozen(Obj so)
 {
-    return SETOBJ(so)->frozen != 0;
+    return SETOBJ_NOFLUSH(so)->frozen != 0;   /* set at creation: no need to see pending entries */
 }
 
 /* Create the dummy before anything else is live (constructors call it first). */
@@ -453,6 +396,11 @@ static inline __attribute__((always_inline)) int64_t s_probe_fast(Obj so, Obj ke
 /* CPython's set_add_entry. */
 static int s_add(Obj *sp, Obj *kp, int64_t hash)
 {
+#if TM_STM
+    int logged = set_log_add(sp, kp, hash);   /* a big shared table: committed blind (setlog.c) */
+    if (logged)
+        return logged < 0 ? -1 : 0;
+#endif
 restart:
     /* (again after __eq__ changed the set: clear() leaves no table) */
     if (ensure_table(sp, kp) < 0)
@@ -544,6 +492,12 @@ found_unused_or_dummy:
 /* Remove *kp: 1 removed, 0 absent, -1 error. */
 static int s_discard(Obj *sp, Obj *kp, int64_t hash)
 {
+#if TM_STM
+    bool removed;
+    int logged = set_log_discard(sp, kp, hash, &removed);   /* as s_add */
+    if (logged)
+        return logged < 0 ? -1 : removed;
+#endif
     int64_t slot = s_lookup(sp, kp, hash);
     if (slot == -2)
         return -1;
