@@ -79,6 +79,7 @@ L = []
 D = {{}}
 D2 = {{}}
 S = set()
+SB = set(range(-3000, 0))   # a big table: adds and discards commit blind (setlog.c)
 dels = []
 GV = []
 results = [None] * NT
@@ -184,6 +185,7 @@ print("bank", bank.a, bank.b)
 print("L", len(L), sorted(L)[:20], sum(x[2] for x in L))
 print("D", len(D), sum(D.values()), sorted(D2.items()))
 print("S", len(S), sorted(S)[:20])
+print("SB", len(SB), sum(x if type(x) is int else len(x) for x in SB))
 print("attrs", sorted((k, v) for k, v in vars(obj).items() if k.startswith("a")))
 print("cls", sorted((k, v) for k, v in vars(Shared).items() if k.startswith("c_")))
 print("G", len(GV), sum(GV), "rest", sum(G))
@@ -340,6 +342,14 @@ def s_set(g, k, u):
     return [f"S.add((t, r % {k + 2}))", f"S.discard((t, -1))"]
 
 
+def s_big_set(g, k, u):
+    # Own elements only (ints and strs), read back at once: the transaction's pending entries.
+    x = f"(t * 1000000 + {u} * 1000 + r)"
+    return [f"SB.add({x})", f"SB.add('b%d-%d' % (t, {u}))", f"out.append({x} in SB)",
+            f"SB.discard({x} - 1)", f"out.append(('b%d-%d' % (t, {u})) in SB)",
+            f"if r % 3 == 0:", f"    SB.remove({x})", f"    out.append({x} in SB)"]
+
+
 def s_attr(g, k, u):
     return [f"setattr(obj, 'a%d' % t, r * {k})", "out.append(getattr(obj, 'a%d' % t))"]
 
@@ -456,7 +466,7 @@ def s_str_int(g, k, u):
 
 STEPS = [s_lock_counter, s_lock_counter_sleep, s_rlock_nested, s_atomic_counter, s_atomic_bank,
          s_atomic_sleep, s_atomic_list, s_atomic_raise, s_lock_raise, s_list_append, s_dict_own,
-         s_dict_shared, s_dict_pop, s_set, s_attr, s_class_attr, s_class_counter, s_gen_local,
+         s_dict_shared, s_dict_pop, s_set, s_big_set, s_attr, s_class_attr, s_class_counter, s_gen_local,
          s_gen_shared, s_exception, s_exception_nested, s_finalizer, s_finalizers_many, s_sleep, s_stringio,
          s_devnull, s_callback, s_gc, s_str_int, s_method_swap, s_class_attr_del, s_big_list,
          s_deque, s_thread_local, s_weakref, s_atomic_nested, s_import]
