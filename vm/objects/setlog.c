@@ -222,11 +222,11 @@ void set_log_thread_end(void)
  * are root slots). */
 static int log_prepare(Obj *sp, bool heap_key, int *jp)
 {
-    if (!tm_read_version() || logs_plain || tm_is_inevitable())
-        return 0;   /* solo (read version 0) and inevitable transactions store plainly */
+    if (!tm_read_version() || logs_plain)
+        return 0;   /* solo (read version 0): stores in place */
     SetObj *s = SETOBJ_NOFLUSH(*sp);
     Obj table = s->table;
-    if (s->frozen || !table || !t_striped(table) || tm_created_here((object_t *)table))
+    if (s->frozen || !table || !t_striped(table) || tm_is_inevitable() || tm_created_here((object_t *)table))
         return 0;
     Obj log = slog();
     if (log && clog_n >= LOG_MAX)
