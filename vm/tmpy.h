@@ -666,40 +666,28 @@ static inline uint64_t vm_max_object_size(void) { return tm_seg.segment_size - t
 #define DICT(v) ((DictObj *)vm_rd(v))
 #define ITER(v) ((IterObj *)vm_rd(v))
 #if TM_STM
-/* A read of a list first turns the running transaction's pending appends
- * to it into plain ones (objects/listappends.c): program order. */
-extern __thread bool vm_list_logging;
-void list_flush_own_slow(Obj l);
-static inline Obj vm_rd_list(Obj l)
+/* The read barrier of a shape with a commit-time log (lists' appends,
+ * objects/listappends.c; sets' blind adds and discards, objects/setlog.c):
+ * a read first turns the running transaction's pending entries for that
+ * object into plain stores (program order), behind a thread-local flag. */
+static inline Obj vm_rd_logged(Obj o, const bool *logging, void (*flush)(Obj))
 {
     uint8_t rv = tm_read_version();
     if (rv) {   /* 0: a solo transaction, which logs nothing (the test costs it nothing) */
 #ifndef TMPY_BREAK_READ_BARRIER   /* tests only, as vm_rd */
-        tm_read_at_rv((uintptr_t)l, rv);
+        tm_read_at_rv((uintptr_t)o, rv);
 #endif
-        if (__builtin_expect(vm_list_logging, 0))
-            list_flush_own_slow(l);
+        if (__builtin_expect(*logging, 0))
+            flush(o);
     }
-    return l;
+    return o;
 }
-#define LIST(v) ((ListObj *)vm_rd_list(v))
-/* The same for sets: a read first turns the transaction's blind adds and
- * discards of that set into plain ones (objects/setlog.c). */
+extern __thread bool vm_list_logging;
+void list_flush_own_slow(Obj l);
+#define LIST(v) ((ListObj *)vm_rd_logged((v), &vm_list_logging, list_flush_own_slow))
 extern __thread bool vm_set_logging;
 void set_flush_own_slow(Obj s);
-static inline Obj vm_rd_set(Obj s)
-{
-    uint8_t rv = tm_read_version();
-    if (rv) {   /* 0: a solo transaction, which logs nothing */
-#ifndef TMPY_BREAK_READ_BARRIER   /* tests only, as vm_rd */
-        tm_read_at_rv((uintptr_t)s, rv);
-#endif
-        if (__builtin_expect(vm_set_logging, 0))
-            set_flush_own_slow(s);
-    }
-    return s;
-}
-#define SETOBJ(v) ((SetObj *)vm_rd_set(v))
+#define SETOBJ(v) ((SetObj *)vm_rd_logged((v), &vm_set_logging, set_flush_own_slow))
 #else
 #define LIST(v) ((ListObj *)vm_rd(v))
 #define SETOBJ(v) ((SetObj *)vm_rd(v))
