@@ -16,7 +16,10 @@ int codecs_errors_arg(const char *fname, int argno, Obj e, char *buf, size_t cap
     if (!e || IS_NONE(e))
         return 0;
     if (!IS_STR(e)) {
-        err_format(E_TypeError, "%s() argument %d must be str or None, not %s", fname, argno, type_name(e));
+        if (argno)
+            err_format(E_TypeError, "%s() argument %d must be str or None, not %s", fname, argno, type_name(e));
+        else
+            err_format(E_TypeError, "%s() argument 'errors' must be str or None, not %s", fname, type_name(e));
         return -1;
     }
     const char *s = str_cstr(e);

@@ -15,7 +15,7 @@ Obj codecs_error_handler(const char *name);
 
 /* The errors argument of a codec function: NULL (strict) for None or
  * absent, else its text copied into buf; -1 with TypeError "fname()
- * argument argno must be str or None, not T". */
+ * argument argno must be str or None, not T" (argno 0: argument 'errors'). */
 int codecs_errors_arg(const char *fname, int argno, Obj e, char *buf, size_t cap, const char **out);
 
 /* A decode error over [start, end) of the bytes-like *inputp (a root slot)
@@ -36,5 +36,21 @@ int64_t codecs_encode_error(const char *errors, const char *encoding, const char
 /* utf7codec.c: _codecs.utf_7_encode(str, errors=None), utf_7_decode(data, errors=None, final=False) */
 Obj codecs_utf_7_encode(Obj *args, size_t nargs, Obj kwnames);
 Obj codecs_utf_7_decode(Obj *args, size_t nargs, Obj kwnames);
+
+/* cjkcodecs.c: the CJK codecs over glibc's iconv, by index (cjk_find: -1
+ * unknown, -2 one tmpy does not build). A run of conversions opens a
+ * descriptor (cjk_open: -1 with LookupError), converts one character at a
+ * time and closes it (cjk_close) before anything allocates or runs Python. */
+int cjk_find(const char *module, const char *name);
+const char *cjk_name(int codec);
+int cjk_open(int codec, bool encode, void **cdp);
+void cjk_close(void *cd);
+int cjk_decode_one(int codec, void *cd, const unsigned char *p, int64_t avail, uint32_t cp[2], int *ncp);
+bool cjk_pair_start(int codec, uint32_t cp);
+bool cjk_encode_pair(int codec, uint32_t c1, uint32_t c2, StrBuf *out);
+bool cjk_encode_one(int codec, void *cd, uint32_t cp, StrBuf *out);
+
+/* multibytecodec.c: a MultibyteCodec object for codec cjk_find gave */
+Obj mbc_codec_new(int codec);
 
 #endif

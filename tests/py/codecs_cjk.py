@@ -1,0 +1,102 @@
+# The CJK codecs (_multibytecodec over _codecs_jp/kr/cn/tw/hk) against CPython: every code point
+# below U+10000 and a sample above encoded, every 1- and 2-byte sequence decoded (as digests,
+# with the first differences shown), round trips of texts, each error handler with its spans,
+# incremental encode/decode split at every position, getstate/setstate, stream reader/writer.
+import codecs, io, zlib
+
+NAMES = ["shift_jis", "cp932", "euc_jp", "euc_jis_2004", "euc_jisx0213", "shift_jis_2004", "shift_jisx0213",
+         "euc_kr", "cp949", "johab", "gb2312", "gbk", "gb18030", "big5", "cp950", "big5hkscs"]
+TEXTS = ["", "abc", "日本語のテキスト", "ｶﾀｶﾅ", "한국어 텍스트", "中文文本，简体", "繁體中文", "\\~¥‾",
+         "か\u309aけ\u309a", "\u00e6\u0300", "𠀋𡈽", "€", "a\u3000b", "Ω≠∑"]
+
+spans = []
+def record(exc):
+    spans.append((type(exc).__name__, exc.encoding, exc.start, exc.end, exc.reason))
+    return ("<%d:%d>" % (exc.start, exc.end), exc.end)
+codecs.register_error("cjktest.record", record)
+codecs.register_error("cjktest.bytes", lambda exc: (b"##", exc.end))
+codecs.register_error("cjktest.badrepl", lambda exc: ("\U0010fffd", exc.end))
+codecs.register_error("cjktest.bad", lambda exc: 42)
+codecs.register_error("cjktest.far", lambda exc: ("", 10 ** 6))
+
+def show(label, f):
+    try:
+        print(label, repr(f()))
+    except Exception as e:
+        print(label, type(e).__name__, e)
+
+for name in NAMES:
+    # every code point below U+10000 and every 17th above, strict, one at a time
+    crc, n_ok, first = 0, 0, []
+    for cp in list(range(0xD800)) + list(range(0xE000, 0x10000)) + list(range(0x10000, 0x110000, 17)):
+        try:
+            b = chr(cp).encode(name)
+            n_ok += 1
+            crc = zlib.crc32(b"%d:" % cp + b, crc)
+        except UnicodeEncodeError as e:
+            crc = zlib.crc32(b"%d!%d%d" % (cp, e.start, e.end), crc)
+    print(name, "encode", n_ok, crc)
+    # every 1- and 2-byte sequence, with the recording handler
+    crc = 0
+    for a in range(256):
+        for b in ([None] + list(range(256)) if a >= 0x80 else [None]):
+            seq = bytes([a]) if b is None else bytes([a, b])
+            spans.clear()
+            t = seq.decode(name, "cjktest.record")
+            crc = zlib.crc32(seq + t.encode("utf-8", "surrogatepass") + repr(spans).encode(), crc)
+    print(name, "decode", crc)
+    for t in TEXTS:
+        try:
+            e = t.encode(name)
+            print(name, repr(t), e, e.decode(name) == t)
+        except UnicodeEncodeError as x:
+            print(name, repr(t), "UnicodeEncodeError", x.start, x.end, x.reason)
+    for h in ("strict", "ignore", "replace", "backslashreplace", "xmlcharrefreplace", "namereplace",
+              "cjktest.record", "cjktest.bytes", "cjktest.badrepl", "cjktest.bad", "cjktest.far"):
+        show("  enc %s" % h, lambda: "a\u0100日b\U0010ffff\u20ac".encode(name, h))
+    for h in ("strict", "ignore", "replace", "backslashreplace", "surrogateescape", "cjktest.record",
+              "cjktest.bad", "cjktest.far"):
+        show("  dec %s" % h, lambda: b"a\x80\xff\x81\x20\xfe\xfeb\x81".decode(name, h))
+    show("  codec.encode", lambda: codecs.lookup(name).encode("日本"))
+    show("  codec.decode", lambda: codecs.lookup(name).decode(bytearray("日本".encode(name, "replace"))))
+    show("  errors type", lambda: codecs.lookup(name).encode("a", 5))
+    show("  str() of input", lambda: codecs.lookup(name).encode(12))
+    # incremental, split everywhere
+    for t in TEXTS[2:10]:
+        data = t.encode(name, "replace")
+        for cut in range(len(data) + 1):
+            d = codecs.getincrementaldecoder(name)()
+            got = d.decode(data[:cut]) + d.decode(data[cut:], final=True)
+            if got != data.decode(name):
+                print("  split differs", repr(t), cut, repr(got))
+        d = codecs.getincrementaldecoder(name)("replace")
+        print("  bytewise", [d.decode(data[i:i + 1]) for i in range(len(data))], d.getstate(),
+              repr(d.decode(b"", True)))
+        e = codecs.getincrementalencoder(name)("replace")
+        parts = [e.encode(c) for c in t] + [e.encode("", True)]
+        print("  enc parts", parts, b"".join(parts) == t.encode(name, "replace"))
+    d = codecs.getincrementaldecoder(name)()
+    print("  partial", repr(d.decode(b"a\x81")), d.getstate())
+    d.setstate((b"", 0))
+    print("  after setstate", repr(d.decode(b"b")), d.getstate())
+    show("  incomplete final", lambda: codecs.getincrementaldecoder(name)().decode(b"\x81", True))
+    e = codecs.getincrementalencoder(name)("replace")
+    print("  enc state", e.encode("か"), e.getstate())
+    st = e.getstate()
+    print("  enc flush", e.encode("", True), e.getstate())
+    e.setstate(st)
+    print("  enc restored", e.encode("\u309a", True))
+    e.reset()
+    print("  enc reset", e.getstate(), e.errors)
+    # streams
+    buf = io.BytesIO()
+    w = codecs.getwriter(name)(buf, "replace")
+    w.write("日本語 text\n")
+    w.writelines(["한국어\n", "中文\n", "か"])
+    w.reset()
+    print("  written", buf.getvalue(), w.errors)
+    r = codecs.getreader(name)(io.BytesIO(buf.getvalue()), "replace")
+    print("  read", repr(r.read(3)), repr(r.readline()), r.readlines())
+    r = codecs.getreader(name)(io.BytesIO(buf.getvalue()))
+    print("  read all", repr(r.read()))
+    show("  read bad", lambda: codecs.getreader(name)(io.BytesIO(b"ab\x81")).read())
