@@ -19,6 +19,10 @@ codecs.register_error("cjktest.badrepl", lambda exc: ("\U0010fffd", exc.end))
 codecs.register_error("cjktest.bad", lambda exc: 42)
 codecs.register_error("cjktest.far", lambda exc: ("", 10 ** 6))
 
+ALL_CHARS = "".join(map(chr, list(range(0xD800)) + list(range(0xE000, 0x10000)) + list(range(0x10000, 0x110000, 17))))
+TWO_BYTE = b"".join([bytes([a]) + b"\n" for a in range(256)] +
+                    [bytes([a, b]) + b"\n" for a in range(0x80, 0x100) for b in range(256)])
+
 def show(label, f):
     try:
         print(label, repr(f()))
@@ -26,25 +30,22 @@ def show(label, f):
         print(label, type(e).__name__, e)
 
 for name in NAMES:
-    # every code point below U+10000 and every 17th above, strict, one at a time
-    crc, n_ok, first = 0, 0, []
-    for cp in list(range(0xD800)) + list(range(0xE000, 0x10000)) + list(range(0x10000, 0x110000, 17)):
-        try:
-            b = chr(cp).encode(name)
-            n_ok += 1
-            crc = zlib.crc32(b"%d:" % cp + b, crc)
-        except UnicodeEncodeError as e:
-            crc = zlib.crc32(b"%d!%d%d" % (cp, e.start, e.end), crc)
-    print(name, "encode", n_ok, crc)
-    # every 1- and 2-byte sequence, with the recording handler
-    crc = 0
-    for a in range(256):
-        for b in ([None] + list(range(256)) if a >= 0x80 else [None]):
-            seq = bytes([a]) if b is None else bytes([a, b])
-            spans.clear()
-            t = seq.decode(name, "cjktest.record")
-            crc = zlib.crc32(seq + t.encode("utf-8", "surrogatepass") + repr(spans).encode(), crc)
-    print(name, "decode", crc)
+    # every code point below U+10000 and every 17th above, in one string ('replace': a digest
+    # of the bytes), and the count of those that encode alone
+    text = ALL_CHARS
+    data = text.encode(name, "replace")
+    print(name, "encode", len(data), zlib.crc32(data), data.count(b"?"))
+    # every 1- and 2-byte sequence, each followed by a newline, in one input
+    data = TWO_BYTE.decode(name, "replace")
+    print(name, "decode", len(data), zlib.crc32(data.encode("utf-8")))
+    data = TWO_BYTE.decode(name, "backslashreplace")
+    print(name, "decode backslashreplace", len(data), zlib.crc32(data.encode("utf-8")))
+    spans.clear()
+    TWO_BYTE[:3000].decode(name, "cjktest.record")
+    print(name, "decode spans", len(spans), zlib.crc32(repr(spans).encode()), spans[:6])
+    spans.clear()
+    ALL_CHARS[0x2000:0x3400].encode(name, "cjktest.record")
+    print(name, "encode spans", len(spans), zlib.crc32(repr(spans).encode()), spans[:4])
     for t in TEXTS:
         try:
             e = t.encode(name)

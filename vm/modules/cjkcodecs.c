@@ -358,9 +358,12 @@ static Obj getcodec(const char *module, Obj *args)
     };                                                                                 \
     Obj cjk_##short##_module_init(void)                                                \
     {                                                                                  \
-        Obj m = module_new(modname);                                                   \
-        if (m)                                                                         \
-            module_add_functions(m, functions_##short);                                \
+        Obj *r = vm_roots(1);                                                          \
+        r[0] = module_new(modname);                                                    \
+        if (r[0])                                                                      \
+            module_add_functions(r[0], functions_##short);                             \
+        Obj m = r[0];                                                                  \
+        vm_unroots(r);                                                                 \
         return m;                                                                      \
     }
 

@@ -7,8 +7,6 @@ static const char SHIFT_JIS_KINDS[257] =
     "SSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSMMMMMMMMMMMIIIIIIIIIIIIIIIIIIIII"
 ;
 static const CjkDecodeFix SHIFT_JIS_DFIX[] = {
-    {0x5cu, 1, 0x5c, 0x0},
-    {0x7eu, 1, 0x7e, 0x0},
     {0, 0, 0, 0},
 };
 static const CjkEncodeFix SHIFT_JIS_EFIX[] = {
@@ -19051,6 +19049,8 @@ static const char SHIFT_JIS_2004_KINDS[257] =
     "SSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSMMMMMMMMMMMMMMMMMMMMMMMMMMMMMIII"
 ;
 static const CjkDecodeFix SHIFT_JIS_2004_DFIX[] = {
+    {0x5cu, 1, 0xa5, 0x0},
+    {0x7eu, 1, 0x203e, 0x0},
     {0x815cu, 2, 0x2015, 0x0},
     {0x815fu, 2, 0x5c, 0x0},
     {0x81b0u, 2, 0x7e, 0x0},
@@ -19107,6 +19107,8 @@ static const char SHIFT_JISX0213_KINDS[257] =
     "SSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSMMMMMMMMMMMMMMMMMMMMMMMMMMMMMIII"
 ;
 static const CjkDecodeFix SHIFT_JISX0213_DFIX[] = {
+    {0x5cu, 1, 0xa5, 0x0},
+    {0x7eu, 1, 0x203e, 0x0},
     {0x815cu, 2, 0x2015, 0x0},
     {0x815fu, 2, 0x5c, 0x0},
     {0x81b0u, 2, 0x7e, 0x0},
@@ -19253,7 +19255,6 @@ static const char JOHAB_KINDS[257] =
     "MMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMM"
 ;
 static const CjkDecodeFix JOHAB_DFIX[] = {
-    {0x5cu, 1, 0x5c, 0x0},
     {0x8441u, 2, 0x3000, 0x0},
     {0x8442u, 2, 0x3131, 0x0},
     {0x8443u, 2, 0x3132, 0x0},
@@ -19275,7 +19276,6 @@ static const CjkDecodeFix JOHAB_DFIX[] = {
     {0, 0, 0, 0},
 };
 static const CjkEncodeFix JOHAB_EFIX[] = {
-    {0x5c, 0x5cu, 1},
     {0x20a9, 0, 0},
     {0x327e, 0, 0},
     {0, 0, 0},

@@ -538,7 +538,9 @@ static Obj decode_stateful(Obj *selfp, Obj data, bool final)
         err_set(E_RuntimeError, "pending buffer overflow");
         goto out;
     }
-    Obj rest = bytes_new(p + used, (size_t)(n - used));
+    char tail[8];   /* copied out: the allocation below may move r[0] */
+    memcpy(tail, p + used, (size_t)(n - used));
+    Obj rest = bytes_new(tail, (size_t)(n - used));
     if (!rest)
         goto out;
     set_pending(state_of(*selfp, NULL, "multibyte decoder"), rest);
