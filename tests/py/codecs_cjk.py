@@ -1,11 +1,11 @@
-# The CJK codecs (_multibytecodec over _codecs_jp/kr/cn/tw/hk) against CPython: every code point
+# The CJK codecs (_multibytecodec over _codecs_jp/kr/cn/tw/hk; hz, stateful) against CPython: every code point
 # below U+10000 and a sample above encoded, every 1- and 2-byte sequence decoded (as digests,
 # with the first differences shown), round trips of texts, each error handler with its spans,
 # incremental encode/decode split at every position, getstate/setstate, stream reader/writer.
 import codecs, io, zlib
 
 NAMES = ["shift_jis", "cp932", "euc_jp", "euc_jis_2004", "euc_jisx0213", "shift_jis_2004", "shift_jisx0213",
-         "euc_kr", "cp949", "johab", "gb2312", "gbk", "gb18030", "big5", "cp950", "big5hkscs"]
+         "euc_kr", "cp949", "johab", "gb2312", "gbk", "gb18030", "hz", "big5", "cp950", "big5hkscs"]
 TEXTS = ["", "abc", "日本語のテキスト", "ｶﾀｶﾅ", "한국어 텍스트", "中文文本，简体", "繁體中文", "\\~¥‾",
          "か\u309aけ\u309a", "\u00e6\u0300", "𠀋𡈽", "€", "a\u3000b", "Ω≠∑"]
 
@@ -77,7 +77,7 @@ for name in NAMES:
         parts = [e.encode(c) for c in t] + [e.encode("", True)]
         print("  enc parts", parts, b"".join(parts) == t.encode(name, "replace"))
     d = codecs.getincrementaldecoder(name)()
-    print("  partial", repr(d.decode(b"a\x81")), d.getstate())
+    print("  partial", repr(d.decode(b"a~" if name == "hz" else b"a\x81")), d.getstate())
     d.setstate((b"", 0))
     print("  after setstate", repr(d.decode(b"b")), d.getstate())
     show("  incomplete final", lambda: codecs.getincrementaldecoder(name)().decode(b"\x81", True))
@@ -101,3 +101,27 @@ for name in NAMES:
     r = codecs.getreader(name)(io.BytesIO(buf.getvalue()))
     print("  read all", repr(r.read()))
     show("  read bad", lambda: codecs.getreader(name)(io.BytesIO(b"ab\x81")).read())
+
+# hz's modes: escapes, line continuation, errors in either mode, state across calls and resets
+for data in [b"~{VP~}~~x~\nY", b"~{VPND", b"~}a", b"~{~~~}", b"~x", b"a~", b"~{V", b"~{VP\x80~}", b"~{\x21\x21~}",
+             b"~{VP\nND~}", b"~{\x7f\x7f~}z"]:
+    for h in ("strict", "replace", "cjktest.record"):
+        show("hz %r %s" % (data, h), lambda: data.decode("hz", h))
+    for cut in range(len(data) + 1):
+        d = codecs.getincrementaldecoder("hz")("replace")
+        a = d.decode(data[:cut])
+        st = d.getstate()
+        d2 = codecs.getincrementaldecoder("hz")("replace")
+        d2.setstate(st)
+        if a + d2.decode(data[cut:], True) != data.decode("hz", "replace"):
+            print("hz split differs", data, cut)
+e = codecs.getincrementalencoder("hz")("replace")
+print([e.encode(c) for c in "中a~文\u20ac字"], e.getstate(), e.encode("", True), e.getstate())
+e.encode("中")
+e.reset()
+print(e.getstate(), e.encode("x", True))
+st = codecs.getincrementalencoder("hz")()
+st.encode("中")
+s2 = codecs.getincrementalencoder("hz")()
+s2.setstate(st.getstate())
+print(s2.encode("文a", True))

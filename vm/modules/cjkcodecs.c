@@ -20,8 +20,10 @@
  * Python object or runs Python code (an error handler), so none is shared
  * between threads or left open by an STM abort.
  *
- * The stateful codecs (ISO-2022-*, HZ) are not built: getcodec raises
- * LookupError saying so. */
+ * hz (RFC 1843: "~{" and "~}" switch between ASCII and GB 2312 as 7-bit
+ * pairs, "~~" is '~', "~\n" a line continuation) is done here over EUC-CN,
+ * its mode in the caller's state. The ISO-2022 codecs are not built:
+ * getcodec raises LookupError saying so. */
 #include "codecs.h"
 #include "objects/objects.h"
 
@@ -40,7 +42,7 @@ typedef struct { uint32_t c1, c2; uint32_t seq; uint32_t len; } CjkPair;
 
 /* Sequences longer than two bytes: EUC's 0x8F plane (3), GB18030's
  * four-byte form (second byte a digit), euc_kr's make-up sequence (8). */
-enum { LONG_NONE, LONG_8F3, LONG_GB4, LONG_EUCKR };
+enum { LONG_NONE, LONG_8F3, LONG_GB4, LONG_EUCKR, STATEFUL_HZ };
 
 typedef struct CjkCodec {
     const char *module, *name, *conv;
@@ -71,6 +73,7 @@ static const CjkCodec codecs_table[] = {
     CODEC("_codecs_cn", "gb2312", "EUC-CN", LONG_NONE, GB2312),
     CODEC("_codecs_cn", "gbk", "GBK", LONG_NONE, GBK),
     CODEC("_codecs_cn", "gb18030", "GB18030", LONG_GB4, GB18030),
+    CODEC("_codecs_cn", "hz", "EUC-CN", STATEFUL_HZ, GB2312),
     CODEC("_codecs_tw", "big5", "BIG5", LONG_NONE, BIG5),
     CODEC("_codecs_tw", "cp950", "CP950", LONG_NONE, CP950),
     CODEC("_codecs_hk", "big5hkscs", "BIG5-HKSCS", LONG_NONE, BIG5HKSCS),
@@ -78,7 +81,6 @@ static const CjkCodec codecs_table[] = {
 
 /* CPython's codecs these modules have and tmpy does not build. */
 static const char *const not_built[][2] = {
-    {"_codecs_cn", "hz"},
     {"_codecs_iso2022", "iso2022_jp"}, {"_codecs_iso2022", "iso2022_jp_1"}, {"_codecs_iso2022", "iso2022_jp_2"},
     {"_codecs_iso2022", "iso2022_jp_2004"}, {"_codecs_iso2022", "iso2022_jp_3"},
     {"_codecs_iso2022", "iso2022_jp_ext"}, {"_codecs_iso2022", "iso2022_kr"},
@@ -218,9 +220,52 @@ void cjk_close(void *cd)
 /* One character at p[0..avail): its bytes (> 0) with its one or two code
  * points in cp, 0 when the input ends inside it, or -k for an illegal
  * sequence over its first k bytes. */
-int cjk_decode_one(int codec, void *cd, const unsigned char *p, int64_t avail, uint32_t cp[2], int *ncp)
+/* hz: one escape or character, as cjk_decode_one. */
+static int hz_decode_one(void *cd, const unsigned char *p, int64_t avail, uint32_t cp[2], int *ncp, uint64_t *state)
+{
+    unsigned b = p[0];
+    *ncp = 0;
+    if (b == '~') {
+        if (avail < 2)
+            return 0;
+        if (p[1] == '~' && !*state) {
+            cp[0] = '~';
+            *ncp = 1;
+        } else if (p[1] == '{' && !*state) {
+            *state = 1;
+        } else if (p[1] == '}' && *state) {
+            *state = 0;
+        } else if (!(p[1] == '\n' && !*state)) {
+            return -1;
+        }
+        return 2;
+    }
+    if (b & 0x80)
+        return -1;
+    if (!*state) {
+        cp[0] = b;
+        *ncp = 1;
+        return 1;
+    }
+    if (avail < 2)
+        return 0;
+    if (b < 0x21 || b > 0x7E || p[1] < 0x21 || p[1] > 0x7E)
+        return -1;
+    unsigned char euc[2] = {(unsigned char)(b | 0x80), (unsigned char)(p[1] | 0x80)};
+    uint32_t out[2];
+    if (conv_one((iconv_t)cd, (const char *)euc, 2, (char *)out, sizeof out) != 4)
+        return -1;
+    cp[0] = out[0];
+    *ncp = 1;
+    return 2;
+}
+
+int cjk_decode_one(int codec, void *cd, const unsigned char *p, int64_t avail, uint32_t cp[2], int *ncp,
+                   uint64_t *state)
 {
     const CjkCodec *c = &codecs_table[codec];
+    if (c->longform == STATEFUL_HZ)
+        return hz_decode_one(cd, p, avail, cp, ncp, state);
     unsigned b = p[0];
     char kind = c->kinds[b];
     *ncp = 1;
@@ -300,9 +345,43 @@ bool cjk_encode_pair(int codec, uint32_t c1, uint32_t c2, StrBuf *out)
 }
 
 /* cp appended to out in the codec: true, or false when it cannot encode it. */
-bool cjk_encode_one(int codec, void *cd, uint32_t cp, StrBuf *out)
+/* hz: ASCII in ASCII mode ('~' doubled), GB 2312 as 7-bit pairs in GB mode. */
+static bool hz_encode_one(void *cd, uint32_t cp, StrBuf *out, uint64_t *state)
+{
+    if (cp < 0x80) {
+        if (*state) {
+            sb_add(out, "~}", 2);
+            *state = 0;
+        }
+        sb_addc(out, (char)cp);
+        if (cp == '~')
+            sb_addc(out, '~');
+        return true;
+    }
+    unsigned char buf[8];
+    if (cp > 0xFFFF || conv_one((iconv_t)cd, (const char *)&cp, 4, (char *)buf, sizeof buf) != 2)
+        return false;
+    if (!*state) {
+        sb_add(out, "~{", 2);
+        *state = 1;
+    }
+    sb_addc(out, (char)(buf[0] & 0x7F));
+    sb_addc(out, (char)(buf[1] & 0x7F));
+    return true;
+}
+
+void cjk_encode_reset(int codec, uint64_t *state, StrBuf *out)
+{
+    if (codecs_table[codec].longform == STATEFUL_HZ && *state)
+        sb_add(out, "~}", 2);
+    *state = 0;
+}
+
+bool cjk_encode_one(int codec, void *cd, uint32_t cp, StrBuf *out, uint64_t *state)
 {
     const CjkCodec *c = &codecs_table[codec];
+    if (c->longform == STATEFUL_HZ)
+        return hz_encode_one(cd, cp, out, state);
     const CjkEncodeFix *f = find_efix(c, cp);
     if (f) {
         if (!f->len)

@@ -45,10 +45,13 @@ int cjk_find(const char *module, const char *name);
 const char *cjk_name(int codec);
 int cjk_open(int codec, bool encode, void **cdp);
 void cjk_close(void *cd);
-int cjk_decode_one(int codec, void *cd, const unsigned char *p, int64_t avail, uint32_t cp[2], int *ncp);
+/* state: a stateful codec's mode (hz: 1 in GB mode), 0 at the start */
+int cjk_decode_one(int codec, void *cd, const unsigned char *p, int64_t avail, uint32_t cp[2], int *ncp,
+                   uint64_t *state);
 bool cjk_pair_start(int codec, uint32_t cp);
 bool cjk_encode_pair(int codec, uint32_t c1, uint32_t c2, StrBuf *out);
-bool cjk_encode_one(int codec, void *cd, uint32_t cp, StrBuf *out);
+bool cjk_encode_one(int codec, void *cd, uint32_t cp, StrBuf *out, uint64_t *state);
+void cjk_encode_reset(int codec, uint64_t *state, StrBuf *out);   /* back to the initial mode */
 
 /* multibytecodec.c: a MultibyteCodec object for codec cjk_find gave */
 Obj mbc_codec_new(int codec);

@@ -12,7 +12,8 @@
  * base_value, set at creation: `a` the pending input (bytes a decoder has
  * not decoded yet: a partial sequence; text an encoder holds back: a
  * character that may pair with the next), `b` the errors name (str), `c`
- * the stream (reader, writer), `i` the codec. All of it is heap state, so
+ * the stream (reader, writer), `kind` the codec, `n` the codec's mode (hz:
+ * 1 in GB mode). All of it is heap state, so
  * an STM abort undoes it. The class's `codec` attribute (a MultibyteCodec)
  * says which codec an instance uses. */
 #include "codecs.h"
@@ -47,7 +48,7 @@ static int codec_of(Obj v)
 
 /* Decode the bytes-like *inputp: the text, with *consumed the bytes used
  * (all but an incomplete tail when not final). */
-static Obj mb_decode(int codec, Obj *inputp, bool final, const char *errors, int64_t *consumed)
+static Obj mb_decode(int codec, Obj *inputp, bool final, const char *errors, int64_t *consumed, uint64_t *state)
 {
     StrBuf out;
     sb_init(&out);
@@ -69,7 +70,7 @@ static Obj mb_decode(int codec, Obj *inputp, bool final, const char *errors, int
         while (i < n && steps++ < CHUNK) {
             uint32_t cp[2];
             int ncp;
-            int k = cjk_decode_one(codec, cd, p + i, n - i, cp, &ncp);
+            int k = cjk_decode_one(codec, cd, p + i, n - i, cp, &ncp, state);
             if (k > 0) {
                 for (int m = 0; m < ncp; m++)
                     sb_add_codepoint(&out, cp[m]);
@@ -127,10 +128,11 @@ static uint32_t *code_points(Obj s, int64_t *n)
     return u;
 }
 
-static int mb_encode_into(int codec, Obj *inputp, bool final, const char *errors, StrBuf *out, int64_t *consumed);
+static int mb_encode_into(int codec, Obj *inputp, bool final, bool reset, const char *errors, StrBuf *out,
+                          int64_t *consumed, uint64_t *state);
 
 /* A handler's replacement, a str encoded strictly, or bytes as they are. */
-static int add_replacement(int codec, Obj *replp, StrBuf *out)
+static int add_replacement(int codec, Obj *replp, StrBuf *out, uint64_t *state)
 {
     if (IS_BYTES(*replp)) {
         const char *p;
@@ -140,12 +142,14 @@ static int add_replacement(int codec, Obj *replp, StrBuf *out)
         return 0;
     }
     int64_t used;
-    return mb_encode_into(codec, replp, true, NULL, out, &used);
+    return mb_encode_into(codec, replp, true, false, NULL, out, &used, state);
 }
 
 /* Encode the str *inputp onto out; *consumed the characters used (all but
- * a last one that may pair with the next, when not final). */
-static int mb_encode_into(int codec, Obj *inputp, bool final, const char *errors, StrBuf *out, int64_t *consumed)
+ * a last one that may pair with the next, when not final); reset: end in
+ * the codec's initial mode (hz: "~}"). */
+static int mb_encode_into(int codec, Obj *inputp, bool final, bool reset, const char *errors, StrBuf *out,
+                          int64_t *consumed, uint64_t *state)
 {
     int64_t n;
     uint32_t *u = code_points(*inputp, &n);
@@ -173,7 +177,7 @@ static int mb_encode_into(int codec, Obj *inputp, bool final, const char *errors
                     break;
                 }
             }
-            if (cjk_encode_one(codec, cd, c, out)) {
+            if (cjk_encode_one(codec, cd, c, out, state)) {
                 i++;
                 continue;
             }
@@ -189,10 +193,12 @@ static int mb_encode_into(int codec, Obj *inputp, bool final, const char *errors
         }
         int64_t pos = codecs_encode_error(errors, cjk_name(codec), "illegal multibyte sequence", inputp, i, i + 1,
                                           &r[0], true, ENC_TYPE_MSG);
-        if (pos < 0 || add_replacement(codec, &r[0], out) < 0)
+        if (pos < 0 || add_replacement(codec, &r[0], out, state) < 0)
             goto out;
         i = pos;
     }
+    if (reset && i >= n)
+        cjk_encode_reset(codec, state, out);
     *consumed = i;
     rc = 0;
 out:
@@ -244,7 +250,8 @@ static Obj codec_encode(Obj *args, size_t nargs, Obj kwnames)
     if (!(a[0] = as_text(a[0])))
         goto out;
     int64_t used;
-    if (mb_encode_into(codec_of(args[0]), &a[0], true, errors, &out, &used) < 0)
+    uint64_t state = 0;
+    if (mb_encode_into(codec_of(args[0]), &a[0], true, true, errors, &out, &used, &state) < 0)
         goto out;
     if (sb_failed(&out)) {
         err_nomemory();
@@ -276,7 +283,8 @@ static Obj codec_decode(Obj *args, size_t nargs, Obj kwnames)
     if (!bytes_like_arg(a[0], &p, &n) || codecs_errors_arg("decode", 0, a[1], errbuf, sizeof errbuf, &errors) < 0)
         goto out;
     int64_t used;
-    a[2] = mb_decode(codec_of(args[0]), &a[0], true, errors, &used);
+    uint64_t state = 0;
+    a[2] = mb_decode(codec_of(args[0]), &a[0], true, errors, &used, &state);
     if (a[2])
         res = tuple_pack(2, a[2], int_from_i64(n));
 out:
@@ -333,6 +341,8 @@ static Obj new_with_state(Obj type, Obj errors, Obj stream, Obj pending)
         goto out;
     ITER(r[4])->b = r[1];
     ITER(r[4])->c = r[2] ? r[2] : g_None;
+    ITER(r[4])->i = 0;
+    ITER(r[4])->n = 0;   /* the codec's mode (hz: 1 in GB mode) */
     Obj inst = instance_new((TypeObj *)r[0]);
     if (inst) {
         VM_WRITE(inst);
@@ -355,6 +365,14 @@ static void set_pending(Obj st, Obj v)
 {
     VM_WRITE(st);
     ITER(st)->a = v;
+}
+
+/* The pending input dropped and the codec's mode back to its start. */
+static void reset_state(Obj st, Obj empty)
+{
+    VM_WRITE(st);
+    ITER(st)->a = empty;
+    ITER(st)->n = 0;
 }
 
 static Obj ienc_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
@@ -478,8 +496,12 @@ static Obj encode_stateful(Obj *selfp, Obj text, bool final)
     int codec = (int)ITER(st)->kind;
     const char *errors = state_errors(st, errbuf, sizeof errbuf);
     int64_t used;
-    if (mb_encode_into(codec, &r[0], final, errors, &out, &used) < 0)
+    uint64_t state = (uint64_t)ITER(st)->n;
+    if (mb_encode_into(codec, &r[0], final, final, errors, &out, &used, &state) < 0)
         goto out;
+    st = state_of(*selfp, NULL, "multibyte encoder");
+    VM_WRITE(st);
+    ITER(st)->n = (int64_t)state;
     r[1] = used < str_len(r[0]) ? str_substr(r[0], used, str_len(r[0])) : g_empty_str;
     if (!r[1])
         goto out;
@@ -530,9 +552,13 @@ static Obj decode_stateful(Obj *selfp, Obj data, bool final)
     int codec = (int)ITER(st)->kind;
     const char *errors = state_errors(st, errbuf, sizeof errbuf);
     int64_t used;
-    r[1] = mb_decode(codec, &r[0], final, errors, &used);
+    uint64_t state = (uint64_t)ITER(st)->n;
+    r[1] = mb_decode(codec, &r[0], final, errors, &used, &state);
     if (!r[1])
         goto out;
+    st = state_of(*selfp, NULL, "multibyte decoder");
+    VM_WRITE(st);
+    ITER(st)->n = (int64_t)state;
     bytes_like(r[0], &p, &n);
     if (n - used > 8) {
         err_set(E_RuntimeError, "pending buffer overflow");
@@ -573,7 +599,7 @@ static Obj ienc_reset(Obj *args, size_t nargs, Obj kwnames)
     Obj st = state_of(args[0], T_ienc, "MultibyteIncrementalEncoder");
     if (!st)
         return NULL;
-    set_pending(st, g_empty_str);
+    reset_state(st, g_empty_str);
     return g_None;
 }
 
@@ -594,6 +620,8 @@ static Obj ienc_getstate(Obj *args, size_t nargs, Obj kwnames)
     uint64_t v = (uint64_t)len;
     for (int64_t k = 0; k < len; k++)
         v |= (uint64_t)q[k] << (8 * (k + 1));
+    if (ITER(st)->n && len < 7)
+        v |= ((uint64_t)ITER(st)->n & 0xFF) << (8 * (len + 1));
     return int_from_u64(v);
 }
 
@@ -624,7 +652,9 @@ static Obj ienc_setstate(Obj *args, size_t nargs, Obj kwnames)
     Obj res = NULL;
     r[0] = bytes_new(buf, (size_t)len);
     if (r[0] && (r[0] = bytes_decode(r[0], "utf-8", "strict"))) {
-        set_pending(state_of(args[0], T_ienc, "MultibyteIncrementalEncoder"), r[0]);
+        Obj st = state_of(args[0], T_ienc, "MultibyteIncrementalEncoder");
+        set_pending(st, r[0]);
+        ITER(st)->n = len < 7 ? (int64_t)(((uint64_t)v >> (8 * (len + 1))) & 0xFF) : 0;
         res = g_None;
     }
     vm_unroots(r);
@@ -657,7 +687,7 @@ static Obj idec_reset(Obj *args, size_t nargs, Obj kwnames)
     Obj e = bytes_new("", 0);
     if (!e)
         return NULL;
-    set_pending(state_of(args[0], T_idec, "MultibyteIncrementalDecoder"), e);
+    reset_state(state_of(args[0], T_idec, "MultibyteIncrementalDecoder"), e);
     return g_None;
 }
 
@@ -667,7 +697,13 @@ static Obj idec_getstate(Obj *args, size_t nargs, Obj kwnames)
     Obj st = state_of(args[0], T_idec, "MultibyteIncrementalDecoder");
     if (!st)
         return NULL;
-    return tuple_pack(2, ITER(st)->a, MAKE_SMALLINT(0));
+    Obj *r = vm_roots(1);
+    Obj res = NULL;
+    r[0] = int_from_u64((uint64_t)ITER(st)->n);
+    if (r[0])
+        res = tuple_pack(2, ITER(state_of(args[0], T_idec, "MultibyteIncrementalDecoder"))->a, r[0]);
+    vm_unroots(r);
+    return res;
 }
 
 static Obj idec_setstate(Obj *args, size_t nargs, Obj kwnames)
@@ -691,7 +727,13 @@ static Obj idec_setstate(Obj *args, size_t nargs, Obj kwnames)
     }
     if (vm_index_i64(TUPLE_ITEMS(vm_unwrap(args[1]))[1], &v) < 0)
         return NULL;
-    set_pending(state_of(args[0], T_idec, "MultibyteIncrementalDecoder"), TUPLE_ITEMS(vm_unwrap(args[1]))[0]);
+    if (v < 0) {
+        err_set(E_OverflowError, "can't convert negative int to unsigned");
+        return NULL;
+    }
+    Obj st = state_of(args[0], T_idec, "MultibyteIncrementalDecoder");
+    set_pending(st, TUPLE_ITEMS(vm_unwrap(args[1]))[0]);
+    ITER(st)->n = v;
     return g_None;
 }
 
@@ -792,7 +834,7 @@ static Obj reader_reset(Obj *args, size_t nargs, Obj kwnames)
     Obj e = bytes_new("", 0);
     if (!e)
         return NULL;
-    set_pending(state_of(args[0], T_reader, "MultibyteStreamReader"), e);
+    reset_state(state_of(args[0], T_reader, "MultibyteStreamReader"), e);
     return g_None;
 }
 
@@ -846,11 +888,16 @@ out:
     return res;
 }
 
-/* reset(): what the encoder holds back, written out (final), and its state cleared. */
+/* reset(): what the encoder holds back, written out (final) and the
+ * codec's mode reset; as CPython's, nothing at all when nothing is held
+ * back (hz stays in GB mode). */
 static Obj writer_reset(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (!state_of(args[0], T_writer, "MultibyteStreamWriter"))
+    Obj st = state_of(args[0], T_writer, "MultibyteStreamWriter");
+    if (!st)
         return NULL;
+    if (str_len(ITER(st)->a) == 0)
+        return g_None;
     Obj *r = vm_roots(2);
     Obj res = NULL;
     r[0] = encode_stateful(&args[0], g_empty_str, true);
