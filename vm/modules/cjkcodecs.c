@@ -86,7 +86,9 @@ static const char *const not_built[][2] = {
     {"_codecs_iso2022", "iso2022_jp_ext"}, {"_codecs_iso2022", "iso2022_kr"},
 };
 
-int cjk_find(const char *module, const char *name)
+/* The index of module's codec name, -1 for an unknown one, -2 for one
+ * tmpy does not build. */
+static int cjk_find(const char *module, const char *name)
 {
     for (size_t i = 0; i < sizeof codecs_table / sizeof codecs_table[0]; i++)
         if (!strcmp(codecs_table[i].module, module) && !strcmp(codecs_table[i].name, name))

@@ -37,11 +37,10 @@ int64_t codecs_encode_error(const char *errors, const char *encoding, const char
 Obj codecs_utf_7_encode(Obj *args, size_t nargs, Obj kwnames);
 Obj codecs_utf_7_decode(Obj *args, size_t nargs, Obj kwnames);
 
-/* cjkcodecs.c: the CJK codecs over glibc's iconv, by index (cjk_find: -1
- * unknown, -2 one tmpy does not build). A run of conversions opens a
+/* cjkcodecs.c: the CJK codecs over glibc's iconv, by index (getcodec
+ * looks them up). A run of conversions opens a
  * descriptor (cjk_open: -1 with LookupError), converts one character at a
  * time and closes it (cjk_close) before anything allocates or runs Python. */
-int cjk_find(const char *module, const char *name);
 const char *cjk_name(int codec);
 int cjk_open(int codec, bool encode, void **cdp);
 void cjk_close(void *cd);
