@@ -1,11 +1,11 @@
-# The CJK codecs (_multibytecodec over _codecs_jp/kr/cn/tw/hk; hz, stateful) against CPython: every code point
+# The CJK codecs (_multibytecodec over _codecs_jp/kr/cn/tw/hk/iso2022; hz and ISO-2022, stateful) against CPython: every code point
 # below U+10000 and a sample above encoded, every 1- and 2-byte sequence decoded (as digests,
 # with the first differences shown), round trips of texts, each error handler with its spans,
 # incremental encode/decode split at every position, getstate/setstate, stream reader/writer.
 import codecs, io, zlib
 
 NAMES = ["shift_jis", "cp932", "euc_jp", "euc_jis_2004", "euc_jisx0213", "shift_jis_2004", "shift_jisx0213",
-         "euc_kr", "cp949", "johab", "gb2312", "gbk", "gb18030", "hz", "big5", "cp950", "big5hkscs"]
+         "euc_kr", "cp949", "johab", "gb2312", "gbk", "gb18030", "hz", "big5", "cp950", "big5hkscs", "iso2022_jp", "iso2022_kr"]
 TEXTS = ["", "abc", "日本語のテキスト", "ｶﾀｶﾅ", "한국어 텍스트", "中文文本，简体", "繁體中文", "\\~¥‾",
          "か\u309aけ\u309a", "\u00e6\u0300", "𠀋𡈽", "€", "a\u3000b", "Ω≠∑"]
 
@@ -77,8 +77,8 @@ for name in NAMES:
         parts = [e.encode(c) for c in t] + [e.encode("", True)]
         print("  enc parts", parts, b"".join(parts) == t.encode(name, "replace"))
     d = codecs.getincrementaldecoder(name)()
-    print("  partial", repr(d.decode(b"a~" if name == "hz" else b"a\x81")), d.getstate())
-    d.setstate((b"", 0))
+    print("  partial", repr(d.decode(b"a~" if name == "hz" else b"a\x1b$" if name.startswith("iso") else b"a\x81")), d.getstate())
+    d.setstate(codecs.getincrementaldecoder(name)().getstate())   # (b"", 0) would crash CPython's ISO-2022
     print("  after setstate", repr(d.decode(b"b")), d.getstate())
     show("  incomplete final", lambda: codecs.getincrementaldecoder(name)().decode(b"\x81", True))
     e = codecs.getincrementalencoder(name)("replace")
@@ -125,3 +125,37 @@ st.encode("中")
 s2 = codecs.getincrementalencoder("hz")()
 s2.setstate(st.getstate())
 print(s2.encode("文a", True))
+
+
+# ISO-2022: escape sequences (good, bad, unterminated, not ISO-2022), SO/SI, newlines, state across calls
+for name in ("iso2022_jp", "iso2022_kr"):
+    for data in [b"\x1b$B0l\x1b(B", b"\x1b$@0l", b"\x1b(J\\~\x1b(B\\~", b"\x1b$)C\x0eG1\x0fa\x0eG1\nG1",
+                 b"\x1b$(D0l", b"\x1b(Z", b"\x1bx\x81A", b"\x1b", b"\x1b$", b"\x1b&@\x1b$B09", b"\x1b&@\x1b$Ax",
+                 b"\x0e\x0f", b"\x1b$B\x7f\x7f\x21", b"\x1b$Bx\x80", b"\x1b$)C\x0e\xff", b"\x1b$B!@",
+                 b"\x1b$)C\x0e\x24\x54\x0f", b"\x1b\x1b(B", b"\x1b$)C\x1b$B0l"]:
+        for h in ("strict", "replace", "cjktest.record"):
+            show("%s %r %s" % (name, data, h), lambda: data.decode(name, h))
+        for cut in range(len(data) + 1):
+            d = codecs.getincrementaldecoder(name)("replace")
+            a = d.decode(data[:cut])
+            st = d.getstate()
+            d2 = codecs.getincrementaldecoder(name)("replace")
+            d2.setstate(st)
+            if a + d2.decode(data[cut:], True) != data.decode(name, "replace"):
+                print(name, "split differs", data, cut)
+    for t in ["日本\n¥a‾", "한\n국a", "\uff3c", "a\u00e9b", "日\u20ac本", "\u3164"]:
+        show("%s encode %r" % (name, t), lambda: t.encode(name, "replace"))
+        e = codecs.getincrementalencoder(name)("xmlcharrefreplace")
+        parts = [e.encode(c) for c in t]
+        print(name, parts, e.getstate(), e.encode("", True), e.getstate())
+        e2 = codecs.getincrementalencoder(name)()
+        e2.setstate(e.getstate())
+        show("  after setstate", lambda: e2.encode(t, True))
+        e2 = codecs.getincrementalencoder(name)("replace")
+        e2.encode(t)
+        e2.reset()
+        print("  encoder reset", e2.getstate(), e2.encode("a" + t, True))
+        d = codecs.getincrementaldecoder(name)("replace")
+        d.decode(t.encode(name, "replace")[:-1])
+        d.reset()
+        print("  decoder reset", d.getstate(), repr(d.decode(b"G1\x0eG1")))

@@ -8,7 +8,8 @@ import codecs, random
 
 rnd = random.Random(2026)
 names = ["shift_jis", "cp932", "euc_jp", "euc_jis_2004", "euc_jisx0213", "shift_jis_2004", "shift_jisx0213",
-         "euc_kr", "cp949", "johab", "gb2312", "gbk", "gb18030", "hz", "big5", "cp950", "big5hkscs", "utf-7"]
+         "euc_kr", "cp949", "johab", "gb2312", "gbk", "gb18030", "hz", "big5", "cp950", "big5hkscs", "utf-7",
+         "iso2022_jp", "iso2022_kr"]
 
 def weird(e):
     k = (e.start * 7 + e.end * 3 + len(e.object)) % 5
@@ -17,9 +18,10 @@ def weird(e):
     return (["z", "", "\udc80", "\u4e2d", "q"][k], e.end if k != 4 else max(e.start + 1, e.end - 1))
 codecs.register_error("cjkrandom.weird", weird)
 
-special = [0, 0x1b, 0x0e, 0x7e, 0x7b, 0x7d, 0x2b, 0x2d, 0x41, 0x8f, 0xa4, 0xd4, 0x81, 0x30, 0x39, 0xfe, 0xff, 0x80]
+special = [0, 0x1b, 0x1b, 0x24, 0x28, 0x29, 0x42, 0x43, 0x40, 0x4a, 0x26, 0x0e, 0x0f, 0x0a, 0x7e, 0x7b, 0x7d, 0x2b, 0x2d, 0x41, 0x8f, 0xa4, 0xd4, 0x81, 0x30, 0x39, 0xfe, 0xff, 0x80]
 chars = ["a", "~", "+", "-", "\u4e2d", "\uac00", "\u309a", "\u304b", "\U0002000b", "\U0001f600", "\udc80",
-         "\u20ac", "\\", "\n", "\u00e6", "\u0300", "\uff71", "\u3000"]
+         "\u20ac", "\\", "\n", "\u00e6", "\u0300", "\uff71", "\u3000", "\u00a5", "\u203e", "\uff3c",
+         "\ud55c", "\u65e5"]
 for k in range(1500):
     name = rnd.choice(names)
     data = bytes(rnd.choice(special + [rnd.randrange(256)]) for _ in range(rnd.randrange(12)))

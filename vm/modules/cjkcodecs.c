@@ -22,8 +22,12 @@
  *
  * hz (RFC 1843: "~{" and "~}" switch between ASCII and GB 2312 as 7-bit
  * pairs, "~~" is '~', "~\n" a line continuation) is done here over EUC-CN,
- * its mode in the caller's state. The ISO-2022 codecs are not built:
- * getcodec raises LookupError saying so. */
+ * its mode in the caller's state. So are iso2022_jp (ASCII, JIS X 0201
+ * Roman, JIS X 0208 in G0 by escape sequences) and iso2022_kr (KS X 1001
+ * designated to G1, SO/SI), over EUC-JP's and EUC-KR's character sets,
+ * with CPython's state bytes (G0, G1, G2, -, flags). The other ISO-2022
+ * codecs (iso2022_jp_1, _2, _2004, _3, _ext) are not built: getcodec
+ * raises LookupError saying so. */
 #include "codecs.h"
 #include "objects/objects.h"
 
@@ -42,7 +46,7 @@ typedef struct { uint32_t c1, c2; uint32_t seq; uint32_t len; } CjkPair;
 
 /* Sequences longer than two bytes: EUC's 0x8F plane (3), GB18030's
  * four-byte form (second byte a digit), euc_kr's make-up sequence (8). */
-enum { LONG_NONE, LONG_8F3, LONG_GB4, LONG_EUCKR, STATEFUL_HZ };
+enum { LONG_NONE, LONG_8F3, LONG_GB4, LONG_EUCKR, STATEFUL_HZ, STATEFUL_ISO2022_JP, STATEFUL_ISO2022_KR };
 
 typedef struct CjkCodec {
     const char *module, *name, *conv;
@@ -77,13 +81,17 @@ static const CjkCodec codecs_table[] = {
     CODEC("_codecs_tw", "big5", "BIG5", LONG_NONE, BIG5),
     CODEC("_codecs_tw", "cp950", "CP950", LONG_NONE, CP950),
     CODEC("_codecs_hk", "big5hkscs", "BIG5-HKSCS", LONG_NONE, BIG5HKSCS),
+    CODEC("_codecs_iso2022", "iso2022_jp", "EUC-JP", STATEFUL_ISO2022_JP, EUC_JP),
+    CODEC("_codecs_iso2022", "iso2022_kr", "EUC-KR", STATEFUL_ISO2022_KR, EUC_KR),
 };
+
+enum { I_EUC_JP = 2, I_EUC_KR = 7 };   /* the codecs whose character sets ISO-2022-JP and -KR use */
 
 /* CPython's codecs these modules have and tmpy does not build. */
 static const char *const not_built[][2] = {
-    {"_codecs_iso2022", "iso2022_jp"}, {"_codecs_iso2022", "iso2022_jp_1"}, {"_codecs_iso2022", "iso2022_jp_2"},
+    {"_codecs_iso2022", "iso2022_jp_1"}, {"_codecs_iso2022", "iso2022_jp_2"},
     {"_codecs_iso2022", "iso2022_jp_2004"}, {"_codecs_iso2022", "iso2022_jp_3"},
-    {"_codecs_iso2022", "iso2022_jp_ext"}, {"_codecs_iso2022", "iso2022_kr"},
+    {"_codecs_iso2022", "iso2022_jp_ext"},
 };
 
 /* The index of module's codec name, -1 for an unknown one, -2 for one
@@ -201,6 +209,315 @@ static int conv_one(iconv_t cd, const char *in, size_t n, char *out, size_t cap)
     return (int)(cap - ol);
 }
 
+/* ---- iso2022_jp and iso2022_kr ----
+ * The state: byte n (n < 3) the charset designated to Gn, as CPython marks
+ * them (the escape sequence's final byte, | 0x80 for a double-byte set),
+ * byte 4 the flags. The caller keeps it XORed with the codec's initial
+ * state (cjk_init_state), so that 0 is the start for every codec. */
+enum { CS_ASCII = 'B', CS_JISX0201_R = 'J', CS_JISX0208 = 'B' | 0x80, CS_JISX0208_O = '@' | 0x80,
+       CS_KSX1001 = 'C' | 0x80 };
+enum { F_SHIFTED = 1, F_ESCTHROUGHOUT = 2 };
+enum { ESC = 0x1b, SO = 0x0e, SI = 0x0f };
+
+typedef struct { unsigned char mark, plane, width; } IsoDesignation;
+static const IsoDesignation jp_designations[] = {{CS_JISX0208, 0, 2}, {CS_JISX0201_R, 0, 1}, {CS_JISX0208_O, 0, 2}, {0, 0, 0}};
+static const IsoDesignation kr_designations[] = {{CS_KSX1001, 1, 2}, {0, 0, 0}};
+
+static unsigned g_get(uint64_t s, int n) { return (unsigned)(s >> (8 * n)) & 0xFF; }
+static uint64_t g_set(uint64_t s, int n, unsigned v) { return (s & ~((uint64_t)0xFF << (8 * n))) | ((uint64_t)v << (8 * n)); }
+static unsigned flags_of(uint64_t s) { return g_get(s, 4); }
+static uint64_t flags_set(uint64_t s, unsigned f, bool on) { return g_set(s, 4, on ? flags_of(s) | f : flags_of(s) & ~f); }
+
+uint64_t cjk_init_state(int codec, bool encode)
+{
+    int lf = codecs_table[codec].longform;
+    if (lf != STATEFUL_ISO2022_JP && lf != STATEFUL_ISO2022_KR)
+        return 0;
+    return encode ? 0x4242u : 0x424242u;   /* G0, G1 (and G2 for the decoder) ASCII */
+}
+
+static bool is_escend(unsigned c) { return (c >= 'A' && c <= 'Z') || c == '@'; }
+
+static const IsoDesignation *iso_designations(const CjkCodec *c)
+{
+    return c->longform == STATEFUL_ISO2022_JP ? jp_designations : kr_designations;
+}
+
+/* A double-byte code (7-bit bytes) of the EUC codec `base` as one character, or 0. */
+static uint32_t dbcs_decode(int base, void *cd, unsigned a, unsigned b)
+{
+    if (a < 0x21 || a > 0x7E || b < 0x21 || b > 0x7E)
+        return 0;
+    unsigned char seq[2] = {(unsigned char)(a | 0x80), (unsigned char)(b | 0x80)};
+    const CjkDecodeFix *f = find_dfix(&codecs_table[base], seq, 2);
+    if (f)
+        return f->cp1 >= CJK_ILLEGAL2 || f->cp2 ? 0 : f->cp1;
+    uint32_t out[2];
+    return conv_one((iconv_t)cd, (const char *)seq, 2, (char *)out, sizeof out) == 4 ? out[0] : 0;
+}
+
+/* An escape sequence at p (p[1] is one of ( ) $ . &): its length, 0 when
+ * the input ends inside it, -k for a bad one of k bytes. */
+static int iso_escape(const CjkCodec *c, const unsigned char *p, int64_t avail, uint64_t *s)
+{
+    int esclen = 0;
+    bool jp = c->longform == STATEFUL_ISO2022_JP;
+    for (int i = 1; i < 16; i++) {
+        if (i >= avail)
+            return 0;
+        if (is_escend(p[i])) {
+            esclen = i + 1;
+            break;
+        }
+        if (jp && i + 1 < avail && p[i] == '&' && p[i + 1] == '@')
+            i += 2;
+    }
+    unsigned charset, designation;
+    switch (esclen) {
+    case 0:
+        return -1;
+    case 3:
+        if (p[1] == '$') {
+            charset = p[2] | 0x80;
+            designation = 0;
+        } else {
+            charset = p[2];
+            if (p[1] == '(')
+                designation = 0;
+            else if (p[1] == ')')
+                designation = 1;
+            else
+                return -3;
+        }
+        break;
+    case 4:
+        if (p[1] != '$')
+            return -4;
+        charset = p[3] | 0x80;
+        if (p[2] == '(')
+            designation = 0;
+        else if (p[2] == ')')
+            designation = 1;
+        else
+            return -4;
+        break;
+    case 6:
+        if (jp && p[3] == ESC && p[4] == '$' && p[5] == 'B') {
+            charset = CS_JISX0208;
+            designation = 0;
+        } else {
+            return -6;
+        }
+        break;
+    default:
+        return -esclen;
+    }
+    if (charset != CS_ASCII) {
+        const IsoDesignation *d = iso_designations(c);
+        while (d->mark && d->mark != charset)
+            d++;
+        if (!d->mark)
+            return -esclen;
+    }
+    *s = g_set(*s, (int)designation, charset);
+    return esclen;
+}
+
+static int iso_decode_one(const CjkCodec *c, void *cd, const unsigned char *p, int64_t avail, uint32_t cp[2],
+                          int *ncp, uint64_t *state)
+{
+    uint64_t s = *state ^ cjk_init_state((int)(c - codecs_table), false);
+    unsigned b = p[0];
+    bool no_shift = c->longform == STATEFUL_ISO2022_JP;
+    int res;
+    *ncp = 0;
+    if (flags_of(s) & F_ESCTHROUGHOUT) {
+        cp[0] = b;   /* not an ISO-2022 escape: bytes as Latin-1 up to its final byte */
+        *ncp = 1;
+        if (is_escend(b))
+            s = flags_set(s, F_ESCTHROUGHOUT, false);
+        res = 1;
+        goto out;
+    }
+    if (b == ESC) {
+        if (avail < 2)
+            return 0;
+        if (p[1] == '(' || p[1] == ')' || p[1] == '$' || p[1] == '.' || p[1] == '&') {
+            res = iso_escape(c, p, avail, &s);
+            if (res <= 0)
+                return res;
+        } else {
+            cp[0] = ESC;
+            *ncp = 1;
+            s = flags_set(s, F_ESCTHROUGHOUT, true);
+            res = 1;
+        }
+        goto out;
+    }
+    if ((b == SI || b == SO) && !no_shift) {
+        s = flags_set(s, F_SHIFTED, b == SO);
+        res = 1;
+        goto out;
+    }
+    if (b == '\n') {
+        s = flags_set(s, F_SHIFTED, false);
+        cp[0] = b;
+        *ncp = 1;
+        res = 1;
+        goto out;
+    }
+    if (b >= 0x80)
+        return -1;
+    unsigned charset = (flags_of(s) & F_SHIFTED) ? g_get(s, 1) : g_get(s, 0);
+    if (b < 0x20 || charset == CS_ASCII) {
+        cp[0] = b;
+        *ncp = 1;
+        res = 1;
+        goto out;
+    }
+    const IsoDesignation *d = iso_designations(c);
+    while (d->mark && d->mark != charset)
+        d++;
+    if (!d->mark)
+        return -1;
+    if (avail < d->width)
+        return 0;
+    uint32_t u;
+    if (charset == CS_JISX0201_R)
+        u = b == 0x5c ? 0xA5 : b == 0x7e ? 0x203E : b;
+    else if (charset == CS_KSX1001)
+        u = dbcs_decode(I_EUC_KR, cd, b, p[1]);
+    else
+        u = b == 0x21 && p[1] == 0x40 ? 0xFF3C : dbcs_decode(I_EUC_JP, cd, b, p[1]);
+    if (!u)
+        return -d->width;
+    cp[0] = u;
+    *ncp = 1;
+    res = d->width;
+out:
+    *state = s ^ cjk_init_state((int)(c - codecs_table), false);
+    return res;
+}
+
+/* cp in a designation's set: its code (7-bit bytes), or 0. */
+static unsigned iso_encode_in(const IsoDesignation *d, void *cd, uint32_t cp)
+{
+    if (d->mark == CS_JISX0201_R)
+        return cp == 0xA5 ? 0x5C : cp == 0x203E ? 0x7E : 0;
+    if (d->mark == CS_JISX0208_O)
+        return 0;
+    if (d->mark == CS_JISX0208 && cp == 0xFF3C)
+        return 0x2140;
+    StrBuf tmp;
+    sb_init(&tmp);
+    uint64_t none = 0;
+    unsigned code = 0;
+    if (cjk_encode_one(d->mark == CS_KSX1001 ? I_EUC_KR : I_EUC_JP, cd, cp, &tmp, &none) && tmp.len == 2 &&
+        (unsigned char)tmp.p[0] >= 0xA1 && (unsigned char)tmp.p[1] >= 0xA1)
+        code = ((unsigned char)tmp.p[0] & 0x7Fu) << 8 | ((unsigned char)tmp.p[1] & 0x7Fu);
+    sb_free(&tmp);
+    return code;
+}
+
+static bool iso_encode_one(const CjkCodec *c, void *cd, uint32_t cp, StrBuf *out, uint64_t *state)
+{
+    uint64_t init = cjk_init_state((int)(c - codecs_table), true);
+    uint64_t s = *state ^ init;
+    if (cp < 0x80) {
+        if (g_get(s, 0) != CS_ASCII) {
+            sb_add(out, "\x1b(B", 3);
+            s = g_set(s, 0, CS_ASCII);
+        }
+        if (flags_of(s) & F_SHIFTED) {
+            sb_addc(out, SI);
+            s = flags_set(s, F_SHIFTED, false);
+        }
+        sb_addc(out, (char)cp);
+        *state = s ^ init;
+        return true;
+    }
+    const IsoDesignation *d = iso_designations(c);
+    unsigned code = 0;
+    for (; d->mark; d++)
+        if ((code = iso_encode_in(d, cd, cp)))
+            break;
+    if (!d->mark)
+        return false;
+    char esc[4];
+    if (d->plane == 0) {
+        if (flags_of(s) & F_SHIFTED) {
+            sb_addc(out, SI);
+            s = flags_set(s, F_SHIFTED, false);
+        }
+        if (g_get(s, 0) != d->mark) {
+            if (d->width == 1) {
+                esc[0] = ESC, esc[1] = '(', esc[2] = (char)(d->mark & 0x7F);
+                sb_add(out, esc, 3);
+            } else if (d->mark == CS_JISX0208) {
+                esc[0] = ESC, esc[1] = '$', esc[2] = (char)(d->mark & 0x7F);
+                sb_add(out, esc, 3);
+            } else {
+                esc[0] = ESC, esc[1] = '$', esc[2] = '(', esc[3] = (char)(d->mark & 0x7F);
+                sb_add(out, esc, 4);
+            }
+            s = g_set(s, 0, d->mark);
+        }
+    } else {
+        if (g_get(s, 1) != d->mark) {
+            if (d->width == 1) {
+                esc[0] = ESC, esc[1] = ')', esc[2] = (char)(d->mark & 0x7F);
+                sb_add(out, esc, 3);
+            } else {
+                esc[0] = ESC, esc[1] = '$', esc[2] = ')', esc[3] = (char)(d->mark & 0x7F);
+                sb_add(out, esc, 4);
+            }
+            s = g_set(s, 1, d->mark);
+        }
+        if (!(flags_of(s) & F_SHIFTED)) {
+            sb_addc(out, SO);
+            s = flags_set(s, F_SHIFTED, true);
+        }
+    }
+    if (d->width == 1) {
+        sb_addc(out, (char)code);
+    } else {
+        sb_addc(out, (char)(code >> 8));
+        sb_addc(out, (char)(code & 0xFF));
+    }
+    *state = s ^ init;
+    return true;
+}
+
+void cjk_decode_reset(int codec, uint64_t *state)
+{
+    const CjkCodec *c = &codecs_table[codec];
+    if (c->longform != STATEFUL_ISO2022_JP && c->longform != STATEFUL_ISO2022_KR) {
+        *state = 0;
+        return;
+    }
+    /* as CPython's: G0 back to ASCII and unshifted; G1, G2 and the other flag stay */
+    uint64_t init = cjk_init_state(codec, false);
+    uint64_t s = *state ^ init;
+    s = flags_set(g_set(s, 0, CS_ASCII), F_SHIFTED, false);
+    *state = s ^ init;
+}
+
+static void iso_encode_reset(const CjkCodec *c, uint64_t *state, StrBuf *out)
+{
+    uint64_t init = cjk_init_state((int)(c - codecs_table), true);
+    uint64_t s = *state ^ init;
+    if (flags_of(s) & F_SHIFTED) {
+        sb_addc(out, SI);
+        s = flags_set(s, F_SHIFTED, false);
+    }
+    if (g_get(s, 0) != CS_ASCII) {
+        sb_add(out, "\x1b(B", 3);
+        s = g_set(s, 0, CS_ASCII);
+    }
+    *state = s ^ init;
+}
+
+
 int cjk_open(int codec, bool encode, void **cdp)
 {
     const CjkCodec *c = &codecs_table[codec];
@@ -268,6 +585,8 @@ int cjk_decode_one(int codec, void *cd, const unsigned char *p, int64_t avail, u
     const CjkCodec *c = &codecs_table[codec];
     if (c->longform == STATEFUL_HZ)
         return hz_decode_one(cd, p, avail, cp, ncp, state);
+    if (c->longform == STATEFUL_ISO2022_JP || c->longform == STATEFUL_ISO2022_KR)
+        return iso_decode_one(c, cd, p, avail, cp, ncp, state);
     unsigned b = p[0];
     char kind = c->kinds[b];
     *ncp = 1;
@@ -374,7 +693,12 @@ static bool hz_encode_one(void *cd, uint32_t cp, StrBuf *out, uint64_t *state)
 
 void cjk_encode_reset(int codec, uint64_t *state, StrBuf *out)
 {
-    if (codecs_table[codec].longform == STATEFUL_HZ && *state)
+    int lf = codecs_table[codec].longform;
+    if (lf == STATEFUL_ISO2022_JP || lf == STATEFUL_ISO2022_KR) {
+        iso_encode_reset(&codecs_table[codec], state, out);
+        return;
+    }
+    if (lf == STATEFUL_HZ && *state)
         sb_add(out, "~}", 2);
     *state = 0;
 }
@@ -384,6 +708,8 @@ bool cjk_encode_one(int codec, void *cd, uint32_t cp, StrBuf *out, uint64_t *sta
     const CjkCodec *c = &codecs_table[codec];
     if (c->longform == STATEFUL_HZ)
         return hz_encode_one(cd, cp, out, state);
+    if (c->longform == STATEFUL_ISO2022_JP || c->longform == STATEFUL_ISO2022_KR)
+        return iso_encode_one(c, cd, cp, out, state);
     const CjkEncodeFix *f = find_efix(c, cp);
     if (f) {
         if (!f->len)

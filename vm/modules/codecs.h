@@ -51,6 +51,10 @@ bool cjk_pair_start(int codec, uint32_t cp);
 bool cjk_encode_pair(int codec, uint32_t c1, uint32_t c2, StrBuf *out);
 bool cjk_encode_one(int codec, void *cd, uint32_t cp, StrBuf *out, uint64_t *state);
 void cjk_encode_reset(int codec, uint64_t *state, StrBuf *out);   /* back to the initial mode */
+/* The codec's initial state as CPython's getstate shows it (ISO-2022: G0 and
+ * G1 ASCII); the state the functions above keep is XORed with it. */
+uint64_t cjk_init_state(int codec, bool encode);
+void cjk_decode_reset(int codec, uint64_t *state);   /* a decoder's reset() (ISO-2022 keeps G1) */
 
 /* multibytecodec.c: a MultibyteCodec object for codec cjk_find gave */
 Obj mbc_codec_new(int codec);

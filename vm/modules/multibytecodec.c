@@ -367,12 +367,24 @@ static void set_pending(Obj st, Obj v)
     ITER(st)->a = v;
 }
 
-/* The pending input dropped and the codec's mode back to its start. */
-static void reset_state(Obj st, Obj empty)
+/* reset(): the pending input dropped and the codec's mode reset as
+ * CPython's codecs reset it (an encoder as its final reset, its output
+ * dropped; ISO-2022 keeps its G1 designation). */
+static void reset_state(Obj st, Obj empty, bool encoder)
 {
+    uint64_t state = (uint64_t)ITER(st)->n;
+    int codec = (int)ITER(st)->kind;
+    if (encoder) {
+        StrBuf scratch;
+        sb_init(&scratch);
+        cjk_encode_reset(codec, &state, &scratch);
+        sb_free(&scratch);
+    } else {
+        cjk_decode_reset(codec, &state);
+    }
     VM_WRITE(st);
     ITER(st)->a = empty;
-    ITER(st)->n = 0;
+    ITER(st)->n = (int64_t)state;
 }
 
 static Obj ienc_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
@@ -599,7 +611,7 @@ static Obj ienc_reset(Obj *args, size_t nargs, Obj kwnames)
     Obj st = state_of(args[0], T_ienc, "MultibyteIncrementalEncoder");
     if (!st)
         return NULL;
-    reset_state(st, g_empty_str);
+    reset_state(st, g_empty_str, true);
     return g_None;
 }
 
@@ -620,8 +632,9 @@ static Obj ienc_getstate(Obj *args, size_t nargs, Obj kwnames)
     uint64_t v = (uint64_t)len;
     for (int64_t k = 0; k < len; k++)
         v |= (uint64_t)q[k] << (8 * (k + 1));
-    if (ITER(st)->n && len < 7)
-        v |= ((uint64_t)ITER(st)->n & 0xFF) << (8 * (len + 1));
+    uint64_t state = (uint64_t)ITER(st)->n ^ cjk_init_state((int)ITER(st)->kind, true);
+    if (state && len < 7)
+        v |= state << (8 * (len + 1));
     return int_from_u64(v);
 }
 
@@ -654,7 +667,8 @@ static Obj ienc_setstate(Obj *args, size_t nargs, Obj kwnames)
     if (r[0] && (r[0] = bytes_decode(r[0], "utf-8", "strict"))) {
         Obj st = state_of(args[0], T_ienc, "MultibyteIncrementalEncoder");
         set_pending(st, r[0]);
-        ITER(st)->n = len < 7 ? (int64_t)(((uint64_t)v >> (8 * (len + 1))) & 0xFF) : 0;
+        uint64_t state = len < 7 ? (uint64_t)v >> (8 * (len + 1)) : 0;
+        ITER(st)->n = (int64_t)(state ^ cjk_init_state((int)ITER(st)->kind, true));
         res = g_None;
     }
     vm_unroots(r);
@@ -687,7 +701,7 @@ static Obj idec_reset(Obj *args, size_t nargs, Obj kwnames)
     Obj e = bytes_new("", 0);
     if (!e)
         return NULL;
-    reset_state(state_of(args[0], T_idec, "MultibyteIncrementalDecoder"), e);
+    reset_state(state_of(args[0], T_idec, "MultibyteIncrementalDecoder"), e, false);
     return g_None;
 }
 
@@ -699,7 +713,7 @@ static Obj idec_getstate(Obj *args, size_t nargs, Obj kwnames)
         return NULL;
     Obj *r = vm_roots(1);
     Obj res = NULL;
-    r[0] = int_from_u64((uint64_t)ITER(st)->n);
+    r[0] = int_from_u64((uint64_t)ITER(st)->n ^ cjk_init_state((int)ITER(st)->kind, false));
     if (r[0])
         res = tuple_pack(2, ITER(state_of(args[0], T_idec, "MultibyteIncrementalDecoder"))->a, r[0]);
     vm_unroots(r);
@@ -733,7 +747,7 @@ static Obj idec_setstate(Obj *args, size_t nargs, Obj kwnames)
     }
     Obj st = state_of(args[0], T_idec, "MultibyteIncrementalDecoder");
     set_pending(st, TUPLE_ITEMS(vm_unwrap(args[1]))[0]);
-    ITER(st)->n = v;
+    ITER(st)->n = (int64_t)((uint64_t)v ^ cjk_init_state((int)ITER(st)->kind, false));
     return g_None;
 }
 
@@ -834,7 +848,7 @@ static Obj reader_reset(Obj *args, size_t nargs, Obj kwnames)
     Obj e = bytes_new("", 0);
     if (!e)
         return NULL;
-    reset_state(state_of(args[0], T_reader, "MultibyteStreamReader"), e);
+    reset_state(state_of(args[0], T_reader, "MultibyteStreamReader"), e, false);
     return g_None;
 }
 
