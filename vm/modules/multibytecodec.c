@@ -240,7 +240,7 @@ static Obj codec_encode(Obj *args, size_t nargs, Obj kwnames)
         return NULL;
     Obj *a = vm_roots(3);
     Obj res = NULL;
-    char errbuf[64];
+    char errbuf[256];
     const char *errors;
     StrBuf out;
     sb_init(&out);
@@ -274,7 +274,7 @@ static Obj codec_decode(Obj *args, size_t nargs, Obj kwnames)
         return NULL;
     Obj *a = vm_roots(3);
     Obj res = NULL;
-    char errbuf[64];
+    char errbuf[256];
     const char *errors;
     if (vm_parse_args("decode", args + 1, nargs - 1, kwnames, names, 1, 2, a) < 0)
         goto out;
@@ -475,10 +475,16 @@ static Obj readonly_set(Obj *args, size_t nargs, Obj kwnames)
     return NULL;
 }
 
-/* The errors name of a state, copied into buf. */
+/* The errors name of a state, copied into buf (a str moves when
+ * allocations collect); NULL with LookupError for a name too long to be one. */
 static const char *state_errors(Obj st, char *buf, size_t cap)
 {
-    snprintf(buf, cap, "%s", str_cstr(ITER(st)->b));
+    const char *name = str_cstr(ITER(st)->b);
+    if (strlen(name) >= cap) {
+        err_format(E_LookupError, "unknown error handler name '%.200s'", name);
+        return NULL;
+    }
+    snprintf(buf, cap, "%s", name);
     return buf;
 }
 
@@ -488,7 +494,7 @@ static Obj encode_stateful(Obj *selfp, Obj text, bool final)
 {
     Obj *r = vm_roots(3);
     Obj res = NULL;
-    char errbuf[128];
+    char errbuf[256];
     StrBuf out;
     sb_init(&out);
     r[0] = text;
@@ -507,6 +513,8 @@ static Obj encode_stateful(Obj *selfp, Obj text, bool final)
     }
     int codec = (int)ITER(st)->kind;
     const char *errors = state_errors(st, errbuf, sizeof errbuf);
+    if (!errors)
+        goto out;
     int64_t used;
     uint64_t state = (uint64_t)ITER(st)->n;
     if (mb_encode_into(codec, &r[0], final, final, errors, &out, &used, &state) < 0)
@@ -534,7 +542,7 @@ static Obj decode_stateful(Obj *selfp, Obj data, bool final)
 {
     Obj *r = vm_roots(2);
     Obj res = NULL;
-    char errbuf[128];
+    char errbuf[256];
     r[0] = data;
     const char *p;
     int64_t n;
@@ -563,6 +571,8 @@ static Obj decode_stateful(Obj *selfp, Obj data, bool final)
     }
     int codec = (int)ITER(st)->kind;
     const char *errors = state_errors(st, errbuf, sizeof errbuf);
+    if (!errors)
+        goto out;
     int64_t used;
     uint64_t state = (uint64_t)ITER(st)->n;
     r[1] = mb_decode(codec, &r[0], final, errors, &used, &state);

@@ -53,7 +53,7 @@ Obj codecs_utf_7_encode(Obj *args, size_t nargs, Obj kwnames)
     static const char *const names[] = {"str", "errors", NULL};
     Obj *a = vm_roots(3);
     Obj res = NULL;
-    char errbuf[64];
+    char errbuf[256];
     const char *errors;
     if (vm_parse_args("utf_7_encode", args, nargs, kwnames, names, 1, 2, a) < 0)
         goto out;
@@ -138,7 +138,7 @@ Obj codecs_utf_7_decode(Obj *args, size_t nargs, Obj kwnames)
     static const char *const names[] = {"data", "errors", "final", NULL};
     Obj *a = vm_roots(4);
     Obj res = NULL;
-    char errbuf[64];
+    char errbuf[256];
     const char *errors;
     StrBuf b;
     sb_init(&b);
