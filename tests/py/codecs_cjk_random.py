@@ -9,7 +9,7 @@ import codecs, random
 rnd = random.Random(2026)
 names = ["shift_jis", "cp932", "euc_jp", "euc_jis_2004", "euc_jisx0213", "shift_jis_2004", "shift_jisx0213",
          "euc_kr", "cp949", "johab", "gb2312", "gbk", "gb18030", "hz", "big5", "cp950", "big5hkscs", "utf-7",
-         "iso2022_jp", "iso2022_kr"]
+         "iso2022_jp", "iso2022_kr", "iso2022_jp_1", "iso2022_jp_ext"]
 
 def weird(e):
     k = (e.start * 7 + e.end * 3 + len(e.object)) % 5
@@ -31,7 +31,10 @@ for k in range(1500):
     except UnicodeDecodeError as e:
         r = ("UnicodeDecodeError", e.start, e.end, e.reason)
     d = codecs.getincrementaldecoder(name)("replace")
-    parts = [d.decode(data[i:i + 1]) for i in range(len(data))] + [d.decode(b"", True)]
+    try:   # an unended ISO-2022 escape sequence overflows the 8 pending bytes
+        parts = [d.decode(data[i:i + 1]) for i in range(len(data))] + [d.decode(b"", True)]
+    except UnicodeError as e:
+        parts = (type(e).__name__, str(e))
     text = "".join(rnd.choice(chars) for _ in range(rnd.randrange(8)))
     if name == "hz":
         text = text.replace("~", "")

@@ -23,10 +23,11 @@
  * hz (RFC 1843: "~{" and "~}" switch between ASCII and GB 2312 as 7-bit
  * pairs, "~~" is '~', "~\n" a line continuation) is done here over EUC-CN,
  * its mode in the caller's state. So are iso2022_jp (ASCII, JIS X 0201
- * Roman, JIS X 0208 in G0 by escape sequences) and iso2022_kr (KS X 1001
+ * Roman, JIS X 0208 in G0 by escape sequences; iso2022_jp_1 adds JIS X 0212,
+ * iso2022_jp_ext JIS X 0212 and JIS X 0201 Katakana) and iso2022_kr (KS X 1001
  * designated to G1, SO/SI), over EUC-JP's and EUC-KR's character sets,
  * with CPython's state bytes (G0, G1, G2, -, flags). The other ISO-2022
- * codecs (iso2022_jp_1, _2, _2004, _3, _ext) are not built: getcodec
+ * codecs (iso2022_jp_2, _2004, _3) are not built: getcodec
  * raises LookupError saying so. */
 #include "codecs.h"
 #include "objects/objects.h"
@@ -46,7 +47,8 @@ typedef struct { uint32_t c1, c2; uint32_t seq; uint32_t len; } CjkPair;
 
 /* Sequences longer than two bytes: EUC's 0x8F plane (3), GB18030's
  * four-byte form (second byte a digit), euc_kr's make-up sequence (8). */
-enum { LONG_NONE, LONG_8F3, LONG_GB4, LONG_EUCKR, STATEFUL_HZ, STATEFUL_ISO2022_JP, STATEFUL_ISO2022_KR };
+enum { LONG_NONE, LONG_8F3, LONG_GB4, LONG_EUCKR, STATEFUL_HZ, STATEFUL_ISO2022_KR, STATEFUL_ISO2022_JP,
+       STATEFUL_ISO2022_JP1, STATEFUL_ISO2022_JPEXT };
 
 typedef struct CjkCodec {
     const char *module, *name, *conv;
@@ -83,15 +85,16 @@ static const CjkCodec codecs_table[] = {
     CODEC("_codecs_hk", "big5hkscs", "BIG5-HKSCS", LONG_NONE, BIG5HKSCS),
     CODEC("_codecs_iso2022", "iso2022_jp", "EUC-JP", STATEFUL_ISO2022_JP, EUC_JP),
     CODEC("_codecs_iso2022", "iso2022_kr", "EUC-KR", STATEFUL_ISO2022_KR, EUC_KR),
+    CODEC("_codecs_iso2022", "iso2022_jp_1", "EUC-JP", STATEFUL_ISO2022_JP1, EUC_JP),
+    CODEC("_codecs_iso2022", "iso2022_jp_ext", "EUC-JP", STATEFUL_ISO2022_JPEXT, EUC_JP),
 };
 
 enum { I_EUC_JP = 2, I_EUC_KR = 7 };   /* the codecs whose character sets ISO-2022-JP and -KR use */
 
 /* CPython's codecs these modules have and tmpy does not build. */
 static const char *const not_built[][2] = {
-    {"_codecs_iso2022", "iso2022_jp_1"}, {"_codecs_iso2022", "iso2022_jp_2"},
+    {"_codecs_iso2022", "iso2022_jp_2"},
     {"_codecs_iso2022", "iso2022_jp_2004"}, {"_codecs_iso2022", "iso2022_jp_3"},
-    {"_codecs_iso2022", "iso2022_jp_ext"},
 };
 
 /* The index of module's codec name, -1 for an unknown one, -2 for one
@@ -214,14 +217,21 @@ static int conv_one(iconv_t cd, const char *in, size_t n, char *out, size_t cap)
  * them (the escape sequence's final byte, | 0x80 for a double-byte set),
  * byte 4 the flags. The caller keeps it XORed with the codec's initial
  * state (cjk_init_state), so that 0 is the start for every codec. */
-enum { CS_ASCII = 'B', CS_JISX0201_R = 'J', CS_JISX0208 = 'B' | 0x80, CS_JISX0208_O = '@' | 0x80,
-       CS_KSX1001 = 'C' | 0x80 };
+enum { CS_ASCII = 'B', CS_JISX0201_R = 'J', CS_JISX0201_K = 'I', CS_JISX0208 = 'B' | 0x80,
+       CS_JISX0208_O = '@' | 0x80, CS_JISX0212 = 'D' | 0x80, CS_KSX1001 = 'C' | 0x80 };
 enum { F_SHIFTED = 1, F_ESCTHROUGHOUT = 2 };
 enum { ESC = 0x1b, SO = 0x0e, SI = 0x0f };
 
 typedef struct { unsigned char mark, plane, width; } IsoDesignation;
 static const IsoDesignation jp_designations[] = {{CS_JISX0208, 0, 2}, {CS_JISX0201_R, 0, 1}, {CS_JISX0208_O, 0, 2}, {0, 0, 0}};
+static const IsoDesignation jp1_designations[] = {{CS_JISX0208, 0, 2}, {CS_JISX0212, 0, 2}, {CS_JISX0201_R, 0, 1},
+                                                  {CS_JISX0208_O, 0, 2}, {0, 0, 0}};
+static const IsoDesignation jpext_designations[] = {{CS_JISX0208, 0, 2}, {CS_JISX0212, 0, 2}, {CS_JISX0201_R, 0, 1},
+                                                    {CS_JISX0201_K, 0, 1}, {CS_JISX0208_O, 0, 2}, {0, 0, 0}};
 static const IsoDesignation kr_designations[] = {{CS_KSX1001, 1, 2}, {0, 0, 0}};
+
+static bool is_iso(const CjkCodec *c) { return c->longform >= STATEFUL_ISO2022_KR; }
+static bool is_jp(const CjkCodec *c) { return c->longform >= STATEFUL_ISO2022_JP; }
 
 static unsigned g_get(uint64_t s, int n) { return (unsigned)(s >> (8 * n)) & 0xFF; }
 static uint64_t g_set(uint64_t s, int n, unsigned v) { return (s & ~((uint64_t)0xFF << (8 * n))) | ((uint64_t)v << (8 * n)); }
@@ -230,8 +240,7 @@ static uint64_t flags_set(uint64_t s, unsigned f, bool on) { return g_set(s, 4, 
 
 uint64_t cjk_init_state(int codec, bool encode)
 {
-    int lf = codecs_table[codec].longform;
-    if (lf != STATEFUL_ISO2022_JP && lf != STATEFUL_ISO2022_KR)
+    if (!is_iso(&codecs_table[codec]))
         return 0;
     return encode ? 0x4242u : 0x424242u;   /* G0, G1 (and G2 for the decoder) ASCII */
 }
@@ -240,7 +249,16 @@ static bool is_escend(unsigned c) { return (c >= 'A' && c <= 'Z') || c == '@'; }
 
 static const IsoDesignation *iso_designations(const CjkCodec *c)
 {
-    return c->longform == STATEFUL_ISO2022_JP ? jp_designations : kr_designations;
+    switch (c->longform) {
+    case STATEFUL_ISO2022_JP:
+        return jp_designations;
+    case STATEFUL_ISO2022_JP1:
+        return jp1_designations;
+    case STATEFUL_ISO2022_JPEXT:
+        return jpext_designations;
+    default:
+        return kr_designations;
+    }
 }
 
 /* A double-byte code (7-bit bytes) of the EUC codec `base` as one character, or 0. */
@@ -256,12 +274,25 @@ static uint32_t dbcs_decode(int base, void *cd, unsigned a, unsigned b)
     return conv_one((iconv_t)cd, (const char *)seq, 2, (char *)out, sizeof out) == 4 ? out[0] : 0;
 }
 
+/* A JIS X 0212 code (7-bit bytes) as one character (EUC-JP's 0x8F plane), or 0. */
+static uint32_t jisx0212_decode(void *cd, unsigned a, unsigned b)
+{
+    if (a < 0x21 || a > 0x7E || b < 0x21 || b > 0x7E)
+        return 0;
+    unsigned char seq[3] = {0x8F, (unsigned char)(a | 0x80), (unsigned char)(b | 0x80)};
+    const CjkDecodeFix *f = find_dfix(&codecs_table[I_EUC_JP], seq, 3);
+    if (f)
+        return f->cp1 >= CJK_ILLEGAL2 || f->cp2 ? 0 : f->cp1;
+    uint32_t out[2];
+    return conv_one((iconv_t)cd, (const char *)seq, 3, (char *)out, sizeof out) == 4 ? out[0] : 0;
+}
+
 /* An escape sequence at p (p[1] is one of ( ) $ . &): its length, 0 when
  * the input ends inside it, -k for a bad one of k bytes. */
 static int iso_escape(const CjkCodec *c, const unsigned char *p, int64_t avail, uint64_t *s)
 {
     int esclen = 0;
-    bool jp = c->longform == STATEFUL_ISO2022_JP;
+    bool jp = is_jp(c);
     for (int i = 1; i < 16; i++) {
         if (i >= avail)
             return 0;
@@ -328,7 +359,7 @@ static int iso_decode_one(const CjkCodec *c, void *cd, const unsigned char *p, i
 {
     uint64_t s = *state ^ cjk_init_state((int)(c - codecs_table), false);
     unsigned b = p[0];
-    bool no_shift = c->longform == STATEFUL_ISO2022_JP;
+    bool no_shift = is_jp(c);
     int res;
     *ncp = 0;
     if (flags_of(s) & F_ESCTHROUGHOUT) {
@@ -385,6 +416,10 @@ static int iso_decode_one(const CjkCodec *c, void *cd, const unsigned char *p, i
     uint32_t u;
     if (charset == CS_JISX0201_R)
         u = b == 0x5c ? 0xA5 : b == 0x7e ? 0x203E : b;
+    else if (charset == CS_JISX0201_K)
+        u = b >= 0x21 && b <= 0x5F ? 0xFF61 + b - 0x21 : 0;
+    else if (charset == CS_JISX0212)
+        u = jisx0212_decode(cd, b, p[1]);
     else if (charset == CS_KSX1001)
         u = dbcs_decode(I_EUC_KR, cd, b, p[1]);
     else
@@ -404,6 +439,8 @@ static unsigned iso_encode_in(const IsoDesignation *d, void *cd, uint32_t cp)
 {
     if (d->mark == CS_JISX0201_R)
         return cp == 0xA5 ? 0x5C : cp == 0x203E ? 0x7E : 0;
+    if (d->mark == CS_JISX0201_K)
+        return cp >= 0xFF61 && cp <= 0xFF9F ? cp - 0xFF61 + 0x21 : 0;
     if (d->mark == CS_JISX0208_O)
         return 0;
     if (d->mark == CS_JISX0208 && cp == 0xFF3C)
@@ -412,9 +449,15 @@ static unsigned iso_encode_in(const IsoDesignation *d, void *cd, uint32_t cp)
     sb_init(&tmp);
     uint64_t none = 0;
     unsigned code = 0;
-    if (cjk_encode_one(d->mark == CS_KSX1001 ? I_EUC_KR : I_EUC_JP, cd, cp, &tmp, &none) && tmp.len == 2 &&
-        (unsigned char)tmp.p[0] >= 0xA1 && (unsigned char)tmp.p[1] >= 0xA1)
-        code = ((unsigned char)tmp.p[0] & 0x7Fu) << 8 | ((unsigned char)tmp.p[1] & 0x7Fu);
+    if (!cjk_encode_one(d->mark == CS_KSX1001 ? I_EUC_KR : I_EUC_JP, cd, cp, &tmp, &none))
+        tmp.len = 0;
+    const unsigned char *q = (const unsigned char *)tmp.p;
+    if (d->mark == CS_JISX0212) {   /* EUC-JP's 0x8F plane */
+        if (tmp.len == 3 && q[0] == 0x8F && q[1] >= 0xA1 && q[2] >= 0xA1)
+            code = (q[1] & 0x7Fu) << 8 | (q[2] & 0x7Fu);
+    } else if (tmp.len == 2 && q[0] >= 0xA1 && q[1] >= 0xA1) {
+        code = (q[0] & 0x7Fu) << 8 | (q[1] & 0x7Fu);
+    }
     sb_free(&tmp);
     return code;
 }
@@ -491,7 +534,7 @@ static bool iso_encode_one(const CjkCodec *c, void *cd, uint32_t cp, StrBuf *out
 void cjk_decode_reset(int codec, uint64_t *state)
 {
     const CjkCodec *c = &codecs_table[codec];
-    if (c->longform != STATEFUL_ISO2022_JP && c->longform != STATEFUL_ISO2022_KR) {
+    if (!is_iso(c)) {
         *state = 0;
         return;
     }
@@ -585,7 +628,7 @@ int cjk_decode_one(int codec, void *cd, const unsigned char *p, int64_t avail, u
     const CjkCodec *c = &codecs_table[codec];
     if (c->longform == STATEFUL_HZ)
         return hz_decode_one(cd, p, avail, cp, ncp, state);
-    if (c->longform == STATEFUL_ISO2022_JP || c->longform == STATEFUL_ISO2022_KR)
+    if (is_iso(c))
         return iso_decode_one(c, cd, p, avail, cp, ncp, state);
     unsigned b = p[0];
     char kind = c->kinds[b];
@@ -693,12 +736,11 @@ static bool hz_encode_one(void *cd, uint32_t cp, StrBuf *out, uint64_t *state)
 
 void cjk_encode_reset(int codec, uint64_t *state, StrBuf *out)
 {
-    int lf = codecs_table[codec].longform;
-    if (lf == STATEFUL_ISO2022_JP || lf == STATEFUL_ISO2022_KR) {
+    if (is_iso(&codecs_table[codec])) {
         iso_encode_reset(&codecs_table[codec], state, out);
         return;
     }
-    if (lf == STATEFUL_HZ && *state)
+    if (codecs_table[codec].longform == STATEFUL_HZ && *state)
         sb_add(out, "~}", 2);
     *state = 0;
 }
@@ -708,7 +750,7 @@ bool cjk_encode_one(int codec, void *cd, uint32_t cp, StrBuf *out, uint64_t *sta
     const CjkCodec *c = &codecs_table[codec];
     if (c->longform == STATEFUL_HZ)
         return hz_encode_one(cd, cp, out, state);
-    if (c->longform == STATEFUL_ISO2022_JP || c->longform == STATEFUL_ISO2022_KR)
+    if (is_iso(c))
         return iso_encode_one(c, cd, cp, out, state);
     const CjkEncodeFix *f = find_efix(c, cp);
     if (f) {

@@ -583,7 +583,7 @@ static Obj decode_stateful(Obj *selfp, Obj data, bool final)
     ITER(st)->n = (int64_t)state;
     bytes_like(r[0], &p, &n);
     if (n - used > 8) {
-        err_set(E_RuntimeError, "pending buffer overflow");
+        err_set(E_UnicodeError, "pending buffer overflow");
         goto out;
     }
     char tail[8];   /* copied out: the allocation below may move r[0] */
