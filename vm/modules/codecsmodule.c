@@ -3,12 +3,13 @@
  * handler registry (register_error, lookup_error, with the built-in
  * handlers as functions), and the codec functions of the encodings tmpy's
  * str.encode / bytes.decode implement (UTF-8, ASCII, Latin-1, UTF-16/32,
- * the escape codecs) plus the charmap codecs of the 8-bit encodings.
+ * the escape codecs) plus the charmap codecs of the 8-bit encodings;
+ * UTF-7 is utf7codec.c's.
  *
  * A limit: str.encode and bytes.decode use the built-in handlers by name;
  * a handler registered with register_error is found by lookup_error but
  * not called by them. */
-#include "modules.h"
+#include "codecs.h"
 #include "objects/containers.h"
 #include "objects/objects.h"
 #include "objects/strobj.h"
@@ -141,8 +142,11 @@ static Obj codec_call(const char *fname, bool encode, Obj *args, size_t nargs, O
     if (!a[2] && !(a[2] = str_from_cstr("strict")))
         goto out;
     a[3] = codec_lookup(a[1]);
-    if (a[3])
-        res = codec_info_call(a[3], encode, a[0], a[2]);
+    if (a[3]) {
+        char name[128];
+        snprintf(name, sizeof name, "%s", str_cstr(a[1]));
+        res = codec_info_call(a[3], encode, a[0], a[2], name);
+    }
 out:
     vm_unroots(a);
     return res;
@@ -182,6 +186,14 @@ static Obj c_lookup_error(Obj *args, size_t nargs, Obj kwnames)
     Obj h = dict_getitem(g_codec_errors, args[0]);
     if (!h && !err_occurred())
         err_format(E_LookupError, "unknown error handler name '%s'", str_cstr(args[0]));
+    return h;
+}
+
+Obj codecs_error_handler(const char *name)
+{
+    Obj h = dict_getitem_cstr(g_codec_errors, name);
+    if (!h && !err_occurred())
+        err_format(E_LookupError, "unknown error handler name '%s'", name);
     return h;
 }
 
@@ -1112,6 +1124,8 @@ static const MethodDef codecs_functions[] = {
     {"escape_decode", c_escape_decode, METH_KW, NULL},
     {"escape_encode", c_escape_encode, METH_KW, NULL},
     {"readbuffer_encode", c_readbuffer_encode, METH_KW, NULL},
+    {"utf_7_encode", codecs_utf_7_encode, METH_KW, NULL},
+    {"utf_7_decode", codecs_utf_7_decode, METH_KW, NULL},
     {NULL, NULL, 0, NULL},
 };
 

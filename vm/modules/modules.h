@@ -50,6 +50,13 @@ Obj warnings_module_init(void);     /* _warnings */
 Obj contextvars_module_init(void);  /* _contextvars */
 Obj struct_module_init(void);       /* _struct */
 Obj codecs_module_init(void);       /* _codecs */
+Obj multibytecodec_module_init(void);   /* _multibytecodec (multibytecodec.c) */
+Obj cjk_jp_module_init(void);        /* _codecs_jp (cjkcodecs.c) */
+Obj cjk_kr_module_init(void);        /* _codecs_kr */
+Obj cjk_cn_module_init(void);        /* _codecs_cn */
+Obj cjk_tw_module_init(void);        /* _codecs_tw */
+Obj cjk_hk_module_init(void);        /* _codecs_hk */
+Obj cjk_iso2022_module_init(void);   /* _codecs_iso2022 */
 Obj errno_module_init(void);        /* errno */
 Obj io_module_init(void);       /* _io */
 Obj socket_module_init(void);   /* _socket */

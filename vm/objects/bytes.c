@@ -593,9 +593,56 @@ static int encoding_id(const char *enc)
     return ENC_UNKNOWN;
 }
 
+/* An exception a codec raised, when its type is a plain built-in one
+ * (BaseException's __new__ and __init__, nothing in its __dict__), made
+ * into a new one of that type, "encoding with 'NAME' codec failed
+ * (TYPE: MESSAGE)", whose __cause__ is the first: as CPython's codecs
+ * wrap it (TypeError, ValueError, LookupError, IndexError, ...). */
+static void codec_wrap_error(bool encode, const char *encoding)
+{
+    Obj exc = err_occurred();
+    if (!exc || !IS_EXCEPTION(exc))
+        return;
+    TypeObj *t = TYPE(exc);
+    if ((t->flags & TPF_HEAPTYPE) || t->tp_init != E_BaseException->tp_init || t->tp_new != E_BaseException->tp_new)
+        return;
+    Obj d = EXCH(exc)->dict;
+    if (d && dict_len(d) > 0)
+        return;
+    char name[128];
+    snprintf(name, sizeof name, "%s", encoding);
+    Obj *r = vm_roots(2);
+    r[0] = err_fetch();
+    r[1] = vm_str(r[0]);
+    if (!r[1]) {
+        err_clear();
+        err_set_obj(r[0]);
+        goto out;
+    }
+    StrBuf b;
+    sb_init(&b);
+    sb_printf(&b, "%s with '%s' codec failed (%s: ", encode ? "encoding" : "decoding", name,
+              type_name_of_type(TYPE(r[0])));
+    sb_add_str(&b, r[1]);
+    sb_addc(&b, ')');
+    r[1] = sb_finish(&b);
+    Obj e = r[1] ? exc_new(TYPE(r[0]), &r[1], 1) : NULL;
+    if (!e) {
+        err_clear();
+        err_set_obj(r[0]);
+        goto out;
+    }
+    VM_WRITE(e);
+    EXCH(e)->cause = r[0];
+    EXCH(e)->suppress_context = 1;
+    err_set_obj(e);
+out:
+    vm_unroots(r);
+}
+
 /* The object that item 0 (encode) or 1 (decode) of a CodecInfo makes of
  * obj: the first of the (object, length) pair it must return. */
-Obj codec_info_call(Obj info, bool encode, Obj obj, Obj errors)
+Obj codec_info_call(Obj info, bool encode, Obj obj, Obj errors, const char *encoding)
 {
     Obj t = vm_unwrap(info);   /* a CodecInfo: a tuple subclass */
     if (!IS_TUPLE(t) || TUPLE_LEN(t) < 2) {
@@ -603,8 +650,10 @@ Obj codec_info_call(Obj info, bool encode, Obj obj, Obj errors)
         return NULL;
     }
     Obj res = vm_call2(TUPLE_ITEMS(t)[encode ? 0 : 1], obj, errors);
-    if (!res)
+    if (!res) {
+        codec_wrap_error(encode, encoding);
         return NULL;
+    }
     t = vm_unwrap(res);
     if (!IS_TUPLE(t) || TUPLE_LEN(t) != 2) {
         err_format(E_TypeError, "%s must return a tuple (object, integer)", encode ? "encoder" : "decoder");
@@ -642,7 +691,7 @@ static Obj registry_codec(Obj obj, const char *encoding_arg, const char *errors_
         goto out;
     }
     r[2] = str_from_cstr(errors);
-    Obj v = r[2] ? codec_info_call(r[1], encode, r[0], r[2]) : NULL;
+    Obj v = r[2] ? codec_info_call(r[1], encode, r[0], r[2], encoding) : NULL;
     if (!v)
         goto out;
     if (encode ? !IS_BYTES(v) : !IS_STR(v)) {

@@ -305,7 +305,7 @@ Obj bytes_decode(Obj b, const char *encoding, const char *errors);   /* b: bytes
 /* Raise UnicodeDecodeError / UnicodeEncodeError(encoding, *objp, start, end,
  * reason); *objp is in a root slot. */
 /* What item 0 (encode) or 1 (decode) of a codecs.CodecInfo makes of obj. */
-Obj codec_info_call(Obj info, bool encode, Obj obj, Obj errors);
+Obj codec_info_call(Obj info, bool encode, Obj obj, Obj errors, const char *encoding);   /* encoding: for messages */
 void raise_codec_error(TypeObj *type, const char *enc, Obj *objp, int64_t start, int64_t end, const char *reason);
 Obj str_from_bytes_args(Obj b, Obj encoding, Obj errors);            /* str(b, encoding, errors) */
 
