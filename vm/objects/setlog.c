@@ -234,14 +234,11 @@ static int log_prepare(Obj *sp, bool heap_key, int *jp)
     if (!clog && !(clog = vm_malloc_kept(LOG_MAX * sizeof *clog)))   /* kept: an abort must not free it (txmalloc.c) */
         return 0;
     if (!log || (heap_key && nheap % KEY_CHUNK == 0 && !hdr(log)[H_KEYS + nheap / KEY_CHUNK])) {
-        Obj *r = vm_roots(1);
         if (!log) {
-            r[0] = array_new(H_LEN);
-            if (!r[0]) {
-                vm_unroots(r);
+            Obj h = array_new(H_LEN);   /* *sp and *kp are root slots: nothing else to keep */
+            if (!h)
                 return -1;
-            }
-            vm_ts.roots[ROOT_SET_OPS] = r[0];
+            vm_ts.roots[ROOT_SET_OPS] = h;
             clog_n = nheap = 0;   /* a new log: whatever the C part held was an aborted transaction's */
             for (int j = 0; j < LOG_SETS; j++)
                 set_n[j] = set_fill[j] = 0;
@@ -250,7 +247,6 @@ static int log_prepare(Obj *sp, bool heap_key, int *jp)
                 pgen = 1;
             }
         }
-        vm_unroots(r);
         if (heap_key && nheap % KEY_CHUNK == 0) {
             Obj chunk = array_new(KEY_CHUNK);
             if (!chunk)
