@@ -170,6 +170,11 @@ void tm_become_inevitable(void);
  * abort it, so a stream of rare writes cannot keep it from its turn. */
 void tm_become_inevitable_fresh(void);
 bool tm_is_inevitable(void);
+/* The running transaction is about to grow a shared object (a resize: a
+ * new table built or the items copied), taking the object's write lock
+ * first: till it ends, an older transaction that wants one of its locks
+ * loses instead of throwing that work away (an inevitable one still wins). */
+void tm_tx_grows(void);
 __attribute__((noreturn)) void tm_abort_transaction(void);
 /* Become inevitable, and abort at commit every other transaction then
  * running: what they read without a read barrier may be what this one
@@ -239,6 +244,12 @@ void tm_prepare_write_items(object_t *o, uintptr_t index, uintptr_t count);
  * never waits: false if another transaction holds it (or the private pages
  * are near the kernel's limit). */
 bool tm_commit_write(object_t *o);
+/* Inside `merge` only: false if another transaction holds o's write lock
+ * (o written whole: a resize of the container the merge appends to, in
+ * progress); the committer's retry then waits for that transaction to end.
+ * Takes nothing: the merge's stores into o's items would doom the holder,
+ * which read them all to rebuild o, and throw its work away. */
+bool tm_commit_unheld(object_t *o);
 
 /* Safe point for loops that do not allocate: another thread asked us to stop. */
 void tm_safepoint_slow(void);

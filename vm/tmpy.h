@@ -75,6 +75,11 @@ typedef object_t *Obj;
 /* ------------------------------------------------------------------ */
 #define VM_WRITE(o) tm_write((object_t *)(o))
 #define VM_READ(o) tm_read((object_t *)(o))
+/* Before growing container o to n items (a resize): its write lock first,
+ * so that of two threads growing one shared container at once the second
+ * waits before it builds a table or copies items of its own; a big shared
+ * one's grower then keeps its locks from older transactions (tm_tx_grows). */
+#define VM_WRITE_TO_GROW(o, n) vm_write_to_grow((Obj)(o), (int64_t)(n))
 /* Before storing items[i] of an ArrayObj (or another layout whose items are
  * references) and nothing else of it: a big old array then remembers only
  * the part holding item i (runtime/cards.h). */
@@ -104,6 +109,20 @@ static inline Obj vm_rd(Obj o)
     tm_read((object_t *)o);
 #endif
     return o;
+}
+
+/* VM_WRITE_TO_GROW. Only a big one counts as growing: a small copy is
+ * cheap, and a transaction marked growing wins every lock it holds. */
+#define VM_GROW_BIG 4096
+static inline void vm_write_to_grow(Obj o, int64_t n)
+{
+    tm_write((object_t *)o);
+#if TM_STM
+    if (n >= VM_GROW_BIG && !tm_created_here((object_t *)o))
+        tm_tx_grows();
+#else
+    (void)n;
+#endif
 }
 
 /* A cache word in an immutable object (a hash): stored without the write

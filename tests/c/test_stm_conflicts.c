@@ -236,6 +236,93 @@ static void test_write_write_older_wins(void)
     printf("ok write-write: the older writer takes the lock, the younger holder aborts\n");
 }
 
+/* ---- A holder that grows a shared object keeps its lock: B starts first;
+ * A says it grows (tm_tx_grows) and writes X; then B writes X: B, though
+ * older, loses and retries after A's commit, and A's work stands. ---- */
+static void *gr_a(void *arg)
+{
+    (void)arg;
+    THREAD_BEGIN;
+    wait_step(1, false);
+    uint64_t lost = aborts(TM_ABORT_WRITE_WRITE);
+    tm_start_transaction();
+    ra.attempts++;
+    tm_tx_grows();
+    put(X, get(X) + 1);
+    set_step(2);
+    while (aborts(TM_ABORT_WRITE_WRITE) == lost)   /* B has lost */
+        tm_safepoint();
+    tm_commit_transaction();
+    THREAD_END(&ra);
+}
+
+static void *gr_b(void *arg)
+{
+    (void)arg;
+    THREAD_BEGIN;
+    tm_start_transaction();
+    rb.attempts++;
+    if (rb.attempts == 1)
+        set_step(1);
+    wait_step(2, true);
+    put(X, get(X) + 10);   /* A holds the lock and grows: B loses */
+    tm_commit_transaction();
+    THREAD_END(&rb);
+}
+
+static void test_write_write_grower_keeps(void)
+{
+    reset_cells(100, 0);
+    run2(gr_a, gr_b);
+    CHECK(ra.attempts == 1, "the growing holder aborted (%d attempts)", ra.attempts);
+    CHECK(rb.attempts == 2 && rb.last_cause == TM_ABORT_WRITE_WRITE, "B: %d attempts, cause %d",
+          rb.attempts, rb.last_cause);
+    CHECK(committed(&X) == 111, "X = %lu, expected 111", committed(&X));
+    printf("ok write-write: an older writer loses to a holder that grows a shared object\n");
+}
+
+/* ---- The same for a holder that commits: A's commit `before` hook waits
+ * until B, older, has lost the lock A holds. ---- */
+static __thread bool cb_in_a;
+static uint64_t cb_lost;
+
+static void cb_before(void)
+{
+    if (!cb_in_a)
+        return;
+    set_step(2);
+    while (aborts(TM_ABORT_WRITE_WRITE) == cb_lost)   /* B has lost */
+        tm_safepoint();
+}
+
+static void *cb_a(void *arg)
+{
+    (void)arg;
+    THREAD_BEGIN;
+    wait_step(1, false);
+    cb_lost = aborts(TM_ABORT_WRITE_WRITE);
+    tm_start_transaction();
+    ra.attempts++;
+    put(X, get(X) + 1);
+    cb_in_a = true;
+    tm_commit_transaction();
+    cb_in_a = false;
+    THREAD_END(&ra);
+}
+
+static void test_write_write_committer_keeps(void)
+{
+    reset_cells(100, 0);
+    tm_set_commit_hooks(cb_before, NULL);
+    run2(cb_a, gr_b);
+    tm_set_commit_hooks(NULL, NULL);
+    CHECK(ra.attempts == 1, "the committing holder aborted (%d attempts)", ra.attempts);
+    CHECK(rb.attempts == 2 && rb.last_cause == TM_ABORT_WRITE_WRITE, "B: %d attempts, cause %d",
+          rb.attempts, rb.last_cause);
+    CHECK(committed(&X) == 111, "X = %lu, expected 111", committed(&X));
+    printf("ok write-write: an older writer loses to a holder that is committing\n");
+}
+
 /* ---- An inevitable reader beats a committing writer. ---- */
 static void *ir_a(void *arg)
 {
@@ -676,6 +763,8 @@ int main(void)
         }
         test_write_write_younger_loses();
         test_write_write_older_wins();
+        test_write_write_grower_keeps();
+        test_write_write_committer_keeps();
         test_inevitable_writer_wins();
         test_rare_write();
     }

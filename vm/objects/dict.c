@@ -469,6 +469,7 @@ static int d_build(Obj *dp, int64_t size, Obj *srcp, int64_t src_n)
  * the caller holds (refreshed), may be NULL. */
 static int d_resize(Obj *dp, Obj *kp, Obj *vp, int64_t need)
 {
+    VM_WRITE_TO_GROW(*dp, need);
     d_prepare_write(*dp);
     Obj *r = vm_roots(4);
     r[0] = *dp;
@@ -887,6 +888,8 @@ static bool dict_appends_merge_check(void)
         if (!d)
             continue;
         int64_t cnt = SMALLINT_VAL(log_items(log)[2 + 2 * j]);
+        if (!tm_commit_unheld((object_t *)d))   /* a resize or plain insert under way: retry after it */
+            return false;
         Obj index = DICT(d)->index, e = DICT(d)->entries;
         int64_t tail = DICT(d)->nentries + *ix_counter(index);
         if (tail + DICT(d)->popped + cnt > ents_cap(d) - d_reserve(d) ||

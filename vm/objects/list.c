@@ -111,6 +111,7 @@ Obj list_from_array(Obj *items, int64_t n)
 /* Replace the storage by one of capacity `cap` (>= length). */
 static int list_realloc(Obj *lp, int64_t cap)
 {
+    VM_WRITE_TO_GROW(*lp, cap);
     Obj arr = array_new(cap);
     if (!arr)
         return -1;

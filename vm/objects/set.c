@@ -215,10 +215,11 @@ found:
  * minused; active keys are re-inserted in old-table order. */
 static int s_resize(Obj *sp, int64_t minused)
 {
-    s_fold(*sp);
     int64_t newsize = MINSIZE;
     while (newsize <= minused)
         newsize <<= 1;
+    VM_WRITE_TO_GROW(*sp, newsize);
+    s_fold(*sp);
     Obj *r = vm_roots(2);
     r[0] = *sp;
     r[1] = SETOBJ(*sp)->table;

@@ -466,6 +466,8 @@ bool set_log_merge_check(void)
             logs_plain = true;
             return false;
         }
+        if (!tm_commit_unheld((object_t *)so))   /* a resize under way: let it commit first */
+            return false;
         if (!tm_commit_write_items((object_t *)t_hashobj(table), stripe_offset(t_size(table), ms), 24))
             return false;
     }
