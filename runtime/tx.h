@@ -14,6 +14,7 @@
 #ifndef TM_TX_H
 #define TM_TX_H
 
+#include "cards.h"
 #include "elision.h"
 #include "gc.h"
 #include "thread.h"
@@ -234,6 +235,10 @@ void tm_set_commit_hooks(void (*before)(void), bool (*merge)(void));
  * world is stopped already). An object that is not carded is written whole
  * (tm_commit_write). */
 bool tm_commit_write_items(object_t *o, uintptr_t index, uintptr_t count);
+/* Do segment addresses a and b lie in one card, the unit in which a big
+ * object's items are locked, marked and published (cards.h)? A merge may
+ * take a run of items with gaps inside one card in one call. */
+static inline bool tm_same_card(uintptr_t a, uintptr_t b) { return (a >> TM_CARD_SHIFT) == (b >> TM_CARD_SHIFT); }
 /* In `before` (or any running transaction): make the pages of those items of
  * a carded object ready for the merge now, so that it does not wait for
  * them with the world stopped: where merges write in place (stm.c

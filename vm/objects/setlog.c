@@ -414,11 +414,22 @@ static bool run_take(struct run *r)
            (tm_commit_write_items((object_t *)r->table, r->lo, r->hi - r->lo + 1) &&
             tm_commit_write_items((object_t *)t_hashobj(r->table), r->lo * 8, (r->hi - r->lo + 1) * 8));
 }
+/* Does slot s lie in the cards of slot t, in the keys and in the hashes? */
+static inline bool same_cards(Obj table, uint64_t s, uint64_t t)
+{
+    return tm_same_card((uintptr_t)&t_keys_nb(table)[s], (uintptr_t)&t_keys_nb(table)[t]) &&
+           tm_same_card((uintptr_t)&t_hashes_nb(table)[s], (uintptr_t)&t_hashes_nb(table)[t]);
+}
 /* Add a slot to the run; one that does not touch it starts a new run, the
- * old one handed to `done` first (false: done failed). */
+ * old one handed to `done` first (false: done failed). A slot past a gap
+ * joins the run while it lies in the cards of the run's end: the cards are
+ * what is taken and published, so the gap costs nothing, and a loop of
+ * discards of every other int (set_add_discard) no longer made a run, and
+ * two calls with the world stopped, per slot. */
 static inline bool run_add(struct run *r, Obj table, uint64_t slot, bool (*done)(struct run *))
 {
-    if (r->table == table && slot + 1 >= r->lo && slot <= r->hi + 1) {
+    if (r->table == table && ((slot + 1 >= r->lo && slot <= r->hi + 1) || (slot > r->hi && same_cards(table, slot, r->hi)) ||
+                              (slot < r->lo && same_cards(table, slot, r->lo)))) {
         r->lo = slot < r->lo ? slot : r->lo;
         r->hi = slot > r->hi ? slot : r->hi;
         return true;
