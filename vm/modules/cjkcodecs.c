@@ -34,6 +34,7 @@
 
 #include <errno.h>
 #include <iconv.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -561,22 +562,56 @@ static void iso_encode_reset(const CjkCodec *c, uint64_t *state, StrBuf *out)
 }
 
 
+/* Each thread keeps the descriptors it opened, one per codec and direction:
+ * iconv_open parses the converter's name and loads its module, 5-10 us, and
+ * a run of conversions ends at every error handler call (a 'replace' over
+ * text with many unencodable characters opened one per character:
+ * tests/py/codecs_cjk ran 6x slower than CPython, mostly in iconv_open and
+ * iconv_close). Every conversion resets the descriptor's state first
+ * (conv_one), so a cached one carries nothing from its last use, and a
+ * handler that uses the codec again meanwhile may share it. iconv's memory
+ * is glibc's own (the STM build's abort-time freeing covers only the
+ * interpreter's calls to malloc), so an abort leaves a valid descriptor in
+ * the cache. They are closed when the thread ends (cd_key's destructor). */
+#define NCODECS (sizeof codecs_table / sizeof codecs_table[0])
+static __thread iconv_t cd_cache[NCODECS][2];
+static pthread_key_t cd_key;
+static pthread_once_t cd_key_once = PTHREAD_ONCE_INIT;
+
+static void cd_cache_close(void *unused)
+{
+    (void)unused;
+    for (size_t i = 0; i < NCODECS; i++)
+        for (int d = 0; d < 2; d++)
+            if (cd_cache[i][d]) {
+                iconv_close(cd_cache[i][d]);
+                cd_cache[i][d] = NULL;
+            }
+}
+static void cd_key_create(void) { (void)pthread_key_create(&cd_key, cd_cache_close); }
+
 int cjk_open(int codec, bool encode, void **cdp)
 {
-    const CjkCodec *c = &codecs_table[codec];
-    iconv_t cd = encode ? iconv_open(c->conv, "UTF-32LE") : iconv_open("UTF-32LE", c->conv);
-    if (cd == (iconv_t)-1) {
-        err_format(E_LookupError, "the %s codec needs glibc's iconv converter %s, which this system lacks (%s)",
-                   c->name, c->conv, strerror(errno));
-        return -1;
+    iconv_t *slot = &cd_cache[codec][encode];
+    if (!*slot) {
+        const CjkCodec *c = &codecs_table[codec];
+        iconv_t cd = encode ? iconv_open(c->conv, "UTF-32LE") : iconv_open("UTF-32LE", c->conv);
+        if (cd == (iconv_t)-1) {
+            err_format(E_LookupError, "the %s codec needs glibc's iconv converter %s, which this system lacks (%s)",
+                       c->name, c->conv, strerror(errno));
+            return -1;
+        }
+        pthread_once(&cd_key_once, cd_key_create);
+        pthread_setspecific(cd_key, cd_cache);   /* any non-NULL value: the destructor runs at the thread's end */
+        *slot = cd;
     }
-    *cdp = cd;
+    *cdp = *slot;
     return 0;
 }
 
 void cjk_close(void *cd)
 {
-    iconv_close((iconv_t)cd);
+    (void)cd;   /* kept in the thread's cache (cjk_open) */
 }
 
 /* One character at p[0..avail): its bytes (> 0) with its one or two code

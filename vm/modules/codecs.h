@@ -38,9 +38,10 @@ Obj codecs_utf_7_encode(Obj *args, size_t nargs, Obj kwnames);
 Obj codecs_utf_7_decode(Obj *args, size_t nargs, Obj kwnames);
 
 /* cjkcodecs.c: the CJK codecs over glibc's iconv, by index (getcodec
- * looks them up). A run of conversions opens a
+ * looks them up). A run of conversions takes a
  * descriptor (cjk_open: -1 with LookupError), converts one character at a
- * time and closes it (cjk_close) before anything allocates or runs Python. */
+ * time and gives it back (cjk_close) before anything allocates or runs
+ * Python; the thread keeps it open for its next run. */
 const char *cjk_name(int codec);
 int cjk_open(int codec, bool encode, void **cdp);
 void cjk_close(void *cd);
