@@ -28,7 +28,6 @@ static TypeObj *T_codec, *T_state, *T_ienc, *T_idec, *T_reader, *T_writer;
 
 #define CHUNK 4096   /* characters converted between safe points */
 
-static const char DEC_TYPE_MSG[] = "decoding error handler must return (str, int) tuple";
 static const char ENC_TYPE_MSG[] = "encoding error handler must return (str, int) tuple";
 
 Obj mbc_codec_new(int codec)
@@ -96,7 +95,7 @@ static Obj mb_decode(int codec, Obj *inputp, bool final, const char *errors, int
             tm_safepoint();
             continue;
         }
-        int64_t pos = codecs_decode_error(errors, cjk_name(codec), reason, inputp, i, end, &out, DEC_TYPE_MSG);
+        int64_t pos = codecs_decode_error(errors, cjk_name(codec), reason, inputp, i, end, &out, false);
         if (pos < 0)
             goto fail;
         i = pos;
