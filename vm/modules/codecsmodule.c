@@ -468,9 +468,8 @@ static int standard_utf(const char *e, bool *big)
     e += 2;
     if (!*e)
         return unit;
-    if (*e != '-' && *e != '_')
-        return 0;
-    e++;
+    if (*e == '-' || *e == '_')
+        e++;
     if (tolower((unsigned char)e[0]) == 'b' && tolower((unsigned char)e[1]) == 'e' && !e[2]) {
         *big = true;
         return unit;
@@ -805,7 +804,8 @@ static Obj c_charmap_decode(Obj *args, size_t nargs, Obj kwnames)
                 sb_add_codepoint(&b, 0xFFFD);
                 i++;
             } else {
-                int64_t pos = codecs_decode_error(errors, "charmap", CHARMAP_UNDEFINED, &a[4], i, i + 1, &b, true);
+                int64_t pos = codecs_decode_error(errors, "charmap", CHARMAP_UNDEFINED, &a[4], i, i + 1, &b,
+                                                  CODEC_ERR_REREAD);
                 if (pos < 0)
                     goto fail;
                 i = pos;
@@ -1015,7 +1015,8 @@ static Obj c_charmap_encode(Obj *args, size_t nargs, Obj kwnames)
             off = joff;
             continue;
         }
-        int64_t pos = codecs_encode_error(errors, "charmap", CHARMAP_UNDEFINED, &a[0], i, j, &a[3], true, ENC_TYPE_MSG);
+        int64_t pos = codecs_encode_error(errors, "charmap", CHARMAP_UNDEFINED, &a[0], i, j, &a[3], CODEC_ERR_BYTES_OK,
+                                          ENC_TYPE_MSG);
         if (pos < 0)
             goto fail;
         if (IS_BYTES(a[3])) {

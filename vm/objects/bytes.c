@@ -813,7 +813,8 @@ static int64_t escape_error(int eh, const char *errors, bool raw, Obj *bp, StrBu
         return end;
     }
     /* strict, or a handler called (which may replace the input) */
-    return codecs_decode_error(errors, raw ? "rawunicodeescape" : "unicodeescape", reason, bp, start, end, b, true);
+    return codecs_decode_error(errors, raw ? "rawunicodeescape" : "unicodeescape", reason, bp, start, end, b,
+                               CODEC_ERR_REREAD);
 }
 
 /* Decode *bp (root slot) with unicode_escape (raw: only \\u and \\U).
@@ -1013,11 +1014,12 @@ static Obj wide_encode(Obj *sp, int enc, const char *errors)
             return NULL;
         } else if (eh != ERR_IGNORE) {
             /* any other handler, called: bytes go out as they are (whole
-             * code units), a str must be ASCII; else an error at the
-             * character before the position the handler gave, as CPython */
+             * code units), a str must be ASCII; else the character is an
+             * error after all */
             Obj *h = vm_roots(1);
             int64_t pos = codecs_encode_error(errors, encoding_name(enc), "surrogates not allowed", sp, cpi, cpi + 1,
-                                              &h[0], true, "encoding error handler must return (str/bytes, int) tuple");
+                                              &h[0], CODEC_ERR_BYTES_OK,
+                                              "encoding error handler must return (str/bytes, int) tuple");
             bool ok = pos >= 0;
             if (ok && IS_BYTES(h[0])) {
                 int64_t bn;
@@ -1034,7 +1036,7 @@ static Obj wide_encode(Obj *sp, int enc, const char *errors)
                     put_wide(&b, q[k], u32, big);
             }
             if (!ok && pos >= 0)
-                raise_codec_error(E_UnicodeEncodeError, encoding_name(enc), sp, pos - 1, pos, "surrogates not allowed");
+                raise_codec_error(E_UnicodeEncodeError, encoding_name(enc), sp, cpi, cpi + 1, "surrogates not allowed");
             vm_unroots(h);
             if (!ok) {
                 sb_free(&b);
@@ -1160,7 +1162,7 @@ static Obj wide_decode(Obj *bp, int enc, const char *errors)
             return NULL;
         default: {
             /* any other handler, called; it may replace the input */
-            int64_t pos = codecs_decode_error(errors, name, reason, bp, i, i + span, &b, true);
+            int64_t pos = codecs_decode_error(errors, name, reason, bp, i, i + span, &b, CODEC_ERR_REREAD);
             if (pos < 0) {
                 sb_free(&b);
                 return NULL;
@@ -1313,11 +1315,13 @@ static Obj decode_impl(Obj *bp, int enc, const char *errors)
         }
         default: {
             /* any other handler, called; it may replace the input */
-            int64_t pos = codecs_decode_error(errors, encoding_name(enc), reason, bp, i, i + span, &b, true);
+            int64_t pos = codecs_decode_error(errors, encoding_name(enc), reason, bp, i, i + span, &b,
+                                              CODEC_ERR_REREAD);
             if (pos < 0) {
                 sb_free(&b);
                 return NULL;
             }
+            p = bdata(*bp, &n);
             i = pos;
             continue;
         }
@@ -1476,7 +1480,7 @@ Obj str_encode(Obj s, const char *encoding, const char *errors)
              * must be all ASCII (UTF-8) or all below the limit, else the
              * run is an error after all */
             Obj *h = vm_roots(1);
-            int64_t pos = codecs_encode_error(errors, encoding_name(enc), reason, &r[0], cpi, cpj, &h[0], true,
+            int64_t pos = codecs_encode_error(errors, encoding_name(enc), reason, &r[0], cpi, cpj, &h[0], CODEC_ERR_BYTES_OK,
                                               "encoding error handler must return (str/bytes, int) tuple");
             bool ok = pos >= 0;
             if (ok && IS_BYTES(h[0])) {

@@ -113,11 +113,11 @@ static int input_as_bytes(Obj *inputp)
 /* Call the handler named errors with a new exception; its result checked
  * as (str [or bytes], int): *replp the replacement, the return value the
  * new position (negative counts from len), or -1. A decoder's input
- * (reread) is the exception's object after the call, which the handler
- * may have replaced. */
+ * (CODEC_ERR_REREAD) is the exception's object after the call, which the
+ * handler may have replaced. */
 static int64_t call_handler(const char *errors, TypeObj *type, const char *encoding, const char *reason,
-                            Obj *inputp, int64_t start, int64_t end, Obj *replp, bool bytes_ok,
-                            const char *type_msg, bool decode, bool reread)
+                            Obj *inputp, int64_t start, int64_t end, Obj *replp, int flags,
+                            const char *type_msg, bool decode)
 {
     Obj *r = vm_roots(3);
     int64_t res = -1;
@@ -136,22 +136,26 @@ static int64_t call_handler(const char *errors, TypeObj *type, const char *encod
         goto out;
     }
     Obj rep = vm_unwrap(TUPLE_ITEMS(t)[0]);
-    if (!(IS_STR(rep) || (bytes_ok && IS_BYTES(rep)))) {
+    if (!(IS_STR(rep) || ((flags & CODEC_ERR_BYTES_OK) && IS_BYTES(rep)))) {
         err_set(E_TypeError, type_msg);
         goto out;
     }
     *replp = rep;
     int64_t newpos;
     if (vm_index_i64(TUPLE_ITEMS(t)[1], &newpos) < 0) {
-        if (err_matches(E_OverflowError)) {
-            err_clear();
+        if (!err_matches(E_OverflowError))
+            goto out;
+        err_clear();
+        if (!(flags & CODEC_ERR_MULTIBYTE)) {
             err_set(E_OverflowError, "Python int too large to convert to C ssize_t");
+            goto out;
         }
+        err_set(E_IndexError, "position -1 from error handler out of bounds");   /* as CPython's */
         goto out;
     }
     int64_t len;
     if (decode) {
-        if (reread) {
+        if (flags & CODEC_ERR_REREAD) {
             r[0] = vm_getattr_cstr(r[1], "object");
             if (!r[0])
                 goto out;
@@ -182,7 +186,7 @@ out:
 }
 
 int64_t codecs_decode_error(const char *errors, const char *encoding, const char *reason, Obj *inputp,
-                            int64_t start, int64_t end, StrBuf *out, bool reread)
+                            int64_t start, int64_t end, StrBuf *out, int flags)
 {
     if (!errors || !strcmp(errors, "strict")) {
         if (input_as_bytes(inputp) < 0)
@@ -198,11 +202,11 @@ int64_t codecs_decode_error(const char *errors, const char *encoding, const char
         sb_add_codepoint(out, 0xFFFD);
         return end;
     }
-    if (reread && input_as_bytes(inputp) < 0)
+    if ((flags & CODEC_ERR_REREAD) && input_as_bytes(inputp) < 0)
         return -1;
     Obj *r = vm_roots(1);
-    int64_t pos = call_handler(errors, E_UnicodeDecodeError, encoding, reason, inputp, start, end, &r[0], false,
-                               "decoding error handler must return (str, int) tuple", true, reread);
+    int64_t pos = call_handler(errors, E_UnicodeDecodeError, encoding, reason, inputp, start, end, &r[0],
+                               flags & ~CODEC_ERR_BYTES_OK, "decoding error handler must return (str, int) tuple", true);
     if (pos >= 0)
         sb_add_str(out, r[0]);
     vm_unroots(r);
@@ -210,7 +214,7 @@ int64_t codecs_decode_error(const char *errors, const char *encoding, const char
 }
 
 int64_t codecs_encode_error(const char *errors, const char *encoding, const char *reason, Obj *inputp,
-                            int64_t start, int64_t end, Obj *replp, bool bytes_ok, const char *type_msg)
+                            int64_t start, int64_t end, Obj *replp, int flags, const char *type_msg)
 {
     if (!errors || !strcmp(errors, "strict")) {
         Obj e = make_exc(E_UnicodeEncodeError, encoding, reason, inputp, start, end);
@@ -233,6 +237,6 @@ int64_t codecs_encode_error(const char *errors, const char *encoding, const char
         *replp = s;
         return end;
     }
-    return call_handler(errors, E_UnicodeEncodeError, encoding, reason, inputp, start, end, replp, bytes_ok, type_msg,
-                        false, false);
+    return call_handler(errors, E_UnicodeEncodeError, encoding, reason, inputp, start, end, replp,
+                        flags & ~CODEC_ERR_REREAD, type_msg, false);
 }

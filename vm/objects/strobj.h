@@ -326,24 +326,29 @@ Obj codecs_error_handler(const char *name);
  * argument argno must be str or None, not T" (argno 0: argument 'errors'). */
 int codecs_errors_arg(const char *fname, int argno, Obj e, char *buf, size_t cap, const char **out);
 
+/* The flags of the two below: CODEC_ERR_REREAD (decoders: *inputp becomes
+ * the exception's object after the call, bytes, which a handler may have
+ * replaced, as CPython's UTF and escape decoders go on in it; the position
+ * counts in it), CODEC_ERR_BYTES_OK (encoders: a bytes replacement too),
+ * CODEC_ERR_MULTIBYTE (CPython's multibyte codecs: a position too big for
+ * C is out of bounds, IndexError, not OverflowError). */
+enum { CODEC_ERR_REREAD = 1, CODEC_ERR_BYTES_OK = 2, CODEC_ERR_MULTIBYTE = 4 };
 /* A decode error over [start, end) of the bytes-like *inputp (a root slot)
  * handed to the handler named errors (NULL: strict) as CPython's codecs do
  * (PEP 293): its replacement is appended to out and the position to go on
  * at is returned; -1 with the exception set (strict, a handler that raised,
  * or one that returned something other than (str, int) with a position in
  * range: TypeError "decoding error handler must return (str, int) tuple",
- * IndexError). reread: *inputp becomes the exception's object after the
- * call (bytes; a handler may replace it), as CPython's UTF and escape
- * decoders go on in it; the position counts in it. */
+ * IndexError, OverflowError). */
 int64_t codecs_decode_error(const char *errors, const char *encoding, const char *reason, Obj *inputp,
-                            int64_t start, int64_t end, StrBuf *out, bool reread);
+                            int64_t start, int64_t end, StrBuf *out, int flags);
 
 /* An encode error over characters [start, end) of the str *inputp (a root
- * slot): *replp (a root slot) gets the handler's replacement, a str or (if
- * bytes_ok) bytes; the position to go on at is returned, or -1 as above. */
+ * slot): *replp (a root slot) gets the handler's replacement, a str or
+ * (CODEC_ERR_BYTES_OK) bytes; the position to go on at is returned, or -1
+ * as above (TypeError type_msg). */
 int64_t codecs_encode_error(const char *errors, const char *encoding, const char *reason, Obj *inputp,
-                            int64_t start, int64_t end, Obj *replp, bool bytes_ok, const char *type_msg);
-
+                            int64_t start, int64_t end, Obj *replp, int flags, const char *type_msg);
 
 /* ---- formatting (format.c) ---- */
 /* str.format_map(mapping). */
