@@ -625,8 +625,13 @@ static Obj decode_with(const char *fname, const char *encoding, int unit, Obj *a
         goto out;
     const char *p;
     int64_t n;
-    if (!bytes_like_arg(a[0], &p, &n))
+    if (strstr(encoding, "unicode-escape") && IS_STR(vm_unwrap(a[0]))) {
+        /* the escape decoders take a str too, as its UTF-8 */
+        p = str_cstr(vm_unwrap(a[0]));
+        n = STR(vm_unwrap(a[0]))->nbytes;
+    } else if (!bytes_like_arg(a[0], &p, &n)) {
         goto out;
+    }
     /* final=False by default for the UTF codecs, as CPython: a
      * StreamReader calls them without it and must keep an incomplete tail */
     bool utf = unit > 1 || !strcmp(encoding, "utf-8");
@@ -797,7 +802,9 @@ static Obj c_charmap_decode(Obj *args, size_t nargs, Obj kwnames)
             a[3] = g_None;
         }
         Obj v = vm_unwrap(a[3]);
-        if (IS_NONE(v) || (IS_STR(v) && str_eq_cstr(v, "\xef\xbf\xbe"))) {
+        bool undefined = IS_NONE(v) || (IS_STR(v) && str_eq_cstr(v, "\xef\xbf\xbe")) ||
+                         (IS_SMALLINT(v) && SMALLINT_VAL(v) == 0xFFFE);   /* U+FFFE: undefined */
+        if (undefined) {
             if (is_fast_errors(errors, "ignore")) {
                 i++;
             } else if (is_fast_errors(errors, "replace")) {
@@ -875,12 +882,12 @@ out:
     return res;
 }
 
-/* The mapping's value for code point cp (*vp, a root slot; None when the
- * mapping lacks it): 1, or 0 when cp is undefined, -1 with an error. */
-static int charmap_lookup(Obj mapping, uint32_t cp, Obj *vp)
+/* The mapping's (*mapp, a root slot) value for code point cp (*vp, a root
+ * slot; None when the mapping lacks it): 1, or 0 when cp is undefined, -1 with an error. */
+static int charmap_lookup(Obj *mapp, uint32_t cp, Obj *vp)
 {
     Obj k = int_from_i64(cp);
-    *vp = k ? vm_getitem(mapping, k) : NULL;
+    *vp = k ? vm_getitem(*mapp, k) : NULL;
     if (!*vp) {
         if (!err_matches(E_LookupError))
             return -1;
@@ -898,10 +905,10 @@ static int charmap_lookup(Obj mapping, uint32_t cp, Obj *vp)
 }
 
 /* Append cp's bytes through the mapping: 1, 0 (undefined), -1. */
-static int charmap_put(Obj mapping, uint32_t cp, StrBuf *out)
+static int charmap_put(Obj *mapp, uint32_t cp, StrBuf *out)
 {
     Obj *r = vm_roots(1);
-    int rc = charmap_lookup(mapping, cp, &r[0]);
+    int rc = charmap_lookup(mapp, cp, &r[0]);
     if (rc > 0) {
         Obj v = vm_unwrap(r[0]);
         const char *bp;
@@ -932,14 +939,14 @@ out:
 }
 
 /* Append the str rep through the mapping: 1, 0 (a character undefined), -1. */
-static int charmap_put_str(Obj mapping, Obj *repp, StrBuf *out)
+static int charmap_put_str(Obj *mapp, Obj *repp, StrBuf *out)
 {
     int64_t off = 0;
-    for (int64_t k = 0; off < STR(*repp)->nbytes; k++) {
+    while (off < STR(*repp)->nbytes) {
         int len;
         uint32_t cp = utf8_decode((const unsigned char *)str_cstr(*repp) + off, &len);
         off += len;
-        int rc = charmap_put(mapping, cp, out);
+        int rc = charmap_put(mapp, cp, out);
         if (rc <= 0)
             return rc;
     }
@@ -975,7 +982,7 @@ static Obj c_charmap_encode(Obj *args, size_t nargs, Obj kwnames)
     for (int64_t i = 0, off = 0; i < n;) {
         int len;
         uint32_t cp = utf8_decode((const unsigned char *)str_cstr(a[0]) + off, &len);
-        int rc = charmap_put(a[2], cp, &b);
+        int rc = charmap_put(&a[2], cp, &b);
         if (rc < 0)
             goto fail;
         if (rc > 0) {
@@ -988,7 +995,7 @@ static Obj c_charmap_encode(Obj *args, size_t nargs, Obj kwnames)
         while (j < n) {
             int l2;
             uint32_t d = utf8_decode((const unsigned char *)str_cstr(a[0]) + joff, &l2);
-            rc = charmap_lookup(a[2], d, &a[3]);
+            rc = charmap_lookup(&a[2], d, &a[3]);
             if (rc < 0)
                 goto fail;
             if (rc > 0)
@@ -1003,7 +1010,7 @@ static Obj c_charmap_encode(Obj *args, size_t nargs, Obj kwnames)
         }
         if (is_fast_errors(errors, "replace")) {
             for (int64_t k = i; k < j; k++) {
-                rc = charmap_put(a[2], '?', &b);
+                rc = charmap_put(&a[2], '?', &b);
                 if (rc < 0)
                     goto fail;
                 if (rc == 0) {
@@ -1025,7 +1032,7 @@ static Obj c_charmap_encode(Obj *args, size_t nargs, Obj kwnames)
             bytes_like(a[3], &bp, &bn);
             sb_add(&b, bp, (size_t)bn);
         } else {
-            rc = charmap_put_str(a[2], &a[3], &b);
+            rc = charmap_put_str(&a[2], &a[3], &b);
             if (rc < 0)
                 goto fail;
             if (rc == 0) {

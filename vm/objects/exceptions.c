@@ -773,7 +773,7 @@ static int unicode_init(Obj self, Obj *args, size_t nargs, Obj kw)
         if (!(r[1] = bytes_new(p, (size_t)n)))
             goto out;
     }
-    rc = set_args(self, args, nargs);
+    rc = set_args(r[0], args, nargs);   /* r[0]: bytes_new may have moved self */
     for (int i = 0; i < 5 && rc == 0; i++)
         rc = extra_set(r[0], i, 5, i == 1 ? r[1] : args[i]);
 out:
