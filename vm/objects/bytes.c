@@ -1547,7 +1547,8 @@ static bool cpython_direct_codec(const char *enc)
     return false;
 }
 
-Obj bytes_decode_method(Obj b, const char *encoding, const char *errors)
+/* bytes.decode and str(b, ...): bytes_decode, a plain exception wrapped as by CPython's registry */
+static Obj bytes_decode_method(Obj b, const char *encoding, const char *errors)
 {
     Obj res = bytes_decode(b, encoding, errors);
     if (!res && encoding && !cpython_direct_codec(encoding) && encoding_id(encoding) != ENC_UNKNOWN)

@@ -33,7 +33,9 @@ Obj codec_errors_registry(void)
     return g_codec_errors;
 }
 
-Obj codecs_error_handler(const char *name)
+/* The handler registered under name; NULL with LookupError "unknown error
+ * handler name '...'". */
+static Obj codecs_error_handler(const char *name)
 {
     Obj h = dict_getitem_cstr(g_codec_errors, name);
     if (!h && !err_occurred() && !dict_getitem_cstr(g_codec_errors, "strict") && !err_occurred()) {

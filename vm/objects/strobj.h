@@ -302,10 +302,9 @@ int64_t memview_live_views(Obj *basep);
 /* str.encode / bytes.decode (encoding, errors: C strings, NULL = defaults). */
 Obj str_encode(Obj s, const char *encoding, const char *errors);
 Obj bytes_decode(Obj b, const char *encoding, const char *errors);   /* b: bytes or bytearray */
-/* The same as str.encode / bytes.decode (and str(b, ...)) do them: a plain
- * exception of a codec CPython reaches through its registry wrapped as there. */
+/* str_encode as str.encode does it: a plain exception of a codec CPython
+ * reaches through its registry wrapped as there. */
 Obj str_encode_method(Obj s, const char *encoding, const char *errors);
-Obj bytes_decode_method(Obj b, const char *encoding, const char *errors);
 /* Raise UnicodeDecodeError / UnicodeEncodeError(encoding, *objp, start, end,
  * reason); *objp is in a root slot. */
 /* What item 0 (encode) or 1 (decode) of a codecs.CodecInfo makes of obj. */
@@ -317,9 +316,6 @@ Obj str_from_bytes_args(Obj b, Obj encoding, Obj errors);            /* str(b, e
  * from a C codec. */
 void codec_errors_init(void);
 Obj codec_errors_registry(void);   /* the dict name -> handler */
-/* The error handler registered under name (codecs.lookup_error); NULL with
- * LookupError "unknown error handler name '...'". */
-Obj codecs_error_handler(const char *name);
 
 /* The errors argument of a codec function: NULL (strict) for None or
  * absent, else its text copied into buf; -1 with TypeError "fname()
