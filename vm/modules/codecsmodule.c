@@ -4,11 +4,9 @@
  * handlers as functions), and the codec functions of the encodings tmpy's
  * str.encode / bytes.decode implement (UTF-8, ASCII, Latin-1, UTF-16/32,
  * the escape codecs) plus the charmap codecs of the 8-bit encodings;
- * UTF-7 is utf7codec.c's.
- *
- * A limit: str.encode and bytes.decode use the built-in handlers by name;
- * a handler registered with register_error is found by lookup_error but
- * not called by them. */
+ * UTF-7 is utf7codec.c's. The error handlers' registry and calling a
+ * handler from C are objects/codecerror.c's (str.encode and bytes.decode
+ * call them too). */
 #include "codecs.h"
 #include "objects/containers.h"
 #include "objects/objects.h"
