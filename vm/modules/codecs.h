@@ -1,5 +1,6 @@
 /* What the files of the _codecs family share (codecsmodule.c: the
- * registries and the module; codecerror.c: calling an error handler;
+ * codec registry and the module; objects/codecerror.c, declared in
+ * objects/strobj.h: the error handlers' registry and calling one;
  * utf7codec.c: UTF-7; multibytecodec.c and cjkcodecs.c: the CJK codecs). */
 #ifndef TMPY_CODECS_H
 #define TMPY_CODECS_H
@@ -8,30 +9,6 @@
 #include "objects/strobj.h"
 
 #include <stdint.h>
-
-/* The error handler registered under name (codecs.lookup_error); NULL with
- * LookupError "unknown error handler name '...'". */
-Obj codecs_error_handler(const char *name);
-
-/* The errors argument of a codec function: NULL (strict) for None or
- * absent, else its text copied into buf; -1 with TypeError "fname()
- * argument argno must be str or None, not T" (argno 0: argument 'errors'). */
-int codecs_errors_arg(const char *fname, int argno, Obj e, char *buf, size_t cap, const char **out);
-
-/* A decode error over [start, end) of the bytes-like *inputp (a root slot)
- * handed to the handler named errors (NULL: strict) as CPython's codecs do
- * (PEP 293): its replacement is appended to out and the position to go on
- * at is returned; -1 with the exception set (strict, a handler that raised,
- * or one that returned something other than (str, int) with a position in
- * range: TypeError with type_msg, IndexError). */
-int64_t codecs_decode_error(const char *errors, const char *encoding, const char *reason, Obj *inputp,
-                            int64_t start, int64_t end, StrBuf *out, const char *type_msg);
-
-/* An encode error over characters [start, end) of the str *inputp (a root
- * slot): *replp (a root slot) gets the handler's replacement, a str or (if
- * bytes_ok) bytes; the position to go on at is returned, or -1 as above. */
-int64_t codecs_encode_error(const char *errors, const char *encoding, const char *reason, Obj *inputp,
-                            int64_t start, int64_t end, Obj *replp, bool bytes_ok, const char *type_msg);
 
 /* utf7codec.c: _codecs.utf_7_encode(str, errors=None), utf_7_decode(data, errors=None, final=False) */
 Obj codecs_utf_7_encode(Obj *args, size_t nargs, Obj kwnames);

@@ -4,11 +4,9 @@
  * handlers as functions), and the codec functions of the encodings tmpy's
  * str.encode / bytes.decode implement (UTF-8, ASCII, Latin-1, UTF-16/32,
  * the escape codecs) plus the charmap codecs of the 8-bit encodings;
- * UTF-7 is utf7codec.c's.
- *
- * A limit: str.encode and bytes.decode use the built-in handlers by name;
- * a handler registered with register_error is found by lookup_error but
- * not called by them. */
+ * UTF-7 is utf7codec.c's. The error handlers' registry and calling a
+ * handler from C are objects/codecerror.c's (str.encode and bytes.decode
+ * call them too). */
 #include "codecs.h"
 #include "objects/containers.h"
 #include "objects/objects.h"
@@ -22,7 +20,7 @@
 /* The registries, made at start-up (global roots, never rebound, so
  * reading one allocates nothing): the search functions, the CodecInfo
  * cache, the error handlers. */
-static Obj g_codec_search, g_codec_cache, g_codec_errors;
+static Obj g_codec_search, g_codec_cache;
 
 /* ---- the codec registry ---- */
 
@@ -174,7 +172,7 @@ static Obj c_register_error(Obj *args, size_t nargs, Obj kwnames)
         err_set(E_TypeError, "handler must be callable");
         return NULL;
     }
-    return dict_setitem(g_codec_errors, args[0], args[1]) < 0 ? NULL : g_None;
+    return dict_setitem(codec_errors_registry(), args[0], args[1]) < 0 ? NULL : g_None;
 }
 
 static Obj c_lookup_error(Obj *args, size_t nargs, Obj kwnames)
@@ -183,17 +181,9 @@ static Obj c_lookup_error(Obj *args, size_t nargs, Obj kwnames)
         err_format(E_TypeError, "lookup_error() argument must be str, not %s", type_name(args[0]));
         return NULL;
     }
-    Obj h = dict_getitem(g_codec_errors, args[0]);
+    Obj h = dict_getitem(codec_errors_registry(), args[0]);
     if (!h && !err_occurred())
         err_format(E_LookupError, "unknown error handler name '%s'", str_cstr(args[0]));
-    return h;
-}
-
-Obj codecs_error_handler(const char *name)
-{
-    Obj h = dict_getitem_cstr(g_codec_errors, name);
-    if (!h && !err_occurred())
-        err_format(E_LookupError, "unknown error handler name '%s'", name);
     return h;
 }
 
@@ -202,34 +192,69 @@ Obj codecs_error_handler(const char *name)
 typedef struct {
     Obj object;
     int64_t start, end;
-    bool decode;
+    bool decode, translate;
 } UnicodeErrorParts;
 
-/* The argument of an error handler (args[0]), in parts; -1 with TypeError when
- * it is neither a UnicodeEncodeError nor a UnicodeDecodeError (nor, unless
- * decode_ok, the second). */
-static int handler_arg(Obj *args, bool decode_ok, UnicodeErrorParts *u)
+enum { K_ENC = 1, K_DEC = 2, K_TR = 4 };
+
+/* The argument of an error handler (args[0]), in parts: start and end
+ * clamped to the object as CPython's accessors do; -1 with TypeError when
+ * its type (its real one, not its __class__) is none of kinds, or its
+ * object is not a str (bytes for a decode error). */
+static int handler_arg(Obj *args, int kinds, UnicodeErrorParts *u)
 {
     Obj exc = args[0];
-    bool enc = vm_isinstance_type(exc, E_UnicodeEncodeError);
-    bool dec = vm_isinstance_type(exc, E_UnicodeDecodeError);
-    if ((!enc && !dec) || (dec && !decode_ok)) {
+    TypeObj *t = TYPE(exc);
+    int kind = type_is_subtype(t, E_UnicodeEncodeError) ? K_ENC : type_is_subtype(t, E_UnicodeDecodeError) ? K_DEC
+               : type_is_subtype(t, E_UnicodeTranslateError) ? K_TR : 0;
+    if (!(kind & kinds)) {
         err_format(E_TypeError, "don't know how to handle %s in error callback", type_name(exc));
         return -1;
     }
     Obj *r = vm_roots(2);
     int res = -1;
     r[0] = exc;
+    r[1] = vm_getattr_cstr(r[0], "object");
+    if (!r[1])
+        goto out;
+    int64_t size;
+    if (kind == K_DEC) {
+        if (!IS_BYTES(vm_unwrap(r[1]))) {
+            err_set(E_TypeError, "object attribute must be bytes");
+            goto out;
+        }
+        size = BYTES(vm_unwrap(r[1]))->length;
+    } else {
+        if (!IS_STR(vm_unwrap(r[1]))) {
+            err_set(E_TypeError, "object attribute must be unicode");
+            goto out;
+        }
+        size = str_len(vm_unwrap(r[1]));
+    }
     r[1] = vm_getattr_cstr(r[0], "start");
     if (!r[1] || vm_index_i64(r[1], &u->start) < 0)
         goto out;
     r[1] = vm_getattr_cstr(r[0], "end");
     if (!r[1] || vm_index_i64(r[1], &u->end) < 0)
         goto out;
+    if (u->start < 0)
+        u->start = 0;
+    if (u->start >= size)
+        u->start = size ? size - 1 : 0;
+    if (u->end < 1)
+        u->end = 1;
+    if (u->end > size)
+        u->end = size;
     u->object = vm_getattr_cstr(r[0], "object");
     if (!u->object)
         goto out;
-    u->decode = dec;
+    u->object = vm_unwrap(u->object);
+    if (kind == K_DEC ? !IS_BYTES(u->object) : !IS_STR(u->object)) {
+        err_format(E_TypeError, "object attribute must be %s", kind == K_DEC ? "bytes" : "unicode");
+        goto out;
+    }
+    u->decode = kind == K_DEC;
+    u->translate = kind == K_TR;
     res = 0;
 out:
     vm_unroots(r);
@@ -259,7 +284,7 @@ static Obj h_strict(Obj *args, size_t nargs, Obj kwnames)
 static Obj h_ignore(Obj *args, size_t nargs, Obj kwnames)
 {
     UnicodeErrorParts u;
-    if (handler_arg(args, true, &u) < 0)
+    if (handler_arg(args, K_ENC | K_DEC | K_TR, &u) < 0)
         return NULL;
     return handler_result(g_empty_str, u.end);
 }
@@ -267,20 +292,76 @@ static Obj h_ignore(Obj *args, size_t nargs, Obj kwnames)
 static Obj h_replace(Obj *args, size_t nargs, Obj kwnames)
 {
     UnicodeErrorParts u;
-    if (handler_arg(args, true, &u) < 0)
+    if (handler_arg(args, K_ENC | K_DEC | K_TR, &u) < 0)
         return NULL;
     if (u.decode)
         return handler_result(str_from_cstr("\xef\xbf\xbd"), u.end);
     int64_t n = u.end > u.start ? u.end - u.start : 0;
-    if ((uint64_t)n > vm_max_object_size())
+    if ((uint64_t)n > vm_max_object_size() / 3)
         return err_nomemory();
-    char *buf = malloc((size_t)n + 1);
-    if (!buf)
-        return err_nomemory();
-    memset(buf, '?', (size_t)n);
-    Obj s = str_new(buf, (size_t)n);
-    free(buf);
-    return handler_result(s, u.end);
+    StrBuf b;
+    sb_init(&b);
+    for (int64_t i = 0; i < n; i++) {
+        if (u.translate)
+            sb_add_codepoint(&b, 0xFFFD);
+        else
+            sb_addc(&b, '?');
+    }
+    return handler_result(sb_finish(&b), u.end);
+}
+
+/* The escapes of characters [start, end) of the error's str: &#N; (xml),
+ * \N{NAME} where there is a name (names), else \xNN, \uNNNN, \UNNNNNNNN. */
+static Obj str_escapes(Obj *args, int kinds, bool xml, bool names)
+{
+    UnicodeErrorParts u;
+    if (handler_arg(args, kinds, &u) < 0)
+        return NULL;
+    Obj *r = vm_roots(1);
+    r[0] = u.object;
+    StrBuf b;
+    sb_init(&b);
+    if (u.decode) {
+        /* backslashreplace of bytes: \xNN each */
+        const char *p;
+        int64_t n;
+        bytes_like(r[0], &p, &n);
+        for (int64_t i = u.start; i < u.end && i < n; i++)
+            sb_printf(&b, "\\x%02x", (unsigned char)p[i]);
+    } else {
+        int64_t off = u.start < u.end ? str_byte_offset(r[0], u.start) : 0;
+        const unsigned char *q = (const unsigned char *)str_cstr(r[0]);
+        for (int64_t i = u.start; i < u.end; i++) {
+            int len;
+            uint32_t cp = utf8_decode(q + off, &len);
+            off += len;
+            char name[UNI_NAME_MAX];
+            if (xml)
+                sb_printf(&b, "&#%u;", (unsigned)cp);
+            else if (names && uni_name_of(cp, name, sizeof name))
+                sb_printf(&b, "\\N{%s}", name);
+            else
+                sb_add_escape(&b, cp);
+        }
+    }
+    Obj res = handler_result(sb_finish(&b), u.end);
+    vm_unroots(r);
+    return res;
+}
+
+static Obj h_backslashreplace(Obj *args, size_t nargs, Obj kwnames)
+{
+    return str_escapes(args, K_ENC | K_DEC | K_TR, false, false);
+}
+
+static Obj h_xmlcharrefreplace(Obj *args, size_t nargs, Obj kwnames)
+{
+    return str_escapes(args, K_ENC, true, false);
+}
+
+static Obj h_namereplace(Obj *args, size_t nargs, Obj kwnames)
+{
+    return str_escapes(args, K_ENC, false, true);
 }
 
 /* object[start:end] of a str, as a str. */
@@ -296,66 +377,11 @@ static Obj str_part(Obj s, int64_t start, int64_t end)
     return res;
 }
 
-/* backslashreplace / xmlcharrefreplace / namereplace of an encode error:
- * the escapes tmpy's ASCII encoder makes for those characters. */
-static Obj encode_escapes(Obj *args, const char *handler, bool decode_ok)
-{
-    UnicodeErrorParts u;
-    if (handler_arg(args, decode_ok, &u) < 0)
-        return NULL;
-    int64_t start = u.start, end = u.end;
-    Obj *r = vm_roots(2);
-    Obj res = NULL;
-    r[0] = u.object;
-    if (u.decode) {
-        /* backslashreplace of bytes: \xNN each */
-        const char *p;
-        int64_t n;
-        if (!bytes_like(r[0], &p, &n)) {
-            err_set(E_TypeError, "object attribute must be bytes");
-            goto out;
-        }
-        if (start < 0)
-            start = 0;
-        if (end > n)
-            end = n;
-        StrBuf b;
-        sb_init(&b);
-        for (int64_t i = start; i < end; i++)
-            sb_printf(&b, "\\x%02x", (unsigned char)p[i]);
-        r[1] = sb_finish(&b);
-        res = handler_result(r[1], end);
-        goto out;
-    }
-    r[1] = str_part(r[0], start, end);
-    if (!r[1] || !(r[1] = str_encode(r[1], "ascii", handler)) || !(r[1] = bytes_decode(r[1], "ascii", NULL)))
-        goto out;
-    res = handler_result(r[1], end);
-out:
-    vm_unroots(r);
-    return res;
-}
-
-static Obj h_backslashreplace(Obj *args, size_t nargs, Obj kwnames)
-{
-    return encode_escapes(args, "backslashreplace", true);
-}
-
-static Obj h_xmlcharrefreplace(Obj *args, size_t nargs, Obj kwnames)
-{
-    return encode_escapes(args, "xmlcharrefreplace", false);
-}
-
-static Obj h_namereplace(Obj *args, size_t nargs, Obj kwnames)
-{
-    return encode_escapes(args, "namereplace", false);
-}
-
 /* surrogateescape: U+DC80..U+DCFF <-> the bytes 0x80..0xFF. */
 static Obj h_surrogateescape(Obj *args, size_t nargs, Obj kwnames)
 {
     UnicodeErrorParts u;
-    if (handler_arg(args, true, &u) < 0)
+    if (handler_arg(args, K_ENC | K_DEC, &u) < 0)
         return NULL;
     int64_t start = u.start, end = u.end;
     Obj *r = vm_roots(2);
@@ -440,9 +466,8 @@ static int standard_utf(const char *e, bool *big)
     e += 2;
     if (!*e)
         return unit;
-    if (*e != '-' && *e != '_')
-        return 0;
-    e++;
+    if (*e == '-' || *e == '_')
+        e++;
     if (tolower((unsigned char)e[0]) == 'b' && tolower((unsigned char)e[1]) == 'e' && !e[2]) {
         *big = true;
         return unit;
@@ -457,7 +482,7 @@ static int standard_utf(const char *e, bool *big)
 static Obj h_surrogatepass(Obj *args, size_t nargs, Obj kwnames)
 {
     UnicodeErrorParts u;
-    if (handler_arg(args, true, &u) < 0)
+    if (handler_arg(args, K_ENC | K_DEC, &u) < 0)
         return NULL;
     int64_t start = u.start, end = u.end;
     Obj *r = vm_roots(3);
@@ -598,8 +623,13 @@ static Obj decode_with(const char *fname, const char *encoding, int unit, Obj *a
         goto out;
     const char *p;
     int64_t n;
-    if (!bytes_like_arg(a[0], &p, &n))
+    if (strstr(encoding, "unicode-escape") && IS_STR(vm_unwrap(a[0]))) {
+        /* the escape decoders take a str too, as its UTF-8 */
+        p = str_cstr(vm_unwrap(a[0]));
+        n = STR(vm_unwrap(a[0]))->nbytes;
+    } else if (!bytes_like_arg(a[0], &p, &n)) {
         goto out;
+    }
     /* final=False by default for the UTF codecs, as CPython: a
      * StreamReader calls them without it and must keep an incomplete tail */
     bool utf = unit > 1 || !strcmp(encoding, "utf-8");
@@ -718,26 +748,21 @@ static Obj c_utf_32_ex_decode(Obj *args, size_t nargs, Obj kwnames)
     return ex_decode("utf_32_ex_decode", 4, args, nargs, kwnames);
 }
 
-/* What the charmap codecs do with a character the mapping lacks, by the
- * errors argument (NULL: strict); -1 with NotImplementedError for the
- * handlers not built for them. */
-enum { CHARMAP_STRICT, CHARMAP_IGNORE, CHARMAP_REPLACE };
+/* The charmap codecs' reason for a character or byte the mapping lacks. */
+static const char CHARMAP_UNDEFINED[] = "character maps to <undefined>";
+static const char ENC_TYPE_MSG[] = "encoding error handler must return (str/bytes, int) tuple";
 
-static int charmap_errors(const char *fname, const char *errors)
+static bool is_fast_errors(const char *errors, const char *name)
 {
-    if (!errors || !strcmp(errors, "strict"))
-        return CHARMAP_STRICT;
-    if (!strcmp(errors, "ignore"))
-        return CHARMAP_IGNORE;
-    if (!strcmp(errors, "replace"))
-        return CHARMAP_REPLACE;
-    err_format(E_NotImplementedError, "%s() with errors='%s' is not built in tmpy yet", fname, errors);
-    return -1;
+    return errors && !strcmp(errors, name);
 }
 
 /* charmap_decode(data, errors=None, mapping=None): each byte through the
  * mapping (a str of up to 256 characters, or a mapping from byte to str,
- * int or None); None: Latin-1. */
+ * int or None); None: Latin-1. An undefined byte (missing, None or
+ * U+FFFE) is an error of one byte, handed to the error handler (strict,
+ * ignore and replace done here; any other called, as CPython's codecs
+ * do, and the handler may replace the input). */
 static Obj c_charmap_decode(Obj *args, size_t nargs, Obj kwnames)
 {
     char errbuf[64];
@@ -750,16 +775,22 @@ static Obj c_charmap_decode(Obj *args, size_t nargs, Obj kwnames)
     int64_t n;
     if (!bytes_like_arg(a[0], &p, &n))
         goto out;
+    int64_t n0 = n;
     if (!a[2] || IS_NONE(a[2])) {
         a[3] = bytes_decode(a[0], "latin-1", errors_arg(a[1], errbuf, sizeof errbuf));
         res = a[3] ? tuple_pack(2, a[3], int_from_i64(n)) : NULL;
         goto out;
     }
     const char *errors = errors_arg(a[1], errbuf, sizeof errbuf);
+    a[4] = IS_BYTES(a[0]) ? a[0] : bytes_new(p, (size_t)n);   /* the input as the handlers see it */
+    if (!a[4])
+        goto out;
     StrBuf b;
     sb_init(&b);
-    for (int64_t i = 0; i < n; i++) {
-        bytes_like(a[0], &p, &n);
+    for (int64_t i = 0;;) {
+        bytes_like(a[4], &p, &n);   /* the mapping and the handlers run Python code */
+        if (i >= n)
+            break;
         unsigned char c = (unsigned char)p[i];
         a[3] = vm_getitem(a[2], MAKE_SMALLINT(c));
         if (!a[3]) {
@@ -768,34 +799,47 @@ static Obj c_charmap_decode(Obj *args, size_t nargs, Obj kwnames)
             err_clear();   /* a byte the mapping lacks is undefined */
             a[3] = g_None;
         }
-        bool undefined = IS_NONE(a[3]) || (IS_STR(a[3]) && str_eq_cstr(a[3], "\xef\xbf\xbe"));
+        Obj v = vm_unwrap(a[3]);
+        bool undefined = IS_NONE(v) || (IS_STR(v) && str_eq_cstr(v, "\xef\xbf\xbe")) ||
+                         (IS_SMALLINT(v) && SMALLINT_VAL(v) == 0xFFFE);   /* U+FFFE: undefined */
         if (undefined) {
-            int how = charmap_errors("charmap_decode", errors);
-            if (how == CHARMAP_IGNORE)
-                continue;
-            if (how == CHARMAP_REPLACE) {
+            if (is_fast_errors(errors, "ignore")) {
+                i++;
+            } else if (is_fast_errors(errors, "replace")) {
                 sb_add_codepoint(&b, 0xFFFD);
-                continue;
+                i++;
+            } else {
+                int64_t pos = codecs_decode_error(errors, "charmap", CHARMAP_UNDEFINED, &a[4], i, i + 1, &b,
+                                                  CODEC_ERR_REREAD);
+                if (pos < 0)
+                    goto fail;
+                i = pos;
             }
-            if (how == CHARMAP_STRICT && (a[4] = bytes_new(p, (size_t)n)))
-                raise_codec_error(E_UnicodeDecodeError, "charmap", &a[4], i, i + 1, "character maps to <undefined>");
-            goto fail;
+            continue;
         }
-        if (IS_STR(a[3])) {
-            sb_add_str(&b, a[3]);
-        } else {
+        if (IS_STR(v)) {
+            sb_add_str(&b, v);
+        } else if (IS_INT(v)) {
             int64_t cp;
-            if (vm_index_i64(a[3], &cp) < 0)
-                goto fail;
+            if (vm_index_i64(v, &cp) < 0) {
+                if (!err_matches(E_OverflowError))
+                    goto fail;
+                err_clear();
+                cp = -1;
+            }
             if (cp < 0 || cp > 0x10FFFF) {
                 err_set(E_TypeError, "character mapping must be in range(0x110000)");
                 goto fail;
             }
             sb_add_codepoint(&b, (uint32_t)cp);
+        } else {
+            err_set(E_TypeError, "character mapping must return integer, None or str");
+            goto fail;
         }
+        i++;
     }
     a[3] = sb_finish(&b);
-    res = a[3] ? tuple_pack(2, a[3], int_from_i64(n)) : NULL;
+    res = a[3] ? tuple_pack(2, a[3], int_from_i64(n0)) : NULL;
     goto out;
 fail:
     sb_free(&b);
@@ -836,8 +880,82 @@ out:
     return res;
 }
 
+/* The mapping's (*mapp, a root slot) value for code point cp (*vp, a root
+ * slot; None when the mapping lacks it): 1, or 0 when cp is undefined, -1 with an error. */
+static int charmap_lookup(Obj *mapp, uint32_t cp, Obj *vp)
+{
+    Obj k = int_from_i64(cp);
+    *vp = k ? vm_getitem(*mapp, k) : NULL;
+    if (!*vp) {
+        if (!err_matches(E_LookupError))
+            return -1;
+        err_clear();
+        *vp = g_None;
+    }
+    Obj v = vm_unwrap(*vp);
+    if (IS_NONE(v))
+        return 0;
+    if (!IS_INT(v) && !IS_BYTES(v)) {
+        err_format(E_TypeError, "character mapping must return integer, bytes or None, not %s", type_name(v));
+        return -1;
+    }
+    return 1;
+}
+
+/* Append cp's bytes through the mapping: 1, 0 (undefined), -1. */
+static int charmap_put(Obj *mapp, uint32_t cp, StrBuf *out)
+{
+    Obj *r = vm_roots(1);
+    int rc = charmap_lookup(mapp, cp, &r[0]);
+    if (rc > 0) {
+        Obj v = vm_unwrap(r[0]);
+        const char *bp;
+        int64_t bn;
+        if (IS_BYTES(v) && bytes_like(v, &bp, &bn)) {
+            sb_add(out, bp, (size_t)bn);
+        } else {
+            int64_t x;
+            if (vm_index_i64(v, &x) < 0) {
+                if (!err_matches(E_OverflowError)) {
+                    rc = -1;
+                    goto out;
+                }
+                err_clear();
+                x = -1;
+            }
+            if (x < 0 || x > 255) {
+                err_set(E_TypeError, "character mapping must be in range(256)");
+                rc = -1;
+                goto out;
+            }
+            sb_addc(out, (char)x);
+        }
+    }
+out:
+    vm_unroots(r);
+    return rc;
+}
+
+/* Append the str rep through the mapping: 1, 0 (a character undefined), -1. */
+static int charmap_put_str(Obj *mapp, Obj *repp, StrBuf *out)
+{
+    int64_t off = 0;
+    while (off < STR(*repp)->nbytes) {
+        int len;
+        uint32_t cp = utf8_decode((const unsigned char *)str_cstr(*repp) + off, &len);
+        off += len;
+        int rc = charmap_put(mapp, cp, out);
+        if (rc <= 0)
+            return rc;
+    }
+    return 1;
+}
+
 /* charmap_encode(str, errors=None, mapping=None): each character through
- * the mapping (code point -> int byte, bytes or None). */
+ * the mapping (code point -> int byte, bytes or None). A run of undefined
+ * characters is one error: strict, ignore and replace ('?' through the
+ * mapping) here; any other handler called, its str replacement encoded
+ * through the mapping (bytes as they are), as CPython's codecs do. */
 static Obj c_charmap_encode(Obj *args, size_t nargs, Obj kwnames)
 {
     char errbuf[64];
@@ -857,80 +975,82 @@ static Obj c_charmap_encode(Obj *args, size_t nargs, Obj kwnames)
     }
     const char *errors = errors_arg(a[1], errbuf, sizeof errbuf);
     int64_t n = str_len(a[0]);
-    unsigned char *buf = malloc((size_t)n + 1);
-    int64_t nb = 0, cap = n + 1, off = 0;
-    if (!buf) {
-        err_nomemory();
-        goto out;
-    }
-    for (int64_t i = 0; i < n; i++) {
+    StrBuf b;
+    sb_init(&b);
+    for (int64_t i = 0, off = 0; i < n;) {
         int len;
         uint32_t cp = utf8_decode((const unsigned char *)str_cstr(a[0]) + off, &len);
-        off += len;
-        Obj k = int_from_i64(cp);
-        a[3] = k ? vm_getitem(a[2], k) : NULL;
-        if (!a[3]) {
-            if (!err_matches(E_LookupError))
-                goto fail;
-            err_clear();
-            a[3] = g_None;
-        }
-        if (IS_NONE(a[3])) {
-            int how = charmap_errors("charmap_encode", errors);
-            if (how == CHARMAP_IGNORE)
-                continue;
-            if (how == CHARMAP_REPLACE) {
-                Obj q = vm_getitem(a[2], MAKE_SMALLINT('?'));
-                int64_t v;
-                if (!q || vm_index_i64(q, &v) < 0)
-                    goto fail;
-                buf[nb++] = (unsigned char)v;
-                continue;
-            }
-            if (how == CHARMAP_STRICT)
-                raise_codec_error(E_UnicodeEncodeError, "charmap", &a[0], i, i + 1, "character maps to <undefined>");
+        int rc = charmap_put(&a[2], cp, &b);
+        if (rc < 0)
             goto fail;
-        }
-        const char *bp;
-        int64_t bn;
-        int64_t v;
-        if (bytes_like(a[3], &bp, &bn)) {
-            if (nb + bn + 1 > cap) {
-                cap = (nb + bn + 1) * 2;
-                unsigned char *nbuf = realloc(buf, (size_t)cap);
-                if (!nbuf) {
-                    err_nomemory();
-                    goto fail;
-                }
-                buf = nbuf;
-            }
-            memcpy(buf + nb, bp, (size_t)bn);
-            nb += bn;
+        if (rc > 0) {
+            i++;
+            off += len;
             continue;
         }
-        if (vm_index_i64(a[3], &v) < 0)
-            goto fail;
-        if (v < 0 || v > 255) {
-            err_set(E_TypeError, "character mapping must be in range(256)");
-            goto fail;
+        /* the run of undefined characters */
+        int64_t j = i + 1, joff = off + len;
+        while (j < n) {
+            int l2;
+            uint32_t d = utf8_decode((const unsigned char *)str_cstr(a[0]) + joff, &l2);
+            rc = charmap_lookup(&a[2], d, &a[3]);
+            if (rc < 0)
+                goto fail;
+            if (rc > 0)
+                break;
+            j++;
+            joff += l2;
         }
-        if (nb + 1 > cap) {
-            cap *= 2;
-            unsigned char *nbuf = realloc(buf, (size_t)cap);
-            if (!nbuf) {
-                err_nomemory();
+        if (is_fast_errors(errors, "ignore")) {
+            i = j;
+            off = joff;
+            continue;
+        }
+        if (is_fast_errors(errors, "replace")) {
+            for (int64_t k = i; k < j; k++) {
+                rc = charmap_put(&a[2], '?', &b);
+                if (rc < 0)
+                    goto fail;
+                if (rc == 0) {
+                    raise_codec_error(E_UnicodeEncodeError, "charmap", &a[0], i, j, CHARMAP_UNDEFINED);
+                    goto fail;
+                }
+            }
+            i = j;
+            off = joff;
+            continue;
+        }
+        int64_t pos = codecs_encode_error(errors, "charmap", CHARMAP_UNDEFINED, &a[0], i, j, &a[3], CODEC_ERR_BYTES_OK,
+                                          ENC_TYPE_MSG);
+        if (pos < 0)
+            goto fail;
+        if (IS_BYTES(a[3])) {
+            const char *bp;
+            int64_t bn;
+            bytes_like(a[3], &bp, &bn);
+            sb_add(&b, bp, (size_t)bn);
+        } else {
+            rc = charmap_put_str(&a[2], &a[3], &b);
+            if (rc < 0)
+                goto fail;
+            if (rc == 0) {
+                raise_codec_error(E_UnicodeEncodeError, "charmap", &a[0], i, j, CHARMAP_UNDEFINED);
                 goto fail;
             }
-            buf = nbuf;
         }
-        buf[nb++] = (unsigned char)v;
+        i = pos;
+        off = str_byte_offset(a[0], pos);
     }
-    a[3] = bytes_new((const char *)buf, (size_t)nb);
-    free(buf);
+    if (sb_failed(&b)) {
+        err_nomemory();
+        goto fail;
+    }
+    a[3] = bytes_new(b.p ? b.p : "", b.len);
+    sb_free(&b);
     res = a[3] ? tuple_pack(2, a[3], int_from_i64(n)) : NULL;
     goto out;
 fail:
-    free(buf);
+    sb_free(&b);
 out:
     vm_unroots(a);
     return res;
@@ -1150,7 +1270,7 @@ Obj codecs_module_init(void)
     if (!r[0])
         goto out;
     module_add_functions(r[0], codecs_functions);
-    if (dict_len(g_codec_errors) == 0) {
+    if (dict_len(codec_errors_registry()) == 0) {
         /* the handlers: module functions of a scratch module, moved into the registry */
         r[1] = module_new("_codecs");
         if (!r[1])
@@ -1161,7 +1281,7 @@ Obj codecs_module_init(void)
                                             "surrogatepass"};
         for (size_t i = 0; i < 8; i++) {
             r[2] = vm_getattr_cstr(r[1], handler_functions[i].name);
-            if (!r[2] || dict_setitem_cstr(g_codec_errors, names[i], r[2]) < 0)
+            if (!r[2] || dict_setitem_cstr(codec_errors_registry(), names[i], r[2]) < 0)
                 goto out;
         }
     }
@@ -1176,11 +1296,10 @@ void codecs_init(void)
 {
     VM_GLOBAL_ROOT(g_codec_search);
     VM_GLOBAL_ROOT(g_codec_cache);
-    VM_GLOBAL_ROOT(g_codec_errors);
+    codec_errors_init();
     g_codec_search = list_new_capacity(4);
     g_codec_cache = g_codec_search ? dict_new() : NULL;
-    g_codec_errors = g_codec_cache ? dict_new() : NULL;
-    if (!g_codec_errors) {
+    if (!g_codec_cache) {
         fputs("tmpy: fatal: out of memory at start-up\n", stderr);
         exit(1);
     }

@@ -28,7 +28,6 @@ static TypeObj *T_codec, *T_state, *T_ienc, *T_idec, *T_reader, *T_writer;
 
 #define CHUNK 4096   /* characters converted between safe points */
 
-static const char DEC_TYPE_MSG[] = "decoding error handler must return (str, int) tuple";
 static const char ENC_TYPE_MSG[] = "encoding error handler must return (str, int) tuple";
 
 Obj mbc_codec_new(int codec)
@@ -96,7 +95,8 @@ static Obj mb_decode(int codec, Obj *inputp, bool final, const char *errors, int
             tm_safepoint();
             continue;
         }
-        int64_t pos = codecs_decode_error(errors, cjk_name(codec), reason, inputp, i, end, &out, DEC_TYPE_MSG);
+        int64_t pos =
+            codecs_decode_error(errors, cjk_name(codec), reason, inputp, i, end, &out, CODEC_ERR_MULTIBYTE);
         if (pos < 0)
             goto fail;
         i = pos;
@@ -192,7 +192,7 @@ static int mb_encode_into(int codec, Obj *inputp, bool final, bool reset, const 
             continue;
         }
         int64_t pos = codecs_encode_error(errors, cjk_name(codec), "illegal multibyte sequence", inputp, i, i + 1,
-                                          &r[0], true, ENC_TYPE_MSG);
+                                          &r[0], CODEC_ERR_BYTES_OK | CODEC_ERR_MULTIBYTE, ENC_TYPE_MSG);
         if (pos < 0 || add_replacement(codec, &r[0], out, state) < 0)
             goto out;
         i = pos;

@@ -247,8 +247,7 @@ Obj codecs_utf_7_decode(Obj *args, size_t nargs, Obj kwnames)
         if (!reason)
             break;
         end = i;
-        int64_t pos = codecs_decode_error(errors, "utf7", reason, &a[0], start, end, &b,
-                                          "decoding error handler must return (str, int) tuple");
+        int64_t pos = codecs_decode_error(errors, "utf7", reason, &a[0], start, end, &b, CODEC_ERR_REREAD);
         if (pos < 0)
             goto out;
         bytes_like(a[0], &p0, &n);   /* the handler ran Python code */

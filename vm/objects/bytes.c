@@ -758,12 +758,6 @@ void raise_codec_error(TypeObj *type, const char *enc, Obj *objp, int64_t start,
     vm_unroots(r);
 }
 
-/* Handle an error span [start, end) per `errors`; false: raise. */
-static bool unknown_handler(const char *errors)
-{
-    err_format(E_LookupError, "unknown error handler name '%s'", errors);
-    return false;
-}
 
 /* ---- unicode_escape / raw_unicode_escape ---- */
 
@@ -807,28 +801,42 @@ static int hexdig(unsigned c)
            : c >= 'A' && c <= 'F' ? (int)(c - 'A' + 10) : -1;
 }
 
-/* Decode *bp (root slot) with unicode_escape (raw: only \\u and \\U). */
+/* An error of the escape decoders over [start, end): the position to go
+ * on at (the replacement added to b), or -1 with the exception set. */
+static int64_t escape_error(int eh, const char *errors, bool raw, Obj *bp, StrBuf *b, int64_t start, int64_t end,
+                            const char *reason)
+{
+    if (eh == ERR_IGNORE)
+        return end;
+    if (eh == ERR_REPLACE) {
+        sb_add_codepoint(b, 0xfffd);
+        return end;
+    }
+    /* strict, or a handler called (which may replace the input) */
+    return codecs_decode_error(errors, raw ? "rawunicodeescape" : "unicodeescape", reason, bp, start, end, b,
+                               CODEC_ERR_REREAD);
+}
+
+/* Decode *bp (root slot) with unicode_escape (raw: only \\u and \\U).
+ * unicode_escape warns (DeprecationWarning) of the first escape Python
+ * does not know, as CPython 3.11 does. */
 static Obj escape_decode(Obj *bp, bool raw, const char *errors)
 {
     int64_t n;
     const unsigned char *p = bdata(*bp, &n);
     int eh = errors_id(errors);
+    char invalid[4] = {0};   /* the first unknown escape, after its backslash */
     StrBuf b;
     sb_init(&b);
     int64_t i = 0;
     while (i < n) {
         unsigned c = p[i];
+        const char *reason = NULL;
+        int64_t start = i, end = i + 1;
         if (c != '\\' || i + 1 >= n) {
             if (c == '\\' && !raw) {
-                if (eh == ERR_IGNORE || eh == ERR_REPLACE) {
-                    if (eh == ERR_REPLACE)
-                        sb_add_codepoint(&b, 0xfffd);
-                    i++;
-                    continue;
-                }
-                sb_free(&b);
-                raise_codec_error(E_UnicodeDecodeError, "unicodeescape", bp, i, i + 1, "\\ at end of string");
-                return NULL;
+                reason = "\\ at end of string";
+                goto error;
             }
             sb_add_codepoint(&b, c);
             i++;
@@ -848,23 +856,14 @@ static Obj escape_decode(Obj *bp, bool raw, const char *errors)
                 v = v * 16 + (uint32_t)hexdig(p[i + 2 + k]);
                 k++;
             }
-            const char *reason = NULL;
             if (k < ndig)
                 reason = e == 'x' ? "truncated \\xXX escape" : e == 'u' ? "truncated \\uXXXX escape"
                                                               : "truncated \\UXXXXXXXX escape";
             else if (v > 0x10ffff)
-                reason = "illegal Unicode character";
+                reason = raw ? "\\Uxxxxxxxx out of range" : "illegal Unicode character";
             if (reason) {
-                if (eh == ERR_IGNORE || eh == ERR_REPLACE) {
-                    if (eh == ERR_REPLACE)
-                        sb_add_codepoint(&b, 0xfffd);
-                    i += 2 + k;
-                    continue;
-                }
-                sb_free(&b);
-                raise_codec_error(E_UnicodeDecodeError, encoding_name(raw ? ENC_RAW_UNICODE_ESCAPE : ENC_UNICODE_ESCAPE),
-                                  bp, i, i + 2 + k, reason);
-                return NULL;
+                end = i + 2 + k;
+                goto error;
             }
             sb_add_codepoint(&b, v);
             i += 2 + ndig;
@@ -885,7 +884,7 @@ static Obj escape_decode(Obj *bp, bool raw, const char *errors)
         case 'v': sb_addc(&b, 11); break;
         case 'N': {
             /* \N{name}; i is past it. A malformed one ends at the last byte looked at. */
-            int64_t start = i - 2, close = -1;
+            int64_t close = -1;
             if (i < n && p[i] == '{')
                 for (int64_t j = i + 1; j < n; j++)
                     if (p[j] == '}') {
@@ -893,8 +892,7 @@ static Obj escape_decode(Obj *bp, bool raw, const char *errors)
                         break;
                     }
             uint32_t cp = 0;
-            const char *reason = NULL;
-            int64_t end = i;
+            end = i;
             if (close < 0 || close == i + 1) {
                 reason = "malformed \\N character escape";
                 end = i < n && p[i] == '{' ? (close < 0 ? n : i + 1) : i;
@@ -902,32 +900,62 @@ static Obj escape_decode(Obj *bp, bool raw, const char *errors)
                 reason = "unknown Unicode character name";
                 end = close + 1;
             }
-            if (!reason) {
-                sb_add_codepoint(&b, cp);
-                i = close + 1;
-            } else if (eh == ERR_IGNORE || eh == ERR_REPLACE) {
-                if (eh == ERR_REPLACE)
-                    sb_add_codepoint(&b, 0xfffd);
-                i = end;
-            } else {
-                sb_free(&b);
-                raise_codec_error(E_UnicodeDecodeError, "unicodeescape", bp, start, end, reason);
-                return NULL;
-            }
+            if (reason)
+                goto error;
+            sb_add_codepoint(&b, cp);
+            i = close + 1;
             break;
         }
         default:
             if (e >= '0' && e <= '7') {
                 uint32_t v = e - '0';
+                int64_t first = i - 1;
                 for (int k = 0; k < 2 && i < n && p[i] >= '0' && p[i] <= '7'; k++)
                     v = v * 8 + (p[i++] - '0');
+                if (v > 0377 && !invalid[0])
+                    memcpy(invalid, p + first, 3);
                 sb_add_codepoint(&b, v);
             } else {
                 /* an unknown escape stays as it is */
+                if (!invalid[0])
+                    invalid[0] = (char)e;
                 sb_addc(&b, '\\');
                 sb_add_codepoint(&b, e);
             }
         }
+        continue;
+    error: {
+            int64_t pos = escape_error(eh, errors, raw, bp, &b, start, end, reason);
+            if (pos < 0) {
+                sb_free(&b);
+                return NULL;
+            }
+            p = bdata(*bp, &n);
+            i = pos;
+        }
+    }
+    if (invalid[0] && !raw) {
+        bool octal = invalid[0] >= '4' && invalid[0] <= '7';
+        Obj *r = vm_roots(2);
+        int rc = -1;
+        /* the text first: the warning may run Python code, and b is C memory */
+        r[0] = sb_finish(&b);
+        if (r[0]) {
+            StrBuf m;
+            sb_init(&m);
+            if (octal)
+                sb_printf(&m, "invalid octal escape sequence '\\%.3s'", invalid);
+            else {
+                sb_printf(&m, "invalid escape sequence '\\");
+                sb_add_codepoint(&m, (unsigned char)invalid[0]);   /* the byte as a Latin-1 character */
+                sb_addc(&m, '\'');
+            }
+            r[1] = sb_finish(&m);
+            rc = r[1] ? vm_warn(E_DeprecationWarning, r[1], NULL) : -1;
+        }
+        Obj res = rc < 0 ? NULL : r[0];
+        vm_unroots(r);
+        return res;
     }
     return sb_finish(&b);
 }
@@ -979,14 +1007,45 @@ static Obj wide_encode(Obj *sp, int enc, const char *errors)
             snprintf(e, sizeof e, eh == ERR_XMLCHARREFREPLACE ? "&#%u;" : "\\u%04x", c);
             for (char *q = e; *q; q++)
                 put_wide(&b, (unsigned char)*q, u32, big);
-        } else if (eh != ERR_IGNORE) {
+        } else if (eh == ERR_STRICT || eh == ERR_SURROGATEESCAPE) {
             /* CPython's UTF-16/32 encoders report one char at a time */
             sb_free(&b);
-            if (eh == ERR_STRICT || eh == ERR_SURROGATEESCAPE)
-                raise_codec_error(E_UnicodeEncodeError, encoding_name(enc), sp, cpi, cpi + 1, "surrogates not allowed");
-            else
-                unknown_handler(errors);
+            raise_codec_error(E_UnicodeEncodeError, encoding_name(enc), sp, cpi, cpi + 1, "surrogates not allowed");
             return NULL;
+        } else if (eh != ERR_IGNORE) {
+            /* any other handler, called: bytes go out as they are (whole
+             * code units), a str must be ASCII; else the character is an
+             * error after all */
+            Obj *h = vm_roots(1);
+            int64_t pos = codecs_encode_error(errors, encoding_name(enc), "surrogates not allowed", sp, cpi, cpi + 1,
+                                              &h[0], CODEC_ERR_BYTES_OK,
+                                              "encoding error handler must return (str/bytes, int) tuple");
+            bool ok = pos >= 0;
+            if (ok && IS_BYTES(h[0])) {
+                int64_t bn;
+                const unsigned char *bq = bdata(h[0], &bn);
+                if (bn % (u32 ? 4 : 2))
+                    ok = false;
+                else
+                    sb_add(&b, (const char *)bq, (size_t)bn);
+            } else if (ok) {
+                if (!str_is_ascii(h[0]))
+                    ok = false;
+                const unsigned char *q = (const unsigned char *)str_cstr(h[0]);
+                for (int64_t k = 0; ok && k < STR(h[0])->nbytes; k++)
+                    put_wide(&b, q[k], u32, big);
+            }
+            if (!ok && pos >= 0)
+                raise_codec_error(E_UnicodeEncodeError, encoding_name(enc), sp, cpi, cpi + 1, "surrogates not allowed");
+            vm_unroots(h);
+            if (!ok) {
+                sb_free(&b);
+                return NULL;
+            }
+            p = (const unsigned char *)str_cstr(*sp);   /* the handler ran Python code */
+            i = str_byte_offset(*sp, pos);
+            cpi = pos;
+            continue;
         }
         i += len;
         cpi++;
@@ -1024,6 +1083,8 @@ static Obj wide_decode(Obj *bp, int enc, const char *errors)
         else if (p[0] == 0 && p[1] == 0 && p[2] == 0xfe && p[3] == 0xff)
             i = 4, big = true;
     }
+    /* CPython names the byte order it decodes in, BOM or not */
+    const char *name = u32 ? (big ? "utf-32-be" : "utf-32-le") : (big ? "utf-16-be" : "utf-16-le");
     StrBuf b;
     sb_init(&b);
     while (i < n) {
@@ -1097,12 +1158,19 @@ static Obj wide_decode(Obj *bp, int enc, const char *errors)
             /* fall through */
         case ERR_STRICT:
             sb_free(&b);
-            raise_codec_error(E_UnicodeDecodeError, encoding_name(enc), bp, i, i + span, reason);
+            raise_codec_error(E_UnicodeDecodeError, name, bp, i, i + span, reason);
             return NULL;
-        default:
-            sb_free(&b);
-            unknown_handler(errors);
-            return NULL;
+        default: {
+            /* any other handler, called; it may replace the input */
+            int64_t pos = codecs_decode_error(errors, name, reason, bp, i, i + span, &b, CODEC_ERR_REREAD);
+            if (pos < 0) {
+                sb_free(&b);
+                return NULL;
+            }
+            p = bdata(*bp, &n);
+            i = pos;
+            continue;
+        }
         }
         i += span;
     }
@@ -1245,10 +1313,18 @@ static Obj decode_impl(Obj *bp, int enc, const char *errors)
             vm_unroots(r);
             return NULL;
         }
-        default:
-            sb_free(&b);
-            unknown_handler(errors);
-            return NULL;
+        default: {
+            /* any other handler, called; it may replace the input */
+            int64_t pos = codecs_decode_error(errors, encoding_name(enc), reason, bp, i, i + span, &b,
+                                              CODEC_ERR_REREAD);
+            if (pos < 0) {
+                sb_free(&b);
+                return NULL;
+            }
+            p = bdata(*bp, &n);
+            i = pos;
+            continue;
+        }
         }
         i += span;
     }
@@ -1399,10 +1475,44 @@ Obj str_encode(Obj s, const char *encoding, const char *errors)
             sb_free(&b);
             raise_codec_error(E_UnicodeEncodeError, encoding_name(enc), &r[0], cpi, cpj, reason);
             goto out;
-        default:
-            sb_free(&b);
-            unknown_handler(errors);
-            goto out;
+        default: {
+            /* any other handler, called: bytes go out as they are; a str
+             * must be all ASCII (UTF-8) or all below the limit, else the
+             * run is an error after all */
+            Obj *h = vm_roots(1);
+            int64_t pos = codecs_encode_error(errors, encoding_name(enc), reason, &r[0], cpi, cpj, &h[0], CODEC_ERR_BYTES_OK,
+                                              "encoding error handler must return (str/bytes, int) tuple");
+            bool ok = pos >= 0;
+            if (ok && IS_BYTES(h[0])) {
+                int64_t bn;
+                const unsigned char *bq = bdata(h[0], &bn);
+                sb_add(&b, (const char *)bq, (size_t)bn);
+            } else if (ok) {
+                const unsigned char *q = (const unsigned char *)str_cstr(h[0]);
+                int64_t qn = STR(h[0])->nbytes;
+                uint32_t lim = enc == ENC_UTF8 ? 0x80 : limit;
+                for (int64_t k = 0; k < qn;) {
+                    int l2;
+                    uint32_t d = utf8_decode(q + k, &l2);
+                    k += l2;
+                    if (d >= lim) {
+                        raise_codec_error(E_UnicodeEncodeError, encoding_name(enc), &r[0], cpi, cpj, reason);
+                        ok = false;
+                        break;
+                    }
+                    sb_addc(&b, (char)d);
+                }
+            }
+            vm_unroots(h);
+            if (!ok) {
+                sb_free(&b);
+                goto out;
+            }
+            p = (const unsigned char *)str_cstr(r[0]);   /* the handler ran Python code */
+            i = str_byte_offset(r[0], pos);
+            cpi = pos;
+            continue;
+        }
         }
         i = j;
         cpi = cpj;
@@ -1411,6 +1521,46 @@ Obj str_encode(Obj s, const char *encoding, const char *errors)
     sb_free(&b);
 out:
     vm_unroots(r);
+    return res;
+}
+
+/* Whether CPython's str.encode / bytes.decode run the encoding's codec
+ * directly (UTF-8, UTF-16, UTF-32, ASCII, Latin-1 by their main names),
+ * not through the codec registry, which wraps a plain exception the codec
+ * raises ("decoding with 'X' codec failed (TypeError: ...)"). */
+static bool cpython_direct_codec(const char *enc)
+{
+    char n[16];
+    size_t k = 0;
+    for (; enc[k] && k < sizeof n - 1; k++) {
+        char c = enc[k];
+        n[k] = c >= 'A' && c <= 'Z' ? (char)(c + 32) : (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' ? c : '_';
+    }
+    if (enc[k])
+        return false;
+    n[k] = 0;
+    static const char *const direct[] = {"utf_8", "utf8", "utf_16", "utf16", "utf_32", "utf32", "ascii", "us_ascii",
+                                         "latin1", "latin_1", "iso_8859_1", "iso8859_1"};
+    for (size_t i = 0; i < ARRAY_LEN(direct); i++)
+        if (!strcmp(n, direct[i]))
+            return true;
+    return false;
+}
+
+/* bytes.decode and str(b, ...): bytes_decode, a plain exception wrapped as by CPython's registry */
+static Obj bytes_decode_method(Obj b, const char *encoding, const char *errors)
+{
+    Obj res = bytes_decode(b, encoding, errors);
+    if (!res && encoding && !cpython_direct_codec(encoding) && encoding_id(encoding) != ENC_UNKNOWN)
+        codec_wrap_error(false, encoding);
+    return res;
+}
+
+Obj str_encode_method(Obj s, const char *encoding, const char *errors)
+{
+    Obj res = str_encode(s, encoding, errors);
+    if (!res && encoding && !cpython_direct_codec(encoding) && encoding_id(encoding) != ENC_UNKNOWN)
+        codec_wrap_error(true, encoding);
     return res;
 }
 
@@ -1442,7 +1592,7 @@ Obj str_from_bytes_args(Obj b, Obj encoding, Obj errors)
         }
         copy_name(errs, sizeof errs, str_cstr(vm_unwrap(errors)));
     }
-    res = bytes_decode(r[0], enc, errs);
+    res = bytes_decode_method(r[0], enc, errs);
 out:
     vm_unroots(r);
     return res;
@@ -2379,7 +2529,7 @@ static Obj bm_decode(Obj *args, size_t nargs, Obj kwnames)
         }
         snprintf(k ? errs : enc, 64, "%s", str_cstr(vm_unwrap(o[k])));
     }
-    res = bytes_decode(vm_unwrap(args[0]), enc, errs);
+    res = bytes_decode_method(vm_unwrap(args[0]), enc, errs);
 out:
     vm_unroots(o);
     return res;

@@ -742,11 +742,70 @@ static int unicode_init(Obj self, Obj *args, size_t nargs, Obj kw)
         err_format(E_TypeError, "function takes exactly 5 arguments (%zu given)", nargs);
         return -1;
     }
+    bool decode = vm_isinstance_type(self, E_UnicodeDecodeError);
+    int64_t pos;
+    if (!IS_STR(vm_unwrap(args[0]))) {
+        err_format(E_TypeError, "argument 1 must be str, not %s", type_name(args[0]));
+        return -1;
+    }
+    if (!decode && !IS_STR(vm_unwrap(args[1]))) {
+        err_format(E_TypeError, "argument 2 must be str, not %s", type_name(args[1]));
+        return -1;
+    }
+    if (vm_index_i64(args[2], &pos) < 0 || vm_index_i64(args[3], &pos) < 0)
+        return -1;
+    if (!IS_STR(vm_unwrap(args[4]))) {
+        err_format(E_TypeError, "argument 5 must be str, not %s", type_name(args[4]));
+        return -1;
+    }
+    Obj *r = vm_roots(2);
+    r[0] = self;
+    r[1] = args[1];
+    int rc = -1;
+    if (decode && !IS_BYTES(r[1])) {
+        /* the object as bytes: a bytearray or other buffer copied */
+        const char *p;
+        int64_t n;
+        if (!bytes_like(r[1], &p, &n)) {
+            err_format(E_TypeError, "a bytes-like object is required, not '%s'", type_name(r[1]));
+            goto out;
+        }
+        if (!(r[1] = bytes_new(p, (size_t)n)))
+            goto out;
+    }
+    rc = set_args(r[0], args, nargs);   /* r[0]: bytes_new may have moved self */
+    for (int i = 0; i < 5 && rc == 0; i++)
+        rc = extra_set(r[0], i, 5, i == 1 ? r[1] : args[i]);
+out:
+    vm_unroots(r);
+    return rc;
+}
+
+/* UnicodeTranslateError(object, start, end, reason): encoding None */
+static int unicode_translate_init(Obj self, Obj *args, size_t nargs, Obj kw)
+{
+    if (no_kwargs(self, kw) < 0)
+        return -1;
+    if (nargs != 4) {
+        err_format(E_TypeError, "function takes exactly 4 arguments (%zu given)", nargs);
+        return -1;
+    }
+    int64_t pos;
+    if (!IS_STR(vm_unwrap(args[0]))) {
+        err_format(E_TypeError, "argument 1 must be str, not %s", type_name(args[0]));
+        return -1;
+    }
+    if (vm_index_i64(args[1], &pos) < 0 || vm_index_i64(args[2], &pos) < 0)
+        return -1;
+    if (!IS_STR(vm_unwrap(args[3]))) {
+        err_format(E_TypeError, "argument 4 must be str, not %s", type_name(args[3]));
+        return -1;
+    }
     Obj *r = vm_roots(1);
     r[0] = self;
     int rc = set_args(self, args, nargs);
-    for (int i = 0; i < 5 && rc == 0; i++)
-        rc = extra_set(r[0], i, 5, args[i]);
+    for (int i = 0; i < 4 && rc == 0; i++)
+        rc = extra_set(r[0], i + 1, 5, args[i]);
     vm_unroots(r);
     return rc;
 }
@@ -755,32 +814,38 @@ static Obj unicode_str(Obj self)
 {
     Obj enc = extra_item(self, 0), obj = extra_item(self, 1), st = extra_item(self, 2), en = extra_item(self, 3),
         reason = extra_item(self, 4);
-    if (!IS_STR(enc) || !IS_SMALLINT(st) || !IS_SMALLINT(en) || !IS_STR(reason))
+    bool decode = vm_isinstance_type(self, E_UnicodeDecodeError);
+    bool translate = vm_isinstance_type(self, E_UnicodeTranslateError);
+    if ((!translate && !IS_STR(enc)) || !IS_SMALLINT(st) || !IS_SMALLINT(en) || !IS_STR(reason))
         return exc_str(self);
     int64_t start = SMALLINT_VAL(st), end = SMALLINT_VAL(en);
     StrBuf b;
     sb_init(&b);
-    sb_addc(&b, '\'');
-    sb_add_str(&b, enc);
-    bool decode = vm_isinstance_type(self, E_UnicodeDecodeError);
+    /* "'ENC' codec can't encode ..." or "can't translate ..." */
+    if (translate) {
+        sb_printf(&b, "can't translate");
+    } else {
+        sb_addc(&b, '\'');
+        sb_add_str(&b, enc);
+        sb_printf(&b, "' codec can't %s", decode ? "decode" : "encode");
+    }
     if (decode && IS_BYTES(obj) && start >= 0 && start < BYTES(obj)->length && end == start + 1) {
         unsigned char c = (unsigned char)((const char *)VM_LINEAR(BYTES(obj)->data))[start];
-        sb_printf(&b, "' codec can't decode byte 0x%02x in position %lld: ", c, (long long)start);
+        sb_printf(&b, " byte 0x%02x in position %lld: ", c, (long long)start);
     } else if (decode) {
-        sb_printf(&b, "' codec can't decode bytes in position %lld-%lld: ", (long long)start, (long long)end - 1);
+        sb_printf(&b, " bytes in position %lld-%lld: ", (long long)start, (long long)end - 1);
     } else if (IS_STR(obj) && start >= 0 && start < str_len(obj) && end == start + 1) {
         const unsigned char *p = (const unsigned char *)str_cstr(obj) + str_byte_offset(obj, start);
         int len;
         uint32_t c = utf8_decode(p, &len);
         if (c <= 0xff)
-            sb_printf(&b, "' codec can't encode character '\\x%02x' in position %lld: ", c, (long long)start);
+            sb_printf(&b, " character '\\x%02x' in position %lld: ", c, (long long)start);
         else if (c <= 0xffff)
-            sb_printf(&b, "' codec can't encode character '\\u%04x' in position %lld: ", c, (long long)start);
+            sb_printf(&b, " character '\\u%04x' in position %lld: ", c, (long long)start);
         else
-            sb_printf(&b, "' codec can't encode character '\\U%08x' in position %lld: ", c, (long long)start);
+            sb_printf(&b, " character '\\U%08x' in position %lld: ", c, (long long)start);
     } else {
-        sb_printf(&b, "' codec can't encode characters in position %lld-%lld: ", (long long)start,
-                  (long long)end - 1);
+        sb_printf(&b, " characters in position %lld-%lld: ", (long long)start, (long long)end - 1);
     }
     sb_add_str(&b, reason);
     return sb_finish(&b);
@@ -789,7 +854,7 @@ static Obj unicode_str(Obj self)
 /* ------------------------------------------------------------------ */
 /* The hierarchy                                                      */
 /* ------------------------------------------------------------------ */
-enum { K_PLAIN, K_BASE, K_STOPITER, K_SYSEXIT, K_KEY, K_IMPORT, K_OS, K_SYNTAX, K_UNICODE, K_ATTR, K_NAME };
+enum { K_PLAIN, K_BASE, K_STOPITER, K_SYSEXIT, K_KEY, K_IMPORT, K_OS, K_SYNTAX, K_UNICODE, K_UTRANSLATE, K_ATTR, K_NAME };
 
 static const struct ExcDef {
     TypeObj **var;
@@ -849,7 +914,7 @@ static const struct ExcDef {
     {&E_UnicodeError, "UnicodeError", &E_ValueError, K_PLAIN},
     {&E_UnicodeDecodeError, "UnicodeDecodeError", &E_UnicodeError, K_UNICODE},
     {&E_UnicodeEncodeError, "UnicodeEncodeError", &E_UnicodeError, K_UNICODE},
-    {&E_UnicodeTranslateError, "UnicodeTranslateError", &E_UnicodeError, K_PLAIN},
+    {&E_UnicodeTranslateError, "UnicodeTranslateError", &E_UnicodeError, K_UTRANSLATE},
     {&E_Warning, "Warning", &E_Exception, K_PLAIN},
     {&E_BytesWarning, "BytesWarning", &E_Warning, K_PLAIN},
     {&E_DeprecationWarning, "DeprecationWarning", &E_Warning, K_PLAIN},
@@ -926,7 +991,8 @@ void exceptions_init(void)
             type_add_getset(t, "print_file_and_line", syn_pfl_get, syn_pfl_set);
             break;
         case K_UNICODE:
-            t->tp_init = unicode_init;
+        case K_UTRANSLATE:
+            t->tp_init = d->kind == K_UNICODE ? unicode_init : unicode_translate_init;
             t->tp_str = unicode_str;
             type_add_getset(t, "encoding", uni_encoding_get, uni_encoding_set);
             type_add_getset(t, "object", uni_object_get, uni_object_set);

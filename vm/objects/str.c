@@ -2636,7 +2636,7 @@ static Obj m_encode(Obj *args, size_t nargs, Obj kwnames)
         copy_name(enc, sizeof enc, vm_unwrap(o[0]));
     if (o[1])
         copy_name(errs, sizeof errs, vm_unwrap(o[1]));
-    res = str_encode(vm_unwrap(args[0]), enc, errs);
+    res = str_encode_method(vm_unwrap(args[0]), enc, errs);
 out:
     vm_unroots(o);
     return res;

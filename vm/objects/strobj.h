@@ -302,12 +302,49 @@ int64_t memview_live_views(Obj *basep);
 /* str.encode / bytes.decode (encoding, errors: C strings, NULL = defaults). */
 Obj str_encode(Obj s, const char *encoding, const char *errors);
 Obj bytes_decode(Obj b, const char *encoding, const char *errors);   /* b: bytes or bytearray */
+/* str_encode as str.encode does it: a plain exception of a codec CPython
+ * reaches through its registry wrapped as there. */
+Obj str_encode_method(Obj s, const char *encoding, const char *errors);
 /* Raise UnicodeDecodeError / UnicodeEncodeError(encoding, *objp, start, end,
  * reason); *objp is in a root slot. */
 /* What item 0 (encode) or 1 (decode) of a codecs.CodecInfo makes of obj. */
 Obj codec_info_call(Obj info, bool encode, Obj obj, Obj errors, const char *encoding);   /* encoding: for messages */
 void raise_codec_error(TypeObj *type, const char *enc, Obj *objp, int64_t start, int64_t end, const char *reason);
 Obj str_from_bytes_args(Obj b, Obj encoding, Obj errors);            /* str(b, encoding, errors) */
+/* codecerror.c: the codec error handlers' registry (codec_errors_init at
+ * start-up; _codecs registers the built-in handlers in it) and calling one
+ * from a C codec. */
+void codec_errors_init(void);
+Obj codec_errors_registry(void);   /* the dict name -> handler */
+
+/* The errors argument of a codec function: NULL (strict) for None or
+ * absent, else its text copied into buf; -1 with TypeError "fname()
+ * argument argno must be str or None, not T" (argno 0: argument 'errors'). */
+int codecs_errors_arg(const char *fname, int argno, Obj e, char *buf, size_t cap, const char **out);
+
+/* The flags of the two below: CODEC_ERR_REREAD (decoders: *inputp becomes
+ * the exception's object after the call, bytes, which a handler may have
+ * replaced, as CPython's UTF and escape decoders go on in it; the position
+ * counts in it), CODEC_ERR_BYTES_OK (encoders: a bytes replacement too),
+ * CODEC_ERR_MULTIBYTE (CPython's multibyte codecs: a position too big for
+ * C is out of bounds, IndexError, not OverflowError). */
+enum { CODEC_ERR_REREAD = 1, CODEC_ERR_BYTES_OK = 2, CODEC_ERR_MULTIBYTE = 4 };
+/* A decode error over [start, end) of the bytes-like *inputp (a root slot)
+ * handed to the handler named errors (NULL: strict) as CPython's codecs do
+ * (PEP 293): its replacement is appended to out and the position to go on
+ * at is returned; -1 with the exception set (strict, a handler that raised,
+ * or one that returned something other than (str, int) with a position in
+ * range: TypeError "decoding error handler must return (str, int) tuple",
+ * IndexError, OverflowError). */
+int64_t codecs_decode_error(const char *errors, const char *encoding, const char *reason, Obj *inputp,
+                            int64_t start, int64_t end, StrBuf *out, int flags);
+
+/* An encode error over characters [start, end) of the str *inputp (a root
+ * slot): *replp (a root slot) gets the handler's replacement, a str or
+ * (CODEC_ERR_BYTES_OK) bytes; the position to go on at is returned, or -1
+ * as above (TypeError type_msg). */
+int64_t codecs_encode_error(const char *errors, const char *encoding, const char *reason, Obj *inputp,
+                            int64_t start, int64_t end, Obj *replp, int flags, const char *type_msg);
 
 /* ---- formatting (format.c) ---- */
 /* str.format_map(mapping). */
