@@ -1111,6 +1111,16 @@ static void become_inevitable(bool solo_wanted, bool fresh)
         before_inevitable_hook();   /* may write and abort: still an ordinary transaction */
     pthread_mutex_lock(&sync_lock);
     int cause;
+    if (solo_wanted && !segtx[seg].must_abort &&
+        (inevitable_seg || sync_requester || inevitable_queued || !can_go_solo(seg))) {
+        /* Not alone any more (a thread took a segment since tm_become_solo
+         * looked): stay an ordinary transaction. Inevitable beside others,
+         * it stored plainly where it would have logged (a dict insert
+         * writes DictObj) and doomed every reader at its commit:
+         * read_mostly_dict at 2 threads, 26 of 39 read-write aborts. */
+        pthread_mutex_unlock(&sync_lock);
+        return;
+    }
     if (inevitable_seg || sync_requester || inevitable_queued) {
         uint64_t t0 = tm_wait_begin();
         inevitable_queue[inevitable_queued++] = seg;

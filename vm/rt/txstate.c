@@ -383,12 +383,19 @@ void vm_tx_print_stats(void)
 
 /* After this many aborts in a row a thread runs its transaction inevitable
  * (as the papers fall back to the GIL): no livelock. A long transaction
- * falls back sooner, once its aborts in a row have lost this much time: a
- * 30 ms `with tm.atomic:` block that a stream of rare writes keeps aborting
- * lost 8 x 30 ms per block before (issue 21's matrix, the finalizer
- * reproducer at 2 and 4 segments, over 5x tmpy-gil's time). */
+ * falls back sooner, once its aborts in a row (two at least) have lost this
+ * much time: a 30 ms `with tm.atomic:` block that a stream of rare writes
+ * keeps aborting lost 8 x 30 ms per block before (issue 21's matrix, the
+ * finalizer reproducer at 2 and 4 segments, over 5x tmpy-gil's time). Not
+ * after one abort: on a loaded machine an ordinary transaction that the
+ * scheduler preempted loses 2-8 ms, and an inevitable one beside other
+ * threads stores plainly where it would log (a dict insert writes DictObj)
+ * and dooms every reader at its commit, which then went inevitable in turn:
+ * 17 such fall-backs and 26 of 39 read-write aborts in read_mostly_dict at
+ * 2 threads, each losing 4 ms. */
 #define ABORTS_BEFORE_INEVITABLE 8
 #define LOST_NS_BEFORE_INEVITABLE 2000000
+#define ABORTS_BEFORE_LOST_NS_COUNTS 2
 static __thread int aborts_in_a_row;
 static __thread uint64_t ticks_lost_in_a_row;
 static __thread int lock_extension;   /* yield points run past the length while holding a lock */
@@ -494,7 +501,8 @@ void vm_tx_started(void)
             record_abort();
         ticks_lost_in_a_row += tm_self.last_abort_ticks;
         if (++aborts_in_a_row >= ABORTS_BEFORE_INEVITABLE
-            || tm_ticks_to_ns(ticks_lost_in_a_row) >= LOST_NS_BEFORE_INEVITABLE) {
+            || (aborts_in_a_row >= ABORTS_BEFORE_LOST_NS_COUNTS &&
+                tm_ticks_to_ns(ticks_lost_in_a_row) >= LOST_NS_BEFORE_INEVITABLE)) {
             /* Nothing read yet: a rare write's commit does not abort it
              * while it waits. Counted on until it got there: an abort while
              * it waits comes back here and waits again. */
