@@ -20,7 +20,7 @@ Obj codecs_utf_7_decode(Obj *args, size_t nargs, Obj kwnames);
  * time and closes it (cjk_close) before anything allocates or runs Python. */
 const char *cjk_name(int codec);
 int cjk_open(int codec, bool encode, void **cdp);
-void cjk_close(void *cd);
+void cjk_close(int codec, void *cd);
 /* state: a stateful codec's mode (hz: 1 in GB mode), 0 at the start */
 int cjk_decode_one(int codec, void *cd, const unsigned char *p, int64_t avail, uint32_t cp[2], int *ncp,
                    uint64_t *state);
