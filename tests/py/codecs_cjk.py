@@ -5,7 +5,7 @@
 import codecs, io, zlib
 
 NAMES = ["shift_jis", "cp932", "euc_jp", "euc_jis_2004", "euc_jisx0213", "shift_jis_2004", "shift_jisx0213",
-         "euc_kr", "cp949", "johab", "gb2312", "gbk", "gb18030", "hz", "big5", "cp950", "big5hkscs", "iso2022_jp", "iso2022_kr", "iso2022_jp_1", "iso2022_jp_ext"]
+         "euc_kr", "cp949", "johab", "gb2312", "gbk", "gb18030", "hz", "big5", "cp950", "big5hkscs", "iso2022_jp", "iso2022_kr", "iso2022_jp_1", "iso2022_jp_ext", "iso2022_jp_2"]
 TEXTS = ["", "abc", "日本語のテキスト", "ｶﾀｶﾅ", "한국어 텍스트", "中文文本，简体", "繁體中文", "\\~¥‾",
          "か\u309aけ\u309a", "\u00e6\u0300", "𠀋𡈽", "€", "a\u3000b", "Ω≠∑"]
 
@@ -128,12 +128,14 @@ print(s2.encode("文a", True))
 
 
 # ISO-2022: escape sequences (good, bad, unterminated, not ISO-2022), SO/SI, newlines, state across calls
-for name in ("iso2022_jp", "iso2022_kr", "iso2022_jp_1", "iso2022_jp_ext"):
+for name in ("iso2022_jp", "iso2022_kr", "iso2022_jp_1", "iso2022_jp_ext", "iso2022_jp_2"):
     for data in [b"\x1b$B0l\x1b(B", b"\x1b$@0l", b"\x1b(J\\~\x1b(B\\~", b"\x1b$)C\x0eG1\x0fa\x0eG1\nG1",
                  b"\x1b$(D0l", b"\x1b(Z", b"\x1bx\x81A", b"\x1b", b"\x1b$", b"\x1b&@\x1b$B09", b"\x1b&@\x1b$Ax",
                  b"\x0e\x0f", b"\x1b$B\x7f\x7f\x21", b"\x1b$Bx\x80", b"\x1b$)C\x0e\xff", b"\x1b$B!@",
                  b"\x1b$)C\x0e\x24\x54\x0f", b"\x1b\x1b(B", b"\x1b$)C\x1b$B0l", b"\x1b$(D0l\x1b(B",
-                 b"\x1b$(D\x22\x2f\x7e\x7e", b"\x1b(I16\x60\x1b(B"]:
+                 b"\x1b$(D\x22\x2f\x7e\x7e", b"\x1b(I16\x60\x1b(B", b"\x1b.A\x1bNi\x1bN\x7f",
+                 b"\x1b.F\x1bNa\x1bN$\x1bN\n", b"ab\x1bNdef", b"\x1b$(C0!\x1b$A0!\x1b$(A0!", b"\x1b(Fa\x1b.B\x1bN\x80",
+                 b"\x1b.A\x1bN"]:
         for h in ("strict", "replace", "cjktest.record"):
             show("%s %r %s" % (name, data, h), lambda: data.decode(name, h))
         for cut in range(len(data) + 1):

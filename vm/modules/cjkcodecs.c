@@ -26,9 +26,11 @@
  * Roman, JIS X 0208 in G0 by escape sequences; iso2022_jp_1 adds JIS X 0212,
  * iso2022_jp_ext JIS X 0212 and JIS X 0201 Katakana) and iso2022_kr (KS X 1001
  * designated to G1, SO/SI), over EUC-JP's and EUC-KR's character sets,
- * with CPython's state bytes (G0, G1, G2, -, flags). The other ISO-2022
- * codecs (iso2022_jp_2, _2004, _3) are not built: getcodec
- * raises LookupError saying so. */
+ * with CPython's state bytes (G0, G1, G2, -, flags); iso2022_jp_2 adds
+ * KS X 1001 and GB 2312 in G0 (over EUC-KR's and EUC-CN's sets) and, for
+ * decoding only as CPython, the high halves of ISO 8859-1 and -7 in G2
+ * (ESC . A, ESC . F) read by the single shift ESC N. iso2022_jp_2004 and
+ * iso2022_jp_3 are not built: getcodec raises LookupError saying so. */
 #include "codecs.h"
 #include "objects/objects.h"
 
@@ -49,7 +51,7 @@ typedef struct { uint32_t c1, c2; uint32_t seq; uint32_t len; } CjkPair;
 /* Sequences longer than two bytes: EUC's 0x8F plane (3), GB18030's
  * four-byte form (second byte a digit), euc_kr's make-up sequence (8). */
 enum { LONG_NONE, LONG_8F3, LONG_GB4, LONG_EUCKR, STATEFUL_HZ, STATEFUL_ISO2022_KR, STATEFUL_ISO2022_JP,
-       STATEFUL_ISO2022_JP1, STATEFUL_ISO2022_JPEXT };
+       STATEFUL_ISO2022_JP1, STATEFUL_ISO2022_JPEXT, STATEFUL_ISO2022_JP2 };
 
 typedef struct CjkCodec {
     const char *module, *name, *conv;
@@ -88,13 +90,14 @@ static const CjkCodec codecs_table[] = {
     CODEC("_codecs_iso2022", "iso2022_kr", "EUC-KR", STATEFUL_ISO2022_KR, EUC_KR),
     CODEC("_codecs_iso2022", "iso2022_jp_1", "EUC-JP", STATEFUL_ISO2022_JP1, EUC_JP),
     CODEC("_codecs_iso2022", "iso2022_jp_ext", "EUC-JP", STATEFUL_ISO2022_JPEXT, EUC_JP),
+    CODEC("_codecs_iso2022", "iso2022_jp_2", "EUC-JP", STATEFUL_ISO2022_JP2, EUC_JP),
 };
 
-enum { I_EUC_JP = 2, I_EUC_KR = 7 };   /* the codecs whose character sets ISO-2022-JP and -KR use */
+/* the codecs whose character sets the ISO-2022 codecs use */
+enum { I_EUC_JP = 2, I_EUC_KR = 7, I_GB2312 = 10 };
 
 /* CPython's codecs these modules have and tmpy does not build. */
 static const char *const not_built[][2] = {
-    {"_codecs_iso2022", "iso2022_jp_2"},
     {"_codecs_iso2022", "iso2022_jp_2004"}, {"_codecs_iso2022", "iso2022_jp_3"},
 };
 
@@ -219,7 +222,8 @@ static int conv_one(iconv_t cd, const char *in, size_t n, char *out, size_t cap)
  * byte 4 the flags. The caller keeps it XORed with the codec's initial
  * state (cjk_init_state), so that 0 is the start for every codec. */
 enum { CS_ASCII = 'B', CS_JISX0201_R = 'J', CS_JISX0201_K = 'I', CS_JISX0208 = 'B' | 0x80,
-       CS_JISX0208_O = '@' | 0x80, CS_JISX0212 = 'D' | 0x80, CS_KSX1001 = 'C' | 0x80 };
+       CS_JISX0208_O = '@' | 0x80, CS_JISX0212 = 'D' | 0x80, CS_KSX1001 = 'C' | 0x80, CS_GB2312 = 'A' | 0x80,
+       CS_ISO8859_1 = 'A', CS_ISO8859_7 = 'F' };
 enum { F_SHIFTED = 1, F_ESCTHROUGHOUT = 2 };
 enum { ESC = 0x1b, SO = 0x0e, SI = 0x0f };
 
@@ -230,8 +234,39 @@ static const IsoDesignation jp1_designations[] = {{CS_JISX0208, 0, 2}, {CS_JISX0
 static const IsoDesignation jpext_designations[] = {{CS_JISX0208, 0, 2}, {CS_JISX0212, 0, 2}, {CS_JISX0201_R, 0, 1},
                                                     {CS_JISX0201_K, 0, 1}, {CS_JISX0208_O, 0, 2}, {0, 0, 0}};
 static const IsoDesignation kr_designations[] = {{CS_KSX1001, 1, 2}, {0, 0, 0}};
+/* in CPython's order of trying them when encoding; G2's sets only decode */
+static const IsoDesignation jp2_designations[] = {{CS_JISX0208, 0, 2}, {CS_JISX0212, 0, 2}, {CS_KSX1001, 0, 2},
+                                                  {CS_GB2312, 0, 2}, {CS_JISX0201_R, 0, 1}, {CS_JISX0208_O, 0, 2},
+                                                  {CS_ISO8859_1, 2, 1}, {CS_ISO8859_7, 2, 1}, {0, 0, 0}};
+
+/* ISO 8859-7 (1987) 0xA0..0xFF, as CPython's iso2022_jp_2 reads it in G2 (0: undefined) */
+static const uint16_t iso8859_7_high[96] = {
+    0x00A0, 0x2018, 0x2019, 0x00A3, 0x0000, 0x0000, 0x00A6, 0x00A7,
+    0x00A8, 0x00A9, 0x0000, 0x00AB, 0x00AC, 0x00AD, 0x0000, 0x2015,
+    0x00B0, 0x00B1, 0x00B2, 0x00B3, 0x0384, 0x0385, 0x0386, 0x00B7,
+    0x0388, 0x0389, 0x038A, 0x00BB, 0x038C, 0x00BD, 0x038E, 0x038F,
+    0x0390, 0x0391, 0x0392, 0x0393, 0x0394, 0x0395, 0x0396, 0x0397,
+    0x0398, 0x0399, 0x039A, 0x039B, 0x039C, 0x039D, 0x039E, 0x039F,
+    0x03A0, 0x03A1, 0x0000, 0x03A3, 0x03A4, 0x03A5, 0x03A6, 0x03A7,
+    0x03A8, 0x03A9, 0x03AA, 0x03AB, 0x03AC, 0x03AD, 0x03AE, 0x03AF,
+    0x03B0, 0x03B1, 0x03B2, 0x03B3, 0x03B4, 0x03B5, 0x03B6, 0x03B7,
+    0x03B8, 0x03B9, 0x03BA, 0x03BB, 0x03BC, 0x03BD, 0x03BE, 0x03BF,
+    0x03C0, 0x03C1, 0x03C2, 0x03C3, 0x03C4, 0x03C5, 0x03C6, 0x03C7,
+    0x03C8, 0x03C9, 0x03CA, 0x03CB, 0x03CC, 0x03CD, 0x03CE, 0x0000,
+};
 
 static bool is_iso(const CjkCodec *c) { return c->longform >= STATEFUL_ISO2022_KR; }
+
+static iconv_t cached_cd(int codec, bool encode);
+
+/* The descriptor converting for EUC codec base in codec c's run (cd:
+ * what cjk_open gave), or (iconv_t)-1 when glibc lacks it. */
+static iconv_t set_cd(const CjkCodec *c, void *cd, int base)
+{
+    if (c->longform != STATEFUL_ISO2022_JP2)
+        return (iconv_t)cd;
+    return cached_cd(base, *(const bool *)cd);
+}
 static bool is_jp(const CjkCodec *c) { return c->longform >= STATEFUL_ISO2022_JP; }
 
 static unsigned g_get(uint64_t s, int n) { return (unsigned)(s >> (8 * n)) & 0xFF; }
@@ -257,13 +292,16 @@ static const IsoDesignation *iso_designations(const CjkCodec *c)
         return jp1_designations;
     case STATEFUL_ISO2022_JPEXT:
         return jpext_designations;
+    case STATEFUL_ISO2022_JP2:
+        return jp2_designations;
     default:
         return kr_designations;
     }
 }
 
-/* A double-byte code (7-bit bytes) of the EUC codec `base` as one character, or 0. */
-static uint32_t dbcs_decode(int base, void *cd, unsigned a, unsigned b)
+/* A double-byte code (7-bit bytes) of the EUC codec `base` as one character,
+ * or 0; cd: the run's descriptor of codec c (set_cd). */
+static uint32_t dbcs_decode(const CjkCodec *c, int base, void *cd, unsigned a, unsigned b)
 {
     if (a < 0x21 || a > 0x7E || b < 0x21 || b > 0x7E)
         return 0;
@@ -272,11 +310,12 @@ static uint32_t dbcs_decode(int base, void *cd, unsigned a, unsigned b)
     if (f)
         return f->cp1 >= CJK_ILLEGAL2 || f->cp2 ? 0 : f->cp1;
     uint32_t out[2];
-    return conv_one((iconv_t)cd, (const char *)seq, 2, (char *)out, sizeof out) == 4 ? out[0] : 0;
+    iconv_t d = set_cd(c, cd, base);
+    return d != (iconv_t)-1 && conv_one(d, (const char *)seq, 2, (char *)out, sizeof out) == 4 ? out[0] : 0;
 }
 
 /* A JIS X 0212 code (7-bit bytes) as one character (EUC-JP's 0x8F plane), or 0. */
-static uint32_t jisx0212_decode(void *cd, unsigned a, unsigned b)
+static uint32_t jisx0212_decode(const CjkCodec *c, void *cd, unsigned a, unsigned b)
 {
     if (a < 0x21 || a > 0x7E || b < 0x21 || b > 0x7E)
         return 0;
@@ -285,7 +324,8 @@ static uint32_t jisx0212_decode(void *cd, unsigned a, unsigned b)
     if (f)
         return f->cp1 >= CJK_ILLEGAL2 || f->cp2 ? 0 : f->cp1;
     uint32_t out[2];
-    return conv_one((iconv_t)cd, (const char *)seq, 3, (char *)out, sizeof out) == 4 ? out[0] : 0;
+    iconv_t d = set_cd(c, cd, I_EUC_JP);
+    return d != (iconv_t)-1 && conv_one(d, (const char *)seq, 3, (char *)out, sizeof out) == 4 ? out[0] : 0;
 }
 
 /* An escape sequence at p (p[1] is one of ( ) $ . &): its length, 0 when
@@ -318,6 +358,8 @@ static int iso_escape(const CjkCodec *c, const unsigned char *p, int64_t avail, 
                 designation = 0;
             else if (p[1] == ')')
                 designation = 1;
+            else if (p[1] == '.' && c->longform == STATEFUL_ISO2022_JP2)
+                designation = 2;   /* a 96-character set to G2 */
             else
                 return -3;
         }
@@ -345,6 +387,7 @@ static int iso_escape(const CjkCodec *c, const unsigned char *p, int64_t avail, 
         return -esclen;
     }
     if (charset != CS_ASCII) {
+        /* any set of the codec's, to any G, as CPython */
         const IsoDesignation *d = iso_designations(c);
         while (d->mark && d->mark != charset)
             d++;
@@ -374,6 +417,25 @@ static int iso_decode_one(const CjkCodec *c, void *cd, const unsigned char *p, i
     if (b == ESC) {
         if (avail < 2)
             return 0;
+        if (p[1] == 'N' && c->longform == STATEFUL_ISO2022_JP2) {
+            /* single shift 2: the next byte in G2's set */
+            if (avail < 3)
+                return 0;
+            unsigned x = p[2], g2 = g_get(s, 2);
+            if (x >= 0x80)
+                return -3;
+            uint32_t u = x;   /* G2 still ASCII */
+            if (g2 == CS_ISO8859_1 || (g2 == CS_ISO8859_7 && x < 0x20))
+                u = x | 0x80;
+            else if (g2 == CS_ISO8859_7 && !(u = iso8859_7_high[x - 0x20]))
+                return -3;
+            else if (g2 != CS_ASCII && g2 != CS_ISO8859_7)
+                return -3;   /* another set in G2 (CPython: RuntimeError "internal codec error") */
+            cp[0] = u;
+            *ncp = 1;
+            res = 3;
+            goto out;
+        }
         if (p[1] == '(' || p[1] == ')' || p[1] == '$' || p[1] == '.' || p[1] == '&') {
             res = iso_escape(c, p, avail, &s);
             if (res <= 0)
@@ -415,16 +477,20 @@ static int iso_decode_one(const CjkCodec *c, void *cd, const unsigned char *p, i
     if (avail < d->width)
         return 0;
     uint32_t u;
-    if (charset == CS_JISX0201_R)
+    if (d->plane == 2)
+        u = 0;   /* an ISO 8859 set designated to G0 or G1: only G2's single shift reads it */
+    else if (charset == CS_JISX0201_R)
         u = b == 0x5c ? 0xA5 : b == 0x7e ? 0x203E : b;
     else if (charset == CS_JISX0201_K)
         u = b >= 0x21 && b <= 0x5F ? 0xFF61 + b - 0x21 : 0;
     else if (charset == CS_JISX0212)
-        u = jisx0212_decode(cd, b, p[1]);
+        u = jisx0212_decode(c, cd, b, p[1]);
     else if (charset == CS_KSX1001)
-        u = dbcs_decode(I_EUC_KR, cd, b, p[1]);
+        u = dbcs_decode(c, I_EUC_KR, cd, b, p[1]);
+    else if (charset == CS_GB2312)
+        u = dbcs_decode(c, I_GB2312, cd, b, p[1]);
     else
-        u = b == 0x21 && p[1] == 0x40 ? 0xFF3C : dbcs_decode(I_EUC_JP, cd, b, p[1]);
+        u = b == 0x21 && p[1] == 0x40 ? 0xFF3C : dbcs_decode(c, I_EUC_JP, cd, b, p[1]);
     if (!u)
         return -d->width;
     cp[0] = u;
@@ -435,9 +501,26 @@ out:
     return res;
 }
 
-/* cp in a designation's set: its code (7-bit bytes), or 0. */
-static unsigned iso_encode_in(const IsoDesignation *d, void *cd, uint32_t cp)
+/* Whether cp lies in the ranges where KS X 1001 and GB 2312 have all their
+ * characters (measured over CPython's euc_kr and gb2312): iso2022_jp_2 asks
+ * iconv about no other character. */
+static bool maybe_kr_cn(uint32_t cp)
 {
+    static const uint32_t ranges[][2] = {{0xA1, 0x451}, {0x2015, 0x2312}, {0x2460, 0x266D}, {0x3000, 0x327F},
+                                         {0x3380, 0x33DD}, {0x4E00, 0x9FA0}, {0xAC00, 0xD79D}, {0xF900, 0xFA0B},
+                                         {0xFF01, 0xFFE6}};
+    for (size_t k = 0; k < sizeof ranges / sizeof ranges[0]; k++)
+        if (cp >= ranges[k][0] && cp <= ranges[k][1])
+            return true;
+    return false;
+}
+
+/* cp in a designation's set: its code (7-bit bytes), or 0; cd: the run's
+ * descriptor of codec c (set_cd). */
+static unsigned iso_encode_in(const CjkCodec *c, const IsoDesignation *d, void *cd, uint32_t cp)
+{
+    if (d->plane == 2)
+        return 0;   /* G2's sets are not used for encoding, as CPython */
     if (d->mark == CS_JISX0201_R)
         return cp == 0xA5 ? 0x5C : cp == 0x203E ? 0x7E : 0;
     if (d->mark == CS_JISX0201_K)
@@ -450,7 +533,11 @@ static unsigned iso_encode_in(const IsoDesignation *d, void *cd, uint32_t cp)
     sb_init(&tmp);
     uint64_t none = 0;
     unsigned code = 0;
-    if (!cjk_encode_one(d->mark == CS_KSX1001 ? I_EUC_KR : I_EUC_JP, cd, cp, &tmp, &none))
+    int base = d->mark == CS_KSX1001 ? I_EUC_KR : d->mark == CS_GB2312 ? I_GB2312 : I_EUC_JP;
+    if (base != I_EUC_JP && !maybe_kr_cn(cp))
+        return 0;
+    iconv_t e = set_cd(c, cd, base);
+    if (e == (iconv_t)-1 || !cjk_encode_one(base, e, cp, &tmp, &none))
         tmp.len = 0;
     const unsigned char *q = (const unsigned char *)tmp.p;
     if (d->mark == CS_JISX0212) {   /* EUC-JP's 0x8F plane */
@@ -483,7 +570,7 @@ static bool iso_encode_one(const CjkCodec *c, void *cd, uint32_t cp, StrBuf *out
     const IsoDesignation *d = iso_designations(c);
     unsigned code = 0;
     for (; d->mark; d++)
-        if ((code = iso_encode_in(d, cd, cp)))
+        if ((code = iso_encode_in(c, d, cd, cp)))
             break;
     if (!d->mark)
         return false;
@@ -572,7 +659,9 @@ static void iso_encode_reset(const CjkCodec *c, uint64_t *state, StrBuf *out)
  * handler that uses the codec again meanwhile may share it. iconv's memory
  * is glibc's own (the STM build's abort-time freeing covers only the
  * interpreter's calls to malloc), so an abort leaves a valid descriptor in
- * the cache. They are closed when the thread ends (cd_key's destructor). */
+ * the cache. Open descriptors also keep glibc's converter modules loaded
+ * (it unloads a module with its last descriptor). They are closed when the
+ * thread ends (cd_key's destructor). */
 #define NCODECS (sizeof codecs_table / sizeof codecs_table[0])
 static __thread iconv_t cd_cache[NCODECS][2];
 static pthread_key_t cd_key;
@@ -590,27 +679,48 @@ static void cd_cache_close(void *unused)
 }
 static void cd_key_create(void) { (void)pthread_key_create(&cd_key, cd_cache_close); }
 
-int cjk_open(int codec, bool encode, void **cdp)
+/* This thread's descriptor for codec (its converter), or (iconv_t)-1 with
+ * errno when glibc lacks the converter. */
+static iconv_t cached_cd(int codec, bool encode)
 {
     iconv_t *slot = &cd_cache[codec][encode];
     if (!*slot) {
         const CjkCodec *c = &codecs_table[codec];
         iconv_t cd = encode ? iconv_open(c->conv, "UTF-32LE") : iconv_open("UTF-32LE", c->conv);
-        if (cd == (iconv_t)-1) {
-            err_format(E_LookupError, "the %s codec needs glibc's iconv converter %s, which this system lacks (%s)",
-                       c->name, c->conv, strerror(errno));
-            return -1;
-        }
+        if (cd == (iconv_t)-1)
+            return cd;
         pthread_once(&cd_key_once, cd_key_create);
         pthread_setspecific(cd_key, cd_cache);   /* any non-NULL value: the destructor runs at the thread's end */
         *slot = cd;
     }
-    *cdp = *slot;
+    return *slot;
+}
+
+/* iso2022_jp_2's "descriptor": its direction; set_cd takes the descriptors
+ * of the EUC codecs whose sets it uses from the thread's cache. */
+static const bool jp2_direction[2] = {false, true};
+
+int cjk_open(int codec, bool encode, void **cdp)
+{
+    const CjkCodec *c = &codecs_table[codec];
+    if (c->longform == STATEFUL_ISO2022_JP2) {
+        *cdp = (void *)&jp2_direction[encode];
+        codec = I_EUC_JP;   /* the set every run may need: its converter must exist */
+    }
+    iconv_t cd = cached_cd(codec, encode);
+    if (cd == (iconv_t)-1) {
+        err_format(E_LookupError, "the %s codec needs glibc's iconv converter %s, which this system lacks (%s)",
+                   c->name, codecs_table[codec].conv, strerror(errno));
+        return -1;
+    }
+    if (c->longform != STATEFUL_ISO2022_JP2)
+        *cdp = cd;
     return 0;
 }
 
-void cjk_close(void *cd)
+void cjk_close(int codec, void *cd)
 {
+    (void)codec;
     (void)cd;   /* kept in the thread's cache (cjk_open) */
 }
 

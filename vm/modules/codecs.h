@@ -21,7 +21,7 @@ Obj codecs_utf_7_decode(Obj *args, size_t nargs, Obj kwnames);
  * Python; the thread keeps it open for its next run. */
 const char *cjk_name(int codec);
 int cjk_open(int codec, bool encode, void **cdp);
-void cjk_close(void *cd);
+void cjk_close(int codec, void *cd);
 /* state: a stateful codec's mode (hz: 1 in GB mode), 0 at the start */
 int cjk_decode_one(int codec, void *cd, const unsigned char *p, int64_t avail, uint32_t cp[2], int *ncp,
                    uint64_t *state);

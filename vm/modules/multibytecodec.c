@@ -88,7 +88,7 @@ static Obj mb_decode(int codec, Obj *inputp, bool final, const char *errors, int
                 break;
             }
         }
-        cjk_close(cd);
+        cjk_close(codec, cd);
         if (!reason) {
             if (stop || i >= n)
                 break;
@@ -184,7 +184,7 @@ static int mb_encode_into(int codec, Obj *inputp, bool final, bool reset, const 
             bad = true;
             break;
         }
-        cjk_close(cd);
+        cjk_close(codec, cd);
         if (!bad) {
             if (stop || i >= n)
                 break;
