@@ -767,7 +767,7 @@ static Obj c_charmap_decode(Obj *args, size_t nargs, Obj kwnames)
 {
     char errbuf[64];
     static const char *const names[] = {"data", "errors", "mapping", NULL};
-    Obj *a = vm_roots(5);
+    Obj *a = vm_roots(6);   /* a[5]: the exception the errors share */
     Obj res = NULL;
     if (vm_parse_args("charmap_decode", args, nargs, kwnames, names, 1, 3, a) < 0)
         goto out;
@@ -810,7 +810,7 @@ static Obj c_charmap_decode(Obj *args, size_t nargs, Obj kwnames)
                 i++;
             } else {
                 int64_t pos = codecs_decode_error(errors, "charmap", CHARMAP_UNDEFINED, &a[4], i, i + 1, &b,
-                                                  CODEC_ERR_REREAD);
+                                                  CODEC_ERR_REREAD, &a[5]);
                 if (pos < 0)
                     goto fail;
                 i = pos;
@@ -960,7 +960,7 @@ static Obj c_charmap_encode(Obj *args, size_t nargs, Obj kwnames)
 {
     char errbuf[64];
     static const char *const names[] = {"str", "errors", "mapping", NULL};
-    Obj *a = vm_roots(4);
+    Obj *a = vm_roots(5);   /* a[4]: the exception the errors share */
     Obj res = NULL;
     if (vm_parse_args("charmap_encode", args, nargs, kwnames, names, 1, 3, a) < 0)
         goto out;
@@ -1021,7 +1021,7 @@ static Obj c_charmap_encode(Obj *args, size_t nargs, Obj kwnames)
             continue;
         }
         int64_t pos = codecs_encode_error(errors, "charmap", CHARMAP_UNDEFINED, &a[0], i, j, &a[3], CODEC_ERR_BYTES_OK,
-                                          ENC_TYPE_MSG);
+                                          ENC_TYPE_MSG, &a[4]);
         if (pos < 0)
             goto fail;
         if (IS_BYTES(a[3])) {
