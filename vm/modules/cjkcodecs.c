@@ -265,18 +265,17 @@ typedef struct {
     iconv_t cd[3];   /* I_EUC_JP, I_EUC_KR, I_GB2312 */
 } Jp2Descriptors;
 
-/* Descriptors of EUC-JP, EUC-KR and EUC-CN opened once and never used or
- * closed: they keep glibc's converter modules loaded, which it would
- * otherwise unload and load again (dlopen) around every run of
+/* Descriptors of EUC-JP, EUC-KR and EUC-CN opened once and on purpose
+ * never used or closed: they keep glibc's converter modules loaded, which
+ * it would otherwise unload and load again (dlopen) around every run of
  * iso2022_jp_2, whose descriptors close at each error. */
 static pthread_once_t pin_once = PTHREAD_ONCE_INIT;
-static iconv_t pinned[3];
 
 static void pin_converters(void)
 {
-    pinned[0] = iconv_open("UTF-32LE", "EUC-JP");
-    pinned[1] = iconv_open("UTF-32LE", "EUC-KR");
-    pinned[2] = iconv_open("UTF-32LE", "EUC-CN");
+    (void)iconv_open("UTF-32LE", "EUC-JP");
+    (void)iconv_open("UTF-32LE", "EUC-KR");
+    (void)iconv_open("UTF-32LE", "EUC-CN");
 }
 
 /* The descriptor converting for EUC codec base in codec c's run (cd:

@@ -1480,7 +1480,8 @@ Obj str_encode(Obj s, const char *encoding, const char *errors)
              * must be all ASCII (UTF-8) or all below the limit, else the
              * run is an error after all */
             Obj *h = vm_roots(1);
-            int64_t pos = codecs_encode_error(errors, encoding_name(enc), reason, &r[0], cpi, cpj, &h[0], CODEC_ERR_BYTES_OK,
+            int64_t pos = codecs_encode_error(errors, encoding_name(enc), reason, &r[0], cpi, cpj, &h[0],
+                                              CODEC_ERR_BYTES_OK,
                                               "encoding error handler must return (str/bytes, int) tuple", &r[1]);
             bool ok = pos >= 0;
             if (ok && IS_BYTES(h[0])) {
@@ -1534,7 +1535,8 @@ static bool cpython_direct_codec(const char *enc)
     size_t k = 0;
     for (; enc[k] && k < sizeof n - 1; k++) {
         char c = enc[k];
-        n[k] = c >= 'A' && c <= 'Z' ? (char)(c + 32) : (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' ? c : '_';
+        bool keep = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.';
+        n[k] = c >= 'A' && c <= 'Z' ? (char)(c + 32) : keep ? c : '_';
     }
     if (enc[k])
         return false;
