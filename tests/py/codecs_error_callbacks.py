@@ -157,6 +157,13 @@ with warnings.catch_warnings(record=True) as w:
     show("escape octal", lambda: codecs.unicode_escape_decode(b"\\501\\z"))
     show("escape str arg", lambda: codecs.unicode_escape_decode("\\u20ac"))
     print("warnings", [str(x.message) for x in w])
+# codecs.escape_decode (bytes to bytes): strict, ignore, replace; any other name fails at an error only
+with warnings.catch_warnings(record=True) as w:
+    warnings.simplefilter("always")
+    for data in [br"[\x]\x", br"\x0", br"[\x0y]", br"\z", br"\8", br"\501", b"\\\xe9", br"ok", b"\\"]:
+        for errors in ("strict", "ignore", "replace", "cbtest.record", None):
+            show("escape_decode %s %s" % (ascii(data), errors), lambda: codecs.escape_decode(data, errors))
+    print("warnings", [str(x.message) for x in w])
 
 # the built-in handlers called directly
 E, D, T = UnicodeEncodeError, UnicodeDecodeError, UnicodeTranslateError
