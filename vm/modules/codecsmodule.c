@@ -607,8 +607,19 @@ static int64_t utf8_incomplete_tail(const unsigned char *p, int64_t n)
         unsigned char c = p[n - back];
         if ((c & 0xC0) == 0x80)
             continue;   /* a continuation byte: look further back */
-        int need = c >= 0xF0 && c <= 0xF4 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 && c < 0xE0 ? 2 : 1;
-        return need > back ? back : 0;
+        int need = c >= 0xF0 && c <= 0xF4 ? 4 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xC2 && c < 0xE0 ? 2 : 1;
+        if (need <= back)
+            return 0;
+        if (back >= 2) {
+            /* held back only if it can still be valid: the second byte's range, as CPython
+             * (which holds ED A0..BF too: a surrogate surrogatepass may take) */
+            unsigned char d = p[n - back + 1];
+            unsigned lo = c == 0xE0 ? 0xA0 : c == 0xF0 ? 0x90 : 0x80;
+            unsigned hi = c == 0xF4 ? 0x8F : 0xBF;
+            if (d < lo || d > hi)
+                return 0;
+        }
+        return back;
     }
     return 0;
 }
