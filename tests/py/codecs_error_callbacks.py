@@ -157,6 +157,13 @@ with warnings.catch_warnings(record=True) as w:
     show("escape octal", lambda: codecs.unicode_escape_decode(b"\\501\\z"))
     show("escape str arg", lambda: codecs.unicode_escape_decode("\\u20ac"))
     print("warnings", [str(x.message) for x in w])
+# codecs.escape_decode (bytes to bytes): strict, ignore, replace; any other name fails at an error only
+with warnings.catch_warnings(record=True) as w:
+    warnings.simplefilter("always")
+    for data in [br"[\x]\x", br"\x0", br"[\x0y]", br"\z", br"\8", br"\501", b"\\\xe9", br"ok", b"\\"]:
+        for errors in ("strict", "ignore", "replace", "cbtest.record", None):
+            show("escape_decode %s %s" % (ascii(data), errors), lambda: codecs.escape_decode(data, errors))
+    print("warnings", [str(x.message) for x in w])
 
 # the built-in handlers called directly
 E, D, T = UnicodeEncodeError, UnicodeDecodeError, UnicodeTranslateError
@@ -180,3 +187,10 @@ show("surrogatepass utf32BE", lambda: codecs.lookup_error("surrogatepass")(D("UT
 show("translate big", lambda: "\xff".translate({0xff: sys.maxunicode + 1}))
 show("translate tuple", lambda: "\xff".translate({0xff: ()}))
 show("translate ok", lambda: "abc".translate({97: "xy", 98: None, 99: 100}))
+
+# a UTF-8 decoder that is not final holds back only a tail that can still become a character
+for data in [b"\xf5", b"\xff", b"\xe0\x80", b"\xe0\x9f", b"\xf0\x8f", b"\xf4\x90", b"\xed\xa0", b"\xe0",
+             b"\xe0\xa0", b"\xf0\x90\x80", b"\xf4\x8f", b"a\xc3", b"\xc1", b"\xc2"]:
+    show("utf-8 not final %s" % ascii(data), lambda: codecs.utf_8_decode(data, "cbtest.record", False))
+    show("  incremental", lambda: codecs.getincrementaldecoder("utf-8")("cbtest.record").decode(data))
+flush("  seen")

@@ -607,8 +607,19 @@ static int64_t utf8_incomplete_tail(const unsigned char *p, int64_t n)
         unsigned char c = p[n - back];
         if ((c & 0xC0) == 0x80)
             continue;   /* a continuation byte: look further back */
-        int need = c >= 0xF0 && c <= 0xF4 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 && c < 0xE0 ? 2 : 1;
-        return need > back ? back : 0;
+        int need = c >= 0xF0 && c <= 0xF4 ? 4 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xC2 && c < 0xE0 ? 2 : 1;
+        if (need <= back)
+            return 0;
+        if (back >= 2) {
+            /* held back only if it can still be valid: the second byte's range, as CPython
+             * (which holds ED A0..BF too: a surrogate surrogatepass may take) */
+            unsigned char d = p[n - back + 1];
+            unsigned lo = c == 0xE0 ? 0xA0 : c == 0xF0 ? 0x90 : 0x80;
+            unsigned hi = c == 0xF4 ? 0x8F : 0xBF;
+            if (d < lo || d > hi)
+                return 0;
+        }
+        return back;
     }
     return 0;
 }
@@ -767,7 +778,7 @@ static Obj c_charmap_decode(Obj *args, size_t nargs, Obj kwnames)
 {
     char errbuf[64];
     static const char *const names[] = {"data", "errors", "mapping", NULL};
-    Obj *a = vm_roots(5);
+    Obj *a = vm_roots(6);   /* a[5]: the exception the errors share */
     Obj res = NULL;
     if (vm_parse_args("charmap_decode", args, nargs, kwnames, names, 1, 3, a) < 0)
         goto out;
@@ -810,7 +821,7 @@ static Obj c_charmap_decode(Obj *args, size_t nargs, Obj kwnames)
                 i++;
             } else {
                 int64_t pos = codecs_decode_error(errors, "charmap", CHARMAP_UNDEFINED, &a[4], i, i + 1, &b,
-                                                  CODEC_ERR_REREAD);
+                                                  CODEC_ERR_REREAD, &a[5]);
                 if (pos < 0)
                     goto fail;
                 i = pos;
@@ -960,7 +971,7 @@ static Obj c_charmap_encode(Obj *args, size_t nargs, Obj kwnames)
 {
     char errbuf[64];
     static const char *const names[] = {"str", "errors", "mapping", NULL};
-    Obj *a = vm_roots(4);
+    Obj *a = vm_roots(5);   /* a[4]: the exception the errors share */
     Obj res = NULL;
     if (vm_parse_args("charmap_encode", args, nargs, kwnames, names, 1, 3, a) < 0)
         goto out;
@@ -1021,7 +1032,7 @@ static Obj c_charmap_encode(Obj *args, size_t nargs, Obj kwnames)
             continue;
         }
         int64_t pos = codecs_encode_error(errors, "charmap", CHARMAP_UNDEFINED, &a[0], i, j, &a[3], CODEC_ERR_BYTES_OK,
-                                          ENC_TYPE_MSG);
+                                          ENC_TYPE_MSG, &a[4]);
         if (pos < 0)
             goto fail;
         if (IS_BYTES(a[3])) {
@@ -1057,10 +1068,15 @@ out:
 }
 
 /* escape_decode(data, errors=None): bytes with Python's backslash escapes
- * resolved (bytes-to-bytes, as bytes literals). */
+ * resolved (bytes-to-bytes, as bytes literals). A malformed \x escape is
+ * ValueError (strict), dropped (ignore) or '?' (replace), and any other
+ * errors value is ValueError then, as CPython's; the first unknown escape
+ * (or octal one above 0o377) is a DeprecationWarning. */
 static Obj c_escape_decode(Obj *args, size_t nargs, Obj kwnames)
 {
     static const char *const names[] = {"data", "errors", NULL};
+    char errbuf[64];
+    char invalid[4] = {0};   /* the first unknown escape, after its backslash */
     Obj *a = vm_roots(2);
     Obj res = NULL;
     if (vm_parse_args("escape_decode", args, nargs, kwnames, names, 1, 2, a) < 0)
@@ -1115,9 +1131,18 @@ static Obj c_escape_decode(Obj *args, size_t nargs, Obj kwnames)
                 i++;
             }
             if (k < 2) {
-                free(buf);
-                err_format(E_ValueError, "invalid \\x escape at position %lld", (long long)(i - 1 - k));
-                goto out;
+                const char *errors = errors_arg(a[1], errbuf, sizeof errbuf);
+                if (errors && !strcmp(errors, "replace")) {
+                    buf[nb++] = '?';
+                } else if (!errors || strcmp(errors, "ignore")) {
+                    free(buf);
+                    if (!errors || !strcmp(errors, "strict"))
+                        err_format(E_ValueError, "invalid \\x escape at position %lld", (long long)(i - 1 - k));
+                    else
+                        err_format(E_ValueError, "decoding error; unknown error handling code: %.400s", errors);
+                    goto out;
+                }
+                break;
             }
             buf[nb++] = (unsigned char)v;
             break;
@@ -1125,18 +1150,38 @@ static Obj c_escape_decode(Obj *args, size_t nargs, Obj kwnames)
         default:
             if (c >= '0' && c <= '7') {
                 int v = c - '0';
+                int64_t first = i;
                 for (int k = 0; k < 2 && i + 1 < n && p[i + 1] >= '0' && p[i + 1] <= '7'; k++)
                     v = v * 8 + (p[++i] - '0');
+                if (v > 0377 && !invalid[0])
+                    memcpy(invalid, p + first, 3);
                 buf[nb++] = (unsigned char)v;
             } else {
+                if (!invalid[0])
+                    invalid[0] = (char)c;
                 buf[nb++] = '\\';
                 buf[nb++] = c;
             }
         }
     }
-    Obj out_bytes = bytes_new((const char *)buf, (size_t)nb);
+    a[1] = bytes_new((const char *)buf, (size_t)nb);
     free(buf);
-    res = out_bytes ? tuple_pack(2, out_bytes, int_from_i64(n)) : NULL;
+    if (a[1] && invalid[0]) {
+        /* the warning may run Python code: the result is rooted */
+        StrBuf m;
+        sb_init(&m);
+        if (invalid[0] >= '4' && invalid[0] <= '7') {
+            sb_printf(&m, "invalid octal escape sequence '\\%.3s'", invalid);
+        } else {
+            sb_printf(&m, "invalid escape sequence '\\");
+            sb_add_codepoint(&m, (unsigned char)invalid[0]);   /* the byte as a Latin-1 character */
+            sb_addc(&m, '\'');
+        }
+        Obj msg = sb_finish(&m);
+        if (!msg || vm_warn(E_DeprecationWarning, msg, NULL) < 0)
+            goto out;
+    }
+    res = a[1] ? tuple_pack(2, a[1], int_from_i64(n)) : NULL;
 out:
     vm_unroots(a);
     return res;

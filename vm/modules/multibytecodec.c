@@ -51,6 +51,7 @@ static Obj mb_decode(int codec, Obj *inputp, bool final, const char *errors, int
 {
     StrBuf out;
     sb_init(&out);
+    Obj *r = vm_roots(1);   /* the exception the errors share */
     int64_t i = 0;
     for (;;) {
         const char *p0;
@@ -96,14 +97,16 @@ static Obj mb_decode(int codec, Obj *inputp, bool final, const char *errors, int
             continue;
         }
         int64_t pos =
-            codecs_decode_error(errors, cjk_name(codec), reason, inputp, i, end, &out, CODEC_ERR_MULTIBYTE);
+            codecs_decode_error(errors, cjk_name(codec), reason, inputp, i, end, &out, CODEC_ERR_MULTIBYTE, &r[0]);
         if (pos < 0)
             goto fail;
         i = pos;
     }
+    vm_unroots(r);
     *consumed = i;
     return sb_finish(&out);
 fail:
+    vm_unroots(r);
     sb_free(&out);
     return NULL;
 }
@@ -155,7 +158,7 @@ static int mb_encode_into(int codec, Obj *inputp, bool final, bool reset, const 
     uint32_t *u = code_points(*inputp, &n);
     if (!u)
         return -1;
-    Obj *r = vm_roots(1);
+    Obj *r = vm_roots(2);   /* the replacement, the exception the errors share */
     int rc = -1;
     int64_t i = 0;
     for (;;) {
@@ -192,7 +195,7 @@ static int mb_encode_into(int codec, Obj *inputp, bool final, bool reset, const 
             continue;
         }
         int64_t pos = codecs_encode_error(errors, cjk_name(codec), "illegal multibyte sequence", inputp, i, i + 1,
-                                          &r[0], CODEC_ERR_BYTES_OK | CODEC_ERR_MULTIBYTE, ENC_TYPE_MSG);
+                                          &r[0], CODEC_ERR_BYTES_OK | CODEC_ERR_MULTIBYTE, ENC_TYPE_MSG, &r[1]);
         if (pos < 0 || add_replacement(codec, &r[0], out, state) < 0)
             goto out;
         i = pos;

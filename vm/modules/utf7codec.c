@@ -136,7 +136,7 @@ out:
 Obj codecs_utf_7_decode(Obj *args, size_t nargs, Obj kwnames)
 {
     static const char *const names[] = {"data", "errors", "final", NULL};
-    Obj *a = vm_roots(4);
+    Obj *a = vm_roots(5);
     Obj res = NULL;
     char errbuf[256];
     const char *errors;
@@ -247,7 +247,7 @@ Obj codecs_utf_7_decode(Obj *args, size_t nargs, Obj kwnames)
         if (!reason)
             break;
         end = i;
-        int64_t pos = codecs_decode_error(errors, "utf7", reason, &a[0], start, end, &b, CODEC_ERR_REREAD);
+        int64_t pos = codecs_decode_error(errors, "utf7", reason, &a[0], start, end, &b, CODEC_ERR_REREAD, &a[4]);
         if (pos < 0)
             goto out;
         bytes_like(a[0], &p0, &n);   /* the handler ran Python code */

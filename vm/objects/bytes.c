@@ -804,7 +804,7 @@ static int hexdig(unsigned c)
 /* An error of the escape decoders over [start, end): the position to go
  * on at (the replacement added to b), or -1 with the exception set. */
 static int64_t escape_error(int eh, const char *errors, bool raw, Obj *bp, StrBuf *b, int64_t start, int64_t end,
-                            const char *reason)
+                            const char *reason, Obj *excp)
 {
     if (eh == ERR_IGNORE)
         return end;
@@ -814,13 +814,13 @@ static int64_t escape_error(int eh, const char *errors, bool raw, Obj *bp, StrBu
     }
     /* strict, or a handler called (which may replace the input) */
     return codecs_decode_error(errors, raw ? "rawunicodeescape" : "unicodeescape", reason, bp, start, end, b,
-                               CODEC_ERR_REREAD);
+                               CODEC_ERR_REREAD, excp);
 }
 
 /* Decode *bp (root slot) with unicode_escape (raw: only \\u and \\U).
  * unicode_escape warns (DeprecationWarning) of the first escape Python
  * does not know, as CPython 3.11 does. */
-static Obj escape_decode(Obj *bp, bool raw, const char *errors)
+static Obj escape_decode(Obj *bp, bool raw, const char *errors, Obj *excp)
 {
     int64_t n;
     const unsigned char *p = bdata(*bp, &n);
@@ -925,7 +925,7 @@ static Obj escape_decode(Obj *bp, bool raw, const char *errors)
         }
         continue;
     error: {
-            int64_t pos = escape_error(eh, errors, raw, bp, &b, start, end, reason);
+            int64_t pos = escape_error(eh, errors, raw, bp, &b, start, end, reason, excp);
             if (pos < 0) {
                 sb_free(&b);
                 return NULL;
@@ -985,7 +985,7 @@ static void put_wide(StrBuf *b, uint32_t c, bool u32, bool big)
     }
 }
 
-static Obj wide_encode(Obj *sp, int enc, const char *errors)
+static Obj wide_encode(Obj *sp, int enc, const char *errors, Obj *excp)
 {
     bool u32 = is_utf32(enc), big = enc == ENC_UTF16BE || enc == ENC_UTF32BE;
     int eh = errors_id(errors);
@@ -1019,7 +1019,7 @@ static Obj wide_encode(Obj *sp, int enc, const char *errors)
             Obj *h = vm_roots(1);
             int64_t pos = codecs_encode_error(errors, encoding_name(enc), "surrogates not allowed", sp, cpi, cpi + 1,
                                               &h[0], CODEC_ERR_BYTES_OK,
-                                              "encoding error handler must return (str/bytes, int) tuple");
+                                              "encoding error handler must return (str/bytes, int) tuple", excp);
             bool ok = pos >= 0;
             if (ok && IS_BYTES(h[0])) {
                 int64_t bn;
@@ -1064,7 +1064,7 @@ static uint32_t get_unit(const unsigned char *p, int size, bool big)
 }
 
 /* *bp: bytes in a root slot. */
-static Obj wide_decode(Obj *bp, int enc, const char *errors)
+static Obj wide_decode(Obj *bp, int enc, const char *errors, Obj *excp)
 {
     bool u32 = is_utf32(enc), big = enc == ENC_UTF16BE || enc == ENC_UTF32BE;
     int size = u32 ? 4 : 2;
@@ -1162,7 +1162,7 @@ static Obj wide_decode(Obj *bp, int enc, const char *errors)
             return NULL;
         default: {
             /* any other handler, called; it may replace the input */
-            int64_t pos = codecs_decode_error(errors, name, reason, bp, i, i + span, &b, CODEC_ERR_REREAD);
+            int64_t pos = codecs_decode_error(errors, name, reason, bp, i, i + span, &b, CODEC_ERR_REREAD, excp);
             if (pos < 0) {
                 sb_free(&b);
                 return NULL;
@@ -1217,7 +1217,7 @@ static int64_t utf8_bad_span(const unsigned char *p, int64_t n, int64_t i, const
 }
 
 /* Decode bytes/bytearray *bp (a root slot) to a str. */
-static Obj decode_impl(Obj *bp, int enc, const char *errors)
+static Obj decode_impl(Obj *bp, int enc, const char *errors, Obj *excp)
 {
     int64_t n;
     const unsigned char *p = bdata(*bp, &n);
@@ -1316,7 +1316,7 @@ static Obj decode_impl(Obj *bp, int enc, const char *errors)
         default: {
             /* any other handler, called; it may replace the input */
             int64_t pos = codecs_decode_error(errors, encoding_name(enc), reason, bp, i, i + span, &b,
-                                              CODEC_ERR_REREAD);
+                                              CODEC_ERR_REREAD, excp);
             if (pos < 0) {
                 sb_free(&b);
                 return NULL;
@@ -1336,7 +1336,7 @@ Obj bytes_decode(Obj b, const char *encoding, const char *errors)
     int enc = encoding_id(encoding ? encoding : "utf-8");
     if (enc == ENC_UNKNOWN)
         return registry_codec(b, encoding, errors, false);
-    Obj *r = vm_roots(1);
+    Obj *r = vm_roots(2);   /* the input, the exception the errors share */
     r[0] = vm_unwrap(b);
     Obj res;
     if (enc == ENC_UNICODE_ESCAPE || enc == ENC_RAW_UNICODE_ESCAPE) {
@@ -1345,16 +1345,16 @@ Obj bytes_decode(Obj b, const char *encoding, const char *errors)
             const unsigned char *q = bdata(r[0], &m);
             r[0] = bytes_new((const char *)q, (size_t)m);
         }
-        res = r[0] ? escape_decode(&r[0], enc == ENC_RAW_UNICODE_ESCAPE, errors) : NULL;
+        res = r[0] ? escape_decode(&r[0], enc == ENC_RAW_UNICODE_ESCAPE, errors, &r[1]) : NULL;
     } else if (enc >= ENC_UTF16 && enc <= ENC_UTF32BE) {
         if (is_ba(r[0])) {
             int64_t m;
             const unsigned char *q = bdata(r[0], &m);
             r[0] = bytes_new((const char *)q, (size_t)m);
         }
-        res = r[0] ? wide_decode(&r[0], enc, errors) : NULL;
+        res = r[0] ? wide_decode(&r[0], enc, errors, &r[1]) : NULL;
     } else {
-        res = decode_impl(&r[0], enc, errors);
+        res = decode_impl(&r[0], enc, errors, &r[1]);
     }
     vm_unroots(r);
     return res;
@@ -1367,10 +1367,10 @@ Obj str_encode(Obj s, const char *encoding, const char *errors)
         return registry_codec(s, encoding, errors, true);
     if (enc == ENC_UNICODE_ESCAPE || enc == ENC_RAW_UNICODE_ESCAPE)
         return escape_encode(vm_unwrap(s), enc == ENC_RAW_UNICODE_ESCAPE);
-    Obj *r = vm_roots(1);
+    Obj *r = vm_roots(2);   /* the input, the exception the errors share */
     if (enc >= ENC_UTF16 && enc <= ENC_UTF32BE) {
         r[0] = vm_unwrap(s);
-        Obj res = wide_encode(&r[0], enc, errors);
+        Obj res = wide_encode(&r[0], enc, errors, &r[1]);
         vm_unroots(r);
         return res;
     }
@@ -1480,8 +1480,9 @@ Obj str_encode(Obj s, const char *encoding, const char *errors)
              * must be all ASCII (UTF-8) or all below the limit, else the
              * run is an error after all */
             Obj *h = vm_roots(1);
-            int64_t pos = codecs_encode_error(errors, encoding_name(enc), reason, &r[0], cpi, cpj, &h[0], CODEC_ERR_BYTES_OK,
-                                              "encoding error handler must return (str/bytes, int) tuple");
+            int64_t pos = codecs_encode_error(errors, encoding_name(enc), reason, &r[0], cpi, cpj, &h[0],
+                                              CODEC_ERR_BYTES_OK,
+                                              "encoding error handler must return (str/bytes, int) tuple", &r[1]);
             bool ok = pos >= 0;
             if (ok && IS_BYTES(h[0])) {
                 int64_t bn;
@@ -1534,7 +1535,8 @@ static bool cpython_direct_codec(const char *enc)
     size_t k = 0;
     for (; enc[k] && k < sizeof n - 1; k++) {
         char c = enc[k];
-        n[k] = c >= 'A' && c <= 'Z' ? (char)(c + 32) : (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' ? c : '_';
+        bool keep = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.';
+        n[k] = c >= 'A' && c <= 'Z' ? (char)(c + 32) : keep ? c : '_';
     }
     if (enc[k])
         return false;

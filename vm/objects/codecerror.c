@@ -93,6 +93,34 @@ static Obj make_exc(TypeObj *type, const char *encoding, const char *reason, Obj
     return res;
 }
 
+/* The exception of an error over [start, end): a new one, kept in *excp
+ * (a root slot, or NULL), or the one kept there with its start, end and
+ * reason set, as CPython's codecs reuse theirs within a call (a handler
+ * sees what an earlier call left in it, exc.object included). */
+static Obj get_exc(TypeObj *type, const char *encoding, const char *reason, Obj *inputp, int64_t start,
+                   int64_t end, Obj *excp)
+{
+    if (!excp || !*excp) {
+        Obj e = make_exc(type, encoding, reason, inputp, start, end);
+        if (e && excp)
+            *excp = e;
+        return e;
+    }
+    static const char *const names[] = {"start", "end", "reason"};
+    Obj *r = vm_roots(2);
+    Obj res = *excp;
+    for (int k = 0; k < 3 && res; k++) {
+        r[0] = str_from_cstr(names[k]);
+        r[1] = !r[0] ? NULL : k == 0 ? int_from_i64(start) : k == 1 ? int_from_i64(end) : str_from_cstr(reason);
+        if (!r[1] || vm_setattr(*excp, r[0], r[1]) < 0)
+            res = NULL;
+    }
+    if (res)
+        res = *excp;
+    vm_unroots(r);
+    return res;
+}
+
 /* *inputp as bytes (a bytearray or other buffer copied), as a
  * UnicodeDecodeError holds it; -1 with an error. */
 static int input_as_bytes(Obj *inputp)
@@ -119,14 +147,14 @@ static int input_as_bytes(Obj *inputp)
  * handler may have replaced. */
 static int64_t call_handler(const char *errors, TypeObj *type, const char *encoding, const char *reason,
                             Obj *inputp, int64_t start, int64_t end, Obj *replp, int flags,
-                            const char *type_msg, bool decode)
+                            const char *type_msg, bool decode, Obj *excp)
 {
     Obj *r = vm_roots(3);
     int64_t res = -1;
     r[0] = codecs_error_handler(errors);
     if (!r[0])
         goto out;
-    r[1] = make_exc(type, encoding, reason, inputp, start, end);
+    r[1] = get_exc(type, encoding, reason, inputp, start, end, excp);
     if (!r[1])
         goto out;
     r[2] = vm_call1(r[0], r[1]);
@@ -140,6 +168,10 @@ static int64_t call_handler(const char *errors, TypeObj *type, const char *encod
     Obj rep = vm_unwrap(TUPLE_ITEMS(t)[0]);
     if (!(IS_STR(rep) || ((flags & CODEC_ERR_BYTES_OK) && IS_BYTES(rep)))) {
         err_set(E_TypeError, type_msg);
+        goto out;
+    }
+    if ((flags & CODEC_ERR_MULTIBYTE) && !IS_INT(vm_unwrap(TUPLE_ITEMS(t)[1]))) {
+        err_set(E_TypeError, type_msg);   /* CPython's multibyte codecs take an int alone, no __index__ */
         goto out;
     }
     *replp = rep;
@@ -188,12 +220,12 @@ out:
 }
 
 int64_t codecs_decode_error(const char *errors, const char *encoding, const char *reason, Obj *inputp,
-                            int64_t start, int64_t end, StrBuf *out, int flags)
+                            int64_t start, int64_t end, StrBuf *out, int flags, Obj *excp)
 {
     if (!errors || !strcmp(errors, "strict")) {
         if (input_as_bytes(inputp) < 0)
             return -1;
-        Obj e = make_exc(E_UnicodeDecodeError, encoding, reason, inputp, start, end);
+        Obj e = get_exc(E_UnicodeDecodeError, encoding, reason, inputp, start, end, excp);
         if (e)
             err_set_obj(e);
         return -1;
@@ -208,7 +240,8 @@ int64_t codecs_decode_error(const char *errors, const char *encoding, const char
         return -1;
     Obj *r = vm_roots(1);
     int64_t pos = call_handler(errors, E_UnicodeDecodeError, encoding, reason, inputp, start, end, &r[0],
-                               flags & ~CODEC_ERR_BYTES_OK, "decoding error handler must return (str, int) tuple", true);
+                               flags & ~CODEC_ERR_BYTES_OK, "decoding error handler must return (str, int) tuple", true,
+                               excp);
     if (pos >= 0)
         sb_add_str(out, r[0]);
     vm_unroots(r);
@@ -216,10 +249,10 @@ int64_t codecs_decode_error(const char *errors, const char *encoding, const char
 }
 
 int64_t codecs_encode_error(const char *errors, const char *encoding, const char *reason, Obj *inputp,
-                            int64_t start, int64_t end, Obj *replp, int flags, const char *type_msg)
+                            int64_t start, int64_t end, Obj *replp, int flags, const char *type_msg, Obj *excp)
 {
     if (!errors || !strcmp(errors, "strict")) {
-        Obj e = make_exc(E_UnicodeEncodeError, encoding, reason, inputp, start, end);
+        Obj e = get_exc(E_UnicodeEncodeError, encoding, reason, inputp, start, end, excp);
         if (e)
             err_set_obj(e);
         return -1;
@@ -240,5 +273,5 @@ int64_t codecs_encode_error(const char *errors, const char *encoding, const char
         return end;
     }
     return call_handler(errors, E_UnicodeEncodeError, encoding, reason, inputp, start, end, replp,
-                        flags & ~CODEC_ERR_REREAD, type_msg, false);
+                        flags & ~CODEC_ERR_REREAD, type_msg, false, excp);
 }

@@ -854,7 +854,8 @@ static Obj unicode_str(Obj self)
 /* ------------------------------------------------------------------ */
 /* The hierarchy                                                      */
 /* ------------------------------------------------------------------ */
-enum { K_PLAIN, K_BASE, K_STOPITER, K_SYSEXIT, K_KEY, K_IMPORT, K_OS, K_SYNTAX, K_UNICODE, K_UTRANSLATE, K_ATTR, K_NAME };
+enum { K_PLAIN, K_BASE, K_STOPITER, K_SYSEXIT, K_KEY, K_IMPORT, K_OS, K_SYNTAX, K_UNICODE, K_UTRANSLATE, K_ATTR,
+       K_NAME };
 
 static const struct ExcDef {
     TypeObj **var;

@@ -327,7 +327,10 @@ int codecs_errors_arg(const char *fname, int argno, Obj e, char *buf, size_t cap
  * replaced, as CPython's UTF and escape decoders go on in it; the position
  * counts in it), CODEC_ERR_BYTES_OK (encoders: a bytes replacement too),
  * CODEC_ERR_MULTIBYTE (CPython's multibyte codecs: a position too big for
- * C is out of bounds, IndexError, not OverflowError). */
+ * C is out of bounds, IndexError, not OverflowError; it must be an int).
+ * excp: a root slot (NULL at the start of the codec's call) that keeps the
+ * exception for the next error of the same call, as CPython reuses it; or
+ * NULL. */
 enum { CODEC_ERR_REREAD = 1, CODEC_ERR_BYTES_OK = 2, CODEC_ERR_MULTIBYTE = 4 };
 /* A decode error over [start, end) of the bytes-like *inputp (a root slot)
  * handed to the handler named errors (NULL: strict) as CPython's codecs do
@@ -337,14 +340,14 @@ enum { CODEC_ERR_REREAD = 1, CODEC_ERR_BYTES_OK = 2, CODEC_ERR_MULTIBYTE = 4 };
  * range: TypeError "decoding error handler must return (str, int) tuple",
  * IndexError, OverflowError). */
 int64_t codecs_decode_error(const char *errors, const char *encoding, const char *reason, Obj *inputp,
-                            int64_t start, int64_t end, StrBuf *out, int flags);
+                            int64_t start, int64_t end, StrBuf *out, int flags, Obj *excp);
 
 /* An encode error over characters [start, end) of the str *inputp (a root
  * slot): *replp (a root slot) gets the handler's replacement, a str or
  * (CODEC_ERR_BYTES_OK) bytes; the position to go on at is returned, or -1
  * as above (TypeError type_msg). */
 int64_t codecs_encode_error(const char *errors, const char *encoding, const char *reason, Obj *inputp,
-                            int64_t start, int64_t end, Obj *replp, int flags, const char *type_msg);
+                            int64_t start, int64_t end, Obj *replp, int flags, const char *type_msg, Obj *excp);
 
 /* ---- formatting (format.c) ---- */
 /* str.format_map(mapping). */
