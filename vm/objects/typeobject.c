@@ -2629,15 +2629,29 @@ static int recompute_mros(TypeObj *t, int depth)
         err_set(E_RecursionError, "maximum recursion depth exceeded while updating MROs");
         return -1;
     }
+    /* t and its subclass list are re-read from a root after every call
+     * that allocates: a young one moves (move mode with injected aborts
+     * found the list read stale: class_object_model, seed 3765). */
+    Obj *r = vm_roots(1);
+    r[0] = (Obj)t;
     Obj mro = compute_mro(t, t->bases);
-    if (!mro)
+    if (!mro) {
+        vm_unroots(r);
         return -1;
+    }
+    t = (TypeObj *)r[0];
     VM_WRITE_RARE(t);
     t->mro = mro;
-    Obj subs = t->subclasses;
-    for (int64_t i = 0; subs && i < LIST_LEN(subs); i++)
-        if (recompute_mros((TypeObj *)LIST_ITEMS(subs)[i], depth + 1) < 0)
+    for (int64_t i = 0;; i++) {
+        Obj subs = ((TypeObj *)r[0])->subclasses;
+        if (!subs || i >= LIST_LEN(subs))
+            break;
+        if (recompute_mros((TypeObj *)LIST_ITEMS(subs)[i], depth + 1) < 0) {
+            vm_unroots(r);
             return -1;
+        }
+    }
+    vm_unroots(r);
     return 0;
 }
 
@@ -2645,10 +2659,16 @@ static void refresh_slots(TypeObj *t, int depth)
 {
     if (depth > 200)
         return;
+    Obj *r = vm_roots(1);   /* as in recompute_mros: t re-read after calls that may allocate */
+    r[0] = (Obj)t;
     update_slots(t);
-    Obj subs = t->subclasses;
-    for (int64_t i = 0; subs && i < LIST_LEN(subs); i++)
+    for (int64_t i = 0;; i++) {
+        Obj subs = ((TypeObj *)r[0])->subclasses;
+        if (!subs || i >= LIST_LEN(subs))
+            break;
         refresh_slots((TypeObj *)LIST_ITEMS(subs)[i], depth + 1);
+    }
+    vm_unroots(r);
 }
 
 static void remove_subclass(TypeObj *base, TypeObj *t)
