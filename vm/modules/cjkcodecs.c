@@ -550,6 +550,24 @@ static unsigned iso_encode_in(const CjkCodec *c, const IsoDesignation *d, void *
     return code;
 }
 
+
+/* The escape sequence that designates d's set into G0 (g 0: ESC ( F, or
+ * ESC $ F for JIS X 0208's short form, ESC $ ( F) or G1 (ESC ) F, ESC $ ) F). */
+static void designate(StrBuf *out, int g, const IsoDesignation *d)
+{
+    char esc[4];
+    int n = 0;
+    esc[n++] = ESC;
+    if (d->width == 1) {
+        esc[n++] = g ? ')' : '(';
+    } else {
+        esc[n++] = '$';
+        if (g || d->mark != CS_JISX0208)
+            esc[n++] = g ? ')' : '(';
+    }
+    esc[n++] = (char)(d->mark & 0x7F);
+    sb_add(out, esc, (size_t)n);
+}
 static bool iso_encode_one(const CjkCodec *c, void *cd, uint32_t cp, StrBuf *out, uint64_t *state)
 {
     uint64_t init = cjk_init_state((int)(c - codecs_table), true);
@@ -574,34 +592,18 @@ static bool iso_encode_one(const CjkCodec *c, void *cd, uint32_t cp, StrBuf *out
             break;
     if (!d->mark)
         return false;
-    char esc[4];
     if (d->plane == 0) {
         if (flags_of(s) & F_SHIFTED) {
             sb_addc(out, SI);
             s = flags_set(s, F_SHIFTED, false);
         }
         if (g_get(s, 0) != d->mark) {
-            if (d->width == 1) {
-                esc[0] = ESC, esc[1] = '(', esc[2] = (char)(d->mark & 0x7F);
-                sb_add(out, esc, 3);
-            } else if (d->mark == CS_JISX0208) {
-                esc[0] = ESC, esc[1] = '$', esc[2] = (char)(d->mark & 0x7F);
-                sb_add(out, esc, 3);
-            } else {
-                esc[0] = ESC, esc[1] = '$', esc[2] = '(', esc[3] = (char)(d->mark & 0x7F);
-                sb_add(out, esc, 4);
-            }
+            designate(out, 0, d);
             s = g_set(s, 0, d->mark);
         }
     } else {
         if (g_get(s, 1) != d->mark) {
-            if (d->width == 1) {
-                esc[0] = ESC, esc[1] = ')', esc[2] = (char)(d->mark & 0x7F);
-                sb_add(out, esc, 3);
-            } else {
-                esc[0] = ESC, esc[1] = '$', esc[2] = ')', esc[3] = (char)(d->mark & 0x7F);
-                sb_add(out, esc, 4);
-            }
+            designate(out, 1, d);
             s = g_set(s, 1, d->mark);
         }
         if (!(flags_of(s) & F_SHIFTED)) {
