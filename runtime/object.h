@@ -114,6 +114,17 @@ static inline size_t tm_object_size(object_t *o)
 /* The same, reading the object as segment `seg` sees it. */
 size_t tm_object_size_in(int seg, uintptr_t so);
 
+/* A table of references this big (256 KiB) is traced by the runs of its
+ * pages that can hold a non-zero byte (tm_gs_next_data, segment.c): a big
+ * table's untouched tail (a dict's entries past the last one, a list's
+ * spare capacity) is a hole of the shared memory file, which reads as zero,
+ * and reading it made the kernel allocate and clear each of its pages: a
+ * 64 MiB dict table took 70 ms to trace and kept its whole tail resident. */
+#define TM_TRACE_SPARSE_ITEMS 32768
+/* [*s, *e): the next run of [from, to) (segment offsets, 8-aligned) that may
+ * hold a non-zero byte in the view %gs addresses; false when none is left. */
+bool tm_gs_next_data(uintptr_t from, uintptr_t to, uintptr_t *s, uintptr_t *e);
+
 /* Call visit(slot) on every reference field of o. Inlined into the GC loops
  * so that visit becomes a direct call. */
 static inline void tm_trace(object_t *o, tm_ref_visitor visit, void *ctx)
@@ -125,8 +136,15 @@ static inline void tm_trace(object_t *o, tm_ref_visitor visit, void *ctx)
     if (t->items_are_refs) {
         object_t *__seg_gs *items = (object_t *__seg_gs *)((char __seg_gs *)o + t->base_size);
         uintptr_t n = tm_varsize_length(o, t);
-        for (uintptr_t i = 0; i < n; i++)
-            visit(&items[i], ctx);
+        if (n < TM_TRACE_SPARSE_ITEMS) {
+            for (uintptr_t i = 0; i < n; i++)
+                visit(&items[i], ctx);
+        } else {
+            uintptr_t from = (uintptr_t)items, to = from + n * sizeof(object_t *), s, e;
+            for (; tm_gs_next_data(from, to, &s, &e); from = e)
+                for (uintptr_t p = s; p < e; p += sizeof(object_t *))
+                    visit((object_t *__seg_gs *)p, ctx);
+        }
     }
     if (t->trace)
         t->trace(o, visit, ctx);

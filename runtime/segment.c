@@ -193,6 +193,53 @@ bool tm_page_is_private(int seg, uintptr_t so)
     return private_map[seg][i >> 3] & (1u << (i & 7));
 }
 
+/* The first page private in seg in [lo, hi) (page offsets), or hi. */
+static uintptr_t first_private_page(int seg, uintptr_t lo, uintptr_t hi)
+{
+    const uint64_t *words = (const uint64_t *)private_map[seg];
+    for (size_t i = page_index(lo), end = page_index(hi); i < end;) {
+        uint64_t bits = words[i / 64] >> (i % 64);
+        if (bits) {
+            i += (size_t)__builtin_ctzll(bits);
+            return i < end ? tm_seg.old_start + i * TM_PAGE_SIZE : hi;
+        }
+        i = (i / 64 + 1) * 64;
+    }
+    return hi;
+}
+
+bool tm_gs_next_data(uintptr_t from, uintptr_t to, uintptr_t *s, uintptr_t *e)
+{
+    if (from >= to)
+        return false;
+    if (from < tm_seg.old_start || to > tm_seg.segment_size) {   /* not the memfd's: all of it */
+        *s = from, *e = to;
+        return true;
+    }
+    int seg = (int)((size_t)(tm_gs_base - tm_seg.base) / tm_seg.segment_size);
+    uintptr_t page = from & ~(uintptr_t)(TM_PAGE_SIZE - 1);
+    off_t d = lseek(tm_seg.memfd, (off_t)page, SEEK_DATA);
+    if (d < 0 && errno != ENXIO) {   /* cannot tell: all of it */
+        *s = from, *e = to;
+        return true;
+    }
+    uintptr_t data = d < 0 || (uintptr_t)d > to ? to : (uintptr_t)d;
+    uintptr_t p = first_private_page(seg, page, data);
+    if (p < data) {   /* a private copy of a hole: up to the next shared page */
+        uintptr_t q = p;
+        while (q < to && tm_page_is_private(seg, q))
+            q += TM_PAGE_SIZE;
+        *s = p > from ? p : from, *e = q < to ? q : to;
+        return true;
+    }
+    if (data >= to)
+        return false;
+    off_t h = lseek(tm_seg.memfd, (off_t)data, SEEK_HOLE);
+    uintptr_t hole = h < 0 || (uintptr_t)h > to ? to : (uintptr_t)h;
+    *s = data > from ? data : from, *e = hole;
+    return true;
+}
+
 /* Re-share in maximal runs (one mmap from a private page to the last
  * private page before the next kept one; shared pages between are mapped
  * shared again, which changes nothing): each mmap replaces many mappings by

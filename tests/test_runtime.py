@@ -25,14 +25,14 @@ def test_segments(ctest, build, env):
 
 
 @BUILDS
-@pytest.mark.parametrize("mode", ["graph", "large", "cycles", "release", "old", "cards"])
+@pytest.mark.parametrize("mode", ["graph", "large", "cycles", "release", "old", "cards", "sparse"])
 def test_gc(ctest, build, mode):
     p = ctest("test_gc" + build, mode)
     print(p.stdout)
 
 
 @BUILDS
-@pytest.mark.parametrize("mode", ["graph", "large", "cycles", "old"])
+@pytest.mark.parametrize("mode", ["graph", "large", "cycles", "old", "sparse"])
 def test_gc_move_everything(ctest, build, mode):
     # graph: half the mutations (still 11 major collections, 150 minor ones)
     p = ctest("test_gc" + build, mode, env={**MOVE, "TMPY_TEST_SCALE": "0.5"} if mode == "graph" else MOVE)
