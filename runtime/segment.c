@@ -288,8 +288,8 @@ size_t tm_private_page_count(int seg) { return private_count[seg]; }
 
 void tm_view_forget_pages(int seg, uintptr_t lo, uintptr_t hi)
 {
-    if (seg != 0)
-        tm_fatal("tm_view_forget_pages: segment %d may hold private pages", seg);
+    if (seg != 0 && private_count[seg])
+        tm_fatal("tm_view_forget_pages: segment %d holds private pages", seg);
     if (hi <= lo)
         return;
     check_range(lo, (hi - lo) / TM_PAGE_SIZE);

@@ -90,8 +90,8 @@ bool tm_private_pages_over_budget(void);
 
 /* Drop segment `seg`'s page-table entries for the shared pages of old space
  * in [lo, hi) (their contents stay in the memfd; the next access maps them
- * again). Segment 0 only: it has no private pages, whose contents this
- * would throw away. */
+ * again). Segment 0, or one without private pages (whose contents this
+ * would throw away). */
 void tm_view_forget_pages(int seg, uintptr_t lo, uintptr_t hi);
 
 /* Give the physical memory of free old-space pages back to the kernel; they

@@ -517,6 +517,54 @@ static void release_segment(bool may_keep)
     me->segment = 0;
 }
 
+/* ---- A leaving thread's view ---- */
+
+static bool keep_no_page(uintptr_t so, void *ctx) { (void)so, (void)ctx; return false; }
+
+/* A thread that is about to detach gives back the memory its segment's view
+ * holds: the private pages (re-shared: no transaction runs there, so they
+ * hold the committed contents), the page-table entries of shared pages
+ * (RSS counts a shared page once per view that maps it: a tree that a
+ * worker built and the main thread read after join() counted twice), the
+ * read markers and the nursery. The segment is marked running meanwhile,
+ * without a transaction: nobody takes it, and no world stops (a commit
+ * copying into its private pages, a collection re-sharing them) while its
+ * mappings change; a world stop waits for it, a few milliseconds at most.
+ * Skipped when another thread took the segment already. */
+void tm_release_view(void)
+{
+    tm_thread *me = &tm_self;
+    int seg = me->last_segment;
+    if (seg < 1 || seg > tm_seg.nsegments || me->segment)
+        return;
+    pthread_mutex_lock(&sync_lock);
+    uint64_t until = monotonic_ns() + 50 * 1000000ULL;
+    while ((sync_requester || solo_seg) && segtx[seg].state == SEG_FREE && monotonic_ns() < until)
+        segment_wait(until);
+    bool mine = segtx[seg].state == SEG_FREE && !sync_requester && !solo_seg &&
+                (!segtx[seg].kept_for || segtx[seg].kept_for == me || monotonic_ns() >= segtx[seg].kept_until);
+    if (mine)
+        segtx[seg] = (struct segtx){.state = SEG_RUNNING};
+    pthread_mutex_unlock(&sync_lock);
+    if (!mine)
+        return;
+    if (tm_private_page_count(seg))
+        tm_pages_reshare_unless(seg, keep_no_page, NULL);
+    tm_view_forget_pages(seg, tm_seg.old_start, tm_old_high_water());
+    char *base = tm_segment_base(seg);
+    uintptr_t lo = (tm_seg.nursery_start >> 4) & ~(TM_PAGE_SIZE - 1);   /* as at a version wrap */
+    uintptr_t hi = ((tm_old_high_water() >> 4) + TM_PAGE_SIZE - 1) & ~(TM_PAGE_SIZE - 1);
+    if (madvise(base + lo, hi - lo, MADV_DONTNEED) != 0 ||
+        (!tm_cfg.gc_debug_move &&   /* move mode poisons what it used and never reuses it */
+         madvise(base + tm_seg.nursery_start, tm_seg.nursery_end - tm_seg.nursery_start, MADV_DONTNEED) != 0))
+        tm_fatal("cannot drop segment %d's markers or nursery: %s", seg, strerror(errno));
+    pthread_mutex_lock(&sync_lock);
+    segtx[seg] = (struct segtx){.state = SEG_FREE};
+    sync_broadcast();
+    segment_wake();
+    pthread_mutex_unlock(&sync_lock);
+}
+
 /* ---- Transactions ---- */
 
 /* A transaction that lost a conflict lets the winner finish before it runs
@@ -1806,6 +1854,7 @@ void tm_stm_fork_child(void)
 #else
 
 int tm_inevitable_segment(void) { return 1; }   /* the GIL holder is always inevitable */
+void tm_release_view(void) {}   /* one segment, the GIL holder's */
 void tm_set_nursery_end(uintptr_t end) { TM_SEGLOCAL->nursery_end = end; }
 void tm_stm_init(void) {}
 void tm_tx_grows(void) {}

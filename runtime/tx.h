@@ -112,6 +112,12 @@ void tm_yield_slow(uintptr_t site);
 void tm_set_switch_interval_ns(uint64_t ns);
 uint64_t tm_get_switch_interval_ns(void);
 
+/* Outside a transaction, before tm_thread_detach: give back the memory the
+ * view of the segment this thread used last holds (private pages, mappings
+ * of shared ones, read markers, nursery), unless another thread took it.
+ * Nothing in the GIL build. */
+void tm_release_view(void);
+
 #if TM_STM
 
 /* Read barrier (Listing 2): one byte store, skipped in a solo transaction

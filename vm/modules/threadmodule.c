@@ -941,6 +941,7 @@ static void *thread_main(void *arg)
         vm_tx_merge_stats();
     vm_thread_fini();
     tm_commit_transaction();
+    tm_release_view();
     tm_thread_detach();
     return NULL;
 }
