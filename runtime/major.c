@@ -620,10 +620,13 @@ void tm_collect_major(void)
     if (tm_check_writes)
         foreach_transaction(check_written_after_sweep, NULL);
     tm_reshare_pages();
-    /* What commits, privatisations and aborts read or wrote through
-     * segment 0 since the last one stays in the memfd but leaves the
-     * process's page tables (RSS counted it once more per view). */
-    tm_view_forget_pages(0, tm_seg.old_start, tm_old_high_water());
+    /* What each view mapped since the last one (segment 0: commits and
+     * aborts; a thread's segment: what its transactions read, and the
+     * collector's all it marked) stays in the memfd but leaves the
+     * process's page tables: RSS counted a page once per view that maps
+     * it. Private pages stay. */
+    for (int j = 0; j <= tm_seg.nsegments; j++)
+        tm_view_forget_shared(j, tm_seg.old_start, tm_old_high_water());
 #endif
     tm_set_segment(me);
     size_t next = (size_t)((double)tm_old_bytes_used * tm_cfg.major_factor);

@@ -308,6 +308,21 @@ void tm_pages_release(uintptr_t so, size_t npages)
         tm_fatal("cannot release %zu old-space pages: %s", npages, strerror(errno));
 }
 
+void tm_view_forget_shared(int seg, uintptr_t lo, uintptr_t hi)
+{
+    if (seg == 0 || !private_count[seg]) {
+        tm_view_forget_pages(seg, lo, hi);
+        return;
+    }
+    for (uintptr_t p = lo; p < hi;) {
+        uintptr_t q = first_private_page(seg, p, hi);
+        if (q > p && madvise(tm_segment_base(seg) + p, q - p, MADV_DONTNEED) != 0)
+            tm_fatal("cannot unmap segment %d's view of old space: %s", seg, strerror(errno));
+        for (p = q; p < hi && tm_page_is_private(seg, p); p += TM_PAGE_SIZE)
+            ;
+    }
+}
+
 size_t tm_shared_bytes_resident(void)
 {
     struct stat st;

@@ -93,6 +93,9 @@ bool tm_private_pages_over_budget(void);
  * again). Segment 0, or one without private pages (whose contents this
  * would throw away). */
 void tm_view_forget_pages(int seg, uintptr_t lo, uintptr_t hi);
+/* The same for the shared pages of [lo, hi) in any segment: its private
+ * pages stay. The segment's transaction (if any) must be parked. */
+void tm_view_forget_shared(int seg, uintptr_t lo, uintptr_t hi);
 
 /* Give the physical memory of free old-space pages back to the kernel; they
  * read as zero afterwards. */

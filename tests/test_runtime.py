@@ -163,6 +163,13 @@ def test_stm_item_stores_privatise_ahead(ctest):
     ctest("test_stm_mappings-stm", "ahead", timeout=120)
 
 
+def test_stm_major_collection_drops_views_of_shared_pages(ctest):
+    """After a major collection a thread's segment maps none of the shared pages it read (RSS counted
+    each page once per view), and keeps its private page and what it wrote there."""
+    ctest("test_stm_mappings-stm", "forget")
+    ctest("test_stm_mappings-stm", "forget", env={"TMPY_STM_CHECK": "1"})
+
+
 HEAP_FULL = """
 l = []
 try:
