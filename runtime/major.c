@@ -235,9 +235,12 @@ static void trace_again(object_t *o)
             private = tm_page_is_private(j, p);
         if (!private)
             continue;
-        uintptr_t lo = p < items ? items : p, hi = p + TM_PAGE_SIZE < end ? p + TM_PAGE_SIZE : end;
-        for (uintptr_t a = lo; a < hi; a += sizeof(object_t *))
-            mark_slot((object_t *__seg_gs *)a, NULL);
+        /* Not where this view reads a hole (zero; reading it would make
+         * the kernel allocate the page): tm_gs_next_data. */
+        uintptr_t lo = p < items ? items : p, hi = p + TM_PAGE_SIZE < end ? p + TM_PAGE_SIZE : end, s, e;
+        for (; tm_gs_next_data(lo, hi, &s, &e); lo = e)
+            for (uintptr_t a = s; a < e; a += sizeof(object_t *))
+                mark_slot((object_t *__seg_gs *)a, NULL);
     }
 }
 
