@@ -117,6 +117,9 @@ uint64_t tm_get_switch_interval_ns(void);
  * of shared ones, read markers, nursery), unless another thread took it.
  * Nothing in the GIL build. */
 void tm_release_view(void);
+/* Whether the calling thread mapped enough (its page faults) for
+ * tm_release_view to be worth its cost; false in the GIL build. */
+bool tm_view_worth_releasing(void);
 
 #if TM_STM
 

@@ -925,6 +925,13 @@ static void *thread_main(void *arg)
     }
     err_clear();
     sentinel_slot = NULL;
+    /* Its view of the heap goes back before the sentinel is released: a
+     * joiner reading what this thread built maps it in its own segment. */
+    if (tm_view_worth_releasing()) {
+        vm_blocking_begin();
+        tm_release_view();
+        vm_blocking_end();
+    }
     /* Its Python code is over: the thread leaves _count() and releases its
      * sentinel (what Thread.join() waits for last) in one step that cannot
      * abort, so a joined thread is no longer counted, as in CPython. */
@@ -941,7 +948,6 @@ static void *thread_main(void *arg)
         vm_tx_merge_stats();
     vm_thread_fini();
     tm_commit_transaction();
-    tm_release_view();
     tm_thread_detach();
     return NULL;
 }
