@@ -364,17 +364,14 @@ static Obj h_namereplace(Obj *args, size_t nargs, Obj kwnames)
     return str_escapes(args, K_ENC, false, true);
 }
 
-/* object[start:end] of a str, as a str. */
+/* s[start:end] of a str, 0 <= start (handler_arg): clamped again, since a
+ * property may give another object than the one handler_arg measured. */
 static Obj str_part(Obj s, int64_t start, int64_t end)
 {
-    Obj *r = vm_roots(1);
-    r[0] = s;
-    Obj res = NULL;
-    Obj sl = slice_new(MAKE_SMALLINT(start), MAKE_SMALLINT(end), g_None);
-    if (sl)
-        res = vm_getitem(r[0], sl);
-    vm_unroots(r);
-    return res;
+    int64_t n = str_len(s);
+    if (end > n)
+        end = n;
+    return str_substr(s, start < end ? start : end, end);
 }
 
 /* surrogateescape: U+DC80..U+DCFF <-> the bytes 0x80..0xFF. */
