@@ -28,6 +28,30 @@ enum { PAGES = 100000, PER_PAGE = 2 };   /* 2048-byte blobs: two per page */
 
 static blob_t *blob(size_t i) { return (blob_t *)((table_t *)table)->items[i]; }
 
+static void register_types(void)
+{
+    T_BLOB = tm_register_type(&(tm_type){.name = "blob", .base_size = sizeof(struct blob),
+                                         .item_size = 8, .length_offset = 8});
+    T_TABLE = tm_register_type(&(tm_type){.name = "table", .base_size = sizeof(struct table),
+                                          .item_size = 8, .length_offset = 8, .items_are_refs = true});
+}
+
+/* In the running (inevitable) transaction: the table of n blobs of `words`
+ * words, two per page, blob i holding i in its first word and ~i in its last. */
+static void fill_table(size_t n, size_t words)
+{
+    table = tm_allocate_var(T_TABLE, n);
+    CHECK(table, "table allocation failed");
+    for (size_t i = 0; i < n; i++) {
+        object_t *b = tm_allocate_var(T_BLOB, words);
+        CHECK(b, "blob allocation failed");
+        ((blob_t *)b)->words[0] = i;
+        ((blob_t *)b)->words[words - 1] = ~i;
+        tm_write(table);
+        ((table_t *)table)->items[i] = b;
+    }
+}
+
 /* Write one blob in every other page of [first, first + n) pages. */
 static void write_isolated_pages(size_t first, size_t n, uint64_t tag)
 {
@@ -78,10 +102,7 @@ static int merge_mode(void)
     setenv("TMPY_STM_TEST_MERGE_PRIVATE", "1", 1);   /* a merge that privatises (mode "inplace": one that does not) */
     alarm(60);   /* the bug hangs: end the test instead */
     tm_runtime_init_from_env();
-    T_BLOB = tm_register_type(&(tm_type){.name = "blob", .base_size = sizeof(struct blob),
-                                         .item_size = 8, .length_offset = 8});
-    T_TABLE = tm_register_type(&(tm_type){.name = "table", .base_size = sizeof(struct table),
-                                          .item_size = 8, .length_offset = 8, .items_are_refs = true});
+    register_types();
     tm_add_global_root(&table);
     tm_add_global_root(&big);
     tm_set_commit_hooks(NULL, merge_items);
@@ -90,15 +111,7 @@ static int merge_mode(void)
     size_t words = (2048 - sizeof(struct blob)) / 8;
     tm_start_transaction();
     tm_become_inevitable();
-    table = tm_allocate_var(T_TABLE, MERGE_BLOBS);
-    CHECK(table, "table allocation failed");
-    for (size_t i = 0; i < MERGE_BLOBS; i++) {
-        object_t *b = tm_allocate_var(T_BLOB, words);
-        CHECK(b, "blob allocation failed");
-        ((blob_t *)b)->words[0] = i;
-        tm_write(table);
-        ((table_t *)table)->items[i] = b;
-    }
+    fill_table(MERGE_BLOBS, words);
     big = tm_allocate_var(T_BLOB, BIG_WORDS);
     CHECK(big, "big allocation failed");
     tm_commit_transaction();
@@ -315,24 +328,13 @@ static int forget_mode(void)
 {
     enum { N = 64 };   /* two 2048-byte blobs a page: 32 pages */
     tm_runtime_init_from_env();
-    T_BLOB = tm_register_type(&(tm_type){.name = "blob", .base_size = sizeof(struct blob),
-                                         .item_size = 8, .length_offset = 8});
-    T_TABLE = tm_register_type(&(tm_type){.name = "table", .base_size = sizeof(struct table),
-                                          .item_size = 8, .length_offset = 8, .items_are_refs = true});
+    register_types();
     tm_add_global_root(&table);
     tm_thread_attach();
     size_t words = (2048 - sizeof(struct blob)) / 8;
     tm_start_transaction();
     tm_become_inevitable();
-    table = tm_allocate_var(T_TABLE, N);
-    CHECK(table, "table allocation failed");
-    for (size_t i = 0; i < N; i++) {
-        object_t *b = tm_allocate_var(T_BLOB, words);
-        CHECK(b, "blob allocation failed");
-        ((blob_t *)b)->words[0] = i;
-        tm_write(table);
-        ((table_t *)table)->items[i] = b;
-    }
+    fill_table(N, words);
     tm_commit_transaction();
     tm_start_transaction();
     tm_become_inevitable();
@@ -377,26 +379,14 @@ int main(int argc, char **argv)
     if (argc > 1 && strcmp(argv[1], "forget") == 0)
         return forget_mode();
     tm_runtime_init_from_env();
-    T_BLOB = tm_register_type(&(tm_type){.name = "blob", .base_size = sizeof(struct blob),
-                                         .item_size = 8, .length_offset = 8});
-    T_TABLE = tm_register_type(&(tm_type){.name = "table", .base_size = sizeof(struct table),
-                                          .item_size = 8, .length_offset = 8, .items_are_refs = true});
+    register_types();
     tm_add_global_root(&table);
     tm_thread_attach();
 
     size_t nblobs = PAGES * PER_PAGE, words = (2048 - sizeof(struct blob)) / 8;
     tm_start_transaction();
     tm_become_inevitable();
-    table = tm_allocate_var(T_TABLE, nblobs);
-    CHECK(table, "table allocation failed");
-    for (size_t i = 0; i < nblobs; i++) {
-        object_t *b = tm_allocate_var(T_BLOB, words);
-        CHECK(b, "blob allocation failed");
-        ((blob_t *)b)->words[0] = i;
-        ((blob_t *)b)->words[words - 1] = ~i;
-        tm_write(table);
-        ((table_t *)table)->items[i] = b;
-    }
+    fill_table(nblobs, words);
     tm_commit_transaction();
 
     /* The blobs must sit two per page, in order, for pages to be isolated. */
