@@ -15,10 +15,10 @@
  * Conversion is one character at a time, so that an error is found where
  * CPython finds it (the span of the bad sequence, "illegal multibyte
  * sequence", "incomplete multibyte sequence") and an incremental decoder
- * keeps a partial sequence for the next call. An iconv descriptor is
- * opened per run of characters and closed before anything allocates a
- * Python object or runs Python code (an error handler), so none is shared
- * between threads or left open by an STM abort.
+ * keeps a partial sequence for the next call. Each thread keeps its own
+ * iconv descriptors, one per codec and direction, reset before every
+ * conversion (cached_cd, below), so none is shared between threads and an
+ * STM abort leaves none half-used.
  *
  * hz (RFC 1843: "~{" and "~}" switch between ASCII and GB 2312 as 7-bit
  * pairs, "~~" is '~', "~\n" a line continuation) is done here over EUC-CN,
