@@ -521,6 +521,17 @@ static void release_segment(bool may_keep)
 
 /* ---- A leaving thread's view ---- */
 
+/* Zero every read marker of seg (they read as zero again; the pages go
+ * back). Only markers of the nursery and of old space up to its high-water
+ * mark can have been written. */
+static void drop_read_markers(int seg)
+{
+    uintptr_t lo = (tm_seg.nursery_start >> 4) & ~(TM_PAGE_SIZE - 1);
+    uintptr_t hi = ((tm_old_high_water() >> 4) + TM_PAGE_SIZE - 1) & ~(TM_PAGE_SIZE - 1);
+    if (madvise(tm_segment_base(seg) + lo, hi - lo, MADV_DONTNEED) != 0)
+        tm_fatal("cannot clear read markers: %s", strerror(errno));
+}
+
 #define TM_RELEASE_VIEW_MIN_FAULTS 1024   /* a tree worker of tree_inserts_locked: 5,700-8,500 */
 
 /* A thread that mapped little (its page faults: about 45 for a thread that
@@ -567,13 +578,11 @@ void tm_release_view(void)
     if (tm_private_page_count(seg))
         tm_pages_reshare_unless(seg, keep_no_page, NULL);
     tm_view_forget_pages(seg, tm_seg.old_start, tm_old_high_water());
-    char *base = tm_segment_base(seg);
-    uintptr_t lo = (tm_seg.nursery_start >> 4) & ~(TM_PAGE_SIZE - 1);   /* as at a version wrap */
-    uintptr_t hi = ((tm_old_high_water() >> 4) + TM_PAGE_SIZE - 1) & ~(TM_PAGE_SIZE - 1);
-    if (madvise(base + lo, hi - lo, MADV_DONTNEED) != 0 ||
-        (!tm_cfg.gc_debug_move &&   /* move mode poisons what it used and never reuses it */
-         madvise(base + tm_seg.nursery_start, tm_seg.nursery_end - tm_seg.nursery_start, MADV_DONTNEED) != 0))
-        tm_fatal("cannot drop segment %d's markers or nursery: %s", seg, strerror(errno));
+    drop_read_markers(seg);
+    if (!tm_cfg.gc_debug_move &&   /* move mode poisons what it used and never reuses it */
+        madvise(tm_segment_base(seg) + tm_seg.nursery_start, tm_seg.nursery_end - tm_seg.nursery_start,
+                MADV_DONTNEED) != 0)
+        tm_fatal("cannot drop segment %d's nursery: %s", seg, strerror(errno));
     pthread_mutex_lock(&sync_lock);
     segtx[seg] = (struct segtx){.state = SEG_FREE};
     sync_broadcast();
@@ -622,12 +631,7 @@ void tm_start_transaction_after_setjmp(void)
     /* A fresh read version; the markers are cleared once every 255. */
     uint8_t rv = (uint8_t)(TM_SEGLOCAL->marker_version + 1);
     if (rv == 0) {
-        /* Only markers of the nursery and of old space up to its high-water
-         * mark can have been written. */
-        uintptr_t lo = (tm_seg.nursery_start >> 4) & ~(TM_PAGE_SIZE - 1);
-        uintptr_t hi = ((tm_old_high_water() >> 4) + TM_PAGE_SIZE - 1) & ~(TM_PAGE_SIZE - 1);
-        if (madvise(tm_segment_base(me->segment) + lo, hi - lo, MADV_DONTNEED) != 0)
-            tm_fatal("cannot clear read markers: %s", strerror(errno));
+        drop_read_markers(me->segment);
         rv = 1;
     }
     TM_SEGLOCAL->read_version = TM_SEGLOCAL->marker_version = rv;
