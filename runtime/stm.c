@@ -1804,10 +1804,8 @@ static void add_stats(tm_stm_stats *s, const uint64_t *c)
     s->cm_drafted += c[TM_STAT_CM_DRAFTED];
 }
 
-void tm_stm_get_stats(tm_stm_stats *out)
+static void stats_from(tm_stm_stats *out, const uint64_t *c)
 {
-    uint64_t c[TM_TX_STATS];
-    tm_threads_sum_tx_stats(c);   /* detached threads' counters included */
     *out = (tm_stm_stats){0};
     add_stats(out, c);
     out->commit_ns = tm_ticks_to_ns(out->commit_ns);
@@ -1815,6 +1813,19 @@ void tm_stm_get_stats(tm_stm_stats *out)
     out->wait_ns = tm_ticks_to_ns(out->wait_ns);
     out->aborted_ns = tm_ticks_to_ns(out->aborted_ns);
     out->token_wait_ns = tm_ticks_to_ns(out->token_wait_ns);
+}
+
+void tm_stm_get_stats(tm_stm_stats *out)
+{
+    uint64_t c[TM_TX_STATS];
+    tm_threads_sum_tx_stats(c);   /* detached threads' counters included */
+    stats_from(out, c);
+}
+
+/* Only the caller writes its counters: no lock. */
+void tm_stm_get_thread_stats(tm_stm_stats *out)
+{
+    stats_from(out, tm_self.tx_stats);
 }
 
 /* fork() (fork.c): the other transactions park at a safe point first, so
@@ -1882,6 +1893,7 @@ void tm_tx_grows(void) {}
 void tm_stm_maybe_inject_abort(void) {}
 uint64_t tm_clock_skew_ns;   /* no injection here: always 0 */
 void tm_stm_get_stats(tm_stm_stats *out) { *out = (tm_stm_stats){0}; }
+void tm_stm_get_thread_stats(tm_stm_stats *out) { *out = (tm_stm_stats){0}; }
 tm_txlen_policy tm_stm_txlen_policy;
 void tm_stm_txlen_init(const tm_txlen_params *params) { tm_txlen_init(&tm_stm_txlen_policy, params); }
 uint32_t tm_stm_tx_begin_at(uintptr_t site) { return tm_txlen_start(&tm_stm_txlen_policy, site); }

@@ -61,6 +61,7 @@ typedef struct tm_stm_stats {
     uint64_t cm_drafted;                    /* commits of a transaction that made another lose, outside serialisation */
 } tm_stm_stats;
 void tm_stm_get_stats(tm_stm_stats *out);
+void tm_stm_get_thread_stats(tm_stm_stats *out);   /* the calling thread's alone */
 
 /* Fairness statistics (runtime/stats.c): waits to become inevitable, to
  * take a segment (STM), for a _thread.lock and for a monitor's entry (both

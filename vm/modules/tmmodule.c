@@ -190,35 +190,43 @@ static int stat_item(Obj d, const char *key, uint64_t v)
     return rc;
 }
 
-/* tm.stats(): the runtime's transaction counters, summed over all threads
- * (zero under the GIL, where nothing aborts). */
-static Obj tm_stats(Obj *args, size_t nargs, Obj kwnames)
+/* The transaction counters of `s` into a new dict: r[0] (r[1] is room). */
+static int stm_counters(Obj *r, const tm_stm_stats *s)
 {
-    tm_stm_stats s;
-    tm_stm_get_stats(&s);
-    Obj *r = vm_roots(2);
-    Obj res = NULL;
     r[0] = dict_new();
     r[1] = r[0] ? dict_new() : NULL;
     if (!r[1])
-        goto out;
+        return -1;
     static const char *const causes[TM_ABORT_CAUSES] = {
         [TM_ABORT_READ_WRITE] = "read_write", [TM_ABORT_WRITE_WRITE] = "write_write",
         [TM_ABORT_INEVITABLE] = "inevitable", [TM_ABORT_EXPLICIT] = "explicit", [TM_ABORT_INJECTED] = "injected",
         [TM_ABORT_RARE_WRITE] = "rare_write",
     };
     for (int c = 0; c < TM_ABORT_CAUSES; c++)
-        if (causes[c] && stat_item(r[1], causes[c], s.aborts_by_cause[c]) < 0)
-            goto out;
-    if (stat_item(r[0], "transactions", s.started) < 0 || stat_item(r[0], "commits", s.committed) < 0 ||
-        stat_item(r[0], "aborts", s.aborted) < 0 || dict_setitem_cstr(r[0], "aborts_by_cause", r[1]) < 0 ||
-        stat_item(r[0], "inevitable", s.inevitable) < 0 || stat_item(r[0], "solo", s.solo) < 0 ||
-        stat_item(r[0], "segments_kept", s.segments_kept) < 0 ||
-        stat_item(r[0], "solo_went_on", s.solo_went_on) < 0 ||
-        stat_item(r[0], "pages_privatised", s.pages_privatised) < 0 ||
+        if (causes[c] && stat_item(r[1], causes[c], s->aborts_by_cause[c]) < 0)
+            return -1;
+    if (stat_item(r[0], "transactions", s->started) < 0 || stat_item(r[0], "commits", s->committed) < 0 ||
+        stat_item(r[0], "aborts", s->aborted) < 0 || dict_setitem_cstr(r[0], "aborts_by_cause", r[1]) < 0 ||
+        stat_item(r[0], "inevitable", s->inevitable) < 0 || stat_item(r[0], "solo", s->solo) < 0 ||
+        stat_item(r[0], "segments_kept", s->segments_kept) < 0 ||
+        stat_item(r[0], "solo_went_on", s->solo_went_on) < 0 ||
+        stat_item(r[0], "pages_privatised", s->pages_privatised) < 0 ||
+        stat_item(r[0], "aborted_ns", s->aborted_ns) < 0 ||
+        stat_item(r[0], "commit_ns", s->commit_ns) < 0 || stat_item(r[0], "wait_ns", s->wait_ns) < 0)
+        return -1;
+    return 0;
+}
+
+/* tm.stats(): the runtime's transaction counters, summed over all threads
+ * (zero under the GIL, where nothing aborts), and the interpreter's. */
+static Obj tm_stats(Obj *args, size_t nargs, Obj kwnames)
+{
+    tm_stm_stats s;
+    tm_stm_get_stats(&s);
+    Obj *r = vm_roots(2);
+    Obj res = NULL;
+    if (stm_counters(r, &s) < 0 ||
         stat_item(r[0], "set_ops_blind", __atomic_load_n(&vm_set_ops_blind, __ATOMIC_RELAXED)) < 0 ||
-        stat_item(r[0], "aborted_ns", s.aborted_ns) < 0 ||
-        stat_item(r[0], "commit_ns", s.commit_ns) < 0 || stat_item(r[0], "wait_ns", s.wait_ns) < 0 ||
         stat_item(r[0], "c_blocks_freed_by_aborts", __atomic_load_n(&vm_tx_blocks_freed, __ATOMIC_RELAXED)) < 0 ||
         stat_item(r[0], "lock_slow_acquires", __atomic_load_n(&thread_lock_slow_acquires, __ATOMIC_RELAXED)) < 0 ||
         stat_item(r[0], "lock_slow_releases", __atomic_load_n(&thread_lock_slow_releases, __ATOMIC_RELAXED)) < 0)
@@ -245,8 +253,22 @@ out:
     return res;
 }
 
+/* tm.thread_stats(): the calling thread's transaction counters alone (a
+ * program that asks how its own transactions fared, whatever others do). */
+static Obj tm_thread_stats(Obj *args, size_t nargs, Obj kwnames)
+{
+    tm_stm_stats s;
+    tm_stm_get_thread_stats(&s);
+    Obj *r = vm_roots(2);
+    Obj res = stm_counters(r, &s) < 0 ? NULL : r[0];
+    vm_unroots(r);
+    return res;
+}
+
 static const MethodDef tm_functions[] = {
     {"stats", tm_stats, METH_NOARGS, "The transaction statistics: transactions, commits, aborts by cause, ..."},
+    {"thread_stats", tm_thread_stats, METH_NOARGS,
+     "The calling thread's transaction statistics (the counters of stats() that are per thread)."},
     {"mode", tm_mode, METH_NOARGS, "'gil', 'htm' (tmpy-gil --tm=htm with an HTM) or 'stm': how this interpreter runs threads."},
     {"synchronized", tm_synchronized, METH_O, "A re-entrant context manager on obj's monitor."},
     {"wait", tm_wait, METH_KW, "Wait on obj's monitor (held by the caller) until notified or the timeout."},

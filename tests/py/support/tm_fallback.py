@@ -87,6 +87,11 @@ class _FallbackTm:
                 "aborts_by_cause": {}, "aborted_ns": 0, "commit_ns": 0, "wait_ns": 0,
                 "c_blocks_freed_by_aborts": 0}
 
+    @staticmethod
+    def thread_stats():
+        return {"transactions": 0, "commits": 0, "aborts": 0, "inevitable": 0, "solo": 0,
+                "aborts_by_cause": {}, "aborted_ns": 0, "commit_ns": 0, "wait_ns": 0}
+
 
 if tm is None:
     tm = _FallbackTm
