@@ -9,6 +9,7 @@
 #include "objects/strobj.h"
 
 #include <errno.h>
+#include <link.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -882,6 +883,32 @@ static size_t thread_stack_size;   /* 0: the system default */
  * by _set_sentinel(); NULL in threads not started by start_new_thread. */
 static __thread Obj *sentinel_slot;
 
+/* glibc carves a thread's static TLS out of its stack, and tmpy's is big
+ * (the per-thread type attribute cache alone is 192 KiB): a stack of
+ * threading.stack_size(256 KiB) left nothing, and pthread_create refused.
+ * The stack a program asks for is what its Python code gets: the TLS
+ * blocks of every loaded object are added on top. */
+static int add_tls_size(struct dl_phdr_info *info, size_t size, void *sum)
+{
+    for (int i = 0; i < info->dlpi_phnum; i++)
+        if (info->dlpi_phdr[i].p_type == PT_TLS) {
+            size_t align = info->dlpi_phdr[i].p_align ? info->dlpi_phdr[i].p_align : 1;
+            *(size_t *)sum += (info->dlpi_phdr[i].p_memsz + align - 1) / align * align;
+        }
+    return 0;
+}
+
+static size_t static_tls_size(void)
+{
+    static size_t size;   /* the same for the process's life: computed once */
+    if (!__atomic_load_n(&size, __ATOMIC_RELAXED)) {
+        size_t sum = 0;
+        dl_iterate_phdr(add_tls_size, &sum);
+        __atomic_store_n(&size, sum + 4096, __ATOMIC_RELAXED);   /* + glibc's thread descriptor */
+    }
+    return size;
+}
+
 static void report_thread_exception(Obj func, Obj exc)
 {
     Obj *r = vm_roots(2);
@@ -984,7 +1011,7 @@ static Obj thread_start_new(Obj *args, size_t nargs, Obj kwnames)
     pthread_attr_init(&attr);
     pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
     if (thread_stack_size)
-        pthread_attr_setstacksize(&attr, thread_stack_size);
+        pthread_attr_setstacksize(&attr, thread_stack_size + static_tls_size());
     pthread_t tid;
     __atomic_add_fetch(&vm_live_threads, 1, __ATOMIC_ACQ_REL);
     /* The new thread blocks the asynchronous signals, so that the kernel

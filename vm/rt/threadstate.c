@@ -11,7 +11,8 @@ __thread VMThread vm_ts;
 int vm_recursion_limit = 1000;
 __thread uintptr_t vm_cstack_limit;
 
-/* C stack kept free below the deepest recursion check. */
+/* C stack kept free below the deepest recursion check; a small stack
+ * (threading.stack_size) keeps half of what it has. */
 #define CSTACK_MARGIN (256 * 1024)
 
 static void init_cstack_limit(void)
@@ -27,9 +28,10 @@ static void init_cstack_limit(void)
         pthread_attr_destroy(&attr);
     }
     uintptr_t h = (uintptr_t)&here;
-    if (low == 0 || low >= h || h - low < 2 * CSTACK_MARGIN)
+    if (low == 0 || low >= h)
         low = h - (4UL << 20);   /* unknown: assume 4 MiB below here */
-    vm_cstack_limit = low + CSTACK_MARGIN;
+    uintptr_t margin = h - low < 2 * CSTACK_MARGIN ? (h - low) / 2 : CSTACK_MARGIN;
+    vm_cstack_limit = low + margin;
 }
 
 void vm_threadstate_init(void)
