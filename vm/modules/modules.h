@@ -23,6 +23,7 @@ int signals_check(void);             /* the signal hook (tmpy.h's vm_signals_che
 void signals_init(void);             /* start-up, main thread: SIGINT raises KeyboardInterrupt */
 void signals_thread_mask(sigset_t *set);   /* what threads other than the main one block */
 void signals_exit_by_sigint(void);   /* end the process as killed by SIGINT (uncaught KeyboardInterrupt) */
+int signals_interrupt_main(int64_t sig);   /* _thread.interrupt_main: -1 with an exception set */
 Obj signal_module_init(void);
 
 int warnings_warn(TypeObj *category, Obj message, Obj source);   /* the warning hook (tmpy.h's vm_warn) */

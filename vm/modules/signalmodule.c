@@ -248,6 +248,33 @@ static Obj sig_default_int_handler(Obj *args, size_t nargs, Obj kwnames)
 /* Send sig to the process and run its handler at once (the main thread
  * gets it; raise() in another thread would leave it pending there, where
  * it is blocked). */
+/* _thread.interrupt_main: the signal's Python handler runs in the main
+ * thread as if the signal had come; nothing when it is SIG_DFL or SIG_IGN
+ * (CPython 3.10+). From another thread the signal itself is sent to the
+ * process (the other threads block it, so the main thread takes it and its
+ * wait ends with EINTR); in the main thread it is tripped and handled at
+ * once. */
+int signals_interrupt_main(int64_t sig)
+{
+    if (sig < 1 || sig >= NSIG) {
+        err_set(E_ValueError, "signal number out of range");
+        return -1;
+    }
+    if (!vm_callable(LIST_ITEMS(g_handlers)[sig]))
+        return 0;
+    vm_tx_become_inevitable();   /* a signal sent is not taken back */
+    if (!tm_interrupt_is_target()) {
+        if (kill(getpid(), (int)sig) != 0) {
+            err_from_errno(errno, NULL);
+            return -1;
+        }
+        return 0;
+    }
+    tripped[sig] = 1;
+    tm_interrupt();
+    return vm_signals_check();
+}
+
 static Obj sig_raise_signal(Obj *args, size_t nargs, Obj kwnames)
 {
     int64_t sig;

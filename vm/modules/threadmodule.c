@@ -12,6 +12,7 @@
 #include <link.h>
 #include <math.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -1094,6 +1095,22 @@ static Obj thread_stack_size_fn(Obj *args, size_t nargs, Obj kwnames)
     return int_from_u64(old);
 }
 
+/* _thread.exit() / exit_thread(): ends the calling thread quietly. */
+static Obj thread_exit(Obj *args, size_t nargs, Obj kwnames)
+{
+    err_set_obj((Obj)E_SystemExit);
+    return NULL;
+}
+
+/* _thread.interrupt_main(signum=SIGINT) */
+static Obj thread_interrupt_main(Obj *args, size_t nargs, Obj kwnames)
+{
+    int64_t sig = SIGINT;
+    if (nargs == 1 && int_as_i64(args[0], &sig) < 0)
+        return NULL;
+    return signals_interrupt_main(sig) < 0 ? NULL : g_None;
+}
+
 static Obj thread_daemon_threads_allowed(Obj *args, size_t nargs, Obj kwnames)
 {
     return g_True;
@@ -1110,6 +1127,10 @@ static const MethodDef thread_functions[] = {
     {"allocate", thread_allocate_lock, METH_NOARGS, NULL},
     {"stack_size", thread_stack_size_fn, METH_OLDMSG | METH_ARGS(0, 1), NULL},
     {"daemon_threads_allowed", thread_daemon_threads_allowed, METH_NOARGS, NULL},
+    {"exit", thread_exit, METH_NOARGS, "This is synonymous to ``raise SystemExit''.  It will cause the current\nthread to exit silently unless the exception is caught."},
+    {"exit_thread", thread_exit, METH_NOARGS, NULL},
+    {"interrupt_main", thread_interrupt_main, METH_ARGS(0, 1),
+     "Simulate the arrival of the given signal in the main thread,\nwhere the corresponding signal handler will be executed.\nIf *signum* is omitted, SIGINT is assumed."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -1121,8 +1142,10 @@ static void init_types(void)
 {
     T_lock = thread_make_type("_thread.lock", lock_tp_new, lock_repr, lock_methods);
     T_rlock = thread_make_type("_thread.RLock", rlock_tp_new, rlock_repr, rlock_methods);
+    VM_WRITE(T_lock);
+    T_lock->flags |= TPF_WEAKREFABLE;   /* as CPython's: weakref.ref(lock) (test_threading) */
     VM_WRITE(T_rlock);
-    T_rlock->flags |= TPF_BASETYPE | TPF_ITER_VALUE;
+    T_rlock->flags |= TPF_BASETYPE | TPF_ITER_VALUE | TPF_WEAKREFABLE;
 
     T_local = (TypeObj *)type_new_builtin("_thread._local", T_object, TID_INSTANCE, TPF_BASETYPE | TPF_HAS_DICT);
     VM_WRITE(T_local);
