@@ -30,7 +30,12 @@
  * KS X 1001 and GB 2312 in G0 (over EUC-KR's and EUC-CN's sets) and, for
  * decoding only as CPython, the high halves of ISO 8859-1 and -7 in G2
  * (ESC . A, ESC . F) read by the single shift ESC N. iso2022_jp_2004 and
- * iso2022_jp_3 are not built: getcodec raises LookupError saying so. */
+ * iso2022_jp_3 have ASCII, JIS X 0208 (ESC $ B) and JIS X 0213 in G0: plane 1
+ * (ESC $ ( Q; iso2022_jp_3 ESC $ ( O, without the 2004 additions) as
+ * euc_jis_2004's (euc_jisx0213's) two-byte codes, plane 2 (ESC $ ( P) as the
+ * JIS X 0213 rows of euc_jis_2004's 0x8F plane, over EUC-JISX0213 and its
+ * fixes; a combining pair goes out in plane 1 before anything else is tried,
+ * as CPython's "pair only" set, then JIS X 0208, plane 1, plane 2. */
 #include "codecs.h"
 #include "objects/objects.h"
 
