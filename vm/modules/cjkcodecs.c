@@ -266,9 +266,12 @@ static bool is_iso(const CjkCodec *c) { return c->longform >= STATEFUL_ISO2022_K
 
 static iconv_t cached_cd(int codec, bool encode);
 
+/* Whether c uses the sets of several EUC codecs (iso2022_jp_2, _2004, _3),
+ * each through its own converter. */
+static bool borrows_sets(const CjkCodec *c) { return c->longform >= STATEFUL_ISO2022_JP2; }
+
 /* The descriptor converting for EUC codec base in codec c's run (cd:
  * what cjk_open gave), or (iconv_t)-1 when glibc lacks it. */
-static bool borrows_sets(const CjkCodec *c) { return c->longform >= STATEFUL_ISO2022_JP2; }
 static iconv_t set_cd(const CjkCodec *c, void *cd, int base)
 {
     if (!borrows_sets(c))
@@ -367,7 +370,7 @@ static int jisx0213_decode(const CjkCodec *c, void *cd, bool plane2, unsigned a,
         cp[0] = 0x7E;   /* CPython's iso2022 codecs read 1-2-18 as TILDE (the EUC ones: FULLWIDTH TILDE) */
         return 1;
     }
-    /* plane 2 as 2004's in both codecs, as CPython (iso2022_jp_3 too reads 2-94-27 as U+9B1C) */
+    /* plane 2 as 2004's in both codecs, as CPython (iso2022_jp_3 too reads 2-93-27 as U+9B1C) */
     int base = plane2 ? I_EUC_JIS_2004 : jisx0213_base(c);
     unsigned char seq[3] = {0x8F, (unsigned char)(a | 0x80), (unsigned char)(b | 0x80)};
     iconv_t d = set_cd(c, cd, base);
@@ -631,35 +634,6 @@ static void designate(StrBuf *out, int g, const IsoDesignation *d)
     esc[n++] = (char)(d->mark & 0x7F);
     sb_add(out, esc, (size_t)n);
 }
-static void iso_put(const CjkCodec *c, const IsoDesignation *d, unsigned code, StrBuf *out, uint64_t *state);
-
-static bool iso_encode_one(const CjkCodec *c, void *cd, uint32_t cp, StrBuf *out, uint64_t *state)
-{
-    uint64_t init = cjk_init_state((int)(c - codecs_table), true);
-    uint64_t s = *state ^ init;
-    if (cp < 0x80) {
-        if (g_get(s, 0) != CS_ASCII) {
-            sb_add(out, "\x1b(B", 3);
-            s = g_set(s, 0, CS_ASCII);
-        }
-        if (flags_of(s) & F_SHIFTED) {
-            sb_addc(out, SI);
-            s = flags_set(s, F_SHIFTED, false);
-        }
-        sb_addc(out, (char)cp);
-        *state = s ^ init;
-        return true;
-    }
-    const IsoDesignation *d = iso_designations(c);
-    unsigned code = 0;
-    for (; d->mark; d++)
-        if ((code = iso_encode_in(c, d, cd, cp)))
-            break;
-    if (!d->mark)
-        return false;
-    iso_put(c, d, code, out, state);
-    return true;
-}
 
 /* code of d's set appended to out, after what designates and shifts to
  * that set when the state has not yet. */
@@ -694,6 +668,35 @@ static void iso_put(const CjkCodec *c, const IsoDesignation *d, unsigned code, S
     }
     *state = s ^ init;
 }
+
+static bool iso_encode_one(const CjkCodec *c, void *cd, uint32_t cp, StrBuf *out, uint64_t *state)
+{
+    uint64_t init = cjk_init_state((int)(c - codecs_table), true);
+    uint64_t s = *state ^ init;
+    if (cp < 0x80) {
+        if (g_get(s, 0) != CS_ASCII) {
+            sb_add(out, "\x1b(B", 3);
+            s = g_set(s, 0, CS_ASCII);
+        }
+        if (flags_of(s) & F_SHIFTED) {
+            sb_addc(out, SI);
+            s = flags_set(s, F_SHIFTED, false);
+        }
+        sb_addc(out, (char)cp);
+        *state = s ^ init;
+        return true;
+    }
+    const IsoDesignation *d = iso_designations(c);
+    unsigned code = 0;
+    for (; d->mark; d++)
+        if ((code = iso_encode_in(c, d, cd, cp)))
+            break;
+    if (!d->mark)
+        return false;
+    iso_put(c, d, code, out, state);
+    return true;
+}
+
 
 void cjk_decode_reset(int codec, uint64_t *state)
 {
