@@ -5,7 +5,8 @@
 import codecs, io, zlib
 
 NAMES = ["shift_jis", "cp932", "euc_jp", "euc_jis_2004", "euc_jisx0213", "shift_jis_2004", "shift_jisx0213",
-         "euc_kr", "cp949", "johab", "gb2312", "gbk", "gb18030", "hz", "big5", "cp950", "big5hkscs", "iso2022_jp", "iso2022_kr", "iso2022_jp_1", "iso2022_jp_ext", "iso2022_jp_2"]
+         "euc_kr", "cp949", "johab", "gb2312", "gbk", "gb18030", "hz", "big5", "cp950", "big5hkscs", "iso2022_jp", "iso2022_kr", "iso2022_jp_1", "iso2022_jp_ext", "iso2022_jp_2",
+         "iso2022_jp_2004", "iso2022_jp_3"]
 TEXTS = ["", "abc", "日本語のテキスト", "ｶﾀｶﾅ", "한국어 텍스트", "中文文本，简体", "繁體中文", "\\~¥‾",
          "か\u309aけ\u309a", "\u00e6\u0300", "𠀋𡈽", "€", "a\u3000b", "Ω≠∑"]
 
@@ -131,14 +132,17 @@ print(s2.encode("文a", True))
 
 
 # ISO-2022: escape sequences (good, bad, unterminated, not ISO-2022), SO/SI, newlines, state across calls
-for name in ("iso2022_jp", "iso2022_kr", "iso2022_jp_1", "iso2022_jp_ext", "iso2022_jp_2"):
+for name in ("iso2022_jp", "iso2022_kr", "iso2022_jp_1", "iso2022_jp_ext", "iso2022_jp_2", "iso2022_jp_2004",
+             "iso2022_jp_3"):
     for data in [b"\x1b$B0l\x1b(B", b"\x1b$@0l", b"\x1b(J\\~\x1b(B\\~", b"\x1b$)C\x0eG1\x0fa\x0eG1\nG1",
                  b"\x1b$(D0l", b"\x1b(Z", b"\x1bx\x81A", b"\x1b", b"\x1b$", b"\x1b&@\x1b$B09", b"\x1b&@\x1b$Ax",
                  b"\x0e\x0f", b"\x1b$B\x7f\x7f\x21", b"\x1b$Bx\x80", b"\x1b$)C\x0e\xff", b"\x1b$B!@",
                  b"\x1b$)C\x0e\x24\x54\x0f", b"\x1b\x1b(B", b"\x1b$)C\x1b$B0l", b"\x1b$(D0l\x1b(B",
                  b"\x1b$(D\x22\x2f\x7e\x7e", b"\x1b(I16\x60\x1b(B", b"\x1b.A\x1bNi\x1bN\x7f",
                  b"\x1b.F\x1bNa\x1bN$\x1bN\n", b"ab\x1bNdef", b"\x1b$(C0!\x1b$A0!\x1b$(A0!", b"\x1b(Fa\x1b.B\x1bN\x80",
-                 b"\x1b.A\x1bN"]:
+                 b"\x1b.A\x1bN", b"\x1b$(Q\x24\x77\x1b$(P\x21\x21\x1b$B0l\x1b(B", b"\x1b$(O\x2e\x21\x2e\x23",
+                 b"\x1b$(Q\x22\x32\x2e\x21", b"\x1b$(P\x30\x21\x7e\x76", b"\x1b$)Q!!\x1b$(Q!", b"\x1b$(O\x24\n",
+                 b"\x1b$(P\x7d\x3b\x0e!!"]:
         for h in ("strict", "replace", "cjktest.record"):
             show("%s %r %s" % (name, data, h), lambda: data.decode(name, h))
         for cut in range(len(data) + 1):
@@ -149,7 +153,8 @@ for name in ("iso2022_jp", "iso2022_kr", "iso2022_jp_1", "iso2022_jp_ext", "iso2
             d2.setstate(st)
             if a + d2.decode(data[cut:], True) != data.decode(name, "replace"):
                 print(name, "split differs", data, cut)
-    for t in ["日本\n¥a‾", "한\n국a", "\uff3c", "a\u00e9b", "日\u20ac本", "\u3164", "\u4e02\u02d8", "ｱｲ\uff9f日"]:
+    for t in ["日本\n¥a‾", "한\n국a", "\uff3c", "a\u00e9b", "日\u20ac本", "\u3164", "\u4e02\u02d8", "ｱｲ\uff9f日",
+              "か\u309aか\u00e6\u0300\u00e6\u4ff1\U00020089~\uff5e\u3402\u4e02"]:
         show("%s encode %r" % (name, t), lambda: t.encode(name, "replace"))
         e = codecs.getincrementalencoder(name)("xmlcharrefreplace")
         parts = [e.encode(c) for c in t]

@@ -9,7 +9,8 @@ import codecs, random
 rnd = random.Random(2026)
 names = ["shift_jis", "cp932", "euc_jp", "euc_jis_2004", "euc_jisx0213", "shift_jis_2004", "shift_jisx0213",
          "euc_kr", "cp949", "johab", "gb2312", "gbk", "gb18030", "hz", "big5", "cp950", "big5hkscs", "utf-7",
-         "iso2022_jp", "iso2022_kr", "iso2022_jp_1", "iso2022_jp_ext", "iso2022_jp_2"]
+         "iso2022_jp", "iso2022_kr", "iso2022_jp_1", "iso2022_jp_ext", "iso2022_jp_2", "iso2022_jp_2004",
+         "iso2022_jp_3"]
 
 def weird(e):
     k = (e.start * 7 + e.end * 3 + len(e.object)) % 5

@@ -30,7 +30,12 @@
  * KS X 1001 and GB 2312 in G0 (over EUC-KR's and EUC-CN's sets) and, for
  * decoding only as CPython, the high halves of ISO 8859-1 and -7 in G2
  * (ESC . A, ESC . F) read by the single shift ESC N. iso2022_jp_2004 and
- * iso2022_jp_3 are not built: getcodec raises LookupError saying so. */
+ * iso2022_jp_3 have ASCII, JIS X 0208 (ESC $ B) and JIS X 0213 in G0: plane 1
+ * (ESC $ ( Q; iso2022_jp_3 ESC $ ( O, without the 2004 additions) as
+ * euc_jis_2004's (euc_jisx0213's) two-byte codes, plane 2 (ESC $ ( P) as the
+ * JIS X 0213 rows of euc_jis_2004's 0x8F plane, over EUC-JISX0213 and its
+ * fixes; a combining pair goes out in plane 1 before anything else is tried,
+ * as CPython's "pair only" set, then JIS X 0208, plane 1, plane 2. */
 #include "codecs.h"
 #include "objects/objects.h"
 
@@ -51,7 +56,8 @@ typedef struct { uint32_t c1, c2; uint32_t seq; uint32_t len; } CjkPair;
 /* Sequences longer than two bytes: EUC's 0x8F plane (3), GB18030's
  * four-byte form (second byte a digit), euc_kr's make-up sequence (8). */
 enum { LONG_NONE, LONG_8F3, LONG_GB4, LONG_EUCKR, STATEFUL_HZ, STATEFUL_ISO2022_KR, STATEFUL_ISO2022_JP,
-       STATEFUL_ISO2022_JP1, STATEFUL_ISO2022_JPEXT, STATEFUL_ISO2022_JP2 };
+       STATEFUL_ISO2022_JP1, STATEFUL_ISO2022_JPEXT, STATEFUL_ISO2022_JP2, STATEFUL_ISO2022_JP2004,
+       STATEFUL_ISO2022_JP3 };
 
 typedef struct CjkCodec {
     const char *module, *name, *conv;
@@ -91,26 +97,19 @@ static const CjkCodec codecs_table[] = {
     CODEC("_codecs_iso2022", "iso2022_jp_1", "EUC-JP", STATEFUL_ISO2022_JP1, EUC_JP),
     CODEC("_codecs_iso2022", "iso2022_jp_ext", "EUC-JP", STATEFUL_ISO2022_JPEXT, EUC_JP),
     CODEC("_codecs_iso2022", "iso2022_jp_2", "EUC-JP", STATEFUL_ISO2022_JP2, EUC_JP),
+    CODEC("_codecs_iso2022", "iso2022_jp_2004", "EUC-JISX0213", STATEFUL_ISO2022_JP2004, EUC_JIS_2004),
+    CODEC("_codecs_iso2022", "iso2022_jp_3", "EUC-JISX0213", STATEFUL_ISO2022_JP3, EUC_JISX0213),
 };
 
 /* the codecs whose character sets the ISO-2022 codecs use */
-enum { I_EUC_JP = 2, I_EUC_KR = 7, I_GB2312 = 10 };
+enum { I_EUC_JP = 2, I_EUC_JIS_2004 = 3, I_EUC_JISX0213 = 4, I_EUC_KR = 7, I_GB2312 = 10 };
 
-/* CPython's codecs these modules have and tmpy does not build. */
-static const char *const not_built[][2] = {
-    {"_codecs_iso2022", "iso2022_jp_2004"}, {"_codecs_iso2022", "iso2022_jp_3"},
-};
-
-/* The index of module's codec name, -1 for an unknown one, -2 for one
- * tmpy does not build. */
+/* The index of module's codec name, or -1. */
 static int cjk_find(const char *module, const char *name)
 {
     for (size_t i = 0; i < sizeof codecs_table / sizeof codecs_table[0]; i++)
         if (!strcmp(codecs_table[i].module, module) && !strcmp(codecs_table[i].name, name))
             return (int)i;
-    for (size_t i = 0; i < sizeof not_built / sizeof not_built[0]; i++)
-        if (!strcmp(not_built[i][0], module) && !strcmp(not_built[i][1], name))
-            return -2;
     return -1;
 }
 
@@ -223,7 +222,8 @@ static int conv_one(iconv_t cd, const char *in, size_t n, char *out, size_t cap)
  * state (cjk_init_state), so that 0 is the start for every codec. */
 enum { CS_ASCII = 'B', CS_JISX0201_R = 'J', CS_JISX0201_K = 'I', CS_JISX0208 = 'B' | 0x80,
        CS_JISX0208_O = '@' | 0x80, CS_JISX0212 = 'D' | 0x80, CS_KSX1001 = 'C' | 0x80, CS_GB2312 = 'A' | 0x80,
-       CS_ISO8859_1 = 'A', CS_ISO8859_7 = 'F' };
+       CS_ISO8859_1 = 'A', CS_ISO8859_7 = 'F', CS_JISX0213_1_2000 = 'O' | 0x80, CS_JISX0213_2 = 'P' | 0x80,
+       CS_JISX0213_1_2004 = 'Q' | 0x80 };
 enum { F_SHIFTED = 1, F_ESCTHROUGHOUT = 2 };
 enum { ESC = 0x1b, SO = 0x0e, SI = 0x0f };
 
@@ -238,6 +238,13 @@ static const IsoDesignation kr_designations[] = {{CS_KSX1001, 1, 2}, {0, 0, 0}};
 static const IsoDesignation jp2_designations[] = {{CS_JISX0208, 0, 2}, {CS_JISX0212, 0, 2}, {CS_KSX1001, 0, 2},
                                                   {CS_GB2312, 0, 2}, {CS_JISX0201_R, 0, 1}, {CS_JISX0208_O, 0, 2},
                                                   {CS_ISO8859_1, 2, 1}, {CS_ISO8859_7, 2, 1}, {0, 0, 0}};
+/* A character of both JIS X 0208 and JIS X 0213 goes out as JIS X 0208, as
+ * CPython; a combining pair goes out in plane 1 before anything else
+ * (cjk_encode_pair), as CPython's "pair only" plane 1 set tried first. */
+static const IsoDesignation jp2004_designations[] = {{CS_JISX0208, 0, 2}, {CS_JISX0213_1_2004, 0, 2},
+                                                     {CS_JISX0213_2, 0, 2}, {0, 0, 0}};
+static const IsoDesignation jp3_designations[] = {{CS_JISX0208, 0, 2}, {CS_JISX0213_1_2000, 0, 2},
+                                                  {CS_JISX0213_2, 0, 2}, {0, 0, 0}};
 
 /* ISO 8859-7 (1987) 0xA0..0xFF, as CPython's iso2022_jp_2 reads it in G2 (0: undefined) */
 static const uint16_t iso8859_7_high[96] = {
@@ -259,11 +266,15 @@ static bool is_iso(const CjkCodec *c) { return c->longform >= STATEFUL_ISO2022_K
 
 static iconv_t cached_cd(int codec, bool encode);
 
+/* Whether c uses the sets of several EUC codecs (iso2022_jp_2, _2004, _3),
+ * each through its own converter. */
+static bool borrows_sets(const CjkCodec *c) { return c->longform >= STATEFUL_ISO2022_JP2; }
+
 /* The descriptor converting for EUC codec base in codec c's run (cd:
  * what cjk_open gave), or (iconv_t)-1 when glibc lacks it. */
 static iconv_t set_cd(const CjkCodec *c, void *cd, int base)
 {
-    if (c->longform != STATEFUL_ISO2022_JP2)
+    if (!borrows_sets(c))
         return (iconv_t)cd;
     return cached_cd(base, *(const bool *)cd);
 }
@@ -294,6 +305,10 @@ static const IsoDesignation *iso_designations(const CjkCodec *c)
         return jpext_designations;
     case STATEFUL_ISO2022_JP2:
         return jp2_designations;
+    case STATEFUL_ISO2022_JP2004:
+        return jp2004_designations;
+    case STATEFUL_ISO2022_JP3:
+        return jp3_designations;
     default:
         return kr_designations;
     }
@@ -326,6 +341,45 @@ static uint32_t jisx0212_decode(const CjkCodec *c, void *cd, unsigned a, unsigne
     uint32_t out[2];
     iconv_t d = set_cd(c, cd, I_EUC_JP);
     return d != (iconv_t)-1 && conv_one(d, (const char *)seq, 3, (char *)out, sizeof out) == 4 ? out[0] : 0;
+}
+
+/* ---- JIS X 0213 (iso2022_jp_2004, iso2022_jp_3) over the EUC codecs'
+ * sets: plane 1 is EUC's two-byte codes, plane 2 the rows of EUC's 0x8F
+ * plane that JIS X 0213 uses (CPython's euc_jis_2004 reads JIS X 0212 in
+ * the others; its iso2022 codecs do not). */
+static bool is_plane2_row(unsigned a)
+{
+    unsigned row = a - 0x20;
+    return row == 1 || (row >= 3 && row <= 5) || row == 8 || (row >= 12 && row <= 15) || (row >= 78 && row <= 94);
+}
+
+/* The EUC codec whose JIS X 0213 c encodes: iso2022_jp_3 leaves out the
+ * 2004 additions as euc_jisx0213 does. */
+static int jisx0213_base(const CjkCodec *c)
+{
+    return c->longform == STATEFUL_ISO2022_JP3 ? I_EUC_JISX0213 : I_EUC_JIS_2004;
+}
+
+/* A JIS X 0213 code (7-bit bytes) of plane 1 or 2 as its one character or
+ * combining pair in cp: how many, or 0 when it has none. */
+static int jisx0213_decode(const CjkCodec *c, void *cd, bool plane2, unsigned a, unsigned b, uint32_t cp[2])
+{
+    if (a < 0x21 || a > 0x7E || b < 0x21 || b > 0x7E || (plane2 && !is_plane2_row(a)))
+        return 0;
+    if (!plane2 && a == 0x22 && b == 0x32) {
+        cp[0] = 0x7E;   /* CPython's iso2022 codecs read 1-2-18 as TILDE (the EUC ones: FULLWIDTH TILDE) */
+        return 1;
+    }
+    /* plane 2 as 2004's in both codecs, as CPython (iso2022_jp_3 too reads 2-93-27 as U+9B1C) */
+    int base = plane2 ? I_EUC_JIS_2004 : jisx0213_base(c);
+    unsigned char seq[3] = {0x8F, (unsigned char)(a | 0x80), (unsigned char)(b | 0x80)};
+    iconv_t d = set_cd(c, cd, base);
+    if (d == (iconv_t)-1)
+        return 0;
+    uint64_t none = 0;
+    int ncp;
+    int k = cjk_decode_one(base, d, plane2 ? seq : seq + 1, plane2 ? 3 : 2, cp, &ncp, &none);
+    return k > 0 ? ncp : 0;
 }
 
 /* An escape sequence at p (p[1] is one of ( ) $ . &): its length, 0 when
@@ -477,6 +531,12 @@ static int iso_decode_one(const CjkCodec *c, void *cd, const unsigned char *p, i
     if (avail < d->width)
         return 0;
     uint32_t u;
+    if (charset == CS_JISX0213_1_2000 || charset == CS_JISX0213_1_2004 || charset == CS_JISX0213_2) {
+        if (!(*ncp = jisx0213_decode(c, cd, charset == CS_JISX0213_2, b, p[1], cp)))
+            return -2;
+        res = 2;
+        goto out;
+    }
     if (d->plane == 2)
         u = 0;   /* an ISO 8859 set designated to G0 or G1: only G2's single shift reads it */
     else if (charset == CS_JISX0201_R)
@@ -533,15 +593,21 @@ static unsigned iso_encode_in(const CjkCodec *c, const IsoDesignation *d, void *
     sb_init(&tmp);
     uint64_t none = 0;
     unsigned code = 0;
-    int base = d->mark == CS_KSX1001 ? I_EUC_KR : d->mark == CS_GB2312 ? I_GB2312 : I_EUC_JP;
-    if (base != I_EUC_JP && !maybe_kr_cn(cp))
+    bool jisx0213 = d->mark == CS_JISX0213_1_2000 || d->mark == CS_JISX0213_1_2004 || d->mark == CS_JISX0213_2;
+    if (jisx0213 && cp == 0xFF5E)
+        return 0;   /* 1-2-18 decodes to TILDE in these codecs (jisx0213_decode) */
+    int base = d->mark == CS_KSX1001 ? I_EUC_KR : d->mark == CS_GB2312 ? I_GB2312
+             : jisx0213                 ? jisx0213_base(c)
+                                        : I_EUC_JP;
+    if ((base == I_EUC_KR || base == I_GB2312) && !maybe_kr_cn(cp))
         return 0;
     iconv_t e = set_cd(c, cd, base);
     if (e == (iconv_t)-1 || !cjk_encode_one(base, e, cp, &tmp, &none))
         tmp.len = 0;
     const unsigned char *q = (const unsigned char *)tmp.p;
-    if (d->mark == CS_JISX0212) {   /* EUC-JP's 0x8F plane */
-        if (tmp.len == 3 && q[0] == 0x8F && q[1] >= 0xA1 && q[2] >= 0xA1)
+    if (d->mark == CS_JISX0212 || d->mark == CS_JISX0213_2) {   /* EUC's 0x8F plane */
+        if (tmp.len == 3 && q[0] == 0x8F && q[1] >= 0xA1 && q[2] >= 0xA1 &&
+            (d->mark == CS_JISX0212 || is_plane2_row(q[1] & 0x7Fu)))
             code = (q[1] & 0x7Fu) << 8 | (q[2] & 0x7Fu);
     } else if (tmp.len == 2 && q[0] >= 0xA1 && q[1] >= 0xA1) {
         code = (q[0] & 0x7Fu) << 8 | (q[1] & 0x7Fu);
@@ -568,30 +634,13 @@ static void designate(StrBuf *out, int g, const IsoDesignation *d)
     esc[n++] = (char)(d->mark & 0x7F);
     sb_add(out, esc, (size_t)n);
 }
-static bool iso_encode_one(const CjkCodec *c, void *cd, uint32_t cp, StrBuf *out, uint64_t *state)
+
+/* code of d's set appended to out, after what designates and shifts to
+ * that set when the state has not yet. */
+static void iso_put(const CjkCodec *c, const IsoDesignation *d, unsigned code, StrBuf *out, uint64_t *state)
 {
     uint64_t init = cjk_init_state((int)(c - codecs_table), true);
     uint64_t s = *state ^ init;
-    if (cp < 0x80) {
-        if (g_get(s, 0) != CS_ASCII) {
-            sb_add(out, "\x1b(B", 3);
-            s = g_set(s, 0, CS_ASCII);
-        }
-        if (flags_of(s) & F_SHIFTED) {
-            sb_addc(out, SI);
-            s = flags_set(s, F_SHIFTED, false);
-        }
-        sb_addc(out, (char)cp);
-        *state = s ^ init;
-        return true;
-    }
-    const IsoDesignation *d = iso_designations(c);
-    unsigned code = 0;
-    for (; d->mark; d++)
-        if ((code = iso_encode_in(c, d, cd, cp)))
-            break;
-    if (!d->mark)
-        return false;
     if (d->plane == 0) {
         if (flags_of(s) & F_SHIFTED) {
             sb_addc(out, SI);
@@ -618,8 +667,36 @@ static bool iso_encode_one(const CjkCodec *c, void *cd, uint32_t cp, StrBuf *out
         sb_addc(out, (char)(code & 0xFF));
     }
     *state = s ^ init;
+}
+
+static bool iso_encode_one(const CjkCodec *c, void *cd, uint32_t cp, StrBuf *out, uint64_t *state)
+{
+    uint64_t init = cjk_init_state((int)(c - codecs_table), true);
+    uint64_t s = *state ^ init;
+    if (cp < 0x80) {
+        if (g_get(s, 0) != CS_ASCII) {
+            sb_add(out, "\x1b(B", 3);
+            s = g_set(s, 0, CS_ASCII);
+        }
+        if (flags_of(s) & F_SHIFTED) {
+            sb_addc(out, SI);
+            s = flags_set(s, F_SHIFTED, false);
+        }
+        sb_addc(out, (char)cp);
+        *state = s ^ init;
+        return true;
+    }
+    const IsoDesignation *d = iso_designations(c);
+    unsigned code = 0;
+    for (; d->mark; d++)
+        if ((code = iso_encode_in(c, d, cd, cp)))
+            break;
+    if (!d->mark)
+        return false;
+    iso_put(c, d, code, out, state);
     return true;
 }
+
 
 void cjk_decode_reset(int codec, uint64_t *state)
 {
@@ -698,25 +775,27 @@ static iconv_t cached_cd(int codec, bool encode)
     return *slot;
 }
 
-/* iso2022_jp_2's "descriptor": its direction; set_cd takes the descriptors
- * of the EUC codecs whose sets it uses from the thread's cache. */
-static const bool jp2_direction[2] = {false, true};
+/* The "descriptor" of iso2022_jp_2, _2004 and _3: the direction; set_cd
+ * takes the descriptors of the EUC codecs whose sets they use from the
+ * thread's cache. */
+static const bool borrowed_direction[2] = {false, true};
 
 int cjk_open(int codec, bool encode, void **cdp)
 {
     const CjkCodec *c = &codecs_table[codec];
-    if (c->longform == STATEFUL_ISO2022_JP2) {
-        *cdp = (void *)&jp2_direction[encode];
-        codec = I_EUC_JP;   /* the set every run may need: its converter must exist */
+    /* the converters every run may need must exist: the codec's own, and
+     * EUC-JP's (JIS X 0208) for those borrowing sets */
+    int needed[2] = {codec, borrows_sets(c) ? I_EUC_JP : codec};
+    iconv_t cd = (iconv_t)-1;
+    for (int k = 0; k < 2; k++) {
+        cd = cached_cd(needed[k], encode);
+        if (cd == (iconv_t)-1) {
+            err_format(E_LookupError, "the %s codec needs glibc's iconv converter %s, which this system lacks (%s)",
+                       c->name, codecs_table[needed[k]].conv, strerror(errno));
+            return -1;
+        }
     }
-    iconv_t cd = cached_cd(codec, encode);
-    if (cd == (iconv_t)-1) {
-        err_format(E_LookupError, "the %s codec needs glibc's iconv converter %s, which this system lacks (%s)",
-                   c->name, codecs_table[codec].conv, strerror(errno));
-        return -1;
-    }
-    if (c->longform != STATEFUL_ISO2022_JP2)
-        *cdp = cd;
+    *cdp = borrows_sets(c) ? (void *)&borrowed_direction[encode] : (void *)cd;
     return 0;
 }
 
@@ -844,12 +923,22 @@ static void add_packed(StrBuf *out, uint32_t bytes, uint32_t len)
 }
 
 /* The pair (c1, c2) as one code appended to out: true, or false. */
-bool cjk_encode_pair(int codec, uint32_t c1, uint32_t c2, StrBuf *out)
+bool cjk_encode_pair(int codec, uint32_t c1, uint32_t c2, StrBuf *out, uint64_t *state)
 {
     const CjkCodec *c = &codecs_table[codec];
     for (size_t k = 0; k < c->npairs; k++)
         if (c->pairs[k].c1 == c1 && c->pairs[k].c2 == c2) {
-            add_packed(out, c->pairs[k].seq, c->pairs[k].len);
+            if (!is_iso(c)) {
+                add_packed(out, c->pairs[k].seq, c->pairs[k].len);
+                return true;
+            }
+            /* the pair's EUC code (two bytes) in JIS X 0213 plane 1 */
+            const IsoDesignation *d = iso_designations(c);
+            while (d->mark && d->mark != CS_JISX0213_1_2000 && d->mark != CS_JISX0213_1_2004)
+                d++;
+            if (!d->mark || c->pairs[k].len != 2)
+                return false;
+            iso_put(c, d, c->pairs[k].seq & 0x7F7F, out, state);
             return true;
         }
     return false;
@@ -932,10 +1021,6 @@ static Obj getcodec(const char *module, Obj *args)
         return NULL;
     }
     int k = cjk_find(module, str_cstr(args[0]));
-    if (k == -2) {
-        err_format(E_LookupError, "the %s codec is not built in tmpy (docs/STDLIB.md)", str_cstr(args[0]));
-        return NULL;
-    }
     if (k < 0) {
         err_set(E_LookupError, "no such codec is supported.");
         return NULL;

@@ -26,7 +26,7 @@ void cjk_close(int codec, void *cd);
 int cjk_decode_one(int codec, void *cd, const unsigned char *p, int64_t avail, uint32_t cp[2], int *ncp,
                    uint64_t *state);
 bool cjk_pair_start(int codec, uint32_t cp);
-bool cjk_encode_pair(int codec, uint32_t c1, uint32_t c2, StrBuf *out);
+bool cjk_encode_pair(int codec, uint32_t c1, uint32_t c2, StrBuf *out, uint64_t *state);
 bool cjk_encode_one(int codec, void *cd, uint32_t cp, StrBuf *out, uint64_t *state);
 void cjk_encode_reset(int codec, uint64_t *state, StrBuf *out);   /* back to the initial mode */
 /* The codec's initial state as CPython's getstate shows it (ISO-2022: G0 and

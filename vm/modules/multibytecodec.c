@@ -171,7 +171,7 @@ static int mb_encode_into(int codec, Obj *inputp, bool final, bool reset, const 
             uint32_t c = u[i];
             if (cjk_pair_start(codec, c)) {
                 if (i + 1 < n) {
-                    if (cjk_encode_pair(codec, c, u[i + 1], out)) {
+                    if (cjk_encode_pair(codec, c, u[i + 1], out, state)) {
                         i += 2;
                         continue;
                     }
