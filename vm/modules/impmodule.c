@@ -101,14 +101,12 @@ static Obj imp_no_frozen(Obj *args, size_t nargs, Obj kwnames)
 {
     if (nargs < 1 || name_arg(args[0]) < 0)
         return NULL;
-    Obj *r = vm_roots(2);
+    Obj *r = vm_roots(3);
     r[0] = args[0];
     r[1] = str_from_format("No such frozen object named '%s'", str_cstr(r[0]));
-    if (r[1]) {
-        Obj e = exc_new(E_ImportError, &r[1], 1);
-        if (e && vm_setattr(e, NAME(name), r[0]) == 0)
-            err_set_obj(e);
-    }
+    /* rooted: setting .name makes the instance dict, which may move it */
+    if (r[1] && (r[2] = exc_new(E_ImportError, &r[1], 1)) && vm_setattr(r[2], NAME(name), r[0]) == 0)
+        err_set_obj(r[2]);
     vm_unroots(r);
     return NULL;
 }
