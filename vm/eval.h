@@ -539,7 +539,8 @@ void func_init_types(void);     /* eval side: function, code, cell, generator, f
 void vm_run_gc_work(void);        /* runs what collections queued (no-op while already running) */
 /* CPython's PyErr_WriteUnraisable: "Exception ignored in: <repr of what>"
  * and the current exception's traceback on stderr; clears the exception. */
-void vm_report_unraisable(Obj what);
+void vm_report_unraisable(Obj what);   /* the exception in flight, to sys.unraisablehook */
+void vm_report_unraisable_exc(Obj exc, Obj what, const char *err_msg);   /* err_msg NULL: "Exception ignored in" */
 void vm_print_unraisable(Obj exc, Obj what, Obj err_msg);   /* sys.__unraisablehook__'s output */
 /* gc.collect(): a major collection, then the queued work; None or NULL.
  * stack_top: where the arguments of the calling C function end (args +

@@ -910,20 +910,11 @@ static size_t static_tls_size(void)
     return size;
 }
 
+/* An exception that ends a thread started by start_new_thread goes to
+ * sys.unraisablehook, as CPython's. */
 static void report_thread_exception(Obj func, Obj exc)
 {
-    Obj *r = vm_roots(2);
-    r[0] = func;
-    r[1] = exc;
-    Obj rep = vm_repr(r[0]);
-    if (!rep)
-        err_clear();
-    Obj errf = sys_get("stderr");
-    if (errf && !IS_NONE(errf) && file_flush(errf) < 0)
-        err_clear();
-    fprintf(stderr, "Exception ignored in thread started by: %s\n", rep ? str_cstr(rep) : "<function>");
-    vm_print_exception(r[1]);
-    vm_unroots(r);
+    vm_report_unraisable_exc(exc, func, "Exception ignored in thread started by");
 }
 
 static void *thread_main(void *arg)

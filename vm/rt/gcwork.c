@@ -69,7 +69,7 @@ static Obj unraisable_args_type(void)
 
 /* sys.unraisablehook(UnraisableHookArgs) when the user replaced it: 0, or
  * -1 with its exception. */
-static int call_unraisable_hook(Obj hook, Obj exc, Obj what)
+static int call_unraisable_hook(Obj hook, Obj exc, Obj what, Obj err_msg)
 {
     Obj *r = vm_roots(7);   /* hook, exc_type, exc_value, exc_traceback, err_msg, object, args type */
     int rc = -1;
@@ -77,7 +77,7 @@ static int call_unraisable_hook(Obj hook, Obj exc, Obj what)
     r[2] = exc ? exc : g_None;
     r[1] = exc ? (Obj)TYPE(exc) : g_None;
     r[3] = exc && IS_EXCEPTION(exc) && EXC(exc)->traceback ? EXC(exc)->traceback : g_None;
-    r[4] = g_None;
+    r[4] = err_msg ? err_msg : g_None;
     r[5] = what ? what : g_None;
     r[6] = unraisable_args_type();
     if (r[6] && (r[6] = structseq_new(r[6], r + 1, 5)) && vm_call1(r[0], r[6]))
@@ -86,14 +86,17 @@ static int call_unraisable_hook(Obj hook, Obj exc, Obj what)
     return rc;
 }
 
-void vm_report_unraisable(Obj what)
+void vm_report_unraisable_exc(Obj exc, Obj what, const char *err_msg)
 {
-    Obj *r = vm_roots(3);
-    r[0] = err_fetch();
+    Obj *r = vm_roots(4);
+    r[0] = exc;
     r[1] = what;
+    r[3] = err_msg ? str_from_cstr(err_msg) : NULL;
+    if (err_msg && !r[3])
+        err_clear();
     r[2] = sys_get("unraisablehook");
     if (r[2] && !IS_NONE(r[2]) && r[2] != sys_get("__unraisablehook__")) {
-        if (call_unraisable_hook(r[2], r[0], r[1]) == 0) {
+        if (call_unraisable_hook(r[2], r[0], r[1], r[3]) == 0) {
             vm_unroots(r);
             return;
         }
@@ -106,7 +109,16 @@ void vm_report_unraisable(Obj what)
         vm_unroots(r);
         return;
     }
-    vm_print_unraisable(r[0], r[1], NULL);
+    vm_print_unraisable(r[0], r[1], r[3]);
+    vm_unroots(r);
+}
+
+void vm_report_unraisable(Obj what)
+{
+    Obj *r = vm_roots(1);
+    r[0] = what;
+    Obj exc = err_fetch();
+    vm_report_unraisable_exc(exc, r[0], NULL);
     vm_unroots(r);
 }
 
