@@ -6,9 +6,6 @@ notify releases, so Condition, Semaphore, Event, Barrier and queue block on _thr
 under STM); Thread.join waits on a private monitor.
 
 Differences from CPython, on purpose:
-- Without a warnings module, the deprecated aliases (getName, setDaemon, currentThread, ...) print the
-  DeprecationWarning line to sys.stderr the way CPython's default filters do (once per call site, only
-  for calls made from __main__).
 - No weak references: a dummy thread stays in the active table forever, as in CPython 3.11.
 """
 
@@ -45,35 +42,14 @@ del _thread
 
 
 # ---------------------------------------------------------------------------------------------------
-# Deprecation warnings without a warnings module
-
-_warned_at = set()
+# Deprecation warnings of the old camelCase aliases
 
 
 def _deprecated(message):
-    """Print a DeprecationWarning for the deprecated alias's caller as CPython's default filters do:
-    once per call site, only for calls made from __main__."""
-    try:
-        frame = _sys._getframe(2)
-    except ValueError:
-        return
-    if frame.f_globals.get('__name__') != '__main__':
-        return
-    filename = frame.f_code.co_filename
-    lineno = frame.f_lineno
-    if (message, filename, lineno) in _warned_at:
-        return
-    _warned_at.add((message, filename, lineno))
-    text = "%s:%d: DeprecationWarning: %s\n" % (filename, lineno, message)
-    try:
-        with open(filename) as source:
-            for line in _islice(source, lineno - 1, lineno):
-                if line.strip():
-                    text += "  %s\n" % line.strip()
-    except Exception:
-        pass
-    if _sys.stderr is not None:
-        _sys.stderr.write(text)
+    """A DeprecationWarning for the deprecated alias's caller (warnings, imported when first needed
+    as CPython's threading does)."""
+    import warnings
+    warnings.warn(message, DeprecationWarning, stacklevel=3)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -236,6 +212,10 @@ class Condition:
 
     def __repr__(self):
         return f"<Condition({self._lock}, {len(self._waiters)})>"
+
+    def _at_fork_reinit(self):
+        self._lock._at_fork_reinit()
+        self._waiters.clear()
 
     # Fallbacks for locks without owner tracking (a plain Lock).
     def _release_save(self):
@@ -400,6 +380,10 @@ class Event:
 
     def __repr__(self):
         return _object_repr(self, ('unset', 'set')[bool(self._flag)])
+
+    def _at_fork_reinit(self):
+        # Private method called by Thread._after_fork(), as CPython's
+        self._cond._at_fork_reinit()
 
     def is_set(self):
         """Return True if the flag is set."""
