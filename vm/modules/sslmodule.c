@@ -2613,9 +2613,13 @@ static const MethodDef ssl_functions[] = {
     {NULL, NULL, 0, NULL},
 };
 
-static TypeObj *exc_type(const char *name, TypeObj *base)
+static TypeObj *exc_type(const char *name, TypeObj *base, unaryfunc str)
 {
     TypeObj *t = (TypeObj *)type_new_builtin(name, base, TID_EXCEPTION, TPF_BASETYPE | TPF_HAS_DICT);
+    if (str) {   /* before type_ready, which gives it its __str__ (a class made by type() finds it there) */
+        VM_WRITE_RARE(t);
+        t->tp_str = str;
+    }
     type_ready(t);
     return t;
 }
@@ -2695,14 +2699,12 @@ static void ssl_make_types(void)
     type_ready(t);
     T_session = t;
 
-    E_ssl = exc_type("ssl.SSLError", E_OSError);
-    VM_WRITE_RARE(E_ssl);
-    E_ssl->tp_str = sslerror_str;
-    E_zero_return = exc_type("ssl.SSLZeroReturnError", E_ssl);
-    E_want_read = exc_type("ssl.SSLWantReadError", E_ssl);
-    E_want_write = exc_type("ssl.SSLWantWriteError", E_ssl);
-    E_syscall = exc_type("ssl.SSLSyscallError", E_ssl);
-    E_eof = exc_type("ssl.SSLEOFError", E_ssl);
+    E_ssl = exc_type("ssl.SSLError", E_OSError, sslerror_str);
+    E_zero_return = exc_type("ssl.SSLZeroReturnError", E_ssl, NULL);
+    E_want_read = exc_type("ssl.SSLWantReadError", E_ssl, NULL);
+    E_want_write = exc_type("ssl.SSLWantWriteError", E_ssl, NULL);
+    E_syscall = exc_type("ssl.SSLSyscallError", E_ssl, NULL);
+    E_eof = exc_type("ssl.SSLEOFError", E_ssl, NULL);
 }
 
 /* OpenSSL's version number as CPython's 5-tuple (major, minor, fix, patch, status). */
