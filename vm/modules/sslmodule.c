@@ -345,6 +345,8 @@ out:
 
 static Obj pair_cstr(const char *kind, Obj value)
 {
+    if (!value)
+        return NULL;
     Obj *r = vm_roots(2);
     r[1] = value;
     r[0] = str_from_cstr(kind);
@@ -528,10 +530,15 @@ static Obj bio_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
         err_set(E_TypeError, "MemoryBIO() takes no arguments");
         return NULL;
     }
-    Obj it = iter_alloc(T_bio, g_None, 0);
-    if (!it)
+    Obj *r = vm_roots(1);
+    r[0] = iter_alloc(T_bio, g_None, 0);
+    if (!r[0]) {
+        vm_unroots(r);
         return NULL;
+    }
     vm_tx_become_inevitable();   /* C state from here on */
+    Obj it = r[0];
+    vm_unroots(r);
     BIO *b = BIO_new(BIO_s_mem());
     if (!b)
         return err_nomemory();
@@ -1103,6 +1110,7 @@ static int password_cb(char *buf, int size, int rwflag, void *userdata)
     r[0] = *ask->password;
     if (vm_callable(r[0]) && !IS_STR(vm_unwrap(r[0]))) {
         r[0] = vm_call0(r[0]);
+        vm_tx_become_inevitable();   /* Python code ran: OpenSSL's C state goes on changing */
         if (!r[0]) {
             ask->raised = true;
             goto out;
