@@ -27,6 +27,7 @@
  * SSLWantReadError/SSLWantWriteError, > 0 polls the fd until the deadline
  * and raises TimeoutError. */
 #define _GNU_SOURCE
+#define OPENSSL_SUPPRESS_DEPRECATED 1   /* TLSv1_method & co.: PROTOCOL_TLSv1* contexts, as CPython makes them */
 #include "modules.h"
 #include "objects/containers.h"
 #include "objects/numbers.h"
@@ -63,7 +64,7 @@ enum { SOCK_SERVER = 1, SOCK_OVER_BIO = 2 };
 enum { CERT_NONE, CERT_OPTIONAL, CERT_REQUIRED };
 /* The _ssl.c line numbers CPython's messages end with, kept so that
  * messages match CPython's ("... (_ssl.c:1006)"). */
-enum { LINE_HANDSHAKE = 1006, LINE_READ = 2580, LINE_WRITE = 2445, LINE_SHUTDOWN = 2731, LINE_CERT_CHAIN = 3905,
+enum { LINE_HANDSHAKE = 1006, LINE_READ = 2580, LINE_WRITE = 2427, LINE_SHUTDOWN = 2706, LINE_CERT_CHAIN = 3905,
        LINE_KEY = 3926, LINE_CADATA = 4020, LINE_VERIFY_FILE = 4154, LINE_CTX = 3100 };
 
 #define DEFAULT_CIPHERS "@SECLEVEL=2:ECDH+AESGCM:ECDH+CHACHA20:ECDH+AES:DHE+AES:!aNULL:!eNULL:!aDSS:!SHA1:!AESCCM"
@@ -175,6 +176,20 @@ static Obj raise_errno(int e)
     r[0] = MAKE_SMALLINT(e);
     r[1] = str_from_cstr(strerror(e));
     Obj exc = r[1] ? exc_new(E_OSError, r, 2) : NULL;
+    if (exc)
+        err_set_obj(exc);
+    vm_unroots(r);
+    return NULL;
+}
+
+/* OSError(errno, strerror, filename). */
+static Obj raise_errno_filename(int e, Obj filename)
+{
+    Obj *r = vm_roots(3);
+    r[2] = filename;
+    r[0] = MAKE_SMALLINT(e);
+    r[1] = str_from_cstr(strerror(e));
+    Obj exc = r[1] ? exc_new(E_OSError, r, 3) : NULL;
     if (exc)
         err_set_obj(exc);
     vm_unroots(r);
@@ -527,7 +542,7 @@ static Obj cert_der(X509 *cert)
 static Obj bio_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
 {
     if (nargs || (kwnames && TUPLE(kwnames)->length)) {
-        err_set(E_TypeError, "MemoryBIO() takes no arguments");
+        err_set(E_TypeError, nargs ? "MemoryBIO() takes no positional arguments" : "MemoryBIO() takes no keyword arguments");
         return NULL;
     }
     Obj *r = vm_roots(1);
@@ -710,17 +725,17 @@ static Obj ctx_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
         method = TLS_server_method();
         break;
     case PROTO_TLSv1:
-        method = TLS_method();
+        method = TLSv1_method();   /* one version: minimum/maximum_version stay unset */
         version = TLS1_VERSION;
         deprecated = "ssl.PROTOCOL_TLSv1 is deprecated";
         break;
     case PROTO_TLSv1_1:
-        method = TLS_method();
+        method = TLSv1_1_method();   /* one version: minimum/maximum_version stay unset */
         version = TLS1_1_VERSION;
         deprecated = "ssl.PROTOCOL_TLSv1_1 is deprecated";
         break;
     case PROTO_TLSv1_2:
-        method = TLS_method();
+        method = TLSv1_2_method();   /* one version: minimum/maximum_version stay unset */
         version = TLS1_2_VERSION;
         deprecated = "ssl.PROTOCOL_TLSv1_2 is deprecated";
         break;
@@ -743,12 +758,8 @@ static Obj ctx_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
         raise_ctx_error(LINE_CTX);
         goto out;
     }
-    if (version) {
-        SSL_CTX_set_min_proto_version(ctx, version);
-        SSL_CTX_set_max_proto_version(ctx, version);
-    } else {
+    if (!version)
         SSL_CTX_set_min_proto_version(ctx, TLS1_2_VERSION);
-    }
     /* CPython's defaults: its options, ciphers, verify and host flags */
     SSL_CTX_set_options(ctx, (SSL_OP_ALL & ~SSL_OP_DONT_INSERT_EMPTY_FRAGMENTS) | SSL_OP_NO_SSLv2 | SSL_OP_NO_SSLv3 |
                                  SSL_OP_NO_COMPRESSION | SSL_OP_CIPHER_SERVER_PREFERENCE | SSL_OP_SINGLE_DH_USE |
@@ -1074,8 +1085,13 @@ static Obj ctx_get_none(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj ctx_set_sni_callback(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (!self_of(args[0], T_ctx, "sni_callback"))
+    Obj s = self_of(args[0], T_ctx, "sni_callback");
+    if (!s)
         return NULL;
+    if (ITER(s)->n == PROTO_TLS_CLIENT) {
+        err_set(E_ValueError, "sni_callback cannot be set on TLS_CLIENT context");
+        return NULL;
+    }
     if (args[1] && !IS_NONE(args[1])) {
         err_set(E_NotImplementedError, "SSLContext.sni_callback is not built in tmpy");
         return NULL;
@@ -1360,7 +1376,7 @@ static Obj ctx_load_dh_params(Obj *args, size_t nargs, Obj kwnames)
     if (!b) {
         int e = errno;
         ERR_clear_error();
-        return e ? raise_errno(e) : raise_ctx_error(LINE_CTX);
+        return e ? raise_errno_filename(e, args[1]) : raise_ctx_error(LINE_CTX);
     }
     EVP_PKEY *dh = PEM_read_bio_Parameters(b, NULL);
     BIO_free(b);
@@ -1621,12 +1637,6 @@ out:
     return res;
 }
 
-static Obj ctx_set_npn_protocols(Obj *args, size_t nargs, Obj kwnames)
-{
-    err_set(E_NotImplementedError, "NPN is not built in tmpy (HAS_NPN is False): use ALPN");
-    return NULL;
-}
-
 /* ------------------------------------------------------------------ */
 /* _SSLSocket                                                          */
 /* ------------------------------------------------------------------ */
@@ -1701,18 +1711,31 @@ static Obj sslsock_make(Obj *ctxp, Obj *sockp, Obj *inp, Obj *outp, bool server_
     } else {
         r[2] = g_None;
     }
+    int64_t proto = ITER(vm_unwrap(*ctxp))->n;
+    if (server_side ? proto == PROTO_TLS_CLIENT : proto == PROTO_TLS_SERVER) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "Cannot create a %s socket with a PROTOCOL_TLS_%s context (_ssl.c:%d)",
+                 server_side ? "server" : "client", server_side ? "CLIENT" : "SERVER", server_side ? 802 : 809);
+        raise_ssl(E_ssl, 0, msg);
+        goto out;
+    }
     if (server_side && host) {
         err_set(E_ValueError, "server_hostname can only be specified in client mode");
         goto out;
     }
     int fd = -1;
     int64_t timeout = -1;
-    if (sockp && socket_fd_timeout(*sockp, &fd, &timeout) < 0)
+    if (sockp && socket_fd_timeout(*sockp, &fd, &timeout) < 0) {
+        err_clear();
+        err_format(E_TypeError, "_wrap_socket() argument 'sock' must be _socket.socket, not %s",
+                   IS_NONE(*sockp) ? "None" : type_name(*sockp));
         goto out;
-    if (!sockp) {
-        Obj i = vm_unwrap(*inp), o = vm_unwrap(*outp);
-        if (TID(i) != TID_ITER || ITER(i)->cls != (Obj)T_bio || TID(o) != TID_ITER || ITER(o)->cls != (Obj)T_bio) {
-            err_set(E_TypeError, "incoming and outgoing must be MemoryBIO objects");
+    }
+    for (int k = 0; !sockp && k < 2; k++) {
+        Obj b = vm_unwrap(k ? *outp : *inp);
+        if (TID(b) != TID_ITER || ITER(b)->cls != (Obj)T_bio) {
+            err_format(E_TypeError, "_wrap_bio() argument '%s' must be _ssl.MemoryBIO, not %s",
+                       k ? "outgoing" : "incoming", IS_NONE(k ? *outp : *inp) ? "None" : type_name(k ? *outp : *inp));
             goto out;
         }
     }
@@ -2417,6 +2440,13 @@ static Obj m_rand_add(Obj *args, size_t nargs, Obj kwnames)
         err_format(E_TypeError, "a bytes-like object is required, not '%s'", type_name(args[0]));
         return NULL;
     }
+    Obj e = vm_unwrap(args[1]);
+    const char *ep;
+    int64_t en;
+    if (IS_STR(e) || bytes_like(e, &ep, &en)) {   /* float() would parse them: CPython's "d" takes numbers only */
+        err_format(E_TypeError, "must be real number, not %s", type_name(args[1]));
+        return NULL;
+    }
     Obj *r = vm_roots(1);
     r[0] = args[1];
     double entropy;
@@ -2577,7 +2607,6 @@ static const MethodDef ctx_methods[] = {
     {"set_ciphers", ctx_set_ciphers, METH_O, "set_ciphers($self, cipherlist, /)\n--\n\n"},
     {"get_ciphers", ctx_get_ciphers, METH_NOARGS, "get_ciphers($self, /)\n--\n\n"},
     {"_set_alpn_protocols", ctx_set_alpn_protocols, METH_O, NULL},
-    {"_set_npn_protocols", ctx_set_npn_protocols, METH_O, NULL},
     {"load_cert_chain", ctx_load_cert_chain, METH_KW, "load_cert_chain($self, /, certfile, keyfile=None, password=None)\n--\n\n"},
     {"load_verify_locations", ctx_load_verify_locations, METH_KW,
      "load_verify_locations($self, /, cafile=None, capath=None, cadata=None)\n--\n\n"},
