@@ -14,6 +14,7 @@
  *    b = the context object, c = [owner, server_hostname, incoming, outgoing],
  *    kind = SOCK_* flags (server side, over BIOs).
  *  - MemoryBIO: i = the BIO *, kind = 1 once write_eof() was called.
+ *  - SSLSession: i = the SSL_SESSION *, a = the context of its connection.
  * The OpenSSL objects live in C memory, freed by each object's __del__ (the
  * finalizer vm/rt/gcwork.c runs once it is unreachable). STM: every method
  * that reads or changes them makes the transaction inevitable first (an
@@ -1719,6 +1720,8 @@ static Obj sslsock_del(Obj *args, size_t nargs, Obj kwnames)
     return g_None;
 }
 
+static int use_session(Obj s, SSL *ssl, Obj *sessp);
+
 /* Is `host` an IP address? (then no SNI, and IP matching) */
 static bool is_ip_address(const char *host)
 {
@@ -1734,10 +1737,6 @@ static Obj sslsock_make(Obj *ctxp, Obj *sockp, Obj *inp, Obj *outp, bool server_
     Obj *r = vm_roots(3);
     Obj res = NULL;
     char *host = NULL;
-    if (sessionp && *sessionp && !IS_NONE(*sessionp)) {
-        err_set(E_NotImplementedError, "TLS session resumption (SSLSession) is not built in tmpy");
-        goto out;
-    }
     if (*hostp && !IS_NONE(*hostp)) {
         Obj h = vm_unwrap(*hostp);
         const char *p;
@@ -1864,6 +1863,8 @@ static Obj sslsock_make(Obj *ctxp, Obj *sockp, Obj *inp, Obj *outp, bool server_
     ITER(it)->c = r[0];
     ITER(it)->kind = (server_side ? SOCK_SERVER : 0) | (sockp ? 0 : SOCK_OVER_BIO);
     tm_register_finalizer((object_t *)it);
+    if (sessionp && *sessionp && !IS_NONE(*sessionp) && use_session(vm_unwrap(r[1]), ssl, sessionp) < 0)
+        goto out;
     if ((ownerp && *ownerp && list_setitem(r[0], MAKE_SMALLINT(C_OWNER), *ownerp) < 0) ||
         list_setitem(r[0], MAKE_SMALLINT(C_HOSTNAME), r[2]) < 0 ||
         (inp && list_setitem(r[0], MAKE_SMALLINT(C_INCOMING), *inp) < 0) ||
@@ -1911,6 +1912,111 @@ static Obj ctx_wrap_bio(Obj *args, size_t nargs, Obj kwnames)
 out:
     vm_unroots(a);
     return res;
+}
+
+/* ---- SSLSession: a client's session, to resume on a new connection ---- */
+
+static SSL_SESSION *session_ptr(Obj s) { return (SSL_SESSION *)(uintptr_t)ITER(s)->i; }
+
+static Obj session_del(Obj *args, size_t nargs, Obj kwnames)
+{
+    Obj s = self_of(args[0], T_session, "__del__");
+    if (!s)
+        return NULL;
+    vm_tx_become_inevitable();
+    s = vm_unwrap(args[0]);
+    SSL_SESSION *sess = session_ptr(s);
+    if (sess) {
+        SSL_SESSION_free(sess);
+        VM_WRITE(s);
+        ITER(s)->i = 0;
+    }
+    return g_None;
+}
+
+#define SESSION_SELF(meth)                               \
+    Obj s = self_of(args[0], T_session, meth);           \
+    if (!s)                                              \
+        return NULL;                                     \
+    SSL_SESSION *sess = session_ptr(s);                  \
+    if (!sess)                                           \
+        return raise_ssl_plain("the SSL session is freed");
+
+static Obj session_id(Obj *args, size_t nargs, Obj kwnames)
+{
+    SESSION_SELF("id");
+    unsigned int n;
+    const unsigned char *id = SSL_SESSION_get_id(sess, &n);
+    return bytes_new((const char *)id, n);
+}
+
+static Obj session_time(Obj *args, size_t nargs, Obj kwnames)
+{
+    SESSION_SELF("time");
+    return int_from_i64(SSL_SESSION_get_time(sess));
+}
+
+static Obj session_timeout(Obj *args, size_t nargs, Obj kwnames)
+{
+    SESSION_SELF("timeout");
+    return int_from_i64(SSL_SESSION_get_timeout(sess));
+}
+
+static Obj session_lifetime_hint(Obj *args, size_t nargs, Obj kwnames)
+{
+    SESSION_SELF("ticket_lifetime_hint");
+    return int_from_u64(SSL_SESSION_get_ticket_lifetime_hint(sess));
+}
+
+static Obj session_has_ticket(Obj *args, size_t nargs, Obj kwnames)
+{
+    SESSION_SELF("has_ticket");
+    return vm_bool(SSL_SESSION_has_ticket(sess));
+}
+
+/* Two sessions are equal when their ids are. */
+static Obj session_richcompare(Obj a, Obj b, int op)
+{
+    Obj x = vm_unwrap(a), y = vm_unwrap(b);
+    if ((op != CMP_EQ && op != CMP_NE) || TID(y) != TID_ITER || ITER(y)->cls != (Obj)T_session)
+        return g_NotImplemented;
+    SSL_SESSION *p = session_ptr(x), *q = session_ptr(y);
+    bool eq = p == q;
+    if (!eq && p && q) {
+        unsigned int pn, qn;
+        const unsigned char *pid = SSL_SESSION_get_id(p, &pn), *qid = SSL_SESSION_get_id(q, &qn);
+        eq = pn == qn && memcmp(pid, qid, pn) == 0;
+    }
+    return vm_bool(op == CMP_EQ ? eq : !eq);
+}
+
+/* Resume *sessp on the (client, not yet connected) SSL of s: 0 or -1. */
+static int use_session(Obj s, SSL *ssl, Obj *sessp)
+{
+    Obj v = vm_unwrap(*sessp);
+    if (TID(v) != TID_ITER || ITER(v)->cls != (Obj)T_session) {
+        err_set(E_TypeError, "Value is not a SSLSession.");
+        return -1;
+    }
+    Obj c1 = vm_unwrap(ITER(s)->b), c2 = vm_unwrap(ITER(v)->a);
+    if (ctx_ptr(c1) != ctx_ptr(c2)) {
+        err_set(E_ValueError, "Session refers to a different SSLContext.");
+        return -1;
+    }
+    if (ITER(s)->kind & SOCK_SERVER) {
+        err_set(E_ValueError, "Cannot set session for server-side SSLSocket.");
+        return -1;
+    }
+    if (SSL_is_init_finished(ssl)) {
+        err_set(E_ValueError, "Cannot set session after handshake.");
+        return -1;
+    }
+    vm_tx_become_inevitable();
+    if (!SSL_set_session(ssl, session_ptr(vm_unwrap(*sessp)))) {
+        raise_ctx_error(LINE_CTX);
+        return -1;
+    }
+    return 0;
 }
 
 /* ---- I/O: one OpenSSL call at a time, on C memory only ---- */
@@ -2206,16 +2312,16 @@ static Obj sslsock_shutdown(Obj *args, size_t nargs, Obj kwnames)
 {
     SSL_SELF("shutdown");
     /* the first call sends our close_notify (0: the peer's not seen yet); a
-     * second one waits for the peer's, as CPython's does */
+     * second one waits for the peer's (over memory BIOs: SSLWantReadError
+     * until it comes), as CPython's does */
     for (int attempt = 0; attempt < 2; attempt++) {
+        if (attempt)   /* read no further than the close_notify: plain text may follow (unwrap) */
+            SSL_set_read_ahead(ssl, 0);
         SslCall c = {.ssl = ssl, .op = IO_SHUTDOWN};
         if (ssl_io(&args[0], &c) < 0)
             return NULL;
         if (c.ret > 0)
             break;
-        s = vm_unwrap(args[0]);
-        if (ITER(s)->kind & SOCK_OVER_BIO)
-            break;   /* a memory BIO's peer answers later: the caller calls again */
     }
     s = vm_unwrap(args[0]);
     return ITER(s)->kind & SOCK_OVER_BIO ? g_None : ITER(s)->a;
@@ -2427,20 +2533,34 @@ static Obj sslsock_get_server_side(Obj *args, size_t nargs, Obj kwnames)
 
 static Obj sslsock_get_session(Obj *args, size_t nargs, Obj kwnames)
 {
-    Obj s = self_of(args[0], T_sslsock, "session");
-    return s ? g_None : NULL;   /* sessions are not built: see sslsock_make */
+    SSL_SELF("session");
+    Obj *r = vm_roots(1);
+    r[0] = iter_alloc(T_session, ITER(s)->b, 0);   /* a = the context */
+    if (!r[0]) {
+        vm_unroots(r);
+        return NULL;
+    }
+    vm_tx_become_inevitable();
+    Obj res = r[0];
+    vm_unroots(r);
+    ssl = ssl_ptr(vm_unwrap(args[0]));
+    SSL_SESSION *sess = SSL_get1_session(ssl);
+    if (!sess)
+        return g_None;
+    VM_WRITE(res);
+    ITER(res)->i = (int64_t)(uintptr_t)sess;
+    tm_register_finalizer((object_t *)res);
+    return res;
 }
 
 static Obj sslsock_set_session(Obj *args, size_t nargs, Obj kwnames)
 {
-    Obj s = self_of(args[0], T_sslsock, "session");
-    if (!s)
-        return NULL;
-    if (args[1] && !IS_NONE(args[1])) {
-        err_set(E_NotImplementedError, "TLS session resumption (SSLSession) is not built in tmpy");
+    SSL_SELF("session");
+    if (!args[1]) {
+        err_set(E_AttributeError, "cannot delete attribute");
         return NULL;
     }
-    return g_None;
+    return use_session(s, ssl, &args[1]) < 0 ? NULL : g_None;
 }
 
 static Obj sslsock_get_session_reused(Obj *args, size_t nargs, Obj kwnames)
@@ -2698,6 +2818,11 @@ static const MethodDef sslsock_methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
+static const MethodDef session_methods[] = {
+    {"__del__", session_del, METH_NOARGS, NULL},
+    {NULL, NULL, 0, NULL},
+};
+
 static const MethodDef ssl_functions[] = {
     {"RAND_bytes", m_rand_bytes, METH_O, "RAND_bytes($module, n, /)\n--\n\nGenerate n cryptographically strong pseudo-random bytes."},
     {"RAND_pseudo_bytes", m_rand_pseudo_bytes, METH_O, NULL},
@@ -2793,8 +2918,16 @@ static void ssl_make_types(void)
     type_ready(t);
     T_bio = t;
 
-    /* sessions are not built (see sslsock_make): the type exists for ssl.py */
     t = (TypeObj *)type_new_builtin("_ssl.SSLSession", T_object, TID_ITER, TPF_DOTTED_NAME);
+    VM_WRITE_RARE(t);
+    t->flags |= TPF_HAS_DEL;
+    t->tp_richcompare = session_richcompare;
+    type_add_methods(t, session_methods);
+    type_add_getset(t, "id", session_id, NULL);
+    type_add_getset(t, "time", session_time, NULL);
+    type_add_getset(t, "timeout", session_timeout, NULL);
+    type_add_getset(t, "ticket_lifetime_hint", session_lifetime_hint, NULL);
+    type_add_getset(t, "has_ticket", session_has_ticket, NULL);
     type_ready(t);
     T_session = t;
 
