@@ -25,10 +25,10 @@ with cctx.wrap_socket(socket.create_connection(l.getsockname()), server_hostname
 t.join(); print(q.get())
 # no client cert -> server fails
 cctx2 = ssl.create_default_context(cafile=T + "pycacert.pem")
-t = serve(sctx, lambda s: s.recv(2))
+t = serve(sctx, lambda s: s.recv(2))   # fails in its handshake: it never reads
 try:
     with cctx2.wrap_socket(socket.create_connection(l.getsockname()), server_hostname="localhost") as s:
-        s.sendall(b"hi"); print("recv", s.recv(2))
+        print("recv", s.recv(2))   # no write first: the server's close then never resets it
 except Exception as e:
     print("client", type(e).__name__, getattr(e, "reason", None))
 t.join(); print(q.get())
