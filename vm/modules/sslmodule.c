@@ -15,6 +15,7 @@
  *    kind = SOCK_* flags (server side, over BIOs).
  *  - MemoryBIO: i = the BIO *, kind = 1 once write_eof() was called.
  *  - SSLSession: i = the SSL_SESSION *, a = the context of its connection.
+ *  - Certificate (get_verified_chain, get_unverified_chain): i = the X509 *.
  * The OpenSSL objects live in C memory, freed by each object's __del__ (the
  * finalizer vm/rt/gcwork.c runs once it is unreachable). STM: every method
  * that reads or changes them makes the transaction inevitable first (an
@@ -38,6 +39,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <openssl/bio.h>
+#include <openssl/dh.h>
 #include <openssl/err.h>
 #include <openssl/objects.h>
 #include <openssl/pem.h>
@@ -50,7 +52,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static TypeObj *T_ctx, *T_sslsock, *T_bio, *T_session;
+static TypeObj *T_ctx, *T_sslsock, *T_bio, *T_session, *T_cert;
 static TypeObj *E_ssl, *E_zero_return, *E_want_read, *E_want_write, *E_syscall, *E_eof;
 static Obj g_cert_verify_error;   /* SSLCertVerificationError(SSLError, ValueError), made by type() */
 static int g_alpn_index = -1;     /* SSL_CTX ex_data slot of a server's ALPN protocols */
@@ -67,7 +69,7 @@ enum { CERT_NONE, CERT_OPTIONAL, CERT_REQUIRED };
 /* The _ssl.c line numbers CPython's messages end with, kept so that
  * messages match CPython's ("... (_ssl.c:1006)"). */
 enum { LINE_HANDSHAKE = 1006, LINE_READ = 2580, LINE_WRITE = 2427, LINE_SHUTDOWN = 2706, LINE_CERT_CHAIN = 3905,
-       LINE_KEY = 3926, LINE_CADATA = 4020, LINE_VERIFY_FILE = 4154, LINE_CTX = 3100 };
+       LINE_KEY = 3926, LINE_CADATA = 4020, LINE_VERIFY_FILE = 4154, LINE_DH = 4202, LINE_CTX = 3100 };
 
 #define DEFAULT_CIPHERS "@SECLEVEL=2:ECDH+AESGCM:ECDH+CHACHA20:ECDH+AES:DHE+AES:!aNULL:!eNULL:!aDSS:!SHA1:!AESCCM"
 
@@ -535,6 +537,134 @@ static Obj cert_der(X509 *cert)
     Obj b = bytes_new((const char *)der, (size_t)n);
     OPENSSL_free(der);
     return b;
+}
+
+/* ---- _ssl.Certificate: one certificate of a connection's chain ---- */
+
+static X509 *cert_ptr(Obj s) { return (X509 *)(uintptr_t)ITER(s)->i; }
+
+/* A new Certificate holding a reference of its own to x. */
+static Obj cert_new(X509 *x)
+{
+    Obj c = iter_alloc(T_cert, g_None, 0);
+    if (!c)
+        return NULL;
+    X509_up_ref(x);
+    VM_WRITE(c);
+    ITER(c)->i = (int64_t)(uintptr_t)x;
+    tm_register_finalizer((object_t *)c);
+    return c;
+}
+
+/* A chain (not owned) as a list of Certificates; None without one. */
+static Obj chain_list(STACK_OF(X509) *chain, X509 *first)
+{
+    if (!chain && !first)
+        return g_None;
+    Obj *r = vm_roots(2);
+    Obj res = NULL;
+    r[0] = list_new(0);
+    if (!r[0])
+        goto out;
+    if (first && (!(r[1] = cert_new(first)) || list_append(r[0], r[1]) < 0))
+        goto out;
+    for (int i = 0; chain && i < sk_X509_num(chain); i++)
+        if (!(r[1] = cert_new(sk_X509_value(chain, i))) || list_append(r[0], r[1]) < 0)
+            goto out;
+    res = r[0];
+out:
+    vm_unroots(r);
+    return res;
+}
+
+static Obj certobj_del(Obj *args, size_t nargs, Obj kwnames)
+{
+    Obj s = self_of(args[0], T_cert, "__del__");
+    if (!s)
+        return NULL;
+    vm_tx_become_inevitable();
+    s = vm_unwrap(args[0]);
+    X509 *x = cert_ptr(s);
+    if (x) {
+        X509_free(x);
+        VM_WRITE(s);
+        ITER(s)->i = 0;
+    }
+    return g_None;
+}
+
+static Obj certobj_get_info(Obj *args, size_t nargs, Obj kwnames)
+{
+    Obj s = self_of(args[0], T_cert, "get_info");
+    return s ? cert_dict(cert_ptr(s)) : NULL;
+}
+
+static Obj certobj_public_bytes(Obj *args, size_t nargs, Obj kwnames)
+{
+    static const char *const names[] = {"format", NULL};
+    Obj *a = vm_roots(1);
+    Obj res = NULL;
+    Obj s = self_of(args[0], T_cert, "public_bytes");
+    if (!s || vm_parse_args("public_bytes", args + 1, nargs - 1, kwnames, names, 0, 1, a) < 0)
+        goto out;
+    int64_t format = 1;   /* ENCODING_PEM */
+    if (a[0] && arg_c_int(a[0], &format) < 0)
+        goto out;
+    X509 *x = cert_ptr(vm_unwrap(args[0]));
+    if (format == 2) {   /* ENCODING_DER */
+        res = cert_der(x);
+    } else if (format == 1) {
+        BIO *b = BIO_new(BIO_s_mem());
+        if (!b || !PEM_write_bio_X509(b, x)) {
+            BIO_free(b);
+            ERR_clear_error();
+            raise_ssl_plain("cannot encode the certificate");
+            goto out;
+        }
+        res = bio_to_str(b);
+    } else {
+        err_set(E_ValueError, "Unsupported format");
+    }
+out:
+    vm_unroots(a);
+    return res;
+}
+
+static Obj certobj_richcompare(Obj a, Obj b, int op)
+{
+    Obj x = vm_unwrap(a), y = vm_unwrap(b);
+    if ((op != CMP_EQ && op != CMP_NE) || TID(y) != TID_ITER || ITER(y)->cls != (Obj)T_cert)
+        return g_NotImplemented;
+    bool eq = X509_cmp(cert_ptr(x), cert_ptr(y)) == 0;
+    return vm_bool(op == CMP_EQ ? eq : !eq);
+}
+
+/* The hash of the certificate's SHA-256 digest (equal certificates, equal hashes). */
+static int64_t certobj_hash(Obj self)
+{
+    unsigned char md[EVP_MAX_MD_SIZE];
+    unsigned int n = 0;
+    if (!X509_digest(cert_ptr(vm_unwrap(self)), EVP_sha256(), md, &n) || n < 8) {
+        ERR_clear_error();
+        return 0;
+    }
+    int64_t h;
+    memcpy(&h, md, sizeof h);
+    h &= INT64_MAX >> 1;
+    return h == -1 ? -2 : h;
+}
+
+static Obj certobj_repr(Obj self)
+{
+    BIO *b = BIO_new(BIO_s_mem());
+    if (!b)
+        return err_nomemory();
+    X509_NAME_print_ex(b, X509_get_subject_name(cert_ptr(vm_unwrap(self))), 0, XN_FLAG_RFC2253);
+    Obj *r = vm_roots(1);
+    r[0] = bio_to_str(b);
+    Obj res = r[0] ? str_from_format("<Certificate '%s'>", str_cstr(r[0])) : NULL;
+    vm_unroots(r);
+    return res;
 }
 
 /* ------------------------------------------------------------------ */
@@ -1010,9 +1140,11 @@ static Obj proto_version_set(Obj *args, bool max)
         return NULL;
     }
     switch (v) {
-    case -2:
-    case -1:
-        v = 0;   /* what the library supports */
+    case -2:   /* MINIMUM_SUPPORTED: as a maximum, the lowest version built (TLS 1.0) */
+        v = max ? TLS1_VERSION : 0;
+        break;
+    case -1:   /* MAXIMUM_SUPPORTED: as a minimum, the highest (TLS 1.3) */
+        v = max ? 0 : TLS1_3_VERSION;
         break;
     case SSL3_VERSION:
     case TLS1_VERSION:
@@ -1439,14 +1571,14 @@ static Obj ctx_load_dh_params(Obj *args, size_t nargs, Obj kwnames)
         ERR_clear_error();
         return e ? raise_errno_filename(e, args[1]) : raise_ctx_error(LINE_CTX);
     }
-    EVP_PKEY *dh = PEM_read_bio_Parameters(b, NULL);
+    DH *dh = PEM_read_bio_DHparams(b, NULL, NULL, NULL);   /* PEM's errors, as CPython's */
     BIO_free(b);
     if (!dh)
-        return raise_ctx_error(LINE_CTX);
-    if (!SSL_CTX_set0_tmp_dh_pkey(ctx, dh)) {
-        EVP_PKEY_free(dh);
-        return raise_ctx_error(LINE_CTX);
-    }
+        return raise_ctx_error(LINE_DH);
+    int ok = SSL_CTX_set_tmp_dh(ctx, dh);
+    DH_free(dh);
+    if (!ok)
+        return raise_ctx_error(LINE_DH);
     return g_None;
 }
 
@@ -1738,25 +1870,23 @@ static Obj sslsock_make(Obj *ctxp, Obj *sockp, Obj *inp, Obj *outp, bool server_
     Obj res = NULL;
     char *host = NULL;
     if (*hostp && !IS_NONE(*hostp)) {
-        Obj h = vm_unwrap(*hostp);
+        /* a str of ASCII (ssl.py passed it through IDNA), as CPython's "es" */
+        if (!IS_STR(vm_unwrap(*hostp))) {
+            err_format(E_TypeError, "argument must be str, not %s", type_name(*hostp));
+            goto out;
+        }
+        r[2] = str_from_cstr("ascii");
+        if (!r[2] || !(r[2] = vm_call_method(vm_unwrap(*hostp), "encode", &r[2], 1)))
+            goto out;
         const char *p;
         int64_t n;
-        if (IS_STR(h)) {
-            r[2] = vm_call_method(h, "encode", NULL, 0);   /* ssl.py passed it through IDNA already */
-            if (!r[2])
-                goto out;
-            h = r[2];
-        }
-        if (!bytes_like(h, &p, &n)) {
-            err_format(E_TypeError, "server_hostname must be str or bytes, not %s", type_name(*hostp));
+        bytes_like(r[2], &p, &n);
+        if ((int64_t)strnlen(p, (size_t)n) != n) {
+            err_set(E_TypeError, "argument must be encoded string without null bytes, not str");
             goto out;
         }
         if (n == 0 || p[0] == '.') {
             err_set(E_ValueError, "server_hostname cannot be an empty string or start with a leading dot.");
-            goto out;
-        }
-        if ((int64_t)strnlen(p, (size_t)n) != n) {
-            err_set(E_ValueError, "server_hostname contains a null byte");   /* CPython: embedded null */
             goto out;
         }
         host = strndup(p, (size_t)n);
@@ -1764,9 +1894,7 @@ static Obj sslsock_make(Obj *ctxp, Obj *sockp, Obj *inp, Obj *outp, bool server_
             err_nomemory();
             goto out;
         }
-        r[2] = str_new(p, (size_t)n);   /* the server_hostname attribute: a str */
-        if (!r[2])
-            goto out;
+        r[2] = *hostp;   /* the server_hostname attribute */
     } else {
         r[2] = g_None;
     }
@@ -2472,6 +2600,26 @@ out:
     return res;
 }
 
+static Obj sslsock_verified_chain(Obj *args, size_t nargs, Obj kwnames)
+{
+    SSL_SELF("get_verified_chain");
+    return chain_list(SSL_get0_verified_chain(ssl), NULL);
+}
+
+/* The chain the peer sent; a server's view of it lacks the client's own
+ * certificate, which comes first (as CPython's). */
+static Obj sslsock_unverified_chain(Obj *args, size_t nargs, Obj kwnames)
+{
+    SSL_SELF("get_unverified_chain");
+    STACK_OF(X509) *chain = SSL_get_peer_cert_chain(ssl);
+    X509 *peer = NULL;
+    if (ITER(s)->kind & SOCK_SERVER)
+        peer = SSL_get0_peer_certificate(ssl);
+    if (!chain)
+        return g_None;
+    return chain_list(chain, peer);
+}
+
 static Obj sslsock_verify_pha(Obj *args, size_t nargs, Obj kwnames)
 {
     SSL_SELF("verify_client_post_handshake");
@@ -2814,7 +2962,16 @@ static const MethodDef sslsock_methods[] = {
     {"compression", sslsock_compression, METH_NOARGS, NULL},
     {"get_channel_binding", sslsock_channel_binding, METH_KW, NULL},
     {"verify_client_post_handshake", sslsock_verify_pha, METH_NOARGS, NULL},
+    {"get_verified_chain", sslsock_verified_chain, METH_NOARGS, NULL},
+    {"get_unverified_chain", sslsock_unverified_chain, METH_NOARGS, NULL},
     {"__del__", sslsock_del, METH_NOARGS, NULL},
+    {NULL, NULL, 0, NULL},
+};
+
+static const MethodDef cert_methods[] = {
+    {"get_info", certobj_get_info, METH_NOARGS, NULL},
+    {"public_bytes", certobj_public_bytes, METH_KW, "public_bytes($self, /, format=Encoding.PEM)\n--\n\n"},
+    {"__del__", certobj_del, METH_NOARGS, NULL},
     {NULL, NULL, 0, NULL},
 };
 
@@ -2917,6 +3074,16 @@ static void ssl_make_types(void)
     type_add_getset(t, "eof", bio_eof, NULL);
     type_ready(t);
     T_bio = t;
+
+    t = (TypeObj *)type_new_builtin("_ssl.Certificate", T_object, TID_ITER, TPF_DOTTED_NAME);
+    VM_WRITE_RARE(t);
+    t->flags |= TPF_HAS_DEL;
+    t->tp_richcompare = certobj_richcompare;
+    t->tp_hash = certobj_hash;
+    t->tp_repr = certobj_repr;
+    type_add_methods(t, cert_methods);
+    type_ready(t);
+    T_cert = t;
 
     t = (TypeObj *)type_new_builtin("_ssl.SSLSession", T_object, TID_ITER, TPF_DOTTED_NAME);
     VM_WRITE_RARE(t);
@@ -3093,7 +3260,7 @@ Obj ssl_module_init(void)
     module_add_functions(r[0], ssl_functions);
     struct { const char *name; Obj v; } objs[] = {
         {"_SSLContext", (Obj)T_ctx}, {"_SSLSocket", (Obj)T_sslsock}, {"MemoryBIO", (Obj)T_bio},
-        {"SSLSession", (Obj)T_session}, {"SSLError", (Obj)E_ssl}, {"SSLZeroReturnError", (Obj)E_zero_return},
+        {"SSLSession", (Obj)T_session}, {"Certificate", (Obj)T_cert}, {"SSLError", (Obj)E_ssl}, {"SSLZeroReturnError", (Obj)E_zero_return},
         {"SSLWantReadError", (Obj)E_want_read}, {"SSLWantWriteError", (Obj)E_want_write},
         {"SSLSyscallError", (Obj)E_syscall}, {"SSLEOFError", (Obj)E_eof},
         {"SSLCertVerificationError", g_cert_verify_error},
