@@ -8,7 +8,8 @@
  *
  * Objects are IterObjs (TID_ITER):
  *  - _SSLContext: i = the SSL_CTX *, n = the protocol, kind = CTX_* flags
- *    (check_hostname, post_handshake_auth), a = keylog_filename (None). Subclassable (ssl.SSLContext):
+ *    (check_hostname, post_handshake_auth), a = keylog_filename (None),
+ *    b = sni_callback (NULL or None: none). Subclassable (ssl.SSLContext):
  *    a subclass instance keeps the IterObj in base_value.
  *  - _SSLSocket: i = the SSL *, a = the socket (None over MemoryBIOs),
  *    b = the context object, c = [owner, server_hostname, incoming, outgoing],
@@ -64,6 +65,8 @@ enum { ERR_EOF = 8, ERR_NO_SOCKET = 9, ERR_INVALID = 10 };
 enum { PROTO_TLS = 2, PROTO_TLSv1 = 3, PROTO_TLSv1_1 = 4, PROTO_TLSv1_2 = 5, PROTO_TLS_CLIENT = 16, PROTO_TLS_SERVER = 17 };
 enum { CTX_CHECK_HOSTNAME = 1, CTX_PHA = 2 };
 enum { SOCK_SERVER = 1, SOCK_OVER_BIO = 2 };
+/* The items of an _SSLSocket's list (c). */
+enum { C_OWNER, C_HOSTNAME, C_INCOMING, C_OUTGOING, C_COUNT };
 /* The CERT_* values. */
 enum { CERT_NONE, CERT_OPTIONAL, CERT_REQUIRED };
 /* The _ssl.c line numbers CPython's messages end with, kept so that
@@ -1268,7 +1271,7 @@ static Obj ctx_set_keylog(Obj *args, size_t nargs, Obj kwnames)
     return g_None;
 }
 
-/* sni_callback and _msg_callback: only None is built (no callbacks). */
+/* _msg_callback: only None is built. */
 static Obj ctx_get_none(Obj *args, size_t nargs, Obj kwnames)
 {
     if (!self_of(args[0], T_ctx, "callback"))
@@ -1276,19 +1279,92 @@ static Obj ctx_get_none(Obj *args, size_t nargs, Obj kwnames)
     return g_None;
 }
 
-static Obj ctx_set_sni_callback(Obj *args, size_t nargs, Obj kwnames)
+/* The I/O call running on this thread (ssl_io): its _SSLSocket's root slot
+ * and whether it runs in a blocking region, for the servername callback
+ * OpenSSL calls from inside it. */
+static __thread Obj *tls_io_self;
+static __thread bool tls_io_blocking;
+
+/* sni_callback(owner or _SSLSocket, server name or None, context) on a
+ * ClientHello: None goes on, an int is the alert to end with. An exception
+ * is reported as unraisable and ends the handshake (CPython's). */
+static int sni_run(Obj *selfp, const char *name, int *alert)
+{
+    Obj *r = vm_roots(4);
+    int ret = SSL_TLSEXT_ERR_OK;
+    Obj sock = vm_unwrap(*selfp);
+    r[2] = ITER(sock)->b;   /* the context the connection started with */
+    r[3] = ITER(vm_unwrap(r[2]))->b;
+    if (!r[3] || IS_NONE(r[3]))
+        goto out;
+    r[0] = LIST_ITEMS(ITER(sock)->c)[C_OWNER];
+    if (IS_NONE(r[0]))
+        r[0] = *selfp;
+    r[1] = name ? str_from_cstr(name) : g_None;
+    Obj res = r[1] ? vm_call(r[3], r, 3, NULL) : NULL;
+    if (res && IS_NONE(res))
+        goto out;
+    ret = SSL_TLSEXT_ERR_ALERT_FATAL;
+    int64_t v;
+    if (res && IS_INT(vm_unwrap(res)) && arg_c_int(res, &v) == 0) {
+        *alert = (int)v;
+        goto out;
+    }
+    if (res && !err_occurred())
+        err_set(E_TypeError, "servername callback must return None or an integer");
+    *alert = res ? SSL_AD_INTERNAL_ERROR : SSL_AD_HANDSHAKE_FAILURE;
+    vm_report_unraisable(r[3]);
+out:
+    vm_unroots(r);
+    return ret;
+}
+
+/* OpenSSL's servername callback: back in the interpreter for the Python
+ * call (out of the blocking region the I/O runs in), then out again. */
+static int servername_cb(SSL *ssl, int *alert, void *arg)
+{
+    (void)arg;
+    Obj *selfp = tls_io_self;
+    if (!selfp)
+        return SSL_TLSEXT_ERR_OK;
+    bool blocking = tls_io_blocking;
+    const char *name = SSL_get_servername(ssl, TLSEXT_NAMETYPE_host_name);
+    char buf[256];
+    if (name)
+        snprintf(buf, sizeof buf, "%s", name);
+    if (blocking)
+        vm_blocking_end();
+    int ret = sni_run(selfp, name ? buf : NULL, alert);
+    if (blocking)
+        vm_blocking_begin();
+    else
+        vm_tx_become_inevitable();   /* Python code ran: OpenSSL's C state goes on changing */
+    return ret;
+}
+
+static Obj ctx_get_sni_callback(Obj *args, size_t nargs, Obj kwnames)
 {
     Obj s = self_of(args[0], T_ctx, "sni_callback");
     if (!s)
         return NULL;
+    return ITER(s)->b ? ITER(s)->b : g_None;
+}
+
+static Obj ctx_set_sni_callback(Obj *args, size_t nargs, Obj kwnames)
+{
+    CTX_SELF("sni_callback");
     if (ITER(s)->n == PROTO_TLS_CLIENT) {
         err_set(E_ValueError, "sni_callback cannot be set on TLS_CLIENT context");
         return NULL;
     }
-    if (args[1] && !IS_NONE(args[1])) {
-        err_set(E_NotImplementedError, "SSLContext.sni_callback is not built in tmpy");
+    Obj cb = args[1] && !IS_NONE(args[1]) ? args[1] : g_None;
+    if (!IS_NONE(cb) && !vm_callable(cb)) {
+        err_set(E_TypeError, "not a callable object");
         return NULL;
     }
+    SSL_CTX_set_tlsext_servername_callback(ctx, (IS_NONE(cb) ? NULL : servername_cb));
+    VM_WRITE(s);
+    ITER(s)->b = cb;
     return g_None;
 }
 
@@ -1834,7 +1910,6 @@ out:
 /* _SSLSocket                                                          */
 /* ------------------------------------------------------------------ */
 
-enum { C_OWNER, C_HOSTNAME, C_INCOMING, C_OUTGOING, C_COUNT };
 
 static Obj sslsock_del(Obj *args, size_t nargs, Obj kwnames)
 {
@@ -2307,6 +2382,10 @@ static int ssl_io(Obj *selfp, SslCall *c)
     }
     int64_t deadline = timeout > 0 ? tm_now_ns() + timeout : -1;
     for (;;) {
+        Obj *outer_self = tls_io_self;   /* (a callback's own I/O nests) */
+        bool outer_blocking = tls_io_blocking;
+        tls_io_self = selfp;
+        tls_io_blocking = !over_bio;
         if (over_bio) {   /* memory only: never waits */
             vm_tx_become_inevitable();
             ssl_call_run(c);
@@ -2315,6 +2394,8 @@ static int ssl_io(Obj *selfp, SslCall *c)
             ssl_call_run(c);
             vm_blocking_end();
         }
+        tls_io_self = outer_self;
+        tls_io_blocking = outer_blocking;
         if (c->ssl_err == SSL_ERROR_NONE)
             return 0;
         bool want_read = c->ssl_err == SSL_ERROR_WANT_READ, want_write = c->ssl_err == SSL_ERROR_WANT_WRITE;
@@ -3047,7 +3128,7 @@ static void ssl_make_types(void)
     type_add_getset(t, "security_level", ctx_get_security_level, NULL);
     type_add_getset(t, "num_tickets", ctx_get_num_tickets, ctx_set_num_tickets);
     type_add_getset(t, "keylog_filename", ctx_get_keylog, ctx_set_keylog);
-    type_add_getset(t, "sni_callback", ctx_get_none, ctx_set_sni_callback);
+    type_add_getset(t, "sni_callback", ctx_get_sni_callback, ctx_set_sni_callback);
     type_add_getset(t, "_msg_callback", ctx_get_none, ctx_set_msg_callback);
     type_ready(t);
     T_ctx = t;
