@@ -1310,9 +1310,11 @@ static int sni_run(Obj *selfp, const char *name, int *alert)
         *alert = (int)v;
         goto out;
     }
-    if (res && !err_occurred())
-        err_set(E_TypeError, "servername callback must return None or an integer");
     *alert = res ? SSL_AD_INTERNAL_ERROR : SSL_AD_HANDSHAKE_FAILURE;
+    if (res && !err_occurred()) {   /* a wrong result is reported with itself as the object */
+        r[3] = res;
+        err_set(E_TypeError, "servername callback must return None or an integer");
+    }
     vm_report_unraisable(r[3]);
 out:
     vm_unroots(r);
