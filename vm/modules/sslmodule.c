@@ -9,7 +9,7 @@
  * Objects are IterObjs (TID_ITER):
  *  - _SSLContext: i = the SSL_CTX *, n = the protocol, kind = CTX_* flags
  *    (check_hostname, post_handshake_auth), a = keylog_filename (None),
- *    b = sni_callback (NULL or None: none). Subclassable (ssl.SSLContext):
+ *    b = sni_callback, c = _msg_callback (NULL or None: none). Subclassable (ssl.SSLContext):
  *    a subclass instance keeps the IterObj in base_value.
  *  - _SSLSocket: i = the SSL *, a = the socket (None over MemoryBIOs),
  *    b = the context object, c = [owner, server_hostname, incoming, outgoing],
@@ -1271,19 +1271,13 @@ static Obj ctx_set_keylog(Obj *args, size_t nargs, Obj kwnames)
     return g_None;
 }
 
-/* _msg_callback: only None is built. */
-static Obj ctx_get_none(Obj *args, size_t nargs, Obj kwnames)
-{
-    if (!self_of(args[0], T_ctx, "callback"))
-        return NULL;
-    return g_None;
-}
-
-/* The I/O call running on this thread (ssl_io): its _SSLSocket's root slot
- * and whether it runs in a blocking region, for the servername callback
- * OpenSSL calls from inside it. */
+/* The I/O call running on this thread (ssl_io): its _SSLSocket's root slot,
+ * whether it runs in a blocking region, and the root slot that keeps what a
+ * message callback raised until the call ends, for the callbacks OpenSSL
+ * makes from inside it. */
 static __thread Obj *tls_io_self;
 static __thread bool tls_io_blocking;
+static __thread Obj *tls_io_exc;
 
 /* sni_callback(owner or _SSLSocket, server name or None, context) on a
  * ClientHello: None goes on, an int is the alert to end with. An exception
@@ -1370,14 +1364,89 @@ static Obj ctx_set_sni_callback(Obj *args, size_t nargs, Obj kwnames)
     return g_None;
 }
 
+/* _msg_callback(owner or _SSLSocket, 'read' or 'write', version,
+ * content type, message type, data) for each TLS message and record
+ * header; what it raises is kept and raised when the I/O call ends. */
+static void msg_run(Obj *selfp, int write_p, int version, int content_type, const unsigned char *buf, size_t len)
+{
+    Obj *r = vm_roots(7);
+    Obj sock = vm_unwrap(*selfp);
+    r[6] = ITER(vm_unwrap(ITER(sock)->b))->c;
+    if (!r[6] || IS_NONE(r[6]) || *tls_io_exc)
+        goto out;
+    /* CPython's message types: a handshake message's first byte, an alert's
+     * description, CHANGE_CIPHER_SPEC as 0x0101, a record header's type (its
+     * version in bytes 1-2), an inner content type; otherwise -1 */
+    int msg_type = -1;
+    switch (content_type) {
+    case SSL3_RT_CHANGE_CIPHER_SPEC:
+        msg_type = SSL3_MT_CHANGE_CIPHER_SPEC;
+        break;
+    case SSL3_RT_ALERT:
+        msg_type = len > 1 ? buf[1] : -1;
+        break;
+    case SSL3_RT_HANDSHAKE:
+    case SSL3_RT_INNER_CONTENT_TYPE:
+        msg_type = len > 0 ? buf[0] : -1;
+        break;
+    case SSL3_RT_HEADER:
+        if (len > 2) {
+            version = buf[1] << 8 | buf[2];
+            msg_type = buf[0];
+        }
+        break;
+    }
+    r[0] = LIST_ITEMS(ITER(sock)->c)[C_OWNER];
+    if (IS_NONE(r[0]))
+        r[0] = *selfp;
+    r[2] = MAKE_SMALLINT(version);
+    r[3] = MAKE_SMALLINT(content_type);
+    r[4] = MAKE_SMALLINT(msg_type);
+    r[1] = str_from_cstr(write_p ? "write" : "read");
+    r[5] = r[1] ? bytes_new((const char *)buf, len) : NULL;
+    if (!r[5] || !vm_call(r[6], r, 6, NULL)) {
+        *tls_io_exc = err_occurred();
+        err_clear();
+    }
+out:
+    vm_unroots(r);
+}
+
+static void msg_cb(int write_p, int version, int content_type, const void *buf, size_t len, SSL *ssl, void *arg)
+{
+    (void)ssl, (void)arg;
+    Obj *selfp = tls_io_self;
+    if (!selfp || !tls_io_exc)
+        return;   /* not inside an I/O call (nothing to report it to) */
+    bool blocking = tls_io_blocking;
+    if (blocking)
+        vm_blocking_end();
+    msg_run(selfp, write_p, version, content_type, buf, len);
+    if (blocking)
+        vm_blocking_begin();
+    else
+        vm_tx_become_inevitable();   /* Python code ran: OpenSSL's C state goes on changing */
+}
+
+static Obj ctx_get_msg_callback(Obj *args, size_t nargs, Obj kwnames)
+{
+    Obj s = self_of(args[0], T_ctx, "_msg_callback");
+    if (!s)
+        return NULL;
+    return ITER(s)->c ? ITER(s)->c : g_None;
+}
+
 static Obj ctx_set_msg_callback(Obj *args, size_t nargs, Obj kwnames)
 {
-    if (!self_of(args[0], T_ctx, "_msg_callback"))
-        return NULL;
-    if (args[1] && !IS_NONE(args[1])) {
-        err_set(E_NotImplementedError, "SSLContext._msg_callback is not built in tmpy");
+    CTX_SELF("_msg_callback");
+    Obj cb = args[1] && !IS_NONE(args[1]) ? args[1] : g_None;
+    if (!IS_NONE(cb) && !vm_callable(cb)) {
+        err_format(E_TypeError, "%s is not callable.", type_name(cb));
         return NULL;
     }
+    SSL_CTX_set_msg_callback(ctx, IS_NONE(cb) ? NULL : msg_cb);
+    VM_WRITE(s);
+    ITER(s)->c = cb;
     return g_None;
 }
 
@@ -2368,7 +2437,26 @@ static int wait_fd(int fd, short events, int64_t deadline)
 
 /* Run c to completion as the socket's timeout says (see the top of the
  * file); 0, or -1 with the exception set. *selfp: the _SSLSocket. */
+static int ssl_io_run(Obj *selfp, SslCall *c);
+
+/* ssl_io_run with a slot for what a message callback raises inside it:
+ * that exception is the call's (CPython's). */
 static int ssl_io(Obj *selfp, SslCall *c)
+{
+    Obj *r = vm_roots(1);
+    Obj *outer_exc = tls_io_exc;
+    tls_io_exc = &r[0];
+    int rc = ssl_io_run(selfp, c);
+    tls_io_exc = outer_exc;
+    if (r[0]) {
+        err_set_obj(r[0]);
+        rc = -1;
+    }
+    vm_unroots(r);
+    return rc;
+}
+
+static int ssl_io_run(Obj *selfp, SslCall *c)
 {
     Obj s = vm_unwrap(*selfp);
     bool over_bio = ITER(s)->kind & SOCK_OVER_BIO;
@@ -3131,7 +3219,7 @@ static void ssl_make_types(void)
     type_add_getset(t, "num_tickets", ctx_get_num_tickets, ctx_set_num_tickets);
     type_add_getset(t, "keylog_filename", ctx_get_keylog, ctx_set_keylog);
     type_add_getset(t, "sni_callback", ctx_get_sni_callback, ctx_set_sni_callback);
-    type_add_getset(t, "_msg_callback", ctx_get_none, ctx_set_msg_callback);
+    type_add_getset(t, "_msg_callback", ctx_get_msg_callback, ctx_set_msg_callback);
     type_ready(t);
     T_ctx = t;
 
