@@ -32,7 +32,7 @@ TMPY_STM := $(BUILD)/tmpy
 # (`make TMPY_STDLIBDIR=...` at build time, TMPY_STDLIB at run time).
 TMPY_STDLIBDIR ?= /usr/lib/python3.11
 VM_CPPFLAGS := -Ivm -Iruntime -DTMPY_LIBDIR='"$(CURDIR)/lib"' -DTMPY_STDLIBDIR='"$(TMPY_STDLIBDIR)"'
-VM_LDLIBS := -lgmp -lz -lcrypto -lexpat -lm
+VM_LDLIBS := -lgmp -lz -lssl -lcrypto -lexpat -lm
 
 # tests/c/test_X.c runs against the GIL build as build/tests/test_X and, if
 # its name is in BOTH_TESTS or starts with test_stm_, against the STM build

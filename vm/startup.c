@@ -291,6 +291,7 @@ static const struct {
     {"binascii", binascii_module_init},
     {"zlib", zlib_module_init},
     {"_hashlib", hashlib_module_init},
+    {"_ssl", ssl_module_init},
     {"_blake2", blake2_module_init},
     {"marshal", marshal_module_init},
     {"array", array_module_init},

@@ -61,6 +61,8 @@ Obj cjk_iso2022_module_init(void);   /* _codecs_iso2022 */
 Obj errno_module_init(void);        /* errno */
 Obj io_module_init(void);       /* _io */
 Obj socket_module_init(void);   /* _socket */
+int socket_fd_timeout(Obj sock, int *fd, int64_t *timeout_ns);   /* _ssl: a socket's fd and timeout */
+Obj ssl_module_init(void);      /* _ssl (sslmodule.c, on OpenSSL's libssl) */
 Obj imp_module_init(void);                   /* _imp */
 Obj collections_module_init(void);   /* _collections */
 Obj itertools_module_init(void);     /* itertools (all of it in C) */

@@ -65,6 +65,20 @@ static Obj sock_self(Obj self, const char *meth)
     return s;
 }
 
+/* For _ssl (sslmodule.c): the fd and timeout (ns; -1 None, 0 non-blocking)
+ * of a _socket.socket or a subclass instance; -1 with TypeError otherwise. */
+int socket_fd_timeout(Obj sock, int *fd, int64_t *timeout_ns)
+{
+    Obj s = vm_unwrap(sock);
+    if (TID(s) != TID_ITER || ITER(s)->cls != (Obj)T_socket) {
+        err_format(E_TypeError, "a _socket.socket is required, not %s", type_name(sock));
+        return -1;
+    }
+    *fd = SOCK_FD(s);
+    *timeout_ns = SOCK_TIMEOUT(s);
+    return 0;
+}
+
 /* ------------------------------------------------------------------ */
 /* Errors                                                              */
 /* ------------------------------------------------------------------ */
