@@ -895,7 +895,8 @@ static int flags_arg(Obj *args, size_t nargs, size_t i, int *flags)
 }
 
 /* The data of a bytes-like argument, copied to C memory (the call may wait). */
-static char *copy_data(Obj v, size_t *n)
+/* The first *n bytes of v (at most max) in C memory; *n becomes the count. */
+static char *copy_data_max(Obj v, size_t *n, size_t max)
 {
     const char *p;
     int64_t len;
@@ -903,6 +904,8 @@ static char *copy_data(Obj v, size_t *n)
         err_format(E_TypeError, "a bytes-like object is required, not '%s'", type_name(v));
         return NULL;
     }
+    if ((size_t)len > max)
+        len = (int64_t)max;
     char *c = malloc((size_t)len + 1);
     if (!c) {
         err_nomemory();
@@ -913,6 +916,31 @@ static char *copy_data(Obj v, size_t *n)
     return c;
 }
 
+static char *copy_data(Obj v, size_t *n)
+{
+    return copy_data_max(v, n, SIZE_MAX);
+}
+
+/* What one send() on s can take: a stream socket that does not block (a
+ * timeout of 0, or a timeout: poll, then a non-blocking send) takes at most
+ * its send buffer, and asyncio hands send() its whole pending buffer every
+ * time: copying all of it (10 MiB in pyperformance's asyncio_tcp) to send
+ * a few hundred KiB made malloc, page faults and copies most of that run.
+ * A blocking socket's send waits until all is queued: copied whole. */
+static size_t send_room(Obj s, Obj data)
+{
+    const char *p;
+    int64_t len;
+    if (SOCK_TIMEOUT(s) < 0 || (SOCK_TYPE(s) & 0xf) != SOCK_STREAM ||
+        !bytes_like(vm_unwrap(data), &p, &len) || len <= (64 << 10))   /* small: no system call */
+        return SIZE_MAX;
+    int sndbuf = 0;
+    socklen_t sl = sizeof sndbuf;
+    if (getsockopt(SOCK_FD(s), SOL_SOCKET, SO_SNDBUF, &sndbuf, &sl) != 0 || sndbuf <= 0)
+        return SIZE_MAX;
+    return (size_t)sndbuf;
+}
+
 static Obj sock_send(Obj *args, size_t nargs, Obj kwnames)
 {
     SELF("send");
@@ -920,7 +948,7 @@ static Obj sock_send(Obj *args, size_t nargs, Obj kwnames)
     if (flags_arg(args, nargs, 2, &flags) < 0)
         return NULL;
     SockOp o = {.op = OP_SEND, .flags = flags};
-    o.buf = copy_data(args[1], &o.len);
+    o.buf = copy_data_max(args[1], &o.len, send_room(s, args[1]));
     if (!o.buf)
         return NULL;
     s = vm_unwrap(args[0]);
