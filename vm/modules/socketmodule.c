@@ -66,7 +66,9 @@ static Obj sock_self(Obj self, const char *meth)
 }
 
 /* For _ssl (sslmodule.c): the fd and timeout (ns; -1 None, 0 non-blocking)
- * of a _socket.socket or a subclass instance; -1 with TypeError otherwise. */
+ * of a _socket.socket or a subclass instance (vm_unwrap gives a subclass
+ * instance's inner _socket.socket, whose class is T_socket); -1 with
+ * TypeError otherwise. */
 int socket_fd_timeout(Obj sock, int *fd, int64_t *timeout_ns)
 {
     Obj s = vm_unwrap(sock);

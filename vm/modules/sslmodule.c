@@ -249,6 +249,23 @@ static Obj self_of(Obj self, TypeObj *t, const char *what)
     return s;
 }
 
+/* __del__ of the types holding an OpenSSL object in their word: free it
+ * once (the word cleared), the transaction inevitable (C state). */
+static Obj free_held(Obj *args, TypeObj *t, void (*free_fn)(void *))
+{
+    if (!self_of(args[0], t, "__del__"))
+        return NULL;
+    vm_tx_become_inevitable();
+    Obj s = vm_unwrap(args[0]);
+    void *p = (void *)(uintptr_t)ITER(s)->i;
+    if (p) {
+        free_fn(p);
+        VM_WRITE(s);
+        ITER(s)->i = 0;
+    }
+    return g_None;
+}
+
 static SSL_CTX *ctx_ptr(Obj s) { return (SSL_CTX *)(uintptr_t)ITER(s)->i; }
 static SSL *ssl_ptr(Obj s) { return (SSL *)(uintptr_t)ITER(s)->i; }
 static BIO *bio_ptr(Obj s) { return (BIO *)(uintptr_t)ITER(s)->i; }
@@ -580,20 +597,14 @@ out:
     return res;
 }
 
+static void certobj_del_free(void *p)
+{
+    X509_free((X509 *)p);
+}
+
 static Obj certobj_del(Obj *args, size_t nargs, Obj kwnames)
 {
-    Obj s = self_of(args[0], T_cert, "__del__");
-    if (!s)
-        return NULL;
-    vm_tx_become_inevitable();
-    s = vm_unwrap(args[0]);
-    X509 *x = cert_ptr(s);
-    if (x) {
-        X509_free(x);
-        VM_WRITE(s);
-        ITER(s)->i = 0;
-    }
-    return g_None;
+    return free_held(args, T_cert, certobj_del_free);
 }
 
 static Obj certobj_get_info(Obj *args, size_t nargs, Obj kwnames)
@@ -700,20 +711,14 @@ static Obj bio_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
     return it;
 }
 
+static void bio_del_free(void *p)
+{
+    BIO_free((BIO *)p);
+}
+
 static Obj bio_del(Obj *args, size_t nargs, Obj kwnames)
 {
-    Obj s = self_of(args[0], T_bio, "__del__");
-    if (!s)
-        return NULL;
-    vm_tx_become_inevitable();
-    s = vm_unwrap(args[0]);
-    BIO *b = bio_ptr(s);
-    if (b) {
-        BIO_free(b);
-        VM_WRITE(s);
-        ITER(s)->i = 0;
-    }
-    return g_None;
+    return free_held(args, T_bio, bio_del_free);
 }
 
 #define BIO_SELF(meth)                                 \
@@ -930,20 +935,14 @@ out:
     return res;
 }
 
+static void ctx_del_free(void *p)
+{
+    SSL_CTX_free((SSL_CTX *)p);
+}
+
 static Obj ctx_del(Obj *args, size_t nargs, Obj kwnames)
 {
-    Obj s = self_of(args[0], T_ctx, "__del__");
-    if (!s)
-        return NULL;
-    vm_tx_become_inevitable();
-    s = vm_unwrap(args[0]);
-    SSL_CTX *ctx = ctx_ptr(s);
-    if (ctx) {
-        SSL_CTX_free(ctx);
-        VM_WRITE(s);
-        ITER(s)->i = 0;
-    }
-    return g_None;
+    return free_held(args, T_ctx, ctx_del_free);
 }
 
 /* self's SSL_CTX (and s, its IterObj), the transaction inevitable. */
@@ -1982,20 +1981,14 @@ out:
 /* ------------------------------------------------------------------ */
 
 
+static void sslsock_del_free(void *p)
+{
+    SSL_free((SSL *)p);   /* and the BIOs it holds (ours keep their own reference) */
+}
+
 static Obj sslsock_del(Obj *args, size_t nargs, Obj kwnames)
 {
-    Obj s = self_of(args[0], T_sslsock, "__del__");
-    if (!s)
-        return NULL;
-    vm_tx_become_inevitable();
-    s = vm_unwrap(args[0]);
-    SSL *ssl = ssl_ptr(s);
-    if (ssl) {
-        SSL_free(ssl);   /* and the BIOs it holds (ours keep their own reference) */
-        VM_WRITE(s);
-        ITER(s)->i = 0;
-    }
-    return g_None;
+    return free_held(args, T_sslsock, sslsock_del_free);
 }
 
 static int use_session(Obj s, SSL *ssl, Obj *sessp);
@@ -2192,20 +2185,14 @@ out:
 
 static SSL_SESSION *session_ptr(Obj s) { return (SSL_SESSION *)(uintptr_t)ITER(s)->i; }
 
+static void session_del_free(void *p)
+{
+    SSL_SESSION_free((SSL_SESSION *)p);
+}
+
 static Obj session_del(Obj *args, size_t nargs, Obj kwnames)
 {
-    Obj s = self_of(args[0], T_session, "__del__");
-    if (!s)
-        return NULL;
-    vm_tx_become_inevitable();
-    s = vm_unwrap(args[0]);
-    SSL_SESSION *sess = session_ptr(s);
-    if (sess) {
-        SSL_SESSION_free(sess);
-        VM_WRITE(s);
-        ITER(s)->i = 0;
-    }
-    return g_None;
+    return free_held(args, T_session, session_del_free);
 }
 
 #define SESSION_SELF(meth)                               \
@@ -3198,6 +3185,7 @@ static void ssl_make_types(void)
 {
     if (T_ctx)
         return;
+    VM_GLOBAL_ROOT(g_cert_verify_error);   /* made by ssl_module_init */
     g_alpn_index = SSL_CTX_get_ex_new_index(0, NULL, NULL, NULL, alpn_free);
     g_keylog_index = SSL_CTX_get_ex_new_index(0, NULL, NULL, NULL, keylog_close);
     TypeObj *t = (TypeObj *)type_new_builtin("_ssl._SSLContext", T_object, TID_ITER,
@@ -3403,11 +3391,6 @@ out:
 Obj ssl_module_init(void)
 {
     vm_tx_become_inevitable();   /* C globals */
-    static bool once;
-    if (!once) {
-        VM_GLOBAL_ROOT(g_cert_verify_error);
-        once = true;
-    }
     ssl_make_types();
     Obj *r = vm_roots(4);
     Obj res = NULL;
