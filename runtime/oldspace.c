@@ -47,6 +47,7 @@ static size_t npages_total;
 static size_t hw;              /* pages at or above hw were never handed out (or were given back) */
 static run *runs;              /* free runs below hw, sorted by address */
 static size_t nruns, capruns, free_in_runs;
+static size_t free_kept;       /* free pages below hw whose memory stays mapped (not released) */
 static pthread_mutex_t pages_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static struct segalloc {
@@ -97,9 +98,17 @@ void tm_oldspace_init(void)
     }
 }
 
+/* Raised by frees of big objects (pages_free), as glibc's malloc raises its
+ * mmap threshold after a big free: a program that makes and drops a 10 MiB
+ * object again and again (asyncio's `data = data[n:]` at each write) keeps
+ * two of them mapped instead of faulting 2560 pages in every time. Capped
+ * at twice 32 MiB, glibc's own bound, so memory stays as python3's. */
+#define RETAIN_EXTRA_MAX (2 * (32u << 20) / TM_PAGE_SIZE)
+static size_t retain_extra;
+
 size_t tm_old_retained_pages(void)
 {
-    return 2 * (tm_seg.nursery_end - tm_seg.nursery_start) / TM_PAGE_SIZE + 256;
+    return 2 * (tm_seg.nursery_end - tm_seg.nursery_start) / TM_PAGE_SIZE + 256 + retain_extra;
 }
 
 uintptr_t tm_old_high_water(void)
@@ -130,6 +139,9 @@ static size_t pages_alloc(size_t n, bool *fresh)
             break;
         }
     }
+    if (first != (size_t)-1)
+        for (size_t i = first; i < first + n; i++)
+            free_kept -= !pages[i].released;
     if (first == (size_t)-1 && n <= npages_total - hw) {
         first = hw;
         hw += n;
@@ -141,15 +153,30 @@ static size_t pages_alloc(size_t n, bool *fresh)
     return first;
 }
 
-/* Give n pages back to the kernel and to the free runs (coalesced). */
+/* Give n pages to the free runs (coalesced), and back to the kernel unless
+ * the free pages kept mapped stay within tm_old_retained_pages(): a big
+ * young object that dies at each minor collection (a socket's 256 KiB reads,
+ * a buffer's copy) then reuses its pages instead of punching a hole in the
+ * memfd and faulting them in again (asyncio_tcp made 11,000 fallocate calls
+ * and spent two thirds of its time in the kernel). alloc_large clears kept
+ * pages that must read as zero. */
 static void pages_free(size_t first, size_t n)
 {
-    tm_pages_release(page_so(first), n);
+    pthread_mutex_lock(&pages_lock);
+    bool keep = free_kept + n <= tm_old_retained_pages();
+    if (keep)
+        free_kept += n;
+    else if (2 * n > retain_extra && 2 * n <= RETAIN_EXTRA_MAX)
+        retain_extra = 2 * n;   /* the next one this size stays */
+    pthread_mutex_unlock(&pages_lock);
+    if (!keep)
+        tm_pages_release(page_so(first), n);
     pthread_mutex_lock(&pages_lock);
     for (size_t i = first; i < first + n; i++)
-        pages[i] = (pageinfo){.kind = PAGE_FREE, .released = 1};
+        pages[i] = (pageinfo){.kind = PAGE_FREE, .released = !keep};
     tm_old_pages_in_use -= n;
-    tm_old_pages_released += n;
+    if (!keep)
+        tm_old_pages_released += n;
     size_t lo = 0, hi = nruns;   /* insertion point: first run after `first` */
     while (lo < hi) {
         size_t mid = (lo + hi) / 2;
@@ -532,4 +559,5 @@ void tm_old_sweep(uint64_t *dead)
         i = j;
     }
     tm_old_pages_in_use = in_use;
+    free_kept = kept;
 }

@@ -257,8 +257,12 @@ VM_STRUCT(ComplexObj) { tm_header h; double real; double imag; };
 VM_STRUCT(StrObj) { tm_header h; int64_t nbytes; int64_t length; int64_t hash; /* -1: not computed */ char data[]; };
 VM_STRUCT(BytesObj) { tm_header h; int64_t length; int64_t hash; char data[]; /* NUL after */ };
 /* exports: memoryviews not yet released over it (a resize is refused while
- * any is alive: memoryview.c counts the live ones when this is not 0). */
-VM_STRUCT(ByteArrayObj) { tm_header h; int64_t length; Obj raw; /* RawObj, capacity = raw->length */ int64_t exports; };
+ * any is alive: memoryview.c counts the live ones when this is not 0).
+ * start: where the data begins in raw (deleting a prefix moves it instead of
+ * the bytes after it, so a buffer consumed from the front, as asyncio's and
+ * protocol parsers' are, costs nothing per deletion); the room for data is
+ * raw->length - start. Always 0 in an array's storage (arraymodule.c). */
+VM_STRUCT(ByteArrayObj) { tm_header h; int64_t length; Obj raw; /* RawObj */ int64_t start; int64_t exports; };
 /* memoryview (memoryview.c): a view of a bytes or bytearray's data. */
 VM_STRUCT(MemoryViewObj) {
     tm_header h;

@@ -530,7 +530,7 @@ static Obj bio_readinto(Obj *args, size_t nargs, Obj kwnames)
         bytes_like(ITER(s)->a, &p, &len);
         Obj raw = BYTEARRAY(target)->raw;
         VM_WRITE(raw);
-        memmove(VM_LINEAR((RAW(raw))->data), p + pos, (size_t)k);
+        memmove(VM_LINEAR((RAW(raw))->data + BYTEARRAY(target)->start), p + pos, (size_t)k);
         VM_WRITE(s);
         ITER(s)->i = pos + k;
     }

@@ -115,7 +115,7 @@ out:
 static inline unsigned char *ba_wdata(Obj ba)
 {
     Obj raw = BYTEARRAY(ba)->raw;
-    return raw ? VM_LINEAR((RAW(raw))->data) : NULL;
+    return raw ? VM_LINEAR((RAW(raw))->data + BYTEARRAY(ba)->start) : NULL;
 }
 
 Obj bytearray_new(const char *data, size_t n)
@@ -131,17 +131,11 @@ Obj bytearray_new(const char *data, size_t n)
     return b;
 }
 
-/* Capacity for at least `need` bytes (geometric growth); 0 or -1. */
-static int ba_reserve(Obj *bap, int64_t need)
+/* Move the data to a new storage of capacity cap (>= its length), start 0;
+ * 0 or -1. */
+static int ba_move_to_new(Obj *bap, int64_t cap)
 {
-    Obj raw = BYTEARRAY(*bap)->raw;
-    int64_t cap = raw ? (RAW(raw))->length : 0;
-    if (need <= cap)
-        return 0;
-    int64_t ncap = cap + (cap >> 1) + 16;
-    if (ncap < need)
-        ncap = need;
-    Obj nraw = raw_alloc(ncap);
+    Obj nraw = raw_alloc(cap);
     if (!nraw)
         return -1;
     int64_t len = BYTEARRAY(*bap)->length;
@@ -149,7 +143,45 @@ static int ba_reserve(Obj *bap, int64_t need)
         memcpy(VM_LINEAR((RAW(nraw))->data), ba_wdata(*bap), (size_t)len);
     VM_WRITE(*bap);
     BYTEARRAY(*bap)->raw = nraw;
+    BYTEARRAY(*bap)->start = 0;
     return 0;
+}
+
+/* Room for at least `need` bytes from the data's start (geometric growth);
+ * 0 or -1. A storage whose deleted prefix is at least as long as the data
+ * is compacted in place instead when that makes the room: the bytes moved
+ * were paid for by the deletions that made the prefix. */
+static int ba_reserve(Obj *bap, int64_t need)
+{
+    Obj raw = BYTEARRAY(*bap)->raw;
+    int64_t whole = raw ? (RAW(raw))->length : 0, start = BYTEARRAY(*bap)->start;
+    if (need <= whole - start)
+        return 0;
+    int64_t len = BYTEARRAY(*bap)->length;
+    if (start && start >= len && need <= whole) {
+        VM_WRITE(raw);
+        unsigned char *base = VM_LINEAR((RAW(raw))->data);
+        memmove(base, base + start, (size_t)len);
+        VM_WRITE(*bap);
+        BYTEARRAY(*bap)->start = 0;
+        return 0;
+    }
+    int64_t ncap = whole + (whole >> 1) + 16;
+    if (ncap < need)
+        ncap = need;
+    return ba_move_to_new(bap, ncap);
+}
+
+/* Delete the first cnt bytes (the size check done): the data's start moves
+ * on, and back to 0 when nothing is left. The storage keeps its size, as it
+ * did when the bytes after were moved down: the next growth reuses it
+ * (ba_reserve), and a fresh big storage would cost page faults. */
+static void ba_delete_prefix(Obj ba, int64_t cnt)
+{
+    int64_t newlen = BYTEARRAY(ba)->length - cnt;
+    VM_WRITE(ba);
+    BYTEARRAY(ba)->start = newlen ? BYTEARRAY(ba)->start + cnt : 0;
+    BYTEARRAY(ba)->length = newlen;
 }
 
 /* Make the bytearray writable (barrier on its storage) and return its data. */
@@ -159,7 +191,7 @@ static unsigned char *ba_write_data(Obj ba)
     if (!raw)
         return NULL;
     VM_WRITE(raw);
-    return VM_LINEAR((RAW(raw))->data);
+    return VM_LINEAR((RAW(raw))->data + BYTEARRAY(ba)->start);
 }
 
 static inline bool is_ba(Obj v) { return TID(v) == TID_BYTEARRAY; }
@@ -534,6 +566,7 @@ static int bytearray_tp_init(Obj self, Obj *args, size_t nargs, Obj kwnames)
         goto out;
     VM_WRITE(r[0]);
     BYTEARRAY(r[0])->raw = BYTEARRAY(r[1])->raw;
+    BYTEARRAY(r[0])->start = BYTEARRAY(r[1])->start;
     BYTEARRAY(r[0])->length = BYTEARRAY(r[1])->length;
     rc = 0;
 out:
@@ -2757,6 +2790,10 @@ static int ba_set_range(Obj *bap, int64_t lo, int64_t hi, const char *data, int6
         free(heap);
         return rc;
     }
+    if (lo == 0 && dn == 0 && hi > 0) {
+        ba_delete_prefix(*bap, hi);   /* del b[:n]: no bytes move */
+        return 0;
+    }
     if (newlen > len && ba_reserve(bap, newlen) < 0)
         return -1;
     unsigned char *p = ba_write_data(*bap);
@@ -3049,7 +3086,44 @@ static Obj ba_clear(Obj *args, size_t nargs, Obj kwnames)
     VM_WRITE(self);
     BYTEARRAY(self)->length = 0;
     BYTEARRAY(self)->raw = NULL;
+    BYTEARRAY(self)->start = 0;
     return g_None;
+}
+
+/* (type, args, state) as CPython's: args () when empty, (bytes,) for
+ * protocol 3 and up, else the data as a latin-1 str (protocols 0-2 have no
+ * bytes type); state is the instance's __getstate__(). */
+static Obj ba_reduce_proto(Obj *args, int64_t proto)
+{
+    BA_SELF("__reduce_ex__");
+    Obj *r = vm_roots(4);
+    Obj res = NULL;
+    r[0] = args[0];
+    if (BYTEARRAY(self)->length == 0)
+        r[1] = tuple_pack(0);
+    else if (proto >= 3)
+        r[1] = (r[2] = sub_kind(false, &self, 0, BYTEARRAY(self)->length)) ? tuple_pack(1, r[2]) : NULL;
+    else if ((r[2] = bytes_decode(self, "latin-1", "strict")) && (r[3] = str_from_cstr("latin-1")))
+        r[1] = tuple_pack(2, r[2], r[3]);
+    if (r[1] && (r[2] = vm_object_state(r[0])))
+        res = tuple_pack(3, (Obj)TYPE(r[0]), r[1], r[2]);
+    vm_unroots(r);
+    return res;
+}
+
+static Obj ba_reduce(Obj *args, size_t nargs, Obj kwnames)
+{
+    (void)nargs, (void)kwnames;
+    return ba_reduce_proto(args, 2);
+}
+
+static Obj ba_reduce_ex(Obj *args, size_t nargs, Obj kwnames)
+{
+    (void)kwnames;
+    int64_t proto = 0;
+    if (nargs > 1 && vm_index_i64(args[1], &proto) < 0)
+        return NULL;
+    return ba_reduce_proto(args, proto);
 }
 
 static Obj ba_copy(Obj *args, size_t nargs, Obj kwnames)
@@ -3185,6 +3259,8 @@ static const MethodDef bytearray_methods[] = {
     {"reverse", ba_reverse, METH_NOARGS, NULL},
     {"clear", ba_clear, METH_NOARGS, NULL},
     {"copy", ba_copy, METH_NOARGS, NULL},
+    {"__reduce__", ba_reduce, METH_NOARGS, NULL},
+    {"__reduce_ex__", ba_reduce_ex, METH_ARGS(0, 1), NULL},
     {NULL, NULL, 0, NULL},
 };
 

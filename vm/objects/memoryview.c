@@ -294,7 +294,7 @@ int writable_buffer_store(Obj v, int64_t offset, const void *src, int64_t n)
         goto changed;
     Obj raw = BYTEARRAY(u)->raw;
     VM_WRITE(raw);
-    memcpy((unsigned char *)VM_LINEAR(RAW(raw)->data) + offset, src, (size_t)n);
+    memcpy((unsigned char *)VM_LINEAR(RAW(raw)->data + BYTEARRAY(u)->start) + offset, src, (size_t)n);
     return 0;
 changed:
     err_set(E_BufferError, "the buffer has changed size");

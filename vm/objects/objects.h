@@ -186,6 +186,9 @@ Obj type_repr(Obj type);
 Obj type_module(TypeObj *t);
 /* object's slots, for types that want to reuse them. */
 Obj object_repr(Obj self);
+/* obj.__getstate__() (object's default: the instance dict and slots, None
+ * when there are none), for the __reduce__ of built-in types. */
+Obj vm_object_state(Obj self);
 /* May instances of t get attribute `name` (a dict, or a __slots__ name)? */
 bool type_allows_attr(TypeObj *t, Obj name);
 /* genericalias.c: */

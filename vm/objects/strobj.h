@@ -262,7 +262,7 @@ static inline bool str_isspace_cp(uint32_t cp)
 static inline unsigned char __seg_gs *bytearray_data(Obj ba)
 {
     Obj raw = BYTEARRAY(ba)->raw;
-    return raw ? (RAW(raw))->data : (unsigned char __seg_gs *)0;
+    return raw ? (RAW(raw))->data + BYTEARRAY(ba)->start : (unsigned char __seg_gs *)0;
 }
 /* The storage of a bytes or bytearray (not unwrapped, not a memoryview):
  * its data, segment-relative (NULL for an empty bytearray), and length. The

@@ -3288,6 +3288,8 @@ static Obj object_state(Obj self, bool required)
     return res;
 }
 
+Obj vm_object_state(Obj self) { return object_state(self, false); }
+
 /* Protocol 2+: (copyreg.__newobj__, (cls, *args), state, listitems,
  * dictitems), or __newobj_ex__ with (cls, args, kwargs) when
  * __getnewargs_ex__ gives keyword arguments. */

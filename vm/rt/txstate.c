@@ -39,6 +39,20 @@ __thread int vm_tx_countdown;
 __thread Frame *vm_tx_low;
 __thread int vm_tx_level;
 
+/* TMPY_STATS=1, both builds: what the collector did (page faults of fresh
+ * old space and major collections are where allocation-heavy threads spend
+ * their time, not always the transactions). */
+static void print_gc_stats(void)
+{
+    tm_gc_stats g;
+    tm_gc_get_stats(&g);
+    fprintf(stderr, "tmpy stats: gc: %llu minor collections (%.3f ms), %llu major (%.3f ms), %llu pages given back "
+            "to the kernel, %llu private pages re-shared, %.1f MB old space in use\n",
+            (unsigned long long)g.minor_collections, g.minor_ns / 1e6, (unsigned long long)g.major_collections,
+            g.major_ns / 1e6, (unsigned long long)g.pages_released, (unsigned long long)g.pages_reshared,
+            g.old_pages_in_use * 4096.0 / 1e6);
+}
+
 #if TM_STM
 static void vm_tx_forget(void);
 
@@ -367,6 +381,7 @@ void vm_tx_print_stats(void)
                 tm_stm_txlen_policy.p.constant);
     else
         fprintf(stderr, "tmpy stats: per-yield-point lengths: %llu cuts\n", (unsigned long long)s.length_cuts);
+    print_gc_stats();
     vm_txlen_print_sites(&tm_stm_txlen_policy, "site");
     qsort(all_sites, ARRAY_LEN(all_sites), sizeof all_sites[0], by_aborts);
     for (int i = 0; i < 10 && all_sites[i].aborts; i++) {
@@ -625,7 +640,11 @@ void vm_tx_commit(void) { tm_commit_transaction(); }
 void vm_tx_init(void) {}
 bool vm_tx_stats_enabled;
 void vm_tx_merge_stats(void) {}
-void vm_tx_print_stats(void) { vm_elision_print_stats(); }
+void vm_tx_print_stats(void)
+{
+    vm_elision_print_stats();
+    print_gc_stats();
+}
 void vm_tx_save_frame_slow(Frame *f, Obj *above) { (void)f, (void)above; }
 void vm_tx_save_frames_to(Frame *f) { (void)f; }
 #endif
