@@ -241,8 +241,15 @@ bool tm_gs_next_data(uintptr_t from, uintptr_t to, uintptr_t *s, uintptr_t *e)
     }
     if (data >= to)
         return false;
-    off_t h = lseek(tm_seg.memfd, (off_t)data, SEEK_HOLE);
-    uintptr_t hole = h < 0 || (uintptr_t)h > to ? to : (uintptr_t)h;
+    /* The page holding `data` is data: a range that ends in it needs no
+     * SEEK_HOLE, which walks the memfd's pages up to the next hole (to the
+     * end of a 100 MB dict table, once per private page the major
+     * collection traces again). */
+    uintptr_t hole = to;
+    if (to > (data & ~(uintptr_t)(TM_PAGE_SIZE - 1)) + TM_PAGE_SIZE) {
+        off_t h = lseek(tm_seg.memfd, (off_t)data, SEEK_HOLE);
+        hole = h < 0 || (uintptr_t)h > to ? to : (uintptr_t)h;
+    }
     *s = data > from ? data : from, *e = hole;
     return true;
 }
