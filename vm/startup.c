@@ -272,6 +272,7 @@ static const struct {
     {"_string", string_module_init},
     {"itertools", itertools_module_init},
     {"_heapq", heapq_module_init},
+    {"_bisect", bisect_module_init},
     {"_operator", operator_module_init},
     {"_json", json_module_init},
     {"_pickle", pickle_module_init},
