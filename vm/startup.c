@@ -266,6 +266,7 @@ static const struct {
     {"_codecs_hk", cjk_hk_module_init},
     {"_codecs_iso2022", cjk_iso2022_module_init},
     {"errno", errno_module_init},
+    {"_stat", stat_module_init},
     {"_collections", collections_module_init},
     {"_sre", sre_module_init},
     {"_ast", ast_module_init},

@@ -99,6 +99,7 @@ Obj hashlib_m_digest_size(Obj *args, size_t nargs, Obj kwnames);
 Obj hashlib_m_block_size(Obj *args, size_t nargs, Obj kwnames);
 Obj blake2_module_init(void);        /* _blake2 (BLAKE2 written from RFC 7693) */
 Obj bisect_module_init(void);        /* _bisect */
+Obj stat_module_init(void);          /* _stat */
 Obj marshal_module_init(void);       /* marshal */
 Obj array_module_init(void);         /* array */
 Obj mmap_module_init(void);          /* mmap */
