@@ -97,6 +97,11 @@ Obj hashlib_m_del(Obj *args, size_t nargs, Obj kwnames);
 Obj hashlib_m_name(Obj *args, size_t nargs, Obj kwnames);
 Obj hashlib_m_digest_size(Obj *args, size_t nargs, Obj kwnames);
 Obj hashlib_m_block_size(Obj *args, size_t nargs, Obj kwnames);
+Obj md5_module_init(void);           /* _md5 (builtinhashes.c) */
+Obj sha1_module_init(void);          /* _sha1 */
+Obj sha256_module_init(void);        /* _sha256 */
+Obj sha512_module_init(void);        /* _sha512 */
+Obj sha3_module_init(void);          /* _sha3 */
 Obj blake2_module_init(void);        /* _blake2 (BLAKE2 written from RFC 7693) */
 Obj bisect_module_init(void);        /* _bisect */
 Obj stat_module_init(void);          /* _stat */
