@@ -65,12 +65,15 @@ static int hi_arg(Obj v, int64_t *out)
     return -1;
 }
 
-/* dict and its subclasses that do not define the method in Python are
- * mappings, not sequences, to CPython's sequence protocol. */
+/* An exact dict is a mapping, not a sequence, to CPython's sequence
+ * protocol (a subclass is a class, which CPython gives the sequence slots
+ * too: its __len__ and __getitem__ are called). A subclass's slots here
+ * are the adapters to the base's, never dict's own. */
 static bool mapping_only_len(TypeObj *t) { return t->tp_len && t->tp_len == T_dict->tp_len; }
 static bool mapping_only_item(TypeObj *t) { return t->tp_getitem && t->tp_getitem == T_dict->tp_getitem; }
 
-/* len(a) as the sequence protocol measures it; -1 with an error. */
+/* len(a) as the sequence protocol measures it; -1 with an error. An exact
+ * list is read in place (a subclass's slots are adapters: through vm_len). */
 static int64_t sequence_len(Obj a)
 {
     TypeObj *t = TYPE(a);
