@@ -15,6 +15,7 @@ bug: tests/test_fuzz_builtins.py reruns the seed with VERBOSE=1, which
 prints each call (flushed) before making it, so the last line names the
 culprit.
 """
+import bisect
 import collections
 import heapq
 import itertools
@@ -199,7 +200,15 @@ MODULE_FUNCS = [heapq.heappush, heapq.heappop, heapq.heapify, itertools.islice, 
                 collections.Counter, collections.OrderedDict, math.sqrt, math.floor, math.ceil, math.gcd, math.isqrt, math.log, math.fsum, math.prod,
                 math.comb, math.perm, math.factorial, math.ldexp, math.frexp, math.copysign,
                 os.fsencode, os.fsdecode, os.path.join, os.path.basename, os.path.normpath,
-                os.path.splitext, os.path.split]
+                os.path.splitext, os.path.split,
+                bisect.bisect_left, bisect.bisect_right, bisect.insort_left, bisect.insort_right]
+for _name, _funcs in (("_stat", ("filemode", "S_ISDIR", "S_IMODE", "S_IFMT")), ("_md5", ("md5",)),
+                      ("_sha256", ("sha256",)), ("_sha3", ("sha3_256", "shake_128"))):
+    try:   # tmpy's native modules (python3 has them too)
+        _mod = __import__(_name)
+        MODULE_FUNCS.extend(getattr(_mod, f) for f in _funcs)
+    except ImportError:
+        pass
 # Methods that would run for a very long time or touch the machine.
 SKIP_METHODS = {"__init_subclass__", "__subclasshook__", "__reduce__", "__reduce_ex__", "__setstate__",
                 "__class__", "__new__", "__init__", "mro", "__del__"}

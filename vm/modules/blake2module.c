@@ -210,6 +210,8 @@ static bool data_arg(Obj v, const char **p, int64_t *n)
     }
     if (bytes_like(v, p, n))
         return true;
+    if (memview_buffer_error(v))
+        return false;
     err_set(E_TypeError, "object supporting the buffer API required");
     return false;
 }

@@ -82,7 +82,29 @@ Obj binascii_module_init(void);      /* binascii */
 Obj zlib_module_init(void);          /* zlib (on libz) */
 Obj hashlib_module_init(void);       /* _hashlib (on OpenSSL's libcrypto) */
 Obj hashlib_compare_digest(Obj *args, size_t nargs, Obj kwnames);   /* also _operator._compare_digest */
-Obj blake2_module_init(void);        /* _blake2 (on OpenSSL's libcrypto) */
+/* hashlibmodule.c's hash objects serve the builtin hash modules too
+ * (builtinhashes.c): one layout, IterObj a = the name, b = a plain state
+ * (RawObj), i = an EVP_MD_CTX, n = the algorithm's index in its table. */
+void hashlib_algos_init(void);                  /* a module init: fetch OpenSSL's digests once */
+int hashlib_algo(const char *name);             /* hashlib's name ('sha3_224') -> index; -1: not here */
+Obj hashlib_object_new(TypeObj *type, int algo, Obj data);   /* data NULL: none; str / non-buffer: TypeError */
+Obj hashlib_object_digest(Obj h, int64_t length, bool hex);  /* length: a shake's (>= 0), else ignored */
+Obj hashlib_m_update(Obj *args, size_t nargs, Obj kwnames);  /* methods: args[0] is the object */
+Obj hashlib_m_digest(Obj *args, size_t nargs, Obj kwnames);
+Obj hashlib_m_hexdigest(Obj *args, size_t nargs, Obj kwnames);
+Obj hashlib_m_copy(Obj *args, size_t nargs, Obj kwnames);
+Obj hashlib_m_del(Obj *args, size_t nargs, Obj kwnames);
+Obj hashlib_m_name(Obj *args, size_t nargs, Obj kwnames);
+Obj hashlib_m_digest_size(Obj *args, size_t nargs, Obj kwnames);
+Obj hashlib_m_block_size(Obj *args, size_t nargs, Obj kwnames);
+Obj md5_module_init(void);           /* _md5 (builtinhashes.c) */
+Obj sha1_module_init(void);          /* _sha1 */
+Obj sha256_module_init(void);        /* _sha256 */
+Obj sha512_module_init(void);        /* _sha512 */
+Obj sha3_module_init(void);          /* _sha3 */
+Obj blake2_module_init(void);        /* _blake2 (BLAKE2 written from RFC 7693) */
+Obj bisect_module_init(void);        /* _bisect */
+Obj stat_module_init(void);          /* _stat */
 Obj marshal_module_init(void);       /* marshal */
 Obj array_module_init(void);         /* array */
 Obj mmap_module_init(void);          /* mmap */

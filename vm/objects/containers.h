@@ -15,6 +15,7 @@ Obj tuple_from_array(Obj *items, int64_t n);   /* items in root slots */
 Obj list_new(int64_t n);                  /* length n, items None */
 Obj list_new_capacity(int64_t cap);       /* length 0 */
 int list_append(Obj list, Obj v);
+int list_insert(Obj list, int64_t i, Obj v);   /* list.insert(i, v): i clamped as there */
 extern uint64_t vm_set_ops_blind;          /* set adds and discards committed blind (setlog.c) */
 #if TM_STM
 /* Appends to a shared list that commit at the tail (listappends.c). */

@@ -325,7 +325,7 @@ Obj list_as_tuple(Obj list)
 
 /* ---- basic mutations ---- */
 
-static int list_insert(Obj list, int64_t i, Obj v)
+int list_insert(Obj list, int64_t i, Obj v)
 {
     Obj *r = vm_roots(2);
     r[0] = list;

@@ -211,18 +211,37 @@ static bool mv_is_c_contiguous(Obj mv)
     return c_contiguous(nd, shape, strides, MEMVIEW(mv)->itemsize);
 }
 
+bool memview_buffer_error(Obj v)
+{
+    Obj mv = vm_unwrap(v);
+    if (TID(mv) != TID_MEMORYVIEW)
+        return false;
+    if (MEMVIEW(mv)->flags & MV_RELEASED)
+        err_set(E_ValueError, "operation forbidden on released memoryview object");
+    else if (!mv_is_c_contiguous(mv))
+        err_set(E_BufferError, "memoryview: underlying buffer is not C-contiguous");
+    else
+        return false;
+    return true;
+}
+
 bool memview_contiguous_data(Obj mv, const char **p, int64_t *n)
 {
     if (MEMVIEW(mv)->flags & MV_RELEASED || !mv_is_c_contiguous(mv))
         return false;
+    int64_t nbytes = mv_nitems(mv) * MEMVIEW(mv)->itemsize;
+    if (nbytes == 0) {   /* an empty base (bytearray()) may have no storage at all */
+        *n = 0;
+        *p = "";
+        return true;
+    }
     unsigned char __seg_gs *d = mv_data(mv);
     if (!d) {
         err_clear();
         return false;
     }
-    int64_t nbytes = mv_nitems(mv) * MEMVIEW(mv)->itemsize;
     *n = nbytes;
-    *p = nbytes ? (const char *)VM_LINEAR(d + MEMVIEW(mv)->offset) : "";
+    *p = (const char *)VM_LINEAR(d + MEMVIEW(mv)->offset);
     return true;
 }
 

@@ -289,6 +289,11 @@ bool str_or_bytes_like(Obj v, const char **p, int64_t *n);
 /* memoryview.c: the data of a C-contiguous memoryview that is not released
  * (as bytes_like); false otherwise. */
 bool memview_contiguous_data(Obj mv, const char **p, int64_t *n);
+/* memoryview.c: v is a memoryview that memview_contiguous_data refuses: sets
+ * CPython's error for a C-contiguous buffer request (ValueError "operation
+ * forbidden on released memoryview object", BufferError "memoryview:
+ * underlying buffer is not C-contiguous") and returns true; else false. */
+bool memview_buffer_error(Obj v);
 /* memoryview.c: how many memoryviews not released over the bytearray in *bap
  * are still alive (a major collection finds them; *bap is re-read after). */
 int64_t memview_live_exports(Obj *bap);
