@@ -3096,14 +3096,16 @@ static Obj ba_clear(Obj *args, size_t nargs, Obj kwnames)
 static Obj ba_reduce_proto(Obj *args, int64_t proto)
 {
     BA_SELF("__reduce_ex__");
+    /* r: 0 the instance, 1 args, 2 data, 3 the bytearray (allocations move it) */
     Obj *r = vm_roots(4);
     Obj res = NULL;
     r[0] = args[0];
-    if (BYTEARRAY(self)->length == 0)
+    r[3] = self;
+    if (BYTEARRAY(r[3])->length == 0)
         r[1] = tuple_pack(0);
     else if (proto >= 3)
-        r[1] = (r[2] = sub_kind(false, &self, 0, BYTEARRAY(self)->length)) ? tuple_pack(1, r[2]) : NULL;
-    else if ((r[2] = bytes_decode(self, "latin-1", "strict")) && (r[3] = str_from_cstr("latin-1")))
+        r[1] = (r[2] = sub_kind(false, &r[3], 0, BYTEARRAY(r[3])->length)) ? tuple_pack(1, r[2]) : NULL;
+    else if ((r[2] = bytes_decode(r[3], "latin-1", "strict")) && (r[3] = str_from_cstr("latin-1")))
         r[1] = tuple_pack(2, r[2], r[3]);
     if (r[1] && (r[2] = vm_object_state(r[0])))
         res = tuple_pack(3, (Obj)TYPE(r[0]), r[1], r[2]);
