@@ -325,8 +325,59 @@ static Obj r_setstate(Obj *args, size_t nargs, Obj kwnames)
     return g_None;
 }
 
-/* Words drawn between safe points by a long getrandbits. */
-#define WORDS_PER_SAFEPOINT 65536
+/* Limbs filled between safe points by a long getrandbits. */
+#define LIMBS_PER_SAFEPOINT 32768
+
+/* getrandbits(k) for k > 64: 32-bit words, least significant first, the
+ * last one keeping its top bits, written straight into a new int (GC
+ * memory: an STM abort at a safe point leaves nothing behind). */
+static Obj getrandbits_big(Obj *selfp, int64_t k)
+{
+    size_t words = (size_t)((k - 1) / 32 + 1);
+    size_t nlimbs = (words + 1) / 2;
+    Obj res = (Obj)tm_allocate_var(TID_BIGINT, (uintptr_t)nlimbs);
+    if (!res)
+        return err_nomemory();
+    MTState *s = get_state(*selfp, true);   /* (checked by the caller: never NULL) */
+    uint64_t *limbs = (uint64_t *)VM_LINEAR(((BigIntObj *)res)->limbs);
+    ((BigIntObj *)res)->sign = 1;
+    int64_t left = k;
+    for (size_t i = 0; i < nlimbs; i++) {
+        if (i > 0 && i % LIMBS_PER_SAFEPOINT == 0) {
+            tm_safepoint();   /* a committer may be waiting (nothing of this thread moves there) */
+            s = get_state(*selfp, true);
+        }
+        uint64_t limb = 0;
+        for (int half = 0; half < 2 && left > 0; half++, left -= 32) {
+            uint32_t r = mt_genrand(s);
+            if (left < 32)
+                r >>= (32 - left);
+            limb |= (uint64_t)r << (32 * half);
+        }
+        limbs[i] = limb;
+    }
+    size_t n = nlimbs;
+    while (n > 0 && limbs[n - 1] == 0)
+        n--;
+    if (n == nlimbs)
+        return res;
+    /* the top limb came out 0: the int is the value of its lower limbs */
+    if (n == 0)
+        return MAKE_SMALLINT(0);
+    if (n == 1 && limbs[0] <= (uint64_t)SMALLINT_MAX)
+        return MAKE_SMALLINT((int64_t)limbs[0]);
+    Obj *r = vm_roots(1);
+    r[0] = res;
+    Obj t = (Obj)tm_allocate_var(TID_BIGINT, (uintptr_t)n);
+    if (t) {
+        ((BigIntObj *)t)->sign = 1;
+        memcpy(VM_LINEAR(((BigIntObj *)t)->limbs), VM_LINEAR(((BigIntObj *)r[0])->limbs), n * sizeof(uint64_t));
+    } else {
+        err_nomemory();
+    }
+    vm_unroots(r);
+    return t;
+}
 
 static Obj r_getrandbits(Obj *args, size_t nargs, Obj kwnames)
 {
@@ -344,41 +395,7 @@ static Obj r_getrandbits(Obj *args, size_t nargs, Obj kwnames)
         return MAKE_SMALLINT(0);
     if (k <= 64)
         return int_from_u64(mt_getrandbits64(s, (int)k));
-    size_t words = (size_t)((k - 1) / 32 + 1);
-    size_t nlimbs = (words + 1) / 2;
-    uint64_t *limbs = calloc(nlimbs, sizeof(uint64_t));
-    if (!limbs)
-        return err_nomemory();
-    int64_t left = k;
-    for (size_t i = 0; i < words; i++, left -= 32) {
-        if (i > 0 && i % WORDS_PER_SAFEPOINT == 0) {
-            tm_safepoint();   /* a committer may be waiting */
-            s = get_state(args[0], true);
-        }
-        uint32_t r = mt_genrand(s);
-        if (left < 32)
-            r >>= (32 - left);
-        limbs[i / 2] |= (uint64_t)r << (32 * (i % 2));
-    }
-    size_t n = nlimbs;
-    while (n > 0 && limbs[n - 1] == 0)
-        n--;
-    Obj res;
-    if (n == 0) {
-        res = MAKE_SMALLINT(0);
-    } else if (n == 1 && limbs[0] <= (uint64_t)SMALLINT_MAX) {
-        res = MAKE_SMALLINT((int64_t)limbs[0]);
-    } else {
-        res = (Obj)tm_allocate_var(TID_BIGINT, (uintptr_t)n);
-        if (res) {
-            ((BigIntObj *)res)->sign = 1;
-            memcpy(VM_LINEAR(((BigIntObj *)res)->limbs), limbs, n * sizeof(uint64_t));
-        } else {
-            err_nomemory();
-        }
-    }
-    free(limbs);
-    return res;
+    return getrandbits_big(&args[0], k);
 }
 
 /* ------------------------------------------------------------------ */
