@@ -251,8 +251,8 @@ static Obj r_getstate(Obj *args, size_t nargs, Obj kwnames)
     Obj t = tuple_new(MT_N + 1);
     if (!t)
         return NULL;
-    MTState *s = get_state(args[0], false);
     VM_WRITE(t);
+    MTState *s = get_state(args[0], false);
     for (int i = 0; i < MT_N; i++)
         TUPLE_ITEMS(t)[i] = MAKE_SMALLINT((int64_t)s->mt[i]);
     TUPLE_ITEMS(t)[MT_N] = MAKE_SMALLINT((int64_t)s->index);
