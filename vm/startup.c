@@ -253,6 +253,7 @@ static const struct {
     {"pwd", pwd_module_init},
     {"grp", grp_module_init},
     {"_random", random_module_init},
+    {"_sha512", sha512_module_init},
     {"atexit", atexit_module_init},
     {"_warnings", warnings_module_init},
     {"_contextvars", contextvars_module_init},
