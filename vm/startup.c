@@ -252,7 +252,7 @@ static const struct {
     {"fcntl", fcntl_module_init},
     {"pwd", pwd_module_init},
     {"grp", grp_module_init},
-    {"random", random_module_init},
+    {"_random", random_module_init},
     {"atexit", atexit_module_init},
     {"_warnings", warnings_module_init},
     {"_contextvars", contextvars_module_init},

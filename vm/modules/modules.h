@@ -45,7 +45,7 @@ Obj select_module_init(void);            /* select */
 Obj fcntl_module_init(void);             /* fcntl */
 Obj pwd_module_init(void);               /* pwd (pwdgrpmodule.c) */
 Obj grp_module_init(void);               /* grp (pwdgrpmodule.c) */
-Obj random_module_init(void);
+Obj random_module_init(void);           /* _random (randommodule.c, under CPython's random.py) */
 Obj atexit_module_init(void);
 Obj warnings_module_init(void);     /* _warnings */
 Obj contextvars_module_init(void);  /* _contextvars */
