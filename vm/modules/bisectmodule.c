@@ -29,17 +29,7 @@ static int lo_arg(Obj v, int64_t *out)
         *out = 0;
         return 0;
     }
-    if (IS_SMALLINT(v)) {
-        *out = SMALLINT_VAL(v);
-        return 0;
-    }
-    if (vm_index_i64(v, out) == 0)
-        return 0;
-    if (err_matches(E_OverflowError)) {
-        err_clear();
-        err_set(E_OverflowError, "Python int too large to convert to C ssize_t");
-    }
-    return -1;
+    return arg_ssize(v, out);
 }
 
 /* hi: None (or absent) is -1; else an int or an object with __index__. */

@@ -153,17 +153,6 @@ static Obj state_tuple(Obj state, int64_t min, int64_t max)
     return t;
 }
 
-/* A C Py_ssize_t argument: __index__, OverflowError with CPython's wording. */
-static int index_ssize(Obj v, int64_t *out)
-{
-    if (vm_index_i64(v, out) == 0)
-        return 0;
-    if (err_matches(E_OverflowError)) {
-        err_clear();
-        err_set(E_OverflowError, "Python int too large to convert to C ssize_t");
-    }
-    return -1;
-}
 
 /* (type(self), args) and (type(self), args, state): args and state rooted by tuple_pack. */
 static Obj reduce_value(Obj self, Obj args, Obj state)
@@ -433,7 +422,7 @@ static Obj repeat_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
         goto out;
     int64_t cnt = -1;
     if (a[1]) {
-        if (index_ssize(a[1], &cnt) < 0)
+        if (arg_ssize(a[1], &cnt) < 0)
             goto out;
         if (cnt < 0)
             cnt = 0;
@@ -966,17 +955,17 @@ static Obj islice_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
         return NULL;
     int64_t start = 0, stop = -1, step = 1;
     if (nargs == 2) {
-        if (!IS_NONE(args[1]) && (index_ssize(args[1], &stop) < 0 || stop == -1)) {
+        if (!IS_NONE(args[1]) && (arg_ssize(args[1], &stop) < 0 || stop == -1)) {
             err_clear();
             err_set(E_ValueError, islice_stop_msg);
             return NULL;
         }
     } else {
-        if (!IS_NONE(args[1]) && index_ssize(args[1], &start) < 0) {
+        if (!IS_NONE(args[1]) && arg_ssize(args[1], &start) < 0) {
             err_clear();
             start = -1;
         }
-        if (!IS_NONE(args[2]) && (index_ssize(args[2], &stop) < 0 || stop == -1)) {
+        if (!IS_NONE(args[2]) && (arg_ssize(args[2], &stop) < 0 || stop == -1)) {
             err_clear();
             err_set(E_ValueError, islice_stop_msg);
             return NULL;
@@ -986,7 +975,7 @@ static Obj islice_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
         err_set(E_ValueError, "Indices for islice() must be None or an integer: 0 <= x <= sys.maxsize.");
         return NULL;
     }
-    if (nargs == 4 && !IS_NONE(args[3]) && index_ssize(args[3], &step) < 0) {
+    if (nargs == 4 && !IS_NONE(args[3]) && arg_ssize(args[3], &step) < 0) {
         err_clear();
         step = -1;
     }
@@ -1083,7 +1072,7 @@ static Obj islice_setstate(Obj *args, size_t nargs, Obj kwnames)
     if (!state_of(args[0], T_islice))
         return NULL;
     int64_t cnt;
-    if (index_ssize(args[1], &cnt) < 0)
+    if (arg_ssize(args[1], &cnt) < 0)
         return NULL;
     if (cnt < 0 || !SMALLINT_FITS(cnt))
         cnt = cnt < 0 ? 0 : SMALLINT_MAX;
@@ -1552,7 +1541,7 @@ static Obj tee_setstate(Obj *args, size_t nargs, Obj kwnames)
 static Obj itertools_tee(Obj *args, size_t nargs, Obj kwnames)
 {
     int64_t n = 2;
-    if (nargs > 1 && index_ssize(args[1], &n) < 0)
+    if (nargs > 1 && arg_ssize(args[1], &n) < 0)
         return NULL;
     if (n < 0) {
         err_set(E_ValueError, "n must be >= 0");
@@ -1733,7 +1722,7 @@ static Obj product_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
         return NULL;
     int64_t repeat = 1;
     if (kwnames && TUPLE_LEN(kwnames)) {
-        if (index_ssize(args[nargs], &repeat) < 0)
+        if (arg_ssize(args[nargs], &repeat) < 0)
             return NULL;
         if (repeat < 0) {
             err_set(E_ValueError, "repeat argument cannot be negative");
@@ -1857,7 +1846,7 @@ out:
  * (an error ends it). 0 or -1. */
 static int state_index(Obj state_slot_tuple, int64_t k, int64_t *out)
 {
-    return index_ssize(TUPLE_ITEMS(state_slot_tuple)[k], out);
+    return arg_ssize(TUPLE_ITEMS(state_slot_tuple)[k], out);
 }
 
 static Obj product_setstate(Obj *args, size_t nargs, Obj kwnames)
@@ -1912,7 +1901,7 @@ static Obj comb_new(TypeObj *t, const char *name, Obj *args, size_t nargs, Obj k
     if (!a[0])
         goto out;
     int64_t r;
-    if (index_ssize(a[1], &r) < 0)
+    if (arg_ssize(a[1], &r) < 0)
         goto out;
     if (r < 0) {
         err_set(E_ValueError, "r must be non-negative");
@@ -2162,7 +2151,7 @@ static Obj permutations_new(Obj type, Obj *args, size_t nargs, Obj kwnames)
             err_set(E_TypeError, "Expected int as r");
             goto out;
         }
-        if (index_ssize(a[1], &r) < 0)
+        if (arg_ssize(a[1], &r) < 0)
             goto out;
     }
     if (r < 0) {

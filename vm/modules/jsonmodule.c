@@ -527,17 +527,6 @@ static Obj scan_value(const Scan *sc, Pos *pos)
     return scan_number(sc, pos);
 }
 
-/* A Py_ssize_t argument (PyArg's "n"), with its overflow message. */
-static int ssize_arg(Obj v, int64_t *out)
-{
-    if (vm_index_i64(v, out) == 0)
-        return 0;
-    if (err_matches(E_OverflowError)) {
-        err_clear();
-        err_set(E_OverflowError, "Python int too large to convert to C ssize_t");
-    }
-    return -1;
-}
 
 /* The string argument of scan_once / scanstring (a str subclass: its value). */
 static Obj string_arg(Obj v)
@@ -559,7 +548,7 @@ static Obj scanner_call(Obj self, Obj *args, size_t nargs, Obj kwnames)
     if (vm_parse_args("scan_once", args, nargs, kwnames, names, 2, 2, a) < 0)
         goto done;
     int64_t idx;
-    if (ssize_arg(a[1], &idx) < 0 || !string_arg(a[0]))
+    if (arg_ssize(a[1], &idx) < 0 || !string_arg(a[0]))
         goto done;
     Obj s = str_value(a[0]);   /* (read again: __index__ may have moved it) */
     if (idx < 0) {
@@ -628,7 +617,7 @@ out:
 static Obj json_scanstring(Obj *args, size_t nargs, Obj kwnames)
 {
     int64_t end;
-    if (ssize_arg(args[1], &end) < 0 || !string_arg(args[0]))
+    if (arg_ssize(args[1], &end) < 0 || !string_arg(args[0]))
         return NULL;
     bool strict = true;
     if (nargs > 2) {
@@ -1093,7 +1082,7 @@ static Obj encoder_call(Obj self, Obj *args, size_t nargs, Obj kwnames)
     if (vm_parse_args("_iterencode", args, nargs, kwnames, names, 2, 2, r) < 0)
         goto done;
     int64_t level;
-    if (ssize_arg(r[1], &level) < 0)
+    if (arg_ssize(r[1], &level) < 0)
         goto done;
     sb_init(&e.out);
     int rc = enc_obj(&e, r[0]);

@@ -824,21 +824,6 @@ static int list_tp_init(Obj self, Obj *args, size_t nargs, Obj kwnames)
 
 /* ---- methods ---- */
 
-/* A Py_ssize_t argument (list.insert, list.pop). */
-static int list_arg_i64(Obj v, int64_t *out)
-{
-    if (IS_SMALLINT(v)) {
-        *out = SMALLINT_VAL(v);
-        return 0;
-    }
-    if (vm_index_i64(v, out) == 0)
-        return 0;
-    if (err_matches(E_OverflowError)) {
-        err_clear();
-        err_set(E_OverflowError, "Python int too large to convert to C ssize_t");
-    }
-    return -1;
-}
 
 static Obj list_append_m(Obj *args, size_t nargs, Obj kwnames)
 {
@@ -861,7 +846,7 @@ static Obj list_extend_m(Obj *args, size_t nargs, Obj kwnames)
 static Obj list_insert_m(Obj *args, size_t nargs, Obj kwnames)
 {
     int64_t i;
-    if (list_arg_i64(args[1], &i) < 0)
+    if (arg_ssize(args[1], &i) < 0)
         return NULL;
     if (list_insert(vm_unwrap(args[0]), i, args[2]) < 0)
         return NULL;
@@ -871,7 +856,7 @@ static Obj list_insert_m(Obj *args, size_t nargs, Obj kwnames)
 static Obj list_pop_m(Obj *args, size_t nargs, Obj kwnames)
 {
     int64_t i = -1;
-    if (nargs > 1 && list_arg_i64(args[1], &i) < 0)
+    if (nargs > 1 && arg_ssize(args[1], &i) < 0)
         return NULL;
     return list_pop(vm_unwrap(args[0]), i);
 }
@@ -926,7 +911,7 @@ static Obj list_sort_m(Obj *args, size_t nargs, Obj kwnames)
         if (str_eq_cstr(name, "key")) {
             key = val;
         } else if (str_eq_cstr(name, "reverse")) {
-            if (list_arg_i64(val, &reverse) < 0)
+            if (arg_ssize(val, &reverse) < 0)
                 return NULL;
         } else {
             err_format(E_TypeError, "'%s' is an invalid keyword argument for sort()", str_cstr(name));

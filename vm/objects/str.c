@@ -1053,6 +1053,17 @@ int arg_i64(Obj v, int64_t *out)
     return vm_index_i64(v, out);
 }
 
+int arg_ssize(Obj v, int64_t *out)
+{
+    if (arg_i64(v, out) == 0)
+        return 0;
+    if (err_matches(E_OverflowError)) {
+        err_clear();
+        err_set(E_OverflowError, "Python int too large to convert to C ssize_t");
+    }
+    return -1;
+}
+
 int arg_c_int(Obj v, int64_t *out)
 {
     if (arg_i64(v, out) < 0) {

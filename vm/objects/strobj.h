@@ -92,6 +92,9 @@ Obj str_ascii_escape(Obj repr);           /* ascii(): non-ASCII of a repr as \x.
 /* ---- argument helpers shared by str.c, bytes.c, format.c ---- */
 /* An integer argument through __index__ (small-int fast path); 0 or -1. */
 int arg_i64(Obj v, int64_t *out);
+/* An argument CPython takes as a Py_ssize_t: arg_i64 with the converter's
+ * OverflowError "Python int too large to convert to C ssize_t". 0 or -1. */
+int arg_ssize(Obj v, int64_t *out);
 /* An argument CPython takes as a C int: OverflowError "Python int too large
  * to convert to C int" outside its range. 0 or -1. */
 int arg_c_int(Obj v, int64_t *out);
