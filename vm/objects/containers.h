@@ -37,7 +37,6 @@ Obj list_from_array(Obj *items, int64_t n);    /* items in root slots */
 int list_sort(Obj list, Obj key, bool reverse);
 Obj array_new(int64_t n);                 /* ArrayObj */
 Obj raw_new(int64_t n);                   /* RawObj, zeroed */
-Obj range_new(Obj start, Obj stop, Obj step);
 Obj slice_new(Obj start, Obj stop, Obj step);
 /* Resolve a slice against a length: CPython's PySlice_GetIndicesEx. Returns slice length or -1.
  * Only for sequences whose length cannot change: the slice's __index__ methods

@@ -997,7 +997,7 @@ static Obj int_bitop(Obj a, Obj b, int op)
     return int_from_mpz_clear(r);
 }
 static Obj int_and(Obj a, Obj b) { return int_bitop(a, b, BIT_AND); }
-Obj int_or(Obj a, Obj b) { return int_bitop(a, b, BIT_OR); }
+static Obj int_or(Obj a, Obj b) { return int_bitop(a, b, BIT_OR); }
 static Obj int_xor(Obj a, Obj b) { return int_bitop(a, b, BIT_XOR); }
 
 /* ------------------------------------------------------------------ */

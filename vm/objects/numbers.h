@@ -43,7 +43,6 @@ Obj int_abs(Obj v);
 Obj int_divmod(Obj a, Obj b);             /* (q, r) tuple */
 Obj int_lshift(Obj a, Obj b);
 Obj int_rshift(Obj a, Obj b);
-Obj int_or(Obj a, Obj b);
 Obj int_gcd(Obj a, Obj b);                /* non-negative */
 Obj int_lcm(Obj a, Obj b);                /* non-negative */
 Obj int_isqrt(Obj v);                     /* ValueError for negatives */

@@ -94,7 +94,7 @@ static Obj range_make(Obj start, Obj stop, Obj step)
     return o;
 }
 
-Obj range_new(Obj start, Obj stop, Obj step)
+static Obj range_new(Obj start, Obj stop, Obj step)
 {
     Obj *r = vm_roots(3);
     r[0] = start;
