@@ -1292,6 +1292,10 @@ bool tm_solo_may_go_on(void)
     int seg = tm_self.segment;
     if (!seg || __atomic_load_n(&solo_seg, __ATOMIC_RELAXED) != seg || !tm_threads_all_others_passive())
         return false;
+    /* A waiter it let go (a lock's release, a notify) is passive until the
+     * commit wakes it (wake.h): going on would keep it asleep for ever. */
+    if (tm_wakes_pending())
+        return false;
     if (__atomic_load_n(&segment_queued, __ATOMIC_RELAXED) ||
         __atomic_load_n(&inevitable_queued, __ATOMIC_RELAXED) || __atomic_load_n(&sync_requester, __ATOMIC_RELAXED))
         return false;

@@ -71,4 +71,9 @@ void tm_wakes_drop(void)
 {
     npending = 0;
 }
+
+bool tm_wakes_pending(void)
+{
+    return npending != 0;
+}
 #endif

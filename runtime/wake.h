@@ -39,6 +39,10 @@ void tm_wake_after_commit(unsigned index);
  * transaction asked for, or drop them. */
 void tm_wakes_run(void);
 void tm_wakes_drop(void);
+/* Whether the running transaction asked for a wake-up: its commit hands
+ * something on, so a solo transaction does not go on past a yield point
+ * (tm_solo_may_go_on: the woken thread waits passive for that commit). */
+bool tm_wakes_pending(void);
 /* TMPY_TEST_WAKE_AT_ONCE=1 (tests, tm_cfg.wake_at_once): wake at once,
  * before the commit, which loses wake-ups (the woken thread checks before
  * the commit lands, and waits again). */

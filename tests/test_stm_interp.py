@@ -394,11 +394,12 @@ def test_disjoint_set_and_dict_updates_do_not_conflict():
 # instead (vm_tx_locks_may_end), so contenders conflict on the lock word
 # and never find it held.
 LOCKED_SECTIONS = """
-import threading, tm
+import threading, time, tm
 lock = threading.Lock()
 class B: pass
 b = B(); b.n = 0
 go = False   # a spin, not a Barrier: its Condition's wait would count as a lock wait
+done = []
 def work():
     while not go:
         pass
@@ -408,11 +409,16 @@ def work():
             for _ in range(5):
                 pass
             b.n = v + 1
+    done.append(1)
 ts = [threading.Thread(target=work) for _ in range(2)]
-for t in ts: t.start()
+for t in ts: t.start()   # (start() and join() wait on locks too: not counted)
+before = tm.stats()['waits']['lock'][0]
 go = True
+while len(done) < 2:
+    time.sleep(0.001)
+waits = tm.stats()['waits']['lock'][0] - before
 for t in ts: t.join()
-print(b.n, tm.stats()['waits']['lock'][0])
+print(b.n, waits)
 """
 
 
@@ -423,6 +429,125 @@ def test_transactions_do_not_end_holding_a_lock(segments):
     n, waits = p.stdout.split()
     assert n == "40000", (p.stdout, p.stderr)
     assert int(waits) <= 2, (p.stdout, p.stderr)
+# Which held locks keep a transaction running past its length (vm_ts.locks_held,
+# vm/modules/threadmodule.c): a lock taken for a critical section does; a
+# thread's sentinel (held for its whole life by CPython's threading) and
+# locks used as signals (taken by one thread, released by another: a
+# Condition's waiter locks; taken and probed by their owner, then dropped
+# held: Condition.wait(0)'s) do not. With TMPY_TXLEN=100 a loop of 20000
+# back-edges commits 200 times, or about 40 times while the count is up.
+LOCKS_HELD = """
+import threading, time, tm
+N = 20000
+
+def loop_commits():
+    c0 = tm.thread_stats()["commits"]
+    x = 0
+    for i in range(N):
+        x += i
+    return tm.thread_stats()["commits"] - c0
+
+def kind(c):   # TMPY_TXLEN=100: 200 commits, or 40 with a lock held (4 lengths more each)
+    return "short" if c >= 150 else "long" if c <= 70 else "? %d" % c
+
+out = []
+def note(what):
+    out.append("%s: %s" % (what, kind(loop_commits())))
+
+def worker():
+    note("thread holding its sentinel")
+    lock = threading.Lock()
+    with lock:
+        note("plain lock held")
+    note("released")
+    # released by another thread before its owner takes it again (a Condition
+    # whose notify comes before the waiter blocks)
+    sig = threading.Lock()
+    go = threading.Event()
+    def releaser():
+        go.wait()
+        sig.release()
+    r = threading.Thread(target=releaser)
+    r.start()
+    sig.acquire()
+    go.set()
+    while sig.locked():
+        pass
+    sig.acquire()
+    note("signal lock taken back")
+    r.join()
+    # released by another thread while its owner blocks on it
+    sig2 = threading.Lock()
+    go2 = threading.Event()
+    def releaser2():
+        go2.wait()
+        time.sleep(0.05)
+        sig2.release()
+    r = threading.Thread(target=releaser2)
+    r.start()
+    sig2.acquire()
+    go2.set()
+    sig2.acquire()
+    note("signal lock waited for")
+    r.join()
+    # probed by its owner (Condition.wait(0)'s waiter lock, dropped held)
+    probe = threading.Lock()
+    probe.acquire()
+    probe.acquire(False)
+    note("probed lock dropped held")
+    ev = threading.Event()
+    for _ in range(3):
+        ev.wait(0)
+    note("Event.wait(0)")
+    cond = threading.Condition(threading.Lock())
+    with cond:
+        cond.notify()
+        note("Condition's lock held after notify")
+    note("Condition's lock released")
+    sem = threading.Semaphore(0)
+    def poster():
+        for _ in range(5):
+            time.sleep(0.01)
+            sem.release()
+    p = threading.Thread(target=poster)
+    p.start()
+    for _ in range(5):
+        sem.acquire()
+    p.join()
+    note("semaphore waits")
+    q_cond = threading.Condition()
+    state = []
+    def notifier():
+        for i in range(20):
+            with q_cond:
+                state.append(i)
+                q_cond.notify()
+    n = threading.Thread(target=notifier)
+    n.start()
+    with q_cond:
+        while len(state) < 20:
+            q_cond.wait(0.5)
+    n.join()
+    note("condition waits")
+
+t = threading.Thread(target=worker)
+t.start()
+t.join()
+note("main thread (holding its sentinel) after join")
+for line in out:
+    print(line)
+"""
+
+
+@pytest.mark.parametrize("segments", ["1", "2"])
+def test_only_critical_sections_count_as_held_locks(segments):
+    p = run(LOCKS_HELD, {"TMPY_SEGMENTS": segments, "TMPY_TXLEN": "100"})
+    assert p.returncode == 0, p.stderr
+    lines = dict(line.rsplit(": ", 1) for line in p.stdout.splitlines())
+    assert lines.pop("plain lock held") == "long", p.stdout
+    assert set(lines.values()) == {"short"}, p.stdout
+
+
 # Two threads insert keys of their own into one big dict (no resize on the
 # way: 270000 keys leave room for 254288 more before the next one), with no
 # lock; their keys land on slots far apart. Each insert writes only its
@@ -815,10 +940,17 @@ def test_lock_wakeups_after_commit(env):
 def test_lock_wakeups_before_commit_are_lost():
     """Waking before the commit (TMPY_TEST_WAKE_AT_ONCE=1) loses wake-ups:
     the woken thread checks the lock before the release is committed, finds
-    itself still queued and waits again, and nobody wakes it any more."""
-    p = subprocess.run([str(TMPY), str(WAKEUPS)], capture_output=True, text=True, timeout=120,
-                       cwd=WAKEUPS.parent,
-                       env=dict(os.environ, TMPY_TXLEN="5", TMPY_TEST_WAKE_AT_ONCE="1", TMPY_TEST_HANG_SECONDS="3"))
+    itself still queued and waits again, and nobody wakes it any more. The
+    program's deadlines report it (HUNG), unless the lost wake-up is one of
+    threading's own waits without a deadline (CPython's Thread.start() waits
+    on an Event, join() on the thread's sentinel lock): then it hangs."""
+    try:
+        p = subprocess.run([str(TMPY), str(WAKEUPS)], capture_output=True, text=True, timeout=30,
+                           cwd=WAKEUPS.parent,
+                           env=dict(os.environ, TMPY_TXLEN="5", TMPY_TEST_WAKE_AT_ONCE="1",
+                                    TMPY_TEST_HANG_SECONDS="3"))
+    except subprocess.TimeoutExpired:
+        return
     assert "HUNG" in p.stdout, p.stdout
 
 

@@ -459,8 +459,10 @@ void vm_thread_fini(void);
 /* Print `exc` as CPython does for an uncaught exception (traceback, chained
  * causes/contexts, "Type: message") to stderr (traceback.c). */
 void vm_print_exception(Obj exc);
-/* The same without its causes and contexts (CPython's unraisable hook). */
-void vm_print_exception_unchained(Obj exc);
+/* The same on `file` (a file object or anything with write and flush; NULL:
+ * sys.stderr), without its causes and contexts if `unchained` (CPython's
+ * unraisable hook). */
+void vm_print_exception_on(Obj file, Obj exc, bool unchained);
 /* A message on sys.stderr (after start-up; stdout's pending output first). */
 void vm_errmsg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* ------------------------------------------------------------------ */

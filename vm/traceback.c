@@ -871,10 +871,13 @@ static Obj current_stderr(void)
     return f && !IS_NONE(f) ? f : g_sys_stderr;
 }
 
-static void print_exception(Obj exc, bool unchained)
+/* exc with its traceback and what caused it on `file`, or on sys.stderr as
+ * it is when the text is written (file NULL). */
+static void print_exception(Obj file, Obj exc, bool unchained)
 {
     vm_tx_become_inevitable();   /* the source cache and the output are not transactional */
-    Obj *r = vm_roots(4);        /* the exception, the pending exception, the text, the seen list */
+    Obj *r = vm_roots(5);        /* the exception, the pending exception, the text, the seen list, the file */
+    r[4] = file;
     r[1] = err_fetch();          /* keep a pending exception aside */
     r[0] = exc;
     r[3] = list_new(0);
@@ -898,7 +901,8 @@ static void print_exception(Obj exc, bool unchained)
         if (s) {
             /* sys.stderr as it is now (a program may have replaced it),
              * fetched again after the write: the object may have moved */
-            written = file_write_str(current_stderr(), s) >= 0 && file_flush(current_stderr()) >= 0;
+            written = file_write_str(r[4] ? r[4] : current_stderr(), s) >= 0 &&
+                      file_flush(r[4] ? r[4] : current_stderr()) >= 0;
             if (!written) {
                 err_clear();
                 fputs(str_cstr(r[2]), stderr);
@@ -920,10 +924,10 @@ static void print_exception(Obj exc, bool unchained)
 
 void vm_print_exception(Obj exc)
 {
-    print_exception(exc, false);
+    print_exception(NULL, exc, false);
 }
 
-void vm_print_exception_unchained(Obj exc)
+void vm_print_exception_on(Obj file, Obj exc, bool unchained)
 {
-    print_exception(exc, true);
+    print_exception(file, exc, unchained);
 }

@@ -11,7 +11,7 @@
  * the one that forked: tm_fork_child rolls back the others' transactions
  * and forgets them (runtime/fork.c), vm_live_threads is 1 again, and the
  * forking thread becomes the main one (signals). threading's own state is
- * reset by its register_at_fork hook (lib/threading.py, _after_fork). */
+ * reset by its register_at_fork hook (CPython's threading.py, _after_fork). */
 #define _GNU_SOURCE
 #include "posix.h"
 #include "objects/containers.h"

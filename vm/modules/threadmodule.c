@@ -1,5 +1,5 @@
 /* The _thread module: start_new_thread, lock, RLock, _local, thread
- * identity, on runtime/monitor (threading and queue are Python on top). */
+ * identity (CPython's threading and queue are Python on top). */
 #define _GNU_SOURCE
 #include "eval.h"
 #include "modules.h"
@@ -136,18 +136,110 @@ enum { LOCK_FREE = 0, LOCK_HELD = 1, LOCK_RESERVED = 2, LOCK_STATE = 3 };
 #define LOCK_STARVING(o) (ITER(o)->n)
 #define LOCK_WOKEN(o) (ITER(o)->kind)
 
-/* The count of the locks this thread took (vm_ts.locks_held), which only
- * the STM's yield points read (vm_tx_locks_may_end). */
+/* The count of the locks this thread holds (vm_ts.locks_held), which only
+ * the STM's yield points read (vm_tx_locks_may_end): a transaction runs on
+ * past its length to the release of a lock it took, so that it does not
+ * publish the lock held. Only a lock that guards a critical section should
+ * count; a lock used as a signal would keep the count up while nothing
+ * is in a critical section, so every transaction of the thread would run
+ * four lengths more until its next wait (which resets the count). The
+ * lock's aux field (b: NULL, or a small int of these bits) says which
+ * holdings count:
+ * - LOCK_UNCOUNTED: no holding of the lock counts. A thread's sentinel
+ *   (_set_sentinel: held for the thread's whole life), and a lock that a
+ *   thread other than its owner released: a signal, as a Condition's
+ *   waiter lock (taken by the waiter, released by notify, taken again by
+ *   the waiter and dropped).
+ * - LOCK_PROBED: the present holding no longer counts: its owner tried to
+ *   take it again (it blocks until another thread releases it, a signal
+ *   again, or probes it: Condition's _is_owned over a plain Lock, a
+ *   Condition.wait(0) whose waiter lock is then dropped held).
+ * - LOCK_OWED: another thread released a counted holding: its owner,
+ *   whose index is above LOCK_FOR_SHIFT, still counts it, and takes one off
+ *   its count when it next takes the lock (the waiter taking its waiter
+ *   lock back after notify released it).
+ * The GIL build keeps no count. */
+enum { LOCK_UNCOUNTED = 1, LOCK_PROBED = 2, LOCK_OWED = 4 };
+#define LOCK_AUX(o) (ITER(o)->b)
+
 #if TM_STM
-#define LOCKS_HELD_INC() (vm_ts.locks_held++)
-#define LOCKS_HELD_DEC()             \
-    do {                             \
-        if (vm_ts.locks_held > 0)    \
-            vm_ts.locks_held--;      \
-    } while (0)
+static inline void locks_held_dec(void)
+{
+    if (vm_ts.locks_held > 0)
+        vm_ts.locks_held--;
+}
+
+static void lock_set_aux(Obj lock, int64_t aux)
+{
+    VM_WRITE(lock);
+    LOCK_AUX(lock) = aux ? MAKE_SMALLINT(aux) : NULL;
+}
+
+/* The calling thread took the lock (its word says so): count the holding
+ * unless the lock is uncounted; pay what an owed one left. */
+static __attribute__((noinline)) void lock_aux_taken(Obj lock)
+{
+    int64_t aux = SMALLINT_VAL(LOCK_AUX(lock));
+    if ((aux & LOCK_OWED) && (unsigned)(aux >> LOCK_FOR_SHIFT) == tm_self.index)
+        locks_held_dec();
+    lock_set_aux(lock, aux & LOCK_UNCOUNTED);
+    if (!(aux & LOCK_UNCOUNTED))
+        vm_ts.locks_held++;
+}
+
+/* `aux`: the lock's aux field, which the inlined fast paths read through
+ * the pointer they have (no second read barrier). */
+static inline void lock_count_taken_aux(Obj lock, Obj aux)
+{
+    if (likely(!aux))
+        vm_ts.locks_held++;
+    else
+        lock_aux_taken(lock);
+}
+#define lock_count_taken(lock) lock_count_taken_aux(lock, LOCK_AUX(lock))
+
+/* The lock, held by the thread of index `owner`, is let go by the calling
+ * thread (the word is written after this). */
+static __attribute__((noinline)) void lock_aux_released(Obj lock, unsigned owner)
+{
+    int64_t aux = LOCK_AUX(lock) ? SMALLINT_VAL(LOCK_AUX(lock)) : 0;
+    bool counted = !(aux & (LOCK_UNCOUNTED | LOCK_PROBED));
+    if (owner == tm_self.index) {
+        if (counted)
+            locks_held_dec();
+        aux &= ~(int64_t)LOCK_PROBED;
+    } else {   /* another thread's lock: a signal from now on */
+        aux = LOCK_UNCOUNTED;
+        if (counted)
+            aux |= LOCK_OWED | (int64_t)owner << LOCK_FOR_SHIFT;
+    }
+    lock_set_aux(lock, aux);
+}
+
+static inline void lock_count_released_aux(Obj lock, Obj aux, unsigned owner)
+{
+    if (likely(!aux) && likely(owner == tm_self.index))
+        locks_held_dec();
+    else
+        lock_aux_released(lock, owner);
+}
+#define lock_count_released(lock, owner) lock_count_released_aux(lock, LOCK_AUX(lock), owner)
+
+/* The calling thread, which holds the lock, tries to take it again. */
+static void lock_aux_probed(Obj *slot)
+{
+    int64_t aux = LOCK_AUX(*slot) ? SMALLINT_VAL(LOCK_AUX(*slot)) : 0;
+    if (aux & (LOCK_UNCOUNTED | LOCK_PROBED))
+        return;
+    locks_held_dec();
+    lock_set_aux(*slot, aux | LOCK_PROBED);
+}
 #else
-#define LOCKS_HELD_INC() ((void)0)
-#define LOCKS_HELD_DEC() ((void)0)
+#define lock_count_taken_aux(lock, aux) ((void)0)
+#define lock_count_taken(lock) ((void)0)
+#define lock_count_released_aux(lock, aux, owner) ((void)0)
+#define lock_count_released(lock, owner) ((void)0)
+#define lock_aux_probed(slot) ((void)0)
 #endif
 
 static TypeObj *T_lock, *T_rlock, *T_local;
@@ -261,7 +353,7 @@ static inline bool lock_take_fast(Obj lock)
         return false;
     VM_WRITE(lock);
     it->i = LOCK_HELD_BY_ME;
-    LOCKS_HELD_INC();
+    lock_count_taken_aux(lock, it->b);
     return true;
 }
 
@@ -276,9 +368,11 @@ static __attribute__((noinline)) int lock_acquire_slow(Obj *slot, int64_t timeou
     int64_t word = LOCK_WORD(*slot);
     if ((word & LOCK_STATE) == LOCK_FREE) {   /* cannot be, unless a caller skipped the fast path */
         lock_set_word(slot, LOCK_HELD_BY_ME);
-        LOCKS_HELD_INC();
+        lock_count_taken(*slot);
         return 1;
     }
+    if (word == LOCK_HELD_BY_ME)   /* a plain lock we hold: a signal, or a probe */
+        lock_aux_probed(slot);
     if (timeout_ns == 0)
         return 0;
     int64_t now = (int64_t)now_ns();
@@ -319,7 +413,7 @@ static __attribute__((noinline)) int lock_acquire_slow(Obj *slot, int64_t timeou
     }
     tm_wait_end(TM_WAIT_LOCK, t0);
     if (got)
-        LOCKS_HELD_INC();
+        lock_count_taken(*slot);
 #if TM_STM
     /* The transaction after a wait runs inevitable (vm_blocking_end): it
      * ends at the next yield point it may end at (with the lock held: at
@@ -347,7 +441,7 @@ static inline bool lock_release_fast(Obj lock)
         return false;
     VM_WRITE(lock);
     it->i = LOCK_FREE;
-    LOCKS_HELD_DEC();
+    lock_count_released_aux(lock, it->b, tm_self.index);
     return true;
 }
 
@@ -360,10 +454,10 @@ static __attribute__((noinline)) int lock_release_obj(Obj *slot)
         err_set(E_RuntimeError, "release unlocked lock");
         return -1;
     }
-    /* A count for the STM's transaction lengths (txstate.c), of the locks
-     * this thread took (a Condition's notify releases the waiter's). */
-    if ((word >> LOCK_FOR_SHIFT) == tm_self.index)
-        LOCKS_HELD_DEC();
+    /* The count for the STM's transaction lengths (txstate.c) of the locks
+     * the owner holds (a Condition's notify releases the waiter's lock). */
+    if ((word & LOCK_STATE) == LOCK_HELD)
+        lock_count_released(lock, (unsigned)((word >> LOCK_FOR_SHIFT) & 0xffff));
     int64_t starving = LOCK_STARVING(lock);
     if (starving) {   /* hand it to the waiter that lost it once */
         VM_WRITE(lock);
@@ -416,14 +510,17 @@ static Obj lock_locked(Obj *args, size_t nargs, Obj kwnames)
 }
 
 /* _at_fork_reinit(): in a forked child the lock is free again: whoever held
- * it or waited for it was another thread, gone (runtime/fork.c). */
+ * it or waited for it was another thread, gone (runtime/fork.c). A
+ * sentinel stays uncounted (threading takes the forking thread's again). */
 static Obj lock_at_fork_reinit(Obj *args, size_t nargs, Obj kwnames)
 {
+    Obj aux = LOCK_AUX(args[0]);
     VM_WRITE(args[0]);
     LOCK_WORD(args[0]) = LOCK_FREE;
     LOCK_QUEUE(args[0]) = NULL;
     LOCK_STARVING(args[0]) = 0;
     LOCK_WOKEN(args[0]) = 0;
+    LOCK_AUX(args[0]) = aux && (SMALLINT_VAL(aux) & LOCK_UNCOUNTED) ? MAKE_SMALLINT(LOCK_UNCOUNTED) : NULL;
     return g_None;
 }
 
@@ -497,7 +594,7 @@ static inline bool rlock_take_fast(Obj lock)
     if (word == LOCK_FREE) {
         VM_WRITE(lock);
         it->i = LOCK_HELD_BY_ME;
-        LOCKS_HELD_INC();
+        lock_count_taken_aux(lock, it->b);
         return true;
     }
     /* one more level, unless the count is at its bound (the slow path raises) */
@@ -525,7 +622,7 @@ static inline bool rlock_release_fast(Obj lock)
         return false;
     VM_WRITE(lock);
     it->i = LOCK_FREE;
-    LOCKS_HELD_DEC();
+    lock_count_released_aux(lock, it->b, tm_self.index);
     return true;
 }
 
@@ -952,16 +1049,13 @@ static void *thread_main(void *arg)
         vm_blocking_end();
     }
     /* Its Python code is over: the thread leaves _count() and releases its
-     * sentinel (what Thread.join() waits for last) in one step that cannot
-     * abort, so a joined thread is no longer counted, as in CPython. */
+     * sentinel (threading took it at the thread's start; Thread.join()
+     * waits for it), if still held, in one step that cannot abort, so a
+     * joined thread is no longer counted, as in CPython. */
     vm_tx_become_inevitable();
     __atomic_sub_fetch(&vm_live_threads, 1, __ATOMIC_ACQ_REL);
-    if (r[3] && (LOCK_WORD(r[3]) & LOCK_STATE) != LOCK_FREE) {
-        int held = vm_ts.locks_held;
-        if (lock_release_obj(&r[3]) < 0)
-            err_clear();
-        vm_ts.locks_held = held;
-    }
+    if (r[3] && (LOCK_WORD(r[3]) & LOCK_STATE) != LOCK_FREE && lock_release_obj(&r[3]) < 0)
+        err_clear();
     vm_unroots(r);
     if (vm_tx_stats_enabled)
         vm_tx_merge_stats();
@@ -1042,23 +1136,26 @@ static Obj thread_count(Obj *args, size_t nargs, Obj kwnames)
     return int_from_i64(__atomic_load_n(&vm_live_threads, __ATOMIC_ACQUIRE) - 1);
 }
 
-/* _set_sentinel(): a held lock that the calling thread releases when it
- * ends, after leaving _count() (threading's join waits for it). Made
- * inevitable: the root slot it is kept in is no transactional memory. */
+/* _set_sentinel(): a new lock, free, as CPython's: threading takes it at
+ * once and holds it for the thread's life (Thread._set_tstate_lock); the
+ * thread releases it when it ends, after leaving _count() (thread_main),
+ * and Thread.join() and is_alive() wait for or probe it. Called again, the
+ * new lock replaces the old one (CPython's, for a forked child). No holding
+ * of it counts in vm_ts.locks_held (LOCK_UNCOUNTED): held for the thread's
+ * whole life, it would make every transaction of the thread run on past
+ * its length (txstate.c). In the main thread (no thread_main) nothing
+ * releases it: threading's _shutdown() does. Made inevitable: the root
+ * slot it is kept in is no transactional memory. */
 static Obj thread_set_sentinel(Obj *args, size_t nargs, Obj kwnames)
 {
     vm_tx_become_inevitable();
-    Obj *r = vm_roots(1);
-    r[0] = lock_new_obj();
-    Obj res = NULL;
-    if (r[0]) {
-        lock_set_word(&r[0], LOCK_HELD);   /* not in vm_ts.locks_held: no lock the code holds */
-        if (sentinel_slot)
-            *sentinel_slot = r[0];
-        res = r[0];
-    }
-    vm_unroots(r);
-    return res;
+    Obj lock = lock_new_obj();
+    if (!lock)
+        return NULL;
+    LOCK_AUX(lock) = MAKE_SMALLINT(LOCK_UNCOUNTED);   /* new: no barrier */
+    if (sentinel_slot)
+        *sentinel_slot = lock;
+    return lock;
 }
 
 static Obj thread_allocate_lock(Obj *args, size_t nargs, Obj kwnames)
@@ -1107,6 +1204,77 @@ static Obj thread_daemon_threads_allowed(Obj *args, size_t nargs, Obj kwnames)
     return g_True;
 }
 
+/* ------------------------------------------------------------------ */
+/* threading.excepthook's default                                      */
+/* ------------------------------------------------------------------ */
+
+/* _thread._ExceptHookArgs: the struct sequence (exc_type, exc_value,
+ * exc_traceback, thread) threading passes to its excepthook. */
+static Obj g_excepthook_args;
+
+/* _thread._excepthook(args): threading.excepthook unless a program sets
+ * its own. Ignores SystemExit; else writes "Exception in thread NAME:"
+ * and the exception with its traceback, as an uncaught exception is
+ * printed, on sys.stderr, or when that is None on the stream the thread
+ * was created with (thread._stderr; nothing if that is None too). */
+static Obj thread_excepthook(Obj *args, size_t nargs, Obj kwnames)
+{
+    if ((Obj)TYPE(args[0]) != g_excepthook_args) {
+        err_set(E_TypeError, "_thread._excepthook argument type must be ExceptHookArgs");
+        return NULL;
+    }
+    Obj *r = vm_roots(4);   /* the fields' tuple, the file, the name, scratch */
+    Obj res = NULL;
+    r[0] = vm_unwrap(args[0]);
+    if (!IS_TUPLE(r[0]) || TUPLE_LEN(r[0]) != 4) {
+        err_set(E_TypeError, "_thread._excepthook argument type must be ExceptHookArgs");
+        goto out;
+    }
+    if (TUPLE_ITEMS(r[0])[0] == (Obj)E_SystemExit) {   /* ignored silently */
+        res = g_None;
+        goto out;
+    }
+    r[1] = sys_get("stderr");
+    if (!r[1] || IS_NONE(r[1])) {
+        if (IS_NONE(TUPLE_ITEMS(r[0])[3])) {
+            res = g_None;
+            goto out;
+        }
+        if (!(r[1] = vm_getattr_cstr(TUPLE_ITEMS(r[0])[3], "_stderr")))
+            goto out;
+        if (IS_NONE(r[1])) {
+            res = g_None;
+            goto out;
+        }
+    }
+    r[2] = NULL;
+    if (!IS_NONE(TUPLE_ITEMS(r[0])[3])) {
+        if (!(r[3] = str_from_cstr("name")))
+            goto out;
+        r[2] = vm_getattr_opt(TUPLE_ITEMS(r[0])[3], r[3]);
+        if (!r[2] && err_occurred())
+            goto out;
+    }
+    r[2] = r[2] ? vm_str(r[2]) : str_from_format("%lu", (unsigned long)pthread_self());
+    if (!r[2] || file_write_cstr(r[1], "Exception in thread ", 20) < 0 || file_write_str(r[1], r[2]) < 0 ||
+        file_write_cstr(r[1], ":\n", 2) < 0)
+        goto out;
+    if (IS_EXCEPTION(TUPLE_ITEMS(r[0])[1])) {
+        vm_print_exception_on(r[1], TUPLE_ITEMS(r[0])[1], false);
+    } else {   /* a program built the args: what sys.excepthook says then */
+        r[3] = str_from_format("TypeError: print_exception(): Exception expected for value, %s found\n",
+                               type_name(TUPLE_ITEMS(r[0])[1]));
+        if (!r[3] || file_write_str(r[1], r[3]) < 0)
+            goto out;
+    }
+    if (file_flush(r[1]) < 0)
+        goto out;
+    res = g_None;
+out:
+    vm_unroots(r);
+    return res;
+}
+
 static const MethodDef thread_functions[] = {
     {"start_new_thread", thread_start_new, METH_BARENAME | METH_ARGS(2, 3), "Start a new thread and return its identifier."},
     {"start_new", thread_start_new, METH_BARENAME | METH_ARGS(2, 3), NULL},
@@ -1118,6 +1286,7 @@ static const MethodDef thread_functions[] = {
     {"allocate", thread_allocate_lock, METH_NOARGS, NULL},
     {"stack_size", thread_stack_size_fn, METH_OLDMSG | METH_ARGS(0, 1), NULL},
     {"daemon_threads_allowed", thread_daemon_threads_allowed, METH_NOARGS, NULL},
+    {"_excepthook", thread_excepthook, METH_O, "Handle uncaught Thread.run() exception."},
     {"exit", thread_exit, METH_NOARGS, "This is synonymous to ``raise SystemExit''.  It will cause the current\nthread to exit silently unless the exception is caught."},
     {"exit_thread", thread_exit, METH_NOARGS, NULL},
     {"interrupt_main", thread_interrupt_main, METH_ARGS(0, 1),
@@ -1166,6 +1335,12 @@ Obj thread_module_init(void)
 {
     Obj *r = vm_roots(2);
     Obj res = NULL;
+    if (!g_excepthook_args) {   /* once (a module init: inevitable) */
+        static const char *const fields[] = {"exc_type", "exc_value", "exc_traceback", "thread"};
+        VM_GLOBAL_ROOT(g_excepthook_args);
+        if (!(g_excepthook_args = structseq_new_type("_thread", "_ExceptHookArgs", fields, 4, 4)))
+            goto out;
+    }
     r[0] = module_new("_thread");
     if (!r[0])
         goto out;
@@ -1173,7 +1348,8 @@ Obj thread_module_init(void)
     r[1] = float_new(TIMEOUT_MAX);
     if (!r[1] || module_add(r[0], "TIMEOUT_MAX", r[1]) < 0 || module_add(r[0], "LockType", (Obj)T_lock) < 0 ||
         module_add(r[0], "lock", (Obj)T_lock) < 0 || module_add(r[0], "RLock", (Obj)T_rlock) < 0 ||
-        module_add(r[0], "_local", (Obj)T_local) < 0 || module_add(r[0], "error", (Obj)E_RuntimeError) < 0)
+        module_add(r[0], "_local", (Obj)T_local) < 0 || module_add(r[0], "error", (Obj)E_RuntimeError) < 0 ||
+        module_add(r[0], "_ExceptHookArgs", g_excepthook_args) < 0)
         goto out;
     res = r[0];
 out:

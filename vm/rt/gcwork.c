@@ -48,7 +48,7 @@ void vm_print_unraisable(Obj exc, Obj what, Obj err_msg)
     if (r[0] && IS_EXCEPTION(r[0]) && !EXC(r[0])->traceback && f)
         traceback_prepend(r[0], (Obj)f->code, FRAME_HDR(f)[HDR_GLOBALS], eval_frame_lineno(f), f->ip - f->code->code - 1);
     if (r[0])
-        vm_print_exception_unchained(r[0]);
+        vm_print_exception_on(NULL, r[0], true);
     vm_unroots(r);
 }
 
