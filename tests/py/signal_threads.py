@@ -177,8 +177,14 @@ print("queue.get", q.get())
 t.join()
 
 # A sleep in another thread is not interrupted (its signals go to the main thread).
+# The sleeper sleeps until the main thread has been interrupted (a fixed 0.2 s
+# ended first on a loaded machine, before the signal came).
+interrupted = threading.Event()
+
+
 def sleeper():
-    time.sleep(0.2)
+    while not interrupted.is_set():
+        time.sleep(0.02)
     print("thread slept")
 
 
@@ -190,6 +196,7 @@ try:
         time.sleep(0.01)
 except Stop as e:
     print("main interrupted", e.args)
+    interrupted.set()
 s.join()
 t.join()
 print("handlers ran in the main thread:", all(main for _, main in ran_in))
