@@ -169,7 +169,7 @@ static void pages_free(size_t first, size_t n)
     else if (2 * n > retain_extra && 2 * n <= RETAIN_EXTRA_MAX)
         retain_extra = 2 * n;   /* the next one this size stays */
     pthread_mutex_unlock(&pages_lock);
-    if (!keep)
+    if (!keep)   /* before the pages are free: nobody may take them while the hole is punched */
         tm_pages_release(page_so(first), n);
     pthread_mutex_lock(&pages_lock);
     for (size_t i = first; i < first + n; i++)
